@@ -1,0 +1,156 @@
+//! Diagnostics: what every stage reports about bad input, with source spans,
+//! and their rendering in the style of rustc (file, line, column, the line
+//! with a caret, what was expected and what was found).
+
+use crate::ir::Span;
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, Config};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A labelled span inside a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One problem found in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The main place of the problem (absent when no source position is known).
+    pub primary: Option<Label>,
+    pub secondary: Vec<Label>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Error, message: message.into(), primary: None, secondary: Vec::new(), notes: Vec::new() }
+    }
+    pub fn warning(message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+    }
+    pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.primary = Some(Label { span, message: message.into() });
+        self
+    }
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label { span, message: message.into() });
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A list of diagnostics, used as the error type of the assembler and validator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(|d| d.is_error())
+    }
+    /// Renders every diagnostic against `source`, named `file_name`, without colour.
+    pub fn render(&self, file_name: &str, source: &str) -> String {
+        render(&self.0, file_name, source)
+    }
+}
+
+impl std::fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// Byte offset → 1-based (line, column), column counted in characters.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let before = &source[..floor_char_boundary(source, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Renders diagnostics as rustc-like text: `error: ...`, ` --> file:line:col`, the
+/// source line with carets, then notes.
+pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
+    let file = SimpleFile::new(file_name, source);
+    let config = Config::default();
+    let mut out = String::new();
+    for d in diags {
+        let severity = match d.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+        };
+        let clamp = |s: Span| {
+            let start = floor_char_boundary(source, s.start.min(source.len()));
+            let end = floor_char_boundary(source, s.end.min(source.len())).max(start);
+            start..end
+        };
+        let mut labels = Vec::new();
+        if let Some(p) = &d.primary {
+            labels.push(CsLabel::primary((), clamp(p.span)).with_message(p.message.clone()));
+        }
+        for s in &d.secondary {
+            labels.push(CsLabel::secondary((), clamp(s.span)).with_message(s.message.clone()));
+        }
+        let cs = CsDiagnostic::new(severity).with_message(d.message.clone()).with_labels(labels).with_notes(d.notes.clone());
+        let mut buf = String::new();
+        if term::emit_to_string(&mut buf, &config, &file, &cs).is_err() {
+            // Rendering can only fail on a bad span; fall back to a plain line.
+            buf = format!("error: {}\n", d.message);
+        }
+        out.push_str(&buf);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column() {
+        let s = "FRAG\nDCL IN[0]\n";
+        assert_eq!(line_col(s, 0), (1, 1));
+        assert_eq!(line_col(s, 5), (2, 1));
+        assert_eq!(line_col(s, 9), (2, 5));
+    }
+
+    #[test]
+    fn renders_with_location() {
+        let src = "FRAG\nMOV TEMP[0], IN[0\n";
+        let d = Diagnostic::error("expected `]`").with_primary(Span::new(17, 18), "found end of line");
+        let text = render(&[d], "a.tgsi", src);
+        assert!(text.contains("a.tgsi:2:13"), "{text}");
+        assert!(text.contains("expected `]`"));
+    }
+}

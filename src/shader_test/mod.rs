@@ -1,0 +1,1 @@
+//! The `.shader_test` runner (placeholder until it lands).

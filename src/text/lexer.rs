@@ -1,0 +1,1 @@
+//! Tokens of TGSI text (placeholder until the lexer lands).

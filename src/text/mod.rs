@@ -1,0 +1,8 @@
+//! TGSI text: the assembler (text → IR) and the canonical printer (IR → text).
+
+pub mod lexer;
+pub mod parser;
+pub mod printer;
+
+pub use parser::parse;
+pub use printer::print;
