@@ -194,7 +194,7 @@ impl<'a> TokenReader<'a> {
         let ty = known(ImmType::from_u32(raw), at, raw, "immediate data type")?;
         padding(head, at, 22, "immediate")?;
         let count = self.end - self.start - 1;
-        if ty.is_64bit() && count % 2 != 0 {
+        if ty.is_64bit() && !count.is_multiple_of(2) {
             return Err(err(
                 at,
                 format!("a {ty} immediate needs an even number of data words, it has {count}"),

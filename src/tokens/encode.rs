@@ -91,7 +91,7 @@ impl Token {
     }
 
     fn immediate(&mut self, imm: &Immediate) -> Result<(), EncodeError> {
-        if imm.ty.is_64bit() && imm.words.len() % 2 != 0 {
+        if imm.ty.is_64bit() && !imm.words.len().is_multiple_of(2) {
             return Err(self.error(format!(
                 "a {} immediate needs an even number of words, it has {}",
                 imm.ty,
