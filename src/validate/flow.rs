@@ -1,0 +1,399 @@
+//! Block structure and control flow: IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP,
+//! SWITCH/CASE/DEFAULT/ENDSWITCH and BGNSUB/ENDSUB nest properly; BRK, CONT,
+//! CASE and DEFAULT stand where they mean something; exactly one END, at the
+//! top level; CAL labels name a BGNSUB; IF/UIF/ELSE labels lie inside the
+//! program (and, when not 0, name the matching ELSE/ENDIF).
+
+use super::{Reporter, Site};
+use crate::ir::{Shader, Statement};
+use crate::opcode::Opcode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    If,
+    Loop,
+    Switch,
+    Sub,
+}
+
+impl Kind {
+    fn opener(self) -> &'static str {
+        match self {
+            Kind::If => "IF",
+            Kind::Loop => "BGNLOOP",
+            Kind::Switch => "SWITCH",
+            Kind::Sub => "BGNSUB",
+        }
+    }
+    fn closer(self) -> &'static str {
+        match self {
+            Kind::If => "ENDIF",
+            Kind::Loop => "ENDLOOP",
+            Kind::Switch => "ENDSWITCH",
+            Kind::Sub => "ENDSUB",
+        }
+    }
+}
+
+/// An open block.
+struct Block {
+    kind: Kind,
+    /// Statement of the opener.
+    stmt: usize,
+    /// IF/UIF: index in `branches` of the opener's label record.
+    branch: Option<usize>,
+    /// IF: statement of its ELSE; SWITCH: statement of its DEFAULT.
+    middle: Option<usize>,
+}
+
+/// An IF/UIF/ELSE and the instruction its label should name.
+struct Branch {
+    stmt: usize,
+    label: Option<u32>,
+    /// Instruction index of the matching ELSE/ENDIF, once found.
+    target: Option<usize>,
+}
+
+struct Walker<'r, 'a> {
+    report: &'r mut Reporter<'a>,
+    stack: Vec<Block>,
+    branches: Vec<Branch>,
+}
+
+impl Walker<'_, '_> {
+    /// True when a block of one of `kinds` is open inside the current subroutine.
+    fn inside(&self, kinds: &[Kind]) -> bool {
+        for b in self.stack.iter().rev() {
+            if kinds.contains(&b.kind) {
+                return true;
+            }
+            if b.kind == Kind::Sub {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Closes the innermost block of `kind`, reporting what is wrong on the way.
+    fn close(&mut self, kind: Kind, stmt: usize, inst: usize) -> Option<Block> {
+        let Some(pos) = self.stack.iter().rposition(|b| b.kind == kind) else {
+            self.report.error(
+                Site::stmt(stmt),
+                format!("{} without {}", kind.closer(), kind.opener()),
+                format!("no open {}", kind.opener()),
+            );
+            return None;
+        };
+        while self.stack.len() > pos + 1 {
+            let inner = self.stack.pop().expect("stack longer than pos");
+            self.report.error(
+                Site::stmt(inner.stmt),
+                format!(
+                    "{} is not closed before the {} that ends the enclosing {}",
+                    inner.kind.opener(),
+                    kind.closer(),
+                    kind.opener()
+                ),
+                format!("missing {}", inner.kind.closer()),
+            );
+            self.report
+                .also(Site::stmt(stmt), "enclosing block ends here");
+        }
+        let block = self.stack.pop().expect("found at pos");
+        if let Some(b) = block.branch {
+            // an IF without ELSE jumps to its ENDIF; ELSE always to ENDIF.
+            if self.branches[b].target.is_none() {
+                self.branches[b].target = Some(inst);
+            }
+        }
+        Some(block)
+    }
+}
+
+/// Checks block structure, END and labels.
+pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
+    let count = shader.instructions().count();
+    let mut w = Walker {
+        report,
+        stack: Vec::new(),
+        branches: Vec::new(),
+    };
+    let mut end: Option<usize> = None;
+    let mut warned_after_end = false;
+    let mut calls: Vec<(usize, Option<u32>)> = Vec::new();
+    let mut subs: Vec<usize> = Vec::new();
+    let mut last_stmt = None;
+    for (stmt, s) in shader.statements.iter().enumerate() {
+        let Statement::Instruction(inst) = s else {
+            continue;
+        };
+        last_stmt = Some(stmt);
+        let index = w.report.instruction_index(stmt).unwrap_or(0);
+        let here = Site::stmt(stmt);
+        if end.is_some()
+            && w.stack.is_empty()
+            && inst.opcode != Opcode::BGNSUB
+            && inst.opcode != Opcode::END
+            && !warned_after_end
+        {
+            warned_after_end = true;
+            w.report.warning(
+                here,
+                format!("{} after END is never executed", inst.opcode),
+                "unreachable",
+            );
+            w.report.also(
+                Site::stmt(end.expect("checked")),
+                "the program ends here (only subroutines may follow)",
+            );
+        }
+        match inst.opcode {
+            Opcode::IF | Opcode::UIF => {
+                w.branches.push(Branch {
+                    stmt,
+                    label: inst.label,
+                    target: None,
+                });
+                w.stack.push(Block {
+                    kind: Kind::If,
+                    stmt,
+                    branch: Some(w.branches.len() - 1),
+                    middle: None,
+                });
+            }
+            Opcode::ELSE => match w.stack.last_mut() {
+                Some(top) if top.kind == Kind::If && top.middle.is_none() => {
+                    top.middle = Some(stmt);
+                    if let Some(b) = top.branch {
+                        w.branches[b].target = Some(index);
+                    }
+                    w.branches.push(Branch {
+                        stmt,
+                        label: inst.label,
+                        target: None,
+                    });
+                    top.branch = Some(w.branches.len() - 1);
+                }
+                Some(top) if top.kind == Kind::If => {
+                    let first = top.middle.expect("checked");
+                    w.report
+                        .error(here, "a second ELSE for the same IF", "second ELSE");
+                    w.report.also(Site::stmt(first), "first ELSE");
+                }
+                Some(top) => {
+                    let (kind, opener) = (top.kind, top.stmt);
+                    w.report.error(
+                        here,
+                        format!("ELSE inside a {} that is not an IF", kind.opener()),
+                        "ELSE without IF",
+                    );
+                    w.report.also(
+                        Site::stmt(opener),
+                        format!("innermost open block: {}", kind.opener()),
+                    );
+                }
+                None => {
+                    w.report.error(here, "ELSE without IF", "no open IF");
+                }
+            },
+            Opcode::ENDIF => {
+                w.close(Kind::If, stmt, index);
+            }
+            Opcode::BGNLOOP => w.stack.push(Block {
+                kind: Kind::Loop,
+                stmt,
+                branch: None,
+                middle: None,
+            }),
+            Opcode::ENDLOOP => {
+                w.close(Kind::Loop, stmt, index);
+            }
+            Opcode::SWITCH => w.stack.push(Block {
+                kind: Kind::Switch,
+                stmt,
+                branch: None,
+                middle: None,
+            }),
+            Opcode::CASE | Opcode::DEFAULT => {
+                let name = inst.opcode.name();
+                match w.stack.last_mut() {
+                    Some(top) if top.kind == Kind::Switch => {
+                        if inst.opcode == Opcode::DEFAULT {
+                            if let Some(first) = top.middle {
+                                w.report.error(
+                                    here,
+                                    "a second DEFAULT in the same SWITCH",
+                                    "second DEFAULT",
+                                );
+                                w.report.also(Site::stmt(first), "first DEFAULT");
+                            } else {
+                                top.middle = Some(stmt);
+                            }
+                        }
+                    }
+                    _ => {
+                        w.report.error(
+                            here,
+                            format!("{name} outside a SWITCH"),
+                            format!("{name} must stand directly inside SWITCH .. ENDSWITCH"),
+                        );
+                    }
+                }
+            }
+            Opcode::ENDSWITCH => {
+                w.close(Kind::Switch, stmt, index);
+            }
+            Opcode::BGNSUB => {
+                if let Some(top) = w.stack.last() {
+                    let (kind, opener) = (top.kind, top.stmt);
+                    w.report.error(
+                        here,
+                        format!(
+                            "BGNSUB inside an open {}: subroutines stand at the top level",
+                            kind.opener()
+                        ),
+                        "nested subroutine",
+                    );
+                    w.report.also(Site::stmt(opener), "still open");
+                }
+                subs.push(index);
+                w.stack.push(Block {
+                    kind: Kind::Sub,
+                    stmt,
+                    branch: None,
+                    middle: None,
+                });
+            }
+            Opcode::ENDSUB => {
+                w.close(Kind::Sub, stmt, index);
+            }
+            Opcode::BRK => {
+                if !w.inside(&[Kind::Loop, Kind::Switch]) {
+                    w.report.error(
+                        here,
+                        "BRK outside a loop or switch",
+                        "nothing to break out of",
+                    );
+                }
+            }
+            Opcode::CONT => {
+                if !w.inside(&[Kind::Loop]) {
+                    w.report
+                        .error(here, "CONT outside a loop", "nothing to continue");
+                }
+            }
+            Opcode::CAL => calls.push((stmt, inst.label)),
+            Opcode::END => {
+                if let Some(first) = end {
+                    w.report.error(
+                        here,
+                        "a second END instruction",
+                        "the program already ended",
+                    );
+                    w.report.also(Site::stmt(first), "first END");
+                } else {
+                    end = Some(stmt);
+                }
+                if let Some(top) = w.stack.last() {
+                    let (kind, opener) = (top.kind, top.stmt);
+                    w.report.error(
+                        here,
+                        format!("END inside an open {}", kind.opener()),
+                        "END must stand at the top level",
+                    );
+                    w.report.also(
+                        Site::stmt(opener),
+                        format!("opened here, missing {}", kind.closer()),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    for block in std::mem::take(&mut w.stack) {
+        w.report.error(
+            Site::stmt(block.stmt),
+            format!("{} is never closed", block.kind.opener()),
+            format!("missing {}", block.kind.closer()),
+        );
+    }
+    if end.is_none() {
+        match last_stmt.or(shader.statements.len().checked_sub(1)) {
+            Some(stmt) => {
+                w.report.error(
+                    Site::stmt(stmt),
+                    "missing END instruction",
+                    "the program ends here",
+                );
+            }
+            None => w.report.diags.push(crate::diag::Diagnostic::error(
+                "missing END instruction: the shader is empty",
+            )),
+        }
+    }
+    for b in &w.branches {
+        check_branch_label(b, count, w.report, shader);
+    }
+    for (stmt, label) in calls {
+        match label {
+            None => {
+                w.report.error(
+                    Site::stmt(stmt),
+                    "CAL needs a label naming a BGNSUB",
+                    "no label",
+                );
+            }
+            Some(l) if (l as usize) >= count => {
+                w.report.error(
+                    Site::stmt(stmt),
+                    format!(
+                        "CAL label :{l} is beyond the last instruction ({})",
+                        count.saturating_sub(1)
+                    ),
+                    "points nowhere",
+                );
+            }
+            Some(l) if !subs.contains(&(l as usize)) => {
+                let found = shader
+                    .instructions()
+                    .nth(l as usize)
+                    .map_or("nothing", |i| i.opcode.name());
+                w.report.error(
+                    Site::stmt(stmt),
+                    format!("CAL label :{l} names a {found}, not a BGNSUB"),
+                    "not a subroutine",
+                );
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn check_branch_label(b: &Branch, count: usize, report: &mut Reporter, shader: &Shader) {
+    let Some(label) = b.label else { return };
+    let name = match &shader.statements[b.stmt] {
+        Statement::Instruction(i) => i.opcode.name(),
+        _ => "IF",
+    };
+    if label as usize >= count {
+        report.error(
+            Site::stmt(b.stmt),
+            format!(
+                "{name} label :{label} is beyond the last instruction ({})",
+                count.saturating_sub(1)
+            ),
+            "points nowhere",
+        );
+        return;
+    }
+    if let Some(target) = b.target
+        && label != 0
+        && label as usize != target
+    {
+        report.warning(
+            Site::stmt(b.stmt),
+            format!("{name} label :{label} does not name its ELSE/ENDIF (instruction {target})"),
+            format!("expected :{target}"),
+        );
+    }
+}
