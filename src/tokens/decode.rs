@@ -64,7 +64,7 @@ pub fn decode(words: &[u32], numbering: ProcessorNumbering) -> Result<Shader, De
             }
         };
         let statement = match field(head, 0, 4) {
-            TOKEN_DECLARATION => Statement::Declaration(token.declaration(processor)?),
+            TOKEN_DECLARATION => Statement::Declaration(token.declaration()?),
             TOKEN_IMMEDIATE => Statement::Immediate(token.immediate()?),
             TOKEN_INSTRUCTION => Statement::Instruction(token.instruction()?),
             _ => Statement::Property(token.property()?),
@@ -205,7 +205,7 @@ impl<'a> TokenReader<'a> {
         Ok(Immediate { ty, words })
     }
 
-    fn declaration(&mut self, _processor: Processor) -> Result<Declaration, DecodeError> {
+    fn declaration(&mut self) -> Result<Declaration, DecodeError> {
         let (head, at) = self.next("declaration")?;
         let file = file(field(head, 12, 4), at)?;
         let bit = |n: u32| field(head, n, 1) != 0;
@@ -525,5 +525,102 @@ mod tests {
         let mut w = GEOMETRY_WORDS;
         w[19] = 0x000fc002; // opcode 252
         assert!(decode22(&w).message.contains("unknown opcode 252"));
+    }
+
+    /// Wraps body words in a header and a FRAG processor word.
+    fn program(body: &[u32]) -> Vec<u32> {
+        let mut w = vec![2 | (body.len() as u32) << 8, 4];
+        w.extend_from_slice(body);
+        w
+    }
+
+    #[test]
+    fn every_optional_declaration_word_survives() {
+        let mut s = Shader::new(Processor::Fragment);
+        let mut input = Declaration::new(File::Input, 1, 3);
+        input.dimension = Some(2);
+        input.interp = Some(Interp {
+            mode: InterpMode::Linear,
+            location: InterpLocation::Sample,
+            cylindrical_wrap: 5,
+        });
+        input.semantic = Some(Semantic {
+            name: SemanticName::TexCoord,
+            index: 7,
+            streams: [1, 2, 3, 0],
+        });
+        input.array_id = Some(1023);
+        input.invariant = true;
+        input.local = true;
+        s.statements.push(Statement::Declaration(input));
+        let mut image = Declaration::new(File::Image, 0, 0);
+        image.image = Some(ImageDecl {
+            target: TextureTarget::Array2D,
+            format: PipeFormat(13),
+            raw: true,
+            writable: false,
+        });
+        s.statements.push(Statement::Declaration(image));
+        let mut view = Declaration::new(File::SamplerView, 0, 0);
+        view.sampler_view = Some(SamplerViewDecl {
+            target: TextureTarget::Cube,
+            return_types: [
+                ReturnType::Sint,
+                ReturnType::Uint,
+                ReturnType::Float,
+                ReturnType::Snorm,
+            ],
+        });
+        s.statements.push(Statement::Declaration(view));
+        let mut mem = Declaration::new(File::Memory, 0, 0);
+        mem.mem_type = MemType::Input;
+        s.statements.push(Statement::Declaration(mem));
+        s.statements.push(Statement::Immediate(Immediate {
+            ty: ImmType::Int64,
+            words: vec![1, 2, 3, 4],
+        }));
+        let words = encode(&s, ProcessorNumbering::Mesa22).unwrap();
+        assert_eq!(decode(&words, ProcessorNumbering::Mesa22).unwrap(), s);
+        let words21 = encode(&s, ProcessorNumbering::Mesa21).unwrap();
+        assert_eq!(words21[1], 1);
+        assert_eq!(decode(&words21, ProcessorNumbering::Mesa21).unwrap(), s);
+    }
+
+    #[test]
+    fn strict_about_counts_and_padding() {
+        let decode22 = |w: &[u32]| decode(w, ProcessorNumbering::Mesa22).unwrap_err();
+        // A property with two values.
+        let e = decode22(&program(&[0x33, 1, 2]));
+        assert_eq!(e.word, 2);
+        assert!(e.message.contains("exactly one value"), "{e}");
+        // A UINT64 immediate with three data words.
+        let e = decode22(&program(&[0x0010_0041, 1, 2, 3]));
+        assert!(e.message.contains("even number"), "{e}");
+        // An immediate of data type 9.
+        assert!(
+            decode22(&program(&[0x0024_0011, 0]))
+                .message
+                .contains("data type 9")
+        );
+        // A TEMP declaration with a padding bit set.
+        let e = decode22(&program(&[0x8000_4020, 0]));
+        assert!(e.message.contains("padding"), "{e}");
+        // A declaration of register file 15.
+        assert!(
+            decode22(&program(&[0x0000_f020, 0]))
+                .message
+                .contains("register file 15")
+        );
+        // A declaration whose NrTokens leaves out its semantic word.
+        let e = decode22(&program(&[0x0020_4020, 0]));
+        assert!(e.message.contains("semantic"), "{e}");
+        // Trailing words after the last token are not covered by BodySize.
+        let mut w = program(&[0x33, 1]);
+        w.push(0);
+        assert!(decode22(&w).message.contains("BodySize"));
+        // The processor word's padding.
+        let mut w = program(&[]);
+        w[1] = 0x14;
+        assert_eq!(decode22(&w).word, 1);
     }
 }
