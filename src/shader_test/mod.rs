@@ -1,1 +1,116 @@
-//! The `.shader_test` runner (placeholder until it lands).
+//! The `.shader_test` runner behind `tgsi test`: parses test files (see
+//! `/work/shared/shader_test.md` for the format), assembles their shaders,
+//! runs them on the [`crate::exec`] machine and compares probed values.
+//!
+//! Counting: every `[test]` section is one test (it passes when all its
+//! probes pass). A `[<stage> shader fail]` section that no `expect error`
+//! looks at is a test of its own (passes when the shader is rejected). A
+//! shader that does not assemble outside a `fail` section fails the tests
+//! that use it, or is one failed test when nothing uses it. A file that cannot
+//! be read or parsed is one failed test.
+//!
+//! State: a `[test]` sees the sections above it. Each test starts from the
+//! declared buffer and constant contents; `uniform` writes persist into later
+//! tests (as in vkd3d); within one test, commands see each other's effects.
+//!
+//! Skipped (never passed, never failed): tests under an unknown or unmet
+//! `[require]` line; tests using `draw quad`, pixel/rect/all/image probes, or
+//! a shader that declares SVIEW, SAMP or IMAGE (fragment shading and textures
+//! come later); tests whose shader is `d3d-asm` or `dxbc-tpf-hex`; `run
+//! vertices` while a geometry shader is declared.
+//!
+//! Beyond the contract: trailing blank and `#`/`%` lines at the end of a
+//! shader body are not part of the shader (they cannot be TGSI), so comments
+//! may precede the next header; `probe buffer` takes an optional `ulp U`;
+//! `shader model` takes `<`, `<=`, `==`, `>=`, `>` and the runner offers 5.1;
+//! a shader the machine's `Program::compile` refuses counts as rejected.
+
+mod parse;
+mod run;
+pub mod values;
+
+pub use parse::{
+    AddressMode, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError, Requirement, SamplerSection,
+    Section, ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, TextureFormat, TextureSection, TextureTarget,
+    VertexData, parse_file,
+};
+pub use run::{FileReport, Outcome, RunConfig, SHADER_MODEL, Summary, TestResult, run_file};
+pub use values::ValueType;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Parses and runs one file's text. Parse errors become one failed test.
+pub fn run_source(name: &str, source: &str, config: &RunConfig) -> FileReport {
+    match parse_file(name, source) {
+        Ok(file) => run_file(&file, config),
+        Err(e) => FileReport::failure(name, e.line, format!("{name}:{}: {}", e.line, e.message)),
+    }
+}
+
+/// The files a path stands for: a file itself, or the `*.shader_test` files
+/// of a directory (sorted, not recursive).
+pub fn expand_path(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "shader_test"))
+            .collect();
+        files.sort();
+        Ok(files)
+    } else {
+        Ok(vec![path.to_path_buf()])
+    }
+}
+
+/// Writes the messages of a report: every failure, and skips when verbose.
+pub fn write_report(report: &FileReport, config: &RunConfig, out: &mut impl Write) -> std::io::Result<()> {
+    for r in &report.results {
+        match &r.outcome {
+            Outcome::Passed => {}
+            Outcome::Failed(messages) => {
+                for m in messages {
+                    writeln!(out, "{}", m.trim_end())?;
+                }
+            }
+            Outcome::Skipped(why) => {
+                if config.verbose {
+                    writeln!(out, "{}:{}: skipped: {}", report.name, r.line, why)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every file (directories: their `*.shader_test` files), prints each
+/// failure and then the summary line `N passed, M failed[, K skipped]`.
+pub fn run_paths<P: AsRef<Path>>(paths: &[P], config: &RunConfig, out: &mut impl Write) -> Summary {
+    let mut summary = Summary::default();
+    for path in paths {
+        let path = path.as_ref();
+        let files = match expand_path(path) {
+            Ok(f) => f,
+            Err(e) => {
+                let report = FileReport::failure(&path.display().to_string(), 0, format!("{}: cannot read: {e}", path.display()));
+                let _ = write_report(&report, config, out);
+                summary.add(report.summary());
+                continue;
+            }
+        };
+        for file in files {
+            let name = file.display().to_string();
+            let report = match std::fs::read_to_string(&file) {
+                Ok(text) => run_source(&name, &text, config),
+                Err(e) => FileReport::failure(&name, 0, format!("{name}: cannot read: {e}")),
+            };
+            let _ = write_report(&report, config, out);
+            summary.add(report.summary());
+        }
+    }
+    let _ = writeln!(out, "{summary}");
+    summary
+}
+
+#[cfg(test)]
+mod tests;

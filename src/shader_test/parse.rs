@@ -1,0 +1,1100 @@
+//! Parsing `.shader_test` text into a [`TestFile`]: sections in file order,
+//! every directive checked for syntax, every error naming its line.
+
+use super::values::{ValueType, parse_words, push_words, split_values};
+
+/// A problem in the test file itself, at a 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    fn new(line: usize, message: impl Into<String>) -> ParseError {
+        ParseError { line, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A shader stage named by a section header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Vertex,
+    Fragment,
+    Geometry,
+    Compute,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+            Stage::Geometry => "geometry",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+/// The language of a shader section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShaderLanguage {
+    Tgsi,
+    D3dAsm,
+    DxbcTpfHex,
+}
+
+/// One `[<stage> shader ...]` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderSection {
+    pub stage: Stage,
+    pub language: ShaderLanguage,
+    /// `fail`: the shader must be rejected.
+    pub fail: bool,
+    /// Line of the header.
+    pub line: usize,
+    /// The body text (trailing blank and comment-only lines removed).
+    pub body: String,
+    /// Byte offset of the body in the file, to place diagnostics.
+    pub body_offset: usize,
+}
+
+/// A comparison in `shader model OP X`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    Less,
+    LessEqual,
+    Equal,
+    GreaterEqual,
+    Greater,
+}
+
+/// One capability line of `[require]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Requirement {
+    /// `shader model OP MAJOR.MINOR`, the model as major*10+minor.
+    ShaderModel(Compare, u32),
+    Doubles,
+    Int64,
+    /// A line the runner does not know: tests under it are skipped.
+    Unknown(String),
+}
+
+/// Texture targets of `[texture N]` / `[image N]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureTarget {
+    D1,
+    D2,
+    D3,
+    Cube,
+    D1Array,
+    D2Array,
+    CubeArray,
+    Rect,
+    Buffer,
+}
+
+impl TextureTarget {
+    fn from_word(w: &str) -> Option<TextureTarget> {
+        Some(match w {
+            "1d" => TextureTarget::D1,
+            "2d" => TextureTarget::D2,
+            "3d" => TextureTarget::D3,
+            "cube" => TextureTarget::Cube,
+            "1d_array" => TextureTarget::D1Array,
+            "2d_array" => TextureTarget::D2Array,
+            "cube_array" => TextureTarget::CubeArray,
+            "rect" => TextureTarget::Rect,
+            "buffer" => TextureTarget::Buffer,
+            _ => return None,
+        })
+    }
+    /// How many numbers `size (...)` may meaningfully hold.
+    fn dims(self) -> usize {
+        match self {
+            TextureTarget::D1 | TextureTarget::Buffer => 1,
+            TextureTarget::D2 | TextureTarget::Cube | TextureTarget::Rect | TextureTarget::D1Array => 2,
+            TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray => 3,
+        }
+    }
+    /// Texels of mip level `level` for a resource of `size`.
+    fn texels(self, size: [u32; 3], level: u32) -> u64 {
+        let m = |v: u32| u64::from((v >> level).max(1));
+        match self {
+            TextureTarget::D1 | TextureTarget::Buffer => m(size[0]),
+            TextureTarget::D2 | TextureTarget::Rect => m(size[0]) * m(size[1]),
+            TextureTarget::D3 => m(size[0]) * m(size[1]) * m(size[2]),
+            TextureTarget::Cube => m(size[0]) * m(size[1]) * 6,
+            TextureTarget::D1Array => m(size[0]) * u64::from(size[1]),
+            TextureTarget::D2Array | TextureTarget::CubeArray => m(size[0]) * m(size[1]) * u64::from(size[2]),
+        }
+    }
+}
+
+/// Formats of textures and images.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureFormat {
+    Rgba32f,
+    Rgba32ui,
+    Rgba32i,
+    R32f,
+    R32ui,
+    R32i,
+    Rg32f,
+    Rgba8,
+    Rgba8Srgb,
+    R8,
+    Rgba16f,
+}
+
+impl TextureFormat {
+    fn from_word(w: &str) -> Option<TextureFormat> {
+        Some(match w {
+            "rgba32f" => TextureFormat::Rgba32f,
+            "rgba32ui" => TextureFormat::Rgba32ui,
+            "rgba32i" => TextureFormat::Rgba32i,
+            "r32f" => TextureFormat::R32f,
+            "r32ui" => TextureFormat::R32ui,
+            "r32i" => TextureFormat::R32i,
+            "rg32f" => TextureFormat::Rg32f,
+            "rgba8" => TextureFormat::Rgba8,
+            "rgba8_srgb" => TextureFormat::Rgba8Srgb,
+            "r8" => TextureFormat::R8,
+            "rgba16f" => TextureFormat::Rgba16f,
+            _ => return None,
+        })
+    }
+    /// Components per texel.
+    pub fn components(self) -> u64 {
+        match self {
+            TextureFormat::R32f | TextureFormat::R32ui | TextureFormat::R32i | TextureFormat::R8 => 1,
+            TextureFormat::Rg32f => 2,
+            _ => 4,
+        }
+    }
+    /// The value type of bare numbers in texel data.
+    fn default_type(self) -> ValueType {
+        match self {
+            TextureFormat::Rgba32ui | TextureFormat::R32ui => ValueType::Uint,
+            TextureFormat::Rgba32i | TextureFormat::R32i => ValueType::Int,
+            _ => ValueType::Float,
+        }
+    }
+}
+
+/// Texel data of one mip level: the value type used and the words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelData {
+    pub value_type: ValueType,
+    pub words: Vec<u32>,
+}
+
+/// `[texture N]` or `[image N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureSection {
+    pub index: u32,
+    pub image: bool,
+    pub target: TextureTarget,
+    pub format: TextureFormat,
+    /// Width, height, depth or layers (unused ones 1).
+    pub size: [u32; 3],
+    pub levels: u32,
+    pub data: Vec<LevelData>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    Nearest,
+    Linear,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressMode {
+    Wrap,
+    Clamp,
+    Border,
+    Mirror,
+    MirrorOnce,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareFunc {
+    Never,
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+/// `[sampler N]` state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SamplerSection {
+    pub index: u32,
+    pub min_filter: Filter,
+    pub mag_filter: Filter,
+    pub mip_filter: Filter,
+    pub address: [AddressMode; 3],
+    pub border: [f32; 4],
+    pub compare: Option<CompareFunc>,
+    pub lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+    pub normalized_coords: bool,
+}
+
+impl SamplerSection {
+    /// The defaults of the contract.
+    pub fn new(index: u32) -> SamplerSection {
+        SamplerSection {
+            index,
+            min_filter: Filter::Nearest,
+            mag_filter: Filter::Nearest,
+            mip_filter: Filter::None,
+            address: [AddressMode::Clamp; 3],
+            border: [0.0; 4],
+            compare: None,
+            lod_bias: 0.0,
+            min_lod: 0.0,
+            max_lod: 1000.0,
+            normalized_coords: true,
+        }
+    }
+}
+
+/// `[vertex data]`: attribute `IN[index]` of each vertex, four words each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexData {
+    pub attributes: Vec<(u32, ValueType)>,
+    /// `rows[v][a]` = attribute `a` (in header order) of vertex v.
+    pub rows: Vec<Vec<[u32; 4]>>,
+}
+
+/// What a probe compares against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub value_type: ValueType,
+    /// Values (64-bit patterns; 32-bit types in the low half).
+    pub values: Vec<u64>,
+    pub ulp: u64,
+}
+
+/// One command of a `[test]` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uniform { slot: u32, words: Vec<u32> },
+    Dispatch([u32; 3]),
+    DrawQuad { width: u32, height: u32 },
+    RunVertices(u32),
+    ProbePixel { x: u32, y: u32, expected: Expected },
+    /// `probe rect` (`rect` = x, y, w, h) or `probe all` (`rect` = None).
+    ProbeRect { rect: Option<[u32; 4]>, expected: Expected },
+    ProbeBuffer { index: u32, offset: u64, expected: Expected },
+    ProbeImage { index: u32, coords: Vec<u32>, expected: Expected },
+    ProbeVertex { vertex: u32, output: u32, expected: Expected },
+    ExpectError(String),
+}
+
+impl Command {
+    /// True for commands that need fragment shading, textures or images (a later issue).
+    pub fn needs_rendering(&self) -> bool {
+        matches!(
+            self,
+            Command::DrawQuad { .. }
+                | Command::ProbePixel { .. }
+                | Command::ProbeRect { .. }
+                | Command::ProbeImage { .. }
+        )
+    }
+}
+
+/// A `[test]` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestSection {
+    pub line: usize,
+    /// Commands with their lines.
+    pub commands: Vec<(usize, Command)>,
+}
+
+/// One section of a file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Section {
+    Require(Vec<(usize, Requirement)>),
+    Shader(ShaderSection),
+    Constant { index: u32, words: Vec<u32> },
+    Buffer { index: u32, size: Option<u64>, words: Vec<u32> },
+    Texture(TextureSection),
+    Sampler(SamplerSection),
+    VertexData(VertexData),
+    Test(TestSection),
+}
+
+/// A parsed `.shader_test` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestFile {
+    /// The name used in messages (normally the path).
+    pub name: String,
+    pub source: String,
+    /// Sections in file order, with their header lines.
+    pub sections: Vec<(usize, Section)>,
+}
+
+/// Largest buffer, constant buffer or texture the runner accepts (bytes / texels).
+const MAX_SIZE: u64 = 1 << 28;
+/// Largest resource index.
+const MAX_INDEX: u32 = 4096;
+
+/// One line of the file.
+struct Line<'a> {
+    number: usize,
+    offset: usize,
+    text: &'a str,
+}
+
+fn split_lines(source: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for (i, raw) in source.split_inclusive('\n').enumerate() {
+        let text = raw.strip_suffix('\n').unwrap_or(raw);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        out.push(Line { number: i + 1, offset, text });
+        offset += raw.len();
+    }
+    out
+}
+
+fn is_comment_or_blank(text: &str) -> bool {
+    let t = text.trim_start();
+    t.is_empty() || t.starts_with('%') || t.starts_with('#')
+}
+
+fn header_of(text: &str) -> Option<&str> {
+    let t = text.trim();
+    t.strip_prefix('[')?.strip_suffix(']').map(str::trim)
+}
+
+fn parse_index(line: usize, word: Option<&str>, what: &str) -> Result<u32, ParseError> {
+    let w = word.ok_or_else(|| ParseError::new(line, format!("expected {what}")))?;
+    let v: u32 = w.parse().map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))?;
+    if v >= MAX_INDEX {
+        return Err(ParseError::new(line, format!("{what} {v} is too large (limit {MAX_INDEX})")));
+    }
+    Ok(v)
+}
+
+fn parse_u32(line: usize, word: Option<&str>, what: &str) -> Result<u32, ParseError> {
+    let w = word.ok_or_else(|| ParseError::new(line, format!("expected {what}")))?;
+    let parsed = match w.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => w.parse().ok(),
+    };
+    parsed.ok_or_else(|| ParseError::new(line, format!("expected {what}, found `{w}`")))
+}
+
+fn parse_f32(line: usize, word: Option<&str>, what: &str) -> Result<f32, ParseError> {
+    let w = word.ok_or_else(|| ParseError::new(line, format!("expected {what}")))?;
+    w.parse().map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))
+}
+
+fn no_more<'a>(line: usize, mut words: impl Iterator<Item = &'a str>) -> Result<(), ParseError> {
+    match words.next() {
+        Some(w) => Err(ParseError::new(line, format!("unexpected `{w}` at the end of the line"))),
+        None => Ok(()),
+    }
+}
+
+/// Splits `(a, b, c) rest` into the parenthesised text and the rest.
+fn take_parens(line: usize, text: &str, what: &str) -> Result<(String, String), ParseError> {
+    let t = text.trim_start();
+    let Some(inner) = t.strip_prefix('(') else {
+        return Err(ParseError::new(line, format!("expected `(` starting {what}, found `{}`", first_word(t))));
+    };
+    let Some(close) = inner.find(')') else {
+        return Err(ParseError::new(line, format!("missing `)` after {what}")));
+    };
+    Ok((inner[..close].to_string(), inner[close + 1..].to_string()))
+}
+
+fn first_word(t: &str) -> &str {
+    let w = t.split_whitespace().next().unwrap_or("");
+    if w.is_empty() { "end of line" } else { w }
+}
+
+/// Parses an optional `ulp U` tail.
+fn parse_ulp(line: usize, rest: &str, value_type: ValueType) -> Result<u64, ParseError> {
+    let mut words = rest.split_whitespace();
+    match words.next() {
+        None => Ok(0),
+        Some("ulp") => {
+            let w = words.next().ok_or_else(|| ParseError::new(line, "expected a number after `ulp`"))?;
+            let u: u64 = w.parse().map_err(|_| ParseError::new(line, format!("expected a number after `ulp`, found `{w}`")))?;
+            if !value_type.is_float() {
+                return Err(ParseError::new(line, format!("`ulp` applies to float and double probes, not `{}`", value_type.word())));
+            }
+            no_more(line, words)?;
+            Ok(u)
+        }
+        Some(w) => Err(ParseError::new(line, format!("expected `ulp` or end of line, found `{w}`"))),
+    }
+}
+
+fn parse_values(line: usize, ty: ValueType, text: &str) -> Result<Vec<u64>, ParseError> {
+    split_values(text)
+        .map(|w| super::values::parse_value(ty, w).map_err(|e| ParseError::new(line, e)))
+        .collect()
+}
+
+fn parse_type(line: usize, word: Option<&str>) -> Result<(ValueType, bool), ParseError> {
+    let w = word.ok_or_else(|| ParseError::new(line, "expected a value type"))?;
+    ValueType::from_word(w).ok_or_else(|| {
+        ParseError::new(line, format!("unknown value type `{w}` (expected float, uint, int, double, uint64, int64, hex, float4, uint4 or int4)"))
+    })
+}
+
+/// Parses `TYPE v v ...` into words.
+fn parse_typed_line(line: usize, text: &str) -> Result<Vec<u32>, ParseError> {
+    let t = text.trim();
+    let (ty_word, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let (ty, vector) = parse_type(line, Some(ty_word))?;
+    let words = parse_words(ty, rest).map_err(|e| ParseError::new(line, e))?;
+    if vector && words.len() % 4 != 0 {
+        return Err(ParseError::new(line, format!("`{ty_word}` takes a multiple of 4 values, found {}", words.len())));
+    }
+    Ok(words)
+}
+
+/// Parses a whole `.shader_test` file. `name` is used in messages.
+pub fn parse_file(name: &str, source: &str) -> Result<TestFile, ParseError> {
+    let lines = split_lines(source);
+    let mut sections = Vec::new();
+    let mut i = 0;
+    // Content before the first header may only be comments and blank lines.
+    while i < lines.len() && header_of(lines[i].text).is_none() {
+        if !is_comment_or_blank(lines[i].text) {
+            return Err(ParseError::new(lines[i].number, "expected a section header such as `[test]`"));
+        }
+        i += 1;
+    }
+    while i < lines.len() {
+        let header_line = &lines[i];
+        let header = header_of(header_line.text).unwrap_or_default().to_ascii_lowercase();
+        let start = i + 1;
+        let mut end = start;
+        while end < lines.len() && header_of(lines[end].text).is_none() {
+            end += 1;
+        }
+        let body = &lines[start..end];
+        let section = parse_section(header_line.number, &header, body, source)?;
+        sections.push((header_line.number, section));
+        i = end;
+    }
+    Ok(TestFile { name: name.to_string(), source: source.to_string(), sections })
+}
+
+fn parse_section(line: usize, header: &str, body: &[Line<'_>], source: &str) -> Result<Section, ParseError> {
+    let words: Vec<&str> = header.split_whitespace().collect();
+    let content = || body.iter().filter(|l| !is_comment_or_blank(l.text));
+    match words.as_slice() {
+        ["require"] => {
+            let mut reqs = Vec::new();
+            for l in content() {
+                reqs.push((l.number, parse_requirement(l.text)));
+            }
+            Ok(Section::Require(reqs))
+        }
+        [stage, "shader", modifiers @ ..] => parse_shader_header(line, stage, modifiers).map(|(stage, language, fail)| {
+            Section::Shader(shader_body(stage, language, fail, line, body, source))
+        }),
+        ["constant", n] => {
+            let index = parse_index(line, Some(n), "a constant buffer index")?;
+            let mut words = Vec::new();
+            for l in content() {
+                words.extend(parse_typed_line(l.number, l.text)?);
+                check_size(l.number, words.len() as u64 * 4)?;
+            }
+            Ok(Section::Constant { index, words })
+        }
+        ["buffer", n] => parse_buffer(line, n, body),
+        ["texture", n] => parse_texture(line, n, false, body).map(Section::Texture),
+        ["image", n] => parse_texture(line, n, true, body).map(Section::Texture),
+        ["sampler", n] => parse_sampler(line, n, body).map(Section::Sampler),
+        ["vertex", "data"] => parse_vertex_data(line, body).map(Section::VertexData),
+        ["test"] => {
+            let mut commands = Vec::new();
+            for l in content() {
+                commands.push((l.number, parse_command(l.number, l.text.trim())?));
+            }
+            Ok(Section::Test(TestSection { line, commands }))
+        }
+        _ => Err(ParseError::new(line, format!("unknown section `[{header}]`"))),
+    }
+}
+
+fn check_size(line: usize, bytes: u64) -> Result<(), ParseError> {
+    if bytes > MAX_SIZE {
+        return Err(ParseError::new(line, format!("{bytes} bytes is more than the runner's limit of {MAX_SIZE}")));
+    }
+    Ok(())
+}
+
+fn parse_shader_header(line: usize, stage: &str, modifiers: &[&str]) -> Result<(Stage, ShaderLanguage, bool), ParseError> {
+    let stage = match stage {
+        "compute" => Stage::Compute,
+        "vertex" => Stage::Vertex,
+        "fragment" | "pixel" => Stage::Fragment,
+        "geometry" => Stage::Geometry,
+        other => {
+            return Err(ParseError::new(line, format!("unknown shader stage `{other}` (expected compute, vertex, fragment, pixel or geometry)")));
+        }
+    };
+    let mut language = ShaderLanguage::Tgsi;
+    let mut fail = false;
+    for m in modifiers {
+        match *m {
+            "fail" if !fail => fail = true,
+            "d3d-asm" if language == ShaderLanguage::Tgsi && !fail => language = ShaderLanguage::D3dAsm,
+            "dxbc-tpf-hex" if language == ShaderLanguage::Tgsi && !fail => language = ShaderLanguage::DxbcTpfHex,
+            other => {
+                return Err(ParseError::new(
+                    line,
+                    format!("unexpected `{other}` in a shader header (expected `d3d-asm` or `dxbc-tpf-hex`, then optionally `fail`)"),
+                ));
+            }
+        }
+    }
+    Ok((stage, language, fail))
+}
+
+/// The shader text: every line of the body, except trailing blank and
+/// comment-only lines (so comments may precede the next header).
+fn shader_body(stage: Stage, language: ShaderLanguage, fail: bool, line: usize, body: &[Line<'_>], source: &str) -> ShaderSection {
+    let mut last = body.len();
+    while last > 0 && is_comment_or_blank(body[last - 1].text) {
+        last -= 1;
+    }
+    let (body_offset, text) = match body.first() {
+        Some(first) if last > 0 => {
+            let end = body[last - 1].offset + body[last - 1].text.len();
+            (first.offset, format!("{}\n", &source[first.offset..end]))
+        }
+        Some(first) => (first.offset, String::new()),
+        None => (source.len(), String::new()),
+    };
+    ShaderSection { stage, language, fail, line, body: text, body_offset }
+}
+
+fn parse_requirement(text: &str) -> Requirement {
+    let words: Vec<String> = text.split_whitespace().map(str::to_ascii_lowercase).collect();
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    match w.as_slice() {
+        ["doubles"] | ["double"] | ["float64"] => Requirement::Doubles,
+        ["int64"] => Requirement::Int64,
+        ["shader", "model", op, version] => {
+            let cmp = match *op {
+                "<" => Compare::Less,
+                "<=" => Compare::LessEqual,
+                "==" | "=" => Compare::Equal,
+                ">=" => Compare::GreaterEqual,
+                ">" => Compare::Greater,
+                _ => return Requirement::Unknown(text.trim().to_string()),
+            };
+            match parse_model(version) {
+                Some(model) => Requirement::ShaderModel(cmp, model),
+                None => Requirement::Unknown(text.trim().to_string()),
+            }
+        }
+        _ => Requirement::Unknown(text.trim().to_string()),
+    }
+}
+
+/// `5.1` → 51.
+fn parse_model(v: &str) -> Option<u32> {
+    let (major, minor) = v.split_once('.').unwrap_or((v, "0"));
+    let major: u32 = major.parse().ok()?;
+    let minor: u32 = minor.parse().ok()?;
+    (minor < 10 && major < 100).then_some(major * 10 + minor)
+}
+
+fn parse_buffer(line: usize, n: &str, body: &[Line<'_>]) -> Result<Section, ParseError> {
+    let index = parse_index(line, Some(n), "a buffer index")?;
+    let mut size = None;
+    let mut words = Vec::new();
+    for l in body.iter().filter(|l| !is_comment_or_blank(l.text)) {
+        let mut it = l.text.split_whitespace();
+        if it.clone().next() == Some("size") {
+            it.next();
+            if size.is_some() || !words.is_empty() {
+                return Err(ParseError::new(l.number, "`size` must be the first line of a [buffer] section"));
+            }
+            let bytes = parse_u32(l.number, it.next(), "a size in bytes")? as u64;
+            no_more(l.number, it)?;
+            check_size(l.number, bytes)?;
+            size = Some(bytes);
+            continue;
+        }
+        words.extend(parse_typed_line(l.number, l.text)?);
+        let bytes = words.len() as u64 * 4;
+        check_size(l.number, bytes)?;
+        if let Some(s) = size.filter(|s| bytes > *s) {
+            return Err(ParseError::new(l.number, format!("the contents ({bytes} bytes) exceed the buffer size ({s} bytes)")));
+        }
+    }
+    Ok(Section::Buffer { index, size, words })
+}
+
+fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result<TextureSection, ParseError> {
+    let what = if image { "an image index" } else { "a texture index" };
+    let index = parse_index(line, Some(n), what)?;
+    let mut target = None;
+    let mut format = None;
+    let mut size: Option<[u32; 3]> = None;
+    let mut levels = None;
+    let mut data: Vec<LevelData> = Vec::new();
+    let mut level = 0u32;
+    let mut data_started = false;
+    for l in body.iter().filter(|l| !is_comment_or_blank(l.text)) {
+        let mut it = l.text.split_whitespace();
+        let first = it.clone().next().unwrap_or_default();
+        let setting = matches!(first, "target" | "format" | "size" | "levels");
+        if setting && data_started {
+            return Err(ParseError::new(l.number, format!("`{first}` must come before the texel data")));
+        }
+        match first {
+            "target" => {
+                it.next();
+                let w = it.next().unwrap_or_default();
+                target = Some(TextureTarget::from_word(w).ok_or_else(|| {
+                    ParseError::new(l.number, format!("unknown target `{w}` (expected 1d, 2d, 3d, cube, 1d_array, 2d_array, cube_array, rect or buffer)"))
+                })?);
+                no_more(l.number, it)?;
+            }
+            "format" => {
+                it.next();
+                let w = it.next().unwrap_or_default();
+                format = Some(TextureFormat::from_word(w).ok_or_else(|| {
+                    ParseError::new(
+                        l.number,
+                        format!("unknown format `{w}` (expected rgba32f, rgba32ui, rgba32i, r32f, r32ui, r32i, rg32f, rgba8, rgba8_srgb, r8 or rgba16f)"),
+                    )
+                })?);
+                no_more(l.number, it)?;
+            }
+            "size" => {
+                let rest = l.text.trim_start().strip_prefix("size").unwrap_or_default();
+                let (inner, tail) = take_parens(l.number, rest, "the size")?;
+                no_more(l.number, tail.split_whitespace())?;
+                let dims: Vec<&str> = split_values(&inner).collect();
+                if dims.is_empty() || dims.len() > 3 {
+                    return Err(ParseError::new(l.number, "`size` takes 1 to 3 numbers"));
+                }
+                let mut s = [1u32; 3];
+                for (k, d) in dims.iter().enumerate() {
+                    s[k] = parse_u32(l.number, Some(d), "a dimension")?;
+                    if s[k] == 0 {
+                        return Err(ParseError::new(l.number, "a dimension must be at least 1"));
+                    }
+                }
+                size = Some(s);
+            }
+            "levels" => {
+                it.next();
+                let v = parse_u32(l.number, it.next(), "a number of levels")?;
+                no_more(l.number, it)?;
+                if v == 0 || v > 16 {
+                    return Err(ParseError::new(l.number, "`levels` must be 1 to 16"));
+                }
+                levels = Some(v);
+            }
+            "level" => {
+                it.next();
+                let k = parse_u32(l.number, it.next(), "a level number")?;
+                no_more(l.number, it)?;
+                if k < level || (k == level && data_started) {
+                    return Err(ParseError::new(l.number, "levels must be given in increasing order"));
+                }
+                level = k;
+                data_started = true;
+            }
+            _ => {
+                data_started = true;
+                let fmt = format.ok_or_else(|| ParseError::new(l.number, "texel data before `format`"))?;
+                let t = l.text.trim();
+                let (ty, rest) = match t.split_once(char::is_whitespace).map(|(a, b)| (ValueType::from_word(a), b)) {
+                    Some((Some((ty, _)), rest)) => (ty, rest),
+                    _ if ValueType::from_word(t).is_some() => (ValueType::from_word(t).unwrap_or((ValueType::Float, false)).0, ""),
+                    _ => (fmt.default_type(), t),
+                };
+                if ty.is_64bit() {
+                    return Err(ParseError::new(l.number, "texel data take 32-bit values (float, uint, int or hex)"));
+                }
+                while data.len() <= level as usize {
+                    data.push(LevelData { value_type: ty, words: Vec::new() });
+                }
+                let entry = &mut data[level as usize];
+                if entry.value_type != ty && !entry.words.is_empty() {
+                    return Err(ParseError::new(l.number, "texel data of one level must use one value type"));
+                }
+                entry.value_type = ty;
+                let words: Vec<&str> = split_values(rest).collect();
+                push_words(ty, &words, &mut entry.words).map_err(|e| ParseError::new(l.number, e))?;
+            }
+        }
+    }
+    let target = target.ok_or_else(|| ParseError::new(line, "missing `target` line"))?;
+    let format = format.ok_or_else(|| ParseError::new(line, "missing `format` line"))?;
+    let size = size.ok_or_else(|| ParseError::new(line, "missing `size` line"))?;
+    for (k, extra) in size.iter().enumerate().skip(target.dims()) {
+        if *extra != 1 {
+            return Err(ParseError::new(line, format!("this target has {} dimension(s); size component {} must be 1", target.dims(), k + 1)));
+        }
+    }
+    if matches!(target, TextureTarget::Cube | TextureTarget::CubeArray) && size[0] != size[1] {
+        return Err(ParseError::new(line, "cube faces must be square"));
+    }
+    if target == TextureTarget::CubeArray && size[2] % 6 != 0 {
+        return Err(ParseError::new(line, "a cube array's layer count must be a multiple of 6"));
+    }
+    let levels = levels.unwrap_or(1);
+    let largest = match target {
+        TextureTarget::D1 | TextureTarget::D1Array | TextureTarget::Buffer => size[0],
+        TextureTarget::D3 => size[0].max(size[1]).max(size[2]),
+        _ => size[0].max(size[1]),
+    };
+    if levels > 32 - largest.leading_zeros() {
+        return Err(ParseError::new(line, format!("{levels} levels is more than a {largest}-texel resource has")));
+    }
+    if data.len() > levels as usize {
+        return Err(ParseError::new(line, format!("texel data given for level {} but the resource has {levels} level(s)", data.len() - 1)));
+    }
+    for (k, d) in data.iter().enumerate() {
+        let texels = target.texels(size, k as u32);
+        check_size(line, texels * format.components() * 4)?;
+        let allowed = texels * format.components();
+        if d.words.len() as u64 > allowed {
+            return Err(ParseError::new(line, format!("level {k} holds {allowed} components but {} values were given", d.words.len())));
+        }
+    }
+    Ok(TextureSection { index, image, target, format, size, levels, data })
+}
+
+fn parse_filter(line: usize, w: Option<&str>, mip: bool) -> Result<Filter, ParseError> {
+    match w {
+        Some("nearest") => Ok(Filter::Nearest),
+        Some("linear") => Ok(Filter::Linear),
+        Some("none") if mip => Ok(Filter::None),
+        other => Err(ParseError::new(
+            line,
+            format!("expected {}, found `{}`", if mip { "nearest, linear or none" } else { "nearest or linear" }, other.unwrap_or("end of line")),
+        )),
+    }
+}
+
+fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSection, ParseError> {
+    let mut s = SamplerSection::new(parse_index(line, Some(n), "a sampler index")?);
+    for l in body.iter().filter(|l| !is_comment_or_blank(l.text)) {
+        let ln = l.number;
+        let mut it = l.text.split_whitespace();
+        let key = it.next().unwrap_or_default();
+        match key {
+            "filter" => {
+                s.min_filter = parse_filter(ln, it.next(), false)?;
+                s.mag_filter = parse_filter(ln, it.next(), false)?;
+                s.mip_filter = parse_filter(ln, it.next(), true)?;
+                no_more(ln, it)?;
+            }
+            "address" => {
+                let modes: Vec<&str> = it.collect();
+                if modes.is_empty() || modes.len() > 3 {
+                    return Err(ParseError::new(ln, "`address` takes 1 to 3 modes (U V W)"));
+                }
+                for (k, m) in modes.iter().enumerate() {
+                    s.address[k] = match *m {
+                        "wrap" => AddressMode::Wrap,
+                        "clamp" => AddressMode::Clamp,
+                        "border" => AddressMode::Border,
+                        "mirror" => AddressMode::Mirror,
+                        "mirror_once" => AddressMode::MirrorOnce,
+                        other => {
+                            return Err(ParseError::new(ln, format!("unknown address mode `{other}` (expected wrap, clamp, border, mirror or mirror_once)")));
+                        }
+                    };
+                }
+            }
+            "border" => {
+                let rest = l.text.trim_start().strip_prefix("border").unwrap_or_default();
+                let (inner, tail) = take_parens(ln, rest, "the border colour")?;
+                no_more(ln, tail.split_whitespace())?;
+                let vals: Vec<&str> = split_values(&inner).collect();
+                if vals.len() != 4 {
+                    return Err(ParseError::new(ln, format!("`border` takes 4 values, found {}", vals.len())));
+                }
+                for (k, v) in vals.iter().enumerate() {
+                    s.border[k] = parse_f32(ln, Some(v), "a float")?;
+                }
+            }
+            "compare" => {
+                let w = it.next().unwrap_or_default();
+                s.compare = Some(match w {
+                    "never" => CompareFunc::Never,
+                    "less" => CompareFunc::Less,
+                    "equal" => CompareFunc::Equal,
+                    "less_equal" => CompareFunc::LessEqual,
+                    "greater" => CompareFunc::Greater,
+                    "not_equal" => CompareFunc::NotEqual,
+                    "greater_equal" => CompareFunc::GreaterEqual,
+                    "always" => CompareFunc::Always,
+                    other => return Err(ParseError::new(ln, format!("unknown compare function `{other}`"))),
+                });
+                no_more(ln, it)?;
+            }
+            "lod_bias" | "min_lod" | "max_lod" => {
+                let v = parse_f32(ln, it.next(), "a float")?;
+                no_more(ln, it)?;
+                match key {
+                    "lod_bias" => s.lod_bias = v,
+                    "min_lod" => s.min_lod = v,
+                    _ => s.max_lod = v,
+                }
+            }
+            "normalized_coords" => {
+                s.normalized_coords = match it.next() {
+                    Some("true") => true,
+                    Some("false") => false,
+                    other => return Err(ParseError::new(ln, format!("expected true or false, found `{}`", other.unwrap_or("end of line")))),
+                };
+                no_more(ln, it)?;
+            }
+            other => return Err(ParseError::new(ln, format!("unknown sampler setting `{other}`"))),
+        }
+    }
+    Ok(s)
+}
+
+fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, ParseError> {
+    let mut content = body.iter().filter(|l| !is_comment_or_blank(l.text));
+    let Some(head) = content.next() else {
+        return Err(ParseError::new(line, "[vertex data] needs a header line naming its attributes, e.g. `IN[0] IN[1]:uint`"));
+    };
+    let mut attributes = Vec::new();
+    for word in head.text.split_whitespace() {
+        let (name, ty) = match word.split_once(':') {
+            Some((n, t)) => {
+                let (ty, vector) = parse_type(head.number, Some(t))?;
+                if ty.is_64bit() || vector {
+                    return Err(ParseError::new(head.number, format!("attribute type `{t}` is not a 32-bit scalar type")));
+                }
+                (n, ty)
+            }
+            None => (word, ValueType::Float),
+        };
+        let index = name
+            .strip_prefix("IN[")
+            .or_else(|| name.strip_prefix("in["))
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| *n < 64)
+            .ok_or_else(|| ParseError::new(head.number, format!("expected an attribute `IN[n]` (n < 64), found `{name}`")))?;
+        if attributes.iter().any(|(i, _)| *i == index) {
+            return Err(ParseError::new(head.number, format!("attribute IN[{index}] is named twice")));
+        }
+        attributes.push((index, ty));
+    }
+    let mut rows = Vec::new();
+    for l in content {
+        let words: Vec<&str> = split_values(l.text).collect();
+        if words.len() != attributes.len() * 4 {
+            return Err(ParseError::new(l.number, format!("expected {} values (4 per attribute), found {}", attributes.len() * 4, words.len())));
+        }
+        let mut row = Vec::with_capacity(attributes.len());
+        for (a, (_, ty)) in attributes.iter().enumerate() {
+            let mut w = Vec::with_capacity(4);
+            push_words(*ty, &words[a * 4..a * 4 + 4], &mut w).map_err(|e| ParseError::new(l.number, e))?;
+            row.push([w[0], w[1], w[2], w[3]]);
+        }
+        rows.push(row);
+    }
+    Ok(VertexData { attributes, rows })
+}
+
+fn parse_rgba(line: usize, text: &str) -> Result<Expected, ParseError> {
+    let t = text.trim_start();
+    let Some(rest) = t.strip_prefix("rgba") else {
+        return Err(ParseError::new(line, format!("expected `rgba`, found `{}`", first_word(t))));
+    };
+    let (inner, tail) = take_parens(line, rest, "the expected colour")?;
+    let values = parse_values(line, ValueType::Float, &inner)?;
+    if values.len() != 4 {
+        return Err(ParseError::new(line, format!("expected 4 colour values, found {}", values.len())));
+    }
+    let ulp = parse_ulp(line, &tail, ValueType::Float)?;
+    Ok(Expected { value_type: ValueType::Float, values, ulp })
+}
+
+fn parse_u32_list(line: usize, inner: &str, what: &str, counts: std::ops::RangeInclusive<usize>) -> Result<Vec<u32>, ParseError> {
+    let words: Vec<&str> = split_values(inner).collect();
+    if !counts.contains(&words.len()) {
+        return Err(ParseError::new(line, format!("{what} takes {} to {} numbers, found {}", counts.start(), counts.end(), words.len())));
+    }
+    words.iter().map(|w| parse_u32(line, Some(w), "a coordinate")).collect()
+}
+
+fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
+    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let mut words = rest.split_whitespace();
+    match verb {
+        "uniform" => {
+            let slot = parse_u32(line, words.next(), "a vec4 slot")?;
+            if slot >= MAX_INDEX * 16 {
+                return Err(ParseError::new(line, format!("slot {slot} is too large")));
+            }
+            let rest = rest.trim_start();
+            let after_slot = rest.split_once(char::is_whitespace).map(|(_, r)| r).unwrap_or("");
+            if after_slot.trim().is_empty() {
+                return Err(ParseError::new(line, "expected a value type and values after the slot"));
+            }
+            let words = parse_typed_line(line, after_slot)?;
+            Ok(Command::Uniform { slot, words })
+        }
+        "dispatch" => {
+            let mut g = [0u32; 3];
+            for (k, what) in ["X", "Y", "Z"].iter().enumerate() {
+                g[k] = parse_u32(line, words.next(), &format!("a group count {what}"))?;
+            }
+            no_more(line, words)?;
+            Ok(Command::Dispatch(g))
+        }
+        "draw" => {
+            match words.next() {
+                Some("quad") => {}
+                other => return Err(ParseError::new(line, format!("expected `draw quad`, found `draw {}`", other.unwrap_or("")))),
+            }
+            let (width, height) = match words.next() {
+                None => (64, 64),
+                Some(w) => {
+                    let w = parse_u32(line, Some(w), "a width")?;
+                    let h = parse_u32(line, words.next(), "a height")?;
+                    no_more(line, words)?;
+                    (w, h)
+                }
+            };
+            if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 1 << 24 {
+                return Err(ParseError::new(line, "the render target must be 1×1 to 4096×4096 pixels"));
+            }
+            Ok(Command::DrawQuad { width, height })
+        }
+        "run" => {
+            match words.next() {
+                Some("vertices") => {}
+                other => return Err(ParseError::new(line, format!("expected `run vertices N`, found `run {}`", other.unwrap_or("")))),
+            }
+            let n = parse_u32(line, words.next(), "a vertex count")?;
+            no_more(line, words)?;
+            if n > 1 << 20 {
+                return Err(ParseError::new(line, "too many vertices (limit 1048576)"));
+            }
+            Ok(Command::RunVertices(n))
+        }
+        "probe" => parse_probe(line, rest),
+        "expect" => {
+            let r = rest.trim_start();
+            let Some(msg) = r.strip_prefix("error") else {
+                return Err(ParseError::new(line, "expected `expect error TEXT`"));
+            };
+            if !msg.is_empty() && !msg.starts_with(char::is_whitespace) {
+                return Err(ParseError::new(line, "expected `expect error TEXT`"));
+            }
+            Ok(Command::ExpectError(msg.trim().to_string()))
+        }
+        other => Err(ParseError::new(
+            line,
+            format!("unknown command `{other}` (expected uniform, dispatch, draw quad, run vertices, probe or expect error)"),
+        )),
+    }
+}
+
+fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
+    let r = rest.trim_start();
+    if r.starts_with('(') {
+        let (inner, tail) = take_parens(line, r, "the pixel")?;
+        let xy = parse_u32_list(line, &inner, "a pixel", 2..=2)?;
+        return Ok(Command::ProbePixel { x: xy[0], y: xy[1], expected: parse_rgba(line, &tail)? });
+    }
+    let (kind, after) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
+    match kind {
+        "rect" => {
+            let (inner, tail) = take_parens(line, after, "the rectangle")?;
+            let v = parse_u32_list(line, &inner, "a rectangle", 4..=4)?;
+            Ok(Command::ProbeRect { rect: Some([v[0], v[1], v[2], v[3]]), expected: parse_rgba(line, &tail)? })
+        }
+        "all" => Ok(Command::ProbeRect { rect: None, expected: parse_rgba(line, after)? }),
+        "image" => {
+            let (n, tail) = after.trim_start().split_once(char::is_whitespace).unwrap_or((after.trim(), ""));
+            let index = parse_index(line, Some(n), "an image index")?;
+            let (inner, tail) = take_parens(line, tail, "the texel coordinates")?;
+            let coords = parse_u32_list(line, &inner, "a texel coordinate", 1..=3)?;
+            Ok(Command::ProbeImage { index, coords, expected: parse_rgba(line, &tail)? })
+        }
+        "buffer" => {
+            let mut it = after.split_whitespace();
+            let index = parse_index(line, it.next(), "a buffer index")?;
+            let (ty, _) = parse_type(line, it.next())?;
+            let offset = parse_u32(line, it.next(), "a byte offset")? as u64;
+            // The rest starts at the `(`.
+            let Some(open) = after.find('(') else {
+                return Err(ParseError::new(line, "expected `(` starting the expected values"));
+            };
+            let head_words = after[..open].split_whitespace().count();
+            if head_words != 3 {
+                return Err(ParseError::new(line, "expected `probe buffer N TYPE OFFSET (values...)`"));
+            }
+            let (inner, tail) = take_parens(line, &after[open..], "the expected values")?;
+            let values = parse_values(line, ty, &inner)?;
+            if values.is_empty() {
+                return Err(ParseError::new(line, "expected at least one value"));
+            }
+            let ulp = parse_ulp(line, &tail, ty)?;
+            Ok(Command::ProbeBuffer { index, offset, expected: Expected { value_type: ty, values, ulp } })
+        }
+        "vertex" => {
+            let mut it = after.split_whitespace();
+            let vertex = parse_u32(line, it.next(), "a vertex index")?;
+            let out = it.next().unwrap_or_default();
+            let output = out
+                .strip_prefix("OUT[")
+                .or_else(|| out.strip_prefix("out["))
+                .and_then(|r| r.strip_suffix(']'))
+                .and_then(|n| n.parse::<u32>().ok())
+                .ok_or_else(|| ParseError::new(line, format!("expected an output `OUT[k]`, found `{out}`")))?;
+            let (ty, _) = parse_type(line, it.next())?;
+            let Some(open) = after.find('(') else {
+                return Err(ParseError::new(line, "expected `(` starting the expected values"));
+            };
+            if after[..open].split_whitespace().count() != 3 {
+                return Err(ParseError::new(line, "expected `probe vertex V OUT[K] TYPE (v0, v1, v2, v3)`"));
+            }
+            let (inner, tail) = take_parens(line, &after[open..], "the expected values")?;
+            let values = parse_values(line, ty, &inner)?;
+            let want = 4 / ty.words_per_value();
+            if values.len() != want {
+                return Err(ParseError::new(line, format!("expected {want} `{}` values for one output, found {}", ty.word(), values.len())));
+            }
+            let ulp = parse_ulp(line, &tail, ty)?;
+            Ok(Command::ProbeVertex { vertex, output, expected: Expected { value_type: ty, values, ulp } })
+        }
+        other => Err(ParseError::new(
+            line,
+            format!("unknown probe `{other}` (expected `(X, Y)`, rect, all, buffer, image or vertex)"),
+        )),
+    }
+}

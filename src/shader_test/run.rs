@@ -1,0 +1,645 @@
+//! Running a parsed [`TestFile`]: shaders are assembled as their sections are
+//! met, resources are built from the sections above each `[test]`, and every
+//! `[test]` becomes one passed, failed or skipped result.
+
+use super::parse::{
+    Command, Compare, Expected, Requirement, Section, ShaderLanguage, ShaderSection, Stage, TestFile, TestSection,
+    VertexData,
+};
+use super::values::{format_list, values_match, words_to_values};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::enums::{File, Processor};
+use crate::exec::{Limits, Program, Resources};
+use crate::ir::{Shader, Span};
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+/// The shader model the runner claims for `shader model` requirements.
+pub const SHADER_MODEL: u32 = 51;
+
+/// How to run tests.
+#[derive(Clone, Debug, Default)]
+pub struct RunConfig {
+    pub limits: Limits,
+    /// Also print skipped tests and their reasons.
+    pub verbose: bool,
+}
+
+/// What became of one test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Passed,
+    /// Every message is a full line (or block) starting `FILE:LINE: `.
+    Failed(Vec<String>),
+    Skipped(String),
+}
+
+/// One test: a `[test]` section, or a shader section checked on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestResult {
+    pub line: usize,
+    pub outcome: Outcome,
+}
+
+/// The results of one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileReport {
+    pub name: String,
+    pub results: Vec<TestResult>,
+}
+
+/// Counts of tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Summary {
+    /// True when nothing failed.
+    pub fn success(&self) -> bool {
+        self.failed == 0
+    }
+    pub fn add(&mut self, other: Summary) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped += other.skipped;
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} passed, {} failed", self.passed, self.failed)?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
+    }
+}
+
+impl FileReport {
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for r in &self.results {
+            match r.outcome {
+                Outcome::Passed => s.passed += 1,
+                Outcome::Failed(_) => s.failed += 1,
+                Outcome::Skipped(_) => s.skipped += 1,
+            }
+        }
+        s
+    }
+    /// A report of one failed test (unreadable or unparsable file).
+    pub fn failure(name: &str, line: usize, message: String) -> FileReport {
+        FileReport { name: name.to_string(), results: vec![TestResult { line, outcome: Outcome::Failed(vec![message]) }] }
+    }
+}
+
+/// What assembling a shader section gave.
+#[derive(Clone)]
+enum Built {
+    Ready(Rc<Program>, Rc<Shader>),
+    /// Rejected, with the rendered diagnostics.
+    Rejected(String),
+    /// Not TGSI: the front end does not exist yet.
+    Unsupported(String),
+}
+
+struct Slot {
+    section: ShaderSection,
+    built: Built,
+    /// A failure of this shader was already reported (or expected by `expect error`).
+    reported: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LastShader {
+    Fail,
+    Stage(Stage),
+}
+
+struct Runner<'a> {
+    file: &'a TestFile,
+    config: &'a RunConfig,
+    results: Vec<TestResult>,
+    requirements: Vec<(usize, Requirement)>,
+    slots: HashMap<Stage, Slot>,
+    pending_fail: Option<(Slot, bool)>,
+    last: Option<LastShader>,
+    constants: Vec<Vec<u32>>,
+    buffers: Vec<Vec<u8>>,
+    vertex_data: Option<VertexData>,
+}
+
+/// Runs every test of a parsed file.
+pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
+    let mut r = Runner {
+        file,
+        config,
+        results: Vec::new(),
+        requirements: Vec::new(),
+        slots: HashMap::new(),
+        pending_fail: None,
+        last: None,
+        constants: Vec::new(),
+        buffers: Vec::new(),
+        vertex_data: None,
+    };
+    for (line, section) in &file.sections {
+        match section {
+            Section::Require(reqs) => r.requirements = reqs.clone(),
+            Section::Shader(s) => r.shader_section(s),
+            Section::Constant { index, words } => {
+                let i = *index as usize;
+                if r.constants.len() <= i {
+                    r.constants.resize(i + 1, Vec::new());
+                }
+                r.constants[i] = words.clone();
+            }
+            Section::Buffer { index, size, words } => {
+                let i = *index as usize;
+                if r.buffers.len() <= i {
+                    r.buffers.resize(i + 1, Vec::new());
+                }
+                let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                if let Some(s) = size {
+                    bytes.resize(*s as usize, 0);
+                }
+                r.buffers[i] = bytes;
+            }
+            // Textures, images and samplers are validated by the parser; the
+            // tests that need them are skipped (see `skip_reason`).
+            Section::Texture(_) | Section::Sampler(_) => {}
+            Section::VertexData(v) => r.vertex_data = Some(v.clone()),
+            Section::Test(t) => {
+                let outcome = r.test(t);
+                r.results.push(TestResult { line: *line, outcome });
+            }
+        }
+    }
+    r.finish_pending_fail();
+    let mut stages: Vec<Stage> = r.slots.keys().copied().collect();
+    stages.sort_by_key(|s| r.slots[s].section.line);
+    for s in stages {
+        if let Some(slot) = r.slots.remove(&s) {
+            r.finish_slot(slot);
+        }
+    }
+    r.results.sort_by_key(|t| t.line);
+    FileReport { name: file.name.clone(), results: r.results }
+}
+
+fn processor_of(stage: Stage) -> Processor {
+    match stage {
+        Stage::Vertex => Processor::Vertex,
+        Stage::Fragment => Processor::Fragment,
+        Stage::Geometry => Processor::Geometry,
+        Stage::Compute => Processor::Compute,
+    }
+}
+
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+fn shift_span(span: Span, by: usize) -> Span {
+    Span::new(span.start + by, span.end + by)
+}
+
+impl Runner<'_> {
+    fn at(&self, line: usize) -> String {
+        format!("{}:{}", self.file.name, line)
+    }
+
+    /// Renders diagnostics of a shader body against the whole file, so that
+    /// their lines are lines of the test file.
+    fn render(&self, section: &ShaderSection, diags: &Diagnostics) -> String {
+        let shifted: Vec<Diagnostic> = diags
+            .0
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                if let Some(p) = &mut d.primary {
+                    p.span = shift_span(p.span, section.body_offset);
+                }
+                for s in &mut d.secondary {
+                    s.span = shift_span(s.span, section.body_offset);
+                }
+                d
+            })
+            .collect();
+        crate::diag::render(&shifted, &self.file.name, &self.file.source)
+    }
+
+    fn build(&self, section: &ShaderSection) -> Built {
+        match section.language {
+            ShaderLanguage::D3dAsm => return Built::Unsupported("d3d-asm shaders need the Direct3D front end (not written yet)".into()),
+            ShaderLanguage::DxbcTpfHex => {
+                return Built::Unsupported("dxbc-tpf-hex shaders need the Direct3D front end (not written yet)".into());
+            }
+            ShaderLanguage::Tgsi => {}
+        }
+        let assembled = catch_unwind(AssertUnwindSafe(|| crate::assemble(&section.body)));
+        let shader = match assembled {
+            Err(p) => return Built::Rejected(format!("the assembler panicked: {}", panic_text(p))),
+            Ok(Err(diags)) => {
+                let mut text = self.render(section, &diags);
+                if text.trim().is_empty() {
+                    text = format!("error: {diags}\n");
+                }
+                return Built::Rejected(text);
+            }
+            Ok(Ok((shader, _map))) => shader,
+        };
+        if !section.fail && shader.processor != processor_of(section.stage) {
+            return Built::Rejected(format!(
+                "error: a [{} shader] section holds a {} shader\n",
+                section.stage.name(),
+                shader.processor
+            ));
+        }
+        match catch_unwind(AssertUnwindSafe(|| Program::compile(&shader))) {
+            Err(p) => Built::Rejected(format!("the machine panicked preparing the shader: {}", panic_text(p))),
+            Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
+            Ok(Ok(program)) => Built::Ready(Rc::new(program), Rc::new(shader)),
+        }
+    }
+
+    fn shader_section(&mut self, section: &ShaderSection) {
+        self.finish_pending_fail();
+        let built = self.build(section);
+        let slot = Slot { section: section.clone(), built, reported: false };
+        if section.fail {
+            self.pending_fail = Some((slot, false));
+            self.last = Some(LastShader::Fail);
+        } else {
+            if let Some(old) = self.slots.insert(section.stage, slot) {
+                self.finish_slot(old);
+            }
+            self.last = Some(LastShader::Stage(section.stage));
+        }
+    }
+
+    /// A `fail` section no `expect error` looked at is a test of its own.
+    fn finish_pending_fail(&mut self) {
+        let Some((slot, consumed)) = self.pending_fail.take() else { return };
+        if self.last == Some(LastShader::Fail) {
+            self.last = None;
+        }
+        if consumed {
+            return;
+        }
+        let line = slot.section.line;
+        let outcome = match &slot.built {
+            Built::Rejected(_) => Outcome::Passed,
+            Built::Unsupported(why) => Outcome::Skipped(why.clone()),
+            Built::Ready(..) => Outcome::Failed(vec![format!(
+                "{}: the {} shader was expected to be rejected, but it assembled",
+                self.at(line),
+                slot.section.stage.name()
+            )]),
+        };
+        self.results.push(TestResult { line, outcome });
+    }
+
+    /// A shader that does not assemble and that no test reported is a failed test.
+    fn finish_slot(&mut self, slot: Slot) {
+        if let (Built::Rejected(text), false) = (&slot.built, slot.reported) {
+            let msg = format!("{}: the {} shader does not assemble:\n{}", self.at(slot.section.line), slot.section.stage.name(), text);
+            self.results.push(TestResult { line: slot.section.line, outcome: Outcome::Failed(vec![msg]) });
+        }
+    }
+
+    fn requirement_problem(&self) -> Option<String> {
+        for (line, req) in &self.requirements {
+            match req {
+                Requirement::Doubles | Requirement::Int64 => {}
+                Requirement::ShaderModel(cmp, model) => {
+                    let ok = match cmp {
+                        Compare::Less => SHADER_MODEL < *model,
+                        Compare::LessEqual => SHADER_MODEL <= *model,
+                        Compare::Equal => SHADER_MODEL == *model,
+                        Compare::GreaterEqual => SHADER_MODEL >= *model,
+                        Compare::Greater => SHADER_MODEL > *model,
+                    };
+                    if !ok {
+                        return Some(format!(
+                            "{}: requires a shader model the runner does not offer (it offers {}.{})",
+                            self.at(*line),
+                            SHADER_MODEL / 10,
+                            SHADER_MODEL % 10
+                        ));
+                    }
+                }
+                Requirement::Unknown(text) => return Some(format!("{}: unknown requirement `{text}`", self.at(*line))),
+            }
+        }
+        None
+    }
+
+    /// Why a test cannot run yet, if it cannot.
+    fn skip_reason(&self, test: &TestSection) -> Option<String> {
+        if let Some(why) = self.requirement_problem() {
+            return Some(why);
+        }
+        for (line, cmd) in &test.commands {
+            if cmd.needs_rendering() {
+                return Some(format!("{}: fragment shading, textures and images are not supported yet", self.at(*line)));
+            }
+            let stage = match cmd {
+                Command::Dispatch(_) => Stage::Compute,
+                Command::RunVertices(_) => {
+                    if self.slots.contains_key(&Stage::Geometry) {
+                        return Some(format!("{}: geometry shaders are not supported yet", self.at(*line)));
+                    }
+                    Stage::Vertex
+                }
+                Command::ExpectError(_) => {
+                    let unsupported = match self.last {
+                        Some(LastShader::Fail) => self.pending_fail.as_ref().map(|(s, _)| &s.built),
+                        Some(LastShader::Stage(s)) => self.slots.get(&s).map(|s| &s.built),
+                        None => None,
+                    };
+                    if let Some(Built::Unsupported(why)) = unsupported {
+                        return Some(format!("{}: {why}", self.at(*line)));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            match self.slots.get(&stage).map(|s| &s.built) {
+                Some(Built::Unsupported(why)) => return Some(format!("{}: {why}", self.at(*line))),
+                Some(Built::Ready(_, shader)) => {
+                    let texturing = shader
+                        .declarations()
+                        .any(|d| matches!(d.file, File::SamplerView | File::Sampler | File::Image));
+                    if texturing {
+                        return Some(format!(
+                            "{}: the {} shader uses textures, samplers or images, which are not supported yet",
+                            self.at(*line),
+                            stage.name()
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn test(&mut self, test: &TestSection) -> Outcome {
+        if let Some(why) = self.skip_reason(test) {
+            // A skipped `expect error` still stands for the shader it names.
+            if test.commands.iter().any(|(_, c)| matches!(c, Command::ExpectError(_))) {
+                self.mark_last_checked();
+            }
+            return Outcome::Skipped(why);
+        }
+        let mut failures = Vec::new();
+        let mut res = Resources { constants: self.constants.clone(), buffers: self.buffers.clone() };
+        let mut outputs: Option<Vec<Vec<[u32; 4]>>> = None;
+        for (line, cmd) in &test.commands {
+            let line = *line;
+            match cmd {
+                Command::Uniform { slot, words } => {
+                    for c in [&mut res.constants, &mut self.constants] {
+                        if c.is_empty() {
+                            c.push(Vec::new());
+                        }
+                        let start = *slot as usize * 4;
+                        if c[0].len() < start + words.len() {
+                            c[0].resize(start + words.len(), 0);
+                        }
+                        c[0][start..start + words.len()].copy_from_slice(words);
+                    }
+                }
+                Command::Dispatch(groups) => {
+                    let program = match self.program(Stage::Compute, line) {
+                        Ok(p) => p,
+                        Err(msg) => {
+                            failures.push(msg);
+                            break;
+                        }
+                    };
+                    let limits = &self.config.limits;
+                    let result = catch_unwind(AssertUnwindSafe(|| program.dispatch(&mut res, *groups, limits)));
+                    match result {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => {
+                            let at = e.instruction.map(|i| format!(" (instruction {i})")).unwrap_or_default();
+                            failures.push(format!("{}: dispatch failed{at}: {}", self.at(line), e.message));
+                            break;
+                        }
+                        Err(p) => {
+                            failures.push(format!("{}: dispatch panicked: {}", self.at(line), panic_text(p)));
+                            break;
+                        }
+                    }
+                }
+                Command::RunVertices(count) => {
+                    let program = match self.program(Stage::Vertex, line) {
+                        Ok(p) => p,
+                        Err(msg) => {
+                            failures.push(msg);
+                            break;
+                        }
+                    };
+                    let inputs = match self.vertex_inputs(*count as usize, line) {
+                        Ok(i) => i,
+                        Err(msg) => {
+                            failures.push(msg);
+                            break;
+                        }
+                    };
+                    let limits = &self.config.limits;
+                    let result =
+                        catch_unwind(AssertUnwindSafe(|| program.run_vertices(&mut res, &inputs, *count as usize, limits)));
+                    match result {
+                        Ok(Ok(out)) => outputs = Some(out),
+                        Ok(Err(e)) => {
+                            let at = e.instruction.map(|i| format!(" (instruction {i})")).unwrap_or_default();
+                            failures.push(format!("{}: run vertices failed{at}: {}", self.at(line), e.message));
+                            break;
+                        }
+                        Err(p) => {
+                            failures.push(format!("{}: run vertices panicked: {}", self.at(line), panic_text(p)));
+                            break;
+                        }
+                    }
+                }
+                Command::ProbeBuffer { index, offset, expected } => {
+                    if let Err(msg) = self.probe_buffer(&res, *index, *offset, expected, line) {
+                        failures.push(msg);
+                    }
+                }
+                Command::ProbeVertex { vertex, output, expected } => {
+                    if let Err(msg) = self.probe_vertex(outputs.as_deref(), *vertex, *output, expected, line) {
+                        failures.push(msg);
+                    }
+                }
+                Command::ExpectError(text) => {
+                    if let Err(msg) = self.expect_error(text, line) {
+                        failures.push(msg);
+                    }
+                }
+                // Filtered out by `skip_reason`.
+                Command::DrawQuad { .. } | Command::ProbePixel { .. } | Command::ProbeRect { .. } | Command::ProbeImage { .. } => {
+                    failures.push(format!("{}: rendering commands are not supported yet", self.at(line)));
+                }
+            }
+        }
+        if failures.is_empty() { Outcome::Passed } else { Outcome::Failed(failures) }
+    }
+
+    fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Program>, String> {
+        let at = self.at(line);
+        let Some(slot) = self.slots.get_mut(&stage) else {
+            return Err(format!("{at}: there is no [{} shader] above this command", stage.name()));
+        };
+        match &slot.built {
+            Built::Ready(p, _) => Ok(p.clone()),
+            Built::Rejected(text) => {
+                slot.reported = true;
+                Err(format!(
+                    "{at}: the {} shader (line {}) does not assemble:\n{}",
+                    stage.name(),
+                    slot.section.line,
+                    text
+                ))
+            }
+            Built::Unsupported(why) => Err(format!("{at}: {why}")),
+        }
+    }
+
+    fn vertex_inputs(&self, count: usize, line: usize) -> Result<Vec<Vec<[u32; 4]>>, String> {
+        let Some(data) = &self.vertex_data else {
+            return Ok(vec![Vec::new(); count]);
+        };
+        if data.rows.len() < count {
+            return Err(format!(
+                "{}: run vertices {count} but [vertex data] has only {} row(s)",
+                self.at(line),
+                data.rows.len()
+            ));
+        }
+        let slots = data.attributes.iter().map(|(i, _)| *i as usize + 1).max().unwrap_or(0);
+        Ok(data.rows[..count]
+            .iter()
+            .map(|row| {
+                let mut v = vec![[0u32; 4]; slots];
+                for ((index, _), value) in data.attributes.iter().zip(row) {
+                    v[*index as usize] = *value;
+                }
+                v
+            })
+            .collect())
+    }
+
+    fn compare(&self, expected: &Expected, got_words: &[u32], line: usize) -> Result<(), String> {
+        let got = words_to_values(expected.value_type, got_words);
+        let ok = got.len() == expected.values.len()
+            && expected.values.iter().zip(&got).all(|(e, g)| values_match(expected.value_type, *e, *g, expected.ulp));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: probe failed: expected {} got {}",
+                self.at(line),
+                format_list(expected.value_type, &expected.values),
+                format_list(expected.value_type, &got)
+            ))
+        }
+    }
+
+    fn probe_buffer(&self, res: &Resources, index: u32, offset: u64, expected: &Expected, line: usize) -> Result<(), String> {
+        let bytes = res.buffers.get(index as usize).map(Vec::as_slice).unwrap_or(&[]);
+        let len = (expected.values.len() * expected.value_type.words_per_value() * 4) as u64;
+        if offset + len > bytes.len() as u64 {
+            return Err(format!(
+                "{}: probe failed: bytes {}..{} are outside BUFFER[{index}], which holds {} bytes",
+                self.at(line),
+                offset,
+                offset + len,
+                bytes.len()
+            ));
+        }
+        let window = &bytes[offset as usize..(offset + len) as usize];
+        let words: Vec<u32> = window.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        self.compare(expected, &words, line)
+    }
+
+    fn probe_vertex(
+        &self,
+        outputs: Option<&[Vec<[u32; 4]>]>,
+        vertex: u32,
+        output: u32,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let Some(outputs) = outputs else {
+            return Err(format!("{}: probe failed: no `run vertices` before this probe in the test", self.at(line)));
+        };
+        let Some(v) = outputs.get(vertex as usize) else {
+            return Err(format!("{}: probe failed: vertex {vertex} was not run ({} vertices)", self.at(line), outputs.len()));
+        };
+        let Some(o) = v.get(output as usize) else {
+            return Err(format!("{}: probe failed: the vertex shader has no OUT[{output}]", self.at(line)));
+        };
+        self.compare(expected, o, line)
+    }
+
+    fn mark_last_checked(&mut self) {
+        match self.last {
+            Some(LastShader::Fail) => {
+                if let Some((_, consumed)) = &mut self.pending_fail {
+                    *consumed = true;
+                }
+            }
+            Some(LastShader::Stage(stage)) => {
+                if let Some(slot) = self.slots.get_mut(&stage) {
+                    slot.reported = true;
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn expect_error(&mut self, text: &str, line: usize) -> Result<(), String> {
+        let at = self.at(line);
+        let slot = match self.last {
+            Some(LastShader::Fail) => self.pending_fail.as_mut().map(|(s, consumed)| {
+                *consumed = true;
+                s
+            }),
+            Some(LastShader::Stage(stage)) => self.slots.get_mut(&stage),
+            None => None,
+        };
+        let Some(slot) = slot else {
+            return Err(format!("{at}: `expect error` but there is no shader section above it"));
+        };
+        match &slot.built {
+            Built::Rejected(message) => {
+                slot.reported = true;
+                if message.contains(text) {
+                    Ok(())
+                } else {
+                    Err(format!("{at}: expected an error containing \"{text}\", got:\n{message}"))
+                }
+            }
+            Built::Ready(..) => Err(format!(
+                "{at}: expected the {} shader (line {}) to be rejected with \"{text}\", but it assembled",
+                slot.section.stage.name(),
+                slot.section.line
+            )),
+            Built::Unsupported(why) => Err(format!("{at}: {why}")),
+        }
+    }
+}
