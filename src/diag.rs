@@ -3,7 +3,9 @@
 //! with a caret, what was expected and what was found).
 
 use crate::ir::Span;
-use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
+use codespan_reporting::diagnostic::{
+    Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity,
+};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
 
@@ -33,17 +35,32 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, message: message.into(), primary: None, secondary: Vec::new(), notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
     }
     pub fn warning(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message)
+        }
     }
     pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.primary = Some(Label { span, message: message.into() });
+        self.primary = Some(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label { span, message: message.into() });
+        self.secondary.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
@@ -122,7 +139,10 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
         for s in &d.secondary {
             labels.push(CsLabel::secondary((), clamp(s.span)).with_message(s.message.clone()));
         }
-        let cs = CsDiagnostic::new(severity).with_message(d.message.clone()).with_labels(labels).with_notes(d.notes.clone());
+        let cs = CsDiagnostic::new(severity)
+            .with_message(d.message.clone())
+            .with_labels(labels)
+            .with_notes(d.notes.clone());
         let mut buf = String::new();
         if term::emit_to_string(&mut buf, &config, &file, &cs).is_err() {
             // Rendering can only fail on a bad span; fall back to a plain line.
@@ -148,7 +168,8 @@ mod tests {
     #[test]
     fn renders_with_location() {
         let src = "FRAG\nMOV TEMP[0], IN[0\n";
-        let d = Diagnostic::error("expected `]`").with_primary(Span::new(17, 18), "found end of line");
+        let d =
+            Diagnostic::error("expected `]`").with_primary(Span::new(17, 18), "found end of line");
         let text = render(&[d], "a.tgsi", src);
         assert!(text.contains("a.tgsi:2:13"), "{text}");
         assert!(text.contains("expected `]`"));

@@ -412,8 +412,14 @@ mod tests {
     #[test]
     fn names_round_trip() {
         assert_eq!(File::from_name("sview"), Some(File::SamplerView));
-        assert_eq!(TextureTarget::from_name("shadowcubearray"), Some(TextureTarget::ShadowCubeArray));
-        assert_eq!(PropertyName::from_name_or_alias("MUL_ZERO_WINS"), Some(PropertyName::LegacyMathRules));
+        assert_eq!(
+            TextureTarget::from_name("shadowcubearray"),
+            Some(TextureTarget::ShadowCubeArray)
+        );
+        assert_eq!(
+            PropertyName::from_name_or_alias("MUL_ZERO_WINS"),
+            Some(PropertyName::LegacyMathRules)
+        );
         let f = PipeFormat::from_name("PIPE_FORMAT_R32G32B32A32_FLOAT").unwrap();
         assert_eq!(f.name(), Some("PIPE_FORMAT_R32G32B32A32_FLOAT"));
         assert_eq!(PipeFormat::NONE.name(), Some("PIPE_FORMAT_NONE"));

@@ -111,7 +111,10 @@ pub struct Index {
 
 impl Index {
     pub fn direct(offset: i32) -> Index {
-        Index { offset, indirect: None }
+        Index {
+            offset,
+            indirect: None,
+        }
     }
 }
 
@@ -126,7 +129,11 @@ pub struct Register {
 
 impl Register {
     pub fn new(file: File, index: i32) -> Register {
-        Register { file, index: Index::direct(index), dimension: None }
+        Register {
+            file,
+            index: Index::direct(index),
+            dimension: None,
+        }
     }
 }
 
@@ -148,7 +155,12 @@ pub struct SrcOperand {
 
 impl SrcOperand {
     pub fn new(reg: Register) -> SrcOperand {
-        SrcOperand { reg, swizzle: Swizzle::IDENTITY, negate: false, absolute: false }
+        SrcOperand {
+            reg,
+            swizzle: Swizzle::IDENTITY,
+            negate: false,
+            absolute: false,
+        }
     }
 }
 
@@ -200,7 +212,11 @@ pub struct MemoryInfo {
 
 impl Default for MemoryInfo {
     fn default() -> Self {
-        MemoryInfo { qualifier: MemQualifier::empty(), target: TextureTarget::Buffer, format: PipeFormat::NONE }
+        MemoryInfo {
+            qualifier: MemQualifier::empty(),
+            target: TextureTarget::Buffer,
+            format: PipeFormat::NONE,
+        }
     }
 }
 
@@ -230,7 +246,16 @@ impl Instruction {
             offsets: Vec::new(),
         });
         let memory = flags.contains(OpFlags::MEMORY).then(MemoryInfo::default);
-        Instruction { opcode, saturate: false, precise: false, dst, src, label: None, texture, memory }
+        Instruction {
+            opcode,
+            saturate: false,
+            precise: false,
+            dst,
+            src,
+            label: None,
+            texture,
+            memory,
+        }
     }
 }
 
@@ -346,7 +371,10 @@ pub struct Shader {
 
 impl Shader {
     pub fn new(processor: Processor) -> Shader {
-        Shader { processor, statements: Vec::new() }
+        Shader {
+            processor,
+            statements: Vec::new(),
+        }
     }
     pub fn instructions(&self) -> impl Iterator<Item = &Instruction> {
         self.statements.iter().filter_map(|s| match s {
@@ -374,7 +402,10 @@ impl Shader {
     }
     /// The value of a property, if the shader sets it (the last one wins).
     pub fn property(&self, name: PropertyName) -> Option<u32> {
-        self.properties().filter(|p| p.name == name).map(|p| p.value).last()
+        self.properties()
+            .filter(|p| p.name == name)
+            .map(|p| p.value)
+            .last()
     }
 }
 

@@ -1,1 +1,8 @@
-fn main(){}
+//! The `tgsi` command: assemble, validate, format, encode, decode, run and
+//! test TGSI shaders.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

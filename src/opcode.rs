@@ -451,7 +451,11 @@ impl Opcode {
     }
     /// The type of source `i` (for modifiers).
     pub fn src_type(self, i: usize) -> OperandType {
-        self.info().src_types.get(i).copied().unwrap_or(self.info().dst_type)
+        self.info()
+            .src_types
+            .get(i)
+            .copied()
+            .unwrap_or(self.info().dst_type)
     }
 }
 
@@ -477,7 +481,10 @@ mod tests {
     fn names_are_unique_and_found() {
         for info in OPCODES.iter().filter(|i| !i.flags.contains(OpFlags::GAP)) {
             assert_eq!(Opcode::from_name(info.name), Some(info.opcode));
-            assert_eq!(Opcode::from_name(&info.name.to_lowercase()), Some(info.opcode));
+            assert_eq!(
+                Opcode::from_name(&info.name.to_lowercase()),
+                Some(info.opcode)
+            );
         }
         assert_eq!(Opcode::from_name("UNK67"), None);
     }
@@ -491,6 +498,9 @@ mod tests {
         assert!(!Opcode::ATOMFADD.flags().contains(OpFlags::MEMORY));
         assert_eq!(Opcode::LOAD.src_type(1), OperandType::Uint);
         assert_eq!(Opcode::I2D.src_type(0), OperandType::Int);
-        assert_eq!(Opcode::U64SHL.info().channels, Channels::Pair64(PairShape::Shift));
+        assert_eq!(
+            Opcode::U64SHL.info().channels,
+            Channels::Pair64(PairShape::Shift)
+        );
     }
 }

@@ -1,0 +1,121 @@
+//! `tgsi check`, `fmt`, `asm` and `dis`: the language verbs.
+
+use super::input::{display_name, read_bytes, read_text, write_bytes};
+use anyhow::{Result, anyhow};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tgsi::enums::ProcessorNumbering;
+
+/// Assembles and validates; prints diagnostics; `None` when the file is invalid.
+fn assemble_file(path: &Path) -> Result<Option<tgsi::Shader>> {
+    let text = read_text(path)?;
+    let name = display_name(path);
+    match tgsi::assemble(&text) {
+        Ok((shader, _)) => Ok(Some(shader)),
+        Err(diags) => {
+            eprint!("{}", diags.render(&name, &text));
+            Ok(None)
+        }
+    }
+}
+
+pub fn check(files: &[PathBuf]) -> Result<ExitCode> {
+    let mut all_valid = true;
+    for file in files {
+        match assemble_file(file) {
+            Ok(Some(_)) => {}
+            Ok(None) => all_valid = false,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                all_valid = false;
+            }
+        }
+    }
+    Ok(if all_valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub fn fmt(file: &Path, check: bool, output: Option<&Path>) -> Result<ExitCode> {
+    let text = read_text(file)?;
+    let name = display_name(file);
+    let shader = match tgsi::assemble(&text) {
+        Ok((shader, _)) => shader,
+        Err(diags) => {
+            eprint!("{}", diags.render(&name, &text));
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let canonical = tgsi::text::print(&shader);
+    if check {
+        if canonical == text {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let line = first_difference_line(&text, &canonical);
+        eprintln!("{name}:{line}: not in canonical form (run `tgsi fmt {name}` to see it)");
+        return Ok(ExitCode::from(1));
+    }
+    write_bytes(output.unwrap_or(Path::new("-")), canonical.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// 1-based number of the first line where two texts differ.
+fn first_difference_line(a: &str, b: &str) -> usize {
+    let mut a_lines = a.split_inclusive('\n');
+    let mut b_lines = b.split_inclusive('\n');
+    let mut n = 1;
+    loop {
+        match (a_lines.next(), b_lines.next()) {
+            (Some(x), Some(y)) if x == y => n += 1,
+            (None, None) => return n,
+            _ => return n,
+        }
+    }
+}
+
+pub fn asm(file: &Path, output: &Path, numbering: ProcessorNumbering) -> Result<ExitCode> {
+    let Some(shader) = assemble_file(file)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let words = tgsi::tokens::encode(&shader, numbering)
+        .map_err(|e| anyhow!("{}: cannot encode: {e}", display_name(file)))?;
+    write_bytes(output, &tgsi::tokens::words_to_bytes(&words))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn dis(file: &Path, numbering: ProcessorNumbering, output: Option<&Path>) -> Result<ExitCode> {
+    let bytes = read_bytes(file)?;
+    let name = display_name(file);
+    let words = match tgsi::tokens::bytes_to_words(&bytes) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let shader = match tgsi::tokens::decode(&words, numbering) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    write_bytes(
+        output.unwrap_or(Path::new("-")),
+        tgsi::text::print(&shader).as_bytes(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_difference_line;
+
+    #[test]
+    fn difference_line() {
+        assert_eq!(first_difference_line("a\nb\n", "a\nc\n"), 2);
+        assert_eq!(first_difference_line("a\n", "a\nb\n"), 2);
+    }
+}
