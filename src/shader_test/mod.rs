@@ -30,9 +30,9 @@ mod run;
 pub mod values;
 
 pub use parse::{
-    AddressMode, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError, Requirement, SamplerSection,
-    Section, ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, TextureFormat, TextureSection, TextureTarget,
-    VertexData, parse_file,
+    AddressMode, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError,
+    Requirement, SamplerSection, Section, ShaderLanguage, ShaderSection, Stage, TestFile,
+    TestSection, TextureFormat, TextureSection, TextureTarget, VertexData, parse_file,
 };
 pub use run::{FileReport, Outcome, RunConfig, SHADER_MODEL, Summary, TestResult, run_file};
 pub use values::ValueType;
@@ -64,7 +64,11 @@ pub fn expand_path(path: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Writes the messages of a report: every failure, and skips when verbose.
-pub fn write_report(report: &FileReport, config: &RunConfig, out: &mut impl Write) -> std::io::Result<()> {
+pub fn write_report(
+    report: &FileReport,
+    config: &RunConfig,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     for r in &report.results {
         match &r.outcome {
             Outcome::Passed => {}
@@ -92,7 +96,11 @@ pub fn run_paths<P: AsRef<Path>>(paths: &[P], config: &RunConfig, out: &mut impl
         let files = match expand_path(path) {
             Ok(f) => f,
             Err(e) => {
-                let report = FileReport::failure(&path.display().to_string(), 0, format!("{}: cannot read: {e}", path.display()));
+                let report = FileReport::failure(
+                    &path.display().to_string(),
+                    0,
+                    format!("{}: cannot read: {e}", path.display()),
+                );
                 let _ = write_report(&report, config, out);
                 summary.add(report.summary());
                 continue;

@@ -12,7 +12,10 @@ pub struct ParseError {
 
 impl ParseError {
     fn new(line: usize, message: impl Into<String>) -> ParseError {
-        ParseError { line, message: message.into() }
+        ParseError {
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -121,7 +124,10 @@ impl TextureTarget {
     fn dims(self) -> usize {
         match self {
             TextureTarget::D1 | TextureTarget::Buffer => 1,
-            TextureTarget::D2 | TextureTarget::Cube | TextureTarget::Rect | TextureTarget::D1Array => 2,
+            TextureTarget::D2
+            | TextureTarget::Cube
+            | TextureTarget::Rect
+            | TextureTarget::D1Array => 2,
             TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray => 3,
         }
     }
@@ -134,7 +140,9 @@ impl TextureTarget {
             TextureTarget::D3 => m(size[0]) * m(size[1]) * m(size[2]),
             TextureTarget::Cube => m(size[0]) * m(size[1]) * 6,
             TextureTarget::D1Array => m(size[0]) * u64::from(size[1]),
-            TextureTarget::D2Array | TextureTarget::CubeArray => m(size[0]) * m(size[1]) * u64::from(size[2]),
+            TextureTarget::D2Array | TextureTarget::CubeArray => {
+                m(size[0]) * m(size[1]) * u64::from(size[2])
+            }
         }
     }
 }
@@ -175,7 +183,10 @@ impl TextureFormat {
     /// Components per texel.
     pub fn components(self) -> u64 {
         match self {
-            TextureFormat::R32f | TextureFormat::R32ui | TextureFormat::R32i | TextureFormat::R8 => 1,
+            TextureFormat::R32f
+            | TextureFormat::R32ui
+            | TextureFormat::R32i
+            | TextureFormat::R8 => 1,
             TextureFormat::Rg32f => 2,
             _ => 4,
         }
@@ -293,16 +304,41 @@ pub struct Expected {
 /// One command of a `[test]` section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Uniform { slot: u32, words: Vec<u32> },
+    Uniform {
+        slot: u32,
+        words: Vec<u32>,
+    },
     Dispatch([u32; 3]),
-    DrawQuad { width: u32, height: u32 },
+    DrawQuad {
+        width: u32,
+        height: u32,
+    },
     RunVertices(u32),
-    ProbePixel { x: u32, y: u32, expected: Expected },
+    ProbePixel {
+        x: u32,
+        y: u32,
+        expected: Expected,
+    },
     /// `probe rect` (`rect` = x, y, w, h) or `probe all` (`rect` = None).
-    ProbeRect { rect: Option<[u32; 4]>, expected: Expected },
-    ProbeBuffer { index: u32, offset: u64, expected: Expected },
-    ProbeImage { index: u32, coords: Vec<u32>, expected: Expected },
-    ProbeVertex { vertex: u32, output: u32, expected: Expected },
+    ProbeRect {
+        rect: Option<[u32; 4]>,
+        expected: Expected,
+    },
+    ProbeBuffer {
+        index: u32,
+        offset: u64,
+        expected: Expected,
+    },
+    ProbeImage {
+        index: u32,
+        coords: Vec<u32>,
+        expected: Expected,
+    },
+    ProbeVertex {
+        vertex: u32,
+        output: u32,
+        expected: Expected,
+    },
     ExpectError(String),
 }
 
@@ -332,8 +368,15 @@ pub struct TestSection {
 pub enum Section {
     Require(Vec<(usize, Requirement)>),
     Shader(ShaderSection),
-    Constant { index: u32, words: Vec<u32> },
-    Buffer { index: u32, size: Option<u64>, words: Vec<u32> },
+    Constant {
+        index: u32,
+        words: Vec<u32>,
+    },
+    Buffer {
+        index: u32,
+        size: Option<u64>,
+        words: Vec<u32>,
+    },
     Texture(TextureSection),
     Sampler(SamplerSection),
     VertexData(VertexData),
@@ -368,7 +411,11 @@ fn split_lines(source: &str) -> Vec<Line<'_>> {
     for (i, raw) in source.split_inclusive('\n').enumerate() {
         let text = raw.strip_suffix('\n').unwrap_or(raw);
         let text = text.strip_suffix('\r').unwrap_or(text);
-        out.push(Line { number: i + 1, offset, text });
+        out.push(Line {
+            number: i + 1,
+            offset,
+            text,
+        });
         offset += raw.len();
     }
     out
@@ -386,9 +433,14 @@ fn header_of(text: &str) -> Option<&str> {
 
 fn parse_index(line: usize, word: Option<&str>, what: &str) -> Result<u32, ParseError> {
     let w = word.ok_or_else(|| ParseError::new(line, format!("expected {what}")))?;
-    let v: u32 = w.parse().map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))?;
+    let v: u32 = w
+        .parse()
+        .map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))?;
     if v >= MAX_INDEX {
-        return Err(ParseError::new(line, format!("{what} {v} is too large (limit {MAX_INDEX})")));
+        return Err(ParseError::new(
+            line,
+            format!("{what} {v} is too large (limit {MAX_INDEX})"),
+        ));
     }
     Ok(v)
 }
@@ -404,12 +456,16 @@ fn parse_u32(line: usize, word: Option<&str>, what: &str) -> Result<u32, ParseEr
 
 fn parse_f32(line: usize, word: Option<&str>, what: &str) -> Result<f32, ParseError> {
     let w = word.ok_or_else(|| ParseError::new(line, format!("expected {what}")))?;
-    w.parse().map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))
+    w.parse()
+        .map_err(|_| ParseError::new(line, format!("expected {what}, found `{w}`")))
 }
 
 fn no_more<'a>(line: usize, mut words: impl Iterator<Item = &'a str>) -> Result<(), ParseError> {
     match words.next() {
-        Some(w) => Err(ParseError::new(line, format!("unexpected `{w}` at the end of the line"))),
+        Some(w) => Err(ParseError::new(
+            line,
+            format!("unexpected `{w}` at the end of the line"),
+        )),
         None => Ok(()),
     }
 }
@@ -418,7 +474,10 @@ fn no_more<'a>(line: usize, mut words: impl Iterator<Item = &'a str>) -> Result<
 fn take_parens(line: usize, text: &str, what: &str) -> Result<(String, String), ParseError> {
     let t = text.trim_start();
     let Some(inner) = t.strip_prefix('(') else {
-        return Err(ParseError::new(line, format!("expected `(` starting {what}, found `{}`", first_word(t))));
+        return Err(ParseError::new(
+            line,
+            format!("expected `(` starting {what}, found `{}`", first_word(t)),
+        ));
     };
     let Some(close) = inner.find(')') else {
         return Err(ParseError::new(line, format!("missing `)` after {what}")));
@@ -437,15 +496,28 @@ fn parse_ulp(line: usize, rest: &str, value_type: ValueType) -> Result<u64, Pars
     match words.next() {
         None => Ok(0),
         Some("ulp") => {
-            let w = words.next().ok_or_else(|| ParseError::new(line, "expected a number after `ulp`"))?;
-            let u: u64 = w.parse().map_err(|_| ParseError::new(line, format!("expected a number after `ulp`, found `{w}`")))?;
+            let w = words
+                .next()
+                .ok_or_else(|| ParseError::new(line, "expected a number after `ulp`"))?;
+            let u: u64 = w.parse().map_err(|_| {
+                ParseError::new(line, format!("expected a number after `ulp`, found `{w}`"))
+            })?;
             if !value_type.is_float() {
-                return Err(ParseError::new(line, format!("`ulp` applies to float and double probes, not `{}`", value_type.word())));
+                return Err(ParseError::new(
+                    line,
+                    format!(
+                        "`ulp` applies to float and double probes, not `{}`",
+                        value_type.word()
+                    ),
+                ));
             }
             no_more(line, words)?;
             Ok(u)
         }
-        Some(w) => Err(ParseError::new(line, format!("expected `ulp` or end of line, found `{w}`"))),
+        Some(w) => Err(ParseError::new(
+            line,
+            format!("expected `ulp` or end of line, found `{w}`"),
+        )),
     }
 }
 
@@ -469,7 +541,13 @@ fn parse_typed_line(line: usize, text: &str) -> Result<Vec<u32>, ParseError> {
     let (ty, vector) = parse_type(line, Some(ty_word))?;
     let words = parse_words(ty, rest).map_err(|e| ParseError::new(line, e))?;
     if vector && words.len() % 4 != 0 {
-        return Err(ParseError::new(line, format!("`{ty_word}` takes a multiple of 4 values, found {}", words.len())));
+        return Err(ParseError::new(
+            line,
+            format!(
+                "`{ty_word}` takes a multiple of 4 values, found {}",
+                words.len()
+            ),
+        ));
     }
     Ok(words)
 }
@@ -482,13 +560,18 @@ pub fn parse_file(name: &str, source: &str) -> Result<TestFile, ParseError> {
     // Content before the first header may only be comments and blank lines.
     while i < lines.len() && header_of(lines[i].text).is_none() {
         if !is_comment_or_blank(lines[i].text) {
-            return Err(ParseError::new(lines[i].number, "expected a section header such as `[test]`"));
+            return Err(ParseError::new(
+                lines[i].number,
+                "expected a section header such as `[test]`",
+            ));
         }
         i += 1;
     }
     while i < lines.len() {
         let header_line = &lines[i];
-        let header = header_of(header_line.text).unwrap_or_default().to_ascii_lowercase();
+        let header = header_of(header_line.text)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         let start = i + 1;
         let mut end = start;
         while end < lines.len() && header_of(lines[end].text).is_none() {
@@ -499,10 +582,19 @@ pub fn parse_file(name: &str, source: &str) -> Result<TestFile, ParseError> {
         sections.push((header_line.number, section));
         i = end;
     }
-    Ok(TestFile { name: name.to_string(), source: source.to_string(), sections })
+    Ok(TestFile {
+        name: name.to_string(),
+        source: source.to_string(),
+        sections,
+    })
 }
 
-fn parse_section(line: usize, header: &str, body: &[Line<'_>], source: &str) -> Result<Section, ParseError> {
+fn parse_section(
+    line: usize,
+    header: &str,
+    body: &[Line<'_>],
+    source: &str,
+) -> Result<Section, ParseError> {
     let words: Vec<&str> = header.split_whitespace().collect();
     let content = || body.iter().filter(|l| !is_comment_or_blank(l.text));
     match words.as_slice() {
@@ -513,9 +605,11 @@ fn parse_section(line: usize, header: &str, body: &[Line<'_>], source: &str) -> 
             }
             Ok(Section::Require(reqs))
         }
-        [stage, "shader", modifiers @ ..] => parse_shader_header(line, stage, modifiers).map(|(stage, language, fail)| {
-            Section::Shader(shader_body(stage, language, fail, line, body, source))
-        }),
+        [stage, "shader", modifiers @ ..] => {
+            parse_shader_header(line, stage, modifiers).map(|(stage, language, fail)| {
+                Section::Shader(shader_body(stage, language, fail, line, body, source))
+            })
+        }
         ["constant", n] => {
             let index = parse_index(line, Some(n), "a constant buffer index")?;
             let mut words = Vec::new();
@@ -537,25 +631,40 @@ fn parse_section(line: usize, header: &str, body: &[Line<'_>], source: &str) -> 
             }
             Ok(Section::Test(TestSection { line, commands }))
         }
-        _ => Err(ParseError::new(line, format!("unknown section `[{header}]`"))),
+        _ => Err(ParseError::new(
+            line,
+            format!("unknown section `[{header}]`"),
+        )),
     }
 }
 
 fn check_size(line: usize, bytes: u64) -> Result<(), ParseError> {
     if bytes > MAX_SIZE {
-        return Err(ParseError::new(line, format!("{bytes} bytes is more than the runner's limit of {MAX_SIZE}")));
+        return Err(ParseError::new(
+            line,
+            format!("{bytes} bytes is more than the runner's limit of {MAX_SIZE}"),
+        ));
     }
     Ok(())
 }
 
-fn parse_shader_header(line: usize, stage: &str, modifiers: &[&str]) -> Result<(Stage, ShaderLanguage, bool), ParseError> {
+fn parse_shader_header(
+    line: usize,
+    stage: &str,
+    modifiers: &[&str],
+) -> Result<(Stage, ShaderLanguage, bool), ParseError> {
     let stage = match stage {
         "compute" => Stage::Compute,
         "vertex" => Stage::Vertex,
         "fragment" | "pixel" => Stage::Fragment,
         "geometry" => Stage::Geometry,
         other => {
-            return Err(ParseError::new(line, format!("unknown shader stage `{other}` (expected compute, vertex, fragment, pixel or geometry)")));
+            return Err(ParseError::new(
+                line,
+                format!(
+                    "unknown shader stage `{other}` (expected compute, vertex, fragment, pixel or geometry)"
+                ),
+            ));
         }
     };
     let mut language = ShaderLanguage::Tgsi;
@@ -563,12 +672,18 @@ fn parse_shader_header(line: usize, stage: &str, modifiers: &[&str]) -> Result<(
     for m in modifiers {
         match *m {
             "fail" if !fail => fail = true,
-            "d3d-asm" if language == ShaderLanguage::Tgsi && !fail => language = ShaderLanguage::D3dAsm,
-            "dxbc-tpf-hex" if language == ShaderLanguage::Tgsi && !fail => language = ShaderLanguage::DxbcTpfHex,
+            "d3d-asm" if language == ShaderLanguage::Tgsi && !fail => {
+                language = ShaderLanguage::D3dAsm
+            }
+            "dxbc-tpf-hex" if language == ShaderLanguage::Tgsi && !fail => {
+                language = ShaderLanguage::DxbcTpfHex
+            }
             other => {
                 return Err(ParseError::new(
                     line,
-                    format!("unexpected `{other}` in a shader header (expected `d3d-asm` or `dxbc-tpf-hex`, then optionally `fail`)"),
+                    format!(
+                        "unexpected `{other}` in a shader header (expected `d3d-asm` or `dxbc-tpf-hex`, then optionally `fail`)"
+                    ),
                 ));
             }
         }
@@ -578,7 +693,14 @@ fn parse_shader_header(line: usize, stage: &str, modifiers: &[&str]) -> Result<(
 
 /// The shader text: every line of the body, except trailing blank and
 /// comment-only lines (so comments may precede the next header).
-fn shader_body(stage: Stage, language: ShaderLanguage, fail: bool, line: usize, body: &[Line<'_>], source: &str) -> ShaderSection {
+fn shader_body(
+    stage: Stage,
+    language: ShaderLanguage,
+    fail: bool,
+    line: usize,
+    body: &[Line<'_>],
+    source: &str,
+) -> ShaderSection {
     let mut last = body.len();
     while last > 0 && is_comment_or_blank(body[last - 1].text) {
         last -= 1;
@@ -591,11 +713,21 @@ fn shader_body(stage: Stage, language: ShaderLanguage, fail: bool, line: usize, 
         Some(first) => (first.offset, String::new()),
         None => (source.len(), String::new()),
     };
-    ShaderSection { stage, language, fail, line, body: text, body_offset }
+    ShaderSection {
+        stage,
+        language,
+        fail,
+        line,
+        body: text,
+        body_offset,
+    }
 }
 
 fn parse_requirement(text: &str) -> Requirement {
-    let words: Vec<String> = text.split_whitespace().map(str::to_ascii_lowercase).collect();
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     match w.as_slice() {
         ["doubles"] | ["double"] | ["float64"] => Requirement::Doubles,
@@ -635,7 +767,10 @@ fn parse_buffer(line: usize, n: &str, body: &[Line<'_>]) -> Result<Section, Pars
         if it.clone().next() == Some("size") {
             it.next();
             if size.is_some() || !words.is_empty() {
-                return Err(ParseError::new(l.number, "`size` must be the first line of a [buffer] section"));
+                return Err(ParseError::new(
+                    l.number,
+                    "`size` must be the first line of a [buffer] section",
+                ));
             }
             let bytes = parse_u32(l.number, it.next(), "a size in bytes")? as u64;
             no_more(l.number, it)?;
@@ -647,14 +782,26 @@ fn parse_buffer(line: usize, n: &str, body: &[Line<'_>]) -> Result<Section, Pars
         let bytes = words.len() as u64 * 4;
         check_size(l.number, bytes)?;
         if let Some(s) = size.filter(|s| bytes > *s) {
-            return Err(ParseError::new(l.number, format!("the contents ({bytes} bytes) exceed the buffer size ({s} bytes)")));
+            return Err(ParseError::new(
+                l.number,
+                format!("the contents ({bytes} bytes) exceed the buffer size ({s} bytes)"),
+            ));
         }
     }
     Ok(Section::Buffer { index, size, words })
 }
 
-fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result<TextureSection, ParseError> {
-    let what = if image { "an image index" } else { "a texture index" };
+fn parse_texture(
+    line: usize,
+    n: &str,
+    image: bool,
+    body: &[Line<'_>],
+) -> Result<TextureSection, ParseError> {
+    let what = if image {
+        "an image index"
+    } else {
+        "a texture index"
+    };
     let index = parse_index(line, Some(n), what)?;
     let mut target = None;
     let mut format = None;
@@ -668,7 +815,10 @@ fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result
         let first = it.clone().next().unwrap_or_default();
         let setting = matches!(first, "target" | "format" | "size" | "levels");
         if setting && data_started {
-            return Err(ParseError::new(l.number, format!("`{first}` must come before the texel data")));
+            return Err(ParseError::new(
+                l.number,
+                format!("`{first}` must come before the texel data"),
+            ));
         }
         match first {
             "target" => {
@@ -721,33 +871,55 @@ fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result
                 let k = parse_u32(l.number, it.next(), "a level number")?;
                 no_more(l.number, it)?;
                 if k < level || (k == level && data_started) {
-                    return Err(ParseError::new(l.number, "levels must be given in increasing order"));
+                    return Err(ParseError::new(
+                        l.number,
+                        "levels must be given in increasing order",
+                    ));
                 }
                 level = k;
                 data_started = true;
             }
             _ => {
                 data_started = true;
-                let fmt = format.ok_or_else(|| ParseError::new(l.number, "texel data before `format`"))?;
+                let fmt = format
+                    .ok_or_else(|| ParseError::new(l.number, "texel data before `format`"))?;
                 let t = l.text.trim();
-                let (ty, rest) = match t.split_once(char::is_whitespace).map(|(a, b)| (ValueType::from_word(a), b)) {
+                let (ty, rest) = match t
+                    .split_once(char::is_whitespace)
+                    .map(|(a, b)| (ValueType::from_word(a), b))
+                {
                     Some((Some((ty, _)), rest)) => (ty, rest),
-                    _ if ValueType::from_word(t).is_some() => (ValueType::from_word(t).unwrap_or((ValueType::Float, false)).0, ""),
+                    _ if ValueType::from_word(t).is_some() => (
+                        ValueType::from_word(t)
+                            .unwrap_or((ValueType::Float, false))
+                            .0,
+                        "",
+                    ),
                     _ => (fmt.default_type(), t),
                 };
                 if ty.is_64bit() {
-                    return Err(ParseError::new(l.number, "texel data take 32-bit values (float, uint, int or hex)"));
+                    return Err(ParseError::new(
+                        l.number,
+                        "texel data take 32-bit values (float, uint, int or hex)",
+                    ));
                 }
                 while data.len() <= level as usize {
-                    data.push(LevelData { value_type: ty, words: Vec::new() });
+                    data.push(LevelData {
+                        value_type: ty,
+                        words: Vec::new(),
+                    });
                 }
                 let entry = &mut data[level as usize];
                 if entry.value_type != ty && !entry.words.is_empty() {
-                    return Err(ParseError::new(l.number, "texel data of one level must use one value type"));
+                    return Err(ParseError::new(
+                        l.number,
+                        "texel data of one level must use one value type",
+                    ));
                 }
                 entry.value_type = ty;
                 let words: Vec<&str> = split_values(rest).collect();
-                push_words(ty, &words, &mut entry.words).map_err(|e| ParseError::new(l.number, e))?;
+                push_words(ty, &words, &mut entry.words)
+                    .map_err(|e| ParseError::new(l.number, e))?;
             }
         }
     }
@@ -756,14 +928,24 @@ fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result
     let size = size.ok_or_else(|| ParseError::new(line, "missing `size` line"))?;
     for (k, extra) in size.iter().enumerate().skip(target.dims()) {
         if *extra != 1 {
-            return Err(ParseError::new(line, format!("this target has {} dimension(s); size component {} must be 1", target.dims(), k + 1)));
+            return Err(ParseError::new(
+                line,
+                format!(
+                    "this target has {} dimension(s); size component {} must be 1",
+                    target.dims(),
+                    k + 1
+                ),
+            ));
         }
     }
     if matches!(target, TextureTarget::Cube | TextureTarget::CubeArray) && size[0] != size[1] {
         return Err(ParseError::new(line, "cube faces must be square"));
     }
     if target == TextureTarget::CubeArray && size[2] % 6 != 0 {
-        return Err(ParseError::new(line, "a cube array's layer count must be a multiple of 6"));
+        return Err(ParseError::new(
+            line,
+            "a cube array's layer count must be a multiple of 6",
+        ));
     }
     let levels = levels.unwrap_or(1);
     let largest = match target {
@@ -772,20 +954,43 @@ fn parse_texture(line: usize, n: &str, image: bool, body: &[Line<'_>]) -> Result
         _ => size[0].max(size[1]),
     };
     if levels > 32 - largest.leading_zeros() {
-        return Err(ParseError::new(line, format!("{levels} levels is more than a {largest}-texel resource has")));
+        return Err(ParseError::new(
+            line,
+            format!("{levels} levels is more than a {largest}-texel resource has"),
+        ));
     }
     if data.len() > levels as usize {
-        return Err(ParseError::new(line, format!("texel data given for level {} but the resource has {levels} level(s)", data.len() - 1)));
+        return Err(ParseError::new(
+            line,
+            format!(
+                "texel data given for level {} but the resource has {levels} level(s)",
+                data.len() - 1
+            ),
+        ));
     }
     for (k, d) in data.iter().enumerate() {
         let texels = target.texels(size, k as u32);
         check_size(line, texels * format.components() * 4)?;
         let allowed = texels * format.components();
         if d.words.len() as u64 > allowed {
-            return Err(ParseError::new(line, format!("level {k} holds {allowed} components but {} values were given", d.words.len())));
+            return Err(ParseError::new(
+                line,
+                format!(
+                    "level {k} holds {allowed} components but {} values were given",
+                    d.words.len()
+                ),
+            ));
         }
     }
-    Ok(TextureSection { index, image, target, format, size, levels, data })
+    Ok(TextureSection {
+        index,
+        image,
+        target,
+        format,
+        size,
+        levels,
+        data,
+    })
 }
 
 fn parse_filter(line: usize, w: Option<&str>, mip: bool) -> Result<Filter, ParseError> {
@@ -795,7 +1000,15 @@ fn parse_filter(line: usize, w: Option<&str>, mip: bool) -> Result<Filter, Parse
         Some("none") if mip => Ok(Filter::None),
         other => Err(ParseError::new(
             line,
-            format!("expected {}, found `{}`", if mip { "nearest, linear or none" } else { "nearest or linear" }, other.unwrap_or("end of line")),
+            format!(
+                "expected {}, found `{}`",
+                if mip {
+                    "nearest, linear or none"
+                } else {
+                    "nearest or linear"
+                },
+                other.unwrap_or("end of line")
+            ),
         )),
     }
 }
@@ -826,18 +1039,30 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
                         "mirror" => AddressMode::Mirror,
                         "mirror_once" => AddressMode::MirrorOnce,
                         other => {
-                            return Err(ParseError::new(ln, format!("unknown address mode `{other}` (expected wrap, clamp, border, mirror or mirror_once)")));
+                            return Err(ParseError::new(
+                                ln,
+                                format!(
+                                    "unknown address mode `{other}` (expected wrap, clamp, border, mirror or mirror_once)"
+                                ),
+                            ));
                         }
                     };
                 }
             }
             "border" => {
-                let rest = l.text.trim_start().strip_prefix("border").unwrap_or_default();
+                let rest = l
+                    .text
+                    .trim_start()
+                    .strip_prefix("border")
+                    .unwrap_or_default();
                 let (inner, tail) = take_parens(ln, rest, "the border colour")?;
                 no_more(ln, tail.split_whitespace())?;
                 let vals: Vec<&str> = split_values(&inner).collect();
                 if vals.len() != 4 {
-                    return Err(ParseError::new(ln, format!("`border` takes 4 values, found {}", vals.len())));
+                    return Err(ParseError::new(
+                        ln,
+                        format!("`border` takes 4 values, found {}", vals.len()),
+                    ));
                 }
                 for (k, v) in vals.iter().enumerate() {
                     s.border[k] = parse_f32(ln, Some(v), "a float")?;
@@ -854,7 +1079,12 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
                     "not_equal" => CompareFunc::NotEqual,
                     "greater_equal" => CompareFunc::GreaterEqual,
                     "always" => CompareFunc::Always,
-                    other => return Err(ParseError::new(ln, format!("unknown compare function `{other}`"))),
+                    other => {
+                        return Err(ParseError::new(
+                            ln,
+                            format!("unknown compare function `{other}`"),
+                        ));
+                    }
                 });
                 no_more(ln, it)?;
             }
@@ -871,11 +1101,24 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
                 s.normalized_coords = match it.next() {
                     Some("true") => true,
                     Some("false") => false,
-                    other => return Err(ParseError::new(ln, format!("expected true or false, found `{}`", other.unwrap_or("end of line")))),
+                    other => {
+                        return Err(ParseError::new(
+                            ln,
+                            format!(
+                                "expected true or false, found `{}`",
+                                other.unwrap_or("end of line")
+                            ),
+                        ));
+                    }
                 };
                 no_more(ln, it)?;
             }
-            other => return Err(ParseError::new(ln, format!("unknown sampler setting `{other}`"))),
+            other => {
+                return Err(ParseError::new(
+                    ln,
+                    format!("unknown sampler setting `{other}`"),
+                ));
+            }
         }
     }
     Ok(s)
@@ -884,7 +1127,10 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
 fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, ParseError> {
     let mut content = body.iter().filter(|l| !is_comment_or_blank(l.text));
     let Some(head) = content.next() else {
-        return Err(ParseError::new(line, "[vertex data] needs a header line naming its attributes, e.g. `IN[0] IN[1]:uint`"));
+        return Err(ParseError::new(
+            line,
+            "[vertex data] needs a header line naming its attributes, e.g. `IN[0] IN[1]:uint`",
+        ));
     };
     let mut attributes = Vec::new();
     for word in head.text.split_whitespace() {
@@ -892,7 +1138,10 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
             Some((n, t)) => {
                 let (ty, vector) = parse_type(head.number, Some(t))?;
                 if ty.is_64bit() || vector {
-                    return Err(ParseError::new(head.number, format!("attribute type `{t}` is not a 32-bit scalar type")));
+                    return Err(ParseError::new(
+                        head.number,
+                        format!("attribute type `{t}` is not a 32-bit scalar type"),
+                    ));
                 }
                 (n, ty)
             }
@@ -904,9 +1153,17 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
             .and_then(|r| r.strip_suffix(']'))
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| *n < 64)
-            .ok_or_else(|| ParseError::new(head.number, format!("expected an attribute `IN[n]` (n < 64), found `{name}`")))?;
+            .ok_or_else(|| {
+                ParseError::new(
+                    head.number,
+                    format!("expected an attribute `IN[n]` (n < 64), found `{name}`"),
+                )
+            })?;
         if attributes.iter().any(|(i, _)| *i == index) {
-            return Err(ParseError::new(head.number, format!("attribute IN[{index}] is named twice")));
+            return Err(ParseError::new(
+                head.number,
+                format!("attribute IN[{index}] is named twice"),
+            ));
         }
         attributes.push((index, ty));
     }
@@ -914,12 +1171,20 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
     for l in content {
         let words: Vec<&str> = split_values(l.text).collect();
         if words.len() != attributes.len() * 4 {
-            return Err(ParseError::new(l.number, format!("expected {} values (4 per attribute), found {}", attributes.len() * 4, words.len())));
+            return Err(ParseError::new(
+                l.number,
+                format!(
+                    "expected {} values (4 per attribute), found {}",
+                    attributes.len() * 4,
+                    words.len()
+                ),
+            ));
         }
         let mut row = Vec::with_capacity(attributes.len());
         for (a, (_, ty)) in attributes.iter().enumerate() {
             let mut w = Vec::with_capacity(4);
-            push_words(*ty, &words[a * 4..a * 4 + 4], &mut w).map_err(|e| ParseError::new(l.number, e))?;
+            push_words(*ty, &words[a * 4..a * 4 + 4], &mut w)
+                .map_err(|e| ParseError::new(l.number, e))?;
             row.push([w[0], w[1], w[2], w[3]]);
         }
         rows.push(row);
@@ -930,23 +1195,49 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
 fn parse_rgba(line: usize, text: &str) -> Result<Expected, ParseError> {
     let t = text.trim_start();
     let Some(rest) = t.strip_prefix("rgba") else {
-        return Err(ParseError::new(line, format!("expected `rgba`, found `{}`", first_word(t))));
+        return Err(ParseError::new(
+            line,
+            format!("expected `rgba`, found `{}`", first_word(t)),
+        ));
     };
     let (inner, tail) = take_parens(line, rest, "the expected colour")?;
     let values = parse_values(line, ValueType::Float, &inner)?;
     if values.len() != 4 {
-        return Err(ParseError::new(line, format!("expected 4 colour values, found {}", values.len())));
+        return Err(ParseError::new(
+            line,
+            format!("expected 4 colour values, found {}", values.len()),
+        ));
     }
     let ulp = parse_ulp(line, &tail, ValueType::Float)?;
-    Ok(Expected { value_type: ValueType::Float, values, ulp })
+    Ok(Expected {
+        value_type: ValueType::Float,
+        values,
+        ulp,
+    })
 }
 
-fn parse_u32_list(line: usize, inner: &str, what: &str, counts: std::ops::RangeInclusive<usize>) -> Result<Vec<u32>, ParseError> {
+fn parse_u32_list(
+    line: usize,
+    inner: &str,
+    what: &str,
+    counts: std::ops::RangeInclusive<usize>,
+) -> Result<Vec<u32>, ParseError> {
     let words: Vec<&str> = split_values(inner).collect();
     if !counts.contains(&words.len()) {
-        return Err(ParseError::new(line, format!("{what} takes {} to {} numbers, found {}", counts.start(), counts.end(), words.len())));
+        return Err(ParseError::new(
+            line,
+            format!(
+                "{what} takes {} to {} numbers, found {}",
+                counts.start(),
+                counts.end(),
+                words.len()
+            ),
+        ));
     }
-    words.iter().map(|w| parse_u32(line, Some(w), "a coordinate")).collect()
+    words
+        .iter()
+        .map(|w| parse_u32(line, Some(w), "a coordinate"))
+        .collect()
 }
 
 fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
@@ -959,9 +1250,15 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
                 return Err(ParseError::new(line, format!("slot {slot} is too large")));
             }
             let rest = rest.trim_start();
-            let after_slot = rest.split_once(char::is_whitespace).map(|(_, r)| r).unwrap_or("");
+            let after_slot = rest
+                .split_once(char::is_whitespace)
+                .map(|(_, r)| r)
+                .unwrap_or("");
             if after_slot.trim().is_empty() {
-                return Err(ParseError::new(line, "expected a value type and values after the slot"));
+                return Err(ParseError::new(
+                    line,
+                    "expected a value type and values after the slot",
+                ));
             }
             let words = parse_typed_line(line, after_slot)?;
             Ok(Command::Uniform { slot, words })
@@ -977,7 +1274,12 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
         "draw" => {
             match words.next() {
                 Some("quad") => {}
-                other => return Err(ParseError::new(line, format!("expected `draw quad`, found `draw {}`", other.unwrap_or("")))),
+                other => {
+                    return Err(ParseError::new(
+                        line,
+                        format!("expected `draw quad`, found `draw {}`", other.unwrap_or("")),
+                    ));
+                }
             }
             let (width, height) = match words.next() {
                 None => (64, 64),
@@ -989,14 +1291,25 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
                 }
             };
             if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 1 << 24 {
-                return Err(ParseError::new(line, "the render target must be 1×1 to 4096×4096 pixels"));
+                return Err(ParseError::new(
+                    line,
+                    "the render target must be 1×1 to 4096×4096 pixels",
+                ));
             }
             Ok(Command::DrawQuad { width, height })
         }
         "run" => {
             match words.next() {
                 Some("vertices") => {}
-                other => return Err(ParseError::new(line, format!("expected `run vertices N`, found `run {}`", other.unwrap_or("")))),
+                other => {
+                    return Err(ParseError::new(
+                        line,
+                        format!(
+                            "expected `run vertices N`, found `run {}`",
+                            other.unwrap_or("")
+                        ),
+                    ));
+                }
             }
             let n = parse_u32(line, words.next(), "a vertex count")?;
             no_more(line, words)?;
@@ -1018,7 +1331,9 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
         }
         other => Err(ParseError::new(
             line,
-            format!("unknown command `{other}` (expected uniform, dispatch, draw quad, run vertices, probe or expect error)"),
+            format!(
+                "unknown command `{other}` (expected uniform, dispatch, draw quad, run vertices, probe or expect error)"
+            ),
         )),
     }
 }
@@ -1028,22 +1343,39 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
     if r.starts_with('(') {
         let (inner, tail) = take_parens(line, r, "the pixel")?;
         let xy = parse_u32_list(line, &inner, "a pixel", 2..=2)?;
-        return Ok(Command::ProbePixel { x: xy[0], y: xy[1], expected: parse_rgba(line, &tail)? });
+        return Ok(Command::ProbePixel {
+            x: xy[0],
+            y: xy[1],
+            expected: parse_rgba(line, &tail)?,
+        });
     }
     let (kind, after) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
     match kind {
         "rect" => {
             let (inner, tail) = take_parens(line, after, "the rectangle")?;
             let v = parse_u32_list(line, &inner, "a rectangle", 4..=4)?;
-            Ok(Command::ProbeRect { rect: Some([v[0], v[1], v[2], v[3]]), expected: parse_rgba(line, &tail)? })
+            Ok(Command::ProbeRect {
+                rect: Some([v[0], v[1], v[2], v[3]]),
+                expected: parse_rgba(line, &tail)?,
+            })
         }
-        "all" => Ok(Command::ProbeRect { rect: None, expected: parse_rgba(line, after)? }),
+        "all" => Ok(Command::ProbeRect {
+            rect: None,
+            expected: parse_rgba(line, after)?,
+        }),
         "image" => {
-            let (n, tail) = after.trim_start().split_once(char::is_whitespace).unwrap_or((after.trim(), ""));
+            let (n, tail) = after
+                .trim_start()
+                .split_once(char::is_whitespace)
+                .unwrap_or((after.trim(), ""));
             let index = parse_index(line, Some(n), "an image index")?;
             let (inner, tail) = take_parens(line, tail, "the texel coordinates")?;
             let coords = parse_u32_list(line, &inner, "a texel coordinate", 1..=3)?;
-            Ok(Command::ProbeImage { index, coords, expected: parse_rgba(line, &tail)? })
+            Ok(Command::ProbeImage {
+                index,
+                coords,
+                expected: parse_rgba(line, &tail)?,
+            })
         }
         "buffer" => {
             let mut it = after.split_whitespace();
@@ -1052,11 +1384,17 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
             let offset = parse_u32(line, it.next(), "a byte offset")? as u64;
             // The rest starts at the `(`.
             let Some(open) = after.find('(') else {
-                return Err(ParseError::new(line, "expected `(` starting the expected values"));
+                return Err(ParseError::new(
+                    line,
+                    "expected `(` starting the expected values",
+                ));
             };
             let head_words = after[..open].split_whitespace().count();
             if head_words != 3 {
-                return Err(ParseError::new(line, "expected `probe buffer N TYPE OFFSET (values...)`"));
+                return Err(ParseError::new(
+                    line,
+                    "expected `probe buffer N TYPE OFFSET (values...)`",
+                ));
             }
             let (inner, tail) = take_parens(line, &after[open..], "the expected values")?;
             let values = parse_values(line, ty, &inner)?;
@@ -1064,7 +1402,15 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
                 return Err(ParseError::new(line, "expected at least one value"));
             }
             let ulp = parse_ulp(line, &tail, ty)?;
-            Ok(Command::ProbeBuffer { index, offset, expected: Expected { value_type: ty, values, ulp } })
+            Ok(Command::ProbeBuffer {
+                index,
+                offset,
+                expected: Expected {
+                    value_type: ty,
+                    values,
+                    ulp,
+                },
+            })
         }
         "vertex" => {
             let mut it = after.split_whitespace();
@@ -1075,26 +1421,51 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
                 .or_else(|| out.strip_prefix("out["))
                 .and_then(|r| r.strip_suffix(']'))
                 .and_then(|n| n.parse::<u32>().ok())
-                .ok_or_else(|| ParseError::new(line, format!("expected an output `OUT[k]`, found `{out}`")))?;
+                .ok_or_else(|| {
+                    ParseError::new(line, format!("expected an output `OUT[k]`, found `{out}`"))
+                })?;
             let (ty, _) = parse_type(line, it.next())?;
             let Some(open) = after.find('(') else {
-                return Err(ParseError::new(line, "expected `(` starting the expected values"));
+                return Err(ParseError::new(
+                    line,
+                    "expected `(` starting the expected values",
+                ));
             };
             if after[..open].split_whitespace().count() != 3 {
-                return Err(ParseError::new(line, "expected `probe vertex V OUT[K] TYPE (v0, v1, v2, v3)`"));
+                return Err(ParseError::new(
+                    line,
+                    "expected `probe vertex V OUT[K] TYPE (v0, v1, v2, v3)`",
+                ));
             }
             let (inner, tail) = take_parens(line, &after[open..], "the expected values")?;
             let values = parse_values(line, ty, &inner)?;
             let want = 4 / ty.words_per_value();
             if values.len() != want {
-                return Err(ParseError::new(line, format!("expected {want} `{}` values for one output, found {}", ty.word(), values.len())));
+                return Err(ParseError::new(
+                    line,
+                    format!(
+                        "expected {want} `{}` values for one output, found {}",
+                        ty.word(),
+                        values.len()
+                    ),
+                ));
             }
             let ulp = parse_ulp(line, &tail, ty)?;
-            Ok(Command::ProbeVertex { vertex, output, expected: Expected { value_type: ty, values, ulp } })
+            Ok(Command::ProbeVertex {
+                vertex,
+                output,
+                expected: Expected {
+                    value_type: ty,
+                    values,
+                    ulp,
+                },
+            })
         }
         other => Err(ParseError::new(
             line,
-            format!("unknown probe `{other}` (expected `(X, Y)`, rect, all, buffer, image or vertex)"),
+            format!(
+                "unknown probe `{other}` (expected `(X, Y)`, rect, all, buffer, image or vertex)"
+            ),
         )),
     }
 }

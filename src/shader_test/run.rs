@@ -3,14 +3,15 @@
 //! `[test]` becomes one passed, failed or skipped result.
 
 use super::parse::{
-    Command, Compare, Expected, Requirement, Section, ShaderLanguage, ShaderSection, Stage, TestFile, TestSection,
-    VertexData,
+    Command, Compare, Expected, Requirement, Section, ShaderLanguage, ShaderSection, Stage,
+    TestFile, TestSection, VertexData,
 };
 use super::values::{format_list, values_match, words_to_values};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::enums::{File, Processor};
 use crate::exec::{Limits, Program, Resources};
 use crate::ir::{Shader, Span};
+use crate::opcode::Category;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -93,7 +94,13 @@ impl FileReport {
     }
     /// A report of one failed test (unreadable or unparsable file).
     pub fn failure(name: &str, line: usize, message: String) -> FileReport {
-        FileReport { name: name.to_string(), results: vec![TestResult { line, outcome: Outcome::Failed(vec![message]) }] }
+        FileReport {
+            name: name.to_string(),
+            results: vec![TestResult {
+                line,
+                outcome: Outcome::Failed(vec![message]),
+            }],
+        }
     }
 }
 
@@ -101,6 +108,8 @@ impl FileReport {
 #[derive(Clone)]
 enum Built {
     Ready(Rc<Program>, Rc<Shader>),
+    /// A `fail` section that assembled (it is never run).
+    Assembled,
     /// Rejected, with the rendered diagnostics.
     Rejected(String),
     /// Not TGSI: the front end does not exist yet.
@@ -175,7 +184,10 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
             Section::VertexData(v) => r.vertex_data = Some(v.clone()),
             Section::Test(t) => {
                 let outcome = r.test(t);
-                r.results.push(TestResult { line: *line, outcome });
+                r.results.push(TestResult {
+                    line: *line,
+                    outcome,
+                });
             }
         }
     }
@@ -188,7 +200,10 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         }
     }
     r.results.sort_by_key(|t| t.line);
-    FileReport { name: file.name.clone(), results: r.results }
+    FileReport {
+        name: file.name.clone(),
+        results: r.results,
+    }
 }
 
 fn processor_of(stage: Stage) -> Processor {
@@ -198,6 +213,43 @@ fn processor_of(stage: Stage) -> Processor {
         Stage::Geometry => Processor::Geometry,
         Stage::Compute => Processor::Compute,
     }
+}
+
+/// Why the machine cannot run this shader yet (fragment and geometry stages,
+/// textures, samplers, images, derivatives, interpolation, bindless handles).
+fn unsupported_feature(shader: &Shader) -> Option<String> {
+    match shader.processor {
+        Processor::Vertex | Processor::Compute => {}
+        other => {
+            return Some(format!(
+                "{other} shaders are not supported by the machine yet"
+            ));
+        }
+    }
+    if let Some(d) = shader
+        .declarations()
+        .find(|d| matches!(d.file, File::SamplerView | File::Sampler | File::Image))
+    {
+        return Some(format!(
+            "the shader declares {}, and textures, samplers and images are not supported yet",
+            d.file
+        ));
+    }
+    shader
+        .instructions()
+        .find(|i| {
+            matches!(
+                i.opcode.info().category,
+                Category::Texture
+                    | Category::Sampling
+                    | Category::Fragment
+                    | Category::Derivative
+                    | Category::Interpolation
+                    | Category::Geometry
+                    | Category::Bindless
+            )
+        })
+        .map(|i| format!("{} is not supported by the machine yet", i.opcode))
 }
 
 fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
@@ -241,9 +293,15 @@ impl Runner<'_> {
 
     fn build(&self, section: &ShaderSection) -> Built {
         match section.language {
-            ShaderLanguage::D3dAsm => return Built::Unsupported("d3d-asm shaders need the Direct3D front end (not written yet)".into()),
+            ShaderLanguage::D3dAsm => {
+                return Built::Unsupported(
+                    "d3d-asm shaders need the Direct3D front end (not written yet)".into(),
+                );
+            }
             ShaderLanguage::DxbcTpfHex => {
-                return Built::Unsupported("dxbc-tpf-hex shaders need the Direct3D front end (not written yet)".into());
+                return Built::Unsupported(
+                    "dxbc-tpf-hex shaders need the Direct3D front end (not written yet)".into(),
+                );
             }
             ShaderLanguage::Tgsi => {}
         }
@@ -259,15 +317,25 @@ impl Runner<'_> {
             }
             Ok(Ok((shader, _map))) => shader,
         };
-        if !section.fail && shader.processor != processor_of(section.stage) {
+        if section.fail {
+            // Only the assembler and the validator judge `fail` sections.
+            return Built::Assembled;
+        }
+        if shader.processor != processor_of(section.stage) {
             return Built::Rejected(format!(
                 "error: a [{} shader] section holds a {} shader\n",
                 section.stage.name(),
                 shader.processor
             ));
         }
+        if let Some(why) = unsupported_feature(&shader) {
+            return Built::Unsupported(why);
+        }
         match catch_unwind(AssertUnwindSafe(|| Program::compile(&shader))) {
-            Err(p) => Built::Rejected(format!("the machine panicked preparing the shader: {}", panic_text(p))),
+            Err(p) => Built::Rejected(format!(
+                "the machine panicked preparing the shader: {}",
+                panic_text(p)
+            )),
             Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
             Ok(Ok(program)) => Built::Ready(Rc::new(program), Rc::new(shader)),
         }
@@ -276,7 +344,11 @@ impl Runner<'_> {
     fn shader_section(&mut self, section: &ShaderSection) {
         self.finish_pending_fail();
         let built = self.build(section);
-        let slot = Slot { section: section.clone(), built, reported: false };
+        let slot = Slot {
+            section: section.clone(),
+            built,
+            reported: false,
+        };
         if section.fail {
             self.pending_fail = Some((slot, false));
             self.last = Some(LastShader::Fail);
@@ -290,7 +362,9 @@ impl Runner<'_> {
 
     /// A `fail` section no `expect error` looked at is a test of its own.
     fn finish_pending_fail(&mut self) {
-        let Some((slot, consumed)) = self.pending_fail.take() else { return };
+        let Some((slot, consumed)) = self.pending_fail.take() else {
+            return;
+        };
         if self.last == Some(LastShader::Fail) {
             self.last = None;
         }
@@ -301,7 +375,7 @@ impl Runner<'_> {
         let outcome = match &slot.built {
             Built::Rejected(_) => Outcome::Passed,
             Built::Unsupported(why) => Outcome::Skipped(why.clone()),
-            Built::Ready(..) => Outcome::Failed(vec![format!(
+            Built::Ready(..) | Built::Assembled => Outcome::Failed(vec![format!(
                 "{}: the {} shader was expected to be rejected, but it assembled",
                 self.at(line),
                 slot.section.stage.name()
@@ -313,8 +387,16 @@ impl Runner<'_> {
     /// A shader that does not assemble and that no test reported is a failed test.
     fn finish_slot(&mut self, slot: Slot) {
         if let (Built::Rejected(text), false) = (&slot.built, slot.reported) {
-            let msg = format!("{}: the {} shader does not assemble:\n{}", self.at(slot.section.line), slot.section.stage.name(), text);
-            self.results.push(TestResult { line: slot.section.line, outcome: Outcome::Failed(vec![msg]) });
+            let msg = format!(
+                "{}: the {} shader does not assemble:\n{}",
+                self.at(slot.section.line),
+                slot.section.stage.name(),
+                text
+            );
+            self.results.push(TestResult {
+                line: slot.section.line,
+                outcome: Outcome::Failed(vec![msg]),
+            });
         }
     }
 
@@ -339,7 +421,9 @@ impl Runner<'_> {
                         ));
                     }
                 }
-                Requirement::Unknown(text) => return Some(format!("{}: unknown requirement `{text}`", self.at(*line))),
+                Requirement::Unknown(text) => {
+                    return Some(format!("{}: unknown requirement `{text}`", self.at(*line)));
+                }
             }
         }
         None
@@ -352,13 +436,19 @@ impl Runner<'_> {
         }
         for (line, cmd) in &test.commands {
             if cmd.needs_rendering() {
-                return Some(format!("{}: fragment shading, textures and images are not supported yet", self.at(*line)));
+                return Some(format!(
+                    "{}: fragment shading, textures and images are not supported yet",
+                    self.at(*line)
+                ));
             }
             let stage = match cmd {
                 Command::Dispatch(_) => Stage::Compute,
                 Command::RunVertices(_) => {
                     if self.slots.contains_key(&Stage::Geometry) {
-                        return Some(format!("{}: geometry shaders are not supported yet", self.at(*line)));
+                        return Some(format!(
+                            "{}: geometry shaders are not supported yet",
+                            self.at(*line)
+                        ));
                     }
                     Stage::Vertex
                 }
@@ -398,13 +488,20 @@ impl Runner<'_> {
     fn test(&mut self, test: &TestSection) -> Outcome {
         if let Some(why) = self.skip_reason(test) {
             // A skipped `expect error` still stands for the shader it names.
-            if test.commands.iter().any(|(_, c)| matches!(c, Command::ExpectError(_))) {
+            if test
+                .commands
+                .iter()
+                .any(|(_, c)| matches!(c, Command::ExpectError(_)))
+            {
                 self.mark_last_checked();
             }
             return Outcome::Skipped(why);
         }
         let mut failures = Vec::new();
-        let mut res = Resources { constants: self.constants.clone(), buffers: self.buffers.clone() };
+        let mut res = Resources {
+            constants: self.constants.clone(),
+            buffers: self.buffers.clone(),
+        };
         let mut outputs: Option<Vec<Vec<[u32; 4]>>> = None;
         for (line, cmd) in &test.commands {
             let line = *line;
@@ -430,16 +527,29 @@ impl Runner<'_> {
                         }
                     };
                     let limits = &self.config.limits;
-                    let result = catch_unwind(AssertUnwindSafe(|| program.dispatch(&mut res, *groups, limits)));
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        program.dispatch(&mut res, *groups, limits)
+                    }));
                     match result {
                         Ok(Ok(())) => {}
                         Ok(Err(e)) => {
-                            let at = e.instruction.map(|i| format!(" (instruction {i})")).unwrap_or_default();
-                            failures.push(format!("{}: dispatch failed{at}: {}", self.at(line), e.message));
+                            let at = e
+                                .instruction
+                                .map(|i| format!(" (instruction {i})"))
+                                .unwrap_or_default();
+                            failures.push(format!(
+                                "{}: dispatch failed{at}: {}",
+                                self.at(line),
+                                e.message
+                            ));
                             break;
                         }
                         Err(p) => {
-                            failures.push(format!("{}: dispatch panicked: {}", self.at(line), panic_text(p)));
+                            failures.push(format!(
+                                "{}: dispatch panicked: {}",
+                                self.at(line),
+                                panic_text(p)
+                            ));
                             break;
                         }
                     }
@@ -460,28 +570,50 @@ impl Runner<'_> {
                         }
                     };
                     let limits = &self.config.limits;
-                    let result =
-                        catch_unwind(AssertUnwindSafe(|| program.run_vertices(&mut res, &inputs, *count as usize, limits)));
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        program.run_vertices(&mut res, &inputs, *count as usize, limits)
+                    }));
                     match result {
                         Ok(Ok(out)) => outputs = Some(out),
                         Ok(Err(e)) => {
-                            let at = e.instruction.map(|i| format!(" (instruction {i})")).unwrap_or_default();
-                            failures.push(format!("{}: run vertices failed{at}: {}", self.at(line), e.message));
+                            let at = e
+                                .instruction
+                                .map(|i| format!(" (instruction {i})"))
+                                .unwrap_or_default();
+                            failures.push(format!(
+                                "{}: run vertices failed{at}: {}",
+                                self.at(line),
+                                e.message
+                            ));
                             break;
                         }
                         Err(p) => {
-                            failures.push(format!("{}: run vertices panicked: {}", self.at(line), panic_text(p)));
+                            failures.push(format!(
+                                "{}: run vertices panicked: {}",
+                                self.at(line),
+                                panic_text(p)
+                            ));
                             break;
                         }
                     }
                 }
-                Command::ProbeBuffer { index, offset, expected } => {
+                Command::ProbeBuffer {
+                    index,
+                    offset,
+                    expected,
+                } => {
                     if let Err(msg) = self.probe_buffer(&res, *index, *offset, expected, line) {
                         failures.push(msg);
                     }
                 }
-                Command::ProbeVertex { vertex, output, expected } => {
-                    if let Err(msg) = self.probe_vertex(outputs.as_deref(), *vertex, *output, expected, line) {
+                Command::ProbeVertex {
+                    vertex,
+                    output,
+                    expected,
+                } => {
+                    if let Err(msg) =
+                        self.probe_vertex(outputs.as_deref(), *vertex, *output, expected, line)
+                    {
                         failures.push(msg);
                     }
                 }
@@ -491,18 +623,31 @@ impl Runner<'_> {
                     }
                 }
                 // Filtered out by `skip_reason`.
-                Command::DrawQuad { .. } | Command::ProbePixel { .. } | Command::ProbeRect { .. } | Command::ProbeImage { .. } => {
-                    failures.push(format!("{}: rendering commands are not supported yet", self.at(line)));
+                Command::DrawQuad { .. }
+                | Command::ProbePixel { .. }
+                | Command::ProbeRect { .. }
+                | Command::ProbeImage { .. } => {
+                    failures.push(format!(
+                        "{}: rendering commands are not supported yet",
+                        self.at(line)
+                    ));
                 }
             }
         }
-        if failures.is_empty() { Outcome::Passed } else { Outcome::Failed(failures) }
+        if failures.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Failed(failures)
+        }
     }
 
     fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Program>, String> {
         let at = self.at(line);
         let Some(slot) = self.slots.get_mut(&stage) else {
-            return Err(format!("{at}: there is no [{} shader] above this command", stage.name()));
+            return Err(format!(
+                "{at}: there is no [{} shader] above this command",
+                stage.name()
+            ));
         };
         match &slot.built {
             Built::Ready(p, _) => Ok(p.clone()),
@@ -516,6 +661,10 @@ impl Runner<'_> {
                 ))
             }
             Built::Unsupported(why) => Err(format!("{at}: {why}")),
+            Built::Assembled => Err(format!(
+                "{at}: the {} shader is a `fail` section",
+                stage.name()
+            )),
         }
     }
 
@@ -530,7 +679,12 @@ impl Runner<'_> {
                 data.rows.len()
             ));
         }
-        let slots = data.attributes.iter().map(|(i, _)| *i as usize + 1).max().unwrap_or(0);
+        let slots = data
+            .attributes
+            .iter()
+            .map(|(i, _)| *i as usize + 1)
+            .max()
+            .unwrap_or(0);
         Ok(data.rows[..count]
             .iter()
             .map(|row| {
@@ -546,7 +700,11 @@ impl Runner<'_> {
     fn compare(&self, expected: &Expected, got_words: &[u32], line: usize) -> Result<(), String> {
         let got = words_to_values(expected.value_type, got_words);
         let ok = got.len() == expected.values.len()
-            && expected.values.iter().zip(&got).all(|(e, g)| values_match(expected.value_type, *e, *g, expected.ulp));
+            && expected
+                .values
+                .iter()
+                .zip(&got)
+                .all(|(e, g)| values_match(expected.value_type, *e, *g, expected.ulp));
         if ok {
             Ok(())
         } else {
@@ -559,8 +717,19 @@ impl Runner<'_> {
         }
     }
 
-    fn probe_buffer(&self, res: &Resources, index: u32, offset: u64, expected: &Expected, line: usize) -> Result<(), String> {
-        let bytes = res.buffers.get(index as usize).map(Vec::as_slice).unwrap_or(&[]);
+    fn probe_buffer(
+        &self,
+        res: &Resources,
+        index: u32,
+        offset: u64,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let bytes = res
+            .buffers
+            .get(index as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         let len = (expected.values.len() * expected.value_type.words_per_value() * 4) as u64;
         if offset + len > bytes.len() as u64 {
             return Err(format!(
@@ -572,7 +741,10 @@ impl Runner<'_> {
             ));
         }
         let window = &bytes[offset as usize..(offset + len) as usize];
-        let words: Vec<u32> = window.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words: Vec<u32> = window
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         self.compare(expected, &words, line)
     }
 
@@ -585,13 +757,23 @@ impl Runner<'_> {
         line: usize,
     ) -> Result<(), String> {
         let Some(outputs) = outputs else {
-            return Err(format!("{}: probe failed: no `run vertices` before this probe in the test", self.at(line)));
+            return Err(format!(
+                "{}: probe failed: no `run vertices` before this probe in the test",
+                self.at(line)
+            ));
         };
         let Some(v) = outputs.get(vertex as usize) else {
-            return Err(format!("{}: probe failed: vertex {vertex} was not run ({} vertices)", self.at(line), outputs.len()));
+            return Err(format!(
+                "{}: probe failed: vertex {vertex} was not run ({} vertices)",
+                self.at(line),
+                outputs.len()
+            ));
         };
         let Some(o) = v.get(output as usize) else {
-            return Err(format!("{}: probe failed: the vertex shader has no OUT[{output}]", self.at(line)));
+            return Err(format!(
+                "{}: probe failed: the vertex shader has no OUT[{output}]",
+                self.at(line)
+            ));
         };
         self.compare(expected, o, line)
     }
@@ -623,7 +805,9 @@ impl Runner<'_> {
             None => None,
         };
         let Some(slot) = slot else {
-            return Err(format!("{at}: `expect error` but there is no shader section above it"));
+            return Err(format!(
+                "{at}: `expect error` but there is no shader section above it"
+            ));
         };
         match &slot.built {
             Built::Rejected(message) => {
@@ -631,10 +815,12 @@ impl Runner<'_> {
                 if message.contains(text) {
                     Ok(())
                 } else {
-                    Err(format!("{at}: expected an error containing \"{text}\", got:\n{message}"))
+                    Err(format!(
+                        "{at}: expected an error containing \"{text}\", got:\n{message}"
+                    ))
                 }
             }
-            Built::Ready(..) => Err(format!(
+            Built::Ready(..) | Built::Assembled => Err(format!(
                 "{at}: expected the {} shader (line {}) to be rejected with \"{text}\", but it assembled",
                 slot.section.stage.name(),
                 slot.section.line

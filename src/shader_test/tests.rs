@@ -54,7 +54,10 @@ fn sections_comments_and_shader_bodies() {
     }
     match kinds[1] {
         Section::Shader(s) => {
-            assert_eq!((s.stage, s.language, s.fail, s.line), (Stage::Compute, ShaderLanguage::Tgsi, false, 9));
+            assert_eq!(
+                (s.stage, s.language, s.fail, s.line),
+                (Stage::Compute, ShaderLanguage::Tgsi, false, 9)
+            );
             // Inside a body every line belongs to the shader; only trailing comments are dropped.
             assert_eq!(s.body, "COMP\n# not a comment inside TGSI\nEND\n");
             assert_eq!(&f.source[s.body_offset..s.body_offset + 4], "COMP");
@@ -62,11 +65,17 @@ fn sections_comments_and_shader_bodies() {
         other => panic!("{other:?}"),
     }
     match kinds[2] {
-        Section::Shader(s) => assert_eq!((s.stage, s.language, s.fail), (Stage::Fragment, ShaderLanguage::D3dAsm, true)),
+        Section::Shader(s) => assert_eq!(
+            (s.stage, s.language, s.fail),
+            (Stage::Fragment, ShaderLanguage::D3dAsm, true)
+        ),
         other => panic!("{other:?}"),
     }
     match kinds[3] {
-        Section::Shader(s) => assert_eq!((s.stage, s.language), (Stage::Vertex, ShaderLanguage::DxbcTpfHex)),
+        Section::Shader(s) => assert_eq!(
+            (s.stage, s.language),
+            (Stage::Vertex, ShaderLanguage::DxbcTpfHex)
+        ),
         other => panic!("{other:?}"),
     }
     assert!(matches!(kinds[4], Section::Shader(s) if s.stage == Stage::Geometry));
@@ -77,13 +86,45 @@ fn resources_sections() {
     let f = parse(
         "[constant 1]\nfloat 1.0 2.0\nuint 0x10 3\n[buffer 2]\nsize 16\nint -1\ndouble 1.5\n[buffer 0]\nuint64 5\nhex ff\n",
     );
-    assert_eq!(f.sections[0].1, Section::Constant { index: 1, words: vec![0x3f80_0000, 0x4000_0000, 16, 3] });
-    assert_eq!(f.sections[1].1, Section::Buffer { index: 2, size: Some(16), words: vec![u32::MAX, 0, 0x3ff8_0000] });
-    assert_eq!(f.sections[2].1, Section::Buffer { index: 0, size: None, words: vec![5, 0, 0xff] });
-    assert!(parse_err("[buffer 0]\nsize 4\nuint 1 2\n").message.contains("exceed"));
-    assert!(parse_err("[buffer 0]\nuint 1\nsize 4\n").message.contains("first line"));
+    assert_eq!(
+        f.sections[0].1,
+        Section::Constant {
+            index: 1,
+            words: vec![0x3f80_0000, 0x4000_0000, 16, 3]
+        }
+    );
+    assert_eq!(
+        f.sections[1].1,
+        Section::Buffer {
+            index: 2,
+            size: Some(16),
+            words: vec![u32::MAX, 0, 0x3ff8_0000]
+        }
+    );
+    assert_eq!(
+        f.sections[2].1,
+        Section::Buffer {
+            index: 0,
+            size: None,
+            words: vec![5, 0, 0xff]
+        }
+    );
+    assert!(
+        parse_err("[buffer 0]\nsize 4\nuint 1 2\n")
+            .message
+            .contains("exceed")
+    );
+    assert!(
+        parse_err("[buffer 0]\nuint 1\nsize 4\n")
+            .message
+            .contains("first line")
+    );
     assert_eq!(parse_err("[buffer 0]\nuint 1\nfloat x\n").line, 3);
-    assert!(parse_err("[constant 0]\nquad 1\n").message.contains("unknown value type"));
+    assert!(
+        parse_err("[constant 0]\nquad 1\n")
+            .message
+            .contains("unknown value type")
+    );
 }
 
 #[test]
@@ -98,9 +139,15 @@ fn textures_images_samplers() {
     match &f.sections[0].1 {
         Section::Texture(t) => {
             assert!(!t.image);
-            assert_eq!((t.target, t.format, t.size, t.levels), (TextureTarget::D2, TextureFormat::Rgba32f, [2, 2, 1], 2));
+            assert_eq!(
+                (t.target, t.format, t.size, t.levels),
+                (TextureTarget::D2, TextureFormat::Rgba32f, [2, 2, 1], 2)
+            );
             assert_eq!(t.data[0].words.len(), 16);
-            assert_eq!(t.data[1].words, vec![0x3f00_0000, 0x3f00_0000, 0x3f00_0000, 0x3f80_0000]);
+            assert_eq!(
+                t.data[1].words,
+                vec![0x3f00_0000, 0x3f00_0000, 0x3f00_0000, 0x3f80_0000]
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -110,44 +157,115 @@ fn textures_images_samplers() {
     }
     match &f.sections[2].1 {
         Section::Sampler(s) => {
-            assert_eq!((s.min_filter, s.mag_filter, s.mip_filter), (Filter::Linear, Filter::Nearest, Filter::None));
-            assert_eq!(s.address, [AddressMode::Wrap, AddressMode::MirrorOnce, AddressMode::Clamp]);
+            assert_eq!(
+                (s.min_filter, s.mag_filter, s.mip_filter),
+                (Filter::Linear, Filter::Nearest, Filter::None)
+            );
+            assert_eq!(
+                s.address,
+                [
+                    AddressMode::Wrap,
+                    AddressMode::MirrorOnce,
+                    AddressMode::Clamp
+                ]
+            );
             assert_eq!(s.border, [1.0, 0.0, 0.0, 1.0]);
             assert_eq!(s.compare, Some(CompareFunc::LessEqual));
-            assert_eq!((s.lod_bias, s.min_lod, s.max_lod, s.normalized_coords), (0.5, 1.0, 4.0, false));
+            assert_eq!(
+                (s.lod_bias, s.min_lod, s.max_lod, s.normalized_coords),
+                (0.5, 1.0, 4.0, false)
+            );
         }
         other => panic!("{other:?}"),
     }
     let defaults = SamplerSection::new(3);
-    assert_eq!((defaults.max_lod, defaults.address[0], defaults.compare), (1000.0, AddressMode::Clamp, None));
+    assert_eq!(
+        (defaults.max_lod, defaults.address[0], defaults.compare),
+        (1000.0, AddressMode::Clamp, None)
+    );
     // Syntax is validated now even though textures are not run yet.
-    assert!(parse_err("[texture 0]\ntarget 4d\n").message.contains("unknown target"));
-    assert!(parse_err("[texture 0]\ntarget 2d\nformat bgra\n").message.contains("unknown format"));
-    assert!(parse_err("[texture 0]\ntarget 2d\nformat r32f\n").message.contains("missing `size`"));
-    assert!(parse_err("[texture 0]\ntarget 2d\nformat r32f\nsize (2, 2)\n1 2 3 4 5\n").message.contains("4 components"));
-    assert!(parse_err("[texture 0]\ntarget 1d\nformat r32f\nsize (2, 2)\n").message.contains("must be 1"));
-    assert!(parse_err("[texture 0]\ntarget 2d\nformat r32f\nsize (2, 2)\nlevels 3\n").message.contains("levels"));
-    assert!(parse_err("[sampler 0]\nfilter linear\n").message.contains("expected"));
-    assert!(parse_err("[sampler 0]\naddress repeat\n").message.contains("unknown address mode"));
-    assert!(parse_err("[sampler 0]\nanisotropy 4\n").message.contains("unknown sampler setting"));
+    assert!(
+        parse_err("[texture 0]\ntarget 4d\n")
+            .message
+            .contains("unknown target")
+    );
+    assert!(
+        parse_err("[texture 0]\ntarget 2d\nformat bgra\n")
+            .message
+            .contains("unknown format")
+    );
+    assert!(
+        parse_err("[texture 0]\ntarget 2d\nformat r32f\n")
+            .message
+            .contains("missing `size`")
+    );
+    assert!(
+        parse_err("[texture 0]\ntarget 2d\nformat r32f\nsize (2, 2)\n1 2 3 4 5\n")
+            .message
+            .contains("4 components")
+    );
+    assert!(
+        parse_err("[texture 0]\ntarget 1d\nformat r32f\nsize (2, 2)\n")
+            .message
+            .contains("must be 1")
+    );
+    assert!(
+        parse_err("[texture 0]\ntarget 2d\nformat r32f\nsize (2, 2)\nlevels 3\n")
+            .message
+            .contains("levels")
+    );
+    assert!(
+        parse_err("[sampler 0]\nfilter linear\n")
+            .message
+            .contains("expected")
+    );
+    assert!(
+        parse_err("[sampler 0]\naddress repeat\n")
+            .message
+            .contains("unknown address mode")
+    );
+    assert!(
+        parse_err("[sampler 0]\nanisotropy 4\n")
+            .message
+            .contains("unknown sampler setting")
+    );
 }
 
 #[test]
 fn vertex_data() {
-    let f = parse("[vertex data]\nIN[0] IN[2]:uint\n1 2 3 4  5 6 7 0xffffffff\n-1 0 0 1  0 0 0 0\n");
+    let f =
+        parse("[vertex data]\nIN[0] IN[2]:uint\n1 2 3 4  5 6 7 0xffffffff\n-1 0 0 1  0 0 0 0\n");
     match &f.sections[0].1 {
         Section::VertexData(v) => {
-            assert_eq!(v.attributes, vec![(0, ValueType::Float), (2, ValueType::Uint)]);
+            assert_eq!(
+                v.attributes,
+                vec![(0, ValueType::Float), (2, ValueType::Uint)]
+            );
             assert_eq!(v.rows.len(), 2);
-            assert_eq!(v.rows[0][0], [0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000]);
+            assert_eq!(
+                v.rows[0][0],
+                [0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000]
+            );
             assert_eq!(v.rows[0][1], [5, 6, 7, u32::MAX]);
             assert_eq!(v.rows[1][0][0], 0xbf80_0000);
         }
         other => panic!("{other:?}"),
     }
-    assert!(parse_err("[vertex data]\nIN[0]\n1 2 3\n").message.contains("expected 4 values"));
-    assert!(parse_err("[vertex data]\nPOSITION\n").message.contains("IN[n]"));
-    assert!(parse_err("[vertex data]\nIN[0] IN[0]\n").message.contains("twice"));
+    assert!(
+        parse_err("[vertex data]\nIN[0]\n1 2 3\n")
+            .message
+            .contains("expected 4 values")
+    );
+    assert!(
+        parse_err("[vertex data]\nPOSITION\n")
+            .message
+            .contains("IN[n]")
+    );
+    assert!(
+        parse_err("[vertex data]\nIN[0] IN[0]\n")
+            .message
+            .contains("twice")
+    );
 }
 
 #[test]
@@ -158,36 +276,110 @@ fn every_command() {
          probe buffer 1 double 8 (1.5, -0.0) ulp 3\nprobe image 0 (1, 2) rgba (1, 2, 3, 4)\n\
          probe vertex 2 OUT[1] int (-1, 0, 1, 2)\nprobe vertex 0 OUT[0] float (1, 2, 3, 4) ulp 1\nexpect error undeclared register",
     );
-    assert_eq!(c[0], Command::Uniform { slot: 2, words: vec![0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000] });
-    assert_eq!(c[1], Command::Uniform { slot: 0, words: vec![7] });
+    assert_eq!(
+        c[0],
+        Command::Uniform {
+            slot: 2,
+            words: vec![0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000]
+        }
+    );
+    assert_eq!(
+        c[1],
+        Command::Uniform {
+            slot: 0,
+            words: vec![7]
+        }
+    );
     assert_eq!(c[2], Command::Dispatch([4, 1, 2]));
-    assert_eq!(c[3], Command::DrawQuad { width: 64, height: 64 });
-    assert_eq!(c[4], Command::DrawQuad { width: 8, height: 4 });
+    assert_eq!(
+        c[3],
+        Command::DrawQuad {
+            width: 64,
+            height: 64
+        }
+    );
+    assert_eq!(
+        c[4],
+        Command::DrawQuad {
+            width: 8,
+            height: 4
+        }
+    );
     assert_eq!(c[5], Command::RunVertices(3));
-    let f = |vals: &[f32], ulp| Expected { value_type: ValueType::Float, values: vals.iter().map(|v| v.to_bits() as u64).collect(), ulp };
-    assert_eq!(c[6], Command::ProbePixel { x: 1, y: 2, expected: f(&[1.0, 0.5, 0.0, 1.0], 0) });
-    assert_eq!(c[7], Command::ProbeRect { rect: Some([0, 0, 4, 4]), expected: f(&[0.0; 4], 2) });
-    assert_eq!(c[8], Command::ProbeRect { rect: None, expected: f(&[1.0; 4], 0) });
+    let f = |vals: &[f32], ulp| Expected {
+        value_type: ValueType::Float,
+        values: vals.iter().map(|v| v.to_bits() as u64).collect(),
+        ulp,
+    };
+    assert_eq!(
+        c[6],
+        Command::ProbePixel {
+            x: 1,
+            y: 2,
+            expected: f(&[1.0, 0.5, 0.0, 1.0], 0)
+        }
+    );
+    assert_eq!(
+        c[7],
+        Command::ProbeRect {
+            rect: Some([0, 0, 4, 4]),
+            expected: f(&[0.0; 4], 2)
+        }
+    );
+    assert_eq!(
+        c[8],
+        Command::ProbeRect {
+            rect: None,
+            expected: f(&[1.0; 4], 0)
+        }
+    );
     assert_eq!(
         c[9],
         Command::ProbeBuffer {
             index: 1,
             offset: 8,
-            expected: Expected { value_type: ValueType::Double, values: vec![1.5f64.to_bits(), (-0.0f64).to_bits()], ulp: 3 }
+            expected: Expected {
+                value_type: ValueType::Double,
+                values: vec![1.5f64.to_bits(), (-0.0f64).to_bits()],
+                ulp: 3
+            }
         }
     );
-    assert_eq!(c[10], Command::ProbeImage { index: 0, coords: vec![1, 2], expected: f(&[1.0, 2.0, 3.0, 4.0], 0) });
+    assert_eq!(
+        c[10],
+        Command::ProbeImage {
+            index: 0,
+            coords: vec![1, 2],
+            expected: f(&[1.0, 2.0, 3.0, 4.0], 0)
+        }
+    );
     assert_eq!(
         c[11],
         Command::ProbeVertex {
             vertex: 2,
             output: 1,
-            expected: Expected { value_type: ValueType::Int, values: vec![u32::MAX as u64, 0, 1, 2], ulp: 0 }
+            expected: Expected {
+                value_type: ValueType::Int,
+                values: vec![u32::MAX as u64, 0, 1, 2],
+                ulp: 0
+            }
         }
     );
-    assert_eq!(c[12], Command::ProbeVertex { vertex: 0, output: 0, expected: f(&[1.0, 2.0, 3.0, 4.0], 1) });
+    assert_eq!(
+        c[12],
+        Command::ProbeVertex {
+            vertex: 0,
+            output: 0,
+            expected: f(&[1.0, 2.0, 3.0, 4.0], 1)
+        }
+    );
     assert_eq!(c[13], Command::ExpectError("undeclared register".into()));
-    assert!(c[3].needs_rendering() && c[6].needs_rendering() && c[10].needs_rendering() && !c[9].needs_rendering());
+    assert!(
+        c[3].needs_rendering()
+            && c[6].needs_rendering()
+            && c[10].needs_rendering()
+            && !c[9].needs_rendering()
+    );
 }
 
 #[test]
@@ -218,8 +410,16 @@ fn command_errors_name_their_line() {
         assert!(e.message.contains(want), "{cmd}: {}", e.message);
     }
     assert!(parse_err("[tests]\n").message.contains("unknown section"));
-    assert!(parse_err("[compute shader fial]\n").message.contains("unexpected `fial`"));
-    assert!(parse_err("[tesselation shader]\n").message.contains("unknown shader stage"));
+    assert!(
+        parse_err("[compute shader fial]\n")
+            .message
+            .contains("unexpected `fial`")
+    );
+    assert!(
+        parse_err("[tesselation shader]\n")
+            .message
+            .contains("unknown shader stage")
+    );
     assert_eq!(parse_err("hello\n[test]\n").line, 1);
 }
 
@@ -230,17 +430,35 @@ fn probes_compare_declared_buffers() {
                 probe buffer 0 float 16 (1.0, 0.0, -nan, 1.0) ulp 1\nprobe buffer 0 uint64 0 (0x200000001)\n\
                 [test]\nprobe buffer 0 uint 4 (2, 5)\nprobe buffer 0 float 28 (1.0)\nprobe buffer 0 uint 28 (0, 0)\n";
     let (report, out) = run_text(text);
-    assert_eq!(report.summary(), Summary { passed: 1, failed: 1, skipped: 0 });
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 1,
+            skipped: 0
+        }
+    );
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "t.shader_test:9: probe failed: expected (2, 5) got (2, 3)");
-    assert_eq!(lines[1], "t.shader_test:10: probe failed: expected (1.0) got (1.0000001)");
-    assert!(lines[2].starts_with("t.shader_test:11: probe failed:") && lines[2].contains("outside BUFFER[0]"), "{out}");
+    assert_eq!(
+        lines[0],
+        "t.shader_test:9: probe failed: expected (2, 5) got (2, 3)"
+    );
+    assert_eq!(
+        lines[1],
+        "t.shader_test:10: probe failed: expected (1.0) got (1.0000001)"
+    );
+    assert!(
+        lines[2].starts_with("t.shader_test:11: probe failed:")
+            && lines[2].contains("outside BUFFER[0]"),
+        "{out}"
+    );
     assert_eq!(lines.len(), 3);
 }
 
 #[test]
 fn buffer_size_pads_with_zeros() {
-    let (report, _) = run_text("[buffer 3]\nsize 12\nuint 9\n[test]\nprobe buffer 3 uint 0 (9, 0, 0)\n");
+    let (report, _) =
+        run_text("[buffer 3]\nsize 12\nuint 9\n[test]\nprobe buffer 3 uint 0 (9, 0, 0)\n");
     assert_eq!(report.summary().passed, 1);
 }
 
@@ -248,29 +466,74 @@ fn buffer_size_pads_with_zeros() {
 fn unassemblable_shaders_fail_with_the_reason() {
     let text = "[compute shader]\nCOMP\nNOT_AN_OPCODE TEMP[0]\nEND\n[test]\ndispatch 1 1 1\nprobe buffer 0 uint 0 (1)\n";
     let (report, out) = run_text(text);
-    assert_eq!(report.summary(), Summary { passed: 0, failed: 1, skipped: 0 });
-    assert!(out.starts_with("t.shader_test:6: the compute shader (line 1) does not assemble:"), "{out}");
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 0,
+            failed: 1,
+            skipped: 0
+        }
+    );
+    assert!(
+        out.starts_with("t.shader_test:6: the compute shader (line 1) does not assemble:"),
+        "{out}"
+    );
     assert!(out.contains("error"), "{out}");
     // Unused, it is still one failed test.
     let (report, out) = run_text("[vertex shader]\nVERT\nBOGUS\n");
     assert_eq!(report.summary().failed, 1);
-    assert!(out.starts_with("t.shader_test:1: the vertex shader does not assemble"), "{out}");
+    assert!(
+        out.starts_with("t.shader_test:1: the vertex shader does not assemble"),
+        "{out}"
+    );
 }
 
 #[test]
 fn fail_sections_and_expect_error() {
     // A fail section on its own is one test that passes when the shader is rejected.
     let (report, _) = run_text("[compute shader fail]\nCOMP\nBOGUS\n");
-    assert_eq!(report.summary(), Summary { passed: 1, failed: 0, skipped: 0 });
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 0,
+            skipped: 0
+        }
+    );
     // With `expect error`, the [test] is the one test; the text must appear in the diagnostics.
     let (report, _) = run_text("[compute shader fail]\nCOMP\nBOGUS\n[test]\nexpect error error\n");
-    assert_eq!(report.summary(), Summary { passed: 1, failed: 0, skipped: 0 });
-    let (report, out) = run_text("[compute shader fail]\nCOMP\nBOGUS\n[test]\nexpect error zzqq-not-there\n");
-    assert_eq!(report.summary(), Summary { passed: 0, failed: 1, skipped: 0 });
-    assert!(out.starts_with("t.shader_test:5: expected an error containing \"zzqq-not-there\""), "{out}");
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 0,
+            skipped: 0
+        }
+    );
+    let (report, out) =
+        run_text("[compute shader fail]\nCOMP\nBOGUS\n[test]\nexpect error zzqq-not-there\n");
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 0,
+            failed: 1,
+            skipped: 0
+        }
+    );
+    assert!(
+        out.starts_with("t.shader_test:5: expected an error containing \"zzqq-not-there\""),
+        "{out}"
+    );
     // `expect error` also accepts a normal section that is rejected.
     let (report, _) = run_text("[compute shader]\nCOMP\nBOGUS\n[test]\nexpect error error\n");
-    assert_eq!(report.summary(), Summary { passed: 1, failed: 0, skipped: 0 });
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 0,
+            skipped: 0
+        }
+    );
     // Nothing to check.
     let (report, _) = run_text("[test]\nexpect error x\n");
     assert_eq!(report.summary().failed, 1);
@@ -295,14 +558,25 @@ fn skipped_tests() {
         let (report, out) = run_text(text);
         let s = report.summary();
         assert_eq!((s.passed, s.skipped), (0, 1), "{text}\n{out}");
-        assert!(matches!(report.results.last().unwrap().outcome, Outcome::Skipped(_)), "{text}");
+        assert!(
+            matches!(report.results.last().unwrap().outcome, Outcome::Skipped(_)),
+            "{text}"
+        );
     }
     // Known requirements are met.
-    let (report, _) = run_text("[require]\nshader model >= 5.1\nshader model < 6.0\ndoubles\nint64\n[test]\n");
+    let (report, _) =
+        run_text("[require]\nshader model >= 5.1\nshader model < 6.0\ndoubles\nint64\n[test]\n");
     assert_eq!(report.summary().passed, 1);
     // A later [require] replaces the earlier one.
     let (report, _) = run_text("[require]\nwave ops\n[test]\n[require]\ndoubles\n[test]\n");
-    assert_eq!(report.summary(), Summary { passed: 1, failed: 0, skipped: 1 });
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 0,
+            skipped: 1
+        }
+    );
 }
 
 #[test]
@@ -317,25 +591,76 @@ fn missing_stage_and_vertex_probe_without_run() {
 
 #[test]
 fn summary_line_and_paths() {
-    assert_eq!(Summary { passed: 3, failed: 1, skipped: 0 }.to_string(), "3 passed, 1 failed");
-    assert_eq!(Summary { passed: 0, failed: 0, skipped: 2 }.to_string(), "0 passed, 0 failed, 2 skipped");
-    assert!(!Summary { passed: 3, failed: 1, skipped: 0 }.success());
+    assert_eq!(
+        Summary {
+            passed: 3,
+            failed: 1,
+            skipped: 0
+        }
+        .to_string(),
+        "3 passed, 1 failed"
+    );
+    assert_eq!(
+        Summary {
+            passed: 0,
+            failed: 0,
+            skipped: 2
+        }
+        .to_string(),
+        "0 passed, 0 failed, 2 skipped"
+    );
+    assert!(
+        !Summary {
+            passed: 3,
+            failed: 1,
+            skipped: 0
+        }
+        .success()
+    );
 
     let dir = std::env::temp_dir().join(format!("tgsi-shader-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("a.shader_test"), "[buffer 0]\nuint 1\n[test]\nprobe buffer 0 uint 0 (1)\n").unwrap();
-    std::fs::write(dir.join("b.shader_test"), "[test]\nprobe buffer 0 uint 0 (1)\n").unwrap();
+    std::fs::write(
+        dir.join("a.shader_test"),
+        "[buffer 0]\nuint 1\n[test]\nprobe buffer 0 uint 0 (1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.shader_test"),
+        "[test]\nprobe buffer 0 uint 0 (1)\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("c.shader_test"), "[test]\nbogus\n").unwrap();
     std::fs::write(dir.join("ignored.txt"), "junk").unwrap();
     let mut out = Vec::new();
     let missing = dir.join("missing.shader_test");
-    let summary = run_paths(&[dir.clone(), missing.clone()], &RunConfig::default(), &mut out);
+    let summary = run_paths(
+        &[dir.clone(), missing.clone()],
+        &RunConfig::default(),
+        &mut out,
+    );
     let text = String::from_utf8(out).unwrap();
-    assert_eq!(summary, Summary { passed: 1, failed: 3, skipped: 0 }, "{text}");
+    assert_eq!(
+        summary,
+        Summary {
+            passed: 1,
+            failed: 3,
+            skipped: 0
+        },
+        "{text}"
+    );
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].ends_with("b.shader_test:2: probe failed: bytes 0..4 are outside BUFFER[0], which holds 0 bytes"), "{text}");
+    assert!(
+        lines[0].ends_with(
+            "b.shader_test:2: probe failed: bytes 0..4 are outside BUFFER[0], which holds 0 bytes"
+        ),
+        "{text}"
+    );
     assert!(lines[1].ends_with("c.shader_test:2: unknown command `bogus` (expected uniform, dispatch, draw quad, run vertices, probe or expect error)"));
-    assert!(lines[2].contains("missing.shader_test: cannot read"), "{text}");
+    assert!(
+        lines[2].contains("missing.shader_test: cannot read"),
+        "{text}"
+    );
     assert_eq!(*lines.last().unwrap(), "1 passed, 3 failed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -344,6 +669,8 @@ fn summary_line_and_paths() {
 fn uniforms_persist_and_state_is_per_test() {
     // `uniform` writes land in constant buffer 0; they are not observable without a
     // shader, so check the parse and that running them does not disturb buffers.
-    let (report, _) = run_text("[buffer 0]\nuint 5\n[test]\nuniform 1 uint4 1 2 3 4\nprobe buffer 0 uint 0 (5)\n");
+    let (report, _) = run_text(
+        "[buffer 0]\nuint 5\n[test]\nuniform 1 uint4 1 2 3 4\nprobe buffer 0 uint 0 (5)\n",
+    );
     assert_eq!(report.summary().passed, 1);
 }

@@ -62,7 +62,10 @@ impl ValueType {
     }
 
     pub fn is_64bit(self) -> bool {
-        matches!(self, ValueType::Double | ValueType::Uint64 | ValueType::Int64)
+        matches!(
+            self,
+            ValueType::Double | ValueType::Uint64 | ValueType::Int64
+        )
     }
 
     /// True for the types compared as floating point (with `ulp`).
@@ -73,7 +76,8 @@ impl ValueType {
 
 /// The list of words in a value list: split on whitespace and commas.
 pub fn split_values(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty())
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
 }
 
 fn hex_digits(word: &str) -> Option<&str> {
@@ -82,7 +86,9 @@ fn hex_digits(word: &str) -> Option<&str> {
 
 fn parse_hex_u64(digits: &str, max_digits: usize, word: &str) -> Result<u64, String> {
     if digits.is_empty() || digits.len() > max_digits {
-        return Err(format!("`{word}` is not a hex value of 1 to {max_digits} digits"));
+        return Err(format!(
+            "`{word}` is not a hex value of 1 to {max_digits} digits"
+        ));
     }
     u64::from_str_radix(digits, 16).map_err(|_| format!("`{word}` is not a hex value"))
 }
@@ -102,13 +108,17 @@ pub fn parse_value(ty: ValueType, word: &str) -> Result<u64, String> {
             if let Some(d) = hex_digits(word) {
                 return parse_hex_u64(d, 16, word);
             }
-            word.parse::<f64>().map(f64::to_bits).map_err(|_| format!("`{word}` is not a double"))
+            word.parse::<f64>()
+                .map(f64::to_bits)
+                .map_err(|_| format!("`{word}` is not a double"))
         }
         ValueType::Uint => {
             if let Some(d) = hex_digits(word) {
                 return parse_hex_u64(d, 8, word);
             }
-            word.parse::<u32>().map(u64::from).map_err(|_| format!("`{word}` is not a 32-bit unsigned integer"))
+            word.parse::<u32>()
+                .map(u64::from)
+                .map_err(|_| format!("`{word}` is not a 32-bit unsigned integer"))
         }
         ValueType::Int => {
             if let Some(d) = hex_digits(word) {
@@ -122,13 +132,16 @@ pub fn parse_value(ty: ValueType, word: &str) -> Result<u64, String> {
             if let Some(d) = hex_digits(word) {
                 return parse_hex_u64(d, 16, word);
             }
-            word.parse::<u64>().map_err(|_| format!("`{word}` is not a 64-bit unsigned integer"))
+            word.parse::<u64>()
+                .map_err(|_| format!("`{word}` is not a 64-bit unsigned integer"))
         }
         ValueType::Int64 => {
             if let Some(d) = hex_digits(word) {
                 return parse_hex_u64(d, 16, word);
             }
-            word.parse::<i64>().map(|v| v as u64).map_err(|_| format!("`{word}` is not a 64-bit signed integer"))
+            word.parse::<i64>()
+                .map(|v| v as u64)
+                .map_err(|_| format!("`{word}` is not a 64-bit signed integer"))
         }
         ValueType::Hex => parse_hex_u64(hex_digits(word).unwrap_or(word), 8, word),
     }
@@ -157,11 +170,19 @@ pub fn parse_words(ty: ValueType, text: &str) -> Result<Vec<u32>, String> {
 /// Maps float bits onto a line where adjacent floats are adjacent integers
 /// (-0.0 and +0.0 both map to 0).
 fn ordered32(bits: u32) -> i64 {
-    if bits & 0x8000_0000 != 0 { -((bits & 0x7fff_ffff) as i64) } else { bits as i64 }
+    if bits & 0x8000_0000 != 0 {
+        -((bits & 0x7fff_ffff) as i64)
+    } else {
+        bits as i64
+    }
 }
 
 fn ordered64(bits: u64) -> i128 {
-    if bits >> 63 != 0 { -((bits & 0x7fff_ffff_ffff_ffff) as i128) } else { bits as i128 }
+    if bits >> 63 != 0 {
+        -((bits & 0x7fff_ffff_ffff_ffff) as i128)
+    } else {
+        bits as i128
+    }
 }
 
 /// Compares one value: integers exactly; floats bit for bit except that
@@ -193,11 +214,19 @@ pub fn format_value(ty: ValueType, v: u64) -> String {
     match ty {
         ValueType::Float => {
             let f = f32::from_bits(v as u32);
-            if f.is_nan() { format!("nan (0x{:08x})", v as u32) } else { format!("{f:?}") }
+            if f.is_nan() {
+                format!("nan (0x{:08x})", v as u32)
+            } else {
+                format!("{f:?}")
+            }
         }
         ValueType::Double => {
             let f = f64::from_bits(v);
-            if f.is_nan() { format!("nan (0x{v:016x})") } else { format!("{f:?}") }
+            if f.is_nan() {
+                format!("nan (0x{v:016x})")
+            } else {
+                format!("{f:?}")
+            }
         }
         ValueType::Uint => format!("{}", v as u32),
         ValueType::Int => format!("{}", v as u32 as i32),
@@ -223,7 +252,10 @@ pub fn format_list(ty: ValueType, values: &[u64]) -> String {
 /// Joins 32-bit words into values of `ty` (64-bit values from low, high word pairs).
 pub fn words_to_values(ty: ValueType, words: &[u32]) -> Vec<u64> {
     if ty.is_64bit() {
-        words.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect()
+        words
+            .chunks(2)
+            .map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32)
+            .collect()
     } else {
         words.iter().map(|w| *w as u64).collect()
     }
@@ -235,16 +267,40 @@ mod tests {
 
     #[test]
     fn parses_every_type() {
-        assert_eq!(parse_words(ValueType::Float, "1.0 -2 0x3f800000").unwrap(), vec![0x3f80_0000, 0xc000_0000, 0x3f80_0000]);
-        assert_eq!(parse_words(ValueType::Float, "inf -inf").unwrap(), vec![0x7f80_0000, 0xff80_0000]);
+        assert_eq!(
+            parse_words(ValueType::Float, "1.0 -2 0x3f800000").unwrap(),
+            vec![0x3f80_0000, 0xc000_0000, 0x3f80_0000]
+        );
+        assert_eq!(
+            parse_words(ValueType::Float, "inf -inf").unwrap(),
+            vec![0x7f80_0000, 0xff80_0000]
+        );
         assert!(f32::from_bits(parse_words(ValueType::Float, "nan").unwrap()[0]).is_nan());
-        assert_eq!(parse_words(ValueType::Uint, "7, 0xffffffff").unwrap(), vec![7, u32::MAX]);
-        assert_eq!(parse_words(ValueType::Int, "-1 -2147483648").unwrap(), vec![u32::MAX, 0x8000_0000]);
+        assert_eq!(
+            parse_words(ValueType::Uint, "7, 0xffffffff").unwrap(),
+            vec![7, u32::MAX]
+        );
+        assert_eq!(
+            parse_words(ValueType::Int, "-1 -2147483648").unwrap(),
+            vec![u32::MAX, 0x8000_0000]
+        );
         // 1.5 = 0x3ff8000000000000 → low word 0, high word 0x3ff80000
-        assert_eq!(parse_words(ValueType::Double, "1.5").unwrap(), vec![0, 0x3ff8_0000]);
-        assert_eq!(parse_words(ValueType::Uint64, "0x100000002").unwrap(), vec![2, 1]);
-        assert_eq!(parse_words(ValueType::Int64, "-2").unwrap(), vec![0xffff_fffe, 0xffff_ffff]);
-        assert_eq!(parse_words(ValueType::Hex, "deadbeef 0x1").unwrap(), vec![0xdead_beef, 1]);
+        assert_eq!(
+            parse_words(ValueType::Double, "1.5").unwrap(),
+            vec![0, 0x3ff8_0000]
+        );
+        assert_eq!(
+            parse_words(ValueType::Uint64, "0x100000002").unwrap(),
+            vec![2, 1]
+        );
+        assert_eq!(
+            parse_words(ValueType::Int64, "-2").unwrap(),
+            vec![0xffff_fffe, 0xffff_ffff]
+        );
+        assert_eq!(
+            parse_words(ValueType::Hex, "deadbeef 0x1").unwrap(),
+            vec![0xdead_beef, 1]
+        );
     }
 
     #[test]
@@ -263,14 +319,24 @@ mod tests {
         assert!(values_match(ValueType::Float, f(0.0), f(-0.0), 0));
         assert!(values_match(ValueType::Float, f(f32::NAN), 0xffc0_0001, 0));
         assert!(!values_match(ValueType::Float, f(f32::NAN), f(1.0), 1000));
-        assert!(!values_match(ValueType::Float, f(1.0), f32::from_bits(0x3f80_0001).to_bits() as u64, 0));
+        assert!(!values_match(
+            ValueType::Float,
+            f(1.0),
+            f32::from_bits(0x3f80_0001).to_bits() as u64,
+            0
+        ));
         assert!(values_match(ValueType::Float, f(1.0), 0x3f80_0001, 1));
         assert!(values_match(ValueType::Float, f(1.0), 0x3f7f_ffff, 1));
         assert!(!values_match(ValueType::Float, f(1.0), 0x3f7f_fffe, 1));
         // across zero: the smallest denormals on both sides are 2 ulp apart
         assert!(values_match(ValueType::Float, 1, 0x8000_0001, 2));
         assert!(!values_match(ValueType::Float, 1, 0x8000_0001, 1));
-        assert!(values_match(ValueType::Float, f(f32::MAX), f(f32::INFINITY), 1));
+        assert!(values_match(
+            ValueType::Float,
+            f(f32::MAX),
+            f(f32::INFINITY),
+            1
+        ));
     }
 
     #[test]
@@ -287,8 +353,14 @@ mod tests {
     fn formatting() {
         assert_eq!(format_list(ValueType::Uint, &[2, 4]), "(2, 4)");
         assert_eq!(format_list(ValueType::Int, &[u32::MAX as u64]), "(-1)");
-        assert_eq!(format_list(ValueType::Float, &[0x3f80_0000, 0x7fc0_0000]), "(1.0, nan (0x7fc00000))");
+        assert_eq!(
+            format_list(ValueType::Float, &[0x3f80_0000, 0x7fc0_0000]),
+            "(1.0, nan (0x7fc00000))"
+        );
         assert_eq!(format_value(ValueType::Hex, 10), "0x0000000a");
-        assert_eq!(words_to_values(ValueType::Uint64, &[2, 1]), vec![0x1_0000_0002]);
+        assert_eq!(
+            words_to_values(ValueType::Uint64, &[2, 1]),
+            vec![0x1_0000_0002]
+        );
     }
 }
