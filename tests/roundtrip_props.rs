@@ -282,11 +282,13 @@ fn expressible(processor: Processor, mut d: Declaration) -> Declaration {
     {
         sem.streams = [0; 4];
     }
-    if !(processor == Processor::Fragment && d.file == File::Input) {
-        d.interp = None;
-    }
     if vs_input {
+        d.interp = None;
         d.invariant = false;
+    }
+    // Without a semantic, interpolation `COLOR` reads back as the semantic COLOR.
+    if d.semantic.is_none() && d.interp.is_some_and(|i| i.mode == InterpMode::Color) {
+        d.interp = None;
     }
     if d.file != File::Buffer {
         d.atomic = false;
@@ -441,8 +443,16 @@ fn word_edit() -> impl Strategy<Value = WordEdit> {
     ]
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 256 cases unless PROPTEST_CASES says otherwise.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn encode_then_decode_is_identity(s in shader()) {

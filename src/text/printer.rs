@@ -21,6 +21,10 @@
 //!   would not parse back).
 //! * Enumerated values without a name (an out-of-table primitive, pipe
 //!   format…) print as decimal numbers, as Mesa does.
+//! * The interpolation mode prints whenever the declaration has one. Mesa
+//!   shows it only on fragment-shader inputs, but its assembler also accepts
+//!   it elsewhere (`DCL OUT[0], COLOR, CONSTANT` in old Mesa tests) and keeps
+//!   it in the tokens, so hiding it would lose it.
 //! * A non-zero cylindrical wrap prints as `, CYLWRAP_<letters>` (the form
 //!   older dumpers used; Mesa 22.3 no longer has the field).
 
@@ -163,10 +167,8 @@ fn print_declaration(out: &mut String, processor: Processor, d: &Declaration) {
         }
     }
     if let Some(interp) = &d.interp {
-        if processor == Processor::Fragment && d.file == File::Input {
-            out.push_str(", ");
-            out.push_str(interp.mode.name());
-        }
+        out.push_str(", ");
+        out.push_str(interp.mode.name());
         if interp.location != InterpLocation::Center {
             out.push_str(", ");
             out.push_str(interp.location.name());
