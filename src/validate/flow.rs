@@ -38,6 +38,8 @@ impl Kind {
 /// An open block.
 struct Block {
     kind: Kind,
+    /// The opener as written (IF or UIF, ...).
+    opener: &'static str,
     /// Statement of the opener.
     stmt: usize,
     /// IF/UIF: index in `branches` of the opener's label record.
@@ -90,9 +92,9 @@ impl Walker<'_, '_> {
                 Site::stmt(inner.stmt),
                 format!(
                     "{} is not closed before the {} that ends the enclosing {}",
-                    inner.kind.opener(),
+                    inner.opener,
                     kind.closer(),
-                    kind.opener()
+                    self.stack[pos].opener
                 ),
                 format!("missing {}", inner.kind.closer()),
             );
@@ -130,7 +132,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
         last_stmt = Some(stmt);
         let index = w.report.instruction_index(stmt).unwrap_or(0);
         let here = Site::stmt(stmt);
-        if end.is_some()
+        if let Some(end_stmt) = end
             && w.stack.is_empty()
             && inst.opcode != Opcode::BGNSUB
             && inst.opcode != Opcode::END
@@ -143,7 +145,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                 "unreachable",
             );
             w.report.also(
-                Site::stmt(end.expect("checked")),
+                Site::stmt(end_stmt),
                 "the program ends here (only subroutines may follow)",
             );
         }
@@ -156,6 +158,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                 });
                 w.stack.push(Block {
                     kind: Kind::If,
+                    opener: inst.opcode.name(),
                     stmt,
                     branch: Some(w.branches.len() - 1),
                     middle: None,
@@ -181,16 +184,14 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                     w.report.also(Site::stmt(first), "first ELSE");
                 }
                 Some(top) => {
-                    let (kind, opener) = (top.kind, top.stmt);
+                    let (name, opener) = (top.opener, top.stmt);
                     w.report.error(
                         here,
-                        format!("ELSE inside a {} that is not an IF", kind.opener()),
+                        format!("ELSE inside a {name} that is not an IF"),
                         "ELSE without IF",
                     );
-                    w.report.also(
-                        Site::stmt(opener),
-                        format!("innermost open block: {}", kind.opener()),
-                    );
+                    w.report
+                        .also(Site::stmt(opener), format!("innermost open block: {name}"));
                 }
                 None => {
                     w.report.error(here, "ELSE without IF", "no open IF");
@@ -201,6 +202,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             }
             Opcode::BGNLOOP => w.stack.push(Block {
                 kind: Kind::Loop,
+                opener: inst.opcode.name(),
                 stmt,
                 branch: None,
                 middle: None,
@@ -210,6 +212,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             }
             Opcode::SWITCH => w.stack.push(Block {
                 kind: Kind::Switch,
+                opener: inst.opcode.name(),
                 stmt,
                 branch: None,
                 middle: None,
@@ -245,13 +248,10 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             }
             Opcode::BGNSUB => {
                 if let Some(top) = w.stack.last() {
-                    let (kind, opener) = (top.kind, top.stmt);
+                    let (name, opener) = (top.opener, top.stmt);
                     w.report.error(
                         here,
-                        format!(
-                            "BGNSUB inside an open {}: subroutines stand at the top level",
-                            kind.opener()
-                        ),
+                        format!("BGNSUB inside an open {name}: subroutines stand at the top level"),
                         "nested subroutine",
                     );
                     w.report.also(Site::stmt(opener), "still open");
@@ -259,6 +259,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                 subs.push(index);
                 w.stack.push(Block {
                     kind: Kind::Sub,
+                    opener: inst.opcode.name(),
                     stmt,
                     branch: None,
                     middle: None,
@@ -267,20 +268,16 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             Opcode::ENDSUB => {
                 w.close(Kind::Sub, stmt, index);
             }
-            Opcode::BRK => {
-                if !w.inside(&[Kind::Loop, Kind::Switch]) {
-                    w.report.error(
-                        here,
-                        "BRK outside a loop or switch",
-                        "nothing to break out of",
-                    );
-                }
+            Opcode::BRK if !w.inside(&[Kind::Loop, Kind::Switch]) => {
+                w.report.error(
+                    here,
+                    "BRK outside a loop or switch",
+                    "nothing to break out of",
+                );
             }
-            Opcode::CONT => {
-                if !w.inside(&[Kind::Loop]) {
-                    w.report
-                        .error(here, "CONT outside a loop", "nothing to continue");
-                }
+            Opcode::CONT if !w.inside(&[Kind::Loop]) => {
+                w.report
+                    .error(here, "CONT outside a loop", "nothing to continue");
             }
             Opcode::CAL => calls.push((stmt, inst.label)),
             Opcode::END => {
@@ -295,10 +292,10 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                     end = Some(stmt);
                 }
                 if let Some(top) = w.stack.last() {
-                    let (kind, opener) = (top.kind, top.stmt);
+                    let (kind, name, opener) = (top.kind, top.opener, top.stmt);
                     w.report.error(
                         here,
-                        format!("END inside an open {}", kind.opener()),
+                        format!("END inside an open {name}"),
                         "END must stand at the top level",
                     );
                     w.report.also(
@@ -313,7 +310,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
     for block in std::mem::take(&mut w.stack) {
         w.report.error(
             Site::stmt(block.stmt),
-            format!("{} is never closed", block.kind.opener()),
+            format!("{} is never closed", block.opener),
             format!("missing {}", block.kind.closer()),
         );
     }

@@ -19,6 +19,8 @@ pub(crate) struct RegisterTable<'a> {
     input_vertices: Option<u32>,
     /// Vertices of the TCS per-vertex output array (TCS_VERTICES_OUT).
     output_vertices: Option<u32>,
+    /// MEMORY indices already warned about (one warning per register).
+    memory_warned: std::cell::RefCell<Vec<i32>>,
 }
 
 /// A register name for messages: `TEMP[3]`, `CONST[1][4]`, `IN[2][0]`.
@@ -154,6 +156,7 @@ impl<'a> RegisterTable<'a> {
             num_immediates,
             input_vertices,
             output_vertices,
+            memory_warned: Default::default(),
         };
         table.check_overlaps(report);
         table.check_array_ids(report);
@@ -361,6 +364,11 @@ impl<'a> RegisterTable<'a> {
                     return;
                 }
                 if file == File::Memory && !candidates.is_empty() {
+                    let mut warned = self.memory_warned.borrow_mut();
+                    if warned.contains(&reg.index.offset) {
+                        return;
+                    }
+                    warned.push(reg.index.offset);
                     report
                         .warning(
                             site,

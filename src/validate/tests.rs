@@ -408,6 +408,14 @@ fn memory_index_mismatch_is_only_a_warning() {
         ],
     );
     assert_warning_only(&sh, "MEMORY[0] is not declared");
+    let mut twice = sh.clone();
+    let load = twice.statements[2].clone();
+    twice.statements.insert(2, load);
+    assert_eq!(
+        validate(&twice, None).0.len(),
+        1,
+        "one warning per register"
+    );
 }
 
 #[test]
@@ -626,4 +634,176 @@ fn all_errors_are_reported_at_once() {
     ]);
     let d = validate(&sh, None);
     assert!(errors(&d).len() >= 4, "{d:#?}");
+}
+
+/// Every `.tgsi` file under `dir` (recursively), sorted.
+fn tgsi_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "tgsi") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The real shaders of the corpus (Mesa's tests and tools, what Mesa makes of
+/// GLSL, virgl's wire form, softpipe's internal shaders) must all validate
+/// without errors; this lists every error of every file that fails.
+#[test]
+fn corpus_shaders_validate_without_errors() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut files = tgsi_files(&root.join("accepted"));
+    files.extend(tgsi_files(&root.join("mesa-generated")));
+    assert!(
+        files.len() >= 300,
+        "corpus not found under {}",
+        root.display()
+    );
+    let mut failures = Vec::new();
+    let mut parse_failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("corpus file reads");
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        match crate::text::parse(&text) {
+            Err(d) => parse_failures.push(format!("{name}: {d}")),
+            Ok((shader, map)) => {
+                let d = validate(&shader, Some(&map));
+                if d.has_errors() {
+                    failures.push(d.render(&name, &text));
+                } else if !d.0.is_empty() {
+                    // warnings are allowed; show them with --nocapture
+                    println!("{}", d.render(&name, &text));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} corpus shaders fail validation:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        parse_failures.is_empty(),
+        "{} corpus shaders do not parse:\n{}",
+        parse_failures.len(),
+        parse_failures.join("\n")
+    );
+}
+
+/// Parses `src` and validates it with its source map: (message, text under
+/// the primary span) of every error.
+fn text_errors(src: &str) -> Vec<(String, String)> {
+    let (shader, map) = match crate::text::parse(src) {
+        Ok(x) => x,
+        Err(d) => panic!("test shader does not parse: {d}\n{src}"),
+    };
+    validate(&shader, Some(&map))
+        .0
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let under = d
+                .primary
+                .as_ref()
+                .map(|l| src[l.span.start..l.span.end].to_string())
+                .unwrap_or_default();
+            (d.message, under)
+        })
+        .collect()
+}
+
+#[track_caller]
+fn assert_text_error(src: &str, message: &str, under: &str) {
+    let errs = text_errors(src);
+    assert!(
+        errs.iter()
+            .any(|(m, u)| m.contains(message) && u.trim() == under),
+        "expected an error containing {message:?} at {under:?}, got {errs:#?}"
+    );
+}
+
+#[test]
+fn text_undeclared_operand_points_at_the_operand() {
+    let src = "FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\n  0: MOV OUT[0], TEMP[1].xxxx\n  1: END\n";
+    assert_text_error(src, "TEMP[1] is not declared", "TEMP[1].xxxx");
+}
+
+#[test]
+fn text_checks_each_report_at_their_statement() {
+    let head =
+        "FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] FLT32 { 0.0, 1.0, 0.0, 0.0 }\n";
+    let with = |body: &str| format!("{head}{body}");
+    assert_text_error(
+        &with("DADD TEMP[0].x, TEMP[1], TEMP[1]\nEND\n"),
+        "splits a pair",
+        "TEMP[0].x",
+    );
+    assert_text_error(
+        &with("MOV IN[0], TEMP[1]\nEND\n"),
+        "cannot write IN[0]",
+        "IN[0]",
+    );
+    assert_text_error(
+        &with("MOV TEMP[0], IMM[3]\nEND\n"),
+        "IMM[3] does not exist",
+        "IMM[3]",
+    );
+    assert_text_error(&with("ENDIF\nEND\n"), "ENDIF without IF", "ENDIF");
+    assert_text_error(
+        &with("UIF TEMP[0].xxxx :1\nEND\n"),
+        "UIF is never closed",
+        "UIF TEMP[0].xxxx :1",
+    );
+    assert_text_error(
+        &with("MOV TEMP[0], IN[0]\n"),
+        "missing END",
+        "MOV TEMP[0], IN[0]",
+    );
+    assert_text_error(
+        &with("BGNLOOP\nEND\nENDLOOP\n"),
+        "END inside an open BGNLOOP",
+        "END",
+    );
+    assert_text_error(
+        &with("MOV TEMP[0], IN[0]\nDCL TEMP[5]\nEND\n"),
+        "declaration after the first instruction",
+        "DCL TEMP[5]",
+    );
+    assert_text_error(
+        &with("EMIT IMM[0].xxxx\nEND\n"),
+        "only in geometry shaders",
+        "EMIT IMM[0].xxxx",
+    );
+    // every problem at once
+    let errs = text_errors(&with("MOV IN[0], TEMP[7]\nBRK\nCASE IMM[0].xxxx\n"));
+    assert_eq!(errs.len(), 5, "{errs:#?}");
+}
+
+#[test]
+fn text_geometry_shader_vertices() {
+    let gs = |v: u32| {
+        format!(
+            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE LINES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+             PROPERTY GS_MAX_OUTPUT_VERTICES 2\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
+             IMM[0] UINT32 {{ 0, 0, 0, 0 }}\nMOV OUT[0], IN[{v}][0]\nEMIT IMM[0].xxxx\nEND\n"
+        )
+    };
+    assert!(text_errors(&gs(1)).is_empty(), "{:#?}", text_errors(&gs(1)));
+    assert_text_error(&gs(2), "vertex index 2 is out of range", "IN[2][0]");
 }
