@@ -142,11 +142,20 @@ pub fn tokenize(source: &str) -> Vec<Token> {
                 }
             }
         };
-        tokens.push(Token { kind, span: Span::new(start, i), line_start });
-        line_start = false;
+        tokens.push(Token {
+            kind,
+            span: Span::new(start, i),
+            line_start,
+        });
+        // A lone CR still ends the line for error recovery.
+        line_start = kind == TokenKind::StrayCr;
     }
     let end = bytes.len();
-    tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end, end), line_start: true });
+    tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+        line_start: true,
+    });
     tokens
 }
 
@@ -164,9 +173,14 @@ fn scan_number(bytes: &[u8], mut i: usize) -> usize {
             i += 1;
         }
     }
-    let is_hex = bytes[start..].len() > 1 && bytes[start] == b'0' && matches!(bytes[start + 1], b'x' | b'X');
+    let is_hex =
+        bytes[start..].len() > 1 && bytes[start] == b'0' && matches!(bytes[start + 1], b'x' | b'X');
     let last = bytes[i - 1];
-    let exponent_letter = if is_hex { matches!(last, b'p' | b'P') } else { matches!(last, b'e' | b'E') };
+    let exponent_letter = if is_hex {
+        matches!(last, b'p' | b'P')
+    } else {
+        matches!(last, b'e' | b'E')
+    };
     if exponent_letter
         && i + 1 < bytes.len()
         && matches!(bytes[i], b'+' | b'-')
@@ -186,7 +200,10 @@ mod tests {
     use TokenKind::*;
 
     fn kinds(s: &str) -> Vec<(TokenKind, String)> {
-        tokenize(s).iter().map(|t| (t.kind, t.text(s).to_string())).collect()
+        tokenize(s)
+            .iter()
+            .map(|t| (t.kind, t.text(s).to_string()))
+            .collect()
     }
 
     #[test]
@@ -195,7 +212,21 @@ mod tests {
         let texts: Vec<&str> = k.iter().map(|(_, t)| t.as_str()).collect();
         assert_eq!(
             texts,
-            ["DCL", "TEMP", "[", "0", "..", "3", "]", ",", "2D_ARRAY", "1.5e-3", "0x3f800000", "5.", ""]
+            [
+                "DCL",
+                "TEMP",
+                "[",
+                "0",
+                "..",
+                "3",
+                "]",
+                ",",
+                "2D_ARRAY",
+                "1.5e-3",
+                "0x3f800000",
+                "5.",
+                ""
+            ]
         );
         assert_eq!(k[8].0, Number);
         assert_eq!(k[4].0, DotDot);
@@ -207,7 +238,10 @@ mod tests {
         let ks: Vec<TokenKind> = k.iter().map(|(k, _)| *k).collect();
         assert_eq!(
             ks,
-            [Ident, LBracket, Ident, LBracket, Number, RBracket, Dot, Ident, Minus, Number, RBracket, Dot, Ident, Eof]
+            [
+                Ident, LBracket, Ident, LBracket, Number, RBracket, Dot, Ident, Minus, Number,
+                RBracket, Dot, Ident, Eof
+            ]
         );
     }
 

@@ -36,11 +36,23 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// Opcodes of older TGSI that Mesa 22.3 no longer knows, with the replacement.
 pub fn removed_opcode(name: &str) -> Option<&'static str> {
     const REMOVED: &[(&str, &str)] = &[
-        ("ABS", "use `MOV` with an absolute-value source: `MOV dst, |src|`"),
-        ("SUB", "use `ADD` with a negated second source: `ADD dst, a, -b`"),
-        ("KIL", "use `KILL_IF src` (kill where any component is negative)"),
+        (
+            "ABS",
+            "use `MOV` with an absolute-value source: `MOV dst, |src|`",
+        ),
+        (
+            "SUB",
+            "use `ADD` with a negated second source: `ADD dst, a, -b`",
+        ),
+        (
+            "KIL",
+            "use `KILL_IF src` (kill where any component is negative)",
+        ),
         ("KILP", "use `KILL` (unconditional)"),
-        ("XPD", "compute the cross product with `MUL` and `MAD` on swizzled sources"),
+        (
+            "XPD",
+            "compute the cross product with `MUL` and `MAD` on swizzled sources",
+        ),
         ("SCS", "use `COS` and `SIN`"),
         ("DPH", "use `DP4` with w set to 1, or `DP3` and `ADD`"),
         ("NRM", "use `DP3`, `RSQ` and `MUL`"),
@@ -51,14 +63,23 @@ pub fn removed_opcode(name: &str) -> Option<&'static str> {
         ("SWZ", "use `MOV` with a source swizzle"),
         ("SFL", "use `MOV` of 0"),
         ("STR", "use `MOV` of 1"),
-        ("BRA", "use structured control flow (`IF`, `BGNLOOP`, `CAL`)"),
+        (
+            "BRA",
+            "use structured control flow (`IF`, `BGNLOOP`, `CAL`)",
+        ),
         ("IFC", "use `IF` on a comparison result"),
         ("BREAKC", "use `IF` + `BRK`"),
         ("CALLNZ", "use `IF` + `CAL`"),
         ("PUSHA", "address-register stacks were removed"),
         ("POPA", "address-register stacks were removed"),
-        ("EMIT_VERTEX", "use `EMIT` with a stream operand: `EMIT IMM[n].xxxx`"),
-        ("END_PRIMITIVE", "use `ENDPRIM` with a stream operand: `ENDPRIM IMM[n].xxxx`"),
+        (
+            "EMIT_VERTEX",
+            "use `EMIT` with a stream operand: `EMIT IMM[n].xxxx`",
+        ),
+        (
+            "END_PRIMITIVE",
+            "use `ENDPRIM` with a stream operand: `ENDPRIM IMM[n].xxxx`",
+        ),
         ("MFENCE", "use `MEMBAR` with a flags operand"),
         ("LFENCE", "use `MEMBAR` with a flags operand"),
         ("SFENCE", "use `MEMBAR` with a flags operand"),
@@ -70,20 +91,41 @@ pub fn removed_opcode(name: &str) -> Option<&'static str> {
         ("TXQ_LZ", "use `TXQ` with level 0"),
         ("LOAD_RES", "use `LOAD`"),
     ];
-    REMOVED.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, r)| *r)
+    REMOVED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, r)| *r)
 }
 
 /// Register files of older TGSI that Mesa 22.3 no longer knows, with the replacement.
 pub fn removed_file(name: &str) -> Option<&'static str> {
     const REMOVED: &[(&str, &str)] = &[
-        ("RES", "use `SVIEW` for sampled resources, `BUFFER` or `IMAGE` for memory resources"),
-        ("IMMX", "declare each immediate with an `IMM` statement and address them as `IMM[n]`"),
-        ("TEMPX", "declare `TEMP[a..b], ARRAY(n)` and address the array by index"),
-        ("PRED", "predicate registers were removed; use `IF` on a condition"),
+        (
+            "RES",
+            "use `SVIEW` for sampled resources, `BUFFER` or `IMAGE` for memory resources",
+        ),
+        (
+            "IMMX",
+            "declare each immediate with an `IMM` statement and address them as `IMM[n]`",
+        ),
+        (
+            "TEMPX",
+            "declare `TEMP[a..b], ARRAY(n)` and address the array by index",
+        ),
+        (
+            "PRED",
+            "predicate registers were removed; use `IF` on a condition",
+        ),
         ("RLOCAL", "use `MEMORY[n], PRIVATE`"),
-        ("LOOP", "the loop-counter file was removed; use a `TEMP` counter"),
+        (
+            "LOOP",
+            "the loop-counter file was removed; use a `TEMP` counter",
+        ),
     ];
-    REMOVED.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, r)| *r)
+    REMOVED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, r)| *r)
 }
 
 #[cfg(test)]

@@ -15,14 +15,18 @@ pub fn parse_flt32(text: &str) -> Result<u32, String> {
             return Err("a raw-bits float `0x...` cannot carry a sign".into());
         }
         if hex.is_empty() || hex.len() > 8 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(format!("`{text}` is not a raw float: expected `0x` and 1 to 8 hex digits"));
+            return Err(format!(
+                "`{text}` is not a raw float: expected `0x` and 1 to 8 hex digits"
+            ));
         }
         return u32::from_str_radix(hex, 16).map_err(|e| e.to_string());
     }
     if !is_decimal_float(body) {
         return Err(format!("`{text}` is not a decimal number"));
     }
-    let value: f64 = body.parse().map_err(|_| format!("`{text}` is not a decimal number"))?;
+    let value: f64 = body
+        .parse()
+        .map_err(|_| format!("`{text}` is not a decimal number"))?;
     let value = if negative { -value } else { value };
     Ok((value as f32).to_bits())
 }
@@ -54,7 +58,8 @@ pub fn parse_flt64(text: &str) -> Result<(u32, u32), String> {
     } else if let Some(hex) = strip_hex_prefix(body) {
         parse_hex_float(hex).ok_or_else(|| format!("`{text}` is not a hex float"))?
     } else if is_decimal_float(body) {
-        body.parse().map_err(|_| format!("`{text}` is not a number"))?
+        body.parse()
+            .map_err(|_| format!("`{text}` is not a number"))?
     } else {
         return Err(format!("`{text}` is not a number"));
     };
@@ -77,7 +82,9 @@ pub fn parse_int64(text: &str) -> Result<(u32, u32), String> {
 pub fn parse_uint64(text: &str) -> Result<(u32, u32), String> {
     let (negative, body) = split_sign(text);
     if negative {
-        return Err(format!("`{text}` is negative, but UINT64 values are unsigned"));
+        return Err(format!(
+            "`{text}` is negative, but UINT64 values are unsigned"
+        ));
     }
     parse_base0(text, body).map(split64)
 }
@@ -104,7 +111,8 @@ fn parse_decimal_u64(text: &str) -> Result<u64, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("`{text}` is not an unsigned decimal integer"));
     }
-    text.parse::<u64>().map_err(|_| format!("`{text}` is too large"))
+    text.parse::<u64>()
+        .map_err(|_| format!("`{text}` is too large"))
 }
 
 fn parse_base0(text: &str, body: &str) -> Result<u64, String> {
@@ -112,7 +120,8 @@ fn parse_base0(text: &str, body: &str) -> Result<u64, String> {
         if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(format!("`{text}` is not a hexadecimal integer"));
         }
-        return u64::from_str_radix(hex, 16).map_err(|_| format!("`{text}` does not fit in 64 bits"));
+        return u64::from_str_radix(hex, 16)
+            .map_err(|_| format!("`{text}` does not fit in 64 bits"));
     }
     if body.len() > 1 && body.starts_with('0') && body.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
@@ -123,7 +132,8 @@ fn parse_base0(text: &str, body: &str) -> Result<u64, String> {
     if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("`{text}` is not an integer"));
     }
-    body.parse::<u64>().map_err(|_| format!("`{text}` does not fit in 64 bits"))
+    body.parse::<u64>()
+        .map_err(|_| format!("`{text}` does not fit in 64 bits"))
 }
 
 /// `digits [. digits] [e [+-] digits]` or `. digits ...`, at least one digit
@@ -231,9 +241,15 @@ mod tests {
         assert_eq!(parse_int64("0"), Ok((0, 0)));
         assert!(parse_int64("010").unwrap_err().contains("octal"));
         assert!(parse_uint64("-1").is_err());
-        assert_eq!(parse_uint64("18446744073709551615"), Ok((u32::MAX, u32::MAX)));
+        assert_eq!(
+            parse_uint64("18446744073709551615"),
+            Ok((u32::MAX, u32::MAX))
+        );
         assert_eq!(parse_flt64("1.5"), Ok(split64(1.5f64.to_bits())));
         assert_eq!(parse_flt64("0x1.8p1"), Ok(split64(3.0f64.to_bits())));
-        assert_eq!(parse_flt64("-inf"), Ok(split64(f64::NEG_INFINITY.to_bits())));
+        assert_eq!(
+            parse_flt64("-inf"),
+            Ok(split64(f64::NEG_INFINITY.to_bits()))
+        );
     }
 }

@@ -70,6 +70,7 @@ struct Parser<'a> {
     num_immediates: u32,
     /// Operand spans of the statement being parsed.
     operand_spans: Vec<Span>,
+    reported_stray_cr: bool,
 }
 
 const STAGE_NAMES: &str = "`VERT`, `FRAG`, `GEOM`, `TESS_CTRL`, `TESS_EVAL` or `COMP`";
@@ -86,6 +87,7 @@ impl<'a> Parser<'a> {
             implied_array_size: 0,
             num_immediates: 0,
             operand_spans: Vec::new(),
+            reported_stray_cr: false,
         }
     }
 
@@ -116,18 +118,27 @@ impl<'a> Parser<'a> {
     }
 
     fn eat(&mut self, kind: TokenKind) -> Option<Token> {
-        if self.at(kind) { Some(self.bump()) } else { None }
+        if self.at(kind) {
+            Some(self.bump())
+        } else {
+            None
+        }
     }
 
     /// True when the next token is a word equal (case-insensitively) to `word`.
     fn at_word(&self, n: usize, word: &str) -> bool {
         let t = self.peek_at(n);
-        matches!(t.kind, TokenKind::Ident | TokenKind::Number) && self.text(t).eq_ignore_ascii_case(word)
+        matches!(t.kind, TokenKind::Ident | TokenKind::Number)
+            && self.text(t).eq_ignore_ascii_case(word)
     }
 
     /// The end of the last consumed token.
     fn prev_end(&self) -> usize {
-        if self.pos == 0 { 0 } else { self.toks[self.pos - 1].span.end }
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].span.end
+        }
     }
 
     // ----- diagnostics --------------------------------------------------
@@ -156,7 +167,7 @@ impl<'a> Parser<'a> {
         }
         if t.line_start && self.pos > 0 {
             let end = self.prev_end();
-            return ("end of line".into(), Span::new(end, end + 1));
+            return ("end of line".into(), Span::new(end, end));
         }
         (describe_token(self.src, t), t.span)
     }
@@ -164,7 +175,10 @@ impl<'a> Parser<'a> {
     /// "expected X, found Y" at the next token.
     fn expected(&mut self, what: &str) -> Reported {
         let (found, span) = self.describe_next();
-        self.error(Diagnostic::error(format!("expected {what}, found {found}")).with_primary(span, format!("expected {what}")))
+        self.error(
+            Diagnostic::error(format!("expected {what}, found {found}"))
+                .with_primary(span, format!("expected {what}")),
+        )
     }
 
     fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Token> {
@@ -180,8 +194,24 @@ impl<'a> Parser<'a> {
             self.pos = start;
             self.bump();
         }
-        while !self.peek().line_start {
+        loop {
+            while !self.peek().line_start {
+                self.bump();
+            }
+            if self.can_start_statement() {
+                return;
+            }
             self.bump();
+        }
+    }
+
+    /// True when the next token could begin a statement (or is the end).
+    fn can_start_statement(&self) -> bool {
+        let t = self.peek();
+        match t.kind {
+            TokenKind::Ident | TokenKind::Hash | TokenKind::Eof | TokenKind::StrayCr => true,
+            TokenKind::Number => self.peek_at(1).kind == TokenKind::Colon,
+            _ => false,
         }
     }
 
@@ -202,7 +232,9 @@ impl<'a> Parser<'a> {
                     let end = self.prev_end();
                     self.shader.statements.push(stmt);
                     self.map.statements.push(Span::new(stmt_start, end));
-                    self.map.operands.push(std::mem::take(&mut self.operand_spans));
+                    self.map
+                        .operands
+                        .push(std::mem::take(&mut self.operand_spans));
                 }
                 Err(Reported) => self.recover(start),
             }
@@ -225,7 +257,10 @@ impl<'a> Parser<'a> {
             {
                 self.bump();
                 let next = self.peek();
-                if next.kind == TokenKind::Number && next.span.start == t.span.end && self.text(next).starts_with('.') {
+                if next.kind == TokenKind::Number
+                    && next.span.start == t.span.end
+                    && self.text(next).starts_with('.')
+                {
                     self.bump();
                 }
                 self.shader.processor = p;
@@ -237,14 +272,19 @@ impl<'a> Parser<'a> {
                 || lookup_opcode(word).is_some();
             if starts_statement {
                 self.push(
-                    Diagnostic::error(format!("missing header: expected {STAGE_NAMES} before the first statement"))
-                        .with_primary(t.span, "the first statement comes before any header")
-                        .with_note("a TGSI shader starts with its stage, e.g. `FRAG` on the first line"),
+                    Diagnostic::error(format!(
+                        "missing header: expected {STAGE_NAMES} before the first statement"
+                    ))
+                    .with_primary(t.span, "the first statement comes before any header")
+                    .with_note(
+                        "a TGSI shader starts with its stage, e.g. `FRAG` on the first line",
+                    ),
                 );
                 return;
             }
-            let mut d = Diagnostic::error(format!("unknown header `{word}`: expected {STAGE_NAMES}"))
-                .with_primary(t.span, "not a shader stage");
+            let mut d =
+                Diagnostic::error(format!("unknown header `{word}`: expected {STAGE_NAMES}"))
+                    .with_primary(t.span, "not a shader stage");
             if let Some(s) = nearest(word, Processor::ALL.iter().map(|p| p.name())) {
                 d = d.with_note(format!("help: did you mean `{s}`?"));
             }
@@ -254,8 +294,10 @@ impl<'a> Parser<'a> {
         }
         let (found, span) = self.describe_next();
         self.push(
-            Diagnostic::error(format!("missing header: expected {STAGE_NAMES}, found {found}"))
-                .with_primary(span, "expected the shader stage"),
+            Diagnostic::error(format!(
+                "missing header: expected {STAGE_NAMES}, found {found}"
+            ))
+            .with_primary(span, "expected the shader stage"),
         );
         if !self.at(TokenKind::Eof) {
             self.recover(self.pos);
@@ -291,11 +333,18 @@ impl<'a> Parser<'a> {
                         .with_note("this looks like a shader template; run it through the C preprocessor first"),
                 ))
             }
-            TokenKind::StrayCr => Err(self.error(
-                Diagnostic::error("carriage return without a line feed")
-                    .with_primary(t.span, "lone `\\r`")
-                    .with_note("use LF or CRLF line ends"),
-            )),
+            TokenKind::StrayCr => {
+                self.bump();
+                if self.reported_stray_cr {
+                    return Err(Reported);
+                }
+                self.reported_stray_cr = true;
+                Err(self.error(
+                    Diagnostic::error("carriage return without a line feed")
+                        .with_primary(t.span, "lone `\\r`")
+                        .with_note("use LF or CRLF line ends (further lone carriage returns are not reported)"),
+                ))
+            }
             _ => {
                 if !t.line_start {
                     let (found, span) = self.describe_next();
@@ -304,13 +353,21 @@ impl<'a> Parser<'a> {
                             .with_primary(span, "unexpected text after the end of the statement"),
                     ));
                 }
-                Err(self.expected("a declaration, immediate, property or instruction"))
+                let found = describe_token(self.src, t);
+                Err(self.error(
+                    Diagnostic::error(format!(
+                        "expected a declaration, immediate, property or instruction, found {found}"
+                    ))
+                    .with_primary(t.span, "not the start of a statement"),
+                ))
             }
         }
     }
 
     fn line_end(&self, from: usize) -> usize {
-        self.src[from..].find(['\n', '\r']).map_or(self.src.len(), |i| from + i)
+        self.src[from..]
+            .find(['\n', '\r'])
+            .map_or(self.src.len(), |i| from + i)
     }
 
     // ----- numbers ------------------------------------------------------
@@ -326,8 +383,11 @@ impl<'a> Parser<'a> {
         match text.parse::<u64>() {
             Ok(v) if v <= max => Ok((v, t.span)),
             _ => Err(self.error(
-                Diagnostic::error(format!("{what} `{text}` is out of range"))
-                    .with_primary(t.span, format!("must be at most {max}")),
+                Diagnostic::error(format!(
+                    "{} `{text}` is out of range",
+                    without_article(what)
+                ))
+                .with_primary(t.span, format!("must be at most {max}")),
             )),
         }
     }
@@ -353,8 +413,12 @@ impl<'a> Parser<'a> {
         let span = Span::new(start, span.end);
         if v < min || v > max {
             return Err(self.error(
-                Diagnostic::error(format!("{what} `{}` is out of range", &self.src[span.start..span.end]))
-                    .with_primary(span, format!("must be between {min} and {max}")),
+                Diagnostic::error(format!(
+                    "{} `{}` is out of range",
+                    without_article(what),
+                    &self.src[span.start..span.end]
+                ))
+                .with_primary(span, format!("must be between {min} and {max}")),
             ));
         }
         Ok((v, span))
@@ -366,7 +430,17 @@ impl<'a> Parser<'a> {
     fn parse_file(&mut self) -> PResult<(File, Span)> {
         let t = self.peek();
         if t.kind != TokenKind::Ident {
-            return Err(self.expected("a register file"));
+            let err = self.expected("a register file");
+            if t.kind == TokenKind::Number
+                && !t.line_start
+                && let Some(d) = self.diags.last_mut()
+            {
+                d.notes.push(
+                    "TGSI has no literal operands: declare the value with `IMM` and use `IMM[n]`"
+                        .into(),
+                );
+            }
+            return Err(err);
         }
         let word = self.text(t);
         if let Some(f) = File::from_name(word) {
@@ -381,7 +455,10 @@ impl<'a> Parser<'a> {
         } else {
             d = d.with_primary(t.span, "expected a register file");
             d = with_suggestion(d, word, File::ALL.iter().map(|f| f.name()));
-            d = d.with_note(format!("register files are {}", join_names(File::ALL.iter().map(|f| f.name()))));
+            d = d.with_note(format!(
+                "register files are {}",
+                join_names(File::ALL.iter().map(|f| f.name()))
+            ));
         }
         Err(self.error(d))
     }
@@ -389,7 +466,8 @@ impl<'a> Parser<'a> {
     /// A word (identifier or digit-led word such as `2D`).
     fn parse_word(&mut self, what: &str) -> PResult<(&'a str, Span)> {
         let t = self.peek();
-        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) || (t.line_start && self.pos > 0) {
+        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) || (t.line_start && self.pos > 0)
+        {
             return Err(self.expected(what));
         }
         self.bump();
@@ -413,13 +491,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn unknown_format(&mut self, word: &str, span: Span, what: &str) -> Reported {
-        let d = Diagnostic::error(format!("expected {what}, found `{word}`")).with_primary(span, format!("not {what}"));
-        let d = with_suggestion(d, word, crate::format_names::PIPE_FORMAT_NAMES.iter().copied());
-        let d = if word.to_ascii_uppercase().starts_with("PIPE_FORMAT_") {
-            d
+    /// An unknown word where an image format (or, for memory operands, also a
+    /// qualifier or texture target) was expected.
+    fn unknown_format(&mut self, word: &str, span: Span, what: &str, memory: bool) -> Reported {
+        let d = Diagnostic::error(format!("expected {what}, found `{word}`"))
+            .with_primary(span, format!("not {what}"));
+        let formats = crate::format_names::PIPE_FORMAT_NAMES.iter().copied();
+        let d = if memory {
+            let qualifiers = MemQualifier::NAMES.iter().map(|(_, n)| *n);
+            let targets = TextureTarget::ALL.iter().map(|t| t.name());
+            let d = with_suggestion(d, word, qualifiers.clone().chain(targets).chain(formats));
+            d.with_note(format!(
+                "memory operands are qualifiers ({}), texture targets and full `PIPE_FORMAT_*` names",
+                join_names(qualifiers)
+            ))
         } else {
-            d.with_note("image formats are full names such as `PIPE_FORMAT_R32G32B32A32_FLOAT`")
+            with_suggestion(d, word, formats)
         };
         self.error(d)
     }
@@ -455,7 +542,12 @@ impl<'a> Parser<'a> {
             }
             Index {
                 offset,
-                indirect: Some(IndirectAddr { file, index: reg as i32, component, array_id: 0 }),
+                indirect: Some(IndirectAddr {
+                    file,
+                    index: reg as i32,
+                    component,
+                    array_id: 0,
+                }),
             }
         } else if t.kind == TokenKind::Number {
             let (v, _) = self.parse_uint("a register index", 32767)?;
@@ -488,9 +580,17 @@ impl<'a> Parser<'a> {
         let first = self.parse_bracket()?;
         if self.eat(TokenKind::LBracket).is_some() {
             let second = self.parse_bracket()?;
-            return Ok(Register { file, index: second, dimension: Some(first) });
+            return Ok(Register {
+                file,
+                index: second,
+                dimension: Some(first),
+            });
         }
-        Ok(Register { file, index: first, dimension: None })
+        Ok(Register {
+            file,
+            index: first,
+            dimension: None,
+        })
     }
 
     /// After the `.`: letters of `xyzw`, each once, in order.
@@ -506,11 +606,24 @@ impl<'a> Parser<'a> {
                         .with_primary(at, format!("`{ch}` is not one of x, y, z, w")),
                 ));
             };
-            if last.is_some_and(|l| l >= c) {
+            if let Some(l) = last.filter(|l| *l >= c) {
                 return Err(self.error(
-                    Diagnostic::error(format!("{what} `{word}` is not in xyzw order"))
-                        .with_primary(at, format!("`{ch}` cannot follow `{}`", last.map_or('x', |l| l.letter())))
-                        .with_note(format!("write the letters in x, y, z, w order, each at most once: `.{}`", ordered_mask(word))),
+                    Diagnostic::error(format!(
+                        "{} `{word}` is not in xyzw order",
+                        without_article(what)
+                    ))
+                    .with_primary(
+                        at,
+                        if l == c {
+                            format!("`{ch}` is repeated")
+                        } else {
+                            format!("`{ch}` cannot follow `{}`", l.letter())
+                        },
+                    )
+                    .with_note(format!(
+                        "write the letters in x, y, z, w order, each at most once: `.{}`",
+                        ordered_mask(word)
+                    )),
                 ));
             }
             last = Some(c);
@@ -552,8 +665,10 @@ impl<'a> Parser<'a> {
             1 => Ok(vec![comps[0]; count]),
             n if n == count => Ok(comps),
             n => Err(self.error(
-                Diagnostic::error(format!("swizzle `{word}` has {n} letters, expected 1 or {count}"))
-                    .with_primary(span, format!("expected 1 or {count} letters")),
+                Diagnostic::error(format!(
+                    "swizzle `{word}` has {n} letters, expected 1 or {count}"
+                ))
+                .with_primary(span, format!("expected 1 or {count} letters")),
             )),
         }
     }
@@ -567,7 +682,9 @@ impl<'a> Parser<'a> {
             return Err(self.error(
                 Diagnostic::error("negation must come before `|`")
                     .with_primary(t.span, "`-` inside `|...|`")
-                    .with_note("write `-|TEMP[0]|`: the absolute value is taken first, then negated"),
+                    .with_note(
+                        "write `-|TEMP[0]|`: the absolute value is taken first, then negated",
+                    ),
             ));
         }
         let reg = self.parse_register()?;
@@ -583,9 +700,11 @@ impl<'a> Parser<'a> {
         {
             let (found, span) = self.describe_next();
             return Err(self.error(
-                Diagnostic::error(format!("expected `|` to close the absolute value, found {found}"))
-                    .with_primary(span, "expected `|`")
-                    .with_secondary(open.span, "opened here"),
+                Diagnostic::error(format!(
+                    "expected `|` to close the absolute value, found {found}"
+                ))
+                .with_primary(span, "expected `|`")
+                .with_secondary(open.span, "opened here"),
             ));
         }
         self.operand_spans.push(Span::new(start, self.prev_end()));
@@ -601,7 +720,11 @@ impl<'a> Parser<'a> {
             let c = self.parse_swizzle_letters(3)?;
             swizzle = [c[0], c[1], c[2]];
         }
-        Ok(TexOffset { file, index: index.offset, swizzle })
+        Ok(TexOffset {
+            file,
+            index: index.offset,
+            swizzle,
+        })
     }
 
     // ----- instructions -------------------------------------------------
@@ -651,7 +774,8 @@ impl<'a> Parser<'a> {
         if inst.texture.is_some() {
             while self.at(TokenKind::Comma) {
                 let next = self.peek_at(1);
-                let is_file = next.kind == TokenKind::Ident && File::from_name(self.text(next)).is_some();
+                let is_file =
+                    next.kind == TokenKind::Ident && File::from_name(self.text(next)).is_some();
                 if inst.memory.is_some() && !is_file {
                     break;
                 }
@@ -673,27 +797,42 @@ impl<'a> Parser<'a> {
         }
         if let Some(mut mem) = inst.memory {
             while self.eat(TokenKind::Comma).is_some() {
-                let (word, span) = self.parse_word("a memory qualifier, texture target or format")?;
-                if let Some((q, _)) = MemQualifier::NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(word)) {
+                let (word, span) =
+                    self.parse_word("a memory qualifier, texture target or format")?;
+                if let Some((q, _)) = MemQualifier::NAMES
+                    .iter()
+                    .find(|(_, n)| n.eq_ignore_ascii_case(word))
+                {
                     mem.qualifier |= *q;
                 } else if let Some(t) = TextureTarget::from_name(word) {
                     mem.target = t;
                 } else if let Some(f) = PipeFormat::from_name(word) {
                     mem.format = f;
                 } else {
-                    return Err(self.unknown_format(word, span, "a memory qualifier, texture target or format"));
+                    return Err(self.unknown_format(
+                        word,
+                        span,
+                        "a memory qualifier, texture target or format",
+                        true,
+                    ));
                 }
             }
             inst.memory = Some(mem);
         }
         if let Some(colon) = self.eat(TokenKind::Colon) {
             if !info.flags.contains(OpFlags::BRANCH) {
-                let branches: Vec<&str> =
-                    OPCODES.iter().filter(|i| i.flags.contains(OpFlags::BRANCH)).map(|i| i.name).collect();
+                let branches: Vec<&str> = OPCODES
+                    .iter()
+                    .filter(|i| i.flags.contains(OpFlags::BRANCH))
+                    .map(|i| i.name)
+                    .collect();
                 return Err(self.error(
                     Diagnostic::error(format!("`{}` cannot take a label", opcode.name()))
                         .with_primary(colon.span, "label on a non-branch opcode")
-                        .with_note(format!("only {} take a `:label`", join_names(branches.into_iter()))),
+                        .with_note(format!(
+                            "only {} take a `:label`",
+                            join_names(branches.into_iter())
+                        )),
                 ));
             }
             let (label, _) = self.parse_uint("a label (an instruction number)", (1 << 24) - 1)?;
@@ -724,7 +863,11 @@ impl<'a> Parser<'a> {
         if info.flags.contains(OpFlags::TEX) {
             parts.push("a texture target".to_string());
         }
-        let what = if parts.is_empty() { "no operands".to_string() } else { parts.join(", ") };
+        let what = if parts.is_empty() {
+            "no operands".to_string()
+        } else {
+            parts.join(", ")
+        };
         if let Some(d) = self.diags.last_mut() {
             d.notes.push(format!("`{}` takes {what}", opcode.name()));
         }
@@ -735,9 +878,12 @@ impl<'a> Parser<'a> {
         let base = strip_suffixes(word).0;
         if let Some(replacement) = removed_opcode(base) {
             return self.error(
-                Diagnostic::error(format!("the `{}` opcode was removed from TGSI", base.to_ascii_uppercase()))
-                    .with_primary(t.span, "removed opcode")
-                    .with_note(format!("help: {replacement}")),
+                Diagnostic::error(format!(
+                    "the `{}` opcode was removed from TGSI",
+                    base.to_ascii_uppercase()
+                ))
+                .with_primary(t.span, "removed opcode")
+                .with_note(format!("help: {replacement}")),
             );
         }
         if !after_label && !t.line_start {
@@ -746,9 +892,17 @@ impl<'a> Parser<'a> {
                     .with_primary(t.span, "unexpected text after the end of the statement"),
             );
         }
-        let what = if after_label { "an opcode after the instruction number" } else { "an opcode, `DCL`, `IMM` or `PROPERTY`" };
-        let mut d = Diagnostic::error(format!("unknown opcode `{word}`")).with_primary(t.span, format!("expected {what}"));
-        let names = OPCODES.iter().filter(|i| !i.flags.contains(OpFlags::GAP)).map(|i| i.name);
+        let what = if after_label {
+            "an opcode after the instruction number"
+        } else {
+            "an opcode, `DCL`, `IMM` or `PROPERTY`"
+        };
+        let mut d = Diagnostic::error(format!("unknown opcode `{word}`"))
+            .with_primary(t.span, format!("expected {what}"));
+        let names = OPCODES
+            .iter()
+            .filter(|i| !i.flags.contains(OpFlags::GAP))
+            .map(|i| i.name);
         d = with_suggestion(d, base, names);
         self.error(d)
     }
@@ -835,8 +989,10 @@ impl<'a> Parser<'a> {
                 })
             }
             File::SamplerView => {
-                decl.sampler_view =
-                    Some(SamplerViewDecl { target: TextureTarget::Buffer, return_types: [ReturnType::Unorm; 4] })
+                decl.sampler_view = Some(SamplerViewDecl {
+                    target: TextureTarget::Buffer,
+                    return_types: [ReturnType::Unorm; 4],
+                })
             }
             _ => {}
         }
@@ -856,7 +1012,12 @@ impl<'a> Parser<'a> {
             File::Image if self.at(TokenKind::Comma) => {
                 self.bump();
                 let target = self.parse_texture_target()?;
-                let mut image = ImageDecl { target, format: PipeFormat::NONE, raw: false, writable: false };
+                let mut image = ImageDecl {
+                    target,
+                    format: PipeFormat::NONE,
+                    raw: false,
+                    writable: false,
+                };
                 loop {
                     if self.at_comma_word("RAW") {
                         image.raw = true;
@@ -866,11 +1027,14 @@ impl<'a> Parser<'a> {
                         image.format = f;
                         continue;
                     } else if self.at(TokenKind::Comma)
-                        && self.text(self.peek_at(1)).to_ascii_uppercase().starts_with("PIPE_FORMAT_")
+                        && self
+                            .text(self.peek_at(1))
+                            .to_ascii_uppercase()
+                            .starts_with("PIPE_FORMAT_")
                     {
                         self.bump();
                         let (word, span) = self.parse_word("an image format")?;
-                        return Err(self.unknown_format(word, span, "an image format"));
+                        return Err(self.unknown_format(word, span, "an image format", false));
                     } else {
                         break;
                     }
@@ -891,8 +1055,15 @@ impl<'a> Parser<'a> {
                         None => break,
                     }
                 }
-                let return_types = if types.len() == 4 { [types[0], types[1], types[2], types[3]] } else { [first; 4] };
-                decl.sampler_view = Some(SamplerViewDecl { target, return_types });
+                let return_types = if types.len() == 4 {
+                    [types[0], types[1], types[2], types[3]]
+                } else {
+                    [first; 4]
+                };
+                decl.sampler_view = Some(SamplerViewDecl {
+                    target,
+                    return_types,
+                });
             }
             File::Buffer => {
                 if self.at_comma_word("ATOMIC") {
@@ -919,13 +1090,20 @@ impl<'a> Parser<'a> {
                         index = self.parse_uint("a semantic index", 65535)?.0 as u32;
                         self.expect(TokenKind::RBracket, "`]`")?;
                     }
-                    decl.semantic = Some(Semantic { name, index, streams: [0; 4] });
+                    decl.semantic = Some(Semantic {
+                        name,
+                        index,
+                        streams: [0; 4],
+                    });
                 }
             }
         }
 
         // 3. STREAM(a, b, c, d) on GS outputs
-        if file == File::Output && self.shader.processor == Processor::Geometry && self.at_comma_word("STREAM") {
+        if file == File::Output
+            && self.shader.processor == Processor::Geometry
+            && self.at_comma_word("STREAM")
+        {
             self.bump();
             self.bump();
             self.expect(TokenKind::LParen, "`(`")?;
@@ -945,7 +1123,11 @@ impl<'a> Parser<'a> {
 
         // 4.-6. interpolation mode, location, cylindrical wrap, INVARIANT
         if let Some(mode) = self.eat_comma_name(InterpMode::from_name) {
-            decl.interp = Some(Interp { mode, location: InterpLocation::Center, cylindrical_wrap: 0 });
+            decl.interp = Some(Interp {
+                mode,
+                location: InterpLocation::Center,
+                cylindrical_wrap: 0,
+            });
         }
         if let Some(location) = self.eat_comma_name(InterpLocation::from_name) {
             // Without a mode keyword Mesa emits no interpolation token.
@@ -974,7 +1156,8 @@ impl<'a> Parser<'a> {
     fn parse_return_type(&mut self) -> PResult<ReturnType> {
         let (word, span) = self.parse_word("a return type")?;
         ReturnType::from_name(word).ok_or_else(|| {
-            let d = Diagnostic::error(format!("unknown return type `{word}`")).with_primary(span, "expected a return type");
+            let d = Diagnostic::error(format!("unknown return type `{word}`"))
+                .with_primary(span, "expected a return type");
             let d = with_suggestion(d, word, ReturnType::ALL.iter().map(|t| t.name()));
             self.error(d.with_note("return types are `UNORM`, `SNORM`, `SINT`, `UINT` and `FLOAT`"))
         })
@@ -999,15 +1182,24 @@ impl<'a> Parser<'a> {
             return self.error(
                 Diagnostic::error(format!("`{word}` is out of place in this declaration"))
                     .with_primary(t.span, "unexpected here")
-                    .with_note(format!("{order}; semantics and LOCAL are not allowed on {file} declarations, STREAM only on GS outputs, CYLWRAP only after an interpolation mode").replace(
-                        &format!("on {file} declarations"),
-                        &format!("on `{file}` declarations of this kind"),
-                    )),
+                    .with_note(order)
+                    .with_note(match file {
+                        File::Image => "IMAGE declarations take a texture target, then RAW, WR and a format",
+                        File::SamplerView => "SVIEW declarations take a texture target and return types",
+                        File::Buffer => "BUFFER declarations take only ATOMIC",
+                        File::Memory => "MEMORY declarations take only GLOBAL, SHARED, PRIVATE or INPUT",
+                        _ => "a semantic comes right after ARRAY and LOCAL; STREAM is only for GS outputs; CYLWRAP only after an interpolation mode",
+                    }),
             );
         }
         let semantic = SemanticName::ALL.iter().map(|s| s.name());
-        let interp = InterpMode::ALL.iter().map(|s| s.name()).chain(InterpLocation::ALL.iter().map(|s| s.name()));
-        let all = semantic.chain(interp).chain(["INVARIANT", "LOCAL", "ARRAY"]);
+        let interp = InterpMode::ALL
+            .iter()
+            .map(|s| s.name())
+            .chain(InterpLocation::ALL.iter().map(|s| s.name()));
+        let all = semantic
+            .chain(interp)
+            .chain(["INVARIANT", "LOCAL", "ARRAY"]);
         let suggestion = nearest(word, all);
         let mut d = Diagnostic::error(format!(
             "expected a semantic, interpolation mode, location or `INVARIANT`, found `{word}`"
@@ -1027,9 +1219,11 @@ impl<'a> Parser<'a> {
             if n != self.num_immediates as u64 {
                 let expected = self.num_immediates;
                 return Err(self.error(
-                    Diagnostic::error(format!("immediate index {n} is out of order: expected `IMM[{expected}]`"))
-                        .with_primary(span, format!("this is immediate number {expected}"))
-                        .with_secondary(open.span, "immediates are numbered in order from 0"),
+                    Diagnostic::error(format!(
+                        "immediate index {n} is out of order: expected `IMM[{expected}]`"
+                    ))
+                    .with_primary(span, format!("this is immediate number {expected}"))
+                    .with_secondary(open.span, "immediates are numbered in order from 0"),
                 ));
             }
             self.expect(TokenKind::RBracket, "`]`")?;
@@ -1039,7 +1233,9 @@ impl<'a> Parser<'a> {
             let d = Diagnostic::error(format!("unknown immediate type `{word}`"))
                 .with_primary(span, "expected an immediate type");
             let d = with_suggestion(d, word, ImmType::ALL.iter().map(|t| t.name()));
-            return Err(self.error(d.with_note("immediate types are FLT32, UINT32, INT32, FLT64, UINT64 and INT64")));
+            return Err(self.error(
+                d.with_note("immediate types are FLT32, UINT32, INT32, FLT64, UINT64 and INT64"),
+            ));
         };
         let open = self.expect(TokenKind::LBrace, "`{`")?;
         let mut words = Vec::with_capacity(4);
@@ -1066,7 +1262,8 @@ impl<'a> Parser<'a> {
                 }
                 Err(msg) => {
                     return Err(self.error(
-                        Diagnostic::error(format!("invalid {ty} value: {msg}")).with_primary(span, format!("expected a {ty} value")),
+                        Diagnostic::error(format!("invalid {ty} value: {msg}"))
+                            .with_primary(span, format!("expected a value of type {ty}")),
                     ));
                 }
             }
@@ -1086,8 +1283,13 @@ impl<'a> Parser<'a> {
         let close = self.bump();
         if count != wanted {
             return Err(self.error(
-                Diagnostic::error(format!("{ty} immediates take {wanted} values, found {count}"))
-                    .with_primary(Span::new(open.span.start, close.span.end), format!("expected {wanted} values")),
+                Diagnostic::error(format!(
+                    "{ty} immediates take {wanted} values, found {count}"
+                ))
+                .with_primary(
+                    Span::new(open.span.start, close.span.end),
+                    format!("expected {wanted} values"),
+                ),
             ));
         }
         self.num_immediates += 1;
@@ -1101,7 +1303,9 @@ impl<'a> Parser<'a> {
         let mut start = first.span.start;
         if matches!(first.kind, TokenKind::Minus | TokenKind::Plus) {
             let next = self.peek_at(1);
-            if next.span.start != first.span.end || !matches!(next.kind, TokenKind::Number | TokenKind::Ident) {
+            if next.span.start != first.span.end
+                || !matches!(next.kind, TokenKind::Number | TokenKind::Ident)
+            {
                 self.bump();
                 return Err(self.expected("a number right after the sign"));
             }
@@ -1109,7 +1313,9 @@ impl<'a> Parser<'a> {
             start = first.span.start;
         }
         let t = self.peek();
-        if !matches!(t.kind, TokenKind::Number | TokenKind::Ident) || (t.line_start && t.span.start != start) {
+        if !matches!(t.kind, TokenKind::Number | TokenKind::Ident)
+            || (t.line_start && t.span.start != start)
+        {
             return Err(self.expected("a number"));
         }
         self.bump();
@@ -1122,29 +1328,43 @@ impl<'a> Parser<'a> {
     fn parse_property(&mut self) -> PResult<Property> {
         let (word, span) = self.parse_word("a property name")?;
         let Some(name) = PropertyName::from_name_or_alias(word) else {
-            let d = Diagnostic::error(format!("unknown property `{word}`")).with_primary(span, "not a property name");
+            let d = Diagnostic::error(format!("unknown property `{word}`"))
+                .with_primary(span, "not a property name");
             let d = with_suggestion(d, word, PropertyName::ALL.iter().map(|p| p.name()));
             return Err(self.error(d));
         };
         let value = match name {
-            PropertyName::GsInputPrimitive | PropertyName::GsOutputPrimitive => self.parse_enum_value(
-                "a primitive name",
-                Primitive::ALL.iter().map(|p| (p.name(), *p as u32)).collect(),
+            PropertyName::GsInputPrimitive | PropertyName::GsOutputPrimitive => self
+                .parse_enum_value(
+                    "a primitive name",
+                    Primitive::ALL
+                        .iter()
+                        .map(|p| (p.name(), *p as u32))
+                        .collect(),
+                )?,
+            PropertyName::FsCoordOrigin => self.parse_enum_value(
+                "`UPPER_LEFT` or `LOWER_LEFT`",
+                vec![("UPPER_LEFT", 0), ("LOWER_LEFT", 1)],
             )?,
-            PropertyName::FsCoordOrigin => {
-                self.parse_enum_value("`UPPER_LEFT` or `LOWER_LEFT`", vec![("UPPER_LEFT", 0), ("LOWER_LEFT", 1)])?
-            }
-            PropertyName::FsCoordPixelCenter => {
-                self.parse_enum_value("`HALF_INTEGER` or `INTEGER`", vec![("HALF_INTEGER", 0), ("INTEGER", 1)])?
-            }
+            PropertyName::FsCoordPixelCenter => self.parse_enum_value(
+                "`HALF_INTEGER` or `INTEGER`",
+                vec![("HALF_INTEGER", 0), ("INTEGER", 1)],
+            )?,
             PropertyName::NextShader => self.parse_enum_value(
                 "a shader stage name",
-                Processor::ALL.iter().map(|p| (p.name(), p.number(ProcessorNumbering::Mesa22))).collect(),
+                Processor::ALL
+                    .iter()
+                    .map(|p| (p.name(), p.number(ProcessorNumbering::Mesa22)))
+                    .collect(),
             )?,
-            _ => self.parse_uint("an unsigned integer value", u32::MAX as u64)?.0 as u32,
+            _ => {
+                self.parse_uint("an unsigned integer value", u32::MAX as u64)?
+                    .0 as u32
+            }
         };
         if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
-            self.implied_array_size = Primitive::from_u32(value).map_or(0, |p| p.vertices_per_primitive());
+            self.implied_array_size =
+                Primitive::from_u32(value).map_or(0, |p| p.vertices_per_primitive());
         }
         Ok(Property { name, value })
     }
@@ -1159,7 +1379,8 @@ impl<'a> Parser<'a> {
         if let Some((_, v)) = names.iter().find(|(n, _)| n.eq_ignore_ascii_case(word)) {
             return Ok(*v);
         }
-        let d = Diagnostic::error(format!("expected {what}, found `{word}`")).with_primary(span, format!("expected {what}"));
+        let d = Diagnostic::error(format!("expected {what}, found `{word}`"))
+            .with_primary(span, format!("expected {what}"));
         let d = with_suggestion(d, word, names.iter().map(|(n, _)| *n));
         Err(self.error(d))
     }
@@ -1179,7 +1400,11 @@ fn parse_cylwrap(word: &str) -> Option<u8> {
 /// Splits `_SAT`, `_PRECISE` and `_SAT_PRECISE` off an opcode word.
 fn strip_suffixes(word: &str) -> (&str, bool, bool) {
     let upper = word.to_ascii_uppercase();
-    for (suffix, sat, precise) in [("_SAT_PRECISE", true, true), ("_PRECISE", false, true), ("_SAT", true, false)] {
+    for (suffix, sat, precise) in [
+        ("_SAT_PRECISE", true, true),
+        ("_PRECISE", false, true),
+        ("_SAT", true, false),
+    ] {
         if upper.ends_with(suffix) && word.len() > suffix.len() {
             return (&word[..word.len() - suffix.len()], sat, precise);
         }
@@ -1190,7 +1415,12 @@ fn strip_suffixes(word: &str) -> (&str, bool, bool) {
 /// The opcode a word names (gap slots `UNKnn` included, as Mesa accepts
 /// them), with its `_SAT` and `_PRECISE` flags.
 fn lookup_opcode(word: &str) -> Option<(Opcode, bool, bool)> {
-    let find = |name: &str| OPCODES.iter().find(|i| i.name.eq_ignore_ascii_case(name)).map(|i| i.opcode);
+    let find = |name: &str| {
+        OPCODES
+            .iter()
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+            .map(|i| i.opcode)
+    };
     if let Some(op) = find(word) {
         return Some((op, false, false));
     }
@@ -1201,7 +1431,11 @@ fn lookup_opcode(word: &str) -> Option<(Opcode, bool, bool)> {
     None
 }
 
-fn with_suggestion<'n>(d: Diagnostic, word: &str, names: impl IntoIterator<Item = &'n str>) -> Diagnostic {
+fn with_suggestion<'n>(
+    d: Diagnostic,
+    word: &str,
+    names: impl IntoIterator<Item = &'n str>,
+) -> Diagnostic {
     match nearest(word, names) {
         Some(s) => d.with_note(format!("help: did you mean `{s}`?")),
         None => d,
@@ -1209,11 +1443,25 @@ fn with_suggestion<'n>(d: Diagnostic, word: &str, names: impl IntoIterator<Item 
 }
 
 fn join_names<'n>(names: impl Iterator<Item = &'n str>) -> String {
-    names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+    names
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "a register index" -> "register index"
+fn without_article(what: &str) -> &str {
+    what.strip_prefix("an ")
+        .or_else(|| what.strip_prefix("a "))
+        .unwrap_or(what)
 }
 
 fn plural(n: usize, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The letters of a mask word that are x, y, z, w, in order, each once.
@@ -1260,6 +1508,74 @@ mod tests {
         s.declarations().next().unwrap()
     }
 
+    fn corpus_files(sub: &str) -> Vec<std::path::PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/corpus")
+            .join(sub);
+        let mut out = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "tgsi") {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_accepted_and_generated_corpus_file_parses() {
+        let mut files = corpus_files("accepted");
+        files.extend(corpus_files("mesa-generated"));
+        assert!(
+            files.len() >= 300,
+            "corpus not found: {} files",
+            files.len()
+        );
+        let mut failures = Vec::new();
+        for f in &files {
+            let src = std::fs::read_to_string(f).unwrap();
+            if let Err(d) = parse(&src) {
+                failures.push(d.render(&f.display().to_string(), &src));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} of {} failed:\n{}",
+            failures.len(),
+            files.len(),
+            failures.join("\n")
+        );
+    }
+
+    #[test]
+    fn every_legacy_corpus_file_parses_or_has_located_errors() {
+        let files = corpus_files("legacy");
+        assert!(files.len() >= 90, "legacy corpus not found");
+        for f in &files {
+            let src = std::fs::read_to_string(f).unwrap();
+            if let Err(d) = parse(&src) {
+                assert!(!d.0.is_empty());
+                for diag in &d.0 {
+                    assert!(
+                        diag.primary.is_some() || diag.message.starts_with("too many errors"),
+                        "{}: {}",
+                        f.display(),
+                        diag.message
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn header_and_processors() {
         assert_eq!(ok("FRAG\nEND\n").processor, Processor::Fragment);
@@ -1271,7 +1587,9 @@ mod tests {
 
     #[test]
     fn instruction_numbers_and_labels() {
-        let s = ok("FRAG\n  0: UIF TEMP[0].xxxx :2\n  1:   KILL\n  2: ENDIF\n  3: BGNLOOP :0\n 4: ENDLOOP :0\n 5: END\n");
+        let s = ok(
+            "FRAG\n  0: UIF TEMP[0].xxxx :2\n  1:   KILL\n  2: ENDIF\n  3: BGNLOOP :0\n 4: ENDLOOP :0\n 5: END\n",
+        );
         let insts: Vec<&Instruction> = s.instructions().collect();
         assert_eq!(insts.len(), 6);
         assert_eq!(insts[0].label, Some(2));
@@ -1282,15 +1600,22 @@ mod tests {
 
     #[test]
     fn operands_modifiers_and_swizzles() {
-        let s = ok("FRAG\nMAD_SAT TEMP[1].xy, TEMP[0].xyxy, CONST[0][ADDR[0].x+1].wzyx, -|IMM[0].x|\n");
+        let s =
+            ok("FRAG\nMAD_SAT TEMP[1].xy, TEMP[0].xyxy, CONST[0][ADDR[0].x+1].wzyx, -|IMM[0].x|\n");
         let i = first_inst(&s);
         assert!(i.saturate && !i.precise);
         assert_eq!(i.dst[0].write_mask, WriteMask::X | WriteMask::Y);
         let c = &i.src[1];
         assert_eq!(c.reg.dimension, Some(Index::direct(0)));
         let ind = c.reg.index.indirect.unwrap();
-        assert_eq!((ind.file, ind.index, ind.component, c.reg.index.offset), (File::Address, 0, Component::X, 1));
-        assert_eq!(c.swizzle.0, [Component::W, Component::Z, Component::Y, Component::X]);
+        assert_eq!(
+            (ind.file, ind.index, ind.component, c.reg.index.offset),
+            (File::Address, 0, Component::X, 1)
+        );
+        assert_eq!(
+            c.swizzle.0,
+            [Component::W, Component::Z, Component::Y, Component::X]
+        );
         let m = &i.src[2];
         assert!(m.negate && m.absolute);
         assert_eq!(m.swizzle, Swizzle::replicate(Component::X));
@@ -1307,16 +1632,22 @@ mod tests {
 
     #[test]
     fn precise_suffixes() {
-        let s = ok("FRAG\nMUL_SAT_PRECISE TEMP[0], TEMP[1], TEMP[2]\nADD_PRECISE TEMP[0], TEMP[1], TEMP[2]\n");
+        let s = ok(
+            "FRAG\nMUL_SAT_PRECISE TEMP[0], TEMP[1], TEMP[2]\nADD_PRECISE TEMP[0], TEMP[1], TEMP[2]\n",
+        );
         let insts: Vec<&Instruction> = s.instructions().collect();
         assert!(insts[0].saturate && insts[0].precise);
         assert!(!insts[1].saturate && insts[1].precise);
-        assert!(err("FRAG\nADD_PRECISE_SAT TEMP[0], TEMP[1], TEMP[2]\n").contains("unknown opcode"));
+        assert!(
+            err("FRAG\nADD_PRECISE_SAT TEMP[0], TEMP[1], TEMP[2]\n").contains("unknown opcode")
+        );
     }
 
     #[test]
     fn texture_and_sample_tokens() {
-        let s = ok("FRAG\nTXF TEMP[5], TEMP[6], SAMP[0], 2D_ARRAY, IMM[3].xyz\nSAMPLE TEMP[4], TEMP[1], SVIEW[0], SAMP[0], IMM[3].xyz\n");
+        let s = ok(
+            "FRAG\nTXF TEMP[5], TEMP[6], SAMP[0], 2D_ARRAY, IMM[3].xyz\nSAMPLE TEMP[4], TEMP[1], SVIEW[0], SAMP[0], IMM[3].xyz\n",
+        );
         let insts: Vec<&Instruction> = s.instructions().collect();
         let t = insts[0].texture.as_ref().unwrap();
         assert_eq!(t.target, TextureTarget::Array2D);
@@ -1324,38 +1655,65 @@ mod tests {
         assert_eq!(t.return_type, 5);
         let t = insts[1].texture.as_ref().unwrap();
         assert_eq!(t.target, TextureTarget::Unknown);
-        assert_eq!(t.offsets[0].swizzle, [Component::X, Component::Y, Component::Z]);
+        assert_eq!(
+            t.offsets[0].swizzle,
+            [Component::X, Component::Y, Component::Z]
+        );
         assert!(err("FRAG\nTEX TEMP[0], IN[0], SAMP[0], 2DD\n").contains("did you mean `2D`"));
     }
 
     #[test]
     fn memory_tokens() {
-        let s = ok("COMP\nSTORE IMAGE[0].xyzw, TEMP[1].xyyy, TEMP[2], 2D, PIPE_FORMAT_R32_UINT, COHERENT\nATOMFADD TEMP[0], BUFFER[0], TEMP[1], TEMP[2]\nBARRIER\n");
+        let s = ok(
+            "COMP\nSTORE IMAGE[0].xyzw, TEMP[1].xyyy, TEMP[2], 2D, PIPE_FORMAT_R32_UINT, COHERENT\nATOMFADD TEMP[0], BUFFER[0], TEMP[1], TEMP[2]\nBARRIER\n",
+        );
         let insts: Vec<&Instruction> = s.instructions().collect();
         let m = insts[0].memory.unwrap();
         assert_eq!(m.target, TextureTarget::Tex2D);
-        assert_eq!(m.format, PipeFormat::from_name("PIPE_FORMAT_R32_UINT").unwrap());
+        assert_eq!(
+            m.format,
+            PipeFormat::from_name("PIPE_FORMAT_R32_UINT").unwrap()
+        );
         assert_eq!(m.qualifier, MemQualifier::COHERENT);
         assert!(insts[1].memory.is_none());
         assert!(insts[2].memory.is_some());
     }
 
     #[test]
+    fn vertex_inputs_keep_their_attributes() {
+        let s = ok("VERT\nDCL IN[0], POSITION\n");
+        assert_eq!(
+            first_decl(&s).semantic.unwrap().name,
+            SemanticName::Position
+        );
+    }
+
+    #[test]
     fn declarations_basic() {
-        let s = ok("FRAG\nDCL IN[0].xy, GENERIC[3], PERSPECTIVE, CENTROID\nDCL TEMP[0..7], ARRAY(2), LOCAL\nDCL CONST[1][0..15]\nDCL IN[1], POSITION, CENTROID\nDCL OUT[0], COLOR, INVARIANT\n");
+        let s = ok(
+            "FRAG\nDCL IN[0].xy, GENERIC[3], PERSPECTIVE, CENTROID\nDCL TEMP[0..7], ARRAY(2), LOCAL\nDCL CONST[1][0..15]\nDCL IN[1], POSITION, CENTROID\nDCL OUT[0], COLOR, INVARIANT\n",
+        );
         let d: Vec<&Declaration> = s.declarations().collect();
         assert_eq!(d[0].usage_mask, WriteMask::X | WriteMask::Y);
         assert_eq!(d[0].semantic.unwrap().index, 3);
         assert_eq!(d[0].interp.unwrap().location, InterpLocation::Centroid);
-        assert_eq!((d[1].first, d[1].last, d[1].array_id, d[1].local), (0, 7, Some(2), true));
+        assert_eq!(
+            (d[1].first, d[1].last, d[1].array_id, d[1].local),
+            (0, 7, Some(2), true)
+        );
         assert_eq!((d[2].dimension, d[2].first, d[2].last), (Some(1), 0, 15));
-        assert_eq!(d[3].interp, None, "LOCATION without INTERP emits no interp token");
+        assert_eq!(
+            d[3].interp, None,
+            "LOCATION without INTERP emits no interp token"
+        );
         assert!(d[4].invariant);
     }
 
     #[test]
     fn geometry_and_tessellation_brackets() {
-        let s = ok("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL IN[][0], POSITION\nDCL IN[3][1]\nDCL IN[]\nDCL OUT[0], POSITION, STREAM(1, 0, 2, 3)\n");
+        let s = ok(
+            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL IN[][0], POSITION\nDCL IN[3][1]\nDCL IN[]\nDCL OUT[0], POSITION, STREAM(1, 0, 2, 3)\n",
+        );
         let d: Vec<&Declaration> = s.declarations().collect();
         assert_eq!((d[0].first, d[0].last, d[0].dimension), (0, 0, None));
         assert_eq!((d[1].first, d[1].dimension), (1, None));
@@ -1370,27 +1728,48 @@ mod tests {
 
     #[test]
     fn resource_declarations() {
-        let s = ok("COMP\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 3D, UINT, SINT\nDCL SVIEW[2], 2D, FLOAT, UINT, SINT, UNORM\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL BUFFER[0], ATOMIC\nDCL MEMORY[0], SHARED\nDCL HWATOMIC[0][1..3], ARRAY(1)\nDCL SVIEW[3]\n");
+        let s = ok(
+            "COMP\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 3D, UINT, SINT\nDCL SVIEW[2], 2D, FLOAT, UINT, SINT, UNORM\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL BUFFER[0], ATOMIC\nDCL MEMORY[0], SHARED\nDCL HWATOMIC[0][1..3], ARRAY(1)\nDCL SVIEW[3]\n",
+        );
         let d: Vec<&Declaration> = s.declarations().collect();
-        assert_eq!(d[0].sampler_view.unwrap().return_types, [ReturnType::Float; 4]);
-        assert_eq!(d[1].sampler_view.unwrap().return_types, [ReturnType::Uint; 4]);
+        assert_eq!(
+            d[0].sampler_view.unwrap().return_types,
+            [ReturnType::Float; 4]
+        );
+        assert_eq!(
+            d[1].sampler_view.unwrap().return_types,
+            [ReturnType::Uint; 4]
+        );
         assert_eq!(
             d[2].sampler_view.unwrap().return_types,
-            [ReturnType::Float, ReturnType::Uint, ReturnType::Sint, ReturnType::Unorm]
+            [
+                ReturnType::Float,
+                ReturnType::Uint,
+                ReturnType::Sint,
+                ReturnType::Unorm
+            ]
         );
         let img = d[3].image.unwrap();
         assert!(img.writable && !img.raw && img.target == TextureTarget::Tex2D);
         assert!(d[4].atomic);
         assert_eq!(d[5].mem_type, MemType::Shared);
-        assert_eq!((d[6].dimension, d[6].first, d[6].last, d[6].array_id), (Some(0), 1, 3, Some(1)));
+        assert_eq!(
+            (d[6].dimension, d[6].first, d[6].last, d[6].array_id),
+            (Some(0), 1, 3, Some(1))
+        );
         assert_eq!(d[7].sampler_view.unwrap().target, TextureTarget::Buffer);
     }
 
     #[test]
     fn immediates_of_every_type() {
-        let s = ok("FRAG\nIMM[0] FLT32 { 0.5, 1.0, 0x00000000, -2.5e1}\nIMM[1] UINT32 {7, 0, 4294967295, 1}\nIMM[2] FLT64 {1.5, -0.25}\nIMM INT64 {-1, 0x10}\nIMM[4] UINT64 {18446744073709551615, 0}\nIMM[5] INT32 {-2147483648, 0, 1, -1}\n");
+        let s = ok(
+            "FRAG\nIMM[0] FLT32 { 0.5, 1.0, 0x00000000, -2.5e1}\nIMM[1] UINT32 {7, 0, 4294967295, 1}\nIMM[2] FLT64 {1.5, -0.25}\nIMM INT64 {-1, 0x10}\nIMM[4] UINT64 {18446744073709551615, 0}\nIMM[5] INT32 {-2147483648, 0, 1, -1}\n",
+        );
         let imms: Vec<&Immediate> = s.immediates().collect();
-        assert_eq!(imms[0].words, [0x3f00_0000, 0x3f80_0000, 0, (-25.0f32).to_bits()]);
+        assert_eq!(
+            imms[0].words,
+            [0x3f00_0000, 0x3f80_0000, 0, (-25.0f32).to_bits()]
+        );
         assert_eq!(imms[1].words, [7, 0, u32::MAX, 1]);
         let b = 1.5f64.to_bits();
         assert_eq!(imms[2].words[..2], [b as u32, (b >> 32) as u32]);
@@ -1404,7 +1783,9 @@ mod tests {
 
     #[test]
     fn properties() {
-        let s = ok("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE 5\nPROPERTY NEXT_SHADER FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY GS_MAX_OUTPUT_VERTICES 6\n");
+        let s = ok(
+            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE 5\nPROPERTY NEXT_SHADER FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY GS_MAX_OUTPUT_VERTICES 6\n",
+        );
         let p: Vec<&Property> = s.properties().collect();
         assert_eq!(p[0].value, Primitive::Triangles as u32);
         assert_eq!(p[1].value, 5);
@@ -1423,7 +1804,10 @@ mod tests {
     #[test]
     fn friendly_extensions() {
         let s = ok("FRAG ; a comment\r\nMOV TEMP[0], TEMP[1].y ; another\r\nEND\r\n");
-        assert_eq!(first_inst(&s).src[0].swizzle, Swizzle::replicate(Component::Y));
+        assert_eq!(
+            first_inst(&s).src[0].swizzle,
+            Swizzle::replicate(Component::Y)
+        );
         assert!(err("FRAG\rEND\n").contains("carriage return"));
     }
 
@@ -1455,8 +1839,19 @@ mod tests {
     #[test]
     fn never_panics_on_garbage() {
         let inputs = [
-            "", "\0", "FRAG", "FRAG\n[[[[[[", "FRAG\nMOV", "FRAG\nIMM[", "FRAG\nDCL", "FRAG\nDCL SVIEW[0], 2D,",
-            "FRAG\nMOV TEMP[ADDR[", "FRAG\nIMM FLT64 {0x", "\u{feff}FRAG", "FRAG\n-|", "FRAG\nTEX TEMP[0], IN[0], SAMP[0], 2D, IN[0], IN[0], IN[0], IN[0], IN[0]",
+            "",
+            "\0",
+            "FRAG",
+            "FRAG\n[[[[[[",
+            "FRAG\nMOV",
+            "FRAG\nIMM[",
+            "FRAG\nDCL",
+            "FRAG\nDCL SVIEW[0], 2D,",
+            "FRAG\nMOV TEMP[ADDR[",
+            "FRAG\nIMM FLT64 {0x",
+            "\u{feff}FRAG",
+            "FRAG\n-|",
+            "FRAG\nTEX TEMP[0], IN[0], SAMP[0], 2D, IN[0], IN[0], IN[0], IN[0], IN[0]",
         ];
         for i in inputs {
             let _ = parse(i);
