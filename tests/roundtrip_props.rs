@@ -315,6 +315,8 @@ fn immediate() -> impl Strategy<Value = Immediate> {
                 prop_oneof![
                     any::<f64>().prop_filter("finite", |v| v.is_finite()),
                     (-1000i32..1000).prop_map(|v| v as f64 / 8.0),
+                    // `inf`/`-inf`/`nan` are what the text can say beyond finite values.
+                    select(vec![f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -0.0]),
                 ],
                 2,
             )
