@@ -186,15 +186,16 @@ fn check_counts(inst: &Instruction, site: Site, report: &mut Reporter) {
 }
 
 fn check_dst_file(op: Opcode, reg: &Register, site: Site, report: &mut Reporter) {
-    let name = register_name(reg.file, reg.dimension.as_ref(), &reg.index);
+    let name = || register_name(reg.file, reg.dimension.as_ref(), &reg.index);
     match dst_role(op) {
         Role::Resource(files) => {
             if !files.contains(&reg.file) {
                 report.error(
                     site,
                     format!(
-                        "{op} stores to a {} resource, not to {name}",
-                        file_list(files)
+                        "{op} stores to a {} resource, not to {}",
+                        file_list(files),
+                        name()
                     ),
                     format!("expected {}", file_list(files)),
                 );
@@ -209,7 +210,7 @@ fn check_dst_file(op: Opcode, reg: &Register, site: Site, report: &mut Reporter)
                 };
                 report.error(
                     site,
-                    format!("{op} cannot write {name}: {why}"),
+                    format!("{op} cannot write {}: {why}", name()),
                     format!("expected {}", file_list(WRITABLE)),
                 );
             }
@@ -225,7 +226,7 @@ fn check_src_file(
     site: Site,
     report: &mut Reporter,
 ) {
-    let name = register_name(reg.file, reg.dimension.as_ref(), &reg.index);
+    let name = || register_name(reg.file, reg.dimension.as_ref(), &reg.index);
     match role {
         Role::Any => {}
         Role::Resource(files) => {
@@ -233,8 +234,9 @@ fn check_src_file(
                 report.error(
                     site,
                     format!(
-                        "{op}: source {i} must be a {} resource, found {name}",
-                        file_list(files)
+                        "{op}: source {i} must be a {} resource, found {}",
+                        file_list(files),
+                        name()
                     ),
                     format!("expected {}", file_list(files)),
                 );
@@ -249,7 +251,10 @@ fn check_src_file(
                 };
                 report.error(
                     site,
-                    format!("{op}: source {i} must be a value register, found {name} ({why})"),
+                    format!(
+                        "{op}: source {i} must be a value register, found {} ({why})",
+                        name()
+                    ),
                     "expected CONST, IN, OUT, TEMP, ADDR, IMM or SV",
                 );
             }

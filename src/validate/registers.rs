@@ -14,6 +14,8 @@ const RANGES_IN_NOTE: usize = 8;
 pub(crate) struct RegisterTable<'a> {
     processor: Processor,
     decls: Vec<(usize, &'a Declaration)>,
+    /// The declarations of each file, indexed by file number.
+    by_file: Vec<Vec<&'a Declaration>>,
     num_immediates: usize,
     /// Vertices of a per-vertex input array (GS: from GS_INPUT_PRIMITIVE; TCS/TES: 32).
     input_vertices: Option<u32>,
@@ -150,9 +152,14 @@ impl<'a> RegisterTable<'a> {
                 .filter(|&n| n > 0),
             _ => None,
         };
+        let mut by_file: Vec<Vec<&Declaration>> = vec![Vec::new(); File::ALL.len()];
+        for &(_, d) in &decls {
+            by_file[d.file as usize].push(d);
+        }
         let table = RegisterTable {
             processor: shader.processor,
             decls,
+            by_file,
             num_immediates,
             input_vertices,
             output_vertices,
@@ -249,10 +256,7 @@ impl<'a> RegisterTable<'a> {
     }
 
     fn file_decls(&self, file: File) -> impl Iterator<Item = &'a Declaration> + '_ {
-        self.decls
-            .iter()
-            .map(|(_, d)| *d)
-            .filter(move |d| d.file == file)
+        self.by_file[file as usize].iter().copied()
     }
 
     fn note_ranges(&self, file: File) -> String {
@@ -290,7 +294,7 @@ impl<'a> RegisterTable<'a> {
             File::Null => {}
             File::Immediate => self.check_immediate(reg, site, report),
             file if self.is_per_vertex(file) => {
-                self.check_index(reg, self.file_decls(file).collect(), site, report);
+                self.check_index(reg, site, report);
                 if let Some(Index {
                     offset,
                     indirect: None,
@@ -316,21 +320,7 @@ impl<'a> RegisterTable<'a> {
                 }
             }
             file => {
-                let candidates: Vec<&Declaration> = match &reg.dimension {
-                    Some(Index {
-                        offset,
-                        indirect: None,
-                    }) => self
-                        .file_decls(file)
-                        .filter(|d| d.dimension.unwrap_or(0) as i64 == *offset as i64)
-                        .collect(),
-                    Some(_) => self.file_decls(file).collect(),
-                    None => self
-                        .file_decls(file)
-                        .filter(|d| d.dimension.unwrap_or(0) == 0)
-                        .collect(),
-                };
-                if candidates.is_empty() && reg.dimension.is_some() {
+                if reg.dimension.is_some() && self.candidates(reg).next().is_none() {
                     let d = reg.dimension.map_or(0, |d| d.offset);
                     report
                         .error(
@@ -342,28 +332,42 @@ impl<'a> RegisterTable<'a> {
                         .push(self.note_ranges(file));
                     return;
                 }
-                self.check_index(reg, candidates, site, report);
+                self.check_index(reg, site, report);
             }
         }
     }
 
+    /// The declarations that may hold `reg`: those of its file whose 2-D
+    /// index matches (a missing 2-D index counts as 0; per-vertex files and
+    /// indirect 2-D indices match every declaration of the file).
+    fn candidates<'s>(&'s self, reg: &'s Register) -> impl Iterator<Item = &'a Declaration> + 's {
+        let per_vertex = self.is_per_vertex(reg.file);
+        self.file_decls(reg.file).filter(move |d| {
+            per_vertex
+                || match &reg.dimension {
+                    Some(Index {
+                        offset,
+                        indirect: None,
+                    }) => d.dimension.unwrap_or(0) as i64 == *offset as i64,
+                    Some(_) => true,
+                    None => d.dimension.unwrap_or(0) == 0,
+                }
+        })
+    }
+
     /// The first-level index against the declarations that may hold it.
-    fn check_index(
-        &self,
-        reg: &Register,
-        candidates: Vec<&Declaration>,
-        site: Site,
-        report: &mut Reporter,
-    ) {
+    fn check_index(&self, reg: &Register, site: Site, report: &mut Reporter) {
         let file = reg.file;
-        let name = register_name(file, reg.dimension.as_ref(), &reg.index);
+        let name = || register_name(file, reg.dimension.as_ref(), &reg.index);
+        let none_declared = self.candidates(reg).next().is_none();
         match &reg.index.indirect {
             None => {
                 let i = reg.index.offset as i64;
-                if candidates.iter().any(|d| d.contains(i)) {
+                if self.candidates(reg).any(|d| d.contains(i)) {
                     return;
                 }
-                if file == File::Memory && !candidates.is_empty() {
+                let name = name();
+                if file == File::Memory && !none_declared {
                     let mut warned = self.memory_warned.borrow_mut();
                     if warned.contains(&reg.index.offset) {
                         return;
@@ -379,7 +383,7 @@ impl<'a> RegisterTable<'a> {
                         .push(self.note_ranges(file));
                     return;
                 }
-                let label = if candidates.is_empty() {
+                let label = if none_declared {
                     format!("no {file} register is declared")
                 } else {
                     "outside every declared range".to_string()
@@ -390,7 +394,8 @@ impl<'a> RegisterTable<'a> {
                     .push(self.note_ranges(file));
             }
             Some(addr) => {
-                if candidates.is_empty() {
+                let name = name();
+                if none_declared {
                     report.error(
                         site,
                         format!(
