@@ -2,6 +2,9 @@
 //!
 //! Placeholder API; the implementation lands behind these signatures.
 
+pub mod math;
+pub mod ops;
+
 use crate::ir::Shader;
 
 /// Lanes executed together.
