@@ -487,6 +487,20 @@ proptest! {
     }
 
     #[test]
+    fn decode_never_panics_on_random_bodies(
+        processor in 0u32..6,
+        body in vec(prop_oneof![any::<u32>(), (0u32..1 << 16).prop_map(|w| w & !0xc)], 0..48),
+    ) {
+        // A valid header and processor word, so that the damage reaches the tokens.
+        let mut words = vec![2 | (body.len() as u32) << 8, processor];
+        words.extend(body);
+        if let Ok(s) = decode(&words, ProcessorNumbering::Mesa22) {
+            prop_assert_eq!(encode(&s, ProcessorNumbering::Mesa22).unwrap(), words);
+            let _ = tgsi::text::print(&s);
+        }
+    }
+
+    #[test]
     fn decode_of_damaged_streams_never_panics(s in shader(), edits in vec(word_edit(), 1..4)) {
         let mut words = encode(&s, ProcessorNumbering::Mesa22).unwrap();
         apply_edits(&mut words, &edits);
