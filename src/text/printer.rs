@@ -25,6 +25,9 @@
 //!   shows it only on fragment-shader inputs, but its assembler also accepts
 //!   it elsewhere (`DCL OUT[0], COLOR, CONSTANT` in old Mesa tests) and keeps
 //!   it in the tokens, so hiding it would lose it.
+//! * As in Mesa, labels show on IF, UIF, ELSE, BGNLOOP, ENDLOOP, CAL (the
+//!   branch opcodes of the table) and BGNSUB, and the SAMPLE family's texture
+//!   target is not shown (the assembler gives them UNKNOWN).
 //! * A non-zero cylindrical wrap prints as `, CYLWRAP_<letters>` (the form
 //!   older dumpers used; Mesa 22.3 no longer has the field).
 
