@@ -1,25 +1,289 @@
 //! `tgsi run` and `tgsi test`: executing shaders.
+//!
+//! `run` takes its data from the command line (`--const`, `--buffer`,
+//! `--input`) and/or from a data file in the `.shader_test` section syntax
+//! (`[constant N]`, `[buffer N]`, `[vertex data]`), runs a compute or vertex
+//! shader and prints every output and buffer word exactly: hex, and its
+//! float and integer readings (`--json` for scripts).
 
-use anyhow::{Result, bail};
+use super::input::{display_name, read_text};
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tgsi::enums::Processor;
+use tgsi::exec::{Limits, Program, Resources};
+use tgsi::shader_test::{self, RunConfig, Section, ValueType, values};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Shader to run (TGSI text)
+    /// Shader to run (TGSI text, `-` for standard input): COMP or VERT
     pub shader: PathBuf,
+    /// Compute: number of work groups X,Y,Z (block size from CS_FIXED_BLOCK_*)
+    #[arg(long, default_value = "1,1,1", value_name = "X,Y,Z")]
+    pub groups: String,
+    /// Vertex: number of vertices to run (default: rows of [vertex data], else 1)
+    #[arg(long)]
+    pub vertices: Option<usize>,
+    /// Constant buffer contents: `N=TYPE:v,v,...` (TYPE float, uint, int, double,
+    /// uint64, int64, hex); CONST[i] is buffer 0. Repeatable.
+    #[arg(long = "const", value_name = "N=TYPE:VALUES")]
+    pub constants: Vec<String>,
+    /// Storage buffer contents: `N=TYPE:v,v,...`. Repeatable.
+    #[arg(long = "buffer", value_name = "N=TYPE:VALUES")]
+    pub buffers: Vec<String>,
+    /// Storage buffer size in bytes: `N=BYTES` (zero-filled beyond the contents)
+    #[arg(long = "buffer-size", value_name = "N=BYTES")]
+    pub buffer_sizes: Vec<String>,
+    /// Vertex input for every vertex: `I=TYPE:x,y,z,w` (IN[I]). Repeatable.
+    #[arg(long = "input", value_name = "I=TYPE:X,Y,Z,W")]
+    pub inputs: Vec<String>,
+    /// Data file with `[constant N]`, `[buffer N]` and `[vertex data]` sections
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads for a compute dispatch
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Instruction budget per 16-lane batch
+    #[arg(long, default_value_t = Limits::default().max_instructions)]
+    pub budget: u64,
+}
+
+/// `N=TYPE:v,v,...` → (N, words).
+fn parse_typed(spec: &str, what: &str) -> Result<(usize, Vec<u32>)> {
+    let (index, rest) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow!("{what} `{spec}`: expected N=TYPE:VALUES"))?;
+    let index: usize = index
+        .trim()
+        .parse()
+        .map_err(|_| anyhow!("{what} `{spec}`: `{index}` is not an index"))?;
+    let (ty, vals) = rest
+        .split_once(':')
+        .ok_or_else(|| anyhow!("{what} `{spec}`: expected TYPE:VALUES after `=`"))?;
+    let (ty, _) = ValueType::from_word(ty.trim())
+        .ok_or_else(|| anyhow!("{what} `{spec}`: unknown type `{ty}`"))?;
+    let words = values::parse_words(ty, &vals.replace(',', " "))
+        .map_err(|e| anyhow!("{what} `{spec}`: {e}"))?;
+    Ok((index, words))
+}
+
+fn slot<T: Default + Clone>(v: &mut Vec<T>, index: usize) -> Result<&mut T> {
+    if index > 4096 {
+        bail!("resource index {index} is out of range (at most 4096)");
+    }
+    if v.len() <= index {
+        v.resize(index + 1, T::default());
+    }
+    Ok(&mut v[index])
+}
+
+fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// One word as hex, float and integer readings.
+fn describe(word: u32) -> String {
+    format!(
+        "0x{word:08x}  {:>14}  {:>11}  {:>11}u",
+        format_float(f32::from_bits(word)),
+        word as i32,
+        word
+    )
+}
+
+fn format_float(f: f32) -> String {
+    if f.is_finite() && f != 0.0 && (f.abs() >= 1e7 || f.abs() < 1e-4) {
+        format!("{f:e}")
+    } else {
+        format!("{f:?}")
+    }
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
-    bail!(
-        "{}: `tgsi run` is not available in this build yet",
-        args.shader.display()
-    )
+    let name = display_name(&args.shader);
+    let text = read_text(&args.shader)?;
+    let shader = match tgsi::assemble(&text) {
+        Ok((s, _)) => s,
+        Err(diags) => {
+            eprint!("{}", diags.render(&name, &text));
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let program = Program::compile(&shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let mut res = Resources::default();
+    let mut vertex_rows: Vec<Vec<[u32; 4]>> = Vec::new();
+    let mut attrs: Vec<u32> = Vec::new();
+    if let Some(data) = &args.data {
+        let data_name = display_name(data);
+        let data_text = read_text(data)?;
+        let file = shader_test::parse_file(&data_name, &data_text)
+            .map_err(|e| anyhow!("{data_name}:{}: {}", e.line, e.message))?;
+        for (_, section) in &file.sections {
+            match section {
+                Section::Constant { index, words } => {
+                    *slot(&mut res.constants, *index as usize)? = words.clone()
+                }
+                Section::Buffer { index, size, words } => {
+                    let mut bytes = words_to_bytes(words);
+                    if let Some(size) = size {
+                        bytes.resize(*size as usize, 0);
+                    }
+                    *slot(&mut res.buffers, *index as usize)? = bytes;
+                }
+                Section::VertexData(vd) => {
+                    attrs = vd.attributes.iter().map(|a| a.0).collect();
+                    vertex_rows = vd.rows.clone();
+                }
+                _ => bail!(
+                    "{data_name}: only [constant N], [buffer N] and [vertex data] sections belong in a data file"
+                ),
+            }
+        }
+    }
+    for spec in &args.constants {
+        let (i, words) = parse_typed(spec, "--const")?;
+        *slot(&mut res.constants, i)? = words;
+    }
+    for spec in &args.buffers {
+        let (i, words) = parse_typed(spec, "--buffer")?;
+        *slot(&mut res.buffers, i)? = words_to_bytes(&words);
+    }
+    for spec in &args.buffer_sizes {
+        let (i, n) = spec
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--buffer-size `{spec}`: expected N=BYTES"))?;
+        let i: usize = i.trim().parse().context("--buffer-size index")?;
+        let n: usize = n.trim().parse().context("--buffer-size bytes")?;
+        if n > 1 << 30 {
+            bail!("--buffer-size `{spec}`: at most 1 GiB");
+        }
+        slot(&mut res.buffers, i)?.resize(n, 0);
+    }
+    let limits = Limits {
+        max_instructions: args.budget,
+        ..Limits::default()
+    };
+    let _ = args.threads;
+    let mut report = serde_json::Map::new();
+    match shader.processor {
+        Processor::Compute => {
+            let groups: Vec<u32> = args
+                .groups
+                .split(',')
+                .map(|s| s.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| anyhow!("--groups `{}`: expected X,Y,Z", args.groups))?;
+            let [x, y, z] = groups[..] else {
+                bail!("--groups `{}`: expected three numbers X,Y,Z", args.groups)
+            };
+            program
+                .dispatch(&mut res, [x, y, z], &limits)
+                .map_err(|e| anyhow!("{name}: {e}"))?;
+        }
+        Processor::Vertex => {
+            let count = args.vertices.unwrap_or(if vertex_rows.is_empty() {
+                1
+            } else {
+                vertex_rows.len()
+            });
+            if count > 1 << 24 {
+                bail!("--vertices {count}: at most 16777216");
+            }
+            let mut cli_inputs: Vec<(usize, [u32; 4])> = Vec::new();
+            for spec in &args.inputs {
+                let (i, w) = parse_typed(spec, "--input")?;
+                let four: [u32; 4] = w
+                    .get(..4)
+                    .and_then(|s| s.try_into().ok())
+                    .ok_or_else(|| anyhow!("--input `{spec}`: expected four 32-bit values"))?;
+                cli_inputs.push((i, four));
+            }
+            let width = attrs
+                .iter()
+                .map(|&a| a as usize + 1)
+                .chain(cli_inputs.iter().map(|c| c.0 + 1))
+                .max()
+                .unwrap_or(0);
+            let inputs: Vec<Vec<[u32; 4]>> = (0..count)
+                .map(|v| {
+                    let mut row = vec![[0u32; 4]; width];
+                    if let Some(data) = vertex_rows.get(v) {
+                        for (a, value) in attrs.iter().zip(data) {
+                            row[*a as usize] = *value;
+                        }
+                    }
+                    for (i, value) in &cli_inputs {
+                        row[*i] = *value;
+                    }
+                    row
+                })
+                .collect();
+            let outputs = program
+                .run_vertices(&mut res, &inputs, count, &limits)
+                .map_err(|e| anyhow!("{name}: {e}"))?;
+            if args.json {
+                report.insert("vertices".into(), json!(outputs));
+            } else {
+                for (v, outs) in outputs.iter().enumerate() {
+                    for (k, out) in outs.iter().enumerate() {
+                        println!("vertex {v} OUT[{k}]");
+                        for (c, w) in out.iter().enumerate() {
+                            println!("  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w));
+                        }
+                    }
+                }
+            }
+        }
+        other => bail!("{name}: `tgsi run` runs COMP and VERT shaders; this is a {other} shader"),
+    }
+    let buffers: Vec<(usize, Vec<u32>)> = res
+        .buffers
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_empty())
+        .map(|(i, b)| {
+            (
+                i,
+                b.chunks(4)
+                    .map(|c| {
+                        let mut w = [0u8; 4];
+                        w[..c.len()].copy_from_slice(c);
+                        u32::from_le_bytes(w)
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    if args.json {
+        let list: Vec<_> = buffers
+            .iter()
+            .map(|(i, w)| json!({"index": i, "words": w}))
+            .collect();
+        report.insert("buffers".into(), json!(list));
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for (i, words) in &buffers {
+            println!("BUFFER[{i}] ({} bytes)", res.buffers[*i].len());
+            for (k, w) in words.iter().enumerate() {
+                println!("  +{:<6} {}", k * 4, describe(*w));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn test(paths: &[PathBuf], _threads: usize) -> Result<ExitCode> {
-    bail!(
-        "`tgsi test` is not available in this build yet ({} paths given)",
-        paths.len()
-    )
+pub fn test(paths: &[PathBuf], threads: usize) -> Result<ExitCode> {
+    let _ = threads;
+    let config = RunConfig::default();
+    let mut out = std::io::stdout().lock();
+    let summary = shader_test::run_paths(paths, &config, &mut out);
+    Ok(if summary.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
