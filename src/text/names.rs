@@ -116,7 +116,10 @@ pub fn removed_file(name: &str) -> Option<&'static str> {
             "PRED",
             "predicate registers were removed; use `IF` on a condition",
         ),
-        ("RLOCAL", "use `MEMORY[n], PRIVATE`"),
+        ("RLOCAL", "declare work-group memory as `MEMORY[n], SHARED`"),
+        ("RGLOBAL", "declare global memory as `MEMORY[n], GLOBAL`"),
+        ("RPRIVATE", "declare private memory as `MEMORY[n], PRIVATE`"),
+        ("RINPUT", "declare kernel inputs as `MEMORY[n], INPUT`"),
         (
             "LOOP",
             "the loop-counter file was removed; use a `TEMP` counter",

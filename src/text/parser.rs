@@ -12,6 +12,9 @@
 //!   statement recovers at the next line), "did you mean" suggestions;
 //! * one-letter source swizzles (`.x` = `.xxxx`, also for texel offsets);
 //! * `FRAG1.1`-style versioned headers of old shaders mean the plain stage;
+//! * whitespace between the sign and the digits of an indirect offset
+//!   (`ADDR[0].x + 3`, as old shaders wrote it);
+//! * no whitespace needed where Mesa wants it between tokens (`IMM[0]FLT32`);
 //! * numeric values for enum-valued properties (the dumper prints unknown
 //!   values as numbers), the `MUL_ZERO_WINS` spelling, `CYLWRAP_*` after the
 //!   interpolation (the dumper prints it), `0X`/short `0x` raw floats;
@@ -399,9 +402,11 @@ impl<'a> Parser<'a> {
             TokenKind::Minus | TokenKind::Plus => {
                 let sign = self.peek();
                 let digits = self.peek_at(1);
-                if digits.kind != TokenKind::Number || digits.span.start != sign.span.end {
+                // Mesa wants the digits right after the sign; `ADDR[0].x + 3`
+                // (as old shaders wrote it) is just as clear.
+                if digits.kind != TokenKind::Number || digits.line_start {
                     self.bump();
-                    return Err(self.expected(&format!("digits right after the sign of {what}")));
+                    return Err(self.expected(&format!("the digits of {what}")));
                 }
                 self.bump();
                 sign.kind == TokenKind::Minus
@@ -756,6 +761,15 @@ impl<'a> Parser<'a> {
             if i == 0 && (self.peek().line_start || self.at(TokenKind::Eof)) {
                 let err = self.expected("an operand");
                 self.note_operand_count(opcode);
+                if matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM)
+                    && let Some(d) = self.diags.last_mut()
+                {
+                    d.notes.push(format!(
+                        "help: old shaders wrote `{}` alone; it now names the stream: `{} IMM[n].xxxx` with IMM[n].x = 0",
+                        opcode.name(),
+                        opcode.name()
+                    ));
+                }
                 return Err(err);
             }
             if i < num_dst {
@@ -965,9 +979,11 @@ impl<'a> Parser<'a> {
             let p = self.shader.processor;
             let is_in = file == File::Input;
             let is_out = file == File::Output;
-            let vertex_bracket = (p == Processor::Geometry && is_in)
-                || (p == Processor::TessEval && is_in)
-                || (p == Processor::TessCtrl && (is_in || is_out));
+            let vertex_bracket = match p {
+                Processor::Geometry | Processor::TessEval => is_in,
+                Processor::TessCtrl => is_in || is_out,
+                _ => false,
+            };
             if !vertex_bracket {
                 dimension = Some(range.0);
             }
@@ -1623,7 +1639,8 @@ mod tests {
 
     #[test]
     fn indirect_with_array_id_and_negative_offset() {
-        let s = ok("FRAG\nMOV TEMP[ADDR[0].y -2](3), TEMP[1]\n");
+        let s = ok("FRAG\nMOV TEMP[ADDR[0].y -2](3), TEMP[ADDR[0].x + 3]\n");
+        assert_eq!(first_inst(&s).src[0].reg.index.offset, 3);
         let d = &first_inst(&s).dst[0];
         assert_eq!(d.reg.index.offset, -2);
         let ind = d.reg.index.indirect.unwrap();
