@@ -68,12 +68,10 @@ mod tests {
         if want.is_nan() {
             return if got.is_nan() { 0.0 } else { f64::INFINITY };
         }
-        if want.is_infinite() || got.is_infinite() {
-            return if got as f64 == want {
-                0.0
-            } else {
-                f64::INFINITY
-            };
+        // beyond f32::MAX the exact value rounds to ±inf
+        let rounded = want as f32;
+        if rounded.is_infinite() || got.is_infinite() {
+            return if got == rounded { 0.0 } else { f64::INFINITY };
         }
         let exp = if want == 0.0 {
             -126
@@ -115,8 +113,8 @@ mod tests {
         let (e_sin, at_sin) = max_error(xs.iter().copied(), sin_f32, f64::sin);
         let (e_cos, at_cos) = max_error(xs.iter().copied(), cos_f32, f64::cos);
         eprintln!("sin max {e_sin:.3} ulp at {at_sin}; cos max {e_cos:.3} ulp at {at_cos}");
-        assert!(e_sin <= 1.0, "sin {e_sin} ulp at {at_sin}");
-        assert!(e_cos <= 1.0, "cos {e_cos} ulp at {at_cos}");
+        assert!(e_sin <= 0.51, "sin {e_sin} ulp at {at_sin}");
+        assert!(e_cos <= 0.51, "cos {e_cos} ulp at {at_cos}");
     }
 
     #[test]
@@ -125,13 +123,13 @@ mod tests {
         let xs = (0..SAMPLES).map(|_| rng.uniform(-126.0, 128.0) as f32);
         let (e, at) = max_error(xs, ex2_f32, f64::exp2);
         eprintln!("ex2 max {e:.3} ulp at {at}");
-        assert!(e <= 1.0, "ex2 {e} ulp at {at}");
+        assert!(e <= 0.51, "ex2 {e} ulp at {at}");
         // the subnormal result range: error in absolute subnormal ulps
         let mut rng = Rng(77);
         let xs = (0..100_000).map(|_| rng.uniform(-149.0, -126.0) as f32);
         let (e, at) = max_error(xs, ex2_f32, f64::exp2);
         eprintln!("ex2 (subnormal results) max {e:.3} ulp at {at}");
-        assert!(e <= 1.0, "ex2 subnormal {e} ulp at {at}");
+        assert!(e <= 0.51, "ex2 subnormal {e} ulp at {at}");
     }
 
     #[test]
@@ -141,12 +139,12 @@ mod tests {
         let xs = (0..SAMPLES).map(|_| f32::from_bits((rng.next() as u32) % 0x7f80_0000 + 1));
         let (e, at) = max_error(xs, lg2_f32, f64::log2);
         eprintln!("lg2 max {e:.3} ulp at {at}");
-        assert!(e <= 1.0, "lg2 {e} ulp at {at}");
+        assert!(e <= 0.8, "lg2 {e} ulp at {at}");
         // dense around 1.0 where the result is tiny
         let xs = (0..100_000).map(|i| 0.99 + 0.02 * i as f32 / 100_000.0);
         let (e, at) = max_error(xs, lg2_f32, f64::log2);
         eprintln!("lg2 near 1 max {e:.3} ulp at {at}");
-        assert!(e <= 1.0, "lg2 near 1: {e} ulp at {at}");
+        assert!(e <= 0.51, "lg2 near 1: {e} ulp at {at}");
     }
 
     #[test]
@@ -164,7 +162,7 @@ mod tests {
             }
         }
         eprintln!("pow max {:.3} ulp at ({}, {})", worst.0, worst.1, worst.2);
-        assert!(worst.0 <= 1.0, "pow {worst:?}");
+        assert!(worst.0 <= 0.85, "pow {worst:?}");
     }
 
     #[test]
