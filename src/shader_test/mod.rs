@@ -23,7 +23,9 @@
 //! shader body are not part of the shader (they cannot be TGSI), so comments
 //! may precede the next header; `probe buffer` takes an optional `ulp U`;
 //! `shader model` takes `<`, `<=`, `==`, `>=`, `>` and the runner offers 5.1;
-//! a shader the machine's `Program::compile` refuses counts as rejected.
+//! `expect error` matches TEXT case-insensitively, and a TEXT in double
+//! quotes means the text between them; `fail` sections are judged by the
+//! assembler and validator only (never run).
 
 mod parse;
 mod run;

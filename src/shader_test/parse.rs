@@ -1327,7 +1327,13 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
             if !msg.is_empty() && !msg.starts_with(char::is_whitespace) {
                 return Err(ParseError::new(line, "expected `expect error TEXT`"));
             }
-            Ok(Command::ExpectError(msg.trim().to_string()))
+            let msg = msg.trim();
+            // A quoted TEXT means the text between the quotes.
+            let msg = msg
+                .strip_prefix('"')
+                .and_then(|m| m.strip_suffix('"'))
+                .unwrap_or(msg);
+            Ok(Command::ExpectError(msg.to_string()))
         }
         other => Err(ParseError::new(
             line,

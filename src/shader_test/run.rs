@@ -812,7 +812,7 @@ impl Runner<'_> {
         match &slot.built {
             Built::Rejected(message) => {
                 slot.reported = true;
-                if message.contains(text) {
+                if message.to_lowercase().contains(&text.to_lowercase()) {
                     Ok(())
                 } else {
                     Err(format!(

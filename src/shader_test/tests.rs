@@ -674,3 +674,83 @@ fn uniforms_persist_and_state_is_per_test() {
     );
     assert_eq!(report.summary().passed, 1);
 }
+
+#[test]
+fn later_shader_sections_replace_earlier_ones() {
+    // The first compute shader does not assemble; the second replaces it, so the
+    // first is one failed test, and `expect error` looks at the second.
+    let text = "[compute shader]\nCOMP\nBOGUS\n[compute shader]\nCOMP\nEND\n[test]\nexpect error anything\n";
+    let (report, out) = run_text(text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 0,
+            failed: 2,
+            skipped: 0
+        }
+    );
+    assert!(
+        out.contains("t.shader_test:1: the compute shader does not assemble"),
+        "{out}"
+    );
+    assert!(
+        out.contains("t.shader_test:8: expected the compute shader (line 4) to be rejected"),
+        "{out}"
+    );
+    // A shader of another stage does not replace it.
+    let text =
+        "[compute shader]\nCOMP\nBOGUS\n[vertex shader]\nVERT\nEND\n[test]\ndispatch 1 1 1\n";
+    let (report, out) = run_text(text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 0,
+            failed: 1,
+            skipped: 0
+        }
+    );
+    assert!(
+        out.contains("t.shader_test:8: the compute shader (line 1) does not assemble"),
+        "{out}"
+    );
+}
+
+#[test]
+fn expect_error_text_forms() {
+    assert_eq!(
+        commands("expect error \"not declared\"")[0],
+        Command::ExpectError("not declared".into())
+    );
+    assert_eq!(
+        commands("expect error")[0],
+        Command::ExpectError(String::new())
+    );
+    // Matching ignores case; the rendered diagnostics (with `error:`) count.
+    let (report, _) = run_text("[compute shader fail]\nCOMP\nBOGUS\n[test]\nexpect error ERROR\n");
+    assert_eq!(report.summary().passed, 1);
+    // A stage header that does not match the shader's processor is an error.
+    let (report, out) = run_text("[vertex shader]\nCOMP\nEND\n");
+    assert_eq!(report.summary().failed, 1);
+    assert!(out.contains("holds a COMP shader"), "{out}");
+}
+
+#[test]
+fn unsupported_stages_are_skipped_not_failed() {
+    let text = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nDCL IMM_NONE_\n";
+    // An unassemblable fragment shader still fails...
+    let (report, _) = run_text(text);
+    assert_eq!(report.summary().failed, 1);
+    // ...while a good one under `draw quad` is skipped.
+    let text = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n\
+                [test]\ndraw quad\nprobe all rgba (1.0, 0.0, 0.0, 1.0)\n";
+    let (report, out) = run_text(text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 0,
+            failed: 0,
+            skipped: 1
+        },
+        "{out}"
+    );
+}
