@@ -471,8 +471,7 @@ impl<'a> Parser<'a> {
     /// A word (identifier or digit-led word such as `2D`).
     fn parse_word(&mut self, what: &str) -> PResult<(&'a str, Span)> {
         let t = self.peek();
-        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) || (t.line_start && self.pos > 0)
-        {
+        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) {
             return Err(self.expected(what));
         }
         self.bump();
@@ -758,7 +757,7 @@ impl<'a> Parser<'a> {
                 self.note_operand_count(opcode);
                 return Err(err);
             }
-            if i == 0 && (self.peek().line_start || self.at(TokenKind::Eof)) {
+            if i == 0 && !self.operand_may_follow() {
                 let err = self.expected("an operand");
                 self.note_operand_count(opcode);
                 if matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM)
@@ -862,6 +861,19 @@ impl<'a> Parser<'a> {
             return Err(err);
         }
         Ok(inst)
+    }
+
+    /// True unless the first operand is missing: statements may span lines as
+    /// in Mesa, but on a new line only a register (or `-`, `|`) continues one.
+    fn operand_may_follow(&self) -> bool {
+        let t = self.peek();
+        match t.kind {
+            TokenKind::Eof => false,
+            _ if !t.line_start => true,
+            TokenKind::Minus | TokenKind::Pipe => true,
+            TokenKind::Ident => File::from_name(self.text(t)).is_some(),
+            _ => false,
+        }
     }
 
     /// Adds to the last error how many operands `opcode` takes.
@@ -1182,7 +1194,7 @@ impl<'a> Parser<'a> {
     /// The error for a `, word` no step of the declaration grammar took.
     fn bad_attribute(&mut self, file: File) -> Reported {
         let t = self.peek();
-        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) || t.line_start {
+        if !matches!(t.kind, TokenKind::Ident | TokenKind::Number) {
             return self.expected("a declaration attribute");
         }
         let word = self.text(t);
@@ -1329,9 +1341,7 @@ impl<'a> Parser<'a> {
             start = first.span.start;
         }
         let t = self.peek();
-        if !matches!(t.kind, TokenKind::Number | TokenKind::Ident)
-            || (t.line_start && t.span.start != start)
-        {
+        if !matches!(t.kind, TokenKind::Number | TokenKind::Ident) {
             return Err(self.expected("a number"));
         }
         self.bump();
@@ -1388,7 +1398,7 @@ impl<'a> Parser<'a> {
     /// A name from `names` or (as the dumper prints unknown values) a number.
     fn parse_enum_value(&mut self, what: &str, names: Vec<(&'static str, u32)>) -> PResult<u32> {
         let t = self.peek();
-        if t.kind == TokenKind::Number && !t.line_start {
+        if t.kind == TokenKind::Number {
             return Ok(self.parse_uint(what, u32::MAX as u64)?.0 as u32);
         }
         let (word, span) = self.parse_word(what)?;
@@ -1816,6 +1826,10 @@ mod tests {
     fn free_form_statements_like_mesa() {
         let s = ok("FRAG DCL TEMP[0] MOV TEMP[0],\n  TEMP[0] END");
         assert_eq!(s.statements.len(), 3);
+        let s = ok(
+            "FRAG\nMOV\n TEMP[0], TEMP[0]\nIMM FLT32 {1,\n 2, 3,\n 4}\nTEX TEMP[0], TEMP[0], SAMP[0],\n 2D\nEND\n",
+        );
+        assert_eq!(s.statements.len(), 4);
     }
 
     #[test]
@@ -1851,6 +1865,31 @@ mod tests {
         assert!(err("FRAG\nSUB TEMP[0], TEMP[1], TEMP[2]\n").contains("`ADD`"));
         assert!(err("FRAG\nDCL RES[0], 2D, FLOAT\n").contains("SVIEW"));
         assert!(err("COMP\n#define x TEMP[0]\n").contains("preprocessor"));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Arbitrary text never panics and every error has a span.
+        #[test]
+        fn arbitrary_text_never_panics(src in "\\PC{0,200}") {
+            if let Err(d) = parse(&src) {
+                proptest::prop_assert!(d.0.iter().all(|d| d.primary.is_some() || d.message.starts_with("too many")));
+            }
+        }
+
+        /// Shuffled TGSI words (the likely garbage) never panic either.
+        #[test]
+        fn tgsi_word_soup_never_panics(words in proptest::collection::vec(proptest::sample::select(vec![
+            "FRAG", "GEOM", "DCL", "IMM", "PROPERTY", "MOV", "TEX", "STORE", "UIF", "ENDIF", "TEMP", "IN", "SVIEW",
+            "IMAGE", "[", "]", "(", ")", "{", "}", ",", ":", ".", "..", "|", "-", "+", "0", "1", "99999999999",
+            "0x3f800000", "1.5e-3", "2D", "xyzw", "x", "FLT32", "INT64", "010", "ADDR", "ARRAY", "\n", "\r", ";", "#",
+            "GS_INPUT_PRIMITIVE", "TRIANGLES", "PIPE_FORMAT_R32_UINT", "COHERENT", "STREAM", "é",
+        ]), 0..60)) {
+            let src = words.join(" ");
+            let _ = parse(&src);
+            let _ = parse(&words.concat());
+        }
     }
 
     #[test]
