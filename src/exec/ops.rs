@@ -717,14 +717,15 @@ pub fn pk4ub(a: [u32; 4]) -> u32 {
 // per-channel specials
 
 /// LIT: x = 1; y = max(s.x, 0); z = s.x > 0 ? pow(max(s.y, 0), clamp(s.w, -128, 128)) : 0; w = 1.
-/// `max`/`clamp` use the MIN/MAX NaN rule (a NaN s.y counts as 0, a NaN s.w as -128).
+/// `max`/`clamp` use the MIN/MAX NaN rule, clamping with `min` first as Mesa does
+/// (a NaN s.y counts as 0, a NaN s.w as 128).
 #[inline]
 pub fn lit(a: [u32; 4]) -> [u32; 4] {
     let x = fl(a[0]);
     let y = max_f32(x, 0.0);
     let z = if x > 0.0 {
         let base = max_f32(fl(a[1]), 0.0);
-        let exponent = min_f32(max_f32(fl(a[3]), -128.0), 128.0);
+        let exponent = max_f32(min_f32(fl(a[3]), 128.0), -128.0);
         math::pow_f32(base, exponent)
     } else {
         0.0
@@ -1782,6 +1783,9 @@ mod tests {
         assert_eq!(lit(v4([1.0, 2.0, 0.0, -200.0]))[2], 0x0020_0000);
         assert_eq!(lit(v4([1.0, 0.0, 0.0, 0.0])), v4([1.0, 1.0, 1.0, 1.0]));
         assert_eq!(lit([NAN, f(2.0), 0, f(2.0)]), v4([1.0, 0.0, 0.0, 1.0]));
+        // NaN exponent clamps to 128 (min first, as Mesa): 3.7^128 overflows
+        assert_eq!(lit([F32_ONE, f(3.7), 0, NAN])[2], INF);
+        assert_eq!(lit([F32_ONE, f(0.5), 0, NAN])[2], 0x0020_0000); // 2^-128, subnormal
         assert_eq!(
             exp(v4([2.5, 9.0, 9.0, 9.0])),
             v4([4.0, 0.5, 2f32.powf(2.5), 1.0])
