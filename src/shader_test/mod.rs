@@ -51,18 +51,25 @@ pub fn run_source(name: &str, source: &str, config: &RunConfig) -> FileReport {
 }
 
 /// The files a path stands for: a file itself, or the `*.shader_test` files
-/// of a directory (sorted, not recursive).
+/// under a directory (its subdirectories included), sorted by path.
 pub fn expand_path(path: &Path) -> std::io::Result<Vec<PathBuf>> {
-    if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "shader_test"))
-            .collect();
-        files.sort();
-        Ok(files)
-    } else {
-        Ok(vec![path.to_path_buf()])
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
     }
+    let mut files = Vec::new();
+    let mut dirs = vec![path.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let p = entry?.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "shader_test") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// Writes the messages of a report: every failure, and skips when verbose.

@@ -632,6 +632,8 @@ fn summary_line_and_paths() {
     .unwrap();
     std::fs::write(dir.join("c.shader_test"), "[test]\nbogus\n").unwrap();
     std::fs::write(dir.join("ignored.txt"), "junk").unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub").join("d.shader_test"), "[test]\n").unwrap();
     let mut out = Vec::new();
     let missing = dir.join("missing.shader_test");
     let summary = run_paths(
@@ -643,7 +645,7 @@ fn summary_line_and_paths() {
     assert_eq!(
         summary,
         Summary {
-            passed: 1,
+            passed: 2,
             failed: 3,
             skipped: 0
         },
@@ -661,7 +663,7 @@ fn summary_line_and_paths() {
         lines[2].contains("missing.shader_test: cannot read"),
         "{text}"
     );
-    assert_eq!(*lines.last().unwrap(), "1 passed, 3 failed");
+    assert_eq!(*lines.last().unwrap(), "2 passed, 3 failed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
