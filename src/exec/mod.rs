@@ -1,11 +1,57 @@
 //! The machine: runs a shader over many lanes at once (SoA, execution masks).
 //!
-//! Placeholder API; the implementation lands behind these signatures.
+//! [`Program::compile`] pre-decodes a shader once (`decode.rs`: operands
+//! resolved to storage, modifiers from the opcode table, jump targets from the
+//! block structure); [`Program::dispatch`] runs compute work groups and
+//! [`Program::run_vertices`] runs vertex batches. A batch is [`LANES`]
+//! invocations executed together (`machine.rs`: registers, masks, control
+//! flow, memory, inter-lane ops; `alu.rs`: the opcode dispatch onto the
+//! scalar semantics in `ops`).
+//!
+//! Semantics chosen where the spec leaves room (see also `machine.rs`):
+//! * Indirect reads out of range (of the file, or of the named ARRAY) give 0,
+//!   indirect writes out of range are dropped; indices are per lane for
+//!   sources **and** destinations. CONST reads out of range give 0.
+//! * All sources are read before any destination channel is written, for
+//!   64-bit ops too (Mesa writes the xy pair before reading for zw).
+//! * 64-bit writemasks follow Mesa (tgsi.md §6.7): unary, ternary and 32→64
+//!   conversions need both bits of a pair, binary ops and shifts process a pair
+//!   when either bit is set and write both channels, compares write the first
+//!   enabled channel of a pair, 64→32 conversions pack into the first two
+//!   enabled channels. The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
+//!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z (tgsi.md
+//!   §3.3/§3). DFRACEXP reads only src.xy (Mesa).
+//! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;
+//!   `_PRECISE` changes nothing (the machine never fuses).
+//! * LOAD/STORE/atomics take byte addresses per lane; every 32-bit word out of
+//!   range reads 0 and is not written (D3D rules, per word); atomics on out of
+//!   range addresses return 0. Lanes touch memory in lane order, so results
+//!   are deterministic within a batch; atomics on buffers are real atomic
+//!   read-modify-writes, so with several threads the final memory of
+//!   commutative atomics is deterministic but the returned old values depend
+//!   on the interleaving of groups.
+//! * A work group of N invocations runs as ceil(N/16) batches; BARRIER makes
+//!   every batch of the group run up to its barrier (or its end) before any
+//!   continues. MEMBAR needs nothing: batches of a group run one at a time.
+//! * The subgroup is the batch: SUBGROUP_SIZE = 16, VOTE/BALLOT/READ_* work
+//!   over the batch's active lanes. CLOCK returns the batch's count of
+//!   executed instructions (64-bit, low word in x), so runs are reproducible.
+//! * Scalar system values (VERTEXID, SUBGROUP_SIZE, WORK_DIM, ...) are
+//!   replicated to all four channels; vectors (THREAD_ID, BLOCK_ID, ...) have
+//!   w = 0; SUBGROUP_*_MASK are 64-bit masks in xy.
+//! * Texture, fragment-only, geometry/tessellation and bindless opcodes are
+//!   refused by `compile` with an error naming the opcode.
 
+mod alu;
+pub mod decode;
+mod machine;
 pub mod math;
 pub mod ops;
 
+use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
+use decode::Code;
+use machine::{Batch, Env, FULL, Mask, SharedBuffer, Stop};
 
 /// Lanes executed together.
 pub const LANES: usize = 16;
@@ -17,11 +63,20 @@ pub struct Limits {
     pub max_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,
+    /// Threads the work groups of a dispatch are spread over (1 = this thread).
+    pub threads: usize,
+    /// Most invocations one work group may have.
+    pub max_group_invocations: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_instructions: 10_000_000, shared_memory_bytes: 32 * 1024 }
+        Limits {
+            max_instructions: 10_000_000,
+            shared_memory_bytes: 32 * 1024,
+            threads: 1,
+            max_group_invocations: 1 << 16,
+        }
     }
 }
 
@@ -43,31 +98,390 @@ pub struct ExecError {
     pub message: String,
 }
 
+impl ExecError {
+    fn general(message: impl Into<String>) -> ExecError {
+        ExecError {
+            instruction: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// What a run executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions executed, counted once per batch (what the budget counts).
+    pub batch_instructions: u64,
+    /// Instructions times the live lanes of the batch that executed them.
+    pub lane_instructions: u64,
+    /// Invocations (lanes) run.
+    pub invocations: u64,
+}
+
+impl Stats {
+    fn add(&mut self, o: Stats) {
+        self.batch_instructions += o.batch_instructions;
+        self.lane_instructions += o.lane_instructions;
+        self.invocations += o.invocations;
+    }
+    fn account(&mut self, b: &Batch) {
+        self.batch_instructions += b.executed;
+        self.lane_instructions += b.executed * b.alive.count_ones() as u64;
+        self.invocations += b.alive.count_ones() as u64;
+    }
+}
+
 /// A shader prepared for execution.
 pub struct Program {
-    _shader: Shader,
+    code: Code,
+}
+
+fn lanes_mask(n: usize) -> Mask {
+    if n >= LANES {
+        FULL
+    } else {
+        ((1u32 << n) - 1) as Mask
+    }
 }
 
 impl Program {
     /// Pre-decodes a (validated) shader.
     pub fn compile(shader: &Shader) -> Result<Program, ExecError> {
-        Ok(Program { _shader: shader.clone() })
+        Ok(Program {
+            code: Code::compile(shader)?,
+        })
+    }
+
+    /// The shader stage.
+    pub fn processor(&self) -> Processor {
+        self.code.processor
+    }
+
+    /// The compute block size (CS_FIXED_BLOCK_* properties, 1 when absent).
+    pub fn block_size(&self) -> [u32; 3] {
+        self.code.block_size
     }
 
     /// Runs a compute shader over `groups` work groups (block size from its properties).
-    pub fn dispatch(&self, _res: &mut Resources, _groups: [u32; 3], _limits: &Limits) -> Result<(), ExecError> {
-        Err(ExecError { instruction: None, message: "the machine is not written yet".into() })
+    pub fn dispatch(
+        &self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        limits: &Limits,
+    ) -> Result<(), ExecError> {
+        self.dispatch_stats(res, groups, limits).map(|_| ())
+    }
+
+    /// [`Program::dispatch`], also returning what was executed.
+    pub fn dispatch_stats(
+        &self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        limits: &Limits,
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
+        if code.processor != Processor::Compute {
+            return Err(ExecError::general(format!(
+                "dispatch needs a compute shader, this is a {} shader",
+                code.processor
+            )));
+        }
+        let [bw, bh, bd] = code.block_size;
+        let per_group = bw as u64 * bh as u64 * bd as u64;
+        if per_group > limits.max_group_invocations {
+            return Err(ExecError::general(format!(
+                "a work group of {bw}x{bh}x{bd} = {per_group} invocations exceeds the limit of {}",
+                limits.max_group_invocations
+            )));
+        }
+        let batches = per_group.div_ceil(LANES as u64) as usize;
+        let states_needed = if code.has_barrier { batches } else { 1 };
+        let state_bytes = states_needed as u64
+            * code.num_regs as u64
+            * std::mem::size_of::<machine::Reg>() as u64;
+        if state_bytes > 1 << 30 {
+            return Err(ExecError::general(format!(
+                "a work group needs {state_bytes} bytes of registers (barrier with {batches} batches); the limit is 1 GiB"
+            )));
+        }
+        let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
+        let buffers: Vec<SharedBuffer> = res
+            .buffers
+            .iter()
+            .map(|b| SharedBuffer::from_bytes(b))
+            .collect();
+        let env = Env {
+            consts: &res.constants,
+            buffers: &buffers,
+            max_instructions: limits.max_instructions,
+        };
+        let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
+        let shared_words = limits.shared_memory_bytes / 4;
+        let run_range = |start: u64, end: u64| -> Result<Stats, (u64, ExecError)> {
+            let mut states: Vec<Batch> = (0..states_needed).map(|_| Batch::new(code)).collect();
+            let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
+            let mut stats = Stats::default();
+            for g in start..end {
+                let id = [
+                    (g % groups[0] as u64) as u32,
+                    ((g / groups[0] as u64) % groups[1] as u64) as u32,
+                    (g / (groups[0] as u64 * groups[1] as u64)) as u32,
+                ];
+                self.run_group(
+                    &env,
+                    id,
+                    groups,
+                    &mut states,
+                    &mut shared,
+                    per_group,
+                    &mut stats,
+                )
+                .map_err(|e| (g, e))?;
+            }
+            Ok(stats)
+        };
+        let result = if threads <= 1 || total == 0 {
+            run_range(0, total)
+        } else {
+            let chunk = total.div_ceil(threads as u64);
+            let results: Vec<Result<Stats, (u64, ExecError)>> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads as u64)
+                    .map(|t| {
+                        let (a, b) = ((t * chunk).min(total), ((t + 1) * chunk).min(total));
+                        let run = &run_range;
+                        s.spawn(move || run(a, b))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err((0, ExecError::general("a worker thread panicked")))
+                        })
+                    })
+                    .collect()
+            });
+            let mut stats = Stats::default();
+            let mut first_err: Option<(u64, ExecError)> = None;
+            for r in results {
+                match r {
+                    Ok(s) => stats.add(s),
+                    Err((g, e)) => {
+                        if first_err.as_ref().is_none_or(|(fg, _)| g < *fg) {
+                            first_err = Some((g, e));
+                        }
+                    }
+                }
+            }
+            match first_err {
+                Some(e) => Err(e),
+                None => Ok(stats),
+            }
+        };
+        for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
+            sb.write_back(b);
+        }
+        result.map_err(|(g, e)| ExecError {
+            message: format!("work group {g}: {}", e.message),
+            ..e
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_group(
+        &self,
+        env: &Env,
+        id: [u32; 3],
+        grid: [u32; 3],
+        states: &mut [Batch],
+        shared: &mut [u32],
+        per_group: u64,
+        stats: &mut Stats,
+    ) -> Result<(), ExecError> {
+        let code = &self.code;
+        shared.fill(0);
+        let batches = per_group.div_ceil(LANES as u64) as usize;
+        let start = |b: &mut Batch, k: usize| {
+            let n = (per_group - (k * LANES) as u64).min(LANES as u64) as usize;
+            b.reset(code, lanes_mask(n));
+            self.fill_compute_values(b, k, id, grid);
+        };
+        if !code.has_barrier {
+            let b = &mut states[0];
+            for k in 0..batches {
+                start(b, k);
+                b.run(code, env, shared)?;
+                stats.account(b);
+            }
+            return Ok(());
+        }
+        for (k, b) in states.iter_mut().enumerate().take(batches) {
+            start(b, k);
+        }
+        loop {
+            let mut all_ended = true;
+            for b in states.iter_mut().take(batches) {
+                if !b.ended && b.run(code, env, shared)? == Stop::Barrier {
+                    all_ended = false;
+                }
+            }
+            if all_ended {
+                break;
+            }
+        }
+        for b in states.iter().take(batches) {
+            stats.account(b);
+        }
+        Ok(())
+    }
+
+    fn fill_compute_values(&self, b: &mut Batch, k: usize, id: [u32; 3], grid: [u32; 3]) {
+        let code = &self.code;
+        let [bw, bh, _] = code.block_size;
+        let local = |l: usize| -> [u32; 3] {
+            let li = (k * LANES + l) as u64;
+            [
+                (li % bw as u64) as u32,
+                ((li / bw as u64) % bh as u64) as u32,
+                (li / (bw as u64 * bh as u64)) as u32,
+            ]
+        };
+        let vec3 = |v: [u32; 3], c: usize| if c < 3 { v[c] } else { 0 };
+        for sv in &code.system_values {
+            let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
+                SemanticName::ThreadId => Box::new(|c, l| vec3(local(l), c)),
+                SemanticName::BlockId => Box::new(move |c, _| vec3(id, c)),
+                SemanticName::BlockSize => Box::new(move |c, _| vec3(code.block_size, c)),
+                SemanticName::GridSize => Box::new(move |c, _| vec3(grid, c)),
+                SemanticName::WorkDim => Box::new(|_, _| 3),
+                _ => continue,
+            };
+            b.set_system_value(code, sv.name, f);
+        }
+        fill_subgroup_values(code, b);
     }
 
     /// Runs a vertex shader on `count` vertices. `inputs[v][i]` is input `IN[i]` of
     /// vertex v as four raw words. Returns `outputs[v][k]` = `OUT[k]` of vertex v.
     pub fn run_vertices(
         &self,
-        _res: &mut Resources,
-        _inputs: &[Vec<[u32; 4]>],
-        _count: usize,
-        _limits: &Limits,
+        res: &mut Resources,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+        limits: &Limits,
     ) -> Result<Vec<Vec<[u32; 4]>>, ExecError> {
-        Err(ExecError { instruction: None, message: "the machine is not written yet".into() })
+        self.run_vertices_stats(res, inputs, count, limits)
+            .map(|(o, _)| o)
+    }
+
+    /// [`Program::run_vertices`], also returning what was executed.
+    pub fn run_vertices_stats(
+        &self,
+        res: &mut Resources,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+        limits: &Limits,
+    ) -> Result<(Vec<Vec<[u32; 4]>>, Stats), ExecError> {
+        let code = &self.code;
+        if code.processor != Processor::Vertex {
+            return Err(ExecError::general(format!(
+                "run_vertices needs a vertex shader, this is a {} shader",
+                code.processor
+            )));
+        }
+        let buffers: Vec<SharedBuffer> = res
+            .buffers
+            .iter()
+            .map(|b| SharedBuffer::from_bytes(b))
+            .collect();
+        let env = Env {
+            consts: &res.constants,
+            buffers: &buffers,
+            max_instructions: limits.max_instructions,
+        };
+        let mut b = Batch::new(code);
+        let mut shared: Vec<u32> = Vec::new();
+        let mut outputs = Vec::with_capacity(count);
+        let mut stats = Stats::default();
+        for first in (0..count).step_by(LANES) {
+            let n = (count - first).min(LANES);
+            b.reset(code, lanes_mask(n));
+            for i in 0..code.input.len as usize {
+                let reg = &mut b.regs[code.input.base as usize + i];
+                for l in 0..n {
+                    let v = inputs
+                        .get(first + l)
+                        .and_then(|vi| vi.get(i))
+                        .copied()
+                        .unwrap_or([0; 4]);
+                    for c in 0..4 {
+                        reg[c][l] = v[c];
+                    }
+                }
+            }
+            for sv in &code.system_values {
+                let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
+                    SemanticName::VertexId | SemanticName::VertexIdNoBase => {
+                        Box::new(move |_, l| (first + l) as u32)
+                    }
+                    SemanticName::InstanceId
+                    | SemanticName::BaseVertex
+                    | SemanticName::BaseInstance
+                    | SemanticName::DrawId => Box::new(|_, _| 0),
+                    _ => continue,
+                };
+                b.set_system_value(code, sv.name, f);
+            }
+            fill_subgroup_values(code, &mut b);
+            let stop = b.run(code, &env, &mut shared).map_err(|e| ExecError {
+                message: format!("vertices {first}..{}: {}", first + n, e.message),
+                ..e
+            })?;
+            if stop == Stop::Barrier {
+                return Err(ExecError::general("BARRIER in a vertex shader"));
+            }
+            stats.account(&b);
+            for l in 0..n {
+                outputs.push(
+                    (0..code.output.len as usize)
+                        .map(|k| {
+                            let reg = &b.regs[code.output.base as usize + k];
+                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                        })
+                        .collect(),
+                );
+            }
+        }
+        for (bytes, sb) in res.buffers.iter_mut().zip(&buffers) {
+            sb.write_back(bytes);
+        }
+        Ok((outputs, stats))
     }
 }
+
+/// Subgroup system values: the batch is the subgroup.
+fn fill_subgroup_values(code: &Code, b: &mut Batch) {
+    let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
+    for sv in &code.system_values {
+        let f: fn(usize, usize) -> u32 = match sv.name {
+            SemanticName::SubgroupSize => |_, _| LANES as u32,
+            SemanticName::SubgroupInvocation => |_, l| l as u32,
+            _ => continue,
+        };
+        b.set_system_value(code, sv.name, f);
+    }
+    for sv in &code.system_values {
+        let mask: fn(usize) -> u32 = match sv.name {
+            SemanticName::SubgroupEqMask => |l| 1 << l,
+            SemanticName::SubgroupGeMask => |l| 0xFFFF << l,
+            SemanticName::SubgroupGtMask => |l| 0xFFFF << (l + 1),
+            SemanticName::SubgroupLeMask => |l| (2u32 << l) - 1,
+            SemanticName::SubgroupLtMask => |l| (1u32 << l) - 1,
+            _ => continue,
+        };
+        b.set_system_value(code, sv.name, move |c, l| lo(mask(l), c));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,963 @@
+//! The batch machine: one batch of [`LANES`] invocations with its registers
+//! (structure of arrays: every register is four channel rows of 16 lanes),
+//! its execution masks and its control-flow stack, running pre-decoded
+//! [`Inst`]s. Control flow, operand fetch/store, memory, atomics and
+//! inter-lane operations live here; the arithmetic dispatch is in `alu.rs`
+//! and every formula in `ops`.
+//!
+//! Masks (one bit per lane) follow the structured model of Gallium's
+//! interpreter: `exec = alive & cond & loop & cont & switch & func`, where IF
+//! narrows `cond`, BRK clears lanes from `loop` (or from `switch` when the
+//! innermost breakable block is a SWITCH — per lane, unlike Mesa, which
+//! clears every lane), CONT clears `cont` until ENDLOOP, RET clears `func`.
+//! Instructions other than control flow are skipped while no lane is active;
+//! IF/ELSE jump over untaken blocks, and a BRK/CONT that leaves no lane
+//! active jumps to its ENDLOOP.
+
+use super::decode::{Code, Dst, DstKind, IndexExpr, Inst, MAX_DEPTH, Resource, Src, SrcKind};
+use super::{ExecError, LANES, ops};
+use crate::enums::SemanticName;
+use crate::opcode::Opcode;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// One channel of a register: a value per lane.
+pub type Row = [u32; LANES];
+/// One register: channels x, y, z, w.
+pub type Reg = [Row; 4];
+/// Lane bit mask.
+pub type Mask = u16;
+/// Every lane.
+pub const FULL: Mask = u16::MAX;
+const _: () = assert!(LANES == 16, "masks are 16-bit");
+
+pub const ZERO_REG: Reg = [[0; LANES]; 4];
+
+/// A buffer shared by the threads of a dispatch: 32-bit words with relaxed
+/// atomic access (plain moves on x86), plus its size in bytes.
+pub struct SharedBuffer {
+    pub words: Vec<AtomicU32>,
+    pub len: usize,
+}
+
+impl SharedBuffer {
+    pub fn from_bytes(bytes: &[u8]) -> SharedBuffer {
+        let words = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU32::new(u32::from_le_bytes(w))
+            })
+            .collect();
+        SharedBuffer {
+            words,
+            len: bytes.len(),
+        }
+    }
+    pub fn write_back(&self, bytes: &mut [u8]) {
+        for (c, w) in bytes.chunks_mut(4).zip(&self.words) {
+            let v = w.load(Ordering::Relaxed).to_le_bytes();
+            c.copy_from_slice(&v[..c.len()]);
+        }
+    }
+}
+
+/// Word-addressed memory with byte addresses: buffers and shared memory.
+trait Memory {
+    fn byte_len(&self) -> usize;
+    fn word(&self, i: usize) -> u32;
+    fn set_word(&mut self, i: usize, v: u32);
+    /// Atomically replaces word `i` by `f(old)`; returns old.
+    fn update_word(&mut self, i: usize, f: impl Fn(u32) -> u32) -> u32 {
+        let old = self.word(i);
+        self.set_word(i, f(old));
+        old
+    }
+
+    /// The 32-bit word at byte address `a`, or 0 when any of its bytes is out of range.
+    fn read(&self, a: u32) -> u32 {
+        let a = a as usize;
+        if a.checked_add(4).is_none_or(|end| end > self.byte_len()) {
+            return 0;
+        }
+        let (i, sh) = (a / 4, (a % 4) * 8);
+        if sh == 0 {
+            self.word(i)
+        } else {
+            (self.word(i) >> sh) | (self.word(i + 1) << (32 - sh))
+        }
+    }
+    /// Writes the word at byte address `a`; dropped when out of range.
+    fn write(&mut self, a: u32, v: u32) {
+        let a = a as usize;
+        if a.checked_add(4).is_none_or(|end| end > self.byte_len()) {
+            return;
+        }
+        let (i, sh) = (a / 4, (a % 4) * 8);
+        if sh == 0 {
+            self.set_word(i, v);
+        } else {
+            let lo_keep = (1u32 << sh) - 1;
+            let lo = (self.word(i) & lo_keep) | (v << sh);
+            let hi = (self.word(i + 1) & !(u32::MAX >> (32 - sh))) | (v >> (32 - sh));
+            self.set_word(i, lo);
+            self.set_word(i + 1, hi);
+        }
+    }
+    /// Read-modify-write of the word at `a`: returns the old value, or
+    /// `None` when out of range (nothing written).
+    fn modify(&mut self, a: u32, f: impl Fn(u32) -> u32) -> Option<u32> {
+        let au = a as usize;
+        if au.checked_add(4).is_none_or(|end| end > self.byte_len()) {
+            return None;
+        }
+        if au % 4 == 0 {
+            Some(self.update_word(au / 4, f))
+        } else {
+            let old = self.read(a);
+            self.write(a, f(old));
+            Some(old)
+        }
+    }
+}
+
+impl Memory for &SharedBuffer {
+    fn byte_len(&self) -> usize {
+        self.len
+    }
+    fn word(&self, i: usize) -> u32 {
+        self.words.get(i).map_or(0, |w| w.load(Ordering::Relaxed))
+    }
+    fn set_word(&mut self, i: usize, v: u32) {
+        if let Some(w) = self.words.get(i) {
+            w.store(v, Ordering::Relaxed)
+        }
+    }
+    fn update_word(&mut self, i: usize, f: impl Fn(u32) -> u32) -> u32 {
+        let Some(w) = self.words.get(i) else { return 0 };
+        let mut old = w.load(Ordering::Relaxed);
+        loop {
+            match w.compare_exchange_weak(old, f(old), Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return old,
+                Err(cur) => old = cur,
+            }
+        }
+    }
+}
+
+impl Memory for &mut [u32] {
+    fn byte_len(&self) -> usize {
+        self.len() * 4
+    }
+    fn word(&self, i: usize) -> u32 {
+        self.get(i).copied().unwrap_or(0)
+    }
+    fn set_word(&mut self, i: usize, v: u32) {
+        if let Some(w) = self.get_mut(i) {
+            *w = v
+        }
+    }
+}
+
+/// Read-only view of a constant buffer as memory.
+struct ConstMemory<'a>(&'a [u32]);
+
+impl Memory for ConstMemory<'_> {
+    fn byte_len(&self) -> usize {
+        self.0.len() * 4
+    }
+    fn word(&self, i: usize) -> u32 {
+        self.0.get(i).copied().unwrap_or(0)
+    }
+    fn set_word(&mut self, _: usize, _: u32) {}
+}
+
+/// What every batch of a dispatch shares.
+pub struct Env<'a> {
+    pub consts: &'a [Vec<u32>],
+    pub buffers: &'a [SharedBuffer],
+    pub max_instructions: u64,
+}
+
+/// One control-flow frame.
+#[derive(Clone, Copy, Debug)]
+enum Frame {
+    If {
+        cond: Mask,
+    },
+    Loop {
+        loop_mask: Mask,
+        cont: Mask,
+    },
+    /// The selector row is `selectors[depth]`.
+    Switch {
+        switch: Mask,
+        entry: Mask,
+        defaults: Mask,
+    },
+    Call {
+        ret: u32,
+        cond: Mask,
+        loop_mask: Mask,
+        cont: Mask,
+        switch: Mask,
+        func: Mask,
+    },
+}
+
+/// Why a batch stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Ended,
+    /// Reached a BARRIER; resume at the next instruction.
+    Barrier,
+}
+
+/// Registers, masks and stacks of one batch.
+pub struct Batch {
+    pub regs: Vec<Reg>,
+    /// Source operands read by copy (constants, indirect, modified).
+    pub scratch: [Reg; 5],
+    /// The result of the instruction being executed, before it is stored.
+    pub result: Reg,
+    frames: [Frame; MAX_DEPTH],
+    selectors: [Row; MAX_DEPTH],
+    depth: usize,
+    pub alive: Mask,
+    cond: Mask,
+    loop_mask: Mask,
+    cont: Mask,
+    switch: Mask,
+    func: Mask,
+    pub exec: Mask,
+    /// `exec` as a row of all-ones / zero words, for blending stores.
+    pub exec_row: Row,
+    pub pc: usize,
+    /// Instructions this batch has executed (what the budget counts).
+    pub executed: u64,
+    pub ended: bool,
+}
+
+/// Expands a lane mask to a row of `!0` / `0`.
+#[inline(always)]
+pub fn mask_row(m: Mask) -> Row {
+    let mut r = [0u32; LANES];
+    for (l, v) in r.iter_mut().enumerate() {
+        *v = 0u32.wrapping_sub(((m >> l) & 1) as u32);
+    }
+    r
+}
+
+impl Batch {
+    pub fn new(code: &Code) -> Batch {
+        let mut regs = vec![ZERO_REG; code.num_regs as usize];
+        for (k, w) in code.imm_words.iter().enumerate() {
+            regs[(code.imm.base as usize) + k] = w.map(|v| [v; LANES]);
+        }
+        Batch {
+            regs,
+            scratch: [ZERO_REG; 5],
+            result: ZERO_REG,
+            frames: [Frame::If { cond: 0 }; MAX_DEPTH],
+            selectors: [[0; LANES]; MAX_DEPTH],
+            depth: 0,
+            alive: 0,
+            cond: FULL,
+            loop_mask: FULL,
+            cont: FULL,
+            switch: FULL,
+            func: FULL,
+            exec: 0,
+            exec_row: [0; LANES],
+            pc: 0,
+            executed: 0,
+            ended: true,
+        }
+    }
+
+    /// Clears the writable registers and masks for a new batch whose live lanes are `alive`.
+    pub fn reset(&mut self, code: &Code, alive: Mask) {
+        let writable_end = (code.addr.base + code.addr.len) as usize;
+        // TEMP, OUT, IN, ADDR are contiguous from 0 (see decode's layout).
+        for r in &mut self.regs[..writable_end] {
+            *r = ZERO_REG;
+        }
+        self.depth = 0;
+        self.alive = alive;
+        self.cond = FULL;
+        self.loop_mask = FULL;
+        self.cont = FULL;
+        self.switch = FULL;
+        self.func = FULL;
+        self.pc = 0;
+        self.executed = 0;
+        self.ended = false;
+        self.update_exec();
+    }
+
+    /// Fills every register of system value `name` with per-lane values.
+    pub fn set_system_value(
+        &mut self,
+        code: &Code,
+        name: SemanticName,
+        value: impl Fn(usize, usize) -> u32,
+    ) {
+        for sv in code.system_values.iter().filter(|s| s.name == name) {
+            let reg = &mut self.regs[sv.reg as usize];
+            for (c, row) in reg.iter_mut().enumerate() {
+                for (l, v) in row.iter_mut().enumerate() {
+                    *v = value(c, l);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn update_exec(&mut self) {
+        self.exec = self.alive & self.cond & self.loop_mask & self.cont & self.switch & self.func;
+        self.exec_row = mask_row(self.exec);
+    }
+
+    fn push(&mut self, f: Frame, inst: &Inst) -> Result<(), ExecError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ExecError {
+                instruction: Some(self.pc),
+                message: format!(
+                    "instruction {} ({}): control flow nested deeper than {MAX_DEPTH} (blocks and calls)",
+                    self.pc, inst.op
+                ),
+            });
+        }
+        self.frames[self.depth] = f;
+        self.depth += 1;
+        Ok(())
+    }
+
+    // ---- operand access -------------------------------------------------
+
+    /// Reads the channels in `need` (bit c = result channel c) of a source,
+    /// swizzled, with 32-bit modifiers applied, as a copy.
+    #[inline(always)]
+    pub fn fetch(&self, s: &Src, need: u8, env: &Env) -> Reg {
+        let mut out = ZERO_REG;
+        fill_src(&self.regs, &mut out, s, need, env);
+        out
+    }
+
+    /// Writes channels `chans & dst.mask` of `v` for the active lanes.
+    #[inline(always)]
+    pub fn store(&mut self, d: &Dst, v: &Reg, chans: u8) {
+        store_rows(&mut self.regs, self.exec, &self.exec_row, d, v, chans);
+    }
+
+    /// Stores a 32-bit result, saturating floats when the instruction says so.
+    #[inline(always)]
+    pub fn store32(&mut self, inst: &Inst, v: Reg, chans: u8) {
+        self.result = v;
+        self.store_result(inst, chans);
+    }
+
+    /// Stores `self.result` (channels `chans`) to dst 0, saturating floats when asked.
+    #[inline(always)]
+    pub fn store_result(&mut self, inst: &Inst, chans: u8) {
+        if inst.saturate {
+            for (c, row) in self.result.iter_mut().enumerate() {
+                if chans & (1 << c) != 0 {
+                    for x in row.iter_mut() {
+                        *x = ops::saturate_f32(*x);
+                    }
+                }
+            }
+        }
+        store_rows(
+            &mut self.regs,
+            self.exec,
+            &self.exec_row,
+            &inst.dst[0],
+            &self.result,
+            chans,
+        );
+    }
+
+    // ---- the run loop ----------------------------------------------------
+
+    fn budget_error(&self, code: &Code, env: &Env) -> ExecError {
+        let op = code.insts[self.pc].op;
+        ExecError {
+            instruction: Some(self.pc),
+            message: format!(
+                "instruction budget of {} exhausted at instruction {} ({op})",
+                env.max_instructions, self.pc
+            ),
+        }
+    }
+
+    /// Runs until the batch ends or reaches a BARRIER.
+    pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
+        let insts = &code.insts[..];
+        loop {
+            let Some(inst) = insts.get(self.pc) else {
+                self.ended = true;
+                return Ok(Stop::Ended);
+            };
+            self.executed += 1;
+            if self.executed > env.max_instructions {
+                return Err(self.budget_error(code, env));
+            }
+            let next = self.pc + 1;
+            match inst.op {
+                Opcode::IF | Opcode::UIF => {
+                    let v = self.fetch(&inst.src[0], 1, env)[0];
+                    let mut taken: Mask = 0;
+                    for (l, x) in v.iter().enumerate() {
+                        let t = if inst.op == Opcode::IF {
+                            f32::from_bits(*x) != 0.0
+                        } else {
+                            *x != 0
+                        };
+                        taken |= (t as Mask) << l;
+                    }
+                    self.push(Frame::If { cond: self.cond }, inst)?;
+                    self.cond &= taken;
+                    self.update_exec();
+                    self.pc = if self.exec == 0 {
+                        inst.target as usize
+                    } else {
+                        next
+                    };
+                }
+                Opcode::ELSE => {
+                    let Some(Frame::If { cond: outer }) = self.top() else {
+                        return Err(self.broken(inst));
+                    };
+                    self.cond = !self.cond & outer;
+                    self.update_exec();
+                    self.pc = if self.exec == 0 {
+                        inst.target as usize
+                    } else {
+                        next
+                    };
+                }
+                Opcode::ENDIF => {
+                    let Some(Frame::If { cond: outer }) = self.top() else {
+                        return Err(self.broken(inst));
+                    };
+                    self.depth -= 1;
+                    self.cond = outer;
+                    self.update_exec();
+                    self.pc = next;
+                }
+                Opcode::BGNLOOP => {
+                    self.push(
+                        Frame::Loop {
+                            loop_mask: self.loop_mask,
+                            cont: self.cont,
+                        },
+                        inst,
+                    )?;
+                    self.pc = if self.exec == 0 {
+                        inst.target as usize
+                    } else {
+                        next
+                    };
+                }
+                Opcode::ENDLOOP => {
+                    let Some(Frame::Loop { loop_mask, cont }) = self.top() else {
+                        return Err(self.broken(inst));
+                    };
+                    self.cont = cont;
+                    self.update_exec();
+                    if self.exec != 0 {
+                        self.pc = inst.target as usize + 1;
+                    } else {
+                        self.loop_mask = loop_mask;
+                        self.depth -= 1;
+                        self.update_exec();
+                        self.pc = next;
+                    }
+                }
+                Opcode::BRK => {
+                    if inst.brk_switch {
+                        self.switch &= !self.exec;
+                        self.update_exec();
+                        self.pc = next;
+                    } else {
+                        self.loop_mask &= !self.exec;
+                        self.update_exec();
+                        self.pc = if self.loop_is_dead() {
+                            self.unwind_to_loop(inst)?
+                        } else {
+                            next
+                        };
+                    }
+                }
+                Opcode::CONT => {
+                    self.cont &= !self.exec;
+                    self.update_exec();
+                    self.pc = if self.loop_is_dead() {
+                        self.unwind_to_loop(inst)?
+                    } else {
+                        next
+                    };
+                }
+                Opcode::SWITCH => {
+                    let sel = self.fetch(&inst.src[0], 1, env)[0];
+                    let mut any_case: Mask = 0;
+                    for &ci in &code.switch_cases[inst.aux as usize] {
+                        let v = self.fetch(&insts[ci as usize].src[0], 1, env)[0];
+                        any_case |= eq_mask(&sel, &v);
+                    }
+                    self.push(
+                        Frame::Switch {
+                            switch: self.switch,
+                            entry: self.exec,
+                            defaults: !any_case,
+                        },
+                        inst,
+                    )?;
+                    self.selectors[self.depth - 1] = sel;
+                    self.switch = 0;
+                    self.update_exec();
+                    self.pc = next;
+                }
+                Opcode::CASE | Opcode::DEFAULT => {
+                    let Some(Frame::Switch {
+                        entry, defaults, ..
+                    }) = self.top()
+                    else {
+                        return Err(self.broken(inst));
+                    };
+                    let m = if inst.op == Opcode::CASE {
+                        let v = self.fetch(&inst.src[0], 1, env)[0];
+                        eq_mask(&self.selectors[self.depth - 1], &v)
+                    } else {
+                        defaults
+                    };
+                    self.switch |= m & entry;
+                    self.update_exec();
+                    self.pc = next;
+                }
+                Opcode::ENDSWITCH => {
+                    let Some(Frame::Switch { switch, .. }) = self.top() else {
+                        return Err(self.broken(inst));
+                    };
+                    self.depth -= 1;
+                    self.switch = switch;
+                    self.update_exec();
+                    self.pc = next;
+                }
+                Opcode::CAL => {
+                    if self.exec != 0 {
+                        let f = Frame::Call {
+                            ret: next as u32,
+                            cond: self.cond,
+                            loop_mask: self.loop_mask,
+                            cont: self.cont,
+                            switch: self.switch,
+                            func: self.func,
+                        };
+                        self.push(f, inst)?;
+                        self.func = self.exec;
+                        self.pc = inst.target as usize;
+                    } else {
+                        self.pc = next;
+                    }
+                }
+                Opcode::RET => {
+                    self.func &= !self.exec;
+                    self.update_exec();
+                    if self.func & self.alive == 0 {
+                        if !self.return_from_call() {
+                            self.ended = true;
+                            return Ok(Stop::Ended);
+                        }
+                    } else {
+                        self.pc = next;
+                    }
+                }
+                Opcode::ENDSUB => {
+                    if !self.return_from_call() {
+                        self.ended = true;
+                        return Ok(Stop::Ended);
+                    }
+                }
+                Opcode::END => {
+                    self.ended = true;
+                    return Ok(Stop::Ended);
+                }
+                Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
+                Opcode::BARRIER => {
+                    self.pc = next;
+                    return Ok(Stop::Barrier);
+                }
+                _ => {
+                    if self.exec != 0 {
+                        self.execute(inst, env, shared)?;
+                    }
+                    self.pc = next;
+                }
+            }
+        }
+    }
+
+    fn top(&self) -> Option<Frame> {
+        self.depth.checked_sub(1).map(|d| self.frames[d])
+    }
+
+    fn broken(&self, inst: &Inst) -> ExecError {
+        ExecError {
+            instruction: Some(self.pc),
+            message: format!(
+                "instruction {} ({}): control-flow stack does not match the block",
+                self.pc, inst.op
+            ),
+        }
+    }
+
+    /// True when no lane can still run the rest of the innermost loop's
+    /// body in this iteration: the lanes active at the loop's own level
+    /// (masks of the IF/SWITCH blocks between the BRK/CONT and the loop taken
+    /// as they were at that level) are all gone.
+    fn loop_is_dead(&self) -> bool {
+        if self.exec != 0 {
+            return false;
+        }
+        let (mut cond, mut switch) = (self.cond, self.switch);
+        for f in self.frames[..self.depth].iter().rev() {
+            match *f {
+                Frame::Loop { .. } | Frame::Call { .. } => break,
+                Frame::If { cond: c } => cond = c,
+                Frame::Switch { switch: s, .. } => switch = s,
+            }
+        }
+        self.alive & self.loop_mask & self.cont & self.func & cond & switch == 0
+    }
+
+    /// Pops the frames above the innermost loop (restoring the masks they
+    /// saved) and returns the pc of its ENDLOOP (the BRK/CONT target).
+    fn unwind_to_loop(&mut self, inst: &Inst) -> Result<usize, ExecError> {
+        while let Some(f) = self.top() {
+            match f {
+                Frame::Loop { .. } => return Ok(inst.target as usize),
+                Frame::If { cond } => self.cond = cond,
+                Frame::Switch { switch, .. } => self.switch = switch,
+                Frame::Call { .. } => break,
+            }
+            self.depth -= 1;
+        }
+        Err(self.broken(inst))
+    }
+
+    /// Pops everything up to and including the innermost call frame and
+    /// restores the caller's masks. False when there is no caller (main).
+    fn return_from_call(&mut self) -> bool {
+        while let Some(f) = self.top() {
+            self.depth -= 1;
+            if let Frame::Call {
+                ret,
+                cond,
+                loop_mask,
+                cont,
+                switch,
+                func,
+            } = f
+            {
+                self.cond = cond;
+                self.loop_mask = loop_mask;
+                self.cont = cont;
+                self.switch = switch;
+                self.func = func;
+                self.update_exec();
+                self.pc = ret as usize;
+                return true;
+            }
+        }
+        false
+    }
+
+    // ---- memory ----------------------------------------------------------
+
+    /// LOAD, STORE, atomics, RESQ.
+    pub fn memory_op(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        shared: &mut [u32],
+    ) -> Result<(), ExecError> {
+        let res = inst.resource.ok_or_else(|| ExecError {
+            instruction: Some(self.pc),
+            message: format!("instruction {} ({}): no resource operand", self.pc, inst.op),
+        })?;
+        let missing = |n: u32| ExecError {
+            instruction: Some(self.pc),
+            message: format!(
+                "instruction {} ({}): BUFFER[{n}] is not bound",
+                self.pc, inst.op
+            ),
+        };
+        match res {
+            Resource::Buffer(n) => {
+                let b = env.buffers.get(n as usize).ok_or_else(|| missing(n))?;
+                self.memory_on(inst, env, b)
+            }
+            Resource::Shared => self.memory_on(inst, env, shared),
+            Resource::Const(n) => {
+                let words = env.consts.get(n as usize).map_or(&[][..], |v| v.as_slice());
+                self.memory_on(inst, env, ConstMemory(words))
+            }
+        }
+        Ok(())
+    }
+
+    fn memory_on<M: Memory>(&mut self, inst: &Inst, env: &Env, mut mem: M) {
+        // Lanes that may touch memory: the active ones (the fragment stage
+        // will also remove helper/killed lanes here).
+        let active = self.exec;
+        match inst.op {
+            Opcode::LOAD => {
+                let addr = self.fetch(&inst.src[1], 1, env)[0];
+                let swz = inst.src[0].swz;
+                let mut v = ZERO_REG;
+                let mask = inst.dst[0].mask;
+                for l in 0..LANES {
+                    if active & (1 << l) == 0 {
+                        continue;
+                    }
+                    for c in 0..4 {
+                        if mask & (1 << c) != 0 {
+                            v[c][l] = addr[l]
+                                .checked_add(4 * (swz[c] & 3) as u32)
+                                .map_or(0, |a| mem.read(a));
+                        }
+                    }
+                }
+                self.store32(inst, v, 0xF);
+            }
+            Opcode::STORE => {
+                let addr = self.fetch(&inst.src[0], 1, env)[0];
+                let mask = inst.dst[0].mask;
+                let val = self.fetch(&inst.src[1], mask, env);
+                for l in 0..LANES {
+                    if active & (1 << l) == 0 {
+                        continue;
+                    }
+                    for c in 0..4u32 {
+                        if mask & (1 << c) != 0
+                            && let Some(a) = addr[l].checked_add(4 * c)
+                        {
+                            mem.write(a, val[c as usize][l]);
+                        }
+                    }
+                }
+            }
+            Opcode::RESQ => {
+                let mut v = ZERO_REG;
+                v[0] = [mem.byte_len().min(u32::MAX as usize) as u32; LANES];
+                self.store(&inst.dst[0], &v, 0xF);
+            }
+            op => {
+                // Atomics: src1 = byte offset, src2 = value, src3 = CAS's new value.
+                let addr = self.fetch(&inst.src[1], 1, env)[0];
+                let value = self.fetch(&inst.src[2], 1, env)[0];
+                let third = if op == Opcode::ATOMCAS {
+                    self.fetch(&inst.src[3], 1, env)[0]
+                } else {
+                    [0; LANES]
+                };
+                let mut old = [0u32; LANES];
+                for l in 0..LANES {
+                    if active & (1 << l) == 0 {
+                        continue;
+                    }
+                    let (v, t) = (value[l], third[l]);
+                    old[l] = mem
+                        .modify(addr[l], |o| ops::atomic_new_value(op, o, v, t))
+                        .unwrap_or(0);
+                }
+                self.store(&inst.dst[0], &[old; 4], 0xF);
+            }
+        }
+    }
+}
+
+/// The rows of a source operand without copying when it is a direct
+/// register without 32-bit modifiers (row c = register channel swz[c]);
+/// otherwise the operand is read into `scratch`.
+#[inline(always)]
+pub fn fetch_into<'a>(
+    regs: &'a [Reg],
+    scratch: &'a mut Reg,
+    s: &Src,
+    need: u8,
+    env: &Env,
+) -> [&'a Row; 4] {
+    if let SrcKind::Reg(r) = s.kind {
+        let plain = match s.modifier {
+            super::decode::Modifier::None => true,
+            super::decode::Modifier::Apply { ty, .. } => ty.is_64bit(),
+        };
+        if plain {
+            let reg = &regs[r as usize];
+            return [0, 1, 2, 3].map(|c| &reg[(s.swz[c] & 3) as usize]);
+        }
+    }
+    fill_src(regs, scratch, s, need, env);
+    let sc: &'a Reg = scratch;
+    [&sc[0], &sc[1], &sc[2], &sc[3]]
+}
+
+/// Reads the channels in `need` of a source into `out` (swizzled, 32-bit
+/// modifiers applied; 64-bit modifiers are left to the pair helpers).
+#[inline(always)]
+pub fn fill_src(regs: &[Reg], out: &mut Reg, s: &Src, need: u8, env: &Env) {
+    match s.kind {
+        SrcKind::Reg(r) => {
+            let reg = &regs[r as usize];
+            for c in 0..4 {
+                if need & (1 << c) != 0 {
+                    out[c] = reg[(s.swz[c] & 3) as usize];
+                }
+            }
+        }
+        SrcKind::RegIndirect {
+            base,
+            len,
+            offset,
+            addr,
+        } => {
+            let a = regs[addr.reg as usize][(addr.chan & 3) as usize];
+            for l in 0..LANES {
+                let idx = offset as i64 + a[l] as i32 as i64;
+                let inside = idx >= 0 && idx < len as i64;
+                let reg = &regs[if inside {
+                    base as usize + idx as usize
+                } else {
+                    base as usize
+                }];
+                for c in 0..4 {
+                    out[c][l] = if inside {
+                        reg[(s.swz[c] & 3) as usize][l]
+                    } else {
+                        0
+                    };
+                }
+            }
+        }
+        SrcKind::Const { buf, slot } => {
+            let words = env
+                .consts
+                .get(buf as usize)
+                .map_or(&[][..], |v| v.as_slice());
+            for c in 0..4 {
+                if need & (1 << c) != 0 {
+                    let w = if slot >= 0 {
+                        words
+                            .get(slot as usize * 4 + (s.swz[c] & 3) as usize)
+                            .copied()
+                            .unwrap_or(0)
+                    } else {
+                        0
+                    };
+                    out[c] = [w; LANES];
+                }
+            }
+        }
+        SrcKind::ConstIndirect { buf, slot } => {
+            let lane_index = |e: IndexExpr, l: usize| -> i64 {
+                e.offset as i64
+                    + e.addr.map_or(0, |a| {
+                        regs[a.reg as usize][(a.chan & 3) as usize][l] as i32 as i64
+                    })
+            };
+            for l in 0..LANES {
+                let b = lane_index(buf, l);
+                let sl = lane_index(slot, l);
+                let words = if b >= 0 && sl >= 0 {
+                    env.consts.get(b as usize).map_or(&[][..], |v| v.as_slice())
+                } else {
+                    &[][..]
+                };
+                for c in 0..4 {
+                    let k = (sl.max(0) as usize)
+                        .saturating_mul(4)
+                        .saturating_add((s.swz[c] & 3) as usize);
+                    out[c][l] = words.get(k).copied().unwrap_or(0);
+                }
+            }
+        }
+        SrcKind::None => {
+            for c in 0..4 {
+                if need & (1 << c) != 0 {
+                    out[c] = [0; LANES];
+                }
+            }
+        }
+    }
+    if let super::decode::Modifier::Apply { ty, abs, neg } = s.modifier
+        && !ty.is_64bit()
+    {
+        for (c, row) in out.iter_mut().enumerate() {
+            if need & (1 << c) != 0 {
+                for v in row.iter_mut() {
+                    *v = ops::modify(*v, ty, abs, neg);
+                }
+            }
+        }
+    }
+}
+
+/// Writes channels `chans & dst.mask` of `v` into the register file for the
+/// lanes in `exec` (`exec_row` = the same mask as a row).
+#[inline(always)]
+pub fn store_rows(regs: &mut [Reg], exec: Mask, exec_row: &Row, d: &Dst, v: &Reg, chans: u8) {
+    let mask = d.mask & chans;
+    match d.kind {
+        DstKind::Null => {}
+        DstKind::Reg(r) => {
+            let reg = &mut regs[r as usize];
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    if exec == FULL {
+                        reg[c] = v[c];
+                    } else {
+                        for l in 0..LANES {
+                            reg[c][l] = (v[c][l] & exec_row[l]) | (reg[c][l] & !exec_row[l]);
+                        }
+                    }
+                }
+            }
+        }
+        DstKind::RegIndirect {
+            base,
+            len,
+            offset,
+            addr,
+        } => {
+            let a = regs[addr.reg as usize][(addr.chan & 3) as usize];
+            for l in 0..LANES {
+                if exec & (1 << l) == 0 {
+                    continue;
+                }
+                let idx = offset as i64 + a[l] as i32 as i64;
+                if idx >= 0 && idx < len as i64 {
+                    let reg = &mut regs[base as usize + idx as usize];
+                    for c in 0..4 {
+                        if mask & (1 << c) != 0 {
+                            reg[c][l] = v[c][l];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lanes where two rows hold the same bits.
+#[inline(always)]
+pub fn eq_mask(a: &Row, b: &Row) -> Mask {
+    let mut m: Mask = 0;
+    for l in 0..LANES {
+        m |= ((a[l] == b[l]) as Mask) << l;
+    }
+    m
+}
