@@ -110,6 +110,71 @@ fn max_f64(x: f64, y: f64) -> f64 {
     }
 }
 
+/// Round to nearest, ties to even, without a library call (so lane loops
+/// vectorize): below 2^23 every f32 has a fraction, and adding then
+/// subtracting 2^23 rounds it away in the current (nearest-even) mode.
+/// Larger values, infinities and NaN are already integral and pass through.
+#[inline(always)]
+fn round_even_f32(x: f32) -> f32 {
+    const BIG: f32 = 8_388_608.0; // 2^23
+    let a = x.abs();
+    if a < BIG {
+        ((a + BIG) - BIG).copysign(x)
+    } else {
+        x
+    }
+}
+
+/// Exact floor built on [`round_even_f32`]; the sign of a zero result is the
+/// sign of `x` (floor(-0) = -0, floor(0.3) = +0).
+#[inline(always)]
+fn floor_f32(x: f32) -> f32 {
+    let r = round_even_f32(x);
+    (if r > x { r - 1.0 } else { r }).copysign(x)
+}
+
+/// Exact ceil; ceil(-0.7) = -0.
+#[inline(always)]
+fn ceil_f32(x: f32) -> f32 {
+    let r = round_even_f32(x);
+    (if r < x { r + 1.0 } else { r }).copysign(x)
+}
+
+/// Exact trunc.
+#[inline(always)]
+fn trunc_f32(x: f32) -> f32 {
+    floor_f32(x.abs()).copysign(x)
+}
+
+/// As [`round_even_f32`] for doubles (2^52).
+#[inline(always)]
+fn round_even_f64(x: f64) -> f64 {
+    const BIG: f64 = 4_503_599_627_370_496.0; // 2^52
+    let a = x.abs();
+    if a < BIG {
+        ((a + BIG) - BIG).copysign(x)
+    } else {
+        x
+    }
+}
+
+#[inline(always)]
+fn floor_f64(x: f64) -> f64 {
+    let r = round_even_f64(x);
+    (if r > x { r - 1.0 } else { r }).copysign(x)
+}
+
+#[inline(always)]
+fn ceil_f64(x: f64) -> f64 {
+    let r = round_even_f64(x);
+    (if r < x { r + 1.0 } else { r }).copysign(x)
+}
+
+#[inline(always)]
+fn trunc_f64(x: f64) -> f64 {
+    floor_f64(x.abs()).copysign(x)
+}
+
 /// `x * 2^n` for f32 with a single rounding: the product is exact in f64
 /// (an f32 times a power of two within ±300 stays a normal f64), and the one
 /// rounding happens in the narrowing.
@@ -126,14 +191,14 @@ fn ldexp_f32(x: f32, n: i32) -> f32 {
 /// ARL: `(int)floor(x)`, saturating to `i32`, NaN → 0.
 #[inline]
 pub fn arl(a: u32) -> u32 {
-    fl(a).floor() as i32 as u32
+    floor_f32(fl(a)) as i32 as u32
 }
 
 /// ARR: `(int)floor(x + 0.5)` with the addition rounded in f32 (as Mesa),
 /// saturating to `i32`, NaN → 0.
 #[inline]
 pub fn arr(a: u32) -> u32 {
-    (fl(a) + 0.5).floor() as i32 as u32
+    floor_f32(fl(a) + 0.5) as i32 as u32
 }
 
 /// UARL: the unsigned integer is copied unchanged into the address register.
@@ -224,28 +289,28 @@ pub fn fma(a: u32, b: u32, c: u32) -> u32 {
 #[inline]
 pub fn frc(a: u32) -> u32 {
     let x = fl(a);
-    (x - x.floor()).to_bits()
+    (x - floor_f32(x)).to_bits()
 }
 
 #[inline]
 pub fn flr(a: u32) -> u32 {
-    fl(a).floor().to_bits()
+    floor_f32(fl(a)).to_bits()
 }
 
 /// ROUND: to nearest, ties to even.
 #[inline]
 pub fn round(a: u32) -> u32 {
-    fl(a).round_ties_even().to_bits()
+    round_even_f32(fl(a)).to_bits()
 }
 
 #[inline]
 pub fn trunc(a: u32) -> u32 {
-    fl(a).trunc().to_bits()
+    trunc_f32(fl(a)).to_bits()
 }
 
 #[inline]
 pub fn ceil(a: u32) -> u32 {
-    fl(a).ceil().to_bits()
+    ceil_f32(fl(a)).to_bits()
 }
 
 /// CMP: `a < 0.0 ? b : c` (bit copies; NaN and -0.0 select `c`).
@@ -670,7 +735,7 @@ fn f32_to_unorm(bits: u32, max: f64) -> u32 {
     if x.is_nan() {
         return 0;
     }
-    (x.clamp(0.0, 1.0) * max).round_ties_even() as u32
+    round_even_f64(x.clamp(0.0, 1.0) * max) as u32
 }
 
 /// f32 → snorm8 byte: NaN → 0, clamp to [-1, 1], `* 127`, round to nearest even.
@@ -680,7 +745,7 @@ fn f32_to_snorm8(bits: u32) -> u32 {
     if x.is_nan() {
         return 0;
     }
-    ((x.clamp(-1.0, 1.0) * 127.0).round_ties_even() as i32 as u32) & 0xff
+    (round_even_f64(x.clamp(-1.0, 1.0) * 127.0) as i32 as u32) & 0xff
 }
 
 /// PK2H: `half(x) | half(y) << 16`.
@@ -737,7 +802,7 @@ pub fn lit(a: [u32; 4]) -> [u32; 4] {
 #[inline]
 pub fn exp(a: [u32; 4]) -> [u32; 4] {
     let s = fl(a[0]);
-    let f = s.floor();
+    let f = floor_f32(s);
     [
         math::ex2_f32(f).to_bits(),
         (s - f).to_bits(),
@@ -751,7 +816,7 @@ pub fn exp(a: [u32; 4]) -> [u32; 4] {
 pub fn log(a: [u32; 4]) -> [u32; 4] {
     let t = fl(a[0]).abs();
     let z = math::lg2_f32(t);
-    let x = z.floor();
+    let x = floor_f32(z);
     let y = t / math::ex2_f32(x);
     [x.to_bits(), y.to_bits(), z.to_bits(), F32_ONE]
 }
@@ -869,28 +934,28 @@ pub fn drsq(a: u64) -> u64 {
 #[inline]
 pub fn dfrac(a: u64) -> u64 {
     let x = db(a);
-    (x - x.floor()).to_bits()
+    (x - floor_f64(x)).to_bits()
 }
 
 #[inline]
 pub fn dflr(a: u64) -> u64 {
-    db(a).floor().to_bits()
+    floor_f64(db(a)).to_bits()
 }
 
 #[inline]
 pub fn dtrunc(a: u64) -> u64 {
-    db(a).trunc().to_bits()
+    trunc_f64(db(a)).to_bits()
 }
 
 #[inline]
 pub fn dceil(a: u64) -> u64 {
-    db(a).ceil().to_bits()
+    ceil_f64(db(a)).to_bits()
 }
 
 /// DROUND: nearest, ties to even.
 #[inline]
 pub fn dround(a: u64) -> u64 {
-    db(a).round_ties_even().to_bits()
+    round_even_f64(db(a)).to_bits()
 }
 
 /// DSSG: 1.0, -1.0 or 0.0 (+0.0 for ±0 and NaN).
@@ -1451,6 +1516,64 @@ mod tests {
             assert!(is_nan(op(NAN)));
             assert_eq!(op(NINF), NINF);
         }
+    }
+
+    /// The library-free rounding helpers against std on the hard cases:
+    /// zeros, halves, values around 2^23 / 2^52, the largest finite values.
+    #[test]
+    fn rounding_helpers_edge_cases() {
+        let big = 8_388_608.0f32;
+        let xs = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999997,
+            -0.49999997,
+            0.99999994,
+            -0.99999994,
+            1.0,
+            -1.0,
+            big - 0.5,
+            -(big - 0.5),
+            big,
+            -big,
+            big + 1.0,
+            4_194_304.5,
+            -4_194_304.5,
+            f32::MAX,
+            f32::MIN,
+            1e-45,
+            -1e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        for x in xs {
+            assert_eq!(floor_f32(x).to_bits(), x.floor().to_bits(), "floor {x}");
+            assert_eq!(ceil_f32(x).to_bits(), x.ceil().to_bits(), "ceil {x}");
+            assert_eq!(trunc_f32(x).to_bits(), x.trunc().to_bits(), "trunc {x}");
+            assert_eq!(
+                round_even_f32(x).to_bits(),
+                x.round_ties_even().to_bits(),
+                "round {x}"
+            );
+            let y = x as f64 * 2f64.powi(29); // same shapes around 2^52
+            for z in [x as f64, y, y + 0.5, y - 0.5] {
+                assert_eq!(floor_f64(z).to_bits(), z.floor().to_bits(), "dfloor {z}");
+                assert_eq!(ceil_f64(z).to_bits(), z.ceil().to_bits(), "dceil {z}");
+                assert_eq!(trunc_f64(z).to_bits(), z.trunc().to_bits(), "dtrunc {z}");
+                assert_eq!(
+                    round_even_f64(z).to_bits(),
+                    z.round_ties_even().to_bits(),
+                    "dround {z}"
+                );
+            }
+        }
+        assert!(floor_f32(f32::NAN).is_nan() && round_even_f64(f64::NAN).is_nan());
     }
 
     #[test]
@@ -2194,6 +2317,24 @@ mod tests {
                 prop_assert_eq!(d2u(x.to_bits()), f2u(bits));
                 prop_assert_eq!(d2i64(x.to_bits()), f2i64(bits));
                 prop_assert_eq!(d2u64(x.to_bits()), f2u64(bits));
+            }
+
+            #[test]
+            fn rounding_helpers_match_std(a: u32, b: u64, small in -1.0e7f32..1.0e7f32) {
+                for x in [f32::from_bits(a), small, small / 1024.0] {
+                    prop_assert_eq!(floor_f32(x).to_bits(), x.floor().to_bits(), "floor {}", x);
+                    prop_assert_eq!(ceil_f32(x).to_bits(), x.ceil().to_bits(), "ceil {}", x);
+                    prop_assert_eq!(trunc_f32(x).to_bits(), x.trunc().to_bits(), "trunc {}", x);
+                    let (r, want) = (round_even_f32(x), x.round_ties_even());
+                    prop_assert!(r.to_bits() == want.to_bits() || (r.is_nan() && want.is_nan()), "round {}", x);
+                }
+                for x in [f64::from_bits(b), small as f64 * 1e9, small as f64 / 7.0] {
+                    prop_assert_eq!(floor_f64(x).to_bits(), x.floor().to_bits(), "dfloor {}", x);
+                    prop_assert_eq!(ceil_f64(x).to_bits(), x.ceil().to_bits(), "dceil {}", x);
+                    prop_assert_eq!(trunc_f64(x).to_bits(), x.trunc().to_bits(), "dtrunc {}", x);
+                    let (r, want) = (round_even_f64(x), x.round_ties_even());
+                    prop_assert!(r.to_bits() == want.to_bits() || (r.is_nan() && want.is_nan()), "dround {}", x);
+                }
             }
 
             #[test]
