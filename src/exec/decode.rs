@@ -716,7 +716,7 @@ fn link_blocks(
     switch_cases: &mut Vec<Vec<u32>>,
 ) -> Result<(), ExecError> {
     let mut open: Vec<Open> = Vec::new();
-    let mismatch = |i: usize, what: &str| err(i, ir[i], format!("{what}"));
+    let mismatch = |i: usize, what: &str| err(i, ir[i], what);
     for i in 0..ir.len() {
         let op = ir[i].opcode;
         match op {
@@ -747,11 +747,11 @@ fn link_blocks(
                     insts[at].target = i as u32;
                     insts[i].target = at as u32;
                     // BRK/CONT of this loop jump to here.
-                    for k in at + 1..i {
-                        if matches!(insts[k].op, Opcode::BRK | Opcode::CONT)
-                            && insts[k].target == u32::MAX - at as u32
+                    for inner in &mut insts[at + 1..i] {
+                        if matches!(inner.op, Opcode::BRK | Opcode::CONT)
+                            && inner.target == u32::MAX - at as u32
                         {
-                            insts[k].target = i as u32;
+                            inner.target = i as u32;
                         }
                     }
                 }

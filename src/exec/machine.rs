@@ -111,7 +111,7 @@ trait Memory {
         if au.checked_add(4).is_none_or(|end| end > self.byte_len()) {
             return None;
         }
-        if au % 4 == 0 {
+        if au.is_multiple_of(4) {
             Some(self.update_word(au / 4, f))
         } else {
             let old = self.read(a);

@@ -42,8 +42,10 @@
 //! * Texture, fragment-only, geometry/tessellation and bindless opcodes are
 //!   refused by `compile` with an error naming the opcode.
 
+#[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
 mod alu;
 pub mod decode;
+#[allow(clippy::needless_range_loop)]
 mod machine;
 pub mod math;
 pub mod ops;
@@ -381,7 +383,7 @@ impl Program {
         inputs: &[Vec<[u32; 4]>],
         count: usize,
         limits: &Limits,
-    ) -> Result<(Vec<Vec<[u32; 4]>>, Stats), ExecError> {
+    ) -> Result<(VertexOutputs, Stats), ExecError> {
         let code = &self.code;
         if code.processor != Processor::Vertex {
             return Err(ExecError::general(format!(
@@ -414,8 +416,8 @@ impl Program {
                         .and_then(|vi| vi.get(i))
                         .copied()
                         .unwrap_or([0; 4]);
-                    for c in 0..4 {
-                        reg[c][l] = v[c];
+                    for (row, x) in reg.iter_mut().zip(v) {
+                        row[l] = x;
                     }
                 }
             }
@@ -458,6 +460,9 @@ impl Program {
         Ok((outputs, stats))
     }
 }
+
+/// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
+pub type VertexOutputs = Vec<Vec<[u32; 4]>>;
 
 /// Subgroup system values: the batch is the subgroup.
 fn fill_subgroup_values(code: &Code, b: &mut Batch) {
