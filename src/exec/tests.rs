@@ -456,3 +456,45 @@ fn system_values_of_a_3d_dispatch() {
         }
     }
 }
+
+#[test]
+fn fp64_int64_ssbo_benchmark_shader_matches_a_scalar_model() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/mesa-generated/12_fp64_int64_ssbo.tgsi"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        panic!("benchmark shader missing: {path}");
+    };
+    let p = prog(&text);
+    let n = 200usize; // 4 groups of 64, the last partly beyond the buffers
+    let x0: Vec<u64> = (0..n).map(|i| (i as f64 * 0.25 - 3.0).to_bits()).collect();
+    let y0: Vec<u64> = (0..n)
+        .map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .collect();
+    let b = |v: &[u64]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    let mut res = Resources {
+        constants: vec![vec![64, 0, 0, 0]],
+        buffers: vec![b(&x0), b(&y0)],
+    };
+    p.dispatch(&mut res, [4, 1, 1], &Limits::default()).unwrap();
+    let one = 1.0f64.to_bits();
+    let half = 0.5f64.to_bits();
+    let k = ((1072693248u64) << 32) | 450359963;
+    let (m, a) = (
+        (1481765933u64 << 32) | 1284865837,
+        (335903614u64 << 32) | 4150755663,
+    );
+    for i in 0..n {
+        let (mut x, mut y) = (x0[i], y0[i]);
+        for _ in 0..64 {
+            let t = ops::ddiv(half, ops::dadd(x, one));
+            x = ops::dmad(x, k, t);
+            let z = ops::u64add(ops::u64mul(y, m), a);
+            y = z ^ ops::u64shr(z, 33);
+        }
+        let got_x = u64::from_le_bytes(res.buffers[0][i * 8..i * 8 + 8].try_into().unwrap());
+        let got_y = u64::from_le_bytes(res.buffers[1][i * 8..i * 8 + 8].try_into().unwrap());
+        assert_eq!((got_x, got_y), (x, y), "invocation {i}");
+    }
+}
