@@ -187,19 +187,38 @@ impl Batch {
     /// Lane `l` of pair `p` of a fetched 64-bit source, with 64-bit modifiers.
     #[inline(always)]
     fn lane64(src: &Src, a: &[&Row; 4], p: usize, l: usize) -> u64 {
-        let v = join(a[2 * p][l], a[2 * p + 1][l]);
+        Self::mod64(src, join(a[2 * p][l], a[2 * p + 1][l]))
+    }
+
+    /// A source's 64-bit modifiers applied to `v`.
+    #[inline(always)]
+    fn mod64(src: &Src, v: u64) -> u64 {
         match src.modifier {
             Modifier::Apply { ty, abs, neg } if ty.is_64bit() => ops::modify64(v, ty, abs, neg),
             _ => v,
         }
     }
 
+    /// The low and high rows of pair `p` of a source.
+    #[inline(always)]
+    fn src_pair<'r>(a: &[&'r Row; 4], p: usize) -> (&'r Row, &'r Row) {
+        if p == 0 { (a[0], a[1]) } else { (a[2], a[3]) }
+    }
+
+    /// The low and high rows of pair `p` of a result.
+    #[inline(always)]
+    fn out_pair(out: &mut Reg, p: usize) -> (&mut Row, &mut Row) {
+        let [x, y, z, w] = out;
+        if p == 0 { (x, y) } else { (z, w) }
+    }
+
     /// Splits a 64-bit result into its pair, saturating as a double when asked.
     #[inline(always)]
     fn put64(out: &mut Reg, p: usize, l: usize, v: u64, saturate: bool) {
         let v = if saturate { ops::saturate_f64(v) } else { v };
-        out[2 * p][l] = v as u32;
-        out[2 * p + 1][l] = (v >> 32) as u32;
+        let (lo, hi) = Self::out_pair(out, p);
+        lo[l] = v as u32;
+        hi[l] = (v >> 32) as u32;
     }
 
     /// Writes both channels of every pair in `pairs`, whatever the mask bits say.
@@ -258,11 +277,19 @@ impl Batch {
         let a = fetch_into(&self.regs, t0, s0, need, env);
         let b = fetch_into(&self.regs, t1, s1, need, env);
         let out = &mut self.result;
+        let sat = inst.saturate;
         for p in 0..2 {
             if pairs[p] {
+                let ((alo, ahi), (blo, bhi)) = (Self::src_pair(&a, p), Self::src_pair(&b, p));
+                let (olo, ohi) = Self::out_pair(out, p);
                 for l in 0..LANES {
-                    let r = f(Self::lane64(s0, &a, p, l), Self::lane64(s1, &b, p, l));
-                    Self::put64(out, p, l, r, inst.saturate);
+                    let r = f(
+                        Self::mod64(s0, join(alo[l], ahi[l])),
+                        Self::mod64(s1, join(blo[l], bhi[l])),
+                    );
+                    let r = if sat { ops::saturate_f64(r) } else { r };
+                    olo[l] = r as u32;
+                    ohi[l] = (r >> 32) as u32;
                 }
             }
         }
@@ -279,15 +306,22 @@ impl Batch {
         let b = fetch_into(&self.regs, t1, s1, need, env);
         let c = fetch_into(&self.regs, t2, s2, need, env);
         let out = &mut self.result;
+        let sat = inst.saturate;
         for p in 0..2 {
             if pairs[p] {
+                let (alo, ahi) = Self::src_pair(&a, p);
+                let (blo, bhi) = Self::src_pair(&b, p);
+                let (clo, chi) = Self::src_pair(&c, p);
+                let (olo, ohi) = Self::out_pair(out, p);
                 for l in 0..LANES {
                     let r = f(
-                        Self::lane64(s0, &a, p, l),
-                        Self::lane64(s1, &b, p, l),
-                        Self::lane64(s2, &c, p, l),
+                        Self::mod64(s0, join(alo[l], ahi[l])),
+                        Self::mod64(s1, join(blo[l], bhi[l])),
+                        Self::mod64(s2, join(clo[l], chi[l])),
                     );
-                    Self::put64(out, p, l, r, inst.saturate);
+                    let r = if sat { ops::saturate_f64(r) } else { r };
+                    olo[l] = r as u32;
+                    ohi[l] = (r >> 32) as u32;
                 }
             }
         }

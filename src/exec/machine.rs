@@ -798,7 +798,13 @@ pub fn fetch_into<'a>(
         };
         if plain {
             let reg = &regs[r as usize];
-            return [0, 1, 2, 3].map(|c| &reg[(s.swz[c] & 3) as usize]);
+            let sw = s.swz;
+            return [
+                &reg[(sw[0] & 3) as usize],
+                &reg[(sw[1] & 3) as usize],
+                &reg[(sw[2] & 3) as usize],
+                &reg[(sw[3] & 3) as usize],
+            ];
         }
     }
     fill_src(regs, scratch, s, need, env);
