@@ -414,15 +414,15 @@ impl Runner<'_> {
                     };
                     if !ok {
                         return Some(format!(
-                            "{}: requires a shader model the runner does not offer (it offers {}.{})",
-                            self.at(*line),
+                            "line {}: requires a shader model the runner does not offer (it offers {}.{})",
+                            line,
                             SHADER_MODEL / 10,
                             SHADER_MODEL % 10
                         ));
                     }
                 }
                 Requirement::Unknown(text) => {
-                    return Some(format!("{}: unknown requirement `{text}`", self.at(*line)));
+                    return Some(format!("line {}: unknown requirement `{text}`", line));
                 }
             }
         }
@@ -437,8 +437,8 @@ impl Runner<'_> {
         for (line, cmd) in &test.commands {
             if cmd.needs_rendering() {
                 return Some(format!(
-                    "{}: fragment shading, textures and images are not supported yet",
-                    self.at(*line)
+                    "line {}: fragment shading, textures and images are not supported yet",
+                    line
                 ));
             }
             let stage = match cmd {
@@ -446,8 +446,8 @@ impl Runner<'_> {
                 Command::RunVertices(_) => {
                     if self.slots.contains_key(&Stage::Geometry) {
                         return Some(format!(
-                            "{}: geometry shaders are not supported yet",
-                            self.at(*line)
+                            "line {}: geometry shaders are not supported yet",
+                            line
                         ));
                     }
                     Stage::Vertex
@@ -459,22 +459,22 @@ impl Runner<'_> {
                         None => None,
                     };
                     if let Some(Built::Unsupported(why)) = unsupported {
-                        return Some(format!("{}: {why}", self.at(*line)));
+                        return Some(format!("line {}: {why}", line));
                     }
                     continue;
                 }
                 _ => continue,
             };
             match self.slots.get(&stage).map(|s| &s.built) {
-                Some(Built::Unsupported(why)) => return Some(format!("{}: {why}", self.at(*line))),
+                Some(Built::Unsupported(why)) => return Some(format!("line {}: {why}", line)),
                 Some(Built::Ready(_, shader)) => {
                     let texturing = shader
                         .declarations()
                         .any(|d| matches!(d.file, File::SamplerView | File::Sampler | File::Image));
                     if texturing {
                         return Some(format!(
-                            "{}: the {} shader uses textures, samplers or images, which are not supported yet",
-                            self.at(*line),
+                            "line {}: the {} shader uses textures, samplers or images, which are not supported yet",
+                            line,
                             stage.name()
                         ));
                     }
