@@ -199,6 +199,12 @@ impl Batch {
         }
     }
 
+    /// True when a source carries no 64-bit modifier.
+    #[inline(always)]
+    fn no_mod64(src: &Src) -> bool {
+        !matches!(src.modifier, Modifier::Apply { ty, .. } if ty.is_64bit())
+    }
+
     /// The low and high rows of pair `p` of a source.
     #[inline(always)]
     fn src_pair<'r>(a: &[&'r Row; 4], p: usize) -> (&'r Row, &'r Row) {
@@ -278,18 +284,27 @@ impl Batch {
         let b = fetch_into(&self.regs, t1, s1, need, env);
         let out = &mut self.result;
         let sat = inst.saturate;
+        let plain = !sat && Self::no_mod64(s0) && Self::no_mod64(s1);
         for p in 0..2 {
             if pairs[p] {
                 let ((alo, ahi), (blo, bhi)) = (Self::src_pair(&a, p), Self::src_pair(&b, p));
                 let (olo, ohi) = Self::out_pair(out, p);
-                for l in 0..LANES {
-                    let r = f(
-                        Self::mod64(s0, join(alo[l], ahi[l])),
-                        Self::mod64(s1, join(blo[l], bhi[l])),
-                    );
-                    let r = if sat { ops::saturate_f64(r) } else { r };
-                    olo[l] = r as u32;
-                    ohi[l] = (r >> 32) as u32;
+                if plain {
+                    for l in 0..LANES {
+                        let r = f(join(alo[l], ahi[l]), join(blo[l], bhi[l]));
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                } else {
+                    for l in 0..LANES {
+                        let r = f(
+                            Self::mod64(s0, join(alo[l], ahi[l])),
+                            Self::mod64(s1, join(blo[l], bhi[l])),
+                        );
+                        let r = if sat { ops::saturate_f64(r) } else { r };
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
                 }
             }
         }
@@ -307,21 +322,34 @@ impl Batch {
         let c = fetch_into(&self.regs, t2, s2, need, env);
         let out = &mut self.result;
         let sat = inst.saturate;
+        let plain = !sat && Self::no_mod64(s0) && Self::no_mod64(s1) && Self::no_mod64(s2);
         for p in 0..2 {
             if pairs[p] {
                 let (alo, ahi) = Self::src_pair(&a, p);
                 let (blo, bhi) = Self::src_pair(&b, p);
                 let (clo, chi) = Self::src_pair(&c, p);
                 let (olo, ohi) = Self::out_pair(out, p);
-                for l in 0..LANES {
-                    let r = f(
-                        Self::mod64(s0, join(alo[l], ahi[l])),
-                        Self::mod64(s1, join(blo[l], bhi[l])),
-                        Self::mod64(s2, join(clo[l], chi[l])),
-                    );
-                    let r = if sat { ops::saturate_f64(r) } else { r };
-                    olo[l] = r as u32;
-                    ohi[l] = (r >> 32) as u32;
+                if plain {
+                    for l in 0..LANES {
+                        let r = f(
+                            join(alo[l], ahi[l]),
+                            join(blo[l], bhi[l]),
+                            join(clo[l], chi[l]),
+                        );
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                } else {
+                    for l in 0..LANES {
+                        let r = f(
+                            Self::mod64(s0, join(alo[l], ahi[l])),
+                            Self::mod64(s1, join(blo[l], bhi[l])),
+                            Self::mod64(s2, join(clo[l], chi[l])),
+                        );
+                        let r = if sat { ops::saturate_f64(r) } else { r };
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
                 }
             }
         }
