@@ -756,3 +756,66 @@ fn unsupported_stages_are_skipped_not_failed() {
         "{out}"
     );
 }
+
+/// The contract's example, run end to end on the machine.
+const DOUBLING: &str = "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {4, 0, 0, 0}\n\
+  0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n  1: LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx\n\
+  2: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[1].xxxx\n  3: STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n  4: END\n\n\
+[buffer 0]\nuint 1 2 3 4\n\n";
+
+#[test]
+fn dispatch_end_to_end() {
+    let text = format!("{DOUBLING}[test]\ndispatch 1 1 1\nprobe buffer 0 uint 0 (2, 4, 6, 8)\n");
+    let (report, out) = run_text(&text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 0,
+            skipped: 0
+        },
+        "{out}"
+    );
+    // Each test starts from the declared contents; within a test, dispatches accumulate.
+    let text = format!(
+        "{DOUBLING}[test]\ndispatch 1 1 1\ndispatch 1 1 1\nprobe buffer 0 uint 0 (4, 8, 12, 16)\n\
+         [test]\ndispatch 1 1 1\nprobe buffer 0 uint 0 (2, 4, 6, 9)\nprobe buffer 0 uint 12 (8)\n"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 1,
+            failed: 1,
+            skipped: 0
+        },
+        "{out}"
+    );
+    assert_eq!(
+        out.trim_end(),
+        "t.shader_test:25: probe failed: expected (2, 4, 6, 9) got (2, 4, 6, 8)"
+    );
+}
+
+#[test]
+fn uniforms_reach_constant_buffer_zero_and_persist() {
+    let shader = "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                  PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL CONST[0][0..1]\nDCL BUFFER[0]\nIMM[0] UINT32 {0, 16, 0, 0}\n\
+                  STORE BUFFER[0].xyzw, IMM[0].xxxx, CONST[0][0]\nSTORE BUFFER[0].xyzw, IMM[0].yyyy, CONST[0][1]\nEND\n\
+                  [buffer 0]\nsize 32\n[constant 0]\nuint 1 2 3 4\n";
+    let text = format!(
+        "{shader}[test]\nuniform 1 float4 1.0 2.0 3.0 4.0\ndispatch 1 1 1\nprobe buffer 0 uint 0 (1, 2, 3, 4)\n\
+         probe buffer 0 float 16 (1.0, 2.0, 3.0, 4.0)\n[test]\ndispatch 1 1 1\nprobe buffer 0 float 16 (1.0, 2.0, 3.0, 4.0)\n"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(
+        report.summary(),
+        Summary {
+            passed: 2,
+            failed: 0,
+            skipped: 0
+        },
+        "{out}"
+    );
+}
