@@ -1,11 +1,341 @@
-//! `tgsi bench`: throughput of the machine on the peer workloads.
+//! `tgsi bench`: throughput of the machine on the peer workloads, and the
+//! same work on Mesa's peers measured in the same run.
+//!
+//! * `compute`: `12_fp64_int64_ssbo.tgsi` (doubles and 64-bit integers) over N
+//!   invocations, the work of `peerbench compute N REPS ITERS`;
+//! * `alu`: the sin/cos loop of `01_loop_sin_tex` as a compute shader, for the
+//!   time per lane-instruction against Mesa's bare tgsi_exec (`tgsi_run --bench`).
+//!
+//! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
+//! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
+//! and the ratios are printed.
 
-use anyhow::{Result, bail};
-use std::process::ExitCode;
+use anyhow::{Context, Result, anyhow, bail};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+use tgsi::exec::{Limits, Program, Resources, Stats};
+
+const FP64_SHADER: &str = include_str!("../../benches/data/12_fp64_int64_ssbo.tgsi");
+const ALU_SHADER: &str = include_str!("../../benches/data/alu_loop.tgsi");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Workload {
+    /// fp64 + int64 loop over storage buffers (12_fp64_int64_ssbo)
+    Compute,
+    /// float sin/cos/mad loop (the loop of 01_loop_sin_tex)
+    Alu,
+}
 
 #[derive(clap::Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Which work to run
+    #[arg(value_enum)]
+    pub workload: Workload,
+    /// Invocations per dispatch (a multiple of the block size, 64)
+    #[arg(long, default_value_t = 1 << 20)]
+    pub invocations: u32,
+    /// Timed dispatches per thread count (after one warm-up)
+    #[arg(long, default_value_t = 10)]
+    pub reps: usize,
+    /// Loop iterations per invocation (CONST[0][0].x)
+    #[arg(long, default_value_t = 64)]
+    pub iters: u32,
+    /// Thread counts to measure, comma separated
+    #[arg(long, default_value = "1,2", value_delimiter = ',')]
+    pub threads: Vec<usize>,
+    /// Also run Mesa's peers (softpipe, llvmpipe with 1 and 2 threads, bare
+    /// tgsi_exec) on the same work and print the ratios
+    #[arg(long)]
+    pub peer: bool,
+}
 
-pub fn bench(_args: &BenchArgs) -> Result<ExitCode> {
-    bail!("`tgsi bench` is not available in this build yet")
+fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
+    let mut res = Resources {
+        constants: vec![vec![iters, 0, 0, 0]],
+        buffers: Vec::new(),
+    };
+    match workload {
+        Workload::Compute => {
+            let d: Vec<u8> = (0..n)
+                .flat_map(|i| (i as f64 * 0.001).to_le_bytes())
+                .collect();
+            let u: Vec<u8> = (0..n)
+                .flat_map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes())
+                .collect();
+            res.buffers = vec![d, u];
+        }
+        Workload::Alu => res.buffers = vec![vec![0; 8 * n]],
+    }
+    res
+}
+
+/// Checks the compute workload against a scalar model of the same loop.
+fn verify_compute(res: &Resources, n: usize, iters: u32) -> Result<()> {
+    let mut bad = 0usize;
+    for i in 0..n {
+        let mut x = i as f64 * 0.001;
+        let mut h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..iters {
+            x = x * 1.0000001 + 0.5 / (x + 1.0);
+            h = h
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            h ^= h >> 33;
+        }
+        let got_x = f64::from_le_bytes(res.buffers[0][8 * i..8 * i + 8].try_into()?);
+        let got_h = u64::from_le_bytes(res.buffers[1][8 * i..8 * i + 8].try_into()?);
+        if got_x.to_bits() != x.to_bits() || got_h != h {
+            bad += 1;
+        }
+    }
+    if bad > 0 {
+        bail!("verification failed: {bad} of {n} invocations differ from the scalar model");
+    }
+    println!("verified: all {n} invocations bit-identical to the scalar model (doubles and u64)");
+    Ok(())
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+struct Measured {
+    threads: usize,
+    median: f64,
+    stats: Stats,
+}
+
+pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
+    let source = match args.workload {
+        Workload::Compute => FP64_SHADER,
+        Workload::Alu => ALU_SHADER,
+    };
+    let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
+    let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    if args.invocations == 0 || args.invocations % 64 != 0 {
+        bail!("--invocations must be a positive multiple of 64 (the block size)");
+    }
+    if args.reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    let n = args.invocations as usize;
+    let groups = [args.invocations / 64, 1, 1];
+    println!(
+        "workload {:?}: {n} invocations, {} iterations, {} timed dispatches per thread count",
+        args.workload, args.iters, args.reps
+    );
+    let mut results = Vec::new();
+    for &threads in &args.threads {
+        let limits = Limits {
+            threads: threads.max(1),
+            max_instructions: u64::MAX,
+            ..Limits::default()
+        };
+        let mut res = resources(args.workload, n, args.iters);
+        let stats = program
+            .dispatch_stats(&mut res, groups, &limits)
+            .map_err(|e| anyhow!("{e}"))?;
+        if args.workload == Workload::Compute && threads == args.threads[0] {
+            verify_compute(&res, n, args.iters)?;
+        }
+        let mut times = Vec::with_capacity(args.reps);
+        for _ in 0..args.reps {
+            let mut res = resources(args.workload, n, args.iters);
+            let start = Instant::now();
+            program
+                .dispatch_stats(&mut res, groups, &limits)
+                .map_err(|e| anyhow!("{e}"))?;
+            times.push(start.elapsed().as_secs_f64());
+        }
+        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let med = median(&mut times);
+        let per_lane = med * 1e9 * threads.max(1) as f64 / stats.lane_instructions as f64;
+        println!(
+            "tgsi, {threads} thread(s): best {best:.4} s, median {med:.4} s = {:.4} M invocations/s (median); {} lane-instructions per dispatch, {per_lane:.3} ns per lane-instruction per thread",
+            n as f64 / med / 1e6,
+            stats.lane_instructions
+        );
+        results.push(Measured {
+            threads,
+            median: med,
+            stats,
+        });
+    }
+    if args.peer {
+        run_peers(args, &results)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn peer_dir() -> PathBuf {
+    std::env::var_os("TGSI_PEER_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/tgsi-peer")
+        })
+}
+
+/// Mesa's bare tgsi_exec on one quad of the same shader: ns per quad-run.
+fn tgsi_exec_ns_per_quad(source: &str, workload: Workload, iters: u32, runs: u64) -> Result<f64> {
+    let exe = peer_dir().join("build/tgsi_run");
+    if !exe.exists() {
+        bail!(
+            "{} not found (run ../shared/peers/mesa-tgsi/build.sh)",
+            exe.display()
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("tgsi-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let shader = dir.join("shader.tgsi");
+    std::fs::write(&shader, source)?;
+    let mut spec = String::new();
+    for lane in 0..4 {
+        spec += &format!("SVN THREAD_ID lane {lane} {lane}u 0u 0u 0u\n");
+    }
+    spec += &format!("SVN BLOCK_ID 0u 0u 0u 0u\nCONST[0][0] {iters}i 0 0 0\n");
+    match workload {
+        Workload::Compute => {
+            spec += "BUF[0] 32\nBUF[1] 32\nBUFW[0] 0";
+            for i in 0..4 {
+                let b = (i as f64 * 0.001).to_bits();
+                spec += &format!(" 0x{:x} 0x{:x}", b as u32, b >> 32);
+            }
+            spec += "\nBUFW[1] 0";
+            for i in 0..4u64 {
+                let b = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                spec += &format!(" 0x{:x} 0x{:x}", b as u32, b >> 32);
+            }
+            spec += "\n";
+        }
+        Workload::Alu => spec += "BUF[0] 32\n",
+    }
+    let spec_path = dir.join("spec.txt");
+    std::fs::write(&spec_path, spec)?;
+    let out = Command::new(&exe)
+        .arg(&shader)
+        .arg(&spec_path)
+        .arg("--bench")
+        .arg(runs.to_string())
+        .output()
+        .context("running tgsi_run")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("BENCH"))
+        .ok_or_else(|| anyhow!("tgsi_run printed no BENCH line: {text}"))?;
+    let ns: f64 = line
+        .split("= ")
+        .nth(1)
+        .and_then(|s| s.split(" ns").next())
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| anyhow!("cannot read tgsi_run's BENCH line: {line}"))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(ns)
+}
+
+/// One `peerbench compute` run: best and median invocations per second.
+fn peerbench(
+    driver: &str,
+    threads: Option<usize>,
+    n: u32,
+    reps: usize,
+    iters: u32,
+) -> Result<(f64, f64)> {
+    let exe = peer_dir().join("gl/peerbench");
+    if !exe.exists() {
+        bail!(
+            "{} not found (run ../shared/peers/mesa-gl/build.sh)",
+            exe.display()
+        );
+    }
+    let mut cmd = Command::new(&exe);
+    cmd.args([
+        "compute",
+        &n.to_string(),
+        &reps.to_string(),
+        &iters.to_string(),
+    ]);
+    cmd.env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("GALLIUM_DRIVER", driver);
+    if let Some(t) = threads {
+        cmd.env("LP_NUM_THREADS", t.to_string());
+    }
+    let out = cmd.output().context("running peerbench")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("throughput"))
+        .ok_or_else(|| {
+            anyhow!(
+                "peerbench ({driver}) printed no throughput line: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+    let nums: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match nums[..] {
+        [best, med, ..] => Ok((best, med)),
+        _ => bail!("cannot read peerbench's line: {line}"),
+    }
+}
+
+fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
+    let Some(first) = ours.first() else {
+        return Ok(());
+    };
+    let single = ours.iter().find(|m| m.threads == 1).unwrap_or(first);
+    let ours_ns =
+        single.median * 1e9 * single.threads as f64 / single.stats.lane_instructions as f64;
+    let per_invocation = single.stats.lane_instructions as f64 / single.stats.invocations as f64;
+    let source = match args.workload {
+        Workload::Compute => FP64_SHADER,
+        Workload::Alu => ALU_SHADER,
+    };
+    let runs = (2e8 / (per_invocation * 4.0 * 8.0)).clamp(100.0, 1e6) as u64;
+    match tgsi_exec_ns_per_quad(source, args.workload, args.iters, runs) {
+        Ok(ns) => {
+            let mesa = ns / (per_invocation * 4.0);
+            println!(
+                "Mesa tgsi_exec (tgsi_run --bench {runs}): {ns:.1} ns per quad-run = {mesa:.3} ns per lane-instruction ({per_invocation:.0} instructions per invocation); tgsi is {:.1}x faster per lane on one thread",
+                mesa / ours_ns
+            );
+        }
+        Err(e) => println!("Mesa tgsi_exec: skipped: {e:#}"),
+    }
+    if args.workload != Workload::Compute {
+        return Ok(());
+    }
+    let peers: [(&str, &str, Option<usize>, usize); 3] = [
+        ("softpipe", "softpipe", None, 1),
+        ("llvmpipe, 1 thread", "llvmpipe", Some(1), args.reps),
+        ("llvmpipe, 2 threads", "llvmpipe", Some(2), args.reps),
+    ];
+    for (label, driver, threads, reps) in peers {
+        match peerbench(driver, threads, args.invocations, reps, args.iters) {
+            Ok((best, med)) => {
+                let ratios: Vec<String> = ours
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "tgsi {}T / {label} = {:.2}",
+                            m.threads,
+                            (args.invocations as f64 / m.median) / med
+                        )
+                    })
+                    .collect();
+                println!(
+                    "{label}: best {:.4} M inv/s, median {:.4} M inv/s; {}",
+                    best / 1e6,
+                    med / 1e6,
+                    ratios.join(", ")
+                );
+            }
+            Err(e) => println!("{label}: skipped: {e:#}"),
+        }
+    }
+    Ok(())
 }

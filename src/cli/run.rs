@@ -277,8 +277,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 }
 
 pub fn test(paths: &[PathBuf], threads: usize) -> Result<ExitCode> {
-    let _ = threads;
-    let config = RunConfig::default();
+    let config = RunConfig {
+        limits: Limits {
+            threads: threads.max(1),
+            ..Limits::default()
+        },
+        ..RunConfig::default()
+    };
     let mut out = std::io::stdout().lock();
     let summary = shader_test::run_paths(paths, &config, &mut out);
     Ok(if summary.success() {
