@@ -10,7 +10,7 @@
 
 use super::decode::{Inst, Modifier, Src};
 use super::machine::{Batch, Env, Reg, Row, ZERO_REG, fetch_into, store_rows};
-use super::{ExecError, LANES, ops};
+use super::{ExecError, LANES, math, ops};
 use crate::opcode::{Category, Opcode};
 
 #[inline(always)]
@@ -102,6 +102,15 @@ impl Batch {
         for l in 0..LANES {
             r[l] = f(a[0][l]);
         }
+        self.replicate(inst, r);
+    }
+
+    /// A replicated scalar computed by a whole-row function (vectorized).
+    #[inline(always)]
+    fn scalar_row(&mut self, inst: &Inst, env: &Env, f: impl Fn(&Row, &mut Row)) {
+        let a = self.fetch(&inst.src[0], 1, env);
+        let mut r = [0u32; LANES];
+        f(&a[0], &mut r);
         self.replicate(inst, r);
     }
 
@@ -587,8 +596,8 @@ impl Batch {
             SQRT => self.scalar1(inst, env, ops::sqrt),
             EX2 => self.scalar1(inst, env, ops::ex2),
             LG2 => self.scalar1(inst, env, ops::lg2),
-            COS => self.scalar1(inst, env, ops::cos),
-            SIN => self.scalar1(inst, env, ops::sin),
+            COS => self.scalar_row(inst, env, math::cos_lanes),
+            SIN => self.scalar_row(inst, env, math::sin_lanes),
             POW => self.scalar2(inst, env, ops::pow),
             DP2 => self.vec2_to_scalar(inst, env, 0b0011, ops::dp2),
             DP3 => self.vec2_to_scalar(inst, env, 0b0111, ops::dp3),
