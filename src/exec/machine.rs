@@ -814,7 +814,9 @@ pub fn fetch_into<'a>(
 
 /// Reads the channels in `need` of a source into `out` (swizzled, 32-bit
 /// modifiers applied; 64-bit modifiers are left to the pair helpers).
-#[inline(always)]
+/// Kept out of line: direct operands take [`fetch_into`]'s borrowed path, and
+/// inlining every operand form into every opcode bloats the dispatch.
+#[inline(never)]
 pub fn fill_src(regs: &[Reg], out: &mut Reg, s: &Src, need: u8, env: &Env) {
     match s.kind {
         SrcKind::Reg(r) => {
@@ -933,6 +935,15 @@ pub fn store_rows(regs: &mut [Reg], exec: Mask, exec_row: &Row, d: &Dst, v: &Reg
                 }
             }
         }
+        DstKind::RegIndirect { .. } => store_indirect(regs, exec, d, v, mask),
+    }
+}
+
+/// The per-lane indirect destination case of [`store_rows`] (out of line).
+#[inline(never)]
+fn store_indirect(regs: &mut [Reg], exec: Mask, d: &Dst, v: &Reg, mask: u8) {
+    match d.kind {
+        DstKind::Null | DstKind::Reg(_) => {}
         DstKind::RegIndirect {
             base,
             len,
