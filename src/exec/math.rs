@@ -105,9 +105,15 @@ fn trig_slow(x: f32, phase: u32) -> f32 {
     }
 }
 
+/// True when `x` takes the fast path (false for NaN).
+#[inline(always)]
+fn is_fast_trig(x: f32) -> bool {
+    x.abs() < TRIG_FAST_LIMIT
+}
+
 #[inline(always)]
 fn trig_f32(x: f32, phase: u32) -> f32 {
-    if x.abs() < TRIG_FAST_LIMIT {
+    if is_fast_trig(x) {
         trig_fast(x, phase)
     } else {
         trig_slow(x, phase)
@@ -123,12 +129,12 @@ fn trig_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
     for l in 0..N {
         let v = f32::from_bits(x[l]);
         out[l] = trig_fast(v, phase).to_bits();
-        any_slow |= !(v.abs() < TRIG_FAST_LIMIT);
+        any_slow |= !is_fast_trig(v);
     }
     if any_slow {
         for l in 0..N {
             let v = f32::from_bits(x[l]);
-            if !(v.abs() < TRIG_FAST_LIMIT) {
+            if !is_fast_trig(v) {
                 out[l] = trig_slow(v, phase).to_bits();
             }
         }

@@ -2335,9 +2335,9 @@ mod tests {
                     prop_assert!(r.to_bits() == want.to_bits() || (r.is_nan() && want.is_nan()), "round {}", x);
                 }
                 for x in [f64::from_bits(b), small as f64 * 1e9, small as f64 / 7.0] {
-                    prop_assert!(same_or_both_nan(floor_f64(x).to_bits() as u64, x.floor().to_bits() as u64, x.is_nan() && floor_f64(x).is_nan()), "dfloor {}", x);
-                    prop_assert!(same_or_both_nan(ceil_f64(x).to_bits() as u64, x.ceil().to_bits() as u64, x.is_nan() && ceil_f64(x).is_nan()), "dceil {}", x);
-                    prop_assert!(same_or_both_nan(trunc_f64(x).to_bits() as u64, x.trunc().to_bits() as u64, x.is_nan() && trunc_f64(x).is_nan()), "dtrunc {}", x);
+                    prop_assert!(same_or_both_nan(floor_f64(x).to_bits(), x.floor().to_bits(), x.is_nan() && floor_f64(x).is_nan()), "dfloor {}", x);
+                    prop_assert!(same_or_both_nan(ceil_f64(x).to_bits(), x.ceil().to_bits(), x.is_nan() && ceil_f64(x).is_nan()), "dceil {}", x);
+                    prop_assert!(same_or_both_nan(trunc_f64(x).to_bits(), x.trunc().to_bits(), x.is_nan() && trunc_f64(x).is_nan()), "dtrunc {}", x);
                     let (r, want) = (round_even_f64(x), x.round_ties_even());
                     prop_assert!(r.to_bits() == want.to_bits() || (r.is_nan() && want.is_nan()), "dround {}", x);
                 }
