@@ -52,6 +52,9 @@ const ALLOWED: &[Allowance] = &[
     ("ops/f64_binary", "OUT[8]", "0", "w", MIN_MAX),
     // NAN_SIGN
     ("ops/f32_binary2", "OUT[8]", "2", "xyzw", NAN_SIGN),
+    ("ops/f32_binary2", "OUT[10]", "2", "xyzw", NAN_SIGN),
+    ("ops/f32_binary2", "OUT[12]", "1", "xyzw", NAN_SIGN),
+    ("ops/f32_binary2", "OUT[12]", "2", "xyzw", NAN_SIGN),
     // FLOAT_TO_INT
     ("ops/f32_convert", "OUT[0]", "3", "yw", FLOAT_TO_INT),
     ("ops/f32_convert", "OUT[1]", "0", "xy", FLOAT_TO_INT),

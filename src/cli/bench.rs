@@ -114,7 +114,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
-    if args.invocations == 0 || args.invocations % 64 != 0 {
+    if args.invocations == 0 || !args.invocations.is_multiple_of(64) {
         bail!("--invocations must be a positive multiple of 64 (the block size)");
     }
     if args.reps == 0 {
