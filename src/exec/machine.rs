@@ -318,6 +318,17 @@ impl Batch {
         self.exec_row = mask_row(self.exec);
     }
 
+    /// The instruction after `inst`, or its jump target when no lane is active
+    /// (skipping a block nobody runs).
+    #[inline]
+    fn next_or_skip(&self, inst: &Inst, next: usize) -> usize {
+        if self.exec == 0 {
+            inst.target as usize
+        } else {
+            next
+        }
+    }
+
     fn push(&mut self, f: Frame, inst: &Inst) -> Result<(), ExecError> {
         if self.depth >= MAX_DEPTH {
             return Err(ExecError {
@@ -408,23 +419,20 @@ impl Batch {
             match inst.op {
                 Opcode::IF | Opcode::UIF => {
                     let v = self.fetch(&inst.src[0], 1, env)[0];
+                    // IF tests the float value (-0.0 is false), UIF the raw bits.
+                    let truth: fn(u32) -> bool = if inst.op == Opcode::IF {
+                        |x| f32::from_bits(x) != 0.0
+                    } else {
+                        |x| x != 0
+                    };
                     let mut taken: Mask = 0;
                     for (l, x) in v.iter().enumerate() {
-                        let t = if inst.op == Opcode::IF {
-                            f32::from_bits(*x) != 0.0
-                        } else {
-                            *x != 0
-                        };
-                        taken |= (t as Mask) << l;
+                        taken |= (truth(*x) as Mask) << l;
                     }
                     self.push(Frame::If { cond: self.cond }, inst)?;
                     self.cond &= taken;
                     self.update_exec();
-                    self.pc = if self.exec == 0 {
-                        inst.target as usize
-                    } else {
-                        next
-                    };
+                    self.pc = self.next_or_skip(inst, next);
                 }
                 Opcode::ELSE => {
                     let Some(Frame::If { cond: outer }) = self.top() else {
@@ -432,11 +440,7 @@ impl Batch {
                     };
                     self.cond = !self.cond & outer;
                     self.update_exec();
-                    self.pc = if self.exec == 0 {
-                        inst.target as usize
-                    } else {
-                        next
-                    };
+                    self.pc = self.next_or_skip(inst, next);
                 }
                 Opcode::ENDIF => {
                     let Some(Frame::If { cond: outer }) = self.top() else {
@@ -455,11 +459,7 @@ impl Batch {
                         },
                         inst,
                     )?;
-                    self.pc = if self.exec == 0 {
-                        inst.target as usize
-                    } else {
-                        next
-                    };
+                    self.pc = self.next_or_skip(inst, next);
                 }
                 Opcode::ENDLOOP => {
                     let Some(Frame::Loop { loop_mask, cont }) = self.top() else {
