@@ -15,6 +15,7 @@ pub mod diag;
 pub mod enums;
 pub mod exec;
 pub mod format_names;
+pub mod image_io;
 pub mod ir;
 pub mod opcode;
 pub mod shader_test;
