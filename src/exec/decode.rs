@@ -10,8 +10,11 @@
 //! it cannot address; bad input is an [`ExecError`] naming the instruction.
 
 use super::ExecError;
-use crate::enums::{File, MemType, Processor, PropertyName, SemanticName};
-use crate::ir::{Index, Instruction, Register, Shader, SrcOperand};
+use crate::enums::{
+    File, InterpLocation, InterpMode, MemType, PipeFormat, Processor, PropertyName, ReturnType,
+    SemanticName, TextureTarget,
+};
+use crate::ir::{ImageDecl, Index, Instruction, Register, SamplerViewDecl, Shader, SrcOperand};
 use crate::opcode::{Category, Opcode, OperandType};
 
 /// Most entries one register file may have (TEMP, IN, OUT, IMM, SV, ADDR).
@@ -115,6 +118,51 @@ pub enum Resource {
     Buffer(u32),
     Shared,
     Const(u32),
+    /// `IMAGE[index]`, with the target and format the access uses (the
+    /// instruction's memory token, else the `DCL IMAGE`).
+    Image {
+        index: u32,
+        target: TextureTarget,
+        format: PipeFormat,
+    },
+}
+
+/// What a texture or sampling instruction needs besides its register sources
+/// (`Code::tex[inst.aux]`). The instruction's `src[..num_srcs]` are its
+/// non-resource sources in operand order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexInst {
+    /// The instruction's texture target, or the `DCL SVIEW` target.
+    pub target: TextureTarget,
+    pub return_type: Option<ReturnType>,
+    /// Sampler-view index (for SAMP-only opcodes: the SAMP index).
+    pub sview: IndexExpr,
+    /// Sampler index (for SVIEW-only opcodes: the SVIEW index).
+    pub sampler: IndexExpr,
+    /// Swizzle of the SVIEW operand (of the SAMP operand when there is none).
+    pub resource_swizzle: [u8; 4],
+    pub num_srcs: u8,
+    /// The texel offset (first texture offset), read as integers from rows x, y, z.
+    pub offset: Option<Src>,
+}
+
+/// A fragment-shader input register and what fills it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragInput {
+    /// Index in the IN file.
+    pub index: u32,
+    pub semantic: Option<(SemanticName, u32)>,
+    pub mode: InterpMode,
+    pub location: InterpLocation,
+}
+
+/// A fragment-shader output register and its semantic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragOutput {
+    /// Absolute register number.
+    pub reg: u32,
+    pub semantic: SemanticName,
+    pub index: u32,
 }
 
 /// One pre-decoded instruction.
@@ -131,7 +179,8 @@ pub struct Inst {
     /// BGNLOOP; BRK/CONT in a loop → that loop's ENDLOOP; CAL → first
     /// instruction of the subroutine body; SWITCH → its ENDSWITCH.
     pub target: u32,
-    /// SWITCH: index into [`Code::switch_cases`].
+    /// SWITCH: index into [`Code::switch_cases`]; texture and sampling
+    /// opcodes: index into [`Code::tex`]; INTERP_*: the IN register index.
     pub aux: u32,
     /// BRK: true when it leaves a switch (false: a loop).
     pub brk_switch: bool,
@@ -172,6 +221,22 @@ pub struct Code {
     pub block_size: [u32; 3],
     pub has_barrier: bool,
     pub uses_shared: bool,
+    /// Texture/sampling instruction details, by `Inst::aux`.
+    pub tex: Vec<TexInst>,
+    /// Fragment inputs (declared IN registers of a fragment shader).
+    pub frag_inputs: Vec<FragInput>,
+    /// Declared outputs with a semantic.
+    pub frag_outputs: Vec<FragOutput>,
+    /// `DCL SVIEW` declarations, by index.
+    pub sviews: Vec<(u32, SamplerViewDecl)>,
+    /// `DCL IMAGE` declarations, by index.
+    pub images: Vec<(u32, ImageDecl)>,
+    /// FS_COORD_ORIGIN LOWER_LEFT.
+    pub origin_lower_left: bool,
+    /// FS_COORD_PIXEL_CENTER INTEGER.
+    pub pixel_center_integer: bool,
+    /// FS_COLOR0_WRITES_ALL_CBUFS.
+    pub color0_writes_all: bool,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -182,6 +247,9 @@ fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
 }
 
 struct Layout {
+    processor: Processor,
+    sviews: Vec<(u32, SamplerViewDecl)>,
+    images: Vec<(u32, ImageDecl)>,
     temp_arrays: Vec<(u32, u32, u32)>, // (array id, first, last)
     temp: FileRange,
     output: FileRange,
@@ -267,6 +335,9 @@ fn file_sizes(shader: &Shader) -> Result<[u32; 6], ExecError> {
         for s in &inst.src {
             note(&s.reg)?;
         }
+        for o in inst.texture.iter().flat_map(|t| &t.offsets) {
+            note(&Register::new(o.file, o.index))?;
+        }
     }
     Ok(sizes)
 }
@@ -308,6 +379,9 @@ impl Code {
         let imm = next(sizes[5]);
         let num_regs = base;
         let mut layout = Layout {
+            processor: shader.processor,
+            sviews: Vec::new(),
+            images: Vec::new(),
             temp_arrays: Vec::new(),
             temp,
             output,
@@ -318,8 +392,50 @@ impl Code {
         };
         let mut system_values = Vec::new();
         let mut uses_shared_decl = false;
+        let mut frag_inputs = Vec::new();
+        let mut frag_outputs = Vec::new();
         for d in shader.declarations() {
             match d.file {
+                File::Input if shader.processor == Processor::Fragment => {
+                    for (k, i) in (d.first..=d.last).enumerate() {
+                        let (mode, location) = d
+                            .interp
+                            .map_or((InterpMode::Perspective, InterpLocation::Center), |p| {
+                                (p.mode, p.location)
+                            });
+                        frag_inputs.push(FragInput {
+                            index: i,
+                            semantic: d.semantic.map(|s| (s.name, s.index + k as u32)),
+                            mode,
+                            location,
+                        });
+                    }
+                }
+                File::Output => {
+                    if let Some(sem) = d.semantic {
+                        for (k, i) in (d.first..=d.last).enumerate() {
+                            frag_outputs.push(FragOutput {
+                                reg: output.base + i,
+                                semantic: sem.name,
+                                index: sem.index + k as u32,
+                            });
+                        }
+                    }
+                }
+                File::SamplerView => {
+                    if let Some(v) = d.sampler_view {
+                        for i in d.first..=d.last {
+                            layout.sviews.push((i, v));
+                        }
+                    }
+                }
+                File::Image => {
+                    if let Some(v) = d.image {
+                        for i in d.first..=d.last {
+                            layout.images.push((i, v));
+                        }
+                    }
+                }
                 File::Temp => {
                     if let Some(id) = d.array_id {
                         layout.temp_arrays.push((id, d.first, d.last));
@@ -364,8 +480,9 @@ impl Code {
         let ir: Vec<&Instruction> = shader.instructions().collect();
         let mut insts = Vec::with_capacity(ir.len());
         let mut has_barrier = false;
+        let mut tex = Vec::new();
         for (i, inst) in ir.iter().enumerate() {
-            insts.push(decode_inst(i, inst, &layout)?);
+            insts.push(decode_inst(i, inst, &layout, &mut tex)?);
             has_barrier |= inst.opcode == Opcode::BARRIER;
         }
         let mut switch_cases = Vec::new();
@@ -378,7 +495,16 @@ impl Code {
         ];
         let uses_shared =
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
+        let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
         Ok(Code {
+            tex,
+            frag_inputs,
+            frag_outputs,
+            sviews: layout.sviews,
+            images: layout.images,
+            origin_lower_left: prop(PropertyName::FsCoordOrigin) == 1,
+            pixel_center_integer: prop(PropertyName::FsCoordPixelCenter) == 1,
+            color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
             processor: shader.processor,
             insts,
             temp,
@@ -399,14 +525,16 @@ impl Code {
 }
 
 /// Explains why an opcode cannot run yet, or `None` when the machine runs it.
-fn unsupported(op: Opcode) -> Option<&'static str> {
+fn unsupported(op: Opcode, processor: Processor) -> Option<&'static str> {
     let info = op.info();
     match info.category {
-        Category::Texture | Category::Sampling => {
-            Some("needs texture support (not yet implemented)")
+        _ if op == Opcode::FBFETCH => {
+            Some("(framebuffer fetch) is not supported: the machine has no blending stage")
         }
-        Category::Derivative | Category::Fragment | Category::Interpolation => {
-            Some("needs the fragment stage (not yet implemented)")
+        Category::Derivative | Category::Fragment | Category::Interpolation
+            if processor != Processor::Fragment =>
+        {
+            Some("needs the fragment stage (it is only valid in a FRAG shader)")
         }
         Category::Geometry => Some("needs the geometry stage (not yet implemented)"),
         Category::Bindless => Some("needs bindless texture/image support (not yet implemented)"),
@@ -584,7 +712,12 @@ fn decode_src(
     })
 }
 
-fn resource_of(i: usize, inst: &Instruction, reg: &Register) -> Result<Resource, ExecError> {
+fn resource_of(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<Resource, ExecError> {
     if reg.index.indirect.is_some() || reg.dimension.is_some_and(|d| d.indirect.is_some()) {
         return Err(err(
             i,
@@ -603,19 +736,51 @@ fn resource_of(i: usize, inst: &Instruction, reg: &Register) -> Result<Resource,
             let b = reg.dimension.map_or(n, |d| d.offset);
             Ok(Resource::Const(b.max(0) as u32))
         }
-        File::Image => Err(err(
-            i,
-            inst,
-            "IMAGE resources need image support (not yet implemented)",
-        )),
+        File::Image => {
+            let decl = layout
+                .images
+                .iter()
+                .find(|(k, _)| *k == n as u32)
+                .map(|(_, d)| *d);
+            let mem = inst.memory.unwrap_or_default();
+            let target = if mem.target != TextureTarget::Buffer {
+                mem.target
+            } else {
+                decl.map_or(TextureTarget::Buffer, |d| d.target)
+            };
+            let format = if mem.format != PipeFormat::NONE {
+                mem.format
+            } else {
+                decl.map_or(PipeFormat::NONE, |d| d.format)
+            };
+            if format == PipeFormat::NONE {
+                return Err(err(
+                    i,
+                    inst,
+                    format!(
+                        "IMAGE[{n}] has no format: declare it with DCL IMAGE or name it in the instruction"
+                    ),
+                ));
+            }
+            Ok(Resource::Image {
+                index: n as u32,
+                target,
+                format,
+            })
+        }
         File::HwAtomic => Err(err(i, inst, "HWATOMIC counters are not supported")),
         f => Err(err(i, inst, format!("{f} is not a memory resource"))),
     }
 }
 
-fn decode_inst(i: usize, inst: &Instruction, layout: &Layout) -> Result<Inst, ExecError> {
+fn decode_inst(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    tex: &mut Vec<TexInst>,
+) -> Result<Inst, ExecError> {
     let op = inst.opcode;
-    if let Some(why) = unsupported(op) {
+    if let Some(why) = unsupported(op, layout.processor) {
         return Err(err(i, inst, format!("opcode {op} {why}")));
     }
     let info = op.info();
@@ -647,7 +812,7 @@ fn decode_inst(i: usize, inst: &Instruction, layout: &Layout) -> Result<Inst, Ex
         matches!(info.category, Category::Atomic) || matches!(op, Opcode::LOAD | Opcode::RESQ);
     for (k, d) in inst.dst.iter().enumerate() {
         if memory_dst {
-            out.resource = Some(resource_of(i, inst, &d.reg)?);
+            out.resource = Some(resource_of(i, inst, layout, &d.reg)?);
             out.dst[k] = Dst {
                 kind: DstKind::Null,
                 mask: d.write_mask.bits(),
@@ -687,9 +852,25 @@ fn decode_inst(i: usize, inst: &Instruction, layout: &Layout) -> Result<Inst, Ex
             mask: d.write_mask.bits(),
         };
     }
+    if matches!(info.category, Category::Texture | Category::Sampling) {
+        out.aux = tex.len() as u32;
+        tex.push(decode_tex(i, inst, layout, &mut out.src)?);
+        return Ok(out);
+    }
+    if info.category == Category::Interpolation {
+        let r = &inst.src[0].reg;
+        if r.file != File::Input || r.index.indirect.is_some() || r.dimension.is_some() {
+            return Err(err(
+                i,
+                inst,
+                "the interpolated operand must be a directly indexed IN register",
+            ));
+        }
+        out.aux = r.index.offset.max(0) as u32;
+    }
     for (k, s) in inst.src.iter().enumerate() {
         if k == 0 && memory_src0 {
-            out.resource = Some(resource_of(i, inst, &s.reg)?);
+            out.resource = Some(resource_of(i, inst, layout, &s.reg)?);
             out.src[0] = Src {
                 kind: SrcKind::None,
                 swz: [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8),
@@ -707,6 +888,150 @@ fn decode_inst(i: usize, inst: &Instruction, layout: &Layout) -> Result<Inst, Ex
         return Err(err(i, inst, "atomic without a resource operand"));
     }
     Ok(out)
+}
+
+/// A SVIEW or SAMP operand's index (direct or per lane).
+fn resource_index(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<IndexExpr, ExecError> {
+    if reg.dimension.is_some() {
+        return Err(err(
+            i,
+            inst,
+            format!("2-D {} operands are not supported", reg.file),
+        ));
+    }
+    let ix = decode_index(i, inst, layout, &reg.index)?;
+    if ix.addr.is_none() && ix.offset < 0 {
+        return Err(err(
+            i,
+            inst,
+            format!("negative {} index {}", reg.file, ix.offset),
+        ));
+    }
+    Ok(ix)
+}
+
+/// Splits a texture/sampling instruction's sources into register sources
+/// (written to `srcs` in operand order) and resource operands.
+fn decode_tex(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    srcs: &mut [Src; 5],
+) -> Result<TexInst, ExecError> {
+    let op = inst.opcode;
+    let mut sview: Option<(IndexExpr, [u8; 4])> = None;
+    let mut sampler: Option<(IndexExpr, [u8; 4])> = None;
+    let mut n = 0usize;
+    for (k, s) in inst.src.iter().enumerate() {
+        let swz = [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8);
+        let slot = match s.reg.file {
+            File::SamplerView => &mut sview,
+            File::Sampler => &mut sampler,
+            _ => {
+                srcs[n] = decode_src(i, inst, layout, k, s)?;
+                n += 1;
+                continue;
+            }
+        };
+        if slot.is_some() {
+            return Err(err(i, inst, format!("two {} operands", s.reg.file)));
+        }
+        *slot = Some((resource_index(i, inst, layout, &s.reg)?, swz));
+    }
+    let (view, view_swz, has_sview) = match (sview, sampler) {
+        (Some((v, sw)), _) => (v, sw, true),
+        (None, Some((v, sw))) => (v, sw, false),
+        (None, None) => {
+            return Err(err(
+                i,
+                inst,
+                "needs a SVIEW or SAMP operand (sampling the render target is not supported)",
+            ));
+        }
+    };
+    let samp = sampler.map_or(view, |(v, _)| v);
+    let decl = layout
+        .sviews
+        .iter()
+        .find(|(k, _)| view.offset >= 0 && *k == view.offset as u32)
+        .map(|(_, d)| *d);
+    let token = inst
+        .texture
+        .as_ref()
+        .map_or(TextureTarget::Unknown, |t| t.target);
+    let decl_target = decl.map_or(TextureTarget::Unknown, |d| d.target);
+    // Ops with a SVIEW operand take the declared target (the SAMPLE family has
+    // none of its own); SAMP-only ops take the instruction's.
+    let target = match (has_sview, decl_target, token) {
+        (true, t, _) | (false, _, t) if t != TextureTarget::Unknown => t,
+        (_, TextureTarget::Unknown, TextureTarget::Unknown) => {
+            return Err(err(
+                i,
+                inst,
+                format!(
+                    "texture target unknown: {op} names none and SVIEW[{}] is not declared",
+                    view.offset
+                ),
+            ));
+        }
+        (_, d, TextureTarget::Unknown) => d,
+        (_, _, t) => t,
+    };
+    let return_type = decl.map(|d| d.return_types[0]).or_else(|| {
+        inst.texture
+            .as_ref()
+            .and_then(|t| ReturnType::from_u32(t.return_type as u32))
+    });
+    let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
+    if offsets.len() > 1 {
+        return Err(err(
+            i,
+            inst,
+            format!("{} texel offsets: only one is supported", offsets.len()),
+        ));
+    }
+    let offset = match offsets.first() {
+        None => None,
+        Some(o) => {
+            let range = layout.range(o.file).ok_or_else(|| {
+                err(
+                    i,
+                    inst,
+                    format!("a texel offset cannot be read from {}", o.file),
+                )
+            })?;
+            if o.index < 0 || o.index as u32 >= range.len {
+                return Err(err(
+                    i,
+                    inst,
+                    format!(
+                        "texel offset register {}[{}] is out of range",
+                        o.file, o.index
+                    ),
+                ));
+            }
+            let sw = o.swizzle;
+            Some(Src {
+                kind: SrcKind::Reg(range.base + o.index as u32),
+                swz: [sw[0] as u8, sw[1] as u8, sw[2] as u8, 3],
+                modifier: Modifier::None,
+            })
+        }
+    };
+    Ok(TexInst {
+        target,
+        return_type,
+        sview: view,
+        sampler: samp,
+        resource_swizzle: view_swz,
+        num_srcs: n as u8,
+        offset,
+    })
 }
 
 /// Matches the block structure and fills jump targets.

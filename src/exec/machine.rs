@@ -177,6 +177,8 @@ pub struct Env<'a> {
     pub consts: &'a [Vec<u32>],
     pub buffers: &'a [SharedBuffer],
     pub max_instructions: u64,
+    /// The fragment stage's inputs (`None` in other stages).
+    pub frag: Option<&'a super::fragment::FragEnv>,
 }
 
 /// One control-flow frame.
@@ -224,6 +226,11 @@ pub struct Batch {
     selectors: [Row; MAX_DEPTH],
     depth: usize,
     pub alive: Mask,
+    /// Helper lanes (fragment stage: outside the target, or demoted): they
+    /// execute, but never write memory or outputs.
+    pub helper: Mask,
+    /// Fragment stage: window pixel x (row 0) and y (row 1) of every lane.
+    pub pixel: [Row; 2],
     cond: Mask,
     loop_mask: Mask,
     cont: Mask,
@@ -262,6 +269,8 @@ impl Batch {
             selectors: [[0; LANES]; MAX_DEPTH],
             depth: 0,
             alive: 0,
+            helper: 0,
+            pixel: [[0; LANES]; 2],
             cond: FULL,
             loop_mask: FULL,
             cont: FULL,
@@ -284,6 +293,7 @@ impl Batch {
         }
         self.depth = 0;
         self.alive = alive;
+        self.helper = 0;
         self.cond = FULL;
         self.loop_mask = FULL;
         self.cont = FULL;
@@ -313,7 +323,7 @@ impl Batch {
     }
 
     #[inline(always)]
-    fn update_exec(&mut self) {
+    pub(super) fn update_exec(&mut self) {
         self.exec = self.alive & self.cond & self.loop_mask & self.cont & self.switch & self.func;
         self.exec_row = mask_row(self.exec);
     }
@@ -590,6 +600,30 @@ impl Batch {
                     self.pc = next;
                     return Ok(Stop::Barrier);
                 }
+                Opcode::KILL | Opcode::KILL_IF => {
+                    if self.exec != 0 {
+                        self.kill(inst, env);
+                        if self.alive == 0 {
+                            self.ended = true;
+                            return Ok(Stop::Ended);
+                        }
+                    }
+                    self.pc = next;
+                }
+                Opcode::DEMOTE
+                | Opcode::READ_HELPER
+                | Opcode::DDX
+                | Opcode::DDY
+                | Opcode::DDX_FINE
+                | Opcode::DDY_FINE
+                | Opcode::INTERP_CENTROID
+                | Opcode::INTERP_SAMPLE
+                | Opcode::INTERP_OFFSET => {
+                    if self.exec != 0 {
+                        self.fragment_op(inst, env)?;
+                    }
+                    self.pc = next;
+                }
                 _ => {
                     if self.exec != 0 {
                         self.execute(inst, env, shared)?;
@@ -705,14 +739,27 @@ impl Batch {
                 let words = env.consts.get(n as usize).map_or(&[][..], |v| v.as_slice());
                 self.memory_on(inst, env, ConstMemory(words))
             }
+            Resource::Image { index, .. } => {
+                return Err(ExecError {
+                    instruction: Some(self.pc),
+                    message: format!(
+                        "instruction {} ({}): IMAGE[{index}] needs the texture engine",
+                        self.pc, inst.op
+                    ),
+                });
+            }
         }
         Ok(())
     }
 
     fn memory_on<M: Memory>(&mut self, inst: &Inst, env: &Env, mut mem: M) {
-        // Lanes that may touch memory: the active ones (the fragment stage
-        // will also remove helper/killed lanes here).
-        let active = self.exec;
+        // Lanes that read: the active ones; lanes that write: the active
+        // ones that are not helpers (killed lanes are no longer active).
+        let active = if matches!(inst.op, Opcode::LOAD | Opcode::RESQ) {
+            self.exec
+        } else {
+            self.exec & !self.helper
+        };
         match inst.op {
             Opcode::LOAD => {
                 let addr = self.fetch(&inst.src[1], 1, env)[0];

@@ -46,6 +46,8 @@
 mod alu;
 pub mod decode;
 #[allow(clippy::needless_range_loop)]
+pub mod fragment;
+#[allow(clippy::needless_range_loop)]
 mod machine;
 pub mod math;
 pub mod ops;
@@ -54,6 +56,8 @@ use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
 use decode::Code;
 use machine::{Batch, Env, FULL, Mask, SharedBuffer, Stop};
+
+pub use fragment::{Draw, Varying};
 
 /// Lanes executed together.
 pub const LANES: usize = 16;
@@ -159,6 +163,33 @@ impl Program {
         self.code.processor
     }
 
+    /// Builds the environment of a run from `res` (buffers become shared
+    /// during the run and are written back afterwards) and runs `f` in it.
+    fn with_env<R>(
+        &self,
+        res: &mut Resources,
+        limits: &Limits,
+        frag: Option<&fragment::FragEnv>,
+        f: impl FnOnce(&Env) -> R,
+    ) -> R {
+        let buffers: Vec<SharedBuffer> = res
+            .buffers
+            .iter()
+            .map(|b| SharedBuffer::from_bytes(b))
+            .collect();
+        let env = Env {
+            consts: &res.constants,
+            buffers: &buffers,
+            max_instructions: limits.max_instructions,
+            frag,
+        };
+        let r = f(&env);
+        for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
+            sb.write_back(b);
+        }
+        r
+    }
+
     /// The compute block size (CS_FIXED_BLOCK_* properties, 1 when absent).
     pub fn block_size(&self) -> [u32; 3] {
         self.code.block_size
@@ -216,6 +247,7 @@ impl Program {
             consts: &res.constants,
             buffers: &buffers,
             max_instructions: limits.max_instructions,
+            frag: None,
         };
         let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
         let shared_words = limits.shared_memory_bytes / 4;
@@ -400,6 +432,7 @@ impl Program {
             consts: &res.constants,
             buffers: &buffers,
             max_instructions: limits.max_instructions,
+            frag: None,
         };
         let mut b = Batch::new(code);
         let mut shared: Vec<u32> = Vec::new();
@@ -488,5 +521,7 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch) {
     }
 }
 
+#[cfg(test)]
+mod fragment_tests;
 #[cfg(test)]
 mod tests;

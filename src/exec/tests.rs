@@ -392,11 +392,9 @@ fn recursion_hits_the_depth_limit_with_an_error() {
 
 #[test]
 fn unsupported_opcodes_and_bad_structure_are_compile_errors() {
-    let e = compile_err(
-        "FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL SAMP[0]\nTEX OUT[0], IN[0], SAMP[0], 2D\nEND\n",
-    );
+    let e = compile_err("FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nFBFETCH OUT[0], OUT[0]\nEND\n");
     assert!(
-        e.message.contains("TEX") && e.message.contains("not yet implemented"),
+        e.message.contains("FBFETCH") && e.message.contains("not supported"),
         "{}",
         e.message
     );

@@ -1,0 +1,601 @@
+//! The fragment stage: [`Draw`] (what the rasterizer hands over: target size,
+//! varyings as plane equations, facing), input interpolation, the fragment
+//! opcodes (KILL, KILL_IF, DEMOTE, READ_HELPER, DDX/DDY and their FINE forms,
+//! INTERP_*), and the tile walk behind [`Program::shade`] and
+//! `Program::draw`.
+//!
+//! Choices (see also `docs/mesa-differences.md`):
+//! * A batch is a 4x4 tile of 4 quads (lane layout in [`super::LANES`]'s
+//!   contract: lane l is in quad l/4 at ((l & 1), (l >> 1) & 1) inside it;
+//!   quad q at ((q & 1) * 2, (q >> 1) * 2) in the tile). A quad with at
+//!   least one pixel inside the target runs all 4 lanes; lanes outside the
+//!   target are helper lanes (they execute, so derivatives stay correct at
+//!   the target's right and bottom edges, but never write memory or colour).
+//! * Varying channel c at window point (x, y) is
+//!   `plane[c][0] + plane[c][1] * x + plane[c][2] * y`, evaluated in f64 and
+//!   rounded once to f32. LINEAR, PERSPECTIVE and COLOR (no flat-shading
+//!   state) interpolate at the pixel centre (x + 0.5, y + 0.5); CENTROID and
+//!   SAMPLE locations are the centre too (single-sample, fully covered
+//!   quads). CONSTANT reads `plane[c][0]` (a Draw describes a flat input by a
+//!   plane without slopes; tgsi_exec also reads its `a0`). An input without
+//!   an interpolation mode is PERSPECTIVE. A declared input no varying
+//!   matches reads 0.
+//! * POSITION = (x + 0.5, y + 0.5, z, w): z and w from a POSITION varying's
+//!   planes if the Draw has one, else 0.5 and 1; FS_COORD_PIXEL_CENTER
+//!   INTEGER drops the 0.5, FS_COORD_ORIGIN LOWER_LEFT flips y (height - y).
+//!   FACE = (+1 front / -1 back, 0, 0, 1) as floats.
+//! * INTERP_CENTROID and INTERP_SAMPLE (any sample index) evaluate at the
+//!   centre; INTERP_OFFSET at centre + (src1.x, src1.y) per lane; CONSTANT
+//!   inputs stay constant. The operand's swizzle and modifiers apply after.
+//! * KILL removes the active lanes from the batch (they stop; a later
+//!   derivative that reads a killed neighbour sees its last values); KILL_IF
+//!   kills the active lanes where any of src.xyzw < 0 (NaN is not < 0).
+//!   DEMOTE turns the active lanes into helpers; READ_HELPER and the
+//!   HELPER_INVOCATION system value are ~0 for helper lanes, 0 otherwise
+//!   (the system value is the state at the start of the invocation).
+//! * DDX = TR - TL and DDY = BL - TL for all four lanes of a quad (coarse);
+//!   DDX_FINE uses the lane's own row (TR - TL, BR - BL), DDY_FINE its own
+//!   column (BL - TL, BR - TR). Lanes that are inactive in a branch still
+//!   provide their (stale) register values to their quad.
+//! * Single-sample only: SAMPLEID = 0, SAMPLEPOS = (0.5, 0.5, 0, 0),
+//!   SAMPLEMASK input = 1 in x. A SAMPLEMASK output discards the pixel when
+//!   its bit 0 is 0. A POSITION (depth) output is accepted and ignored (no
+//!   depth target).
+//! * Outputs: COLOR[n] goes to target n (COLOR[0] to every target with
+//!   FS_COLOR0_WRITES_ALL_CBUFS); a target no output names is left as it was.
+//! * Tile rows are spread over `Limits::threads`; every pixel is shaded by
+//!   exactly one batch whatever the thread count, so the targets get the same
+//!   bits (buffer/image atomics between pixels follow the compute rules).
+
+use super::decode::{Code, Inst, Modifier};
+use super::machine::{Batch, Env, Mask, Row, Stop, ZERO_REG, mask_row};
+use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
+use crate::enums::{InterpMode, Processor, SemanticName};
+use crate::opcode::Opcode;
+use std::ops::Range;
+
+/// One interpolated input the rasterizer provides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Varying {
+    pub semantic: SemanticName,
+    pub index: u32,
+    /// Channel c at window point (x, y) = plane[c][0] + plane[c][1] * x + plane[c][2] * y.
+    pub plane: [[f32; 3]; 4],
+}
+
+/// What a draw covers: the target size, the varyings, the facing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draw {
+    pub width: u32,
+    pub height: u32,
+    pub varyings: Vec<Varying>,
+    pub front_face: bool,
+    /// Samples per pixel; only 1 is supported.
+    pub samples: u32,
+}
+
+impl Draw {
+    /// The inputs of shader_test.md's `draw quad`: GENERIC[0] = (x / W, y / H,
+    /// 0, 1) at window point (x, y) (so ((px + 0.5) / W, (py + 0.5) / H) at a
+    /// pixel centre), front facing, one sample.
+    pub fn full_quad(width: u32, height: u32) -> Draw {
+        let inv = |n: u32| 1.0 / n.max(1) as f32;
+        Draw {
+            width,
+            height,
+            varyings: vec![Varying {
+                semantic: SemanticName::Generic,
+                index: 0,
+                plane: [
+                    [0.0, inv(width), 0.0],
+                    [0.0, 0.0, inv(height)],
+                    [0.0, 0.0, 0.0],
+                    [1.0, 0.0, 0.0],
+                ],
+            }],
+            front_face: true,
+            samples: 1,
+        }
+    }
+}
+
+/// Where an input register's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InputSource {
+    Zero,
+    Plane {
+        plane: [[f32; 3]; 4],
+        flat: bool,
+    },
+    /// The window position; z and w planes.
+    Position {
+        zw: [[f32; 3]; 2],
+    },
+    Face(f32),
+}
+
+/// The fragment inputs of one draw, shared by its batches.
+#[derive(Clone, Debug)]
+pub struct FragEnv {
+    /// By IN register index.
+    pub inputs: Vec<InputSource>,
+    pub position: InputSource,
+    pub face: f32,
+    pub integer_center: bool,
+    pub lower_left: bool,
+    pub height: u32,
+}
+
+fn plane_at(p: &[f32; 3], x: f64, y: f64) -> f32 {
+    (p[0] as f64 + p[1] as f64 * x + p[2] as f64 * y) as f32
+}
+
+impl FragEnv {
+    fn new(code: &Code, draw: &Draw) -> FragEnv {
+        let zw = draw
+            .varyings
+            .iter()
+            .find(|v| v.semantic == SemanticName::Position)
+            .map_or([[0.5, 0.0, 0.0], [1.0, 0.0, 0.0]], |v| {
+                [v.plane[2], v.plane[3]]
+            });
+        let position = InputSource::Position { zw };
+        let face = if draw.front_face { 1.0 } else { -1.0 };
+        let len = code.input.len as usize;
+        let mut inputs = vec![InputSource::Zero; len];
+        for fi in &code.frag_inputs {
+            let Some(slot) = inputs.get_mut(fi.index as usize) else {
+                continue;
+            };
+            *slot = match fi.semantic {
+                None => InputSource::Zero,
+                Some((SemanticName::Position, _)) => position,
+                Some((SemanticName::Face, _)) => InputSource::Face(face),
+                Some((name, index)) => draw
+                    .varyings
+                    .iter()
+                    .find(|v| v.semantic == name && v.index == index)
+                    .map_or(InputSource::Zero, |v| InputSource::Plane {
+                        plane: v.plane,
+                        flat: fi.mode == InterpMode::Constant,
+                    }),
+            };
+        }
+        FragEnv {
+            inputs,
+            position,
+            face,
+            integer_center: code.pixel_center_integer,
+            lower_left: code.origin_lower_left,
+            height: draw.height,
+        }
+    }
+
+    /// The value of `src` at window point (x, y) (pixel centres at +0.5).
+    pub fn eval(&self, src: &InputSource, x: f64, y: f64) -> [u32; 4] {
+        match src {
+            InputSource::Zero => [0; 4],
+            InputSource::Plane { plane, flat: true } => plane.map(|p| p[0].to_bits()),
+            InputSource::Plane { plane, flat: false } => {
+                plane.map(|p| plane_at(&p, x, y).to_bits())
+            }
+            InputSource::Position { zw } => {
+                let yy = if self.lower_left {
+                    self.height as f64 - y
+                } else {
+                    y
+                };
+                let c = if self.integer_center { 0.5 } else { 0.0 };
+                [
+                    ((x - c) as f32).to_bits(),
+                    ((yy - c) as f32).to_bits(),
+                    plane_at(&zw[0], x, y).to_bits(),
+                    plane_at(&zw[1], x, y).to_bits(),
+                ]
+            }
+            InputSource::Face(f) => [f.to_bits(), 0, 0, 1.0f32.to_bits()],
+        }
+    }
+}
+
+/// Lane l's pixel offset inside its 4x4 tile.
+pub fn lane_offset(l: usize) -> (u32, u32) {
+    let q = l / 4;
+    (
+        ((q & 1) * 2 + (l & 1)) as u32,
+        ((q >> 1) * 2 + ((l >> 1) & 1)) as u32,
+    )
+}
+
+impl Batch {
+    /// KILL / KILL_IF: removes lanes from the batch.
+    pub(super) fn kill(&mut self, inst: &Inst, env: &Env) {
+        let killed = if inst.op == Opcode::KILL {
+            self.exec
+        } else {
+            let v = self.fetch(&inst.src[0], 0xF, env);
+            let mut m: Mask = 0;
+            for l in 0..LANES {
+                if (0..4).any(|c| f32::from_bits(v[c][l]) < 0.0) {
+                    m |= 1 << l;
+                }
+            }
+            m & self.exec
+        };
+        self.alive &= !killed;
+        self.update_exec();
+    }
+
+    /// DEMOTE, READ_HELPER, derivatives and INTERP_*.
+    pub(super) fn fragment_op(&mut self, inst: &Inst, env: &Env) -> Result<(), ExecError> {
+        let mask = inst.dst[0].mask;
+        match inst.op {
+            Opcode::DEMOTE => self.helper |= self.exec,
+            Opcode::READ_HELPER => {
+                let row = mask_row(self.helper);
+                self.store32(inst, [row; 4], mask);
+            }
+            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
+                let a = self.fetch(&inst.src[0], mask, env);
+                // (minuend, subtrahend) lane inside the quad for each quad position.
+                let pairs: [(usize, usize); 4] = match inst.op {
+                    Opcode::DDX => [(1, 0); 4],
+                    Opcode::DDY => [(2, 0); 4],
+                    Opcode::DDX_FINE => [(1, 0), (1, 0), (3, 2), (3, 2)],
+                    _ => [(2, 0), (3, 1), (2, 0), (3, 1)],
+                };
+                let mut out = ZERO_REG;
+                for c in 0..4 {
+                    if mask & (1 << c) == 0 {
+                        continue;
+                    }
+                    for l in 0..LANES {
+                        let base = l & !3;
+                        let (p, m) = pairs[l & 3];
+                        let d = f32::from_bits(a[c][base + p]) - f32::from_bits(a[c][base + m]);
+                        out[c][l] = d.to_bits();
+                    }
+                }
+                self.store32(inst, out, mask);
+            }
+            _ => self.interp(inst, env)?,
+        }
+        Ok(())
+    }
+
+    fn interp(&mut self, inst: &Inst, env: &Env) -> Result<(), ExecError> {
+        let frag = env.frag.ok_or_else(|| ExecError {
+            instruction: Some(self.pc),
+            message: format!(
+                "instruction {} ({}): interpolation outside of a draw",
+                self.pc, inst.op
+            ),
+        })?;
+        let mask = inst.dst[0].mask;
+        let (ox, oy): (Row, Row) = if inst.op == Opcode::INTERP_OFFSET {
+            let o = self.fetch(&inst.src[1], 0b11, env);
+            (o[0], o[1])
+        } else {
+            // Centroid and every sample position are the centre (one sample).
+            ([0; LANES], [0; LANES])
+        };
+        let src = frag
+            .inputs
+            .get(inst.aux as usize)
+            .copied()
+            .unwrap_or(InputSource::Zero);
+        let s = &inst.src[0];
+        let mut out = ZERO_REG;
+        for l in 0..LANES {
+            let x = self.pixel[0][l] as f64 + 0.5 + f32::from_bits(ox[l]) as f64;
+            let y = self.pixel[1][l] as f64 + 0.5 + f32::from_bits(oy[l]) as f64;
+            let v = frag.eval(&src, x, y);
+            for c in 0..4 {
+                let mut w = v[(s.swz[c] & 3) as usize];
+                if let Modifier::Apply { ty, abs, neg } = s.modifier {
+                    w = ops::modify(w, ty, abs, neg);
+                }
+                out[c][l] = w;
+            }
+        }
+        self.store32(inst, out, mask);
+        Ok(())
+    }
+}
+
+/// Which output registers feed the targets.
+pub(super) struct OutputMap {
+    /// Per target n: the COLOR register written to it.
+    pub colors: Vec<Option<u32>>,
+    pub sample_mask: Option<u32>,
+}
+
+impl OutputMap {
+    fn new(code: &Code, targets: usize) -> OutputMap {
+        let color = |n: u32| {
+            code.frag_outputs
+                .iter()
+                .find(|o| o.semantic == SemanticName::Color && o.index == n)
+                .map(|o| o.reg)
+        };
+        let colors = (0..targets as u32)
+            .map(|n| {
+                if code.color0_writes_all {
+                    color(0)
+                } else {
+                    color(n)
+                }
+            })
+            .collect();
+        let sample_mask = code
+            .frag_outputs
+            .iter()
+            .find(|o| o.semantic == SemanticName::SampleMask)
+            .map(|o| o.reg);
+        OutputMap {
+            colors,
+            sample_mask,
+        }
+    }
+}
+
+/// Splits `rows` tile rows into at most `threads` contiguous ranges.
+fn row_chunks(rows: u32, threads: usize) -> Vec<Range<u32>> {
+    let threads = (threads.max(1) as u32).min(rows.max(1));
+    let chunk = rows.div_ceil(threads).max(1);
+    (0..threads)
+        .map(|t| (t * chunk).min(rows)..((t + 1) * chunk).min(rows))
+        .collect()
+}
+
+impl Program {
+    fn check_draw(&self, draw: &Draw) -> Result<(), ExecError> {
+        if self.code.processor != Processor::Fragment {
+            return Err(ExecError::general(format!(
+                "draw needs a fragment shader, this is a {} shader",
+                self.code.processor
+            )));
+        }
+        if draw.samples != 1 {
+            return Err(ExecError::general(format!(
+                "draws with {} samples per pixel are not supported (only 1)",
+                draw.samples
+            )));
+        }
+        if draw.width == 0 || draw.height == 0 {
+            return Err(ExecError::general(format!(
+                "a draw of {}x{} pixels covers nothing",
+                draw.width, draw.height
+            )));
+        }
+        Ok(())
+    }
+
+    /// Shades the tile rows `tiles`, calling `sink(x, y, target, value)`
+    /// for every colour a surviving pixel writes and `row_done` after each
+    /// tile row.
+    #[allow(clippy::too_many_arguments)]
+    fn shade_tiles(
+        &self,
+        env: &Env,
+        draw: &Draw,
+        outs: &OutputMap,
+        tiles: Range<u32>,
+        b: &mut Batch,
+        sink: &mut dyn FnMut(u32, u32, usize, [u32; 4]),
+        row_done: &dyn Fn(),
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
+        let frag = env
+            .frag
+            .ok_or_else(|| ExecError::general("a draw without inputs"))?;
+        let mut stats = Stats::default();
+        let mut shared: Vec<u32> = Vec::new();
+        let tiles_x = draw.width.div_ceil(4);
+        for ty in tiles {
+            for tx in 0..tiles_x {
+                let (x0, y0) = (tx * 4, ty * 4);
+                let mut inside: Mask = 0;
+                for l in 0..LANES {
+                    let (dx, dy) = lane_offset(l);
+                    if x0 + dx < draw.width && y0 + dy < draw.height {
+                        inside |= 1 << l;
+                    }
+                }
+                let mut alive: Mask = 0;
+                for q in 0..4 {
+                    if inside & (0xF << (4 * q)) != 0 {
+                        alive |= 0xF << (4 * q);
+                    }
+                }
+                b.reset(code, alive);
+                b.helper = alive & !inside;
+                for l in 0..LANES {
+                    let (dx, dy) = lane_offset(l);
+                    b.pixel[0][l] = x0 + dx;
+                    b.pixel[1][l] = y0 + dy;
+                }
+                self.fill_fragment_values(b, frag);
+                let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
+                    message: format!(
+                        "pixels ({x0}, {y0}) .. ({}, {}): {}",
+                        x0 + 3,
+                        y0 + 3,
+                        e.message
+                    ),
+                    ..e
+                })?;
+                if stop == Stop::Barrier {
+                    return Err(ExecError::general("BARRIER in a fragment shader"));
+                }
+                stats.account(b);
+                let mut writes = b.alive & !b.helper;
+                if let Some(r) = outs.sample_mask {
+                    let m = &b.regs[r as usize][0];
+                    for l in 0..LANES {
+                        if m[l] & 1 == 0 {
+                            writes &= !(1 << l);
+                        }
+                    }
+                }
+                for l in 0..LANES {
+                    if writes & (1 << l) == 0 {
+                        continue;
+                    }
+                    for (n, reg) in outs.colors.iter().enumerate() {
+                        if let Some(r) = reg {
+                            let v = &b.regs[*r as usize];
+                            sink(
+                                b.pixel[0][l],
+                                b.pixel[1][l],
+                                n,
+                                [v[0][l], v[1][l], v[2][l], v[3][l]],
+                            );
+                        }
+                    }
+                }
+            }
+            row_done();
+        }
+        Ok(stats)
+    }
+
+    /// Inputs and system values of a fresh fragment batch.
+    fn fill_fragment_values(&self, b: &mut Batch, frag: &FragEnv) {
+        let code = &self.code;
+        for fi in &code.frag_inputs {
+            let Some(src) = frag.inputs.get(fi.index as usize) else {
+                continue;
+            };
+            let reg = (code.input.base + fi.index) as usize;
+            for l in 0..LANES {
+                let x = b.pixel[0][l] as f64 + 0.5;
+                let y = b.pixel[1][l] as f64 + 0.5;
+                let v = frag.eval(src, x, y);
+                for c in 0..4 {
+                    b.regs[reg][c][l] = v[c];
+                }
+            }
+        }
+        let pixel = b.pixel;
+        let helper = b.helper;
+        for sv in &code.system_values {
+            let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
+                SemanticName::Position => Box::new(move |c, l| {
+                    let x = pixel[0][l] as f64 + 0.5;
+                    let y = pixel[1][l] as f64 + 0.5;
+                    frag.eval(&frag.position, x, y)[c]
+                }),
+                SemanticName::Face => {
+                    let v = frag.eval(&InputSource::Face(frag.face), 0.0, 0.0);
+                    Box::new(move |c, _| v[c])
+                }
+                SemanticName::SampleId => Box::new(|_, _| 0),
+                SemanticName::SamplePos => {
+                    Box::new(|c, _| if c < 2 { 0.5f32.to_bits() } else { 0 })
+                }
+                SemanticName::SampleMask => Box::new(|c, _| (c == 0) as u32),
+                SemanticName::HelperInvocation => {
+                    Box::new(move |_, l| 0u32.wrapping_sub(((helper >> l) & 1) as u32))
+                }
+                _ => continue,
+            };
+            b.set_system_value(code, sv.name, f);
+        }
+        fill_subgroup_values(code, b);
+    }
+
+    /// Runs the shader over `parts.len()` ranges of tile rows on as many
+    /// threads; `run(range, part)` shades one range. The first error by row wins.
+    fn parallel_rows<T: Send>(
+        &self,
+        ranges: &[Range<u32>],
+        parts: Vec<T>,
+        run: &(dyn Fn(Range<u32>, &mut T) -> Result<Stats, ExecError> + Sync),
+    ) -> Result<(Stats, Vec<T>), ExecError> {
+        let results: Vec<(Result<Stats, ExecError>, T)> = if parts.len() <= 1 {
+            parts
+                .into_iter()
+                .zip(ranges)
+                .map(|(mut p, r)| (run(r.clone(), &mut p), p))
+                .collect()
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = parts
+                    .into_iter()
+                    .zip(ranges)
+                    .map(|(mut p, r)| {
+                        let r = r.clone();
+                        s.spawn(move || (run(r, &mut p), p))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .map_err(|_| ExecError::general("a worker thread panicked"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })?
+        };
+        let mut stats = Stats::default();
+        let mut out = Vec::with_capacity(results.len());
+        for (r, p) in results {
+            stats.add(r?);
+            out.push(p);
+        }
+        Ok((stats, out))
+    }
+
+    /// Runs the fragment shader over every pixel of a `draw.width` x
+    /// `draw.height` target and returns the raw words each COLOR output
+    /// wrote: `colors[n][y * width + x]` for targets n < `targets`
+    /// (untouched pixels are 0).
+    pub fn shade(
+        &self,
+        res: &mut super::Resources,
+        draw: &Draw,
+        targets: usize,
+        limits: &Limits,
+    ) -> Result<(Vec<Vec<[u32; 4]>>, Stats), ExecError> {
+        self.check_draw(draw)?;
+        let code = &self.code;
+        let outs = OutputMap::new(code, targets);
+        let frag = FragEnv::new(code, draw);
+        let w = draw.width as usize;
+        let tile_rows = draw.height.div_ceil(4);
+        let ranges = row_chunks(tile_rows, limits.threads);
+        let parts: Vec<Vec<Vec<[u32; 4]>>> = ranges
+            .iter()
+            .map(|r| {
+                let rows = ((r.end * 4).min(draw.height) - (r.start * 4).min(draw.height)) as usize;
+                vec![vec![[0u32; 4]; rows * w]; targets]
+            })
+            .collect();
+        let result = self.with_env(res, limits, Some(&frag), |env| {
+            let run = |r: Range<u32>, part: &mut Vec<Vec<[u32; 4]>>| {
+                let y0 = r.start * 4;
+                let mut b = Batch::new(code);
+                let mut sink = |x: u32, y: u32, n: usize, v: [u32; 4]| {
+                    if let Some(p) = part
+                        .get_mut(n)
+                        .and_then(|t| t.get_mut((y - y0) as usize * w + x as usize))
+                    {
+                        *p = v;
+                    }
+                };
+                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &|| {})
+            };
+            self.parallel_rows(&ranges, parts, &run)
+        });
+        let (stats, parts) = result?;
+        let mut colors: Vec<Vec<[u32; 4]>> =
+            vec![Vec::with_capacity(w * draw.height as usize); targets];
+        for part in parts {
+            for (n, t) in part.into_iter().enumerate() {
+                colors[n].extend(t);
+            }
+        }
+        Ok((colors, stats))
+    }
+}
