@@ -8,6 +8,7 @@
 //! * [`tokens`] – Mesa's binary `tgsi_token` stream (IR ↔ words);
 //! * [`validate`] – structural and semantic checks with source spans;
 //! * [`exec`] – the SoA machine that runs shaders over many lanes at once;
+//! * [`texture`] – texel formats, textures, samplers, every sampling opcode and images;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
 //! * [`diag`] – diagnostics and their rustc-like rendering.
 
@@ -20,6 +21,7 @@ pub mod ir;
 pub mod opcode;
 pub mod shader_test;
 pub mod text;
+pub mod texture;
 pub mod tokens;
 pub mod validate;
 

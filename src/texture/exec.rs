@@ -1,0 +1,550 @@
+//! [`execute`]: the adapter between the machine and the sampling core. It
+//! reads each opcode's operand layout (tgsi.md §3.2), computes implicit LOD
+//! from quad derivatives in the fragment stage, applies biases and clamps,
+//! and writes the result of every active lane (inactive lanes are untouched).
+
+use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
+use super::{Bindings, Dim, LANES, Reg, Sampler, Shape, TexOp, View};
+use crate::enums::{ReturnType, TextureTarget};
+use crate::opcode::Opcode;
+
+/// D3D standard sample positions in 1/16 pixel units from the pixel centre
+/// (D3D11_STANDARD_MULTISAMPLE_PATTERN) for 1, 2, 4, 8 and 16 samples.
+pub const SAMPLE_POSITIONS_1: [(i8, i8); 1] = [(0, 0)];
+pub const SAMPLE_POSITIONS_2: [(i8, i8); 2] = [(4, 4), (-4, -4)];
+pub const SAMPLE_POSITIONS_4: [(i8, i8); 4] = [(-2, -6), (6, -2), (-6, 2), (2, 6)];
+pub const SAMPLE_POSITIONS_8: [(i8, i8); 8] = [
+    (1, -3),
+    (-1, 3),
+    (5, 1),
+    (-3, -5),
+    (-5, 5),
+    (-7, -1),
+    (3, 7),
+    (7, -7),
+];
+pub const SAMPLE_POSITIONS_16: [(i8, i8); 16] = [
+    (1, 1),
+    (-1, -3),
+    (-3, 2),
+    (4, -1),
+    (-5, -2),
+    (2, 5),
+    (5, 3),
+    (3, -5),
+    (-2, 6),
+    (0, -7),
+    (-4, -6),
+    (-6, 4),
+    (-8, 0),
+    (7, -4),
+    (6, 7),
+    (-7, -8),
+];
+
+/// Position of sample `i` of a `count`-sample pixel, in [0, 1] pixel units
+/// from the pixel's top-left corner (D3D's centre-relative position + 0.5);
+/// `None` for an unknown count or an index out of range.
+pub fn sample_position(count: u32, i: u32) -> Option<(f32, f32)> {
+    let table: &[(i8, i8)] = match count {
+        1 => &SAMPLE_POSITIONS_1,
+        2 => &SAMPLE_POSITIONS_2,
+        4 => &SAMPLE_POSITIONS_4,
+        8 => &SAMPLE_POSITIONS_8,
+        16 => &SAMPLE_POSITIONS_16,
+        _ => return None,
+    };
+    let &(x, y) = table.get(i as usize)?;
+    Some((x as f32 / 16.0 + 0.5, y as f32 / 16.0 + 0.5))
+}
+
+fn f(v: u32) -> f32 {
+    f32::from_bits(v)
+}
+
+fn src<'a>(op: &TexOp, srcs: &'a [Reg], i: usize) -> Result<&'a Reg, String> {
+    srcs.get(i).ok_or_else(|| {
+        format!(
+            "{} needs source operand {} (got {})",
+            op.opcode,
+            i,
+            srcs.len()
+        )
+    })
+}
+
+/// Per-lane binding lookup with a one-entry cache.
+struct Binder<'a, 'b> {
+    b: &'b Bindings<'a>,
+    target: TextureTarget,
+    last: Option<(u32, Option<Bound<'a>>)>,
+}
+
+impl<'a> Binder<'a, '_> {
+    fn get(&mut self, idx: u32) -> Result<Option<Bound<'a>>, String> {
+        if let Some((i, bd)) = self.last
+            && i == idx
+        {
+            return Ok(bd);
+        }
+        let bd = match self.b.textures.get(idx as usize) {
+            Some(Some(tex)) => {
+                let default = View::default();
+                let view = self.b.views.get(idx as usize).unwrap_or(&default);
+                Some(
+                    Bound::resolve(tex, view, self.target)
+                        .map_err(|e| format!("texture {idx}: {e}"))?,
+                )
+            }
+            _ => None,
+        };
+        self.last = Some((idx, bd));
+        Ok(bd)
+    }
+}
+
+fn sampler_of(b: &Bindings, idx: u32) -> Sampler {
+    b.samplers.get(idx as usize).copied().unwrap_or_default()
+}
+
+/// The target the lanes use: the instruction's, or (UNKNOWN) the first
+/// active lane's texture's.
+fn effective_target(b: &Bindings, op: &TexOp, sview: &[u32; LANES], active: u16) -> TextureTarget {
+    if op.target != TextureTarget::Unknown {
+        return op.target;
+    }
+    (0..LANES)
+        .find(|&l| active >> l & 1 == 1)
+        .and_then(|l| b.textures.get(sview[l] as usize))
+        .and_then(|t| t.as_ref())
+        .map_or(TextureTarget::Tex2D, |t| t.target)
+}
+
+fn is_sview_op(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::SAMPLE
+            | O::SAMPLE_B
+            | O::SAMPLE_C
+            | O::SAMPLE_C_LZ
+            | O::SAMPLE_D
+            | O::SAMPLE_L
+            | O::SAMPLE_I
+            | O::SAMPLE_I_MS
+            | O::GATHER4
+            | O::LOD
+    )
+}
+
+/// Writes `v` to lane `l` of `out`, through the SVIEW operand's swizzle for
+/// SVIEW opcodes.
+fn put(op: &TexOp, out: &mut Reg, l: usize, v: [u32; 4]) {
+    let sw = is_sview_op(op.opcode);
+    for c in 0..4 {
+        out[c][l] = if sw {
+            v[(op.resource_swizzle[c] & 3) as usize]
+        } else {
+            v[c]
+        };
+    }
+}
+
+/// The texture unit executes one texture/sampling opcode over the lanes.
+#[allow(clippy::too_many_arguments)]
+pub fn execute(
+    b: &Bindings,
+    op: &TexOp,
+    srcs: &[Reg],
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    offsets: &Reg,
+    active: u16,
+    out: &mut Reg,
+) -> Result<(), String> {
+    use Opcode as O;
+    let target = effective_target(b, op, sview, active);
+    let shape = Shape::of(target).ok_or("texture target UNKNOWN")?;
+    let mut binder = Binder {
+        b,
+        target,
+        last: None,
+    };
+    match op.opcode {
+        O::TEX
+        | O::TXP
+        | O::TXB
+        | O::TXL
+        | O::TEX_LZ
+        | O::TXD
+        | O::TEX2
+        | O::TXB2
+        | O::TXL2
+        | O::SAMPLE
+        | O::SAMPLE_B
+        | O::SAMPLE_C
+        | O::SAMPLE_C_LZ
+        | O::SAMPLE_D
+        | O::SAMPLE_L
+        | O::TG4
+        | O::GATHER4
+        | O::LODQ
+        | O::LOD => sample_op(
+            &mut binder,
+            op,
+            shape,
+            srcs,
+            sview,
+            sampler,
+            offsets,
+            active,
+            out,
+        ),
+        O::TXF | O::TXF_LZ | O::SAMPLE_I | O::SAMPLE_I_MS => {
+            fetch_op(&mut binder, op, shape, srcs, sview, offsets, active, out)
+        }
+        O::TXQ | O::SVIEWINFO => size_op(&mut binder, op, shape, srcs, sview, active, out),
+        O::TXQS | O::SAMPLE_INFO => {
+            for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+                let n = binder.get(sview[l])?.map_or(0, |bd| bd.tex.samples);
+                let int = op.opcode == O::TXQS
+                    || matches!(op.return_type, Some(ReturnType::Uint | ReturnType::Sint));
+                let x = if int { n } else { (n as f32).to_bits() };
+                put(op, out, l, [x, 0, 0, 0]);
+            }
+            Ok(())
+        }
+        O::SAMPLE_POS => {
+            let idx = srcs
+                .last()
+                .ok_or("SAMPLE_POS needs a sample index operand")?;
+            for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+                let n = binder.get(sview[l])?.map_or(1, |bd| bd.tex.samples);
+                let (x, y) = sample_position(n, idx[0][l]).unwrap_or((0.0, 0.0));
+                put(op, out, l, [x.to_bits(), y.to_bits(), 0, 0]);
+            }
+            Ok(())
+        }
+        other => Err(format!("{other} is not a texture opcode")),
+    }
+}
+
+/// How an instruction gets its LOD.
+#[derive(Clone, Copy, PartialEq)]
+enum LodMode {
+    /// derivatives of the coordinates (fragment) or 0, plus a shader bias
+    Implicit,
+    /// an explicit LOD (TXL, SAMPLE_L): plus the sampler bias
+    Explicit,
+    /// level 0 exactly (TEX_LZ, SAMPLE_C_LZ): no bias
+    Zero,
+    /// explicit derivatives (TXD, SAMPLE_D)
+    Grad,
+}
+
+/// Per-lane inputs of a sampling instruction.
+#[derive(Clone, Copy, Default)]
+struct LaneIn {
+    coord: [f32; 3],
+    layer: f32,
+    reference: f32,
+    /// bias or explicit LOD
+    lod: f32,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sample_op(
+    binder: &mut Binder,
+    op: &TexOp,
+    shape: Shape,
+    srcs: &[Reg],
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    offsets: &Reg,
+    active: u16,
+    out: &mut Reg,
+) -> Result<(), String> {
+    use Opcode as O;
+    let opc = op.opcode;
+    let name = opc.name();
+    if shape.msaa || shape.dim == Dim::Buffer {
+        return Err(format!(
+            "{name} cannot sample a {} target (use TXF/SAMPLE_I)",
+            op.target
+        ));
+    }
+    let c0 = src(op, srcs, 0)?;
+    let sview_family = is_sview_op(opc);
+    let legacy_cube_array = shape.dim == Dim::Cube && shape.array;
+    // Where the reference, layer and LOD come from.
+    let mode = match opc {
+        O::TXL | O::TXL2 | O::SAMPLE_L => LodMode::Explicit,
+        O::TEX_LZ | O::SAMPLE_C_LZ => LodMode::Zero,
+        O::TXD | O::SAMPLE_D => LodMode::Grad,
+        O::TG4 | O::GATHER4 => LodMode::Zero,
+        _ => LodMode::Implicit,
+    };
+    if matches!(opc, O::TXB | O::TXL) && shape.shadow && shape.coords() + shape.array as usize >= 3
+    {
+        return Err(format!(
+            "{name} on {}: the reference and the {} share .w; use {}2",
+            op.target,
+            if opc == O::TXB { "bias" } else { "lod" },
+            name
+        ));
+    }
+    if matches!(opc, O::TXB | O::TXL) && legacy_cube_array {
+        return Err(format!(
+            "{name} on {}: the layer is in .w; use {name}2",
+            op.target
+        ));
+    }
+    let mut lanes = [LaneIn::default(); LANES];
+    for (l, li) in lanes.iter_mut().enumerate() {
+        let mut v = [f(c0[0][l]), f(c0[1][l]), f(c0[2][l]), f(c0[3][l])];
+        if opc == O::TXP {
+            let w = v[3];
+            for c in v.iter_mut().take(3) {
+                *c /= w;
+            }
+        }
+        let n = shape.coords();
+        li.coord[..n].copy_from_slice(&v[..n]);
+        if shape.array {
+            li.layer = v[n];
+        }
+        // Shadow reference of the legacy opcodes (tgsi.md §3.2).
+        if !sview_family && shape.shadow {
+            li.reference = match (shape.dim, shape.array) {
+                (Dim::Cube, true) => match opc {
+                    O::TEX2 | O::TG4 => f(src(op, srcs, 1)?[0][l]),
+                    O::TXB2 | O::TXL2 => f(src(op, srcs, 1)?[1][l]),
+                    _ => {
+                        return Err(format!(
+                            "{name} on SHADOWCUBEARRAY has no reference operand; use TEX2/TXB2/TXL2"
+                        ));
+                    }
+                },
+                (Dim::D2, true) | (Dim::Cube, false) => v[3],
+                _ => v[2],
+            };
+        }
+        li.lod = match opc {
+            O::TXB | O::TXL => v[3],
+            O::TXB2 | O::TXL2 | O::SAMPLE_B | O::SAMPLE_L => f(src(op, srcs, 1)?[0][l]),
+            _ => 0.0,
+        };
+        if matches!(opc, O::SAMPLE_C | O::SAMPLE_C_LZ) {
+            li.reference = f(src(op, srcs, 1)?[0][l]);
+        }
+    }
+    // Derivatives of the coordinates: explicit, or per quad (coarse).
+    let mut ddx = [[0f32; 3]; LANES];
+    let mut ddy = [[0f32; 3]; LANES];
+    let derivs = match mode {
+        LodMode::Grad => {
+            let (gx, gy) = (src(op, srcs, 1)?, src(op, srcs, 2)?);
+            for l in 0..LANES {
+                for a in 0..3 {
+                    ddx[l][a] = f(gx[a][l]);
+                    ddy[l][a] = f(gy[a][l]);
+                }
+            }
+            true
+        }
+        LodMode::Implicit if op.fragment => {
+            for q in 0..LANES / 4 {
+                let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
+                for l in 4 * q..4 * q + 4 {
+                    for a in 0..3 {
+                        ddx[l][a] = lanes[tr].coord[a] - lanes[tl].coord[a];
+                        ddy[l][a] = lanes[bl].coord[a] - lanes[tl].coord[a];
+                    }
+                }
+            }
+            true
+        }
+        _ => false,
+    };
+    let comp_tg4 = if opc == O::TG4 {
+        Some(src(op, srcs, 1)?)
+    } else {
+        None
+    };
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        let Some(bd) = binder.get(sview[l])? else {
+            put(op, out, l, [0; 4]);
+            continue;
+        };
+        let s = sampler_of(binder.b, sampler[l]);
+        let li = &lanes[l];
+        let lambda = if derivs {
+            bd.lambda(&s, li.coord, ddx[l], ddy[l])
+        } else {
+            0.0
+        };
+        let lod = match mode {
+            LodMode::Implicit => clamp_lod(&s, lambda + li.lod + s.lod_bias),
+            LodMode::Grad => clamp_lod(&s, lambda + s.lod_bias),
+            LodMode::Explicit => clamp_lod(&s, li.lod + s.lod_bias),
+            LodMode::Zero => clamp_lod(&s, 0.0),
+        };
+        if matches!(opc, O::LODQ | O::LOD) {
+            let unclamped = lambda + s.lod_bias;
+            let x = query_level(&bd, &s, lod);
+            put(op, out, l, [x.to_bits(), unclamped.to_bits(), 0, 0]);
+            continue;
+        }
+        let cmp = match opc {
+            O::SAMPLE_C | O::SAMPLE_C_LZ => {
+                let func = s.compare.ok_or_else(|| {
+                    format!(
+                        "{name} needs a sampler with a compare function (sampler {})",
+                        sampler[l]
+                    )
+                })?;
+                Some(Compare {
+                    func,
+                    reference: li.reference,
+                })
+            }
+            _ if !sview_family && shape.shadow => s.compare.map(|func| Compare {
+                func,
+                reference: li.reference,
+            }),
+            _ => None,
+        };
+        if cmp.is_some() && bd.integer() {
+            return Err(format!(
+                "{name}: depth compare on the integer format {}",
+                bd.fmt
+            ));
+        }
+        let q = Lookup {
+            coord: li.coord,
+            layer: li.layer,
+            offset: if shape.dim == Dim::Cube {
+                [0; 3]
+            } else {
+                [
+                    offsets[0][l] as i32,
+                    offsets[1][l] as i32,
+                    offsets[2][l] as i32,
+                ]
+            },
+        };
+        let v = match opc {
+            O::TG4 | O::GATHER4 => {
+                let comp = match comp_tg4 {
+                    Some(r) => {
+                        let bits = r[0][l];
+                        if bits < 4 {
+                            bits as usize
+                        } else {
+                            (f(bits) as i32 & 3) as usize
+                        }
+                    }
+                    None => 0,
+                };
+                bd.gather(&s, &q, comp, cmp.as_ref())?
+            }
+            _ => bd.sample(&s, &q, lod, cmp.as_ref()),
+        };
+        put(op, out, l, v);
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fetch_op(
+    binder: &mut Binder,
+    op: &TexOp,
+    shape: Shape,
+    srcs: &[Reg],
+    sview: &[u32; LANES],
+    offsets: &Reg,
+    active: u16,
+    out: &mut Reg,
+) -> Result<(), String> {
+    use Opcode as O;
+    let name = op.opcode.name();
+    if shape.dim == Dim::Cube {
+        return Err(format!("{name} cannot fetch from a {} target", op.target));
+    }
+    let c0 = src(op, srcs, 0)?;
+    let ms_index = if op.opcode == O::SAMPLE_I_MS {
+        Some(src(op, srcs, 1)?)
+    } else {
+        None
+    };
+    let n = shape.coords();
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        let Some(bd) = binder.get(sview[l])? else {
+            put(op, out, l, [0; 4]);
+            continue;
+        };
+        let v = [c0[0][l], c0[1][l], c0[2][l], c0[3][l]];
+        let mut xyz = [0u32; 3];
+        for a in 0..n {
+            // offsets apply in texel space, not to the array axis
+            xyz[a] = v[a].wrapping_add(offsets[a][l]);
+        }
+        let layer = if shape.array { v[n] } else { 0 };
+        let (level, sample) = if shape.msaa {
+            let s = match ms_index {
+                Some(r) => r[0][l],
+                None => v[3],
+            };
+            (0, s)
+        } else if shape.dim == Dim::Buffer || op.opcode == O::TXF_LZ || ms_index.is_some() {
+            (0, 0)
+        } else {
+            (v[3], 0)
+        };
+        let t = bd.load(xyz, layer, level, sample).unwrap_or([0; 4]);
+        put(op, out, l, t);
+    }
+    Ok(())
+}
+
+fn size_op(
+    binder: &mut Binder,
+    op: &TexOp,
+    shape: Shape,
+    srcs: &[Reg],
+    sview: &[u32; LANES],
+    active: u16,
+    out: &mut Reg,
+) -> Result<(), String> {
+    let c0 = src(op, srcs, 0)?;
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        let Some(bd) = binder.get(sview[l])? else {
+            for row in out.iter_mut() {
+                row[l] = 0;
+            }
+            continue;
+        };
+        let level = c0[0][l];
+        let levels = bd.nlevels;
+        let v = if level >= levels {
+            [0, 0, 0, levels]
+        } else {
+            let (w, h, d) = bd.dims(level);
+            let layers = bd.nlayers;
+            match (shape.dim, shape.array) {
+                (Dim::Buffer, _) => [w, 0, 0, 1],
+                (Dim::D1, false) => [w, 0, 0, levels],
+                (Dim::D1, true) => [w, layers, 0, levels],
+                (Dim::D2 | Dim::Cube, false) => [w, h, 0, levels],
+                (Dim::D2, true) => [w, h, layers, levels],
+                (Dim::Cube, true) => [w, h, layers / 6, levels],
+                (Dim::D3, _) => [w, h, d, levels],
+            }
+        };
+        // TXQ/SVIEWINFO return integers; the SVIEW swizzle is ignored (tgsi.rst).
+        for c in 0..4 {
+            out[c][l] = v[c];
+        }
+    }
+    Ok(())
+}
