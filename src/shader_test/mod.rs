@@ -29,6 +29,7 @@
 
 mod parse;
 mod run;
+mod textures;
 pub mod values;
 
 pub use parse::{
@@ -37,6 +38,7 @@ pub use parse::{
     TestSection, TextureFormat, TextureSection, TextureTarget, VertexData, parse_file,
 };
 pub use run::{FileReport, Outcome, RunConfig, SHADER_MODEL, Summary, TestResult, run_file};
+pub use textures::{format_of, sampler_from_section, target_of, texture_from_section};
 pub use values::ValueType;
 
 use std::io::Write;

@@ -332,7 +332,11 @@ pub enum Command {
     ProbeImage {
         index: u32,
         coords: Vec<u32>,
+        /// Read as floats; the runner re-reads `values_text` as integers
+        /// when the image has an integer format.
         expected: Expected,
+        /// The text between the parentheses after `rgba`.
+        values_text: String,
     },
     ProbeVertex {
         vertex: u32,
@@ -1377,10 +1381,14 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
             let index = parse_index(line, Some(n), "an image index")?;
             let (inner, tail) = take_parens(line, tail, "the texel coordinates")?;
             let coords = parse_u32_list(line, &inner, "a texel coordinate", 1..=3)?;
+            let expected = parse_rgba(line, &tail)?;
+            let after_rgba = tail.trim_start().strip_prefix("rgba").unwrap_or_default();
+            let (values_text, _) = take_parens(line, after_rgba, "the expected colour")?;
             Ok(Command::ProbeImage {
                 index,
                 coords,
-                expected: parse_rgba(line, &tail)?,
+                expected,
+                values_text,
             })
         }
         "buffer" => {

@@ -350,7 +350,8 @@ fn every_command() {
         Command::ProbeImage {
             index: 0,
             coords: vec![1, 2],
-            expected: f(&[1.0, 2.0, 3.0, 4.0], 0)
+            expected: f(&[1.0, 2.0, 3.0, 4.0], 0),
+            values_text: "1, 2, 3, 4".to_string()
         }
     );
     assert_eq!(
