@@ -5,8 +5,12 @@
 //! RGBA and palette images (with `tRNS` transparency) at 1 to 16 bits. Each
 //! becomes four 8-bit channels: grey g → (g, g, g, 255), missing alpha →
 //! 255, 16-bit samples → round(v · 255 / 65535). Saving writes 8-bit RGBA.
+//! [`texture_from_image`] and [`target_to_image`] convert between such
+//! images and the machine's textures (a PNG texture, a render target).
 //! Sizes are capped so that a hostile header cannot ask for huge buffers.
 
+use crate::enums::TextureTarget;
+use crate::texture::{Format, Texture};
 use std::path::Path;
 
 /// Largest width × height accepted when loading (64 Mpixel).
@@ -189,6 +193,89 @@ pub fn unorm8(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5).floor() as u8
 }
 
+/// An RGBA8 image as a 2D texture (`rgba8` or `rgba8_srgb`), optionally with
+/// every mip level (each texel of level k+1 the average of the up to 2x2
+/// texels of level k it covers, averaged as decoded floats, so sRGB levels
+/// are filtered in linear space).
+pub fn texture_from_image(img: &Rgba8Image, srgb: bool, mips: bool) -> Result<Texture, String> {
+    let name = if srgb { "rgba8_srgb" } else { "rgba8" };
+    let format =
+        Format::from_short_name(name).ok_or_else(|| format!("no texel format `{name}`"))?;
+    let levels = if mips {
+        32 - img.width.max(img.height).leading_zeros()
+    } else {
+        1
+    };
+    let mut tex = Texture::new(
+        TextureTarget::Tex2D,
+        format,
+        [img.width, img.height, 1],
+        1,
+        levels,
+        1,
+    )?;
+    let level0 = tex.levels.first_mut().ok_or("the texture has no level 0")?;
+    if level0.len() != img.pixels.len() {
+        return Err(format!(
+            "a {}x{} RGBA8 level holds {} bytes, the image {}",
+            img.width,
+            img.height,
+            level0.len(),
+            img.pixels.len()
+        ));
+    }
+    level0.copy_from_slice(&img.pixels);
+    for k in 1..levels {
+        let (w, h, _) = tex.level_dims(k);
+        let (pw, ph, _) = tex.level_dims(k - 1);
+        for y in 0..h {
+            for x in 0..w {
+                let mut sum = [0f32; 4];
+                let mut n = 0f32;
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let (sx, sy) = (2 * x + dx, 2 * y + dy);
+                    if sx < pw && sy < ph {
+                        let t = tex.texel(k - 1, sx, sy, 0, 0);
+                        for c in 0..4 {
+                            sum[c] += f32::from_bits(t[c]);
+                        }
+                        n += 1.0;
+                    }
+                }
+                let avg = sum.map(|s| (s / n).to_bits());
+                tex.set_texel(k, x, y, 0, 0, avg)?;
+            }
+        }
+    }
+    Ok(tex)
+}
+
+/// The render target's pixels as 8-bit RGBA.
+pub fn target_to_image(target: &Texture) -> Result<Rgba8Image, String> {
+    let mut img = Rgba8Image::new(target.width, target.height)?;
+    let level = target.levels.first().ok_or("the target has no level 0")?;
+    match target.format.short_name() {
+        "rgba8" | "rgba8_srgb" => {
+            if level.len() != img.pixels.len() {
+                return Err("the target's storage does not match its size".into());
+            }
+            img.pixels.copy_from_slice(level);
+        }
+        _ => {
+            for y in 0..target.height {
+                for x in 0..target.width {
+                    let t = target.texel(0, x, y, 0, 0);
+                    let i = (y as usize * target.width as usize + x as usize) * 4;
+                    for c in 0..4 {
+                        img.pixels[i + c] = unorm8(f32::from_bits(t[c]));
+                    }
+                }
+            }
+        }
+    }
+    Ok(img)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +400,42 @@ mod tests {
         assert_eq!(unorm8(0.5), 128);
         assert_eq!(unorm8(1.0 / 255.0), 1);
         assert_eq!(unorm8(0.4 / 255.0), 0);
+    }
+
+    #[test]
+    fn image_to_texture_and_mips() {
+        let mut img = Rgba8Image::new(2, 2).unwrap();
+        // Texels 0, 100, 200, 255 in every channel.
+        for (i, v) in [0u8, 100, 200, 255].iter().enumerate() {
+            img.pixels[i * 4..i * 4 + 4].copy_from_slice(&[*v; 4]);
+        }
+        let t = texture_from_image(&img, false, true).unwrap();
+        assert_eq!(t.levels.len(), 2);
+        assert_eq!(t.levels[0], img.pixels);
+        // (0 + 100 + 200 + 255) / 4 = 138.75 → 139.
+        assert_eq!(t.levels[1], vec![139; 4]);
+        let t = texture_from_image(&img, true, false).unwrap();
+        assert_eq!(t.format.short_name(), "rgba8_srgb");
+        assert_eq!(t.levels.len(), 1);
+    }
+
+    #[test]
+    fn float_target_to_png_pixels() {
+        let format = Format::from_short_name("rgba32f").unwrap();
+        let mut t = Texture::new(TextureTarget::Tex2D, format, [2, 1, 1], 1, 1, 1).unwrap();
+        t.set_texel(0, 0, 0, 0, 0, [0.5f32, 1.5, -1.0, 1.0].map(f32::to_bits))
+            .unwrap();
+        t.set_texel(
+            0,
+            1,
+            0,
+            0,
+            0,
+            [f32::NAN, 0.2, 1.0 / 255.0, 0.0].map(f32::to_bits),
+        )
+        .unwrap();
+        let img = target_to_image(&t).unwrap();
+        // 0.5 → 127.5 → 128; clamps; NaN → 0; 0.2 → 51.
+        assert_eq!(img.pixels, vec![128, 255, 0, 255, 0, 51, 1, 0]);
     }
 }
