@@ -1,1 +1,1299 @@
-//! Tests of the texture engine.
+//! Tests of the texture engine. Expected values are derived by hand from
+//! the rules in docs/textures.md; each test says how.
+
+use super::exec::sample_position;
+use super::format::{f32_to_small_float, linear_to_srgb, small_float_to_f32, srgb_to_linear};
+use super::sample::{cube_face, wrap_index};
+use super::*;
+use crate::enums::{PipeFormat, TextureTarget as T};
+
+const ALL: u16 = 0xFFFF;
+
+fn splat(v: [f32; 4]) -> Reg {
+    let mut r = [[0u32; LANES]; 4];
+    for c in 0..4 {
+        r[c] = [v[c].to_bits(); LANES];
+    }
+    r
+}
+
+fn splat_u(v: [u32; 4]) -> Reg {
+    let mut r = [[0u32; LANES]; 4];
+    for c in 0..4 {
+        r[c] = [v[c]; LANES];
+    }
+    r
+}
+
+fn lane_f(r: &Reg, l: usize) -> [f32; 4] {
+    [0, 1, 2, 3].map(|c| f32::from_bits(r[c][l]))
+}
+
+/// A texture of r32f (or any float format) with level data given as one value per texel (in r; g = 10 r).
+fn tex_r(target: T, size: [u32; 3], layers: u32, levels: &[&[f32]]) -> Texture {
+    let mut t = Texture::new(
+        target,
+        Format::Rgba32Float,
+        size,
+        layers,
+        levels.len() as u32,
+        1,
+    )
+    .unwrap();
+    for (k, data) in levels.iter().enumerate() {
+        let (w, h, d) = t.level_dims(k as u32);
+        let mut i = 0;
+        for z in 0..d {
+            for y in 0..h {
+                for x in 0..w {
+                    let v = data[i];
+                    t.set_texel(
+                        k as u32,
+                        x,
+                        y,
+                        z,
+                        0,
+                        [v, 10.0 * v, 0.0, 1.0].map(f32::to_bits),
+                    )
+                    .unwrap();
+                    i += 1;
+                }
+            }
+        }
+    }
+    t
+}
+
+struct Rig {
+    textures: Vec<Option<Texture>>,
+    views: Vec<View>,
+    samplers: Vec<Sampler>,
+}
+
+impl Rig {
+    fn new(t: Texture, s: Sampler) -> Rig {
+        Rig {
+            textures: vec![Some(t)],
+            views: vec![View::default()],
+            samplers: vec![s],
+        }
+    }
+    fn run_full(
+        &self,
+        op: Opcode,
+        target: T,
+        srcs: &[Reg],
+        offsets: &Reg,
+        fragment: bool,
+        swz: [u8; 4],
+    ) -> Result<Reg, String> {
+        let b = Bindings {
+            textures: &self.textures,
+            views: &self.views,
+            samplers: &self.samplers,
+            images: &[],
+        };
+        let op = TexOp {
+            opcode: op,
+            target,
+            resource_swizzle: swz,
+            return_type: None,
+            fragment,
+        };
+        let mut out = [[0xdead_beefu32; LANES]; 4];
+        execute(
+            &b,
+            &op,
+            srcs,
+            &[0; LANES],
+            &[0; LANES],
+            offsets,
+            ALL,
+            &mut out,
+        )?;
+        Ok(out)
+    }
+    fn run(&self, op: Opcode, target: T, srcs: &[Reg]) -> Reg {
+        self.run_full(op, target, srcs, &[[0; LANES]; 4], false, [0, 1, 2, 3])
+            .unwrap()
+    }
+    /// Lane 0's (r) of SAMPLE at coordinate c.
+    fn sample_r(&self, target: T, c: [f32; 4]) -> f32 {
+        lane_f(&self.run(Opcode::SAMPLE, target, &[splat(c)]), 0)[0]
+    }
+}
+
+fn sampler(wrap: Wrap, min: Filter, mag: Filter, mip: MipFilter) -> Sampler {
+    Sampler {
+        wrap: [wrap; 3],
+        min,
+        mag,
+        mip,
+        ..Sampler::default()
+    }
+}
+
+// ---------------------------------------------------------------- formats
+
+#[test]
+fn unorm_snorm_rules() {
+    // 0.5 * 255 = 127.5 -> ties to even -> 128 (the only tie an f32 can hit for 8 bits);
+    // one ulp below 0.5 gives 127.49999 -> 127
+    assert_eq!(
+        Format::R8Unorm.encode([0.5f32.to_bits(), 0, 0, 0]),
+        vec![128]
+    );
+    assert_eq!(
+        Format::R8Unorm.encode([(0.5f32.to_bits() - 1), 0, 0, 0]),
+        vec![127]
+    );
+    // clamp and NaN -> 0
+    assert_eq!(
+        Format::R8Unorm.encode([2.0f32.to_bits(), 0, 0, 0]),
+        vec![255]
+    );
+    assert_eq!(
+        Format::R8Unorm.encode([f32::NAN.to_bits(), 0, 0, 0]),
+        vec![0]
+    );
+    // decode is the exact quotient rounded once
+    assert_eq!(f32::from_bits(Format::R8Unorm.decode(&[51])[0]), 0.2);
+    // SNORM: -1 -> -127 (0x81); 0x80 (-128) reads -1; 0x7f reads 1
+    assert_eq!(
+        Format::R8Snorm.encode([(-1.0f32).to_bits(), 0, 0, 0]),
+        vec![0x81]
+    );
+    assert_eq!(f32::from_bits(Format::R8Snorm.decode(&[0x80])[0]), -1.0);
+    assert_eq!(f32::from_bits(Format::R8Snorm.decode(&[0x7f])[0]), 1.0);
+    assert_eq!(
+        f32::from_bits(Format::R16Snorm.decode(&[0x01, 0xc0])[0]),
+        -16383.0 / 32767.0
+    );
+    // every 8- and 16-bit UNORM code survives decode -> encode
+    for v in 0..=255u8 {
+        assert_eq!(
+            Format::R8Unorm.encode(Format::R8Unorm.decode(&[v])),
+            vec![v]
+        );
+        assert_eq!(
+            Format::R8Snorm.encode(Format::R8Snorm.decode(&[v])),
+            vec![if v == 0x80 { 0x81 } else { v }]
+        );
+    }
+    for v in (0..=65535u16).step_by(7) {
+        let b = v.to_le_bytes();
+        assert_eq!(
+            Format::R16Unorm.encode(Format::R16Unorm.decode(&b)),
+            b.to_vec()
+        );
+    }
+}
+
+#[test]
+fn integer_saturation_and_missing_channels() {
+    assert_eq!(Format::R8Uint.encode([300, 0, 0, 0]), vec![255]);
+    assert_eq!(
+        Format::R8Sint.encode([(-200i32) as u32, 0, 0, 0]),
+        vec![0x80]
+    );
+    assert_eq!(Format::R16Sint.decode(&[0xff, 0xff]), [u32::MAX, 0, 0, 1]);
+    assert_eq!(
+        Format::Rg32Float.decode(&[0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]),
+        [0x3f80_0000, 0x4000_0000, 0, 0x3f80_0000]
+    );
+    // BGRA stores b, g, r, a
+    assert_eq!(
+        Format::Bgra8Unorm.encode([1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits)),
+        vec![0, 0, 255, 255]
+    );
+    // 10-10-10-2: r = 1023, g = 511.5 -> 512, b = 0, a = 3
+    let w = u32::from_le_bytes(
+        Format::Rgb10a2Unorm
+            .encode([1.0f32, 0.5, 0.0, 1.0].map(f32::to_bits))
+            .try_into()
+            .unwrap(),
+    );
+    assert_eq!(w, 1023 | (512 << 10) | (3 << 30));
+    assert_eq!(
+        Format::Z16Unorm.decode(&[0xff, 0xff]),
+        [1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]
+    );
+}
+
+#[test]
+fn half_and_small_floats() {
+    // 1.5 = 0x3e00 in binary16
+    assert_eq!(
+        Format::R16Float.encode([1.5f32.to_bits(), 0, 0, 0]),
+        vec![0x00, 0x3e]
+    );
+    // float11: 1.0 = exponent 15, mantissa 0 -> 15 << 6 = 960
+    assert_eq!(f32_to_small_float(1.0, 6), 960);
+    assert_eq!(small_float_to_f32(960, 6), 1.0);
+    // smallest denormal float10: 1/32 * 2^-14
+    assert_eq!(small_float_to_f32(1, 5), 2f32.powi(-19));
+    assert_eq!(f32_to_small_float(-3.0, 6), 0);
+    assert_eq!(f32_to_small_float(1e10, 5), 31 << 5);
+    // 1 + 1/128 sits halfway between float11 codes 960 and 961: ties to even -> 960
+    assert_eq!(f32_to_small_float(1.0 + 1.0 / 128.0, 6), 960);
+    assert_eq!(f32_to_small_float(1.0 + 3.0 / 128.0, 6), 962);
+    // every finite code survives decode -> encode
+    for m in [5u32, 6] {
+        for v in 0..(31u32 << m) {
+            assert_eq!(
+                f32_to_small_float(small_float_to_f32(v, m), m),
+                v,
+                "m {m} code {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn srgb_curve() {
+    assert_eq!(srgb_to_linear(0), 0.0);
+    assert_eq!(srgb_to_linear(255), 1.0);
+    // code 10: 10/255 = 0.0392 <= 0.04045 -> linear part: 10/255/12.92
+    assert_eq!(srgb_to_linear(10), (10.0f64 / 255.0 / 12.92) as f32);
+    // 0.5 linear: 1.055 * 0.5^(1/2.4) - 0.055 = 0.73536 -> * 255 = 187.52 -> 188
+    assert_eq!(linear_to_srgb(0.5), 188);
+    for v in 0..=255u8 {
+        assert_eq!(linear_to_srgb(srgb_to_linear(v)), v);
+    }
+    // alpha stays linear
+    assert_eq!(
+        Format::Rgba8Srgb.decode(&[0, 0, 0, 51])[3],
+        0.2f32.to_bits()
+    );
+}
+
+#[test]
+fn names() {
+    for n in [
+        "rgba32f",
+        "rgba32ui",
+        "rgba32i",
+        "r32f",
+        "r32ui",
+        "r32i",
+        "rg32f",
+        "rgba8",
+        "rgba8_srgb",
+        "r8",
+        "rgba16f",
+    ] {
+        let f = Format::from_short_name(n).unwrap_or_else(|| panic!("{n}"));
+        assert_eq!(f.short_name(), n);
+    }
+    assert_eq!(
+        Format::from_short_name("RGBA32F"),
+        Some(Format::Rgba32Float)
+    );
+    assert_eq!(
+        Format::from_short_name("PIPE_FORMAT_B8G8R8A8_SRGB"),
+        Some(Format::Bgra8Srgb)
+    );
+    assert_eq!(
+        Format::from_short_name("r11g11b10f"),
+        Some(Format::Rg11b10Float)
+    );
+    for f in Format::ALL {
+        let p = f.to_pipe();
+        assert_ne!(p, PipeFormat::NONE, "{f}");
+        assert_eq!(Format::from_pipe(p), Some(*f));
+    }
+    assert_eq!(Format::Rgb16Float.bytes_per_texel(), 6);
+}
+
+// ------------------------------------------------------------ resources
+
+#[test]
+fn resource_limits_and_layout() {
+    // 32768^2 texels * 16 bytes = 16 GiB > 1 GiB
+    assert!(
+        Texture::new(T::Tex2D, Format::Rgba32Float, [32768, 32768, 1], 1, 1, 1)
+            .unwrap_err()
+            .contains("limit")
+    );
+    assert!(Texture::new(T::Cube, Format::R8Unorm, [4, 2, 1], 6, 1, 1).is_err());
+    assert!(Texture::new(T::Tex2D, Format::R8Unorm, [4, 4, 1], 1, 4, 1).is_err()); // 4x4 has 3 levels
+    assert!(Texture::new(T::Tex2D, Format::R8Unorm, [4, 4, 1], 1, 1, 4).is_err()); // not MSAA
+    let t = Texture::new(T::Tex2D, Format::R8Unorm, [5, 3, 1], 1, 3, 1).unwrap();
+    assert_eq!(t.level_dims(1), (2, 1, 1));
+    assert_eq!(t.level_dims(2), (1, 1, 1));
+    assert_eq!(t.levels[0].len(), 15);
+    // 2D array given as [w, h, layers]
+    let a = Texture::new(T::Array2D, Format::R8Unorm, [2, 2, 3], 1, 1, 1).unwrap();
+    assert_eq!((a.layers, a.depth), (3, 1));
+    let c = Texture::new(T::Cube, Format::R8Unorm, [2, 2, 1], 1, 1, 1).unwrap();
+    assert_eq!(c.layers, 6);
+    // texel offset: ((z*h + y)*w + x)*samples + s
+    let m = Texture::new(T::Msaa2D, Format::R32Uint, [3, 2, 1], 1, 1, 4).unwrap();
+    assert_eq!(
+        m.texel_offset(0, 1, 1, 0, 2),
+        Some(((3 + 1) * 4 + 2) * 4) // z = 0, y = 1, w = 3, x = 1, 4 samples, sample 2, 4 bytes
+    );
+    assert_eq!(m.texel_offset(0, 3, 0, 0, 0), None);
+}
+
+// ------------------------------------------------------------ addressing
+
+#[test]
+fn wrap_index_per_mode() {
+    // n = 4; indices -5..=8
+    let idx: Vec<i64> = (-5..=8).collect();
+    let run = |m: Wrap| -> Vec<Option<i64>> { idx.iter().map(|&i| wrap_index(m, i, 4)).collect() };
+    let s = |v: &[i64]| -> Vec<Option<i64>> {
+        v.iter()
+            .map(|&x| if x < 0 { None } else { Some(x) })
+            .collect()
+    };
+    // repeat: i mod 4
+    assert_eq!(
+        run(Wrap::Repeat),
+        s(&[3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0])
+    );
+    assert_eq!(
+        run(Wrap::ClampToEdge),
+        s(&[0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3])
+    );
+    assert_eq!(run(Wrap::Clamp), run(Wrap::ClampToEdge));
+    assert_eq!(
+        run(Wrap::ClampToBorder),
+        s(&[-1, -1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, -1])
+    );
+    // mirror: period 8, k >= 4 -> 7 - k: ... -5 -> 3, -4 -> 3, -3 -> 2, -2 -> 1, -1 -> 0, 4 -> 3, 7 -> 0, 8 -> 0
+    assert_eq!(
+        run(Wrap::MirrorRepeat),
+        s(&[3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0])
+    );
+    // mirror once: -1-i for negatives, then clamp to 3
+    assert_eq!(
+        run(Wrap::MirrorClampToEdge),
+        s(&[3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3])
+    );
+    assert_eq!(
+        run(Wrap::MirrorClampToBorder),
+        s(&[-1, 3, 2, 1, 0, 0, 1, 2, 3, -1, -1, -1, -1, -1])
+    );
+}
+
+/// 1D texture of 4 texels r = 10, 20, 30, 40.
+fn line4() -> Texture {
+    tex_r(T::Tex1D, [4, 1, 1], 1, &[&[10.0, 20.0, 30.0, 40.0]])
+}
+
+#[test]
+fn wrap_modes_end_to_end() {
+    let n = Filter::Nearest;
+    let r = |w: Wrap, s: f32| {
+        let mut smp = sampler(w, n, n, MipFilter::None);
+        smp.border = [99.0f32, 0.0, 0.0, 0.0].map(f32::to_bits);
+        Rig::new(line4(), smp).sample_r(T::Tex1D, [s, 0.0, 0.0, 0.0])
+    };
+    // s = 1.125 -> u = 4.5 -> i = 4
+    assert_eq!(r(Wrap::Repeat, 1.125), 10.0);
+    assert_eq!(r(Wrap::ClampToEdge, 1.125), 40.0);
+    assert_eq!(r(Wrap::ClampToBorder, 1.125), 99.0);
+    assert_eq!(r(Wrap::MirrorRepeat, 1.125), 40.0);
+    assert_eq!(r(Wrap::MirrorClampToBorder, 1.125), 99.0);
+    // s = -0.125 -> u = -0.5 -> i = -1
+    assert_eq!(r(Wrap::Repeat, -0.125), 40.0);
+    assert_eq!(r(Wrap::MirrorRepeat, -0.125), 10.0);
+    assert_eq!(r(Wrap::MirrorClampToEdge, -0.125), 10.0);
+    // s = -0.3: mirror once of u = -1.2 -> i = -2 -> 1
+    assert_eq!(r(Wrap::MirrorClampToEdge, -0.3), 20.0);
+    // GL MIRROR_CLAMP nearest: |u| = 1.2 -> 1
+    assert_eq!(r(Wrap::MirrorClamp, -0.3), 20.0);
+    // GL MIRROR_CLAMP linear at s = 1: |u| = 4 -> x = 3.5 -> texel 3 and the border, weight 1/2:
+    // 40 + 0.5 * (0 - 40) = 20
+    let smp = sampler(
+        Wrap::MirrorClamp,
+        Filter::Linear,
+        Filter::Linear,
+        MipFilter::None,
+    );
+    assert_eq!(
+        Rig::new(line4(), smp).sample_r(T::Tex1D, [1.0, 0.0, 0.0, 0.0]),
+        20.0
+    );
+}
+
+/// 2x2 texture r = [[0, 1], [2, 3]] (row 0 first).
+fn quad2() -> Texture {
+    tex_r(T::Tex2D, [2, 2, 1], 1, &[&[0.0, 1.0, 2.0, 3.0]])
+}
+
+#[test]
+fn bilinear() {
+    let lin = Filter::Linear;
+    let rig = Rig::new(
+        quad2(),
+        sampler(Wrap::ClampToEdge, lin, lin, MipFilter::None),
+    );
+    // centre: u = v = 1 -> x = 0.5: lerp(lerp(0,1,.5), lerp(2,3,.5), .5) = 1.5
+    assert_eq!(rig.sample_r(T::Tex2D, [0.5, 0.5, 0.0, 0.0]), 1.5);
+    // u = 0.5 -> x = 0, weight 0: texel (0,0)
+    assert_eq!(rig.sample_r(T::Tex2D, [0.25, 0.25, 0.0, 0.0]), 0.0);
+    // u = 0.75 -> a = 0.25; v = 1 -> b = 0.5: lerp(0.25, 2.25, 0.5) = 1.25
+    assert_eq!(rig.sample_r(T::Tex2D, [0.375, 0.5, 0.0, 0.0]), 1.25);
+    // clamp to edge at (0, 0): both taps clamp to texel 0
+    assert_eq!(rig.sample_r(T::Tex2D, [0.0, 0.0, 0.0, 0.0]), 0.0);
+    // repeat at (0, 0): i0 = -1 -> 1, i1 = 0, a = b = 0.5:
+    // row j0 = 1: lerp(3, 2, .5) = 2.5; row j1 = 0: lerp(1, 0, .5) = 0.5; -> 1.5
+    let rig = Rig::new(quad2(), sampler(Wrap::Repeat, lin, lin, MipFilter::None));
+    assert_eq!(rig.sample_r(T::Tex2D, [0.0, 0.0, 0.0, 0.0]), 1.5);
+    // border (0.5 in r) with linear at (0, 0.25): x = -0.5 -> i0 = -1 (border), a = 0.5; v = 0.5 -> b = 0
+    let mut smp = sampler(Wrap::ClampToBorder, lin, lin, MipFilter::None);
+    smp.border = [0.5f32, 0.0, 0.0, 0.0].map(f32::to_bits);
+    let rig = Rig::new(quad2(), smp);
+    assert_eq!(rig.sample_r(T::Tex2D, [0.0, 0.25, 0.0, 0.0]), 0.25);
+}
+
+#[test]
+fn mag_min_choice() {
+    // min = linear, mag = nearest: SAMPLE_L lod 0 -> mag (nearest), lod 0.5 -> min (linear)
+    // (one level, so both read level 0) at (0.375, 0.5):
+    // nearest: u = 0.75 -> 0, v = 1 -> 1: texel (0,1) = 2; linear: 1.25 (see bilinear)
+    let rig = Rig::new(
+        quad2(),
+        sampler(
+            Wrap::ClampToEdge,
+            Filter::Linear,
+            Filter::Nearest,
+            MipFilter::None,
+        ),
+    );
+    let c = splat([0.375, 0.5, 0.0, 0.0]);
+    let at = |lod: f32| {
+        lane_f(
+            &rig.run(Opcode::SAMPLE_L, T::Tex2D, &[c, splat([lod; 4])]),
+            0,
+        )[0]
+    };
+    assert_eq!(at(0.0), 2.0);
+    assert_eq!(at(0.5), 1.25);
+}
+
+/// 4x4 texture, levels of constant value 1, 2, 4.
+fn mips() -> Texture {
+    tex_r(T::Tex2D, [4, 4, 1], 1, &[&[1.0; 16], &[2.0; 4], &[4.0]])
+}
+
+#[test]
+fn mip_selection_bias_and_clamps() {
+    let n = Filter::Nearest;
+    let c = splat([0.5, 0.5, 0.0, 0.0]);
+    let l = |s: Sampler, lod: f32| -> f32 {
+        let rig = Rig::new(mips(), s);
+        lane_f(
+            &rig.run(Opcode::SAMPLE_L, T::Tex2D, &[c, splat([lod; 4])]),
+            0,
+        )[0]
+    };
+    let nearest = sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest);
+    let linear = sampler(Wrap::ClampToEdge, n, n, MipFilter::Linear);
+    let none = sampler(Wrap::ClampToEdge, n, n, MipFilter::None);
+    // nearest mip = floor(lod + 0.5)
+    assert_eq!(l(nearest, 0.4), 1.0);
+    assert_eq!(l(nearest, 0.5), 2.0);
+    assert_eq!(l(nearest, 1.6), 4.0);
+    assert_eq!(l(nearest, 9.0), 4.0); // clamped to the last level
+    // linear: 1 + 0.25 * (2 - 1); 2 + 0.5 * (4 - 2)
+    assert_eq!(l(linear, 0.25), 1.25);
+    assert_eq!(l(linear, 1.5), 3.0);
+    assert_eq!(l(linear, 7.0), 4.0);
+    assert_eq!(l(none, 2.0), 1.0);
+    // sampler bias is added to the explicit lod; then min/max clamps
+    assert_eq!(
+        l(
+            Sampler {
+                lod_bias: 1.0,
+                ..nearest
+            },
+            0.0
+        ),
+        2.0
+    );
+    assert_eq!(
+        l(
+            Sampler {
+                max_lod: 1.0,
+                ..nearest
+            },
+            2.0
+        ),
+        2.0
+    );
+    assert_eq!(
+        l(
+            Sampler {
+                min_lod: 2.0,
+                ..nearest
+            },
+            0.0
+        ),
+        4.0
+    );
+    // SAMPLE_B outside the fragment stage: lambda 0 + bias 1 -> level 1
+    let rig = Rig::new(mips(), nearest);
+    assert_eq!(
+        lane_f(
+            &rig.run(Opcode::SAMPLE_B, T::Tex2D, &[c, splat([1.0; 4])]),
+            0
+        )[0],
+        2.0
+    );
+    // SAMPLE_C_LZ / TEX_LZ ignore the sampler bias: level 0
+    let rig = Rig::new(
+        mips(),
+        Sampler {
+            lod_bias: 2.0,
+            ..nearest
+        },
+    );
+    assert_eq!(lane_f(&rig.run(Opcode::TEX_LZ, T::Tex2D, &[c]), 0)[0], 1.0);
+    // view levels: first_level 1 -> lod 0 reads level 1; last_level 1 caps lod 5 at level 1
+    let mut rig = Rig::new(mips(), nearest);
+    rig.views[0].first_level = 1;
+    assert_eq!(
+        lane_f(
+            &rig.run(Opcode::SAMPLE_L, T::Tex2D, &[c, splat([0.0; 4])]),
+            0
+        )[0],
+        2.0
+    );
+    rig.views[0] = View {
+        last_level: 1,
+        ..View::default()
+    };
+    assert_eq!(
+        lane_f(
+            &rig.run(Opcode::SAMPLE_L, T::Tex2D, &[c, splat([5.0; 4])]),
+            0
+        )[0],
+        2.0
+    );
+}
+
+#[test]
+fn implicit_lod_from_quads() {
+    // quad lanes TL, TR, BL, BR; ddx = TR - TL, ddy = BL - TL.
+    // ddx.s = 0.5 on a 4-wide level 0 = 2 texels, ddy.t = 0.25 = 1 texel: rho = 2, lambda = 1
+    let mut c = splat([0.1, 0.1, 0.0, 0.0]);
+    for q in 0..4 {
+        c[0][4 * q + 1] = 0.6f32.to_bits();
+        c[1][4 * q + 2] = 0.35f32.to_bits();
+    }
+    let n = Filter::Nearest;
+    let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest));
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE,
+            T::Tex2D,
+            &[c],
+            &[[0; LANES]; 4],
+            true,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    for l in 0..LANES {
+        assert_eq!(lane_f(&out, l)[0], 2.0, "lane {l}");
+    }
+    // outside the fragment stage: LOD 0
+    let out = rig.run(Opcode::SAMPLE, T::Tex2D, &[c]);
+    assert_eq!(lane_f(&out, 0)[0], 1.0);
+    // diagonal ddx (0.25, 0.25) = (1, 1) texels: |ddx| = sqrt 2 -> lambda 0.5;
+    // ddy 0: linear mip -> 1 + 0.5 * (2 - 1) = 1.5; LOD query x = 0.5, y = 0.5
+    let mut c = splat([0.1, 0.1, 0.0, 0.0]);
+    for q in 0..4 {
+        c[0][4 * q + 1] = 0.35f32.to_bits();
+        c[1][4 * q + 1] = 0.35f32.to_bits();
+    }
+    let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, n, n, MipFilter::Linear));
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE,
+            T::Tex2D,
+            &[c],
+            &[[0; LANES]; 4],
+            true,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    let lambda = libm::log2f((2.0f32 * (0.35f32 - 0.1) * 4.0 * ((0.35f32 - 0.1) * 4.0)).sqrt());
+    let expect = 1.0 + lambda * (2.0 - 1.0);
+    assert_eq!(lane_f(&out, 0)[0], expect);
+    assert!((expect - 1.5).abs() < 1e-6);
+    let q = rig
+        .run_full(
+            Opcode::LOD,
+            T::Tex2D,
+            &[c],
+            &[[0; LANES]; 4],
+            true,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&q, 3), [lambda, lambda, 0.0, 0.0]);
+}
+
+#[test]
+fn lod_query_clamps() {
+    // vertex stage: lambda 0; sampler bias 3.5 -> unclamped 3.5; 3 levels -> x = 2 (linear mip)
+    let n = Filter::Nearest;
+    let rig = Rig::new(
+        mips(),
+        Sampler {
+            lod_bias: 3.5,
+            ..sampler(Wrap::ClampToEdge, n, n, MipFilter::Linear)
+        },
+    );
+    let q = rig.run(Opcode::LODQ, T::Tex2D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&q, 0), [2.0, 3.5, 0.0, 0.0]);
+    let rig = Rig::new(
+        mips(),
+        Sampler {
+            lod_bias: 1.5,
+            ..sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest)
+        },
+    );
+    let q = rig.run(Opcode::LODQ, T::Tex2D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&q, 0), [2.0, 1.5, 0.0, 0.0]); // nearest: floor(1.5 + 0.5)
+}
+
+#[test]
+fn compare_functions() {
+    // one depth texel 0.5; reference 0.25 / 0.5 / 0.75
+    let mut t = Texture::new(T::Tex2D, Format::Z32Float, [1, 1, 1], 1, 1, 1).unwrap();
+    t.set_texel(0, 0, 0, 0, 0, [0.5f32.to_bits(), 0, 0, 0])
+        .unwrap();
+    let funcs = [
+        (CompareFunc::Never, [0.0, 0.0, 0.0]),
+        (CompareFunc::Less, [1.0, 0.0, 0.0]),
+        (CompareFunc::Equal, [0.0, 1.0, 0.0]),
+        (CompareFunc::LessEqual, [1.0, 1.0, 0.0]),
+        (CompareFunc::Greater, [0.0, 0.0, 1.0]),
+        (CompareFunc::NotEqual, [1.0, 0.0, 1.0]),
+        (CompareFunc::GreaterEqual, [0.0, 1.0, 1.0]),
+        (CompareFunc::Always, [1.0, 1.0, 1.0]),
+    ];
+    for (func, want) in funcs {
+        let rig = Rig::new(
+            t.clone(),
+            Sampler {
+                compare: Some(func),
+                ..Sampler::default()
+            },
+        );
+        for (k, r) in [0.25f32, 0.5, 0.75].iter().enumerate() {
+            let out = rig.run(
+                Opcode::SAMPLE_C,
+                T::Tex2D,
+                &[splat([0.5; 4]), splat([*r; 4])],
+            );
+            let v = want[k];
+            assert_eq!(lane_f(&out, 0), [v, v, v, 1.0], "{func:?} ref {r}");
+            // legacy TEX on SHADOW2D: reference in .z
+            let out = rig.run(Opcode::TEX, T::Shadow2D, &[splat([0.5, 0.5, *r, 0.0])]);
+            assert_eq!(lane_f(&out, 0)[0], v, "TEX {func:?} ref {r}");
+        }
+    }
+    // UNORM depth clamps the reference: Z16 texel 1.0, ref 1.5 -> 1.0 == 1.0
+    let mut z = Texture::new(T::Tex2D, Format::Z16Unorm, [1, 1, 1], 1, 1, 1).unwrap();
+    z.set_texel(0, 0, 0, 0, 0, [1.0f32.to_bits(), 0, 0, 0])
+        .unwrap();
+    let eq = Sampler {
+        compare: Some(CompareFunc::Equal),
+        ..Sampler::default()
+    };
+    let out = Rig::new(z, eq).run(
+        Opcode::SAMPLE_C,
+        T::Tex2D,
+        &[splat([0.5; 4]), splat([1.5; 4])],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 1.0);
+    // float depth does not: Z32F texel 1.0, ref 1.5 -> not equal
+    let mut zf = Texture::new(T::Tex2D, Format::Z32Float, [1, 1, 1], 1, 1, 1).unwrap();
+    zf.set_texel(0, 0, 0, 0, 0, [1.0f32.to_bits(), 0, 0, 0])
+        .unwrap();
+    let out = Rig::new(zf, eq).run(
+        Opcode::SAMPLE_C,
+        T::Tex2D,
+        &[splat([0.5; 4]), splat([1.5; 4])],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 0.0);
+    // compare per texel, then filter: texels 0.2, 0.8, ref 0.5 LEQUAL -> 0, 1 -> 0.5
+    let mut d = Texture::new(T::Tex1D, Format::Z32Float, [2, 1, 1], 1, 1, 1).unwrap();
+    d.set_texel(0, 0, 0, 0, 0, [0.2f32.to_bits(), 0, 0, 0])
+        .unwrap();
+    d.set_texel(0, 1, 0, 0, 0, [0.8f32.to_bits(), 0, 0, 0])
+        .unwrap();
+    let s = Sampler {
+        compare: Some(CompareFunc::LessEqual),
+        ..sampler(
+            Wrap::ClampToEdge,
+            Filter::Linear,
+            Filter::Linear,
+            MipFilter::None,
+        )
+    };
+    let out = Rig::new(d, s).run(
+        Opcode::SAMPLE_C,
+        T::Tex1D,
+        &[splat([0.5; 4]), splat([0.5; 4])],
+    );
+    assert_eq!(lane_f(&out, 0), [0.5, 0.5, 0.5, 1.0]);
+}
+
+#[test]
+fn cube_face_selection() {
+    assert_eq!(cube_face([1.0, 0.0, 0.0]), (0, 0.5, 0.5));
+    // +X: sc = -z, tc = -y: (1, 0.5, -0.5) -> s = (0.5 + 1)/2, t = (-0.5 + 1)/2
+    assert_eq!(cube_face([1.0, 0.5, -0.5]), (0, 0.75, 0.25));
+    assert_eq!(cube_face([-2.0, 0.0, 0.0]).0, 1);
+    assert_eq!(cube_face([0.0, 1.0, 0.0]).0, 2);
+    assert_eq!(cube_face([0.0, -1.0, 0.0]).0, 3);
+    assert_eq!(cube_face([0.0, 0.0, 1.0]).0, 4);
+    assert_eq!(cube_face([0.0, 0.0, -1.0]).0, 5);
+    // +Z: sc = x, tc = -y
+    assert_eq!(cube_face([0.5, 0.5, 1.0]), (4, 0.75, 0.25));
+    // ties: x over y over z
+    assert_eq!(cube_face([1.0, 1.0, 1.0]).0, 0);
+    assert_eq!(cube_face([0.0, -1.0, 1.0]).0, 3);
+    assert_eq!(cube_face([-1.0, 1.0, 0.0]).0, 1);
+}
+
+/// A 2x2 cube whose face f is the constant 10 f.
+fn cube() -> Texture {
+    let faces: Vec<f32> = (0..6).flat_map(|f| [10.0 * f as f32; 4]).collect();
+    tex_r(T::Cube, [2, 2, 1], 6, &[&faces])
+}
+
+#[test]
+fn cube_seams_and_corners() {
+    let lin = Filter::Linear;
+    let s = sampler(Wrap::ClampToEdge, lin, lin, MipFilter::None);
+    // (1, 0, -0.75) on +X: s = (0.75 + 1)/2 = 0.875 -> u = 1.75, x = 1.25: i0 = 1, i1 = 2 (past the
+    // edge sc = +1, i.e. towards -z: face -Z = 50), a = 0.25; t = 0.5 -> both rows alike.
+    // 0 + 0.25 * (50 - 0) = 12.5
+    let rig = Rig::new(cube(), s);
+    assert_eq!(rig.sample_r(T::Cube, [1.0, 0.0, -0.75, 0.0]), 12.5);
+    // without seamless filtering the tap clamps to the face: 0
+    let rig2 = Rig::new(
+        cube(),
+        Sampler {
+            seamless_cube: false,
+            ..s
+        },
+    );
+    assert_eq!(rig2.sample_r(T::Cube, [1.0, 0.0, -0.75, 0.0]), 0.0);
+    // corner: (1, -0.75, -0.75): a = b = 0.25, taps (1,1) = +X 0, (2,1) = -Z 50,
+    // (1,2) = past tc = +1 (towards -y): -Y 30, (2,2) = corner = (0 + 50 + 30) / 3
+    let corner = (0.0f32 + 50.0 + 30.0) / 3.0;
+    let r0 = 0.0f32 + 0.25 * (50.0 - 0.0);
+    let r1 = 30.0f32 + 0.25 * (corner - 30.0);
+    let want = r0 + 0.25 * (r1 - r0);
+    assert_eq!(rig.sample_r(T::Cube, [1.0, -0.75, -0.75, 0.0]), want);
+    // nearest picks the face texel: -Y centre
+    let rig3 = Rig::new(cube(), Sampler::default());
+    assert_eq!(rig3.sample_r(T::Cube, [0.1, -1.0, 0.2, 0.0]), 30.0);
+}
+
+#[test]
+fn gather_order_and_component() {
+    let rig = Rig::new(quad2(), Sampler::default());
+    // centre: i0 = j0 = 0, i1 = j1 = 1: x = (0,1) = 2, y = (1,1) = 3, z = (1,0) = 1, w = (0,0) = 0
+    let out = rig.run(Opcode::GATHER4, T::Tex2D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&out, 0), [2.0, 3.0, 1.0, 0.0]);
+    // TG4 component 1 (g = 10 r)
+    let out = rig.run(
+        Opcode::TG4,
+        T::Tex2D,
+        &[splat([0.5; 4]), splat_u([1, 0, 0, 0])],
+    );
+    assert_eq!(lane_f(&out, 0), [20.0, 30.0, 10.0, 0.0]);
+    // the SVIEW swizzle permutes the gathered vector (wzyx)
+    let out = rig
+        .run_full(
+            Opcode::GATHER4,
+            T::Tex2D,
+            &[splat([0.5; 4])],
+            &[[0; LANES]; 4],
+            false,
+            [3, 2, 1, 0],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0), [0.0, 1.0, 3.0, 2.0]);
+    // gather with offsets (1, 0) at (0.25, 0.25): u = 0.5 + 1 -> x = 1: i0 = 1, i1 = 2 -> clamp 1
+    let mut off = [[0u32; LANES]; 4];
+    off[0] = [1; LANES];
+    let out = rig
+        .run_full(
+            Opcode::GATHER4,
+            T::Tex2D,
+            &[splat([0.25; 4])],
+            &off,
+            false,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0), [3.0, 3.0, 1.0, 1.0]);
+}
+
+#[test]
+fn texel_offsets() {
+    let rig = Rig::new(line4(), Sampler::default());
+    let mut off = [[0u32; LANES]; 4];
+    // s = 0.125 -> u = 0.5 (texel 0) + 2 -> texel 2
+    off[0] = [2; LANES];
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE,
+            T::Tex1D,
+            &[splat([0.125; 4])],
+            &off,
+            false,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0)[0], 30.0);
+    // -3: u = -2.5 -> floor -3 -> clamp to edge 0
+    off[0] = [(-3i32) as u32; LANES];
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE,
+            T::Tex1D,
+            &[splat([0.125; 4])],
+            &off,
+            false,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0)[0], 10.0);
+}
+
+#[test]
+fn sample_i_ranges_levels_and_swizzles() {
+    // 2x2 level 0 = [[0,1],[2,3]], 1x1 level 1 = 7
+    let t = tex_r(T::Tex2D, [2, 2, 1], 1, &[&[0.0, 1.0, 2.0, 3.0], &[7.0]]);
+    let rig = Rig::new(t, Sampler::default());
+    let ld = |a: [u32; 4]| lane_f(&rig.run(Opcode::SAMPLE_I, T::Tex2D, &[splat_u(a)]), 0);
+    assert_eq!(ld([1, 1, 0, 0]), [3.0, 30.0, 0.0, 1.0]);
+    assert_eq!(ld([0, 0, 0, 1]), [7.0, 70.0, 0.0, 1.0]);
+    // out of range address or level: 0 in all components
+    assert_eq!(ld([2, 0, 0, 0]), [0.0; 4]);
+    assert_eq!(ld([0, 2, 0, 0]), [0.0; 4]);
+    assert_eq!(ld([1, 0, 0, 1]), [0.0; 4]);
+    assert_eq!(ld([0, 0, 0, 2]), [0.0; 4]);
+    assert_eq!(ld([u32::MAX, 0, 0, 0]), [0.0; 4]);
+    // TXF: the same rule
+    let out = rig.run(Opcode::TXF, T::Tex2D, &[splat_u([5, 0, 0, 0])]);
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+    // an offset of -1 from x = 0 wraps (unsigned) out of range
+    let mut off = [[0u32; LANES]; 4];
+    off[0] = [u32::MAX; LANES];
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE_I,
+            T::Tex2D,
+            &[splat_u([0, 0, 0, 0])],
+            &off,
+            false,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE_I,
+            T::Tex2D,
+            &[splat_u([1, 1, 0, 0])],
+            &off,
+            false,
+            [0, 1, 2, 3],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0)[0], 2.0);
+    // view swizzle (G, R, 0, 1) first, then the SVIEW operand swizzle wzyx:
+    // texel (1, 10, 0, 1) -> (10, 1, 0, 1) -> (1, 0, 1, 10)
+    let mut rig = rig;
+    rig.views[0].swizzle = [Swizzle::G, Swizzle::R, Swizzle::Zero, Swizzle::One];
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE_I,
+            T::Tex2D,
+            &[splat_u([1, 0, 0, 0])],
+            &[[0; LANES]; 4],
+            false,
+            [3, 2, 1, 0],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0), [1.0, 0.0, 1.0, 10.0]);
+    // out of range stays all 0 even through a One swizzle
+    let out = rig
+        .run_full(
+            Opcode::SAMPLE_I,
+            T::Tex2D,
+            &[splat_u([9, 0, 0, 0])],
+            &[[0; LANES]; 4],
+            false,
+            [3, 2, 1, 0],
+        )
+        .unwrap();
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+}
+
+#[test]
+fn msaa_fetch_and_queries() {
+    let mut t = Texture::new(T::Msaa2D, Format::R32Uint, [2, 1, 1], 1, 1, 4).unwrap();
+    for s in 0..4 {
+        t.set_texel(0, 1, 0, 0, s, [100 + s, 0, 0, 0]).unwrap();
+    }
+    let rig = Rig::new(t, Sampler::default());
+    let out = rig.run(
+        Opcode::SAMPLE_I_MS,
+        T::Msaa2D,
+        &[splat_u([1, 0, 0, 0]), splat_u([2, 0, 0, 0])],
+    );
+    assert_eq!(out[0][0], 102);
+    let out = rig.run(Opcode::TXF, T::Msaa2D, &[splat_u([1, 0, 0, 3])]);
+    assert_eq!(out[0][0], 103);
+    let out = rig.run(
+        Opcode::SAMPLE_I_MS,
+        T::Msaa2D,
+        &[splat_u([1, 0, 0, 0]), splat_u([4, 0, 0, 0])],
+    );
+    assert_eq!(out[0][0], 0);
+    let out = rig.run(Opcode::TXQS, T::Msaa2D, &[]);
+    assert_eq!(out[0][0], 4);
+    let out = rig.run(Opcode::SAMPLE_INFO, T::Msaa2D, &[splat_u([0; 4])]);
+    assert_eq!(f32::from_bits(out[0][0]), 4.0);
+    // D3D 4x pattern sample 1 = (6, -2)/16 from the centre -> (0.875, 0.375)
+    let out = rig.run(Opcode::SAMPLE_POS, T::Msaa2D, &[splat_u([1, 0, 0, 0])]);
+    assert_eq!(lane_f(&out, 0), [0.875, 0.375, 0.0, 0.0]);
+    assert_eq!(
+        sample_position(8, 7),
+        Some((7.0 / 16.0 + 0.5, -7.0 / 16.0 + 0.5))
+    );
+    assert_eq!(sample_position(4, 4), None);
+}
+
+#[test]
+fn size_queries() {
+    let t = Texture::new(T::Tex2D, Format::R8Unorm, [8, 4, 1], 1, 3, 1).unwrap();
+    let rig = Rig::new(t, Sampler::default());
+    let q = |op, lvl| {
+        rig.run(op, T::Tex2D, &[splat_u([lvl, 0, 0, 0])])
+            .map(|r| r[0])
+    };
+    assert_eq!(q(Opcode::SVIEWINFO, 1), [4, 2, 0, 3]);
+    assert_eq!(q(Opcode::TXQ, 2), [2, 1, 0, 3]);
+    // out of range level: sizes 0, level count kept
+    assert_eq!(q(Opcode::SVIEWINFO, 3), [0, 0, 0, 3]);
+    let a = Texture::new(T::Array1D, Format::R8Unorm, [8, 5, 1], 1, 1, 1).unwrap();
+    let rig = Rig::new(a, Sampler::default());
+    assert_eq!(
+        rig.run(Opcode::TXQ, T::Array1D, &[splat_u([0; 4])])
+            .map(|r| r[0]),
+        [8, 5, 0, 1]
+    );
+}
+
+#[test]
+fn arrays_3d_projection_rect() {
+    // 1x1 2D array, layers 0, 1, 2: layer = clamp(round-half-even(c))
+    let t = tex_r(T::Array2D, [1, 1, 1], 3, &[&[0.0, 1.0, 2.0]]);
+    let rig = Rig::new(t, Sampler::default());
+    for (c, want) in [
+        (1.5, 2.0),
+        (0.5, 0.0),
+        (2.5, 2.0),
+        (1.4, 1.0),
+        (7.0, 2.0),
+        (-3.0, 0.0),
+    ] {
+        assert_eq!(
+            rig.sample_r(T::Array2D, [0.5, 0.5, c, 0.0]),
+            want,
+            "layer {c}"
+        );
+    }
+    // 2x2x2 3D of values 0..7, trilinear at the centre: the mean 3.5
+    let t = tex_r(
+        T::Tex3D,
+        [2, 2, 2],
+        1,
+        &[&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]],
+    );
+    let lin = Filter::Linear;
+    let rig = Rig::new(t, sampler(Wrap::ClampToEdge, lin, lin, MipFilter::None));
+    assert_eq!(rig.sample_r(T::Tex3D, [0.5, 0.5, 0.5, 0.0]), 3.5);
+    // TXP divides by w: (0.5, 0.5, 0, 2) -> (0.25, 0.25): nearest texel (0, 0) = 0
+    let rig = Rig::new(quad2(), Sampler::default());
+    let out = rig.run(Opcode::TXP, T::Tex2D, &[splat([1.5, 1.5, 0.0, 2.0])]);
+    assert_eq!(lane_f(&out, 0)[0], 3.0); // (0.75, 0.75) -> texel (1, 1)
+    // RECT: texel units: (1.5, 0.5) -> texel (1, 0) = 1
+    let r = tex_r(T::Rect, [2, 2, 1], 1, &[&[0.0, 1.0, 2.0, 3.0]]);
+    let rig = Rig::new(r, Sampler::default());
+    let out = rig.run(Opcode::TEX, T::Rect, &[splat([1.5, 0.5, 0.0, 0.0])]);
+    assert_eq!(lane_f(&out, 0)[0], 1.0);
+    // TXB2 / TXL2 read the bias / lod from src1.x
+    let rig = Rig::new(
+        mips(),
+        sampler(
+            Wrap::ClampToEdge,
+            Filter::Nearest,
+            Filter::Nearest,
+            MipFilter::Nearest,
+        ),
+    );
+    let out = rig.run(
+        Opcode::TXL2,
+        T::Tex2D,
+        &[splat([0.5; 4]), splat([2.0, 0.0, 0.0, 0.0])],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 4.0);
+    let out = rig.run(Opcode::TXL, T::Tex2D, &[splat([0.5, 0.5, 0.0, 1.0])]);
+    assert_eq!(lane_f(&out, 0)[0], 2.0);
+}
+
+#[test]
+fn border_is_clamped_for_unorm_and_integer_raw() {
+    let t = Texture::new(T::Tex2D, Format::Rgba8Unorm, [1, 1, 1], 1, 1, 1).unwrap();
+    let mut s = sampler(
+        Wrap::ClampToBorder,
+        Filter::Nearest,
+        Filter::Nearest,
+        MipFilter::None,
+    );
+    s.border = [2.0f32, -1.0, 0.5, 1.0].map(f32::to_bits);
+    let out = Rig::new(t, s).run(Opcode::SAMPLE, T::Tex2D, &[splat([2.0; 4])]);
+    assert_eq!(lane_f(&out, 0), [1.0, 0.0, 0.5, 1.0]);
+    let t = Texture::new(T::Tex2D, Format::Rgba32Uint, [1, 1, 1], 1, 1, 1).unwrap();
+    s.border = [7, 8, 9, 10];
+    let out = Rig::new(t, s).run(Opcode::SAMPLE, T::Tex2D, &[splat([2.0; 4])]);
+    assert_eq!([out[0][0], out[1][0], out[2][0], out[3][0]], [7, 8, 9, 10]);
+}
+
+#[test]
+fn unbound_and_inactive_lanes() {
+    let rig = Rig {
+        textures: vec![None],
+        views: vec![],
+        samplers: vec![],
+    };
+    let out = rig.run(Opcode::SAMPLE, T::Tex2D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+    // inactive lanes untouched
+    let rig = Rig::new(quad2(), Sampler::default());
+    let b = Bindings {
+        textures: &rig.textures,
+        views: &rig.views,
+        samplers: &rig.samplers,
+        images: &[],
+    };
+    let op = TexOp {
+        opcode: Opcode::SAMPLE,
+        target: T::Tex2D,
+        resource_swizzle: [0, 1, 2, 3],
+        return_type: None,
+        fragment: false,
+    };
+    let mut out = [[7u32; LANES]; 4];
+    execute(
+        &b,
+        &op,
+        &[splat([0.9; 4])],
+        &[0; LANES],
+        &[0; LANES],
+        &[[0; LANES]; 4],
+        0b10,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out[0][0], 7);
+    assert_eq!(f32::from_bits(out[0][1]), 3.0);
+    // a missing operand is an error, not a panic
+    assert!(
+        rig.run_full(
+            Opcode::SAMPLE_L,
+            T::Tex2D,
+            &[splat([0.5; 4])],
+            &[[0; LANES]; 4],
+            false,
+            [0, 1, 2, 3]
+        )
+        .is_err()
+    );
+    // a cube fetch is refused
+    assert!(
+        rig.run_full(
+            Opcode::SAMPLE_I,
+            T::Cube,
+            &[splat_u([0; 4])],
+            &[[0; LANES]; 4],
+            false,
+            [0, 1, 2, 3]
+        )
+        .is_err()
+    );
+}
+
+// ----------------------------------------------------------------- images
+
+fn image(fmt: Format, w: u32) -> SharedImage {
+    SharedImage::from_texture(&Texture::new(T::Tex1D, fmt, [w, 1, 1], 1, 1, 1).unwrap())
+}
+
+fn iop(img: &SharedImage, op: Opcode, srcs: &[Reg], mask: u8, active: u16) -> Reg {
+    let mut out = [[0u32; LANES]; 4];
+    image_op(img, op, T::Tex1D, img.format, srcs, mask, active, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn image_atomics_in_lane_order() {
+    let img = image(Format::R32Uint, 4);
+    // lanes 0 and 1 add 5 at x = 1: lane 0 sees 0, lane 1 sees 5; final 10
+    let out = iop(
+        &img,
+        Opcode::ATOMUADD,
+        &[splat_u([1, 0, 0, 0]), splat_u([5, 0, 0, 0])],
+        1,
+        0b11,
+    );
+    assert_eq!((out[0][0], out[0][1], out[3][1]), (0, 5, 5));
+    // out of range: returns 0, writes nothing
+    let out = iop(
+        &img,
+        Opcode::ATOMUADD,
+        &[splat_u([4, 0, 0, 0]), splat_u([5, 0, 0, 0])],
+        1,
+        1,
+    );
+    assert_eq!(out[0][0], 0);
+    let t = img.to_texture();
+    assert_eq!(t.texel(0, 1, 0, 0, 0)[0], 10);
+    assert_eq!(t.levels[0].iter().map(|&b| b as u32).sum::<u32>(), 10);
+    // CAS: old 10 == 10 -> 3; second lane sees 3 != 10 -> keeps 3
+    let out = iop(
+        &img,
+        Opcode::ATOMCAS,
+        &[
+            splat_u([1, 0, 0, 0]),
+            splat_u([10, 0, 0, 0]),
+            splat_u([3, 0, 0, 0]),
+        ],
+        1,
+        0b11,
+    );
+    assert_eq!((out[0][0], out[0][1]), (10, 3));
+    // INC_WRAP with v = 3 on old 3: n = 4 > 3 -> 0; DEC_WRAP v = 5 on old 0 -> 0, then 0 again
+    iop(
+        &img,
+        Opcode::ATOMINC_WRAP,
+        &[splat_u([1, 0, 0, 0]), splat_u([3, 0, 0, 0])],
+        1,
+        1,
+    );
+    assert_eq!(img.to_texture().texel(0, 1, 0, 0, 0)[0], 0);
+    iop(
+        &img,
+        Opcode::ATOMXCHG,
+        &[splat_u([1, 0, 0, 0]), splat_u([2, 0, 0, 0])],
+        1,
+        1,
+    );
+    iop(
+        &img,
+        Opcode::ATOMDEC_WRAP,
+        &[splat_u([1, 0, 0, 0]), splat_u([5, 0, 0, 0])],
+        1,
+        1,
+    );
+    assert_eq!(img.to_texture().texel(0, 1, 0, 0, 0)[0], 1);
+    let s = (-4i32) as u32;
+    iop(
+        &img,
+        Opcode::ATOMIMIN,
+        &[splat_u([1, 0, 0, 0]), splat_u([s, 0, 0, 0])],
+        1,
+        1,
+    );
+    assert_eq!(img.to_texture().texel(0, 1, 0, 0, 0)[0], s);
+    iop(
+        &img,
+        Opcode::ATOMUMIN,
+        &[splat_u([1, 0, 0, 0]), splat_u([9, 0, 0, 0])],
+        1,
+        1,
+    );
+    assert_eq!(img.to_texture().texel(0, 1, 0, 0, 0)[0], 9);
+    // atomics on a non-R32 format are refused
+    let rgba = image(Format::Rgba8Unorm, 2);
+    let mut out = [[0u32; LANES]; 4];
+    assert!(
+        image_op(
+            &rgba,
+            Opcode::ATOMUADD,
+            T::Tex1D,
+            rgba.format,
+            &[splat_u([0; 4]), splat_u([0; 4])],
+            1,
+            1,
+            &mut out
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn image_load_store_bounds_and_formats() {
+    let img = image(Format::Rgba8Unorm, 2);
+    // full store of (1, 0.5, 0, 1) at x = 1 -> bytes 255, 128, 0, 255
+    iop(
+        &img,
+        Opcode::STORE,
+        &[splat_u([1, 0, 0, 0]), splat([1.0, 0.5, 0.0, 1.0])],
+        0xF,
+        1,
+    );
+    // masked store of .y only at x = 1 with 0.2 -> byte 51
+    iop(
+        &img,
+        Opcode::STORE,
+        &[splat_u([1, 0, 0, 0]), splat([0.0, 0.2, 0.0, 0.0])],
+        0b10,
+        1,
+    );
+    // out-of-range store dropped
+    iop(
+        &img,
+        Opcode::STORE,
+        &[splat_u([2, 0, 0, 0]), splat([1.0; 4])],
+        0xF,
+        1,
+    );
+    let t = img.to_texture();
+    assert_eq!(t.levels[0], vec![0, 0, 0, 0, 255, 51, 0, 255]);
+    let out = iop(&img, Opcode::LOAD, &[splat_u([1, 0, 0, 0])], 0xF, 1);
+    assert_eq!(lane_f(&out, 0), [1.0, 0.2, 0.0, 1.0]);
+    let out = iop(&img, Opcode::LOAD, &[splat_u([7, 0, 0, 0])], 0xF, 1);
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+    // a 1-byte format: writes touch only their byte
+    let r8 = image(Format::R8Uint, 5);
+    iop(
+        &r8,
+        Opcode::STORE,
+        &[splat_u([3, 0, 0, 0]), splat_u([300, 0, 0, 0])],
+        0xF,
+        1,
+    );
+    assert_eq!(r8.to_texture().levels[0], vec![0, 0, 0, 255, 0]);
+    let out = iop(&r8, Opcode::RESQ, &[], 0xF, 1);
+    assert_eq!([out[0][0], out[1][0], out[2][0], out[3][0]], [5, 0, 0, 1]);
+    let mut back = Texture::new(T::Tex1D, Format::R8Uint, [5, 1, 1], 1, 1, 1).unwrap();
+    r8.write_back(&mut back);
+    assert_eq!(back.levels[0][3], 255);
+}
