@@ -419,13 +419,12 @@ impl Bound<'_> {
         let sizes = [w as i64, h as i64, d as i64];
         let unnorm = !s.normalized || self.shape.rect;
         let slice = self.layer_of(q.layer) as i64;
-        let u: Vec<f32> = (0..nd)
-            .map(|a| {
-                let c = sanitize(q.coord[a]);
-                let t = if unnorm { c } else { c * sizes[a] as f32 };
-                sanitize(t + q.offset[a] as f32)
-            })
-            .collect();
+        let mut u = [0f32; 3];
+        for a in 0..nd {
+            let c = sanitize(q.coord[a]);
+            let t = if unnorm { c } else { c * sizes[a] as f32 };
+            u[a] = sanitize(t + q.offset[a] as f32);
+        }
         let filter = if self.integer() && cmp.is_none() {
             Filter::Nearest
         } else {
