@@ -32,6 +32,7 @@ fn setup() -> (Program, Resources, [u32; 3]) {
     let res = Resources {
         constants: vec![vec![64, 0, 0, 0]],
         buffers: vec![buffer.clone(), buffer],
+        ..Resources::default()
     };
     let groups = [(INVOCATIONS / 64) as u32, 1, 1];
     (program, res, groups)

@@ -119,11 +119,12 @@ pub enum Resource {
     Shared,
     Const(u32),
     /// `IMAGE[index]`, with the target and format the access uses (the
-    /// instruction's memory token, else the `DCL IMAGE`).
+    /// instruction's memory token, else the `DCL IMAGE`; UNKNOWN / `None`:
+    /// the bound image's own).
     Image {
         index: u32,
         target: TextureTarget,
-        format: PipeFormat,
+        format: Option<crate::texture::Format>,
     },
 }
 
@@ -746,22 +747,24 @@ fn resource_of(
             let target = if mem.target != TextureTarget::Buffer {
                 mem.target
             } else {
-                decl.map_or(TextureTarget::Buffer, |d| d.target)
+                decl.map_or(TextureTarget::Unknown, |d| d.target)
             };
-            let format = if mem.format != PipeFormat::NONE {
+            let pipe = if mem.format != PipeFormat::NONE {
                 mem.format
             } else {
                 decl.map_or(PipeFormat::NONE, |d| d.format)
             };
-            if format == PipeFormat::NONE {
-                return Err(err(
-                    i,
-                    inst,
-                    format!(
-                        "IMAGE[{n}] has no format: declare it with DCL IMAGE or name it in the instruction"
-                    ),
-                ));
-            }
+            let format = if pipe == PipeFormat::NONE {
+                None
+            } else {
+                Some(crate::texture::Format::from_pipe(pipe).ok_or_else(|| {
+                    err(
+                        i,
+                        inst,
+                        format!("IMAGE[{n}]: format {pipe} is not supported by the texture engine"),
+                    )
+                })?)
+            };
             Ok(Resource::Image {
                 index: n as u32,
                 target,

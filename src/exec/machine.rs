@@ -179,6 +179,10 @@ pub struct Env<'a> {
     pub max_instructions: u64,
     /// The fragment stage's inputs (`None` in other stages).
     pub frag: Option<&'a super::fragment::FragEnv>,
+    /// Textures, views and samplers.
+    pub textures: crate::texture::Bindings<'a>,
+    /// `IMAGE[n]` during the run.
+    pub images: &'a [Option<crate::texture::SharedImage>],
 }
 
 /// One control-flow frame.
@@ -610,6 +614,39 @@ impl Batch {
                     }
                     self.pc = next;
                 }
+                Opcode::TEX
+                | Opcode::TXP
+                | Opcode::TXB
+                | Opcode::TXL
+                | Opcode::TXD
+                | Opcode::TEX2
+                | Opcode::TXB2
+                | Opcode::TXL2
+                | Opcode::TEX_LZ
+                | Opcode::TXF
+                | Opcode::TXF_LZ
+                | Opcode::TXQ
+                | Opcode::TXQS
+                | Opcode::TG4
+                | Opcode::LODQ
+                | Opcode::SAMPLE
+                | Opcode::SAMPLE_B
+                | Opcode::SAMPLE_C
+                | Opcode::SAMPLE_C_LZ
+                | Opcode::SAMPLE_D
+                | Opcode::SAMPLE_L
+                | Opcode::SAMPLE_I
+                | Opcode::SAMPLE_I_MS
+                | Opcode::GATHER4
+                | Opcode::SVIEWINFO
+                | Opcode::SAMPLE_POS
+                | Opcode::SAMPLE_INFO
+                | Opcode::LOD => {
+                    if self.exec != 0 {
+                        self.texture_op(code, inst, env)?;
+                    }
+                    self.pc = next;
+                }
                 Opcode::DEMOTE
                 | Opcode::READ_HELPER
                 | Opcode::DDX
@@ -739,15 +776,11 @@ impl Batch {
                 let words = env.consts.get(n as usize).map_or(&[][..], |v| v.as_slice());
                 self.memory_on(inst, env, ConstMemory(words))
             }
-            Resource::Image { index, .. } => {
-                return Err(ExecError {
-                    instruction: Some(self.pc),
-                    message: format!(
-                        "instruction {} ({}): IMAGE[{index}] needs the texture engine",
-                        self.pc, inst.op
-                    ),
-                });
-            }
+            Resource::Image {
+                index,
+                target,
+                format,
+            } => self.image_op(inst, env, index, target, format)?,
         }
         Ok(())
     }

@@ -51,6 +51,8 @@ pub mod fragment;
 mod machine;
 pub mod math;
 pub mod ops;
+#[allow(clippy::needless_range_loop)]
+mod sampling;
 
 use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
@@ -93,6 +95,14 @@ pub struct Resources {
     pub constants: Vec<Vec<u32>>,
     /// `BUFFER[n]`: raw bytes.
     pub buffers: Vec<Vec<u8>>,
+    /// The resource behind `SVIEW[n]` (and `SAMP[n]` of the legacy TEX opcodes).
+    pub textures: Vec<Option<crate::texture::Texture>>,
+    /// The view of texture n (missing: the whole resource).
+    pub views: Vec<crate::texture::View>,
+    /// `SAMP[n]` state (missing: the default sampler).
+    pub samplers: Vec<crate::texture::Sampler>,
+    /// `IMAGE[n]`: read and written by the run.
+    pub images: Vec<Option<crate::texture::Texture>>,
 }
 
 /// An execution error, naming the instruction where it happened.
@@ -177,15 +187,32 @@ impl Program {
             .iter()
             .map(|b| SharedBuffer::from_bytes(b))
             .collect();
+        let images: Vec<Option<crate::texture::SharedImage>> = res
+            .images
+            .iter()
+            .map(|i| i.as_ref().map(crate::texture::SharedImage::from_texture))
+            .collect();
         let env = Env {
             consts: &res.constants,
             buffers: &buffers,
             max_instructions: limits.max_instructions,
             frag,
+            textures: crate::texture::Bindings {
+                textures: &res.textures,
+                views: &res.views,
+                samplers: &res.samplers,
+                images: &[],
+            },
+            images: &images,
         };
         let r = f(&env);
         for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
             sb.write_back(b);
+        }
+        for (t, si) in res.images.iter_mut().zip(&images) {
+            if let (Some(t), Some(si)) = (t, si) {
+                si.write_back(t);
+            }
         }
         r
     }
@@ -238,17 +265,21 @@ impl Program {
             )));
         }
         let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
-        let buffers: Vec<SharedBuffer> = res
-            .buffers
-            .iter()
-            .map(|b| SharedBuffer::from_bytes(b))
-            .collect();
-        let env = Env {
-            consts: &res.constants,
-            buffers: &buffers,
-            max_instructions: limits.max_instructions,
-            frag: None,
-        };
+        self.with_env(res, limits, None, |env| {
+            self.dispatch_in(env, groups, total, states_needed, per_group, limits)
+        })
+    }
+
+    fn dispatch_in(
+        &self,
+        env: &Env,
+        groups: [u32; 3],
+        total: u64,
+        states_needed: usize,
+        per_group: u64,
+        limits: &Limits,
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
         let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
         let shared_words = limits.shared_memory_bytes / 4;
         let run_range = |start: u64, end: u64| -> Result<Stats, (u64, ExecError)> {
@@ -262,7 +293,7 @@ impl Program {
                     (g / (groups[0] as u64 * groups[1] as u64)) as u32,
                 ];
                 self.run_group(
-                    &env,
+                    env,
                     id,
                     groups,
                     &mut states,
@@ -312,9 +343,6 @@ impl Program {
                 None => Ok(stats),
             }
         };
-        for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
-            sb.write_back(b);
-        }
         result.map_err(|(g, e)| ExecError {
             message: format!("work group {g}: {}", e.message),
             ..e
@@ -423,17 +451,18 @@ impl Program {
                 code.processor
             )));
         }
-        let buffers: Vec<SharedBuffer> = res
-            .buffers
-            .iter()
-            .map(|b| SharedBuffer::from_bytes(b))
-            .collect();
-        let env = Env {
-            consts: &res.constants,
-            buffers: &buffers,
-            max_instructions: limits.max_instructions,
-            frag: None,
-        };
+        self.with_env(res, limits, None, |env| {
+            self.vertices_in(env, inputs, count)
+        })
+    }
+
+    fn vertices_in(
+        &self,
+        env: &Env,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+    ) -> Result<(VertexOutputs, Stats), ExecError> {
+        let code = &self.code;
         let mut b = Batch::new(code);
         let mut shared: Vec<u32> = Vec::new();
         let mut outputs = Vec::with_capacity(count);
@@ -468,7 +497,7 @@ impl Program {
                 b.set_system_value(code, sv.name, f);
             }
             fill_subgroup_values(code, &mut b);
-            let stop = b.run(code, &env, &mut shared).map_err(|e| ExecError {
+            let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                 message: format!("vertices {first}..{}: {}", first + n, e.message),
                 ..e
             })?;
@@ -486,9 +515,6 @@ impl Program {
                         .collect(),
                 );
             }
-        }
-        for (bytes, sb) in res.buffers.iter_mut().zip(&buffers) {
-            sb.write_back(bytes);
         }
         Ok((outputs, stats))
     }

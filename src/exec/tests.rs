@@ -37,6 +37,7 @@ fn run(
     let mut res = Resources {
         constants: consts,
         buffers: buffers.iter().map(|b| bytes(b)).collect(),
+        ..Resources::default()
     };
     p.dispatch(&mut res, groups, &Limits::default())
         .unwrap_or_else(|e| panic!("dispatch failed: {e}"));
@@ -275,6 +276,7 @@ fn atomic_cas_and_threads_give_the_same_totals() {
         let mut res = Resources {
             constants: vec![],
             buffers: vec![vec![0; 4 * 4], vec![]],
+            ..Resources::default()
         };
         let limits = Limits {
             threads,
@@ -474,6 +476,7 @@ fn fp64_int64_ssbo_benchmark_shader_matches_a_scalar_model() {
     let mut res = Resources {
         constants: vec![vec![64, 0, 0, 0]],
         buffers: vec![b(&x0), b(&y0)],
+        ..Resources::default()
     };
     p.dispatch(&mut res, [4, 1, 1], &Limits::default()).unwrap();
     let one = 1.0f64.to_bits();

@@ -501,6 +501,7 @@ impl Runner<'_> {
         let mut res = Resources {
             constants: self.constants.clone(),
             buffers: self.buffers.clone(),
+            ..Resources::default()
         };
         let mut outputs: Option<Vec<Vec<[u32; 4]>>> = None;
         for (line, cmd) in &test.commands {
