@@ -52,7 +52,9 @@ use super::machine::{Batch, Env, Mask, Row, Stop, ZERO_REG, mask_row};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
 use crate::enums::{InterpMode, Processor, SemanticName};
 use crate::opcode::Opcode;
+use crate::texture::Texture;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// One interpolated input the rasterizer provides.
 #[derive(Clone, Debug, PartialEq)]
@@ -598,4 +600,100 @@ impl Program {
         }
         Ok((colors, stats))
     }
+
+    /// Runs the fragment shader on every pixel of `targets` (all
+    /// `draw.width` x `draw.height`, one sample) and writes COLOR[n] to
+    /// `targets[n]` in its format. See the module docs for the rules.
+    pub fn draw(
+        &self,
+        res: &mut super::Resources,
+        draw: &Draw,
+        targets: &mut [Texture],
+        limits: &Limits,
+    ) -> Result<Stats, ExecError> {
+        self.draw_with_progress(res, draw, targets, limits, &|_, _| {})
+    }
+
+    /// [`Program::draw`], calling `progress(rows_done, rows_total)` (pixel
+    /// rows) after every finished row of tiles, from the worker threads.
+    pub fn draw_with_progress(
+        &self,
+        res: &mut super::Resources,
+        draw: &Draw,
+        targets: &mut [Texture],
+        limits: &Limits,
+        progress: &(dyn Fn(u32, u32) + Sync),
+    ) -> Result<Stats, ExecError> {
+        self.check_draw(draw)?;
+        let code = &self.code;
+        let (w, h) = (draw.width as usize, draw.height);
+        for (n, t) in targets.iter().enumerate() {
+            let need = w * h as usize * t.format.bytes_per_texel();
+            if t.width != draw.width
+                || t.height != draw.height
+                || t.samples != 1
+                || t.levels.first().is_none_or(|l| l.len() < need)
+            {
+                return Err(ExecError::general(format!(
+                    "target {n} is {}x{} with {} samples; the draw needs {}x{} with 1",
+                    t.width, t.height, t.samples, draw.width, draw.height
+                )));
+            }
+        }
+        let outs = OutputMap::new(code, targets.len());
+        let frag = FragEnv::new(code, draw);
+        let ranges = row_chunks(h.div_ceil(4), limits.threads);
+        let mut parts: Vec<Vec<TargetRows>> = ranges.iter().map(|_| Vec::new()).collect();
+        for t in targets.iter_mut() {
+            let (format, bpt) = (t.format, t.format.bytes_per_texel());
+            let pitch = w * bpt;
+            let Some(level) = t.levels.first_mut() else {
+                continue;
+            };
+            let mut rest: &mut [u8] = &mut level[..h as usize * pitch];
+            for (k, r) in ranges.iter().enumerate() {
+                let rows = ((r.end * 4).min(h) - (r.start * 4).min(h)) as usize;
+                let (a, b) = std::mem::take(&mut rest).split_at_mut(rows * pitch);
+                parts[k].push(TargetRows {
+                    bytes: a,
+                    y0: r.start * 4,
+                    pitch,
+                    bpt,
+                    format,
+                });
+                rest = b;
+            }
+        }
+        let done = AtomicU32::new(0);
+        let (stats, _) = self.with_env(res, limits, Some(&frag), |env| {
+            let run = |r: Range<u32>, part: &mut Vec<TargetRows>| {
+                let mut b = Batch::new(code);
+                let mut sink = |x: u32, y: u32, n: usize, v: [u32; 4]| {
+                    if let Some(t) = part.get_mut(n) {
+                        let o = (y - t.y0) as usize * t.pitch + x as usize * t.bpt;
+                        if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
+                            t.format.encode_into(v, dst);
+                        }
+                    }
+                };
+                let row_done = || {
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(d.saturating_mul(4).min(h), h);
+                };
+                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &row_done)
+            };
+            self.parallel_rows(&ranges, parts, &run)
+        })?;
+        Ok(stats)
+    }
+}
+
+/// The rows of one target a thread writes.
+struct TargetRows<'a> {
+    bytes: &'a mut [u8],
+    /// First pixel row in `bytes`.
+    y0: u32,
+    pitch: usize,
+    bpt: usize,
+    format: crate::texture::Format,
 }

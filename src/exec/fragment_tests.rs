@@ -247,3 +247,221 @@ fn fragment_errors() {
         .expect("DDX in COMP must be refused");
     assert!(e.message.contains("fragment stage"), "{}", e.message);
 }
+
+// ---- textures and images through the machine ------------------------------
+
+use crate::enums::TextureTarget;
+use crate::texture::{Format, Texture};
+
+/// A 2x2 rgba32f texture whose texel (x, y) is (x, y, 10 + x + 2y, 1).
+fn texture_2x2() -> Texture {
+    let mut t = Texture::new(
+        TextureTarget::Tex2D,
+        Format::Rgba32Float,
+        [2, 2, 1],
+        1,
+        1,
+        1,
+    )
+    .unwrap();
+    for y in 0..2u32 {
+        for x in 0..2u32 {
+            let v = [x as f32, y as f32, (10 + x + 2 * y) as f32, 1.0].map(f32::to_bits);
+            t.set_texel(0, x, y, 0, 0, v).unwrap();
+        }
+    }
+    t
+}
+
+#[test]
+fn sample_and_tex_in_a_draw_into_rgba32f_and_rgba8_targets() {
+    // Nearest sampling, 4x4 target: pixel (px, py) has u = (px + .5) / 4, so
+    // it reads texel (px / 2, py / 2). COLOR[0] = SAMPLE, COLOR[1] = TEX * 0.25.
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n\
+        DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\nIMM[0] FLT32 {0.25, 0.0, 0.0, 0.0}\n\
+        SAMPLE OUT[0], IN[0], SVIEW[0], SAMP[0]\n\
+        TEX TEMP[0], IN[0], SAMP[0], 2D\nMUL OUT[1], TEMP[0], IMM[0].xxxx\nEND\n";
+    let p = prog(src);
+    let mut res = Resources {
+        textures: vec![Some(texture_2x2())],
+        ..Resources::default()
+    };
+    let mk = |f| Texture::new(TextureTarget::Tex2D, f, [4, 4, 1], 1, 1, 1).unwrap();
+    let mut targets = vec![mk(Format::Rgba32Float), mk(Format::Rgba8Unorm)];
+    p.draw(
+        &mut res,
+        &Draw::full_quad(4, 4),
+        &mut targets,
+        &Limits::default(),
+    )
+    .unwrap();
+    for py in 0..4u32 {
+        for px in 0..4u32 {
+            let (tx, ty) = (px / 2, py / 2);
+            let want = [tx as f32, ty as f32, (10 + tx + 2 * ty) as f32, 1.0];
+            assert_eq!(f(targets[0].texel(0, px, py, 0, 0)), want, "({px}, {py})");
+            // rgba8: 0.25 * (x, y, 10+.., 1) -> saturated, * 255, rounded:
+            // 0 -> 0, 0.25 -> 63.75 -> 64, >= 1 -> 255.
+            let b = |v: f32| (v * 0.25 * 255.0).clamp(0.0, 255.0).round() as u8;
+            let o = ((py * 4 + px) * 4) as usize;
+            let bytes = &targets[1].levels[0][o..o + 4];
+            assert_eq!(
+                bytes,
+                [b(want[0]), b(want[1]), 255, b(1.0)],
+                "rgba8 ({px}, {py})"
+            );
+        }
+    }
+    // Same bytes with threads.
+    let mut again = vec![mk(Format::Rgba32Float), mk(Format::Rgba8Unorm)];
+    let limits = Limits {
+        threads: 3,
+        ..Limits::default()
+    };
+    let rows = std::sync::Mutex::new(Vec::new());
+    p.draw_with_progress(
+        &mut res,
+        &Draw::full_quad(4, 4),
+        &mut again,
+        &limits,
+        &|d, t| rows.lock().unwrap().push((d, t)),
+    )
+    .unwrap();
+    assert_eq!(again, targets);
+    let mut rows = rows.into_inner().unwrap();
+    rows.sort();
+    assert_eq!(rows, vec![(4, 4)], "one tile row of a 4-row target");
+}
+
+#[test]
+fn derivative_lod_picks_the_mip_level_in_a_draw() {
+    // 8x8 texture with 4 levels, level k filled with k; a 4x4 target with
+    // GENERIC[0] * 2 as coordinates: one pixel step = 2/4 of the texture =
+    // 4 texels of level 0, so LOD = log2(4) = 2 with nearest mip filtering.
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
+        DCL TEMP[0]\nIMM[0] FLT32 {2.0, 0.0, 0.0, 0.0}\n\
+        MUL TEMP[0], IN[0], IMM[0].xxxx\nSAMPLE OUT[0], TEMP[0], SVIEW[0], SAMP[0]\nEND\n";
+    let p = prog(src);
+    let mut t = Texture::new(TextureTarget::Tex2D, Format::R32Float, [8, 8, 1], 1, 4, 1).unwrap();
+    for k in 0..4u32 {
+        let n = 8 >> k;
+        for y in 0..n {
+            for x in 0..n {
+                t.set_texel(k, x, y, 0, 0, [(k as f32).to_bits(), 0, 0, 0])
+                    .unwrap();
+            }
+        }
+    }
+    let sampler = crate::texture::Sampler {
+        mip: crate::texture::MipFilter::Nearest,
+        wrap: [crate::texture::Wrap::Repeat; 3],
+        ..crate::texture::Sampler::default()
+    };
+    let mut res = Resources {
+        textures: vec![Some(t)],
+        samplers: vec![sampler],
+        ..Resources::default()
+    };
+    let (out, _) = p
+        .shade(&mut res, &Draw::full_quad(4, 4), 1, &Limits::default())
+        .unwrap();
+    for v in &out[0] {
+        assert_eq!(f32::from_bits(v[0]), 2.0);
+    }
+}
+
+#[test]
+fn compute_and_vertex_shaders_fetch_texels_and_sample_with_explicit_lod() {
+    // Compute: TXF at (tid % 2, tid / 2) level 0 -> BUFFER[0] word tid = texel.z.
+    let cs = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SAMP[0]\nDCL BUFFER[0]\nDCL TEMP[0..2]\nIMM[0] UINT32 {1, 4, 0, 0}\n\
+        AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nUSHR TEMP[0].y, SV[0].xxxx, IMM[0].xxxx\n\
+        MOV TEMP[0].zw, IMM[0].zzzz\nTXF TEMP[1], TEMP[0], SAMP[0], 2D\n\
+        UMUL TEMP[2].x, SV[0].xxxx, IMM[0].yyyy\nSTORE BUFFER[0].x, TEMP[2].xxxx, TEMP[1].zzzz\nEND\n";
+    let p = prog(cs);
+    let mut res = Resources {
+        buffers: vec![vec![0; 16]],
+        textures: vec![Some(texture_2x2())],
+        ..Resources::default()
+    };
+    p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
+    let got: Vec<f32> = res.buffers[0]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, vec![10.0, 11.0, 12.0, 13.0]);
+    // Vertex: SAMPLE_L at IN[0].xy, LOD 0 -> OUT[0].
+    let vs = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
+        IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}\nSAMPLE_L OUT[0], IN[0], SVIEW[0], SAMP[0], IMM[0].xxxx\nEND\n";
+    let p = prog(vs);
+    let inputs: Vec<Vec<[u32; 4]>> = [[0.25f32, 0.25], [0.75, 0.25], [0.25, 0.75]]
+        .iter()
+        .map(|c| vec![[c[0].to_bits(), c[1].to_bits(), 0, 0]])
+        .collect();
+    let out = p
+        .run_vertices(&mut res, &inputs, 3, &Limits::default())
+        .unwrap();
+    assert_eq!(f(out[0][0]), [0.0, 0.0, 10.0, 1.0]);
+    assert_eq!(f(out[1][0]), [1.0, 0.0, 11.0, 1.0]);
+    assert_eq!(f(out[2][0]), [0.0, 1.0, 12.0, 1.0]);
+}
+
+#[test]
+fn image_store_load_and_atomics_round_trip() {
+    // 16 invocations: STORE tid * 3 at (tid % 4, tid / 4) of a 4x4 r32ui image,
+    // LOAD it back (same lane) into BUFFER[0], then ATOMUADD 1 at (0, 0).
+    let cs = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL BUFFER[0]\nDCL TEMP[0..4]\n\
+        IMM[0] UINT32 {3, 2, 4, 1}\nIMM[1] UINT32 {0, 0, 0, 0}\n\
+        AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nUSHR TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        UMUL TEMP[1].x, SV[0].xxxx, IMM[0].xxxx\n\
+        STORE IMAGE[0].x, TEMP[0].xyyy, TEMP[1].xxxx\n\
+        LOAD TEMP[2], IMAGE[0], TEMP[0].xyyy\n\
+        UMUL TEMP[3].x, SV[0].xxxx, IMM[0].zzzz\nSTORE BUFFER[0].x, TEMP[3].xxxx, TEMP[2].xxxx\n\
+        ATOMUADD TEMP[4].x, IMAGE[0], IMM[1].xxxx, IMM[0].wwww\nEND\n";
+    let p = prog(cs);
+    let img = Texture::new(TextureTarget::Tex2D, Format::R32Uint, [4, 4, 1], 1, 1, 1).unwrap();
+    let mut res = Resources {
+        buffers: vec![vec![0; 64]],
+        images: vec![Some(img)],
+        ..Resources::default()
+    };
+    p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
+    let img = res.images[0].as_ref().unwrap();
+    for t in 0..16u32 {
+        let want = if t == 0 { 16 } else { t * 3 };
+        assert_eq!(img.texel(0, t % 4, t / 4, 0, 0)[0], want, "texel {t}");
+        let w = u32::from_le_bytes(res.buffers[0][t as usize * 4..][..4].try_into().unwrap());
+        assert_eq!(w, t * 3, "loaded {t}");
+    }
+    // An unbound image is an error naming it.
+    let mut empty = Resources {
+        buffers: vec![vec![0; 64]],
+        ..Resources::default()
+    };
+    let e = p
+        .dispatch(&mut empty, [1, 1, 1], &Limits::default())
+        .unwrap_err();
+    assert!(e.message.contains("IMAGE[0] is not bound"), "{}", e.message);
+}
+
+#[test]
+fn helper_lanes_do_not_store_to_images() {
+    // A 3x1 draw: quad 1 has pixel 2 inside, 3 outside (helper). Each pixel
+    // stores 7 at image texel (x, 0) of a 4x1 image: texel 3 stays 0.
+    let src = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL TEMP[0]\n\
+        IMM[0] UINT32 {7, 0, 0, 0}\nF2U TEMP[0], IN[0]\nMOV TEMP[0].y, IMM[0].yyyy\n\
+        STORE IMAGE[0].x, TEMP[0].xyyy, IMM[0].xxxx\nEND\n";
+    let p = prog(src);
+    let img = Texture::new(TextureTarget::Tex2D, Format::R32Uint, [4, 1, 1], 1, 1, 1).unwrap();
+    let mut res = Resources {
+        images: vec![Some(img)],
+        ..Resources::default()
+    };
+    let mut draw = Draw::full_quad(3, 1);
+    draw.width = 3;
+    p.shade(&mut res, &draw, 0, &Limits::default()).unwrap();
+    let img = res.images[0].as_ref().unwrap();
+    let got: Vec<u32> = (0..4).map(|x| img.texel(0, x, 0, 0, 0)[0]).collect();
+    assert_eq!(got, vec![7, 7, 7, 0]);
+}
