@@ -5,7 +5,7 @@
 
 use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
 use super::{Bindings, Dim, LANES, Reg, Sampler, Shape, TexOp, View};
-use crate::enums::{ReturnType, TextureTarget};
+use crate::enums::TextureTarget;
 use crate::opcode::Opcode;
 
 /// D3D standard sample positions in 1/16 pixel units from the pixel centre
@@ -207,10 +207,10 @@ pub fn execute(
         O::TXQS | O::SAMPLE_INFO => {
             for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
                 let n = binder.get(sview[l])?.map_or(0, |bd| bd.tex.samples);
-                let int = op.opcode == O::TXQS
-                    || matches!(op.return_type, Some(ReturnType::Uint | ReturnType::Sint));
-                let x = if int { n } else { (n as f32).to_bits() };
-                put(op, out, l, [x, 0, 0, 0]);
+                // both integers (tgsi.rst: SAMPLE_INFO is (samples, 0, 0, 0) as int4)
+                for (c, v) in [n, 0, 0, 0].into_iter().enumerate() {
+                    out[c][l] = v;
+                }
             }
             Ok(())
         }
