@@ -314,7 +314,7 @@ fn sample_op(
             li.layer = v[n];
         }
         // Shadow reference of the legacy opcodes (tgsi.md §3.2).
-        if !sview_family && shape.shadow {
+        if !sview_family && shape.shadow && opc != O::LODQ {
             li.reference = match (shape.dim, shape.array) {
                 (Dim::Cube, true) => match opc {
                     O::TEX2 | O::TG4 => f(src(op, srcs, 1)?[0][l]),

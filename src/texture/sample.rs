@@ -47,7 +47,9 @@ impl<'a> Bound<'a> {
         } else {
             target
         };
-        let shape = Shape::of(target).ok_or("texture target UNKNOWN")?;
+        let mut shape = Shape::of(target).ok_or("texture target UNKNOWN")?;
+        // a RECT resource is always addressed in texels
+        shape.rect |= matches!(tex.target, TextureTarget::Rect | TextureTarget::ShadowRect);
         let tfam = family(tex.target).ok_or("texture with target UNKNOWN")?;
         let fits = match shape.dim {
             Dim::Cube => {

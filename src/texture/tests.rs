@@ -1297,3 +1297,22 @@ fn image_load_store_bounds_and_formats() {
     r8.write_back(&mut back);
     assert_eq!(back.levels[0][3], 255);
 }
+
+#[test]
+fn rect_resource_is_unnormalized_and_lodq_needs_no_reference() {
+    // a RECT texture read through a 2D-declared view still takes texel units:
+    // (1.5, 1.5) -> texel (1, 1) = 3
+    let r = tex_r(T::Rect, [2, 2, 1], 1, &[&[0.0, 1.0, 2.0, 3.0]]);
+    let rig = Rig::new(r, Sampler::default());
+    assert_eq!(rig.sample_r(T::Tex2D, [1.5, 1.5, 0.0, 0.0]), 3.0);
+    // LODQ on SHADOWCUBEARRAY: no reference is read; vertex stage -> (0, 0)
+    let faces: Vec<f32> = vec![0.0; 24];
+    let c = tex_r(T::CubeArray, [2, 2, 1], 6, &[&faces]);
+    let rig = Rig::new(c, Sampler::default());
+    let out = rig.run(
+        Opcode::LODQ,
+        T::ShadowCubeArray,
+        &[splat([1.0, 0.0, 0.0, 0.0])],
+    );
+    assert_eq!(lane_f(&out, 0), [0.0; 4]);
+}
