@@ -926,7 +926,6 @@ fn decode_tex(
     layout: &Layout,
     srcs: &mut [Src; 5],
 ) -> Result<TexInst, ExecError> {
-    let op = inst.opcode;
     let mut sview: Option<(IndexExpr, [u8; 4])> = None;
     let mut sampler: Option<(IndexExpr, [u8; 4])> = None;
     let mut n = 0usize;
@@ -969,19 +968,10 @@ fn decode_tex(
         .map_or(TextureTarget::Unknown, |t| t.target);
     let decl_target = decl.map_or(TextureTarget::Unknown, |d| d.target);
     // Ops with a SVIEW operand take the declared target (the SAMPLE family has
-    // none of its own); SAMP-only ops take the instruction's.
+    // none of its own); SAMP-only ops take the instruction's. Still UNKNOWN:
+    // the texture engine uses the bound texture's target.
     let target = match (has_sview, decl_target, token) {
         (true, t, _) | (false, _, t) if t != TextureTarget::Unknown => t,
-        (_, TextureTarget::Unknown, TextureTarget::Unknown) => {
-            return Err(err(
-                i,
-                inst,
-                format!(
-                    "texture target unknown: {op} names none and SVIEW[{}] is not declared",
-                    view.offset
-                ),
-            ));
-        }
         (_, d, TextureTarget::Unknown) => d,
         (_, _, t) => t,
     };

@@ -305,6 +305,12 @@ impl Batch {
     }
 }
 
+/// Shades one range of tile rows into a per-thread part.
+type RowRunner<'a, T> = dyn Fn(Range<u32>, &mut T) -> Result<Stats, ExecError> + Sync + 'a;
+
+/// Raw output words per target and pixel (see [`Program::shade`]).
+pub type ColorWords = Vec<Vec<[u32; 4]>>;
+
 /// Which output registers feed the targets.
 pub(super) struct OutputMap {
     /// Per target n: the COLOR register written to it.
@@ -513,7 +519,7 @@ impl Program {
         &self,
         ranges: &[Range<u32>],
         parts: Vec<T>,
-        run: &(dyn Fn(Range<u32>, &mut T) -> Result<Stats, ExecError> + Sync),
+        run: &RowRunner<'_, T>,
     ) -> Result<(Stats, Vec<T>), ExecError> {
         let results: Vec<(Result<Stats, ExecError>, T)> = if parts.len() <= 1 {
             parts
@@ -559,7 +565,7 @@ impl Program {
         draw: &Draw,
         targets: usize,
         limits: &Limits,
-    ) -> Result<(Vec<Vec<[u32; 4]>>, Stats), ExecError> {
+    ) -> Result<(ColorWords, Stats), ExecError> {
         self.check_draw(draw)?;
         let code = &self.code;
         let outs = OutputMap::new(code, targets);

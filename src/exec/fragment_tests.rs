@@ -210,11 +210,11 @@ fn sample_mask_output_and_color0_to_all_targets() {
         F2U TEMP[0].x, IN[0].xxxx\nMOV OUT[1].x, TEMP[0].xxxx\nMOV OUT[0], IN[0]\nEND\n";
     let p = prog(src);
     let out = shade(&p, &Draw::full_quad(4, 1), 2, 1);
-    for t in 0..2 {
-        assert_eq!(out[t][0], [0; 4]);
-        assert_eq!(f(out[t][1]), [1.5, 0.5, 0.5, 1.0]);
-        assert_eq!(out[t][2], [0; 4]);
-        assert_eq!(f(out[t][3]), [3.5, 0.5, 0.5, 1.0]);
+    for t in &out {
+        assert_eq!(t[0], [0; 4]);
+        assert_eq!(f(t[1]), [1.5, 0.5, 0.5, 1.0]);
+        assert_eq!(t[2], [0; 4]);
+        assert_eq!(f(t[3]), [3.5, 0.5, 0.5, 1.0]);
     }
 }
 
