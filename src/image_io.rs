@@ -236,8 +236,8 @@ pub fn texture_from_image(img: &Rgba8Image, srgb: bool, mips: bool) -> Result<Te
                     let (sx, sy) = (2 * x + dx, 2 * y + dy);
                     if sx < pw && sy < ph {
                         let t = tex.texel(k - 1, sx, sy, 0, 0);
-                        for c in 0..4 {
-                            sum[c] += f32::from_bits(t[c]);
+                        for (acc, word) in sum.iter_mut().zip(t) {
+                            *acc += f32::from_bits(word);
                         }
                         n += 1.0;
                     }
@@ -266,8 +266,8 @@ pub fn target_to_image(target: &Texture) -> Result<Rgba8Image, String> {
                 for x in 0..target.width {
                     let t = target.texel(0, x, y, 0, 0);
                     let i = (y as usize * target.width as usize + x as usize) * 4;
-                    for c in 0..4 {
-                        img.pixels[i + c] = unorm8(f32::from_bits(t[c]));
+                    for (out, word) in img.pixels[i..i + 4].iter_mut().zip(t) {
+                        *out = unorm8(f32::from_bits(word));
                     }
                 }
             }

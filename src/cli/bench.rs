@@ -4,7 +4,11 @@
 //! * `compute`: `12_fp64_int64_ssbo.tgsi` (doubles and 64-bit integers) over N
 //!   invocations, the work of `peerbench compute N REPS ITERS`;
 //! * `alu`: the sin/cos loop of `01_loop_sin_tex` as a compute shader, for the
-//!   time per lane-instruction against Mesa's bare tgsi_exec (`tgsi_run --bench`).
+//!   time per lane-instruction against Mesa's bare tgsi_exec (`tgsi_run --bench`);
+//! * `frag`: `01_loop_sin_tex.tgsi` itself as a fragment shader over a
+//!   SIZE x SIZE RGBA8 target (a full-target quad, GENERIC[0] = the pixel's
+//!   (u, v)), sampling a 256x256 RGBA8 texture bilinearly with REPEAT, the
+//!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second.
 //!
 //! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
 //! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
@@ -14,10 +18,13 @@ use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
-use tgsi::exec::{Limits, Program, Resources, Stats};
+use tgsi::enums::TextureTarget;
+use tgsi::exec::{Draw, Limits, Program, Resources, Stats};
+use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
 const FP64_SHADER: &str = include_str!("../../benches/data/12_fp64_int64_ssbo.tgsi");
 const ALU_SHADER: &str = include_str!("../../benches/data/alu_loop.tgsi");
+const FRAG_SHADER: &str = include_str!("../../benches/data/01_loop_sin_tex.tgsi");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Workload {
@@ -25,6 +32,9 @@ pub enum Workload {
     Compute,
     /// float sin/cos/mad loop (the loop of 01_loop_sin_tex)
     Alu,
+    /// full-target fragment shader: one bilinear texture sample + the sin/cos
+    /// loop (01_loop_sin_tex, the work of `peerbench frag`)
+    Frag,
 }
 
 #[derive(clap::Args)]
@@ -35,7 +45,10 @@ pub struct BenchArgs {
     /// Invocations per dispatch (a multiple of the block size, 64)
     #[arg(long, default_value_t = 1 << 20)]
     pub invocations: u32,
-    /// Timed dispatches per thread count (after one warm-up)
+    /// frag: the render target is SIZE x SIZE pixels
+    #[arg(long, default_value_t = 1024)]
+    pub size: u32,
+    /// Timed dispatches (frag: frames) per thread count (after one warm-up)
     #[arg(long, default_value_t = 10)]
     pub reps: usize,
     /// Loop iterations per invocation (CONST[0][0].x)
@@ -53,7 +66,7 @@ pub struct BenchArgs {
 fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
     let mut res = Resources {
         constants: vec![vec![iters, 0, 0, 0]],
-        buffers: Vec::new(),
+        ..Resources::default()
     };
     match workload {
         Workload::Compute => {
@@ -65,7 +78,7 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
                 .collect();
             res.buffers = vec![d, u];
         }
-        Workload::Alu => res.buffers = vec![vec![0; 8 * n]],
+        Workload::Alu | Workload::Frag => res.buffers = vec![vec![0; 8 * n]],
     }
     res
 }
@@ -111,6 +124,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     let source = match args.workload {
         Workload::Compute => FP64_SHADER,
         Workload::Alu => ALU_SHADER,
+        Workload::Frag => return bench_frag(args),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
@@ -209,7 +223,7 @@ fn tgsi_exec_ns_per_quad(source: &str, workload: Workload, iters: u32, runs: u64
             }
             spec += "\n";
         }
-        Workload::Alu => spec += "BUF[0] 32\n",
+        Workload::Alu | Workload::Frag => spec += "BUF[0] 32\n",
     }
     let spec_path = dir.join("spec.txt");
     std::fs::write(&spec_path, spec)?;
@@ -235,10 +249,12 @@ fn tgsi_exec_ns_per_quad(source: &str, workload: Workload, iters: u32, runs: u64
     Ok(ns)
 }
 
-/// One `peerbench compute` run: best and median invocations per second.
+/// One `peerbench compute N REPS ITERS` (or `frag SIZE FRAMES ITERS`) run:
+/// best and median work items (invocations, fragments) per second.
 fn peerbench(
     driver: &str,
     threads: Option<usize>,
+    verb: &str,
     n: u32,
     reps: usize,
     iters: u32,
@@ -251,12 +267,7 @@ fn peerbench(
         );
     }
     let mut cmd = Command::new(&exe);
-    cmd.args([
-        "compute",
-        &n.to_string(),
-        &reps.to_string(),
-        &iters.to_string(),
-    ]);
+    cmd.args([verb, &n.to_string(), &reps.to_string(), &iters.to_string()]);
     cmd.env("LIBGL_ALWAYS_SOFTWARE", "1")
         .env("GALLIUM_DRIVER", driver);
     if let Some(t) = threads {
@@ -293,7 +304,7 @@ fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
     let per_invocation = single.stats.lane_instructions as f64 / single.stats.invocations as f64;
     let source = match args.workload {
         Workload::Compute => FP64_SHADER,
-        Workload::Alu => ALU_SHADER,
+        Workload::Alu | Workload::Frag => ALU_SHADER,
     };
     let runs = (2e8 / (per_invocation * 4.0 * 8.0)).clamp(100.0, 1e6) as u64;
     match tgsi_exec_ns_per_quad(source, args.workload, args.iters, runs) {
@@ -315,7 +326,14 @@ fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
         ("llvmpipe, 2 threads", "llvmpipe", Some(2), args.reps),
     ];
     for (label, driver, threads, reps) in peers {
-        match peerbench(driver, threads, args.invocations, reps, args.iters) {
+        match peerbench(
+            driver,
+            threads,
+            "compute",
+            args.invocations,
+            reps,
+            args.iters,
+        ) {
             Ok((best, med)) => {
                 let ratios: Vec<String> = ours
                     .iter()
@@ -338,4 +356,142 @@ fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The texture of `peerbench frag`: 256x256 RGBA8 UNORM, texel i = x + 256 y
+/// is (i & 255, (i >> 8) & 255, (7 i) & 255, 255); one level.
+fn frag_texture() -> Result<Texture> {
+    let format = Format::from_short_name("rgba8").ok_or_else(|| anyhow!("no rgba8 format"))?;
+    let mut tex = Texture::new(TextureTarget::Tex2D, format, [256, 256, 1], 1, 1, 1)
+        .map_err(|e| anyhow!("bench texture: {e}"))?;
+    let level = tex
+        .levels
+        .first_mut()
+        .ok_or_else(|| anyhow!("bench texture has no level"))?;
+    for (i, texel) in level.chunks_exact_mut(4).enumerate() {
+        texel.copy_from_slice(&[
+            (i & 255) as u8,
+            ((i >> 8) & 255) as u8,
+            ((7 * i) & 255) as u8,
+            255,
+        ]);
+    }
+    Ok(tex)
+}
+
+/// The resources of the frag workload: the texture behind SVIEW[0]/SAMP[0],
+/// a bilinear REPEAT sampler without mips, CONST[0][0].x = ITERS (integer).
+fn frag_resources(iters: u32) -> Result<Resources> {
+    Ok(Resources {
+        constants: vec![vec![iters, 0, 0, 0]],
+        textures: vec![Some(frag_texture()?)],
+        samplers: vec![Sampler {
+            wrap: [Wrap::Repeat; 3],
+            min: Filter::Linear,
+            mag: Filter::Linear,
+            mip: MipFilter::None,
+            ..Sampler::default()
+        }],
+        ..Resources::default()
+    })
+}
+
+/// A 64-bit FNV-1a hash of the target's bytes: the same for every thread count.
+fn checksum(t: &Texture) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for level in &t.levels {
+        for &b in level {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
+    let (shader, _) = tgsi::assemble(FRAG_SHADER).map_err(|d| anyhow!("bundled shader: {d}"))?;
+    let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    if args.size == 0 || args.size > 8192 {
+        bail!("--size must be 1 to 8192 pixels");
+    }
+    if args.reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    let size = args.size;
+    let frags = f64::from(size) * f64::from(size);
+    let format = Format::from_short_name("rgba8").ok_or_else(|| anyhow!("no rgba8 format"))?;
+    let new_target = || {
+        Texture::new(TextureTarget::Tex2D, format, [size, size, 1], 1, 1, 1)
+            .map_err(|e| anyhow!("render target: {e}"))
+    };
+    let draw = Draw::full_quad(size, size);
+    println!(
+        "workload Frag: {size}x{size} RGBA8 target, {} iterations, 256x256 RGBA8 texture (bilinear, repeat), {} timed frames per thread count",
+        args.iters, args.reps
+    );
+    let mut results: Vec<(usize, f64)> = Vec::new();
+    let mut first_sum: Option<(usize, u64)> = None;
+    for &threads in &args.threads {
+        let limits = Limits {
+            threads: threads.max(1),
+            max_instructions: u64::MAX,
+            ..Limits::default()
+        };
+        let mut res = frag_resources(args.iters)?;
+        let mut targets = vec![new_target()?];
+        let stats = program
+            .draw(&mut res, &draw, &mut targets, &limits)
+            .map_err(|e| anyhow!("{e}"))?;
+        let sum = checksum(&targets[0]);
+        match first_sum {
+            None => first_sum = Some((threads, sum)),
+            Some((t0, s0)) if s0 != sum => bail!(
+                "the image differs between {t0} and {threads} thread(s) (checksums {s0:016x} and {sum:016x})"
+            ),
+            Some(_) => {}
+        }
+        let mut times = Vec::with_capacity(args.reps);
+        for _ in 0..args.reps {
+            let start = Instant::now();
+            program
+                .draw(&mut res, &draw, &mut targets, &limits)
+                .map_err(|e| anyhow!("{e}"))?;
+            times.push(start.elapsed().as_secs_f64());
+        }
+        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let med = median(&mut times);
+        let per_lane = med * 1e9 * threads.max(1) as f64 / stats.lane_instructions.max(1) as f64;
+        println!(
+            "tgsi, {threads} thread(s): best {best:.4} s, median {med:.4} s per frame = {:.4} M fragments/s (median); {} lane-instructions per frame, {per_lane:.3} ns per lane-instruction per thread; image checksum {sum:016x}",
+            frags / med / 1e6,
+            stats.lane_instructions
+        );
+        results.push((threads, frags / med));
+    }
+    if args.peer {
+        // softpipe takes seconds per frame: a few frames give a steady median.
+        let peers: [(&str, &str, Option<usize>, usize); 3] = [
+            ("softpipe", "softpipe", None, 3),
+            ("llvmpipe, 1 thread", "llvmpipe", Some(1), 20),
+            ("llvmpipe, 2 threads", "llvmpipe", Some(2), 20),
+        ];
+        for (label, driver, threads, frames) in peers {
+            match peerbench(driver, threads, "frag", size, frames, args.iters) {
+                Ok((best, med)) => {
+                    let ratios: Vec<String> = results
+                        .iter()
+                        .map(|(t, ours)| format!("tgsi {t}T / {label} = {:.3}", ours / med))
+                        .collect();
+                    println!(
+                        "{label} (peerbench frag {size} {frames} {}): best {:.4} M fragments/s, median {:.4} M fragments/s; {}",
+                        args.iters,
+                        best / 1e6,
+                        med / 1e6,
+                        ratios.join(", ")
+                    );
+                }
+                Err(e) => println!("{label}: skipped: {e:#}"),
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

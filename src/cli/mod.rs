@@ -2,6 +2,8 @@
 
 mod bench;
 mod input;
+mod render;
+mod render_args;
 mod run;
 mod textverbs;
 
@@ -98,6 +100,9 @@ enum Verb {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Render a fragment shader over a full-target quad into a PNG file
+    /// (textures from PNG files, samplers and constants from the command line).
+    Render(render::RenderArgs),
     /// Measure the machine against the peer workloads (see `tgsi bench --help`).
     Bench(bench::BenchArgs),
 }
@@ -123,6 +128,7 @@ pub fn main() -> ExitCode {
         } => textverbs::dis(&file, numbering.into(), output.as_deref()),
         Verb::Run(args) => run::run(&args),
         Verb::Test { paths, threads } => run::test(&paths, threads),
+        Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
     };
     match result {

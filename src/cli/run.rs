@@ -53,7 +53,7 @@ pub struct RunArgs {
 }
 
 /// `N=TYPE:v,v,...` → (N, words).
-fn parse_typed(spec: &str, what: &str) -> Result<(usize, Vec<u32>)> {
+pub(super) fn parse_typed(spec: &str, what: &str) -> Result<(usize, Vec<u32>)> {
     let (index, rest) = spec
         .split_once('=')
         .ok_or_else(|| anyhow!("{what} `{spec}`: expected N=TYPE:VALUES"))?;

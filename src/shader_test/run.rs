@@ -1,17 +1,28 @@
 //! Running a parsed [`TestFile`]: shaders are assembled as their sections are
 //! met, resources are built from the sections above each `[test]`, and every
 //! `[test]` becomes one passed, failed or skipped result.
+//!
+//! `draw quad` renders into an rgba32f target with [`Draw::full_quad`];
+//! pixel probes read that target, `probe image` the image after the test's
+//! commands so far (images, like buffers, start from their section contents
+//! in every test). Textures and samplers are converted by
+//! [`super::textures`]; a section the machine cannot hold (an error there)
+//! fails the tests below it.
 
 use super::parse::{
     Command, Compare, Expected, Requirement, Section, ShaderLanguage, ShaderSection, Stage,
     TestFile, TestSection, VertexData,
 };
+use super::textures::{sampler_from_section, texture_from_section};
+use super::values::{ValueType, parse_value};
 use super::values::{format_list, values_match, words_to_values};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::enums::{File, Processor};
-use crate::exec::{Limits, Program, Resources};
+use crate::enums::{Processor, TextureTarget};
+use crate::exec::{Draw, Limits, Program, Resources};
 use crate::ir::{Shader, Span};
 use crate::opcode::Category;
+use crate::texture::format::NumClass;
+use crate::texture::{Format, Sampler, Texture};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -107,7 +118,7 @@ impl FileReport {
 /// What assembling a shader section gave.
 #[derive(Clone)]
 enum Built {
-    Ready(Rc<Program>, Rc<Shader>),
+    Ready(Rc<Program>),
     /// A `fail` section that assembled (it is never run).
     Assembled,
     /// Rejected, with the rendered diagnostics.
@@ -139,7 +150,19 @@ struct Runner<'a> {
     last: Option<LastShader>,
     constants: Vec<Vec<u32>>,
     buffers: Vec<Vec<u8>>,
+    /// `[texture N]` and `[image N]` resources, or why one cannot be built
+    /// (with the section's line).
+    textures: Vec<Option<Result<Texture, (usize, String)>>>,
+    images: Vec<Option<Result<Texture, (usize, String)>>>,
+    samplers: Vec<Sampler>,
     vertex_data: Option<VertexData>,
+}
+
+fn set_slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T, value: T) {
+    if v.len() <= index {
+        v.resize(index + 1, fill);
+    }
+    v[index] = value;
 }
 
 /// Runs every test of a parsed file.
@@ -154,6 +177,9 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         last: None,
         constants: Vec::new(),
         buffers: Vec::new(),
+        textures: Vec::new(),
+        images: Vec::new(),
+        samplers: Vec::new(),
         vertex_data: None,
     };
     for (line, section) in &file.sections {
@@ -178,9 +204,21 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
                 }
                 r.buffers[i] = bytes;
             }
-            // Textures, images and samplers are validated by the parser; the
-            // tests that need them are skipped (see `skip_reason`).
-            Section::Texture(_) | Section::Sampler(_) => {}
+            Section::Texture(t) => {
+                let built = texture_from_section(t).map_err(|e| (*line, e));
+                let list = if t.image {
+                    &mut r.images
+                } else {
+                    &mut r.textures
+                };
+                set_slot(list, t.index as usize, None, Some(built));
+            }
+            Section::Sampler(s) => set_slot(
+                &mut r.samplers,
+                s.index as usize,
+                Sampler::default(),
+                sampler_from_section(s),
+            ),
             Section::VertexData(v) => r.vertex_data = Some(v.clone()),
             Section::Test(t) => {
                 let outcome = r.test(t);
@@ -215,38 +253,23 @@ fn processor_of(stage: Stage) -> Processor {
     }
 }
 
-/// Why the machine cannot run this shader yet (fragment and geometry stages,
-/// textures, samplers, images, derivatives, interpolation, bindless handles).
+/// Why the machine cannot run this shader yet (geometry and tessellation
+/// stages, geometry-stage opcodes, bindless handles).
 fn unsupported_feature(shader: &Shader) -> Option<String> {
     match shader.processor {
-        Processor::Vertex | Processor::Compute => {}
+        Processor::Vertex | Processor::Compute | Processor::Fragment => {}
         other => {
             return Some(format!(
                 "{other} shaders are not supported by the machine yet"
             ));
         }
     }
-    if let Some(d) = shader
-        .declarations()
-        .find(|d| matches!(d.file, File::SamplerView | File::Sampler | File::Image))
-    {
-        return Some(format!(
-            "the shader declares {}, and textures, samplers and images are not supported yet",
-            d.file
-        ));
-    }
     shader
         .instructions()
         .find(|i| {
             matches!(
                 i.opcode.info().category,
-                Category::Texture
-                    | Category::Sampling
-                    | Category::Fragment
-                    | Category::Derivative
-                    | Category::Interpolation
-                    | Category::Geometry
-                    | Category::Bindless
+                Category::Geometry | Category::Bindless
             )
         })
         .map(|i| format!("{} is not supported by the machine yet", i.opcode))
@@ -337,7 +360,7 @@ impl Runner<'_> {
                 panic_text(p)
             )),
             Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
-            Ok(Ok(program)) => Built::Ready(Rc::new(program), Rc::new(shader)),
+            Ok(Ok(program)) => Built::Ready(Rc::new(program)),
         }
     }
 
@@ -435,14 +458,9 @@ impl Runner<'_> {
             return Some(why);
         }
         for (line, cmd) in &test.commands {
-            if cmd.needs_rendering() {
-                return Some(format!(
-                    "line {}: fragment shading, textures and images are not supported yet",
-                    line
-                ));
-            }
             let stage = match cmd {
                 Command::Dispatch(_) => Stage::Compute,
+                Command::DrawQuad { .. } => Stage::Fragment,
                 Command::RunVertices(_) => {
                     if self.slots.contains_key(&Stage::Geometry) {
                         return Some(format!(
@@ -465,21 +483,8 @@ impl Runner<'_> {
                 }
                 _ => continue,
             };
-            match self.slots.get(&stage).map(|s| &s.built) {
-                Some(Built::Unsupported(why)) => return Some(format!("line {}: {why}", line)),
-                Some(Built::Ready(_, shader)) => {
-                    let texturing = shader
-                        .declarations()
-                        .any(|d| matches!(d.file, File::SamplerView | File::Sampler | File::Image));
-                    if texturing {
-                        return Some(format!(
-                            "line {}: the {} shader uses textures, samplers or images, which are not supported yet",
-                            line,
-                            stage.name()
-                        ));
-                    }
-                }
-                _ => {}
+            if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built) {
+                return Some(format!("line {}: {why}", line));
             }
         }
         None
@@ -498,12 +503,12 @@ impl Runner<'_> {
             return Outcome::Skipped(why);
         }
         let mut failures = Vec::new();
-        let mut res = Resources {
-            constants: self.constants.clone(),
-            buffers: self.buffers.clone(),
-            ..Resources::default()
+        let mut res = match self.resources() {
+            Ok(r) => r,
+            Err(msg) => return Outcome::Failed(vec![msg]),
         };
         let mut outputs: Option<Vec<Vec<[u32; 4]>>> = None;
+        let mut target: Option<Texture> = None;
         for (line, cmd) in &test.commands {
             let line = *line;
             match cmd {
@@ -623,15 +628,38 @@ impl Runner<'_> {
                         failures.push(msg);
                     }
                 }
-                // Filtered out by `skip_reason`.
-                Command::DrawQuad { .. }
-                | Command::ProbePixel { .. }
-                | Command::ProbeRect { .. }
-                | Command::ProbeImage { .. } => {
-                    failures.push(format!(
-                        "{}: rendering commands are not supported yet",
-                        self.at(line)
-                    ));
+                Command::DrawQuad { width, height } => {
+                    match self.draw_quad(&mut res, *width, *height, line) {
+                        Ok(t) => target = Some(t),
+                        Err(msg) => {
+                            failures.push(msg);
+                            break;
+                        }
+                    }
+                }
+                Command::ProbePixel { x, y, expected } => {
+                    if let Err(msg) =
+                        self.probe_rect(target.as_ref(), Some([*x, *y, 1, 1]), expected, line)
+                    {
+                        failures.push(msg);
+                    }
+                }
+                Command::ProbeRect { rect, expected } => {
+                    if let Err(msg) = self.probe_rect(target.as_ref(), *rect, expected, line) {
+                        failures.push(msg);
+                    }
+                }
+                Command::ProbeImage {
+                    index,
+                    coords,
+                    expected,
+                    values_text,
+                } => {
+                    if let Err(msg) =
+                        self.probe_image(&res, *index, coords, expected, values_text, line)
+                    {
+                        failures.push(msg);
+                    }
                 }
             }
         }
@@ -640,6 +668,151 @@ impl Runner<'_> {
         } else {
             Outcome::Failed(failures)
         }
+    }
+
+    /// The resources a test starts from: the sections above it, and the
+    /// constants as `uniform` left them.
+    fn resources(&self) -> Result<Resources, String> {
+        let built = |list: &[Option<Result<Texture, (usize, String)>>], what: &str| {
+            list.iter()
+                .enumerate()
+                .map(|(i, t)| match t {
+                    None => Ok(None),
+                    Some(Ok(t)) => Ok(Some(t.clone())),
+                    Some(Err((line, e))) => Err(format!("{}: [{what} {i}]: {e}", self.at(*line))),
+                })
+                .collect::<Result<Vec<_>, String>>()
+        };
+        Ok(Resources {
+            constants: self.constants.clone(),
+            buffers: self.buffers.clone(),
+            textures: built(&self.textures, "texture")?,
+            images: built(&self.images, "image")?,
+            samplers: self.samplers.clone(),
+            ..Resources::default()
+        })
+    }
+
+    /// `draw quad W H`: the fragment shader over a fresh rgba32f target.
+    fn draw_quad(
+        &mut self,
+        res: &mut Resources,
+        width: u32,
+        height: u32,
+        line: usize,
+    ) -> Result<Texture, String> {
+        let program = self.program(Stage::Fragment, line)?;
+        let at = self.at(line);
+        let format = Format::from_short_name("rgba32f")
+            .ok_or_else(|| format!("{at}: the machine has no rgba32f format"))?;
+        let mut targets = vec![
+            Texture::new(TextureTarget::Tex2D, format, [width, height, 1], 1, 1, 1)
+                .map_err(|e| format!("{at}: render target: {e}"))?,
+        ];
+        let draw = Draw::full_quad(width, height);
+        let limits = &self.config.limits;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            program.draw(res, &draw, &mut targets, limits)
+        }));
+        match result {
+            Ok(Ok(_)) => Ok(targets.swap_remove(0)),
+            Ok(Err(e)) => {
+                let at_instr = e
+                    .instruction
+                    .map(|i| format!(" (instruction {i})"))
+                    .unwrap_or_default();
+                Err(format!("{at}: draw failed{at_instr}: {}", e.message))
+            }
+            Err(p) => Err(format!("{at}: draw panicked: {}", panic_text(p))),
+        }
+    }
+
+    /// `probe (X, Y)`, `probe rect`, `probe all`: every pixel of the
+    /// rectangle (None = the whole target) against one colour; the first
+    /// pixel that differs is reported.
+    fn probe_rect(
+        &self,
+        target: Option<&Texture>,
+        rect: Option<[u32; 4]>,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let Some(t) = target else {
+            return Err(format!(
+                "{}: probe failed: no `draw quad` before this probe in the test",
+                self.at(line)
+            ));
+        };
+        let [x0, y0, w, h] = rect.unwrap_or([0, 0, t.width, t.height]);
+        let x1 = u64::from(x0) + u64::from(w);
+        let y1 = u64::from(y0) + u64::from(h);
+        if x1 > u64::from(t.width) || y1 > u64::from(t.height) || w == 0 || h == 0 {
+            return Err(format!(
+                "{}: probe failed: pixels ({x0}, {y0}) to ({}, {}) are not inside the {}x{} render target",
+                self.at(line),
+                x1.saturating_sub(1),
+                y1.saturating_sub(1),
+                t.width,
+                t.height
+            ));
+        }
+        for y in y0..y1 as u32 {
+            for x in x0..x1 as u32 {
+                self.compare(expected, &t.texel(0, x, y, 0, 0), line)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `probe image N (X[, Y[, Z]]) rgba (...)`: one texel of level 0 (Z is
+    /// the depth slice or array layer); integer formats compare integers.
+    fn probe_image(
+        &self,
+        res: &Resources,
+        index: u32,
+        coords: &[u32],
+        expected: &Expected,
+        values_text: &str,
+        line: usize,
+    ) -> Result<(), String> {
+        let at = self.at(line);
+        let Some(Some(img)) = res.images.get(index as usize) else {
+            return Err(format!(
+                "{at}: probe failed: there is no [image {index}] above this test"
+            ));
+        };
+        let c = |k: usize| coords.get(k).copied().unwrap_or(0);
+        let (x, y, z) = (c(0), c(1), c(2));
+        if img.texel_offset(0, x, y, z, 0).is_none() {
+            let (w, h, d) = img.level_dims(0);
+            return Err(format!(
+                "{at}: probe failed: texel ({x}, {y}, {z}) is outside IMAGE[{index}] ({w}x{h}x{d})"
+            ));
+        }
+        let got = img.texel(0, x, y, z, 0);
+        if !img.format.is_integer() {
+            return self.compare(expected, &got, line);
+        }
+        let ty = if img.format.num_class() == NumClass::Uint {
+            ValueType::Uint
+        } else {
+            ValueType::Int
+        };
+        let values = super::values::split_values(values_text)
+            .map(|w| parse_value(ty, w))
+            .collect::<Result<Vec<u64>, String>>()
+            .map_err(|e| {
+                format!(
+                    "{at}: IMAGE[{index}] has the integer format {}: {e}",
+                    img.format.short_name()
+                )
+            })?;
+        let ints = Expected {
+            value_type: ty,
+            values,
+            ulp: 0,
+        };
+        self.compare(&ints, &got, line)
     }
 
     fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Program>, String> {
@@ -651,7 +824,7 @@ impl Runner<'_> {
             ));
         };
         match &slot.built {
-            Built::Ready(p, _) => Ok(p.clone()),
+            Built::Ready(p) => Ok(p.clone()),
             Built::Rejected(text) => {
                 slot.reported = true;
                 Err(format!(

@@ -548,8 +548,6 @@ fn skipped_tests() {
     let cases = [
         "[require]\nwave ops\n[test]\nprobe buffer 0 uint 0 (1)\n",
         "[require]\nshader model >= 6.0\n[test]\n",
-        "[test]\ndraw quad\nprobe all rgba (1, 1, 1, 1)\n",
-        "[test]\nprobe image 0 (0, 0) rgba (0, 0, 0, 0)\n",
         "[compute shader d3d-asm]\ncs_5_0\n[test]\ndispatch 1 1 1\n",
         "[compute shader dxbc-tpf-hex fail]\n00\n[test]\nexpect error x\n",
         "[pixel shader d3d-asm fail]\nps_5_0\n",
@@ -743,19 +741,78 @@ fn unsupported_stages_are_skipped_not_failed() {
     // An unassemblable fragment shader still fails...
     let (report, _) = run_text(text);
     assert_eq!(report.summary().failed, 1);
-    // ...while a good one under `draw quad` is skipped.
-    let text = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n\
-                [test]\ndraw quad\nprobe all rgba (1.0, 0.0, 0.0, 1.0)\n";
+    // ...while a geometry shader is skipped.
+    let text = "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 1\n";
     let (report, out) = run_text(text);
+    assert_eq!(report.summary().skipped, 1, "{out}");
+}
+
+const RED: &str = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n";
+
+#[test]
+fn draw_quad_and_pixel_probes() {
+    let text = format!(
+        "{RED}[test]\ndraw quad\nprobe all rgba (1.0, 0.0, 0.0, 1.0)\nprobe (63, 63) rgba (1, 0, 0, 1)\n\
+         probe rect (10, 20, 5, 5) rgba (1, 0, 0, 1)\n"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(report.summary().passed, 1, "{out}");
+    // A failing probe: the contract's message, one line.
+    let text = format!("{RED}[test]\ndraw quad 2 2\nprobe (1, 1) rgba (0.0, 0.0, 0.0, 1.0)\n");
+    let (report, out) = run_text(&text);
+    assert_eq!(report.summary().failed, 1);
     assert_eq!(
-        report.summary(),
-        Summary {
-            passed: 0,
-            failed: 0,
-            skipped: 1
-        },
+        out.trim_end(),
+        "t.shader_test:9: probe failed: expected (0.0, 0.0, 0.0, 1.0) got (1.0, 0.0, 0.0, 1.0)",
+    );
+    // Outside the target, and before any draw.
+    let text = format!("{RED}[test]\ndraw quad 4 4\nprobe rect (2, 2, 3, 1) rgba (1, 0, 0, 1)\n");
+    let (_, out) = run_text(&text);
+    assert!(out.contains("not inside the 4x4 render target"), "{out}");
+    let (_, out) = run_text(&format!("{RED}[test]\nprobe (0, 0) rgba (1, 0, 0, 1)\n"));
+    assert!(out.contains("no `draw quad` before this probe"), "{out}");
+    // `draw quad` without a fragment shader.
+    let (_, out) = run_text("[test]\ndraw quad\n");
+    assert!(out.contains("no [fragment shader]"), "{out}");
+}
+
+#[test]
+fn textures_reach_the_shader_and_images_can_be_probed() {
+    // A 2x1 target over a 2x1 texture (default sampler: nearest): pixel x
+    // has u = (x + 0.5) / 2 and samples texel x.
+    let text = "[fragment shader]\nFRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                DCL SVIEW[0], 2D, FLOAT\nTEX OUT[0], IN[0], SAMP[0], 2D\nEND\n\
+                [texture 0]\ntarget 2d\nformat rgba32f\nsize (2, 1)\n1 2 3 4  5 6 7 8\n\
+                [test]\ndraw quad 2 1\nprobe (0, 0) rgba (1, 2, 3, 4)\nprobe (1, 0) rgba (5, 6, 7, 8)\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().passed, 1, "{out}");
+    // An integer image compares integers, including ones a float cannot hold.
+    let text = "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32G32B32A32_UINT, WR\n\
+                IMM[0] UINT32 {1, 0, 0, 0}\nIMM[1] UINT32 {4294967295, 16777217, 3, 0}\n\
+                STORE IMAGE[0].xyzw, IMM[0], IMM[1], 2D, PIPE_FORMAT_R32G32B32A32_UINT\nEND\n\
+                [image 0]\ntarget 2d\nformat rgba32ui\nsize (2, 1)\n\
+                [test]\ndispatch 1 1 1\nprobe image 0 (1, 0) rgba (4294967295, 16777217, 3, 0)\n\
+                probe image 0 (0) rgba (0, 0, 0, 0)\n\
+                [test]\nprobe image 0 (1, 0) rgba (0, 0, 0, 0)\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().passed, 2, "{out}");
+    let text2 = text.replace(
+        "rgba (4294967295, 16777217, 3, 0)",
+        "rgba (4294967295, 16777216, 3, 0)",
+    );
+    let (report, out) = run_text(&text2);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("expected (4294967295, 16777216, 3, 0) got (4294967295, 16777217, 3, 0)"),
         "{out}"
     );
+    // Missing image, texel outside it.
+    let (_, out) = run_text("[test]\nprobe image 3 (0, 0) rgba (0, 0, 0, 0)\n");
+    assert!(out.contains("no [image 3]"), "{out}");
+    let text3 = text.replace("probe image 0 (0) rgba", "probe image 0 (2, 0) rgba");
+    let (_, out) = run_text(&text3);
+    assert!(out.contains("outside IMAGE[0]"), "{out}");
 }
 
 /// The contract's example, run end to end on the machine.
