@@ -331,7 +331,9 @@ fn sample_op(
         }
         li.lod = match opc {
             O::TXB | O::TXL => v[3],
-            O::TXB2 | O::TXL2 | O::SAMPLE_B | O::SAMPLE_L => f(src(op, srcs, 1)?[0][l]),
+            // D3D clamps sample_b's bias to [-16, 15.99]
+            O::SAMPLE_B => f(src(op, srcs, 1)?[0][l]).clamp(-16.0, 15.99),
+            O::TXB2 | O::TXL2 | O::SAMPLE_L => f(src(op, srcs, 1)?[0][l]),
             _ => 0.0,
         };
         if matches!(opc, O::SAMPLE_C | O::SAMPLE_C_LZ) {

@@ -1316,3 +1316,245 @@ fn rect_resource_is_unnormalized_and_lodq_needs_no_reference() {
     );
     assert_eq!(lane_f(&out, 0), [0.0; 4]);
 }
+
+/// Deterministic pseudo-random words (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+    /// A float that is often special: NaN, +-inf, huge, negative, in range.
+    fn float(&mut self) -> u32 {
+        match self.next() % 8 {
+            0 => f32::NAN.to_bits(),
+            1 => f32::INFINITY.to_bits(),
+            2 => f32::NEG_INFINITY.to_bits(),
+            3 => self.next(),
+            4 => (self.next() as f32 * 1e3).to_bits(),
+            _ => ((self.next() % 4096) as f32 / 1024.0 - 1.5).to_bits(),
+        }
+    }
+}
+
+#[test]
+fn arbitrary_inputs_never_panic() {
+    use Opcode as O;
+    let targets = [
+        T::Buffer,
+        T::Tex1D,
+        T::Tex2D,
+        T::Tex3D,
+        T::Cube,
+        T::Rect,
+        T::Shadow1D,
+        T::Shadow2D,
+        T::ShadowRect,
+        T::Array1D,
+        T::Array2D,
+        T::Shadow1DArray,
+        T::Shadow2DArray,
+        T::ShadowCube,
+        T::Msaa2D,
+        T::Msaa2DArray,
+        T::CubeArray,
+        T::ShadowCubeArray,
+        T::Unknown,
+    ];
+    let ops = [
+        O::TEX,
+        O::TXP,
+        O::TXB,
+        O::TXL,
+        O::TXD,
+        O::TEX2,
+        O::TXB2,
+        O::TXL2,
+        O::TEX_LZ,
+        O::TXF,
+        O::TXF_LZ,
+        O::TXQ,
+        O::TXQS,
+        O::TG4,
+        O::LODQ,
+        O::SAMPLE,
+        O::SAMPLE_B,
+        O::SAMPLE_C,
+        O::SAMPLE_C_LZ,
+        O::SAMPLE_D,
+        O::SAMPLE_L,
+        O::SAMPLE_I,
+        O::SAMPLE_I_MS,
+        O::GATHER4,
+        O::SVIEWINFO,
+        O::SAMPLE_POS,
+        O::SAMPLE_INFO,
+        O::LOD,
+    ];
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::Clamp,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirrorRepeat,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let textures = vec![
+        Some(mips()),
+        Some(cube()),
+        Some(tex_r(T::Tex3D, [2, 2, 2], 1, &[&[0.0; 8], &[1.0]])),
+        Some(tex_r(T::Array2D, [2, 1, 1], 3, &[&[0.0; 6]])),
+        Some(Texture::new(T::Msaa2D, Format::R32Uint, [2, 2, 1], 1, 1, 4).unwrap()),
+        Some(Texture::new(T::Tex2D, Format::Z16Unorm, [3, 3, 1], 1, 2, 1).unwrap()),
+        Some(Texture::new(T::Buffer, Format::Rgba8Uint, [5, 1, 1], 1, 1, 1).unwrap()),
+        None,
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut ok = 0;
+    for round in 0..20000 {
+        let mut samplers = Vec::new();
+        for _ in 0..3 {
+            let w = |r: &mut Rng| wraps[(r.next() % 8) as usize];
+            samplers.push(Sampler {
+                wrap: [w(&mut rng), w(&mut rng), w(&mut rng)],
+                min: if rng.next() % 2 == 0 {
+                    Filter::Nearest
+                } else {
+                    Filter::Linear
+                },
+                mag: if rng.next() % 2 == 0 {
+                    Filter::Nearest
+                } else {
+                    Filter::Linear
+                },
+                mip: [MipFilter::None, MipFilter::Nearest, MipFilter::Linear]
+                    [(rng.next() % 3) as usize],
+                lod_bias: f32::from_bits(rng.float()),
+                min_lod: f32::from_bits(rng.float()),
+                max_lod: f32::from_bits(rng.float()),
+                compare: if rng.next() % 2 == 0 {
+                    Some(CompareFunc::LessEqual)
+                } else {
+                    None
+                },
+                border: [rng.float(), rng.next(), rng.float(), rng.next()],
+                normalized: rng.next() % 4 != 0,
+                seamless_cube: rng.next() % 2 == 0,
+                max_anisotropy: rng.next() % 17,
+            });
+        }
+        let mut views = vec![View::default(); 2];
+        if rng.next() % 2 == 0 {
+            views[0].first_level = rng.next() % 3;
+            views[0].last_level = rng.next() % 4;
+            views[1].first_layer = rng.next() % 7;
+            views[1].last_layer = rng.next() % 8;
+        }
+        let b = Bindings {
+            textures: &textures,
+            views: &views,
+            samplers: &samplers,
+            images: &[],
+        };
+        let op = TexOp {
+            opcode: ops[round % ops.len()],
+            target: if rng.next() % 2 == 0 {
+                T::Unknown
+            } else {
+                targets[(rng.next() as usize) % targets.len()]
+            },
+            resource_swizzle: [0, 1, 2, 3].map(|_| (rng.next() % 4) as u8),
+            return_type: None,
+            fragment: rng.next() % 2 == 0,
+        };
+        let mut srcs = vec![[[0u32; LANES]; 4]; if rng.next() % 8 == 0 { 1 } else { 3 }];
+        for s in srcs.iter_mut() {
+            for row in s.iter_mut() {
+                for v in row.iter_mut() {
+                    *v = if rng.next() % 3 == 0 {
+                        rng.next() % 8
+                    } else {
+                        rng.float()
+                    };
+                }
+            }
+        }
+        let mut offsets = [[0u32; LANES]; 4];
+        for row in offsets.iter_mut() {
+            for v in row.iter_mut() {
+                *v = (rng.next() % 17).wrapping_sub(8);
+            }
+        }
+        let tex_idx = rng.next() % 9;
+        let sview = [0u32; LANES].map(|_| {
+            if rng.next() % 8 == 0 {
+                rng.next() % 9
+            } else {
+                tex_idx
+            }
+        });
+        let samp = [0u32; LANES].map(|_| rng.next() % 4);
+        let mut out = [[0u32; LANES]; 4];
+        let active = rng.next() as u16;
+        ok += execute(&b, &op, &srcs, &sview, &samp, &offsets, active, &mut out).is_ok() as u32;
+    }
+    assert!(ok > 5000, "only {ok} of the random instructions ran");
+    // images: every opcode, random addresses and formats
+    let img = image(Format::R32Uint, 3);
+    let img8 = image(Format::Rgb8Unorm, 3);
+    let iops = [
+        O::LOAD,
+        O::STORE,
+        O::RESQ,
+        O::ATOMUADD,
+        O::ATOMXCHG,
+        O::ATOMCAS,
+        O::ATOMAND,
+        O::ATOMOR,
+        O::ATOMXOR,
+        O::ATOMUMIN,
+        O::ATOMUMAX,
+        O::ATOMIMIN,
+        O::ATOMIMAX,
+        O::ATOMFADD,
+        O::ATOMINC_WRAP,
+        O::ATOMDEC_WRAP,
+    ];
+    for round in 0..2000 {
+        let mut srcs = vec![[[0u32; LANES]; 4]; (rng.next() % 4) as usize];
+        for s in srcs.iter_mut() {
+            for row in s.iter_mut() {
+                for v in row.iter_mut() {
+                    *v = if rng.next() % 2 == 0 {
+                        rng.next() % 4
+                    } else {
+                        rng.next()
+                    };
+                }
+            }
+        }
+        let which = if round % 2 == 0 { &img } else { &img8 };
+        let t = targets[(rng.next() as usize) % targets.len()];
+        let fmt = [
+            Format::R32Uint,
+            Format::Rgba8Unorm,
+            Format::Rgb8Unorm,
+            Format::R32Float,
+        ][(rng.next() % 4) as usize];
+        let mut out = [[0u32; LANES]; 4];
+        let _ = image_op(
+            which,
+            iops[round % iops.len()],
+            t,
+            fmt,
+            &srcs,
+            (rng.next() % 16) as u8,
+            rng.next() as u16,
+            &mut out,
+        );
+    }
+}
