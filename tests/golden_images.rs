@@ -1,0 +1,133 @@
+//! Golden images: `tgsi render` of the bundled examples, compared with the
+//! PNGs committed in `tests/golden/` (at most 1/255 per channel apart, so a
+//! last-bit change in a transcendental does not fail the test, while any
+//! visible change does).
+//!
+//! After a deliberate change of the pictures, regenerate them with
+//!
+//! ```sh
+//! TGSI_BLESS=1 cargo test --release --test golden_images
+//! ```
+//!
+//! and look at the new files before committing them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tgsi::image_io::{Rgba8Image, decode_png, load_png};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Renders with the real command line and returns the PNG's pixels.
+fn render(name: &str, args: &[&str]) -> Rgba8Image {
+    let out = std::env::temp_dir().join(format!("tgsi-golden-{}-{name}.png", std::process::id()));
+    let status = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(root())
+        .arg("render")
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .arg("--threads")
+        .arg("2")
+        .output()
+        .expect("running tgsi render");
+    assert!(
+        status.status.success(),
+        "tgsi render {args:?} failed:\n{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("reading the rendered PNG");
+    let _ = std::fs::remove_file(&out);
+    decode_png(&bytes).expect("decoding the rendered PNG")
+}
+
+/// The largest per-channel difference and where it is.
+fn max_difference(a: &Rgba8Image, b: &Rgba8Image) -> (u8, usize) {
+    a.pixels
+        .iter()
+        .zip(&b.pixels)
+        .enumerate()
+        .map(|(i, (x, y))| (x.abs_diff(*y), i / 4))
+        .max()
+        .unwrap_or((0, 0))
+}
+
+fn check(name: &str, args: &[&str]) {
+    let got = render(name, args);
+    let golden = root().join("tests/golden").join(format!("{name}.png"));
+    if std::env::var_os("TGSI_BLESS").is_some_and(|v| v == "1") {
+        tgsi::image_io::save_png(&golden, &got).expect("writing the golden image");
+        return;
+    }
+    let want = load_png(&golden).unwrap_or_else(|e| {
+        panic!("{e}\n(regenerate with TGSI_BLESS=1 cargo test --release --test golden_images)")
+    });
+    assert_eq!(
+        (got.width, got.height),
+        (want.width, want.height),
+        "{name}: size differs from {}",
+        golden.display()
+    );
+    let (diff, pixel) = max_difference(&got, &want);
+    let (x, y) = (pixel as u32 % got.width, pixel as u32 / got.width);
+    assert!(
+        diff <= 1,
+        "{name}: pixel ({x}, {y}) differs from {} by {diff}/255: got {:?}, want {:?}",
+        golden.display(),
+        got.pixel(x, y),
+        want.pixel(x, y)
+    );
+}
+
+#[test]
+fn mandelbrot() {
+    check(
+        "mandelbrot",
+        &["examples/mandelbrot.tgsi", "--size", "192x128"],
+    );
+}
+
+#[test]
+fn swirl_bilinear_repeat() {
+    check(
+        "swirl",
+        &[
+            "examples/swirl.tgsi",
+            "--size",
+            "128x128",
+            "--texture",
+            "0=examples/textures/checker.png",
+            "--sampler",
+            "0=linear,repeat",
+        ],
+    );
+}
+
+#[test]
+fn swirl_trilinear_srgb() {
+    check(
+        "swirl_srgb_mips",
+        &[
+            "examples/swirl.tgsi",
+            "--size",
+            "96x96",
+            "--texture",
+            "0=examples/textures/checker.png:srgb:mips",
+            "--sampler",
+            "0=trilinear,mirror",
+            "--srgb",
+        ],
+    );
+}
+
+#[test]
+fn bundled_texture_is_what_its_script_makes() {
+    // examples/textures/make_checker.py: 8x8 cells; texel (x, y) in an odd
+    // cell is (255 - 2x, 150 + y, 60 + 2x + y, 255), else (30 + x, 20 + y/2, 90 + 2y, 255).
+    let img = load_png(Path::new(&root().join("examples/textures/checker.png"))).unwrap();
+    assert_eq!((img.width, img.height), (64, 64));
+    assert_eq!(img.pixel(0, 0), Some([30, 20, 90, 255]));
+    assert_eq!(img.pixel(8, 0), Some([255 - 16, 150, 76, 255]));
+    assert_eq!(img.pixel(9, 10), Some([39, 25, 110, 255]));
+}
