@@ -41,7 +41,7 @@
 //!   SAMPLEMASK input = 1 in x. A SAMPLEMASK output discards the pixel when
 //!   its bit 0 is 0. A POSITION (depth) output is accepted and ignored (no
 //!   depth target).
-//! * Outputs: COLOR[n] goes to target n (COLOR[0] to every target with
+//! * Outputs: `COLOR[n]` goes to target n (`COLOR[0]` to every target with
 //!   FS_COLOR0_WRITES_ALL_CBUFS); a target no output names is left as it was.
 //! * Tile rows are spread over `Limits::threads`; every pixel is shaded by
 //!   exactly one batch whatever the thread count, so the targets get the same
@@ -61,7 +61,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub struct Varying {
     pub semantic: SemanticName,
     pub index: u32,
-    /// Channel c at window point (x, y) = plane[c][0] + plane[c][1] * x + plane[c][2] * y.
+    /// Channel c at window point (x, y) = `plane[c][0] + plane[c][1] * x + plane[c][2] * y`.
     pub plane: [[f32; 3]; 4],
 }
 
@@ -77,7 +77,7 @@ pub struct Draw {
 }
 
 impl Draw {
-    /// The inputs of shader_test.md's `draw quad`: GENERIC[0] = (x / W, y / H,
+    /// The inputs of shader_test.md's `draw quad`: `GENERIC[0]` = (x / W, y / H,
     /// 0, 1) at window point (x, y) (so ((px + 0.5) / W, (py + 0.5) / H) at a
     /// pixel centre), front facing, one sample.
     pub fn full_quad(width: u32, height: u32) -> Draw {
@@ -608,7 +608,7 @@ impl Program {
     }
 
     /// Runs the fragment shader on every pixel of `targets` (all
-    /// `draw.width` x `draw.height`, one sample) and writes COLOR[n] to
+    /// `draw.width` x `draw.height`, one sample) and writes `COLOR[n]` to
     /// `targets[n]` in its format. See the module docs for the rules.
     pub fn draw(
         &self,

@@ -2,11 +2,14 @@
 //!
 //! [`Program::compile`] pre-decodes a shader once (`decode.rs`: operands
 //! resolved to storage, modifiers from the opcode table, jump targets from the
-//! block structure); [`Program::dispatch`] runs compute work groups and
-//! [`Program::run_vertices`] runs vertex batches. A batch is [`LANES`]
-//! invocations executed together (`machine.rs`: registers, masks, control
-//! flow, memory, inter-lane ops; `alu.rs`: the opcode dispatch onto the
-//! scalar semantics in `ops`).
+//! block structure); [`Program::dispatch`] runs compute work groups,
+//! [`Program::run_vertices`] runs vertex batches and [`Program::draw`] runs a
+//! fragment shader over render targets (`fragment.rs`: tiles of 2x2 quads,
+//! helper lanes, interpolation, KILL/DEMOTE, derivatives). A batch is
+//! [`LANES`] invocations executed together (`machine.rs`: registers, masks,
+//! control flow, memory, inter-lane ops; `alu.rs`: the opcode dispatch onto
+//! the scalar semantics in `ops`; `sampling.rs`: texture, sampling and image
+//! opcodes through [`crate::texture`]).
 //!
 //! Semantics chosen where the spec leaves room (see also `machine.rs`):
 //! * Indirect reads out of range (of the file, or of the named ARRAY) give 0,
@@ -39,8 +42,12 @@
 //! * Scalar system values (VERTEXID, SUBGROUP_SIZE, WORK_DIM, ...) are
 //!   replicated to all four channels; vectors (THREAD_ID, BLOCK_ID, ...) have
 //!   w = 0; SUBGROUP_*_MASK are 64-bit masks in xy.
-//! * Texture, fragment-only, geometry/tessellation and bindless opcodes are
-//!   refused by `compile` with an error naming the opcode.
+//! * Texture and sampling opcodes and IMAGE accesses run in every stage
+//!   (implicit LOD is LOD 0 outside the fragment stage); derivative,
+//!   KILL/DEMOTE/READ_HELPER and INTERP_* opcodes only in FRAG shaders.
+//!   FBFETCH, geometry/tessellation and bindless opcodes are refused by
+//!   `compile` with an error naming the opcode. Helper lanes never write
+//!   buffers or images (STORE and atomics skip them).
 
 #[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
 mod alu;
