@@ -13,11 +13,15 @@
 //! declared buffer and constant contents; `uniform` writes persist into later
 //! tests (as in vkd3d); within one test, commands see each other's effects.
 //!
+//! Drawing: `draw quad` renders the fragment shader into an rgba32f target
+//! that pixel, rect and all probes read; `[texture N]`, `[image N]` and
+//! `[sampler N]` become the machine's resources (see `textures.rs`), and
+//! `probe image` reads an image after the commands above it.
+//!
 //! Skipped (never passed, never failed): tests under an unknown or unmet
-//! `[require]` line; tests using `draw quad`, pixel/rect/all/image probes, or
-//! a shader that declares SVIEW, SAMP or IMAGE (fragment shading and textures
-//! come later); tests whose shader is `d3d-asm` or `dxbc-tpf-hex`; `run
-//! vertices` while a geometry shader is declared.
+//! `[require]` line; tests whose shader is `d3d-asm` or `dxbc-tpf-hex`, or
+//! uses geometry-stage or bindless opcodes; `run vertices` while a geometry
+//! shader is declared.
 //!
 //! Beyond the contract: trailing blank and `#`/`%` lines at the end of a
 //! shader body are not part of the shader (they cannot be TGSI), so comments
