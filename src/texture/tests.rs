@@ -1421,12 +1421,12 @@ fn arbitrary_inputs_never_panic() {
             let w = |r: &mut Rng| wraps[(r.next() % 8) as usize];
             samplers.push(Sampler {
                 wrap: [w(&mut rng), w(&mut rng), w(&mut rng)],
-                min: if rng.next() % 2 == 0 {
+                min: if rng.next().is_multiple_of(2) {
                     Filter::Nearest
                 } else {
                     Filter::Linear
                 },
-                mag: if rng.next() % 2 == 0 {
+                mag: if rng.next().is_multiple_of(2) {
                     Filter::Nearest
                 } else {
                     Filter::Linear
@@ -1436,19 +1436,19 @@ fn arbitrary_inputs_never_panic() {
                 lod_bias: f32::from_bits(rng.float()),
                 min_lod: f32::from_bits(rng.float()),
                 max_lod: f32::from_bits(rng.float()),
-                compare: if rng.next() % 2 == 0 {
+                compare: if rng.next().is_multiple_of(2) {
                     Some(CompareFunc::LessEqual)
                 } else {
                     None
                 },
                 border: [rng.float(), rng.next(), rng.float(), rng.next()],
-                normalized: rng.next() % 4 != 0,
-                seamless_cube: rng.next() % 2 == 0,
+                normalized: !rng.next().is_multiple_of(4),
+                seamless_cube: rng.next().is_multiple_of(2),
                 max_anisotropy: rng.next() % 17,
             });
         }
         let mut views = vec![View::default(); 2];
-        if rng.next() % 2 == 0 {
+        if rng.next().is_multiple_of(2) {
             views[0].first_level = rng.next() % 3;
             views[0].last_level = rng.next() % 4;
             views[1].first_layer = rng.next() % 7;
@@ -1462,20 +1462,20 @@ fn arbitrary_inputs_never_panic() {
         };
         let op = TexOp {
             opcode: ops[round % ops.len()],
-            target: if rng.next() % 2 == 0 {
+            target: if rng.next().is_multiple_of(2) {
                 T::Unknown
             } else {
                 targets[(rng.next() as usize) % targets.len()]
             },
             resource_swizzle: [0, 1, 2, 3].map(|_| (rng.next() % 4) as u8),
             return_type: None,
-            fragment: rng.next() % 2 == 0,
+            fragment: rng.next().is_multiple_of(2),
         };
-        let mut srcs = vec![[[0u32; LANES]; 4]; if rng.next() % 8 == 0 { 1 } else { 3 }];
+        let mut srcs = vec![[[0u32; LANES]; 4]; if rng.next().is_multiple_of(8) { 1 } else { 3 }];
         for s in srcs.iter_mut() {
             for row in s.iter_mut() {
                 for v in row.iter_mut() {
-                    *v = if rng.next() % 3 == 0 {
+                    *v = if rng.next().is_multiple_of(3) {
                         rng.next() % 8
                     } else {
                         rng.float()
@@ -1491,7 +1491,7 @@ fn arbitrary_inputs_never_panic() {
         }
         let tex_idx = rng.next() % 9;
         let sview = [0u32; LANES].map(|_| {
-            if rng.next() % 8 == 0 {
+            if rng.next().is_multiple_of(8) {
                 rng.next() % 9
             } else {
                 tex_idx
@@ -1529,7 +1529,7 @@ fn arbitrary_inputs_never_panic() {
         for s in srcs.iter_mut() {
             for row in s.iter_mut() {
                 for v in row.iter_mut() {
-                    *v = if rng.next() % 2 == 0 {
+                    *v = if rng.next().is_multiple_of(2) {
                         rng.next() % 4
                     } else {
                         rng.next()
