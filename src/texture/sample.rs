@@ -313,7 +313,7 @@ fn cube_project(face: u32, d: [f32; 3]) -> (f32, f32) {
 
 /// Integer direction of texel (i, j) of `face` (face at distance n, texel
 /// centres at odd offsets): the face basis of [`cube_face`].
-fn cube_dir(face: u32, i: i64, j: i64, n: i64) -> [i64; 3] {
+pub(crate) fn cube_dir(face: u32, i: i64, j: i64, n: i64) -> [i64; 3] {
     let sc = 2 * i + 1 - n;
     let tc = 2 * j + 1 - n;
     match face {
@@ -328,7 +328,7 @@ fn cube_dir(face: u32, i: i64, j: i64, n: i64) -> [i64; 3] {
 
 /// The texel of the neighbouring face that a tap just past an edge of
 /// `face` lands on (exactly one of i, j out of [0, n)).
-fn cube_neighbor(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
+pub(crate) fn cube_neighbor(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
     let [x, y, z] = cube_dir(face, i, j, n);
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let (f, sc, tc, ma) = if ax >= ay && ax >= az {

@@ -1558,3 +1558,44 @@ fn arbitrary_inputs_never_panic() {
         );
     }
 }
+
+#[test]
+fn seamless_edge_taps_land_on_the_nearest_texel_of_the_cube() {
+    // For every tap one texel past an edge of every face (n = 4), the
+    // mapped texel must be the texel whose centre direction is angularly
+    // nearest to the tap's direction, among all 6 * n * n texels.
+    use super::sample::{cube_dir, cube_neighbor};
+    let n = 4i64;
+    let unit = |d: [i64; 3]| {
+        let v = d.map(|c| c as f64);
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|c| c / l)
+    };
+    let mut checked = 0;
+    for face in 0..6u32 {
+        for k in 0..n {
+            for (i, j) in [(-1, k), (n, k), (k, -1), (k, n)] {
+                let d = unit(cube_dir(face, i, j, n));
+                let mut best = (f64::MIN, (0u32, 0i64, 0i64));
+                for f in 0..6u32 {
+                    for y in 0..n {
+                        for x in 0..n {
+                            let e = unit(cube_dir(f, x, y, n));
+                            let dot = d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+                            if dot > best.0 + 1e-12 {
+                                best = (dot, (f, x, y));
+                            }
+                        }
+                    }
+                }
+                assert_eq!(
+                    cube_neighbor(face, i, j, n),
+                    best.1,
+                    "face {face} tap ({i}, {j})"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 6 * 4 * 4);
+}
