@@ -465,3 +465,54 @@ fn helper_lanes_do_not_store_to_images() {
     let got: Vec<u32> = (0..4).map(|x| img.texel(0, x, 0, 0, 0)[0]).collect();
     assert_eq!(got, vec![7, 7, 7, 0]);
 }
+
+#[test]
+fn indirect_sampler_views_are_per_lane() {
+    // SAMPLE_I from SVIEW[ADDR[0].x] with ADDR = tid & 1 (and -1 for tid 3:
+    // an unbound slot reads zeros): 1x1 textures holding 5 and 9.
+    let cs = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SVIEW[0..1], 2D, FLOAT\nDCL BUFFER[0]\nDCL ADDR[0]\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {1, 4, 0, 3}\nIMM[1] INT32 {-1, 0, 0, 0}\n\
+        AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nUSEQ TEMP[0].y, SV[0].xxxx, IMM[0].wwww\n\
+        UCMP TEMP[0].x, TEMP[0].yyyy, IMM[1].xxxx, TEMP[0].xxxx\nUARL ADDR[0].x, TEMP[0].xxxx\n\
+        SAMPLE_I TEMP[1], IMM[0].zzzz, SVIEW[ADDR[0].x]\n\
+        UMUL TEMP[2].x, SV[0].xxxx, IMM[0].yyyy\nSTORE BUFFER[0].x, TEMP[2].xxxx, TEMP[1].xxxx\nEND\n";
+    let p = prog(cs);
+    let one = |v: f32| {
+        let mut t =
+            Texture::new(TextureTarget::Tex2D, Format::R32Float, [1, 1, 1], 1, 1, 1).unwrap();
+        t.set_texel(0, 0, 0, 0, 0, [v.to_bits(), 0, 0, 0]).unwrap();
+        Some(t)
+    };
+    let mut res = Resources {
+        buffers: vec![vec![0; 16]],
+        textures: vec![one(5.0), one(9.0)],
+        ..Resources::default()
+    };
+    p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
+    let got: Vec<f32> = res.buffers[0]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, vec![5.0, 9.0, 5.0, 0.0]);
+}
+
+#[test]
+fn interp_offset_on_position_and_resource_swizzle() {
+    // INTERP_OFFSET of POSITION moves x/y by the offset; SAMPLE's SVIEW
+    // swizzle .zyxw permutes the result.
+    let src = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL IN[1], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n\
+        DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nIMM[0] FLT32 {0.25, -0.125, 0.0, 0.0}\n\
+        INTERP_OFFSET OUT[0], IN[0], IMM[0].xyyy\nSAMPLE OUT[1], IN[1], SVIEW[0].zyxw, SAMP[0]\nEND\n";
+    let p = prog(src);
+    let mut res = Resources {
+        textures: vec![Some(texture_2x2())],
+        ..Resources::default()
+    };
+    let (out, _) = p
+        .shade(&mut res, &Draw::full_quad(2, 2), 2, &Limits::default())
+        .unwrap();
+    // pixel (1, 0): position (1.75, 0.375, 0.5, 1); texel (1, 0) = (1, 0, 11, 1) -> zyxw.
+    assert_eq!(f(out[0][1]), [1.75, 0.375, 0.5, 1.0]);
+    assert_eq!(f(out[1][1]), [11.0, 0.0, 1.0, 1.0]);
+}
