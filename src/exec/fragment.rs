@@ -43,6 +43,9 @@
 //!   depth target).
 //! * Outputs: `COLOR[n]` goes to target n (`COLOR[0]` to every target with
 //!   FS_COLOR0_WRITES_ALL_CBUFS); a target no output names is left as it was.
+//! * Inter-lane opcodes (VOTE_*, BALLOT, READ_*) see helper lanes as
+//!   active lanes of the batch. FACE as a system value is also +-1.0.
+//!   Cylindrical wrap and declaration usage masks are ignored.
 //! * Tile rows are spread over `Limits::threads`; every pixel is shaded by
 //!   exactly one batch whatever the thread count, so the targets get the same
 //!   bits (buffer/image atomics between pixels follow the compute rules).
