@@ -765,7 +765,8 @@ impl Runner<'_> {
     }
 
     /// `probe image N (X[, Y[, Z]]) rgba (...)`: one texel of level 0 (Z is
-    /// the depth slice or array layer); integer formats compare integers.
+    /// the depth slice or array layer, Y the layer of a 1D array); integer
+    /// formats compare integers.
     fn probe_image(
         &self,
         res: &Resources,
@@ -782,7 +783,12 @@ impl Runner<'_> {
             ));
         };
         let c = |k: usize| coords.get(k).copied().unwrap_or(0);
-        let (x, y, z) = (c(0), c(1), c(2));
+        // As in an image address: a 1D array's second coordinate is the layer.
+        let (x, y, z) = if img.target == TextureTarget::Array1D {
+            (c(0), 0, c(1))
+        } else {
+            (c(0), c(1), c(2))
+        };
         if img.texel_offset(0, x, y, z, 0).is_none() {
             let (w, h, d) = img.level_dims(0);
             return Err(format!(
