@@ -299,7 +299,40 @@ pub fn f32_to_small_float(f: f32, m: u32) -> u32 {
     code.min(31 << m)
 }
 
+/// UNORM8 code -> float: the exact quotient rounded once (as [`unorm_to_float`]).
+static UNORM8: [f32; 256] = {
+    let mut t = [0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
 fn read_bits(bytes: &[u8], off: usize, nbytes: usize) -> u32 {
+    match nbytes {
+        1 => {
+            if let Some(&b) = bytes.get(off) {
+                return b as u32;
+            }
+        }
+        2 => {
+            if let Some(b) = bytes.get(off..off + 2) {
+                return u16::from_le_bytes([b[0], b[1]]) as u32;
+            }
+        }
+        4 => {
+            if let Some(b) = bytes.get(off..off + 4) {
+                return u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        }
+        _ => {}
+    }
+    read_bits_slow(bytes, off, nbytes)
+}
+
+fn read_bits_slow(bytes: &[u8], off: usize, nbytes: usize) -> u32 {
     let mut w = [0u8; 4];
     for (i, b) in w.iter_mut().enumerate().take(nbytes) {
         *b = bytes.get(off + i).copied().unwrap_or(0);
@@ -421,6 +454,21 @@ impl Format {
 
     /// Decodes one texel (`bytes` shorter than a texel read as zero bytes).
     pub fn decode(self, bytes: &[u8]) -> [u32; 4] {
+        // fast paths for the most common layouts (same results as the general code)
+        match self {
+            Format::Rgba8Unorm => {
+                if let Some(b) = bytes.get(..4) {
+                    return [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize].to_bits());
+                }
+            }
+            Format::Rgba32Float | Format::Rgba32Uint | Format::Rgba32Sint => {
+                if let Some(b) = bytes.get(..16) {
+                    let w = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+                    return [w(0), w(4), w(8), w(12)];
+                }
+            }
+            _ => {}
+        }
         let mut out = [0, 0, 0, self.missing(3)];
         match self.layout() {
             Layout::Plain {
@@ -435,9 +483,10 @@ impl Format {
                     let raw = read_bits(bytes, mem * nb, nb);
                     let b = bits as u32;
                     out[c] = match kind {
+                        Kind::Unorm if b == 8 => UNORM8[raw as usize & 255].to_bits(),
                         Kind::Unorm => unorm_to_float(raw, b).to_bits(),
                         Kind::Srgb if c < 3 => srgb_to_linear(raw as u8).to_bits(),
-                        Kind::Srgb => unorm_to_float(raw, 8).to_bits(),
+                        Kind::Srgb => UNORM8[raw as usize & 255].to_bits(),
                         Kind::Snorm => snorm_to_float(raw, b).to_bits(),
                         Kind::Uint => raw,
                         Kind::Sint => {

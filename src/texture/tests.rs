@@ -169,6 +169,12 @@ fn unorm_snorm_rules() {
         f32::from_bits(Format::R16Snorm.decode(&[0x01, 0xc0])[0]),
         -16383.0 / 32767.0
     );
+    // the UNORM8 table is the exact quotient
+    for v in 0..=255u8 {
+        let q = super::format::unorm_to_float(v as u32, 8);
+        assert_eq!(Format::R8Unorm.decode(&[v])[0], q.to_bits());
+        assert_eq!(q, (v as f64 / 255.0) as f32);
+    }
     // every 8- and 16-bit UNORM code survives decode -> encode
     for v in 0..=255u8 {
         assert_eq!(
