@@ -56,6 +56,8 @@ impl<'a> Bound<'a> {
                 tfam == Dim::Cube
                     || (tfam == Dim::D2 && tex.layers.is_multiple_of(6) && tex.width == tex.height)
             }
+            // a 2D (array) view of a cube sees its faces as layers (D3D)
+            Dim::D2 => tfam == Dim::D2 || tfam == Dim::Cube,
             d => d == tfam,
         };
         if !fits {

@@ -801,6 +801,10 @@ fn cube_seams_and_corners() {
     let r1 = 30.0f32 + 0.25 * (corner - 30.0);
     let want = r0 + 0.25 * (r1 - r0);
     assert_eq!(rig.sample_r(T::Cube, [1.0, -0.75, -0.75, 0.0]), want);
+    // a 2D-array view of the cube: layer 4 is +Z (40)
+    let rig4 = Rig::new(cube(), Sampler::default());
+    let out = rig4.run(Opcode::SAMPLE_I, T::Array2D, &[splat_u([1, 1, 4, 0])]);
+    assert_eq!(lane_f(&out, 0)[0], 40.0);
     // nearest picks the face texel: -Y centre
     let rig3 = Rig::new(cube(), Sampler::default());
     assert_eq!(rig3.sample_r(T::Cube, [0.1, -1.0, 0.2, 0.0]), 30.0);
