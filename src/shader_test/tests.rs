@@ -877,3 +877,15 @@ fn uniforms_reach_constant_buffer_zero_and_persist() {
         "{out}"
     );
 }
+
+#[test]
+fn a_texture_the_machine_refuses_fails_the_tests_below_it() {
+    // The parser accepts 2 levels for an 8-texel buffer; a buffer resource has one.
+    let text = format!(
+        "{RED}[texture 1]\ntarget buffer\nformat r32f\nsize (8)\nlevels 2\n[test]\ndraw quad 2 2\n"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(out.starts_with("t.shader_test:7: [texture 1]: "), "{out}");
+    assert!(out.contains("one level"), "{out}");
+}
