@@ -14,9 +14,8 @@
 //! * Varying channel c at window point (x, y) is
 //!   `plane[c][0] + plane[c][1] * x + plane[c][2] * y`, evaluated in f64 and
 //!   rounded once to f32. LINEAR, PERSPECTIVE and COLOR (no flat-shading
-//!   state) interpolate at the pixel centre (x + 0.5, y + 0.5); CENTROID and
-//!   SAMPLE locations are the centre too (single-sample, fully covered
-//!   quads). CONSTANT reads `plane[c][0]` (a Draw describes a flat input by a
+//!   state) interpolate at the pixel centre (x + 0.5, y + 0.5); CENTROID is
+//!   the centre too (fully covered pixels); SAMPLE: see below. CONSTANT reads `plane[c][0]` (a Draw describes a flat input by a
 //!   plane without slopes; tgsi_exec also reads its `a0`). An input without
 //!   an interpolation mode is PERSPECTIVE. A declared input no varying
 //!   matches reads 0.
@@ -24,8 +23,8 @@
 //!   planes if the Draw has one, else 0.5 and 1; FS_COORD_PIXEL_CENTER
 //!   INTEGER drops the 0.5, FS_COORD_ORIGIN LOWER_LEFT flips y (height - y).
 //!   FACE = (+1 front / -1 back, 0, 0, 1) as floats.
-//! * INTERP_CENTROID and INTERP_SAMPLE (any sample index) evaluate at the
-//!   centre; INTERP_OFFSET at centre + (src1.x, src1.y) per lane; CONSTANT
+//! * INTERP_CENTROID evaluates at the centre, INTERP_SAMPLE at the sample's
+//!   position; INTERP_OFFSET at centre + (src1.x, src1.y) per lane; CONSTANT
 //!   inputs stay constant. The operand's swizzle and modifiers apply after.
 //! * KILL removes the active lanes from the batch (they stop; a later
 //!   derivative that reads a killed neighbour sees its last values); KILL_IF
@@ -37,10 +36,17 @@
 //!   DDX_FINE uses the lane's own row (TR - TL, BR - BL), DDY_FINE its own
 //!   column (BL - TL, BR - TR). Lanes that are inactive in a branch still
 //!   provide their (stale) register values to their quad.
-//! * Single-sample only: SAMPLEID = 0, SAMPLEPOS = (0.5, 0.5, 0, 0),
-//!   SAMPLEMASK input = 1 in x. A SAMPLEMASK output discards the pixel when
-//!   its bit 0 is 0. A POSITION (depth) output is accepted and ignored (no
-//!   depth target).
+//! * Samples: 1, 2, 4, 8 or 16 per pixel at the D3D standard positions, full
+//!   coverage. A shader that reads SAMPLEID or SAMPLEPOS or has an input at
+//!   the SAMPLE location runs once per sample (SAMPLE inputs at that sample,
+//!   SAMPLEID = the sample, SAMPLEPOS its position in [0, 1], SAMPLEMASK
+//!   input = its bit) and writes only that sample; any other runs once per
+//!   pixel (SAMPLEMASK input = every sample) and writes every sample. A
+//!   SAMPLEMASK output drops the samples whose bit is 0 (with one sample:
+//!   bit 0 discards the pixel). INTERP_SAMPLE evaluates at the named sample's
+//!   position (the centre for an index out of range). A POSITION (depth)
+//!   output is accepted and ignored (no depth target). [`Program::shade`]
+//!   reports sample 0.
 //! * Outputs: `COLOR[n]` goes to target n (`COLOR[0]` to every target with
 //!   FS_COLOR0_WRITES_ALL_CBUFS); a target no output names is left as it was.
 //! * Inter-lane opcodes (VOTE_*, BALLOT, READ_*) see helper lanes as
@@ -53,7 +59,7 @@
 use super::decode::{Code, Inst, Modifier};
 use super::machine::{Batch, Env, Mask, Row, Stop, ZERO_REG, mask_row};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
-use crate::enums::{InterpMode, Processor, SemanticName};
+use crate::enums::{InterpLocation, InterpMode, Processor, SemanticName};
 use crate::opcode::Opcode;
 use crate::texture::Texture;
 use std::ops::Range;
@@ -129,6 +135,18 @@ pub struct FragEnv {
     pub integer_center: bool,
     pub lower_left: bool,
     pub height: u32,
+    /// Samples per pixel of the draw.
+    pub samples: u32,
+    /// The shader runs once per sample (it reads SAMPLEID or SAMPLEPOS, or
+    /// has an input at the SAMPLE location, and the draw has several samples).
+    pub per_sample: bool,
+}
+
+/// Offset of sample `i` of a `samples`-sample pixel from the pixel centre
+/// (D3D standard pattern); the centre for an index out of range.
+pub fn sample_offset(samples: u32, i: u32) -> (f64, f64) {
+    crate::texture::exec::sample_position(samples, i)
+        .map_or((0.0, 0.0), |(x, y)| (x as f64 - 0.5, y as f64 - 0.5))
 }
 
 fn plane_at(p: &[f32; 3], x: f64, y: f64) -> f32 {
@@ -166,6 +184,15 @@ impl FragEnv {
                     }),
             };
         }
+        let per_sample = draw.samples > 1
+            && (code
+                .frag_inputs
+                .iter()
+                .any(|f| f.location == InterpLocation::Sample)
+                || code
+                    .system_values
+                    .iter()
+                    .any(|v| matches!(v.name, SemanticName::SampleId | SemanticName::SamplePos)));
         FragEnv {
             inputs,
             position,
@@ -173,6 +200,8 @@ impl FragEnv {
             integer_center: code.pixel_center_integer,
             lower_left: code.origin_lower_left,
             height: draw.height,
+            samples: draw.samples,
+            per_sample,
         }
     }
 
@@ -277,12 +306,23 @@ impl Batch {
             ),
         })?;
         let mask = inst.dst[0].mask;
-        let (ox, oy): (Row, Row) = if inst.op == Opcode::INTERP_OFFSET {
-            let o = self.fetch(&inst.src[1], 0b11, env);
-            (o[0], o[1])
-        } else {
-            // Centroid and every sample position are the centre (one sample).
-            ([0; LANES], [0; LANES])
+        let (ox, oy): (Row, Row) = match inst.op {
+            Opcode::INTERP_OFFSET => {
+                let o = self.fetch(&inst.src[1], 0b11, env);
+                (o[0], o[1])
+            }
+            Opcode::INTERP_SAMPLE => {
+                let i = self.fetch(&inst.src[1], 1, env)[0];
+                let (mut x, mut y) = ([0; LANES], [0; LANES]);
+                for l in 0..LANES {
+                    let (dx, dy) = sample_offset(frag.samples, i[l]);
+                    x[l] = (dx as f32).to_bits();
+                    y[l] = (dy as f32).to_bits();
+                }
+                (x, y)
+            }
+            // The centroid of a fully covered pixel is its centre.
+            _ => ([0; LANES], [0; LANES]),
         };
         let src = frag
             .inputs
@@ -367,9 +407,9 @@ impl Program {
                 self.code.processor
             )));
         }
-        if draw.samples != 1 {
+        if crate::texture::exec::sample_position(draw.samples, 0).is_none() {
             return Err(ExecError::general(format!(
-                "draws with {} samples per pixel are not supported (only 1)",
+                "draws with {} samples per pixel are not supported (1, 2, 4, 8 or 16)",
                 draw.samples
             )));
         }
@@ -393,7 +433,7 @@ impl Program {
         outs: &OutputMap,
         tiles: Range<u32>,
         b: &mut Batch,
-        sink: &mut dyn FnMut(u32, u32, usize, [u32; 4]),
+        sink: &mut dyn FnMut(u32, u32, u32, usize, [u32; 4]),
         row_done: &dyn Fn(),
     ) -> Result<Stats, ExecError> {
         let code = &self.code;
@@ -419,49 +459,58 @@ impl Program {
                         alive |= 0xF << (4 * q);
                     }
                 }
-                b.reset(code, alive);
-                b.helper = alive & !inside;
-                for l in 0..LANES {
-                    let (dx, dy) = lane_offset(l);
-                    b.pixel[0][l] = x0 + dx;
-                    b.pixel[1][l] = y0 + dy;
-                }
-                self.fill_fragment_values(b, frag);
-                let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                    message: format!(
-                        "pixels ({x0}, {y0}) .. ({}, {}): {}",
-                        x0 + 3,
-                        y0 + 3,
-                        e.message
-                    ),
-                    ..e
-                })?;
-                if stop == Stop::Barrier {
-                    return Err(ExecError::general("BARRIER in a fragment shader"));
-                }
-                stats.account(b);
-                let mut writes = b.alive & !b.helper;
-                if let Some(r) = outs.sample_mask {
-                    let m = &b.regs[r as usize][0];
+                let passes = if frag.per_sample { frag.samples } else { 1 };
+                for pass in 0..passes {
+                    b.reset(code, alive);
+                    b.helper = alive & !inside;
                     for l in 0..LANES {
-                        if m[l] & 1 == 0 {
-                            writes &= !(1 << l);
+                        let (dx, dy) = lane_offset(l);
+                        b.pixel[0][l] = x0 + dx;
+                        b.pixel[1][l] = y0 + dy;
+                    }
+                    let sample = frag.per_sample.then_some(pass);
+                    self.fill_fragment_values(b, frag, sample);
+                    let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
+                        message: format!(
+                            "pixels ({x0}, {y0}) .. ({}, {}): {}",
+                            x0 + 3,
+                            y0 + 3,
+                            e.message
+                        ),
+                        ..e
+                    })?;
+                    if stop == Stop::Barrier {
+                        return Err(ExecError::general("BARRIER in a fragment shader"));
+                    }
+                    stats.account(b);
+                    let writes = b.alive & !b.helper;
+                    let samples = match sample {
+                        Some(s) => s..s + 1,
+                        None => 0..frag.samples,
+                    };
+                    for l in 0..LANES {
+                        if writes & (1 << l) == 0 {
+                            continue;
                         }
-                    }
-                }
-                for l in 0..LANES {
-                    if writes & (1 << l) == 0 {
-                        continue;
-                    }
-                    for (n, reg) in outs.colors.iter().enumerate() {
-                        if let Some(r) = reg {
-                            let v = &b.regs[*r as usize];
-                            sink(
-                                b.pixel[0][l],
-                                b.pixel[1][l],
-                                n,
-                                [v[0][l], v[1][l], v[2][l], v[3][l]],
-                            );
+                        let mask = outs
+                            .sample_mask
+                            .map_or(u32::MAX, |r| b.regs[r as usize][0][l]);
+                        for t in samples.clone() {
+                            if t >= 32 || mask & (1 << t) == 0 {
+                                continue;
+                            }
+                            for (n, reg) in outs.colors.iter().enumerate() {
+                                if let Some(r) = reg {
+                                    let v = &b.regs[*r as usize];
+                                    sink(
+                                        b.pixel[0][l],
+                                        b.pixel[1][l],
+                                        t,
+                                        n,
+                                        [v[0][l], v[1][l], v[2][l], v[3][l]],
+                                    );
+                                }
+                            }
                         }
                     }
                 }
@@ -472,16 +521,24 @@ impl Program {
     }
 
     /// Inputs and system values of a fresh fragment batch.
-    fn fill_fragment_values(&self, b: &mut Batch, frag: &FragEnv) {
+    /// `sample`: the sample of a per-sample pass.
+    fn fill_fragment_values(&self, b: &mut Batch, frag: &FragEnv, sample: Option<u32>) {
         let code = &self.code;
+        let s = sample.unwrap_or(0);
+        let (sx, sy) = sample_offset(frag.samples, s);
         for fi in &code.frag_inputs {
             let Some(src) = frag.inputs.get(fi.index as usize) else {
                 continue;
             };
             let reg = (code.input.base + fi.index) as usize;
+            let (ox, oy) = if sample.is_some() && fi.location == InterpLocation::Sample {
+                (sx, sy)
+            } else {
+                (0.0, 0.0)
+            };
             for l in 0..LANES {
-                let x = b.pixel[0][l] as f64 + 0.5;
-                let y = b.pixel[1][l] as f64 + 0.5;
+                let x = b.pixel[0][l] as f64 + 0.5 + ox;
+                let y = b.pixel[1][l] as f64 + 0.5 + oy;
                 let v = frag.eval(src, x, y);
                 for c in 0..4 {
                     b.regs[reg][c][l] = v[c];
@@ -501,11 +558,18 @@ impl Program {
                     let v = frag.eval(&InputSource::Face(frag.face), 0.0, 0.0);
                     Box::new(move |c, _| v[c])
                 }
-                SemanticName::SampleId => Box::new(|_, _| 0),
+                SemanticName::SampleId => Box::new(move |_, _| s),
                 SemanticName::SamplePos => {
-                    Box::new(|c, _| if c < 2 { 0.5f32.to_bits() } else { 0 })
+                    let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
+                    Box::new(move |c, _| if c < 2 { p[c].to_bits() } else { 0 })
                 }
-                SemanticName::SampleMask => Box::new(|c, _| (c == 0) as u32),
+                SemanticName::SampleMask => {
+                    let m = match sample {
+                        Some(s) => 1u32 << s.min(31),
+                        None => u32::MAX >> (32 - frag.samples.clamp(1, 32)),
+                    };
+                    Box::new(move |c, _| if c == 0 { m } else { 0 })
+                }
                 SemanticName::HelperInvocation => {
                     Box::new(move |_, l| 0u32.wrapping_sub(((helper >> l) & 1) as u32))
                 }
@@ -593,7 +657,10 @@ impl Program {
             let run = |r: Range<u32>, part: &mut Vec<Vec<[u32; 4]>>| {
                 let y0 = r.start * 4;
                 let mut b = Batch::new(code);
-                let mut sink = |x: u32, y: u32, n: usize, v: [u32; 4]| {
+                let mut sink = |x: u32, y: u32, s: u32, n: usize, v: [u32; 4]| {
+                    if s != 0 {
+                        return;
+                    }
                     if let Some(p) = part
                         .get_mut(n)
                         .and_then(|t| t.get_mut((y - y0) as usize * w + x as usize))
@@ -643,15 +710,15 @@ impl Program {
         let code = &self.code;
         let (w, h) = (draw.width as usize, draw.height);
         for (n, t) in targets.iter().enumerate() {
-            let need = w * h as usize * t.format.bytes_per_texel();
+            let need = w * h as usize * draw.samples as usize * t.format.bytes_per_texel();
             if t.width != draw.width
                 || t.height != draw.height
-                || t.samples != 1
+                || t.samples != draw.samples
                 || t.levels.first().is_none_or(|l| l.len() < need)
             {
                 return Err(ExecError::general(format!(
-                    "target {n} is {}x{} with {} samples; the draw needs {}x{} with 1",
-                    t.width, t.height, t.samples, draw.width, draw.height
+                    "target {n} is {}x{} with {} samples; the draw needs {}x{} with {}",
+                    t.width, t.height, t.samples, draw.width, draw.height, draw.samples
                 )));
             }
         }
@@ -661,7 +728,8 @@ impl Program {
         let mut parts: Vec<Vec<TargetRows>> = ranges.iter().map(|_| Vec::new()).collect();
         for t in targets.iter_mut() {
             let (format, bpt) = (t.format, t.format.bytes_per_texel());
-            let pitch = w * bpt;
+            let samples = draw.samples as usize;
+            let pitch = w * samples * bpt;
             let Some(level) = t.levels.first_mut() else {
                 continue;
             };
@@ -674,6 +742,7 @@ impl Program {
                     y0: r.start * 4,
                     pitch,
                     bpt,
+                    samples,
                     format,
                 });
                 rest = b;
@@ -683,9 +752,10 @@ impl Program {
         let (stats, _) = self.with_env(res, limits, Some(&frag), |env| {
             let run = |r: Range<u32>, part: &mut Vec<TargetRows>| {
                 let mut b = Batch::new(code);
-                let mut sink = |x: u32, y: u32, n: usize, v: [u32; 4]| {
+                let mut sink = |x: u32, y: u32, s: u32, n: usize, v: [u32; 4]| {
                     if let Some(t) = part.get_mut(n) {
-                        let o = (y - t.y0) as usize * t.pitch + x as usize * t.bpt;
+                        let o = (y - t.y0) as usize * t.pitch
+                            + (x as usize * t.samples + s as usize) * t.bpt;
                         if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
                             t.format.encode_into(v, dst);
                         }
@@ -710,5 +780,6 @@ struct TargetRows<'a> {
     y0: u32,
     pitch: usize,
     bpt: usize,
+    samples: usize,
     format: crate::texture::Format,
 }

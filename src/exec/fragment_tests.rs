@@ -233,9 +233,9 @@ fn fragment_errors() {
     let p = prog(DERIV);
     let mut res = Resources::default();
     let mut d = Draw::full_quad(4, 4);
-    d.samples = 4;
+    d.samples = 3;
     let e = p.shade(&mut res, &d, 1, &Limits::default()).unwrap_err();
-    assert!(e.message.contains("4 samples"), "{}", e.message);
+    assert!(e.message.contains("3 samples"), "{}", e.message);
     let cs = prog("COMP\nEND\n");
     let e = cs
         .shade(&mut res, &Draw::full_quad(4, 4), 1, &Limits::default())
@@ -515,4 +515,84 @@ fn interp_offset_on_position_and_resource_swizzle() {
     // pixel (1, 0): position (1.75, 0.375, 0.5, 1); texel (1, 0) = (1, 0, 11, 1) -> zyxw.
     assert_eq!(f(out[0][1]), [1.75, 0.375, 0.5, 1.0]);
     assert_eq!(f(out[1][1]), [11.0, 0.0, 1.0, 1.0]);
+}
+
+#[test]
+fn multisampled_draws_at_pixel_and_sample_frequency() {
+    let msaa = || {
+        Texture::new(
+            TextureTarget::Msaa2D,
+            Format::Rgba32Float,
+            [2, 1, 1],
+            1,
+            1,
+            4,
+        )
+        .unwrap()
+    };
+    let mut draw = Draw::full_quad(2, 1);
+    draw.samples = 4;
+    draw.varyings.push(Varying {
+        semantic: SemanticName::Generic,
+        index: 1,
+        plane: [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0; 3], [0.0; 3]],
+    });
+    // D3D 4-sample pattern (1/16 px from the centre): (-2,-6), (6,-2), (-6,2), (2,6):
+    // positions in the pixel (0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875).
+    let pos = [
+        (0.375f32, 0.125f32),
+        (0.875, 0.375),
+        (0.125, 0.625),
+        (0.625, 0.875),
+    ];
+    // Pixel frequency: one run, SAMPLEMASK output 0b0101 keeps samples 0 and 2;
+    // INTERP_SAMPLE 1 evaluates GENERIC[1].x = x at sample 1.
+    let src = "FRAG\nDCL IN[0], GENERIC[1], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], SAMPLEMASK\n\
+        IMM[0] UINT32 {5, 1, 0, 0}\nIMM[1] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+        MOV OUT[1].x, IMM[0].xxxx\nINTERP_SAMPLE OUT[0].x, IN[0].xxxx, IMM[0].yyyy\n\
+        MOV OUT[0].yzw, IMM[1].xxxx\nEND\n";
+    let p = prog(src);
+    let mut targets = vec![msaa()];
+    p.draw(
+        &mut Resources::default(),
+        &draw,
+        &mut targets,
+        &Limits::default(),
+    )
+    .unwrap();
+    for x in 0..2u32 {
+        for s in 0..4u32 {
+            let got = f(targets[0].texel(0, x, 0, 0, s));
+            let want = if s % 2 == 0 {
+                [x as f32 + pos[1].0, 1.0, 1.0, 1.0]
+            } else {
+                [0.0; 4]
+            };
+            assert_eq!(got, want, "pixel {x} sample {s}");
+        }
+    }
+    // Sample frequency (SAMPLEID is read): one run per sample; a SAMPLE-located
+    // input is evaluated at the sample, SAMPLEPOS is its position.
+    let src = "FRAG\nDCL IN[0], GENERIC[1], LINEAR, SAMPLE\nDCL SV[0], SAMPLEID\nDCL SV[1], SAMPLEPOS\n\
+        DCL OUT[0], COLOR\nU2F OUT[0].x, SV[0].xxxx\nMOV OUT[0].yz, SV[1].xxyx\nMOV OUT[0].w, IN[0].xxxx\nEND\n";
+    let p = prog(src);
+    let mut targets = vec![msaa()];
+    p.draw(
+        &mut Resources::default(),
+        &draw,
+        &mut targets,
+        &Limits::default(),
+    )
+    .unwrap();
+    for x in 0..2u32 {
+        for s in 0..4u32 {
+            let (sx, sy) = pos[s as usize];
+            let want = [s as f32, sx, sy, x as f32 + sx];
+            assert_eq!(
+                f(targets[0].texel(0, x, 0, 0, s)),
+                want,
+                "pixel {x} sample {s}"
+            );
+        }
+    }
 }
