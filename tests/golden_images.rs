@@ -1,4 +1,5 @@
-//! Golden images: `tgsi render` of the bundled examples, compared with the
+//! Golden images: `tgsi render` of the bundled examples (procedural, with a
+//! constant, textured with filters, wraps, mips and an sRGB target), compared with the
 //! PNGs committed in `tests/golden/` (at most 1/255 per channel apart, so a
 //! last-bit change in a transcendental does not fail the test, while any
 //! visible change does).
@@ -85,6 +86,20 @@ fn mandelbrot() {
     check(
         "mandelbrot",
         &["examples/mandelbrot.tgsi", "--size", "192x128"],
+    );
+}
+
+#[test]
+fn plasma_with_a_constant() {
+    check(
+        "plasma",
+        &[
+            "examples/plasma.tgsi",
+            "--size",
+            "128x128",
+            "--const",
+            "0=float:1.5",
+        ],
     );
 }
 
