@@ -27,6 +27,7 @@ pub struct Bound<'a> {
     pub nlayers: u32,
     pub swizzle: [Swizzle; 4],
     pub(crate) shape: Shape,
+    bpt: usize,
 }
 
 /// Family of a target for compatibility checks: buffer, 1D, 2D-like, 3D, cube.
@@ -109,6 +110,7 @@ impl<'a> Bound<'a> {
             nlayers,
             swizzle: view.swizzle,
             shape,
+            bpt: fmt.bytes_per_texel(),
         })
     }
 
@@ -118,9 +120,25 @@ impl<'a> Bound<'a> {
     }
 
     /// Raw decoded texel of view level `rel` at absolute slice `z`.
+    #[inline]
     pub fn fetch(&self, rel: u32, x: u32, y: u32, z: u32, sample: u32) -> [u32; 4] {
-        self.tex
-            .texel_as(self.fmt, self.first_level + rel, x, y, z, sample)
+        let level = self.first_level + rel;
+        let Some(data) = self.tex.levels.get(level as usize) else {
+            return [0; 4];
+        };
+        let (w, h, d) = self.tex.level_dims(level);
+        let samples = self.tex.samples;
+        if x >= w || y >= h || z >= d || sample >= samples {
+            return [0; 4];
+        }
+        let i = (((z as usize * h as usize + y as usize) * w as usize + x as usize)
+            * samples as usize
+            + sample as usize)
+            * self.bpt;
+        match data.get(i..i + self.bpt) {
+            Some(b) => self.fmt.decode(b),
+            None => [0; 4],
+        }
     }
 
     /// Applies the view swizzle.
@@ -200,7 +218,12 @@ fn sanitize(u: f32) -> f32 {
 }
 
 /// Wraps integer texel index `i` on an axis of `n` texels (`None` = border).
+#[inline]
 pub fn wrap_index(mode: Wrap, i: i64, n: i64) -> Option<i64> {
+    if (0..n).contains(&i) {
+        // every mode keeps an index inside the level
+        return Some(i);
+    }
     match mode {
         Wrap::Repeat => Some(i.rem_euclid(n)),
         Wrap::Clamp | Wrap::ClampToEdge => Some(i.clamp(0, n - 1)),
