@@ -1609,3 +1609,33 @@ fn seamless_edge_taps_land_on_the_nearest_texel_of_the_cube() {
     }
     assert_eq!(checked, 6 * 4 * 4);
 }
+
+#[test]
+fn explicit_gradients_and_srgb_filtering() {
+    // SAMPLE_D / TXD: ddx = (0.5, 0) on a 4-wide level 0 = 2 texels, ddy = 0:
+    // rho = 2, lambda = 1 -> nearest mip level 1 = 2.0
+    let n = Filter::Nearest;
+    let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest));
+    let c = splat([0.5; 4]);
+    let dx = splat([0.5, 0.0, 0.0, 0.0]);
+    let dy = splat([0.0; 4]);
+    let out = rig.run(Opcode::SAMPLE_D, T::Tex2D, &[c, dx, dy]);
+    assert_eq!(lane_f(&out, 0)[0], 2.0);
+    let out = rig.run(Opcode::TXD, T::Tex2D, &[c, dx, dy]);
+    assert_eq!(lane_f(&out, 0)[0], 2.0);
+    // ddy = (0, 1) = 4 texels dominates: lambda 2 -> level 2 = 4.0
+    let out = rig.run(
+        Opcode::SAMPLE_D,
+        T::Tex2D,
+        &[c, dx, splat([0.0, 1.0, 0.0, 0.0])],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 4.0);
+    // sRGB is decoded before filtering: codes 0 and 255 -> linear 0 and 1 -> mean 0.5
+    // (filtering the codes first would give decode(127.5) ~ 0.21)
+    let mut t = Texture::new(T::Tex1D, Format::Rgba8Srgb, [2, 1, 1], 1, 1, 1).unwrap();
+    t.levels[0] = vec![0, 0, 0, 255, 255, 255, 255, 255];
+    let lin = Filter::Linear;
+    let rig = Rig::new(t, sampler(Wrap::ClampToEdge, lin, lin, MipFilter::None));
+    let out = rig.run(Opcode::SAMPLE, T::Tex1D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&out, 0), [0.5, 0.5, 0.5, 1.0]);
+}
