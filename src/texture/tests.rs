@@ -1639,3 +1639,27 @@ fn explicit_gradients_and_srgb_filtering() {
     let out = rig.run(Opcode::SAMPLE, T::Tex1D, &[splat([0.5; 4])]);
     assert_eq!(lane_f(&out, 0), [0.5, 0.5, 0.5, 1.0]);
 }
+
+#[test]
+fn cube_lod_uses_face_coordinates() {
+    // 4x4 cube, level 0 = 1, level 1 = 2. Direction (1, 0, 0) on +X, s = (-z / x + 1) / 2.
+    // ddx = (0, 0, -1): s(c + ddx) = (1 + 1) / 2 = 1, s(c) = 0.5 -> 0.5 * 4 = 2 texels,
+    // lambda = 1 -> level 1. ddx = (0, 0, -0.5): 0.25 * 4 = 1 texel, lambda 0 -> level 0.
+    let t = tex_r(T::Cube, [4, 4, 1], 6, &[&[1.0; 96], &[2.0; 24]]);
+    let n = Filter::Nearest;
+    let rig = Rig::new(t, sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest));
+    let c = splat([1.0, 0.0, 0.0, 0.0]);
+    let zero = splat([0.0; 4]);
+    let out = rig.run(
+        Opcode::SAMPLE_D,
+        T::Cube,
+        &[c, splat([0.0, 0.0, -1.0, 0.0]), zero],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 2.0);
+    let out = rig.run(
+        Opcode::SAMPLE_D,
+        T::Cube,
+        &[c, splat([0.0, 0.0, -0.5, 0.0]), zero],
+    );
+    assert_eq!(lane_f(&out, 0)[0], 1.0);
+}
