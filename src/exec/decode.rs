@@ -862,13 +862,14 @@ fn decode_inst(
     }
     if info.category == Category::Interpolation {
         let r = &inst.src[0].reg;
-        if r.file != File::Input || r.index.indirect.is_some() || r.dimension.is_some() {
+        if r.file != File::Input || r.dimension.is_some() {
             return Err(err(
                 i,
                 inst,
-                "the interpolated operand must be a directly indexed IN register",
+                "the interpolated operand must be an IN register",
             ));
         }
+        // Direct: the IN index; indirect: read per lane from src[0]'s kind.
         out.aux = r.index.offset.max(0) as u32;
     }
     for (k, s) in inst.src.iter().enumerate() {

@@ -56,7 +56,7 @@
 //!   exactly one batch whatever the thread count, so the targets get the same
 //!   bits (buffer/image atomics between pixels follow the compute rules).
 
-use super::decode::{Code, Inst, Modifier};
+use super::decode::{Code, Inst, Modifier, SrcKind};
 use super::machine::{Batch, Env, Mask, Row, Stop, ZERO_REG, mask_row};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
 use crate::enums::{InterpLocation, InterpMode, Processor, SemanticName};
@@ -324,14 +324,31 @@ impl Batch {
             // The centroid of a fully covered pixel is its centre.
             _ => ([0; LANES], [0; LANES]),
         };
-        let src = frag
-            .inputs
-            .get(inst.aux as usize)
-            .copied()
-            .unwrap_or(InputSource::Zero);
+        let input = |i: i64| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| frag.inputs.get(i))
+                .copied()
+                .unwrap_or(InputSource::Zero)
+        };
         let s = &inst.src[0];
         let mut out = ZERO_REG;
         for l in 0..LANES {
+            // An indirect IN operand names its input per lane (out of range: 0).
+            let src = match s.kind {
+                SrcKind::RegIndirect {
+                    len, offset, addr, ..
+                } => {
+                    let i = offset as i64
+                        + self.regs[addr.reg as usize][(addr.chan & 3) as usize][l] as i32 as i64;
+                    if i >= 0 && i < len as i64 {
+                        input(i)
+                    } else {
+                        InputSource::Zero
+                    }
+                }
+                _ => input(inst.aux as i64),
+            };
             let x = self.pixel[0][l] as f64 + 0.5 + f32::from_bits(ox[l]) as f64;
             let y = self.pixel[1][l] as f64 + 0.5 + f32::from_bits(oy[l]) as f64;
             let v = frag.eval(&src, x, y);

@@ -596,3 +596,26 @@ fn multisampled_draws_at_pixel_and_sample_frequency() {
         }
     }
 }
+
+#[test]
+fn interp_with_an_indirect_input_index() {
+    // IN[1..2] = GENERIC[1..2]; lane parity picks IN[1 + (x & 1)] through ADDR.
+    // GENERIC[1].x = 10 + x, GENERIC[2].x = 20 + x; INTERP_OFFSET by (0.5, 0).
+    let src = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL IN[1..2], GENERIC[1], LINEAR\nDCL OUT[0], COLOR\n\
+        DCL ADDR[0]\nDCL TEMP[0]\nIMM[0] UINT32 {1, 0, 0, 0}\nIMM[1] FLT32 {0.5, 0.0, 0.0, 0.0}\n\
+        F2U TEMP[0].x, IN[0].xxxx\nAND TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nUARL ADDR[0].x, TEMP[0].xxxx\n\
+        INTERP_OFFSET OUT[0].x, IN[ADDR[0].x+1].xxxx, IMM[1].xyyy\nEND\n";
+    let p = prog(src);
+    let mut draw = Draw::full_quad(4, 1);
+    for (k, a) in [(1, 10.0), (2, 20.0)] {
+        draw.varyings.push(Varying {
+            semantic: SemanticName::Generic,
+            index: k,
+            plane: [[a, 1.0, 0.0], [0.0; 3], [0.0; 3], [0.0; 3]],
+        });
+    }
+    let out = shade(&p, &draw, 1, 1);
+    let got: Vec<f32> = out[0].iter().map(|v| f32::from_bits(v[0])).collect();
+    // x = px + 0.5 + 0.5: even pixels read GENERIC[1], odd GENERIC[2].
+    assert_eq!(got, vec![11.0, 22.0, 13.0, 24.0]);
+}
