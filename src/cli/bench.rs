@@ -495,3 +495,31 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frag_workload_matches_peerbench() {
+        let res = frag_resources(64).unwrap();
+        assert_eq!(res.constants, vec![vec![64, 0, 0, 0]]);
+        let tex = res.textures[0].as_ref().unwrap();
+        assert_eq!((tex.width, tex.height, tex.levels.len()), (256, 256, 1));
+        // Texel (3, 2): i = 3 + 256 * 2 = 515 -> (3, 2, 7 * 515 mod 256 = 21, 255).
+        let o = 515 * 4;
+        assert_eq!(&tex.levels[0][o..o + 4], &[3, 2, 21, 255]);
+        // Texel (255, 255): i = 65535 -> (255, 255, 458745 mod 256 = 249, 255).
+        let o = 65535 * 4;
+        assert_eq!(&tex.levels[0][o..o + 4], &[255, 255, 249, 255]);
+        let s = res.samplers[0];
+        assert_eq!(s.wrap[..2], [Wrap::Repeat, Wrap::Repeat]);
+        assert_eq!(
+            (s.min, s.mag, s.mip),
+            (Filter::Linear, Filter::Linear, MipFilter::None)
+        );
+        // The bundled shader is the corpus one and declares what the workload binds.
+        let (shader, _) = tgsi::assemble(FRAG_SHADER).unwrap();
+        assert_eq!(shader.processor, tgsi::enums::Processor::Fragment);
+    }
+}

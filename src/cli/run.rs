@@ -238,6 +238,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 }
             }
         }
+        Processor::Fragment => bail!(
+            "{name}: `tgsi run` runs COMP and VERT shaders; draw a FRAG shader with `tgsi render` (or `draw quad` in a .shader_test file)"
+        ),
         other => bail!("{name}: `tgsi run` runs COMP and VERT shaders; this is a {other} shader"),
     }
     let buffers: Vec<(usize, Vec<u32>)> = res
