@@ -96,9 +96,12 @@ enum Verb {
         /// `.shader_test` files or directories
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Worker threads for each dispatch
+        /// Worker threads for each dispatch and draw
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Also print every skipped test with the reason
+        #[arg(short, long)]
+        verbose: bool,
     },
     /// Render a fragment shader over a full-target quad into a PNG file
     /// (textures from PNG files, samplers and constants from the command line).
@@ -127,7 +130,11 @@ pub fn main() -> ExitCode {
             output,
         } => textverbs::dis(&file, numbering.into(), output.as_deref()),
         Verb::Run(args) => run::run(&args),
-        Verb::Test { paths, threads } => run::test(&paths, threads),
+        Verb::Test {
+            paths,
+            threads,
+            verbose,
+        } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
     };

@@ -279,13 +279,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn test(paths: &[PathBuf], threads: usize) -> Result<ExitCode> {
+pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode> {
     let config = RunConfig {
         limits: Limits {
             threads: threads.max(1),
             ..Limits::default()
         },
-        ..RunConfig::default()
+        verbose,
     };
     let mut out = std::io::stdout().lock();
     let summary = shader_test::run_paths(paths, &config, &mut out);
