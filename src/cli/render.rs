@@ -5,7 +5,7 @@
 //! `--sampler` strings (see [`super::render_args`]), constants from
 //! `--const`.
 
-use super::input::{display_name, read_text};
+use super::input::{display_name, read_text, write_bytes};
 use super::render_args::{SAMPLER_HELP, TextureSpec, parse_sampler, parse_size, parse_texture};
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -16,7 +16,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tgsi::enums::{Processor, TextureTarget};
 use tgsi::exec::{Draw, Limits, Program, Resources};
-use tgsi::image_io::{Rgba8Image, load_png, save_png, target_to_image, texture_from_image};
+use tgsi::image_io::{
+    Rgba8Image, encode_png, load_png, save_png, target_to_image, texture_from_image,
+};
 use tgsi::shader_test::sampler_from_section;
 use tgsi::texture::{Format, Texture};
 
@@ -24,7 +26,7 @@ use tgsi::texture::{Format, Texture};
 pub struct RenderArgs {
     /// Fragment shader (TGSI text, `-` for standard input); it writes COLOR[0]
     pub shader: PathBuf,
-    /// Output PNG file (8-bit RGBA)
+    /// Output PNG file (8-bit RGBA; `-` writes standard output)
     #[arg(short, long)]
     pub output: PathBuf,
     /// Render target size
@@ -180,6 +182,11 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes the PNG to a file, or to standard output for `-`.
 fn write_png(path: &Path, img: &Rgba8Image) -> Result<()> {
+    if path == Path::new("-") {
+        let bytes = encode_png(img).map_err(|e| anyhow!("{e}"))?;
+        return write_bytes(path, &bytes);
+    }
     save_png(path, img).map_err(|e| anyhow!("{e}"))
 }
