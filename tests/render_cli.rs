@@ -62,3 +62,45 @@ fn render_rejects_bad_input_clearly() {
     );
     assert!(!std::path::Path::new(out).exists());
 }
+
+#[test]
+fn render_takes_textures_from_a_data_file() {
+    let dir = std::env::temp_dir().join(format!("tgsi-render-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    // 2x2 float texture, default sampler (nearest): pixel (x, y) of a 2x2
+    // target samples texel (x, y); 0.5 -> 127.5 -> 128 and 2.0 clamps to 255.
+    std::fs::write(
+        &data,
+        "[texture 0]\ntarget 2d\nformat rgba32f\nsize (2, 2)\n\
+         1 0 0 1  0 1 0 1\n0 0 1 1  0.5 2 0 0\n",
+    )
+    .unwrap();
+    let shader = dir.join("tex.tgsi");
+    std::fs::write(
+        &shader,
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, FLOAT\nTEX OUT[0], IN[0], SAMP[0], 2D\nEND\n",
+    )
+    .unwrap();
+    let out = dir.join("out.png");
+    let (code, err) = tgsi(&[
+        "render",
+        shader.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--size",
+        "2x2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = tgsi::image_io::load_png(&out).unwrap();
+    assert_eq!(
+        img.pixels,
+        vec![
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 128, 255, 0, 0
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,8 +19,8 @@ use tgsi::exec::{Draw, Limits, Program, Resources};
 use tgsi::image_io::{
     Rgba8Image, encode_png, load_png, save_png, target_to_image, texture_from_image,
 };
-use tgsi::shader_test::sampler_from_section;
-use tgsi::texture::{Format, Texture};
+use tgsi::shader_test::{self, Section, sampler_from_section, texture_from_section};
+use tgsi::texture::{Format, Sampler, Texture};
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -44,6 +44,12 @@ pub struct RenderArgs {
     /// uint64, int64, hex); CONST[i] is buffer 0. Repeatable.
     #[arg(long = "const", value_name = "N=TYPE:VALUES")]
     pub constants: Vec<String>,
+    /// Data file in the `.shader_test` section syntax: `[constant N]`,
+    /// `[texture N]`, `[image N]` and `[sampler N]` sections (every target and
+    /// texel format that `.shader_test` files offer), applied before the
+    /// `--const`, `--texture` and `--sampler` options
+    #[arg(long)]
+    pub data: Option<PathBuf>,
     /// Render into an sRGB target (rgba8_srgb): the shader's linear colours are
     /// sRGB-encoded; without it the target is rgba32f and colours are clamped
     /// to [0, 1] and rounded to 8 bits as they are
@@ -72,6 +78,39 @@ fn slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T) -> &mut T {
         v.resize(index + 1, fill);
     }
     &mut v[index]
+}
+
+/// Fills `res` from a data file's `[constant N]`, `[texture N]`, `[image N]`
+/// and `[sampler N]` sections.
+fn load_data(path: &Path, res: &mut Resources) -> Result<()> {
+    let name = display_name(path);
+    let text = read_text(path)?;
+    let file = shader_test::parse_file(&name, &text)
+        .map_err(|e| anyhow!("{name}:{}: {}", e.line, e.message))?;
+    for (line, section) in &file.sections {
+        match section {
+            Section::Constant { index, words } => {
+                *slot(&mut res.constants, *index as usize, Vec::new()) = words.clone()
+            }
+            Section::Texture(t) => {
+                let tex = texture_from_section(t).map_err(|e| anyhow!("{name}:{line}: {e}"))?;
+                let list = if t.image {
+                    &mut res.images
+                } else {
+                    &mut res.textures
+                };
+                *slot(list, t.index as usize, None) = Some(tex);
+            }
+            Section::Sampler(s) => {
+                *slot(&mut res.samplers, s.index as usize, Sampler::default()) =
+                    sampler_from_section(s)
+            }
+            _ => bail!(
+                "{name}:{line}: only [constant N], [texture N], [image N] and [sampler N] sections belong in a render data file"
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// A progress bar on stderr that appears only once a render has taken half a
@@ -136,6 +175,9 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     }
     let program = Program::compile(&shader).map_err(|e| anyhow!("{name}: {e}"))?;
     let mut res = Resources::default();
+    if let Some(data) = &args.data {
+        load_data(data, &mut res)?;
+    }
     for spec in &args.constants {
         let (i, words) = super::run::parse_typed(spec, "--const")?;
         if i >= 4096 {
@@ -151,8 +193,7 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     for spec in &args.samplers {
         let s = parse_sampler(spec)?;
         let index = s.index as usize;
-        *slot(&mut res.samplers, index, tgsi::texture::Sampler::default()) =
-            sampler_from_section(&s);
+        *slot(&mut res.samplers, index, Sampler::default()) = sampler_from_section(&s);
     }
     let format_name = if args.srgb { "rgba8_srgb" } else { "rgba32f" };
     let format = Format::from_short_name(format_name)
