@@ -8,7 +8,8 @@
 //! * `frag`: `01_loop_sin_tex.tgsi` itself as a fragment shader over a
 //!   SIZE x SIZE RGBA8 target (a full-target quad, GENERIC[0] = the pixel's
 //!   (u, v)), sampling a 256x256 RGBA8 texture bilinearly with REPEAT, the
-//!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second.
+//!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second. With
+//!   `--peer` the image is also compared with llvmpipe's readback.
 //!
 //! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
 //! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
@@ -258,6 +259,7 @@ fn peerbench(
     n: u32,
     reps: usize,
     iters: u32,
+    dump: Option<&std::path::Path>,
 ) -> Result<(f64, f64)> {
     let exe = peer_dir().join("gl/peerbench");
     if !exe.exists() {
@@ -272,6 +274,9 @@ fn peerbench(
         .env("GALLIUM_DRIVER", driver);
     if let Some(t) = threads {
         cmd.env("LP_NUM_THREADS", t.to_string());
+    }
+    if let Some(d) = dump {
+        cmd.env("PEERBENCH_DUMP", d);
     }
     let out = cmd.output().context("running peerbench")?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -333,6 +338,7 @@ fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
             args.invocations,
             reps,
             args.iters,
+            None,
         ) {
             Ok((best, med)) => {
                 let ratios: Vec<String> = ours
@@ -430,6 +436,7 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
     );
     let mut results: Vec<(usize, f64)> = Vec::new();
     let mut first_sum: Option<(usize, u64)> = None;
+    let mut image: Option<Vec<u8>> = None;
     for &threads in &args.threads {
         let limits = Limits {
             threads: threads.max(1),
@@ -442,6 +449,9 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
             .draw(&mut res, &draw, &mut targets, &limits)
             .map_err(|e| anyhow!("{e}"))?;
         let sum = checksum(&targets[0]);
+        if image.is_none() {
+            image = targets[0].levels.first().cloned();
+        }
         match first_sum {
             None => first_sum = Some((threads, sum)),
             Some((t0, s0)) if s0 != sum => bail!(
@@ -474,8 +484,11 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
             ("llvmpipe, 1 thread", "llvmpipe", Some(1), 20),
             ("llvmpipe, 2 threads", "llvmpipe", Some(2), 20),
         ];
+        let dump_path =
+            std::env::temp_dir().join(format!("tgsi-bench-frag-{}.rgba", std::process::id()));
         for (label, driver, threads, frames) in peers {
-            match peerbench(driver, threads, "frag", size, frames, args.iters) {
+            let dump = (driver == "llvmpipe" && threads == Some(1)).then_some(dump_path.as_path());
+            match peerbench(driver, threads, "frag", size, frames, args.iters, dump) {
                 Ok((best, med)) => {
                     let ratios: Vec<String> = results
                         .iter()
@@ -492,13 +505,57 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
                 Err(e) => println!("{label}: skipped: {e:#}"),
             }
         }
+        if let (Ok(theirs), Some(ours)) = (std::fs::read(&dump_path), &image) {
+            println!("{}", agreement(ours, &theirs));
+        }
+        let _ = std::fs::remove_file(&dump_path);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How close the RGBA8 image is to llvmpipe's readback of the same frame
+/// (`PEERBENCH_DUMP`: rows in memory order, which is the same order here:
+/// row 0 holds the smallest v in both).
+fn agreement(ours: &[u8], theirs: &[u8]) -> String {
+    if ours.len() != theirs.len() {
+        return format!(
+            "image vs llvmpipe: sizes differ ({} and {} bytes)",
+            ours.len(),
+            theirs.len()
+        );
+    }
+    let mut close = 0usize;
+    let mut max = 0u8;
+    let mut sum = 0u64;
+    for (a, b) in ours.iter().zip(theirs) {
+        let d = a.abs_diff(*b);
+        close += usize::from(d <= 1);
+        max = max.max(d);
+        sum += u64::from(d);
+    }
+    let n = ours.len().max(1);
+    format!(
+        "image vs llvmpipe (1 thread): {:.4}% of channels within 1/255, mean difference {:.4}/255, largest {max}/255 (SIN/COS differ in the last bits, the loop amplifies that, and FRC turns 0.9999 against 1.0001 into 255 against 0)",
+        100.0 * close as f64 / n as f64,
+        sum as f64 / n as f64
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn image_agreement_counts_channels() {
+        // Differences 1, 0, 255, 0: three of four within 1/255, mean 64.
+        let text = agreement(&[0, 10, 255, 7], &[1, 10, 0, 7]);
+        assert!(text.contains("75.0000% of channels"), "{text}");
+        assert!(
+            text.contains("mean difference 64.0000/255, largest 255/255"),
+            "{text}"
+        );
+        assert!(agreement(&[0], &[0, 0]).contains("sizes differ"));
+    }
 
     #[test]
     fn frag_workload_matches_peerbench() {
