@@ -172,6 +172,8 @@ pub struct Code {
     pub block_size: [u32; 3],
     pub has_barrier: bool,
     pub uses_shared: bool,
+    /// Per instruction: its fast path (`fast.rs`), if it has one.
+    pub fast: Vec<super::fast::Kernel>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -380,7 +382,6 @@ impl Code {
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         Ok(Code {
             processor: shader.processor,
-            insts,
             temp,
             output,
             input,
@@ -394,6 +395,8 @@ impl Code {
             block_size,
             has_barrier,
             uses_shared,
+            fast: insts.iter().map(super::fast::Kernel::build).collect(),
+            insts,
         })
     }
 }

@@ -416,9 +416,18 @@ impl Batch {
                 return Err(self.budget_error(code, env));
             }
             let next = self.pc + 1;
+            if let Some(k) = code.fast.get(self.pc)
+                && let Some(run) = k.run
+            {
+                if self.exec != 0 {
+                    run(self, k, env);
+                }
+                self.pc = next;
+                continue;
+            }
             match inst.op {
                 Opcode::IF | Opcode::UIF => {
-                    let v = self.fetch(&inst.src[0], 1, env)[0];
+                    let v = self.fetch_x(&inst.src[0], env);
                     // IF tests the float value (-0.0 is false), UIF the raw bits.
                     let truth: fn(u32) -> bool = if inst.op == Opcode::IF {
                         |x| f32::from_bits(x) != 0.0

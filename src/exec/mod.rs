@@ -46,6 +46,8 @@
 mod alu;
 pub mod decode;
 #[allow(clippy::needless_range_loop)]
+mod fast;
+#[allow(clippy::needless_range_loop)]
 mod machine;
 pub mod math;
 pub mod ops;
