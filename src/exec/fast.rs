@@ -19,7 +19,7 @@
 //!   AVX2 code (no aliasing between operands and results).
 
 use super::decode::{DstKind, Inst, Modifier, Src, SrcKind};
-use super::machine::{Batch, Env, FULL, Row};
+use super::machine::{Batch, Env, FULL, Mask, Row};
 use super::{LANES, math, ops};
 use crate::opcode::{Opcode, OperandType};
 
@@ -288,26 +288,44 @@ fn replicate(b: &mut Batch, k: &Kernel, r: Row) {
 
 #[inline(always)]
 fn comp1(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32) -> u32) {
-    per_channel(b, k, env, |b, env, c| row(b, env, &k.src[0], c).map(&f));
+    per_channel(
+        b,
+        k,
+        env,
+        #[inline(always)]
+        |b, env, c| row(b, env, &k.src[0], c).map(&f),
+    );
 }
 
 #[inline(always)]
 fn comp2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32, u32) -> u32) {
-    per_channel(b, k, env, |b, env, c| {
-        let x = row(b, env, &k.src[0], c);
-        let y = row(b, env, &k.src[1], c);
-        std::array::from_fn(|l| f(x[l], y[l]))
-    });
+    per_channel(
+        b,
+        k,
+        env,
+        #[inline(always)]
+        |b, env, c| {
+            let x = row(b, env, &k.src[0], c);
+            let y = row(b, env, &k.src[1], c);
+            std::array::from_fn(|l| f(x[l], y[l]))
+        },
+    );
 }
 
 #[inline(always)]
 fn comp3(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32, u32, u32) -> u32) {
-    per_channel(b, k, env, |b, env, c| {
-        let x = row(b, env, &k.src[0], c);
-        let y = row(b, env, &k.src[1], c);
-        let z = row(b, env, &k.src[2], c);
-        std::array::from_fn(|l| f(x[l], y[l], z[l]))
-    });
+    per_channel(
+        b,
+        k,
+        env,
+        #[inline(always)]
+        |b, env, c| {
+            let x = row(b, env, &k.src[0], c);
+            let y = row(b, env, &k.src[1], c);
+            let z = row(b, env, &k.src[2], c);
+            std::array::from_fn(|l| f(x[l], y[l], z[l]))
+        },
+    );
 }
 
 #[inline(always)]
@@ -396,28 +414,47 @@ fn per_pair(
 
 #[inline(always)]
 fn pair1(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64) -> u64) {
-    per_pair(b, k, env, true, |b, env, p| {
-        pair(b, env, &k.src[0], p).map(&f)
-    });
+    per_pair(
+        b,
+        k,
+        env,
+        true,
+        #[inline(always)]
+        |b, env, p| pair(b, env, &k.src[0], p).map(&f),
+    );
 }
 
 #[inline(always)]
 fn pair2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64, u64) -> u64) {
-    per_pair(b, k, env, false, |b, env, p| {
-        let x = pair(b, env, &k.src[0], p);
-        let y = pair(b, env, &k.src[1], p);
-        std::array::from_fn(|l| f(x[l], y[l]))
-    });
+    per_pair(
+        b,
+        k,
+        env,
+        false,
+        #[inline(always)]
+        |b, env, p| {
+            let x = pair(b, env, &k.src[0], p);
+            let y = pair(b, env, &k.src[1], p);
+            std::array::from_fn(|l| f(x[l], y[l]))
+        },
+    );
 }
 
 #[inline(always)]
 fn pair3(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64, u64, u64) -> u64) {
-    per_pair(b, k, env, true, |b, env, p| {
-        let x = pair(b, env, &k.src[0], p);
-        let y = pair(b, env, &k.src[1], p);
-        let z = pair(b, env, &k.src[2], p);
-        std::array::from_fn(|l| f(x[l], y[l], z[l]))
-    });
+    per_pair(
+        b,
+        k,
+        env,
+        true,
+        #[inline(always)]
+        |b, env, p| {
+            let x = pair(b, env, &k.src[0], p);
+            let y = pair(b, env, &k.src[1], p);
+            let z = pair(b, env, &k.src[2], p);
+            std::array::from_fn(|l| f(x[l], y[l], z[l]))
+        },
+    );
 }
 
 /// A 64-bit value shifted (or scaled) by src1 channel `count_chan[p]` for pair p.
@@ -429,11 +466,18 @@ fn pair_shift(
     count_chan: [usize; 2],
     f: impl Fn(u64, u32) -> u64,
 ) {
-    per_pair(b, k, env, false, |b, env, p| {
-        let x = pair(b, env, &k.src[0], p);
-        let n = row(b, env, &k.src[1], count_chan[p]);
-        std::array::from_fn(|l| f(x[l], n[l]))
-    });
+    per_pair(
+        b,
+        k,
+        env,
+        false,
+        #[inline(always)]
+        |b, env, p| {
+            let x = pair(b, env, &k.src[0], p);
+            let n = row(b, env, &k.src[1], count_chan[p]);
+            std::array::from_fn(|l| f(x[l], n[l]))
+        },
+    );
 }
 
 // ---- the opcode table -------------------------------------------------------
@@ -580,6 +624,19 @@ fn handler(op: Opcode) -> Option<(Shape, Handler)> {
     })
 }
 
+/// The lanes where `v` is true: nonzero bits, or (`float`) a float other
+/// than ±0.0 (NaN is true). Packed compares and an OR of shifted bits.
+#[inline(always)]
+pub fn lanes_true(v: &Row, float: bool) -> Mask {
+    let ignore = if float { 0x8000_0000 } else { 0 };
+    let t: Row = v.map(|x| (x & !ignore != 0) as u32);
+    let mut m = 0u32;
+    for (l, b) in t.iter().enumerate() {
+        m |= b << l;
+    }
+    m as Mask
+}
+
 impl Batch {
     /// Channel `swz[0]` of a source (what IF, UIF and friends test), with
     /// its 32-bit modifiers: a plain row copy for a direct register.
@@ -595,7 +652,7 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::super::decode::Code;
-    use super::super::machine::{Batch, Env, Mask};
+    use super::super::machine::{Batch, Env};
     use super::*;
 
     /// Deterministic xorshift64* generator.

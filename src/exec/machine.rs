@@ -241,11 +241,9 @@ pub struct Batch {
 /// Expands a lane mask to a row of `!0` / `0`.
 #[inline(always)]
 pub fn mask_row(m: Mask) -> Row {
-    let mut r = [0u32; LANES];
-    for (l, v) in r.iter_mut().enumerate() {
-        *v = 0u32.wrapping_sub(((m >> l) & 1) as u32);
-    }
-    r
+    // a broadcast, an AND with the lane bits and a compare (packed)
+    let m = m as u32;
+    std::array::from_fn(|l| if m & (1 << l) != 0 { !0 } else { 0 })
 }
 
 impl Batch {
@@ -429,15 +427,7 @@ impl Batch {
                 Opcode::IF | Opcode::UIF => {
                     let v = self.fetch_x(&inst.src[0], env);
                     // IF tests the float value (-0.0 is false), UIF the raw bits.
-                    let truth: fn(u32) -> bool = if inst.op == Opcode::IF {
-                        |x| f32::from_bits(x) != 0.0
-                    } else {
-                        |x| x != 0
-                    };
-                    let mut taken: Mask = 0;
-                    for (l, x) in v.iter().enumerate() {
-                        taken |= (truth(*x) as Mask) << l;
-                    }
+                    let taken = super::fast::lanes_true(&v, inst.op == Opcode::IF);
                     self.push(Frame::If { cond: self.cond }, inst)?;
                     self.cond &= taken;
                     self.update_exec();

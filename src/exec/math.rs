@@ -26,7 +26,8 @@ const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 
 /// sin(x) for |x| ≤ π/4 + ε: Taylor to x^17 in f64 (truncation < 1e-19).
-#[inline(always)]
+/// The definition [`sin_or_cos_kernel`] reproduces (tests).
+#[cfg(test)]
 fn sin_kernel(r: f64) -> f64 {
     const S: [f64; 8] = [
         -1.0 / 6.0,
@@ -52,7 +53,7 @@ fn sin_kernel(r: f64) -> f64 {
 }
 
 /// cos(x) for |x| ≤ π/4 + ε: Taylor to x^16 in f64 (truncation < 1e-17).
-#[inline(always)]
+#[cfg(test)]
 fn cos_kernel(r: f64) -> f64 {
     const C: [f64; 8] = [
         -1.0 / 2.0,
@@ -76,6 +77,41 @@ fn cos_kernel(r: f64) -> f64 {
     1.0 + r2 * p
 }
 
+/// [`cos_kernel`] (`cos` true) or [`sin_kernel`] of `r`, bit for bit, with
+/// one Horner chain whose coefficients are chosen per lane: both kernels are
+/// `(1 + r²·p(r²))` times `r` (sin) or 1 (cos, exact), so a vector of lanes
+/// in mixed quadrants evaluates one polynomial instead of both.
+#[inline(always)]
+fn sin_or_cos_kernel(r: f64, cos: bool) -> f64 {
+    const S: [f64; 8] = [
+        -1.0 / 6.0,
+        1.0 / 120.0,
+        -1.0 / 5_040.0,
+        1.0 / 362_880.0,
+        -1.0 / 39_916_800.0,
+        1.0 / 6_227_020_800.0,
+        -1.0 / 1_307_674_368_000.0,
+        1.0 / 355_687_428_096_000.0,
+    ];
+    const C: [f64; 8] = [
+        -1.0 / 2.0,
+        1.0 / 24.0,
+        -1.0 / 720.0,
+        1.0 / 40_320.0,
+        -1.0 / 3_628_800.0,
+        1.0 / 479_001_600.0,
+        -1.0 / 87_178_291_200.0,
+        1.0 / 20_922_789_888_000.0,
+    ];
+    let coef = |i: usize| if cos { C[i] } else { S[i] };
+    let r2 = r * r;
+    let mut p = coef(7);
+    for i in (0..7).rev() {
+        p = p * r2 + coef(i);
+    }
+    (1.0 + r2 * p) * if cos { 1.0 } else { r }
+}
+
 /// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
 /// k = round(x·2/π), r = x − k·π/2 (three-constant Cody–Waite in f64), then
 /// the kernel of quadrant k + phase, rounded once to f32. Any other input
@@ -88,8 +124,7 @@ fn trig_fast(x: f32, phase: u32) -> f32 {
     let k = shifted - ROUND_MAGIC;
     let quadrant = (shifted.to_bits() as u32).wrapping_add(phase);
     let r = ((xd - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
-    let (s, c) = (sin_kernel(r), cos_kernel(r));
-    let v = if quadrant & 1 != 0 { c } else { s };
+    let v = sin_or_cos_kernel(r, quadrant & 1 != 0);
     let v = f64::from_bits(v.to_bits() ^ (((quadrant & 2) as u64) << 62));
     v as f32
 }
@@ -297,6 +332,31 @@ mod tests {
         );
         assert!(e_sin <= 0.501, "sin {e_sin} ulp at {at_sin}");
         assert!(e_cos <= 0.501, "cos {e_cos} ulp at {at_cos}");
+    }
+
+    #[test]
+    fn the_shared_kernel_is_both_taylor_kernels_bit_for_bit() {
+        let mut rng = Rng(0x5151_2323_7878_abab);
+        for i in 0..2_000_000 {
+            let r = if i % 2 == 0 {
+                rng.uniform(-0.7854, 0.7854)
+            } else {
+                // tiny and zero arguments keep their sign through sin
+                rng.uniform(-1e-6, 1e-6) * 2f64.powi(-(i % 200))
+            };
+            assert_eq!(
+                sin_or_cos_kernel(r, false).to_bits(),
+                sin_kernel(r).to_bits()
+            );
+            assert_eq!(
+                sin_or_cos_kernel(r, true).to_bits(),
+                cos_kernel(r).to_bits()
+            );
+        }
+        assert_eq!(
+            sin_or_cos_kernel(-0.0, false).to_bits(),
+            (-0.0f64).to_bits()
+        );
     }
 
     #[test]
