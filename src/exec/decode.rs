@@ -395,7 +395,7 @@ impl Code {
             block_size,
             has_barrier,
             uses_shared,
-            fast: insts.iter().map(super::fast::Kernel::build).collect(),
+            fast: super::fast::build_all(&insts),
             insts,
         })
     }

@@ -72,12 +72,38 @@ pub struct Kernel {
     /// is written.
     direct: bool,
     src: [Opnd; 3],
+    /// Kernels in the straight run that starts here (this one included; 0
+    /// without a kernel): none of them changes a mask or jumps, so the run
+    /// loop may execute them back to back.
+    pub block: u32,
+}
+
+/// The kernels of a program, with their straight runs counted.
+pub fn build_all(insts: &[Inst]) -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = insts.iter().map(Kernel::build).collect();
+    let mut after = 0;
+    for k in ks.iter_mut().rev() {
+        after = if k.run.is_some() { after + 1 } else { 0 };
+        k.block = after;
+    }
+    ks
+}
+
+/// Runs a straight run of kernels for the active lanes (`exec != 0`).
+#[inline]
+pub fn run_block(b: &mut Batch, ks: &[Kernel], env: &Env) {
+    for k in ks {
+        if let Some(run) = k.run {
+            run(b, k, env);
+        }
+    }
 }
 
 impl Kernel {
     /// No fast path.
     pub const NONE: Kernel = Kernel {
         run: None,
+        block: 0,
         dst: 0,
         mask: 0,
         saturate: false,
@@ -98,6 +124,7 @@ impl Kernel {
         }
         let mut k = Kernel {
             run: Some(run),
+            block: 1,
             dst,
             mask: inst.dst[0].mask & 0xF,
             saturate: inst.saturate,
@@ -198,7 +225,7 @@ impl Shape {
 #[inline(always)]
 fn row(b: &Batch, env: &Env, o: &Opnd, c: usize) -> Row {
     let v: Row = match o.place {
-        Place::Reg(r) => b.regs[r as usize][o.swz[c] as usize],
+        Place::Reg(r) => b.regs[r as usize][o.swz[c] as usize & 3],
         Place::Const { buf, slot } => [const_word(env, buf, slot, o.swz[c]); LANES],
     };
     let (and, xor) = (o.and[c], o.xor[c]);
@@ -843,6 +870,44 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "kernels rarely exercised: {missing:?}");
+    }
+
+    #[test]
+    fn straight_runs_keep_the_budget_exact() {
+        let text = "COMP\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
+            ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+            UIF IMM[0].xxxx\nENDIF\n\
+            ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+            ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nEND\n";
+        let (s, _) = crate::text::parse(text).expect("parses");
+        let code = Code::compile(&s).expect("compiles");
+        let blocks: Vec<u32> = code.fast.iter().map(|k| k.block).collect();
+        assert_eq!(blocks, [2, 1, 0, 0, 3, 2, 1, 0]);
+        for budget in 1..=9u64 {
+            let mut b = Batch::new(&code);
+            b.reset(&code, FULL);
+            let env = Env {
+                consts: &[],
+                buffers: &[],
+                max_instructions: budget,
+            };
+            let r = b.run(&code, &env, &mut []);
+            if budget >= 8 {
+                assert!(r.is_ok(), "budget {budget}");
+                assert_eq!(b.executed, 8);
+                assert_eq!(f32::from_bits(b.regs[0][0][0]), 8.0);
+            } else {
+                // stopped at instruction `budget`, having run exactly the ones before it
+                let e = r.expect_err("over budget");
+                assert_eq!(e.instruction, Some(budget as usize), "budget {budget}");
+                let adds = [1, 2, 2, 2, 4, 6, 8][budget as usize - 1];
+                assert_eq!(
+                    f32::from_bits(b.regs[0][0][0]),
+                    adds as f32,
+                    "budget {budget}"
+                );
+            }
+        }
     }
 
     #[test]
