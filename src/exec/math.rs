@@ -50,7 +50,8 @@ const COS_COEF: [f64; TRIG_TERMS] = [
 /// a correctly rounded f32 result.
 const TRIG_TERMS: usize = 6;
 
-/// sin(r) for |r| ≤ π/4 + ε: r·(1 + r²·p(r²)) by Horner in f64 (the form
+/// sin(r) for |r| ≤ π/4 + ε: r·(1 + r²·p(r²)) by Horner in f64 with fused
+/// multiply-adds (`f64::mul_add`: one rounding each, on every host; the form
 /// keeps the sign of a zero r). The definition [`sin_or_cos_kernel`]
 /// reproduces (tests).
 #[cfg(test)]
@@ -58,20 +59,20 @@ fn sin_kernel(r: f64) -> f64 {
     let r2 = r * r;
     let mut p = SIN_COEF[TRIG_TERMS - 1];
     for i in (0..TRIG_TERMS - 1).rev() {
-        p = p * r2 + SIN_COEF[i];
+        p = p.mul_add(r2, SIN_COEF[i]);
     }
-    r * (1.0 + r2 * p)
+    r * r2.mul_add(p, 1.0)
 }
 
-/// cos(r) for |r| ≤ π/4 + ε: 1 + r²·p(r²) by Horner in f64.
+/// cos(r) for |r| ≤ π/4 + ε: 1 + r²·p(r²) by fused Horner steps in f64.
 #[cfg(test)]
 fn cos_kernel(r: f64) -> f64 {
     let r2 = r * r;
     let mut p = COS_COEF[TRIG_TERMS - 1];
     for i in (0..TRIG_TERMS - 1).rev() {
-        p = p * r2 + COS_COEF[i];
+        p = p.mul_add(r2, COS_COEF[i]);
     }
-    1.0 + r2 * p
+    r2.mul_add(p, 1.0)
 }
 
 /// [`cos_kernel`] (`cos` true) or [`sin_kernel`] of `r`, bit for bit, with
@@ -84,9 +85,9 @@ fn sin_or_cos_kernel(r: f64, cos: bool) -> f64 {
     let r2 = r * r;
     let mut p = coef(TRIG_TERMS - 1);
     for i in (0..TRIG_TERMS - 1).rev() {
-        p = p * r2 + coef(i);
+        p = p.mul_add(r2, coef(i));
     }
-    (1.0 + r2 * p) * if cos { 1.0 } else { r }
+    r2.mul_add(p, 1.0) * if cos { 1.0 } else { r }
 }
 
 /// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
@@ -100,7 +101,7 @@ fn trig_fast(x: f32, phase: u32) -> f32 {
     let shifted = xd * TWO_OVER_PI + ROUND_MAGIC;
     let k = shifted - ROUND_MAGIC;
     let quadrant = (shifted.to_bits() as u32).wrapping_add(phase);
-    let r = ((xd - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+    let r = (-k).mul_add(PIO2_3, (-k).mul_add(PIO2_2, (-k).mul_add(PIO2_1, xd)));
     let v = sin_or_cos_kernel(r, quadrant & 1 != 0);
     let v = f64::from_bits(v.to_bits() ^ (((quadrant & 2) as u64) << 62));
     v as f32
