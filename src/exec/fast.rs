@@ -11,7 +11,9 @@
 //! opcodes) keeps the general path. The results are the general path's,
 //! bit for bit (the tests below run both on random instructions):
 //!
-//! * per-component 32-bit ops with 1–3 sources, replicated scalars (RCP,
+//! * per-component 32-bit ops with 1–3 sources (with a leaner form for the
+//!   commonest case: one channel, plain direct registers, no `_SAT`),
+//!   replicated scalars (RCP,
 //!   EX2, POW, SIN, …), and the 64-bit pair shapes (unary, binary, ternary,
 //!   shifts) with the same writemask rules as `alu.rs` (see `mod.rs`);
 //! * every source is read before a destination channel is written;
@@ -72,6 +74,10 @@ pub struct Kernel {
     /// is written.
     direct: bool,
     src: [Opnd; 3],
+    /// The single-channel form: the written channel and, per source,
+    /// (register, channel) read.
+    chan: u8,
+    one: [(u32, u8); 3],
     /// Kernels in the straight run that starts here (this one included; 0
     /// without a kernel): none of them changes a mask or jumps, so the run
     /// loop may execute them back to back.
@@ -109,11 +115,13 @@ impl Kernel {
         saturate: false,
         direct: false,
         src: [Opnd::ZERO; 3],
+        chan: 0,
+        one: [(0, 0); 3],
     };
 
     /// The fast path of `inst`, or [`Kernel::NONE`].
     pub fn build(inst: &Inst) -> Kernel {
-        let Some((shape, run)) = handler(inst.op) else {
+        let Some((shape, (run, one))) = handler(inst.op) else {
             return Kernel::NONE;
         };
         let DstKind::Reg(dst) = inst.dst[0].kind else {
@@ -130,6 +138,8 @@ impl Kernel {
             saturate: inst.saturate,
             direct: true,
             src: [Opnd::ZERO; 3],
+            chan: 0,
+            one: [(0, 0); 3],
         };
         let mut reads_dst = false;
         for i in 0..shape.sources() {
@@ -146,6 +156,26 @@ impl Kernel {
             k.mask.count_ones()
         };
         k.direct = !reads_dst || units <= 1;
+        if let Some(one) = one
+            && units == 1
+            && !k.saturate
+        {
+            let chan = k.mask.trailing_zeros() as usize;
+            let mut plain = true;
+            for i in 0..shape.sources() {
+                let o = &k.src[i];
+                match o.place {
+                    Place::Reg(r) if o.and == [!0; 4] && o.xor == [0; 4] => {
+                        k.one[i] = (r, o.swz[chan]);
+                    }
+                    _ => plain = false,
+                }
+            }
+            if plain {
+                k.run = Some(one);
+                k.chan = chan as u8;
+            }
+        }
         k
     }
 }
@@ -509,23 +539,74 @@ fn pair_shift(
 
 // ---- the opcode table -------------------------------------------------------
 
+/// The single-channel form of a per-component op: one channel, plain
+/// direct-register sources, no `_SAT` (the commonest instruction of all).
+#[inline(always)]
+fn one_row(b: &Batch, k: &Kernel, i: usize) -> Row {
+    let (reg, row) = k.one[i];
+    b.regs[reg as usize][row as usize & 3]
+}
+
+#[inline(always)]
+fn one1(b: &mut Batch, k: &Kernel, f: impl Fn(u32) -> u32) {
+    let r = one_row(b, k, 0).map(f);
+    put(b, k, k.chan as usize & 3, &r);
+}
+
+#[inline(always)]
+fn one2(b: &mut Batch, k: &Kernel, f: impl Fn(u32, u32) -> u32) {
+    let (x, y) = (one_row(b, k, 0), one_row(b, k, 1));
+    let r: Row = std::array::from_fn(|l| f(x[l], y[l]));
+    put(b, k, k.chan as usize & 3, &r);
+}
+
+#[inline(always)]
+fn one3(b: &mut Batch, k: &Kernel, f: impl Fn(u32, u32, u32) -> u32) {
+    let (x, y, z) = (one_row(b, k, 0), one_row(b, k, 1), one_row(b, k, 2));
+    let r: Row = std::array::from_fn(|l| f(x[l], y[l], z[l]));
+    put(b, k, k.chan as usize & 3, &r);
+}
+
+/// A handler for each shape, plus the single-channel one of per-component ops.
 macro_rules! h {
+    (@one $shape:ident, $one:ident, $f:expr) => {{
+        fn run(b: &mut Batch, k: &Kernel, env: &Env) {
+            $shape(b, k, env, $f)
+        }
+        fn one(b: &mut Batch, k: &Kernel, _: &Env) {
+            $one(b, k, $f)
+        }
+        (run as Handler, Some(one as Handler))
+    }};
+    (comp1, $f:expr) => {
+        h!(@one comp1, one1, $f)
+    };
+    (comp2, $f:expr) => {
+        h!(@one comp2, one2, $f)
+    };
+    (comp3, $f:expr) => {
+        h!(@one comp3, one3, $f)
+    };
     ($shape:ident, $f:expr) => {{
         fn run(b: &mut Batch, k: &Kernel, env: &Env) {
             $shape(b, k, env, $f)
         }
-        run as Handler
+        (run as Handler, None)
     }};
     ($shape:ident, $arg:expr, $f:expr) => {{
         fn run(b: &mut Batch, k: &Kernel, env: &Env) {
             $shape(b, k, env, $arg, $f)
         }
-        run as Handler
+        (run as Handler, None)
     }};
 }
 
+/// Both handlers of a fast opcode: the general one and, for per-component
+/// ops, the single-channel one.
+type Handlers = (Handler, Option<Handler>);
+
 /// The shape and handler of a fast opcode (the same formulas as `alu.rs`).
-fn handler(op: Opcode) -> Option<(Shape, Handler)> {
+fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
     use Opcode::*;
     use Shape::*;
     Some(match op {
@@ -733,7 +814,7 @@ mod tests {
             .map(|_| b"xyzw"[rng.below(4) as usize] as char)
             .collect();
         let body = format!("{reg}.{swz}");
-        match rng.below(6) {
+        match rng.below(8) {
             0 => format!("-{body}"),
             1 => format!("|{body}|"),
             2 => format!("-|{body}|"),
@@ -771,6 +852,7 @@ mod tests {
     fn kernels_match_the_general_path_bit_for_bit() {
         let mut rng = Rng(0x0123_4567_89ab_cdef);
         let mut covered = std::collections::BTreeMap::new();
+        let mut singles = std::collections::BTreeMap::new();
         for round in 0..60_000u64 {
             let op = loop {
                 let Some(op) = Opcode::from_u8(rng.below(256) as u8) else {
@@ -785,8 +867,9 @@ mod tests {
                 .filter(|_| rng.below(3) != 0)
                 .map(|c| b"xyzw"[c] as char)
                 .collect();
-            let mask = if mask.is_empty() {
-                "x".to_string()
+            let mask = if mask.is_empty() || rng.below(3) == 0 {
+                // often one channel: the single-channel kernels
+                (b"xyzw"[rng.below(4) as usize] as char).to_string()
             } else {
                 mask
             };
@@ -806,6 +889,9 @@ mod tests {
                 continue;
             };
             let has_kernel = fast.fast[0].run.is_some();
+            let single = handler(op)
+                .and_then(|(_, (_, one))| one)
+                .is_some_and(|one| fast.fast[0].run.map(|r| r as usize) == Some(one as usize));
             let mut general = fast.clone();
             general.fast = vec![Kernel::NONE; general.insts.len()];
             let consts = vec![(0..12).map(|_| rng.word()).collect::<Vec<u32>>()];
@@ -858,6 +944,9 @@ mod tests {
             if has_kernel {
                 *covered.entry(op.name()).or_insert(0u32) += 1;
             }
+            if single {
+                *singles.entry(op.name()).or_insert(0u32) += 1;
+            }
         }
         // every fast opcode ran through its kernel many times
         let mut missing = Vec::new();
@@ -870,6 +959,20 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "kernels rarely exercised: {missing:?}");
+        // and every single-channel kernel too
+        let mut missing = Vec::new();
+        for n in 0..=255u8 {
+            if let Some(op) = Opcode::from_u8(n)
+                && handler(op).is_some_and(|(_, (_, one))| one.is_some())
+                && singles.get(op.name()).copied().unwrap_or(0) < 10
+            {
+                missing.push(op.name());
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "single-channel kernels rarely exercised: {missing:?}"
+        );
     }
 
     #[test]
@@ -952,6 +1055,23 @@ mod tests {
         assert!(!k.direct);
         let k = code("ADD TEMP[0].xy, TEMP[1].yxxx, TEMP[2]").fast[0];
         assert!(k.direct);
+        // one channel, plain registers, no _SAT: the single-channel form,
+        // reading TEMP[1].y and TEMP[2].w for channel z
+        let single = |k: &Kernel| {
+            let one = handler(Opcode::ADD).and_then(|(_, (_, one))| one);
+            k.run.map(|r| r as usize) == one.map(|o| o as usize)
+        };
+        let k = code("ADD TEMP[0].z, TEMP[1].xxyx, TEMP[2].xyzw").fast[0];
+        assert!(single(&k));
+        assert_eq!((k.chan, k.one[0], k.one[1]), (2, (1, 1), (2, 2)));
+        assert!(!single(
+            &code("ADD_SAT TEMP[0].z, TEMP[1], TEMP[2]").fast[0]
+        ));
+        assert!(!single(&code("ADD TEMP[0].z, -TEMP[1], TEMP[2]").fast[0]));
+        assert!(!single(
+            &code("ADD TEMP[0].z, CONST[0][0], TEMP[2]").fast[0]
+        ));
+        assert!(!single(&code("ADD TEMP[0].zw, TEMP[1], TEMP[2]").fast[0]));
         // control flow never has a kernel
         assert!(code("UIF TEMP[0].xxxx\nENDIF").fast[0].run.is_none());
     }
