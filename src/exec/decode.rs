@@ -156,6 +156,8 @@ pub struct SystemValue {
 pub struct Code {
     pub processor: Processor,
     pub insts: Vec<Inst>,
+    /// Per instruction: its fast path (`fast.rs`), if it has one.
+    pub fast: Vec<super::fast::Kernel>,
     pub temp: FileRange,
     pub output: FileRange,
     pub input: FileRange,
@@ -172,8 +174,6 @@ pub struct Code {
     pub block_size: [u32; 3],
     pub has_barrier: bool,
     pub uses_shared: bool,
-    /// Per instruction: its fast path (`fast.rs`), if it has one.
-    pub fast: Vec<super::fast::Kernel>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -378,10 +378,12 @@ impl Code {
             dim(PropertyName::CsFixedBlockHeight),
             dim(PropertyName::CsFixedBlockDepth),
         ];
+        let fast = super::fast::build_all(&insts);
         let uses_shared =
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         Ok(Code {
             processor: shader.processor,
+            insts,
             temp,
             output,
             input,
@@ -395,8 +397,7 @@ impl Code {
             block_size,
             has_barrier,
             uses_shared,
-            fast: super::fast::build_all(&insts),
-            insts,
+            fast,
         })
     }
 }
