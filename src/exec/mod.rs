@@ -46,8 +46,6 @@
 mod alu;
 pub mod decode;
 #[allow(clippy::needless_range_loop)]
-mod fast;
-#[allow(clippy::needless_range_loop)]
 mod machine;
 pub mod math;
 pub mod ops;
@@ -59,6 +57,10 @@ use machine::{Batch, Env, FULL, Mask, SharedBuffer, Stop};
 
 /// Lanes executed together.
 pub const LANES: usize = 16;
+
+/// Pre-chosen kernels for the common arithmetic shapes (`fast.rs`).
+#[allow(clippy::needless_range_loop)]
+mod fast;
 
 /// Bounds that keep hostile shaders finite.
 #[derive(Clone, Debug)]
