@@ -760,7 +760,7 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::super::decode::Code;
-    use super::super::machine::{Batch, Env};
+    use super::super::{Limits, Program, Resources};
     use super::*;
 
     /// Deterministic xorshift64* generator.
@@ -822,30 +822,61 @@ mod tests {
         }
     }
 
-    /// Runs `code` on registers filled from `seed` and returns the register file.
-    fn run(
-        code: &Code,
-        seed: u64,
-        alive: Mask,
-        consts: &[Vec<u32>],
-    ) -> Vec<super::super::machine::Reg> {
+    /// Index of the instruction under test in [`harness`]'s shader.
+    const TESTED: usize = 11;
+
+    /// A 16-invocation compute shader that loads TEMP[0..3] and a condition
+    /// per lane from BUFFER[0] (80 bytes per lane), runs `inst` under
+    /// `UIF cond`, and stores TEMP[0..3] back.
+    fn harness(imm: &str, inst: &str) -> String {
+        format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+             PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\n\
+             DCL TEMP[0..5]\nDCL CONST[0][0..2]\nIMM[0] UINT32 {{{imm}}}\n\
+             IMM[1] UINT32 {{80, 16, 32, 48}}\nIMM[2] UINT32 {{64, 0, 0, 0}}\n\
+             UMUL TEMP[4].x, SV[0].xxxx, IMM[1].xxxx\n\
+             UADD TEMP[4].y, TEMP[4].xxxx, IMM[1].yyyy\n\
+             UADD TEMP[4].z, TEMP[4].xxxx, IMM[1].zzzz\n\
+             UADD TEMP[4].w, TEMP[4].xxxx, IMM[1].wwww\n\
+             UADD TEMP[5].x, TEMP[4].xxxx, IMM[2].xxxx\n\
+             LOAD TEMP[0], BUFFER[0], TEMP[4].xxxx\nLOAD TEMP[1], BUFFER[0], TEMP[4].yyyy\n\
+             LOAD TEMP[2], BUFFER[0], TEMP[4].zzzz\nLOAD TEMP[3], BUFFER[0], TEMP[4].wwww\n\
+             LOAD TEMP[5].x, BUFFER[0], TEMP[5].xxxx\n\
+             UIF TEMP[5].xxxx\n{inst}\nENDIF\n\
+             STORE BUFFER[0].xyzw, TEMP[4].xxxx, TEMP[0]\nSTORE BUFFER[0].xyzw, TEMP[4].yyyy, TEMP[1]\n\
+             STORE BUFFER[0].xyzw, TEMP[4].zzzz, TEMP[2]\nSTORE BUFFER[0].xyzw, TEMP[4].wwww, TEMP[3]\n\
+             END\n"
+        )
+    }
+
+    /// Runs [`harness`] with registers filled from `seed` and the lanes of
+    /// `alive` taking the UIF; returns `regs[lane][reg][chan]`.
+    fn run(p: &Program, seed: u64, alive: Mask, consts: &[Vec<u32>]) -> Vec<[[u32; 4]; 4]> {
         let mut rng = Rng(seed);
-        let mut b = Batch::new(code);
-        b.reset(code, alive);
-        for r in 0..code.temp.len as usize {
-            for row in b.regs[code.temp.base as usize + r].iter_mut() {
-                for v in row.iter_mut() {
-                    *v = rng.word();
-                }
-            }
+        let mut words = Vec::new();
+        for l in 0..LANES {
+            words.extend((0..16).map(|_| rng.word()));
+            words.extend([(alive >> l) as u32 & 1, 0, 0, 0]);
         }
-        let env = Env {
-            consts,
-            buffers: &[],
-            max_instructions: 100,
-        };
-        b.run(code, &env, &mut []).expect("runs");
-        b.regs
+        let mut res = Resources::default();
+        res.constants = consts.to_vec();
+        res.buffers = vec![words.iter().flat_map(|w| w.to_le_bytes()).collect()];
+        p.dispatch(&mut res, [1, 1, 1], &Limits::default())
+            .expect("runs");
+        let out: Vec<u32> = res.buffers[0]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        (0..LANES)
+            .map(|l| std::array::from_fn(|r| std::array::from_fn(|c| out[l * 20 + r * 4 + c])))
+            .collect()
+    }
+
+    /// The program with every kernel removed (the general path only).
+    fn without_kernels(p: &Program) -> Program {
+        let mut code = p.code.clone();
+        code.fast = vec![Kernel::NONE; code.insts.len()];
+        Program { code }
     }
 
     #[test]
@@ -876,24 +907,25 @@ mod tests {
             let sat = if rng.below(4) == 0 { "_SAT" } else { "" };
             let srcs: Vec<String> = (0..n).map(|_| source(&mut rng)).collect();
             let imm: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
-            let text = format!(
-                "COMP\nDCL TEMP[0..3]\nDCL CONST[0][0..2]\nIMM[0] UINT32 {{{}}}\n{op}{sat} TEMP[{}].{mask}, {}\nEND\n",
-                imm.join(", "),
+            let inst = format!(
+                "{op}{sat} TEMP[{}].{mask}, {}",
                 rng.below(4),
                 srcs.join(", ")
             );
+            let text = harness(&imm.join(", "), &inst);
             let Ok((shader, _)) = crate::text::parse(&text) else {
                 continue;
             };
-            let Ok(fast) = Code::compile(&shader) else {
+            let Ok(fast) = Program::compile(&shader) else {
                 continue;
             };
-            let has_kernel = fast.fast[0].run.is_some();
+            let k = fast.code.fast[TESTED];
+            assert_eq!(fast.code.insts[TESTED].op, op);
+            let has_kernel = k.run.is_some();
             let single = handler(op)
                 .and_then(|(_, (_, one))| one)
-                .is_some_and(|one| fast.fast[0].run.map(|r| r as usize) == Some(one as usize));
-            let mut general = fast.clone();
-            general.fast = vec![Kernel::NONE; general.insts.len()];
+                .is_some_and(|one| k.run.map(|r| r as usize) == Some(one as usize));
+            let general = without_kernels(&fast);
             let consts = vec![(0..12).map(|_| rng.word()).collect::<Vec<u32>>()];
             let alive = if rng.below(2) == 0 {
                 FULL
@@ -914,10 +946,11 @@ mod tests {
                 );
                 let float = matches!(op.src_type(0), OperandType::Float | OperandType::Double);
                 let wide = handler(op).is_some_and(|(s, _)| s.is_pair());
-                let same = |g: &super::super::machine::Reg, w: &super::super::machine::Reg| {
-                    (0..LANES).all(|l| {
+                // one lane's four registers
+                let same = |g: &[[u32; 4]; 4], w: &[[u32; 4]; 4]| {
+                    (0..4).all(|r| {
                         (0..4).all(|c| {
-                            if g[c][l] == w[c][l] {
+                            if g[r][c] == w[r][c] {
                                 return true;
                             }
                             if moves || !float {
@@ -925,12 +958,12 @@ mod tests {
                             }
                             if wide {
                                 let p = c & 2;
-                                let j = |r: &super::super::machine::Reg| {
-                                    f64::from_bits(r[p][l] as u64 | (r[p + 1][l] as u64) << 32)
+                                let j = |v: &[[u32; 4]; 4]| {
+                                    f64::from_bits(v[r][p] as u64 | (v[r][p + 1] as u64) << 32)
                                 };
                                 j(g).is_nan() && j(w).is_nan()
                             } else {
-                                f32::from_bits(g[c][l]).is_nan() && f32::from_bits(w[c][l]).is_nan()
+                                f32::from_bits(g[r][c]).is_nan() && f32::from_bits(w[r][c]).is_nan()
                             }
                         })
                     })
@@ -977,38 +1010,40 @@ mod tests {
 
     #[test]
     fn straight_runs_keep_the_budget_exact() {
-        let text = "COMP\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
+        let text = "COMP\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
             ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
             UIF IMM[0].xxxx\nENDIF\n\
             ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
-            ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nEND\n";
+            ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+            STORE BUFFER[0].x, IMM[0].zzzz, TEMP[0]\nEND\n";
         let (s, _) = crate::text::parse(text).expect("parses");
-        let code = Code::compile(&s).expect("compiles");
-        let blocks: Vec<u32> = code.fast.iter().map(|k| k.block).collect();
-        assert_eq!(blocks, [2, 1, 0, 0, 3, 2, 1, 0]);
-        for budget in 1..=9u64 {
-            let mut b = Batch::new(&code);
-            b.reset(&code, FULL);
-            let env = Env {
-                consts: &[],
-                buffers: &[],
+        let p = Program::compile(&s).expect("compiles");
+        let blocks: Vec<u32> = p.code.fast.iter().map(|k| k.block).collect();
+        assert_eq!(blocks, [2, 1, 0, 0, 3, 2, 1, 0, 0]);
+        for budget in 1..=10u64 {
+            let mut res = Resources::default();
+            res.buffers = vec![vec![0; 4]];
+            let limits = Limits {
                 max_instructions: budget,
+                ..Limits::default()
             };
-            let r = b.run(&code, &env, &mut []);
-            if budget >= 8 {
-                assert!(r.is_ok(), "budget {budget}");
-                assert_eq!(b.executed, 8);
-                assert_eq!(f32::from_bits(b.regs[0][0][0]), 8.0);
+            let r = p.dispatch_stats(&mut res, [1, 1, 1], &limits);
+            if budget >= 9 {
+                let stats = r.expect("within budget");
+                assert_eq!(stats.batch_instructions, 9);
+                assert_eq!(
+                    f32::from_le_bytes([
+                        res.buffers[0][0],
+                        res.buffers[0][1],
+                        res.buffers[0][2],
+                        res.buffers[0][3]
+                    ]),
+                    8.0
+                );
             } else {
-                // stopped at instruction `budget`, having run exactly the ones before it
+                // stopped exactly at instruction `budget`, even inside a straight run
                 let e = r.expect_err("over budget");
                 assert_eq!(e.instruction, Some(budget as usize), "budget {budget}");
-                let adds = [1, 2, 2, 2, 4, 6, 8][budget as usize - 1];
-                assert_eq!(
-                    f32::from_bits(b.regs[0][0][0]),
-                    adds as f32,
-                    "budget {budget}"
-                );
             }
         }
     }
