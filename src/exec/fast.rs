@@ -858,9 +858,12 @@ mod tests {
             words.extend((0..16).map(|_| rng.word()));
             words.extend([(alive >> l) as u32 & 1, 0, 0, 0]);
         }
-        let mut res = Resources::default();
-        res.constants = consts.to_vec();
-        res.buffers = vec![words.iter().flat_map(|w| w.to_le_bytes()).collect()];
+        let mut res = Resources {
+            constants: consts.to_vec(),
+            ..Default::default()
+        };
+        res.buffers
+            .push(words.iter().flat_map(|w| w.to_le_bytes()).collect());
         p.dispatch(&mut res, [1, 1, 1], &Limits::default())
             .expect("runs");
         let out: Vec<u32> = res.buffers[0]
@@ -1021,8 +1024,10 @@ mod tests {
         let blocks: Vec<u32> = p.code.fast.iter().map(|k| k.block).collect();
         assert_eq!(blocks, [2, 1, 0, 0, 3, 2, 1, 0, 0]);
         for budget in 1..=10u64 {
-            let mut res = Resources::default();
-            res.buffers = vec![vec![0; 4]];
+            let mut res = Resources {
+                buffers: vec![vec![0; 4]],
+                ..Default::default()
+            };
             let limits = Limits {
                 max_instructions: budget,
                 ..Limits::default()
