@@ -206,6 +206,8 @@ pub struct SystemValue {
 pub struct Code {
     pub processor: Processor,
     pub insts: Vec<Inst>,
+    /// Per instruction: its fast path (`fast.rs`), if it has one.
+    pub fast: Vec<super::fast::Kernel>,
     pub temp: FileRange,
     pub output: FileRange,
     pub input: FileRange,
@@ -494,6 +496,7 @@ impl Code {
             dim(PropertyName::CsFixedBlockHeight),
             dim(PropertyName::CsFixedBlockDepth),
         ];
+        let fast = super::fast::build_all(&insts);
         let uses_shared =
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
@@ -521,6 +524,7 @@ impl Code {
             block_size,
             has_barrier,
             uses_shared,
+            fast,
         })
     }
 }

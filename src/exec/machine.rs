@@ -252,11 +252,9 @@ pub struct Batch {
 /// Expands a lane mask to a row of `!0` / `0`.
 #[inline(always)]
 pub fn mask_row(m: Mask) -> Row {
-    let mut r = [0u32; LANES];
-    for (l, v) in r.iter_mut().enumerate() {
-        *v = 0u32.wrapping_sub(((m >> l) & 1) as u32);
-    }
-    r
+    // a broadcast, an AND with the lane bits and a compare (packed)
+    let m = m as u32;
+    std::array::from_fn(|l| if m & (1 << l) != 0 { !0 } else { 0 })
 }
 
 impl Batch {
@@ -430,19 +428,29 @@ impl Batch {
                 return Err(self.budget_error(code, env));
             }
             let next = self.pc + 1;
+            if let Some(k) = code.fast.get(self.pc)
+                && k.run.is_some()
+            {
+                // a straight run of fast kernels at once, if the budget allows
+                let more = (k.block as u64).saturating_sub(1);
+                let n = if self.executed + more <= env.max_instructions {
+                    self.executed += more;
+                    more as usize + 1
+                } else {
+                    1
+                };
+                if self.exec != 0 {
+                    let ks = code.fast.get(self.pc..self.pc + n).unwrap_or(&[]);
+                    super::fast::run_block(self, ks, env);
+                }
+                self.pc += n;
+                continue;
+            }
             match inst.op {
                 Opcode::IF | Opcode::UIF => {
-                    let v = self.fetch(&inst.src[0], 1, env)[0];
+                    let v = self.fetch_x(&inst.src[0], env);
                     // IF tests the float value (-0.0 is false), UIF the raw bits.
-                    let truth: fn(u32) -> bool = if inst.op == Opcode::IF {
-                        |x| f32::from_bits(x) != 0.0
-                    } else {
-                        |x| x != 0
-                    };
-                    let mut taken: Mask = 0;
-                    for (l, x) in v.iter().enumerate() {
-                        taken |= (truth(*x) as Mask) << l;
-                    }
+                    let taken = super::fast::lanes_true(&v, inst.op == Opcode::IF);
                     self.push(Frame::If { cond: self.cond }, inst)?;
                     self.cond &= taken;
                     self.update_exec();

@@ -2,13 +2,15 @@
 //! identical on every host, shared by every execution path and by constant
 //! folding.
 //!
-//! SIN and COS are computed here in f64 without a library call (a
-//! branch-free Cody–Waite reduction and Taylor kernels, so 16-lane loops
-//! vectorize); huge arguments, ±inf and NaN take the pure-Rust `libm`
-//! crate's f64 `sin`/`cos`. EX2, LG2 and POW come from `libm` (a port of
-//! musl's libm). Never `std`, whose `sin`/`exp2`/… call the platform's C
-//! library and so may differ between machines. The accuracy bounds measured by the tests below
-//! are recorded in `docs/numerics.md`.
+//! SIN, COS, EX2, LG2 and POW are computed here in f64 without a library
+//! call and rounded once to f32: branch-free code (Cody–Waite reduction and
+//! fitted polynomial kernels for SIN/COS, 2^k·2^r for EX2, an atanh series for LG2,
+//! 2^(y·log2|x|) for POW, special values chosen by selects), so 16-lane
+//! loops vectorize. Only SIN/COS of huge arguments, ±inf and NaN take the
+//! pure-Rust `libm` crate's f64 `sin`/`cos`. Never `std`, whose
+//! `sin`/`exp2`/… call the platform's C library and so may differ between
+//! machines. NaN inputs come back quiet. The accuracy bounds measured by the
+//! tests below are recorded in `docs/numerics.md`.
 
 /// Below this magnitude SIN and COS take the branch-free path
 /// ([`trig_fast`]); at or above it (and for ±inf and NaN) the exact f64
@@ -25,55 +27,68 @@ const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
 /// the nearest integer (ties to even); the low bits of the sum are that integer.
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 
-/// sin(x) for |x| ≤ π/4 + ε: Taylor to x^17 in f64 (truncation < 1e-19).
-#[inline(always)]
+/// sin(r)/r − 1 ≈ r²·p(r²) on |r| ≤ π/4 + 10^-4: coefficients of p (from
+/// r⁰ up) of a Chebyshev fit (near-minimax; `mpmath.chebyfit` at 50
+/// digits, rounded to f64). Relative error of 1 + r²·p: < 2e-14.
+const SIN_COEF: [f64; TRIG_TERMS] = [
+    -0.16666666666663882,
+    0.00833333333107693,
+    -0.00019841266914756464,
+    2.7555990255070505e-06,
+    -2.480557377350488e-08,
+];
+/// cos(r) − 1 ≈ r²·p(r²) on the same range, fitted the same way: relative
+/// error of 1 + r²·p < 4e-13.
+const COS_COEF: [f64; TRIG_TERMS] = [
+    -0.49999999999963846,
+    0.04166666663736631,
+    -0.0013888885088504997,
+    2.4799861314579434e-05,
+    -2.7237059328519316e-07,
+];
+/// Coefficients of the kernels (degree 10 in r for cos, 11 for sin): the
+/// errors above are far below the 2^-24 that could move a correctly rounded
+/// f32 result by more than a hair past half an ulp.
+const TRIG_TERMS: usize = 5;
+
+/// sin(r) for |r| ≤ π/4 + ε: r·(1 + r²·p(r²)) by Horner in f64 with fused
+/// multiply-adds (`f64::mul_add`: one rounding each, on every host; the form
+/// keeps the sign of a zero r). The definition [`sin_or_cos_kernel`]
+/// reproduces (tests).
+#[cfg(test)]
 fn sin_kernel(r: f64) -> f64 {
-    const S: [f64; 8] = [
-        -1.0 / 6.0,
-        1.0 / 120.0,
-        -1.0 / 5_040.0,
-        1.0 / 362_880.0,
-        -1.0 / 39_916_800.0,
-        1.0 / 6_227_020_800.0,
-        -1.0 / 1_307_674_368_000.0,
-        1.0 / 355_687_428_096_000.0,
-    ];
     let r2 = r * r;
-    let p = S[7];
-    let p = p * r2 + S[6];
-    let p = p * r2 + S[5];
-    let p = p * r2 + S[4];
-    let p = p * r2 + S[3];
-    let p = p * r2 + S[2];
-    let p = p * r2 + S[1];
-    let p = p * r2 + S[0];
-    // r·(1 + r²·p) rather than r + r³·p keeps the sign of a zero r
-    r * (1.0 + r2 * p)
+    let mut p = SIN_COEF[TRIG_TERMS - 1];
+    for i in (0..TRIG_TERMS - 1).rev() {
+        p = p.mul_add(r2, SIN_COEF[i]);
+    }
+    r * r2.mul_add(p, 1.0)
 }
 
-/// cos(x) for |x| ≤ π/4 + ε: Taylor to x^16 in f64 (truncation < 1e-17).
-#[inline(always)]
+/// cos(r) for |r| ≤ π/4 + ε: 1 + r²·p(r²) by fused Horner steps in f64.
+#[cfg(test)]
 fn cos_kernel(r: f64) -> f64 {
-    const C: [f64; 8] = [
-        -1.0 / 2.0,
-        1.0 / 24.0,
-        -1.0 / 720.0,
-        1.0 / 40_320.0,
-        -1.0 / 3_628_800.0,
-        1.0 / 479_001_600.0,
-        -1.0 / 87_178_291_200.0,
-        1.0 / 20_922_789_888_000.0,
-    ];
     let r2 = r * r;
-    let p = C[7];
-    let p = p * r2 + C[6];
-    let p = p * r2 + C[5];
-    let p = p * r2 + C[4];
-    let p = p * r2 + C[3];
-    let p = p * r2 + C[2];
-    let p = p * r2 + C[1];
-    let p = p * r2 + C[0];
-    1.0 + r2 * p
+    let mut p = COS_COEF[TRIG_TERMS - 1];
+    for i in (0..TRIG_TERMS - 1).rev() {
+        p = p.mul_add(r2, COS_COEF[i]);
+    }
+    r2.mul_add(p, 1.0)
+}
+
+/// [`cos_kernel`] (`cos` true) or [`sin_kernel`] of `r`, bit for bit, with
+/// one Horner chain whose coefficients are chosen per lane: both kernels are
+/// `(1 + r²·p(r²))` times `r` (sin) or 1 (cos, exact), so a vector of lanes
+/// in mixed quadrants evaluates one polynomial instead of both.
+#[inline(always)]
+fn sin_or_cos_kernel(r: f64, cos: bool) -> f64 {
+    let coef = |i: usize| if cos { COS_COEF[i] } else { SIN_COEF[i] };
+    let r2 = r * r;
+    let mut p = coef(TRIG_TERMS - 1);
+    for i in (0..TRIG_TERMS - 1).rev() {
+        p = p.mul_add(r2, coef(i));
+    }
+    r2.mul_add(p, 1.0) * if cos { 1.0 } else { r }
 }
 
 /// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
@@ -87,9 +102,8 @@ fn trig_fast(x: f32, phase: u32) -> f32 {
     let shifted = xd * TWO_OVER_PI + ROUND_MAGIC;
     let k = shifted - ROUND_MAGIC;
     let quadrant = (shifted.to_bits() as u32).wrapping_add(phase);
-    let r = ((xd - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
-    let (s, c) = (sin_kernel(r), cos_kernel(r));
-    let v = if quadrant & 1 != 0 { c } else { s };
+    let r = (-k).mul_add(PIO2_3, (-k).mul_add(PIO2_2, (-k).mul_add(PIO2_1, xd)));
+    let v = sin_or_cos_kernel(r, quadrant & 1 != 0);
     let v = f64::from_bits(v.to_bits() ^ (((quadrant & 2) as u64) << 62));
     v as f32
 }
@@ -166,25 +180,147 @@ pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 1)
 }
 
-/// EX2: `2^x` (musl `exp2f`; -inf → 0, +inf → +inf, overflow → +inf,
-/// exact for integer x whose power of two is representable).
+/// The NaN that invalid operations give (x86's default NaN, which the
+/// `libm` functions these replace produced on the machines we run on).
+const INVALID_NAN: u32 = 0xffc0_0000;
+
+/// A NaN input made quiet (payload and sign kept), as IEEE 754 requires.
+#[inline(always)]
+fn quiet(x: f32) -> f32 {
+    f32::from_bits(x.to_bits() | 0x0040_0000)
+}
+
+/// ln(2)^i / i!: the Taylor coefficients of 2^r = e^(r·ln 2).
+const EXP2_COEF: [f64; 12] = {
+    let mut c = [1.0f64; 12];
+    let mut i = 1;
+    while i < 12 {
+        c[i] = c[i - 1] * std::f64::consts::LN_2 / i as f64;
+        i += 1;
+    }
+    c
+};
+
+/// 2^t in f64 for any t (NaN → NaN): t clamped to ±1000 (beyond f32's
+/// range either way), k = round(t), r = t − k exact with |r| ≤ 1/2, 2^r by
+/// Taylor to r^11 (truncation < 1e-14 relative), scaled by 2^k built from
+/// its bits. Branch-free, so lane loops vectorize.
+#[inline(always)]
+fn exp2_f64(t: f64) -> f64 {
+    let t = t.clamp(-1000.0, 1000.0);
+    let shifted = t + ROUND_MAGIC;
+    let k = shifted - ROUND_MAGIC;
+    let r = t - k;
+    let mut p = EXP2_COEF[11];
+    for i in (0..11).rev() {
+        p = p * r + EXP2_COEF[i];
+    }
+    // k as an integer: the low bits of `shifted` (same binade as ROUND_MAGIC)
+    let ki = shifted.to_bits().wrapping_sub(ROUND_MAGIC.to_bits());
+    let scale = f64::from_bits(ki.wrapping_add(1023) << 52);
+    p * scale
+}
+
+/// 1/(2k+1) for k = 1..=9: the series log(m) = 2s·(1 + s²/3 + s⁴/5 + …).
+const LOG_COEF: [f64; 9] = {
+    let mut c = [0.0f64; 9];
+    let mut k = 0;
+    while k < 9 {
+        c[k] = 1.0 / (2 * k + 3) as f64;
+        k += 1;
+    }
+    c
+};
+
+/// log2(a) in f64 for a positive, finite, nonzero f64 (anything else:
+/// an unspecified value, never a trap): a = 2^e·m with m in [√½, √2),
+/// s = (m − 1)/(m + 1) (|s| ≤ 0.172), the atanh series to s^19
+/// (truncation < 1e-16 relative), times 2/ln 2, plus e. Exact (e) for
+/// powers of two. Branch-free.
+#[inline(always)]
+fn log2_f64(a: f64) -> f64 {
+    const SQRT2: f64 = std::f64::consts::SQRT_2;
+    const MANT: u64 = (1 << 52) - 1;
+    let bits = a.to_bits();
+    // the biased exponent as a float, exactly: 2^52 + field − (2^52 + 1023)
+    let field = f64::from_bits((bits >> 52) | 0x4330_0000_0000_0000);
+    let e = field - (4_503_599_627_370_496.0 + 1023.0);
+    let m = f64::from_bits((bits & MANT) | 0x3ff0_0000_0000_0000);
+    let big = m > SQRT2;
+    let m = if big { m * 0.5 } else { m };
+    let e = if big { e + 1.0 } else { e };
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let mut p = LOG_COEF[8];
+    for i in (0..8).rev() {
+        p = p * s2 + LOG_COEF[i];
+    }
+    const TWO_OVER_LN2: f64 = 2.0 * std::f64::consts::LOG2_E;
+    e + TWO_OVER_LN2 * (s + s * (s2 * p))
+}
+
+/// EX2: `2^x` computed in f64 ([`exp2_f64`]) and rounded once to f32:
+/// -inf → 0, +inf and overflow → +inf, exact for integer x whose power of
+/// two is representable, NaN → the input made quiet. Branch-free, so the
+/// 16-lane loops vectorize.
 #[inline]
 pub fn ex2_f32(x: f32) -> f32 {
-    libm::exp2f(x)
+    let v = exp2_f64(x as f64) as f32;
+    if x.is_nan() { quiet(x) } else { v }
 }
 
-/// LG2: `log2(x)` (musl `log2f`; ±0 → -inf, negative → NaN, +inf → +inf;
-/// subnormal inputs handled exactly).
+/// LG2: `log2(x)` computed in f64 ([`log2_f64`], subnormal inputs exact)
+/// and rounded once: ±0 → -inf, negative → NaN, +inf → +inf, NaN → the
+/// input made quiet. Branch-free.
 #[inline]
 pub fn lg2_f32(x: f32) -> f32 {
-    libm::log2f(x)
+    let v = log2_f64(x as f64) as f32;
+    let v = if x == f32::INFINITY { x } else { v };
+    let v = if x < 0.0 {
+        f32::from_bits(INVALID_NAN)
+    } else {
+        v
+    };
+    let v = if x == 0.0 { f32::NEG_INFINITY } else { v };
+    if x.is_nan() { quiet(x) } else { v }
 }
 
-/// POW: `x^y` with the C99 special cases (`pow(x, ±0) = 1` even for NaN x,
-/// `pow(1, y) = 1`, negative x with non-integer y → NaN, `pow(±0, y<0) = inf`).
+/// POW: `x^y` = 2^(y·log2|x|) in f64, rounded once, with the C99 special
+/// cases (`pow(x, ±0) = 1` even for NaN x, `pow(1, y) = 1` even for NaN y,
+/// `pow(-1, ±inf) = 1`, negative finite x with finite non-integer y → NaN,
+/// `pow(±0, y<0) = +inf` (−inf for odd y), odd integer y keeps the sign of
+/// x); a NaN operand otherwise gives x (or else y) made quiet. Branch-free.
 #[inline]
 pub fn pow_f32(x: f32, y: f32) -> f32 {
-    libm::powf(x, y)
+    let ax = x.abs();
+    let lg = log2_f64(ax as f64);
+    let lg = if ax == 0.0 { f64::NEG_INFINITY } else { lg };
+    let lg = if ax == f32::INFINITY {
+        f64::INFINITY
+    } else {
+        lg
+    };
+    let mag = exp2_f64(y as f64 * lg) as f32;
+    // y an integer (|y| ≥ 2^23 always is) and odd (only below 2^24)
+    let ay = y.abs();
+    let integer = ay >= 8_388_608.0 || ay.trunc() == ay;
+    let half = ay * 0.5;
+    let odd = ay < 16_777_216.0 && integer && half.trunc() != half;
+    let v = if x.is_sign_negative() && odd {
+        -mag
+    } else {
+        mag
+    };
+    let invalid = x < 0.0 && ax != f32::INFINITY && !integer && ay != f32::INFINITY;
+    let v = if invalid {
+        f32::from_bits(INVALID_NAN)
+    } else {
+        v
+    };
+    let v = if y.is_nan() { quiet(y) } else { v };
+    let v = if x.is_nan() { quiet(x) } else { v };
+    let one = y == 0.0 || x == 1.0 || (x == -1.0 && ay == f32::INFINITY);
+    if one { 1.0 } else { v }
 }
 
 #[cfg(test)]
@@ -300,6 +436,33 @@ mod tests {
     }
 
     #[test]
+    fn the_shared_kernel_is_both_kernels_bit_for_bit() {
+        let mut rng = Rng(0x5151_2323_7878_abab);
+        for i in 0..2_000_000 {
+            let r = if i % 2 == 0 {
+                // |r| ≤ π/4 + ε, the reduced range
+                let m = std::f64::consts::FRAC_PI_4 + 1e-4;
+                rng.uniform(-m, m)
+            } else {
+                // tiny and zero arguments keep their sign through sin
+                rng.uniform(-1e-6, 1e-6) * 2f64.powi(-(i % 200))
+            };
+            assert_eq!(
+                sin_or_cos_kernel(r, false).to_bits(),
+                sin_kernel(r).to_bits()
+            );
+            assert_eq!(
+                sin_or_cos_kernel(r, true).to_bits(),
+                cos_kernel(r).to_bits()
+            );
+        }
+        assert_eq!(
+            sin_or_cos_kernel(-0.0, false).to_bits(),
+            (-0.0f64).to_bits()
+        );
+    }
+
+    #[test]
     fn trig_lanes_match_the_scalar_definition_bit_for_bit() {
         let mut rng = Rng(0xfeed_beef_0123_4567);
         let (mut s, mut c) = ([0u32; 16], [0u32; 16]);
@@ -329,13 +492,13 @@ mod tests {
         let xs = (0..SAMPLES).map(|_| rng.uniform(-126.0, 128.0) as f32);
         let (e, at) = max_error(xs, ex2_f32, f64::exp2);
         eprintln!("ex2 max {e:.3} ulp at {at}");
-        assert!(e <= 0.51, "ex2 {e} ulp at {at}");
+        assert!(e <= 0.501, "ex2 {e} ulp at {at}");
         // the subnormal result range: error in absolute subnormal ulps
         let mut rng = Rng(77);
         let xs = (0..100_000).map(|_| rng.uniform(-149.0, -126.0) as f32);
         let (e, at) = max_error(xs, ex2_f32, f64::exp2);
         eprintln!("ex2 (subnormal results) max {e:.3} ulp at {at}");
-        assert!(e <= 0.51, "ex2 subnormal {e} ulp at {at}");
+        assert!(e <= 0.501, "ex2 subnormal {e} ulp at {at}");
     }
 
     #[test]
@@ -345,12 +508,12 @@ mod tests {
         let xs = (0..SAMPLES).map(|_| f32::from_bits((rng.next() as u32) % 0x7f80_0000 + 1));
         let (e, at) = max_error(xs, lg2_f32, f64::log2);
         eprintln!("lg2 max {e:.3} ulp at {at}");
-        assert!(e <= 0.8, "lg2 {e} ulp at {at}");
+        assert!(e <= 0.501, "lg2 {e} ulp at {at}");
         // dense around 1.0 where the result is tiny
         let xs = (0..100_000).map(|i| 0.99 + 0.02 * i as f32 / 100_000.0);
         let (e, at) = max_error(xs, lg2_f32, f64::log2);
         eprintln!("lg2 near 1 max {e:.3} ulp at {at}");
-        assert!(e <= 0.51, "lg2 near 1: {e} ulp at {at}");
+        assert!(e <= 0.501, "lg2 near 1: {e} ulp at {at}");
     }
 
     #[test]
@@ -368,7 +531,7 @@ mod tests {
             }
         }
         eprintln!("pow max {:.3} ulp at ({}, {})", worst.0, worst.1, worst.2);
-        assert!(worst.0 <= 0.85, "pow {worst:?}");
+        assert!(worst.0 <= 0.501, "pow {worst:?}");
     }
 
     #[test]
@@ -396,6 +559,138 @@ mod tests {
         assert_eq!(pow_f32(0.0, -1.0), f32::INFINITY);
         assert_eq!(pow_f32(0.0, 0.0), 1.0);
         assert_eq!(pow_f32(2.0, 0.5), std::f32::consts::SQRT_2);
+    }
+
+    /// Ulps between two finite f32 of the same sign (or zeros).
+    fn ulps_apart(a: f32, b: f32) -> u32 {
+        let key = |v: f32| {
+            let b = v.to_bits() as i32;
+            if b < 0 { i32::MIN - b } else { b }
+        };
+        key(a).abs_diff(key(b))
+    }
+
+    /// The special-value inputs every comparison below includes.
+    const SPECIALS: [u32; 22] = [
+        0,
+        0x8000_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        0xff80_0001,
+        0x7fa0_1234,
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0x4300_0000,
+        0xc315_0000,
+        0x3f00_0000,
+        0x4000_0000,
+        0x4040_0000,
+        0x4b80_0001,
+    ];
+
+    /// `ours` against the `libm` function it replaces: the same bits for
+    /// every non-finite or zero result (a signalling NaN input now comes
+    /// back quiet), at most one ulp apart otherwise (libm's own error).
+    fn agrees_with_libm(
+        x: &[f32],
+        y: &[f32],
+        ours: &dyn Fn(f32, f32) -> f32,
+        theirs: &dyn Fn(f32, f32) -> f32,
+    ) {
+        for &a in x {
+            for &b in y {
+                let (o, t) = (ours(a, b), theirs(a, b));
+                let quieted = if t.is_nan() {
+                    t.to_bits() | 0x0040_0000
+                } else {
+                    t.to_bits()
+                };
+                if o.to_bits() == quieted {
+                    continue;
+                }
+                assert!(
+                    o.is_finite() && t.is_finite() && o != 0.0 && ulps_apart(o, t) <= 1,
+                    "({a:e} [{:#x}], {b:e}): ours {o:e} [{:#x}], libm {t:e} [{:#x}]",
+                    a.to_bits(),
+                    o.to_bits(),
+                    t.to_bits()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ex2_lg2_pow_agree_with_libm_on_special_and_random_inputs() {
+        let mut rng = Rng(0xabcd_ef01_2345_6789);
+        let mut xs: Vec<f32> = SPECIALS.iter().map(|&b| f32::from_bits(b)).collect();
+        xs.extend((0..200_000).map(|_| f32::from_bits(rng.next() as u32)));
+        xs.extend((0..200_000).map(|_| rng.uniform(-160.0, 160.0) as f32));
+        agrees_with_libm(&xs, &[0.0], &|x, _| ex2_f32(x), &|x, _| libm::exp2f(x));
+        agrees_with_libm(&xs, &[0.0], &|x, _| lg2_f32(x), &|x, _| libm::log2f(x));
+        // pow over every pair of specials and small integers, and random pairs
+        let mut ps: Vec<f32> = SPECIALS.iter().map(|&b| f32::from_bits(b)).collect();
+        ps.extend([
+            -3.0,
+            -2.0,
+            -1.5,
+            -0.5,
+            0.5,
+            1.5,
+            2.5,
+            3.0,
+            16_777_217.0,
+            -8_388_609.0,
+        ]);
+        agrees_with_libm(&ps, &ps, &pow_f32, &libm::powf);
+        let xs: Vec<f32> = (0..600)
+            .map(|_| f32::from_bits(rng.next() as u32))
+            .collect();
+        let ys: Vec<f32> = (0..600)
+            .map(|i| {
+                if i % 2 == 0 {
+                    f32::from_bits(rng.next() as u32)
+                } else {
+                    (rng.uniform(-40.0, 40.0) as f32).round() * if i % 4 == 1 { 1.0 } else { 0.5 }
+                }
+            })
+            .collect();
+        agrees_with_libm(&xs, &ys, &pow_f32, &libm::powf);
+    }
+
+    #[test]
+    fn transcendentals_quiet_signalling_nans() {
+        for f in [ex2_f32, lg2_f32] {
+            assert_eq!(f(f32::from_bits(0x7f80_0001)).to_bits(), 0x7fc0_0001);
+            assert_eq!(f(f32::from_bits(0xffa0_0000)).to_bits(), 0xffe0_0000);
+            assert_eq!(f(f32::from_bits(0x7fc0_0000)).to_bits(), 0x7fc0_0000);
+        }
+        assert_eq!(
+            pow_f32(f32::from_bits(0x7f80_0001), 2.0).to_bits(),
+            0x7fc0_0001
+        );
+        assert_eq!(
+            pow_f32(2.0, f32::from_bits(0x7f80_0002)).to_bits(),
+            0x7fc0_0002
+        );
+        // the exceptions to NaN propagation
+        assert_eq!(pow_f32(f32::from_bits(0x7f80_0001), 0.0), 1.0);
+        assert_eq!(pow_f32(1.0, f32::from_bits(0x7f80_0001)), 1.0);
+        assert_eq!(pow_f32(-1.0, f32::NEG_INFINITY), 1.0);
+        assert!(pow_f32(-1.0, 0.5).is_nan());
+        assert_eq!(pow_f32(-0.0, 3.0).to_bits(), 0x8000_0000);
+        assert_eq!(pow_f32(-0.0, -3.0), f32::NEG_INFINITY);
+        assert_eq!(pow_f32(-0.0, 0.5).to_bits(), 0);
+        assert_eq!(pow_f32(f32::NEG_INFINITY, 3.0), f32::NEG_INFINITY);
+        assert_eq!(pow_f32(f32::NEG_INFINITY, 0.5), f32::INFINITY);
+        assert_eq!(pow_f32(f32::NEG_INFINITY, -3.0).to_bits(), 0x8000_0000);
     }
 
     #[test]

@@ -71,6 +71,10 @@ pub use fragment::{Draw, Varying};
 /// Lanes executed together.
 pub const LANES: usize = 16;
 
+/// Pre-chosen kernels for the common arithmetic shapes (`fast.rs`).
+#[allow(clippy::needless_range_loop)]
+mod fast;
+
 /// Bounds that keep hostile shaders finite.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -416,9 +420,11 @@ impl Program {
             ]
         };
         let vec3 = |v: [u32; 3], c: usize| if c < 3 { v[c] } else { 0 };
+        // once per lane, not once per channel and register (divisions)
+        let locals: [[u32; 3]; LANES] = std::array::from_fn(local);
         for sv in &code.system_values {
             let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
-                SemanticName::ThreadId => Box::new(|c, l| vec3(local(l), c)),
+                SemanticName::ThreadId => Box::new(|c, l| vec3(locals[l], c)),
                 SemanticName::BlockId => Box::new(move |c, _| vec3(id, c)),
                 SemanticName::BlockSize => Box::new(move |c, _| vec3(code.block_size, c)),
                 SemanticName::GridSize => Box::new(move |c, _| vec3(grid, c)),
