@@ -142,6 +142,8 @@ pub struct TexInst {
     pub sampler: IndexExpr,
     /// Swizzle of the SVIEW operand (of the SAMP operand when there is none).
     pub resource_swizzle: [u8; 4],
+    /// The channel GATHER4 gathers: the first swizzle selector of its SAMP operand.
+    pub gather_component: u8,
     pub num_srcs: u8,
     /// The texel offset (first texture offset), read as integers from rows x, y, z.
     pub offset: Option<Src>,
@@ -962,6 +964,7 @@ fn decode_tex(
         }
     };
     let samp = sampler.map_or(view, |(v, _)| v);
+    let gather_component = sampler.map_or(0, |(_, sw)| sw[0]);
     let decl = layout
         .sviews
         .iter()
@@ -1027,6 +1030,7 @@ fn decode_tex(
         sview: view,
         sampler: samp,
         resource_swizzle: view_swz,
+        gather_component,
         num_srcs: n as u8,
         offset,
     })

@@ -66,6 +66,7 @@ impl Batch {
             opcode: inst.op,
             target: t.target,
             resource_swizzle: t.resource_swizzle,
+            gather_component: t.gather_component,
             return_type: t.return_type,
             fragment: code.processor == Processor::Fragment,
         };

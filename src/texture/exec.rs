@@ -446,7 +446,7 @@ fn sample_op(
                             (f(bits) as i32 & 3) as usize
                         }
                     }
-                    None => 0,
+                    None => (op.gather_component & 3) as usize,
                 };
                 bd.gather(&s, &q, comp, cmp.as_ref())?
             }

@@ -198,6 +198,9 @@ pub struct TexOp {
     pub target: TextureTarget,
     /// Swizzle of the SVIEW operand (applied to the result of SVIEW opcodes).
     pub resource_swizzle: [u8; 4],
+    /// GATHER4: the channel to gather (0-3), the sampler operand's first swizzle
+    /// selector (Direct3D's `gather4 ..., s#.c`). TG4 reads it from src1 instead.
+    pub gather_component: u8,
     /// The DCL SVIEW return type, if any.
     pub return_type: Option<ReturnType>,
     /// Lanes are 2x2 quads: implicit LOD from derivatives.

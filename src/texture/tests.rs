@@ -68,6 +68,8 @@ struct Rig {
     textures: Vec<Option<Texture>>,
     views: Vec<View>,
     samplers: Vec<Sampler>,
+    /// GATHER4's channel (the SAMP operand's swizzle selector).
+    gather_component: u8,
 }
 
 impl Rig {
@@ -76,6 +78,7 @@ impl Rig {
             textures: vec![Some(t)],
             views: vec![View::default()],
             samplers: vec![s],
+            gather_component: 0,
         }
     }
     fn run_full(
@@ -97,6 +100,7 @@ impl Rig {
             opcode: op,
             target,
             resource_swizzle: swz,
+            gather_component: self.gather_component,
             return_type: None,
             fragment,
         };
@@ -823,6 +827,13 @@ fn gather_order_and_component() {
         &[splat([0.5; 4]), splat_u([1, 0, 0, 0])],
     );
     assert_eq!(lane_f(&out, 0), [20.0, 30.0, 10.0, 0.0]);
+    // GATHER4 with the SAMP operand swizzled .yyyy gathers g (= 10 r) too
+    let rig_g = Rig {
+        gather_component: 1,
+        ..Rig::new(quad2(), Sampler::default())
+    };
+    let out = rig_g.run(Opcode::GATHER4, T::Tex2D, &[splat([0.5; 4])]);
+    assert_eq!(lane_f(&out, 0), [20.0, 30.0, 10.0, 0.0]);
     // the SVIEW swizzle permutes the gathered vector (wzyx)
     let out = rig
         .run_full(
@@ -1092,6 +1103,7 @@ fn unbound_and_inactive_lanes() {
         textures: vec![None],
         views: vec![],
         samplers: vec![],
+        gather_component: 0,
     };
     let out = rig.run(Opcode::SAMPLE, T::Tex2D, &[splat([0.5; 4])]);
     assert_eq!(lane_f(&out, 0), [0.0; 4]);
@@ -1107,6 +1119,7 @@ fn unbound_and_inactive_lanes() {
         opcode: Opcode::SAMPLE,
         target: T::Tex2D,
         resource_swizzle: [0, 1, 2, 3],
+        gather_component: 0,
         return_type: None,
         fragment: false,
     };
@@ -1478,6 +1491,7 @@ fn arbitrary_inputs_never_panic() {
                 targets[(rng.next() as usize) % targets.len()]
             },
             resource_swizzle: [0, 1, 2, 3].map(|_| (rng.next() % 4) as u8),
+            gather_component: (rng.next() % 4) as u8,
             return_type: None,
             fragment: rng.next().is_multiple_of(2),
         };
