@@ -38,6 +38,11 @@ pub struct RunArgs {
     /// Vertex input for every vertex: `I=TYPE:x,y,z,w` (IN[I]). Repeatable.
     #[arg(long = "input", value_name = "I=TYPE:X,Y,Z,W")]
     pub inputs: Vec<String>,
+    /// A system value for every invocation: `NAME=TYPE:x[,y,z,w]` (e.g.
+    /// `INSTANCEID=uint:3`, `BLOCK_ID=uint:2,0,0`); it replaces what the run would
+    /// compute for SV registers of that semantic. Missing components are 0. Repeatable.
+    #[arg(long = "sv", value_name = "NAME=TYPE:VALUES")]
+    pub system_values: Vec<String>,
     /// Data file with `[constant N]`, `[buffer N]` and `[vertex data]` sections
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -69,6 +74,31 @@ pub(super) fn parse_typed(spec: &str, what: &str) -> Result<(usize, Vec<u32>)> {
     let words = values::parse_words(ty, &vals.replace(',', " "))
         .map_err(|e| anyhow!("{what} `{spec}`: {e}"))?;
     Ok((index, words))
+}
+
+/// `NAME=TYPE:x[,y,z,w]` → (semantic, four words).
+fn parse_system_value(spec: &str) -> Result<(tgsi::enums::SemanticName, [u32; 4])> {
+    let (name, rest) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow!("--sv `{spec}`: expected NAME=TYPE:VALUES"))?;
+    let semantic = tgsi::enums::SemanticName::from_name(name.trim())
+        .ok_or_else(|| anyhow!("--sv `{spec}`: `{name}` is not a TGSI semantic name"))?;
+    let (ty, vals) = rest
+        .split_once(':')
+        .ok_or_else(|| anyhow!("--sv `{spec}`: expected TYPE:VALUES after `=`"))?;
+    let (ty, _) = ValueType::from_word(ty.trim())
+        .ok_or_else(|| anyhow!("--sv `{spec}`: unknown type `{ty}`"))?;
+    let words = values::parse_words(ty, &vals.replace(',', " "))
+        .map_err(|e| anyhow!("--sv `{spec}`: {e}"))?;
+    if words.len() > 4 {
+        bail!(
+            "--sv `{spec}`: {} words given, a system value has at most 4",
+            words.len()
+        );
+    }
+    let mut four = [0u32; 4];
+    four[..words.len()].copy_from_slice(&words);
+    Ok((semantic, four))
 }
 
 fn slot<T: Default + Clone>(v: &mut Vec<T>, index: usize) -> Result<&mut T> {
@@ -163,11 +193,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         }
         slot(&mut res.buffers, i)?.resize(n, 0);
     }
+    for spec in &args.system_values {
+        res.system_values.push(parse_system_value(spec)?);
+    }
     let limits = Limits {
         max_instructions: args.budget,
+        threads: args.threads.max(1),
         ..Limits::default()
     };
-    let _ = args.threads;
     let mut report = serde_json::Map::new();
     match shader.processor {
         Processor::Compute => {

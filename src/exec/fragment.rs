@@ -486,7 +486,7 @@ impl Program {
                         b.pixel[1][l] = y0 + dy;
                     }
                     let sample = frag.per_sample.then_some(pass);
-                    self.fill_fragment_values(b, frag, sample);
+                    self.fill_fragment_values(b, frag, sample, env.system_values);
                     let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                         message: format!(
                             "pixels ({x0}, {y0}) .. ({}, {}): {}",
@@ -539,7 +539,13 @@ impl Program {
 
     /// Inputs and system values of a fresh fragment batch.
     /// `sample`: the sample of a per-sample pass.
-    fn fill_fragment_values(&self, b: &mut Batch, frag: &FragEnv, sample: Option<u32>) {
+    fn fill_fragment_values(
+        &self,
+        b: &mut Batch,
+        frag: &FragEnv,
+        sample: Option<u32>,
+        given: &[(SemanticName, [u32; 4])],
+    ) {
         let code = &self.code;
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
@@ -594,7 +600,7 @@ impl Program {
             };
             b.set_system_value(code, sv.name, f);
         }
-        fill_subgroup_values(code, b);
+        fill_subgroup_values(code, b, given);
     }
 
     /// Runs the shader over `parts.len()` ranges of tile rows on as many

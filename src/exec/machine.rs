@@ -183,6 +183,8 @@ pub struct Env<'a> {
     pub textures: crate::texture::Bindings<'a>,
     /// `IMAGE[n]` during the run.
     pub images: &'a [Option<crate::texture::SharedImage>],
+    /// System values given by the caller ([`super::Resources::system_values`]).
+    pub system_values: &'a [(SemanticName, [u32; 4])],
 }
 
 /// One control-flow frame.

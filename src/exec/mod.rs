@@ -114,6 +114,10 @@ pub struct Resources {
     pub samplers: Vec<crate::texture::Sampler>,
     /// `IMAGE[n]`: read and written by the run.
     pub images: Vec<Option<crate::texture::Texture>>,
+    /// System values given by the caller: each replaces, in every lane, what the
+    /// stage would compute for that semantic (e.g. INSTANCEID of a vertex run,
+    /// BLOCK_ID of a compute run). Four raw words; later entries win.
+    pub system_values: Vec<(SemanticName, [u32; 4])>,
 }
 
 /// An execution error, naming the instruction where it happened.
@@ -215,6 +219,7 @@ impl Program {
                 images: &[],
             },
             images: &images,
+            system_values: &res.system_values,
         };
         let r = f(&env);
         for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
@@ -377,7 +382,7 @@ impl Program {
         let start = |b: &mut Batch, k: usize| {
             let n = (per_group - (k * LANES) as u64).min(LANES as u64) as usize;
             b.reset(code, lanes_mask(n));
-            self.fill_compute_values(b, k, id, grid);
+            self.fill_compute_values(b, k, id, grid, env.system_values);
         };
         if !code.has_barrier {
             let b = &mut states[0];
@@ -408,7 +413,14 @@ impl Program {
         Ok(())
     }
 
-    fn fill_compute_values(&self, b: &mut Batch, k: usize, id: [u32; 3], grid: [u32; 3]) {
+    fn fill_compute_values(
+        &self,
+        b: &mut Batch,
+        k: usize,
+        id: [u32; 3],
+        grid: [u32; 3],
+        given: &[(SemanticName, [u32; 4])],
+    ) {
         let code = &self.code;
         let [bw, bh, _] = code.block_size;
         let local = |l: usize| -> [u32; 3] {
@@ -433,7 +445,7 @@ impl Program {
             };
             b.set_system_value(code, sv.name, f);
         }
-        fill_subgroup_values(code, b);
+        fill_subgroup_values(code, b, given);
     }
 
     /// Runs a vertex shader on `count` vertices. `inputs[v][i]` is input `IN[i]` of
@@ -509,7 +521,7 @@ impl Program {
                 };
                 b.set_system_value(code, sv.name, f);
             }
-            fill_subgroup_values(code, &mut b);
+            fill_subgroup_values(code, &mut b, env.system_values);
             let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                 message: format!("vertices {first}..{}: {}", first + n, e.message),
                 ..e
@@ -536,8 +548,9 @@ impl Program {
 /// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
 pub type VertexOutputs = Vec<Vec<[u32; 4]>>;
 
-/// Subgroup system values: the batch is the subgroup.
-fn fill_subgroup_values(code: &Code, b: &mut Batch) {
+/// Subgroup system values (the batch is the subgroup), then the values the
+/// caller gave, which replace whatever the stage computed.
+fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
     let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
     for sv in &code.system_values {
         let f: fn(usize, usize) -> u32 = match sv.name {
@@ -557,6 +570,9 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch) {
             _ => continue,
         };
         b.set_system_value(code, sv.name, move |c, l| lo(mask(l), c));
+    }
+    for &(name, words) in given {
+        b.set_system_value(code, name, move |c, _| words[c]);
     }
 }
 
