@@ -36,6 +36,11 @@
 //! * A work group of N invocations runs as ceil(N/16) batches; BARRIER makes
 //!   every batch of the group run up to its barrier (or its end) before any
 //!   continues. MEMBAR needs nothing: batches of a group run one at a time.
+//! * SWITCH: a CASE matches with its operand read when the CASE is reached;
+//!   DEFAULT may stand anywhere and takes the lanes that no CASE of the switch
+//!   matches, so SWITCH reads every CASE operand of its block once up front
+//!   (they are immediates or constants in real shaders; a temp changed between
+//!   the SWITCH and its CASE would count for DEFAULT with its old value).
 //! * The subgroup is the batch: SUBGROUP_SIZE = 16, VOTE/BALLOT/READ_* work
 //!   over the batch's active lanes. CLOCK returns the batch's count of
 //!   executed instructions (64-bit, low word in x), so runs are reproducible.
