@@ -66,14 +66,17 @@ pub(super) fn parse_typed(spec: &str, what: &str) -> Result<(usize, Vec<u32>)> {
         .trim()
         .parse()
         .map_err(|_| anyhow!("{what} `{spec}`: `{index}` is not an index"))?;
+    Ok((index, parse_type_values(rest, spec, what)?))
+}
+
+/// The `TYPE:v,v,...` part of an option `spec` → words.
+fn parse_type_values(rest: &str, spec: &str, what: &str) -> Result<Vec<u32>> {
     let (ty, vals) = rest
         .split_once(':')
         .ok_or_else(|| anyhow!("{what} `{spec}`: expected TYPE:VALUES after `=`"))?;
     let (ty, _) = ValueType::from_word(ty.trim())
         .ok_or_else(|| anyhow!("{what} `{spec}`: unknown type `{ty}`"))?;
-    let words = values::parse_words(ty, &vals.replace(',', " "))
-        .map_err(|e| anyhow!("{what} `{spec}`: {e}"))?;
-    Ok((index, words))
+    values::parse_words(ty, &vals.replace(',', " ")).map_err(|e| anyhow!("{what} `{spec}`: {e}"))
 }
 
 /// `NAME=TYPE:x[,y,z,w]` → (semantic, four words).
@@ -83,13 +86,7 @@ fn parse_system_value(spec: &str) -> Result<(tgsi::enums::SemanticName, [u32; 4]
         .ok_or_else(|| anyhow!("--sv `{spec}`: expected NAME=TYPE:VALUES"))?;
     let semantic = tgsi::enums::SemanticName::from_name(name.trim())
         .ok_or_else(|| anyhow!("--sv `{spec}`: `{name}` is not a TGSI semantic name"))?;
-    let (ty, vals) = rest
-        .split_once(':')
-        .ok_or_else(|| anyhow!("--sv `{spec}`: expected TYPE:VALUES after `=`"))?;
-    let (ty, _) = ValueType::from_word(ty.trim())
-        .ok_or_else(|| anyhow!("--sv `{spec}`: unknown type `{ty}`"))?;
-    let words = values::parse_words(ty, &vals.replace(',', " "))
-        .map_err(|e| anyhow!("--sv `{spec}`: {e}"))?;
+    let words = parse_type_values(rest, spec, "--sv")?;
     if words.len() > 4 {
         bail!(
             "--sv `{spec}`: {} words given, a system value has at most 4",

@@ -1,0 +1,183 @@
+//! The `tgsi` command end to end: `render` and `test` on bad input (a clear
+//! message naming the file or option, exit status 2, never a panic), and
+//! `run` with given system values and several threads.
+
+use std::process::Command;
+
+/// Runs `tgsi ARGS` → (exit status, stdout, stderr).
+fn tgsi_out(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("running tgsi");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `tgsi ARGS` → (exit status, stderr).
+fn tgsi(args: &[&str]) -> (i32, String) {
+    let (code, _, err) = tgsi_out(args);
+    (code, err)
+}
+
+#[test]
+fn render_rejects_bad_input_clearly() {
+    let out = std::env::temp_dir().join(format!("tgsi-render-cli-{}.png", std::process::id()));
+    let out = out.to_str().unwrap();
+    let swirl = "examples/swirl.tgsi";
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--texture", "0=missing.png"],
+            "--texture 0: missing.png: cannot read",
+        ),
+        (
+            &["--texture", "0=README.md"],
+            "README.md: not a readable PNG file",
+        ),
+        (
+            &["--sampler", "0=linear,sideways"],
+            "unknown item `sideways`",
+        ),
+        (
+            &["--size", "0x5"],
+            "--size `0x5`: the width must be 1 to 16384",
+        ),
+        (
+            &["--const", "0=float:x"],
+            "--const `0=float:x`: `x` is not a float",
+        ),
+        (
+            &["--texture", "9999=examples/textures/checker.png"],
+            "index 9999 is too large",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["render", swirl, "-o", out];
+        args.extend_from_slice(extra);
+        let (code, err) = tgsi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: expected `{want}` in:\n{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (code, err) = tgsi(&["render", "examples/collatz.tgsi", "-o", out]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("runs fragment shaders (FRAG); this is a COMP shader"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(out).exists());
+}
+
+#[test]
+fn render_takes_textures_from_a_data_file() {
+    let dir = std::env::temp_dir().join(format!("tgsi-render-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    // 2x2 float texture, default sampler (nearest): pixel (x, y) of a 2x2
+    // target samples texel (x, y); 0.5 -> 127.5 -> 128 and 2.0 clamps to 255.
+    std::fs::write(
+        &data,
+        "[texture 0]\ntarget 2d\nformat rgba32f\nsize (2, 2)\n\
+         1 0 0 1  0 1 0 1\n0 0 1 1  0.5 2 0 0\n",
+    )
+    .unwrap();
+    let shader = dir.join("tex.tgsi");
+    std::fs::write(
+        &shader,
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, FLOAT\nTEX OUT[0], IN[0], SAMP[0], 2D\nEND\n",
+    )
+    .unwrap();
+    let out = dir.join("out.png");
+    let (code, err) = tgsi(&[
+        "render",
+        shader.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--size",
+        "2x2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = tgsi::image_io::load_png(&out).unwrap();
+    assert_eq!(
+        img.pixels,
+        vec![
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 128, 255, 0, 0
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn temp_shader(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("tgsi-run-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn given_system_values_replace_the_computed_ones() {
+    let vs = temp_shader(
+        "sv.tgsi",
+        "VERT\nDCL SV[0], INSTANCEID\nDCL SV[1], VERTEXID\nDCL OUT[0], GENERIC[0]\n\
+         0: MOV OUT[0].x, SV[0].xxxx\n1: MOV OUT[0].y, SV[1].xxxx\n2: END\n",
+    );
+    // INSTANCEID given as 7 for every vertex; VERTEXID still counts 0, 1.
+    let (code, out, err) = tgsi_out(&[
+        "run",
+        &vs,
+        "--vertices",
+        "2",
+        "--sv",
+        "INSTANCEID=uint:7",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let text = v.to_string();
+    assert!(text.contains('7'), "{text}");
+    let (code, _, err) = tgsi_out(&["run", &vs, "--sv", "NOPE=uint:1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`NOPE` is not a TGSI semantic name"), "{err}");
+    let (code, _, err) = tgsi_out(&["run", &vs, "--sv", "INSTANCEID=uint:1,2,3,4,5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 4"), "{err}");
+}
+
+#[test]
+fn block_id_given_and_threads_agree() {
+    // out[tid] = BLOCK_ID.x * 100 + THREAD_ID.x over 4 groups of 4.
+    let cs = temp_shader(
+        "cs.tgsi",
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+         PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\n\
+         DCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {100, 4, 4, 0}\n\
+         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].xxxx, SV[0].xxxx\n\
+         1: UMAD TEMP[1].x, SV[1].xxxx, IMM[0].zzzz, SV[0].xxxx\n\
+         2: UMUL TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+         3: STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[0].xxxx\n4: END\n",
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", &cs, "--groups", "4,1,1", "--buffer-size", "0=64"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = tgsi_out(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one, run(&["--threads", "2"]));
+    // Group g, thread t stores g*100 + t at word 4g + t: group 2, thread 3 puts
+    // 203 = 0xcb into word 11.
+    assert!(one.contains("0x000000cb"), "{one}");
+    // Every group claims BLOCK_ID 0 now: all write 0..3 into words 0..3, so no
+    // word holds 100 + t or more.
+    let given = run(&["--sv", "BLOCK_ID=uint:0,0,0"]);
+    assert!(given.contains("0x00000003"), "{given}");
+    assert!(!given.contains("0x00000064"), "{given}");
+    assert!(!given.contains("0x000000cb"), "{given}");
+}
