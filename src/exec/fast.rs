@@ -343,46 +343,39 @@ fn replicate(b: &mut Batch, k: &Kernel, r: Row) {
 
 // ---- shapes ---------------------------------------------------------------
 
-#[inline(always)]
-fn comp1(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32) -> u32) {
-    per_channel(
-        b,
-        k,
-        env,
-        #[inline(always)]
-        |b, env, c| row(b, env, &k.src[0], c).map(&f),
-    );
+/// The type of one lane of a source, whatever it is named.
+macro_rules! lane_ty {
+    ($x:ident, $t:ty) => {
+        $t
+    };
 }
 
-#[inline(always)]
-fn comp2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32, u32) -> u32) {
-    per_channel(
-        b,
-        k,
-        env,
+/// Shapes that apply `f` lane by lane to one, two or three sources: `$per`
+/// picks the channels (or pairs) and stores, `$fetch` reads source `$i` of
+/// each one.
+macro_rules! lanewise {
+    ($($name:ident($($x:ident = $i:literal),+) = $per:ident($($pre:expr)?) via $fetch:ident: $t:ty;)+) => {$(
         #[inline(always)]
-        |b, env, c| {
-            let x = row(b, env, &k.src[0], c);
-            let y = row(b, env, &k.src[1], c);
-            std::array::from_fn(|l| f(x[l], y[l]))
-        },
-    );
+        fn $name(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn($(lane_ty!($x, $t)),+) -> $t) {
+            $per(
+                b,
+                k,
+                env,
+                $($pre,)?
+                #[inline(always)]
+                |b, env, c| {
+                    $(let $x = $fetch(b, env, &k.src[$i], c);)+
+                    std::array::from_fn(|l| f($($x[l]),+))
+                },
+            );
+        }
+    )+};
 }
 
-#[inline(always)]
-fn comp3(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32, u32, u32) -> u32) {
-    per_channel(
-        b,
-        k,
-        env,
-        #[inline(always)]
-        |b, env, c| {
-            let x = row(b, env, &k.src[0], c);
-            let y = row(b, env, &k.src[1], c);
-            let z = row(b, env, &k.src[2], c);
-            std::array::from_fn(|l| f(x[l], y[l], z[l]))
-        },
-    );
+lanewise! {
+    comp1(x = 0) = per_channel() via row: u32;
+    comp2(x = 0, y = 1) = per_channel() via row: u32;
+    comp3(x = 0, y = 1, z = 2) = per_channel() via row: u32;
 }
 
 #[inline(always)]
@@ -469,49 +462,12 @@ fn per_pair(
     }
 }
 
-#[inline(always)]
-fn pair1(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64) -> u64) {
-    per_pair(
-        b,
-        k,
-        env,
-        true,
-        #[inline(always)]
-        |b, env, p| pair(b, env, &k.src[0], p).map(&f),
-    );
-}
-
-#[inline(always)]
-fn pair2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64, u64) -> u64) {
-    per_pair(
-        b,
-        k,
-        env,
-        false,
-        #[inline(always)]
-        |b, env, p| {
-            let x = pair(b, env, &k.src[0], p);
-            let y = pair(b, env, &k.src[1], p);
-            std::array::from_fn(|l| f(x[l], y[l]))
-        },
-    );
-}
-
-#[inline(always)]
-fn pair3(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u64, u64, u64) -> u64) {
-    per_pair(
-        b,
-        k,
-        env,
-        true,
-        #[inline(always)]
-        |b, env, p| {
-            let x = pair(b, env, &k.src[0], p);
-            let y = pair(b, env, &k.src[1], p);
-            let z = pair(b, env, &k.src[2], p);
-            std::array::from_fn(|l| f(x[l], y[l], z[l]))
-        },
-    );
+// Unary and ternary double ops need both halves of a pair in the writemask;
+// binary ones compute a pair when either half is written.
+lanewise! {
+    pair1(x = 0) = per_pair(true) via pair: u64;
+    pair2(x = 0, y = 1) = per_pair(false) via pair: u64;
+    pair3(x = 0, y = 1, z = 2) = per_pair(true) via pair: u64;
 }
 
 /// A 64-bit value shifted (or scaled) by src1 channel `count_chan[p]` for pair p.
@@ -760,22 +716,11 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::super::decode::Code;
+    use super::super::test_rng::Rng;
     use super::super::{Limits, Program, Resources};
     use super::*;
 
-    /// Deterministic xorshift64* generator.
-    struct Rng(u64);
-
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
         /// A word that is often a special float, double half or small integer.
         fn word(&mut self) -> u32 {
             const SPECIAL: [u32; 14] = [

@@ -325,24 +325,8 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_rng::Rng;
     use super::*;
-
-    /// Deterministic xorshift64* generator for reproducible samples.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        /// Uniform in [lo, hi).
-        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-            let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-            lo + (hi - lo) * u
-        }
-    }
 
     /// Error of `got` against the exact value `want`, in units of the f32 ulp
     /// at `want` (the ulp of the f32 binade containing `want`; subnormal ulp

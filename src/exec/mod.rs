@@ -584,4 +584,6 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32
 #[cfg(test)]
 mod fragment_tests;
 #[cfg(test)]
+mod test_rng;
+#[cfg(test)]
 mod tests;
