@@ -10,6 +10,7 @@ use super::Wrap;
 use super::format::NumClass;
 use super::{CompareFunc, Dim, Filter, Format, MipFilter, Sampler, Shape, Swizzle, Texture, View};
 use crate::enums::TextureTarget;
+use std::ops::Neg;
 
 /// Coordinates beyond this magnitude (in texels) are clamped to it before
 /// addressing (NaN coordinates address as 0).
@@ -294,28 +295,39 @@ pub struct Compare {
     pub reference: f32,
 }
 
-/// Cube face and face coordinates in [0, 1] for a direction (D3D major-axis
-/// rules; ties pick x, then y, then z). Faces: +X -X +Y -Y +Z -Z = 0..5.
-pub fn cube_face(d: [f32; 3]) -> (u32, f32, f32) {
-    let [x, y, z] = d.map(|v| if v.is_nan() { 0.0 } else { v });
-    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-    let (face, sc, tc, ma) = if ax >= ay && ax >= az {
-        if x >= 0.0 {
+/// The major axis of direction `d` (D3D rules; ties pick x, then y, then z):
+/// the face (+X -X +Y -Y +Z -Z = 0..5), the face's s and t axes, and the
+/// magnitude along the major axis.
+fn major_axis<T>(d: [T; 3], abs: fn(T) -> T) -> (u32, T, T, T)
+where
+    T: Copy + PartialOrd + Neg<Output = T> + Default,
+{
+    let [x, y, z] = d;
+    let zero = T::default();
+    let (ax, ay, az) = (abs(x), abs(y), abs(z));
+    if ax >= ay && ax >= az {
+        if x >= zero {
             (0, -z, -y, ax)
         } else {
             (1, z, -y, ax)
         }
     } else if ay >= az {
-        if y >= 0.0 {
+        if y >= zero {
             (2, x, z, ay)
         } else {
             (3, x, -z, ay)
         }
-    } else if z >= 0.0 {
+    } else if z >= zero {
         (4, x, -y, az)
     } else {
         (5, -x, -y, az)
-    };
+    }
+}
+
+/// Cube face and face coordinates in [0, 1] for a direction (D3D major-axis
+/// rules; ties pick x, then y, then z). Faces: +X -X +Y -Y +Z -Z = 0..5.
+pub fn cube_face(d: [f32; 3]) -> (u32, f32, f32) {
+    let (face, sc, tc, ma) = major_axis(d.map(|v| if v.is_nan() { 0.0 } else { v }), f32::abs);
     if ma == 0.0 || ma.is_infinite() {
         return (face, 0.5, 0.5);
     }
@@ -354,25 +366,7 @@ pub(crate) fn cube_dir(face: u32, i: i64, j: i64, n: i64) -> [i64; 3] {
 /// The texel of the neighbouring face that a tap just past an edge of
 /// `face` lands on (exactly one of i, j out of [0, n)).
 pub(crate) fn cube_neighbor(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
-    let [x, y, z] = cube_dir(face, i, j, n);
-    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-    let (f, sc, tc, ma) = if ax >= ay && ax >= az {
-        if x >= 0 {
-            (0, -z, -y, ax)
-        } else {
-            (1, z, -y, ax)
-        }
-    } else if ay >= az {
-        if y >= 0 {
-            (2, x, z, ay)
-        } else {
-            (3, x, -z, ay)
-        }
-    } else if z >= 0 {
-        (4, x, -y, az)
-    } else {
-        (5, -x, -y, az)
-    };
+    let (f, sc, tc, ma) = major_axis(cube_dir(face, i, j, n), i64::abs);
     let idx = |c: i64| ((n * (c + ma)) / (2 * ma)).clamp(0, n - 1);
     (f, idx(sc), idx(tc))
 }
