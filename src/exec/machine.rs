@@ -15,10 +15,11 @@
 //! active jumps to its ENDLOOP.
 
 use super::decode::{Code, Dst, DstKind, IndexExpr, Inst, MAX_DEPTH, Resource, Src, SrcKind};
+use super::words::AtomicWords;
 use super::{ExecError, LANES, ops};
 use crate::enums::SemanticName;
 use crate::opcode::Opcode;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
 /// One channel of a register: a value per lane.
 pub type Row = [u32; LANES];
@@ -31,36 +32,6 @@ pub const FULL: Mask = u16::MAX;
 const _: () = assert!(LANES == 16, "masks are 16-bit");
 
 pub const ZERO_REG: Reg = [[0; LANES]; 4];
-
-/// A buffer shared by the threads of a dispatch: 32-bit words with relaxed
-/// atomic access (plain moves on x86), plus its size in bytes.
-pub struct SharedBuffer {
-    pub words: Vec<AtomicU32>,
-    pub len: usize,
-}
-
-impl SharedBuffer {
-    pub fn from_bytes(bytes: &[u8]) -> SharedBuffer {
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
-        SharedBuffer {
-            words,
-            len: bytes.len(),
-        }
-    }
-    pub fn write_back(&self, bytes: &mut [u8]) {
-        for (c, w) in bytes.chunks_mut(4).zip(&self.words) {
-            let v = w.load(Ordering::Relaxed).to_le_bytes();
-            c.copy_from_slice(&v[..c.len()]);
-        }
-    }
-}
 
 /// Word-addressed memory with byte addresses: buffers and shared memory.
 trait Memory {
@@ -121,20 +92,20 @@ trait Memory {
     }
 }
 
-impl Memory for &SharedBuffer {
+impl Memory for &AtomicWords {
     fn byte_len(&self) -> usize {
-        self.len
+        AtomicWords::byte_len(self)
     }
     fn word(&self, i: usize) -> u32 {
-        self.words.get(i).map_or(0, |w| w.load(Ordering::Relaxed))
+        self.get(i).map_or(0, |w| w.load(Ordering::Relaxed))
     }
     fn set_word(&mut self, i: usize, v: u32) {
-        if let Some(w) = self.words.get(i) {
+        if let Some(w) = self.get(i) {
             w.store(v, Ordering::Relaxed)
         }
     }
     fn update_word(&mut self, i: usize, f: impl Fn(u32) -> u32) -> u32 {
-        let Some(w) = self.words.get(i) else { return 0 };
+        let Some(w) = self.get(i) else { return 0 };
         let mut old = w.load(Ordering::Relaxed);
         loop {
             match w.compare_exchange_weak(old, f(old), Ordering::Relaxed, Ordering::Relaxed) {
@@ -175,7 +146,7 @@ impl Memory for ConstMemory<'_> {
 /// What every batch of a dispatch shares.
 pub struct Env<'a> {
     pub consts: &'a [Vec<u32>],
-    pub buffers: &'a [SharedBuffer],
+    pub buffers: &'a [AtomicWords],
     pub max_instructions: u64,
     /// The fragment stage's inputs (`None` in other stages).
     pub frag: Option<&'a super::fragment::FragEnv>,

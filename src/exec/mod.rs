@@ -65,11 +65,13 @@ pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
+pub mod words;
 
 use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
 use decode::Code;
-use machine::{Batch, Env, FULL, Mask, SharedBuffer, Stop};
+use machine::{Batch, Env, FULL, Mask, Stop};
+use words::AtomicWords;
 
 pub use fragment::{Draw, Varying};
 
@@ -202,10 +204,10 @@ impl Program {
         frag: Option<&fragment::FragEnv>,
         f: impl FnOnce(&Env) -> R,
     ) -> R {
-        let buffers: Vec<SharedBuffer> = res
+        let buffers: Vec<AtomicWords> = res
             .buffers
             .iter()
-            .map(|b| SharedBuffer::from_bytes(b))
+            .map(|b| AtomicWords::from_bytes(b))
             .collect();
         let images: Vec<Option<crate::texture::SharedImage>> = res
             .images

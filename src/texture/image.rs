@@ -6,8 +6,9 @@
 
 use super::{Dim, Format, LANES, Reg, Shape, Texture};
 use crate::enums::TextureTarget;
+use crate::exec::words::AtomicWords;
 use crate::opcode::Opcode;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
 /// A texture whose bytes are atomic words during a run (level 0 is the one
 /// images address; the other levels are kept and written back unchanged).
@@ -20,8 +21,7 @@ pub struct SharedImage {
     pub depth: u32,
     pub layers: u32,
     pub samples: u32,
-    words: Vec<AtomicU32>,
-    len: usize,
+    words: AtomicWords,
     rest: Vec<Vec<u8>>,
 }
 
@@ -29,14 +29,6 @@ impl SharedImage {
     /// Copies a texture into atomic storage.
     pub fn from_texture(t: &Texture) -> SharedImage {
         let bytes: &[u8] = t.levels.first().map_or(&[], |v| v.as_slice());
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
         SharedImage {
             target: t.target,
             format: t.format,
@@ -45,8 +37,7 @@ impl SharedImage {
             depth: t.depth,
             layers: t.layers,
             samples: t.samples,
-            words,
-            len: bytes.len(),
+            words: AtomicWords::from_bytes(bytes),
             rest: t.levels.iter().skip(1).cloned().collect(),
         }
     }
@@ -55,21 +46,13 @@ impl SharedImage {
     /// same layout it was made from).
     pub fn write_back(&self, t: &mut Texture) {
         if let Some(level) = t.levels.first_mut() {
-            for (c, w) in level.chunks_mut(4).zip(&self.words) {
-                let v = w.load(Ordering::Relaxed).to_le_bytes();
-                c.copy_from_slice(&v[..c.len()]);
-            }
+            self.words.write_back(level);
         }
     }
 
     /// A texture with the current contents.
     pub fn to_texture(&self) -> Texture {
-        let mut level0 = vec![0u8; self.len];
-        for (c, w) in level0.chunks_mut(4).zip(&self.words) {
-            let v = w.load(Ordering::Relaxed).to_le_bytes();
-            c.copy_from_slice(&v[..c.len()]);
-        }
-        let mut levels = vec![level0];
+        let mut levels = vec![self.words.to_bytes()];
         levels.extend(self.rest.iter().cloned());
         Texture {
             target: self.target,
@@ -140,7 +123,7 @@ impl SharedImage {
             * self.samples as usize
             + sample as usize)
             * bpt;
-        (i + bpt <= self.len).then_some(i)
+        (i + bpt <= self.words.byte_len()).then_some(i)
     }
 }
 
