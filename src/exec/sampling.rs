@@ -98,7 +98,7 @@ impl Batch {
         let Some(img) = env.images.get(index as usize).and_then(|i| i.as_ref()) else {
             return Err(self.resource_error(inst, format!("IMAGE[{index}] is not bound")));
         };
-        let format = format.unwrap_or(img.format);
+        let format = format.unwrap_or(img.layout.format);
         let mut srcs: Vec<Reg> = Vec::with_capacity(3);
         let (active, dst_mask) = match inst.op {
             Opcode::LOAD => {

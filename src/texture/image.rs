@@ -14,13 +14,9 @@ use std::sync::atomic::Ordering;
 /// images address; the other levels are kept and written back unchanged).
 #[derive(Debug)]
 pub struct SharedImage {
-    pub target: TextureTarget,
-    pub format: Format,
-    pub width: u32,
-    pub height: u32,
-    pub depth: u32,
-    pub layers: u32,
-    pub samples: u32,
+    /// Target, format and dimensions; its `levels` are empty (level 0 is
+    /// in `words`, the others in `rest`).
+    pub layout: Texture,
     words: AtomicWords,
     rest: Vec<Vec<u8>>,
 }
@@ -30,13 +26,10 @@ impl SharedImage {
     pub fn from_texture(t: &Texture) -> SharedImage {
         let bytes: &[u8] = t.levels.first().map_or(&[], |v| v.as_slice());
         SharedImage {
-            target: t.target,
-            format: t.format,
-            width: t.width,
-            height: t.height,
-            depth: t.depth,
-            layers: t.layers,
-            samples: t.samples,
+            layout: Texture {
+                levels: Vec::new(),
+                ..*t
+            },
             words: AtomicWords::from_bytes(bytes),
             rest: t.levels.iter().skip(1).cloned().collect(),
         }
@@ -55,22 +48,16 @@ impl SharedImage {
         let mut levels = vec![self.words.to_bytes()];
         levels.extend(self.rest.iter().cloned());
         Texture {
-            target: self.target,
-            format: self.format,
-            width: self.width,
-            height: self.height,
-            depth: self.depth,
-            layers: self.layers,
-            samples: self.samples,
             levels,
+            ..self.layout
         }
     }
 
     fn slices(&self) -> u32 {
-        if self.target == TextureTarget::Tex3D {
-            self.depth
+        if self.layout.target == TextureTarget::Tex3D {
+            self.layout.depth
         } else {
-            self.layers
+            self.layout.layers
         }
     }
 
@@ -115,12 +102,17 @@ impl SharedImage {
 
     /// Byte offset of texel (x, y, slice, sample) of level 0, or `None` out of range.
     fn offset(&self, x: u32, y: u32, z: u32, sample: u32, bpt: usize) -> Option<usize> {
-        if x >= self.width || y >= self.height || z >= self.slices() || sample >= self.samples {
+        if x >= self.layout.width
+            || y >= self.layout.height
+            || z >= self.slices()
+            || sample >= self.layout.samples
+        {
             return None;
         }
-        let i = (((z as usize * self.height as usize + y as usize) * self.width as usize
+        let i = (((z as usize * self.layout.height as usize + y as usize)
+            * self.layout.width as usize
             + x as usize)
-            * self.samples as usize
+            * self.layout.samples as usize
             + sample as usize)
             * bpt;
         (i + bpt <= self.words.byte_len()).then_some(i)
@@ -182,36 +174,36 @@ pub fn image_op(
 ) -> Result<(), String> {
     use Opcode as O;
     let target = if target == TextureTarget::Unknown {
-        img.target
+        img.layout.target
     } else {
         target
     };
     let shape = Shape::of(target).ok_or("image target UNKNOWN")?;
     let bpt = format.bytes_per_texel();
-    if bpt != img.format.bytes_per_texel() {
+    if bpt != img.layout.format.bytes_per_texel() {
         return Err(format!(
             "{opcode}: format {format} ({bpt} bytes) on an image of format {} ({} bytes)",
-            img.format,
-            img.format.bytes_per_texel()
+            img.layout.format,
+            img.layout.format.bytes_per_texel()
         ));
     }
     let lanes = (0..LANES).filter(|&l| active >> l & 1 == 1);
     if opcode == O::RESQ {
         for l in lanes {
-            let (w, h) = (img.width, img.height);
+            let (w, h) = (img.layout.width, img.layout.height);
             let v = match (shape.dim, shape.array) {
                 (Dim::Buffer | Dim::D1, false) => [w, 0, 0],
-                (Dim::D1, true) => [w, img.layers, 0],
+                (Dim::D1, true) => [w, img.layout.layers, 0],
                 (Dim::D2, false) | (Dim::Cube, false) => [w, h, 0],
-                (Dim::D2, true) => [w, h, img.layers],
-                (Dim::Cube, true) => [w, h, img.layers / 6],
-                (Dim::D3, _) => [w, h, img.depth],
+                (Dim::D2, true) => [w, h, img.layout.layers],
+                (Dim::Cube, true) => [w, h, img.layout.layers / 6],
+                (Dim::D3, _) => [w, h, img.layout.depth],
                 (Dim::Buffer, true) => [w, 0, 0],
             };
             out[0][l] = v[0];
             out[1][l] = v[1];
             out[2][l] = v[2];
-            out[3][l] = img.samples;
+            out[3][l] = img.layout.samples;
         }
         return Ok(());
     }

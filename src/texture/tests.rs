@@ -1171,7 +1171,17 @@ fn image(fmt: Format, w: u32) -> SharedImage {
 
 fn iop(img: &SharedImage, op: Opcode, srcs: &[Reg], mask: u8, active: u16) -> Reg {
     let mut out = [[0u32; LANES]; 4];
-    image_op(img, op, T::Tex1D, img.format, srcs, mask, active, &mut out).unwrap();
+    image_op(
+        img,
+        op,
+        T::Tex1D,
+        img.layout.format,
+        srcs,
+        mask,
+        active,
+        &mut out,
+    )
+    .unwrap();
     out
 }
 
@@ -1261,7 +1271,7 @@ fn image_atomics_in_lane_order() {
             &rgba,
             Opcode::ATOMUADD,
             T::Tex1D,
-            rgba.format,
+            rgba.layout.format,
             &[splat_u([0; 4]), splat_u([0; 4])],
             1,
             1,
