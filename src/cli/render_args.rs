@@ -108,29 +108,12 @@ fn filter_word(w: &str, item: &str, spec: &str) -> Result<Filter> {
     }
 }
 
+/// A shader_test address mode, or `repeat` (an alias of `wrap`).
 fn address_word(w: &str) -> Option<AddressMode> {
-    Some(match w {
-        "repeat" | "wrap" => AddressMode::Wrap,
-        "clamp" => AddressMode::Clamp,
-        "border" => AddressMode::Border,
-        "mirror" => AddressMode::Mirror,
-        "mirror_once" => AddressMode::MirrorOnce,
-        _ => return None,
-    })
-}
-
-fn compare_word(w: &str) -> Option<CompareFunc> {
-    Some(match w {
-        "never" => CompareFunc::Never,
-        "less" => CompareFunc::Less,
-        "equal" => CompareFunc::Equal,
-        "less_equal" => CompareFunc::LessEqual,
-        "greater" => CompareFunc::Greater,
-        "not_equal" => CompareFunc::NotEqual,
-        "greater_equal" => CompareFunc::GreaterEqual,
-        "always" => CompareFunc::Always,
-        _ => return None,
-    })
+    match w {
+        "repeat" => Some(AddressMode::Wrap),
+        _ => AddressMode::from_word(w),
+    }
 }
 
 fn float_of(w: &str, item: &str, spec: &str) -> Result<f32> {
@@ -211,7 +194,7 @@ pub fn parse_sampler(spec: &str) -> Result<SamplerSection> {
                 "min_lod" => s.min_lod = float_of(value, item, spec)?,
                 "max_lod" => s.max_lod = float_of(value, item, spec)?,
                 "compare" => {
-                    s.compare = Some(compare_word(value).ok_or_else(|| {
+                    s.compare = Some(CompareFunc::from_word(value).ok_or_else(|| {
                         anyhow!("--sampler `{spec}`: `{item}`: unknown compare function `{value}`")
                     })?)
                 }

@@ -237,17 +237,23 @@ pub enum AddressMode {
     MirrorOnce,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareFunc {
-    Never,
-    Less,
-    Equal,
-    LessEqual,
-    Greater,
-    NotEqual,
-    GreaterEqual,
-    Always,
+impl AddressMode {
+    /// The mode a shader_test `address` word names (`wrap`, `clamp`,
+    /// `border`, `mirror`, `mirror_once`).
+    pub fn from_word(w: &str) -> Option<AddressMode> {
+        Some(match w {
+            "wrap" => AddressMode::Wrap,
+            "clamp" => AddressMode::Clamp,
+            "border" => AddressMode::Border,
+            "mirror" => AddressMode::Mirror,
+            "mirror_once" => AddressMode::MirrorOnce,
+            _ => return None,
+        })
+    }
 }
+
+/// The depth-compare function of a `[sampler N]` section is the machine's own.
+pub use crate::texture::CompareFunc;
 
 /// `[sampler N]` state.
 #[derive(Clone, Debug, PartialEq)]
@@ -1036,21 +1042,14 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
                     return Err(ParseError::new(ln, "`address` takes 1 to 3 modes (U V W)"));
                 }
                 for (k, m) in modes.iter().enumerate() {
-                    s.address[k] = match *m {
-                        "wrap" => AddressMode::Wrap,
-                        "clamp" => AddressMode::Clamp,
-                        "border" => AddressMode::Border,
-                        "mirror" => AddressMode::Mirror,
-                        "mirror_once" => AddressMode::MirrorOnce,
-                        other => {
-                            return Err(ParseError::new(
-                                ln,
-                                format!(
-                                    "unknown address mode `{other}` (expected wrap, clamp, border, mirror or mirror_once)"
-                                ),
-                            ));
-                        }
-                    };
+                    s.address[k] = AddressMode::from_word(m).ok_or_else(|| {
+                        ParseError::new(
+                            ln,
+                            format!(
+                                "unknown address mode `{m}` (expected wrap, clamp, border, mirror or mirror_once)"
+                            ),
+                        )
+                    })?;
                 }
             }
             "border" => {
@@ -1074,22 +1073,9 @@ fn parse_sampler(line: usize, n: &str, body: &[Line<'_>]) -> Result<SamplerSecti
             }
             "compare" => {
                 let w = it.next().unwrap_or_default();
-                s.compare = Some(match w {
-                    "never" => CompareFunc::Never,
-                    "less" => CompareFunc::Less,
-                    "equal" => CompareFunc::Equal,
-                    "less_equal" => CompareFunc::LessEqual,
-                    "greater" => CompareFunc::Greater,
-                    "not_equal" => CompareFunc::NotEqual,
-                    "greater_equal" => CompareFunc::GreaterEqual,
-                    "always" => CompareFunc::Always,
-                    other => {
-                        return Err(ParseError::new(
-                            ln,
-                            format!("unknown compare function `{other}`"),
-                        ));
-                    }
-                });
+                s.compare = Some(CompareFunc::from_word(w).ok_or_else(|| {
+                    ParseError::new(ln, format!("unknown compare function `{w}`"))
+                })?);
                 no_more(ln, it)?;
             }
             "lod_bias" | "min_lod" | "max_lod" => {

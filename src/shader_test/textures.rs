@@ -11,7 +11,7 @@
 //! written as 0..255 bytes). Texels without data stay zero.
 
 use super::parse::{
-    AddressMode, CompareFunc, Filter, SamplerSection, TextureFormat, TextureSection,
+    AddressMode, Filter, SamplerSection, TextureFormat, TextureSection,
     TextureTarget as SectionTarget,
 };
 use super::values::ValueType;
@@ -156,16 +156,7 @@ pub fn sampler_from_section(s: &SamplerSection) -> Sampler {
         lod_bias: s.lod_bias,
         min_lod: s.min_lod,
         max_lod: s.max_lod,
-        compare: s.compare.map(|c| match c {
-            CompareFunc::Never => texture::CompareFunc::Never,
-            CompareFunc::Less => texture::CompareFunc::Less,
-            CompareFunc::Equal => texture::CompareFunc::Equal,
-            CompareFunc::LessEqual => texture::CompareFunc::LessEqual,
-            CompareFunc::Greater => texture::CompareFunc::Greater,
-            CompareFunc::NotEqual => texture::CompareFunc::NotEqual,
-            CompareFunc::GreaterEqual => texture::CompareFunc::GreaterEqual,
-            CompareFunc::Always => texture::CompareFunc::Always,
-        }),
+        compare: s.compare,
         border: s.border.map(f32::to_bits),
         normalized: s.normalized_coords,
         ..Sampler::default()

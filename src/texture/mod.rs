@@ -124,6 +124,23 @@ pub enum CompareFunc {
 }
 
 impl CompareFunc {
+    /// The lower-case name shader_test files and `tgsi render --sampler`
+    /// spell it with (`never`, `less`, `equal`, `less_equal`, `greater`,
+    /// `not_equal`, `greater_equal`, `always`).
+    pub fn from_word(w: &str) -> Option<CompareFunc> {
+        Some(match w {
+            "never" => CompareFunc::Never,
+            "less" => CompareFunc::Less,
+            "equal" => CompareFunc::Equal,
+            "less_equal" => CompareFunc::LessEqual,
+            "greater" => CompareFunc::Greater,
+            "not_equal" => CompareFunc::NotEqual,
+            "greater_equal" => CompareFunc::GreaterEqual,
+            "always" => CompareFunc::Always,
+            _ => return None,
+        })
+    }
+
     /// `reference FUNC texel` (ordered compares: false on NaN, except NotEqual and Always).
     pub fn test(self, reference: f32, texel: f32) -> bool {
         match self {

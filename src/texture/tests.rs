@@ -1687,3 +1687,23 @@ fn cube_lod_uses_face_coordinates() {
     );
     assert_eq!(lane_f(&out, 0)[0], 1.0);
 }
+
+#[test]
+fn compare_functions_are_named_by_their_lower_case_words() {
+    use super::CompareFunc as C;
+    let words = [
+        ("never", C::Never),
+        ("less", C::Less),
+        ("equal", C::Equal),
+        ("less_equal", C::LessEqual),
+        ("greater", C::Greater),
+        ("not_equal", C::NotEqual),
+        ("greater_equal", C::GreaterEqual),
+        ("always", C::Always),
+    ];
+    for (w, f) in words {
+        assert_eq!(C::from_word(w), Some(f), "{w}");
+    }
+    assert_eq!(C::from_word("LESS"), None);
+    assert_eq!(C::from_word("lequal"), None);
+}
