@@ -1,4 +1,6 @@
-//! Reading the files the verbs take (`-` is standard input).
+//! Reading the files the verbs take (`-` is standard input): raw bytes,
+//! UTF-8 text, TGSI shaders (assembled, diagnostics printed) and data files
+//! in the `.shader_test` section syntax.
 
 use anyhow::{Context, Result, anyhow};
 use std::io::{Read, Write};
@@ -36,6 +38,30 @@ pub fn read_text(path: &Path) -> Result<String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// Reads and assembles (and validates) a TGSI text shader: its display name
+/// and the shader, or `None` once its diagnostics are printed to stderr.
+pub fn assemble_file(path: &Path) -> Result<Option<(String, tgsi::Shader)>> {
+    let text = read_text(path)?;
+    let name = display_name(path);
+    match tgsi::assemble(&text) {
+        Ok((shader, _)) => Ok(Some((name, shader))),
+        Err(diags) => {
+            eprint!("{}", diags.render(&name, &text));
+            Ok(None)
+        }
+    }
+}
+
+/// Reads and parses a data file in the `.shader_test` section syntax: its
+/// display name and sections (a parse error names the file and line).
+pub fn read_data_file(path: &Path) -> Result<(String, tgsi::shader_test::TestFile)> {
+    let name = display_name(path);
+    let text = read_text(path)?;
+    let file = tgsi::shader_test::parse_file(&name, &text)
+        .map_err(|e| anyhow!("{name}:{}: {}", e.line, e.message))?;
+    Ok((name, file))
 }
 
 /// Writes to a file, or standard output for `-`.

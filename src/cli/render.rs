@@ -5,7 +5,7 @@
 //! `--sampler` strings (see [`super::render_args`]), constants from
 //! `--const`.
 
-use super::input::{display_name, read_text, write_bytes};
+use super::input::{assemble_file, read_data_file, write_bytes};
 use super::render_args::{SAMPLER_HELP, TextureSpec, parse_sampler, parse_size, parse_texture};
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -19,7 +19,7 @@ use tgsi::exec::{Draw, Limits, Program, Resources};
 use tgsi::image_io::{
     Rgba8Image, encode_png, load_png, save_png, target_to_image, texture_from_image,
 };
-use tgsi::shader_test::{self, Section, sampler_from_section, texture_from_section};
+use tgsi::shader_test::{Section, sampler_from_section, texture_from_section};
 use tgsi::texture::{Format, Sampler, Texture};
 
 #[derive(clap::Args)]
@@ -83,10 +83,7 @@ fn slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T) -> &mut T {
 /// Fills `res` from a data file's `[constant N]`, `[texture N]`, `[image N]`
 /// and `[sampler N]` sections.
 fn load_data(path: &Path, res: &mut Resources) -> Result<()> {
-    let name = display_name(path);
-    let text = read_text(path)?;
-    let file = shader_test::parse_file(&name, &text)
-        .map_err(|e| anyhow!("{name}:{}: {}", e.line, e.message))?;
+    let (name, file) = read_data_file(path)?;
     for (line, section) in &file.sections {
         match section {
             Section::Constant { index, words } => {
@@ -157,15 +154,9 @@ impl Progress {
 }
 
 pub fn render(args: &RenderArgs) -> Result<ExitCode> {
-    let name = display_name(&args.shader);
     let (width, height) = parse_size(&args.size)?;
-    let text = read_text(&args.shader)?;
-    let shader = match tgsi::assemble(&text) {
-        Ok((s, _)) => s,
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &text));
-            return Ok(ExitCode::from(1));
-        }
+    let Some((name, shader)) = assemble_file(&args.shader)? else {
+        return Ok(ExitCode::from(1));
     };
     if shader.processor != Processor::Fragment {
         bail!(

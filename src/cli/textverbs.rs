@@ -1,23 +1,10 @@
 //! `tgsi check`, `fmt`, `asm` and `dis`: the language verbs.
 
-use super::input::{display_name, read_bytes, read_text, write_bytes};
+use super::input::{assemble_file, display_name, read_bytes, read_text, write_bytes};
 use anyhow::{Result, anyhow};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tgsi::enums::ProcessorNumbering;
-
-/// Assembles and validates; prints diagnostics; `None` when the file is invalid.
-fn assemble_file(path: &Path) -> Result<Option<tgsi::Shader>> {
-    let text = read_text(path)?;
-    let name = display_name(path);
-    match tgsi::assemble(&text) {
-        Ok((shader, _)) => Ok(Some(shader)),
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &text));
-            Ok(None)
-        }
-    }
-}
 
 pub fn check(files: &[PathBuf]) -> Result<ExitCode> {
     let mut all_valid = true;
@@ -76,7 +63,7 @@ fn first_difference_line(a: &str, b: &str) -> usize {
 }
 
 pub fn asm(file: &Path, output: &Path, numbering: ProcessorNumbering) -> Result<ExitCode> {
-    let Some(shader) = assemble_file(file)? else {
+    let Some((_, shader)) = assemble_file(file)? else {
         return Ok(ExitCode::from(1));
     };
     let words = tgsi::tokens::encode(&shader, numbering)
