@@ -71,17 +71,15 @@ impl Batch {
             fragment: code.processor == Processor::Fragment,
         };
         let mut out = ZERO_REG;
-        texture::execute(
-            &env.textures,
-            &op,
-            &srcs[..n],
-            &sview,
-            &sampler,
-            &offsets,
-            self.exec,
-            &mut out,
-        )
-        .map_err(|e| self.resource_error(inst, e))?;
+        let inputs = texture::TexInputs {
+            srcs: &srcs[..n],
+            sview: &sview,
+            sampler: &sampler,
+            offsets: &offsets,
+            active: self.exec,
+        };
+        texture::execute(&env.textures, &op, &inputs, &mut out)
+            .map_err(|e| self.resource_error(inst, e))?;
         self.store32(inst, out, inst.dst[0].mask);
         Ok(())
     }

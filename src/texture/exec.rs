@@ -150,19 +150,30 @@ fn put(op: &TexOp, out: &mut Reg, l: usize, v: [u32; 4]) {
     }
 }
 
+/// The per-lane operands of one texture instruction.
+#[derive(Clone, Copy)]
+pub struct TexInputs<'a> {
+    /// The non-resource source registers, in operand order.
+    pub srcs: &'a [Reg],
+    /// SVIEW (or resource) index of each lane.
+    pub sview: &'a [u32; LANES],
+    /// SAMP index of each lane.
+    pub sampler: &'a [u32; LANES],
+    /// Texel offsets (x, y, z rows).
+    pub offsets: &'a Reg,
+    /// Lanes that execute.
+    pub active: u16,
+}
+
 /// The texture unit executes one texture/sampling opcode over the lanes.
-#[allow(clippy::too_many_arguments)]
-pub fn execute(
-    b: &Bindings,
-    op: &TexOp,
-    srcs: &[Reg],
-    sview: &[u32; LANES],
-    sampler: &[u32; LANES],
-    offsets: &Reg,
-    active: u16,
-    out: &mut Reg,
-) -> Result<(), String> {
+pub fn execute(b: &Bindings, op: &TexOp, inp: &TexInputs, out: &mut Reg) -> Result<(), String> {
     use Opcode as O;
+    let TexInputs {
+        srcs,
+        sview,
+        active,
+        ..
+    } = *inp;
     let target = effective_target(b, op, sview, active);
     let shape = Shape::of(target).ok_or("texture target UNKNOWN")?;
     let mut binder = Binder {
@@ -189,21 +200,11 @@ pub fn execute(
         | O::TG4
         | O::GATHER4
         | O::LODQ
-        | O::LOD => sample_op(
-            &mut binder,
-            op,
-            shape,
-            srcs,
-            sview,
-            sampler,
-            offsets,
-            active,
-            out,
-        ),
+        | O::LOD => sample_op(&mut binder, op, shape, inp, out),
         O::TXF | O::TXF_LZ | O::SAMPLE_I | O::SAMPLE_I_MS => {
-            fetch_op(&mut binder, op, shape, srcs, sview, offsets, active, out)
+            fetch_op(&mut binder, op, shape, inp, out)
         }
-        O::TXQ | O::SVIEWINFO => size_op(&mut binder, op, shape, srcs, sview, active, out),
+        O::TXQ | O::SVIEWINFO => size_op(&mut binder, op, shape, inp, out),
         O::TXQS | O::SAMPLE_INFO => {
             for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
                 let n = binder.get(sview[l])?.map_or(0, |bd| bd.tex.samples);
@@ -252,18 +253,20 @@ struct LaneIn {
     lod: f32,
 }
 
-#[allow(clippy::too_many_arguments)]
 fn sample_op(
     binder: &mut Binder,
     op: &TexOp,
     shape: Shape,
-    srcs: &[Reg],
-    sview: &[u32; LANES],
-    sampler: &[u32; LANES],
-    offsets: &Reg,
-    active: u16,
+    inp: &TexInputs,
     out: &mut Reg,
 ) -> Result<(), String> {
+    let TexInputs {
+        srcs,
+        sview,
+        sampler,
+        offsets,
+        active,
+    } = *inp;
     use Opcode as O;
     let opc = op.opcode;
     let name = opc.name();
@@ -457,17 +460,20 @@ fn sample_op(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn fetch_op(
     binder: &mut Binder,
     op: &TexOp,
     shape: Shape,
-    srcs: &[Reg],
-    sview: &[u32; LANES],
-    offsets: &Reg,
-    active: u16,
+    inp: &TexInputs,
     out: &mut Reg,
 ) -> Result<(), String> {
+    let TexInputs {
+        srcs,
+        sview,
+        offsets,
+        active,
+        ..
+    } = *inp;
     use Opcode as O;
     let name = op.opcode.name();
     if shape.dim == Dim::Cube {
@@ -513,11 +519,15 @@ fn size_op(
     binder: &mut Binder,
     op: &TexOp,
     shape: Shape,
-    srcs: &[Reg],
-    sview: &[u32; LANES],
-    active: u16,
+    inp: &TexInputs,
     out: &mut Reg,
 ) -> Result<(), String> {
+    let TexInputs {
+        srcs,
+        sview,
+        active,
+        ..
+    } = *inp;
     let c0 = src(op, srcs, 0)?;
     for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
         let Some(bd) = binder.get(sview[l])? else {

@@ -105,16 +105,14 @@ impl Rig {
             fragment,
         };
         let mut out = [[0xdead_beefu32; LANES]; 4];
-        execute(
-            &b,
-            &op,
+        let inputs = TexInputs {
             srcs,
-            &[0; LANES],
-            &[0; LANES],
+            sview: &[0; LANES],
+            sampler: &[0; LANES],
             offsets,
-            ALL,
-            &mut out,
-        )?;
+            active: ALL,
+        };
+        execute(&b, &op, &inputs, &mut out)?;
         Ok(out)
     }
     fn run(&self, op: Opcode, target: T, srcs: &[Reg]) -> Reg {
@@ -1124,17 +1122,14 @@ fn unbound_and_inactive_lanes() {
         fragment: false,
     };
     let mut out = [[7u32; LANES]; 4];
-    execute(
-        &b,
-        &op,
-        &[splat([0.9; 4])],
-        &[0; LANES],
-        &[0; LANES],
-        &[[0; LANES]; 4],
-        0b10,
-        &mut out,
-    )
-    .unwrap();
+    let inputs = TexInputs {
+        srcs: &[splat([0.9; 4])],
+        sview: &[0; LANES],
+        sampler: &[0; LANES],
+        offsets: &[[0; LANES]; 4],
+        active: 0b10,
+    };
+    execute(&b, &op, &inputs, &mut out).unwrap();
     assert_eq!(out[0][0], 7);
     assert_eq!(f32::from_bits(out[0][1]), 3.0);
     // a missing operand is an error, not a panic
@@ -1534,7 +1529,14 @@ fn arbitrary_inputs_never_panic() {
         let samp = [0u32; LANES].map(|_| rng.next() % 4);
         let mut out = [[0u32; LANES]; 4];
         let active = rng.next() as u16;
-        ok += execute(&b, &op, &srcs, &sview, &samp, &offsets, active, &mut out).is_ok() as u32;
+        let inputs = TexInputs {
+            srcs: &srcs,
+            sview: &sview,
+            sampler: &samp,
+            offsets: &offsets,
+            active,
+        };
+        ok += execute(&b, &op, &inputs, &mut out).is_ok() as u32;
     }
     assert!(ok > 5000, "only {ok} of the random instructions ran");
     // images: every opcode, random addresses and formats
