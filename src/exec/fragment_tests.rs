@@ -519,17 +519,6 @@ fn interp_offset_on_position_and_resource_swizzle() {
 
 #[test]
 fn multisampled_draws_at_pixel_and_sample_frequency() {
-    let msaa = || {
-        Texture::new(
-            TextureTarget::Msaa2D,
-            Format::Rgba32Float,
-            [2, 1, 1],
-            1,
-            1,
-            4,
-        )
-        .unwrap()
-    };
     let mut draw = Draw::full_quad(2, 1);
     draw.samples = 4;
     draw.varyings.push(Varying {
@@ -545,56 +534,61 @@ fn multisampled_draws_at_pixel_and_sample_frequency() {
         (0.125, 0.625),
         (0.625, 0.875),
     ];
+    // Draws `src` into a fresh 2x1 rgba32f target of 4 samples.
+    let draw_msaa = |src: &str| {
+        let target = Texture::new(
+            TextureTarget::Msaa2D,
+            Format::Rgba32Float,
+            [2, 1, 1],
+            1,
+            1,
+            4,
+        )
+        .unwrap();
+        let mut targets = vec![target];
+        prog(src)
+            .draw(
+                &mut Resources::default(),
+                &draw,
+                &mut targets,
+                &Limits::default(),
+            )
+            .unwrap();
+        targets.remove(0)
+    };
+    // Every sample of both pixels against `want(pixel, sample)`.
+    let check = |t: &Texture, want: &dyn Fn(u32, u32) -> [f32; 4]| {
+        for x in 0..2u32 {
+            for s in 0..4u32 {
+                assert_eq!(
+                    f(t.texel(0, x, 0, 0, s)),
+                    want(x, s),
+                    "pixel {x} sample {s}"
+                );
+            }
+        }
+    };
     // Pixel frequency: one run, SAMPLEMASK output 0b0101 keeps samples 0 and 2;
     // INTERP_SAMPLE 1 evaluates GENERIC[1].x = x at sample 1.
     let src = "FRAG\nDCL IN[0], GENERIC[1], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], SAMPLEMASK\n\
         IMM[0] UINT32 {5, 1, 0, 0}\nIMM[1] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
         MOV OUT[1].x, IMM[0].xxxx\nINTERP_SAMPLE OUT[0].x, IN[0].xxxx, IMM[0].yyyy\n\
         MOV OUT[0].yzw, IMM[1].xxxx\nEND\n";
-    let p = prog(src);
-    let mut targets = vec![msaa()];
-    p.draw(
-        &mut Resources::default(),
-        &draw,
-        &mut targets,
-        &Limits::default(),
-    )
-    .unwrap();
-    for x in 0..2u32 {
-        for s in 0..4u32 {
-            let got = f(targets[0].texel(0, x, 0, 0, s));
-            let want = if s % 2 == 0 {
-                [x as f32 + pos[1].0, 1.0, 1.0, 1.0]
-            } else {
-                [0.0; 4]
-            };
-            assert_eq!(got, want, "pixel {x} sample {s}");
+    check(&draw_msaa(src), &|x, s| {
+        if s % 2 == 0 {
+            [x as f32 + pos[1].0, 1.0, 1.0, 1.0]
+        } else {
+            [0.0; 4]
         }
-    }
+    });
     // Sample frequency (SAMPLEID is read): one run per sample; a SAMPLE-located
     // input is evaluated at the sample, SAMPLEPOS is its position.
     let src = "FRAG\nDCL IN[0], GENERIC[1], LINEAR, SAMPLE\nDCL SV[0], SAMPLEID\nDCL SV[1], SAMPLEPOS\n\
         DCL OUT[0], COLOR\nU2F OUT[0].x, SV[0].xxxx\nMOV OUT[0].yz, SV[1].xxyx\nMOV OUT[0].w, IN[0].xxxx\nEND\n";
-    let p = prog(src);
-    let mut targets = vec![msaa()];
-    p.draw(
-        &mut Resources::default(),
-        &draw,
-        &mut targets,
-        &Limits::default(),
-    )
-    .unwrap();
-    for x in 0..2u32 {
-        for s in 0..4u32 {
-            let (sx, sy) = pos[s as usize];
-            let want = [s as f32, sx, sy, x as f32 + sx];
-            assert_eq!(
-                f(targets[0].texel(0, x, 0, 0, s)),
-                want,
-                "pixel {x} sample {s}"
-            );
-        }
-    }
+    check(&draw_msaa(src), &|x, s| {
+        let (sx, sy) = pos[s as usize];
+        [s as f32, sx, sy, x as f32 + sx]
+    });
 }
 
 #[test]

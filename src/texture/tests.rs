@@ -119,6 +119,21 @@ impl Rig {
         self.run_full(op, target, srcs, &[[0; LANES]; 4], false, [0, 1, 2, 3])
             .unwrap()
     }
+    /// `run` with texel offsets.
+    fn run_offset(&self, op: Opcode, target: T, srcs: &[Reg], offsets: &Reg) -> Reg {
+        self.run_full(op, target, srcs, offsets, false, [0, 1, 2, 3])
+            .unwrap()
+    }
+    /// `run` in the fragment stage (implicit LOD from quad derivatives).
+    fn run_fragment(&self, op: Opcode, target: T, srcs: &[Reg]) -> Reg {
+        self.run_full(op, target, srcs, &[[0; LANES]; 4], true, [0, 1, 2, 3])
+            .unwrap()
+    }
+    /// `run` with a resource (SVIEW/SAMP operand) swizzle.
+    fn run_swizzled(&self, op: Opcode, target: T, srcs: &[Reg], swz: [u8; 4]) -> Reg {
+        self.run_full(op, target, srcs, &[[0; LANES]; 4], false, swz)
+            .unwrap()
+    }
     /// Lane 0's (r) of SAMPLE at coordinate c.
     fn sample_r(&self, target: T, c: [f32; 4]) -> f32 {
         lane_f(&self.run(Opcode::SAMPLE, target, &[splat(c)]), 0)[0]
@@ -595,16 +610,7 @@ fn implicit_lod_from_quads() {
     }
     let n = Filter::Nearest;
     let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, n, n, MipFilter::Nearest));
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE,
-            T::Tex2D,
-            &[c],
-            &[[0; LANES]; 4],
-            true,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_fragment(Opcode::SAMPLE, T::Tex2D, &[c]);
     for l in 0..LANES {
         assert_eq!(lane_f(&out, l)[0], 2.0, "lane {l}");
     }
@@ -619,30 +625,12 @@ fn implicit_lod_from_quads() {
         c[1][4 * q + 1] = 0.35f32.to_bits();
     }
     let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, n, n, MipFilter::Linear));
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE,
-            T::Tex2D,
-            &[c],
-            &[[0; LANES]; 4],
-            true,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_fragment(Opcode::SAMPLE, T::Tex2D, &[c]);
     let lambda = libm::log2f((2.0f32 * (0.35f32 - 0.1) * 4.0 * ((0.35f32 - 0.1) * 4.0)).sqrt());
     let expect = 1.0 + lambda * (2.0 - 1.0);
     assert_eq!(lane_f(&out, 0)[0], expect);
     assert!((expect - 1.5).abs() < 1e-6);
-    let q = rig
-        .run_full(
-            Opcode::LOD,
-            T::Tex2D,
-            &[c],
-            &[[0; LANES]; 4],
-            true,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let q = rig.run_fragment(Opcode::LOD, T::Tex2D, &[c]);
     assert_eq!(lane_f(&q, 3), [lambda, lambda, 0.0, 0.0]);
 }
 
@@ -833,30 +821,12 @@ fn gather_order_and_component() {
     let out = rig_g.run(Opcode::GATHER4, T::Tex2D, &[splat([0.5; 4])]);
     assert_eq!(lane_f(&out, 0), [20.0, 30.0, 10.0, 0.0]);
     // the SVIEW swizzle permutes the gathered vector (wzyx)
-    let out = rig
-        .run_full(
-            Opcode::GATHER4,
-            T::Tex2D,
-            &[splat([0.5; 4])],
-            &[[0; LANES]; 4],
-            false,
-            [3, 2, 1, 0],
-        )
-        .unwrap();
+    let out = rig.run_swizzled(Opcode::GATHER4, T::Tex2D, &[splat([0.5; 4])], [3, 2, 1, 0]);
     assert_eq!(lane_f(&out, 0), [0.0, 1.0, 3.0, 2.0]);
     // gather with offsets (1, 0) at (0.25, 0.25): u = 0.5 + 1 -> x = 1: i0 = 1, i1 = 2 -> clamp 1
     let mut off = [[0u32; LANES]; 4];
     off[0] = [1; LANES];
-    let out = rig
-        .run_full(
-            Opcode::GATHER4,
-            T::Tex2D,
-            &[splat([0.25; 4])],
-            &off,
-            false,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_offset(Opcode::GATHER4, T::Tex2D, &[splat([0.25; 4])], &off);
     assert_eq!(lane_f(&out, 0), [3.0, 3.0, 1.0, 1.0]);
 }
 
@@ -866,29 +836,11 @@ fn texel_offsets() {
     let mut off = [[0u32; LANES]; 4];
     // s = 0.125 -> u = 0.5 (texel 0) + 2 -> texel 2
     off[0] = [2; LANES];
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE,
-            T::Tex1D,
-            &[splat([0.125; 4])],
-            &off,
-            false,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_offset(Opcode::SAMPLE, T::Tex1D, &[splat([0.125; 4])], &off);
     assert_eq!(lane_f(&out, 0)[0], 30.0);
     // -3: u = -2.5 -> floor -3 -> clamp to edge 0
     off[0] = [(-3i32) as u32; LANES];
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE,
-            T::Tex1D,
-            &[splat([0.125; 4])],
-            &off,
-            false,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_offset(Opcode::SAMPLE, T::Tex1D, &[splat([0.125; 4])], &off);
     assert_eq!(lane_f(&out, 0)[0], 10.0);
 }
 
@@ -912,54 +864,28 @@ fn sample_i_ranges_levels_and_swizzles() {
     // an offset of -1 from x = 0 wraps (unsigned) out of range
     let mut off = [[0u32; LANES]; 4];
     off[0] = [u32::MAX; LANES];
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE_I,
-            T::Tex2D,
-            &[splat_u([0, 0, 0, 0])],
-            &off,
-            false,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_offset(Opcode::SAMPLE_I, T::Tex2D, &[splat_u([0, 0, 0, 0])], &off);
     assert_eq!(lane_f(&out, 0), [0.0; 4]);
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE_I,
-            T::Tex2D,
-            &[splat_u([1, 1, 0, 0])],
-            &off,
-            false,
-            [0, 1, 2, 3],
-        )
-        .unwrap();
+    let out = rig.run_offset(Opcode::SAMPLE_I, T::Tex2D, &[splat_u([1, 1, 0, 0])], &off);
     assert_eq!(lane_f(&out, 0)[0], 2.0);
     // view swizzle (G, R, 0, 1) first, then the SVIEW operand swizzle wzyx:
     // texel (1, 10, 0, 1) -> (10, 1, 0, 1) -> (1, 0, 1, 10)
     let mut rig = rig;
     rig.views[0].swizzle = [Swizzle::G, Swizzle::R, Swizzle::Zero, Swizzle::One];
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE_I,
-            T::Tex2D,
-            &[splat_u([1, 0, 0, 0])],
-            &[[0; LANES]; 4],
-            false,
-            [3, 2, 1, 0],
-        )
-        .unwrap();
+    let out = rig.run_swizzled(
+        Opcode::SAMPLE_I,
+        T::Tex2D,
+        &[splat_u([1, 0, 0, 0])],
+        [3, 2, 1, 0],
+    );
     assert_eq!(lane_f(&out, 0), [1.0, 0.0, 1.0, 10.0]);
     // out of range stays all 0 even through a One swizzle
-    let out = rig
-        .run_full(
-            Opcode::SAMPLE_I,
-            T::Tex2D,
-            &[splat_u([9, 0, 0, 0])],
-            &[[0; LANES]; 4],
-            false,
-            [3, 2, 1, 0],
-        )
-        .unwrap();
+    let out = rig.run_swizzled(
+        Opcode::SAMPLE_I,
+        T::Tex2D,
+        &[splat_u([9, 0, 0, 0])],
+        [3, 2, 1, 0],
+    );
     assert_eq!(lane_f(&out, 0), [0.0; 4]);
 }
 
