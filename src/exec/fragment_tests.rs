@@ -14,6 +14,14 @@ fn f(v: [u32; 4]) -> [f32; 4] {
     v.map(f32::from_bits)
 }
 
+/// A buffer's bytes as little-endian floats.
+fn floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 fn shade(p: &Program, draw: &Draw, targets: usize, threads: usize) -> Vec<Vec<[u32; 4]>> {
     let mut res = Resources::default();
     let limits = Limits {
@@ -385,10 +393,7 @@ fn compute_and_vertex_shaders_fetch_texels_and_sample_with_explicit_lod() {
         ..Resources::default()
     };
     p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
-    let got: Vec<f32> = res.buffers[0]
-        .chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got = floats(&res.buffers[0]);
     assert_eq!(got, vec![10.0, 11.0, 12.0, 13.0]);
     // Vertex: SAMPLE_L at IN[0].xy, LOD 0 -> OUT[0].
     let vs = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
@@ -490,10 +495,7 @@ fn indirect_sampler_views_are_per_lane() {
         ..Resources::default()
     };
     p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
-    let got: Vec<f32> = res.buffers[0]
-        .chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got = floats(&res.buffers[0]);
     assert_eq!(got, vec![5.0, 9.0, 5.0, 0.0]);
 }
 
