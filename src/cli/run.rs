@@ -6,7 +6,7 @@
 //! shader and prints every output and buffer word exactly: hex, and its
 //! float and integer readings (`--json` for scripts).
 
-use super::input::{display_name, read_text};
+use super::input::{assemble_file, read_data_file};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::json;
 use std::path::PathBuf;
@@ -131,24 +131,15 @@ fn format_float(f: f32) -> String {
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
-    let name = display_name(&args.shader);
-    let text = read_text(&args.shader)?;
-    let shader = match tgsi::assemble(&text) {
-        Ok((s, _)) => s,
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &text));
-            return Ok(ExitCode::from(1));
-        }
+    let Some((name, shader)) = assemble_file(&args.shader)? else {
+        return Ok(ExitCode::from(1));
     };
     let program = Program::compile(&shader).map_err(|e| anyhow!("{name}: {e}"))?;
     let mut res = Resources::default();
     let mut vertex_rows: Vec<Vec<[u32; 4]>> = Vec::new();
     let mut attrs: Vec<u32> = Vec::new();
     if let Some(data) = &args.data {
-        let data_name = display_name(data);
-        let data_text = read_text(data)?;
-        let file = shader_test::parse_file(&data_name, &data_text)
-            .map_err(|e| anyhow!("{data_name}:{}: {}", e.line, e.message))?;
+        let (data_name, file) = read_data_file(data)?;
         for (_, section) in &file.sections {
             match section {
                 Section::Constant { index, words } => {
