@@ -529,6 +529,33 @@ impl Format {
     /// formats, integers (saturated to the channel range) for integer formats.
     pub fn encode_into(self, v: [u32; 4], out: &mut [u8]) {
         let fl = |c: usize| f32::from_bits(v[c]);
+        // fast paths for the common render-target layouts (same bytes as the
+        // general code below)
+        match self {
+            Format::Rgba8Unorm => {
+                if let Some(o) = out.get_mut(..4) {
+                    for (c, b) in o.iter_mut().enumerate() {
+                        *b = float_to_unorm(fl(c), 8) as u8;
+                    }
+                    return;
+                }
+            }
+            Format::Rgba32Float | Format::Rgba32Uint | Format::Rgba32Sint => {
+                if let Some(o) = out.get_mut(..16) {
+                    for (c, w) in o.chunks_exact_mut(4).enumerate() {
+                        w.copy_from_slice(&v[c].to_le_bytes());
+                    }
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.encode_into_general(v, out);
+    }
+
+    /// [`Self::encode_into`] without its fast paths (every layout).
+    pub(super) fn encode_into_general(self, v: [u32; 4], out: &mut [u8]) {
+        let fl = |c: usize| f32::from_bits(v[c]);
         match self.layout() {
             Layout::Plain {
                 kind,

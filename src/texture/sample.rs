@@ -435,6 +435,85 @@ impl Bound<'_> {
         if self.shape.dim == Dim::Cube {
             return self.sample_cube(s, q, rel, filter, cmp, Footprint::Filter);
         }
+        if cmp.is_none() && self.shape.dim == Dim::D2 && !self.integer() {
+            return self.sample_level_2d(s, q, rel, filter);
+        }
+        self.sample_level_general(s, q, rel, filter, cmp)
+    }
+
+    /// [`Self::sample_level`] for a 2D (array) view of a float/norm format
+    /// without compare: the same f32 operations in the same order as
+    /// [`Self::sample_level_general`], without its per-axis loops and
+    /// optional-index plumbing (the level's data and row pitch are looked up
+    /// once per lookup, not once per tap).
+    pub(super) fn sample_level_2d(
+        &self,
+        s: &Sampler,
+        q: &Lookup,
+        rel: u32,
+        filter: Filter,
+    ) -> [u32; 4] {
+        let level = self.first_level + rel;
+        let (w, h, d) = self.tex.level_dims(level);
+        let unnorm = !s.normalized || self.shape.rect;
+        let slice = self.layer_of(q.layer) as i64;
+        let axis = |a: usize, n: u32| {
+            let c = sanitize(q.coord[a]);
+            let t = if unnorm { c } else { c * n as i64 as f32 };
+            sanitize(t + q.offset[a] as f32)
+        };
+        let (u, v) = (axis(0, w), axis(1, h));
+        let (wi, hi) = (w as i64, h as i64);
+        let data = self.tex.levels.get(level as usize);
+        let samples = self.tex.samples as usize;
+        let bpt = self.bpt;
+        // the raw texel at wrapped (x, y) of the slice, or the border
+        let texel = |x: Option<i64>, y: Option<i64>| -> [u32; 4] {
+            let (Some(x), Some(y)) = (x, y) else {
+                return self.border(s);
+            };
+            let (x, y, z) = (x as u32, y as u32, slice as u32);
+            let Some(data) = data else {
+                return [0; 4];
+            };
+            if x >= w || y >= h || z >= d || samples == 0 {
+                return [0; 4];
+            }
+            let i =
+                ((z as usize * h as usize + y as usize) * w as usize + x as usize) * samples * bpt;
+            match data.get(i..i + bpt) {
+                Some(b) => self.fmt.decode(b),
+                None => [0; 4],
+            }
+        };
+        match filter {
+            Filter::Nearest => texel(
+                axis_nearest(s.wrap[0], u, wi),
+                axis_nearest(s.wrap[1], v, hi),
+            ),
+            Filter::Linear => {
+                let (i0, i1, ax) = axis_linear(s.wrap[0], u, wi);
+                let (j0, j1, ay) = axis_linear(s.wrap[1], v, hi);
+                let t00 = to_f(texel(i0, j0));
+                let t10 = to_f(texel(i1, j0));
+                let t01 = to_f(texel(i0, j1));
+                let t11 = to_f(texel(i1, j1));
+                let r0 = lerp4(t00, t10, ax);
+                let r1 = lerp4(t01, t11, ax);
+                to_bits(lerp4(r0, r1, ay))
+            }
+        }
+    }
+
+    /// The general [`Self::sample_level`] for every non-cube shape.
+    pub(super) fn sample_level_general(
+        &self,
+        s: &Sampler,
+        q: &Lookup,
+        rel: u32,
+        filter: Filter,
+        cmp: Option<&Compare>,
+    ) -> [u32; 4] {
         let (w, h, d) = self.dims(rel);
         let nd = self.shape.coords();
         let sizes = [w as i64, h as i64, d as i64];

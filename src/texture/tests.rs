@@ -1635,3 +1635,176 @@ fn compare_functions_are_named_by_their_lower_case_words() {
     assert_eq!(C::from_word("LESS"), None);
     assert_eq!(C::from_word("lequal"), None);
 }
+
+/// A small deterministic generator for the differential tests (xorshift64*).
+struct Xs(u64);
+
+impl Xs {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A coordinate that is often special: out of range, negative, NaN,
+    /// infinite, huge, tiny, or exactly on a texel edge or centre of `n`.
+    fn coord(&mut self, n: u32, normalized: bool) -> f32 {
+        let scale = if normalized { 1.0 / n as f32 } else { 1.0 };
+        match self.below(12) {
+            0 => f32::NAN,
+            1 => [f32::INFINITY, f32::NEG_INFINITY, f32::MAX, -f32::MAX][self.below(4) as usize],
+            2 => f32::from_bits(self.next() as u32),
+            3 => (self.below(4 * n as u64 + 1) as f32 - 2.0 * n as f32) * scale,
+            4 => (self.below(4 * n as u64 + 1) as f32 - 2.0 * n as f32 + 0.5) * scale,
+            5 => [0.0, -0.0, 1e-30, -1e-30, 1.0, -1.0][self.below(6) as usize],
+            6 => (self.below(1 << 26) as f32 - 33_554_432.0) * scale,
+            _ => {
+                let x = (self.next() >> 40) as f32 / (1u64 << 24) as f32;
+                (x * 6.0 - 2.5) * n as f32 * scale
+            }
+        }
+    }
+}
+
+/// The 2D fast path of the sampling core returns the same bits as the
+/// general path for every wrap, filter, offset, size (including non powers
+/// of two), layer, level and float/norm format, on random texel bytes
+/// (including NaN and infinite floats) and random or special coordinates.
+#[test]
+fn sample_2d_fast_path_matches_general_path() {
+    use super::sample::{Bound, Lookup};
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::Clamp,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirrorRepeat,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let formats = [
+        Format::Rgba8Unorm,
+        Format::R8Unorm,
+        Format::Rgba32Float,
+        Format::Rgba16Float,
+        Format::Rg16Snorm,
+        Format::Bgra8Srgb,
+        Format::Rgb10a2Unorm,
+        Format::Rg11b10Float,
+        Format::R32Float,
+    ];
+    let targets = [T::Tex2D, T::Array2D, T::Rect];
+    let mut rng = Xs(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    for round in 0..60 {
+        let fmt = formats[round % formats.len()];
+        let target = targets[round % targets.len()];
+        let w = 1 + rng.below(if round % 4 == 0 { 3 } else { 37 }) as u32;
+        let h = 1 + rng.below(if round % 5 == 0 { 2 } else { 29 }) as u32;
+        let layers = if target == T::Array2D {
+            1 + rng.below(4) as u32
+        } else {
+            1
+        };
+        let levels = if target == T::Rect {
+            1
+        } else {
+            1 + rng.below(super::resource::full_chain(w, h, 1) as u64) as u32
+        };
+        let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
+        for lv in tex.levels.iter_mut() {
+            for b in lv.iter_mut() {
+                *b = rng.next() as u8;
+            }
+        }
+        let view = View::default();
+        let bd = Bound::resolve(&tex, &view, target).unwrap();
+        for _ in 0..400 {
+            let mut s = Sampler::default();
+            for a in 0..3 {
+                s.wrap[a] = wraps[rng.below(8) as usize];
+            }
+            s.normalized = rng.below(4) != 0;
+            for c in 0..4 {
+                s.border[c] = match rng.below(3) {
+                    0 => rng.next() as u32,
+                    1 => f32::NAN.to_bits(),
+                    _ => (rng.below(5) as f32 * 0.5 - 1.0).to_bits(),
+                };
+            }
+            let rel = rng.below(bd.nlevels as u64) as u32;
+            let (lw, lh, _) = bd.dims(rel);
+            let norm = s.normalized && target != T::Rect;
+            let q = Lookup {
+                coord: [rng.coord(lw, norm), rng.coord(lh, norm), 0.0],
+                layer: match rng.below(4) {
+                    0 => f32::NAN,
+                    1 => rng.coord(layers, false),
+                    _ => rng.below(layers as u64 + 2) as f32 - 1.0 + 0.5 * rng.below(2) as f32,
+                },
+                offset: [
+                    rng.below(17) as i32 - 8,
+                    rng.below(17) as i32 - 8,
+                    rng.below(17) as i32 - 8,
+                ],
+            };
+            for filter in [Filter::Nearest, Filter::Linear] {
+                let fast = bd.sample_level_2d(&s, &q, rel, filter);
+                let general = bd.sample_level_general(&s, &q, rel, filter, None);
+                assert_eq!(
+                    fast, general,
+                    "{fmt} {target:?} {w}x{h}x{layers} level {rel} {filter:?} {s:?} {q:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 60 * 400 * 2);
+}
+
+/// The rgba8 / rgba32 encode fast paths write the same bytes as the general
+/// encoder, for random bits (NaN, infinities, out of range) and for short
+/// output slices.
+#[test]
+fn encode_fast_paths_match_general_encoder() {
+    let mut rng = Xs(0x1234_5678_9abc_def1);
+    let specials = [
+        f32::NAN.to_bits(),
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0.5f32.to_bits(),
+        (0.5f32 / 255.0).to_bits(),
+        (1.5f32 / 255.0).to_bits(),
+        (-0.0f32).to_bits(),
+        1.0f32.to_bits(),
+        2.0f32.to_bits(),
+    ];
+    for fmt in [
+        Format::Rgba8Unorm,
+        Format::Rgba32Float,
+        Format::Rgba32Uint,
+        Format::Rgba32Sint,
+    ] {
+        for i in 0..20_000 {
+            let v = [0; 4].map(|_| match rng.below(3) {
+                0 => specials[rng.below(specials.len() as u64) as usize],
+                1 => ((rng.next() >> 40) as f32 / (1u64 << 24) as f32).to_bits(),
+                _ => rng.next() as u32,
+            });
+            let len = if i % 7 == 0 {
+                rng.below(17) as usize
+            } else {
+                fmt.bytes_per_texel()
+            };
+            let mut fast = vec![0xa5u8; len];
+            let mut general = vec![0xa5u8; len];
+            fmt.encode_into(v, &mut fast);
+            fmt.encode_into_general(v, &mut general);
+            assert_eq!(fast, general, "{fmt} {v:x?} into {len} bytes");
+        }
+    }
+}
