@@ -4,7 +4,7 @@
 //! and writes the result of every active lane (inactive lanes are untouched).
 
 use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
-use super::{Bindings, Dim, LANES, Reg, Sampler, Shape, TexOp, View};
+use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
 use crate::opcode::Opcode;
 
@@ -383,7 +383,12 @@ fn sample_op(
         };
         let s = sampler_of(binder.b, sampler[l]);
         let li = &lanes[l];
-        let lambda = if derivs {
+        // The LOD picks only the filter (min or mag) and the level(s): with one
+        // filter for both and no mipmapping every LOD reads the same texels,
+        // so the derivative LOD (a log2 per lane) is left out.
+        let lod_free =
+            s.mip == MipFilter::None && s.min == s.mag && !matches!(opc, O::LODQ | O::LOD);
+        let lambda = if derivs && !lod_free {
             bd.lambda(&s, li.coord, ddx[l], ddy[l])
         } else {
             0.0

@@ -453,6 +453,7 @@ impl Format {
     }
 
     /// Decodes one texel (`bytes` shorter than a texel read as zero bytes).
+    #[inline]
     pub fn decode(self, bytes: &[u8]) -> [u32; 4] {
         // fast paths for the most common layouts (same results as the general code)
         match self {
@@ -469,6 +470,11 @@ impl Format {
             }
             _ => {}
         }
+        self.decode_general(bytes)
+    }
+
+    /// [`Self::decode`] without its fast paths (every layout).
+    pub(super) fn decode_general(self, bytes: &[u8]) -> [u32; 4] {
         let mut out = [0, 0, 0, self.missing(3)];
         match self.layout() {
             Layout::Plain {

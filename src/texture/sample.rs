@@ -29,6 +29,8 @@ pub struct Bound<'a> {
     pub swizzle: [Swizzle; 4],
     pub(crate) shape: Shape,
     bpt: usize,
+    /// `fmt.is_integer()`, looked up once.
+    integer: bool,
 }
 
 /// Family of a target for compatibility checks: buffer, 1D, 2D-like, 3D, cube.
@@ -112,6 +114,7 @@ impl<'a> Bound<'a> {
             swizzle: view.swizzle,
             shape,
             bpt: fmt.bytes_per_texel(),
+            integer: fmt.is_integer(),
         })
     }
 
@@ -144,11 +147,7 @@ impl<'a> Bound<'a> {
 
     /// Applies the view swizzle.
     pub fn swizzle(&self, v: [u32; 4]) -> [u32; 4] {
-        let one = if self.fmt.is_integer() {
-            1
-        } else {
-            1f32.to_bits()
-        };
+        let one = if self.integer { 1 } else { 1f32.to_bits() };
         self.swizzle.map(|s| match s {
             Swizzle::R => v[0],
             Swizzle::G => v[1],
@@ -161,7 +160,7 @@ impl<'a> Bound<'a> {
 
     /// True when values are integer words (no filtering).
     pub fn integer(&self) -> bool {
-        self.fmt.is_integer()
+        self.integer
     }
 
     /// True when the depth reference is clamped to [0, 1] before comparing.

@@ -1805,6 +1805,13 @@ fn encode_fast_paths_match_general_encoder() {
             fmt.encode_into(v, &mut fast);
             fmt.encode_into_general(v, &mut general);
             assert_eq!(fast, general, "{fmt} {v:x?} into {len} bytes");
+            // and the decode fast paths read back what the general decoder does
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            assert_eq!(
+                fmt.decode(&bytes),
+                fmt.decode_general(&bytes),
+                "{fmt} {bytes:x?}"
+            );
         }
     }
 }
