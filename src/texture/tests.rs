@@ -635,6 +635,27 @@ fn implicit_lod_from_quads() {
 }
 
 #[test]
+fn one_filter_without_mips_reads_level_0_and_lod_queries_keep_lambda() {
+    // the quads of implicit_lod_from_quads: lambda = 1; with min = mag and mip
+    // NONE every LOD reads level 0 (value 1); a LOD query still reports the
+    // unclamped lambda (1) and level 0 (mip NONE)
+    let mut c = splat([0.1, 0.1, 0.0, 0.0]);
+    for q in 0..4 {
+        c[0][4 * q + 1] = 0.6f32.to_bits();
+        c[1][4 * q + 2] = 0.35f32.to_bits();
+    }
+    for f in [Filter::Nearest, Filter::Linear] {
+        let rig = Rig::new(mips(), sampler(Wrap::ClampToEdge, f, f, MipFilter::None));
+        let out = rig.run_fragment(Opcode::SAMPLE, T::Tex2D, &[c]);
+        for l in 0..LANES {
+            assert_eq!(lane_f(&out, l)[0], 1.0, "{f:?} lane {l}");
+        }
+        let q = rig.run_fragment(Opcode::LOD, T::Tex2D, &[c]);
+        assert_eq!(lane_f(&q, 0)[..2], [0.0, 1.0], "{f:?}");
+    }
+}
+
+#[test]
 fn lod_query_clamps() {
     // vertex stage: lambda 0; sampler bias 3.5 -> unclamped 3.5; 3 levels -> x = 2 (linear mip)
     let n = Filter::Nearest;
