@@ -362,6 +362,31 @@ pub(crate) fn cube_dir(face: u32, i: i64, j: i64, n: i64) -> [i64; 3] {
     }
 }
 
+/// Where a cube tap at (face, i, j), i, j in [-1, n], reads: inside the face
+/// (or not seamless) the face's clamped texel; just past one edge the
+/// neighbouring face's texel; past a corner the face's own corner texel, with
+/// the two edge neighbours that share the corner as the second value.
+#[allow(clippy::type_complexity)]
+fn cube_texels(
+    seamless: bool,
+    face: u32,
+    i: i64,
+    j: i64,
+    n: i64,
+) -> ((u32, i64, i64), Option<[(u32, i64, i64); 2]>) {
+    let inside = |v: i64| (0..n).contains(&v);
+    let (ci, cj) = (i.clamp(0, n - 1), j.clamp(0, n - 1));
+    match (inside(i), inside(j)) {
+        (true, true) => ((face, i, j), None),
+        _ if !seamless => ((face, ci, cj), None),
+        (false, false) => (
+            (face, ci, cj),
+            Some([cube_neighbor(face, i, cj, n), cube_neighbor(face, ci, j, n)]),
+        ),
+        _ => (cube_neighbor(face, i, j, n), None),
+    }
+}
+
 /// The texel of the neighbouring face that a tap just past an edge of
 /// `face` lands on (exactly one of i, j out of [0, n)).
 pub(crate) fn cube_neighbor(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
@@ -578,9 +603,9 @@ impl Bound<'_> {
         }
     }
 
-    /// A cube tap at (face, i, j) with i, j in [-1, n]: seamless across
-    /// edges; a corner tap (both out) averages the three texels at that corner
-    /// when `average` (else takes the face's own corner texel).
+    /// A cube tap at (face, i, j) with i, j in [-1, n] (see [`cube_texels`]);
+    /// a seamless corner averages its three texels when `average` (else takes
+    /// the face's own corner texel).
     #[allow(clippy::too_many_arguments)]
     fn cube_tap(
         &self,
@@ -594,33 +619,22 @@ impl Bound<'_> {
         cmp: Option<&Compare>,
         average: bool,
     ) -> [f32; 4] {
-        let get = |f: u32, x: i64, y: i64| -> [f32; 4] {
+        let get = |(f, x, y): (u32, i64, i64)| -> [f32; 4] {
             let t = self.fetch(rel, x as u32, y as u32, base + f, 0);
             self.tap_value(t, cmp)
         };
-        let inside = |v: i64| (0..n).contains(&v);
-        let (ci, cj) = (i.clamp(0, n - 1), j.clamp(0, n - 1));
-        match (inside(i), inside(j)) {
-            (true, true) => get(face, i, j),
-            _ if !s.seamless_cube => get(face, ci, cj),
-            (false, false) => {
-                let own = get(face, ci, cj);
-                if !average {
-                    return own;
-                }
-                let (f1, x1, y1) = cube_neighbor(face, i, cj, n);
-                let (f2, x2, y2) = cube_neighbor(face, ci, j, n);
-                let (a, b) = (get(f1, x1, y1), get(f2, x2, y2));
+        let (own, corner) = cube_texels(s.seamless_cube, face, i, j, n);
+        let own = get(own);
+        match corner {
+            Some([t1, t2]) if average => {
+                let (a, b) = (get(t1), get(t2));
                 let mut r = [0f32; 4];
                 for c in 0..4 {
                     r[c] = (own[c] + a[c] + b[c]) / 3.0;
                 }
                 r
             }
-            _ => {
-                let (f, x, y) = cube_neighbor(face, i, j, n);
-                get(f, x, y)
-            }
+            _ => own,
         }
     }
 
@@ -692,14 +706,7 @@ impl Bound<'_> {
         j: i64,
         n: i64,
     ) -> [u32; 4] {
-        let inside = |v: i64| (0..n).contains(&v);
-        let (ci, cj) = (i.clamp(0, n - 1), j.clamp(0, n - 1));
-        let (f, x, y) = match (inside(i), inside(j)) {
-            (true, true) => (face, i, j),
-            (false, false) => (face, ci, cj),
-            _ if !s.seamless_cube => (face, ci, cj),
-            _ => cube_neighbor(face, i, j, n),
-        };
+        let ((f, x, y), _) = cube_texels(s.seamless_cube, face, i, j, n);
         self.fetch(rel, x as u32, y as u32, base + f, 0)
     }
 
