@@ -571,34 +571,41 @@ impl Program {
         let pixel = b.pixel;
         let helper = b.helper;
         for sv in &code.system_values {
-            let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
-                SemanticName::Position => Box::new(move |c, l| {
-                    let x = pixel[0][l] as f64 + 0.5;
-                    let y = pixel[1][l] as f64 + 0.5;
-                    frag.eval(&frag.position, x, y)[c]
-                }),
+            let name = sv.name;
+            match name {
+                SemanticName::Position => {
+                    let mut r = ZERO_REG;
+                    for l in 0..LANES {
+                        let x = pixel[0][l] as f64 + 0.5;
+                        let y = pixel[1][l] as f64 + 0.5;
+                        let v = frag.eval(&frag.position, x, y);
+                        for c in 0..4 {
+                            r[c][l] = v[c];
+                        }
+                    }
+                    b.set_system_reg(code, name, &r);
+                }
                 SemanticName::Face => {
                     let v = frag.eval(&InputSource::Face(frag.face), 0.0, 0.0);
-                    Box::new(move |c, _| v[c])
+                    b.set_system_value(code, name, |c, _| v[c]);
                 }
-                SemanticName::SampleId => Box::new(move |_, _| s),
+                SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
                 SemanticName::SamplePos => {
                     let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
-                    Box::new(move |c, _| if c < 2 { p[c].to_bits() } else { 0 })
+                    b.set_system_value(code, name, |c, _| if c < 2 { p[c].to_bits() } else { 0 });
                 }
                 SemanticName::SampleMask => {
                     let m = match sample {
                         Some(s) => 1u32 << s.min(31),
                         None => u32::MAX >> (32 - frag.samples.clamp(1, 32)),
                     };
-                    Box::new(move |c, _| if c == 0 { m } else { 0 })
+                    b.set_system_value(code, name, |c, _| if c == 0 { m } else { 0 });
                 }
-                SemanticName::HelperInvocation => {
-                    Box::new(move |_, l| 0u32.wrapping_sub(((helper >> l) & 1) as u32))
-                }
-                _ => continue,
-            };
-            b.set_system_value(code, sv.name, f);
+                SemanticName::HelperInvocation => b.set_system_value(code, name, |_, l| {
+                    0u32.wrapping_sub(((helper >> l) & 1) as u32)
+                }),
+                _ => {}
+            }
         }
         fill_subgroup_values(code, b, given);
     }

@@ -287,13 +287,17 @@ impl Batch {
         name: SemanticName,
         value: impl Fn(usize, usize) -> u32,
     ) {
+        self.set_system_reg(
+            code,
+            name,
+            &std::array::from_fn(|c| std::array::from_fn(|l| value(c, l))),
+        );
+    }
+
+    /// Sets every SV register of semantic `name` to `value`.
+    pub fn set_system_reg(&mut self, code: &Code, name: SemanticName, value: &Reg) {
         for sv in code.system_values.iter().filter(|s| s.name == name) {
-            let reg = &mut self.regs[sv.reg as usize];
-            for (c, row) in reg.iter_mut().enumerate() {
-                for (l, v) in row.iter_mut().enumerate() {
-                    *v = value(c, l);
-                }
-            }
+            self.regs[sv.reg as usize] = *value;
         }
     }
 

@@ -70,7 +70,7 @@ pub mod words;
 use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
 use decode::Code;
-use machine::{Batch, Env, FULL, Mask, Stop};
+use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
 pub use fragment::{Draw, Varying};
@@ -442,15 +442,17 @@ impl Program {
         // once per lane, not once per channel and register (divisions)
         let locals: [[u32; 3]; LANES] = std::array::from_fn(local);
         for sv in &code.system_values {
-            let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
-                SemanticName::ThreadId => Box::new(|c, l| vec3(locals[l], c)),
-                SemanticName::BlockId => Box::new(move |c, _| vec3(id, c)),
-                SemanticName::BlockSize => Box::new(move |c, _| vec3(code.block_size, c)),
-                SemanticName::GridSize => Box::new(move |c, _| vec3(grid, c)),
-                SemanticName::WorkDim => Box::new(|_, _| 3),
-                _ => continue,
-            };
-            b.set_system_value(code, sv.name, f);
+            let name = sv.name;
+            match name {
+                SemanticName::ThreadId => b.set_system_value(code, name, |c, l| vec3(locals[l], c)),
+                SemanticName::BlockId => b.set_system_value(code, name, |c, _| vec3(id, c)),
+                SemanticName::BlockSize => {
+                    b.set_system_value(code, name, |c, _| vec3(code.block_size, c))
+                }
+                SemanticName::GridSize => b.set_system_value(code, name, |c, _| vec3(grid, c)),
+                SemanticName::WorkDim => b.set_system_value(code, name, |_, _| 3),
+                _ => {}
+            }
         }
         fill_subgroup_values(code, b, given);
     }
@@ -516,17 +518,17 @@ impl Program {
                 }
             }
             for sv in &code.system_values {
-                let f: Box<dyn Fn(usize, usize) -> u32> = match sv.name {
+                let name = sv.name;
+                match name {
                     SemanticName::VertexId | SemanticName::VertexIdNoBase => {
-                        Box::new(move |_, l| (first + l) as u32)
+                        b.set_system_value(code, name, |_, l| (first + l) as u32)
                     }
                     SemanticName::InstanceId
                     | SemanticName::BaseVertex
                     | SemanticName::BaseInstance
-                    | SemanticName::DrawId => Box::new(|_, _| 0),
-                    _ => continue,
-                };
-                b.set_system_value(code, sv.name, f);
+                    | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
+                    _ => {}
+                }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
             let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
