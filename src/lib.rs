@@ -10,8 +10,10 @@
 //! * [`exec`] – the SoA machine that runs shaders over many lanes at once;
 //! * [`texture`] – texel formats, textures, samplers, every sampling opcode and images;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
+//! * [`d3d`] – Direct3D SM4/SM5 bytecode: DXBC containers, tokens, listings, assembler;
 //! * [`diag`] – diagnostics and their rustc-like rendering.
 
+pub mod d3d;
 pub mod diag;
 pub mod enums;
 pub mod exec;

@@ -1,0 +1,11 @@
+//! Direct3D 10/11 shader bytecode: the DXBC container, the SM4/SM5 token
+//! stream, fxc-style listings and the SM assembler.
+//!
+//! The layout mirrors the TGSI side of the crate:
+//!
+//! * [`error`] – the decode error every binary reader returns (a byte offset
+//!   into the file and what was expected there).
+
+pub mod error;
+
+pub use error::DecodeError;
