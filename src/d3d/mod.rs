@@ -4,8 +4,21 @@
 //! The layout mirrors the TGSI side of the crate:
 //!
 //! * [`error`] – the decode error every binary reader returns (a byte offset
-//!   into the file and what was expected there).
+//!   into the file and what was expected there);
+//! * [`opcode`] – the one opcode table (0x00–0xEA) everything else derives from;
+//! * [`enums`] – the named enumerations and flag sets of the token format;
+//! * [`ir`] – a program as plain data (version, instructions, operands);
+//! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
+//! * [`print`] – IR → fxc's listing text.
 
+pub mod decode;
+pub mod encode;
+pub mod enums;
 pub mod error;
+pub mod ir;
+pub mod opcode;
 
+pub use decode::decode_program;
+pub use encode::{encode_program, encode_program_bytes, EncodeError};
 pub use error::DecodeError;
+pub use ir::Program;
