@@ -164,15 +164,11 @@ fn decode_instruction(words: &Words, start: usize, length: usize) -> Result<(Ins
     if info.payload != PayloadKind::CallSite {
         payload = decode_payload(&mut cur, info)?;
     }
-    if cur.remaining() != 0 {
-        return Err(cur.err(format!(
-            "{}: {} unexpected dwords at the end of the instruction",
-            info.name,
-            cur.remaining()
-        )));
-    }
+    // dwords the length covers beyond the operands and payload (fxc leaves
+    // one after some sample_*_s ops); kept exactly
+    let trailing = read_rest(&mut cur);
     Ok((
-        Instruction { opcode, controls, extended, operands, payload },
+        Instruction { opcode, controls, extended, operands, payload, trailing },
         start + inst_len,
     ))
 }

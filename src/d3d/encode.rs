@@ -97,6 +97,7 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
         encode_operand(op, out, 0)?;
     }
     encode_payload(info, &inst.payload, out)?;
+    out.extend(&inst.trailing);
     let len = out.len() - start;
     if len > MAX_INSTRUCTION_DWORDS {
         return Err(format!("{}: {len} dwords, longer than {MAX_INSTRUCTION_DWORDS}", info.name));

@@ -57,6 +57,10 @@ pub struct Instruction {
     pub operands: Vec<Operand>,
     /// the non-operand dwords (declaration payloads, call sites, custom data)
     pub payload: Payload,
+    /// dwords after the operands and payload that the length field still
+    /// covers (fxc leaves one after some `sample_*_s` ops: see
+    /// [`Instruction::fxc_trailing`])
+    pub trailing: Vec<u32>,
 }
 
 impl Instruction {
@@ -68,7 +72,46 @@ impl Instruction {
             extended: Vec::new(),
             operands,
             payload: Payload::None,
+            trailing: Vec::new(),
         }
+    }
+
+    /// The trailing dwords fxc writes after this instruction: the sampling
+    /// ops with a residency-feedback destination (`sample_l_s` …
+    /// `sample_c_cl_s`) reserve a slot for texel offsets, and when they have
+    /// no `_aoffimmi` token on a resource that could take one (not a cube)
+    /// the slot stays at the end of the instruction (0, or 0x2000 for
+    /// `sample_d_cl_s`); `samplepos` on a texture (not `rasterizer`) ends in
+    /// one 0. Every such instruction of the corpus follows this.
+    pub fn fxc_trailing(&self) -> Vec<u32> {
+        if self.opcode == Opcode::SamplePos {
+            let texture = self.operands.get(1).is_some_and(|o| o.file == RegisterFile::Resource);
+            return if texture && self.extended.is_empty() { vec![0] } else { Vec::new() };
+        }
+        let value = match self.opcode {
+            Opcode::SampleDClampS => 0x2000,
+            Opcode::SampleLS
+            | Opcode::SampleCLzS
+            | Opcode::SampleClampS
+            | Opcode::SampleBClampS
+            | Opcode::SampleCClampS => 0,
+            _ => return Vec::new(),
+        };
+        let mut offsets = false;
+        let mut cube = false;
+        for ext in &self.extended {
+            match ext {
+                ExtendedOpcode::SampleControls { .. } => offsets = true,
+                ExtendedOpcode::ResourceDim { dimension, .. } => {
+                    cube = matches!(
+                        dimension,
+                        ResourceDimension::TextureCube | ResourceDimension::TextureCubeArray
+                    )
+                }
+                ExtendedOpcode::ResourceReturnType(_) => {}
+            }
+        }
+        if offsets || cube { Vec::new() } else { vec![value] }
     }
 }
 

@@ -17,8 +17,10 @@ pub mod enums;
 pub mod error;
 pub mod ir;
 pub mod opcode;
+pub mod print;
 
 pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
 pub use error::DecodeError;
 pub use ir::Program;
+pub use print::{print_program, print_program_with, PrintOptions};
