@@ -4,8 +4,11 @@
 //! The layout mirrors the TGSI side of the crate:
 //!
 //! * [`error`] – the decode error every binary reader returns (a byte offset
-//!   into the file and what was expected there).
+//!   into the file and what was expected there);
+//! * [`source_map`] – where each instruction came from (text spans or byte
+//!   ranges), for diagnostics after decoding or assembling.
 
 pub mod error;
+pub mod source_map;
 
 pub use error::DecodeError;
