@@ -9,7 +9,9 @@
 //! * [`enums`] – the named enumerations and flag sets of the token format;
 //! * [`ir`] – a program as plain data (version, instructions, operands);
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
-//! * [`print`] – IR → fxc's listing text.
+//! * [`print`] – IR → fxc's listing text;
+//! * [`source_map`] – where each instruction came from (text spans or byte
+//!   ranges), for diagnostics after decoding or assembling.
 
 pub mod decode;
 pub mod encode;
@@ -18,6 +20,7 @@ pub mod error;
 pub mod ir;
 pub mod opcode;
 pub mod print;
+pub mod source_map;
 
 pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
