@@ -10,6 +10,8 @@
 //! * [`ir`] – a program as plain data (version, instructions, operands);
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
 //! * [`print`] – IR → fxc's listing text;
+//! * [`lexer`], [`literal`], [`parse`] – fxc/vkd3d listing text → IR (the
+//!   assembler's front half);
 //! * [`source_map`] – where each instruction came from (text spans or byte
 //!   ranges), for diagnostics after decoding or assembling.
 
@@ -18,7 +20,10 @@ pub mod encode;
 pub mod enums;
 pub mod error;
 pub mod ir;
+pub mod lexer;
+pub mod literal;
 pub mod opcode;
+pub mod parse;
 pub mod print;
 pub mod source_map;
 
@@ -26,4 +31,5 @@ pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
 pub use error::DecodeError;
 pub use ir::Program;
+pub use parse::{parse_listing, parse_program, ParsedProgram};
 pub use print::{print_program, print_program_with, PrintOptions};
