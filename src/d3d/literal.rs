@@ -170,6 +170,18 @@ pub fn imm64(lit: Literal) -> Result<u64, String> {
     }
 }
 
+/// [`imm32`] of a word that may start with `-`.
+pub fn imm32_text(text: &str) -> Result<u32, String> {
+    let (negative, text) = text.strip_prefix('-').map_or((false, text), |t| (true, t));
+    imm32(Literal { negative, text })
+}
+
+/// [`imm64`] of a word that may start with `-`.
+pub fn imm64_text(text: &str) -> Result<u64, String> {
+    let (negative, text) = text.strip_prefix('-').map_or((false, text), |t| (true, t));
+    imm64(Literal { negative, text })
+}
+
 /// An unsigned count, index or size written in decimal or hex.
 pub fn unsigned(text: &str) -> Result<u32, String> {
     match spelling(text) {
@@ -186,11 +198,7 @@ mod tests {
     use super::*;
 
     fn l(text: &str) -> Result<u32, String> {
-        let (negative, text) = match text.strip_prefix('-') {
-            Some(t) => (true, t),
-            None => (false, text),
-        };
-        imm32(Literal { negative, text })
+        imm32_text(text)
     }
 
     #[test]

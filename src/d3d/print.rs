@@ -21,6 +21,8 @@
 //!   immediates as integers;
 //! * minimum precision `{min16f}`, and `{min16f as def32}` on a source whose
 //!   precision differs from the destination's (same numeric class only);
+//! * with [`PrintOptions::exact_floats`], a float whose `%f` text would read
+//!   back to other bits is printed losslessly instead (`0.33333334`);
 //! * SM5.1 range-bound registers upper-case (`T0[2:6]`, `CB0[3][1]`), and
 //!   `dcl_constantbuffer CB0[14]` upper-case for fxc 10.x ([`PrintOptions`]).
 //!
@@ -50,6 +52,7 @@ use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
     ShaderMessage, Version,
 };
+use crate::d3d::literal;
 use crate::d3d::opcode::{OpFlags, Opcode, OperandKind, OperandSpec, PayloadKind, Role};
 
 /// Listing differences between fxc versions that the program chunk does not
@@ -58,12 +61,17 @@ use crate::d3d::opcode::{OpFlags, Opcode, OperandKind, OperandSpec, PayloadKind,
 pub struct PrintOptions {
     /// `dcl_constantbuffer CB0[14]` (fxc 10.x) rather than `cb0[14]` (fxc 9.x)
     pub uppercase_constant_buffer_declarations: bool,
+    /// print a float immediate whose `%f` text would read back to other
+    /// bits (`0.333333` for 1/3, denormals, NaN payloads) in a lossless
+    /// spelling instead: the shortest decimal that reads back exactly
+    /// (`0.33333334`), or the hex bits of a NaN. Off for fxc's text.
+    pub exact_floats: bool,
 }
 
 impl Default for PrintOptions {
     /// fxc 10.1's spelling.
     fn default() -> Self {
-        PrintOptions { uppercase_constant_buffer_declarations: true }
+        PrintOptions { uppercase_constant_buffer_declarations: true, exact_floats: false }
     }
 }
 
@@ -77,7 +85,10 @@ impl PrintOptions {
             .next()
             .and_then(|v| v.split('.').next())
             .and_then(|m| m.parse::<u32>().ok());
-        PrintOptions { uppercase_constant_buffer_declarations: !matches!(major, Some(m) if m < 10) }
+        PrintOptions {
+            uppercase_constant_buffer_declarations: !matches!(major, Some(m) if m < 10),
+            exact_floats: false,
+        }
     }
 }
 
@@ -228,6 +239,33 @@ fn format_float(v: f64, negative: bool, indefinite: bool) -> String {
     format!("{v:.6}")
 }
 
+/// [`format_f32`], or with `exact` and when that text reads back to other
+/// bits (see [`crate::d3d::literal`]), the shortest decimal that reads back
+/// exactly, or the hex bits of a NaN.
+pub fn format_f32_exact(bits: u32, exact: bool) -> String {
+    let text = format_f32(bits);
+    if !exact || literal::imm32_text(&text) == Ok(bits) {
+        return text;
+    }
+    let v = f32::from_bits(bits);
+    if v.is_finite() { with_point(format!("{v}")) } else { format!("0x{bits:08x}") }
+}
+
+/// [`format_f64`], or with `exact` a lossless spelling (as [`format_f32_exact`]).
+pub fn format_f64_exact(bits: u64, exact: bool) -> String {
+    let text = format_f64(bits);
+    if !exact || literal::imm64_text(&text) == Ok(bits) {
+        return text;
+    }
+    let v = f64::from_bits(bits);
+    if v.is_finite() { with_point(format!("{v}")) } else { format!("0x{bits:016x}") }
+}
+
+/// A decimal with a `.` (so that it reads as a float).
+fn with_point(s: String) -> String {
+    if s.contains('.') { s } else { s + ".0" }
+}
+
 /// An integer immediate: decimal when small, else `0x%08x`.
 pub fn format_int(bits: u32) -> String {
     let signed = bits as i32;
@@ -240,8 +278,13 @@ pub fn format_int(bits: u32) -> String {
 
 /// A typeless immediate: a float if its exponent is normal, else an integer.
 pub fn format_typeless(bits: u32) -> String {
+    format_typeless_exact(bits, false)
+}
+
+/// [`format_typeless`] with [`format_f32_exact`]'s floats.
+pub fn format_typeless_exact(bits: u32, exact: bool) -> String {
     let exponent = (bits >> 23) & 0xFF;
-    if exponent != 0 && exponent != 0xFF { format_f32(bits) } else { format_int(bits) }
+    if exponent != 0 && exponent != 0xFF { format_f32_exact(bits, exact) } else { format_int(bits) }
 }
 
 /// Escapes a shader-message string as fxc prints it (quotes stay raw).
@@ -404,8 +447,8 @@ impl Printer {
     ) -> String {
         let range_decl = role == Role::Decl && op.indices.len() == 3 && op.file.is_range_bound();
         let mut core = match op.file {
-            RegisterFile::Immediate32 => immediate32(&op.values, kind),
-            RegisterFile::Immediate64 => immediate64(&op.values),
+            RegisterFile::Immediate32 => immediate32(&op.values, kind, self.options.exact_floats),
+            RegisterFile::Immediate64 => immediate64(&op.values, self.options.exact_floats),
             _ => self.register(op, upper, range_decl),
         };
         let ctx = ComponentContext {
@@ -594,7 +637,7 @@ impl Printer {
             (Opcode::DclTessDomain, Payload::None) => format!("{name} {}", c.tess_domain.0.name()),
             (Opcode::DclTessPartitioning, Payload::None) => format!("{name} {}", c.tess_partitioning.0.name()),
             (Opcode::DclTessOutputPrimitive, Payload::None) => format!("{name} {}", c.tess_output_primitive.0.name()),
-            (Opcode::DclHsMaxTessFactor, Payload::Float(bits)) => format!("{name} l({})", format_f32(*bits)),
+            (Opcode::DclHsMaxTessFactor, Payload::Float(bits)) => format!("{name} l({})", format_f32_exact(*bits, self.options.exact_floats)),
             (Opcode::DclThreadGroup, Payload::ThreadGroup([x, y, z])) => format!("{name} {x}, {y}, {z}"),
             (Opcode::DclTgsmRaw, Payload::Count(n)) => format!("{name} {}, {n}", operand?),
             (Opcode::DclTgsmStructured, Payload::TgsmStructured { stride, count }) => {
@@ -612,7 +655,8 @@ impl Printer {
                 let rows: Vec<String> = values
                     .chunks(4)
                     .map(|row| {
-                        let items: Vec<String> = row.iter().map(|&v| format_typeless(v)).collect();
+                        let items: Vec<String> =
+                            row.iter().map(|&v| format_typeless_exact(v, self.options.exact_floats)).collect();
                         format!("{{ {}}}", items.join(", "))
                     })
                     .collect();
@@ -682,21 +726,21 @@ fn return_type_list(types: &[ReturnType; 4]) -> String {
     format!("({})", names.join(","))
 }
 
-fn immediate32(values: &[u32], kind: OperandKind) -> String {
+fn immediate32(values: &[u32], kind: OperandKind, exact: bool) -> String {
     let (items, sep): (Vec<String>, &str) = match kind {
-        OperandKind::Float => (values.iter().map(|&v| format_f32(v)).collect(), ", "),
+        OperandKind::Float => (values.iter().map(|&v| format_f32_exact(v, exact)).collect(), ", "),
         OperandKind::Int | OperandKind::Uint => (values.iter().map(|&v| format_int(v)).collect(), ", "),
-        _ => (values.iter().map(|&v| format_typeless(v)).collect(), ","),
+        _ => (values.iter().map(|&v| format_typeless_exact(v, exact)).collect(), ","),
     };
     format!("l({})", items.join(sep))
 }
 
-fn immediate64(values: &[u32]) -> String {
+fn immediate64(values: &[u32], exact: bool) -> String {
     let items: Vec<String> = values
         .chunks(2)
         .map(|p| {
             let bits = (p[0] as u64) | ((p.get(1).copied().unwrap_or(0) as u64) << 32);
-            format!("{}l", format_f64(bits))
+            format!("{}l", format_f64_exact(bits, exact))
         })
         .collect();
     format!("d({})", items.join(", "))
@@ -720,9 +764,17 @@ mod tests {
         assert_eq!(format_typeless(32), "32");
         assert_eq!(format_typeless(0x3f28_f5c3), "0.660000");
         assert_eq!(format_f64(0x4012_0000_0000_0000), "4.500000");
-        assert_eq!(immediate32(&[0, 0, 0, 0x3f80_0000], OperandKind::Typeless), "l(0,0,0,1.000000)");
-        assert_eq!(immediate32(&[0, 0x3f80_0000], OperandKind::Float), "l(0.000000, 1.000000)");
-        assert_eq!(immediate64(&[0, 0x3ff0_0000, 0, 0]), "d(1.000000l, 0.000000l)");
+        assert_eq!(immediate32(&[0, 0, 0, 0x3f80_0000], OperandKind::Typeless, false), "l(0,0,0,1.000000)");
+        assert_eq!(immediate32(&[0, 0x3f80_0000], OperandKind::Float, false), "l(0.000000, 1.000000)");
+        assert_eq!(immediate64(&[0, 0x3ff0_0000, 0, 0], false), "d(1.000000l, 0.000000l)");
+        // exact floats: only where `%f` loses bits
+        assert_eq!(format_f32_exact(0x3eaa_aaab, true), "0.33333334");
+        assert_eq!(format_f32_exact(0x3eaa_aaab, false), "0.333333");
+        assert_eq!(format_f32_exact(0x3f80_0000, true), "1.000000");
+        assert_eq!(format_f32_exact(0x0000_0001, true), format!("{}", f32::from_bits(1)));
+        assert_eq!(format_f32_exact(0x7fc0_0001, true), "0x7fc00001");
+        assert_eq!(format_f32_exact(0xffc0_0000, true), "-1.#IND00");
+        assert_eq!(format_f64_exact(0x3fd5_5555_5555_5555, true), "0.3333333333333333");
     }
 
     #[test]
