@@ -6,6 +6,8 @@
 //! * [`error`] – the decode error every binary reader returns (a byte offset
 //!   into the file and what was expected there).
 
+pub mod blob;
+pub mod container;
 pub mod error;
 
 pub use error::DecodeError;
