@@ -9,5 +9,9 @@
 pub mod blob;
 pub mod container;
 pub mod error;
+pub mod rdef;
+pub mod sfi0;
+pub mod signature;
+pub mod stat;
 
 pub use error::DecodeError;
