@@ -8,7 +8,11 @@
 
 pub mod blob;
 pub mod container;
+pub mod effect;
 pub mod error;
+pub mod ifce;
+pub mod library;
+pub mod listing;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;
