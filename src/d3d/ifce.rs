@@ -21,8 +21,9 @@ use super::blob::{Bytes, Writer, to_u32};
 pub struct ClassType {
     /// Class name.
     pub name: String,
-    /// Type id.
-    pub id: u16,
+    /// The first u16 after the name (0 in every fxc blob; the listing's
+    /// `ID` column is the type's position in the list).
+    pub id_field: u16,
     /// Constant-buffer stride.
     pub cb_stride: u16,
     /// Texture slot.
@@ -103,7 +104,7 @@ impl Interfaces {
                 .map_err(|e| DecodeError::at(at, e.message))?;
             class_types.push(ClassType {
                 name,
-                id: b.u16(at + 4, "class id")?,
+                id_field: b.u16(at + 4, "class id")?,
                 cb_stride: b.u16(at + 6, "class stride")?,
                 texture: b.u16(at + 8, "class texture")?,
                 sampler: b.u16(at + 10, "class sampler")?,
@@ -210,7 +211,7 @@ impl Interfaces {
         for (i, (c, name)) in self.class_types.iter().zip(type_names).enumerate() {
             let at = type_at + 12 * i;
             w.patch_u32(at, to_u32(name));
-            w.patch_u32(at + 4, u32::from(c.id) | (u32::from(c.cb_stride) << 16));
+            w.patch_u32(at + 4, u32::from(c.id_field) | (u32::from(c.cb_stride) << 16));
             w.patch_u32(at + 8, u32::from(c.texture) | (u32::from(c.sampler) << 16));
         }
         for (i, (c, name)) in self.class_instances.iter().zip(instance_names).enumerate() {
@@ -229,10 +230,10 @@ impl Interfaces {
         let mut out = String::from("//\n// Available Class Types:\n//\n");
         out.push_str("// Name                             ID CB Stride Texture Sampler\n");
         out.push_str("// ------------------------------ ---- --------- ------- -------\n");
-        for c in &self.class_types {
+        for (id, c) in self.class_types.iter().enumerate() {
             out.push_str(&format!(
-                "// {:<30} {:>4} {:>9} {:>7} {:>7}\n",
-                c.name, c.id, c.cb_stride, c.texture, c.sampler
+                "// {:<30} {id:>4} {:>9} {:>7} {:>7}\n",
+                c.name, c.cb_stride, c.texture, c.sampler
             ));
         }
         out.push_str("//\n");
@@ -288,8 +289,8 @@ mod tests {
         Interfaces {
             slot_count: 3,
             class_types: vec![
-                ClassType { name: "cA".into(), id: 0, cb_stride: 2, texture: 0, sampler: 0 },
-                ClassType { name: "cLongerName".into(), id: 1, cb_stride: 0, texture: 0, sampler: 0 },
+                ClassType { name: "cA".into(), id_field: 0, cb_stride: 2, texture: 0, sampler: 0 },
+                ClassType { name: "cLongerName".into(), id_field: 0, cb_stride: 0, texture: 0, sampler: 0 },
             ],
             class_instances: vec![ClassInstance {
                 name: "gInstance".into(),
@@ -323,6 +324,7 @@ mod tests {
     fn prints_the_slot_table() {
         let text = sample().listing();
         assert!(text.contains("// cA                                0         2       0       0\n"), "{text}");
+        assert!(text.contains("// cLongerName                       1         0       0       0\n"), "{text}");
         assert!(text.contains("// gInstance                      1  0        13       -       -\n"), "{text}");
         assert!(text.contains("// | Type ID  |   0-1   |0    1    1    \n"), "{text}");
         assert!(text.contains("// | Table ID |         |3    4    \n"), "{text}");

@@ -258,7 +258,7 @@ impl ParameterSignature {
                 (String::new(), String::new(), "")
             };
             out.push_str(&format!(
-                "// {:<20} {:<19}  {in_reg:>3} {in_num:>4}   {in_mask:<4} {out_reg:>4} {out_num:>4}   {out_mask:<4} {}\n",
+                "// {:<20} {:<20}  {in_reg:<4}{in_num:>3}   {in_mask:<4}   {out_reg:<4}{out_num:>3}   {out_mask:<4} {}\n",
                 p.name,
                 p.semantic.as_deref().unwrap_or(""),
                 parameter_type(p)

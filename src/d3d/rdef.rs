@@ -977,7 +977,8 @@ impl Rdef {
             DecodeError::at(0, format!("RDEF refers to type {type_id}, which does not exist"))
         })?;
         let pad = " ".repeat(indent);
-        let array = if t.elements > 0 {
+        // fxc leaves out one-element arrays (SM5.1 `ConstantBuffer<T>`).
+        let array = if t.elements > 1 {
             format!("[{}]", t.elements)
         } else {
             String::new()
@@ -1142,6 +1143,7 @@ fn binding_format_and_dim(b: &ResourceBinding) -> (String, String) {
                 5 => "r/o",
                 9 => "append",
                 10 => "consume",
+                11 => "r/w+cnt",
                 _ => "r/w",
             };
             ("struct".to_string(), dim.to_string())
