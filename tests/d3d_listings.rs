@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use tgsi::d3d::DecodeError;
-use tgsi::d3d::container::{Container, checksum_status, ChecksumStatus, tags};
+use tgsi::d3d::container::{ChecksumStatus, Container, checksum_status, tags};
 use tgsi::d3d::effect::embedded_shaders;
 use tgsi::d3d::ifce::Interfaces;
 use tgsi::d3d::library::{LibraryHeader, ParameterSignature};
@@ -21,7 +21,10 @@ use tgsi::d3d::stat::Stat;
 
 /// Blobs whose stored checksum the standard algorithm does not reproduce
 /// (debug-layer shaders, see the corpus README).
-const CHECKSUM_EXCEPTIONS: [&str; 2] = ["dxdecompiler/3Dmigoto/debug.o", "dxdecompiler/FxDis/test_PS.o"];
+const CHECKSUM_EXCEPTIONS: [&str; 2] = [
+    "dxdecompiler/3Dmigoto/debug.o",
+    "dxdecompiler/FxDis/test_PS.o",
+];
 
 fn corpus_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -57,7 +60,11 @@ fn blobs() -> Vec<(String, PathBuf)> {
         .into_iter()
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("o" | "dxbc")))
         .map(|p| {
-            let rel = p.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             (rel, p)
         })
         .collect()
@@ -87,7 +94,10 @@ fn is_version_line(line: &str) -> bool {
     ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
         .iter()
         .any(|p| token.starts_with(p))
-        && token.as_bytes().get(token.find('_').unwrap_or(0) + 1).is_some_and(u8::is_ascii_digit)
+        && token
+            .as_bytes()
+            .get(token.find('_').unwrap_or(0) + 1)
+            .is_some_and(u8::is_ascii_digit)
 }
 
 fn split_expected(text: &str) -> Expected {
@@ -100,7 +110,11 @@ fn split_expected(text: &str) -> Expected {
     while i < lines.len() {
         let line = lines[i];
         if command_line.is_none() && line.starts_with("//   fxc ") {
-            command_line = Some(line["//   ".len()..].trim_end_matches(['\n', '\r']).to_string());
+            command_line = Some(
+                line["//   ".len()..]
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string(),
+            );
         }
         if is_version_line(line) {
             let start = i;
@@ -175,7 +189,14 @@ fn listings_match_fxc_byte_for_byte() {
         let options = ListingOptions {
             command_line: expected.command_line.clone(),
         };
-        match disassemble_with(&blob, &Printers { program: &program, level9: &level9 }, &options) {
+        match disassemble_with(
+            &blob,
+            &Printers {
+                program: &program,
+                level9: &level9,
+            },
+            &options,
+        ) {
             Ok(got) if got == want => {}
             Ok(got) => failures.push(format!("{rel}: {}", first_difference(&got, &want))),
             Err(e) => failures.push(format!("{rel}: error {e}")),
@@ -188,53 +209,80 @@ fn listings_match_fxc_byte_for_byte() {
         "{} of {compared} non-effect listings identical",
         compared - failures.len()
     );
-    assert!(compared > 150, "corpus not found under {}", corpus_root().display());
+    assert!(
+        compared > 150,
+        "corpus not found under {}",
+        corpus_root().display()
+    );
     assert!(failures.is_empty(), "{} listings differ", failures.len());
 }
 
 /// Re-encodes every chunk this crate decodes (recursing into library
 /// functions) and returns the mismatches.
-fn check_chunks(where_: &str, c: &Container, bytes: &[u8], problems: &mut Vec<String>, counts: &mut [usize; 2]) {
+fn check_chunks(
+    where_: &str,
+    c: &Container,
+    bytes: &[u8],
+    problems: &mut Vec<String>,
+    counts: &mut [usize; 2],
+) {
     // The rewritten container holds the computed checksum; compare it
     // whole when the original's checksum verifies, else past the checksum.
     let rewritten = c.to_bytes();
     let verifies = checksum_status(bytes).is_ok_and(|s| s == ChecksumStatus::Valid);
-    let same = if verifies { rewritten == bytes } else { rewritten[20..] == bytes[20..] };
+    let same = if verifies {
+        rewritten == bytes
+    } else {
+        rewritten[20..] == bytes[20..]
+    };
     if !same {
-        problems.push(format!("{where_}: container does not rewrite to the same bytes"));
+        problems.push(format!(
+            "{where_}: container does not rewrite to the same bytes"
+        ));
     }
     for chunk in &c.chunks {
         let tag = chunk.tag;
-        let encoded: Option<Result<Vec<u8>, DecodeError>> = if let Some(kind) = SignatureKind::from_tag(tag) {
-            Some(Signature::parse(kind, &chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::RDEF {
-            Some(Rdef::parse(&chunk.data).map(|r| r.to_bytes()))
-        } else if tag == tags::STAT {
-            Some(Stat::parse(&chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::SFI0 {
-            Some(Sfi0::parse(&chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::IFCE {
-            Some(Interfaces::parse(&chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::LIBH {
-            Some(LibraryHeader::parse(&chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::LFS0 {
-            Some(ParameterSignature::parse(&chunk.data).map(|s| s.to_bytes()))
-        } else if tag == tags::LIBF {
-            match Container::parse(&chunk.data) {
-                Ok(nested) => {
-                    check_chunks(&format!("{where_}/LIBF@{}", chunk.payload_offset), &nested, &chunk.data, problems, counts);
-                    None
+        let encoded: Option<Result<Vec<u8>, DecodeError>> =
+            if let Some(kind) = SignatureKind::from_tag(tag) {
+                Some(Signature::parse(kind, &chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::RDEF {
+                Some(Rdef::parse(&chunk.data).map(|r| r.to_bytes()))
+            } else if tag == tags::STAT {
+                Some(Stat::parse(&chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::SFI0 {
+                Some(Sfi0::parse(&chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::IFCE {
+                Some(Interfaces::parse(&chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::LIBH {
+                Some(LibraryHeader::parse(&chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::LFS0 {
+                Some(ParameterSignature::parse(&chunk.data).map(|s| s.to_bytes()))
+            } else if tag == tags::LIBF {
+                match Container::parse(&chunk.data) {
+                    Ok(nested) => {
+                        check_chunks(
+                            &format!("{where_}/LIBF@{}", chunk.payload_offset),
+                            &nested,
+                            &chunk.data,
+                            problems,
+                            counts,
+                        );
+                        None
+                    }
+                    Err(e) => Some(Err(e)),
                 }
-                Err(e) => Some(Err(e)),
-            }
-        } else {
-            None
-        };
+            } else {
+                None
+            };
         match encoded {
             Some(Ok(b)) if b == chunk.data => counts[0] += 1,
             Some(Ok(b)) => {
                 counts[1] += 1;
-                let at = b.iter().zip(&chunk.data).position(|(x, y)| x != y).unwrap_or(b.len().min(chunk.data.len()));
+                let at = b
+                    .iter()
+                    .zip(&chunk.data)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(b.len().min(chunk.data.len()));
                 problems.push(format!(
                     "{where_}: {tag} re-encodes differently ({} vs {} bytes, first difference at payload byte {at})",
                     b.len(),
@@ -243,7 +291,10 @@ fn check_chunks(where_: &str, c: &Container, bytes: &[u8], problems: &mut Vec<St
             }
             Some(Err(e)) => {
                 counts[1] += 1;
-                problems.push(format!("{where_}: {tag} does not decode: {}", e.shifted(chunk.payload_offset)));
+                problems.push(format!(
+                    "{where_}: {tag} does not decode: {}",
+                    e.shifted(chunk.payload_offset)
+                ));
             }
             None => {}
         }
@@ -300,16 +351,155 @@ fn checksums_verify_except_the_debug_layer_blobs() {
         }
         match checksum_status(&blob).unwrap() {
             ChecksumStatus::Valid => {
-                assert!(!CHECKSUM_EXCEPTIONS.contains(&rel.as_str()), "{rel} now verifies");
+                assert!(
+                    !CHECKSUM_EXCEPTIONS.contains(&rel.as_str()),
+                    "{rel} now verifies"
+                );
                 verified += 1;
             }
             ChecksumStatus::Mismatch { .. } if CHECKSUM_EXCEPTIONS.contains(&rel.as_str()) => {
-                assert!(Container::parse_verified(&blob).unwrap_err().message.starts_with("checksum mismatch"));
+                assert!(
+                    Container::parse_verified(&blob)
+                        .unwrap_err()
+                        .message
+                        .starts_with("checksum mismatch")
+                );
             }
-            ChecksumStatus::Mismatch { expected, stored } => bad.push(format!("{rel}: {expected:08x?} vs {stored:08x?}")),
+            ChecksumStatus::Mismatch { expected, stored } => {
+                bad.push(format!("{rel}: {expected:08x?} vs {stored:08x?}"))
+            }
         }
     }
     eprintln!("{verified} checksums verify");
     assert!(verified > 200);
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// A small deterministic generator for the mutation test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Runs every decoder and the listing driver over `bytes`; they may fail
+/// but must not panic.
+fn decode_everything(bytes: &[u8]) {
+    let program = |_: &[u8]| -> Result<String, DecodeError> { Ok(String::new()) };
+    let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
+    let _ = disassemble_with(
+        bytes,
+        &Printers {
+            program: &program,
+            level9: &level9,
+        },
+        &ListingOptions::default(),
+    );
+    let _ = tgsi::d3d::info::info(bytes);
+    if let Ok(c) = Container::parse(bytes) {
+        let mut problems = Vec::new();
+        let mut counts = [0usize; 2];
+        check_chunks("mutant", &c, bytes, &mut problems, &mut counts);
+    }
+}
+
+#[test]
+fn mutated_blobs_never_panic() {
+    let mut rng = Lcg(0x5eed);
+    let specials = [
+        0u32,
+        1,
+        0xffff,
+        0x7fff_ffff,
+        0xffff_ffff,
+        0x8000_0000,
+        24,
+        36,
+    ];
+    for (_, path) in blobs() {
+        let blob = std::fs::read(&path).unwrap();
+        for _ in 0..4 {
+            let cut = (rng.next() as usize) % blob.len().max(1);
+            decode_everything(&blob[..cut]);
+        }
+        let Ok(c) = Container::parse(&blob) else {
+            continue;
+        };
+        for chunk in &c.chunks {
+            for _ in 0..12 {
+                let mut m = blob.clone();
+                if chunk.data.len() < 4 {
+                    continue;
+                }
+                let word = (rng.next() as usize) % (chunk.data.len() / 4);
+                let at = chunk.payload_offset + 4 * word;
+                let pick = rng.next() as usize;
+                let v = if pick.is_multiple_of(3) {
+                    rng.next() as u32
+                } else {
+                    specials[pick % specials.len()]
+                };
+                m[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                decode_everything(&m);
+            }
+        }
+    }
+}
+
+/// The signature tables the listing prints parse back (row by row) into
+/// signatures that encode to the chunk's bytes: the listing loses nothing
+/// the assembler needs.
+#[test]
+fn signature_tables_parse_back_to_the_same_chunks() {
+    use tgsi::d3d::listing::ProgramFacts;
+    use tgsi::d3d::signature::{SignatureElement, StageForTable, TableStyle};
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for (rel, path) in blobs() {
+        let blob = std::fs::read(&path).unwrap();
+        let Ok(c) = Container::parse(&blob) else {
+            continue;
+        };
+        let stage = match c
+            .program()
+            .and_then(|p| ProgramFacts::scan(&p.data).ok())
+            .map(|f| f.program_type)
+        {
+            Some(0) => StageForTable::Pixel,
+            Some(3) => StageForTable::Hull,
+            _ => StageForTable::Other,
+        };
+        for chunk in &c.chunks {
+            let Some(kind) = SignatureKind::from_tag(chunk.tag) else {
+                continue;
+            };
+            let sig = Signature::parse(kind, &chunk.data).unwrap();
+            let table = sig.listing_table(stage, TableStyle::Fxc930);
+            let mut rebuilt = Signature::new(kind);
+            for row in table.lines().skip(2).filter(|l| *l != "//") {
+                match SignatureElement::from_listing_row(row, 0, kind, stage) {
+                    Ok(e) => rebuilt.elements.push(e),
+                    Err(d) => problems.push(format!("{rel} {}: {row:?}: {}", chunk.tag, d.message)),
+                }
+            }
+            if rebuilt.to_bytes() != chunk.data {
+                problems.push(format!(
+                    "{rel} {}: rebuilt from its table, encodes differently",
+                    chunk.tag
+                ));
+            }
+            checked += 1;
+        }
+    }
+    for p in &problems {
+        eprintln!("PROBLEM {p}");
+    }
+    assert!(checked > 300, "{checked}");
+    assert!(problems.is_empty(), "{} problems", problems.len());
 }

@@ -84,9 +84,9 @@ impl<'a> Bytes<'a> {
         size: usize,
         what: &str,
     ) -> Result<(), DecodeError> {
-        let bytes = count.checked_mul(size).ok_or_else(|| {
-            DecodeError::at(offset, format!("{what}: {count} records overflow"))
-        })?;
+        let bytes = count
+            .checked_mul(size)
+            .ok_or_else(|| DecodeError::at(offset, format!("{what}: {count} records overflow")))?;
         match offset.checked_add(bytes) {
             Some(end) if end <= self.data.len() => Ok(()),
             _ => Err(DecodeError::at(

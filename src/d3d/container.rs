@@ -560,7 +560,10 @@ mod tests {
     fn malformed_truncated_header() {
         let e = err(&sample()[..31]);
         assert_eq!(e.offset, 0);
-        assert_eq!(e.message, "truncated DXBC header: 31 bytes, the header needs 32");
+        assert_eq!(
+            e.message,
+            "truncated DXBC header: 31 bytes, the header needs 32"
+        );
     }
 
     #[test]
@@ -576,7 +579,10 @@ mod tests {
         b[0..4].copy_from_slice(b"DXBX");
         let e = err(&b);
         assert_eq!(e.offset, 0);
-        assert_eq!(e.message, "bad magic DXBX: a DXBC container starts with \"DXBC\"");
+        assert_eq!(
+            e.message,
+            "bad magic DXBX: a DXBC container starts with \"DXBC\""
+        );
     }
 
     #[test]
@@ -584,7 +590,11 @@ mod tests {
         let mut b = sample();
         b[0..4].copy_from_slice(&[1, 0x20, 0xff, 0xfe]);
         let e = err(&b);
-        assert!(e.message.starts_with("bad magic \\x01 \\xff\\xfe"), "{}", e.message);
+        assert!(
+            e.message.starts_with("bad magic \\x01 \\xff\\xfe"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -602,7 +612,10 @@ mod tests {
         set_u32(&mut b, 24, 1000);
         let e = err(&b);
         assert_eq!(e.offset, 24);
-        assert_eq!(e.message, "total size field says 1000 bytes but the blob has 67");
+        assert_eq!(
+            e.message,
+            "total size field says 1000 bytes but the blob has 67"
+        );
     }
 
     #[test]
@@ -611,7 +624,10 @@ mod tests {
         b.push(0);
         let e = err(&b);
         assert_eq!(e.offset, 24);
-        assert_eq!(e.message, "total size field says 67 bytes but the blob has 68");
+        assert_eq!(
+            e.message,
+            "total size field says 67 bytes but the blob has 68"
+        );
     }
 
     #[test]
@@ -632,7 +648,11 @@ mod tests {
         set_u32(&mut b, 28, u32::MAX);
         let e = err(&b);
         assert_eq!(e.offset, 28);
-        assert!(e.message.starts_with("chunk count 4294967295 needs"), "{}", e.message);
+        assert!(
+            e.message.starts_with("chunk count 4294967295 needs"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -653,7 +673,11 @@ mod tests {
         set_u32(&mut b, 36, 62);
         let e = err(&b);
         assert_eq!(e.offset, 36);
-        assert!(e.message.contains("offset 62 leaves no room"), "{}", e.message);
+        assert!(
+            e.message.contains("offset 62 leaves no room"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -662,7 +686,11 @@ mod tests {
         set_u32(&mut b, 32, u32::MAX);
         let e = err(&b);
         assert_eq!(e.offset, 32);
-        assert!(e.message.starts_with("chunk 0 offset 4294967295"), "{}", e.message);
+        assert!(
+            e.message.starts_with("chunk 0 offset 4294967295"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -695,7 +723,12 @@ mod tests {
         set_u32(&mut b, 44, u32::MAX);
         let e = err(&b);
         assert_eq!(e.offset, 44);
-        assert!(e.message.starts_with("chunk 0 (ISGN) size 4294967295 runs past"), "{}", e.message);
+        assert!(
+            e.message
+                .starts_with("chunk 0 (ISGN) size 4294967295 runs past"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -49,8 +49,8 @@ pub fn embedded_shaders(blob: &[u8]) -> Vec<EmbeddedShader<'_>> {
             at += 1;
             continue;
         }
-        let size =
-            u32::from_le_bytes([data[at + 24], data[at + 25], data[at + 26], data[at + 27]]) as usize;
+        let size = u32::from_le_bytes([data[at + 24], data[at + 25], data[at + 26], data[at + 27]])
+            as usize;
         let candidate = at
             .checked_add(size)
             .filter(|&end| end <= data.len() && size >= 32)
@@ -76,7 +76,11 @@ mod tests {
 
     #[test]
     fn finds_containers_in_raw_and_wrapped_effects() {
-        let shader = Container::new(vec![Chunk::new(FourCC(*b"SHEX"), vec![0x50, 0, 0, 0, 2, 0, 0, 0])]).to_bytes();
+        let shader = Container::new(vec![Chunk::new(
+            FourCC(*b"SHEX"),
+            vec![0x50, 0, 0, 0, 2, 0, 0, 0],
+        )])
+        .to_bytes();
         let mut raw = RAW_EFFECT_MAGIC.to_le_bytes().to_vec();
         raw.extend_from_slice(&[0; 12]);
         raw.extend_from_slice(&(shader.len() as u32).to_le_bytes());
@@ -90,7 +94,10 @@ mod tests {
         let wrapped = Container::new(vec![Chunk::new(tags::FX10, raw[4..].to_vec())]).to_bytes();
         let found = embedded_shaders(&wrapped);
         assert_eq!(found.len(), 1);
-        assert_eq!(&wrapped[found[0].offset..found[0].offset + shader.len()], &shader[..]);
+        assert_eq!(
+            &wrapped[found[0].offset..found[0].offset + shader.len()],
+            &shader[..]
+        );
         assert!(embedded_shaders(&shader).is_empty());
     }
 }

@@ -88,7 +88,8 @@ impl Interfaces {
     pub fn parse(payload: &[u8]) -> Result<Interfaces, DecodeError> {
         let b = Bytes::new(payload);
         let h = b.u32s(0, 9, "IFCE header")?;
-        let (instance_count, type_count, record_count) = (h[0] as usize, h[1] as usize, h[2] as usize);
+        let (instance_count, type_count, record_count) =
+            (h[0] as usize, h[1] as usize, h[2] as usize);
         let (instance_at, type_at, record_at) = (h[4] as usize, h[5] as usize, h[6] as usize);
         b.check_table(type_at, type_count, 12, "class types")
             .map_err(|e| DecodeError::at(4, e.message))?;
@@ -198,9 +199,16 @@ impl Interfaces {
             names.push((s.to_string(), at));
             at
         };
-        let instance_names: Vec<usize> =
-            self.class_instances.iter().map(|c| name_at(&mut w, &c.name)).collect();
-        let type_names: Vec<usize> = self.class_types.iter().map(|c| name_at(&mut w, &c.name)).collect();
+        let instance_names: Vec<usize> = self
+            .class_instances
+            .iter()
+            .map(|c| name_at(&mut w, &c.name))
+            .collect();
+        let type_names: Vec<usize> = self
+            .class_types
+            .iter()
+            .map(|c| name_at(&mut w, &c.name))
+            .collect();
         for (i, (s, (types, tables))) in self.slots.iter().zip(slot_arrays).enumerate() {
             let at = record_at + 16 * i;
             w.patch_u32(at, s.span);
@@ -211,14 +219,23 @@ impl Interfaces {
         for (i, (c, name)) in self.class_types.iter().zip(type_names).enumerate() {
             let at = type_at + 12 * i;
             w.patch_u32(at, to_u32(name));
-            w.patch_u32(at + 4, u32::from(c.id_field) | (u32::from(c.cb_stride) << 16));
+            w.patch_u32(
+                at + 4,
+                u32::from(c.id_field) | (u32::from(c.cb_stride) << 16),
+            );
             w.patch_u32(at + 8, u32::from(c.texture) | (u32::from(c.sampler) << 16));
         }
         for (i, (c, name)) in self.class_instances.iter().zip(instance_names).enumerate() {
             let at = instance_at + 16 * i;
             w.patch_u32(at, to_u32(name));
-            w.patch_u32(at + 4, u32::from(c.type_id) | (u32::from(c.element_count) << 16));
-            w.patch_u32(at + 8, u32::from(c.constant_buffer) | (u32::from(c.cb_offset) << 16));
+            w.patch_u32(
+                at + 4,
+                u32::from(c.type_id) | (u32::from(c.element_count) << 16),
+            );
+            w.patch_u32(
+                at + 8,
+                u32::from(c.constant_buffer) | (u32::from(c.cb_offset) << 16),
+            );
             w.patch_u32(at + 12, u32::from(c.texture) | (u32::from(c.sampler) << 16));
         }
         w.finish()
@@ -247,7 +264,13 @@ impl Interfaces {
                 } else {
                     c.name.clone()
                 };
-                let slot = |v: u16| if v == 0xFFFF { "-".to_string() } else { v.to_string() };
+                let slot = |v: u16| {
+                    if v == 0xFFFF {
+                        "-".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                };
                 out.push_str(&format!(
                     "// {name:<27} {:>4} {:>2} {:>9} {:>7} {:>7}\n",
                     c.type_id,
@@ -259,7 +282,10 @@ impl Interfaces {
             }
             out.push_str("//\n");
         }
-        out.push_str(&format!("// Interface slots, {} total:\n//\n", self.slot_count));
+        out.push_str(&format!(
+            "// Interface slots, {} total:\n//\n",
+            self.slot_count
+        ));
         out.push_str("//             Slots\n");
         let rule = "// +----------+---------+---------------------------------------\n";
         out.push_str(rule);
@@ -289,8 +315,20 @@ mod tests {
         Interfaces {
             slot_count: 3,
             class_types: vec![
-                ClassType { name: "cA".into(), id_field: 0, cb_stride: 2, texture: 0, sampler: 0 },
-                ClassType { name: "cLongerName".into(), id_field: 0, cb_stride: 0, texture: 0, sampler: 0 },
+                ClassType {
+                    name: "cA".into(),
+                    id_field: 0,
+                    cb_stride: 2,
+                    texture: 0,
+                    sampler: 0,
+                },
+                ClassType {
+                    name: "cLongerName".into(),
+                    id_field: 0,
+                    cb_stride: 0,
+                    texture: 0,
+                    sampler: 0,
+                },
             ],
             class_instances: vec![ClassInstance {
                 name: "gInstance".into(),
@@ -302,8 +340,16 @@ mod tests {
                 sampler: 0xFFFF,
             }],
             slots: vec![
-                InterfaceSlot { span: 2, type_ids: vec![0, 1, 1], table_ids: vec![0, 1, 2] },
-                InterfaceSlot { span: 1, type_ids: vec![0, 1], table_ids: vec![3, 4] },
+                InterfaceSlot {
+                    span: 2,
+                    type_ids: vec![0, 1, 1],
+                    table_ids: vec![0, 1, 2],
+                },
+                InterfaceSlot {
+                    span: 1,
+                    type_ids: vec![0, 1],
+                    table_ids: vec![3, 4],
+                },
             ],
             reserved: IFCE_RESERVED,
         }
@@ -323,11 +369,26 @@ mod tests {
     #[test]
     fn prints_the_slot_table() {
         let text = sample().listing();
-        assert!(text.contains("// cA                                0         2       0       0\n"), "{text}");
-        assert!(text.contains("// cLongerName                       1         0       0       0\n"), "{text}");
-        assert!(text.contains("// gInstance                      1  0        13       -       -\n"), "{text}");
-        assert!(text.contains("// | Type ID  |   0-1   |0    1    1    \n"), "{text}");
-        assert!(text.contains("// | Table ID |         |3    4    \n"), "{text}");
+        assert!(
+            text.contains("// cA                                0         2       0       0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// cLongerName                       1         0       0       0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// gInstance                      1  0        13       -       -\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// | Type ID  |   0-1   |0    1    1    \n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// | Table ID |         |3    4    \n"),
+            "{text}"
+        );
         assert!(text.contains("// Interface slots, 3 total:\n"), "{text}");
     }
 
@@ -340,6 +401,10 @@ mod tests {
         bytes[4] = 200;
         let e = Interfaces::parse(&bytes).unwrap_err();
         assert_eq!(e.offset, 4);
-        assert!(e.message.contains("200 records of 12 bytes"), "{}", e.message);
+        assert!(
+            e.message.contains("200 records of 12 bytes"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -49,7 +49,10 @@ impl LibraryHeader {
         for i in 0..count {
             let at = table + 8 * i;
             let name = b
-                .cstr(b.u32(at + 4, "function name offset")? as usize, "function name")
+                .cstr(
+                    b.u32(at + 4, "function name offset")? as usize,
+                    "function name",
+                )
                 .map_err(|e| DecodeError::at(at + 4, e.message))?;
             functions.push(LibraryFunction {
                 mode: b.u32(at, "function mode")?,
@@ -228,10 +231,7 @@ impl ParameterSignature {
 
     /// fxc's "Function parameter signature" section, ending with `//`.
     pub fn listing(&self) -> String {
-        let returns = self
-            .parameters
-            .first()
-            .is_some_and(|p| p.base_type != 0);
+        let returns = self.parameters.first().is_some_and(|p| p.base_type != 0);
         let mut out = format!(
             "// Function parameter signature (return: {}, parameters: {}):\n//\n",
             if returns { "yes" } else { "no" },
@@ -248,12 +248,20 @@ impl ParameterSignature {
                 _ => "",
             };
             let (in_reg, in_num, in_mask) = if p.first_in_register != NO_REGISTER {
-                (format!("v{}", p.first_in_register), p.rows.to_string(), mask)
+                (
+                    format!("v{}", p.first_in_register),
+                    p.rows.to_string(),
+                    mask,
+                )
             } else {
                 (String::new(), String::new(), "")
             };
             let (out_reg, out_num, out_mask) = if p.first_out_register != NO_REGISTER {
-                (format!("o{}", p.first_out_register), p.rows.to_string(), mask)
+                (
+                    format!("o{}", p.first_out_register),
+                    p.rows.to_string(),
+                    mask,
+                )
             } else {
                 (String::new(), String::new(), "")
             };
@@ -284,7 +292,8 @@ fn parameter_type(p: &Parameter) -> String {
     if !s.is_empty() {
         s.push(' ');
     }
-    let base = u16::try_from(p.base_type).map_or_else(|_| p.base_type.to_string(), variable_type_name);
+    let base =
+        u16::try_from(p.base_type).map_or_else(|_| p.base_type.to_string(), variable_type_name);
     match p.class {
         1 => s.push_str(&format!("{base}{}", p.columns)),
         2 => s.push_str(&format!("row_major {base}{}x{}", p.rows, p.columns)),
@@ -305,8 +314,14 @@ mod tests {
             creator: "Microsoft (R) HLSL Shader Compiler 10.1".into(),
             flags: 0,
             functions: vec![
-                LibraryFunction { mode: 0, name: "A".into() },
-                LibraryFunction { mode: 3, name: "Bee".into() },
+                LibraryFunction {
+                    mode: 0,
+                    name: "A".into(),
+                },
+                LibraryFunction {
+                    mode: 3,
+                    name: "Bee".into(),
+                },
             ],
         };
         let bytes = h.to_bytes();
@@ -321,7 +336,17 @@ mod tests {
         assert_eq!(e.offset, 8);
     }
 
-    fn param(name: &str, semantic: Option<&str>, class: u32, rows: u32, cols: u32, flags: u32, vin: u32, vout: u32) -> Parameter {
+    #[allow(clippy::too_many_arguments)]
+    fn param(
+        name: &str,
+        semantic: Option<&str>,
+        class: u32,
+        rows: u32,
+        cols: u32,
+        flags: u32,
+        vin: u32,
+        vout: u32,
+    ) -> Parameter {
         Parameter {
             name: name.into(),
             semantic: semantic.map(Into::into),
@@ -342,7 +367,16 @@ mod tests {
     fn parameter_signature_round_trips_and_prints() {
         let sig = ParameterSignature {
             parameters: vec![
-                param("TestFunction", Some("SV_TARGET"), 1, 1, 3, PARAMETER_OUT, NO_REGISTER, 0),
+                param(
+                    "TestFunction",
+                    Some("SV_TARGET"),
+                    1,
+                    1,
+                    3,
+                    PARAMETER_OUT,
+                    NO_REGISTER,
+                    0,
+                ),
                 param("input", None, 1, 1, 3, PARAMETER_IN, 0, NO_REGISTER),
                 param("val3", None, 3, 3, 2, PARAMETER_IN | PARAMETER_OUT, 2, 1),
             ],
@@ -351,10 +385,22 @@ mod tests {
         assert_eq!(ParameterSignature::parse(&bytes).unwrap(), sig);
         let text = sig.listing();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "// Function parameter signature (return: yes, parameters: 2):");
-        assert_eq!(lines[4], "// TestFunction         SV_TARGET                              o0    1   xyz  out float3");
-        assert_eq!(lines[5], "// input                                      v0    1   xyz                   in float3");
-        assert_eq!(lines[6], "// val3                                       v2    3   xy     o1    3   xy   inout float2x3");
+        assert_eq!(
+            lines[0],
+            "// Function parameter signature (return: yes, parameters: 2):"
+        );
+        assert_eq!(
+            lines[4],
+            "// TestFunction         SV_TARGET                              o0    1   xyz  out float3"
+        );
+        assert_eq!(
+            lines[5],
+            "// input                                      v0    1   xyz                   in float3"
+        );
+        assert_eq!(
+            lines[6],
+            "// val3                                       v2    3   xy     o1    3   xy   inout float2x3"
+        );
         let e = ParameterSignature::parse(&bytes[..60]).unwrap_err();
         assert_eq!(e.offset, 0);
         assert!(e.message.contains("3 records of 48 bytes"), "{}", e.message);

@@ -19,6 +19,7 @@
 //! for SM5.1 targets.
 
 use super::DecodeError;
+use super::blob::Bytes;
 use super::container::{Container, tags};
 use super::ifce::Interfaces;
 use super::library::{LibraryHeader, ParameterSignature};
@@ -26,7 +27,6 @@ use super::rdef::{BindingTableStyle, Rdef};
 use super::sfi0::{Sfi0, requirements_note};
 use super::signature::{Signature, SignatureKind, StageForTable, TableStyle};
 use super::stat::Stat;
-use super::blob::Bytes;
 
 /// The printers for the parts of a listing this module does not own.
 pub struct Printers<'a> {
@@ -126,9 +126,7 @@ impl ProgramFacts {
         if (length as usize) > words || length < 2 {
             return Err(DecodeError::at(
                 4,
-                format!(
-                    "program length token says {length} dwords but the chunk holds {words}"
-                ),
+                format!("program length token says {length} dwords but the chunk holds {words}"),
             ));
         }
         let mut facts = ProgramFacts {
@@ -231,7 +229,10 @@ pub fn disassemble_with(
 ) -> Result<String, DecodeError> {
     if is_effect(blob) {
         let mut out = String::new();
-        for (i, shader) in super::effect::embedded_shaders(blob).into_iter().enumerate() {
+        for (i, shader) in super::effect::embedded_shaders(blob)
+            .into_iter()
+            .enumerate()
+        {
             out.push_str(&format!(
                 "// Embedded shader {i} at byte offset {}\n",
                 shader.offset
@@ -245,7 +246,8 @@ pub fn disassemble_with(
     let container = Container::parse(blob)?;
     let mut out = String::new();
     if let Some(libh) = container.chunk(tags::LIBH) {
-        let header = LibraryHeader::parse(&libh.data).map_err(|e| e.shifted(libh.payload_offset))?;
+        let header =
+            LibraryHeader::parse(&libh.data).map_err(|e| e.shifted(libh.payload_offset))?;
         out.push_str(&header.listing());
         for f in container.chunks_with(tags::LIBF) {
             let nested = Container::parse(&f.data).map_err(|e| e.shifted(f.payload_offset))?;
@@ -258,8 +260,9 @@ pub fn disassemble_with(
     Ok(out)
 }
 
-/// Decodes the first chunk with `tag` with `parse`, shifting its errors.
-fn decode<T>(
+/// Decodes the first chunk with `tag` with `parse`, shifting its errors
+/// to blob offsets.
+pub fn decode_chunk<T>(
     c: &Container,
     tag: super::container::FourCC,
     parse: impl Fn(&[u8]) -> Result<T, DecodeError>,
@@ -279,8 +282,8 @@ fn shader_listing(
     options: &ListingOptions,
     out: &mut String,
 ) -> Result<(), DecodeError> {
-    let rdef = decode(c, tags::RDEF, Rdef::parse)?;
-    let stat = decode(c, tags::STAT, Stat::parse)?;
+    let rdef = decode_chunk(c, tags::RDEF, Rdef::parse)?;
+    let stat = decode_chunk(c, tags::STAT, Stat::parse)?;
     let program_chunk = c.program();
     let facts = match program_chunk {
         Some(p) => Some(ProgramFacts::scan(&p.data).map_err(|e| e.shifted(p.payload_offset))?),
@@ -298,7 +301,7 @@ fn shader_listing(
     if facts.as_ref().is_some_and(|f| f.has_debug_messages) {
         out.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
     }
-    let sfi0 = decode(c, tags::SFI0, Sfi0::parse)?;
+    let sfi0 = decode_chunk(c, tags::SFI0, Sfi0::parse)?;
     let early_depth = facts
         .as_ref()
         .and_then(|f| f.global_flags)
@@ -307,7 +310,10 @@ fn shader_listing(
 
     if let Some(r) = &rdef {
         let rdef_chunk_offset = c.chunk(tags::RDEF).map_or(0, |ch| ch.payload_offset);
-        out.push_str(&r.buffer_definitions().map_err(|e| e.shifted(rdef_chunk_offset))?);
+        out.push_str(
+            &r.buffer_definitions()
+                .map_err(|e| e.shifted(rdef_chunk_offset))?,
+        );
         let style = if generation != FxcGeneration::V10 {
             BindingTableStyle::Slot
         } else if r.target.is_sm51() {
@@ -345,7 +351,11 @@ fn shader_listing(
         out.push_str("//\n");
     }
     let inputs = signature(&[SignatureKind::Isgn, SignatureKind::Isg1])?;
-    let outputs = signature(&[SignatureKind::Osgn, SignatureKind::Osg5, SignatureKind::Osg1])?;
+    let outputs = signature(&[
+        SignatureKind::Osgn,
+        SignatureKind::Osg5,
+        SignatureKind::Osg1,
+    ])?;
     if let Some(sig) = &inputs {
         out.push_str("// Input signature:\n//\n");
         out.push_str(&sig.listing_table(stage, table_style));
@@ -363,13 +373,13 @@ fn shader_listing(
             out.push_str("// no Output\n");
         }
     }
-    if let Some(params) = decode(c, tags::LFS0, ParameterSignature::parse)? {
+    if let Some(params) = decode_chunk(c, tags::LFS0, ParameterSignature::parse)? {
         out.push_str(&params.listing());
     }
     if let Some(s) = &stat {
         out.push_str(&s.listing_notes());
     }
-    if let Some(ifce) = decode(c, tags::IFCE, Interfaces::parse)? {
+    if let Some(ifce) = decode_chunk(c, tags::IFCE, Interfaces::parse)? {
         out.push_str(&ifce.listing());
     }
     if let Some(text) = (printers.level9)(c)? {
@@ -402,11 +412,16 @@ mod tests {
     /// A ps_5_0 blob: RDEF (no resources), ISGN/OSGN, SHEX with
     /// `dcl_globalFlags forceEarlyDepthStencil`, STAT.
     fn blob() -> Vec<u8> {
-        let rdef = Rdef::new(RdefTarget(0xFFFF_0500), "Microsoft (R) HLSL Shader Compiler 10.1");
+        let rdef = Rdef::new(
+            RdefTarget(0xFFFF_0500),
+            "Microsoft (R) HLSL Shader Compiler 10.1",
+        );
         let mut isgn = Signature::new(SignatureKind::Isgn);
-        isgn.elements.push(SignatureElement::new("COORD", 0, 0, 3, 0, 0xf, 0xf));
+        isgn.elements
+            .push(SignatureElement::new("COORD", 0, 0, 3, 0, 0xf, 0xf));
         let mut osgn = Signature::new(SignatureKind::Osgn);
-        osgn.elements.push(SignatureElement::new("SV_Target", 0, 0, 3, 0, 0xf, 0));
+        osgn.elements
+            .push(SignatureElement::new("SV_Target", 0, 0, 3, 0, 0xf, 0));
         let shex = words(&[0x50, 4, 0x0100_006A | (4 << 11), 0x0100_003e]);
         let mut stat = vec![0u32; 37];
         stat[0] = 2;
@@ -427,7 +442,14 @@ mod tests {
             Ok("ps_5_0\nret \n".to_string())
         };
         let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
-        let text = disassemble(&blob(), &Printers { program: &program, level9: &level9 }).unwrap();
+        let text = disassemble(
+            &blob(),
+            &Printers {
+                program: &program,
+                level9: &level9,
+            },
+        )
+        .unwrap();
         assert_eq!(
             text,
             "//\n// Generated by Microsoft (R) HLSL Shader Compiler 10.1\n//\n//\n\
@@ -480,12 +502,20 @@ mod tests {
 
     #[test]
     fn printer_errors_are_shifted_to_the_chunk() {
-        let program = |_: &[u8]| -> Result<String, DecodeError> { Err(DecodeError::at(8, "bad operand")) };
+        let program =
+            |_: &[u8]| -> Result<String, DecodeError> { Err(DecodeError::at(8, "bad operand")) };
         let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
         let b = blob();
         let c = Container::parse(&b).unwrap();
         let shex_at = c.program().unwrap().payload_offset;
-        let e = disassemble(&b, &Printers { program: &program, level9: &level9 }).unwrap_err();
+        let e = disassemble(
+            &b,
+            &Printers {
+                program: &program,
+                level9: &level9,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.offset, shex_at + 8);
         assert_eq!(e.message, "bad operand");
     }

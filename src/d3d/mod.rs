@@ -11,6 +11,7 @@ pub mod container;
 pub mod effect;
 pub mod error;
 pub mod ifce;
+pub mod info;
 pub mod library;
 pub mod listing;
 pub mod rdef;

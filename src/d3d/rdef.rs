@@ -325,7 +325,13 @@ pub struct ShaderType {
 
 impl ShaderType {
     /// A numeric type (SM4 layout fields only).
-    pub fn numeric(class: u16, base_type: u16, rows: u16, columns: u16, elements: u16) -> ShaderType {
+    pub fn numeric(
+        class: u16,
+        base_type: u16,
+        rows: u16,
+        columns: u16,
+        elements: u16,
+    ) -> ShaderType {
         ShaderType {
             class,
             base_type,
@@ -734,10 +740,18 @@ impl Encoder<'_> {
             _ => 0,
         };
         let subtype_at = t.subtype.filter(|_| sm5).map_or(0, |s| self.write_type(s));
-        let base_at = t.base_class.filter(|_| sm5).map_or(0, |s| self.write_type(s));
+        let base_at = t
+            .base_class
+            .filter(|_| sm5)
+            .map_or(0, |s| self.write_type(s));
         let (interface_count, interface_at) = match t.interfaces.filter(|_| sm5) {
             Some(list) => {
-                let items = self.rdef.interface_lists.get(list).cloned().unwrap_or_default();
+                let items = self
+                    .rdef
+                    .interface_lists
+                    .get(list)
+                    .cloned()
+                    .unwrap_or_default();
                 let at = match self.interface_list_offsets[list] {
                     Some(at) => at,
                     None => {
@@ -758,7 +772,12 @@ impl Encoder<'_> {
         };
         let (member_count, mut member_at) = match t.members {
             Some(list) => {
-                let members = self.rdef.member_lists.get(list).cloned().unwrap_or_default();
+                let members = self
+                    .rdef
+                    .member_lists
+                    .get(list)
+                    .cloned()
+                    .unwrap_or_default();
                 let at = match self.member_list_offsets[list] {
                     Some(at) => at,
                     None => {
@@ -939,6 +958,26 @@ pub enum BindingTableStyle {
 }
 
 impl Rdef {
+    /// The HLSL spelling of type `type_id` (`float4`, `row_major float4x3`,
+    /// `struct bar`, `interface iFoo`), with `[N]` for arrays.
+    pub fn type_name(&self, type_id: usize) -> String {
+        match self.types.get(type_id) {
+            Some(t) => {
+                let base = match (t.class, &t.name) {
+                    (5, Some(n)) => format!("struct {n}"),
+                    (5, None) => "struct".to_string(),
+                    _ => self.type_spelling(t),
+                };
+                if t.elements > 0 {
+                    format!("{base}[{}]", t.elements)
+                } else {
+                    base
+                }
+            }
+            None => format!("<type {type_id}>"),
+        }
+    }
+
     /// The HLSL spelling of a type as the listing writes it before a name
     /// (`float4`, `row_major float4x3`, `interface iFoo`, `uint`).
     fn type_spelling(&self, t: &ShaderType) -> String {
@@ -974,7 +1013,10 @@ impl Rdef {
             ));
         }
         let t = self.types.get(type_id).ok_or_else(|| {
-            DecodeError::at(0, format!("RDEF refers to type {type_id}, which does not exist"))
+            DecodeError::at(
+                0,
+                format!("RDEF refers to type {type_id}, which does not exist"),
+            )
         })?;
         let pad = " ".repeat(indent);
         // fxc leaves out one-element arrays (SM5.1 `ConstantBuffer<T>`).
@@ -996,7 +1038,10 @@ impl Rdef {
                 };
                 out.push_str(&format!("//{pad}{struct_name}\n//{pad}{{\n//{pad}    \n"));
                 let members = self.member_lists.get(list).ok_or_else(|| {
-                    DecodeError::at(0, format!("RDEF refers to member list {list}, which does not exist"))
+                    DecodeError::at(
+                        0,
+                        format!("RDEF refers to member list {list}, which does not exist"),
+                    )
                 })?;
                 for (i, m) in members.iter().enumerate() {
                     let is_struct = self
@@ -1011,7 +1056,15 @@ impl Rdef {
                     } else {
                         offset.wrapping_add(m.offset)
                     };
-                    self.declaration(out, m.type_id, &m.name, indent + 4, member_offset, "", depth + 1)?;
+                    self.declaration(
+                        out,
+                        m.type_id,
+                        &m.name,
+                        indent + 4,
+                        member_offset,
+                        "",
+                        depth + 1,
+                    )?;
                 }
                 out.push_str("//\n");
                 format!("//{pad}}} {name}{array};")
@@ -1030,7 +1083,11 @@ impl Rdef {
         }
         let mut out = String::from("// Buffer Definitions: \n//\n");
         for cb in &self.constant_buffers {
-            out.push_str(&format!("// {} {}\n// {{\n//\n", cbuffer_kind_name(cb.kind), cb.name));
+            out.push_str(&format!(
+                "// {} {}\n// {{\n//\n",
+                cbuffer_kind_name(cb.kind),
+                cb.name
+            ));
             for (i, v) in cb.variables.iter().enumerate() {
                 let is_struct = self
                     .types
@@ -1044,8 +1101,20 @@ impl Rdef {
                 } else {
                     v.size.to_string()
                 };
-                let unused = if v.flags & VARIABLE_USED == 0 { " [unused]" } else { "" };
-                self.declaration(&mut out, v.type_id, &v.name, 3, v.offset, &format!(" Size: {size:>5}{unused}"), 0)?;
+                let unused = if v.flags & VARIABLE_USED == 0 {
+                    " [unused]"
+                } else {
+                    ""
+                };
+                self.declaration(
+                    &mut out,
+                    v.type_id,
+                    &v.name,
+                    3,
+                    v.offset,
+                    &format!(" Size: {size:>5}{unused}"),
+                    0,
+                )?;
                 if let Some(bytes) = &v.default_value {
                     let words: Vec<u32> = bytes
                         .chunks_exact(4)
@@ -1089,7 +1158,9 @@ impl Rdef {
         }
         for b in &self.bindings {
             let row = INPUT_TYPES.iter().find(|r| r.0 == b.input_type);
-            let mut kind = row.map(|r| r.2.to_string()).unwrap_or_else(|| b.input_type.to_string());
+            let mut kind = row
+                .map(|r| r.2.to_string())
+                .unwrap_or_else(|| b.input_type.to_string());
             if b.input_type == 3 && b.flags & BINDING_COMPARISON_SAMPLER != 0 {
                 kind.push_str("_c");
             }
@@ -1174,13 +1245,24 @@ mod tests {
     /// A cbuffer with a struct variable (two float members sharing one
     /// type), a default value and a texture binding, built from data.
     fn sample() -> Rdef {
-        let mut r = Rdef::new(RdefTarget(0xFFFF_0500), "Microsoft (R) HLSL Shader Compiler 10.1");
+        let mut r = Rdef::new(
+            RdefTarget(0xFFFF_0500),
+            "Microsoft (R) HLSL Shader Compiler 10.1",
+        );
         let mut float = ShaderType::numeric(0, 3, 1, 1, 0);
         float.name = Some("float".into());
         r.types.push(float);
         r.member_lists.push(vec![
-            TypeMember { name: "a".into(), type_id: 0, offset: 0 },
-            TypeMember { name: "b".into(), type_id: 0, offset: 4 },
+            TypeMember {
+                name: "a".into(),
+                type_id: 0,
+                offset: 0,
+            },
+            TypeMember {
+                name: "b".into(),
+                type_id: 0,
+                offset: 4,
+            },
         ]);
         let mut s = ShaderType::numeric(5, 0, 1, 2, 0);
         s.members = Some(0);
@@ -1272,7 +1354,12 @@ mod tests {
         assert!(table.contains("// cb                                cbuffer      NA          NA            cb3      1 \n"), "{table}");
         assert!(table.contains("// tex                               texture  float4       2dMS4             t0      1 \n"), "{table}");
         let old = r.resource_bindings(BindingTableStyle::Slot);
-        assert!(old.contains("// cb                                cbuffer      NA          NA    3        1\n"), "{old}");
+        assert!(
+            old.contains(
+                "// cb                                cbuffer      NA          NA    3        1\n"
+            ),
+            "{old}"
+        );
     }
 
     #[test]
@@ -1286,13 +1373,22 @@ mod tests {
         bad[24..28].copy_from_slice(&5000u32.to_le_bytes());
         let e = Rdef::parse(&bad).unwrap_err();
         assert_eq!(e.offset, 24);
-        assert!(e.message.contains("creator string: string offset 5000 is outside"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("creator string: string offset 5000 is outside"),
+            "{}",
+            e.message
+        );
         // Binding count too large.
         let mut bad = bytes.clone();
         bad[8..12].copy_from_slice(&1000u32.to_le_bytes());
         let e = Rdef::parse(&bad).unwrap_err();
         assert_eq!(e.offset, 8);
-        assert!(e.message.contains("1000 records of 32 bytes"), "{}", e.message);
+        assert!(
+            e.message.contains("1000 records of 32 bytes"),
+            "{}",
+            e.message
+        );
         // A struct whose member is the struct itself.
         let r = Rdef::parse(&bytes).unwrap();
         let mut enc = r.to_bytes();
@@ -1303,7 +1399,8 @@ mod tests {
                 .find(|&o| enc[o] == 5 && enc[o + 1] == 0 && enc[o + 10] == 2)
                 .unwrap()
         };
-        let members = u32::from_le_bytes(enc[s_type + 12..s_type + 16].try_into().unwrap()) as usize;
+        let members =
+            u32::from_le_bytes(enc[s_type + 12..s_type + 16].try_into().unwrap()) as usize;
         enc[members + 4..members + 8].copy_from_slice(&(s_type as u32).to_le_bytes());
         let e = Rdef::parse(&enc).unwrap_err();
         assert_eq!(e.offset, s_type);

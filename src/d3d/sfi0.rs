@@ -15,22 +15,52 @@ use super::blob::Bytes;
 /// shader requires additional functionality:" (`None`: not printed).
 pub const FEATURES: [(u64, &str, Option<&str>); 14] = [
     (0x1, "doubles", Some("Double-precision floating point")),
-    (0x2, "compute_shaders_plus_raw_and_structured_buffers_via_shader_4_x", None),
-    (0x4, "uavs_at_every_stage", Some("UAVs at every shader stage")),
+    (
+        0x2,
+        "compute_shaders_plus_raw_and_structured_buffers_via_shader_4_x",
+        None,
+    ),
+    (
+        0x4,
+        "uavs_at_every_stage",
+        Some("UAVs at every shader stage"),
+    ),
     (0x8, "64_uavs", Some("64 UAV slots")),
-    (0x10, "minimum_precision", Some("Minimum-precision data types")),
-    (0x20, "11_1_double_extensions", Some("Double-precision extensions for 11.1")),
-    (0x40, "11_1_shader_extensions", Some("Shader extensions for 11.1")),
-    (0x80, "level_9_comparison_filtering", Some("Comparison filtering for feature level 9")),
+    (
+        0x10,
+        "minimum_precision",
+        Some("Minimum-precision data types"),
+    ),
+    (
+        0x20,
+        "11_1_double_extensions",
+        Some("Double-precision extensions for 11.1"),
+    ),
+    (
+        0x40,
+        "11_1_shader_extensions",
+        Some("Shader extensions for 11.1"),
+    ),
+    (
+        0x80,
+        "level_9_comparison_filtering",
+        Some("Comparison filtering for feature level 9"),
+    ),
     (0x100, "tiled_resources", Some("Tiled resources")),
     (0x200, "stencil_ref", Some("PS Output Stencil Ref")),
     (0x400, "inner_coverage", Some("PS Inner Coverage")),
-    (0x800, "typed_uav_load_additional_formats", Some("Typed UAV Load Additional Formats")),
+    (
+        0x800,
+        "typed_uav_load_additional_formats",
+        Some("Typed UAV Load Additional Formats"),
+    ),
     (0x1000, "rovs", Some("Raster Ordered UAVs")),
     (
         0x2000,
         "viewport_and_rt_array_index_from_any_shader_feeding_rasterizer",
-        Some("SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer"),
+        Some(
+            "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+        ),
     ),
 ];
 

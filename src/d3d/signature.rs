@@ -42,54 +42,127 @@ pub enum SignatureRole {
     PatchConstant,
 }
 
-/// One row per kind: kind, tag, role, element size, has a stream word, has a
-/// min-precision word.
-const KINDS: [(SignatureKind, &[u8; 4], SignatureRole, usize, bool, bool); 7] = [
-    (SignatureKind::Isgn, b"ISGN", SignatureRole::Input, 24, false, false),
-    (SignatureKind::Isg1, b"ISG1", SignatureRole::Input, 32, true, true),
-    (SignatureKind::Osgn, b"OSGN", SignatureRole::Output, 24, false, false),
-    (SignatureKind::Osg5, b"OSG5", SignatureRole::Output, 28, true, false),
-    (SignatureKind::Osg1, b"OSG1", SignatureRole::Output, 32, true, true),
-    (SignatureKind::Pcsg, b"PCSG", SignatureRole::PatchConstant, 24, false, false),
-    (SignatureKind::Psg1, b"PSG1", SignatureRole::PatchConstant, 32, true, true),
+/// One row of [`KINDS`].
+struct KindRow {
+    kind: SignatureKind,
+    tag: [u8; 4],
+    role: SignatureRole,
+    element_size: usize,
+    has_stream: bool,
+    has_min_precision: bool,
+}
+
+const fn row(
+    kind: SignatureKind,
+    tag: &[u8; 4],
+    role: SignatureRole,
+    element_size: usize,
+    has_stream: bool,
+    has_min_precision: bool,
+) -> KindRow {
+    KindRow {
+        kind,
+        tag: *tag,
+        role,
+        element_size,
+        has_stream,
+        has_min_precision,
+    }
+}
+
+/// The signature kinds: tag, role, element size, stream and min-precision words.
+const KINDS: [KindRow; 7] = [
+    row(
+        SignatureKind::Isgn,
+        b"ISGN",
+        SignatureRole::Input,
+        24,
+        false,
+        false,
+    ),
+    row(
+        SignatureKind::Isg1,
+        b"ISG1",
+        SignatureRole::Input,
+        32,
+        true,
+        true,
+    ),
+    row(
+        SignatureKind::Osgn,
+        b"OSGN",
+        SignatureRole::Output,
+        24,
+        false,
+        false,
+    ),
+    row(
+        SignatureKind::Osg5,
+        b"OSG5",
+        SignatureRole::Output,
+        28,
+        true,
+        false,
+    ),
+    row(
+        SignatureKind::Osg1,
+        b"OSG1",
+        SignatureRole::Output,
+        32,
+        true,
+        true,
+    ),
+    row(
+        SignatureKind::Pcsg,
+        b"PCSG",
+        SignatureRole::PatchConstant,
+        24,
+        false,
+        false,
+    ),
+    row(
+        SignatureKind::Psg1,
+        b"PSG1",
+        SignatureRole::PatchConstant,
+        32,
+        true,
+        true,
+    ),
 ];
 
 impl SignatureKind {
-    fn row(self) -> &'static (SignatureKind, &'static [u8; 4], SignatureRole, usize, bool, bool) {
-        KINDS
-            .iter()
-            .find(|r| r.0 == self)
-            .unwrap_or(&KINDS[0])
+    fn row(self) -> &'static KindRow {
+        KINDS.iter().find(|r| r.kind == self).unwrap_or(&KINDS[0])
     }
 
     /// The kind stored under `tag`, if it is a signature tag.
     pub fn from_tag(tag: FourCC) -> Option<SignatureKind> {
-        KINDS.iter().find(|r| *r.1 == tag.0).map(|r| r.0)
+        KINDS.iter().find(|r| r.tag == tag.0).map(|r| r.kind)
     }
 
     /// The chunk tag.
     pub fn tag(self) -> FourCC {
-        FourCC(*self.row().1)
+        FourCC(self.row().tag)
     }
 
     /// Input, output or patch constant.
     pub fn role(self) -> SignatureRole {
-        self.row().2
+        self.row().role
     }
 
     /// Bytes per element.
     pub fn element_size(self) -> usize {
-        self.row().3
+        self.row().element_size
     }
 
     /// Whether elements start with a stream index.
     pub fn has_stream(self) -> bool {
-        self.row().4
+        self.row().has_stream
     }
 
     /// Whether elements end with a minimum precision.
     pub fn has_min_precision(self) -> bool {
-        self.row().5
+        self.row().has_min_precision
     }
 }
 
@@ -147,7 +220,8 @@ pub fn system_value_name(value: u32) -> String {
 }
 
 /// `D3D_REGISTER_COMPONENT_TYPE`: value and listing name.
-pub const COMPONENT_TYPES: [(u32, &str); 4] = [(0, "unknown"), (1, "uint"), (2, "int"), (3, "float")];
+pub const COMPONENT_TYPES: [(u32, &str); 4] =
+    [(0, "unknown"), (1, "uint"), (2, "int"), (3, "float")];
 
 /// `D3D_MIN_PRECISION`: value and listing name (0 = default, shows the
 /// component type instead).
@@ -326,7 +400,9 @@ impl Signature {
             w.u32(e.component_type);
             w.u32(e.register);
             w.u32(
-                u32::from(e.mask) | (u32::from(e.rw_mask) << 8) | (u32::from(e.mask_reserved) << 16),
+                u32::from(e.mask)
+                    | (u32::from(e.rw_mask) << 8)
+                    | (u32::from(e.mask_reserved) << 16),
             );
             if kind.has_min_precision() {
                 w.u32(e.min_precision);
@@ -378,12 +454,20 @@ impl Signature {
         let mut out = String::new();
         match style {
             TableStyle::Fxc929 => {
-                out.push_str("// Name                 Index   Mask Register SysValue Format   Used\n");
-                out.push_str("// -------------------- ----- ------ -------- -------- ------ ------\n");
+                out.push_str(
+                    "// Name                 Index   Mask Register SysValue Format   Used\n",
+                );
+                out.push_str(
+                    "// -------------------- ----- ------ -------- -------- ------ ------\n",
+                );
             }
             TableStyle::Fxc930 => {
-                out.push_str("// Name                 Index   Mask Register SysValue  Format   Used\n");
-                out.push_str("// -------------------- ----- ------ -------- -------- ------- ------\n");
+                out.push_str(
+                    "// Name                 Index   Mask Register SysValue  Format   Used\n",
+                );
+                out.push_str(
+                    "// -------------------- ----- ------ -------- -------- ------- ------\n",
+                );
             }
         }
         let with_streams = self.elements.iter().any(|e| e.stream > 0);
@@ -402,7 +486,11 @@ impl Signature {
             } else {
                 component_type_name(e.component_type)
             };
-            let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
+            let used = if is_output {
+                e.mask & !e.rw_mask & 0xf
+            } else {
+                e.rw_mask & 0xf
+            };
             let upper = e.semantic_name.to_ascii_uppercase();
             let special = SPECIAL_OUTPUTS.iter().find(|r| r.0 == upper);
             if e.register == NO_REGISTER {
@@ -461,6 +549,162 @@ impl Signature {
     }
 }
 
+/// Mask bits from component letters (`xy`, `x z`, ...); `None` if the text
+/// holds anything but `xyzw` in order.
+pub fn mask_from_letters(text: &str) -> Option<u8> {
+    let mut mask = 0u8;
+    let mut last = None;
+    for c in text.chars().filter(|c| *c != ' ') {
+        let bit = "xyzw".find(c)?;
+        if last.is_some_and(|l| bit <= l) {
+            return None;
+        }
+        last = Some(bit);
+        mask |= 1 << bit;
+    }
+    Some(mask)
+}
+
+/// The `D3D_NAME` value of a `SysValue` column name.
+pub fn system_value_from_name(name: &str) -> Option<u32> {
+    SYSTEM_VALUES.iter().find(|r| r.1 == name).map(|r| r.0)
+}
+
+/// `(component type, min precision)` of a `Format` column name.
+pub fn format_from_name(name: &str) -> Option<(u32, u32)> {
+    if let Some(r) = COMPONENT_TYPES.iter().find(|r| r.1 == name) {
+        return Some((r.0, 0));
+    }
+    let precision = MIN_PRECISIONS.iter().find(|r| r.1 == name && r.0 != 0)?.0;
+    let component = match precision {
+        4 => 2,
+        5 => 1,
+        _ => 3,
+    };
+    Some((component, precision))
+}
+
+impl SignatureElement {
+    /// Parses one row of an fxc signature table (`// SV_Target 0 xyzw 0
+    /// TARGET float xyzw`), the inverse of [`Signature::listing_table`]:
+    /// the stored system value, register and read/write mask are derived
+    /// the way fxc stores them (pixel-shader targets and `oDepth`-style
+    /// outputs store 0; outputs store the never-written components).
+    /// `line_start` is the line's byte offset in `source`-relative terms;
+    /// errors point at the offending column.
+    pub fn from_listing_row(
+        line: &str,
+        line_start: usize,
+        kind: SignatureKind,
+        stage: StageForTable,
+    ) -> Result<SignatureElement, crate::diag::Diagnostic> {
+        use crate::diag::Diagnostic;
+        use crate::ir::Span;
+        let mut tokens: Vec<(usize, &str)> = Vec::new();
+        let mut start = None;
+        for (i, c) in line
+            .char_indices()
+            .chain(std::iter::once((line.len(), ' ')))
+        {
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    tokens.push((s, &line[s..i]));
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if tokens.first().is_some_and(|t| t.1 == "//") {
+            tokens.remove(0);
+        }
+        let span = |t: (usize, &str)| Span::new(line_start + t.0, line_start + t.0 + t.1.len());
+        let whole = Span::new(line_start, line_start + line.len());
+        if tokens.len() < 6 || tokens.len() > 7 {
+            return Err(Diagnostic::error("malformed signature row").with_primary(
+                whole,
+                "expected: name, index, mask, register, system value, format, used",
+            ));
+        }
+        let bad = |t: (usize, &str), what: &str| {
+            Diagnostic::error(format!("bad {what} `{}` in a signature row", t.1))
+                .with_primary(span(t), what.to_string())
+        };
+        let (mut stream, mut name) = (0, tokens[0].1);
+        if let Some((prefix, rest)) = name.split_once(':')
+            && let Some(n) = prefix.strip_prefix('m').and_then(|n| n.parse::<u32>().ok())
+        {
+            stream = n;
+            name = rest;
+        }
+        let semantic_index = tokens[1]
+            .1
+            .parse::<u32>()
+            .map_err(|_| bad(tokens[1], "semantic index"))?;
+        let no_register = tokens[2].1 == "N/A";
+        let mask = if no_register {
+            1
+        } else {
+            mask_from_letters(tokens[2].1).ok_or_else(|| bad(tokens[2], "mask"))?
+        };
+        let register = if no_register {
+            NO_REGISTER
+        } else {
+            tokens[3]
+                .1
+                .parse::<u32>()
+                .map_err(|_| bad(tokens[3], "register"))?
+        };
+        let listed =
+            system_value_from_name(tokens[4].1).ok_or_else(|| bad(tokens[4], "system value"))?;
+        let (component_type, min_precision) =
+            format_from_name(tokens[5].1).ok_or_else(|| bad(tokens[5], "format"))?;
+        let role = kind.role();
+        let is_output = role == SignatureRole::Output
+            || (role == SignatureRole::PatchConstant && stage == StageForTable::Hull);
+        let system_value = if is_output
+            && stage == StageForTable::Pixel
+            && (SYSTEM_VALUE_TARGET..=69).contains(&listed)
+        {
+            0
+        } else {
+            listed
+        };
+        let used_token = tokens.get(6).copied();
+        let rw_mask = if no_register {
+            let yes = match used_token.map(|t| t.1) {
+                Some("YES") => true,
+                Some("NO") | None => false,
+                Some(_) => return Err(bad(used_token.unwrap_or((0, "")), "used flag")),
+            };
+            match (is_output, yes) {
+                (true, true) => 0xf & !mask,
+                (true, false) => 0xf,
+                (false, true) => mask,
+                (false, false) => 0,
+            }
+        } else {
+            let used = match used_token {
+                Some(t) => mask_from_letters(t.1).ok_or_else(|| bad(t, "used mask"))?,
+                None => 0,
+            };
+            if is_output { 0xf & !used } else { used }
+        };
+        Ok(SignatureElement {
+            stream,
+            semantic_name: name.to_string(),
+            semantic_index,
+            system_value,
+            component_type,
+            register,
+            mask,
+            rw_mask,
+            mask_reserved: 0,
+            min_precision,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,8 +713,8 @@ mod tests {
     /// spikysphere sample (fxc 9.29): three TRIEDGE factors and one TRIINT,
     /// the shared name stored once.
     const PCSG: [u32; 35] = [
-        4, 8, 0x68, 0, 13, 3, 0, 0xe01, 0x68, 1, 13, 3, 1, 0xe01, 0x68, 2, 13, 3, 2, 0xe01, 0x76, 0,
-        14, 3, 3, 0xe01, 0x545f5653, 0x46737365, 0x6f746361, 0x56530072, 0x736e495f, 0x54656469,
+        4, 8, 0x68, 0, 13, 3, 0, 0xe01, 0x68, 1, 13, 3, 1, 0xe01, 0x68, 2, 13, 3, 2, 0xe01, 0x76,
+        0, 14, 3, 3, 0xe01, 0x545f5653, 0x46737365, 0x6f746361, 0x56530072, 0x736e495f, 0x54656469,
         0x46737365, 0x6f746361, 0xabab0072,
     ];
 
@@ -513,8 +757,18 @@ mod tests {
         let back = Signature::parse(SignatureKind::Osg1, &raw).unwrap();
         assert_eq!(back, sig);
         let table = back.listing_table(StageForTable::Other, TableStyle::Fxc930);
-        assert!(table.contains("// m1:SV_Position           0   xyzw        0      POS   float   xyzw\n"), "{table}");
-        assert!(table.contains("// m0:TEXCOORD              1    y          2     NONE min2_8f    y  \n"), "{table}");
+        assert!(
+            table.contains(
+                "// m1:SV_Position           0   xyzw        0      POS   float   xyzw\n"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "// m0:TEXCOORD              1    y          2     NONE min2_8f    y  \n"
+            ),
+            "{table}"
+        );
     }
 
     #[test]
@@ -527,8 +781,14 @@ mod tests {
         ];
         let t = sig.listing_table(StageForTable::Pixel, TableStyle::Fxc930);
         let rows: Vec<&str> = t.lines().collect();
-        assert_eq!(rows[2], "// SV_Target                0   xyzw        0   TARGET   float   xyzw");
-        assert_eq!(rows[3], "// SV_Depth                 0    N/A   oDepth    DEPTH   float    YES");
+        assert_eq!(
+            rows[2],
+            "// SV_Target                0   xyzw        0   TARGET   float   xyzw"
+        );
+        assert_eq!(
+            rows[3],
+            "// SV_Depth                 0    N/A   oDepth    DEPTH   float    YES"
+        );
         assert_eq!(
             rows[4],
             "// SV_StencilRef            0    N/A    oStencilRef STENCILREF    uint    YES"
@@ -536,21 +796,83 @@ mod tests {
     }
 
     #[test]
+    fn listing_rows_parse_back_to_the_stored_fields() {
+        let row = "// SV_Target                0   xyzw        0   TARGET   float   xyzw";
+        let e =
+            SignatureElement::from_listing_row(row, 100, SignatureKind::Osgn, StageForTable::Pixel)
+                .unwrap();
+        assert_eq!(e, SignatureElement::new("SV_Target", 0, 0, 3, 0, 0xf, 0));
+        let row = "// SV_Depth                 0    N/A   oDepth    DEPTH   float    YES";
+        let e =
+            SignatureElement::from_listing_row(row, 0, SignatureKind::Osgn, StageForTable::Pixel)
+                .unwrap();
+        assert_eq!(
+            e,
+            SignatureElement::new("SV_Depth", 0, 0, 3, NO_REGISTER, 1, 0xe)
+        );
+        let row = "// m1:TEXCOORD              1    y          2     NONE min2_8f       ";
+        let e =
+            SignatureElement::from_listing_row(row, 0, SignatureKind::Osg1, StageForTable::Other)
+                .unwrap();
+        assert_eq!(
+            (
+                e.stream,
+                e.mask,
+                e.rw_mask,
+                e.min_precision,
+                e.component_type
+            ),
+            (1, 2, 0xf, 2, 3)
+        );
+        let row = "// TEXCOORD                 0   xy          1     NONE   float   x   ";
+        let e =
+            SignatureElement::from_listing_row(row, 0, SignatureKind::Isgn, StageForTable::Pixel)
+                .unwrap();
+        assert_eq!((e.mask, e.rw_mask), (3, 1));
+        let err = SignatureElement::from_listing_row(
+            "// A 0 xq 0 NONE float",
+            40,
+            SignatureKind::Isgn,
+            StageForTable::Other,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.primary.as_ref().unwrap().span,
+            crate::ir::Span::new(47, 49)
+        );
+        assert!(err.message.contains("bad mask `xq`"), "{}", err.message);
+        assert_eq!(mask_from_letters("yx"), None);
+        assert_eq!(format_from_name("min16u"), Some((1, 5)));
+    }
+
+    #[test]
     fn malformed_signatures_report_offsets() {
         let e = Signature::parse(SignatureKind::Isgn, &[1, 0, 0]).unwrap_err();
         assert_eq!(e.offset, 0);
-        assert!(e.message.contains("signature element count"), "{}", e.message);
+        assert!(
+            e.message.contains("signature element count"),
+            "{}",
+            e.message
+        );
         // Count too large for the payload.
         let mut raw = bytes(&PCSG);
         raw[0] = 200;
         let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
         assert_eq!(e.offset, 0);
-        assert!(e.message.contains("200 records of 24 bytes at offset 8"), "{}", e.message);
+        assert!(
+            e.message.contains("200 records of 24 bytes at offset 8"),
+            "{}",
+            e.message
+        );
         // Name offset out of range.
         let mut raw = bytes(&PCSG);
         raw[8] = 0xff;
         let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
         assert_eq!(e.offset, 8);
-        assert!(e.message.contains("string offset 255 is outside"), "{}", e.message);
+        assert!(
+            e.message.contains("string offset 255 is outside"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -53,11 +53,15 @@ pub const STAT_FIELDS: [&str; 37] = [
 
 /// Index of a named word in [`STAT_FIELDS`].
 fn field(name: &str) -> usize {
-    STAT_FIELDS.iter().position(|&n| n == name).unwrap_or(usize::MAX)
+    STAT_FIELDS
+        .iter()
+        .position(|&n| n == name)
+        .unwrap_or(usize::MAX)
 }
 
 /// `D3D_TESSELLATOR_DOMAIN`: value and listing name.
-pub const TESSELLATOR_DOMAINS: [(u32, &str); 3] = [(1, "Isoline"), (2, "Triangle"), (3, "Quadrilateral")];
+pub const TESSELLATOR_DOMAINS: [(u32, &str); 3] =
+    [(1, "Isoline"), (2, "Triangle"), (3, "Quadrilateral")];
 /// `D3D_TESSELLATOR_OUTPUT_PRIMITIVE`: value and listing name.
 pub const TESSELLATOR_OUTPUT_PRIMITIVES: [(u32, &str); 4] = [
     (1, "Point"),
@@ -139,9 +143,10 @@ impl Stat {
                 self.get("control_points")
             ));
         }
-        if let Some(primitive) =
-            lookup(&TESSELLATOR_OUTPUT_PRIMITIVES, self.get("hs_output_primitive"))
-        {
+        if let Some(primitive) = lookup(
+            &TESSELLATOR_OUTPUT_PRIMITIVES,
+            self.get("hs_output_primitive"),
+        ) {
             let partitioning = lookup(&TESSELLATOR_PARTITIONINGS, self.get("hs_partitioning"))
                 .map(str::to_string)
                 .unwrap_or_else(|| self.get("hs_partitioning").to_string());
@@ -162,7 +167,7 @@ mod tests {
 
     #[test]
     fn hull_shader_stat_decodes_and_prints_the_tessellator_tables() {
-        let mut words = vec![0u32; 37];
+        let mut words = [0u32; 37];
         words[0] = 5;
         words[23] = 10;
         words[30] = 3;
@@ -185,7 +190,10 @@ mod tests {
              // Clockwise Triangles            Even Fractional   \n\
              //\n"
         );
-        assert_eq!(stat.named_fields()[33], ("tessellator_domain".to_string(), 2));
+        assert_eq!(
+            stat.named_fields()[33],
+            ("tessellator_domain".to_string(), 2)
+        );
     }
 
     #[test]
