@@ -503,3 +503,105 @@ fn signature_tables_parse_back_to_the_same_chunks() {
     assert!(checked > 300, "{checked}");
     assert!(problems.is_empty(), "{} problems", problems.len());
 }
+
+/// The shader listings inside fxc's effect listings (`VertexShader = asm {
+/// ... }` blocks, indented) are ordinary shader listings of the containers
+/// the effect embeds: each block must equal the listing of one of them.
+#[test]
+fn effect_shader_blocks_match_their_embedded_containers() {
+    let mut blocks_total = 0;
+    let mut matched = 0;
+    let mut failures = Vec::new();
+    for (rel, path) in blobs() {
+        let Ok(want) = std::fs::read_to_string(path.with_extension("asm")) else {
+            continue;
+        };
+        let blob = std::fs::read(&path).unwrap();
+        if !is_effect(&blob) {
+            continue;
+        }
+        let shaders = embedded_shaders(&blob);
+        let lines: Vec<&str> = want.split_inclusive('\n').collect();
+        let mut i = 0;
+        while i < lines.len() {
+            if !lines[i].trim_end().ends_with("asm {") {
+                i += 1;
+                continue;
+            }
+            i += 1;
+            let Some(first) = lines.get(i) else { break };
+            let indent = first.len() - first.trim_start().len();
+            let mut block = String::new();
+            while i < lines.len() {
+                let l = lines[i];
+                let body = if l.len() > indent {
+                    &l[indent..]
+                } else {
+                    l.trim_start_matches(' ')
+                };
+                block.push_str(body);
+                i += 1;
+                if body.starts_with("// Approximately ") {
+                    break;
+                }
+            }
+            blocks_total += 1;
+            let expected = split_expected(&block);
+            let mut found = false;
+            for s in &shaders {
+                let next = Cell::new(0usize);
+                let program = |_: &[u8]| -> Result<String, DecodeError> {
+                    let k = next.get();
+                    next.set(k + 1);
+                    Ok(expected.programs.get(k).cloned().unwrap_or_default())
+                };
+                let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
+                let got = disassemble_with(
+                    s.bytes,
+                    &Printers {
+                        program: &program,
+                        level9: &level9,
+                    },
+                    &ListingOptions::default(),
+                );
+                if got.as_deref() == Ok(block.as_str()) {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                matched += 1;
+            } else {
+                let first = shaders.first().map(|s| {
+                    let program = |_: &[u8]| -> Result<String, DecodeError> {
+                        Ok(expected.programs.first().cloned().unwrap_or_default())
+                    };
+                    let level9 =
+                        |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
+                    disassemble_with(
+                        s.bytes,
+                        &Printers {
+                            program: &program,
+                            level9: &level9,
+                        },
+                        &ListingOptions::default(),
+                    )
+                    .unwrap_or_default()
+                });
+                failures.push(format!("{rel} block {blocks_total}: no embedded shader lists as\n{}\n--- first candidate:\n{}", block.lines().take(12).collect::<Vec<_>>().join("\n"), first.unwrap_or_default().lines().take(12).collect::<Vec<_>>().join("\n")));
+            }
+        }
+    }
+    for f in failures.iter().take(5) {
+        eprintln!("MISMATCH {f}");
+    }
+    eprintln!(
+        "{matched} of {blocks_total} effect shader blocks match an embedded container's listing"
+    );
+    assert!(blocks_total > 20);
+    assert!(
+        failures.is_empty(),
+        "{} effect shader blocks differ",
+        failures.len()
+    );
+}

@@ -10,7 +10,7 @@ use super::DecodeError;
 use super::container::{ChecksumStatus, Container, checksum_hex, checksum_status, tags};
 use super::effect::{embedded_shaders, is_raw_effect};
 use super::library::LibraryHeader;
-use super::listing::{GLOBAL_FLAGS, ProgramFacts, decode_chunk};
+use super::listing::{GLOBAL_FLAGS, MAX_NESTING, ProgramFacts, decode_chunk};
 use super::rdef::{
     Rdef, VARIABLE_USED, cbuffer_kind_name, dimension_name, input_type_name, return_type_name,
 };
@@ -64,10 +64,23 @@ pub struct BlobInfo {
 /// Decodes what `tgsi info` shows. Chunks this crate does not decode are
 /// listed by tag and size only.
 pub fn info(bytes: &[u8]) -> Result<BlobInfo, DecodeError> {
+    info_at_depth(bytes, 0)
+}
+
+fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
+    if depth > MAX_NESTING {
+        return Err(DecodeError::at(
+            0,
+            format!("containers nest deeper than {MAX_NESTING} levels"),
+        ));
+    }
     if is_raw_effect(bytes) {
         let mut nested = Vec::new();
         for s in embedded_shaders(bytes) {
-            nested.push((s.offset, info(s.bytes).map_err(|e| e.shifted(s.offset))?));
+            nested.push((
+                s.offset,
+                info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
+            ));
         }
         return Ok(BlobInfo {
             size: bytes.len(),
@@ -105,14 +118,17 @@ pub fn info(bytes: &[u8]) -> Result<BlobInfo, DecodeError> {
         for f in c.chunks_with(tags::LIBF) {
             nested.push((
                 f.payload_offset,
-                info(&f.data).map_err(|e| e.shifted(f.payload_offset))?,
+                info_at_depth(&f.data, depth + 1).map_err(|e| e.shifted(f.payload_offset))?,
             ));
         }
     }
     let is_effect = c.chunk(tags::FX10).is_some();
     if is_effect {
         for s in embedded_shaders(bytes) {
-            nested.push((s.offset, info(s.bytes).map_err(|e| e.shifted(s.offset))?));
+            nested.push((
+                s.offset,
+                info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
+            ));
         }
     }
     Ok(BlobInfo {

@@ -227,6 +227,24 @@ pub fn disassemble_with(
     printers: &Printers,
     options: &ListingOptions,
 ) -> Result<String, DecodeError> {
+    listing_at_depth(blob, printers, options, 0)
+}
+
+/// How deep effects may nest containers that are effects again.
+pub const MAX_NESTING: usize = 4;
+
+fn listing_at_depth(
+    blob: &[u8],
+    printers: &Printers,
+    options: &ListingOptions,
+    depth: usize,
+) -> Result<String, DecodeError> {
+    if depth > MAX_NESTING {
+        return Err(DecodeError::at(
+            0,
+            format!("containers nest deeper than {MAX_NESTING} levels"),
+        ));
+    }
     if is_effect(blob) {
         let mut out = String::new();
         for (i, shader) in super::effect::embedded_shaders(blob)
@@ -237,7 +255,7 @@ pub fn disassemble_with(
                 "// Embedded shader {i} at byte offset {}\n",
                 shader.offset
             ));
-            let text = disassemble_with(shader.bytes, printers, options)
+            let text = listing_at_depth(shader.bytes, printers, options, depth + 1)
                 .map_err(|e| e.shifted(shader.offset))?;
             out.push_str(&text);
         }
@@ -497,6 +515,109 @@ mod tests {
         assert_eq!(
             FxcGeneration::from_creator("Microsoft (R) HLSL Shader Compiler 10.1"),
             FxcGeneration::V10
+        );
+    }
+
+    fn no_printers(b: &[u8]) -> Result<String, DecodeError> {
+        let program = |_: &[u8]| -> Result<String, DecodeError> { Ok(String::new()) };
+        let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
+        disassemble(
+            b,
+            &Printers {
+                program: &program,
+                level9: &level9,
+            },
+        )
+    }
+
+    /// Rewrites chunk `tag` of `blob()` with `edit` (checksum recomputed)
+    /// and returns the blob and the payload's offset.
+    fn with_chunk(tag: FourCC, edit: impl Fn(&mut Vec<u8>)) -> (Vec<u8>, usize) {
+        let mut c = Container::parse(&blob()).unwrap();
+        for ch in &mut c.chunks {
+            if ch.tag == tag {
+                edit(&mut ch.data);
+            }
+        }
+        let bytes = c.to_bytes();
+        let at = Container::parse(&bytes)
+            .unwrap()
+            .chunk(tag)
+            .unwrap()
+            .payload_offset;
+        (bytes, at)
+    }
+
+    #[test]
+    fn malformed_rdef_creator_offset_is_reported_at_its_blob_offset() {
+        let (b, at) = with_chunk(tags::RDEF, |d| {
+            d[24..28].copy_from_slice(&9999u32.to_le_bytes())
+        });
+        let e = no_printers(&b).unwrap_err();
+        assert_eq!(e.offset, at + 24);
+        assert!(
+            e.message
+                .contains("creator string: string offset 9999 is outside"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn malformed_input_signature_count_is_reported_at_its_blob_offset() {
+        let (b, at) = with_chunk(FourCC(*b"ISGN"), |d| {
+            d[0..4].copy_from_slice(&77u32.to_le_bytes())
+        });
+        let e = no_printers(&b).unwrap_err();
+        assert_eq!(e.offset, at);
+        assert!(
+            e.message.contains("77 records of 24 bytes"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn malformed_program_length_is_reported_at_its_blob_offset() {
+        let (b, at) = with_chunk(tags::SHEX, |d| {
+            d[4..8].copy_from_slice(&1000u32.to_le_bytes())
+        });
+        let e = no_printers(&b).unwrap_err();
+        assert_eq!(e.offset, at + 4);
+        assert_eq!(
+            e.message,
+            "program length token says 1000 dwords but the chunk holds 4"
+        );
+    }
+
+    #[test]
+    fn malformed_library_function_is_reported_inside_the_library() {
+        let inner = blob();
+        let libh = crate::d3d::library::LibraryHeader {
+            version: 1,
+            creator: "fxc".into(),
+            flags: 0,
+            functions: vec![crate::d3d::library::LibraryFunction {
+                mode: 0,
+                name: "f".into(),
+            }],
+        };
+        let lib = Container::new(vec![
+            Chunk::new(tags::LIBF, inner[..40].to_vec()),
+            Chunk::new(tags::LIBH, libh.to_bytes()),
+        ])
+        .to_bytes();
+        let at = Container::parse(&lib)
+            .unwrap()
+            .chunk(tags::LIBF)
+            .unwrap()
+            .payload_offset;
+        let e = no_printers(&lib).unwrap_err();
+        assert_eq!(e.offset, at + 24);
+        assert!(
+            e.message.starts_with("total size field says"),
+            "{}",
+            e.message
         );
     }
 

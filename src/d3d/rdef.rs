@@ -407,6 +407,8 @@ pub struct Rdef {
 
 /// Deepest type nesting accepted (struct in struct ...).
 const MAX_TYPE_DEPTH: usize = 64;
+/// Largest "Buffer Definitions" section printed.
+const MAX_LISTING_BYTES: usize = 16 << 20;
 
 /// Decoder state: arena indices by payload offset.
 struct TypeReader<'a> {
@@ -1006,6 +1008,13 @@ impl Rdef {
         tail: &str,
         depth: usize,
     ) -> Result<(), DecodeError> {
+        // Shared member lists can make a small chunk expand exponentially.
+        if out.len() > MAX_LISTING_BYTES {
+            return Err(DecodeError::at(
+                0,
+                format!("RDEF structs expand to more than {MAX_LISTING_BYTES} bytes of listing"),
+            ));
+        }
         if depth > MAX_TYPE_DEPTH {
             return Err(DecodeError::at(
                 0,
@@ -1360,6 +1369,49 @@ mod tests {
             ),
             "{old}"
         );
+    }
+
+    #[test]
+    fn shared_member_lists_cannot_blow_up_the_listing() {
+        // Type k is a struct of two members of type k-1, 40 levels deep:
+        // 2^40 leaf lines if printed naively.
+        let mut r = Rdef::new(RdefTarget(0xFFFF_0500), "fxc");
+        r.types.push(ShaderType::numeric(0, 3, 1, 1, 0));
+        for k in 1..=40 {
+            r.member_lists.push(vec![
+                TypeMember {
+                    name: "a".into(),
+                    type_id: k - 1,
+                    offset: 0,
+                },
+                TypeMember {
+                    name: "b".into(),
+                    type_id: k - 1,
+                    offset: 0,
+                },
+            ]);
+            let mut s = ShaderType::numeric(5, 0, 1, 1, 0);
+            s.members = Some(k - 1);
+            r.types.push(s);
+        }
+        r.constant_buffers.push(ConstantBuffer {
+            name: "cb".into(),
+            variables: vec![Variable {
+                name: "v".into(),
+                offset: 0,
+                size: 4,
+                flags: 0,
+                type_id: 40,
+                default_value: None,
+                slots: [NO_SLOT, 0, NO_SLOT, 0],
+            }],
+            size: 16,
+            flags: 0,
+            kind: 0,
+        });
+        let back = Rdef::parse(&r.to_bytes()).unwrap();
+        let e = back.buffer_definitions().unwrap_err();
+        assert!(e.message.contains("expand to more than"), "{}", e.message);
     }
 
     #[test]
