@@ -308,6 +308,35 @@ fn every_blob_parses_and_every_decoded_chunk_reencodes() {
     let mut containers = 0;
     for (rel, path) in blobs() {
         let blob = std::fs::read(&path).unwrap();
+        match tgsi::d3d::info::info(&blob) {
+            Ok(i) => {
+                let j = i.to_json();
+                let want = if rel.contains("Library") {
+                    "library"
+                } else if is_effect(&blob) {
+                    "effect"
+                } else {
+                    "shader"
+                };
+                if !j["kind"].as_str().unwrap_or("").ends_with(want) {
+                    problems.push(format!("{rel}: info says {} (expected {want})", j["kind"]));
+                }
+                if want == "library" && j["nested"][0]["function"].as_str().is_none() {
+                    problems.push(format!("{rel}: info names no library function"));
+                }
+                let listed_shaders = std::fs::read_to_string(path.with_extension("asm"))
+                    .map(|t| t.contains("asm {"))
+                    .unwrap_or(false);
+                if want == "effect" && i.nested.is_empty() == listed_shaders {
+                    problems.push(format!(
+                        "{rel}: info finds {} embedded shaders, the listing shows {}",
+                        i.nested.len(),
+                        if listed_shaders { "some" } else { "none" }
+                    ));
+                }
+            }
+            Err(e) => problems.push(format!("{rel}: info fails: {e}")),
+        }
         let mut found: Vec<(String, &[u8])> = Vec::new();
         if tgsi::d3d::effect::is_raw_effect(&blob) {
             for s in embedded_shaders(&blob) {

@@ -5,7 +5,8 @@
 //! `fx_5_0`, a raw effect file starting with `0xFEFF2001`. Both store their
 //! shaders as complete DXBC containers inside the effect data; this module
 //! locates them by their `DXBC` magic and keeps those whose header and
-//! chunk table parse and fit in the data.
+//! chunk table parse, fit in the data and hold a program (`SHDR`/`SHEX`;
+//! the effect's expression containers, `CTAB`/`CLI4`/`FXLC`, are skipped).
 
 use super::container::{Container, DXBC_MAGIC, tags};
 
@@ -55,12 +56,15 @@ pub fn embedded_shaders(blob: &[u8]) -> Vec<EmbeddedShader<'_>> {
             .checked_add(size)
             .filter(|&end| end <= data.len() && size >= 32)
             .map(|end| &data[at..end]);
-        match candidate {
-            Some(bytes) if Container::parse(bytes).is_ok() => {
-                found.push(EmbeddedShader {
-                    offset: base + at,
-                    bytes,
-                });
+        match candidate.map(|bytes| (bytes, Container::parse(bytes))) {
+            Some((bytes, Ok(c))) => {
+                // Expression containers (CTAB/CLI4/FXLC) have no program.
+                if c.program().is_some() {
+                    found.push(EmbeddedShader {
+                        offset: base + at,
+                        bytes,
+                    });
+                }
                 at += size;
             }
             _ => at += 1,
@@ -86,6 +90,8 @@ mod tests {
         raw.extend_from_slice(&(shader.len() as u32).to_le_bytes());
         raw.extend_from_slice(&shader);
         raw.extend_from_slice(b"DXBC junk that is not a container at all......");
+        let expression = Container::new(vec![Chunk::new(FourCC(*b"FXLC"), vec![0; 4])]).to_bytes();
+        raw.extend_from_slice(&expression);
         let found = embedded_shaders(&raw);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].offset, 20);

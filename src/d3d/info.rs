@@ -9,10 +9,11 @@
 use super::DecodeError;
 use super::container::{ChecksumStatus, Container, checksum_hex, checksum_status, tags};
 use super::effect::{embedded_shaders, is_raw_effect};
-use super::library::LibraryHeader;
+use super::library::{LibraryHeader, ParameterSignature};
 use super::listing::{GLOBAL_FLAGS, MAX_NESTING, ProgramFacts, decode_chunk};
 use super::rdef::{
     Rdef, VARIABLE_USED, cbuffer_kind_name, dimension_name, input_type_name, return_type_name,
+    variable_type_name,
 };
 use super::sfi0::Sfi0;
 use super::signature::{
@@ -56,9 +57,21 @@ pub struct BlobInfo {
     pub stat: Option<Stat>,
     /// Library header.
     pub library: Option<LibraryHeader>,
-    /// Nested blobs: library functions or an effect's shaders (byte offset
-    /// in this blob and their summaries).
-    pub nested: Vec<(usize, BlobInfo)>,
+    /// A library function's parameter signature (`LFS0`).
+    pub parameters: Option<ParameterSignature>,
+    /// Nested blobs: library functions or an effect's shaders.
+    pub nested: Vec<NestedInfo>,
+}
+
+/// A container inside another one.
+#[derive(Clone, Debug)]
+pub struct NestedInfo {
+    /// Byte offset in the outer blob.
+    pub offset: usize,
+    /// The library function's name (from LIBH), for library functions.
+    pub name: Option<String>,
+    /// Its summary.
+    pub info: BlobInfo,
 }
 
 /// Decodes what `tgsi info` shows. Chunks this crate does not decode are
@@ -77,10 +90,11 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
     if is_raw_effect(bytes) {
         let mut nested = Vec::new();
         for s in embedded_shaders(bytes) {
-            nested.push((
-                s.offset,
-                info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
-            ));
+            nested.push(NestedInfo {
+                offset: s.offset,
+                name: None,
+                info: info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
+            });
         }
         return Ok(BlobInfo {
             size: bytes.len(),
@@ -93,6 +107,7 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
             signatures: Vec::new(),
             stat: None,
             library: None,
+            parameters: None,
             nested,
         });
     }
@@ -115,20 +130,26 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
     let mut nested = Vec::new();
     if let Some(ch) = c.chunk(tags::LIBH) {
         library = Some(LibraryHeader::parse(&ch.data).map_err(|e| e.shifted(ch.payload_offset))?);
-        for f in c.chunks_with(tags::LIBF) {
-            nested.push((
-                f.payload_offset,
-                info_at_depth(&f.data, depth + 1).map_err(|e| e.shifted(f.payload_offset))?,
-            ));
+        let names: Vec<String> = library
+            .as_ref()
+            .map(|l: &LibraryHeader| l.functions.iter().map(|f| f.name.clone()).collect())
+            .unwrap_or_default();
+        for (i, f) in c.chunks_with(tags::LIBF).enumerate() {
+            nested.push(NestedInfo {
+                offset: f.payload_offset,
+                name: names.get(i).cloned(),
+                info: info_at_depth(&f.data, depth + 1).map_err(|e| e.shifted(f.payload_offset))?,
+            });
         }
     }
     let is_effect = c.chunk(tags::FX10).is_some();
     if is_effect {
         for s in embedded_shaders(bytes) {
-            nested.push((
-                s.offset,
-                info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
-            ));
+            nested.push(NestedInfo {
+                offset: s.offset,
+                name: None,
+                info: info_at_depth(s.bytes, depth + 1).map_err(|e| e.shifted(s.offset))?,
+            });
         }
     }
     Ok(BlobInfo {
@@ -156,6 +177,7 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
         signatures,
         stat,
         library,
+        parameters: decode_chunk(&c, tags::LFS0, ParameterSignature::parse)?,
         nested,
     })
 }
@@ -315,16 +337,41 @@ impl BlobInfo {
                 }),
             );
         }
+        if let Some(p) = &self.parameters {
+            o.insert(
+                "parameters".into(),
+                Value::Array(
+                    p.parameters
+                        .iter()
+                        .map(|q| {
+                            json!({
+                                "name": q.name,
+                                "semantic": q.semantic,
+                                "type": variable_type_name(u16::try_from(q.base_type).unwrap_or(u16::MAX)),
+                                "rows": q.rows,
+                                "columns": q.columns,
+                                "flags": q.flags,
+                                "first_in_register": q.first_in_register,
+                                "first_out_register": q.first_out_register,
+                            })
+                        })
+                        .collect(),
+                ),
+            );
+        }
         if !self.nested.is_empty() {
             o.insert(
                 "nested".into(),
                 Value::Array(
                     self.nested
                         .iter()
-                        .map(|(at, n)| {
-                            let mut v = n.to_json();
+                        .map(|n| {
+                            let mut v = n.info.to_json();
                             if let Value::Object(m) = &mut v {
-                                m.insert("offset".into(), json!(at));
+                                m.insert("offset".into(), json!(n.offset));
+                                if let Some(name) = &n.name {
+                                    m.insert("function".into(), json!(name));
+                                }
                             }
                             v
                         })
@@ -460,9 +507,23 @@ impl BlobInfo {
                     .join(", ")
             ));
         }
-        for (at, n) in &self.nested {
-            out.push_str(&format!("{pad}nested at byte {at}:\n"));
-            n.write_text(out, &format!("{pad}  "));
+        if let Some(p) = &self.parameters {
+            out.push_str(&format!("{pad}parameters:\n"));
+            for line in p.listing().lines().skip(4).filter(|l| *l != "//") {
+                out.push_str(&format!(
+                    "{pad} {}\n",
+                    line.strip_prefix("//").unwrap_or(line)
+                ));
+            }
+        }
+        for n in &self.nested {
+            match &n.name {
+                Some(name) => {
+                    out.push_str(&format!("{pad}function {name} at byte {}:\n", n.offset))
+                }
+                None => out.push_str(&format!("{pad}nested container at byte {}:\n", n.offset)),
+            }
+            n.info.write_text(out, &format!("{pad}  "));
         }
     }
 }

@@ -4,7 +4,16 @@
 //! The layout mirrors the TGSI side of the crate:
 //!
 //! * [`error`] – the decode error every binary reader returns (a byte offset
-//!   into the file and what was expected there).
+//!   into the file and what was expected there);
+//! * [`blob`] – bounds-checked little-endian reads and the 0xAB-padding
+//!   writer the chunk codecs share;
+//! * [`container`] – the DXBC header, chunk table and checksum;
+//! * [`signature`], [`rdef`], [`stat`], [`sfi0`], [`ifce`], [`library`] –
+//!   the chunk codecs (decode, encode byte for byte, print fxc's sections);
+//! * [`effect`] – the shader containers inside `fx_*` effects;
+//! * [`listing`] – the fxc listing driver (header, footer, library layout)
+//!   around the program and level-9 printers;
+//! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
 
 pub mod blob;
 pub mod container;
