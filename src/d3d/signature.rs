@@ -167,7 +167,7 @@ impl SignatureKind {
 }
 
 /// `D3D_NAME` values as stored in signatures, with the listing's column name.
-pub const SYSTEM_VALUES: [(u32, &str); 24] = [
+pub const SYSTEM_VALUES: [(u32, &str); 23] = [
     (0, "NONE"),
     (1, "POS"),
     (2, "CLIPDST"),
@@ -185,7 +185,6 @@ pub const SYSTEM_VALUES: [(u32, &str); 24] = [
     (14, "TRIINT"),
     (15, "LINEDET"),
     (16, "LINEDEN"),
-    (23, "BARYCEN"),
     (64, "TARGET"),
     (65, "DEPTH"),
     (66, "COVERAGE"),
@@ -225,13 +224,12 @@ pub const COMPONENT_TYPES: [(u32, &str); 4] =
 
 /// `D3D_MIN_PRECISION`: value and listing name (0 = default, shows the
 /// component type instead).
-pub const MIN_PRECISIONS: [(u32, &str); 6] = [
+pub const MIN_PRECISIONS: [(u32, &str); 5] = [
     (0, "default"),
     (1, "min16f"),
     (2, "min2_8f"),
     (4, "min16i"),
     (5, "min16u"),
-    (0xf0, "any16"),
 ];
 
 /// Name of a component type, or its number.
