@@ -13,19 +13,39 @@
 //! * [`lexer`], [`literal`], [`parse`] – fxc/vkd3d listing text → IR (the
 //!   assembler's front half);
 //! * [`source_map`] – where each instruction came from (text spans or byte
-//!   ranges), for diagnostics after decoding or assembling.
+//!   ranges), for diagnostics after decoding or assembling;
+//! * [`blob`] – bounds-checked little-endian reads and the 0xAB-padding
+//!   writer the chunk codecs share;
+//! * [`container`] – the DXBC header, chunk table and checksum;
+//! * [`signature`], [`rdef`], [`stat`], [`sfi0`], [`ifce`], [`library`] –
+//!   the chunk codecs (decode, encode byte for byte, print fxc's sections);
+//! * [`effect`] – the shader containers inside `fx_*` effects;
+//! * [`listing`] – the fxc listing driver (header, footer, library layout)
+//!   around the program and level-9 printers;
+//! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
 
+pub mod blob;
+pub mod container;
 pub mod decode;
+pub mod effect;
 pub mod encode;
 pub mod enums;
 pub mod error;
+pub mod ifce;
+pub mod info;
 pub mod ir;
 pub mod lexer;
+pub mod library;
+pub mod listing;
 pub mod literal;
 pub mod opcode;
 pub mod parse;
 pub mod print;
+pub mod rdef;
+pub mod sfi0;
+pub mod signature;
 pub mod source_map;
+pub mod stat;
 
 pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
