@@ -300,3 +300,136 @@ fn corpus_listings_assemble_to_their_program_chunks() {
     }
     println!("rounded floats (the listing's text cannot hold their bits):\n  {lossy}\n{summary}");
 }
+
+#[derive(Default)]
+struct ContainerTally {
+    listings: usize,
+    signature_chunks: usize,
+    signatures_identical: usize,
+    program_tags: usize,
+    sfi0_agree: usize,
+    with_sfi0: usize,
+    derived: usize,
+    derived_identical: usize,
+}
+
+/// Checks the container assembled from a whole one-program listing against
+/// the original blob: signature chunks (where the listing has their
+/// tables), the program chunk's tag, and the SFI0 feature mask.
+fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<String> {
+    use tgsi::d3d::container::{Container, tags};
+    use tgsi::d3d::sfi0::Sfi0;
+    use tgsi::d3d::signature::SignatureKind;
+    let mut problems = Vec::new();
+    let original = match Container::parse(blob) {
+        Ok(c) => c,
+        Err(e) => return vec![format!("original: {e}")],
+    };
+    let assembled = match tgsi::d3d::assemble_listing(text) {
+        Ok(a) => a,
+        Err(d) => {
+            let rendered = d.render("listing", text);
+            return vec![format!("does not assemble:\n      {}", rendered.lines().take(6).collect::<Vec<_>>().join("\n      "))];
+        }
+    };
+    tally.listings += 1;
+    if let Err(e) = tgsi::d3d::container::verify_checksum(&assembled.container) {
+        problems.push(format!("assembled checksum: {e}"));
+    }
+    for (sig, listed) in assembled.signatures.iter().zip(&assembled.from_tables) {
+        if !listed {
+            // derived from the declarations: semantics are guesses, so only count
+            tally.derived += 1;
+            if original.chunks.iter().any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes()) {
+                tally.derived_identical += 1;
+            }
+            continue;
+        }
+        tally.signature_chunks += 1;
+        let role = sig.kind.role();
+        let theirs = original.chunks.iter().find(|c| SignatureKind::from_tag(c.tag).is_some_and(|k| k.role() == role));
+        match theirs {
+            Some(c) if c.tag == sig.kind.tag() && c.data == sig.to_bytes() => tally.signatures_identical += 1,
+            Some(c) => problems.push(format!(
+                "{} chunk differs from the original {}: assembled {:?}, original {:?}",
+                sig.kind.tag(),
+                c.tag,
+                sig.elements,
+                tgsi::d3d::signature::Signature::parse(SignatureKind::from_tag(c.tag).unwrap_or(sig.kind), &c.data).map(|s| s.elements)
+            )),
+            None => problems.push(format!("{} from the listing's table, but the original has none", sig.kind.tag())),
+        }
+    }
+    // the program block alone: every signature derived from the declarations
+    if let Some(block) = program_blocks(text).first()
+        && let Ok(bare) = tgsi::d3d::assemble_listing(block)
+    {
+        for sig in &bare.signatures {
+            tally.derived += 1;
+            if original.chunks.iter().any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes()) {
+                tally.derived_identical += 1;
+            }
+        }
+    }
+    match original.program() {
+        Some(p) if p.tag == assembled.program_tag => tally.program_tags += 1,
+        Some(p) => problems.push(format!("program chunk {} assembled as {}", p.tag, assembled.program_tag)),
+        None => problems.push("the original has no program chunk".into()),
+    }
+    let theirs = original.chunk(tags::SFI0).map(|c| Sfi0::parse(&c.data).map(|s| s.flags).unwrap_or(u64::MAX));
+    if theirs.is_some() {
+        tally.with_sfi0 += 1;
+    }
+    if theirs.unwrap_or(0) == assembled.features {
+        tally.sfi0_agree += 1;
+    } else {
+        problems.push(format!("SFI0 {:#x?}, assembled features {:#x}", theirs, assembled.features));
+    }
+    problems
+}
+
+#[test]
+fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
+    let dir = corpus_dir();
+    let mut files = Vec::new();
+    listings(&dir, &mut files);
+    let mut tally = ContainerTally::default();
+    let mut report = String::new();
+    let mut failing = 0;
+    for asm in &files {
+        let text = std::fs::read_to_string(asm).unwrap_or_default();
+        // effects and libraries are not single-program containers
+        if text.contains("// FX Version: fx_") || program_blocks(&text).len() != 1 || text.contains("\nlib_") {
+            continue;
+        }
+        let Some(blob) = [asm.with_extension("o"), asm.with_extension("dxbc")].into_iter().find_map(|p| std::fs::read(p).ok()) else {
+            continue;
+        };
+        let problems = check_container(&text, &blob, &mut tally);
+        if !problems.is_empty() {
+            failing += 1;
+            let rel = asm.strip_prefix(&dir).unwrap_or(asm);
+            let _ = writeln!(report, "  {}:", rel.display());
+            for p in problems {
+                let _ = writeln!(report, "    {p}");
+            }
+        }
+    }
+    let summary = format!(
+        "{} listings assembled into containers: {}/{} signature chunks from tables identical, {}/{} program chunk tags, {}/{} SFI0 masks agree ({} originals have SFI0); without the tables, {} signatures derived from the declarations, {} of them identical to the original's",
+        tally.listings,
+        tally.signatures_identical,
+        tally.signature_chunks,
+        tally.program_tags,
+        tally.listings,
+        tally.sfi0_agree,
+        tally.listings,
+        tally.with_sfi0,
+        tally.derived,
+        tally.derived_identical
+    );
+    if failing > 0 {
+        panic!("{failing} listings with problems:\n{report}{summary}");
+    }
+    println!("{summary}");
+}

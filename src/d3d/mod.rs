@@ -11,7 +11,8 @@
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
 //! * [`print`] – IR → fxc's listing text;
 //! * [`lexer`], [`literal`], [`parse`] – fxc/vkd3d listing text → IR (the
-//!   assembler's front half);
+//!   assembler's front half); [`assemble`] – a listing → a DXBC container
+//!   (signatures from the header tables or the declarations, `SFI0`);
 //! * [`source_map`] – where each instruction came from (text spans or byte
 //!   ranges), for diagnostics after decoding or assembling;
 //! * [`blob`] – bounds-checked little-endian reads and the 0xAB-padding
@@ -24,6 +25,7 @@
 //!   around the program and level-9 printers;
 //! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
 
+pub mod assemble;
 pub mod blob;
 pub mod container;
 pub mod decode;
@@ -47,6 +49,7 @@ pub mod signature;
 pub mod source_map;
 pub mod stat;
 
+pub use assemble::{assemble, assemble_listing, Assembly};
 pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
 pub use error::DecodeError;
