@@ -901,7 +901,7 @@ impl<'a> Parser<'a> {
 
     fn unknown_name<'n>(&mut self, what: &str, t: Token, names: impl IntoIterator<Item = &'n str>) -> Reported {
         let text = self.text(t);
-        let mut d = Diagnostic::error(format!("unknown {what} `{}`", short(text))).with_primary(t.span, format!("not a {what}"));
+        let mut d = Diagnostic::error(format!("unknown {what} `{}`", short(text))).with_primary(t.span, format!("not a known {what}"));
         if let Some(s) = nearest(text, names) {
             d = d.with_note(format!("help: did you mean `{s}`?"));
         }
@@ -980,7 +980,7 @@ impl<'a> Parser<'a> {
             let mut d = Diagnostic::error(format!("unknown register `{}`", short(word)))
                 .with_primary(t.span, "expected a register such as `r0`, `v1`, `cb0[2]` or `l(…)`");
             if let Some(s) = nearest(prefix, names) {
-                d = d.with_note(format!("help: did you mean `{s}`?"));
+                d = d.with_note(format!("help: did you mean `{s}{digits}`?"));
             }
             return Err(self.error(d));
         };
@@ -1139,8 +1139,8 @@ impl<'a> Parser<'a> {
         if !self.at(TokenKind::LParen) {
             return Err(self.expected("a return-type list such as `(float,float,float,float)`"));
         }
-        let (items, span) = self.group()?;
-        parse_return_types(&items).map_err(|d| self.error(d.with_secondary(span, "in this list")))
+        let (items, _) = self.group()?;
+        parse_return_types(&items).map_err(|d| self.error(d))
     }
 
     fn enum_word<T: Copy>(
@@ -1848,7 +1848,7 @@ fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Con
         if !handled {
             return Err(Diagnostic::error(format!("`_{word}` is not a suffix of `{}`", info.name))
                 .with_primary(span, "unknown suffix")
-                .with_note(format!("`{}` takes: {}", info.name, accepted_suffixes(info))));
+                .with_note(suffix_note(info)));
         }
     }
     if flags.contains(OpFlags::TEST) {
@@ -1924,10 +1924,17 @@ fn accepted_suffixes(info: &OpcodeInfo) -> String {
     if f.contains(OpFlags::INTERFACE_DYNAMIC) {
         list.push("`_dynamicindexed`".into());
     }
-    if !f.intersects(OpFlags::DECLARATION | OpFlags::CUSTOM_DATA) {
+    let reads_resource = info.operands.iter().any(|o| o.kind == crate::d3d::opcode::OperandKind::Resource);
+    if reads_resource && !f.intersects(OpFlags::DECLARATION | OpFlags::CUSTOM_DATA) {
         list.push("`_aoffimmi(u,v,w)`, `_indexable(dim)`, `(t,t,t,t)`".into());
     }
     if list.is_empty() { "no suffixes".into() } else { list.join(", ") }
+}
+
+/// The note of an unknown suffix.
+fn suffix_note(info: &OpcodeInfo) -> String {
+    let list = accepted_suffixes(info);
+    if list == "no suffixes" { format!("`{}` takes no suffixes", info.name) } else { format!("`{}` takes: {list}", info.name) }
 }
 
 /// The inverse of [`crate::d3d::print::escape_message`]; errors give the
