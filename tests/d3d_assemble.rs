@@ -311,6 +311,7 @@ struct ContainerTally {
     with_sfi0: usize,
     derived: usize,
     derived_identical: usize,
+    header_form: usize,
 }
 
 /// Checks the container assembled from a whole one-program listing against
@@ -359,6 +360,15 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
             )),
             None => problems.push(format!("{} from the listing's table, but the original has none", sig.kind.tag())),
         }
+    }
+    // the same listing in fxc's /Fh C-header form assembles the same
+    let bytes: Vec<String> = blob.iter().map(|b| format!("{b:4}")).collect();
+    let lines: Vec<String> = bytes.chunks(6).map(|c| format!("   {}", c.join(","))).collect();
+    let header = format!("#if 0\n{text}#endif\n\nconst BYTE g_shader[] =\n{{\n{}\n}};\n", lines.join(",\n"));
+    match tgsi::d3d::assemble_listing(&header) {
+        Ok(a) if a.container == assembled.container => tally.header_form += 1,
+        Ok(_) => problems.push("the /Fh header form assembles differently".into()),
+        Err(d) => problems.push(format!("the /Fh header form does not assemble: {}", d.0[0].message)),
     }
     // the program block alone: every signature derived from the declarations
     if let Some(block) = program_blocks(text).first()
@@ -416,7 +426,7 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
         }
     }
     let summary = format!(
-        "{} listings assembled into containers: {}/{} signature chunks from tables identical, {}/{} program chunk tags, {}/{} SFI0 masks agree ({} originals have SFI0); without the tables, {} signatures derived from the declarations, {} of them identical to the original's",
+        "{} listings assembled into containers: {}/{} signature chunks from tables identical, {}/{} program chunk tags, {}/{} SFI0 masks agree ({} originals have SFI0); {}/{} identical in fxc's /Fh header form; without the tables, {} signatures derived from the declarations, {} of them identical to the original's",
         tally.listings,
         tally.signatures_identical,
         tally.signature_chunks,
@@ -425,6 +435,8 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
         tally.sfi0_agree,
         tally.listings,
         tally.with_sfi0,
+        tally.header_form,
+        tally.listings,
         tally.derived,
         tally.derived_identical
     );
@@ -432,4 +444,38 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
         panic!("{failing} listings with problems:\n{report}{summary}");
     }
     println!("{summary}");
+}
+
+/// Damaged listings (a byte deleted, or a troublesome character inserted,
+/// at many positions) give diagnostics, never a panic or a hang.
+#[test]
+fn damaged_listings_never_panic() {
+    let dir = corpus_dir();
+    let picks = [
+        "dxdecompiler/3Dmigoto/debug.asm",
+        "dxdecompiler/Internal/SM51_test.asm",
+        "mesa-d3d1x/progs/d3d11spikysphere/d3d11spikysphere.hlsl.hs.asm",
+        "dxdecompiler/3Dmigoto/min_precision.asm",
+    ];
+    let mut runs = 0;
+    for pick in picks {
+        let text = std::fs::read_to_string(dir.join(pick)).unwrap_or_else(|e| panic!("{pick}: {e}"));
+        let start = text.find("\nps_").or_else(|| text.find("\ncs_")).or_else(|| text.find("\nhs_")).unwrap_or(0);
+        let body = &text[start..];
+        let positions: Vec<usize> = (0..body.len()).step_by(37).filter(|&i| body.is_char_boundary(i)).collect();
+        for &i in &positions {
+            let mut deleted = body.to_string();
+            if let Some(c) = deleted[i..].chars().next() {
+                deleted.replace_range(i..i + c.len_utf8(), "");
+            }
+            let _ = tgsi::d3d::assemble_listing(&deleted);
+            for insert in ["(", "[", "{", "\"", "|", "\n", "é", "1.#"] {
+                let mut damaged = body.to_string();
+                damaged.insert_str(i, insert);
+                let _ = tgsi::d3d::assemble_listing(&damaged);
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 500, "{runs}");
 }
