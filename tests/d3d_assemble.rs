@@ -63,7 +63,11 @@ fn rdef_creator(chunks: &[(&[u8; 4], &[u8])]) -> Option<String> {
 }
 
 /// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads recursed.
-fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>) -> Result<(), String> {
+fn program_chunks<'a>(
+    blob: &'a [u8],
+    inherited: &str,
+    out: &mut Vec<Chunk<'a>>,
+) -> Result<(), String> {
     if blob.get(..4) != Some(b"DXBC") {
         return Err("not a DXBC container".into());
     }
@@ -76,13 +80,18 @@ fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>)
             .and_then(|t| t.try_into().ok())
             .ok_or("chunk tag out of range")?;
         let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob.get(off + 8..off + 8 + size).ok_or("chunk payload out of range")?;
+        let payload = blob
+            .get(off + 8..off + 8 + size)
+            .ok_or("chunk payload out of range")?;
         chunks.push((tag, payload));
     }
     let creator = rdef_creator(&chunks).unwrap_or_else(|| inherited.to_string());
     for (tag, payload) in chunks {
         match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk { payload, creator: creator.clone() }),
+            b"SHDR" | b"SHEX" => out.push(Chunk {
+                payload,
+                creator: creator.clone(),
+            }),
             b"LIBF" => program_chunks(payload, &creator, out)?,
             _ => {}
         }
@@ -92,7 +101,9 @@ fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>)
 
 fn is_version_line(line: &str) -> bool {
     let b = line.as_bytes();
-    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"].iter().find(|p| line.starts_with(*p));
+    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
+        .iter()
+        .find(|p| line.starts_with(*p));
     let Some(stage) = stage else { return false };
     let rest = &b[stage.len()..];
     rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
@@ -119,29 +130,47 @@ fn program_blocks(text: &str) -> Vec<String> {
 }
 
 fn words_of(payload: &[u8]) -> Vec<u32> {
-    payload.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    payload
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// The instruction holding dword `at` of a payload, printed (or a note).
 fn instruction_at(words: &[u32], at: usize, options: &PrintOptions) -> String {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let map = SourceMap::from_payload(&bytes, 0);
-    let Some(k) = map.instructions.iter().position(|i| i.span.start <= at * 4 && at * 4 < i.span.end) else {
-        return if at < 2 { "<version/length token>".into() } else { "<no instruction>".into() };
+    let Some(k) = map
+        .instructions
+        .iter()
+        .position(|i| i.span.start <= at * 4 && at * 4 < i.span.end)
+    else {
+        return if at < 2 {
+            "<version/length token>".into()
+        } else {
+            "<no instruction>".into()
+        };
     };
     let span = map.instructions[k].span;
     let one = [words[0], (span.end - span.start) as u32 / 4 + 2];
     let mut single: Vec<u8> = one.iter().flat_map(|w| w.to_le_bytes()).collect();
     single.extend_from_slice(&bytes[span.start..span.end]);
     match decode_program(&single) {
-        Ok(p) => format!("#{k}: {}", print_instruction(&p.instructions[0], p.version, options)),
+        Ok(p) => format!(
+            "#{k}: {}",
+            print_instruction(&p.instructions[0], p.version, options)
+        ),
         Err(e) => format!("#{k}: <does not decode: {e}>"),
     }
 }
 
 /// The first difference between the assembled and the expected words.
 fn first_difference(got: &[u32], want: &[u32], options: &PrintOptions) -> String {
-    let at = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+    let at = got
+        .iter()
+        .zip(want)
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
     format!(
         "dword {at}: got {:08x?}, expected {:08x?}\n      assembled: {}\n      expected:  {}",
         got.get(at),
@@ -171,7 +200,10 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
         Ok(t) => t,
         Err(e) => return vec![format!("read: {e}")],
     };
-    let Some(blob_path) = [asm.with_extension("o"), asm.with_extension("dxbc")].into_iter().find(|p| p.exists()) else {
+    let Some(blob_path) = [asm.with_extension("o"), asm.with_extension("dxbc")]
+        .into_iter()
+        .find(|p| p.exists())
+    else {
         return vec!["no blob beside the listing".into()];
     };
     let blob = match std::fs::read(&blob_path) {
@@ -186,7 +218,11 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
     tally.blocks += blocks.len();
     tally.chunks += chunks.len();
     if chunks.len() != blocks.len() {
-        problems.push(format!("{} program chunks, {} listing blocks", chunks.len(), blocks.len()));
+        problems.push(format!(
+            "{} program chunks, {} listing blocks",
+            chunks.len(),
+            blocks.len()
+        ));
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
         let options = PrintOptions::for_creator(&chunk.creator);
@@ -196,14 +232,19 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             Ok((program, _)) => match encode_program(&program) {
                 Ok(got) if got == want => tally.assembled_identical += 1,
                 Ok(got) => {
-                    let difference = format!("program {n}: {}", first_difference(&got, &want, &options));
+                    let difference =
+                        format!("program {n}: {}", first_difference(&got, &want, &options));
                     // a float whose `%f` text fxc rounded: the listing holds
                     // the same text for both programs, so no assembler can
                     // tell them apart
-                    let same_text = decode_program(chunk.payload)
-                        .is_ok_and(|d| print_program_with(&d, &options) == print_program_with(&program, &options));
+                    let same_text = decode_program(chunk.payload).is_ok_and(|d| {
+                        print_program_with(&d, &options) == print_program_with(&program, &options)
+                    });
                     if same_text {
-                        tally.assembled_lossy.push(format!("{}: {difference}", asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()));
+                        tally.assembled_lossy.push(format!(
+                            "{}: {difference}",
+                            asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()
+                        ));
                     } else {
                         problems.push(difference);
                     }
@@ -212,8 +253,15 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             },
             Err(d) => {
                 let rendered = d.render(&format!("program {n}"), block);
-                let first: String = rendered.lines().take(6).collect::<Vec<_>>().join("\n      ");
-                problems.push(format!("program {n}: {} errors, first:\n      {first}", d.0.len()));
+                let first: String = rendered
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n      ");
+                problems.push(format!(
+                    "program {n}: {} errors, first:\n      {first}",
+                    d.0.len()
+                ));
             }
         }
         // decode → print → parse gives back the decoded IR
@@ -229,7 +277,13 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
         if parse_program(&fxc_text).is_ok_and(|(p, _)| p == decoded) {
             tally.round_trips_fxc += 1;
         }
-        let printed = print_program_with(&decoded, &PrintOptions { exact_floats: true, ..options });
+        let printed = print_program_with(
+            &decoded,
+            &PrintOptions {
+                exact_floats: true,
+                ..options
+            },
+        );
         match parse_program(&printed) {
             Ok((p, _)) if p == decoded => tally.round_trips += 1,
             Ok((p, _)) => {
@@ -248,8 +302,14 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             }
             Err(d) => {
                 let rendered = d.render("printed", &printed);
-                let first: String = rendered.lines().take(6).collect::<Vec<_>>().join("\n      ");
-                problems.push(format!("program {n}: printed listing does not parse:\n      {first}"));
+                let first: String = rendered
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n      ");
+                problems.push(format!(
+                    "program {n}: printed listing does not parse:\n      {first}"
+                ));
             }
         }
     }
@@ -296,7 +356,10 @@ fn corpus_listings_assemble_to_their_program_chunks() {
     );
     let lossy = tally.assembled_lossy.join("\n  ");
     if tally.files_clean != tally.files {
-        panic!("{} listings with problems:\n{report}rounded floats:\n  {lossy}\n{summary}", tally.files - tally.files_clean);
+        panic!(
+            "{} listings with problems:\n{report}rounded floats:\n  {lossy}\n{summary}",
+            tally.files - tally.files_clean
+        );
     }
     println!("rounded floats (the listing's text cannot hold their bits):\n  {lossy}\n{summary}");
 }
@@ -330,7 +393,14 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
         Ok(a) => a,
         Err(d) => {
             let rendered = d.render("listing", text);
-            return vec![format!("does not assemble:\n      {}", rendered.lines().take(6).collect::<Vec<_>>().join("\n      "))];
+            return vec![format!(
+                "does not assemble:\n      {}",
+                rendered
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n      ")
+            )];
         }
     };
     tally.listings += 1;
@@ -341,34 +411,59 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
         if !listed {
             // derived from the declarations: semantics are guesses, so only count
             tally.derived += 1;
-            if original.chunks.iter().any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes()) {
+            if original
+                .chunks
+                .iter()
+                .any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes())
+            {
                 tally.derived_identical += 1;
             }
             continue;
         }
         tally.signature_chunks += 1;
         let role = sig.kind.role();
-        let theirs = original.chunks.iter().find(|c| SignatureKind::from_tag(c.tag).is_some_and(|k| k.role() == role));
+        let theirs = original
+            .chunks
+            .iter()
+            .find(|c| SignatureKind::from_tag(c.tag).is_some_and(|k| k.role() == role));
         match theirs {
-            Some(c) if c.tag == sig.kind.tag() && c.data == sig.to_bytes() => tally.signatures_identical += 1,
+            Some(c) if c.tag == sig.kind.tag() && c.data == sig.to_bytes() => {
+                tally.signatures_identical += 1
+            }
             Some(c) => problems.push(format!(
                 "{} chunk differs from the original {}: assembled {:?}, original {:?}",
                 sig.kind.tag(),
                 c.tag,
                 sig.elements,
-                tgsi::d3d::signature::Signature::parse(SignatureKind::from_tag(c.tag).unwrap_or(sig.kind), &c.data).map(|s| s.elements)
+                tgsi::d3d::signature::Signature::parse(
+                    SignatureKind::from_tag(c.tag).unwrap_or(sig.kind),
+                    &c.data
+                )
+                .map(|s| s.elements)
             )),
-            None => problems.push(format!("{} from the listing's table, but the original has none", sig.kind.tag())),
+            None => problems.push(format!(
+                "{} from the listing's table, but the original has none",
+                sig.kind.tag()
+            )),
         }
     }
     // the same listing in fxc's /Fh C-header form assembles the same
     let bytes: Vec<String> = blob.iter().map(|b| format!("{b:4}")).collect();
-    let lines: Vec<String> = bytes.chunks(6).map(|c| format!("   {}", c.join(","))).collect();
-    let header = format!("#if 0\n{text}#endif\n\nconst BYTE g_shader[] =\n{{\n{}\n}};\n", lines.join(",\n"));
+    let lines: Vec<String> = bytes
+        .chunks(6)
+        .map(|c| format!("   {}", c.join(",")))
+        .collect();
+    let header = format!(
+        "#if 0\n{text}#endif\n\nconst BYTE g_shader[] =\n{{\n{}\n}};\n",
+        lines.join(",\n")
+    );
     match tgsi::d3d::assemble_listing(&header) {
         Ok(a) if a.container == assembled.container => tally.header_form += 1,
         Ok(_) => problems.push("the /Fh header form assembles differently".into()),
-        Err(d) => problems.push(format!("the /Fh header form does not assemble: {}", d.0[0].message)),
+        Err(d) => problems.push(format!(
+            "the /Fh header form does not assemble: {}",
+            d.0[0].message
+        )),
     }
     // the program block alone: every signature derived from the declarations
     if let Some(block) = program_blocks(text).first()
@@ -376,24 +471,36 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
     {
         for sig in &bare.signatures {
             tally.derived += 1;
-            if original.chunks.iter().any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes()) {
+            if original
+                .chunks
+                .iter()
+                .any(|c| c.tag == sig.kind.tag() && c.data == sig.to_bytes())
+            {
                 tally.derived_identical += 1;
             }
         }
     }
     match original.program() {
         Some(p) if p.tag == assembled.program_tag => tally.program_tags += 1,
-        Some(p) => problems.push(format!("program chunk {} assembled as {}", p.tag, assembled.program_tag)),
+        Some(p) => problems.push(format!(
+            "program chunk {} assembled as {}",
+            p.tag, assembled.program_tag
+        )),
         None => problems.push("the original has no program chunk".into()),
     }
-    let theirs = original.chunk(tags::SFI0).map(|c| Sfi0::parse(&c.data).map(|s| s.flags).unwrap_or(u64::MAX));
+    let theirs = original
+        .chunk(tags::SFI0)
+        .map(|c| Sfi0::parse(&c.data).map(|s| s.flags).unwrap_or(u64::MAX));
     if theirs.is_some() {
         tally.with_sfi0 += 1;
     }
     if theirs.unwrap_or(0) == assembled.features {
         tally.sfi0_agree += 1;
     } else {
-        problems.push(format!("SFI0 {:#x?}, assembled features {:#x}", theirs, assembled.features));
+        problems.push(format!(
+            "SFI0 {:#x?}, assembled features {:#x}",
+            theirs, assembled.features
+        ));
     }
     problems
 }
@@ -409,10 +516,16 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
     for asm in &files {
         let text = std::fs::read_to_string(asm).unwrap_or_default();
         // effects and libraries are not single-program containers
-        if text.contains("// FX Version: fx_") || program_blocks(&text).len() != 1 || text.contains("\nlib_") {
+        if text.contains("// FX Version: fx_")
+            || program_blocks(&text).len() != 1
+            || text.contains("\nlib_")
+        {
             continue;
         }
-        let Some(blob) = [asm.with_extension("o"), asm.with_extension("dxbc")].into_iter().find_map(|p| std::fs::read(p).ok()) else {
+        let Some(blob) = [asm.with_extension("o"), asm.with_extension("dxbc")]
+            .into_iter()
+            .find_map(|p| std::fs::read(p).ok())
+        else {
             continue;
         };
         let problems = check_container(&text, &blob, &mut tally);
@@ -459,10 +572,18 @@ fn damaged_listings_never_panic() {
     ];
     let mut runs = 0;
     for pick in picks {
-        let text = std::fs::read_to_string(dir.join(pick)).unwrap_or_else(|e| panic!("{pick}: {e}"));
-        let start = text.find("\nps_").or_else(|| text.find("\ncs_")).or_else(|| text.find("\nhs_")).unwrap_or(0);
+        let text =
+            std::fs::read_to_string(dir.join(pick)).unwrap_or_else(|e| panic!("{pick}: {e}"));
+        let start = text
+            .find("\nps_")
+            .or_else(|| text.find("\ncs_"))
+            .or_else(|| text.find("\nhs_"))
+            .unwrap_or(0);
         let body = &text[start..];
-        let positions: Vec<usize> = (0..body.len()).step_by(37).filter(|&i| body.is_char_boundary(i)).collect();
+        let positions: Vec<usize> = (0..body.len())
+            .step_by(37)
+            .filter(|&i| body.is_char_boundary(i))
+            .collect();
         for &i in &positions {
             let mut deleted = body.to_string();
             if let Some(c) = deleted[i..].chars().next() {

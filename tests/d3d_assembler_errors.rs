@@ -6,14 +6,21 @@
 use std::path::Path;
 
 fn render_errors(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/d3d_malformed").join(file);
-    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/d3d_malformed")
+        .join(file);
+    let source =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     match tgsi::d3d::assemble_listing(&source) {
         Ok(_) => panic!("{file} assembled without errors"),
         Err(diags) => {
             assert!(diags.has_errors());
             for d in &diags.0 {
-                assert!(d.primary.is_some(), "{file}: diagnostic without a span: {}", d.message);
+                assert!(
+                    d.primary.is_some(),
+                    "{file}: diagnostic without a span: {}",
+                    d.message
+                );
             }
             diags.render(file, &source)
         }

@@ -20,7 +20,9 @@
 
 use crate::d3d::container::{Chunk, Container, FourCC, tags};
 use crate::d3d::encode::encode_program_bytes;
-use crate::d3d::enums::{GlobalFlags, Interpolation, ProgramType, RegisterFile, SystemValue, UavFlags};
+use crate::d3d::enums::{
+    GlobalFlags, Interpolation, ProgramType, RegisterFile, SystemValue, UavFlags,
+};
 use crate::d3d::ir::{Components, Index, Payload, Program};
 use crate::d3d::opcode::Opcode;
 use crate::d3d::parse::parse_listing;
@@ -79,7 +81,11 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         ]));
     }
     let header = &text[parsed.header.start..parsed.header.end];
-    let tables = signature_tables(header, parsed.header.start, stage_for_table(program.version.program_type))?;
+    let tables = signature_tables(
+        header,
+        parsed.header.start,
+        stage_for_table(program.version.program_type),
+    )?;
     let derived = signatures_from_declarations(&program);
     let mut signatures = Vec::new();
     let mut from_tables = Vec::new();
@@ -93,18 +99,37 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         from_tables.push(listed);
     }
     let payload = encode_program_bytes(&program).map_err(|e| {
-        let span = parsed.map.instructions.get(e.instruction).map(|i| i.span).unwrap_or_default();
-        Diagnostics(vec![Diagnostic::error(format!("the program cannot be encoded: {}", e.message)).with_primary(span, "here")])
+        let span = parsed
+            .map
+            .instructions
+            .get(e.instruction)
+            .map(|i| i.span)
+            .unwrap_or_default();
+        Diagnostics(vec![
+            Diagnostic::error(format!("the program cannot be encoded: {}", e.message))
+                .with_primary(span, "here"),
+        ])
     })?;
     let program_tag = program_chunk_tag(&program);
     let features = shader_features(&program);
-    let mut chunks: Vec<Chunk> = signatures.iter().map(|s| Chunk::new(s.kind.tag(), s.to_bytes())).collect();
+    let mut chunks: Vec<Chunk> = signatures
+        .iter()
+        .map(|s| Chunk::new(s.kind.tag(), s.to_bytes()))
+        .collect();
     chunks.push(Chunk::new(program_tag, payload));
     if features != 0 {
         chunks.push(Chunk::new(tags::SFI0, Sfi0 { flags: features }.to_bytes()));
     }
     let container = Container::new(chunks).to_bytes();
-    Ok(Assembly { container, program, map: parsed.map, signatures, from_tables, program_tag, features })
+    Ok(Assembly {
+        container,
+        program,
+        map: parsed.map,
+        signatures,
+        from_tables,
+        program_tag,
+        features,
+    })
 }
 
 fn stage_for_table(t: ProgramType) -> StageForTable {
@@ -126,7 +151,11 @@ fn chunk_roles(t: ProgramType) -> Vec<SignatureRole> {
 }
 
 /// The chunk kind fxc writes for a signature.
-fn signature_kind(program: &Program, role: SignatureRole, elements: &[SignatureElement]) -> SignatureKind {
+fn signature_kind(
+    program: &Program,
+    role: SignatureRole,
+    elements: &[SignatureElement],
+) -> SignatureKind {
     let min_precision = global_flags(program).contains(GlobalFlags::ENABLE_MINIMUM_PRECISION)
         || elements.iter().any(|e| e.min_precision != 0);
     let v = program.version;
@@ -134,7 +163,9 @@ fn signature_kind(program: &Program, role: SignatureRole, elements: &[SignatureE
         SignatureRole::Input if min_precision => SignatureKind::Isg1,
         SignatureRole::Input => SignatureKind::Isgn,
         SignatureRole::Output if min_precision => SignatureKind::Osg1,
-        SignatureRole::Output if v.program_type == ProgramType::Geometry && v.major >= 5 => SignatureKind::Osg5,
+        SignatureRole::Output if v.program_type == ProgramType::Geometry && v.major >= 5 => {
+            SignatureKind::Osg5
+        }
         SignatureRole::Output => SignatureKind::Osgn,
         SignatureRole::PatchConstant if min_precision => SignatureKind::Psg1,
         SignatureRole::PatchConstant => SignatureKind::Pcsg,
@@ -210,14 +241,21 @@ pub fn shader_features(program: &Program) -> u64 {
     let uav_stage = matches!(v.program_type, ProgramType::Pixel | ProgramType::Compute);
     for inst in &program.instructions {
         let op = inst.opcode;
-        let is_uav_decl = matches!(op, Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured);
+        let is_uav_decl = matches!(
+            op,
+            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
+        );
         if is_uav_decl {
             if !uav_stage {
                 f |= 0x4;
             }
             if let Some(decl) = inst.operands.first() {
                 // SM5.0: the slot; SM5.1: the range's last slot (`*` included)
-                let last = if decl.indices.len() == 3 { decl.indices.get(2) } else { decl.indices.first() };
+                let last = if decl.indices.len() == 3 {
+                    decl.indices.get(2)
+                } else {
+                    decl.indices.first()
+                };
                 if matches!(last, Some(Index::Imm32(n)) if *n >= 8) {
                     f |= 0x8;
                 }
@@ -243,10 +281,15 @@ pub fn shader_features(program: &Program) -> u64 {
             }
         }
         if matches!(op, Opcode::DclOutputSiv | Opcode::DclOutputSgv)
-            && matches!(v.program_type, ProgramType::Vertex | ProgramType::Domain | ProgramType::Hull)
+            && matches!(
+                v.program_type,
+                ProgramType::Vertex | ProgramType::Domain | ProgramType::Hull
+            )
             && matches!(
                 inst.payload,
-                Payload::Name(SystemValue::RenderTargetArrayIndex | SystemValue::ViewportArrayIndex)
+                Payload::Name(
+                    SystemValue::RenderTargetArrayIndex | SystemValue::ViewportArrayIndex
+                )
             )
         {
             f |= 0x2000;
@@ -287,7 +330,11 @@ impl SignatureSet {
 /// signature:` and `// Patch Constant signature:` section, its rows read
 /// with [`SignatureElement::from_listing_row`] (`// no Input` is an empty
 /// signature). Every bad row is reported.
-pub fn signature_tables(header: &str, base: usize, stage: StageForTable) -> Result<SignatureSet, Diagnostics> {
+pub fn signature_tables(
+    header: &str,
+    base: usize,
+    stage: StageForTable,
+) -> Result<SignatureSet, Diagnostics> {
     let mut set = SignatureSet::default();
     let mut diags = Vec::new();
     let mut section: Option<SignatureRole> = None;
@@ -348,7 +395,11 @@ pub fn signature_tables(header: &str, base: usize, stage: StageForTable) -> Resu
             Err(d) => diags.push(d),
         }
     }
-    if diags.is_empty() { Ok(set) } else { Err(Diagnostics(diags)) }
+    if diags.is_empty() {
+        Ok(set)
+    } else {
+        Err(Diagnostics(diags))
+    }
 }
 
 /// Signatures for a listing without tables, one element per declared
@@ -367,7 +418,8 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
             Opcode::HsForkPhase | Opcode::HsJoinPhase => patch_phase = true,
             Opcode::HsDecls | Opcode::HsControlPointPhase => patch_phase = false,
             Opcode::DclStream => {
-                if let Some(Index::Imm32(n)) = inst.operands.first().and_then(|o| o.indices.first()) {
+                if let Some(Index::Imm32(n)) = inst.operands.first().and_then(|o| o.indices.first())
+                {
                     stream = *n;
                 }
             }
@@ -382,11 +434,16 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
                 | Opcode::DclInputPsSgv
                 | Opcode::DclInputPsSiv
         );
-        let output = matches!(inst.opcode, Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv);
+        let output = matches!(
+            inst.opcode,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        );
         if !input && !output {
             continue;
         }
-        let Some(op) = inst.operands.first() else { continue };
+        let Some(op) = inst.operands.first() else {
+            continue;
+        };
         let sv = match inst.payload {
             Payload::Name(sv) => Some(sv),
             _ => None,
@@ -408,12 +465,14 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
                 }
                 (SignatureRole::Input, e)
             }
-            RegisterFile::InputPatchConstant if input => {
-                (SignatureRole::PatchConstant, element_for(sv, register, mask, true, stage))
-            }
-            RegisterFile::InputPrimitiveId if input => {
-                (SignatureRole::Input, SignatureElement::new("SV_PrimitiveID", 0, 7, 1, NO_REGISTER, 1, 1))
-            }
+            RegisterFile::InputPatchConstant if input => (
+                SignatureRole::PatchConstant,
+                element_for(sv, register, mask, true, stage),
+            ),
+            RegisterFile::InputPrimitiveId if input => (
+                SignatureRole::Input,
+                SignatureElement::new("SV_PrimitiveID", 0, 7, 1, NO_REGISTER, 1, 1),
+            ),
             RegisterFile::Output if output => {
                 let role = if stage == ProgramType::Hull && patch_phase {
                     SignatureRole::PatchConstant
@@ -425,9 +484,10 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
                 (role, e)
             }
             file if output => match special_output(file) {
-                Some((name, component)) => {
-                    (SignatureRole::Output, SignatureElement::new(name, 0, 0, component, NO_REGISTER, 1, 0xE))
-                }
+                Some((name, component)) => (
+                    SignatureRole::Output,
+                    SignatureElement::new(name, 0, 0, component, NO_REGISTER, 1, 0xE),
+                ),
                 None => continue,
             },
             _ => continue,
@@ -462,7 +522,13 @@ impl DerivedSignatures {
             SignatureRole::PatchConstant => &mut self.patch_constants,
         };
         // hull and geometry shaders declare some registers more than once
-        let same = |o: &SignatureElement| o.stream == e.stream && o.register == e.register && o.mask == e.mask && o.semantic_name.starts_with("SV_") == e.semantic_name.starts_with("SV_") && (e.register != NO_REGISTER || o.semantic_name == e.semantic_name);
+        let same = |o: &SignatureElement| {
+            o.stream == e.stream
+                && o.register == e.register
+                && o.mask == e.mask
+                && o.semantic_name.starts_with("SV_") == e.semantic_name.starts_with("SV_")
+                && (e.register != NO_REGISTER || o.semantic_name == e.semantic_name)
+        };
         if !list.iter().any(same) {
             list.push(e);
         }
@@ -471,7 +537,11 @@ impl DerivedSignatures {
     /// Orders the elements by stream, register and first component, and
     /// numbers the semantic indices of repeated names.
     fn finish(mut self) -> DerivedSignatures {
-        for list in [&mut self.inputs, &mut self.outputs, &mut self.patch_constants] {
+        for list in [
+            &mut self.inputs,
+            &mut self.outputs,
+            &mut self.patch_constants,
+        ] {
             list.sort_by_key(|e| (e.stream, e.register, e.mask.trailing_zeros()));
             let mut counts: Vec<(String, u32)> = Vec::new();
             for e in list.iter_mut() {
@@ -493,7 +563,13 @@ impl DerivedSignatures {
 }
 
 /// The element for a declared `v#`/`vicp`/`vpc#`/`o#` register.
-fn element_for(sv: Option<SystemValue>, register: u32, mask: u8, input: bool, stage: ProgramType) -> SignatureElement {
+fn element_for(
+    sv: Option<SystemValue>,
+    register: u32,
+    mask: u8,
+    input: bool,
+    stage: ProgramType,
+) -> SignatureElement {
     let rw_mask = if input { mask } else { 0xF & !mask };
     let Some(sv) = sv.filter(|s| *s != SystemValue::Undefined) else {
         if !input && stage == ProgramType::Pixel {
@@ -575,7 +651,10 @@ mod tests {
         let names: Vec<String> = c.chunks.iter().map(|c| c.tag.name()).collect();
         assert_eq!(names, vec!["ISGN", "OSGN", "SHDR"]);
         let out = Signature::parse(SignatureKind::Osgn, &c.chunks[1].data).unwrap();
-        assert_eq!(out.elements[0], SignatureElement::new("SV_Position", 0, 1, 3, 0, 0xF, 0));
+        assert_eq!(
+            out.elements[0],
+            SignatureElement::new("SV_Position", 0, 1, 3, 0, 0xF, 0)
+        );
     }
 
     #[test]
@@ -584,11 +663,24 @@ mod tests {
         let a = assemble_listing(ps).unwrap();
         assert_eq!(a.from_tables, vec![false, false]);
         let inputs = &a.signatures[0].elements;
-        let names: Vec<(&str, u32, u32)> =
-            inputs.iter().map(|e| (e.semantic_name.as_str(), e.semantic_index, e.register)).collect();
-        assert_eq!(names, vec![("SV_Position", 0, 0), ("TEXCOORD", 0, 1), ("TEXCOORD", 1, 1), ("SV_IsFrontFace", 0, 2)]);
+        let names: Vec<(&str, u32, u32)> = inputs
+            .iter()
+            .map(|e| (e.semantic_name.as_str(), e.semantic_index, e.register))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("SV_Position", 0, 0),
+                ("TEXCOORD", 0, 1),
+                ("TEXCOORD", 1, 1),
+                ("SV_IsFrontFace", 0, 2)
+            ]
+        );
         let outputs = &a.signatures[1].elements;
-        assert_eq!(outputs[1], SignatureElement::new("SV_Target", 1, 0, 3, 1, 0x3, 0xC));
+        assert_eq!(
+            outputs[1],
+            SignatureElement::new("SV_Target", 1, 0, 3, 1, 0x3, 0xC)
+        );
         assert_eq!(outputs[2].register, NO_REGISTER);
         assert_eq!(a.features, 0x1);
         assert_eq!(a.program_tag, tags::SHEX);
@@ -596,11 +688,23 @@ mod tests {
 
     #[test]
     fn chunk_kinds_and_features_follow_fxc() {
-        let gs = assemble_listing("gs_5_0\ndcl_stream m0\ndcl_output_siv o0.xyzw, position\nret \n").unwrap();
+        let gs =
+            assemble_listing("gs_5_0\ndcl_stream m0\ndcl_output_siv o0.xyzw, position\nret \n")
+                .unwrap();
         assert_eq!(gs.signatures[1].kind, SignatureKind::Osg5);
-        let hs = assemble_listing("hs_5_0\nhs_fork_phase \ndcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\nret \n").unwrap();
+        let hs = assemble_listing(
+            "hs_5_0\nhs_fork_phase \ndcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\nret \n",
+        )
+        .unwrap();
         let kinds: Vec<SignatureKind> = hs.signatures.iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, vec![SignatureKind::Isgn, SignatureKind::Osgn, SignatureKind::Pcsg]);
+        assert_eq!(
+            kinds,
+            vec![
+                SignatureKind::Isgn,
+                SignatureKind::Osgn,
+                SignatureKind::Pcsg
+            ]
+        );
         assert_eq!(hs.signatures[2].elements[0].semantic_name, "SV_TessFactor");
         let cs4 = assemble_listing("cs_4_0\ndcl_thread_group 1, 1, 1\nret \n").unwrap();
         assert_eq!((cs4.program_tag, cs4.features), (tags::SHEX, 0x2));
@@ -612,7 +716,10 @@ mod tests {
 
     #[test]
     fn bad_table_rows_are_reported_at_their_column() {
-        let text = VS.replace("POSITION                 0   xyzw", "POSITION                 0   xqzw");
+        let text = VS.replace(
+            "POSITION                 0   xyzw",
+            "POSITION                 0   xqzw",
+        );
         let e = assemble_listing(&text).unwrap_err();
         let span = e.0[0].primary.as_ref().unwrap().span;
         assert_eq!(&text[span.start..span.end], "xqzw");
