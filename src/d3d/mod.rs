@@ -4,8 +4,11 @@
 //! The layout mirrors the TGSI side of the crate:
 //!
 //! * [`error`] – the decode error every binary reader returns (a byte offset
-//!   into the file and what was expected there).
+//!   into the file and what was expected there);
+//! * [`level9`] – the Direct3D 9 programs of `Aon9`/`XNAP`/`XNAS` chunks
+//!   (feature level 9 targets) and the header sections fxc lists them in.
 
 pub mod error;
+pub mod level9;
 
 pub use error::DecodeError;
