@@ -406,8 +406,8 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
 pub fn encode(shader: &Level9Shader) -> Vec<u8> {
     let samplers_at = HEADER_SIZE;
     let constant_buffers_at = samplers_at + shader.sampler_mappings.len() * SAMPLER_MAPPING_SIZE;
-    let empty_tables_at = constant_buffers_at
-        + shader.constant_buffer_mappings.len() * CONSTANT_BUFFER_MAPPING_SIZE;
+    let empty_tables_at =
+        constant_buffers_at + shader.constant_buffer_mappings.len() * CONSTANT_BUFFER_MAPPING_SIZE;
     let runtime_at = empty_tables_at;
     let program_at =
         runtime_at + shader.runtime_constant_mappings.len() * RUNTIME_CONSTANT_MAPPING_SIZE;
@@ -695,10 +695,7 @@ mod tests {
             (*b"Aon9", &bytes[..]),
         ];
         let text = level9_sections(&chunks).unwrap().unwrap();
-        let titles: Vec<&str> = text
-            .lines()
-            .filter(|l| l.ends_with("bytecode:"))
-            .collect();
+        let titles: Vec<&str> = text.lines().filter(|l| l.ends_with("bytecode:")).collect();
         assert_eq!(
             titles,
             [

@@ -9,8 +9,8 @@ use super::program::{
     ShaderVersion, Source,
 };
 use super::tables::{
-    COMPARISONS, DECL_USAGES, Naming, RegisterFile, RegisterNaming,
-    SAMPLER_TEXTURE_TYPES, SlotClass,
+    COMPARISONS, DECL_USAGES, Naming, RegisterFile, RegisterNaming, SAMPLER_TEXTURE_TYPES,
+    SlotClass,
 };
 use std::fmt::Write as _;
 
@@ -358,7 +358,7 @@ pub fn float_text(bits: u32) -> String {
         .split_once('e')
         .expect("{:e} always writes an exponent");
     let exponent: i32 = exponent.parse().expect("{:e} writes a decimal exponent");
-    if exponent < -4 || exponent >= PRECISION {
+    if !(-4..PRECISION).contains(&exponent) {
         let sign = if exponent < 0 { '-' } else { '+' };
         format!(
             "{}e{sign}{:03}",
@@ -409,14 +409,13 @@ mod tests {
         assert_eq!(f(0.5), "0.5");
         assert_eq!(f(-0.0), "-0");
         assert_eq!(f(0.0), "0");
-        assert_eq!(f(9.99999975e-05), "9.99999975e-005");
-        assert_eq!(f(0.999000013), "0.999000013");
-        assert_eq!(f(-0.168799996), "-0.168799996");
-        assert_eq!(f(0.159154937), "0.159154937");
-        assert_eq!(f(-3.14159274), "-3.14159274");
+        assert_eq!(f(1e-4), "9.99999975e-005");
+        assert_eq!(f(0.999), "0.999000013");
+        assert_eq!(f(-0.1688), "-0.168799996");
+        assert_eq!(f(0.15915494), "0.159154937");
+        assert_eq!(f(-std::f32::consts::PI), "-3.14159274");
         assert_eq!(f(1.0e10), "1e+010");
         assert_eq!(f(123456789.0), "123456792");
-        assert_eq!(f(0.0001), "9.99999975e-005");
         assert_eq!(f(0.001), "0.00100000005");
         assert_eq!(f(f32::INFINITY), "1.#INF");
     }

@@ -252,7 +252,7 @@ impl Cursor<'_> {
 /// Decodes a program from its bytes (version token to end token, nothing
 /// after). Errors carry byte offsets from the first byte of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Program, DecodeError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(DecodeError::at(
             bytes.len() - bytes.len() % 4,
             format!(
@@ -266,7 +266,10 @@ pub fn decode(bytes: &[u8]) -> Result<Program, DecodeError> {
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         .collect();
     let Some(&version_token) = words.first() else {
-        return Err(DecodeError::at(0, "expected a version token, found nothing"));
+        return Err(DecodeError::at(
+            0,
+            "expected a version token, found nothing",
+        ));
     };
     let version = ShaderVersion::from_token(version_token).ok_or_else(|| {
         DecodeError::at(
@@ -302,10 +305,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, DecodeError> {
         }
         if token & 0xFFFF == u32::from(COMMENT_OPCODE) {
             if token & PARAMETER_BIT != 0 {
-                return Err(DecodeError::at(
-                    start * 4,
-                    "comment token with bit 31 set",
-                ));
+                return Err(DecodeError::at(start * 4, "comment token with bit 31 set"));
             }
             let length = ((token >> 16) & 0x7FFF) as usize;
             let end = start + 1 + length;
@@ -557,7 +557,10 @@ fn decode_register(token: u32, at: usize) -> Result<Register, DecodeError> {
     }
     let type_number = (((token >> 28) & 0x7) | ((token >> 8) & 0x18)) as u8;
     let file = RegisterFile::from_number(type_number).ok_or_else(|| {
-        DecodeError::at(at, format!("unknown Direct3D 9 register type {type_number}"))
+        DecodeError::at(
+            at,
+            format!("unknown Direct3D 9 register type {type_number}"),
+        )
     })?;
     let number = (token & 0x7FF) as u16;
     if let RegisterNaming::Named(names) = file.info().naming
@@ -602,16 +605,11 @@ fn decode_relative(
     Ok(Some(Relative::Address(Box::new(address))))
 }
 
-fn source_fields(
-    token: u32,
-    at: usize,
-    relative: Option<Relative>,
-) -> Result<Source, DecodeError> {
+fn source_fields(token: u32, at: usize, relative: Option<Relative>) -> Result<Source, DecodeError> {
     let register = decode_register(token, at)?;
     let modifier_number = ((token >> 24) & 0xF) as u8;
-    let modifier = SourceModifier::from_number(modifier_number).ok_or_else(|| {
-        DecodeError::at(at, format!("unknown source modifier {modifier_number}"))
-    })?;
+    let modifier = SourceModifier::from_number(modifier_number)
+        .ok_or_else(|| DecodeError::at(at, format!("unknown source modifier {modifier_number}")))?;
     Ok(Source {
         register,
         swizzle: (token >> 16) as u8,
@@ -880,13 +878,25 @@ mod tests {
     #[test]
     fn model_one_reads_counts_from_the_table() {
         // vs_1_1; mov r0, c0[a0.x]; ps_1_4 texld r0, t0
-        let program = round_trip(&[0xFFFE_0101, 0x0000_0001, 0x800F_0000, 0xA0E4_2000, END_TOKEN]);
+        let program = round_trip(&[
+            0xFFFE_0101,
+            0x0000_0001,
+            0x800F_0000,
+            0xA0E4_2000,
+            END_TOKEN,
+        ]);
         let instruction = program.instructions().next().unwrap();
         let Body::Regular { sources, .. } = &instruction.body else {
             panic!("mov");
         };
         assert_eq!(sources[0].relative, Some(Relative::Implicit));
-        let program = round_trip(&[0xFFFF_0104, 0x0000_0042, 0x800F_0000, 0xB0E4_0000, END_TOKEN]);
+        let program = round_trip(&[
+            0xFFFF_0104,
+            0x0000_0042,
+            0x800F_0000,
+            0xB0E4_0000,
+            END_TOKEN,
+        ]);
         let Body::Regular { sources, .. } = &program.instructions().next().unwrap().body else {
             panic!("texld");
         };
@@ -936,26 +946,53 @@ mod tests {
 
     #[test]
     fn errors_name_the_offending_word() {
-        let error = decode(&bytes(&[0xFFFE_0200, 0x0300_0002, 0x800F_0000, END_TOKEN])).unwrap_err();
+        let error =
+            decode(&bytes(&[0xFFFE_0200, 0x0300_0002, 0x800F_0000, END_TOKEN])).unwrap_err();
         assert_eq!(error.offset, 4, "{error}");
         let error = decode(&bytes(&[0xFFFE_0200, 0x0000_004B, END_TOKEN])).unwrap_err();
-        assert!(error.message.contains("unknown Direct3D 9 opcode 75"), "{error}");
-        let error = decode(&bytes(&[0xFFFE_0200, 0x0200_0001, 0x800F_0000, 0x90E4_0000]))
-            .unwrap_err();
+        assert!(
+            error.message.contains("unknown Direct3D 9 opcode 75"),
+            "{error}"
+        );
+        let error = decode(&bytes(&[
+            0xFFFE_0200,
+            0x0200_0001,
+            0x800F_0000,
+            0x90E4_0000,
+        ]))
+        .unwrap_err();
         assert_eq!(error.offset, 16, "{error}");
         assert!(error.message.contains("end token"), "{error}");
-        let error = decode(&bytes(&[0xFFFE_0200, 0x0200_0001, 0x800F_0000, 0x00E4_0000, END_TOKEN]))
-            .unwrap_err();
+        let error = decode(&bytes(&[
+            0xFFFE_0200,
+            0x0200_0001,
+            0x800F_0000,
+            0x00E4_0000,
+            END_TOKEN,
+        ]))
+        .unwrap_err();
         assert_eq!(error.offset, 12, "{error}");
-        let error = decode(&bytes(&[0xFFFE_0200, 0x0200_0001, 0x8000_0000, 0x90E4_0000, END_TOKEN]))
-            .unwrap_err();
+        let error = decode(&bytes(&[
+            0xFFFE_0200,
+            0x0200_0001,
+            0x8000_0000,
+            0x90E4_0000,
+            END_TOKEN,
+        ]))
+        .unwrap_err();
         assert!(error.message.contains("write mask"), "{error}");
         let error = decode(&bytes(&[0xFFFE_0200, END_TOKEN, 0])).unwrap_err();
         assert_eq!(error.offset, 8, "{error}");
         let error = decode(&[0, 2, 0xFE, 0xFF, 1]).unwrap_err();
         assert_eq!(error.offset, 4, "{error}");
-        let error = decode(&bytes(&[0xFFFE_0200, 0x0201_0001, 0x800F_0000, 0x90E4_0000, END_TOKEN]))
-            .unwrap_err();
+        let error = decode(&bytes(&[
+            0xFFFE_0200,
+            0x0201_0001,
+            0x800F_0000,
+            0x90E4_0000,
+            END_TOKEN,
+        ]))
+        .unwrap_err();
         assert!(error.message.contains("controls"), "{error}");
     }
 }
