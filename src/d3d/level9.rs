@@ -462,7 +462,9 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
 /// The listing section of one level-9 chunk: its mapping tables (each
 /// closed by two `//` lines), the title, `//`, the program and the slot
 /// summary. Starts with the first table's title line (or the program title)
-/// and ends with the summary line and its `\n`.
+/// and ends with the summary line and its `\n`. Sampler rows are sorted by
+/// target sampler (corpus blobs store them in that order already, so the
+/// sort is not confirmed by data).
 pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
     let mut out = String::new();
     if !shader.constant_buffer_mappings.is_empty() {

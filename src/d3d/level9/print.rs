@@ -382,12 +382,14 @@ fn trim_fraction(text: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::decode;
+    use super::super::program::{decode, encode};
     use super::*;
 
     fn words_to_program(words: &[u32]) -> Program {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        decode(&bytes).unwrap_or_else(|e| panic!("{e}"))
+        let program = decode(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(encode(&program), bytes, "the tokens encode back");
+        program
     }
 
     fn lines(words: &[u32]) -> Vec<String> {
@@ -564,6 +566,175 @@ mod tests {
         assert_eq!(
             text,
             "    vs_2_x\n    def c4, 2, 0, 0.5, -0\n    defi i0, 3, -1, 1, 0\n    defb b0, false\n    rep i0\n      if b0\n        mov r0, c5[a0.x]\n      else\n        if_gt r0.x, r0.x\n        endif\n      endif\n    endrep\n    mov oPos, r0\n\n// approximately 16 instruction slots used\n"
+        );
+    }
+
+    /// A parameter token of register type `file` and number `number`.
+    fn parameter(file: u32, number: u32) -> u32 {
+        0x8000_0000 | number | ((file & 7) << 28) | ((file & 0x18) << 8)
+    }
+
+    fn dst(file: u32, number: u32, mask: u32) -> u32 {
+        parameter(file, number) | (mask << 16)
+    }
+
+    fn src(file: u32, number: u32, swizzle: u32) -> u32 {
+        parameter(file, number) | (swizzle << 16)
+    }
+
+    fn ins(opcode: u32, controls: u32, length: u32) -> u32 {
+        opcode | (controls << 16) | (length << 24)
+    }
+
+    const TEMP: u32 = 0;
+    const INPUT: u32 = 1;
+    const CONST: u32 = 2;
+    const TEXTURE: u32 = 3;
+    const OUTPUT: u32 = 6;
+    const INT: u32 = 7;
+    const SAMPLER: u32 = 10;
+    const CONST2: u32 = 11;
+    const BOOL: u32 = 14;
+    const LOOP: u32 = 15;
+    const LABEL: u32 = 18;
+    const PREDICATE: u32 = 19;
+    const XYZW: u32 = 0xE4;
+
+    #[test]
+    fn model_three_loops_predicates_and_outputs() {
+        let program = words_to_program(&[
+            0xFFFE_0300,
+            ins(31, 0, 2),
+            0x8000_0000,
+            dst(OUTPUT, 0, 0xF),
+            ins(31, 0, 2),
+            0x8001_0005,
+            dst(OUTPUT, 1, 0b0011),
+            ins(31, 0, 2),
+            0x9000_0000,
+            dst(SAMPLER, 0, 0xF),
+            ins(95, 0, 3),
+            dst(TEMP, 0, 0xF),
+            src(INPUT, 0, XYZW),
+            src(SAMPLER, 0, XYZW),
+            ins(27, 0, 2),
+            src(LOOP, 0, XYZW),
+            src(INT, 0, XYZW),
+            ins(1, 0, 3),
+            dst(TEMP, 1, 0xF),
+            src(CONST, 2, XYZW) | 0x2000,
+            src(LOOP, 0, XYZW),
+            ins(45, 5, 2),
+            src(TEMP, 1, 0x00),
+            src(CONST, 0, 0x55),
+            ins(29, 0, 0),
+            ins(94, 3, 3),
+            dst(PREDICATE, 0, 0b0001),
+            src(TEMP, 0, 0x00),
+            src(CONST, 0, 0x00),
+            ins(1, 0, 3) | 0x1000_0000,
+            dst(TEMP, 2, 0xF),
+            src(PREDICATE, 0, 0x00) | (13 << 24),
+            src(TEMP, 0, XYZW),
+            ins(37, 0, 2),
+            dst(TEMP, 0, 0b0011),
+            src(TEMP, 1, 0x00),
+            ins(5, 0, 3),
+            dst(TEMP, 0, 0xF) | 0x0F00_0000,
+            src(CONST2, 1, XYZW),
+            src(INPUT, 0, XYZW),
+            ins(26, 0, 2),
+            src(LABEL, 1, XYZW),
+            src(BOOL, 2, XYZW),
+            ins(28, 0, 0),
+            ins(30, 0, 1),
+            src(LABEL, 1, XYZW),
+            ins(28, 0, 0),
+            0x0000_FFFF,
+        ]);
+        assert_eq!(
+            listing(&program),
+            "    vs_3_0
+    dcl_position o0
+    dcl_texcoord1 o1.xy
+    dcl_2d s0
+    texldl r0, v0, s0
+    loop aL, i0
+      mov r1, c2[aL]
+      break_ne r1.x, c0.y
+    endloop
+    setp_ge p0.x, r0.x, c0.x
+    (!p0.x) mov r2, r0
+    sincos r0.xy, r1.x
+    mul_d2 r0, c2049, v0
+    callnz l1, b2
+    ret
+    label l1
+    ret
+
+// approximately 27 instruction slots used (2 texture, 25 arithmetic)
+"
+        );
+    }
+
+    #[test]
+    fn model_one_pixel_names_and_modifiers() {
+        assert_eq!(
+            lines(&[
+                0xFFFF_0104,
+                ins(64, 0, 0),
+                dst(TEMP, 0, 0b0111),
+                src(TEXTURE, 0, XYZW),
+                ins(66, 0, 0),
+                dst(TEMP, 1, 0xF),
+                src(TEXTURE, 1, XYZW) | (10 << 24),
+                0x0000_FFFF,
+            ]),
+            ["texcrd r0.xyz, t0", "texld r1, t1_dw"]
+        );
+        assert_eq!(
+            lines(&[
+                0xFFFF_0101,
+                ins(66, 0, 0),
+                dst(TEXTURE, 0, 0xF),
+                ins(5, 0, 0),
+                dst(TEMP, 0, 0b0111),
+                src(TEXTURE, 0, XYZW) | (4 << 24),
+                src(INPUT, 0, XYZW) | (2 << 24),
+                ins(1, 0, 0) | 0x4000_0000,
+                dst(TEMP, 0, 0b1000),
+                src(TEXTURE, 0, 0xFF) | (5 << 24),
+                0x0000_FFFF,
+            ]),
+            [
+                "tex t0",
+                "mul r0.xyz, t0_bx2, v0_bias",
+                "+mov r0.w, -t0_bx2.w"
+            ]
+        );
+    }
+
+    #[test]
+    fn pixel_model_three_declares_usages_but_not_for_vface() {
+        assert_eq!(
+            lines(&[
+                0xFFFF_0300,
+                ins(31, 0, 2),
+                0x8001_0005,
+                dst(INPUT, 0, 0b0011) | (4 << 20),
+                ins(31, 0, 2),
+                0x8000_0000,
+                dst(17, 1, 0xF),
+                ins(31, 0, 2),
+                0x8000_000A,
+                dst(INPUT, 1, 0xF) | (2 << 20),
+                0x0000_FFFF,
+            ]),
+            [
+                "dcl_texcoord1_centroid v0.xy",
+                "dcl vFace",
+                "dcl_color_pp v1"
+            ]
         );
     }
 

@@ -698,7 +698,9 @@ fn encode_destination(destination: &Destination, words: &mut Vec<u32>) {
     encode_relative(&destination.relative, words);
 }
 
-/// Encodes a program back to bytes.
+/// Encodes a program back to bytes. (A comment longer than 0x7FFF words or
+/// an instruction with more than 15 operand tokens has no encoding; the
+/// decoder never produces one.)
 pub fn encode(program: &Program) -> Vec<u8> {
     let mut words = vec![program.version.token()];
     for item in &program.items {

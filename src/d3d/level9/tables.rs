@@ -107,7 +107,9 @@ const fn op(destination: bool, sources: u8) -> Layout {
 // Slot counts follow the instruction tables of Microsoft's shader model 2
 // assembly reference (vs_2_0/vs_2_x, ps_2_0/ps_2_x); fxc's "approximately N
 // instruction slots used" adds these up. Model 1 vertex differences are in
-// `OpcodeInfo::slots`.
+// `OpcodeInfo::slots`. The corpus confirms the one-slot arithmetic opcodes,
+// `texld` (one texture slot) and the slot-free `dcl`/`def`; `nrm` (3) agrees
+// with a published fxc ps_2_x listing; the other counts are the reference's.
 opcode_table! {
     0    Nop          "nop"          op(false, 0), Plain             1 1 Arithmetic  false false;
     1    Mov          "mov"          op(true, 1),  Plain             1 1 Arithmetic  false false;
