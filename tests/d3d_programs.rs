@@ -54,7 +54,11 @@ fn rdef_creator(chunks: &[(&[u8; 4], &[u8])]) -> Option<String> {
 }
 
 /// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads recursed.
-fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>) -> Result<(), String> {
+fn program_chunks<'a>(
+    blob: &'a [u8],
+    inherited: &str,
+    out: &mut Vec<Chunk<'a>>,
+) -> Result<(), String> {
     if blob.get(..4) != Some(b"DXBC") {
         return Err("not a DXBC container".into());
     }
@@ -67,13 +71,18 @@ fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>)
             .and_then(|t| t.try_into().ok())
             .ok_or("chunk tag out of range")?;
         let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob.get(off + 8..off + 8 + size).ok_or("chunk payload out of range")?;
+        let payload = blob
+            .get(off + 8..off + 8 + size)
+            .ok_or("chunk payload out of range")?;
         chunks.push((tag, payload));
     }
     let creator = rdef_creator(&chunks).unwrap_or_else(|| inherited.to_string());
     for (tag, payload) in chunks {
         match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk { payload, creator: creator.clone() }),
+            b"SHDR" | b"SHEX" => out.push(Chunk {
+                payload,
+                creator: creator.clone(),
+            }),
             b"LIBF" => program_chunks(payload, &creator, out)?,
             _ => {}
         }
@@ -150,7 +159,11 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
     tally.programs += chunks.len();
     let mut first_problem = None;
     if chunks.len() != blocks.len() {
-        first_problem = Some(format!("{} program chunks, {} listing blocks", chunks.len(), blocks.len()));
+        first_problem = Some(format!(
+            "{} program chunks, {} listing blocks",
+            chunks.len(),
+            blocks.len()
+        ));
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
         let program = match decode_program(chunk.payload) {
@@ -169,7 +182,11 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         match encode_program(&program) {
             Ok(w) if w == words => tally.round_trips += 1,
             Ok(w) => {
-                let at = w.iter().zip(&words).position(|(a, b)| a != b).unwrap_or(w.len().min(words.len()));
+                let at = w
+                    .iter()
+                    .zip(&words)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(w.len().min(words.len()));
                 first_problem.get_or_insert(format!(
                     "program {n}: re-encoded words differ at dword {at} (byte 0x{:x}): got {:08x?}, expected {:08x?}",
                     at * 4,
@@ -187,11 +204,18 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         if got == *block {
             tally.printed += 1;
         } else {
-            let line = got.iter().zip(block).position(|(a, b)| a != b).unwrap_or(got.len().min(block.len()));
+            let line = got
+                .iter()
+                .zip(block)
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.len().min(block.len()));
             first_problem.get_or_insert(format!(
                 "program {n}: listing line {}:\n      expected: {:?}\n      got:      {:?}",
                 line + 1,
-                block.get(line).map(String::as_str).unwrap_or("<end of block>"),
+                block
+                    .get(line)
+                    .map(String::as_str)
+                    .unwrap_or("<end of block>"),
                 got.get(line).copied().unwrap_or("<end of output>"),
             ));
         }
@@ -236,7 +260,99 @@ fn corpus_programs_decode_encode_and_print_like_fxc() {
         tally.printed
     );
     if tally.files_identical != tally.files {
-        panic!("{} failing listings:\n{report}{summary}", tally.files - tally.files_identical);
+        panic!(
+            "{} failing listings:\n{report}{summary}",
+            tally.files - tally.files_identical
+        );
     }
     println!("{summary}");
+}
+
+/// Decodes `words` if it can; whatever decodes must re-encode to the same
+/// words and print without panicking. Returns whether it decoded.
+fn decodes_canonically(words: &[u32]) -> bool {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    match decode_program(&bytes) {
+        Ok(p) => {
+            let again = encode_program(&p).expect("a decoded program encodes");
+            assert_eq!(
+                again, words,
+                "accepted a program it does not re-encode exactly"
+            );
+            let _ = print_program_with(&p, &PrintOptions::default());
+            true
+        }
+        Err(e) => {
+            assert!(
+                e.offset <= bytes.len(),
+                "error offset {} beyond {} bytes",
+                e.offset,
+                bytes.len()
+            );
+            false
+        }
+    }
+}
+
+#[test]
+fn truncated_and_mutated_corpus_programs_never_panic() {
+    let dir = corpus_dir();
+    let mut files = Vec::new();
+    listings(&dir, &mut files);
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let (mut tried, mut accepted) = (0usize, 0usize);
+    for asm in &files {
+        let Some(blob) = [asm.with_extension("o"), asm.with_extension("dxbc")]
+            .into_iter()
+            .find_map(|p| std::fs::read(p).ok())
+        else {
+            continue;
+        };
+        let mut chunks = Vec::new();
+        if program_chunks(&blob, "", &mut chunks).is_err() {
+            continue;
+        }
+        for chunk in chunks {
+            let words: Vec<u32> = chunk
+                .payload
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            // truncations, with the length token patched so decoding reaches the cut
+            let step = (words.len() / 24).max(1);
+            for cut in (0..words.len()).step_by(step) {
+                let mut w = words[..cut].to_vec();
+                if cut >= 2 {
+                    w[1] = cut as u32;
+                }
+                decodes_canonically(&w);
+                let _ = decode_program(&chunk.payload[..(cut * 4).saturating_sub(1)]);
+                tried += 1;
+            }
+            // single-bit flips after the version and length tokens
+            for _ in 0..24 {
+                if words.len() <= 2 {
+                    break;
+                }
+                let mut w = words.clone();
+                let r = next();
+                let at = 2 + (r as usize >> 8) % (w.len() - 2);
+                w[at] ^= 1 << (r & 31);
+                accepted += decodes_canonically(&w) as usize;
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 1000, "only {tried} variants tried");
+    assert!(
+        accepted > 100,
+        "only {accepted} mutated programs decoded: the property is barely exercised"
+    );
 }

@@ -20,7 +20,7 @@ pub mod opcode;
 pub mod print;
 
 pub use decode::decode_program;
-pub use encode::{encode_program, encode_program_bytes, EncodeError};
+pub use encode::{EncodeError, encode_program, encode_program_bytes};
 pub use error::DecodeError;
 pub use ir::Program;
-pub use print::{print_program, print_program_with, PrintOptions};
+pub use print::{PrintOptions, print_program, print_program_with};
