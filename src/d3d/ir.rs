@@ -13,7 +13,12 @@
 //! * [`Operand::force_extended`] keeps an extended operand token that carries
 //!   no modifier, precision or non-uniform bit;
 //! * index representations (32/64-bit, relative, immediate + relative) are
-//!   kept as written, including a relative index with an immediate part of 0.
+//!   kept as written, including a relative index with an immediate part of 0;
+//! * [`Instruction::trailing`] keeps dwords the instruction length covers
+//!   after its operands (fxc writes one after some `sample_*_s` and
+//!   `samplepos` instructions: [`Instruction::fxc_trailing`] is the rule);
+//! * immediates keep their bits; fxc's `%f` text does not always determine
+//!   them (see `PrintOptions::exact_floats`).
 
 use crate::d3d::enums::{
     ConstantBufferAccess, CustomDataClass, GlobalFlags, InfoReturnType, InputPrimitive,
