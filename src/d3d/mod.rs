@@ -3,6 +3,11 @@
 //!
 //! The layout mirrors the TGSI side of the crate:
 //!
+//! * [`opcode`] – the one opcode table (0x00–0xEA) everything else derives from;
+//! * [`enums`] – the named enumerations and flag sets of the token format;
+//! * [`ir`] – a program as plain data (version, instructions, operands);
+//! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
+//! * [`print`] – IR → fxc's listing text of the program;
 //! * [`error`] – the decode error every binary reader returns (a byte offset
 //!   into the file and what was expected there);
 //! * [`source_map`] – where each instruction came from (text spans or byte
@@ -16,22 +21,79 @@
 //!   (feature level 9 targets) and the header sections fxc lists them in;
 //! * [`effect`] – the shader containers inside `fx_*` effects;
 //! * [`listing`] – the fxc listing driver (header, footer, library layout)
-//!   around the program and level-9 printers;
+//!   around the program and level-9 printers; [`disassemble`] wires this
+//!   crate's printers into it;
 //! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
 
 pub mod blob;
 pub mod container;
+pub mod decode;
 pub mod effect;
+pub mod encode;
+pub mod enums;
 pub mod error;
 pub mod ifce;
 pub mod info;
+pub mod ir;
 pub mod level9;
 pub mod library;
 pub mod listing;
+pub mod opcode;
+pub mod print;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;
 pub mod source_map;
 pub mod stat;
 
+pub use decode::decode_program;
+pub use encode::{EncodeError, encode_program, encode_program_bytes};
 pub use error::DecodeError;
+pub use ir::Program;
+pub use print::{PrintOptions, print_program, print_program_with};
+
+use container::Container;
+
+/// fxc's listing of a DXBC blob (`fxc /Fc`): the `//` header, the level-9
+/// sections, the program and the footer, byte for byte as fxc prints it for
+/// every blob of the corpus. Effects list the shaders they embed.
+pub fn disassemble(blob: &[u8]) -> Result<String, DecodeError> {
+    disassemble_with(blob, &listing::ListingOptions::default())
+}
+
+/// [`disassemble`] with the facts a blob does not carry (fxc 9.29's command
+/// line).
+pub fn disassemble_with(
+    blob: &[u8],
+    options: &listing::ListingOptions,
+) -> Result<String, DecodeError> {
+    listing::disassemble_with(blob, &printers(), options)
+}
+
+/// The listing of one program chunk payload, spelled as the fxc that wrote
+/// `creator` (the RDEF creator string; empty for the newest spelling).
+pub fn program_listing(payload: &[u8], creator: &str) -> Result<String, DecodeError> {
+    let program = decode_program(payload)?;
+    Ok(print_program_with(
+        &program,
+        &PrintOptions::for_creator(creator),
+    ))
+}
+
+/// The level-9 sections of a container, if it has any, with the `//` line
+/// that separates them from the signature tables before them.
+fn level9_listing(container: &Container) -> Result<Option<String>, DecodeError> {
+    let chunks: Vec<([u8; 4], &[u8])> = container
+        .chunks
+        .iter()
+        .map(|c| (c.tag.0, c.data.as_slice()))
+        .collect();
+    Ok(level9::level9_sections(&chunks)?.map(|text| format!("//\n{text}")))
+}
+
+fn printers() -> listing::Printers<'static> {
+    listing::Printers {
+        program: &program_listing,
+        level9: &level9_listing,
+    }
+}
