@@ -8,6 +8,8 @@
 //! * [`ir`] – a program as plain data (version, instructions, operands);
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
 //! * [`print`] – IR → fxc's listing text of the program;
+//! * [`lexer`], [`literal`], [`parse`] – the SM4/SM5 assembler: listing text
+//!   (fxc's and vkd3d's spellings) → IR with a [`source_map::SourceMap`];
 //! * [`error`] – the decode error every binary reader returns (a byte offset
 //!   into the file and what was expected there);
 //! * [`source_map`] – where each instruction came from (text spans or byte
@@ -36,9 +38,12 @@ pub mod ifce;
 pub mod info;
 pub mod ir;
 pub mod level9;
+pub mod lexer;
 pub mod library;
 pub mod listing;
+pub mod literal;
 pub mod opcode;
+pub mod parse;
 pub mod print;
 pub mod rdef;
 pub mod sfi0;
@@ -50,6 +55,7 @@ pub use decode::decode_program;
 pub use encode::{EncodeError, encode_program, encode_program_bytes};
 pub use error::DecodeError;
 pub use ir::Program;
+pub use parse::{ParsedProgram, parse_listing, parse_program};
 pub use print::{PrintOptions, print_program, print_program_with};
 
 use container::Container;
