@@ -63,7 +63,11 @@ fn rdef_creator(chunks: &[(&[u8; 4], &[u8])]) -> Option<String> {
 }
 
 /// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads recursed.
-fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>) -> Result<(), String> {
+fn program_chunks<'a>(
+    blob: &'a [u8],
+    inherited: &str,
+    out: &mut Vec<Chunk<'a>>,
+) -> Result<(), String> {
     if blob.get(..4) != Some(b"DXBC") {
         return Err("not a DXBC container".into());
     }
@@ -76,13 +80,18 @@ fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>)
             .and_then(|t| t.try_into().ok())
             .ok_or("chunk tag out of range")?;
         let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob.get(off + 8..off + 8 + size).ok_or("chunk payload out of range")?;
+        let payload = blob
+            .get(off + 8..off + 8 + size)
+            .ok_or("chunk payload out of range")?;
         chunks.push((tag, payload));
     }
     let creator = rdef_creator(&chunks).unwrap_or_else(|| inherited.to_string());
     for (tag, payload) in chunks {
         match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk { payload, creator: creator.clone() }),
+            b"SHDR" | b"SHEX" => out.push(Chunk {
+                payload,
+                creator: creator.clone(),
+            }),
             b"LIBF" => program_chunks(payload, &creator, out)?,
             _ => {}
         }
@@ -92,7 +101,9 @@ fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>)
 
 fn is_version_line(line: &str) -> bool {
     let b = line.as_bytes();
-    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"].iter().find(|p| line.starts_with(*p));
+    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
+        .iter()
+        .find(|p| line.starts_with(*p));
     let Some(stage) = stage else { return false };
     let rest = &b[stage.len()..];
     rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
@@ -119,29 +130,47 @@ fn program_blocks(text: &str) -> Vec<String> {
 }
 
 fn words_of(payload: &[u8]) -> Vec<u32> {
-    payload.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    payload
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// The instruction holding dword `at` of a payload, printed (or a note).
 fn instruction_at(words: &[u32], at: usize, options: &PrintOptions) -> String {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let map = SourceMap::from_payload(&bytes, 0);
-    let Some(k) = map.instructions.iter().position(|i| i.span.start <= at * 4 && at * 4 < i.span.end) else {
-        return if at < 2 { "<version/length token>".into() } else { "<no instruction>".into() };
+    let Some(k) = map
+        .instructions
+        .iter()
+        .position(|i| i.span.start <= at * 4 && at * 4 < i.span.end)
+    else {
+        return if at < 2 {
+            "<version/length token>".into()
+        } else {
+            "<no instruction>".into()
+        };
     };
     let span = map.instructions[k].span;
     let one = [words[0], (span.end - span.start) as u32 / 4 + 2];
     let mut single: Vec<u8> = one.iter().flat_map(|w| w.to_le_bytes()).collect();
     single.extend_from_slice(&bytes[span.start..span.end]);
     match decode_program(&single) {
-        Ok(p) => format!("#{k}: {}", print_instruction(&p.instructions[0], p.version, options)),
+        Ok(p) => format!(
+            "#{k}: {}",
+            print_instruction(&p.instructions[0], p.version, options)
+        ),
         Err(e) => format!("#{k}: <does not decode: {e}>"),
     }
 }
 
 /// The first difference between the assembled and the expected words.
 fn first_difference(got: &[u32], want: &[u32], options: &PrintOptions) -> String {
-    let at = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+    let at = got
+        .iter()
+        .zip(want)
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
     format!(
         "dword {at}: got {:08x?}, expected {:08x?}\n      assembled: {}\n      expected:  {}",
         got.get(at),
@@ -171,7 +200,10 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
         Ok(t) => t,
         Err(e) => return vec![format!("read: {e}")],
     };
-    let Some(blob_path) = [asm.with_extension("o"), asm.with_extension("dxbc")].into_iter().find(|p| p.exists()) else {
+    let Some(blob_path) = [asm.with_extension("o"), asm.with_extension("dxbc")]
+        .into_iter()
+        .find(|p| p.exists())
+    else {
         return vec!["no blob beside the listing".into()];
     };
     let blob = match std::fs::read(&blob_path) {
@@ -186,7 +218,11 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
     tally.blocks += blocks.len();
     tally.chunks += chunks.len();
     if chunks.len() != blocks.len() {
-        problems.push(format!("{} program chunks, {} listing blocks", chunks.len(), blocks.len()));
+        problems.push(format!(
+            "{} program chunks, {} listing blocks",
+            chunks.len(),
+            blocks.len()
+        ));
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
         let options = PrintOptions::for_creator(&chunk.creator);
@@ -196,14 +232,19 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             Ok((program, _)) => match encode_program(&program) {
                 Ok(got) if got == want => tally.assembled_identical += 1,
                 Ok(got) => {
-                    let difference = format!("program {n}: {}", first_difference(&got, &want, &options));
+                    let difference =
+                        format!("program {n}: {}", first_difference(&got, &want, &options));
                     // a float whose `%f` text fxc rounded: the listing holds
                     // the same text for both programs, so no assembler can
                     // tell them apart
-                    let same_text = decode_program(chunk.payload)
-                        .is_ok_and(|d| print_program_with(&d, &options) == print_program_with(&program, &options));
+                    let same_text = decode_program(chunk.payload).is_ok_and(|d| {
+                        print_program_with(&d, &options) == print_program_with(&program, &options)
+                    });
                     if same_text {
-                        tally.assembled_lossy.push(format!("{}: {difference}", asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()));
+                        tally.assembled_lossy.push(format!(
+                            "{}: {difference}",
+                            asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()
+                        ));
                     } else {
                         problems.push(difference);
                     }
@@ -212,8 +253,15 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             },
             Err(d) => {
                 let rendered = d.render(&format!("program {n}"), block);
-                let first: String = rendered.lines().take(6).collect::<Vec<_>>().join("\n      ");
-                problems.push(format!("program {n}: {} errors, first:\n      {first}", d.0.len()));
+                let first: String = rendered
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n      ");
+                problems.push(format!(
+                    "program {n}: {} errors, first:\n      {first}",
+                    d.0.len()
+                ));
             }
         }
         // decode → print → parse gives back the decoded IR
@@ -229,7 +277,13 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
         if parse_program(&fxc_text).is_ok_and(|(p, _)| p == decoded) {
             tally.round_trips_fxc += 1;
         }
-        let printed = print_program_with(&decoded, &PrintOptions { exact_floats: true, ..options });
+        let printed = print_program_with(
+            &decoded,
+            &PrintOptions {
+                exact_floats: true,
+                ..options
+            },
+        );
         match parse_program(&printed) {
             Ok((p, _)) if p == decoded => tally.round_trips += 1,
             Ok((p, _)) => {
@@ -248,8 +302,14 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             }
             Err(d) => {
                 let rendered = d.render("printed", &printed);
-                let first: String = rendered.lines().take(6).collect::<Vec<_>>().join("\n      ");
-                problems.push(format!("program {n}: printed listing does not parse:\n      {first}"));
+                let first: String = rendered
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n      ");
+                problems.push(format!(
+                    "program {n}: printed listing does not parse:\n      {first}"
+                ));
             }
         }
     }
@@ -296,7 +356,10 @@ fn corpus_listings_assemble_to_their_program_chunks() {
     );
     let lossy = tally.assembled_lossy.join("\n  ");
     if tally.files_clean != tally.files {
-        panic!("{} listings with problems:\n{report}rounded floats:\n  {lossy}\n{summary}", tally.files - tally.files_clean);
+        panic!(
+            "{} listings with problems:\n{report}rounded floats:\n  {lossy}\n{summary}",
+            tally.files - tally.files_clean
+        );
     }
     println!("rounded floats (the listing's text cannot hold their bits):\n  {lossy}\n{summary}");
 }

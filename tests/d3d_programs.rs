@@ -11,10 +11,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tgsi::d3d::container::{Container, tags};
 use tgsi::d3d::print::{PrintOptions, print_program_with};
-use tgsi::d3d::rdef::Rdef;
-use tgsi::d3d::{decode_program, encode_program};
+use tgsi::d3d::{decode_program, encode_program, program_chunks};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
@@ -33,33 +31,6 @@ fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// A program chunk and the creator string of the container holding it.
-struct Chunk {
-    payload: Vec<u8>,
-    creator: String,
-}
-
-/// SHDR/SHEX chunks in file order, LIBF payloads (nested containers)
-/// recursed; a nested container without RDEF inherits its parent's creator.
-fn program_chunks(blob: &[u8], inherited: &str, out: &mut Vec<Chunk>) -> Result<(), String> {
-    let container = Container::parse(blob).map_err(|e| e.to_string())?;
-    let creator = match container.chunk(tags::RDEF) {
-        Some(rdef) => Rdef::parse(&rdef.data).map_err(|e| e.to_string())?.creator,
-        None => inherited.to_string(),
-    };
-    for chunk in &container.chunks {
-        if chunk.tag == tags::SHDR || chunk.tag == tags::SHEX {
-            out.push(Chunk {
-                payload: chunk.data.clone(),
-                creator: creator.clone(),
-            });
-        } else if chunk.tag == tags::LIBF {
-            program_chunks(&chunk.data, &creator, out)?;
-        }
-    }
-    Ok(())
 }
 
 fn is_version_line(line: &str) -> bool {
@@ -125,8 +96,7 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         .find(|p| p.exists())
         .ok_or("no blob beside the listing")?;
     let blob = std::fs::read(&blob_path).map_err(|e| format!("read blob: {e}"))?;
-    let mut chunks = Vec::new();
-    program_chunks(&blob, "", &mut chunks)?;
+    let chunks = program_chunks(&blob).map_err(|e| e.to_string())?;
     let blocks = program_blocks(&text);
     tally.programs += chunks.len();
     let mut first_problem = None;
@@ -287,10 +257,9 @@ fn truncated_and_mutated_corpus_programs_never_panic() {
         else {
             continue;
         };
-        let mut chunks = Vec::new();
-        if program_chunks(&blob, "", &mut chunks).is_err() {
+        let Ok(chunks) = program_chunks(&blob) else {
             continue;
-        }
+        };
         for chunk in chunks {
             let words: Vec<u32> = chunk
                 .payload

@@ -83,3 +83,21 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         }
     }
 }
+
+/// `tgsi check` of SM4/SM5 assembly: every program of the listing parses
+/// (libraries hold several); true when all is well.
+pub fn check_assembly(bytes: &[u8], name: &str) -> Result<bool> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: byte {}: the file is not valid UTF-8 text",
+            e.valid_up_to()
+        )
+    })?;
+    match tgsi::d3d::parse_listing(text) {
+        Ok(_) => Ok(true),
+        Err(diags) => {
+            eprint!("{}", diags.render(name, text));
+            Ok(false)
+        }
+    }
+}

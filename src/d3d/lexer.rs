@@ -120,7 +120,10 @@ pub fn tokenize(source: &str) -> Vec<Token> {
                 TokenKind::Number
             }
             b'"' => {
-                let line_end = bytes[i..].iter().position(|&c| c == b'\n').map_or(bytes.len(), |p| i + p);
+                let line_end = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |p| i + p);
                 match string_end(&source[i..line_end]) {
                     Some(len) => {
                         i += len;
@@ -160,7 +163,12 @@ pub fn tokenize(source: &str) -> Vec<Token> {
                 }
             }
         };
-        tokens.push(Token { kind, span: Span::new(start, i), line_start, indented });
+        tokens.push(Token {
+            kind,
+            span: Span::new(start, i),
+            line_start,
+            indented,
+        });
         if kind == TokenKind::Newline {
             line_start = true;
             indented = false;
@@ -227,7 +235,11 @@ pub fn string_end(line: &str) -> Option<usize> {
         let code = code.trim();
         !code.contains('"') && (code.is_empty() || code.starts_with(','))
     };
-    let chosen = candidates.iter().rev().find(|&&c| fits(c)).or(candidates.first())?;
+    let chosen = candidates
+        .iter()
+        .rev()
+        .find(|&&c| fits(c))
+        .or(candidates.first())?;
     Some(chosen + 1)
 }
 
@@ -236,7 +248,10 @@ mod tests {
     use super::*;
 
     fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
-        tokenize(src).iter().map(|t| (t.kind, t.text(src))).collect()
+        tokenize(src)
+            .iter()
+            .map(|t| (t.kind, t.text(src)))
+            .collect()
     }
 
     #[test]
@@ -272,7 +287,10 @@ mod tests {
         assert!(toks[2].line_start && toks[2].indented);
         assert_eq!(toks[2].text(src), "mov");
         let last: Vec<TokenKind> = toks.iter().rev().take(3).map(|t| t.kind).collect();
-        assert_eq!(last, vec![TokenKind::Eof, TokenKind::Newline, TokenKind::RParen]);
+        assert_eq!(
+            last,
+            vec![TokenKind::Eof, TokenKind::Newline, TokenKind::RParen]
+        );
     }
 
     #[test]

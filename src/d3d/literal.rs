@@ -63,7 +63,10 @@ fn special(text: &str) -> Option<Special> {
         return Some(Special::QuietNan);
     }
     let rest = lower.strip_prefix("1.#")?;
-    let word: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
     let digits = &rest[word.len()..];
     if !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -86,8 +89,15 @@ fn parse_hex(text: &str, max_digits: usize) -> Result<u64, String> {
     if significant.len() > max_digits {
         return Err(format!("`{text}` does not fit {} bits", max_digits * 4));
     }
-    u64::from_str_radix(if significant.is_empty() { "0" } else { significant }, 16)
-        .map_err(|_| format!("`{text}` is not a hexadecimal number"))
+    u64::from_str_radix(
+        if significant.is_empty() {
+            "0"
+        } else {
+            significant
+        },
+        16,
+    )
+    .map_err(|_| format!("`{text}` is not a hexadecimal number"))
 }
 
 /// The bits of a 32-bit immediate (`l(…)` values, `dcl_immediateConstantBuffer`
@@ -103,7 +113,9 @@ pub fn imm32(lit: Literal) -> Result<u32, String> {
             if !text.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(format!("`{text}` is not a number"));
             }
-            let v: u64 = text.parse().map_err(|_| format!("`{text}` does not fit 32 bits"))?;
+            let v: u64 = text
+                .parse()
+                .map_err(|_| format!("`{text}` does not fit 32 bits"))?;
             if lit.negative {
                 if v > 1 << 31 {
                     return Err(format!("`-{text}` does not fit a 32-bit integer"));
@@ -127,9 +139,13 @@ pub fn imm32(lit: Literal) -> Result<u32, String> {
                 });
             }
             if text.contains('#') {
-                return Err(format!("`{text}` is not a float (specials are 1.#INF00, 1.#QNAN0, 1.#IND00, 1.#SNAN0)"));
+                return Err(format!(
+                    "`{text}` is not a float (specials are 1.#INF00, 1.#QNAN0, 1.#IND00, 1.#SNAN0)"
+                ));
             }
-            let v: f32 = text.parse().map_err(|_| format!("`{text}` is not a float"))?;
+            let v: f32 = text
+                .parse()
+                .map_err(|_| format!("`{text}` is not a float"))?;
             if v.is_infinite() {
                 return Err(format!("`{text}` is too large for a 32-bit float"));
             }
@@ -161,7 +177,9 @@ pub fn imm64(lit: Literal) -> Result<u64, String> {
             if text.contains('#') || !text.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
                 return Err(format!("`{}` is not a double", lit.text));
             }
-            let v: f64 = text.parse().map_err(|_| format!("`{}` is not a double", lit.text))?;
+            let v: f64 = text
+                .parse()
+                .map_err(|_| format!("`{}` is not a double", lit.text))?;
             if v.is_infinite() {
                 return Err(format!("`{}` is too large for a double", lit.text));
             }
@@ -186,9 +204,9 @@ pub fn imm64_text(text: &str) -> Result<u64, String> {
 pub fn unsigned(text: &str) -> Result<u32, String> {
     match spelling(text) {
         Spelling::Hex => parse_hex(text, 8).map(|v| v as u32),
-        Spelling::Decimal if text.bytes().all(|b| b.is_ascii_digit()) => {
-            text.parse().map_err(|_| format!("`{text}` does not fit 32 bits"))
-        }
+        Spelling::Decimal if text.bytes().all(|b| b.is_ascii_digit()) => text
+            .parse()
+            .map_err(|_| format!("`{text}` does not fit 32 bits")),
         _ => Err(format!("`{text}` is not an unsigned integer")),
     }
 }
@@ -212,7 +230,10 @@ mod tests {
         assert_eq!(l("-2147483648"), Ok(0x8000_0000));
         assert_eq!(l("4294967295"), Ok(0xFFFF_FFFF));
         assert_eq!(l("0.072100"), Ok(0x3d93_a92a));
-        assert_eq!(l("-649211347377382870840004092887040.000000"), Ok((-6.4921135e32f32).to_bits()));
+        assert_eq!(
+            l("-649211347377382870840004092887040.000000"),
+            Ok((-6.4921135e32f32).to_bits())
+        );
         assert!(l("4294967296").unwrap_err().contains("32 bits"));
         assert!(l("-2147483649").is_err());
         assert!(l("0x123456789").is_err());
@@ -236,7 +257,10 @@ mod tests {
     fn doubles() {
         let d = |negative, text| imm64(Literal { negative, text });
         assert_eq!(d(false, "4.500000l"), Ok(0x4012_0000_0000_0000));
-        assert_eq!(d(true, "1.0000000000000000e+00l"), Ok(0xbff0_0000_0000_0000));
+        assert_eq!(
+            d(true, "1.0000000000000000e+00l"),
+            Ok(0xbff0_0000_0000_0000)
+        );
         assert_eq!(d(false, "1"), Ok(0x3ff0_0000_0000_0000));
         assert_eq!(d(false, "0x3ff0000000000000"), Ok(0x3ff0_0000_0000_0000));
         assert_eq!(d(true, "1.#IND00l"), Ok(0xfff8_0000_0000_0000));

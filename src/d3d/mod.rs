@@ -103,3 +103,81 @@ fn printers() -> listing::Printers<'static> {
         level9: &level9_listing,
     }
 }
+
+/// A SHDR/SHEX chunk found in a blob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramChunk {
+    /// the chunk payload (version token onwards)
+    pub payload: Vec<u8>,
+    /// byte offset of the payload in the outermost blob
+    pub offset: usize,
+    /// the RDEF creator string of its container (inherited by a library
+    /// function's container that has none)
+    pub creator: String,
+}
+
+/// Every program of a blob in file order: the container's own, each library
+/// function's (nested containers in `LIBF` chunks), and each shader an
+/// effect embeds.
+pub fn program_chunks(blob: &[u8]) -> Result<Vec<ProgramChunk>, DecodeError> {
+    let mut out = Vec::new();
+    collect_programs(blob, 0, "", 0, &mut out)?;
+    Ok(out)
+}
+
+fn collect_programs(
+    blob: &[u8],
+    base: usize,
+    inherited: &str,
+    depth: usize,
+    out: &mut Vec<ProgramChunk>,
+) -> Result<(), DecodeError> {
+    if depth > listing::MAX_NESTING {
+        return Err(DecodeError::at(
+            base,
+            format!(
+                "containers nest deeper than {} levels",
+                listing::MAX_NESTING
+            ),
+        ));
+    }
+    if listing::is_effect(blob) {
+        for shader in effect::embedded_shaders(blob) {
+            collect_programs(
+                shader.bytes,
+                base + shader.offset,
+                inherited,
+                depth + 1,
+                out,
+            )?;
+        }
+        return Ok(());
+    }
+    let container = Container::parse(blob).map_err(|e| e.shifted(base))?;
+    let creator = match container.chunk(container::tags::RDEF) {
+        Some(chunk) => {
+            rdef::Rdef::parse(&chunk.data)
+                .map_err(|e| e.shifted(base + chunk.payload_offset))?
+                .creator
+        }
+        None => inherited.to_string(),
+    };
+    for chunk in &container.chunks {
+        if chunk.tag == container::tags::SHDR || chunk.tag == container::tags::SHEX {
+            out.push(ProgramChunk {
+                payload: chunk.data.clone(),
+                offset: base + chunk.payload_offset,
+                creator: creator.clone(),
+            });
+        } else if chunk.tag == container::tags::LIBF {
+            collect_programs(
+                &chunk.data,
+                base + chunk.payload_offset,
+                &creator,
+                depth + 1,
+                out,
+            )?;
+        }
+    }
+    Ok(())
+}

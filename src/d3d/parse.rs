@@ -145,8 +145,15 @@ enum Piece<'a> {
 
 /// A resolved mnemonic.
 enum Mnemonic {
-    Op { opcode: Opcode, controls: Controls, extended: Vec<ExtendedOpcode> },
-    ShaderMessage { message_id: u32, format: u32 },
+    Op {
+        opcode: Opcode,
+        controls: Controls,
+        extended: Vec<ExtendedOpcode>,
+    },
+    ShaderMessage {
+        message_id: u32,
+        format: u32,
+    },
     ImmediateConstantBuffer,
 }
 
@@ -192,7 +199,11 @@ impl<'a> Parser<'a> {
     }
 
     fn eat(&mut self, kind: TokenKind) -> Option<Token> {
-        if self.at(kind) { Some(self.bump()) } else { None }
+        if self.at(kind) {
+            Some(self.bump())
+        } else {
+            None
+        }
     }
 
     fn at_word(&self, n: usize, word: &str) -> bool {
@@ -201,7 +212,11 @@ impl<'a> Parser<'a> {
     }
 
     fn prev_end(&self) -> usize {
-        if self.pos == 0 { 0 } else { self.toks[self.pos - 1].span.end }
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].span.end
+        }
     }
 
     fn at_line_end(&self) -> bool {
@@ -214,8 +229,9 @@ impl<'a> Parser<'a> {
         if self.diags.len() < MAX_ERRORS {
             self.diags.push(d);
         } else if self.diags.len() == MAX_ERRORS {
-            let mut stop = Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
-                .with_note("fix the errors above and assemble again");
+            let mut stop =
+                Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
+                    .with_note("fix the errors above and assemble again");
             if let Some(p) = d.primary {
                 stop = stop.with_primary(p.span, "assembling stopped here");
             }
@@ -316,7 +332,10 @@ impl<'a> Parser<'a> {
         self.bump();
         let text = self.text(t);
         let body = text[1..].trim_start();
-        let word: String = body.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let word: String = body
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
         match word.as_str() {
             "line" | "endif" => {}
             "if" if body[2..].trim() == "0" => {}
@@ -339,8 +358,10 @@ impl<'a> Parser<'a> {
                 TokenKind::Semicolon => return,
                 TokenKind::Eof => {
                     self.push(
-                        Diagnostic::error("unterminated byte array: expected `};`, found end of file")
-                            .with_primary(start.span, "the array of an fxc /Fh header starts here"),
+                        Diagnostic::error(
+                            "unterminated byte array: expected `};`, found end of file",
+                        )
+                        .with_primary(start.span, "the array of an fxc /Fh header starts here"),
                     );
                     return;
                 }
@@ -366,7 +387,11 @@ impl<'a> Parser<'a> {
 
     fn close_program(&mut self) {
         if let Some(open) = self.current.take() {
-            self.programs.push(ParsedProgram { program: open.program, map: open.map, header: open.header });
+            self.programs.push(ParsedProgram {
+                program: open.program,
+                map: open.map,
+                header: open.header,
+            });
         }
     }
 
@@ -383,8 +408,15 @@ impl<'a> Parser<'a> {
         })?;
         self.close_program();
         self.current = Some(Open {
-            program: Program { version, instructions: Vec::new() },
-            map: SourceMap { kind: SourceKind::Text, version: t.span, instructions: Vec::new() },
+            program: Program {
+                version,
+                instructions: Vec::new(),
+            },
+            map: SourceMap {
+                kind: SourceKind::Text,
+                version: t.span,
+                instructions: Vec::new(),
+            },
             header: Span::new(self.header_start, t.span.start),
         });
         self.end_of_line("the version line")
@@ -401,22 +433,39 @@ impl<'a> Parser<'a> {
         if first.kind == TokenKind::Ident && is_known_mnemonic(word) {
             self.push(
                 Diagnostic::error(format!("missing version line before `{}`", short(word)))
-                    .with_primary(first.span, "the first instruction comes before any version line")
+                    .with_primary(
+                        first.span,
+                        "the first instruction comes before any version line",
+                    )
                     .with_note(format!("an SM4/SM5 listing starts with {VERSION_EXAMPLES}")),
             );
             self.current = Some(Open {
                 program: Program {
-                    version: Version { program_type: ProgramType::Pixel, major: 5, minor: 0 },
+                    version: Version {
+                        program_type: ProgramType::Pixel,
+                        major: 5,
+                        minor: 0,
+                    },
                     instructions: Vec::new(),
                 },
-                map: SourceMap { kind: SourceKind::Text, version: Span::new(0, 0), instructions: Vec::new() },
+                map: SourceMap {
+                    kind: SourceKind::Text,
+                    version: Span::new(0, 0),
+                    instructions: Vec::new(),
+                },
                 header: Span::new(0, 0),
             });
             return Ok(());
         }
-        let mut d = Diagnostic::error(format!("expected {VERSION_EXAMPLES}, found `{}`", short(word)))
-            .with_primary(first.span, "not SM4/SM5 assembly");
-        if matches!(word, "VERT" | "FRAG" | "GEOM" | "TESS_CTRL" | "TESS_EVAL" | "COMP") {
+        let mut d = Diagnostic::error(format!(
+            "expected {VERSION_EXAMPLES}, found `{}`",
+            short(word)
+        ))
+        .with_primary(first.span, "not SM4/SM5 assembly");
+        if matches!(
+            word,
+            "VERT" | "FRAG" | "GEOM" | "TESS_CTRL" | "TESS_EVAL" | "COMP"
+        ) {
             d = d.with_note("this looks like TGSI text; the TGSI assembler reads it");
         } else {
             d = d.with_note("an SM4/SM5 listing is `//` comments, then the version line, then one instruction per line");
@@ -431,8 +480,10 @@ impl<'a> Parser<'a> {
         }
         let (found, span) = self.describe_next();
         Err(self.error(
-            Diagnostic::error(format!("expected the end of the line after {what}, found {found}"))
-                .with_primary(span, "unexpected text"),
+            Diagnostic::error(format!(
+                "expected the end of the line after {what}, found {found}"
+            ))
+            .with_primary(span, "unexpected text"),
         ))
     }
 
@@ -449,11 +500,15 @@ impl<'a> Parser<'a> {
         self.ensure_program(first)?;
         self.operand_spans.clear();
         let (mnemonic, mnemonic_span) = self.mnemonic()?;
-        let version = self.current.as_ref().map(|o| o.program.version).unwrap_or(Version {
-            program_type: ProgramType::Pixel,
-            major: 5,
-            minor: 0,
-        });
+        let version = self
+            .current
+            .as_ref()
+            .map(|o| o.program.version)
+            .unwrap_or(Version {
+                program_type: ProgramType::Pixel,
+                major: 5,
+                minor: 0,
+            });
         let mut inst = match mnemonic {
             Mnemonic::ImmediateConstantBuffer => {
                 let data = self.immediate_constant_buffer(mnemonic_span)?;
@@ -463,8 +518,15 @@ impl<'a> Parser<'a> {
                 let m = self.shader_message(message_id, format)?;
                 custom(CustomData::ShaderMessage(m))
             }
-            Mnemonic::Op { opcode: Opcode::CustomData, .. } => self.custom_data()?,
-            Mnemonic::Op { opcode, controls, extended } => {
+            Mnemonic::Op {
+                opcode: Opcode::CustomData,
+                ..
+            } => self.custom_data()?,
+            Mnemonic::Op {
+                opcode,
+                controls,
+                extended,
+            } => {
                 let mut inst = Instruction::new(opcode, Vec::new());
                 inst.controls = controls;
                 inst.extended = extended;
@@ -483,10 +545,16 @@ impl<'a> Parser<'a> {
         if let Payload::CustomData(_) = inst.payload {
             inst.trailing = Vec::new();
         }
-        self.end_of_line(&format!("`{}`", short(&self.src[mnemonic_span.start..mnemonic_span.end])))?;
+        self.end_of_line(&format!(
+            "`{}`",
+            short(&self.src[mnemonic_span.start..mnemonic_span.end])
+        ))?;
         let span = Span::new(first.span.start, self.prev_end());
         // the instruction must fit the token format on its own
-        let single = Program { version, instructions: vec![inst] };
+        let single = Program {
+            version,
+            instructions: vec![inst],
+        };
         if let Err(e) = encode_program(&single) {
             return Err(self.error(
                 Diagnostic::error(format!("this instruction cannot be encoded: {}", e.message))
@@ -494,7 +562,11 @@ impl<'a> Parser<'a> {
             ));
         }
         let inst = single.instructions.into_iter().next().ok_or(Reported)?;
-        let source = InstructionSource { span, mnemonic: mnemonic_span, operands: std::mem::take(&mut self.operand_spans) };
+        let source = InstructionSource {
+            span,
+            mnemonic: mnemonic_span,
+            operands: std::mem::take(&mut self.operand_spans),
+        };
         if let Some(open) = self.current.as_mut() {
             open.program.instructions.push(inst);
             open.map.instructions.push(source);
@@ -580,7 +652,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn resolve(&mut self, base: &'a str, base_span: Span, pieces: &[Piece<'a>]) -> PResult<Mnemonic> {
+    fn resolve(
+        &mut self,
+        base: &'a str,
+        base_span: Span,
+        pieces: &[Piece<'a>],
+    ) -> PResult<Mnemonic> {
         // words that are not opcodes of the table
         if base == "dcl_immediateConstantBuffer" || base == "dcl_immediateconstantbuffer" {
             self.no_pieces(base, pieces)?;
@@ -588,14 +665,20 @@ impl<'a> Parser<'a> {
         }
         if let Some((id, _)) = SHADER_MESSAGE_NAMES.iter().find(|(_, n)| *n == base) {
             self.no_pieces(base, pieces)?;
-            return Ok(Mnemonic::ShaderMessage { message_id: *id, format: SHADER_MESSAGE_FORMAT_PRINTF });
+            return Ok(Mnemonic::ShaderMessage {
+                message_id: *id,
+                format: SHADER_MESSAGE_FORMAT_PRINTF,
+            });
         }
         if base == "shader_message" {
             return match pieces {
                 [Piece::Group(items, _)] if items.len() == 2 => {
                     let id = self.unsigned_item(items[0])?;
                     let format = self.unsigned_item(items[1])?;
-                    Ok(Mnemonic::ShaderMessage { message_id: id, format })
+                    Ok(Mnemonic::ShaderMessage {
+                        message_id: id,
+                        format,
+                    })
                 }
                 _ => Err(self.error(
                     Diagnostic::error("expected `shader_message(ID, FORMAT) \"…\"`")
@@ -606,7 +689,10 @@ impl<'a> Parser<'a> {
         // the longest prefix (at `_` boundaries) that names an opcode and
         // whose remaining words are suffixes of it
         let mut candidates: Vec<(Opcode, usize)> = Vec::new();
-        let boundaries = base.match_indices('_').map(|(i, _)| i).chain(std::iter::once(base.len()));
+        let boundaries = base
+            .match_indices('_')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(base.len()));
         let mut ends: Vec<usize> = boundaries.collect();
         ends.reverse();
         for end in ends {
@@ -634,13 +720,22 @@ impl<'a> Parser<'a> {
             split_words(&base[end..], base_span.start + end, &mut all);
             all.extend(pieces.iter().cloned());
             match suffixes(opcode.info(), &all, base_span) {
-                Ok((controls, extended)) => return Ok(Mnemonic::Op { opcode, controls, extended }),
+                Ok((controls, extended)) => {
+                    return Ok(Mnemonic::Op {
+                        opcode,
+                        controls,
+                        extended,
+                    });
+                }
                 Err(d) => {
                     first_error.get_or_insert(d);
                 }
             }
         }
-        Err(self.error(first_error.unwrap_or_else(|| Diagnostic::error("bad mnemonic").with_primary(base_span, ""))))
+        Err(self.error(
+            first_error
+                .unwrap_or_else(|| Diagnostic::error("bad mnemonic").with_primary(base_span, "")),
+        ))
     }
 
     fn no_pieces(&mut self, base: &str, pieces: &[Piece<'a>]) -> PResult<()> {
@@ -659,7 +754,10 @@ impl<'a> Parser<'a> {
 
     fn unsigned_item(&mut self, (text, span): (&str, Span)) -> PResult<u32> {
         literal::unsigned(text).map_err(|m| {
-            self.error(Diagnostic::error(format!("expected an unsigned integer: {m}")).with_primary(span, "expected a number"))
+            self.error(
+                Diagnostic::error(format!("expected an unsigned integer: {m}"))
+                    .with_primary(span, "expected a number"),
+            )
         })
     }
 
@@ -683,7 +781,10 @@ impl<'a> Parser<'a> {
                         if specs.len() == 1 { "" } else { "s" },
                         list.join(", ")
                     ))
-                    .with_primary(span, format!("expected operand {} ({})", k + 1, role_name(spec.role))),
+                    .with_primary(
+                        span,
+                        format!("expected operand {} ({})", k + 1, role_name(spec.role)),
+                    ),
                 ));
             }
             let (op, span) = self.operand(spec.role, 0)?;
@@ -745,8 +846,10 @@ impl<'a> Parser<'a> {
         let close = self.expect(TokenKind::RBracket, "`]`")?;
         if !info.flags.contains(OpFlags::PRECISE) {
             return Err(self.error(
-                Diagnostic::error(format!("`{}` has no precise mask", info.name))
-                    .with_primary(Span::new(open.span.start, close.span.end), "cannot be encoded on this opcode"),
+                Diagnostic::error(format!("`{}` has no precise mask", info.name)).with_primary(
+                    Span::new(open.span.start, close.span.end),
+                    "cannot be encoded on this opcode",
+                ),
             ));
         }
         Ok(mask)
@@ -764,9 +867,11 @@ impl<'a> Parser<'a> {
         {
             let (found, span) = self.describe_next();
             return Err(self.error(
-                Diagnostic::error(format!("expected `|` closing the absolute value, found {found}"))
-                    .with_primary(span, "expected `|`")
-                    .with_secondary(open.span, "opened here"),
+                Diagnostic::error(format!(
+                    "expected `|` closing the absolute value, found {found}"
+                ))
+                .with_primary(span, "expected `|`")
+                .with_secondary(open.span, "opened here"),
             ));
         }
         op.modifier = match (neg, abs.is_some()) {
@@ -781,13 +886,20 @@ impl<'a> Parser<'a> {
                 marker = Some(m);
             }
         }
-        let ctx = ComponentContext { file: op.file, role, index_count: op.indices.len(), printed_values };
+        let ctx = ComponentContext {
+            file: op.file,
+            role,
+            index_count: op.indices.len(),
+            printed_values,
+        };
         op.components = match (marker, &letters) {
             (Some((_, span)), Some((_, lspan))) => {
                 return Err(self.error(
-                    Diagnostic::error("an operand has either `.xyzw` letters or a component marker, not both")
-                        .with_primary(span, "component marker")
-                        .with_secondary(*lspan, "letters"),
+                    Diagnostic::error(
+                        "an operand has either `.xyzw` letters or a component marker, not both",
+                    )
+                    .with_primary(span, "component marker")
+                    .with_secondary(*lspan, "letters"),
                 ));
             }
             (Some((c, _)), None) => c,
@@ -803,7 +915,8 @@ impl<'a> Parser<'a> {
         let span = Span::new(start, self.prev_end());
         if op.indices.len() > 3 && role != Role::Decl {
             return Err(self.error(
-                Diagnostic::error("an operand holds at most 3 indices").with_primary(span, "one index too many"),
+                Diagnostic::error("an operand holds at most 3 indices")
+                    .with_primary(span, "one index too many"),
             ));
         }
         if op.file.is_immediate() {
@@ -833,10 +946,13 @@ impl<'a> Parser<'a> {
             Diagnostic::error(format!("bad component letters `.{text}`"))
                 .with_primary(span, "expected 1 to 4 of x, y, z, w")
         } else if role == Role::Src {
-            Diagnostic::error(format!("bad swizzle `.{text}`")).with_primary(span, "expected 1 or 4 letters")
+            Diagnostic::error(format!("bad swizzle `.{text}`"))
+                .with_primary(span, "expected 1 or 4 letters")
         } else {
-            Diagnostic::error(format!("bad write mask `.{text}`"))
-                .with_primary(span, "a mask names each component at most once, in order x, y, z, w")
+            Diagnostic::error(format!("bad write mask `.{text}`")).with_primary(
+                span,
+                "a mask names each component at most once, in order x, y, z, w",
+            )
         };
         self.error(d)
     }
@@ -848,13 +964,29 @@ impl<'a> Parser<'a> {
         let word_tok = self.expect(TokenKind::Ident, "an annotation such as `min16f`")?;
         let word = self.text(word_tok);
         let mut marker = None;
-        if let Some(p) = named(word, MinPrecision::ALL, MinPrecision::name, MinPrecision::aliases) {
+        if let Some(p) = named(
+            word,
+            MinPrecision::ALL,
+            MinPrecision::name,
+            MinPrecision::aliases,
+        ) {
             op.min_precision = p;
             if self.at_word(0, "as") {
                 self.bump();
                 let t = self.expect(TokenKind::Ident, "a precision after `as`")?;
-                if named(self.text(t), MinPrecision::ALL, MinPrecision::name, MinPrecision::aliases).is_none() {
-                    return Err(self.unknown_name("precision", t, MinPrecision::ALL.iter().map(|p| p.name())));
+                if named(
+                    self.text(t),
+                    MinPrecision::ALL,
+                    MinPrecision::name,
+                    MinPrecision::aliases,
+                )
+                .is_none()
+                {
+                    return Err(self.unknown_name(
+                        "precision",
+                        t,
+                        MinPrecision::ALL.iter().map(|p| p.name()),
+                    ));
                 }
             }
         } else {
@@ -863,7 +995,11 @@ impl<'a> Parser<'a> {
                 "ext" => op.force_extended = true,
                 "components" | "mask" | "swizzle" | "select" => {
                     self.expect(TokenKind::Equals, "`=`")?;
-                    let value = if self.at(TokenKind::RBrace) { None } else { Some(self.bump()) };
+                    let value = if self.at(TokenKind::RBrace) {
+                        None
+                    } else {
+                        Some(self.bump())
+                    };
                     let text = value.map(|t| self.text(t)).unwrap_or("");
                     let span = value.map(|t| t.span).unwrap_or(word_tok.span);
                     let c = match word {
@@ -873,24 +1009,35 @@ impl<'a> Parser<'a> {
                         "swizzle" => letter_numbers(text)
                             .filter(|l| l.len() == 4)
                             .map(|l| Components::Swizzle([l[0], l[1], l[2], l[3]])),
-                        "select" => letter_numbers(text).filter(|l| l.len() == 1).map(|l| Components::Select(l[0])),
+                        "select" => letter_numbers(text)
+                            .filter(|l| l.len() == 1)
+                            .map(|l| Components::Select(l[0])),
                         _ => None,
                     };
                     match c {
                         Some(c) => marker = Some((c, Span::new(open.span.start, span.end))),
                         None => {
                             return Err(self.error(
-                                Diagnostic::error(format!("bad component marker `{{{word}={text}}}`"))
-                                    .with_primary(span, "expected `none`/`1`, a mask, 4 swizzle letters or 1 letter"),
+                                Diagnostic::error(format!(
+                                    "bad component marker `{{{word}={text}}}`"
+                                ))
+                                .with_primary(
+                                    span,
+                                    "expected `none`/`1`, a mask, 4 swizzle letters or 1 letter",
+                                ),
                             ));
                         }
                     }
                 }
                 _ => {
-                    let known = MinPrecision::ALL
-                        .iter()
-                        .map(|p| p.name())
-                        .chain(["nonuniform", "ext", "components", "mask", "swizzle", "select"]);
+                    let known = MinPrecision::ALL.iter().map(|p| p.name()).chain([
+                        "nonuniform",
+                        "ext",
+                        "components",
+                        "mask",
+                        "swizzle",
+                        "select",
+                    ]);
                     return Err(self.unknown_name("operand annotation", word_tok, known));
                 }
             }
@@ -899,9 +1046,15 @@ impl<'a> Parser<'a> {
         Ok(marker)
     }
 
-    fn unknown_name<'n>(&mut self, what: &str, t: Token, names: impl IntoIterator<Item = &'n str>) -> Reported {
+    fn unknown_name<'n>(
+        &mut self,
+        what: &str,
+        t: Token,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Reported {
         let text = self.text(t);
-        let mut d = Diagnostic::error(format!("unknown {what} `{}`", short(text))).with_primary(t.span, format!("not a {what}"));
+        let mut d = Diagnostic::error(format!("unknown {what} `{}`", short(text)))
+            .with_primary(t.span, format!("not a {what}"));
         if let Some(s) = nearest(text, names) {
             d = d.with_note(format!("help: did you mean `{s}`?"));
         }
@@ -914,12 +1067,17 @@ impl<'a> Parser<'a> {
     fn operand_core(&mut self, depth: usize) -> PResult<(Operand, Option<(&'a str, Span)>, usize)> {
         let t = self.peek();
         if t.kind != TokenKind::Ident {
-            return Err(self.expected("an operand (a register such as `r0.x` or an immediate `l(…)`)"));
+            return Err(
+                self.expected("an operand (a register such as `r0.x` or an immediate `l(…)`)")
+            );
         }
         let word = self.text(t);
         let next = self.peek_at(1);
         let mut printed_values = 0;
-        let mut op = if (word == "l" || word == "d") && next.kind == TokenKind::LParen && next.span.start == t.span.end {
+        let mut op = if (word == "l" || word == "d")
+            && next.kind == TokenKind::LParen
+            && next.span.start == t.span.end
+        {
             self.bump();
             self.bump();
             let mut values = Vec::new();
@@ -930,7 +1088,10 @@ impl<'a> Parser<'a> {
                     return Err(self.expected("a number"));
                 }
                 self.bump();
-                let lit = Literal { negative, text: self.text(v) };
+                let lit = Literal {
+                    negative,
+                    text: self.text(v),
+                };
                 if word == "l" {
                     let bits = literal::imm32(lit).map_err(|m| self.bad_literal(m, v.span))?;
                     values.push(bits);
@@ -946,8 +1107,15 @@ impl<'a> Parser<'a> {
                 self.expect(TokenKind::RParen, "`,` or `)`")?;
                 break;
             }
-            let file = if word == "l" { RegisterFile::Immediate32 } else { RegisterFile::Immediate64 };
-            Operand { values, ..Operand::register(file, &[], Components::None) }
+            let file = if word == "l" {
+                RegisterFile::Immediate32
+            } else {
+                RegisterFile::Immediate64
+            };
+            Operand {
+                values,
+                ..Operand::register(file, &[], Components::None)
+            }
         } else {
             self.bump();
             self.register(t, depth)?
@@ -965,7 +1133,10 @@ impl<'a> Parser<'a> {
     }
 
     fn bad_literal(&mut self, message: String, span: Span) -> Reported {
-        self.error(Diagnostic::error(format!("bad immediate: {message}")).with_primary(span, "cannot be encoded"))
+        self.error(
+            Diagnostic::error(format!("bad immediate: {message}"))
+                .with_primary(span, "cannot be encoded"),
+        )
     }
 
     fn register(&mut self, t: Token, depth: usize) -> PResult<Operand> {
@@ -978,7 +1149,10 @@ impl<'a> Parser<'a> {
                 .filter(|f| !f.is_immediate())
                 .map(|f| f.name());
             let mut d = Diagnostic::error(format!("unknown register `{}`", short(word)))
-                .with_primary(t.span, "expected a register such as `r0`, `v1`, `cb0[2]` or `l(…)`");
+                .with_primary(
+                    t.span,
+                    "expected a register such as `r0`, `v1`, `cb0[2]` or `l(…)`",
+                );
             if let Some(s) = nearest(prefix, names) {
                 d = d.with_note(format!("help: did you mean `{s}`?"));
             }
@@ -1000,11 +1174,17 @@ impl<'a> Parser<'a> {
             op.indices.append(&mut got);
             let close = self.expect(TokenKind::RBracket, "`]`")?;
             // a constant-buffer declaration's size bracket is the fourth
-            let limit = if file == RegisterFile::ConstantBuffer { 4 } else { 3 };
+            let limit = if file == RegisterFile::ConstantBuffer {
+                4
+            } else {
+                3
+            };
             if op.indices.len() > limit {
                 return Err(self.error(
-                    Diagnostic::error("an operand holds at most 3 indices")
-                        .with_primary(Span::new(open.span.start, close.span.end), "one index too many"),
+                    Diagnostic::error("an operand holds at most 3 indices").with_primary(
+                        Span::new(open.span.start, close.span.end),
+                        "one index too many",
+                    ),
                 ));
             }
         }
@@ -1017,14 +1197,29 @@ impl<'a> Parser<'a> {
         if self.at(TokenKind::Number) {
             let (n, wide, span) = self.index_number()?;
             if self.eat(TokenKind::Colon).is_some() {
-                let hi = if self.eat(TokenKind::Star).is_some() { u32::MAX } else { self.number_u32("the end of the range")? };
-                return Ok(vec![Index::Imm32(self.narrow(n, wide, span)?), Index::Imm32(hi)]);
+                let hi = if self.eat(TokenKind::Star).is_some() {
+                    u32::MAX
+                } else {
+                    self.number_u32("the end of the range")?
+                };
+                return Ok(vec![
+                    Index::Imm32(self.narrow(n, wide, span)?),
+                    Index::Imm32(hi),
+                ]);
             }
             if self.eat(TokenKind::Plus).is_some() {
                 let rel = Box::new(self.relative(depth)?);
-                return Ok(vec![if wide { Index::Imm64Relative(n, rel) } else { Index::Imm32Relative(self.narrow(n, wide, span)?, rel) }]);
+                return Ok(vec![if wide {
+                    Index::Imm64Relative(n, rel)
+                } else {
+                    Index::Imm32Relative(self.narrow(n, wide, span)?, rel)
+                }]);
             }
-            return Ok(vec![if wide { Index::Imm64(n) } else { Index::Imm32(self.narrow(n, wide, span)?) }]);
+            return Ok(vec![if wide {
+                Index::Imm64(n)
+            } else {
+                Index::Imm32(self.narrow(n, wide, span)?)
+            }]);
         }
         let rel = Box::new(self.relative(depth)?);
         if self.eat(TokenKind::Plus).is_none() {
@@ -1042,8 +1237,10 @@ impl<'a> Parser<'a> {
         if depth >= MAX_RELATIVE_DEPTH {
             let (_, span) = self.describe_next();
             return Err(self.error(
-                Diagnostic::error(format!("relative indices nested deeper than {MAX_RELATIVE_DEPTH} levels"))
-                    .with_primary(span, "too deep"),
+                Diagnostic::error(format!(
+                    "relative indices nested deeper than {MAX_RELATIVE_DEPTH} levels"
+                ))
+                .with_primary(span, "too deep"),
             ));
         }
         let (op, _) = self.operand(Role::Src, depth + 1)?;
@@ -1072,8 +1269,10 @@ impl<'a> Parser<'a> {
         match value {
             Some(v) => Ok((v, wide, t.span)),
             None => Err(self.error(
-                Diagnostic::error(format!("bad index `{}`", short(text)))
-                    .with_primary(t.span, "expected an unsigned index (64-bit ones end in `l`)"),
+                Diagnostic::error(format!("bad index `{}`", short(text))).with_primary(
+                    t.span,
+                    "expected an unsigned index (64-bit ones end in `l`)",
+                ),
             )),
         }
     }
@@ -1095,7 +1294,10 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         literal::unsigned(self.text(t)).map_err(|m| {
-            self.error(Diagnostic::error(format!("bad {what}: {m}")).with_primary(t.span, format!("expected {what}")))
+            self.error(
+                Diagnostic::error(format!("bad {what}: {m}"))
+                    .with_primary(t.span, format!("expected {what}")),
+            )
         })
     }
 
@@ -1105,8 +1307,11 @@ impl<'a> Parser<'a> {
         let n = self.number_u32(what)?;
         if bits < 32 && n >= 1 << bits {
             return Err(self.error(
-                Diagnostic::error(format!("{what} {n} is too big: the token field holds {bits} bits (0 to {})", (1u32 << bits) - 1))
-                    .with_primary(t.span, "out of range"),
+                Diagnostic::error(format!(
+                    "{what} {n} is too big: the token field holds {bits} bits (0 to {})",
+                    (1u32 << bits) - 1
+                ))
+                .with_primary(t.span, "out of range"),
             ));
         }
         Ok(n)
@@ -1163,12 +1368,24 @@ impl<'a> Parser<'a> {
 
     fn system_value(&mut self) -> PResult<SystemValue> {
         self.comma()?;
-        self.enum_word("system value", SystemValue::ALL, SystemValue::name, SystemValue::aliases)
+        self.enum_word(
+            "system value",
+            SystemValue::ALL,
+            SystemValue::name,
+            SystemValue::aliases,
+        )
     }
 
     /// `linear noperspective centroid` … before a pixel-shader input (none = undefined).
     fn interpolation(&mut self) -> PResult<Interpolation> {
-        const WORDS: [&str; 6] = ["constant", "linear", "centroid", "noperspective", "sample", "undefined"];
+        const WORDS: [&str; 6] = [
+            "constant",
+            "linear",
+            "centroid",
+            "noperspective",
+            "sample",
+            "undefined",
+        ];
         let first = self.peek();
         let mut words = Vec::new();
         while self.peek().kind == TokenKind::Ident && WORDS.contains(&self.text(self.peek())) {
@@ -1182,7 +1399,10 @@ impl<'a> Parser<'a> {
         Interpolation::from_name(&joined).ok_or_else(|| {
             self.error(
                 Diagnostic::error(format!("unknown interpolation mode `{joined}`"))
-                    .with_primary(Span::new(first.span.start, self.prev_end()), "not an interpolation mode")
+                    .with_primary(
+                        Span::new(first.span.start, self.prev_end()),
+                        "not an interpolation mode",
+                    )
                     .with_note("modes: constant, linear [noperspective] [centroid | sample]"),
             )
         })
@@ -1191,7 +1411,11 @@ impl<'a> Parser<'a> {
     /// The register number of a `fb#` / `ft#` / `fp#` / `x#` word.
     fn numbered(&mut self, prefix: &str) -> PResult<u32> {
         let t = self.peek();
-        let text = if t.kind == TokenKind::Ident { self.text(t) } else { "" };
+        let text = if t.kind == TokenKind::Ident {
+            self.text(t)
+        } else {
+            ""
+        };
         match text.strip_prefix(prefix).map(literal::unsigned) {
             Some(Ok(n)) => {
                 self.bump();
@@ -1227,7 +1451,10 @@ impl<'a> Parser<'a> {
             Opcode::DclResource | Opcode::DclUavTyped => {
                 let types = self.return_types()?;
                 operands.push(self.decl_operand()?);
-                Payload::ReturnTypes { types, space: self.space()? }
+                Payload::ReturnTypes {
+                    types,
+                    space: self.space()?,
+                }
             }
             Opcode::DclUavRaw | Opcode::DclResourceRaw => {
                 operands.push(self.decl_operand()?);
@@ -1237,7 +1464,10 @@ impl<'a> Parser<'a> {
                 operands.push(self.decl_operand()?);
                 self.comma()?;
                 let stride = self.number_u32("a structure stride")?;
-                Payload::Structured { stride, space: self.space()? }
+                Payload::Structured {
+                    stride,
+                    space: self.space()?,
+                }
             }
             Opcode::DclConstantBuffer => {
                 let mut op = self.decl_operand()?;
@@ -1252,7 +1482,9 @@ impl<'a> Parser<'a> {
                 let range = match space {
                     None => None,
                     Some(space) => match op.indices.pop() {
-                        Some(Index::Imm32(size)) if !op.indices.is_empty() => Some(ConstantBufferRange { size, space }),
+                        Some(Index::Imm32(size)) if !op.indices.is_empty() => {
+                            Some(ConstantBufferRange { size, space })
+                        }
                         _ => {
                             let span = self.operand_spans.last().copied().unwrap_or_default();
                             return Err(self.error(
@@ -1268,8 +1500,12 @@ impl<'a> Parser<'a> {
             Opcode::DclSampler => {
                 operands.push(self.decl_operand()?);
                 self.comma()?;
-                c.sampler_mode =
-                    SamplerModeControl(self.enum_word("sampler mode", SamplerMode::ALL, SamplerMode::name, SamplerMode::aliases)?);
+                c.sampler_mode = SamplerModeControl(self.enum_word(
+                    "sampler mode",
+                    SamplerMode::ALL,
+                    SamplerMode::name,
+                    SamplerMode::aliases,
+                )?);
                 Payload::Space(self.space()?)
             }
             Opcode::DclIndexRange => {
@@ -1299,7 +1535,10 @@ impl<'a> Parser<'a> {
                 operands.push(self.decl_operand()?);
                 Payload::None
             }
-            Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclOutputSgv | Opcode::DclOutputSiv => {
+            Opcode::DclInputSgv
+            | Opcode::DclInputSiv
+            | Opcode::DclOutputSgv
+            | Opcode::DclOutputSiv => {
                 operands.push(self.decl_operand()?);
                 Payload::Name(self.system_value()?)
             }
@@ -1320,7 +1559,11 @@ impl<'a> Parser<'a> {
                 self.expect(TokenKind::RBracket, "`]`")?;
                 self.comma()?;
                 let components = self.number_u32("a component count")?;
-                Payload::IndexableTemp { register, count, components }
+                Payload::IndexableTemp {
+                    register,
+                    count,
+                    components,
+                }
             }
             Opcode::DclGlobalFlags => {
                 let mut flags = GlobalFlags::empty();
@@ -1330,9 +1573,18 @@ impl<'a> Parser<'a> {
                     }
                     let t = self.expect(TokenKind::Ident, "a global flag")?;
                     let word = self.text(t);
-                    match GLOBAL_FLAG_NAMES.iter().find(|(_, n)| *n == word || (n.to_ascii_lowercase() == word)) {
+                    match GLOBAL_FLAG_NAMES
+                        .iter()
+                        .find(|(_, n)| *n == word || (n.to_ascii_lowercase() == word))
+                    {
                         Some((f, _)) => flags |= *f,
-                        None => return Err(self.unknown_name("global flag", t, GLOBAL_FLAG_NAMES.iter().map(|(_, n)| *n))),
+                        None => {
+                            return Err(self.unknown_name(
+                                "global flag",
+                                t,
+                                GLOBAL_FLAG_NAMES.iter().map(|(_, n)| *n),
+                            ));
+                        }
                     }
                 }
                 c.global_flags = flags;
@@ -1353,7 +1605,12 @@ impl<'a> Parser<'a> {
                 let call_sites = self.number_u32("a call-site count")?;
                 self.expect(TokenKind::RBracket, "`]`")?;
                 let tables = self.numbered_list("ft")?;
-                Payload::Interface { index, call_sites, array_size, tables }
+                Payload::Interface {
+                    index,
+                    call_sites,
+                    array_size,
+                    tables,
+                }
             }
             Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
                 c.control_point_count = self.number_bits("a control point count", 6)? as u8;
@@ -1391,10 +1648,15 @@ impl<'a> Parser<'a> {
                 match (op.file, op.values.as_slice()) {
                     (RegisterFile::Immediate32, [bits]) => Payload::Float(*bits),
                     _ => {
-                        let span = Span::new(self.operand_spans.last().map_or(0, |s| s.start), self.prev_end());
+                        let span = Span::new(
+                            self.operand_spans.last().map_or(0, |s| s.start),
+                            self.prev_end(),
+                        );
                         return Err(self.error(
-                            Diagnostic::error("`dcl_hs_max_tessfactor` takes one float: `l(64.000000)`")
-                                .with_primary(span, "expected `l(value)`"),
+                            Diagnostic::error(
+                                "`dcl_hs_max_tessfactor` takes one float: `l(64.000000)`",
+                            )
+                            .with_primary(span, "expected `l(value)`"),
                         ));
                     }
                 }
@@ -1437,9 +1699,14 @@ impl<'a> Parser<'a> {
             self.bump();
         }
         let t = self.peek();
-        let runs_into_statement = t.kind == TokenKind::Ident && t.line_start && !matches!(self.text(t), "inf" | "nan");
+        let runs_into_statement =
+            t.kind == TokenKind::Ident && t.line_start && !matches!(self.text(t), "inf" | "nan");
         if t.kind == TokenKind::Eof || runs_into_statement {
-            let found = if t.kind == TokenKind::Eof { "end of file".to_string() } else { format!("`{}`", short(self.text(t))) };
+            let found = if t.kind == TokenKind::Eof {
+                "end of file".to_string()
+            } else {
+                format!("`{}`", short(self.text(t)))
+            };
             return Err(self.error(
                 Diagnostic::error(format!("unterminated {what}: expected `}}`, found {found}"))
                     .with_primary(open, "this `{` is never closed")
@@ -1474,8 +1741,13 @@ impl<'a> Parser<'a> {
             }
             if count > 4 {
                 return Err(self.error(
-                    Diagnostic::error(format!("an immediate constant buffer row holds at most 4 values, found {count}"))
-                        .with_primary(Span::new(row_open.span.start, self.prev_end()), "too many values"),
+                    Diagnostic::error(format!(
+                        "an immediate constant buffer row holds at most 4 values, found {count}"
+                    ))
+                    .with_primary(
+                        Span::new(row_open.span.start, self.prev_end()),
+                        "too many values",
+                    ),
                 ));
             }
             self.block_newlines(open, what)?;
@@ -1498,7 +1770,11 @@ impl<'a> Parser<'a> {
             return Err(self.expected("a number"));
         }
         self.bump();
-        literal::imm32(Literal { negative, text: self.text(v) }).map_err(|m| self.bad_literal(m, v.span))
+        literal::imm32(Literal {
+            negative,
+            text: self.text(v),
+        })
+        .map_err(|m| self.bad_literal(m, v.span))
     }
 
     /// `customdata CLASS { 0x…, … }`.
@@ -1507,7 +1783,12 @@ impl<'a> Parser<'a> {
         let class = match t.kind {
             TokenKind::Number => self.number_u32("a custom-data class")?,
             TokenKind::Ident => self
-                .enum_word("custom-data class", CustomDataClass::ALL, CustomDataClass::name, CustomDataClass::aliases)?
+                .enum_word(
+                    "custom-data class",
+                    CustomDataClass::ALL,
+                    CustomDataClass::name,
+                    CustomDataClass::aliases,
+                )?
                 .number(),
             _ => return Err(self.expected("a custom-data class such as `comment` or `opaque`")),
         };
@@ -1549,13 +1830,17 @@ impl<'a> Parser<'a> {
                 let raw = self.text(t);
                 unescape(&raw[1..raw.len() - 1]).map_err(|(offset, m)| {
                     let at = t.span.start + 1 + offset;
-                    self.error(Diagnostic::error(m).with_primary(Span::new(at, at + 2), "bad escape"))
+                    self.error(
+                        Diagnostic::error(m).with_primary(Span::new(at, at + 2), "bad escape"),
+                    )
                 })?
             }
             TokenKind::UnterminatedString => {
                 return Err(self.error(
-                    Diagnostic::error("unterminated string: expected `\"` before the end of the line")
-                        .with_primary(t.span, "this string is never closed"),
+                    Diagnostic::error(
+                        "unterminated string: expected `\"` before the end of the line",
+                    )
+                    .with_primary(t.span, "this string is never closed"),
                 ));
             }
             _ => return Err(self.expected("a quoted format string")),
@@ -1566,7 +1851,12 @@ impl<'a> Parser<'a> {
             self.operand_spans.push(span);
             operands.push(op);
         }
-        Ok(ShaderMessage { message_id, format, text, operands })
+        Ok(ShaderMessage {
+            message_id,
+            format,
+            text,
+            operands,
+        })
     }
 
     /// ` {trailing=0x…, …}`: the dwords after an instruction's operands.
@@ -1600,7 +1890,10 @@ fn split_words<'a>(text: &'a str, at: usize, out: &mut Vec<Piece<'a>>) {
     let mut offset = 0;
     for part in text.split('_') {
         if !part.is_empty() {
-            out.push(Piece::Word(part, Span::new((at + offset).saturating_sub(1), at + offset + part.len())));
+            out.push(Piece::Word(
+                part,
+                Span::new((at + offset).saturating_sub(1), at + offset + part.len()),
+            ));
         }
         offset += part.len() + 1;
     }
@@ -1626,14 +1919,18 @@ pub fn named<T: Copy>(
     name: fn(T) -> &'static str,
     aliases: fn(T) -> &'static [&'static str],
 ) -> Option<T> {
-    all.iter().copied().find(|&v| name(v) == word || aliases(v).contains(&word)).or_else(|| {
-        if word.bytes().any(|b| b.is_ascii_uppercase()) {
-            return None;
-        }
-        all.iter()
-            .copied()
-            .find(|&v| name(v).eq_ignore_ascii_case(word) || aliases(v).iter().any(|a| a.eq_ignore_ascii_case(word)))
-    })
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == word || aliases(v).contains(&word))
+        .or_else(|| {
+            if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                return None;
+            }
+            all.iter().copied().find(|&v| {
+                name(v).eq_ignore_ascii_case(word)
+                    || aliases(v).iter().any(|a| a.eq_ignore_ascii_case(word))
+            })
+        })
 }
 
 /// The opcode spelled `word` (fxc name, alias, or their lower-case form).
@@ -1647,7 +1944,10 @@ fn lookup_opcode(word: &str) -> Option<Opcode> {
     OPCODES
         .iter()
         .filter(|i| !i.flags.contains(OpFlags::RESERVED))
-        .find(|i| i.name.eq_ignore_ascii_case(word) || i.aliases.iter().any(|a| a.eq_ignore_ascii_case(word)))
+        .find(|i| {
+            i.name.eq_ignore_ascii_case(word)
+                || i.aliases.iter().any(|a| a.eq_ignore_ascii_case(word))
+        })
         .map(|i| i.opcode)
 }
 
@@ -1670,14 +1970,35 @@ fn lookup_file(prefix: &str) -> Option<RegisterFile> {
     if prefix == "l" {
         return Some(RegisterFile::Label);
     }
-    let file = named(prefix, RegisterFile::ALL, RegisterFile::name, RegisterFile::aliases)
-        .or_else(|| RegisterFile::ALL.iter().copied().find(|f| f.is_range_bound() && f.name().to_ascii_uppercase() == prefix))?;
-    if file.is_immediate() { None } else { Some(file) }
+    let file = named(
+        prefix,
+        RegisterFile::ALL,
+        RegisterFile::name,
+        RegisterFile::aliases,
+    )
+    .or_else(|| {
+        RegisterFile::ALL
+            .iter()
+            .copied()
+            .find(|f| f.is_range_bound() && f.name().to_ascii_uppercase() == prefix)
+    })?;
+    if file.is_immediate() {
+        None
+    } else {
+        Some(file)
+    }
 }
 
 /// Component numbers of letters `xyzw`.
 fn letter_numbers(text: &str) -> Option<Vec<u8>> {
-    text.chars().map(|c| COMPONENT_NAMES.iter().position(|&n| n == c).map(|p| p as u8)).collect()
+    text.chars()
+        .map(|c| {
+            COMPONENT_NAMES
+                .iter()
+                .position(|&n| n == c)
+                .map(|p| p as u8)
+        })
+        .collect()
 }
 
 /// A mask from letters in order (`xz`); `Some(0)` for none.
@@ -1708,18 +2029,24 @@ fn parse_return_types(items: &[(&str, Span)]) -> Result<[ReturnType; 4], Diagnos
             (Some(a), Some(b)) => Span::new(a.1.start, b.1.end),
             _ => Span::default(),
         };
-        return Err(Diagnostic::error(format!("a return-type list names 4 types, found {}", items.len()))
-            .with_primary(span, "expected `(t,t,t,t)`"));
+        return Err(Diagnostic::error(format!(
+            "a return-type list names 4 types, found {}",
+            items.len()
+        ))
+        .with_primary(span, "expected `(t,t,t,t)`"));
     }
     let mut out = [ReturnType::Float; 4];
     for (slot, (text, span)) in out.iter_mut().zip(items) {
-        *slot = named(text, ReturnType::ALL, ReturnType::name, ReturnType::aliases).ok_or_else(|| {
-            let mut d = Diagnostic::error(format!("unknown return type `{}`", short(text))).with_primary(*span, "not a return type");
-            if let Some(s) = nearest(text, ReturnType::ALL.iter().map(|t| t.name())) {
-                d = d.with_note(format!("help: did you mean `{s}`?"));
-            }
-            d
-        })?;
+        *slot = named(text, ReturnType::ALL, ReturnType::name, ReturnType::aliases).ok_or_else(
+            || {
+                let mut d = Diagnostic::error(format!("unknown return type `{}`", short(text)))
+                    .with_primary(*span, "not a return type");
+                if let Some(s) = nearest(text, ReturnType::ALL.iter().map(|t| t.name())) {
+                    d = d.with_note(format!("help: did you mean `{s}`?"));
+                }
+                d
+            },
+        )?;
     }
     Ok(out)
 }
@@ -1727,13 +2054,22 @@ fn parse_return_types(items: &[(&str, Span)]) -> Result<[ReturnType; 4], Diagnos
 /// What a parenthesised group after a mnemonic holds.
 fn classify_group(items: &[(&str, Span)], span: Span) -> Result<ExtendedOpcode, Diagnostic> {
     let texts: Vec<&str> = items.iter().map(|i| i.0).collect();
-    if items.len() == 3 && texts.iter().all(|t| t.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) && !t.is_empty()) {
+    if items.len() == 3
+        && texts.iter().all(|t| {
+            t.trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && !t.is_empty()
+        })
+    {
         let mut offsets = [0i8; 3];
         for (slot, (text, s)) in offsets.iter_mut().zip(items) {
             let v: i64 = text.parse().unwrap_or(i64::MAX);
             if !(-8..=7).contains(&v) {
-                return Err(Diagnostic::error(format!("texel offset {text} does not fit the 4-bit field (-8 to 7)"))
-                    .with_primary(*s, "out of range"));
+                return Err(Diagnostic::error(format!(
+                    "texel offset {text} does not fit the 4-bit field (-8 to 7)"
+                ))
+                .with_primary(*s, "out of range"));
             }
             *slot = v as i8;
         }
@@ -1742,31 +2078,65 @@ fn classify_group(items: &[(&str, Span)], span: Span) -> Result<ExtendedOpcode, 
     if items.len() == 4 {
         return parse_return_types(items).map(ExtendedOpcode::ResourceReturnType);
     }
-    if let Some(dimension) = texts.first().and_then(|t| named(t, ResourceDimension::ALL, ResourceDimension::name, ResourceDimension::aliases)) {
+    if let Some(dimension) = texts.first().and_then(|t| {
+        named(
+            t,
+            ResourceDimension::ALL,
+            ResourceDimension::name,
+            ResourceDimension::aliases,
+        )
+    }) {
         let stride = match items.get(1) {
             None if items.len() == 1 => 0,
             Some((text, s)) if items.len() == 2 => {
-                let value = text.strip_prefix("stride").map(|r| r.trim_start()).and_then(|r| r.strip_prefix('=')).map(str::trim);
+                let value = text
+                    .strip_prefix("stride")
+                    .map(|r| r.trim_start())
+                    .and_then(|r| r.strip_prefix('='))
+                    .map(str::trim);
                 match value.map(literal::unsigned) {
                     Some(Ok(n)) if n <= 0xFFF => n as u16,
                     Some(Ok(n)) => {
-                        return Err(Diagnostic::error(format!("structure stride {n} does not fit the 12-bit field (0 to 4095)"))
-                            .with_primary(*s, "out of range"));
+                        return Err(Diagnostic::error(format!(
+                            "structure stride {n} does not fit the 12-bit field (0 to 4095)"
+                        ))
+                        .with_primary(*s, "out of range"));
                     }
-                    _ => return Err(Diagnostic::error(format!("expected `stride=N`, found `{}`", short(text))).with_primary(*s, "expected `stride=N`")),
+                    _ => {
+                        return Err(Diagnostic::error(format!(
+                            "expected `stride=N`, found `{}`",
+                            short(text)
+                        ))
+                        .with_primary(*s, "expected `stride=N`"));
+                    }
                 }
             }
-            _ => return Err(Diagnostic::error("`(dimension[, stride=N])` takes at most two items").with_primary(span, "too many items")),
+            _ => {
+                return Err(
+                    Diagnostic::error("`(dimension[, stride=N])` takes at most two items")
+                        .with_primary(span, "too many items"),
+                );
+            }
         };
         return Ok(ExtendedOpcode::ResourceDim { dimension, stride });
     }
-    Err(Diagnostic::error(format!("unknown suffix arguments `({})`", short(&texts.join(","))))
-        .with_primary(span, "expected `(u,v,w)` texel offsets, `(dimension[, stride=N])` or `(t,t,t,t)` return types"))
+    Err(Diagnostic::error(format!(
+        "unknown suffix arguments `({})`",
+        short(&texts.join(","))
+    ))
+    .with_primary(
+        span,
+        "expected `(u,v,w)` texel offsets, `(dimension[, stride=N])` or `(t,t,t,t)` return types",
+    ))
 }
 
 /// Applies the suffix words and groups of a mnemonic to `info`'s controls
 /// and extended tokens.
-fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Controls, Vec<ExtendedOpcode>), Diagnostic> {
+fn suffixes(
+    info: &OpcodeInfo,
+    pieces: &[Piece],
+    base_span: Span,
+) -> Result<(Controls, Vec<ExtendedOpcode>), Diagnostic> {
     let flags = info.flags;
     let mut c = Controls::default();
     let mut seen: Vec<&str> = Vec::new();
@@ -1783,20 +2153,30 @@ fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Con
                 if info.opcode == Opcode::DclResource && dimension_seen && !sample_group {
                     sample_group = true;
                     let n = match items.as_slice() {
-                        [(text, s)] => literal::unsigned(text)
-                            .map_err(|m| Diagnostic::error(format!("bad sample count: {m}")).with_primary(*s, "expected a number"))?,
-                        _ => return Err(Diagnostic::error("expected a sample count `(N)`").with_primary(*span, "expected one number")),
+                        [(text, s)] => literal::unsigned(text).map_err(|m| {
+                            Diagnostic::error(format!("bad sample count: {m}"))
+                                .with_primary(*s, "expected a number")
+                        })?,
+                        _ => {
+                            return Err(Diagnostic::error("expected a sample count `(N)`")
+                                .with_primary(*span, "expected one number"));
+                        }
                     };
                     if n > 127 {
-                        return Err(Diagnostic::error(format!("sample count {n} is too big: the token field holds 7 bits (0 to 127)"))
-                            .with_primary(*span, "out of range"));
+                        return Err(Diagnostic::error(format!(
+                            "sample count {n} is too big: the token field holds 7 bits (0 to 127)"
+                        ))
+                        .with_primary(*span, "out of range"));
                     }
                     c.sample_count = n as u8;
                     continue;
                 }
                 if declaration || flags.contains(OpFlags::CUSTOM_DATA) {
-                    return Err(Diagnostic::error(format!("`{}` takes no parenthesised suffix here", info.name))
-                        .with_primary(*span, "unexpected arguments"));
+                    return Err(Diagnostic::error(format!(
+                        "`{}` takes no parenthesised suffix here",
+                        info.name
+                    ))
+                    .with_primary(*span, "unexpected arguments"));
                 }
                 groups.push((classify_group(items, *span)?, *span));
                 continue;
@@ -1804,26 +2184,45 @@ fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Con
         };
         let duplicate = seen.contains(&word) && word != "aoffimmi" && word != "indexable";
         if duplicate {
-            return Err(Diagnostic::error(format!("suffix `_{word}` given twice")).with_primary(span, "repeated suffix"));
+            return Err(Diagnostic::error(format!("suffix `_{word}` given twice"))
+                .with_primary(span, "repeated suffix"));
         }
         seen.push(word);
         let mut handled = true;
         if flags.contains(OpFlags::TEST) && (word == "z" || word == "nz") {
             if test.is_some() {
-                return Err(Diagnostic::error("`_z` and `_nz` exclude each other").with_primary(span, "second test"));
+                return Err(Diagnostic::error("`_z` and `_nz` exclude each other")
+                    .with_primary(span, "second test"));
             }
-            test = Some(if word == "z" { Test::Zero } else { Test::NonZero });
+            test = Some(if word == "z" {
+                Test::Zero
+            } else {
+                Test::NonZero
+            });
         } else if flags.contains(OpFlags::SATURATE) && word == "sat" {
             c.saturate = true;
-        } else if let Some((f, _)) = SYNC_FLAG_NAMES.iter().find(|(_, n)| n[1..] == *word).filter(|_| flags.contains(OpFlags::SYNC)) {
+        } else if let Some((f, _)) = SYNC_FLAG_NAMES
+            .iter()
+            .find(|(_, n)| n[1..] == *word)
+            .filter(|_| flags.contains(OpFlags::SYNC))
+        {
             c.sync |= *f;
-        } else if flags.intersects(OpFlags::RESINFO_RETURN | OpFlags::SAMPLEINFO_RETURN) && word == "uint" {
+        } else if flags.intersects(OpFlags::RESINFO_RETURN | OpFlags::SAMPLEINFO_RETURN)
+            && word == "uint"
+        {
             c.info_return = InfoReturnControl(InfoReturnType::Uint);
-        } else if flags.contains(OpFlags::RESINFO_RETURN) && (word == "rcpFloat" || word == "rcpfloat") {
+        } else if flags.contains(OpFlags::RESINFO_RETURN)
+            && (word == "rcpFloat" || word == "rcpfloat")
+        {
             c.info_return = InfoReturnControl(InfoReturnType::RcpFloat);
         } else if flags.contains(OpFlags::RESOURCE_DIM)
             && !dimension_seen
-            && let Some(d) = named(word, ResourceDimension::ALL, ResourceDimension::name, ResourceDimension::aliases)
+            && let Some(d) = named(
+                word,
+                ResourceDimension::ALL,
+                ResourceDimension::name,
+                ResourceDimension::aliases,
+            )
         {
             c.resource_dimension = ResourceDimensionControl(d);
             dimension_seen = true;
@@ -1840,23 +2239,35 @@ fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Con
             }
         } else if flags.contains(OpFlags::INTERFACE_DYNAMIC) && word == "dynamicindexed" {
             c.interface_dynamic = true;
-        } else if !declaration && !flags.contains(OpFlags::CUSTOM_DATA) && (word == "aoffimmi" || word == "indexable") {
+        } else if !declaration
+            && !flags.contains(OpFlags::CUSTOM_DATA)
+            && (word == "aoffimmi" || word == "indexable")
+        {
             ext_names.push((word, span));
         } else {
             handled = false;
         }
         if !handled {
-            return Err(Diagnostic::error(format!("`_{word}` is not a suffix of `{}`", info.name))
-                .with_primary(span, "unknown suffix")
-                .with_note(format!("`{}` takes: {}", info.name, accepted_suffixes(info))));
+            return Err(
+                Diagnostic::error(format!("`_{word}` is not a suffix of `{}`", info.name))
+                    .with_primary(span, "unknown suffix")
+                    .with_note(format!(
+                        "`{}` takes: {}",
+                        info.name,
+                        accepted_suffixes(info)
+                    )),
+            );
         }
     }
     if flags.contains(OpFlags::TEST) {
         match test {
             Some(t) => c.test = TestControl(t),
             None => {
-                return Err(Diagnostic::error(format!("`{}` needs a test suffix: `{0}_nz` (non-zero) or `{0}_z` (zero)", info.name))
-                    .with_primary(base_span, "missing `_z` or `_nz`"));
+                return Err(Diagnostic::error(format!(
+                    "`{}` needs a test suffix: `{0}_nz` (non-zero) or `{0}_z` (zero)",
+                    info.name
+                ))
+                .with_primary(base_span, "missing `_z` or `_nz`"));
             }
         }
     }
@@ -1880,14 +2291,22 @@ fn suffixes(info: &OpcodeInfo, pieces: &[Piece], base_span: Span) -> Result<(Con
             _ => "",
         };
         if wanted != *name {
-            let needs = if *name == "aoffimmi" { "`(u,v,w)` texel offsets" } else { "`(dimension)`" };
-            return Err(Diagnostic::error(format!("`_{name}` needs its arguments {needs}, in suffix order"))
-                .with_primary(*span, "arguments missing or out of order"));
+            let needs = if *name == "aoffimmi" {
+                "`(u,v,w)` texel offsets"
+            } else {
+                "`(dimension)`"
+            };
+            return Err(Diagnostic::error(format!(
+                "`_{name}` needs its arguments {needs}, in suffix order"
+            ))
+            .with_primary(*span, "arguments missing or out of order"));
         }
     }
     if let Some((_, span)) = named_groups.get(ext_names.len()) {
-        return Err(Diagnostic::error("these arguments belong to a `_aoffimmi` or `_indexable` suffix that is missing")
-            .with_primary(*span, "no suffix names them"));
+        return Err(Diagnostic::error(
+            "these arguments belong to a `_aoffimmi` or `_indexable` suffix that is missing",
+        )
+        .with_primary(*span, "no suffix names them"));
     }
     Ok((c, groups.into_iter().map(|(g, _)| g).collect()))
 }
@@ -1927,7 +2346,11 @@ fn accepted_suffixes(info: &OpcodeInfo) -> String {
     if !f.intersects(OpFlags::DECLARATION | OpFlags::CUSTOM_DATA) {
         list.push("`_aoffimmi(u,v,w)`, `_indexable(dim)`, `(t,t,t,t)`".into());
     }
-    if list.is_empty() { "no suffixes".into() } else { list.join(", ") }
+    if list.is_empty() {
+        "no suffixes".into()
+    } else {
+        list.join(", ")
+    }
 }
 
 /// The inverse of [`crate::d3d::print::escape_message`]; errors give the
@@ -1957,7 +2380,9 @@ fn unescape(text: &str) -> Result<Vec<u8>, (usize, String)> {
             b'f' => 0x0C,
             b'"' => b'"',
             b'x' => {
-                let hex = text.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hex = text
+                    .get(i + 2..i + 4)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 match hex {
                     Some(v) => {
                         out.push(v);
@@ -1981,8 +2406,10 @@ fn is_version_shaped(word: &str) -> bool {
     let stage = parts.next().unwrap_or("");
     let major = parts.next().unwrap_or("");
     let minor = parts.next().unwrap_or("");
-    matches!(stage, "vs" | "ps" | "gs" | "hs" | "ds" | "cs" | "lib" | "fx" | "tx")
-        && !major.is_empty()
+    matches!(
+        stage,
+        "vs" | "ps" | "gs" | "hs" | "ds" | "cs" | "lib" | "fx" | "tx"
+    ) && !major.is_empty()
         && major.bytes().all(|b| b.is_ascii_digit())
         && (minor == "x" || (!minor.is_empty() && minor.bytes().all(|b| b.is_ascii_digit())))
 }
@@ -1998,15 +2425,28 @@ fn parse_version(word: &str) -> Result<Version, (String, Option<String>)> {
     let stage = parts[0];
     let bad = |m: String, note: Option<&str>| Err((m, note.map(str::to_string)));
     let program_type = match stage {
-        "fx" => return bad(format!("`{word}` is an effect; effects are not SM4/SM5 programs"), None),
-        "tx" => return bad(format!("`{word}` is a texture shader, not an SM4/SM5 program"), None),
+        "fx" => {
+            return bad(
+                format!("`{word}` is an effect; effects are not SM4/SM5 programs"),
+                None,
+            );
+        }
+        "tx" => {
+            return bad(
+                format!("`{word}` is a texture shader, not an SM4/SM5 program"),
+                None,
+            );
+        }
         _ => match ProgramType::from_name(stage) {
             Some(t) => t,
             None => return bad(format!("unknown shader stage `{stage}`"), None),
         },
     };
     let major: u32 = parts.get(1).and_then(|m| m.parse().ok()).unwrap_or(0);
-    let minor: u32 = parts.get(2).and_then(|m| m.parse().ok()).unwrap_or(u32::MAX);
+    let minor: u32 = parts
+        .get(2)
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(u32::MAX);
     if major < 4 {
         return bad(
             format!("`{word}` is Direct3D 9 assembly, not SM4/SM5"),
@@ -2020,7 +2460,10 @@ fn parse_version(word: &str) -> Result<Version, (String, Option<String>)> {
         );
     }
     if minor > 15 {
-        return bad(format!("bad minor version in `{word}`"), Some("a version is `stage_major_minor`, e.g. `ps_5_0`"));
+        return bad(
+            format!("bad minor version in `{word}`"),
+            Some("a version is `stage_major_minor`, e.g. `ps_5_0`"),
+        );
     }
     // level-9 targets (`ps_4_0_level_9_1`, `lib_4_0_level_9_1_vs_only`)
     // are SM4.0 programs
@@ -2028,14 +2471,22 @@ fn parse_version(word: &str) -> Result<Version, (String, Option<String>)> {
     let level9 = match rest {
         [] => true,
         ["level", "9", n, tail @ ..] => {
-            n.bytes().all(|b| b.is_ascii_digit()) && matches!(tail, [] | ["vs", "only"] | ["ps", "only"])
+            n.bytes().all(|b| b.is_ascii_digit())
+                && matches!(tail, [] | ["vs", "only"] | ["ps", "only"])
         }
         _ => false,
     };
     if !level9 {
-        return bad(format!("unknown version suffix in `{word}`"), Some("only `_level_9_N` follows the version"));
+        return bad(
+            format!("unknown version suffix in `{word}`"),
+            Some("only `_level_9_N` follows the version"),
+        );
     }
-    Ok(Version { program_type, major: major as u8, minor: minor as u8 })
+    Ok(Version {
+        program_type,
+        major: major as u8,
+        minor: minor as u8,
+    })
 }
 
 #[cfg(test)]
@@ -2059,49 +2510,111 @@ mod tests {
 
     #[test]
     fn parses_the_ps_div_example_to_its_words() {
-        let p = ok("ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndiv o0.x, cb0[0].x, cb0[1].x\nmov o0.yzw, l(0,0,0,0)\nret \n");
+        let p = ok(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndiv o0.x, cb0[0].x, cb0[1].x\nmov o0.yzw, l(0,0,0,0)\nret \n",
+        );
         let words = encode_program(&p).unwrap();
         assert_eq!(
             words,
             vec![
-                0x0000_0050, 0x0000_001c, 0x0100_086a, 0x0400_0059, 0x0020_8e46, 0, 2, 0x0300_0065, 0x0010_20f2, 0,
-                0x0900_000e, 0x0010_2012, 0, 0x0020_800a, 0, 0, 0x0020_800a, 0, 1, 0x0800_0036, 0x0010_20e2, 0,
-                0x0000_4002, 0, 0, 0, 0, 0x0100_003e,
+                0x0000_0050,
+                0x0000_001c,
+                0x0100_086a,
+                0x0400_0059,
+                0x0020_8e46,
+                0,
+                2,
+                0x0300_0065,
+                0x0010_20f2,
+                0,
+                0x0900_000e,
+                0x0010_2012,
+                0,
+                0x0020_800a,
+                0,
+                0,
+                0x0020_800a,
+                0,
+                1,
+                0x0800_0036,
+                0x0010_20e2,
+                0,
+                0x0000_4002,
+                0,
+                0,
+                0,
+                0,
+                0x0100_003e,
             ]
         );
     }
 
     #[test]
     fn suffixes_and_extended_tokens() {
-        let p = ok("ps_5_0\nsample_c_lz_aoffimmi_indexable(-1,-1,0)(texture2d)(float,float,float,float) r9.xyzw, r1.xyxx, t1.xyzw, s2, r0.x\nresinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw\nsync_uglobal_g_t\nif_nz r0.x\nendif\nld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r0.x, r0.x, l(0), t0.xxxx\n");
+        let p = ok(
+            "ps_5_0\nsample_c_lz_aoffimmi_indexable(-1,-1,0)(texture2d)(float,float,float,float) r9.xyzw, r1.xyxx, t1.xyzw, s2, r0.x\nresinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw\nsync_uglobal_g_t\nif_nz r0.x\nendif\nld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r0.x, r0.x, l(0), t0.xxxx\n",
+        );
         let s = &p.instructions[0];
         assert_eq!(s.opcode, Opcode::SampleCLz);
         assert_eq!(
             s.extended,
             vec![
-                ExtendedOpcode::SampleControls { offsets: [-1, -1, 0] },
-                ExtendedOpcode::ResourceDim { dimension: ResourceDimension::Texture2D, stride: 0 },
+                ExtendedOpcode::SampleControls {
+                    offsets: [-1, -1, 0]
+                },
+                ExtendedOpcode::ResourceDim {
+                    dimension: ResourceDimension::Texture2D,
+                    stride: 0
+                },
                 ExtendedOpcode::ResourceReturnType([ReturnType::Float; 4]),
             ]
         );
         assert_eq!(s.operands[4].components, Components::Select(0));
-        assert_eq!(p.instructions[1].controls.info_return.0, InfoReturnType::Uint);
-        assert_eq!(p.instructions[2].controls.sync, crate::d3d::enums::SyncFlags::all() - crate::d3d::enums::SyncFlags::UAV_MEMORY_GROUP);
+        assert_eq!(
+            p.instructions[1].controls.info_return.0,
+            InfoReturnType::Uint
+        );
+        assert_eq!(
+            p.instructions[2].controls.sync,
+            crate::d3d::enums::SyncFlags::all() - crate::d3d::enums::SyncFlags::UAV_MEMORY_GROUP
+        );
         assert_eq!(p.instructions[3].controls.test.0, Test::NonZero);
-        assert_eq!(p.instructions[5].extended[0], ExtendedOpcode::ResourceDim { dimension: ResourceDimension::StructuredBuffer, stride: 16 });
+        assert_eq!(
+            p.instructions[5].extended[0],
+            ExtendedOpcode::ResourceDim {
+                dimension: ResourceDimension::StructuredBuffer,
+                stride: 16
+            }
+        );
     }
 
     #[test]
     fn operands_indices_and_annotations() {
-        let p = ok("hs_5_0\nmov o[r0.x + 0].x, cb0[8].z\nadd r0.x, -|r1.y|, x0[r1.x + 2].x\nmov r0.x {min16f}, v[0][3].x {def32 as min16f}\nmov r0.xy, icb[r2.w + 0].xyxx\n");
+        let p = ok(
+            "hs_5_0\nmov o[r0.x + 0].x, cb0[8].z\nadd r0.x, -|r1.y|, x0[r1.x + 2].x\nmov r0.x {min16f}, v[0][3].x {def32 as min16f}\nmov r0.xy, icb[r2.w + 0].xyxx\n",
+        );
         let mov = &p.instructions[0];
-        assert!(matches!(&mov.operands[0].indices[0], Index::Relative(r) if r.file == RegisterFile::Temp));
+        assert!(
+            matches!(&mov.operands[0].indices[0], Index::Relative(r) if r.file == RegisterFile::Temp)
+        );
         let add = &p.instructions[1];
         assert_eq!(add.operands[1].modifier, OperandModifier::AbsNeg);
-        assert!(matches!(&add.operands[2].indices[1], Index::Imm32Relative(2, _)));
-        assert_eq!(p.instructions[2].operands[0].min_precision, MinPrecision::Float16);
-        assert_eq!(p.instructions[2].operands[1].indices, vec![Index::Imm32(0), Index::Imm32(3)]);
-        assert_eq!(p.instructions[3].operands[1].file, RegisterFile::ImmediateConstantBuffer);
+        assert!(matches!(
+            &add.operands[2].indices[1],
+            Index::Imm32Relative(2, _)
+        ));
+        assert_eq!(
+            p.instructions[2].operands[0].min_precision,
+            MinPrecision::Float16
+        );
+        assert_eq!(
+            p.instructions[2].operands[1].indices,
+            vec![Index::Imm32(0), Index::Imm32(3)]
+        );
+        assert_eq!(
+            p.instructions[3].operands[1].file,
+            RegisterFile::ImmediateConstantBuffer
+        );
     }
 
     #[test]
@@ -2153,11 +2666,16 @@ ret \n";
 
     #[test]
     fn vkd3d_and_lower_case_spellings() {
-        let p = ok("ps_4_1\ndcl_input_ps_siv linear v0.x, sample_index\nld2dms r0.xyzw, v0.xyzw, t0.xyzw, l(0)\nemitthencut\nsample_info r0.x, rasterizer\nmov r0.x, l(1.00000000e+00)\n");
+        let p = ok(
+            "ps_4_1\ndcl_input_ps_siv linear v0.x, sample_index\nld2dms r0.xyzw, v0.xyzw, t0.xyzw, l(0)\nemitthencut\nsample_info r0.x, rasterizer\nmov r0.x, l(1.00000000e+00)\n",
+        );
         assert_eq!(p.instructions[1].opcode, Opcode::LdMs);
         assert_eq!(p.instructions[2].opcode, Opcode::EmitThenCut);
         assert_eq!(p.instructions[4].operands[1].values, vec![0x3f80_0000]);
-        assert_eq!(p.instructions[0].payload, Payload::Name(SystemValue::SampleIndex));
+        assert_eq!(
+            p.instructions[0].payload,
+            Payload::Name(SystemValue::SampleIndex)
+        );
     }
 
     #[test]
@@ -2170,15 +2688,24 @@ ret \n";
         assert!(err("mov r0.x, r1.x\n").contains("missing version line"));
         assert!(err("FRAG\nDCL IN[0]\n").contains("TGSI"));
         assert!(err("ps_2_0\nmov r0, c0\n").contains("Direct3D 9"));
-        assert!(err("ps_5_0\nsample_aoffimmi(9,0,0) r0.xyzw, v0.xyxx, t0.xyzw, s0\n").contains("-8 to 7"));
-        assert!(err("ps_5_0\ndcl_immediateConstantBuffer { { 1, 2, 3, 4},\nret \n").contains("unterminated"));
+        assert!(
+            err("ps_5_0\nsample_aoffimmi(9,0,0) r0.xyzw, v0.xyxx, t0.xyzw, s0\n")
+                .contains("-8 to 7")
+        );
+        assert!(
+            err("ps_5_0\ndcl_immediateConstantBuffer { { 1, 2, 3, 4},\nret \n")
+                .contains("unterminated")
+        );
         assert!(err("ps_5_0\nif r0.x\n").contains("test suffix"));
         assert!(err("ps_5_0\nand_sat r0.x, r0.x, r0.x\n").contains("not a suffix"));
     }
 
     #[test]
     fn version_lines() {
-        assert_eq!(parse_version("lib_4_0_level_9_1_vs_only").map(|v| v.program_type), Ok(ProgramType::Library));
+        assert_eq!(
+            parse_version("lib_4_0_level_9_1_vs_only").map(|v| v.program_type),
+            Ok(ProgramType::Library)
+        );
         assert!(parse_version("ps_6_0").is_err());
         assert!(parse_version("fx_5_0").is_err());
         assert!(is_dx9_version("ps_2_x"));
