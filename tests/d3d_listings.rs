@@ -27,13 +27,7 @@ const CHECKSUM_EXCEPTIONS: [&str; 2] = [
 ];
 
 fn corpus_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let fixtures = manifest.join("tests/fixtures/corpus-d3d");
-    if fixtures.is_dir() {
-        fixtures
-    } else {
-        manifest.join("../shared/corpus-d3d")
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -172,7 +166,7 @@ fn listings_match_fxc_byte_for_byte() {
         let expected = split_expected(&want);
         let next_program = Cell::new(0usize);
         let next_level9 = Cell::new(0usize);
-        let program = |_: &[u8]| -> Result<String, DecodeError> {
+        let program = |_: &[u8], _: &str| -> Result<String, DecodeError> {
             let k = next_program.get();
             next_program.set(k + 1);
             expected
@@ -420,7 +414,7 @@ impl Lcg {
 /// Runs every decoder and the listing driver over `bytes`; they may fail
 /// but must not panic.
 fn decode_everything(bytes: &[u8]) {
-    let program = |_: &[u8]| -> Result<String, DecodeError> { Ok(String::new()) };
+    let program = |_: &[u8], _: &str| -> Result<String, DecodeError> { Ok(String::new()) };
     let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
     let _ = disassemble_with(
         bytes,
@@ -579,7 +573,7 @@ fn effect_shader_blocks_match_their_embedded_containers() {
             let mut found = false;
             for s in &shaders {
                 let next = Cell::new(0usize);
-                let program = |_: &[u8]| -> Result<String, DecodeError> {
+                let program = |_: &[u8], _: &str| -> Result<String, DecodeError> {
                     let k = next.get();
                     next.set(k + 1);
                     Ok(expected.programs.get(k).cloned().unwrap_or_default())
@@ -602,7 +596,7 @@ fn effect_shader_blocks_match_their_embedded_containers() {
                 matched += 1;
             } else {
                 let first = shaders.first().map(|s| {
-                    let program = |_: &[u8]| -> Result<String, DecodeError> {
+                    let program = |_: &[u8], _: &str| -> Result<String, DecodeError> {
                         Ok(expected.programs.first().cloned().unwrap_or_default())
                     };
                     let level9 =

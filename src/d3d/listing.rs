@@ -28,11 +28,16 @@ use super::sfi0::{Sfi0, requirements_note};
 use super::signature::{Signature, SignatureKind, StageForTable, TableStyle};
 use super::stat::Stat;
 
+/// Prints a program chunk payload, given the RDEF creator string.
+pub type ProgramPrinter<'a> = dyn Fn(&[u8], &str) -> Result<String, DecodeError> + 'a;
+
 /// The printers for the parts of a listing this module does not own.
 pub struct Printers<'a> {
-    /// A `SHDR`/`SHEX` payload -> the program's lines, from its version line
-    /// (`ps_5_0`) to its last instruction line, each ending in `'\n'`.
-    pub program: &'a dyn Fn(&[u8]) -> Result<String, DecodeError>,
+    /// A `SHDR`/`SHEX` payload and the RDEF creator string (empty without
+    /// RDEF; it decides spellings that changed between fxc versions) -> the
+    /// program's lines, from its version line (`ps_5_0`) to its last
+    /// instruction line, each ending in `'\n'`.
+    pub program: &'a ProgramPrinter<'a>,
     /// A container (top level, or a library function's nested one) -> the
     /// text fxc prints for its `Aon9`/`XNAS`/`XNAP` chunks, placed right
     /// before the program's version line: every line from the `//` that
@@ -404,7 +409,8 @@ fn shader_listing(
         out.push_str(&text);
     }
     if let Some(p) = program_chunk {
-        let text = (printers.program)(&p.data).map_err(|e| e.shifted(p.payload_offset))?;
+        let text =
+            (printers.program)(&p.data, &creator).map_err(|e| e.shifted(p.payload_offset))?;
         out.push_str(&text);
     }
     if let Some(s) = &stat {
@@ -455,7 +461,7 @@ mod tests {
 
     #[test]
     fn listing_has_every_part_in_fxc_order() {
-        let program = |p: &[u8]| -> Result<String, DecodeError> {
+        let program = |p: &[u8], _: &str| -> Result<String, DecodeError> {
             assert_eq!(p.len(), 16);
             Ok("ps_5_0\nret \n".to_string())
         };
@@ -519,7 +525,7 @@ mod tests {
     }
 
     fn no_printers(b: &[u8]) -> Result<String, DecodeError> {
-        let program = |_: &[u8]| -> Result<String, DecodeError> { Ok(String::new()) };
+        let program = |_: &[u8], _: &str| -> Result<String, DecodeError> { Ok(String::new()) };
         let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
         disassemble(
             b,
@@ -623,8 +629,9 @@ mod tests {
 
     #[test]
     fn printer_errors_are_shifted_to_the_chunk() {
-        let program =
-            |_: &[u8]| -> Result<String, DecodeError> { Err(DecodeError::at(8, "bad operand")) };
+        let program = |_: &[u8], _: &str| -> Result<String, DecodeError> {
+            Err(DecodeError::at(8, "bad operand"))
+        };
         let level9 = |_: &Container| -> Result<Option<String>, DecodeError> { Ok(None) };
         let b = blob();
         let c = Container::parse(&b).unwrap();
