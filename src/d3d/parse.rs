@@ -14,7 +14,7 @@
 //!   `_aoffimmi(u,v,w)`, `_indexable(dim[, stride=N])`, return-type lists),
 //!   operands with modifiers, indices, swizzles, min-precision annotations
 //!   and the printer's explicit markers (`{components=…}`, `{ext}`,
-//!   `{nonuniform}`, `{trailing=…}`, `[precise(…)]`);
+//!   `{nonuniform}`, `{extended=…}`, `{trailing=…}`, `[precise(…)]`);
 //! * vkd3d's spellings as aliases (from the opcode and enum tables), and the
 //!   all-lower-case form of fxc's mixed-case words (`emitthencut`,
 //!   `dcl_globalflags`, `sampleindex`).
@@ -24,9 +24,9 @@
 //! [`crate::d3d::print::implied_components`], the rule the printer follows,
 //! so a printed program parses back to the same IR.
 //!
-//! Not read: the generic form the printer falls back to for a declaration
-//! that carries extended opcode tokens (its `{payload=…}` marker is Rust
-//! debug output); fxc never writes such a declaration.
+//! Not read: the `{payload=…}` form the printer falls back to for an
+//! instruction whose operands do not match its opcode's table row (Rust
+//! debug output; the decoder never produces such an instruction).
 //!
 //! Every error of the input is reported in one run (each statement recovers
 //! at the next line), each with a span, what was expected and what was
@@ -136,6 +136,14 @@ struct Parser<'a> {
     stop: bool,
     /// operand spans of the statement being parsed
     operand_spans: Vec<Span>,
+    /// parsing the register of a `dcl_constantbuffer` (upper-case names)
+    upper_declaration: bool,
+    /// parsing an operand that a fourth bracket may follow (the size of a
+    /// `dcl_constantbuffer`, the call site of `fcall`)
+    glued_bracket: bool,
+    /// the last top-level operand's components came from its form alone
+    /// (no letters, no marker): they follow its index count
+    implied_default: bool,
 }
 
 /// The parts of a mnemonic after its base name.
@@ -173,6 +181,9 @@ impl<'a> Parser<'a> {
             header_start: 0,
             stop: false,
             operand_spans: Vec::new(),
+            upper_declaration: false,
+            glued_bracket: false,
+            implied_default: false,
         }
     }
 
@@ -536,6 +547,9 @@ impl<'a> Parser<'a> {
                 inst.extended = extended;
                 if opcode.is_declaration() {
                     self.declaration(&mut inst)?;
+                    if self.at(TokenKind::LBrace) && self.at_word(1, "extended") {
+                        inst.extended = self.extended_tokens()?;
+                    }
                 } else {
                     self.instruction_operands(&mut inst)?;
                 }
@@ -791,7 +805,10 @@ impl<'a> Parser<'a> {
                     ),
                 ));
             }
-            let (op, span) = self.operand(spec.role, 0)?;
+            self.glued_bracket = inst.opcode == Opcode::InterfaceCall;
+            let parsed = self.operand(spec.role, 0);
+            self.glued_bracket = false;
+            let (op, span) = parsed?;
             self.operand_spans.push(span);
             inst.operands.push(op);
         }
@@ -812,6 +829,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Takes the bracket glued to the end of the last top-level operand (a
+    /// call site or constant buffer size) off its indices; components that
+    /// came from the operand's form follow the new index count.
+    fn pop_glued(&self, op: &mut Operand, role: Role) -> Option<Index> {
+        let index = op.indices.pop()?;
+        if self.implied_default {
+            let ctx = ComponentContext {
+                file: op.file,
+                role,
+                index_count: op.indices.len(),
+                printed_values: 0,
+            };
+            op.components = implied_components(&ctx, "").unwrap_or(op.components);
+        }
+        Some(index)
+    }
+
     /// `fcall fp0[0][1]`: the last bracket is the call site.
     fn call_site(&mut self, inst: &mut Instruction) -> PResult<u32> {
         if self.at(TokenKind::LBracket) {
@@ -821,7 +855,11 @@ impl<'a> Parser<'a> {
             return Ok(n);
         }
         let span = self.operand_spans.last().copied().unwrap_or_default();
-        match inst.operands.first_mut().and_then(|op| op.indices.pop()) {
+        let popped = match inst.operands.first_mut() {
+            Some(op) => self.pop_glued(op, Role::Src),
+            None => None,
+        };
+        match popped {
             Some(Index::Imm32(n)) => Ok(n),
             _ => Err(self.error(
                 Diagnostic::error("`fcall` needs an interface and a call site: `fcall fp0[0][1]`")
@@ -885,7 +923,10 @@ impl<'a> Parser<'a> {
             (true, true) => OperandModifier::AbsNeg,
         };
         let mut marker: Option<(Components, Span)> = None;
-        while self.at(TokenKind::LBrace) && !self.at_word(1, "trailing") {
+        while self.at(TokenKind::LBrace)
+            && !self.at_word(1, "trailing")
+            && !self.at_word(1, "extended")
+        {
             if let Some(m) = self.annotation(&mut op)? {
                 marker = Some(m);
             }
@@ -896,6 +937,9 @@ impl<'a> Parser<'a> {
             index_count: op.indices.len(),
             printed_values,
         };
+        if depth == 0 {
+            self.implied_default = marker.is_none() && letters.is_none();
+        }
         op.components = match (marker, &letters) {
             (Some((_, span)), Some((_, lspan))) => {
                 return Err(self.error(
@@ -917,7 +961,7 @@ impl<'a> Parser<'a> {
             },
         };
         let span = Span::new(start, self.prev_end());
-        if op.indices.len() > 3 && role != Role::Decl {
+        if op.indices.len() > 3 && !(depth == 0 && self.glued_bracket) {
             return Err(self.error(
                 Diagnostic::error("an operand holds at most 3 indices")
                     .with_primary(span, "one index too many"),
@@ -1147,7 +1191,7 @@ impl<'a> Parser<'a> {
         let word = self.text(t);
         let digits_at = word.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         let (prefix, digits) = word.split_at(digits_at);
-        let Some(file) = lookup_file(prefix) else {
+        let Some(file) = lookup_file(prefix, depth == 0 && self.upper_declaration) else {
             let names = RegisterFile::ALL
                 .iter()
                 .filter(|f| !f.is_immediate())
@@ -1177,8 +1221,8 @@ impl<'a> Parser<'a> {
             let mut got = self.index(depth)?;
             op.indices.append(&mut got);
             let close = self.expect(TokenKind::RBracket, "`]`")?;
-            // a constant-buffer declaration's size bracket is the fourth
-            let limit = if file == RegisterFile::ConstantBuffer {
+            // a constant-buffer size or a call site may be glued on
+            let limit = if depth == 0 && self.glued_bracket {
                 4
             } else {
                 3
@@ -1474,7 +1518,20 @@ impl<'a> Parser<'a> {
                 }
             }
             Opcode::DclConstantBuffer => {
-                let mut op = self.decl_operand()?;
+                self.upper_declaration = true;
+                self.glued_bracket = true;
+                let op = self.decl_operand();
+                self.upper_declaration = false;
+                self.glued_bracket = false;
+                let mut op = op?;
+                // the SM5.1 size: glued to the register (`CB0[0:3][2]`, read
+                // as its last index) or after its annotations
+                let mut size = None;
+                if self.at(TokenKind::LBracket) {
+                    let open = self.bump();
+                    size = Some((self.number_u32("a constant buffer size")?, open.span));
+                    self.expect(TokenKind::RBracket, "`]`")?;
+                }
                 self.comma()?;
                 c.cb_access = CbAccessControl(self.enum_word(
                     "constant buffer access pattern",
@@ -1483,12 +1540,19 @@ impl<'a> Parser<'a> {
                     ConstantBufferAccess::aliases,
                 )?);
                 let space = self.space()?;
+                if let (Some((_, span)), None) = (size, space) {
+                    return Err(self.error(
+                        Diagnostic::error("a constant buffer size goes with a register space: `CB0[0:0][4], immediateIndexed, space=0`")
+                            .with_primary(span, "size without `space=`"),
+                    ));
+                }
                 let range = match space {
                     None => None,
-                    Some(space) => match op.indices.pop() {
-                        Some(Index::Imm32(size)) if !op.indices.is_empty() => {
-                            Some(ConstantBufferRange { size, space })
-                        }
+                    Some(space) => match size
+                        .map(|(n, _)| Index::Imm32(n))
+                        .or_else(|| self.pop_glued(&mut op, Role::Decl))
+                    {
+                        Some(Index::Imm32(size)) => Some(ConstantBufferRange { size, space }),
                         _ => {
                             let span = self.operand_spans.last().copied().unwrap_or_default();
                             return Err(self.error(
@@ -1863,6 +1927,34 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// ` {extended=_aoffimmi(1,0,0)(float,…)}` after a declaration.
+    fn extended_tokens(&mut self) -> PResult<Vec<ExtendedOpcode>> {
+        let open = self.bump();
+        self.bump();
+        self.expect(TokenKind::Equals, "`=`")?;
+        let mut pieces: Vec<Piece<'a>> = Vec::new();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                TokenKind::RBrace => {
+                    self.bump();
+                    break;
+                }
+                TokenKind::Ident if self.text(t).starts_with('_') => {
+                    self.bump();
+                    split_words(self.text(t), t.span.start, &mut pieces);
+                }
+                TokenKind::LParen => {
+                    let (items, span) = self.group()?;
+                    pieces.push(Piece::Group(items, span));
+                }
+                _ => return Err(self.expected("`_aoffimmi`, `_indexable`, `(…)` or `}`")),
+            }
+        }
+        extended_marker(&pieces)
+            .map_err(|d| self.error(d.with_secondary(open.span, "in this marker")))
+    }
+
     /// ` {trailing=0x…, …}`: the dwords after an instruction's operands.
     fn trailing_marker(&mut self) -> PResult<Vec<u32>> {
         self.bump();
@@ -1891,15 +1983,32 @@ fn custom(data: CustomData) -> Instruction {
 
 /// Splits `_a_b` (starting at byte `at`) into suffix words.
 fn split_words<'a>(text: &'a str, at: usize, out: &mut Vec<Piece<'a>>) {
+    // (start, end) of each non-empty `_`-separated part
+    let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
     for part in text.split('_') {
         if !part.is_empty() {
-            out.push(Piece::Word(
-                part,
-                Span::new((at + offset).saturating_sub(1), at + offset + part.len()),
-            ));
+            parts.push((offset, offset + part.len()));
         }
         offset += part.len() + 1;
+    }
+    let mut k = 0;
+    while k < parts.len() {
+        let (start, mut end) = parts[k];
+        // the two-word resource dimensions stay one word
+        if matches!(&text[start..end], "raw" | "structured")
+            && parts
+                .get(k + 1)
+                .is_some_and(|&(s, e)| s == end + 1 && &text[s..e] == "buffer")
+        {
+            end = parts[k + 1].1;
+            k += 1;
+        }
+        out.push(Piece::Word(
+            &text[start..end],
+            Span::new((at + start).saturating_sub(1), at + end),
+        ));
+        k += 1;
     }
 }
 
@@ -1970,8 +2079,12 @@ fn is_known_mnemonic(word: &str) -> bool {
 
 /// The register file named by a register word's letters (`r`, `cb`, `CB`,
 /// `vThreadID`, …); `l` followed by a number is a label.
-fn lookup_file(prefix: &str) -> Option<RegisterFile> {
-    if prefix == "l" {
+///
+/// With `any_upper` (the register a `dcl_constantbuffer` declares, which
+/// fxc 10 prints upper-case whatever its file) every file's upper-case
+/// name is accepted; otherwise only the range-bound files' (`T0`, `CB1`).
+fn lookup_file(prefix: &str, any_upper: bool) -> Option<RegisterFile> {
+    if prefix == "l" || (any_upper && prefix == "L") {
         return Some(RegisterFile::Label);
     }
     let file = named(
@@ -1984,7 +2097,7 @@ fn lookup_file(prefix: &str) -> Option<RegisterFile> {
         RegisterFile::ALL
             .iter()
             .copied()
-            .find(|f| f.is_range_bound() && f.name().to_ascii_uppercase() == prefix)
+            .find(|f| (any_upper || f.is_range_bound()) && f.name().to_ascii_uppercase() == prefix)
     })?;
     if file.is_immediate() {
         None
@@ -2278,6 +2391,15 @@ fn suffixes(
         ))
         .with_primary(base_span, "missing dimension"));
     }
+    Ok((c, match_extended(&ext_names, groups)?))
+}
+
+/// The extended opcode tokens of `_aoffimmi`/`_indexable` names and their
+/// parenthesised groups (in token order; a return-type list has no name).
+fn match_extended(
+    ext_names: &[(&str, Span)],
+    groups: Vec<(ExtendedOpcode, Span)>,
+) -> Result<Vec<ExtendedOpcode>, Diagnostic> {
     // the named extended tokens must match the groups that need a name
     let named_groups: Vec<(&ExtendedOpcode, Span)> = groups
         .iter()
@@ -2308,7 +2430,29 @@ fn suffixes(
         )
         .with_primary(*span, "no suffix names them"));
     }
-    Ok((c, groups.into_iter().map(|(g, _)| g).collect()))
+    Ok(groups.into_iter().map(|(g, _)| g).collect())
+}
+
+/// The extended opcode tokens of a `{extended=_aoffimmi(1,0,0)}` marker
+/// (the printer's form for a declaration that carries them).
+fn extended_marker(pieces: &[Piece]) -> Result<Vec<ExtendedOpcode>, Diagnostic> {
+    let mut names = Vec::new();
+    let mut groups = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Word(w, span) if *w == "aoffimmi" || *w == "indexable" => {
+                names.push((*w, *span))
+            }
+            Piece::Word(w, span) => {
+                return Err(
+                    Diagnostic::error(format!("`_{w}` is not an extended opcode token"))
+                        .with_primary(*span, "expected `_aoffimmi` or `_indexable`"),
+                );
+            }
+            Piece::Group(items, span) => groups.push((classify_group(items, *span)?, *span)),
+        }
+    }
+    match_extended(&names, groups)
 }
 
 fn accepted_suffixes(info: &OpcodeInfo) -> String {
@@ -2790,6 +2934,26 @@ ret \n";
             0x0000_0001,
             0x4000_0000,
         ]));
+        let mut resource = Instruction::new(
+            Opcode::DclResource,
+            vec![Operand::register(
+                RegisterFile::Resource,
+                &[0],
+                Components::None,
+            )],
+        );
+        resource.controls.resource_dimension =
+            ResourceDimensionControl(ResourceDimension::Texture2D);
+        resource.payload = Payload::ReturnTypes {
+            types: [ReturnType::Float; 4],
+            space: None,
+        };
+        resource.extended = vec![
+            ExtendedOpcode::ResourceReturnType([ReturnType::Uint; 4]),
+            ExtendedOpcode::SampleControls {
+                offsets: [1, -8, 7],
+            },
+        ];
         let program = Program {
             version: v,
             instructions: vec![
@@ -2801,6 +2965,7 @@ ret \n";
                 comment,
                 message,
                 icb,
+                resource,
             ],
         };
         let text = print_program_with(
@@ -2818,6 +2983,7 @@ ret \n";
         assert!(
             text.contains("{components=1}")
                 && text.contains("{ext}")
+                && text.contains("{extended=")
                 && text.contains("{trailing="),
             "{text}"
         );

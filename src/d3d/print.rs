@@ -556,7 +556,12 @@ impl Printer {
         dst: Option<DstPrecision>,
         upper: bool,
     ) -> String {
-        let range_decl = role == Role::Decl && op.indices.len() == 3 && op.file.is_range_bound();
+        // `T0[2:6]` only when all three indices are immediates: a relative
+        // one glued to the prefix (`um6490.z + 0[…]`) could not be read back
+        let range_decl = role == Role::Decl
+            && op.indices.len() == 3
+            && op.file.is_range_bound()
+            && op.indices.iter().all(|i| matches!(i, Index::Imm32(_)));
         let mut core = match op.file {
             RegisterFile::Immediate32 => immediate32(&op.values, kind, self.options.exact_floats),
             RegisterFile::Immediate64 => immediate64(&op.values, self.options.exact_floats),
