@@ -3016,6 +3016,11 @@ ret \n";
         assert!(parse_version("fx_5_0").is_err());
         assert!(is_dx9_version("ps_2_x"));
         assert!(!is_version_shaped("hs_decls"));
+        // Windows line ends
+        assert_eq!(
+            ok("ps_5_0\r\ndcl_temps 1\r\nret \r\n").instructions.len(),
+            2
+        );
         let programs = parse_listing("lib_4_0\nret \n// Approximately 1\nlib_4_0\nret \n").unwrap();
         assert_eq!(programs.len(), 2);
         assert_eq!(programs[1].header, Span::new(11, 32));
