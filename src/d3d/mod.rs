@@ -11,7 +11,10 @@
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
 //! * [`print`] – IR → fxc's listing text;
 //! * [`source_map`] – where each instruction came from (text spans or byte
-//!   ranges), for diagnostics after decoding or assembling.
+//!   ranges), for diagnostics after decoding or assembling;
+//! * [`validate`] – every structural and semantic problem of a program
+//!   (declarations, model and stage limits, blocks, operands, the constraints
+//!   of the per-instruction reference pages).
 
 pub mod decode;
 pub mod encode;
@@ -21,9 +24,11 @@ pub mod ir;
 pub mod opcode;
 pub mod print;
 pub mod source_map;
+pub mod validate;
 
 pub use decode::decode_program;
 pub use encode::{encode_program, encode_program_bytes, EncodeError};
 pub use error::DecodeError;
 pub use ir::Program;
 pub use print::{print_program, print_program_with, PrintOptions};
+pub use validate::validate;
