@@ -10,6 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
+use tgsi::d3d::enums::RegisterFile;
+use tgsi::d3d::ir::{Operand, Program};
+use tgsi::d3d::opcode::Opcode;
 use tgsi::d3d::source_map::SourceMap;
 use tgsi::d3d::{decode_program, validate};
 
@@ -184,5 +187,142 @@ fn every_corpus_program_validates_without_diagnostics() {
     assert!(
         programs > 300,
         "expected the corpus's 300+ programs, found {programs}"
+    );
+}
+
+/// Every program chunk of the corpus, decoded, with its name.
+fn corpus_programs() -> Vec<(String, Program, Vec<u8>)> {
+    let mut files = Vec::new();
+    blobs(&fixtures(), &mut files);
+    let mut out = Vec::new();
+    for path in &files {
+        let blob = std::fs::read(path).expect("read blob");
+        let name = path
+            .strip_prefix(fixtures())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        if let Ok(Container::Programs(chunks)) = containers(&blob) {
+            for (n, chunk) in chunks.iter().enumerate() {
+                if let Ok(p) = decode_program(chunk.payload) {
+                    out.push((format!("{name} program {n}"), p, chunk.payload.to_vec()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// True if `op` (or a relative index inside it) names register `n` of `file`.
+fn names(op: &Operand, file: RegisterFile, n: u64) -> bool {
+    (op.file == file
+        && op
+            .indices
+            .first()
+            .is_some_and(|i| i.relative().is_none() && i.immediate() == n))
+        || op
+            .indices
+            .iter()
+            .any(|i| i.relative().is_some_and(|r| names(r, file, n)))
+}
+
+/// Removing the declaration of a register the program uses is always
+/// reported: the checks are not vacuous on real programs.
+#[test]
+fn removing_a_used_declaration_is_always_reported() {
+    let mut removed = 0;
+    let mut missed = Vec::new();
+    for (name, program, _) in corpus_programs() {
+        for (i, inst) in program.instructions.iter().enumerate() {
+            let target = match inst.opcode {
+                Opcode::DclTemps => Some((RegisterFile::Temp, 0, true)),
+                Opcode::DclConstantBuffer
+                | Opcode::DclResource
+                | Opcode::DclResourceRaw
+                | Opcode::DclResourceStructured
+                | Opcode::DclSampler
+                | Opcode::DclUavTyped
+                | Opcode::DclUavRaw
+                | Opcode::DclUavStructured
+                | Opcode::DclTgsmRaw
+                | Opcode::DclTgsmStructured => {
+                    let op = &inst.operands[0];
+                    Some((op.file, op.indices[0].immediate(), false))
+                }
+                _ => None,
+            };
+            let Some((file, n, any_index)) = target else {
+                continue;
+            };
+            let used = program.instructions.iter().enumerate().any(|(k, other)| {
+                k != i
+                    && !other.opcode.is_declaration()
+                    && other.operands.iter().any(|op| {
+                        if any_index {
+                            names_file(op, file)
+                        } else {
+                            names(op, file, n)
+                        }
+                    })
+            });
+            if !used {
+                continue;
+            }
+            let mut cut = program.clone();
+            cut.instructions.remove(i);
+            removed += 1;
+            if validate(&cut, None).0.is_empty() {
+                missed.push(format!(
+                    "{name}: removing `{}` (instruction {i}) went unnoticed",
+                    inst.opcode.name()
+                ));
+            }
+        }
+    }
+    assert!(
+        removed > 500,
+        "expected many used declarations in the corpus, found {removed}"
+    );
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// True if `op` (or a relative index inside it) is a register of `file`.
+fn names_file(op: &Operand, file: RegisterFile) -> bool {
+    op.file == file
+        || op
+            .indices
+            .iter()
+            .any(|i| i.relative().is_some_and(|r| names_file(r, file)))
+}
+
+/// Damaged programs (up to 150 dwords spread over each corpus program, each
+/// in turn with a few bits flipped) either fail to decode or validate without panicking.
+#[test]
+fn damaged_programs_never_panic_the_validator() {
+    let mut validated = 0;
+    let mut seed = 0x2545_f491_u32;
+    for (_, _, payload) in corpus_programs().into_iter().take(120) {
+        let dwords = payload.len() / 4;
+        let step = (dwords / 150).max(1);
+        for at in (2..dwords).step_by(step) {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let mut bytes = payload.clone();
+            let flip = (seed & 0x00ff_ffff).to_le_bytes();
+            for (b, f) in bytes[at * 4..at * 4 + 4].iter_mut().zip(flip) {
+                *b ^= f;
+            }
+            if let Ok(program) = decode_program(&bytes) {
+                let map = SourceMap::from_payload(&bytes, 0);
+                let _ = validate(&program, Some(&map));
+                let _ = validate(&program, None);
+                validated += 1;
+            }
+        }
+    }
+    assert!(
+        validated > 1000,
+        "expected many damaged programs to decode, found {validated}"
     );
 }

@@ -67,6 +67,8 @@ impl ResourceKind {
 pub(crate) struct ResourceDecl {
     pub kind: ResourceKind,
     pub inst: usize,
+    /// SM5.1: the registers the declaration binds (`T0[2:6]`; `*` = u32::MAX)
+    pub range: Option<(u64, u64)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -839,6 +841,15 @@ impl Builder<'_, '_, '_> {
         }
     }
 
+    /// The `[lower:upper]` range of an SM5.1 resource declaration.
+    fn range_of(&self, inst: &Instruction) -> Option<(u64, u64)> {
+        let op = inst.operands.first()?;
+        if !self.version.is_sm51() || op.indices.len() != 3 {
+            return None;
+        }
+        Some((op.indices[1].immediate(), op.indices[2].immediate()))
+    }
+
     fn dimension_model(&mut self, dim: ResourceDimension, i: usize) {
         if dim == ResourceDimension::TextureCubeArray
             && (self.version.major, self.version.minor) < (4, 1)
@@ -877,11 +888,14 @@ impl Builder<'_, '_, '_> {
                 "slot out of range",
             );
         }
-        if let Some(first) = self
-            .d
-            .resources
-            .insert(slot, ResourceDecl { kind, inst: i })
-        {
+        if let Some(first) = self.d.resources.insert(
+            slot,
+            ResourceDecl {
+                kind,
+                inst: i,
+                range: self.range_of(inst),
+            },
+        ) {
             self.error(
                 Site::Operand(i, 0),
                 format!("resource `t{slot}` is declared twice"),
@@ -912,7 +926,14 @@ impl Builder<'_, '_, '_> {
                 "slot out of range",
             );
         }
-        if let Some(first) = self.d.uavs.insert(slot, ResourceDecl { kind, inst: i }) {
+        if let Some(first) = self.d.uavs.insert(
+            slot,
+            ResourceDecl {
+                kind,
+                inst: i,
+                range: self.range_of(inst),
+            },
+        ) {
             self.error(
                 Site::Operand(i, 0),
                 format!("UAV `u{slot}` is declared twice"),
@@ -944,7 +965,14 @@ impl Builder<'_, '_, '_> {
                 "too much shared memory",
             );
         }
-        if let Some(first) = self.d.tgsm.insert(slot, ResourceDecl { kind, inst: i }) {
+        if let Some(first) = self.d.tgsm.insert(
+            slot,
+            ResourceDecl {
+                kind,
+                inst: i,
+                range: self.range_of(inst),
+            },
+        ) {
             self.error(
                 Site::Operand(i, 0),
                 format!("shared memory `g{slot}` is declared twice"),

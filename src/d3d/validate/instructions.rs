@@ -26,9 +26,7 @@ use crate::d3d::enums::{
     GlobalFlags, InfoReturnType, MinPrecision, OperandModifier, ProgramType, RegisterFile,
     ResourceDimension, SamplerMode, SyncFlags,
 };
-use crate::d3d::ir::{
-    Components, ExtendedOpcode, Index, Instruction, Operand, Payload, Program, Version,
-};
+use crate::d3d::ir::{Components, ExtendedOpcode, Instruction, Operand, Payload, Program, Version};
 use crate::d3d::opcode::{
     CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, OperandKind, OperandSpec, PayloadKind, Role,
     ShaderModel,
@@ -1069,8 +1067,13 @@ impl Ctx<'_, '_, '_> {
             );
             return;
         };
-        if index.relative().is_some() || op.indices.get(1).and_then(Index::relative).is_some() {
-            if !self.version.is_sm51() {
+        let sm51 = self.version.is_sm51();
+        // SM5.1: the first index is the declaration's symbol id, the second
+        // the register inside its range (which may be relative)
+        if index.relative().is_some()
+            || (!sm51 && op.indices.iter().any(|x| x.relative().is_some()))
+        {
+            if !sm51 {
                 // "Relative addressing of srcResource is not permitted." (resinfo (sm4 - asm))
                 self.error(
                     site,
@@ -1097,6 +1100,26 @@ impl Ctx<'_, '_, '_> {
             );
             return;
         };
+        if let (Some((lower, upper)), Some(at)) = (decl.range, op.indices.get(1))
+            && at.relative().is_none()
+            && !(lower..=upper).contains(&at.immediate())
+        {
+            self.error(
+                site,
+                format!(
+                    "`{}` lies outside the declared range {}{n}[{lower}:{}]",
+                    operand_text(op),
+                    op.file.name().to_uppercase(),
+                    if upper == u32::MAX as u64 {
+                        "*".to_string()
+                    } else {
+                        upper.to_string()
+                    }
+                ),
+                "register outside the range",
+            );
+            self.report.also(Site::Inst(decl.inst), "declared here");
+        }
         let kind_ok = match decl.kind {
             ResourceKind::Typed(_) => f.contains(OpFlags::RES_TYPED),
             ResourceKind::Raw => f.contains(OpFlags::RES_RAW),

@@ -2411,3 +2411,57 @@ fn null_stands_for_one_of_two_results() {
         At::Op(2, 0),
     );
 }
+
+#[test]
+fn sm51_resources_are_used_inside_their_declared_range() {
+    let decl = with_payload(
+        with_controls(
+            inst(
+                Opcode::DclResource,
+                vec![reg(RegisterFile::Resource, &[0, 2, 6], Components::None)],
+            ),
+            |c| c.resource_dimension = ResourceDimensionControl(ResourceDimension::Texture2D),
+        ),
+        Payload::ReturnTypes {
+            types: [ReturnType::Float; 4],
+            space: Some(0),
+        },
+    );
+    let load = |at: u32| {
+        inst(
+            Opcode::Ld,
+            vec![
+                r(0, "xyzw"),
+                rs(0, "xyzw"),
+                reg(RegisterFile::Resource, &[0, at], swz("xyzw")),
+            ],
+        )
+    };
+    let mut p = ps_decls(vec![decl.clone()], vec![load(6)]);
+    p.version.minor = 1;
+    clean(&p);
+    let mut p = ps_decls(vec![decl.clone()], vec![load(7)]);
+    p.version.minor = 1;
+    expect(
+        &p,
+        "`t0[7].xyzw` lies outside the declared range T0[2:6]",
+        At::Op(3, 2),
+    );
+    // relative indices are allowed from 5.1 on
+    let dynamic = inst(
+        Opcode::Ld,
+        vec![
+            r(0, "xyzw"),
+            rs(0, "xyzw"),
+            rel(
+                reg(RegisterFile::Resource, &[0, 2], swz("xyzw")),
+                1,
+                2,
+                rs(1, "x"),
+            ),
+        ],
+    );
+    let mut p = ps_decls(vec![decl], vec![dynamic]);
+    p.version.minor = 1;
+    clean(&p);
+}
