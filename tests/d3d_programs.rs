@@ -12,10 +12,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use tgsi::d3d::print::{PrintOptions, print_program_with};
-use tgsi::d3d::{decode_program, encode_program};
+use tgsi::d3d::{decode_program, encode_program, program_chunks};
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus-d3d")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
 }
 
 fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -31,54 +31,6 @@ fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    let s = b.get(off..off.checked_add(4)?)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-/// A program chunk and the creator string of the container holding it.
-struct Chunk<'a> {
-    payload: &'a [u8],
-    creator: String,
-}
-
-/// The RDEF creator string of a container's chunk list, if any.
-fn rdef_creator(chunks: &[(&[u8; 4], &[u8])]) -> Option<String> {
-    let (_, rdef) = chunks.iter().find(|(tag, _)| *tag == b"RDEF")?;
-    let off = u32_at(rdef, 24)? as usize;
-    let tail = rdef.get(off..)?;
-    let end = tail.iter().position(|&b| b == 0)?;
-    Some(String::from_utf8_lossy(&tail[..end]).into_owned())
-}
-
-/// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads recursed.
-fn program_chunks<'a>(blob: &'a [u8], inherited: &str, out: &mut Vec<Chunk<'a>>) -> Result<(), String> {
-    if blob.get(..4) != Some(b"DXBC") {
-        return Err("not a DXBC container".into());
-    }
-    let count = u32_at(blob, 28).ok_or("truncated header")? as usize;
-    let mut chunks = Vec::new();
-    for i in 0..count {
-        let off = u32_at(blob, 32 + 4 * i).ok_or("truncated chunk table")? as usize;
-        let tag: &[u8; 4] = blob
-            .get(off..off + 4)
-            .and_then(|t| t.try_into().ok())
-            .ok_or("chunk tag out of range")?;
-        let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob.get(off + 8..off + 8 + size).ok_or("chunk payload out of range")?;
-        chunks.push((tag, payload));
-    }
-    let creator = rdef_creator(&chunks).unwrap_or_else(|| inherited.to_string());
-    for (tag, payload) in chunks {
-        match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk { payload, creator: creator.clone() }),
-            b"LIBF" => program_chunks(payload, &creator, out)?,
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 fn is_version_line(line: &str) -> bool {
@@ -144,16 +96,19 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         .find(|p| p.exists())
         .ok_or("no blob beside the listing")?;
     let blob = std::fs::read(&blob_path).map_err(|e| format!("read blob: {e}"))?;
-    let mut chunks = Vec::new();
-    program_chunks(&blob, "", &mut chunks)?;
+    let chunks = program_chunks(&blob).map_err(|e| e.to_string())?;
     let blocks = program_blocks(&text);
     tally.programs += chunks.len();
     let mut first_problem = None;
     if chunks.len() != blocks.len() {
-        first_problem = Some(format!("{} program chunks, {} listing blocks", chunks.len(), blocks.len()));
+        first_problem = Some(format!(
+            "{} program chunks, {} listing blocks",
+            chunks.len(),
+            blocks.len()
+        ));
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
-        let program = match decode_program(chunk.payload) {
+        let program = match decode_program(&chunk.payload) {
             Ok(p) => p,
             Err(e) => {
                 first_problem.get_or_insert(format!("program {n}: decode: {e}"));
@@ -169,7 +124,11 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         match encode_program(&program) {
             Ok(w) if w == words => tally.round_trips += 1,
             Ok(w) => {
-                let at = w.iter().zip(&words).position(|(a, b)| a != b).unwrap_or(w.len().min(words.len()));
+                let at = w
+                    .iter()
+                    .zip(&words)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(w.len().min(words.len()));
                 first_problem.get_or_insert(format!(
                     "program {n}: re-encoded words differ at dword {at} (byte 0x{:x}): got {:08x?}, expected {:08x?}",
                     at * 4,
@@ -187,11 +146,18 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
         if got == *block {
             tally.printed += 1;
         } else {
-            let line = got.iter().zip(block).position(|(a, b)| a != b).unwrap_or(got.len().min(block.len()));
+            let line = got
+                .iter()
+                .zip(block)
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.len().min(block.len()));
             first_problem.get_or_insert(format!(
                 "program {n}: listing line {}:\n      expected: {:?}\n      got:      {:?}",
                 line + 1,
-                block.get(line).map(String::as_str).unwrap_or("<end of block>"),
+                block
+                    .get(line)
+                    .map(String::as_str)
+                    .unwrap_or("<end of block>"),
                 got.get(line).copied().unwrap_or("<end of output>"),
             ));
         }
@@ -236,7 +202,98 @@ fn corpus_programs_decode_encode_and_print_like_fxc() {
         tally.printed
     );
     if tally.files_identical != tally.files {
-        panic!("{} failing listings:\n{report}{summary}", tally.files - tally.files_identical);
+        panic!(
+            "{} failing listings:\n{report}{summary}",
+            tally.files - tally.files_identical
+        );
     }
     println!("{summary}");
+}
+
+/// Decodes `words` if it can; whatever decodes must re-encode to the same
+/// words and print without panicking. Returns whether it decoded.
+fn decodes_canonically(words: &[u32]) -> bool {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    match decode_program(&bytes) {
+        Ok(p) => {
+            let again = encode_program(&p).expect("a decoded program encodes");
+            assert_eq!(
+                again, words,
+                "accepted a program it does not re-encode exactly"
+            );
+            let _ = print_program_with(&p, &PrintOptions::default());
+            true
+        }
+        Err(e) => {
+            assert!(
+                e.offset <= bytes.len(),
+                "error offset {} beyond {} bytes",
+                e.offset,
+                bytes.len()
+            );
+            false
+        }
+    }
+}
+
+#[test]
+fn truncated_and_mutated_corpus_programs_never_panic() {
+    let dir = corpus_dir();
+    let mut files = Vec::new();
+    listings(&dir, &mut files);
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let (mut tried, mut accepted) = (0usize, 0usize);
+    for asm in &files {
+        let Some(blob) = [asm.with_extension("o"), asm.with_extension("dxbc")]
+            .into_iter()
+            .find_map(|p| std::fs::read(p).ok())
+        else {
+            continue;
+        };
+        let Ok(chunks) = program_chunks(&blob) else {
+            continue;
+        };
+        for chunk in chunks {
+            let words: Vec<u32> = chunk
+                .payload
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            // truncations, with the length token patched so decoding reaches the cut
+            let step = (words.len() / 24).max(1);
+            for cut in (0..words.len()).step_by(step) {
+                let mut w = words[..cut].to_vec();
+                if cut >= 2 {
+                    w[1] = cut as u32;
+                }
+                decodes_canonically(&w);
+                let _ = decode_program(&chunk.payload[..(cut * 4).saturating_sub(1)]);
+                tried += 1;
+            }
+            // single-bit flips after the version and length tokens
+            for _ in 0..24 {
+                if words.len() <= 2 {
+                    break;
+                }
+                let mut w = words.clone();
+                let r = next();
+                let at = 2 + (r as usize >> 8) % (w.len() - 2);
+                w[at] ^= 1 << (r & 31);
+                accepted += decodes_canonically(&w) as usize;
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 1000, "only {tried} variants tried");
+    assert!(
+        accepted > 100,
+        "only {accepted} mutated programs decoded: the property is barely exercised"
+    );
 }

@@ -14,7 +14,7 @@ use tgsi::d3d::enums::RegisterFile;
 use tgsi::d3d::ir::{Operand, Program};
 use tgsi::d3d::opcode::Opcode;
 use tgsi::d3d::source_map::SourceMap;
-use tgsi::d3d::{decode_program, validate};
+use tgsi::d3d::{decode_program, parse_listing, program_chunks, validate};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
@@ -324,5 +324,116 @@ fn damaged_programs_never_panic_the_validator() {
     assert!(
         validated > 1000,
         "expected many damaged programs to decode, found {validated}"
+    );
+}
+
+/// The same programs assembled from fxc's listings validate without a
+/// diagnostic too (text source maps this time).
+#[test]
+fn every_corpus_listing_assembles_and_validates() {
+    let mut files = Vec::new();
+    blobs(&fixtures(), &mut files);
+    let (mut programs, mut level9, mut problems) = (0, 0, Vec::new());
+    for blob_path in &files {
+        let blob = std::fs::read(blob_path).expect("read blob");
+        if !matches!(containers(&blob), Ok(Container::Programs(_))) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(blob_path.with_extension("asm")) else {
+            continue;
+        };
+        let name = blob_path
+            .strip_prefix(fixtures())
+            .unwrap_or(blob_path)
+            .display()
+            .to_string();
+        let parsed = match parse_listing(&text) {
+            Ok(p) => p,
+            // libraries for feature level 9 list Direct3D 9 programs
+            // (`lib_4_0_vs_2_0` …) the SM4/SM5 assembler does not read
+            Err(_) if level9_listing(&text) => {
+                level9 += 1;
+                continue;
+            }
+            Err(e) => {
+                problems.push(format!("{name}: does not assemble: {e}"));
+                continue;
+            }
+        };
+        for p in parsed {
+            programs += 1;
+            let diags = validate(&p.program, Some(&p.map));
+            if !diags.0.is_empty() {
+                problems.push(format!("{name}:\n{}", diags.render(&name, &text)));
+            }
+        }
+    }
+    eprintln!("{programs} assembled programs validated, {level9} level-9 library listings skipped");
+    for p in problems.iter().take(20) {
+        eprintln!("{p}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} listings with problems",
+        problems.len()
+    );
+    assert!(
+        programs >= 240,
+        "expected 240+ assembled programs, found {programs}"
+    );
+    assert!(level9 <= 12, "{level9} level-9 library listings skipped");
+}
+
+/// True for a listing with a Direct3D 9 program (`vs_2_0`, `lib_4_0_ps_2_x` …).
+fn level9_listing(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        ["vs_2_", "ps_2_", "lib_4_0_vs_2_", "lib_4_0_ps_2_"]
+            .iter()
+            .any(|p| l.starts_with(p))
+    })
+}
+
+/// The shaders that fxc effects embed (found with the library's
+/// [`program_chunks`]) validate without a diagnostic too.
+#[test]
+fn shaders_embedded_in_effects_validate_without_diagnostics() {
+    let mut files = Vec::new();
+    blobs(&fixtures(), &mut files);
+    let (mut programs, mut problems) = (0, Vec::new());
+    for path in &files {
+        let blob = std::fs::read(path).expect("read blob");
+        if !matches!(containers(&blob), Ok(Container::Effect)) {
+            continue;
+        }
+        let name = path
+            .strip_prefix(fixtures())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let Ok(chunks) = program_chunks(&blob) else {
+            problems.push(format!("{name}: the effect's shaders cannot be found"));
+            continue;
+        };
+        for chunk in chunks {
+            let Ok(program) = decode_program(&chunk.payload) else {
+                problems.push(format!(
+                    "{name}: a shader at 0x{:x} does not decode",
+                    chunk.offset
+                ));
+                continue;
+            };
+            programs += 1;
+            let map = SourceMap::from_payload(&chunk.payload, chunk.offset);
+            for d in validate(&program, Some(&map)).0 {
+                problems.push(format!("{name}: {}", d.message));
+            }
+        }
+    }
+    eprintln!("{programs} shaders embedded in effects validated");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        programs >= 80,
+        "expected 80+ embedded shaders, found {programs}"
     );
 }

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch to the verbs.
 
 mod bench;
+mod d3dverbs;
 mod input;
 mod render;
 mod render_args;
@@ -43,13 +44,21 @@ impl From<Numbering> for tgsi::enums::ProcessorNumbering {
 
 #[derive(Subcommand)]
 enum Verb {
-    /// Assemble and validate TGSI text files. Exit status 0 when every file is
-    /// valid, 1 when any is not; every error goes to stderr with file, line,
-    /// column and the offending line.
+    /// Assemble (or decode) and validate shaders: TGSI text, SM4/SM5 assembly
+    /// and DXBC blobs alike, each file's format told from its contents. Exit
+    /// status 0 when every file is valid, 1 when any is not; every error goes
+    /// to stderr with file, line, column and the offending line (byte offsets
+    /// for binary input). A DXBC blob is checked whole: its checksum, every
+    /// chunk fxc's listing shows, and every program (library functions and
+    /// an effect's shaders included).
     Check {
-        /// TGSI text files (`-` reads standard input)
+        /// Shader files (`-` reads standard input)
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Read every file as this format instead of telling it from the
+        /// contents (the `DXBC` magic; a version line such as `ps_5_0`)
+        #[arg(long, value_enum)]
+        from: Option<input::Format>,
     },
     /// Print a shader in the canonical `tgsi_dump` layout (lossless: floats whose
     /// `%10.4f` form would lose bits print as hex bit patterns).
@@ -75,10 +84,14 @@ enum Verb {
         #[arg(long, value_enum, default_value_t = Numbering::Mesa22)]
         numbering: Numbering,
     },
-    /// Decode a binary `tgsi_token` stream (little-endian 32-bit words) and print
-    /// it as canonical TGSI text.
+    /// Decode a binary shader and print it as text: a DXBC blob (`DXBC` magic)
+    /// as exactly the listing fxc prints for it (header comments with buffer
+    /// definitions, resource bindings and signatures, level-9 sections, the
+    /// program, the instruction-slot footer; libraries per function, effects
+    /// as the shaders they embed); anything else as a `tgsi_token` stream
+    /// (little-endian 32-bit words) printed as canonical TGSI text.
     Dis {
-        /// Binary token file (`-` reads standard input)
+        /// Binary token file or DXBC blob (`-` reads standard input)
         file: PathBuf,
         /// Processor numbering of the header token
         #[arg(long, value_enum, default_value_t = Numbering::Mesa22)]
@@ -86,6 +99,21 @@ enum Verb {
         /// Write the text to this file instead of standard output
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Read the file as this format (`tokens` or `dxbc`) instead of
+        /// telling it from the contents
+        #[arg(long, value_enum)]
+        from: Option<input::Format>,
+    },
+    /// Summarise a DXBC blob: its chunks with offsets and sizes, the checksum
+    /// status, shader model and type, global flags and required features,
+    /// signatures, resource bindings, constant buffers and the STAT counters
+    /// (libraries per function, effects per embedded shader).
+    Info {
+        /// DXBC blob (`-` reads standard input)
+        file: PathBuf,
+        /// Print JSON for scripts instead of text
+        #[arg(long)]
+        json: bool,
     },
     /// Run a compute or vertex shader and print every output and buffer exactly.
     Run(run::RunArgs),
@@ -113,7 +141,7 @@ enum Verb {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.verb {
-        Verb::Check { files } => textverbs::check(&files),
+        Verb::Check { files, from } => textverbs::check(&files, from),
         Verb::Fmt {
             file,
             check,
@@ -128,7 +156,9 @@ pub fn main() -> ExitCode {
             file,
             numbering,
             output,
-        } => textverbs::dis(&file, numbering.into(), output.as_deref()),
+            from,
+        } => textverbs::dis(&file, numbering.into(), output.as_deref(), from),
+        Verb::Info { file, json } => d3dverbs::info(&file, json),
         Verb::Run(args) => run::run(&args),
         Verb::Test {
             paths,

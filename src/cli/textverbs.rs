@@ -1,22 +1,26 @@
-//! `tgsi check`, `fmt`, `asm` and `dis`: the language verbs.
+//! `tgsi check`, `fmt`, `asm` and `dis`: the language verbs, for TGSI and,
+//! through [`super::d3dverbs`], for Direct3D bytecode and assembly.
 
-use super::input::{assemble_file, display_name, read_bytes, read_text, write_bytes};
+use super::d3dverbs;
+use super::input::{
+    Format, assemble_file, detect_format, display_name, read_bytes, read_text, write_bytes,
+};
 use anyhow::{Result, anyhow};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tgsi::enums::ProcessorNumbering;
 
-pub fn check(files: &[PathBuf]) -> Result<ExitCode> {
+pub fn check(files: &[PathBuf], from: Option<Format>) -> Result<ExitCode> {
     let mut all_valid = true;
     for file in files {
-        match assemble_file(file) {
-            Ok(Some(_)) => {}
-            Ok(None) => all_valid = false,
+        let valid = match check_one(file, from) {
+            Ok(valid) => valid,
             Err(e) => {
                 eprintln!("error: {e:#}");
-                all_valid = false;
+                false
             }
-        }
+        };
+        all_valid &= valid;
     }
     Ok(if all_valid {
         ExitCode::SUCCESS
@@ -48,6 +52,33 @@ pub fn fmt(file: &Path, check: bool, output: Option<&Path>) -> Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Checks one file of any format; false once its errors are printed.
+fn check_one(file: &Path, from: Option<Format>) -> Result<bool> {
+    let bytes = read_bytes(file)?;
+    let name = display_name(file);
+    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+        Format::Dxbc => Ok(d3dverbs::check(&bytes, &name)),
+        Format::SmAsm => d3dverbs::check_assembly(&bytes, &name),
+        Format::Tokens => {
+            let words = tgsi::tokens::bytes_to_words(&bytes)
+                .and_then(|w| tgsi::tokens::decode(&w, ProcessorNumbering::Mesa22));
+            match words {
+                Ok(shader) => {
+                    let diags = tgsi::validate::validate(&shader, None);
+                    let text = tgsi::text::print(&shader);
+                    eprint!("{}", diags.render(&name, &text));
+                    Ok(!diags.has_errors())
+                }
+                Err(e) => {
+                    eprintln!("error: {name}: {e}");
+                    Ok(false)
+                }
+            }
+        }
+        Format::Tgsi => Ok(assemble_file(file)?.is_some()),
+    }
+}
+
 /// 1-based number of the first line where two texts differ.
 fn first_difference_line(a: &str, b: &str) -> usize {
     let mut a_lines = a.split_inclusive('\n');
@@ -72,9 +103,29 @@ pub fn asm(file: &Path, output: &Path, numbering: ProcessorNumbering) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn dis(file: &Path, numbering: ProcessorNumbering, output: Option<&Path>) -> Result<ExitCode> {
+pub fn dis(
+    file: &Path,
+    numbering: ProcessorNumbering,
+    output: Option<&Path>,
+    from: Option<Format>,
+) -> Result<ExitCode> {
     let bytes = read_bytes(file)?;
     let name = display_name(file);
+    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tokens)) {
+        Format::Dxbc => return d3dverbs::dis(&bytes, &name, output),
+        Format::Tokens => {}
+        other => {
+            eprintln!(
+                "error: {name}: `dis` reads binary input (TGSI tokens or DXBC); this is {} text (try `tgsi fmt`)",
+                if other == Format::SmAsm {
+                    "SM assembly"
+                } else {
+                    "TGSI"
+                }
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
     let words = match tgsi::tokens::bytes_to_words(&bytes) {
         Ok(w) => w,
         Err(e) => {

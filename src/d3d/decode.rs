@@ -14,7 +14,7 @@ use crate::d3d::ir::{
     Components, ConstantBufferRange, Controls, CustomData, ExtendedOpcode, Index, Instruction,
     Operand, Payload, Program, ShaderMessage, Version,
 };
-use crate::d3d::opcode::{control_bits, OpFlags, Opcode, OpcodeInfo, PayloadKind, CONTROL_FIELDS};
+use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, PayloadKind, control_bits};
 
 /// Deepest nesting of relative indices accepted (fxc writes one level).
 pub const MAX_RELATIVE_DEPTH: usize = 4;
@@ -31,10 +31,13 @@ pub fn decode_program(payload: &[u8]) -> Result<Program, DecodeError> {
             ),
         ));
     }
-    if payload.len() % 4 != 0 {
+    if !payload.len().is_multiple_of(4) {
         return Err(DecodeError::at(
             payload.len() & !3,
-            format!("program size {} is not a multiple of 4 bytes", payload.len()),
+            format!(
+                "program size {} is not a multiple of 4 bytes",
+                payload.len()
+            ),
         ));
     }
     let words = Words { bytes: payload };
@@ -55,7 +58,10 @@ pub fn decode_program(payload: &[u8]) -> Result<Program, DecodeError> {
         instructions.push(inst);
         pos = next;
     }
-    Ok(Program { version, instructions })
+    Ok(Program {
+        version,
+        instructions,
+    })
 }
 
 fn decode_version(token: u32) -> Result<Version, DecodeError> {
@@ -66,7 +72,13 @@ fn decode_version(token: u32) -> Result<Version, DecodeError> {
         ));
     }
     let program_type = ProgramType::from_u32(token >> 16).ok_or_else(|| {
-        DecodeError::at(0, format!("version token 0x{token:08x}: unknown program type 0x{:x}", token >> 16))
+        DecodeError::at(
+            0,
+            format!(
+                "version token 0x{token:08x}: unknown program type 0x{:x}",
+                token >> 16
+            ),
+        )
     })?;
     Ok(Version {
         program_type,
@@ -116,22 +128,36 @@ impl Cursor<'_, '_> {
     }
 }
 
-fn decode_instruction(words: &Words, start: usize, length: usize) -> Result<(Instruction, usize), DecodeError> {
+fn decode_instruction(
+    words: &Words,
+    start: usize,
+    length: usize,
+) -> Result<(Instruction, usize), DecodeError> {
     let token = words.get(start);
     let at = start * 4;
     let number = token & 0x7FF;
-    let opcode = Opcode::from_u32(number)
-        .ok_or_else(|| DecodeError::at(at, format!("unknown opcode 0x{number:x} (opcode token 0x{token:08x})")))?;
+    let opcode = Opcode::from_u32(number).ok_or_else(|| {
+        DecodeError::at(
+            at,
+            format!("unknown opcode 0x{number:x} (opcode token 0x{token:08x})"),
+        )
+    })?;
     let info = opcode.info();
     if info.flags.contains(OpFlags::RESERVED) {
-        return Err(DecodeError::at(at, format!("opcode 0x{number:x} is reserved")));
+        return Err(DecodeError::at(
+            at,
+            format!("opcode 0x{number:x} is reserved"),
+        ));
     }
     if info.flags.contains(OpFlags::CUSTOM_DATA) {
         return decode_custom_data(words, start, length);
     }
     let inst_len = ((token >> 24) & 0x7F) as usize;
     if inst_len == 0 {
-        return Err(DecodeError::at(at, format!("{}: instruction length 0", info.name)));
+        return Err(DecodeError::at(
+            at,
+            format!("{}: instruction length 0", info.name),
+        ));
     }
     if inst_len > length - start {
         return Err(DecodeError::at(
@@ -144,7 +170,11 @@ fn decode_instruction(words: &Words, start: usize, length: usize) -> Result<(Ins
         ));
     }
     let controls = decode_controls(token, info, at)?;
-    let mut cur = Cursor { words, pos: start + 1, end: start + inst_len };
+    let mut cur = Cursor {
+        words,
+        pos: start + 1,
+        end: start + inst_len,
+    };
     let mut extended = Vec::new();
     let mut more = token & 0x8000_0000 != 0;
     while more {
@@ -168,7 +198,14 @@ fn decode_instruction(words: &Words, start: usize, length: usize) -> Result<(Ins
     // one after some sample_*_s ops); kept exactly
     let trailing = read_rest(&mut cur);
     Ok((
-        Instruction { opcode, controls, extended, operands, payload, trailing },
+        Instruction {
+            opcode,
+            controls,
+            extended,
+            operands,
+            payload,
+            trailing,
+        },
         start + inst_len,
     ))
 }
@@ -186,7 +223,10 @@ fn decode_controls(token: u32, info: &OpcodeInfo, at: usize) -> Result<Controls,
         ));
     }
     let mut controls = Controls::default();
-    for field in CONTROL_FIELDS.iter().filter(|f| info.flags.contains(f.flag)) {
+    for field in CONTROL_FIELDS
+        .iter()
+        .filter(|f| info.flags.contains(f.flag))
+    {
         let value = (token >> field.shift) & ((1 << field.width) - 1);
         controls.set_field(field.flag, value).ok_or_else(|| {
             DecodeError::at(
@@ -213,7 +253,9 @@ fn decode_extended_opcode(token: u32, at: usize) -> Result<ExtendedOpcode, Decod
                 return Err(err("reserved bits set in sample controls".into()));
             }
             let offset = |shift: u32| (((token >> shift) & 0xF) as i8) << 4 >> 4;
-            Ok(ExtendedOpcode::SampleControls { offsets: [offset(9), offset(13), offset(17)] })
+            Ok(ExtendedOpcode::SampleControls {
+                offsets: [offset(9), offset(13), offset(17)],
+            })
         }
         Some(ExtendedOpcodeType::ResourceDim) => {
             if body & !0x007F_FFC0 != 0 {
@@ -222,7 +264,10 @@ fn decode_extended_opcode(token: u32, at: usize) -> Result<ExtendedOpcode, Decod
             let dim = (token >> 6) & 0x1F;
             let dimension = ResourceDimension::from_u32(dim)
                 .ok_or_else(|| err(format!("unknown resource dimension {dim}")))?;
-            Ok(ExtendedOpcode::ResourceDim { dimension, stride: ((token >> 11) & 0xFFF) as u16 })
+            Ok(ExtendedOpcode::ResourceDim {
+                dimension,
+                stride: ((token >> 11) & 0xFFF) as u16,
+            })
         }
         Some(ExtendedOpcodeType::ResourceReturnType) => {
             if body & !0x003F_FFC0 != 0 {
@@ -231,7 +276,10 @@ fn decode_extended_opcode(token: u32, at: usize) -> Result<ExtendedOpcode, Decod
             let types = return_types((token >> 6) & 0xFFFF).map_err(err)?;
             Ok(ExtendedOpcode::ResourceReturnType(types))
         }
-        _ => Err(err(format!("unknown extended opcode type {}", token & 0x3F))),
+        _ => Err(err(format!(
+            "unknown extended opcode type {}",
+            token & 0x3F
+        ))),
     }
 }
 
@@ -240,7 +288,8 @@ fn return_types(bits: u32) -> Result<[ReturnType; 4], String> {
     let mut out = [ReturnType::Float; 4];
     for (i, slot) in out.iter_mut().enumerate() {
         let v = (bits >> (4 * i)) & 0xF;
-        *slot = ReturnType::from_u32(v).ok_or_else(|| format!("undefined return type {v} for component {i}"))?;
+        *slot = ReturnType::from_u32(v)
+            .ok_or_else(|| format!("undefined return type {v} for component {i}"))?;
     }
     Ok(out)
 }
@@ -252,7 +301,9 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
     let selection = (token >> 2) & 0x3FF;
     let components = match token & 3 {
         0 | 1 if selection != 0 => {
-            return Err(err("component selection bits set on a 0- or 1-component operand".into()));
+            return Err(err(
+                "component selection bits set on a 0- or 1-component operand".into(),
+            ));
         }
         0 => Components::None,
         1 => Components::One,
@@ -266,9 +317,17 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
             ]),
             2 if token & 0xFC0 == 0 => Components::Select(((token >> 4) & 3) as u8),
             3 => return Err(err("undefined component selection mode 3".into())),
-            _ => return Err(err("stray bits above the component mask or selected component".into())),
+            _ => {
+                return Err(err(
+                    "stray bits above the component mask or selected component".into(),
+                ));
+            }
         },
-        _ => return Err(err("N-component operands (component count 3) are not supported".into())),
+        _ => {
+            return Err(err(
+                "N-component operands (component count 3) are not supported".into(),
+            ));
+        }
     };
     let file_number = (token >> 12) & 0xFF;
     let file = RegisterFile::from_u32(file_number)
@@ -279,7 +338,9 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
         let rep = (token >> (22 + 3 * k)) & 7;
         if k >= dims {
             if rep != 0 {
-                return Err(err(format!("index {k} representation set beyond the {dims} indices")));
+                return Err(err(format!(
+                    "index {k} representation set beyond the {dims} indices"
+                )));
             }
             continue;
         }
@@ -299,7 +360,8 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
     if token & 0x8000_0000 != 0 {
         let ext_at = cur.offset();
         let ext = cur.next("an extended operand token")?;
-        let ext_err = |m: &str| DecodeError::at(ext_at, format!("extended operand token 0x{ext:08x}: {m}"));
+        let ext_err =
+            |m: &str| DecodeError::at(ext_at, format!("extended operand token 0x{ext:08x}: {m}"));
         if ExtendedOperandType::from_u32(ext & 0x3F) != Some(ExtendedOperandType::Modifier) {
             return Err(ext_err("only the modifier type (1) is defined"));
         }
@@ -336,9 +398,15 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
     }
     let count = match (file, components) {
         (RegisterFile::Immediate32, Components::One) => 1,
-        (RegisterFile::Immediate32, Components::Mask(_) | Components::Swizzle(_) | Components::Select(_)) => 4,
+        (
+            RegisterFile::Immediate32,
+            Components::Mask(_) | Components::Swizzle(_) | Components::Select(_),
+        ) => 4,
         (RegisterFile::Immediate64, Components::One) => 2,
-        (RegisterFile::Immediate64, Components::Mask(_) | Components::Swizzle(_) | Components::Select(_)) => 4,
+        (
+            RegisterFile::Immediate64,
+            Components::Mask(_) | Components::Swizzle(_) | Components::Select(_),
+        ) => 4,
         (RegisterFile::Immediate32 | RegisterFile::Immediate64, Components::None) => {
             return Err(err("an immediate needs 1 or 4 components".into()));
         }
@@ -358,7 +426,9 @@ fn decode_operand(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError
 
 fn relative(cur: &mut Cursor, depth: usize) -> Result<Operand, DecodeError> {
     if depth >= MAX_RELATIVE_DEPTH {
-        return Err(cur.err(format!("relative indices nested deeper than {MAX_RELATIVE_DEPTH} levels")));
+        return Err(cur.err(format!(
+            "relative indices nested deeper than {MAX_RELATIVE_DEPTH} levels"
+        )));
     }
     decode_operand(cur, depth + 1)
 }
@@ -373,7 +443,11 @@ fn read_u64_hi_lo(cur: &mut Cursor) -> Result<u64, DecodeError> {
 fn decode_payload(cur: &mut Cursor, info: &OpcodeInfo) -> Result<Payload, DecodeError> {
     let name = info.name;
     let optional = |cur: &mut Cursor, what: &str| -> Result<Option<u32>, DecodeError> {
-        if cur.remaining() > 0 { Ok(Some(cur.next(what)?)) } else { Ok(None) }
+        if cur.remaining() > 0 {
+            Ok(Some(cur.next(what)?))
+        } else {
+            Ok(None)
+        }
     };
     Ok(match info.payload {
         PayloadKind::None | PayloadKind::CallSite | PayloadKind::CustomData => Payload::None,
@@ -381,10 +455,17 @@ fn decode_payload(cur: &mut Cursor, info: &OpcodeInfo) -> Result<Payload, Decode
             let at = cur.offset();
             let bits = cur.next("the return-type dword")?;
             if bits & 0xFFFF_0000 != 0 {
-                return Err(DecodeError::at(at, format!("{name}: return-type dword 0x{bits:08x} sets bits 16-31")));
+                return Err(DecodeError::at(
+                    at,
+                    format!("{name}: return-type dword 0x{bits:08x} sets bits 16-31"),
+                ));
             }
-            let types = return_types(bits).map_err(|m| DecodeError::at(at, format!("{name}: {m}")))?;
-            Payload::ReturnTypes { types, space: optional(cur, "the register space")? }
+            let types =
+                return_types(bits).map_err(|m| DecodeError::at(at, format!("{name}: {m}")))?;
+            Payload::ReturnTypes {
+                types,
+                space: optional(cur, "the register space")?,
+            }
         }
         PayloadKind::ConstantBuffer => match cur.remaining() {
             0 => Payload::ConstantBuffer(None),
@@ -397,15 +478,19 @@ fn decode_payload(cur: &mut Cursor, info: &OpcodeInfo) -> Result<Payload, Decode
         PayloadKind::Space => Payload::Space(optional(cur, "the register space")?),
         PayloadKind::Structured => {
             let stride = cur.next("the structure stride")?;
-            Payload::Structured { stride, space: optional(cur, "the register space")? }
+            Payload::Structured {
+                stride,
+                space: optional(cur, "the register space")?,
+            }
         }
         PayloadKind::Count => Payload::Count(cur.next("a count")?),
         PayloadKind::Name => {
             let at = cur.offset();
             let v = cur.next("a system-value name")?;
             Payload::Name(
-                SystemValue::from_u32(v)
-                    .ok_or_else(|| DecodeError::at(at, format!("{name}: unknown system value {v}")))?,
+                SystemValue::from_u32(v).ok_or_else(|| {
+                    DecodeError::at(at, format!("{name}: unknown system value {v}"))
+                })?,
             )
         }
         PayloadKind::IndexableTemp => Payload::IndexableTemp {
@@ -447,7 +532,12 @@ fn decode_payload(cur: &mut Cursor, info: &OpcodeInfo) -> Result<Payload, Decode
             for _ in 0..count {
                 tables.push(cur.next("a function table index")?);
             }
-            Payload::Interface { index, call_sites, array_size: (packed >> 16) as u16, tables }
+            Payload::Interface {
+                index,
+                call_sites,
+                array_size: (packed >> 16) as u16,
+                tables,
+            }
         }
         PayloadKind::Float => Payload::Float(cur.next("a float")?),
         PayloadKind::ThreadGroup => Payload::ThreadGroup([
@@ -458,27 +548,44 @@ fn decode_payload(cur: &mut Cursor, info: &OpcodeInfo) -> Result<Payload, Decode
     })
 }
 
-fn decode_custom_data(words: &Words, start: usize, length: usize) -> Result<(Instruction, usize), DecodeError> {
+fn decode_custom_data(
+    words: &Words,
+    start: usize,
+    length: usize,
+) -> Result<(Instruction, usize), DecodeError> {
     let at = start * 4;
     let token = words.get(start);
     let class = token >> 11;
     if start + 1 >= length {
-        return Err(DecodeError::at(at + 4, "customdata: expected its length dword, the program ends"));
+        return Err(DecodeError::at(
+            at + 4,
+            "customdata: expected its length dword, the program ends",
+        ));
     }
     let total = words.get(start + 1) as usize;
     if total < 2 || total > length - start {
         return Err(DecodeError::at(
             at + 4,
-            format!("customdata: length {total} dwords, expected 2 to {}", length - start),
+            format!(
+                "customdata: length {total} dwords, expected 2 to {}",
+                length - start
+            ),
         ));
     }
-    let mut cur = Cursor { words, pos: start + 2, end: start + total };
+    let mut cur = Cursor {
+        words,
+        pos: start + 2,
+        end: start + total,
+    };
     let data = if class == CustomDataClass::ImmediateConstantBuffer.number() {
         CustomData::ImmediateConstantBuffer(read_rest(&mut cur))
     } else if class == CustomDataClass::ShaderMessage.number() {
         CustomData::ShaderMessage(decode_shader_message(&mut cur)?)
     } else {
-        CustomData::Other { class, data: read_rest(&mut cur) }
+        CustomData::Other {
+            class,
+            data: read_rest(&mut cur),
+        }
     };
     let mut inst = Instruction::new(Opcode::CustomData, Vec::new());
     inst.payload = Payload::CustomData(data);
@@ -502,13 +609,18 @@ fn decode_shader_message(cur: &mut Cursor) -> Result<ShaderMessage, DecodeError>
     if operand_dwords > cur.remaining() {
         return Err(DecodeError::at(
             dwords_at,
-            format!("shader message: {operand_dwords} operand dwords, {} remain", cur.remaining()),
+            format!(
+                "shader message: {operand_dwords} operand dwords, {} remain",
+                cur.remaining()
+            ),
         ));
     }
     if operand_count > operand_dwords {
         return Err(DecodeError::at(
             dwords_at,
-            format!("shader message: {operand_count} operands cannot fit in {operand_dwords} dwords"),
+            format!(
+                "shader message: {operand_count} operands cannot fit in {operand_dwords} dwords"
+            ),
         ));
     }
     let mut operands = Vec::with_capacity(operand_count);
@@ -535,31 +647,119 @@ fn decode_shader_message(cur: &mut Cursor) -> Result<ShaderMessage, DecodeError>
             ),
         ));
     }
-    let bytes: Vec<u8> = read_rest(cur).iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes: Vec<u8> = read_rest(cur)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     if bytes[text_len..].iter().any(|&b| b != 0) {
         return Err(DecodeError::at(
             string_at + text_len,
             "shader message: the string must end in NUL bytes up to the dword boundary",
         ));
     }
-    Ok(ShaderMessage { message_id, format, text: bytes[..text_len].to_vec(), operands })
+    Ok(ShaderMessage {
+        message_id,
+        format,
+        text: bytes[..text_len].to_vec(),
+        operands,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::d3d::enums::Test;
+    use proptest::prelude::Strategy;
 
     fn bytes(words: &[u32]) -> Vec<u8> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
+    /// Whatever decodes must re-encode to the same words and print.
+    fn check_canonical(words: &[u32]) {
+        let bytes = bytes(words);
+        if let Ok(p) = decode_program(&bytes) {
+            let again = crate::d3d::encode::encode_program(&p).expect("a decoded program encodes");
+            assert_eq!(
+                again, words,
+                "decoded {words:08x?} but re-encoded differently"
+            );
+            let _ = crate::d3d::print::print_program(&p);
+        }
+    }
+
+    /// One instruction with a valid length field and `body` after its token.
+    fn instruction(token: u32, body: &[u32]) -> Vec<u32> {
+        let len = (body.len() + 1).min(127) as u32;
+        let mut w = vec![(token & 0x80FF_FFFF) | (len << 24)];
+        w.extend(&body[..len as usize - 1]);
+        w
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+            let _ = decode_program(&bytes);
+        }
+
+        #[test]
+        fn random_instructions_never_panic_and_decode_canonically(
+            version in 0u32..0x60,
+            insts in proptest::collection::vec(
+                (0u32..0xEB, proptest::prelude::any::<u32>(),
+                 proptest::collection::vec(
+                     proptest::prop_oneof![
+                         0u32..16,
+                         proptest::prelude::any::<u32>(),
+                         // plausible operand tokens: register files 0-42, 0-3 indices
+                         (0u32..0x1000, 0u32..43, 0u32..4, 0u32..8).prop_map(|(c, f, d, r)| c | (f << 12) | (d << 20) | (r << 22)),
+                     ],
+                     0..12)),
+                0..8),
+        ) {
+            let mut words = vec![version, 0];
+            for (op, controls, body) in &insts {
+                let token = op | (controls & 0x80FF_F800);
+                words.extend(instruction(token, body));
+            }
+            words[1] = words.len() as u32;
+            check_canonical(&words);
+        }
+    }
+
     #[test]
     fn decodes_the_ps_div_example() {
         let w = [
-            0x0000_0050, 0x0000_001c, 0x0100_086a, 0x0400_0059, 0x0020_8e46, 0, 2, 0x0300_0065,
-            0x0010_20f2, 0, 0x0900_000e, 0x0010_2012, 0, 0x0020_800a, 0, 0, 0x0020_800a, 0, 1,
-            0x0800_0036, 0x0010_20e2, 0, 0x0000_4002, 0, 0, 0, 0, 0x0100_003e,
+            0x0000_0050,
+            0x0000_001c,
+            0x0100_086a,
+            0x0400_0059,
+            0x0020_8e46,
+            0,
+            2,
+            0x0300_0065,
+            0x0010_20f2,
+            0,
+            0x0900_000e,
+            0x0010_2012,
+            0,
+            0x0020_800a,
+            0,
+            0,
+            0x0020_800a,
+            0,
+            1,
+            0x0800_0036,
+            0x0010_20e2,
+            0,
+            0x0000_4002,
+            0,
+            0,
+            0,
+            0,
+            0x0100_003e,
         ];
         let p = decode_program(&bytes(&w)).unwrap();
         assert_eq!(p.version.program_type, ProgramType::Pixel);
@@ -568,7 +768,10 @@ mod tests {
         let div = &p.instructions[3];
         assert_eq!(div.opcode, Opcode::Div);
         assert_eq!(div.operands[0].components, Components::Mask(1));
-        assert_eq!(div.operands[1].indices, vec![Index::Imm32(0), Index::Imm32(0)]);
+        assert_eq!(
+            div.operands[1].indices,
+            vec![Index::Imm32(0), Index::Imm32(0)]
+        );
         assert_eq!(div.operands[2].components, Components::Select(0));
         assert_eq!(p.instructions[4].operands[1].values, vec![0; 4]);
     }

@@ -11,7 +11,7 @@ use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
     ShaderMessage,
 };
-use crate::d3d::opcode::{OpFlags, OpcodeInfo, PayloadKind, CONTROL_FIELDS};
+use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, OpcodeInfo, PayloadKind};
 
 /// Why a program could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,9 +41,15 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
             message: format!("version {}.{} does not fit 4-bit fields", v.major, v.minor),
         });
     }
-    let mut out = vec![(v.program_type.number() << 16) | ((v.major as u32) << 4) | v.minor as u32, 0];
+    let mut out = vec![
+        (v.program_type.number() << 16) | ((v.major as u32) << 4) | v.minor as u32,
+        0,
+    ];
     for (i, inst) in program.instructions.iter().enumerate() {
-        encode_instruction(inst, &mut out).map_err(|message| EncodeError { instruction: i, message })?;
+        encode_instruction(inst, &mut out).map_err(|message| EncodeError {
+            instruction: i,
+            message,
+        })?;
     }
     out[1] = out.len() as u32;
     Ok(out)
@@ -51,7 +57,10 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
 
 /// Encodes a program as SHDR/SHEX payload bytes (little-endian dwords).
 pub fn encode_program_bytes(program: &Program) -> Result<Vec<u8>, EncodeError> {
-    Ok(encode_program(program)?.iter().flat_map(|w| w.to_le_bytes()).collect())
+    Ok(encode_program(program)?
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect())
 }
 
 fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), String> {
@@ -62,15 +71,23 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
     if info.flags.contains(OpFlags::CUSTOM_DATA) {
         return match &inst.payload {
             Payload::CustomData(data) => encode_custom_data(data, out),
-            other => Err(format!("customdata needs a custom-data payload, has {other:?}")),
+            other => Err(format!(
+                "customdata needs a custom-data payload, has {other:?}"
+            )),
         };
     }
     let start = out.len();
     let mut token = inst.opcode.number();
-    for field in CONTROL_FIELDS.iter().filter(|f| info.flags.contains(f.flag)) {
+    for field in CONTROL_FIELDS
+        .iter()
+        .filter(|f| info.flags.contains(f.flag))
+    {
         let v = inst.controls.field(field.flag);
         if v >= 1 << field.width {
-            return Err(format!("{}: control value {v} does not fit {} bits", info.name, field.width));
+            return Err(format!(
+                "{}: control value {v} does not fit {} bits",
+                info.name, field.width
+            ));
         }
         token |= v << field.shift;
     }
@@ -79,7 +96,11 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
     }
     out.push(token);
     for (k, ext) in inst.extended.iter().enumerate() {
-        let more = if k + 1 < inst.extended.len() { 0x8000_0000 } else { 0 };
+        let more = if k + 1 < inst.extended.len() {
+            0x8000_0000
+        } else {
+            0
+        };
         out.push(encode_extended_opcode(ext)? | more);
     }
     if inst.operands.len() != info.operands.len() {
@@ -100,7 +121,10 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
     out.extend(&inst.trailing);
     let len = out.len() - start;
     if len > MAX_INSTRUCTION_DWORDS {
-        return Err(format!("{}: {len} dwords, longer than {MAX_INSTRUCTION_DWORDS}", info.name));
+        return Err(format!(
+            "{}: {len} dwords, longer than {MAX_INSTRUCTION_DWORDS}",
+            info.name
+        ));
     }
     out[start] |= (len as u32) << 24;
     Ok(())
@@ -137,7 +161,10 @@ fn pack_return_types(types: &[ReturnType; 4]) -> u32 {
 
 /// Number of immediate dwords an operand must carry.
 fn immediate_dwords(op: &Operand) -> Result<usize, String> {
-    let four = matches!(op.components, Components::Mask(_) | Components::Swizzle(_) | Components::Select(_));
+    let four = matches!(
+        op.components,
+        Components::Mask(_) | Components::Swizzle(_) | Components::Select(_)
+    );
     Ok(match (op.file, op.components) {
         (RegisterFile::Immediate32, Components::One) => 1,
         (RegisterFile::Immediate64, Components::One) => 2,
@@ -234,7 +261,12 @@ fn encode_operand(op: &Operand, out: &mut Vec<u32>, depth: usize) -> Result<(), 
 }
 
 fn encode_payload(info: &OpcodeInfo, payload: &Payload, out: &mut Vec<u32>) -> Result<(), String> {
-    let mismatch = || format!("{}: payload {payload:?} does not fit its {:?} layout", info.name, info.payload);
+    let mismatch = || {
+        format!(
+            "{}: payload {payload:?} does not fit its {:?} layout",
+            info.name, info.payload
+        )
+    };
     match (info.payload, payload) {
         (PayloadKind::None, Payload::None) | (PayloadKind::CallSite, Payload::CallSite(_)) => {}
         (PayloadKind::ReturnTypes, Payload::ReturnTypes { types, space }) => {
@@ -253,7 +285,14 @@ fn encode_payload(info: &OpcodeInfo, payload: &Payload, out: &mut Vec<u32>) -> R
         }
         (PayloadKind::Count, Payload::Count(n)) => out.push(*n),
         (PayloadKind::Name, Payload::Name(name)) => out.push(name.number()),
-        (PayloadKind::IndexableTemp, Payload::IndexableTemp { register, count, components }) => {
+        (
+            PayloadKind::IndexableTemp,
+            Payload::IndexableTemp {
+                register,
+                count,
+                components,
+            },
+        ) => {
             out.extend([*register, *count, *components]);
         }
         (PayloadKind::TgsmStructured, Payload::TgsmStructured { stride, count }) => {
@@ -263,11 +302,27 @@ fn encode_payload(info: &OpcodeInfo, payload: &Payload, out: &mut Vec<u32>) -> R
             out.extend([*index, bodies.len() as u32]);
             out.extend(bodies);
         }
-        (PayloadKind::Interface, Payload::Interface { index, call_sites, array_size, tables }) => {
+        (
+            PayloadKind::Interface,
+            Payload::Interface {
+                index,
+                call_sites,
+                array_size,
+                tables,
+            },
+        ) => {
             if tables.len() > 0xFFFF {
-                return Err(format!("{}: {} function tables, at most 65535", info.name, tables.len()));
+                return Err(format!(
+                    "{}: {} function tables, at most 65535",
+                    info.name,
+                    tables.len()
+                ));
             }
-            out.extend([*index, *call_sites, ((*array_size as u32) << 16) | tables.len() as u32]);
+            out.extend([
+                *index,
+                *call_sites,
+                ((*array_size as u32) << 16) | tables.len() as u32,
+            ]);
             out.extend(tables);
         }
         (PayloadKind::Float, Payload::Float(bits)) => out.push(*bits),
@@ -296,12 +351,19 @@ fn encode_custom_data(data: &CustomData, out: &mut Vec<u32>) -> Result<(), Strin
         CustomData::ShaderMessage(m) => encode_shader_message(m, out)?,
     }
     let total = out.len() - start;
-    out[start + 1] = u32::try_from(total).map_err(|_| "customdata longer than 2^32 dwords".to_string())?;
+    out[start + 1] =
+        u32::try_from(total).map_err(|_| "customdata longer than 2^32 dwords".to_string())?;
     Ok(())
 }
 
 fn encode_shader_message(m: &ShaderMessage, out: &mut Vec<u32>) -> Result<(), String> {
-    out.extend([m.message_id, m.format, m.text.len() as u32, m.operands.len() as u32, 0]);
+    out.extend([
+        m.message_id,
+        m.format,
+        m.text.len() as u32,
+        m.operands.len() as u32,
+        0,
+    ]);
     let count_at = out.len() - 1;
     let operands_start = out.len();
     for op in &m.operands {
@@ -310,7 +372,11 @@ fn encode_shader_message(m: &ShaderMessage, out: &mut Vec<u32>) -> Result<(), St
     out[count_at] = (out.len() - operands_start) as u32;
     let mut bytes = m.text.clone();
     bytes.resize(m.text.len() / 4 * 4 + 4, 0);
-    out.extend(bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    out.extend(
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
     Ok(())
 }
 
@@ -324,7 +390,11 @@ mod tests {
 
     fn program(instructions: Vec<Instruction>) -> Program {
         Program {
-            version: Version { program_type: ProgramType::Pixel, major: 5, minor: 0 },
+            version: Version {
+                program_type: ProgramType::Pixel,
+                major: 5,
+                minor: 0,
+            },
             instructions,
         }
     }
@@ -341,7 +411,17 @@ mod tests {
         let w = encode_program(&p).unwrap();
         assert_eq!(
             w,
-            vec![0x50, 9, 0x0600_0036, 0x0010_0012, 1, 0x8010_000a, 0x41, 0, 0x0100_003e]
+            vec![
+                0x50,
+                9,
+                0x0600_0036,
+                0x0010_0012,
+                1,
+                0x8010_000a,
+                0x41,
+                0,
+                0x0100_003e
+            ]
         );
         let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
         assert_eq!(decode_program(&bytes).unwrap(), p);
@@ -361,7 +441,8 @@ mod tests {
         let mut l = Operand::imm32(&[1, 2, 3, 4]);
         l.values.pop();
         let dst = Operand::register(RegisterFile::Temp, &[0], Components::Mask(0xF));
-        let e = encode_program(&program(vec![Instruction::new(Opcode::Mov, vec![dst, l])])).unwrap_err();
+        let e = encode_program(&program(vec![Instruction::new(Opcode::Mov, vec![dst, l])]))
+            .unwrap_err();
         assert!(e.message.contains("needs 4"), "{e}");
     }
 
@@ -372,14 +453,28 @@ mod tests {
             message_id: 0x0020_0102,
             format: 1,
             text: b"%0 is fine!".to_vec(),
-            operands: vec![Operand::register(RegisterFile::Temp, &[10], Components::Select(2))],
+            operands: vec![Operand::register(
+                RegisterFile::Temp,
+                &[10],
+                Components::Select(2),
+            )],
         }));
         let w = encode_program(&program(vec![inst])).unwrap();
         assert_eq!(
             &w[2..],
             &[
-                0x0000_2035, 0x0c, 0x0020_0102, 1, 0xb, 1, 2, 0x0010_002a, 0xa, 0x6920_3025,
-                0x6966_2073, 0x0021_656e
+                0x0000_2035,
+                0x0c,
+                0x0020_0102,
+                1,
+                0xb,
+                1,
+                2,
+                0x0010_002a,
+                0xa,
+                0x6920_3025,
+                0x6966_2073,
+                0x0021_656e
             ]
         );
     }

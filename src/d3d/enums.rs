@@ -422,7 +422,8 @@ d3d_enum! {
 
 /// Info-queue message IDs of the debug-layer shader messages
 /// (`customdata` class 4), with the instruction name fxc prints.
-pub const SHADER_MESSAGE_NAMES: &[(u32, &str)] = &[(0x0020_0102, "printf"), (0x0020_0103, "errorf")];
+pub const SHADER_MESSAGE_NAMES: &[(u32, &str)] =
+    &[(0x0020_0102, "printf"), (0x0020_0103, "errorf")];
 
 /// Shader-message string format: 0 plain ANSI text, 1 printf-style.
 pub const SHADER_MESSAGE_FORMAT_PRINTF: u32 = 1;
@@ -446,13 +447,31 @@ bitflags! {
 /// The printed names of the global flags, in printing order (joined by ` | `).
 pub const GLOBAL_FLAG_NAMES: &[(GlobalFlags, &str)] = &[
     (GlobalFlags::REFACTORING_ALLOWED, "refactoringAllowed"),
-    (GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS, "enableDoublePrecisionFloatOps"),
-    (GlobalFlags::FORCE_EARLY_DEPTH_STENCIL, "forceEarlyDepthStencil"),
-    (GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS, "enableRawAndStructuredBuffers"),
+    (
+        GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS,
+        "enableDoublePrecisionFloatOps",
+    ),
+    (
+        GlobalFlags::FORCE_EARLY_DEPTH_STENCIL,
+        "forceEarlyDepthStencil",
+    ),
+    (
+        GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS,
+        "enableRawAndStructuredBuffers",
+    ),
     (GlobalFlags::SKIP_OPTIMIZATION, "skipOptimization"),
-    (GlobalFlags::ENABLE_MINIMUM_PRECISION, "enableMinimumPrecision"),
-    (GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS, "enable11_1DoubleExtensions"),
-    (GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS, "enable11_1ShaderExtensions"),
+    (
+        GlobalFlags::ENABLE_MINIMUM_PRECISION,
+        "enableMinimumPrecision",
+    ),
+    (
+        GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS,
+        "enable11_1DoubleExtensions",
+    ),
+    (
+        GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS,
+        "enable11_1ShaderExtensions",
+    ),
     (GlobalFlags::ALL_RESOURCES_BOUND, "allResourcesBound"),
 ];
 
@@ -508,14 +527,20 @@ mod tests {
     fn numbers_names_and_aliases_round_trip() {
         assert_eq!(ProgramType::from_u32(0xFFF0), Some(ProgramType::Library));
         assert_eq!(ProgramType::Library.name(), "lib");
-        assert_eq!(RegisterFile::from_u32(23), Some(RegisterFile::InputForkInstanceId));
+        assert_eq!(
+            RegisterFile::from_u32(23),
+            Some(RegisterFile::InputForkInstanceId)
+        );
         assert_eq!(
             RegisterFile::from_name("vForkInstanceId"),
             Some(RegisterFile::InputForkInstanceId)
         );
         assert_eq!(ReturnType::from_name("int"), Some(ReturnType::Sint));
         assert_eq!(ReturnType::Continued.name(), "<continued>");
-        assert_eq!(SystemValue::from_u32(10).map(|v| v.name()), Some("sampleIndex"));
+        assert_eq!(
+            SystemValue::from_u32(10).map(|v| v.name()),
+            Some("sampleIndex")
+        );
         assert_eq!(InputPrimitive::from_u32(39), Some(InputPrimitive::Patch32));
         assert_eq!(InputPrimitive::from_u32(4), None);
         assert_eq!(MinPrecision::from_u32(3), None);
@@ -526,11 +551,17 @@ mod tests {
 
     #[test]
     fn flag_name_tables_cover_every_flag_once() {
-        let all: GlobalFlags = GLOBAL_FLAG_NAMES.iter().fold(GlobalFlags::empty(), |a, (f, _)| a | *f);
+        let all: GlobalFlags = GLOBAL_FLAG_NAMES
+            .iter()
+            .fold(GlobalFlags::empty(), |a, (f, _)| a | *f);
         assert_eq!(all, GlobalFlags::all());
-        let sync: SyncFlags = SYNC_FLAG_NAMES.iter().fold(SyncFlags::empty(), |a, (f, _)| a | *f);
+        let sync: SyncFlags = SYNC_FLAG_NAMES
+            .iter()
+            .fold(SyncFlags::empty(), |a, (f, _)| a | *f);
         assert_eq!(sync, SyncFlags::all());
-        let uav: UavFlags = UAV_FLAG_NAMES.iter().fold(UavFlags::empty(), |a, (f, _)| a | *f);
+        let uav: UavFlags = UAV_FLAG_NAMES
+            .iter()
+            .fold(UavFlags::empty(), |a, (f, _)| a | *f);
         assert_eq!(uav, UavFlags::all());
     }
 }

@@ -13,7 +13,12 @@
 //! * [`Operand::force_extended`] keeps an extended operand token that carries
 //!   no modifier, precision or non-uniform bit;
 //! * index representations (32/64-bit, relative, immediate + relative) are
-//!   kept as written, including a relative index with an immediate part of 0.
+//!   kept as written, including a relative index with an immediate part of 0;
+//! * [`Instruction::trailing`] keeps dwords the instruction length covers
+//!   after its operands (fxc writes one after some `sample_*_s` and
+//!   `samplepos` instructions: [`Instruction::fxc_trailing`] is the rule);
+//! * immediates keep their bits; fxc's `%f` text does not always determine
+//!   them (see `PrintOptions::exact_floats`).
 
 use crate::d3d::enums::{
     ConstantBufferAccess, CustomDataClass, GlobalFlags, InfoReturnType, InputPrimitive,
@@ -85,8 +90,15 @@ impl Instruction {
     /// one 0. Every such instruction of the corpus follows this.
     pub fn fxc_trailing(&self) -> Vec<u32> {
         if self.opcode == Opcode::SamplePos {
-            let texture = self.operands.get(1).is_some_and(|o| o.file == RegisterFile::Resource);
-            return if texture && self.extended.is_empty() { vec![0] } else { Vec::new() };
+            let texture = self
+                .operands
+                .get(1)
+                .is_some_and(|o| o.file == RegisterFile::Resource);
+            return if texture && self.extended.is_empty() {
+                vec![0]
+            } else {
+                Vec::new()
+            };
         }
         let value = match self.opcode {
             Opcode::SampleDClampS => 0x2000,
@@ -111,7 +123,11 @@ impl Instruction {
                 ExtendedOpcode::ResourceReturnType(_) => {}
             }
         }
-        if offsets || cube { Vec::new() } else { vec![value] }
+        if offsets || cube {
+            Vec::new()
+        } else {
+            vec![value]
+        }
     }
 }
 
@@ -249,10 +265,12 @@ impl Controls {
                 self.tess_domain = TessDomainControl(TessellatorDomain::from_u32(v)?)
             }
             f if f == OpFlags::TESS_PARTITIONING => {
-                self.tess_partitioning = TessPartitioningControl(TessellatorPartitioning::from_u32(v)?)
+                self.tess_partitioning =
+                    TessPartitioningControl(TessellatorPartitioning::from_u32(v)?)
             }
             f if f == OpFlags::TESS_OUTPUT_PRIMITIVE => {
-                self.tess_output_primitive = TessOutputControl(TessellatorOutputPrimitive::from_u32(v)?)
+                self.tess_output_primitive =
+                    TessOutputControl(TessellatorOutputPrimitive::from_u32(v)?)
             }
             f if f == OpFlags::INTERFACE_DYNAMIC => self.interface_dynamic = v != 0,
             f if f == OpFlags::UAV_COHERENT => self.uav.set(UavFlags::GLOBALLY_COHERENT, v != 0),
@@ -274,7 +292,10 @@ pub enum ExtendedOpcode {
     /// immediate texel offsets `_aoffimmi(u,v,w)`, each -8..=7
     SampleControls { offsets: [i8; 3] },
     /// `_indexable(dim[, stride=N])`
-    ResourceDim { dimension: ResourceDimension, stride: u16 },
+    ResourceDim {
+        dimension: ResourceDimension,
+        stride: u16,
+    },
     /// `(t,t,t,t)`
     ResourceReturnType([ReturnType; 4]),
 }
@@ -424,7 +445,10 @@ pub enum Payload {
     /// `dcl_sampler`, `dcl_uav_raw`, `dcl_resource_raw`: SM5.1 space
     Space(Option<u32>),
     /// `dcl_resource_structured`, `dcl_uav_structured`
-    Structured { stride: u32, space: Option<u32> },
+    Structured {
+        stride: u32,
+        space: Option<u32>,
+    },
     /// counts and indices: `dcl_temps`, `dcl_maxout`, `dcl_indexrange`,
     /// `dcl_function_body`, `dcl_tgsm_raw`, `dcl_gsinstances`, phase instance counts
     Count(u32),
@@ -437,9 +461,15 @@ pub enum Payload {
         components: u32,
     },
     /// `dcl_tgsm_structured g#, stride, count`
-    TgsmStructured { stride: u32, count: u32 },
+    TgsmStructured {
+        stride: u32,
+        count: u32,
+    },
     /// `dcl_function_table ft# = {fb…}`
-    FunctionTable { index: u32, bodies: Vec<u32> },
+    FunctionTable {
+        index: u32,
+        bodies: Vec<u32>,
+    },
     /// `dcl_interface fp#[array_size][call_sites] = {ft…}`
     Interface {
         index: u32,
@@ -471,7 +501,9 @@ impl CustomData {
     /// The class number.
     pub fn class(&self) -> u32 {
         match self {
-            CustomData::ImmediateConstantBuffer(_) => CustomDataClass::ImmediateConstantBuffer.number(),
+            CustomData::ImmediateConstantBuffer(_) => {
+                CustomDataClass::ImmediateConstantBuffer.number()
+            }
             CustomData::ShaderMessage(_) => CustomDataClass::ShaderMessage.number(),
             CustomData::Other { class, .. } => *class,
         }
@@ -520,6 +552,13 @@ mod tests {
         let mut r = Operand::register(RegisterFile::Temp, &[0], Components::Select(0));
         r.modifier = OperandModifier::Neg;
         assert!(r.needs_extended());
-        assert!(Version { program_type: ProgramType::Pixel, major: 5, minor: 1 }.is_sm51());
+        assert!(
+            Version {
+                program_type: ProgramType::Pixel,
+                major: 5,
+                minor: 1
+            }
+            .is_sm51()
+        );
     }
 }

@@ -256,28 +256,116 @@ pub struct ControlField {
 /// Every opcode-token control field. Bits of an opcode token that no field of
 /// its opcode covers must be zero.
 pub const CONTROL_FIELDS: &[ControlField] = &[
-    ControlField { flag: OpFlags::SATURATE, shift: 13, width: 1 },
-    ControlField { flag: OpFlags::PRECISE, shift: 19, width: 4 },
-    ControlField { flag: OpFlags::TEST, shift: 18, width: 1 },
-    ControlField { flag: OpFlags::RESINFO_RETURN, shift: 11, width: 2 },
-    ControlField { flag: OpFlags::SAMPLEINFO_RETURN, shift: 11, width: 1 },
-    ControlField { flag: OpFlags::SYNC, shift: 11, width: 4 },
-    ControlField { flag: OpFlags::RESOURCE_DIM, shift: 11, width: 5 },
-    ControlField { flag: OpFlags::SAMPLE_COUNT, shift: 16, width: 7 },
-    ControlField { flag: OpFlags::CB_ACCESS, shift: 11, width: 1 },
-    ControlField { flag: OpFlags::SAMPLER_MODE, shift: 11, width: 4 },
-    ControlField { flag: OpFlags::INTERPOLATION, shift: 11, width: 4 },
-    ControlField { flag: OpFlags::GLOBAL_FLAGS, shift: 11, width: 9 },
-    ControlField { flag: OpFlags::INPUT_PRIMITIVE, shift: 11, width: 6 },
-    ControlField { flag: OpFlags::OUTPUT_TOPOLOGY, shift: 11, width: 7 },
-    ControlField { flag: OpFlags::CONTROL_POINT_COUNT, shift: 11, width: 6 },
-    ControlField { flag: OpFlags::TESS_DOMAIN, shift: 11, width: 2 },
-    ControlField { flag: OpFlags::TESS_PARTITIONING, shift: 11, width: 3 },
-    ControlField { flag: OpFlags::TESS_OUTPUT_PRIMITIVE, shift: 11, width: 3 },
-    ControlField { flag: OpFlags::INTERFACE_DYNAMIC, shift: 11, width: 1 },
-    ControlField { flag: OpFlags::UAV_COHERENT, shift: 16, width: 1 },
-    ControlField { flag: OpFlags::UAV_RASTERIZER_ORDERED, shift: 17, width: 1 },
-    ControlField { flag: OpFlags::UAV_COUNTER, shift: 23, width: 1 },
+    ControlField {
+        flag: OpFlags::SATURATE,
+        shift: 13,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::PRECISE,
+        shift: 19,
+        width: 4,
+    },
+    ControlField {
+        flag: OpFlags::TEST,
+        shift: 18,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::RESINFO_RETURN,
+        shift: 11,
+        width: 2,
+    },
+    ControlField {
+        flag: OpFlags::SAMPLEINFO_RETURN,
+        shift: 11,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::SYNC,
+        shift: 11,
+        width: 4,
+    },
+    ControlField {
+        flag: OpFlags::RESOURCE_DIM,
+        shift: 11,
+        width: 5,
+    },
+    ControlField {
+        flag: OpFlags::SAMPLE_COUNT,
+        shift: 16,
+        width: 7,
+    },
+    ControlField {
+        flag: OpFlags::CB_ACCESS,
+        shift: 11,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::SAMPLER_MODE,
+        shift: 11,
+        width: 4,
+    },
+    ControlField {
+        flag: OpFlags::INTERPOLATION,
+        shift: 11,
+        width: 4,
+    },
+    ControlField {
+        flag: OpFlags::GLOBAL_FLAGS,
+        shift: 11,
+        width: 9,
+    },
+    ControlField {
+        flag: OpFlags::INPUT_PRIMITIVE,
+        shift: 11,
+        width: 6,
+    },
+    ControlField {
+        flag: OpFlags::OUTPUT_TOPOLOGY,
+        shift: 11,
+        width: 7,
+    },
+    ControlField {
+        flag: OpFlags::CONTROL_POINT_COUNT,
+        shift: 11,
+        width: 6,
+    },
+    ControlField {
+        flag: OpFlags::TESS_DOMAIN,
+        shift: 11,
+        width: 2,
+    },
+    ControlField {
+        flag: OpFlags::TESS_PARTITIONING,
+        shift: 11,
+        width: 3,
+    },
+    ControlField {
+        flag: OpFlags::TESS_OUTPUT_PRIMITIVE,
+        shift: 11,
+        width: 3,
+    },
+    ControlField {
+        flag: OpFlags::INTERFACE_DYNAMIC,
+        shift: 11,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::UAV_COHERENT,
+        shift: 16,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::UAV_RASTERIZER_ORDERED,
+        shift: 17,
+        width: 1,
+    },
+    ControlField {
+        flag: OpFlags::UAV_COUNTER,
+        shift: 23,
+        width: 1,
+    },
 ];
 
 /// The non-operand dwords an opcode carries, and where.
@@ -713,18 +801,33 @@ fn control_enums_fit() -> bool {
             .is_some_and(|f| n < (1 << f.width))
     };
     fits(InfoReturnType::Uint.number(), OpFlags::RESINFO_RETURN)
-        && fits(ResourceDimension::StructuredBuffer.number(), OpFlags::RESOURCE_DIM)
-        && fits(ConstantBufferAccess::DynamicIndexed.number(), OpFlags::CB_ACCESS)
+        && fits(
+            ResourceDimension::StructuredBuffer.number(),
+            OpFlags::RESOURCE_DIM,
+        )
+        && fits(
+            ConstantBufferAccess::DynamicIndexed.number(),
+            OpFlags::CB_ACCESS,
+        )
         && fits(SamplerMode::Mono.number(), OpFlags::SAMPLER_MODE)
         && fits(
             Interpolation::LinearNoPerspectiveSample.number(),
             OpFlags::INTERPOLATION,
         )
         && fits(InputPrimitive::Patch32.number(), OpFlags::INPUT_PRIMITIVE)
-        && fits(PrimitiveTopology::TriangleStripAdj.number(), OpFlags::OUTPUT_TOPOLOGY)
+        && fits(
+            PrimitiveTopology::TriangleStripAdj.number(),
+            OpFlags::OUTPUT_TOPOLOGY,
+        )
         && fits(TessellatorDomain::Quad.number(), OpFlags::TESS_DOMAIN)
-        && fits(TessellatorPartitioning::FractionalEven.number(), OpFlags::TESS_PARTITIONING)
-        && fits(TessellatorOutputPrimitive::TriangleCcw.number(), OpFlags::TESS_OUTPUT_PRIMITIVE)
+        && fits(
+            TessellatorPartitioning::FractionalEven.number(),
+            OpFlags::TESS_PARTITIONING,
+        )
+        && fits(
+            TessellatorOutputPrimitive::TriangleCcw.number(),
+            OpFlags::TESS_OUTPUT_PRIMITIVE,
+        )
         && fits(Test::NonZero.number(), OpFlags::TEST)
 }
 
@@ -770,7 +873,10 @@ mod tests {
     fn control_fields_do_not_overlap_within_an_opcode() {
         for info in OPCODES.iter() {
             let mut used = 0u32;
-            for f in CONTROL_FIELDS.iter().filter(|f| info.flags.contains(f.flag)) {
+            for f in CONTROL_FIELDS
+                .iter()
+                .filter(|f| info.flags.contains(f.flag))
+            {
                 let bits = ((1u32 << f.width) - 1) << f.shift;
                 assert_eq!(used & bits, 0, "{} has overlapping controls", info.name);
                 assert!(f.shift >= 11 && f.shift + f.width <= 24);

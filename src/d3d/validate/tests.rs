@@ -2465,3 +2465,58 @@ fn sm51_resources_are_used_inside_their_declared_range() {
     p.version.minor = 1;
     clean(&p);
 }
+
+// ---- through the assembler: text spans ----------------------------------------
+
+/// Assembles `text` and validates it with the assembler's source map.
+fn validate_text(text: &str) -> Vec<Diagnostic> {
+    let (program, map) = crate::d3d::parse_program(text).expect("the listing assembles");
+    validate(&program, Some(&map)).0
+}
+
+/// The text a diagnostic's primary span covers.
+fn pointed<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
+    let span = d.primary.as_ref().expect("a primary span").span;
+    &text[span.start..span.end]
+}
+
+#[test]
+fn assembled_dmovc_reports_the_seed_rules_at_the_operand() {
+    let text = "ps_5_0
+dcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_output o0.xyzw
+dcl_temps 2
+dlt r0.x, d(1.000000l, 0.000000l), cb0[0].xyxy
+dmovc r1.xyz, r0.xxxx, cb0[0].xyzw, d(4.500000l, 4.500000l)
+dmovc r1.xyzw, r0.xxxx, cb0[0].yxwz, d(4.500000l, 4.500000l)
+mov o0.xyzw, r1.xyzw
+ret
+";
+    let diags = validate_text(text);
+    assert_eq!(diags.len(), 2, "{}", listing(&diags));
+    assert!(diags[0].message.contains("the valid masks are .xy, .zw and .xyzw, found `.xyz`"));
+    assert_eq!(pointed(text, &diags[0]), "r1.xyz");
+    assert!(diags[1].message.contains("the valid swizzles are .xyzw, .xyxy, .zwxy and .zwzw, found `cb0[0].yxwz`"));
+    assert_eq!(pointed(text, &diags[1]), "cb0[0].yxwz");
+    let rendered = Diagnostics(diags).render("dmovc.asm", text);
+    assert!(rendered.contains("dmovc.asm:7:7"), "{rendered}");
+    assert!(rendered.contains("dmovc.asm:8:25"), "{rendered}");
+}
+
+#[test]
+fn assembled_programs_point_at_instructions_and_mnemonics() {
+    let text = "vs_4_0
+dcl_temps 1
+rcp r0.x, r0.x
+if_nz r0.xyzw
+endif
+ret
+";
+    let diags = validate_text(text);
+    assert_eq!(diags.len(), 2, "{}", listing(&diags));
+    assert!(diags[0].message.contains("`rcp` needs shader model 5.0, this program is 4.0"));
+    assert_eq!(pointed(text, &diags[0]), "rcp");
+    assert!(diags[1].message.contains("operand 0 of `if` must select one component"));
+    assert_eq!(pointed(text, &diags[1]), "r0.xyzw");
+}

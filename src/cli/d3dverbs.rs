@@ -1,0 +1,103 @@
+//! The Direct3D side of the language verbs: `dis` and `check` of DXBC
+//! blobs, and `tgsi info`.
+
+use super::input::{display_name, read_bytes, write_bytes};
+use anyhow::Result;
+use std::path::Path;
+use std::process::ExitCode;
+use tgsi::d3d::container::{ChecksumStatus, checksum_hex, checksum_status};
+
+/// `tgsi dis FILE.dxbc`: fxc's listing.
+pub fn dis(bytes: &[u8], name: &str, output: Option<&Path>) -> Result<ExitCode> {
+    match tgsi::d3d::disassemble(bytes) {
+        Ok(text) => {
+            write_bytes(output.unwrap_or(Path::new("-")), text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `tgsi check` of a DXBC blob: the container (with its checksum), every
+/// chunk the listing decodes, and every program; true when all is well.
+pub fn check(bytes: &[u8], name: &str) -> bool {
+    let mut ok = true;
+    if !tgsi::d3d::effect::is_raw_effect(bytes) {
+        match checksum_status(bytes) {
+            Ok(ChecksumStatus::Valid) => {}
+            Ok(ChecksumStatus::Mismatch { expected, stored }) => {
+                eprintln!(
+                    "error: {name}: byte offset 4 (0x4): checksum mismatch: expected {}, stored {}",
+                    checksum_hex(&expected),
+                    checksum_hex(&stored)
+                );
+                ok = false;
+            }
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                return false;
+            }
+        }
+    }
+    if let Err(e) = tgsi::d3d::disassemble(bytes) {
+        eprintln!("error: {name}: {e}");
+        return false;
+    }
+    match tgsi::d3d::program_chunks(bytes) {
+        Ok(programs) => {
+            for p in programs {
+                if let Err(e) = tgsi::d3d::decode_program(&p.payload) {
+                    eprintln!("error: {name}: {}", e.shifted(p.offset));
+                    ok = false;
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// `tgsi info FILE.dxbc [--json]`.
+pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
+    let bytes = read_bytes(file)?;
+    let name = display_name(file);
+    match tgsi::d3d::info::info(&bytes) {
+        Ok(info) => {
+            let text = if json {
+                format!("{:#}\n", info.to_json())
+            } else {
+                info.to_text()
+            };
+            write_bytes(Path::new("-"), text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `tgsi check` of SM4/SM5 assembly: every program of the listing parses
+/// (libraries hold several); true when all is well.
+pub fn check_assembly(bytes: &[u8], name: &str) -> Result<bool> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: byte {}: the file is not valid UTF-8 text",
+            e.valid_up_to()
+        )
+    })?;
+    match tgsi::d3d::parse_listing(text) {
+        Ok(_) => Ok(true),
+        Err(diags) => {
+            eprint!("{}", diags.render(name, text));
+            Ok(false)
+        }
+    }
+}
