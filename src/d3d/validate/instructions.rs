@@ -23,8 +23,8 @@ use super::decls::{
 use super::layout::{Class, Layout, classify};
 use super::{Reporter, Site, component_mask, mask_letters, operand_text, stage_name};
 use crate::d3d::enums::{
-    GlobalFlags, InfoReturnType, MinPrecision, OperandModifier, ProgramType, RegisterFile,
-    ResourceDimension, SamplerMode, SyncFlags,
+    GLOBAL_FLAG_NAMES, GlobalFlags, InfoReturnType, MinPrecision, OperandModifier, ProgramType,
+    RegisterFile, ResourceDimension, SamplerMode, SyncFlags,
 };
 use crate::d3d::ir::{Components, ExtendedOpcode, Instruction, Operand, Payload, Program, Version};
 use crate::d3d::opcode::{
@@ -163,6 +163,14 @@ fn needs_no_declaration(file: RegisterFile) -> bool {
             | RegisterFile::Immediate32
             | RegisterFile::Immediate64
     )
+}
+
+/// The listing name of a global flag (`enableMinimumPrecision`).
+fn flag_name(flag: GlobalFlags) -> &'static str {
+    GLOBAL_FLAG_NAMES
+        .iter()
+        .find(|(f, _)| *f == flag)
+        .map_or("?", |(_, name)| *name)
 }
 
 /// Words for an operand kind ("a float value").
@@ -366,7 +374,13 @@ impl Ctx<'_, '_, '_> {
                 if !flags.contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS) {
                     self.error(
                         Site::Mnemonic(i),
-                        format!("`{}` in a {}.{} shader needs the `enableRawAndStructuredBuffers` global flag", info.name, v.major, v.minor),
+                        format!(
+                            "`{}` in a {}.{} shader needs the `{}` global flag",
+                            info.name,
+                            v.major,
+                            v.minor,
+                            flag_name(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS)
+                        ),
                         "raw/structured buffers not enabled",
                     );
                 }
@@ -382,26 +396,24 @@ impl Ctx<'_, '_, '_> {
                 return;
             }
         }
-        let needed = match info.model {
-            ShaderModel::Sm5_0DoubleExtensions11_1 => Some((
-                GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS,
-                "enable11_1DoubleExtensions",
-            )),
-            ShaderModel::Sm5_0ShaderExtensions11_1 => Some((
-                GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS,
-                "enable11_1ShaderExtensions",
-            )),
-            _ => None,
-        };
-        let mut missing = Vec::new();
-        if info.is_double() && !flags.contains(GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS) {
-            missing.push("enableDoublePrecisionFloatOps");
+        let mut needed = GlobalFlags::empty();
+        if info.is_double() {
+            needed |= GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS;
         }
-        if let Some((flag, name)) = needed
-            && !flags.contains(flag)
-        {
-            missing.push(name);
+        match info.model {
+            ShaderModel::Sm5_0DoubleExtensions11_1 => {
+                needed |= GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS
+            }
+            ShaderModel::Sm5_0ShaderExtensions11_1 => {
+                needed |= GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS
+            }
+            _ => {}
         }
+        let missing: Vec<&str> = GLOBAL_FLAG_NAMES
+            .iter()
+            .filter(|(f, _)| needed.contains(*f) && !flags.contains(*f))
+            .map(|(_, name)| *name)
+            .collect();
         if !missing.is_empty() {
             self.error(
                 Site::Mnemonic(i),
@@ -448,7 +460,11 @@ impl Ctx<'_, '_, '_> {
         {
             self.error(
                 Site::Mnemonic(i),
-                format!("`{}` uses minimum-precision operands without the `enableMinimumPrecision` global flag", info.name),
+                format!(
+                    "`{}` uses minimum-precision operands without the `{}` global flag",
+                    info.name,
+                    flag_name(GlobalFlags::ENABLE_MINIMUM_PRECISION)
+                ),
                 "minimum precision not enabled",
             );
         }
@@ -690,11 +706,7 @@ impl Ctx<'_, '_, '_> {
                 if depth > 2 {
                     continue;
                 }
-                if !matches!(
-                    rel.file,
-                    RegisterFile::Temp | RegisterFile::IndexableTemp | RegisterFile::Input
-                ) && !is_readable(rel.file)
-                {
+                if !is_readable(rel.file) {
                     self.error(
                         site,
                         format!(
@@ -1456,7 +1468,8 @@ impl Ctx<'_, '_, '_> {
                     "expected a literal",
                 );
             }
-            // sample_c (sm4 - asm): "srcResource.r, // must be .r swizzle"; gather4_c likewise
+            // sample_c (sm4 - asm): "srcResource.r, // must be .r swizzle" (sample_c_lz and the
+            // _s / _cl_s variants too; gather4_c returns four texels and takes any swizzle)
             Opcode::SampleC | Opcode::SampleCLz | Opcode::SampleCLzS | Opcode::SampleCClampS => {
                 let k = info
                     .operands

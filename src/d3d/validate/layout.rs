@@ -20,9 +20,10 @@
 //!   (`switch (sm4 - asm)`, `case (sm4 - asm)`);
 //! * `break`/`breakc` inside a `loop` or `switch`, `continue`/`continuec`
 //!   inside a `loop` (`break (sm4 - asm)`, `continue (sm4 - asm)`);
-//! * `label` starts a subroutine: no block stays open across it, the code
-//!   before it ends in `ret`, each label is defined once and every `call`/
-//!   `callc` names a defined label (`label (sm4 - asm)`, `call (sm4 - asm)`).
+//! * `label` starts a subroutine and "can only appear directly after a ret
+//!   instruction which is not nested in any flow control statements"; each
+//!   label is defined once and every `call`/`callc` names a defined label
+//!   (`label (sm4 - asm)`, `call (sm4 - asm)`).
 
 use std::collections::HashMap;
 
@@ -536,14 +537,9 @@ fn phase_order(report: &mut Reporter, i: usize, kind: ScopeKind, seen: [&mut Opt
     };
     match kind {
         ScopeKind::HsDecls => {
+            // a late first `hs_decls` is reported as the missing start of the program
             if let Some(first) = *decls {
                 out_of_order(report, "appears twice", first);
-            } else if i != 0 {
-                report.error(
-                    Site::Inst(i),
-                    "`hs_decls` must be the first instruction",
-                    "expected first",
-                );
             }
             decls.get_or_insert(i);
         }
@@ -578,21 +574,26 @@ fn subroutine_start(
     last_code: Option<usize>,
 ) {
     walker.close_all("the `label` that starts a subroutine", Some(i));
-    if let Some(last) = last_code {
-        let before = &walker.report.program.instructions[last];
-        if before.opcode != Opcode::Ret {
+    // label (sm4 - asm): "A label can only appear directly after a ret
+    // instruction which is not nested in any flow control statements."
+    match last_code {
+        Some(last) if walker.report.program.instructions[last].opcode != Opcode::Ret => {
+            let name = walker.report.program.instructions[last].opcode.name();
             walker.report.error(
                 Site::Inst(last),
-                format!(
-                    "`{}` is followed by a `label`: the code before a subroutine must end in `ret`",
-                    before.opcode.name()
-                ),
+                format!("`{name}` is followed by a `label`: a label stands directly after a `ret`"),
                 "expected `ret` after this",
             );
             walker
                 .report
                 .also(Site::Inst(i), "the subroutine starts here");
         }
+        Some(_) => {}
+        None => walker.report.error(
+            Site::Inst(i),
+            "a `label` with no main program before it: a label stands directly after a `ret`",
+            "expected the main program and its `ret` first",
+        ),
     }
     let Some(op) = inst.operands.first() else {
         return;

@@ -811,7 +811,11 @@ fn subroutines_are_labelled_called_and_separated_by_ret() {
     let p = ps(vec![call(0), ret(), label(0), ret(), label(0)]);
     expect(&p, "label `l0` is defined twice", At::Op(6, 0));
     let p = ps(vec![mov(r(0, "x"), lit(&[0])), label(0)]);
-    expect(&p, "`mov` is followed by a `label`", At::Inst(2));
+    expect(
+        &p,
+        "`mov` is followed by a `label`: a label stands directly after a `ret`",
+        At::Inst(2),
+    );
     let p = ps(vec![
         simple(Opcode::Loop),
         ret(),
@@ -2495,9 +2499,17 @@ ret
 ";
     let diags = validate_text(text);
     assert_eq!(diags.len(), 2, "{}", listing(&diags));
-    assert!(diags[0].message.contains("the valid masks are .xy, .zw and .xyzw, found `.xyz`"));
+    assert!(
+        diags[0]
+            .message
+            .contains("the valid masks are .xy, .zw and .xyzw, found `.xyz`")
+    );
     assert_eq!(pointed(text, &diags[0]), "r1.xyz");
-    assert!(diags[1].message.contains("the valid swizzles are .xyzw, .xyxy, .zwxy and .zwzw, found `cb0[0].yxwz`"));
+    assert!(
+        diags[1]
+            .message
+            .contains("the valid swizzles are .xyzw, .xyxy, .zwxy and .zwzw, found `cb0[0].yxwz`")
+    );
     assert_eq!(pointed(text, &diags[1]), "cb0[0].yxwz");
     let rendered = Diagnostics(diags).render("dmovc.asm", text);
     assert!(rendered.contains("dmovc.asm:7:7"), "{rendered}");
@@ -2515,8 +2527,43 @@ ret
 ";
     let diags = validate_text(text);
     assert_eq!(diags.len(), 2, "{}", listing(&diags));
-    assert!(diags[0].message.contains("`rcp` needs shader model 5.0, this program is 4.0"));
+    assert!(
+        diags[0]
+            .message
+            .contains("`rcp` needs shader model 5.0, this program is 4.0")
+    );
     assert_eq!(pointed(text, &diags[0]), "rcp");
-    assert!(diags[1].message.contains("operand 0 of `if` must select one component"));
+    assert!(
+        diags[1]
+            .message
+            .contains("operand 0 of `if` must select one component")
+    );
     assert_eq!(pointed(text, &diags[1]), "r0.xyzw");
+}
+
+#[test]
+fn relative_indices_are_readable_registers() {
+    let range = with_payload(
+        inst(Opcode::DclIndexRange, vec![o(0, "xyzw")]),
+        Payload::Count(1),
+    );
+    let write = mov(
+        rel(o(0, "x"), 0, 0, reg(RegisterFile::Output, &[1], swz("x"))),
+        lit(&[0]),
+    );
+    expect(
+        &ps_decls(vec![range], vec![write]),
+        "relative index `o1.x` is not a readable register",
+        At::Op(3, 0),
+    );
+}
+
+#[test]
+fn a_label_needs_a_main_program_before_it() {
+    let label = inst(
+        Opcode::Label,
+        vec![reg(RegisterFile::Label, &[0], Components::None)],
+    );
+    let p = program(ProgramType::Pixel, 5, 0, vec![label, ret()]);
+    expect(&p, "a `label` with no main program before it", At::Inst(0));
 }
