@@ -445,7 +445,9 @@ impl OpcodeInfo {
     }
     /// True if operand `slot` must be a single component (`SCALAR0`…`SCALAR7`).
     pub fn is_scalar_operand(&self, slot: usize) -> bool {
-        SCALAR_FLAGS.get(slot).is_some_and(|f| self.flags.contains(*f))
+        SCALAR_FLAGS
+            .get(slot)
+            .is_some_and(|f| self.flags.contains(*f))
     }
     /// True for the double-precision opcodes (an operand read or written as doubles).
     pub fn is_double(&self) -> bool {
@@ -900,14 +902,23 @@ mod tests {
             let has = |k: OperandKind| info.operands.iter().any(|o| o.kind == k);
             let accesses = has(OperandKind::Resource) || has(OperandKind::Memory);
             // a resource operand names both its files and its declaration kinds
-            assert_eq!(info.flags.intersects(resource_flags), accesses, "{}", info.name);
+            assert_eq!(
+                info.flags.intersects(resource_flags),
+                accesses,
+                "{}",
+                info.name
+            );
             if accesses {
                 let files = OpFlags::RES_SRV
                     | OpFlags::RES_UAV
                     | OpFlags::RES_TGSM
                     | OpFlags::RES_RASTERIZER;
                 let kinds = OpFlags::RES_TYPED | OpFlags::RES_RAW | OpFlags::RES_STRUCTURED;
-                assert!(info.flags.intersects(files) && info.flags.intersects(kinds), "{}", info.name);
+                assert!(
+                    info.flags.intersects(files) && info.flags.intersects(kinds),
+                    "{}",
+                    info.name
+                );
             }
             if info.flags.contains(OpFlags::COMPARISON_SAMPLER) {
                 assert!(has(OperandKind::Sampler), "{}", info.name);
@@ -921,8 +932,16 @@ mod tests {
         assert!(Opcode::Sample.info().allows_stage(ProgramType::Pixel));
         assert!(!Opcode::Sample.info().allows_stage(ProgramType::Vertex));
         assert!(Opcode::Sample.info().allows_stage(ProgramType::Library));
-        assert!(Opcode::DclTessDomain.info().allows_stage(ProgramType::Domain));
-        assert!(!Opcode::DclTessDomain.info().allows_stage(ProgramType::Geometry));
+        assert!(
+            Opcode::DclTessDomain
+                .info()
+                .allows_stage(ProgramType::Domain)
+        );
+        assert!(
+            !Opcode::DclTessDomain
+                .info()
+                .allows_stage(ProgramType::Geometry)
+        );
         assert!(Opcode::Mov.info().allows_stage(ProgramType::Compute));
         assert!(Opcode::If.info().is_scalar_operand(0));
         assert!(!Opcode::Mov.info().is_scalar_operand(1));
