@@ -6,6 +6,7 @@ use anyhow::Result;
 use std::path::Path;
 use std::process::ExitCode;
 use tgsi::d3d::container::{ChecksumStatus, checksum_hex, checksum_status};
+use tgsi::d3d::source_map::SourceMap;
 
 /// `tgsi dis FILE.dxbc`: fxc's listing.
 pub fn dis(bytes: &[u8], name: &str, output: Option<&Path>) -> Result<ExitCode> {
@@ -49,9 +50,17 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     match tgsi::d3d::program_chunks(bytes) {
         Ok(programs) => {
             for p in programs {
-                if let Err(e) = tgsi::d3d::decode_program(&p.payload) {
-                    eprintln!("error: {name}: {}", e.shifted(p.offset));
-                    ok = false;
+                match tgsi::d3d::decode_program(&p.payload) {
+                    Ok(program) => {
+                        let map = SourceMap::from_payload(&p.payload, p.offset);
+                        let diags = tgsi::d3d::validate(&program, Some(&map));
+                        eprint!("{}", diags.render_binary(name));
+                        ok &= !diags.has_errors();
+                    }
+                    Err(e) => {
+                        eprintln!("error: {name}: {}", e.shifted(p.offset));
+                        ok = false;
+                    }
                 }
             }
         }
@@ -85,7 +94,7 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
 }
 
 /// `tgsi check` of SM4/SM5 assembly: every program of the listing parses
-/// (libraries hold several); true when all is well.
+/// (libraries hold several) and validates; true when all is well.
 pub fn check_assembly(bytes: &[u8], name: &str) -> Result<bool> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
@@ -94,7 +103,15 @@ pub fn check_assembly(bytes: &[u8], name: &str) -> Result<bool> {
         )
     })?;
     match tgsi::d3d::parse_listing(text) {
-        Ok(_) => Ok(true),
+        Ok(programs) => {
+            let mut ok = true;
+            for p in programs {
+                let diags = tgsi::d3d::validate(&p.program, Some(&p.map));
+                eprint!("{}", diags.render(name, text));
+                ok &= !diags.has_errors();
+            }
+            Ok(ok)
+        }
         Err(diags) => {
             eprint!("{}", diags.render(name, text));
             Ok(false)

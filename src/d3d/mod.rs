@@ -27,7 +27,10 @@
 //! * [`listing`] – the fxc listing driver (header, footer, library layout)
 //!   around the program and level-9 printers; [`disassemble`] wires this
 //!   crate's printers into it;
-//! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
+//! * [`info`] – the summary behind `tgsi info FILE.dxbc`;
+//! * [`validate`] – every structural and semantic problem of a program
+//!   (declarations, model and stage limits, blocks, operands, the constraints
+//!   of the per-instruction reference pages).
 
 pub mod assemble;
 pub mod blob;
@@ -53,6 +56,7 @@ pub mod sfi0;
 pub mod signature;
 pub mod source_map;
 pub mod stat;
+pub mod validate;
 
 pub use assemble::{Assembly, assemble, assemble_listing};
 pub use decode::decode_program;
@@ -61,6 +65,7 @@ pub use error::DecodeError;
 pub use ir::Program;
 pub use parse::{ParsedProgram, parse_listing, parse_program};
 pub use print::{PrintOptions, print_program, print_program_with};
+pub use validate::validate;
 
 use container::Container;
 
