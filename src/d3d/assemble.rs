@@ -1,6 +1,6 @@
-//! The SM4/SM5 assembler's back half: a parsed listing → a DXBC container
-//! as fxc would lay it out for the program alone (no `RDEF`, `STAT` or
-//! debug chunks):
+//! The SM4/SM5 assembler's back half: a parsed and validated listing → a
+//! DXBC container as fxc would lay it out for the program alone (no `RDEF`,
+//! `STAT` or debug chunks):
 //!
 //! * the signature chunks, read from the listing's `// Input signature:`,
 //!   `// Output signature:` and `// Patch Constant signature:` tables when
@@ -79,6 +79,12 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
                 .with_primary(parsed.map.version, "a `lib_*` program")
                 .with_note("parse library listings with `parse_listing`"),
         ]));
+    }
+    // What the reference pages call invalid is refused, as on the TGSI side
+    // (`tgsi::assemble` is parse + validate).
+    let checked = crate::d3d::validate::validate(&program, Some(&parsed.map));
+    if checked.has_errors() {
+        return Err(checked);
     }
     let header = &text[parsed.header.start..parsed.header.end];
     let tables = signature_tables(
