@@ -25,7 +25,8 @@
 //! * [`listing`] – the fxc listing driver (header, footer, library layout)
 //!   around the program and level-9 printers; [`disassemble`] wires this
 //!   crate's printers into it;
-//! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
+//! * [`info`] – the summary behind `tgsi info FILE.dxbc`;
+//! * [`lower`] – SM4/SM5 programs to TGSI shaders (`tgsi lower`).
 
 pub mod blob;
 pub mod container;
@@ -42,6 +43,7 @@ pub mod lexer;
 pub mod library;
 pub mod listing;
 pub mod literal;
+pub mod lower;
 pub mod opcode;
 pub mod parse;
 pub mod print;
