@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use tgsi::d3d::decode_program;
 use tgsi::d3d::enums::ProgramType;
-use tgsi::d3d::lower::{Binding, D3dSlot, Lowered, container_programs, lower};
+use tgsi::d3d::lower::{D3dSlot, Lowered, container_programs, lower};
 use tgsi::enums::{File, Processor, TextureTarget};
 use tgsi::exec::{Draw, Limits, Program, Resources};
 use tgsi::texture::{Format, Sampler, Texture};
@@ -43,6 +43,19 @@ const KNOWN_UNLOWERABLE: &[(&str, &str)] = &[
     (
         "SM51_test.o",
         "vInnerCoverage (SV_InnerCoverage) reports conservative-rasterization coverage",
+    ),
+];
+
+/// Programs whose D3D code loops forever when every constant is 0 (so the
+/// machine stops them at its instruction budget), with the loop.
+const NEVER_ENDING: &[(&str, &str)] = &[
+    (
+        "AdvancedHLSL_VS.o",
+        "`loop; lt r3.x, cb0[0].x, r1.x; if_nz r3.x; break; endif; add r1, r1, cb0[0]; endloop` never breaks with cb0 = 0",
+    ),
+    (
+        "AdvancedHLSL_FX.o",
+        "the same vertex shader, embedded in the effect",
     ),
 ];
 
@@ -147,7 +160,7 @@ fn every_corpus_program_lowers_validates_and_reassembles() {
 /// with a compare function for comparison samplers.
 fn resources(l: &Lowered) -> Resources {
     let mut res = Resources::default();
-    let mut grow = |v: usize, n: &mut usize| *n = (*n).max(v + 1);
+    let grow = |v: usize, n: &mut usize| *n = (*n).max(v + 1);
     let (mut consts, mut buffers, mut images, mut textures, mut samplers) = (0, 0, 0, 0, 0);
     for b in &l.bindings {
         let i = b.index as usize;
@@ -178,14 +191,19 @@ fn resources(l: &Lowered) -> Resources {
         }
     }
     for b in &l.bindings {
-        if let (D3dSlot::TextureWithSampler { .. }, File::Sampler) = (b.slot, b.file) {
-            res.textures[b.index as usize] = Some(texture_for(TextureTarget::Tex2D));
+        if let (D3dSlot::TextureWithSampler { texture, .. }, File::Sampler) = (b.slot, b.file) {
+            let target = l
+                .shader
+                .declarations()
+                .find(|d| d.file == File::SamplerView && d.first == texture)
+                .and_then(|d| d.sampler_view)
+                .map_or(TextureTarget::Tex2D, |v| v.target);
+            res.textures[b.index as usize] = Some(texture_for(target));
         }
     }
     for s in &mut res.samplers {
         s.compare = Some(tgsi::texture::CompareFunc::Less);
     }
-    let _: Option<&Binding> = None;
     res
 }
 
@@ -201,7 +219,7 @@ fn texture_with(target: TextureTarget, format: Format) -> Texture {
         TextureTarget::Tex3D => ([4, 4, 4], 1),
         TextureTarget::Cube | TextureTarget::ShadowCube => ([4, 4, 1], 6),
         TextureTarget::CubeArray | TextureTarget::ShadowCubeArray => ([4, 4, 1], 12),
-        TextureTarget::Array1D | TextureTarget::Array2D | TextureTarget::Msaa2DArray => ([4, 4, 1], 2),
+        TextureTarget::Array2D | TextureTarget::Msaa2DArray => ([4, 4, 1], 2),
         _ => ([4, 4, 1], 1),
     };
     let samples = match target {
@@ -216,7 +234,7 @@ fn texture_with(target: TextureTarget, format: Format) -> Texture {
 fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
     let (done, _, _) = lower_corpus();
     let limits = Limits {
-        max_instructions: 2_000_000,
+        max_instructions: 200_000,
         ..Limits::default()
     };
     let (mut vs, mut cs, mut ps) = (0, 0, 0);
@@ -255,8 +273,14 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
                     .map(|_| ())
             }
         };
-        if let Err(e) = r {
-            failures.push(format!("{}: run: {}", d.name, e.message));
+        match r {
+            Err(e) if e.message.contains("instruction budget") => {
+                if !NEVER_ENDING.iter().any(|(n, _)| d.name.contains(n)) {
+                    failures.push(format!("{}: run: {}", d.name, e.message));
+                }
+            }
+            Err(e) => failures.push(format!("{}: run: {}", d.name, e.message)),
+            Ok(()) => {}
         }
     }
     eprintln!(
