@@ -95,12 +95,17 @@ fn lower_corpus() -> (Vec<Lowered1>, Vec<String>, usize) {
                     match tgsi::assemble(&text) {
                         Ok((shader, _)) => {
                             if shader != lowered.shader {
-                                failures.push(format!("{name}: the printed text reads back differently"));
+                                failures.push(format!(
+                                    "{name}: the printed text reads back differently"
+                                ));
                                 continue;
                             }
                         }
                         Err(d) => {
-                            failures.push(format!("{name}: re-assembly: {}\n{text}", d.render(&name, &text)));
+                            failures.push(format!(
+                                "{name}: re-assembly: {}\n{text}",
+                                d.render(&name, &text)
+                            ));
                             continue;
                         }
                     }
@@ -115,9 +120,10 @@ fn lower_corpus() -> (Vec<Lowered1>, Vec<String>, usize) {
                     });
                 }
                 Err(e) => {
-                    if KNOWN_UNLOWERABLE.iter().any(|(file, why)| {
-                        rel.ends_with(file) && e.message.contains(&why[..20])
-                    }) {
+                    if KNOWN_UNLOWERABLE
+                        .iter()
+                        .any(|(file, why)| rel.ends_with(file) && e.message.contains(&why[..20]))
+                    {
                         expected_refusals += 1;
                     } else {
                         failures.push(format!("{name}: {e}"));
@@ -226,8 +232,7 @@ fn texture_with(target: TextureTarget, format: Format) -> Texture {
         TextureTarget::Msaa2D | TextureTarget::Msaa2DArray => 4,
         _ => 1,
     };
-    Texture::new(target, format, size, layers, 1, samples)
-        .expect("a small texture")
+    Texture::new(target, format, size, layers, 1, samples).expect("a small texture")
 }
 
 #[test]
@@ -242,12 +247,18 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
     let mut failures = Vec::new();
     for d in &done {
         let processor = d.lowered.shader.processor;
-        if !matches!(processor, Processor::Vertex | Processor::Compute | Processor::Fragment) {
+        if !matches!(
+            processor,
+            Processor::Vertex | Processor::Compute | Processor::Fragment
+        ) {
             continue;
         }
         let program = match Program::compile(&d.lowered.shader) {
             Ok(p) => p,
-            Err(e) if e.message.contains("not supported") || e.message.contains("not yet implemented") => {
+            Err(e)
+                if e.message.contains("not supported")
+                    || e.message.contains("not yet implemented") =>
+            {
                 not_runnable.push(format!("{}: {}", d.name, e.message));
                 continue;
             }

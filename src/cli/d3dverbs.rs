@@ -189,7 +189,6 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
             return Ok(ExitCode::from(1));
         }
     }
-    drop(lower_one);
     let several = done.len() > 1;
     match output {
         Some(out) if several => {

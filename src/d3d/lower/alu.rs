@@ -233,10 +233,12 @@ impl Ctx<'_> {
         );
         match (d0, d1) {
             (Some(d0), Some(d1)) => {
-                let clash = Ctx::overlaps(&inst.operands[0], &[&inst.operands[2], &inst.operands[3]]);
+                let clash =
+                    Ctx::overlaps(&inst.operands[0], &[&inst.operands[2], &inst.operands[3]]);
                 if clash {
                     let t = self.em.scratch();
-                    self.em.op(first, vec![dst(t, d0.write_mask.bits())], vec![a, b]);
+                    self.em
+                        .op(first, vec![dst(t, d0.write_mask.bits())], vec![a, b]);
                     self.em.op(second, vec![d1], vec![a2, b2]);
                     self.em.mov(d0, src(t, XYZW), false);
                 } else {
@@ -263,13 +265,15 @@ impl Ctx<'_> {
         if sub {
             let nb = self.em.scratch();
             self.em.op(T::INEG, vec![dst(nb, 0xF)], vec![b]);
-            self.em.op(T::UADD, vec![dst(result, 0xF)], vec![a, src(nb, XYZW)]);
+            self.em
+                .op(T::UADD, vec![dst(result, 0xF)], vec![a, src(nb, XYZW)]);
             // borrow = a < b
             self.em.op(T::USLT, vec![dst(flag, 0xF)], vec![a, b]);
         } else {
             self.em.op(T::UADD, vec![dst(result, 0xF)], vec![a, b]);
             // carry = (a + b) < a
-            self.em.op(T::USLT, vec![dst(flag, 0xF)], vec![src(result, XYZW), a]);
+            self.em
+                .op(T::USLT, vec![dst(flag, 0xF)], vec![src(result, XYZW), a]);
         }
         if let Some(d1) = d1 {
             let one = self.em.imm_u(1);
@@ -315,10 +319,16 @@ impl Ctx<'_> {
         let k31 = self.em.imm_u(31);
         let mut neg_m = src(m, XYZW);
         neg_m.negate = true;
-        self.em.op(T::UADD, vec![dst(from_top, 0xF)], vec![k31, neg_m]);
+        self.em
+            .op(T::UADD, vec![dst(from_top, 0xF)], vec![k31, neg_m]);
         let zero = self.em.imm_u(0);
-        self.em.op(T::ISLT, vec![dst(none, 0xF)], vec![src(m, XYZW), zero]);
-        self.em.op(T::UCMP, vec![d], vec![src(none, XYZW), src(m, XYZW), src(from_top, XYZW)]);
+        self.em
+            .op(T::ISLT, vec![dst(none, 0xF)], vec![src(m, XYZW), zero]);
+        self.em.op(
+            T::UCMP,
+            vec![d],
+            vec![src(none, XYZW), src(m, XYZW), src(from_top, XYZW)],
+        );
         Ok(())
     }
 
@@ -352,7 +362,8 @@ impl Ctx<'_> {
         let w = self.em.scratch();
         let k31 = self.em.imm_u(31);
         self.em.op(T::AND, vec![dst(w, 0xF)], vec![width, k31]);
-        self.em.op(T::BFI, vec![d], vec![base, insert, offset, src(w, XYZW)]);
+        self.em
+            .op(T::BFI, vec![d], vec![base, insert, offset, src(w, XYZW)]);
         Ok(())
     }
 
@@ -367,7 +378,8 @@ impl Ctx<'_> {
         let m = d.write_mask.bits();
         for c in 0..4u8 {
             if m & (1 << c) != 0 {
-                self.em.op(T::PK2H, vec![dst(t, 1 << c)], vec![select(&s, c)]);
+                self.em
+                    .op(T::PK2H, vec![dst(t, 1 << c)], vec![select(&s, c)]);
             }
         }
         let low = self.em.imm_u(0xFFFF);
@@ -394,7 +406,8 @@ impl Ctx<'_> {
                     2 => (hi, 0),
                     _ => (hi, 2),
                 };
-                self.em.op(T::UP2H, vec![dst(r, 1 << chan)], vec![select(&s, c)]);
+                self.em
+                    .op(T::UP2H, vec![dst(r, 1 << chan)], vec![select(&s, c)]);
             }
         }
         if m & 3 != 0 {
@@ -433,11 +446,22 @@ impl Ctx<'_> {
             self.em.op(T::UBFE, vec![dst(sb, 0xF)], vec![s, off, eight]);
             let mut neg = src(sb, XYZW);
             neg.negate = true;
-            self.em.op(T::UADD, vec![dst(diff, 0xF)], vec![src(rb, XYZW), neg]);
-            self.em.op(T::IABS, vec![dst(diff, 0xF)], vec![src(diff, XYZW)]);
-            self.em.op(T::USNE, vec![dst(keep, 0xF)], vec![src(rb, XYZW), zero]);
-            self.em.op(T::AND, vec![dst(diff, 0xF)], vec![src(diff, XYZW), src(keep, XYZW)]);
-            self.em.op(T::UADD, vec![dst(acc, 0xF)], vec![src(acc, XYZW), src(diff, XYZW)]);
+            self.em
+                .op(T::UADD, vec![dst(diff, 0xF)], vec![src(rb, XYZW), neg]);
+            self.em
+                .op(T::IABS, vec![dst(diff, 0xF)], vec![src(diff, XYZW)]);
+            self.em
+                .op(T::USNE, vec![dst(keep, 0xF)], vec![src(rb, XYZW), zero]);
+            self.em.op(
+                T::AND,
+                vec![dst(diff, 0xF)],
+                vec![src(diff, XYZW), src(keep, XYZW)],
+            );
+            self.em.op(
+                T::UADD,
+                vec![dst(acc, 0xF)],
+                vec![src(acc, XYZW), src(diff, XYZW)],
+            );
         }
         self.em.mov(d, src(acc, XYZW), false);
         Ok(())
@@ -481,24 +505,7 @@ impl Ctx<'_> {
         let Some(d) = self.write(self.operand(inst, 0)?)? else {
             return Ok(());
         };
-        let s = self.source(inst, 1, T::DADD, 0)?;
-        let plain = !s.negate && !s.absolute;
-        let v = if plain {
-            s
-        } else {
-            let t = self.em.scratch();
-            let mut cur = s;
-            cur.negate = false;
-            cur.absolute = false;
-            if s.absolute {
-                self.em.op(T::DABS, vec![dst(t, 0xF)], vec![cur]);
-                cur = src(t, XYZW);
-            }
-            if s.negate {
-                self.em.op(T::DNEG, vec![dst(t, 0xF)], vec![cur]);
-            }
-            src(t, XYZW)
-        };
+        let v = self.double_value(inst, 1)?;
         if sat {
             self.double_saturate(d, v);
         } else {
@@ -533,23 +540,21 @@ impl Ctx<'_> {
     /// register), for an opcode that moves bits.
     fn double_value(&mut self, inst: &D3dInst, n: usize) -> Result<SrcOperand> {
         let op = self.operand(inst, n)?;
-        self.read_as(op, OperandKind::Double, crate::opcode::OperandType::Double)
-            .and_then(|s| {
-                if !s.negate && !s.absolute {
-                    return Ok(s);
-                }
-                let t = self.em.scratch();
-                let mut cur = s;
-                cur.negate = false;
-                cur.absolute = false;
-                if s.absolute {
-                    self.em.op(T::DABS, vec![dst(t, 0xF)], vec![cur]);
-                    cur = src(t, XYZW);
-                }
-                if s.negate {
-                    self.em.op(T::DNEG, vec![dst(t, 0xF)], vec![cur]);
-                }
-                Ok(src(t, XYZW))
-            })
+        let s = self.read_as(op, OperandKind::Double, crate::opcode::OperandType::Double)?;
+        if !s.negate && !s.absolute {
+            return Ok(s);
+        }
+        let t = self.em.scratch();
+        let mut cur = s;
+        cur.negate = false;
+        cur.absolute = false;
+        if s.absolute {
+            self.em.op(T::DABS, vec![dst(t, 0xF)], vec![cur]);
+            cur = src(t, XYZW);
+        }
+        if s.negate {
+            self.em.op(T::DNEG, vec![dst(t, 0xF)], vec![cur]);
+        }
+        Ok(src(t, XYZW))
     }
 }

@@ -159,7 +159,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reads `op` for an operand of TGSI type `want`.
-    pub fn read_as(&mut self, op: &Operand, kind: OperandKind, want: OperandType) -> Result<SrcOperand> {
+    pub fn read_as(
+        &mut self,
+        op: &Operand,
+        kind: OperandKind,
+        want: OperandType,
+    ) -> Result<SrcOperand> {
         let base = self.read(op, kind)?;
         let (abs, neg) = match op.modifier {
             OperandModifier::None => return Ok(base),
@@ -183,7 +188,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// Computes `op` with modifiers into a scratch temporary.
-    fn apply_modifiers(&mut self, base: SrcOperand, m: ModKind, abs: bool, neg: bool) -> Result<SrcOperand> {
+    fn apply_modifiers(
+        &mut self,
+        base: SrcOperand,
+        m: ModKind,
+        abs: bool,
+        neg: bool,
+    ) -> Result<SrcOperand> {
         let t = self.em.scratch();
         match m {
             ModKind::Float => {
@@ -241,7 +252,8 @@ impl<'a> Ctx<'a> {
     ) -> Result<Index> {
         let k = u32::try_from(idx.immediate())
             .map_err(|_| self.fail("a register index beyond 32 bits"))?;
-        let offset = map(k).ok_or_else(|| self.fail(format!("register index {k} is not declared")))?;
+        let offset =
+            map(k).ok_or_else(|| self.fail(format!("register index {k} is not declared")))?;
         let offset = i32::try_from(offset).map_err(|_| self.fail("register index out of range"))?;
         match idx.relative() {
             None => Ok(Index::direct(offset)),
@@ -256,15 +268,23 @@ impl<'a> Ctx<'a> {
     }
 
     fn nth<'o>(&self, op: &'o Operand, n: usize) -> Result<&'o D3dIndex> {
-        op.indices
-            .get(n)
-            .ok_or_else(|| self.fail(format!("operand {} needs {} index(es)", op.file.name(), n + 1)))
+        op.indices.get(n).ok_or_else(|| {
+            self.fail(format!(
+                "operand {} needs {} index(es)",
+                op.file.name(),
+                n + 1
+            ))
+        })
     }
 
     /// The TGSI index of the io register `r` of `file` (a mapped register
     /// or one inside a declared index range, at its affine position).
     fn io_lookup(&self, outputs: bool, file: RegisterFile, r: u32) -> Option<(RegMap, i64)> {
-        let table = if outputs { &self.lay.outputs } else { &self.lay.inputs };
+        let table = if outputs {
+            &self.lay.outputs
+        } else {
+            &self.lay.inputs
+        };
         if let Some(m) = table.get(&(file, r)) {
             return Some((*m, 0));
         }
@@ -306,7 +326,11 @@ impl<'a> Ctx<'a> {
                 let idx = self.nth(op, 1)?.clone();
                 let direct = idx.relative().is_none();
                 if direct && idx.immediate() >= a.len as u64 {
-                    return Err(self.fail(format!("x{x}[{}] is beyond its {} registers", idx.immediate(), a.len)));
+                    return Err(self.fail(format!(
+                        "x{x}[{}] is beyond its {} registers",
+                        idx.immediate(),
+                        a.len
+                    )));
                 }
                 let first = a.first as i64;
                 let index = self.index(&idx, a.id, &|k| Some(first + k as i64))?;
@@ -327,7 +351,9 @@ impl<'a> Ctx<'a> {
                     let idx = self.nth(op, 0)?.clone();
                     let first = a.first as i64;
                     let len = a.len as u64;
-                    let index = self.index(&idx, a.id, &|k| (k as u64 <= len).then_some(first + k as i64))?;
+                    let index = self.index(&idx, a.id, &|k| {
+                        (k as u64 <= len).then_some(first + k as i64)
+                    })?;
                     return Ok(Register {
                         file: File::Temp,
                         index,
@@ -378,14 +404,20 @@ impl<'a> Ctx<'a> {
             }
             R::InputControlPoint | R::OutputControlPoint => {
                 let outputs = file == R::OutputControlPoint;
-                let key_file = if outputs { R::Output } else { R::InputControlPoint };
+                let key_file = if outputs {
+                    R::Output
+                } else {
+                    R::InputControlPoint
+                };
                 let idx = self.nth(op, 1)?.clone();
                 let k = idx.immediate() as u32;
-                let (m, delta) = self
-                    .io_lookup(outputs, key_file, k)
-                    .ok_or_else(|| self.fail(format!("{}[..][{k}] is not declared", file.name())))?;
+                let (m, delta) = self.io_lookup(outputs, key_file, k).ok_or_else(|| {
+                    self.fail(format!("{}[..][{k}] is not declared", file.name()))
+                })?;
                 let RegMap::PerVertex(tfile, base) = m else {
-                    return Err(self.fail(format!("{} register {k} is not per-vertex", file.name())));
+                    return Err(
+                        self.fail(format!("{} register {k} is not per-vertex", file.name()))
+                    );
                 };
                 let base = base as i64 + delta;
                 let index = self.index(&idx, 0, &|v| Some(base + v as i64 - k as i64))?;
@@ -436,9 +468,13 @@ impl<'a> Ctx<'a> {
                 }
                 let idx = self.nth(op, 0)?.clone();
                 if idx.relative().is_none() && idx.immediate() >= n {
-                    return Err(self.fail(format!("icb[{}] is beyond its {n} vectors", idx.immediate())));
+                    return Err(self.fail(format!(
+                        "icb[{}] is beyond its {n} vectors",
+                        idx.immediate()
+                    )));
                 }
-                let index = self.index(&idx, 0, &|v| Some(super::emit::ICB_BASE as i64 + v as i64))?;
+                let index =
+                    self.index(&idx, 0, &|v| Some(super::emit::ICB_BASE as i64 + v as i64))?;
                 Ok(Register {
                     file: File::Immediate,
                     index,
@@ -465,11 +501,12 @@ impl<'a> Ctx<'a> {
                 _ => Err(self.fail(format!("{} is not declared", file.name()))),
             },
             _ => {
-                let special = *self
-                    .lay
-                    .specials
-                    .get(&file)
-                    .ok_or_else(|| self.fail(format!("register {} is not declared or has no TGSI form", file.name())))?;
+                let special = *self.lay.specials.get(&file).ok_or_else(|| {
+                    self.fail(format!(
+                        "register {} is not declared or has no TGSI form",
+                        file.name()
+                    ))
+                })?;
                 if write {
                     return Err(self.fail(format!("{} cannot be written", file.name())));
                 }
@@ -478,7 +515,9 @@ impl<'a> Ctx<'a> {
                     Special::Temp(t) => Ok(reg(File::Temp, t as i32)),
                     Special::PhaseInstance => match self.phase_counter {
                         Some(t) => Ok(reg(File::Temp, t as i32)),
-                        None => Err(self.fail(format!("{} outside a fork or join phase", file.name()))),
+                        None => {
+                            Err(self.fail(format!("{} outside a fork or join phase", file.name())))
+                        }
                     },
                     Special::Clock => {
                         let t = self.em.scratch();
@@ -503,7 +542,8 @@ impl<'a> Ctx<'a> {
         srcs.iter().any(|s| {
             if s.indices.iter().any(|i| i.relative().is_some()) || dk.is_none() {
                 return s.file == d.file
-                    || (d.file == RegisterFile::IndexableTemp && s.file == RegisterFile::IndexableTemp);
+                    || (d.file == RegisterFile::IndexableTemp
+                        && s.file == RegisterFile::IndexableTemp);
             }
             let sk = key(s);
             sk.as_ref().map(|k| &k.0) == dk.as_ref().map(|k| &k.0)

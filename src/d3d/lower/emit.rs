@@ -12,8 +12,7 @@
 
 use crate::enums::{File, ImmType};
 use crate::ir::{
-    Component, DstOperand, IndirectAddr, Instruction, Register, SrcOperand, Swizzle,
-    WriteMask,
+    Component, DstOperand, IndirectAddr, Instruction, Register, SrcOperand, Swizzle, WriteMask,
 };
 use crate::opcode::Opcode;
 

@@ -4,10 +4,10 @@
 //! callee's BGNSUB), and the statements in TGSI order (properties,
 //! declarations, immediates, instructions).
 
+use super::Lowered;
 use super::ctx::{Ctx, Result};
 use super::emit::{ICB_BASE, SCRATCH_BASE};
 use super::layout::err;
-use super::Lowered;
 use crate::enums::{File, ImmType};
 use crate::ir::{Declaration, Immediate, Instruction, Register, Shader, Statement};
 use crate::opcode::Opcode;
@@ -38,7 +38,11 @@ fn remap_instruction(i: &mut Instruction, scratch_base: u32, icb_base: u32) {
 }
 
 /// Jump labels from the block structure.
-fn link(insts: &mut [Instruction], calls: &[(usize, super::ctx::SubKey)], subs: &std::collections::HashMap<super::ctx::SubKey, usize>) -> Result<()> {
+fn link(
+    insts: &mut [Instruction],
+    calls: &[(usize, super::ctx::SubKey)],
+    subs: &std::collections::HashMap<super::ctx::SubKey, usize>,
+) -> Result<()> {
     let mut stack: Vec<(Opcode, usize)> = Vec::new();
     for k in 0..insts.len() {
         match insts[k].opcode {
@@ -75,7 +79,11 @@ fn link(insts: &mut [Instruction], calls: &[(usize, super::ctx::SubKey)], subs: 
 /// Assembles the final shader.
 pub fn finish(ctx: Ctx) -> Result<Lowered> {
     let Ctx {
-        lay, mut em, calls, subs, ..
+        lay,
+        mut em,
+        calls,
+        subs,
+        ..
     } = ctx;
     let scratch_base = lay.next_temp;
     let total_temps = scratch_base + em.scratch_max;

@@ -39,7 +39,10 @@ fn segments(ctx: &Ctx) -> Result<(Segment, Vec<Segment>)> {
     for (i, inst) in insts.iter().enumerate() {
         let key = match inst.opcode {
             D::Label => {
-                let op = inst.operands.first().ok_or_else(|| ctx.fail("label without a label operand"))?;
+                let op = inst
+                    .operands
+                    .first()
+                    .ok_or_else(|| ctx.fail("label without a label operand"))?;
                 let n = op
                     .indices
                     .first()
@@ -51,7 +54,9 @@ fn segments(ctx: &Ctx) -> Result<(Segment, Vec<Segment>)> {
                     SubKey::Label(n)
                 })
             }
-            D::HsControlPointPhase | D::HsForkPhase | D::HsJoinPhase if hull => Some(SubKey::Phase(i)),
+            D::HsControlPointPhase | D::HsForkPhase | D::HsJoinPhase if hull => {
+                Some(SubKey::Phase(i))
+            }
             _ => None,
         };
         if let Some(key) = key {
@@ -171,7 +176,10 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
             let count = insts[seg.start..seg.end]
                 .iter()
                 .find_map(|i| match (i.opcode, &i.payload) {
-                    (D::DclHsForkPhaseInstanceCount | D::DclHsJoinPhaseInstanceCount, Payload::Count(n)) => Some(*n),
+                    (
+                        D::DclHsForkPhaseInstanceCount | D::DclHsJoinPhaseInstanceCount,
+                        Payload::Count(n),
+                    ) => Some(*n),
                     _ => None,
                 })
                 .unwrap_or(1);
@@ -185,12 +193,14 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
             let one = ctx.em.imm_u(1);
             let done = ctx.em.scratch();
             ctx.em.op(T::BGNLOOP, vec![], vec![]);
-            ctx.em.op(T::USGE, vec![dst(done, 1)], vec![scalar_src(cnt, 0), n]);
+            ctx.em
+                .op(T::USGE, vec![dst(done, 1)], vec![scalar_src(cnt, 0), n]);
             ctx.em.op(T::UIF, vec![], vec![scalar_src(done, 0)]);
             ctx.em.op(T::BRK, vec![], vec![]);
             ctx.em.op(T::ENDIF, vec![], vec![]);
             call(ctx, seg.key.expect("phase"));
-            ctx.em.op(T::UADD, vec![dst(cnt, 1)], vec![scalar_src(cnt, 0), one]);
+            ctx.em
+                .op(T::UADD, vec![dst(cnt, 1)], vec![scalar_src(cnt, 0), one]);
             ctx.em.op(T::ENDLOOP, vec![], vec![]);
         }
         let flush = std::mem::take(&mut ctx.lay.patch_flush);
@@ -445,13 +455,17 @@ impl Ctx<'_> {
             None => Index::direct(fp as i32),
             Some(ix) => {
                 if ix.relative().is_none() && ix.immediate() >= size as u64 {
-                    return Err(self.fail(format!("fp{fp}[{}] is beyond its {size} slots", ix.immediate())));
+                    return Err(self.fail(format!(
+                        "fp{fp}[{}] is beyond its {size} slots",
+                        ix.immediate()
+                    )));
                 }
                 let k = ix.immediate() as i32 + fp as i32;
                 match ix.relative() {
                     None => Index::direct(k),
                     Some(rel) => {
-                        let v = self.read_as(rel, OperandKind::Int, crate::opcode::OperandType::Int)?;
+                        let v =
+                            self.read_as(rel, OperandKind::Int, crate::opcode::OperandType::Int)?;
                         let addr = self.em.load_addr(select(&v, 0), 0);
                         Index {
                             offset: k,
@@ -475,9 +489,9 @@ impl Ctx<'_> {
                 .get(table)
                 .cloned()
                 .ok_or_else(|| self.fail(format!("ft{table} is not declared")))?;
-            let body = *bodies.get(site as usize).ok_or_else(|| {
-                self.fail(format!("ft{table} has no body for call site {site}"))
-            })?;
+            let body = *bodies
+                .get(site as usize)
+                .ok_or_else(|| self.fail(format!("ft{table} has no body for call site {site}")))?;
             let case = self.em.imm_u(j as u32);
             self.em.op(T::CASE, vec![], vec![case]);
             let key = SubKey::Body(body);

@@ -25,7 +25,9 @@ use crate::d3d::enums::{
     GlobalFlags, InputPrimitive, Interpolation, PrimitiveTopology, ProgramType, RegisterFile,
     ResourceDimension, ReturnType as D3dReturn, SamplerMode, SystemValue,
 };
-use crate::d3d::ir::{Components, CustomData, Index as D3dIndex, Instruction as D3dInst, Operand, Payload, Program};
+use crate::d3d::ir::{
+    Components, CustomData, Index as D3dIndex, Instruction as D3dInst, Operand, Payload, Program,
+};
 use crate::d3d::opcode::Opcode as D;
 use crate::d3d::signature::{NO_REGISTER, SignatureElement};
 use crate::enums::{
@@ -198,6 +200,9 @@ struct IoDecl {
     patch: bool,
     stream: u32,
 }
+
+/// A piece of an output register: mask, target, declaring instruction.
+type Piece = (u8, Target, usize);
 
 /// What a piece of a register becomes on the TGSI side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,9 +392,17 @@ pub fn signatures_from_declarations(p: &Program) -> Signatures {
         };
         let input = matches!(
             inst.opcode,
-            D::DclInput | D::DclInputSgv | D::DclInputSiv | D::DclInputPs | D::DclInputPsSgv | D::DclInputPsSiv
+            D::DclInput
+                | D::DclInputSgv
+                | D::DclInputSiv
+                | D::DclInputPs
+                | D::DclInputPsSgv
+                | D::DclInputPsSiv
         );
-        let output = matches!(inst.opcode, D::DclOutput | D::DclOutputSgv | D::DclOutputSiv);
+        let output = matches!(
+            inst.opcode,
+            D::DclOutput | D::DclOutputSgv | D::DclOutputSiv
+        );
         if !input && !output {
             continue;
         }
@@ -549,15 +562,12 @@ impl Builder<'_> {
                 scope = self.lay.scopes.len() - 1;
             }
             self.lay.scope_of.push(scope);
-            match (&inst.opcode, &inst.payload) {
-                (D::DclTemps, Payload::Count(n)) => {
-                    if *n > 4096 {
-                        return Err(self.fail(i, format!("{n} temporaries: at most 4096")));
-                    }
-                    let s = &mut self.lay.scopes[scope];
-                    s.count = s.count.max(*n);
+            if let (D::DclTemps, Payload::Count(n)) = (&inst.opcode, &inst.payload) {
+                if *n > 4096 {
+                    return Err(self.fail(i, format!("{n} temporaries: at most 4096")));
                 }
-                _ => {}
+                let s = &mut self.lay.scopes[scope];
+                s.count = s.count.max(*n);
             }
         }
         let mut base = 0u32;
@@ -568,8 +578,12 @@ impl Builder<'_> {
         self.lay.plain_temps = base;
         self.lay.next_temp = base;
         for (i, inst) in self.p.instructions.iter().enumerate() {
-            if let (D::DclIndexableTemp, Payload::IndexableTemp { register, count, .. }) =
-                (&inst.opcode, &inst.payload)
+            if let (
+                D::DclIndexableTemp,
+                Payload::IndexableTemp {
+                    register, count, ..
+                },
+            ) = (&inst.opcode, &inst.payload)
             {
                 if *count == 0 || *count > 4096 {
                     return Err(self.fail(i, format!("indexable temp of {count} registers")));
@@ -606,12 +620,12 @@ impl Builder<'_> {
             match inst.opcode {
                 D::HsForkPhase | D::HsJoinPhase => hull_phase_patch = true,
                 D::HsControlPointPhase => hull_phase_patch = false,
-                D::DclGlobalFlags => {
-                    if c.global_flags.contains(GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
-                        && self.lay.processor == Processor::Fragment
-                    {
-                        self.prop(PropertyName::FsEarlyDepthStencil, 1);
-                    }
+                D::DclGlobalFlags
+                    if c.global_flags
+                        .contains(GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
+                        && self.lay.processor == Processor::Fragment =>
+                {
+                    self.prop(PropertyName::FsEarlyDepthStencil, 1);
                 }
                 D::DclThreadGroup => {
                     if let Payload::ThreadGroup(g) = inst.payload {
@@ -634,7 +648,10 @@ impl Builder<'_> {
                         other => {
                             return Err(self.fail(
                                 i,
-                                format!("geometry-shader input primitive {} has no TGSI form", other.name()),
+                                format!(
+                                    "geometry-shader input primitive {} has no TGSI form",
+                                    other.name()
+                                ),
                             ));
                         }
                     };
@@ -652,7 +669,10 @@ impl Builder<'_> {
                         other => {
                             return Err(self.fail(
                                 i,
-                                format!("geometry-shader output topology {} has no TGSI form", other.name()),
+                                format!(
+                                    "geometry-shader output topology {} has no TGSI form",
+                                    other.name()
+                                ),
                             ));
                         }
                     };
@@ -669,7 +689,12 @@ impl Builder<'_> {
                     }
                 }
                 D::DclStream => {
-                    if let Some(s) = inst.operands.first().and_then(|o| o.indices.first()).and_then(imm_index) {
+                    if let Some(s) = inst
+                        .operands
+                        .first()
+                        .and_then(|o| o.indices.first())
+                        .and_then(imm_index)
+                    {
                         streams.insert(s);
                     }
                 }
@@ -700,14 +725,17 @@ impl Builder<'_> {
                     }
                 }
                 D::DclTessPartitioning => tess.partitioning = Some(c.tess_partitioning.0),
-                D::DclTessOutputPrimitive => tess.output_primitive = Some(c.tess_output_primitive.0),
+                D::DclTessOutputPrimitive => {
+                    tess.output_primitive = Some(c.tess_output_primitive.0)
+                }
                 D::DclHsMaxTessFactor => {
                     if let Payload::Float(bits) = inst.payload {
                         tess.max_tessfactor = Some(f32::from_bits(bits));
                     }
                 }
                 D::DclIndexRange => {
-                    let (Some(op), Payload::Count(n)) = (inst.operands.first(), &inst.payload) else {
+                    let (Some(op), Payload::Count(n)) = (inst.operands.first(), &inst.payload)
+                    else {
                         continue;
                     };
                     let Some(first) = op.indices.last().and_then(imm_index) else {
@@ -736,10 +764,7 @@ impl Builder<'_> {
                                 format!("immediate constant buffer of {} words: expected a multiple of 4, at most 4096 vectors", words.len()),
                             ));
                         }
-                        self.lay.icb = words
-                            .chunks(4)
-                            .map(|c| [c[0], c[1], c[2], c[3]])
-                            .collect();
+                        self.lay.icb = words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
                     }
                 }
                 D::DclFunctionTable => {
@@ -804,7 +829,11 @@ impl Builder<'_> {
             _ => 0,
         };
         if self.lay.sm51 {
-            match (ix.first().copied().flatten(), ix.get(1).copied().flatten(), ix.get(2).copied().flatten()) {
+            match (
+                ix.first().copied().flatten(),
+                ix.get(1).copied().flatten(),
+                ix.get(2).copied().flatten(),
+            ) {
                 (Some(id), Some(lo), Some(hi)) => {
                     let hi = (hi != u32::MAX).then_some(hi);
                     if hi.is_some_and(|h| h < lo) {
@@ -926,7 +955,9 @@ impl Builder<'_> {
             let base = self.space_index(i, lo, space)?;
             let dimension = match inst.opcode {
                 D::DclResourceRaw | D::DclUavRaw => ResourceDimension::RawBuffer,
-                D::DclResourceStructured | D::DclUavStructured => ResourceDimension::StructuredBuffer,
+                D::DclResourceStructured | D::DclUavStructured => {
+                    ResourceDimension::StructuredBuffer
+                }
                 _ => inst.controls.resource_dimension.0,
             };
             let stride = match inst.payload {
@@ -995,7 +1026,10 @@ impl Builder<'_> {
                             _ => 1,
                         };
                         if size > 4096 {
-                            return Err(self.fail(i, format!("constant buffer of {size} vectors: at most 4096")));
+                            return Err(self.fail(
+                                i,
+                                format!("constant buffer of {size} vectors: at most 4096"),
+                            ));
                         }
                         let mut d = Declaration::new(File::Const, 0, size.max(1) - 1);
                         d.dimension = Some(index);
@@ -1034,34 +1068,48 @@ impl Builder<'_> {
         for (i, inst) in p.instructions.iter().enumerate() {
             match inst.opcode {
                 D::ImmAtomicAlloc | D::ImmAtomicConsume => {
-                    let Some(u) = inst.operands.get(1) else { continue };
+                    let Some(u) = inst.operands.get(1) else {
+                        continue;
+                    };
                     let Some(id) = u.indices.first().and_then(imm_index) else {
                         return Err(self.fail(i, "UAV counter of an indirectly indexed UAV"));
                     };
                     if self.lay.counters.contains_key(&id) {
                         continue;
                     }
-                    let m = self.lay.res.get(&(ResKind::Uav, id)).copied().ok_or_else(|| {
-                        self.fail(i, format!("u{id} is not declared"))
-                    })?;
+                    let m = self
+                        .lay
+                        .res
+                        .get(&(ResKind::Uav, id))
+                        .copied()
+                        .ok_or_else(|| self.fail(i, format!("u{id} is not declared")))?;
                     let index = counter_base + m.base;
                     self.lay.counters.insert(id, index);
                     let space = 0;
-                    self.binding(D3dSlot::UavCounter { register: m.first, space }, File::Buffer, index);
-                    self.lay.decls.push(Declaration::new(File::Buffer, index, index));
+                    self.binding(
+                        D3dSlot::UavCounter {
+                            register: m.first,
+                            space,
+                        },
+                        File::Buffer,
+                        index,
+                    );
+                    self.lay
+                        .decls
+                        .push(Declaration::new(File::Buffer, index, index));
                 }
                 D::Gather4C | D::Gather4PoC | D::Gather4CS | D::Gather4PoCS | D::SampleCClampS => {
                     let res = inst
                         .operands
                         .iter()
-                        .filter(|o| o.file == RegisterFile::Resource)
-                        .next_back();
+                        .rfind(|o| o.file == RegisterFile::Resource);
                     let smp = inst
                         .operands
                         .iter()
-                        .filter(|o| o.file == RegisterFile::Sampler)
-                        .next_back();
-                    let (Some(t), Some(s)) = (res, smp) else { continue };
+                        .rfind(|o| o.file == RegisterFile::Sampler);
+                    let (Some(t), Some(s)) = (res, smp) else {
+                        continue;
+                    };
                     let key = match self.combined_key(t, s) {
                         Some(k) => k,
                         None => {
@@ -1084,7 +1132,9 @@ impl Builder<'_> {
                         File::Sampler,
                         index,
                     );
-                    self.lay.decls.push(Declaration::new(File::Sampler, index, index));
+                    self.lay
+                        .decls
+                        .push(Declaration::new(File::Sampler, index, index));
                 }
                 _ => {}
             }
@@ -1133,7 +1183,13 @@ impl Builder<'_> {
         k
     }
 
-    fn signature_name(&self, input: bool, patch: bool, reg: u32, comp: u8) -> Option<(String, u32)> {
+    fn signature_name(
+        &self,
+        input: bool,
+        patch: bool,
+        reg: u32,
+        comp: u8,
+    ) -> Option<(String, u32)> {
         let list = if patch {
             &self.sigs.patch_constants
         } else if input {
@@ -1171,9 +1227,17 @@ impl Builder<'_> {
             }
             let is_in = matches!(
                 inst.opcode,
-                D::DclInput | D::DclInputSgv | D::DclInputSiv | D::DclInputPs | D::DclInputPsSgv | D::DclInputPsSiv
+                D::DclInput
+                    | D::DclInputSgv
+                    | D::DclInputSiv
+                    | D::DclInputPs
+                    | D::DclInputPsSgv
+                    | D::DclInputPsSiv
             );
-            let is_out = matches!(inst.opcode, D::DclOutput | D::DclOutputSgv | D::DclOutputSiv);
+            let is_out = matches!(
+                inst.opcode,
+                D::DclOutput | D::DclOutputSgv | D::DclOutputSiv
+            );
             if !is_in && !is_out {
                 continue;
             }
@@ -1247,7 +1311,11 @@ impl Builder<'_> {
                         Instruction::new(
                             Opcode::UMAD,
                             vec![dst(temp, 0x7)],
-                            vec![src(svr(block), [0, 1, 2, 3]), size, src(svr(thread), [0, 1, 2, 3])],
+                            vec![
+                                src(svr(block), [0, 1, 2, 3]),
+                                size,
+                                src(svr(thread), [0, 1, 2, 3]),
+                            ],
                         ),
                     ));
                 } else {
@@ -1289,7 +1357,10 @@ impl Builder<'_> {
                 ));
             }
             other => {
-                return Err(self.fail(i, format!("input register {} has no TGSI form", other.name())));
+                return Err(self.fail(
+                    i,
+                    format!("input register {} has no TGSI form", other.name()),
+                ));
             }
         };
         self.lay.specials.insert(f, special);
@@ -1310,7 +1381,10 @@ impl Builder<'_> {
             Processor::Fragment => {
                 let interp = interp_of(d.interp);
                 match d.sv {
-                    S::Undefined => Target::In(generic(d.reg), interp.or_else(|| interp_of(Interpolation::Linear))),
+                    S::Undefined => Target::In(
+                        generic(d.reg),
+                        interp.or_else(|| interp_of(Interpolation::Linear)),
+                    ),
                     S::Position => Target::In(
                         Some((SemanticName::Position, 0)),
                         interp.or_else(|| interp_of(Interpolation::LinearNoPerspective)),
@@ -1372,7 +1446,10 @@ impl Builder<'_> {
             } else {
                 d.file
             };
-            by_reg.entry((file, d.reg)).or_default().push((d.clone(), t));
+            by_reg
+                .entry((file, d.reg))
+                .or_default()
+                .push((d.clone(), t));
         }
         let max_reg = by_reg.keys().map(|k| k.1 + 1).max().unwrap_or(0);
         self.next_in = max_reg;
@@ -1406,7 +1483,9 @@ impl Builder<'_> {
                 self.lay.decls.push(d);
                 // v[n][r] (control-point phase) and vicp[n][r] name the same data
                 for f in [RegisterFile::Input, RegisterFile::InputControlPoint] {
-                    self.lay.inputs.insert((f, *r), RegMap::PerVertex(File::Input, *r));
+                    self.lay
+                        .inputs
+                        .insert((f, *r), RegMap::PerVertex(File::Input, *r));
                 }
                 self.note_io(true, false, *file, *r, mask, File::Input, *r, sem, 0);
                 continue;
@@ -1422,7 +1501,13 @@ impl Builder<'_> {
                     let m = self.declare_input(*r, mask, t, false);
                     self.fill(at, temp, mask, m, t);
                 }
-                self.lay.inputs.insert((*file, *r), RegMap::Temp { index: temp, array: 0 });
+                self.lay.inputs.insert(
+                    (*file, *r),
+                    RegMap::Temp {
+                        index: temp,
+                        array: 0,
+                    },
+                );
                 shadowed.push((*file, *r));
             }
         }
@@ -1436,7 +1521,10 @@ impl Builder<'_> {
             .collect();
         for range in ranges {
             let members: Vec<u32> = (range.first..range.first + range.count).collect();
-            if !members.iter().any(|m| shadowed.contains(&(RegisterFile::Input, *m))) {
+            if !members
+                .iter()
+                .any(|m| shadowed.contains(&(RegisterFile::Input, *m)))
+            {
                 continue;
             }
             let a = self.lay.new_array(range.count);
@@ -1465,9 +1553,13 @@ impl Builder<'_> {
                     }
                     _ => {}
                 }
-                self.lay
-                    .inputs
-                    .insert((RegisterFile::Input, *m), RegMap::Temp { index: t, array: a.id });
+                self.lay.inputs.insert(
+                    (RegisterFile::Input, *m),
+                    RegMap::Temp {
+                        index: t,
+                        array: a.id,
+                    },
+                );
             }
         }
         if !patch.is_empty() || processor == Processor::TessEval {
@@ -1482,7 +1574,17 @@ impl Builder<'_> {
         match t {
             Target::Sv(name) => {
                 let k = self.sv(name);
-                self.note_io(true, false, RegisterFile::Input, r, mask, File::SystemValue, k, Some((name, 0)), 0);
+                self.note_io(
+                    true,
+                    false,
+                    RegisterFile::Input,
+                    r,
+                    mask,
+                    File::SystemValue,
+                    k,
+                    Some((name, 0)),
+                    0,
+                );
                 RegMap::Direct(File::SystemValue, k)
             }
             Target::In(sem, interp) => {
@@ -1508,7 +1610,17 @@ impl Builder<'_> {
                     d.interp = interp;
                 }
                 self.lay.decls.push(d);
-                self.note_io(true, false, RegisterFile::Input, r, mask, File::Input, index, sem, 0);
+                self.note_io(
+                    true,
+                    false,
+                    RegisterFile::Input,
+                    r,
+                    mask,
+                    File::Input,
+                    index,
+                    sem,
+                    0,
+                );
                 RegMap::Direct(File::Input, index)
             }
             Target::Face => {
@@ -1523,7 +1635,17 @@ impl Builder<'_> {
                 });
                 d.interp = constant_interp();
                 self.lay.decls.push(d);
-                self.note_io(true, false, RegisterFile::Input, r, mask, File::Input, index, Some((SemanticName::Face, 0)), 0);
+                self.note_io(
+                    true,
+                    false,
+                    RegisterFile::Input,
+                    r,
+                    mask,
+                    File::Input,
+                    index,
+                    Some((SemanticName::Face, 0)),
+                    0,
+                );
                 RegMap::Direct(File::Input, index)
             }
             Target::Out(..) => RegMap::Direct(File::Input, r),
@@ -1532,7 +1654,9 @@ impl Builder<'_> {
 
     /// Prologue copy of one input piece into its temporary.
     fn fill(&mut self, at: usize, temp: u32, mask: u8, from: RegMap, t: Target) {
-        let RegMap::Direct(file, k) = from else { return };
+        let RegMap::Direct(file, k) = from else {
+            return;
+        };
         let to = dst(reg(File::Temp, temp as i32), mask);
         let inst = if t == Target::Face {
             // D3D's is_front_face is ~0 (front) or 0; TGSI FACE is +1.0 / -1.0.
@@ -1546,7 +1670,11 @@ impl Builder<'_> {
                 ],
             )
         } else {
-            Instruction::new(Opcode::MOV, vec![to], vec![src(reg(file, k as i32), [0, 1, 2, 3])])
+            Instruction::new(
+                Opcode::MOV,
+                vec![to],
+                vec![src(reg(file, k as i32), [0, 1, 2, 3])],
+            )
         };
         self.lay.prologue.push((at, inst));
     }
@@ -1631,7 +1759,11 @@ impl Builder<'_> {
                         k
                     }
                 };
-                let name = if is_outer { SemanticName::TessOuter } else { SemanticName::TessInner };
+                let name = if is_outer {
+                    SemanticName::TessOuter
+                } else {
+                    SemanticName::TessInner
+                };
                 for c in 0..4u8 {
                     if d.mask & (1 << c) != 0 {
                         self.lay.prologue.push((
@@ -1681,7 +1813,17 @@ impl Builder<'_> {
                         vec![src(reg(File::Input, k as i32), [0, 1, 2, 3])],
                     ),
                 ));
-                self.note_io(true, true, RegisterFile::InputPatchConstant, d.reg, d.mask, File::Input, k, Some((SemanticName::Patch, d.reg)), 0);
+                self.note_io(
+                    true,
+                    true,
+                    RegisterFile::InputPatchConstant,
+                    d.reg,
+                    d.mask,
+                    File::Input,
+                    k,
+                    Some((SemanticName::Patch, d.reg)),
+                    0,
+                );
             }
         }
         Ok(())
@@ -1710,7 +1852,14 @@ impl Builder<'_> {
         })
     }
 
-    fn declare_output(&mut self, index: u32, mask: u8, name: SemanticName, sem_index: u32, stream: u32) {
+    fn declare_output(
+        &mut self,
+        index: u32,
+        mask: u8,
+        name: SemanticName,
+        sem_index: u32,
+        stream: u32,
+    ) {
         let mut d = Declaration::new(File::Output, index, index);
         d.usage_mask = WriteMask::from_bits_truncate(mask);
         d.semantic = Some(Semantic {
@@ -1730,7 +1879,7 @@ impl Builder<'_> {
         self.next_out = max_reg;
         let mut clip = 0u32;
         // (stream, reg) → pieces
-        let mut by_reg: BTreeMap<(u32, u32), Vec<(u8, Target, usize)>> = BTreeMap::new();
+        let mut by_reg: BTreeMap<(u32, u32), Vec<Piece>> = BTreeMap::new();
         for d in &regs {
             let t = self.output_target(d, &mut clip)?;
             let stream = if geometry { d.stream } else { 0 };
@@ -1774,13 +1923,16 @@ impl Builder<'_> {
                 None => (self.lay.persistent_temp(), 0),
             };
             shadows.insert(*r, temp);
-            self.lay
-                .outputs
-                .insert((RegisterFile::Output, *r), RegMap::Temp { index: temp, array });
+            self.lay.outputs.insert(
+                (RegisterFile::Output, *r),
+                RegMap::Temp { index: temp, array },
+            );
         }
         for ((stream, r), pieces) in &by_reg {
             for (n, (mask, t, at)) in pieces.iter().enumerate() {
-                let Target::Out(name, sem_index) = *t else { continue };
+                let Target::Out(name, sem_index) = *t else {
+                    continue;
+                };
                 let keep = n == 0 && *stream == 0 && !used_index.contains(r);
                 let index = if keep {
                     *r
@@ -1795,12 +1947,23 @@ impl Builder<'_> {
                     sem_index
                 };
                 self.declare_output(index, *mask, name, sem_index, *stream);
-                self.note_io(false, false, RegisterFile::Output, *r, *mask, File::Output, index, Some((name, sem_index)), *stream);
+                self.note_io(
+                    false,
+                    false,
+                    RegisterFile::Output,
+                    *r,
+                    *mask,
+                    File::Output,
+                    index,
+                    Some((name, sem_index)),
+                    *stream,
+                );
                 match shadows.get(r) {
                     None => {
-                        self.lay
-                            .outputs
-                            .insert((RegisterFile::Output, *r), RegMap::Direct(File::Output, index));
+                        self.lay.outputs.insert(
+                            (RegisterFile::Output, *r),
+                            RegMap::Direct(File::Output, index),
+                        );
                     }
                     Some(temp) => {
                         let inst = Instruction::new(
@@ -1823,7 +1986,10 @@ impl Builder<'_> {
                 R::OutputCoverageMask => (SemanticName::SampleMask, 0, None),
                 R::OutputStencilRef => (SemanticName::Stencil, 1, None),
                 other => {
-                    return Err(self.fail(d.at, format!("output register {} has no TGSI form", other.name())));
+                    return Err(self.fail(
+                        d.at,
+                        format!("output register {} has no TGSI form", other.name()),
+                    ));
                 }
             };
             if self.lay.outputs.contains_key(&(d.file, 0)) {
@@ -1836,14 +2002,28 @@ impl Builder<'_> {
             let index = self.next_out;
             self.next_out += 1;
             self.declare_output(index, 1 << comp, name, 0, 0);
-            self.note_io(false, false, d.file, 0, 1, File::Output, index, Some((name, 0)), 0);
+            self.note_io(
+                false,
+                false,
+                d.file,
+                0,
+                1,
+                File::Output,
+                index,
+                Some((name, 0)),
+                0,
+            );
             if let Some(last) = self.lay.io_out.last_mut() {
                 last.component = comp;
             }
             let temp = self.lay.persistent_temp();
-            self.lay
-                .outputs
-                .insert((d.file, 0), RegMap::Temp { index: temp, array: 0 });
+            self.lay.outputs.insert(
+                (d.file, 0),
+                RegMap::Temp {
+                    index: temp,
+                    array: 0,
+                },
+            );
             let inst = Instruction::new(
                 Opcode::MOV,
                 vec![dst(reg(File::Output, index as i32), 1 << comp)],
@@ -1890,8 +2070,14 @@ impl Builder<'_> {
                 }
             }
             for (r, mask) in regs {
-                cp_regs.entry(r).or_insert((mask, Some((SemanticName::Generic, r))));
-                if !self.lay.inputs.contains_key(&(RegisterFile::InputControlPoint, r)) {
+                cp_regs
+                    .entry(r)
+                    .or_insert((mask, Some((SemanticName::Generic, r))));
+                if !self
+                    .lay
+                    .inputs
+                    .contains_key(&(RegisterFile::InputControlPoint, r))
+                {
                     let mut d = Declaration::new(File::Input, r, r);
                     d.usage_mask = WriteMask::from_bits_truncate(mask);
                     d.semantic = Some(Semantic {
@@ -1900,9 +2086,10 @@ impl Builder<'_> {
                         streams: [0; 4],
                     });
                     self.lay.decls.push(d);
-                    self.lay
-                        .inputs
-                        .insert((RegisterFile::InputControlPoint, r), RegMap::PerVertex(File::Input, r));
+                    self.lay.inputs.insert(
+                        (RegisterFile::InputControlPoint, r),
+                        RegMap::PerVertex(File::Input, r),
+                    );
                 }
                 // OUT[inv][r] = IN[inv][r]
                 let invocation = crate::ir::IndirectAddr {
@@ -1920,7 +2107,11 @@ impl Builder<'_> {
                 from.dimension = to.dimension;
                 self.lay.prologue.push((
                     0,
-                    Instruction::new(Opcode::MOV, vec![dst(to, mask)], vec![src(from, [0, 1, 2, 3])]),
+                    Instruction::new(
+                        Opcode::MOV,
+                        vec![dst(to, mask)],
+                        vec![src(from, [0, 1, 2, 3])],
+                    ),
                 ));
             }
         }
@@ -1934,10 +2125,21 @@ impl Builder<'_> {
                 streams: [0; 4],
             });
             self.lay.decls.push(d);
-            self.lay
-                .outputs
-                .insert((RegisterFile::Output, *r), RegMap::PerVertex(File::Output, *r));
-            self.note_io(false, false, RegisterFile::Output, *r, *mask, File::Output, *r, *sem, 0);
+            self.lay.outputs.insert(
+                (RegisterFile::Output, *r),
+                RegMap::PerVertex(File::Output, *r),
+            );
+            self.note_io(
+                false,
+                false,
+                RegisterFile::Output,
+                *r,
+                *mask,
+                File::Output,
+                *r,
+                *sem,
+                0,
+            );
         }
         self.next_out = max_cp;
         let len = patch.iter().map(|d| d.reg + 1).max().unwrap_or(0).max(
@@ -1960,7 +2162,11 @@ impl Builder<'_> {
         for d in patch {
             let temp = reg(File::Temp, (a.first + d.reg) as i32);
             if let Some((is_outer, comp)) = tess_factor(d.sv) {
-                let name = if is_outer { SemanticName::TessOuter } else { SemanticName::TessInner };
+                let name = if is_outer {
+                    SemanticName::TessOuter
+                } else {
+                    SemanticName::TessInner
+                };
                 let slot = if is_outer { &mut outer } else { &mut inner };
                 let k = match *slot {
                     Some(k) => k,
@@ -2027,7 +2233,17 @@ impl Builder<'_> {
                         vec![src(temp, [0, 1, 2, 3])],
                     ),
                 ));
-                self.note_io(false, true, RegisterFile::Output, d.reg, d.mask, File::Output, k, Some((SemanticName::Patch, d.reg)), 0);
+                self.note_io(
+                    false,
+                    true,
+                    RegisterFile::Output,
+                    d.reg,
+                    d.mask,
+                    File::Output,
+                    k,
+                    Some((SemanticName::Patch, d.reg)),
+                    0,
+                );
             }
         }
         Ok(())

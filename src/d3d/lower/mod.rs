@@ -65,8 +65,8 @@ impl Signatures {
             let Some(kind) = SignatureKind::from_tag(chunk.tag) else {
                 continue;
             };
-            let sig = Signature::parse(kind, &chunk.data)
-                .map_err(|e| e.shifted(chunk.payload_offset))?;
+            let sig =
+                Signature::parse(kind, &chunk.data).map_err(|e| e.shifted(chunk.payload_offset))?;
             let list = match kind.role() {
                 SignatureRole::Input => &mut out.inputs,
                 SignatureRole::Output => &mut out.outputs,
@@ -213,11 +213,8 @@ impl Lowered {
                 if origin.is_some() && origin != last {
                     last = origin;
                     if let Some(d3d) = origin.and_then(|o| program.instructions.get(o)) {
-                        let text = crate::d3d::print::print_instruction(
-                            d3d,
-                            program.version,
-                            &options,
-                        );
+                        let text =
+                            crate::d3d::print::print_instruction(d3d, program.version, &options);
                         let first = text.lines().next().unwrap_or("").trim_end();
                         out.push_str("; ");
                         out.push_str(first);

@@ -136,7 +136,8 @@ impl Ctx<'_> {
                 .ok_or_else(|| self.fail("an SM5.1 resource operand without a register"))?;
             let k = ix.immediate() as i64;
             let off = m.base as i64 + k - m.first as i64;
-            let off = i32::try_from(off).map_err(|_| self.fail("resource register out of range"))?;
+            let off =
+                i32::try_from(off).map_err(|_| self.fail("resource register out of range"))?;
             match ix.relative() {
                 None => Index::direct(off),
                 Some(rel) => {
@@ -254,7 +255,13 @@ impl Ctx<'_> {
 
     /// coord, SVIEW, SAMP and the extra operands of a SAMPLE-family op
     /// whose coordinate is operand `coord_at`.
-    fn sample_sources(&mut self, inst: &D3dInst, coord_at: usize, t: T, extra: Extra) -> Result<Vec<SrcOperand>> {
+    fn sample_sources(
+        &mut self,
+        inst: &D3dInst,
+        coord_at: usize,
+        t: T,
+        extra: Extra,
+    ) -> Result<Vec<SrcOperand>> {
         let coord = self.source(inst, coord_at, t, 0)?;
         let (rn, rop) = self.resource_operand(inst)?;
         let (_, view) = self.sview(rop)?;
@@ -279,7 +286,13 @@ impl Ctx<'_> {
     /// gather4 family: GATHER4 (channel from the sampler's select), or TG4
     /// on a combined slot with a shadow target for the comparisons;
     /// programmable offsets are the low 6 bits, sign-extended.
-    fn gather(&mut self, inst: &D3dInst, compare: bool, programmable: bool, sat: bool) -> Result<()> {
+    fn gather(
+        &mut self,
+        inst: &D3dInst,
+        compare: bool,
+        programmable: bool,
+        sat: bool,
+    ) -> Result<()> {
         let Some(d) = self.write(self.operand(inst, 0)?)? else {
             return Ok(());
         };
@@ -344,14 +357,19 @@ impl Ctx<'_> {
         let component = if ref_at == 4 {
             select(&reference, 0)
         } else {
-            self.em.mov(dst(c, 1 << ref_at), select(&reference, 0), false);
+            self.em
+                .mov(dst(c, 1 << ref_at), select(&reference, 0), false);
             self.em.imm_u(0)
         };
         let r = self.em.scratch();
         let mut i = Instruction::new(
             T::TG4,
             vec![dst(r, 0xF)],
-            vec![src(c, XYZW), component, src(reg(File::Sampler, slot as i32), XYZW)],
+            vec![
+                src(c, XYZW),
+                component,
+                src(reg(File::Sampler, slot as i32), XYZW),
+            ],
         );
         if let Some(tex) = i.texture.as_mut() {
             tex.target = target;
@@ -444,14 +462,23 @@ impl Ctx<'_> {
             self.em.mov(dst(info, 0x8), one, false);
             let level0 = self.em.scratch();
             let zero = self.em.imm_u(0);
-            self.em.op(T::USEQ, vec![dst(level0, 1)], vec![select(&mip, 0), zero]);
-            self.em.op(T::AND, vec![dst(info, 0x7)], vec![src(info, XYZW), scalar_src(level0, 0)]);
+            self.em
+                .op(T::USEQ, vec![dst(level0, 1)], vec![select(&mip, 0), zero]);
+            self.em.op(
+                T::AND,
+                vec![dst(info, 0x7)],
+                vec![src(info, XYZW), scalar_src(level0, 0)],
+            );
         } else {
             let (m, view) = self.sview(rop)?;
             dimension = m.dimension;
             let mut view = view;
             view.swizzle = super::emit::swizzle(XYZW);
-            self.em.op(T::SVIEWINFO, vec![dst(info, 0xF)], vec![select(&mip, 0), view]);
+            self.em.op(
+                T::SVIEWINFO,
+                vec![dst(info, 0xF)],
+                vec![select(&mip, 0), view],
+            );
         }
         match inst.controls.info_return.0 {
             InfoReturnType::Uint => self.em.mov(d, src(info, swz), sat),
@@ -462,7 +489,8 @@ impl Ctx<'_> {
                     let sizes = Self::size_components(dimension);
                     for c in 0..3u8 {
                         if sizes & (1 << c) != 0 {
-                            self.em.op(T::RCP, vec![dst(f, 1 << c)], vec![scalar_src(f, c)]);
+                            self.em
+                                .op(T::RCP, vec![dst(f, 1 << c)], vec![scalar_src(f, c)]);
                         }
                     }
                 }
@@ -495,7 +523,8 @@ impl Ctx<'_> {
         let res = self.info_source(rop)?;
         let n = self.em.scratch();
         let zero = self.em.imm_u(0);
-        self.em.op(T::SAMPLE_INFO, vec![dst(n, 0xF)], vec![res, zero]);
+        self.em
+            .op(T::SAMPLE_INFO, vec![dst(n, 0xF)], vec![res, zero]);
         if inst.controls.info_return.0 == InfoReturnType::Uint {
             self.em.mov(d, src(n, swz), sat);
         } else {
@@ -519,15 +548,26 @@ impl Ctx<'_> {
         let pos = self.em.scratch();
         let count = self.em.scratch();
         let zero = self.em.imm_u(0);
-        self.em.op(T::SAMPLE_POS, vec![dst(pos, 0xF)], vec![res, idx]);
-        self.em.op(T::SAMPLE_INFO, vec![dst(count, 0x1)], vec![res, zero]);
+        self.em
+            .op(T::SAMPLE_POS, vec![dst(pos, 0xF)], vec![res, idx]);
+        self.em
+            .op(T::SAMPLE_INFO, vec![dst(count, 0x1)], vec![res, zero]);
         let valid = self.em.scratch();
-        self.em.op(T::USLT, vec![dst(valid, 0x1)], vec![idx, scalar_src(count, 0)]);
+        self.em.op(
+            T::USLT,
+            vec![dst(valid, 0x1)],
+            vec![idx, scalar_src(count, 0)],
+        );
         let half = self.em.imm_f(-0.5);
-        self.em.op(T::ADD, vec![dst(pos, 0x3)], vec![src(pos, XYZW), half]);
+        self.em
+            .op(T::ADD, vec![dst(pos, 0x3)], vec![src(pos, XYZW), half]);
         let zero = self.em.imm_u(0);
         self.em.mov(dst(pos, 0xC), zero, false);
-        self.em.op(T::AND, vec![dst(pos, 0xF)], vec![src(pos, XYZW), scalar_src(valid, 0)]);
+        self.em.op(
+            T::AND,
+            vec![dst(pos, 0xF)],
+            vec![src(pos, XYZW), scalar_src(valid, 0)],
+        );
         self.em.mov(d, src(pos, swz), sat);
         Ok(())
     }
@@ -549,7 +589,8 @@ impl Ctx<'_> {
         match m.file {
             File::SamplerView => {
                 let zero = self.em.imm_u(0);
-                self.em.op(T::SVIEWINFO, vec![dst(t, 0xF)], vec![zero, src(r, XYZW)]);
+                self.em
+                    .op(T::SVIEWINFO, vec![dst(t, 0xF)], vec![zero, src(r, XYZW)]);
             }
             File::Image | File::Buffer => {
                 let mut i = Instruction::new(T::RESQ, vec![dst(t, 0xF)], vec![src(r, XYZW)]);
@@ -562,7 +603,8 @@ impl Ctx<'_> {
                 self.em.push(i);
                 if m.dimension == ResourceDimension::StructuredBuffer {
                     let stride = self.em.imm_u(m.stride.max(1));
-                    self.em.op(T::UDIV, vec![dst(t, 1)], vec![scalar_src(t, 0), stride]);
+                    self.em
+                        .op(T::UDIV, vec![dst(t, 1)], vec![scalar_src(t, 0), stride]);
                 }
             }
             f => return Err(self.fail(format!("bufinfo on a {f} resource"))),
@@ -614,14 +656,25 @@ impl Ctx<'_> {
 
     /// The byte address of a raw (offset) or structured (index × stride +
     /// offset) access, plus the region offset of shared memory.
-    fn byte_address(&mut self, inst: &D3dInst, at: usize, structured: bool, m: &ResMap, t: T) -> Result<SrcOperand> {
+    fn byte_address(
+        &mut self,
+        inst: &D3dInst,
+        at: usize,
+        structured: bool,
+        m: &ResMap,
+        t: T,
+    ) -> Result<SrcOperand> {
         let first = self.source(inst, at, t, 1)?;
         let mut addr = select(&first, 0);
         if structured {
             let offset = self.source(inst, at + 1, t, 1)?;
             let a = self.em.scratch();
             let stride = self.em.imm_u(m.stride);
-            self.em.op(T::UMAD, vec![dst(a, 1)], vec![addr, stride, select(&offset, 0)]);
+            self.em.op(
+                T::UMAD,
+                vec![dst(a, 1)],
+                vec![addr, stride, select(&offset, 0)],
+            );
             addr = scalar_src(a, 0);
         }
         if m.file == File::Memory && m.byte_offset != 0 {
@@ -684,7 +737,8 @@ impl Ctx<'_> {
             if structured {
                 let s = self.em.scratch();
                 let stride = self.em.imm_u(m.stride);
-                self.em.op(T::UMAD, vec![dst(s, 1)], vec![addr, stride, select(&a, 1)]);
+                self.em
+                    .op(T::UMAD, vec![dst(s, 1)], vec![addr, stride, select(&a, 1)]);
                 addr = scalar_src(s, 0);
             }
             if m.file == File::Memory && m.byte_offset != 0 {
@@ -746,7 +800,8 @@ impl Ctx<'_> {
         if let Some(d) = self.write(self.operand(inst, 0)?)? {
             if consume {
                 let minus_one = self.em.imm_u(u32::MAX);
-                self.em.op(T::UADD, vec![d], vec![scalar_src(old, 0), minus_one]);
+                self.em
+                    .op(T::UADD, vec![d], vec![scalar_src(old, 0), minus_one]);
             } else {
                 self.em.mov(d, scalar_src(old, 0), false);
             }
@@ -786,10 +841,12 @@ impl Ctx<'_> {
                 let o = self.em.scratch();
                 let zero = self.em.imm_u(0);
                 let four = self.em.imm_u(4);
-                self.em.op(T::IBFE, vec![dst(o, 0x3)], vec![off, zero, four]);
+                self.em
+                    .op(T::IBFE, vec![dst(o, 0x3)], vec![off, zero, four]);
                 self.em.op(T::I2F, vec![dst(o, 0x3)], vec![src(o, XYZW)]);
                 let sixteenth = self.em.imm_f(1.0 / 16.0);
-                self.em.op(T::MUL, vec![dst(o, 0x3)], vec![src(o, XYZW), sixteenth]);
+                self.em
+                    .op(T::MUL, vec![dst(o, 0x3)], vec![src(o, XYZW), sixteenth]);
                 srcs.push(src(o, XYZW));
             }
             _ => {}
@@ -875,15 +932,21 @@ impl Ctx<'_> {
         if extra == Extra::Grad {
             self.gradient_lod(lod, &m, &coord, &view, &extras[0], &extras[1])?;
         } else {
-            self.em.op(T::LOD, vec![dst(lod, 0x3)], vec![coord, view, samp]);
+            self.em
+                .op(T::LOD, vec![dst(lod, 0x3)], vec![coord, view, samp]);
             // y: lambda + sampler bias (unclamped); sample_b adds its bias
             if extra == Extra::Bias {
-                self.em.op(T::ADD, vec![dst(lod, 0x2)], vec![src(lod, XYZW), extras[0]]);
+                self.em
+                    .op(T::ADD, vec![dst(lod, 0x2)], vec![src(lod, XYZW), extras[0]]);
             }
             self.em.mov(dst(lod, 0x1), scalar_src(lod, 1), false);
         }
         let below = self.em.scratch();
-        self.em.op(T::FSLT, vec![dst(below, 1)], vec![scalar_src(lod, 0), clamp]);
+        self.em.op(
+            T::FSLT,
+            vec![dst(below, 1)],
+            vec![scalar_src(lod, 0), clamp],
+        );
         let a = self.em.scratch();
         let mut i = Instruction::new(plain_op, vec![dst(a, 0xF)], plain_srcs);
         if let Some(off) = offset {
@@ -895,7 +958,11 @@ impl Ctx<'_> {
         if extra == Extra::Compare {
             self.compare_at_lod(b, inst, &m, coord, extras[0], clamp, offset)?;
         } else {
-            let mut i = Instruction::new(T::SAMPLE_L, vec![dst(b, 0xF)], vec![coord, view, samp, clamp]);
+            let mut i = Instruction::new(
+                T::SAMPLE_L,
+                vec![dst(b, 0xF)],
+                vec![coord, view, samp, clamp],
+            );
             if let Some(off) = offset {
                 self.attach_offset(&mut i, off);
             }
@@ -928,8 +995,10 @@ impl Ctx<'_> {
         let zero = self.em.imm_u(0);
         let mut v = *view;
         v.swizzle = super::emit::swizzle(XYZW);
-        self.em.op(T::SVIEWINFO, vec![dst(size, 0xF)], vec![zero, v]);
-        self.em.op(T::U2F, vec![dst(size, 0xF)], vec![src(size, XYZW)]);
+        self.em
+            .op(T::SVIEWINFO, vec![dst(size, 0xF)], vec![zero, v]);
+        self.em
+            .op(T::U2F, vec![dst(size, 0xF)], vec![src(size, XYZW)]);
         let (axes, cube) = match m.target {
             TextureTarget::Tex1D | TextureTarget::Array1D => (0x1u8, false),
             TextureTarget::Tex2D | TextureTarget::Array2D => (0x3, false),
@@ -944,11 +1013,24 @@ impl Ctx<'_> {
             let mut abs = *coord;
             abs.absolute = true;
             abs.negate = false;
-            self.em.op(T::MAX, vec![dst(ma, 1)], vec![select(&abs, 0), select(&abs, 1)]);
-            self.em.op(T::MAX, vec![dst(ma, 1)], vec![scalar_src(ma, 0), select(&abs, 2)]);
+            self.em.op(
+                T::MAX,
+                vec![dst(ma, 1)],
+                vec![select(&abs, 0), select(&abs, 1)],
+            );
+            self.em.op(
+                T::MAX,
+                vec![dst(ma, 1)],
+                vec![scalar_src(ma, 0), select(&abs, 2)],
+            );
             let two = self.em.imm_f(2.0);
-            self.em.op(T::MUL, vec![dst(ma, 1)], vec![scalar_src(ma, 0), two]);
-            self.em.op(T::DIV, vec![dst(scale, 0x7)], vec![scalar_src(size, 0), scalar_src(ma, 0)]);
+            self.em
+                .op(T::MUL, vec![dst(ma, 1)], vec![scalar_src(ma, 0), two]);
+            self.em.op(
+                T::DIV,
+                vec![dst(scale, 0x7)],
+                vec![scalar_src(size, 0), scalar_src(ma, 0)],
+            );
         } else {
             self.em.mov(dst(scale, 0x7), src(size, XYZW), false);
         }
@@ -956,15 +1038,25 @@ impl Ctx<'_> {
         self.em.mov(dst(scale, 0xF & !axes), zero_f, false);
         let gx = self.em.scratch();
         let gy = self.em.scratch();
-        self.em.op(T::MUL, vec![dst(gx, 0xF)], vec![*ddx, src(scale, XYZW)]);
-        self.em.op(T::MUL, vec![dst(gy, 0xF)], vec![*ddy, src(scale, XYZW)]);
-        self.em.op(T::DP3, vec![dst(gx, 1)], vec![src(gx, XYZW), src(gx, XYZW)]);
-        self.em.op(T::DP3, vec![dst(gy, 1)], vec![src(gy, XYZW), src(gy, XYZW)]);
-        self.em.op(T::MAX, vec![dst(gx, 1)], vec![scalar_src(gx, 0), scalar_src(gy, 0)]);
+        self.em
+            .op(T::MUL, vec![dst(gx, 0xF)], vec![*ddx, src(scale, XYZW)]);
+        self.em
+            .op(T::MUL, vec![dst(gy, 0xF)], vec![*ddy, src(scale, XYZW)]);
+        self.em
+            .op(T::DP3, vec![dst(gx, 1)], vec![src(gx, XYZW), src(gx, XYZW)]);
+        self.em
+            .op(T::DP3, vec![dst(gy, 1)], vec![src(gy, XYZW), src(gy, XYZW)]);
+        self.em.op(
+            T::MAX,
+            vec![dst(gx, 1)],
+            vec![scalar_src(gx, 0), scalar_src(gy, 0)],
+        );
         // log2(sqrt(r²)) = log2(r²) / 2
-        self.em.op(T::LG2, vec![dst(lod, 1)], vec![scalar_src(gx, 0)]);
+        self.em
+            .op(T::LG2, vec![dst(lod, 1)], vec![scalar_src(gx, 0)]);
         let half = self.em.imm_f(0.5);
-        self.em.op(T::MUL, vec![dst(lod, 1)], vec![scalar_src(lod, 0), half]);
+        self.em
+            .op(T::MUL, vec![dst(lod, 1)], vec![scalar_src(lod, 0), half]);
         Ok(())
     }
 
@@ -1016,7 +1108,11 @@ impl Ctx<'_> {
             } else {
                 self.em.mov(dst(c, 1 << ref_at), reference, false);
             }
-            Instruction::new(T::TXL2, vec![dst(out, 0xF)], vec![src(c, XYZW), src(l, XYZW), samp])
+            Instruction::new(
+                T::TXL2,
+                vec![dst(out, 0xF)],
+                vec![src(c, XYZW), src(l, XYZW), samp],
+            )
         } else {
             self.em.mov(dst(c, 1 << ref_at), reference, false);
             self.em.mov(dst(c, 0x8), lod, false);

@@ -17,8 +17,8 @@ fn run(body: &str, cb: &[u32], n: usize) -> Vec<u32> {
     );
     let (program, _) = crate::d3d::parse_program(&text)
         .unwrap_or_else(|d| panic!("{}", d.render("test.asm", &text)));
-    let lowered = lower(&program, &Signatures::from_declarations(&program))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let lowered =
+        lower(&program, &Signatures::from_declarations(&program)).unwrap_or_else(|e| panic!("{e}"));
     let diags = crate::validate::validate(&lowered.shader, None);
     assert!(!diags.has_errors(), "{}", diags.render("lowered", ""));
     let tgsi = lowered.to_text(&program);
@@ -66,7 +66,18 @@ fn dmovc_takes_slot_conditions_from_the_first_two_swizzled_components() {
     let [b1l, b1h] = split(b1);
     // cb0[0] = conditions (0x80000000, 0, NaN bits, 0); cb0[1] = (a0, a1); cb0[2] = (b0, b1)
     let cb = [
-        0x8000_0000, 0, 0x7FC0_0000, 0, a0l, a0h, a1l, a1h, b0l, b0h, b1l, b1h,
+        0x8000_0000,
+        0,
+        0x7FC0_0000,
+        0,
+        a0l,
+        a0h,
+        a1l,
+        a1h,
+        b0l,
+        b0h,
+        b1l,
+        b1h,
     ];
     let body = "\
 mov r0.xyzw, l(9, 9, 9, 9)
@@ -101,7 +112,10 @@ store_raw u0.xyzw, l(80), r5.xyzw
     assert_eq!(out[12..16], [b1l, b1h, 9, 9]);
     // 5: c0 set in both slots → -src1 = -(b0, b1): the double sign bit
     //    (bit 31 of the high word) flips, the low word stays.
-    assert_eq!(out[16..20], [b0l, b0h ^ 0x8000_0000, b1l, b1h ^ 0x8000_0000]);
+    assert_eq!(
+        out[16..20],
+        [b0l, b0h ^ 0x8000_0000, b1l, b1h ^ 0x8000_0000]
+    );
     // 6: c1 = 0 in both slots → |src2| = |(b0, b1)|: -1.0 → 1.0, b1 unchanged.
     assert_eq!(out[20..24], [b0l, b0h & 0x7FFF_FFFF, b1l, b1h]);
 }
@@ -153,9 +167,18 @@ store_raw u0.xy, l(48), r3.xyxx
 #[test]
 fn firstbit_hi_counts_from_the_top() {
     let cb = [
-        0, 1, 0x8000_0000, 0x0001_0000, //
-        0xFFFF_FFFF, 0, 0xFFFF_FFFE, 0x0000_FFFF, //
-        0x8000_0000, 0x7FFF_FFFF, 0, 0,
+        0,
+        1,
+        0x8000_0000,
+        0x0001_0000, //
+        0xFFFF_FFFF,
+        0,
+        0xFFFF_FFFE,
+        0x0000_FFFF, //
+        0x8000_0000,
+        0x7FFF_FFFF,
+        0,
+        0,
     ];
     let body = "\
 firstbit_hi r0.xyzw, cb0[0].xyzw
@@ -187,8 +210,14 @@ store_raw u0.xy, l(40), r3.xyxx
 #[test]
 fn bitfield_extract_and_insert_follow_the_d3d_masking_rules() {
     let cb = [
-        0x1234_5678, 0xF000_0000, 0x0000_0F80, 0x8000_0000, //
-        0xFFFF_FFFF, 0xAB, 0, 0x5,
+        0x1234_5678,
+        0xF000_0000,
+        0x0000_0F80,
+        0x8000_0000, //
+        0xFFFF_FFFF,
+        0xAB,
+        0,
+        0x5,
     ];
     let body = "\
 ubfe r0.x, l(8), l(4), cb0[0].x
@@ -259,9 +288,18 @@ store_raw u0.xy, l(40), r3.xyxx
 #[test]
 fn swapc_and_movc_test_any_bit() {
     let cb = [
-        0, 0xFFFF_FFFF, 0x8000_0000, 5, //
-        10, 11, 12, 13, //
-        20, 21, 22, 23,
+        0,
+        0xFFFF_FFFF,
+        0x8000_0000,
+        5, //
+        10,
+        11,
+        12,
+        13, //
+        20,
+        21,
+        22,
+        23,
     ];
     let body = "\
 swapc r0.xyzw, r1.xyzw, cb0[0].xyzw, cb0[1].xyzw, cb0[2].xyzw
@@ -313,7 +351,20 @@ store_raw u0.xy, l(32), r2.xyxx
 /// low 16 bits.
 #[test]
 fn carry_borrow_and_half_conversions() {
-    let cb = [0xFFFF_FFFF, 1, 3, 5, f(1.0), f(-2.0), f(65504.0), f(1.0e6), 0x3C00, 0xFFFF_C000, 0x7C00, 0x0001];
+    let cb = [
+        0xFFFF_FFFF,
+        1,
+        3,
+        5,
+        f(1.0),
+        f(-2.0),
+        f(65504.0),
+        f(1.0e6),
+        0x3C00,
+        0xFFFF_C000,
+        0x7C00,
+        0x0001,
+    ];
     let body = "\
 uaddc r0.xy, r0.zw, cb0[0].xzxz, cb0[0].yyyy
 usubb r1.xy, r1.zw, cb0[0].zwzw, cb0[0].wzwz
@@ -335,7 +386,10 @@ store_raw u0.xyzw, l(48), r3.xyzw
     assert_eq!(out[8..12], [0x3C00, 0xC000, 0x7BFF, 0x7C00]);
     // 0x3C00 → 1.0; only the low half of 0xFFFFC000 counts → -2.0;
     // 0x7C00 → +INF; 0x0001 → the smallest half subnormal 2^-24
-    assert_eq!(out[12..16], [f(1.0), f(-2.0), f(f32::INFINITY), f(2f32.powi(-24))]);
+    assert_eq!(
+        out[12..16],
+        [f(1.0), f(-2.0), f(f32::INFINITY), f(2f32.powi(-24))]
+    );
 }
 
 /// Double compares write the result of slot 0 to the first enabled
@@ -486,8 +540,10 @@ store_raw u0.xyzw, l(32), r2.xyzw
         .expect("a counter binding")
         .index as usize;
     let machine = Machine::compile(&lowered.shader).unwrap();
-    let mut res = Resources::default();
-    res.buffers = vec![vec![0u8; 64]; counter + 1];
+    let mut res = Resources {
+        buffers: vec![vec![0u8; 64]; counter + 1],
+        ..Resources::default()
+    };
     res.buffers[1] = vec![0u8; 48];
     res.buffers[counter] = 5u32.to_le_bytes().to_vec();
     machine
@@ -530,4 +586,17 @@ fn the_text_carries_the_d3d_instructions_as_comments() {
     assert_eq!(l.origins, vec![2, 2, 3, 4]);
     let (shader, _) = crate::assemble(&out).unwrap();
     assert_eq!(shader, l.shader);
+}
+
+/// docs/d3d-lowering.md has one row for every opcode of the D3D table.
+#[test]
+fn the_lowering_document_covers_every_opcode() {
+    let doc = include_str!("../../../docs/d3d-lowering.md");
+    for info in crate::d3d::opcode::OPCODES.iter() {
+        if info.flags.contains(crate::d3d::opcode::OpFlags::RESERVED) {
+            continue;
+        }
+        let row = format!("| `{}` |", info.name);
+        assert!(doc.contains(&row), "no row for {}", info.name);
+    }
 }
