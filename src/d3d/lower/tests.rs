@@ -600,3 +600,74 @@ fn the_lowering_document_covers_every_opcode() {
         assert!(doc.contains(&row), "no row for {}", info.name);
     }
 }
+
+/// Lowers SM text (a whole program) and compiles it for the machine.
+fn machine_for(text: &str) -> (Lowered, Machine) {
+    let (program, _) = crate::d3d::parse_program(text)
+        .unwrap_or_else(|d| panic!("{}", d.render("test.asm", text)));
+    let lowered = lower(&program, &Signatures::from_declarations(&program))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let diags = crate::validate::validate(&lowered.shader, None);
+    assert!(!diags.has_errors(), "{}", diags.render("lowered", ""));
+    let machine = Machine::compile(&lowered.shader).unwrap();
+    (lowered, machine)
+}
+
+/// vThreadID = group id × group size + thread id in the group;
+/// vThreadIDInGroupFlattened = z·sx·sy + y·sx + x.
+#[test]
+fn compute_thread_ids_are_computed_from_the_group_size() {
+    let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_raw u0\n\
+        dcl_input vThreadGroupID.x\ndcl_input vThreadIDInGroupFlattened\ndcl_input vThreadID.xy\n\
+        dcl_temps 2\ndcl_thread_group 4, 2, 1\n\
+        imad r0.x, vThreadGroupID.x, l(8), vThreadIDInGroupFlattened.x\n\
+        ishl r0.x, r0.x, l(3)\n\
+        mov r1.xy, vThreadID.xyxx\n\
+        store_raw u0.xy, r0.x, r1.xyxx\nret \n";
+    let (_, machine) = machine_for(text);
+    let mut res = Resources {
+        buffers: vec![vec![0u8; 16 * 8]],
+        ..Resources::default()
+    };
+    machine
+        .dispatch(&mut res, [2, 1, 1], &Limits::default())
+        .unwrap();
+    let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+    // thread (x, y) of group g sits at g·8 + y·4 + x and has
+    // vThreadID = (g·4 + x, y)
+    for g in 0..2u32 {
+        for y in 0..2u32 {
+            for x in 0..4u32 {
+                let slot = (g * 8 + y * 4 + x) as usize;
+                assert_eq!((w(2 * slot), w(2 * slot + 1)), (g * 4 + x, y), "g {g} y {y} x {x}");
+            }
+        }
+    }
+}
+
+/// SV_IsFrontFace is ~0 for front faces and 0 for back faces (TGSI's FACE
+/// is +1.0 / -1.0); oDepth lands in the POSITION output's z.
+#[test]
+fn front_face_is_an_integer_boolean_and_depth_is_flushed() {
+    let text = "ps_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_input_ps_sgv constant v0.x, is_front_face\ndcl_output o0.xyzw\ndcl_output oDepth\n\
+        mov o0.xyzw, v0.xxxx\nmov oDepth, l(0.250000)\nret \n";
+    let (lowered, machine) = machine_for(text);
+    let tgsi = crate::text::print(&lowered.shader);
+    assert!(tgsi.contains("FACE, CONSTANT"), "{tgsi}");
+    assert!(tgsi.contains("POSITION"), "{tgsi}");
+    for (front, want) in [(true, u32::MAX), (false, 0)] {
+        let mut draw = crate::exec::Draw::full_quad(2, 2);
+        draw.front_face = front;
+        let (colors, _) = machine
+            .shade(&mut Resources::default(), &draw, 1, &Limits::default())
+            .unwrap();
+        assert!(colors[0].iter().all(|p| *p == [want; 4]), "{colors:?}");
+    }
+    let depth = lowered
+        .outputs
+        .iter()
+        .find(|o| o.d3d_file == crate::d3d::enums::RegisterFile::OutputDepth)
+        .expect("oDepth mapped");
+    assert_eq!((depth.file, depth.component), (crate::enums::File::Output, 2));
+}
