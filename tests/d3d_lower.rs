@@ -304,3 +304,60 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(vs > 50 && cs > 10 && ps > 100, "vs {vs} cs {cs} ps {ps}");
 }
+
+/// Runs `tgsi ARGS` → (exit status, stdout, stderr).
+fn tgsi(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("running tgsi");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn tgsi_lower_prints_text_that_tgsi_check_accepts() {
+    let dir = std::env::temp_dir().join(format!("tgsi-lower-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("ps.tgsi");
+    let out = out.to_str().unwrap();
+    // a blob
+    let blob = "tests/fixtures/d3d/dxdecompiler/HlslCrossCompiler/apps/Subroutines_PS.o";
+    let (code, _, err) = tgsi(&["lower", blob, "-o", out]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out).unwrap();
+    assert!(text.starts_with("FRAG\n"), "{text}");
+    assert!(text.contains("; fcall fp0[0][0]\n"), "{text}");
+    let (code, _, err) = tgsi(&["check", out]);
+    assert_eq!(code, 0, "{err}");
+    // the fxc listing beside it lowers to the same text
+    let listing = blob.replace(".o", ".asm");
+    let (code, from_text, err) = tgsi(&["lower", &listing]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_text, text);
+    // a library: one program after another, each after a `; program` line
+    let lib = "tests/fixtures/d3d/dxdecompiler/Internal/Misc/LibraryTest_5_0.o";
+    let (code, all, err) = tgsi(&["lower", lib]);
+    assert_eq!(code, 0, "{err}");
+    assert!(all.matches("; program ").count() > 1, "{all}");
+    let many = dir.join("lib.tgsi");
+    let (code, _, err) = tgsi(&["lower", lib, "-o", many.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let first = dir.join("lib.0.tgsi");
+    let (code, _, err) = tgsi(&["check", first.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tgsi_lower_names_the_instruction_it_cannot_lower() {
+    let blob = "tests/fixtures/d3d/dxdecompiler/Internal/RasterOrderViews.o";
+    let (code, _, err) = tgsi(&["lower", blob]);
+    assert_eq!(code, 1);
+    assert!(err.contains("dcl_input vInnerCoverage"), "{err}");
+    assert!(err.contains("byte offset"), "{err}");
+}
