@@ -171,8 +171,14 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
             match tgsi::d3d::parse_listing(text) {
                 Ok(programs) => {
                     for (k, p) in programs.iter().enumerate() {
-                        let signatures =
-                            tgsi::d3d::lower::Signatures::from_declarations(&p.program);
+                        let header = text.get(p.header.start..p.header.end).unwrap_or("");
+                        let signatures = tgsi::d3d::lower::Signatures::from_listing_header(
+                            header,
+                            p.program.version.program_type,
+                        )
+                        .unwrap_or_else(|| {
+                            tgsi::d3d::lower::Signatures::from_declarations(&p.program)
+                        });
                         ok &= lower_one(format!("program {k}"), &p.program, &signatures);
                     }
                 }

@@ -36,12 +36,13 @@ mod tests;
 use crate::d3d::DecodeError;
 use crate::d3d::container::{Container, tags};
 use crate::d3d::enums::{
-    RegisterFile, SystemValue, TessellatorDomain, TessellatorOutputPrimitive,
+    ProgramType, RegisterFile, SystemValue, TessellatorDomain, TessellatorOutputPrimitive,
     TessellatorPartitioning,
 };
-use crate::d3d::ir::{Payload, Program};
-use crate::d3d::opcode::Opcode as D3dOpcode;
-use crate::d3d::signature::{Signature, SignatureElement, SignatureKind, SignatureRole};
+use crate::d3d::ir::Program;
+use crate::d3d::signature::{
+    Signature, SignatureElement, SignatureKind, SignatureRole, StageForTable,
+};
 use crate::enums::{File, SemanticName};
 use crate::ir::{Shader, Statement};
 
@@ -75,6 +76,58 @@ impl Signatures {
             list.extend(sig.elements);
         }
         Ok(out)
+    }
+
+    /// The signature tables of an fxc listing's `//` header (`// Input
+    /// signature:`, `// Output signature:`, `// Patch Constant signature:`),
+    /// or `None` when the header has none. `program_type` decides how
+    /// pixel-shader targets and hull-shader patch constants are stored.
+    pub fn from_listing_header(header: &str, program_type: ProgramType) -> Option<Signatures> {
+        let stage = match program_type {
+            ProgramType::Pixel => StageForTable::Pixel,
+            ProgramType::Hull => StageForTable::Hull,
+            _ => StageForTable::Other,
+        };
+        let mut out = Signatures::default();
+        let mut found = false;
+        let mut current: Option<SignatureKind> = None;
+        let mut in_rows = false;
+        for line in header.lines() {
+            let body = line.trim_end();
+            let kind = match body {
+                "// Input signature:" => Some(SignatureKind::Isgn),
+                "// Output signature:" => Some(SignatureKind::Osgn),
+                "// Patch Constant signature:" => Some(SignatureKind::Pcsg),
+                _ => None,
+            };
+            if kind.is_some() {
+                current = kind;
+                in_rows = false;
+                found = true;
+                continue;
+            }
+            let Some(kind) = current else { continue };
+            if body.starts_with("// ---") {
+                in_rows = true;
+                continue;
+            }
+            if !in_rows {
+                continue;
+            }
+            if body == "//" || !body.starts_with("// ") {
+                current = None;
+                continue;
+            }
+            let Ok(e) = SignatureElement::from_listing_row(body, 0, kind, stage) else {
+                continue;
+            };
+            match kind.role() {
+                SignatureRole::Input => out.inputs.push(e),
+                SignatureRole::Output => out.outputs.push(e),
+                SignatureRole::PatchConstant => out.patch_constants.push(e),
+            }
+        }
+        found.then_some(out)
     }
 
     /// Elements derived from the declarations of a program without
@@ -320,10 +373,4 @@ pub fn system_value_semantic(sv: SystemValue) -> &'static str {
         | SystemValue::FinalQuadVInsideTessFactor
         | SystemValue::FinalTriInsideTessFactor => "SV_InsideTessFactor",
     }
-}
-
-/// True for declarations the lowering reads (used by tests to count
-/// instructions that produce code).
-pub fn is_code(opcode: D3dOpcode, payload: &Payload) -> bool {
-    !opcode.is_declaration() && !matches!(payload, Payload::CustomData(_))
 }

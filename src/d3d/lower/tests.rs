@@ -671,3 +671,27 @@ fn front_face_is_an_integer_boolean_and_depth_is_flushed() {
         .expect("oDepth mapped");
     assert_eq!((depth.file, depth.component), (crate::enums::File::Output, 2));
 }
+
+/// The signature tables of a listing header read back as the container's.
+#[test]
+fn listing_headers_give_the_container_signatures() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/d3d/dxdecompiler/3Dmigoto/");
+    for name in ["hull", "signatures_ps_0", "signatures_gs"] {
+        let text = std::fs::read_to_string(format!("{dir}{name}.asm")).unwrap();
+        let blob = std::fs::read(format!("{dir}{name}.o")).unwrap();
+        let container = crate::d3d::container::Container::parse(&blob).unwrap();
+        let want = Signatures::from_container(&container).unwrap();
+        let parsed = crate::d3d::parse_listing(&text).unwrap();
+        let header = &text[parsed[0].header.start..parsed[0].header.end];
+        let got = Signatures::from_listing_header(header, parsed[0].program.version.program_type)
+            .expect("tables");
+        let key = |v: &[SignatureElement]| -> Vec<(String, u32, u32, u8)> {
+            v.iter()
+                .map(|e| (e.semantic_name.clone(), e.semantic_index, e.register, e.mask))
+                .collect()
+        };
+        assert_eq!(key(&got.inputs), key(&want.inputs), "{name}");
+        assert_eq!(key(&got.outputs), key(&want.outputs), "{name}");
+        assert_eq!(key(&got.patch_constants), key(&want.patch_constants), "{name}");
+    }
+}
