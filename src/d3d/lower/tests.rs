@@ -695,3 +695,67 @@ fn listing_headers_give_the_container_signatures() {
         assert_eq!(key(&got.patch_constants), key(&want.patch_constants), "{name}");
     }
 }
+
+/// resinfo (reference page): (width, height, depth or array size, mip
+/// count) of the mip in src0, float by default, `_uint` as integers,
+/// `_rcpFloat` with 1/size for the sizes; the resource swizzle applies
+/// before the mask; a mip out of range gives sizes 0 and the mip count.
+/// bufinfo: structures of a structured buffer. ld out of range: 0.
+#[test]
+fn resource_queries_and_loads() {
+    let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_resource_texture2d (float,float,float,float) t0\n\
+        dcl_resource_structured t1, 12\n\
+        dcl_uav_raw u0\ndcl_temps 6\ndcl_thread_group 1, 1, 1\n\
+        resinfo_indexable(texture2d)(float,float,float,float) r0.xyzw, l(0), t0.xyzw\n\
+        resinfo_indexable(texture2d)(float,float,float,float)_uint r1.xyzw, l(1), t0.wzyx\n\
+        resinfo_indexable(texture2d)(float,float,float,float)_rcpFloat r2.xyzw, l(0), t0.xyzw\n\
+        resinfo_indexable(texture2d)(float,float,float,float)_uint r3.xyzw, l(9), t0.xyzw\n\
+        bufinfo r4.x, t1.xxxx\n\
+        ld_indexable(texture2d)(float,float,float,float) r5.xyzw, l(8, 0, 0, 0), t0.xyzw\n\
+        store_raw u0.xyzw, l(0), r0.xyzw\nstore_raw u0.xyzw, l(16), r1.xyzw\n\
+        store_raw u0.xyzw, l(32), r2.xyzw\nstore_raw u0.xyzw, l(48), r3.xyzw\n\
+        store_raw u0.x, l(64), r4.x\nstore_raw u0.xyzw, l(68), r5.xyzw\nret \n";
+    let (lowered, machine) = machine_for(text);
+    let t1 = lowered
+        .bindings
+        .iter()
+        .find(|b| matches!(b.slot, D3dSlot::Texture { register: 1, .. }))
+        .unwrap()
+        .index as usize;
+    let mut tex = crate::texture::Texture::new(
+        crate::enums::TextureTarget::Tex2D,
+        crate::texture::Format::Rgba32Float,
+        [8, 4, 1],
+        1,
+        4,
+        1,
+    )
+    .unwrap();
+    for level in &mut tex.levels {
+        level.fill(0x3F);
+    }
+    let mut res = Resources {
+        buffers: vec![vec![0u8; 128]; t1 + 1],
+        textures: vec![Some(tex)],
+        ..Resources::default()
+    };
+    res.buffers[t1] = vec![0u8; 12 * 5];
+    machine
+        .dispatch(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+    // 8x4, 4 mips: (8, 4, 0, 4) as floats
+    assert_eq!([w(0), w(1), w(2), w(3)], [f(8.0), f(4.0), 0, f(4.0)]);
+    // mip 1 is 4x2, swizzled .wzyx: (4 mips, 0, 2, 4)
+    assert_eq!([w(4), w(5), w(6), w(7)], [4, 0, 2, 4]);
+    // 1/8, 1/4; z is not a size of a 2D texture (set to 0, not inverted:
+    // "nor to values set to 0 and thus not returned"); the mip count stays
+    assert_eq!([w(8), w(9), w(10), w(11)], [f(0.125), f(0.25), 0, f(4.0)]);
+    // mip 9 does not exist: sizes 0, still 4 mips
+    assert_eq!([w(12), w(13), w(14), w(15)], [0, 0, 0, 4]);
+    // 60 bytes / 12-byte structures = 5
+    assert_eq!(w(16), 5);
+    // x = 8 is beyond the 8-texel width: all four components 0
+    assert_eq!([w(17), w(18), w(19), w(20)], [0, 0, 0, 0]);
+}
