@@ -759,3 +759,78 @@ fn resource_queries_and_loads() {
     // x = 8 is beyond the 8-texel width: all four components 0
     assert_eq!([w(17), w(18), w(19), w(20)], [0, 0, 0, 0]);
 }
+
+/// Sampling: `_aoffimmi` offsets are texel offsets; the resource swizzle
+/// permutes the fetched vector; gather4 returns (i0, j1), (i1, j1),
+/// (i1, j0), (i0, j0) of the bilinear footprint; gather4_c compares the
+/// reference with each (`reference LESS texel` here) through TG4 on the
+/// combined slot.
+#[test]
+fn sampling_offsets_swizzles_and_gathers() {
+    let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_sampler s0, mode_default\ndcl_sampler s1, mode_comparison\n\
+        dcl_resource_texture2d (float,float,float,float) t0\n\
+        dcl_uav_raw u0\ndcl_temps 4\ndcl_thread_group 1, 1, 1\n\
+        sample_l_aoffimmi_indexable(1,0,0)(texture2d)(float,float,float,float) r0.xyzw, l(0.375, 0.625, 0, 0), t0.yxzw, s0, l(0)\n\
+        ld_aoffimmi_indexable(0,1,0)(texture2d)(float,float,float,float) r1.xyzw, l(1, 1, 0, 0), t0.xyzw\n\
+        gather4_indexable(texture2d)(float,float,float,float) r2.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, s0.x\n\
+        gather4_c_indexable(texture2d)(float,float,float,float) r3.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, s1.x, l(15.0)\n\
+        store_raw u0.xyzw, l(0), r0.xyzw\nstore_raw u0.xyzw, l(16), r1.xyzw\n\
+        store_raw u0.xyzw, l(32), r2.xyzw\nstore_raw u0.xyzw, l(48), r3.xyzw\nret \n";
+    let (lowered, machine) = machine_for(text);
+    let combined = lowered
+        .bindings
+        .iter()
+        .find(|b| matches!(b.slot, D3dSlot::TextureWithSampler { texture: 0, sampler: 1 }))
+        .expect("a combined slot")
+        .index as usize;
+    // texel (x, y) = (x + 10 y, 100 + x, 0, 1)
+    let mut tex = crate::texture::Texture::new(
+        crate::enums::TextureTarget::Tex2D,
+        crate::texture::Format::Rgba32Float,
+        [4, 4, 1],
+        1,
+        1,
+        1,
+    )
+    .unwrap();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let texel = [(x + 10 * y) as f32, (100 + x) as f32, 0.0, 1.0];
+            let at = ((y * 4 + x) * 16) as usize;
+            for (k, v) in texel.iter().enumerate() {
+                tex.levels[0][at + 4 * k..at + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    let compare = crate::texture::Sampler {
+        compare: Some(crate::texture::CompareFunc::Less),
+        ..Default::default()
+    };
+    let mut textures = vec![None; combined + 1];
+    textures[0] = Some(tex.clone());
+    textures[combined] = Some(tex);
+    let mut samplers = vec![crate::texture::Sampler::default(); combined + 1];
+    samplers[combined] = compare;
+    samplers[1] = compare;
+    let mut res = Resources {
+        buffers: vec![vec![0u8; 64]],
+        textures,
+        samplers,
+        ..Resources::default()
+    };
+    machine
+        .dispatch(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let w = |i: usize| f32::from_bits(u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap()));
+    // (0.375, 0.625) on 4x4 is texel (1, 2); offset (1, 0) → (2, 2) =
+    // (22, 102, 0, 1); the swizzle .yxzw puts 102 first
+    assert_eq!([w(0), w(1), w(2), w(3)], [102.0, 22.0, 0.0, 1.0]);
+    // ld (1, 1) with offset (0, 1) → texel (1, 2)
+    assert_eq!([w(4), w(5), w(6), w(7)], [21.0, 101.0, 0.0, 1.0]);
+    // footprint at (0.5, 0.5): i0 = j0 = 1, i1 = j1 = 2 → red of
+    // (1, 2), (2, 2), (2, 1), (1, 1)
+    assert_eq!([w(8), w(9), w(10), w(11)], [21.0, 22.0, 12.0, 11.0]);
+    // 15 < 21, 15 < 22, 15 < 12, 15 < 11
+    assert_eq!([w(12), w(13), w(14), w(15)], [1.0, 1.0, 0.0, 0.0]);
+}
