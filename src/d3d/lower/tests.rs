@@ -834,3 +834,38 @@ fn sampling_offsets_swizzles_and_gathers() {
     // 15 < 21, 15 < 22, 15 < 12, 15 < 11
     assert_eq!([w(12), w(13), w(14), w(15)], [1.0, 1.0, 0.0, 0.0]);
 }
+
+/// fcall: the interface slot's selector (row k of the interface constant
+/// buffer, x) picks the function table; the call site picks the body.
+#[test]
+fn interface_calls_switch_over_the_function_tables() {
+    let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_function_body fb0\ndcl_function_body fb1\ndcl_function_body fb2\ndcl_function_body fb3\n\
+        dcl_function_table ft0 = {fb0, fb1}\ndcl_function_table ft1 = {fb2, fb3}\n\
+        dcl_interface fp0[1][2] = {ft0, ft1}\n\
+        dcl_uav_raw u0\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n\
+        mov r0.xy, l(0, 0, 0, 0)\nfcall fp0[0][0]\nfcall fp0[0][1]\n\
+        store_raw u0.xy, l(0), r0.xyxx\nret \n\
+        label fb0\nmov r0.x, l(10)\nret \nlabel fb1\nmov r0.y, l(11)\nret \n\
+        label fb2\nmov r0.x, l(20)\nret \nlabel fb3\nmov r0.y, l(21)\nret \n";
+    let (lowered, machine) = machine_for(text);
+    let b = lowered
+        .bindings
+        .iter()
+        .find(|b| matches!(b.slot, D3dSlot::Interfaces { slots: 1 }))
+        .expect("an interface binding");
+    for (selector, want) in [(0u32, [10u32, 11]), (1, [20, 21])] {
+        let mut constants = vec![Vec::new(); b.index as usize + 1];
+        constants[b.index as usize] = vec![selector, 0, 0, 0, 0, 0, 0, 0];
+        let mut res = Resources {
+            constants,
+            buffers: vec![vec![0u8; 8]],
+            ..Resources::default()
+        };
+        machine
+            .dispatch(&mut res, [1, 1, 1], &Limits::default())
+            .unwrap();
+        let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!([w(0), w(1)], want, "selector {selector}");
+    }
+}
