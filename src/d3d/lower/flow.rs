@@ -271,12 +271,14 @@ impl Ctx<'_> {
     }
 
     fn ret(&mut self, last: bool) {
-        if self.in_main {
+        // geometry shaders flush before each EMIT: outputs after the last
+        // one are discarded
+        if self.in_main && self.lay.processor != Processor::Geometry {
             emit_flush(self, 0);
-            if last {
-                self.em.op(T::END, vec![], vec![]);
-                return;
-            }
+        }
+        if self.in_main && last {
+            self.em.op(T::END, vec![], vec![]);
+            return;
         }
         self.em.op(T::RET, vec![], vec![]);
     }

@@ -605,8 +605,8 @@ fn the_lowering_document_covers_every_opcode() {
 fn machine_for(text: &str) -> (Lowered, Machine) {
     let (program, _) = crate::d3d::parse_program(text)
         .unwrap_or_else(|d| panic!("{}", d.render("test.asm", text)));
-    let lowered = lower(&program, &Signatures::from_declarations(&program))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let lowered =
+        lower(&program, &Signatures::from_declarations(&program)).unwrap_or_else(|e| panic!("{e}"));
     let diags = crate::validate::validate(&lowered.shader, None);
     assert!(!diags.has_errors(), "{}", diags.render("lowered", ""));
     let machine = Machine::compile(&lowered.shader).unwrap();
@@ -639,7 +639,11 @@ fn compute_thread_ids_are_computed_from_the_group_size() {
         for y in 0..2u32 {
             for x in 0..4u32 {
                 let slot = (g * 8 + y * 4 + x) as usize;
-                assert_eq!((w(2 * slot), w(2 * slot + 1)), (g * 4 + x, y), "g {g} y {y} x {x}");
+                assert_eq!(
+                    (w(2 * slot), w(2 * slot + 1)),
+                    (g * 4 + x, y),
+                    "g {g} y {y} x {x}"
+                );
             }
         }
     }
@@ -669,13 +673,19 @@ fn front_face_is_an_integer_boolean_and_depth_is_flushed() {
         .iter()
         .find(|o| o.d3d_file == crate::d3d::enums::RegisterFile::OutputDepth)
         .expect("oDepth mapped");
-    assert_eq!((depth.file, depth.component), (crate::enums::File::Output, 2));
+    assert_eq!(
+        (depth.file, depth.component),
+        (crate::enums::File::Output, 2)
+    );
 }
 
 /// The signature tables of a listing header read back as the container's.
 #[test]
 fn listing_headers_give_the_container_signatures() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/d3d/dxdecompiler/3Dmigoto/");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/d3d/dxdecompiler/3Dmigoto/"
+    );
     for name in ["hull", "signatures_ps_0", "signatures_gs"] {
         let text = std::fs::read_to_string(format!("{dir}{name}.asm")).unwrap();
         let blob = std::fs::read(format!("{dir}{name}.o")).unwrap();
@@ -687,12 +697,23 @@ fn listing_headers_give_the_container_signatures() {
             .expect("tables");
         let key = |v: &[SignatureElement]| -> Vec<(String, u32, u32, u8)> {
             v.iter()
-                .map(|e| (e.semantic_name.clone(), e.semantic_index, e.register, e.mask))
+                .map(|e| {
+                    (
+                        e.semantic_name.clone(),
+                        e.semantic_index,
+                        e.register,
+                        e.mask,
+                    )
+                })
                 .collect()
         };
         assert_eq!(key(&got.inputs), key(&want.inputs), "{name}");
         assert_eq!(key(&got.outputs), key(&want.outputs), "{name}");
-        assert_eq!(key(&got.patch_constants), key(&want.patch_constants), "{name}");
+        assert_eq!(
+            key(&got.patch_constants),
+            key(&want.patch_constants),
+            "{name}"
+        );
     }
 }
 
@@ -781,7 +802,15 @@ fn sampling_offsets_swizzles_and_gathers() {
     let combined = lowered
         .bindings
         .iter()
-        .find(|b| matches!(b.slot, D3dSlot::TextureWithSampler { texture: 0, sampler: 1 }))
+        .find(|b| {
+            matches!(
+                b.slot,
+                D3dSlot::TextureWithSampler {
+                    texture: 0,
+                    sampler: 1
+                }
+            )
+        })
         .expect("a combined slot")
         .index as usize;
     // texel (x, y) = (x + 10 y, 100 + x, 0, 1)
@@ -822,7 +851,11 @@ fn sampling_offsets_swizzles_and_gathers() {
     machine
         .dispatch(&mut res, [1, 1, 1], &Limits::default())
         .unwrap();
-    let w = |i: usize| f32::from_bits(u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap()));
+    let w = |i: usize| {
+        f32::from_bits(u32::from_le_bytes(
+            res.buffers[0][4 * i..4 * i + 4].try_into().unwrap(),
+        ))
+    };
     // (0.375, 0.625) on 4x4 is texel (1, 2); offset (1, 0) → (2, 2) =
     // (22, 102, 0, 1); the swizzle .yxzw puts 102 first
     assert_eq!([w(0), w(1), w(2), w(3)], [102.0, 22.0, 0.0, 1.0]);
@@ -868,4 +901,20 @@ fn interface_calls_switch_over_the_function_tables() {
         let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
         assert_eq!([w(0), w(1)], want, "selector {selector}");
     }
+}
+
+/// msad: per component, accum + Σ over the four bytes of |ref - src|,
+/// skipping the bytes where the reference is 0. The msad4 reference page
+/// works this example: reference 0xA100B2C3 against source 0xD7B0C372 with
+/// accum 1 gives 1 + |0xD7-0xA1| + 0 (the 0x00 byte is masked) +
+/// |0xC3-0xB2| + |0x72-0xC3| = 1 + 54 + 0 + 17 + 81 = 153; against
+/// 0xA3D7B0C3 with accum 2 it gives 2 + 2 + 0 + 2 + 0 = 6.
+#[test]
+fn msad_skips_the_zero_reference_bytes() {
+    let cb = [0xA100_B2C3, 0xD7B0_C372, 0xA3D7_B0C3, 0, 1, 2, 0, 0];
+    let body = "\
+msad r0.xy, cb0[0].xxxx, cb0[0].yzyy, cb0[1].xyxx
+store_raw u0.xy, l(0), r0.xyxx
+";
+    assert_eq!(run(body, &cb, 2), vec![153, 6]);
 }
