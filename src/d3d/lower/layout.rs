@@ -201,6 +201,26 @@ struct IoDecl {
     stream: u32,
 }
 
+/// Semantics TGSI keeps in `.x` of their register (D3D may pack them in
+/// any component).
+fn scalar_semantic(t: Target) -> bool {
+    matches!(
+        t,
+        Target::In(
+            Some((SemanticName::Layer | SemanticName::ViewportIndex, _)),
+            _
+        ) | Target::Out(
+            SemanticName::Layer | SemanticName::ViewportIndex | SemanticName::PrimId,
+            _
+        )
+    )
+}
+
+/// The first component of a mask.
+fn first_component(mask: u8) -> u8 {
+    (mask.trailing_zeros() as u8).min(3)
+}
+
 /// A piece of an output register: mask, target, declaring instruction.
 type Piece = (u8, Target, usize);
 
@@ -1490,7 +1510,9 @@ impl Builder<'_> {
                 self.note_io(true, false, *file, *r, mask, File::Input, *r, sem, 0);
                 continue;
             }
-            let direct = merged.len() == 1 && !matches!(merged[0].1, Target::Face);
+            let direct = merged.len() == 1
+                && !matches!(merged[0].1, Target::Face)
+                && !(scalar_semantic(merged[0].1) && merged[0].0 != 1);
             if direct {
                 let (mask, t, _) = merged[0];
                 let m = self.declare_input(*r, mask, t, true);
@@ -1599,8 +1621,9 @@ impl Builder<'_> {
                     Some((SemanticName::Generic, _)) => Some((SemanticName::Generic, index)),
                     s => s,
                 };
+                let scalar = scalar_semantic(t);
                 let mut d = Declaration::new(File::Input, index, index);
-                d.usage_mask = WriteMask::from_bits_truncate(mask);
+                d.usage_mask = WriteMask::from_bits_truncate(if scalar { 1 } else { mask });
                 if self.lay.processor != Processor::Vertex {
                     d.semantic = sem.map(|(name, index)| Semantic {
                         name,
@@ -1621,6 +1644,9 @@ impl Builder<'_> {
                     sem,
                     0,
                 );
+                if scalar && let Some(last) = self.lay.io_in.last_mut() {
+                    last.component = 0;
+                }
                 RegMap::Direct(File::Input, index)
             }
             Target::Face => {
@@ -1668,6 +1694,13 @@ impl Builder<'_> {
                     scalar_src(reg(File::Immediate, zi as i32), zc),
                     scalar_src(reg(file, k as i32), 0),
                 ],
+            )
+        } else if scalar_semantic(t) {
+            // TGSI keeps the value in .x
+            Instruction::new(
+                Opcode::MOV,
+                vec![to],
+                vec![scalar_src(reg(file, k as i32), 0)],
             )
         } else {
             Instruction::new(
@@ -1894,7 +1927,8 @@ impl Builder<'_> {
         // Which registers need a temporary.
         let mut shadowed: BTreeSet<u32> = BTreeSet::new();
         for ((_, r), pieces) in &by_reg {
-            if multistream || pieces.len() > 1 {
+            let moved = pieces.iter().any(|p| scalar_semantic(p.1) && p.0 != 1);
+            if multistream || pieces.len() > 1 || moved {
                 shadowed.insert(*r);
             }
         }
@@ -1946,7 +1980,9 @@ impl Builder<'_> {
                 } else {
                     sem_index
                 };
-                self.declare_output(index, *mask, name, sem_index, *stream);
+                let scalar = scalar_semantic(*t);
+                let out_mask = if scalar { 1 } else { *mask };
+                self.declare_output(index, out_mask, name, sem_index, *stream);
                 self.note_io(
                     false,
                     false,
@@ -1958,6 +1994,9 @@ impl Builder<'_> {
                     Some((name, sem_index)),
                     *stream,
                 );
+                if scalar && let Some(last) = self.lay.io_out.last_mut() {
+                    last.component = 0;
+                }
                 match shadows.get(r) {
                     None => {
                         self.lay.outputs.insert(
@@ -1966,10 +2005,16 @@ impl Builder<'_> {
                         );
                     }
                     Some(temp) => {
+                        // TGSI keeps LAYER, VIEWPORT_INDEX and PRIM_ID in .x
+                        let from = if scalar {
+                            scalar_src(reg(File::Temp, *temp as i32), first_component(*mask))
+                        } else {
+                            src(reg(File::Temp, *temp as i32), [0, 1, 2, 3])
+                        };
                         let inst = Instruction::new(
                             Opcode::MOV,
-                            vec![dst(reg(File::Output, index as i32), *mask)],
-                            vec![src(reg(File::Temp, *temp as i32), [0, 1, 2, 3])],
+                            vec![dst(reg(File::Output, index as i32), out_mask)],
+                            vec![from],
                         );
                         self.lay.flush.entry(*stream).or_default().push((*at, inst));
                     }
