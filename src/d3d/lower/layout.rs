@@ -1519,8 +1519,8 @@ impl Builder<'_> {
                 self.lay.inputs.insert((*file, *r), m);
             } else {
                 let temp = self.lay.persistent_temp();
-                for (mask, t, at) in merged {
-                    let m = self.declare_input(*r, mask, t, false);
+                for (n, (mask, t, at)) in merged.into_iter().enumerate() {
+                    let m = self.declare_input(*r, mask, t, n == 0);
                     self.fill(at, temp, mask, m, t);
                 }
                 self.lay.inputs.insert(
