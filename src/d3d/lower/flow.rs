@@ -121,7 +121,9 @@ pub fn lower_program(ctx: &mut Ctx) -> Result<()> {
     }
     ctx.in_main = false;
     for seg in &subs {
-        let key = seg.key.expect("subroutines have keys");
+        let Some(key) = seg.key else {
+            continue;
+        };
         ctx.em.begin(seg.at);
         ctx.subs.insert(key, ctx.em.insts.len());
         let marker = ctx.prog.instructions[seg.at].opcode;
@@ -148,7 +150,9 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
     for seg in phases {
         if insts[seg.at].opcode == D::HsControlPointPhase {
             ctx.em.begin(seg.at);
-            call(ctx, seg.key.expect("phase"));
+            if let Some(key) = seg.key {
+                call(ctx, key);
+            }
         }
     }
     let patch_phases: Vec<&Segment> = phases
@@ -185,8 +189,11 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
                 .unwrap_or(1);
             let zero = ctx.em.imm_u(0);
             ctx.em.mov(dst(cnt, 1), zero, false);
+            let Some(key) = seg.key else {
+                continue;
+            };
             if count == 1 {
-                call(ctx, seg.key.expect("phase"));
+                call(ctx, key);
                 continue;
             }
             let n = ctx.em.imm_u(count);
@@ -198,7 +205,7 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
             ctx.em.op(T::UIF, vec![], vec![scalar_src(done, 0)]);
             ctx.em.op(T::BRK, vec![], vec![]);
             ctx.em.op(T::ENDIF, vec![], vec![]);
-            call(ctx, seg.key.expect("phase"));
+            call(ctx, key);
             ctx.em
                 .op(T::UADD, vec![dst(cnt, 1)], vec![scalar_src(cnt, 0), one]);
             ctx.em.op(T::ENDLOOP, vec![], vec![]);

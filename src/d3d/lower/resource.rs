@@ -881,6 +881,9 @@ impl Ctx<'_> {
             D::SampleCLzS => D::SampleCLz,
             other => return Err(self.fail(format!("{} has no plain form", other.name()))),
         };
+        if inst.operands.len() < 3 {
+            return Err(self.fail("a feedback instruction without its operands"));
+        }
         let mut p = inst.clone();
         p.opcode = plain;
         let status = p.operands.remove(1);
@@ -897,6 +900,9 @@ impl Ctx<'_> {
             return self.status(self.operand(inst, 1)?);
         };
         // operands: dst, status, coord, t, s, [extra...], clamp
+        if inst.operands.len() < 6 {
+            return Err(self.fail("a clamped sample without its operands"));
+        }
         let last = inst.operands.len() - 1;
         let clamp = self.source(inst, last, T::MAX, 1)?;
         let clamp = select(&clamp, 0);
