@@ -87,6 +87,12 @@ pub fn finish(ctx: Ctx) -> Result<Lowered> {
     } = ctx;
     let scratch_base = lay.next_temp;
     let total_temps = scratch_base + em.scratch_max;
+    if total_temps > super::layout::MAX_TEMPS {
+        return Err(err(format!(
+            "the shader needs {total_temps} temporaries: at most {}",
+            super::layout::MAX_TEMPS
+        )));
+    }
     let imms = em.imms.finish();
     let icb_base = imms.len() as u32;
     for i in &mut em.insts {

@@ -186,6 +186,10 @@ pub struct Layout {
 
 type Result<T> = std::result::Result<T, LowerError>;
 
+/// Most temporaries a lowered shader may use (TGSI register indices are
+/// 16-bit signed).
+pub const MAX_TEMPS: u32 = 32767;
+
 /// One `dcl_input*`/`dcl_output*`.
 #[derive(Clone, Debug)]
 struct IoDecl {
@@ -593,7 +597,12 @@ impl Builder<'_> {
         let mut base = 0u32;
         for s in &mut self.lay.scopes {
             s.base = base;
-            base += s.count;
+            base = base.saturating_add(s.count);
+        }
+        if base > MAX_TEMPS {
+            return Err(err(format!(
+                "the phases declare {base} temporaries: at most {MAX_TEMPS}"
+            )));
         }
         self.lay.plain_temps = base;
         self.lay.next_temp = base;
@@ -609,6 +618,9 @@ impl Builder<'_> {
                     return Err(self.fail(i, format!("indexable temp of {count} registers")));
                 }
                 let a = self.lay.new_array(*count);
+                if self.lay.next_temp > MAX_TEMPS {
+                    return Err(self.fail(i, format!("more than {MAX_TEMPS} temporaries")));
+                }
                 let scope = self.lay.scope_of[i];
                 self.lay.scopes[scope].arrays.insert(*register, a);
             }
@@ -801,7 +813,11 @@ impl Builder<'_> {
                     } = &inst.payload
                     {
                         let size = (*array_size as u32).max(1);
-                        self.lay.interfaces.slots = self.lay.interfaces.slots.max(index + size);
+                        let end = index
+                            .checked_add(size)
+                            .filter(|e| *e <= 4096)
+                            .ok_or_else(|| self.fail(i, "interface slots beyond 4096"))?;
+                        self.lay.interfaces.slots = self.lay.interfaces.slots.max(end);
                         self.lay
                             .interfaces
                             .interfaces
