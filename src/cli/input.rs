@@ -59,6 +59,58 @@ pub fn assemble_file(path: &Path) -> Result<Option<(String, tgsi::Shader)>> {
     }
 }
 
+/// A shader to run: TGSI, or a Direct3D program lowered to TGSI.
+pub struct RunnableShader {
+    pub name: String,
+    pub shader: tgsi::Shader,
+    /// The lowering of a Direct3D program (bindings, input/output maps).
+    pub d3d: Option<tgsi::shader_test::d3d::D3dShader>,
+}
+
+/// Reads a shader to run: TGSI text, SM4/SM5 assembly or a DXBC blob (told
+/// apart by [`detect_format`]); a Direct3D program is validated and lowered.
+/// `None` once the diagnostics are printed to stderr.
+pub fn load_runnable(path: &Path) -> Result<Option<RunnableShader>> {
+    use tgsi::shader_test::d3d::{BuildError, D3dShader, check_assembly, check_container};
+    let bytes = read_bytes(path)?;
+    let name = display_name(path);
+    let text = std::str::from_utf8(&bytes).ok();
+    let checked = match detect_format(&bytes, Format::Tgsi) {
+        Format::Dxbc => check_container(&bytes, &name),
+        Format::SmAsm => check_assembly(text.unwrap_or_default()),
+        _ => {
+            let text = text_of(&bytes, &name)?;
+            return Ok(match tgsi::assemble(text) {
+                Ok((shader, _)) => Some(RunnableShader {
+                    name,
+                    shader,
+                    d3d: None,
+                }),
+                Err(diags) => {
+                    eprint!("{}", diags.render(&name, text));
+                    None
+                }
+            });
+        }
+    };
+    let lowered = checked.and_then(D3dShader::lower);
+    match lowered {
+        Ok(d3d) => Ok(Some(RunnableShader {
+            name,
+            shader: d3d.lowered.shader.clone(),
+            d3d: Some(d3d),
+        })),
+        Err(BuildError::Text(diags)) => {
+            eprint!("{}", diags.render(&name, text.unwrap_or_default()));
+            Ok(None)
+        }
+        Err(BuildError::Message(m)) => {
+            eprint!("{m}");
+            Ok(None)
+        }
+    }
+}
+
 /// Reads and parses a data file in the `.shader_test` section syntax: its
 /// display name and sections (a parse error names the file and line).
 pub fn read_data_file(path: &Path) -> Result<(String, tgsi::shader_test::TestFile)> {
@@ -104,33 +156,10 @@ pub fn detect_format(bytes: &[u8], otherwise: Format) -> Format {
     if bytes.starts_with(b"DXBC") || tgsi::d3d::effect::is_raw_effect(bytes) {
         return Format::Dxbc;
     }
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return otherwise;
-    };
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
-    match first {
-        Some(line) if is_sm_version_line(line) => Format::SmAsm,
+    match std::str::from_utf8(bytes) {
+        Ok(text) if tgsi::shader_test::d3d::is_assembly(text) => Format::SmAsm,
         _ => otherwise,
     }
-}
-
-/// `ps_5_0`, `cs_4_1`, `vs_4_0_level_9_3`, `lib_5_0`, `fx_5_0` ...
-fn is_sm_version_line(line: &str) -> bool {
-    let word = line.split_whitespace().next().unwrap_or("");
-    let Some((stage, rest)) = word.split_once('_') else {
-        return false;
-    };
-    let mut parts = rest.split('_');
-    ["vs", "ps", "gs", "hs", "ds", "cs", "lib", "fx"].contains(&stage)
-        && parts
-            .next()
-            .is_some_and(|m| m.len() == 1 && m.as_bytes()[0].is_ascii_digit())
-        && parts
-            .next()
-            .is_some_and(|m| m.len() == 1 && m.as_bytes()[0].is_ascii_digit())
 }
 
 #[cfg(test)]

@@ -3,9 +3,12 @@
 //! the pixel centre, POSITION = window coordinates) and writes the target as
 //! an 8-bit RGBA PNG. Textures come from PNG files, samplers from
 //! `--sampler` strings (see [`super::render_args`]), constants from
-//! `--const`.
+//! `--const`. The shader may be TGSI text, SM4/SM5 assembly or a DXBC blob:
+//! a Direct3D pixel shader is lowered to TGSI, `--const N` is cbN,
+//! `--texture N` tN and `--sampler N` sN, its first TEXCOORD input gets
+//! (u, v, 0, 1) and SV_Target0 goes to the image.
 
-use super::input::{assemble_file, read_data_file, write_bytes};
+use super::input::{load_runnable, read_data_file, write_bytes};
 use super::render_args::{SAMPLER_HELP, TextureSpec, parse_sampler, parse_size, parse_texture};
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -24,7 +27,8 @@ use tgsi::texture::{Format, Sampler, Texture};
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
-    /// Fragment shader (TGSI text, `-` for standard input); it writes COLOR[0]
+    /// Fragment shader (TGSI text, SM4/SM5 assembly or a DXBC blob; `-` for
+    /// standard input); it writes COLOR[0] (Direct3D: SV_Target0)
     pub shader: PathBuf,
     /// Output PNG file (8-bit RGBA; `-` writes standard output)
     #[arg(short, long)]
@@ -155,16 +159,17 @@ impl Progress {
 
 pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     let (width, height) = parse_size(&args.size)?;
-    let Some((name, shader)) = assemble_file(&args.shader)? else {
+    let Some(loaded) = load_runnable(&args.shader)? else {
         return Ok(ExitCode::from(1));
     };
+    let (name, shader) = (&loaded.name, &loaded.shader);
     if shader.processor != Processor::Fragment {
         bail!(
-            "{name}: `tgsi render` runs fragment shaders (FRAG); this is a {} shader",
+            "{name}: `tgsi render` runs fragment (pixel) shaders; this is a {} shader",
             shader.processor
         );
     }
-    let program = Program::compile(&shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let program = Program::compile(shader).map_err(|e| anyhow!("{name}: {e}"))?;
     let mut res = Resources::default();
     if let Some(data) = &args.data {
         load_data(data, &mut res)?;
@@ -202,11 +207,20 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         max_instructions: args.budget,
         ..Limits::default()
     };
-    let draw = Draw::full_quad(width, height);
+    let draw = match &loaded.d3d {
+        Some(d) => d.quad(width, height),
+        None => Draw::full_quad(width, height),
+    };
     let progress = Progress::new(u64::from(height), args.quiet);
-    let result = program.draw_with_progress(&mut res, &draw, &mut targets, &limits, &|done, _| {
-        progress.update(u64::from(done))
-    });
+    let mut run = |res: &mut Resources| {
+        program.draw_with_progress(res, &draw, &mut targets, &limits, &|done, _| {
+            progress.update(u64::from(done))
+        })
+    };
+    let result = match &loaded.d3d {
+        Some(d) => d.bind(&mut res, run),
+        None => run(&mut res),
+    };
     progress.finish();
     result.map_err(|e| anyhow!("{name}: {e}"))?;
     let img = target_to_image(&targets[0]).map_err(|e| anyhow!("{e}"))?;

@@ -4,20 +4,25 @@
 //! `--input`) and/or from a data file in the `.shader_test` section syntax
 //! (`[constant N]`, `[buffer N]`, `[vertex data]`), runs a compute or vertex
 //! shader and prints every output and buffer word exactly: hex, and its
-//! float and integer readings (`--json` for scripts).
+//! float and integer readings (`--json` for scripts). The shader may be TGSI
+//! text, SM4/SM5 assembly or a DXBC blob; a Direct3D shader is lowered to
+//! TGSI and fed by register numbers (`--const N` is cbN, `--buffer N` uN,
+//! `--input I` vI; [vertex data] may name input-signature elements), and its
+//! outputs print as `o#` registers.
 
-use super::input::{assemble_file, read_data_file};
+use super::input::{load_runnable, read_data_file};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tgsi::enums::Processor;
 use tgsi::exec::{Limits, Program, Resources};
-use tgsi::shader_test::{self, RunConfig, Section, ValueType, values};
+use tgsi::shader_test::{self, Attribute, RunConfig, Section, ValueType, values};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Shader to run (TGSI text, `-` for standard input): COMP or VERT
+    /// Shader to run (TGSI text, SM4/SM5 assembly or a DXBC blob; `-` for
+    /// standard input): a compute or vertex shader
     pub shader: PathBuf,
     /// Compute: number of work groups X,Y,Z (block size from CS_FIXED_BLOCK_*)
     #[arg(long, default_value = "1,1,1", value_name = "X,Y,Z")]
@@ -26,16 +31,18 @@ pub struct RunArgs {
     #[arg(long)]
     pub vertices: Option<usize>,
     /// Constant buffer contents: `N=TYPE:v,v,...` (TYPE float, uint, int, double,
-    /// uint64, int64, hex); CONST[i] is buffer 0. Repeatable.
+    /// uint64, int64, hex); CONST[i] is buffer 0; for Direct3D shaders N is cbN.
+    /// Repeatable.
     #[arg(long = "const", value_name = "N=TYPE:VALUES")]
     pub constants: Vec<String>,
-    /// Storage buffer contents: `N=TYPE:v,v,...`. Repeatable.
+    /// Storage buffer contents: `N=TYPE:v,v,...` (BUFFER[N]; for Direct3D
+    /// shaders the raw or structured UAV uN). Repeatable.
     #[arg(long = "buffer", value_name = "N=TYPE:VALUES")]
     pub buffers: Vec<String>,
     /// Storage buffer size in bytes: `N=BYTES` (zero-filled beyond the contents)
     #[arg(long = "buffer-size", value_name = "N=BYTES")]
     pub buffer_sizes: Vec<String>,
-    /// Vertex input for every vertex: `I=TYPE:x,y,z,w` (IN[I]). Repeatable.
+    /// Vertex input for every vertex: `I=TYPE:x,y,z,w` (IN[I]; Direct3D: vI). Repeatable.
     #[arg(long = "input", value_name = "I=TYPE:X,Y,Z,W")]
     pub inputs: Vec<String>,
     /// A system value for every invocation: `NAME=TYPE:x[,y,z,w]` (e.g.
@@ -131,13 +138,21 @@ fn format_float(f: f32) -> String {
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
-    let Some((name, shader)) = assemble_file(&args.shader)? else {
+    let Some(loaded) = load_runnable(&args.shader)? else {
         return Ok(ExitCode::from(1));
     };
-    let program = Program::compile(&shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
+    let program = Program::compile(shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    // Runs on the machine with the resources where the shader reads them.
+    let bound =
+        |res: &mut Resources,
+         f: &mut dyn FnMut(&mut Resources) -> Result<(), tgsi::exec::ExecError>| match d3d {
+            Some(d) => d.bind(res, f),
+            None => f(res),
+        };
     let mut res = Resources::default();
     let mut vertex_rows: Vec<Vec<[u32; 4]>> = Vec::new();
-    let mut attrs: Vec<u32> = Vec::new();
+    let mut attrs: Vec<Attribute> = Vec::new();
     if let Some(data) = &args.data {
         let (data_name, file) = read_data_file(data)?;
         for (_, section) in &file.sections {
@@ -153,7 +168,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     *slot(&mut res.buffers, *index as usize)? = bytes;
                 }
                 Section::VertexData(vd) => {
-                    attrs = vd.attributes.iter().map(|a| a.0).collect();
+                    attrs = vd.attributes.iter().map(|a| a.0.clone()).collect();
                     vertex_rows = vd.rows.clone();
                 }
                 _ => bail!(
@@ -201,8 +216,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             let [x, y, z] = groups[..] else {
                 bail!("--groups `{}`: expected three numbers X,Y,Z", args.groups)
             };
-            program
-                .dispatch(&mut res, [x, y, z], &limits)
+            bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
                 .map_err(|e| anyhow!("{name}: {e}"))?;
         }
         Processor::Vertex => {
@@ -223,35 +237,92 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     .ok_or_else(|| anyhow!("--input `{spec}`: expected four 32-bit values"))?;
                 cli_inputs.push((i, four));
             }
-            let width = attrs
-                .iter()
-                .map(|&a| a as usize + 1)
-                .chain(cli_inputs.iter().map(|c| c.0 + 1))
-                .max()
-                .unwrap_or(0);
-            let inputs: Vec<Vec<[u32; 4]>> = (0..count)
-                .map(|v| {
-                    let mut row = vec![[0u32; 4]; width];
-                    if let Some(data) = vertex_rows.get(v) {
-                        for (a, value) in attrs.iter().zip(data) {
-                            row[*a as usize] = *value;
+            let rows: Vec<Vec<[u32; 4]>> = (0..count)
+                .map(|v| vertex_rows.get(v).cloned().unwrap_or_default())
+                .collect();
+            let mut inputs: Vec<Vec<[u32; 4]>> = match d3d {
+                Some(d) if !vertex_rows.is_empty() => d
+                    .vertex_inputs(&attrs, &rows)
+                    .map_err(|e| anyhow!("{name}: {e}"))?,
+                Some(d) => d
+                    .vertex_inputs(&[], &rows)
+                    .map_err(|e| anyhow!("{name}: {e}"))?,
+                None => {
+                    let mut registers = Vec::new();
+                    for a in &attrs {
+                        match a {
+                            Attribute::Input(n) => registers.push(*n as usize),
+                            Attribute::Semantic(..) => bail!(
+                                "{name}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"
+                            ),
                         }
                     }
-                    for (i, value) in &cli_inputs {
-                        row[*i] = *value;
+                    rows.iter()
+                        .map(|row| {
+                            let width = registers.iter().map(|r| r + 1).max().unwrap_or(0);
+                            let mut regs = vec![[0u32; 4]; width];
+                            for (r, value) in registers.iter().zip(row) {
+                                regs[*r] = *value;
+                            }
+                            regs
+                        })
+                        .collect()
+                }
+            };
+            for row in &mut inputs {
+                for (i, value) in &cli_inputs {
+                    if row.len() <= *i {
+                        row.resize(*i + 1, [0; 4]);
                     }
-                    row
+                    row[*i] = *value;
+                }
+            }
+            let mut outputs = Vec::new();
+            bound(&mut res, &mut |r| {
+                outputs = program.run_vertices(r, &inputs, count, &limits)?;
+                Ok(())
+            })
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+            // Direct3D shaders: the `o#` registers.
+            let registers: Vec<u32> = d3d.map_or(Vec::new(), |d| {
+                let mut r: Vec<u32> = d
+                    .lowered
+                    .outputs
+                    .iter()
+                    .filter(|c| c.d3d_file == tgsi::d3d::enums::RegisterFile::Output)
+                    .map(|c| c.d3d_register)
+                    .collect();
+                r.sort_unstable();
+                r.dedup();
+                r
+            });
+            let outputs: Vec<Vec<(String, [u32; 4])>> = outputs
+                .iter()
+                .map(|outs| match d3d {
+                    Some(d) => registers
+                        .iter()
+                        .filter_map(|&k| d.output_register(outs, k).map(|v| (format!("o{k}"), v)))
+                        .collect(),
+                    None => outs
+                        .iter()
+                        .enumerate()
+                        .map(|(k, v)| (format!("OUT[{k}]"), *v))
+                        .collect(),
                 })
                 .collect();
-            let outputs = program
-                .run_vertices(&mut res, &inputs, count, &limits)
-                .map_err(|e| anyhow!("{name}: {e}"))?;
             if args.json {
-                report.insert("vertices".into(), json!(outputs));
+                let list: Vec<Vec<[u32; 4]>> = outputs
+                    .iter()
+                    .map(|o| o.iter().map(|(_, v)| *v).collect())
+                    .collect();
+                report.insert("vertices".into(), json!(list));
+                if d3d.is_some() {
+                    report.insert("outputs".into(), json!(registers));
+                }
             } else {
                 for (v, outs) in outputs.iter().enumerate() {
-                    for (k, out) in outs.iter().enumerate() {
-                        println!("vertex {v} OUT[{k}]");
+                    for (label, out) in outs {
+                        println!("vertex {v} {label}");
                         for (c, w) in out.iter().enumerate() {
                             println!("  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w));
                         }
@@ -260,18 +331,25 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             }
         }
         Processor::Fragment => bail!(
-            "{name}: `tgsi run` runs COMP and VERT shaders; draw a FRAG shader with `tgsi render` (or `draw quad` in a .shader_test file)"
+            "{name}: `tgsi run` runs compute and vertex shaders; draw a pixel shader with `tgsi render` (or `draw quad` in a .shader_test file)"
         ),
-        other => bail!("{name}: `tgsi run` runs COMP and VERT shaders; this is a {other} shader"),
+        other => {
+            bail!("{name}: `tgsi run` runs compute and vertex shaders; this is a {other} shader")
+        }
     }
-    let buffers: Vec<(usize, Vec<u32>)> = res
+    let buffers: Vec<(usize, String, Vec<u32>)> = res
         .buffers
         .iter()
         .enumerate()
         .filter(|(_, b)| !b.is_empty())
-        .map(|(i, b)| {
-            (
+        .filter_map(|(i, b)| {
+            let label = match d3d {
+                Some(d) => buffer_label(d, i)?,
+                None => format!("BUFFER[{i}]"),
+            };
+            Some((
                 i,
+                label,
                 b.chunks(4)
                     .map(|c| {
                         let mut w = [0u8; 4];
@@ -279,25 +357,43 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                         u32::from_le_bytes(w)
                     })
                     .collect(),
-            )
+            ))
         })
         .collect();
     if args.json {
         let list: Vec<_> = buffers
             .iter()
-            .map(|(i, w)| json!({"index": i, "words": w}))
+            .map(|(i, label, w)| json!({"index": i, "name": label, "words": w}))
             .collect();
         report.insert("buffers".into(), json!(list));
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        for (i, words) in &buffers {
-            println!("BUFFER[{i}] ({} bytes)", res.buffers[*i].len());
+        for (i, label, words) in &buffers {
+            println!("{label} ({} bytes)", res.buffers[*i].len());
             for (k, w) in words.iter().enumerate() {
                 println!("  +{:<6} {}", k * 4, describe(*w));
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The name of buffer `index` after a Direct3D run: `uN`, `uN counter`, or
+/// `None` for the copy of a raw or structured `tN` the run read.
+fn buffer_label(d3d: &tgsi::shader_test::d3d::D3dShader, index: usize) -> Option<String> {
+    use tgsi::d3d::lower::D3dSlot;
+    use tgsi::enums::File;
+    for b in &d3d.lowered.bindings {
+        if b.index as usize != index || b.file != File::Buffer {
+            continue;
+        }
+        match b.slot {
+            D3dSlot::Texture { .. } => return None,
+            D3dSlot::UavCounter { register, .. } => return Some(format!("u{register} counter")),
+            _ => {}
+        }
+    }
+    Some(format!("u{index}"))
 }
 
 pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode> {

@@ -31,18 +31,21 @@
 //! quotes means the text between them; `fail` sections are judged by the
 //! assembler and validator only (never run).
 
+pub mod d3d;
 mod parse;
 mod run;
+mod targets;
 mod textures;
 pub mod values;
 
 pub use parse::{
-    AddressMode, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError,
-    Requirement, SamplerSection, Section, ShaderLanguage, ShaderSection, Stage, TestFile,
-    TestSection, TextureFormat, TextureSection, TextureTarget, VertexData, parse_file,
+    AddressMode, Attribute, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError,
+    RenderState, RenderTargetSection, Requirement, SamplerSection, Section, ShaderLanguage,
+    ShaderSection, Stage, TestFile, TestSection, TextureFormat, TextureSection, TextureTarget,
+    VertexData, format_from_word, parse_file,
 };
 pub use run::{FileReport, Outcome, RunConfig, SHADER_MODEL, Summary, TestResult, run_file};
-pub use textures::{format_of, sampler_from_section, target_of, texture_from_section};
+pub use textures::{sampler_from_section, target_of, texture_from_section};
 pub use values::ValueType;
 
 use std::io::Write;

@@ -2,6 +2,10 @@
 //! every directive checked for syntax, every error naming its line.
 
 use super::values::{ValueType, parse_words, push_words, split_values};
+use crate::texture::format::NumClass;
+
+/// Formats of textures, images and render targets: the texture module's.
+pub use crate::texture::Format as TextureFormat;
 
 /// A problem in the test file itself, at a 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +37,10 @@ pub enum Stage {
     Vertex,
     Fragment,
     Geometry,
+    /// `tess control` (Direct3D's hull shader).
+    TessControl,
+    /// `tess eval` (Direct3D's domain shader).
+    TessEval,
     Compute,
 }
 
@@ -42,8 +50,23 @@ impl Stage {
             Stage::Vertex => "vertex",
             Stage::Fragment => "fragment",
             Stage::Geometry => "geometry",
+            Stage::TessControl => "tess control",
+            Stage::TessEval => "tess eval",
             Stage::Compute => "compute",
         }
+    }
+
+    /// The stage a header names with the words before `shader`.
+    fn from_words(words: &[&str]) -> Option<Stage> {
+        Some(match words {
+            ["compute"] => Stage::Compute,
+            ["vertex"] => Stage::Vertex,
+            ["fragment"] | ["pixel"] => Stage::Fragment,
+            ["geometry"] => Stage::Geometry,
+            ["tess", "control"] | ["hull"] => Stage::TessControl,
+            ["tess", "eval"] | ["domain"] => Stage::TessEval,
+            _ => return None,
+        })
     }
 }
 
@@ -147,57 +170,25 @@ impl TextureTarget {
     }
 }
 
-/// Formats of textures and images.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextureFormat {
-    Rgba32f,
-    Rgba32ui,
-    Rgba32i,
-    R32f,
-    R32ui,
-    R32i,
-    Rg32f,
-    Rgba8,
-    Rgba8Srgb,
-    R8,
-    Rgba16f,
+/// The texel format a `format` word names: every format of the texture
+/// module by its short name (`rgba32f`, `rgba8`, `rgba8_srgb`, `r16f`,
+/// `rgb10a2`, `r11g11b10f`, ...), by its Gallium name (with or without
+/// `PIPE_FORMAT_`), or in the DXGI-like spelling with `-`
+/// (`r32g32b32a32-float`, `r8g8b8a8-unorm`).
+pub fn format_from_word(w: &str) -> Option<TextureFormat> {
+    TextureFormat::from_short_name(w).or_else(|| {
+        w.contains('-')
+            .then(|| TextureFormat::from_short_name(&w.replace('-', "_")))
+            .flatten()
+    })
 }
 
-impl TextureFormat {
-    fn from_word(w: &str) -> Option<TextureFormat> {
-        Some(match w {
-            "rgba32f" => TextureFormat::Rgba32f,
-            "rgba32ui" => TextureFormat::Rgba32ui,
-            "rgba32i" => TextureFormat::Rgba32i,
-            "r32f" => TextureFormat::R32f,
-            "r32ui" => TextureFormat::R32ui,
-            "r32i" => TextureFormat::R32i,
-            "rg32f" => TextureFormat::Rg32f,
-            "rgba8" => TextureFormat::Rgba8,
-            "rgba8_srgb" => TextureFormat::Rgba8Srgb,
-            "r8" => TextureFormat::R8,
-            "rgba16f" => TextureFormat::Rgba16f,
-            _ => return None,
-        })
-    }
-    /// Components per texel.
-    pub fn components(self) -> u64 {
-        match self {
-            TextureFormat::R32f
-            | TextureFormat::R32ui
-            | TextureFormat::R32i
-            | TextureFormat::R8 => 1,
-            TextureFormat::Rg32f => 2,
-            _ => 4,
-        }
-    }
-    /// The value type of bare numbers in texel data.
-    fn default_type(self) -> ValueType {
-        match self {
-            TextureFormat::Rgba32ui | TextureFormat::R32ui => ValueType::Uint,
-            TextureFormat::Rgba32i | TextureFormat::R32i => ValueType::Int,
-            _ => ValueType::Float,
-        }
+/// The value type of bare numbers in texel data of `format`.
+fn default_type(format: TextureFormat) -> ValueType {
+    match format.num_class() {
+        NumClass::Uint => ValueType::Uint,
+        NumClass::Sint => ValueType::Int,
+        _ => ValueType::Float,
     }
 }
 
@@ -290,10 +281,29 @@ impl SamplerSection {
     }
 }
 
-/// `[vertex data]`: attribute `IN[index]` of each vertex, four words each.
+/// An attribute named by the header line of `[vertex data]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attribute {
+    /// `IN[n]`: the TGSI input register (for a Direct3D vertex shader, `v#`).
+    Input(u32),
+    /// A Direct3D input-signature element: `POSITION`, `TEXCOORD1`, ... as
+    /// (semantic name in upper case, semantic index = the trailing digits).
+    Semantic(String, u32),
+}
+
+impl std::fmt::Display for Attribute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Attribute::Input(n) => write!(f, "IN[{n}]"),
+            Attribute::Semantic(name, index) => write!(f, "{name}{index}"),
+        }
+    }
+}
+
+/// `[vertex data]`: the attributes of each vertex, four words each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VertexData {
-    pub attributes: Vec<(u32, ValueType)>,
+    pub attributes: Vec<(Attribute, ValueType)>,
     /// `rows[v][a]` = attribute `a` (in header order) of vertex v.
     pub rows: Vec<Vec<[u32; 4]>>,
 }
@@ -315,20 +325,54 @@ pub enum Command {
         words: Vec<u32>,
     },
     Dispatch([u32; 3]),
+    /// `draw quad [W H]` (`size` when given).
     DrawQuad {
-        width: u32,
-        height: u32,
+        size: Option<[u32; 2]>,
     },
+    /// `draw [indexed] TOPOLOGY N [instances K]`: the drawing pipeline
+    /// (parsed; the runner skips tests that use it).
+    Draw {
+        indexed: bool,
+        topology: String,
+        vertices: u32,
+        instances: u32,
+    },
+    /// `clear rt N (r, g, b, a)` (float bits).
+    ClearTarget {
+        target: u32,
+        color: [u32; 4],
+    },
+    /// `clear depth D [stencil S]`.
+    ClearDepth {
+        /// Float bits.
+        depth: u32,
+        stencil: Option<u32>,
+    },
+    /// `viewport`, `scissor`, `cull`, `front`, `depth`, `stencil`, `blend`.
+    State(RenderState),
     RunVertices(u32),
+    /// `probe [rt N] (X, Y) KIND (...)`.
     ProbePixel {
+        target: u32,
         x: u32,
         y: u32,
         expected: Expected,
     },
-    /// `probe rect` (`rect` = x, y, w, h) or `probe all` (`rect` = None).
+    /// `probe [rt N] rect (X, Y, W, H) KIND (...)` (`rect` = x, y, w, h) or
+    /// `probe [rt N] all KIND (...)` (`rect` = None).
     ProbeRect {
+        target: u32,
         rect: Option<[u32; 4]>,
         expected: Expected,
+    },
+    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S` (parsed;
+    /// the runner skips tests that use them).
+    ProbeDepthStencil {
+        stencil: bool,
+        x: u32,
+        y: u32,
+        value: u64,
+        ulp: u64,
     },
     ProbeBuffer {
         index: u32,
@@ -353,16 +397,43 @@ pub enum Command {
 }
 
 impl Command {
-    /// True for commands that need fragment shading, textures or images (a later issue).
+    /// True for commands that need fragment shading, textures or images.
     pub fn needs_rendering(&self) -> bool {
         matches!(
             self,
             Command::DrawQuad { .. }
+                | Command::Draw { .. }
+                | Command::ClearTarget { .. }
                 | Command::ProbePixel { .. }
                 | Command::ProbeRect { .. }
                 | Command::ProbeImage { .. }
         )
     }
+
+    /// What the drawing pipeline (rasterizer, depth/stencil, blending) would
+    /// need for this command, which the runner does not offer yet.
+    pub fn needs_pipeline(&self) -> Option<&'static str> {
+        match self {
+            Command::Draw { indexed: true, .. } => Some("draw indexed"),
+            Command::Draw { .. } => Some("draw TOPOLOGY"),
+            Command::ClearDepth { .. } => Some("clear depth"),
+            Command::ProbeDepthStencil { stencil: false, .. } => Some("probe depth"),
+            Command::ProbeDepthStencil { stencil: true, .. } => Some("probe stencil"),
+            _ => None,
+        }
+    }
+}
+
+/// A render-state command. Only what changes `draw quad` is kept: the
+/// runner skips a `draw quad` while depth, stencil, blending, a viewport
+/// or a scissor rectangle is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderState {
+    /// `depth`, `stencil`, `blend N`, `viewport`, `scissor`, `cull`,
+    /// `front`, `depth write`, `blend factor`.
+    pub key: String,
+    /// The state after the command changes what `draw quad` writes.
+    pub active: bool,
 }
 
 /// A `[test]` section.
@@ -390,7 +461,25 @@ pub enum Section {
     Texture(TextureSection),
     Sampler(SamplerSection),
     VertexData(VertexData),
+    /// `[index data]`.
+    IndexData(Vec<u32>),
+    RenderTarget(RenderTargetSection),
+    /// `[depth target]`: the format word (`d32f`, `d24s8`, `d16`) and size.
+    DepthTarget {
+        format: String,
+        size: [u32; 2],
+    },
     Test(TestSection),
+}
+
+/// `[render target N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderTargetSection {
+    pub index: u32,
+    /// Default `rgba32f`.
+    pub format: TextureFormat,
+    /// Default 64×64.
+    pub size: [u32; 2],
 }
 
 /// A parsed `.shader_test` file.
@@ -462,6 +551,17 @@ fn parse_u32(line: usize, word: Option<&str>, what: &str) -> Result<u32, ParseEr
         None => w.parse().ok(),
     };
     parsed.ok_or_else(|| ParseError::new(line, format!("expected {what}, found `{w}`")))
+}
+
+fn parse_format(line: usize, w: &str) -> Result<TextureFormat, ParseError> {
+    format_from_word(w).ok_or_else(|| {
+        ParseError::new(
+            line,
+            format!(
+                "unknown format `{w}` (expected a texel format such as rgba32f, rgba32ui, rgba32i, r32f, r32ui, r32i, rg32f, rgba8, rgba8_srgb, r8 or rgba16f)"
+            ),
+        )
+    })
 }
 
 fn parse_f32(line: usize, word: Option<&str>, what: &str) -> Result<f32, ParseError> {
@@ -615,10 +715,13 @@ fn parse_section(
             }
             Ok(Section::Require(reqs))
         }
-        [stage, "shader", modifiers @ ..] => {
-            parse_shader_header(line, stage, modifiers).map(|(stage, language, fail)| {
-                Section::Shader(shader_body(stage, language, fail, line, body, source))
-            })
+        _ if words.contains(&"shader") => {
+            let at = words.iter().position(|w| *w == "shader").unwrap_or(0);
+            parse_shader_header(line, &words[..at], &words[at + 1..]).map(
+                |(stage, language, fail)| {
+                    Section::Shader(shader_body(stage, language, fail, line, body, source))
+                },
+            )
         }
         ["constant", n] => {
             let index = parse_index(line, Some(n), "a constant buffer index")?;
@@ -634,6 +737,18 @@ fn parse_section(
         ["image", n] => parse_texture(line, n, true, body).map(Section::Texture),
         ["sampler", n] => parse_sampler(line, n, body).map(Section::Sampler),
         ["vertex", "data"] => parse_vertex_data(line, body).map(Section::VertexData),
+        ["index", "data"] => {
+            let mut indices = Vec::new();
+            for l in content() {
+                for w in split_values(l.text) {
+                    indices.push(parse_u32(l.number, Some(w), "a vertex index")?);
+                }
+                check_size(l.number, indices.len() as u64 * 4)?;
+            }
+            Ok(Section::IndexData(indices))
+        }
+        ["render", "target", n] => parse_render_target(line, n, body).map(Section::RenderTarget),
+        ["depth", "target"] => parse_depth_target(body),
         ["test"] => {
             let mut commands = Vec::new();
             for l in content() {
@@ -660,23 +775,18 @@ fn check_size(line: usize, bytes: u64) -> Result<(), ParseError> {
 
 fn parse_shader_header(
     line: usize,
-    stage: &str,
+    stage: &[&str],
     modifiers: &[&str],
 ) -> Result<(Stage, ShaderLanguage, bool), ParseError> {
-    let stage = match stage {
-        "compute" => Stage::Compute,
-        "vertex" => Stage::Vertex,
-        "fragment" | "pixel" => Stage::Fragment,
-        "geometry" => Stage::Geometry,
-        other => {
-            return Err(ParseError::new(
-                line,
-                format!(
-                    "unknown shader stage `{other}` (expected compute, vertex, fragment, pixel or geometry)"
-                ),
-            ));
-        }
-    };
+    let stage = Stage::from_words(stage).ok_or_else(|| {
+        ParseError::new(
+            line,
+            format!(
+                "unknown shader stage `{}` (expected compute, vertex, fragment, pixel, geometry, tess control, hull, tess eval or domain)",
+                stage.join(" ")
+            ),
+        )
+    })?;
     let mut language = ShaderLanguage::Tgsi;
     let mut fail = false;
     for m in modifiers {
@@ -801,6 +911,91 @@ fn parse_buffer(line: usize, n: &str, body: &[Line<'_>]) -> Result<Section, Pars
     Ok(Section::Buffer { index, size, words })
 }
 
+/// The `size (W, H)` line of a target section.
+fn parse_target_size(line: usize, text: &str) -> Result<[u32; 2], ParseError> {
+    let rest = text.trim_start().strip_prefix("size").unwrap_or_default();
+    let (inner, tail) = take_parens(line, rest, "the size")?;
+    no_more(line, tail.split_whitespace())?;
+    let v = parse_u32_list(line, &inner, "a target size", 2..=2)?;
+    if v[0] == 0 || v[1] == 0 || u64::from(v[0]) * u64::from(v[1]) > 1 << 24 {
+        return Err(ParseError::new(
+            line,
+            "a target must be 1×1 to 4096×4096 pixels",
+        ));
+    }
+    Ok([v[0], v[1]])
+}
+
+fn parse_render_target(
+    line: usize,
+    n: &str,
+    body: &[Line<'_>],
+) -> Result<RenderTargetSection, ParseError> {
+    let mut rt = RenderTargetSection {
+        index: parse_index(line, Some(n), "a render target index")?,
+        format: TextureFormat::Rgba32Float,
+        size: [64, 64],
+    };
+    if rt.index >= 8 {
+        return Err(ParseError::new(
+            line,
+            format!("render target {} is out of range (0 to 7)", rt.index),
+        ));
+    }
+    for l in body.iter().filter(|l| !is_comment_or_blank(l.text)) {
+        let mut it = l.text.split_whitespace();
+        match it.next().unwrap_or_default() {
+            "format" => {
+                rt.format = parse_format(l.number, it.next().unwrap_or_default())?;
+                no_more(l.number, it)?;
+                if rt.format.is_depth() {
+                    return Err(ParseError::new(
+                        l.number,
+                        "a depth format belongs in [depth target]",
+                    ));
+                }
+            }
+            "size" => rt.size = parse_target_size(l.number, l.text)?,
+            other => {
+                return Err(ParseError::new(
+                    l.number,
+                    format!("unknown render target setting `{other}` (expected format or size)"),
+                ));
+            }
+        }
+    }
+    Ok(rt)
+}
+
+fn parse_depth_target(body: &[Line<'_>]) -> Result<Section, ParseError> {
+    let mut format = "d32f".to_string();
+    let mut size = [64, 64];
+    for l in body.iter().filter(|l| !is_comment_or_blank(l.text)) {
+        let mut it = l.text.split_whitespace();
+        match it.next().unwrap_or_default() {
+            "format" => {
+                let w = it.next().unwrap_or_default();
+                if !matches!(w, "d32f" | "d24s8" | "d16") {
+                    return Err(ParseError::new(
+                        l.number,
+                        format!("unknown depth format `{w}` (expected d32f, d24s8 or d16)"),
+                    ));
+                }
+                format = w.to_string();
+                no_more(l.number, it)?;
+            }
+            "size" => size = parse_target_size(l.number, l.text)?,
+            other => {
+                return Err(ParseError::new(
+                    l.number,
+                    format!("unknown depth target setting `{other}` (expected format or size)"),
+                ));
+            }
+        }
+    }
+    Ok(Section::DepthTarget { format, size })
+}
+
 fn parse_texture(
     line: usize,
     n: &str,
@@ -842,12 +1037,7 @@ fn parse_texture(
             "format" => {
                 it.next();
                 let w = it.next().unwrap_or_default();
-                format = Some(TextureFormat::from_word(w).ok_or_else(|| {
-                    ParseError::new(
-                        l.number,
-                        format!("unknown format `{w}` (expected rgba32f, rgba32ui, rgba32i, r32f, r32ui, r32i, rg32f, rgba8, rgba8_srgb, r8 or rgba16f)"),
-                    )
-                })?);
+                format = Some(parse_format(l.number, w)?);
                 no_more(l.number, it)?;
             }
             "size" => {
@@ -905,7 +1095,7 @@ fn parse_texture(
                             .0,
                         "",
                     ),
-                    _ => (fmt.default_type(), t),
+                    _ => (default_type(fmt), t),
                 };
                 if ty.is_64bit() {
                     return Err(ParseError::new(
@@ -980,8 +1170,9 @@ fn parse_texture(
     }
     for (k, d) in data.iter().enumerate() {
         let texels = target.texels(size, k as u32);
-        check_size(line, texels * format.components() * 4)?;
-        let allowed = texels * format.components();
+        let components = format.channels() as u64;
+        check_size(line, texels * components * 4)?;
+        let allowed = texels * components;
         if d.words.len() as u64 > allowed {
             return Err(ParseError::new(
                 line,
@@ -1137,25 +1328,14 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
             }
             None => (word, ValueType::Float),
         };
-        let index = name
-            .strip_prefix("IN[")
-            .or_else(|| name.strip_prefix("in["))
-            .and_then(|r| r.strip_suffix(']'))
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|n| *n < 64)
-            .ok_or_else(|| {
-                ParseError::new(
-                    head.number,
-                    format!("expected an attribute `IN[n]` (n < 64), found `{name}`"),
-                )
-            })?;
-        if attributes.iter().any(|(i, _)| *i == index) {
+        let attribute = parse_attribute(head.number, name)?;
+        if attributes.iter().any(|(a, _)| *a == attribute) {
             return Err(ParseError::new(
                 head.number,
-                format!("attribute IN[{index}] is named twice"),
+                format!("attribute {attribute} is named twice"),
             ));
         }
-        attributes.push((index, ty));
+        attributes.push((attribute, ty));
     }
     let mut rows = Vec::new();
     for l in content {
@@ -1182,6 +1362,49 @@ fn parse_vertex_data(line: usize, body: &[Line<'_>]) -> Result<VertexData, Parse
     Ok(VertexData { attributes, rows })
 }
 
+/// `IN[n]` (n < 64), or a Direct3D semantic name with an optional index
+/// (`POSITION`, `TEXCOORD1`, `SV_Position`).
+fn parse_attribute(line: usize, name: &str) -> Result<Attribute, ParseError> {
+    if let Some(inner) = name
+        .strip_prefix("IN[")
+        .or_else(|| name.strip_prefix("in["))
+        .and_then(|r| r.strip_suffix(']'))
+    {
+        return inner
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n < 64)
+            .map(Attribute::Input)
+            .ok_or_else(|| {
+                ParseError::new(
+                    line,
+                    format!("expected an attribute `IN[n]` (n < 64), found `{name}`"),
+                )
+            });
+    }
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (stem, index) = name.split_at(name.len() - digits);
+    let valid = stem
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let index = if index.is_empty() {
+        Some(0)
+    } else {
+        index.parse::<u32>().ok()
+    };
+    match index {
+        Some(index) if valid => Ok(Attribute::Semantic(stem.to_ascii_uppercase(), index)),
+        _ => Err(ParseError::new(
+            line,
+            format!(
+                "expected an attribute `IN[n]` or a Direct3D input name such as `POSITION` or `TEXCOORD0`, found `{name}`"
+            ),
+        )),
+    }
+}
+
 fn parse_rgba(line: usize, text: &str) -> Result<Expected, ParseError> {
     let t = text.trim_start();
     let Some(rest) = t.strip_prefix("rgba") else {
@@ -1204,6 +1427,364 @@ fn parse_rgba(line: usize, text: &str) -> Result<Expected, ParseError> {
         values,
         ulp,
     })
+}
+
+/// `KIND (v, ...) [ulp U]` of a pixel probe: `rgba` (floats), `rgbaui`
+/// (unsigned), `rgbai` (signed); also `r`, `rg`, `rgb` and their `ui`/`i`
+/// forms, which compare the first 1 to 3 channels. A bare number after the
+/// parentheses is taken as `ulp` (vkd3d's spelling).
+fn parse_pixel_expected(line: usize, text: &str) -> Result<Expected, ParseError> {
+    let t = text.trim_start();
+    let kind = t
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or_default();
+    let (channels, value_type) = match kind {
+        "r" => (1, ValueType::Float),
+        "rg" => (2, ValueType::Float),
+        "rgb" => (3, ValueType::Float),
+        "rgba" => (4, ValueType::Float),
+        "rui" => (1, ValueType::Uint),
+        "rgui" => (2, ValueType::Uint),
+        "rgbui" => (3, ValueType::Uint),
+        "rgbaui" => (4, ValueType::Uint),
+        "ri" => (1, ValueType::Int),
+        "rgi" => (2, ValueType::Int),
+        "rgbi" => (3, ValueType::Int),
+        "rgbai" => (4, ValueType::Int),
+        _ => {
+            return Err(ParseError::new(
+                line,
+                format!(
+                    "expected `rgba`, `rgbaui` or `rgbai`, found `{}`",
+                    first_word(t)
+                ),
+            ));
+        }
+    };
+    let (inner, tail) = take_parens(line, &t[kind.len()..], "the expected colour")?;
+    let values = parse_values(line, value_type, &inner)?;
+    if values.len() != channels {
+        return Err(ParseError::new(
+            line,
+            format!(
+                "`{kind}` takes {channels} colour value(s), found {}",
+                values.len()
+            ),
+        ));
+    }
+    let tail = tail.trim();
+    let ulp = match tail.parse::<u64>() {
+        Ok(u) if value_type == ValueType::Float => u,
+        _ => parse_ulp(line, tail, value_type)?,
+    };
+    Ok(Expected {
+        value_type,
+        values,
+        ulp,
+    })
+}
+
+/// The topologies of `draw TOPOLOGY N`, as word lists.
+const TOPOLOGIES: &[&[&str]] = &[
+    &["point", "list"],
+    &["line", "list", "adj"],
+    &["line", "strip", "adj"],
+    &["triangle", "list", "adj"],
+    &["triangle", "strip", "adj"],
+    &["line", "list"],
+    &["line", "strip"],
+    &["triangle", "list"],
+    &["triangle", "strip"],
+    &["triangle", "fan"],
+];
+
+/// `draw quad [W H]`, `draw [indexed] TOPOLOGY N [instances K]`.
+fn parse_draw(line: usize, rest: &str) -> Result<Command, ParseError> {
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    if words.first() == Some(&"quad") {
+        let mut it = words[1..].iter().copied();
+        let size = match it.next() {
+            None => None,
+            Some(w) => {
+                let w = parse_u32(line, Some(w), "a width")?;
+                let h = parse_u32(line, it.next(), "a height")?;
+                no_more(line, it)?;
+                if w == 0 || h == 0 || u64::from(w) * u64::from(h) > 1 << 24 {
+                    return Err(ParseError::new(
+                        line,
+                        "the render target must be 1×1 to 4096×4096 pixels",
+                    ));
+                }
+                Some([w, h])
+            }
+        };
+        return Ok(Command::DrawQuad { size });
+    }
+    let indexed = words.first() == Some(&"indexed");
+    if indexed {
+        words.remove(0);
+    }
+    let (topology, used) = if words.len() >= 3 && words[..2] == ["patch", "list"] {
+        let c = parse_u32(line, Some(words[2]), "a control point count")?;
+        if !(1..=32).contains(&c) {
+            return Err(ParseError::new(line, "a patch has 1 to 32 control points"));
+        }
+        (format!("patch list {c}"), 3)
+    } else {
+        match TOPOLOGIES
+            .iter()
+            .find(|t| words.len() >= t.len() && words[..t.len()] == t[..])
+        {
+            Some(t) => (t.join(" "), t.len()),
+            None => {
+                return Err(ParseError::new(
+                    line,
+                    format!(
+                        "expected `draw quad`, `draw TOPOLOGY N` or `draw indexed TOPOLOGY N`, found `draw {}`",
+                        rest.trim()
+                    ),
+                ));
+            }
+        }
+    };
+    let mut it = words[used..].iter().copied();
+    let vertices = parse_u32(line, it.next(), "a vertex count")?;
+    let instances = match it.next() {
+        None => 1,
+        Some("instances") => parse_u32(line, it.next(), "an instance count")?,
+        Some(w) => {
+            return Err(ParseError::new(
+                line,
+                format!("expected `instances K` or end of line, found `{w}`"),
+            ));
+        }
+    };
+    no_more(line, it)?;
+    Ok(Command::Draw {
+        indexed,
+        topology,
+        vertices,
+        instances,
+    })
+}
+
+/// `clear rt N (r, g, b, a)`, `clear depth D [stencil S]`.
+fn parse_clear(line: usize, rest: &str) -> Result<Command, ParseError> {
+    let r = rest.trim_start();
+    let (what, after) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
+    match what {
+        "rt" => {
+            let after = after.trim_start();
+            let (n, tail) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
+            let target = parse_index(line, Some(n), "a render target index")?;
+            if target >= 8 {
+                return Err(ParseError::new(
+                    line,
+                    format!("render target {target} is out of range (0 to 7)"),
+                ));
+            }
+            let (inner, tail) = take_parens(line, tail, "the clear colour")?;
+            no_more(line, tail.split_whitespace())?;
+            let v = parse_values(line, ValueType::Float, &inner)?;
+            if v.len() != 4 {
+                return Err(ParseError::new(
+                    line,
+                    format!("expected 4 colour values, found {}", v.len()),
+                ));
+            }
+            Ok(Command::ClearTarget {
+                target,
+                color: [v[0] as u32, v[1] as u32, v[2] as u32, v[3] as u32],
+            })
+        }
+        "depth" => {
+            let mut it = after.split_whitespace();
+            let depth = parse_f32(line, it.next(), "a depth")?;
+            let stencil = match it.next() {
+                None => None,
+                Some("stencil") => Some(parse_u32(line, it.next(), "a stencil value")?),
+                Some(w) => {
+                    return Err(ParseError::new(
+                        line,
+                        format!("expected `stencil S` or end of line, found `{w}`"),
+                    ));
+                }
+            };
+            no_more(line, it)?;
+            Ok(Command::ClearDepth {
+                depth: depth.to_bits(),
+                stencil,
+            })
+        }
+        _ => Err(ParseError::new(
+            line,
+            format!("expected `clear rt N (r, g, b, a)` or `clear depth D`, found `clear {r}`"),
+        )),
+    }
+}
+
+const COMPARE_FUNCS: &[&str] = &[
+    "never",
+    "less",
+    "equal",
+    "less_equal",
+    "greater",
+    "not_equal",
+    "greater_equal",
+    "always",
+];
+const STENCIL_OPS: &[&str] = &[
+    "keep", "zero", "replace", "incr_sat", "decr_sat", "invert", "incr", "decr",
+];
+const BLEND_FACTORS: &[&str] = &[
+    "zero",
+    "one",
+    "src_color",
+    "inv_src_color",
+    "src_alpha",
+    "inv_src_alpha",
+    "dst_color",
+    "inv_dst_color",
+    "dst_alpha",
+    "inv_dst_alpha",
+    "src_alpha_sat",
+    "blend_factor",
+    "inv_blend_factor",
+];
+const BLEND_OPS: &[&str] = &["add", "subtract", "rev_subtract", "min", "max"];
+
+fn expect_word(line: usize, w: Option<&str>, list: &[&str], what: &str) -> Result<(), ParseError> {
+    match w {
+        Some(w) if list.contains(&w) => Ok(()),
+        other => Err(ParseError::new(
+            line,
+            format!(
+                "expected {what} ({}), found `{}`",
+                list.join(", "),
+                other.unwrap_or("end of line")
+            ),
+        )),
+    }
+}
+
+/// Four or six numbers in parentheses (`viewport`, `scissor`, `blend factor`).
+fn parse_float_tuple(
+    line: usize,
+    text: &str,
+    what: &str,
+    counts: &[usize],
+) -> Result<(), ParseError> {
+    let (inner, tail) = take_parens(line, text, what)?;
+    no_more(line, tail.split_whitespace())?;
+    let v = parse_values(line, ValueType::Float, &inner)?;
+    if !counts.contains(&v.len()) {
+        return Err(ParseError::new(
+            line,
+            format!("{what} takes {counts:?} numbers, found {}", v.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// The render-state commands, checked for syntax.
+fn parse_state(line: usize, verb: &str, rest: &str) -> Result<RenderState, ParseError> {
+    let mut it = rest.split_whitespace();
+    let state = |key: &str, active: bool| RenderState {
+        key: key.to_string(),
+        active,
+    };
+    match verb {
+        "viewport" => {
+            parse_float_tuple(line, rest, "the viewport", &[4, 6])?;
+            Ok(state("viewport", true))
+        }
+        "scissor" => {
+            if rest.trim() == "off" {
+                return Ok(state("scissor", false));
+            }
+            parse_float_tuple(line, rest, "the scissor rectangle", &[4])?;
+            Ok(state("scissor", true))
+        }
+        "cull" => {
+            expect_word(line, it.next(), &["none", "front", "back"], "a cull mode")?;
+            no_more(line, it)?;
+            Ok(state("cull", false))
+        }
+        "front" => {
+            expect_word(line, it.next(), &["cw", "ccw"], "a winding")?;
+            no_more(line, it)?;
+            Ok(state("front", false))
+        }
+        "depth" => match it.next() {
+            Some("off") => {
+                no_more(line, it)?;
+                Ok(state("depth", false))
+            }
+            Some("write") => {
+                expect_word(line, it.next(), &["on", "off"], "on or off")?;
+                no_more(line, it)?;
+                Ok(state("depth write", false))
+            }
+            w => {
+                expect_word(line, w, COMPARE_FUNCS, "a depth function or `off`")?;
+                no_more(line, it)?;
+                Ok(state("depth", true))
+            }
+        },
+        "stencil" => {
+            let words: Vec<&str> = it.collect();
+            if words == ["off"] {
+                return Ok(state("stencil", false));
+            }
+            expect_word(
+                line,
+                words.first().copied(),
+                COMPARE_FUNCS,
+                "a stencil function or `off`",
+            )?;
+            if !matches!(words.len(), 2 | 4 | 5 | 7) {
+                return Err(ParseError::new(
+                    line,
+                    "expected `stencil FUNC REF [READ_MASK WRITE_MASK] [FAIL DEPTH_FAIL PASS]`",
+                ));
+            }
+            let numbers = if matches!(words.len(), 4 | 7) { 3 } else { 1 };
+            for w in &words[1..1 + numbers] {
+                parse_u32(line, Some(w), "a stencil reference or mask")?;
+            }
+            for w in &words[1 + numbers..] {
+                expect_word(line, Some(w), STENCIL_OPS, "a stencil operation")?;
+            }
+            Ok(state("stencil", true))
+        }
+        _ => {
+            let first = it.next();
+            if first == Some("factor") {
+                let after = rest.trim_start().strip_prefix("factor").unwrap_or_default();
+                parse_float_tuple(line, after, "the blend factor", &[4])?;
+                return Ok(state("blend factor", false));
+            }
+            let n = parse_index(line, first, "a render target index or `factor`")?;
+            let key = format!("blend {n}");
+            let words: Vec<&str> = it.collect();
+            if words == ["off"] {
+                return Ok(state(&key, false));
+            }
+            if words.len() != 3 && words.len() != 6 {
+                return Err(ParseError::new(
+                    line,
+                    "expected `blend N off` or `blend N SRC DST OP [SRC_A DST_A OP_A]`",
+                ));
+            }
+            for triple in words.chunks(3) {
+                expect_word(line, Some(triple[0]), BLEND_FACTORS, "a blend factor")?;
+                expect_word(line, Some(triple[1]), BLEND_FACTORS, "a blend factor")?;
+                expect_word(line, Some(triple[2]), BLEND_OPS, "a blend operation")?;
+            }
+            Ok(state(&key, true))
+        }
+    }
 }
 
 fn parse_u32_list(
@@ -1261,32 +1842,10 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
             no_more(line, words)?;
             Ok(Command::Dispatch(g))
         }
-        "draw" => {
-            match words.next() {
-                Some("quad") => {}
-                other => {
-                    return Err(ParseError::new(
-                        line,
-                        format!("expected `draw quad`, found `draw {}`", other.unwrap_or("")),
-                    ));
-                }
-            }
-            let (width, height) = match words.next() {
-                None => (64, 64),
-                Some(w) => {
-                    let w = parse_u32(line, Some(w), "a width")?;
-                    let h = parse_u32(line, words.next(), "a height")?;
-                    no_more(line, words)?;
-                    (w, h)
-                }
-            };
-            if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 1 << 24 {
-                return Err(ParseError::new(
-                    line,
-                    "the render target must be 1×1 to 4096×4096 pixels",
-                ));
-            }
-            Ok(Command::DrawQuad { width, height })
+        "draw" => parse_draw(line, rest),
+        "clear" => parse_clear(line, rest),
+        "viewport" | "scissor" | "cull" | "front" | "depth" | "stencil" | "blend" => {
+            parse_state(line, verb, rest).map(Command::State)
         }
         "run" => {
             match words.next() {
@@ -1328,21 +1887,39 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
         other => Err(ParseError::new(
             line,
             format!(
-                "unknown command `{other}` (expected uniform, dispatch, draw quad, run vertices, probe or expect error)"
+                "unknown command `{other}` (expected uniform, dispatch, draw, clear, viewport, scissor, cull, front, depth, stencil, blend, run vertices, probe or expect error)"
             ),
         )),
     }
 }
 
 fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
-    let r = rest.trim_start();
+    let mut r = rest.trim_start();
+    let mut target = None;
+    if let Some(after) = r
+        .strip_prefix("rt")
+        .filter(|a| a.starts_with(char::is_whitespace))
+    {
+        let after = after.trim_start();
+        let (n, tail) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
+        let n = parse_index(line, Some(n), "a render target index")?;
+        if n >= 8 {
+            return Err(ParseError::new(
+                line,
+                format!("render target {n} is out of range (0 to 7)"),
+            ));
+        }
+        target = Some(n);
+        r = tail.trim_start();
+    }
     if r.starts_with('(') {
         let (inner, tail) = take_parens(line, r, "the pixel")?;
         let xy = parse_u32_list(line, &inner, "a pixel", 2..=2)?;
         return Ok(Command::ProbePixel {
+            target: target.unwrap_or(0),
             x: xy[0],
             y: xy[1],
-            expected: parse_rgba(line, &tail)?,
+            expected: parse_pixel_expected(line, &tail)?,
         });
     }
     let (kind, after) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
@@ -1351,14 +1928,45 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
             let (inner, tail) = take_parens(line, after, "the rectangle")?;
             let v = parse_u32_list(line, &inner, "a rectangle", 4..=4)?;
             Ok(Command::ProbeRect {
+                target: target.unwrap_or(0),
                 rect: Some([v[0], v[1], v[2], v[3]]),
-                expected: parse_rgba(line, &tail)?,
+                expected: parse_pixel_expected(line, &tail)?,
             })
         }
         "all" => Ok(Command::ProbeRect {
+            target: target.unwrap_or(0),
             rect: None,
-            expected: parse_rgba(line, after)?,
+            expected: parse_pixel_expected(line, after)?,
         }),
+        _ if target.is_some() => Err(ParseError::new(
+            line,
+            format!("expected `(X, Y)`, `rect` or `all` after `probe rt N`, found `{kind}`"),
+        )),
+        "depth" | "stencil" => {
+            let stencil = kind == "stencil";
+            let (inner, tail) = take_parens(line, after, "the pixel")?;
+            let xy = parse_u32_list(line, &inner, "a pixel", 2..=2)?;
+            let (value, ulp) = if stencil {
+                let mut it = tail.split_whitespace();
+                let v = parse_u32(line, it.next(), "a stencil value")?;
+                no_more(line, it)?;
+                (u64::from(v), 0)
+            } else {
+                let (d, tail) = take_parens(line, &tail, "the expected depth")?;
+                let d = parse_f32(line, Some(d.trim()), "a depth")?;
+                (
+                    u64::from(d.to_bits()),
+                    parse_ulp(line, &tail, ValueType::Float)?,
+                )
+            };
+            Ok(Command::ProbeDepthStencil {
+                stencil,
+                x: xy[0],
+                y: xy[1],
+                value,
+                ulp,
+            })
+        }
         "image" => {
             let (n, tail) = after
                 .trim_start()
@@ -1464,7 +2072,7 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
         other => Err(ParseError::new(
             line,
             format!(
-                "unknown probe `{other}` (expected `(X, Y)`, rect, all, buffer, image or vertex)"
+                "unknown probe `{other}` (expected `(X, Y)`, rect, all, rt, buffer, image, vertex, depth or stencil)"
             ),
         )),
     }

@@ -9,20 +9,22 @@
 //! [`super::textures`]; a section the machine cannot hold (an error there)
 //! fails the tests below it.
 
+use super::d3d::{BuildError, D3dShader, check_assembly, check_container, parse_hex};
 use super::parse::{
-    Command, Compare, Expected, Requirement, Section, ShaderLanguage, ShaderSection, Stage,
-    TestFile, TestSection, VertexData,
+    Attribute, Command, Compare, Expected, RenderState, RenderTargetSection, Requirement, Section,
+    ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, VertexData,
 };
+use super::targets::{Frame, pixel_matches, pixel_values};
 use super::textures::{sampler_from_section, texture_from_section};
 use super::values::{ValueType, parse_value};
 use super::values::{format_list, values_match, words_to_values};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::enums::{Processor, TextureTarget};
-use crate::exec::{Draw, Limits, Program, Resources};
+use crate::exec::{Draw, ExecError, Limits, Program, Resources};
 use crate::ir::{Shader, Span};
 use crate::opcode::Category;
 use crate::texture::format::NumClass;
-use crate::texture::{Format, Sampler, Texture};
+use crate::texture::{Sampler, Texture};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -115,15 +117,32 @@ impl FileReport {
     }
 }
 
+/// A shader ready to run: the machine's program and, for a Direct3D
+/// shader, its lowering (bindings and input/output maps).
+struct Runnable {
+    program: Program,
+    d3d: Option<D3dShader>,
+}
+
+impl Runnable {
+    /// Runs `run` with the resources where this shader reads them.
+    fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
+        match &self.d3d {
+            Some(d) => d.bind(res, run),
+            None => run(res),
+        }
+    }
+}
+
 /// What assembling a shader section gave.
 #[derive(Clone)]
 enum Built {
-    Ready(Rc<Program>),
+    Ready(Rc<Runnable>),
     /// A `fail` section that assembled (it is never run).
     Assembled,
     /// Rejected, with the rendered diagnostics.
     Rejected(String),
-    /// Not TGSI: the front end does not exist yet.
+    /// Valid, but the machine cannot run it yet.
     Unsupported(String),
 }
 
@@ -156,6 +175,10 @@ struct Runner<'a> {
     images: Vec<Option<Result<Texture, (usize, String)>>>,
     samplers: Vec<Sampler>,
     vertex_data: Option<VertexData>,
+    render_targets: Vec<Option<RenderTargetSection>>,
+    /// Render state that changes what `draw quad` writes (depth, stencil,
+    /// blending, viewport, scissor), with the line that turned it on.
+    pipeline_state: Vec<(String, usize)>,
 }
 
 fn set_slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T, value: T) {
@@ -181,6 +204,8 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         images: Vec::new(),
         samplers: Vec::new(),
         vertex_data: None,
+        render_targets: Vec::new(),
+        pipeline_state: Vec::new(),
     };
     for (line, section) in &file.sections {
         match section {
@@ -220,6 +245,14 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
                 sampler_from_section(s),
             ),
             Section::VertexData(v) => r.vertex_data = Some(v.clone()),
+            Section::RenderTarget(t) => set_slot(
+                &mut r.render_targets,
+                t.index as usize,
+                None,
+                Some(t.clone()),
+            ),
+            // Only the drawing pipeline reads them; tests that draw are skipped.
+            Section::IndexData(_) | Section::DepthTarget { .. } => {}
             Section::Test(t) => {
                 let outcome = r.test(t);
                 r.results.push(TestResult {
@@ -249,6 +282,8 @@ fn processor_of(stage: Stage) -> Processor {
         Stage::Vertex => Processor::Vertex,
         Stage::Fragment => Processor::Fragment,
         Stage::Geometry => Processor::Geometry,
+        Stage::TessControl => Processor::TessCtrl,
+        Stage::TessEval => Processor::TessEval,
         Stage::Compute => Processor::Compute,
     }
 }
@@ -315,29 +350,23 @@ impl Runner<'_> {
     }
 
     fn build(&self, section: &ShaderSection) -> Built {
-        match section.language {
-            ShaderLanguage::D3dAsm => {
-                return Built::Unsupported(
-                    "d3d-asm shaders need the Direct3D front end (not written yet)".into(),
-                );
-            }
-            ShaderLanguage::DxbcTpfHex => {
-                return Built::Unsupported(
-                    "dxbc-tpf-hex shaders need the Direct3D front end (not written yet)".into(),
-                );
-            }
-            ShaderLanguage::Tgsi => {}
+        let direct3d = match section.language {
+            ShaderLanguage::Tgsi => super::d3d::is_assembly(&section.body),
+            ShaderLanguage::D3dAsm | ShaderLanguage::DxbcTpfHex => true,
+        };
+        if direct3d {
+            return match catch_unwind(AssertUnwindSafe(|| self.build_d3d(section))) {
+                Ok(built) => built,
+                Err(p) => Built::Rejected(format!(
+                    "the Direct3D front end panicked: {}",
+                    panic_text(p)
+                )),
+            };
         }
         let assembled = catch_unwind(AssertUnwindSafe(|| crate::assemble(&section.body)));
         let shader = match assembled {
             Err(p) => return Built::Rejected(format!("the assembler panicked: {}", panic_text(p))),
-            Ok(Err(diags)) => {
-                let mut text = self.render(section, &diags);
-                if text.trim().is_empty() {
-                    text = format!("error: {diags}\n");
-                }
-                return Built::Rejected(text);
-            }
+            Ok(Err(diags)) => return Built::Rejected(self.render_diagnostics(section, &diags)),
             Ok(Ok((shader, _map))) => shader,
         };
         if section.fail {
@@ -351,16 +380,77 @@ impl Runner<'_> {
                 shader.processor
             ));
         }
-        if let Some(why) = unsupported_feature(&shader) {
+        self.compile(&shader, None)
+    }
+
+    fn render_diagnostics(&self, section: &ShaderSection, diags: &Diagnostics) -> String {
+        let text = self.render(section, diags);
+        if text.trim().is_empty() {
+            format!("error: {diags}\n")
+        } else {
+            text
+        }
+    }
+
+    /// `d3d-asm` and `dxbc-tpf-hex` sections (and TGSI sections that hold
+    /// SM assembly): check, then lower and compile.
+    fn build_d3d(&self, section: &ShaderSection) -> Built {
+        let checked = match section.language {
+            ShaderLanguage::DxbcTpfHex => {
+                let name = format!("{} (dxbc-tpf-hex section)", self.at(section.line));
+                parse_hex(&section.body)
+                    .map_err(|e| BuildError::Message(format!("error: {name}: {e}\n")))
+                    .and_then(|bytes| check_container(&bytes, &name))
+            }
+            _ => check_assembly(&section.body),
+        };
+        let checked = match checked {
+            Ok(c) => c,
+            Err(BuildError::Text(diags)) => {
+                return Built::Rejected(self.render_diagnostics(section, &diags));
+            }
+            Err(BuildError::Message(m)) => return Built::Rejected(m),
+        };
+        if section.fail {
+            return Built::Assembled;
+        }
+        let version = checked.program.version;
+        let d3d = match D3dShader::lower(checked) {
+            Ok(d) => d,
+            Err(BuildError::Text(diags)) => {
+                return Built::Rejected(self.render_diagnostics(section, &diags));
+            }
+            Err(BuildError::Message(m)) => return Built::Rejected(m),
+        };
+        let shader = d3d.lowered.shader.clone();
+        if shader.processor != processor_of(section.stage) {
+            return Built::Rejected(format!(
+                "error: a [{} shader] section holds a {}_{}_{} program\n",
+                section.stage.name(),
+                version.program_type.name(),
+                version.major,
+                version.minor
+            ));
+        }
+        self.compile(&shader, Some(d3d))
+    }
+
+    /// Compiles a valid shader for the machine (or says why it cannot run).
+    fn compile(&self, shader: &Shader, d3d: Option<D3dShader>) -> Built {
+        if let Some(why) = unsupported_feature(shader) {
+            let why = match &d3d {
+                Some(_) => format!("{why} (the Direct3D program lowers to TGSI)"),
+                None => why,
+            };
             return Built::Unsupported(why);
         }
-        match catch_unwind(AssertUnwindSafe(|| Program::compile(&shader))) {
+        match catch_unwind(AssertUnwindSafe(|| Program::compile(shader))) {
             Err(p) => Built::Rejected(format!(
                 "the machine panicked preparing the shader: {}",
                 panic_text(p)
             )),
             Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
-            Ok(Ok(program)) => Built::Ready(Rc::new(program)),
+            Ok(Ok(program)) => Built::Ready(Rc::new(Runnable { program, d3d })),
         }
     }
 
@@ -452,46 +542,59 @@ impl Runner<'_> {
         None
     }
 
-    /// Why a test cannot run yet, if it cannot.
+    /// Why a test cannot run yet, if it cannot. Render state is followed
+    /// through the commands, as it would be set when they run.
     fn skip_reason(&self, test: &TestSection) -> Option<String> {
         if let Some(why) = self.requirement_problem() {
             return Some(why);
         }
+        let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
+            if let Some(what) = cmd.needs_pipeline() {
+                return Some(format!(
+                    "line {line}: `{what}` needs the drawing pipeline (rasterizer, depth/stencil, blending), which the runner does not offer yet"
+                ));
+            }
             let stage = match cmd {
+                Command::State(st) => {
+                    set_state(&mut state, st, *line);
+                    continue;
+                }
                 Command::Dispatch(_) => Stage::Compute,
-                Command::DrawQuad { .. } => Stage::Fragment,
+                Command::DrawQuad { .. } => {
+                    if let Some((key, at)) = state.first() {
+                        return Some(format!(
+                            "line {line}: draw quad with `{key}` state (line {at}) needs the drawing pipeline, which the runner does not offer yet"
+                        ));
+                    }
+                    Stage::Fragment
+                }
                 Command::RunVertices(_) => {
                     if self.slots.contains_key(&Stage::Geometry) {
                         return Some(format!(
-                            "line {}: geometry shaders are not supported yet",
-                            line
+                            "line {line}: geometry shaders are not supported yet"
                         ));
                     }
                     Stage::Vertex
                 }
-                Command::ExpectError(_) => {
-                    let unsupported = match self.last {
-                        Some(LastShader::Fail) => self.pending_fail.as_ref().map(|(s, _)| &s.built),
-                        Some(LastShader::Stage(s)) => self.slots.get(&s).map(|s| &s.built),
-                        None => None,
-                    };
-                    if let Some(Built::Unsupported(why)) = unsupported {
-                        return Some(format!("line {}: {why}", line));
-                    }
-                    continue;
-                }
                 _ => continue,
             };
             if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built) {
-                return Some(format!("line {}: {why}", line));
+                return Some(format!("line {line}: {why}"));
             }
         }
         None
     }
 
     fn test(&mut self, test: &TestSection) -> Outcome {
-        if let Some(why) = self.skip_reason(test) {
+        let skip = self.skip_reason(test);
+        // Render state carries into later tests, whether this one runs or not.
+        for (line, cmd) in &test.commands {
+            if let Command::State(st) = cmd {
+                set_state(&mut self.pipeline_state, st, *line);
+            }
+        }
+        if let Some(why) = skip {
             // A skipped `expect error` still stands for the shader it names.
             if test
                 .commands
@@ -507,11 +610,14 @@ impl Runner<'_> {
             Ok(r) => r,
             Err(msg) => return Outcome::Failed(vec![msg]),
         };
-        let mut outputs: Option<Vec<Vec<[u32; 4]>>> = None;
-        let mut target: Option<Texture> = None;
+        let mut frame = match Frame::new(&self.render_targets) {
+            Ok(f) => f,
+            Err(e) => return Outcome::Failed(vec![format!("{}: {e}", self.at(test.line))]),
+        };
+        let mut outputs: Option<(Vec<Vec<[u32; 4]>>, Rc<Runnable>)> = None;
         for (line, cmd) in &test.commands {
             let line = *line;
-            match cmd {
+            let result = match cmd {
                 Command::Uniform { slot, words } => {
                     for c in [&mut res.constants, &mut self.constants] {
                         if c.is_empty() {
@@ -523,131 +629,64 @@ impl Runner<'_> {
                         }
                         c[0][start..start + words.len()].copy_from_slice(words);
                     }
+                    Ok(())
                 }
-                Command::Dispatch(groups) => {
-                    let program = match self.program(Stage::Compute, line) {
-                        Ok(p) => p,
-                        Err(msg) => {
-                            failures.push(msg);
-                            break;
-                        }
-                    };
-                    let limits = &self.config.limits;
-                    let result = catch_unwind(AssertUnwindSafe(|| {
-                        program.dispatch(&mut res, *groups, limits)
-                    }));
-                    match result {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => {
-                            let at = e
-                                .instruction
-                                .map(|i| format!(" (instruction {i})"))
-                                .unwrap_or_default();
-                            failures.push(format!(
-                                "{}: dispatch failed{at}: {}",
-                                self.at(line),
-                                e.message
-                            ));
-                            break;
-                        }
-                        Err(p) => {
-                            failures.push(format!(
-                                "{}: dispatch panicked: {}",
-                                self.at(line),
-                                panic_text(p)
-                            ));
-                            break;
-                        }
-                    }
-                }
-                Command::RunVertices(count) => {
-                    let program = match self.program(Stage::Vertex, line) {
-                        Ok(p) => p,
-                        Err(msg) => {
-                            failures.push(msg);
-                            break;
-                        }
-                    };
-                    let inputs = match self.vertex_inputs(*count as usize, line) {
-                        Ok(i) => i,
-                        Err(msg) => {
-                            failures.push(msg);
-                            break;
-                        }
-                    };
-                    let limits = &self.config.limits;
-                    let result = catch_unwind(AssertUnwindSafe(|| {
-                        program.run_vertices(&mut res, &inputs, *count as usize, limits)
-                    }));
-                    match result {
-                        Ok(Ok(out)) => outputs = Some(out),
-                        Ok(Err(e)) => {
-                            let at = e
-                                .instruction
-                                .map(|i| format!(" (instruction {i})"))
-                                .unwrap_or_default();
-                            failures.push(format!(
-                                "{}: run vertices failed{at}: {}",
-                                self.at(line),
-                                e.message
-                            ));
-                            break;
-                        }
-                        Err(p) => {
-                            failures.push(format!(
-                                "{}: run vertices panicked: {}",
-                                self.at(line),
-                                panic_text(p)
-                            ));
-                            break;
-                        }
-                    }
-                }
+                Command::Dispatch(groups) => self.dispatch(&mut res, *groups, line),
+                Command::RunVertices(count) => self
+                    .run_vertices(&mut res, *count, line)
+                    .map(|o| outputs = Some(o)),
+                Command::DrawQuad { size } => self.draw_quad(&mut res, &mut frame, *size, line),
+                Command::ClearTarget { target, color } => frame
+                    .clear(*target, *color)
+                    .map_err(|e| format!("{}: {e}", self.at(line))),
                 Command::ProbeBuffer {
                     index,
                     offset,
                     expected,
                 } => {
-                    if let Err(msg) = self.probe_buffer(&res, *index, *offset, expected, line) {
-                        failures.push(msg);
-                    }
+                    failures.extend(
+                        self.probe_buffer(&res, *index, *offset, expected, line)
+                            .err(),
+                    );
+                    continue;
                 }
                 Command::ProbeVertex {
                     vertex,
                     output,
                     expected,
                 } => {
-                    if let Err(msg) =
-                        self.probe_vertex(outputs.as_deref(), *vertex, *output, expected, line)
-                    {
-                        failures.push(msg);
-                    }
+                    failures.extend(
+                        self.probe_vertex(outputs.as_ref(), *vertex, *output, expected, line)
+                            .err(),
+                    );
+                    continue;
                 }
                 Command::ExpectError(text) => {
-                    if let Err(msg) = self.expect_error(text, line) {
-                        failures.push(msg);
-                    }
+                    failures.extend(self.expect_error(text, line).err());
+                    continue;
                 }
-                Command::DrawQuad { width, height } => {
-                    match self.draw_quad(&mut res, *width, *height, line) {
-                        Ok(t) => target = Some(t),
-                        Err(msg) => {
-                            failures.push(msg);
-                            break;
-                        }
-                    }
+                Command::ProbePixel {
+                    target,
+                    x,
+                    y,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_rect(&frame, *target, Some([*x, *y, 1, 1]), expected, line)
+                            .err(),
+                    );
+                    continue;
                 }
-                Command::ProbePixel { x, y, expected } => {
-                    if let Err(msg) =
-                        self.probe_rect(target.as_ref(), Some([*x, *y, 1, 1]), expected, line)
-                    {
-                        failures.push(msg);
-                    }
-                }
-                Command::ProbeRect { rect, expected } => {
-                    if let Err(msg) = self.probe_rect(target.as_ref(), *rect, expected, line) {
-                        failures.push(msg);
-                    }
+                Command::ProbeRect {
+                    target,
+                    rect,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_rect(&frame, *target, *rect, expected, line)
+                            .err(),
+                    );
+                    continue;
                 }
                 Command::ProbeImage {
                     index,
@@ -655,12 +694,22 @@ impl Runner<'_> {
                     expected,
                     values_text,
                 } => {
-                    if let Err(msg) =
+                    failures.extend(
                         self.probe_image(&res, *index, coords, expected, values_text, line)
-                    {
-                        failures.push(msg);
-                    }
+                            .err(),
+                    );
+                    continue;
                 }
+                // Skipped above when they matter.
+                Command::State(_)
+                | Command::Draw { .. }
+                | Command::ClearDepth { .. }
+                | Command::ProbeDepthStencil { .. } => Ok(()),
+            };
+            if let Err(msg) = result {
+                // A command that could not run ends the test.
+                failures.push(msg);
+                break;
             }
         }
         if failures.is_empty() {
@@ -668,6 +717,135 @@ impl Runner<'_> {
         } else {
             Outcome::Failed(failures)
         }
+    }
+
+    /// Runs `f` on the machine, turning errors and panics into a message.
+    fn guarded<T>(
+        &self,
+        what: &str,
+        line: usize,
+        f: impl FnOnce() -> Result<T, ExecError>,
+    ) -> Result<T, String> {
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => {
+                let at = e
+                    .instruction
+                    .map(|i| format!(" (instruction {i})"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}: {what} failed{at}: {}",
+                    self.at(line),
+                    e.message
+                ))
+            }
+            Err(p) => Err(format!(
+                "{}: {what} panicked: {}",
+                self.at(line),
+                panic_text(p)
+            )),
+        }
+    }
+
+    fn dispatch(
+        &mut self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        line: usize,
+    ) -> Result<(), String> {
+        let shader = self.program(Stage::Compute, line)?;
+        let limits = &self.config.limits;
+        self.guarded("dispatch", line, || {
+            shader.bind(res, |r| shader.program.dispatch(r, groups, limits))
+        })
+    }
+
+    fn run_vertices(
+        &mut self,
+        res: &mut Resources,
+        count: u32,
+        line: usize,
+    ) -> Result<(Vec<Vec<[u32; 4]>>, Rc<Runnable>), String> {
+        let shader = self.program(Stage::Vertex, line)?;
+        let inputs = self.vertex_inputs(&shader, count as usize, line)?;
+        let limits = &self.config.limits;
+        let out = self.guarded("run vertices", line, || {
+            shader.bind(res, |r| {
+                shader
+                    .program
+                    .run_vertices(r, &inputs, count as usize, limits)
+            })
+        })?;
+        Ok((out, shader))
+    }
+
+    /// `draw quad [W H]`: the fragment shader over every pixel of the targets.
+    fn draw_quad(
+        &mut self,
+        res: &mut Resources,
+        frame: &mut Frame,
+        size: Option<[u32; 2]>,
+        line: usize,
+    ) -> Result<(), String> {
+        let shader = self.program(Stage::Fragment, line)?;
+        let at = self.at(line);
+        let [width, height] = frame.quad_size(size).map_err(|e| format!("{at}: {e}"))?;
+        let draw = match &shader.d3d {
+            Some(d) => d.quad(width, height),
+            None => Draw::full_quad(width, height),
+        };
+        let mut targets = frame
+            .take([width, height])
+            .map_err(|e| format!("{at}: {e}"))?;
+        let limits = &self.config.limits;
+        let result = self.guarded("draw", line, || {
+            shader.bind(res, |r| shader.program.draw(r, &draw, &mut targets, limits))
+        });
+        frame.put_back(targets);
+        result.map(|_| ())
+    }
+
+    /// `probe [rt N] (X, Y)`, `rect`, `all`: every pixel of the rectangle
+    /// (None = the whole target) against one value; the first pixel that
+    /// differs is reported.
+    fn probe_rect(
+        &self,
+        frame: &Frame,
+        target: u32,
+        rect: Option<[u32; 4]>,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let t = frame
+            .target(target)
+            .map_err(|e| format!("{}: probe failed: {e}", self.at(line)))?;
+        let [x0, y0, w, h] = rect.unwrap_or([0, 0, t.width, t.height]);
+        let x1 = u64::from(x0) + u64::from(w);
+        let y1 = u64::from(y0) + u64::from(h);
+        if x1 > u64::from(t.width) || y1 > u64::from(t.height) || w == 0 || h == 0 {
+            return Err(format!(
+                "{}: probe failed: pixels ({x0}, {y0}) to ({}, {}) are not inside the {}x{} render target",
+                self.at(line),
+                x1.saturating_sub(1),
+                y1.saturating_sub(1),
+                t.width,
+                t.height
+            ));
+        }
+        for y in y0..y1 as u32 {
+            for x in x0..x1 as u32 {
+                let got = pixel_values(expected, t.format, t.texel(0, x, y, 0, 0));
+                if !pixel_matches(expected, t.format, &got) {
+                    return Err(format!(
+                        "{}: probe failed: expected {} got {}",
+                        self.at(line),
+                        format_list(expected.value_type, &expected.values),
+                        format_list(expected.value_type, &got)
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The resources a test starts from: the sections above it, and the
@@ -691,77 +869,6 @@ impl Runner<'_> {
             samplers: self.samplers.clone(),
             ..Resources::default()
         })
-    }
-
-    /// `draw quad W H`: the fragment shader over a fresh rgba32f target.
-    fn draw_quad(
-        &mut self,
-        res: &mut Resources,
-        width: u32,
-        height: u32,
-        line: usize,
-    ) -> Result<Texture, String> {
-        let program = self.program(Stage::Fragment, line)?;
-        let at = self.at(line);
-        let format = Format::from_short_name("rgba32f")
-            .ok_or_else(|| format!("{at}: the machine has no rgba32f format"))?;
-        let mut targets = vec![
-            Texture::new(TextureTarget::Tex2D, format, [width, height, 1], 1, 1, 1)
-                .map_err(|e| format!("{at}: render target: {e}"))?,
-        ];
-        let draw = Draw::full_quad(width, height);
-        let limits = &self.config.limits;
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            program.draw(res, &draw, &mut targets, limits)
-        }));
-        match result {
-            Ok(Ok(_)) => Ok(targets.swap_remove(0)),
-            Ok(Err(e)) => {
-                let at_instr = e
-                    .instruction
-                    .map(|i| format!(" (instruction {i})"))
-                    .unwrap_or_default();
-                Err(format!("{at}: draw failed{at_instr}: {}", e.message))
-            }
-            Err(p) => Err(format!("{at}: draw panicked: {}", panic_text(p))),
-        }
-    }
-
-    /// `probe (X, Y)`, `probe rect`, `probe all`: every pixel of the
-    /// rectangle (None = the whole target) against one colour; the first
-    /// pixel that differs is reported.
-    fn probe_rect(
-        &self,
-        target: Option<&Texture>,
-        rect: Option<[u32; 4]>,
-        expected: &Expected,
-        line: usize,
-    ) -> Result<(), String> {
-        let Some(t) = target else {
-            return Err(format!(
-                "{}: probe failed: no `draw quad` before this probe in the test",
-                self.at(line)
-            ));
-        };
-        let [x0, y0, w, h] = rect.unwrap_or([0, 0, t.width, t.height]);
-        let x1 = u64::from(x0) + u64::from(w);
-        let y1 = u64::from(y0) + u64::from(h);
-        if x1 > u64::from(t.width) || y1 > u64::from(t.height) || w == 0 || h == 0 {
-            return Err(format!(
-                "{}: probe failed: pixels ({x0}, {y0}) to ({}, {}) are not inside the {}x{} render target",
-                self.at(line),
-                x1.saturating_sub(1),
-                y1.saturating_sub(1),
-                t.width,
-                t.height
-            ));
-        }
-        for y in y0..y1 as u32 {
-            for x in x0..x1 as u32 {
-                self.compare(expected, &t.texel(0, x, y, 0, 0), line)?;
-            }
-        }
-        Ok(())
     }
 
     /// `probe image N (X[, Y[, Z]]) rgba (...)`: one texel of level 0 (Z is
@@ -821,7 +928,7 @@ impl Runner<'_> {
         self.compare(&ints, &got, line)
     }
 
-    fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Program>, String> {
+    fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Runnable>, String> {
         let at = self.at(line);
         let Some(slot) = self.slots.get_mut(&stage) else {
             return Err(format!(
@@ -848,29 +955,60 @@ impl Runner<'_> {
         }
     }
 
-    fn vertex_inputs(&self, count: usize, line: usize) -> Result<Vec<Vec<[u32; 4]>>, String> {
-        let Some(data) = &self.vertex_data else {
-            return Ok(vec![Vec::new(); count]);
+    /// The inputs of `run vertices`: `[vertex data]` rows (TGSI shaders:
+    /// `IN[n]` attributes; Direct3D shaders: input-signature names too).
+    fn vertex_inputs(
+        &self,
+        shader: &Runnable,
+        count: usize,
+        line: usize,
+    ) -> Result<Vec<Vec<[u32; 4]>>, String> {
+        let at = self.at(line);
+        let empty = VertexData {
+            attributes: Vec::new(),
+            rows: Vec::new(),
         };
+        let data = self.vertex_data.as_ref().unwrap_or(&empty);
+        if data.attributes.is_empty() {
+            let rows = vec![Vec::new(); count];
+            return match &shader.d3d {
+                Some(d) => d
+                    .vertex_inputs(&[], &rows)
+                    .map_err(|e| format!("{at}: {e}")),
+                None => Ok(rows),
+            };
+        }
         if data.rows.len() < count {
             return Err(format!(
-                "{}: run vertices {count} but [vertex data] has only {} row(s)",
-                self.at(line),
+                "{at}: run vertices {count} but [vertex data] has only {} row(s)",
                 data.rows.len()
             ));
         }
-        let slots = data
-            .attributes
-            .iter()
-            .map(|(i, _)| *i as usize + 1)
-            .max()
-            .unwrap_or(0);
-        Ok(data.rows[..count]
+        let rows = &data.rows[..count];
+        let attributes: Vec<Attribute> = data.attributes.iter().map(|(a, _)| a.clone()).collect();
+        if let Some(d) = &shader.d3d {
+            return d
+                .vertex_inputs(&attributes, rows)
+                .map_err(|e| format!("{at}: {e}"));
+        }
+        let mut registers = Vec::with_capacity(attributes.len());
+        for a in &attributes {
+            match a {
+                Attribute::Input(n) => registers.push(*n as usize),
+                Attribute::Semantic(..) => {
+                    return Err(format!(
+                        "{at}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"
+                    ));
+                }
+            }
+        }
+        let slots = registers.iter().map(|i| i + 1).max().unwrap_or(0);
+        Ok(rows
             .iter()
             .map(|row| {
                 let mut v = vec![[0u32; 4]; slots];
-                for ((index, _), value) in data.attributes.iter().zip(row) {
-                    v[*index as usize] = *value;
+                for (index, value) in registers.iter().zip(row) {
+                    v[*index] = *value;
                 }
                 v
             })
@@ -928,15 +1066,16 @@ impl Runner<'_> {
         self.compare(expected, &words, line)
     }
 
+    /// `probe vertex V OUT[K]`: TGSI output K, or `oK` of a Direct3D shader.
     fn probe_vertex(
         &self,
-        outputs: Option<&[Vec<[u32; 4]>]>,
+        outputs: Option<&(Vec<Vec<[u32; 4]>>, Rc<Runnable>)>,
         vertex: u32,
         output: u32,
         expected: &Expected,
         line: usize,
     ) -> Result<(), String> {
-        let Some(outputs) = outputs else {
+        let Some((outputs, shader)) = outputs else {
             return Err(format!(
                 "{}: probe failed: no `run vertices` before this probe in the test",
                 self.at(line)
@@ -949,13 +1088,22 @@ impl Runner<'_> {
                 outputs.len()
             ));
         };
-        let Some(o) = v.get(output as usize) else {
+        let value = match &shader.d3d {
+            Some(d) => d.output_register(v, output),
+            None => v.get(output as usize).copied(),
+        };
+        let Some(o) = value else {
+            let name = if shader.d3d.is_some() {
+                format!("o{output}")
+            } else {
+                format!("OUT[{output}]")
+            };
             return Err(format!(
-                "{}: probe failed: the vertex shader has no OUT[{output}]",
+                "{}: probe failed: the vertex shader has no {name}",
                 self.at(line)
             ));
         };
-        self.compare(expected, o, line)
+        self.compare(expected, &o, line)
     }
 
     fn mark_last_checked(&mut self) {
@@ -1005,7 +1153,19 @@ impl Runner<'_> {
                 slot.section.stage.name(),
                 slot.section.line
             )),
-            Built::Unsupported(why) => Err(format!("{at}: {why}")),
+            Built::Unsupported(_) => Err(format!(
+                "{at}: expected the {} shader (line {}) to be rejected with \"{text}\", but it is valid",
+                slot.section.stage.name(),
+                slot.section.line
+            )),
         }
+    }
+}
+
+/// Applies a render-state command to the list of active states.
+fn set_state(state: &mut Vec<(String, usize)>, st: &RenderState, line: usize) {
+    state.retain(|(k, _)| *k != st.key);
+    if st.active {
+        state.push((st.key.clone(), line));
     }
 }

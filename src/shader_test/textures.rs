@@ -11,11 +11,11 @@
 //! written as 0..255 bytes). Texels without data stay zero.
 
 use super::parse::{
-    AddressMode, Filter, SamplerSection, TextureFormat, TextureSection,
-    TextureTarget as SectionTarget,
+    AddressMode, Filter, SamplerSection, TextureSection, TextureTarget as SectionTarget,
 };
 use super::values::ValueType;
 use crate::enums::TextureTarget;
+use crate::texture::format::Layout;
 use crate::texture::{self, Format, MipFilter, Sampler, Texture, Wrap};
 
 /// The machine's target for a section's target word.
@@ -33,42 +33,42 @@ pub fn target_of(t: SectionTarget) -> TextureTarget {
     }
 }
 
-/// The format word of a section format (`rgba8`, `r32f`, ...).
-pub fn format_word(f: TextureFormat) -> &'static str {
-    match f {
-        TextureFormat::Rgba32f => "rgba32f",
-        TextureFormat::Rgba32ui => "rgba32ui",
-        TextureFormat::Rgba32i => "rgba32i",
-        TextureFormat::R32f => "r32f",
-        TextureFormat::R32ui => "r32ui",
-        TextureFormat::R32i => "r32i",
-        TextureFormat::Rg32f => "rg32f",
-        TextureFormat::Rgba8 => "rgba8",
-        TextureFormat::Rgba8Srgb => "rgba8_srgb",
-        TextureFormat::R8 => "r8",
-        TextureFormat::Rgba16f => "rgba16f",
+/// Where each channel of a texel of `format` is stored: (first bit, bits)
+/// inside the texel's little-endian bytes, in r, g, b, a order.
+fn channel_bits(format: Format) -> Vec<(u32, u32)> {
+    match format.layout() {
+        Layout::Plain { bits, n, bgra, .. } => (0..n as u32)
+            .map(|c| {
+                let mem = if bgra && c < 3 { 2 - c } else { c };
+                (mem * bits as u32, bits as u32)
+            })
+            .collect(),
+        Layout::Rgb10a2 { .. } => vec![(0, 10), (10, 10), (20, 10), (30, 2)],
+        Layout::Rg11b10f => vec![(0, 11), (11, 11), (22, 10)],
+        Layout::Z32f => vec![(0, 32)],
+        Layout::Z16 => vec![(0, 16)],
     }
 }
 
-/// The machine's format for a section format.
-pub fn format_of(f: TextureFormat) -> Result<Format, String> {
-    Format::from_short_name(format_word(f))
-        .ok_or_else(|| format!("the machine has no texel format `{}`", format_word(f)))
-}
-
-/// Bytes of one channel of a section format.
-fn channel_bytes(f: TextureFormat) -> usize {
-    match f {
-        TextureFormat::Rgba8 | TextureFormat::Rgba8Srgb | TextureFormat::R8 => 1,
-        TextureFormat::Rgba16f => 2,
-        _ => 4,
+/// Writes `bits` bits of `value` at bit `first` of `out` (little-endian).
+fn write_channel(out: &mut [u8], first: u32, bits: u32, value: u32) {
+    for b in 0..bits {
+        let bit = first + b;
+        if let Some(byte) = out.get_mut((bit / 8) as usize) {
+            let m = 1u8 << (bit % 8);
+            if (value >> b) & 1 != 0 {
+                *byte |= m;
+            } else {
+                *byte &= !m;
+            }
+        }
     }
 }
 
 /// Builds the resource a `[texture N]` / `[image N]` section describes.
 pub fn texture_from_section(s: &TextureSection) -> Result<Texture, String> {
     let target = target_of(s.target);
-    let format = format_of(s.format)?;
+    let format = s.format;
     let [w, h, d] = s.size;
     let (size, layers) = match s.target {
         SectionTarget::D1 | SectionTarget::Buffer => ([w, 1, 1], 1),
@@ -79,15 +79,9 @@ pub fn texture_from_section(s: &TextureSection) -> Result<Texture, String> {
         SectionTarget::D2Array | SectionTarget::CubeArray => ([w, h, 1], d),
     };
     let mut tex = Texture::new(target, format, size, layers, s.levels, 1)?;
-    let comps = s.format.components() as usize;
-    let cb = channel_bytes(s.format);
+    let comps = format.channels();
+    let channels = channel_bits(format);
     let bpt = format.bytes_per_texel();
-    if cb * comps != bpt {
-        return Err(format!(
-            "format `{}`: {comps} channels of {cb} bytes do not make the machine's {bpt}-byte texel",
-            format_word(s.format)
-        ));
-    }
     for (k, data) in s.data.iter().enumerate() {
         let Some(level) = tex.levels.get_mut(k) else {
             return Err(format!(
@@ -113,15 +107,14 @@ pub fn texture_from_section(s: &TextureSection) -> Result<Texture, String> {
                 }
                 _ => {
                     for (c, &word) in chunk.iter().enumerate() {
-                        let fits = cb == 4 || u64::from(word) < 1u64 << (8 * cb);
-                        if !fits {
+                        let (first, bits) = channels.get(c).copied().unwrap_or((0, 0));
+                        if bits < 32 && u64::from(word) >= 1u64 << bits {
                             return Err(format!(
-                                "level {k}, texel {i}: the value {word} does not fit the {}-bit channels of `{}` (integer values are raw channel bits)",
-                                cb * 8,
-                                format_word(s.format)
+                                "level {k}, texel {i}: the value {word} does not fit the {bits}-bit channel {c} of `{}` (integer values are raw channel bits)",
+                                format.short_name()
                             ));
                         }
-                        out[c * cb..(c + 1) * cb].copy_from_slice(&word.to_le_bytes()[..cb]);
+                        write_channel(out, first, bits, word);
                     }
                 }
             }
@@ -226,7 +219,7 @@ mod tests {
             index: 0,
             image: false,
             target: SectionTarget::D2,
-            format: TextureFormat::Rgba8,
+            format: Format::Rgba8Unorm,
             size: [1, 1, 1],
             levels: 1,
             data: vec![LevelData {
@@ -235,7 +228,7 @@ mod tests {
             }],
         };
         let e = texture_from_section(&s).unwrap_err();
-        assert!(e.contains("does not fit the 8-bit channels"), "{e}");
+        assert!(e.contains("does not fit the 8-bit channel 0"), "{e}");
         // Missing texels stay zero; a half given texel is padded with zeros.
         let s = section("[texture 0]\ntarget 2d\nformat rgba32f\nsize (2, 1)\n1 2 3 4 5\n");
         let t = texture_from_section(&s).unwrap();
