@@ -169,7 +169,12 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
             shader.processor
         );
     }
-    let program = Program::compile(shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let numerics = if loaded.d3d.is_some() {
+        tgsi::exec::Numerics::Direct3D
+    } else {
+        tgsi::exec::Numerics::Ieee
+    };
+    let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
     let mut res = Resources::default();
     if let Some(data) = &args.data {
         load_data(data, &mut res)?;

@@ -142,7 +142,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
-    let program = Program::compile(shader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let numerics = if loaded.d3d.is_some() {
+        tgsi::exec::Numerics::Direct3D
+    } else {
+        tgsi::exec::Numerics::Ieee
+    };
+    let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
     // Runs on the machine with the resources where the shader reads them.
     let bound =
         |res: &mut Resources,

@@ -607,6 +607,7 @@ impl Batch {
             EXP => self.special1(inst, env, ops::exp),
             LOG => self.special1(inst, env, ops::log),
             DST => self.special2(inst, env, ops::dst),
+            PK2H if inst.d3d => self.vec_to_scalar(inst, env, ops::pk2h_toward_zero),
             PK2H => self.vec_to_scalar(inst, env, ops::pk2h),
             PK2US => self.vec_to_scalar(inst, env, ops::pk2us),
             PK4B => self.vec_to_scalar(inst, env, ops::pk4b),

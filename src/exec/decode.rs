@@ -75,6 +75,8 @@ pub struct Src {
     /// Register channel feeding channel c (0..4).
     pub swz: [u8; 4],
     pub modifier: Modifier,
+    /// Float32 denormals read as sign-preserved zeros ([`super::Numerics::Direct3D`]).
+    pub flush: bool,
 }
 
 impl Src {
@@ -82,6 +84,7 @@ impl Src {
         kind: SrcKind::None,
         swz: [0, 1, 2, 3],
         modifier: Modifier::None,
+        flush: false,
     };
 }
 
@@ -187,6 +190,12 @@ pub struct Inst {
     pub aux: u32,
     /// BRK: true when it leaves a switch (false: a loop).
     pub brk_switch: bool,
+    /// Float32 denormal results are written as sign-preserved zeros
+    /// ([`super::Numerics::Direct3D`]).
+    pub flush: bool,
+    /// The program runs under [`super::Numerics::Direct3D`] (conversions
+    /// to half round toward zero).
+    pub d3d: bool,
 }
 
 /// Where each register file lives in the batch register array.
@@ -368,7 +377,7 @@ enum Open {
 }
 
 impl Code {
-    pub fn compile(shader: &Shader) -> Result<Code, ExecError> {
+    pub fn compile(shader: &Shader, numerics: super::Numerics) -> Result<Code, ExecError> {
         let sizes = file_sizes(shader)?;
         let mut base = 0u32;
         let mut next = |len: u32| {
@@ -492,6 +501,9 @@ impl Code {
         }
         let mut switch_cases = Vec::new();
         link_blocks(&ir, &mut insts, &mut switch_cases)?;
+        if numerics == super::Numerics::Direct3D {
+            mark_direct3d(&mut insts);
+        }
         let dim = |p: PropertyName| shader.property(p).unwrap_or(1).max(1);
         let block_size = [
             dim(PropertyName::CsFixedBlockWidth),
@@ -716,7 +728,30 @@ fn decode_src(
         kind,
         swz,
         modifier,
+        flush: false,
     })
+}
+
+/// Marks what [`super::Numerics::Direct3D`] changes: the float32 sources and
+/// results of float arithmetic, conversions, packing and derivatives flush
+/// denormals (moves and selects, MOV and CMP, keep their bits).
+fn mark_direct3d(insts: &mut [Inst]) {
+    for inst in insts {
+        let info = inst.op.info();
+        inst.d3d = true;
+        let arithmetic = match info.category {
+            Category::FloatAlu => !matches!(inst.op, Opcode::MOV | Opcode::CMP),
+            Category::Conversion | Category::Pack | Category::Derivative | Category::Double => true,
+            _ => false,
+        };
+        if !arithmetic {
+            continue;
+        }
+        inst.flush = info.dst_type == OperandType::Float;
+        for (k, src) in inst.src.iter_mut().enumerate().take(info.num_src as usize) {
+            src.flush = info.src_types.get(k) == Some(&OperandType::Float);
+        }
+    }
 }
 
 fn resource_of(
@@ -815,6 +850,8 @@ fn decode_inst(
         target: 0,
         aux: 0,
         brk_switch: false,
+        flush: false,
+        d3d: false,
     };
     let memory_dst = op == Opcode::STORE;
     let memory_src0 =
@@ -885,6 +922,7 @@ fn decode_inst(
                 kind: SrcKind::None,
                 swz: [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8),
                 modifier: Modifier::None,
+                flush: false,
             };
             continue;
         }
@@ -1021,6 +1059,7 @@ fn decode_tex(
                 kind: SrcKind::Reg(range.base + o.index as u32),
                 swz: [sw[0] as u8, sw[1] as u8, sw[2] as u8, 3],
                 modifier: Modifier::None,
+                flush: false,
             })
         }
     };

@@ -121,6 +121,10 @@ impl Kernel {
 
     /// The fast path of `inst`, or [`Kernel::NONE`].
     pub fn build(inst: &Inst) -> Kernel {
+        // Direct3D's denormal flushing and conversions take the general path.
+        if inst.flush || inst.d3d && inst.op == Opcode::PK2H || inst.src.iter().any(|s| s.flush) {
+            return Kernel::NONE;
+        }
         let Some((shape, (run, one))) = handler(inst.op) else {
             return Kernel::NONE;
         };
@@ -1010,7 +1014,7 @@ mod tests {
             let text =
                 format!("COMP\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL CONST[0][0..2]\n{body}\nEND\n");
             let (s, _) = crate::text::parse(&text).expect("parses");
-            Code::compile(&s).expect("compiles")
+            Code::compile(&s, crate::exec::Numerics::Ieee).expect("compiles")
         };
         assert!(
             code("ADD TEMP[0], TEMP[1], -|CONST[0][1].xxxx|").fast[0]

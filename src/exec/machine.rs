@@ -360,6 +360,15 @@ impl Batch {
     /// Stores `self.result` (channels `chans`) to dst 0, saturating floats when asked.
     #[inline(always)]
     pub fn store_result(&mut self, inst: &Inst, chans: u8) {
+        if inst.flush {
+            for (c, row) in self.result.iter_mut().enumerate() {
+                if chans & (1 << c) != 0 {
+                    for x in row.iter_mut() {
+                        *x = ops::flush_denormal(*x);
+                    }
+                }
+            }
+        }
         if inst.saturate {
             for (c, row) in self.result.iter_mut().enumerate() {
                 if chans & (1 << c) != 0 {
@@ -857,10 +866,11 @@ pub fn fetch_into<'a>(
     env: &Env,
 ) -> [&'a Row; 4] {
     if let SrcKind::Reg(r) = s.kind {
-        let plain = match s.modifier {
-            super::decode::Modifier::None => true,
-            super::decode::Modifier::Apply { ty, .. } => ty.is_64bit(),
-        };
+        let plain = !s.flush
+            && match s.modifier {
+                super::decode::Modifier::None => true,
+                super::decode::Modifier::Apply { ty, .. } => ty.is_64bit(),
+            };
         if plain {
             let reg = &regs[r as usize];
             let sw = s.swz;
@@ -962,6 +972,15 @@ pub fn fill_src(regs: &[Reg], out: &mut Reg, s: &Src, need: u8, env: &Env) {
             for c in 0..4 {
                 if need & (1 << c) != 0 {
                     out[c] = [0; LANES];
+                }
+            }
+        }
+    }
+    if s.flush {
+        for (c, row) in out.iter_mut().enumerate() {
+            if need & (1 << c) != 0 {
+                for v in row.iter_mut() {
+                    *v = ops::flush_denormal(*v);
                 }
             }
         }

@@ -82,6 +82,22 @@ pub const LANES: usize = 16;
 #[allow(clippy::needless_range_loop)]
 mod fast;
 
+/// The numeric rules a program runs under, chosen once per program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numerics {
+    /// TGSI as Gallium runs it: IEEE-754 float32 (denormals kept), PK2H
+    /// rounding to nearest even.
+    #[default]
+    Ieee,
+    /// Direct3D 10/11 ("Floating-point rules", "Data conversion rules"):
+    /// float32 denormals are flushed to sign-preserved zero on the inputs
+    /// and outputs of float arithmetic, conversions and derivatives (MOV and
+    /// the selects keep their bits; doubles keep denormals); PK2H
+    /// (`f32tof16`) rounds toward zero and turns finite values beyond the
+    /// half range into the largest finite half.
+    Direct3D,
+}
+
 /// Bounds that keep hostile shaders finite.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -185,8 +201,13 @@ fn lanes_mask(n: usize) -> Mask {
 impl Program {
     /// Pre-decodes a (validated) shader.
     pub fn compile(shader: &Shader) -> Result<Program, ExecError> {
+        Program::compile_with(shader, Numerics::Ieee)
+    }
+
+    /// [`Program::compile`] under the given numeric rules.
+    pub fn compile_with(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
         Ok(Program {
-            code: Code::compile(shader)?,
+            code: Code::compile(shader, numerics)?,
         })
     }
 

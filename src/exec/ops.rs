@@ -754,6 +754,53 @@ pub fn pk2h(a: [u32; 4]) -> u32 {
     f32_to_half(a[0]) | f32_to_half(a[1]) << 16
 }
 
+/// PK2H under Direct3D's conversion rules: each half by
+/// [`f32_to_half_toward_zero`].
+#[inline]
+pub fn pk2h_toward_zero(a: [u32; 4]) -> u32 {
+    f32_to_half_toward_zero(a[0]) | f32_to_half_toward_zero(a[1]) << 16
+}
+
+/// Float32 bits to half bits by Direct3D's "Data conversion rules": round
+/// toward zero; finite values beyond the half range give the largest finite
+/// half (of their sign); infinities stay infinite, NaN stays NaN; float32
+/// denormals are flushed first (they are far below the half range anyway).
+pub fn f32_to_half_toward_zero(bits: u32) -> u32 {
+    let sign = (bits >> 16) & 0x8000;
+    let exp = (bits >> 23) & 0xff;
+    let man = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | if man != 0 { 0x7e00 } else { 0x7c00 };
+    }
+    if exp == 0 {
+        return sign;
+    }
+    // The half exponent field is exp - 127 + 15.
+    if exp >= 127 + 16 {
+        return sign | 0x7bff;
+    }
+    if exp > 127 - 15 {
+        return sign | (exp - 127 + 15) << 10 | man >> 13;
+    }
+    // A half denormal counts units of 2^-24: the 24-bit significand
+    // (value = significand * 2^(exp - 150)) shifted right by 126 - exp.
+    let shift = 126 - exp;
+    if shift >= 32 {
+        return sign;
+    }
+    sign | (man | 0x80_0000) >> shift
+}
+
+/// A float32 denormal as the zero of its sign; other values unchanged.
+#[inline(always)]
+pub fn flush_denormal(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
 /// PK2US: `unorm16(x) | unorm16(y) << 16`.
 #[inline]
 pub fn pk2us(a: [u32; 4]) -> u32 {
@@ -1349,6 +1396,26 @@ pub fn atomic_new_value(op: Opcode, old: u32, value: u32, compare_or_unused: u32
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn halves_toward_zero_saturate_and_keep_specials() {
+        let h = |f: f32| f32_to_half_toward_zero(f.to_bits());
+        assert_eq!(h(1.0), 0x3c00);
+        assert_eq!(h(1.0009), 0x3c00); // nearest would be 0x3c01
+        assert_eq!(h(-65519.0), 0xfbff); // nearest would be -infinity
+        assert_eq!(h(1e30), 0x7bff);
+        assert_eq!(h(f32::INFINITY), 0x7c00);
+        assert_eq!(h(f32::NEG_INFINITY), 0xfc00);
+        assert_eq!(h(f32::NAN) & 0x7fff, 0x7e00);
+        assert_eq!(h(-0.0), 0x8000);
+        // Half denormals: 2^-15 = 512 units of 2^-24; 3 * 2^-25 truncates to 1 unit.
+        assert_eq!(h(2f32.powi(-15)), 0x0200);
+        assert_eq!(h(3.0 * 2f32.powi(-25)), 0x0001);
+        assert_eq!(h(2f32.powi(-25)), 0);
+        assert_eq!(h(f32::from_bits(0x8000_0001)), 0x8000);
+        assert_eq!(flush_denormal(0x807f_ffff), 0x8000_0000);
+        assert_eq!(flush_denormal(0x0080_0000), 0x0080_0000);
+    }
+
     use super::*;
 
     const NAN: u32 = 0x7fc0_0000;

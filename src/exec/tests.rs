@@ -499,3 +499,43 @@ fn fp64_int64_ssbo_benchmark_shader_matches_a_scalar_model() {
         assert_eq!((got_x, got_y), (x, y), "invocation {i}");
     }
 }
+
+#[test]
+fn direct3d_numerics_flush_arithmetic_but_not_moves() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+               PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..1]\n\
+               IMM[0] UINT32 {0, 16, 32, 0}\nIMM[1] FLT32 {0.5, 1.0, 0.0, 0.0}\n\
+               ADD TEMP[0], CONST[0][0], IMM[0].xxxx\n\
+               MUL TEMP[0].z, CONST[0][0].zzzz, IMM[1].xxxx\n\
+               STORE BUFFER[0].xyzw, IMM[0].xxxx, TEMP[0]\n\
+               MOV TEMP[1], CONST[0][0]\n\
+               STORE BUFFER[0].xyzw, IMM[0].yyyy, TEMP[1]\n\
+               PK2H TEMP[1].x, CONST[0][0].wwww\n\
+               FSEQ TEMP[1].y, CONST[0][0].xxxx, IMM[0].xxxx\n\
+               STORE BUFFER[0].xy, IMM[0].zzzz, TEMP[1]\nEND\n";
+    let (shader, _) = crate::text::parse(src).unwrap();
+    // 2^-149, the largest negative denormal, 2^-126, 65520.0
+    let consts = vec![vec![1, 0x807f_ffff, 0x0080_0000, 65520f32.to_bits()]];
+    let run_with = |numerics| {
+        let p = Program::compile_with(&shader, numerics).unwrap();
+        let mut res = Resources {
+            constants: consts.clone(),
+            buffers: vec![vec![0; 40]],
+            ..Resources::default()
+        };
+        p.dispatch(&mut res, [1, 1, 1], &Limits::default()).unwrap();
+        words(&res.buffers[0])
+    };
+    let ieee = run_with(Numerics::Ieee);
+    assert_eq!(ieee[..4], [1, 0x807f_ffff, 0x0040_0000, 65520f32.to_bits()]);
+    // PK2H rounds 65520 to nearest: infinity; 2^-149 == 0 is false.
+    assert_eq!(ieee[8..10], [0x7c00 | 0x7c00 << 16, 0]);
+    let d3d = run_with(Numerics::Direct3D);
+    // Denormal inputs read as +-0 (+-0 + 0 = +0); 2^-126 * 0.5 flushes to 0.
+    assert_eq!(d3d[..4], [0, 0, 0, 65520f32.to_bits()]);
+    // MOV keeps the bits under both rules.
+    assert_eq!(d3d[4..8], ieee[4..8]);
+    assert_eq!(d3d[4..8], consts[0][..]);
+    // PK2H rounds toward zero and saturates: 65504 = 0x7bff; 2^-149 == 0.
+    assert_eq!(d3d[8..10], [0x7bff | 0x7bff << 16, u32::MAX]);
+}

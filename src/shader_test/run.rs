@@ -20,7 +20,7 @@ use super::values::{ValueType, parse_value};
 use super::values::{format_list, values_match, words_to_values};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::enums::{Processor, TextureTarget};
-use crate::exec::{Draw, ExecError, Limits, Program, Resources};
+use crate::exec::{Draw, ExecError, Limits, Numerics, Program, Resources};
 use crate::ir::{Shader, Span};
 use crate::opcode::Category;
 use crate::texture::format::NumClass;
@@ -444,7 +444,12 @@ impl Runner<'_> {
             };
             return Built::Unsupported(why);
         }
-        match catch_unwind(AssertUnwindSafe(|| Program::compile(shader))) {
+        let numerics = if d3d.is_some() {
+            Numerics::Direct3D
+        } else {
+            Numerics::Ieee
+        };
+        match catch_unwind(AssertUnwindSafe(|| Program::compile_with(shader, numerics))) {
             Err(p) => Built::Rejected(format!(
                 "the machine panicked preparing the shader: {}",
                 panic_text(p)
