@@ -780,7 +780,7 @@ pub fn f32_to_half_toward_zero(bits: u32) -> u32 {
         return sign | 0x7bff;
     }
     if exp > 127 - 15 {
-        return sign | (exp - 127 + 15) << 10 | man >> 13;
+        return sign | (exp + 15 - 127) << 10 | man >> 13;
     }
     // A half denormal counts units of 2^-24: the 24-bit significand
     // (value = significand * 2^(exp - 150)) shifted right by 126 - exp.
@@ -1401,6 +1401,9 @@ mod tests {
         let h = |f: f32| f32_to_half_toward_zero(f.to_bits());
         assert_eq!(h(1.0), 0x3c00);
         assert_eq!(h(1.0009), 0x3c00); // nearest would be 0x3c01
+        assert_eq!(h(0.5), 0x3800);
+        assert_eq!(h(0.33333334), 0x3555);
+        assert_eq!(h(2f32.powi(-14)), 0x0400); // the smallest normal half
         assert_eq!(h(-65519.0), 0xfbff); // nearest would be -infinity
         assert_eq!(h(1e30), 0x7bff);
         assert_eq!(h(f32::INFINITY), 0x7c00);
