@@ -4,7 +4,8 @@
 //! for the machine; [`D3dShader`] then feeds it the way Direct3D would:
 //!
 //! * resources by register number: `[constant N]` / `--const N` is `cbN`,
-//!   `[texture N]` is `tN` (its texel bytes for a raw or structured `tN`),
+//!   `[texture N]` is `tN` (its texel bytes for a raw or structured `tN`;
+//!   without a `[texture N]`, the bytes of `[buffer N]`),
 //!   `[sampler N]` is `sN`, `[buffer N]` is a raw or structured `uN`,
 //!   `[image N]` a typed `uN`; the lowering's [`Binding`]s say where each
 //!   one lives in TGSI, so the test's resources are moved there for a run
@@ -196,7 +197,8 @@ impl D3dShader {
 
     /// Runs `run` with the resources of `res` (indexed by Direct3D register
     /// numbers) where the lowered shader reads them, then puts the UAVs
-    /// back. Raw and structured `tN` read the level-0 bytes of texture N;
+    /// back. Raw and structured `tN` read the level-0 bytes of texture N
+    /// (without one, a copy of buffer N);
     /// a UAV counter is a 4-byte buffer that starts at 0 and stays in `res`
     /// for later runs.
     pub fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
@@ -243,6 +245,7 @@ impl D3dShader {
                     .get(register as usize)
                     .and_then(|t| t.as_ref())
                     .and_then(|t| t.levels.first().cloned())
+                    .or_else(|| res.buffers.get(register as usize).cloned())
                     .unwrap_or_default();
                 set(&mut res.buffers, to, Vec::new(), bytes);
             }

@@ -25,8 +25,9 @@ pub enum ValueType {
 }
 
 impl ValueType {
-    /// Looks up a type word. `float4`, `uint4`, `int4` (vkd3d's vector spellings)
-    /// map to their scalar types; the second element says a vector form was used.
+    /// Looks up a type word. `float4`, `uint4`, `int4`, `double2`,
+    /// `uint64_t2`, `int64_t2` (vkd3d's vector spellings, 16 bytes each) map
+    /// to their scalar types; the second element says a vector form was used.
     pub fn from_word(word: &str) -> Option<(ValueType, bool)> {
         Some(match word {
             "float" => (ValueType::Float, false),
@@ -39,6 +40,9 @@ impl ValueType {
             "float4" => (ValueType::Float, true),
             "uint4" => (ValueType::Uint, true),
             "int4" => (ValueType::Int, true),
+            "double2" => (ValueType::Double, true),
+            "uint64_t2" => (ValueType::Uint64, true),
+            "int64_t2" => (ValueType::Int64, true),
             _ => return None,
         })
     }
