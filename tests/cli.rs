@@ -66,7 +66,7 @@ fn render_rejects_bad_input_clearly() {
     let (code, err) = tgsi(&["render", "examples/collatz.tgsi", "-o", out]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("runs fragment shaders (FRAG); this is a COMP shader"),
+        err.contains("runs fragment (pixel) shaders; this is a COMP shader"),
         "{err}"
     );
     assert!(!std::path::Path::new(out).exists());
@@ -251,4 +251,91 @@ fn direct3d_assembly_assembles_formats_and_reports_errors() {
     let (code, _) = tgsi(&["check", "--from", "tgsi", D3D_LISTING]);
     assert_eq!(code, 1);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_takes_direct3d_assembly_and_containers() {
+    // --const 0 is cb0, --buffer 0 is the raw UAV u0; the outputs print as u#.
+    let cs = temp_shader(
+        "d3d-cs.asm",
+        "cs_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_uav_raw u0\n\
+         dcl_input vThreadID.x\ndcl_temps 1\ndcl_thread_group 2, 1, 1\n\
+         ishl r0.x, vThreadID.x, l(2)\nld_raw r0.y, r0.x, u0.xxxx\n\
+         imad r0.y, r0.y, cb0[0].x, cb0[0].y\nstore_raw u0.x, r0.x, r0.y\nret\n",
+    );
+    let args = |shader: &str| {
+        tgsi_out(&[
+            "run",
+            shader,
+            "--const",
+            "0=uint:3,1",
+            "--buffer",
+            "0=uint:5,6",
+            "--json",
+        ])
+    };
+    let (code, out, err) = args(&cs);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // 5 * 3 + 1 = 16, 6 * 3 + 1 = 19
+    assert_eq!(
+        v["buffers"][0]["words"],
+        serde_json::json!([16, 19]),
+        "{out}"
+    );
+    assert_eq!(v["buffers"][0]["name"], "u0", "{out}");
+    // The same program as a DXBC container.
+    let blob = cs.replace(".asm", ".dxbc");
+    let (code, err) = tgsi(&["asm", &cs, "-o", &blob]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = args(&blob);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[\n        16,\n        19\n      ]"), "{out}");
+    // A vertex shader: outputs by o# register.
+    let vs = temp_shader(
+        "d3d-vs.asm",
+        "vs_4_0\ndcl_input v2.xy\ndcl_output o1.xyzw\nadd o1.xyzw, v2.xyxy, l(1.0, 2.0, 3.0, 4.0)\nret\n",
+    );
+    let (code, out, err) = tgsi_out(&["run", &vs, "--input", "2=float:1,2,0,0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("vertex 0 o1"), "{out}");
+    assert!(out.contains("0x40c00000"), "{out}"); // 2 + 4 = 6.0
+    // Errors of the assembler are reported against the file.
+    let bad = temp_shader(
+        "d3d-bad.asm",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\nmov r0.x, l(1)\nret\n",
+    );
+    let (code, _, err) = tgsi_out(&["run", &bad]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("dcl_temps"), "{err}");
+}
+
+#[test]
+fn render_takes_a_direct3d_pixel_shader() {
+    let dir = std::env::temp_dir().join(format!("tgsi-render-d3d-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The first TEXCOORD input gets (u, v, 0, 1); cb0 comes from --const 0.
+    let shader = dir.join("ps.asm");
+    std::fs::write(
+        &shader,
+        "ps_4_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_input_ps linear v1.xy\n\
+         dcl_output o0.xyzw\nmov o0.xy, v1.xyxx\nmov o0.zw, cb0[0].xxxy\nret\n",
+    )
+    .unwrap();
+    let out = dir.join("out.png");
+    let (code, err) = tgsi(&[
+        "render",
+        shader.to_str().unwrap(),
+        "--const",
+        "0=float:0.5,1",
+        "--size",
+        "2x1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = tgsi::image_io::load_png(&out).unwrap();
+    // u = 0.25, 0.75 -> 64, 191; v = 0.5 -> 128; 0.5 -> 128; alpha 1 -> 255
+    assert_eq!(img.pixels, vec![64, 128, 128, 255, 191, 128, 128, 255]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

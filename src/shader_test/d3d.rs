@@ -272,10 +272,10 @@ impl D3dShader {
                     moved.push(Moved::Buffer { from, to });
                 }
             }
-            (D3dSlot::UavCounter { .. }, File::Buffer) => {
-                if res.buffers.get(to).is_none_or(|c| c.len() < 4) {
-                    set(&mut res.buffers, to, Vec::new(), vec![0; 4]);
-                }
+            (D3dSlot::UavCounter { .. }, File::Buffer)
+                if res.buffers.get(to).is_none_or(|c| c.len() < 4) =>
+            {
+                set(&mut res.buffers, to, Vec::new(), vec![0; 4]);
             }
             (D3dSlot::TextureWithSampler { texture, sampler }, File::Sampler) => {
                 let t = res.textures.get(texture as usize).cloned().flatten();

@@ -1,6 +1,8 @@
 //! The `.shader_test` runner behind `tgsi test`: parses test files (see
-//! `/work/shared/shader_test.md` for the format), assembles their shaders,
-//! runs them on the [`crate::exec`] machine and compares probed values.
+//! `/work/shared/shader_test.md` for the format and `docs/shader_test.md`
+//! for what is supported), assembles their shaders (TGSI, or Direct3D
+//! SM4/SM5 assembly and DXBC lowered to TGSI, see `d3d.rs`), runs them on
+//! the [`crate::exec`] machine and compares probed values.
 //!
 //! Counting: every `[test]` section is one test (it passes when all its
 //! probes pass). A `[<stage> shader fail]` section that no `expect error`
@@ -10,26 +12,30 @@
 //! be read or parsed is one failed test.
 //!
 //! State: a `[test]` sees the sections above it. Each test starts from the
-//! declared buffer and constant contents; `uniform` writes persist into later
-//! tests (as in vkd3d); within one test, commands see each other's effects.
+//! declared buffer, image and constant contents and cleared render targets;
+//! `uniform` writes and render state persist into later tests (as in vkd3d);
+//! within one test, commands see each other's effects.
 //!
-//! Drawing: `draw quad` renders the fragment shader into an rgba32f target
-//! that pixel, rect and all probes read; `[texture N]`, `[image N]` and
-//! `[sampler N]` become the machine's resources (see `textures.rs`), and
-//! `probe image` reads an image after the commands above it.
+//! Drawing: `draw quad` renders the fragment shader into the `[render
+//! target N]`s (or one rgba32f target) that pixel, rect and all probes read
+//! (`targets.rs`); `[texture N]`, `[image N]` and `[sampler N]` become the
+//! machine's resources (`textures.rs`); a Direct3D shader gets them by
+//! register number through its lowering's bindings (`d3d.rs`).
 //!
 //! Skipped (never passed, never failed): tests under an unknown or unmet
-//! `[require]` line; tests whose shader is `d3d-asm` or `dxbc-tpf-hex`, or
-//! uses geometry-stage or bindless opcodes; `run vertices` while a geometry
-//! shader is declared.
+//! `[require]` line; tests that need the drawing pipeline (`draw TOPOLOGY`,
+//! `draw indexed`, depth/stencil probes and clears, `draw quad` under depth,
+//! stencil, blend, viewport or scissor state); tests whose shader is a
+//! geometry or tessellation shader or uses bindless opcodes; `run vertices`
+//! while a geometry shader is declared.
 //!
 //! Beyond the contract: trailing blank and `#`/`%` lines at the end of a
-//! shader body are not part of the shader (they cannot be TGSI), so comments
-//! may precede the next header; `probe buffer` takes an optional `ulp U`;
-//! `shader model` takes `<`, `<=`, `==`, `>=`, `>` and the runner offers 5.1;
-//! `expect error` matches TEXT case-insensitively, and a TEXT in double
-//! quotes means the text between them; `fail` sections are judged by the
-//! assembler and validator only (never run).
+//! shader body are not part of the shader, so comments may precede the next
+//! header; `probe buffer` takes an optional `ulp U`; `shader model` takes
+//! `<`, `<=`, `==`, `>=`, `>` and the runner offers 5.1; `expect error`
+//! matches TEXT case-insensitively, and a TEXT in double quotes means the
+//! text between them; `fail` sections are judged by the assembler and
+//! validator only (never run); pixel probes take `r`/`rg`/`rgb` kinds.
 
 pub mod d3d;
 mod parse;

@@ -134,6 +134,10 @@ impl Runnable {
     }
 }
 
+/// The outputs of `run vertices` (per vertex, per TGSI output) and the
+/// shader that wrote them.
+type VertexRun = (Vec<Vec<[u32; 4]>>, Rc<Runnable>);
+
 /// What assembling a shader section gave.
 #[derive(Clone)]
 enum Built {
@@ -619,7 +623,7 @@ impl Runner<'_> {
             Ok(f) => f,
             Err(e) => return Outcome::Failed(vec![format!("{}: {e}", self.at(test.line))]),
         };
-        let mut outputs: Option<(Vec<Vec<[u32; 4]>>, Rc<Runnable>)> = None;
+        let mut outputs: Option<VertexRun> = None;
         for (line, cmd) in &test.commands {
             let line = *line;
             let result = match cmd {
@@ -770,7 +774,7 @@ impl Runner<'_> {
         res: &mut Resources,
         count: u32,
         line: usize,
-    ) -> Result<(Vec<Vec<[u32; 4]>>, Rc<Runnable>), String> {
+    ) -> Result<VertexRun, String> {
         let shader = self.program(Stage::Vertex, line)?;
         let inputs = self.vertex_inputs(&shader, count as usize, line)?;
         let limits = &self.config.limits;
@@ -1075,7 +1079,7 @@ impl Runner<'_> {
     /// `probe vertex V OUT[K]`: TGSI output K, or `oK` of a Direct3D shader.
     fn probe_vertex(
         &self,
-        outputs: Option<&(Vec<Vec<[u32; 4]>>, Rc<Runnable>)>,
+        outputs: Option<&VertexRun>,
         vertex: u32,
         output: u32,
         expected: &Expected,
