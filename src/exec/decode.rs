@@ -251,6 +251,8 @@ pub struct Code {
     pub pixel_center_integer: bool,
     /// FS_COLOR0_WRITES_ALL_CBUFS.
     pub color0_writes_all: bool,
+    /// The numeric rules the program was compiled under.
+    pub numerics: super::Numerics,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -523,6 +525,7 @@ impl Code {
             origin_lower_left: prop(PropertyName::FsCoordOrigin) == 1,
             pixel_center_integer: prop(PropertyName::FsCoordPixelCenter) == 1,
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
+            numerics,
             processor: shader.processor,
             insts,
             temp,

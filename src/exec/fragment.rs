@@ -49,6 +49,9 @@
 //!   reports sample 0.
 //! * Outputs: `COLOR[n]` goes to target n (`COLOR[0]` to every target with
 //!   FS_COLOR0_WRITES_ALL_CBUFS); a target no output names is left as it was.
+//!   Under [`super::Numerics::Direct3D`], values for 16-bit float channels
+//!   are converted toward zero and saturate at ±65504 (Direct3D's "Data
+//!   conversion rules"); otherwise to nearest, overflowing to infinity.
 //! * Inter-lane opcodes (VOTE_*, BALLOT, READ_*) see helper lanes as
 //!   active lanes of the batch. FACE as a system value is also +-1.0.
 //!   Cylindrical wrap and declaration usage masks are ignored.
@@ -758,6 +761,16 @@ impl Program {
         let mut parts: Vec<Vec<TargetRows>> = ranges.iter().map(|_| Vec::new()).collect();
         for t in targets.iter_mut() {
             let (format, bpt) = (t.format, t.format.bytes_per_texel());
+            // Direct3D converts to half-float targets toward zero, saturating.
+            let halves_toward_zero = code.numerics == super::Numerics::Direct3D
+                && matches!(
+                    format.layout(),
+                    crate::texture::format::Layout::Plain {
+                        kind: crate::texture::format::Kind::Float,
+                        bits: 16,
+                        ..
+                    }
+                );
             let samples = draw.samples as usize;
             let pitch = w * samples * bpt;
             let Some(level) = t.levels.first_mut() else {
@@ -774,6 +787,7 @@ impl Program {
                     bpt,
                     samples,
                     format,
+                    halves_toward_zero,
                 });
                 rest = b;
             }
@@ -787,6 +801,11 @@ impl Program {
                         let o = (y - t.y0) as usize * t.pitch
                             + (x as usize * t.samples + s as usize) * t.bpt;
                         if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
+                            let v = if t.halves_toward_zero {
+                                v.map(ops::f32_to_half_value_toward_zero)
+                            } else {
+                                v
+                            };
                             t.format.encode_into(v, dst);
                         }
                     }
@@ -812,4 +831,6 @@ struct TargetRows<'a> {
     bpt: usize,
     samples: usize,
     format: crate::texture::Format,
+    /// Values are first cut to halves toward zero ([`super::Numerics::Direct3D`]).
+    halves_toward_zero: bool,
 }

@@ -791,6 +791,13 @@ pub fn f32_to_half_toward_zero(bits: u32) -> u32 {
     sign | (man | 0x80_0000) >> shift
 }
 
+/// Float32 bits cut to the nearest half toward zero (saturating at
+/// ±65504; infinities and NaN stay), as float32 bits.
+pub fn f32_to_half_value_toward_zero(bits: u32) -> u32 {
+    let h = f32_to_half_toward_zero(bits) as u16;
+    half::f16::from_bits(h).to_f32().to_bits()
+}
+
 /// A float32 denormal as the zero of its sign; other values unchanged.
 #[inline(always)]
 pub fn flush_denormal(bits: u32) -> u32 {
