@@ -671,6 +671,7 @@ impl Printer {
         let op = inst.operands.first()?;
         let upper = self.upper(op.file)
             || (inst.opcode == Opcode::DclConstantBuffer
+                && op.file == RegisterFile::ConstantBuffer
                 && self.options.uppercase_constant_buffer_declarations);
         Some(self.operand_with(op, Role::Decl, OperandKind::Declared, None, upper))
     }
@@ -1175,6 +1176,13 @@ mod tests {
         let old = PrintOptions::for_creator("Microsoft (R) HLSL Shader Compiler 9.29.952.3111");
         let text = listing_with(0x50, &[0x0400_0059, 0x0020_8e46, 0, 9], &old);
         assert_eq!(text, "dcl_constantbuffer cb0[9], immediateIndexed");
+        // fxc 10's upper case is for constant buffers only: `V0` would not read back
+        let text = listing_with(
+            0x50,
+            &[0x0300_0059, 0x0010_1000, 0],
+            &PrintOptions::default(),
+        );
+        assert_eq!(text, "dcl_constantbuffer v0, immediateIndexed");
     }
 
     #[test]
