@@ -532,6 +532,9 @@ impl<'a> Parser<'a> {
                 inst.extended = extended;
                 if opcode.is_declaration() {
                     self.declaration(&mut inst)?;
+                    if self.at(TokenKind::LBrace) && self.at_word(1, "extended") {
+                        inst.extended = self.extended_marker(&inst)?;
+                    }
                 } else {
                     self.instruction_operands(&mut inst)?;
                 }
@@ -881,7 +884,10 @@ impl<'a> Parser<'a> {
             (true, true) => OperandModifier::AbsNeg,
         };
         let mut marker: Option<(Components, Span)> = None;
-        while self.at(TokenKind::LBrace) && !self.at_word(1, "trailing") {
+        while self.at(TokenKind::LBrace)
+            && !self.at_word(1, "trailing")
+            && !self.at_word(1, "extended")
+        {
             if let Some(m) = self.annotation(&mut op)? {
                 marker = Some(m);
             }
@@ -1471,6 +1477,12 @@ impl<'a> Parser<'a> {
             }
             Opcode::DclConstantBuffer => {
                 let mut op = self.decl_operand()?;
+                // the size follows the letters or markers of an operand that has them
+                if self.eat(TokenKind::LBracket).is_some() {
+                    let size = self.number_u32("a constant buffer size")?;
+                    self.expect(TokenKind::RBracket, "`]`")?;
+                    op.indices.push(Index::Imm32(size));
+                }
                 self.comma()?;
                 c.cb_access = CbAccessControl(self.enum_word(
                     "constant buffer access pattern",
@@ -1859,6 +1871,38 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// ` {extended=_aoffimmi(1,0,0)}`: extended opcode tokens on a
+    /// declaration, spelled as an instruction's suffixes.
+    fn extended_marker(&mut self, inst: &Instruction) -> PResult<Vec<ExtendedOpcode>> {
+        let open = self.bump();
+        self.bump();
+        self.expect(TokenKind::Equals, "`=`")?;
+        let mut pieces = Vec::new();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                TokenKind::Ident if self.text(t).starts_with('_') => {
+                    self.bump();
+                    split_words(self.text(t), t.span.start, &mut pieces);
+                }
+                TokenKind::LParen => {
+                    let (items, span) = self.group()?;
+                    pieces.push(Piece::Group(items, span));
+                }
+                _ => break,
+            }
+        }
+        let close = self.expect(TokenKind::RBrace, "`}`")?;
+        // only the extended-token suffixes, not the declaration's own
+        let info = OpcodeInfo {
+            flags: OpFlags::empty(),
+            ..*inst.opcode.info()
+        };
+        suffixes(&info, &pieces, Span::new(open.span.start, close.span.end))
+            .map(|(_, extended)| extended)
+            .map_err(|d| self.error(d))
+    }
+
     /// ` {trailing=0x…, …}`: the dwords after an instruction's operands.
     fn trailing_marker(&mut self) -> PResult<Vec<u32>> {
         self.bump();
@@ -2146,7 +2190,9 @@ fn suffixes(
     let mut dimension_seen = false;
     let mut sample_group = false;
     let declaration = flags.contains(OpFlags::DECLARATION);
-    for piece in pieces {
+    let mut next = 0;
+    while let Some(piece) = pieces.get(next) {
+        next += 1;
         let (word, span) = match piece {
             Piece::Word(w, s) => (*w, *s),
             Piece::Group(items, span) => {
@@ -2217,15 +2263,11 @@ fn suffixes(
             c.info_return = InfoReturnControl(InfoReturnType::RcpFloat);
         } else if flags.contains(OpFlags::RESOURCE_DIM)
             && !dimension_seen
-            && let Some(d) = named(
-                word,
-                ResourceDimension::ALL,
-                ResourceDimension::name,
-                ResourceDimension::aliases,
-            )
+            && let Some((d, words)) = dimension_suffix(word, pieces.get(next))
         {
             c.resource_dimension = ResourceDimensionControl(d);
             dimension_seen = true;
+            next += words - 1;
         } else if let Some((f, _)) = UAV_FLAG_NAMES.iter().find(|(_, n)| n[1..] == *word) {
             let allowed = match *f {
                 UavFlags::GLOBALLY_COHERENT => flags.contains(OpFlags::UAV_COHERENT),
@@ -2309,6 +2351,26 @@ fn suffixes(
         .with_primary(*span, "no suffix names them"));
     }
     Ok((c, groups.into_iter().map(|(g, _)| g).collect()))
+}
+
+/// The resource dimension a suffix word names, with the number of words it
+/// takes: `raw_buffer` and `structured_buffer` are split into two at `_`.
+fn dimension_suffix(word: &str, next: Option<&Piece>) -> Option<(ResourceDimension, usize)> {
+    let lookup = |w: &str| {
+        named(
+            w,
+            ResourceDimension::ALL,
+            ResourceDimension::name,
+            ResourceDimension::aliases,
+        )
+    };
+    if let Some(d) = lookup(word) {
+        return Some((d, 1));
+    }
+    match next {
+        Some(Piece::Word(second, _)) => lookup(&format!("{word}_{second}")).map(|d| (d, 2)),
+        _ => None,
+    }
 }
 
 fn accepted_suffixes(info: &OpcodeInfo) -> String {
@@ -2547,6 +2609,42 @@ mod tests {
                 0x0100_003e,
             ]
         );
+    }
+
+    #[test]
+    fn declarations_read_back_the_printers_spellings() {
+        // extended tokens on a declaration, a size after the operand's
+        // letters, dimensions spelled with `_` as declaration suffixes
+        for src in [
+            "ps_5_0\ndcl_temps 4 {extended=_aoffimmi(1,-2,3)}\n",
+            "gs_5_0\ndcl_stream m0.x {extended=_indexable(float,float,float,float)(texture2d)}\n",
+            "ps_5_1\ndcl_constantbuffer CB0[0:3].xy[2], immediateIndexed, space=0\n",
+            "ps_5_0\ndcl_resource_raw_buffer (float,float,float,float) t0\n",
+            "cs_5_0\ndcl_uav_typed_structured_buffer_glc (uint,uint,uint,uint) u1\n",
+        ] {
+            assert_eq!(print_program(&ok(src)), src);
+        }
+        let p = ok("ps_5_0\ndcl_temps 4 {extended=_aoffimmi(1,-2,3)}\n");
+        assert_eq!(
+            p.instructions[0].extended,
+            vec![ExtendedOpcode::SampleControls {
+                offsets: [1, -2, 3]
+            }]
+        );
+        let p = ok("ps_5_1\ndcl_constantbuffer CB0[0:3].xy[2], immediateIndexed, space=0\n");
+        assert_eq!(
+            p.instructions[0].payload,
+            Payload::ConstantBuffer(Some(ConstantBufferRange { size: 2, space: 0 }))
+        );
+        assert_eq!(p.instructions[0].operands[0].indices.len(), 3);
+        let p = ok("ps_5_0\ndcl_resource_structured_buffer (float,float,float,float) t0\n");
+        assert_eq!(p.instructions[0].opcode, Opcode::DclResource);
+        assert_eq!(
+            p.instructions[0].controls.resource_dimension.0,
+            ResourceDimension::StructuredBuffer
+        );
+        // a declaration's own suffixes are not extended tokens
+        assert!(err("ps_5_0\ndcl_temps 4 {extended=_sat}\n").contains("not a suffix"));
     }
 
     #[test]
