@@ -84,6 +84,12 @@ impl Diagnostics {
     pub fn render(&self, file_name: &str, source: &str) -> String {
         render(&self.0, file_name, source)
     }
+    /// Renders every diagnostic of a binary input, whose spans are byte
+    /// ranges of the file `file_name`: the message, the byte offset, and
+    /// the labels and notes.
+    pub fn render_binary(&self, file_name: &str) -> String {
+        render_binary(&self.0, file_name)
+    }
 }
 
 impl std::fmt::Display for Diagnostics {
@@ -153,9 +159,55 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
     out
 }
 
+/// [`Diagnostics::render_binary`].
+pub fn render_binary(diags: &[Diagnostic], file_name: &str) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!("{severity}: {}\n", d.message));
+        match &d.primary {
+            Some(p) => {
+                out.push_str(&format!(
+                    "  --> {file_name}: byte offset {} (0x{:x})\n",
+                    p.span.start, p.span.start
+                ));
+                if !p.message.is_empty() {
+                    out.push_str(&format!("   = {}\n", p.message));
+                }
+            }
+            None => out.push_str(&format!("  --> {file_name}\n")),
+        }
+        for s in &d.secondary {
+            out.push_str(&format!(
+                "   = byte offset {} (0x{:x}): {}\n",
+                s.span.start, s.span.start, s.message
+            ));
+        }
+        for n in &d.notes {
+            out.push_str(&format!("   = note: {n}\n"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_diagnostics_name_the_byte_offset() {
+        let d = Diagnostic::error("r7 is beyond dcl_temps 2")
+            .with_primary(Span::new(0x140, 0x144), "this operand")
+            .with_note("declare more temps");
+        let text = render_binary(&[d], "a.dxbc");
+        assert_eq!(
+            text,
+            "error: r7 is beyond dcl_temps 2\n  --> a.dxbc: byte offset 320 (0x140)\n   = this operand\n   = note: declare more temps\n"
+        );
+    }
 
     #[test]
     fn line_and_column() {

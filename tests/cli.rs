@@ -181,3 +181,74 @@ fn block_id_given_and_threads_agree() {
     assert!(!given.contains("0x00000064"), "{given}");
     assert!(!given.contains("0x000000cb"), "{given}");
 }
+
+const D3D_BLOB: &str = "tests/fixtures/d3d/dxdecompiler/Internal/DynamicIndexing.o";
+const D3D_LISTING: &str = "tests/fixtures/d3d/dxdecompiler/Internal/DynamicIndexing.asm";
+
+#[test]
+fn direct3d_blobs_list_check_and_summarise() {
+    let want =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(D3D_LISTING))
+            .unwrap();
+    let (code, listing, err) = tgsi_out(&["dis", D3D_BLOB]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(listing, want, "tgsi dis prints fxc's listing");
+
+    assert_eq!(tgsi(&["check", D3D_BLOB, D3D_LISTING]), (0, String::new()));
+
+    let (code, json, _) = tgsi_out(&["info", "--json", D3D_BLOB]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("info --json is JSON");
+    assert_eq!(v["checksum"]["status"], "valid");
+    let tags: Vec<&str> = v["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tag"].as_str().unwrap())
+        .collect();
+    assert_eq!(tags, ["RDEF", "ISGN", "OSGN", "SHEX", "STAT"]);
+}
+
+#[test]
+fn direct3d_assembly_assembles_formats_and_reports_errors() {
+    let dir = std::env::temp_dir().join(format!("tgsi-d3d-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("x.dxbc");
+    let out = out.to_str().unwrap();
+    assert_eq!(tgsi(&["asm", D3D_LISTING, "-o", out]), (0, String::new()));
+    // The container it wrote is valid, and lists the same program.
+    assert_eq!(tgsi(&["check", out]), (0, String::new()));
+    let (_, listing, _) = tgsi_out(&["dis", out]);
+    assert!(listing.contains(
+        "ld_structured_indexable(structured_buffer, stride=160)(mixed,mixed,mixed,mixed) r0.xyzw, cb1[0].x, l(80), t1.xyzw\n"
+    ));
+    // fxc's own listing is already canonical.
+    assert_eq!(tgsi(&["fmt", "--check", D3D_LISTING]), (0, String::new()));
+
+    // What the dmovc page calls invalid is refused with the place named.
+    let bad = dir.join("bad.asm");
+    std::fs::write(
+        &bad,
+        "ps_5_0\ndcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\n\
+         dcl_temps 1\ndmovc r0.xyz, r0.xxxx, r0.xyzw, r0.xyzw\nret\n",
+    )
+    .unwrap();
+    let (code, err) = tgsi(&["asm", bad.to_str().unwrap(), "-o", out]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.asm:4:"), "{err}");
+    assert!(err.contains("dmovc"), "{err}");
+
+    // A damaged blob: the byte offset of the damage, exit 1.
+    let mut blob =
+        std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(D3D_BLOB)).unwrap();
+    blob.truncate(300);
+    let damaged = dir.join("damaged.dxbc");
+    std::fs::write(&damaged, &blob).unwrap();
+    let (code, err) = tgsi(&["dis", damaged.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("byte offset 24 (0x18)"), "{err}");
+    // --from forces the format: the listing read as TGSI text is an error.
+    let (code, _) = tgsi(&["check", "--from", "tgsi", D3D_LISTING]);
+    assert_eq!(code, 1);
+    std::fs::remove_dir_all(&dir).ok();
+}

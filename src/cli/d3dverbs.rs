@@ -1,11 +1,12 @@
 //! The Direct3D side of the language verbs: `dis` and `check` of DXBC
-//! blobs, and `tgsi info`.
+//! blobs, `asm`, `fmt` and `check` of SM4/SM5 assembly, and `tgsi info`.
 
-use super::input::{display_name, read_bytes, write_bytes};
+use super::input::{display_name, read_bytes, text_of, write_bytes};
 use anyhow::Result;
 use std::path::Path;
 use std::process::ExitCode;
 use tgsi::d3d::container::{ChecksumStatus, checksum_hex, checksum_status};
+use tgsi::d3d::source_map::SourceMap;
 
 /// `tgsi dis FILE.dxbc`: fxc's listing.
 pub fn dis(bytes: &[u8], name: &str, output: Option<&Path>) -> Result<ExitCode> {
@@ -49,9 +50,17 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     match tgsi::d3d::program_chunks(bytes) {
         Ok(programs) => {
             for p in programs {
-                if let Err(e) = tgsi::d3d::decode_program(&p.payload) {
-                    eprintln!("error: {name}: {}", e.shifted(p.offset));
-                    ok = false;
+                match tgsi::d3d::decode_program(&p.payload) {
+                    Ok(program) => {
+                        let map = SourceMap::from_payload(&p.payload, p.offset);
+                        let diags = tgsi::d3d::validate(&program, Some(&map));
+                        eprint!("{}", diags.render_binary(name));
+                        ok &= !diags.has_errors();
+                    }
+                    Err(e) => {
+                        eprintln!("error: {name}: {}", e.shifted(p.offset));
+                        ok = false;
+                    }
                 }
             }
         }
@@ -85,19 +94,70 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
 }
 
 /// `tgsi check` of SM4/SM5 assembly: every program of the listing parses
-/// (libraries hold several); true when all is well.
+/// (libraries hold several) and validates; true when all is well.
 pub fn check_assembly(bytes: &[u8], name: &str) -> Result<bool> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{name}: byte {}: the file is not valid UTF-8 text",
-            e.valid_up_to()
-        )
-    })?;
+    let text = text_of(bytes, name)?;
     match tgsi::d3d::parse_listing(text) {
-        Ok(_) => Ok(true),
+        Ok(programs) => {
+            let mut ok = true;
+            for p in programs {
+                let diags = tgsi::d3d::validate(&p.program, Some(&p.map));
+                eprint!("{}", diags.render(name, text));
+                ok &= !diags.has_errors();
+            }
+            Ok(ok)
+        }
         Err(diags) => {
             eprint!("{}", diags.render(name, text));
             Ok(false)
         }
     }
+}
+
+/// `tgsi asm FILE.asm -o OUT.dxbc`: a validated program in a DXBC container
+/// (signature chunks from the listing's tables or the declarations, a valid
+/// checksum).
+pub fn asm(bytes: &[u8], name: &str, output: &Path) -> Result<ExitCode> {
+    let text = text_of(bytes, name)?;
+    match tgsi::d3d::assemble(text) {
+        Ok((container, _)) => {
+            write_bytes(output, &container)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(diags) => {
+            eprint!("{}", diags.render(name, text));
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// The canonical form of an SM assembly listing: each program printed in
+/// fxc 10.1's spelling with lossless floats (`0.33333334` where `%f` would
+/// lose bits), the `//` comments around the programs kept as they are; or
+/// `None` once the errors are printed.
+pub fn canonical_assembly(bytes: &[u8], name: &str) -> Result<Option<String>> {
+    let text = text_of(bytes, name)?;
+    let programs = match tgsi::d3d::parse_listing(text) {
+        Ok(p) => p,
+        Err(diags) => {
+            eprint!("{}", diags.render(name, text));
+            return Ok(None);
+        }
+    };
+    let options = tgsi::d3d::PrintOptions {
+        exact_floats: true,
+        ..tgsi::d3d::PrintOptions::default()
+    };
+    let mut out = String::new();
+    let mut rest = 0;
+    for p in &programs {
+        out.push_str(&text[p.header.start..p.header.end]);
+        out.push_str(&tgsi::d3d::print_program_with(&p.program, &options));
+        let last = p.map.instructions.last().map_or(p.map.version, |i| i.span);
+        rest = text[last.end..]
+            .find('\n')
+            .map_or(text.len(), |nl| last.end + nl + 1);
+    }
+    out.push_str(&text[rest..]);
+    Ok(Some(out))
 }

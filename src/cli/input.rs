@@ -31,11 +31,16 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 /// Reads a text file; invalid UTF-8 is an error naming the byte offset.
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = read_bytes(path)?;
-    String::from_utf8(bytes).map_err(|e| {
+    Ok(text_of(&bytes, &display_name(path))?.to_string())
+}
+
+/// The bytes of the input `name` as UTF-8 text; invalid UTF-8 is an error
+/// naming the byte offset.
+pub fn text_of<'a>(bytes: &'a [u8], name: &str) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
         anyhow!(
-            "{}: byte {}: the file is not valid UTF-8 text",
-            display_name(path),
-            e.utf8_error().valid_up_to()
+            "{name}: byte {}: the file is not valid UTF-8 text",
+            e.valid_up_to()
         )
     })
 }

@@ -44,26 +44,34 @@ impl From<Numbering> for tgsi::enums::ProcessorNumbering {
 
 #[derive(Subcommand)]
 enum Verb {
-    /// Assemble (or decode) and validate shaders: TGSI text, SM4/SM5 assembly
-    /// and DXBC blobs alike, each file's format told from its contents. Exit
-    /// status 0 when every file is valid, 1 when any is not; every error goes
-    /// to stderr with file, line, column and the offending line (byte offsets
-    /// for binary input). A DXBC blob is checked whole: its checksum, every
-    /// chunk fxc's listing shows, and every program (library functions and
-    /// an effect's shaders included).
+    /// Assemble or decode shaders and validate them (TGSI, SM4/SM5 assembly, DXBC)
+    ///
+    /// Each file's format is told from its contents: the `DXBC` magic is a
+    /// Direct3D blob, a first line such as `ps_5_0` (after `//` comments) is
+    /// SM4/SM5 assembly as fxc prints it (vkd3d's spellings accepted), anything
+    /// else TGSI text; `--from` forces one. Exit status 0 when every file is
+    /// valid, 1 when any is not. Every error goes to stderr: file, line, column
+    /// and the offending line for text, the byte offset for binary input. A
+    /// DXBC blob is checked whole: its checksum, every chunk fxc's listing
+    /// shows, and every program (library functions and an effect's shaders
+    /// included), decoded and validated.
     Check {
         /// Shader files (`-` reads standard input)
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Read every file as this format instead of telling it from the
-        /// contents (the `DXBC` magic; a version line such as `ps_5_0`)
+        /// Read every file as this format instead of telling it from its contents
         #[arg(long, value_enum)]
         from: Option<input::Format>,
     },
-    /// Print a shader in the canonical `tgsi_dump` layout (lossless: floats whose
-    /// `%10.4f` form would lose bits print as hex bit patterns).
+    /// Print a shader's text in its canonical form (TGSI or SM4/SM5 assembly)
+    ///
+    /// TGSI prints in the `tgsi_dump` layout, losslessly (floats whose
+    /// `%10.4f` form would lose bits print as hex bit patterns). SM4/SM5
+    /// assembly prints each program in fxc 10.1's spelling with lossless float
+    /// immediates (`0.33333334` where fxc's `%f` would print `0.333333`), the
+    /// `//` comments around the programs kept as they are.
     Fmt {
-        /// TGSI text file (`-` reads standard input)
+        /// TGSI or SM assembly text file (`-` reads standard input)
         file: PathBuf,
         /// Print nothing; exit 1 when the file is not already canonical
         #[arg(long, conflicts_with = "output")]
@@ -71,43 +79,61 @@ enum Verb {
         /// Write the canonical text to this file instead of standard output
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Read the file as this format (`tgsi` or `sm-asm`) instead of telling it from its contents
+        #[arg(long, value_enum)]
+        from: Option<input::Format>,
     },
-    /// Assemble TGSI text to Mesa's binary `tgsi_token` stream (little-endian
-    /// 32-bit words).
+    /// Assemble TGSI text to tokens, or SM4/SM5 assembly to a DXBC container
+    ///
+    /// TGSI text becomes Mesa's binary `tgsi_token` stream (little-endian
+    /// 32-bit words). SM4/SM5 assembly (fxc's listing, or vkd3d's spellings)
+    /// is validated and becomes a DXBC container: the SHDR/SHEX program chunk,
+    /// the signature chunks from the listing's signature tables (or from the
+    /// declarations when it has none), SFI0 for the optional features used, and
+    /// a valid checksum. fxc prints floats with `%f`, which loses bits: such a
+    /// float assembles to the nearest value of its text.
     Asm {
-        /// TGSI text file (`-` reads standard input)
+        /// TGSI or SM assembly text file (`-` reads standard input)
         file: PathBuf,
-        /// Output file for the binary words (`-` writes standard output)
+        /// Output file (`-` writes standard output)
         #[arg(short, long)]
         output: PathBuf,
-        /// Processor numbering of the header token
+        /// Processor numbering of the TGSI header token
         #[arg(long, value_enum, default_value_t = Numbering::Mesa22)]
         numbering: Numbering,
+        /// Read the file as this format (`tgsi` or `sm-asm`) instead of telling it from its contents
+        #[arg(long, value_enum)]
+        from: Option<input::Format>,
     },
-    /// Decode a binary shader and print it as text: a DXBC blob (`DXBC` magic)
-    /// as exactly the listing fxc prints for it (header comments with buffer
-    /// definitions, resource bindings and signatures, level-9 sections, the
-    /// program, the instruction-slot footer; libraries per function, effects
-    /// as the shaders they embed); anything else as a `tgsi_token` stream
-    /// (little-endian 32-bit words) printed as canonical TGSI text.
+    /// Decode a binary shader to text: a DXBC blob as fxc's listing, TGSI tokens as TGSI text
+    ///
+    /// A DXBC blob (`DXBC` magic) prints exactly as fxc lists it: the header
+    /// comments (compiler, required features, buffer definitions, resource
+    /// bindings, signatures, tessellator notes, interfaces), the level-9 (DX9)
+    /// sections, the program and the instruction-slot footer; libraries per
+    /// function; effects as the shaders they embed. A checksum mismatch does
+    /// not stop the listing (`tgsi check` reports it). Anything else is read
+    /// as a `tgsi_token` stream (little-endian 32-bit words) and printed as
+    /// canonical TGSI text.
     Dis {
         /// Binary token file or DXBC blob (`-` reads standard input)
         file: PathBuf,
-        /// Processor numbering of the header token
+        /// Processor numbering of the TGSI header token
         #[arg(long, value_enum, default_value_t = Numbering::Mesa22)]
         numbering: Numbering,
         /// Write the text to this file instead of standard output
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Read the file as this format (`tokens` or `dxbc`) instead of
-        /// telling it from the contents
+        /// Read the file as this format (`tokens` or `dxbc`) instead of telling it from its contents
         #[arg(long, value_enum)]
         from: Option<input::Format>,
     },
-    /// Summarise a DXBC blob: its chunks with offsets and sizes, the checksum
-    /// status, shader model and type, global flags and required features,
-    /// signatures, resource bindings, constant buffers and the STAT counters
-    /// (libraries per function, effects per embedded shader).
+    /// Summarise a DXBC blob: chunks, checksum, model, flags, signatures, bindings
+    ///
+    /// Lists the chunks with offsets and sizes, the checksum status, the
+    /// shader model and type, global flags and required features (SFI0), the
+    /// signatures, resource bindings and constant buffers (RDEF) and the STAT
+    /// counters; libraries per function, effects per embedded shader.
     Info {
         /// DXBC blob (`-` reads standard input)
         file: PathBuf,
@@ -146,12 +172,14 @@ pub fn main() -> ExitCode {
             file,
             check,
             output,
-        } => textverbs::fmt(&file, check, output.as_deref()),
+            from,
+        } => textverbs::fmt(&file, check, output.as_deref(), from),
         Verb::Asm {
             file,
             output,
             numbering,
-        } => textverbs::asm(&file, &output, numbering.into()),
+            from,
+        } => textverbs::asm(&file, &output, numbering.into(), from),
         Verb::Dis {
             file,
             numbering,

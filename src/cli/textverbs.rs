@@ -3,7 +3,7 @@
 
 use super::d3dverbs;
 use super::input::{
-    Format, assemble_file, detect_format, display_name, read_bytes, read_text, write_bytes,
+    Format, assemble_file, detect_format, display_name, read_bytes, text_of, write_bytes,
 };
 use anyhow::{Result, anyhow};
 use std::path::{Path, PathBuf};
@@ -29,22 +29,42 @@ pub fn check(files: &[PathBuf], from: Option<Format>) -> Result<ExitCode> {
     })
 }
 
-pub fn fmt(file: &Path, check: bool, output: Option<&Path>) -> Result<ExitCode> {
-    let text = read_text(file)?;
+pub fn fmt(
+    file: &Path,
+    check: bool,
+    output: Option<&Path>,
+    from: Option<Format>,
+) -> Result<ExitCode> {
+    let bytes = read_bytes(file)?;
     let name = display_name(file);
-    let shader = match tgsi::assemble(&text) {
-        Ok((shader, _)) => shader,
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &text));
+    let canonical = match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+        Format::SmAsm => match d3dverbs::canonical_assembly(&bytes, &name)? {
+            Some(text) => text,
+            None => return Ok(ExitCode::from(1)),
+        },
+        Format::Tgsi => {
+            let text = text_of(&bytes, &name)?;
+            match tgsi::assemble(text) {
+                Ok((shader, _)) => tgsi::text::print(&shader),
+                Err(diags) => {
+                    eprint!("{}", diags.render(&name, text));
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        other => {
+            eprintln!(
+                "error: {name}: `fmt` formats text (TGSI or SM assembly), not {other:?} input (try `tgsi dis`)"
+            );
             return Ok(ExitCode::from(1));
         }
     };
-    let canonical = tgsi::text::print(&shader);
+    let text = text_of(&bytes, &name)?;
     if check {
         if canonical == text {
             return Ok(ExitCode::SUCCESS);
         }
-        let line = first_difference_line(&text, &canonical);
+        let line = first_difference_line(text, &canonical);
         eprintln!("{name}:{line}: not in canonical form (run `tgsi fmt {name}` to see it)");
         return Ok(ExitCode::from(1));
     }
@@ -93,7 +113,24 @@ fn first_difference_line(a: &str, b: &str) -> usize {
     }
 }
 
-pub fn asm(file: &Path, output: &Path, numbering: ProcessorNumbering) -> Result<ExitCode> {
+pub fn asm(
+    file: &Path,
+    output: &Path,
+    numbering: ProcessorNumbering,
+    from: Option<Format>,
+) -> Result<ExitCode> {
+    let bytes = read_bytes(file)?;
+    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+        Format::SmAsm => return d3dverbs::asm(&bytes, &display_name(file), output),
+        Format::Tgsi => {}
+        other => {
+            eprintln!(
+                "error: {}: `asm` assembles text (TGSI or SM assembly), not {other:?} input",
+                display_name(file)
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
     let Some((_, shader)) = assemble_file(file)? else {
         return Ok(ExitCode::from(1));
     };

@@ -191,17 +191,16 @@ fn scan_number(bytes: &[u8], start: usize) -> usize {
     let mut i = start;
     while i < bytes.len() {
         let c = bytes[i];
-        if is_word_char(c) || c == b'.' || c == b'#' {
-            i += 1;
-        } else if (c == b'+' || c == b'-')
+        let part_of_number = is_word_char(c) || c == b'.' || c == b'#';
+        // the sign of a decimal exponent (`1.0e+00`)
+        let exponent_sign = (c == b'+' || c == b'-')
             && !hex
             && matches!(bytes[i - 1], b'e' | b'E')
-            && bytes.get(i + 1).is_some_and(|d| d.is_ascii_digit())
-        {
-            i += 1;
-        } else {
+            && bytes.get(i + 1).is_some_and(|d| d.is_ascii_digit());
+        if !(part_of_number || exponent_sign) {
             break;
         }
+        i += 1;
     }
     i
 }

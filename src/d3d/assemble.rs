@@ -1,0 +1,733 @@
+//! The SM4/SM5 assembler's back half: a parsed and validated listing → a
+//! DXBC container as fxc would lay it out for the program alone (no `RDEF`,
+//! `STAT` or debug chunks):
+//!
+//! * the signature chunks, read from the listing's `// Input signature:`,
+//!   `// Output signature:` and `// Patch Constant signature:` tables when
+//!   it has them, else derived from the declarations
+//!   ([`signatures_from_declarations`]); the kinds follow fxc: `ISG1`/
+//!   `OSG1`/`PSG1` when the program enables minimum precision, `OSG5` for
+//!   SM5 geometry shaders, else `ISGN`/`OSGN`/`PCSG`; domain shaders put
+//!   the patch constants before the outputs, hull shaders after;
+//! * the program as `SHEX` for SM5, and for SM4 compute shaders or SM4
+//!   programs with raw or structured buffers; `SHDR` for other SM4
+//!   programs ([`program_chunk_tag`]);
+//! * `SFI0` when the program uses an optional feature
+//!   ([`shader_features`]).
+//!
+//! Library listings (one program per function, in `LIBF` containers) are
+//! parsed by [`crate::d3d::parse::parse_listing`] but not assembled here.
+
+use crate::d3d::container::{Chunk, Container, FourCC, tags};
+use crate::d3d::encode::encode_program_bytes;
+use crate::d3d::enums::{
+    GlobalFlags, Interpolation, ProgramType, RegisterFile, SystemValue, UavFlags,
+};
+use crate::d3d::ir::{Components, Index, Payload, Program};
+use crate::d3d::opcode::Opcode;
+use crate::d3d::parse::parse_listing;
+use crate::d3d::sfi0::Sfi0;
+use crate::d3d::signature::{
+    NO_REGISTER, Signature, SignatureElement, SignatureKind, SignatureRole, StageForTable,
+};
+use crate::d3d::source_map::SourceMap;
+use crate::diag::{Diagnostic, Diagnostics};
+
+/// A container built from a listing, and what went into it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assembly {
+    /// the DXBC container, checksum included
+    pub container: Vec<u8>,
+    pub program: Program,
+    pub map: SourceMap,
+    /// the signature chunks, in chunk order
+    pub signatures: Vec<Signature>,
+    /// for each signature, whether it came from a listing table (else from
+    /// the declarations)
+    pub from_tables: Vec<bool>,
+    /// `SHDR` or `SHEX`
+    pub program_tag: FourCC,
+    /// the `SFI0` feature mask (no chunk when 0)
+    pub features: u64,
+}
+
+/// Assembles a one-program listing into a DXBC container.
+pub fn assemble(text: &str) -> Result<(Vec<u8>, SourceMap), Diagnostics> {
+    let a = assemble_listing(text)?;
+    Ok((a.container, a.map))
+}
+
+/// Assembles a one-program listing, returning the container and its parts.
+pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
+    let mut programs = parse_listing(text)?;
+    if programs.len() != 1 {
+        let span = programs.get(1).map(|p| p.map.version).unwrap_or_default();
+        return Err(Diagnostics(vec![
+            Diagnostic::error(format!(
+                "a library listing ({} programs) cannot be assembled into one container",
+                programs.len()
+            ))
+            .with_primary(span, "a second program starts here")
+            .with_note("parse library listings function by function with `parse_listing`"),
+        ]));
+    }
+    let parsed = programs.remove(0);
+    let program = parsed.program;
+    if program.version.program_type == ProgramType::Library {
+        return Err(Diagnostics(vec![
+            Diagnostic::error("a library function cannot be assembled into a container of its own")
+                .with_primary(parsed.map.version, "a `lib_*` program")
+                .with_note("parse library listings with `parse_listing`"),
+        ]));
+    }
+    // What the reference pages call invalid is refused, as on the TGSI side
+    // (`tgsi::assemble` is parse + validate).
+    let checked = crate::d3d::validate::validate(&program, Some(&parsed.map));
+    if checked.has_errors() {
+        return Err(checked);
+    }
+    let header = &text[parsed.header.start..parsed.header.end];
+    let tables = signature_tables(
+        header,
+        parsed.header.start,
+        stage_for_table(program.version.program_type),
+    )?;
+    let derived = signatures_from_declarations(&program);
+    let mut signatures = Vec::new();
+    let mut from_tables = Vec::new();
+    for role in chunk_roles(program.version.program_type) {
+        let (elements, listed) = match tables.get(role) {
+            Some(e) => (e.clone(), true),
+            None => (derived.get(role).to_vec(), false),
+        };
+        let kind = signature_kind(&program, role, &elements);
+        signatures.push(Signature { kind, elements });
+        from_tables.push(listed);
+    }
+    let payload = encode_program_bytes(&program).map_err(|e| {
+        let span = parsed
+            .map
+            .instructions
+            .get(e.instruction)
+            .map(|i| i.span)
+            .unwrap_or_default();
+        Diagnostics(vec![
+            Diagnostic::error(format!("the program cannot be encoded: {}", e.message))
+                .with_primary(span, "here"),
+        ])
+    })?;
+    let program_tag = program_chunk_tag(&program);
+    let features = shader_features(&program);
+    let mut chunks: Vec<Chunk> = signatures
+        .iter()
+        .map(|s| Chunk::new(s.kind.tag(), s.to_bytes()))
+        .collect();
+    chunks.push(Chunk::new(program_tag, payload));
+    if features != 0 {
+        chunks.push(Chunk::new(tags::SFI0, Sfi0 { flags: features }.to_bytes()));
+    }
+    let container = Container::new(chunks).to_bytes();
+    Ok(Assembly {
+        container,
+        program,
+        map: parsed.map,
+        signatures,
+        from_tables,
+        program_tag,
+        features,
+    })
+}
+
+fn stage_for_table(t: ProgramType) -> StageForTable {
+    match t {
+        ProgramType::Pixel => StageForTable::Pixel,
+        ProgramType::Hull => StageForTable::Hull,
+        _ => StageForTable::Other,
+    }
+}
+
+/// The signature chunks of a stage, in fxc's chunk order.
+fn chunk_roles(t: ProgramType) -> Vec<SignatureRole> {
+    use SignatureRole::*;
+    match t {
+        ProgramType::Domain => vec![Input, PatchConstant, Output],
+        ProgramType::Hull => vec![Input, Output, PatchConstant],
+        _ => vec![Input, Output],
+    }
+}
+
+/// The chunk kind fxc writes for a signature.
+fn signature_kind(
+    program: &Program,
+    role: SignatureRole,
+    elements: &[SignatureElement],
+) -> SignatureKind {
+    let min_precision = global_flags(program).contains(GlobalFlags::ENABLE_MINIMUM_PRECISION)
+        || elements.iter().any(|e| e.min_precision != 0);
+    let v = program.version;
+    match role {
+        SignatureRole::Input if min_precision => SignatureKind::Isg1,
+        SignatureRole::Input => SignatureKind::Isgn,
+        SignatureRole::Output if min_precision => SignatureKind::Osg1,
+        SignatureRole::Output if v.program_type == ProgramType::Geometry && v.major >= 5 => {
+            SignatureKind::Osg5
+        }
+        SignatureRole::Output => SignatureKind::Osgn,
+        SignatureRole::PatchConstant if min_precision => SignatureKind::Psg1,
+        SignatureRole::PatchConstant => SignatureKind::Pcsg,
+    }
+}
+
+fn global_flags(program: &Program) -> GlobalFlags {
+    program
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == Opcode::DclGlobalFlags)
+        .fold(GlobalFlags::empty(), |f, i| f | i.controls.global_flags)
+}
+
+/// True if the program declares a raw or structured buffer (SRV, UAV or
+/// thread-group memory).
+fn uses_raw_or_structured(program: &Program) -> bool {
+    program.instructions.iter().any(|i| {
+        matches!(
+            i.opcode,
+            Opcode::DclResourceRaw
+                | Opcode::DclResourceStructured
+                | Opcode::DclUavRaw
+                | Opcode::DclUavStructured
+                | Opcode::DclTgsmRaw
+                | Opcode::DclTgsmStructured
+        )
+    })
+}
+
+/// `SHEX` for SM5, SM4 compute shaders and SM4 programs with raw or
+/// structured buffers (what fxc writes); `SHDR` otherwise.
+pub fn program_chunk_tag(program: &Program) -> FourCC {
+    let v = program.version;
+    let extended = v.major >= 5
+        || v.program_type == ProgramType::Compute
+        || uses_raw_or_structured(program)
+        || global_flags(program).contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS);
+    if extended { tags::SHEX } else { tags::SHDR }
+}
+
+/// The `SFI0` feature mask fxc writes for a program (see
+/// [`crate::d3d::sfi0::FEATURES`]): doubles, minimum precision and the 11.1
+/// extensions from the global flags; raw/structured buffers or compute on
+/// SM4; UAVs outside pixel and compute shaders; UAV slots above 7; the
+/// tiled-resource opcodes; `oStencilRef`; `vInnerCoverage`; typed UAV
+/// loads of more than one component; rasterizer-ordered UAVs; and render
+/// target or viewport array indices written by a vertex, hull or domain
+/// shader.
+pub fn shader_features(program: &Program) -> u64 {
+    let v = program.version;
+    let flags = global_flags(program);
+    let mut f = 0u64;
+    if flags.contains(GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS) {
+        f |= 0x1;
+    }
+    if v.major == 4
+        && (v.program_type == ProgramType::Compute
+            || uses_raw_or_structured(program)
+            || flags.contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS))
+    {
+        f |= 0x2;
+    }
+    if flags.contains(GlobalFlags::ENABLE_MINIMUM_PRECISION) {
+        f |= 0x10;
+    }
+    if flags.contains(GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS) {
+        f |= 0x20;
+    }
+    if flags.contains(GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS) {
+        f |= 0x40;
+    }
+    let uav_stage = matches!(v.program_type, ProgramType::Pixel | ProgramType::Compute);
+    for inst in &program.instructions {
+        let op = inst.opcode;
+        let is_uav_decl = matches!(
+            op,
+            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
+        );
+        if is_uav_decl {
+            if !uav_stage {
+                f |= 0x4;
+            }
+            if let Some(decl) = inst.operands.first() {
+                // SM5.0: the slot; SM5.1: the range's last slot (`*` included)
+                let last = if decl.indices.len() == 3 {
+                    decl.indices.get(2)
+                } else {
+                    decl.indices.first()
+                };
+                if matches!(last, Some(Index::Imm32(n)) if *n >= 8) {
+                    f |= 0x8;
+                }
+            }
+            if inst.controls.uav.contains(UavFlags::RASTERIZER_ORDERED) {
+                f |= 0x1000;
+            }
+        }
+        if (Opcode::Gather4S..=Opcode::CheckAccessFullyMapped).contains(&op) {
+            f |= 0x100;
+        }
+        if matches!(op, Opcode::LdUavTyped | Opcode::LdUavTypedS)
+            && let Some(Components::Mask(m)) = inst.operands.first().map(|o| o.components)
+            && m.count_ones() > 1
+        {
+            f |= 0x800;
+        }
+        for o in &inst.operands {
+            match o.file {
+                RegisterFile::OutputStencilRef => f |= 0x200,
+                RegisterFile::InnerCoverage => f |= 0x400,
+                _ => {}
+            }
+        }
+        if matches!(op, Opcode::DclOutputSiv | Opcode::DclOutputSgv)
+            && matches!(
+                v.program_type,
+                ProgramType::Vertex | ProgramType::Domain | ProgramType::Hull
+            )
+            && matches!(
+                inst.payload,
+                Payload::Name(
+                    SystemValue::RenderTargetArrayIndex | SystemValue::ViewportArrayIndex
+                )
+            )
+        {
+            f |= 0x2000;
+        }
+    }
+    f
+}
+
+/// Signature elements by role.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SignatureSet {
+    pub inputs: Option<Vec<SignatureElement>>,
+    pub outputs: Option<Vec<SignatureElement>>,
+    pub patch_constants: Option<Vec<SignatureElement>>,
+}
+
+impl SignatureSet {
+    fn slot(&mut self, role: SignatureRole) -> &mut Option<Vec<SignatureElement>> {
+        match role {
+            SignatureRole::Input => &mut self.inputs,
+            SignatureRole::Output => &mut self.outputs,
+            SignatureRole::PatchConstant => &mut self.patch_constants,
+        }
+    }
+
+    /// The elements of `role`, if that signature is present.
+    pub fn get(&self, role: SignatureRole) -> Option<&Vec<SignatureElement>> {
+        match role {
+            SignatureRole::Input => self.inputs.as_ref(),
+            SignatureRole::Output => self.outputs.as_ref(),
+            SignatureRole::PatchConstant => self.patch_constants.as_ref(),
+        }
+    }
+}
+
+/// The signature tables of an fxc listing header (`header` starts at byte
+/// `base` of the listing): each `// Input signature:`, `// Output
+/// signature:` and `// Patch Constant signature:` section, its rows read
+/// with [`SignatureElement::from_listing_row`] (`// no Input` is an empty
+/// signature). Every bad row is reported.
+pub fn signature_tables(
+    header: &str,
+    base: usize,
+    stage: StageForTable,
+) -> Result<SignatureSet, Diagnostics> {
+    let mut set = SignatureSet::default();
+    let mut diags = Vec::new();
+    let mut section: Option<SignatureRole> = None;
+    let mut rows_started = false;
+    let mut offset = 0;
+    for raw in header.split_inclusive('\n') {
+        let line_start = base + offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let Some(body) = line.trim_start().strip_prefix("//") else {
+            section = None;
+            continue;
+        };
+        let body = body.trim();
+        let heading = match body {
+            "Input signature:" => Some(SignatureRole::Input),
+            "Output signature:" => Some(SignatureRole::Output),
+            "Patch Constant signature:" => Some(SignatureRole::PatchConstant),
+            _ => None,
+        };
+        if let Some(role) = heading {
+            section = Some(role);
+            rows_started = false;
+            *set.slot(role) = Some(Vec::new());
+            continue;
+        }
+        let Some(role) = section else { continue };
+        if body.is_empty() {
+            if rows_started {
+                section = None;
+            }
+            continue;
+        }
+        if body.starts_with("Name ") {
+            continue;
+        }
+        if body.starts_with("---") {
+            rows_started = true;
+            continue;
+        }
+        if body.starts_with("no ") || !rows_started {
+            section = None;
+            continue;
+        }
+        // the row's kind only decides its role here; the chunk kind is
+        // chosen once all rows are read
+        let kind = match role {
+            SignatureRole::Input => SignatureKind::Isgn,
+            SignatureRole::Output => SignatureKind::Osgn,
+            SignatureRole::PatchConstant => SignatureKind::Pcsg,
+        };
+        match SignatureElement::from_listing_row(line, line_start, kind, stage) {
+            Ok(e) => {
+                if let Some(v) = set.slot(role).as_mut() {
+                    v.push(e);
+                }
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(set)
+    } else {
+        Err(Diagnostics(diags))
+    }
+}
+
+/// Signatures for a listing without tables, one element per declared
+/// register: system values by their `SV_` semantic (`SV_Position`,
+/// `SV_TessFactor` …), pixel-shader outputs as `SV_Target` (and `SV_Depth`,
+/// `SV_Coverage`, `SV_StencilRef` …), every other register as `TEXCOORD`
+/// numbered in declaration order (`constant`-interpolated pixel inputs as
+/// `int`, all others `float`); every declared component counts as used.
+pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
+    let stage = program.version.program_type;
+    let mut d = DerivedSignatures::default();
+    let mut patch_phase = false;
+    let mut stream = 0;
+    for inst in &program.instructions {
+        match inst.opcode {
+            Opcode::HsForkPhase | Opcode::HsJoinPhase => patch_phase = true,
+            Opcode::HsDecls | Opcode::HsControlPointPhase => patch_phase = false,
+            Opcode::DclStream => {
+                if let Some(Index::Imm32(n)) = inst.operands.first().and_then(|o| o.indices.first())
+                {
+                    stream = *n;
+                }
+            }
+            _ => {}
+        }
+        let input = matches!(
+            inst.opcode,
+            Opcode::DclInput
+                | Opcode::DclInputSgv
+                | Opcode::DclInputSiv
+                | Opcode::DclInputPs
+                | Opcode::DclInputPsSgv
+                | Opcode::DclInputPsSiv
+        );
+        let output = matches!(
+            inst.opcode,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        );
+        if !input && !output {
+            continue;
+        }
+        let Some(op) = inst.operands.first() else {
+            continue;
+        };
+        let sv = match inst.payload {
+            Payload::Name(sv) => Some(sv),
+            _ => None,
+        };
+        let mask = match op.components {
+            Components::Mask(m) => m,
+            _ => 0xF,
+        };
+        let register = match op.indices.last() {
+            Some(Index::Imm32(n)) => *n,
+            _ => 0,
+        };
+        let (role, element) = match op.file {
+            RegisterFile::Input | RegisterFile::InputControlPoint if input => {
+                let mut e = element_for(sv, register, mask, true, stage);
+                // constant interpolation is what integer inputs need
+                if sv.is_none() && inst.controls.interpolation.0 == Interpolation::Constant {
+                    e.component_type = 2;
+                }
+                (SignatureRole::Input, e)
+            }
+            RegisterFile::InputPatchConstant if input => (
+                SignatureRole::PatchConstant,
+                element_for(sv, register, mask, true, stage),
+            ),
+            RegisterFile::InputPrimitiveId if input => (
+                SignatureRole::Input,
+                SignatureElement::new("SV_PrimitiveID", 0, 7, 1, NO_REGISTER, 1, 1),
+            ),
+            RegisterFile::Output if output => {
+                let role = if stage == ProgramType::Hull && patch_phase {
+                    SignatureRole::PatchConstant
+                } else {
+                    SignatureRole::Output
+                };
+                let mut e = element_for(sv, register, mask, false, stage);
+                e.stream = stream;
+                (role, e)
+            }
+            file if output => match special_output(file) {
+                Some((name, component)) => (
+                    SignatureRole::Output,
+                    SignatureElement::new(name, 0, 0, component, NO_REGISTER, 1, 0xE),
+                ),
+                None => continue,
+            },
+            _ => continue,
+        };
+        d.push(role, element);
+    }
+    d.finish()
+}
+
+/// Derived signatures by role (always present, possibly empty).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DerivedSignatures {
+    pub inputs: Vec<SignatureElement>,
+    pub outputs: Vec<SignatureElement>,
+    pub patch_constants: Vec<SignatureElement>,
+}
+
+impl DerivedSignatures {
+    /// The elements of `role`.
+    pub fn get(&self, role: SignatureRole) -> &[SignatureElement] {
+        match role {
+            SignatureRole::Input => &self.inputs,
+            SignatureRole::Output => &self.outputs,
+            SignatureRole::PatchConstant => &self.patch_constants,
+        }
+    }
+
+    fn push(&mut self, role: SignatureRole, e: SignatureElement) {
+        let list = match role {
+            SignatureRole::Input => &mut self.inputs,
+            SignatureRole::Output => &mut self.outputs,
+            SignatureRole::PatchConstant => &mut self.patch_constants,
+        };
+        // hull and geometry shaders declare some registers more than once
+        let same = |o: &SignatureElement| {
+            o.stream == e.stream
+                && o.register == e.register
+                && o.mask == e.mask
+                && o.semantic_name.starts_with("SV_") == e.semantic_name.starts_with("SV_")
+                && (e.register != NO_REGISTER || o.semantic_name == e.semantic_name)
+        };
+        if !list.iter().any(same) {
+            list.push(e);
+        }
+    }
+
+    /// Orders the elements by stream, register and first component, and
+    /// numbers the semantic indices of repeated names.
+    fn finish(mut self) -> DerivedSignatures {
+        for list in [
+            &mut self.inputs,
+            &mut self.outputs,
+            &mut self.patch_constants,
+        ] {
+            list.sort_by_key(|e| (e.stream, e.register, e.mask.trailing_zeros()));
+            let mut counts: Vec<(String, u32)> = Vec::new();
+            for e in list.iter_mut() {
+                if e.semantic_name == "SV_Target" || e.semantic_name.contains("TessFactor") {
+                    continue;
+                }
+                let key = format!("{}#{}", e.stream, e.semantic_name);
+                match counts.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, n)) => {
+                        e.semantic_index = *n;
+                        *n += 1;
+                    }
+                    None => counts.push((key, 1)),
+                }
+            }
+        }
+        self
+    }
+}
+
+/// The element for a declared `v#`/`vicp`/`vpc#`/`o#` register.
+fn element_for(
+    sv: Option<SystemValue>,
+    register: u32,
+    mask: u8,
+    input: bool,
+    stage: ProgramType,
+) -> SignatureElement {
+    let rw_mask = if input { mask } else { 0xF & !mask };
+    let Some(sv) = sv.filter(|s| *s != SystemValue::Undefined) else {
+        if !input && stage == ProgramType::Pixel {
+            return SignatureElement::new("SV_Target", register, 0, 3, register, mask, rw_mask);
+        }
+        return SignatureElement::new("TEXCOORD", 0, 0, 3, register, mask, rw_mask);
+    };
+    let (name, index, d3d_name, component) = system_value_semantic(sv);
+    SignatureElement::new(name, index, d3d_name, component, register, mask, rw_mask)
+}
+
+/// `SV_` semantic, its index (tess factors), the stored `D3D_NAME` and the
+/// component type of a system value.
+fn system_value_semantic(sv: SystemValue) -> (&'static str, u32, u32, u32) {
+    use SystemValue::*;
+    const FLOAT: u32 = 3;
+    const UINT: u32 = 1;
+    match sv {
+        Undefined => ("TEXCOORD", 0, 0, FLOAT),
+        Position => ("SV_Position", 0, 1, FLOAT),
+        ClipDistance => ("SV_ClipDistance", 0, 2, FLOAT),
+        CullDistance => ("SV_CullDistance", 0, 3, FLOAT),
+        RenderTargetArrayIndex => ("SV_RenderTargetArrayIndex", 0, 4, UINT),
+        ViewportArrayIndex => ("SV_ViewportArrayIndex", 0, 5, UINT),
+        VertexId => ("SV_VertexID", 0, 6, UINT),
+        PrimitiveId => ("SV_PrimitiveID", 0, 7, UINT),
+        InstanceId => ("SV_InstanceID", 0, 8, UINT),
+        IsFrontFace => ("SV_IsFrontFace", 0, 9, UINT),
+        SampleIndex => ("SV_SampleIndex", 0, 10, UINT),
+        FinalQuadUeq0EdgeTessFactor => ("SV_TessFactor", 0, 11, FLOAT),
+        FinalQuadVeq0EdgeTessFactor => ("SV_TessFactor", 1, 11, FLOAT),
+        FinalQuadUeq1EdgeTessFactor => ("SV_TessFactor", 2, 11, FLOAT),
+        FinalQuadVeq1EdgeTessFactor => ("SV_TessFactor", 3, 11, FLOAT),
+        FinalQuadUInsideTessFactor => ("SV_InsideTessFactor", 0, 12, FLOAT),
+        FinalQuadVInsideTessFactor => ("SV_InsideTessFactor", 1, 12, FLOAT),
+        FinalTriUeq0EdgeTessFactor => ("SV_TessFactor", 0, 13, FLOAT),
+        FinalTriVeq0EdgeTessFactor => ("SV_TessFactor", 1, 13, FLOAT),
+        FinalTriWeq0EdgeTessFactor => ("SV_TessFactor", 2, 13, FLOAT),
+        FinalTriInsideTessFactor => ("SV_InsideTessFactor", 0, 14, FLOAT),
+        FinalLineDetailTessFactor => ("SV_TessFactor", 1, 15, FLOAT),
+        FinalLineDensityTessFactor => ("SV_TessFactor", 0, 16, FLOAT),
+    }
+}
+
+/// Pixel-shader outputs without a register: semantic and component type.
+fn special_output(file: RegisterFile) -> Option<(&'static str, u32)> {
+    Some(match file {
+        RegisterFile::OutputDepth => ("SV_Depth", 3),
+        RegisterFile::OutputCoverageMask => ("SV_Coverage", 1),
+        RegisterFile::OutputDepthGreaterEqual => ("SV_DepthGreaterEqual", 3),
+        RegisterFile::OutputDepthLessEqual => ("SV_DepthLessEqual", 3),
+        RegisterFile::OutputStencilRef => ("SV_StencilRef", 1),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::d3d::container::verify_checksum;
+
+    const VS: &str = "//\n// Input signature:\n//\n\
+// Name                 Index   Mask Register SysValue  Format   Used\n\
+// -------------------- ----- ------ -------- -------- ------- ------\n\
+// POSITION                 0   xyzw        0     NONE   float   xyzw\n\
+//\n//\n// Output signature:\n//\n\
+// Name                 Index   Mask Register SysValue  Format   Used\n\
+// -------------------- ----- ------ -------- -------- ------- ------\n\
+// SV_Position              0   xyzw        0      POS   float   xyzw\n\
+//\nvs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret \n";
+
+    #[test]
+    fn tables_become_signature_chunks_with_a_valid_checksum() {
+        let a = assemble_listing(VS).unwrap();
+        verify_checksum(&a.container).unwrap();
+        assert_eq!(a.program_tag, tags::SHDR);
+        assert_eq!(a.from_tables, vec![true, true]);
+        let c = Container::parse(&a.container).unwrap();
+        let names: Vec<String> = c.chunks.iter().map(|c| c.tag.name()).collect();
+        assert_eq!(names, vec!["ISGN", "OSGN", "SHDR"]);
+        let out = Signature::parse(SignatureKind::Osgn, &c.chunks[1].data).unwrap();
+        assert_eq!(
+            out.elements[0],
+            SignatureElement::new("SV_Position", 0, 1, 3, 0, 0xF, 0)
+        );
+    }
+
+    #[test]
+    fn declarations_give_signatures_without_tables() {
+        let ps = "ps_5_0\ndcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\ndcl_input_ps_siv linear noperspective v0.xyzw, position\ndcl_input_ps linear v1.xy\ndcl_input_ps linear v1.zw\ndcl_input_ps_sgv constant v2.x, is_front_face\ndcl_output o0.xyzw\ndcl_output o1.xy\ndcl_output oDepth\nret \n";
+        let a = assemble_listing(ps).unwrap();
+        assert_eq!(a.from_tables, vec![false, false]);
+        let inputs = &a.signatures[0].elements;
+        let names: Vec<(&str, u32, u32)> = inputs
+            .iter()
+            .map(|e| (e.semantic_name.as_str(), e.semantic_index, e.register))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("SV_Position", 0, 0),
+                ("TEXCOORD", 0, 1),
+                ("TEXCOORD", 1, 1),
+                ("SV_IsFrontFace", 0, 2)
+            ]
+        );
+        let outputs = &a.signatures[1].elements;
+        assert_eq!(
+            outputs[1],
+            SignatureElement::new("SV_Target", 1, 0, 3, 1, 0x3, 0xC)
+        );
+        assert_eq!(outputs[2].register, NO_REGISTER);
+        assert_eq!(a.features, 0x1);
+        assert_eq!(a.program_tag, tags::SHEX);
+    }
+
+    #[test]
+    fn chunk_kinds_and_features_follow_fxc() {
+        let gs =
+            assemble_listing("gs_5_0\ndcl_stream m0\ndcl_output_siv o0.xyzw, position\nret \n")
+                .unwrap();
+        assert_eq!(gs.signatures[1].kind, SignatureKind::Osg5);
+        let hs = assemble_listing(
+            "hs_5_0\nhs_fork_phase \ndcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\nret \n",
+        )
+        .unwrap();
+        let kinds: Vec<SignatureKind> = hs.signatures.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                SignatureKind::Isgn,
+                SignatureKind::Osgn,
+                SignatureKind::Pcsg
+            ]
+        );
+        assert_eq!(hs.signatures[2].elements[0].semantic_name, "SV_TessFactor");
+        let cs4 = assemble_listing("cs_4_0\ndcl_thread_group 1, 1, 1\nret \n").unwrap();
+        assert_eq!((cs4.program_tag, cs4.features), (tags::SHEX, 0x2));
+        let rov = assemble_listing("ps_5_0\ndcl_uav_typed_texture2d_rov (float,float,float,float) u9\nld_uav_typed r0.xy, l(0, 0, 0, 0), u9.xyzw\nmov oStencilRef, l(0)\nret \n").unwrap();
+        assert_eq!(rov.features, 0x8 | 0x200 | 0x800 | 0x1000);
+        let e = assemble_listing("lib_4_0\nret \n").unwrap_err();
+        assert!(e.0[0].message.contains("library"), "{}", e.0[0].message);
+    }
+
+    #[test]
+    fn bad_table_rows_are_reported_at_their_column() {
+        let text = VS.replace(
+            "POSITION                 0   xyzw",
+            "POSITION                 0   xqzw",
+        );
+        let e = assemble_listing(&text).unwrap_err();
+        let span = e.0[0].primary.as_ref().unwrap().span;
+        assert_eq!(&text[span.start..span.end], "xqzw");
+    }
+}

@@ -1,0 +1,3 @@
+ps_5_0
+dcl_globalFlags refactoringAllowed | enableDoubles
+ret 

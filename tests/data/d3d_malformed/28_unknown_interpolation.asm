@@ -1,0 +1,3 @@
+ps_4_1
+dcl_input_ps linear centroid sample v0.xy
+ret 

@@ -1,0 +1,3 @@
+ps_5_0
+ret 5
+dcl_temps 1 2
