@@ -17,7 +17,8 @@
 //! classes. Programs are either scrambled (any instruction anywhere) or
 //! shaped like fxc's (declarations, body, `ret`; hull shaders in phases),
 //! of every program type (library included) and SM4.0/4.1/5.0/5.1, with
-//! SM5.1 operand shapes (ranges, spaces) now and then in other models.
+//! SM5.1 operand shapes (ranges, spaces) now and then in other models, and
+//! for the codec alone now and then any other 4-bit version.
 //! "Valid" means what the encoder accepts and the decoder gives back (the
 //! bytes' grammar), not what a runtime would accept.
 //!
@@ -84,8 +85,6 @@ fn config(cases: u32) -> Config {
 /// How a program is drawn.
 #[derive(Clone, Copy, Debug)]
 struct Cfg {
-    /// only IR the listing can express (see [`known_limitation`])
-    printable: bool,
     /// operand shapes of SM5.1 (range-bound registers with one more index,
     /// declarations with ranges and spaces); usually the program's version
     sm51: bool,
@@ -457,7 +456,7 @@ impl Operands {
             for &role in roles {
                 for &file in RegisterFile::ALL {
                     let s = if file.is_immediate() {
-                        immediate(file, role, cfg, index.clone())
+                        immediate(file, role, index.clone())
                     } else {
                         register(file, role, cfg, index.clone())
                     };
@@ -536,22 +535,18 @@ fn register(
     index: BoxedStrategy<Index>,
 ) -> BoxedStrategy<Operand> {
     let n = natural_index_count(file, role, cfg);
-    // fxc's `T0[2:6]` range declarations print bare numbers
-    let range = cfg.printable && role == Role::Decl && file.is_range_bound();
+    // an SM5.1 range declaration: `T0[2:6]`, `S1[0:*]` (any index form
+    // when the count is drawn at random)
+    let range = role == Role::Decl && file.is_range_bound() && n == 3;
     let bound = prop_oneof![8 => 0u32..32, 1 => Just(u32::MAX), 1 => any::<u32>()];
-    let natural = if range && n == 3 {
+    let natural = if range {
         vec(bound.prop_map(Index::Imm32), 3).boxed()
     } else {
         vec(index.clone(), n).boxed()
     };
     let indices = prop_oneof![6 => natural, 1 => vec(index, 0..=3)];
     (indices, components_choice(role), extension(role))
-        .prop_map(move |(mut indices, choice, ext)| {
-            if range && indices.len() == 3 {
-                for i in &mut indices {
-                    *i = Index::Imm32(i.immediate() as u32);
-                }
-            }
+        .prop_map(move |(indices, choice, ext)| {
             let mut op = Operand::register(file, &[], choice.resolve(file, role, indices.len()));
             op.indices = indices;
             apply_extension(&mut op, ext);
@@ -561,12 +556,11 @@ fn register(
 }
 
 /// An `l(…)` or `d(…)` immediate: one value, or four components (usually
-/// the empty mask fxc writes, sometimes another four-component field); for
-/// the codec alone, now and then with indices, which a listing cannot show.
+/// the empty mask fxc writes, sometimes another four-component field), now
+/// and then with indices (which fxc never writes: `l(1)[3]`).
 fn immediate(
     file: RegisterFile,
     role: Role,
-    cfg: Cfg,
     index: BoxedStrategy<Index>,
 ) -> BoxedStrategy<Operand> {
     let one = if file == RegisterFile::Immediate64 {
@@ -584,11 +578,7 @@ fn immediate(
         4 => four.clone().prop_map(|v| (Components::Mask(0), v)),
         1 => (four_components(), four),
     ];
-    let indices = if cfg.printable {
-        Just(Vec::new()).boxed()
-    } else {
-        prop_oneof![12 => Just(Vec::new()), 1 => vec(index, 1..=3)].boxed()
-    };
+    let indices = prop_oneof![12 => Just(Vec::new()), 1 => vec(index, 1..=3)];
     (values, indices, extension(role))
         .prop_map(move |((components, values), indices, ext)| {
             let mut op = Operand::register(file, &[], components);
@@ -775,81 +765,20 @@ fn custom_data(operands: &Operands) -> BoxedStrategy<CustomData> {
     .boxed()
 }
 
-/// Keeps an instruction clear of the listing's limitations that depend on
-/// more than one operand (see [`known_limitation`]).
-fn limit_to_printable(inst: &mut Instruction) {
-    let sized = matches!(inst.payload, Payload::ConstantBuffer(Some(_)));
-    match (inst.opcode, inst.operands.first_mut()) {
-        (Opcode::InterfaceCall, Some(op)) => op.indices.truncate(2),
-        (Opcode::DclConstantBuffer, Some(op)) if sized => {
-            if op.indices.is_empty() {
-                op.indices.push(Index::Imm32(0));
-            }
-            if op.file != RegisterFile::ConstantBuffer {
-                op.indices.truncate(2);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The IR the encoder accepts but the listing cannot express, or `None`.
-/// These are documented limitations of the printed form, not bugs:
+/// Why the listing of a program the encoder accepts cannot assemble back
+/// to it, or `None`. One documented limitation remains: the assembler reads
+/// SM4/SM5 versions only (4.x and 5.x: `ps_3_0` is Direct3D 9 assembly,
+/// `ps_6_0` DXIL) though the version token holds any 4-bit major and minor.
 ///
-/// * an immediate with indices: `l(…)`/`d(…)` has no place for them;
-/// * an SM5.1 range declaration (`T0[2:6]`: a declared range-bound
-///   register with three indices) whose indices are not all 32-bit
-///   immediates: the range prints as bare numbers;
-/// * `fcall` on an operand with three indices: the call site prints as a
-///   fourth bracket, one more than an operand holds;
-/// * `dcl_constantbuffer` with an SM5.1 size on an operand without indices
-///   (`CB[14], …, space=0` reads as a missing size) or on another file with
-///   three (`o0[0][0][7]`: only a constant buffer takes a fourth bracket);
-/// * a version other than 4.x or 5.x: the assembler reads SM4/SM5 only
-///   (`ps_3_0` is Direct3D 9, `ps_6_0` DXIL), though the token holds 0–15.
+/// (Four others of the first version of this test are gone: indices on
+/// immediates, SM5.1 range declarations with non-immediate bounds, `fcall`
+/// on a 3-index operand, sized `dcl_constantbuffer` on an operand with no
+/// or three indices.)
 fn known_limitation(p: &Program) -> Option<&'static str> {
-    fn operand(op: &Operand, role: Role) -> Option<&'static str> {
-        if op.file.is_immediate() && !op.indices.is_empty() {
-            return Some("indices on an immediate");
-        }
-        let range = role == Role::Decl && op.indices.len() == 3 && op.file.is_range_bound();
-        if range && op.indices.iter().any(|i| !matches!(i, Index::Imm32(_))) {
-            return Some("a range declaration with a non-immediate bound");
-        }
-        op.indices
-            .iter()
-            .filter_map(Index::relative)
-            .find_map(|r| operand(r, Role::Src))
-    }
     if !(4..=5).contains(&p.version.major) {
         return Some("a version other than 4.x or 5.x");
     }
-    p.instructions.iter().find_map(|inst| {
-        let info = inst.opcode.info();
-        let first = inst.operands.first();
-        match (inst.opcode, &inst.payload, first) {
-            (Opcode::InterfaceCall, _, Some(op)) if op.indices.len() == 3 => {
-                return Some("fcall on a 3-index operand");
-            }
-            (Opcode::DclConstantBuffer, Payload::ConstantBuffer(Some(_)), Some(op))
-                if op.indices.is_empty()
-                    || (op.file != RegisterFile::ConstantBuffer && op.indices.len() == 3) =>
-            {
-                return Some("a sized dcl_constantbuffer on an operand it cannot print");
-            }
-            _ => {}
-        }
-        let messages = match &inst.payload {
-            Payload::CustomData(CustomData::ShaderMessage(m)) => m.operands.as_slice(),
-            _ => &[],
-        };
-        inst.operands
-            .iter()
-            .zip(info.operands)
-            .map(|(op, spec)| (op, spec.role))
-            .chain(messages.iter().map(|op| (op, Role::Src)))
-            .find_map(|(op, role)| operand(op, role))
-    })
+    None
 }
 
 /// True if the instruction fits the token format (at most 127 dwords).
@@ -905,9 +834,6 @@ fn instruction(op: Opcode, regs: &Operands) -> BoxedStrategy<Instruction> {
                 payload,
                 trailing: Vec::new(),
             };
-            if cfg.printable {
-                limit_to_printable(&mut inst);
-            }
             inst.trailing = match trailing {
                 Some(t) if trailing_allowed(&inst.payload) => t,
                 _ => inst.fxc_trailing(),
@@ -967,14 +893,20 @@ impl Instructions {
 
 // ----- programs -------------------------------------------------------------
 
-/// A version (every program type, SM4.0/4.1/5.0/5.1) and the operand
-/// shapes to draw: usually the version's, sometimes the other model's.
+/// A version (every program type, SM4.0/4.1/5.0/5.1, and for the codec
+/// alone now and then any other) and the operand shapes to draw: usually
+/// the version's, sometimes the other model's.
 fn version_and_cfg(printable: bool) -> BoxedStrategy<(Version, Cfg)> {
-    (
-        select(ProgramType::ALL),
-        select(vec![(4u8, 0u8), (4, 1), (5, 0), (5, 1)]),
-        prop::bool::weighted(0.1),
-    )
+    let model = if printable {
+        select(vec![(4u8, 0u8), (4, 1), (5, 0), (5, 1)]).boxed()
+    } else {
+        prop_oneof![
+            16 => select(vec![(4u8, 0u8), (4, 1), (5, 0), (5, 1)]),
+            1 => (0u8..16, 0u8..16),
+        ]
+        .boxed()
+    };
+    (select(ProgramType::ALL), model, prop::bool::weighted(0.1))
         .prop_map(move |(program_type, (major, minor), against)| {
             let version = Version {
                 program_type,
@@ -982,7 +914,6 @@ fn version_and_cfg(printable: bool) -> BoxedStrategy<(Version, Cfg)> {
                 minor,
             };
             let cfg = Cfg {
-                printable,
                 sm51: version.is_sm51() != against,
             };
             (version, cfg)
@@ -1051,12 +982,12 @@ fn shaped_program(version: Version, set: &Instructions) -> BoxedStrategy<Program
         .boxed()
 }
 
-/// A random valid program (`printable`: one the listing can express),
+/// A random valid program (`printable`: of a version the assembler reads),
 /// scrambled or shaped like fxc's. The instruction strategies are built
 /// once for each operand shape; only the choice of version is a
 /// `prop_flat_map`.
 fn program(printable: bool) -> BoxedStrategy<Program> {
-    let sets = [false, true].map(|sm51| Instructions::new(Cfg { printable, sm51 }));
+    let sets = [false, true].map(|sm51| Instructions::new(Cfg { sm51 }));
     (version_and_cfg(printable), any::<bool>())
         .prop_flat_map(move |((version, cfg), shaped)| {
             let set = &sets[cfg.sm51 as usize];
@@ -1087,14 +1018,44 @@ fn numbered(text: &str) -> String {
         .collect()
 }
 
-/// Where two programs first differ, for failure messages.
+/// Where two programs first differ, for failure messages: the field of the
+/// first differing instruction, or its first differing operand.
 fn first_difference(a: &Program, b: &Program) -> String {
     if a.version != b.version {
         return format!("version {:?} vs {:?}", a.version, b.version);
     }
     for (i, (x, y)) in a.instructions.iter().zip(&b.instructions).enumerate() {
-        if x != y {
-            return format!("instruction {i}:\n  left:  {x:?}\n  right: {y:?}");
+        let at = format!("instruction {i} ({})", x.opcode.name());
+        if x.opcode != y.opcode {
+            return format!("{at}: opcode {:?} vs {:?}", x.opcode, y.opcode);
+        }
+        if x.controls != y.controls {
+            return format!("{at}: controls\n  {:?}\n  {:?}", x.controls, y.controls);
+        }
+        if x.extended != y.extended {
+            return format!("{at}: extended {:?} vs {:?}", x.extended, y.extended);
+        }
+        if x.payload != y.payload {
+            return format!("{at}: payload {:?} vs {:?}", x.payload, y.payload);
+        }
+        if x.trailing != y.trailing {
+            return format!("{at}: trailing {:?} vs {:?}", x.trailing, y.trailing);
+        }
+        if x.operands.len() != y.operands.len() {
+            return format!(
+                "{at}: {} vs {} operands",
+                x.operands.len(),
+                y.operands.len()
+            );
+        }
+        if let Some((k, (p, q))) = x
+            .operands
+            .iter()
+            .zip(&y.operands)
+            .enumerate()
+            .find(|(_, (p, q))| p != q)
+        {
+            return format!("{at}, operand {k}:\n  {p:?}\n  {q:?}");
         }
     }
     format!(
@@ -1340,6 +1301,9 @@ impl Coverage {
         if op.force_extended {
             self.flags.insert("empty extended operand");
         }
+        if op.file.is_immediate() && !op.indices.is_empty() {
+            self.flags.insert("immediate with indices");
+        }
         self.index_forms.insert(match op.indices.len() {
             0 => "0-d",
             1 => "1-d",
@@ -1437,8 +1401,8 @@ impl Coverage {
 
 /// The strategies reach every opcode of the table, every control field (set
 /// to a non-zero value), every register file, index representation and
-/// dimension, component form, modifier, precision, the non-uniform bit and
-/// empty extended operand tokens, every class of float immediate, extended
+/// dimension, component form, modifier, precision, the non-uniform bit,
+/// empty extended operand tokens, indexed immediates, every class of float immediate, extended
 /// opcode token, payload shape, custom-data kind, program type and shader
 /// model (sampled with a fixed seed).
 #[test]
@@ -1473,7 +1437,7 @@ fn strategies_reach_every_table_row_and_form() {
     assert_eq!(cov.components.len(), 5, "{:?}", cov.components);
     assert_eq!(cov.modifiers.len(), OperandModifier::ALL.len());
     assert_eq!(cov.precisions.len(), MinPrecision::ALL.len());
-    assert_eq!(cov.flags.len(), 2, "{:?}", cov.flags);
+    assert_eq!(cov.flags.len(), 3, "{:?}", cov.flags);
     let controls: Vec<OpFlags> = CONTROL_FIELDS
         .iter()
         .filter(|f| !cov.controls.contains(&f.flag.bits().trailing_zeros()))
@@ -1515,10 +1479,16 @@ fn strategies_reach_every_table_row_and_form() {
     for class in [0, 1, 2, 3, 4, 5] {
         assert!(cov.custom.contains(&class), "custom data class {class}");
     }
-    assert_eq!(
-        cov.versions.len(),
-        ProgramType::ALL.len() * 4,
-        "{:?}",
+    for &t in ProgramType::ALL {
+        for (major, minor) in [(4, 0), (4, 1), (5, 0), (5, 1)] {
+            let v = (t.number(), major, minor);
+            assert!(cov.versions.contains(&v), "version {v:?} never drawn");
+        }
+    }
+    assert!(
         cov.versions
+            .iter()
+            .any(|&(_, major, _)| !(4..=5).contains(&major)),
+        "no version outside 4.x/5.x drawn"
     );
 }
