@@ -1,8 +1,9 @@
 //! Fuzz target: arbitrary bytes as SM4/SM5 assembly through the assembler.
 //!
-//! `tgsi::d3d::parse_listing` must never panic; every program it accepts
-//! must encode, and printing it losslessly then parsing again must give the
-//! same program (the printer's output is always valid input).
+//! `tgsi::d3d::parse_listing`, the validator and the container builder must
+//! never panic; every program the parser accepts and the encoder can hold
+//! must print losslessly and parse back to itself (the printer's output is
+//! always valid input).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +11,7 @@ use tgsi::d3d::{PrintOptions, parse_program, print_program_with};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
+    let _ = tgsi::d3d::assemble(&text);
     let Ok(programs) = tgsi::d3d::parse_listing(&text) else {
         return;
     };
@@ -18,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
         ..PrintOptions::default()
     };
     for parsed in programs {
+        let _ = tgsi::d3d::validate(&parsed.program, Some(&parsed.map));
         let program = parsed.program;
         if tgsi::d3d::encode_program(&program).is_err() {
             // Text the grammar allows but the token fields cannot hold is

@@ -3,7 +3,8 @@
 //! listing, the SM4/SM5 token decoder and the level-9 decoder.
 //!
 //! None of them may panic. When the bytes hold a program chunk that decodes,
-//! encoding it must give back exactly its words.
+//! encoding it must give back exactly its words, and the validator must
+//! judge it without panicking.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -29,6 +30,8 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check_reencodes(payload: &[u8], program: &tgsi::d3d::Program) {
+    let map = tgsi::d3d::source_map::SourceMap::from_payload(payload, 0);
+    let _ = tgsi::d3d::validate(program, Some(&map));
     let bytes = tgsi::d3d::encode_program_bytes(program).expect("a decoded program encodes");
     assert_eq!(
         payload.get(..bytes.len()),

@@ -1,7 +1,8 @@
 //! The Direct3D side of the language verbs: `dis` and `check` of DXBC
-//! blobs, `asm`, `fmt` and `check` of SM4/SM5 assembly, and `tgsi info`.
+//! blobs, `asm`, `fmt` and `check` of SM4/SM5 assembly, `tgsi info`, and
+//! `tgsi lower` (SM4/SM5 → TGSI text).
 
-use super::input::{display_name, read_bytes, text_of, write_bytes};
+use super::input::{Format, detect_format, display_name, read_bytes, text_of, write_bytes};
 use anyhow::Result;
 use std::path::Path;
 use std::process::ExitCode;
@@ -160,4 +161,125 @@ pub fn canonical_assembly(bytes: &[u8], name: &str) -> Result<Option<String>> {
     }
     out.push_str(&text[rest..]);
     Ok(Some(out))
+}
+
+/// One lowered program of `tgsi lower`: where it came from and its text.
+struct LoweredText {
+    label: String,
+    text: String,
+}
+
+/// `tgsi lower FILE [-o OUT]`: every SM4/SM5 program of a DXBC blob (library
+/// functions and an effect's shaders included) or of an assembly listing,
+/// lowered to TGSI text with `; <d3d instruction>` comments. Several
+/// programs go to standard output one after the other, each after a
+/// `; program K` comment line, or with `-o` to `OUT` (one program) or
+/// `STEM.K.EXT` (several).
+pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result<ExitCode> {
+    let bytes = read_bytes(file)?;
+    let name = display_name(file);
+    let mut ok = true;
+    let mut done: Vec<LoweredText> = Vec::new();
+    let mut lower_one = |label: String,
+                         program: &tgsi::d3d::Program,
+                         signatures: &tgsi::d3d::lower::Signatures|
+     -> bool {
+        match tgsi::d3d::lower::lower(program, signatures) {
+            Ok(l) => {
+                done.push(LoweredText {
+                    label,
+                    text: l.to_text(program),
+                });
+                true
+            }
+            Err(e) => {
+                eprintln!("error: {name}: {label}: {e}");
+                false
+            }
+        }
+    };
+    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+        Format::Dxbc => match tgsi::d3d::lower::container_programs(&bytes) {
+            Ok(programs) => {
+                for (k, p) in programs.iter().enumerate() {
+                    match tgsi::d3d::decode_program(&p.payload) {
+                        Ok(program) => {
+                            ok &= lower_one(
+                                format!("program {k} (byte offset {})", p.offset),
+                                &program,
+                                &p.signatures,
+                            )
+                        }
+                        Err(e) => {
+                            eprintln!("error: {name}: {}", e.shifted(p.offset));
+                            ok = false;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                return Ok(ExitCode::from(1));
+            }
+        },
+        Format::SmAsm => {
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                anyhow::anyhow!(
+                    "{name}: byte {}: the file is not valid UTF-8 text",
+                    e.valid_up_to()
+                )
+            })?;
+            match tgsi::d3d::parse_listing(text) {
+                Ok(programs) => {
+                    for (k, p) in programs.iter().enumerate() {
+                        let header = text.get(p.header.start..p.header.end).unwrap_or("");
+                        let signatures = tgsi::d3d::lower::Signatures::from_listing_header(
+                            header,
+                            p.program.version.program_type,
+                        )
+                        .unwrap_or_else(|| {
+                            tgsi::d3d::lower::Signatures::from_declarations(&p.program)
+                        });
+                        ok &= lower_one(format!("program {k}"), &p.program, &signatures);
+                    }
+                }
+                Err(diags) => {
+                    eprint!("{}", diags.render(&name, text));
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        other => {
+            eprintln!(
+                "error: {name}: `tgsi lower` takes a DXBC blob or SM4/SM5 assembly, this is {other:?}"
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
+    let several = done.len() > 1;
+    match output {
+        Some(out) if several => {
+            let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or("out");
+            let ext = out.extension().and_then(|s| s.to_str()).unwrap_or("tgsi");
+            for (k, l) in done.iter().enumerate() {
+                let path = out.with_file_name(format!("{stem}.{k}.{ext}"));
+                write_bytes(&path, l.text.as_bytes())?;
+            }
+        }
+        _ => {
+            let mut all = String::new();
+            for l in &done {
+                if several {
+                    all.push_str(&format!("; {}\n", l.label));
+                }
+                all.push_str(&l.text);
+            }
+            write_bytes(output.unwrap_or(Path::new("-")), all.as_bytes())?;
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -141,6 +141,25 @@ enum Verb {
         #[arg(long)]
         json: bool,
     },
+    /// Lower Direct3D SM4/SM5 programs to TGSI text (`; <d3d instruction>` comments)
+    ///
+    /// Every program of a DXBC blob (library functions and an effect's shaders
+    /// included) or of an fxc-style assembly listing. Each group of TGSI lines follows a
+    /// `; <d3d instruction>` comment naming the instruction it came from;
+    /// the text reads back with `tgsi check`. Several programs print one
+    /// after the other (each after a `; program K` line), or with `-o OUT`
+    /// go to `STEM.K.EXT`. Exit status 1 when any program cannot be lowered.
+    Lower {
+        /// DXBC blob or SM4/SM5 assembly (`-` reads standard input)
+        file: PathBuf,
+        /// Write the TGSI text to this file instead of standard output
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Read the file as this format (`dxbc` or `sm-asm`) instead of
+        /// telling it from the contents
+        #[arg(long, value_enum)]
+        from: Option<input::Format>,
+    },
     /// Run a compute or vertex shader and print every output and buffer exactly.
     Run(run::RunArgs),
     /// Run `.shader_test` files (or every `.shader_test` under the given
@@ -187,6 +206,7 @@ pub fn main() -> ExitCode {
             from,
         } => textverbs::dis(&file, numbering.into(), output.as_deref(), from),
         Verb::Info { file, json } => d3dverbs::info(&file, json),
+        Verb::Lower { file, output, from } => d3dverbs::lower(&file, output.as_deref(), from),
         Verb::Run(args) => run::run(&args),
         Verb::Test {
             paths,

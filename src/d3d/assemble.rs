@@ -695,11 +695,11 @@ mod tests {
     #[test]
     fn chunk_kinds_and_features_follow_fxc() {
         let gs =
-            assemble_listing("gs_5_0\ndcl_stream m0\ndcl_output_siv o0.xyzw, position\nret \n")
+            assemble_listing("gs_5_0\ndcl_inputprimitive point \ndcl_stream m0\ndcl_outputtopology pointlist \ndcl_output_siv o0.xyzw, position\ndcl_maxout 1\nret \n")
                 .unwrap();
         assert_eq!(gs.signatures[1].kind, SignatureKind::Osg5);
         let hs = assemble_listing(
-            "hs_5_0\nhs_fork_phase \ndcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\nret \n",
+            "hs_5_0\nhs_decls \ndcl_input_control_point_count 3\ndcl_output_control_point_count 3\ndcl_tessellator_domain domain_tri\ndcl_tessellator_partitioning partitioning_integer\ndcl_tessellator_output_primitive output_triangle_cw\nhs_fork_phase \ndcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\nret \n",
         )
         .unwrap();
         let kinds: Vec<SignatureKind> = hs.signatures.iter().map(|s| s.kind).collect();
@@ -714,7 +714,7 @@ mod tests {
         assert_eq!(hs.signatures[2].elements[0].semantic_name, "SV_TessFactor");
         let cs4 = assemble_listing("cs_4_0\ndcl_thread_group 1, 1, 1\nret \n").unwrap();
         assert_eq!((cs4.program_tag, cs4.features), (tags::SHEX, 0x2));
-        let rov = assemble_listing("ps_5_0\ndcl_uav_typed_texture2d_rov (float,float,float,float) u9\nld_uav_typed r0.xy, l(0, 0, 0, 0), u9.xyzw\nmov oStencilRef, l(0)\nret \n").unwrap();
+        let rov = assemble_listing("ps_5_0\ndcl_uav_typed_texture2d_rov (float,float,float,float) u9\ndcl_output oStencilRef\ndcl_temps 1\nld_uav_typed r0.xy, l(0, 0, 0, 0), u9.xyzw\nmov oStencilRef, l(0)\nret \n").unwrap();
         assert_eq!(rov.features, 0x8 | 0x200 | 0x800 | 0x1000);
         let e = assemble_listing("lib_4_0\nret \n").unwrap_err();
         assert!(e.0[0].message.contains("library"), "{}", e.0[0].message);

@@ -30,7 +30,8 @@
 //! * [`info`] – the summary behind `tgsi info FILE.dxbc`;
 //! * [`validate`] – every structural and semantic problem of a program
 //!   (declarations, model and stage limits, blocks, operands, the constraints
-//!   of the per-instruction reference pages).
+//!   of the per-instruction reference pages);
+//! * [`lower`] – SM4/SM5 programs to TGSI shaders (`tgsi lower`).
 
 pub mod assemble;
 pub mod blob;
@@ -48,6 +49,7 @@ pub mod lexer;
 pub mod library;
 pub mod listing;
 pub mod literal;
+pub mod lower;
 pub mod opcode;
 pub mod parse;
 pub mod print;
