@@ -15,8 +15,15 @@
 //! * `SFI0` when the program uses an optional feature
 //!   ([`shader_features`]).
 //!
-//! Library listings (one program per function, in `LIBF` containers) are
-//! parsed by [`crate::d3d::parse::parse_listing`] but not assembled here.
+//! A library listing (`lib_*` functions after fxc's `// Library:` banner)
+//! becomes a `LIBH` chunk (flags, function names and creator from the
+//! banner; each function's level-9 mode from its `lib_4_0_vs_*`/
+//! `lib_4_0_ps_*` sections) after one `LIBF` chunk per function: a nested
+//! container with the `LFS0` read back from the `// Function parameter
+//! signature` table ([`parameter_from_row`]; interpolation modes are not
+//! listed and come out 0), the validated program chunk and `SFI0` when
+//! used. The level-9 `Aon9` chunks are not rebuilt from the indented
+//! Direct3D 9 sections, nor are `RDEF` and `STAT`.
 
 use crate::d3d::container::{Chunk, Container, FourCC, tags};
 use crate::d3d::encode::encode_program_bytes;
@@ -24,11 +31,11 @@ use crate::d3d::enums::{
     GlobalFlags, Interpolation, ProgramType, RegisterFile, SystemValue, UavFlags,
 };
 use crate::d3d::ir::{Components, Index, Payload, Program};
-use crate::d3d::opcode::Opcode;
 use crate::d3d::library::{
-    LibraryFunction, LibraryHeader, NO_REGISTER as NO_PARAMETER_REGISTER, PARAMETER_IN, PARAMETER_OUT, Parameter,
-    ParameterSignature,
+    LibraryFunction, LibraryHeader, NO_REGISTER as NO_PARAMETER_REGISTER, PARAMETER_IN,
+    PARAMETER_OUT, Parameter, ParameterSignature,
 };
+use crate::d3d::opcode::Opcode;
 use crate::d3d::parse::{ParsedProgram, parse_listing};
 use crate::d3d::rdef::VARIABLE_TYPES;
 use crate::d3d::sfi0::Sfi0;
@@ -217,12 +224,10 @@ pub struct LibraryAssembly {
 /// a `LIBF` container holding its `LFS0` (from the parameter table), its
 /// program chunk and `SFI0` when a feature is used. `RDEF`, `STAT` and
 /// the level-9 `Aon9` chunks are not rebuilt.
-fn assemble_library(
-    text: &str,
-    programs: Vec<ParsedProgram>,
-) -> Result<Assembly, Diagnostics> {
+fn assemble_library(text: &str, programs: Vec<ParsedProgram>) -> Result<Assembly, Diagnostics> {
     let first_header = programs.first().map(|p| p.header).unwrap_or_default();
-    let banner = library_banner(text, first_header, programs.len())?;
+    let first_version = programs.first().map(|p| p.map.version).unwrap_or_default();
+    let banner = library_banner(text, first_header, first_version, programs.len())?;
     let mut functions = Vec::new();
     let mut diags = Vec::new();
     for parsed in programs {
@@ -242,10 +247,7 @@ fn assemble_library(
             .names
             .into_iter()
             .zip(&functions)
-            .map(|(name, f)| LibraryFunction {
-                mode: f.mode,
-                name,
-            })
+            .map(|(name, f)| LibraryFunction { mode: f.mode, name })
             .collect(),
     };
     let mut chunks: Vec<Chunk> = functions
@@ -339,6 +341,7 @@ struct LibraryBanner {
 fn library_banner(
     text: &str,
     header: Span,
+    first_version: Span,
     programs: usize,
 ) -> Result<LibraryBanner, Diagnostics> {
     let err = |span: Span, message: String, label: &str| {
@@ -349,13 +352,20 @@ fn library_banner(
         let rest = body.strip_prefix("Library:")?.trim();
         let (flags, count) = rest.strip_prefix("flags ")?.split_once(',')?;
         let count = count.trim().strip_suffix("functions:")?.trim();
-        Some((flags.trim().parse::<u32>().ok()?, count.parse::<usize>().ok()?, span))
+        Some((
+            flags.trim().parse::<u32>().ok()?,
+            count.parse::<usize>().ok()?,
+            span,
+        ))
     }) else {
         return Err(Diagnostics(vec![
-            Diagnostic::error(format!(
-                "a library listing ({programs} programs) needs fxc's `// Library:  flags F, N functions:` banner"
-            ))
-            .with_primary(Span::new(header.end, header.end), "the first function starts here")
+            Diagnostic::error(
+                "a library listing needs fxc's `// Library:  flags F, N functions:` banner",
+            )
+            .with_primary(
+                first_version,
+                "the first function, without a banner before it",
+            )
             .with_note("the banner names the functions of the `LIBH` chunk"),
         ]));
     };
@@ -433,9 +443,11 @@ pub fn parameter_table(
         Some((n.strip_suffix("):")?.parse::<usize>().ok()?, span))
     }) else {
         return Err(Diagnostics(vec![
-            Diagnostic::error("a library function needs its `// Function parameter signature` table")
-                .with_primary(version, "this function has none")
-                .with_note("the table is the function's `LFS0` chunk"),
+            Diagnostic::error(
+                "a library function needs its `// Function parameter signature` table",
+            )
+            .with_primary(version, "this function has none")
+            .with_note("the table is the function's `LFS0` chunk"),
         ]));
     };
     let mut parameters = Vec::new();
@@ -535,7 +547,10 @@ pub fn parameter_from_row(line: &str, line_start: usize) -> Result<Parameter, Di
     let mut first_out_register = NO_PARAMETER_REGISTER;
     for group in middle.chunks(3) {
         let [reg, num, mask] = group else {
-            return Err(malformed(span(group[0]), "expected `vN NUM MASK` or `oN NUM MASK`"));
+            return Err(malformed(
+                span(group[0]),
+                "expected `vN NUM MASK` or `oN NUM MASK`",
+            ));
         };
         let (slot, number) = match reg.1.split_at_checked(1) {
             Some(("v", n)) => (&mut first_in_register, n),
@@ -1197,6 +1212,79 @@ mod tests {
         assert_eq!(rov.features, 0x8 | 0x200 | 0x800 | 0x1000);
         let e = assemble_listing("lib_4_0\nret \n").unwrap_err();
         assert!(e.0[0].message.contains("library"), "{}", e.0[0].message);
+    }
+
+    const LIBRARY: &str = "//\n// Library:  flags 0, 2 functions:\n//   0  F\n//   1  G\n//\n\
+// Created by:  Microsoft (R) HLSL Shader Compiler 10.1\n//\n//\n\
+// Function parameter signature (return: yes, parameters: 1):\n//\n\
+// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type\n\
+// -------------------- -------------------- --------------- ---------------- ----\n\
+// F                    SV_TARGET                              o0    1   xyz  out float3\n\
+// val                                        v2    3   xy     o1    3   xy   inout float2x3\n\
+//\n//\n// Level9 shader bytecode:\n//\n    lib_4_0_ps_2_0\n    mov oT0.x, c0.x\n\n\
+// approximately 1 instruction slots used\n\
+lib_4_0\ndcl_output o0.xyz\nmov o0.xyz, l(1.0, 1.0, 1.0, 0)\nret \n\
+// Approximately 2 instruction slots used\n\
+// Function parameter signature (return: no, parameters: 0):\n//\n\
+// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type\n\
+// -------------------- -------------------- --------------- ---------------- ----\n\
+// G                                                                          void\n//\n\
+lib_4_0\nret \n";
+
+    #[test]
+    fn library_listings_become_libf_containers_and_a_libh() {
+        let a = assemble_listing(LIBRARY).unwrap();
+        verify_checksum(&a.container).unwrap();
+        let c = Container::parse(&a.container).unwrap();
+        let names: Vec<String> = c.chunks.iter().map(|c| c.tag.name()).collect();
+        assert_eq!(names, vec!["LIBF", "LIBF", "LIBH"]);
+        let header = LibraryHeader::parse(&c.chunks[2].data).unwrap();
+        let modes: Vec<(u32, &str)> = header
+            .functions
+            .iter()
+            .map(|f| (f.mode, f.name.as_str()))
+            .collect();
+        assert_eq!(modes, vec![(2, "F"), (0, "G")]);
+        assert_eq!(header.creator, "Microsoft (R) HLSL Shader Compiler 10.1");
+        let f = Container::parse(&c.chunks[0].data).unwrap();
+        let names: Vec<String> = f.chunks.iter().map(|c| c.tag.name()).collect();
+        assert_eq!(names, vec!["LFS0", "SHDR"]);
+        let sig = ParameterSignature::parse(&f.chunks[0].data).unwrap();
+        let val = &sig.parameters[1];
+        assert_eq!(
+            (val.class, val.rows, val.columns, val.flags),
+            (3, 3, 2, PARAMETER_IN | PARAMETER_OUT)
+        );
+        assert_eq!((val.first_in_register, val.first_out_register), (2, 1));
+        // the printer lists the rebuilt table as it was written
+        assert!(sig.listing().contains(
+            "// val                                        v2    3   xy     o1    3   xy   inout float2x3"
+        ));
+        let g = &a.library.as_ref().unwrap().functions[1]
+            .parameters
+            .parameters[0];
+        assert_eq!(
+            (g.base_type, g.first_out_register),
+            (0, NO_PARAMETER_REGISTER)
+        );
+    }
+
+    #[test]
+    fn library_banner_and_rows_are_checked() {
+        let text = LIBRARY.replace("//   1  G\n", "");
+        let e = assemble_listing(&text).unwrap_err();
+        assert!(e.0[0].message.contains("announces 2 functions and names 1"));
+        let text = LIBRARY.replace("3   xy   inout", "2   xy   inout");
+        let e = assemble_listing(&text).unwrap_err();
+        let span = e.0[0].primary.as_ref().unwrap().span;
+        assert_eq!(&text[span.start..span.end], "2");
+        let text = LIBRARY.replace("out float3", "out flaot3");
+        let e = assemble_listing(&text).unwrap_err();
+        let span = e.0[0].primary.as_ref().unwrap().span;
+        assert_eq!(&text[span.start..span.end], "flaot3");
+        assert_eq!(parameter_type_from("float2x3", true), Some((3, 2, 2, 3)));
+        assert_eq!(parameter_type_from("uint", false), Some((19, 0, 1, 1)));
+        assert_eq!(parameter_type_from("uint1", false), Some((19, 1, 1, 1)));
     }
 
     #[test]
