@@ -2,6 +2,7 @@
 
 mod bench;
 mod input;
+mod mathbench;
 mod render;
 mod render_args;
 mod run;

@@ -323,6 +323,30 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
     if one { 1.0 } else { v }
 }
 
+/// [`ex2_f32`] over a row of lanes (raw f32 bits), vectorized.
+#[inline]
+pub fn ex2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    for l in 0..N {
+        out[l] = ex2_f32(f32::from_bits(x[l])).to_bits();
+    }
+}
+
+/// [`lg2_f32`] over a row of lanes (raw f32 bits), vectorized.
+#[inline]
+pub fn lg2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    for l in 0..N {
+        out[l] = lg2_f32(f32::from_bits(x[l])).to_bits();
+    }
+}
+
+/// [`pow_f32`] over rows of lanes (raw f32 bits), vectorized.
+#[inline]
+pub fn pow_lanes<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
+    for l in 0..N {
+        out[l] = pow_f32(f32::from_bits(x[l]), f32::from_bits(y[l])).to_bits();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_rng::Rng;
