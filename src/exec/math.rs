@@ -9,7 +9,9 @@
 //! multiply-adds, the rest short minimax polynomials. POW is 2^(y·log2|x|)
 //! in f64 (its logarithm needs more bits than f32 pairs give cheaply). All
 //! of it is branch-free (special values are chosen by selects), so 16-lane
-//! loops vectorize. Only SIN/COS of huge arguments, ±inf and NaN take the
+//! loops vectorize; the row functions (`*_lanes`) run a shorter form where
+//! no lane of the row is special (the same bits) and redo the row by the
+//! definition otherwise, one test per row. Only SIN/COS of huge arguments, ±inf and NaN take the
 //! pure-Rust `libm` crate's f64 `sin`/`cos`. Never `std`, whose
 //! `sin`/`exp2`/… call the platform's C library and so may differ between
 //! machines. The fused steps are `f32::mul_add`/`f64::mul_add`, correctly
@@ -299,7 +301,7 @@ fn log2_normal(x: f32, bias: f32) -> f32 {
 /// gives [`lg2_f32`] (false for NaN).
 #[inline(always)]
 fn lg2_is_plain(x: f32) -> bool {
-    x >= f32::MIN_POSITIVE && x < f32::INFINITY
+    (f32::MIN_POSITIVE..f32::INFINITY).contains(&x)
 }
 
 /// LG2: `log2(x)` in f32 by [`log2_normal`] (a subnormal x scaled by 2^23
@@ -660,7 +662,7 @@ mod tests {
                 assert_eq!(cos_f32(-x).to_bits(), cos_f32(x).to_bits(), "{x:e}");
             }
             // at and beyond 2^20, ±inf and NaN: the f64 library, rounded
-            if !(x < TRIG_FAST_LIMIT) {
+            if !is_fast_trig(x) {
                 assert_eq!(sin_f32(x).to_bits(), (libm::sin(x as f64) as f32).to_bits());
                 assert_eq!(cos_f32(x).to_bits(), (libm::cos(x as f64) as f32).to_bits());
             }
