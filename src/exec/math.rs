@@ -53,22 +53,20 @@ const COS_COEF: [f32; 3] = [
     f32::from_bits(0x37cc_ea83),
 ];
 
-/// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`],
-/// all in f32. On a = |x| (sin is odd, cos even: the sign is put back at the
-/// end): k = round(a·2/π); r1 = a − k·PIO2_1 is exact (one fused step, the
+/// The reduction of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], all in
+/// f32, on a = |x| (sin is odd, cos even: the sign is put back at the end):
+/// k = round(a·2/π); r1 = a − k·PIO2_1 is exact (one fused step, the
 /// difference fits 24 bits); r = r1 − k·(PIO2_2 + PIO2_3) as a pair
 /// r_hi + r_lo (Fast2Sum of r1 and −k·PIO2_2, exact because r1 is a
 /// multiple of the ulp of k·PIO2_2, with the rounding error of that product
 /// and k·PIO2_3 folded into r_lo): relative error of r below 2^-28 even at
-/// the f32 closest to a multiple of π/2. With w = 1 − r_hi²/2 rounded once
-/// (a fused step) and w_err its rounding error (another):
-/// sin(r) = r_hi + (r_hi³·p(r_hi²) + r_lo·w) and
-/// cos(r) = w + (r_hi⁴·q(r_hi²) + (w_err − r_hi·r_lo)), the one of quadrant
-/// k + phase, sign flipped for quadrants 2 and 3. Any other input gives an
-/// unspecified value (never a trap); callers route those lanes to
-/// [`trig_slow`].
+/// the f32 closest to a multiple of π/2. Returns (r_hi, r_lo, selector):
+/// bit 0 of the selector is set when quadrant k + phase (`phase` 0 sin,
+/// 1 cos) takes the cosine kernel, bit 31 is the sign to give the result.
+/// Any other input gives unspecified values (never a trap); callers route
+/// those lanes to [`trig_slow`].
 #[inline(always)]
-fn trig_fast(x: f32, phase: u32) -> f32 {
+fn trig_reduce(x: f32, phase: u32) -> (f32, f32, u32) {
     let a = x.abs();
     let t = a.mul_add(TWO_OVER_PI, ROUND_MAGIC);
     let k = t - ROUND_MAGIC;
@@ -79,26 +77,58 @@ fn trig_fast(x: f32, phase: u32) -> f32 {
     let n_tail = k.mul_add(-PIO2_3, k.mul_add(-PIO2_2, -n_hi));
     let r_hi = r1 + n_hi;
     let r_lo = (n_hi - (r_hi - r1)) + n_tail;
-    let half_r = 0.5 * r_hi;
-    let w = (-half_r).mul_add(r_hi, 1.0);
-    let w_err = (-half_r).mul_add(r_hi, 1.0 - w);
-    let r2 = r_hi * r_hi;
-    let ps = SIN_COEF[3]
-        .mul_add(r2, SIN_COEF[2])
-        .mul_add(r2, SIN_COEF[1])
-        .mul_add(r2, SIN_COEF[0]);
-    let sin = r_hi + (r_hi * r2).mul_add(ps, r_lo * w);
-    let pc = COS_COEF[2]
-        .mul_add(r2, COS_COEF[1])
-        .mul_add(r2, COS_COEF[0]);
-    let cos = w + (r2 * r2).mul_add(pc, (-r_hi).mul_add(r_lo, w_err));
-    let v = if quadrant & 1 != 0 { cos } else { sin };
     let odd_sign = if phase == 0 {
         x.to_bits() & 0x8000_0000
     } else {
         0
     };
-    f32::from_bits(v.to_bits() ^ ((quadrant & 2) << 30) ^ odd_sign)
+    (
+        r_hi,
+        r_lo,
+        (quadrant & 1) | ((quadrant & 2) << 30) ^ odd_sign,
+    )
+}
+
+/// sin(r_hi + r_lo) for |r_hi| ≤ 0.83: r_hi + (r_hi³·p(r_hi²) + r_lo·w) with
+/// w = 1 − r_hi²/2 (one fused step), rounded once at the end.
+#[inline(always)]
+fn sin_kernel(r_hi: f32, r_lo: f32) -> f32 {
+    let half_r = 0.5 * r_hi;
+    let w = (-half_r).mul_add(r_hi, 1.0);
+    let r2 = r_hi * r_hi;
+    let ps = SIN_COEF[3]
+        .mul_add(r2, SIN_COEF[2])
+        .mul_add(r2, SIN_COEF[1])
+        .mul_add(r2, SIN_COEF[0]);
+    r_hi + (r_hi * r2).mul_add(ps, r_lo * w)
+}
+
+/// cos(r_hi + r_lo) for |r_hi| ≤ 0.83: w + (r_hi⁴·q(r_hi²) + (w_err −
+/// r_hi·r_lo)) with w = 1 − r_hi²/2 rounded once by a fused step and w_err
+/// its rounding error (another), rounded once at the end.
+#[inline(always)]
+fn cos_kernel(r_hi: f32, r_lo: f32) -> f32 {
+    let half_r = 0.5 * r_hi;
+    let w = (-half_r).mul_add(r_hi, 1.0);
+    let w_err = (-half_r).mul_add(r_hi, 1.0 - w);
+    let r2 = r_hi * r_hi;
+    let pc = COS_COEF[2]
+        .mul_add(r2, COS_COEF[1])
+        .mul_add(r2, COS_COEF[0]);
+    w + (r2 * r2).mul_add(pc, (-r_hi).mul_add(r_lo, w_err))
+}
+
+/// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
+/// [`trig_reduce`], then the kernel its selector picks, signed.
+#[inline(always)]
+fn trig_fast(x: f32, phase: u32) -> f32 {
+    let (r_hi, r_lo, sel) = trig_reduce(x, phase);
+    let v = if sel & 1 != 0 {
+        cos_kernel(r_hi, r_lo)
+    } else {
+        sin_kernel(r_hi, r_lo)
+    };
+    f32::from_bits(v.to_bits() ^ (sel & 0x8000_0000))
 }
 
 /// The exact path for the lanes [`trig_fast`] does not cover: the f64
@@ -128,15 +158,37 @@ fn trig_f32(x: f32, phase: u32) -> f32 {
 }
 
 /// Applies sin (`phase` 0) or cos (`phase` 1) to a row of f32 bit patterns:
-/// a vectorized pass over every lane, then the rare out-of-range lanes again
-/// on the exact path. Same bits as [`trig_f32`] lane by lane.
+/// a vectorized pass reducing every lane, then one evaluating only the
+/// kernel every lane needs when the row agrees on it (neighbouring pixels
+/// usually do), both and a select otherwise, then the rare out-of-range
+/// lanes again on the exact path. Same bits as [`trig_f32`] lane by lane.
 #[inline(always)]
 fn trig_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
-    let mut any_slow = false;
+    let mut r_hi = [0f32; N];
+    let mut r_lo = [0f32; N];
+    let mut sel = [0u32; N];
+    let (mut any_cos, mut all_cos, mut any_slow) = (0u32, 1u32, false);
     for l in 0..N {
         let v = f32::from_bits(x[l]);
-        out[l] = trig_fast(v, phase).to_bits();
+        (r_hi[l], r_lo[l], sel[l]) = trig_reduce(v, phase);
+        any_cos |= sel[l];
+        all_cos &= sel[l];
         any_slow |= !is_fast_trig(v);
+    }
+    let signed = |v: f32, s: u32| v.to_bits() ^ (s & 0x8000_0000);
+    if any_cos & 1 == 0 {
+        for l in 0..N {
+            out[l] = signed(sin_kernel(r_hi[l], r_lo[l]), sel[l]);
+        }
+    } else if all_cos & 1 != 0 {
+        for l in 0..N {
+            out[l] = signed(cos_kernel(r_hi[l], r_lo[l]), sel[l]);
+        }
+    } else {
+        for l in 0..N {
+            let (s, c) = (sin_kernel(r_hi[l], r_lo[l]), cos_kernel(r_hi[l], r_lo[l]));
+            out[l] = signed(if sel[l] & 1 != 0 { c } else { s }, sel[l]);
+        }
     }
     if any_slow {
         for l in 0..N {
@@ -674,15 +726,19 @@ mod tests {
         let mut rng = Rng(0xfeed_beef_0123_4567);
         let (mut s, mut c) = ([0u32; 16], [0u32; 16]);
         for round in 0..20_000 {
-            // raw patterns (every class: NaN, inf, subnormal, huge) and,
-            // every other round, values of the fast range and beyond
-            let x: [u32; 16] = std::array::from_fn(|_| {
-                if round % 2 == 0 {
-                    rng.next() as u32
-                } else {
-                    (rng.uniform(-2e6, 2e6) as f32).to_bits()
-                }
+            // raw patterns (every class: NaN, inf, subnormal, huge), values
+            // of the fast range and beyond, and rows of close arguments (all
+            // lanes in one quadrant, so one kernel serves the row), some with
+            // a special lane
+            let base = rng.uniform(-1e4, 1e4);
+            let mut x: [u32; 16] = std::array::from_fn(|l| match round % 3 {
+                0 => rng.next() as u32,
+                1 => (rng.uniform(-2e6, 2e6) as f32).to_bits(),
+                _ => ((base + l as f64 * 1e-3) as f32).to_bits(),
             });
+            if round % 7 == 2 {
+                x[round % 16] = SPECIALS[round % SPECIALS.len()];
+            }
             sin_lanes(&x, &mut s);
             cos_lanes(&x, &mut c);
             for l in 0..16 {
