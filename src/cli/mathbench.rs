@@ -469,42 +469,57 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
         bail!("--reps must be at least 1");
     }
     const ROWS: usize = 1024;
-    const PASSES: usize = 256;
-    println!(
-        "each timing: {PASSES} passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}"
-    );
+    println!("each timing: 256 passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}");
     for f in func.expand() {
         let (x, y) = speed_inputs(f, ROWS);
-        let mut out = vec![[0u32; LANES]; ROWS];
-        let mut times = Vec::with_capacity(reps);
-        for _ in 0..reps + 1 {
-            let start = Instant::now();
-            for _ in 0..PASSES {
-                if f == MathFunc::Pow {
-                    for ((a, b), o) in x.iter().zip(&y).zip(out.iter_mut()) {
-                        math::pow_lanes(std::hint::black_box(a), std::hint::black_box(b), o);
-                    }
-                } else {
-                    let kernel = unary_kernel(f);
-                    for (a, o) in x.iter().zip(out.iter_mut()) {
-                        kernel(std::hint::black_box(a), o);
-                    }
-                }
-                std::hint::black_box(&mut out);
-            }
-            times.push(start.elapsed().as_secs_f64() * 1e9 / (PASSES * ROWS * LANES) as f64);
+        time_rows(f, f.name(), &x, &y, reps);
+        if matches!(f, MathFunc::Sin | MathFunc::Cos) {
+            // rows of close arguments, as neighbouring pixels give: 16
+            // consecutive values 10^-3 apart from a base in [-512, 512]
+            let mut rng = Rng(0x0c0f_fee0_1234_5678);
+            let close: Vec<Row> = (0..ROWS)
+                .map(|_| {
+                    let base = rng.uniform(-512.0, 512.0);
+                    std::array::from_fn(|l| ((base + l as f64 * 1e-3) as f32).to_bits())
+                })
+                .collect();
+            time_rows(f, &format!("{} (close rows)", f.name()), &close, &[], reps);
         }
-        times.remove(0);
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{}: median {:.3} ns per lane (min {:.3}, max {:.3})",
-            f.name(),
-            times[times.len() / 2],
-            times[0],
-            times[times.len() - 1]
-        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Times `f` over the rows (`y` for POW) and prints the median, min and max
+/// of `reps` timings (after one warm-up) in ns per lane.
+fn time_rows(f: MathFunc, label: &str, x: &[Row], y: &[Row], reps: usize) {
+    const PASSES: usize = 256;
+    let mut out = vec![[0u32; LANES]; x.len()];
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps + 1 {
+        let start = Instant::now();
+        for _ in 0..PASSES {
+            if f == MathFunc::Pow {
+                for ((a, b), o) in x.iter().zip(y).zip(out.iter_mut()) {
+                    math::pow_lanes(std::hint::black_box(a), std::hint::black_box(b), o);
+                }
+            } else {
+                let kernel = unary_kernel(f);
+                for (a, o) in x.iter().zip(out.iter_mut()) {
+                    kernel(std::hint::black_box(a), o);
+                }
+            }
+            std::hint::black_box(&mut out);
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e9 / (PASSES * x.len() * LANES) as f64);
+    }
+    times.remove(0);
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{label}: median {:.3} ns per lane (min {:.3}, max {:.3})",
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1]
+    );
 }
 
 #[cfg(test)]
