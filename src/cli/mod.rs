@@ -3,6 +3,7 @@
 mod bench;
 mod d3dverbs;
 mod input;
+mod mathbench;
 mod render;
 mod render_args;
 mod run;
