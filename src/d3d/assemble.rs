@@ -78,7 +78,7 @@ pub fn assemble(text: &str) -> Result<(Vec<u8>, SourceMap), Diagnostics> {
 /// one-program listing, or a library listing (`lib_*` functions under
 /// fxc's `// Library:` banner) into `LIBF` containers and a `LIBH`.
 pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
-    let mut programs = parse_listing(&blank_level9_library_sections(text))?;
+    let mut programs = parse_listing(text)?;
     if programs
         .iter()
         .any(|p| p.program.version.program_type == ProgramType::Library)
@@ -143,41 +143,6 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         features,
         library: None,
     })
-}
-
-/// The listing with the indented Direct3D 9 sections of level-9 library
-/// functions (from an indented `lib_4_0_vs_2_0`/`lib_4_0_ps_2_0` line to
-/// the next line at column 0) turned into spaces, byte offsets kept: the
-/// parser skips the sections of level-9 shaders (`vs_2_0`) but reads these
-/// versions as SM4 ones. The sections are not assembled (no `Aon9`).
-fn blank_level9_library_sections(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut out = String::new();
-    let mut in_section = false;
-    let mut changed = false;
-    for line in text.split_inclusive('\n') {
-        let indented = line.starts_with([' ', '\t']);
-        let content = line.trim();
-        if !indented && !content.is_empty() {
-            in_section = false;
-        }
-        if indented && (content.starts_with("lib_4_0_vs_") || content.starts_with("lib_4_0_ps_")) {
-            in_section = true;
-        }
-        if in_section && indented {
-            changed = true;
-            out.extend(line.chars().map(|c| match c {
-                '\n' | '\r' => c,
-                _ => ' ',
-            }));
-        } else {
-            out.push_str(line);
-        }
-    }
-    if changed {
-        std::borrow::Cow::Owned(out)
-    } else {
-        std::borrow::Cow::Borrowed(text)
-    }
 }
 
 /// The program's tokens, or the encoder's error at its instruction.

@@ -2583,7 +2583,14 @@ fn is_version_shaped(word: &str) -> bool {
 
 /// Direct3D 9 versions, which start the indented sub-listings of level-9 shaders.
 fn is_dx9_version(word: &str) -> bool {
-    is_version_shaped(word) && matches!(word.split('_').nth(1), Some("1" | "2" | "3"))
+    let dx9 =
+        |w: &str| is_version_shaped(w) && matches!(w.split('_').nth(1), Some("1" | "2" | "3"));
+    // A level-9 library function's DX9 sections: `lib_4_0_vs_2_0`, `lib_4_0_ps_2_0`.
+    let library_dx9 = ["lib_4_0_vs_", "lib_4_0_ps_"].iter().any(|p| {
+        word.strip_prefix(p)
+            .is_some_and(|rest| dx9(&format!("vs_{rest}")))
+    });
+    dx9(word) || library_dx9
 }
 
 /// The version of a version line, or why it is not SM4/SM5 (and a note).
