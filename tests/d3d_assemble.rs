@@ -878,3 +878,121 @@ fn random_programs_print_and_parse_back() {
     );
     println!("{checked} random programs ({tried} generated) print and parse back");
 }
+
+/// The nested containers of a library blob's `LIBF` chunks, in order.
+fn library_functions(blob: &[u8]) -> Vec<tgsi::d3d::container::Container> {
+    use tgsi::d3d::container::{Container, tags};
+    Container::parse(blob)
+        .map(|c| {
+            c.chunks_with(tags::LIBF)
+                .filter_map(|f| Container::parse(&f.data).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn corpus_library_listings_assemble_to_the_original_programs_and_lfs0() {
+    use tgsi::d3d::container::{Container, tags, verify_checksum};
+    let dir = corpus_dir();
+    let mut files = Vec::new();
+    listings(&dir, &mut files);
+    let mut report = String::new();
+    let (mut libraries, mut programs, mut libh_identical) = (0, 0, 0);
+    let (mut lfs0, mut lfs0_identical, mut lfs0_interpolation) = (0, 0, 0);
+    for asm in &files {
+        let text = std::fs::read_to_string(asm).unwrap_or_default();
+        if !text.contains("\nlib_") {
+            continue;
+        }
+        let Ok(blob) = std::fs::read(asm.with_extension("o")) else {
+            continue;
+        };
+        let rel = asm.strip_prefix(&dir).unwrap_or(asm).display().to_string();
+        libraries += 1;
+        let assembled = match tgsi::d3d::assemble_listing(&text) {
+            Ok(a) => a,
+            Err(d) => {
+                let _ = writeln!(report, "  {rel}: {}", d.render("listing", &text));
+                continue;
+            }
+        };
+        if let Err(e) = verify_checksum(&assembled.container) {
+            let _ = writeln!(report, "  {rel}: checksum {e}");
+        }
+        let ours = tgsi::d3d::program_chunks(&assembled.container).unwrap_or_default();
+        let theirs = tgsi::d3d::program_chunks(&blob).unwrap_or_default();
+        let payloads = |v: &[tgsi::d3d::ProgramChunk]| -> Vec<Vec<u8>> {
+            v.iter().map(|p| p.payload.clone()).collect()
+        };
+        if payloads(&ours) != payloads(&theirs) || ours.is_empty() {
+            let _ = writeln!(
+                report,
+                "  {rel}: {} program chunks assembled, {} in the original, not identical",
+                ours.len(),
+                theirs.len()
+            );
+        }
+        programs += ours.len();
+        let original = Container::parse(&blob).expect("corpus blob");
+        let libh = |c: &Container| c.chunk(tags::LIBH).map(|h| h.data.clone());
+        let ours_container = Container::parse(&assembled.container).expect("assembled container");
+        if libh(&ours_container) == libh(&original) {
+            libh_identical += 1;
+        } else {
+            let _ = writeln!(report, "  {rel}: LIBH differs");
+        }
+        let (ours_fns, theirs_fns) = (
+            library_functions(&assembled.container),
+            library_functions(&blob),
+        );
+        for (i, (o, t)) in ours_fns.iter().zip(&theirs_fns).enumerate() {
+            let tag = |c: &Container| c.program().map(|p| p.tag);
+            if tag(o) != tag(t) {
+                let _ = writeln!(report, "  {rel}: function {i}: program chunk tag differs");
+            }
+            let lfs = |c: &Container| c.chunk(tags::LFS0).map(|h| h.data.clone());
+            lfs0 += 1;
+            let parse = |c: &Container| {
+                lfs(c).and_then(|d| tgsi::d3d::library::ParameterSignature::parse(&d).ok())
+            };
+            // the listing does not show interpolation modes
+            // (`nointerpolation`, `centroid` ...): those may differ
+            let without_interpolation = |c: &Container| {
+                parse(c).map(|mut s| {
+                    for p in &mut s.parameters {
+                        p.interpolation = 0;
+                    }
+                    s
+                })
+            };
+            if lfs(o) == lfs(t) {
+                lfs0_identical += 1;
+            } else if parse(o).is_some() && without_interpolation(o) == without_interpolation(t) {
+                lfs0_interpolation += 1;
+            } else {
+                let _ = writeln!(
+                    report,
+                    "  {rel}: function {i}: LFS0 differs:\n    assembled {:?}\n    original  {:?}",
+                    parse(o),
+                    parse(t)
+                );
+            }
+        }
+        if ours_fns.len() != theirs_fns.len() {
+            let _ = writeln!(
+                report,
+                "  {rel}: {} functions assembled, {} in the original",
+                ours_fns.len(),
+                theirs_fns.len()
+            );
+        }
+    }
+    let summary = format!(
+        "{libraries} library listings: {programs} function programs identical to the originals, {libh_identical} LIBH chunks and {lfs0_identical}/{lfs0} LFS0 chunks identical, {lfs0_interpolation} differing only in interpolation modes the listing does not show"
+    );
+    if !report.is_empty() || libraries < 27 {
+        panic!("library problems:\n{report}{summary}");
+    }
+    println!("{summary}");
+}

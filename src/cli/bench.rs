@@ -9,12 +9,15 @@
 //!   SIZE x SIZE RGBA8 target (a full-target quad, GENERIC[0] = the pixel's
 //!   (u, v)), sampling a 256x256 RGBA8 texture bilinearly with REPEAT, the
 //!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second. With
-//!   `--peer` the image is also compared with llvmpipe's readback.
+//!   `--peer` the image is also compared with llvmpipe's readback;
+//! * `ulp` and `math`: the accuracy (exhaustive) and the speed of the
+//!   transcendental kernels, see [`super::mathbench`].
 //!
 //! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
 //! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
 //! and the ratios are printed.
 
+use super::mathbench::{self, MathFunc};
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -36,6 +39,12 @@ pub enum Workload {
     /// full-target fragment shader: one bilinear texture sample + the sin/cos
     /// loop (01_loop_sin_tex, the work of `peerbench frag`)
     Frag,
+    /// accuracy of the SIN/COS/EX2/LG2 kernels on all 2^32 inputs and of POW
+    /// on 2^N sampled pairs (`--func`, `--threads`: the largest count given,
+    /// `--pow-samples`)
+    Ulp,
+    /// ns per lane of each transcendental kernel over 16-lane rows (`--func`, `--reps`)
+    Math,
 }
 
 #[derive(clap::Args)]
@@ -62,6 +71,12 @@ pub struct BenchArgs {
     /// tgsi_exec) on the same work and print the ratios
     #[arg(long)]
     pub peer: bool,
+    /// ulp, math: which transcendental function
+    #[arg(long, value_enum, default_value_t = MathFunc::All)]
+    pub func: MathFunc,
+    /// ulp: log2 of the number of (x, y) pairs POW is checked on
+    #[arg(long, default_value_t = 28)]
+    pub pow_samples: u32,
 }
 
 fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
@@ -79,7 +94,7 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
                 .collect();
             res.buffers = vec![d, u];
         }
-        Workload::Alu | Workload::Frag => res.buffers = vec![vec![0; 8 * n]],
+        _ => res.buffers = vec![vec![0; 8 * n]],
     }
     res
 }
@@ -126,6 +141,11 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         Workload::Compute => FP64_SHADER,
         Workload::Alu => ALU_SHADER,
         Workload::Frag => return bench_frag(args),
+        Workload::Ulp => {
+            let threads = args.threads.iter().copied().max().unwrap_or(1);
+            return mathbench::ulp(args.func, threads, args.pow_samples);
+        }
+        Workload::Math => return mathbench::speed(args.func, args.reps),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
@@ -224,7 +244,7 @@ fn tgsi_exec_ns_per_quad(source: &str, workload: Workload, iters: u32, runs: u64
             }
             spec += "\n";
         }
-        Workload::Alu | Workload::Frag => spec += "BUF[0] 32\n",
+        _ => spec += "BUF[0] 32\n",
     }
     let spec_path = dir.join("spec.txt");
     std::fs::write(&spec_path, spec)?;
@@ -309,7 +329,7 @@ fn run_peers(args: &BenchArgs, ours: &[Measured]) -> Result<()> {
     let per_invocation = single.stats.lane_instructions as f64 / single.stats.invocations as f64;
     let source = match args.workload {
         Workload::Compute => FP64_SHADER,
-        Workload::Alu | Workload::Frag => ALU_SHADER,
+        _ => ALU_SHADER,
     };
     let runs = (2e8 / (per_invocation * 4.0 * 8.0)).clamp(100.0, 1e6) as u64;
     match tgsi_exec_ns_per_quad(source, args.workload, args.iters, runs) {

@@ -3,6 +3,7 @@
 mod bench;
 mod d3dverbs;
 mod input;
+mod mathbench;
 mod render;
 mod render_args;
 mod run;
@@ -92,6 +93,7 @@ enum Verb {
     /// declarations when it has none), SFI0 for the optional features used, and
     /// a valid checksum. fxc prints floats with `%f`, which loses bits: such a
     /// float assembles to the nearest value of its text.
+    /// A library listing becomes LIBH + one LIBF (LFS0 + program) per function; no RDEF, STAT or Aon9.
     Asm {
         /// TGSI or SM assembly text file (`-` reads standard input)
         file: PathBuf,

@@ -15,8 +15,15 @@
 //! * `SFI0` when the program uses an optional feature
 //!   ([`shader_features`]).
 //!
-//! Library listings (one program per function, in `LIBF` containers) are
-//! parsed by [`crate::d3d::parse::parse_listing`] but not assembled here.
+//! A library listing (`lib_*` functions after fxc's `// Library:` banner)
+//! becomes a `LIBH` chunk (flags, function names and creator from the
+//! banner; each function's level-9 mode from its `lib_4_0_vs_*`/
+//! `lib_4_0_ps_*` sections) after one `LIBF` chunk per function: a nested
+//! container with the `LFS0` read back from the `// Function parameter
+//! signature` table ([`parameter_from_row`]; interpolation modes are not
+//! listed and come out 0), the validated program chunk and `SFI0` when
+//! used. The level-9 `Aon9` chunks are not rebuilt from the indented
+//! Direct3D 9 sections, nor are `RDEF` and `STAT`.
 
 use crate::d3d::container::{Chunk, Container, FourCC, tags};
 use crate::d3d::encode::encode_program_bytes;
@@ -24,14 +31,20 @@ use crate::d3d::enums::{
     GlobalFlags, Interpolation, ProgramType, RegisterFile, SystemValue, UavFlags,
 };
 use crate::d3d::ir::{Components, Index, Payload, Program};
+use crate::d3d::library::{
+    LibraryFunction, LibraryHeader, NO_REGISTER as NO_PARAMETER_REGISTER, PARAMETER_IN,
+    PARAMETER_OUT, Parameter, ParameterSignature,
+};
 use crate::d3d::opcode::Opcode;
-use crate::d3d::parse::parse_listing;
+use crate::d3d::parse::{ParsedProgram, parse_listing};
+use crate::d3d::rdef::VARIABLE_TYPES;
 use crate::d3d::sfi0::Sfi0;
 use crate::d3d::signature::{
     NO_REGISTER, Signature, SignatureElement, SignatureKind, SignatureRole, StageForTable,
 };
 use crate::d3d::source_map::SourceMap;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::Span;
 
 /// A container built from a listing, and what went into it.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,37 +62,41 @@ pub struct Assembly {
     pub program_tag: FourCC,
     /// the `SFI0` feature mask (no chunk when 0)
     pub features: u64,
+    /// for a library: its header and functions (the fields above then
+    /// describe the first function; `signatures` is empty)
+    pub library: Option<LibraryAssembly>,
 }
 
-/// Assembles a one-program listing into a DXBC container.
+/// Assembles a listing into a DXBC container: one program, or a library
+/// (see [`assemble_listing`]).
 pub fn assemble(text: &str) -> Result<(Vec<u8>, SourceMap), Diagnostics> {
     let a = assemble_listing(text)?;
     Ok((a.container, a.map))
 }
 
-/// Assembles a one-program listing, returning the container and its parts.
+/// Assembles a listing, returning the container and its parts: a
+/// one-program listing, or a library listing (`lib_*` functions under
+/// fxc's `// Library:` banner) into `LIBF` containers and a `LIBH`.
 pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
     let mut programs = parse_listing(text)?;
+    if programs
+        .iter()
+        .any(|p| p.program.version.program_type == ProgramType::Library)
+    {
+        return assemble_library(text, programs);
+    }
     if programs.len() != 1 {
         let span = programs.get(1).map(|p| p.map.version).unwrap_or_default();
         return Err(Diagnostics(vec![
             Diagnostic::error(format!(
-                "a library listing ({} programs) cannot be assembled into one container",
+                "a listing of {} programs that is not a library cannot be assembled into one container",
                 programs.len()
             ))
-            .with_primary(span, "a second program starts here")
-            .with_note("parse library listings function by function with `parse_listing`"),
+            .with_primary(span, "a second program starts here"),
         ]));
     }
     let parsed = programs.remove(0);
     let program = parsed.program;
-    if program.version.program_type == ProgramType::Library {
-        return Err(Diagnostics(vec![
-            Diagnostic::error("a library function cannot be assembled into a container of its own")
-                .with_primary(parsed.map.version, "a `lib_*` program")
-                .with_note("parse library listings with `parse_listing`"),
-        ]));
-    }
     // What the reference pages call invalid is refused, as on the TGSI side
     // (`tgsi::assemble` is parse + validate).
     let checked = crate::d3d::validate::validate(&program, Some(&parsed.map));
@@ -104,18 +121,7 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         signatures.push(Signature { kind, elements });
         from_tables.push(listed);
     }
-    let payload = encode_program_bytes(&program).map_err(|e| {
-        let span = parsed
-            .map
-            .instructions
-            .get(e.instruction)
-            .map(|i| i.span)
-            .unwrap_or_default();
-        Diagnostics(vec![
-            Diagnostic::error(format!("the program cannot be encoded: {}", e.message))
-                .with_primary(span, "here"),
-        ])
-    })?;
+    let payload = encode(&program, &parsed.map)?;
     let program_tag = program_chunk_tag(&program);
     let features = shader_features(&program);
     let mut chunks: Vec<Chunk> = signatures
@@ -135,7 +141,460 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         from_tables,
         program_tag,
         features,
+        library: None,
     })
+}
+
+/// The program's tokens, or the encoder's error at its instruction.
+fn encode(program: &Program, map: &SourceMap) -> Result<Vec<u8>, Diagnostics> {
+    encode_program_bytes(program).map_err(|e| {
+        let span = map
+            .instructions
+            .get(e.instruction)
+            .map(|i| i.span)
+            .unwrap_or_default();
+        Diagnostics(vec![
+            Diagnostic::error(format!("the program cannot be encoded: {}", e.message))
+                .with_primary(span, "here"),
+        ])
+    })
+}
+
+/// One function of an assembled library.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryFunctionAssembly {
+    /// the function's nested DXBC container (the `LIBF` payload)
+    pub container: Vec<u8>,
+    pub program: Program,
+    pub map: SourceMap,
+    /// rebuilt from the `// Function parameter signature` table
+    pub parameters: ParameterSignature,
+    /// `SHDR` or `SHEX`
+    pub program_tag: FourCC,
+    /// the `SFI0` feature mask (no chunk when 0)
+    pub features: u64,
+}
+
+/// A library built from a listing: its `LIBH` header and one `LIBF`
+/// container per function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryAssembly {
+    pub header: LibraryHeader,
+    pub functions: Vec<LibraryFunctionAssembly>,
+}
+
+/// Assembles a library listing: the `// Library:` banner gives `LIBH`
+/// (flags, function names, creator; a function's mode from the level-9
+/// `lib_4_0_vs_*`/`lib_4_0_ps_*` sections of its header), each function
+/// a `LIBF` container holding its `LFS0` (from the parameter table), its
+/// program chunk and `SFI0` when a feature is used. `RDEF`, `STAT` and
+/// the level-9 `Aon9` chunks are not rebuilt.
+fn assemble_library(text: &str, programs: Vec<ParsedProgram>) -> Result<Assembly, Diagnostics> {
+    let first_header = programs.first().map(|p| p.header).unwrap_or_default();
+    let first_version = programs.first().map(|p| p.map.version).unwrap_or_default();
+    let banner = library_banner(text, first_header, first_version, programs.len())?;
+    let mut functions = Vec::new();
+    let mut diags = Vec::new();
+    for parsed in programs {
+        match assemble_function(text, parsed) {
+            Ok(f) => functions.push(f),
+            Err(d) => diags.extend(d.0),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    let header = LibraryHeader {
+        version: 1,
+        creator: banner.creator,
+        flags: banner.flags,
+        functions: banner
+            .names
+            .into_iter()
+            .zip(&functions)
+            .map(|(name, f)| LibraryFunction { mode: f.mode, name })
+            .collect(),
+    };
+    let mut chunks: Vec<Chunk> = functions
+        .iter()
+        .map(|f| Chunk::new(tags::LIBF, f.assembly.container.clone()))
+        .collect();
+    chunks.push(Chunk::new(tags::LIBH, header.to_bytes()));
+    let container = Container::new(chunks).to_bytes();
+    let functions: Vec<LibraryFunctionAssembly> =
+        functions.into_iter().map(|f| f.assembly).collect();
+    let Some(first) = functions.first() else {
+        return Err(Diagnostics(vec![
+            Diagnostic::error("a library listing without functions")
+                .with_primary(first_header, "here"),
+        ]));
+    };
+    Ok(Assembly {
+        container,
+        program: first.program.clone(),
+        map: first.map.clone(),
+        signatures: Vec::new(),
+        from_tables: Vec::new(),
+        program_tag: first.program_tag,
+        features: first.features,
+        library: Some(LibraryAssembly { header, functions }),
+    })
+}
+
+/// A function and its `LIBH` mode.
+struct AssembledFunction {
+    assembly: LibraryFunctionAssembly,
+    mode: u32,
+}
+
+fn assemble_function(text: &str, parsed: ParsedProgram) -> Result<AssembledFunction, Diagnostics> {
+    let program = parsed.program;
+    if program.version.program_type != ProgramType::Library {
+        return Err(Diagnostics(vec![
+            Diagnostic::error("a library listing holds only `lib_*` programs")
+                .with_primary(parsed.map.version, "not a library function"),
+        ]));
+    }
+    let checked = crate::d3d::validate::validate(&program, Some(&parsed.map));
+    if checked.has_errors() {
+        return Err(checked);
+    }
+    let header = &text[parsed.header.start..parsed.header.end];
+    let parameters = parameter_table(header, parsed.header.start, parsed.map.version)?;
+    let mode = header.lines().fold(0, |mode, line| {
+        let line = line.trim();
+        if line.starts_with("lib_4_0_vs_") {
+            mode | 1
+        } else if line.starts_with("lib_4_0_ps_") {
+            mode | 2
+        } else {
+            mode
+        }
+    });
+    let payload = encode(&program, &parsed.map)?;
+    let program_tag = program_chunk_tag(&program);
+    let features = shader_features(&program);
+    let mut chunks = vec![
+        Chunk::new(tags::LFS0, parameters.to_bytes()),
+        Chunk::new(program_tag, payload),
+    ];
+    if features != 0 {
+        chunks.push(Chunk::new(tags::SFI0, Sfi0 { flags: features }.to_bytes()));
+    }
+    Ok(AssembledFunction {
+        assembly: LibraryFunctionAssembly {
+            container: Container::new(chunks).to_bytes(),
+            program,
+            map: parsed.map,
+            parameters,
+            program_tag,
+            features,
+        },
+        mode,
+    })
+}
+
+/// What the `// Library:` banner says.
+struct LibraryBanner {
+    flags: u32,
+    names: Vec<String>,
+    creator: String,
+}
+
+/// Reads `// Library:  flags F, N functions:`, the `//   i  name` lines
+/// and `// Created by:  creator` from the first function's header.
+fn library_banner(
+    text: &str,
+    header: Span,
+    first_version: Span,
+    programs: usize,
+) -> Result<LibraryBanner, Diagnostics> {
+    let err = |span: Span, message: String, label: &str| {
+        Diagnostics(vec![Diagnostic::error(message).with_primary(span, label)])
+    };
+    let mut lines = comment_lines(&text[header.start..header.end], header.start);
+    let Some((flags, count, banner_span)) = lines.by_ref().find_map(|(span, body)| {
+        let rest = body.strip_prefix("Library:")?.trim();
+        let (flags, count) = rest.strip_prefix("flags ")?.split_once(',')?;
+        let count = count.trim().strip_suffix("functions:")?.trim();
+        Some((
+            flags.trim().parse::<u32>().ok()?,
+            count.parse::<usize>().ok()?,
+            span,
+        ))
+    }) else {
+        return Err(Diagnostics(vec![
+            Diagnostic::error(
+                "a library listing needs fxc's `// Library:  flags F, N functions:` banner",
+            )
+            .with_primary(
+                first_version,
+                "the first function, without a banner before it",
+            )
+            .with_note("the banner names the functions of the `LIBH` chunk"),
+        ]));
+    };
+    let mut names = Vec::new();
+    let mut creator = None;
+    for (span, body) in lines {
+        if let Some(c) = body.strip_prefix("Created by:") {
+            creator = Some(c.trim().to_string());
+            break;
+        }
+        let mut words = body.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some(i), Some(name), None) if i.parse::<usize>() == Ok(names.len()) => {
+                names.push(name.to_string())
+            }
+            (None, ..) => {}
+            _ => {
+                return Err(err(
+                    span,
+                    "malformed library function line".into(),
+                    "expected `//   INDEX  NAME`",
+                ));
+            }
+        }
+    }
+    let Some(creator) = creator else {
+        return Err(err(
+            banner_span,
+            "the library banner has no `// Created by:` line".into(),
+            "this banner",
+        ));
+    };
+    if names.len() != count || count != programs {
+        return Err(err(
+            banner_span,
+            format!(
+                "the banner announces {count} functions and names {}, the listing holds {programs} programs",
+                names.len()
+            ),
+            "this banner",
+        ));
+    }
+    Ok(LibraryBanner {
+        flags,
+        names,
+        creator,
+    })
+}
+
+/// The `//` lines of `text` (at byte `base`): each line's span and its
+/// trimmed text after `//`.
+fn comment_lines(text: &str, base: usize) -> impl Iterator<Item = (Span, &str)> {
+    let mut offset = 0;
+    text.split_inclusive('\n').filter_map(move |raw| {
+        let start = base + offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let body = line.trim_start().strip_prefix("//")?;
+        Some((Span::new(start, start + line.len()), body.trim()))
+    })
+}
+
+/// The `// Function parameter signature (return: R, parameters: N):`
+/// table of a function header, its rows read back with
+/// [`parameter_from_row`].
+pub fn parameter_table(
+    header: &str,
+    base: usize,
+    version: Span,
+) -> Result<ParameterSignature, Diagnostics> {
+    let mut lines = comment_lines(header, base);
+    let Some((count, heading)) = lines.by_ref().find_map(|(span, body)| {
+        let rest = body.strip_prefix("Function parameter signature (return: ")?;
+        let (_, n) = rest.split_once("parameters: ")?;
+        Some((n.strip_suffix("):")?.parse::<usize>().ok()?, span))
+    }) else {
+        return Err(Diagnostics(vec![
+            Diagnostic::error(
+                "a library function needs its `// Function parameter signature` table",
+            )
+            .with_primary(version, "this function has none")
+            .with_note("the table is the function's `LFS0` chunk"),
+        ]));
+    };
+    let mut parameters = Vec::new();
+    let mut diags = Vec::new();
+    let mut rows_started = false;
+    for (span, body) in lines {
+        if body.starts_with("---") {
+            rows_started = true;
+            continue;
+        }
+        if !rows_started {
+            continue;
+        }
+        if body.is_empty() {
+            break;
+        }
+        let row = &header[span.start - base..span.end - base];
+        match parameter_from_row(row, span.start) {
+            Ok(p) => parameters.push(p),
+            Err(d) => diags.push(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    if parameters.len() != count + 1 {
+        return Err(Diagnostics(vec![
+            Diagnostic::error(format!(
+                "the table announces {count} parameters and a return row, it has {} rows",
+                parameters.len()
+            ))
+            .with_primary(heading, "this table"),
+        ]));
+    }
+    Ok(ParameterSignature { parameters })
+}
+
+/// Reads a parameter-table row as [`ParameterSignature::listing`] prints
+/// it: name, optional semantic, optional `vN NUM MASK` and `oN NUM MASK`,
+/// then `[in|out|inout] [row_major] TYPE`. Rows, columns and class come
+/// from the type; the interpolation mode is not listed (0) and neither
+/// are the first components (0, or -1 without a register).
+pub fn parameter_from_row(line: &str, line_start: usize) -> Result<Parameter, Diagnostic> {
+    let mut tokens: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                tokens.push((s, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if tokens.first().is_some_and(|t| t.1 == "//") {
+        tokens.remove(0);
+    }
+    let span = |t: (usize, &str)| Span::new(line_start + t.0, line_start + t.0 + t.1.len());
+    let whole = Span::new(line_start, line_start + line.len());
+    let malformed = |span: Span, label: &str| {
+        Diagnostic::error("malformed function parameter row").with_primary(span, label)
+    };
+    if tokens.len() < 2 {
+        return Err(malformed(whole, "expected a name and a type"));
+    }
+    let name = tokens[0];
+    let ty = tokens[tokens.len() - 1];
+    let mut end = tokens.len() - 1;
+    let row_major = end > 1 && tokens[end - 1].1 == "row_major";
+    if row_major {
+        end -= 1;
+    }
+    let flags = match tokens[end - 1].1 {
+        "in" if end > 1 => PARAMETER_IN,
+        "out" if end > 1 => PARAMETER_OUT,
+        "inout" if end > 1 => PARAMETER_IN | PARAMETER_OUT,
+        _ => 0,
+    };
+    if flags != 0 {
+        end -= 1;
+    }
+    let mut middle = &tokens[1..end];
+    let semantic = if middle.len() % 3 == 1 {
+        let s = middle[0].1.to_string();
+        middle = &middle[1..];
+        Some(s)
+    } else {
+        None
+    };
+    let (base_type, class, rows, columns) = parameter_type_from(ty.1, row_major)
+        .ok_or_else(|| malformed(span(ty), "unknown parameter type"))?;
+    let mut first_in_register = NO_PARAMETER_REGISTER;
+    let mut first_out_register = NO_PARAMETER_REGISTER;
+    for group in middle.chunks(3) {
+        let [reg, num, mask] = group else {
+            return Err(malformed(
+                span(group[0]),
+                "expected `vN NUM MASK` or `oN NUM MASK`",
+            ));
+        };
+        let (slot, number) = match reg.1.split_at_checked(1) {
+            Some(("v", n)) => (&mut first_in_register, n),
+            Some(("o", n)) => (&mut first_out_register, n),
+            _ => return Err(malformed(span(*reg), "expected a `v#` or `o#` register")),
+        };
+        if *slot != NO_PARAMETER_REGISTER {
+            return Err(malformed(span(*reg), "a second register of this kind"));
+        }
+        *slot = number
+            .parse()
+            .map_err(|_| malformed(span(*reg), "bad register number"))?;
+        if num.1.parse::<u32>() != Ok(rows) {
+            return Err(malformed(
+                span(*num),
+                &format!("the type `{}` takes {rows} registers", ty.1),
+            ));
+        }
+        let expected = &"xyzw"[..columns.clamp(1, 4) as usize];
+        if mask.1 != expected {
+            return Err(malformed(
+                span(*mask),
+                &format!("the type `{}` spans `{expected}`", ty.1),
+            ));
+        }
+    }
+    Ok(Parameter {
+        name: name.1.to_string(),
+        semantic,
+        base_type,
+        class,
+        rows,
+        columns,
+        interpolation: 0,
+        flags,
+        first_in_register,
+        first_in_component: first_component(first_in_register),
+        first_out_register,
+        first_out_component: first_component(first_out_register),
+    })
+}
+
+/// `float3` → (float, vector, 1, 3); `float2x3` → column-major with 3
+/// rows of 2 columns, `row_major float2x3` → 2 rows of 3; `void` →
+/// all 0. The base types come from [`VARIABLE_TYPES`].
+fn parameter_type_from(ty: &str, row_major: bool) -> Option<(u32, u32, u32, u32)> {
+    if ty == "void" {
+        return Some((0, 0, 0, 0));
+    }
+    VARIABLE_TYPES
+        .iter()
+        .filter_map(|(value, name)| {
+            let dims = ty.strip_prefix(name)?;
+            let shape = if dims.is_empty() {
+                (0, 1, 1)
+            } else if let Some((a, b)) = dims.split_once('x') {
+                let (a, b) = (small_dim(a)?, small_dim(b)?);
+                if row_major { (2, a, b) } else { (3, b, a) }
+            } else {
+                (1, 1, small_dim(dims)?)
+            };
+            Some((name.len(), (u32::from(*value), shape.0, shape.1, shape.2)))
+        })
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, t)| t)
+}
+
+/// fxc lists no first component: 0 for a parameter in that register
+/// file, -1 without one.
+fn first_component(register: u32) -> u32 {
+    if register == NO_PARAMETER_REGISTER {
+        NO_PARAMETER_REGISTER
+    } else {
+        0
+    }
+}
+
+fn small_dim(s: &str) -> Option<u32> {
+    s.parse().ok().filter(|n| (1..=4).contains(n))
 }
 
 fn stage_for_table(t: ProgramType) -> StageForTable {
@@ -718,6 +1177,79 @@ mod tests {
         assert_eq!(rov.features, 0x8 | 0x200 | 0x800 | 0x1000);
         let e = assemble_listing("lib_4_0\nret \n").unwrap_err();
         assert!(e.0[0].message.contains("library"), "{}", e.0[0].message);
+    }
+
+    const LIBRARY: &str = "//\n// Library:  flags 0, 2 functions:\n//   0  F\n//   1  G\n//\n\
+// Created by:  Microsoft (R) HLSL Shader Compiler 10.1\n//\n//\n\
+// Function parameter signature (return: yes, parameters: 1):\n//\n\
+// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type\n\
+// -------------------- -------------------- --------------- ---------------- ----\n\
+// F                    SV_TARGET                              o0    1   xyz  out float3\n\
+// val                                        v2    3   xy     o1    3   xy   inout float2x3\n\
+//\n//\n// Level9 shader bytecode:\n//\n    lib_4_0_ps_2_0\n    mov oT0.x, c0.x\n\n\
+// approximately 1 instruction slots used\n\
+lib_4_0\ndcl_output o0.xyz\nmov o0.xyz, l(1.0, 1.0, 1.0, 0)\nret \n\
+// Approximately 2 instruction slots used\n\
+// Function parameter signature (return: no, parameters: 0):\n//\n\
+// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type\n\
+// -------------------- -------------------- --------------- ---------------- ----\n\
+// G                                                                          void\n//\n\
+lib_4_0\nret \n";
+
+    #[test]
+    fn library_listings_become_libf_containers_and_a_libh() {
+        let a = assemble_listing(LIBRARY).unwrap();
+        verify_checksum(&a.container).unwrap();
+        let c = Container::parse(&a.container).unwrap();
+        let names: Vec<String> = c.chunks.iter().map(|c| c.tag.name()).collect();
+        assert_eq!(names, vec!["LIBF", "LIBF", "LIBH"]);
+        let header = LibraryHeader::parse(&c.chunks[2].data).unwrap();
+        let modes: Vec<(u32, &str)> = header
+            .functions
+            .iter()
+            .map(|f| (f.mode, f.name.as_str()))
+            .collect();
+        assert_eq!(modes, vec![(2, "F"), (0, "G")]);
+        assert_eq!(header.creator, "Microsoft (R) HLSL Shader Compiler 10.1");
+        let f = Container::parse(&c.chunks[0].data).unwrap();
+        let names: Vec<String> = f.chunks.iter().map(|c| c.tag.name()).collect();
+        assert_eq!(names, vec!["LFS0", "SHDR"]);
+        let sig = ParameterSignature::parse(&f.chunks[0].data).unwrap();
+        let val = &sig.parameters[1];
+        assert_eq!(
+            (val.class, val.rows, val.columns, val.flags),
+            (3, 3, 2, PARAMETER_IN | PARAMETER_OUT)
+        );
+        assert_eq!((val.first_in_register, val.first_out_register), (2, 1));
+        // the printer lists the rebuilt table as it was written
+        assert!(sig.listing().contains(
+            "// val                                        v2    3   xy     o1    3   xy   inout float2x3"
+        ));
+        let g = &a.library.as_ref().unwrap().functions[1]
+            .parameters
+            .parameters[0];
+        assert_eq!(
+            (g.base_type, g.first_out_register),
+            (0, NO_PARAMETER_REGISTER)
+        );
+    }
+
+    #[test]
+    fn library_banner_and_rows_are_checked() {
+        let text = LIBRARY.replace("//   1  G\n", "");
+        let e = assemble_listing(&text).unwrap_err();
+        assert!(e.0[0].message.contains("announces 2 functions and names 1"));
+        let text = LIBRARY.replace("3   xy   inout", "2   xy   inout");
+        let e = assemble_listing(&text).unwrap_err();
+        let span = e.0[0].primary.as_ref().unwrap().span;
+        assert_eq!(&text[span.start..span.end], "2");
+        let text = LIBRARY.replace("out float3", "out flaot3");
+        let e = assemble_listing(&text).unwrap_err();
+        let span = e.0[0].primary.as_ref().unwrap().span;
+        assert_eq!(&text[span.start..span.end], "flaot3");
+        assert_eq!(parameter_type_from("float2x3", true), Some((3, 2, 2, 3)));
+        assert_eq!(parameter_type_from("uint", false), Some((19, 0, 1, 1)));
+        assert_eq!(parameter_type_from("uint1", false), Some((19, 1, 1, 1)));
     }
 
     #[test]

@@ -1160,10 +1160,13 @@ impl<'a> Parser<'a> {
             } else {
                 RegisterFile::Immediate64
             };
-            Operand {
+            let mut op = Operand {
                 values,
                 ..Operand::register(file, &[], Components::None)
-            }
+            };
+            // indices, which fxc never writes on an immediate
+            self.brackets(&mut op, depth)?;
+            op
         } else {
             self.bump();
             self.register(t, depth)?
@@ -1216,6 +1219,12 @@ impl<'a> Parser<'a> {
             })?;
             op.indices.push(Index::Imm32(n));
         }
+        self.brackets(&mut op, depth)?;
+        Ok(op)
+    }
+
+    /// The `[…]` indices after a register or an immediate.
+    fn brackets(&mut self, op: &mut Operand, depth: usize) -> PResult<()> {
         while self.at(TokenKind::LBracket) {
             let open = self.bump();
             let mut got = self.index(depth)?;
@@ -1236,7 +1245,7 @@ impl<'a> Parser<'a> {
                 ));
             }
         }
-        Ok(op)
+        Ok(())
     }
 
     /// The inside of one `[…]`: a number (`5`, `5l`), a range (`2:6`, `0:*`),
@@ -2574,7 +2583,14 @@ fn is_version_shaped(word: &str) -> bool {
 
 /// Direct3D 9 versions, which start the indented sub-listings of level-9 shaders.
 fn is_dx9_version(word: &str) -> bool {
-    is_version_shaped(word) && matches!(word.split('_').nth(1), Some("1" | "2" | "3"))
+    let dx9 =
+        |w: &str| is_version_shaped(w) && matches!(w.split('_').nth(1), Some("1" | "2" | "3"));
+    // A level-9 library function's DX9 sections: `lib_4_0_vs_2_0`, `lib_4_0_ps_2_0`.
+    let library_dx9 = ["lib_4_0_vs_", "lib_4_0_ps_"].iter().any(|p| {
+        word.strip_prefix(p)
+            .is_some_and(|rest| dx9(&format!("vs_{rest}")))
+    });
+    dx9(word) || library_dx9
 }
 
 /// The version of a version line, or why it is not SM4/SM5 (and a note).
@@ -2859,6 +2875,21 @@ ret \n";
     }
 
     /// Programs the printer marks (bits fxc never shows) read back exactly.
+    #[test]
+    fn immediates_read_back_their_indices() {
+        let p = ok("ps_5_0\nmov r0.x, l(1)[3]\nmov r0.xy, d(1.000000l)[r1.x + 2][4l]\n");
+        assert_eq!(p.instructions[0].operands[1].indices, vec![Index::Imm32(3)]);
+        let d = &p.instructions[1].operands[1];
+        assert_eq!(d.values, vec![0, 0x3ff0_0000]);
+        assert!(matches!(d.indices[0], Index::Imm32Relative(2, _)));
+        assert_eq!(d.indices[1], Index::Imm64(4));
+        assert_eq!(
+            print_program(&p),
+            "ps_5_0\nmov r0.x, l(1)[3]\nmov r0.xy, d(1.000000l)[r1.x + 2][4l]\n"
+        );
+        assert!(err("ps_5_0\nmov r0.x, l(1)[1][2][3][4]\n").contains("at most 3 indices"));
+    }
+
     #[test]
     fn printer_markers_read_back_to_the_same_ir() {
         use crate::d3d::print::{PrintOptions, print_program_with};

@@ -37,6 +37,8 @@
 //!   dwords after the operands that fxc would not write as `{trailing=0x…}`
 //!   ([`crate::d3d::ir::Instruction::fxc_trailing`]);
 //! * a non-uniform index prints `{nonuniform}`;
+//! * indices on an immediate (the token can hold them, fxc never writes
+//!   them) print as brackets after it: `l(1)[3]`;
 //! * an immediate-plus-relative index whose immediate is 0 prints `[0 + r0.x]`
 //!   (fxc's `[r0.x + 0]` is the relative-only form); 64-bit indices end in `l`;
 //! * precise masks print as ` [precise]` / ` [precise(xy)]` after the mnemonic;
@@ -567,6 +569,11 @@ impl Printer {
             RegisterFile::Immediate64 => immediate64(&op.values, self.options.exact_floats),
             _ => self.register(op, upper, range_decl),
         };
+        if op.file.is_immediate() {
+            for index in &op.indices {
+                core.push_str(&format!("[{}]", self.index(index)));
+            }
+        }
         let ctx = ComponentContext {
             file: op.file,
             role,
@@ -1550,6 +1557,11 @@ mod tests {
         );
         // trailing dwords fxc would not write
         assert_eq!(listing(&[0x0200_003e, 7]), "ret  {trailing=0x00000007}");
+        // indices on an immediate
+        assert_eq!(
+            listing(&[0x0600_0036, 0x0010_0012, 0, 0x0010_4001, 3, 1]),
+            "mov r0.x, l(1)[3]"
+        );
     }
 
     #[test]

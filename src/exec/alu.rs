@@ -114,14 +114,13 @@ impl Batch {
         self.replicate(inst, r);
     }
 
+    /// A replicated scalar of two operands computed by a whole-row function.
     #[inline(always)]
-    fn scalar2(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32, u32) -> u32) {
+    fn scalar_row2(&mut self, inst: &Inst, env: &Env, f: impl Fn(&Row, &Row, &mut Row)) {
         let a = self.fetch(&inst.src[0], 1, env);
         let b = self.fetch(&inst.src[1], 1, env);
         let mut r = [0u32; LANES];
-        for l in 0..LANES {
-            r[l] = f(a[0][l], b[0][l]);
-        }
+        f(&a[0], &b[0], &mut r);
         self.replicate(inst, r);
     }
 
@@ -594,11 +593,11 @@ impl Batch {
             RCP => self.scalar1(inst, env, ops::rcp),
             RSQ => self.scalar1(inst, env, ops::rsq),
             SQRT => self.scalar1(inst, env, ops::sqrt),
-            EX2 => self.scalar1(inst, env, ops::ex2),
-            LG2 => self.scalar1(inst, env, ops::lg2),
+            EX2 => self.scalar_row(inst, env, math::ex2_lanes),
+            LG2 => self.scalar_row(inst, env, math::lg2_lanes),
             COS => self.scalar_row(inst, env, math::cos_lanes),
             SIN => self.scalar_row(inst, env, math::sin_lanes),
-            POW => self.scalar2(inst, env, ops::pow),
+            POW => self.scalar_row2(inst, env, math::pow_lanes),
             DP2 => self.vec2_to_scalar(inst, env, 0b0011, ops::dp2),
             DP3 => self.vec2_to_scalar(inst, env, 0b0111, ops::dp3),
             DP4 => self.vec2_to_scalar(inst, env, 0b1111, ops::dp4),

@@ -397,10 +397,12 @@ fn scalar_row(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(&Row, &mut Row)) 
 }
 
 #[inline(always)]
-fn scalar2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32, u32) -> u32) {
+fn scalar_row2(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(&Row, &Row, &mut Row)) {
     let x = row(b, env, &k.src[0], 0);
     let y = row(b, env, &k.src[1], 0);
-    replicate(b, k, std::array::from_fn(|l| f(x[l], y[l])));
+    let mut r = [0u32; LANES];
+    f(&x, &y, &mut r);
+    replicate(b, k, r);
 }
 
 /// The 64-bit lanes of pair `p` of a source.
@@ -644,11 +646,11 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         RCP => (Scalar(1), h!(scalar1, ops::rcp)),
         RSQ => (Scalar(1), h!(scalar1, ops::rsq)),
         SQRT => (Scalar(1), h!(scalar1, ops::sqrt)),
-        EX2 => (Scalar(1), h!(scalar1, ops::ex2)),
-        LG2 => (Scalar(1), h!(scalar1, ops::lg2)),
+        EX2 => (Scalar(1), h!(scalar_row, math::ex2_lanes)),
+        LG2 => (Scalar(1), h!(scalar_row, math::lg2_lanes)),
         COS => (Scalar(1), h!(scalar_row, math::cos_lanes)),
         SIN => (Scalar(1), h!(scalar_row, math::sin_lanes)),
-        POW => (Scalar(2), h!(scalar2, ops::pow)),
+        POW => (Scalar(2), h!(scalar_row2, math::pow_lanes)),
         DABS => (Pair(1), h!(pair1, ops::dabs)),
         DNEG => (Pair(1), h!(pair1, ops::dneg)),
         DRCP => (Pair(1), h!(pair1, ops::drcp)),

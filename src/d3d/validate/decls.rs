@@ -992,7 +992,7 @@ impl Builder<'_, '_, '_> {
             );
         }
         self.d.thread_group = Some([x, y, z]);
-        let total = x as u64 * y as u64 * z as u64;
+        let total = (x as u64).saturating_mul(y as u64).saturating_mul(z as u64);
         // D3D11_CS_THREAD_GROUP_MAX_* and the downlevel page's 768 / z = 1
         let (max_xy, max_z, max_total) = if is_cs_4x(self.version) {
             (768, 1, 768)

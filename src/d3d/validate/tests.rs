@@ -1063,6 +1063,13 @@ fn thread_groups_fit_the_model_limits() {
     );
     clean(&cs_with(4, [768, 1, 1]));
     clean(&cs_with(5, [1024, 1, 1]));
+    // Found by the d3d_decode fuzzer: the total of three u32 sizes must not
+    // overflow.
+    expect(
+        &cs_with(5, [u32::MAX, u32::MAX, u32::MAX]),
+        "exceeds the cs_5_0 limits",
+        At::Inst(0),
+    );
     let p = program(ProgramType::Compute, 5, 0, vec![ret()]);
     expect(
         &p,
