@@ -90,7 +90,7 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
     let tables = signature_tables(
         header,
         parsed.header.start,
-        stage_for_table(program.version.program_type),
+        StageForTable::of(Some(program.version.program_type)),
     )?;
     let derived = signatures_from_declarations(&program);
     let mut signatures = Vec::new();
@@ -136,14 +136,6 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
         program_tag,
         features,
     })
-}
-
-fn stage_for_table(t: ProgramType) -> StageForTable {
-    match t {
-        ProgramType::Pixel => StageForTable::Pixel,
-        ProgramType::Hull => StageForTable::Hull,
-        _ => StageForTable::Other,
-    }
 }
 
 /// The signature chunks of a stage, in fxc's chunk order.

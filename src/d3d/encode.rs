@@ -11,7 +11,7 @@ use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
     ShaderMessage,
 };
-use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, OpcodeInfo, PayloadKind};
+use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, PayloadKind, bits};
 
 /// Why a program could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
         });
     }
     let mut out = vec![
-        (v.program_type.number() << 16) | ((v.major as u32) << 4) | v.minor as u32,
+        bits::version_token(v.program_type.number(), v.major.into(), v.minor.into()),
         0,
     ];
     for (i, inst) in program.instructions.iter().enumerate() {
@@ -92,12 +92,12 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
         token |= v << field.shift;
     }
     if !inst.extended.is_empty() {
-        token |= 0x8000_0000;
+        token |= bits::EXTENDED;
     }
     out.push(token);
     for (k, ext) in inst.extended.iter().enumerate() {
         let more = if k + 1 < inst.extended.len() {
-            0x8000_0000
+            bits::EXTENDED
         } else {
             0
         };
@@ -126,7 +126,7 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
             info.name
         ));
     }
-    out[start] |= (len as u32) << 24;
+    out[start] |= (len as u32) << bits::LENGTH_SHIFT;
     Ok(())
 }
 
@@ -338,7 +338,7 @@ fn encode_custom_data(data: &CustomData, out: &mut Vec<u32>) -> Result<(), Strin
         return Err(format!("customdata class {class} does not fit 21 bits"));
     }
     let start = out.len();
-    out.push(0x35 | (class << 11));
+    out.push(Opcode::CustomData.number() | (class << bits::CONTROLS_SHIFT));
     out.push(0);
     match data {
         CustomData::ImmediateConstantBuffer(values) => out.extend(values),

@@ -9,8 +9,9 @@
 use super::DecodeError;
 use super::container::{ChecksumStatus, Container, checksum_hex, checksum_status, tags};
 use super::effect::{embedded_shaders, is_raw_effect};
+use super::enums::{GLOBAL_FLAG_NAMES, GlobalFlags};
 use super::library::{LibraryHeader, ParameterSignature};
-use super::listing::{GLOBAL_FLAGS, MAX_NESTING, ProgramFacts, decode_chunk};
+use super::listing::{MAX_NESTING, ProgramFacts, decode_chunk};
 use super::rdef::{
     Rdef, VARIABLE_USED, cbuffer_kind_name, dimension_name, input_type_name, return_type_name,
     variable_type_name,
@@ -184,12 +185,12 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
 
 /// Names of the set `dcl_globalFlags` bits.
 pub fn global_flag_names(flags: u32) -> Vec<String> {
-    let mut names: Vec<String> = GLOBAL_FLAGS
+    let mut names: Vec<String> = GLOBAL_FLAG_NAMES
         .iter()
-        .filter(|(bit, _)| flags & bit != 0)
+        .filter(|(flag, _)| flags & flag.bits() != 0)
         .map(|(_, n)| n.to_string())
         .collect();
-    let known: u32 = GLOBAL_FLAGS.iter().map(|(b, _)| b).sum();
+    let known = GlobalFlags::all().bits();
     if flags & !known != 0 {
         names.push(format!("0x{:x}", flags & !known));
     }

@@ -779,6 +779,51 @@ opcode_table! {
     0xea CheckAccessFullyMapped "check_access_fully_mapped" [] Sm5_0TiledResources11_2 [DU SU] [PRECISE] None;
 }
 
+/// The fixed fields of the version token and of an opcode token, shared by
+/// the decoder, the encoder and the listing driver's quick token walk.
+pub mod bits {
+    /// Opcode token bits 0-10: the opcode number.
+    pub const OPCODE_MASK: u32 = 0x7FF;
+    /// Opcode token bits 11-23 hold the control fields (see
+    /// [`super::CONTROL_FIELDS`]); a `customdata` token keeps its class in
+    /// bits 11-31.
+    pub const CONTROLS_SHIFT: u32 = 11;
+    /// Opcode token bits 11-23.
+    pub const CONTROLS_MASK: u32 = 0x00FF_F800;
+    /// Opcode token bits 24-30: the instruction length in dwords.
+    pub const LENGTH_SHIFT: u32 = 24;
+    /// Bit 31 of opcode and extended opcode tokens: an extended opcode token
+    /// follows.
+    pub const EXTENDED: u32 = 0x8000_0000;
+
+    /// The opcode number of an opcode token.
+    pub fn opcode_number(token: u32) -> u32 {
+        token & OPCODE_MASK
+    }
+    /// The instruction length (dwords) of an opcode token (`customdata`
+    /// stores its length in the next dword instead).
+    pub fn instruction_length(token: u32) -> usize {
+        ((token >> LENGTH_SHIFT) & 0x7F) as usize
+    }
+    /// Bits 11-23 of an opcode token, shifted down.
+    pub fn controls(token: u32) -> u32 {
+        (token & CONTROLS_MASK) >> CONTROLS_SHIFT
+    }
+    /// The class of a `customdata` token (bits 11-31).
+    pub fn custom_data_class(token: u32) -> u32 {
+        token >> CONTROLS_SHIFT
+    }
+    /// `(program type, major, minor)` of a version token (bits 16-31, 4-7,
+    /// 0-3).
+    pub fn version_fields(token: u32) -> (u32, u32, u32) {
+        (token >> 16, (token >> 4) & 0xF, token & 0xF)
+    }
+    /// The version token of `(program type, major, minor)`.
+    pub fn version_token(program_type: u32, major: u32, minor: u32) -> u32 {
+        (program_type << 16) | (major << 4) | minor
+    }
+}
+
 /// Bits 11-23 of an opcode token that the given flags' control fields cover.
 pub fn control_bits(flags: OpFlags) -> u32 {
     CONTROL_FIELDS

@@ -11,6 +11,7 @@
 use super::DecodeError;
 use super::blob::{Bytes, Writer, to_u32};
 use super::container::FourCC;
+use super::enums::ProgramType;
 
 /// The seven signature chunk kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -432,6 +433,17 @@ pub enum StageForTable {
     Hull,
     /// Any other stage.
     Other,
+}
+
+impl StageForTable {
+    /// The table kind of a program type (`None`: no program chunk).
+    pub fn of(program: Option<ProgramType>) -> StageForTable {
+        match program {
+            Some(ProgramType::Pixel) => StageForTable::Pixel,
+            Some(ProgramType::Hull) => StageForTable::Hull,
+            _ => StageForTable::Other,
+        }
+    }
 }
 
 /// The column layout of fxc's signature tables.
