@@ -64,6 +64,7 @@ macro_rules! d3d_enum {
         }
     };
 }
+pub(crate) use d3d_enum;
 
 d3d_enum! {
     /// Program type of the version token (bits 16-31); the name is the
