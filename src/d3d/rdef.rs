@@ -17,6 +17,7 @@
 
 use super::DecodeError;
 use super::blob::{Bytes, Writer, to_u32};
+use super::enums::ReturnType;
 use std::collections::HashMap;
 
 /// Program type of the target word (high 16 bits).
@@ -91,18 +92,6 @@ pub const INPUT_TYPES: [(u32, &str, &str, char); 12] = [
     (9, "uav_append_structured", "UAV", 'u'),
     (10, "uav_consume_structured", "UAV", 'u'),
     (11, "uav_rwstructured_with_counter", "UAV", 'u'),
-];
-
-/// `D3D_RESOURCE_RETURN_TYPE`: value and listing name.
-pub const RETURN_TYPES: [(u32, &str); 8] = [
-    (1, "unorm"),
-    (2, "snorm"),
-    (3, "sint"),
-    (4, "uint"),
-    (5, "float"),
-    (6, "mixed"),
-    (7, "double"),
-    (8, "continued"),
 ];
 
 /// `D3D_SRV_DIMENSION`: value and listing name.
@@ -219,9 +208,15 @@ pub fn input_type_name(v: u32) -> String {
         .map(|r| r.1.to_string())
         .unwrap_or_else(|| v.to_string())
 }
-/// Name of a return type.
+/// Name of a return type (`D3D_RESOURCE_RETURN_TYPE`: the numbering and
+/// names of the token's [`ReturnType`] without its `unused`, and
+/// `continued` without the brackets the program listing puts around it).
 pub fn return_type_name(v: u32) -> String {
-    name_of(&RETURN_TYPES, v)
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "continued".to_string(),
+        Some(t) if t != ReturnType::Unused => t.name().to_string(),
+        _ => v.to_string(),
+    }
 }
 /// Name of a view dimension.
 pub fn dimension_name(v: u32) -> String {
@@ -1328,6 +1323,15 @@ mod tests {
             id: 0,
         });
         r
+    }
+
+    #[test]
+    fn return_types_use_the_token_numbering_and_reflection_spelling() {
+        assert_eq!(return_type_name(5), "float");
+        assert_eq!(return_type_name(3), "sint");
+        assert_eq!(return_type_name(8), "continued");
+        assert_eq!(return_type_name(9), "9");
+        assert_eq!(return_type_name(0), "0");
     }
 
     #[test]
