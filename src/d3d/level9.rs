@@ -42,6 +42,7 @@ pub mod program;
 pub mod tables;
 
 use crate::d3d::DecodeError;
+use crate::d3d::container::{Container, tags};
 use program::{Program, ShaderVersion};
 
 /// The chunks that carry a level-9 program.
@@ -70,17 +71,17 @@ pub struct Level9ChunkInfo {
 pub static LEVEL9_CHUNKS: &[Level9ChunkInfo] = &[
     Level9ChunkInfo {
         kind: Level9ChunkKind::Level9,
-        fourcc: *b"Aon9",
+        fourcc: tags::AON9.0,
         title: "Level9 shader bytecode:",
     },
     Level9ChunkInfo {
         kind: Level9ChunkKind::XnaPrepass,
-        fourcc: *b"XNAP",
+        fourcc: tags::XNAP.0,
         title: "XNA Prepass shader bytecode:",
     },
     Level9ChunkInfo {
         kind: Level9ChunkKind::Xna,
-        fourcc: *b"XNAS",
+        fourcc: tags::XNAS.0,
         title: "XNA shader bytecode:",
     },
 ];
@@ -522,9 +523,8 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
     out
 }
 
-/// The level-9 part of an fxc listing header for one container, given its
-/// chunks in file order as `(FourCC, payload)` pairs; `None` when no chunk
-/// is `Aon9`, `XNAP` or `XNAS`.
+/// The level-9 part of an fxc listing header for one container; `None` when
+/// no chunk is `Aon9`, `XNAP` or `XNAS`.
 ///
 /// Sections come in fxc's order: every `Aon9` chunk in file order, then
 /// `XNAP`, then `XNAS` (fxc does not follow file order: its blobs store
@@ -546,11 +546,12 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
 ///
 /// Errors carry byte offsets from the first byte of the failing chunk's
 /// payload (the container shifts them).
-pub fn level9_sections(chunks: &[([u8; 4], &[u8])]) -> Result<Option<String>, DecodeError> {
-    let mut found: Vec<(Level9ChunkKind, &[u8])> = chunks
+pub fn level9_sections(container: &Container) -> Result<Option<String>, DecodeError> {
+    let mut found: Vec<(Level9ChunkKind, &[u8])> = container
+        .chunks
         .iter()
-        .filter_map(|(fourcc, payload)| {
-            Level9ChunkKind::from_fourcc(*fourcc).map(|kind| (kind, *payload))
+        .filter_map(|chunk| {
+            Level9ChunkKind::from_fourcc(chunk.tag.0).map(|kind| (kind, chunk.data.as_slice()))
         })
         .collect();
     if found.is_empty() {
@@ -568,6 +569,7 @@ pub fn level9_sections(chunks: &[([u8; 4], &[u8])]) -> Result<Option<String>, De
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::d3d::container::Chunk;
     use program::{Body, Destination, Instruction, Item, Register, Source};
     use tables::{Opcode, RegisterFile, SourceModifier};
 
@@ -690,13 +692,13 @@ mod tests {
         lean.sampler_mappings.clear();
         lean.runtime_constant_mappings.clear();
         let bytes = encode(&lean);
-        let chunks: Vec<([u8; 4], &[u8])> = vec![
-            (*b"XNAS", &bytes[..]),
-            (*b"SHDR", &[][..]),
-            (*b"XNAP", &bytes[..]),
-            (*b"Aon9", &bytes[..]),
-        ];
-        let text = level9_sections(&chunks).unwrap().unwrap();
+        let container = Container::new(vec![
+            Chunk::new(tags::XNAS, bytes.clone()),
+            Chunk::new(tags::SHDR, Vec::new()),
+            Chunk::new(tags::XNAP, bytes.clone()),
+            Chunk::new(tags::AON9, bytes),
+        ]);
+        let text = level9_sections(&container).unwrap().unwrap();
         let titles: Vec<&str> = text.lines().filter(|l| l.ends_with("bytecode:")).collect();
         assert_eq!(
             titles,
@@ -708,7 +710,8 @@ mod tests {
         );
         assert!(text.contains("slot used\n//\n// XNA Prepass"));
         assert!(text.ends_with("slot used\n"));
-        assert_eq!(level9_sections(&[(*b"SHDR", &[][..])]), Ok(None));
+        let no_level9 = Container::new(vec![Chunk::new(tags::SHDR, Vec::new())]);
+        assert_eq!(level9_sections(&no_level9), Ok(None));
     }
 
     #[test]

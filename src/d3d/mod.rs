@@ -100,12 +100,7 @@ pub fn program_listing(payload: &[u8], creator: &str) -> Result<String, DecodeEr
 /// The level-9 sections of a container, if it has any, with the `//` line
 /// that separates them from the signature tables before them.
 fn level9_listing(container: &Container) -> Result<Option<String>, DecodeError> {
-    let chunks: Vec<([u8; 4], &[u8])> = container
-        .chunks
-        .iter()
-        .map(|c| (c.tag.0, c.data.as_slice()))
-        .collect();
-    Ok(level9::level9_sections(&chunks)?.map(|text| format!("//\n{text}")))
+    Ok(level9::level9_sections(container)?.map(|text| format!("//\n{text}")))
 }
 
 fn printers() -> listing::Printers<'static> {
