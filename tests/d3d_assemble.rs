@@ -18,40 +18,13 @@
 //! printed, then the test fails.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tgsi::d3d::print::{PrintOptions, print_instruction, print_program_with};
 use tgsi::d3d::source_map::SourceMap;
 use tgsi::d3d::{Program, decode_program, encode_program, parse_program, program_chunks};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            listings(&p, out);
-        } else if p.extension().is_some_and(|e| e == "asm") {
-            out.push(p);
-        }
-    }
-}
-
-fn is_version_line(line: &str) -> bool {
-    let b = line.as_bytes();
-    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
-        .iter()
-        .find(|p| line.starts_with(*p));
-    let Some(stage) = stage else { return false };
-    let rest = &b[stage.len()..];
-    rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
-}
+mod common;
 
 /// The program blocks of a listing, each as its text (comments and `#line`
 /// lines included: the assembler must skip them itself).
@@ -59,7 +32,7 @@ fn program_blocks(text: &str) -> Vec<String> {
     let mut blocks: Vec<String> = Vec::new();
     let mut open = false;
     for line in text.lines() {
-        if is_version_line(line) {
+        if common::is_version_line(line) {
             blocks.push(String::new());
             open = true;
         } else if line.starts_with("// Approximately") {
@@ -185,10 +158,9 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
                         print_program_with(&d, &options) == print_program_with(&program, &options)
                     });
                     if same_text {
-                        tally.assembled_lossy.push(format!(
-                            "{}: {difference}",
-                            asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()
-                        ));
+                        tally
+                            .assembled_lossy
+                            .push(format!("{}: {difference}", common::relative(asm)));
                     } else {
                         problems.push(difference);
                     }
@@ -262,9 +234,8 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
 
 #[test]
 fn corpus_listings_assemble_to_their_program_chunks() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     assert!(!files.is_empty(), "no listings under {}", dir.display());
     let mut tally = Tally::default();
     let mut report = String::new();
@@ -451,9 +422,8 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
 
 #[test]
 fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     let mut tally = ContainerTally::default();
     let mut report = String::new();
     let mut failing = 0;
@@ -507,7 +477,7 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
 /// at many positions) give diagnostics, never a panic or a hang.
 #[test]
 fn damaged_listings_never_panic() {
-    let dir = corpus_dir();
+    let dir = common::corpus_root();
     let picks = [
         "dxdecompiler/3Dmigoto/debug.asm",
         "dxdecompiler/Internal/SM51_test.asm",

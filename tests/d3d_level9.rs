@@ -8,11 +8,11 @@
 //! Each test checks every file, then lists all failures at once.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tgsi::d3d::container::{Container, tags};
 use tgsi::d3d::level9::{self, Level9ChunkKind};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/d3d");
+mod common;
 
 /// The lines a level-9 section can start with.
 const SECTION_STARTS: [&str; 6] = [
@@ -48,27 +48,10 @@ fn has_level9(container: &Container) -> bool {
         .any(|chunk| Level9ChunkKind::from_fourcc(chunk.tag.0).is_some())
 }
 
-fn blobs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            blobs(&path, out);
-        } else if path.extension().is_some_and(|x| x == "o" || x == "dxbc") {
-            out.push(path);
-        }
-    }
-}
-
 /// Every corpus blob with a level-9 chunk, with its containers.
 fn level9_blobs() -> Vec<(PathBuf, Vec<Container>)> {
-    let mut paths = Vec::new();
-    blobs(Path::new(CORPUS), &mut paths);
     let mut out = Vec::new();
-    for path in paths {
+    for path in common::corpus_files(common::BLOBS) {
         let bytes = std::fs::read(&path).unwrap();
         let mut all = Vec::new();
         containers(&bytes, &mut all);
@@ -78,13 +61,6 @@ fn level9_blobs() -> Vec<(PathBuf, Vec<Container>)> {
     }
     assert_eq!(out.len(), 21, "the corpus has 21 blobs with level-9 chunks");
     out
-}
-
-fn relative(path: &Path) -> String {
-    path.strip_prefix(CORPUS)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 /// The level-9 blocks of a listing, in order: from a section start line to
@@ -151,7 +127,7 @@ fn every_level9_section_prints_as_fxc_lists_it() {
     let mut failures = Vec::new();
     let mut identical = 0;
     for (path, all) in &blobs {
-        let name = relative(path);
+        let name = common::relative(path);
         let listing_path = path.with_extension("asm");
         let listing = match std::fs::read_to_string(&listing_path) {
             Ok(text) => text,
@@ -224,7 +200,7 @@ fn distinct_payloads() -> Vec<(String, Vec<u8>)> {
                 if Level9ChunkKind::from_fourcc(chunk.tag.0).is_some()
                     && seen.insert(chunk.data.clone())
                 {
-                    let label = format!("{} {}", relative(&path), chunk.tag);
+                    let label = format!("{} {}", common::relative(&path), chunk.tag);
                     out.push((label, chunk.data));
                 }
             }

@@ -8,7 +8,7 @@
 //! skipped. Diagnostics point at byte ranges of the blob
 //! ([`SourceMap::from_payload`]).
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use tgsi::d3d::enums::RegisterFile;
 use tgsi::d3d::ir::{Operand, Program};
@@ -18,25 +18,6 @@ use tgsi::d3d::source_map::SourceMap;
 use tgsi::d3d::{
     DecodeError, ProgramChunk, decode_program, parse_listing, program_chunks, validate,
 };
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn blobs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            blobs(&p, out);
-        } else if p.extension().is_some_and(|e| e == "o" || e == "dxbc") {
-            out.push(p);
-        }
-    }
-}
 
 /// The program chunks of a blob, `None` for an effect (the last test
 /// checks the shaders effects embed).
@@ -50,8 +31,7 @@ fn programs_of(blob: &[u8]) -> Option<Result<Vec<ProgramChunk>, DecodeError>> {
 
 #[test]
 fn every_corpus_program_validates_without_diagnostics() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     assert!(
         files.len() > 200,
         "expected the corpus under tests/fixtures/d3d, found {} blobs",
@@ -61,11 +41,7 @@ fn every_corpus_program_validates_without_diagnostics() {
     let mut problems = Vec::new();
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let name = common::relative(path);
         let chunks = match programs_of(&blob) {
             Some(Ok(c)) => c,
             None => {
@@ -147,16 +123,11 @@ fn every_corpus_program_validates_without_diagnostics() {
 
 /// Every program chunk of the corpus, decoded, with its name.
 fn corpus_programs() -> Vec<(String, Program, Vec<u8>)> {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let mut out = Vec::new();
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let name = common::relative(path);
         if let Some(Ok(chunks)) = programs_of(&blob) {
             for (n, chunk) in chunks.into_iter().enumerate() {
                 if let Ok(p) = decode_program(&chunk.payload) {
@@ -287,8 +258,7 @@ fn damaged_programs_never_panic_the_validator() {
 /// diagnostic too (text source maps this time).
 #[test]
 fn every_corpus_listing_assembles_and_validates() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let (mut programs, mut level9, mut problems) = (0, 0, Vec::new());
     for blob_path in &files {
         let blob = std::fs::read(blob_path).expect("read blob");
@@ -298,11 +268,7 @@ fn every_corpus_listing_assembles_and_validates() {
         let Ok(text) = std::fs::read_to_string(blob_path.with_extension("asm")) else {
             continue;
         };
-        let name = blob_path
-            .strip_prefix(fixtures())
-            .unwrap_or(blob_path)
-            .display()
-            .to_string();
+        let name = common::relative(blob_path);
         let parsed = match parse_listing(&text) {
             Ok(p) => p,
             // libraries for feature level 9 list Direct3D 9 programs
@@ -354,19 +320,14 @@ fn level9_listing(text: &str) -> bool {
 /// [`program_chunks`]) validate without a diagnostic too.
 #[test]
 fn shaders_embedded_in_effects_validate_without_diagnostics() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let (mut programs, mut problems) = (0, Vec::new());
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
         if !is_effect(&blob) {
             continue;
         }
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let name = common::relative(path);
         let Ok(chunks) = program_chunks(&blob) else {
             problems.push(format!("{name}: the effect's shaders cannot be found"));
             continue;
