@@ -424,19 +424,8 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
             }
             _ => {}
         }
-        let input = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
-        let output = matches!(
-            inst.opcode,
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
-        );
+        let input = inst.opcode.declares_input();
+        let output = inst.opcode.declares_output();
         if !input && !output {
             continue;
         }

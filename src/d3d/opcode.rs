@@ -55,6 +55,15 @@ pub enum OperandKind {
 }
 
 impl OperandKind {
+    /// True for the value kinds: everything an ALU reads or writes (not a
+    /// resource, sampler, memory, label, stream, interface or declared
+    /// register).
+    pub fn is_value(self) -> bool {
+        matches!(
+            self,
+            Self::Float | Self::Int | Self::Uint | Self::Double | Self::Typeless
+        )
+    }
     /// True for the value types whose immediates print as integers.
     pub fn is_integer(self) -> bool {
         matches!(self, Self::Int | Self::Uint)
@@ -539,6 +548,25 @@ impl Opcode {
     pub fn is_declaration(self) -> bool {
         self.info().flags.contains(OpFlags::DECLARATION)
     }
+    /// True for the declarations of input registers (`dcl_input*`).
+    pub fn declares_input(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclInput
+                | Opcode::DclInputSgv
+                | Opcode::DclInputSiv
+                | Opcode::DclInputPs
+                | Opcode::DclInputPsSgv
+                | Opcode::DclInputPsSiv
+        )
+    }
+    /// True for the declarations of output registers (`dcl_output*`).
+    pub fn declares_output(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        )
+    }
 }
 
 opcode_table! {
@@ -1001,5 +1029,8 @@ mod tests {
         assert_eq!(Opcode::StoreStructured.info().operands[0], MEM);
         assert!(Opcode::DclResource.is_declaration());
         assert!(!Opcode::CustomData.is_declaration());
+        assert!(Opcode::DclInputPsSiv.declares_input() && !Opcode::DclInputPsSiv.declares_output());
+        assert!(Opcode::DclOutputSgv.declares_output() && !Opcode::DclStream.declares_output());
+        assert!(OperandKind::Typeless.is_value() && !OperandKind::Resource.is_value());
     }
 }

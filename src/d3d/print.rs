@@ -427,17 +427,6 @@ struct DstPrecision {
     class: u8,
 }
 
-fn is_value_kind(kind: OperandKind) -> bool {
-    matches!(
-        kind,
-        OperandKind::Float
-            | OperandKind::Int
-            | OperandKind::Uint
-            | OperandKind::Double
-            | OperandKind::Typeless
-    )
-}
-
 impl Printer {
     fn instruction(&self, inst: &Instruction) -> String {
         let info = inst.opcode.info();
@@ -454,7 +443,7 @@ impl Printer {
             .operands
             .iter()
             .zip(&inst.operands)
-            .find(|(spec, _)| spec.role == Role::Dst && is_value_kind(spec.kind))
+            .find(|(spec, _)| spec.role == Role::Dst && spec.kind.is_value())
             .map(|(spec, op)| DstPrecision {
                 precision: op.min_precision,
                 class: spec.kind.precision_class(),
@@ -596,7 +585,7 @@ impl Printer {
         let precision = op.min_precision;
         match (role, dst) {
             (Role::Src, Some(d))
-                if is_value_kind(kind)
+                if kind.is_value()
                     && kind.precision_class() == d.class
                     && precision != d.precision =>
             {

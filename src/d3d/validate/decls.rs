@@ -385,18 +385,7 @@ impl Builder<'_, '_, '_> {
                 }
             }
             (Opcode::DclGlobalFlags, Payload::None) => self.global_flags(inst, i),
-            (
-                Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-                | Opcode::DclOutput
-                | Opcode::DclOutputSgv
-                | Opcode::DclOutputSiv,
-                _,
-            ) => self.io(inst, i, scope, kind),
+            (op, _) if op.declares_input() || op.declares_output() => self.io(inst, i, scope, kind),
             (Opcode::DclIndexRange, Payload::Count(count)) => {
                 self.index_range(inst, i, scope, *count)
             }
@@ -1024,15 +1013,7 @@ impl Builder<'_, '_, '_> {
             return;
         };
         let stage = self.stage();
-        let input = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
+        let input = inst.opcode.declares_input();
         let fits = if input {
             is_input_file(op.file)
         } else {
