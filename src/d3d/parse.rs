@@ -53,12 +53,11 @@ use crate::d3d::literal::{self, Literal};
 use crate::d3d::opcode::{OPCODES, OpFlags, Opcode, OpcodeInfo, Role};
 use crate::d3d::print::{ComponentContext, implied_components};
 use crate::d3d::source_map::{InstructionSource, SourceKind, SourceMap};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, push_limited};
 use crate::ir::Span;
 use crate::text::names::nearest;
 
-/// At most this many errors are reported for one input.
-pub const MAX_ERRORS: usize = 100;
+pub use crate::diag::MAX_ERRORS;
 
 /// Deepest nesting of relative indices accepted (as in the decoder).
 pub const MAX_RELATIVE_DEPTH: usize = crate::d3d::decode::MAX_RELATIVE_DEPTH;
@@ -241,17 +240,7 @@ impl<'a> Parser<'a> {
     // ----- diagnostics --------------------------------------------------
 
     fn push(&mut self, d: Diagnostic) {
-        if self.diags.len() < MAX_ERRORS {
-            self.diags.push(d);
-        } else if self.diags.len() == MAX_ERRORS {
-            let mut stop =
-                Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
-                    .with_note("fix the errors above and assemble again");
-            if let Some(p) = d.primary {
-                stop = stop.with_primary(p.span, "assembling stopped here");
-            }
-            self.diags.push(stop);
-        }
+        push_limited(&mut self.diags, d);
     }
 
     fn error(&mut self, d: Diagnostic) -> Reported {
