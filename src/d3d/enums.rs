@@ -8,45 +8,17 @@
 
 use bitflags::bitflags;
 
-/// Defines a fieldless enum whose discriminant is the binary value, with its
-/// fxc spelling, extra accepted spellings, lookup by number and by name.
+/// A Direct3D enumeration ([`crate::enums::name_table`] with `u32` values:
+/// the fxc spelling, then the other spellings an assembler accepts) with its
+/// number and case-sensitive lookup by any spelling.
 macro_rules! d3d_enum {
-    ($(#[$meta:meta])* $name:ident {
-        $($(#[$vmeta:meta])* $variant:ident = $num:literal $text:literal $([$($alias:literal),*])?,)*
-    }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u32)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant = $num,)*
-        }
+    ($(#[$meta:meta])* $name:ident { $($body:tt)* }) => {
+        crate::enums::name_table!(u32; $(#[$meta])* $name { $($body)* });
 
         impl $name {
-            /// Every value, in table order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            /// The value with this binary number.
-            pub fn from_u32(n: u32) -> Option<Self> {
-                match n {
-                    $($num => Some($name::$variant),)*
-                    _ => None,
-                }
-            }
             /// The binary number.
             pub fn number(self) -> u32 {
                 self as u32
-            }
-            /// The fxc spelling.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-            /// Other spellings an assembler accepts (vkd3d's, older names).
-            pub fn aliases(self) -> &'static [&'static str] {
-                match self {
-                    $($name::$variant => &[$($($alias),*)?],)*
-                }
             }
             /// The value spelled `s` (fxc spelling or an alias; case-sensitive).
             pub fn from_name(s: &str) -> Option<Self> {
@@ -54,12 +26,6 @@ macro_rules! d3d_enum {
                     .iter()
                     .copied()
                     .find(|v| v.name() == s || v.aliases().contains(&s))
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
             }
         }
     };
