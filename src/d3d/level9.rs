@@ -43,6 +43,7 @@ pub mod tables;
 
 use crate::d3d::DecodeError;
 use crate::d3d::container::{Container, tags};
+use crate::d3d::enums::d3d_enum;
 use program::{Program, ShaderVersion};
 
 /// The chunks that carry a level-9 program.
@@ -111,46 +112,15 @@ impl Level9ChunkKind {
     }
 }
 
-/// How the runtime converts one component of a constant-buffer value into a
-/// Direct3D 9 float constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DataConversion {
-    Float,
-    /// Number 1; no corpus blob uses it (name as DXDecompiler reads it).
-    Bool,
-    Int,
-    Uint,
-}
-
-/// Conversion numbers and their listing names.
-static DATA_CONVERSIONS: &[(DataConversion, u8, &str)] = &[
-    (DataConversion::Float, 0, "FLT"),
-    (DataConversion::Bool, 1, "BOOL"),
-    (DataConversion::Int, 2, "INT"),
-    (DataConversion::Uint, 3, "UINT"),
-];
-
-impl DataConversion {
-    fn from_number(number: u8) -> Option<DataConversion> {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(_, n, _)| *n == number)
-            .map(|(c, _, _)| *c)
-    }
-
-    fn number(self) -> u8 {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or(0, |(_, n, _)| *n)
-    }
-
-    /// The name in the `Data Conversion` column.
-    pub fn name(self) -> &'static str {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or("", |(_, _, name)| *name)
+d3d_enum! {
+    /// How the runtime converts one component of a constant-buffer value into
+    /// a Direct3D 9 float constant; the name is the `Data Conversion` column's.
+    DataConversion {
+        Float = 0 "FLT",
+        /// no corpus blob uses it (name as DXDecompiler reads it)
+        Bool = 1 "BOOL",
+        Int = 2 "INT",
+        Uint = 3 "UINT",
     }
 }
 
@@ -177,40 +147,11 @@ pub struct SamplerMapping {
     pub reserved: u8,
 }
 
-/// Constants the runtime fills in itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuntimeConstant {
-    VertexShaderPositionOffset,
-}
-
-/// Runtime constant numbers and their descriptions.
-static RUNTIME_CONSTANTS: &[(RuntimeConstant, u16, &str)] = &[(
-    RuntimeConstant::VertexShaderPositionOffset,
-    0,
-    "Vertex Shader position offset",
-)];
-
-impl RuntimeConstant {
-    fn from_number(number: u16) -> Option<RuntimeConstant> {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(_, n, _)| *n == number)
-            .map(|(c, _, _)| *c)
-    }
-
-    fn number(self) -> u16 {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or(0, |(_, n, _)| *n)
-    }
-
-    /// The text of the `Constant Description` column.
-    pub fn description(self) -> &'static str {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or("", |(_, _, d)| *d)
+d3d_enum! {
+    /// Constants the runtime fills in itself; the name is the `Constant
+    /// Description` column's.
+    RuntimeConstant {
+        VertexShaderPositionOffset = 0 "Vertex Shader position offset",
     }
 }
 
@@ -329,7 +270,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
         let mut conversions = [DataConversion::Float; 4];
         for (component, conversion) in conversions.iter_mut().enumerate() {
             let byte = payload[at + 8 + component];
-            *conversion = DataConversion::from_number(byte).ok_or_else(|| {
+            *conversion = DataConversion::from_u32(byte.into()).ok_or_else(|| {
                 DecodeError::at(
                     at + 8 + component,
                     format!("unknown data conversion {byte}"),
@@ -383,7 +324,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
     for record in 0..count {
         let at = start + record * RUNTIME_CONSTANT_MAPPING_SIZE;
         let number = read_u16(payload, at);
-        let constant = RuntimeConstant::from_number(number).ok_or_else(|| {
+        let constant = RuntimeConstant::from_u32(number.into()).ok_or_else(|| {
             DecodeError::at(at, format!("unknown runtime constant kind {number}"))
         })?;
         runtime_constant_mappings.push(RuntimeConstantMapping {
@@ -450,10 +391,10 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
         ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
-        out.extend(mapping.conversions.iter().map(|c| c.number()));
+        out.extend(mapping.conversions.iter().map(|c| c.number() as u8));
     }
     for mapping in &shader.runtime_constant_mappings {
-        out.extend_from_slice(&mapping.constant.number().to_le_bytes());
+        out.extend_from_slice(&(mapping.constant.number() as u16).to_le_bytes());
         out.extend_from_slice(&mapping.target_register.to_le_bytes());
     }
     out.extend_from_slice(&program);
@@ -511,7 +452,7 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
             out.push_str(&format!(
                 "// c{:<9} {:>50}\n",
                 mapping.target_register,
-                mapping.constant.description()
+                mapping.constant.name()
             ));
         }
         out.push_str("//\n//\n");
