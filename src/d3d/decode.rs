@@ -731,37 +731,7 @@ mod tests {
 
     #[test]
     fn decodes_the_ps_div_example() {
-        let w = [
-            0x0000_0050,
-            0x0000_001c,
-            0x0100_086a,
-            0x0400_0059,
-            0x0020_8e46,
-            0,
-            2,
-            0x0300_0065,
-            0x0010_20f2,
-            0,
-            0x0900_000e,
-            0x0010_2012,
-            0,
-            0x0020_800a,
-            0,
-            0,
-            0x0020_800a,
-            0,
-            1,
-            0x0800_0036,
-            0x0010_20e2,
-            0,
-            0x0000_4002,
-            0,
-            0,
-            0,
-            0,
-            0x0100_003e,
-        ];
-        let p = decode_program(&bytes(&w)).unwrap();
+        let p = decode_program(&bytes(&crate::d3d::test_words::PS_DIV)).unwrap();
         assert_eq!(p.version.program_type, ProgramType::Pixel);
         assert_eq!((p.version.major, p.version.minor), (5, 0));
         assert_eq!(p.instructions.len(), 6);

@@ -460,22 +460,6 @@ mod tests {
             )],
         }));
         let w = encode_program(&program(vec![inst])).unwrap();
-        assert_eq!(
-            &w[2..],
-            &[
-                0x0000_2035,
-                0x0c,
-                0x0020_0102,
-                1,
-                0xb,
-                1,
-                2,
-                0x0010_002a,
-                0xa,
-                0x6920_3025,
-                0x6966_2073,
-                0x0021_656e
-            ]
-        );
+        assert_eq!(&w[2..], &crate::d3d::test_words::PRINTF);
     }
 }

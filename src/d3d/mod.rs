@@ -58,6 +58,8 @@ pub mod sfi0;
 pub mod signature;
 pub mod source_map;
 pub mod stat;
+#[cfg(test)]
+mod test_words;
 pub mod validate;
 
 pub use assemble::{Assembly, assemble, assemble_listing};

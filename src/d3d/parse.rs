@@ -2661,39 +2661,7 @@ mod tests {
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndiv o0.x, cb0[0].x, cb0[1].x\nmov o0.yzw, l(0,0,0,0)\nret \n",
         );
         let words = encode_program(&p).unwrap();
-        assert_eq!(
-            words,
-            vec![
-                0x0000_0050,
-                0x0000_001c,
-                0x0100_086a,
-                0x0400_0059,
-                0x0020_8e46,
-                0,
-                2,
-                0x0300_0065,
-                0x0010_20f2,
-                0,
-                0x0900_000e,
-                0x0010_2012,
-                0,
-                0x0020_800a,
-                0,
-                0,
-                0x0020_800a,
-                0,
-                1,
-                0x0800_0036,
-                0x0010_20e2,
-                0,
-                0x0000_4002,
-                0,
-                0,
-                0,
-                0,
-                0x0100_003e,
-            ]
-        );
+        assert_eq!(words, crate::d3d::test_words::PS_DIV);
     }
 
     #[test]

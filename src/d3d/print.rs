@@ -1491,21 +1491,10 @@ mod tests {
 
     #[test]
     fn shader_messages_print_like_fxc() {
-        let printf = [
-            0x0000_2035,
-            0x0c,
-            0x0020_0102,
-            1,
-            0xb,
-            1,
-            2,
-            0x0010_002a,
-            0xa,
-            0x6920_3025,
-            0x6966_2073,
-            0x0021_656e,
-        ];
-        assert_eq!(listing(&printf), "printf \"%0 is fine!\", r10.z");
+        assert_eq!(
+            listing(&crate::d3d::test_words::PRINTF),
+            "printf \"%0 is fine!\", r10.z"
+        );
         let errorf = [0x0000_2035, 0x08, 0x0020_0103, 1, 2, 0, 0, 0x0000_0a41];
         assert_eq!(listing(&errorf), "errorf \"A\\n\"");
     }
