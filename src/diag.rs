@@ -70,6 +70,18 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+    /// Adds another place the diagnostic concerns: a secondary label at
+    /// `span`, or where no span is known a note `label: place` (`place`
+    /// says in words where it is).
+    pub fn add_place(&mut self, span: Option<Span>, label: String, place: &str) {
+        match span {
+            Some(span) => self.secondary.push(Label {
+                span,
+                message: label,
+            }),
+            None => self.notes.push(format!("{label}: {place}")),
+        }
+    }
 }
 
 /// At most this many errors an assembler reports for one input.

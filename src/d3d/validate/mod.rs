@@ -39,7 +39,7 @@ mod layout;
 use crate::d3d::enums::{COMPONENT_NAMES, OperandModifier, ProgramType, RegisterFile};
 use crate::d3d::ir::{Components, Index, Operand, Program};
 use crate::d3d::source_map::SourceMap;
-use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Span;
 
 /// Checks a program; returns every problem found.
@@ -119,17 +119,10 @@ impl Reporter<'_> {
 
     /// Adds a secondary place to the last diagnostic (a note without a map).
     pub fn also(&mut self, site: Site, label: impl Into<String>) {
-        let label = label.into();
         let span = self.span(site);
-        let words = self.describe(site);
+        let place = self.describe(site);
         if let Some(d) = self.diags.last_mut() {
-            match span {
-                Some(span) => d.secondary.push(Label {
-                    span,
-                    message: label,
-                }),
-                None => d.notes.push(format!("{label}: {words}")),
-            }
+            d.add_place(span, label.into(), &place);
         }
     }
 
