@@ -458,7 +458,7 @@ impl TypeReader<'_> {
             if name_offset != 0 {
                 t.name = Some(
                     b.cstr(name_offset, "type name")
-                        .map_err(|e| DecodeError::at(offset + 32, e.message))?,
+                        .map_err(|e| e.moved_to(offset + 32))?,
                 );
             }
             if subtype != 0 {
@@ -493,9 +493,7 @@ impl TypeReader<'_> {
                     let mut list = Vec::with_capacity(member_count);
                     for i in 0..member_count {
                         let at = member_offset + 12 * i;
-                        let name = b
-                            .cstr(b.u32(at, "member name")? as usize, "member name")
-                            .map_err(|e| DecodeError::at(at, e.message))?;
+                        let name = b.cstr_at_field(at, "member name")?;
                         let member_type = b.u32(at + 4, "member type")? as usize;
                         let type_id = self.read_type(member_type, depth + 1)?;
                         list.push(TypeMember {
@@ -532,7 +530,7 @@ impl Rdef {
         let creator_offset = b.u32(24, "creator offset")? as usize;
         let creator = b
             .cstr(creator_offset, "creator string")
-            .map_err(|e| DecodeError::at(24, e.message))?;
+            .map_err(|e| e.moved_to(24))?;
         let rd11 = if target.has_sm5_layout() {
             let w = b.u32s(28, 8, "RD11 block")?;
             Some(Rd11 {
@@ -545,14 +543,14 @@ impl Rdef {
         };
         let bsize = target.binding_size();
         b.check_table(binding_offset, binding_count, bsize, "resource bindings")
-            .map_err(|e| DecodeError::at(8, e.message))?;
+            .map_err(|e| e.moved_to(8))?;
         let mut bindings = Vec::with_capacity(binding_count);
         for i in 0..binding_count {
             let at = binding_offset + i * bsize;
             let w = b.u32s(at, bsize / 4, "resource binding")?;
             let name = b
                 .cstr(w[0] as usize, "binding name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+                .map_err(|e| e.moved_to(at))?;
             bindings.push(ResourceBinding {
                 name,
                 input_type: w[1],
@@ -567,7 +565,7 @@ impl Rdef {
             });
         }
         b.check_table(cb_offset, cb_count, 24, "constant buffers")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         let mut reader = TypeReader {
             b,
             target,
@@ -586,23 +584,23 @@ impl Rdef {
             let w = b.u32s(at, 6, "constant buffer")?;
             let name = b
                 .cstr(w[0] as usize, "constant buffer name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+                .map_err(|e| e.moved_to(at))?;
             let var_count = w[1] as usize;
             let var_offset = w[2] as usize;
             b.check_table(var_offset, var_count, vsize, "variables")
-                .map_err(|e| DecodeError::at(at + 4, e.message))?;
+                .map_err(|e| e.moved_to(at + 4))?;
             let mut variables = Vec::with_capacity(var_count);
             for v in 0..var_count {
                 let vat = var_offset + vsize * v;
                 let vw = b.u32s(vat, vsize / 4, "variable")?;
                 let name = b
                     .cstr(vw[0] as usize, "variable name")
-                    .map_err(|e| DecodeError::at(vat, e.message))?;
+                    .map_err(|e| e.moved_to(vat))?;
                 let type_id = reader.read_type(vw[4] as usize, 0)?;
                 let default_value = if vw[5] != 0 {
                     Some(
                         b.slice(vw[5] as usize, vw[2] as usize, "default value")
-                            .map_err(|e| DecodeError::at(vat + 20, e.message))?
+                            .map_err(|e| e.moved_to(vat + 20))?
                             .to_vec(),
                     )
                 } else {

@@ -401,7 +401,7 @@ impl Signature {
         let first = b.u32(4, "signature element offset")? as usize;
         let size = kind.element_size();
         b.check_table(first, count, size, "signature elements")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         let mut elements = Vec::with_capacity(count);
         for i in 0..count {
             let at = first + i * size;
@@ -414,7 +414,7 @@ impl Signature {
             let name_offset = rest[0] as usize;
             let semantic_name = b
                 .cstr(name_offset, "semantic name")
-                .map_err(|e| DecodeError::at(at + 4 * usize::from(kind.has_stream()), e.message))?;
+                .map_err(|e| e.moved_to(at + 4 * usize::from(kind.has_stream())))?;
             let mask_word = rest[5];
             elements.push(SignatureElement {
                 stream,
