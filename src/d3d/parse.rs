@@ -2447,14 +2447,20 @@ fn extended_marker(pieces: &[Piece]) -> Result<Vec<ExtendedOpcode>, Diagnostic> 
 fn accepted_suffixes(info: &OpcodeInfo) -> String {
     let f = info.flags;
     let mut list: Vec<String> = Vec::new();
+    let spelled = |names: &mut dyn Iterator<Item = &str>, between: &str| {
+        names
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(between)
+    };
     if f.contains(OpFlags::TEST) {
-        list.push("`_z`/`_nz`".into());
+        list.push(spelled(&mut Test::ALL.iter().map(|t| t.name()), "/"));
     }
     if f.contains(OpFlags::SATURATE) {
         list.push("`_sat`".into());
     }
     if f.contains(OpFlags::SYNC) {
-        list.push("`_uglobal`, `_ugroup`, `_g`, `_t`".into());
+        list.push(spelled(&mut SYNC_FLAG_NAMES.iter().map(|(_, n)| *n), ", "));
     }
     if f.contains(OpFlags::RESINFO_RETURN) {
         list.push("`_uint`, `_rcpFloat`".into());
@@ -2662,6 +2668,18 @@ mod tests {
         );
         let words = encode_program(&p).unwrap();
         assert_eq!(words, crate::d3d::test_words::PS_DIV);
+    }
+
+    #[test]
+    fn suffix_notes_spell_the_table_names() {
+        assert_eq!(
+            suffix_note(Opcode::Sync.info()),
+            "`sync` takes: `_uglobal`, `_ugroup`, `_g`, `_t`"
+        );
+        assert_eq!(
+            suffix_note(Opcode::Breakc.info()),
+            "`breakc` takes: `_z`/`_nz`"
+        );
     }
 
     #[test]

@@ -959,25 +959,16 @@ mod tests {
             "{}",
             e.message
         );
-        // Count too large for the payload.
-        let mut raw = bytes(&PCSG);
-        raw[0] = 200;
-        let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
-        assert_eq!(e.offset, 0);
-        assert!(
-            e.message.contains("200 records of 24 bytes at offset 8"),
-            "{}",
-            e.message
-        );
-        // Name offset out of range.
-        let mut raw = bytes(&PCSG);
-        raw[8] = 0xff;
-        let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
-        assert_eq!(e.offset, 8);
-        assert!(
-            e.message.contains("string offset 255 is outside"),
-            "{}",
-            e.message
-        );
+        // (byte changed, its new value, the error's offset, what it says)
+        for (at, value, offset, says) in [
+            (0, 200, 0, "200 records of 24 bytes at offset 8"),
+            (8, 0xff, 8, "string offset 255 is outside"),
+        ] {
+            let mut raw = bytes(&PCSG);
+            raw[at] = value;
+            let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
+            assert_eq!(e.offset, offset);
+            assert!(e.message.contains(says), "{}", e.message);
+        }
     }
 }
