@@ -262,119 +262,37 @@ pub struct ControlField {
     pub width: u32,
 }
 
-/// Every opcode-token control field. Bits of an opcode token that no field of
+impl ControlField {
+    const fn new(flag: OpFlags, shift: u32, width: u32) -> ControlField {
+        ControlField { flag, shift, width }
+    }
+}
+
+/// Every opcode-token control field (flag, first bit, width). Bits of an opcode token that no field of
 /// its opcode covers must be zero.
 pub const CONTROL_FIELDS: &[ControlField] = &[
-    ControlField {
-        flag: OpFlags::SATURATE,
-        shift: 13,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::PRECISE,
-        shift: 19,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::TEST,
-        shift: 18,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::RESINFO_RETURN,
-        shift: 11,
-        width: 2,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLEINFO_RETURN,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::SYNC,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::RESOURCE_DIM,
-        shift: 11,
-        width: 5,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLE_COUNT,
-        shift: 16,
-        width: 7,
-    },
-    ControlField {
-        flag: OpFlags::CB_ACCESS,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLER_MODE,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::INTERPOLATION,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::GLOBAL_FLAGS,
-        shift: 11,
-        width: 9,
-    },
-    ControlField {
-        flag: OpFlags::INPUT_PRIMITIVE,
-        shift: 11,
-        width: 6,
-    },
-    ControlField {
-        flag: OpFlags::OUTPUT_TOPOLOGY,
-        shift: 11,
-        width: 7,
-    },
-    ControlField {
-        flag: OpFlags::CONTROL_POINT_COUNT,
-        shift: 11,
-        width: 6,
-    },
-    ControlField {
-        flag: OpFlags::TESS_DOMAIN,
-        shift: 11,
-        width: 2,
-    },
-    ControlField {
-        flag: OpFlags::TESS_PARTITIONING,
-        shift: 11,
-        width: 3,
-    },
-    ControlField {
-        flag: OpFlags::TESS_OUTPUT_PRIMITIVE,
-        shift: 11,
-        width: 3,
-    },
-    ControlField {
-        flag: OpFlags::INTERFACE_DYNAMIC,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_COHERENT,
-        shift: 16,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_RASTERIZER_ORDERED,
-        shift: 17,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_COUNTER,
-        shift: 23,
-        width: 1,
-    },
+    ControlField::new(OpFlags::SATURATE, 13, 1),
+    ControlField::new(OpFlags::PRECISE, 19, 4),
+    ControlField::new(OpFlags::TEST, 18, 1),
+    ControlField::new(OpFlags::RESINFO_RETURN, 11, 2),
+    ControlField::new(OpFlags::SAMPLEINFO_RETURN, 11, 1),
+    ControlField::new(OpFlags::SYNC, 11, 4),
+    ControlField::new(OpFlags::RESOURCE_DIM, 11, 5),
+    ControlField::new(OpFlags::SAMPLE_COUNT, 16, 7),
+    ControlField::new(OpFlags::CB_ACCESS, 11, 1),
+    ControlField::new(OpFlags::SAMPLER_MODE, 11, 4),
+    ControlField::new(OpFlags::INTERPOLATION, 11, 4),
+    ControlField::new(OpFlags::GLOBAL_FLAGS, 11, 9),
+    ControlField::new(OpFlags::INPUT_PRIMITIVE, 11, 6),
+    ControlField::new(OpFlags::OUTPUT_TOPOLOGY, 11, 7),
+    ControlField::new(OpFlags::CONTROL_POINT_COUNT, 11, 6),
+    ControlField::new(OpFlags::TESS_DOMAIN, 11, 2),
+    ControlField::new(OpFlags::TESS_PARTITIONING, 11, 3),
+    ControlField::new(OpFlags::TESS_OUTPUT_PRIMITIVE, 11, 3),
+    ControlField::new(OpFlags::INTERFACE_DYNAMIC, 11, 1),
+    ControlField::new(OpFlags::UAV_COHERENT, 16, 1),
+    ControlField::new(OpFlags::UAV_RASTERIZER_ORDERED, 17, 1),
+    ControlField::new(OpFlags::UAV_COUNTER, 23, 1),
 ];
 
 /// The non-operand dwords an opcode carries, and where.
