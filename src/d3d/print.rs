@@ -55,7 +55,7 @@ use crate::d3d::enums::{
 };
 use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
-    ShaderMessage, Version,
+    ShaderMessage, Version, mask_letters,
 };
 use crate::d3d::opcode::{OpFlags, Opcode, OperandKind, OperandSpec, PayloadKind, Role};
 
@@ -229,30 +229,14 @@ fn default_components(ctx: &ComponentContext) -> Components {
     }
 }
 
-/// The letters of a component field's natural `.xyzw` suffix.
-fn natural_letters(c: Components) -> String {
-    match c {
-        Components::Mask(m) => (0..4)
-            .filter(|i| m & (1 << i) != 0)
-            .map(|i| COMPONENT_NAMES[i])
-            .collect(),
-        Components::Swizzle(s) => s
-            .iter()
-            .map(|&i| COMPONENT_NAMES[(i & 3) as usize])
-            .collect(),
-        Components::Select(i) => COMPONENT_NAMES[(i & 3) as usize].to_string(),
-        Components::None | Components::One => String::new(),
-    }
-}
-
 /// The explicit marker of a component field.
 fn components_marker(c: Components) -> String {
     match c {
         Components::None => "{components=none}".into(),
         Components::One => "{components=1}".into(),
-        Components::Mask(_) => format!("{{mask={}}}", natural_letters(c)),
-        Components::Swizzle(_) => format!("{{swizzle={}}}", natural_letters(c)),
-        Components::Select(_) => format!("{{select={}}}", natural_letters(c)),
+        Components::Mask(_) => format!("{{mask={}}}", c.letters()),
+        Components::Swizzle(_) => format!("{{swizzle={}}}", c.letters()),
+        Components::Select(_) => format!("{{select={}}}", c.letters()),
     }
 }
 
@@ -511,11 +495,7 @@ impl Printer {
             if c.precise & 0xF == 0xF {
                 s.push_str(" [precise]");
             } else {
-                let letters: String = (0..4)
-                    .filter(|i| c.precise & (1 << i) != 0)
-                    .map(|i| COMPONENT_NAMES[i])
-                    .collect();
-                s.push_str(&format!(" [precise({letters})]"));
+                s.push_str(&format!(" [precise({})]", mask_letters(c.precise)));
             }
         }
         s
@@ -569,7 +549,7 @@ impl Printer {
         let letters = if implied_components(&ctx, "") == Some(op.components) {
             String::new()
         } else {
-            natural_letters(op.components)
+            op.components.letters()
         };
         let departs = implied_components(&ctx, &letters) != Some(op.components);
         if !departs && !letters.is_empty() {
