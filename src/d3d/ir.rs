@@ -333,6 +333,30 @@ impl Components {
     }
 }
 
+/// The component numbers of `xyzw` letters; `None` if any other character
+/// is among them.
+pub fn component_numbers(letters: &str) -> Option<Vec<u8>> {
+    letters
+        .chars()
+        .map(|c| {
+            COMPONENT_NAMES
+                .iter()
+                .position(|&n| n == c)
+                .map(|p| p as u8)
+        })
+        .collect()
+}
+
+/// The mask (bit 0 = x) of `xyzw` letters in increasing order (`xz`;
+/// `Some(0)` for none); `None` for other text.
+pub fn mask_from_letters(letters: &str) -> Option<u8> {
+    let numbers = component_numbers(letters)?;
+    if !numbers.windows(2).all(|w| w[0] < w[1]) {
+        return None;
+    }
+    Some(numbers.iter().fold(0, |m, &c| m | (1 << c)))
+}
+
 /// The `xyzw` letters of a component mask (bit 0 = x), in order.
 pub fn mask_letters(mask: u8) -> String {
     (0..4)
@@ -555,6 +579,11 @@ mod tests {
         assert_eq!(Components::Swizzle([3, 2, 1, 0]).letters(), "wzyx");
         assert_eq!(Components::Select(2).letters(), "z");
         assert_eq!(Components::One.letters(), "");
+        assert_eq!(component_numbers("wzx"), Some(vec![3, 2, 0]));
+        assert_eq!(component_numbers("xq"), None);
+        assert_eq!(mask_from_letters("xz"), Some(0b0101));
+        assert_eq!(mask_from_letters(""), Some(0));
+        assert_eq!(mask_from_letters("yx"), None);
     }
 
     #[test]

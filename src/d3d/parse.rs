@@ -47,6 +47,7 @@ use crate::d3d::ir::{
     InfoReturnControl, InputPrimitiveControl, Instruction, InterpolationControl, Operand, Payload,
     Program, ResourceDimensionControl, SamplerModeControl, ShaderMessage, TessDomainControl,
     TessOutputControl, TessPartitioningControl, TestControl, TopologyControl, Version,
+    component_numbers, mask_from_letters,
 };
 use crate::d3d::lexer::{Token, TokenKind, tokenize};
 use crate::d3d::literal::{self, Literal};
@@ -863,7 +864,7 @@ impl<'a> Parser<'a> {
         let mut mask = 0xF;
         if self.eat(TokenKind::LParen).is_some() {
             let t = self.expect(TokenKind::Ident, "component letters")?;
-            mask = match letters_mask(self.text(t)) {
+            mask = match mask_from_letters(self.text(t)) {
                 Some(m) if m != 0 => m,
                 _ => {
                     return Err(self.error(
@@ -1042,11 +1043,11 @@ impl<'a> Parser<'a> {
                     let c = match word {
                         "components" if text == "none" => Some(Components::None),
                         "components" if text == "1" => Some(Components::One),
-                        "mask" => letters_mask(text).map(Components::Mask),
-                        "swizzle" => letter_numbers(text)
+                        "mask" => mask_from_letters(text).map(Components::Mask),
+                        "swizzle" => component_numbers(text)
                             .filter(|l| l.len() == 4)
                             .map(|l| Components::Swizzle([l[0], l[1], l[2], l[3]])),
-                        "select" => letter_numbers(text)
+                        "select" => component_numbers(text)
                             .filter(|l| l.len() == 1)
                             .map(|l| Components::Select(l[0])),
                         _ => None,
@@ -2095,31 +2096,10 @@ fn lookup_file(prefix: &str, any_upper: bool) -> Option<RegisterFile> {
     }
 }
 
-/// Component numbers of letters `xyzw`.
-fn letter_numbers(text: &str) -> Option<Vec<u8>> {
-    text.chars()
-        .map(|c| {
-            COMPONENT_NAMES
-                .iter()
-                .position(|&n| n == c)
-                .map(|p| p as u8)
-        })
-        .collect()
-}
-
-/// A mask from letters in order (`xz`); `Some(0)` for none.
-fn letters_mask(text: &str) -> Option<u8> {
-    let nums = letter_numbers(text)?;
-    if !nums.windows(2).all(|w| w[0] < w[1]) {
-        return None;
-    }
-    Some(nums.iter().fold(0, |m, &c| m | (1 << c)))
-}
-
 /// A 2- or 3-letter source swizzle padded with its last letter, as fxc does
 /// (`.yx` is `.yxxx`).
 fn padded_swizzle(role: Role, text: &str) -> Option<Components> {
-    let nums = letter_numbers(text)?;
+    let nums = component_numbers(text)?;
     if role != Role::Src || !(2..=3).contains(&nums.len()) {
         return None;
     }

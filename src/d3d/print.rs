@@ -49,13 +49,13 @@
 //!   or formats as `shader_message(0xID, FORMAT) "…"`.
 
 use crate::d3d::enums::{
-    COMPONENT_NAMES, CustomDataClass, GLOBAL_FLAG_NAMES, MinPrecision, OperandModifier,
-    RegisterFile, ResourceDimension, ReturnType, SHADER_MESSAGE_FORMAT_PRINTF,
-    SHADER_MESSAGE_NAMES, SYNC_FLAG_NAMES, UAV_FLAG_NAMES,
+    CustomDataClass, GLOBAL_FLAG_NAMES, MinPrecision, OperandModifier, RegisterFile,
+    ResourceDimension, ReturnType, SHADER_MESSAGE_FORMAT_PRINTF, SHADER_MESSAGE_NAMES,
+    SYNC_FLAG_NAMES, UAV_FLAG_NAMES,
 };
 use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
-    ShaderMessage, Version, mask_letters,
+    ShaderMessage, Version, component_numbers, mask_letters,
 };
 use crate::d3d::opcode::{OpFlags, Opcode, OperandKind, OperandSpec, PayloadKind, Role};
 
@@ -160,15 +160,7 @@ pub fn implied_components(ctx: &ComponentContext, letters: &str) -> Option<Compo
     if letters.is_empty() {
         return Some(default_components(ctx));
     }
-    let comps: Vec<u8> = letters
-        .chars()
-        .map(|c| {
-            COMPONENT_NAMES
-                .iter()
-                .position(|&n| n == c)
-                .map(|p| p as u8)
-        })
-        .collect::<Option<_>>()?;
+    let comps = component_numbers(letters)?;
     let increasing = comps.windows(2).all(|w| w[0] < w[1]);
     let mask = || Components::Mask(comps.iter().fold(0, |m, &c| m | (1 << c)));
     match (ctx.role, comps.len()) {

@@ -11,7 +11,9 @@
 use super::DecodeError;
 use super::blob::{Bytes, Writer, to_u32};
 use super::container::FourCC;
-use super::enums::{MinPrecision, ProgramType, RegisterFile, SystemValue, d3d_enum};
+use super::enums::{
+    COMPONENT_NAMES, MinPrecision, ProgramType, RegisterFile, SystemValue, d3d_enum,
+};
 
 /// The seven signature chunk kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -483,10 +485,10 @@ impl Signature {
 
 /// `xyzw` with the missing components as spaces (the listing's mask columns).
 pub fn mask_letters(mask: u8) -> String {
-    "xyzw"
-        .chars()
+    COMPONENT_NAMES
+        .iter()
         .enumerate()
-        .map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' })
+        .map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' })
         .collect()
 }
 
@@ -625,20 +627,10 @@ impl Signature {
     }
 }
 
-/// Mask bits from component letters (`xy`, `x z`, ...); `None` if the text
-/// holds anything but `xyzw` in order.
+/// Mask bits from a mask column's letters (`xy`, `x z`, ...); `None` if the
+/// text holds anything but `xyzw` in order.
 pub fn mask_from_letters(text: &str) -> Option<u8> {
-    let mut mask = 0u8;
-    let mut last = None;
-    for c in text.chars().filter(|c| *c != ' ') {
-        let bit = "xyzw".find(c)?;
-        if last.is_some_and(|l| bit <= l) {
-            return None;
-        }
-        last = Some(bit);
-        mask |= 1 << bit;
-    }
-    Some(mask)
+    super::ir::mask_from_letters(&text.replace(' ', ""))
 }
 
 /// `(component type, min precision)` of a `Format` column name.
