@@ -196,6 +196,11 @@ pub fn latin1_byte(c: char) -> u8 {
     u8::try_from(u32::from(c)).unwrap_or(b'?')
 }
 
+/// Little-endian dwords as bytes (a payload built from its words).
+pub fn le_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
 /// Converts a length or offset to the u32 stored in a chunk (chunks cannot be
 /// 4 GiB, so saturating is only reached by callers building absurd data).
 pub fn to_u32(v: usize) -> u32 {

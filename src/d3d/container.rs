@@ -518,7 +518,7 @@ mod tests {
             0x00050050, 0x00000008, 0x0100086a, 0x0400009b, 0x00000001, 0x00000001, 0x00000001,
             0x0100003e,
         ];
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = crate::d3d::blob::le_bytes(&words);
         assert_eq!(
             checksum(&bytes),
             [0x1acc3ad0, 0x71c7b057, 0xc72c4306, 0xf432cb57]

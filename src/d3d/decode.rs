@@ -647,10 +647,7 @@ fn decode_shader_message(cur: &mut Cursor) -> Result<ShaderMessage, DecodeError>
             ),
         ));
     }
-    let bytes: Vec<u8> = read_rest(cur)
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
+    let bytes = crate::d3d::blob::le_bytes(&read_rest(cur));
     if bytes[text_len..].iter().any(|&b| b != 0) {
         return Err(DecodeError::at(
             string_at + text_len,
@@ -671,9 +668,7 @@ mod tests {
     use crate::d3d::enums::Test;
     use proptest::prelude::Strategy;
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     /// Whatever decodes must re-encode to the same words and print.
     fn check_canonical(words: &[u32]) {

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::d3d::blob::le_bytes;
+
 use crate::d3d::enums::{CustomDataClass, RegisterFile, ReturnType};
 use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
@@ -57,10 +59,7 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
 
 /// Encodes a program as SHDR/SHEX payload bytes (little-endian dwords).
 pub fn encode_program_bytes(program: &Program) -> Result<Vec<u8>, EncodeError> {
-    Ok(encode_program(program)?
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect())
+    Ok(le_bytes(&encode_program(program)?))
 }
 
 fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), String> {
@@ -423,7 +422,7 @@ mod tests {
                 0x0100_003e
             ]
         );
-        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes = le_bytes(&w);
         assert_eq!(decode_program(&bytes).unwrap(), p);
     }
 

@@ -541,10 +541,7 @@ mod tests {
         let mut osgn = Signature::new(SignatureKind::Osgn);
         osgn.elements
             .push(SignatureElement::new("SV_Target", 0, 0, 3, 0, 0xf, 0));
-        let shex: Vec<u8> = [0x50u32, 3, 0x0100_003e]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
+        let shex = crate::d3d::blob::le_bytes(&[0x50, 3, 0x0100_003e]);
         let blob = Container::new(vec![
             Chunk::new(
                 tags::RDEF,

@@ -402,9 +402,7 @@ mod tests {
     use crate::d3d::rdef::RdefTarget;
     use crate::d3d::signature::SignatureElement;
 
-    fn words(w: &[u32]) -> Vec<u8> {
-        w.iter().flat_map(|x| x.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as words;
 
     /// A ps_5_0 blob: RDEF (no resources), ISGN/OSGN, SHEX with
     /// `dcl_globalFlags forceEarlyDepthStencil`, STAT.

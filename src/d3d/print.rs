@@ -970,7 +970,7 @@ mod tests {
     fn listing_with(version: u32, body: &[u32], options: &PrintOptions) -> String {
         let mut words = vec![version, body.len() as u32 + 2];
         words.extend(body);
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = crate::d3d::blob::le_bytes(&words);
         let program = decode_program(&bytes).unwrap_or_else(|e| panic!("decode {body:08x?}: {e}"));
         assert_eq!(
             encode_program(&program).unwrap(),

@@ -785,9 +785,7 @@ mod tests {
         0x46737365, 0x6f746361, 0xabab0072,
     ];
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     #[test]
     fn patch_constant_signature_decodes_encodes_and_prints() {

@@ -508,7 +508,7 @@ fn binary_source_maps_point_at_the_instruction_tokens() {
         0,
         0x0100_003e,
     ];
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = crate::d3d::blob::le_bytes(&words);
     let p = crate::d3d::decode_program(&bytes).expect("decodes");
     let map = SourceMap::from_payload(&bytes, 0x40);
     let diags = validate(&p, Some(&map)).0;
