@@ -11,7 +11,7 @@ use super::container::{ChecksumStatus, Container, checksum_hex, checksum_status,
 use super::effect::{embedded_shaders, is_raw_effect};
 use super::enums::{GLOBAL_FLAG_NAMES, GlobalFlags};
 use super::library::{LibraryHeader, ParameterSignature};
-use super::listing::{MAX_NESTING, ProgramFacts, decode_chunk};
+use super::listing::{ProgramFacts, check_nesting, decode_chunk};
 use super::rdef::{
     Rdef, VARIABLE_USED, cbuffer_kind_name, dimension_name, input_type_name, return_type_name,
     variable_type_name,
@@ -82,12 +82,7 @@ pub fn info(bytes: &[u8]) -> Result<BlobInfo, DecodeError> {
 }
 
 fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
-    if depth > MAX_NESTING {
-        return Err(DecodeError::at(
-            0,
-            format!("containers nest deeper than {MAX_NESTING} levels"),
-        ));
-    }
+    check_nesting(depth, 0)?;
     if is_raw_effect(bytes) {
         let mut nested = Vec::new();
         for s in embedded_shaders(bytes) {

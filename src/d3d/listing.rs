@@ -212,18 +212,25 @@ pub fn disassemble_with(
 /// How deep effects may nest containers that are effects again.
 pub const MAX_NESTING: usize = 4;
 
+/// Fails (at `offset`) when a blob at `depth` nests deeper than
+/// [`MAX_NESTING`].
+pub fn check_nesting(depth: usize, offset: usize) -> Result<(), DecodeError> {
+    if depth > MAX_NESTING {
+        return Err(DecodeError::at(
+            offset,
+            format!("containers nest deeper than {MAX_NESTING} levels"),
+        ));
+    }
+    Ok(())
+}
+
 fn listing_at_depth(
     blob: &[u8],
     printers: &Printers,
     options: &ListingOptions,
     depth: usize,
 ) -> Result<String, DecodeError> {
-    if depth > MAX_NESTING {
-        return Err(DecodeError::at(
-            0,
-            format!("containers nest deeper than {MAX_NESTING} levels"),
-        ));
-    }
+    check_nesting(depth, 0)?;
     if is_effect(blob) {
         let mut out = String::new();
         for (i, shader) in super::effect::embedded_shaders(blob)

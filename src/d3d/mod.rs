@@ -140,15 +140,7 @@ fn collect_programs(
     depth: usize,
     out: &mut Vec<ProgramChunk>,
 ) -> Result<(), DecodeError> {
-    if depth > listing::MAX_NESTING {
-        return Err(DecodeError::at(
-            base,
-            format!(
-                "containers nest deeper than {} levels",
-                listing::MAX_NESTING
-            ),
-        ));
-    }
+    listing::check_nesting(depth, base)?;
     if listing::is_effect(blob) {
         for shader in effect::embedded_shaders(blob) {
             collect_programs(
