@@ -77,22 +77,47 @@ impl RdefTarget {
     }
 }
 
-/// `D3D_SHADER_INPUT_TYPE`: value, name, the listing's `Type` column and its
-/// register letter.
-pub const INPUT_TYPES: [(u32, &str, &str, char); 12] = [
-    (0, "cbuffer", "cbuffer", 'b'),
-    (1, "tbuffer", "tbuffer", 't'),
-    (2, "texture", "texture", 't'),
-    (3, "sampler", "sampler", 's'),
-    (4, "uav_rwtyped", "UAV", 'u'),
-    (5, "structured", "texture", 't'),
-    (6, "uav_rwstructured", "UAV", 'u'),
-    (7, "byteaddress", "texture", 't'),
-    (8, "uav_rwbyteaddress", "UAV", 'u'),
-    (9, "uav_append_structured", "UAV", 'u'),
-    (10, "uav_consume_structured", "UAV", 'u'),
-    (11, "uav_rwstructured_with_counter", "UAV", 'u'),
+/// The `Format` and `Dim` columns a binding's input type decides alone.
+pub type TypeColumns = Option<(&'static str, &'static str)>;
+
+/// `D3D_SHADER_INPUT_TYPE`: value, name, the listing's `Type` column, its
+/// register letter, and its `Format` and `Dim` columns where the type
+/// decides them (`None`: the binding's return type and dimension do).
+pub const INPUT_TYPES: [(u32, &str, &str, char, TypeColumns); 12] = [
+    (0, "cbuffer", "cbuffer", 'b', Some(("NA", "NA"))),
+    (1, "tbuffer", "tbuffer", 't', Some(("NA", "NA"))),
+    (2, "texture", "texture", 't', None),
+    (3, "sampler", "sampler", 's', Some(("NA", "NA"))),
+    (4, "uav_rwtyped", "UAV", 'u', None),
+    (5, "structured", "texture", 't', Some(("struct", "r/o"))),
+    (6, "uav_rwstructured", "UAV", 'u', Some(("struct", "r/w"))),
+    (7, "byteaddress", "texture", 't', Some(("byte", "r/o"))),
+    (8, "uav_rwbyteaddress", "UAV", 'u', Some(("byte", "r/w"))),
+    (
+        9,
+        "uav_append_structured",
+        "UAV",
+        'u',
+        Some(("struct", "append")),
+    ),
+    (
+        10,
+        "uav_consume_structured",
+        "UAV",
+        'u',
+        Some(("struct", "consume")),
+    ),
+    (
+        11,
+        "uav_rwstructured_with_counter",
+        "UAV",
+        'u',
+        Some(("struct", "r/w+cnt")),
+    ),
 ];
+
+/// The sampler input type (`D3D_SIT_SAMPLER`).
+const INPUT_TYPE_SAMPLER: u32 = 3;
 
 /// `D3D_SRV_DIMENSION`: value and listing name.
 pub const DIMENSIONS: [(u32, &str); 12] = [
@@ -1163,10 +1188,13 @@ impl Rdef {
             let mut kind = row
                 .map(|r| r.2.to_string())
                 .unwrap_or_else(|| b.input_type.to_string());
-            if b.input_type == 3 && b.flags & BINDING_COMPARISON_SAMPLER != 0 {
+            if b.input_type == INPUT_TYPE_SAMPLER && b.flags & BINDING_COMPARISON_SAMPLER != 0 {
                 kind.push_str("_c");
             }
-            let (format, dim) = binding_format_and_dim(b);
+            let (format, dim) = match row.and_then(|r| r.4) {
+                Some((format, dim)) => (format.to_string(), dim.to_string()),
+                None => typed_format_and_dim(b),
+            };
             let letter = match row.map(|r| r.3) {
                 Some('b') => "cb".to_string(),
                 Some(c) => c.to_string(),
@@ -1207,37 +1235,20 @@ impl Rdef {
     }
 }
 
-/// The `Format` and `Dim` columns of a binding row.
-fn binding_format_and_dim(b: &ResourceBinding) -> (String, String) {
-    match b.input_type {
-        0 | 1 | 3 => ("NA".to_string(), "NA".to_string()),
-        5 | 6 | 9 | 10 | 11 => {
-            let dim = match b.input_type {
-                5 => "r/o",
-                9 => "append",
-                10 => "consume",
-                11 => "r/w+cnt",
-                _ => "r/w",
-            };
-            ("struct".to_string(), dim.to_string())
-        }
-        7 | 8 => (
-            "byte".to_string(),
-            if b.input_type == 7 { "r/o" } else { "r/w" }.to_string(),
-        ),
-        _ => {
-            let mut format = return_type_name(b.return_type);
-            let components = ((b.flags >> 2) & 3) + 1;
-            if components > 1 {
-                format.push_str(&components.to_string());
-            }
-            let mut dim = dimension_name(b.dimension);
-            if matches!(b.dimension, 6 | 7) && b.sample_count != 0 && b.sample_count != u32::MAX {
-                dim.push_str(&b.sample_count.to_string());
-            }
-            (format, dim)
-        }
+/// The `Format` and `Dim` columns of a typed binding (textures, typed UAVs
+/// and unknown input types): return type and component count, dimension
+/// and sample count.
+fn typed_format_and_dim(b: &ResourceBinding) -> (String, String) {
+    let mut format = return_type_name(b.return_type);
+    let components = ((b.flags >> 2) & 3) + 1;
+    if components > 1 {
+        format.push_str(&components.to_string());
     }
+    let mut dim = dimension_name(b.dimension);
+    if matches!(b.dimension, 6 | 7) && b.sample_count != 0 && b.sample_count != u32::MAX {
+        dim.push_str(&b.sample_count.to_string());
+    }
+    (format, dim)
 }
 
 #[cfg(test)]
