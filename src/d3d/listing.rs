@@ -27,7 +27,7 @@ use super::library::{LibraryHeader, ParameterSignature};
 use super::opcode::{Opcode, bits};
 use super::rdef::{BindingTableStyle, Rdef};
 use super::sfi0::{Sfi0, requirements_note};
-use super::signature::{Signature, SignatureKind, StageForTable, TableStyle};
+use super::signature::{Signature, SignatureKind, SignatureRole, StageForTable, TableStyle};
 use super::stat::Stat;
 
 /// Prints a program chunk payload, given the RDEF creator string.
@@ -338,8 +338,8 @@ fn shader_listing(
     } else {
         TableStyle::Fxc930
     };
-    let signature = |kinds: &[SignatureKind]| -> Result<Option<Signature>, DecodeError> {
-        for &k in kinds {
+    let signature = |role: SignatureRole| -> Result<Option<Signature>, DecodeError> {
+        for k in SignatureKind::with_role(role) {
             if let Some(chunk) = c.chunk(k.tag()) {
                 return Signature::parse(k, &chunk.data)
                     .map(Some)
@@ -348,17 +348,13 @@ fn shader_listing(
         }
         Ok(None)
     };
-    if let Some(pc) = signature(&[SignatureKind::Pcsg, SignatureKind::Psg1])? {
+    if let Some(pc) = signature(SignatureRole::PatchConstant)? {
         out.push_str("// Patch Constant signature:\n//\n");
         out.push_str(&pc.listing_table(stage, table_style));
         out.push_str("//\n");
     }
-    let inputs = signature(&[SignatureKind::Isgn, SignatureKind::Isg1])?;
-    let outputs = signature(&[
-        SignatureKind::Osgn,
-        SignatureKind::Osg5,
-        SignatureKind::Osg1,
-    ])?;
+    let inputs = signature(SignatureRole::Input)?;
+    let outputs = signature(SignatureRole::Output)?;
     if let Some(sig) = &inputs {
         out.push_str("// Input signature:\n//\n");
         out.push_str(&sig.listing_table(stage, table_style));

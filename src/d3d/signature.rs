@@ -92,6 +92,12 @@ impl SignatureKind {
         KINDS.iter().find(|r| r.kind == self).unwrap_or(&KINDS[0])
     }
 
+    /// The kinds of `role`, plain before stream and min-precision variants
+    /// (the order a listing looks for them in).
+    pub fn with_role(role: SignatureRole) -> impl Iterator<Item = SignatureKind> {
+        KINDS.iter().filter(move |r| r.role == role).map(|r| r.kind)
+    }
+
     /// The kind stored under `tag`, if it is a signature tag.
     pub fn from_tag(tag: FourCC) -> Option<SignatureKind> {
         KINDS.iter().find(|r| r.tag == tag.0).map(|r| r.kind)
@@ -935,6 +941,14 @@ mod tests {
         assert_eq!(
             SpecialOutput::of_semantic("sv_depth").map(|o| o.file.name()),
             Some("oDepth")
+        );
+        assert_eq!(
+            SignatureKind::with_role(SignatureRole::Output).collect::<Vec<_>>(),
+            [
+                SignatureKind::Osgn,
+                SignatureKind::Osg5,
+                SignatureKind::Osg1
+            ]
         );
         assert_eq!(min_precision_name(0), "default");
         assert_eq!(min_precision_name(2), "min2_8f");
