@@ -70,6 +70,37 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+    /// Adds another place the diagnostic concerns: a secondary label at
+    /// `span`, or where no span is known a note `label: place` (`place`
+    /// says in words where it is).
+    pub fn add_place(&mut self, span: Option<Span>, label: String, place: &str) {
+        match span {
+            Some(span) => self.secondary.push(Label {
+                span,
+                message: label,
+            }),
+            None => self.notes.push(format!("{label}: {place}")),
+        }
+    }
+}
+
+/// At most this many errors an assembler reports for one input.
+pub const MAX_ERRORS: usize = 100;
+
+/// Records `d` in `diags`, an assembler's list, unless [`MAX_ERRORS`] are
+/// there already: the first diagnostic past the limit becomes one "too many
+/// errors" error pointing where it was, later ones are dropped.
+pub fn push_limited(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+    if diags.len() < MAX_ERRORS {
+        diags.push(d);
+    } else if diags.len() == MAX_ERRORS {
+        let mut stop = Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
+            .with_note("fix the errors above and assemble again");
+        if let Some(p) = d.primary {
+            stop = stop.with_primary(p.span, "assembling stopped here");
+        }
+        diags.push(stop);
+    }
 }
 
 /// A list of diagnostics, used as the error type of the assembler and validator.
@@ -196,6 +227,27 @@ pub fn render_binary(diags: &[Diagnostic], file_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_error_past_the_limit_becomes_one_stop_note() {
+        let mut diags = Vec::new();
+        for i in 0..MAX_ERRORS + 5 {
+            push_limited(
+                &mut diags,
+                Diagnostic::error(format!("e{i}")).with_primary(Span::new(i, i + 1), "here"),
+            );
+        }
+        assert_eq!(diags.len(), MAX_ERRORS + 1);
+        let stop = &diags[MAX_ERRORS];
+        assert_eq!(
+            stop.message,
+            format!("too many errors; stopped after {MAX_ERRORS}")
+        );
+        assert_eq!(
+            stop.primary.as_ref().map(|p| p.span),
+            Some(Span::new(MAX_ERRORS, MAX_ERRORS + 1))
+        );
+    }
 
     #[test]
     fn binary_diagnostics_name_the_byte_offset() {

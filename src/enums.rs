@@ -5,19 +5,25 @@
 
 use crate::format_names::PIPE_FORMAT_NAMES;
 
-/// Defines a fieldless enum whose discriminant is the binary value, with its
-/// text name, lookup by number and case-insensitive lookup by name.
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident = $num:literal $text:literal,)* }) => {
+/// The part of a named enumeration both instruction sets share: a fieldless
+/// enum of representation `$repr` whose discriminant is the binary value,
+/// with every value in table order (`ALL`), lookup by number, its text
+/// spelling (also its `Display`) and other accepted spellings (`[...]` after
+/// the name; none when absent). The TGSI ([`named_enum`]) and Direct3D
+/// (`crate::d3d::enums::d3d_enum`) tables add their own name lookup.
+macro_rules! name_table {
+    ($repr:ty; $(#[$meta:meta])* $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $num:literal $text:literal $([$($alias:literal),*])?,)*
+    }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u8)]
+        #[repr($repr)]
         pub enum $name {
-            $($variant = $num,)*
+            $($(#[$vmeta])* $variant = $num,)*
         }
 
         impl $name {
-            /// Every value, in numeric order.
+            /// Every value, in table order.
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
 
             /// The value with this binary number.
@@ -33,15 +39,33 @@ macro_rules! named_enum {
                     $($name::$variant => $text,)*
                 }
             }
-            /// Case-insensitive lookup of a text spelling.
-            pub fn from_name(s: &str) -> Option<Self> {
-                Self::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(s))
+            /// Other spellings a parser accepts.
+            pub fn aliases(self) -> &'static [&'static str] {
+                match self {
+                    $($name::$variant => &[$($($alias),*)?],)*
+                }
             }
         }
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use name_table;
+
+/// A TGSI enumeration ([`name_table`] with `u8` values) with
+/// case-insensitive lookup by name.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($body:tt)* }) => {
+        name_table!(u8; $(#[$meta])* $name { $($body)* });
+
+        impl $name {
+            /// Case-insensitive lookup of a text spelling.
+            pub fn from_name(s: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(s))
             }
         }
     };

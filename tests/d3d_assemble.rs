@@ -18,96 +18,13 @@
 //! printed, then the test fails.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tgsi::d3d::print::{PrintOptions, print_instruction, print_program_with};
 use tgsi::d3d::source_map::SourceMap;
-use tgsi::d3d::{Program, decode_program, encode_program, parse_program};
+use tgsi::d3d::{Program, decode_program, encode_program, parse_program, program_chunks};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            listings(&p, out);
-        } else if p.extension().is_some_and(|e| e == "asm") {
-            out.push(p);
-        }
-    }
-}
-
-fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    let s = b.get(off..off.checked_add(4)?)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-/// A program chunk and the RDEF creator string of its container.
-struct Chunk<'a> {
-    payload: &'a [u8],
-    creator: String,
-}
-
-fn rdef_creator(chunks: &[(&[u8; 4], &[u8])]) -> Option<String> {
-    let (_, rdef) = chunks.iter().find(|(tag, _)| *tag == b"RDEF")?;
-    let off = u32_at(rdef, 24)? as usize;
-    let tail = rdef.get(off..)?;
-    let end = tail.iter().position(|&b| b == 0)?;
-    Some(String::from_utf8_lossy(&tail[..end]).into_owned())
-}
-
-/// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads recursed.
-fn program_chunks<'a>(
-    blob: &'a [u8],
-    inherited: &str,
-    out: &mut Vec<Chunk<'a>>,
-) -> Result<(), String> {
-    if blob.get(..4) != Some(b"DXBC") {
-        return Err("not a DXBC container".into());
-    }
-    let count = u32_at(blob, 28).ok_or("truncated header")? as usize;
-    let mut chunks = Vec::new();
-    for i in 0..count {
-        let off = u32_at(blob, 32 + 4 * i).ok_or("truncated chunk table")? as usize;
-        let tag: &[u8; 4] = blob
-            .get(off..off + 4)
-            .and_then(|t| t.try_into().ok())
-            .ok_or("chunk tag out of range")?;
-        let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob
-            .get(off + 8..off + 8 + size)
-            .ok_or("chunk payload out of range")?;
-        chunks.push((tag, payload));
-    }
-    let creator = rdef_creator(&chunks).unwrap_or_else(|| inherited.to_string());
-    for (tag, payload) in chunks {
-        match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk {
-                payload,
-                creator: creator.clone(),
-            }),
-            b"LIBF" => program_chunks(payload, &creator, out)?,
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn is_version_line(line: &str) -> bool {
-    let b = line.as_bytes();
-    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
-        .iter()
-        .find(|p| line.starts_with(*p));
-    let Some(stage) = stage else { return false };
-    let rest = &b[stage.len()..];
-    rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
-}
+mod common;
 
 /// The program blocks of a listing, each as its text (comments and `#line`
 /// lines included: the assembler must skip them itself).
@@ -115,7 +32,7 @@ fn program_blocks(text: &str) -> Vec<String> {
     let mut blocks: Vec<String> = Vec::new();
     let mut open = false;
     for line in text.lines() {
-        if is_version_line(line) {
+        if common::is_version_line(line) {
             blocks.push(String::new());
             open = true;
         } else if line.starts_with("// Approximately") {
@@ -210,10 +127,10 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
         Ok(b) => b,
         Err(e) => return vec![format!("read blob: {e}")],
     };
-    let mut chunks = Vec::new();
-    if let Err(e) = program_chunks(&blob, "", &mut chunks) {
-        return vec![e];
-    }
+    let chunks = match program_chunks(&blob) {
+        Ok(chunks) => chunks,
+        Err(e) => return vec![e.to_string()],
+    };
     let blocks = program_blocks(&text);
     tally.blocks += blocks.len();
     tally.chunks += chunks.len();
@@ -226,7 +143,7 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
         let options = PrintOptions::for_creator(&chunk.creator);
-        let want = words_of(chunk.payload);
+        let want = words_of(&chunk.payload);
         // the listing block assembles to the chunk's words
         match parse_program(block) {
             Ok((program, _)) => match encode_program(&program) {
@@ -237,14 +154,13 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
                     // a float whose `%f` text fxc rounded: the listing holds
                     // the same text for both programs, so no assembler can
                     // tell them apart
-                    let same_text = decode_program(chunk.payload).is_ok_and(|d| {
+                    let same_text = decode_program(&chunk.payload).is_ok_and(|d| {
                         print_program_with(&d, &options) == print_program_with(&program, &options)
                     });
                     if same_text {
-                        tally.assembled_lossy.push(format!(
-                            "{}: {difference}",
-                            asm.strip_prefix(corpus_dir()).unwrap_or(asm).display()
-                        ));
+                        tally
+                            .assembled_lossy
+                            .push(format!("{}: {difference}", common::relative(asm)));
                     } else {
                         problems.push(difference);
                     }
@@ -265,7 +181,7 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
             }
         }
         // decode → print → parse gives back the decoded IR
-        let decoded: Program = match decode_program(chunk.payload) {
+        let decoded: Program = match decode_program(&chunk.payload) {
             Ok(p) => p,
             Err(e) => {
                 problems.push(format!("program {n}: decode: {e}"));
@@ -318,9 +234,8 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
 
 #[test]
 fn corpus_listings_assemble_to_their_program_chunks() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     assert!(!files.is_empty(), "no listings under {}", dir.display());
     let mut tally = Tally::default();
     let mut report = String::new();
@@ -507,9 +422,8 @@ fn check_container(text: &str, blob: &[u8], tally: &mut ContainerTally) -> Vec<S
 
 #[test]
 fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     let mut tally = ContainerTally::default();
     let mut report = String::new();
     let mut failing = 0;
@@ -563,7 +477,7 @@ fn corpus_containers_get_the_original_signatures_chunk_tag_and_features() {
 /// at many positions) give diagnostics, never a panic or a hang.
 #[test]
 fn damaged_listings_never_panic() {
-    let dir = corpus_dir();
+    let dir = common::corpus_root();
     let picks = [
         "dxdecompiler/3Dmigoto/debug.asm",
         "dxdecompiler/Internal/SM51_test.asm",

@@ -9,27 +9,9 @@
 //! chunk (those listings are compared without them, instruction lines
 //! exactly). One run reports every failing file with its first difference.
 
-use std::path::{Path, PathBuf};
 use tgsi::d3d::listing::{ListingOptions, is_effect};
 
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("o" | "dxbc")) {
-            out.push(p);
-        }
-    }
-}
+mod common;
 
 /// fxc 9.29's command line (`//   fxc ...` under the banner), if printed.
 fn command_line(listing: &str) -> Option<String> {
@@ -91,13 +73,12 @@ fn first_difference(got: &str, want: &str) -> String {
 
 #[test]
 fn every_blob_disassembles_to_its_fxc_listing() {
-    let root = corpus_root();
-    let mut blobs = Vec::new();
-    walk(&root, &mut blobs);
+    let root = common::corpus_root();
+    let blobs = common::corpus_files(common::BLOBS);
     let mut failures = Vec::new();
     let (mut compared, mut exact, mut debug) = (0, 0, 0);
     for path in &blobs {
-        let rel = path.strip_prefix(&root).unwrap().display().to_string();
+        let rel = common::relative(path);
         let Ok(want) = std::fs::read_to_string(path.with_extension("asm")) else {
             continue;
         };

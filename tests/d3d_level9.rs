@@ -8,10 +8,11 @@
 //! Each test checks every file, then lists all failures at once.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use tgsi::d3d::container::{Container, tags};
 use tgsi::d3d::level9::{self, Level9ChunkKind};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/d3d");
+mod common;
 
 /// The lines a level-9 section can start with.
 const SECTION_STARTS: [&str; 6] = [
@@ -23,92 +24,43 @@ const SECTION_STARTS: [&str; 6] = [
     "// XNA shader bytecode:",
 ];
 
-type Chunk = ([u8; 4], Vec<u8>);
-
-fn u32_at(bytes: &[u8], offset: usize) -> Option<u32> {
-    let word = bytes.get(offset..offset + 4)?;
-    Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
-}
-
-/// The chunks of one DXBC container in file order (test-only reader:
-/// magic, 16-byte checksum, version, total size, chunk count, offsets; each
-/// chunk is a FourCC, a u32 size and the payload).
-fn container_chunks(bytes: &[u8]) -> Option<Vec<Chunk>> {
-    if bytes.get(..4)? != b"DXBC" {
-        return None;
-    }
-    let count = u32_at(bytes, 28)? as usize;
-    let mut chunks = Vec::new();
-    for index in 0..count {
-        let offset = u32_at(bytes, 32 + 4 * index)? as usize;
-        let fourcc: [u8; 4] = bytes.get(offset..offset + 4)?.try_into().ok()?;
-        let size = u32_at(bytes, offset + 4)? as usize;
-        let payload = bytes.get(offset + 8..offset + 8 + size)?.to_vec();
-        chunks.push((fourcc, payload));
-    }
-    Some(chunks)
-}
-
 /// Every container of a blob in listing order: the container itself, then
-/// the containers nested in its chunks (library `LIBF`), depth first.
-fn containers(bytes: &[u8], out: &mut Vec<Vec<Chunk>>) {
-    let Some(chunks) = container_chunks(bytes) else {
+/// the containers of its library functions (`LIBF`), depth first. A blob
+/// that is no container (a raw effect) has none.
+fn containers(bytes: &[u8], out: &mut Vec<Container>) {
+    let Ok(container) = Container::parse(bytes) else {
         return;
     };
-    let nested: Vec<Vec<u8>> = chunks
-        .iter()
-        .filter(|(_, payload)| payload.starts_with(b"DXBC"))
-        .map(|(_, payload)| payload.clone())
+    let nested: Vec<Vec<u8>> = container
+        .chunks_with(tags::LIBF)
+        .map(|chunk| chunk.data.clone())
         .collect();
-    out.push(chunks);
+    out.push(container);
     for payload in nested {
         containers(&payload, out);
     }
 }
 
-fn has_level9(chunks: &[Chunk]) -> bool {
-    chunks
+fn has_level9(container: &Container) -> bool {
+    container
+        .chunks
         .iter()
-        .any(|(fourcc, _)| Level9ChunkKind::from_fourcc(*fourcc).is_some())
-}
-
-fn blobs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            blobs(&path, out);
-        } else if path.extension().is_some_and(|x| x == "o" || x == "dxbc") {
-            out.push(path);
-        }
-    }
+        .any(|chunk| Level9ChunkKind::from_fourcc(chunk.tag.0).is_some())
 }
 
 /// Every corpus blob with a level-9 chunk, with its containers.
-fn level9_blobs() -> Vec<(PathBuf, Vec<Vec<Chunk>>)> {
-    let mut paths = Vec::new();
-    blobs(Path::new(CORPUS), &mut paths);
+fn level9_blobs() -> Vec<(PathBuf, Vec<Container>)> {
     let mut out = Vec::new();
-    for path in paths {
+    for path in common::corpus_files(common::BLOBS) {
         let bytes = std::fs::read(&path).unwrap();
         let mut all = Vec::new();
         containers(&bytes, &mut all);
-        if all.iter().any(|chunks| has_level9(chunks)) {
+        if all.iter().any(has_level9) {
             out.push((path, all));
         }
     }
     assert_eq!(out.len(), 21, "the corpus has 21 blobs with level-9 chunks");
     out
-}
-
-fn relative(path: &Path) -> String {
-    path.strip_prefix(CORPUS)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 /// The level-9 blocks of a listing, in order: from a section start line to
@@ -175,7 +127,7 @@ fn every_level9_section_prints_as_fxc_lists_it() {
     let mut failures = Vec::new();
     let mut identical = 0;
     for (path, all) in &blobs {
-        let name = relative(path);
+        let name = common::relative(path);
         let listing_path = path.with_extension("asm");
         let listing = match std::fs::read_to_string(&listing_path) {
             Ok(text) => text,
@@ -187,10 +139,8 @@ fn every_level9_section_prints_as_fxc_lists_it() {
         let expected = listing_blocks(&listing);
         let mut ours = Vec::new();
         let mut failed = false;
-        for chunks in all {
-            let borrowed: Vec<([u8; 4], &[u8])> =
-                chunks.iter().map(|(f, p)| (*f, p.as_slice())).collect();
-            match level9::level9_sections(&borrowed) {
+        for container in all {
+            match level9::level9_sections(container) {
                 Ok(Some(text)) => ours.push(text),
                 Ok(None) => {}
                 Err(e) => {
@@ -245,11 +195,13 @@ fn distinct_payloads() -> Vec<(String, Vec<u8>)> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for (path, all) in level9_blobs() {
-        for chunks in all {
-            for (fourcc, payload) in chunks {
-                if Level9ChunkKind::from_fourcc(fourcc).is_some() && seen.insert(payload.clone()) {
-                    let label = format!("{} {}", relative(&path), String::from_utf8_lossy(&fourcc));
-                    out.push((label, payload));
+        for container in all {
+            for chunk in container.chunks {
+                if Level9ChunkKind::from_fourcc(chunk.tag.0).is_some()
+                    && seen.insert(chunk.data.clone())
+                {
+                    let label = format!("{} {}", common::relative(&path), chunk.tag);
+                    out.push((label, chunk.data));
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! itself, so the comparison covers exactly what the driver writes.
 
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use tgsi::d3d::DecodeError;
 use tgsi::d3d::container::{ChecksumStatus, Container, checksum_status, tags};
@@ -19,6 +19,8 @@ use tgsi::d3d::sfi0::Sfi0;
 use tgsi::d3d::signature::{Signature, SignatureKind};
 use tgsi::d3d::stat::Stat;
 
+mod common;
+
 /// Blobs whose stored checksum the standard algorithm does not reproduce
 /// (debug-layer shaders, see the corpus README).
 const CHECKSUM_EXCEPTIONS: [&str; 2] = [
@@ -26,41 +28,11 @@ const CHECKSUM_EXCEPTIONS: [&str; 2] = [
     "dxdecompiler/FxDis/test_PS.o",
 ];
 
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// Every blob of the corpus with its path relative to the root.
 fn blobs() -> Vec<(String, PathBuf)> {
-    let root = corpus_root();
-    let mut files = Vec::new();
-    walk(&root, &mut files);
-    files
+    common::corpus_files(common::BLOBS)
         .into_iter()
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("o" | "dxbc")))
-        .map(|p| {
-            let rel = p
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            (rel, p)
-        })
+        .map(|p| (common::relative(&p), p))
         .collect()
 }
 
@@ -206,7 +178,7 @@ fn listings_match_fxc_byte_for_byte() {
     assert!(
         compared > 150,
         "corpus not found under {}",
-        corpus_root().display()
+        common::corpus_root().display()
     );
     assert!(failures.is_empty(), "{} listings differ", failures.len());
 }

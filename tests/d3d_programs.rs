@@ -9,39 +9,12 @@
 //! lose their `#line` lines, blank lines, comment lines and trailing comments.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tgsi::d3d::print::{PrintOptions, print_program_with};
 use tgsi::d3d::{decode_program, encode_program, program_chunks};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn listings(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            listings(&p, out);
-        } else if p.extension().is_some_and(|e| e == "asm") {
-            out.push(p);
-        }
-    }
-}
-
-fn is_version_line(line: &str) -> bool {
-    let b = line.as_bytes();
-    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
-        .iter()
-        .find(|p| line.starts_with(*p));
-    let Some(stage) = stage else { return false };
-    let rest = &b[stage.len()..];
-    rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
-}
+mod common;
 
 /// The program blocks of a listing, each as its lines.
 fn program_blocks(text: &str) -> Vec<Vec<String>> {
@@ -49,7 +22,7 @@ fn program_blocks(text: &str) -> Vec<Vec<String>> {
     let mut blocks: Vec<Vec<String>> = Vec::new();
     let mut open = false;
     for line in text.lines() {
-        if is_version_line(line) {
+        if common::is_version_line(line) {
             blocks.push(vec![line.to_string()]);
             open = true;
             continue;
@@ -170,9 +143,8 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
 
 #[test]
 fn corpus_programs_decode_encode_and_print_like_fxc() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     assert!(!files.is_empty(), "no listings under {}", dir.display());
     let mut tally = Tally::default();
     let mut report = String::new();
@@ -238,9 +210,7 @@ fn decodes_canonically(words: &[u32]) -> bool {
 
 #[test]
 fn truncated_and_mutated_corpus_programs_never_panic() {
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let files = common::corpus_files(common::LISTINGS);
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         // xorshift64*

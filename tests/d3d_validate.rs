@@ -8,95 +8,30 @@
 //! skipped. Diagnostics point at byte ranges of the blob
 //! ([`SourceMap::from_payload`]).
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use tgsi::d3d::enums::RegisterFile;
 use tgsi::d3d::ir::{Operand, Program};
+use tgsi::d3d::listing::is_effect;
 use tgsi::d3d::opcode::Opcode;
 use tgsi::d3d::source_map::SourceMap;
-use tgsi::d3d::{decode_program, parse_listing, program_chunks, validate};
+use tgsi::d3d::{
+    DecodeError, ProgramChunk, decode_program, parse_listing, program_chunks, validate,
+};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn blobs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            blobs(&p, out);
-        } else if p.extension().is_some_and(|e| e == "o" || e == "dxbc") {
-            out.push(p);
-        }
-    }
-}
-
-fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    let s = b.get(off..off.checked_add(4)?)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-/// A program chunk: its payload and the payload's offset in the file.
-struct Chunk<'a> {
-    payload: &'a [u8],
-    base: usize,
-}
-
-/// What a container holds.
-enum Container<'a> {
-    Programs(Vec<Chunk<'a>>),
-    Effect,
-}
-
-/// Test-only DXBC walk: SHDR/SHEX chunks in file order, LIBF payloads
-/// recursed; `base` is the container's offset in the file.
-fn walk<'a>(blob: &'a [u8], base: usize, out: &mut Vec<Chunk<'a>>) -> Result<bool, String> {
-    if blob.get(..4) != Some(b"DXBC") {
-        return Ok(false);
-    }
-    let count = u32_at(blob, 28).ok_or("truncated header")? as usize;
-    if count > blob.len() / 4 {
-        return Err(format!("chunk count {count} does not fit the blob"));
-    }
-    for i in 0..count {
-        let off = u32_at(blob, 32 + 4 * i).ok_or("truncated chunk table")? as usize;
-        let tag = blob.get(off..off + 4).ok_or("chunk tag out of range")?;
-        let size = u32_at(blob, off + 4).ok_or("chunk size out of range")? as usize;
-        let payload = blob
-            .get(off + 8..off + 8 + size)
-            .ok_or("chunk payload out of range")?;
-        match tag {
-            b"SHDR" | b"SHEX" => out.push(Chunk {
-                payload,
-                base: base + off + 8,
-            }),
-            b"LIBF" => {
-                walk(payload, base + off + 8, out)?;
-            }
-            b"FX10" => return Ok(false),
-            _ => {}
-        }
-    }
-    Ok(true)
-}
-
-fn containers(blob: &[u8]) -> Result<Container<'_>, String> {
-    let mut chunks = Vec::new();
-    if walk(blob, 0, &mut chunks)? {
-        Ok(Container::Programs(chunks))
+/// The program chunks of a blob, `None` for an effect (the last test
+/// checks the shaders effects embed).
+fn programs_of(blob: &[u8]) -> Option<Result<Vec<ProgramChunk>, DecodeError>> {
+    if is_effect(blob) {
+        None
     } else {
-        Ok(Container::Effect)
+        Some(program_chunks(blob))
     }
 }
 
 #[test]
 fn every_corpus_program_validates_without_diagnostics() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     assert!(
         files.len() > 200,
         "expected the corpus under tests/fixtures/d3d, found {} blobs",
@@ -106,35 +41,31 @@ fn every_corpus_program_validates_without_diagnostics() {
     let mut problems = Vec::new();
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
-        let chunks = match containers(&blob) {
-            Ok(Container::Programs(c)) => c,
-            Ok(Container::Effect) => {
+        let name = common::relative(path);
+        let chunks = match programs_of(&blob) {
+            Some(Ok(c)) => c,
+            None => {
                 effects += 1;
                 continue;
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 problems.push(format!("{name}: {e}"));
                 continue;
             }
         };
         for (n, chunk) in chunks.iter().enumerate() {
             programs += 1;
-            let program = match decode_program(chunk.payload) {
+            let program = match decode_program(&chunk.payload) {
                 Ok(p) => p,
                 Err(e) => {
                     problems.push(format!(
                         "{name} program {n}: decode: {}",
-                        e.shifted(chunk.base)
+                        e.shifted(chunk.offset)
                     ));
                     continue;
                 }
             };
-            let map = SourceMap::from_payload(chunk.payload, chunk.base);
+            let map = SourceMap::from_payload(&chunk.payload, chunk.offset);
             let diags = validate(&program, Some(&map));
             if diags.0.is_empty() {
                 clean += 1;
@@ -192,20 +123,15 @@ fn every_corpus_program_validates_without_diagnostics() {
 
 /// Every program chunk of the corpus, decoded, with its name.
 fn corpus_programs() -> Vec<(String, Program, Vec<u8>)> {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let mut out = Vec::new();
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
-        if let Ok(Container::Programs(chunks)) = containers(&blob) {
-            for (n, chunk) in chunks.iter().enumerate() {
-                if let Ok(p) = decode_program(chunk.payload) {
-                    out.push((format!("{name} program {n}"), p, chunk.payload.to_vec()));
+        let name = common::relative(path);
+        if let Some(Ok(chunks)) = programs_of(&blob) {
+            for (n, chunk) in chunks.into_iter().enumerate() {
+                if let Ok(p) = decode_program(&chunk.payload) {
+                    out.push((format!("{name} program {n}"), p, chunk.payload));
                 }
             }
         }
@@ -332,22 +258,17 @@ fn damaged_programs_never_panic_the_validator() {
 /// diagnostic too (text source maps this time).
 #[test]
 fn every_corpus_listing_assembles_and_validates() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let (mut programs, mut level9, mut problems) = (0, 0, Vec::new());
     for blob_path in &files {
         let blob = std::fs::read(blob_path).expect("read blob");
-        if !matches!(containers(&blob), Ok(Container::Programs(_))) {
+        if !matches!(programs_of(&blob), Some(Ok(_))) {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(blob_path.with_extension("asm")) else {
             continue;
         };
-        let name = blob_path
-            .strip_prefix(fixtures())
-            .unwrap_or(blob_path)
-            .display()
-            .to_string();
+        let name = common::relative(blob_path);
         let parsed = match parse_listing(&text) {
             Ok(p) => p,
             // libraries for feature level 9 list Direct3D 9 programs
@@ -399,19 +320,14 @@ fn level9_listing(text: &str) -> bool {
 /// [`program_chunks`]) validate without a diagnostic too.
 #[test]
 fn shaders_embedded_in_effects_validate_without_diagnostics() {
-    let mut files = Vec::new();
-    blobs(&fixtures(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let (mut programs, mut problems) = (0, Vec::new());
     for path in &files {
         let blob = std::fs::read(path).expect("read blob");
-        if !matches!(containers(&blob), Ok(Container::Effect)) {
+        if !is_effect(&blob) {
             continue;
         }
-        let name = path
-            .strip_prefix(fixtures())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let name = common::relative(path);
         let Ok(chunks) = program_chunks(&blob) else {
             problems.push(format!("{name}: the effect's shaders cannot be found"));
             continue;

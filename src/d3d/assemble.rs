@@ -40,7 +40,8 @@ use crate::d3d::parse::{ParsedProgram, parse_listing};
 use crate::d3d::rdef::VARIABLE_TYPES;
 use crate::d3d::sfi0::Sfi0;
 use crate::d3d::signature::{
-    NO_REGISTER, Signature, SignatureElement, SignatureKind, SignatureRole, StageForTable,
+    ComponentType, NO_REGISTER, Signature, SignatureElement, SignatureKind, SignatureRole,
+    SpecialOutput, StageForTable,
 };
 use crate::d3d::source_map::SourceMap;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -107,7 +108,7 @@ pub fn assemble_listing(text: &str) -> Result<Assembly, Diagnostics> {
     let tables = signature_tables(
         header,
         parsed.header.start,
-        stage_for_table(program.version.program_type),
+        StageForTable::of(Some(program.version.program_type)),
     )?;
     let derived = signatures_from_declarations(&program);
     let mut signatures = Vec::new();
@@ -597,14 +598,6 @@ fn small_dim(s: &str) -> Option<u32> {
     s.parse().ok().filter(|n| (1..=4).contains(n))
 }
 
-fn stage_for_table(t: ProgramType) -> StageForTable {
-    match t {
-        ProgramType::Pixel => StageForTable::Pixel,
-        ProgramType::Hull => StageForTable::Hull,
-        _ => StageForTable::Other,
-    }
-}
-
 /// The signature chunks of a stage, in fxc's chunk order.
 fn chunk_roles(t: ProgramType) -> Vec<SignatureRole> {
     use SignatureRole::*;
@@ -890,19 +883,8 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
             }
             _ => {}
         }
-        let input = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
-        let output = matches!(
-            inst.opcode,
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
-        );
+        let input = inst.opcode.declares_input();
+        let output = inst.opcode.declares_output();
         if !input && !output {
             continue;
         }
@@ -926,7 +908,7 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
                 let mut e = element_for(sv, register, mask, true, stage);
                 // constant interpolation is what integer inputs need
                 if sv.is_none() && inst.controls.interpolation.0 == Interpolation::Constant {
-                    e.component_type = 2;
+                    e.component_type = ComponentType::Sint.number();
                 }
                 (SignatureRole::Input, e)
             }
@@ -936,7 +918,7 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
             ),
             RegisterFile::InputPrimitiveId if input => (
                 SignatureRole::Input,
-                SignatureElement::new("SV_PrimitiveID", 0, 7, 1, NO_REGISTER, 1, 1),
+                SignatureElement::for_system_value(SystemValue::PrimitiveId, NO_REGISTER, 1, 1),
             ),
             RegisterFile::Output if output => {
                 let role = if stage == ProgramType::Hull && patch_phase {
@@ -948,10 +930,18 @@ pub fn signatures_from_declarations(program: &Program) -> DerivedSignatures {
                 e.stream = stream;
                 (role, e)
             }
-            file if output => match special_output(file) {
-                Some((name, component)) => (
+            file if output => match SpecialOutput::of_file(file) {
+                Some(special) => (
                     SignatureRole::Output,
-                    SignatureElement::new(name, 0, 0, component, NO_REGISTER, 1, 0xE),
+                    SignatureElement::new(
+                        special.semantic,
+                        0,
+                        0,
+                        special.component.number(),
+                        NO_REGISTER,
+                        1,
+                        0xE,
+                    ),
                 ),
                 None => continue,
             },
@@ -1035,60 +1025,15 @@ fn element_for(
     input: bool,
     stage: ProgramType,
 ) -> SignatureElement {
+    const FLOAT: u32 = ComponentType::Float as u32;
     let rw_mask = if input { mask } else { 0xF & !mask };
     let Some(sv) = sv.filter(|s| *s != SystemValue::Undefined) else {
         if !input && stage == ProgramType::Pixel {
-            return SignatureElement::new("SV_Target", register, 0, 3, register, mask, rw_mask);
+            return SignatureElement::new("SV_Target", register, 0, FLOAT, register, mask, rw_mask);
         }
-        return SignatureElement::new("TEXCOORD", 0, 0, 3, register, mask, rw_mask);
+        return SignatureElement::new("TEXCOORD", 0, 0, FLOAT, register, mask, rw_mask);
     };
-    let (name, index, d3d_name, component) = system_value_semantic(sv);
-    SignatureElement::new(name, index, d3d_name, component, register, mask, rw_mask)
-}
-
-/// `SV_` semantic, its index (tess factors), the stored `D3D_NAME` and the
-/// component type of a system value.
-fn system_value_semantic(sv: SystemValue) -> (&'static str, u32, u32, u32) {
-    use SystemValue::*;
-    const FLOAT: u32 = 3;
-    const UINT: u32 = 1;
-    match sv {
-        Undefined => ("TEXCOORD", 0, 0, FLOAT),
-        Position => ("SV_Position", 0, 1, FLOAT),
-        ClipDistance => ("SV_ClipDistance", 0, 2, FLOAT),
-        CullDistance => ("SV_CullDistance", 0, 3, FLOAT),
-        RenderTargetArrayIndex => ("SV_RenderTargetArrayIndex", 0, 4, UINT),
-        ViewportArrayIndex => ("SV_ViewportArrayIndex", 0, 5, UINT),
-        VertexId => ("SV_VertexID", 0, 6, UINT),
-        PrimitiveId => ("SV_PrimitiveID", 0, 7, UINT),
-        InstanceId => ("SV_InstanceID", 0, 8, UINT),
-        IsFrontFace => ("SV_IsFrontFace", 0, 9, UINT),
-        SampleIndex => ("SV_SampleIndex", 0, 10, UINT),
-        FinalQuadUeq0EdgeTessFactor => ("SV_TessFactor", 0, 11, FLOAT),
-        FinalQuadVeq0EdgeTessFactor => ("SV_TessFactor", 1, 11, FLOAT),
-        FinalQuadUeq1EdgeTessFactor => ("SV_TessFactor", 2, 11, FLOAT),
-        FinalQuadVeq1EdgeTessFactor => ("SV_TessFactor", 3, 11, FLOAT),
-        FinalQuadUInsideTessFactor => ("SV_InsideTessFactor", 0, 12, FLOAT),
-        FinalQuadVInsideTessFactor => ("SV_InsideTessFactor", 1, 12, FLOAT),
-        FinalTriUeq0EdgeTessFactor => ("SV_TessFactor", 0, 13, FLOAT),
-        FinalTriVeq0EdgeTessFactor => ("SV_TessFactor", 1, 13, FLOAT),
-        FinalTriWeq0EdgeTessFactor => ("SV_TessFactor", 2, 13, FLOAT),
-        FinalTriInsideTessFactor => ("SV_InsideTessFactor", 0, 14, FLOAT),
-        FinalLineDetailTessFactor => ("SV_TessFactor", 1, 15, FLOAT),
-        FinalLineDensityTessFactor => ("SV_TessFactor", 0, 16, FLOAT),
-    }
-}
-
-/// Pixel-shader outputs without a register: semantic and component type.
-fn special_output(file: RegisterFile) -> Option<(&'static str, u32)> {
-    Some(match file {
-        RegisterFile::OutputDepth => ("SV_Depth", 3),
-        RegisterFile::OutputCoverageMask => ("SV_Coverage", 1),
-        RegisterFile::OutputDepthGreaterEqual => ("SV_DepthGreaterEqual", 3),
-        RegisterFile::OutputDepthLessEqual => ("SV_DepthLessEqual", 3),
-        RegisterFile::OutputStencilRef => ("SV_StencilRef", 1),
-        _ => return None,
-    })
+    SignatureElement::for_system_value(sv, register, mask, rw_mask)
 }
 
 #[cfg(test)]

@@ -76,6 +76,13 @@ impl<'a> Bytes<'a> {
             .collect())
     }
 
+    /// The NUL-terminated string at the offset stored in the u32 at `field`
+    /// (a name field of a record); a bad offset is reported at the field.
+    pub fn cstr_at_field(&self, field: usize, what: &str) -> Result<String, DecodeError> {
+        let offset = self.u32(field, what)? as usize;
+        self.cstr(offset, what).map_err(|e| e.moved_to(field))
+    }
+
     /// Checks that `count` records of `size` bytes fit at `offset`.
     pub fn check_table(
         &self,
@@ -189,6 +196,11 @@ pub fn latin1_byte(c: char) -> u8 {
     u8::try_from(u32::from(c)).unwrap_or(b'?')
 }
 
+/// Little-endian dwords as bytes (a payload built from its words).
+pub fn le_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
 /// Converts a length or offset to the u32 stored in a chunk (chunks cannot be
 /// 4 GiB, so saturating is only reached by callers building absurd data).
 pub fn to_u32(v: usize) -> u32 {
@@ -215,6 +227,18 @@ mod tests {
         let e = b.check_table(4, usize::MAX / 2, 8, "records").unwrap_err();
         assert!(e.message.contains("overflow"), "{e}");
         assert!(b.u32s(0, usize::MAX, "words").is_err());
+    }
+
+    #[test]
+    fn a_bad_name_offset_is_reported_at_its_field() {
+        let b = Bytes::new(&[8, 0, 0, 0, 99, 0, 0, 0, b'h', b'i', 0]);
+        assert_eq!(b.cstr_at_field(0, "name").unwrap(), "hi");
+        let e = b.cstr_at_field(4, "name").unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(
+            e.message.contains("name: string offset 99 is outside"),
+            "{e}"
+        );
     }
 
     #[test]

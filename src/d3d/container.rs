@@ -518,7 +518,7 @@ mod tests {
             0x00050050, 0x00000008, 0x0100086a, 0x0400009b, 0x00000001, 0x00000001, 0x00000001,
             0x0100003e,
         ];
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = crate::d3d::blob::le_bytes(&words);
         assert_eq!(
             checksum(&bytes),
             [0x1acc3ad0, 0x71c7b057, 0xc72c4306, 0xf432cb57]
@@ -597,25 +597,65 @@ mod tests {
         );
     }
 
-    #[test]
-    fn malformed_version() {
-        let mut b = sample();
-        set_u32(&mut b, 20, 2);
-        let e = err(&b);
-        assert_eq!(e.offset, 20);
-        assert_eq!(e.message, "unsupported container version 2 (expected 1)");
-    }
+    /// A header field of `sample()` set to a bad value: the field's offset
+    /// (where the error points), the value and the error message.
+    const MALFORMED_FIELDS: &[(usize, u32, &str)] = &[
+        (20, 2, "unsupported container version 2 (expected 1)"),
+        (
+            24,
+            1000,
+            "total size field says 1000 bytes but the blob has 67",
+        ),
+        (
+            28,
+            0x4000_0000,
+            "chunk count 1073741824 needs a 4294967296-byte offset table, the blob has 35 bytes after the header",
+        ),
+        (
+            28,
+            u32::MAX,
+            "chunk count 4294967295 needs a 17179869180-byte offset table, the blob has 35 bytes after the header",
+        ),
+        (
+            36,
+            500,
+            "chunk 1 offset 500 leaves no room for its 8-byte header in the 67-byte blob",
+        ),
+        (
+            36,
+            62,
+            "chunk 1 offset 62 leaves no room for its 8-byte header in the 67-byte blob",
+        ),
+        (
+            32,
+            u32::MAX,
+            "chunk 0 offset 4294967295 leaves no room for its 8-byte header in the 67-byte blob",
+        ),
+        (
+            32,
+            4,
+            "chunk 0 offset 4 points inside the container header (which ends at 40)",
+        ),
+        (
+            60,
+            4,
+            "chunk 1 (ZZZZ) size 4 runs past the end of the blob (3 bytes left)",
+        ),
+        (
+            44,
+            u32::MAX,
+            "chunk 0 (ISGN) size 4294967295 runs past the end of the blob (19 bytes left)",
+        ),
+    ];
 
     #[test]
-    fn malformed_total_size_too_large() {
-        let mut b = sample();
-        set_u32(&mut b, 24, 1000);
-        let e = err(&b);
-        assert_eq!(e.offset, 24);
-        assert_eq!(
-            e.message,
-            "total size field says 1000 bytes but the blob has 67"
-        );
+    fn malformed_fields_are_reported_at_their_offset() {
+        for &(field, value, message) in MALFORMED_FIELDS {
+            let mut b = sample();
+            set_u32(&mut b, field, value);
+            let e = err(&b);
+            assert_eq!((e.offset, e.message.as_str()), (field, message));
+        }
     }
 
     #[test]
@@ -627,107 +667,6 @@ mod tests {
         assert_eq!(
             e.message,
             "total size field says 67 bytes but the blob has 68"
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_count_too_large() {
-        let mut b = sample();
-        set_u32(&mut b, 28, 0x4000_0000);
-        let e = err(&b);
-        assert_eq!(e.offset, 28);
-        assert_eq!(
-            e.message,
-            "chunk count 1073741824 needs a 4294967296-byte offset table, the blob has 35 bytes after the header"
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_count_overflowing() {
-        let mut b = sample();
-        set_u32(&mut b, 28, u32::MAX);
-        let e = err(&b);
-        assert_eq!(e.offset, 28);
-        assert!(
-            e.message.starts_with("chunk count 4294967295 needs"),
-            "{}",
-            e.message
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_offset_past_end() {
-        let mut b = sample();
-        set_u32(&mut b, 36, 500);
-        let e = err(&b);
-        assert_eq!(e.offset, 36);
-        assert_eq!(
-            e.message,
-            "chunk 1 offset 500 leaves no room for its 8-byte header in the 67-byte blob"
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_offset_near_end() {
-        let mut b = sample();
-        set_u32(&mut b, 36, 62);
-        let e = err(&b);
-        assert_eq!(e.offset, 36);
-        assert!(
-            e.message.contains("offset 62 leaves no room"),
-            "{}",
-            e.message
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_offset_u32_max() {
-        let mut b = sample();
-        set_u32(&mut b, 32, u32::MAX);
-        let e = err(&b);
-        assert_eq!(e.offset, 32);
-        assert!(
-            e.message.starts_with("chunk 0 offset 4294967295"),
-            "{}",
-            e.message
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_offset_inside_header() {
-        let mut b = sample();
-        set_u32(&mut b, 32, 4);
-        let e = err(&b);
-        assert_eq!(e.offset, 32);
-        assert_eq!(
-            e.message,
-            "chunk 0 offset 4 points inside the container header (which ends at 40)"
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_size_past_end() {
-        let mut b = sample();
-        set_u32(&mut b, 60, 4);
-        let e = err(&b);
-        assert_eq!(e.offset, 60);
-        assert_eq!(
-            e.message,
-            "chunk 1 (ZZZZ) size 4 runs past the end of the blob (3 bytes left)"
-        );
-    }
-
-    #[test]
-    fn malformed_chunk_size_overflow() {
-        let mut b = sample();
-        set_u32(&mut b, 44, u32::MAX);
-        let e = err(&b);
-        assert_eq!(e.offset, 44);
-        assert!(
-            e.message
-                .starts_with("chunk 0 (ISGN) size 4294967295 runs past"),
-            "{}",
-            e.message
         );
     }
 

@@ -14,7 +14,9 @@ use crate::d3d::ir::{
     Components, ConstantBufferRange, Controls, CustomData, ExtendedOpcode, Index, Instruction,
     Operand, Payload, Program, ShaderMessage, Version,
 };
-use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, PayloadKind, control_bits};
+use crate::d3d::opcode::{
+    CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, PayloadKind, bits, control_bits,
+};
 
 /// Deepest nesting of relative indices accepted (fxc writes one level).
 pub const MAX_RELATIVE_DEPTH: usize = 4;
@@ -71,19 +73,17 @@ fn decode_version(token: u32) -> Result<Version, DecodeError> {
             format!("version token 0x{token:08x}: bits 8-15 must be zero"),
         ));
     }
-    let program_type = ProgramType::from_u32(token >> 16).ok_or_else(|| {
+    let (program_type, major, minor) = bits::version_fields(token);
+    let program_type = ProgramType::from_u32(program_type).ok_or_else(|| {
         DecodeError::at(
             0,
-            format!(
-                "version token 0x{token:08x}: unknown program type 0x{:x}",
-                token >> 16
-            ),
+            format!("version token 0x{token:08x}: unknown program type 0x{program_type:x}"),
         )
     })?;
     Ok(Version {
         program_type,
-        major: ((token >> 4) & 0xF) as u8,
-        minor: (token & 0xF) as u8,
+        major: major as u8,
+        minor: minor as u8,
     })
 }
 
@@ -135,7 +135,7 @@ fn decode_instruction(
 ) -> Result<(Instruction, usize), DecodeError> {
     let token = words.get(start);
     let at = start * 4;
-    let number = token & 0x7FF;
+    let number = bits::opcode_number(token);
     let opcode = Opcode::from_u32(number).ok_or_else(|| {
         DecodeError::at(
             at,
@@ -152,7 +152,7 @@ fn decode_instruction(
     if info.flags.contains(OpFlags::CUSTOM_DATA) {
         return decode_custom_data(words, start, length);
     }
-    let inst_len = ((token >> 24) & 0x7F) as usize;
+    let inst_len = bits::instruction_length(token);
     if inst_len == 0 {
         return Err(DecodeError::at(
             at,
@@ -176,11 +176,11 @@ fn decode_instruction(
         end: start + inst_len,
     };
     let mut extended = Vec::new();
-    let mut more = token & 0x8000_0000 != 0;
+    let mut more = token & bits::EXTENDED != 0;
     while more {
         let ext_at = cur.offset();
         let ext = cur.next("an extended opcode token")?;
-        more = ext & 0x8000_0000 != 0;
+        more = ext & bits::EXTENDED != 0;
         extended.push(decode_extended_opcode(ext, ext_at)?);
     }
     let mut payload = Payload::None;
@@ -212,7 +212,7 @@ fn decode_instruction(
 
 fn decode_controls(token: u32, info: &OpcodeInfo, at: usize) -> Result<Controls, DecodeError> {
     let used = control_bits(info.flags);
-    let stray = token & 0x00FF_F800 & !used;
+    let stray = token & bits::CONTROLS_MASK & !used;
     if stray != 0 {
         return Err(DecodeError::at(
             at,
@@ -555,7 +555,7 @@ fn decode_custom_data(
 ) -> Result<(Instruction, usize), DecodeError> {
     let at = start * 4;
     let token = words.get(start);
-    let class = token >> 11;
+    let class = bits::custom_data_class(token);
     if start + 1 >= length {
         return Err(DecodeError::at(
             at + 4,
@@ -647,10 +647,7 @@ fn decode_shader_message(cur: &mut Cursor) -> Result<ShaderMessage, DecodeError>
             ),
         ));
     }
-    let bytes: Vec<u8> = read_rest(cur)
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
+    let bytes = crate::d3d::blob::le_bytes(&read_rest(cur));
     if bytes[text_len..].iter().any(|&b| b != 0) {
         return Err(DecodeError::at(
             string_at + text_len,
@@ -671,9 +668,7 @@ mod tests {
     use crate::d3d::enums::Test;
     use proptest::prelude::Strategy;
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     /// Whatever decodes must re-encode to the same words and print.
     fn check_canonical(words: &[u32]) {
@@ -731,37 +726,7 @@ mod tests {
 
     #[test]
     fn decodes_the_ps_div_example() {
-        let w = [
-            0x0000_0050,
-            0x0000_001c,
-            0x0100_086a,
-            0x0400_0059,
-            0x0020_8e46,
-            0,
-            2,
-            0x0300_0065,
-            0x0010_20f2,
-            0,
-            0x0900_000e,
-            0x0010_2012,
-            0,
-            0x0020_800a,
-            0,
-            0,
-            0x0020_800a,
-            0,
-            1,
-            0x0800_0036,
-            0x0010_20e2,
-            0,
-            0x0000_4002,
-            0,
-            0,
-            0,
-            0,
-            0x0100_003e,
-        ];
-        let p = decode_program(&bytes(&w)).unwrap();
+        let p = decode_program(&bytes(&crate::d3d::test_words::PS_DIV)).unwrap();
         assert_eq!(p.version.program_type, ProgramType::Pixel);
         assert_eq!((p.version.major, p.version.minor), (5, 0));
         assert_eq!(p.instructions.len(), 6);

@@ -6,12 +6,14 @@
 
 use std::fmt;
 
+use crate::d3d::blob::le_bytes;
+
 use crate::d3d::enums::{CustomDataClass, RegisterFile, ReturnType};
 use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
     ShaderMessage,
 };
-use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, OpcodeInfo, PayloadKind};
+use crate::d3d::opcode::{CONTROL_FIELDS, OpFlags, Opcode, OpcodeInfo, PayloadKind, bits};
 
 /// Why a program could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +44,7 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
         });
     }
     let mut out = vec![
-        (v.program_type.number() << 16) | ((v.major as u32) << 4) | v.minor as u32,
+        bits::version_token(v.program_type.number(), v.major.into(), v.minor.into()),
         0,
     ];
     for (i, inst) in program.instructions.iter().enumerate() {
@@ -57,10 +59,7 @@ pub fn encode_program(program: &Program) -> Result<Vec<u32>, EncodeError> {
 
 /// Encodes a program as SHDR/SHEX payload bytes (little-endian dwords).
 pub fn encode_program_bytes(program: &Program) -> Result<Vec<u8>, EncodeError> {
-    Ok(encode_program(program)?
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect())
+    Ok(le_bytes(&encode_program(program)?))
 }
 
 fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), String> {
@@ -92,12 +91,12 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
         token |= v << field.shift;
     }
     if !inst.extended.is_empty() {
-        token |= 0x8000_0000;
+        token |= bits::EXTENDED;
     }
     out.push(token);
     for (k, ext) in inst.extended.iter().enumerate() {
         let more = if k + 1 < inst.extended.len() {
-            0x8000_0000
+            bits::EXTENDED
         } else {
             0
         };
@@ -126,7 +125,7 @@ fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Result<(), Stri
             info.name
         ));
     }
-    out[start] |= (len as u32) << 24;
+    out[start] |= (len as u32) << bits::LENGTH_SHIFT;
     Ok(())
 }
 
@@ -338,7 +337,7 @@ fn encode_custom_data(data: &CustomData, out: &mut Vec<u32>) -> Result<(), Strin
         return Err(format!("customdata class {class} does not fit 21 bits"));
     }
     let start = out.len();
-    out.push(0x35 | (class << 11));
+    out.push(Opcode::CustomData.number() | (class << bits::CONTROLS_SHIFT));
     out.push(0);
     match data {
         CustomData::ImmediateConstantBuffer(values) => out.extend(values),
@@ -423,7 +422,7 @@ mod tests {
                 0x0100_003e
             ]
         );
-        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes = le_bytes(&w);
         assert_eq!(decode_program(&bytes).unwrap(), p);
     }
 
@@ -460,22 +459,6 @@ mod tests {
             )],
         }));
         let w = encode_program(&program(vec![inst])).unwrap();
-        assert_eq!(
-            &w[2..],
-            &[
-                0x0000_2035,
-                0x0c,
-                0x0020_0102,
-                1,
-                0xb,
-                1,
-                2,
-                0x0010_002a,
-                0xa,
-                0x6920_3025,
-                0x6966_2073,
-                0x0021_656e
-            ]
-        );
+        assert_eq!(&w[2..], &crate::d3d::test_words::PRINTF);
     }
 }

@@ -8,45 +8,17 @@
 
 use bitflags::bitflags;
 
-/// Defines a fieldless enum whose discriminant is the binary value, with its
-/// fxc spelling, extra accepted spellings, lookup by number and by name.
+/// A Direct3D enumeration ([`crate::enums::name_table`] with `u32` values:
+/// the fxc spelling, then the other spellings an assembler accepts) with its
+/// number and case-sensitive lookup by any spelling.
 macro_rules! d3d_enum {
-    ($(#[$meta:meta])* $name:ident {
-        $($(#[$vmeta:meta])* $variant:ident = $num:literal $text:literal $([$($alias:literal),*])?,)*
-    }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u32)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant = $num,)*
-        }
+    ($(#[$meta:meta])* $name:ident { $($body:tt)* }) => {
+        crate::enums::name_table!(u32; $(#[$meta])* $name { $($body)* });
 
         impl $name {
-            /// Every value, in table order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            /// The value with this binary number.
-            pub fn from_u32(n: u32) -> Option<Self> {
-                match n {
-                    $($num => Some($name::$variant),)*
-                    _ => None,
-                }
-            }
             /// The binary number.
             pub fn number(self) -> u32 {
                 self as u32
-            }
-            /// The fxc spelling.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-            /// Other spellings an assembler accepts (vkd3d's, older names).
-            pub fn aliases(self) -> &'static [&'static str] {
-                match self {
-                    $($name::$variant => &[$($($alias),*)?],)*
-                }
             }
             /// The value spelled `s` (fxc spelling or an alias; case-sensitive).
             pub fn from_name(s: &str) -> Option<Self> {
@@ -56,14 +28,9 @@ macro_rules! d3d_enum {
                     .find(|v| v.name() == s || v.aliases().contains(&s))
             }
         }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
     };
 }
+pub(crate) use d3d_enum;
 
 d3d_enum! {
     /// Program type of the version token (bits 16-31); the name is the
@@ -428,93 +395,70 @@ pub const SHADER_MESSAGE_NAMES: &[(u32, &str)] =
 /// Shader-message string format: 0 plain ANSI text, 1 printf-style.
 pub const SHADER_MESSAGE_FORMAT_PRINTF: u32 = 1;
 
-bitflags! {
+/// Defines a flag set (bit number and printed name of each flag) as a
+/// `bitflags` type and the table of its names, in printing order (the order
+/// the flags are listed in).
+macro_rules! flag_set {
+    ($(#[$($meta:tt)*])* $name:ident; $(#[$names_meta:meta])* $names:ident {
+        $($(#[$($fmeta:tt)*])* $flag:ident = $bit:literal $text:literal,)*
+    }) => {
+        bitflags! {
+            $(#[$($meta)*])*
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            pub struct $name: u32 {
+                $($(#[$($fmeta)*])* const $flag = 1 << $bit;)*
+            }
+        }
+
+        $(#[$names_meta])*
+        pub const $names: &[($name, &str)] = &[$(($name::$flag, $text),)*];
+    };
+}
+
+flag_set! {
     /// `dcl_globalFlags` bits (shifted down from opcode bits 11-19).
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct GlobalFlags: u32 {
-        const REFACTORING_ALLOWED = 1 << 0;
-        const ENABLE_DOUBLE_PRECISION_FLOAT_OPS = 1 << 1;
-        const FORCE_EARLY_DEPTH_STENCIL = 1 << 2;
-        const ENABLE_RAW_AND_STRUCTURED_BUFFERS = 1 << 3;
-        const SKIP_OPTIMIZATION = 1 << 4;
-        const ENABLE_MINIMUM_PRECISION = 1 << 5;
-        const ENABLE_11_1_DOUBLE_EXTENSIONS = 1 << 6;
-        const ENABLE_11_1_SHADER_EXTENSIONS = 1 << 7;
-        const ALL_RESOURCES_BOUND = 1 << 8;
+    GlobalFlags;
+    /// The printed names of the global flags, in printing order (joined by ` | `).
+    GLOBAL_FLAG_NAMES {
+        REFACTORING_ALLOWED = 0 "refactoringAllowed",
+        ENABLE_DOUBLE_PRECISION_FLOAT_OPS = 1 "enableDoublePrecisionFloatOps",
+        FORCE_EARLY_DEPTH_STENCIL = 2 "forceEarlyDepthStencil",
+        ENABLE_RAW_AND_STRUCTURED_BUFFERS = 3 "enableRawAndStructuredBuffers",
+        SKIP_OPTIMIZATION = 4 "skipOptimization",
+        ENABLE_MINIMUM_PRECISION = 5 "enableMinimumPrecision",
+        ENABLE_11_1_DOUBLE_EXTENSIONS = 6 "enable11_1DoubleExtensions",
+        ENABLE_11_1_SHADER_EXTENSIONS = 7 "enable11_1ShaderExtensions",
+        ALL_RESOURCES_BOUND = 8 "allResourcesBound",
     }
 }
 
-/// The printed names of the global flags, in printing order (joined by ` | `).
-pub const GLOBAL_FLAG_NAMES: &[(GlobalFlags, &str)] = &[
-    (GlobalFlags::REFACTORING_ALLOWED, "refactoringAllowed"),
-    (
-        GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS,
-        "enableDoublePrecisionFloatOps",
-    ),
-    (
-        GlobalFlags::FORCE_EARLY_DEPTH_STENCIL,
-        "forceEarlyDepthStencil",
-    ),
-    (
-        GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS,
-        "enableRawAndStructuredBuffers",
-    ),
-    (GlobalFlags::SKIP_OPTIMIZATION, "skipOptimization"),
-    (
-        GlobalFlags::ENABLE_MINIMUM_PRECISION,
-        "enableMinimumPrecision",
-    ),
-    (
-        GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS,
-        "enable11_1DoubleExtensions",
-    ),
-    (
-        GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS,
-        "enable11_1ShaderExtensions",
-    ),
-    (GlobalFlags::ALL_RESOURCES_BOUND, "allResourcesBound"),
-];
-
-bitflags! {
+flag_set! {
     /// `sync` flags (shifted down from opcode bits 11-14).
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct SyncFlags: u32 {
-        /// thread-group barrier
-        const THREADS_IN_GROUP = 1 << 0;
-        /// thread-group shared memory fence
-        const THREAD_GROUP_SHARED_MEMORY = 1 << 1;
-        /// UAV fence, group scope
-        const UAV_MEMORY_GROUP = 1 << 2;
+    SyncFlags;
+    /// The suffixes of the sync flags, in the order fxc appends them.
+    SYNC_FLAG_NAMES {
         /// UAV fence, global scope
-        const UAV_MEMORY_GLOBAL = 1 << 3;
+        UAV_MEMORY_GLOBAL = 3 "_uglobal",
+        /// UAV fence, group scope
+        UAV_MEMORY_GROUP = 2 "_ugroup",
+        /// thread-group shared memory fence
+        THREAD_GROUP_SHARED_MEMORY = 1 "_g",
+        /// thread-group barrier
+        THREADS_IN_GROUP = 0 "_t",
     }
 }
 
-/// The suffixes of the sync flags, in the order fxc appends them.
-pub const SYNC_FLAG_NAMES: &[(SyncFlags, &str)] = &[
-    (SyncFlags::UAV_MEMORY_GLOBAL, "_uglobal"),
-    (SyncFlags::UAV_MEMORY_GROUP, "_ugroup"),
-    (SyncFlags::THREAD_GROUP_SHARED_MEMORY, "_g"),
-    (SyncFlags::THREADS_IN_GROUP, "_t"),
-];
-
-bitflags! {
+flag_set! {
     /// UAV declaration flags (opcode bit 16 globally coherent, bit 17
     /// rasterizer ordered, bit 23 hidden counter), stored shifted to bits 0-2.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct UavFlags: u32 {
-        const GLOBALLY_COHERENT = 1 << 0;
-        const RASTERIZER_ORDERED = 1 << 1;
-        const ORDER_PRESERVING_COUNTER = 1 << 2;
+    UavFlags;
+    /// The suffixes of the UAV flags, in printing order.
+    UAV_FLAG_NAMES {
+        GLOBALLY_COHERENT = 0 "_glc",
+        ORDER_PRESERVING_COUNTER = 2 "_opc",
+        RASTERIZER_ORDERED = 1 "_rov",
     }
 }
-
-/// The suffixes of the UAV flags, in printing order.
-pub const UAV_FLAG_NAMES: &[(UavFlags, &str)] = &[
-    (UavFlags::GLOBALLY_COHERENT, "_glc"),
-    (UavFlags::ORDER_PRESERVING_COUNTER, "_opc"),
-    (UavFlags::RASTERIZER_ORDERED, "_rov"),
-];
 
 /// Component letters, by component number.
 pub const COMPONENT_NAMES: [char; 4] = ['x', 'y', 'z', 'w'];

@@ -25,6 +25,13 @@ impl DecodeError {
         }
     }
 
+    /// The same message at `offset` instead: at the field that holds a bad
+    /// count or offset rather than where following it led.
+    pub fn moved_to(mut self, offset: usize) -> DecodeError {
+        self.offset = offset;
+        self
+    }
+
     /// The same error with `base` added to its offset (a payload's position
     /// inside its container).
     pub fn shifted(mut self, base: usize) -> DecodeError {

@@ -92,17 +92,15 @@ impl Interfaces {
             (h[0] as usize, h[1] as usize, h[2] as usize);
         let (instance_at, type_at, record_at) = (h[4] as usize, h[5] as usize, h[6] as usize);
         b.check_table(type_at, type_count, 12, "class types")
-            .map_err(|e| DecodeError::at(4, e.message))?;
+            .map_err(|e| e.moved_to(4))?;
         b.check_table(instance_at, instance_count, 16, "class instances")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         b.check_table(record_at, record_count, 16, "interface slots")
-            .map_err(|e| DecodeError::at(8, e.message))?;
+            .map_err(|e| e.moved_to(8))?;
         let mut class_types = Vec::with_capacity(type_count);
         for i in 0..type_count {
             let at = type_at + 12 * i;
-            let name = b
-                .cstr(b.u32(at, "class name")? as usize, "class name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+            let name = b.cstr_at_field(at, "class name")?;
             class_types.push(ClassType {
                 name,
                 id_field: b.u16(at + 4, "class id")?,
@@ -114,9 +112,7 @@ impl Interfaces {
         let mut class_instances = Vec::with_capacity(instance_count);
         for i in 0..instance_count {
             let at = instance_at + 16 * i;
-            let name = b
-                .cstr(b.u32(at, "instance name")? as usize, "instance name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+            let name = b.cstr_at_field(at, "instance name")?;
             class_instances.push(ClassInstance {
                 name,
                 type_id: b.u16(at + 4, "instance type")?,
@@ -133,13 +129,13 @@ impl Interfaces {
             let w = b.u32s(at, 4, "interface slot")?;
             let count = w[1] as usize;
             b.check_table(w[2] as usize, count, 2, "slot type ids")
-                .map_err(|e| DecodeError::at(at + 8, e.message))?;
+                .map_err(|e| e.moved_to(at + 8))?;
             let type_ids = (0..count)
                 .map(|k| b.u16(w[2] as usize + 2 * k, "slot type id"))
                 .collect::<Result<Vec<u16>, _>>()?;
             let table_ids = b
                 .u32s(w[3] as usize, count, "slot table ids")
-                .map_err(|e| DecodeError::at(at + 12, e.message))?;
+                .map_err(|e| e.moved_to(at + 12))?;
             slots.push(InterfaceSlot {
                 span: w[0],
                 type_ids,

@@ -9,8 +9,9 @@
 use super::DecodeError;
 use super::container::{ChecksumStatus, Container, checksum_hex, checksum_status, tags};
 use super::effect::{embedded_shaders, is_raw_effect};
+use super::enums::{GLOBAL_FLAG_NAMES, GlobalFlags};
 use super::library::{LibraryHeader, ParameterSignature};
-use super::listing::{GLOBAL_FLAGS, MAX_NESTING, ProgramFacts, decode_chunk};
+use super::listing::{ProgramFacts, check_nesting, decode_chunk};
 use super::rdef::{
     Rdef, VARIABLE_USED, cbuffer_kind_name, dimension_name, input_type_name, return_type_name,
     variable_type_name,
@@ -81,12 +82,7 @@ pub fn info(bytes: &[u8]) -> Result<BlobInfo, DecodeError> {
 }
 
 fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
-    if depth > MAX_NESTING {
-        return Err(DecodeError::at(
-            0,
-            format!("containers nest deeper than {MAX_NESTING} levels"),
-        ));
-    }
+    check_nesting(depth, 0)?;
     if is_raw_effect(bytes) {
         let mut nested = Vec::new();
         for s in embedded_shaders(bytes) {
@@ -184,12 +180,12 @@ fn info_at_depth(bytes: &[u8], depth: usize) -> Result<BlobInfo, DecodeError> {
 
 /// Names of the set `dcl_globalFlags` bits.
 pub fn global_flag_names(flags: u32) -> Vec<String> {
-    let mut names: Vec<String> = GLOBAL_FLAGS
+    let mut names: Vec<String> = GLOBAL_FLAG_NAMES
         .iter()
-        .filter(|(bit, _)| flags & bit != 0)
+        .filter(|(flag, _)| flags & flag.bits() != 0)
         .map(|(_, n)| n.to_string())
         .collect();
-    let known: u32 = GLOBAL_FLAGS.iter().map(|(b, _)| b).sum();
+    let known = GlobalFlags::all().bits();
     if flags & !known != 0 {
         names.push(format!("0x{:x}", flags & !known));
     }
@@ -540,10 +536,7 @@ mod tests {
         let mut osgn = Signature::new(SignatureKind::Osgn);
         osgn.elements
             .push(SignatureElement::new("SV_Target", 0, 0, 3, 0, 0xf, 0));
-        let shex: Vec<u8> = [0x50u32, 3, 0x0100_003e]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
+        let shex = crate::d3d::blob::le_bytes(&[0x50, 3, 0x0100_003e]);
         let blob = Container::new(vec![
             Chunk::new(
                 tags::RDEF,

@@ -21,10 +21,10 @@
 //!   them (see `PrintOptions::exact_floats`).
 
 use crate::d3d::enums::{
-    ConstantBufferAccess, CustomDataClass, GlobalFlags, InfoReturnType, InputPrimitive,
-    Interpolation, MinPrecision, OperandModifier, PrimitiveTopology, ProgramType, RegisterFile,
-    ResourceDimension, ReturnType, SamplerMode, SyncFlags, SystemValue, TessellatorDomain,
-    TessellatorOutputPrimitive, TessellatorPartitioning, Test, UavFlags,
+    COMPONENT_NAMES, ConstantBufferAccess, CustomDataClass, GlobalFlags, InfoReturnType,
+    InputPrimitive, Interpolation, MinPrecision, OperandModifier, PrimitiveTopology, ProgramType,
+    RegisterFile, ResourceDimension, ReturnType, SamplerMode, SyncFlags, SystemValue,
+    TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning, Test, UavFlags,
 };
 use crate::d3d::opcode::{OpFlags, Opcode};
 
@@ -318,6 +318,51 @@ pub enum Components {
 impl Components {
     /// The identity swizzle `.xyzw`.
     pub const XYZW: Components = Components::Swizzle([0, 1, 2, 3]);
+
+    /// The `xyzw` letters of the field's natural suffix: a mask's letters,
+    /// a swizzle's four, the selected one; none for a one-component or
+    /// component-less register.
+    pub fn letters(self) -> String {
+        let letter = |c: u8| COMPONENT_NAMES[usize::from(c & 3)];
+        match self {
+            Components::Mask(m) => mask_letters(m),
+            Components::Swizzle(s) => s.iter().map(|&c| letter(c)).collect(),
+            Components::Select(c) => letter(c).to_string(),
+            Components::None | Components::One => String::new(),
+        }
+    }
+}
+
+/// The component numbers of `xyzw` letters; `None` if any other character
+/// is among them.
+pub fn component_numbers(letters: &str) -> Option<Vec<u8>> {
+    letters
+        .chars()
+        .map(|c| {
+            COMPONENT_NAMES
+                .iter()
+                .position(|&n| n == c)
+                .map(|p| p as u8)
+        })
+        .collect()
+}
+
+/// The mask (bit 0 = x) of `xyzw` letters in increasing order (`xz`;
+/// `Some(0)` for none); `None` for other text.
+pub fn mask_from_letters(letters: &str) -> Option<u8> {
+    let numbers = component_numbers(letters)?;
+    if !numbers.windows(2).all(|w| w[0] < w[1]) {
+        return None;
+    }
+    Some(numbers.iter().fold(0, |m, &c| m | (1 << c)))
+}
+
+/// The `xyzw` letters of a component mask (bit 0 = x), in order.
+pub fn mask_letters(mask: u8) -> String {
+    (0..4)
+        .filter(|c| mask & (1 << c) != 0)
+        .map(|c| COMPONENT_NAMES[c])
+        .collect()
 }
 
 /// One index of an operand.
@@ -526,6 +571,20 @@ pub struct ShaderMessage {
 mod tests {
     use super::*;
     use crate::d3d::opcode::CONTROL_FIELDS;
+
+    #[test]
+    fn component_letters_follow_the_field() {
+        assert_eq!(mask_letters(0b1010), "yw");
+        assert_eq!(Components::Mask(0b0111).letters(), "xyz");
+        assert_eq!(Components::Swizzle([3, 2, 1, 0]).letters(), "wzyx");
+        assert_eq!(Components::Select(2).letters(), "z");
+        assert_eq!(Components::One.letters(), "");
+        assert_eq!(component_numbers("wzx"), Some(vec![3, 2, 0]));
+        assert_eq!(component_numbers("xq"), None);
+        assert_eq!(mask_from_letters("xz"), Some(0b0101));
+        assert_eq!(mask_from_letters(""), Some(0));
+        assert_eq!(mask_from_letters("yx"), None);
+    }
 
     #[test]
     fn every_control_field_round_trips_through_set_and_get() {

@@ -42,6 +42,8 @@ pub mod program;
 pub mod tables;
 
 use crate::d3d::DecodeError;
+use crate::d3d::container::{Container, tags};
+use crate::d3d::enums::d3d_enum;
 use program::{Program, ShaderVersion};
 
 /// The chunks that carry a level-9 program.
@@ -70,17 +72,17 @@ pub struct Level9ChunkInfo {
 pub static LEVEL9_CHUNKS: &[Level9ChunkInfo] = &[
     Level9ChunkInfo {
         kind: Level9ChunkKind::Level9,
-        fourcc: *b"Aon9",
+        fourcc: tags::AON9.0,
         title: "Level9 shader bytecode:",
     },
     Level9ChunkInfo {
         kind: Level9ChunkKind::XnaPrepass,
-        fourcc: *b"XNAP",
+        fourcc: tags::XNAP.0,
         title: "XNA Prepass shader bytecode:",
     },
     Level9ChunkInfo {
         kind: Level9ChunkKind::Xna,
-        fourcc: *b"XNAS",
+        fourcc: tags::XNAS.0,
         title: "XNA shader bytecode:",
     },
 ];
@@ -110,46 +112,15 @@ impl Level9ChunkKind {
     }
 }
 
-/// How the runtime converts one component of a constant-buffer value into a
-/// Direct3D 9 float constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DataConversion {
-    Float,
-    /// Number 1; no corpus blob uses it (name as DXDecompiler reads it).
-    Bool,
-    Int,
-    Uint,
-}
-
-/// Conversion numbers and their listing names.
-static DATA_CONVERSIONS: &[(DataConversion, u8, &str)] = &[
-    (DataConversion::Float, 0, "FLT"),
-    (DataConversion::Bool, 1, "BOOL"),
-    (DataConversion::Int, 2, "INT"),
-    (DataConversion::Uint, 3, "UINT"),
-];
-
-impl DataConversion {
-    fn from_number(number: u8) -> Option<DataConversion> {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(_, n, _)| *n == number)
-            .map(|(c, _, _)| *c)
-    }
-
-    fn number(self) -> u8 {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or(0, |(_, n, _)| *n)
-    }
-
-    /// The name in the `Data Conversion` column.
-    pub fn name(self) -> &'static str {
-        DATA_CONVERSIONS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or("", |(_, _, name)| *name)
+d3d_enum! {
+    /// How the runtime converts one component of a constant-buffer value into
+    /// a Direct3D 9 float constant; the name is the `Data Conversion` column's.
+    DataConversion {
+        Float = 0 "FLT",
+        /// no corpus blob uses it (name as DXDecompiler reads it)
+        Bool = 1 "BOOL",
+        Int = 2 "INT",
+        Uint = 3 "UINT",
     }
 }
 
@@ -176,40 +147,11 @@ pub struct SamplerMapping {
     pub reserved: u8,
 }
 
-/// Constants the runtime fills in itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuntimeConstant {
-    VertexShaderPositionOffset,
-}
-
-/// Runtime constant numbers and their descriptions.
-static RUNTIME_CONSTANTS: &[(RuntimeConstant, u16, &str)] = &[(
-    RuntimeConstant::VertexShaderPositionOffset,
-    0,
-    "Vertex Shader position offset",
-)];
-
-impl RuntimeConstant {
-    fn from_number(number: u16) -> Option<RuntimeConstant> {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(_, n, _)| *n == number)
-            .map(|(c, _, _)| *c)
-    }
-
-    fn number(self) -> u16 {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or(0, |(_, n, _)| *n)
-    }
-
-    /// The text of the `Constant Description` column.
-    pub fn description(self) -> &'static str {
-        RUNTIME_CONSTANTS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map_or("", |(_, _, d)| *d)
+d3d_enum! {
+    /// Constants the runtime fills in itself; the name is the `Constant
+    /// Description` column's.
+    RuntimeConstant {
+        VertexShaderPositionOffset = 0 "Vertex Shader position offset",
     }
 }
 
@@ -328,7 +270,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
         let mut conversions = [DataConversion::Float; 4];
         for (component, conversion) in conversions.iter_mut().enumerate() {
             let byte = payload[at + 8 + component];
-            *conversion = DataConversion::from_number(byte).ok_or_else(|| {
+            *conversion = DataConversion::from_u32(byte.into()).ok_or_else(|| {
                 DecodeError::at(
                     at + 8 + component,
                     format!("unknown data conversion {byte}"),
@@ -382,7 +324,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
     for record in 0..count {
         let at = start + record * RUNTIME_CONSTANT_MAPPING_SIZE;
         let number = read_u16(payload, at);
-        let constant = RuntimeConstant::from_number(number).ok_or_else(|| {
+        let constant = RuntimeConstant::from_u32(number.into()).ok_or_else(|| {
             DecodeError::at(at, format!("unknown runtime constant kind {number}"))
         })?;
         runtime_constant_mappings.push(RuntimeConstantMapping {
@@ -449,10 +391,10 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
         ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
-        out.extend(mapping.conversions.iter().map(|c| c.number()));
+        out.extend(mapping.conversions.iter().map(|c| c.number() as u8));
     }
     for mapping in &shader.runtime_constant_mappings {
-        out.extend_from_slice(&mapping.constant.number().to_le_bytes());
+        out.extend_from_slice(&(mapping.constant.number() as u16).to_le_bytes());
         out.extend_from_slice(&mapping.target_register.to_le_bytes());
     }
     out.extend_from_slice(&program);
@@ -510,7 +452,7 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
             out.push_str(&format!(
                 "// c{:<9} {:>50}\n",
                 mapping.target_register,
-                mapping.constant.description()
+                mapping.constant.name()
             ));
         }
         out.push_str("//\n//\n");
@@ -522,9 +464,8 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
     out
 }
 
-/// The level-9 part of an fxc listing header for one container, given its
-/// chunks in file order as `(FourCC, payload)` pairs; `None` when no chunk
-/// is `Aon9`, `XNAP` or `XNAS`.
+/// The level-9 part of an fxc listing header for one container; `None` when
+/// no chunk is `Aon9`, `XNAP` or `XNAS`.
 ///
 /// Sections come in fxc's order: every `Aon9` chunk in file order, then
 /// `XNAP`, then `XNAS` (fxc does not follow file order: its blobs store
@@ -546,11 +487,12 @@ pub fn section_text(kind: Level9ChunkKind, shader: &Level9Shader) -> String {
 ///
 /// Errors carry byte offsets from the first byte of the failing chunk's
 /// payload (the container shifts them).
-pub fn level9_sections(chunks: &[([u8; 4], &[u8])]) -> Result<Option<String>, DecodeError> {
-    let mut found: Vec<(Level9ChunkKind, &[u8])> = chunks
+pub fn level9_sections(container: &Container) -> Result<Option<String>, DecodeError> {
+    let mut found: Vec<(Level9ChunkKind, &[u8])> = container
+        .chunks
         .iter()
-        .filter_map(|(fourcc, payload)| {
-            Level9ChunkKind::from_fourcc(*fourcc).map(|kind| (kind, *payload))
+        .filter_map(|chunk| {
+            Level9ChunkKind::from_fourcc(chunk.tag.0).map(|kind| (kind, chunk.data.as_slice()))
         })
         .collect();
     if found.is_empty() {
@@ -568,6 +510,7 @@ pub fn level9_sections(chunks: &[([u8; 4], &[u8])]) -> Result<Option<String>, De
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::d3d::container::Chunk;
     use program::{Body, Destination, Instruction, Item, Register, Source};
     use tables::{Opcode, RegisterFile, SourceModifier};
 
@@ -690,13 +633,13 @@ mod tests {
         lean.sampler_mappings.clear();
         lean.runtime_constant_mappings.clear();
         let bytes = encode(&lean);
-        let chunks: Vec<([u8; 4], &[u8])> = vec![
-            (*b"XNAS", &bytes[..]),
-            (*b"SHDR", &[][..]),
-            (*b"XNAP", &bytes[..]),
-            (*b"Aon9", &bytes[..]),
-        ];
-        let text = level9_sections(&chunks).unwrap().unwrap();
+        let container = Container::new(vec![
+            Chunk::new(tags::XNAS, bytes.clone()),
+            Chunk::new(tags::SHDR, Vec::new()),
+            Chunk::new(tags::XNAP, bytes.clone()),
+            Chunk::new(tags::AON9, bytes),
+        ]);
+        let text = level9_sections(&container).unwrap().unwrap();
         let titles: Vec<&str> = text.lines().filter(|l| l.ends_with("bytecode:")).collect();
         assert_eq!(
             titles,
@@ -708,7 +651,8 @@ mod tests {
         );
         assert!(text.contains("slot used\n//\n// XNA Prepass"));
         assert!(text.ends_with("slot used\n"));
-        assert_eq!(level9_sections(&[(*b"SHDR", &[][..])]), Ok(None));
+        let no_level9 = Container::new(vec![Chunk::new(tags::SHDR, Vec::new())]);
+        assert_eq!(level9_sections(&no_level9), Ok(None));
     }
 
     #[test]

@@ -42,18 +42,14 @@ impl LibraryHeader {
         let table = b.u32(16, "LIBH function table offset")? as usize;
         let creator = b
             .cstr(creator_at, "library creator")
-            .map_err(|e| DecodeError::at(4, e.message))?;
+            .map_err(|e| e.moved_to(4))?;
         b.check_table(table, count, 8, "library functions")
-            .map_err(|e| DecodeError::at(12, e.message))?;
+            .map_err(|e| e.moved_to(12))?;
         let mut functions = Vec::with_capacity(count);
         for i in 0..count {
             let at = table + 8 * i;
-            let name = b
-                .cstr(
-                    b.u32(at + 4, "function name offset")? as usize,
-                    "function name",
-                )
-                .map_err(|e| DecodeError::at(at + 4, e.message))?;
+            // (the table was checked: only the name itself can be bad)
+            let name = b.cstr_at_field(at + 4, "function name")?;
             functions.push(LibraryFunction {
                 mode: b.u32(at, "function mode")?,
                 name,
@@ -160,20 +156,20 @@ impl ParameterSignature {
         let count = b.u32(0, "parameter count")? as usize;
         let first = b.u32(4, "parameter offset")? as usize;
         b.check_table(first, count, PARAMETER_SIZE, "parameters")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         let mut parameters = Vec::with_capacity(count);
         for i in 0..count {
             let at = first + PARAMETER_SIZE * i;
             let w = b.u32s(at, 12, "parameter")?;
             let name = b
                 .cstr(w[0] as usize, "parameter name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+                .map_err(|e| e.moved_to(at))?;
             let semantic = if w[1] == 0 {
                 None
             } else {
                 Some(
                     b.cstr(w[1] as usize, "parameter semantic")
-                        .map_err(|e| DecodeError::at(at + 4, e.message))?,
+                        .map_err(|e| e.moved_to(at + 4))?,
                 )
             };
             parameters.push(Parameter {

@@ -21,11 +21,13 @@
 use super::DecodeError;
 use super::blob::Bytes;
 use super::container::{Container, tags};
+use super::enums::{CustomDataClass, GlobalFlags, ProgramType};
 use super::ifce::Interfaces;
 use super::library::{LibraryHeader, ParameterSignature};
+use super::opcode::{Opcode, bits};
 use super::rdef::{BindingTableStyle, Rdef};
 use super::sfi0::{Sfi0, requirements_note};
-use super::signature::{Signature, SignatureKind, StageForTable, TableStyle};
+use super::signature::{Signature, SignatureKind, SignatureRole, StageForTable, TableStyle};
 use super::stat::Stat;
 
 /// Prints a program chunk payload, given the RDEF creator string.
@@ -57,54 +59,13 @@ pub struct ListingOptions {
     pub command_line: Option<String>,
 }
 
-/// Program type codes of the version token (bits 16-31).
-pub const PROGRAM_KINDS: [(u32, &str); 7] = [
-    (0, "ps"),
-    (1, "vs"),
-    (2, "gs"),
-    (3, "hs"),
-    (4, "ds"),
-    (5, "cs"),
-    (0xFFF0, "lib"),
-];
-
-/// Name of a program type (`ps`, `vs`, ... or the number).
-pub fn program_kind_name(kind: u32) -> String {
-    PROGRAM_KINDS
-        .iter()
-        .find(|r| r.0 == kind)
-        .map(|r| r.1.to_string())
-        .unwrap_or_else(|| format!("type{kind:#x}"))
-}
-
-/// Opcode of `dcl_globalFlags`.
-const OPCODE_DCL_GLOBAL_FLAGS: u32 = 0x6A;
-/// Opcode of custom data blocks (immediate constant buffers, debug messages).
-const OPCODE_CUSTOMDATA: u32 = 0x35;
-/// Custom-data class of debug-layer messages (`printf`, `errorf`, `abort`).
-const CUSTOMDATA_SHADER_MESSAGE: u32 = 4;
-/// `forceEarlyDepthStencil` in the global-flags field.
-pub const GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 2;
-
-/// Global-flag bits of `dcl_globalFlags` (bit in the flags field, name).
-pub const GLOBAL_FLAGS: [(u32, &str); 9] = [
-    (1 << 0, "refactoringAllowed"),
-    (1 << 1, "enableDoublePrecisionFloatOps"),
-    (1 << 2, "forceEarlyDepthStencil"),
-    (1 << 3, "enableRawAndStructuredBuffers"),
-    (1 << 4, "skipOptimization"),
-    (1 << 5, "enableMinimumPrecision"),
-    (1 << 6, "enable11_1DoubleExtensions"),
-    (1 << 7, "enable11_1ShaderExtensions"),
-    (1 << 8, "allResourcesBound"),
-];
-
 /// What a quick walk over a program's tokens finds (without decoding
 /// operands): the version, the global flags, debug messages, and the number
 /// of instructions and declarations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramFacts {
-    /// Program type (see [`PROGRAM_KINDS`]).
+    /// Program type number (see [`ProgramType`]; kept as a number so an
+    /// unknown type still lists).
     pub program_type: u32,
     /// Major version.
     pub major: u32,
@@ -112,7 +73,8 @@ pub struct ProgramFacts {
     pub minor: u32,
     /// Length in dwords, from the length token.
     pub length: u32,
-    /// The `dcl_globalFlags` flags field, if declared.
+    /// The `dcl_globalFlags` flags field (opcode token bits 11-23, unknown
+    /// bits included), if declared.
     pub global_flags: Option<u32>,
     /// Whether the program holds debug-layer messages (custom data class 4).
     pub has_debug_messages: bool,
@@ -134,10 +96,11 @@ impl ProgramFacts {
                 format!("program length token says {length} dwords but the chunk holds {words}"),
             ));
         }
+        let (program_type, major, minor) = bits::version_fields(version);
         let mut facts = ProgramFacts {
-            program_type: version >> 16,
-            major: (version >> 4) & 0xf,
-            minor: version & 0xf,
+            program_type,
+            major,
+            minor,
             length,
             global_flags: None,
             has_debug_messages: false,
@@ -146,14 +109,14 @@ impl ProgramFacts {
         let mut at = 2usize;
         while at < length as usize {
             let token = b.u32(4 * at, "opcode token")?;
-            let opcode = token & 0x7ff;
-            let size = if opcode == OPCODE_CUSTOMDATA {
-                if token >> 11 == CUSTOMDATA_SHADER_MESSAGE {
+            let opcode = bits::opcode_number(token);
+            let size = if opcode == Opcode::CustomData.number() {
+                if bits::custom_data_class(token) == CustomDataClass::ShaderMessage.number() {
                     facts.has_debug_messages = true;
                 }
                 b.u32(4 * at + 4, "custom data length")? as usize
             } else {
-                ((token >> 24) & 0x7f) as usize
+                bits::instruction_length(token)
             };
             if size == 0 || at + size > length as usize {
                 return Err(DecodeError::at(
@@ -163,8 +126,8 @@ impl ProgramFacts {
                     ),
                 ));
             }
-            if opcode == OPCODE_DCL_GLOBAL_FLAGS {
-                facts.global_flags = Some((token >> 11) & 0x1fff);
+            if opcode == Opcode::DclGlobalFlags.number() {
+                facts.global_flags = Some(bits::controls(token));
             }
             facts.token_count += 1;
             at += size;
@@ -172,14 +135,25 @@ impl ProgramFacts {
         Ok(facts)
     }
 
-    /// The version line's model part (`ps_5_0`).
+    /// The program type, if the number is a known one.
+    pub fn program(&self) -> Option<ProgramType> {
+        ProgramType::from_u32(self.program_type)
+    }
+
+    /// The version line's model part (`ps_5_0`; `type0x…_5_0` for an
+    /// unknown program type).
     pub fn model(&self) -> String {
-        format!(
-            "{}_{}_{}",
-            program_kind_name(self.program_type),
-            self.major,
-            self.minor
-        )
+        let kind = match self.program() {
+            Some(t) => t.name().to_string(),
+            None => format!("type{:#x}", self.program_type),
+        };
+        format!("{kind}_{}_{}", self.major, self.minor)
+    }
+
+    /// Whether `dcl_globalFlags` sets `forceEarlyDepthStencil`.
+    pub fn forces_early_depth_stencil(&self) -> bool {
+        self.global_flags
+            .is_some_and(|g| g & GlobalFlags::FORCE_EARLY_DEPTH_STENCIL.bits() != 0)
     }
 }
 
@@ -238,18 +212,25 @@ pub fn disassemble_with(
 /// How deep effects may nest containers that are effects again.
 pub const MAX_NESTING: usize = 4;
 
+/// Fails (at `offset`) when a blob at `depth` nests deeper than
+/// [`MAX_NESTING`].
+pub fn check_nesting(depth: usize, offset: usize) -> Result<(), DecodeError> {
+    if depth > MAX_NESTING {
+        return Err(DecodeError::at(
+            offset,
+            format!("containers nest deeper than {MAX_NESTING} levels"),
+        ));
+    }
+    Ok(())
+}
+
 fn listing_at_depth(
     blob: &[u8],
     printers: &Printers,
     options: &ListingOptions,
     depth: usize,
 ) -> Result<String, DecodeError> {
-    if depth > MAX_NESTING {
-        return Err(DecodeError::at(
-            0,
-            format!("containers nest deeper than {MAX_NESTING} levels"),
-        ));
-    }
+    check_nesting(depth, 0)?;
     if is_effect(blob) {
         let mut out = String::new();
         for (i, shader) in super::effect::embedded_shaders(blob)
@@ -331,8 +312,7 @@ fn shader_listing(
     let sfi0 = decode_chunk(c, tags::SFI0, Sfi0::parse)?;
     let early_depth = facts
         .as_ref()
-        .and_then(|f| f.global_flags)
-        .is_some_and(|g| g & GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL != 0);
+        .is_some_and(ProgramFacts::forces_early_depth_stencil);
     out.push_str(&requirements_note(sfi0.map_or(0, |s| s.flags), early_depth));
 
     if let Some(r) = &rdef {
@@ -352,18 +332,14 @@ fn shader_listing(
     }
     out.push_str("//\n");
 
-    let stage = match facts.as_ref().map(|f| f.program_type) {
-        Some(0) => StageForTable::Pixel,
-        Some(3) => StageForTable::Hull,
-        _ => StageForTable::Other,
-    };
+    let stage = StageForTable::of(facts.as_ref().and_then(ProgramFacts::program));
     let table_style = if generation == FxcGeneration::V929 {
         TableStyle::Fxc929
     } else {
         TableStyle::Fxc930
     };
-    let signature = |kinds: &[SignatureKind]| -> Result<Option<Signature>, DecodeError> {
-        for &k in kinds {
+    let signature = |role: SignatureRole| -> Result<Option<Signature>, DecodeError> {
+        for k in SignatureKind::with_role(role) {
             if let Some(chunk) = c.chunk(k.tag()) {
                 return Signature::parse(k, &chunk.data)
                     .map(Some)
@@ -372,17 +348,13 @@ fn shader_listing(
         }
         Ok(None)
     };
-    if let Some(pc) = signature(&[SignatureKind::Pcsg, SignatureKind::Psg1])? {
+    if let Some(pc) = signature(SignatureRole::PatchConstant)? {
         out.push_str("// Patch Constant signature:\n//\n");
         out.push_str(&pc.listing_table(stage, table_style));
         out.push_str("//\n");
     }
-    let inputs = signature(&[SignatureKind::Isgn, SignatureKind::Isg1])?;
-    let outputs = signature(&[
-        SignatureKind::Osgn,
-        SignatureKind::Osg5,
-        SignatureKind::Osg1,
-    ])?;
+    let inputs = signature(SignatureRole::Input)?;
+    let outputs = signature(SignatureRole::Output)?;
     if let Some(sig) = &inputs {
         out.push_str("// Input signature:\n//\n");
         out.push_str(&sig.listing_table(stage, table_style));
@@ -433,9 +405,7 @@ mod tests {
     use crate::d3d::rdef::RdefTarget;
     use crate::d3d::signature::SignatureElement;
 
-    fn words(w: &[u32]) -> Vec<u8> {
-        w.iter().flat_map(|x| x.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as words;
 
     /// A ps_5_0 blob: RDEF (no resources), ISGN/OSGN, SHEX with
     /// `dcl_globalFlags forceEarlyDepthStencil`, STAT.

@@ -58,6 +58,8 @@ pub mod sfi0;
 pub mod signature;
 pub mod source_map;
 pub mod stat;
+#[cfg(test)]
+mod test_words;
 pub mod validate;
 
 pub use assemble::{Assembly, assemble, assemble_listing};
@@ -100,12 +102,7 @@ pub fn program_listing(payload: &[u8], creator: &str) -> Result<String, DecodeEr
 /// The level-9 sections of a container, if it has any, with the `//` line
 /// that separates them from the signature tables before them.
 fn level9_listing(container: &Container) -> Result<Option<String>, DecodeError> {
-    let chunks: Vec<([u8; 4], &[u8])> = container
-        .chunks
-        .iter()
-        .map(|c| (c.tag.0, c.data.as_slice()))
-        .collect();
-    Ok(level9::level9_sections(&chunks)?.map(|text| format!("//\n{text}")))
+    Ok(level9::level9_sections(container)?.map(|text| format!("//\n{text}")))
 }
 
 fn printers() -> listing::Printers<'static> {
@@ -143,15 +140,7 @@ fn collect_programs(
     depth: usize,
     out: &mut Vec<ProgramChunk>,
 ) -> Result<(), DecodeError> {
-    if depth > listing::MAX_NESTING {
-        return Err(DecodeError::at(
-            base,
-            format!(
-                "containers nest deeper than {} levels",
-                listing::MAX_NESTING
-            ),
-        ));
-    }
+    listing::check_nesting(depth, base)?;
     if listing::is_effect(blob) {
         for shader in effect::embedded_shaders(blob) {
             collect_programs(

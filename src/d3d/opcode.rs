@@ -55,6 +55,15 @@ pub enum OperandKind {
 }
 
 impl OperandKind {
+    /// True for the value kinds: everything an ALU reads or writes (not a
+    /// resource, sampler, memory, label, stream, interface or declared
+    /// register).
+    pub fn is_value(self) -> bool {
+        matches!(
+            self,
+            Self::Float | Self::Int | Self::Uint | Self::Double | Self::Typeless
+        )
+    }
     /// True for the value types whose immediates print as integers.
     pub fn is_integer(self) -> bool {
         matches!(self, Self::Int | Self::Uint)
@@ -253,119 +262,37 @@ pub struct ControlField {
     pub width: u32,
 }
 
-/// Every opcode-token control field. Bits of an opcode token that no field of
+impl ControlField {
+    const fn new(flag: OpFlags, shift: u32, width: u32) -> ControlField {
+        ControlField { flag, shift, width }
+    }
+}
+
+/// Every opcode-token control field (flag, first bit, width). Bits of an opcode token that no field of
 /// its opcode covers must be zero.
 pub const CONTROL_FIELDS: &[ControlField] = &[
-    ControlField {
-        flag: OpFlags::SATURATE,
-        shift: 13,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::PRECISE,
-        shift: 19,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::TEST,
-        shift: 18,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::RESINFO_RETURN,
-        shift: 11,
-        width: 2,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLEINFO_RETURN,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::SYNC,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::RESOURCE_DIM,
-        shift: 11,
-        width: 5,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLE_COUNT,
-        shift: 16,
-        width: 7,
-    },
-    ControlField {
-        flag: OpFlags::CB_ACCESS,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::SAMPLER_MODE,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::INTERPOLATION,
-        shift: 11,
-        width: 4,
-    },
-    ControlField {
-        flag: OpFlags::GLOBAL_FLAGS,
-        shift: 11,
-        width: 9,
-    },
-    ControlField {
-        flag: OpFlags::INPUT_PRIMITIVE,
-        shift: 11,
-        width: 6,
-    },
-    ControlField {
-        flag: OpFlags::OUTPUT_TOPOLOGY,
-        shift: 11,
-        width: 7,
-    },
-    ControlField {
-        flag: OpFlags::CONTROL_POINT_COUNT,
-        shift: 11,
-        width: 6,
-    },
-    ControlField {
-        flag: OpFlags::TESS_DOMAIN,
-        shift: 11,
-        width: 2,
-    },
-    ControlField {
-        flag: OpFlags::TESS_PARTITIONING,
-        shift: 11,
-        width: 3,
-    },
-    ControlField {
-        flag: OpFlags::TESS_OUTPUT_PRIMITIVE,
-        shift: 11,
-        width: 3,
-    },
-    ControlField {
-        flag: OpFlags::INTERFACE_DYNAMIC,
-        shift: 11,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_COHERENT,
-        shift: 16,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_RASTERIZER_ORDERED,
-        shift: 17,
-        width: 1,
-    },
-    ControlField {
-        flag: OpFlags::UAV_COUNTER,
-        shift: 23,
-        width: 1,
-    },
+    ControlField::new(OpFlags::SATURATE, 13, 1),
+    ControlField::new(OpFlags::PRECISE, 19, 4),
+    ControlField::new(OpFlags::TEST, 18, 1),
+    ControlField::new(OpFlags::RESINFO_RETURN, 11, 2),
+    ControlField::new(OpFlags::SAMPLEINFO_RETURN, 11, 1),
+    ControlField::new(OpFlags::SYNC, 11, 4),
+    ControlField::new(OpFlags::RESOURCE_DIM, 11, 5),
+    ControlField::new(OpFlags::SAMPLE_COUNT, 16, 7),
+    ControlField::new(OpFlags::CB_ACCESS, 11, 1),
+    ControlField::new(OpFlags::SAMPLER_MODE, 11, 4),
+    ControlField::new(OpFlags::INTERPOLATION, 11, 4),
+    ControlField::new(OpFlags::GLOBAL_FLAGS, 11, 9),
+    ControlField::new(OpFlags::INPUT_PRIMITIVE, 11, 6),
+    ControlField::new(OpFlags::OUTPUT_TOPOLOGY, 11, 7),
+    ControlField::new(OpFlags::CONTROL_POINT_COUNT, 11, 6),
+    ControlField::new(OpFlags::TESS_DOMAIN, 11, 2),
+    ControlField::new(OpFlags::TESS_PARTITIONING, 11, 3),
+    ControlField::new(OpFlags::TESS_OUTPUT_PRIMITIVE, 11, 3),
+    ControlField::new(OpFlags::INTERFACE_DYNAMIC, 11, 1),
+    ControlField::new(OpFlags::UAV_COHERENT, 16, 1),
+    ControlField::new(OpFlags::UAV_RASTERIZER_ORDERED, 17, 1),
+    ControlField::new(OpFlags::UAV_COUNTER, 23, 1),
 ];
 
 /// The non-operand dwords an opcode carries, and where.
@@ -538,6 +465,25 @@ impl Opcode {
     /// True for declarations (`dcl_*`, custom data excluded).
     pub fn is_declaration(self) -> bool {
         self.info().flags.contains(OpFlags::DECLARATION)
+    }
+    /// True for the declarations of input registers (`dcl_input*`).
+    pub fn declares_input(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclInput
+                | Opcode::DclInputSgv
+                | Opcode::DclInputSiv
+                | Opcode::DclInputPs
+                | Opcode::DclInputPsSgv
+                | Opcode::DclInputPsSiv
+        )
+    }
+    /// True for the declarations of output registers (`dcl_output*`).
+    pub fn declares_output(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        )
     }
 }
 
@@ -779,6 +725,51 @@ opcode_table! {
     0xea CheckAccessFullyMapped "check_access_fully_mapped" [] Sm5_0TiledResources11_2 [DU SU] [PRECISE] None;
 }
 
+/// The fixed fields of the version token and of an opcode token, shared by
+/// the decoder, the encoder and the listing driver's quick token walk.
+pub mod bits {
+    /// Opcode token bits 0-10: the opcode number.
+    pub const OPCODE_MASK: u32 = 0x7FF;
+    /// Opcode token bits 11-23 hold the control fields (see
+    /// [`super::CONTROL_FIELDS`]); a `customdata` token keeps its class in
+    /// bits 11-31.
+    pub const CONTROLS_SHIFT: u32 = 11;
+    /// Opcode token bits 11-23.
+    pub const CONTROLS_MASK: u32 = 0x00FF_F800;
+    /// Opcode token bits 24-30: the instruction length in dwords.
+    pub const LENGTH_SHIFT: u32 = 24;
+    /// Bit 31 of opcode and extended opcode tokens: an extended opcode token
+    /// follows.
+    pub const EXTENDED: u32 = 0x8000_0000;
+
+    /// The opcode number of an opcode token.
+    pub fn opcode_number(token: u32) -> u32 {
+        token & OPCODE_MASK
+    }
+    /// The instruction length (dwords) of an opcode token (`customdata`
+    /// stores its length in the next dword instead).
+    pub fn instruction_length(token: u32) -> usize {
+        ((token >> LENGTH_SHIFT) & 0x7F) as usize
+    }
+    /// Bits 11-23 of an opcode token, shifted down.
+    pub fn controls(token: u32) -> u32 {
+        (token & CONTROLS_MASK) >> CONTROLS_SHIFT
+    }
+    /// The class of a `customdata` token (bits 11-31).
+    pub fn custom_data_class(token: u32) -> u32 {
+        token >> CONTROLS_SHIFT
+    }
+    /// `(program type, major, minor)` of a version token (bits 16-31, 4-7,
+    /// 0-3).
+    pub fn version_fields(token: u32) -> (u32, u32, u32) {
+        (token >> 16, (token >> 4) & 0xF, token & 0xF)
+    }
+    /// The version token of `(program type, major, minor)`.
+    pub fn version_token(program_type: u32, major: u32, minor: u32) -> u32 {
+        (program_type << 16) | (major << 4) | minor
+    }
+}
+
 /// Bits 11-23 of an opcode token that the given flags' control fields cover.
 pub fn control_bits(flags: OpFlags) -> u32 {
     CONTROL_FIELDS
@@ -956,5 +947,8 @@ mod tests {
         assert_eq!(Opcode::StoreStructured.info().operands[0], MEM);
         assert!(Opcode::DclResource.is_declaration());
         assert!(!Opcode::CustomData.is_declaration());
+        assert!(Opcode::DclInputPsSiv.declares_input() && !Opcode::DclInputPsSiv.declares_output());
+        assert!(Opcode::DclOutputSgv.declares_output() && !Opcode::DclStream.declares_output());
+        assert!(OperandKind::Typeless.is_value() && !OperandKind::Resource.is_value());
     }
 }

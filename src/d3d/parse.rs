@@ -47,18 +47,18 @@ use crate::d3d::ir::{
     InfoReturnControl, InputPrimitiveControl, Instruction, InterpolationControl, Operand, Payload,
     Program, ResourceDimensionControl, SamplerModeControl, ShaderMessage, TessDomainControl,
     TessOutputControl, TessPartitioningControl, TestControl, TopologyControl, Version,
+    component_numbers, mask_from_letters,
 };
 use crate::d3d::lexer::{Token, TokenKind, tokenize};
 use crate::d3d::literal::{self, Literal};
 use crate::d3d::opcode::{OPCODES, OpFlags, Opcode, OpcodeInfo, Role};
 use crate::d3d::print::{ComponentContext, implied_components};
 use crate::d3d::source_map::{InstructionSource, SourceKind, SourceMap};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, push_limited};
 use crate::ir::Span;
 use crate::text::names::nearest;
 
-/// At most this many errors are reported for one input.
-pub const MAX_ERRORS: usize = 100;
+pub use crate::diag::MAX_ERRORS;
 
 /// Deepest nesting of relative indices accepted (as in the decoder).
 pub const MAX_RELATIVE_DEPTH: usize = crate::d3d::decode::MAX_RELATIVE_DEPTH;
@@ -241,17 +241,7 @@ impl<'a> Parser<'a> {
     // ----- diagnostics --------------------------------------------------
 
     fn push(&mut self, d: Diagnostic) {
-        if self.diags.len() < MAX_ERRORS {
-            self.diags.push(d);
-        } else if self.diags.len() == MAX_ERRORS {
-            let mut stop =
-                Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
-                    .with_note("fix the errors above and assemble again");
-            if let Some(p) = d.primary {
-                stop = stop.with_primary(p.span, "assembling stopped here");
-            }
-            self.diags.push(stop);
-        }
+        push_limited(&mut self.diags, d);
     }
 
     fn error(&mut self, d: Diagnostic) -> Reported {
@@ -874,7 +864,7 @@ impl<'a> Parser<'a> {
         let mut mask = 0xF;
         if self.eat(TokenKind::LParen).is_some() {
             let t = self.expect(TokenKind::Ident, "component letters")?;
-            mask = match letters_mask(self.text(t)) {
+            mask = match mask_from_letters(self.text(t)) {
                 Some(m) if m != 0 => m,
                 _ => {
                     return Err(self.error(
@@ -1053,11 +1043,11 @@ impl<'a> Parser<'a> {
                     let c = match word {
                         "components" if text == "none" => Some(Components::None),
                         "components" if text == "1" => Some(Components::One),
-                        "mask" => letters_mask(text).map(Components::Mask),
-                        "swizzle" => letter_numbers(text)
+                        "mask" => mask_from_letters(text).map(Components::Mask),
+                        "swizzle" => component_numbers(text)
                             .filter(|l| l.len() == 4)
                             .map(|l| Components::Swizzle([l[0], l[1], l[2], l[3]])),
-                        "select" => letter_numbers(text)
+                        "select" => component_numbers(text)
                             .filter(|l| l.len() == 1)
                             .map(|l| Components::Select(l[0])),
                         _ => None,
@@ -2115,31 +2105,10 @@ fn lookup_file(prefix: &str, any_upper: bool) -> Option<RegisterFile> {
     }
 }
 
-/// Component numbers of letters `xyzw`.
-fn letter_numbers(text: &str) -> Option<Vec<u8>> {
-    text.chars()
-        .map(|c| {
-            COMPONENT_NAMES
-                .iter()
-                .position(|&n| n == c)
-                .map(|p| p as u8)
-        })
-        .collect()
-}
-
-/// A mask from letters in order (`xz`); `Some(0)` for none.
-fn letters_mask(text: &str) -> Option<u8> {
-    let nums = letter_numbers(text)?;
-    if !nums.windows(2).all(|w| w[0] < w[1]) {
-        return None;
-    }
-    Some(nums.iter().fold(0, |m, &c| m | (1 << c)))
-}
-
 /// A 2- or 3-letter source swizzle padded with its last letter, as fxc does
 /// (`.yx` is `.yxxx`).
 fn padded_swizzle(role: Role, text: &str) -> Option<Components> {
-    let nums = letter_numbers(text)?;
+    let nums = component_numbers(text)?;
     if role != Role::Src || !(2..=3).contains(&nums.len()) {
         return None;
     }
@@ -2467,14 +2436,20 @@ fn extended_marker(pieces: &[Piece]) -> Result<Vec<ExtendedOpcode>, Diagnostic> 
 fn accepted_suffixes(info: &OpcodeInfo) -> String {
     let f = info.flags;
     let mut list: Vec<String> = Vec::new();
+    let spelled = |names: &mut dyn Iterator<Item = &str>, between: &str| {
+        names
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(between)
+    };
     if f.contains(OpFlags::TEST) {
-        list.push("`_z`/`_nz`".into());
+        list.push(spelled(&mut Test::ALL.iter().map(|t| t.name()), "/"));
     }
     if f.contains(OpFlags::SATURATE) {
         list.push("`_sat`".into());
     }
     if f.contains(OpFlags::SYNC) {
-        list.push("`_uglobal`, `_ugroup`, `_g`, `_t`".into());
+        list.push(spelled(&mut SYNC_FLAG_NAMES.iter().map(|(_, n)| *n), ", "));
     }
     if f.contains(OpFlags::RESINFO_RETURN) {
         list.push("`_uint`, `_rcpFloat`".into());
@@ -2688,38 +2663,18 @@ mod tests {
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndiv o0.x, cb0[0].x, cb0[1].x\nmov o0.yzw, l(0,0,0,0)\nret \n",
         );
         let words = encode_program(&p).unwrap();
+        assert_eq!(words, crate::d3d::test_words::PS_DIV);
+    }
+
+    #[test]
+    fn suffix_notes_spell_the_table_names() {
         assert_eq!(
-            words,
-            vec![
-                0x0000_0050,
-                0x0000_001c,
-                0x0100_086a,
-                0x0400_0059,
-                0x0020_8e46,
-                0,
-                2,
-                0x0300_0065,
-                0x0010_20f2,
-                0,
-                0x0900_000e,
-                0x0010_2012,
-                0,
-                0x0020_800a,
-                0,
-                0,
-                0x0020_800a,
-                0,
-                1,
-                0x0800_0036,
-                0x0010_20e2,
-                0,
-                0x0000_4002,
-                0,
-                0,
-                0,
-                0,
-                0x0100_003e,
-            ]
+            suffix_note(Opcode::Sync.info()),
+            "`sync` takes: `_uglobal`, `_ugroup`, `_g`, `_t`"
+        );
+        assert_eq!(
+            suffix_note(Opcode::Breakc.info()),
+            "`breakc` takes: `_z`/`_nz`"
         );
     }
 

@@ -51,13 +51,13 @@
 //!   or formats as `shader_message(0xID, FORMAT) "…"`.
 
 use crate::d3d::enums::{
-    COMPONENT_NAMES, CustomDataClass, GLOBAL_FLAG_NAMES, MinPrecision, OperandModifier,
-    RegisterFile, ResourceDimension, ReturnType, SHADER_MESSAGE_FORMAT_PRINTF,
-    SHADER_MESSAGE_NAMES, SYNC_FLAG_NAMES, UAV_FLAG_NAMES,
+    CustomDataClass, GLOBAL_FLAG_NAMES, MinPrecision, OperandModifier, RegisterFile,
+    ResourceDimension, ReturnType, SHADER_MESSAGE_FORMAT_PRINTF, SHADER_MESSAGE_NAMES,
+    SYNC_FLAG_NAMES, UAV_FLAG_NAMES,
 };
 use crate::d3d::ir::{
     Components, CustomData, ExtendedOpcode, Index, Instruction, Operand, Payload, Program,
-    ShaderMessage, Version,
+    ShaderMessage, Version, component_numbers, mask_letters,
 };
 use crate::d3d::opcode::{OpFlags, Opcode, OperandKind, OperandSpec, PayloadKind, Role};
 
@@ -162,15 +162,7 @@ pub fn implied_components(ctx: &ComponentContext, letters: &str) -> Option<Compo
     if letters.is_empty() {
         return Some(default_components(ctx));
     }
-    let comps: Vec<u8> = letters
-        .chars()
-        .map(|c| {
-            COMPONENT_NAMES
-                .iter()
-                .position(|&n| n == c)
-                .map(|p| p as u8)
-        })
-        .collect::<Option<_>>()?;
+    let comps = component_numbers(letters)?;
     let increasing = comps.windows(2).all(|w| w[0] < w[1]);
     let mask = || Components::Mask(comps.iter().fold(0, |m, &c| m | (1 << c)));
     match (ctx.role, comps.len()) {
@@ -231,30 +223,14 @@ fn default_components(ctx: &ComponentContext) -> Components {
     }
 }
 
-/// The letters of a component field's natural `.xyzw` suffix.
-fn natural_letters(c: Components) -> String {
-    match c {
-        Components::Mask(m) => (0..4)
-            .filter(|i| m & (1 << i) != 0)
-            .map(|i| COMPONENT_NAMES[i])
-            .collect(),
-        Components::Swizzle(s) => s
-            .iter()
-            .map(|&i| COMPONENT_NAMES[(i & 3) as usize])
-            .collect(),
-        Components::Select(i) => COMPONENT_NAMES[(i & 3) as usize].to_string(),
-        Components::None | Components::One => String::new(),
-    }
-}
-
 /// The explicit marker of a component field.
 fn components_marker(c: Components) -> String {
     match c {
         Components::None => "{components=none}".into(),
         Components::One => "{components=1}".into(),
-        Components::Mask(_) => format!("{{mask={}}}", natural_letters(c)),
-        Components::Swizzle(_) => format!("{{swizzle={}}}", natural_letters(c)),
-        Components::Select(_) => format!("{{select={}}}", natural_letters(c)),
+        Components::Mask(_) => format!("{{mask={}}}", c.letters()),
+        Components::Swizzle(_) => format!("{{swizzle={}}}", c.letters()),
+        Components::Select(_) => format!("{{select={}}}", c.letters()),
     }
 }
 
@@ -429,17 +405,6 @@ struct DstPrecision {
     class: u8,
 }
 
-fn is_value_kind(kind: OperandKind) -> bool {
-    matches!(
-        kind,
-        OperandKind::Float
-            | OperandKind::Int
-            | OperandKind::Uint
-            | OperandKind::Double
-            | OperandKind::Typeless
-    )
-}
-
 impl Printer {
     fn instruction(&self, inst: &Instruction) -> String {
         let info = inst.opcode.info();
@@ -456,7 +421,7 @@ impl Printer {
             .operands
             .iter()
             .zip(&inst.operands)
-            .find(|(spec, _)| spec.role == Role::Dst && is_value_kind(spec.kind))
+            .find(|(spec, _)| spec.role == Role::Dst && spec.kind.is_value())
             .map(|(spec, op)| DstPrecision {
                 precision: op.min_precision,
                 class: spec.kind.precision_class(),
@@ -524,11 +489,7 @@ impl Printer {
             if c.precise & 0xF == 0xF {
                 s.push_str(" [precise]");
             } else {
-                let letters: String = (0..4)
-                    .filter(|i| c.precise & (1 << i) != 0)
-                    .map(|i| COMPONENT_NAMES[i])
-                    .collect();
-                s.push_str(&format!(" [precise({letters})]"));
+                s.push_str(&format!(" [precise({})]", mask_letters(c.precise)));
             }
         }
         s
@@ -587,7 +548,7 @@ impl Printer {
         let letters = if implied_components(&ctx, "") == Some(op.components) {
             String::new()
         } else {
-            natural_letters(op.components)
+            op.components.letters()
         };
         let departs = implied_components(&ctx, &letters) != Some(op.components);
         if !departs && !letters.is_empty() {
@@ -603,7 +564,7 @@ impl Printer {
         let precision = op.min_precision;
         match (role, dst) {
             (Role::Src, Some(d))
-                if is_value_kind(kind)
+                if kind.is_value()
                     && kind.precision_class() == d.class
                     && precision != d.precision =>
             {
@@ -1016,7 +977,7 @@ mod tests {
     fn listing_with(version: u32, body: &[u32], options: &PrintOptions) -> String {
         let mut words = vec![version, body.len() as u32 + 2];
         words.extend(body);
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = crate::d3d::blob::le_bytes(&words);
         let program = decode_program(&bytes).unwrap_or_else(|e| panic!("decode {body:08x?}: {e}"));
         assert_eq!(
             encode_program(&program).unwrap(),
@@ -1509,21 +1470,10 @@ mod tests {
 
     #[test]
     fn shader_messages_print_like_fxc() {
-        let printf = [
-            0x0000_2035,
-            0x0c,
-            0x0020_0102,
-            1,
-            0xb,
-            1,
-            2,
-            0x0010_002a,
-            0xa,
-            0x6920_3025,
-            0x6966_2073,
-            0x0021_656e,
-        ];
-        assert_eq!(listing(&printf), "printf \"%0 is fine!\", r10.z");
+        assert_eq!(
+            listing(&crate::d3d::test_words::PRINTF),
+            "printf \"%0 is fine!\", r10.z"
+        );
         let errorf = [0x0000_2035, 0x08, 0x0020_0103, 1, 2, 0, 0, 0x0000_0a41];
         assert_eq!(listing(&errorf), "errorf \"A\\n\"");
     }

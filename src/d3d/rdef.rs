@@ -17,6 +17,7 @@
 
 use super::DecodeError;
 use super::blob::{Bytes, Writer, to_u32};
+use super::enums::ReturnType;
 use std::collections::HashMap;
 
 /// Program type of the target word (high 16 bits).
@@ -76,34 +77,47 @@ impl RdefTarget {
     }
 }
 
-/// `D3D_SHADER_INPUT_TYPE`: value, name, the listing's `Type` column and its
-/// register letter.
-pub const INPUT_TYPES: [(u32, &str, &str, char); 12] = [
-    (0, "cbuffer", "cbuffer", 'b'),
-    (1, "tbuffer", "tbuffer", 't'),
-    (2, "texture", "texture", 't'),
-    (3, "sampler", "sampler", 's'),
-    (4, "uav_rwtyped", "UAV", 'u'),
-    (5, "structured", "texture", 't'),
-    (6, "uav_rwstructured", "UAV", 'u'),
-    (7, "byteaddress", "texture", 't'),
-    (8, "uav_rwbyteaddress", "UAV", 'u'),
-    (9, "uav_append_structured", "UAV", 'u'),
-    (10, "uav_consume_structured", "UAV", 'u'),
-    (11, "uav_rwstructured_with_counter", "UAV", 'u'),
+/// The `Format` and `Dim` columns a binding's input type decides alone.
+pub type TypeColumns = Option<(&'static str, &'static str)>;
+
+/// `D3D_SHADER_INPUT_TYPE`: value, name, the listing's `Type` column, its
+/// register letter, and its `Format` and `Dim` columns where the type
+/// decides them (`None`: the binding's return type and dimension do).
+pub const INPUT_TYPES: [(u32, &str, &str, char, TypeColumns); 12] = [
+    (0, "cbuffer", "cbuffer", 'b', Some(("NA", "NA"))),
+    (1, "tbuffer", "tbuffer", 't', Some(("NA", "NA"))),
+    (2, "texture", "texture", 't', None),
+    (3, "sampler", "sampler", 's', Some(("NA", "NA"))),
+    (4, "uav_rwtyped", "UAV", 'u', None),
+    (5, "structured", "texture", 't', Some(("struct", "r/o"))),
+    (6, "uav_rwstructured", "UAV", 'u', Some(("struct", "r/w"))),
+    (7, "byteaddress", "texture", 't', Some(("byte", "r/o"))),
+    (8, "uav_rwbyteaddress", "UAV", 'u', Some(("byte", "r/w"))),
+    (
+        9,
+        "uav_append_structured",
+        "UAV",
+        'u',
+        Some(("struct", "append")),
+    ),
+    (
+        10,
+        "uav_consume_structured",
+        "UAV",
+        'u',
+        Some(("struct", "consume")),
+    ),
+    (
+        11,
+        "uav_rwstructured_with_counter",
+        "UAV",
+        'u',
+        Some(("struct", "r/w+cnt")),
+    ),
 ];
 
-/// `D3D_RESOURCE_RETURN_TYPE`: value and listing name.
-pub const RETURN_TYPES: [(u32, &str); 8] = [
-    (1, "unorm"),
-    (2, "snorm"),
-    (3, "sint"),
-    (4, "uint"),
-    (5, "float"),
-    (6, "mixed"),
-    (7, "double"),
-    (8, "continued"),
-];
+/// The sampler input type (`D3D_SIT_SAMPLER`).
+const INPUT_TYPE_SAMPLER: u32 = 3;
 
 /// `D3D_SRV_DIMENSION`: value and listing name.
 pub const DIMENSIONS: [(u32, &str); 12] = [
@@ -219,9 +233,15 @@ pub fn input_type_name(v: u32) -> String {
         .map(|r| r.1.to_string())
         .unwrap_or_else(|| v.to_string())
 }
-/// Name of a return type.
+/// Name of a return type (`D3D_RESOURCE_RETURN_TYPE`: the numbering and
+/// names of the token's [`ReturnType`] without its `unused`, and
+/// `continued` without the brackets the program listing puts around it).
 pub fn return_type_name(v: u32) -> String {
-    name_of(&RETURN_TYPES, v)
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "continued".to_string(),
+        Some(t) if t != ReturnType::Unused => t.name().to_string(),
+        _ => v.to_string(),
+    }
 }
 /// Name of a view dimension.
 pub fn dimension_name(v: u32) -> String {
@@ -463,7 +483,7 @@ impl TypeReader<'_> {
             if name_offset != 0 {
                 t.name = Some(
                     b.cstr(name_offset, "type name")
-                        .map_err(|e| DecodeError::at(offset + 32, e.message))?,
+                        .map_err(|e| e.moved_to(offset + 32))?,
                 );
             }
             if subtype != 0 {
@@ -498,9 +518,7 @@ impl TypeReader<'_> {
                     let mut list = Vec::with_capacity(member_count);
                     for i in 0..member_count {
                         let at = member_offset + 12 * i;
-                        let name = b
-                            .cstr(b.u32(at, "member name")? as usize, "member name")
-                            .map_err(|e| DecodeError::at(at, e.message))?;
+                        let name = b.cstr_at_field(at, "member name")?;
                         let member_type = b.u32(at + 4, "member type")? as usize;
                         let type_id = self.read_type(member_type, depth + 1)?;
                         list.push(TypeMember {
@@ -537,7 +555,7 @@ impl Rdef {
         let creator_offset = b.u32(24, "creator offset")? as usize;
         let creator = b
             .cstr(creator_offset, "creator string")
-            .map_err(|e| DecodeError::at(24, e.message))?;
+            .map_err(|e| e.moved_to(24))?;
         let rd11 = if target.has_sm5_layout() {
             let w = b.u32s(28, 8, "RD11 block")?;
             Some(Rd11 {
@@ -550,14 +568,14 @@ impl Rdef {
         };
         let bsize = target.binding_size();
         b.check_table(binding_offset, binding_count, bsize, "resource bindings")
-            .map_err(|e| DecodeError::at(8, e.message))?;
+            .map_err(|e| e.moved_to(8))?;
         let mut bindings = Vec::with_capacity(binding_count);
         for i in 0..binding_count {
             let at = binding_offset + i * bsize;
             let w = b.u32s(at, bsize / 4, "resource binding")?;
             let name = b
                 .cstr(w[0] as usize, "binding name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+                .map_err(|e| e.moved_to(at))?;
             bindings.push(ResourceBinding {
                 name,
                 input_type: w[1],
@@ -572,7 +590,7 @@ impl Rdef {
             });
         }
         b.check_table(cb_offset, cb_count, 24, "constant buffers")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         let mut reader = TypeReader {
             b,
             target,
@@ -591,23 +609,23 @@ impl Rdef {
             let w = b.u32s(at, 6, "constant buffer")?;
             let name = b
                 .cstr(w[0] as usize, "constant buffer name")
-                .map_err(|e| DecodeError::at(at, e.message))?;
+                .map_err(|e| e.moved_to(at))?;
             let var_count = w[1] as usize;
             let var_offset = w[2] as usize;
             b.check_table(var_offset, var_count, vsize, "variables")
-                .map_err(|e| DecodeError::at(at + 4, e.message))?;
+                .map_err(|e| e.moved_to(at + 4))?;
             let mut variables = Vec::with_capacity(var_count);
             for v in 0..var_count {
                 let vat = var_offset + vsize * v;
                 let vw = b.u32s(vat, vsize / 4, "variable")?;
                 let name = b
                     .cstr(vw[0] as usize, "variable name")
-                    .map_err(|e| DecodeError::at(vat, e.message))?;
+                    .map_err(|e| e.moved_to(vat))?;
                 let type_id = reader.read_type(vw[4] as usize, 0)?;
                 let default_value = if vw[5] != 0 {
                     Some(
                         b.slice(vw[5] as usize, vw[2] as usize, "default value")
-                            .map_err(|e| DecodeError::at(vat + 20, e.message))?
+                            .map_err(|e| e.moved_to(vat + 20))?
                             .to_vec(),
                     )
                 } else {
@@ -1170,10 +1188,13 @@ impl Rdef {
             let mut kind = row
                 .map(|r| r.2.to_string())
                 .unwrap_or_else(|| b.input_type.to_string());
-            if b.input_type == 3 && b.flags & BINDING_COMPARISON_SAMPLER != 0 {
+            if b.input_type == INPUT_TYPE_SAMPLER && b.flags & BINDING_COMPARISON_SAMPLER != 0 {
                 kind.push_str("_c");
             }
-            let (format, dim) = binding_format_and_dim(b);
+            let (format, dim) = match row.and_then(|r| r.4) {
+                Some((format, dim)) => (format.to_string(), dim.to_string()),
+                None => typed_format_and_dim(b),
+            };
             let letter = match row.map(|r| r.3) {
                 Some('b') => "cb".to_string(),
                 Some(c) => c.to_string(),
@@ -1214,37 +1235,20 @@ impl Rdef {
     }
 }
 
-/// The `Format` and `Dim` columns of a binding row.
-fn binding_format_and_dim(b: &ResourceBinding) -> (String, String) {
-    match b.input_type {
-        0 | 1 | 3 => ("NA".to_string(), "NA".to_string()),
-        5 | 6 | 9 | 10 | 11 => {
-            let dim = match b.input_type {
-                5 => "r/o",
-                9 => "append",
-                10 => "consume",
-                11 => "r/w+cnt",
-                _ => "r/w",
-            };
-            ("struct".to_string(), dim.to_string())
-        }
-        7 | 8 => (
-            "byte".to_string(),
-            if b.input_type == 7 { "r/o" } else { "r/w" }.to_string(),
-        ),
-        _ => {
-            let mut format = return_type_name(b.return_type);
-            let components = ((b.flags >> 2) & 3) + 1;
-            if components > 1 {
-                format.push_str(&components.to_string());
-            }
-            let mut dim = dimension_name(b.dimension);
-            if matches!(b.dimension, 6 | 7) && b.sample_count != 0 && b.sample_count != u32::MAX {
-                dim.push_str(&b.sample_count.to_string());
-            }
-            (format, dim)
-        }
+/// The `Format` and `Dim` columns of a typed binding (textures, typed UAVs
+/// and unknown input types): return type and component count, dimension
+/// and sample count.
+fn typed_format_and_dim(b: &ResourceBinding) -> (String, String) {
+    let mut format = return_type_name(b.return_type);
+    let components = ((b.flags >> 2) & 3) + 1;
+    if components > 1 {
+        format.push_str(&components.to_string());
     }
+    let mut dim = dimension_name(b.dimension);
+    if matches!(b.dimension, 6 | 7) && b.sample_count != 0 && b.sample_count != u32::MAX {
+        dim.push_str(&b.sample_count.to_string());
+    }
+    (format, dim)
 }
 
 #[cfg(test)]
@@ -1328,6 +1332,15 @@ mod tests {
             id: 0,
         });
         r
+    }
+
+    #[test]
+    fn return_types_use_the_token_numbering_and_reflection_spelling() {
+        assert_eq!(return_type_name(5), "float");
+        assert_eq!(return_type_name(3), "sint");
+        assert_eq!(return_type_name(8), "continued");
+        assert_eq!(return_type_name(9), "9");
+        assert_eq!(return_type_name(0), "0");
     }
 
     #[test]

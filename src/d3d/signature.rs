@@ -11,6 +11,9 @@
 use super::DecodeError;
 use super::blob::{Bytes, Writer, to_u32};
 use super::container::FourCC;
+use super::enums::{
+    COMPONENT_NAMES, MinPrecision, ProgramType, RegisterFile, SystemValue, d3d_enum,
+};
 
 /// The seven signature chunk kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,87 +55,47 @@ struct KindRow {
     has_min_precision: bool,
 }
 
-const fn row(
-    kind: SignatureKind,
-    tag: &[u8; 4],
-    role: SignatureRole,
-    element_size: usize,
-    has_stream: bool,
-    has_min_precision: bool,
-) -> KindRow {
-    KindRow {
-        kind,
-        tag: *tag,
-        role,
-        element_size,
-        has_stream,
-        has_min_precision,
-    }
-}
-
 /// The signature kinds: tag, role, element size, stream and min-precision words.
-const KINDS: [KindRow; 7] = [
-    row(
-        SignatureKind::Isgn,
-        b"ISGN",
-        SignatureRole::Input,
-        24,
-        false,
-        false,
-    ),
-    row(
-        SignatureKind::Isg1,
-        b"ISG1",
-        SignatureRole::Input,
-        32,
-        true,
-        true,
-    ),
-    row(
-        SignatureKind::Osgn,
-        b"OSGN",
-        SignatureRole::Output,
-        24,
-        false,
-        false,
-    ),
-    row(
-        SignatureKind::Osg5,
-        b"OSG5",
-        SignatureRole::Output,
-        28,
-        true,
-        false,
-    ),
-    row(
-        SignatureKind::Osg1,
-        b"OSG1",
-        SignatureRole::Output,
-        32,
-        true,
-        true,
-    ),
-    row(
-        SignatureKind::Pcsg,
-        b"PCSG",
-        SignatureRole::PatchConstant,
-        24,
-        false,
-        false,
-    ),
-    row(
-        SignatureKind::Psg1,
-        b"PSG1",
-        SignatureRole::PatchConstant,
-        32,
-        true,
-        true,
-    ),
-];
+const KINDS: [KindRow; 7] = {
+    use SignatureKind as K;
+    use SignatureRole::{Input, Output, PatchConstant};
+    const fn row(
+        kind: SignatureKind,
+        tag: &[u8; 4],
+        role: SignatureRole,
+        element_size: usize,
+        has_stream: bool,
+        has_min_precision: bool,
+    ) -> KindRow {
+        KindRow {
+            kind,
+            tag: *tag,
+            role,
+            element_size,
+            has_stream,
+            has_min_precision,
+        }
+    }
+    [
+        row(K::Isgn, b"ISGN", Input, 24, false, false),
+        row(K::Isg1, b"ISG1", Input, 32, true, true),
+        row(K::Osgn, b"OSGN", Output, 24, false, false),
+        row(K::Osg5, b"OSG5", Output, 28, true, false),
+        row(K::Osg1, b"OSG1", Output, 32, true, true),
+        row(K::Pcsg, b"PCSG", PatchConstant, 24, false, false),
+        row(K::Psg1, b"PSG1", PatchConstant, 32, true, true),
+    ]
+};
 
 impl SignatureKind {
     fn row(self) -> &'static KindRow {
         KINDS.iter().find(|r| r.kind == self).unwrap_or(&KINDS[0])
+    }
+
+    /// The kinds of `role`, plain before stream and min-precision variants
+    /// (the order a listing looks for them in).
+    pub fn with_role(role: SignatureRole) -> impl Iterator<Item = SignatureKind> {
+        KINDS.iter().filter(move |r| r.role == role).map(|r| r.kind)
     }
 
     /// The kind stored under `tag`, if it is a signature tag.
@@ -166,88 +129,178 @@ impl SignatureKind {
     }
 }
 
-/// `D3D_NAME` values as stored in signatures, with the listing's column name.
-pub const SYSTEM_VALUES: [(u32, &str); 23] = [
-    (0, "NONE"),
-    (1, "POS"),
-    (2, "CLIPDST"),
-    (3, "CULLDST"),
-    (4, "RTINDEX"),
-    (5, "VPINDEX"),
-    (6, "VERTID"),
-    (7, "PRIMID"),
-    (8, "INSTID"),
-    (9, "FFACE"),
-    (10, "SAMPLE"),
-    (11, "QUADEDGE"),
-    (12, "QUADINT"),
-    (13, "TRIEDGE"),
-    (14, "TRIINT"),
-    (15, "LINEDET"),
-    (16, "LINEDEN"),
-    (64, "TARGET"),
-    (65, "DEPTH"),
-    (66, "COVERAGE"),
-    (67, "DEPTHGE"),
-    (68, "DEPTHLE"),
-    (69, "STENCILREF"),
-];
+d3d_enum! {
+    /// `D3D_NAME`: the system value a signature element stores, named as the
+    /// listing's `SysValue` column names it. 0-10 are the numbers of
+    /// [`SystemValue`] (the declaration's name token); from 11 the two
+    /// numberings part: a signature has one value per kind of tessellation
+    /// factor (the semantic index tells the edges apart) where the token has
+    /// one per factor, and 64-69 name pixel-shader outputs no declaration
+    /// names.
+    SignatureSystemValue {
+        None = 0 "NONE",
+        Position = 1 "POS",
+        ClipDistance = 2 "CLIPDST",
+        CullDistance = 3 "CULLDST",
+        RenderTargetArrayIndex = 4 "RTINDEX",
+        ViewportArrayIndex = 5 "VPINDEX",
+        VertexId = 6 "VERTID",
+        PrimitiveId = 7 "PRIMID",
+        InstanceId = 8 "INSTID",
+        IsFrontFace = 9 "FFACE",
+        SampleIndex = 10 "SAMPLE",
+        QuadEdgeTessFactor = 11 "QUADEDGE",
+        QuadInsideTessFactor = 12 "QUADINT",
+        TriEdgeTessFactor = 13 "TRIEDGE",
+        TriInsideTessFactor = 14 "TRIINT",
+        LineDetailTessFactor = 15 "LINEDET",
+        LineDensityTessFactor = 16 "LINEDEN",
+        /// `SV_Target` (the chunk stores 0; the listing shows pixel-shader
+        /// outputs with a register as targets)
+        Target = 64 "TARGET",
+        Depth = 65 "DEPTH",
+        Coverage = 66 "COVERAGE",
+        DepthGreaterEqual = 67 "DEPTHGE",
+        DepthLessEqual = 68 "DEPTHLE",
+        StencilRef = 69 "STENCILREF",
+    }
+}
 
-/// Pixel-shader outputs without a register: semantic (upper case), the
-/// system value the listing shows and the register name it prints.
-pub const SPECIAL_OUTPUTS: [(&str, u32, &str); 5] = [
-    ("SV_DEPTH", 65, "oDepth"),
-    ("SV_COVERAGE", 66, "oMask"),
-    ("SV_DEPTHGREATEREQUAL", 67, "oDepthGE"),
-    ("SV_DEPTHLESSEQUAL", 68, "oDepthLE"),
-    ("SV_STENCILREF", 69, "oStencilRef"),
-];
+d3d_enum! {
+    /// `D3D_REGISTER_COMPONENT_TYPE`, named as the listing's `Format` column
+    /// names it.
+    ComponentType {
+        Unknown = 0 "unknown",
+        Uint = 1 "uint",
+        Sint = 2 "int",
+        Float = 3 "float",
+    }
+}
 
-/// The `D3D_NAME` of `SV_Target` (the listing shows pixel-shader outputs with
-/// a register as targets although the chunk stores 0).
-pub const SYSTEM_VALUE_TARGET: u32 = 64;
-/// The `D3D_NAME` of `SV_PrimitiveID`.
-pub const SYSTEM_VALUE_PRIMITIVE_ID: u32 = 7;
+/// A signature element's `SV_` semantic, semantic index, stored `D3D_NAME`
+/// and component type for a system value a declaration names: the one
+/// mapping from the token's numbering to the signature's.
+pub fn declared_system_value(
+    sv: SystemValue,
+) -> (&'static str, u32, SignatureSystemValue, ComponentType) {
+    use ComponentType::{Float, Uint};
+    use SignatureSystemValue as S;
+    use SystemValue::*;
+    match sv {
+        Undefined => ("TEXCOORD", 0, S::None, Float),
+        Position => ("SV_Position", 0, S::Position, Float),
+        ClipDistance => ("SV_ClipDistance", 0, S::ClipDistance, Float),
+        CullDistance => ("SV_CullDistance", 0, S::CullDistance, Float),
+        RenderTargetArrayIndex => (
+            "SV_RenderTargetArrayIndex",
+            0,
+            S::RenderTargetArrayIndex,
+            Uint,
+        ),
+        ViewportArrayIndex => ("SV_ViewportArrayIndex", 0, S::ViewportArrayIndex, Uint),
+        VertexId => ("SV_VertexID", 0, S::VertexId, Uint),
+        PrimitiveId => ("SV_PrimitiveID", 0, S::PrimitiveId, Uint),
+        InstanceId => ("SV_InstanceID", 0, S::InstanceId, Uint),
+        IsFrontFace => ("SV_IsFrontFace", 0, S::IsFrontFace, Uint),
+        SampleIndex => ("SV_SampleIndex", 0, S::SampleIndex, Uint),
+        FinalQuadUeq0EdgeTessFactor => ("SV_TessFactor", 0, S::QuadEdgeTessFactor, Float),
+        FinalQuadVeq0EdgeTessFactor => ("SV_TessFactor", 1, S::QuadEdgeTessFactor, Float),
+        FinalQuadUeq1EdgeTessFactor => ("SV_TessFactor", 2, S::QuadEdgeTessFactor, Float),
+        FinalQuadVeq1EdgeTessFactor => ("SV_TessFactor", 3, S::QuadEdgeTessFactor, Float),
+        FinalQuadUInsideTessFactor => ("SV_InsideTessFactor", 0, S::QuadInsideTessFactor, Float),
+        FinalQuadVInsideTessFactor => ("SV_InsideTessFactor", 1, S::QuadInsideTessFactor, Float),
+        FinalTriUeq0EdgeTessFactor => ("SV_TessFactor", 0, S::TriEdgeTessFactor, Float),
+        FinalTriVeq0EdgeTessFactor => ("SV_TessFactor", 1, S::TriEdgeTessFactor, Float),
+        FinalTriWeq0EdgeTessFactor => ("SV_TessFactor", 2, S::TriEdgeTessFactor, Float),
+        FinalTriInsideTessFactor => ("SV_InsideTessFactor", 0, S::TriInsideTessFactor, Float),
+        FinalLineDetailTessFactor => ("SV_TessFactor", 1, S::LineDetailTessFactor, Float),
+        FinalLineDensityTessFactor => ("SV_TessFactor", 0, S::LineDensityTessFactor, Float),
+    }
+}
+
+/// A pixel-shader output without a register (`oDepth`, `oMask` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecialOutput {
+    /// Its register file (whose name the listing's `Register` column shows).
+    pub file: RegisterFile,
+    /// Its `SV_` semantic.
+    pub semantic: &'static str,
+    /// The system value the listing shows (the chunk stores 0).
+    pub system_value: SignatureSystemValue,
+    /// Its component type.
+    pub component: ComponentType,
+}
+
+/// Every pixel-shader output without a register.
+pub const SPECIAL_OUTPUTS: [SpecialOutput; 5] = {
+    use ComponentType::{Float, Uint};
+    use RegisterFile as F;
+    use SignatureSystemValue as S;
+    const fn out(
+        file: RegisterFile,
+        semantic: &'static str,
+        system_value: SignatureSystemValue,
+        component: ComponentType,
+    ) -> SpecialOutput {
+        SpecialOutput {
+            file,
+            semantic,
+            system_value,
+            component,
+        }
+    }
+    [
+        out(F::OutputDepth, "SV_Depth", S::Depth, Float),
+        out(F::OutputCoverageMask, "SV_Coverage", S::Coverage, Uint),
+        out(
+            F::OutputDepthGreaterEqual,
+            "SV_DepthGreaterEqual",
+            S::DepthGreaterEqual,
+            Float,
+        ),
+        out(
+            F::OutputDepthLessEqual,
+            "SV_DepthLessEqual",
+            S::DepthLessEqual,
+            Float,
+        ),
+        out(F::OutputStencilRef, "SV_StencilRef", S::StencilRef, Uint),
+    ]
+};
+
+impl SpecialOutput {
+    /// The special output of a register file, if it is one.
+    pub fn of_file(file: RegisterFile) -> Option<&'static SpecialOutput> {
+        SPECIAL_OUTPUTS.iter().find(|o| o.file == file)
+    }
+    /// The special output with this semantic (any case).
+    pub fn of_semantic(semantic: &str) -> Option<&'static SpecialOutput> {
+        SPECIAL_OUTPUTS
+            .iter()
+            .find(|o| o.semantic.eq_ignore_ascii_case(semantic))
+    }
+}
 
 /// Column name of a system value (`NONE`, `POS`, ...), or its number.
 pub fn system_value_name(value: u32) -> String {
-    SYSTEM_VALUES
-        .iter()
-        .find(|r| r.0 == value)
-        .map(|r| r.1.to_string())
-        .unwrap_or_else(|| value.to_string())
+    SignatureSystemValue::from_u32(value)
+        .map_or_else(|| value.to_string(), |v| v.name().to_string())
 }
-
-/// `D3D_REGISTER_COMPONENT_TYPE`: value and listing name.
-pub const COMPONENT_TYPES: [(u32, &str); 4] =
-    [(0, "unknown"), (1, "uint"), (2, "int"), (3, "float")];
-
-/// `D3D_MIN_PRECISION`: value and listing name (0 = default, shows the
-/// component type instead).
-pub const MIN_PRECISIONS: [(u32, &str); 5] = [
-    (0, "default"),
-    (1, "min16f"),
-    (2, "min2_8f"),
-    (4, "min16i"),
-    (5, "min16u"),
-];
 
 /// Name of a component type, or its number.
 pub fn component_type_name(value: u32) -> String {
-    COMPONENT_TYPES
-        .iter()
-        .find(|r| r.0 == value)
-        .map(|r| r.1.to_string())
-        .unwrap_or_else(|| value.to_string())
+    ComponentType::from_u32(value).map_or_else(|| value.to_string(), |t| t.name().to_string())
 }
 
-/// Name of a minimum precision, or its number.
+/// Name of a signature's minimum precision (`D3D_MIN_PRECISION`, the
+/// numbering of [`MinPrecision`]): the operand annotation's spelling, and
+/// `default` for 0 (where the listing shows the component type instead).
 pub fn min_precision_name(value: u32) -> String {
-    MIN_PRECISIONS
-        .iter()
-        .find(|r| r.0 == value)
-        .map(|r| r.1.to_string())
-        .unwrap_or_else(|| value.to_string())
+    match MinPrecision::from_u32(value) {
+        Some(MinPrecision::Default) => "default".to_string(),
+        Some(p) => p.name().to_string(),
+        None => value.to_string(),
+    }
 }
 
 /// A register of `0xFFFFFFFF` marks an element without a register
@@ -263,9 +316,9 @@ pub struct SignatureElement {
     pub semantic_name: String,
     /// Semantic index.
     pub semantic_index: u32,
-    /// `D3D_NAME` value (see [`SYSTEM_VALUES`]).
+    /// `D3D_NAME` value (see [`SignatureSystemValue`]).
     pub system_value: u32,
-    /// `D3D_REGISTER_COMPONENT_TYPE` (see [`COMPONENT_TYPES`]).
+    /// `D3D_REGISTER_COMPONENT_TYPE` (see [`ComponentType`]).
     pub component_type: u32,
     /// Register number, or [`NO_REGISTER`].
     pub register: u32,
@@ -306,6 +359,28 @@ impl SignatureElement {
     }
 }
 
+impl SignatureElement {
+    /// The element of a register declared with system value `sv` (see
+    /// [`declared_system_value`]).
+    pub fn for_system_value(
+        sv: SystemValue,
+        register: u32,
+        mask: u8,
+        rw_mask: u8,
+    ) -> SignatureElement {
+        let (name, index, stored, component) = declared_system_value(sv);
+        SignatureElement::new(
+            name,
+            index,
+            stored.number(),
+            component.number(),
+            register,
+            mask,
+            rw_mask,
+        )
+    }
+}
+
 /// A decoded signature chunk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
@@ -334,7 +409,7 @@ impl Signature {
         let first = b.u32(4, "signature element offset")? as usize;
         let size = kind.element_size();
         b.check_table(first, count, size, "signature elements")
-            .map_err(|e| DecodeError::at(0, e.message))?;
+            .map_err(|e| e.moved_to(0))?;
         let mut elements = Vec::with_capacity(count);
         for i in 0..count {
             let at = first + i * size;
@@ -347,7 +422,7 @@ impl Signature {
             let name_offset = rest[0] as usize;
             let semantic_name = b
                 .cstr(name_offset, "semantic name")
-                .map_err(|e| DecodeError::at(at + 4 * usize::from(kind.has_stream()), e.message))?;
+                .map_err(|e| e.moved_to(at + 4 * usize::from(kind.has_stream())))?;
             let mask_word = rest[5];
             elements.push(SignatureElement {
                 stream,
@@ -416,10 +491,10 @@ impl Signature {
 
 /// `xyzw` with the missing components as spaces (the listing's mask columns).
 pub fn mask_letters(mask: u8) -> String {
-    "xyzw"
-        .chars()
+    COMPONENT_NAMES
+        .iter()
         .enumerate()
-        .map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' })
+        .map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' })
         .collect()
 }
 
@@ -432,6 +507,17 @@ pub enum StageForTable {
     Hull,
     /// Any other stage.
     Other,
+}
+
+impl StageForTable {
+    /// The table kind of a program type (`None`: no program chunk).
+    pub fn of(program: Option<ProgramType>) -> StageForTable {
+        match program {
+            Some(ProgramType::Pixel) => StageForTable::Pixel,
+            Some(ProgramType::Hull) => StageForTable::Hull,
+            _ => StageForTable::Other,
+        }
+    }
 }
 
 /// The column layout of fxc's signature tables.
@@ -489,18 +575,18 @@ impl Signature {
             } else {
                 e.rw_mask & 0xf
             };
-            let upper = e.semantic_name.to_ascii_uppercase();
-            let special = SPECIAL_OUTPUTS.iter().find(|r| r.0 == upper);
             if e.register == NO_REGISTER {
                 let mut system_value = e.system_value;
-                let register = match special {
-                    Some(&(_, sv, reg)) => {
+                let register = match SpecialOutput::of_semantic(&e.semantic_name) {
+                    Some(special) => {
                         if is_output && stage == StageForTable::Pixel {
-                            system_value = sv;
+                            system_value = special.system_value.number();
                         }
-                        reg
+                        special.file.name()
                     }
-                    None if e.system_value == SYSTEM_VALUE_PRIMITIVE_ID => "primID",
+                    None if e.system_value == SignatureSystemValue::PrimitiveId.number() => {
+                        "primID"
+                    }
                     None => "special",
                 };
                 let register = if register.len() > 8 {
@@ -526,7 +612,7 @@ impl Signature {
                     && self.kind.role() == SignatureRole::Output
                     && e.system_value == 0
                 {
-                    SYSTEM_VALUE_TARGET
+                    SignatureSystemValue::Target.number()
                 } else {
                     e.system_value
                 };
@@ -547,39 +633,26 @@ impl Signature {
     }
 }
 
-/// Mask bits from component letters (`xy`, `x z`, ...); `None` if the text
-/// holds anything but `xyzw` in order.
+/// Mask bits from a mask column's letters (`xy`, `x z`, ...); `None` if the
+/// text holds anything but `xyzw` in order.
 pub fn mask_from_letters(text: &str) -> Option<u8> {
-    let mut mask = 0u8;
-    let mut last = None;
-    for c in text.chars().filter(|c| *c != ' ') {
-        let bit = "xyzw".find(c)?;
-        if last.is_some_and(|l| bit <= l) {
-            return None;
-        }
-        last = Some(bit);
-        mask |= 1 << bit;
-    }
-    Some(mask)
-}
-
-/// The `D3D_NAME` value of a `SysValue` column name.
-pub fn system_value_from_name(name: &str) -> Option<u32> {
-    SYSTEM_VALUES.iter().find(|r| r.1 == name).map(|r| r.0)
+    super::ir::mask_from_letters(&text.replace(' ', ""))
 }
 
 /// `(component type, min precision)` of a `Format` column name.
 pub fn format_from_name(name: &str) -> Option<(u32, u32)> {
-    if let Some(r) = COMPONENT_TYPES.iter().find(|r| r.1 == name) {
-        return Some((r.0, 0));
+    if let Some(t) = ComponentType::from_name(name) {
+        return Some((t.number(), 0));
     }
-    let precision = MIN_PRECISIONS.iter().find(|r| r.1 == name && r.0 != 0)?.0;
+    let precision = *MinPrecision::ALL
+        .iter()
+        .find(|p| p.name() == name && **p != MinPrecision::Default)?;
     let component = match precision {
-        4 => 2,
-        5 => 1,
-        _ => 3,
+        MinPrecision::Sint16 => ComponentType::Sint,
+        MinPrecision::Uint16 => ComponentType::Uint,
+        _ => ComponentType::Float,
     };
-    Some((component, precision))
+    Some((component.number(), precision.number()))
 }
 
 impl SignatureElement {
@@ -653,16 +726,18 @@ impl SignatureElement {
                 .parse::<u32>()
                 .map_err(|_| bad(tokens[3], "register"))?
         };
-        let listed =
-            system_value_from_name(tokens[4].1).ok_or_else(|| bad(tokens[4], "system value"))?;
+        let listed = SignatureSystemValue::from_name(tokens[4].1)
+            .ok_or_else(|| bad(tokens[4], "system value"))?
+            .number();
         let (component_type, min_precision) =
             format_from_name(tokens[5].1).ok_or_else(|| bad(tokens[5], "format"))?;
         let role = kind.role();
         let is_output = role == SignatureRole::Output
             || (role == SignatureRole::PatchConstant && stage == StageForTable::Hull);
+        // pixel-shader targets and special outputs store 0
         let system_value = if is_output
             && stage == StageForTable::Pixel
-            && (SYSTEM_VALUE_TARGET..=69).contains(&listed)
+            && listed >= SignatureSystemValue::Target.number()
         {
             0
         } else {
@@ -716,9 +791,7 @@ mod tests {
         0x46737365, 0x6f746361, 0xabab0072,
     ];
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     #[test]
     fn patch_constant_signature_decodes_encodes_and_prints() {
@@ -844,6 +917,44 @@ mod tests {
     }
 
     #[test]
+    fn declared_system_values_keep_the_numbers_both_tables_share() {
+        // 0-10 have the same number in the token and in a signature
+        for sv in SystemValue::ALL.iter().filter(|v| v.number() <= 10) {
+            assert_eq!(declared_system_value(*sv).2.number(), sv.number(), "{sv}");
+        }
+        // the twelve tess factors fold into one signature value per kind
+        assert_eq!(
+            declared_system_value(SystemValue::FinalQuadVeq1EdgeTessFactor),
+            (
+                "SV_TessFactor",
+                3,
+                SignatureSystemValue::QuadEdgeTessFactor,
+                ComponentType::Float
+            )
+        );
+        assert_eq!(
+            declared_system_value(SystemValue::FinalTriInsideTessFactor).2,
+            SignatureSystemValue::TriInsideTessFactor
+        );
+        assert_eq!(system_value_name(13), "TRIEDGE");
+        assert_eq!(system_value_name(70), "70");
+        assert_eq!(
+            SpecialOutput::of_semantic("sv_depth").map(|o| o.file.name()),
+            Some("oDepth")
+        );
+        assert_eq!(
+            SignatureKind::with_role(SignatureRole::Output).collect::<Vec<_>>(),
+            [
+                SignatureKind::Osgn,
+                SignatureKind::Osg5,
+                SignatureKind::Osg1
+            ]
+        );
+        assert_eq!(min_precision_name(0), "default");
+        assert_eq!(min_precision_name(2), "min2_8f");
+    }
+
+    #[test]
     fn malformed_signatures_report_offsets() {
         let e = Signature::parse(SignatureKind::Isgn, &[1, 0, 0]).unwrap_err();
         assert_eq!(e.offset, 0);
@@ -852,25 +963,16 @@ mod tests {
             "{}",
             e.message
         );
-        // Count too large for the payload.
-        let mut raw = bytes(&PCSG);
-        raw[0] = 200;
-        let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
-        assert_eq!(e.offset, 0);
-        assert!(
-            e.message.contains("200 records of 24 bytes at offset 8"),
-            "{}",
-            e.message
-        );
-        // Name offset out of range.
-        let mut raw = bytes(&PCSG);
-        raw[8] = 0xff;
-        let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
-        assert_eq!(e.offset, 8);
-        assert!(
-            e.message.contains("string offset 255 is outside"),
-            "{}",
-            e.message
-        );
+        // (byte changed, its new value, the error's offset, what it says)
+        for (at, value, offset, says) in [
+            (0, 200, 0, "200 records of 24 bytes at offset 8"),
+            (8, 0xff, 8, "string offset 255 is outside"),
+        ] {
+            let mut raw = bytes(&PCSG);
+            raw[at] = value;
+            let e = Signature::parse(SignatureKind::Pcsg, &raw).unwrap_err();
+            assert_eq!(e.offset, offset);
+            assert!(e.message.contains(says), "{}", e.message);
+        }
     }
 }

@@ -85,9 +85,7 @@ impl SourceMap {
 mod tests {
     use super::*;
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     #[test]
     fn payload_walk_finds_each_instruction_and_custom_data() {

@@ -8,7 +8,7 @@
 //! table (none seen) are kept and written back unchanged.
 
 use super::DecodeError;
-use super::blob::Bytes;
+use super::blob::{Bytes, le_bytes};
 
 /// The names of the STAT words, in order (`D3D11_SHADER_DESC` terms).
 pub const STAT_FIELDS: [&str; 37] = [
@@ -103,7 +103,7 @@ impl Stat {
 
     /// The payload bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        le_bytes(&self.words)
     }
 
     /// The word named `name` in [`STAT_FIELDS`] (0 when the chunk is shorter).
@@ -174,7 +174,7 @@ mod tests {
         words[31] = 3;
         words[32] = 4;
         words[33] = 2;
-        let raw: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let raw = le_bytes(&words);
         let stat = Stat::parse(&raw).unwrap();
         assert_eq!(stat.instruction_count(), 5);
         assert_eq!(stat.get("control_points"), 3);

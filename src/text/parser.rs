@@ -35,7 +35,7 @@
 //! (RES, IMMX, TEMPX, ...) and C preprocessor lines are errors that name the
 //! construct and say what to write instead; a missing header is an error.
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, push_limited};
 use crate::enums::*;
 use crate::ir::*;
 use crate::opcode::{OPCODES, OpFlags, Opcode};
@@ -43,8 +43,7 @@ use crate::text::lexer::{Token, TokenKind, tokenize};
 use crate::text::names::{nearest, removed_file, removed_opcode};
 use crate::text::numbers;
 
-/// At most this many errors are reported for one input.
-pub const MAX_ERRORS: usize = 100;
+pub use crate::diag::MAX_ERRORS;
 
 /// Parses TGSI text, reporting every error found.
 pub fn parse(source: &str) -> Result<(Shader, SourceMap), Diagnostics> {
@@ -147,17 +146,7 @@ impl<'a> Parser<'a> {
     // ----- diagnostics --------------------------------------------------
 
     fn push(&mut self, d: Diagnostic) {
-        if self.diags.len() < MAX_ERRORS {
-            self.diags.push(d);
-        } else if self.diags.len() == MAX_ERRORS {
-            let mut stop =
-                Diagnostic::error(format!("too many errors; stopped after {MAX_ERRORS}"))
-                    .with_note("fix the errors above and assemble again");
-            if let Some(p) = d.primary {
-                stop = stop.with_primary(p.span, "assembling stopped here");
-            }
-            self.diags.push(stop);
-        }
+        push_limited(&mut self.diags, d);
     }
 
     fn error(&mut self, d: Diagnostic) -> Reported {

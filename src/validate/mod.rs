@@ -192,17 +192,10 @@ impl<'a> Reporter<'a> {
 
     /// Adds a secondary place to the last diagnostic (a note without a map).
     pub fn also(&mut self, site: Site, label: impl Into<String>) {
-        let label = label.into();
         let span = self.span(site);
-        let words = self.describe(site);
+        let place = self.describe(site);
         if let Some(d) = self.diags.last_mut() {
-            match span {
-                Some(span) => d.secondary.push(crate::diag::Label {
-                    span,
-                    message: label,
-                }),
-                None => d.notes.push(format!("{label}: {words}")),
-            }
+            d.add_place(span, label.into(), &place);
         }
     }
 

@@ -386,7 +386,7 @@ mod tests {
     use super::*;
 
     fn words_to_program(words: &[u32]) -> Program {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = crate::d3d::blob::le_bytes(words);
         let program = decode(&bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(encode(&program), bytes, "the tokens encode back");
         program

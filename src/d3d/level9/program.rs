@@ -715,7 +715,7 @@ pub fn encode(program: &Program) -> Vec<u8> {
         }
     }
     words.push(END_TOKEN);
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    crate::d3d::blob::le_bytes(&words)
 }
 
 fn encode_instruction(instruction: &Instruction, version: ShaderVersion, words: &mut Vec<u32>) {
@@ -782,9 +782,7 @@ fn encode_instruction(instruction: &Instruction, version: ShaderVersion, words: 
 mod tests {
     use super::*;
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use crate::d3d::blob::le_bytes as bytes;
 
     fn round_trip(words: &[u32]) -> Program {
         let data = bytes(words);

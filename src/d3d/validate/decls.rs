@@ -311,6 +311,34 @@ impl Builder<'_, '_, '_> {
         self.report.error(site, message, label);
     }
 
+    /// Reports a second declaration of `what` (`sampler \`s3\``) at `site`,
+    /// pointing at the first one when it is known.
+    fn declared_twice(&mut self, site: Site, what: &str, first: Option<usize>) {
+        self.error(
+            site,
+            format!("{what} is declared twice"),
+            "second declaration",
+        );
+        if let Some(first) = first {
+            self.report.also(Site::Inst(first), "first declared here");
+        }
+    }
+
+    /// Before SM5.1, register `{prefix}{slot}` of a `what` (`sampler`) must
+    /// be one of the `count` slots.
+    fn check_slot(&mut self, i: usize, what: &str, prefix: &str, slot: u32, count: u32) {
+        if !self.version.is_sm51() && slot >= count {
+            self.error(
+                Site::Operand(i, 0),
+                format!(
+                    "{what} `{prefix}{slot}` is out of range: the slots are {prefix}0 to {prefix}{}",
+                    count - 1
+                ),
+                "slot out of range",
+            );
+        }
+    }
+
     /// The register number a declaration names (its first index; for
     /// per-vertex registers `v[n][r]`, the last).
     fn register_of(inst: &Instruction) -> Option<u32> {
@@ -385,18 +413,7 @@ impl Builder<'_, '_, '_> {
                 }
             }
             (Opcode::DclGlobalFlags, Payload::None) => self.global_flags(inst, i),
-            (
-                Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-                | Opcode::DclOutput
-                | Opcode::DclOutputSgv
-                | Opcode::DclOutputSiv,
-                _,
-            ) => self.io(inst, i, scope, kind),
+            (op, _) if op.declares_input() || op.declares_output() => self.io(inst, i, scope, kind),
             (Opcode::DclIndexRange, Payload::Count(count)) => {
                 self.index_range(inst, i, scope, *count)
             }
@@ -410,16 +427,7 @@ impl Builder<'_, '_, '_> {
                 } else {
                     op.indices.get(1).map(|x| x.immediate() as u32)
                 };
-                if !self.version.is_sm51() && slot >= MAX_CONSTANT_BUFFERS {
-                    self.error(
-                        Site::Operand(i, 0),
-                        format!(
-                            "constant buffer `cb{slot}` is out of range: the slots are cb0 to cb{}",
-                            MAX_CONSTANT_BUFFERS - 1
-                        ),
-                        "slot out of range",
-                    );
-                }
+                self.check_slot(i, "constant buffer", "cb", slot, MAX_CONSTANT_BUFFERS);
                 if let Some(size) = size.filter(|&s| s > MAX_CONSTANT_BUFFER_VECTORS) {
                     self.error(Site::Operand(i, 0), format!("constant buffer of {size} vectors exceeds the limit of {MAX_CONSTANT_BUFFER_VECTORS}"), "too large");
                 }
@@ -430,29 +438,15 @@ impl Builder<'_, '_, '_> {
                     inst: i,
                 };
                 if let Some(first) = self.d.constant_buffers.insert(slot, decl) {
-                    self.error(
-                        Site::Operand(i, 0),
-                        format!("constant buffer `cb{slot}` is declared twice"),
-                        "second declaration",
-                    );
-                    self.report
-                        .also(Site::Inst(first.inst), "first declared here");
+                    let what = format!("constant buffer `cb{slot}`");
+                    self.declared_twice(Site::Operand(i, 0), &what, Some(first.inst));
                 }
             }
             (Opcode::DclSampler, _) => {
                 let Some(slot) = Self::register_of(inst) else {
                     return;
                 };
-                if !self.version.is_sm51() && slot >= MAX_SAMPLERS {
-                    self.error(
-                        Site::Operand(i, 0),
-                        format!(
-                            "sampler `s{slot}` is out of range: the slots are s0 to s{}",
-                            MAX_SAMPLERS - 1
-                        ),
-                        "slot out of range",
-                    );
-                }
+                self.check_slot(i, "sampler", "s", slot, MAX_SAMPLERS);
                 let mode = inst.controls.sampler_mode.0;
                 // `dcl_sampler (sm4 - asm)`: "Using a sampler in mono mode is supported only in a pixel shader."
                 if mode == SamplerMode::Mono
@@ -468,11 +462,7 @@ impl Builder<'_, '_, '_> {
                     );
                 }
                 if self.d.samplers.insert(slot, mode).is_some() {
-                    self.error(
-                        Site::Operand(i, 0),
-                        format!("sampler `s{slot}` is declared twice"),
-                        "second declaration",
-                    );
+                    self.declared_twice(Site::Operand(i, 0), &format!("sampler `s{slot}`"), None);
                 }
             }
             (Opcode::DclResource, _) => {
@@ -630,11 +620,7 @@ impl Builder<'_, '_, '_> {
                 }
                 self.stream = m;
                 if !self.d.streams.insert(m) {
-                    self.error(
-                        Site::Operand(i, 0),
-                        format!("stream `m{m}` is declared twice"),
-                        "second declaration",
-                    );
+                    self.declared_twice(Site::Operand(i, 0), &format!("stream `m{m}`"), None);
                 }
             }
             (Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount, _) => {
@@ -727,11 +713,7 @@ impl Builder<'_, '_, '_> {
             (Opcode::DclFunctionBody, Payload::Count(n)) => {
                 let first = self.d.function_bodies.insert(*n, i);
                 if first.is_some() {
-                    self.error(
-                        Site::Inst(i),
-                        format!("function body `fb{n}` is declared twice"),
-                        "second declaration",
-                    );
+                    self.declared_twice(Site::Inst(i), &format!("function body `fb{n}`"), None);
                 }
             }
             (Opcode::DclFunctionTable, Payload::FunctionTable { index, bodies }) => {
@@ -741,11 +723,8 @@ impl Builder<'_, '_, '_> {
                     }
                 }
                 if !self.d.function_tables.insert(*index) {
-                    self.error(
-                        Site::Inst(i),
-                        format!("function table `ft{index}` is declared twice"),
-                        "second declaration",
-                    );
+                    let what = format!("function table `ft{index}`");
+                    self.declared_twice(Site::Inst(i), &what, None);
                 }
             }
             (
@@ -768,11 +747,7 @@ impl Builder<'_, '_, '_> {
                     .insert(*index, *array_size as u32)
                     .is_some()
                 {
-                    self.error(
-                        Site::Inst(i),
-                        format!("interface `fp{index}` is declared twice"),
-                        "second declaration",
-                    );
+                    self.declared_twice(Site::Inst(i), &format!("interface `fp{index}`"), None);
                 }
             }
             (
@@ -878,16 +853,7 @@ impl Builder<'_, '_, '_> {
         let Some(slot) = Self::register_of(inst) else {
             return;
         };
-        if !self.version.is_sm51() && slot >= MAX_RESOURCES {
-            self.error(
-                Site::Operand(i, 0),
-                format!(
-                    "resource `t{slot}` is out of range: the slots are t0 to t{}",
-                    MAX_RESOURCES - 1
-                ),
-                "slot out of range",
-            );
-        }
+        self.check_slot(i, "resource", "t", slot, MAX_RESOURCES);
         if let Some(first) = self.d.resources.insert(
             slot,
             ResourceDecl {
@@ -896,13 +862,8 @@ impl Builder<'_, '_, '_> {
                 range: self.range_of(inst),
             },
         ) {
-            self.error(
-                Site::Operand(i, 0),
-                format!("resource `t{slot}` is declared twice"),
-                "second declaration",
-            );
-            self.report
-                .also(Site::Inst(first.inst), "first declared here");
+            let what = format!("resource `t{slot}`");
+            self.declared_twice(Site::Operand(i, 0), &what, Some(first.inst));
         }
     }
 
@@ -916,15 +877,8 @@ impl Builder<'_, '_, '_> {
             if self.uav_count == 2 {
                 self.error(Site::Inst(i), "a second UAV in a `cs_4_x` shader: compute shaders on 10.x hardware have one UAV", "one UAV only");
             }
-        } else if !self.version.is_sm51() && slot >= MAX_UAVS {
-            self.error(
-                Site::Operand(i, 0),
-                format!(
-                    "UAV `u{slot}` is out of range: the slots are u0 to u{}",
-                    MAX_UAVS - 1
-                ),
-                "slot out of range",
-            );
+        } else {
+            self.check_slot(i, "UAV", "u", slot, MAX_UAVS);
         }
         if let Some(first) = self.d.uavs.insert(
             slot,
@@ -934,13 +888,8 @@ impl Builder<'_, '_, '_> {
                 range: self.range_of(inst),
             },
         ) {
-            self.error(
-                Site::Operand(i, 0),
-                format!("UAV `u{slot}` is declared twice"),
-                "second declaration",
-            );
-            self.report
-                .also(Site::Inst(first.inst), "first declared here");
+            let what = format!("UAV `u{slot}`");
+            self.declared_twice(Site::Operand(i, 0), &what, Some(first.inst));
         }
     }
 
@@ -973,13 +922,8 @@ impl Builder<'_, '_, '_> {
                 range: self.range_of(inst),
             },
         ) {
-            self.error(
-                Site::Operand(i, 0),
-                format!("shared memory `g{slot}` is declared twice"),
-                "second declaration",
-            );
-            self.report
-                .also(Site::Inst(first.inst), "first declared here");
+            let what = format!("shared memory `g{slot}`");
+            self.declared_twice(Site::Operand(i, 0), &what, Some(first.inst));
         }
     }
 
@@ -1024,15 +968,7 @@ impl Builder<'_, '_, '_> {
             return;
         };
         let stage = self.stage();
-        let input = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
+        let input = inst.opcode.declares_input();
         let fits = if input {
             is_input_file(op.file)
         } else {

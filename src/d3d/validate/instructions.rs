@@ -70,18 +70,6 @@ pub(crate) fn check(
     }
 }
 
-/// True for the value kinds (everything an ALU reads or writes).
-fn is_value(kind: OperandKind) -> bool {
-    matches!(
-        kind,
-        OperandKind::Float
-            | OperandKind::Int
-            | OperandKind::Uint
-            | OperandKind::Double
-            | OperandKind::Typeless
-    )
-}
-
 /// Registers that take one component and no mask (`oDepth`, `vPrim` …).
 fn is_scalar_register(file: RegisterFile) -> bool {
     use RegisterFile as F;
@@ -341,7 +329,7 @@ impl Ctx<'_, '_, '_> {
             let site = Site::Operand(i, k);
             let scalar = info.is_scalar_operand(k);
             match spec.kind {
-                kind if is_value(kind) => self.value_operand(i, k, op, *spec, scalar, scope),
+                kind if kind.is_value() => self.value_operand(i, k, op, *spec, scalar, scope),
                 OperandKind::Resource | OperandKind::Memory => {
                     self.resource_operand(i, k, op, *spec, info)
                 }

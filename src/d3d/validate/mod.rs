@@ -36,10 +36,10 @@ mod decls;
 mod instructions;
 mod layout;
 
-use crate::d3d::enums::{COMPONENT_NAMES, OperandModifier, ProgramType, RegisterFile};
+use crate::d3d::enums::{OperandModifier, ProgramType, RegisterFile};
 use crate::d3d::ir::{Components, Index, Operand, Program};
 use crate::d3d::source_map::SourceMap;
-use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Span;
 
 /// Checks a program; returns every problem found.
@@ -119,17 +119,10 @@ impl Reporter<'_> {
 
     /// Adds a secondary place to the last diagnostic (a note without a map).
     pub fn also(&mut self, site: Site, label: impl Into<String>) {
-        let label = label.into();
         let span = self.span(site);
-        let words = self.describe(site);
+        let place = self.describe(site);
         if let Some(d) = self.diags.last_mut() {
-            match span {
-                Some(span) => d.secondary.push(Label {
-                    span,
-                    message: label,
-                }),
-                None => d.notes.push(format!("{label}: {words}")),
-            }
+            d.add_place(span, label.into(), &place);
         }
     }
 
@@ -154,13 +147,7 @@ pub(crate) fn stage_name(stage: ProgramType) -> &'static str {
     }
 }
 
-/// `.xyzw` letters of a component mask (bit 0 = x).
-pub(crate) fn mask_letters(mask: u8) -> String {
-    (0..4)
-        .filter(|c| mask & (1 << c) != 0)
-        .map(|c| COMPONENT_NAMES[c])
-        .collect()
-}
+pub(crate) use crate::d3d::ir::mask_letters;
 
 /// The components an operand selects, as a bit mask (bit 0 = x): the write
 /// mask of a destination, the letters of a swizzle, the selected component,
@@ -177,17 +164,11 @@ pub(crate) fn component_mask(c: Components) -> u8 {
 
 /// The operand's components as written after the register (`.xyzw`, `.x`).
 pub(crate) fn component_suffix(c: Components) -> String {
-    match c {
-        Components::Mask(m) if m != 0 => format!(".{}", mask_letters(m)),
-        Components::Swizzle(s) => {
-            let letters: String = s
-                .iter()
-                .map(|&c| COMPONENT_NAMES[(c & 3) as usize])
-                .collect();
-            format!(".{letters}")
-        }
-        Components::Select(c) => format!(".{}", COMPONENT_NAMES[(c & 3) as usize]),
-        _ => String::new(),
+    let letters = c.letters();
+    if letters.is_empty() {
+        letters
+    } else {
+        format!(".{letters}")
     }
 }
 

@@ -508,7 +508,7 @@ fn binary_source_maps_point_at_the_instruction_tokens() {
         0,
         0x0100_003e,
     ];
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = crate::d3d::blob::le_bytes(&words);
     let p = crate::d3d::decode_program(&bytes).expect("decodes");
     let map = SourceMap::from_payload(&bytes, 0x40);
     let diags = validate(&p, Some(&map)).0;
@@ -2485,10 +2485,12 @@ fn validate_text(text: &str) -> Vec<Diagnostic> {
     validate(&program, Some(&map)).0
 }
 
-/// The text a diagnostic's primary span covers.
-fn pointed<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
+/// `d` says `message` (part of its text) and its primary span covers `at`
+/// in `text`.
+fn assert_reported(text: &str, d: &Diagnostic, message: &str, at: &str) {
+    assert!(d.message.contains(message), "{}", d.message);
     let span = d.primary.as_ref().expect("a primary span").span;
-    &text[span.start..span.end]
+    assert_eq!(&text[span.start..span.end], at);
 }
 
 #[test]
@@ -2506,18 +2508,18 @@ ret
 ";
     let diags = validate_text(text);
     assert_eq!(diags.len(), 2, "{}", listing(&diags));
-    assert!(
-        diags[0]
-            .message
-            .contains("the valid masks are .xy, .zw and .xyzw, found `.xyz`")
+    assert_reported(
+        text,
+        &diags[0],
+        "the valid masks are .xy, .zw and .xyzw, found `.xyz`",
+        "r1.xyz",
     );
-    assert_eq!(pointed(text, &diags[0]), "r1.xyz");
-    assert!(
-        diags[1]
-            .message
-            .contains("the valid swizzles are .xyzw, .xyxy, .zwxy and .zwzw, found `cb0[0].yxwz`")
+    assert_reported(
+        text,
+        &diags[1],
+        "the valid swizzles are .xyzw, .xyxy, .zwxy and .zwzw, found `cb0[0].yxwz`",
+        "cb0[0].yxwz",
     );
-    assert_eq!(pointed(text, &diags[1]), "cb0[0].yxwz");
     let rendered = Diagnostics(diags).render("dmovc.asm", text);
     assert!(rendered.contains("dmovc.asm:7:7"), "{rendered}");
     assert!(rendered.contains("dmovc.asm:8:25"), "{rendered}");
@@ -2534,18 +2536,18 @@ ret
 ";
     let diags = validate_text(text);
     assert_eq!(diags.len(), 2, "{}", listing(&diags));
-    assert!(
-        diags[0]
-            .message
-            .contains("`rcp` needs shader model 5.0, this program is 4.0")
+    assert_reported(
+        text,
+        &diags[0],
+        "`rcp` needs shader model 5.0, this program is 4.0",
+        "rcp",
     );
-    assert_eq!(pointed(text, &diags[0]), "rcp");
-    assert!(
-        diags[1]
-            .message
-            .contains("operand 0 of `if` must select one component")
+    assert_reported(
+        text,
+        &diags[1],
+        "operand 0 of `if` must select one component",
+        "r0.xyzw",
     );
-    assert_eq!(pointed(text, &diags[1]), "r0.xyzw");
 }
 
 #[test]

@@ -1,0 +1,63 @@
+//! What the Direct3D corpus tests share: where the fxc corpus is, its files
+//! in a stable order, and how a listing's program starts.
+
+#![allow(dead_code)] // each test crate uses its own part
+
+use std::path::{Path, PathBuf};
+
+/// The fxc corpus: blobs (`.o`, `.dxbc`) beside fxc's listings (`.asm`).
+pub fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
+}
+
+/// The extensions of the corpus blobs.
+pub const BLOBS: &[&str] = &["o", "dxbc"];
+/// The extension of fxc's listings.
+pub const LISTINGS: &[&str] = &["asm"];
+
+/// Every corpus file with one of `extensions`, directories recursed, in
+/// sorted path order.
+pub fn corpus_files(extensions: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect(&corpus_root(), extensions, &mut out);
+    out
+}
+
+fn collect(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, extensions, out);
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// `path` relative to the corpus root, with `/` separators.
+pub fn relative(path: &Path) -> String {
+    path.strip_prefix(corpus_root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// A listing line that starts an SM4/SM5 program (`ps_5_0`, `lib_4_1`,
+/// `vs_4_0_level_9_1`).
+pub fn is_version_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    let stage = ["vs_", "ps_", "gs_", "hs_", "ds_", "cs_", "lib_"]
+        .iter()
+        .find(|p| line.starts_with(*p));
+    let Some(stage) = stage else { return false };
+    let rest = &b[stage.len()..];
+    rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
+}
