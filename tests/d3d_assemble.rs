@@ -808,9 +808,8 @@ fn library_functions(blob: &[u8]) -> Vec<tgsi::d3d::container::Container> {
 #[test]
 fn corpus_library_listings_assemble_to_the_original_programs_and_lfs0() {
     use tgsi::d3d::container::{Container, tags, verify_checksum};
-    let dir = corpus_dir();
-    let mut files = Vec::new();
-    listings(&dir, &mut files);
+    let dir = common::corpus_root();
+    let files = common::corpus_files(common::LISTINGS);
     let mut report = String::new();
     let (mut libraries, mut programs, mut libh_identical) = (0, 0, 0);
     let (mut lfs0, mut lfs0_identical, mut lfs0_interpolation) = (0, 0, 0);
