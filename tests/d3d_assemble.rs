@@ -20,6 +20,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use tgsi::d3d::blob::le_words;
 use tgsi::d3d::print::{PrintOptions, print_instruction, print_program_with};
 use tgsi::d3d::source_map::SourceMap;
 use tgsi::d3d::{Program, decode_program, encode_program, parse_program, program_chunks};
@@ -44,13 +45,6 @@ fn program_blocks(text: &str) -> Vec<String> {
         }
     }
     blocks
-}
-
-fn words_of(payload: &[u8]) -> Vec<u32> {
-    payload
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// The instruction holding dword `at` of a payload, printed (or a note).
@@ -143,7 +137,7 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Vec<String> {
     }
     for (n, (chunk, block)) in chunks.iter().zip(&blocks).enumerate() {
         let options = PrintOptions::for_creator(&chunk.creator);
-        let want = words_of(&chunk.payload);
+        let want = le_words(&chunk.payload);
         // the listing block assembles to the chunk's words
         match parse_program(block) {
             Ok((program, _)) => match encode_program(&program) {

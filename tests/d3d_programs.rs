@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use tgsi::d3d::blob::le_words;
 use tgsi::d3d::print::{PrintOptions, print_program_with};
 use tgsi::d3d::{decode_program, encode_program, program_chunks};
 
@@ -89,11 +90,7 @@ fn check_file(asm: &Path, tally: &mut Tally) -> Result<(), String> {
             }
         };
         tally.decoded += 1;
-        let words: Vec<u32> = chunk
-            .payload
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let words = le_words(&chunk.payload);
         match encode_program(&program) {
             Ok(w) if w == words => tally.round_trips += 1,
             Ok(w) => {
@@ -231,11 +228,7 @@ fn truncated_and_mutated_corpus_programs_never_panic() {
             continue;
         };
         for chunk in chunks {
-            let words: Vec<u32> = chunk
-                .payload
-                .chunks(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            let words = le_words(&chunk.payload);
             // truncations, with the length token patched so decoding reaches the cut
             let step = (words.len() / 24).max(1);
             for cut in (0..words.len()).step_by(step) {

@@ -201,6 +201,14 @@ pub fn le_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// Bytes as little-endian dwords (a trailing partial dword is dropped).
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
+}
+
 /// Converts a length or offset to the u32 stored in a chunk (chunks cannot be
 /// 4 GiB, so saturating is only reached by callers building absurd data).
 pub fn to_u32(v: usize) -> u32 {
@@ -249,5 +257,7 @@ mod tests {
         w.align4();
         w.patch_u32(0, 9);
         assert_eq!(w.finish(), vec![9, 0, 0, 0, b'x', b'y', 0, 0xAB]);
+        assert_eq!(le_words(&le_bytes(&[7, 0xABCD_EF01])), [7, 0xABCD_EF01]);
+        assert_eq!(le_words(&[1, 0, 0, 0, 5]), [1]);
     }
 }

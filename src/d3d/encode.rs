@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::d3d::blob::le_bytes;
+use crate::d3d::blob::{le_bytes, le_words};
 
 use crate::d3d::enums::{CustomDataClass, RegisterFile, ReturnType};
 use crate::d3d::ir::{
@@ -371,11 +371,7 @@ fn encode_shader_message(m: &ShaderMessage, out: &mut Vec<u32>) -> Result<(), St
     out[count_at] = (out.len() - operands_start) as u32;
     let mut bytes = m.text.clone();
     bytes.resize(m.text.len() / 4 * 4 + 4, 0);
-    out.extend(
-        bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-    );
+    out.extend(le_words(&bytes));
     Ok(())
 }
 

@@ -42,6 +42,7 @@ pub mod program;
 pub mod tables;
 
 use crate::d3d::DecodeError;
+use crate::d3d::blob::{Bytes, Writer};
 use crate::d3d::container::{Container, tags};
 use crate::d3d::enums::d3d_enum;
 use program::{Program, ShaderVersion};
@@ -179,28 +180,16 @@ const CONSTANT_BUFFER_MAPPING_SIZE: usize = 12;
 const SAMPLER_MAPPING_SIZE: usize = 4;
 const RUNTIME_CONSTANT_MAPPING_SIZE: usize = 4;
 
-fn read_u16(payload: &[u8], offset: usize) -> u16 {
-    u16::from_le_bytes([payload[offset], payload[offset + 1]])
-}
-
-fn read_u32(payload: &[u8], offset: usize) -> u32 {
-    u32::from_le_bytes([
-        payload[offset],
-        payload[offset + 1],
-        payload[offset + 2],
-        payload[offset + 3],
-    ])
-}
-
 /// The byte range of a table, checked against the payload.
 fn table_range(
-    payload: &[u8],
+    b: Bytes,
     field_offset: usize,
     record_size: usize,
     what: &str,
 ) -> Result<(usize, usize), DecodeError> {
-    let count = usize::from(read_u16(payload, field_offset));
-    let start = usize::from(read_u16(payload, field_offset + 2));
+    let payload = b.data();
+    let count = usize::from(b.u16(field_offset, what)?);
+    let start = usize::from(b.u16(field_offset + 2, what)?);
     let end = start + count * record_size;
     if count > 0 && (start < HEADER_SIZE || end > payload.len()) {
         return Err(DecodeError::at(
@@ -226,7 +215,8 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
             ),
         ));
     }
-    let declared_size = read_u32(payload, 0);
+    let b = Bytes::new(payload);
+    let declared_size = b.u32(0, "level-9 chunk size")?;
     if declared_size as usize != payload.len() {
         return Err(DecodeError::at(
             0,
@@ -236,15 +226,15 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
             ),
         ));
     }
-    let version_token = read_u32(payload, 4);
+    let version_token = b.u32(4, "Direct3D 9 version token")?;
     let header_version = ShaderVersion::from_token(version_token).ok_or_else(|| {
         DecodeError::at(
             4,
             format!("0x{version_token:08x} is not a Direct3D 9 version token"),
         )
     })?;
-    let program_size = read_u32(payload, 8) as usize;
-    let program_offset = read_u32(payload, 12) as usize;
+    let program_size = b.u32(8, "token stream size")? as usize;
+    let program_offset = b.u32(12, "token stream offset")? as usize;
     if program_offset < HEADER_SIZE
         || program_offset > payload.len()
         || program_size > payload.len() - program_offset
@@ -259,7 +249,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
     }
 
     let (start, count) = table_range(
-        payload,
+        b,
         16,
         CONSTANT_BUFFER_MAPPING_SIZE,
         "constant-buffer mappings",
@@ -278,10 +268,10 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
             })?;
         }
         constant_buffer_mappings.push(ConstantBufferMapping {
-            buffer: read_u16(payload, at),
-            start_register: read_u16(payload, at + 2),
-            register_count: read_u16(payload, at + 4),
-            target_register: read_u16(payload, at + 6),
+            buffer: b.u16(at, "constant-buffer mapping")?,
+            start_register: b.u16(at + 2, "constant-buffer mapping")?,
+            register_count: b.u16(at + 4, "constant-buffer mapping")?,
+            target_register: b.u16(at + 6, "constant-buffer mapping")?,
             conversions,
         });
     }
@@ -290,7 +280,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
         (20, "loop-register mappings"),
         (24, "entries of the fourth mapping table"),
     ] {
-        let count = read_u16(payload, field);
+        let count = b.u16(field, what)?;
         if count != 0 {
             return Err(DecodeError::at(
                 field,
@@ -301,7 +291,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
         }
     }
 
-    let (start, count) = table_range(payload, 28, SAMPLER_MAPPING_SIZE, "sampler mappings")?;
+    let (start, count) = table_range(b, 28, SAMPLER_MAPPING_SIZE, "sampler mappings")?;
     let sampler_mappings = (0..count)
         .map(|record| {
             let at = start + record * SAMPLER_MAPPING_SIZE;
@@ -315,7 +305,7 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
         .collect();
 
     let (start, count) = table_range(
-        payload,
+        b,
         32,
         RUNTIME_CONSTANT_MAPPING_SIZE,
         "runtime constant mappings",
@@ -323,13 +313,13 @@ pub fn decode(payload: &[u8]) -> Result<Level9Shader, DecodeError> {
     let mut runtime_constant_mappings = Vec::with_capacity(count);
     for record in 0..count {
         let at = start + record * RUNTIME_CONSTANT_MAPPING_SIZE;
-        let number = read_u16(payload, at);
+        let number = b.u16(at, "runtime constant mapping")?;
         let constant = RuntimeConstant::from_u32(number.into()).ok_or_else(|| {
             DecodeError::at(at, format!("unknown runtime constant kind {number}"))
         })?;
         runtime_constant_mappings.push(RuntimeConstantMapping {
             constant,
-            target_register: read_u16(payload, at + 2),
+            target_register: b.u16(at + 2, "runtime constant mapping")?,
         });
     }
 
@@ -356,15 +346,15 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
     let program = program::encode(&shader.program);
     let total = program_at + program.len();
 
-    let mut out = Vec::with_capacity(total);
-    let table = |out: &mut Vec<u8>, count: usize, at: usize| {
-        out.extend_from_slice(&(count as u16).to_le_bytes());
-        out.extend_from_slice(&(at as u16).to_le_bytes());
+    let mut out = Writer::new();
+    let table = |out: &mut Writer, count: usize, at: usize| {
+        out.u16(count as u16);
+        out.u16(at as u16);
     };
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&shader.header_version.token().to_le_bytes());
-    out.extend_from_slice(&(program.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(program_at as u32).to_le_bytes());
+    out.u32(total as u32);
+    out.u32(shader.header_version.token());
+    out.u32(program.len() as u32);
+    out.u32(program_at as u32);
     table(
         &mut out,
         shader.constant_buffer_mappings.len(),
@@ -375,7 +365,7 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
     table(&mut out, shader.sampler_mappings.len(), samplers_at);
     table(&mut out, shader.runtime_constant_mappings.len(), runtime_at);
     for mapping in &shader.sampler_mappings {
-        out.extend_from_slice(&[
+        out.raw(&[
             mapping.source_resource,
             mapping.source_sampler,
             mapping.target_sampler,
@@ -389,16 +379,18 @@ pub fn encode(shader: &Level9Shader) -> Vec<u8> {
             mapping.register_count,
             mapping.target_register,
         ] {
-            out.extend_from_slice(&field.to_le_bytes());
+            out.u16(field);
         }
-        out.extend(mapping.conversions.iter().map(|c| c.number() as u8));
+        for conversion in mapping.conversions {
+            out.raw(&[conversion.number() as u8]);
+        }
     }
     for mapping in &shader.runtime_constant_mappings {
-        out.extend_from_slice(&(mapping.constant.number() as u16).to_le_bytes());
-        out.extend_from_slice(&mapping.target_register.to_le_bytes());
+        out.u16(mapping.constant.number() as u16);
+        out.u16(mapping.target_register);
     }
-    out.extend_from_slice(&program);
-    out
+    out.raw(&program);
+    out.finish()
 }
 
 /// The listing section of one level-9 chunk: its mapping tables (each
@@ -586,8 +578,14 @@ mod tests {
     fn encode_then_decode_gives_the_shader_back() {
         let shader = sample_shader();
         let bytes = encode(&shader);
-        assert_eq!(read_u32(&bytes, 0) as usize, bytes.len());
-        assert_eq!(read_u32(&bytes, 12), 36 + 8 + 12 + 4);
+        assert_eq!(
+            Bytes::new(&bytes).u32(0, "size").unwrap() as usize,
+            bytes.len()
+        );
+        assert_eq!(
+            Bytes::new(&bytes).u32(12, "program offset").unwrap(),
+            36 + 8 + 12 + 4
+        );
         assert_eq!(decode(&bytes), Ok(shader));
     }
 
@@ -673,7 +671,7 @@ mod tests {
         conversion[cb_at + 9] = 7;
         assert_eq!(decode(&conversion).unwrap_err().offset, cb_at + 9);
         let mut program = bytes.clone();
-        let program_at = read_u32(&bytes, 12) as usize;
+        let program_at = Bytes::new(&bytes).u32(12, "program offset").unwrap() as usize;
         program[program_at + 4] = 0x4B; // opcode 75 does not exist
         assert_eq!(decode(&program).unwrap_err().offset, program_at + 4);
         let mut table = bytes.clone();

@@ -585,28 +585,31 @@ impl<'a> Parser<'a> {
 
     // ----- mnemonics ----------------------------------------------------
 
+    /// Reads one suffix piece at the cursor (`_word…` or a `(…)` group) into
+    /// `pieces`; false, reading nothing, if the next token is neither.
+    fn suffix_piece(&mut self, pieces: &mut Vec<Piece<'a>>) -> PResult<bool> {
+        let t = self.peek();
+        match t.kind {
+            TokenKind::Ident if self.text(t).starts_with('_') => {
+                self.bump();
+                split_words(self.text(t), t.span.start, pieces);
+            }
+            TokenKind::LParen => {
+                let (items, span) = self.group()?;
+                pieces.push(Piece::Group(items, span));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// Reads the mnemonic with its glued-on suffixes and groups and resolves it.
     fn mnemonic(&mut self) -> PResult<(Mnemonic, Span)> {
         let first = self.bump();
         let base = self.text(first);
         let mut pieces: Vec<Piece<'a>> = Vec::new();
         let mut end = first.span.end;
-        loop {
-            let t = self.peek();
-            if t.span.start != end {
-                break;
-            }
-            match t.kind {
-                TokenKind::Ident if self.text(t).starts_with('_') => {
-                    self.bump();
-                    split_words(self.text(t), t.span.start, &mut pieces);
-                }
-                TokenKind::LParen => {
-                    let (items, span) = self.group()?;
-                    pieces.push(Piece::Group(items, span));
-                }
-                _ => break,
-            }
+        while self.peek().span.start == end && self.suffix_piece(&mut pieces)? {
             end = self.prev_end();
         }
         let span = Span::new(first.span.start, end);
@@ -1932,22 +1935,9 @@ impl<'a> Parser<'a> {
         self.bump();
         self.expect(TokenKind::Equals, "`=`")?;
         let mut pieces: Vec<Piece<'a>> = Vec::new();
-        loop {
-            let t = self.peek();
-            match t.kind {
-                TokenKind::RBrace => {
-                    self.bump();
-                    break;
-                }
-                TokenKind::Ident if self.text(t).starts_with('_') => {
-                    self.bump();
-                    split_words(self.text(t), t.span.start, &mut pieces);
-                }
-                TokenKind::LParen => {
-                    let (items, span) = self.group()?;
-                    pieces.push(Piece::Group(items, span));
-                }
-                _ => return Err(self.expected("`_aoffimmi`, `_indexable`, `(…)` or `}`")),
+        while self.eat(TokenKind::RBrace).is_none() {
+            if !self.suffix_piece(&mut pieces)? {
+                return Err(self.expected("`_aoffimmi`, `_indexable`, `(…)` or `}`"));
             }
         }
         extended_marker(&pieces)

@@ -16,7 +16,7 @@
 //! value · creator string.
 
 use super::DecodeError;
-use super::blob::{Bytes, Writer, to_u32};
+use super::blob::{Bytes, Writer, le_words, to_u32};
 use super::enums::ReturnType;
 use std::collections::HashMap;
 
@@ -1143,10 +1143,7 @@ impl Rdef {
                     0,
                 )?;
                 if let Some(bytes) = &v.default_value {
-                    let words: Vec<u32> = bytes
-                        .chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect();
+                    let words = le_words(bytes);
                     for (row, chunk) in words.chunks(4).enumerate() {
                         out.push_str(if row == 0 { "//      = " } else { "//        " });
                         for w in chunk {

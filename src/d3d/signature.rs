@@ -765,15 +765,16 @@ impl SignatureElement {
         };
         Ok(SignatureElement {
             stream,
-            semantic_name: name.to_string(),
-            semantic_index,
-            system_value,
-            component_type,
-            register,
-            mask,
-            rw_mask,
-            mask_reserved: 0,
             min_precision,
+            ..SignatureElement::new(
+                name,
+                semantic_index,
+                system_value,
+                component_type,
+                register,
+                mask,
+                rw_mask,
+            )
         })
     }
 }

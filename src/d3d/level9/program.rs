@@ -261,10 +261,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, DecodeError> {
             ),
         ));
     }
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
+    let words = crate::d3d::blob::le_words(bytes);
     let Some(&version_token) = words.first() else {
         return Err(DecodeError::at(
             0,
