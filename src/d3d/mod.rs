@@ -129,26 +129,47 @@ pub struct ProgramChunk {
 /// effect embeds.
 pub fn program_chunks(blob: &[u8]) -> Result<Vec<ProgramChunk>, DecodeError> {
     let mut out = Vec::new();
-    collect_programs(blob, 0, "", 0, &mut out)?;
+    visit_programs(blob, &mut |_, chunk, offset, creator| {
+        out.push(ProgramChunk {
+            payload: chunk.data.clone(),
+            offset,
+            creator: creator.to_string(),
+        });
+        Ok(())
+    })?;
     Ok(out)
 }
 
-fn collect_programs(
+/// A visitor of [`visit_programs`]: the container holding the program, its
+/// SHDR/SHEX chunk, the payload's byte offset in the outermost blob, and the
+/// RDEF creator string that applies.
+pub type ProgramVisitor<'a> =
+    dyn FnMut(&Container, &container::Chunk, usize, &str) -> Result<(), DecodeError> + 'a;
+
+/// Calls `visit` for every program of a blob in file order, walking library
+/// functions (nested containers in `LIBF` chunks) and an effect's embedded
+/// shaders, nesting bounded; the one walk behind [`program_chunks`] and
+/// [`lower::container_programs`].
+pub fn visit_programs(blob: &[u8], visit: &mut ProgramVisitor<'_>) -> Result<(), DecodeError> {
+    walk_programs(blob, 0, "", 0, visit)
+}
+
+fn walk_programs(
     blob: &[u8],
     base: usize,
     inherited: &str,
     depth: usize,
-    out: &mut Vec<ProgramChunk>,
+    visit: &mut ProgramVisitor<'_>,
 ) -> Result<(), DecodeError> {
     listing::check_nesting(depth, base)?;
     if listing::is_effect(blob) {
         for shader in effect::embedded_shaders(blob) {
-            collect_programs(
+            walk_programs(
                 shader.bytes,
                 base + shader.offset,
                 inherited,
                 depth + 1,
-                out,
+                visit,
             )?;
         }
         return Ok(());
@@ -164,18 +185,15 @@ fn collect_programs(
     };
     for chunk in &container.chunks {
         if chunk.tag == container::tags::SHDR || chunk.tag == container::tags::SHEX {
-            out.push(ProgramChunk {
-                payload: chunk.data.clone(),
-                offset: base + chunk.payload_offset,
-                creator: creator.clone(),
-            });
+            visit(&container, chunk, base + chunk.payload_offset, &creator)
+                .map_err(|e| e.shifted(base))?;
         } else if chunk.tag == container::tags::LIBF {
-            collect_programs(
+            walk_programs(
                 &chunk.data,
                 base + chunk.payload_offset,
                 &creator,
                 depth + 1,
-                out,
+                visit,
             )?;
         }
     }

@@ -34,7 +34,7 @@ mod resource;
 mod tests;
 
 use crate::d3d::DecodeError;
-use crate::d3d::container::{Container, tags};
+use crate::d3d::container::Container;
 use crate::d3d::enums::{
     ProgramType, RegisterFile, SystemValue, TessellatorDomain, TessellatorOutputPrimitive,
     TessellatorPartitioning,
@@ -304,46 +304,15 @@ pub struct ContainerProgram {
 /// signatures of the container it sits in.
 pub fn container_programs(blob: &[u8]) -> Result<Vec<ContainerProgram>, DecodeError> {
     let mut out = Vec::new();
-    collect(blob, 0, 0, &mut out)?;
+    crate::d3d::visit_programs(blob, &mut |container, chunk, offset, _| {
+        out.push(ContainerProgram {
+            offset,
+            payload: chunk.data.clone(),
+            signatures: Signatures::from_container(container)?,
+        });
+        Ok(())
+    })?;
     Ok(out)
-}
-
-fn collect(
-    blob: &[u8],
-    base: usize,
-    depth: usize,
-    out: &mut Vec<ContainerProgram>,
-) -> Result<(), DecodeError> {
-    use crate::d3d::{effect, listing};
-    if depth > listing::MAX_NESTING {
-        return Err(DecodeError::at(
-            base,
-            format!(
-                "containers nest deeper than {} levels",
-                listing::MAX_NESTING
-            ),
-        ));
-    }
-    if listing::is_effect(blob) {
-        for shader in effect::embedded_shaders(blob) {
-            collect(shader.bytes, base + shader.offset, depth + 1, out)?;
-        }
-        return Ok(());
-    }
-    let container = Container::parse(blob).map_err(|e| e.shifted(base))?;
-    let signatures = Signatures::from_container(&container).map_err(|e| e.shifted(base))?;
-    for chunk in &container.chunks {
-        if chunk.tag == tags::SHDR || chunk.tag == tags::SHEX {
-            out.push(ContainerProgram {
-                offset: base + chunk.payload_offset,
-                payload: chunk.data.clone(),
-                signatures: signatures.clone(),
-            });
-        } else if chunk.tag == tags::LIBF {
-            collect(&chunk.data, base + chunk.payload_offset, depth + 1, out)?;
-        }
-    }
-    Ok(())
 }
 
 /// The `SV_*` name of a system value (for derived signatures and notes).
