@@ -29,7 +29,7 @@ use crate::d3d::ir::{
     Components, CustomData, Index as D3dIndex, Instruction as D3dInst, Operand, Payload, Program,
 };
 use crate::d3d::opcode::Opcode as D;
-use crate::d3d::signature::{NO_REGISTER, SignatureElement};
+use crate::d3d::signature::NO_REGISTER;
 use crate::enums::{
     File, ImmType, InterpLocation, InterpMode, MemType, PipeFormat, Primitive, Processor,
     PropertyName, ReturnType, SemanticName, TextureTarget,
@@ -394,84 +394,6 @@ fn tess_factor(sv: SystemValue) -> Option<(bool, u8)> {
         S::FinalQuadVInsideTessFactor => (false, 1),
         _ => return None,
     })
-}
-
-/// Signature elements derived from the declarations.
-pub fn signatures_from_declarations(p: &Program) -> Signatures {
-    let mut s = Signatures::default();
-    let pixel = p.version.program_type == ProgramType::Pixel;
-    let mut phase_patch = false;
-    for inst in &p.instructions {
-        match inst.opcode {
-            D::HsForkPhase | D::HsJoinPhase => phase_patch = true,
-            D::HsControlPointPhase | D::HsDecls => phase_patch = false,
-            _ => {}
-        }
-        let sv = match &inst.payload {
-            Payload::Name(sv) => *sv,
-            _ => SystemValue::Undefined,
-        };
-        let Some(op) = inst.operands.first() else {
-            continue;
-        };
-        let input = matches!(
-            inst.opcode,
-            D::DclInput
-                | D::DclInputSgv
-                | D::DclInputSiv
-                | D::DclInputPs
-                | D::DclInputPsSgv
-                | D::DclInputPsSiv
-        );
-        let output = matches!(
-            inst.opcode,
-            D::DclOutput | D::DclOutputSgv | D::DclOutputSiv
-        );
-        if !input && !output {
-            continue;
-        }
-        let (name, register, sysval) = match op.file {
-            RegisterFile::Input | RegisterFile::InputControlPoint | RegisterFile::Output => {
-                let Some(r) = op.indices.last().and_then(imm_index) else {
-                    continue;
-                };
-                let name = if output && pixel {
-                    "SV_Target"
-                } else {
-                    super::system_value_semantic(sv)
-                };
-                (name, r, sv.number())
-            }
-            RegisterFile::InputPatchConstant => {
-                let Some(r) = op.indices.last().and_then(imm_index) else {
-                    continue;
-                };
-                (super::system_value_semantic(sv), r, sv.number())
-            }
-            RegisterFile::OutputDepth => ("SV_Depth", NO_REGISTER, 65),
-            RegisterFile::OutputDepthGreaterEqual => ("SV_DepthGreaterEqual", NO_REGISTER, 67),
-            RegisterFile::OutputDepthLessEqual => ("SV_DepthLessEqual", NO_REGISTER, 68),
-            RegisterFile::OutputCoverageMask => ("SV_Coverage", NO_REGISTER, 66),
-            RegisterFile::OutputStencilRef => ("SV_StencilRef", NO_REGISTER, 69),
-            _ => continue,
-        };
-        let index = if register == NO_REGISTER || sv != SystemValue::Undefined && !(output && pixel)
-        {
-            0
-        } else {
-            register
-        };
-        let e = SignatureElement::new(name, index, sysval, 0, register, declared_mask(op), 0);
-        let list = if op.file == RegisterFile::InputPatchConstant || (output && phase_patch) {
-            &mut s.patch_constants
-        } else if input {
-            &mut s.inputs
-        } else {
-            &mut s.outputs
-        };
-        list.push(e);
-    }
-    s
 }
 
 struct Builder<'a> {

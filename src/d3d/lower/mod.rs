@@ -36,7 +36,7 @@ mod tests;
 use crate::d3d::DecodeError;
 use crate::d3d::container::Container;
 use crate::d3d::enums::{
-    ProgramType, RegisterFile, SystemValue, TessellatorDomain, TessellatorOutputPrimitive,
+    ProgramType, RegisterFile, TessellatorDomain, TessellatorOutputPrimitive,
     TessellatorPartitioning,
 };
 use crate::d3d::ir::Program;
@@ -136,7 +136,12 @@ impl Signatures {
     /// (`SV_Position`, `SV_VertexID`, …, `SV_Target` for pixel-shader
     /// outputs) or `TEXCOORD` with the register number as index.
     pub fn from_declarations(program: &Program) -> Signatures {
-        layout::signatures_from_declarations(program)
+        let d = crate::d3d::assemble::signatures_from_declarations(program);
+        Signatures {
+            inputs: d.inputs,
+            outputs: d.outputs,
+            patch_constants: d.patch_constants,
+        }
     }
 }
 
@@ -313,33 +318,4 @@ pub fn container_programs(blob: &[u8]) -> Result<Vec<ContainerProgram>, DecodeEr
         Ok(())
     })?;
     Ok(out)
-}
-
-/// The `SV_*` name of a system value (for derived signatures and notes).
-pub fn system_value_semantic(sv: SystemValue) -> &'static str {
-    match sv {
-        SystemValue::Undefined => "TEXCOORD",
-        SystemValue::Position => "SV_Position",
-        SystemValue::ClipDistance => "SV_ClipDistance",
-        SystemValue::CullDistance => "SV_CullDistance",
-        SystemValue::RenderTargetArrayIndex => "SV_RenderTargetArrayIndex",
-        SystemValue::ViewportArrayIndex => "SV_ViewportArrayIndex",
-        SystemValue::VertexId => "SV_VertexID",
-        SystemValue::PrimitiveId => "SV_PrimitiveID",
-        SystemValue::InstanceId => "SV_InstanceID",
-        SystemValue::IsFrontFace => "SV_IsFrontFace",
-        SystemValue::SampleIndex => "SV_SampleIndex",
-        SystemValue::FinalQuadUeq0EdgeTessFactor
-        | SystemValue::FinalQuadVeq0EdgeTessFactor
-        | SystemValue::FinalQuadUeq1EdgeTessFactor
-        | SystemValue::FinalQuadVeq1EdgeTessFactor
-        | SystemValue::FinalTriUeq0EdgeTessFactor
-        | SystemValue::FinalTriVeq0EdgeTessFactor
-        | SystemValue::FinalTriWeq0EdgeTessFactor
-        | SystemValue::FinalLineDetailTessFactor
-        | SystemValue::FinalLineDensityTessFactor => "SV_TessFactor",
-        SystemValue::FinalQuadUInsideTessFactor
-        | SystemValue::FinalQuadVInsideTessFactor
-        | SystemValue::FinalTriInsideTessFactor => "SV_InsideTessFactor",
-    }
 }
