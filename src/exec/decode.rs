@@ -150,6 +150,10 @@ pub struct TexInst {
     pub num_srcs: u8,
     /// The texel offset (first texture offset), read as integers from rows x, y, z.
     pub offset: Option<Src>,
+    /// SAMPLE_INFO / SAMPLE_POS whose resource is a TEMP register: they ask
+    /// about the render target (tgsi.rst; Direct3D's `rasterizer` operand)
+    /// instead of a sampler view. Sources are then the TEMP and the index.
+    pub rasterizer: bool,
 }
 
 /// A fragment-shader input register and what fills it.
@@ -180,6 +184,10 @@ pub struct Inst {
     pub src: [Src; 5],
     /// Swizzle of the resource operand (LOAD permutes its result with it).
     pub resource: Option<Resource>,
+    /// An indirect BUFFER / IMAGE operand (SM5.1 resource ranges): the
+    /// lane's resource index is this offset plus the lane's register value;
+    /// `resource` then describes the access with the offset's declaration.
+    pub resource_addr: Option<IndexExpr>,
     /// Jump target from the block structure (meaning depends on the opcode):
     /// IF/UIF → its ELSE or ENDIF; ELSE → ENDIF; BGNLOOP → ENDLOOP; ENDLOOP →
     /// BGNLOOP; BRK/CONT in a loop → that loop's ENDLOOP; CAL → first
@@ -768,14 +776,40 @@ fn resource_of(
     inst: &Instruction,
     layout: &Layout,
     reg: &Register,
-) -> Result<Resource, ExecError> {
-    if reg.index.indirect.is_some() || reg.dimension.is_some_and(|d| d.indirect.is_some()) {
+) -> Result<(Option<Resource>, Option<IndexExpr>), ExecError> {
+    if reg.dimension.is_some_and(|d| d.indirect.is_some()) {
         return Err(err(
             i,
             inst,
-            format!("indirect {} resources are not supported", reg.file),
+            format!("indirect 2-D {} resources are not supported", reg.file),
         ));
     }
+    let addr = match reg.index.indirect {
+        Some(_) if matches!(reg.file, File::Buffer | File::Image) => {
+            Some(decode_index(i, inst, layout, &reg.index)?)
+        }
+        Some(_) => {
+            return Err(err(
+                i,
+                inst,
+                format!("indirect {} resources are not supported", reg.file),
+            ));
+        }
+        None => None,
+    };
+    let direct = Register {
+        index: Index::direct(reg.index.offset.max(0)),
+        ..reg.clone()
+    };
+    Ok((Some(direct_resource(i, inst, layout, &direct)?), addr))
+}
+
+fn direct_resource(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<Resource, ExecError> {
     let n = reg.index.offset;
     if n < 0 {
         return Err(err(i, inst, format!("negative {} index {n}", reg.file)));
@@ -861,13 +895,14 @@ fn decode_inst(
         brk_switch: false,
         flush: false,
         d3d: false,
+        resource_addr: None,
     };
     let memory_dst = op == Opcode::STORE;
     let memory_src0 =
         matches!(info.category, Category::Atomic) || matches!(op, Opcode::LOAD | Opcode::RESQ);
     for (k, d) in inst.dst.iter().enumerate() {
         if memory_dst {
-            out.resource = Some(resource_of(i, inst, layout, &d.reg)?);
+            (out.resource, out.resource_addr) = resource_of(i, inst, layout, &d.reg)?;
             out.dst[k] = Dst {
                 kind: DstKind::Null,
                 mask: d.write_mask.bits(),
@@ -926,7 +961,7 @@ fn decode_inst(
     }
     for (k, s) in inst.src.iter().enumerate() {
         if k == 0 && memory_src0 {
-            out.resource = Some(resource_of(i, inst, layout, &s.reg)?);
+            (out.resource, out.resource_addr) = resource_of(i, inst, layout, &s.reg)?;
             out.src[0] = Src {
                 kind: SrcKind::None,
                 swz: [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8),
@@ -1002,6 +1037,26 @@ fn decode_tex(
     let (view, view_swz, has_sview) = match (sview, sampler) {
         (Some((v, sw)), _) => (v, sw, true),
         (None, Some((v, sw))) => (v, sw, false),
+        (None, None)
+            if matches!(inst.opcode, Opcode::SAMPLE_INFO | Opcode::SAMPLE_POS)
+                && inst.src.first().is_some_and(|s| s.reg.file == File::Temp) =>
+        {
+            let none = IndexExpr {
+                offset: 0,
+                addr: None,
+            };
+            return Ok(TexInst {
+                target: TextureTarget::Unknown,
+                return_type: None,
+                sview: none,
+                sampler: none,
+                resource_swizzle: [0, 1, 2, 3],
+                gather_component: 0,
+                num_srcs: n as u8,
+                offset: None,
+                rasterizer: true,
+            });
+        }
         (None, None) => {
             return Err(err(
                 i,
@@ -1081,6 +1136,7 @@ fn decode_tex(
         gather_component,
         num_srcs: n as u8,
         offset,
+        rasterizer: false,
     })
 }
 

@@ -307,6 +307,13 @@ impl Batch {
         self.exec_row = mask_row(self.exec);
     }
 
+    /// Sets the lanes the next operation touches to `mask` (a subset of the
+    /// current ones, or the saved set back); the control-flow masks stay.
+    fn narrow_exec(&mut self, mask: Mask) {
+        self.exec = mask;
+        self.exec_row = mask_row(mask);
+    }
+
     /// The instruction after `inst`, or its jump target when no lane is active
     /// (skipping a block nobody runs).
     #[inline]
@@ -753,6 +760,76 @@ impl Batch {
             instruction: Some(self.pc),
             message: format!("instruction {} ({}): no resource operand", self.pc, inst.op),
         })?;
+        if let Some(e) = inst.resource_addr {
+            return self.memory_op_indirect(inst, env, shared, res, e);
+        }
+        self.memory_on_resource(inst, env, shared, res)
+    }
+
+    /// LOAD, STORE, atomics and RESQ whose BUFFER / IMAGE differs per lane:
+    /// the active lanes are grouped by resource index and each group runs
+    /// as a direct access. Lanes whose index is negative or names no bound
+    /// resource read 0 and write nothing.
+    fn memory_op_indirect(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        shared: &mut [u32],
+        res: Resource,
+        e: IndexExpr,
+    ) -> Result<(), ExecError> {
+        let index = self.lane_indices(&e);
+        let saved = self.exec;
+        let bound = |n: u32| match res {
+            Resource::Buffer(_) => (n as usize) < env.buffers.len(),
+            Resource::Image { .. } => env.images.get(n as usize).is_some_and(|i| i.is_some()),
+            _ => true,
+        };
+        let mut unbound: Mask = 0;
+        let mut left = saved;
+        while left != 0 {
+            let first = left.trailing_zeros() as usize;
+            let n = index[first];
+            let mut group: Mask = 0;
+            for l in 0..LANES {
+                if left >> l & 1 == 1 && index[l] == n {
+                    group |= 1 << l;
+                }
+            }
+            left &= !group;
+            if n == u32::MAX || !bound(n) {
+                unbound |= group;
+                continue;
+            }
+            let lane_res = match res {
+                Resource::Buffer(_) => Resource::Buffer(n),
+                Resource::Image { target, format, .. } => Resource::Image {
+                    index: n,
+                    target,
+                    format,
+                },
+                other => other,
+            };
+            self.narrow_exec(group);
+            let r = self.memory_on_resource(inst, env, shared, lane_res);
+            self.narrow_exec(saved);
+            r?;
+        }
+        if unbound != 0 && inst.dst[0].kind != DstKind::Null {
+            self.narrow_exec(unbound);
+            self.store32(inst, ZERO_REG, 0xF);
+            self.narrow_exec(saved);
+        }
+        Ok(())
+    }
+
+    fn memory_on_resource(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        shared: &mut [u32],
+        res: Resource,
+    ) -> Result<(), ExecError> {
         let missing = |n: u32| ExecError {
             instruction: Some(self.pc),
             message: format!(

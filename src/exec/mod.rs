@@ -26,6 +26,12 @@
 //!   §3.3/§3). DFRACEXP reads only src.xy (Mesa).
 //! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;
 //!   `_PRECISE` changes nothing (the machine never fuses).
+//! * BUFFER and IMAGE operands may be indirect (`BUFFER[ADDR[0].x+1]`, what
+//!   Direct3D SM5.1 resource ranges lower to): the lanes are grouped by
+//!   resource and each group accesses its own; a lane whose resource is
+//!   not bound reads 0 and writes nothing. SAMPLE_INFO/SAMPLE_POS with a
+//!   TEMP resource describe the render target (the draw's samples; 1
+//!   outside the fragment stage).
 //! * LOAD/STORE/atomics take byte addresses per lane; every 32-bit word out of
 //!   range reads 0 and is not written (D3D rules, per word); atomics on out of
 //!   range addresses return 0. Lanes touch memory in lane order, so results

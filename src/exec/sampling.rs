@@ -14,7 +14,7 @@
 //!   atomics skip helper lanes. A LOAD's result is permuted by the swizzle
 //!   of its IMAGE operand, as for buffers.
 
-use super::ExecError;
+use super::{ExecError, LANES};
 use super::decode::{Code, IndexExpr, Inst};
 use super::machine::{Batch, Env, Reg, ZERO_REG};
 use crate::enums::{Processor, TextureTarget};
@@ -22,7 +22,7 @@ use crate::opcode::Opcode;
 use crate::texture::{self, Format, TexOp};
 
 impl Batch {
-    fn lane_indices(&self, e: &IndexExpr) -> [u32; super::LANES] {
+    pub(super) fn lane_indices(&self, e: &IndexExpr) -> [u32; super::LANES] {
         let mut out = [e.offset.max(0) as u32; super::LANES];
         if let Some(a) = e.addr {
             let row = &self.regs[a.reg as usize][(a.chan & 3) as usize];
@@ -56,6 +56,10 @@ impl Batch {
         for (k, s) in srcs.iter_mut().enumerate().take(n) {
             *s = self.fetch(&inst.src[k], 0xF, env);
         }
+        if t.rasterizer {
+            self.rasterizer_info(inst, &srcs[..n], env);
+            return Ok(());
+        }
         let sview = self.lane_indices(&t.sview);
         let sampler = self.lane_indices(&t.sampler);
         let offsets = t
@@ -82,6 +86,28 @@ impl Batch {
             .map_err(|e| self.resource_error(inst, e))?;
         self.store32(inst, out, inst.dst[0].mask);
         Ok(())
+    }
+
+    /// SAMPLE_INFO / SAMPLE_POS of the render target: the draw's samples per
+    /// pixel (1 outside the fragment stage). SAMPLE_INFO gives (count, 0, 0,
+    /// 0) as integers, SAMPLE_POS the position of sample `srcs[1].x` in [0, 1]
+    /// from the pixel corner, as the sampler-view forms do.
+    fn rasterizer_info(&mut self, inst: &Inst, srcs: &[Reg], env: &Env) {
+        let count = env.frag.map_or(1, |f| f.samples);
+        let mut out = ZERO_REG;
+        for l in (0..LANES).filter(|&l| self.exec >> l & 1 == 1) {
+            let v = if inst.op == Opcode::SAMPLE_INFO {
+                [count, 0, 0, 0]
+            } else {
+                let idx = srcs.get(1).map_or(0, |s| s[0][l]);
+                let (x, y) = texture::exec::sample_position(count, idx).unwrap_or((0.0, 0.0));
+                [x.to_bits(), y.to_bits(), 0, 0]
+            };
+            for (c, w) in v.into_iter().enumerate() {
+                out[c][l] = w;
+            }
+        }
+        self.store32(inst, out, inst.dst[0].mask);
     }
 
     /// LOAD, STORE, atomics and RESQ on `IMAGE[index]`.

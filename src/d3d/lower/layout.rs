@@ -809,6 +809,38 @@ impl Builder<'_> {
         }
     }
 
+    /// SM5.1: the registers instructions name with an immediate index, per
+    /// (register file, range id) (`T2[9]` names register 9 of range T2).
+    fn direct_registers(&self) -> HashMap<(RegisterFile, u32), BTreeSet<u32>> {
+        let mut out: HashMap<(RegisterFile, u32), BTreeSet<u32>> = HashMap::new();
+        if !self.lay.sm51 {
+            return out;
+        }
+        for inst in &self.p.instructions {
+            if inst.opcode.is_declaration() {
+                continue;
+            }
+            for op in &inst.operands {
+                if !matches!(
+                    op.file,
+                    RegisterFile::ConstantBuffer
+                        | RegisterFile::Resource
+                        | RegisterFile::Sampler
+                        | RegisterFile::UnorderedAccessView
+                ) {
+                    continue;
+                }
+                if let (Some(id), Some(r)) = (
+                    op.indices.first().and_then(imm_index),
+                    op.indices.get(1).and_then(imm_index),
+                ) {
+                    out.entry((op.file, id)).or_default().insert(r);
+                }
+            }
+        }
+        out
+    }
+
     fn binding(&mut self, slot: D3dSlot, file: File, index: u32) -> &mut Binding {
         self.lay.bindings.push(Binding {
             slot,
@@ -829,6 +861,7 @@ impl Builder<'_> {
         let mut max_t = 0u32;
         let mut max_s = 0u32;
         let mut max_cb = 0u32;
+        let directs = self.direct_registers();
         for (i, inst) in p.instructions.iter().enumerate() {
             if !matches!(
                 inst.opcode,
@@ -842,8 +875,15 @@ impl Builder<'_> {
             ) {
                 continue;
             }
-            let (_, lo, hi, space) = self.range_of(i, inst)?;
-            let top = self.space_index(i, hi.unwrap_or(lo).min(255).max(lo), space)? + 1;
+            let (id, lo, hi, space) = self.range_of(i, inst)?;
+            let last = hi.unwrap_or(lo).min(255).max(lo);
+            let last = inst
+                .operands
+                .first()
+                .and_then(|op| directs.get(&(op.file, id)))
+                .and_then(|d| d.last())
+                .map_or(last, |&d| last.max(d.min(255)));
+            let top = self.space_index(i, last, space)? + 1;
             match inst.opcode {
                 D::DclUavRaw | D::DclUavStructured => max_uav_buffer = max_uav_buffer.max(top),
                 D::DclResource | D::DclResourceRaw | D::DclResourceStructured => {
@@ -956,18 +996,28 @@ impl Builder<'_> {
                     return_type,
                 },
             );
-            // Declarations: each register of a bounded range; the first of
-            // an unbounded one (indirect accesses need only one).
-            let count = match hi {
-                Some(h) => (h - lo + 1).min(256),
-                None => 1,
+            // Declarations: each register of a bounded range, the first of
+            // an unbounded one (indirect accesses need only one), and every
+            // register an instruction names directly (in an unbounded range,
+            // or beyond a bounded one: D3D leaves that undefined, the
+            // lowering gives it the register's own slot).
+            let mut registers: BTreeSet<u32> = match hi {
+                Some(h) => (lo..=h.min(lo.saturating_add(255))).collect(),
+                None => BTreeSet::from([lo]),
             };
-            if base as u64 + count as u64 > 32767 {
-                return Err(self.fail(i, "register index beyond the TGSI range"));
+            if let Some(d) = inst.operands.first().and_then(|op| directs.get(&(op.file, id))) {
+                registers.extend(d.iter().copied());
             }
-            for k in 0..count {
-                let index = base + k;
-                let register = lo + k;
+            for register in registers {
+                let index = self.space_index(i, register, space)?;
+                let index = if file == File::Buffer && kind == ResKind::Texture {
+                    t_buffer_base + index
+                } else {
+                    index
+                };
+                if index > 32767 {
+                    return Err(self.fail(i, "register index beyond the TGSI range"));
+                }
                 let slot = match kind {
                     ResKind::Cb => D3dSlot::ConstantBuffer { register, space },
                     ResKind::Texture => D3dSlot::Texture { register, space },
@@ -1309,10 +1359,38 @@ impl Builder<'_> {
                 Special::Temp(t)
             }
             R::InnerCoverage => {
-                return Err(self.fail(
-                    i,
-                    "vInnerCoverage (SV_InnerCoverage) reports conservative-rasterization coverage, which TGSI cannot express",
-                ));
+                // Without conservative rasterization, "the pixel is fully
+                // covered" is "every sample is covered":
+                // (SAMPLEMASK == (1 << samples) - 1) & 1, the sample count
+                // from SAMPLE_INFO of the render target (a TEMP operand).
+                let mask = self.sv(SemanticName::SampleMask);
+                let t = self.lay.persistent_temp();
+                let temp = reg(File::Temp, t as i32);
+                let imm = |lay: &mut Layout, v: u32| {
+                    let (k, c) = lay.imms.scalar(ImmType::Uint32, v);
+                    scalar_src(reg(File::Immediate, k as i32), c)
+                };
+                let (zero, one, all) = (
+                    imm(&mut self.lay, 0),
+                    imm(&mut self.lay, 1),
+                    imm(&mut self.lay, u32::MAX),
+                );
+                let x = || scalar_src(temp, 0);
+                for (op, srcs) in [
+                    (Opcode::SAMPLE_INFO, vec![src(temp, [0, 1, 2, 3]), zero]),
+                    (Opcode::SHL, vec![one, x()]),
+                    (Opcode::UADD, vec![x(), all]),
+                    (
+                        Opcode::USEQ,
+                        vec![scalar_src(reg(File::SystemValue, mask as i32), 0), x()],
+                    ),
+                    (Opcode::AND, vec![x(), one]),
+                ] {
+                    self.lay
+                        .prologue
+                        .push((i, Instruction::new(op, vec![dst(temp, 1)], srcs)));
+                }
+                Special::Temp(t)
             }
             other => {
                 return Err(self.fail(
