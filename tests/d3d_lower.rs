@@ -120,10 +120,7 @@ fn every_corpus_program_lowers_validates_and_reassembles() {
     for d in &done {
         *by_type.entry(format!("{:?}", d.program_type)).or_insert(0) += 1;
     }
-    eprintln!(
-        "lowered {} programs ({by_type:?})",
-        done.len()
-    );
+    eprintln!("lowered {} programs ({by_type:?})", done.len());
     if !failures.is_empty() {
         let summary: Vec<String> = failures
             .iter()
@@ -338,9 +335,14 @@ fn inner_coverage_is_full_sample_coverage() {
     let blob = "tests/fixtures/d3d/dxdecompiler/Internal/RasterOrderViews.o";
     let (code, out, err) = tgsi(&["lower", blob]);
     assert_eq!(code, 0, "{err}");
-    let at = out.find("; dcl_input vInnerCoverage").expect("the declaration's lines");
+    let at = out
+        .find("; dcl_input vInnerCoverage")
+        .expect("the declaration's lines");
     let lines: Vec<&str> = out[at..].lines().skip(1).take(5).collect();
-    for (line, op) in lines.iter().zip(["SAMPLE_INFO", "SHL", "UADD", "USEQ", "AND"]) {
+    for (line, op) in lines
+        .iter()
+        .zip(["SAMPLE_INFO", "SHL", "UADD", "USEQ", "AND"])
+    {
         assert!(line.contains(op), "{line} should be {op}");
     }
 }

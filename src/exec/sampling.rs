@@ -14,9 +14,9 @@
 //!   atomics skip helper lanes. A LOAD's result is permuted by the swizzle
 //!   of its IMAGE operand, as for buffers.
 
-use super::{ExecError, LANES};
 use super::decode::{Code, IndexExpr, Inst};
 use super::machine::{Batch, Env, Reg, ZERO_REG};
+use super::{ExecError, LANES};
 use crate::enums::{Processor, TextureTarget};
 use crate::opcode::Opcode;
 use crate::texture::{self, Format, TexOp};

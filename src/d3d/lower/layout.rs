@@ -1005,7 +1005,11 @@ impl Builder<'_> {
                 Some(h) => (lo..=h.min(lo.saturating_add(255))).collect(),
                 None => BTreeSet::from([lo]),
             };
-            if let Some(d) = inst.operands.first().and_then(|op| directs.get(&(op.file, id))) {
+            if let Some(d) = inst
+                .operands
+                .first()
+                .and_then(|op| directs.get(&(op.file, id)))
+            {
                 registers.extend(d.iter().copied());
             }
             for register in registers {
