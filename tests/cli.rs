@@ -339,3 +339,25 @@ fn render_takes_a_direct3d_pixel_shader() {
     assert_eq!(img.pixels, vec![64, 128, 128, 255, 191, 128, 128, 255]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tgsi bench d3d` runs the corpus Direct3D reduction beside its TGSI twin
+/// and refuses to time them unless their outputs are identical.
+#[test]
+fn bench_d3d_checks_the_twins_agree() {
+    let (code, out, err) = tgsi_out(&[
+        "bench",
+        "d3d",
+        "--invocations",
+        "512",
+        "--reps",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("outputs are identical"), "{out}");
+    assert!(out.contains("Direct3D runs at"), "{out}");
+    let (code, err) = tgsi(&["bench", "d3d", "--invocations", "100"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("multiple of 128"), "{err}");
+}

@@ -10,6 +10,8 @@
 //!   (u, v)), sampling a 256x256 RGBA8 texture bilinearly with REPEAT, the
 //!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second. With
 //!   `--peer` the image is also compared with llvmpipe's readback;
+//! * `d3d`: a Direct3D compute shader beside its TGSI twin, see
+//!   [`super::d3dbench`];
 //! * `ulp` and `math`: the accuracy (exhaustive) and the speed of the
 //!   transcendental kernels, see [`super::mathbench`].
 //!
@@ -45,6 +47,9 @@ pub enum Workload {
     Ulp,
     /// ns per lane of each transcendental kernel over 16-lane rows (`--func`, `--reps`)
     Math,
+    /// a Direct3D compute shader (fxc's tree reduction through shared
+    /// memory, from the corpus) beside the same work written in TGSI
+    D3d,
 }
 
 #[derive(clap::Args)]
@@ -146,6 +151,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
             return mathbench::ulp(args.func, threads, args.pow_samples);
         }
         Workload::Math => return mathbench::speed(args.func, args.reps),
+        Workload::D3d => return super::d3dbench::bench_d3d(args),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch to the verbs.
 
 mod bench;
+mod d3dbench;
 mod d3dverbs;
 mod input;
 mod mathbench;
