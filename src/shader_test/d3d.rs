@@ -69,6 +69,18 @@ pub fn check_container(bytes: &[u8], name: &str) -> Result<Checked, BuildError> 
     let (payload, offset, signatures) = if bytes.starts_with(b"DXBC") {
         let mut programs =
             crate::d3d::lower::container_programs(bytes).map_err(|e| message(e.to_string()))?;
+        // As Direct3D's runtime (and vkd3d-shader) do, a container whose
+        // checksum does not match its bytes is refused; an all-zero checksum
+        // (what tools that do not sign write) is accepted.
+        if let Ok(crate::d3d::container::ChecksumStatus::Mismatch { stored, .. }) =
+            crate::d3d::container::checksum_status(bytes)
+            && stored != [0; 4]
+        {
+            let e = crate::d3d::container::verify_checksum(bytes)
+                .err()
+                .map_or_else(String::new, |e| e.to_string());
+            return Err(message(e));
+        }
         if programs.len() != 1 {
             return Err(message(format!(
                 "the container holds {} programs; one is needed",
