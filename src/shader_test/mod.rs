@@ -39,6 +39,7 @@
 
 pub mod d3d;
 mod parse;
+mod qualifiers;
 mod run;
 mod targets;
 mod textures;

@@ -15,7 +15,7 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    fn new(line: usize, message: impl Into<String>) -> ParseError {
+    pub(super) fn new(line: usize, message: impl Into<String>) -> ParseError {
         ParseError {
             line,
             message: message.into(),
@@ -719,11 +719,18 @@ fn parse_section(
         }
         _ if words.contains(&"shader") => {
             let at = words.iter().position(|w| *w == "shader").unwrap_or(0);
-            parse_shader_header(line, &words[..at], &words[at + 1..]).map(
-                |(stage, language, fail)| {
-                    Section::Shader(shader_body(stage, language, fail, line, body, source))
-                },
-            )
+            let (modifiers, must_fail) =
+                super::qualifiers::shader_modifiers(line, &words[at + 1..])?;
+            parse_shader_header(line, &words[..at], &modifiers).map(|(stage, language, fail)| {
+                Section::Shader(shader_body(
+                    stage,
+                    language,
+                    fail || must_fail,
+                    line,
+                    body,
+                    source,
+                ))
+            })
         }
         ["constant", n] => {
             let index = parse_index(line, Some(n), "a constant buffer index")?;
@@ -754,7 +761,9 @@ fn parse_section(
         ["test"] => {
             let mut commands = Vec::new();
             for l in content() {
-                commands.push((l.number, parse_command(l.number, l.text.trim())?));
+                if let Some(text) = super::qualifiers::test_line(l.number, l.text)? {
+                    commands.push((l.number, parse_command(l.number, text)?));
+                }
             }
             Ok(Section::Test(TestSection { line, commands }))
         }
@@ -800,8 +809,6 @@ fn parse_shader_header(
             "dxbc-tpf-hex" if language == ShaderLanguage::Tgsi && !fail => {
                 language = ShaderLanguage::DxbcTpfHex
             }
-            // vkd3d marks gaps of its own implementation `todo`: no meaning here.
-            "todo" => {}
             other => {
                 return Err(ParseError::new(
                     line,
