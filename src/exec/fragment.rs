@@ -761,16 +761,8 @@ impl Program {
         let mut parts: Vec<Vec<TargetRows>> = ranges.iter().map(|_| Vec::new()).collect();
         for t in targets.iter_mut() {
             let (format, bpt) = (t.format, t.format.bytes_per_texel());
-            // Direct3D converts to half-float targets toward zero, saturating.
-            let halves_toward_zero = code.numerics == super::Numerics::Direct3D
-                && matches!(
-                    format.layout(),
-                    crate::texture::format::Layout::Plain {
-                        kind: crate::texture::format::Kind::Float,
-                        bits: 16,
-                        ..
-                    }
-                );
+            // Direct3D converts to narrower float formats toward zero.
+            let direct3d = code.numerics == super::Numerics::Direct3D;
             let samples = draw.samples as usize;
             let pitch = w * samples * bpt;
             let Some(level) = t.levels.first_mut() else {
@@ -787,7 +779,7 @@ impl Program {
                     bpt,
                     samples,
                     format,
-                    halves_toward_zero,
+                    direct3d,
                 });
                 rest = b;
             }
@@ -801,12 +793,11 @@ impl Program {
                         let o = (y - t.y0) as usize * t.pitch
                             + (x as usize * t.samples + s as usize) * t.bpt;
                         if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
-                            let v = if t.halves_toward_zero {
-                                v.map(ops::f32_to_half_value_toward_zero)
+                            if t.direct3d {
+                                t.format.encode_direct3d_into(v, dst);
                             } else {
-                                v
-                            };
-                            t.format.encode_into(v, dst);
+                                t.format.encode_into(v, dst);
+                            }
                         }
                     }
                 };
@@ -831,6 +822,6 @@ struct TargetRows<'a> {
     bpt: usize,
     samples: usize,
     format: crate::texture::Format,
-    /// Values are first cut to halves toward zero ([`super::Numerics::Direct3D`]).
-    halves_toward_zero: bool,
+    /// Converted under Direct3D's rules ([`super::Numerics::Direct3D`]).
+    direct3d: bool,
 }

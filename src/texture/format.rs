@@ -264,6 +264,34 @@ pub fn small_float_to_f32(v: u32, m: u32) -> f32 {
     }
 }
 
+/// f32 -> unsigned small float under Direct3D's "Data conversion rules"
+/// (a conversion to a narrower float format rounds toward zero; finite
+/// values beyond the range become the largest finite value, 65024 for 6
+/// mantissa bits, 64512 for 5); negative values and -0 give 0, NaN stays
+/// NaN, +inf stays +inf.
+pub fn f32_to_small_float_toward_zero(f: f32, m: u32) -> u32 {
+    if f.is_nan() {
+        return (31 << m) | (1 << (m - 1));
+    }
+    if f <= 0.0 {
+        return 0;
+    }
+    if f.is_infinite() {
+        return 31 << m;
+    }
+    if f < f32::from_bits((127 - 14) << 23) {
+        // below the smallest normal: code = f * 2^(14+m), truncated (exact
+        // in f64, so the floor is the truncation)
+        return (f as f64 * (1u64 << (14 + m)) as f64).floor() as u32;
+    }
+    let b = f.to_bits();
+    let e = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    if e >= 31 {
+        return (30 << m) | ((1 << m) - 1);
+    }
+    ((e as u32) << m) | ((b & 0x7f_ffff) >> (23 - m))
+}
+
 /// f32 -> unsigned small float (5-bit exponent, `m` mantissa bits): round
 /// to nearest even; negative values and -0 give 0, NaN stays NaN, values
 /// beyond the range round to infinity.
@@ -615,7 +643,29 @@ impl Format {
         }
     }
 
-    /// Encodes one texel into a new vector of `bytes_per_texel` bytes.
+    /// [`Format::encode_into`] under Direct3D's conversion rules where they
+    /// differ from rounding to nearest: 16-bit float channels and the 11-
+    /// and 10-bit floats of r11g11b10f round toward zero and saturate at
+    /// their largest finite value ("Data conversion rules").
+    pub fn encode_direct3d_into(self, v: [u32; 4], out: &mut [u8]) {
+        match self.layout() {
+            Layout::Plain {
+                kind: Kind::Float,
+                bits: 16,
+                ..
+            } => self.encode_into(v.map(crate::exec::ops::f32_to_half_value_toward_zero), out),
+            Layout::Rg11b10f => {
+                let fl = |c: usize| f32::from_bits(v[c]);
+                let w = f32_to_small_float_toward_zero(fl(0), 6)
+                    | (f32_to_small_float_toward_zero(fl(1), 6) << 11)
+                    | (f32_to_small_float_toward_zero(fl(2), 5) << 22);
+                write_bits(out, 0, 4, w);
+            }
+            _ => self.encode_into(v, out),
+        }
+    }
+
+    /// Encodes one texel into a new vector of `bytes_per_texel` bytes.    /// Encodes one texel into a new vector of `bytes_per_texel` bytes.
     pub fn encode(self, v: [u32; 4]) -> Vec<u8> {
         let mut out = vec![0u8; self.bytes_per_texel()];
         self.encode_into(v, &mut out);
