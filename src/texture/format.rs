@@ -264,38 +264,23 @@ pub fn small_float_to_f32(v: u32, m: u32) -> f32 {
     }
 }
 
+/// f32 -> unsigned small float (5-bit exponent, `m` mantissa bits): round
+/// to nearest even; negative values and -0 give 0, NaN stays NaN, values
+/// beyond the range round to infinity.
+pub fn f32_to_small_float(f: f32, m: u32) -> u32 {
+    small_float(f, m, false)
+}
+
 /// f32 -> unsigned small float under Direct3D's "Data conversion rules"
 /// (a conversion to a narrower float format rounds toward zero; finite
 /// values beyond the range become the largest finite value, 65024 for 6
 /// mantissa bits, 64512 for 5); negative values and -0 give 0, NaN stays
 /// NaN, +inf stays +inf.
 pub fn f32_to_small_float_toward_zero(f: f32, m: u32) -> u32 {
-    if f.is_nan() {
-        return (31 << m) | (1 << (m - 1));
-    }
-    if f <= 0.0 {
-        return 0;
-    }
-    if f.is_infinite() {
-        return 31 << m;
-    }
-    if f < f32::from_bits((127 - 14) << 23) {
-        // below the smallest normal: code = f * 2^(14+m), truncated (exact
-        // in f64, so the floor is the truncation)
-        return (f as f64 * (1u64 << (14 + m)) as f64).floor() as u32;
-    }
-    let b = f.to_bits();
-    let e = ((b >> 23) & 0xff) as i32 - 127 + 15;
-    if e >= 31 {
-        return (30 << m) | ((1 << m) - 1);
-    }
-    ((e as u32) << m) | ((b & 0x7f_ffff) >> (23 - m))
+    small_float(f, m, true)
 }
 
-/// f32 -> unsigned small float (5-bit exponent, `m` mantissa bits): round
-/// to nearest even; negative values and -0 give 0, NaN stays NaN, values
-/// beyond the range round to infinity.
-pub fn f32_to_small_float(f: f32, m: u32) -> u32 {
+fn small_float(f: f32, m: u32, toward_zero: bool) -> u32 {
     if f.is_nan() {
         return (31 << m) | (1 << (m - 1));
     }
@@ -306,25 +291,30 @@ pub fn f32_to_small_float(f: f32, m: u32) -> u32 {
         return 31 << m;
     }
     if f < f32::from_bits((127 - 14) << 23) {
-        // below the smallest normal: code = f * 2^(14+m), rounded
+        // below the smallest normal: code = f * 2^(14+m) (exact in f64), rounded
         let scaled = f as f64 * (1u64 << (14 + m)) as f64;
-        return rne(scaled) as u32;
+        return if toward_zero { scaled.floor() } else { rne(scaled) } as u32;
     }
     let b = f.to_bits();
     let e = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let largest = (30 << m) | ((1 << m) - 1);
     if e >= 31 {
-        return 31 << m;
+        return if toward_zero { largest } else { 31 << m };
     }
     let shift = 23 - m;
     let mant = b & 0x7f_ffff;
     let keep = mant >> shift;
+    let code = ((e as u32) << m) + keep;
+    if toward_zero {
+        return code;
+    }
     let rem = mant & ((1 << shift) - 1);
     let half = 1 << (shift - 1);
-    let mut code = ((e as u32) << m) + keep;
     if rem > half || (rem == half && keep & 1 == 1) {
-        code += 1;
+        code + 1
+    } else {
+        code
     }
-    code.min(31 << m)
 }
 
 /// UNORM8 code -> float: the exact quotient rounded once (as [`unorm_to_float`]).
