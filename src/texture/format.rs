@@ -293,7 +293,11 @@ fn small_float(f: f32, m: u32, toward_zero: bool) -> u32 {
     if f < f32::from_bits((127 - 14) << 23) {
         // below the smallest normal: code = f * 2^(14+m) (exact in f64), rounded
         let scaled = f as f64 * (1u64 << (14 + m)) as f64;
-        return if toward_zero { scaled.floor() } else { rne(scaled) } as u32;
+        return if toward_zero {
+            scaled.floor()
+        } else {
+            rne(scaled)
+        } as u32;
     }
     let b = f.to_bits();
     let e = ((b >> 23) & 0xff) as i32 - 127 + 15;

@@ -1785,101 +1785,135 @@ impl Builder<'_> {
         }
         let a = self.lay.new_array(len);
         self.lay.patch = Some(a);
-        let mut outer: Option<u32> = None;
-        let mut inner: Option<u32> = None;
+        self.patch_constant_io(decls, a, true);
+        Ok(())
+    }
+
+    /// The patch constants of a domain shader's inputs (`input`) or of a
+    /// hull shader's outputs: `vpc#` / `o#` live in the TEMP array `a`; the
+    /// tess factors become components of one TESSOUTER / TESSINNER
+    /// register, the others PATCH[#] registers. Inputs are copied into the
+    /// array in the prologue, outputs out of it when the patch-constant
+    /// phases end.
+    fn patch_constant_io(&mut self, decls: &[&IoDecl], a: TempArray, input: bool) {
+        let (file, d3d_file) = if input {
+            (File::Input, RegisterFile::InputPatchConstant)
+        } else {
+            (File::Output, RegisterFile::Output)
+        };
+        let mut factors: [Option<u32>; 2] = [None, None];
         let mut plain: HashMap<u32, u32> = HashMap::new();
         for d in decls {
             let temp = reg(File::Temp, (a.first + d.reg) as i32);
-            if let Some((is_outer, comp)) = tess_factor(d.sv) {
-                let slot = if is_outer { &mut outer } else { &mut inner };
-                let k = match *slot {
-                    Some(k) => k,
-                    None => {
-                        let k = self.next_in;
-                        self.next_in += 1;
-                        *slot = Some(k);
-                        let mut decl = Declaration::new(File::Input, k, k);
-                        decl.semantic = Some(Semantic {
-                            name: if is_outer {
-                                SemanticName::TessOuter
-                            } else {
-                                SemanticName::TessInner
-                            },
-                            index: 0,
-                            streams: [0; 4],
-                        });
-                        self.lay.decls.push(decl);
-                        k
+            let factor = tess_factor(d.sv);
+            let (name, index) = match factor {
+                Some((true, _)) => (SemanticName::TessOuter, 0),
+                Some((false, _)) => (SemanticName::TessInner, 0),
+                None => (SemanticName::Patch, d.reg),
+            };
+            let known = match factor {
+                Some((is_outer, _)) => factors[usize::from(!is_outer)],
+                None => plain.get(&d.reg).copied(),
+            };
+            let k = match known {
+                Some(k) => k,
+                None => {
+                    let next = if input {
+                        &mut self.next_in
+                    } else {
+                        &mut self.next_out
+                    };
+                    let k = *next;
+                    *next += 1;
+                    match factor {
+                        Some((is_outer, _)) => factors[usize::from(!is_outer)] = Some(k),
+                        None => {
+                            plain.insert(d.reg, k);
+                        }
                     }
-                };
-                let name = if is_outer {
-                    SemanticName::TessOuter
-                } else {
-                    SemanticName::TessInner
-                };
-                for c in 0..4u8 {
-                    if d.mask & (1 << c) != 0 {
-                        self.lay.prologue.push((
-                            d.at,
-                            Instruction::new(
-                                Opcode::MOV,
-                                vec![dst(temp, 1 << c)],
-                                vec![scalar_src(reg(File::Input, k as i32), comp)],
-                            ),
-                        ));
-                        let signature = self.signature_name(true, true, d.reg, c);
-                        self.lay.io_in.push(IoComponent {
-                            d3d_file: RegisterFile::InputPatchConstant,
-                            d3d_register: d.reg,
-                            d3d_component: c,
-                            file: File::Input,
-                            index: k,
-                            component: comp,
-                            semantic: Some((name, 0)),
-                            stream: 0,
-                            signature,
-                        });
-                    }
+                    let mut decl = Declaration::new(file, k, k);
+                    decl.semantic = Some(Semantic {
+                        name,
+                        index,
+                        streams: [0; 4],
+                    });
+                    self.lay.decls.push(decl);
+                    k
                 }
-            } else {
-                let k = match plain.get(&d.reg) {
-                    Some(k) => *k,
-                    None => {
-                        let k = self.next_in;
-                        self.next_in += 1;
-                        plain.insert(d.reg, k);
-                        let mut decl = Declaration::new(File::Input, k, k);
-                        decl.semantic = Some(Semantic {
-                            name: SemanticName::Patch,
-                            index: d.reg,
-                            streams: [0; 4],
-                        });
-                        self.lay.decls.push(decl);
-                        k
-                    }
-                };
-                self.lay.prologue.push((
-                    d.at,
+            };
+            let r = reg(file, k as i32);
+            let Some((_, comp)) = factor else {
+                let mov = if input {
                     Instruction::new(
                         Opcode::MOV,
                         vec![dst(temp, d.mask)],
-                        vec![src(reg(File::Input, k as i32), [0, 1, 2, 3])],
-                    ),
-                ));
+                        vec![src(r, [0, 1, 2, 3])],
+                    )
+                } else {
+                    Instruction::new(
+                        Opcode::MOV,
+                        vec![dst(r, d.mask)],
+                        vec![src(temp, [0, 1, 2, 3])],
+                    )
+                };
+                self.patch_move(d.at, input, mov);
                 self.note_io(
+                    input,
                     true,
-                    true,
-                    RegisterFile::InputPatchConstant,
+                    d3d_file,
                     d.reg,
                     d.mask,
-                    File::Input,
+                    file,
                     k,
-                    Some((SemanticName::Patch, d.reg)),
+                    Some((name, index)),
                     0,
                 );
+                continue;
+            };
+            for c in (0..4u8).filter(|c| d.mask & (1 << c) != 0) {
+                let mov = if input {
+                    Instruction::new(
+                        Opcode::MOV,
+                        vec![dst(temp, 1 << c)],
+                        vec![scalar_src(r, comp)],
+                    )
+                } else {
+                    Instruction::new(
+                        Opcode::MOV,
+                        vec![dst(r, 1 << comp)],
+                        vec![scalar_src(temp, c)],
+                    )
+                };
+                self.patch_move(d.at, input, mov);
+                let signature = self.signature_name(input, true, d.reg, c);
+                let e = IoComponent {
+                    d3d_file,
+                    d3d_register: d.reg,
+                    d3d_component: c,
+                    file,
+                    index: k,
+                    component: comp,
+                    semantic: Some((name, 0)),
+                    stream: 0,
+                    signature,
+                };
+                if input {
+                    self.lay.io_in.push(e);
+                } else {
+                    self.lay.io_out.push(e);
+                }
             }
         }
-        Ok(())
+    }
+
+    /// A patch-constant copy: into the array in the prologue (inputs), out
+    /// of it after the patch-constant phases (outputs).
+    fn patch_move(&mut self, at: usize, input: bool, mov: Instruction) {
+        if input {
+            self.lay.prologue.push((at, mov));
+        } else {
+            self.lay.patch_flush.push((at, mov));
+        }
     }
 
     /// What an output declaration becomes.
@@ -2221,96 +2255,7 @@ impl Builder<'_> {
         }
         let a = self.lay.new_array(len);
         self.lay.patch = Some(a);
-        let mut outer: Option<u32> = None;
-        let mut inner: Option<u32> = None;
-        let mut plain: HashMap<u32, u32> = HashMap::new();
-        for d in patch {
-            let temp = reg(File::Temp, (a.first + d.reg) as i32);
-            if let Some((is_outer, comp)) = tess_factor(d.sv) {
-                let name = if is_outer {
-                    SemanticName::TessOuter
-                } else {
-                    SemanticName::TessInner
-                };
-                let slot = if is_outer { &mut outer } else { &mut inner };
-                let k = match *slot {
-                    Some(k) => k,
-                    None => {
-                        let k = self.next_out;
-                        self.next_out += 1;
-                        *slot = Some(k);
-                        let mut decl = Declaration::new(File::Output, k, k);
-                        decl.semantic = Some(Semantic {
-                            name,
-                            index: 0,
-                            streams: [0; 4],
-                        });
-                        self.lay.decls.push(decl);
-                        k
-                    }
-                };
-                for c in 0..4u8 {
-                    if d.mask & (1 << c) != 0 {
-                        self.lay.patch_flush.push((
-                            d.at,
-                            Instruction::new(
-                                Opcode::MOV,
-                                vec![dst(reg(File::Output, k as i32), 1 << comp)],
-                                vec![scalar_src(temp, c)],
-                            ),
-                        ));
-                        let signature = self.signature_name(false, true, d.reg, c);
-                        self.lay.io_out.push(IoComponent {
-                            d3d_file: RegisterFile::Output,
-                            d3d_register: d.reg,
-                            d3d_component: c,
-                            file: File::Output,
-                            index: k,
-                            component: comp,
-                            semantic: Some((name, 0)),
-                            stream: 0,
-                            signature,
-                        });
-                    }
-                }
-            } else {
-                let k = match plain.get(&d.reg) {
-                    Some(k) => *k,
-                    None => {
-                        let k = self.next_out;
-                        self.next_out += 1;
-                        plain.insert(d.reg, k);
-                        let mut decl = Declaration::new(File::Output, k, k);
-                        decl.semantic = Some(Semantic {
-                            name: SemanticName::Patch,
-                            index: d.reg,
-                            streams: [0; 4],
-                        });
-                        self.lay.decls.push(decl);
-                        k
-                    }
-                };
-                self.lay.patch_flush.push((
-                    d.at,
-                    Instruction::new(
-                        Opcode::MOV,
-                        vec![dst(reg(File::Output, k as i32), d.mask)],
-                        vec![src(temp, [0, 1, 2, 3])],
-                    ),
-                ));
-                self.note_io(
-                    false,
-                    true,
-                    RegisterFile::Output,
-                    d.reg,
-                    d.mask,
-                    File::Output,
-                    k,
-                    Some((SemanticName::Patch, d.reg)),
-                    0,
-                );
-            }
-        }
+        self.patch_constant_io(&patch, a, false);
         Ok(())
     }
 }
