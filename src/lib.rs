@@ -11,7 +11,8 @@
 //! * [`texture`] – texel formats, textures, samplers, every sampling opcode and images;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
 //! * [`d3d`] – Direct3D SM4/SM5 bytecode: DXBC containers, tokens, listings, assembler;
-//! * [`diag`] – diagnostics and their rustc-like rendering.
+//! * [`diag`] – diagnostics and their rustc-like rendering;
+//! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
 
 pub mod d3d;
 pub mod diag;
@@ -20,6 +21,7 @@ pub mod exec;
 pub mod format_names;
 pub mod image_io;
 pub mod ir;
+pub mod mesh_io;
 pub mod opcode;
 pub mod shader_test;
 pub mod text;

@@ -62,7 +62,7 @@ fn float_word(r: &mut Rng) -> u32 {
         0x7f7f_ffff,
     ];
     let w = r.next();
-    if w % 8 == 0 {
+    if w.is_multiple_of(8) {
         return EDGES[(w >> 3) as usize % EDGES.len()];
     }
     // a normal float between 2^-47 and 2^48, so that no sum, product or
@@ -93,7 +93,7 @@ fn input_words(kind: Inputs, seed: u64) -> Vec<u32> {
             Inputs::Words => {
                 const EDGES: [u32; 8] = [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 31, 32, 33];
                 let w = r.next();
-                out.push(if w % 5 == 0 {
+                out.push(if w.is_multiple_of(5) {
                     EDGES[(w >> 3) as usize % EDGES.len()]
                 } else {
                     r.next()
@@ -110,7 +110,7 @@ fn input_words(kind: Inputs, seed: u64) -> Vec<u32> {
                     0xbff0_0000_0000_0000,
                 ];
                 let w = r.next();
-                let d = if w % 8 == 0 {
+                let d = if w.is_multiple_of(8) {
                     EDGES[(w >> 3) as usize % EDGES.len()]
                 } else {
                     // between 2^-60 and 2^61: doubles keep denormals under
@@ -140,9 +140,10 @@ fn words(bytes: &[u8]) -> Vec<u32> {
 }
 
 fn resources(input: &[u32]) -> Resources {
-    let mut res = Resources::default();
-    res.buffers = vec![bytes(input), vec![0; THREADS as usize * 16]];
-    res
+    Resources {
+        buffers: vec![bytes(input), vec![0; THREADS as usize * 16]],
+        ..Resources::default()
+    }
 }
 
 fn run_d3d(asm: &str, input: &[u32]) -> Vec<u32> {

@@ -80,10 +80,9 @@ pub fn bench_d3d(args: &BenchArgs) -> Result<ExitCode> {
     let n = args.invocations as usize;
     let groups = args.invocations / GROUP;
     let sides = sides()?;
-    let fresh = || {
-        let mut res = Resources::default();
-        res.buffers = vec![input(n)];
-        res
+    let fresh = || Resources {
+        buffers: vec![input(n)],
+        ..Resources::default()
     };
     // Same bits: one thread, so the groups run in order on both sides.
     let serial = Limits {

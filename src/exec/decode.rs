@@ -799,7 +799,7 @@ fn resource_of(
     };
     let direct = Register {
         index: Index::direct(reg.index.offset.max(0)),
-        ..reg.clone()
+        ..*reg
     };
     Ok((Some(direct_resource(i, inst, layout, &direct)?), addr))
 }
