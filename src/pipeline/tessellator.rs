@@ -71,6 +71,14 @@ impl Settings {
             output,
         })
     }
+    /// The settings a Direct3D hull shader declares (`dcl_tessellator_*`).
+    pub fn from_hull(t: &crate::d3d::lower::Tessellator) -> Result<Settings, String> {
+        Settings::new(
+            t.domain.unwrap_or(Domain::Undefined),
+            t.partitioning.unwrap_or(Partitioning::Undefined),
+            t.output_primitive.unwrap_or(OutputPrimitive::Undefined),
+        )
+    }
     pub fn domain(&self) -> Domain {
         self.domain
     }
