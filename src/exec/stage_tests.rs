@@ -81,8 +81,8 @@ fn geometry_amplifies_a_triangle_into_two_streams() {
     let s0 = &out.streams[0];
     let s1 = &out.streams[1];
     assert_eq!((s0.vertices, s1.vertices), (6, 6));
-    for k in 0..6 {
-        assert_eq!(out.vertex(0, k), &v[k][..]);
+    for (k, input) in v.iter().enumerate() {
+        assert_eq!(out.vertex(0, k), &input[..]);
         let x = floats(&out.vertex(1, k)[0]);
         assert_eq!(x, [k as f32 + 100.0, 10.0 * k as f32, 0.0, 1.0]);
     }

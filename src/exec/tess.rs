@@ -161,13 +161,13 @@ impl Program {
             .map(|p| p.1)
     }
 
-    /// The tessellator settings a TESS_EVAL shader's properties give:
-    /// TES_PRIM_MODE TRIANGLES / QUADS / LINES is the tri / quad / isoline
-    /// domain, TES_SPACING EQUAL / FRACTIONAL_ODD / FRACTIONAL_EVEN (2 / 0 /
-    /// 1) is integer / fractional_odd / fractional_even partitioning (EQUAL
-    /// when missing), TES_POINT_MODE gives points, otherwise isolines give
-    /// lines and the other domains triangles, clockwise when
-    /// TES_VERTEX_ORDER_CW is set.
+    /// The tessellator settings a TESS_EVAL shader's properties give. The
+    /// domain is TES_PRIM_MODE: TRIANGLES tri, QUADS quad, LINES isoline.
+    /// TES_SPACING EQUAL (2, also when missing), FRACTIONAL_ODD (0) and
+    /// FRACTIONAL_EVEN (1) are the integer, fractional_odd and
+    /// fractional_even partitionings. TES_POINT_MODE gives points;
+    /// otherwise isolines give lines and the other domains triangles,
+    /// clockwise when TES_VERTEX_ORDER_CW is set.
     pub fn tessellator_settings(&self) -> Result<Settings, ExecError> {
         if self.code.processor != Processor::TessEval {
             return Err(ExecError::general(format!(

@@ -237,6 +237,11 @@ fn clamp_factor(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
+/// An outer factor that culls the patch: NaN, zero or negative.
+fn culls(x: f32) -> bool {
+    x.is_nan() || x <= 0.0
+}
+
 /// `(int)x` is even.
 fn is_even(x: f32) -> bool {
     (x as i32) & 1 == 0
@@ -698,7 +703,7 @@ impl Tessellator {
     // ---- quad ---------------------------------------------------------------
 
     fn quad(&mut self, outer: [f32; 4], inner: [f32; 2]) -> Option<()> {
-        if outer.iter().any(|&x| !(x > 0.0)) {
+        if outer.iter().any(|&x| culls(x)) {
             return None;
         }
         let outer = outer.map(|x| self.outer(x));
@@ -924,7 +929,7 @@ impl Tessellator {
     // ---- tri ----------------------------------------------------------------
 
     fn tri(&mut self, outer: [f32; 3], inner: f32) -> Option<()> {
-        if outer.iter().any(|&x| !(x > 0.0)) {
+        if outer.iter().any(|&x| culls(x)) {
             return None;
         }
         let outer = outer.map(|x| self.outer(x));
@@ -981,7 +986,7 @@ impl Tessellator {
             for edge in 0..3 {
                 // the ring's distance from the edge, scaled to barycentric space
                 let perp = (inside.place(start) * TWO_THIRDS + HALF) >> FRACTION_BITS;
-                let shift = (perp + 1) / 2;
+                let shift = perp.div_ceil(2);
                 for p in start..end {
                     let q = if edge & 1 == 1 { p } else { end - (p - start) };
                     let at = inside.place(q).wrapping_sub(shift);
@@ -1043,7 +1048,7 @@ impl Tessellator {
     // ---- isoline --------------------------------------------------------------
 
     fn isoline(&mut self, density: f32, detail: f32) -> Option<()> {
-        if !(density > 0.0) || !(detail > 0.0) {
+        if culls(density) || culls(detail) {
             return None;
         }
         let density = clamp_factor(density, MIN_ODD_FACTOR, MAX_FACTOR).ceil();
