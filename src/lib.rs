@@ -23,6 +23,7 @@ pub mod image_io;
 pub mod ir;
 pub mod mesh_io;
 pub mod opcode;
+pub mod pipeline;
 pub mod shader_test;
 pub mod text;
 pub mod texture;

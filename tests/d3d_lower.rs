@@ -382,3 +382,119 @@ fn damaged_programs_never_panic() {
     }
     assert!(tried > 1000, "only {tried} damaged programs");
 }
+
+/// Synthetic vertices: `n` vertices of 32 attributes, vertex k attribute a
+/// = (k + a/4, 1, -k, 1).
+fn synthetic_vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
+    (0..n)
+        .map(|k| {
+            (0..32)
+                .map(|a| [k as f32 + a as f32 / 4.0, 1.0, -(k as f32), 1.0].map(f32::to_bits))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
+    use tgsi::exec::{GeometryInput, Numerics, PatchInput, TessEvalPatch};
+    use tgsi::pipeline::tessellator::{Settings, tessellate};
+    let (done, _, _) = lower_corpus();
+    let limits = Limits {
+        max_instructions: 200_000,
+        ..Limits::default()
+    };
+    let (mut gs, mut hs, mut ds) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for d in &done {
+        let processor = d.lowered.shader.processor;
+        if !matches!(
+            processor,
+            Processor::Geometry | Processor::TessCtrl | Processor::TessEval
+        ) {
+            continue;
+        }
+        let program = match Program::compile_with(&d.lowered.shader, Numerics::Direct3D) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{}: compile: {}", d.name, e.message));
+                continue;
+            }
+        };
+        let mut res = resources(&d.lowered);
+        let r = match processor {
+            Processor::Geometry => {
+                gs += 1;
+                // two primitives of the declared input primitive
+                let n = program
+                    .property(tgsi::enums::PropertyName::GsInputPrimitive)
+                    .and_then(tgsi::enums::Primitive::from_u32)
+                    .map_or(1, |p| p.vertices_per_primitive()) as usize;
+                let vertices = synthetic_vertices(2 * n);
+                let indices: Vec<u32> = (0..2 * n as u32).collect();
+                program
+                    .run_geometry(
+                        &mut res,
+                        &GeometryInput {
+                            vertices: &vertices,
+                            indices: &indices,
+                            primitive_ids: &[7, 8],
+                        },
+                        &limits,
+                    )
+                    .map(|_| ())
+            }
+            Processor::TessCtrl => {
+                hs += 1;
+                let tess = d.lowered.tessellator.expect("hull settings");
+                if let Err(e) = Settings::from_hull(&tess) {
+                    failures.push(format!("{}: settings: {e}", d.name));
+                }
+                let c = tess.input_control_points.clamp(1, 32) as usize;
+                let vertices = synthetic_vertices(2 * c);
+                let indices: Vec<u32> = (0..2 * c as u32).collect();
+                program
+                    .run_tess_ctrl(
+                        &mut res,
+                        &PatchInput {
+                            vertices: &vertices,
+                            indices: &indices,
+                            control_points: c,
+                            primitive_ids: &[],
+                        },
+                        &limits,
+                    )
+                    .map(|_| ())
+            }
+            _ => {
+                ds += 1;
+                let settings = match program.tessellator_settings() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        failures.push(format!("{}: settings: {}", d.name, e.message));
+                        continue;
+                    }
+                };
+                let t = tessellate(&settings, &[3.0; 4], &[3.0; 2]).expect("not culled");
+                let patch = TessEvalPatch {
+                    control_points: synthetic_vertices(16),
+                    patch: synthetic_vertices(1).remove(0),
+                    outer: [3.0; 4],
+                    inner: [3.0; 2],
+                    primitive_id: 0,
+                };
+                program
+                    .run_tess_eval(&mut res, &patch, &t.points, &limits)
+                    .map(|_| ())
+            }
+        };
+        match r {
+            Err(e) if e.message.contains("instruction budget") => {}
+            Err(e) => failures.push(format!("{}: run: {}", d.name, e.message)),
+            Ok(()) => {}
+        }
+    }
+    eprintln!("ran {gs} geometry, {hs} hull, {ds} domain programs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(gs >= 5 && hs >= 5 && ds >= 5, "{gs} {hs} {ds}");
+}

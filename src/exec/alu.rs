@@ -243,6 +243,7 @@ impl Batch {
         d.mask = chans;
         store_rows(
             &mut self.regs,
+            &self.grids,
             self.exec,
             &self.exec_row,
             &d,

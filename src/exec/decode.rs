@@ -37,6 +37,26 @@ pub struct IndexExpr {
     pub addr: Option<AddrRef>,
 }
 
+/// A 2-D `[vertex][attribute]` operand of the geometry and tessellation
+/// stages whose indices are not both direct (direct ones become
+/// [`SrcKind::Reg`] when they live in registers). Entry `first + row *
+/// stride + col`, valid when `row < rows` and `col < stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Vertex inputs: the register of entry 0; patch store: its first register.
+    pub base: u32,
+    /// The entry of row 0, column 0.
+    pub first: u32,
+    pub stride: u32,
+    pub rows: u32,
+    pub row: IndexExpr,
+    pub col: IndexExpr,
+}
+
+/// Entries of the patch store per register: entry e is lane `e % 16` of
+/// register `base + e / 16`, so that the store is shared by the lanes.
+pub const PATCH_ENTRIES_PER_REG: u32 = 16;
+
 /// What a source operand reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SrcKind {
@@ -53,6 +73,11 @@ pub enum SrcKind {
     Const { buf: u32, slot: i32 },
     /// A constant read with a per-lane buffer or slot.
     ConstIndirect { buf: IndexExpr, slot: IndexExpr },
+    /// A per-lane vertex input `IN[v][a]` ([`Code::grids`]`[grid]`, registers).
+    Vertex { grid: u32 },
+    /// An entry of the tessellation-control patch store, shared by the
+    /// lanes of a patch ([`Code::grids`]`[grid]`).
+    Patch { grid: u32 },
     /// No operand (unused source slot).
     None,
 }
@@ -98,6 +123,11 @@ pub enum DstKind {
         len: u32,
         offset: i32,
         addr: AddrRef,
+    },
+    /// An entry of the tessellation-control patch store ([`Code::grids`]`[grid]`);
+    /// lanes write it in lane order.
+    Patch {
+        grid: u32,
     },
 }
 
@@ -261,6 +291,23 @@ pub struct Code {
     pub color0_writes_all: bool,
     /// The numeric rules the program was compiled under.
     pub numerics: super::Numerics,
+    /// The 2-D operands, by [`SrcKind::Vertex`] / [`SrcKind::Patch`] /
+    /// [`DstKind::Patch`] index.
+    pub grids: Vec<Grid>,
+    /// GEOM, TESS_CTRL, TESS_EVAL: the per-vertex inputs `IN[v][a]`, one
+    /// register per (v, a) at `vertex_in.base + v * input.len + a`, for
+    /// `vertex_rows` vertices. Not cleared by a batch reset: the stage fills it.
+    pub vertex_in: FileRange,
+    pub vertex_rows: u32,
+    /// TESS_CTRL: the patch store (every OUT access): entries `0..output.len`
+    /// are the 1-D (per-patch) outputs, then `patch_rows` control points of
+    /// `output.len` entries, [`PATCH_ENTRIES_PER_REG`] entries per register.
+    pub patch: FileRange,
+    pub patch_rows: u32,
+    /// Declared inputs with a semantic: (IN index, name, semantic index).
+    pub input_semantics: Vec<(u32, SemanticName, u32)>,
+    /// The shader's properties (last value of each).
+    pub properties: Vec<(PropertyName, u32)>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -281,9 +328,90 @@ struct Layout {
     addr: FileRange,
     system: FileRange,
     imm: FileRange,
+    vertex_in: FileRange,
+    vertex_rows: u32,
+    patch: FileRange,
+    patch_rows: u32,
+    /// The 2-D operands met so far (shared with [`Code::grids`]).
+    grids: std::cell::RefCell<Vec<Grid>>,
 }
 
 impl Layout {
+    /// Records a 2-D operand; returns its index in [`Code::grids`].
+    fn grid(&self, g: Grid) -> u32 {
+        let mut grids = self.grids.borrow_mut();
+        grids.push(g);
+        (grids.len() - 1) as u32
+    }
+
+    /// The patch-store grid of a TESS_CTRL output operand: 1-D operands are
+    /// the per-patch entries, 2-D ones `[control point][output]`.
+    fn patch_grid(&self, i: usize, inst: &Instruction, reg: &Register) -> Result<u32, ExecError> {
+        let stride = self.output.len;
+        let (first, rows, row) = match &reg.dimension {
+            Some(d) => (stride, self.patch_rows, decode_index(i, inst, self, d)?),
+            None => (
+                0,
+                1,
+                IndexExpr {
+                    offset: 0,
+                    addr: None,
+                },
+            ),
+        };
+        let col = decode_index(i, inst, self, &reg.index)?;
+        Ok(self.grid(Grid {
+            base: self.patch.base,
+            first,
+            stride,
+            rows,
+            row,
+            col,
+        }))
+    }
+
+    /// A 2-D `IN[v][a]` operand: a register when both indices are direct
+    /// (none, reading 0, when out of range), else a per-lane grid.
+    fn vertex_input(
+        &self,
+        i: usize,
+        inst: &Instruction,
+        reg: &Register,
+    ) -> Result<SrcKind, ExecError> {
+        let Some(d) = &reg.dimension else {
+            return Err(err(i, inst, "a vertex input needs a vertex index"));
+        };
+        if self.vertex_rows == 0 {
+            return Err(err(
+                i,
+                inst,
+                "2-D IN registers need a GEOM, TESS_CTRL or TESS_EVAL shader",
+            ));
+        }
+        let (stride, rows) = (self.input.len, self.vertex_rows);
+        let row = decode_index(i, inst, self, d)?;
+        let col = decode_index(i, inst, self, &reg.index)?;
+        if row.addr.is_none() && col.addr.is_none() {
+            let inside = (0..rows as i64).contains(&(row.offset as i64))
+                && (0..stride as i64).contains(&(col.offset as i64));
+            return Ok(if inside {
+                SrcKind::Reg(self.vertex_in.base + row.offset as u32 * stride + col.offset as u32)
+            } else {
+                SrcKind::None
+            });
+        }
+        Ok(SrcKind::Vertex {
+            grid: self.grid(Grid {
+                base: self.vertex_in.base,
+                first: 0,
+                stride,
+                rows,
+                row,
+                col,
+            }),
+        })
+    }
+
     fn range(&self, file: File) -> Option<FileRange> {
         Some(match file {
             File::Temp => self.temp,
@@ -395,10 +523,24 @@ impl Code {
             base += len;
             r
         };
+        let (vertex_rows, patch_rows) = stage_rows(shader)?;
         let temp = next(sizes[0]);
         let output = next(sizes[1]);
         let input = next(sizes[2]);
         let addr = next(sizes[3]);
+        let patch_entries = sizes[1] * (1 + patch_rows);
+        let patch = next(patch_entries.div_ceil(PATCH_ENTRIES_PER_REG));
+        let vertex_regs = sizes[2] * vertex_rows;
+        if vertex_regs > MAX_VERTEX_INPUT_REGS {
+            return Err(ExecError {
+                instruction: None,
+                message: format!(
+                    "{vertex_rows} vertices of {} inputs need {vertex_regs} registers; the machine allows at most {MAX_VERTEX_INPUT_REGS}",
+                    sizes[2]
+                ),
+            });
+        }
+        let vertex_in = next(vertex_regs);
         let system = next(sizes[4]);
         let imm = next(sizes[5]);
         let num_regs = base;
@@ -413,7 +555,25 @@ impl Code {
             addr,
             system,
             imm,
+            vertex_in,
+            vertex_rows,
+            patch,
+            patch_rows,
+            grids: std::cell::RefCell::new(Vec::new()),
         };
+        let mut input_semantics = Vec::new();
+        for d in shader.declarations() {
+            if let (File::Input, Some(sem)) = (d.file, d.semantic) {
+                for (k, i) in (d.first..=d.last).enumerate() {
+                    input_semantics.push((i, sem.name, sem.index + k as u32));
+                }
+            }
+        }
+        let mut properties: Vec<(PropertyName, u32)> = Vec::new();
+        for p in shader.properties() {
+            properties.retain(|(n, _)| *n != p.name);
+            properties.push((p.name, p.value));
+        }
         let mut system_values = Vec::new();
         let mut uses_shared_decl = false;
         let mut frag_inputs = Vec::new();
@@ -534,6 +694,13 @@ impl Code {
             pixel_center_integer: prop(PropertyName::FsCoordPixelCenter) == 1,
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
             numerics,
+            grids: layout.grids.into_inner(),
+            vertex_in,
+            vertex_rows,
+            patch,
+            patch_rows,
+            input_semantics,
+            properties,
             processor: shader.processor,
             insts,
             temp,
@@ -554,6 +721,41 @@ impl Code {
     }
 }
 
+/// Most vertices of a tessellation patch (input or output control points).
+pub const MAX_PATCH_VERTICES: u32 = 32;
+/// Most registers the 2-D inputs of one batch may take (16 MiB).
+const MAX_VERTEX_INPUT_REGS: u32 = 1 << 16;
+
+/// The vertex rows of the 2-D inputs and the control-point rows of the
+/// patch store: GEOM reads the vertices of its input primitive (6 when
+/// GS_INPUT_PRIMITIVE is missing), TESS_CTRL and TESS_EVAL up to 32 control
+/// points, TESS_CTRL writes TCS_VERTICES_OUT (1..=32) control points.
+fn stage_rows(shader: &Shader) -> Result<(u32, u32), ExecError> {
+    Ok(match shader.processor {
+        Processor::Geometry => {
+            let n = shader
+                .property(PropertyName::GsInputPrimitive)
+                .and_then(crate::enums::Primitive::from_u32)
+                .map_or(0, |p| p.vertices_per_primitive());
+            (if n == 0 { 6 } else { n }, 0)
+        }
+        Processor::TessCtrl => {
+            let out = shader.property(PropertyName::TcsVerticesOut).unwrap_or(1);
+            if !(1..=MAX_PATCH_VERTICES).contains(&out) {
+                return Err(ExecError {
+                    instruction: None,
+                    message: format!(
+                        "TCS_VERTICES_OUT {out}: a patch has 1 to {MAX_PATCH_VERTICES} output control points"
+                    ),
+                });
+            }
+            (MAX_PATCH_VERTICES, out)
+        }
+        Processor::TessEval => (MAX_PATCH_VERTICES, 0),
+        _ => (0, 0),
+    })
+}
+
 /// Explains why an opcode cannot run yet, or `None` when the machine runs it.
 fn unsupported(op: Opcode, processor: Processor) -> Option<&'static str> {
     let info = op.info();
@@ -566,7 +768,9 @@ fn unsupported(op: Opcode, processor: Processor) -> Option<&'static str> {
         {
             Some("needs the fragment stage (it is only valid in a FRAG shader)")
         }
-        Category::Geometry => Some("needs the geometry stage (not yet implemented)"),
+        Category::Geometry if processor != Processor::Geometry => {
+            Some("needs a GEOM shader (it only runs in the geometry stage)")
+        }
         Category::Bindless => Some("needs bindless texture/image support (not yet implemented)"),
         Category::Gap => Some("is an unused opcode slot"),
         _ => None,
@@ -686,12 +890,20 @@ fn decode_reg_access(
             format!("register file {} cannot be read as a register", reg.file),
         )
     })?;
+    if layout.processor == Processor::TessCtrl && reg.file == File::Output {
+        return Ok(SrcKind::Patch {
+            grid: layout.patch_grid(i, inst, reg)?,
+        });
+    }
+    if reg.file == File::Input && reg.dimension.is_some() {
+        return layout.vertex_input(i, inst, reg);
+    }
     if reg.dimension.is_some() {
         return Err(err(
             i,
             inst,
             format!(
-                "2-D {} registers need the geometry/tessellation stages (not yet implemented)",
+                "2-D {} registers exist only for the inputs of GEOM, TESS_CTRL and TESS_EVAL shaders and the outputs of TESS_CTRL shaders",
                 reg.file
             ),
         ));
@@ -871,7 +1083,11 @@ fn decode_inst(
         return Err(err(i, inst, format!("opcode {op} {why}")));
     }
     let info = op.info();
-    if inst.dst.len() != info.num_dst as usize || inst.src.len() != info.num_src as usize {
+    // Old GEOM shaders write EMIT / ENDPRIM without the stream operand (stream 0).
+    let legacy_stream = info.category == Category::Geometry && inst.src.is_empty();
+    if !legacy_stream
+        && (inst.dst.len() != info.num_dst as usize || inst.src.len() != info.num_src as usize)
+    {
         return Err(err(
             i,
             inst,
@@ -911,13 +1127,16 @@ fn decode_inst(
         }
         let kind = match d.reg.file {
             File::Null => DstKind::Null,
+            File::Output if layout.processor == Processor::TessCtrl => DstKind::Patch {
+                grid: layout.patch_grid(i, inst, &d.reg)?,
+            },
             File::Temp | File::Output | File::Address => {
                 let range = layout.range(d.reg.file).expect("register file has a range");
                 if d.reg.dimension.is_some() {
                     return Err(err(
                         i,
                         inst,
-                        "2-D destinations need the geometry/tessellation stages (not yet implemented)",
+                        "2-D destinations exist only for the outputs of TESS_CTRL shaders",
                     ));
                 }
                 match d.reg.index.indirect {

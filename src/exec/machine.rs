@@ -14,7 +14,10 @@
 //! IF/ELSE jump over untaken blocks, and a BRK/CONT that leaves no lane
 //! active jumps to its ENDLOOP.
 
-use super::decode::{Code, Dst, DstKind, IndexExpr, Inst, MAX_DEPTH, Resource, Src, SrcKind};
+use super::decode::{
+    Code, Dst, DstKind, Grid, IndexExpr, Inst, MAX_DEPTH, PATCH_ENTRIES_PER_REG, Resource, Src,
+    SrcKind,
+};
 use super::words::AtomicWords;
 use super::{ExecError, LANES, ops};
 use crate::enums::SemanticName;
@@ -156,6 +159,8 @@ pub struct Env<'a> {
     pub images: &'a [Option<crate::texture::SharedImage>],
     /// System values given by the caller ([`super::Resources::system_values`]).
     pub system_values: &'a [(SemanticName, [u32; 4])],
+    /// The program's 2-D operands ([`Code::grids`]).
+    pub grids: &'a [Grid],
 }
 
 /// One control-flow frame.
@@ -220,6 +225,10 @@ pub struct Batch {
     /// Instructions this batch has executed (what the budget counts).
     pub executed: u64,
     pub ended: bool,
+    /// The program's 2-D operands ([`Code::grids`]), for stores.
+    pub(super) grids: Vec<Grid>,
+    /// Geometry shaders: what EMIT and ENDPRIM recorded.
+    pub emits: super::geometry::Emits,
 }
 
 /// Expands a lane mask to a row of `!0` / `0`.
@@ -256,13 +265,16 @@ impl Batch {
             pc: 0,
             executed: 0,
             ended: true,
+            grids: code.grids.clone(),
+            emits: super::geometry::Emits::default(),
         }
     }
 
     /// Clears the writable registers and masks for a new batch whose live lanes are `alive`.
     pub fn reset(&mut self, code: &Code, alive: Mask) {
-        let writable_end = (code.addr.base + code.addr.len) as usize;
-        // TEMP, OUT, IN, ADDR are contiguous from 0 (see decode's layout).
+        let writable_end = (code.patch.base + code.patch.len) as usize;
+        // TEMP, OUT, IN, ADDR and the patch store are contiguous from 0 (see
+        // decode's layout); the vertex inputs after them are the stage's.
         for r in &mut self.regs[..writable_end] {
             *r = ZERO_REG;
         }
@@ -277,6 +289,7 @@ impl Batch {
         self.pc = 0;
         self.executed = 0;
         self.ended = false;
+        self.emits.clear();
         self.update_exec();
     }
 
@@ -354,7 +367,15 @@ impl Batch {
     /// Writes channels `chans & dst.mask` of `v` for the active lanes.
     #[inline(always)]
     pub fn store(&mut self, d: &Dst, v: &Reg, chans: u8) {
-        store_rows(&mut self.regs, self.exec, &self.exec_row, d, v, chans);
+        store_rows(
+            &mut self.regs,
+            &self.grids,
+            self.exec,
+            &self.exec_row,
+            d,
+            v,
+            chans,
+        );
     }
 
     /// Stores a 32-bit result, saturating floats when the instruction says so.
@@ -387,6 +408,7 @@ impl Batch {
         }
         store_rows(
             &mut self.regs,
+            &self.grids,
             self.exec,
             &self.exec_row,
             &inst.dst[0],
@@ -599,6 +621,12 @@ impl Batch {
                 Opcode::END => {
                     self.ended = true;
                     return Ok(Stop::Ended);
+                }
+                Opcode::EMIT | Opcode::ENDPRIM => {
+                    if self.exec != 0 {
+                        self.geometry_op(code, inst, env)?;
+                    }
+                    self.pc = next;
                 }
                 Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
                 Opcode::BARRIER => {
@@ -1045,6 +1073,26 @@ pub fn fill_src(regs: &[Reg], out: &mut Reg, s: &Src, need: u8, env: &Env) {
                 }
             }
         }
+        SrcKind::Vertex { grid } => {
+            let g = &env.grids[grid as usize];
+            for l in 0..LANES {
+                let entry = grid_entry(regs, g, l);
+                for c in 0..4 {
+                    out[c][l] = entry.map_or(0, |e| {
+                        regs[(g.base + e) as usize][(s.swz[c] & 3) as usize][l]
+                    });
+                }
+            }
+        }
+        SrcKind::Patch { grid } => {
+            let g = &env.grids[grid as usize];
+            for l in 0..LANES {
+                let at = grid_entry(regs, g, l).map(|e| patch_slot(g, e));
+                for c in 0..4 {
+                    out[c][l] = at.map_or(0, |(r, k)| regs[r][(s.swz[c] & 3) as usize][k]);
+                }
+            }
+        }
         SrcKind::None => {
             for c in 0..4 {
                 if need & (1 << c) != 0 {
@@ -1078,9 +1126,18 @@ pub fn fill_src(regs: &[Reg], out: &mut Reg, s: &Src, need: u8, env: &Env) {
 /// Writes channels `chans & dst.mask` of `v` into the register file for the
 /// lanes in `exec` (`exec_row` = the same mask as a row).
 #[inline(always)]
-pub fn store_rows(regs: &mut [Reg], exec: Mask, exec_row: &Row, d: &Dst, v: &Reg, chans: u8) {
+pub fn store_rows(
+    regs: &mut [Reg],
+    grids: &[Grid],
+    exec: Mask,
+    exec_row: &Row,
+    d: &Dst,
+    v: &Reg,
+    chans: u8,
+) {
     let mask = d.mask & chans;
     match d.kind {
+        DstKind::Patch { grid } => store_patch(regs, &grids[grid as usize], exec, v, mask),
         DstKind::Null => {}
         DstKind::Reg(r) => {
             let reg = &mut regs[r as usize];
@@ -1100,11 +1157,60 @@ pub fn store_rows(regs: &mut [Reg], exec: Mask, exec_row: &Row, d: &Dst, v: &Reg
     }
 }
 
+/// The value of an index expression in lane `l`.
+#[inline(always)]
+fn index_in_lane(regs: &[Reg], e: IndexExpr, l: usize) -> i64 {
+    e.offset as i64
+        + e.addr.map_or(0, |a| {
+            regs[a.reg as usize][(a.chan & 3) as usize][l] as i32 as i64
+        })
+}
+
+/// The entry a 2-D operand addresses in lane `l`, or `None` out of range.
+#[inline(always)]
+fn grid_entry(regs: &[Reg], g: &Grid, l: usize) -> Option<u32> {
+    let row = index_in_lane(regs, g.row, l);
+    let col = index_in_lane(regs, g.col, l);
+    if (0..g.rows as i64).contains(&row) && (0..g.stride as i64).contains(&col) {
+        Some(g.first + row as u32 * g.stride + col as u32)
+    } else {
+        None
+    }
+}
+
+/// Register and lane of patch-store entry `e`.
+#[inline(always)]
+fn patch_slot(g: &Grid, e: u32) -> (usize, usize) {
+    (
+        (g.base + e / PATCH_ENTRIES_PER_REG) as usize,
+        (e % PATCH_ENTRIES_PER_REG) as usize,
+    )
+}
+
+/// Writes a patch-store entry per active lane, in lane order (a later lane
+/// writing the same entry wins); out-of-range entries are dropped.
+#[inline(never)]
+fn store_patch(regs: &mut [Reg], g: &Grid, exec: Mask, v: &Reg, mask: u8) {
+    for l in 0..LANES {
+        if exec & (1 << l) == 0 {
+            continue;
+        }
+        if let Some(e) = grid_entry(regs, g, l) {
+            let (r, k) = patch_slot(g, e);
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    regs[r][c][k] = v[c][l];
+                }
+            }
+        }
+    }
+}
+
 /// The per-lane indirect destination case of [`store_rows`] (out of line).
 #[inline(never)]
 fn store_indirect(regs: &mut [Reg], exec: Mask, d: &Dst, v: &Reg, mask: u8) {
     match d.kind {
-        DstKind::Null | DstKind::Reg(_) => {}
+        DstKind::Null | DstKind::Reg(_) | DstKind::Patch { .. } => {}
         DstKind::RegIndirect {
             base,
             len,

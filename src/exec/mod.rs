@@ -3,7 +3,11 @@
 //! [`Program::compile`] pre-decodes a shader once (`decode.rs`: operands
 //! resolved to storage, modifiers from the opcode table, jump targets from the
 //! block structure); [`Program::dispatch`] runs compute work groups,
-//! [`Program::run_vertices`] runs vertex batches and [`Program::draw`] runs a
+//! [`Program::run_vertices`] runs vertex batches, [`Program::run_geometry`]
+//! geometry shaders (`geometry.rs`: EMIT/ENDPRIM, streams, invocations),
+//! [`Program::run_tess_ctrl`] and [`Program::run_tess_eval`] the
+//! tessellation stages (`tess.rs`: patches, the shared patch store,
+//! barriers) and [`Program::draw`] runs a
 //! fragment shader over render targets (`fragment.rs`: tiles of 2x2 quads,
 //! helper lanes, interpolation, KILL/DEMOTE, derivatives). A batch is
 //! [`LANES`] invocations executed together (`machine.rs`: registers, masks,
@@ -56,8 +60,12 @@
 //! * Texture and sampling opcodes and IMAGE accesses run in every stage
 //!   (implicit LOD is LOD 0 outside the fragment stage); derivative,
 //!   KILL/DEMOTE/READ_HELPER and INTERP_* opcodes only in FRAG shaders.
-//!   FBFETCH, geometry/tessellation and bindless opcodes are refused by
-//!   `compile` with an error naming the opcode. Helper lanes never write
+//!   FBFETCH and bindless opcodes are refused by `compile` with an error
+//!   naming the opcode, EMIT/ENDPRIM outside GEOM shaders too.
+//! * 2-D operands: `IN[v][a]` of GEOM, TESS_CTRL and TESS_EVAL shaders read
+//!   the lane's vertex v (out of range: 0); every OUT operand of a
+//!   TESS_CTRL shader addresses the patch store its lanes share (see
+//!   `tess.rs`). Helper lanes never write
 //!   buffers or images (STORE and atomics skip them).
 
 #[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
@@ -66,11 +74,15 @@ pub mod decode;
 #[allow(clippy::needless_range_loop)]
 pub mod fragment;
 #[allow(clippy::needless_range_loop)]
+pub mod geometry;
+#[allow(clippy::needless_range_loop)]
 mod machine;
 pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
+#[allow(clippy::needless_range_loop)]
+pub mod tess;
 pub mod words;
 
 use crate::enums::{Processor, SemanticName};
@@ -80,6 +92,8 @@ use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
 pub use fragment::{Draw, Varying};
+pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
+pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch};
 
 /// Lanes executed together.
 pub const LANES: usize = 16;
@@ -254,6 +268,7 @@ impl Program {
             },
             images: &images,
             system_values: &res.system_values,
+            grids: &self.code.grids,
         };
         let r = f(&env);
         for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
@@ -614,6 +629,8 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32
 
 #[cfg(test)]
 mod fragment_tests;
+#[cfg(test)]
+mod stage_tests;
 #[cfg(test)]
 mod test_rng;
 #[cfg(test)]
