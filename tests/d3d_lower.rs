@@ -399,7 +399,7 @@ fn synthetic_vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
 fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
     use tgsi::exec::{GeometryInput, Numerics, PatchInput, TessEvalPatch};
     use tgsi::pipeline::tessellator::{Settings, tessellate};
-    let (done, _, _) = lower_corpus();
+    let (done, _) = lower_corpus();
     let limits = Limits {
         max_instructions: 200_000,
         ..Limits::default()
