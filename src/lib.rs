@@ -21,6 +21,7 @@ pub mod format_names;
 pub mod image_io;
 pub mod ir;
 pub mod opcode;
+pub mod pipeline;
 pub mod shader_test;
 pub mod text;
 pub mod texture;
