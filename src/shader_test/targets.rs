@@ -111,6 +111,23 @@ impl Frame {
         Ok(first)
     }
 
+    /// The size of a `draw`: the declared targets' (which must agree), the
+    /// default target's when there is one, else the depth target's size or
+    /// 64×64 for a new default rgba32f target.
+    pub fn draw_size(&mut self, depth: Option<[u32; 2]>) -> Result<[u32; 2], String> {
+        if !self.declared {
+            if let Some(Some(t)) = self.targets.first()
+                && depth.is_none_or(|d| d == [t.width, t.height])
+            {
+                return Ok([t.width, t.height]);
+            }
+            let [w, h] = depth.unwrap_or([64, 64]);
+            self.targets = vec![Some(new_target(Format::Rgba32Float, w, h)?)];
+            return Ok([w, h]);
+        }
+        self.quad_size(None)
+    }
+
     /// Takes the targets out for [`crate::exec::Program::draw`]: target n
     /// at index n, undeclared gaps filled with scratch targets.
     pub fn take(&mut self, [w, h]: [u32; 2]) -> Result<Vec<Texture>, String> {
