@@ -184,7 +184,7 @@ pub fn rasterize(
             rest = b;
         }
     }
-    if let Some(d) = depth.as_deref_mut() {
+    if let Some(d) = depth.as_mut() {
         let pitch = width as usize * samples as usize;
         let (mut zs, mut ss): (&mut [u32], &mut [u8]) = (&mut d.depth[..], &mut d.stencil[..]);
         for (k, r) in ranges.iter().enumerate() {

@@ -22,6 +22,8 @@
 //!   Σ_k A_k S_k with S_k = Σ_j σ_j b_jk w_k / w_j; a flat input is the
 //!   leading (first) vertex's words.
 
+#![allow(clippy::needless_range_loop)] // planes of several arrays in lockstep
+
 use super::input::{PrimitiveKind, VertexStream};
 use super::state::{CullMode, FrontFace, RenderState, Viewport};
 use crate::enums::{InterpMode, SemanticName};
@@ -443,7 +445,7 @@ impl Setup<'_> {
                 let mut poly = cv.to_vec();
                 let mut tmp = Vec::with_capacity(9);
                 clip_polygon(&mut poly, &mut tmp, planes);
-                if poly.len() < 3 || poly.iter().any(|v| !(v.pos[3] > 0.0)) {
+                if poly.len() < 3 || poly.iter().any(|v| v.pos[3].is_nan() || v.pos[3] <= 0.0) {
                     return;
                 }
                 for i in 1..poly.len() - 1 {
