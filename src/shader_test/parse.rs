@@ -529,6 +529,8 @@ pub struct RenderTargetSection {
     pub format: TextureFormat,
     /// Default 64×64.
     pub size: [u32; 2],
+    /// `samples S` (1, 2, 4, 8 or 16; default 1): a multisampled target.
+    pub samples: u32,
 }
 
 /// A parsed `.shader_test` file.
@@ -986,6 +988,7 @@ fn parse_render_target(
         index: parse_index(line, Some(n), "a render target index")?,
         format: TextureFormat::Rgba32Float,
         size: [64, 64],
+        samples: 1,
     };
     if rt.index >= 8 {
         return Err(ParseError::new(
@@ -1007,10 +1010,23 @@ fn parse_render_target(
                 }
             }
             "size" => rt.size = parse_target_size(l.number, l.text)?,
+            "samples" => {
+                let n = parse_u32(l.number, it.next(), "a sample count")?;
+                no_more(l.number, it)?;
+                if !matches!(n, 1 | 2 | 4 | 8 | 16) {
+                    return Err(ParseError::new(
+                        l.number,
+                        format!("{n} samples per pixel (expected 1, 2, 4, 8 or 16)"),
+                    ));
+                }
+                rt.samples = n;
+            }
             other => {
                 return Err(ParseError::new(
                     l.number,
-                    format!("unknown render target setting `{other}` (expected format or size)"),
+                    format!(
+                        "unknown render target setting `{other}` (expected format, size or samples)"
+                    ),
                 ));
             }
         }

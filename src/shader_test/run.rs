@@ -14,7 +14,7 @@ use super::parse::{
     Attribute, Command, Compare, Expected, RenderState, RenderTargetSection, Requirement, Section,
     ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, VertexData,
 };
-use super::targets::{Frame, pixel_matches, pixel_values};
+use super::targets::{Frame, pixel_matches, pixel_values, resolved_texel};
 use super::textures::{sampler_from_section, texture_from_section};
 use super::values::{ValueType, parse_value};
 use super::values::{format_list, values_match, words_to_values};
@@ -910,7 +910,7 @@ impl Runner<'_> {
         }
         for y in y0..y1 as u32 {
             for x in x0..x1 as u32 {
-                let got = pixel_values(expected, t.format, t.texel(0, x, y, 0, 0));
+                let got = pixel_values(expected, t.format, resolved_texel(t, x, y));
                 if !pixel_matches(expected, t.format, &got) {
                     return Err(format!(
                         "{}: probe failed: expected {} got {}",
@@ -1251,7 +1251,14 @@ impl Runner<'_> {
                 self.at(*line)
             )
         })?;
-        DepthTarget::new(f, *w, *h, 1)
+        let samples = self
+            .render_targets
+            .iter()
+            .flatten()
+            .map(|t| t.samples)
+            .max()
+            .unwrap_or(1);
+        DepthTarget::new(f, *w, *h, samples)
             .map(Some)
             .map_err(|e| format!("{}: {e}", self.at(*line)))
     }
