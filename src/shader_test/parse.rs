@@ -330,7 +330,7 @@ pub enum Command {
         size: Option<[u32; 2]>,
     },
     /// `draw [indexed] TOPOLOGY N [instances K]`: the drawing pipeline
-    /// (parsed; the runner skips tests that use it).
+    /// (`topology` as [`crate::pipeline::Topology`] prints it).
     Draw {
         indexed: bool,
         topology: String,
@@ -365,8 +365,7 @@ pub enum Command {
         rect: Option<[u32; 4]>,
         expected: Expected,
     },
-    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S` (parsed;
-    /// the runner skips tests that use them).
+    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S`.
     ProbeDepthStencil {
         stencil: bool,
         x: u32,
@@ -410,19 +409,6 @@ impl Command {
                 | Command::ProbeRect { .. }
                 | Command::ProbeImage { .. }
         )
-    }
-
-    /// What the drawing pipeline (rasterizer, depth/stencil, blending) would
-    /// need for this command, which the runner does not offer yet.
-    pub fn needs_pipeline(&self) -> Option<&'static str> {
-        match self {
-            Command::Draw { indexed: true, .. } => Some("draw indexed"),
-            Command::Draw { .. } => Some("draw TOPOLOGY"),
-            Command::ClearDepth { .. } => Some("clear depth"),
-            Command::ProbeDepthStencil { stencil: false, .. } => Some("probe depth"),
-            Command::ProbeDepthStencil { stencil: true, .. } => Some("probe stencil"),
-            _ => None,
-        }
     }
 }
 
