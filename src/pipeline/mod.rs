@@ -66,3 +66,123 @@ pub fn draw(
     stats.invocations += s.invocations;
     Ok(stats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::enums::TextureTarget;
+    use crate::texture::Format;
+
+    fn program(text: &str) -> Program {
+        let (shader, _) = crate::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+        Program::compile(&shader).unwrap()
+    }
+
+    /// Overlapping triangles with blending and depth over many tiles: the
+    /// targets get the same bits whatever the thread count.
+    #[test]
+    fn any_thread_count_gives_the_same_bits() {
+        let vs = program(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: MOV OUT[0], IN[0]\n1: MOV OUT[1], IN[1]\n2: END\n",
+        );
+        let fs = program(
+            "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n\
+             0: MOV OUT[0], IN[0]\n1: END\n",
+        );
+        let f = |v: f32| v.to_bits();
+        let mut rows = Vec::new();
+        for k in 0..12 {
+            let t = k as f32 * 0.37;
+            for (x, y) in [
+                (t.sin(), t.cos()),
+                (-t.cos(), 0.3 * t.sin()),
+                (0.5 * t.cos(), -t.sin()),
+            ] {
+                let w = 1.0 + 0.5 * (k % 3) as f32;
+                rows.push(vec![
+                    [f(x * w), f(y * w), f(0.1 * k as f32 * w / 1.5), f(w)],
+                    [f(x.abs()), f(y.abs()), f(0.25), f(0.5)],
+                ]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: rows.len() as u32,
+            instances: 1,
+            indices: None,
+        };
+        let mut state = RenderState::default();
+        state.blend[0] = BlendState {
+            enabled: true,
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::InvSrcAlpha,
+            ..BlendState::default()
+        };
+        state.depth = DepthState {
+            enabled: true,
+            func: CompareFunc::LessEqual,
+            write: true,
+        };
+        let run = |threads: usize| {
+            let mut colors = vec![
+                Texture::new(
+                    TextureTarget::Tex2D,
+                    Format::Rgba8Unorm,
+                    [37, 29, 1],
+                    1,
+                    1,
+                    1,
+                )
+                .unwrap(),
+            ];
+            let mut depth = DepthTarget::new(DepthFormat::D24S8, 37, 29, 1).unwrap();
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let mut res = Resources::default();
+            draw(
+                &vs,
+                &fs,
+                &mut res,
+                &input,
+                &call,
+                &state,
+                &mut colors,
+                Some(&mut depth),
+                &limits,
+            )
+            .unwrap();
+            (colors.remove(0).levels.remove(0), depth.depth)
+        };
+        let one = run(1);
+        assert!(one.0.iter().any(|b| *b != 0), "nothing was drawn");
+        for threads in [2, 3, 8] {
+            assert!(run(threads) == one, "{threads} threads differ");
+        }
+    }
+
+    #[test]
+    fn a_patch_list_without_tessellation_is_an_error() {
+        let vs = program("VERT\nDCL OUT[0], POSITION\n0: END\n");
+        let call = DrawCall {
+            topology: Topology::PatchList(3),
+            count: 3,
+            instances: 1,
+            indices: None,
+        };
+        let e = shade_vertices(
+            &vs,
+            &mut Resources::default(),
+            &VertexInput::default(),
+            &call,
+            false,
+            false,
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("tessellation"), "{}", e.message);
+    }
+}
