@@ -167,6 +167,8 @@ pub struct FragEnv {
     /// The shader runs once per sample (it reads SAMPLEID or SAMPLEPOS, or
     /// has an input at the SAMPLE location, and the draw has several samples).
     pub per_sample: bool,
+    /// PRIMID of the primitive being shaded (the PRIMID system value).
+    pub primitive_id: u32,
 }
 
 /// Offset of sample `i` of a `samples`-sample pixel from the pixel centre
@@ -221,6 +223,7 @@ impl FragEnv {
             height: draw.height,
             samples: draw.samples,
             per_sample,
+            primitive_id: 0,
         }
     }
 
@@ -657,6 +660,10 @@ impl Program {
                     b.set_system_value(code, name, |c, _| v[c]);
                 }
                 SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
+                SemanticName::PrimId => {
+                    let id = frag.primitive_id;
+                    b.set_system_value(code, name, |_, _| id)
+                }
                 SemanticName::SamplePos => {
                     let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
                     b.set_system_value(code, name, |c, _| if c < 2 { p[c].to_bits() } else { 0 });

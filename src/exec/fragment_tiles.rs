@@ -207,6 +207,7 @@ impl FragmentSession<'_> {
                 height,
                 samples: self.samples,
                 per_sample: self.traits.per_sample,
+                primitive_id: 0,
             },
         }
     }

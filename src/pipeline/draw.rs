@@ -256,6 +256,7 @@ fn run_band(
         let position = prim.fill_inputs(sh.stream, sh.linkage, &mut scratch.frag.inputs);
         scratch.frag.position = position;
         scratch.frag.face = if prim.front { 1.0 } else { -1.0 };
+        scratch.frag.primitive_id = prim.id;
         let sample_depth = |x: u32, y: u32, s: usize| {
             let (px, py) = sh.pattern.position(x, y, s);
             plane64(&prim.depth, px, py) as f32
