@@ -14,7 +14,9 @@
 use super::input::VertexStream;
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend};
 use super::raster::SamplePattern;
-use super::setup::{Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of};
+use super::setup::{
+    ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
+};
 use super::state::RenderState;
 use crate::exec::fragment::plane64;
 use crate::exec::{
@@ -107,7 +109,7 @@ pub fn rasterize(
         rect: raster_rect(state, width, height),
     };
     let mut prims = Vec::new();
-    let mut scratch = (Vec::new(), Vec::new());
+    let mut scratch = ClipScratch::default();
     for i in 0..stream.primitives.len() {
         setup.primitive(i, &mut scratch, &mut prims);
     }

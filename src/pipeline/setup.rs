@@ -314,6 +314,13 @@ fn clip_polygon(poly: &mut Vec<ClipVertex>, tmp: &mut Vec<ClipVertex>, planes: u
     }
 }
 
+/// Reused buffers of the polygon clipper.
+#[derive(Default)]
+pub struct ClipScratch {
+    poly: Vec<ClipVertex>,
+    tmp: Vec<ClipVertex>,
+}
+
 /// Per-draw constants of setup.
 pub struct Setup<'a> {
     pub stream: &'a VertexStream,
@@ -357,13 +364,7 @@ impl Setup<'_> {
     }
 
     /// Appends the rasterizable pieces of primitive `index` to `out`.
-    pub fn primitive(
-        &self,
-        index: usize,
-        scratch: &mut (Vec<[f64; 4]>, Vec<[f64; 4]>),
-        out: &mut Vec<RasterPrim>,
-    ) {
-        let _ = scratch;
+    pub fn primitive(&self, index: usize, scratch: &mut ClipScratch, out: &mut Vec<RasterPrim>) {
         let Some(p) = self.stream.primitives.get(index) else {
             return;
         };
@@ -442,9 +443,10 @@ impl Setup<'_> {
                     }
                     return;
                 }
-                let mut poly = cv.to_vec();
-                let mut tmp = Vec::with_capacity(9);
-                clip_polygon(&mut poly, &mut tmp, planes);
+                let ClipScratch { poly, tmp } = scratch;
+                poly.clear();
+                poly.extend_from_slice(&cv);
+                clip_polygon(poly, tmp, planes);
                 if poly.len() < 3 || poly.iter().any(|v| v.pos[3].is_nan() || v.pos[3] <= 0.0) {
                     return;
                 }
