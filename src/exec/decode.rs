@@ -194,6 +194,10 @@ pub struct FragInput {
     pub semantic: Option<(SemanticName, u32)>,
     pub mode: InterpMode,
     pub location: InterpLocation,
+    /// The declaration names an interpolation mode (without one the mode
+    /// reads as PERSPECTIVE here; the drawing pipeline makes such inputs
+    /// CONSTANT, except COLOR, as Mesa does).
+    pub mode_declared: bool,
 }
 
 /// A fragment-shader output register and its semantic.
@@ -289,6 +293,9 @@ pub struct Code {
     pub pixel_center_integer: bool,
     /// FS_COLOR0_WRITES_ALL_CBUFS.
     pub color0_writes_all: bool,
+    /// NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED, when declared.
+    pub clip_distances: Option<u32>,
+    pub cull_distances: Option<u32>,
     /// The numeric rules the program was compiled under.
     pub numerics: super::Numerics,
     /// The 2-D operands, by [`SrcKind::Vertex`] / [`SrcKind::Patch`] /
@@ -592,6 +599,7 @@ impl Code {
                             semantic: d.semantic.map(|s| (s.name, s.index + k as u32)),
                             mode,
                             location,
+                            mode_declared: d.interp.is_some(),
                         });
                     }
                 }
@@ -693,6 +701,8 @@ impl Code {
             origin_lower_left: prop(PropertyName::FsCoordOrigin) == 1,
             pixel_center_integer: prop(PropertyName::FsCoordPixelCenter) == 1,
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
+            clip_distances: shader.property(PropertyName::NumClipdistEnabled),
+            cull_distances: shader.property(PropertyName::NumCulldistEnabled),
             numerics,
             grids: layout.grids.into_inner(),
             vertex_in,

@@ -126,6 +126,30 @@ pub enum InputSource {
         zw: [[f32; 3]; 2],
     },
     Face(f32),
+    /// A flat input: the leading vertex's raw words.
+    Flat([u32; 4]),
+    /// Screen-linear (noperspective): channel c = `plane[c]` at (x, y), in f64.
+    Linear([[f64; 3]; 4]),
+    /// Perspective-correct: channel c = `plane[c](x, y) / inv_w(x, y)`, the
+    /// planes of value/w and of 1/w in screen space.
+    Perspective {
+        plane: [[f64; 3]; 4],
+        inv_w: [f64; 3],
+    },
+    /// The window position of a rasterized primitive: z from the depth
+    /// plane; w = 1/w (`clip_w` false, Gallium's meaning) or the clip w
+    /// (`clip_w` true, Direct3D's SV_Position).
+    Window {
+        z: [f64; 3],
+        inv_w: [f64; 3],
+        clip_w: bool,
+    },
+}
+
+/// A plane `p[0] + p[1] * x + p[2] * y` evaluated in f64.
+#[inline]
+pub fn plane64(p: &[f64; 3], x: f64, y: f64) -> f64 {
+    p[0] + p[1] * x + p[2] * y
 }
 
 /// The fragment inputs of one draw, shared by its batches.
@@ -143,6 +167,8 @@ pub struct FragEnv {
     /// The shader runs once per sample (it reads SAMPLEID or SAMPLEPOS, or
     /// has an input at the SAMPLE location, and the draw has several samples).
     pub per_sample: bool,
+    /// PRIMID of the primitive being shaded (the PRIMID system value).
+    pub primitive_id: u32,
 }
 
 /// Offset of sample `i` of a `samples`-sample pixel from the pixel centre
@@ -187,15 +213,7 @@ impl FragEnv {
                     }),
             };
         }
-        let per_sample = draw.samples > 1
-            && (code
-                .frag_inputs
-                .iter()
-                .any(|f| f.location == InterpLocation::Sample)
-                || code
-                    .system_values
-                    .iter()
-                    .any(|v| matches!(v.name, SemanticName::SampleId | SemanticName::SamplePos)));
+        let per_sample = FragEnv::shades_per_sample(code, draw.samples);
         FragEnv {
             inputs,
             position,
@@ -205,7 +223,22 @@ impl FragEnv {
             height: draw.height,
             samples: draw.samples,
             per_sample,
+            primitive_id: 0,
         }
+    }
+
+    /// The shader runs once per sample: it reads SAMPLEID or SAMPLEPOS or
+    /// has an input at the SAMPLE location, and there are several samples.
+    pub(super) fn shades_per_sample(code: &Code, samples: u32) -> bool {
+        samples > 1
+            && (code
+                .frag_inputs
+                .iter()
+                .any(|f| f.location == InterpLocation::Sample)
+                || code
+                    .system_values
+                    .iter()
+                    .any(|v| matches!(v.name, SemanticName::SampleId | SemanticName::SamplePos)))
     }
 
     /// The value of `src` at window point (x, y) (pixel centres at +0.5).
@@ -217,21 +250,45 @@ impl FragEnv {
                 plane.map(|p| plane_at(&p, x, y).to_bits())
             }
             InputSource::Position { zw } => {
-                let yy = if self.lower_left {
-                    self.height as f64 - y
-                } else {
-                    y
-                };
-                let c = if self.integer_center { 0.5 } else { 0.0 };
+                let (px, py) = self.window_xy(x, y);
                 [
-                    ((x - c) as f32).to_bits(),
-                    ((yy - c) as f32).to_bits(),
+                    px.to_bits(),
+                    py.to_bits(),
                     plane_at(&zw[0], x, y).to_bits(),
                     plane_at(&zw[1], x, y).to_bits(),
                 ]
             }
             InputSource::Face(f) => [f.to_bits(), 0, 0, 1.0f32.to_bits()],
+            InputSource::Flat(words) => *words,
+            InputSource::Linear(plane) => plane.map(|p| (plane64(&p, x, y) as f32).to_bits()),
+            InputSource::Perspective { plane, inv_w } => {
+                let w = 1.0 / plane64(inv_w, x, y);
+                plane.map(|p| ((plane64(&p, x, y) * w) as f32).to_bits())
+            }
+            InputSource::Window { z, inv_w, clip_w } => {
+                let (px, py) = self.window_xy(x, y);
+                let q = plane64(inv_w, x, y);
+                let w = if *clip_w { 1.0 / q } else { q };
+                [
+                    px.to_bits(),
+                    py.to_bits(),
+                    (plane64(z, x, y) as f32).to_bits(),
+                    (w as f32).to_bits(),
+                ]
+            }
         }
+    }
+
+    /// The x, y of POSITION at window point (x, y) under the shader's
+    /// FS_COORD_* properties.
+    fn window_xy(&self, x: f64, y: f64) -> (f32, f32) {
+        let yy = if self.lower_left {
+            self.height as f64 - y
+        } else {
+            y
+        };
+        let c = if self.integer_center { 0.5 } else { 0.0 };
+        ((x - c) as f32, (yy - c) as f32)
     }
 }
 
@@ -382,7 +439,7 @@ pub(super) struct OutputMap {
 }
 
 impl OutputMap {
-    fn new(code: &Code, targets: usize) -> OutputMap {
+    pub(super) fn new(code: &Code, targets: usize) -> OutputMap {
         let color = |n: u32| {
             code.frag_outputs
                 .iter()
@@ -489,7 +546,7 @@ impl Program {
                         b.pixel[1][l] = y0 + dy;
                     }
                     let sample = frag.per_sample.then_some(pass);
-                    self.fill_fragment_values(b, frag, sample, env.system_values);
+                    self.fill_fragment_values(b, frag, sample, None, env.system_values);
                     let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                         message: format!(
                             "pixels ({x0}, {y0}) .. ({}, {}): {}",
@@ -541,28 +598,38 @@ impl Program {
     }
 
     /// Inputs and system values of a fresh fragment batch.
-    /// `sample`: the sample of a per-sample pass.
-    fn fill_fragment_values(
+    /// `sample`: the sample of a per-sample pass; `coverage`: the samples
+    /// each lane covers (None: every sample), which place CENTROID inputs
+    /// and fill the SAMPLEMASK input.
+    pub(super) fn fill_fragment_values(
         &self,
         b: &mut Batch,
         frag: &FragEnv,
         sample: Option<u32>,
+        coverage: Option<&[u32; LANES]>,
         given: &[(SemanticName, [u32; 4])],
     ) {
         let code = &self.code;
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
+        let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
         for fi in &code.frag_inputs {
             let Some(src) = frag.inputs.get(fi.index as usize) else {
                 continue;
             };
             let reg = (code.input.base + fi.index) as usize;
-            let (ox, oy) = if sample.is_some() && fi.location == InterpLocation::Sample {
-                (sx, sy)
-            } else {
-                (0.0, 0.0)
-            };
+            let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
+            let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
+            let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
             for l in 0..LANES {
+                let (mut ox, mut oy) = (ox, oy);
+                // The centroid of a partly covered pixel: its first covered sample.
+                if let (true, Some(cov)) = (centroid, coverage) {
+                    let c = cov[l] & all;
+                    if c != 0 && c != all {
+                        (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                    }
+                }
                 let x = b.pixel[0][l] as f64 + 0.5 + ox;
                 let y = b.pixel[1][l] as f64 + 0.5 + oy;
                 let v = frag.eval(src, x, y);
@@ -593,6 +660,10 @@ impl Program {
                     b.set_system_value(code, name, |c, _| v[c]);
                 }
                 SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
+                SemanticName::PrimId => {
+                    let id = frag.primitive_id;
+                    b.set_system_value(code, name, |_, _| id)
+                }
                 SemanticName::SamplePos => {
                     let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
                     b.set_system_value(code, name, |c, _| if c < 2 { p[c].to_bits() } else { 0 });
@@ -600,9 +671,12 @@ impl Program {
                 SemanticName::SampleMask => {
                     let m = match sample {
                         Some(s) => 1u32 << s.min(31),
-                        None => u32::MAX >> (32 - frag.samples.clamp(1, 32)),
+                        None => all,
                     };
-                    b.set_system_value(code, name, |c, _| if c == 0 { m } else { 0 });
+                    b.set_system_value(code, name, |c, l| {
+                        let lane = coverage.map_or(m, |cov| cov[l] & m);
+                        if c == 0 { lane } else { 0 }
+                    });
                 }
                 SemanticName::HelperInvocation => b.set_system_value(code, name, |_, l| {
                     0u32.wrapping_sub(((helper >> l) & 1) as u32)

@@ -147,6 +147,7 @@ impl Memory for ConstMemory<'_> {
 }
 
 /// What every batch of a dispatch shares.
+#[derive(Clone, Copy)]
 pub struct Env<'a> {
     pub consts: &'a [Vec<u32>],
     pub buffers: &'a [AtomicWords],

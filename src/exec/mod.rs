@@ -74,6 +74,8 @@ pub mod decode;
 #[allow(clippy::needless_range_loop)]
 pub mod fragment;
 #[allow(clippy::needless_range_loop)]
+pub mod fragment_tiles;
+#[allow(clippy::needless_range_loop)]
 pub mod geometry;
 #[allow(clippy::needless_range_loop)]
 mod machine;
@@ -91,7 +93,10 @@ use decode::Code;
 use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
-pub use fragment::{Draw, Varying};
+pub use fragment::{Draw, InputSource, Varying};
+pub use fragment_tiles::{
+    FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
+};
 pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
 pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch};
 
@@ -593,6 +598,84 @@ impl Program {
             }
         }
         Ok((outputs, stats))
+    }
+}
+
+impl Program {
+    /// Runs a vertex shader once per entry of `ids` = (VERTEXID,
+    /// INSTANCEID), in batches of [`LANES`]. `inputs[v * stride + i]` is
+    /// `IN[i]` of invocation v (missing registers read 0). Returns the
+    /// outputs flat: `OUT[k]` of invocation v at `v * output_count() + k`.
+    pub fn run_vertex_invocations(
+        &self,
+        res: &mut Resources,
+        inputs: &[[u32; 4]],
+        stride: usize,
+        ids: &[[u32; 2]],
+        limits: &Limits,
+    ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
+        let code = &self.code;
+        if code.processor != Processor::Vertex {
+            return Err(ExecError::general(format!(
+                "a draw needs a vertex shader, this is a {} shader",
+                code.processor
+            )));
+        }
+        let outs = code.output.len as usize;
+        self.with_env(res, limits, None, |env| {
+            let mut b = Batch::new(code);
+            let mut shared: Vec<u32> = Vec::new();
+            let mut outputs = Vec::with_capacity(ids.len() * outs);
+            let mut stats = Stats::default();
+            for (k, chunk) in ids.chunks(LANES).enumerate() {
+                let first = k * LANES;
+                let n = chunk.len();
+                b.reset(code, lanes_mask(n));
+                for i in 0..(code.input.len as usize).min(stride) {
+                    let reg = &mut b.regs[code.input.base as usize + i];
+                    for l in 0..n {
+                        let v = inputs
+                            .get((first + l) * stride + i)
+                            .copied()
+                            .unwrap_or([0; 4]);
+                        for (row, x) in reg.iter_mut().zip(v) {
+                            row[l] = x;
+                        }
+                    }
+                }
+                for sv in &code.system_values {
+                    let name = sv.name;
+                    match name {
+                        SemanticName::VertexId | SemanticName::VertexIdNoBase => {
+                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[0]))
+                        }
+                        SemanticName::InstanceId => {
+                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[1]))
+                        }
+                        SemanticName::BaseVertex
+                        | SemanticName::BaseInstance
+                        | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
+                        _ => {}
+                    }
+                }
+                fill_subgroup_values(code, &mut b, env.system_values);
+                let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
+                    message: format!("vertex invocations {first}..{}: {}", first + n, e.message),
+                    ..e
+                })?;
+                if stop == Stop::Barrier {
+                    return Err(ExecError::general("BARRIER in a vertex shader"));
+                }
+                stats.account(&b);
+                for l in 0..n {
+                    for k in 0..outs {
+                        let reg = &b.regs[code.output.base as usize + k];
+                        outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
+                    }
+                }
+            }
+            Ok((outputs, stats))
+        })
     }
 }
 

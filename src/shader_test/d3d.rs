@@ -402,6 +402,31 @@ impl D3dShader {
         found.then_some(value)
     }
 
+    /// The rasterizer's view of this shader's outputs: distances written
+    /// to `SV_CullDistance` elements are cull distances, the others clip
+    /// distances.
+    pub fn output_layout(&self, program: &crate::exec::Program) -> crate::pipeline::OutputLayout {
+        let mut layout = crate::pipeline::OutputLayout::of(program);
+        let mut all = std::mem::take(&mut layout.clip);
+        all.append(&mut layout.cull);
+        for (reg, comp) in all {
+            let cull = self.lowered.outputs.iter().any(|c| {
+                c.file == File::Output
+                    && c.index as usize == reg
+                    && c.component as usize == comp
+                    && c.signature
+                        .as_ref()
+                        .is_some_and(|(n, _)| n.eq_ignore_ascii_case("SV_CullDistance"))
+            });
+            if cull {
+                layout.cull.push((reg, comp));
+            } else {
+                layout.clip.push((reg, comp));
+            }
+        }
+        layout
+    }
+
     /// The `draw quad` inputs of a W×H target for this pixel shader.
     pub fn quad(&self, width: u32, height: u32) -> Draw {
         use crate::d3d::enums::RegisterFile;

@@ -18,16 +18,18 @@
 //!
 //! Drawing: `draw quad` renders the fragment shader into the `[render
 //! target N]`s (or one rgba32f target) that pixel, rect and all probes read
-//! (`targets.rs`); `[texture N]`, `[image N]` and `[sampler N]` become the
-//! machine's resources (`textures.rs`); a Direct3D shader gets them by
-//! register number through its lowering's bindings (`d3d.rs`).
+//! (`targets.rs`); `draw` and `draw indexed` run [`crate::pipeline`] (vertex
+//! input, clipping, rasterization, depth/stencil and blending) into the
+//! same targets and the `[depth target]`; `[texture N]`, `[image N]` and
+//! `[sampler N]` become the machine's resources (`textures.rs`); a Direct3D
+//! shader gets them by register number through its lowering's bindings
+//! (`d3d.rs`).
 //!
 //! Skipped (never passed, never failed): tests under an unknown or unmet
-//! `[require]` line; tests that need the drawing pipeline (`draw TOPOLOGY`,
-//! `draw indexed`, depth/stencil probes and clears, `draw quad` under depth,
-//! stencil, blend, viewport or scissor state); tests whose shader is a
-//! geometry or tessellation shader or uses bindless opcodes; `run vertices`
-//! while a geometry shader is declared.
+//! `[require]` line; `draw quad` under depth, stencil, blend, viewport or
+//! scissor state; `draw` while a geometry or tessellation shader is
+//! declared; tests whose shader is a geometry or tessellation shader or
+//! uses bindless opcodes; `run vertices` while a geometry shader is declared.
 //!
 //! Beyond the contract: trailing blank and `#`/`%` lines at the end of a
 //! shader body are not part of the shader, so comments may precede the next

@@ -318,7 +318,7 @@ pub struct Expected {
 }
 
 /// One command of a `[test]` section.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Uniform {
         slot: u32,
@@ -330,7 +330,7 @@ pub enum Command {
         size: Option<[u32; 2]>,
     },
     /// `draw [indexed] TOPOLOGY N [instances K]`: the drawing pipeline
-    /// (parsed; the runner skips tests that use it).
+    /// (`topology` as [`crate::pipeline::Topology`] prints it).
     Draw {
         indexed: bool,
         topology: String,
@@ -365,8 +365,7 @@ pub enum Command {
         rect: Option<[u32; 4]>,
         expected: Expected,
     },
-    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S` (parsed;
-    /// the runner skips tests that use them).
+    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S`.
     ProbeDepthStencil {
         stencil: bool,
         x: u32,
@@ -411,35 +410,69 @@ impl Command {
                 | Command::ProbeImage { .. }
         )
     }
-
-    /// What the drawing pipeline (rasterizer, depth/stencil, blending) would
-    /// need for this command, which the runner does not offer yet.
-    pub fn needs_pipeline(&self) -> Option<&'static str> {
-        match self {
-            Command::Draw { indexed: true, .. } => Some("draw indexed"),
-            Command::Draw { .. } => Some("draw TOPOLOGY"),
-            Command::ClearDepth { .. } => Some("clear depth"),
-            Command::ProbeDepthStencil { stencil: false, .. } => Some("probe depth"),
-            Command::ProbeDepthStencil { stencil: true, .. } => Some("probe stencil"),
-            _ => None,
-        }
-    }
 }
 
-/// A render-state command. Only what changes `draw quad` is kept: the
-/// runner skips a `draw quad` while depth, stencil, blending, a viewport
-/// or a scissor rectangle is on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A render-state command: what it changes, and whether the state after
+/// it changes what `draw quad` writes (the runner skips a `draw quad`
+/// while depth, stencil, blending, a viewport or a scissor rectangle is on).
+#[derive(Clone, Debug, PartialEq)]
 pub struct RenderState {
     /// `depth`, `stencil`, `blend N`, `viewport`, `scissor`, `cull`,
     /// `front`, `depth write`, `blend factor`.
     pub key: String,
     /// The state after the command changes what `draw quad` writes.
     pub active: bool,
+    pub change: StateChange,
+}
+
+/// The change one render-state command makes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StateChange {
+    Viewport(crate::pipeline::Viewport),
+    /// `scissor off` is None.
+    Scissor(Option<crate::pipeline::Rect>),
+    Cull(crate::pipeline::CullMode),
+    Front(crate::pipeline::FrontFace),
+    /// `depth FUNC` / `depth off`.
+    Depth(Option<crate::pipeline::CompareFunc>),
+    DepthWrite(bool),
+    /// `stencil ...` / `stencil off`.
+    Stencil(Option<crate::pipeline::StencilState>),
+    /// `blend N ...` / `blend N off`.
+    Blend(u32, Option<crate::pipeline::BlendState>),
+    BlendFactor([f32; 4]),
+}
+
+impl StateChange {
+    /// Applies the change to the pipeline's state.
+    pub fn apply(&self, s: &mut crate::pipeline::RenderState) {
+        match self {
+            StateChange::Viewport(v) => s.viewport = Some(*v),
+            StateChange::Scissor(r) => s.scissor = *r,
+            StateChange::Cull(c) => s.cull = *c,
+            StateChange::Front(f) => s.front = *f,
+            StateChange::Depth(None) => s.depth.enabled = false,
+            StateChange::Depth(Some(f)) => {
+                s.depth.enabled = true;
+                s.depth.func = *f;
+            }
+            StateChange::DepthWrite(w) => s.depth.write = *w,
+            StateChange::Stencil(None) => s.stencil.enabled = false,
+            StateChange::Stencil(Some(st)) => s.stencil = *st,
+            StateChange::Blend(n, b) => {
+                if let Some(slot) = s.blend.get_mut(*n as usize) {
+                    let mask = slot.write_mask;
+                    *slot = b.unwrap_or_default();
+                    slot.write_mask = mask;
+                }
+            }
+            StateChange::BlendFactor(k) => s.blend_factor = *k,
+        }
+    }
 }
 
 /// A `[test]` section.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TestSection {
     pub line: usize,
     /// Commands with their lines.
@@ -482,6 +515,8 @@ pub struct RenderTargetSection {
     pub format: TextureFormat,
     /// Default 64×64.
     pub size: [u32; 2],
+    /// `samples S` (1, 2, 4, 8 or 16; default 1): a multisampled target.
+    pub samples: u32,
 }
 
 /// A parsed `.shader_test` file.
@@ -946,6 +981,7 @@ fn parse_render_target(
         index: parse_index(line, Some(n), "a render target index")?,
         format: TextureFormat::Rgba32Float,
         size: [64, 64],
+        samples: 1,
     };
     if rt.index >= 8 {
         return Err(ParseError::new(
@@ -967,10 +1003,23 @@ fn parse_render_target(
                 }
             }
             "size" => rt.size = parse_target_size(l.number, l.text)?,
+            "samples" => {
+                let n = parse_u32(l.number, it.next(), "a sample count")?;
+                no_more(l.number, it)?;
+                if !matches!(n, 1 | 2 | 4 | 8 | 16) {
+                    return Err(ParseError::new(
+                        l.number,
+                        format!("{n} samples per pixel (expected 1, 2, 4, 8 or 16)"),
+                    ));
+                }
+                rt.samples = n;
+            }
             other => {
                 return Err(ParseError::new(
                     l.number,
-                    format!("unknown render target setting `{other}` (expected format or size)"),
+                    format!(
+                        "unknown render target setting `{other}` (expected format, size or samples)"
+                    ),
                 ));
             }
         }
@@ -1472,20 +1521,6 @@ fn parse_pixel_expected(line: usize, text: &str) -> Result<Expected, ParseError>
     })
 }
 
-/// The topologies of `draw TOPOLOGY N`, as word lists.
-const TOPOLOGIES: &[&[&str]] = &[
-    &["point", "list"],
-    &["line", "list", "adj"],
-    &["line", "strip", "adj"],
-    &["triangle", "list", "adj"],
-    &["triangle", "strip", "adj"],
-    &["line", "list"],
-    &["line", "strip"],
-    &["triangle", "list"],
-    &["triangle", "strip"],
-    &["triangle", "fan"],
-];
-
 /// `draw quad [W H]`, `draw [indexed] TOPOLOGY N [instances K]`.
 fn parse_draw(line: usize, rest: &str) -> Result<Command, ParseError> {
     let mut words: Vec<&str> = rest.split_whitespace().collect();
@@ -1512,29 +1547,15 @@ fn parse_draw(line: usize, rest: &str) -> Result<Command, ParseError> {
     if indexed {
         words.remove(0);
     }
-    let (topology, used) = if words.len() >= 3 && words[..2] == ["patch", "list"] {
-        let c = parse_u32(line, Some(words[2]), "a control point count")?;
-        if !(1..=32).contains(&c) {
-            return Err(ParseError::new(line, "a patch has 1 to 32 control points"));
-        }
-        (format!("patch list {c}"), 3)
-    } else {
-        match TOPOLOGIES
-            .iter()
-            .find(|t| words.len() >= t.len() && words[..t.len()] == t[..])
-        {
-            Some(t) => (t.join(" "), t.len()),
-            None => {
-                return Err(ParseError::new(
-                    line,
-                    format!(
-                        "expected `draw quad`, `draw TOPOLOGY N` or `draw indexed TOPOLOGY N`, found `draw {}`",
-                        rest.trim()
-                    ),
-                ));
-            }
-        }
-    };
+    if words.is_empty() {
+        return Err(ParseError::new(
+            line,
+            "expected `draw quad`, `draw TOPOLOGY N` or `draw indexed TOPOLOGY N`",
+        ));
+    }
+    let (topology, used) =
+        crate::pipeline::Topology::parse_words(&words).map_err(|e| ParseError::new(line, e))?;
+    let topology = topology.to_string();
     let mut it = words[used..].iter().copied();
     let vertices = parse_u32(line, it.next(), "a vertex count")?;
     let instances = match it.next() {
@@ -1611,48 +1632,23 @@ fn parse_clear(line: usize, rest: &str) -> Result<Command, ParseError> {
     }
 }
 
-const COMPARE_FUNCS: &[&str] = &[
-    "never",
-    "less",
-    "equal",
-    "less_equal",
-    "greater",
-    "not_equal",
-    "greater_equal",
-    "always",
-];
-const STENCIL_OPS: &[&str] = &[
-    "keep", "zero", "replace", "incr_sat", "decr_sat", "invert", "incr", "decr",
-];
-const BLEND_FACTORS: &[&str] = &[
-    "zero",
-    "one",
-    "src_color",
-    "inv_src_color",
-    "src_alpha",
-    "inv_src_alpha",
-    "dst_color",
-    "inv_dst_color",
-    "dst_alpha",
-    "inv_dst_alpha",
-    "src_alpha_sat",
-    "blend_factor",
-    "inv_blend_factor",
-];
-const BLEND_OPS: &[&str] = &["add", "subtract", "rev_subtract", "min", "max"];
-
-fn expect_word(line: usize, w: Option<&str>, list: &[&str], what: &str) -> Result<(), ParseError> {
-    match w {
-        Some(w) if list.contains(&w) => Ok(()),
-        other => Err(ParseError::new(
+/// A word of one of the pipeline's name tables.
+fn named<T: Copy>(
+    line: usize,
+    w: Option<&str>,
+    from_name: fn(&str) -> Option<T>,
+    names: String,
+    what: &str,
+) -> Result<T, ParseError> {
+    w.and_then(from_name).ok_or_else(|| {
+        ParseError::new(
             line,
             format!(
-                "expected {what} ({}), found `{}`",
-                list.join(", "),
-                other.unwrap_or("end of line")
+                "expected {what} ({names}), found `{}`",
+                w.unwrap_or("end of line")
             ),
-        )),
-    }
+        )
+    })
 }
 
 /// Four or six numbers in parentheses (`viewport`, `scissor`, `blend factor`).
@@ -1661,7 +1657,7 @@ fn parse_float_tuple(
     text: &str,
     what: &str,
     counts: &[usize],
-) -> Result<(), ParseError> {
+) -> Result<Vec<f32>, ParseError> {
     let (inner, tail) = take_parens(line, text, what)?;
     no_more(line, tail.split_whitespace())?;
     let v = parse_values(line, ValueType::Float, &inner)?;
@@ -1671,63 +1667,112 @@ fn parse_float_tuple(
             format!("{what} takes {counts:?} numbers, found {}", v.len()),
         ));
     }
-    Ok(())
+    Ok(v.iter().map(|b| f32::from_bits(*b as u32)).collect())
 }
 
-/// The render-state commands, checked for syntax.
+fn parse_u8(line: usize, w: Option<&str>, what: &str) -> Result<u8, ParseError> {
+    let v = parse_u32(line, w, what)?;
+    u8::try_from(v).map_err(|_| ParseError::new(line, format!("{what} {v} is above 255")))
+}
+
+/// The render-state commands.
 fn parse_state(line: usize, verb: &str, rest: &str) -> Result<RenderState, ParseError> {
+    use crate::pipeline::state as ps;
     let mut it = rest.split_whitespace();
-    let state = |key: &str, active: bool| RenderState {
+    let state = |key: &str, active: bool, change: StateChange| RenderState {
         key: key.to_string(),
         active,
+        change,
     };
     match verb {
         "viewport" => {
-            parse_float_tuple(line, rest, "the viewport", &[4, 6])?;
-            Ok(state("viewport", true))
+            let v = parse_float_tuple(line, rest, "the viewport", &[4, 6])?;
+            let vp = ps::Viewport {
+                x: v[0],
+                y: v[1],
+                width: v[2],
+                height: v[3],
+                min_depth: v.get(4).copied().unwrap_or(0.0),
+                max_depth: v.get(5).copied().unwrap_or(1.0),
+            };
+            Ok(state("viewport", true, StateChange::Viewport(vp)))
         }
         "scissor" => {
             if rest.trim() == "off" {
-                return Ok(state("scissor", false));
+                return Ok(state("scissor", false, StateChange::Scissor(None)));
             }
-            parse_float_tuple(line, rest, "the scissor rectangle", &[4])?;
-            Ok(state("scissor", true))
+            let v = parse_float_tuple(line, rest, "the scissor rectangle", &[4])?;
+            let r = ps::Rect {
+                x: v[0] as i64,
+                y: v[1] as i64,
+                width: v[2] as i64,
+                height: v[3] as i64,
+            };
+            Ok(state("scissor", true, StateChange::Scissor(Some(r))))
         }
         "cull" => {
-            expect_word(line, it.next(), &["none", "front", "back"], "a cull mode")?;
+            let c = named(
+                line,
+                it.next(),
+                ps::CullMode::from_name,
+                ps::CullMode::names(),
+                "a cull mode",
+            )?;
             no_more(line, it)?;
-            Ok(state("cull", false))
+            Ok(state("cull", false, StateChange::Cull(c)))
         }
         "front" => {
-            expect_word(line, it.next(), &["cw", "ccw"], "a winding")?;
+            let f = named(
+                line,
+                it.next(),
+                ps::FrontFace::from_name,
+                ps::FrontFace::names(),
+                "a winding",
+            )?;
             no_more(line, it)?;
-            Ok(state("front", false))
+            Ok(state("front", false, StateChange::Front(f)))
         }
         "depth" => match it.next() {
             Some("off") => {
                 no_more(line, it)?;
-                Ok(state("depth", false))
+                Ok(state("depth", false, StateChange::Depth(None)))
             }
             Some("write") => {
-                expect_word(line, it.next(), &["on", "off"], "on or off")?;
+                let on = match it.next() {
+                    Some("on") => true,
+                    Some("off") => false,
+                    w => {
+                        return Err(ParseError::new(
+                            line,
+                            format!("expected on or off, found `{}`", w.unwrap_or("end of line")),
+                        ));
+                    }
+                };
                 no_more(line, it)?;
-                Ok(state("depth write", false))
+                Ok(state("depth write", false, StateChange::DepthWrite(on)))
             }
             w => {
-                expect_word(line, w, COMPARE_FUNCS, "a depth function or `off`")?;
+                let f = named(
+                    line,
+                    w,
+                    ps::CompareFunc::from_name,
+                    ps::CompareFunc::names(),
+                    "a depth function or `off`",
+                )?;
                 no_more(line, it)?;
-                Ok(state("depth", true))
+                Ok(state("depth", true, StateChange::Depth(Some(f))))
             }
         },
         "stencil" => {
             let words: Vec<&str> = it.collect();
             if words == ["off"] {
-                return Ok(state("stencil", false));
+                return Ok(state("stencil", false, StateChange::Stencil(None)));
             }
-            expect_word(
+            let func = named(
                 line,
                 words.first().copied(),
-                COMPARE_FUNCS,
+                ps::CompareFunc::from_name,
+                ps::CompareFunc::names(),
                 "a stencil function or `off`",
             )?;
             if !matches!(words.len(), 2 | 4 | 5 | 7) {
@@ -1736,27 +1781,68 @@ fn parse_state(line: usize, verb: &str, rest: &str) -> Result<RenderState, Parse
                     "expected `stencil FUNC REF [READ_MASK WRITE_MASK] [FAIL DEPTH_FAIL PASS]`",
                 ));
             }
-            let numbers = if matches!(words.len(), 4 | 7) { 3 } else { 1 };
-            for w in &words[1..1 + numbers] {
-                parse_u32(line, Some(w), "a stencil reference or mask")?;
+            let reference = parse_u8(line, Some(words[1]), "a stencil reference")?;
+            let masked = matches!(words.len(), 4 | 7);
+            let (read_mask, write_mask) = if masked {
+                (
+                    parse_u8(line, Some(words[2]), "a stencil mask")?,
+                    parse_u8(line, Some(words[3]), "a stencil mask")?,
+                )
+            } else {
+                (0xff, 0xff)
+            };
+            let op_words = &words[if masked { 4 } else { 2 }..];
+            let mut ops = [ps::StencilOp::Keep; 3];
+            for (k, w) in op_words.iter().enumerate() {
+                ops[k] = named(
+                    line,
+                    Some(w),
+                    ps::StencilOp::from_name,
+                    ps::StencilOp::names(),
+                    "a stencil operation",
+                )?;
             }
-            for w in &words[1 + numbers..] {
-                expect_word(line, Some(w), STENCIL_OPS, "a stencil operation")?;
-            }
-            Ok(state("stencil", true))
+            let face = ps::StencilFace {
+                func,
+                fail: ops[0],
+                depth_fail: ops[1],
+                pass: ops[2],
+            };
+            Ok(state(
+                "stencil",
+                true,
+                StateChange::Stencil(Some(ps::StencilState {
+                    enabled: true,
+                    reference,
+                    read_mask,
+                    write_mask,
+                    front: face,
+                    back: face,
+                })),
+            ))
         }
         _ => {
             let first = it.next();
             if first == Some("factor") {
                 let after = rest.trim_start().strip_prefix("factor").unwrap_or_default();
-                parse_float_tuple(line, after, "the blend factor", &[4])?;
-                return Ok(state("blend factor", false));
+                let v = parse_float_tuple(line, after, "the blend factor", &[4])?;
+                return Ok(state(
+                    "blend factor",
+                    false,
+                    StateChange::BlendFactor([v[0], v[1], v[2], v[3]]),
+                ));
             }
             let n = parse_index(line, first, "a render target index or `factor`")?;
+            if n as usize >= crate::exec::MAX_TARGETS {
+                return Err(ParseError::new(
+                    line,
+                    format!("render target {n} is out of range (0 to 7)"),
+                ));
+            }
             let key = format!("blend {n}");
             let words: Vec<&str> = it.collect();
             if words == ["off"] {
-                return Ok(state(&key, false));
+                return Ok(state(&key, false, StateChange::Blend(n, None)));
             }
             if words.len() != 3 && words.len() != 6 {
                 return Err(ParseError::new(
@@ -1764,12 +1850,52 @@ fn parse_state(line: usize, verb: &str, rest: &str) -> Result<RenderState, Parse
                     "expected `blend N off` or `blend N SRC DST OP [SRC_A DST_A OP_A]`",
                 ));
             }
+            let mut triples = Vec::new();
             for triple in words.chunks(3) {
-                expect_word(line, Some(triple[0]), BLEND_FACTORS, "a blend factor")?;
-                expect_word(line, Some(triple[1]), BLEND_FACTORS, "a blend factor")?;
-                expect_word(line, Some(triple[2]), BLEND_OPS, "a blend operation")?;
+                let f = |w: &str| {
+                    named(
+                        line,
+                        Some(w),
+                        ps::BlendFactor::from_name,
+                        ps::BlendFactor::names(),
+                        "a blend factor",
+                    )
+                };
+                triples.push((
+                    f(triple[0])?,
+                    f(triple[1])?,
+                    named(
+                        line,
+                        Some(triple[2]),
+                        ps::BlendOp::from_name,
+                        ps::BlendOp::names(),
+                        "a blend operation",
+                    )?,
+                ));
             }
-            Ok(state(&key, true))
+            let (src, dst, op) = triples[0];
+            let (src_alpha, dst_alpha, op_alpha) =
+                triples
+                    .get(1)
+                    .copied()
+                    .unwrap_or((src.for_alpha(), dst.for_alpha(), op));
+            Ok(state(
+                &key,
+                true,
+                StateChange::Blend(
+                    n,
+                    Some(ps::BlendState {
+                        enabled: true,
+                        src,
+                        dst,
+                        op,
+                        src_alpha,
+                        dst_alpha,
+                        op_alpha,
+                        write_mask: 0xF,
+                    }),
+                ),
+            ))
         }
     }
 }

@@ -14,7 +14,7 @@ use super::parse::{
     Attribute, Command, Compare, Expected, RenderState, RenderTargetSection, Requirement, Section,
     ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, VertexData,
 };
-use super::targets::{Frame, pixel_matches, pixel_values};
+use super::targets::{Frame, pixel_matches, pixel_values, resolved_texel};
 use super::textures::{sampler_from_section, texture_from_section};
 use super::values::{ValueType, parse_value};
 use super::values::{format_list, values_match, words_to_values};
@@ -23,6 +23,7 @@ use crate::enums::{Processor, TextureTarget};
 use crate::exec::{Draw, ExecError, Limits, Numerics, Program, Resources};
 use crate::ir::{Shader, Span};
 use crate::opcode::Category;
+use crate::pipeline::{DepthFormat, DepthTarget};
 use crate::texture::format::NumClass;
 use crate::texture::{Sampler, Texture};
 use std::collections::HashMap;
@@ -183,6 +184,11 @@ struct Runner<'a> {
     /// Render state that changes what `draw quad` writes (depth, stencil,
     /// blending, viewport, scissor), with the line that turned it on.
     pipeline_state: Vec<(String, usize)>,
+    /// The drawing pipeline's state as the commands so far left it.
+    render_state: crate::pipeline::RenderState,
+    index_data: Option<Vec<u32>>,
+    /// `[depth target]`: format and size, with the section's line.
+    depth_section: Option<(usize, String, [u32; 2])>,
 }
 
 fn set_slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T, value: T) {
@@ -210,6 +216,9 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         vertex_data: None,
         render_targets: Vec::new(),
         pipeline_state: Vec::new(),
+        render_state: crate::pipeline::RenderState::default(),
+        index_data: None,
+        depth_section: None,
     };
     for (line, section) in &file.sections {
         match section {
@@ -255,8 +264,10 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
                 None,
                 Some(t.clone()),
             ),
-            // Only the drawing pipeline reads them; tests that draw are skipped.
-            Section::IndexData(_) | Section::DepthTarget { .. } => {}
+            Section::IndexData(ix) => r.index_data = Some(ix.clone()),
+            Section::DepthTarget { format, size } => {
+                r.depth_section = Some((*line, format.clone(), *size))
+            }
             Section::Test(t) => {
                 let outcome = r.test(t);
                 r.results.push(TestResult {
@@ -559,10 +570,25 @@ impl Runner<'_> {
         }
         let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
-            if let Some(what) = cmd.needs_pipeline() {
-                return Some(format!(
-                    "line {line}: `{what}` needs the drawing pipeline (rasterizer, depth/stencil, blending), which the runner does not offer yet"
-                ));
+            if let Command::Draw { .. } = cmd {
+                for stage in [Stage::Geometry, Stage::TessControl, Stage::TessEval] {
+                    if let Some(slot) = self.slots.get(&stage) {
+                        return Some(match &slot.built {
+                            Built::Unsupported(why) => format!("line {line}: {why}"),
+                            _ => format!(
+                                "line {line}: draws through a {} shader are not supported yet",
+                                stage.name()
+                            ),
+                        });
+                    }
+                }
+                for stage in [Stage::Vertex, Stage::Fragment] {
+                    if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built)
+                    {
+                        return Some(format!("line {line}: {why}"));
+                    }
+                }
+                continue;
             }
             let stage = match cmd {
                 Command::State(st) => {
@@ -598,9 +624,11 @@ impl Runner<'_> {
     fn test(&mut self, test: &TestSection) -> Outcome {
         let skip = self.skip_reason(test);
         // Render state carries into later tests, whether this one runs or not.
+        let mut render_state = self.render_state.clone();
         for (line, cmd) in &test.commands {
             if let Command::State(st) = cmd {
                 set_state(&mut self.pipeline_state, st, *line);
+                st.change.apply(&mut self.render_state);
             }
         }
         if let Some(why) = skip {
@@ -622,6 +650,10 @@ impl Runner<'_> {
         let mut frame = match Frame::new(&self.render_targets) {
             Ok(f) => f,
             Err(e) => return Outcome::Failed(vec![format!("{}: {e}", self.at(test.line))]),
+        };
+        let mut depth = match self.depth_target() {
+            Ok(d) => d,
+            Err(e) => return Outcome::Failed(vec![e]),
         };
         let mut outputs: Option<VertexRun> = None;
         for (line, cmd) in &test.commands {
@@ -709,11 +741,46 @@ impl Runner<'_> {
                     );
                     continue;
                 }
-                // Skipped above when they matter.
-                Command::State(_)
-                | Command::Draw { .. }
-                | Command::ClearDepth { .. }
-                | Command::ProbeDepthStencil { .. } => Ok(()),
+                Command::State(st) => {
+                    st.change.apply(&mut render_state);
+                    Ok(())
+                }
+                Command::Draw {
+                    indexed,
+                    topology,
+                    vertices,
+                    instances,
+                } => self.draw(
+                    &mut res,
+                    &mut frame,
+                    depth.as_mut(),
+                    &render_state,
+                    (*indexed, topology, *vertices, *instances),
+                    line,
+                ),
+                Command::ClearDepth { depth: d, stencil } => match depth.as_mut() {
+                    Some(t) => {
+                        t.clear(f32::from_bits(*d), stencil.map(|s| s as u8));
+                        Ok(())
+                    }
+                    None => Err(format!(
+                        "{}: clear depth, but there is no [depth target] above this test",
+                        self.at(line)
+                    )),
+                },
+                Command::ProbeDepthStencil {
+                    stencil,
+                    x,
+                    y,
+                    value,
+                    ulp,
+                } => {
+                    failures.extend(
+                        self.probe_depth(depth.as_ref(), *stencil, *x, *y, *value, *ulp, line)
+                            .err(),
+                    );
+                    continue;
+                }
             };
             if let Err(msg) = result {
                 // A command that could not run ends the test.
@@ -843,7 +910,7 @@ impl Runner<'_> {
         }
         for y in y0..y1 as u32 {
             for x in x0..x1 as u32 {
-                let got = pixel_values(expected, t.format, t.texel(0, x, y, 0, 0));
+                let got = pixel_values(expected, t.format, resolved_texel(t, x, y));
                 if !pixel_matches(expected, t.format, &got) {
                     return Err(format!(
                         "{}: probe failed: expected {} got {}",
@@ -1169,6 +1236,153 @@ impl Runner<'_> {
                 slot.section.line
             )),
         }
+    }
+}
+
+impl Runner<'_> {
+    /// The test's depth target, cleared (None without a `[depth target]`).
+    fn depth_target(&self) -> Result<Option<DepthTarget>, String> {
+        let Some((line, format, [w, h])) = &self.depth_section else {
+            return Ok(None);
+        };
+        let f = DepthFormat::from_name(format).ok_or_else(|| {
+            format!(
+                "{}: unknown depth format `{format}` (expected d32f, d24s8 or d16)",
+                self.at(*line)
+            )
+        })?;
+        let samples = self
+            .render_targets
+            .iter()
+            .flatten()
+            .map(|t| t.samples)
+            .max()
+            .unwrap_or(1);
+        DepthTarget::new(f, *w, *h, samples)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", self.at(*line)))
+    }
+
+    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S`.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_depth(
+        &self,
+        depth: Option<&DepthTarget>,
+        stencil: bool,
+        x: u32,
+        y: u32,
+        value: u64,
+        ulp: u64,
+        line: usize,
+    ) -> Result<(), String> {
+        let at = self.at(line);
+        let Some(t) = depth else {
+            return Err(format!(
+                "{at}: probe failed: there is no [depth target] above this test"
+            ));
+        };
+        let outside = || {
+            format!(
+                "{at}: probe failed: pixel ({x}, {y}) is outside the {}x{} depth target",
+                t.width, t.height
+            )
+        };
+        if stencil {
+            let got = t.stencil_at(x, y, 0).ok_or_else(outside)?;
+            if u64::from(got) != value || !t.format.has_stencil() && value != 0 {
+                return Err(format!(
+                    "{at}: probe failed: expected stencil {value} got {got}"
+                ));
+            }
+            return Ok(());
+        }
+        let got = t.depth_at(x, y, 0).ok_or_else(outside)?;
+        let expected = f32::from_bits(value as u32);
+        let ok = match t.format.step() {
+            Some(step) if ulp == 0 => (got as f64 - expected as f64).abs() <= step + 1e-9,
+            _ => values_match(ValueType::Float, value, u64::from(got.to_bits()), ulp),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{at}: probe failed: expected depth {expected:?} got {got:?}"
+            ))
+        }
+    }
+
+    /// `draw [indexed] TOPOLOGY N [instances K]`: the vertex shader, then
+    /// the rasterizer with the fragment shader into the frame's targets.
+    fn draw(
+        &mut self,
+        res: &mut Resources,
+        frame: &mut Frame,
+        depth: Option<&mut DepthTarget>,
+        state: &crate::pipeline::RenderState,
+        (indexed, topology, count, instances): (bool, &str, u32, u32),
+        line: usize,
+    ) -> Result<(), String> {
+        use crate::pipeline::{self as pl, DrawCall, Topology};
+        let at = self.at(line);
+        let vs = self.program(Stage::Vertex, line)?;
+        let fs = self.program(Stage::Fragment, line)?;
+        let words: Vec<&str> = topology.split_whitespace().collect();
+        let (topology, _) = Topology::parse_words(&words).map_err(|e| format!("{at}: {e}"))?;
+        let indices = if indexed {
+            Some(self.index_data.clone().ok_or_else(|| {
+                format!("{at}: draw indexed, but there is no [index data] above this test")
+            })?)
+        } else {
+            None
+        };
+        let rows = self.all_vertex_inputs(&vs, line)?;
+        let input = pl::VertexInput::from_rows(&rows);
+        let size = frame
+            .draw_size(depth.as_ref().map(|d| [d.width, d.height]))
+            .map_err(|e| format!("{at}: {e}"))?;
+        let mut targets = frame.take(size).map_err(|e| format!("{at}: {e}"))?;
+        let call = DrawCall {
+            topology,
+            count,
+            instances,
+            indices: indices.as_deref(),
+        };
+        let limits = &self.config.limits;
+        let result = self.guarded("draw", line, || {
+            let (stream, _) = vs.bind(res, |r| {
+                pl::shade_vertices(&vs.program, r, &input, &call, false, false, limits)
+            })?;
+            let layout = match &vs.d3d {
+                Some(d) => d.output_layout(&vs.program),
+                None => pl::OutputLayout::of(&vs.program),
+            };
+            let linkage = pl::Linkage::by_semantics(&layout, &fs.program);
+            fs.bind(res, |r| {
+                pl::rasterize(
+                    &stream,
+                    &layout,
+                    &linkage,
+                    &fs.program,
+                    r,
+                    state,
+                    &mut targets,
+                    depth,
+                    limits,
+                )
+            })
+        });
+        frame.put_back(targets);
+        result.map(|_| ())
+    }
+
+    /// The IN registers of every `[vertex data]` row for this vertex shader.
+    fn all_vertex_inputs(
+        &self,
+        shader: &Runnable,
+        line: usize,
+    ) -> Result<Vec<Vec<[u32; 4]>>, String> {
+        let count = self.vertex_data.as_ref().map_or(0, |d| d.rows.len());
+        self.vertex_inputs(shader, count, line)
     }
 }
 

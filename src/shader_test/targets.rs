@@ -29,7 +29,21 @@ pub struct Frame {
 }
 
 fn new_target(format: Format, width: u32, height: u32) -> Result<Texture, String> {
-    Texture::new(TextureTarget::Tex2D, format, [width, height, 1], 1, 1, 1).map_err(|e| {
+    new_target_samples(format, width, height, 1)
+}
+
+fn new_target_samples(
+    format: Format,
+    width: u32,
+    height: u32,
+    samples: u32,
+) -> Result<Texture, String> {
+    let target = if samples > 1 {
+        TextureTarget::Msaa2D
+    } else {
+        TextureTarget::Tex2D
+    };
+    Texture::new(target, format, [width, height, 1], 1, 1, samples).map_err(|e| {
         format!(
             "render target {width}x{height} {}: {e}",
             format.short_name()
@@ -53,7 +67,9 @@ impl Frame {
         let mut targets = Vec::with_capacity(sections.len());
         for s in sections {
             targets.push(match s {
-                Some(s) => Some(new_target(s.format, s.size[0], s.size[1])?),
+                Some(s) => Some(new_target_samples(
+                    s.format, s.size[0], s.size[1], s.samples,
+                )?),
                 None => None,
             });
         }
@@ -111,6 +127,23 @@ impl Frame {
         Ok(first)
     }
 
+    /// The size of a `draw`: the declared targets' (which must agree), the
+    /// default target's when there is one, else the depth target's size or
+    /// 64×64 for a new default rgba32f target.
+    pub fn draw_size(&mut self, depth: Option<[u32; 2]>) -> Result<[u32; 2], String> {
+        if !self.declared {
+            if let Some(Some(t)) = self.targets.first()
+                && depth.is_none_or(|d| d == [t.width, t.height])
+            {
+                return Ok([t.width, t.height]);
+            }
+            let [w, h] = depth.unwrap_or([64, 64]);
+            self.targets = vec![Some(new_target(Format::Rgba32Float, w, h)?)];
+            return Ok([w, h]);
+        }
+        self.quad_size(None)
+    }
+
     /// Takes the targets out for [`crate::exec::Program::draw`]: target n
     /// at index n, undeclared gaps filled with scratch targets.
     pub fn take(&mut self, [w, h]: [u32; 2]) -> Result<Vec<Texture>, String> {
@@ -145,6 +178,23 @@ impl Frame {
             _ => Err(format!("there is no [render target {n}]")),
         }
     }
+}
+
+/// A pixel of a target as probes read it: a multisampled target of a float
+/// or normalized format resolves to the average of its samples (an integer
+/// one reads sample 0).
+pub fn resolved_texel(t: &Texture, x: u32, y: u32) -> [u32; 4] {
+    if t.samples <= 1 || t.format.is_integer() {
+        return t.texel(0, x, y, 0, 0);
+    }
+    let mut sum = [0f64; 4];
+    for s in 0..t.samples {
+        let v = t.texel(0, x, y, 0, s);
+        for c in 0..4 {
+            sum[c] += f32::from_bits(v[c]) as f64;
+        }
+    }
+    sum.map(|v| ((v / t.samples as f64) as f32).to_bits())
 }
 
 /// A texel's decoded words as values of the probe's type: integers of an
@@ -203,6 +253,7 @@ mod tests {
                 index,
                 format,
                 size: [2, 2],
+                samples: 1,
             })
         };
         let mut f =

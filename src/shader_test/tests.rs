@@ -382,7 +382,7 @@ fn command_errors_name_their_line() {
     let cases = [
         ("dispatch 1 1", "group count Z"),
         ("dispatch 1 1 1 1", "unexpected `1`"),
-        ("draw triangle", "draw quad"),
+        ("draw triangle", "unknown topology"),
         ("draw triangle list", "vertex count"),
         ("draw patch list 0 3", "1 to 32 control points"),
         ("clear rt 0 (1, 2, 3)", "4 colour values"),
@@ -559,7 +559,7 @@ fn skipped_tests() {
         "[require]\nwave ops\n[test]\nprobe buffer 0 uint 0 (1)\n",
         "[require]\nshader model >= 6.0\n[test]\n",
         "[geometry shader d3d-asm]\ngs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nemit\nret\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 1\n",
-        "[vertex shader]\nVERT\nEND\n[test]\ndraw triangle list 3\n",
+        "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\ndraw triangle list 3\n",
         "[pixel shader]\nFRAG\nEND\n[test]\nblend 0 one zero add\n[test]\ndraw quad\n",
         "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 3\n",
     ];
