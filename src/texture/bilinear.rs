@@ -1,0 +1,235 @@
+//! Bilinear sampling of a batch of lanes at once, for the views the machine
+//! samples most: 2D (array, RECT) views of RGBA8 UNORM and RGBA32F
+//! textures, one sample per texel, linear filtering. The coordinate
+//! arithmetic, the wrap of in-range indices, the decode and the lerps run
+//! over arrays of [`LANES`] values (vector instructions); only the texel
+//! loads and the rare out-of-range wraps are per lane. Every operation is
+//! the one [`Bound::sample`] performs for the same lane, in the same order,
+//! so the results are the same bits (tests in `tests.rs` compare the two
+//! over random and hostile coordinates).
+
+use super::sample::{Bound, lerp, sanitize, wrap_index};
+use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
+
+/// The texel layouts the batch path decodes itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Texels {
+    /// 4 bytes, r g b a, each `byte / 255` (the UNORM8 rule).
+    Rgba8Unorm,
+    /// 16 bytes, four little-endian f32 bit patterns.
+    Rgba32Float,
+}
+
+impl Texels {
+    fn of(fmt: Format) -> Option<Texels> {
+        match fmt {
+            Format::Rgba8Unorm => Some(Texels::Rgba8Unorm),
+            Format::Rgba32Float => Some(Texels::Rgba32Float),
+            _ => None,
+        }
+    }
+}
+
+/// One axis of a batch's bilinear footprint: the two texel indices of every
+/// lane (meaningful where `valid0`/`valid1` is set; elsewhere the tap reads
+/// the border) and the weight of the second.
+struct Axis {
+    i0: [i32; LANES],
+    i1: [i32; LANES],
+    valid0: [bool; LANES],
+    valid1: [bool; LANES],
+    weight: [f32; LANES],
+}
+
+/// [`super::sample`]'s `axis_linear` after its coordinate set-up, over the
+/// lanes: `c` the coordinate, `n` the level's size on this axis.
+fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: bool) -> Axis {
+    let nf = n as i64 as f32;
+    let mut i0 = [0i32; LANES];
+    let mut weight = [0f32; LANES];
+    let mut outside = false;
+    for l in 0..LANES {
+        let c = sanitize(c[l]);
+        let t = if unnorm { c } else { c * nf };
+        let u = sanitize(t + offset[l] as f32);
+        let u = if mode == Wrap::MirrorClamp {
+            u.abs().min(nf)
+        } else {
+            u
+        };
+        let x = u - 0.5;
+        let f = x.floor();
+        weight[l] = x - f;
+        // |f| ≤ 2^24 + 1 after the sanitizing: exact in i32
+        i0[l] = f as i32;
+        outside |= i0[l] < 0 || i0[l] >= n as i32 - 1;
+    }
+    let i1 = i0.map(|i| i + 1);
+    let mut a = Axis {
+        i0,
+        i1,
+        valid0: [true; LANES],
+        valid1: [true; LANES],
+        weight,
+    };
+    if outside {
+        // some footprint leaves the level: the wrap rule, lane by lane
+        // (`wrap_index` keeps in-range indices as they are)
+        for l in 0..LANES {
+            for (i, v) in [
+                (&mut a.i0[l], &mut a.valid0[l]),
+                (&mut a.i1[l], &mut a.valid1[l]),
+            ] {
+                match wrap_index(mode, *i as i64, n as i64) {
+                    Some(w) => *i = w as i32,
+                    None => *v = false,
+                }
+            }
+        }
+    }
+    a
+}
+
+/// `lerp` of the sampling core over the lanes of one channel.
+fn lerp_lanes(x: &[f32; LANES], y: &[f32; LANES], a: &[f32; LANES]) -> [f32; LANES] {
+    std::array::from_fn(|l| lerp(x[l], y[l], a[l]))
+}
+
+impl Bound<'_> {
+    /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
+    /// without a depth compare, at any LOD that selects level `rel`: a 2D
+    /// view (array and RECT included) of an RGBA8 UNORM or RGBA32F texture
+    /// with one sample per texel, sampled with linear min and mag filters.
+    pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
+        self.shape.dim == Dim::D2
+            && !self.shape.msaa
+            && self.tex.samples == 1
+            && Texels::of(self.fmt).is_some()
+            && s.min == Filter::Linear
+            && s.mag == Filter::Linear
+    }
+
+    /// True when every LOD selects the view's first level (no mipmapping,
+    /// or a view of one level), so one [`Self::bilinear_batch`] call serves
+    /// all lanes whatever their LOD.
+    pub(crate) fn batch_single_level(&self, s: &Sampler) -> bool {
+        s.mip == MipFilter::None || self.nlevels == 1
+    }
+
+    /// The view level (relative) [`Self::sample`] reads at `lod` with mip
+    /// filter NEAREST and equal min/mag filters.
+    pub(crate) fn nearest_level(&self, lod: f32) -> u32 {
+        if lod.is_nan() || lod <= 0.0 {
+            0
+        } else {
+            ((lod + 0.5).floor().min((self.nlevels - 1) as f32)) as u32
+        }
+    }
+
+    /// Bilinear lookups at view level `rel` for the lanes set in `mask`:
+    /// texel-space coordinates from `coord` (s, t), `layer` (array views)
+    /// and the integer `offset`s, exactly as [`Self::sample`] computes them;
+    /// writes each lane's raw (unswizzled) result to `out` (other lanes
+    /// untouched). Only for views and samplers where [`Self::batch_fits`].
+    pub(crate) fn bilinear_batch(
+        &self,
+        s: &Sampler,
+        rel: u32,
+        mask: u16,
+        coord: &[[f32; LANES]; 2],
+        layer: &[f32; LANES],
+        offset: &[[i32; LANES]; 2],
+        out: &mut [[u32; 4]; LANES],
+    ) {
+        let Some(texels) = Texels::of(self.fmt) else {
+            return;
+        };
+        let level = self.first_level + rel;
+        let (w, h, d) = self.tex.level_dims(level);
+        let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
+        let unnorm = !s.normalized || self.shape.rect;
+        let x = axis(s.wrap[0], &coord[0], &offset[0], w, unnorm);
+        let y = axis(s.wrap[1], &coord[1], &offset[1], h, unnorm);
+        let border = self.border(s);
+        let bpt = match texels {
+            Texels::Rgba8Unorm => 4,
+            Texels::Rgba32Float => 16,
+        };
+        // raw texel words of the four taps, channel-major: tap[t][c][lane]
+        // (t = 00, 10, 01, 11 as (x, y) index pairs)
+        let mut tap = [[[0u32; LANES]; 4]; 4];
+        for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
+            let z = self.layer_of(layer[l]);
+            let pairs = [
+                (x.i0[l], x.valid0[l], y.i0[l], y.valid0[l]),
+                (x.i1[l], x.valid1[l], y.i0[l], y.valid0[l]),
+                (x.i0[l], x.valid0[l], y.i1[l], y.valid1[l]),
+                (x.i1[l], x.valid1[l], y.i1[l], y.valid1[l]),
+            ];
+            for (t, &(i, vi, j, vj)) in pairs.iter().enumerate() {
+                let word = if !(vi && vj) {
+                    None
+                } else if i as u32 >= w || j as u32 >= h || z >= d {
+                    Some([0; 4])
+                } else {
+                    let at =
+                        ((z as usize * h as usize + j as usize) * w as usize + i as usize) * bpt;
+                    Some(match data.get(at..at + bpt) {
+                        Some(b) => match texels {
+                            Texels::Rgba8Unorm => [b[0], b[1], b[2], b[3]].map(u32::from),
+                            Texels::Rgba32Float => std::array::from_fn(|c| {
+                                u32::from_le_bytes([
+                                    b[4 * c],
+                                    b[4 * c + 1],
+                                    b[4 * c + 2],
+                                    b[4 * c + 3],
+                                ])
+                            }),
+                        },
+                        None => [0; 4],
+                    })
+                };
+                match word {
+                    // the border is already a value (not a code)
+                    None => {
+                        for c in 0..4 {
+                            tap[t][c][l] = border[c];
+                        }
+                    }
+                    Some(v) => {
+                        for c in 0..4 {
+                            tap[t][c][l] = v[c];
+                        }
+                    }
+                }
+            }
+        }
+        // the border lanes' values are not codes: remember which to decode
+        let decode_unorm8 = texels == Texels::Rgba8Unorm;
+        let is_code: [[bool; LANES]; 4] = [
+            std::array::from_fn(|l| x.valid0[l] && y.valid0[l]),
+            std::array::from_fn(|l| x.valid1[l] && y.valid0[l]),
+            std::array::from_fn(|l| x.valid0[l] && y.valid1[l]),
+            std::array::from_fn(|l| x.valid1[l] && y.valid1[l]),
+        ];
+        let value = |t: usize, c: usize| -> [f32; LANES] {
+            std::array::from_fn(|l| {
+                let v = tap[t][c][l];
+                if decode_unorm8 && is_code[t][l] {
+                    // UNORM8: the exact quotient rounded once
+                    v as f32 / 255.0
+                } else {
+                    f32::from_bits(v)
+                }
+            })
+        };
+        for c in 0..4 {
+            let r0 = lerp_lanes(&value(0, c), &value(1, c), &x.weight);
+            let r1 = lerp_lanes(&value(2, c), &value(3, c), &x.weight);
+            let v = lerp_lanes(&r0, &r1, &y.weight);
+            for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
+                out[l][c] = v[l].to_bits();
+            }
+        }
+    }
+}
