@@ -95,6 +95,17 @@ fn lerp_lanes(x: &[f32; LANES], y: &[f32; LANES], a: &[f32; LANES]) -> [f32; LAN
     std::array::from_fn(|l| lerp(x[l], y[l], a[l]))
 }
 
+/// The addressing inputs of a batch's lanes (what [`super::sample::Lookup`]
+/// holds for one lane, for a 2D view).
+pub(crate) struct BatchLookup {
+    /// s and t (normalized or texel units)
+    pub coord: [[f32; LANES]; 2],
+    /// array layer coordinate (ignored for non-array views)
+    pub layer: [f32; LANES],
+    /// integer texel offsets on s and t
+    pub offset: [[i32; LANES]; 2],
+}
+
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
@@ -126,9 +137,9 @@ impl Bound<'_> {
         }
     }
 
-    /// Bilinear lookups at view level `rel` for the lanes set in `mask`:
-    /// texel-space coordinates from `coord` (s, t), `layer` (array views)
-    /// and the integer `offset`s, exactly as [`Self::sample`] computes them;
+    /// Bilinear lookups at view level `rel` for the lanes set in `mask` at
+    /// `q`'s coordinates, layers and offsets, exactly as [`Self::sample`]
+    /// computes them;
     /// writes each lane's raw (unswizzled) result to `out` (other lanes
     /// untouched). Only for views and samplers where [`Self::batch_fits`].
     pub(crate) fn bilinear_batch(
@@ -136,9 +147,7 @@ impl Bound<'_> {
         s: &Sampler,
         rel: u32,
         mask: u16,
-        coord: &[[f32; LANES]; 2],
-        layer: &[f32; LANES],
-        offset: &[[i32; LANES]; 2],
+        q: &BatchLookup,
         out: &mut [[u32; 4]; LANES],
     ) {
         let Some(texels) = Texels::of(self.fmt) else {
@@ -148,8 +157,8 @@ impl Bound<'_> {
         let (w, h, d) = self.tex.level_dims(level);
         let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
         let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], &coord[0], &offset[0], w, unnorm);
-        let y = axis(s.wrap[1], &coord[1], &offset[1], h, unnorm);
+        let x = axis(s.wrap[0], &q.coord[0], &q.offset[0], w, unnorm);
+        let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
         let border = self.border(s);
         let bpt = match texels {
             Texels::Rgba8Unorm => 4,
@@ -159,7 +168,7 @@ impl Bound<'_> {
         // (t = 00, 10, 01, 11 as (x, y) index pairs)
         let mut tap = [[[0u32; LANES]; 4]; 4];
         for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
-            let z = self.layer_of(layer[l]);
+            let z = self.layer_of(q.layer[l]);
             let pairs = [
                 (x.i0[l], x.valid0[l], y.i0[l], y.valid0[l]),
                 (x.i1[l], x.valid1[l], y.i0[l], y.valid0[l]),

@@ -3,6 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
+use super::bilinear::BatchLookup;
 use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -426,12 +427,14 @@ fn sample_op(
             && let Some(bd) = binder.get(sview[first])?
             && bd.batch_fits(&s)
         {
-            let coord = [0, 1].map(|a| std::array::from_fn(|l| lanes[l].coord[a]));
-            let layer = std::array::from_fn(|l| lanes[l].layer);
-            let offset = [0, 1].map(|a| std::array::from_fn(|l| offsets[a][l] as i32));
+            let q = BatchLookup {
+                coord: [0, 1].map(|a| std::array::from_fn(|l| lanes[l].coord[a])),
+                layer: std::array::from_fn(|l| lanes[l].layer),
+                offset: [0, 1].map(|a| std::array::from_fn(|l| offsets[a][l] as i32)),
+            };
             let mut raw = [[0u32; 4]; LANES];
             if bd.batch_single_level(&s) {
-                bd.bilinear_batch(&s, 0, active, &coord, &layer, &offset, &mut raw);
+                bd.bilinear_batch(&s, 0, active, &q, &mut raw);
             } else {
                 // mip NEAREST (LINEAR blends two levels: the general path)
                 if s.mip != MipFilter::Nearest {
@@ -447,7 +450,7 @@ fn sample_op(
                     let group = (0..LANES)
                         .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
                         .fold(0u16, |m, l| m | 1 << l);
-                    bd.bilinear_batch(&s, rel, group, &coord, &layer, &offset, &mut raw);
+                    bd.bilinear_batch(&s, rel, group, &q, &mut raw);
                     left &= !group;
                 }
             }
