@@ -50,9 +50,9 @@ fn coords() -> Vec<Reg> {
     (0..BATCHES)
         .map(|_| {
             let mut r = [[0u32; LANES]; 4];
-            for l in 0..LANES {
-                r[0][l] = next();
-                r[1][l] = next();
+            for (s, t) in r[0].iter_mut().zip(r[1].iter_mut()) {
+                *s = next();
+                *t = next();
             }
             r
         })

@@ -8,6 +8,7 @@
 //! so the results are the same bits (tests in `tests.rs` compare the two
 //! over random and hostile coordinates).
 
+use super::format::UNORM8;
 use super::sample::{Bound, lerp, sanitize, wrap_index};
 use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
 
@@ -64,7 +65,10 @@ fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: boo
         i0[l] = f as i32;
         outside |= i0[l] < 0 || i0[l] >= n as i32 - 1;
     }
-    let i1 = i0.map(|i| i + 1);
+    let mut i1 = [0i32; LANES];
+    for l in 0..LANES {
+        i1[l] = i0[l] + 1;
+    }
     let mut a = Axis {
         i0,
         i1,
@@ -72,17 +76,36 @@ fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: boo
         valid1: [true; LANES],
         weight,
     };
-    if outside {
-        // some footprint leaves the level: the wrap rule, lane by lane
-        // (`wrap_index` keeps in-range indices as they are)
-        for l in 0..LANES {
-            for (i, v) in [
-                (&mut a.i0[l], &mut a.valid0[l]),
-                (&mut a.i1[l], &mut a.valid1[l]),
-            ] {
-                match wrap_index(mode, *i as i64, n as i64) {
-                    Some(w) => *i = w as i32,
-                    None => *v = false,
+    if !outside {
+        return a;
+    }
+    // some footprint leaves the level: the wrap rule (`wrap_index`), over
+    // the lanes for the common modes, lane by lane for the others
+    let last = n as i32 - 1;
+    match mode {
+        Wrap::Repeat if n.is_power_of_two() => {
+            // rem_euclid by a power of two of a two's-complement index
+            a.i0 = a.i0.map(|i| i & last);
+            a.i1 = a.i1.map(|i| i & last);
+        }
+        Wrap::Clamp | Wrap::ClampToEdge => {
+            a.i0 = a.i0.map(|i| i.clamp(0, last));
+            a.i1 = a.i1.map(|i| i.clamp(0, last));
+        }
+        Wrap::ClampToBorder => {
+            a.valid0 = a.i0.map(|i| (0..=last).contains(&i));
+            a.valid1 = a.i1.map(|i| (0..=last).contains(&i));
+        }
+        _ => {
+            for l in 0..LANES {
+                for (i, v) in [
+                    (&mut a.i0[l], &mut a.valid0[l]),
+                    (&mut a.i1[l], &mut a.valid1[l]),
+                ] {
+                    match wrap_index(mode, *i as i64, n as i64) {
+                        Some(w) => *i = w as i32,
+                        None => *v = false,
+                    }
                 }
             }
         }
@@ -91,8 +114,13 @@ fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: boo
 }
 
 /// `lerp` of the sampling core over the lanes of one channel.
+#[inline(always)]
 fn lerp_lanes(x: &[f32; LANES], y: &[f32; LANES], a: &[f32; LANES]) -> [f32; LANES] {
-    std::array::from_fn(|l| lerp(x[l], y[l], a[l]))
+    let mut v = [0f32; LANES];
+    for l in 0..LANES {
+        v[l] = lerp(x[l], y[l], a[l]);
+    }
+    v
 }
 
 /// The addressing inputs of a batch's lanes (what [`super::sample::Lookup`]
@@ -159,15 +187,18 @@ impl Bound<'_> {
         let unnorm = !s.normalized || self.shape.rect;
         let x = axis(s.wrap[0], &q.coord[0], &q.offset[0], w, unnorm);
         let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
-        let border = self.border(s);
+        let border = self.border(s).map(f32::from_bits);
         let bpt = match texels {
             Texels::Rgba8Unorm => 4,
             Texels::Rgba32Float => 16,
         };
-        // raw texel words of the four taps, channel-major: tap[t][c][lane]
+        // the values of the four taps, channel-major: tap[t][c][lane]
         // (t = 00, 10, 01, 11 as (x, y) index pairs)
-        let mut tap = [[[0u32; LANES]; 4]; 4];
-        for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
+        let mut tap = [[[0f32; LANES]; 4]; 4];
+        for l in 0..LANES {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
             let z = self.layer_of(q.layer[l]);
             let pairs = [
                 (x.i0[l], x.valid0[l], y.i0[l], y.valid0[l]),
@@ -176,65 +207,30 @@ impl Bound<'_> {
                 (x.i1[l], x.valid1[l], y.i1[l], y.valid1[l]),
             ];
             for (t, &(i, vi, j, vj)) in pairs.iter().enumerate() {
-                let word = if !(vi && vj) {
-                    None
+                let v = if !(vi && vj) {
+                    border
                 } else if i as u32 >= w || j as u32 >= h || z >= d {
-                    Some([0; 4])
+                    [0.0; 4]
                 } else {
                     let at =
                         ((z as usize * h as usize + j as usize) * w as usize + i as usize) * bpt;
-                    Some(match data.get(at..at + bpt) {
-                        Some(b) => match texels {
-                            Texels::Rgba8Unorm => [b[0], b[1], b[2], b[3]].map(u32::from),
-                            Texels::Rgba32Float => std::array::from_fn(|c| {
-                                u32::from_le_bytes([
-                                    b[4 * c],
-                                    b[4 * c + 1],
-                                    b[4 * c + 2],
-                                    b[4 * c + 3],
-                                ])
-                            }),
-                        },
-                        None => [0; 4],
-                    })
+                    match (data.get(at..at + bpt), texels) {
+                        (Some(b), Texels::Rgba8Unorm) => {
+                            [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize])
+                        }
+                        (Some(b), Texels::Rgba32Float) => [0, 4, 8, 12]
+                            .map(|k| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]])),
+                        (None, _) => [0.0; 4],
+                    }
                 };
-                match word {
-                    // the border is already a value (not a code)
-                    None => {
-                        for c in 0..4 {
-                            tap[t][c][l] = border[c];
-                        }
-                    }
-                    Some(v) => {
-                        for c in 0..4 {
-                            tap[t][c][l] = v[c];
-                        }
-                    }
+                for c in 0..4 {
+                    tap[t][c][l] = v[c];
                 }
             }
         }
-        // the border lanes' values are not codes: remember which to decode
-        let decode_unorm8 = texels == Texels::Rgba8Unorm;
-        let is_code: [[bool; LANES]; 4] = [
-            std::array::from_fn(|l| x.valid0[l] && y.valid0[l]),
-            std::array::from_fn(|l| x.valid1[l] && y.valid0[l]),
-            std::array::from_fn(|l| x.valid0[l] && y.valid1[l]),
-            std::array::from_fn(|l| x.valid1[l] && y.valid1[l]),
-        ];
-        let value = |t: usize, c: usize| -> [f32; LANES] {
-            std::array::from_fn(|l| {
-                let v = tap[t][c][l];
-                if decode_unorm8 && is_code[t][l] {
-                    // UNORM8: the exact quotient rounded once
-                    v as f32 / 255.0
-                } else {
-                    f32::from_bits(v)
-                }
-            })
-        };
         for c in 0..4 {
-            let r0 = lerp_lanes(&value(0, c), &value(1, c), &x.weight);
-            let r1 = lerp_lanes(&value(2, c), &value(3, c), &x.weight);
+            let r0 = lerp_lanes(&tap[0][c], &tap[1][c], &x.weight);
+            let r1 = lerp_lanes(&tap[2][c], &tap[3][c], &x.weight);
             let v = lerp_lanes(&r0, &r1, &y.weight);
             for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
                 out[l][c] = v[l].to_bits();

@@ -427,11 +427,18 @@ fn sample_op(
             && let Some(bd) = binder.get(sview[first])?
             && bd.batch_fits(&s)
         {
-            let q = BatchLookup {
-                coord: [0, 1].map(|a| std::array::from_fn(|l| lanes[l].coord[a])),
-                layer: std::array::from_fn(|l| lanes[l].layer),
-                offset: [0, 1].map(|a| std::array::from_fn(|l| offsets[a][l] as i32)),
+            let mut q = BatchLookup {
+                coord: [[0.0; LANES]; 2],
+                layer: [0.0; LANES],
+                offset: [[0; LANES]; 2],
             };
+            for l in 0..LANES {
+                for a in 0..2 {
+                    q.coord[a][l] = lanes[l].coord[a];
+                    q.offset[a][l] = offsets[a][l] as i32;
+                }
+                q.layer[l] = lanes[l].layer;
+            }
             let mut raw = [[0u32; 4]; LANES];
             if bd.batch_single_level(&s) {
                 bd.bilinear_batch(&s, 0, active, &q, &mut raw);

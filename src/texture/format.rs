@@ -300,7 +300,7 @@ pub fn f32_to_small_float(f: f32, m: u32) -> u32 {
 }
 
 /// UNORM8 code -> float: the exact quotient rounded once (as [`unorm_to_float`]).
-static UNORM8: [f32; 256] = {
+pub(super) static UNORM8: [f32; 256] = {
     let mut t = [0f32; 256];
     let mut i = 0;
     while i < 256 {
