@@ -50,7 +50,8 @@ fn coords() -> Vec<Reg> {
     (0..BATCHES)
         .map(|_| {
             let mut r = [[0u32; LANES]; 4];
-            for (s, t) in r[0].iter_mut().zip(r[1].iter_mut()) {
+            let [s, t, ..] = &mut r;
+            for (s, t) in s.iter_mut().zip(t.iter_mut()) {
                 *s = next();
                 *t = next();
             }
