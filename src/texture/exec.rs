@@ -3,6 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
+use super::bilinear::BatchLookup;
 use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -167,6 +168,18 @@ pub struct TexInputs<'a> {
 
 /// The texture unit executes one texture/sampling opcode over the lanes.
 pub fn execute(b: &Bindings, op: &TexOp, inp: &TexInputs, out: &mut Reg) -> Result<(), String> {
+    execute_with(b, op, inp, out, true)
+}
+
+/// [`execute`]; `allow_batch` false keeps every lookup on the per-lane
+/// general path (the reference the batch path is tested against).
+pub(crate) fn execute_with(
+    b: &Bindings,
+    op: &TexOp,
+    inp: &TexInputs,
+    out: &mut Reg,
+    allow_batch: bool,
+) -> Result<(), String> {
     use Opcode as O;
     let TexInputs {
         srcs,
@@ -200,7 +213,7 @@ pub fn execute(b: &Bindings, op: &TexOp, inp: &TexInputs, out: &mut Reg) -> Resu
         | O::TG4
         | O::GATHER4
         | O::LODQ
-        | O::LOD => sample_op(&mut binder, op, shape, inp, out),
+        | O::LOD => sample_op(&mut binder, op, shape, inp, out, allow_batch),
         O::TXF | O::TXF_LZ | O::SAMPLE_I | O::SAMPLE_I_MS => {
             fetch_op(&mut binder, op, shape, inp, out)
         }
@@ -259,6 +272,7 @@ fn sample_op(
     shape: Shape,
     inp: &TexInputs,
     out: &mut Reg,
+    allow_batch: bool,
 ) -> Result<(), String> {
     let TexInputs {
         srcs,
@@ -376,12 +390,7 @@ fn sample_op(
     } else {
         None
     };
-    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-        let Some(bd) = binder.get(sview[l])? else {
-            put(op, out, l, [0; 4]);
-            continue;
-        };
-        let s = sampler_of(binder.b, sampler[l]);
+    let lod_of = |bd: &Bound, s: &Sampler, l: usize| -> (f32, f32) {
         let li = &lanes[l];
         // The LOD picks only the filter (min or mag) and the level(s): with one
         // filter for both and no mipmapping every LOD reads the same texels,
@@ -389,16 +398,109 @@ fn sample_op(
         let lod_free =
             s.mip == MipFilter::None && s.min == s.mag && !matches!(opc, O::LODQ | O::LOD);
         let lambda = if derivs && !lod_free {
-            bd.lambda(&s, li.coord, ddx[l], ddy[l])
+            bd.lambda(s, li.coord, ddx[l], ddy[l])
         } else {
             0.0
         };
         let lod = match mode {
-            LodMode::Implicit => clamp_lod(&s, lambda + li.lod + s.lod_bias),
-            LodMode::Grad => clamp_lod(&s, lambda + s.lod_bias),
-            LodMode::Explicit => clamp_lod(&s, li.lod + s.lod_bias),
-            LodMode::Zero => clamp_lod(&s, 0.0),
+            LodMode::Implicit => clamp_lod(s, lambda + li.lod + s.lod_bias),
+            LodMode::Grad => clamp_lod(s, lambda + s.lod_bias),
+            LodMode::Explicit => clamp_lod(s, li.lod + s.lod_bias),
+            LodMode::Zero => clamp_lod(s, 0.0),
         };
+        (lambda, lod)
+    };
+    // Plain filtered lookups (no compare, gather or query) of one view with
+    // one sampler that the batch path covers: all lanes at once.
+    let plain = !shape.shadow
+        && !matches!(
+            opc,
+            O::SAMPLE_C | O::SAMPLE_C_LZ | O::TG4 | O::GATHER4 | O::LODQ | O::LOD
+        );
+    if allow_batch && plain && shape.dim == Dim::D2 && active != 0 {
+        let first = active.trailing_zeros() as usize;
+        let same = (0..LANES).all(|l| {
+            active >> l & 1 == 0 || (sview[l] == sview[first] && sampler[l] == sampler[first])
+        });
+        let s = sampler_of(binder.b, sampler[first]);
+        if same
+            && let Some(bd) = binder.get(sview[first])?
+            && bd.batch_fits(&s)
+        {
+            let mut q = BatchLookup {
+                coord: [[0.0; LANES]; 2],
+                layer: [0.0; LANES],
+                offset: [[0; LANES]; 2],
+            };
+            for l in 0..LANES {
+                for a in 0..2 {
+                    q.coord[a][l] = lanes[l].coord[a];
+                    q.offset[a][l] = offsets[a][l] as i32;
+                }
+                q.layer[l] = lanes[l].layer;
+            }
+            let mut raw = [[0u32; 4]; LANES];
+            if bd.batch_single_level(&s) {
+                bd.bilinear_batch(&s, 0, active, &q, &mut raw);
+            } else {
+                // mip NEAREST (LINEAR blends two levels: the general path)
+                if s.mip != MipFilter::Nearest {
+                    return sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out);
+                }
+                let mut level = [0u32; LANES];
+                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+                    level[l] = bd.nearest_level(lod_of(&bd, &s, l).1);
+                }
+                let mut left = active;
+                while left != 0 {
+                    let rel = level[left.trailing_zeros() as usize];
+                    let group = (0..LANES)
+                        .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
+                        .fold(0u16, |m, l| m | 1 << l);
+                    bd.bilinear_batch(&s, rel, group, &q, &mut raw);
+                    left &= !group;
+                }
+            }
+            for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+                put(op, out, l, bd.swizzle(raw[l]));
+            }
+            return Ok(());
+        }
+    }
+    sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out)
+}
+
+/// The general per-lane loop of [`sample_op`].
+#[allow(clippy::too_many_arguments)]
+fn sample_lanes(
+    binder: &mut Binder,
+    op: &TexOp,
+    shape: Shape,
+    inp: &TexInputs,
+    lanes: &[LaneIn; LANES],
+    lod_of: &dyn Fn(&Bound, &Sampler, usize) -> (f32, f32),
+    comp_tg4: Option<&Reg>,
+    out: &mut Reg,
+) -> Result<(), String> {
+    use Opcode as O;
+    let TexInputs {
+        sview,
+        sampler,
+        offsets,
+        active,
+        ..
+    } = *inp;
+    let opc = op.opcode;
+    let name = opc.name();
+    let sview_family = is_sview_op(opc);
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        let Some(bd) = binder.get(sview[l])? else {
+            put(op, out, l, [0; 4]);
+            continue;
+        };
+        let s = sampler_of(binder.b, sampler[l]);
+        let li = &lanes[l];
+        let (lambda, lod) = lod_of(&bd, &s, l);
         if matches!(opc, O::LODQ | O::LOD) {
             let unclamped = lambda + s.lod_bias;
             let x = query_level(&bd, &s, lod);

@@ -322,7 +322,7 @@ fn small_float(f: f32, m: u32, toward_zero: bool) -> u32 {
 }
 
 /// UNORM8 code -> float: the exact quotient rounded once (as [`unorm_to_float`]).
-static UNORM8: [f32; 256] = {
+pub(super) static UNORM8: [f32; 256] = {
     let mut t = [0f32; 256];
     let mut i = 0;
     while i < 256 {

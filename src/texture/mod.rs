@@ -7,11 +7,13 @@
 //! * [`format`] – [`Format`], decode/encode;
 //! * [`resource`] – [`Texture`] storage and its level layout;
 //! * [`sample`] – the sampling core (addressing, filtering, LOD, cube maps, compare, gather);
+//! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8/RGBA32F views;
 //! * [`exec`] – [`execute`], the adapter the machine calls for texture opcodes;
 //! * [`image`] – [`SharedImage`] and [`image_op`].
 
 #![allow(clippy::needless_range_loop)] // channel loops index parallel arrays
 
+mod bilinear;
 pub mod exec;
 pub mod format;
 pub mod image;

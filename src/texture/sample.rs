@@ -209,7 +209,7 @@ pub struct Lookup {
     pub offset: [i32; 3],
 }
 
-fn sanitize(u: f32) -> f32 {
+pub(super) fn sanitize(u: f32) -> f32 {
     if u.is_nan() {
         0.0
     } else {
@@ -266,7 +266,7 @@ fn axis_linear(mode: Wrap, u: f32, n: i64) -> (Option<i64>, Option<i64>, f32) {
     (wrap_index(mode, i0, n), wrap_index(mode, i0 + 1, n), a)
 }
 
-fn lerp(x: f32, y: f32, a: f32) -> f32 {
+pub(super) fn lerp(x: f32, y: f32, a: f32) -> f32 {
     if a == 0.0 { x } else { x + a * (y - x) }
 }
 

@@ -1836,3 +1836,165 @@ fn encode_fast_paths_match_general_encoder() {
         }
     }
 }
+
+/// The batch bilinear path (2D RGBA8 UNORM / RGBA32F views, linear min and
+/// mag) gives the same bits as the per-lane general path for whole
+/// instructions: every wrap mode, normalized and texel coordinates,
+/// offsets, array layers, RECT, mip NONE/NEAREST/LINEAR with explicit and
+/// implicit LODs, partial masks, lanes split over two samplers, random
+/// texel bytes (NaN and infinite floats included) and random or special
+/// coordinates (edges, negative, huge, NaN, infinite).
+#[test]
+fn batch_bilinear_matches_general_path() {
+    use super::exec::execute_with;
+    use Opcode as O;
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::Clamp,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirrorRepeat,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let targets = [T::Tex2D, T::Array2D, T::Rect];
+    let mips = [MipFilter::None, MipFilter::Nearest, MipFilter::Linear];
+    let mut rng = Xs(0x0123_4567_89ab_cdef);
+    let mut batched = 0;
+    for round in 0..120 {
+        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float][round % 2];
+        let target = targets[round / 2 % targets.len()];
+        let pow2 = round % 3 == 0;
+        let size = |r: &mut Xs, n: u64| {
+            if pow2 {
+                1 << r.below(6)
+            } else {
+                1 + r.below(n) as u32
+            }
+        };
+        let (w, h) = (size(&mut rng, 37), size(&mut rng, 29));
+        let layers = if target == T::Array2D {
+            1 + rng.below(4) as u32
+        } else {
+            1
+        };
+        let levels = if target == T::Rect {
+            1
+        } else {
+            1 + rng.below(super::resource::full_chain(w, h, 1) as u64) as u32
+        };
+        let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
+        for lv in tex.levels.iter_mut() {
+            for b in lv.iter_mut() {
+                *b = rng.next() as u8;
+            }
+        }
+        let mut samplers = Vec::new();
+        for _ in 0..2 {
+            let mut s = Sampler::default();
+            for a in 0..3 {
+                s.wrap[a] = wraps[rng.below(8) as usize];
+            }
+            s.min = Filter::Linear;
+            s.mag = if rng.below(8) == 0 {
+                Filter::Nearest
+            } else {
+                Filter::Linear
+            };
+            s.mip = mips[rng.below(3) as usize];
+            s.normalized = rng.below(4) != 0;
+            s.lod_bias = rng.below(5) as f32 * 0.5 - 1.0;
+            for c in 0..4 {
+                s.border[c] = match rng.below(3) {
+                    0 => rng.next() as u32,
+                    1 => f32::NAN.to_bits(),
+                    _ => (rng.below(5) as f32 * 0.5 - 1.0).to_bits(),
+                };
+            }
+            samplers.push(s);
+        }
+        let textures = vec![Some(tex)];
+        let views = vec![View::default()];
+        let b = Bindings {
+            textures: &textures,
+            views: &views,
+            samplers: &samplers,
+            images: &[],
+        };
+        let norm = target != T::Rect;
+        for _ in 0..150 {
+            let mut c0 = [[0u32; LANES]; 4];
+            let mut c1 = [[0u32; LANES]; 4];
+            let mut offsets = [[0u32; LANES]; 4];
+            for l in 0..LANES {
+                c0[0][l] = rng.coord(w, norm).to_bits();
+                c0[1][l] = rng.coord(h, norm).to_bits();
+                c0[2][l] = (rng.below(layers as u64 + 2) as f32 - 1.0).to_bits();
+                c0[3][l] = (rng.below(9) as f32 * 0.75 - 2.0).to_bits();
+                c1[0][l] = (rng.below(13) as f32 * 0.5 - 2.0).to_bits();
+                for a in 0..2 {
+                    offsets[a][l] = (rng.below(17) as i32 - 8) as u32;
+                }
+            }
+            // quads of close coordinates now and then (implicit LODs)
+            if rng.below(2) == 0 {
+                for l in 0..LANES {
+                    let q = l & !3;
+                    for a in 0..2 {
+                        let base = f32::from_bits(c0[a][q]);
+                        c0[a][l] = (base + (l & 3) as f32 * 0.01).to_bits();
+                    }
+                }
+            }
+            let (opcode, fragment) = [
+                (O::SAMPLE, false),
+                (O::SAMPLE, true),
+                (O::SAMPLE_L, false),
+                (O::TXL, false),
+                (O::TEX, true),
+            ][rng.below(5) as usize];
+            let samp: [u32; LANES] = if rng.below(6) == 0 {
+                std::array::from_fn(|_| rng.below(2) as u32)
+            } else {
+                [rng.below(2) as u32; LANES]
+            };
+            let active = match rng.below(3) {
+                0 => ALL,
+                1 => rng.next() as u16,
+                _ => 1 << rng.below(16),
+            };
+            let op = TexOp {
+                opcode,
+                target,
+                resource_swizzle: [0, 1, 2, 3],
+                gather_component: 0,
+                return_type: None,
+                fragment,
+            };
+            let srcs = [c0, c1];
+            let inputs = TexInputs {
+                srcs: &srcs,
+                sview: &[0; LANES],
+                sampler: &samp,
+                offsets: &offsets,
+                active,
+            };
+            let mut fast = [[0xdead_beefu32; LANES]; 4];
+            let mut general = fast;
+            let r1 = execute_with(&b, &op, &inputs, &mut fast, true);
+            let r2 = execute_with(&b, &op, &inputs, &mut general, false);
+            assert_eq!(r1, r2);
+            assert_eq!(
+                fast, general,
+                "{fmt} {target:?} {w}x{h}x{layers}, {levels} levels, {opcode:?} fragment {fragment}, samplers {samplers:?}, lanes {samp:?}, active {active:#x}, coords {c0:?}"
+            );
+            let s = &samplers[samp[0] as usize];
+            if samp.iter().all(|&i| i == samp[0]) && s.mag == Filter::Linear {
+                batched += 1;
+            }
+        }
+    }
+    // most instructions took the batch path
+    assert!(batched > 120 * 150 / 2, "{batched}");
+}
