@@ -36,7 +36,7 @@ IN[1] = normal (x, y, z, 0), IN[2] = texture coordinate (u, v, 0, 1); a Direct3D
 gets them by input-signature name: POSITION, NORMAL, TEXCOORD0. The faces are one indexed \
 triangle list drawn with Direct3D 11's rules (clip space 0 <= z <= w, y up; the target's \
 top-left pixel is (-1, 1)); the vertex shader's outputs reach the fragment shader's inputs \
-by semantic";
+by semantic. Both shaders read the same --const, --texture, --sampler and --data resources";
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -55,16 +55,16 @@ pub struct RenderArgs {
     /// test is `less` with writes. Without it there is no depth test
     #[arg(long, value_name = "d32f|d24s8|d16", value_parser = mesh::depth_format, requires = "mesh")]
     pub depth: Option<tgsi::pipeline::DepthFormat>,
-    /// Mesh draws: which faces are culled (none|front|back)
-    #[arg(long, default_value = "none", value_parser = cull_mode, requires = "mesh")]
+    /// Mesh draws: which faces are culled
+    #[arg(long, value_name = "none|front|back", default_value = "none", value_parser = cull_mode, requires = "mesh")]
     pub cull: CullMode,
-    /// Mesh draws: the winding of front faces as seen on the picture
-    /// (cw|ccw); Direct3D's default is cw, OpenGL's ccw
-    #[arg(long, default_value = "cw", value_parser = front_face, requires = "mesh")]
+    /// Mesh draws: the winding of front faces as seen on the picture;
+    /// Direct3D's default is cw, OpenGL's ccw
+    #[arg(long, value_name = "cw|ccw", default_value = "cw", value_parser = front_face, requires = "mesh")]
     pub front: FrontFace,
     /// Mesh draws: samples per pixel (1, 2, 4, 8 or 16; standard sample
     /// positions), resolved to one (the average) in the PNG
-    #[arg(long, default_value_t = 1, requires = "mesh")]
+    #[arg(long, value_name = "N", default_value = "1", value_parser = mesh::sample_count, requires = "mesh")]
     pub samples: u32,
     /// Colour the target holds before drawing: R,G,B,A (or R,G,B, alpha 1),
     /// linear floats
@@ -266,8 +266,7 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     } else {
         1
     };
-    let mut target = mesh::new_target(format, width, height, samples)
-        .map_err(|e| anyhow!("--samples {}: {e}", args.samples))?;
+    let mut target = mesh::new_target(format, width, height, samples)?;
     mesh::clear_target(&mut target, args.clear);
     let mut targets = vec![target];
     let threads = args.threads.unwrap_or_else(|| {

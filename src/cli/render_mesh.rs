@@ -337,6 +337,14 @@ pub fn parse_named<T: Copy>(text: &str, option: &str, table: &[(T, &'static str)
         })
 }
 
+/// `--samples` values: 1, 2, 4, 8 or 16.
+pub fn sample_count(text: &str) -> Result<u32> {
+    match text.trim().parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8 | 16)) => Ok(n),
+        _ => bail!("--samples `{text}`: expected 1, 2, 4, 8 or 16"),
+    }
+}
+
 /// `--depth` values.
 pub fn depth_format(text: &str) -> Result<DepthFormat> {
     parse_named(text, "--depth", DepthFormat::ALL)
@@ -453,6 +461,8 @@ mod tests {
                 .to_string()
                 .contains("`x`")
         );
+        assert_eq!(sample_count("4").unwrap(), 4);
+        assert!(sample_count("3").is_err() && sample_count("32").is_err());
         assert_eq!(depth_format("d24s8").unwrap(), DepthFormat::D24S8);
         let e = depth_format("d32").unwrap_err().to_string();
         assert!(e.contains("d32f, d24s8, d16"), "{e}");
