@@ -5,6 +5,7 @@ mod d3dbench;
 mod d3dverbs;
 mod input;
 mod mathbench;
+mod meshbench;
 mod render;
 mod render_args;
 mod render_mesh;

@@ -200,6 +200,13 @@ pub fn mesh_state(depth: bool, cull: CullMode, front: FrontFace) -> RenderState 
     state
 }
 
+/// What the shaders of a mesh draw ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MeshStats {
+    pub vertex: Stats,
+    pub fragment: Stats,
+}
+
 /// Draws the mesh's triangles: the vertex shader, then the rasterizer with
 /// the fragment shader into `targets` (and `depth`).
 #[allow(clippy::too_many_arguments)]
@@ -213,7 +220,7 @@ pub fn draw_mesh(
     targets: &mut [Texture],
     depth: Option<&mut DepthTarget>,
     limits: &Limits,
-) -> Result<Stats> {
+) -> Result<MeshStats> {
     let count =
         u32::try_from(mesh.indices.len()).map_err(|_| anyhow!("the mesh has too many indices"))?;
     let call = DrawCall {
@@ -222,7 +229,7 @@ pub fn draw_mesh(
         instances: 1,
         indices: Some(&mesh.indices),
     };
-    let (stream, mut stats) = vs
+    let (stream, vertex) = vs
         .bind(res, |r| {
             pl::shade_vertices(&vs.program, r, input, &call, false, false, limits)
         })
@@ -232,7 +239,7 @@ pub fn draw_mesh(
         None => pl::OutputLayout::of(&vs.program),
     };
     let linkage = pl::Linkage::by_semantics(&layout, &fs.program);
-    let s = fs
+    let fragment = fs
         .bind(res, |r| {
             pl::rasterize(
                 &stream,
@@ -247,10 +254,7 @@ pub fn draw_mesh(
             )
         })
         .map_err(|e| anyhow!("{}: {e}", fs.name))?;
-    stats.batch_instructions += s.batch_instructions;
-    stats.lane_instructions += s.lane_instructions;
-    stats.invocations += s.invocations;
-    Ok(stats)
+    Ok(MeshStats { vertex, fragment })
 }
 
 /// A render target of `format`, `samples` per pixel (2D, or 2D MSAA).
