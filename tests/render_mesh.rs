@@ -177,7 +177,7 @@ fn bad_input_gets_a_clear_message() {
         ),
         (
             vec![&fs, "--vertex", &fs, "--mesh", &square],
-            "--vertex takes a VERT shader; this is a FRAG shader".into(),
+            "--vertex takes vertex shaders; this is a FRAG shader".into(),
         ),
         (
             vec![&ps, "--vertex", &color_vs, "--mesh", &square],

@@ -208,13 +208,13 @@ fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
     let mut files = Vec::new();
     if let Some(path) = &args.vertex {
         files.push(ShaderFile {
-            option: "--vertex",
+            expects: "--vertex takes vertex shaders",
             path,
             processor: Processor::Vertex,
         });
     }
     files.push(ShaderFile {
-        option: "`tgsi render` (its FRAGMENT shader argument)",
+        expects: "`tgsi render` runs fragment (pixel) shaders",
         path: &args.shader,
         processor: Processor::Fragment,
     });

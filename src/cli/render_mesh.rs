@@ -47,10 +47,11 @@ impl StageShader {
     }
 }
 
-/// A shader file named on the command line: the option that names it (for
-/// messages), its path and the stage it must be.
+/// A shader file named on the command line: what the option that names it
+/// takes (for messages), its path and the stage it must be.
 pub struct ShaderFile<'a> {
-    pub option: &'static str,
+    /// E.g. "--vertex takes vertex shaders".
+    pub expects: &'static str,
     pub path: &'a Path,
     pub processor: Processor,
 }
@@ -74,9 +75,8 @@ impl Stages {
             let name = loaded.name;
             if loaded.shader.processor != file.processor {
                 bail!(
-                    "{name}: {} takes a {} shader; this is a {} shader",
-                    file.option,
-                    file.processor,
+                    "{name}: {}; this is a {} shader",
+                    file.expects,
                     loaded.shader.processor
                 );
             }
