@@ -1,5 +1,6 @@
 //! Golden images: `tgsi render` of the bundled examples (procedural, with a
-//! constant, textured with filters, wraps, mips and an sRGB target), compared with the
+//! constant, textured with filters, wraps, mips and an sRGB target, and the
+//! torus scene: a mesh drawn through the pipeline), compared with the
 //! PNGs committed in `tests/golden/` (at most 1/255 per channel apart, so a
 //! last-bit change in a transcendental does not fail the test, while any
 //! visible change does).
@@ -132,6 +133,47 @@ fn swirl_trilinear_srgb() {
             "--sampler",
             "0=trilinear,mirror",
             "--srgb",
+        ],
+    );
+}
+
+/// examples/scene/README.md: the torus mesh through a vertex and a fragment
+/// shader, perspective, depth-tested, lit, textured (sRGB, trilinear), 4x MSAA.
+#[test]
+fn torus_scene() {
+    check(
+        "torus_scene",
+        &[
+            "examples/scene/torus_fs.tgsi",
+            "--vertex",
+            "examples/scene/torus_vs.tgsi",
+            "--mesh",
+            "examples/meshes/torus.obj",
+            "--size",
+            "512x384",
+            "--depth",
+            "d32f",
+            "--cull",
+            "back",
+            "--front",
+            "ccw",
+            "--samples",
+            "4",
+            "--srgb",
+            "--clear",
+            "0.02,0.025,0.035,1",
+            "--texture",
+            "0=examples/textures/checker.png:srgb:mips",
+            "--sampler",
+            "0=trilinear,repeat",
+            "--const",
+            "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
+            "--const",
+            "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
+            "--const",
+            "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
+            "--const",
+            "3=float:-0.428353,0.771035,0.471188,0,0,2.4,4.4,1,1,0.92,0.8,48,0.05,0.055,0.07,0,0.8,0.78,0.7,0,0.784465,-0.196116,-0.588348,0,0.12,0.2,0.4,0,0.35,0.45,0.7,3",
         ],
     );
 }

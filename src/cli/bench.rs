@@ -13,7 +13,10 @@
 //! * `d3d`: a Direct3D compute shader beside its TGSI twin, see
 //!   [`super::d3dbench`];
 //! * `ulp` and `math`: the accuracy (exhaustive) and the speed of the
-//!   transcendental kernels, see [`super::mathbench`].
+//!   transcendental kernels, see [`super::mathbench`];
+//! * `mesh`: the torus scene of `examples/scene/` drawn through the
+//!   pipeline, see [`super::meshbench`] (its llvmpipe peer is a program
+//!   named by `TGSI_PEER_MESH`).
 //!
 //! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
 //! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
@@ -50,6 +53,14 @@ pub enum Workload {
     /// a Direct3D compute shader (fxc's tree reduction through shared
     /// memory, from the corpus) beside the same work written in TGSI
     D3d,
+    /// the torus scene of examples/scene (vertex shader, depth test, lit
+    /// textured fragment shader) at SIZE x 3*SIZE/4: the bundled 4096-triangle
+    /// torus and a 65536-triangle one; frames, triangles and fragment-shader
+    /// lanes per second. With --peer, llvmpipe draws the same scene only if
+    /// TGSI_PEER_MESH names a program for it (one taking `--mesh FILE.obj
+    /// --texture FILE.png --size WxH --frames N --out FILE.png --const
+    /// N=float:...` and printing `median S s per frame`; none is bundled)
+    Mesh,
 }
 
 #[derive(clap::Args)]
@@ -60,7 +71,7 @@ pub struct BenchArgs {
     /// Invocations per dispatch (a multiple of the block size, 64)
     #[arg(long, default_value_t = 1 << 20)]
     pub invocations: u32,
-    /// frag: the render target is SIZE x SIZE pixels
+    /// frag: the render target is SIZE x SIZE pixels (mesh: SIZE x 3*SIZE/4)
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
     /// Timed dispatches (frag: frames) per thread count (after one warm-up)
@@ -73,7 +84,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "1,2", value_delimiter = ',')]
     pub threads: Vec<usize>,
     /// Also run Mesa's peers (softpipe, llvmpipe with 1 and 2 threads, bare
-    /// tgsi_exec) on the same work and print the ratios
+    /// tgsi_exec) on the same work and print the ratios (mesh: llvmpipe
+    /// through the program TGSI_PEER_MESH names, with 1 and 2 threads)
     #[arg(long)]
     pub peer: bool,
     /// ulp, math: which transcendental function
@@ -152,6 +164,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         }
         Workload::Math => return mathbench::speed(args.func, args.reps),
         Workload::D3d => return super::d3dbench::bench_d3d(args),
+        Workload::Mesh => return super::meshbench::bench_mesh(args),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;

@@ -5,8 +5,10 @@ mod d3dbench;
 mod d3dverbs;
 mod input;
 mod mathbench;
+mod meshbench;
 mod render;
 mod render_args;
+mod render_mesh;
 mod run;
 mod textverbs;
 
@@ -179,7 +181,8 @@ enum Verb {
         #[arg(short, long)]
         verbose: bool,
     },
-    /// Render a fragment shader over a full-target quad into a PNG file
+    /// Render a fragment shader over a full-target quad, or an OBJ mesh with a
+    /// vertex and a fragment shader (`--vertex`, `--mesh`), into a PNG file
     /// (textures from PNG files, samplers and constants from the command line).
     Render(render::RenderArgs),
     /// Measure the machine against the peer workloads (see `tgsi bench --help`).

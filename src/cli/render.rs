@@ -1,15 +1,17 @@
 //! `tgsi render`: runs a fragment shader over every pixel of a render target
 //! (the `draw quad` inputs of `.shader_test`: GENERIC[0] = (u, v, 0, 1) at
-//! the pixel centre, POSITION = window coordinates) and writes the target as
-//! an 8-bit RGBA PNG. Textures come from PNG files, samplers from
+//! the pixel centre, POSITION = window coordinates), or with `--vertex` and
+//! `--mesh` draws an OBJ mesh through the pipeline
+//! ([`super::render_mesh`]), and writes the target as an 8-bit RGBA PNG. Textures come from PNG files, samplers from
 //! `--sampler` strings (see [`super::render_args`]), constants from
 //! `--const`. The shader may be TGSI text, SM4/SM5 assembly or a DXBC blob:
 //! a Direct3D pixel shader is lowered to TGSI, `--const N` is cbN,
 //! `--texture N` tN and `--sampler N` sN, its first TEXCOORD input gets
 //! (u, v, 0, 1) and SV_Target0 goes to the image.
 
-use super::input::{load_runnable, read_data_file, write_bytes};
+use super::input::{read_data_file, write_bytes};
 use super::render_args::{SAMPLER_HELP, TextureSpec, parse_sampler, parse_size, parse_texture};
+use super::render_mesh::{self as mesh, ShaderFile, StageShader, Stages};
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -17,13 +19,24 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tgsi::enums::{Processor, TextureTarget};
-use tgsi::exec::{Draw, Limits, Program, Resources};
+use tgsi::enums::Processor;
+use tgsi::exec::{Draw, Limits, Resources};
 use tgsi::image_io::{
     Rgba8Image, encode_png, load_png, save_png, target_to_image, texture_from_image,
 };
+use tgsi::pipeline::{CullMode, DepthTarget, FrontFace};
 use tgsi::shader_test::{Section, sampler_from_section, texture_from_section};
 use tgsi::texture::{Format, Sampler, Texture};
+
+/// `--help` of `--mesh`.
+const MESH_HELP: &str = "Wavefront OBJ mesh to draw with --vertex (positions, normals, texture \
+coordinates; polygons become triangle fans; missing normals are computed, missing texture \
+coordinates are (0, 0)). Each vertex feeds the vertex shader IN[0] = position (x, y, z, 1), \
+IN[1] = normal (x, y, z, 0), IN[2] = texture coordinate (u, v, 0, 1); a Direct3D vertex shader \
+gets them by input-signature name: POSITION, NORMAL, TEXCOORD0. The faces are one indexed \
+triangle list drawn with Direct3D 11's rules (clip space 0 <= z <= w, y up; the target's \
+top-left pixel is (-1, 1)); the vertex shader's outputs reach the fragment shader's inputs \
+by semantic. Both shaders read the same --const, --texture, --sampler and --data resources";
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -33,6 +46,30 @@ pub struct RenderArgs {
     /// Output PNG file (8-bit RGBA; `-` writes standard output)
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Vertex shader of a mesh draw (TGSI, SM4/SM5 assembly or DXBC); needs --mesh
+    #[arg(long, value_name = "SHADER", requires = "mesh")]
+    pub vertex: Option<PathBuf>,
+    #[arg(long, value_name = "FILE.obj", requires = "vertex", help = MESH_HELP)]
+    pub mesh: Option<PathBuf>,
+    /// Mesh draws: a depth target of this format, cleared to 1.0; the depth
+    /// test is `less` with writes. Without it there is no depth test
+    #[arg(long, value_name = "d32f|d24s8|d16", value_parser = mesh::depth_format, requires = "mesh")]
+    pub depth: Option<tgsi::pipeline::DepthFormat>,
+    /// Mesh draws: which faces are culled
+    #[arg(long, value_name = "none|front|back", default_value = "none", value_parser = cull_mode, requires = "mesh")]
+    pub cull: CullMode,
+    /// Mesh draws: the winding of front faces as seen on the picture;
+    /// Direct3D's default is cw, OpenGL's ccw
+    #[arg(long, value_name = "cw|ccw", default_value = "cw", value_parser = front_face, requires = "mesh")]
+    pub front: FrontFace,
+    /// Mesh draws: samples per pixel (1, 2, 4, 8 or 16; standard sample
+    /// positions), resolved to one (the average) in the PNG
+    #[arg(long, value_name = "N", default_value = "1", value_parser = mesh::sample_count, requires = "mesh")]
+    pub samples: u32,
+    /// Colour the target holds before drawing: R,G,B,A (or R,G,B, alpha 1),
+    /// linear floats
+    #[arg(long, value_name = "R,G,B,A", default_value = "0,0,0,0", value_parser = mesh::parse_clear)]
+    pub clear: [f32; 4],
     /// Render target size
     #[arg(long, default_value = "512x512", value_name = "WxH")]
     pub size: String,
@@ -59,7 +96,7 @@ pub struct RenderArgs {
     /// to [0, 1] and rounded to 8 bits as they are
     #[arg(long)]
     pub srgb: bool,
-    /// Worker threads (default: one per core)
+    /// Worker threads (default: one per core); the picture is the same with any count
     #[arg(long)]
     pub threads: Option<usize>,
     /// Instruction budget per 16-lane batch
@@ -157,24 +194,35 @@ impl Progress {
     }
 }
 
-pub fn render(args: &RenderArgs) -> Result<ExitCode> {
-    let (width, height) = parse_size(&args.size)?;
-    let Some(loaded) = load_runnable(&args.shader)? else {
-        return Ok(ExitCode::from(1));
-    };
-    let (name, shader) = (&loaded.name, &loaded.shader);
-    if shader.processor != Processor::Fragment {
-        bail!(
-            "{name}: `tgsi render` runs fragment (pixel) shaders; this is a {} shader",
-            shader.processor
-        );
+fn cull_mode(text: &str) -> Result<CullMode> {
+    mesh::parse_named(text, "--cull", CullMode::ALL)
+}
+
+fn front_face(text: &str) -> Result<FrontFace> {
+    mesh::parse_named(text, "--front", FrontFace::ALL)
+}
+
+/// The shader files of the command, in pipeline order: the one place that
+/// says which option names which stage.
+fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
+    let mut files = Vec::new();
+    if let Some(path) = &args.vertex {
+        files.push(ShaderFile {
+            expects: "--vertex takes vertex shaders",
+            path,
+            processor: Processor::Vertex,
+        });
     }
-    let numerics = if loaded.d3d.is_some() {
-        tgsi::exec::Numerics::Direct3D
-    } else {
-        tgsi::exec::Numerics::Ieee
-    };
-    let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    files.push(ShaderFile {
+        expects: "`tgsi render` runs fragment (pixel) shaders",
+        path: &args.shader,
+        processor: Processor::Fragment,
+    });
+    files
+}
+
+/// The resources of `--data`, `--const`, `--texture` and `--sampler`.
+fn resources(args: &RenderArgs) -> Result<Resources> {
     let mut res = Resources::default();
     if let Some(data) = &args.data {
         load_data(data, &mut res)?;
@@ -196,11 +244,30 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         let index = s.index as usize;
         *slot(&mut res.samplers, index, Sampler::default()) = sampler_from_section(&s);
     }
+    Ok(res)
+}
+
+pub fn render(args: &RenderArgs) -> Result<ExitCode> {
+    let (width, height) = parse_size(&args.size)?;
+    let Some(stages) = Stages::load(&shader_files(args))? else {
+        return Ok(ExitCode::from(1));
+    };
+    let fragment = stages
+        .get(Processor::Fragment)
+        .ok_or_else(|| anyhow!("no fragment shader"))?;
+    // Read the mesh before the textures: its errors come first.
+    let loaded_mesh = args.mesh.as_deref().map(mesh::load_mesh).transpose()?;
+    let mut res = resources(args)?;
     let format_name = if args.srgb { "rgba8_srgb" } else { "rgba32f" };
     let format = Format::from_short_name(format_name)
         .ok_or_else(|| anyhow!("no render target format `{format_name}`"))?;
-    let target = Texture::new(TextureTarget::Tex2D, format, [width, height, 1], 1, 1, 1)
-        .map_err(|e| anyhow!("render target {width}x{height}: {e}"))?;
+    let samples = if loaded_mesh.is_some() {
+        args.samples
+    } else {
+        1
+    };
+    let mut target = mesh::new_target(format, width, height, samples)?;
+    mesh::clear_target(&mut target, args.clear);
     let mut targets = vec![target];
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -212,25 +279,59 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         max_instructions: args.budget,
         ..Limits::default()
     };
-    let draw = match &loaded.d3d {
+    match (&loaded_mesh, stages.get(Processor::Vertex)) {
+        (Some(m), Some(vertex)) => {
+            let input = mesh::mesh_input(m, vertex)?;
+            let mut depth = args
+                .depth
+                .map(|f| DepthTarget::new(f, width, height, samples))
+                .transpose()
+                .map_err(|e| anyhow!("--depth: {e}"))?;
+            let state = mesh::mesh_state(depth.is_some(), args.cull, args.front);
+            mesh::draw_mesh(
+                vertex,
+                fragment,
+                &input,
+                m,
+                &mut res,
+                &state,
+                &mut targets,
+                depth.as_mut(),
+                &limits,
+            )?;
+        }
+        _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
+    }
+    let resolved = mesh::resolve(&targets[0])?;
+    let img = target_to_image(&resolved).map_err(|e| anyhow!("{e}"))?;
+    write_png(&args.output, &img)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The fragment shader over a full-target quad, with a progress bar.
+fn draw_quad(
+    fragment: &StageShader,
+    res: &mut Resources,
+    targets: &mut [Texture],
+    limits: &Limits,
+    quiet: bool,
+) -> Result<()> {
+    let (width, height) = (targets[0].width, targets[0].height);
+    let draw = match &fragment.d3d {
         Some(d) => d.quad(width, height),
         None => Draw::full_quad(width, height),
     };
-    let progress = Progress::new(u64::from(height), args.quiet);
-    let mut run = |res: &mut Resources| {
-        program.draw_with_progress(res, &draw, &mut targets, &limits, &|done, _| {
-            progress.update(u64::from(done))
-        })
-    };
-    let result = match &loaded.d3d {
-        Some(d) => d.bind(&mut res, run),
-        None => run(&mut res),
-    };
+    let progress = Progress::new(u64::from(height), quiet);
+    let result = fragment.bind(res, |r| {
+        fragment
+            .program
+            .draw_with_progress(r, &draw, targets, limits, &|done, _| {
+                progress.update(u64::from(done))
+            })
+    });
     progress.finish();
-    result.map_err(|e| anyhow!("{name}: {e}"))?;
-    let img = target_to_image(&targets[0]).map_err(|e| anyhow!("{e}"))?;
-    write_png(&args.output, &img)?;
-    Ok(ExitCode::SUCCESS)
+    result.map_err(|e| anyhow!("{}: {e}", fragment.name))?;
+    Ok(())
 }
 
 /// Writes the PNG to a file, or to standard output for `-`.
