@@ -65,9 +65,7 @@ pub fn draw(
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
     let shaders = Shaders::new(Stage::new(vs), Stage::new(fs));
-    draw_with(
-        &shaders, res, input, call, state, colors, depth, limits,
-    )
+    draw_with(&shaders, res, input, call, state, colors, depth, limits)
 }
 
 #[cfg(test)]

@@ -26,9 +26,7 @@
 //! distances).
 
 use super::draw::rasterize;
-use super::input::{
-    DrawCall, Primitive, PrimitiveKind, VertexInput, VertexStream, shade_vertices,
-};
+use super::input::{DrawCall, Primitive, PrimitiveKind, VertexInput, VertexStream, shade_vertices};
 use super::merge::DepthTarget;
 use super::setup::{Linkage, OutputLayout};
 use super::state::{RenderState, Topology};
@@ -205,15 +203,7 @@ pub fn draw_with(
     let linkage = Linkage::by_semantics(&layout, fs.program);
     let st = fs.run(res, |r| {
         rasterize(
-            &stream,
-            &layout,
-            &linkage,
-            fs.program,
-            r,
-            state,
-            colors,
-            depth,
-            limits,
+            &stream, &layout, &linkage, fs.program, r, state, colors, depth, limits,
         )
     })?;
     add(&mut stats, &st);
@@ -258,7 +248,12 @@ fn linked_vertices(stream: &VertexStream, map: &[Option<usize>]) -> Vec<[u32; 4]
 fn vertex_count(stream: &VertexStream) -> usize {
     match stream.outputs.len().checked_div(stream.stride) {
         Some(n) => n,
-        None => stream.indices.iter().map(|&i| i as usize + 1).max().unwrap_or(0),
+        None => stream
+            .indices
+            .iter()
+            .map(|&i| i as usize + 1)
+            .max()
+            .unwrap_or(0),
     }
 }
 

@@ -19,9 +19,7 @@ fn f(v: f32) -> u32 {
 }
 
 fn rows(v: &[([f32; 4], [f32; 4])]) -> Vec<Vec<[u32; 4]>> {
-    v.iter()
-        .map(|(p, c)| vec![p.map(f), c.map(f)])
-        .collect()
+    v.iter().map(|(p, c)| vec![p.map(f), c.map(f)]).collect()
 }
 
 fn stream_of(vs: &Program, rows: &[Vec<[u32; 4]>], topology: Topology, adj: bool) -> VertexStream {
@@ -212,8 +210,17 @@ fn mismatched_stage_sets_are_errors() {
     let fs = program(COLOR_FS);
     let tcs = program(FACTOR_TCS);
     let tes = program(QUAD_TES);
-    let mut target =
-        vec![Texture::new(TextureTarget::Tex2D, Format::Rgba32Float, [4, 4, 1], 1, 1, 1).unwrap()];
+    let mut target = vec![
+        Texture::new(
+            TextureTarget::Tex2D,
+            Format::Rgba32Float,
+            [4, 4, 1],
+            1,
+            1,
+            1,
+        )
+        .unwrap(),
+    ];
     let input = VertexInput::from_rows(&rows(&[([0.0; 4], [1.0; 4])]));
     let mut run = |shaders: Shaders<'_>, topology| {
         let call = DrawCall {
@@ -252,7 +259,10 @@ fn tessellation_and_geometry_give_the_same_bits_for_any_thread_count() {
     let tes = program(
         &QUAD_TES
             .replace("PROPERTY TES_SPACING 2", "PROPERTY TES_SPACING 0")
-            .replace("ADD OUT[0], TEMP[0], IN[0]", "MAD OUT[0], TEMP[0], IMM[1], IN[0]")
+            .replace(
+                "ADD OUT[0], TEMP[0], IN[0]",
+                "MAD OUT[0], TEMP[0], IMM[1], IN[0]",
+            )
             .replace(
                 "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}",
                 "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}\nIMM[1] FLT32 {1.5, 1.5, 1.0, 1.0}",
@@ -274,8 +284,17 @@ fn tessellation_and_geometry_give_the_same_bits_for_any_thread_count() {
     shaders.tes = Some(Stage::new(&tes));
     shaders.gs = Some(Stage::new(&gs));
     let run = |threads: usize| {
-        let mut colors =
-            vec![Texture::new(TextureTarget::Tex2D, Format::Rgba8Unorm, [41, 37, 1], 1, 1, 1).unwrap()];
+        let mut colors = vec![
+            Texture::new(
+                TextureTarget::Tex2D,
+                Format::Rgba8Unorm,
+                [41, 37, 1],
+                1,
+                1,
+                1,
+            )
+            .unwrap(),
+        ];
         let mut state = RenderState::default();
         state.blend[0] = crate::pipeline::BlendState {
             enabled: true,
