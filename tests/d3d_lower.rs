@@ -436,7 +436,7 @@ fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
                     .run_geometry(
                         &mut res,
                         &GeometryInput {
-                            vertices: &vertices,
+                            vertices: (&vertices).into(),
                             indices: &indices,
                             primitive_ids: &[7, 8],
                         },
@@ -457,7 +457,7 @@ fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
                     .run_tess_ctrl(
                         &mut res,
                         &PatchInput {
-                            vertices: &vertices,
+                            vertices: (&vertices).into(),
                             indices: &indices,
                             control_points: c,
                             primitive_ids: &[],

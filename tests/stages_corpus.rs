@@ -97,7 +97,7 @@ fn corpus_geometry_and_tessellation_shaders_run() {
                     .run_geometry(
                         &mut res,
                         &GeometryInput {
-                            vertices: &v,
+                            vertices: (&v).into(),
                             indices: &indices,
                             primitive_ids: &[],
                         },
@@ -111,7 +111,7 @@ fn corpus_geometry_and_tessellation_shaders_run() {
                     .run_tess_ctrl(
                         &mut res,
                         &PatchInput {
-                            vertices: &v,
+                            vertices: (&v).into(),
                             indices: &[0, 1, 2, 3, 4, 5],
                             control_points: 3,
                             primitive_ids: &[],

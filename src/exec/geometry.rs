@@ -22,7 +22,8 @@
 use super::decode::Code;
 use super::machine::{Batch, Env, Stop};
 use super::{
-    ExecError, LANES, Limits, Program, Resources, Stats, fill_subgroup_values, lanes_mask,
+    ExecError, LANES, Limits, Program, Resources, Stats, VertexRows, fill_subgroup_values,
+    lanes_mask,
 };
 use crate::enums::{Primitive, Processor, PropertyName, SemanticName};
 use crate::opcode::Opcode;
@@ -117,9 +118,9 @@ impl Batch {
 /// The primitives a geometry shader reads.
 #[derive(Clone, Copy, Debug)]
 pub struct GeometryInput<'a> {
-    /// Vertex `k`'s inputs: `vertices[k][a]` is `IN[.][a]` (missing
+    /// Vertex `k`'s inputs: register a of vertex k is `IN[.][a]` (missing
     /// attributes read 0), four raw words each.
-    pub vertices: &'a [Vec<[u32; 4]>],
+    pub vertices: VertexRows<'a>,
     /// For each primitive, the indices (into `vertices`) of its vertices, as
     /// many as GS_INPUT_PRIMITIVE has (adjacency included).
     pub indices: &'a [u32],
@@ -188,27 +189,33 @@ impl GeometryOutput {
     pub fn primitive_list(&self, stream: usize) -> Vec<u32> {
         let mut out = Vec::new();
         for s in &self.streams[stream].strips {
-            let f = s.first;
-            match self.vertices_per_primitive() {
-                1 => out.extend(f..f + s.count),
-                2 => {
-                    for i in 1..s.count {
-                        out.extend([f + i - 1, f + i]);
-                    }
+            self.strip_primitives(s, &mut out);
+        }
+        out
+    }
+
+    /// Appends the primitives of one strip to `out` as
+    /// [`GeometryOutput::primitive_list`] makes them.
+    pub fn strip_primitives(&self, s: &Strip, out: &mut Vec<u32>) {
+        let f = s.first;
+        match self.vertices_per_primitive() {
+            1 => out.extend(f..f + s.count),
+            2 => {
+                for i in 1..s.count {
+                    out.extend([f + i - 1, f + i]);
                 }
-                _ => {
-                    for i in 2..s.count {
-                        let k = f + i - 2;
-                        if (i - 2) % 2 == 0 {
-                            out.extend([k, k + 1, k + 2]);
-                        } else {
-                            out.extend([k, k + 2, k + 1]);
-                        }
+            }
+            _ => {
+                for i in 2..s.count {
+                    let k = f + i - 2;
+                    if (i - 2) % 2 == 0 {
+                        out.extend([k, k + 1, k + 2]);
+                    } else {
+                        out.extend([k, k + 2, k + 1]);
                     }
                 }
             }
         }
-        out
     }
 }
 
@@ -333,7 +340,7 @@ impl Program {
                     for l in 0..LANES {
                         let v = if l < n && row < per_primitive {
                             let k = input.indices[lane_primitive(l) * per_primitive + row];
-                            input.vertices[k as usize].get(a).copied().unwrap_or([0; 4])
+                            input.vertices.get(k as usize, a)
                         } else {
                             [0; 4]
                         };

@@ -98,7 +98,7 @@ pub use fragment_tiles::{
     FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
 };
 pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
-pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch};
+pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch, TessEvalSession};
 
 /// Lanes executed together.
 pub const LANES: usize = 16;
@@ -178,7 +178,7 @@ pub struct ExecError {
 }
 
 impl ExecError {
-    fn general(message: impl Into<String>) -> ExecError {
+    pub(crate) fn general(message: impl Into<String>) -> ExecError {
         ExecError {
             instruction: None,
             message: message.into(),
@@ -681,6 +681,63 @@ impl Program {
 
 /// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
 pub type VertexOutputs = Vec<Vec<[u32; 4]>>;
+
+/// The input registers of a stage's vertices (control points), four raw
+/// words per register: one `Vec` per vertex, or one flat slice (what the
+/// draw pipeline passes, with no allocation per vertex). Registers past a
+/// vertex's row, and vertices past the end, read 0.
+#[derive(Clone, Copy, Debug)]
+pub enum VertexRows<'a> {
+    /// `rows[k][a]` is register a of vertex k.
+    Nested(&'a [Vec<[u32; 4]>]),
+    /// Register a of vertex k is `words[k * stride + a]`, for `count` vertices.
+    Flat {
+        words: &'a [[u32; 4]],
+        stride: usize,
+        count: usize,
+    },
+}
+
+impl VertexRows<'_> {
+    /// How many vertices there are.
+    pub fn len(&self) -> usize {
+        match self {
+            VertexRows::Nested(rows) => rows.len(),
+            VertexRows::Flat { count, .. } => *count,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Register `a` of vertex `k` (0 when missing).
+    pub fn get(&self, k: usize, a: usize) -> [u32; 4] {
+        match self {
+            VertexRows::Nested(rows) => rows.get(k).and_then(|r| r.get(a)).copied(),
+            VertexRows::Flat {
+                words,
+                stride,
+                count,
+            } => (k < *count && a < *stride)
+                .then(|| words.get(k * stride + a).copied())
+                .flatten(),
+        }
+        .unwrap_or([0; 4])
+    }
+}
+
+impl<'a> From<&'a [Vec<[u32; 4]>]> for VertexRows<'a> {
+    fn from(rows: &'a [Vec<[u32; 4]>]) -> Self {
+        VertexRows::Nested(rows)
+    }
+}
+
+impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
+    fn from(rows: &'a Vec<Vec<[u32; 4]>>) -> Self {
+        VertexRows::Nested(rows)
+    }
+}
 
 /// Subgroup system values (the batch is the subgroup), then the values the
 /// caller gave, which replace whatever the stage computed.

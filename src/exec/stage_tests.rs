@@ -37,7 +37,7 @@ fn run_gs(src: &str, verts: &[Vec<[u32; 4]>], indices: &[u32], ids: &[u32]) -> G
         .run_geometry(
             &mut Resources::default(),
             &GeometryInput {
-                vertices: verts,
+                vertices: verts.into(),
                 indices,
                 primitive_ids: ids,
             },
@@ -223,7 +223,7 @@ fn geometry_errors_name_the_instruction() {
         .run_geometry(
             &mut Resources::default(),
             &GeometryInput {
-                vertices: &vertices(1),
+                vertices: (&vertices(1)).into(),
                 indices: &[0],
                 primitive_ids: &[],
             },
@@ -246,7 +246,7 @@ fn geometry_errors_name_the_instruction() {
         .run_geometry(
             &mut Resources::default(),
             &GeometryInput {
-                vertices: &vertices(1),
+                vertices: (&vertices(1)).into(),
                 indices: &[0],
                 primitive_ids: &[],
             },
@@ -262,7 +262,7 @@ fn geometry_errors_name_the_instruction() {
         .run_geometry(
             &mut Resources::default(),
             &GeometryInput {
-                vertices: &vertices(1),
+                vertices: (&vertices(1)).into(),
                 indices: &[3],
                 primitive_ids: &[],
             },
@@ -345,7 +345,7 @@ fn tess_ctrl_factors_and_patch_constants_reach_the_domain_shader() {
         .run_tess_ctrl(
             &mut Resources::default(),
             &PatchInput {
-                vertices: &v,
+                vertices: (&v).into(),
                 indices: &[0, 1, 2],
                 control_points: 3,
                 primitive_ids: &[9],
@@ -480,7 +480,7 @@ END
         .run_tess_ctrl(
             &mut Resources::default(),
             &PatchInput {
-                vertices: &v,
+                vertices: (&v).into(),
                 indices: &[0, 1, 1, 0],
                 control_points: 2,
                 primitive_ids: &[],
@@ -506,7 +506,7 @@ fn tess_ctrl_refuses_bad_patches() {
         p.run_tess_ctrl(
             &mut Resources::default(),
             &PatchInput {
-                vertices: &v,
+                vertices: (&v).into(),
                 indices,
                 control_points: c,
                 primitive_ids: &[],

@@ -25,8 +25,8 @@
 use super::decode::{MAX_PATCH_VERTICES, PATCH_ENTRIES_PER_REG};
 use super::machine::{Batch, Env, Stop};
 use super::{
-    ExecError, LANES, Limits, Program, Resources, Stats, VertexOutputs, fill_subgroup_values,
-    lanes_mask,
+    ExecError, LANES, Limits, Program, Resources, Stats, VertexOutputs, VertexRows,
+    fill_subgroup_values, lanes_mask,
 };
 use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use crate::enums::{Primitive, Processor, PropertyName, SemanticName};
@@ -35,9 +35,9 @@ use crate::pipeline::tessellator::Settings;
 /// The patches a TESS_CTRL shader reads.
 #[derive(Clone, Copy, Debug)]
 pub struct PatchInput<'a> {
-    /// Vertex `k`'s inputs: `vertices[k][a]` is `IN[.][a]` (missing
+    /// Vertex `k`'s inputs: register a of vertex k is `IN[.][a]` (missing
     /// attributes read 0), four raw words each.
-    pub vertices: &'a [Vec<[u32; 4]>],
+    pub vertices: VertexRows<'a>,
     /// For each patch, the indices (into `vertices`) of its
     /// `control_points` input control points.
     pub indices: &'a [u32],
@@ -282,7 +282,7 @@ impl Program {
                     for a in 0..stride {
                         let v = if row < c {
                             let at = input.indices[p * c + row] as usize;
-                            input.vertices[at].get(a).copied().unwrap_or([0; 4])
+                            input.vertices.get(at, a)
                         } else {
                             [0; 4]
                         };
@@ -370,6 +370,29 @@ impl Program {
         points: &[[f32; 3]],
         limits: &Limits,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
+        let outputs = self.code.output.len as usize;
+        let (flat, stats) = self.tess_eval_session(res, limits, |s| {
+            let mut flat = Vec::new();
+            s.run(patch, points, &mut flat)?;
+            Ok(flat)
+        })?;
+        let rows = if outputs == 0 {
+            vec![Vec::new(); points.len()]
+        } else {
+            flat.chunks(outputs).map(<[_]>::to_vec).collect()
+        };
+        Ok((rows, stats))
+    }
+
+    /// Runs `f` with a [`TessEvalSession`] of this TESS_EVAL shader: many
+    /// patches in one environment (buffers and images are copied in once
+    /// and written back once). Returns `f`'s result and what ran.
+    pub fn tess_eval_session<R>(
+        &self,
+        res: &mut Resources,
+        limits: &Limits,
+        f: impl FnOnce(&mut TessEvalSession<'_>) -> Result<R, ExecError>,
+    ) -> Result<(R, Stats), ExecError> {
         let code = &self.code;
         if code.processor != Processor::TessEval {
             return Err(ExecError::general(format!(
@@ -377,26 +400,49 @@ impl Program {
                 code.processor
             )));
         }
+        self.with_env(res, limits, None, |env| {
+            let mut session = TessEvalSession {
+                program: self,
+                env,
+                batch: Batch::new(code),
+                shared: Vec::new(),
+                stats: Stats::default(),
+            };
+            let r = f(&mut session)?;
+            Ok((r, session.stats))
+        })
+    }
+}
+
+/// A TESS_EVAL shader ready to run patch after patch
+/// ([`Program::tess_eval_session`]).
+pub struct TessEvalSession<'a> {
+    program: &'a Program,
+    env: &'a Env<'a>,
+    batch: Batch,
+    shared: Vec<u32>,
+    stats: Stats,
+}
+
+impl TessEvalSession<'_> {
+    /// Runs the shader on the domain points `points` of `patch`, appending
+    /// every point's OUT registers to `out` (`output_count()` entries per
+    /// point, in point order).
+    pub fn run(
+        &mut self,
+        patch: &TessEvalPatch,
+        points: &[[f32; 3]],
+        out: &mut Vec<[u32; 4]>,
+    ) -> Result<(), ExecError> {
+        let code = &self.program.code;
         if patch.control_points.len() > MAX_PATCH_VERTICES as usize {
             return Err(ExecError::general(format!(
                 "{} control points: a patch has at most {MAX_PATCH_VERTICES}",
                 patch.control_points.len()
             )));
         }
-        self.with_env(res, limits, None, |env| {
-            self.tess_eval_in(env, patch, points)
-        })
-    }
-
-    fn tess_eval_in(
-        &self,
-        env: &Env,
-        patch: &TessEvalPatch,
-        points: &[[f32; 3]],
-    ) -> Result<(VertexOutputs, Stats), ExecError> {
-        let code = &self.code;
         let stride = code.input.len as usize;
-        let mut b = Batch::new(code);
+        let b = &mut self.batch;
         // the control points, the same for every lane and every batch (a
         // reset leaves them)
         for row in 0..code.vertex_rows as usize {
@@ -410,11 +456,10 @@ impl Program {
                 b.regs[code.vertex_in.base as usize + row * stride + a] = v.map(|x| [x; LANES]);
             }
         }
-        let mut shared: Vec<u32> = Vec::new();
-        let mut outputs = Vec::with_capacity(points.len());
-        let mut stats = Stats::default();
         let outer = patch.outer.map(f32::to_bits);
         let inner = [patch.inner[0].to_bits(), patch.inner[1].to_bits(), 0, 0];
+        let outputs = code.output.len as usize;
+        out.reserve(points.len() * outputs);
         for first in (0..points.len()).step_by(LANES) {
             let n = (points.len() - first).min(LANES);
             b.reset(code, lanes_mask(n));
@@ -443,29 +488,27 @@ impl Program {
                     _ => {}
                 }
             }
-            fill_subgroup_values(code, &mut b, env.system_values);
-            let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                message: format!("domain points {first}..{}: {}", first + n, e.message),
-                ..e
-            })?;
+            fill_subgroup_values(code, b, self.env.system_values);
+            let stop = b
+                .run(code, self.env, &mut self.shared)
+                .map_err(|e| ExecError {
+                    message: format!("domain points {first}..{}: {}", first + n, e.message),
+                    ..e
+                })?;
             if stop == Stop::Barrier {
                 return Err(ExecError::general(
                     "BARRIER in a tessellation-evaluation shader",
                 ));
             }
-            stats.account(&b);
+            self.stats.account(b);
             for l in 0..n {
-                outputs.push(
-                    (0..code.output.len as usize)
-                        .map(|k| {
-                            let reg = &b.regs[code.output.base as usize + k];
-                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
-                        })
-                        .collect(),
-                );
+                for k in 0..outputs {
+                    let reg = &b.regs[code.output.base as usize + k];
+                    out.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
+                }
             }
         }
-        Ok((outputs, stats))
+        Ok(())
     }
 }
 

@@ -18,12 +18,17 @@
 //! * `merge.rs` owns the depth/stencil target, the tests and blending.
 //! * `draw.rs` owns the tile walk over threads and the per-fragment merge.
 //! * `tessellator.rs` owns Direct3D 11's fixed-function tessellator.
+//! * `stages.rs` owns the tessellation and geometry stages of a draw (the
+//!   stream → hull → tessellator → domain → geometry → stream chain, the
+//!   linking between stages by semantic) and [`draw_with`], the draw with
+//!   every stage.
 
 mod draw;
 pub mod input;
 pub mod merge;
 pub mod raster;
 pub mod setup;
+pub mod stages;
 pub mod state;
 pub mod tessellator;
 
@@ -34,6 +39,7 @@ pub use input::{
 };
 pub use merge::{DepthFormat, DepthTarget};
 pub use setup::{Linkage, OutputLayout};
+pub use stages::{Shaders, Stage, StageInterface, draw_with, geometry_stream, tessellate_stream};
 pub use state::{
     BasicTopology, BlendFactor, BlendOp, BlendState, CompareFunc, CullMode, DepthState, FrontFace,
     Rect, RenderState, StencilFace, StencilOp, StencilState, Topology, Viewport,
@@ -44,7 +50,8 @@ use crate::texture::Texture;
 
 /// Draws with a vertex and a fragment shader that read the same
 /// resources: [`shade_vertices`] then [`rasterize`], the fragment inputs
-/// linked to the vertex outputs by semantic.
+/// linked to the vertex outputs by semantic. [`draw_with`] adds the
+/// tessellation and geometry stages.
 #[allow(clippy::too_many_arguments)]
 pub fn draw(
     vs: &Program,
@@ -57,16 +64,8 @@ pub fn draw(
     depth: Option<&mut DepthTarget>,
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
-    let (stream, mut stats) = shade_vertices(vs, res, input, call, false, false, limits)?;
-    let layout = OutputLayout::of(vs);
-    let linkage = Linkage::by_semantics(&layout, fs);
-    let s = rasterize(
-        &stream, &layout, &linkage, fs, res, state, colors, depth, limits,
-    )?;
-    stats.batch_instructions += s.batch_instructions;
-    stats.lane_instructions += s.lane_instructions;
-    stats.invocations += s.invocations;
-    Ok(stats)
+    let shaders = Shaders::new(Stage::new(vs), Stage::new(fs));
+    draw_with(&shaders, res, input, call, state, colors, depth, limits)
 }
 
 #[cfg(test)]

@@ -479,6 +479,28 @@ impl D3dShader {
     }
 }
 
+/// A Direct3D shader as a draw's stage: its registers bound as
+/// [`D3dShader::bind`] does, `SV_CullDistance` outputs as cull distances,
+/// and a hull shader's tessellator declarations.
+impl crate::pipeline::StageInterface for D3dShader {
+    fn with_resources(&self, res: &mut Resources, run: &mut dyn FnMut(&mut Resources)) {
+        self.bind(res, run)
+    }
+
+    fn output_layout(&self, program: &crate::exec::Program) -> crate::pipeline::OutputLayout {
+        D3dShader::output_layout(self, program)
+    }
+
+    fn tessellator_settings(
+        &self,
+    ) -> Option<Result<crate::pipeline::tessellator::Settings, String>> {
+        self.lowered
+            .tessellator
+            .as_ref()
+            .map(crate::pipeline::tessellator::Settings::from_hull)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,8 @@
 //! Drawing: `draw quad` renders the fragment shader into the `[render
 //! target N]`s (or one rgba32f target) that pixel, rect and all probes read
 //! (`targets.rs`); `draw` and `draw indexed` run [`crate::pipeline`] (vertex
-//! input, clipping, rasterization, depth/stencil and blending) into the
+//! input, the tessellation and geometry stages when declared, clipping,
+//! rasterization, depth/stencil and blending, [`crate::pipeline::draw_with`]) into the
 //! same targets and the `[depth target]`; `[texture N]`, `[image N]` and
 //! `[sampler N]` become the machine's resources (`textures.rs`); a Direct3D
 //! shader gets them by register number through its lowering's bindings
@@ -27,9 +28,7 @@
 //!
 //! Skipped (never passed, never failed): tests under an unknown or unmet
 //! `[require]` line; `draw quad` under depth, stencil, blend, viewport or
-//! scissor state; `draw` while a geometry or tessellation shader is
-//! declared; tests whose shader is a geometry or tessellation shader or
-//! uses bindless opcodes; `run vertices` while a geometry shader is declared.
+//! scissor state; tests whose shader uses bindless opcodes.
 //!
 //! Beyond the contract: trailing blank and `#`/`%` lines at the end of a
 //! shader body are not part of the shader, so comments may precede the next

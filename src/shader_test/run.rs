@@ -292,6 +292,15 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
     }
 }
 
+/// The stages a draw runs, in pipeline order.
+const DRAW_STAGES: [Stage; 5] = [
+    Stage::Vertex,
+    Stage::TessControl,
+    Stage::TessEval,
+    Stage::Geometry,
+    Stage::Fragment,
+];
+
 fn processor_of(stage: Stage) -> Processor {
     match stage {
         Stage::Vertex => Processor::Vertex,
@@ -303,25 +312,11 @@ fn processor_of(stage: Stage) -> Processor {
     }
 }
 
-/// Why the machine cannot run this shader yet (geometry and tessellation
-/// stages, geometry-stage opcodes, bindless handles).
+/// Why the machine cannot run this shader yet (bindless handles).
 fn unsupported_feature(shader: &Shader) -> Option<String> {
-    match shader.processor {
-        Processor::Vertex | Processor::Compute | Processor::Fragment => {}
-        other => {
-            return Some(format!(
-                "{other} shaders are not supported by the machine yet"
-            ));
-        }
-    }
     shader
         .instructions()
-        .find(|i| {
-            matches!(
-                i.opcode.info().category,
-                Category::Geometry | Category::Bindless
-            )
-        })
+        .find(|i| matches!(i.opcode.info().category, Category::Bindless))
         .map(|i| format!("{} is not supported by the machine yet", i.opcode))
 }
 
@@ -571,18 +566,7 @@ impl Runner<'_> {
         let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
             if let Command::Draw { .. } = cmd {
-                for stage in [Stage::Geometry, Stage::TessControl, Stage::TessEval] {
-                    if let Some(slot) = self.slots.get(&stage) {
-                        return Some(match &slot.built {
-                            Built::Unsupported(why) => format!("line {line}: {why}"),
-                            _ => format!(
-                                "line {line}: draws through a {} shader are not supported yet",
-                                stage.name()
-                            ),
-                        });
-                    }
-                }
-                for stage in [Stage::Vertex, Stage::Fragment] {
+                for stage in DRAW_STAGES {
                     if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built)
                     {
                         return Some(format!("line {line}: {why}"));
@@ -604,14 +588,7 @@ impl Runner<'_> {
                     }
                     Stage::Fragment
                 }
-                Command::RunVertices(_) => {
-                    if self.slots.contains_key(&Stage::Geometry) {
-                        return Some(format!(
-                            "line {line}: geometry shaders are not supported yet"
-                        ));
-                    }
-                    Stage::Vertex
-                }
+                Command::RunVertices(_) => Stage::Vertex,
                 _ => continue,
             };
             if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built) {
@@ -1311,7 +1288,8 @@ impl Runner<'_> {
         }
     }
 
-    /// `draw [indexed] TOPOLOGY N [instances K]`: the vertex shader, then
+    /// `draw [indexed] TOPOLOGY N [instances K]`: the vertex shader, the
+    /// tessellation and geometry shaders when the file declares them, then
     /// the rasterizer with the fragment shader into the frame's targets.
     fn draw(
         &mut self,
@@ -1326,8 +1304,33 @@ impl Runner<'_> {
         let at = self.at(line);
         let vs = self.program(Stage::Vertex, line)?;
         let fs = self.program(Stage::Fragment, line)?;
+        let mut optional = |stage: Stage| -> Result<Option<Rc<Runnable>>, String> {
+            if self.slots.contains_key(&stage) {
+                self.program(stage, line).map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let tcs = optional(Stage::TessControl)?;
+        let tes = optional(Stage::TessEval)?;
+        let gs = optional(Stage::Geometry)?;
         let words: Vec<&str> = topology.split_whitespace().collect();
         let (topology, _) = Topology::parse_words(&words).map_err(|e| format!("{at}: {e}"))?;
+        // Direct3D: the draw's patch size must be the hull shader's input
+        // control-point count
+        if let (Topology::PatchList(c), Some(t)) = (
+            topology,
+            tcs.as_ref()
+                .and_then(|h| h.d3d.as_ref())
+                .and_then(|d| d.lowered.tessellator.as_ref()),
+        ) && t.input_control_points != 0
+            && t.input_control_points != c
+        {
+            return Err(format!(
+                "{at}: the hull shader reads patches of {} control points; the draw gives `patch list {c}`",
+                t.input_control_points
+            ));
+        }
         let indices = if indexed {
             Some(self.index_data.clone().ok_or_else(|| {
                 format!("{at}: draw indexed, but there is no [index data] above this test")
@@ -1347,29 +1350,34 @@ impl Runner<'_> {
             instances,
             indices: indices.as_deref(),
         };
+        fn stage(r: &Rc<Runnable>) -> crate::pipeline::Stage<'_> {
+            crate::pipeline::Stage {
+                program: &r.program,
+                interface: r
+                    .d3d
+                    .as_ref()
+                    .map(|d| d as &dyn crate::pipeline::StageInterface),
+            }
+        }
+        let shaders = pl::Shaders {
+            vs: stage(&vs),
+            tcs: tcs.as_ref().map(stage),
+            tes: tes.as_ref().map(stage),
+            gs: gs.as_ref().map(stage),
+            fs: stage(&fs),
+        };
         let limits = &self.config.limits;
         let result = self.guarded("draw", line, || {
-            let (stream, _) = vs.bind(res, |r| {
-                pl::shade_vertices(&vs.program, r, &input, &call, false, false, limits)
-            })?;
-            let layout = match &vs.d3d {
-                Some(d) => d.output_layout(&vs.program),
-                None => pl::OutputLayout::of(&vs.program),
-            };
-            let linkage = pl::Linkage::by_semantics(&layout, &fs.program);
-            fs.bind(res, |r| {
-                pl::rasterize(
-                    &stream,
-                    &layout,
-                    &linkage,
-                    &fs.program,
-                    r,
-                    state,
-                    &mut targets,
-                    depth,
-                    limits,
-                )
-            })
+            pl::draw_with(
+                &shaders,
+                res,
+                &input,
+                &call,
+                state,
+                &mut targets,
+                depth,
+                limits,
+            )
         });
         frame.put_back(targets);
         result.map(|_| ())

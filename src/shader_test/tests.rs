@@ -558,10 +558,7 @@ fn skipped_tests() {
     let cases = [
         "[require]\nwave ops\n[test]\nprobe buffer 0 uint 0 (1)\n",
         "[require]\nshader model >= 6.0\n[test]\n",
-        "[geometry shader d3d-asm]\ngs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nemit\nret\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 1\n",
-        "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\ndraw triangle list 3\n",
         "[pixel shader]\nFRAG\nEND\n[test]\nblend 0 one zero add\n[test]\ndraw quad\n",
-        "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 3\n",
     ];
     for text in cases {
         let (report, out) = run_text(text);
@@ -751,15 +748,28 @@ fn expect_error_text_forms() {
 }
 
 #[test]
-fn unsupported_stages_are_skipped_not_failed() {
+fn geometry_and_tessellation_sections_take_part_in_draws() {
     let text = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nDCL IMM_NONE_\n";
-    // An unassemblable fragment shader still fails...
+    // An unassemblable fragment shader fails.
     let (report, _) = run_text(text);
     assert_eq!(report.summary().failed, 1);
-    // ...while a geometry shader is skipped.
+    // `run vertices` runs the vertex shader alone beside a geometry shader.
     let text = "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n[test]\nrun vertices 1\n";
     let (report, out) = run_text(text);
-    assert_eq!(report.summary().skipped, 1, "{out}");
+    assert_eq!(report.summary().passed, 1, "{out}");
+    // A draw runs the geometry shader (this one lacks GS_INPUT_PRIMITIVE).
+    let text = format!(
+        "[geometry shader]\nGEOM\nEND\n[vertex shader]\nVERT\nEND\n{RED}[test]\ndraw triangle list 3\n"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(out.contains("GS_INPUT_PRIMITIVE"), "{out}");
+    // A hull shader without a domain shader cannot draw.
+    let text = format!(
+        "[tess control shader]\nTESS_CTRL\nPROPERTY TCS_VERTICES_OUT 1\nEND\n[vertex shader]\nVERT\nEND\n{RED}[test]\ndraw patch list 1 1\n"
+    );
+    let (_, out) = run_text(&text);
+    assert!(out.contains("needs a tessellation-evaluation"), "{out}");
 }
 
 const RED: &str = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n";
