@@ -361,3 +361,32 @@ fn bench_d3d_checks_the_twins_agree() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("multiple of 128"), "{err}");
 }
+
+/// `tgsi render`'s stage options check the stage of each file and come in
+/// pairs where the pipeline needs them.
+#[test]
+fn render_stage_options_check_their_shaders() {
+    let base = [
+        "render",
+        "examples/scene/torus_fs.tgsi",
+        "--vertex",
+        "examples/facets/sphere_vs.tgsi",
+        "--mesh",
+        "examples/meshes/octahedron.obj",
+        "-o",
+        "/dev/null",
+    ];
+    let mut wrong = base.to_vec();
+    wrong.extend(["--geometry", "examples/facets/sphere_tes.tgsi"]);
+    let (code, err) = tgsi(&wrong);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--geometry takes geometry shaders; this is a TESS_EVAL shader"),
+        "{err}"
+    );
+    let mut half = base.to_vec();
+    half.extend(["--tess-ctrl", "examples/facets/sphere_tcs.tgsi"]);
+    let (code, err) = tgsi(&half);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--tess-eval"), "{err}");
+}

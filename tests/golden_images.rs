@@ -166,17 +166,60 @@ fn torus_scene() {
             "0=examples/textures/checker.png:srgb:mips",
             "--sampler",
             "0=trilinear,repeat",
-            "--const",
-            "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
-            "--const",
-            "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
-            "--const",
-            "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
-            "--const",
-            "3=float:-0.428353,0.771035,0.471188,0,0,2.4,4.4,1,1,0.92,0.8,48,0.05,0.055,0.07,0,0.8,0.78,0.7,0,0.784465,-0.196116,-0.588348,0,0.12,0.2,0.4,0,0.35,0.45,0.7,3",
-        ],
+        ]
+        .into_iter()
+        .chain(SCENE_CONSTANTS.iter().flat_map(|c| ["--const", *c]))
+        .collect::<Vec<_>>(),
     );
 }
+
+/// examples/facets/README.md: every stage at once: the octahedron's faces as
+/// patches (tess-control, the tessellator at factor 8, tess-eval pushing
+/// the points onto a sphere), a geometry shader shrinking each triangle,
+/// then the torus scene's fragment shader.
+#[test]
+fn facets_scene() {
+    let mut args = vec![
+        "examples/scene/torus_fs.tgsi",
+        "--vertex",
+        "examples/facets/sphere_vs.tgsi",
+        "--tess-ctrl",
+        "examples/facets/sphere_tcs.tgsi",
+        "--tess-eval",
+        "examples/facets/sphere_tes.tgsi",
+        "--geometry",
+        "examples/facets/shrink_gs.tgsi",
+        "--mesh",
+        "examples/meshes/octahedron.obj",
+        "--size",
+        "512x384",
+        "--depth",
+        "d32f",
+        "--cull",
+        "back",
+        "--front",
+        "cw",
+        "--samples",
+        "4",
+        "--srgb",
+        "--clear",
+        "0.02,0.025,0.035,1",
+        "--texture",
+        "0=examples/textures/checker.png:srgb:mips",
+        "--sampler",
+        "0=trilinear,repeat",
+    ];
+    args.extend(SCENE_CONSTANTS.iter().flat_map(|c| ["--const", c]));
+    check("facets_scene", &args);
+}
+
+/// The camera, lights and materials of examples/scene (camera.py).
+const SCENE_CONSTANTS: [&str; 4] = [
+    "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
+    "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
+    "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
+    "3=float:-0.428353,0.771035,0.471188,0,0,2.4,4.4,1,1,0.92,0.8,48,0.05,0.055,0.07,0,0.8,0.78,0.7,0,0.784465,-0.196116,-0.588348,0,0.12,0.2,0.4,0,0.35,0.45,0.7,3",
+];
 
 #[test]
 fn bundled_texture_is_what_its_script_makes() {

@@ -51,6 +51,18 @@ pub struct RenderArgs {
     pub vertex: Option<PathBuf>,
     #[arg(long, value_name = "FILE.obj", requires = "vertex", help = MESH_HELP)]
     pub mesh: Option<PathBuf>,
+    /// Mesh draws: a geometry shader between the vertex (or tessellation)
+    /// stage and the rasterizer; it receives triangles
+    #[arg(long, value_name = "SHADER", requires = "mesh")]
+    pub geometry: Option<PathBuf>,
+    /// Mesh draws: a tess-control (hull) shader; each mesh triangle becomes
+    /// a patch of 3 control points. Needs --tess-eval
+    #[arg(long = "tess-ctrl", value_name = "SHADER", requires = "tess_eval")]
+    pub tess_ctrl: Option<PathBuf>,
+    /// Mesh draws: a tess-eval (domain) shader, after --tess-ctrl and the
+    /// fixed-function tessellator
+    #[arg(long = "tess-eval", value_name = "SHADER", requires = "tess_ctrl")]
+    pub tess_eval: Option<PathBuf>,
     /// Mesh draws: a depth target of this format, cleared to 1.0; the depth
     /// test is `less` with writes. Without it there is no depth test
     #[arg(long, value_name = "d32f|d24s8|d16", value_parser = mesh::depth_format, requires = "mesh")]
@@ -213,6 +225,32 @@ fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
             processor: Processor::Vertex,
         });
     }
+    let stages = [
+        (
+            &args.tess_ctrl,
+            "--tess-ctrl takes tess-control (hull) shaders",
+            Processor::TessCtrl,
+        ),
+        (
+            &args.tess_eval,
+            "--tess-eval takes tess-eval (domain) shaders",
+            Processor::TessEval,
+        ),
+        (
+            &args.geometry,
+            "--geometry takes geometry shaders",
+            Processor::Geometry,
+        ),
+    ];
+    for (path, expects, processor) in stages {
+        if let Some(path) = path {
+            files.push(ShaderFile {
+                expects,
+                path,
+                processor,
+            });
+        }
+    }
     files.push(ShaderFile {
         expects: "`tgsi render` runs fragment (pixel) shaders",
         path: &args.shader,
@@ -288,17 +326,30 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
                 .transpose()
                 .map_err(|e| anyhow!("--depth: {e}"))?;
             let state = mesh::mesh_state(depth.is_some(), args.cull, args.front);
-            mesh::draw_mesh(
-                vertex,
-                fragment,
-                &input,
-                m,
-                &mut res,
-                &state,
-                &mut targets,
-                depth.as_mut(),
-                &limits,
-            )?;
+            if stages.has_middle_stages() {
+                mesh::draw_mesh_stages(
+                    &stages,
+                    &input,
+                    m,
+                    &mut res,
+                    &state,
+                    &mut targets,
+                    depth.as_mut(),
+                    &limits,
+                )?;
+            } else {
+                mesh::draw_mesh(
+                    vertex,
+                    fragment,
+                    &input,
+                    m,
+                    &mut res,
+                    &state,
+                    &mut targets,
+                    depth.as_mut(),
+                    &limits,
+                )?;
+            }
         }
         _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
     }

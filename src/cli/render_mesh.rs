@@ -99,6 +99,17 @@ impl Stages {
         Ok(Some(stages))
     }
 
+    /// Whether a tessellation or geometry shader was given.
+    pub fn has_middle_stages(&self) -> bool {
+        [
+            Processor::TessCtrl,
+            Processor::TessEval,
+            Processor::Geometry,
+        ]
+        .iter()
+        .any(|p| self.get(*p).is_some())
+    }
+
     /// The shader of a stage, if one was given.
     pub fn get(&self, processor: Processor) -> Option<&StageShader> {
         self.stages
@@ -255,6 +266,53 @@ pub fn draw_mesh(
         })
         .map_err(|e| anyhow!("{}: {e}", fs.name))?;
     Ok(MeshStats { vertex, fragment })
+}
+
+/// Draws the mesh through every stage given (vertex, tess-control and
+/// tess-eval with the tessellator, geometry, fragment): with tessellation
+/// each triangle is a patch of its 3 vertices. Returns what all stages ran.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_mesh_stages(
+    stages: &Stages,
+    input: &VertexInput,
+    mesh: &Mesh,
+    res: &mut Resources,
+    state: &RenderState,
+    targets: &mut [Texture],
+    depth: Option<&mut DepthTarget>,
+    limits: &Limits,
+) -> Result<Stats> {
+    let stage = |p: Processor| {
+        stages.get(p).map(|s| pl::Stage {
+            program: &s.program,
+            interface: s.d3d.as_ref().map(|d| d as &dyn pl::StageInterface),
+        })
+    };
+    let (Some(vs), Some(fs)) = (stage(Processor::Vertex), stage(Processor::Fragment)) else {
+        bail!("a mesh draw needs a vertex and a fragment shader");
+    };
+    let shaders = pl::Shaders {
+        vs,
+        tcs: stage(Processor::TessCtrl),
+        tes: stage(Processor::TessEval),
+        gs: stage(Processor::Geometry),
+        fs,
+    };
+    let count =
+        u32::try_from(mesh.indices.len()).map_err(|_| anyhow!("the mesh has too many indices"))?;
+    let topology = if shaders.tcs.is_some() {
+        Topology::PatchList(3)
+    } else {
+        Topology::Basic(BasicTopology::TriangleList)
+    };
+    let call = DrawCall {
+        topology,
+        count,
+        instances: 1,
+        indices: Some(&mesh.indices),
+    };
+    pl::draw_with(&shaders, res, input, &call, state, targets, depth, limits)
+        .map_err(|e| anyhow!("mesh draw: {e}"))
 }
 
 /// A render target of `format`, `samples` per pixel (2D, or 2D MSAA).
