@@ -180,9 +180,88 @@ fn trunc_f64(x: f64) -> f64 {
 /// rounding happens in the narrowing.
 #[inline(always)]
 fn ldexp_f32(x: f32, n: i32) -> f32 {
+    if x.is_nan() {
+        return f32::from_bits(x.to_bits() | 0x0040_0000);
+    }
     let n = n.clamp(-300, 300);
     let scale = f64::from_bits(((1023 + n) as u64) << 52);
     (x as f64 * scale) as f32
+}
+
+// ---------------------------------------------------------------------------
+// NaN results
+//
+// Which NaN a float operation returns is one rule of the machine, x86's
+// applied in operand order: the first NaN operand, made quiet (sign and
+// payload kept), or the default NaN (0xFFC00000 / 0xFFF8000000000000) when
+// the operation itself is invalid (inf - inf, 0 * inf, sqrt(-1), ...).
+// Writing it out keeps every result bit independent of the compiler (which
+// may swap the operands of a commutative operation, differently in debug
+// and release builds) and of the host (other CPUs have other default NaNs).
+// The transcendental kernels follow the same rule (`math.rs`).
+
+/// The NaN invalid float32 operations give.
+pub const DEFAULT_NAN_F32: u32 = 0xffc0_0000;
+/// The NaN invalid float64 operations give.
+pub const DEFAULT_NAN_F64: u64 = 0xfff8_0000_0000_0000;
+
+/// `r`, the result of an operation on `operands` (in operand order), with
+/// the machine's NaN rule applied.
+#[inline(always)]
+fn nan_f32<const N: usize>(r: f32, operands: [f32; N]) -> f32 {
+    if !r.is_nan() {
+        return r;
+    }
+    for o in operands {
+        if o.is_nan() {
+            return f32::from_bits(o.to_bits() | 0x0040_0000);
+        }
+    }
+    f32::from_bits(DEFAULT_NAN_F32)
+}
+
+/// [`nan_f32`] for doubles.
+#[inline(always)]
+fn nan_f64<const N: usize>(r: f64, operands: [f64; N]) -> f64 {
+    if !r.is_nan() {
+        return r;
+    }
+    for o in operands {
+        if o.is_nan() {
+            return f64::from_bits(o.to_bits() | 0x0008_0000_0000_0000);
+        }
+    }
+    f64::from_bits(DEFAULT_NAN_F64)
+}
+
+/// `a * b`, `a + b`, `a - b`, `a / b` under the NaN rule.
+#[inline(always)]
+fn mul_f32(a: f32, b: f32) -> f32 {
+    nan_f32(a * b, [a, b])
+}
+#[inline(always)]
+fn add_f32(a: f32, b: f32) -> f32 {
+    nan_f32(a + b, [a, b])
+}
+#[inline(always)]
+fn sub_f32(a: f32, b: f32) -> f32 {
+    nan_f32(a - b, [a, b])
+}
+#[inline(always)]
+fn div_f32(a: f32, b: f32) -> f32 {
+    nan_f32(a / b, [a, b])
+}
+#[inline(always)]
+fn mul_f64(a: f64, b: f64) -> f64 {
+    nan_f64(a * b, [a, b])
+}
+#[inline(always)]
+fn add_f64(a: f64, b: f64) -> f64 {
+    nan_f64(a + b, [a, b])
+}
+#[inline(always)]
+fn div_f64(a: f64, b: f64) -> f64 {
+    nan_f64(a / b, [a, b])
 }
 
 // ---------------------------------------------------------------------------
@@ -209,18 +288,18 @@ pub fn uarl(a: u32) -> u32 {
 
 #[inline]
 pub fn mul(a: u32, b: u32) -> u32 {
-    (fl(a) * fl(b)).to_bits()
+    mul_f32(fl(a), fl(b)).to_bits()
 }
 
 #[inline]
 pub fn add(a: u32, b: u32) -> u32 {
-    (fl(a) + fl(b)).to_bits()
+    add_f32(fl(a), fl(b)).to_bits()
 }
 
 /// IEEE division: x/0 → ±inf, 0/0 → NaN.
 #[inline]
 pub fn div(a: u32, b: u32) -> u32 {
-    (fl(a) / fl(b)).to_bits()
+    div_f32(fl(a), fl(b)).to_bits()
 }
 
 /// minNum: a NaN operand yields the other operand; `min(-0, +0) = -0`.
@@ -269,27 +348,28 @@ pub fn sne(a: u32, b: u32) -> u32 {
 /// MAD: `a*b + c` with two roundings (never fused).
 #[inline]
 pub fn mad(a: u32, b: u32, c: u32) -> u32 {
-    (fl(a) * fl(b) + fl(c)).to_bits()
+    add_f32(mul_f32(fl(a), fl(b)), fl(c)).to_bits()
 }
 
 /// LRP with the spec's formula `s0*s1 + (1 - s0)*s2`, every step rounded.
 #[inline]
 pub fn lrp(a: u32, b: u32, c: u32) -> u32 {
     let s0 = fl(a);
-    (s0 * fl(b) + (1.0 - s0) * fl(c)).to_bits()
+    add_f32(mul_f32(s0, fl(b)), mul_f32(sub_f32(1.0, s0), fl(c))).to_bits()
 }
 
 /// FMA: fused multiply-add, one rounding.
 #[inline]
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    fl(a).mul_add(fl(b), fl(c)).to_bits()
+    let (a, b, c) = (fl(a), fl(b), fl(c));
+    nan_f32(a.mul_add(b, c), [a, b, c]).to_bits()
 }
 
 /// FRC: `x - floor(x)`; ±inf → NaN; a tiny negative x gives 1.0.
 #[inline]
 pub fn frc(a: u32) -> u32 {
     let x = fl(a);
-    (x - floor_f32(x)).to_bits()
+    nan_f32(x - floor_f32(x), [x]).to_bits()
 }
 
 #[inline]
@@ -653,19 +733,21 @@ pub fn umsb(a: u32) -> u32 {
 /// RCP: `1/x` (±0 → ±inf).
 #[inline]
 pub fn rcp(a: u32) -> u32 {
-    (1.0 / fl(a)).to_bits()
+    div_f32(1.0, fl(a)).to_bits()
 }
 
 /// RSQ: `1/sqrt(x)`, two roundings, no abs: negative → NaN, ±0 → ±inf.
 #[inline]
 pub fn rsq(a: u32) -> u32 {
-    (1.0 / fl(a).sqrt()).to_bits()
+    let x = fl(a);
+    div_f32(1.0, nan_f32(x.sqrt(), [x])).to_bits()
 }
 
 /// SQRT: correctly rounded; negative → NaN, -0 → -0.
 #[inline]
 pub fn sqrt(a: u32) -> u32 {
-    fl(a).sqrt().to_bits()
+    let x = fl(a);
+    nan_f32(x.sqrt(), [x]).to_bits()
 }
 
 /// EX2: `2^x` ([`math::ex2_f32`]).
@@ -699,25 +781,25 @@ pub fn pow(a: u32, b: u32) -> u32 {
 /// DP2: `x0*x1`, then `+ y0*y1`; every product and sum rounded (unfused).
 #[inline]
 pub fn dp2(a: [u32; 4], b: [u32; 4]) -> u32 {
-    (fl(a[0]) * fl(b[0]) + fl(a[1]) * fl(b[1])).to_bits()
+    add_f32(mul_f32(fl(a[0]), fl(b[0])), mul_f32(fl(a[1]), fl(b[1]))).to_bits()
 }
 
 /// DP3: as [`dp2`] in order x, y, z.
 #[inline]
 pub fn dp3(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = fl(a[0]) * fl(b[0]);
-    s += fl(a[1]) * fl(b[1]);
-    s += fl(a[2]) * fl(b[2]);
+    let mut s = mul_f32(fl(a[0]), fl(b[0]));
+    s = add_f32(s, mul_f32(fl(a[1]), fl(b[1])));
+    s = add_f32(s, mul_f32(fl(a[2]), fl(b[2])));
     s.to_bits()
 }
 
 /// DP4: as [`dp2`] in order x, y, z, w.
 #[inline]
 pub fn dp4(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = fl(a[0]) * fl(b[0]);
-    s += fl(a[1]) * fl(b[1]);
-    s += fl(a[2]) * fl(b[2]);
-    s += fl(a[3]) * fl(b[3]);
+    let mut s = mul_f32(fl(a[0]), fl(b[0]));
+    s = add_f32(s, mul_f32(fl(a[1]), fl(b[1])));
+    s = add_f32(s, mul_f32(fl(a[2]), fl(b[2])));
+    s = add_f32(s, mul_f32(fl(a[3]), fl(b[3])));
     s.to_bits()
 }
 
@@ -871,14 +953,14 @@ pub fn log(a: [u32; 4]) -> [u32; 4] {
     let t = fl(a[0]).abs();
     let z = math::lg2_f32(t);
     let x = floor_f32(z);
-    let y = t / math::ex2_f32(x);
+    let y = div_f32(t, math::ex2_f32(x));
     [x.to_bits(), y.to_bits(), z.to_bits(), F32_ONE]
 }
 
 /// DST: x = 1; y = s0.y * s1.y; z = s0.z; w = s1.w.
 #[inline]
 pub fn dst(a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-    [F32_ONE, (fl(a[1]) * fl(b[1])).to_bits(), a[2], b[3]]
+    [F32_ONE, mul_f32(fl(a[1]), fl(b[1])).to_bits(), a[2], b[3]]
 }
 
 /// UP2H: x, z = half→float(low 16 bits); y, w = from the high 16 bits.
@@ -919,17 +1001,17 @@ pub fn up4ub(a: u32) -> [u32; 4] {
 
 #[inline]
 pub fn dadd(a: u64, b: u64) -> u64 {
-    (db(a) + db(b)).to_bits()
+    add_f64(db(a), db(b)).to_bits()
 }
 
 #[inline]
 pub fn dmul(a: u64, b: u64) -> u64 {
-    (db(a) * db(b)).to_bits()
+    mul_f64(db(a), db(b)).to_bits()
 }
 
 #[inline]
 pub fn ddiv(a: u64, b: u64) -> u64 {
-    (db(a) / db(b)).to_bits()
+    div_f64(db(a), db(b)).to_bits()
 }
 
 /// As [`max`]: NaN loses, `max(-0, +0) = +0`.
@@ -947,13 +1029,14 @@ pub fn dmin(a: u64, b: u64) -> u64 {
 /// DMAD: `a*b + c` with two roundings.
 #[inline]
 pub fn dmad(a: u64, b: u64, c: u64) -> u64 {
-    (db(a) * db(b) + db(c)).to_bits()
+    add_f64(mul_f64(db(a), db(b)), db(c)).to_bits()
 }
 
 /// DFMA: fused, one rounding.
 #[inline]
 pub fn dfma(a: u64, b: u64, c: u64) -> u64 {
-    db(a).mul_add(db(b), db(c)).to_bits()
+    let (a, b, c) = (db(a), db(b), db(c));
+    nan_f64(a.mul_add(b, c), [a, b, c]).to_bits()
 }
 
 /// DABS: clears the sign bit (-0 → +0, NaN keeps its payload).
@@ -970,25 +1053,27 @@ pub fn dneg(a: u64) -> u64 {
 
 #[inline]
 pub fn drcp(a: u64) -> u64 {
-    (1.0 / db(a)).to_bits()
+    div_f64(1.0, db(a)).to_bits()
 }
 
 #[inline]
 pub fn dsqrt(a: u64) -> u64 {
-    db(a).sqrt().to_bits()
+    let x = db(a);
+    nan_f64(x.sqrt(), [x]).to_bits()
 }
 
 /// DRSQ: `1/sqrt(x)`: +0 → +inf, -0 → -inf, negative → NaN.
 #[inline]
 pub fn drsq(a: u64) -> u64 {
-    (1.0 / db(a).sqrt()).to_bits()
+    let x = db(a);
+    div_f64(1.0, nan_f64(x.sqrt(), [x])).to_bits()
 }
 
 /// DFRAC: `x - floor(x)`.
 #[inline]
 pub fn dfrac(a: u64) -> u64 {
     let x = db(a);
-    (x - floor_f64(x)).to_bits()
+    nan_f64(x - floor_f64(x), [x]).to_bits()
 }
 
 #[inline]
@@ -1049,6 +1134,9 @@ pub fn dsne(a: u64, b: u64) -> u32 {
 /// DLDEXP: `a * 2^exp` (exp a signed integer), correctly rounded.
 #[inline]
 pub fn dldexp(a: u64, exp: u32) -> u64 {
+    if db(a).is_nan() {
+        return a | 0x0008_0000_0000_0000;
+    }
     libm::scalbn(db(a), exp as i32).to_bits()
 }
 
@@ -1064,9 +1152,15 @@ pub fn dfracexp(a: u64) -> (u64, u32) {
     (sig.to_bits(), exp as u32)
 }
 
-/// F2D: exact.
+/// F2D: exact; a NaN keeps its sign and payload and becomes quiet.
 #[inline]
 pub fn f2d(a: u32) -> u64 {
+    if fl(a).is_nan() {
+        // quiet, sign and payload kept (the payload's top bits stay on top)
+        return ((a & 0x8000_0000) as u64) << 32
+            | 0x7ff8_0000_0000_0000
+            | ((a & 0x007f_ffff) as u64) << 29;
+    }
     (fl(a) as f64).to_bits()
 }
 
@@ -1082,9 +1176,14 @@ pub fn u2d(a: u32) -> u64 {
     (a as f64).to_bits()
 }
 
-/// D2F: round to nearest even; overflow → ±inf.
+/// D2F: round to nearest even; overflow → ±inf; a NaN keeps its sign and
+/// the top of its payload and becomes quiet.
 #[inline]
 pub fn d2f(a: u64) -> u32 {
+    if db(a).is_nan() {
+        // quiet, sign and the payload's top 22 bits kept
+        return ((a >> 32) as u32 & 0x8000_0000) | 0x7fc0_0000 | ((a >> 29) as u32 & 0x003f_ffff);
+    }
     (db(a) as f32).to_bits()
 }
 
@@ -1403,6 +1502,40 @@ pub fn atomic_new_value(op: Opcode, old: u32, value: u32, compare_or_unused: u32
 
 #[cfg(test)]
 mod tests {
+
+    /// The NaN rule: the first NaN operand (quieted), else the default NaN;
+    /// the same in both operand orders' own terms, and for doubles.
+    #[test]
+    fn nan_results_follow_operand_order() {
+        let (qa, qb, sa) = (0x7fc0_0001u32, 0xffc0_0002u32, 0x7f80_0003u32);
+        assert_eq!(add(qa, qb), qa);
+        assert_eq!(add(qb, qa), qb);
+        assert_eq!(mul(sa, qb), sa | 0x0040_0000);
+        assert_eq!(mul(F32_ONE, sa), sa | 0x0040_0000);
+        assert_eq!(add(0x7f80_0000, 0xff80_0000), DEFAULT_NAN_F32); // inf - inf
+        assert_eq!(mul(0, 0x7f80_0000), DEFAULT_NAN_F32); // 0 * inf
+        assert_eq!(sqrt(F32_MINUS_ONE), DEFAULT_NAN_F32);
+        // MAD: the product's NaN first, then c's
+        assert_eq!(mad(F32_ONE, qb, qa), qb);
+        assert_eq!(mad(F32_ONE, F32_ONE, qa), qa);
+        // DP4 sums its products in order x, y, z, w
+        let a = [F32_ONE, qa, sa, 0x4000_0000];
+        let b = [qb, 0xffc0_0000, F32_ONE, 0xffa0_0000];
+        assert_eq!(dp4(a, b), qb);
+        assert_eq!(
+            dp4([a[3], a[2], a[1], a[0]], [b[3], b[2], b[1], b[0]]),
+            0xffe0_0000
+        );
+        let (da, db_) = (0x7ff8_0000_0000_0001u64, 0xfff8_0000_0000_0002u64);
+        assert_eq!(dadd(da, db_), da);
+        assert_eq!(dmul(db_, da), db_);
+        assert_eq!(
+            dadd(0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000),
+            DEFAULT_NAN_F64
+        );
+        assert_eq!(f2d(0xffa0_0001), 0xfffc_0000_2000_0000);
+        assert_eq!(d2f(0xfff4_0000_2000_0000), 0xffe0_0001);
+    }
     #[test]
     fn halves_toward_zero_saturate_and_keep_specials() {
         let h = |f: f32| f32_to_half_toward_zero(f.to_bits());
