@@ -382,10 +382,96 @@ lanewise! {
     comp3(x = 0, y = 1, z = 2) = per_channel() via row: u32;
 }
 
+/// Whether a lane of a row of float32 bits is NaN (a branch-free reduction,
+/// so that it vectorizes: `any` would stop at the first NaN).
 #[inline(always)]
-fn scalar1(b: &mut Batch, k: &Kernel, env: &Env, f: impl Fn(u32) -> u32) {
+fn any_nan32(r: &[u32; LANES]) -> bool {
+    let mut acc = 0u32;
+    for &v in r {
+        acc |= (v & 0x7fff_ffff > 0x7f80_0000) as u32;
+    }
+    acc != 0
+}
+
+/// [`any_nan32`] for rows of float64 bits.
+#[inline(always)]
+fn any_nan64(r: &[u64; LANES]) -> bool {
+    let mut acc = 0u32;
+    for &v in r {
+        acc |= (v & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000) as u32;
+    }
+    acc != 0
+}
+
+/// The row again with the NaN rule, out of the hot path (rows with a NaN
+/// lane are rare).
+#[cold]
+#[inline(never)]
+fn ruled_row<T>(f: impl Fn(usize) -> T) -> [T; LANES] {
+    std::array::from_fn(f)
+}
+
+/// Shapes of the float ops with a NaN rule (`ops::NanRule`): a row is
+/// computed with `host` (the hardware's NaNs, which equal the rule's
+/// results wherever the result is not NaN) and computed again with `ruled`
+/// only when one of its lanes is NaN.
+macro_rules! lanewise_checked {
+    ($($name:ident($($x:ident = $i:literal),+) = $per:ident($($pre:expr)?) via $fetch:ident: $t:ty, $nan:ident;)+) => {$(
+        #[inline(always)]
+        fn $name(
+            b: &mut Batch,
+            k: &Kernel,
+            env: &Env,
+            host: impl Fn($(lane_ty!($x, $t)),+) -> $t,
+            ruled: impl Fn($(lane_ty!($x, $t)),+) -> $t,
+        ) {
+            $per(
+                b,
+                k,
+                env,
+                $($pre,)?
+                #[inline(always)]
+                |b, env, c| {
+                    $(let $x = $fetch(b, env, &k.src[$i], c);)+
+                    let r: [$t; LANES] = std::array::from_fn(|l| host($($x[l]),+));
+                    if $nan(&r) {
+                        ruled_row(|l| ruled($($x[l]),+))
+                    } else {
+                        r
+                    }
+                },
+            );
+        }
+    )+};
+}
+
+lanewise_checked! {
+    comp1n(x = 0) = per_channel() via row: u32, any_nan32;
+    comp2n(x = 0, y = 1) = per_channel() via row: u32, any_nan32;
+    comp3n(x = 0, y = 1, z = 2) = per_channel() via row: u32, any_nan32;
+    pair1n(x = 0) = per_pair(true) via pair: u64, any_nan64;
+    pair2n(x = 0, y = 1) = per_pair(false) via pair: u64, any_nan64;
+    pair3n(x = 0, y = 1, z = 2) = per_pair(true) via pair: u64, any_nan64;
+}
+
+/// A replicated scalar of source 0's x channel, for a float op with a NaN
+/// rule (see `lanewise_checked`).
+#[inline(always)]
+fn scalar1n(
+    b: &mut Batch,
+    k: &Kernel,
+    env: &Env,
+    host: impl Fn(u32) -> u32,
+    ruled: impl Fn(u32) -> u32,
+) {
     let x = row(b, env, &k.src[0], 0);
-    replicate(b, k, x.map(f));
+    let r = x.map(host);
+    let r = if any_nan32(&r) {
+        ruled_row(|l| ruled(x[l]))
+    } else {
+        r
+    };
+    replicate(b, k, r);
 }
 
 #[inline(always)]
@@ -473,7 +559,6 @@ fn per_pair(
 lanewise! {
     pair1(x = 0) = per_pair(true) via pair: u64;
     pair2(x = 0, y = 1) = per_pair(false) via pair: u64;
-    pair3(x = 0, y = 1, z = 2) = per_pair(true) via pair: u64;
 }
 
 /// A 64-bit value shifted (or scaled) by src1 channel `count_chan[p]` for pair p.
@@ -522,6 +607,34 @@ fn one2(b: &mut Batch, k: &Kernel, f: impl Fn(u32, u32) -> u32) {
     put(b, k, k.chan as usize & 3, &r);
 }
 
+/// The single-channel forms of the checked shapes: `$n` sources.
+macro_rules! one_checked {
+    ($($name:ident($($x:ident = $i:literal),+);)+) => {$(
+        #[inline(always)]
+        fn $name(
+            b: &mut Batch,
+            k: &Kernel,
+            host: impl Fn($(lane_ty!($x, u32)),+) -> u32,
+            ruled: impl Fn($(lane_ty!($x, u32)),+) -> u32,
+        ) {
+            $(let $x = one_row(b, k, $i);)+
+            let r: Row = std::array::from_fn(|l| host($($x[l]),+));
+            let r = if any_nan32(&r) {
+                ruled_row(|l| ruled($($x[l]),+))
+            } else {
+                r
+            };
+            put(b, k, k.chan as usize & 3, &r);
+        }
+    )+};
+}
+
+one_checked! {
+    one1n(x = 0);
+    one2n(x = 0, y = 1);
+    one3n(x = 0, y = 1, z = 2);
+}
+
 #[inline(always)]
 fn one3(b: &mut Batch, k: &Kernel, f: impl Fn(u32, u32, u32) -> u32) {
     let (x, y, z) = (one_row(b, k, 0), one_row(b, k, 1), one_row(b, k, 2));
@@ -531,6 +644,32 @@ fn one3(b: &mut Batch, k: &Kernel, f: impl Fn(u32, u32, u32) -> u32) {
 
 /// A handler for each shape, plus the single-channel one of per-component ops.
 macro_rules! h {
+    // A float op with a NaN rule: `ops::NAME_with::<ops::Host>` first, the
+    // ruled `ops::NAME` for rows with a NaN lane.
+    (@onen $shape:ident, $one:ident, $op:ident / $with:ident) => {{
+        fn run(b: &mut Batch, k: &Kernel, env: &Env) {
+            $shape(b, k, env, ops::$with::<ops::Host>, ops::$op)
+        }
+        fn one(b: &mut Batch, k: &Kernel, _: &Env) {
+            $one(b, k, ops::$with::<ops::Host>, ops::$op)
+        }
+        (run as Handler, Some(one as Handler))
+    }};
+    (nan comp1, $op:ident / $with:ident) => {
+        h!(@onen comp1n, one1n, $op / $with)
+    };
+    (nan comp2, $op:ident / $with:ident) => {
+        h!(@onen comp2n, one2n, $op / $with)
+    };
+    (nan comp3, $op:ident / $with:ident) => {
+        h!(@onen comp3n, one3n, $op / $with)
+    };
+    (nan $shape:ident, $op:ident / $with:ident) => {{
+        fn run(b: &mut Batch, k: &Kernel, env: &Env) {
+            $shape(b, k, env, ops::$with::<ops::Host>, ops::$op)
+        }
+        (run as Handler, None)
+    }};
     (@one $shape:ident, $one:ident, $f:expr) => {{
         fn run(b: &mut Batch, k: &Kernel, env: &Env) {
             $shape(b, k, env, $f)
@@ -576,7 +715,7 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         ARL => (Comp(1), h!(comp1, ops::arl)),
         ARR => (Comp(1), h!(comp1, ops::arr)),
         UARL => (Comp(1), h!(comp1, ops::uarl)),
-        FRC => (Comp(1), h!(comp1, ops::frc)),
+        FRC => (Comp(1), h!(nan comp1, frc / frc_with)),
         FLR => (Comp(1), h!(comp1, ops::flr)),
         ROUND => (Comp(1), h!(comp1, ops::round)),
         CEIL => (Comp(1), h!(comp1, ops::ceil)),
@@ -595,8 +734,8 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         LSB => (Comp(1), h!(comp1, ops::lsb)),
         IMSB => (Comp(1), h!(comp1, ops::imsb)),
         UMSB => (Comp(1), h!(comp1, ops::umsb)),
-        ADD => (Comp(2), h!(comp2, ops::add)),
-        MUL => (Comp(2), h!(comp2, ops::mul)),
+        ADD => (Comp(2), h!(nan comp2, add / add_with)),
+        MUL => (Comp(2), h!(nan comp2, mul / mul_with)),
         MIN => (Comp(2), h!(comp2, ops::min)),
         MAX => (Comp(2), h!(comp2, ops::max)),
         SLT => (Comp(2), h!(comp2, ops::slt)),
@@ -605,7 +744,7 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         SGT => (Comp(2), h!(comp2, ops::sgt)),
         SLE => (Comp(2), h!(comp2, ops::sle)),
         SNE => (Comp(2), h!(comp2, ops::sne)),
-        DIV => (Comp(2), h!(comp2, ops::div)),
+        DIV => (Comp(2), h!(nan comp2, div / div_with)),
         LDEXP => (Comp(2), h!(comp2, ops::ldexp)),
         FSEQ => (Comp(2), h!(comp2, ops::fseq)),
         FSGE => (Comp(2), h!(comp2, ops::fsge)),
@@ -635,17 +774,17 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         USNE => (Comp(2), h!(comp2, ops::usne)),
         IMUL_HI => (Comp(2), h!(comp2, ops::imul_hi)),
         UMUL_HI => (Comp(2), h!(comp2, ops::umul_hi)),
-        MAD => (Comp(3), h!(comp3, ops::mad)),
-        LRP => (Comp(3), h!(comp3, ops::lrp)),
-        FMA => (Comp(3), h!(comp3, ops::fma)),
+        MAD => (Comp(3), h!(nan comp3, mad / mad_with)),
+        LRP => (Comp(3), h!(nan comp3, lrp / lrp_with)),
+        FMA => (Comp(3), h!(nan comp3, fma / fma_with)),
         CMP => (Comp(3), h!(comp3, ops::cmp)),
         UMAD => (Comp(3), h!(comp3, ops::umad)),
         UCMP => (Comp(3), h!(comp3, ops::ucmp)),
         IBFE => (Comp(3), h!(comp3, ops::ibfe)),
         UBFE => (Comp(3), h!(comp3, ops::ubfe)),
-        RCP => (Scalar(1), h!(scalar1, ops::rcp)),
-        RSQ => (Scalar(1), h!(scalar1, ops::rsq)),
-        SQRT => (Scalar(1), h!(scalar1, ops::sqrt)),
+        RCP => (Scalar(1), h!(nan scalar1n, rcp / rcp_with)),
+        RSQ => (Scalar(1), h!(nan scalar1n, rsq / rsq_with)),
+        SQRT => (Scalar(1), h!(nan scalar1n, sqrt / sqrt_with)),
         EX2 => (Scalar(1), h!(scalar_row, math::ex2_lanes)),
         LG2 => (Scalar(1), h!(scalar_row, math::lg2_lanes)),
         COS => (Scalar(1), h!(scalar_row, math::cos_lanes)),
@@ -653,10 +792,10 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         POW => (Scalar(2), h!(scalar_row2, math::pow_lanes)),
         DABS => (Pair(1), h!(pair1, ops::dabs)),
         DNEG => (Pair(1), h!(pair1, ops::dneg)),
-        DRCP => (Pair(1), h!(pair1, ops::drcp)),
-        DSQRT => (Pair(1), h!(pair1, ops::dsqrt)),
-        DRSQ => (Pair(1), h!(pair1, ops::drsq)),
-        DFRAC => (Pair(1), h!(pair1, ops::dfrac)),
+        DRCP => (Pair(1), h!(nan pair1n, drcp / drcp_with)),
+        DSQRT => (Pair(1), h!(nan pair1n, dsqrt / dsqrt_with)),
+        DRSQ => (Pair(1), h!(nan pair1n, drsq / drsq_with)),
+        DFRAC => (Pair(1), h!(nan pair1n, dfrac / dfrac_with)),
         DTRUNC => (Pair(1), h!(pair1, ops::dtrunc)),
         DCEIL => (Pair(1), h!(pair1, ops::dceil)),
         DFLR => (Pair(1), h!(pair1, ops::dflr)),
@@ -669,11 +808,11 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         D2I64 => (Pair(1), h!(pair1, ops::d2i64)),
         U642D => (Pair(1), h!(pair1, ops::u642d)),
         I642D => (Pair(1), h!(pair1, ops::i642d)),
-        DADD => (Pair(2), h!(pair2, ops::dadd)),
-        DMUL => (Pair(2), h!(pair2, ops::dmul)),
+        DADD => (Pair(2), h!(nan pair2n, dadd / dadd_with)),
+        DMUL => (Pair(2), h!(nan pair2n, dmul / dmul_with)),
         DMAX => (Pair(2), h!(pair2, ops::dmax)),
         DMIN => (Pair(2), h!(pair2, ops::dmin)),
-        DDIV => (Pair(2), h!(pair2, ops::ddiv)),
+        DDIV => (Pair(2), h!(nan pair2n, ddiv / ddiv_with)),
         U64ADD => (Pair(2), h!(pair2, ops::u64add)),
         U64MUL => (Pair(2), h!(pair2, ops::u64mul)),
         U64DIV => (Pair(2), h!(pair2, ops::u64div)),
@@ -684,8 +823,8 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         U64MIN => (Pair(2), h!(pair2, ops::u64min)),
         I64MAX => (Pair(2), h!(pair2, ops::i64max)),
         U64MAX => (Pair(2), h!(pair2, ops::u64max)),
-        DMAD => (Pair(3), h!(pair3, ops::dmad)),
-        DFMA => (Pair(3), h!(pair3, ops::dfma)),
+        DMAD => (Pair(3), h!(nan pair3n, dmad / dmad_with)),
+        DFMA => (Pair(3), h!(nan pair3n, dfma / dfma_with)),
         U64SHL => (Shift, h!(pair_shift, [0, 1], ops::u64shl)),
         I64SHR => (Shift, h!(pair_shift, [0, 1], ops::i64shr)),
         U64SHR => (Shift, h!(pair_shift, [0, 1], ops::u64shr)),

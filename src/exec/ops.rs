@@ -205,63 +205,108 @@ pub const DEFAULT_NAN_F32: u32 = 0xffc0_0000;
 /// The NaN invalid float64 operations give.
 pub const DEFAULT_NAN_F64: u64 = 0xfff8_0000_0000_0000;
 
-/// `r`, the result of an operation on `operands` (in operand order), with
-/// the machine's NaN rule applied.
-#[inline(always)]
-fn nan_f32<const N: usize>(r: f32, operands: [f32; N]) -> f32 {
-    if !r.is_nan() {
-        return r;
-    }
-    for o in operands {
-        if o.is_nan() {
-            return f32::from_bits(o.to_bits() | 0x0040_0000);
-        }
-    }
-    f32::from_bits(DEFAULT_NAN_F32)
+/// How a float operation's NaN result is chosen.
+pub trait NanRule {
+    /// `r`, the result of an operation on `operands` (in operand order).
+    fn f32<const N: usize>(r: f32, operands: [f32; N]) -> f32;
+    /// [`NanRule::f32`] for doubles.
+    fn f64<const N: usize>(r: f64, operands: [f64; N]) -> f64;
 }
 
-/// [`nan_f32`] for doubles.
-#[inline(always)]
-fn nan_f64<const N: usize>(r: f64, operands: [f64; N]) -> f64 {
-    if !r.is_nan() {
-        return r;
-    }
-    for o in operands {
-        if o.is_nan() {
-            return f64::from_bits(o.to_bits() | 0x0008_0000_0000_0000);
+/// The machine's rule: the first NaN operand quieted, else the default NaN.
+pub enum Ruled {}
+
+/// The host's result as it comes. It equals [`Ruled`]'s whenever it is not
+/// NaN (a NaN operand or an invalid step always makes the result NaN), so a
+/// row of lanes none of which is NaN needs nothing more; the fast kernels
+/// compute a row this way and recompute it with [`Ruled`] only when a lane
+/// is NaN.
+pub enum Host {}
+
+impl NanRule for Ruled {
+    #[inline(always)]
+    fn f32<const N: usize>(r: f32, operands: [f32; N]) -> f32 {
+        if !r.is_nan() {
+            return r;
         }
+        for o in operands {
+            if o.is_nan() {
+                return f32::from_bits(o.to_bits() | 0x0040_0000);
+            }
+        }
+        f32::from_bits(DEFAULT_NAN_F32)
     }
-    f64::from_bits(DEFAULT_NAN_F64)
+
+    #[inline(always)]
+    fn f64<const N: usize>(r: f64, operands: [f64; N]) -> f64 {
+        if !r.is_nan() {
+            return r;
+        }
+        for o in operands {
+            if o.is_nan() {
+                return f64::from_bits(o.to_bits() | 0x0008_0000_0000_0000);
+            }
+        }
+        f64::from_bits(DEFAULT_NAN_F64)
+    }
 }
 
-/// `a * b`, `a + b`, `a - b`, `a / b` under the NaN rule.
+impl NanRule for Host {
+    #[inline(always)]
+    fn f32<const N: usize>(r: f32, _: [f32; N]) -> f32 {
+        r
+    }
+
+    #[inline(always)]
+    fn f64<const N: usize>(r: f64, _: [f64; N]) -> f64 {
+        r
+    }
+}
+
+/// `a * b`, `a + b`, `a - b`, `a / b` under the NaN rule `R`.
 #[inline(always)]
-fn mul_f32(a: f32, b: f32) -> f32 {
-    nan_f32(a * b, [a, b])
+fn mul_f32<R: NanRule>(a: f32, b: f32) -> f32 {
+    R::f32(a * b, [a, b])
 }
 #[inline(always)]
-fn add_f32(a: f32, b: f32) -> f32 {
-    nan_f32(a + b, [a, b])
+fn add_f32<R: NanRule>(a: f32, b: f32) -> f32 {
+    R::f32(a + b, [a, b])
 }
 #[inline(always)]
-fn sub_f32(a: f32, b: f32) -> f32 {
-    nan_f32(a - b, [a, b])
+fn sub_f32<R: NanRule>(a: f32, b: f32) -> f32 {
+    R::f32(a - b, [a, b])
 }
 #[inline(always)]
-fn div_f32(a: f32, b: f32) -> f32 {
-    nan_f32(a / b, [a, b])
+fn div_f32<R: NanRule>(a: f32, b: f32) -> f32 {
+    R::f32(a / b, [a, b])
 }
 #[inline(always)]
-fn mul_f64(a: f64, b: f64) -> f64 {
-    nan_f64(a * b, [a, b])
+fn mul_f64<R: NanRule>(a: f64, b: f64) -> f64 {
+    R::f64(a * b, [a, b])
 }
 #[inline(always)]
-fn add_f64(a: f64, b: f64) -> f64 {
-    nan_f64(a + b, [a, b])
+fn add_f64<R: NanRule>(a: f64, b: f64) -> f64 {
+    R::f64(a + b, [a, b])
 }
 #[inline(always)]
-fn div_f64(a: f64, b: f64) -> f64 {
-    nan_f64(a / b, [a, b])
+fn div_f64<R: NanRule>(a: f64, b: f64) -> f64 {
+    R::f64(a / b, [a, b])
+}
+
+/// Declares the public form of each float op that follows the NaN rule:
+/// `name(...)` under [`Ruled`] and `name_with::<R>(...)` under any rule.
+macro_rules! ruled_ops {
+    ($($(#[$doc:meta])* $name:ident / $with:ident ($($x:ident: $t:ty),+) -> $r:ty $body:block)+) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name($($x: $t),+) -> $r {
+            $with::<Ruled>($($x),+)
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] under the NaN rule `R`.")]
+        #[inline(always)]
+        pub fn $with<R: NanRule>($($x: $t),+) -> $r $body
+    )+};
 }
 
 // ---------------------------------------------------------------------------
@@ -286,20 +331,19 @@ pub fn uarl(a: u32) -> u32 {
     a
 }
 
-#[inline]
-pub fn mul(a: u32, b: u32) -> u32 {
-    mul_f32(fl(a), fl(b)).to_bits()
-}
-
-#[inline]
-pub fn add(a: u32, b: u32) -> u32 {
-    add_f32(fl(a), fl(b)).to_bits()
-}
-
-/// IEEE division: x/0 → ±inf, 0/0 → NaN.
-#[inline]
-pub fn div(a: u32, b: u32) -> u32 {
-    div_f32(fl(a), fl(b)).to_bits()
+ruled_ops! {
+    /// MUL.
+    mul / mul_with(a: u32, b: u32) -> u32 {
+        mul_f32::<R>(fl(a), fl(b)).to_bits()
+    }
+    /// ADD.
+    add / add_with(a: u32, b: u32) -> u32 {
+        add_f32::<R>(fl(a), fl(b)).to_bits()
+    }
+    /// IEEE division: x/0 → ±inf, 0/0 → NaN.
+    div / div_with(a: u32, b: u32) -> u32 {
+        div_f32::<R>(fl(a), fl(b)).to_bits()
+    }
 }
 
 /// minNum: a NaN operand yields the other operand; `min(-0, +0) = -0`.
@@ -345,31 +389,26 @@ pub fn sne(a: u32, b: u32) -> u32 {
     float_bool(fl(a) != fl(b))
 }
 
-/// MAD: `a*b + c` with two roundings (never fused).
-#[inline]
-pub fn mad(a: u32, b: u32, c: u32) -> u32 {
-    add_f32(mul_f32(fl(a), fl(b)), fl(c)).to_bits()
-}
-
-/// LRP with the spec's formula `s0*s1 + (1 - s0)*s2`, every step rounded.
-#[inline]
-pub fn lrp(a: u32, b: u32, c: u32) -> u32 {
-    let s0 = fl(a);
-    add_f32(mul_f32(s0, fl(b)), mul_f32(sub_f32(1.0, s0), fl(c))).to_bits()
-}
-
-/// FMA: fused multiply-add, one rounding.
-#[inline]
-pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    let (a, b, c) = (fl(a), fl(b), fl(c));
-    nan_f32(a.mul_add(b, c), [a, b, c]).to_bits()
-}
-
-/// FRC: `x - floor(x)`; ±inf → NaN; a tiny negative x gives 1.0.
-#[inline]
-pub fn frc(a: u32) -> u32 {
-    let x = fl(a);
-    nan_f32(x - floor_f32(x), [x]).to_bits()
+ruled_ops! {
+    /// MAD: `a*b + c` with two roundings (never fused).
+    mad / mad_with(a: u32, b: u32, c: u32) -> u32 {
+        add_f32::<R>(mul_f32::<R>(fl(a), fl(b)), fl(c)).to_bits()
+    }
+    /// LRP with the spec's formula `s0*s1 + (1 - s0)*s2`, every step rounded.
+    lrp / lrp_with(a: u32, b: u32, c: u32) -> u32 {
+        let s0 = fl(a);
+        add_f32::<R>(mul_f32::<R>(s0, fl(b)), mul_f32::<R>(sub_f32::<R>(1.0, s0), fl(c))).to_bits()
+    }
+    /// FMA: fused multiply-add, one rounding.
+    fma / fma_with(a: u32, b: u32, c: u32) -> u32 {
+        let (a, b, c) = (fl(a), fl(b), fl(c));
+        R::f32(a.mul_add(b, c), [a, b, c]).to_bits()
+    }
+    /// FRC: `x - floor(x)`; ±inf → NaN; a tiny negative x gives 1.0.
+    frc / frc_with(a: u32) -> u32 {
+        let x = fl(a);
+        R::f32(x - floor_f32(x), [x]).to_bits()
+    }
 }
 
 #[inline]
@@ -730,24 +769,21 @@ pub fn umsb(a: u32) -> u32 {
 // ---------------------------------------------------------------------------
 // scalar (replicated) ops
 
-/// RCP: `1/x` (±0 → ±inf).
-#[inline]
-pub fn rcp(a: u32) -> u32 {
-    div_f32(1.0, fl(a)).to_bits()
-}
-
-/// RSQ: `1/sqrt(x)`, two roundings, no abs: negative → NaN, ±0 → ±inf.
-#[inline]
-pub fn rsq(a: u32) -> u32 {
-    let x = fl(a);
-    div_f32(1.0, nan_f32(x.sqrt(), [x])).to_bits()
-}
-
-/// SQRT: correctly rounded; negative → NaN, -0 → -0.
-#[inline]
-pub fn sqrt(a: u32) -> u32 {
-    let x = fl(a);
-    nan_f32(x.sqrt(), [x]).to_bits()
+ruled_ops! {
+    /// RCP: `1/x` (±0 → ±inf).
+    rcp / rcp_with(a: u32) -> u32 {
+        div_f32::<R>(1.0, fl(a)).to_bits()
+    }
+    /// RSQ: `1/sqrt(x)`, two roundings, no abs: negative → NaN, ±0 → ±inf.
+    rsq / rsq_with(a: u32) -> u32 {
+        let x = fl(a);
+        div_f32::<R>(1.0, R::f32(x.sqrt(), [x])).to_bits()
+    }
+    /// SQRT: correctly rounded; negative → NaN, -0 → -0.
+    sqrt / sqrt_with(a: u32) -> u32 {
+        let x = fl(a);
+        R::f32(x.sqrt(), [x]).to_bits()
+    }
 }
 
 /// EX2: `2^x` ([`math::ex2_f32`]).
@@ -781,25 +817,29 @@ pub fn pow(a: u32, b: u32) -> u32 {
 /// DP2: `x0*x1`, then `+ y0*y1`; every product and sum rounded (unfused).
 #[inline]
 pub fn dp2(a: [u32; 4], b: [u32; 4]) -> u32 {
-    add_f32(mul_f32(fl(a[0]), fl(b[0])), mul_f32(fl(a[1]), fl(b[1]))).to_bits()
+    add_f32::<Ruled>(
+        mul_f32::<Ruled>(fl(a[0]), fl(b[0])),
+        mul_f32::<Ruled>(fl(a[1]), fl(b[1])),
+    )
+    .to_bits()
 }
 
 /// DP3: as [`dp2`] in order x, y, z.
 #[inline]
 pub fn dp3(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = mul_f32(fl(a[0]), fl(b[0]));
-    s = add_f32(s, mul_f32(fl(a[1]), fl(b[1])));
-    s = add_f32(s, mul_f32(fl(a[2]), fl(b[2])));
+    let mut s = mul_f32::<Ruled>(fl(a[0]), fl(b[0]));
+    s = add_f32::<Ruled>(s, mul_f32::<Ruled>(fl(a[1]), fl(b[1])));
+    s = add_f32::<Ruled>(s, mul_f32::<Ruled>(fl(a[2]), fl(b[2])));
     s.to_bits()
 }
 
 /// DP4: as [`dp2`] in order x, y, z, w.
 #[inline]
 pub fn dp4(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = mul_f32(fl(a[0]), fl(b[0]));
-    s = add_f32(s, mul_f32(fl(a[1]), fl(b[1])));
-    s = add_f32(s, mul_f32(fl(a[2]), fl(b[2])));
-    s = add_f32(s, mul_f32(fl(a[3]), fl(b[3])));
+    let mut s = mul_f32::<Ruled>(fl(a[0]), fl(b[0]));
+    s = add_f32::<Ruled>(s, mul_f32::<Ruled>(fl(a[1]), fl(b[1])));
+    s = add_f32::<Ruled>(s, mul_f32::<Ruled>(fl(a[2]), fl(b[2])));
+    s = add_f32::<Ruled>(s, mul_f32::<Ruled>(fl(a[3]), fl(b[3])));
     s.to_bits()
 }
 
@@ -953,14 +993,19 @@ pub fn log(a: [u32; 4]) -> [u32; 4] {
     let t = fl(a[0]).abs();
     let z = math::lg2_f32(t);
     let x = floor_f32(z);
-    let y = div_f32(t, math::ex2_f32(x));
+    let y = div_f32::<Ruled>(t, math::ex2_f32(x));
     [x.to_bits(), y.to_bits(), z.to_bits(), F32_ONE]
 }
 
 /// DST: x = 1; y = s0.y * s1.y; z = s0.z; w = s1.w.
 #[inline]
 pub fn dst(a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-    [F32_ONE, mul_f32(fl(a[1]), fl(b[1])).to_bits(), a[2], b[3]]
+    [
+        F32_ONE,
+        mul_f32::<Ruled>(fl(a[1]), fl(b[1])).to_bits(),
+        a[2],
+        b[3],
+    ]
 }
 
 /// UP2H: x, z = half→float(low 16 bits); y, w = from the high 16 bits.
@@ -999,19 +1044,19 @@ pub fn up4ub(a: u32) -> [u32; 4] {
 // ---------------------------------------------------------------------------
 // doubles
 
-#[inline]
-pub fn dadd(a: u64, b: u64) -> u64 {
-    add_f64(db(a), db(b)).to_bits()
-}
-
-#[inline]
-pub fn dmul(a: u64, b: u64) -> u64 {
-    mul_f64(db(a), db(b)).to_bits()
-}
-
-#[inline]
-pub fn ddiv(a: u64, b: u64) -> u64 {
-    div_f64(db(a), db(b)).to_bits()
+ruled_ops! {
+    /// DADD.
+    dadd / dadd_with(a: u64, b: u64) -> u64 {
+        add_f64::<R>(db(a), db(b)).to_bits()
+    }
+    /// DMUL.
+    dmul / dmul_with(a: u64, b: u64) -> u64 {
+        mul_f64::<R>(db(a), db(b)).to_bits()
+    }
+    /// DDIV.
+    ddiv / ddiv_with(a: u64, b: u64) -> u64 {
+        div_f64::<R>(db(a), db(b)).to_bits()
+    }
 }
 
 /// As [`max`]: NaN loses, `max(-0, +0) = +0`.
@@ -1026,17 +1071,16 @@ pub fn dmin(a: u64, b: u64) -> u64 {
     min_f64(db(a), db(b)).to_bits()
 }
 
-/// DMAD: `a*b + c` with two roundings.
-#[inline]
-pub fn dmad(a: u64, b: u64, c: u64) -> u64 {
-    add_f64(mul_f64(db(a), db(b)), db(c)).to_bits()
-}
-
-/// DFMA: fused, one rounding.
-#[inline]
-pub fn dfma(a: u64, b: u64, c: u64) -> u64 {
-    let (a, b, c) = (db(a), db(b), db(c));
-    nan_f64(a.mul_add(b, c), [a, b, c]).to_bits()
+ruled_ops! {
+    /// DMAD: `a*b + c` with two roundings.
+    dmad / dmad_with(a: u64, b: u64, c: u64) -> u64 {
+        add_f64::<R>(mul_f64::<R>(db(a), db(b)), db(c)).to_bits()
+    }
+    /// DFMA: fused, one rounding.
+    dfma / dfma_with(a: u64, b: u64, c: u64) -> u64 {
+        let (a, b, c) = (db(a), db(b), db(c));
+        R::f64(a.mul_add(b, c), [a, b, c]).to_bits()
+    }
 }
 
 /// DABS: clears the sign bit (-0 → +0, NaN keeps its payload).
@@ -1051,29 +1095,26 @@ pub fn dneg(a: u64) -> u64 {
     a ^ (1 << 63)
 }
 
-#[inline]
-pub fn drcp(a: u64) -> u64 {
-    div_f64(1.0, db(a)).to_bits()
-}
-
-#[inline]
-pub fn dsqrt(a: u64) -> u64 {
-    let x = db(a);
-    nan_f64(x.sqrt(), [x]).to_bits()
-}
-
-/// DRSQ: `1/sqrt(x)`: +0 → +inf, -0 → -inf, negative → NaN.
-#[inline]
-pub fn drsq(a: u64) -> u64 {
-    let x = db(a);
-    div_f64(1.0, nan_f64(x.sqrt(), [x])).to_bits()
-}
-
-/// DFRAC: `x - floor(x)`.
-#[inline]
-pub fn dfrac(a: u64) -> u64 {
-    let x = db(a);
-    nan_f64(x - floor_f64(x), [x]).to_bits()
+ruled_ops! {
+    /// DRCP: `1/x`.
+    drcp / drcp_with(a: u64) -> u64 {
+        div_f64::<R>(1.0, db(a)).to_bits()
+    }
+    /// DSQRT.
+    dsqrt / dsqrt_with(a: u64) -> u64 {
+        let x = db(a);
+        R::f64(x.sqrt(), [x]).to_bits()
+    }
+    /// DRSQ: `1/sqrt(x)`: +0 → +inf, -0 → -inf, negative → NaN.
+    drsq / drsq_with(a: u64) -> u64 {
+        let x = db(a);
+        div_f64::<R>(1.0, R::f64(x.sqrt(), [x])).to_bits()
+    }
+    /// DFRAC: `x - floor(x)`.
+    dfrac / dfrac_with(a: u64) -> u64 {
+        let x = db(a);
+        R::f64(x - floor_f64(x), [x]).to_bits()
+    }
 }
 
 #[inline]
