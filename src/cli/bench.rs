@@ -34,6 +34,7 @@ use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 const FP64_SHADER: &str = include_str!("../../benches/data/12_fp64_int64_ssbo.tgsi");
 const ALU_SHADER: &str = include_str!("../../benches/data/alu_loop.tgsi");
 const FRAG_SHADER: &str = include_str!("../../benches/data/01_loop_sin_tex.tgsi");
+const MAD_SHADER: &str = include_str!("../../benches/data/mad_chain.tgsi");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Workload {
@@ -41,6 +42,9 @@ pub enum Workload {
     Compute,
     /// float sin/cos/mad loop (the loop of 01_loop_sin_tex)
     Alu,
+    /// pure ALU: 8 independent MAD chains per iteration, against the host's
+    /// FMA peak measured in the same run (lane-FMAs per second)
+    Mad,
     /// full-target fragment shader: one bilinear texture sample + the sin/cos
     /// loop (01_loop_sin_tex, the work of `peerbench frag`)
     Frag,
@@ -157,6 +161,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     let source = match args.workload {
         Workload::Compute => FP64_SHADER,
         Workload::Alu => ALU_SHADER,
+        Workload::Mad => MAD_SHADER,
         Workload::Frag => return bench_frag(args),
         Workload::Ulp => {
             let threads = args.threads.iter().copied().max().unwrap_or(1);
@@ -211,11 +216,32 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
             n as f64 / med / 1e6,
             stats.lane_instructions
         );
+        if args.workload == Workload::Mad {
+            let mads = n as f64 * args.iters as f64 * super::madbench::MADS_PER_ITERATION as f64;
+            println!(
+                "  {:.3} G lane-MAD/s = {:.2} G per thread",
+                mads / med / 1e9,
+                mads / med / 1e9 / threads.max(1) as f64
+            );
+        }
         results.push(Measured {
             threads,
             median: med,
             stats,
         });
+    }
+    if args.workload == Workload::Mad {
+        let peak = super::madbench::fma_peak();
+        let single = results.iter().find(|m| m.threads == 1).or(results.first());
+        if let Some(m) = single {
+            let mads = n as f64 * args.iters as f64 * super::madbench::MADS_PER_ITERATION as f64;
+            let rate = mads / m.median / m.threads.max(1) as f64;
+            println!(
+                "host FMA peak, 1 thread (8 x 16 independent f32 mul_add chains): {:.2} G lane-FMA/s; the shader's MADs reach {:.1}% of it per thread",
+                peak / 1e9,
+                100.0 * rate / peak
+            );
+        }
     }
     if args.peer {
         run_peers(args, &results)?;

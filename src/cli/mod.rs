@@ -4,6 +4,7 @@ mod bench;
 mod d3dbench;
 mod d3dverbs;
 mod input;
+mod madbench;
 mod mathbench;
 mod meshbench;
 mod render;
