@@ -20,6 +20,7 @@ pub mod exec;
 pub mod format_names;
 pub mod image_io;
 pub mod ir;
+pub mod jit;
 pub mod opcode;
 pub mod shader_test;
 pub mod text;

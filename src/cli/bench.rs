@@ -99,6 +99,14 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
     res
 }
 
+/// Says which engine runs the bundled shader (and why not the compiled one).
+fn print_engine(program: &Program) {
+    match program.fallback_reason() {
+        Some(why) => println!("engine: {} ({why})", program.engine().name()),
+        None => println!("engine: {}", program.engine().name()),
+    }
+}
+
 /// Checks the compute workload against a scalar model of the same loop.
 fn verify_compute(res: &Resources, n: usize, iters: u32) -> Result<()> {
     let mut bad = 0usize;
@@ -161,6 +169,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         "workload {:?}: {n} invocations, {} iterations, {} timed dispatches per thread count",
         args.workload, args.iters, args.reps
     );
+    print_engine(&program);
     let mut results = Vec::new();
     for &threads in &args.threads {
         let limits = Limits {
@@ -436,6 +445,7 @@ fn checksum(t: &Texture) -> u64 {
 fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
     let (shader, _) = tgsi::assemble(FRAG_SHADER).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    print_engine(&program);
     if args.size == 0 || args.size > 8192 {
         bail!("--size must be 1 to 8192 pixels");
     }

@@ -253,6 +253,9 @@ pub struct Code {
     pub color0_writes_all: bool,
     /// The numeric rules the program was compiled under.
     pub numerics: super::Numerics,
+    /// The compiled engine's machine code for this program, when it runs
+    /// compiled (`crate::jit`); `None`: the interpreter runs it.
+    pub jit: Option<std::sync::Arc<crate::jit::Compiled>>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -542,6 +545,7 @@ impl Code {
             has_barrier,
             uses_shared,
             fast,
+            jit: None,
         })
     }
 }

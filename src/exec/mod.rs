@@ -60,7 +60,7 @@ pub mod decode;
 #[allow(clippy::needless_range_loop)]
 pub mod fragment;
 #[allow(clippy::needless_range_loop)]
-mod machine;
+pub(crate) mod machine;
 pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
@@ -73,6 +73,7 @@ use decode::Code;
 use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
+pub use crate::jit::Engine;
 pub use fragment::{Draw, Varying};
 
 /// Lanes executed together.
@@ -188,6 +189,8 @@ impl Stats {
 /// A shader prepared for execution.
 pub struct Program {
     code: Code,
+    /// Why the compiled engine was asked for but the interpreter runs.
+    fallback: Option<String>,
 }
 
 fn lanes_mask(n: usize) -> Mask {
@@ -204,11 +207,55 @@ impl Program {
         Program::compile_with(shader, Numerics::Ieee)
     }
 
-    /// [`Program::compile`] under the given numeric rules.
+    /// [`Program::compile`] under the given numeric rules, with the engine
+    /// chosen by [`Engine::default_engine`] (`TGSI_ENGINE`, else `auto`).
     pub fn compile_with(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
-        Ok(Program {
-            code: Code::compile(shader, numerics)?,
-        })
+        Program::compile_engine(shader, numerics, Engine::default_engine())
+    }
+
+    /// Pre-decodes a shader and, unless `engine` is [`Engine::Interp`],
+    /// compiles it to machine code at once (AVX-512, see `crate::jit`).
+    /// When the compiled engine cannot run the program (no AVX-512, an
+    /// unsupported construct) the interpreter runs it and
+    /// [`Program::fallback_reason`] says why; results are the same.
+    ///
+    /// ```
+    /// use tgsi::exec::{Engine, Numerics, Program};
+    /// let (shader, _) = tgsi::text::parse("COMP\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMP[0]\n  1: END\n").unwrap();
+    /// let interp = Program::compile_engine(&shader, Numerics::Ieee, Engine::Interp).unwrap();
+    /// assert_eq!(interp.engine(), Engine::Interp);
+    /// let auto = Program::compile_engine(&shader, Numerics::Ieee, Engine::Auto).unwrap();
+    /// assert!(auto.engine() == Engine::Jit || auto.fallback_reason().is_some());
+    /// ```
+    pub fn compile_engine(
+        shader: &Shader,
+        numerics: Numerics,
+        engine: Engine,
+    ) -> Result<Program, ExecError> {
+        let mut code = Code::compile(shader, numerics)?;
+        let mut fallback = None;
+        if engine != Engine::Interp {
+            match crate::jit::Compiled::compile(&code) {
+                Ok(c) => code.jit = Some(std::sync::Arc::new(c)),
+                Err(why) => fallback = Some(why),
+            }
+        }
+        Ok(Program { code, fallback })
+    }
+
+    /// The engine that runs this program: [`Engine::Jit`] or [`Engine::Interp`].
+    pub fn engine(&self) -> Engine {
+        if self.code.jit.is_some() {
+            Engine::Jit
+        } else {
+            Engine::Interp
+        }
+    }
+
+    /// Why the compiled engine was asked for (`auto`/`jit`) and the
+    /// interpreter runs the program instead (the opcode or construct and why).
+    pub fn fallback_reason(&self) -> Option<&str> {
+        self.fallback.as_deref()
     }
 
     /// The shader stage.

@@ -1,0 +1,1133 @@
+//! The template compiler: a pre-decoded program to AVX-512 machine code
+//! (iced-x86 `code_asm`).
+//!
+//! Register use of the generated function (`extern "C" fn(*mut Ctx) -> u32`):
+//! `rbx` the context, `r12` the register file, `r13` the executed-instruction
+//! count, `r14` the program's constant words, `r15` the budget; `k1` the
+//! execution mask (every register store is masked by it); `zmm0..3` the
+//! result channels of the instruction, the others scratch. A register
+//! channel is a 64-byte row of 16 lanes at `r12 + (reg * 4 + chan) * 64`.
+//!
+//! Flow control mirrors the interpreter (`exec::machine`) step for step:
+//! the same masks (kept in the context), the same frames (at a static slot
+//! per nesting depth), the same jumps when no lane is active, so the
+//! instructions visited, and so the budget, are the interpreter's. The count
+//! is added once per straight segment (a segment ends at every flow-control
+//! instruction and after every instruction that calls the interpreter, the
+//! only ones with effects outside the registers), and a segment that would
+//! pass the budget stops before its first instruction with the index of the
+//! instruction where the interpreter stops.
+
+use super::native::{MAX_CONSTS, mask, off, pool, row_callback, step_callback};
+use crate::exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Src, SrcKind};
+use crate::exec::machine::Env;
+use crate::opcode::{Opcode, OperandType};
+use iced_x86::code_asm::*;
+use iced_x86::{IcedError, Register};
+
+/// A direct constant word a program reads: `CONST[buf][slot]` channel `chan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ConstRef {
+    buf: u32,
+    slot: i32,
+    chan: u8,
+}
+
+impl ConstRef {
+    /// The word in this run (0 when the buffer or the slot is missing), as the interpreter reads it.
+    pub fn word(&self, env: &Env) -> u32 {
+        if self.slot < 0 {
+            return 0;
+        }
+        env.consts
+            .get(self.buf as usize)
+            .and_then(|w| w.get(self.slot as usize * 4 + self.chan as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// The row kernels the generated code calls (the interpreter's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RowKernel {
+    Sin = 0,
+    Cos,
+    Ex2,
+    Lg2,
+    Pow,
+}
+
+impl RowKernel {
+    const ALL: [RowKernel; 5] = [
+        RowKernel::Sin,
+        RowKernel::Cos,
+        RowKernel::Ex2,
+        RowKernel::Lg2,
+        RowKernel::Pow,
+    ];
+
+    fn of(op: Opcode) -> Option<RowKernel> {
+        Some(match op {
+            Opcode::SIN => RowKernel::Sin,
+            Opcode::COS => RowKernel::Cos,
+            Opcode::EX2 => RowKernel::Ex2,
+            Opcode::LG2 => RowKernel::Lg2,
+            Opcode::POW => RowKernel::Pow,
+            _ => return None,
+        })
+    }
+
+    /// Runs kernel number `kind` on rows `a` (and `b` for POW) into `out`.
+    pub fn apply(kind: u64, a: &[u32; 16], b: &[u32; 16], out: &mut [u32; 16]) {
+        use crate::exec::math;
+        match RowKernel::ALL.get(kind as usize) {
+            Some(RowKernel::Sin) => math::sin_lanes(a, out),
+            Some(RowKernel::Cos) => math::cos_lanes(a, out),
+            Some(RowKernel::Ex2) => math::ex2_lanes(a, out),
+            Some(RowKernel::Lg2) => math::lg2_lanes(a, out),
+            Some(RowKernel::Pow) => math::pow_lanes(a, b, out),
+            None => *out = [0; 16],
+        }
+    }
+}
+
+/// How one instruction is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Flow control, inline.
+    Flow,
+    /// A per-component 32-bit op, inline.
+    Comp(Op32, usize),
+    /// A replicated scalar, inline (RCP, RSQ, SQRT).
+    Scalar(Op32),
+    /// A replicated scalar through a row kernel.
+    Row(RowKernel),
+    /// A 64-bit pair op, inline: (op, sources, both halves of the writemask needed).
+    Pair(Op64, usize, bool),
+    /// The interpreter's handler for this one instruction.
+    Call,
+}
+
+/// 32-bit templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op32 {
+    Mov,
+    Frc,
+    Round(i32),
+    I2f,
+    U2f,
+    Not,
+    Ineg,
+    Iabs,
+    Add,
+    Mul,
+    Div,
+    Shl,
+    Ishr,
+    Ushr,
+    And,
+    Or,
+    Xor,
+    Uadd,
+    Umul,
+    Imax,
+    Imin,
+    Umax,
+    Umin,
+    /// Integer compare (signed, predicate) to an all-ones mask.
+    ICmp(bool, i32),
+    /// Float compare (predicate) to an all-ones mask.
+    FCmp(i32),
+    /// Float compare (predicate) to 1.0 / 0.0.
+    SCmp(i32),
+    Mad,
+    Umad,
+    Ucmp,
+    Cmp,
+    Rcp,
+    Rsq,
+    Sqrt,
+}
+
+/// 64-bit templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op64 {
+    Dadd,
+    Dmul,
+    Ddiv,
+    Dmad,
+    Dabs,
+    Dneg,
+    U64add,
+    U64mul,
+    I64neg,
+    U64shl,
+    U64shr,
+    I64shr,
+}
+
+// vcmpps predicates
+const EQ_OQ: i32 = 0x00;
+const LT_OQ: i32 = 0x11;
+const LE_OQ: i32 = 0x12;
+const NEQ_UQ: i32 = 0x04;
+const GE_OQ: i32 = 0x1D;
+const GT_OQ: i32 = 0x1E;
+// vpcmpd predicates
+const P_EQ: i32 = 0;
+const P_LT: i32 = 1;
+const P_NE: i32 = 4;
+const P_GE: i32 = 5;
+
+fn plan_of(op: Opcode) -> Plan {
+    use Op32::*;
+    use Op64::*;
+    use Opcode as O;
+    let c = |o, n| Plan::Comp(o, n);
+    match op {
+        O::IF
+        | O::UIF
+        | O::ELSE
+        | O::ENDIF
+        | O::BGNLOOP
+        | O::ENDLOOP
+        | O::BRK
+        | O::CONT
+        | O::SWITCH
+        | O::CASE
+        | O::DEFAULT
+        | O::ENDSWITCH
+        | O::CAL
+        | O::RET
+        | O::BGNSUB
+        | O::ENDSUB
+        | O::END
+        | O::NOP
+        | O::MEMBAR
+        | O::BARRIER => Plan::Flow,
+        O::MOV | O::UARL => c(Mov, 1),
+        O::FRC => c(Frc, 1),
+        O::FLR => c(Round(1), 1),
+        O::CEIL => c(Round(2), 1),
+        O::TRUNC => c(Round(3), 1),
+        O::ROUND => c(Round(0), 1),
+        O::I2F => c(I2f, 1),
+        O::U2F => c(U2f, 1),
+        O::NOT => c(Not, 1),
+        O::INEG => c(Ineg, 1),
+        O::IABS => c(Iabs, 1),
+        O::ADD => c(Add, 2),
+        O::MUL => c(Mul, 2),
+        O::DIV => c(Div, 2),
+        O::SHL => c(Shl, 2),
+        O::ISHR => c(Ishr, 2),
+        O::USHR => c(Ushr, 2),
+        O::AND => c(And, 2),
+        O::OR => c(Or, 2),
+        O::XOR => c(Xor, 2),
+        O::UADD => c(Uadd, 2),
+        O::UMUL => c(Umul, 2),
+        O::IMAX => c(Imax, 2),
+        O::IMIN => c(Imin, 2),
+        O::UMAX => c(Umax, 2),
+        O::UMIN => c(Umin, 2),
+        O::ISGE => c(ICmp(true, P_GE), 2),
+        O::ISLT => c(ICmp(true, P_LT), 2),
+        O::USEQ => c(ICmp(false, P_EQ), 2),
+        O::USNE => c(ICmp(false, P_NE), 2),
+        O::USGE => c(ICmp(false, P_GE), 2),
+        O::USLT => c(ICmp(false, P_LT), 2),
+        O::FSEQ => c(FCmp(EQ_OQ), 2),
+        O::FSNE => c(FCmp(NEQ_UQ), 2),
+        O::FSLT => c(FCmp(LT_OQ), 2),
+        O::FSGE => c(FCmp(GE_OQ), 2),
+        O::SEQ => c(SCmp(EQ_OQ), 2),
+        O::SNE => c(SCmp(NEQ_UQ), 2),
+        O::SLT => c(SCmp(LT_OQ), 2),
+        O::SGE => c(SCmp(GE_OQ), 2),
+        O::SGT => c(SCmp(GT_OQ), 2),
+        O::SLE => c(SCmp(LE_OQ), 2),
+        O::MAD => c(Mad, 3),
+        O::UMAD => c(Umad, 3),
+        O::UCMP => c(Ucmp, 3),
+        O::CMP => c(Cmp, 3),
+        O::RCP => Plan::Scalar(Rcp),
+        O::RSQ => Plan::Scalar(Rsq),
+        O::SQRT => Plan::Scalar(Sqrt),
+        O::DADD => Plan::Pair(Dadd, 2, false),
+        O::DMUL => Plan::Pair(Dmul, 2, false),
+        O::DDIV => Plan::Pair(Ddiv, 2, false),
+        O::DMAD => Plan::Pair(Dmad, 3, true),
+        O::DABS => Plan::Pair(Dabs, 1, true),
+        O::DNEG => Plan::Pair(Dneg, 1, true),
+        O::U64ADD => Plan::Pair(U64add, 2, false),
+        O::U64MUL => Plan::Pair(U64mul, 2, false),
+        O::I64NEG => Plan::Pair(I64neg, 1, true),
+        O::U64SHL => Plan::Pair(U64shl, 2, false),
+        O::U64SHR => Plan::Pair(U64shr, 2, false),
+        O::I64SHR => Plan::Pair(I64shr, 2, false),
+        _ => match RowKernel::of(op) {
+            Some(k) => Plan::Row(k),
+            None => Plan::Call,
+        },
+    }
+}
+
+/// The output of [`emit`].
+pub(super) struct Output {
+    pub bytes: Vec<u8>,
+    pub consts: Vec<ConstRef>,
+    pub inlined: usize,
+    pub called: usize,
+}
+
+/// A static control-flow frame: its kind and its slot (nesting depth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    If,
+    Loop,
+    Switch,
+}
+
+fn zmm(n: u32) -> AsmRegisterZmm {
+    get_zmm(Register::ZMM0 + n).expect("zmm register number below 32")
+}
+
+fn ymm(n: u32) -> AsmRegisterYmm {
+    get_ymm(Register::YMM0 + n).expect("ymm register number below 32")
+}
+
+struct Emitter<'c> {
+    a: CodeAssembler,
+    code: &'c Code,
+    consts: Vec<ConstRef>,
+    labels: Vec<CodeLabel>,
+    end: CodeLabel,
+    error: CodeLabel,
+    budget: CodeLabel,
+    callback_status: CodeLabel,
+}
+
+/// An encoding error or an operand a template cannot take.
+#[derive(Debug)]
+struct EmitError(String);
+
+impl From<IcedError> for EmitError {
+    fn from(e: IcedError) -> Self {
+        EmitError(e.to_string())
+    }
+}
+
+impl From<&str> for EmitError {
+    fn from(e: &str) -> Self {
+        EmitError(e.to_string())
+    }
+}
+
+type R = Result<(), EmitError>;
+/// Assembler-level result.
+type A = Result<(), IcedError>;
+
+/// Binds `label` here (a zero-length mark, so that several labels may
+/// share one address).
+fn place(a: &mut CodeAssembler, mut label: CodeLabel) -> A {
+    a.set_label(&mut label)?;
+    a.zero_bytes()
+}
+
+fn row_off(reg: u32, chan: u8) -> i32 {
+    ((reg as i64 * 4 + (chan & 3) as i64) * 64) as i32
+}
+
+fn mask_off(m: i32) -> i32 {
+    off::MASKS + 4 * m
+}
+
+fn pool_off(p: i32) -> i32 {
+    off::POOL + 4 * p
+}
+
+fn frame_off(depth: usize, word: usize) -> i32 {
+    off::FRAMES + (depth * 16 + word * 4) as i32
+}
+
+/// True when a source is read inline: a direct register or constant, with
+/// float sign-bit modifiers at most (`wide`: double sign-bit modifiers).
+fn src_inline(s: &Src, wide: bool) -> bool {
+    if s.flush {
+        return false;
+    }
+    let kind_ok = matches!(
+        s.kind,
+        SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None
+    );
+    let mod_ok = match s.modifier {
+        Modifier::None => true,
+        Modifier::Apply { ty, .. } => {
+            if wide {
+                ty == OperandType::Double
+            } else {
+                matches!(ty, OperandType::Float | OperandType::Untyped)
+            }
+        }
+    };
+    kind_ok && mod_ok
+}
+
+/// True when the instruction's operands allow its inline template.
+fn operands_inline(inst: &Inst, plan: Plan) -> bool {
+    if inst.flush || inst.dst[1].kind != DstKind::Null {
+        return false;
+    }
+    if !matches!(inst.dst[0].kind, DstKind::Reg(_) | DstKind::Null) {
+        return false;
+    }
+    match plan {
+        Plan::Comp(_, n) => inst.src[..n].iter().all(|s| src_inline(s, false)),
+        Plan::Scalar(_) => src_inline(&inst.src[0], false),
+        Plan::Row(k) => {
+            src_inline(&inst.src[0], false)
+                && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
+        }
+        Plan::Pair(op, n, _) => {
+            let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+            inst.src[..n]
+                .iter()
+                .enumerate()
+                .all(|(k, s)| src_inline(s, !(shift && k == 1)))
+        }
+        Plan::Flow | Plan::Call => true,
+    }
+}
+
+/// Compiles `code`, or says which instruction keeps the compiled engine from running it.
+pub(super) fn emit(code: &Code) -> Result<Output, String> {
+    emit_inner(code).map_err(|e| e.0)
+}
+
+fn emit_inner(code: &Code) -> Result<Output, EmitError> {
+    let n = code.insts.len();
+    // Plans, static frames and segment starts.
+    let mut plans = Vec::with_capacity(n);
+    let mut depth_at = Vec::with_capacity(n);
+    let mut stacks: Vec<Vec<Frame>> = Vec::with_capacity(n);
+    let mut stack: Vec<Frame> = Vec::new();
+    let refuse = |i: usize, inst: &Inst, why: &str| -> Result<Output, EmitError> {
+        Err(EmitError(format!(
+            "instruction {i} ({}) is not compiled: {why}",
+            inst.op
+        )))
+    };
+    for (i, inst) in code.insts.iter().enumerate() {
+        let mut plan = plan_of(inst.op);
+        if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
+            plan = Plan::Call;
+        }
+        depth_at.push(stack.len());
+        stacks.push(stack.clone());
+        match inst.op {
+            Opcode::CAL => return refuse(i, inst, "subroutine calls run in the interpreter"),
+            Opcode::BARRIER => {
+                return refuse(i, inst, "barriers (resumable batches) run in the interpreter");
+            }
+            Opcode::IF | Opcode::UIF | Opcode::SWITCH | Opcode::CASE
+                if !src_inline(&inst.src[0], false) =>
+            {
+                return refuse(i, inst, "its operand is indirect or modified as an integer");
+            }
+            Opcode::IF | Opcode::UIF => stack.push(Frame::If),
+            Opcode::BGNLOOP => stack.push(Frame::Loop),
+            Opcode::SWITCH => {
+                for &ci in &code.switch_cases[inst.aux as usize] {
+                    if !src_inline(&code.insts[ci as usize].src[0], false) {
+                        return refuse(
+                            i,
+                            inst,
+                            "a CASE operand is indirect or modified as an integer",
+                        );
+                    }
+                }
+                stack.push(Frame::Switch)
+            }
+            Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSWITCH => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        if stack.len() > MAX_DEPTH {
+            return refuse(i, inst, "control flow nests deeper than the machine allows");
+        }
+        plans.push(plan);
+    }
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    for (i, p) in plans.iter().enumerate() {
+        if *p == Plan::Flow {
+            leader[i] = true;
+            leader[i + 1] = true;
+        }
+        if *p == Plan::Call {
+            leader[i + 1] = true;
+        }
+    }
+    let mut e = Emitter::new(code)?;
+    e.prologue()?;
+    let mut stubs: Vec<(CodeLabel, usize, usize)> = Vec::new();
+    for i in 0..n {
+        let l = e.labels[i];
+        place(&mut e.a, l)?;
+        if leader[i] {
+            let len = (i + 1..=n).find(|&j| leader[j]).unwrap_or(n) - i;
+            let stub = e.a.create_label();
+            e.count(len as i32, stub)?;
+            stubs.push((stub, i, len));
+        }
+        e.instruction(i, plans[i], depth_at[i], &stacks[i])
+            .map_err(|err| EmitError(format!("instruction {i} ({}): {}", code.insts[i].op, err.0)))?;
+    }
+    e.finish(&stubs)?;
+    let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
+    let bytes = e.a.assemble(0)?;
+    Ok(Output {
+        bytes,
+        consts: e.consts,
+        inlined,
+        called: n - inlined,
+    })
+}
+
+impl<'c> Emitter<'c> {
+    fn new(code: &'c Code) -> Result<Emitter<'c>, EmitError> {
+        let mut a = CodeAssembler::new(64)?;
+        let labels = (0..=code.insts.len()).map(|_| a.create_label()).collect();
+        let end = a.create_label();
+        let error = a.create_label();
+        let budget = a.create_label();
+        let callback_status = a.create_label();
+        Ok(Emitter {
+            a,
+            code,
+            consts: Vec::new(),
+            labels,
+            end,
+            error,
+            budget,
+            callback_status,
+        })
+    }
+
+    fn prologue(&mut self) -> A {
+        let a = &mut self.a;
+        a.push(rbx)?;
+        a.push(rbp)?;
+        a.push(r12)?;
+        a.push(r13)?;
+        a.push(r14)?;
+        a.push(r15)?;
+        a.sub(rsp, 8)?;
+        a.mov(rbx, rdi)?;
+        a.mov(r12, qword_ptr(rbx + off::REGS))?;
+        a.mov(r13, qword_ptr(rbx + off::EXECUTED))?;
+        a.mov(r14, qword_ptr(rbx + off::CONSTS))?;
+        a.mov(r15, qword_ptr(rbx + off::MAX))?;
+        self.update_exec()
+    }
+
+    /// Adds a segment's length to the count and leaves through `stub` past the budget.
+    fn count(&mut self, len: i32, stub: CodeLabel) -> A {
+        self.a.add(r13, len)?;
+        self.a.cmp(r13, r15)?;
+        self.a.ja(stub)
+    }
+
+    fn finish(&mut self, stubs: &[(CodeLabel, usize, usize)]) -> A {
+        // Falling off the end ends the batch.
+        let last = self.labels[self.code.insts.len()];
+        place(&mut self.a, last)?;
+        self.a.jmp(self.end)?;
+        for &(stub, start, len) in stubs {
+            place(&mut self.a, stub)?;
+            self.a.mov(dword_ptr(rbx + off::SEG_START), start as u32)?;
+            self.a.mov(dword_ptr(rbx + off::SEG_LEN), len as u32)?;
+            self.a.jmp(self.budget)?;
+        }
+        let status_label = self.callback_status;
+        place(&mut self.a, status_label)?;
+        self.a.cmp(eax, 2)?;
+        self.a.je(self.end)?;
+        self.a.jmp(self.error)?;
+        let exit = self.a.create_label();
+        for (label, status) in [(self.end, 0u32), (self.error, 1), (self.budget, 2)] {
+            place(&mut self.a, label)?;
+            self.a.mov(eax, status)?;
+            self.a.jmp(exit)?;
+        }
+        let exit = exit;
+        let a = &mut self.a;
+        place(a, exit)?;
+        a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
+        a.vzeroupper()?;
+        a.add(rsp, 8)?;
+        a.pop(r15)?;
+        a.pop(r14)?;
+        a.pop(r13)?;
+        a.pop(r12)?;
+        a.pop(rbp)?;
+        a.pop(rbx)?;
+        a.ret()
+    }
+
+    fn update_exec(&mut self) -> A {
+        let a = &mut self.a;
+        a.mov(eax, dword_ptr(rbx + mask_off(mask::ALIVE)))?;
+        for m in [
+            mask::COND,
+            mask::LOOP,
+            mask::CONT,
+            mask::SWITCH,
+            mask::FUNC,
+        ] {
+            a.and(eax, dword_ptr(rbx + mask_off(m)))?;
+        }
+        a.mov(dword_ptr(rbx + mask_off(mask::EXEC)), eax)?;
+        a.kmovw(k1, eax)
+    }
+
+    fn mask_get(&mut self, m: i32) -> A {
+        self.a.mov(eax, dword_ptr(rbx + mask_off(m)))
+    }
+
+    fn mask_set(&mut self, m: i32) -> A {
+        self.a.mov(dword_ptr(rbx + mask_off(m)), eax)
+    }
+
+    /// Jumps to instruction `t` when no lane is active (after `update_exec`: eax = exec).
+    fn skip_if_idle(&mut self, t: usize) -> A {
+        self.a.test(eax, eax)?;
+        self.a.jz(self.labels[t])
+    }
+
+    fn const_index(&mut self, buf: u32, slot: i32, chan: u8) -> Option<usize> {
+        let r = ConstRef { buf, slot, chan };
+        if let Some(k) = self.consts.iter().position(|c| *c == r) {
+            return Some(k);
+        }
+        if self.consts.len() >= MAX_CONSTS {
+            return None;
+        }
+        self.consts.push(r);
+        Some(self.consts.len() - 1)
+    }
+
+    /// Loads register channel `swz[c]` of a source into `z`, with its
+    /// 32-bit sign-bit modifiers (`hi_only`: only when `c` is odd, as a
+    /// double's modifiers apply to the high word).
+    fn fetch(&mut self, z: u32, s: &Src, c: usize, wide: bool) -> R {
+        let chan = s.swz[c] & 3;
+        let r = zmm(z);
+        match s.kind {
+            SrcKind::Reg(reg) => self
+                .a
+                .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, chan)))?,
+            SrcKind::Const { buf, slot } => {
+                let k = self
+                    .const_index(buf, slot, chan)
+                    .ok_or("too many distinct constants")?;
+                self.a
+                    .vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
+            }
+            SrcKind::None => self.a.vpxord(r, r, r)?,
+            _ => return Err("indirect operand in an inline template".into()),
+        }
+        if let Modifier::Apply { abs, neg, .. } = s.modifier
+            && (!wide || c % 2 == 1)
+        {
+            if abs {
+                self.a
+                    .vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
+            }
+            if neg {
+                self.a
+                    .vpxord(r, r, dword_bcst(rbx + pool_off(pool::SIGN)))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores zmm `z` to channel `c` of a direct destination for the active lanes.
+    fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
+        if let DstKind::Reg(reg) = inst.dst[0].kind {
+            self.a
+                .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?;
+        }
+        Ok(())
+    }
+
+    /// `_SAT` of a float32 row: clamp to [0, 1], NaN and -0 → +0.
+    fn saturate32(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        let r = zmm(z);
+        a.vcmpps(k2, r, dword_bcst(rbx + pool_off(pool::ZERO)), GT_OQ)?;
+        a.vcmpps(k3, r, dword_bcst(rbx + pool_off(pool::ONE)), LT_OQ)?;
+        a.vpbroadcastd(zmm(31), dword_ptr(rbx + pool_off(pool::ONE)))?;
+        a.vmovdqa32(zmm(31).k3(), r)?;
+        a.vmovdqa32(r.k2().z(), zmm(31))
+    }
+
+    /// `_SAT` of a double vector.
+    fn saturate64(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        let r = zmm(z);
+        a.vcmppd(k2, r, qword_bcst(rbx + pool_off(pool::D_ZERO)), GT_OQ)?;
+        a.vcmppd(k3, r, qword_bcst(rbx + pool_off(pool::D_ONE)), LT_OQ)?;
+        a.vpbroadcastq(zmm(31), qword_ptr(rbx + pool_off(pool::D_ONE)))?;
+        a.vmovdqa64(zmm(31).k3(), r)?;
+        a.vmovdqa64(r.k2().z(), zmm(31))
+    }
+
+    /// Calls `f(ctx, arg)` with the count saved and vector state cleared.
+    fn call(&mut self, f: u64, arg: u64) -> A {
+        let a = &mut self.a;
+        a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
+        a.vzeroupper()?;
+        a.mov(rdi, rbx)?;
+        a.mov(rsi, arg)?;
+        a.mov(rax, f)?;
+        a.call(rax)
+    }
+
+    fn instruction(&mut self, i: usize, plan: Plan, depth: usize, frames: &[Frame]) -> R {
+        let inst = self.code.insts[i];
+        let r = match plan {
+            Plan::Flow => self.flow(i, &inst, depth, frames),
+            Plan::Call => Ok(self.call_step(i)?),
+            Plan::Comp(op, n) => return self.comp(&inst, op, n),
+            Plan::Scalar(op) => return self.scalar(&inst, op),
+            Plan::Row(k) => return self.row_kernel(i, &inst, k),
+            Plan::Pair(op, n, both) => return self.pair(&inst, op, n, both),
+        };
+        r
+    }
+
+    fn call_step(&mut self, i: usize) -> A {
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        self.call(step_callback as *const () as usize as u64, i as u64)?;
+        self.a.test(eax, eax)?;
+        self.a.jnz(self.callback_status)?;
+        self.a.mov(r12, qword_ptr(rbx + off::REGS))?;
+        self.update_exec()
+    }
+
+    fn comp(&mut self, inst: &Inst, op: Op32, n: usize) -> R {
+        let m = inst.dst[0].mask;
+        for c in 0..4 {
+            if m & (1 << c) == 0 {
+                continue;
+            }
+            for k in 0..n {
+                self.fetch(4 + k as u32, &inst.src[k], c, false)?;
+            }
+            self.op32(op, c as u32)?;
+        }
+        Ok(self.finish32(inst, |c| c as u32)?)
+    }
+
+    /// Saturates and stores the result rows (`zreg(c)` holds channel c).
+    fn finish32(&mut self, inst: &Inst, zreg: impl Fn(usize) -> u32) -> A {
+        let m = inst.dst[0].mask;
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let z = zreg(c);
+                if inst.saturate && z == c as u32 {
+                    self.saturate32(z)?;
+                }
+                self.store(inst, c, z)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `zmm(d) = op(zmm4, zmm5, zmm6)`.
+    fn op32(&mut self, op: Op32, d: u32) -> A {
+        let a = &mut self.a;
+        let (x, y, z, o) = (zmm(4), zmm(5), zmm(6), zmm(d));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        match op {
+            Op32::Mov => a.vmovdqa32(o, x),
+            Op32::Frc => {
+                a.vrndscaleps(zmm(7), x, 1)?;
+                a.vsubps(o, x, zmm(7))
+            }
+            Op32::Round(mode) => a.vrndscaleps(o, x, mode),
+            Op32::I2f => a.vcvtdq2ps(o, x),
+            Op32::U2f => a.vcvtudq2ps(o, x),
+            Op32::Not => a.vpternlogd(x, x, x, 0x55).and_then(|_| a.vmovdqa32(o, x)),
+            Op32::Ineg => {
+                a.vpxord(o, o, o)?;
+                a.vpsubd(o, o, x)
+            }
+            Op32::Iabs => a.vpabsd(o, x),
+            Op32::Add => a.vaddps(o, x, y),
+            Op32::Mul => a.vmulps(o, x, y),
+            Op32::Div => a.vdivps(o, x, y),
+            Op32::Shl | Op32::Ishr | Op32::Ushr => {
+                a.vpandd(y, y, bc(pool::MASK31))?;
+                match op {
+                    Op32::Shl => a.vpsllvd(o, x, y),
+                    Op32::Ishr => a.vpsravd(o, x, y),
+                    _ => a.vpsrlvd(o, x, y),
+                }
+            }
+            Op32::And => a.vpandd(o, x, y),
+            Op32::Or => a.vpord(o, x, y),
+            Op32::Xor => a.vpxord(o, x, y),
+            Op32::Uadd => a.vpaddd(o, x, y),
+            Op32::Umul => a.vpmulld(o, x, y),
+            Op32::Imax => a.vpmaxsd(o, x, y),
+            Op32::Imin => a.vpminsd(o, x, y),
+            Op32::Umax => a.vpmaxud(o, x, y),
+            Op32::Umin => a.vpminud(o, x, y),
+            Op32::ICmp(signed, p) => {
+                if signed {
+                    a.vpcmpd(k2, x, y, p)?;
+                } else {
+                    a.vpcmpud(k2, x, y, p)?;
+                }
+                a.vpmovm2d(o, k2)
+            }
+            Op32::FCmp(p) => {
+                a.vcmpps(k2, x, y, p)?;
+                a.vpmovm2d(o, k2)
+            }
+            Op32::SCmp(p) => {
+                a.vcmpps(k2, x, y, p)?;
+                a.vpmovm2d(o, k2)?;
+                a.vpandd(o, o, bc(pool::ONE))
+            }
+            Op32::Mad => {
+                a.vmulps(zmm(7), x, y)?;
+                a.vaddps(o, zmm(7), z)
+            }
+            Op32::Umad => {
+                a.vpmulld(zmm(7), x, y)?;
+                a.vpaddd(o, zmm(7), z)
+            }
+            Op32::Ucmp => {
+                a.vptestmd(k2, x, x)?;
+                a.vmovdqa32(o, z)?;
+                a.vmovdqa32(o.k2(), y)
+            }
+            Op32::Cmp => {
+                a.vcmpps(k2, x, bc(pool::ZERO), LT_OQ)?;
+                a.vmovdqa32(o, z)?;
+                a.vmovdqa32(o.k2(), y)
+            }
+            Op32::Rcp => {
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), x)
+            }
+            Op32::Sqrt => a.vsqrtps(o, x),
+            Op32::Rsq => {
+                a.vsqrtps(zmm(8), x)?;
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), zmm(8))
+            }
+        }
+    }
+
+    fn scalar(&mut self, inst: &Inst, op: Op32) -> R {
+        self.fetch(4, &inst.src[0], 0, false)?;
+        self.op32(op, 0)?;
+        Ok(self.replicate(inst)?)
+    }
+
+    /// Stores zmm0 (saturated when asked) to every enabled channel.
+    fn replicate(&mut self, inst: &Inst) -> A {
+        if inst.saturate {
+            self.saturate32(0)?;
+        }
+        for c in 0..4 {
+            if inst.dst[0].mask & (1 << c) != 0 {
+                self.store(inst, c, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn row_kernel(&mut self, i: usize, inst: &Inst, k: RowKernel) -> R {
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        self.fetch(4, &inst.src[0], 0, false)?;
+        self.a
+            .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(4))?;
+        if k == RowKernel::Pow {
+            self.fetch(5, &inst.src[1], 0, false)?;
+            self.a
+                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(5))?;
+        }
+        self.call(row_callback as *const () as usize as u64, k as u64)?;
+        self.a
+            .kmovw(k1, word_ptr(rbx + mask_off(mask::EXEC)))?;
+        self.a
+            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
+        Ok(self.replicate(inst)?)
+    }
+
+    /// Loads pair `p` of source `s` as 64-bit lanes: lanes 0..8 in `lo`, 8..16 in `hi`.
+    fn fetch_pair(&mut self, lo: u32, hi: u32, s: &Src, p: usize) -> R {
+        self.fetch(4, s, 2 * p, true)?;
+        self.fetch(5, s, 2 * p + 1, true)?;
+        let a = &mut self.a;
+        a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
+        a.vpermi2d(zmm(lo), zmm(4), zmm(5))?;
+        a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
+        Ok(a.vpermi2d(zmm(hi), zmm(4), zmm(5))?)
+    }
+
+    fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
+        let m = inst.dst[0].mask;
+        let pairs = if both {
+            [m & 3 == 3, m & 12 == 12]
+        } else {
+            [m & 3 != 0, m & 12 != 0]
+        };
+        let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+        for p in 0..2 {
+            if !pairs[p] {
+                continue;
+            }
+            // sources: (8,9), (10,11), (12,13); result (14,15)
+            let srcs = if shift { 1 } else { n };
+            for k in 0..srcs {
+                self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
+            }
+            if shift {
+                // the count: src1 channel p (x for the xy pair, y for zw)
+                self.fetch(6, &inst.src[1], p, false)?;
+                let a = &mut self.a;
+                a.vpandd(zmm(6), zmm(6), dword_bcst(rbx + pool_off(pool::MASK63)))?;
+                a.vextracti32x8(ymm(17), zmm(6), 1)?;
+                a.vpmovzxdq(zmm(10), ymm(6))?;
+                a.vpmovzxdq(zmm(11), ymm(17))?;
+            }
+            for h in 0..2u32 {
+                let (x, y, z, o) = (zmm(8 + h), zmm(10 + h), zmm(12 + h), zmm(14 + h));
+                let a = &mut self.a;
+                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+                match op {
+                    Op64::Dadd => a.vaddpd(o, x, y),
+                    Op64::Dmul => a.vmulpd(o, x, y),
+                    Op64::Ddiv => a.vdivpd(o, x, y),
+                    Op64::Dmad => a.vmulpd(zmm(16), x, y).and_then(|_| a.vaddpd(o, zmm(16), z)),
+                    Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
+                    Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
+                    Op64::U64add => a.vpaddq(o, x, y),
+                    Op64::U64mul => a.vpmullq(o, x, y),
+                    Op64::I64neg => a.vpxorq(o, o, o).and_then(|_| a.vpsubq(o, o, x)),
+                    Op64::U64shl => a.vpsllvq(o, x, y),
+                    Op64::U64shr => a.vpsrlvq(o, x, y),
+                    Op64::I64shr => a.vpsravq(o, x, y),
+                }?;
+                if inst.saturate {
+                    self.saturate64(14 + h)?;
+                }
+            }
+            // back to rows: low words → zmm(2p), high words → zmm(2p+1)
+            let a = &mut self.a;
+            let (lo, hi) = (zmm(2 * p as u32), zmm(2 * p as u32 + 1));
+            a.vmovdqu32(lo, zmmword_ptr(rbx + off::PERM + 128))?;
+            a.vpermi2d(lo, zmm(14), zmm(15))?;
+            a.vmovdqu32(hi, zmmword_ptr(rbx + off::PERM + 192))?;
+            a.vpermi2d(hi, zmm(14), zmm(15))?;
+        }
+        for c in 0..4 {
+            if pairs[c / 2] {
+                self.store(inst, c, c as u32)?;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- flow control ------------------------------------------------------
+
+    /// Loads channel x of an inline source into zmm `z`.
+    fn fetch_x(&mut self, z: u32, s: &Src) -> R {
+        self.fetch(z, s, 0, false)
+            
+    }
+
+    fn flow(&mut self, i: usize, inst: &Inst, depth: usize, frames: &[Frame]) -> R {
+        let next = self.labels[i + 1];
+        let t = inst.target as usize;
+        match inst.op {
+            Opcode::IF | Opcode::UIF => {
+                self.fetch_x(4, &inst.src[0])?;
+                let a = &mut self.a;
+                if inst.op == Opcode::IF {
+                    a.vptestmd(k2, zmm(4), dword_bcst(rbx + pool_off(pool::ABS)))?;
+                } else {
+                    a.vptestmd(k2, zmm(4), zmm(4))?;
+                }
+                a.kmovw(ecx, k2)?;
+                a.mov(eax, dword_ptr(rbx + mask_off(mask::COND)))?;
+                a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
+                a.and(eax, ecx)?;
+                self.mask_set(mask::COND)?;
+                self.update_exec()?;
+                Ok(self.skip_if_idle(t)?)
+            }
+            Opcode::ELSE => {
+                self.mask_get(mask::COND)?;
+                self.a.not(eax)?;
+                self.a.and(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
+                self.mask_set(mask::COND)?;
+                self.update_exec()?;
+                Ok(self.skip_if_idle(t)?)
+            }
+            Opcode::ENDIF => {
+                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
+                self.mask_set(mask::COND)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::BGNLOOP => {
+                self.mask_get(mask::LOOP)?;
+                self.a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
+                self.mask_get(mask::CONT)?;
+                self.a.mov(dword_ptr(rbx + frame_off(depth, 1)), eax)?;
+                self.mask_get(mask::EXEC)?;
+                Ok(self.skip_if_idle(t)?)
+            }
+            Opcode::ENDLOOP => {
+                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 1)))?;
+                self.mask_set(mask::CONT)?;
+                self.update_exec()?;
+                self.a.test(eax, eax)?;
+                self.a.jnz(self.labels[t + 1])?;
+                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
+                self.mask_set(mask::LOOP)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::BRK if inst.brk_switch => {
+                self.clear_active(mask::SWITCH)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::BRK | Opcode::CONT => {
+                let m = if inst.op == Opcode::BRK {
+                    mask::LOOP
+                } else {
+                    mask::CONT
+                };
+                self.clear_active(m)?;
+                self.update_exec()?;
+                self.a.test(eax, eax)?;
+                self.a.jnz(next)?;
+                self.leave_if_dead(t, depth, frames)
+            }
+            Opcode::SWITCH => {
+                self.fetch_x(4, &inst.src[0])?;
+                self.a
+                    .vmovdqu32(zmmword_ptr(rbx + off::SELECTORS + 64 * depth as i32), zmm(4))?;
+                self.a.kxorw(k3, k3, k3)?;
+                let cases = self.code.switch_cases[inst.aux as usize].clone();
+                for ci in cases {
+                    let case = self.code.insts[ci as usize].src[0];
+                    self.fetch_x(5, &case)?;
+                    self.a.vpcmpeqd(k2, zmm(4), zmm(5))?;
+                    self.a.korw(k3, k3, k2)?;
+                }
+                let a = &mut self.a;
+                a.kmovw(ecx, k3)?;
+                a.not(ecx)?;
+                a.and(ecx, 0xFFFF)?;
+                a.mov(dword_ptr(rbx + frame_off(depth, 2)), ecx)?;
+                a.mov(eax, dword_ptr(rbx + mask_off(mask::SWITCH)))?;
+                a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
+                a.mov(eax, dword_ptr(rbx + mask_off(mask::EXEC)))?;
+                a.mov(dword_ptr(rbx + frame_off(depth, 1)), eax)?;
+                a.mov(dword_ptr(rbx + mask_off(mask::SWITCH)), 0)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::CASE | Opcode::DEFAULT => {
+                if inst.op == Opcode::CASE {
+                    self.fetch_x(5, &inst.src[0])?;
+                    self.a.vpcmpeqd(
+                        k2,
+                        zmm(5),
+                        zmmword_ptr(rbx + off::SELECTORS + 64 * (depth - 1) as i32),
+                    )?;
+                    self.a.kmovw(ecx, k2)?;
+                } else {
+                    self.a.mov(ecx, dword_ptr(rbx + frame_off(depth - 1, 2)))?;
+                }
+                let a = &mut self.a;
+                a.and(ecx, dword_ptr(rbx + frame_off(depth - 1, 1)))?;
+                a.or(dword_ptr(rbx + mask_off(mask::SWITCH)), ecx)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::ENDSWITCH => {
+                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
+                self.mask_set(mask::SWITCH)?;
+                Ok(self.update_exec()?)
+            }
+            Opcode::RET => {
+                self.clear_active(mask::FUNC)?;
+                self.update_exec()?;
+                self.mask_get(mask::FUNC)?;
+                self.a.and(eax, dword_ptr(rbx + mask_off(mask::ALIVE)))?;
+                Ok(self.a.jz(self.end)?)
+            }
+            Opcode::END | Opcode::ENDSUB => Ok(self.a.jmp(self.end)?),
+            Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => Ok(()),
+            _ => Err("flow-control opcode without a template".into()),
+        }
+    }
+
+    /// `mask &= !exec`.
+    fn clear_active(&mut self, m: i32) -> A {
+        let a = &mut self.a;
+        a.mov(ecx, dword_ptr(rbx + mask_off(mask::EXEC)))?;
+        a.not(ecx)?;
+        a.and(dword_ptr(rbx + mask_off(m)), ecx)
+    }
+
+    /// BRK/CONT with no active lane: when no lane can still run the rest of
+    /// the loop body (masks of the blocks inside the loop taken as they were
+    /// at the loop's level), pops those blocks and jumps to the ENDLOOP `t`.
+    fn leave_if_dead(&mut self, t: usize, depth: usize, frames: &[Frame]) -> R {
+        // frames between the instruction and its loop, innermost first
+        let mut outer_if = None;
+        let mut outer_switch = None;
+        for d in (0..depth).rev() {
+            match frames[d] {
+                Frame::Loop => break,
+                Frame::If => outer_if = Some(d),
+                Frame::Switch => outer_switch = Some(d),
+            }
+        }
+        let a = &mut self.a;
+        // ecx = cond at the loop level, edx = switch at the loop level
+        match outer_if {
+            Some(d) => a.mov(ecx, dword_ptr(rbx + frame_off(d, 0)))?,
+            None => a.mov(ecx, dword_ptr(rbx + mask_off(mask::COND)))?,
+        }
+        match outer_switch {
+            Some(d) => a.mov(edx, dword_ptr(rbx + frame_off(d, 0)))?,
+            None => a.mov(edx, dword_ptr(rbx + mask_off(mask::SWITCH)))?,
+        }
+        a.mov(eax, ecx)?;
+        a.and(eax, edx)?;
+        for m in [mask::ALIVE, mask::LOOP, mask::CONT, mask::FUNC] {
+            a.and(eax, dword_ptr(rbx + mask_off(m)))?;
+        }
+        let next = a.create_label();
+        a.jnz(next)?;
+        a.mov(dword_ptr(rbx + mask_off(mask::COND)), ecx)?;
+        a.mov(dword_ptr(rbx + mask_off(mask::SWITCH)), edx)?;
+        a.jmp(self.labels[t])?;
+        let l = next;
+        Ok(place(&mut self.a, l)?)
+    }
+}
