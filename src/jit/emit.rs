@@ -18,7 +18,7 @@
 //! pass the budget stops before its first instruction with the index of the
 //! instruction where the interpreter stops.
 
-use super::native::{MAX_CONSTS, mask, off, pool, row_callback, step_callback};
+use super::native::{MAX_CONSTS, fetch_callback, mask, off, pool, row_callback, step_callback};
 use crate::exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Src, SrcKind};
 use crate::exec::machine::Env;
 use crate::opcode::{Opcode, OperandType};
@@ -173,6 +173,7 @@ const LE_OQ: i32 = 0x12;
 const NEQ_UQ: i32 = 0x04;
 const GE_OQ: i32 = 0x1D;
 const GT_OQ: i32 = 0x1E;
+const UNORD_Q: i32 = 0x03;
 // vpcmpd predicates
 const P_EQ: i32 = 0;
 const P_LT: i32 = 1;
@@ -430,25 +431,9 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
             Opcode::BARRIER => {
                 return refuse(i, inst, "barriers (resumable batches) run in the interpreter");
             }
-            Opcode::IF | Opcode::UIF | Opcode::SWITCH | Opcode::CASE
-                if !src_inline(&inst.src[0], false) =>
-            {
-                return refuse(i, inst, "its operand is indirect or modified as an integer");
-            }
             Opcode::IF | Opcode::UIF => stack.push(Frame::If),
             Opcode::BGNLOOP => stack.push(Frame::Loop),
-            Opcode::SWITCH => {
-                for &ci in &code.switch_cases[inst.aux as usize] {
-                    if !src_inline(&code.insts[ci as usize].src[0], false) {
-                        return refuse(
-                            i,
-                            inst,
-                            "a CASE operand is indirect or modified as an integer",
-                        );
-                    }
-                }
-                stack.push(Frame::Switch)
-            }
+            Opcode::SWITCH => stack.push(Frame::Switch),
             Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSWITCH => {
                 stack.pop();
             }
@@ -760,7 +745,12 @@ impl<'c> Emitter<'c> {
                 a.vrndscaleps(zmm(7), x, 1)?;
                 a.vsubps(o, x, zmm(7))
             }
-            Op32::Round(mode) => a.vrndscaleps(o, x, mode),
+            Op32::Round(mode) => {
+                // NaN keeps its bits (the interpreter's rounding does not quiet it)
+                a.vrndscaleps(o, x, mode)?;
+                a.vcmpps(k2, x, x, UNORD_Q)?;
+                a.vmovdqa32(o.k2(), x)
+            }
             Op32::I2f => a.vcvtdq2ps(o, x),
             Op32::U2f => a.vcvtudq2ps(o, x),
             Op32::Not => a.vpternlogd(x, x, x, 0x55).and_then(|_| a.vmovdqa32(o, x)),
@@ -953,10 +943,18 @@ impl<'c> Emitter<'c> {
 
     // ---- flow control ------------------------------------------------------
 
-    /// Loads channel x of an inline source into zmm `z`.
-    fn fetch_x(&mut self, z: u32, s: &Src) -> R {
-        self.fetch(z, s, 0, false)
-            
+    /// Loads channel x of source 0 of instruction `at` into zmm `z`: inline
+    /// when it can, else through the interpreter's operand fetch (a call:
+    /// every vector and mask register is clobbered before `z` is loaded).
+    fn fetch_x(&mut self, z: u32, at: usize) -> R {
+        let s = self.code.insts[at].src[0];
+        if src_inline(&s, false) {
+            return self.fetch(z, &s, 0, false);
+        }
+        self.call(fetch_callback as *const () as usize as u64, at as u64)?;
+        self.a.kmovw(k1, word_ptr(rbx + mask_off(mask::EXEC)))?;
+        self.a.vmovdqu32(zmm(z), zmmword_ptr(rbx + off::SCRATCH))?;
+        Ok(())
     }
 
     fn flow(&mut self, i: usize, inst: &Inst, depth: usize, frames: &[Frame]) -> R {
@@ -964,7 +962,7 @@ impl<'c> Emitter<'c> {
         let t = inst.target as usize;
         match inst.op {
             Opcode::IF | Opcode::UIF => {
-                self.fetch_x(4, &inst.src[0])?;
+                self.fetch_x(4, i)?;
                 let a = &mut self.a;
                 if inst.op == Opcode::IF {
                     a.vptestmd(k2, zmm(4), dword_bcst(rbx + pool_off(pool::ABS)))?;
@@ -1027,19 +1025,20 @@ impl<'c> Emitter<'c> {
                 self.leave_if_dead(t, depth, frames)
             }
             Opcode::SWITCH => {
-                self.fetch_x(4, &inst.src[0])?;
-                self.a
-                    .vmovdqu32(zmmword_ptr(rbx + off::SELECTORS + 64 * depth as i32), zmm(4))?;
-                self.a.kxorw(k3, k3, k3)?;
+                self.fetch_x(4, i)?;
+                let sel = off::SELECTORS + 64 * depth as i32;
+                self.a.vmovdqu32(zmmword_ptr(rbx + sel), zmm(4))?;
+                // frame: [0] outer switch mask, [1] entry (exec), [2] lanes no CASE matches
+                self.a.mov(dword_ptr(rbx + frame_off(depth, 2)), 0)?;
                 let cases = self.code.switch_cases[inst.aux as usize].clone();
                 for ci in cases {
-                    let case = self.code.insts[ci as usize].src[0];
-                    self.fetch_x(5, &case)?;
-                    self.a.vpcmpeqd(k2, zmm(4), zmm(5))?;
-                    self.a.korw(k3, k3, k2)?;
+                    self.fetch_x(5, ci as usize)?;
+                    self.a.vpcmpeqd(k2, zmm(5), zmmword_ptr(rbx + sel))?;
+                    self.a.kmovw(ecx, k2)?;
+                    self.a.or(dword_ptr(rbx + frame_off(depth, 2)), ecx)?;
                 }
                 let a = &mut self.a;
-                a.kmovw(ecx, k3)?;
+                a.mov(ecx, dword_ptr(rbx + frame_off(depth, 2)))?;
                 a.not(ecx)?;
                 a.and(ecx, 0xFFFF)?;
                 a.mov(dword_ptr(rbx + frame_off(depth, 2)), ecx)?;
@@ -1052,7 +1051,7 @@ impl<'c> Emitter<'c> {
             }
             Opcode::CASE | Opcode::DEFAULT => {
                 if inst.op == Opcode::CASE {
-                    self.fetch_x(5, &inst.src[0])?;
+                    self.fetch_x(5, i)?;
                     self.a.vpcmpeqd(
                         k2,
                         zmm(5),

@@ -27,6 +27,8 @@ mod emit;
 #[cfg(all(feature = "jit", target_arch = "x86_64"))]
 mod native;
 
+pub mod fuzz;
+
 use crate::exec::ExecError;
 use crate::exec::decode::Code;
 use crate::exec::machine::{Batch, Env, Stop};

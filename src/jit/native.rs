@@ -336,3 +336,17 @@ pub(super) extern "C" fn row_callback(ctx: *mut Ctx, kind: u64) -> u32 {
     super::emit::RowKernel::apply(kind, a, b, out);
     0
 }
+
+/// `scratch[0]` = channel x of source 0 of instruction `pc` (IF, UIF,
+/// SWITCH, CASE operands the compiled code does not read inline), read by
+/// the interpreter's operand fetch; always 0.
+pub(super) extern "C" fn fetch_callback(ctx: *mut Ctx, pc: u64) -> u32 {
+    // SAFETY: only the generated code calls this, with its context.
+    let (ctx, host) = unsafe { parts(ctx) };
+    // SAFETY: `batch` is `run`'s `&mut Batch`, unused by `run` during the call.
+    let b = unsafe { &*host.batch };
+    if let Some(inst) = host.code.insts.get(pc as usize) {
+        ctx.scratch[0] = b.fetch(&inst.src[0], 1, host.env)[0];
+    }
+    0
+}
