@@ -28,6 +28,8 @@ mod emit;
 mod native;
 
 pub mod fuzz;
+#[cfg(test)]
+mod tests;
 
 use crate::exec::ExecError;
 use crate::exec::decode::Code;
