@@ -340,6 +340,30 @@ fn row_off(reg: u32, chan: u8) -> i32 {
     ((reg as i64 * 4 + (chan & 3) as i64) * 64) as i32
 }
 
+/// Every mask the generated code keeps in a register.
+const MASKS: [i32; 7] = [
+    mask::ALIVE,
+    mask::COND,
+    mask::LOOP,
+    mask::CONT,
+    mask::SWITCH,
+    mask::FUNC,
+    mask::EXEC,
+];
+
+/// The register holding mask `m` (saved to the context around calls).
+fn mreg(m: i32) -> AsmRegister32 {
+    match m {
+        mask::ALIVE => r8d,
+        mask::COND => r9d,
+        mask::LOOP => r10d,
+        mask::CONT => r11d,
+        mask::SWITCH => esi,
+        mask::FUNC => edi,
+        _ => ebp,
+    }
+}
+
 fn mask_off(m: i32) -> i32 {
     off::MASKS + 4 * m
 }
@@ -515,6 +539,7 @@ impl<'c> Emitter<'c> {
         a.mov(r13, qword_ptr(rbx + off::EXECUTED))?;
         a.mov(r14, qword_ptr(rbx + off::CONSTS))?;
         a.mov(r15, qword_ptr(rbx + off::MAX))?;
+        self.masks_in()?;
         self.update_exec()
     }
 
@@ -551,6 +576,9 @@ impl<'c> Emitter<'c> {
         let a = &mut self.a;
         place(a, exit)?;
         a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
+        for m in MASKS {
+            a.mov(dword_ptr(rbx + mask_off(m)), mreg(m))?;
+        }
         a.vzeroupper()?;
         a.add(rsp, 8)?;
         a.pop(r15)?;
@@ -562,33 +590,35 @@ impl<'c> Emitter<'c> {
         a.ret()
     }
 
+    /// `exec = alive & cond & loop & cont & switch & func` into ebp and k1.
     fn update_exec(&mut self) -> A {
         let a = &mut self.a;
-        a.mov(eax, dword_ptr(rbx + mask_off(mask::ALIVE)))?;
-        for m in [
-            mask::COND,
-            mask::LOOP,
-            mask::CONT,
-            mask::SWITCH,
-            mask::FUNC,
-        ] {
-            a.and(eax, dword_ptr(rbx + mask_off(m)))?;
+        a.mov(ebp, r8d)?;
+        for m in [r9d, r10d, r11d, esi, edi] {
+            a.and(ebp, m)?;
         }
-        a.mov(dword_ptr(rbx + mask_off(mask::EXEC)), eax)?;
-        a.kmovw(k1, eax)
+        a.kmovw(k1, ebp)
     }
 
-    fn mask_get(&mut self, m: i32) -> A {
-        self.a.mov(eax, dword_ptr(rbx + mask_off(m)))
+    /// Writes the mask registers to the context (before a call or the exit).
+    fn masks_out(&mut self) -> A {
+        for m in MASKS {
+            self.a.mov(dword_ptr(rbx + mask_off(m)), mreg(m))?;
+        }
+        Ok(())
     }
 
-    fn mask_set(&mut self, m: i32) -> A {
-        self.a.mov(dword_ptr(rbx + mask_off(m)), eax)
+    /// Reads the mask registers back from the context (after a call) and k1.
+    fn masks_in(&mut self) -> A {
+        for m in MASKS {
+            self.a.mov(mreg(m), dword_ptr(rbx + mask_off(m)))?;
+        }
+        self.a.kmovw(k1, ebp)
     }
 
-    /// Jumps to instruction `t` when no lane is active (after `update_exec`: eax = exec).
+    /// Jumps to instruction `t` when no lane is active.
     fn skip_if_idle(&mut self, t: usize) -> A {
-        self.a.test(eax, eax)?;
+        self.a.test(ebp, ebp)?;
         self.a.jz(self.labels[t])
     }
 
@@ -671,14 +701,17 @@ impl<'c> Emitter<'c> {
     }
 
     /// Calls `f(ctx, arg)` with the count saved and vector state cleared.
+    /// Masks and k1 are reloaded afterwards (the callee may change `alive`).
     fn call(&mut self, f: u64, arg: u64) -> A {
+        self.masks_out()?;
         let a = &mut self.a;
         a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
         a.vzeroupper()?;
         a.mov(rdi, rbx)?;
         a.mov(rsi, arg)?;
         a.mov(rax, f)?;
-        a.call(rax)
+        a.call(rax)?;
+        self.masks_in()
     }
 
     fn instruction(&mut self, i: usize, plan: Plan, depth: usize, frames: &[Frame]) -> R {
@@ -860,8 +893,6 @@ impl<'c> Emitter<'c> {
         }
         self.call(row_callback as *const () as usize as u64, k as u64)?;
         self.a
-            .kmovw(k1, word_ptr(rbx + mask_off(mask::EXEC)))?;
-        self.a
             .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
         Ok(self.replicate(inst)?)
     }
@@ -952,7 +983,6 @@ impl<'c> Emitter<'c> {
             return self.fetch(z, &s, 0, false);
         }
         self.call(fetch_callback as *const () as usize as u64, at as u64)?;
-        self.a.kmovw(k1, word_ptr(rbx + mask_off(mask::EXEC)))?;
         self.a.vmovdqu32(zmm(z), zmmword_ptr(rbx + off::SCRATCH))?;
         Ok(())
     }
@@ -960,6 +990,7 @@ impl<'c> Emitter<'c> {
     fn flow(&mut self, i: usize, inst: &Inst, depth: usize, frames: &[Frame]) -> R {
         let next = self.labels[i + 1];
         let t = inst.target as usize;
+        let fr = |d: usize, w: usize| dword_ptr(rbx + frame_off(d, w));
         match inst.op {
             Opcode::IF | Opcode::UIF => {
                 self.fetch_x(4, i)?;
@@ -970,84 +1001,68 @@ impl<'c> Emitter<'c> {
                     a.vptestmd(k2, zmm(4), zmm(4))?;
                 }
                 a.kmovw(ecx, k2)?;
-                a.mov(eax, dword_ptr(rbx + mask_off(mask::COND)))?;
-                a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
-                a.and(eax, ecx)?;
-                self.mask_set(mask::COND)?;
+                a.mov(fr(depth, 0), r9d)?;
+                a.and(r9d, ecx)?;
                 self.update_exec()?;
-                Ok(self.skip_if_idle(t)?)
+                self.skip_if_idle(t)?;
             }
             Opcode::ELSE => {
-                self.mask_get(mask::COND)?;
-                self.a.not(eax)?;
-                self.a.and(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
-                self.mask_set(mask::COND)?;
+                self.a.not(r9d)?;
+                self.a.and(r9d, fr(depth - 1, 0))?;
                 self.update_exec()?;
-                Ok(self.skip_if_idle(t)?)
+                self.skip_if_idle(t)?;
             }
             Opcode::ENDIF => {
-                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
-                self.mask_set(mask::COND)?;
-                Ok(self.update_exec()?)
+                self.a.mov(r9d, fr(depth - 1, 0))?;
+                self.update_exec()?;
             }
             Opcode::BGNLOOP => {
-                self.mask_get(mask::LOOP)?;
-                self.a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
-                self.mask_get(mask::CONT)?;
-                self.a.mov(dword_ptr(rbx + frame_off(depth, 1)), eax)?;
-                self.mask_get(mask::EXEC)?;
-                Ok(self.skip_if_idle(t)?)
+                self.a.mov(fr(depth, 0), r10d)?;
+                self.a.mov(fr(depth, 1), r11d)?;
+                self.skip_if_idle(t)?;
             }
             Opcode::ENDLOOP => {
-                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 1)))?;
-                self.mask_set(mask::CONT)?;
+                self.a.mov(r11d, fr(depth - 1, 1))?;
                 self.update_exec()?;
-                self.a.test(eax, eax)?;
+                self.a.test(ebp, ebp)?;
                 self.a.jnz(self.labels[t + 1])?;
-                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
-                self.mask_set(mask::LOOP)?;
-                Ok(self.update_exec()?)
+                self.a.mov(r10d, fr(depth - 1, 0))?;
+                self.update_exec()?;
             }
             Opcode::BRK if inst.brk_switch => {
-                self.clear_active(mask::SWITCH)?;
-                Ok(self.update_exec()?)
+                self.clear_active(esi)?;
+                self.update_exec()?;
             }
             Opcode::BRK | Opcode::CONT => {
-                let m = if inst.op == Opcode::BRK {
-                    mask::LOOP
-                } else {
-                    mask::CONT
-                };
+                let m = if inst.op == Opcode::BRK { r10d } else { r11d };
                 self.clear_active(m)?;
                 self.update_exec()?;
-                self.a.test(eax, eax)?;
+                self.a.test(ebp, ebp)?;
                 self.a.jnz(next)?;
-                self.leave_if_dead(t, depth, frames)
+                self.leave_if_dead(t, depth, frames)?;
             }
             Opcode::SWITCH => {
                 self.fetch_x(4, i)?;
                 let sel = off::SELECTORS + 64 * depth as i32;
                 self.a.vmovdqu32(zmmword_ptr(rbx + sel), zmm(4))?;
                 // frame: [0] outer switch mask, [1] entry (exec), [2] lanes no CASE matches
-                self.a.mov(dword_ptr(rbx + frame_off(depth, 2)), 0)?;
+                self.a.mov(fr(depth, 2), 0)?;
                 let cases = self.code.switch_cases[inst.aux as usize].clone();
                 for ci in cases {
                     self.fetch_x(5, ci as usize)?;
                     self.a.vpcmpeqd(k2, zmm(5), zmmword_ptr(rbx + sel))?;
                     self.a.kmovw(ecx, k2)?;
-                    self.a.or(dword_ptr(rbx + frame_off(depth, 2)), ecx)?;
+                    self.a.or(fr(depth, 2), ecx)?;
                 }
                 let a = &mut self.a;
-                a.mov(ecx, dword_ptr(rbx + frame_off(depth, 2)))?;
+                a.mov(ecx, fr(depth, 2))?;
                 a.not(ecx)?;
                 a.and(ecx, 0xFFFF)?;
-                a.mov(dword_ptr(rbx + frame_off(depth, 2)), ecx)?;
-                a.mov(eax, dword_ptr(rbx + mask_off(mask::SWITCH)))?;
-                a.mov(dword_ptr(rbx + frame_off(depth, 0)), eax)?;
-                a.mov(eax, dword_ptr(rbx + mask_off(mask::EXEC)))?;
-                a.mov(dword_ptr(rbx + frame_off(depth, 1)), eax)?;
-                a.mov(dword_ptr(rbx + mask_off(mask::SWITCH)), 0)?;
-                Ok(self.update_exec()?)
+                a.mov(fr(depth, 2), ecx)?;
+                a.mov(fr(depth, 0), esi)?;
+                a.mov(fr(depth, 1), ebp)?;
+                a.xor(esi, esi)?;
+                self.update_exec()?;
             }
             Opcode::CASE | Opcode::DEFAULT => {
                 if inst.op == Opcode::CASE {
@@ -1059,43 +1074,41 @@ impl<'c> Emitter<'c> {
                     )?;
                     self.a.kmovw(ecx, k2)?;
                 } else {
-                    self.a.mov(ecx, dword_ptr(rbx + frame_off(depth - 1, 2)))?;
+                    self.a.mov(ecx, fr(depth - 1, 2))?;
                 }
-                let a = &mut self.a;
-                a.and(ecx, dword_ptr(rbx + frame_off(depth - 1, 1)))?;
-                a.or(dword_ptr(rbx + mask_off(mask::SWITCH)), ecx)?;
-                Ok(self.update_exec()?)
+                self.a.and(ecx, fr(depth - 1, 1))?;
+                self.a.or(esi, ecx)?;
+                self.update_exec()?;
             }
             Opcode::ENDSWITCH => {
-                self.a.mov(eax, dword_ptr(rbx + frame_off(depth - 1, 0)))?;
-                self.mask_set(mask::SWITCH)?;
-                Ok(self.update_exec()?)
+                self.a.mov(esi, fr(depth - 1, 0))?;
+                self.update_exec()?;
             }
             Opcode::RET => {
-                self.clear_active(mask::FUNC)?;
+                self.clear_active(edi)?;
                 self.update_exec()?;
-                self.mask_get(mask::FUNC)?;
-                self.a.and(eax, dword_ptr(rbx + mask_off(mask::ALIVE)))?;
-                Ok(self.a.jz(self.end)?)
+                self.a.mov(eax, edi)?;
+                self.a.and(eax, r8d)?;
+                self.a.jz(self.end)?;
             }
-            Opcode::END | Opcode::ENDSUB => Ok(self.a.jmp(self.end)?),
-            Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => Ok(()),
-            _ => Err("flow-control opcode without a template".into()),
+            Opcode::END | Opcode::ENDSUB => self.a.jmp(self.end)?,
+            Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => {}
+            _ => return Err("flow-control opcode without a template".into()),
         }
+        Ok(())
     }
 
     /// `mask &= !exec`.
-    fn clear_active(&mut self, m: i32) -> A {
-        let a = &mut self.a;
-        a.mov(ecx, dword_ptr(rbx + mask_off(mask::EXEC)))?;
-        a.not(ecx)?;
-        a.and(dword_ptr(rbx + mask_off(m)), ecx)
+    fn clear_active(&mut self, m: AsmRegister32) -> A {
+        self.a.mov(ecx, ebp)?;
+        self.a.not(ecx)?;
+        self.a.and(m, ecx)
     }
 
     /// BRK/CONT with no active lane: when no lane can still run the rest of
     /// the loop body (masks of the blocks inside the loop taken as they were
     /// at the loop's level), pops those blocks and jumps to the ENDLOOP `t`.
-    fn leave_if_dead(&mut self, t: usize, depth: usize, frames: &[Frame]) -> R {
+    fn leave_if_dead(&mut self, t: usize, depth: usize, frames: &[Frame]) -> A {
         // frames between the instruction and its loop, innermost first
         let mut outer_if = None;
         let mut outer_switch = None;
@@ -1110,23 +1123,22 @@ impl<'c> Emitter<'c> {
         // ecx = cond at the loop level, edx = switch at the loop level
         match outer_if {
             Some(d) => a.mov(ecx, dword_ptr(rbx + frame_off(d, 0)))?,
-            None => a.mov(ecx, dword_ptr(rbx + mask_off(mask::COND)))?,
+            None => a.mov(ecx, r9d)?,
         }
         match outer_switch {
             Some(d) => a.mov(edx, dword_ptr(rbx + frame_off(d, 0)))?,
-            None => a.mov(edx, dword_ptr(rbx + mask_off(mask::SWITCH)))?,
+            None => a.mov(edx, esi)?,
         }
         a.mov(eax, ecx)?;
         a.and(eax, edx)?;
-        for m in [mask::ALIVE, mask::LOOP, mask::CONT, mask::FUNC] {
-            a.and(eax, dword_ptr(rbx + mask_off(m)))?;
+        for m in [r8d, r10d, r11d, edi] {
+            a.and(eax, m)?;
         }
         let next = a.create_label();
         a.jnz(next)?;
-        a.mov(dword_ptr(rbx + mask_off(mask::COND)), ecx)?;
-        a.mov(dword_ptr(rbx + mask_off(mask::SWITCH)), edx)?;
+        a.mov(r9d, ecx)?;
+        a.mov(esi, edx)?;
         a.jmp(self.labels[t])?;
-        let l = next;
-        Ok(place(&mut self.a, l)?)
+        place(&mut self.a, next)
     }
 }
