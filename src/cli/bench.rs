@@ -103,7 +103,10 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
 fn print_engine(program: &Program) {
     match program.fallback_reason() {
         Some(why) => println!("engine: {} ({why})", program.engine().name()),
-        None => println!("engine: {}", program.engine().name()),
+        None => match program.compiled() {
+            Some(c) => println!("engine: {} ({c:?})", program.engine().name()),
+            None => println!("engine: {}", program.engine().name()),
+        },
     }
 }
 

@@ -243,6 +243,11 @@ impl Program {
         Ok(Program { code, fallback })
     }
 
+    /// The compiled code's figures (`None` when the interpreter runs it).
+    pub fn compiled(&self) -> Option<&crate::jit::Compiled> {
+        self.code.jit.as_deref()
+    }
+
     /// The engine that runs this program: [`Engine::Jit`] or [`Engine::Interp`].
     pub fn engine(&self) -> Engine {
         if self.code.jit.is_some() {

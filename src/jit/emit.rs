@@ -280,6 +280,8 @@ pub(super) struct Output {
     pub consts: Vec<ConstRef>,
     pub inlined: usize,
     pub called: usize,
+    /// Loops whose rows stay in vector registers.
+    pub cached_loops: usize,
 }
 
 /// A static control-flow frame: its kind and its slot (nesting depth).
@@ -298,10 +300,33 @@ fn ymm(n: u32) -> AsmRegisterYmm {
     get_ymm(Register::YMM0 + n).expect("ymm register number below 32")
 }
 
+/// What a cache register holds during a loop: a register row or a constant word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Row(u32, u8),
+    Const(usize),
+}
+
+/// An innermost loop whose most used rows and constants stay in vector
+/// registers from its BGNLOOP to its ENDLOOP (loaded on entry, written back
+/// on exit and around calls).
+#[derive(Clone, Debug)]
+struct Region {
+    end: usize,
+    /// (what, zmm register, written in the loop)
+    slots: Vec<(Key, u32, bool)>,
+}
+
+/// zmm registers for loop caches (the templates use zmm0..17 and zmm31).
+const CACHE_REGS: std::ops::Range<u32> = 18..31;
+
 struct Emitter<'c> {
     a: CodeAssembler,
     code: &'c Code,
     consts: Vec<ConstRef>,
+    /// Loop caches by BGNLOOP index, and the one being emitted.
+    regions: Vec<Option<Region>>,
+    active: Option<Region>,
     labels: Vec<CodeLabel>,
     end: CodeLabel,
     error: CodeLabel,
@@ -480,6 +505,11 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         }
     }
     let mut e = Emitter::new(code)?;
+    for b in 0..n {
+        if code.insts[b].op == Opcode::BGNLOOP {
+            e.regions[b] = e.region(b, &plans);
+        }
+    }
     e.prologue()?;
     let mut stubs: Vec<(CodeLabel, usize, usize)> = Vec::new();
     for i in 0..n {
@@ -496,16 +526,110 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
     }
     e.finish(&stubs)?;
     let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
+    let cached_loops = e.regions.iter().flatten().count();
     let bytes = e.a.assemble(0)?;
     Ok(Output {
         bytes,
         consts: e.consts,
         inlined,
         called: n - inlined,
+        cached_loops,
     })
 }
 
 impl<'c> Emitter<'c> {
+    /// The register cache of the loop starting at `b`, when it is an
+    /// innermost loop of inline instructions (row kernels allowed) and plain
+    /// IF/UIF/ELSE/ENDIF/BRK/CONT.
+    fn region(&mut self, b: usize, plans: &[Plan]) -> Option<Region> {
+        let end = self.code.insts[b].target as usize;
+        let mut uses: Vec<(Key, u32, bool)> = Vec::new();
+        fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
+            match uses.iter_mut().find(|(u, _, _)| *u == k) {
+                Some(u) => {
+                    u.1 += 1;
+                    u.2 |= write;
+                }
+                None => uses.push((k, 1, write)),
+            }
+        }
+        for i in b + 1..end {
+            let inst = self.code.insts[i];
+            let m = inst.dst[0].mask;
+            let dst = match inst.dst[0].kind {
+                DstKind::Reg(r) => Some(r),
+                _ => None,
+            };
+            let mut reads: Vec<(usize, usize)> = Vec::new(); // (source, channel)
+            let mut writes: Vec<usize> = Vec::new();
+            match plans[i] {
+                Plan::Flow => match inst.op {
+                    Opcode::IF | Opcode::UIF => {
+                        if !src_inline(&inst.src[0], false) {
+                            return None;
+                        }
+                        reads.push((0, 0));
+                    }
+                    Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
+                    _ => return None,
+                },
+                Plan::Call => return None,
+                Plan::Comp(_, n) => {
+                    for c in (0..4).filter(|c| m & (1 << c) != 0) {
+                        reads.extend((0..n).map(|k| (k, c)));
+                        writes.push(c);
+                    }
+                }
+                Plan::Scalar(_) | Plan::Row(_) => {
+                    reads.push((0, 0));
+                    if plans[i] == Plan::Row(RowKernel::Pow) {
+                        reads.push((1, 0));
+                    }
+                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
+                }
+                Plan::Pair(op, n, both) => {
+                    let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+                    for p in 0..2 {
+                        let sel = if both {
+                            m >> (2 * p) & 3 == 3
+                        } else {
+                            m >> (2 * p) & 3 != 0
+                        };
+                        if !sel {
+                            continue;
+                        }
+                        let srcs = if shift { 1 } else { n };
+                        for k in 0..srcs {
+                            reads.extend([(k, 2 * p), (k, 2 * p + 1)]);
+                        }
+                        if shift {
+                            reads.push((1, p));
+                        }
+                        writes.extend([2 * p, 2 * p + 1]);
+                    }
+                }
+            }
+            for (k, c) in reads {
+                if let Some(key) = self.key_of(&inst.src[k], c) {
+                    note(&mut uses, key, false);
+                }
+            }
+            if let Some(r) = dst {
+                for c in writes {
+                    note(&mut uses, Key::Row(r, c as u8), true);
+                }
+            }
+        }
+        // the most used first (stable: first use wins ties)
+        uses.sort_by(|a, b| b.1.cmp(&a.1));
+        let slots = uses
+            .into_iter()
+            .zip(CACHE_REGS)
+            .map(|((k, _, w), z)| (k, z, w))
+            .collect();
+        Some(Region { end, slots })
+    }
+
     fn new(code: &'c Code) -> Result<Emitter<'c>, EmitError> {
         let mut a = CodeAssembler::new(64)?;
         let labels = (0..=code.insts.len()).map(|_| a.create_label()).collect();
@@ -517,6 +641,8 @@ impl<'c> Emitter<'c> {
             a,
             code,
             consts: Vec::new(),
+            regions: vec![None; code.insts.len()],
+            active: None,
             labels,
             end,
             error,
@@ -634,25 +760,47 @@ impl<'c> Emitter<'c> {
         Some(self.consts.len() - 1)
     }
 
-    /// Loads register channel `swz[c]` of a source into `z`, with its
-    /// 32-bit sign-bit modifiers (`hi_only`: only when `c` is odd, as a
-    /// double's modifiers apply to the high word).
-    fn fetch(&mut self, z: u32, s: &Src, c: usize, wide: bool) -> R {
+    /// The cache register holding `key` in the loop being emitted.
+    fn cached(&self, key: Key) -> Option<u32> {
+        self.active
+            .as_ref()
+            .and_then(|r| r.slots.iter().find(|(k, _, _)| *k == key))
+            .map(|(_, z, _)| *z)
+    }
+
+    /// The key of a source channel, when it is a direct row or constant.
+    fn key_of(&mut self, s: &Src, c: usize) -> Option<Key> {
         let chan = s.swz[c] & 3;
-        let r = zmm(z);
         match s.kind {
-            SrcKind::Reg(reg) => self
-                .a
-                .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, chan)))?,
-            SrcKind::Const { buf, slot } => {
-                let k = self
-                    .const_index(buf, slot, chan)
-                    .ok_or("too many distinct constants")?;
-                self.a
-                    .vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
-            }
-            SrcKind::None => self.a.vpxord(r, r, r)?,
-            _ => return Err("indirect operand in an inline template".into()),
+            SrcKind::Reg(reg) => Some(Key::Row(reg, chan)),
+            SrcKind::Const { buf, slot } => self.const_index(buf, slot, chan).map(Key::Const),
+            _ => None,
+        }
+    }
+
+    /// Register channel `swz[c]` of a source with its 32-bit sign-bit
+    /// modifiers (`wide`: only on odd `c`, as a double's apply to the high
+    /// word): the loop cache register holding it when it is unmodified,
+    /// else loaded into `z`. Returns the register number (never to be written).
+    fn fetch(&mut self, z: u32, s: &Src, c: usize, wide: bool) -> Result<u32, EmitError> {
+        let modified = matches!(s.modifier, Modifier::Apply { abs, neg, .. } if (abs || neg) && (!wide || c % 2 == 1));
+        let key = self.key_of(s, c);
+        let r = zmm(z);
+        match key.and_then(|k| self.cached(k)) {
+            Some(cz) if !modified => return Ok(cz),
+            Some(cz) => self.a.vmovdqa32(r, zmm(cz))?,
+            None => match (s.kind, key) {
+                (SrcKind::Reg(reg), _) => {
+                    self.a
+                        .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, s.swz[c] & 3)))?
+                }
+                (SrcKind::Const { .. }, Some(Key::Const(k))) => {
+                    self.a.vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
+                }
+                (SrcKind::Const { .. }, _) => return Err("too many distinct constants".into()),
+                (SrcKind::None, _) => self.a.vpxord(r, r, r)?,
+                _ => return Err("indirect operand in an inline template".into()),
+            },
         }
         if let Modifier::Apply { abs, neg, .. } = s.modifier
             && (!wide || c % 2 == 1)
@@ -666,14 +814,49 @@ impl<'c> Emitter<'c> {
                     .vpxord(r, r, dword_bcst(rbx + pool_off(pool::SIGN)))?;
             }
         }
+        Ok(z)
+    }
+
+    /// Loads every cache register of the active loop (`written_only`: the
+    /// ones the loop writes are stored instead).
+    fn cache_load(&mut self) -> A {
+        let Some(r) = self.active.clone() else {
+            return Ok(());
+        };
+        for (key, z, _) in r.slots {
+            match key {
+                Key::Row(reg, chan) => self
+                    .a
+                    .vmovdqu32(zmm(z), zmmword_ptr(r12 + row_off(reg, chan)))?,
+                Key::Const(k) => self.a.vpbroadcastd(zmm(z), dword_ptr(r14 + (4 * k) as i32))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the rows the active loop writes back to the register file.
+    fn cache_store(&mut self) -> A {
+        let Some(r) = self.active.clone() else {
+            return Ok(());
+        };
+        for (key, z, written) in r.slots {
+            if let (Key::Row(reg, chan), true) = (key, written) {
+                self.a
+                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, chan)), zmm(z))?;
+            }
+        }
         Ok(())
     }
 
     /// Stores zmm `z` to channel `c` of a direct destination for the active lanes.
     fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
         if let DstKind::Reg(reg) = inst.dst[0].kind {
-            self.a
-                .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?;
+            match self.cached(Key::Row(reg, c as u8)) {
+                Some(cz) => self.a.vmovdqa32(zmm(cz).k1(), zmm(z))?,
+                None => self
+                    .a
+                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?,
+            }
         }
         Ok(())
     }
@@ -744,10 +927,11 @@ impl<'c> Emitter<'c> {
             if m & (1 << c) == 0 {
                 continue;
             }
+            let mut regs = [4, 5, 6];
             for k in 0..n {
-                self.fetch(4 + k as u32, &inst.src[k], c, false)?;
+                regs[k] = self.fetch(4 + k as u32, &inst.src[k], c, false)?;
             }
-            self.op32(op, c as u32)?;
+            self.op32(op, c as u32, regs)?;
         }
         Ok(self.finish32(inst, |c| c as u32)?)
     }
@@ -767,10 +951,10 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    /// `zmm(d) = op(zmm4, zmm5, zmm6)`.
-    fn op32(&mut self, op: Op32, d: u32) -> A {
+    /// `zmm(d) = op(zmm(src[0]), zmm(src[1]), zmm(src[2]))`; sources are never written.
+    fn op32(&mut self, op: Op32, d: u32, src: [u32; 3]) -> A {
         let a = &mut self.a;
-        let (x, y, z, o) = (zmm(4), zmm(5), zmm(6), zmm(d));
+        let (x, y, z, o) = (zmm(src[0]), zmm(src[1]), zmm(src[2]), zmm(d));
         let bc = |p: i32| dword_bcst(rbx + pool_off(p));
         match op {
             Op32::Mov => a.vmovdqa32(o, x),
@@ -786,7 +970,7 @@ impl<'c> Emitter<'c> {
             }
             Op32::I2f => a.vcvtdq2ps(o, x),
             Op32::U2f => a.vcvtudq2ps(o, x),
-            Op32::Not => a.vpternlogd(x, x, x, 0x55).and_then(|_| a.vmovdqa32(o, x)),
+            Op32::Not => a.vpternlogd(o, x, x, 0x55),
             Op32::Ineg => {
                 a.vpxord(o, o, o)?;
                 a.vpsubd(o, o, x)
@@ -796,11 +980,12 @@ impl<'c> Emitter<'c> {
             Op32::Mul => a.vmulps(o, x, y),
             Op32::Div => a.vdivps(o, x, y),
             Op32::Shl | Op32::Ishr | Op32::Ushr => {
-                a.vpandd(y, y, bc(pool::MASK31))?;
+                let n = zmm(7);
+                a.vpandd(n, y, bc(pool::MASK31))?;
                 match op {
-                    Op32::Shl => a.vpsllvd(o, x, y),
-                    Op32::Ishr => a.vpsravd(o, x, y),
-                    _ => a.vpsrlvd(o, x, y),
+                    Op32::Shl => a.vpsllvd(o, x, n),
+                    Op32::Ishr => a.vpsravd(o, x, n),
+                    _ => a.vpsrlvd(o, x, n),
                 }
             }
             Op32::And => a.vpandd(o, x, y),
@@ -861,8 +1046,8 @@ impl<'c> Emitter<'c> {
     }
 
     fn scalar(&mut self, inst: &Inst, op: Op32) -> R {
-        self.fetch(4, &inst.src[0], 0, false)?;
-        self.op32(op, 0)?;
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        self.op32(op, 0, [x, 5, 6])?;
         Ok(self.replicate(inst)?)
     }
 
@@ -883,15 +1068,17 @@ impl<'c> Emitter<'c> {
         let next = self.labels[i + 1];
         self.a.kortestw(k1, k1)?;
         self.a.jz(next)?;
-        self.fetch(4, &inst.src[0], 0, false)?;
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
         self.a
-            .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(4))?;
+            .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
         if k == RowKernel::Pow {
-            self.fetch(5, &inst.src[1], 0, false)?;
+            let y = self.fetch(5, &inst.src[1], 0, false)?;
             self.a
-                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(5))?;
+                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(y))?;
         }
+        self.cache_store()?;
         self.call(row_callback as *const () as usize as u64, k as u64)?;
+        self.cache_load()?;
         self.a
             .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
         Ok(self.replicate(inst)?)
@@ -899,13 +1086,13 @@ impl<'c> Emitter<'c> {
 
     /// Loads pair `p` of source `s` as 64-bit lanes: lanes 0..8 in `lo`, 8..16 in `hi`.
     fn fetch_pair(&mut self, lo: u32, hi: u32, s: &Src, p: usize) -> R {
-        self.fetch(4, s, 2 * p, true)?;
-        self.fetch(5, s, 2 * p + 1, true)?;
+        let x = self.fetch(4, s, 2 * p, true)?;
+        let y = self.fetch(5, s, 2 * p + 1, true)?;
         let a = &mut self.a;
         a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
-        a.vpermi2d(zmm(lo), zmm(4), zmm(5))?;
+        a.vpermi2d(zmm(lo), zmm(x), zmm(y))?;
         a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
-        Ok(a.vpermi2d(zmm(hi), zmm(4), zmm(5))?)
+        Ok(a.vpermi2d(zmm(hi), zmm(x), zmm(y))?)
     }
 
     fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
@@ -927,9 +1114,9 @@ impl<'c> Emitter<'c> {
             }
             if shift {
                 // the count: src1 channel p (x for the xy pair, y for zw)
-                self.fetch(6, &inst.src[1], p, false)?;
+                let n = self.fetch(6, &inst.src[1], p, false)?;
                 let a = &mut self.a;
-                a.vpandd(zmm(6), zmm(6), dword_bcst(rbx + pool_off(pool::MASK63)))?;
+                a.vpandd(zmm(6), zmm(n), dword_bcst(rbx + pool_off(pool::MASK63)))?;
                 a.vextracti32x8(ymm(17), zmm(6), 1)?;
                 a.vpmovzxdq(zmm(10), ymm(6))?;
                 a.vpmovzxdq(zmm(11), ymm(17))?;
@@ -980,7 +1167,11 @@ impl<'c> Emitter<'c> {
     fn fetch_x(&mut self, z: u32, at: usize) -> R {
         let s = self.code.insts[at].src[0];
         if src_inline(&s, false) {
-            return self.fetch(z, &s, 0, false);
+            let got = self.fetch(z, &s, 0, false)?;
+            if got != z {
+                self.a.vmovdqa32(zmm(z), zmm(got))?;
+            }
+            return Ok(());
         }
         self.call(fetch_callback as *const () as usize as u64, at as u64)?;
         self.a.vmovdqu32(zmm(z), zmmword_ptr(rbx + off::SCRATCH))?;
@@ -1019,6 +1210,10 @@ impl<'c> Emitter<'c> {
             Opcode::BGNLOOP => {
                 self.a.mov(fr(depth, 0), r10d)?;
                 self.a.mov(fr(depth, 1), r11d)?;
+                if let Some(r) = self.regions[i].clone() {
+                    self.active = Some(r);
+                    self.cache_load()?;
+                }
                 self.skip_if_idle(t)?;
             }
             Opcode::ENDLOOP => {
@@ -1028,6 +1223,10 @@ impl<'c> Emitter<'c> {
                 self.a.jnz(self.labels[t + 1])?;
                 self.a.mov(r10d, fr(depth - 1, 0))?;
                 self.update_exec()?;
+                if self.active.as_ref().is_some_and(|r| r.end == i) {
+                    self.cache_store()?;
+                    self.active = None;
+                }
             }
             Opcode::BRK if inst.brk_switch => {
                 self.clear_active(esi)?;

@@ -106,7 +106,18 @@ struct Gen<'a> {
     loops: usize,
     in_switch: bool,
     budget: usize,
+    /// Inside a loop made of inline-compiled opcodes and direct operands
+    /// only (what the compiled engine keeps in registers across the loop).
+    pure: bool,
 }
+
+/// Opcodes of the pure loops (all inline templates or row kernels).
+const PURE_OPS: &[&str] = &[
+    "MOV", "ADD", "MUL", "MAD", "DIV", "FRC", "FLR", "ROUND", "SIN", "COS", "EX2", "LG2", "POW",
+    "RCP", "RSQ", "SQRT", "UADD", "UMUL", "XOR", "AND", "SHL", "USHR", "ISHR", "ISGE", "USLT",
+    "FSLT", "SGE", "SNE", "CMP", "UCMP", "IMAX", "U2F", "I2F", "DADD", "DMUL", "DDIV", "DMAD",
+    "DABS", "DNEG", "U64ADD", "U64MUL", "U64SHR", "U64SHL", "I64SHR", "I64NEG",
+];
 
 fn swz(rng: &mut Rng) -> String {
     let l = ['x', 'y', 'z', 'w'];
@@ -148,7 +159,8 @@ impl Gen<'_> {
     }
 
     fn src_reg(&mut self) -> String {
-        match self.rng.below(10) {
+        let pick = if self.pure { 3 + self.rng.below(7) } else { self.rng.below(10) };
+        match pick {
             0 => format!("IMM[{}]", self.rng.below(IMMS as u64)),
             1 => format!("CONST[0][{}]", self.rng.below(5)),
             2 => format!("TEMP[ADDR[0].x+{}]", self.rng.below(4)),
@@ -177,7 +189,7 @@ impl Gen<'_> {
         } else {
             mask(self.rng)
         };
-        if self.rng.chance(8) {
+        if !self.pure && self.rng.chance(8) {
             format!("TEMP[ADDR[0].x+{}]{m}", self.rng.below(3))
         } else {
             format!("TEMP[{}]{m}", self.temp())
@@ -185,7 +197,16 @@ impl Gen<'_> {
     }
 
     fn alu(&mut self) {
-        let op = self.ops[self.rng.below(self.ops.len() as u64) as usize];
+        let op = if self.pure {
+            let name = PURE_OPS[self.rng.below(PURE_OPS.len() as u64) as usize];
+            self.ops
+                .iter()
+                .copied()
+                .find(|o| o.name() == name)
+                .unwrap_or(Opcode::MOV)
+        } else {
+            self.ops[self.rng.below(self.ops.len() as u64) as usize]
+        };
         let info = op.info();
         let sat = info.dst_type == OperandType::Float && self.rng.chance(15);
         let mut text = format!("{}{}", op.name(), if sat { "_SAT" } else { "" });
@@ -231,6 +252,20 @@ impl Gen<'_> {
             }
             self.budget -= 1;
             let r = self.rng.below(100);
+            if self.pure {
+                match r {
+                    0..=9 if self.depth < 5 => self.if_block(),
+                    10..=15 => {
+                        let op = if self.rng.chance(60) { "BRK" } else { "CONT" };
+                        let c = self.temp();
+                        self.line(&format!("UIF TEMP[{c}].xxxx"));
+                        self.line(op);
+                        self.line("ENDIF");
+                    }
+                    _ => self.alu(),
+                }
+                continue;
+            }
             match r {
                 0..=5 if self.depth < 4 => self.if_block(),
                 6..=8 if self.depth < 4 => self.loop_block(),
@@ -289,6 +324,8 @@ impl Gen<'_> {
         self.loops += 1;
         let saved = self.in_switch;
         self.in_switch = false;
+        let was_pure = self.pure;
+        self.pure = self.rng.chance(50);
         self.line(&format!(
             "UADD TEMP[{counter}].x, TEMP[{counter}].xxxx, IMM[{}].yyyy",
             IMMS + 1
@@ -304,6 +341,7 @@ impl Gen<'_> {
         self.line("ENDIF");
         let n = 1 + self.rng.below(5) as usize;
         self.block(n);
+        self.pure = was_pure;
         self.in_switch = saved;
         self.loops -= 1;
         self.depth -= 1;
@@ -376,6 +414,7 @@ pub fn generate(seed: u64) -> Case {
         loops: 0,
         in_switch: false,
         budget: 40,
+        pure: false,
     };
     // inputs: TEMP[0..3] from BUFFER[0] at tid * IN_WORDS * 4
     let t = TEMPS + 4;

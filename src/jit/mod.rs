@@ -127,6 +127,8 @@ pub struct Compiled {
     /// Instructions inlined as machine code / run through the interpreter's handler.
     pub inlined: usize,
     pub called: usize,
+    /// Loops whose most used rows and constants stay in vector registers.
+    pub cached_loops: usize,
     /// Bytes of machine code.
     pub code_bytes: usize,
 }
@@ -135,8 +137,8 @@ impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Compiled {{ {} bytes, {} inlined, {} called }}",
-            self.code_bytes, self.inlined, self.called
+            "Compiled {{ {} bytes, {} inlined, {} called, {} cached loops }}",
+            self.code_bytes, self.inlined, self.called, self.cached_loops
         )
     }
 }
@@ -161,6 +163,7 @@ impl Compiled {
                 consts: out.consts,
                 inlined: out.inlined,
                 called: out.called,
+                cached_loops: out.cached_loops,
             })
         }
         #[cfg(not(all(feature = "jit", target_arch = "x86_64")))]
