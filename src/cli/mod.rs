@@ -224,7 +224,35 @@ enum Verb {
         /// Print the shader of case N (to reproduce a finding) and exit
         #[arg(long, value_name = "N")]
         show: Option<u64>,
+        /// Run this shader file with the inputs of case --seed (to reduce a finding)
+        #[arg(long, value_name = "PATH", conflicts_with = "show")]
+        file: Option<PathBuf>,
     },
+}
+
+/// `tgsi fuzz --file`: one shader with the inputs of case `seed`.
+fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
+    use tgsi::jit::fuzz::Verdict;
+    let text = std::fs::read_to_string(path)?;
+    Ok(match tgsi::jit::fuzz::check_text(&text, seed) {
+        Verdict::Same => {
+            println!("identical");
+            ExitCode::SUCCESS
+        }
+        Verdict::NotCompiled(w) => {
+            println!("not compiled: {w}");
+            ExitCode::SUCCESS
+        }
+        Verdict::Invalid => {
+            println!("invalid shader");
+            ExitCode::from(2)
+        }
+        Verdict::Differ(d) => {
+            let head: Vec<&str> = d.lines().take(4).collect();
+            println!("{}", head.join("\n"));
+            ExitCode::from(1)
+        }
+    })
 }
 
 /// `tgsi fuzz`: runs the differential fuzzer, printing every difference.
@@ -310,6 +338,7 @@ pub fn main() -> ExitCode {
             seed,
             cases,
             show: Some(n),
+            ..
         } => {
             let _ = (seconds, seed, cases);
             print!("{}", tgsi::jit::fuzz::generate(n).text);
@@ -318,8 +347,15 @@ pub fn main() -> ExitCode {
         Verb::Fuzz {
             seconds,
             seed,
+            file: Some(path),
+            ..
+        } => fuzz_file(&path, seed),
+        Verb::Fuzz {
+            seconds,
+            seed,
             cases,
             show: None,
+            file: None,
         } => fuzz(seconds, seed, cases),
     };
     match result {

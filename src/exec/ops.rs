@@ -207,14 +207,39 @@ pub fn uarl(a: u32) -> u32 {
     a
 }
 
-#[inline]
-pub fn mul(a: u32, b: u32) -> u32 {
-    (fl(a) * fl(b)).to_bits()
+/// Two NaN operands give the first one's payload, quieted (as x86 and ARM
+/// scalar arithmetic do). Without this rule the payload of a vectorized
+/// build would depend on the order the compiler gives a commutative
+/// operation's operands, and the compiled engine could not match it.
+#[inline(always)]
+fn first_nan_f32(a: f32, r: f32) -> f32 {
+    if a.is_nan() {
+        f32::from_bits(a.to_bits() | 0x0040_0000)
+    } else {
+        r
+    }
 }
 
+/// [`first_nan_f32`] for doubles.
+#[inline(always)]
+fn first_nan_f64(a: f64, r: f64) -> f64 {
+    if a.is_nan() {
+        f64::from_bits(a.to_bits() | 0x0008_0000_0000_0000)
+    } else {
+        r
+    }
+}
+
+/// Two NaN operands: the first one's payload, quieted.
+#[inline]
+pub fn mul(a: u32, b: u32) -> u32 {
+    first_nan_f32(fl(a), fl(a) * fl(b)).to_bits()
+}
+
+/// Two NaN operands: the first one's payload, quieted.
 #[inline]
 pub fn add(a: u32, b: u32) -> u32 {
-    (fl(a) + fl(b)).to_bits()
+    first_nan_f32(fl(a), fl(a) + fl(b)).to_bits()
 }
 
 /// IEEE division: x/0 → ±inf, 0/0 → NaN.
@@ -266,10 +291,10 @@ pub fn sne(a: u32, b: u32) -> u32 {
     float_bool(fl(a) != fl(b))
 }
 
-/// MAD: `a*b + c` with two roundings (never fused).
+/// MAD: `a*b + c` with two roundings (never fused); NaNs as [`mul`] then [`add`].
 #[inline]
 pub fn mad(a: u32, b: u32, c: u32) -> u32 {
-    (fl(a) * fl(b) + fl(c)).to_bits()
+    add(mul(a, b), c)
 }
 
 /// LRP with the spec's formula `s0*s1 + (1 - s0)*s2`, every step rounded.
@@ -917,14 +942,16 @@ pub fn up4ub(a: u32) -> [u32; 4] {
 // ---------------------------------------------------------------------------
 // doubles
 
+/// Two NaN operands: the first one's payload, quieted.
 #[inline]
 pub fn dadd(a: u64, b: u64) -> u64 {
-    (db(a) + db(b)).to_bits()
+    first_nan_f64(db(a), db(a) + db(b)).to_bits()
 }
 
+/// Two NaN operands: the first one's payload, quieted.
 #[inline]
 pub fn dmul(a: u64, b: u64) -> u64 {
-    (db(a) * db(b)).to_bits()
+    first_nan_f64(db(a), db(a) * db(b)).to_bits()
 }
 
 #[inline]
@@ -944,10 +971,10 @@ pub fn dmin(a: u64, b: u64) -> u64 {
     min_f64(db(a), db(b)).to_bits()
 }
 
-/// DMAD: `a*b + c` with two roundings.
+/// DMAD: `a*b + c` with two roundings; NaNs as [`dmul`] then [`dadd`].
 #[inline]
 pub fn dmad(a: u64, b: u64, c: u64) -> u64 {
-    (db(a) * db(b) + db(c)).to_bits()
+    dadd(dmul(a, b), c)
 }
 
 /// DFMA: fused, one rounding.

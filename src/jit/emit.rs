@@ -478,7 +478,11 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         match inst.op {
             Opcode::CAL => return refuse(i, inst, "subroutine calls run in the interpreter"),
             Opcode::BARRIER => {
-                return refuse(i, inst, "barriers (resumable batches) run in the interpreter");
+                return refuse(
+                    i,
+                    inst,
+                    "barriers (resumable batches) run in the interpreter",
+                );
             }
             Opcode::IF | Opcode::UIF => stack.push(Frame::If),
             Opcode::BGNLOOP => stack.push(Frame::Loop),
@@ -522,7 +526,9 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
             stubs.push((stub, i, len));
         }
         e.instruction(i, plans[i], depth_at[i], &stacks[i])
-            .map_err(|err| EmitError(format!("instruction {i} ({}): {}", code.insts[i].op, err.0)))?;
+            .map_err(|err| {
+                EmitError(format!("instruction {i} ({}): {}", code.insts[i].op, err.0))
+            })?;
     }
     e.finish(&stubs)?;
     let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
@@ -790,10 +796,9 @@ impl<'c> Emitter<'c> {
             Some(cz) if !modified => return Ok(cz),
             Some(cz) => self.a.vmovdqa32(r, zmm(cz))?,
             None => match (s.kind, key) {
-                (SrcKind::Reg(reg), _) => {
-                    self.a
-                        .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, s.swz[c] & 3)))?
-                }
+                (SrcKind::Reg(reg), _) => self
+                    .a
+                    .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, s.swz[c] & 3)))?,
                 (SrcKind::Const { .. }, Some(Key::Const(k))) => {
                     self.a.vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
                 }
@@ -806,8 +811,7 @@ impl<'c> Emitter<'c> {
             && (!wide || c % 2 == 1)
         {
             if abs {
-                self.a
-                    .vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
+                self.a.vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
             }
             if neg {
                 self.a
@@ -828,7 +832,9 @@ impl<'c> Emitter<'c> {
                 Key::Row(reg, chan) => self
                     .a
                     .vmovdqu32(zmm(z), zmmword_ptr(r12 + row_off(reg, chan)))?,
-                Key::Const(k) => self.a.vpbroadcastd(zmm(z), dword_ptr(r14 + (4 * k) as i32))?,
+                Key::Const(k) => self
+                    .a
+                    .vpbroadcastd(zmm(z), dword_ptr(r14 + (4 * k) as i32))?,
             }
         }
         Ok(())
@@ -1069,8 +1075,7 @@ impl<'c> Emitter<'c> {
         self.a.kortestw(k1, k1)?;
         self.a.jz(next)?;
         let x = self.fetch(4, &inst.src[0], 0, false)?;
-        self.a
-            .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
+        self.a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
         if k == RowKernel::Pow {
             let y = self.fetch(5, &inst.src[1], 0, false)?;
             self.a
@@ -1129,7 +1134,9 @@ impl<'c> Emitter<'c> {
                     Op64::Dadd => a.vaddpd(o, x, y),
                     Op64::Dmul => a.vmulpd(o, x, y),
                     Op64::Ddiv => a.vdivpd(o, x, y),
-                    Op64::Dmad => a.vmulpd(zmm(16), x, y).and_then(|_| a.vaddpd(o, zmm(16), z)),
+                    Op64::Dmad => a
+                        .vmulpd(zmm(16), x, y)
+                        .and_then(|_| a.vaddpd(o, zmm(16), z)),
                     Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
                     Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
                     Op64::U64add => a.vpaddq(o, x, y),

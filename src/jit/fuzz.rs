@@ -159,7 +159,11 @@ impl Gen<'_> {
     }
 
     fn src_reg(&mut self) -> String {
-        let pick = if self.pure { 3 + self.rng.below(7) } else { self.rng.below(10) };
+        let pick = if self.pure {
+            3 + self.rng.below(7)
+        } else {
+            self.rng.below(10)
+        };
         match pick {
             0 => format!("IMM[{}]", self.rng.below(IMMS as u64)),
             1 => format!("CONST[0][{}]", self.rng.below(5)),
@@ -223,7 +227,11 @@ impl Gen<'_> {
     fn memory(&mut self) {
         let t = self.temp();
         let addr = if self.rng.chance(50) {
-            format!("IMM[{}].{}", IMMS, ['x', 'y', 'z', 'w'][self.rng.below(4) as usize])
+            format!(
+                "IMM[{}].{}",
+                IMMS,
+                ['x', 'y', 'z', 'w'][self.rng.below(4) as usize]
+            )
         } else {
             format!("TEMP[{}].xxxx", self.temp())
         };
@@ -238,9 +246,12 @@ impl Gen<'_> {
                 self.line(&format!("STORE BUFFER[2]{m}, {addr}, TEMP[{s}]"))
             }
             _ => {
-                let op = ["ATOMUADD", "ATOMXCHG", "ATOMUMAX", "ATOMXOR"][self.rng.below(4) as usize];
+                let op =
+                    ["ATOMUADD", "ATOMXCHG", "ATOMUMAX", "ATOMXOR"][self.rng.below(4) as usize];
                 let v = self.temp();
-                self.line(&format!("{op} TEMP[{t}].x, BUFFER[2], {addr}, TEMP[{v}].xxxx"))
+                self.line(&format!(
+                    "{op} TEMP[{t}].x, BUFFER[2], {addr}, TEMP[{v}].xxxx"
+                ))
             }
         }
     }
@@ -300,7 +311,11 @@ impl Gen<'_> {
         let op = if self.rng.chance(50) { "IF" } else { "UIF" };
         let s = self.src_reg();
         let c = ['x', 'y', 'z', 'w'][self.rng.below(4) as usize];
-        let neg = if op == "IF" && self.rng.chance(20) { "-" } else { "" };
+        let neg = if op == "IF" && self.rng.chance(20) {
+            "-"
+        } else {
+            ""
+        };
         // CONST/TEMP indirect are fine for IF (the compiled engine then refuses the program only if modified as integer)
         self.line(&format!("{op} {neg}{s}.{c}{c}{c}{c}"));
         self.depth += 1;
@@ -402,7 +417,11 @@ pub fn generate(seed: u64) -> Case {
     }
     let mem_imm: Vec<String> = (0..4).map(|_| (4 * rng.below(40)).to_string()).collect();
     let _ = writeln!(head, "IMM[{IMMS}] UINT32 {{{}}}", mem_imm.join(", "));
-    let _ = writeln!(head, "IMM[{}] UINT32 {{0, 1, {IN_WORDS}, {OUT_WORDS}}}", IMMS + 1);
+    let _ = writeln!(
+        head,
+        "IMM[{}] UINT32 {{0, 1, {IN_WORDS}, {OUT_WORDS}}}",
+        IMMS + 1
+    );
     let _ = writeln!(head, "IMM[{}] UINT32 {{1, 2, 3, 5}}", IMMS + 2);
     let cases: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
     let _ = writeln!(head, "IMM[{}] UINT32 {{{}}}", IMMS + 3, cases.join(", "));
@@ -418,28 +437,70 @@ pub fn generate(seed: u64) -> Case {
     };
     // inputs: TEMP[0..3] from BUFFER[0] at tid * IN_WORDS * 4
     let t = TEMPS + 4;
-    g.line(&format!("UMUL TEMP[{t}].x, SV[0].xxxx, IMM[{}].zzzz", IMMS + 1));
-    g.line(&format!("SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz", IMMS + 2));
-    g.line(&format!("UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww", IMMS + 1));
-    g.line(&format!("SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz", IMMS + 2));
+    g.line(&format!(
+        "UMUL TEMP[{t}].x, SV[0].xxxx, IMM[{}].zzzz",
+        IMMS + 1
+    ));
+    g.line(&format!(
+        "SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
+        IMMS + 2
+    ));
+    g.line(&format!(
+        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
+        IMMS + 1
+    ));
+    g.line(&format!(
+        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+        IMMS + 2
+    ));
     for r in 0..4 {
         g.line(&format!("LOAD TEMP[{r}], BUFFER[0], TEMP[{t}].xxxx"));
-        g.line(&format!("UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].wwww", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].xxxx", IMMS + 2));
+        g.line(&format!(
+            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].wwww",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].xxxx",
+            IMMS + 2
+        ));
     }
     g.line("UARL ADDR[0], TEMP[0]");
     let n = 10 + g.rng.below(25) as usize;
     g.block(n);
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
-        g.line(&format!("UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].xxxx", IMMS + 2));
-        g.line(&format!("UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy", IMMS + 2));
+        g.line(&format!(
+            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].xxxx",
+            IMMS + 2
+        ));
+        g.line(&format!(
+            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy",
+            IMMS + 2
+        ));
     }
     g.line("END");
     let body = std::mem::take(&mut g.out);
@@ -469,7 +530,11 @@ struct Outcome {
     buffers: Vec<Vec<u8>>,
 }
 
-fn run_engine(case: &Case, shader: &crate::ir::Shader, engine: Engine) -> (Outcome, Option<String>) {
+fn run_engine(
+    case: &Case,
+    shader: &crate::ir::Shader,
+    engine: Engine,
+) -> (Outcome, Option<String>) {
     let program = match Program::compile_engine(shader, Numerics::Ieee, engine) {
         Ok(p) => p,
         Err(e) => {
@@ -526,7 +591,17 @@ pub enum Verdict {
 
 /// Runs case `seed` on both engines and compares everything.
 pub fn check(seed: u64) -> Verdict {
-    let case = generate(seed);
+    check_case(generate(seed), seed)
+}
+
+/// Runs `text` with the inputs of case `seed` (to reduce a finding by hand).
+pub fn check_text(text: &str, seed: u64) -> Verdict {
+    let mut case = generate(seed);
+    case.text = text.to_string();
+    check_case(case, seed)
+}
+
+fn check_case(case: Case, seed: u64) -> Verdict {
     let Ok((shader, _)) = crate::assemble(&case.text) else {
         return Verdict::Invalid;
     };
@@ -540,11 +615,17 @@ pub fn check(seed: u64) -> Verdict {
     }
     let mut d = format!("seed {seed:#x}: the engines differ\n");
     if want.compiled != got.compiled || want.run != got.run {
-        let _ = writeln!(d, "interp: {:?} {:?}\njit:    {:?} {:?}", want.compiled, want.run, got.compiled, got.run);
+        let _ = writeln!(
+            d,
+            "interp: {:?} {:?}\njit:    {:?} {:?}",
+            want.compiled, want.run, got.compiled, got.run
+        );
     }
     for (k, (a, b)) in want.buffers.iter().zip(&got.buffers).enumerate() {
         let words = |v: &[u8]| -> Vec<u32> {
-            v.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+            v.chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
         };
         let (a, b) = (words(a), words(b));
         if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {

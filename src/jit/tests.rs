@@ -77,7 +77,22 @@ fn budget_stops_at_the_same_instruction_with_the_same_memory() {
     // the budget counts per batch: the longest batch (lanes up to 15) runs
     // 6 + 16 * 7 + 4 instructions
     let longest = 6 + 16 * 7 + 4;
-    for max in [1, 2, 5, 9, 10, 11, 17, 18, 19, 40, 77, 100, 101, longest - 1] {
+    for max in [
+        1,
+        2,
+        5,
+        9,
+        10,
+        11,
+        17,
+        18,
+        19,
+        40,
+        77,
+        100,
+        101,
+        longest - 1,
+    ] {
         let want = dispatch(&interp, &bufs, max);
         let got = dispatch(&jit, &bufs, max);
         assert!(want.0.is_err(), "budget {max} should stop the run");
@@ -92,7 +107,12 @@ fn unbound_buffer_is_the_same_error() {
     };
     let want = dispatch(&interp, &[], 1000);
     let got = dispatch(&jit, &[], 1000);
-    assert!(want.0.as_ref().unwrap_err().contains("BUFFER[0] is not bound"));
+    assert!(
+        want.0
+            .as_ref()
+            .unwrap_err()
+            .contains("BUFFER[0] is not bound")
+    );
     assert_eq!(want, got);
 }
 
@@ -122,10 +142,16 @@ fn fuzz_cases_are_identical_on_both_engines() {
         return;
     }
     let mut found = Vec::new();
-    let t = fuzz::run(0x5eed, |t| t.same + t.not_compiled + t.invalid + t.differ < 150, |d| {
-        found.push(d.to_string())
-    });
-    assert!(found.iter().all(|d| d.contains("not compiled")), "{}", found.join("\n"));
+    let t = fuzz::run(
+        0x5eed,
+        |t| t.same + t.not_compiled + t.invalid + t.differ < 150,
+        |d| found.push(d.to_string()),
+    );
+    assert!(
+        found.iter().all(|d| d.contains("not compiled")),
+        "{}",
+        found.join("\n")
+    );
     assert_eq!(t.differ, 0);
     assert_eq!(t.invalid, 0, "the generator makes valid shaders");
     assert!(t.same >= 140, "most cases compile: {t:?}");
