@@ -305,6 +305,10 @@ fn ymm(n: u32) -> AsmRegisterYmm {
 enum Key {
     Row(u32, u8),
     Const(usize),
+    /// Register `reg`'s channels `2q, 2q+1` as 64-bit lanes: lanes 0..8 in
+    /// the slot's register, 8..16 in the next one (one register when the
+    /// register is an immediate: both halves are the same).
+    Pair(u32, u8),
 }
 
 /// An innermost loop whose most used rows and constants stay in vector
@@ -313,12 +317,29 @@ enum Key {
 #[derive(Clone, Debug)]
 struct Region {
     end: usize,
-    /// (what, zmm register, written in the loop)
-    slots: Vec<(Key, u32, bool)>,
+    /// (what, first zmm register, written in the loop, uniform pair)
+    slots: Vec<Slot>,
 }
 
-/// zmm registers for loop caches (the templates use zmm0..17 and zmm31).
-const CACHE_REGS: std::ops::Range<u32> = 18..31;
+/// A loop cache entry.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: Key,
+    z: u32,
+    written: bool,
+    /// A pair whose two halves are the same register (immediates).
+    uniform: bool,
+}
+
+impl Slot {
+    /// The registers of the low and high 8 lanes of a pair.
+    fn halves(&self) -> (u32, u32) {
+        if self.uniform { (self.z, self.z) } else { (self.z, self.z + 1) }
+    }
+}
+
+/// zmm registers for loop caches (the templates use zmm0..15 and zmm31).
+const CACHE_REGS: std::ops::Range<u32> = 16..31;
 
 struct Emitter<'c> {
     a: CodeAssembler,
@@ -399,6 +420,22 @@ fn pool_off(p: i32) -> i32 {
 
 fn frame_off(depth: usize, word: usize) -> i32 {
     off::FRAMES + (depth * 16 + word * 4) as i32
+}
+
+/// Pairs selected by a writemask: both bits (`both`) or either bit.
+fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
+    if both {
+        [mask & 3 == 3, mask & 12 == 12]
+    } else {
+        [mask & 3 != 0, mask & 12 != 0]
+    }
+}
+
+/// The register pair `q` a 64-bit source's pair `p` reads whole and in
+/// order (channels `2q, 2q+1`), if it does.
+fn aligned_pair(s: &Src, p: usize) -> Option<u8> {
+    let (a, b) = (s.swz[2 * p] & 3, s.swz[2 * p + 1] & 3);
+    (a % 2 == 0 && b == a + 1).then_some(a / 2)
 }
 
 /// True when a source is read inline: a direct register or constant, with
@@ -549,6 +586,7 @@ impl<'c> Emitter<'c> {
     /// IF/UIF/ELSE/ENDIF/BRK/CONT.
     fn region(&mut self, b: usize, plans: &[Plan]) -> Option<Region> {
         let end = self.code.insts[b].target as usize;
+        // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
         fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
             match uses.iter_mut().find(|(u, _, _)| *u == k) {
@@ -595,23 +633,21 @@ impl<'c> Emitter<'c> {
                 }
                 Plan::Pair(op, n, both) => {
                     let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
-                    for p in 0..2 {
-                        let sel = if both {
-                            m >> (2 * p) & 3 == 3
-                        } else {
-                            m >> (2 * p) & 3 != 0
-                        };
-                        if !sel {
-                            continue;
-                        }
+                    for p in pairs_of(m, both).iter().enumerate().filter(|(_, s)| **s).map(|(p, _)| p) {
                         let srcs = if shift { 1 } else { n };
                         for k in 0..srcs {
-                            reads.extend([(k, 2 * p), (k, 2 * p + 1)]);
+                            let src = inst.src[k];
+                            match (src.kind, aligned_pair(&src, p)) {
+                                (SrcKind::Reg(r), Some(q)) => note(&mut uses, Key::Pair(r, q), false),
+                                _ => reads.extend([(k, 2 * p), (k, 2 * p + 1)]),
+                            }
                         }
                         if shift {
                             reads.push((1, p));
                         }
-                        writes.extend([2 * p, 2 * p + 1]);
+                        if let Some(r) = dst {
+                            note(&mut uses, Key::Pair(r, p as u8), true);
+                        }
                     }
                 }
             }
@@ -626,13 +662,45 @@ impl<'c> Emitter<'c> {
                 }
             }
         }
-        // the most used first (stable: first use wins ties)
-        uses.sort_by(|a, b| b.1.cmp(&a.1));
-        let slots = uses
-            .into_iter()
-            .zip(CACHE_REGS)
-            .map(|((k, _, w), z)| (k, z, w))
+        // rows of a pair used as 64-bit lanes live in the pair's entry
+        let pairs: Vec<(u32, u8)> = uses
+            .iter()
+            .filter_map(|(k, _, _)| match k {
+                Key::Pair(r, q) => Some((*r, *q)),
+                _ => None,
+            })
             .collect();
+        let mut merged: Vec<(Key, u32, bool)> = Vec::new();
+        for (k, n, w) in uses {
+            let owner = match k {
+                Key::Row(r, c) if pairs.contains(&(r, c / 2)) => Key::Pair(r, c / 2),
+                k => k,
+            };
+            note(&mut merged, owner, w);
+            if let Some(e) = merged.iter_mut().find(|(u, _, _)| *u == owner) {
+                e.1 += n - 1;
+            }
+        }
+        // the most used first (stable: first use wins ties)
+        merged.sort_by(|a, b| b.1.cmp(&a.1));
+        let imm = self.code.imm;
+        let mut next = CACHE_REGS.start;
+        let mut slots = Vec::new();
+        for (key, _, written) in merged {
+            let uniform = matches!(key, Key::Pair(r, _) if r >= imm.base && r < imm.base + imm.len);
+            let need = if matches!(key, Key::Pair(..)) && !uniform { 2 } else { 1 };
+            if next + need > CACHE_REGS.end {
+                continue;
+            }
+            slots.push(Slot {
+                key,
+                z: next,
+                written,
+                uniform,
+            });
+            next += need;
+        }
+        // a pair that did not fit: its rows are read and written in memory
         Some(Region { end, slots })
     }
 
@@ -729,7 +797,9 @@ impl<'c> Emitter<'c> {
         for m in [r9d, r10d, r11d, esi, edi] {
             a.and(ebp, m)?;
         }
-        a.kmovw(k1, ebp)
+        a.kmovw(k1, ebp)?;
+        // k4: the exec bits of lanes 8..16, for 64-bit lanes in high halves
+        a.kshiftrw(k4, k1, 8)
     }
 
     /// Writes the mask registers to the context (before a call or the exit).
@@ -745,7 +815,8 @@ impl<'c> Emitter<'c> {
         for m in MASKS {
             self.a.mov(mreg(m), dword_ptr(rbx + mask_off(m)))?;
         }
-        self.a.kmovw(k1, ebp)
+        self.a.kmovw(k1, ebp)?;
+        self.a.kshiftrw(k4, k1, 8)
     }
 
     /// Jumps to instruction `t` when no lane is active.
@@ -768,10 +839,14 @@ impl<'c> Emitter<'c> {
 
     /// The cache register holding `key` in the loop being emitted.
     fn cached(&self, key: Key) -> Option<u32> {
+        self.slot(key).map(|s| s.z)
+    }
+
+    fn slot(&self, key: Key) -> Option<Slot> {
         self.active
             .as_ref()
-            .and_then(|r| r.slots.iter().find(|(k, _, _)| *k == key))
-            .map(|(_, z, _)| *z)
+            .and_then(|r| r.slots.iter().find(|s| s.key == key))
+            .copied()
     }
 
     /// The key of a source channel, when it is a direct row or constant.
@@ -792,10 +867,20 @@ impl<'c> Emitter<'c> {
         let modified = matches!(s.modifier, Modifier::Apply { abs, neg, .. } if (abs || neg) && (!wide || c % 2 == 1));
         let key = self.key_of(s, c);
         let r = zmm(z);
-        match key.and_then(|k| self.cached(k)) {
-            Some(cz) if !modified => return Ok(cz),
-            Some(cz) => self.a.vmovdqa32(r, zmm(cz))?,
-            None => match (s.kind, key) {
+        let pair = match s.kind {
+            SrcKind::Reg(reg) => self.slot(Key::Pair(reg, (s.swz[c] & 3) / 2)),
+            _ => None,
+        };
+        match (key.and_then(|k| self.cached(k)), pair) {
+            (Some(cz), _) if !modified => return Ok(cz),
+            (Some(cz), _) => self.a.vmovdqa32(r, zmm(cz))?,
+            (None, Some(ps)) => {
+                let (lo, hi) = ps.halves();
+                let odd = (s.swz[c] & 1) as i32;
+                self.a.vmovdqu32(r, zmmword_ptr(rbx + off::PERM + 128 + 64 * odd))?;
+                self.a.vpermi2d(r, zmm(lo), zmm(hi))?;
+            }
+            (None, None) => match (s.kind, key) {
                 (SrcKind::Reg(reg), _) => self
                     .a
                     .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, s.swz[c] & 3)))?,
@@ -821,20 +906,30 @@ impl<'c> Emitter<'c> {
         Ok(z)
     }
 
-    /// Loads every cache register of the active loop (`written_only`: the
-    /// ones the loop writes are stored instead).
+    /// Loads every cache register of the active loop from the register file.
     fn cache_load(&mut self) -> A {
         let Some(r) = self.active.clone() else {
             return Ok(());
         };
-        for (key, z, _) in r.slots {
-            match key {
+        for sl in r.slots {
+            let z = zmm(sl.z);
+            match sl.key {
                 Key::Row(reg, chan) => self
                     .a
-                    .vmovdqu32(zmm(z), zmmword_ptr(r12 + row_off(reg, chan)))?,
-                Key::Const(k) => self
-                    .a
-                    .vpbroadcastd(zmm(z), dword_ptr(r14 + (4 * k) as i32))?,
+                    .vmovdqu32(z, zmmword_ptr(r12 + row_off(reg, chan)))?,
+                Key::Const(k) => self.a.vpbroadcastd(z, dword_ptr(r14 + (4 * k) as i32))?,
+                Key::Pair(reg, q) => {
+                    let a = &mut self.a;
+                    a.vmovdqu32(zmm(14), zmmword_ptr(r12 + row_off(reg, 2 * q)))?;
+                    a.vmovdqu32(zmm(15), zmmword_ptr(r12 + row_off(reg, 2 * q + 1)))?;
+                    let (lo, hi) = sl.halves();
+                    a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
+                    a.vpermi2d(zmm(lo), zmm(14), zmm(15))?;
+                    if hi != lo {
+                        a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
+                        a.vpermi2d(zmm(hi), zmm(14), zmm(15))?;
+                    }
+                }
             }
         }
         Ok(())
@@ -845,10 +940,24 @@ impl<'c> Emitter<'c> {
         let Some(r) = self.active.clone() else {
             return Ok(());
         };
-        for (key, z, written) in r.slots {
-            if let (Key::Row(reg, chan), true) = (key, written) {
-                self.a
-                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, chan)), zmm(z))?;
+        for sl in r.slots {
+            if !sl.written {
+                continue;
+            }
+            match sl.key {
+                Key::Row(reg, chan) => self
+                    .a
+                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, chan)), zmm(sl.z))?,
+                Key::Pair(reg, q) => {
+                    let (lo, hi) = sl.halves();
+                    for h in 0..2u8 {
+                        let a = &mut self.a;
+                        a.vmovdqu32(zmm(14), zmmword_ptr(rbx + off::PERM + 128 + 64 * h as i32))?;
+                        a.vpermi2d(zmm(14), zmm(lo), zmm(hi))?;
+                        a.vmovdqu32(zmmword_ptr(r12 + row_off(reg, 2 * q + h)), zmm(14))?;
+                    }
+                }
+                Key::Const(_) => {}
             }
         }
         Ok(())
@@ -857,12 +966,36 @@ impl<'c> Emitter<'c> {
     /// Stores zmm `z` to channel `c` of a direct destination for the active lanes.
     fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
         if let DstKind::Reg(reg) = inst.dst[0].kind {
+            if let Some(ps) = self.slot(Key::Pair(reg, c as u8 / 2)) {
+                return self.store_into_pair(ps, c % 2, z);
+            }
             match self.cached(Key::Row(reg, c as u8)) {
                 Some(cz) => self.a.vmovdqa32(zmm(cz).k1(), zmm(z))?,
                 None => self
                     .a
                     .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?,
             }
+        }
+        Ok(())
+    }
+
+    /// Writes 32-bit row `z` as word `h` (0 low, 1 high) of a pair-form cache
+    /// entry, for the active lanes (zmm14, zmm15 scratch).
+    fn store_into_pair(&mut self, ps: Slot, h: usize, z: u32) -> A {
+        let (lo, hi) = ps.halves();
+        let keep = if h == 0 { pool::KEEP_HIGH } else { pool::KEEP_LOW };
+        let a = &mut self.a;
+        a.vextracti32x8(ymm(15), zmm(z), 1)?;
+        a.vpmovzxdq(zmm(14), ymm(z))?;
+        a.vpmovzxdq(zmm(15), ymm(15))?;
+        for (t, half, k) in [(14, lo, k1), (15, hi, k4)] {
+            if h == 1 {
+                a.vpsllq(zmm(t), zmm(t), 32)?;
+            }
+            // t = word | (old & keep): 0xF8 = A | (B & C)
+            a.vpternlogq(zmm(t), zmm(half), qword_bcst(rbx + pool_off(keep)), 0xF8)?;
+            let dst = if k == k1 { zmm(half).k1() } else { zmm(half).k4() };
+            a.vmovdqa64(dst, zmm(t))?;
         }
         Ok(())
     }
@@ -1089,45 +1222,73 @@ impl<'c> Emitter<'c> {
         Ok(self.replicate(inst)?)
     }
 
-    /// Loads pair `p` of source `s` as 64-bit lanes: lanes 0..8 in `lo`, 8..16 in `hi`.
-    fn fetch_pair(&mut self, lo: u32, hi: u32, s: &Src, p: usize) -> R {
+    /// Pair `p` of source `s` as 64-bit lanes (lanes 0..8, lanes 8..16):
+    /// the loop cache's registers when it holds them (unmodified), else
+    /// built in `lo`, `hi`. Returns the registers.
+    fn fetch_pair(&mut self, lo: u32, hi: u32, s: &Src, p: usize) -> Result<(u32, u32), EmitError> {
+        if let SrcKind::Reg(r) = s.kind
+            && let Some(q) = aligned_pair(s, p)
+            && let Some(sl) = self.slot(Key::Pair(r, q))
+        {
+            let (a, b) = sl.halves();
+            let (abs, neg) = match s.modifier {
+                Modifier::Apply { abs, neg, .. } => (abs, neg),
+                Modifier::None => (false, false),
+            };
+            if !abs && !neg {
+                return Ok((a, b));
+            }
+            for (src, dst) in [(a, lo), (b, hi)] {
+                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+                let mut from = src;
+                if abs {
+                    self.a.vpandq(zmm(dst), zmm(from), bc(pool::D_ABS))?;
+                    from = dst;
+                }
+                if neg {
+                    self.a.vpxorq(zmm(dst), zmm(from), bc(pool::D_SIGN))?;
+                }
+            }
+            return Ok((lo, hi));
+        }
         let x = self.fetch(4, s, 2 * p, true)?;
         let y = self.fetch(5, s, 2 * p + 1, true)?;
         let a = &mut self.a;
         a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
         a.vpermi2d(zmm(lo), zmm(x), zmm(y))?;
         a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
-        Ok(a.vpermi2d(zmm(hi), zmm(x), zmm(y))?)
+        a.vpermi2d(zmm(hi), zmm(x), zmm(y))?;
+        Ok((lo, hi))
     }
 
     fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
         let m = inst.dst[0].mask;
-        let pairs = if both {
-            [m & 3 == 3, m & 12 == 12]
-        } else {
-            [m & 3 != 0, m & 12 != 0]
-        };
+        let pairs = pairs_of(m, both);
         let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
         for p in 0..2 {
             if !pairs[p] {
                 continue;
             }
-            // sources: (8,9), (10,11), (12,13); result (14,15)
+            // sources in (8,9), (10,11), (12,13) unless cached; result of pair p in (2p, 2p+1)
             let srcs = if shift { 1 } else { n };
+            let mut regs = [(8, 9), (10, 11), (12, 13)];
             for k in 0..srcs {
-                self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
+                regs[k] = self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
             }
             if shift {
                 // the count: src1 channel p (x for the xy pair, y for zw)
                 let n = self.fetch(6, &inst.src[1], p, false)?;
                 let a = &mut self.a;
                 a.vpandd(zmm(6), zmm(n), dword_bcst(rbx + pool_off(pool::MASK63)))?;
-                a.vextracti32x8(ymm(17), zmm(6), 1)?;
+                a.vextracti32x8(ymm(5), zmm(6), 1)?;
                 a.vpmovzxdq(zmm(10), ymm(6))?;
-                a.vpmovzxdq(zmm(11), ymm(17))?;
+                a.vpmovzxdq(zmm(11), ymm(5))?;
+                regs[1] = (10, 11);
             }
-            for h in 0..2u32 {
-                let (x, y, z, o) = (zmm(8 + h), zmm(10 + h), zmm(12 + h), zmm(14 + h));
+            for h in 0..2usize {
+                let pick = |r: (u32, u32)| zmm(if h == 0 { r.0 } else { r.1 });
+                let (x, y, z) = (pick(regs[0]), pick(regs[1]), pick(regs[2]));
+                let o = zmm(2 * p as u32 + h as u32);
                 let a = &mut self.a;
                 let bc = |p: i32| qword_bcst(rbx + pool_off(p));
                 match op {
@@ -1135,8 +1296,8 @@ impl<'c> Emitter<'c> {
                     Op64::Dmul => a.vmulpd(o, x, y),
                     Op64::Ddiv => a.vdivpd(o, x, y),
                     Op64::Dmad => a
-                        .vmulpd(zmm(16), x, y)
-                        .and_then(|_| a.vaddpd(o, zmm(16), z)),
+                        .vmulpd(zmm(7), x, y)
+                        .and_then(|_| a.vaddpd(o, zmm(7), z)),
                     Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
                     Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
                     Op64::U64add => a.vpaddq(o, x, y),
@@ -1147,21 +1308,34 @@ impl<'c> Emitter<'c> {
                     Op64::I64shr => a.vpsravq(o, x, y),
                 }?;
                 if inst.saturate {
-                    self.saturate64(14 + h)?;
+                    self.saturate64(2 * p as u32 + h as u32)?;
                 }
             }
-            // back to rows: low words → zmm(2p), high words → zmm(2p+1)
-            let a = &mut self.a;
-            let (lo, hi) = (zmm(2 * p as u32), zmm(2 * p as u32 + 1));
-            a.vmovdqu32(lo, zmmword_ptr(rbx + off::PERM + 128))?;
-            a.vpermi2d(lo, zmm(14), zmm(15))?;
-            a.vmovdqu32(hi, zmmword_ptr(rbx + off::PERM + 192))?;
-            a.vpermi2d(hi, zmm(14), zmm(15))?;
         }
-        for c in 0..4 {
-            if pairs[c / 2] {
-                self.store(inst, c, c as u32)?;
+        // every source read: store the pairs
+        for p in 0..2 {
+            if !pairs[p] {
+                continue;
             }
+            let (rlo, rhi) = (2 * p as u32, 2 * p as u32 + 1);
+            let cached = match inst.dst[0].kind {
+                DstKind::Reg(r) => self.slot(Key::Pair(r, p as u8)),
+                _ => None,
+            };
+            if let Some(sl) = cached {
+                let (lo, hi) = sl.halves();
+                self.a.vmovdqa64(zmm(lo).k1(), zmm(rlo))?;
+                self.a.vmovdqa64(zmm(hi).k4(), zmm(rhi))?;
+                continue;
+            }
+            // back to rows: low words → zmm12, high words → zmm13
+            let a = &mut self.a;
+            a.vmovdqu32(zmm(12), zmmword_ptr(rbx + off::PERM + 128))?;
+            a.vpermi2d(zmm(12), zmm(rlo), zmm(rhi))?;
+            a.vmovdqu32(zmm(13), zmmword_ptr(rbx + off::PERM + 192))?;
+            a.vpermi2d(zmm(13), zmm(rlo), zmm(rhi))?;
+            self.store(inst, 2 * p, 12)?;
+            self.store(inst, 2 * p + 1, 13)?;
         }
         Ok(())
     }

@@ -44,6 +44,9 @@ pub(super) mod pool {
     pub const D_ABS: i32 = 8;
     pub const D_SIGN: i32 = 10;
     pub const D_ZERO: i32 = 12;
+    /// 64-bit masks keeping the high / low word of a lane.
+    pub const KEEP_HIGH: i32 = 14;
+    pub const KEEP_LOW: i32 = 16;
 }
 
 /// What the generated code works on (one per thread, reused by every batch).
@@ -67,7 +70,7 @@ pub(super) struct Ctx {
     pub seg_start: u32,
     pub seg_len: u32,
     pub masks: [u32; 8],
-    pub pool: [u32; 16],
+    pub pool: [u32; 18],
     /// Control-flow frames, by static nesting depth (4 words each).
     pub frames: [[u32; 4]; MAX_DEPTH],
     pub const_vals: [u32; MAX_CONSTS],
@@ -93,7 +96,7 @@ pub(super) mod off {
 
 impl Ctx {
     fn new_boxed() -> Box<Ctx> {
-        let mut pool = [0u32; 16];
+        let mut pool = [0u32; 18];
         let mut put = |i: i32, v: u32| pool[i as usize] = v;
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);
@@ -109,6 +112,8 @@ impl Ctx {
         put64(pool::D_ABS, 0x7fff_ffff_ffff_ffff);
         put64(pool::D_SIGN, 0x8000_0000_0000_0000);
         put64(pool::D_ZERO, 0);
+        put64(pool::KEEP_HIGH, 0xffff_ffff_0000_0000);
+        put64(pool::KEEP_LOW, 0x0000_0000_ffff_ffff);
         let perm = [
             std::array::from_fn(|i| (i / 2 + (i % 2) * 16) as u32),
             std::array::from_fn(|i| (8 + i / 2 + (i % 2) * 16) as u32),
