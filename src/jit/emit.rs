@@ -334,7 +334,11 @@ struct Slot {
 impl Slot {
     /// The registers of the low and high 8 lanes of a pair.
     fn halves(&self) -> (u32, u32) {
-        if self.uniform { (self.z, self.z) } else { (self.z, self.z + 1) }
+        if self.uniform {
+            (self.z, self.z)
+        } else {
+            (self.z, self.z + 1)
+        }
     }
 }
 
@@ -633,12 +637,19 @@ impl<'c> Emitter<'c> {
                 }
                 Plan::Pair(op, n, both) => {
                     let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
-                    for p in pairs_of(m, both).iter().enumerate().filter(|(_, s)| **s).map(|(p, _)| p) {
+                    for p in pairs_of(m, both)
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| **s)
+                        .map(|(p, _)| p)
+                    {
                         let srcs = if shift { 1 } else { n };
                         for k in 0..srcs {
                             let src = inst.src[k];
                             match (src.kind, aligned_pair(&src, p)) {
-                                (SrcKind::Reg(r), Some(q)) => note(&mut uses, Key::Pair(r, q), false),
+                                (SrcKind::Reg(r), Some(q)) => {
+                                    note(&mut uses, Key::Pair(r, q), false)
+                                }
                                 _ => reads.extend([(k, 2 * p), (k, 2 * p + 1)]),
                             }
                         }
@@ -688,7 +699,11 @@ impl<'c> Emitter<'c> {
         let mut slots = Vec::new();
         for (key, _, written) in merged {
             let uniform = matches!(key, Key::Pair(r, _) if r >= imm.base && r < imm.base + imm.len);
-            let need = if matches!(key, Key::Pair(..)) && !uniform { 2 } else { 1 };
+            let need = if matches!(key, Key::Pair(..)) && !uniform {
+                2
+            } else {
+                1
+            };
             if next + need > CACHE_REGS.end {
                 continue;
             }
@@ -877,7 +892,8 @@ impl<'c> Emitter<'c> {
             (None, Some(ps)) => {
                 let (lo, hi) = ps.halves();
                 let odd = (s.swz[c] & 1) as i32;
-                self.a.vmovdqu32(r, zmmword_ptr(rbx + off::PERM + 128 + 64 * odd))?;
+                self.a
+                    .vmovdqu32(r, zmmword_ptr(rbx + off::PERM + 128 + 64 * odd))?;
                 self.a.vpermi2d(r, zmm(lo), zmm(hi))?;
             }
             (None, None) => match (s.kind, key) {
@@ -914,9 +930,9 @@ impl<'c> Emitter<'c> {
         for sl in r.slots {
             let z = zmm(sl.z);
             match sl.key {
-                Key::Row(reg, chan) => self
-                    .a
-                    .vmovdqu32(z, zmmword_ptr(r12 + row_off(reg, chan)))?,
+                Key::Row(reg, chan) => {
+                    self.a.vmovdqu32(z, zmmword_ptr(r12 + row_off(reg, chan)))?
+                }
                 Key::Const(k) => self.a.vpbroadcastd(z, dword_ptr(r14 + (4 * k) as i32))?,
                 Key::Pair(reg, q) => {
                     let a = &mut self.a;
@@ -983,7 +999,11 @@ impl<'c> Emitter<'c> {
     /// entry, for the active lanes (zmm14, zmm15 scratch).
     fn store_into_pair(&mut self, ps: Slot, h: usize, z: u32) -> A {
         let (lo, hi) = ps.halves();
-        let keep = if h == 0 { pool::KEEP_HIGH } else { pool::KEEP_LOW };
+        let keep = if h == 0 {
+            pool::KEEP_HIGH
+        } else {
+            pool::KEEP_LOW
+        };
         let a = &mut self.a;
         a.vextracti32x8(ymm(15), zmm(z), 1)?;
         a.vpmovzxdq(zmm(14), ymm(z))?;
@@ -994,7 +1014,11 @@ impl<'c> Emitter<'c> {
             }
             // t = word | (old & keep): 0xF8 = A | (B & C)
             a.vpternlogq(zmm(t), zmm(half), qword_bcst(rbx + pool_off(keep)), 0xF8)?;
-            let dst = if k == k1 { zmm(half).k1() } else { zmm(half).k4() };
+            let dst = if k == k1 {
+                zmm(half).k1()
+            } else {
+                zmm(half).k4()
+            };
             a.vmovdqa64(dst, zmm(t))?;
         }
         Ok(())
@@ -1295,9 +1319,7 @@ impl<'c> Emitter<'c> {
                     Op64::Dadd => a.vaddpd(o, x, y),
                     Op64::Dmul => a.vmulpd(o, x, y),
                     Op64::Ddiv => a.vdivpd(o, x, y),
-                    Op64::Dmad => a
-                        .vmulpd(zmm(7), x, y)
-                        .and_then(|_| a.vaddpd(o, zmm(7), z)),
+                    Op64::Dmad => a.vmulpd(zmm(7), x, y).and_then(|_| a.vaddpd(o, zmm(7), z)),
                     Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
                     Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
                     Op64::U64add => a.vpaddq(o, x, y),
