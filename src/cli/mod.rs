@@ -230,6 +230,16 @@ enum Verb {
     },
 }
 
+/// With `--engine jit` (or `TGSI_ENGINE=jit`), says on stderr when the
+/// interpreter runs the shader instead, and why (the opcode or construct).
+pub(crate) fn engine_note(name: &str, program: &tgsi::exec::Program) {
+    if tgsi::exec::Engine::default_engine() == tgsi::exec::Engine::Jit
+        && let Some(why) = program.fallback_reason()
+    {
+        eprintln!("{name}: note: the interpreter runs this shader: {why}");
+    }
+}
+
 /// `tgsi fuzz --file`: one shader with the inputs of case `seed`.
 fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
     use tgsi::jit::fuzz::Verdict;
@@ -333,19 +343,11 @@ pub fn main() -> ExitCode {
         } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
-        Verb::Fuzz {
-            seconds,
-            seed,
-            cases,
-            show: Some(n),
-            ..
-        } => {
-            let _ = (seconds, seed, cases);
+        Verb::Fuzz { show: Some(n), .. } => {
             print!("{}", tgsi::jit::fuzz::generate(n).text);
             Ok(ExitCode::SUCCESS)
         }
         Verb::Fuzz {
-            seconds,
             seed,
             file: Some(path),
             ..

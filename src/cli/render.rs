@@ -175,6 +175,7 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         tgsi::exec::Numerics::Ieee
     };
     let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    super::engine_note(name, &program);
     let mut res = Resources::default();
     if let Some(data) = &args.data {
         load_data(data, &mut res)?;

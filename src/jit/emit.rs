@@ -693,7 +693,7 @@ impl<'c> Emitter<'c> {
             }
         }
         // the most used first (stable: first use wins ties)
-        merged.sort_by(|a, b| b.1.cmp(&a.1));
+        merged.sort_by_key(|e| std::cmp::Reverse(e.1));
         let imm = self.code.imm;
         let mut next = CACHE_REGS.start;
         let mut slots = Vec::new();
@@ -787,7 +787,6 @@ impl<'c> Emitter<'c> {
             self.a.mov(eax, status)?;
             self.a.jmp(exit)?;
         }
-        let exit = exit;
         let a = &mut self.a;
         place(a, exit)?;
         a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
@@ -1062,15 +1061,14 @@ impl<'c> Emitter<'c> {
 
     fn instruction(&mut self, i: usize, plan: Plan, depth: usize, frames: &[Frame]) -> R {
         let inst = self.code.insts[i];
-        let r = match plan {
+        match plan {
             Plan::Flow => self.flow(i, &inst, depth, frames),
             Plan::Call => Ok(self.call_step(i)?),
-            Plan::Comp(op, n) => return self.comp(&inst, op, n),
-            Plan::Scalar(op) => return self.scalar(&inst, op),
-            Plan::Row(k) => return self.row_kernel(i, &inst, k),
-            Plan::Pair(op, n, both) => return self.pair(&inst, op, n, both),
-        };
-        r
+            Plan::Comp(op, n) => self.comp(&inst, op, n),
+            Plan::Scalar(op) => self.scalar(&inst, op),
+            Plan::Row(k) => self.row_kernel(i, &inst, k),
+            Plan::Pair(op, n, both) => self.pair(&inst, op, n, both),
+        }
     }
 
     fn call_step(&mut self, i: usize) -> A {

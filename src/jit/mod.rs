@@ -23,6 +23,7 @@
 //! [`crate::exec::Program::fallback_reason`] says why.
 
 #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+#[allow(clippy::needless_range_loop)] // channel and pair loops index several arrays in lockstep
 mod emit;
 #[cfg(all(feature = "jit", target_arch = "x86_64"))]
 mod native;
