@@ -414,17 +414,20 @@ impl Batch {
         self.interpret(code, env, shared)
     }
 
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// The compiled engine's view of the batch masks: (cond, loop, cont, switch, func).
     pub(crate) fn flow_masks(&self) -> [Mask; 5] {
         [self.cond, self.loop_mask, self.cont, self.switch, self.func]
     }
 
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// The error of a batch whose budget ran out at instruction `pc`.
     pub(crate) fn budget_exhausted(&mut self, code: &Code, env: &Env, pc: usize) -> ExecError {
         self.pc = pc;
         self.budget_error(code, env)
     }
 
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// Runs instruction `pc`, which is not a control-flow instruction, for
     /// the active lanes (`exec`/`exec_row` set by the caller) exactly as the
     /// interpreter's loop does: the compiled engine's call for the opcodes
