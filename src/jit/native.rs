@@ -17,6 +17,8 @@ use std::ptr::NonNull;
 
 /// Most distinct direct constant words one program reads inline.
 pub(super) const MAX_CONSTS: usize = 256;
+/// Buffers LOAD/STORE reach inline (`BUFFER[0..MAX_BUFFERS]`).
+pub(super) const MAX_BUFFERS: usize = 16;
 
 type Row = [u32; 16];
 
@@ -47,6 +49,13 @@ pub(super) mod pool {
     /// 64-bit masks keeping the high / low word of a lane.
     pub const KEEP_HIGH: i32 = 14;
     pub const KEEP_LOW: i32 = 16;
+    /// 3, and the byte offsets of channels y, z, w.
+    pub const MASK3: i32 = 18;
+    pub const FOUR: i32 = 19;
+    pub const EIGHT: i32 = 20;
+    pub const TWELVE: i32 = 21;
+    /// 1, 2, 3, 4 (word gaps).
+    pub const INT1: i32 = 22;
 }
 
 /// What the generated code works on (one per thread, reused by every batch).
@@ -70,7 +79,10 @@ pub(super) struct Ctx {
     pub seg_start: u32,
     pub seg_len: u32,
     pub masks: [u32; 8],
-    pub pool: [u32; 18],
+    pub pool: [u32; 26],
+    /// Per buffer: its words' address, then the last byte address a whole
+    /// word may start at (low half) and 1 when inline access is allowed (high half).
+    pub buffers: [[u64; 2]; MAX_BUFFERS],
     /// Control-flow frames, by static nesting depth (4 words each).
     pub frames: [[u32; 4]; MAX_DEPTH],
     pub const_vals: [u32; MAX_CONSTS],
@@ -92,11 +104,12 @@ pub(super) mod off {
     pub const MASKS: i32 = offset_of!(Ctx, masks) as i32;
     pub const POOL: i32 = offset_of!(Ctx, pool) as i32;
     pub const FRAMES: i32 = offset_of!(Ctx, frames) as i32;
+    pub const BUFFERS: i32 = offset_of!(Ctx, buffers) as i32;
 }
 
 impl Ctx {
     fn new_boxed() -> Box<Ctx> {
-        let mut pool = [0u32; 18];
+        let mut pool = [0u32; 26];
         let mut put = |i: i32, v: u32| pool[i as usize] = v;
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);
@@ -104,6 +117,13 @@ impl Ctx {
         put(pool::ZERO, 0);
         put(pool::MASK31, 31);
         put(pool::MASK63, 63);
+        put(pool::MASK3, 3);
+        put(pool::FOUR, 4);
+        put(pool::EIGHT, 8);
+        put(pool::TWELVE, 12);
+        for k in 0..4 {
+            put(pool::INT1 + k, k as u32 + 1);
+        }
         let mut put64 = |i: i32, v: u64| {
             pool[i as usize] = v as u32;
             pool[i as usize + 1] = (v >> 32) as u32;
@@ -133,6 +153,7 @@ impl Ctx {
             seg_len: 0,
             masks: [0; 8],
             pool,
+            buffers: [[0; 2]; MAX_BUFFERS],
             frames: [[0; 4]; MAX_DEPTH],
             const_vals: [0; MAX_CONSTS],
         })
@@ -232,6 +253,16 @@ pub(super) fn run(
         let ctx = slot.get_or_insert_with(Ctx::new_boxed);
         for (v, r) in ctx.const_vals.iter_mut().zip(&c.consts) {
             *v = r.word(env);
+        }
+        for (k, slot) in ctx.buffers.iter_mut().enumerate() {
+            *slot = match env.buffers.get(k) {
+                // inline: a whole word fits and every address is a
+                // non-negative 32-bit gather index
+                Some(w) if w.byte_len() >= 4 && w.byte_len() - 4 <= 0x7fff_ffff => {
+                    [w.as_ptr() as u64, (w.byte_len() - 4) as u64 | 1 << 32]
+                }
+                _ => [0, 0],
+            };
         }
         ctx.regs = b.regs.as_mut_ptr() as *mut u32;
         ctx.executed = b.executed;

@@ -156,3 +156,40 @@ fn fuzz_cases_are_identical_on_both_engines() {
     assert_eq!(t.invalid, 0, "the generator makes valid shaders");
     assert!(t.same >= 140, "most cases compile: {t:?}");
 }
+
+#[test]
+fn stores_whose_lanes_overlap_keep_the_interpreters_lane_order() {
+    // lane l writes .xy at word l * k (k = 1: each lane's y is the next lane's x),
+    // at decreasing and at unaligned addresses too
+    for (addr, k) in [("UMUL", 4), ("UMUL", 8), ("UMUL", 2), ("down", 4)] {
+        let make = if addr == "down" {
+            // 60*4 - tid*4: decreasing
+            "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nINEG TEMP[0].x, TEMP[0].xxxx\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz\n".to_string()
+        } else {
+            format!(
+                "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].{}\n",
+                if k == 4 {
+                    "xxxx"
+                } else if k == 8 {
+                    "yyyy"
+                } else {
+                    "wwww"
+                }
+            )
+        };
+        let src = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+             DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {{4, 8, 240, 2}}\n\
+             {make}UADD TEMP[1].x, SV[0].xxxx, IMM[0].yyyy\nMOV TEMP[1].y, SV[0].xxxx\n\
+             STORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1]\nLOAD TEMP[1].xy, BUFFER[0], TEMP[0].xxxx\n\
+             UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nSTORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1].yxyy\nEND\n"
+        );
+        let Some((interp, jit)) = both(&src) else {
+            return;
+        };
+        let bufs = vec![vec![0u8; 70 * 4]];
+        let want = dispatch(&interp, &bufs, 1_000_000);
+        assert!(want.0.is_ok(), "{want:?}");
+        assert_eq!(want, dispatch(&jit, &bufs, 1_000_000), "{addr} {k}");
+    }
+}
