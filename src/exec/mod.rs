@@ -503,17 +503,25 @@ impl Program {
     ) {
         let code = &self.code;
         let [bw, bh, _] = code.block_size;
-        let local = |l: usize| -> [u32; 3] {
-            let li = (k * LANES + l) as u64;
-            [
-                (li % bw as u64) as u32,
-                ((li / bw as u64) % bh as u64) as u32,
-                (li / (bw as u64 * bh as u64)) as u32,
-            ]
-        };
         let vec3 = |v: [u32; 3], c: usize| if c < 3 { v[c] } else { 0 };
-        // once per lane, not once per channel and register (divisions)
-        let locals: [[u32; 3]; LANES] = std::array::from_fn(local);
+        // The batch's first lane by division, the others by counting on
+        // (the ids of lanes k*16 .. k*16+15 in an x-fastest block).
+        let (bw, bh) = (bw.max(1) as u64, bh.max(1) as u64);
+        let first = (k * LANES) as u64;
+        let mut at = [first % bw, (first / bw) % bh, first / (bw * bh)];
+        let mut locals = [[0u32; 3]; LANES];
+        for l in &mut locals {
+            *l = at.map(|v| v as u32);
+            at[0] += 1;
+            if at[0] == bw {
+                at[0] = 0;
+                at[1] += 1;
+                if at[1] == bh {
+                    at[1] = 0;
+                    at[2] += 1;
+                }
+            }
+        }
         for sv in &code.system_values {
             let name = sv.name;
             match name {
