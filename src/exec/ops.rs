@@ -300,8 +300,8 @@ pub fn mad(a: u32, b: u32, c: u32) -> u32 {
 /// LRP with the spec's formula `s0*s1 + (1 - s0)*s2`, every step rounded.
 #[inline]
 pub fn lrp(a: u32, b: u32, c: u32) -> u32 {
-    let s0 = fl(a);
-    (s0 * fl(b) + (1.0 - s0) * fl(c)).to_bits()
+    let one_minus = (1.0 - fl(a)).to_bits();
+    add(mul(a, b), mul(one_minus, c))
 }
 
 /// FMA: fused multiply-add, one rounding.
@@ -724,26 +724,19 @@ pub fn pow(a: u32, b: u32) -> u32 {
 /// DP2: `x0*x1`, then `+ y0*y1`; every product and sum rounded (unfused).
 #[inline]
 pub fn dp2(a: [u32; 4], b: [u32; 4]) -> u32 {
-    (fl(a[0]) * fl(b[0]) + fl(a[1]) * fl(b[1])).to_bits()
+    add(mul(a[0], b[0]), mul(a[1], b[1]))
 }
 
 /// DP3: as [`dp2`] in order x, y, z.
 #[inline]
 pub fn dp3(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = fl(a[0]) * fl(b[0]);
-    s += fl(a[1]) * fl(b[1]);
-    s += fl(a[2]) * fl(b[2]);
-    s.to_bits()
+    add(dp2(a, b), mul(a[2], b[2]))
 }
 
 /// DP4: as [`dp2`] in order x, y, z, w.
 #[inline]
 pub fn dp4(a: [u32; 4], b: [u32; 4]) -> u32 {
-    let mut s = fl(a[0]) * fl(b[0]);
-    s += fl(a[1]) * fl(b[1]);
-    s += fl(a[2]) * fl(b[2]);
-    s += fl(a[3]) * fl(b[3]);
-    s.to_bits()
+    add(dp3(a, b), mul(a[3], b[3]))
 }
 
 /// f32 → IEEE binary16 bits, round to nearest even, overflow → ±inf, NaN stays NaN.
