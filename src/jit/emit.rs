@@ -1187,10 +1187,7 @@ impl<'c> Emitter<'c> {
         // interpreter writes in cannot matter): the active lanes' word
         // addresses, in lane order, must grow by more than the span of
         // the written channels.
-        let (lo, hi) = (
-            m.trailing_zeros() as i32,
-            7 - (m as u8).leading_zeros() as i32,
-        );
+        let (lo, hi) = (m.trailing_zeros() as i32, 7 - m.leading_zeros() as i32);
         let gap = hi - lo + 1;
         {
             let a = &mut self.a;
