@@ -118,6 +118,7 @@ pub mod exec;
 pub mod format_names;
 pub mod image_io;
 pub mod ir;
+pub mod jit;
 pub mod mesh_io;
 pub mod opcode;
 pub mod pipeline;

@@ -21,12 +21,17 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Renders with the real command line and returns the PNG's pixels.
-fn render(name: &str, args: &[&str]) -> Rgba8Image {
-    let out = std::env::temp_dir().join(format!("tgsi-golden-{}-{name}.png", std::process::id()));
+/// Renders with the real command line and the given engine and returns the PNG's pixels.
+fn render(name: &str, args: &[&str], engine: &str) -> Rgba8Image {
+    let out = std::env::temp_dir().join(format!(
+        "tgsi-golden-{}-{name}-{engine}.png",
+        std::process::id()
+    ));
     let status = Command::new(env!("CARGO_BIN_EXE_tgsi"))
         .current_dir(root())
         .arg("render")
+        .arg("--engine")
+        .arg(engine)
         .args(args)
         .arg("-o")
         .arg(&out)
@@ -56,7 +61,13 @@ fn max_difference(a: &Rgba8Image, b: &Rgba8Image) -> (u8, usize) {
 }
 
 fn check(name: &str, args: &[&str]) {
-    let got = render(name, args);
+    // both engines, bit for bit the same picture
+    let got = render(name, args, "interp");
+    let compiled = render(name, args, "jit");
+    assert!(
+        got.pixels == compiled.pixels,
+        "{name}: the compiled engine's picture differs from the interpreter's"
+    );
     let golden = root().join("tests/golden").join(format!("{name}.png"));
     if std::env::var_os("TGSI_BLESS").is_some_and(|v| v == "1") {
         tgsi::image_io::save_png(&golden, &got).expect("writing the golden image");

@@ -65,6 +65,10 @@ pub enum Workload {
     /// --texture FILE.png --size WxH --frames N --out FILE.png --const
     /// N=float:...` and printing `median S s per frame`; none is bundled)
     Mesh,
+    /// time to compile every corpus shader (tests/fixtures/mesa_exec,
+    /// examples, benches/data; run from the repository) with each engine:
+    /// per shader, then the median and the worst
+    Compile,
 }
 
 #[derive(clap::Args)]
@@ -120,6 +124,95 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
     res
 }
 
+/// `tgsi bench compile`: `Program::compile` time of every corpus shader,
+/// pre-decoding only (interp) and pre-decoding plus machine code (jit).
+fn bench_compile(reps: usize) -> Result<ExitCode> {
+    use tgsi::exec::{Engine, Numerics};
+    let dirs = [
+        "tests/fixtures/mesa_exec/corpus",
+        "tests/fixtures/mesa_exec/ops",
+        "examples",
+        "benches/data",
+    ];
+    let mut files: Vec<PathBuf> = Vec::new();
+    for d in dirs {
+        if let Ok(rd) = std::fs::read_dir(d) {
+            files.extend(
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "tgsi")),
+            );
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        bail!("no corpus shader found (run from the repository root)");
+    }
+    let time = |shader: &tgsi::ir::Shader, engine: Engine| -> Option<(f64, Program)> {
+        let mut t = Vec::with_capacity(reps);
+        let mut last = None;
+        for _ in 0..reps {
+            let start = Instant::now();
+            let p = Program::compile_engine(shader, Numerics::Ieee, engine).ok()?;
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+            last = Some(p);
+        }
+        Some((median(&mut t), last?))
+    };
+    let (mut interp_ms, mut jit_ms) = (Vec::new(), Vec::new());
+    let mut worst = (0.0f64, String::new());
+    println!(
+        "shader: interp (decode) ms, jit (decode + machine code) ms, what the jit does; median of {reps}"
+    );
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let Ok((shader, _)) = tgsi::assemble(&text) else {
+            continue;
+        };
+        let (Some((ti, _)), Some((tj, p))) =
+            (time(&shader, Engine::Interp), time(&shader, Engine::Jit))
+        else {
+            println!("{}: not runnable by the machine", f.display());
+            continue;
+        };
+        let what = match (p.compiled(), p.fallback_reason()) {
+            (Some(c), _) => format!(
+                "{} instructions inline, {} through the interpreter's handlers, {} bytes",
+                c.inlined, c.called, c.code_bytes
+            ),
+            (None, Some(why)) => format!("interpreter: {why}"),
+            (None, None) => "interpreter".to_string(),
+        };
+        println!("{}: {ti:.3} ms, {tj:.3} ms, {what}", f.display());
+        if tj > worst.0 {
+            worst = (tj, f.display().to_string());
+        }
+        interp_ms.push(ti);
+        jit_ms.push(tj);
+    }
+    let n = jit_ms.len();
+    println!(
+        "{n} shaders: interp median {:.3} ms; jit median {:.3} ms, worst {:.3} ms ({})",
+        median(&mut interp_ms),
+        median(&mut jit_ms),
+        worst.0,
+        worst.1
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says which engine runs the bundled shader (and why not the compiled one).
+fn print_engine(program: &Program) {
+    match program.fallback_reason() {
+        Some(why) => println!("engine: {} ({why})", program.engine().name()),
+        None => match program.compiled() {
+            Some(c) => println!("engine: {} ({c:?})", program.engine().name()),
+            None => println!("engine: {}", program.engine().name()),
+        },
+    }
+}
+
 /// Checks the compute workload against a scalar model of the same loop.
 fn verify_compute(res: &Resources, n: usize, iters: u32) -> Result<()> {
     let mut bad = 0usize;
@@ -170,6 +263,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         Workload::Math => return mathbench::speed(args.func, args.reps),
         Workload::D3d => return super::d3dbench::bench_d3d(args),
         Workload::Mesh => return super::meshbench::bench_mesh(args),
+        Workload::Compile => return bench_compile(args.reps.max(1)),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
@@ -185,6 +279,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         "workload {:?}: {n} invocations, {} iterations, {} timed dispatches per thread count",
         args.workload, args.iters, args.reps
     );
+    print_engine(&program);
     let mut results = Vec::new();
     for &threads in &args.threads {
         let limits = Limits {
@@ -481,6 +576,7 @@ fn checksum(t: &Texture) -> u64 {
 fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
     let (shader, _) = tgsi::assemble(FRAG_SHADER).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    print_engine(&program);
     if args.size == 0 || args.size > 8192 {
         bail!("--size must be 1 to 8192 pixels");
     }

@@ -26,6 +26,30 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     verb: Verb,
+    /// Which engine runs shaders (run, test, render, bench): the compiled
+    /// AVX-512 engine where it can run (`auto`), it alone with the
+    /// interpreter for what it does not compile (`jit`), or the interpreter
+    /// (`interp`). Default: the environment variable TGSI_ENGINE, else auto
+    #[arg(long, global = true, value_enum)]
+    engine: Option<EngineArg>,
+}
+
+/// `--engine` values (the names of [`tgsi::exec::Engine::ALL`]).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    Auto,
+    Jit,
+    Interp,
+}
+
+impl From<EngineArg> for tgsi::exec::Engine {
+    fn from(e: EngineArg) -> Self {
+        match e {
+            EngineArg::Auto => tgsi::exec::Engine::Auto,
+            EngineArg::Jit => tgsi::exec::Engine::Jit,
+            EngineArg::Interp => tgsi::exec::Engine::Interp,
+        }
+    }
 }
 
 /// Processor-token numbering of the binary format.
@@ -188,10 +212,112 @@ enum Verb {
     Render(render::RenderArgs),
     /// Measure the machine against the peer workloads (see `tgsi bench --help`).
     Bench(bench::BenchArgs),
+    /// Differential fuzzing of the compiled engine against the interpreter:
+    /// random shaders (ALU, integer, 64-bit, double, conversion, flow
+    /// control, memory) on random inputs (NaN, ±inf, -0, denormals), every
+    /// output bit compared. Exit status 1 when any case differs.
+    Fuzz {
+        /// How long to run, in seconds
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// First case number (cases are numbered seeds)
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop after this many cases (0: no limit)
+        #[arg(long, default_value_t = 0)]
+        cases: u64,
+        /// Print the shader of case N (to reproduce a finding) and exit
+        #[arg(long, value_name = "N")]
+        show: Option<u64>,
+        /// Run this shader file with the inputs of case --seed (to reduce a finding)
+        #[arg(long, value_name = "PATH", conflicts_with = "show")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// With `--engine jit` (or `TGSI_ENGINE=jit`), says on stderr when the
+/// interpreter runs the shader instead, and why (the opcode or construct).
+pub(crate) fn engine_note(name: &str, program: &tgsi::exec::Program) {
+    if tgsi::exec::Engine::default_engine() == tgsi::exec::Engine::Jit
+        && let Some(why) = program.fallback_reason()
+    {
+        eprintln!("{name}: note: the interpreter runs this shader: {why}");
+    }
+}
+
+/// `tgsi fuzz --file`: one shader with the inputs of case `seed`.
+fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
+    use tgsi::jit::fuzz::Verdict;
+    let text = std::fs::read_to_string(path)?;
+    Ok(match tgsi::jit::fuzz::check_text(&text, seed) {
+        Verdict::Same => {
+            println!("identical");
+            ExitCode::SUCCESS
+        }
+        Verdict::NotCompiled(w) => {
+            println!("not compiled: {w}");
+            ExitCode::SUCCESS
+        }
+        Verdict::Invalid => {
+            println!("invalid shader");
+            ExitCode::from(2)
+        }
+        Verdict::Differ(d) => {
+            let head: Vec<&str> = d.lines().take(4).collect();
+            println!("{}", head.join("\n"));
+            ExitCode::from(1)
+        }
+    })
+}
+
+/// `tgsi fuzz`: runs the differential fuzzer, printing every difference.
+fn fuzz(seconds: u64, seed: u64, cases: u64) -> anyhow::Result<ExitCode> {
+    if !tgsi::jit::cpu_supported() {
+        anyhow::bail!("the compiled engine cannot run on this machine (needs x86-64 with AVX-512)");
+    }
+    let start = std::time::Instant::now();
+    let limit = std::time::Duration::from_secs(seconds);
+    let mut last_print = std::time::Instant::now();
+    let tally = tgsi::jit::fuzz::run(
+        seed,
+        |t| {
+            let done = t.same + t.not_compiled + t.invalid + t.differ;
+            if last_print.elapsed().as_secs() >= 30 {
+                last_print = std::time::Instant::now();
+                eprintln!(
+                    "{:.0} s: {done} cases, {} identical, {} not compiled, {} invalid, {} differ",
+                    start.elapsed().as_secs_f64(),
+                    t.same,
+                    t.not_compiled,
+                    t.invalid,
+                    t.differ
+                );
+            }
+            start.elapsed() < limit && (cases == 0 || done < cases)
+        },
+        |d| println!("{d}"),
+    );
+    println!(
+        "fuzz: {} cases in {:.1} s from seed {seed}: {} identical, {} not compiled (interpreter only), {} invalid (generator), {} differ",
+        tally.same + tally.not_compiled + tally.invalid + tally.differ,
+        start.elapsed().as_secs_f64(),
+        tally.same,
+        tally.not_compiled,
+        tally.invalid,
+        tally.differ
+    );
+    Ok(if tally.differ == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(e) = cli.engine {
+        tgsi::exec::Engine::set_default(e.into());
+    }
     let result = match cli.verb {
         Verb::Check { files, from } => textverbs::check(&files, from),
         Verb::Fmt {
@@ -222,6 +348,22 @@ pub fn main() -> ExitCode {
         } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
+        Verb::Fuzz { show: Some(n), .. } => {
+            print!("{}", tgsi::jit::fuzz::generate(n).text);
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Fuzz {
+            seed,
+            file: Some(path),
+            ..
+        } => fuzz_file(&path, seed),
+        Verb::Fuzz {
+            seconds,
+            seed,
+            cases,
+            show: None,
+            file: None,
+        } => fuzz(seconds, seed, cases),
     };
     match result {
         Ok(code) => code,

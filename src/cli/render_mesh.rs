@@ -87,6 +87,7 @@ impl Stages {
             };
             let program = Program::compile_with(&loaded.shader, numerics)
                 .map_err(|e| anyhow!("{name}: {e}"))?;
+            super::engine_note(&name, &program);
             stages.stages.push((
                 file.processor,
                 StageShader {

@@ -148,6 +148,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         tgsi::exec::Numerics::Ieee
     };
     let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    super::engine_note(name, &program);
     // Runs on the machine with the resources where the shader reads them.
     let bound =
         |res: &mut Resources,

@@ -315,6 +315,9 @@ pub struct Code {
     pub input_semantics: Vec<(u32, SemanticName, u32)>,
     /// The shader's properties (last value of each).
     pub properties: Vec<(PropertyName, u32)>,
+    /// The compiled engine's machine code for this program, when it runs
+    /// compiled (`crate::jit`); `None`: the interpreter runs it.
+    pub jit: Option<std::sync::Arc<crate::jit::Compiled>>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -727,6 +730,7 @@ impl Code {
             has_barrier,
             uses_shared,
             fast,
+            jit: None,
         })
     }
 }

@@ -969,7 +969,11 @@ mod tests {
     fn without_kernels(p: &Program) -> Program {
         let mut code = p.code.clone();
         code.fast = vec![Kernel::NONE; code.insts.len()];
-        Program { code }
+        code.jit = None;
+        Program {
+            code,
+            fallback: None,
+        }
     }
 
     #[test]

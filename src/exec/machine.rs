@@ -433,6 +433,106 @@ impl Batch {
 
     /// Runs until the batch ends or reaches a BARRIER.
     pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
+        // The compiled engine runs whole batches from their start (it is
+        // only built for programs without BARRIER, so no batch resumes).
+        if let Some(jit) = &code.jit
+            && self.pc == 0
+            && self.depth == 0
+        {
+            return jit.run(self, code, env, shared);
+        }
+        self.interpret(code, env, shared)
+    }
+
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
+    /// The compiled engine's view of the batch masks: (cond, loop, cont, switch, func).
+    pub(crate) fn flow_masks(&self) -> [Mask; 5] {
+        [self.cond, self.loop_mask, self.cont, self.switch, self.func]
+    }
+
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
+    /// The error of a batch whose budget ran out at instruction `pc`.
+    pub(crate) fn budget_exhausted(&mut self, code: &Code, env: &Env, pc: usize) -> ExecError {
+        self.pc = pc;
+        self.budget_error(code, env)
+    }
+
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
+    /// Runs instruction `pc`, which is not a control-flow instruction, for
+    /// the active lanes (`exec`/`exec_row` set by the caller) exactly as the
+    /// interpreter's loop does: the compiled engine's call for the opcodes
+    /// and operand forms it does not inline. `Ok(true)` when the batch ended
+    /// (KILL of every lane).
+    pub(crate) fn step_one(
+        &mut self,
+        code: &Code,
+        env: &Env,
+        shared: &mut [u32],
+        pc: usize,
+    ) -> Result<bool, ExecError> {
+        self.pc = pc;
+        let Some(inst) = code.insts.get(pc) else {
+            return Ok(true);
+        };
+        if self.exec == 0 {
+            return Ok(false);
+        }
+        if let Some(k) = code.fast.get(pc)
+            && k.run.is_some()
+        {
+            super::fast::run_block(self, std::slice::from_ref(k), env);
+            return Ok(false);
+        }
+        match inst.op {
+            Opcode::KILL | Opcode::KILL_IF => {
+                self.kill(inst, env);
+                return Ok(self.alive == 0);
+            }
+            Opcode::TEX
+            | Opcode::TXP
+            | Opcode::TXB
+            | Opcode::TXL
+            | Opcode::TXD
+            | Opcode::TEX2
+            | Opcode::TXB2
+            | Opcode::TXL2
+            | Opcode::TEX_LZ
+            | Opcode::TXF
+            | Opcode::TXF_LZ
+            | Opcode::TXQ
+            | Opcode::TXQS
+            | Opcode::TG4
+            | Opcode::LODQ
+            | Opcode::SAMPLE
+            | Opcode::SAMPLE_B
+            | Opcode::SAMPLE_C
+            | Opcode::SAMPLE_C_LZ
+            | Opcode::SAMPLE_D
+            | Opcode::SAMPLE_L
+            | Opcode::SAMPLE_I
+            | Opcode::SAMPLE_I_MS
+            | Opcode::GATHER4
+            | Opcode::SVIEWINFO
+            | Opcode::SAMPLE_POS
+            | Opcode::SAMPLE_INFO
+            | Opcode::LOD => self.texture_op(code, inst, env)?,
+            Opcode::DEMOTE
+            | Opcode::READ_HELPER
+            | Opcode::DDX
+            | Opcode::DDY
+            | Opcode::DDX_FINE
+            | Opcode::DDY_FINE
+            | Opcode::INTERP_CENTROID
+            | Opcode::INTERP_SAMPLE
+            | Opcode::INTERP_OFFSET => self.fragment_op(inst, env)?,
+            Opcode::EMIT | Opcode::ENDPRIM => self.geometry_op(code, inst, env)?,
+            _ => self.execute(inst, env, shared)?,
+        }
+        Ok(false)
+    }
+
+    /// The interpreter loop.
+    fn interpret(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
         let insts = &code.insts[..];
         loop {
             let Some(inst) = insts.get(self.pc) else {

@@ -78,7 +78,7 @@ pub mod fragment_tiles;
 #[allow(clippy::needless_range_loop)]
 pub mod geometry;
 #[allow(clippy::needless_range_loop)]
-mod machine;
+pub(crate) mod machine;
 pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
@@ -93,6 +93,7 @@ use decode::Code;
 use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
+pub use crate::jit::Engine;
 pub use fragment::{Draw, InputSource, Varying};
 pub use fragment_tiles::{
     FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
@@ -213,6 +214,8 @@ impl Stats {
 /// A shader prepared for execution.
 pub struct Program {
     code: Code,
+    /// Why the compiled engine was asked for but the interpreter runs.
+    fallback: Option<String>,
 }
 
 fn lanes_mask(n: usize) -> Mask {
@@ -229,11 +232,60 @@ impl Program {
         Program::compile_with(shader, Numerics::Ieee)
     }
 
-    /// [`Program::compile`] under the given numeric rules.
+    /// [`Program::compile`] under the given numeric rules, with the engine
+    /// chosen by [`Engine::default_engine`] (`TGSI_ENGINE`, else `auto`).
     pub fn compile_with(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
-        Ok(Program {
-            code: Code::compile(shader, numerics)?,
-        })
+        Program::compile_engine(shader, numerics, Engine::default_engine())
+    }
+
+    /// Pre-decodes a shader and, unless `engine` is [`Engine::Interp`],
+    /// compiles it to machine code at once (AVX-512, see `crate::jit`).
+    /// When the compiled engine cannot run the program (no AVX-512, an
+    /// unsupported construct) the interpreter runs it and
+    /// [`Program::fallback_reason`] says why; results are the same.
+    ///
+    /// ```
+    /// use tgsi::exec::{Engine, Numerics, Program};
+    /// let (shader, _) = tgsi::text::parse("COMP\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMP[0]\n  1: END\n").unwrap();
+    /// let interp = Program::compile_engine(&shader, Numerics::Ieee, Engine::Interp).unwrap();
+    /// assert_eq!(interp.engine(), Engine::Interp);
+    /// let auto = Program::compile_engine(&shader, Numerics::Ieee, Engine::Auto).unwrap();
+    /// assert!(auto.engine() == Engine::Jit || auto.fallback_reason().is_some());
+    /// ```
+    pub fn compile_engine(
+        shader: &Shader,
+        numerics: Numerics,
+        engine: Engine,
+    ) -> Result<Program, ExecError> {
+        let mut code = Code::compile(shader, numerics)?;
+        let mut fallback = None;
+        if engine != Engine::Interp {
+            match crate::jit::Compiled::compile(&code) {
+                Ok(c) => code.jit = Some(std::sync::Arc::new(c)),
+                Err(why) => fallback = Some(why),
+            }
+        }
+        Ok(Program { code, fallback })
+    }
+
+    /// The compiled code's figures (`None` when the interpreter runs it).
+    pub fn compiled(&self) -> Option<&crate::jit::Compiled> {
+        self.code.jit.as_deref()
+    }
+
+    /// The engine that runs this program: [`Engine::Jit`] or [`Engine::Interp`].
+    pub fn engine(&self) -> Engine {
+        if self.code.jit.is_some() {
+            Engine::Jit
+        } else {
+            Engine::Interp
+        }
+    }
+
+    /// Why the compiled engine was asked for (`auto`/`jit`) and the
+    /// interpreter runs the program instead (the opcode or construct and why).
+    pub fn fallback_reason(&self) -> Option<&str> {
+        self.fallback.as_deref()
     }
 
     /// The shader stage.
@@ -477,17 +529,25 @@ impl Program {
     ) {
         let code = &self.code;
         let [bw, bh, _] = code.block_size;
-        let local = |l: usize| -> [u32; 3] {
-            let li = (k * LANES + l) as u64;
-            [
-                (li % bw as u64) as u32,
-                ((li / bw as u64) % bh as u64) as u32,
-                (li / (bw as u64 * bh as u64)) as u32,
-            ]
-        };
         let vec3 = |v: [u32; 3], c: usize| if c < 3 { v[c] } else { 0 };
-        // once per lane, not once per channel and register (divisions)
-        let locals: [[u32; 3]; LANES] = std::array::from_fn(local);
+        // The batch's first lane by division, the others by counting on
+        // (the ids of lanes k*16 .. k*16+15 in an x-fastest block).
+        let (bw, bh) = (bw.max(1) as u64, bh.max(1) as u64);
+        let first = (k * LANES) as u64;
+        let mut at = [first % bw, (first / bw) % bh, first / (bw * bh)];
+        let mut locals = [[0u32; 3]; LANES];
+        for l in &mut locals {
+            *l = at.map(|v| v as u32);
+            at[0] += 1;
+            if at[0] == bw {
+                at[0] = 0;
+                at[1] += 1;
+                if at[1] == bh {
+                    at[1] = 0;
+                    at[2] += 1;
+                }
+            }
+        }
         for sv in &code.system_values {
             let name = sv.name;
             match name {

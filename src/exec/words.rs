@@ -15,21 +15,30 @@ pub struct AtomicWords {
 impl AtomicWords {
     /// Copies `bytes` into atomic words.
     pub fn from_bytes(bytes: &[u8]) -> AtomicWords {
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
+        // whole words first (a loop the compiler vectorizes), then the padded tail
+        let whole = bytes.chunks_exact(4);
+        let tail = whole.remainder();
+        let mut words: Vec<AtomicU32> = whole
+            .map(|c| AtomicU32::new(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
             .collect();
+        if !tail.is_empty() {
+            let mut w = [0u8; 4];
+            w[..tail.len()].copy_from_slice(tail);
+            words.push(AtomicU32::new(u32::from_le_bytes(w)));
+        }
         AtomicWords {
             words,
             len: bytes.len(),
         }
     }
 
-    /// Length in bytes (what `from_bytes` was given).
+    /// The first word's address, for code that reads and writes the words
+    /// with plain 32-bit moves (the compiled engine: relaxed atomic loads
+    /// and stores are plain moves on x86).
+    pub fn as_ptr(&self) -> *mut u32 {
+        self.words.as_ptr() as *mut u32
+    }
+
     pub fn byte_len(&self) -> usize {
         self.len
     }
@@ -41,13 +50,19 @@ impl AtomicWords {
 
     /// Copies the current contents into `bytes` (as far as both reach).
     pub fn write_back(&self, bytes: &mut [u8]) {
-        for (c, w) in bytes.chunks_mut(4).zip(&self.words) {
+        let full = bytes.len() / 4;
+        let mut whole = bytes.chunks_exact_mut(4);
+        for (c, w) in (&mut whole).zip(&self.words) {
+            c.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        let tail = whole.into_remainder();
+        if let Some(w) = self.words.get(full) {
             let v = w.load(Ordering::Relaxed).to_le_bytes();
-            c.copy_from_slice(&v[..c.len()]);
+            let n = tail.len();
+            tail.copy_from_slice(&v[..n]);
         }
     }
 
-    /// The current contents as `byte_len()` bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = vec![0u8; self.len];
         self.write_back(&mut bytes);

@@ -465,7 +465,17 @@ impl Runner<'_> {
                 panic_text(p)
             )),
             Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
-            Ok(Ok(program)) => Built::Ready(Rc::new(Runnable { program, d3d })),
+            Ok(Ok(program)) => {
+                if self.config.verbose
+                    && let Some(why) = program.fallback_reason()
+                {
+                    eprintln!(
+                        "{}: note: the interpreter runs this shader: {why}",
+                        self.file.name
+                    );
+                }
+                Built::Ready(Rc::new(Runnable { program, d3d }))
+            }
         }
     }
 

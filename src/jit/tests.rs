@@ -1,0 +1,195 @@
+//! The compiled engine against the interpreter: fixed programs for the
+//! budget, errors and flow control, and a fixed budget of fuzz cases.
+
+use super::*;
+use crate::exec::{Limits, Numerics, Program, Resources};
+
+fn both(src: &str) -> Option<(Program, Program)> {
+    let (s, _) = crate::assemble(src).unwrap_or_else(|e| panic!("assemble failed: {e}\n{src}"));
+    let interp = Program::compile_engine(&s, Numerics::Ieee, Engine::Interp).unwrap();
+    let jit = Program::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    if !cpu_supported() {
+        assert_eq!(jit.engine(), Engine::Interp);
+        assert!(jit.fallback_reason().is_some());
+        return None;
+    }
+    assert_eq!(
+        jit.engine(),
+        Engine::Jit,
+        "not compiled: {:?}",
+        jit.fallback_reason()
+    );
+    Some((interp, jit))
+}
+
+fn dispatch(p: &Program, buffers: &[Vec<u8>], max: u64) -> (Result<u64, String>, Vec<Vec<u8>>) {
+    let mut res = Resources {
+        constants: vec![vec![5, 0, 0, 0]],
+        buffers: buffers.to_vec(),
+        ..Resources::default()
+    };
+    let limits = Limits {
+        max_instructions: max,
+        ..Limits::default()
+    };
+    let r = p
+        .dispatch_stats(&mut res, [2, 1, 1], &limits)
+        .map(|s| s.batch_instructions)
+        .map_err(|e| format!("{:?} {}", e.instruction, e.message));
+    (r, res.buffers)
+}
+
+const LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..3]\nIMM[0] UINT32 {0, 1, 4, 3}\n\
+    0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: MOV TEMP[1].x, IMM[0].xxxx\n\
+    2: BGNLOOP\n\
+    3:   USGE TEMP[2].x, TEMP[1].xxxx, SV[0].xxxx\n\
+    4:   UIF TEMP[2].xxxx\n\
+    5:     BRK\n\
+    6:   ENDIF\n\
+    7:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+    8:   STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+    9: ENDLOOP\n\
+    10: END\n";
+
+#[test]
+fn divergent_loop_with_stores_matches_the_interpreter() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 40 * 4]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // thread i of each group counts to i (both groups write the same words)
+    let w = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!((w(0), w(7), w(19), w(20)), (0, 7, 19, 0));
+}
+
+#[test]
+fn budget_stops_at_the_same_instruction_with_the_same_memory() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 40 * 4]];
+    // the budget counts per batch: the longest batch (lanes up to 15) runs
+    // 6 + 16 * 7 + 4 instructions
+    let longest = 6 + 16 * 7 + 4;
+    for max in [
+        1,
+        2,
+        5,
+        9,
+        10,
+        11,
+        17,
+        18,
+        19,
+        40,
+        77,
+        100,
+        101,
+        longest - 1,
+    ] {
+        let want = dispatch(&interp, &bufs, max);
+        let got = dispatch(&jit, &bufs, max);
+        assert!(want.0.is_err(), "budget {max} should stop the run");
+        assert_eq!(want, got, "budget {max}");
+    }
+}
+
+#[test]
+fn unbound_buffer_is_the_same_error() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let want = dispatch(&interp, &[], 1000);
+    let got = dispatch(&jit, &[], 1000);
+    assert!(
+        want.0
+            .as_ref()
+            .unwrap_err()
+            .contains("BUFFER[0] is not bound")
+    );
+    assert_eq!(want, got);
+}
+
+#[test]
+fn barrier_and_calls_run_in_the_interpreter_and_say_why() {
+    let src = "COMP\nDCL TEMP[0]\n0: BARRIER\n1: END\n";
+    let (s, _) = crate::assemble(src).unwrap();
+    let p = Program::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    assert_eq!(p.engine(), Engine::Interp);
+    let why = p.fallback_reason().unwrap();
+    assert!(why.contains("BARRIER") || why.contains("AVX-512"), "{why}");
+}
+
+#[test]
+fn engine_names_round_trip() {
+    for (e, name) in Engine::ALL {
+        assert_eq!(Engine::parse(name), Some(e));
+        assert_eq!(e.name(), name);
+    }
+    assert_eq!(Engine::parse("JIT"), Some(Engine::Jit));
+    assert_eq!(Engine::parse("llvm"), None);
+}
+
+#[test]
+fn fuzz_cases_are_identical_on_both_engines() {
+    if !cpu_supported() {
+        return;
+    }
+    let mut found = Vec::new();
+    let t = fuzz::run(
+        0x5eed,
+        |t| t.same + t.not_compiled + t.invalid + t.differ < 150,
+        |d| found.push(d.to_string()),
+    );
+    assert!(
+        found.iter().all(|d| d.contains("not compiled")),
+        "{}",
+        found.join("\n")
+    );
+    assert_eq!(t.differ, 0);
+    assert_eq!(t.invalid, 0, "the generator makes valid shaders");
+    assert!(t.same >= 140, "most cases compile: {t:?}");
+}
+
+#[test]
+fn stores_whose_lanes_overlap_keep_the_interpreters_lane_order() {
+    // lane l writes .xy at word l * k (k = 1: each lane's y is the next lane's x),
+    // at decreasing and at unaligned addresses too
+    for (addr, k) in [("UMUL", 4), ("UMUL", 8), ("UMUL", 2), ("down", 4)] {
+        let make = if addr == "down" {
+            // 60*4 - tid*4: decreasing
+            "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nINEG TEMP[0].x, TEMP[0].xxxx\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz\n".to_string()
+        } else {
+            format!(
+                "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].{}\n",
+                if k == 4 {
+                    "xxxx"
+                } else if k == 8 {
+                    "yyyy"
+                } else {
+                    "wwww"
+                }
+            )
+        };
+        let src = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+             DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {{4, 8, 240, 2}}\n\
+             {make}UADD TEMP[1].x, SV[0].xxxx, IMM[0].yyyy\nMOV TEMP[1].y, SV[0].xxxx\n\
+             STORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1]\nLOAD TEMP[1].xy, BUFFER[0], TEMP[0].xxxx\n\
+             UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nSTORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1].yxyy\nEND\n"
+        );
+        let Some((interp, jit)) = both(&src) else {
+            return;
+        };
+        let bufs = vec![vec![0u8; 70 * 4]];
+        let want = dispatch(&interp, &bufs, 1_000_000);
+        assert!(want.0.is_ok(), "{want:?}");
+        assert_eq!(want, dispatch(&jit, &bufs, 1_000_000), "{addr} {k}");
+    }
+}
