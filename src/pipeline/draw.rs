@@ -345,19 +345,26 @@ fn write_color(
         return;
     };
     let bs = &state.blend[n];
-    let old = t.format.decode(dst);
-    let mut v = if bs.enabled && t.class != BlendClass::Integer {
-        let f = |w: [u32; 4]| w.map(f32::from_bits);
-        let k = state.blend_factor;
-        blend(bs, t.class, f(src), f(old), k).map(f32::to_bits)
+    let blends = bs.enabled && t.class != BlendClass::Integer;
+    // The destination is read only when blending or keeping channels.
+    let v = if blends || bs.write_mask & 0xF != 0xF {
+        let old = t.format.decode(dst);
+        let mut v = if blends {
+            let f = |w: [u32; 4]| w.map(f32::from_bits);
+            let k = state.blend_factor;
+            blend(bs, t.class, f(src), f(old), k).map(f32::to_bits)
+        } else {
+            src
+        };
+        for (c, w) in v.iter_mut().enumerate() {
+            if bs.write_mask & (1 << c) == 0 {
+                *w = old[c];
+            }
+        }
+        v
     } else {
         src
     };
-    for (c, w) in v.iter_mut().enumerate() {
-        if bs.write_mask & (1 << c) == 0 {
-            *w = old[c];
-        }
-    }
     if t.direct3d {
         t.format.encode_direct3d_into(v, dst);
     } else {

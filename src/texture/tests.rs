@@ -2,7 +2,9 @@
 //! the rules in docs/textures.md; each test says how.
 
 use super::exec::sample_position;
-use super::format::{f32_to_small_float, linear_to_srgb, small_float_to_f32, srgb_to_linear};
+use super::format::{
+    f32_to_small_float, linear_to_srgb, linear_to_srgb_curve, small_float_to_f32, srgb_to_linear,
+};
 use super::sample::{cube_face, wrap_index};
 use super::*;
 use crate::enums::{PipeFormat, TextureTarget as T};
@@ -288,6 +290,70 @@ fn srgb_curve() {
         Format::Rgba8Srgb.decode(&[0, 0, 0, 51])[3],
         0.2f32.to_bits()
     );
+}
+
+/// The step-table encode gives the curve's code: around every step (the
+/// step and the float below it), at the edges and specials, and over a
+/// spread of floats in and out of [0, 1].
+#[test]
+fn srgb_encode_table_matches_the_curve() {
+    let check = |f: f32| {
+        assert_eq!(
+            linear_to_srgb(f),
+            linear_to_srgb_curve(f),
+            "{f:e} ({:#x})",
+            f.to_bits()
+        )
+    };
+    for f in [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+        0.0,
+        -1.0,
+        1.0,
+        2.0,
+        f32::MIN_POSITIVE,
+        1e-45,
+        0.0031308,
+        f32::MAX,
+    ] {
+        check(f);
+    }
+    let mut seen = 0u32;
+    for code in 1..=255u8 {
+        // the least float of each code: bisection below its decode
+        let (mut lo, mut b) = (0u32, srgb_to_linear(code).to_bits());
+        while lo < b {
+            let mid = lo + (b - lo) / 2;
+            if linear_to_srgb_curve(f32::from_bits(mid)) >= code {
+                b = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        check(f32::from_bits(b));
+        check(f32::from_bits(b - 1));
+        assert_eq!(linear_to_srgb(f32::from_bits(b)), code);
+        assert_eq!(linear_to_srgb(f32::from_bits(b - 1)), code - 1);
+        seen += 1;
+    }
+    assert_eq!(seen, 255);
+    let mut x = 0x9e37_79b9u32;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        // mostly [0, 1.5), some anywhere
+        let f = if x & 7 == 0 {
+            f32::from_bits(x)
+        } else {
+            f32::from_bits(x % 0x3fc0_0000)
+        };
+        check(f);
+    }
 }
 
 #[test]
