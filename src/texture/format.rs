@@ -190,6 +190,11 @@ pub fn srgb_to_linear(code: u8) -> f32 {
     SRGB_TO_LINEAR[code as usize]
 }
 
+/// The table behind [`srgb_to_linear`], for loops over many texels.
+pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
+    &SRGB_TO_LINEAR
+}
+
 /// Linear -> 8-bit sRGB code: clamp to [0, 1] (NaN -> 0), exact curve in
 /// f64, times 255, round to nearest even. Looked up in [`SRGB_STEPS`]: the
 /// code of `f` is the number of steps at or below it (the same code as

@@ -1903,8 +1903,8 @@ fn encode_fast_paths_match_general_encoder() {
     }
 }
 
-/// The batch bilinear path (2D RGBA8 UNORM / RGBA32F views, linear min and
-/// mag) gives the same bits as the per-lane general path for whole
+/// The batch bilinear path (2D RGBA8 UNORM / sRGB / RGBA32F views, linear
+/// min and mag) gives the same bits as the per-lane general path for whole
 /// instructions: every wrap mode, normalized and texel coordinates,
 /// offsets, array layers, RECT, mip NONE/NEAREST/LINEAR with explicit and
 /// implicit LODs, partial masks, lanes split over two samplers, random
@@ -1929,9 +1929,9 @@ fn batch_bilinear_matches_general_path() {
     let mut rng = Xs(0x0123_4567_89ab_cdef);
     let mut batched = 0;
     for round in 0..120 {
-        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float][round % 2];
+        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float, Format::Rgba8Srgb][round % 3];
         let target = targets[round / 2 % targets.len()];
-        let pow2 = round % 3 == 0;
+        let pow2 = round % 4 == 0;
         let size = |r: &mut Xs, n: u64| {
             if pow2 {
                 1 << r.below(6)
