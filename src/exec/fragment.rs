@@ -546,7 +546,7 @@ impl Program {
                         b.pixel[1][l] = y0 + dy;
                     }
                     let sample = frag.per_sample.then_some(pass);
-                    self.fill_fragment_values(b, frag, sample, None, env.system_values);
+                    self.fill_fragment_values(b, &[frag; 4], sample, None, env.system_values);
                     let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                         message: format!(
                             "pixels ({x0}, {y0}) .. ({}, {}): {}",
@@ -597,31 +597,34 @@ impl Program {
         Ok(stats)
     }
 
-    /// Inputs and system values of a fresh fragment batch.
-    /// `sample`: the sample of a per-sample pass; `coverage`: the samples
-    /// each lane covers (None: every sample), which place CENTROID inputs
-    /// and fill the SAMPLEMASK input.
+    /// Inputs and system values of a fresh fragment batch; quad q's lanes
+    /// read `frags[q]` (the same draw's input sets: sample count and shading
+    /// rate agree). `sample`: the sample of a per-sample pass; `coverage`:
+    /// the samples each lane covers (None: every sample), which place
+    /// CENTROID inputs and fill the SAMPLEMASK input.
     pub(super) fn fill_fragment_values(
         &self,
         b: &mut Batch,
-        frag: &FragEnv,
+        frags: &[&FragEnv; 4],
         sample: Option<u32>,
         coverage: Option<&[u32; LANES]>,
         given: &[(SemanticName, [u32; 4])],
     ) {
         let code = &self.code;
+        let frag = frags[0];
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
         for fi in &code.frag_inputs {
-            let Some(src) = frag.inputs.get(fi.index as usize) else {
-                continue;
-            };
             let reg = (code.input.base + fi.index) as usize;
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
             let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
             let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
             for l in 0..LANES {
+                let frag = frags[l / 4];
+                let Some(src) = frag.inputs.get(fi.index as usize) else {
+                    continue;
+                };
                 let (mut ox, mut oy) = (ox, oy);
                 // The centroid of a partly covered pixel: its first covered sample.
                 if let (true, Some(cov)) = (centroid, coverage) {
@@ -648,6 +651,7 @@ impl Program {
                     for l in 0..LANES {
                         let x = pixel[0][l] as f64 + 0.5;
                         let y = pixel[1][l] as f64 + 0.5;
+                        let frag = frags[l / 4];
                         let v = frag.eval(&frag.position, x, y);
                         for c in 0..4 {
                             r[c][l] = v[c];
@@ -656,13 +660,13 @@ impl Program {
                     b.set_system_reg(code, name, &r);
                 }
                 SemanticName::Face => {
-                    let v = frag.eval(&InputSource::Face(frag.face), 0.0, 0.0);
-                    b.set_system_value(code, name, |c, _| v[c]);
+                    let v = frags.map(|f| f.eval(&InputSource::Face(f.face), 0.0, 0.0));
+                    b.set_system_value(code, name, |c, l| v[l / 4][c]);
                 }
                 SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
                 SemanticName::PrimId => {
-                    let id = frag.primitive_id;
-                    b.set_system_value(code, name, |_, _| id)
+                    let id = frags.map(|f| f.primitive_id);
+                    b.set_system_value(code, name, |_, l| id[l / 4])
                 }
                 SemanticName::SamplePos => {
                     let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];

@@ -19,8 +19,10 @@ use super::setup::{
 };
 use super::state::RenderState;
 use crate::exec::fragment::plane64;
+use crate::exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use crate::exec::{
-    ExecError, FragmentOutput, FragmentSession, Limits, Program, Resources, Stats, TileCoverage,
+    ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources, Stats,
+    TileCoverage,
 };
 use crate::texture::Texture;
 
@@ -54,6 +56,8 @@ struct Shared<'a> {
     width: u32,
     height: u32,
     samples: u32,
+    /// Quads of several tiles and primitives share batches.
+    pack: bool,
 }
 
 /// Runs `fs` over the primitives of `stream` (laid out as `layout`, linked
@@ -68,9 +72,36 @@ pub fn rasterize(
     res: &mut Resources,
     state: &RenderState,
     colors: &mut [Texture],
-    mut depth: Option<&mut DepthTarget>,
+    depth: Option<&mut DepthTarget>,
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
+    let targets = Targets { colors, depth };
+    rasterize_with(
+        stream, layout, linkage, fs, res, state, targets, limits, true,
+    )
+}
+
+/// The targets of a draw.
+struct Targets<'a> {
+    colors: &'a mut [Texture],
+    depth: Option<&'a mut DepthTarget>,
+}
+
+/// [`rasterize`]; `packing` false keeps one tile per batch even where the
+/// shader allows packing quads (for tests comparing the two).
+#[allow(clippy::too_many_arguments)]
+fn rasterize_with(
+    stream: &VertexStream,
+    layout: &OutputLayout,
+    linkage: &Linkage,
+    fs: &Program,
+    res: &mut Resources,
+    state: &RenderState,
+    targets: Targets<'_>,
+    limits: &Limits,
+    packing: bool,
+) -> Result<Stats, ExecError> {
+    let Targets { colors, mut depth } = targets;
     let general = |m: String| ExecError {
         instruction: None,
         message: m,
@@ -134,6 +165,7 @@ pub fn rasterize(
         width,
         height,
         samples,
+        pack: packing && fs.fragment_traits(samples).pack_quads,
     };
     // Bands of tile rows, one per thread.
     let tile_rows = height.div_ceil(4);
@@ -226,34 +258,167 @@ pub fn rasterize(
     Ok(stats)
 }
 
-/// Shades and merges every primitive's tiles inside one band.
+/// Quads waiting for a batch (in draw order) and which primitive each
+/// input set holds.
+struct Pending {
+    quads: [QuadCoverage; 4],
+    /// The primitive (index in `Shared::prims`) of each quad.
+    prims: [usize; 4],
+    len: usize,
+    /// The primitive whose inputs each input set holds.
+    sets: [Option<usize>; INPUT_SETS],
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            quads: [QuadCoverage::default(); 4],
+            prims: [0; 4],
+            len: 0,
+            sets: [None; INPUT_SETS],
+        }
+    }
+
+    /// The input set holding primitive `p`'s inputs, filling one no waiting
+    /// quad reads when none does (with at most 3 quads waiting, one is
+    /// free). Without packing, set 0 (what [`FragmentSession::shade_tile`] reads).
+    fn set_for(
+        &mut self,
+        p: usize,
+        pack: bool,
+        sh: &Shared<'_>,
+        scratch: &mut FragmentScratch,
+    ) -> usize {
+        let k = if pack {
+            if let Some(k) = self.sets.iter().position(|s| *s == Some(p)) {
+                return k;
+            }
+            let busy = |k: usize| self.quads[..self.len].iter().any(|q| q.inputs == k);
+            (0..INPUT_SETS).find(|&k| !busy(k)).unwrap_or(0)
+        } else if self.sets[0] == Some(p) {
+            return 0;
+        } else {
+            0
+        };
+        let prim = &sh.prims[p];
+        let env = scratch.set_mut(k);
+        env.position = prim.fill_inputs(sh.stream, sh.linkage, &mut env.inputs);
+        env.face = if prim.front { 1.0 } else { -1.0 };
+        env.primitive_id = prim.id;
+        self.sets[k] = Some(p);
+        k
+    }
+}
+
+/// Per-band state of the walk.
+struct Walk<'s, 'b> {
+    session: &'s FragmentSession<'s>,
+    scratch: FragmentScratch,
+    stats: Stats,
+    early: bool,
+    y_lo: i64,
+    row_pitch: usize,
+    band: &'s mut Band<'b>,
+}
+
+impl Walk<'_, '_> {
+    /// Shades `quads` (primitive `prims[q]` each) in one batch and merges
+    /// its fragments in slot order.
+    fn shade(
+        &mut self,
+        sh: &Shared<'_>,
+        quads: &[QuadCoverage; 4],
+        prims: &[usize; 4],
+        packed: bool,
+    ) -> Result<(), ExecError> {
+        let samples = sh.samples as usize;
+        let (early, y_lo, row_pitch) = (self.early, self.y_lo, self.row_pitch);
+        let band = &mut *self.band;
+        let mut sink = |out: &FragmentOutput| {
+            let prim = &sh.prims[prims[out.quad]];
+            let (x, y) = (out.x, out.y);
+            let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
+            for s in 0..samples {
+                if out.coverage & (1 << s) == 0 {
+                    continue;
+                }
+                if !early && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut()) {
+                    let d = out.depth.unwrap_or_else(|| sample_depth(sh, prim, x, y, s));
+                    if !test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]) {
+                        continue;
+                    }
+                }
+                for (n, t) in band.colors.iter_mut().enumerate() {
+                    if out.written & (1 << n) != 0 {
+                        write_color(
+                            t,
+                            sh.state,
+                            n,
+                            x,
+                            y - y_lo as u32,
+                            s,
+                            samples,
+                            out.colors[n],
+                        );
+                    }
+                }
+            }
+        };
+        let st = if packed {
+            self.session
+                .shade_quads(&mut self.scratch, quads, &mut sink)?
+        } else {
+            let tile = TileCoverage {
+                x0: quads[0].x,
+                y0: quads[0].y,
+                coverage: std::array::from_fn(|l| quads[l / 4].coverage[l & 3]),
+            };
+            self.session
+                .shade_tile(&mut self.scratch, &tile, &mut sink)?
+        };
+        self.stats.batch_instructions += st.batch_instructions;
+        self.stats.lane_instructions += st.lane_instructions;
+        self.stats.invocations += st.invocations;
+        Ok(())
+    }
+}
+
+/// The depth of sample `s` of pixel (x, y) on `prim`'s depth plane.
+fn sample_depth(sh: &Shared<'_>, prim: &RasterPrim, x: u32, y: u32, s: usize) -> f32 {
+    let (px, py) = sh.pattern.position(x, y, s);
+    plane64(&prim.depth, px, py) as f32
+}
+
+/// Shades and merges every primitive's tiles inside one band. With
+/// [`crate::exec::FragmentTraits::pack_quads`], the covered quads of
+/// consecutive tiles and primitives fill batches of 4 in draw order;
+/// otherwise each tile is one batch.
 fn run_band(
     session: &FragmentSession<'_>,
     sh: &Shared<'_>,
     band: &mut Band<'_>,
 ) -> Result<Stats, ExecError> {
     let traits = session.traits();
-    let mut scratch = session.scratch(sh.height);
-    let mut stats = Stats::default();
     let y_lo = band.rows.start as i64 * 4;
     let y_hi = (band.rows.end as i64 * 4).min(sh.height as i64) - 1;
-    let early = traits.early_depth && sh.test.is_some();
     let samples = sh.samples as usize;
-    let row_pitch = sh.width as usize * samples;
-    for prim in sh.prims {
+    let mut walk = Walk {
+        session,
+        scratch: session.scratch(sh.height),
+        stats: Stats::default(),
+        early: traits.early_depth && sh.test.is_some(),
+        y_lo,
+        row_pitch: sh.width as usize * samples,
+        band,
+    };
+    let pack = sh.pack;
+    let mut pending = Pending::new();
+    for (p, prim) in sh.prims.iter().enumerate() {
         let [bx0, by0, bx1, by1] = prim.bbox;
         let (ya, yb) = (by0.max(y_lo), by1.min(y_hi));
         if ya > yb {
             continue;
         }
-        let position = prim.fill_inputs(sh.stream, sh.linkage, &mut scratch.frag.inputs);
-        scratch.frag.position = position;
-        scratch.frag.face = if prim.front { 1.0 } else { -1.0 };
-        scratch.frag.primitive_id = prim.id;
-        let sample_depth = |x: u32, y: u32, s: usize| {
-            let (px, py) = sh.pattern.position(x, y, s);
-            plane64(&prim.depth, px, py) as f32
-        };
         for ty in (ya / 4)..=(yb / 4) {
             for tx in (bx0 / 4)..=(bx1 / 4) {
                 let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
@@ -261,18 +426,21 @@ fn run_band(
                 if coverage.iter().all(|c| *c == 0) {
                     continue;
                 }
-                if early && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut()) {
+                if walk.early
+                    && let (Some(test), Some((zs, ss))) = (&sh.test, walk.band.depth.as_mut())
+                {
                     for (l, cov) in coverage.iter_mut().enumerate() {
                         if *cov == 0 {
                             continue;
                         }
                         let (dx, dy) = crate::exec::fragment::lane_offset(l);
                         let (x, y) = (x0 + dx, y0 + dy);
-                        let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
+                        let base =
+                            (y as i64 - y_lo) as usize * walk.row_pitch + x as usize * samples;
                         for s in 0..samples {
                             if *cov & (1 << s) != 0
                                 && !test.test(
-                                    sample_depth(x, y, s),
+                                    sample_depth(sh, prim, x, y, s),
                                     prim.front,
                                     &mut zs[base + s],
                                     &mut ss[base + s],
@@ -286,46 +454,37 @@ fn run_band(
                         continue;
                     }
                 }
-                let tile = TileCoverage { x0, y0, coverage };
-                let mut sink = |out: &FragmentOutput| {
-                    let (x, y) = (out.x, out.y);
-                    let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
-                    for s in 0..samples {
-                        if out.coverage & (1 << s) == 0 {
-                            continue;
-                        }
-                        if !early
-                            && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut())
-                        {
-                            let d = out.depth.unwrap_or_else(|| sample_depth(x, y, s));
-                            if !test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]) {
-                                continue;
-                            }
-                        }
-                        for (n, t) in band.colors.iter_mut().enumerate() {
-                            if out.written & (1 << n) != 0 {
-                                write_color(
-                                    t,
-                                    sh.state,
-                                    n,
-                                    x,
-                                    y - y_lo as u32,
-                                    s,
-                                    samples,
-                                    out.colors[n],
-                                );
-                            }
-                        }
+                let inputs = pending.set_for(p, pack, sh, &mut walk.scratch);
+                for q in 0..4 {
+                    let cov: [u32; 4] = std::array::from_fn(|i| coverage[4 * q + i]);
+                    if pack && cov.iter().all(|c| *c == 0) {
+                        continue;
                     }
-                };
-                let st = session.shade_tile(&mut scratch, &tile, &mut sink)?;
-                stats.batch_instructions += st.batch_instructions;
-                stats.lane_instructions += st.lane_instructions;
-                stats.invocations += st.invocations;
+                    let (dx, dy) = crate::exec::fragment::lane_offset(4 * q);
+                    let n = pending.len;
+                    pending.quads[n] = QuadCoverage {
+                        x: x0 + dx,
+                        y: y0 + dy,
+                        coverage: cov,
+                        inputs,
+                    };
+                    pending.prims[n] = p;
+                    pending.len += 1;
+                    if pending.len == 4 {
+                        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+                        pending.len = 0;
+                    }
+                }
             }
         }
     }
-    Ok(stats)
+    if pending.len > 0 {
+        for q in pending.len..4 {
+            pending.quads[q] = QuadCoverage::default();
+        }
+        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+    }
+    Ok(walk.stats)
 }
 
 /// Blends (or writes) one sample of target `n`.
@@ -369,5 +528,150 @@ fn write_color(
         t.format.encode_direct3d_into(v, dst);
     } else {
         t.format.encode_into(v, dst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::enums::TextureTarget;
+    use crate::pipeline::merge::DepthFormat;
+    use crate::pipeline::state::{
+        BasicTopology, BlendFactor, BlendState, CompareFunc, DepthState, Topology,
+    };
+    use crate::pipeline::{DrawCall, VertexInput, shade_vertices};
+    use crate::texture::Format;
+
+    fn program(text: &str) -> Program {
+        let (shader, _) = crate::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+        Program::compile(&shader).unwrap()
+    }
+
+    /// Many small overlapping triangles of both facings, blended, depth
+    /// tested (early and late), with a shader reading a perspective input,
+    /// FACE, PRIMID, POSITION and derivatives: packing quads of several
+    /// tiles and primitives into batches gives the bits of one tile per
+    /// batch, and fewer batches.
+    #[test]
+    fn packed_quads_give_the_bits_of_tile_batches() {
+        let vs = program(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: MOV OUT[0], IN[0]\n1: MOV OUT[1], IN[1]\n2: END\n",
+        );
+        let fs_text = |extra: &str| {
+            format!(
+                "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL SV[0], FACE\nDCL SV[1], PRIM_ID\n\
+                 DCL SV[2], POSITION\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+                 IMM[0] FLT32 {{0.01, 0.25, 0.003, 0.5}}\nIMM[1] FLT32 {{20.0, 0.0, 0.0, 0.0}}\n\
+                 0: DDX TEMP[0].x, IN[0].xxxx\n1: DDY TEMP[0].y, IN[0].yyyy\n\
+                 2: U2F TEMP[1].x, SV[1].xxxx\n3: MUL TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx\n\
+                 4: MAD TEMP[0].z, SV[0].xxxx, IMM[0].yyyy, TEMP[1].xxxx\n\
+                 5: MUL TEMP[0].w, SV[2].xxxx, IMM[0].zzzz\n6: ADD TEMP[0], TEMP[0], IN[0]\n\
+                 {extra}7: MOV OUT[0], TEMP[0]\n8: END\n"
+            )
+        };
+        let fs_early = program(&fs_text(""));
+        // Pixels above y = 20 killed: late depth.
+        let fs_late = program(&fs_text(
+            "ADD TEMP[1].y, SV[2].yyyy, -IMM[1].xxxx\nKILL_IF TEMP[1].yyyy\n",
+        ));
+        assert!(fs_early.fragment_traits(1).pack_quads && fs_early.fragment_traits(1).early_depth);
+        assert!(fs_late.fragment_traits(1).pack_quads && !fs_late.fragment_traits(1).early_depth);
+        let f = |v: f32| v.to_bits();
+        let mut rows = Vec::new();
+        for k in 0..160 {
+            let t = k as f32 * 0.61;
+            let (cx, cy) = (0.8 * (t * 1.3).sin(), 0.8 * (t * 0.7).cos());
+            let r = 0.02 + 0.03 * ((k * 7) % 5) as f32;
+            let w = 1.0 + 0.25 * (k % 4) as f32;
+            let z = 0.1 + 0.8 * ((k * 13) % 11) as f32 / 11.0;
+            let flip = if k % 3 == 0 { -1.0 } else { 1.0 };
+            for (dx, dy) in [(0.0, r), (r * flip, -r), (-r * flip, -r * 0.5)] {
+                rows.push(vec![
+                    [f((cx + dx) * w), f((cy + dy) * w), f(z * w), f(w)],
+                    [f(cx.abs()), f(dy.abs() * 4.0), f(0.3), f(0.6)],
+                ]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: rows.len() as u32,
+            instances: 1,
+            indices: None,
+        };
+        let mut state = RenderState::default();
+        state.blend[0] = BlendState {
+            enabled: true,
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::InvSrcAlpha,
+            ..BlendState::default()
+        };
+        state.depth = DepthState {
+            enabled: true,
+            func: CompareFunc::LessEqual,
+            write: true,
+        };
+        let limits = Limits::default();
+        let (stream, _) = shade_vertices(
+            &vs,
+            &mut Resources::default(),
+            &input,
+            &call,
+            false,
+            false,
+            &limits,
+        )
+        .unwrap();
+        let layout = OutputLayout::of(&vs);
+        for fs in [&fs_early, &fs_late] {
+            let linkage = Linkage::by_semantics(&layout, fs);
+            let run = |packing: bool| {
+                let mut colors = vec![
+                    Texture::new(
+                        TextureTarget::Tex2D,
+                        Format::Rgba8Unorm,
+                        [53, 41, 1],
+                        1,
+                        1,
+                        1,
+                    )
+                    .unwrap(),
+                ];
+                let mut depth = DepthTarget::new(DepthFormat::D24S8, 53, 41, 1).unwrap();
+                let targets = Targets {
+                    colors: &mut colors,
+                    depth: Some(&mut depth),
+                };
+                let stats = rasterize_with(
+                    &stream,
+                    &layout,
+                    &linkage,
+                    fs,
+                    &mut Resources::default(),
+                    &state,
+                    targets,
+                    &limits,
+                    packing,
+                )
+                .unwrap();
+                (colors.remove(0).levels.remove(0), depth.depth, stats)
+            };
+            let (tiles, packed) = (run(false), run(true));
+            assert!(
+                tiles.0.iter().any(|b| *b != 0),
+                "nothing was drawn: {:?}",
+                tiles.2
+            );
+            assert!(tiles.0 == packed.0, "colours differ");
+            assert!(tiles.1 == packed.1, "depths differ");
+            assert_eq!(tiles.2.invocations, packed.2.invocations);
+            assert!(
+                packed.2.batch_instructions < tiles.2.batch_instructions,
+                "{} batch instructions packed, {} by tiles",
+                packed.2.batch_instructions,
+                tiles.2.batch_instructions
+            );
+        }
     }
 }
