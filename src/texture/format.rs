@@ -605,6 +605,15 @@ impl Format {
                     return;
                 }
             }
+            Format::Rgba8Srgb => {
+                if let Some(o) = out.get_mut(..4) {
+                    for (c, b) in o.iter_mut().enumerate().take(3) {
+                        *b = linear_to_srgb(fl(c));
+                    }
+                    o[3] = float_to_unorm(fl(3), 8) as u8;
+                    return;
+                }
+            }
             Format::Rgba32Float | Format::Rgba32Uint | Format::Rgba32Sint => {
                 if let Some(o) = out.get_mut(..16) {
                     for (c, w) in o.chunks_exact_mut(4).enumerate() {

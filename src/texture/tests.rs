@@ -1853,7 +1853,7 @@ fn sample_2d_fast_path_matches_general_path() {
     assert_eq!(checked, 60 * 400 * 2);
 }
 
-/// The rgba8 / rgba32 encode fast paths write the same bytes as the general
+/// The rgba8 (UNORM, sRGB) / rgba32 encode fast paths write the same bytes as the general
 /// encoder, for random bits (NaN, infinities, out of range) and for short
 /// output slices.
 #[test]
@@ -1872,6 +1872,7 @@ fn encode_fast_paths_match_general_encoder() {
     ];
     for fmt in [
         Format::Rgba8Unorm,
+        Format::Rgba8Srgb,
         Format::Rgba32Float,
         Format::Rgba32Uint,
         Format::Rgba32Sint,
