@@ -1,9 +1,10 @@
 //! Rasterizing a [`VertexStream`] into the targets: setup of every
-//! primitive, then rows of 4x4 tiles spread over `Limits::threads`. Each
-//! thread owns a band of tile rows of every target and walks all
-//! primitives in draw order, so a pixel's fragments are merged in
-//! primitive order and the targets get the same bits for any thread count
-//! (buffer and image writes of fragment shaders follow the compute rules).
+//! primitive, then bands of tile rows (4x4 tiles) that the
+//! `Limits::threads` threads take one at a time. Each primitive is binned
+//! once to the bands its box reaches; a band walks its primitives in draw
+//! order, so a pixel's fragments are merged in primitive order and the
+//! targets get the same bits for any thread count (buffer and image writes
+//! of fragment shaders follow the compute rules).
 //!
 //! Per tile: coverage ([`super::raster`]), then — when the fragment shader
 //! allows it (see [`crate::exec::FragmentTraits`]) — the depth/stencil test
@@ -25,6 +26,8 @@ use crate::exec::{
     TileCoverage,
 };
 use crate::texture::Texture;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The rows of one colour target a thread writes.
 struct ColorRows<'a> {
@@ -38,9 +41,14 @@ struct ColorRows<'a> {
     direct3d: bool,
 }
 
-/// What one thread owns: tile rows `rows` and their pixels in every target.
+/// Tile rows per band (the unit of work a thread takes).
+const BAND_TILE_ROWS: u32 = 2;
+
+/// One band: tile rows `rows`, the primitives whose boxes reach them (by
+/// index, in draw order) and their pixels in every target.
 struct Band<'a> {
     rows: std::ops::Range<u32>,
+    prims: Vec<u32>,
     colors: Vec<ColorRows<'a>>,
     depth: Option<(&'a mut [u32], &'a mut [u8])>,
 }
@@ -167,12 +175,11 @@ fn rasterize_with(
         samples,
         pack: packing && fs.fragment_traits(samples).pack_quads,
     };
-    // Bands of tile rows, one per thread.
+    // Bands of BAND_TILE_ROWS tile rows, each with the primitives whose
+    // boxes reach it (in draw order), taken by the threads one at a time.
     let tile_rows = height.div_ceil(4);
-    let threads = (limits.threads.max(1) as u32).min(tile_rows.max(1));
-    let chunk = tile_rows.div_ceil(threads).max(1);
-    let ranges: Vec<std::ops::Range<u32>> = (0..threads)
-        .map(|t| (t * chunk).min(tile_rows)..((t + 1) * chunk).min(tile_rows))
+    let ranges: Vec<std::ops::Range<u32>> = (0..tile_rows.div_ceil(BAND_TILE_ROWS))
+        .map(|k| k * BAND_TILE_ROWS..((k + 1) * BAND_TILE_ROWS).min(tile_rows))
         .collect();
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
@@ -180,10 +187,17 @@ fn rasterize_with(
         .iter()
         .map(|r| Band {
             rows: r.clone(),
+            prims: Vec::new(),
             colors: Vec::new(),
             depth: None,
         })
         .collect();
+    for (p, prim) in prims.iter().enumerate() {
+        let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
+        for band in &mut bands[band_of(prim.bbox[1])..=band_of(prim.bbox[3])] {
+            band.prims.push(p as u32);
+        }
+    }
     let pixel_rows =
         |r: &std::ops::Range<u32>| ((r.end * 4).min(height) - (r.start * 4).min(height)) as usize;
     for t in colors.iter_mut() {
@@ -221,33 +235,50 @@ fn rasterize_with(
             ss = sb;
         }
     }
-    let result = fs.fragment_session(res, limits, target_count, samples, |session| {
-        let run = |band: &mut Band<'_>| run_band(session, &shared, band);
-        if bands.len() <= 1 {
-            bands.iter_mut().map(run).collect::<Vec<_>>()
+    let threads = limits.threads.clamp(1, bands.len().max(1));
+    let next = AtomicUsize::new(0);
+    let bands: Vec<Mutex<Band<'_>>> = bands.into_iter().map(Mutex::new).collect();
+    let results = fs.fragment_session(res, limits, target_count, samples, |session| {
+        // One thread's share: bands in the order it takes them.
+        let work = || {
+            let mut scratch = session.scratch(height);
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(band) = bands.get(k) else {
+                    break;
+                };
+                let mut band = band.lock().unwrap_or_else(|e| e.into_inner());
+                done.push((k, run_band(session, &shared, &mut band, &mut scratch)));
+            }
+            done
+        };
+        if threads <= 1 {
+            work()
         } else {
             std::thread::scope(|s| {
-                let handles: Vec<_> = bands
-                    .iter_mut()
-                    .map(|b| {
-                        let run = &run;
-                        s.spawn(move || run(b))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+                let mut all = Vec::new();
+                for h in handles {
+                    match h.join() {
+                        Ok(done) => all.extend(done),
+                        Err(_) => all.push((
+                            usize::MAX,
                             Err(ExecError {
                                 instruction: None,
                                 message: "a worker thread panicked".into(),
-                            })
-                        })
-                    })
-                    .collect()
+                            }),
+                        )),
+                    }
+                }
+                all
             })
         }
     })?;
+    // The first error by band wins, whatever thread met it.
+    let mut result = results;
+    result.sort_by_key(|(k, _)| *k);
+    let result = result.into_iter().map(|(_, r)| r);
     let mut stats = Stats::default();
     for r in result {
         let s = r?;
@@ -313,7 +344,7 @@ impl Pending {
 /// Per-band state of the walk.
 struct Walk<'s, 'b> {
     session: &'s FragmentSession<'s>,
-    scratch: FragmentScratch,
+    scratch: &'s mut FragmentScratch,
     stats: Stats,
     early: bool,
     y_lo: i64,
@@ -365,16 +396,14 @@ impl Walk<'_, '_> {
             }
         };
         let st = if packed {
-            self.session
-                .shade_quads(&mut self.scratch, quads, &mut sink)?
+            self.session.shade_quads(self.scratch, quads, &mut sink)?
         } else {
             let tile = TileCoverage {
                 x0: quads[0].x,
                 y0: quads[0].y,
                 coverage: std::array::from_fn(|l| quads[l / 4].coverage[l & 3]),
             };
-            self.session
-                .shade_tile(&mut self.scratch, &tile, &mut sink)?
+            self.session.shade_tile(self.scratch, &tile, &mut sink)?
         };
         self.stats.batch_instructions += st.batch_instructions;
         self.stats.lane_instructions += st.lane_instructions;
@@ -397,6 +426,7 @@ fn run_band(
     session: &FragmentSession<'_>,
     sh: &Shared<'_>,
     band: &mut Band<'_>,
+    scratch: &mut FragmentScratch,
 ) -> Result<Stats, ExecError> {
     let traits = session.traits();
     let y_lo = band.rows.start as i64 * 4;
@@ -404,7 +434,7 @@ fn run_band(
     let samples = sh.samples as usize;
     let mut walk = Walk {
         session,
-        scratch: session.scratch(sh.height),
+        scratch,
         stats: Stats::default(),
         early: traits.early_depth && sh.test.is_some(),
         y_lo,
@@ -413,7 +443,10 @@ fn run_band(
     };
     let pack = sh.pack;
     let mut pending = Pending::new();
-    for (p, prim) in sh.prims.iter().enumerate() {
+    let band_prims = std::mem::take(&mut walk.band.prims);
+    for &p in &band_prims {
+        let p = p as usize;
+        let prim = &sh.prims[p];
         let [bx0, by0, bx1, by1] = prim.bbox;
         let (ya, yb) = (by0.max(y_lo), by1.min(y_hi));
         if ya > yb {
@@ -454,7 +487,7 @@ fn run_band(
                         continue;
                     }
                 }
-                let inputs = pending.set_for(p, pack, sh, &mut walk.scratch);
+                let inputs = pending.set_for(p, pack, sh, walk.scratch);
                 for q in 0..4 {
                     let cov: [u32; 4] = std::array::from_fn(|i| coverage[4 * q + i]);
                     if pack && cov.iter().all(|c| *c == 0) {
