@@ -147,11 +147,7 @@ fn rasterize_with(
         viewport,
         rect: raster_rect(state, width, height),
     };
-    let mut prims = Vec::new();
-    let mut scratch = ClipScratch::default();
-    for i in 0..stream.primitives.len() {
-        setup.primitive(i, &mut scratch, &mut prims);
-    }
+    let prims = setup_all(&setup, limits.threads);
     let (lo, hi) = (
         viewport.min_depth.min(viewport.max_depth),
         viewport.min_depth.max(viewport.max_depth),
@@ -287,6 +283,42 @@ fn rasterize_with(
         stats.invocations += s.invocations;
     }
     Ok(stats)
+}
+
+/// Primitives per thread below which setup runs on one thread.
+const SETUP_PER_THREAD: usize = 2048;
+
+/// Sets up every primitive of the stream, in order: contiguous runs of
+/// primitives on up to `threads` threads, their results concatenated.
+fn setup_all(setup: &Setup<'_>, threads: usize) -> Vec<RasterPrim> {
+    let n = setup.stream.primitives.len();
+    let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
+    let run = |range: std::ops::Range<usize>| {
+        let mut prims = Vec::with_capacity(range.len());
+        let mut scratch = ClipScratch::default();
+        for i in range {
+            setup.primitive(i, &mut scratch, &mut prims);
+        }
+        prims
+    };
+    if threads <= 1 {
+        return run(0..n);
+    }
+    let per = n.div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let run = &run;
+                s.spawn(move || run((t * per).min(n)..((t + 1) * per).min(n)))
+            })
+            .collect();
+        let mut prims = Vec::with_capacity(n);
+        for h in handles {
+            // setup does not panic; if it did, the panic goes on as on one thread
+            prims.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        prims
+    })
 }
 
 /// Quads waiting for a batch (in draw order) and which primitive each
@@ -704,6 +736,52 @@ mod tests {
                 "{} batch instructions packed, {} by tiles",
                 packed.2.batch_instructions,
                 tiles.2.batch_instructions
+            );
+        }
+    }
+
+    /// Setup on several threads gives the primitives of one thread, in order.
+    #[test]
+    fn setup_on_threads_keeps_the_order() {
+        let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+        let f = |v: f32| v.to_bits();
+        let mut rows = Vec::new();
+        for k in 0..3 * SETUP_PER_THREAD + 17 {
+            let t = k as f32 * 0.37;
+            // some cross z = 0 (clipped into several pieces), some are culled
+            let z = if k % 5 == 0 { -0.5 } else { 0.5 };
+            for (x, y) in [(t.sin(), t.cos()), (-t.cos(), 0.3 * t.sin()), (0.5, -0.5)] {
+                rows.push(vec![[f(x), f(y), f(z + 0.2 * x), f(1.0)]]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: rows.len() as u32,
+            instances: 1,
+            indices: None,
+        };
+        let limits = Limits::default();
+        let mut res = Resources::default();
+        let (stream, _) =
+            shade_vertices(&vs, &mut res, &input, &call, false, false, &limits).unwrap();
+        let layout = OutputLayout::of(&vs);
+        let mut state = RenderState::default();
+        state.cull = crate::pipeline::state::CullMode::Back;
+        let setup = Setup {
+            stream: &stream,
+            layout: &layout,
+            state: &state,
+            viewport: viewport_of(&state, 64, 48),
+            rect: raster_rect(&state, 64, 48),
+        };
+        let one = setup_all(&setup, 1);
+        assert!(one.len() > 1000, "{}", one.len());
+        assert!(one.len() != rows.len() / 3, "nothing clipped or culled");
+        for threads in [2, 3, 8] {
+            assert!(
+                setup_all(&setup, threads) == one,
+                "{threads} threads differ"
             );
         }
     }

@@ -198,13 +198,19 @@ pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
 /// Linear -> 8-bit sRGB code: clamp to [0, 1] (NaN -> 0), exact curve in
 /// f64, times 255, round to nearest even. Looked up in [`SRGB_STEPS`]: the
 /// code of `f` is the number of steps at or below it (the same code as
-/// [`linear_to_srgb_curve`], which never decreases as `f` grows).
+/// [`linear_to_srgb_curve`], which never decreases as `f` grows), counted
+/// from the code of the first float sharing `f`'s top 16 bits.
 pub fn linear_to_srgb(f: f32) -> u8 {
     if f.is_nan() || f <= 0.0 {
         return 0;
     }
     let bits = f.min(1.0).to_bits();
-    SRGB_STEPS.partition_point(|&s| s <= bits) as u8
+    let (steps, starts) = &*SRGB_STEPS;
+    let mut code = starts[(bits >> 16) as usize];
+    while code < 255 && steps[code as usize] <= bits {
+        code += 1;
+    }
+    code
 }
 
 /// [`linear_to_srgb`] computed with the curve (what [`SRGB_STEPS`] is made from).
@@ -224,8 +230,10 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
 
 /// Step k - 1: the bits of the least f32 in (0, 1] whose sRGB code
 /// ([`linear_to_srgb_curve`]) is at least k, for k = 1..=255 (bisection
-/// over the bit patterns, which order non-negative floats).
-static SRGB_STEPS: LazyLock<[u32; 255]> = LazyLock::new(|| {
+/// over the bit patterns, which order non-negative floats); and for each
+/// value of a float's top 16 bits up to 1.0's, the code of the first float
+/// with them.
+static SRGB_STEPS: LazyLock<([u32; 255], Vec<u8>)> = LazyLock::new(|| {
     let mut steps = [0u32; 255];
     for (i, step) in steps.iter_mut().enumerate() {
         let k = i as u8 + 1;
@@ -240,7 +248,10 @@ static SRGB_STEPS: LazyLock<[u32; 255]> = LazyLock::new(|| {
         }
         *step = lo;
     }
-    steps
+    let starts = (0..=1.0f32.to_bits() >> 16)
+        .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
+        .collect();
+    (steps, starts)
 });
 
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
