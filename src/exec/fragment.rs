@@ -279,6 +279,21 @@ impl FragEnv {
         }
     }
 
+    /// [`Self::eval`] at the 4 points of a quad (the interpolating kinds
+    /// matched once).
+    pub fn eval_quad(&self, src: &InputSource, points: &[(f64, f64); 4]) -> [[u32; 4]; 4] {
+        match src {
+            InputSource::Perspective { plane, inv_w } => points.map(|(x, y)| {
+                let w = 1.0 / plane64(inv_w, x, y);
+                plane.map(|p| ((plane64(&p, x, y) * w) as f32).to_bits())
+            }),
+            InputSource::Linear(plane) => {
+                points.map(|(x, y)| plane.map(|p| (plane64(&p, x, y) as f32).to_bits()))
+            }
+            _ => points.map(|(x, y)| self.eval(src, x, y)),
+        }
+    }
+
     /// The x, y of POSITION at window point (x, y) under the shader's
     /// FS_COORD_* properties.
     fn window_xy(&self, x: f64, y: f64) -> (f32, f32) {
@@ -620,24 +635,30 @@ impl Program {
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
             let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
             let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
-            for l in 0..LANES {
-                let frag = frags[l / 4];
+            for (q, frag) in frags.iter().enumerate() {
                 let Some(src) = frag.inputs.get(fi.index as usize) else {
                     continue;
                 };
-                let (mut ox, mut oy) = (ox, oy);
-                // The centroid of a partly covered pixel: its first covered sample.
-                if let (true, Some(cov)) = (centroid, coverage) {
-                    let c = cov[l] & all;
-                    if c != 0 && c != all {
-                        (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                let points: [(f64, f64); 4] = std::array::from_fn(|i| {
+                    let l = 4 * q + i;
+                    let (mut ox, mut oy) = (ox, oy);
+                    // The centroid of a partly covered pixel: its first covered sample.
+                    if let (true, Some(cov)) = (centroid, coverage) {
+                        let c = cov[l] & all;
+                        if c != 0 && c != all {
+                            (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                        }
                     }
-                }
-                let x = b.pixel[0][l] as f64 + 0.5 + ox;
-                let y = b.pixel[1][l] as f64 + 0.5 + oy;
-                let v = frag.eval(src, x, y);
-                for c in 0..4 {
-                    b.regs[reg][c][l] = v[c];
+                    (
+                        b.pixel[0][l] as f64 + 0.5 + ox,
+                        b.pixel[1][l] as f64 + 0.5 + oy,
+                    )
+                });
+                let v = frag.eval_quad(src, &points);
+                for (i, v) in v.iter().enumerate() {
+                    for c in 0..4 {
+                        b.regs[reg][c][4 * q + i] = v[c];
+                    }
                 }
             }
         }
