@@ -630,6 +630,9 @@ impl Program {
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
+        // Per quad: the last perspective 1/w plane and points, and w there.
+        type WKey = ([u64; 3], [(u64, u64); 4]);
+        let mut w_cache: [Option<(WKey, [f64; 4])>; 4] = [None; 4];
         for fi in &code.frag_inputs {
             let reg = (code.input.base + fi.index) as usize;
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
@@ -654,7 +657,28 @@ impl Program {
                         b.pixel[1][l] as f64 + 0.5 + oy,
                     )
                 });
-                let v = frag.eval_quad(src, &points);
+                let v = match src {
+                    // 1/w at the same points of the same plane: computed once
+                    InputSource::Perspective { plane, inv_w } => {
+                        let key = (
+                            inv_w.map(f64::to_bits),
+                            points.map(|(x, y)| (x.to_bits(), y.to_bits())),
+                        );
+                        let w = match &w_cache[q] {
+                            Some((k, w)) if *k == key => *w,
+                            _ => {
+                                let w = points.map(|(x, y)| 1.0 / plane64(inv_w, x, y));
+                                w_cache[q] = Some((key, w));
+                                w
+                            }
+                        };
+                        std::array::from_fn(|i| {
+                            let (x, y) = points[i];
+                            plane.map(|p| ((plane64(&p, x, y) * w[i]) as f32).to_bits())
+                        })
+                    }
+                    _ => frag.eval_quad(src, &points),
+                };
                 for (i, v) in v.iter().enumerate() {
                     for c in 0..4 {
                         b.regs[reg][c][4 * q + i] = v[c];
