@@ -279,6 +279,21 @@ impl FragEnv {
         }
     }
 
+    /// [`Self::eval`] at the 4 points of a quad (the interpolating kinds
+    /// matched once).
+    pub fn eval_quad(&self, src: &InputSource, points: &[(f64, f64); 4]) -> [[u32; 4]; 4] {
+        match src {
+            InputSource::Perspective { plane, inv_w } => points.map(|(x, y)| {
+                let w = 1.0 / plane64(inv_w, x, y);
+                plane.map(|p| ((plane64(&p, x, y) * w) as f32).to_bits())
+            }),
+            InputSource::Linear(plane) => {
+                points.map(|(x, y)| plane.map(|p| (plane64(&p, x, y) as f32).to_bits()))
+            }
+            _ => points.map(|(x, y)| self.eval(src, x, y)),
+        }
+    }
+
     /// The x, y of POSITION at window point (x, y) under the shader's
     /// FS_COORD_* properties.
     fn window_xy(&self, x: f64, y: f64) -> (f32, f32) {
@@ -546,7 +561,7 @@ impl Program {
                         b.pixel[1][l] = y0 + dy;
                     }
                     let sample = frag.per_sample.then_some(pass);
-                    self.fill_fragment_values(b, frag, sample, None, env.system_values);
+                    self.fill_fragment_values(b, &[frag; 4], sample, None, env.system_values);
                     let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
                         message: format!(
                             "pixels ({x0}, {y0}) .. ({}, {}): {}",
@@ -597,44 +612,77 @@ impl Program {
         Ok(stats)
     }
 
-    /// Inputs and system values of a fresh fragment batch.
-    /// `sample`: the sample of a per-sample pass; `coverage`: the samples
-    /// each lane covers (None: every sample), which place CENTROID inputs
-    /// and fill the SAMPLEMASK input.
+    /// Inputs and system values of a fresh fragment batch; quad q's lanes
+    /// read `frags[q]` (the same draw's input sets: sample count and shading
+    /// rate agree). `sample`: the sample of a per-sample pass; `coverage`:
+    /// the samples each lane covers (None: every sample), which place
+    /// CENTROID inputs and fill the SAMPLEMASK input.
     pub(super) fn fill_fragment_values(
         &self,
         b: &mut Batch,
-        frag: &FragEnv,
+        frags: &[&FragEnv; 4],
         sample: Option<u32>,
         coverage: Option<&[u32; LANES]>,
         given: &[(SemanticName, [u32; 4])],
     ) {
         let code = &self.code;
+        let frag = frags[0];
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
+        // Per quad: the last perspective 1/w plane and points, and w there.
+        type WKey = ([u64; 3], [(u64, u64); 4]);
+        let mut w_cache: [Option<(WKey, [f64; 4])>; 4] = [None; 4];
         for fi in &code.frag_inputs {
-            let Some(src) = frag.inputs.get(fi.index as usize) else {
-                continue;
-            };
             let reg = (code.input.base + fi.index) as usize;
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
             let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
             let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
-            for l in 0..LANES {
-                let (mut ox, mut oy) = (ox, oy);
-                // The centroid of a partly covered pixel: its first covered sample.
-                if let (true, Some(cov)) = (centroid, coverage) {
-                    let c = cov[l] & all;
-                    if c != 0 && c != all {
-                        (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+            for (q, frag) in frags.iter().enumerate() {
+                let Some(src) = frag.inputs.get(fi.index as usize) else {
+                    continue;
+                };
+                let points: [(f64, f64); 4] = std::array::from_fn(|i| {
+                    let l = 4 * q + i;
+                    let (mut ox, mut oy) = (ox, oy);
+                    // The centroid of a partly covered pixel: its first covered sample.
+                    if let (true, Some(cov)) = (centroid, coverage) {
+                        let c = cov[l] & all;
+                        if c != 0 && c != all {
+                            (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                        }
                     }
-                }
-                let x = b.pixel[0][l] as f64 + 0.5 + ox;
-                let y = b.pixel[1][l] as f64 + 0.5 + oy;
-                let v = frag.eval(src, x, y);
-                for c in 0..4 {
-                    b.regs[reg][c][l] = v[c];
+                    (
+                        b.pixel[0][l] as f64 + 0.5 + ox,
+                        b.pixel[1][l] as f64 + 0.5 + oy,
+                    )
+                });
+                let v = match src {
+                    // 1/w at the same points of the same plane: computed once
+                    InputSource::Perspective { plane, inv_w } => {
+                        let key = (
+                            inv_w.map(f64::to_bits),
+                            points.map(|(x, y)| (x.to_bits(), y.to_bits())),
+                        );
+                        let w = match &w_cache[q] {
+                            Some((k, w)) if *k == key => *w,
+                            _ => {
+                                let w = points.map(|(x, y)| 1.0 / plane64(inv_w, x, y));
+                                w_cache[q] = Some((key, w));
+                                w
+                            }
+                        };
+                        std::array::from_fn(|i| {
+                            let (x, y) = points[i];
+                            plane.map(|p| ((plane64(&p, x, y) * w[i]) as f32).to_bits())
+                        })
+                    }
+                    _ => frag.eval_quad(src, &points),
+                };
+                for (i, v) in v.iter().enumerate() {
+                    for c in 0..4 {
+                        b.regs[reg][c][4 * q + i] = v[c];
+                    }
                 }
             }
         }
@@ -648,6 +696,7 @@ impl Program {
                     for l in 0..LANES {
                         let x = pixel[0][l] as f64 + 0.5;
                         let y = pixel[1][l] as f64 + 0.5;
+                        let frag = frags[l / 4];
                         let v = frag.eval(&frag.position, x, y);
                         for c in 0..4 {
                             r[c][l] = v[c];
@@ -656,13 +705,13 @@ impl Program {
                     b.set_system_reg(code, name, &r);
                 }
                 SemanticName::Face => {
-                    let v = frag.eval(&InputSource::Face(frag.face), 0.0, 0.0);
-                    b.set_system_value(code, name, |c, _| v[c]);
+                    let v = frags.map(|f| f.eval(&InputSource::Face(f.face), 0.0, 0.0));
+                    b.set_system_value(code, name, |c, l| v[l / 4][c]);
                 }
                 SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
                 SemanticName::PrimId => {
-                    let id = frag.primitive_id;
-                    b.set_system_value(code, name, |_, _| id)
+                    let id = frags.map(|f| f.primitive_id);
+                    b.set_system_value(code, name, |_, l| id[l / 4])
                 }
                 SemanticName::SamplePos => {
                     let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];

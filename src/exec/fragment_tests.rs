@@ -615,3 +615,50 @@ fn interp_with_an_indirect_input_index() {
     // x = px + 0.5 + 0.5: even pixels read GENERIC[1], odd GENERIC[2].
     assert_eq!(got, vec![11.0, 22.0, 13.0, 24.0]);
 }
+
+/// `eval_quad` gives `eval`'s bits at each point for every kind of input.
+#[test]
+fn eval_quad_matches_eval() {
+    let frag = super::fragment::FragEnv {
+        inputs: Vec::new(),
+        position: InputSource::Zero,
+        face: -1.0,
+        integer_center: false,
+        lower_left: true,
+        height: 37,
+        samples: 4,
+        per_sample: false,
+        primitive_id: 3,
+    };
+    let plane = [
+        [0.3, 1e-3, -2e-3],
+        [-1.5, 0.25, 0.125],
+        [1e9, -3.0, 7.0],
+        [0.0, 0.0, 1e-30],
+    ];
+    let sources = [
+        InputSource::Zero,
+        InputSource::Flat([1, 2, 3, 4]),
+        InputSource::Face(-1.0),
+        InputSource::Linear(plane),
+        InputSource::Perspective {
+            plane,
+            inv_w: [0.5, 1e-3, 2e-3],
+        },
+        // 1/w crossing zero: infinities and NaNs
+        InputSource::Perspective {
+            plane,
+            inv_w: [-1.0, 0.5, 0.0],
+        },
+        InputSource::Window {
+            z: [0.5, 0.01, 0.0],
+            inv_w: [0.5, 1e-3, 2e-3],
+            clip_w: true,
+        },
+    ];
+    let points = [(0.5, 0.5), (1.5, 0.5), (2.0, 1.5), (1.875, 2.125)];
+    for src in &sources {
+        let want = points.map(|(x, y)| frag.eval(src, x, y));
+        assert_eq!(frag.eval_quad(src, &points), want, "{src:?}");
+    }
+}

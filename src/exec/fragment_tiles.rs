@@ -13,6 +13,11 @@
 //!   runs once per sample, each pass covering only that sample.
 //! * The caller fills [`FragmentScratch::frag`] (one primitive's inputs:
 //!   planes, facing) before each tile; nothing is allocated per tile.
+//! * [`FragmentSession::shade_quads`] shades up to 4 quads from anywhere
+//!   (other tiles, other primitives: each names one of the scratch's
+//!   [`INPUT_SETS`] input sets) in one batch, for shaders whose lanes do
+//!   not see each other beyond their quad ([`FragmentTraits::pack_quads`]);
+//!   every lane then computes what it computes in its own tile's batch.
 
 use super::decode::Code;
 use super::fragment::{FragEnv, InputSource, OutputMap, lane_offset};
@@ -36,11 +41,28 @@ pub struct TileCoverage {
     pub coverage: [u32; LANES],
 }
 
+/// How many input sets a [`FragmentScratch`] holds (one per quad of a batch).
+pub const INPUT_SETS: usize = 4;
+
+/// One 2x2 quad for [`FragmentSession::shade_quads`]: its top-left pixel
+/// (`x`, `y`), the samples each of its pixels covers (`coverage[i]` for the
+/// pixel at (x + (i & 1), y + (i >> 1))) and the input set
+/// (`FragmentScratch::frags[inputs]`) its lanes read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadCoverage {
+    pub x: u32,
+    pub y: u32,
+    pub coverage: [u32; 4],
+    pub inputs: usize,
+}
+
 /// What one shaded fragment hands the output merger.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FragmentOutput {
     pub x: u32,
     pub y: u32,
+    /// The batch slot (0..4) of the fragment's quad.
+    pub quad: usize,
     /// The samples still covered (after KILL/DEMOTE and SAMPLEMASK).
     pub coverage: u32,
     /// `COLOR[n]` for target n (raw words) where bit n of `written` is set.
@@ -59,15 +81,33 @@ pub struct FragmentTraits {
     pub writes_depth: bool,
     /// Runs once per sample with `samples` > 1.
     pub per_sample: bool,
+    /// Quads of different tiles and primitives may share a batch
+    /// ([`FragmentSession::shade_quads`]): no inter-lane opcodes (VOTE_*,
+    /// BALLOT, READ_*), no INTERP_* (they read the batch's one input set),
+    /// no subgroup lane values and no memory writes, so a lane's results do
+    /// not depend on the other quads of its batch.
+    pub pack_quads: bool,
 }
 
-/// Per-thread scratch of a session: the batch and one primitive's inputs.
+/// Per-thread scratch of a session: the batch and the input sets.
 pub struct FragmentScratch {
     batch: Batch,
     shared: Vec<u32>,
     /// The inputs of the primitive being shaded, by IN register (fill
     /// before [`FragmentSession::shade_tile`]).
     pub frag: FragEnv,
+    /// Input sets 1.. of [`FragmentSession::shade_quads`] (set 0 is `frag`).
+    pub more: [FragEnv; INPUT_SETS - 1],
+}
+
+impl FragmentScratch {
+    /// Input set `k` (0 is `frag`; out of range: the last).
+    pub fn set_mut(&mut self, k: usize) -> &mut FragEnv {
+        match k {
+            0 => &mut self.frag,
+            k => &mut self.more[(k - 1).min(INPUT_SETS - 2)],
+        }
+    }
 }
 
 /// A fragment shader bound to its resources for one draw (see the module docs).
@@ -125,10 +165,28 @@ impl Program {
             .frag_outputs
             .iter()
             .any(|o| o.semantic == SemanticName::SampleMask);
+        let sees_other_lanes = code.insts.iter().any(|i| {
+            i.op.flags().contains(OpFlags::STORE)
+                || matches!(
+                    i.op.info().category,
+                    Category::Atomic | Category::InterLane | Category::Interpolation
+                )
+        }) || code.system_values.iter().any(|v| {
+            matches!(
+                v.name,
+                SemanticName::SubgroupInvocation
+                    | SemanticName::SubgroupEqMask
+                    | SemanticName::SubgroupGeMask
+                    | SemanticName::SubgroupGtMask
+                    | SemanticName::SubgroupLeMask
+                    | SemanticName::SubgroupLtMask
+            )
+        });
         FragmentTraits {
             early_depth: !discards && !writes_depth && !mask_out,
             writes_depth,
             per_sample: FragEnv::shades_per_sample(code, samples),
+            pack_quads: !sees_other_lanes,
         }
     }
 
@@ -195,20 +253,22 @@ impl FragmentSession<'_> {
     /// its target `height` pixels tall (for FS_COORD_ORIGIN LOWER_LEFT).
     pub fn scratch(&self, height: u32) -> FragmentScratch {
         let code = &self.program.code;
+        let frag = FragEnv {
+            inputs: vec![InputSource::Zero; code.input.len as usize],
+            position: InputSource::Zero,
+            face: 1.0,
+            integer_center: code.pixel_center_integer,
+            lower_left: code.origin_lower_left,
+            height,
+            samples: self.samples,
+            per_sample: self.traits.per_sample,
+            primitive_id: 0,
+        };
         FragmentScratch {
             batch: Batch::new(code),
             shared: Vec::new(),
-            frag: FragEnv {
-                inputs: vec![InputSource::Zero; code.input.len as usize],
-                position: InputSource::Zero,
-                face: 1.0,
-                integer_center: code.pixel_center_integer,
-                lower_left: code.origin_lower_left,
-                height,
-                samples: self.samples,
-                per_sample: self.traits.per_sample,
-                primitive_id: 0,
-            },
+            more: std::array::from_fn(|_| frag.clone()),
+            frag,
         }
     }
 
@@ -220,17 +280,72 @@ impl FragmentSession<'_> {
         tile: &TileCoverage,
         sink: &mut dyn FnMut(&FragmentOutput),
     ) -> Result<Stats, ExecError> {
+        let quads = std::array::from_fn(|q| {
+            let (dx, dy) = lane_offset(4 * q);
+            QuadCoverage {
+                x: tile.x0 + dx,
+                y: tile.y0 + dy,
+                coverage: std::array::from_fn(|i| tile.coverage[4 * q + i]),
+                inputs: 0,
+            }
+        });
+        let area = [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
+        self.shade(scratch, &quads, area, sink)
+    }
+
+    /// Shades `quads` (slots without coverage stay empty) in one batch,
+    /// quad q's lanes with input set `quads[q].inputs`, calling `sink` for
+    /// every fragment that survives, in slot order. Only for shaders with
+    /// [`FragmentTraits::pack_quads`] when the quads come from different
+    /// tiles (see the module docs).
+    pub fn shade_quads(
+        &self,
+        scratch: &mut FragmentScratch,
+        quads: &[QuadCoverage; 4],
+        sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
+        let mut area = [u32::MAX, u32::MAX, 0, 0];
+        for q in quads.iter().filter(|q| q.coverage.iter().any(|c| *c != 0)) {
+            area = [
+                area[0].min(q.x),
+                area[1].min(q.y),
+                area[2].max(q.x + 1),
+                area[3].max(q.y + 1),
+            ];
+        }
+        self.shade(scratch, quads, area, sink)
+    }
+
+    /// The batch behind [`Self::shade_tile`] and [`Self::shade_quads`];
+    /// `area` (x0, y0, x1, y1) names the pixels in errors.
+    fn shade(
+        &self,
+        scratch: &mut FragmentScratch,
+        quads: &[QuadCoverage; 4],
+        area: [u32; 4],
+        sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
         let program = self.program;
         let code = &program.code;
         let FragmentScratch {
             batch: b,
             shared,
             frag,
+            more,
         } = scratch;
+        let set = |k: usize| -> &FragEnv {
+            match k {
+                0 => frag,
+                k => &more[(k - 1).min(INPUT_SETS - 2)],
+            }
+        };
+        let frags: [&FragEnv; 4] = std::array::from_fn(|q| set(quads[q].inputs));
+        let coverage: [u32; LANES] = std::array::from_fn(|l| quads[l / 4].coverage[l & 3]);
         let env = Env {
-            frag: Some(frag),
+            frag: Some(frags[0]),
             ..self.env
         };
+        let frag = frags[0];
         let mut stats = Stats::default();
         let passes = if frag.per_sample { self.samples } else { 1 };
         for pass in 0..passes {
@@ -241,7 +356,7 @@ impl FragmentSession<'_> {
             };
             let mut covered: Mask = 0;
             for l in 0..LANES {
-                if tile.coverage[l] & want != 0 {
+                if coverage[l] & want != 0 {
                     covered |= 1 << l;
                 }
             }
@@ -257,19 +372,15 @@ impl FragmentSession<'_> {
             b.reset(code, alive);
             b.helper = alive & !covered;
             for l in 0..LANES {
-                let (dx, dy) = lane_offset(l);
-                b.pixel[0][l] = tile.x0 + dx;
-                b.pixel[1][l] = tile.y0 + dy;
+                let q = &quads[l / 4];
+                b.pixel[0][l] = q.x + (l & 1) as u32;
+                b.pixel[1][l] = q.y + ((l >> 1) & 1) as u32;
             }
-            program.fill_fragment_values(b, frag, sample, Some(&tile.coverage), env.system_values);
+            program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
             let stop = b.run(code, &env, shared).map_err(|e| ExecError {
                 message: format!(
                     "pixels ({}, {}) .. ({}, {}): {}",
-                    tile.x0,
-                    tile.y0,
-                    tile.x0 + 3,
-                    tile.y0 + 3,
-                    e.message
+                    area[0], area[1], area[2], area[3], e.message
                 ),
                 ..e
             })?;
@@ -286,13 +397,14 @@ impl FragmentSession<'_> {
                     .outs
                     .sample_mask
                     .map_or(u32::MAX, |r| b.regs[r as usize][0][l]);
-                let coverage = tile.coverage[l] & want & mask;
+                let coverage = coverage[l] & want & mask;
                 if coverage == 0 {
                     continue;
                 }
                 let mut out = FragmentOutput {
                     x: b.pixel[0][l],
                     y: b.pixel[1][l],
+                    quad: l / 4,
                     coverage,
                     colors: [[0; 4]; MAX_TARGETS],
                     written: 0,

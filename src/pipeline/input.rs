@@ -273,13 +273,43 @@ pub fn shade_vertices(
         )
     );
     let index_of = |i: u32| call.indices.map_or(i, |ix| ix[i as usize]);
-    // Distinct index values (restart excluded in strips), sorted.
-    let mut distinct: Vec<u32> = (0..call.count)
+    let restart = |v: u32| strip && call.indices.is_some() && v == RESTART;
+    // Distinct index values (restart excluded in strips), sorted: marked in
+    // a table when the largest is at most a few times the count, else sorted.
+    let largest = (0..call.count)
         .map(index_of)
-        .filter(|&v| !(strip && call.indices.is_some() && v == RESTART))
-        .collect();
-    distinct.sort_unstable();
-    distinct.dedup();
+        .filter(|&v| !restart(v))
+        .max()
+        .unwrap_or(0);
+    let table_len = largest as u64 + 1;
+    let mut slot_of: Vec<u32> = Vec::new();
+    let distinct: Vec<u32> = if table_len <= 4 * call.count as u64 + 4096 {
+        slot_of = vec![u32::MAX; table_len as usize];
+        for v in (0..call.count).map(index_of).filter(|&v| !restart(v)) {
+            slot_of[v as usize] = 0;
+        }
+        let mut distinct = Vec::new();
+        for (v, slot) in slot_of.iter_mut().enumerate() {
+            if *slot == 0 {
+                *slot = distinct.len() as u32;
+                distinct.push(v as u32);
+            }
+        }
+        distinct
+    } else {
+        let mut distinct: Vec<u32> = (0..call.count)
+            .map(index_of)
+            .filter(|&v| !restart(v))
+            .collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct
+    };
+    // The place of index value `v` in `distinct`.
+    let place = |v: u32| match slot_of.get(v as usize) {
+        Some(&k) => k as usize,
+        None => distinct.binary_search(&v).unwrap_or(0),
+    };
     let regs = input
         .elements
         .iter()
@@ -308,11 +338,10 @@ pub fn shade_vertices(
         seq.clear();
         for i in 0..call.count {
             let v = index_of(i);
-            if strip && call.indices.is_some() && v == RESTART {
+            if restart(v) {
                 seq.push(RESTART);
             } else {
-                let k = distinct.binary_search(&v).unwrap_or(0);
-                seq.push((inst as usize * per_instance + k) as u32);
+                seq.push((inst as usize * per_instance + place(v)) as u32);
             }
         }
         assemble(call.topology, &seq, keep_adjacency, inst, &mut stream);
@@ -453,6 +482,59 @@ fn strip_primitives(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Indexed draws shade each distinct index once and their primitives
+    /// read the vertex each index names, whether the distinct values are
+    /// found through the table (compact indices) or by sorting (sparse).
+    #[test]
+    fn indexed_draws_map_indices_to_their_vertices() {
+        let (shader, _) = crate::assemble(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n",
+        )
+        .unwrap();
+        let vs = Program::compile(&shader).unwrap();
+        for spread in [1u32, 1000] {
+            let indices: Vec<u32> = [5u32, 2, 9, 2, 5, 7, 9, 0, 2]
+                .iter()
+                .map(|i| i * spread)
+                .collect();
+            let rows: Vec<Vec<[u32; 4]>> = (0..=9 * spread).map(|v| vec![[v, 7, 0, 1]]).collect();
+            let input = VertexInput::from_rows(&rows);
+            let call = DrawCall {
+                topology: Topology::Basic(BasicTopology::TriangleList),
+                count: indices.len() as u32,
+                instances: 2,
+                indices: Some(&indices),
+            };
+            let limits = Limits::default();
+            let (stream, stats) = shade_vertices(
+                &vs,
+                &mut Resources::default(),
+                &input,
+                &call,
+                false,
+                false,
+                &limits,
+            )
+            .unwrap();
+            // 5 distinct values, twice (instances)
+            assert_eq!(stats.invocations, 10, "spread {spread}");
+            assert_eq!(stream.primitives.len(), 6);
+            for (k, p) in stream.primitives.iter().enumerate() {
+                let got: Vec<u32> = stream
+                    .primitive_vertices(p)
+                    .iter()
+                    .map(|&v| stream.vertex(v)[0][0])
+                    .collect();
+                let first = (k % 3) * 3;
+                assert_eq!(
+                    got,
+                    indices[first..first + 3],
+                    "spread {spread}, primitive {k}"
+                );
+            }
+        }
+    }
 
     fn prims(t: BasicTopology, n: u32, adj: bool) -> Vec<Vec<u32>> {
         let seq: Vec<u32> = (0..n).collect();

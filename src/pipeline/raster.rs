@@ -131,6 +131,10 @@ impl RasterPrim {
         } else {
             (1u32 << pattern.offsets.len()) - 1
         };
+        if let Shape::Triangle { v, top_left } = &self.shape {
+            self.triangle_tile(v, top_left, x0, y0, pattern, &mut cov);
+            return cov;
+        }
         for (l, c) in cov.iter_mut().enumerate() {
             let (dx, dy) = lane_offset(l);
             let (px, py) = ((x0 + dx) as i64, (y0 + dy) as i64);
@@ -139,13 +143,8 @@ impl RasterPrim {
             }
             let (bx, by) = (px * ONE, py * ONE);
             match &self.shape {
-                Shape::Triangle { v, top_left } => {
-                    for (s, o) in pattern.offsets.iter().enumerate() {
-                        if triangle_covers(v, top_left, [bx + o[0], by + o[1]]) {
-                            *c |= 1 << s;
-                        }
-                    }
-                }
+                // stepped edge functions above
+                Shape::Triangle { .. } => {}
                 Shape::Point { x0, y0, x1, y1 } => {
                     for (s, o) in pattern.offsets.iter().enumerate() {
                         let (sx, sy) = (bx + o[0], by + o[1]);
@@ -162,6 +161,64 @@ impl RasterPrim {
             }
         }
         cov
+    }
+}
+
+impl RasterPrim {
+    /// [`Self::tile_coverage`] of a triangle: each edge function at the
+    /// tile's first sample point, then stepped exactly (integers) to every
+    /// lane: E(p + (dx, dy)) = E(p) − ey·dx + ex·dy for the edge (ex, ey).
+    fn triangle_tile(
+        &self,
+        v: &[[i64; 2]; 3],
+        top_left: &[bool; 3],
+        x0: u32,
+        y0: u32,
+        pattern: &SamplePattern,
+        cov: &mut [u32; LANES],
+    ) {
+        const OFFSETS: [(i64, i64); LANES] = {
+            let mut o = [(0, 0); LANES];
+            let mut l = 0;
+            while l < LANES {
+                let q = l / 4;
+                o[l] = (
+                    ((q & 1) * 2 + (l & 1)) as i64,
+                    ((q >> 1) * 2 + ((l >> 1) & 1)) as i64,
+                );
+                l += 1;
+            }
+            o
+        };
+        let mut inside = [false; LANES];
+        for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+            let (px, py) = (x0 as i64 + dx, y0 as i64 + dy);
+            inside[l] = px >= self.bbox[0]
+                && px <= self.bbox[2]
+                && py >= self.bbox[1]
+                && py <= self.bbox[3];
+        }
+        let edges: [([i64; 2], i64, i64, bool); 3] = std::array::from_fn(|i| {
+            let (a, b) = (v[i], v[(i + 1) % 3]);
+            (a, b[0] - a[0], b[1] - a[1], top_left[i])
+        });
+        for (s, o) in pattern.offsets.iter().enumerate() {
+            let p = [x0 as i64 * ONE + o[0], y0 as i64 * ONE + o[1]];
+            let mut hit = [true; LANES];
+            for &(a, ex, ey, tl) in &edges {
+                let e0 = edge(a, [a[0] + ex, a[1] + ey], p);
+                let (sx, sy) = (-ey * ONE, ex * ONE);
+                for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                    let e = e0 + sx * dx + sy * dy;
+                    hit[l] &= e > 0 || (e == 0 && tl);
+                }
+            }
+            for l in 0..LANES {
+                if inside[l] && hit[l] {
+                    cov[l] |= 1 << s;
+                }
+            }
+        }
     }
 }
 
@@ -215,6 +272,85 @@ mod tests {
         // The left edge x = 0.5 of `b` is in; its bottom edge y = 3.5 is out.
         assert!(triangle_covers(&b, &tl(&b), px(0, 2)));
         assert!(!triangle_covers(&b, &tl(&b), px(1, 3)));
+    }
+
+    /// The stepped edge functions of a tile give what `triangle_covers`
+    /// gives at every lane and sample: random small and large triangles of
+    /// both orientations' top-left edges, 1 and 4 samples, tiles around them.
+    #[test]
+    fn stepped_tile_coverage_matches_per_sample_tests() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: i64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as i64
+        };
+        let mut covered = 0;
+        for round in 0..400 {
+            let span = if round % 2 == 0 { 6 * ONE } else { 40 * ONE };
+            let mut v = [[0i64; 2]; 3];
+            for p in v.iter_mut() {
+                *p = [next(span) + 3 * ONE, next(span) + 3 * ONE];
+                if round % 5 == 0 {
+                    // on the pixel grid: edges through sample points
+                    *p = [p[0] & !(ONE - 1), p[1] & !(HALF - 1)];
+                }
+            }
+            if edge(v[0], v[1], v[2]) == 0 {
+                continue;
+            }
+            if edge(v[0], v[1], v[2]) < 0 {
+                v.swap(1, 2);
+            }
+            let mut top_left = [false; 3];
+            for i in 0..3 {
+                let (p, q) = (v[i], v[(i + 1) % 3]);
+                top_left[i] = (q[1] == p[1] && q[0] > p[0]) || q[1] < p[1];
+            }
+            let lo = |c: i64| (c - HALF).div_euclid(ONE);
+            let bbox = [
+                lo(v.iter().map(|p| p[0]).min().unwrap()),
+                lo(v.iter().map(|p| p[1]).min().unwrap()),
+                lo(v.iter().map(|p| p[0]).max().unwrap()) + 1,
+                lo(v.iter().map(|p| p[1]).max().unwrap()) + 1,
+            ];
+            let prim = RasterPrim {
+                shape: Shape::Triangle { v, top_left },
+                bbox,
+                front: true,
+                verts: [0, 1, 2],
+                count: 3,
+                id: 0,
+                depth: [0.0; 3],
+                inv_w: [0.0; 3],
+                persp: [[0.0; 3]; 3],
+                linear: [[0.0; 3]; 3],
+            };
+            let pattern = SamplePattern::new(if round % 3 == 0 { 4 } else { 1 });
+            for ty in 0..12u32 {
+                for tx in 0..12u32 {
+                    let (x0, y0) = (tx * 4, ty * 4);
+                    let cov = prim.tile_coverage(x0, y0, &pattern);
+                    for (l, c) in cov.iter().enumerate() {
+                        let (dx, dy) = lane_offset(l);
+                        let (px, py) = ((x0 + dx) as i64, (y0 + dy) as i64);
+                        let inside =
+                            px >= bbox[0] && px <= bbox[2] && py >= bbox[1] && py <= bbox[3];
+                        let mut want = 0u32;
+                        for (s, o) in pattern.offsets.iter().enumerate() {
+                            let p = [px * ONE + o[0], py * ONE + o[1]];
+                            if inside && triangle_covers(&v, &top_left, p) {
+                                want |= 1 << s;
+                            }
+                        }
+                        assert_eq!(*c, want, "triangle {v:?}, pixel ({px}, {py})");
+                        covered += want.count_ones();
+                    }
+                }
+            }
+        }
+        assert!(covered > 10_000, "{covered}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Bilinear sampling of a batch of lanes at once, for the views the machine
-//! samples most: 2D (array, RECT) views of RGBA8 UNORM and RGBA32F
-//! textures, one sample per texel, linear filtering. The coordinate
+//! samples most: 2D (array, RECT) views of RGBA8 UNORM, RGBA8 sRGB and
+//! RGBA32F textures, one sample per texel, linear filtering. The coordinate
 //! arithmetic, the wrap of in-range indices, the decode and the lerps run
 //! over arrays of [`LANES`] values (vector instructions); only the texel
 //! loads and the rare out-of-range wraps are per lane. Every operation is
@@ -8,7 +8,7 @@
 //! so the results are the same bits (tests in `tests.rs` compare the two
 //! over random and hostile coordinates).
 
-use super::format::UNORM8;
+use super::format::{UNORM8, srgb_to_linear_table};
 use super::sample::{Bound, lerp, sanitize, wrap_index};
 use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
 
@@ -17,6 +17,8 @@ use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
 enum Texels {
     /// 4 bytes, r g b a, each `byte / 255` (the UNORM8 rule).
     Rgba8Unorm,
+    /// 4 bytes, r g b through the sRGB decode table, a as UNORM8.
+    Rgba8Srgb,
     /// 16 bytes, four little-endian f32 bit patterns.
     Rgba32Float,
 }
@@ -25,6 +27,7 @@ impl Texels {
     fn of(fmt: Format) -> Option<Texels> {
         match fmt {
             Format::Rgba8Unorm => Some(Texels::Rgba8Unorm),
+            Format::Rgba8Srgb => Some(Texels::Rgba8Srgb),
             Format::Rgba32Float => Some(Texels::Rgba32Float),
             _ => None,
         }
@@ -137,7 +140,7 @@ pub(crate) struct BatchLookup {
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
-    /// view (array and RECT included) of an RGBA8 UNORM or RGBA32F texture
+    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F texture
     /// with one sample per texel, sampled with linear min and mag filters.
     pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
         self.shape.dim == Dim::D2
@@ -189,9 +192,10 @@ impl Bound<'_> {
         let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
         let border = self.border(s).map(f32::from_bits);
         let bpt = match texels {
-            Texels::Rgba8Unorm => 4,
+            Texels::Rgba8Unorm | Texels::Rgba8Srgb => 4,
             Texels::Rgba32Float => 16,
         };
+        let srgb = srgb_to_linear_table();
         // the values of the four taps, channel-major: tap[t][c][lane]
         // (t = 00, 10, 01, 11 as (x, y) index pairs)
         let mut tap = [[[0f32; LANES]; 4]; 4];
@@ -218,6 +222,12 @@ impl Bound<'_> {
                         (Some(b), Texels::Rgba8Unorm) => {
                             [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize])
                         }
+                        (Some(b), Texels::Rgba8Srgb) => [
+                            srgb[b[0] as usize],
+                            srgb[b[1] as usize],
+                            srgb[b[2] as usize],
+                            UNORM8[b[3] as usize],
+                        ],
                         (Some(b), Texels::Rgba32Float) => [0, 4, 8, 12]
                             .map(|k| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]])),
                         (None, _) => [0.0; 4],

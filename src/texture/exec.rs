@@ -4,7 +4,7 @@
 //! and writes the result of every active lane (inactive lanes are untouched).
 
 use super::bilinear::BatchLookup;
-use super::sample::{Bound, Compare, Lookup, clamp_lod, query_level};
+use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
 use crate::opcode::Opcode;
@@ -443,22 +443,69 @@ fn sample_op(
             if bd.batch_single_level(&s) {
                 bd.bilinear_batch(&s, 0, active, &q, &mut raw);
             } else {
-                // mip NEAREST (LINEAR blends two levels: the general path)
-                if s.mip != MipFilter::Nearest {
-                    return sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out);
-                }
-                let mut level = [0u32; LANES];
+                // Each lane's LOD; a lane with the bits of the previous
+                // active lane's derivatives and LOD input reuses its LOD
+                // (the lambda of a 2D view reads only those).
+                let mut lod = [0f32; LANES];
+                let mut prev: Option<usize> = None;
                 for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                    level[l] = bd.nearest_level(lod_of(&bd, &s, l).1);
+                    let same = |p: usize| {
+                        let bits = |v: &[f32; 3]| v.map(f32::to_bits);
+                        bits(&ddx[p]) == bits(&ddx[l])
+                            && bits(&ddy[p]) == bits(&ddy[l])
+                            && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
+                    };
+                    lod[l] = match prev {
+                        Some(p) if same(p) => lod[p],
+                        _ => lod_of(&bd, &s, l).1,
+                    };
+                    prev = Some(l);
                 }
-                let mut left = active;
-                while left != 0 {
-                    let rel = level[left.trailing_zeros() as usize];
-                    let group = (0..LANES)
-                        .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
-                        .fold(0u16, |m, l| m | 1 << l);
-                    bd.bilinear_batch(&s, rel, group, &q, &mut raw);
-                    left &= !group;
+                // The level each lane reads first, and for mip LINEAR the
+                // lanes that blend with the next level by `frac`
+                // ([`Bound::sample`]'s choices).
+                let last = bd.nlevels - 1;
+                let mut level = [0u32; LANES];
+                let mut frac = [0f32; LANES];
+                let mut blended: u16 = 0;
+                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+                    let lod = lod[l];
+                    if s.mip == MipFilter::Nearest {
+                        level[l] = bd.nearest_level(lod);
+                    } else if !(lod.is_nan() || lod <= 0.0) {
+                        let f0 = lod.floor();
+                        if f0 >= last as f32 {
+                            level[l] = last;
+                        } else {
+                            level[l] = f0 as u32;
+                            frac[l] = lod - f0;
+                            if frac[l] != 0.0 {
+                                blended |= 1 << l;
+                            }
+                        }
+                    }
+                }
+                let by_level = |mask: u16, step: u32, into: &mut [[u32; 4]; LANES]| {
+                    let mut left = mask;
+                    while left != 0 {
+                        let rel = level[left.trailing_zeros() as usize];
+                        let group = (0..LANES)
+                            .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
+                            .fold(0u16, |m, l| m | 1 << l);
+                        bd.bilinear_batch(&s, rel + step, group, &q, into);
+                        left &= !group;
+                    }
+                };
+                by_level(active, 0, &mut raw);
+                if blended != 0 {
+                    let mut next = [[0u32; 4]; LANES];
+                    by_level(blended, 1, &mut next);
+                    for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
+                        for c in 0..4 {
+                            let (a, b) = (f32::from_bits(raw[l][c]), f32::from_bits(next[l][c]));
+                            raw[l][c] = lerp(a, b, frac[l]).to_bits();
+                        }
+                    }
                 }
             }
             for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {

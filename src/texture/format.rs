@@ -190,9 +190,31 @@ pub fn srgb_to_linear(code: u8) -> f32 {
     SRGB_TO_LINEAR[code as usize]
 }
 
+/// The table behind [`srgb_to_linear`], for loops over many texels.
+pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
+    &SRGB_TO_LINEAR
+}
+
 /// Linear -> 8-bit sRGB code: clamp to [0, 1] (NaN -> 0), exact curve in
-/// f64, times 255, round to nearest even.
+/// f64, times 255, round to nearest even. Looked up in [`SRGB_STEPS`]: the
+/// code of `f` is the number of steps at or below it (the same code as
+/// [`linear_to_srgb_curve`], which never decreases as `f` grows), counted
+/// from the code of the first float sharing `f`'s top 16 bits.
 pub fn linear_to_srgb(f: f32) -> u8 {
+    if f.is_nan() || f <= 0.0 {
+        return 0;
+    }
+    let bits = f.min(1.0).to_bits();
+    let (steps, starts) = &*SRGB_STEPS;
+    let mut code = starts[(bits >> 16) as usize];
+    while code < 255 && steps[code as usize] <= bits {
+        code += 1;
+    }
+    code
+}
+
+/// [`linear_to_srgb`] computed with the curve (what [`SRGB_STEPS`] is made from).
+pub fn linear_to_srgb_curve(f: f32) -> u8 {
     let l = if f.is_nan() {
         0.0
     } else {
@@ -205,6 +227,32 @@ pub fn linear_to_srgb(f: f32) -> u8 {
     };
     rne((c * 255.0).clamp(0.0, 255.0)) as u8
 }
+
+/// Step k - 1: the bits of the least f32 in (0, 1] whose sRGB code
+/// ([`linear_to_srgb_curve`]) is at least k, for k = 1..=255 (bisection
+/// over the bit patterns, which order non-negative floats); and for each
+/// value of a float's top 16 bits up to 1.0's, the code of the first float
+/// with them.
+static SRGB_STEPS: LazyLock<([u32; 255], Vec<u8>)> = LazyLock::new(|| {
+    let mut steps = [0u32; 255];
+    for (i, step) in steps.iter_mut().enumerate() {
+        let k = i as u8 + 1;
+        let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if linear_to_srgb_curve(f32::from_bits(mid)) >= k {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        *step = lo;
+    }
+    let starts = (0..=1.0f32.to_bits() >> 16)
+        .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
+        .collect();
+    (steps, starts)
+});
 
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
 pub fn float_to_unorm(f: f32, bits: u32) -> u32 {
@@ -565,6 +613,15 @@ impl Format {
                     for (c, b) in o.iter_mut().enumerate() {
                         *b = float_to_unorm(fl(c), 8) as u8;
                     }
+                    return;
+                }
+            }
+            Format::Rgba8Srgb => {
+                if let Some(o) = out.get_mut(..4) {
+                    for (c, b) in o.iter_mut().enumerate().take(3) {
+                        *b = linear_to_srgb(fl(c));
+                    }
+                    o[3] = float_to_unorm(fl(3), 8) as u8;
                     return;
                 }
             }

@@ -2,7 +2,9 @@
 //! the rules in docs/textures.md; each test says how.
 
 use super::exec::sample_position;
-use super::format::{f32_to_small_float, linear_to_srgb, small_float_to_f32, srgb_to_linear};
+use super::format::{
+    f32_to_small_float, linear_to_srgb, linear_to_srgb_curve, small_float_to_f32, srgb_to_linear,
+};
 use super::sample::{cube_face, wrap_index};
 use super::*;
 use crate::enums::{PipeFormat, TextureTarget as T};
@@ -288,6 +290,70 @@ fn srgb_curve() {
         Format::Rgba8Srgb.decode(&[0, 0, 0, 51])[3],
         0.2f32.to_bits()
     );
+}
+
+/// The step-table encode gives the curve's code: around every step (the
+/// step and the float below it), at the edges and specials, and over a
+/// spread of floats in and out of [0, 1].
+#[test]
+fn srgb_encode_table_matches_the_curve() {
+    let check = |f: f32| {
+        assert_eq!(
+            linear_to_srgb(f),
+            linear_to_srgb_curve(f),
+            "{f:e} ({:#x})",
+            f.to_bits()
+        )
+    };
+    for f in [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+        0.0,
+        -1.0,
+        1.0,
+        2.0,
+        f32::MIN_POSITIVE,
+        1e-45,
+        0.0031308,
+        f32::MAX,
+    ] {
+        check(f);
+    }
+    let mut seen = 0u32;
+    for code in 1..=255u8 {
+        // the least float of each code: bisection below its decode
+        let (mut lo, mut b) = (0u32, srgb_to_linear(code).to_bits());
+        while lo < b {
+            let mid = lo + (b - lo) / 2;
+            if linear_to_srgb_curve(f32::from_bits(mid)) >= code {
+                b = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        check(f32::from_bits(b));
+        check(f32::from_bits(b - 1));
+        assert_eq!(linear_to_srgb(f32::from_bits(b)), code);
+        assert_eq!(linear_to_srgb(f32::from_bits(b - 1)), code - 1);
+        seen += 1;
+    }
+    assert_eq!(seen, 255);
+    let mut x = 0x9e37_79b9u32;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        // mostly [0, 1.5), some anywhere
+        let f = if x & 7 == 0 {
+            f32::from_bits(x)
+        } else {
+            f32::from_bits(x % 0x3fc0_0000)
+        };
+        check(f);
+    }
 }
 
 #[test]
@@ -1787,7 +1853,7 @@ fn sample_2d_fast_path_matches_general_path() {
     assert_eq!(checked, 60 * 400 * 2);
 }
 
-/// The rgba8 / rgba32 encode fast paths write the same bytes as the general
+/// The rgba8 (UNORM, sRGB) / rgba32 encode fast paths write the same bytes as the general
 /// encoder, for random bits (NaN, infinities, out of range) and for short
 /// output slices.
 #[test]
@@ -1806,6 +1872,7 @@ fn encode_fast_paths_match_general_encoder() {
     ];
     for fmt in [
         Format::Rgba8Unorm,
+        Format::Rgba8Srgb,
         Format::Rgba32Float,
         Format::Rgba32Uint,
         Format::Rgba32Sint,
@@ -1837,8 +1904,8 @@ fn encode_fast_paths_match_general_encoder() {
     }
 }
 
-/// The batch bilinear path (2D RGBA8 UNORM / RGBA32F views, linear min and
-/// mag) gives the same bits as the per-lane general path for whole
+/// The batch bilinear path (2D RGBA8 UNORM / sRGB / RGBA32F views, linear
+/// min and mag) gives the same bits as the per-lane general path for whole
 /// instructions: every wrap mode, normalized and texel coordinates,
 /// offsets, array layers, RECT, mip NONE/NEAREST/LINEAR with explicit and
 /// implicit LODs, partial masks, lanes split over two samplers, random
@@ -1863,9 +1930,9 @@ fn batch_bilinear_matches_general_path() {
     let mut rng = Xs(0x0123_4567_89ab_cdef);
     let mut batched = 0;
     for round in 0..120 {
-        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float][round % 2];
+        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float, Format::Rgba8Srgb][round % 3];
         let target = targets[round / 2 % targets.len()];
-        let pow2 = round % 3 == 0;
+        let pow2 = round % 4 == 0;
         let size = |r: &mut Xs, n: u64| {
             if pow2 {
                 1 << r.below(6)
