@@ -3,7 +3,7 @@
 //! `XNAP` (XNA prepass) and `XNAS` (XNA) chunks of the same shape. This
 //! module owns their payload layout, the Direct3D 9 token stream inside them
 //! ([`program`], tables in [`tables`]) and the text fxc prints for them at
-//! the end of an SM4 listing's `//` header ([`print`], [`level9_sections`]).
+//! the end of an SM4 listing's `//` header ([`mod@print`], [`level9_sections`]).
 //!
 //! Payload layout (little-endian; offsets from the first payload byte):
 //!

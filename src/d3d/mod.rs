@@ -7,10 +7,10 @@
 //! * [`enums`] – the named enumerations and flag sets of the token format;
 //! * [`ir`] – a program as plain data (version, instructions, operands);
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
-//! * [`print`] – IR → fxc's listing text of the program;
+//! * [`mod@print`] – IR → fxc's listing text of the program;
 //! * [`lexer`], [`literal`], [`parse`] – the SM4/SM5 assembler: listing text
 //!   (fxc's and vkd3d's spellings) → IR with a [`source_map::SourceMap`];
-//!   [`assemble`] – a listing → a DXBC container (signatures from the header
+//!   [`mod@assemble`] – a listing → a DXBC container (signatures from the header
 //!   tables or the declarations, the program chunk, `SFI0`);
 //! * [`error`] – the decode error every binary reader returns (a byte offset
 //!   into the file and what was expected there);
@@ -28,7 +28,7 @@
 //!   around the program and level-9 printers; [`disassemble`] wires this
 //!   crate's printers into it;
 //! * [`info`] – the summary behind `tgsi info FILE.dxbc`;
-//! * [`validate`] – every structural and semantic problem of a program
+//! * [`mod@validate`] – every structural and semantic problem of a program
 //!   (declarations, model and stage limits, blocks, operands, the constraints
 //!   of the per-instruction reference pages);
 //! * [`lower`] – SM4/SM5 programs to TGSI shaders (`tgsi lower`).

@@ -20,8 +20,8 @@
 //! `tgsi bench ulp`); the tests below assert it on samples.
 
 /// Below this magnitude SIN and COS take the branch-free path
-/// ([`trig_fast`]); at or above it (and for ±inf and NaN) the exact f64
-/// library path ([`trig_slow`]).
+/// (`trig_fast`); at or above it (and for ±inf and NaN) the exact f64
+/// library path (`trig_slow`).
 pub const TRIG_FAST_LIMIT: f32 = 1_048_576.0; // 2^20
 
 /// 1.5·2^23: adding it to an f32 of magnitude < 2^22 rounds to the nearest
@@ -266,7 +266,7 @@ fn exp2_reduced(f: f32) -> f32 {
 }
 
 /// EX2: `2^x` in f32: k = round(x) (x clamped to ±160 first, beyond f32's
-/// range either way), f = x − k exact, 2^f by [`exp2_reduced`], then scaled
+/// range either way), f = x − k exact, 2^f by `exp2_reduced`, then scaled
 /// by 2^k in two multiplications by 2^⌊k/2⌋ and 2^⌈k/2⌉ (the first exact,
 /// the second rounds once), so subnormal results and overflow round as IEEE
 /// says. -inf → 0, +inf → +inf, exact for integer x whose power of two is
@@ -356,7 +356,7 @@ fn lg2_is_plain(x: f32) -> bool {
     (f32::MIN_POSITIVE..f32::INFINITY).contains(&x)
 }
 
-/// LG2: `log2(x)` in f32 by [`log2_normal`] (a subnormal x scaled by 2^23
+/// LG2: `log2(x)` in f32 by `log2_normal` (a subnormal x scaled by 2^23
 /// first, the 23 taken off inside before the one rounding): ±0 → -inf,
 /// negative → NaN, +inf → +inf, NaN → the input made quiet; exact for
 /// powers of two. Branch-free; the definition [`lg2_lanes`] reproduces.
@@ -502,7 +502,7 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
 }
 
 /// [`ex2_f32`] over a row of lanes (raw f32 bits), vectorized: the short
-/// form ([`ex2_plain`]) on every lane, and only if some lane needs more
+/// form (`ex2_plain`) on every lane, and only if some lane needs more
 /// (a subnormal or infinite result, NaN) the whole row again by the
 /// definition. Same bits as [`ex2_f32`] lane by lane.
 #[inline]

@@ -185,7 +185,7 @@ fn plane_add(acc: &mut Plane, p: &Plane, k: f64) {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape {
     /// Vertices on the 1/256 grid, area > 0 (clockwise on screen); per
-    /// edge (v[i] → v[i+1]) whether it is a top or left edge.
+    /// edge (v\[i\] → v\[i+1\]) whether it is a top or left edge.
     Triangle {
         v: [[i64; 2]; 3],
         top_left: [bool; 3],

@@ -196,7 +196,7 @@ pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
 }
 
 /// Linear -> 8-bit sRGB code: clamp to [0, 1] (NaN -> 0), exact curve in
-/// f64, times 255, round to nearest even. Looked up in [`SRGB_STEPS`]: the
+/// f64, times 255, round to nearest even. Looked up in `SRGB_STEPS`: the
 /// code of `f` is the number of steps at or below it (the same code as
 /// [`linear_to_srgb_curve`], which never decreases as `f` grows), counted
 /// from the code of the first float sharing `f`'s top 16 bits.
@@ -213,7 +213,7 @@ pub fn linear_to_srgb(f: f32) -> u8 {
     code
 }
 
-/// [`linear_to_srgb`] computed with the curve (what [`SRGB_STEPS`] is made from).
+/// [`linear_to_srgb`] computed with the curve (what `SRGB_STEPS` is made from).
 pub fn linear_to_srgb_curve(f: f32) -> u8 {
     let l = if f.is_nan() {
         0.0

@@ -4,7 +4,7 @@
 //! [`LANES`] and the register layout [`Reg`]. Semantics and choices are in
 //! `docs/textures.md`.
 //!
-//! * [`format`] – [`Format`], decode/encode;
+//! * [`mod@format`] – [`Format`], decode/encode;
 //! * [`resource`] – [`Texture`] storage and its level layout;
 //! * [`sample`] – the sampling core (addressing, filtering, LOD, cube maps, compare, gather);
 //! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8/RGBA32F views;

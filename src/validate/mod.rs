@@ -3,16 +3,16 @@
 //!
 //! What it owns (the checks of Mesa's `tgsi_sanity.c` made real, plus more):
 //!
-//! * [`registers`] – the declaration table: undeclared or out-of-range
+//! * `registers` – the declaration table: undeclared or out-of-range
 //!   registers, 2-D indices, indirect address registers, ARRAY ids,
 //!   duplicate and overlapping declarations, immediates;
-//! * [`operands`] – per opcode: operand counts (from the opcode table), the
+//! * `operands` – per opcode: operand counts (from the opcode table), the
 //!   register files each operand may name, writemasks (64-bit channel pairs),
 //!   texture targets, stage-only opcodes and labels that are not allowed;
-//! * [`flow`] – block structure: IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP,
+//! * `flow` – block structure: IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP,
 //!   SWITCH/CASE/DEFAULT/ENDSWITCH, BGNSUB/ENDSUB, BRK/CONT placement, END,
 //!   CAL targets and IF/ELSE labels;
-//! * [`properties`] – properties meaningful for the stage and their values.
+//! * `properties` – properties meaningful for the stage and their values.
 //!
 //! Choices (where Mesa does not decide, or decides by not checking):
 //!

@@ -4,15 +4,15 @@
 //!
 //! What it owns:
 //!
-//! * [`layout`] – sections and blocks: declarations before the first
+//! * `layout` – sections and blocks: declarations before the first
 //!   instruction (per hull-shader phase), the hull-shader phase order,
 //!   `if`/`else`/`endif`, `loop`/`endloop`, `switch`/`case`/`default`/
 //!   `endswitch` with D3D's fall-through rule, `break`/`continue` placement,
 //!   subroutines (`label`, `call`, `ret`) and the nesting limit;
-//! * [`decls`] – the declaration table: every declaration checked against
+//! * `decls` – the declaration table: every declaration checked against
 //!   the Direct3D 11 limits and the stage, duplicates, the declarations a
 //!   stage needs (thread-group size, GS topology, …);
-//! * [`instructions`] – per instruction: availability (shader model, stage,
+//! * `instructions` – per instruction: availability (shader model, stage,
 //!   global flags: everything derived from the opcode table), control fields,
 //!   operand count, register files per operand kind, declarations of the
 //!   registers used, index ranges, masks and swizzles (doubles included),
