@@ -2009,8 +2009,10 @@ fn parse_command(line: usize, text: &str) -> Result<Command, ParseError> {
 fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
     let mut r = rest.trim_start();
     let mut target = None;
-    if let Some(after) = r
-        .strip_prefix("rt")
+    // `rt N` (vkd3d also spells it `rtv N`)
+    if let Some(after) = ["rtv", "rt"]
+        .iter()
+        .find_map(|p| r.strip_prefix(p))
         .filter(|a| a.starts_with(char::is_whitespace))
     {
         let after = after.trim_start();
@@ -2027,7 +2029,21 @@ fn parse_probe(line: usize, rest: &str) -> Result<Command, ParseError> {
     }
     if r.starts_with('(') {
         let (inner, tail) = take_parens(line, r, "the pixel")?;
-        let xy = parse_u32_list(line, &inner, "a pixel", 2..=2)?;
+        let xy = parse_u32_list(line, &inner, "a pixel or a rectangle", 2..=4)?;
+        if xy.len() == 4 {
+            // vkd3d's `probe (X, Y, W, H) KIND (...)`: a rectangle
+            return Ok(Command::ProbeRect {
+                target: target.unwrap_or(0),
+                rect: Some([xy[0], xy[1], xy[2], xy[3]]),
+                expected: parse_pixel_expected(line, &tail)?,
+            });
+        }
+        if xy.len() != 2 {
+            return Err(ParseError::new(
+                line,
+                "a probe takes a pixel (X, Y) or a rectangle (X, Y, W, H)",
+            ));
+        }
         return Ok(Command::ProbePixel {
             target: target.unwrap_or(0),
             x: xy[0],
