@@ -832,6 +832,4 @@ mod fragment_tests;
 #[cfg(test)]
 mod stage_tests;
 #[cfg(test)]
-mod test_rng;
-#[cfg(test)]
 mod tests;

@@ -31,22 +31,7 @@ impl Rng {
     }
     /// A word that is often a special float, half of a special double, or a small integer.
     fn word(&mut self) -> u32 {
-        const SPECIAL: [u32; 24] = [
-            0,
-            0x8000_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            0x7f80_0000,
-            0xff80_0000,
-            0x7fc0_0000,
-            0xffc0_0000,
-            0x7f80_0001,
-            0x7fa0_1234,
-            0x0000_0001,
-            0x8000_0001,
-            0x007f_ffff,
-            0x0080_0000,
-            0x7f7f_ffff,
+        const SPECIAL: [u32; 24] = crate::rng::edge_f32_and([
             0x3f00_0000,
             0x4049_0fdb,
             0x3ff0_0000,
@@ -56,7 +41,7 @@ impl Rng {
             0x000f_ffff,
             0xffff_ffff,
             0x4f00_0000,
-        ];
+        ]);
         match self.below(8) {
             0..=2 => SPECIAL[self.below(SPECIAL.len() as u64) as usize],
             3 => self.below(64) as u32,
