@@ -362,12 +362,7 @@ impl Program {
         limits: &Limits,
     ) -> Result<Stats, ExecError> {
         let code = &self.code;
-        if code.processor != Processor::Compute {
-            return Err(ExecError::general(format!(
-                "dispatch needs a compute shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Compute, "dispatch needs a compute shader")?;
         let [bw, bh, bd] = code.block_size;
         let per_group = bw as u64 * bh as u64 * bd as u64;
         if per_group > limits.max_group_invocations {
@@ -585,13 +580,7 @@ impl Program {
         count: usize,
         limits: &Limits,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
-        let code = &self.code;
-        if code.processor != Processor::Vertex {
-            return Err(ExecError::general(format!(
-                "run_vertices needs a vertex shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Vertex, "run_vertices needs a vertex shader")?;
         self.with_env(res, limits, None, |env| {
             self.vertices_in(env, inputs, count)
         })
@@ -638,13 +627,9 @@ impl Program {
                 }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
-            let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                message: format!("vertices {first}..{}: {}", first + n, e.message),
-                ..e
+            run_to_end(&mut b, code, env, &mut shared, "vertex", || {
+                format!("vertices {first}..{}", first + n)
             })?;
-            if stop == Stop::Barrier {
-                return Err(ExecError::general("BARRIER in a vertex shader"));
-            }
             stats.account(&b);
             for l in 0..n {
                 outputs.push(
@@ -675,12 +660,7 @@ impl Program {
         limits: &Limits,
     ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
         let code = &self.code;
-        if code.processor != Processor::Vertex {
-            return Err(ExecError::general(format!(
-                "a draw needs a vertex shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
         self.with_env(res, limits, None, |env| {
             let mut b = Batch::new(code);
@@ -719,13 +699,9 @@ impl Program {
                     }
                 }
                 fill_subgroup_values(code, &mut b, env.system_values);
-                let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                    message: format!("vertex invocations {first}..{}: {}", first + n, e.message),
-                    ..e
+                run_to_end(&mut b, code, env, &mut shared, "vertex", || {
+                    format!("vertex invocations {first}..{}", first + n)
                 })?;
-                if stop == Stop::Barrier {
-                    return Err(ExecError::general("BARRIER in a vertex shader"));
-                }
                 stats.account(&b);
                 for l in 0..n {
                     for k in 0..outs {
@@ -796,6 +772,72 @@ impl<'a> From<&'a [Vec<[u32; 4]>]> for VertexRows<'a> {
 impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
     fn from(rows: &'a Vec<Vec<[u32; 4]>>) -> Self {
         VertexRows::Nested(rows)
+    }
+}
+
+/// Runs batch `b` of a shader that may not wait at a BARRIER (every stage
+/// but compute) to its end. A run error is prefixed with `what()` (the
+/// invocations of the batch, e.g. "vertices 0..16"); a BARRIER is an error
+/// naming `stage`.
+fn run_to_end(
+    b: &mut Batch,
+    code: &Code,
+    env: &Env,
+    shared: &mut [u32],
+    stage: &str,
+    what: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    let stop = b.run(code, env, shared).map_err(|e| ExecError {
+        message: format!("{}: {}", what(), e.message),
+        ..e
+    })?;
+    if stop == Stop::Barrier {
+        return Err(ExecError::general(format!("BARRIER in a {stage} shader")));
+    }
+    Ok(())
+}
+
+/// Checks that `indices` make whole groups of `per` vertices (`whole()`
+/// names the groups, e.g. "patches of 3 control points") and name only
+/// vertices below `vertices` (an `item` is one group, in errors).
+fn check_group_indices(
+    indices: &[u32],
+    vertices: usize,
+    per: usize,
+    item: &str,
+    whole: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    if !indices.len().is_multiple_of(per) {
+        return Err(ExecError::general(format!(
+            "{} indices do not make whole {}",
+            indices.len(),
+            whole()
+        )));
+    }
+    if let Some((k, &i)) = indices
+        .iter()
+        .enumerate()
+        .find(|(_, i)| **i as usize >= vertices)
+    {
+        return Err(ExecError::general(format!(
+            "{item} {} names vertex {i}; there are {vertices} vertices",
+            k / per
+        )));
+    }
+    Ok(())
+}
+
+impl Program {
+    /// An error unless this is a `processor` shader: "`needs`, this is a
+    /// (kind) shader".
+    fn expect_processor(&self, processor: Processor, needs: &str) -> Result<(), ExecError> {
+        if self.code.processor != processor {
+            return Err(ExecError::general(format!(
+                "{needs}, this is a {} shader",
+                self.code.processor
+            )));
+        }
+        Ok(())
     }
 }
 
