@@ -593,9 +593,38 @@ impl Program {
         count: usize,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
         let code = &self.code;
+        let mut outputs = Vec::with_capacity(count);
+        let ids = |v: usize| [v as u32, 0];
+        let stats = self.vertex_batches(env, inputs.into(), count, ids, "vertices", |b, l| {
+            outputs.push(
+                (0..code.output.len as usize)
+                    .map(|k| {
+                        let reg = &b.regs[code.output.base as usize + k];
+                        [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                    })
+                    .collect(),
+            );
+        })?;
+        Ok((outputs, stats))
+    }
+
+    /// Runs this vertex shader over `count` invocations in batches of
+    /// [`LANES`]: invocation v reads `IN[i]` = `inputs.get(v, i)` and has
+    /// (VERTEXID, INSTANCEID) = `ids(v)` (BASEVERTEX, BASEINSTANCE and
+    /// DRAWID 0); `output(batch, lane)` takes each invocation's results in
+    /// order. Errors name the invocations as `what a..b`.
+    fn vertex_batches(
+        &self,
+        env: &Env,
+        inputs: VertexRows<'_>,
+        count: usize,
+        ids: impl Fn(usize) -> [u32; 2],
+        what: &str,
+        mut output: impl FnMut(&Batch, usize),
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
         let mut b = Batch::new(code);
         let mut shared: Vec<u32> = Vec::new();
-        let mut outputs = Vec::with_capacity(count);
         let mut stats = Stats::default();
         for first in (0..count).step_by(LANES) {
             let n = (count - first).min(LANES);
@@ -603,12 +632,7 @@ impl Program {
             for i in 0..code.input.len as usize {
                 let reg = &mut b.regs[code.input.base as usize + i];
                 for l in 0..n {
-                    let v = inputs
-                        .get(first + l)
-                        .and_then(|vi| vi.get(i))
-                        .copied()
-                        .unwrap_or([0; 4]);
-                    for (row, x) in reg.iter_mut().zip(v) {
+                    for (row, x) in reg.iter_mut().zip(inputs.get(first + l, i)) {
                         row[l] = x;
                     }
                 }
@@ -617,10 +641,12 @@ impl Program {
                 let name = sv.name;
                 match name {
                     SemanticName::VertexId | SemanticName::VertexIdNoBase => {
-                        b.set_system_value(code, name, |_, l| (first + l) as u32)
+                        b.set_system_value(code, name, |_, l| ids(first + l)[0])
                     }
-                    SemanticName::InstanceId
-                    | SemanticName::BaseVertex
+                    SemanticName::InstanceId => {
+                        b.set_system_value(code, name, |_, l| ids(first + l)[1])
+                    }
+                    SemanticName::BaseVertex
                     | SemanticName::BaseInstance
                     | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
                     _ => {}
@@ -628,21 +654,14 @@ impl Program {
             }
             fill_subgroup_values(code, &mut b, env.system_values);
             run_to_end(&mut b, code, env, &mut shared, "vertex", || {
-                format!("vertices {first}..{}", first + n)
+                format!("{what} {first}..{}", first + n)
             })?;
             stats.account(&b);
             for l in 0..n {
-                outputs.push(
-                    (0..code.output.len as usize)
-                        .map(|k| {
-                            let reg = &b.regs[code.output.base as usize + k];
-                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
-                        })
-                        .collect(),
-                );
+                output(&b, l);
             }
         }
-        Ok((outputs, stats))
+        Ok(stats)
     }
 }
 
@@ -662,54 +681,21 @@ impl Program {
         let code = &self.code;
         self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
+        let rows = VertexRows::Flat {
+            words: inputs,
+            stride,
+            count: ids.len(),
+        };
+        let id = |v: usize| ids.get(v).copied().unwrap_or([0; 2]);
         self.with_env(res, limits, None, |env| {
-            let mut b = Batch::new(code);
-            let mut shared: Vec<u32> = Vec::new();
             let mut outputs = Vec::with_capacity(ids.len() * outs);
-            let mut stats = Stats::default();
-            for (k, chunk) in ids.chunks(LANES).enumerate() {
-                let first = k * LANES;
-                let n = chunk.len();
-                b.reset(code, lanes_mask(n));
-                for i in 0..(code.input.len as usize).min(stride) {
-                    let reg = &mut b.regs[code.input.base as usize + i];
-                    for l in 0..n {
-                        let v = inputs
-                            .get((first + l) * stride + i)
-                            .copied()
-                            .unwrap_or([0; 4]);
-                        for (row, x) in reg.iter_mut().zip(v) {
-                            row[l] = x;
-                        }
-                    }
-                }
-                for sv in &code.system_values {
-                    let name = sv.name;
-                    match name {
-                        SemanticName::VertexId | SemanticName::VertexIdNoBase => {
-                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[0]))
-                        }
-                        SemanticName::InstanceId => {
-                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[1]))
-                        }
-                        SemanticName::BaseVertex
-                        | SemanticName::BaseInstance
-                        | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
-                        _ => {}
-                    }
-                }
-                fill_subgroup_values(code, &mut b, env.system_values);
-                run_to_end(&mut b, code, env, &mut shared, "vertex", || {
-                    format!("vertex invocations {first}..{}", first + n)
-                })?;
-                stats.account(&b);
-                for l in 0..n {
+            let stats =
+                self.vertex_batches(env, rows, ids.len(), id, "vertex invocations", |b, l| {
                     for k in 0..outs {
                         let reg = &b.regs[code.output.base as usize + k];
                         outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
                     }
-                }
-            }
+                })?;
             Ok((outputs, stats))
         })
     }
