@@ -1,21 +1,9 @@
 //! Geometry and tessellation stage tests, with values worked out by hand.
 
+use super::tests::{compile_err, prog};
 use super::*;
 use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use crate::pipeline::tessellator::{Settings, tessellate};
-
-fn prog(src: &str) -> Program {
-    let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
-    Program::compile(&s).unwrap_or_else(|e| panic!("compile failed: {e}"))
-}
-
-fn compile_err(src: &str) -> ExecError {
-    let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
-    match Program::compile(&s) {
-        Ok(_) => panic!("compile unexpectedly succeeded"),
-        Err(e) => e,
-    }
-}
 
 fn f4(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
