@@ -139,6 +139,17 @@ impl Gen<'_> {
         self.out.push('\n');
     }
 
+    /// One `UADD TEMP[t].c, TEMP[t].cccc, IMM[IMMS + 2].ssss` per channel
+    /// `s` of `steps`, in order (IMM[IMMS + 2] is {1, 2, 3, 5}).
+    fn add_steps(&mut self, t: u64, c: char, steps: &str) {
+        for s in steps.chars() {
+            self.line(&format!(
+                "UADD TEMP[{t}].{c}, TEMP[{t}].{c}{c}{c}{c}, IMM[{}].{s}{s}{s}{s}",
+                IMMS + 2
+            ));
+        }
+    }
+
     fn temp(&mut self) -> u64 {
         self.rng.below(TEMPS)
     }
@@ -440,52 +451,14 @@ pub fn generate(seed: u64) -> Case {
     ));
     for r in 0..4 {
         g.line(&format!("LOAD TEMP[{r}], BUFFER[0], TEMP[{t}].xxxx"));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].wwww",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].xxxx",
-            IMMS + 2
-        ));
+        g.add_steps(t, 'x', "ywzzx");
     }
     g.line("UARL ADDR[0], TEMP[0]");
     let n = 10 + g.rng.below(25) as usize;
     g.block(n);
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].xxxx",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy",
-            IMMS + 2
-        ));
+        g.add_steps(t, 'y', "zzzxy");
     }
     g.line("END");
     let body = std::mem::take(&mut g.out);
