@@ -122,6 +122,7 @@ pub mod jit;
 pub mod mesh_io;
 pub mod opcode;
 pub mod pipeline;
+pub mod rng;
 pub mod shader_test;
 pub mod text;
 pub mod texture;

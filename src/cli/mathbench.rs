@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use std::process::ExitCode;
 use std::time::Instant;
 use tgsi::exec::math;
+use tgsi::rng::{Rng, edge_f32_and};
 
 /// The kernels `bench ulp` and `bench math` measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -242,41 +243,8 @@ fn print_tally(f: MathFunc, t: &Tally, seconds: f64) {
     }
 }
 
-/// A deterministic xorshift64* generator for the POW sample.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Uniform in [lo, hi).
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * u
-    }
-}
-
 /// Special and edge operands every POW run pairs with each other.
-const POW_EDGES: [u32; 30] = [
-    0x0000_0000,
-    0x8000_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x7f80_0000,
-    0xff80_0000,
-    0x7fc0_0000,
-    0xffc0_0000,
-    0x7f80_0001,
-    0x7fa0_1234,
-    0x0000_0001,
-    0x8000_0001,
-    0x007f_ffff,
-    0x0080_0000,
-    0x7f7f_ffff,
+const POW_EDGES: [u32; 30] = edge_f32_and([
     0xff7f_ffff,
     0x3f00_0000,
     0xbf00_0000,
@@ -292,7 +260,7 @@ const POW_EDGES: [u32; 30] = [
     0x3f7f_ffff,
     0x3f80_0001,
     0x42fe_0000,
-];
+]);
 
 /// The POW sample: row `i` of 16 pairs, in one of six families chosen by
 /// `i % 6` (each row from its own seed, so any thread can make any row):

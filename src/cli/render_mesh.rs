@@ -219,6 +219,12 @@ pub struct MeshStats {
     pub fragment: Stats,
 }
 
+/// One instance of the mesh's indexed vertices as `topology`.
+fn mesh_call(mesh: &Mesh, topology: Topology) -> Result<DrawCall<'_>> {
+    DrawCall::indexed(topology, &mesh.indices)
+        .ok_or_else(|| anyhow!("the mesh has too many indices"))
+}
+
 /// Draws the mesh's triangles: the vertex shader, then the rasterizer with
 /// the fragment shader into `targets` (and `depth`).
 #[allow(clippy::too_many_arguments)]
@@ -233,14 +239,7 @@ pub fn draw_mesh(
     depth: Option<&mut DepthTarget>,
     limits: &Limits,
 ) -> Result<MeshStats> {
-    let count =
-        u32::try_from(mesh.indices.len()).map_err(|_| anyhow!("the mesh has too many indices"))?;
-    let call = DrawCall {
-        topology: Topology::Basic(BasicTopology::TriangleList),
-        count,
-        instances: 1,
-        indices: Some(&mesh.indices),
-    };
+    let call = mesh_call(mesh, Topology::Basic(BasicTopology::TriangleList))?;
     let (stream, vertex) = vs
         .bind(res, |r| {
             pl::shade_vertices(&vs.program, r, input, &call, false, false, limits)
@@ -299,19 +298,12 @@ pub fn draw_mesh_stages(
         gs: stage(Processor::Geometry),
         fs,
     };
-    let count =
-        u32::try_from(mesh.indices.len()).map_err(|_| anyhow!("the mesh has too many indices"))?;
     let topology = if shaders.tcs.is_some() {
         Topology::PatchList(3)
     } else {
         Topology::Basic(BasicTopology::TriangleList)
     };
-    let call = DrawCall {
-        topology,
-        count,
-        instances: 1,
-        indices: Some(&mesh.indices),
-    };
+    let call = mesh_call(mesh, topology)?;
     pl::draw_with(&shaders, res, input, &call, state, targets, depth, limits)
         .map_err(|e| anyhow!("mesh draw: {e}"))
 }

@@ -861,29 +861,21 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::super::decode::Code;
-    use super::super::test_rng::Rng;
     use super::super::{Limits, Program, Resources};
     use super::*;
+    use crate::rng::Rng;
 
     impl Rng {
         /// A word that is often a special float, double half or small integer.
         fn word(&mut self) -> u32 {
-            const SPECIAL: [u32; 14] = [
-                0,
-                0x8000_0000,
-                0x3f80_0000,
-                0xbf80_0000,
-                0x7f80_0000,
-                0xff80_0000,
-                0x7fc0_0000,
+            const SPECIAL: [u32; 21] = crate::rng::edge_f32_and([
                 0x7fa0_0001,
-                0x0000_0001,
                 0x3ff0_0000,
                 0x4000_0000,
                 0xffff_ffff,
                 31,
                 64,
-            ];
+            ]);
             match self.below(4) {
                 0 => SPECIAL[self.below(SPECIAL.len() as u64) as usize],
                 1 => (self.below(2000) as f32 * 0.01 - 10.0).to_bits(),

@@ -60,7 +60,8 @@
 //!   bits (buffer/image atomics between pixels follow the compute rules).
 
 use super::decode::{Code, Inst, Modifier, SrcKind};
-use super::machine::{Batch, Env, Mask, Row, Stop, ZERO_REG, mask_row};
+use super::machine::{Batch, Env, Mask, Row, ZERO_REG, mask_row};
+use super::run_to_end;
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
 use crate::enums::{InterpLocation, InterpMode, Processor, SemanticName};
 use crate::opcode::Opcode;
@@ -493,12 +494,7 @@ fn row_chunks(rows: u32, threads: usize) -> Vec<Range<u32>> {
 
 impl Program {
     fn check_draw(&self, draw: &Draw) -> Result<(), ExecError> {
-        if self.code.processor != Processor::Fragment {
-            return Err(ExecError::general(format!(
-                "draw needs a fragment shader, this is a {} shader",
-                self.code.processor
-            )));
-        }
+        self.expect_processor(Processor::Fragment, "draw needs a fragment shader")?;
         if crate::texture::exec::sample_position(draw.samples, 0).is_none() {
             return Err(ExecError::general(format!(
                 "draws with {} samples per pixel are not supported (1, 2, 4, 8 or 16)",
@@ -562,18 +558,9 @@ impl Program {
                     }
                     let sample = frag.per_sample.then_some(pass);
                     self.fill_fragment_values(b, &[frag; 4], sample, None, env.system_values);
-                    let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                        message: format!(
-                            "pixels ({x0}, {y0}) .. ({}, {}): {}",
-                            x0 + 3,
-                            y0 + 3,
-                            e.message
-                        ),
-                        ..e
+                    run_to_end(b, code, env, &mut shared, "fragment", || {
+                        format!("pixels ({x0}, {y0}) .. ({}, {})", x0 + 3, y0 + 3)
                     })?;
-                    if stop == Stop::Barrier {
-                        return Err(ExecError::general("BARRIER in a fragment shader"));
-                    }
                     stats.account(b);
                     let writes = b.alive & !b.helper;
                     let samples = match sample {

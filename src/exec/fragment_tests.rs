@@ -3,12 +3,8 @@
 //! independence. Expected values are worked out by hand from the rules in
 //! `fragment.rs`.
 
+use super::tests::prog;
 use super::*;
-
-fn prog(src: &str) -> Program {
-    let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
-    Program::compile(&s).unwrap_or_else(|e| panic!("compile failed: {e}"))
-}
 
 fn f(v: [u32; 4]) -> [f32; 4] {
     v.map(f32::from_bits)

@@ -21,7 +21,8 @@
 
 use super::decode::Code;
 use super::fragment::{FragEnv, InputSource, OutputMap, lane_offset};
-use super::machine::{Batch, Env, Mask, Stop};
+use super::machine::{Batch, Env, Mask};
+use super::run_to_end;
 use super::{ExecError, LANES, Limits, Program, Resources, Stats};
 use crate::enums::{Processor, SemanticName};
 use crate::opcode::{Category, OpFlags, Opcode};
@@ -201,12 +202,7 @@ impl Program {
         samples: u32,
         f: impl FnOnce(&FragmentSession<'_>) -> R,
     ) -> Result<R, ExecError> {
-        if self.code.processor != Processor::Fragment {
-            return Err(ExecError::general(format!(
-                "a draw needs a fragment shader, this is a {} shader",
-                self.code.processor
-            )));
-        }
+        self.expect_processor(Processor::Fragment, "a draw needs a fragment shader")?;
         if crate::texture::exec::sample_position(samples, 0).is_none() {
             return Err(ExecError::general(format!(
                 "draws with {samples} samples per pixel are not supported (1, 2, 4, 8 or 16)"
@@ -377,16 +373,12 @@ impl FragmentSession<'_> {
                 b.pixel[1][l] = q.y + ((l >> 1) & 1) as u32;
             }
             program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
-            let stop = b.run(code, &env, shared).map_err(|e| ExecError {
-                message: format!(
-                    "pixels ({}, {}) .. ({}, {}): {}",
-                    area[0], area[1], area[2], area[3], e.message
-                ),
-                ..e
+            run_to_end(b, code, &env, shared, "fragment", || {
+                format!(
+                    "pixels ({}, {}) .. ({}, {})",
+                    area[0], area[1], area[2], area[3]
+                )
             })?;
-            if stop == Stop::Barrier {
-                return Err(ExecError::general("BARRIER in a fragment shader"));
-            }
             stats.account(b);
             let writes = b.alive & !b.helper;
             for l in 0..LANES {

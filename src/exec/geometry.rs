@@ -20,11 +20,12 @@
 //!   semantic (read 1-D or 2-D) both hold the primitive's id.
 
 use super::decode::Code;
-use super::machine::{Batch, Env, Stop};
+use super::machine::{Batch, Env};
 use super::{
     ExecError, LANES, Limits, Program, Resources, Stats, VertexRows, fill_subgroup_values,
     lanes_mask,
 };
+use super::{check_group_indices, run_to_end};
 use crate::enums::{Primitive, Processor, PropertyName, SemanticName};
 use crate::opcode::Opcode;
 
@@ -229,12 +230,7 @@ impl Program {
         limits: &Limits,
     ) -> Result<GeometryOutput, ExecError> {
         let code = &self.code;
-        if code.processor != Processor::Geometry {
-            return Err(ExecError::general(format!(
-                "run_geometry needs a geometry shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Geometry, "run_geometry needs a geometry shader")?;
         let prop = |p: PropertyName| code.properties.iter().find(|(n, _)| *n == p).map(|x| x.1);
         let input_primitive = prop(PropertyName::GsInputPrimitive)
             .and_then(Primitive::from_u32)
@@ -258,24 +254,13 @@ impl Program {
                 "GS_INVOCATIONS {invocations}: at most {MAX_INVOCATIONS} invocations per primitive"
             )));
         }
-        if !input.indices.len().is_multiple_of(per_primitive) {
-            return Err(ExecError::general(format!(
-                "{} indices do not make whole {input_primitive} primitives of {per_primitive} vertices",
-                input.indices.len()
-            )));
-        }
-        if let Some((k, &i)) = input
-            .indices
-            .iter()
-            .enumerate()
-            .find(|(_, i)| **i as usize >= input.vertices.len())
-        {
-            return Err(ExecError::general(format!(
-                "primitive {} names vertex {i}; there are {} vertices",
-                k / per_primitive,
-                input.vertices.len()
-            )));
-        }
+        check_group_indices(
+            input.indices,
+            input.vertices.len(),
+            per_primitive,
+            "primitive",
+            || format!("{input_primitive} primitives of {per_primitive} vertices"),
+        )?;
         let outputs = code.output.len as usize;
         let batch_worst = LANES * max_vertices as usize * outputs * 16;
         if batch_worst > MAX_OUTPUT_BYTES {
@@ -380,13 +365,9 @@ impl Program {
                 }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
-            let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                message: format!("geometry invocations {first}..{}: {}", first + n, e.message),
-                ..e
+            run_to_end(&mut b, code, env, &mut shared, "geometry", || {
+                format!("geometry invocations {first}..{}", first + n)
             })?;
-            if stop == Stop::Barrier {
-                return Err(ExecError::general("BARRIER in a geometry shader"));
-            }
             stats.account(&b);
             // each lane's emissions, in lane (= output) order
             for l in 0..n {

@@ -483,6 +483,22 @@ impl Batch {
             super::fast::run_block(self, std::slice::from_ref(k), env);
             return Ok(false);
         }
+        self.run_plain(code, inst, env, shared)
+    }
+
+    /// Runs `inst`, which is not a control-flow instruction, for the active
+    /// lanes (the caller checks `exec != 0`): the one dispatch of geometry,
+    /// KILL, texture, fragment and ALU/memory opcodes shared by the
+    /// interpreter loop and [`Batch::step_one`]. `Ok(true)` when a KILL left
+    /// no lane alive.
+    #[inline(always)]
+    fn run_plain(
+        &mut self,
+        code: &Code,
+        inst: &Inst,
+        env: &Env,
+        shared: &mut [u32],
+    ) -> Result<bool, ExecError> {
         match inst.op {
             Opcode::KILL | Opcode::KILL_IF => {
                 self.kill(inst, env);
@@ -723,77 +739,15 @@ impl Batch {
                     self.ended = true;
                     return Ok(Stop::Ended);
                 }
-                Opcode::EMIT | Opcode::ENDPRIM => {
-                    if self.exec != 0 {
-                        self.geometry_op(code, inst, env)?;
-                    }
-                    self.pc = next;
-                }
                 Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
                 Opcode::BARRIER => {
                     self.pc = next;
                     return Ok(Stop::Barrier);
                 }
-                Opcode::KILL | Opcode::KILL_IF => {
-                    if self.exec != 0 {
-                        self.kill(inst, env);
-                        if self.alive == 0 {
-                            self.ended = true;
-                            return Ok(Stop::Ended);
-                        }
-                    }
-                    self.pc = next;
-                }
-                Opcode::TEX
-                | Opcode::TXP
-                | Opcode::TXB
-                | Opcode::TXL
-                | Opcode::TXD
-                | Opcode::TEX2
-                | Opcode::TXB2
-                | Opcode::TXL2
-                | Opcode::TEX_LZ
-                | Opcode::TXF
-                | Opcode::TXF_LZ
-                | Opcode::TXQ
-                | Opcode::TXQS
-                | Opcode::TG4
-                | Opcode::LODQ
-                | Opcode::SAMPLE
-                | Opcode::SAMPLE_B
-                | Opcode::SAMPLE_C
-                | Opcode::SAMPLE_C_LZ
-                | Opcode::SAMPLE_D
-                | Opcode::SAMPLE_L
-                | Opcode::SAMPLE_I
-                | Opcode::SAMPLE_I_MS
-                | Opcode::GATHER4
-                | Opcode::SVIEWINFO
-                | Opcode::SAMPLE_POS
-                | Opcode::SAMPLE_INFO
-                | Opcode::LOD => {
-                    if self.exec != 0 {
-                        self.texture_op(code, inst, env)?;
-                    }
-                    self.pc = next;
-                }
-                Opcode::DEMOTE
-                | Opcode::READ_HELPER
-                | Opcode::DDX
-                | Opcode::DDY
-                | Opcode::DDX_FINE
-                | Opcode::DDY_FINE
-                | Opcode::INTERP_CENTROID
-                | Opcode::INTERP_SAMPLE
-                | Opcode::INTERP_OFFSET => {
-                    if self.exec != 0 {
-                        self.fragment_op(inst, env)?;
-                    }
-                    self.pc = next;
-                }
                 _ => {
-                    if self.exec != 0 {
-                        self.execute(inst, env, shared)?;
+                    if self.exec != 0 && self.run_plain(code, inst, env, shared)? {
+                        self.ended = true;
+                        return Ok(Stop::Ended);
                     }
                     self.pc = next;
                 }

@@ -363,12 +363,7 @@ impl Program {
         limits: &Limits,
     ) -> Result<Stats, ExecError> {
         let code = &self.code;
-        if code.processor != Processor::Compute {
-            return Err(ExecError::general(format!(
-                "dispatch needs a compute shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Compute, "dispatch needs a compute shader")?;
         let [bw, bh, bd] = code.block_size;
         let per_group = bw as u64 * bh as u64 * bd as u64;
         if per_group > limits.max_group_invocations {
@@ -586,13 +581,7 @@ impl Program {
         count: usize,
         limits: &Limits,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
-        let code = &self.code;
-        if code.processor != Processor::Vertex {
-            return Err(ExecError::general(format!(
-                "run_vertices needs a vertex shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Vertex, "run_vertices needs a vertex shader")?;
         self.with_env(res, limits, None, |env| {
             self.vertices_in(env, inputs, count)
         })
@@ -605,9 +594,38 @@ impl Program {
         count: usize,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
         let code = &self.code;
+        let mut outputs = Vec::with_capacity(count);
+        let ids = |v: usize| [v as u32, 0];
+        let stats = self.vertex_batches(env, inputs.into(), count, ids, "vertices", |b, l| {
+            outputs.push(
+                (0..code.output.len as usize)
+                    .map(|k| {
+                        let reg = &b.regs[code.output.base as usize + k];
+                        [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                    })
+                    .collect(),
+            );
+        })?;
+        Ok((outputs, stats))
+    }
+
+    /// Runs this vertex shader over `count` invocations in batches of
+    /// [`LANES`]: invocation v reads `IN[i]` = `inputs.get(v, i)` and has
+    /// (VERTEXID, INSTANCEID) = `ids(v)` (BASEVERTEX, BASEINSTANCE and
+    /// DRAWID 0); `output(batch, lane)` takes each invocation's results in
+    /// order. Errors name the invocations as `what a..b`.
+    fn vertex_batches(
+        &self,
+        env: &Env,
+        inputs: VertexRows<'_>,
+        count: usize,
+        ids: impl Fn(usize) -> [u32; 2],
+        what: &str,
+        mut output: impl FnMut(&Batch, usize),
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
         let mut b = Batch::new(code);
         let mut shared: Vec<u32> = Vec::new();
-        let mut outputs = Vec::with_capacity(count);
         let mut stats = Stats::default();
         for first in (0..count).step_by(LANES) {
             let n = (count - first).min(LANES);
@@ -615,12 +633,7 @@ impl Program {
             for i in 0..code.input.len as usize {
                 let reg = &mut b.regs[code.input.base as usize + i];
                 for l in 0..n {
-                    let v = inputs
-                        .get(first + l)
-                        .and_then(|vi| vi.get(i))
-                        .copied()
-                        .unwrap_or([0; 4]);
-                    for (row, x) in reg.iter_mut().zip(v) {
+                    for (row, x) in reg.iter_mut().zip(inputs.get(first + l, i)) {
                         row[l] = x;
                     }
                 }
@@ -629,36 +642,27 @@ impl Program {
                 let name = sv.name;
                 match name {
                     SemanticName::VertexId | SemanticName::VertexIdNoBase => {
-                        b.set_system_value(code, name, |_, l| (first + l) as u32)
+                        b.set_system_value(code, name, |_, l| ids(first + l)[0])
                     }
-                    SemanticName::InstanceId
-                    | SemanticName::BaseVertex
+                    SemanticName::InstanceId => {
+                        b.set_system_value(code, name, |_, l| ids(first + l)[1])
+                    }
+                    SemanticName::BaseVertex
                     | SemanticName::BaseInstance
                     | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
                     _ => {}
                 }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
-            let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                message: format!("vertices {first}..{}: {}", first + n, e.message),
-                ..e
+            run_to_end(&mut b, code, env, &mut shared, "vertex", || {
+                format!("{what} {first}..{}", first + n)
             })?;
-            if stop == Stop::Barrier {
-                return Err(ExecError::general("BARRIER in a vertex shader"));
-            }
             stats.account(&b);
             for l in 0..n {
-                outputs.push(
-                    (0..code.output.len as usize)
-                        .map(|k| {
-                            let reg = &b.regs[code.output.base as usize + k];
-                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
-                        })
-                        .collect(),
-                );
+                output(&b, l);
             }
         }
-        Ok((outputs, stats))
+        Ok(stats)
     }
 }
 
@@ -676,65 +680,23 @@ impl Program {
         limits: &Limits,
     ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
         let code = &self.code;
-        if code.processor != Processor::Vertex {
-            return Err(ExecError::general(format!(
-                "a draw needs a vertex shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
+        let rows = VertexRows::Flat {
+            words: inputs,
+            stride,
+            count: ids.len(),
+        };
+        let id = |v: usize| ids.get(v).copied().unwrap_or([0; 2]);
         self.with_env(res, limits, None, |env| {
-            let mut b = Batch::new(code);
-            let mut shared: Vec<u32> = Vec::new();
             let mut outputs = Vec::with_capacity(ids.len() * outs);
-            let mut stats = Stats::default();
-            for (k, chunk) in ids.chunks(LANES).enumerate() {
-                let first = k * LANES;
-                let n = chunk.len();
-                b.reset(code, lanes_mask(n));
-                for i in 0..(code.input.len as usize).min(stride) {
-                    let reg = &mut b.regs[code.input.base as usize + i];
-                    for l in 0..n {
-                        let v = inputs
-                            .get((first + l) * stride + i)
-                            .copied()
-                            .unwrap_or([0; 4]);
-                        for (row, x) in reg.iter_mut().zip(v) {
-                            row[l] = x;
-                        }
-                    }
-                }
-                for sv in &code.system_values {
-                    let name = sv.name;
-                    match name {
-                        SemanticName::VertexId | SemanticName::VertexIdNoBase => {
-                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[0]))
-                        }
-                        SemanticName::InstanceId => {
-                            b.set_system_value(code, name, |_, l| chunk.get(l).map_or(0, |i| i[1]))
-                        }
-                        SemanticName::BaseVertex
-                        | SemanticName::BaseInstance
-                        | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
-                        _ => {}
-                    }
-                }
-                fill_subgroup_values(code, &mut b, env.system_values);
-                let stop = b.run(code, env, &mut shared).map_err(|e| ExecError {
-                    message: format!("vertex invocations {first}..{}: {}", first + n, e.message),
-                    ..e
-                })?;
-                if stop == Stop::Barrier {
-                    return Err(ExecError::general("BARRIER in a vertex shader"));
-                }
-                stats.account(&b);
-                for l in 0..n {
+            let stats =
+                self.vertex_batches(env, rows, ids.len(), id, "vertex invocations", |b, l| {
                     for k in 0..outs {
                         let reg = &b.regs[code.output.base as usize + k];
                         outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
                     }
-                }
-            }
+                })?;
             Ok((outputs, stats))
         })
     }
@@ -800,6 +762,72 @@ impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
     }
 }
 
+/// Runs batch `b` of a shader that may not wait at a BARRIER (every stage
+/// but compute) to its end. A run error is prefixed with `what()` (the
+/// invocations of the batch, e.g. "vertices 0..16"); a BARRIER is an error
+/// naming `stage`.
+fn run_to_end(
+    b: &mut Batch,
+    code: &Code,
+    env: &Env,
+    shared: &mut [u32],
+    stage: &str,
+    what: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    let stop = b.run(code, env, shared).map_err(|e| ExecError {
+        message: format!("{}: {}", what(), e.message),
+        ..e
+    })?;
+    if stop == Stop::Barrier {
+        return Err(ExecError::general(format!("BARRIER in a {stage} shader")));
+    }
+    Ok(())
+}
+
+/// Checks that `indices` make whole groups of `per` vertices (`whole()`
+/// names the groups, e.g. "patches of 3 control points") and name only
+/// vertices below `vertices` (an `item` is one group, in errors).
+fn check_group_indices(
+    indices: &[u32],
+    vertices: usize,
+    per: usize,
+    item: &str,
+    whole: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    if !indices.len().is_multiple_of(per) {
+        return Err(ExecError::general(format!(
+            "{} indices do not make whole {}",
+            indices.len(),
+            whole()
+        )));
+    }
+    if let Some((k, &i)) = indices
+        .iter()
+        .enumerate()
+        .find(|(_, i)| **i as usize >= vertices)
+    {
+        return Err(ExecError::general(format!(
+            "{item} {} names vertex {i}; there are {vertices} vertices",
+            k / per
+        )));
+    }
+    Ok(())
+}
+
+impl Program {
+    /// An error unless this is a `processor` shader: "`needs`, this is a
+    /// (kind) shader".
+    fn expect_processor(&self, processor: Processor, needs: &str) -> Result<(), ExecError> {
+        if self.code.processor != processor {
+            return Err(ExecError::general(format!(
+                "{needs}, this is a {} shader",
+                self.code.processor
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Subgroup system values (the batch is the subgroup), then the values the
 /// caller gave, which replace whatever the stage computed.
 fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
@@ -832,7 +860,5 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32
 mod fragment_tests;
 #[cfg(test)]
 mod stage_tests;
-#[cfg(test)]
-mod test_rng;
 #[cfg(test)]
 mod tests;

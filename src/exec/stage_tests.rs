@@ -1,21 +1,9 @@
 //! Geometry and tessellation stage tests, with values worked out by hand.
 
+use super::tests::{compile_err, prog};
 use super::*;
 use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use crate::pipeline::tessellator::{Settings, tessellate};
-
-fn prog(src: &str) -> Program {
-    let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
-    Program::compile(&s).unwrap_or_else(|e| panic!("compile failed: {e}"))
-}
-
-fn compile_err(src: &str) -> ExecError {
-    let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
-    match Program::compile(&s) {
-        Ok(_) => panic!("compile unexpectedly succeeded"),
-        Err(e) => e,
-    }
-}
 
 fn f4(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
@@ -205,6 +193,19 @@ END
     );
 }
 
+/// The error of running `p` over one point primitive naming vertex
+/// `index` of a one-vertex input.
+fn gs_error(p: &Program, index: u32, limits: &Limits) -> ExecError {
+    let rows = vertices(1);
+    let input = GeometryInput {
+        vertices: (&rows).into(),
+        indices: &[index],
+        primitive_ids: &[],
+    };
+    p.run_geometry(&mut Resources::default(), &input, limits)
+        .unwrap_err()
+}
+
 #[test]
 fn geometry_errors_name_the_instruction() {
     let e = compile_err(
@@ -219,17 +220,7 @@ fn geometry_errors_name_the_instruction() {
          PROPERTY GS_MAX_OUTPUT_VERTICES 4\nDCL OUT[0], POSITION\nIMM[0] UINT32 {5, 0, 0, 0}\n\
          EMIT IMM[0].xxxx\nEND\n",
     );
-    let e = p
-        .run_geometry(
-            &mut Resources::default(),
-            &GeometryInput {
-                vertices: (&vertices(1)).into(),
-                indices: &[0],
-                primitive_ids: &[],
-            },
-            &Limits::default(),
-        )
-        .unwrap_err();
+    let e = gs_error(&p, 0, &Limits::default());
     assert_eq!(e.instruction, Some(0));
     assert!(e.message.contains("stream 5"), "{e}");
     // a loop that never ends stops at the budget, naming the instruction
@@ -242,33 +233,13 @@ fn geometry_errors_name_the_instruction() {
         max_instructions: 1000,
         ..Limits::default()
     };
-    let e = p
-        .run_geometry(
-            &mut Resources::default(),
-            &GeometryInput {
-                vertices: (&vertices(1)).into(),
-                indices: &[0],
-                primitive_ids: &[],
-            },
-            &limits,
-        )
-        .unwrap_err();
+    let e = gs_error(&p, 0, &limits);
     assert!(
         e.message.contains("budget") && e.instruction.is_some(),
         "{e}"
     );
     // indices naming missing vertices are refused
-    let e = p
-        .run_geometry(
-            &mut Resources::default(),
-            &GeometryInput {
-                vertices: (&vertices(1)).into(),
-                indices: &[3],
-                primitive_ids: &[],
-            },
-            &limits,
-        )
-        .unwrap_err();
+    let e = gs_error(&p, 3, &limits);
     assert!(e.message.contains("vertex 3"), "{e}");
 }
 

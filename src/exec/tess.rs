@@ -28,6 +28,7 @@ use super::{
     ExecError, LANES, Limits, Program, Resources, Stats, VertexOutputs, VertexRows,
     fill_subgroup_values, lanes_mask,
 };
+use super::{check_group_indices, run_to_end};
 use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use crate::enums::{Primitive, Processor, PropertyName, SemanticName};
 use crate::pipeline::tessellator::Settings;
@@ -169,12 +170,10 @@ impl Program {
     /// otherwise isolines give lines and the other domains triangles,
     /// clockwise when TES_VERTEX_ORDER_CW is set.
     pub fn tessellator_settings(&self) -> Result<Settings, ExecError> {
-        if self.code.processor != Processor::TessEval {
-            return Err(ExecError::general(format!(
-                "tessellator settings come from a tessellation-evaluation shader, this is a {} shader",
-                self.code.processor
-            )));
-        }
+        self.expect_processor(
+            Processor::TessEval,
+            "tessellator settings come from a tessellation-evaluation shader",
+        )?;
         let mode = self.property(PropertyName::TesPrimMode);
         let domain = match mode.and_then(Primitive::from_u32) {
             Some(Primitive::Triangles) => TessellatorDomain::Triangle,
@@ -217,37 +216,19 @@ impl Program {
         input: &PatchInput,
         limits: &Limits,
     ) -> Result<TessCtrlOutput, ExecError> {
-        let code = &self.code;
-        if code.processor != Processor::TessCtrl {
-            return Err(ExecError::general(format!(
-                "run_tess_ctrl needs a tessellation-control shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(
+            Processor::TessCtrl,
+            "run_tess_ctrl needs a tessellation-control shader",
+        )?;
         let c = input.control_points;
         if !(1..=MAX_PATCH_VERTICES as usize).contains(&c) {
             return Err(ExecError::general(format!(
                 "{c} control points per patch: a patch has 1 to {MAX_PATCH_VERTICES}"
             )));
         }
-        if !input.indices.len().is_multiple_of(c) {
-            return Err(ExecError::general(format!(
-                "{} indices do not make whole patches of {c} control points",
-                input.indices.len()
-            )));
-        }
-        if let Some((k, &i)) = input
-            .indices
-            .iter()
-            .enumerate()
-            .find(|(_, i)| **i as usize >= input.vertices.len())
-        {
-            return Err(ExecError::general(format!(
-                "patch {} names vertex {i}; there are {} vertices",
-                k / c,
-                input.vertices.len()
-            )));
-        }
+        check_group_indices(input.indices, input.vertices.len(), c, "patch", || {
+            format!("patches of {c} control points")
+        })?;
         self.with_env(res, limits, None, |env| self.tess_ctrl_in(env, input))
     }
 
@@ -394,12 +375,10 @@ impl Program {
         f: impl FnOnce(&mut TessEvalSession<'_>) -> Result<R, ExecError>,
     ) -> Result<(R, Stats), ExecError> {
         let code = &self.code;
-        if code.processor != Processor::TessEval {
-            return Err(ExecError::general(format!(
-                "run_tess_eval needs a tessellation-evaluation shader, this is a {} shader",
-                code.processor
-            )));
-        }
+        self.expect_processor(
+            Processor::TessEval,
+            "run_tess_eval needs a tessellation-evaluation shader",
+        )?;
         self.with_env(res, limits, None, |env| {
             let mut session = TessEvalSession {
                 program: self,
@@ -489,17 +468,14 @@ impl TessEvalSession<'_> {
                 }
             }
             fill_subgroup_values(code, b, self.env.system_values);
-            let stop = b
-                .run(code, self.env, &mut self.shared)
-                .map_err(|e| ExecError {
-                    message: format!("domain points {first}..{}: {}", first + n, e.message),
-                    ..e
-                })?;
-            if stop == Stop::Barrier {
-                return Err(ExecError::general(
-                    "BARRIER in a tessellation-evaluation shader",
-                ));
-            }
+            run_to_end(
+                b,
+                code,
+                self.env,
+                &mut self.shared,
+                "tessellation-evaluation",
+                || format!("domain points {first}..{}", first + n),
+            )?;
             self.stats.account(b);
             for l in 0..n {
                 for k in 0..outputs {

@@ -3,12 +3,14 @@
 
 use super::*;
 
-fn prog(src: &str) -> Program {
+/// Parses and compiles a test program (the exec test modules share it).
+pub(super) fn prog(src: &str) -> Program {
     let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
     Program::compile(&s).unwrap_or_else(|e| panic!("compile failed: {e}"))
 }
 
-fn compile_err(src: &str) -> ExecError {
+/// The error compiling a test program that must not compile.
+pub(super) fn compile_err(src: &str) -> ExecError {
     let (s, _) = crate::text::parse(src).unwrap_or_else(|e| panic!("parse failed: {e}\n{src}"));
     match Program::compile(&s) {
         Ok(_) => panic!("compile unexpectedly succeeded"),

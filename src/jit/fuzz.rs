@@ -31,22 +31,7 @@ impl Rng {
     }
     /// A word that is often a special float, half of a special double, or a small integer.
     fn word(&mut self) -> u32 {
-        const SPECIAL: [u32; 24] = [
-            0,
-            0x8000_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            0x7f80_0000,
-            0xff80_0000,
-            0x7fc0_0000,
-            0xffc0_0000,
-            0x7f80_0001,
-            0x7fa0_1234,
-            0x0000_0001,
-            0x8000_0001,
-            0x007f_ffff,
-            0x0080_0000,
-            0x7f7f_ffff,
+        const SPECIAL: [u32; 24] = crate::rng::edge_f32_and([
             0x3f00_0000,
             0x4049_0fdb,
             0x3ff0_0000,
@@ -56,7 +41,7 @@ impl Rng {
             0x000f_ffff,
             0xffff_ffff,
             0x4f00_0000,
-        ];
+        ]);
         match self.below(8) {
             0..=2 => SPECIAL[self.below(SPECIAL.len() as u64) as usize],
             3 => self.below(64) as u32,
@@ -152,6 +137,17 @@ impl Gen<'_> {
     fn line(&mut self, s: &str) {
         self.out.push_str(s);
         self.out.push('\n');
+    }
+
+    /// One `UADD TEMP[t].c, TEMP[t].cccc, IMM[IMMS + 2].ssss` per channel
+    /// `s` of `steps`, in order (IMM[IMMS + 2] is {1, 2, 3, 5}).
+    fn add_steps(&mut self, t: u64, c: char, steps: &str) {
+        for s in steps.chars() {
+            self.line(&format!(
+                "UADD TEMP[{t}].{c}, TEMP[{t}].{c}{c}{c}{c}, IMM[{}].{s}{s}{s}{s}",
+                IMMS + 2
+            ));
+        }
     }
 
     fn temp(&mut self) -> u64 {
@@ -455,52 +451,14 @@ pub fn generate(seed: u64) -> Case {
     ));
     for r in 0..4 {
         g.line(&format!("LOAD TEMP[{r}], BUFFER[0], TEMP[{t}].xxxx"));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].wwww",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].xxxx",
-            IMMS + 2
-        ));
+        g.add_steps(t, 'x', "ywzzx");
     }
     g.line("UARL ADDR[0], TEMP[0]");
     let n = 10 + g.rng.below(25) as usize;
     g.block(n);
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].xxxx",
-            IMMS + 2
-        ));
-        g.line(&format!(
-            "UADD TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy",
-            IMMS + 2
-        ));
+        g.add_steps(t, 'y', "zzzxy");
     }
     g.line("END");
     let body = std::mem::take(&mut g.out);

@@ -601,16 +601,10 @@ mod tests {
     use super::*;
     use crate::enums::TextureTarget;
     use crate::pipeline::merge::DepthFormat;
-    use crate::pipeline::state::{
-        BasicTopology, BlendFactor, BlendState, CompareFunc, DepthState, Topology,
-    };
+    use crate::pipeline::state::{BasicTopology, Topology};
+    use crate::pipeline::tests::{blended_depth_state, program, shade};
     use crate::pipeline::{DrawCall, VertexInput, shade_vertices};
     use crate::texture::Format;
-
-    fn program(text: &str) -> Program {
-        let (shader, _) = crate::assemble(text).unwrap_or_else(|e| panic!("{e}"));
-        Program::compile(&shader).unwrap()
-    }
 
     /// Many small overlapping triangles of both facings, blended, depth
     /// tested (early and late), with a shader reading a perspective input,
@@ -659,35 +653,13 @@ mod tests {
             }
         }
         let input = VertexInput::from_rows(&rows);
-        let call = DrawCall {
-            topology: Topology::Basic(BasicTopology::TriangleList),
-            count: rows.len() as u32,
-            instances: 1,
-            indices: None,
-        };
-        let mut state = RenderState::default();
-        state.blend[0] = BlendState {
-            enabled: true,
-            src: BlendFactor::SrcAlpha,
-            dst: BlendFactor::InvSrcAlpha,
-            ..BlendState::default()
-        };
-        state.depth = DepthState {
-            enabled: true,
-            func: CompareFunc::LessEqual,
-            write: true,
-        };
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
+        let state = blended_depth_state();
         let limits = Limits::default();
-        let (stream, _) = shade_vertices(
-            &vs,
-            &mut Resources::default(),
-            &input,
-            &call,
-            false,
-            false,
-            &limits,
-        )
-        .unwrap();
+        let (stream, _) = shade(&vs, &input, &call);
         let layout = OutputLayout::of(&vs);
         for fs in [&fs_early, &fs_late] {
             let linkage = Linkage::by_semantics(&layout, fs);
@@ -755,12 +727,10 @@ mod tests {
             }
         }
         let input = VertexInput::from_rows(&rows);
-        let call = DrawCall {
-            topology: Topology::Basic(BasicTopology::TriangleList),
-            count: rows.len() as u32,
-            instances: 1,
-            indices: None,
-        };
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
         let limits = Limits::default();
         let mut res = Resources::default();
         let (stream, _) =

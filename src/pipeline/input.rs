@@ -153,6 +153,29 @@ pub struct DrawCall<'a> {
     pub indices: Option<&'a [u32]>,
 }
 
+impl<'a> DrawCall<'a> {
+    /// One instance of `count` vertices taken in order.
+    pub fn vertices(topology: Topology, count: u32) -> DrawCall<'a> {
+        DrawCall {
+            topology,
+            count,
+            instances: 1,
+            indices: None,
+        }
+    }
+
+    /// One instance of the vertices `indices` names; `None` when there are
+    /// more indices than a draw counts (`u32`).
+    pub fn indexed(topology: Topology, indices: &'a [u32]) -> Option<DrawCall<'a>> {
+        Some(DrawCall {
+            topology,
+            count: u32::try_from(indices.len()).ok()?,
+            instances: 1,
+            indices: Some(indices),
+        })
+    }
+}
+
 /// What a primitive is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrimitiveKind {
@@ -506,17 +529,7 @@ mod tests {
                 instances: 2,
                 indices: Some(&indices),
             };
-            let limits = Limits::default();
-            let (stream, stats) = shade_vertices(
-                &vs,
-                &mut Resources::default(),
-                &input,
-                &call,
-                false,
-                false,
-                &limits,
-            )
-            .unwrap();
+            let (stream, stats) = crate::pipeline::tests::shade(&vs, &input, &call);
             // 5 distinct values, twice (instances)
             assert_eq!(stats.invocations, 10, "spread {spread}");
             assert_eq!(stream.primitives.len(), 6);

@@ -74,9 +74,45 @@ mod tests {
     use crate::enums::TextureTarget;
     use crate::texture::Format;
 
-    fn program(text: &str) -> Program {
+    /// Assembles and compiles a test shader.
+    pub(crate) fn program(text: &str) -> Program {
         let (shader, _) = crate::assemble(text).unwrap_or_else(|e| panic!("{e}"));
-        Program::compile(&shader).unwrap()
+        Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Source-alpha blending into target 0 and a written LessEqual depth test.
+    pub(crate) fn blended_depth_state() -> RenderState {
+        let mut state = RenderState::default();
+        state.blend[0] = BlendState {
+            enabled: true,
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::InvSrcAlpha,
+            ..BlendState::default()
+        };
+        state.depth = DepthState {
+            enabled: true,
+            func: CompareFunc::LessEqual,
+            write: true,
+        };
+        state
+    }
+
+    /// Runs the vertex stage of `call` with no resources and default limits.
+    pub(crate) fn shade(
+        vs: &Program,
+        input: &VertexInput,
+        call: &DrawCall<'_>,
+    ) -> (VertexStream, Stats) {
+        shade_vertices(
+            vs,
+            &mut Resources::default(),
+            input,
+            call,
+            false,
+            false,
+            &Limits::default(),
+        )
+        .unwrap()
     }
 
     /// Overlapping triangles with blending and depth over many tiles: the
@@ -108,24 +144,11 @@ mod tests {
             }
         }
         let input = VertexInput::from_rows(&rows);
-        let call = DrawCall {
-            topology: Topology::Basic(BasicTopology::TriangleList),
-            count: rows.len() as u32,
-            instances: 1,
-            indices: None,
-        };
-        let mut state = RenderState::default();
-        state.blend[0] = BlendState {
-            enabled: true,
-            src: BlendFactor::SrcAlpha,
-            dst: BlendFactor::InvSrcAlpha,
-            ..BlendState::default()
-        };
-        state.depth = DepthState {
-            enabled: true,
-            func: CompareFunc::LessEqual,
-            write: true,
-        };
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
+        let state = blended_depth_state();
         let run = |threads: usize| {
             let mut colors = vec![
                 Texture::new(
@@ -168,12 +191,7 @@ mod tests {
     #[test]
     fn a_patch_list_without_tessellation_is_an_error() {
         let vs = program("VERT\nDCL OUT[0], POSITION\n0: END\n");
-        let call = DrawCall {
-            topology: Topology::PatchList(3),
-            count: 3,
-            instances: 1,
-            indices: None,
-        };
+        let call = DrawCall::vertices(Topology::PatchList(3), 3);
         let e = shade_vertices(
             &vs,
             &mut Resources::default(),

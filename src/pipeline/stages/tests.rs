@@ -3,10 +3,7 @@ use crate::enums::TextureTarget;
 use crate::pipeline::{BasicTopology, VertexInput};
 use crate::texture::Format;
 
-fn program(text: &str) -> Program {
-    let (shader, _) = crate::assemble(text).unwrap_or_else(|e| panic!("{e}"));
-    Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::pipeline::tests::program;
 
 const PASS_VS: &str = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[3]\n\
      0: MOV OUT[0], IN[0]\n1: MOV OUT[1], IN[1]\n2: END\n";
@@ -23,12 +20,7 @@ fn rows(v: &[([f32; 4], [f32; 4])]) -> Vec<Vec<[u32; 4]>> {
 }
 
 fn stream_of(vs: &Program, rows: &[Vec<[u32; 4]>], topology: Topology, adj: bool) -> VertexStream {
-    let call = DrawCall {
-        topology,
-        count: rows.len() as u32,
-        instances: 1,
-        indices: None,
-    };
+    let call = DrawCall::vertices(topology, rows.len() as u32);
     let patches = matches!(topology, Topology::PatchList(_));
     shade_vertices(
         vs,
@@ -223,12 +215,7 @@ fn mismatched_stage_sets_are_errors() {
     ];
     let input = VertexInput::from_rows(&rows(&[([0.0; 4], [1.0; 4])]));
     let mut run = |shaders: Shaders<'_>, topology| {
-        let call = DrawCall {
-            topology,
-            count: 1,
-            instances: 1,
-            indices: None,
-        };
+        let call = DrawCall::vertices(topology, 1);
         draw_with(
             &shaders,
             &mut Resources::default(),
@@ -273,12 +260,7 @@ fn tessellation_and_geometry_give_the_same_bits_for_any_thread_count() {
         ([-1.0, -1.0, 0.25, 0.0], [3.3, 5.7, 0.0, 0.0]),
         ([-0.6, -0.9, 0.5, 0.0], [7.1, 2.2, 0.0, 0.0]),
     ]);
-    let call = DrawCall {
-        topology: Topology::PatchList(1),
-        count: 2,
-        instances: 1,
-        indices: None,
-    };
+    let call = DrawCall::vertices(Topology::PatchList(1), 2);
     let mut shaders = Shaders::new(Stage::new(&vs), Stage::new(&fs));
     shaders.tcs = Some(Stage::new(&tcs));
     shaders.tes = Some(Stage::new(&tes));
