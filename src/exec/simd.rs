@@ -85,7 +85,7 @@ pub use imp::{available, cos, ex2, lg2, pow, sin};
 #[cfg(test)]
 mod tests {
     use super::super::math;
-    use super::super::test_rng::Rng;
+    use crate::rng::Rng;
 
     /// The AVX-512 builds give the portable builds' bits on random words
     /// (every class: NaN, inf, subnormal, huge), ordinary arguments and rows

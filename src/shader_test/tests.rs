@@ -406,7 +406,14 @@ fn command_errors_name_their_line() {
         ("probe buffer 0 float 0 (1) ulps 2", "expected `ulp`"),
         ("probe vertex 0 OUT[0] float (1, 2, 3)", "expected 4"),
         ("probe vertex 0 OUT0 float (1, 2, 3, 4)", "OUT[k]"),
-        ("probe (1) rgba (1, 1, 1, 1)", "a pixel takes 2"),
+        (
+            "probe (1) rgba (1, 1, 1, 1)",
+            "a pixel or a rectangle takes 2 to 4",
+        ),
+        (
+            "probe (1, 2, 3) rgba (1, 1, 1, 1)",
+            "a pixel (X, Y) or a rectangle (X, Y, W, H)",
+        ),
         ("probe (1, 1) rgbx (1, 1, 1)", "expected `rgba`"),
         ("probe all rgba (1, 1, 1)", "takes 4 colour value(s)"),
         ("probe sphere", "unknown probe"),
