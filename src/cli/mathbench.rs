@@ -438,14 +438,6 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     }
     const ROWS: usize = 1024;
     println!("each timing: 256 passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}");
-    println!(
-        "kernels: the {} build",
-        if tgsi::exec::math::wide_kernels() {
-            "AVX-512"
-        } else {
-            "base (x86-64-v3)"
-        }
-    );
     for f in func.expand() {
         let (x, y) = speed_inputs(f, ROWS);
         time_rows(f, f.name(), &x, &y, reps);

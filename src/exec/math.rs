@@ -216,36 +216,13 @@ pub fn cos_f32(x: f32) -> f32 {
 /// [`sin_f32`] over a row of lanes (raw f32 bits), vectorized.
 #[inline]
 pub fn sin_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if !super::simd::sin(x, out) {
-        sin_lanes_portable(x, out)
-    }
-}
-
-/// [`sin_lanes`] as compiled for the build's base target (`super::simd`
-/// compiles the same code for AVX-512).
-#[inline(always)]
-pub(super) fn sin_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 0)
 }
 
 /// [`cos_f32`] over a row of lanes (raw f32 bits), vectorized.
 #[inline]
 pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if !super::simd::cos(x, out) {
-        cos_lanes_portable(x, out)
-    }
-}
-
-/// [`cos_lanes`] for the base target.
-#[inline(always)]
-pub(super) fn cos_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 1)
-}
-
-/// Whether the row kernels run their AVX-512 build on this CPU (same bits
-/// as the base build; `super::simd`).
-pub fn wide_kernels() -> bool {
-    super::simd::available()
 }
 
 /// The NaN that invalid operations give (x86's default NaN, which the
@@ -530,14 +507,6 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
 /// definition. Same bits as [`ex2_f32`] lane by lane.
 #[inline]
 pub fn ex2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if !super::simd::ex2(x, out) {
-        ex2_lanes_portable(x, out)
-    }
-}
-
-/// [`ex2_lanes`] for the base target.
-#[inline(always)]
-pub(super) fn ex2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
@@ -556,14 +525,6 @@ pub(super) fn ex2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N
 /// lane is not positive, normal and finite. Same bits as [`lg2_f32`].
 #[inline]
 pub fn lg2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if !super::simd::lg2(x, out) {
-        lg2_lanes_portable(x, out)
-    }
-}
-
-/// [`lg2_lanes`] for the base target.
-#[inline(always)]
-pub(super) fn lg2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
@@ -582,14 +543,6 @@ pub(super) fn lg2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N
 /// lane has x ≤ 0, an infinity or a NaN. Same bits as [`pow_f32`].
 #[inline]
 pub fn pow_lanes<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
-    if !super::simd::pow(x, y, out) {
-        pow_lanes_portable(x, y, out)
-    }
-}
-
-/// [`pow_lanes`] for the base target.
-#[inline(always)]
-pub(super) fn pow_lanes_portable<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let (a, b) = (f32::from_bits(x[l]), f32::from_bits(y[l]));

@@ -83,7 +83,6 @@ pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
-pub(crate) mod simd;
 #[allow(clippy::needless_range_loop)]
 pub mod tess;
 pub mod words;
