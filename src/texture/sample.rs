@@ -266,8 +266,18 @@ fn axis_linear(mode: Wrap, u: f32, n: i64) -> (Option<i64>, Option<i64>, f32) {
     (wrap_index(mode, i0, n), wrap_index(mode, i0 + 1, n), a)
 }
 
+/// `x + a * (y - x)` (`x` itself at `a = 0`), each step under the machine's
+/// NaN rule (`exec::ops::NanRule`), so that NaN texels give the same bits
+/// in the per-lane and the batched paths whatever operand order the
+/// compiler picks.
 pub(super) fn lerp(x: f32, y: f32, a: f32) -> f32 {
-    if a == 0.0 { x } else { x + a * (y - x) }
+    use crate::exec::ops::{NanRule, Ruled};
+    if a == 0.0 {
+        return x;
+    }
+    let d = Ruled::f32(y - x, [y, x]);
+    let t = Ruled::f32(a * d, [a, d]);
+    Ruled::f32(x + t, [x, t])
 }
 
 fn lerp4(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
