@@ -8,12 +8,14 @@
 //! * [`tokens`] – Mesa's binary `tgsi_token` stream (IR ↔ words);
 //! * [`validate`] – structural and semantic checks with source spans;
 //! * [`exec`] – the SoA machine that runs shaders over many lanes at once;
+//! * [`jit`] – the compiled engine: the same programs as AVX-512 machine code;
 //! * [`texture`] – texel formats, textures, samplers, every sampling opcode and images;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
 //! * [`d3d`] – Direct3D SM4/SM5 bytecode: DXBC containers, tokens, listings, assembler;
 //! * [`diag`] – diagnostics and their rustc-like rendering;
 //! * [`pipeline`] – the drawing pipeline between the shader stages;
-//! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
+//! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out;
+//! * [`rng`] – the reproducible inputs of the randomized tests and the fuzzer.
 //!
 //! # Use it as a library
 //!
