@@ -6,7 +6,7 @@
 //! vertex, compute and pixel programs then run on the machine with zeroed
 //! inputs and zero-filled resources.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use tgsi::d3d::decode_program;
 use tgsi::d3d::enums::ProgramType;
@@ -14,25 +14,6 @@ use tgsi::d3d::lower::{D3dSlot, Lowered, container_programs, lower};
 use tgsi::enums::{File, Processor, TextureTarget};
 use tgsi::exec::{Draw, Limits, Program, Resources};
 use tgsi::texture::{Format, Sampler, Texture};
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/d3d")
-}
-
-fn blobs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            blobs(&p, out);
-        } else if p.extension().is_some_and(|e| e == "o" || e == "dxbc") {
-            out.push(p);
-        }
-    }
-}
 
 /// Programs whose D3D code loops forever when every constant is 0 (so the
 /// machine stops them at its instruction budget), with the loop.
@@ -54,14 +35,13 @@ struct Lowered1 {
 }
 
 fn lower_corpus() -> (Vec<Lowered1>, Vec<String>) {
-    let mut files = Vec::new();
-    blobs(&corpus_dir(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     assert!(files.len() > 200, "corpus missing: {} blobs", files.len());
     let mut done = Vec::new();
     let mut failures = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
-        let rel = f.strip_prefix(corpus_dir()).unwrap().display().to_string();
+        let rel = common::relative(f);
         let programs = container_programs(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}"));
         for (k, p) in programs.iter().enumerate() {
             let name = format!("{rel} program {k}");
@@ -353,8 +333,7 @@ fn inner_coverage_is_full_sample_coverage() {
 /// the test keeps a sample.)
 #[test]
 fn damaged_programs_never_panic() {
-    let mut files = Vec::new();
-    blobs(&corpus_dir(), &mut files);
+    let files = common::corpus_files(common::BLOBS);
     let mut tried = 0usize;
     for f in files.iter().step_by(7) {
         let bytes = std::fs::read(f).unwrap();

@@ -5,28 +5,15 @@
 //! tessellation-evaluation shaders on the points of their own tessellator
 //! settings (factors 3). Legacy shaders the assembler refuses are skipped.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use tgsi::enums::{Primitive, Processor, PropertyName};
 use tgsi::exec::{GeometryInput, Limits, PatchInput, Program, Resources, TessEvalPatch};
 use tgsi::pipeline::tessellator::tessellate;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "tgsi") {
-            out.push(p);
-        }
-    }
-}
 
 fn vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
     (0..n)
@@ -40,8 +27,7 @@ fn vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
 
 #[test]
 fn corpus_geometry_and_tessellation_shaders_run() {
-    let mut paths = Vec::new();
-    files(Path::new(CORPUS), &mut paths);
+    let paths = common::files_under(Path::new(CORPUS), &["tgsi"]);
     assert!(!paths.is_empty(), "corpus missing at {CORPUS}");
     let limits = Limits {
         max_instructions: 200_000,

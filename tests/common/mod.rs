@@ -1,5 +1,5 @@
-//! What the Direct3D corpus tests share: where the fxc corpus is, its files
-//! in a stable order, and how a listing's program starts.
+//! What the corpus tests share: where the fxc corpus is, the files of a
+//! corpus in a stable order, and how a listing's program starts.
 
 #![allow(dead_code)] // each test crate uses its own part
 
@@ -18,8 +18,14 @@ pub const LISTINGS: &[&str] = &["asm"];
 /// Every corpus file with one of `extensions`, directories recursed, in
 /// sorted path order.
 pub fn corpus_files(extensions: &[&str]) -> Vec<PathBuf> {
+    files_under(&corpus_root(), extensions)
+}
+
+/// Every file below `dir` with one of `extensions`, directories recursed,
+/// in sorted path order (also for other corpora, e.g. `../shared/corpus`).
+pub fn files_under(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    collect(&corpus_root(), extensions, &mut out);
+    collect(dir, extensions, &mut out);
     out
 }
 
