@@ -104,25 +104,7 @@ fn exact_special(inputs_nan: Option<u32>, reference: f64) -> Option<u32> {
     None
 }
 
-/// The error of `got` against the reference `want` (finite, nonzero) in
-/// ulps of the f32 binade of `want` (2^-149 below 2^-126); an infinity
-/// counts as ±2^128, the value after ±f32::MAX.
-pub fn ulp_error(got: f32, want: f64) -> f64 {
-    if got.is_nan() {
-        return f64::INFINITY;
-    }
-    let rounded = want as f32;
-    if got.is_infinite() && got == rounded {
-        return 0.0;
-    }
-    let got = if got.is_infinite() {
-        2f64.powi(128).copysign(got as f64)
-    } else {
-        got as f64
-    };
-    let exp = (want.abs().log2().floor() as i32).clamp(-126, 127);
-    (got - want).abs() / 2f64.powi(exp - 23)
-}
+use tgsi::exec::math::ulp_error;
 
 /// True when rounding the f64 reference to f32 cannot be trusted: it lies
 /// within 2^-50 (relative) of the midpoint between two f32 values.

@@ -225,6 +225,28 @@ pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 1)
 }
 
+/// The error of `got` against the exact value `want` in units of the last
+/// place of `want`'s float32 binade (subnormals count in units of the
+/// smallest subnormal); an infinity counts as ±2^128, the value after
+/// ±f32::MAX, and is 0 ulp off when it is the correctly rounded result; a
+/// NaN is infinitely far. What `tgsi bench ulp` and the accuracy tests
+/// measure.
+pub fn ulp_error(got: f32, want: f64) -> f64 {
+    if got.is_nan() {
+        return f64::INFINITY;
+    }
+    if got.is_infinite() && got == want as f32 {
+        return 0.0;
+    }
+    let got = if got.is_infinite() {
+        2f64.powi(128).copysign(got as f64)
+    } else {
+        got as f64
+    };
+    let exp = (want.abs().log2().floor() as i32).clamp(-126, 127);
+    (got - want).abs() / 2f64.powi(exp - 23)
+}
+
 /// The NaN that invalid operations give (x86's default NaN, which the
 /// `libm` functions these replace produced on the machines we run on).
 const INVALID_NAN: u32 = 0xffc0_0000;
@@ -569,22 +591,6 @@ mod tests {
     /// units of the f32 ulp at `want` (the ulp of the f32 binade containing
     /// `want`; subnormal ulp below 2^-126); an infinity counts as ±2^128,
     /// the value after ±f32::MAX.
-    fn ulp_error(got: f32, want: f64) -> f64 {
-        if got.is_nan() {
-            return f64::INFINITY;
-        }
-        if got.is_infinite() && got == want as f32 {
-            return 0.0;
-        }
-        let got = if got.is_infinite() {
-            2f64.powi(128).copysign(got as f64)
-        } else {
-            got as f64
-        };
-        let exp = (want.abs().log2().floor() as i32).clamp(-126, 127);
-        (got - want).abs() / 2f64.powi(exp - 23)
-    }
-
     /// The documented result where it is not a finite nonzero number: a NaN
     /// input made quiet, 0xffc00000 for an invalid operation, otherwise the
     /// exact infinity or zero of the reference.
