@@ -326,30 +326,16 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
                 .transpose()
                 .map_err(|e| anyhow!("--depth: {e}"))?;
             let state = mesh::mesh_state(depth.is_some(), args.cull, args.front);
-            if stages.has_middle_stages() {
-                mesh::draw_mesh_stages(
-                    &stages,
-                    &input,
-                    m,
-                    &mut res,
-                    &state,
-                    &mut targets,
-                    depth.as_mut(),
-                    &limits,
-                )?;
-            } else {
-                mesh::draw_mesh(
-                    vertex,
-                    fragment,
-                    &input,
-                    m,
-                    &mut res,
-                    &state,
-                    &mut targets,
-                    depth.as_mut(),
-                    &limits,
-                )?;
-            }
+            mesh::draw_mesh_stages(
+                &stages,
+                &input,
+                m,
+                &mut res,
+                &state,
+                &mut targets,
+                depth.as_mut(),
+                &limits,
+            )?;
         }
         _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
     }

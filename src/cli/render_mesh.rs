@@ -100,17 +100,6 @@ impl Stages {
         Ok(Some(stages))
     }
 
-    /// Whether a tessellation or geometry shader was given.
-    pub fn has_middle_stages(&self) -> bool {
-        [
-            Processor::TessCtrl,
-            Processor::TessEval,
-            Processor::Geometry,
-        ]
-        .iter()
-        .any(|p| self.get(*p).is_some())
-    }
-
     /// The shader of a stage, if one was given.
     pub fn get(&self, processor: Processor) -> Option<&StageShader> {
         self.stages
