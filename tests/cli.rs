@@ -2,21 +2,8 @@
 //! message naming the file or option, exit status 2, never a panic), and
 //! `run` with given system values and several threads.
 
-use std::process::Command;
-
-/// Runs `tgsi ARGS` → (exit status, stdout, stderr).
-fn tgsi_out(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tgsi"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("running tgsi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run_tgsi as tgsi_out;
 
 /// Runs `tgsi ARGS` → (exit status, stderr).
 fn tgsi(args: &[&str]) -> (i32, String) {

@@ -246,19 +246,7 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
     assert!(vs > 50 && cs > 10 && ps > 100, "vs {vs} cs {cs} ps {ps}");
 }
 
-/// Runs `tgsi ARGS` → (exit status, stdout, stderr).
-fn tgsi(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tgsi"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("running tgsi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_tgsi as tgsi;
 
 #[test]
 fn tgsi_lower_prints_text_that_tgsi_check_accepts() {

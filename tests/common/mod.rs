@@ -1,5 +1,6 @@
-//! What the corpus tests share: where the fxc corpus is, the files of a
-//! corpus in a stable order, and how a listing's program starts.
+//! What the integration tests share: where the fxc corpus is, the files of
+//! a corpus in a stable order, how a listing's program starts, and running
+//! the `tgsi` command.
 
 #![allow(dead_code)] // each test crate uses its own part
 
@@ -66,4 +67,18 @@ pub fn is_version_line(line: &str) -> bool {
     let Some(stage) = stage else { return false };
     let rest = &b[stage.len()..];
     rest.len() >= 3 && rest[0].is_ascii_digit() && rest[1] == b'_' && rest[2].is_ascii_digit()
+}
+
+/// Runs `tgsi ARGS` in the repository → (exit status, stdout, stderr).
+pub fn run_tgsi(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("running tgsi");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
