@@ -207,7 +207,8 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
         ) {
             continue;
         }
-        let program = match Program::compile(&d.lowered.shader) {
+        let program = match Program::compile_with(&d.lowered.shader, tgsi::exec::Numerics::Direct3D)
+        {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{}: compile: {}", d.name, e.message));
