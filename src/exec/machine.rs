@@ -95,7 +95,7 @@ trait Memory {
     }
 }
 
-impl Memory for &AtomicWords {
+impl Memory for &AtomicWords<'_> {
     fn byte_len(&self) -> usize {
         AtomicWords::byte_len(self)
     }
@@ -150,7 +150,7 @@ impl Memory for ConstMemory<'_> {
 #[derive(Clone, Copy)]
 pub struct Env<'a> {
     pub consts: &'a [Vec<u32>],
-    pub buffers: &'a [AtomicWords],
+    pub buffers: &'a [AtomicWords<'a>],
     pub max_instructions: u64,
     /// The fragment stage's inputs (`None` in other stages).
     pub frag: Option<&'a super::fragment::FragEnv>,
@@ -294,18 +294,23 @@ impl Batch {
         self.update_exec();
     }
 
-    /// Fills every register of system value `name` with per-lane values.
+    /// Fills every register of system value `name` with per-lane values
+    /// `value(channel, lane)`.
+    #[inline]
     pub fn set_system_value(
         &mut self,
         code: &Code,
         name: SemanticName,
         value: impl Fn(usize, usize) -> u32,
     ) {
-        self.set_system_reg(
-            code,
-            name,
-            &std::array::from_fn(|c| std::array::from_fn(|l| value(c, l))),
-        );
+        for sv in code.system_values.iter().filter(|s| s.name == name) {
+            let reg = &mut self.regs[sv.reg as usize];
+            for (c, row) in reg.iter_mut().enumerate() {
+                for (l, w) in row.iter_mut().enumerate() {
+                    *w = value(c, l);
+                }
+            }
+        }
     }
 
     /// Sets every SV register of semantic `name` to `value`.

@@ -17,7 +17,7 @@ pub struct SharedImage {
     /// Target, format and dimensions; its `levels` are empty (level 0 is
     /// in `words`, the others in `rest`).
     pub layout: Texture,
-    words: AtomicWords,
+    words: AtomicWords<'static>,
     rest: Vec<Vec<u8>>,
 }
 
