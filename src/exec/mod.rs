@@ -293,8 +293,9 @@ impl Program {
         self.code.processor
     }
 
-    /// Builds the environment of a run from `res` (buffers become shared
-    /// during the run and are written back afterwards) and runs `f` in it.
+    /// Builds the environment of a run from `res` (buffers are lent to the
+    /// run as shared words, in place when the host allows it, else copied
+    /// and written back afterwards) and runs `f` in it.
     fn with_env<R>(
         &self,
         res: &mut Resources,
@@ -304,8 +305,8 @@ impl Program {
     ) -> R {
         let buffers: Vec<AtomicWords> = res
             .buffers
-            .iter()
-            .map(|b| AtomicWords::from_bytes(b))
+            .iter_mut()
+            .map(|b| AtomicWords::share(b))
             .collect();
         let images: Vec<Option<crate::texture::SharedImage>> = res
             .images
@@ -328,9 +329,7 @@ impl Program {
             grids: &self.code.grids,
         };
         let r = f(&env);
-        for (b, sb) in res.buffers.iter_mut().zip(&buffers) {
-            sb.write_back(b);
-        }
+        buffers.into_iter().for_each(AtomicWords::finish);
         for (t, si) in res.images.iter_mut().zip(&images) {
             if let (Some(t), Some(si)) = (t, si) {
                 si.write_back(t);
@@ -400,7 +399,13 @@ impl Program {
         let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
         let shared_words = limits.shared_memory_bytes / 4;
         let run_range = |start: u64, end: u64| -> Result<Stats, (u64, ExecError)> {
-            let mut states: Vec<Batch> = (0..states_needed).map(|_| Batch::new(code)).collect();
+            let mut states: Vec<Batch> = (0..states_needed)
+                .map(|_| {
+                    let mut b = Batch::new(code);
+                    self.fill_dispatch_values(&mut b, groups, env.system_values);
+                    b
+                })
+                .collect();
             let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
             let mut stats = Stats::default();
             for g in start..end {
@@ -409,16 +414,8 @@ impl Program {
                     ((g / groups[0] as u64) % groups[1] as u64) as u32,
                     (g / (groups[0] as u64 * groups[1] as u64)) as u32,
                 ];
-                self.run_group(
-                    env,
-                    id,
-                    groups,
-                    &mut states,
-                    &mut shared,
-                    per_group,
-                    &mut stats,
-                )
-                .map_err(|e| (g, e))?;
+                self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
+                    .map_err(|e| (g, e))?;
             }
             Ok(stats)
         };
@@ -466,12 +463,10 @@ impl Program {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_group(
         &self,
         env: &Env,
         id: [u32; 3],
-        grid: [u32; 3],
         states: &mut [Batch],
         shared: &mut [u32],
         per_group: u64,
@@ -483,7 +478,7 @@ impl Program {
         let start = |b: &mut Batch, k: usize| {
             let n = (per_group - (k * LANES) as u64).min(LANES as u64) as usize;
             b.reset(code, lanes_mask(n));
-            self.fill_compute_values(b, k, id, grid, env.system_values);
+            self.fill_batch_values(b, k, id, env.system_values);
         };
         if !code.has_barrier {
             let b = &mut states[0];
@@ -514,17 +509,42 @@ impl Program {
         Ok(())
     }
 
-    fn fill_compute_values(
+    /// The compute system values that stay the same for a whole dispatch
+    /// (block and grid size, work dimension, subgroup values and the ones
+    /// the caller gives), set once per batch state: system-value registers
+    /// are read-only and `Batch::reset` leaves them alone.
+    fn fill_dispatch_values(
         &self,
         b: &mut Batch,
-        k: usize,
-        id: [u32; 3],
         grid: [u32; 3],
         given: &[(SemanticName, [u32; 4])],
     ) {
         let code = &self.code;
+        for sv in &code.system_values {
+            let name = sv.name;
+            match name {
+                SemanticName::BlockSize => {
+                    b.set_system_value(code, name, |c, _| vec3(code.block_size, c))
+                }
+                SemanticName::GridSize => b.set_system_value(code, name, |c, _| vec3(grid, c)),
+                SemanticName::WorkDim => b.set_system_value(code, name, |_, _| 3),
+                _ => {}
+            }
+        }
+        fill_subgroup_values(code, b, given);
+    }
+
+    /// The thread and block ids of batch `k` of work group `id` (unless the
+    /// caller gives them).
+    fn fill_batch_values(
+        &self,
+        b: &mut Batch,
+        k: usize,
+        id: [u32; 3],
+        given: &[(SemanticName, [u32; 4])],
+    ) {
+        let code = &self.code;
         let [bw, bh, _] = code.block_size;
-        let vec3 = |v: [u32; 3], c: usize| if c < 3 { v[c] } else { 0 };
         // The batch's first lane by division, the others by counting on
         // (the ids of lanes k*16 .. k*16+15 in an x-fastest block).
         let (bw, bh) = (bw.max(1) as u64, bh.max(1) as u64);
@@ -545,18 +565,15 @@ impl Program {
         }
         for sv in &code.system_values {
             let name = sv.name;
+            if given.iter().any(|g| g.0 == name) {
+                continue;
+            }
             match name {
                 SemanticName::ThreadId => b.set_system_value(code, name, |c, l| vec3(locals[l], c)),
                 SemanticName::BlockId => b.set_system_value(code, name, |c, _| vec3(id, c)),
-                SemanticName::BlockSize => {
-                    b.set_system_value(code, name, |c, _| vec3(code.block_size, c))
-                }
-                SemanticName::GridSize => b.set_system_value(code, name, |c, _| vec3(grid, c)),
-                SemanticName::WorkDim => b.set_system_value(code, name, |_, _| 3),
                 _ => {}
             }
         }
-        fill_subgroup_values(code, b, given);
     }
 
     /// Runs a vertex shader on `count` vertices. `inputs[v][i]` is input `IN[i]` of
@@ -829,6 +846,11 @@ impl Program {
 
 /// Subgroup system values (the batch is the subgroup), then the values the
 /// caller gave, which replace whatever the stage computed.
+/// Component `c` of a 3-vector system value (w is 0).
+fn vec3(v: [u32; 3], c: usize) -> u32 {
+    if c < 3 { v[c] } else { 0 }
+}
+
 fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
     let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
     for sv in &code.system_values {
