@@ -172,6 +172,13 @@ enum Op64 {
     U64shl,
     U64shr,
     I64shr,
+    /// 32-bit bitwise ops whose channels line up with 64-bit pairs, done on
+    /// a pair held as 64-bit lanes (the same bits, no split and rejoin).
+    Mov64,
+    Not64,
+    And64,
+    Or64,
+    Xor64,
 }
 
 // vcmpps predicates
@@ -1242,6 +1249,9 @@ impl<'c> Emitter<'c> {
     }
 
     fn comp(&mut self, inst: &Inst, op: Op32, n: usize) -> R {
+        if let Some(wide) = self.bitwise_on_pairs(inst, op, n) {
+            return self.pair(inst, wide, n, true);
+        }
         let m = inst.dst[0].mask;
         for c in 0..4 {
             if m & (1 << c) == 0 {
@@ -1254,6 +1264,49 @@ impl<'c> Emitter<'c> {
             self.op32(op, c as u32, regs)?;
         }
         Ok(self.finish32(inst, |c| c as u32)?)
+    }
+
+    /// The 64-bit form of a bitwise op whose destination pairs the loop
+    /// cache holds as 64-bit lanes, when its channels line up with those
+    /// pairs (whole pairs written, no saturation, no source modifiers):
+    /// XOR of two `.xy` pairs into a `.xy` pair is one XOR of 64-bit lanes.
+    fn bitwise_on_pairs(&self, inst: &Inst, op: Op32, n: usize) -> Option<Op64> {
+        let wide = match op {
+            Op32::Mov => Op64::Mov64,
+            Op32::Not => Op64::Not64,
+            Op32::And => Op64::And64,
+            Op32::Or => Op64::Or64,
+            Op32::Xor => Op64::Xor64,
+            _ => return None,
+        };
+        let m = inst.dst[0].mask;
+        let DstKind::Reg(r) = inst.dst[0].kind else {
+            return None;
+        };
+        let whole = [m & 3, m & 12]
+            .iter()
+            .zip([3, 12])
+            .all(|(&h, f)| h == 0 || h == f);
+        let unmodified = inst.src[..n]
+            .iter()
+            .all(|s| matches!(s.modifier, Modifier::None));
+        let cached = (0..2)
+            .filter(|&p| m & (3 << (2 * p)) != 0)
+            .all(|p| self.slot(Key::Pair(r, p as u8)).is_some());
+        (whole && unmodified && cached && !inst.saturate && m != 0).then_some(wide)
+    }
+
+    /// The compile-time value of channel `c` of an unmodified immediate source.
+    fn immediate_word(&self, s: &Src, c: usize) -> Option<u32> {
+        let imm = self.code.imm;
+        match (s.kind, s.modifier) {
+            (SrcKind::Reg(r), Modifier::None) if r >= imm.base && r < imm.base + imm.len => self
+                .code
+                .imm_words
+                .get((r - imm.base) as usize)
+                .map(|w| w[(s.swz[c] & 3) as usize]),
+            _ => None,
+        }
     }
 
     /// Saturates and stores the result rows (`zreg(c)` holds channel c).
@@ -1456,7 +1509,24 @@ impl<'c> Emitter<'c> {
             for k in 0..srcs {
                 regs[k] = self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
             }
-            if shift {
+            let count = shift
+                .then(|| self.immediate_word(&inst.src[1], p))
+                .flatten();
+            if let Some(n) = count {
+                // an immediate count: the shift by its constant (the count is masked to 0..63)
+                for h in 0..2 {
+                    let (x, o) = (
+                        zmm(if h == 0 { regs[0].0 } else { regs[0].1 }),
+                        zmm(2 * p as u32 + h),
+                    );
+                    let n = n & 63;
+                    match op {
+                        Op64::U64shl => self.a.vpsllq(o, x, n)?,
+                        Op64::U64shr => self.a.vpsrlq(o, x, n)?,
+                        _ => self.a.vpsraq(o, x, n)?,
+                    }
+                }
+            } else if shift {
                 // the count: src1 channel p (x for the xy pair, y for zw)
                 let n = self.fetch(6, &inst.src[1], p, false)?;
                 let a = &mut self.a;
@@ -1467,6 +1537,9 @@ impl<'c> Emitter<'c> {
                 regs[1] = (10, 11);
             }
             for h in 0..2usize {
+                if count.is_some() {
+                    break;
+                }
                 let pick = |r: (u32, u32)| zmm(if h == 0 { r.0 } else { r.1 });
                 let (x, y, z) = (pick(regs[0]), pick(regs[1]), pick(regs[2]));
                 let o = zmm(2 * p as u32 + h as u32);
@@ -1485,6 +1558,11 @@ impl<'c> Emitter<'c> {
                     Op64::U64shl => a.vpsllvq(o, x, y),
                     Op64::U64shr => a.vpsrlvq(o, x, y),
                     Op64::I64shr => a.vpsravq(o, x, y),
+                    Op64::Mov64 => a.vmovdqa64(o, x),
+                    Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
+                    Op64::And64 => a.vpandq(o, x, y),
+                    Op64::Or64 => a.vporq(o, x, y),
+                    Op64::Xor64 => a.vpxorq(o, x, y),
                 }?;
                 if inst.saturate {
                     self.saturate64(2 * p as u32 + h as u32)?;

@@ -193,3 +193,54 @@ fn stores_whose_lanes_overlap_keep_the_interpreters_lane_order() {
         assert_eq!(want, dispatch(&jit, &bufs, 1_000_000), "{addr} {k}");
     }
 }
+
+/// A loop whose 64-bit pairs stay in vector registers as 64-bit lanes:
+/// bitwise ops on whole pairs (XOR/AND/OR/NOT/MOV, aligned or not, whole
+/// or partial masks) and 64-bit shifts by immediate counts (0, 33, masked
+/// 69 → 5, 63) run on the 64-bit lanes and must give the interpreter's bits.
+const PAIR_LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..6]\n\
+    IMM[0] UINT32 {0, 1, 32, 3}\nIMM[1] UINT32 {33, 69, 63, 0}\nIMM[2] UINT32 {2654435769, 2246822519, 3266489917, 668265263}\nIMM[3] UINT32 {16, 0, 0, 0}\n\
+    0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: MOV TEMP[1].x, IMM[0].xxxx\n\
+    2: UMUL TEMP[2], SV[0].xxxx, IMM[2]\n\
+    3: MOV TEMP[3], IMM[2].wzyx\n\
+    4: BGNLOOP\n\
+    5:   USGE TEMP[4].x, TEMP[1].xxxx, IMM[0].wwww\n\
+    6:   UIF TEMP[4].xxxx\n\
+    7:     BRK\n\
+    8:   ENDIF\n\
+    9:   U64MUL TEMP[2].xy, TEMP[2].xyxy, IMM[2].xyxy\n\
+    10:  U64ADD TEMP[3].xy, TEMP[3].xyxy, TEMP[2].zwzw\n\
+    11:  U64SHR TEMP[5].xy, TEMP[2].xyxy, IMM[1].xxxx\n\
+    12:  XOR TEMP[2].xy, TEMP[2].xyxy, TEMP[5].xyxy\n\
+    13:  I64SHR TEMP[5].zw, TEMP[3].xyxy, IMM[1].yyyy\n\
+    14:  U64SHL TEMP[6].xy, TEMP[3].zwzw, IMM[1].zzzz\n\
+    15:  U64SHR TEMP[6].zw, TEMP[2].zwzw, IMM[1].wwww\n\
+    16:  AND TEMP[3].xyzw, TEMP[3].zwxy, TEMP[5].xyzw\n\
+    17:  OR TEMP[2].zw, TEMP[2].xyxy, TEMP[6].zwzw\n\
+    18:  NOT TEMP[5].xy, TEMP[6].xyxy\n\
+    19:  XOR TEMP[6].xy, TEMP[5].yxyx, TEMP[3].xyxy\n\
+    20:  MOV TEMP[3].zw, TEMP[6].xyxy\n\
+    21:  XOR TEMP[5].x, TEMP[5].xxxx, TEMP[2].yyyy\n\
+    22:  U64ADD TEMP[2].zw, TEMP[2].zwzw, TEMP[5].xyxy\n\
+    23:  UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+    24: ENDLOOP\n\
+    25: STORE BUFFER[0], TEMP[0].xxxx, TEMP[2]\n\
+    26: UADD TEMP[0].x, TEMP[0].xxxx, IMM[3].xxxx\n\
+    27: STORE BUFFER[0], TEMP[0].xxxx, TEMP[3]\n\
+    28: END\n";
+
+#[test]
+fn pairs_kept_as_64_bit_lanes_match_the_interpreter() {
+    let Some((interp, jit)) = both(PAIR_LOOP) else {
+        return;
+    };
+    assert!(jit.compiled().is_some_and(|c| c.cached_loops == 1));
+    let bufs = vec![vec![0u8; 20 * 32]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert!(want.1[0].iter().any(|&b| b != 0));
+    assert_eq!(want, got);
+}
