@@ -1525,6 +1525,9 @@ impl<'c> Emitter<'c> {
                         Op64::U64shr => self.a.vpsrlq(o, x, n)?,
                         _ => self.a.vpsraq(o, x, n)?,
                     }
+                    if inst.saturate {
+                        self.saturate64(2 * p as u32 + h)?;
+                    }
                 }
             } else if shift {
                 // the count: src1 channel p (x for the xy pair, y for zw)
