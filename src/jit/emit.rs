@@ -855,9 +855,13 @@ impl<'c> Emitter<'c> {
         for m in [r9d, r10d, r11d, esi, edi] {
             a.and(ebp, m)?;
         }
-        a.kmovw(k1, ebp)?;
-        // k4: the exec bits of lanes 8..16, for 64-bit lanes in high halves
-        a.kshiftrw(k4, k1, 8)
+        self.exec_to_k()
+    }
+
+    /// k1 = exec (ebp) and k4 = its lanes 8..16 (for 64-bit lanes in high halves).
+    fn exec_to_k(&mut self) -> A {
+        self.a.kmovw(k1, ebp)?;
+        self.a.kshiftrw(k4, k1, 8)
     }
 
     /// Writes the mask registers to the context (before a call or the exit).
@@ -1620,7 +1624,6 @@ impl<'c> Emitter<'c> {
     }
 
     fn flow(&mut self, i: usize, inst: &Inst, depth: usize, frames: &[Frame]) -> R {
-        let next = self.labels[i + 1];
         let t = inst.target as usize;
         let fr = |d: usize, w: usize| dword_ptr(rbx + frame_off(d, w));
         match inst.op {
@@ -1635,7 +1638,9 @@ impl<'c> Emitter<'c> {
                 a.kmovw(ecx, k2)?;
                 a.mov(fr(depth, 0), r9d)?;
                 a.and(r9d, ecx)?;
-                self.update_exec()?;
+                // only cond narrowed: exec & test is the new exec
+                a.and(ebp, ecx)?;
+                self.exec_to_k()?;
                 self.skip_if_idle(t)?;
             }
             Opcode::ELSE => {
@@ -1671,14 +1676,10 @@ impl<'c> Emitter<'c> {
             }
             Opcode::BRK if inst.brk_switch => {
                 self.clear_active(esi)?;
-                self.update_exec()?;
             }
             Opcode::BRK | Opcode::CONT => {
                 let m = if inst.op == Opcode::BRK { r10d } else { r11d };
                 self.clear_active(m)?;
-                self.update_exec()?;
-                self.a.test(ebp, ebp)?;
-                self.a.jnz(next)?;
                 self.leave_if_dead(t, depth, frames)?;
             }
             Opcode::SWITCH => {
@@ -1726,7 +1727,6 @@ impl<'c> Emitter<'c> {
             }
             Opcode::RET => {
                 self.clear_active(edi)?;
-                self.update_exec()?;
                 self.a.mov(eax, edi)?;
                 self.a.and(eax, r8d)?;
                 self.a.jz(self.end)?;
@@ -1738,11 +1738,14 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    /// `mask &= !exec`.
+    /// `mask &= !exec`, which leaves no lane active (every active lane is
+    /// in `mask`, so the new exec is `exec & !exec`).
     fn clear_active(&mut self, m: AsmRegister32) -> A {
         self.a.mov(ecx, ebp)?;
         self.a.not(ecx)?;
-        self.a.and(m, ecx)
+        self.a.and(m, ecx)?;
+        self.a.xor(ebp, ebp)?;
+        self.exec_to_k()
     }
 
     /// BRK/CONT with no active lane: when no lane can still run the rest of
