@@ -1503,11 +1503,20 @@ impl<'c> Emitter<'c> {
         let m = inst.dst[0].mask;
         let pairs = pairs_of(m, both);
         let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+        // One pair written to a pair the loop cache holds: the op writes it
+        // directly under the exec masks (its sources are all read by then).
+        let direct = match inst.dst[0].kind {
+            DstKind::Reg(r) if pairs[0] != pairs[1] && !inst.saturate && op != Op64::I64neg => {
+                self.slot(Key::Pair(r, u8::from(pairs[1])))
+            }
+            _ => None,
+        };
         for p in 0..2 {
             if !pairs[p] {
                 continue;
             }
-            // sources in (8,9), (10,11), (12,13) unless cached; result of pair p in (2p, 2p+1)
+            // sources in (8,9), (10,11), (12,13) unless cached; result of
+            // pair p in (2p, 2p+1), or in the cached destination
             let srcs = if shift { 1 } else { n };
             let mut regs = [(8, 9), (10, 11), (12, 13)];
             for k in 0..srcs {
@@ -1521,7 +1530,7 @@ impl<'c> Emitter<'c> {
                 for h in 0..2 {
                     let (x, o) = (
                         zmm(if h == 0 { regs[0].0 } else { regs[0].1 }),
-                        zmm(2 * p as u32 + h),
+                        Self::pair_out(direct, p, h),
                     );
                     let n = n & 63;
                     match op {
@@ -1549,7 +1558,7 @@ impl<'c> Emitter<'c> {
                 }
                 let pick = |r: (u32, u32)| zmm(if h == 0 { r.0 } else { r.1 });
                 let (x, y, z) = (pick(regs[0]), pick(regs[1]), pick(regs[2]));
-                let o = zmm(2 * p as u32 + h as u32);
+                let o = Self::pair_out(direct, p, h as u32);
                 let a = &mut self.a;
                 let bc = |p: i32| qword_bcst(rbx + pool_off(p));
                 match op {
@@ -1578,7 +1587,7 @@ impl<'c> Emitter<'c> {
         }
         // every source read: store the pairs
         for p in 0..2 {
-            if !pairs[p] {
+            if !pairs[p] || direct.is_some() {
                 continue;
             }
             let (rlo, rhi) = (2 * p as u32, 2 * p as u32 + 1);
@@ -1602,6 +1611,17 @@ impl<'c> Emitter<'c> {
             self.store(inst, 2 * p + 1, 13)?;
         }
         Ok(())
+    }
+
+    /// Where half `h` of pair `p`'s result goes: the cached destination
+    /// pair under the exec masks (k1 for lanes 0..8, k4 for 8..16) when
+    /// [`Emitter::pair`] writes it directly, else scratch `2p + h`.
+    fn pair_out(direct: Option<Slot>, p: usize, h: u32) -> AsmRegisterZmm {
+        match direct.map(|sl| sl.halves()) {
+            Some((lo, _)) if h == 0 => zmm(lo).k1(),
+            Some((_, hi)) => zmm(hi).k4(),
+            None => zmm(2 * p as u32 + h),
+        }
     }
 
     // ---- flow control ------------------------------------------------------
