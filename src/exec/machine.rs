@@ -230,6 +230,9 @@ pub struct Batch {
     pub(super) grids: Vec<Grid>,
     /// Geometry shaders: what EMIT and ENDPRIM recorded.
     pub emits: super::geometry::Emits,
+    /// The compiled engine's control-flow frames of a batch stopped at a
+    /// BARRIER (its SWITCH selectors are kept in `selectors`).
+    jit_frames: [[u32; 4]; MAX_DEPTH],
 }
 
 /// Expands a lane mask to a row of `!0` / `0`.
@@ -268,6 +271,7 @@ impl Batch {
             ended: true,
             grids: code.grids.clone(),
             emits: super::geometry::Emits::default(),
+            jit_frames: [[0; 4]; MAX_DEPTH],
         }
     }
 
@@ -438,10 +442,9 @@ impl Batch {
 
     /// Runs until the batch ends or reaches a BARRIER.
     pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
-        // The compiled engine runs whole batches from their start (it is
-        // only built for programs without BARRIER, so no batch resumes).
+        // The compiled engine runs a batch from its start, or from the
+        // BARRIER it stopped at (the interpreter's frames stay empty).
         if let Some(jit) = &code.jit
-            && self.pc == 0
             && self.depth == 0
         {
             return jit.run(self, code, env, shared);
@@ -453,6 +456,38 @@ impl Batch {
     /// The compiled engine's view of the batch masks: (cond, loop, cont, switch, func).
     pub(crate) fn flow_masks(&self) -> [Mask; 5] {
         [self.cond, self.loop_mask, self.cont, self.switch, self.func]
+    }
+
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
+    /// Keeps the state of a batch the compiled engine stopped at a BARRIER:
+    /// it resumes at instruction `pc` with these masks (alive, cond, loop,
+    /// cont, switch, func, exec), frames and SWITCH selectors.
+    pub(crate) fn suspend_compiled(
+        &mut self,
+        pc: usize,
+        masks: [Mask; 7],
+        frames: &[[u32; 4]; MAX_DEPTH],
+        selectors: &[Row; MAX_DEPTH],
+    ) {
+        self.pc = pc;
+        [
+            self.alive,
+            self.cond,
+            self.loop_mask,
+            self.cont,
+            self.switch,
+            self.func,
+            self.exec,
+        ] = masks;
+        self.exec_row = mask_row(self.exec);
+        self.jit_frames = *frames;
+        self.selectors = *selectors;
+    }
+
+    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
+    /// The frames and selectors [`Batch::suspend_compiled`] kept.
+    pub(crate) fn compiled_frames(&self) -> (&[[u32; 4]; MAX_DEPTH], &[Row; MAX_DEPTH]) {
+        (&self.jit_frames, &self.selectors)
     }
 
     #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]

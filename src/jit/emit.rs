@@ -372,6 +372,8 @@ struct Emitter<'c> {
     error: CodeLabel,
     budget: CodeLabel,
     callback_status: CodeLabel,
+    /// Stops the batch at a BARRIER (status 3; `Ctx::resume` says where it resumes).
+    suspend: CodeLabel,
 }
 
 /// An encoding error or an operand a template cannot take.
@@ -512,7 +514,13 @@ fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
     let Some(Resource::Buffer(n)) = inst.resource else {
         return None;
     };
-    if n as usize >= MAX_BUFFERS || inst.flush || inst.saturate || inst.dst[0].mask == 0 {
+    // a per-lane buffer index (BUFFER[ADDR[0].x + n]) goes through the handler
+    if inst.resource_addr.is_some()
+        || n as usize >= MAX_BUFFERS
+        || inst.flush
+        || inst.saturate
+        || inst.dst[0].mask == 0
+    {
         return None;
     }
     match inst.op {
@@ -562,13 +570,6 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         stacks.push(stack.clone());
         match inst.op {
             Opcode::CAL => return refuse(i, inst, "subroutine calls run in the interpreter"),
-            Opcode::BARRIER => {
-                return refuse(
-                    i,
-                    inst,
-                    "barriers (resumable batches) run in the interpreter",
-                );
-            }
             Opcode::IF | Opcode::UIF => stack.push(Frame::If),
             Opcode::BGNLOOP => stack.push(Frame::Loop),
             Opcode::SWITCH => stack.push(Frame::Switch),
@@ -770,6 +771,7 @@ impl<'c> Emitter<'c> {
         let error = a.create_label();
         let budget = a.create_label();
         let callback_status = a.create_label();
+        let suspend = a.create_label();
         Ok(Emitter {
             a,
             code,
@@ -781,6 +783,7 @@ impl<'c> Emitter<'c> {
             error,
             budget,
             callback_status,
+            suspend,
         })
     }
 
@@ -799,7 +802,15 @@ impl<'c> Emitter<'c> {
         a.mov(r14, qword_ptr(rbx + off::CONSTS))?;
         a.mov(r15, qword_ptr(rbx + off::MAX))?;
         self.masks_in()?;
-        self.update_exec()
+        self.update_exec()?;
+        // a batch stopped at a BARRIER resumes after it
+        for (b, inst) in self.code.insts.iter().enumerate() {
+            if inst.op == Opcode::BARRIER {
+                self.a.cmp(dword_ptr(rbx + off::RESUME), (b + 1) as u32)?;
+                self.a.je(self.labels[b + 1])?;
+            }
+        }
+        Ok(())
     }
 
     /// Adds a segment's length to the count and leaves through `stub` past the budget.
@@ -826,7 +837,12 @@ impl<'c> Emitter<'c> {
         self.a.je(self.end)?;
         self.a.jmp(self.error)?;
         let exit = self.a.create_label();
-        for (label, status) in [(self.end, 0u32), (self.error, 1), (self.budget, 2)] {
+        for (label, status) in [
+            (self.end, 0u32),
+            (self.error, 1),
+            (self.budget, 2),
+            (self.suspend, 3),
+        ] {
             place(&mut self.a, label)?;
             self.a.mov(eax, status)?;
             self.a.jmp(exit)?;
@@ -1753,6 +1769,12 @@ impl<'c> Emitter<'c> {
             }
             Opcode::END | Opcode::ENDSUB => self.a.jmp(self.end)?,
             Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => {}
+            Opcode::BARRIER => {
+                // the batch stops here; `run` keeps its masks and frames and
+                // the prologue jumps back to the next instruction
+                self.a.mov(dword_ptr(rbx + off::RESUME), (i + 1) as u32)?;
+                self.a.jmp(self.suspend)?;
+            }
             _ => return Err("flow-control opcode without a template".into()),
         }
         Ok(())

@@ -231,23 +231,27 @@ impl Gen<'_> {
         } else {
             format!("TEMP[{}].xxxx", self.temp())
         };
+        // now and then a per-lane buffer (unbound past BUFFER[2]: reads 0, writes dropped)
+        let buf = if self.rng.chance(15) {
+            "BUFFER[ADDR[0].x+1]"
+        } else {
+            "BUFFER[2]"
+        };
         match self.rng.below(3) {
             0 => {
                 let m = mask(self.rng);
-                self.line(&format!("LOAD TEMP[{t}]{m}, BUFFER[2], {addr}"))
+                self.line(&format!("LOAD TEMP[{t}]{m}, {buf}, {addr}"))
             }
             1 => {
                 let m = mask(self.rng);
                 let s = self.temp();
-                self.line(&format!("STORE BUFFER[2]{m}, {addr}, TEMP[{s}]"))
+                self.line(&format!("STORE {buf}{m}, {addr}, TEMP[{s}]"))
             }
             _ => {
                 let op =
                     ["ATOMUADD", "ATOMXCHG", "ATOMUMAX", "ATOMXOR"][self.rng.below(4) as usize];
                 let v = self.temp();
-                self.line(&format!(
-                    "{op} TEMP[{t}].x, BUFFER[2], {addr}, TEMP[{v}].xxxx"
-                ))
+                self.line(&format!("{op} TEMP[{t}].x, {buf}, {addr}, TEMP[{v}].xxxx"))
             }
         }
     }
@@ -298,6 +302,9 @@ impl Gen<'_> {
                     self.line(&format!("{op} ADDR[0]{m}, {s}"));
                 }
                 18..=20 => self.memory(),
+                // the batches of a group stop and resume here (anywhere:
+                // in divergent flow and loops too)
+                21 if self.rng.chance(40) => self.line("BARRIER"),
                 _ => self.alu(),
             }
         }

@@ -18,9 +18,11 @@
 //! the interpreter's handler for that one instruction, so the per-opcode
 //! semantics stay in `exec::ops`/`exec::math`: the inlined templates are
 //! checked against them by the differential tests (`tests.rs`) and the
-//! fuzzer (`tgsi fuzz`). Programs with CAL or BARRIER, or nesting deeper
-//! than the machine allows, are not compiled: the interpreter runs them and
-//! [`crate::exec::Program::fallback_reason`] says why.
+//! fuzzer (`tgsi fuzz`). A BARRIER stops the compiled function; the batch
+//! keeps its masks and frames and the next call resumes after it. Programs
+//! with CAL, or nesting deeper than the machine allows, are not compiled:
+//! the interpreter runs them and [`crate::exec::Program::fallback_reason`]
+//! says why.
 
 #[cfg(all(feature = "jit", target_arch = "x86_64"))]
 #[allow(clippy::needless_range_loop)] // channel and pair loops index several arrays in lockstep

@@ -78,6 +78,9 @@ pub(super) struct Ctx {
     /// Budget exhausted: the segment's first instruction and length.
     pub seg_start: u32,
     pub seg_len: u32,
+    /// In: the instruction a batch stopped at a BARRIER resumes at (0: a
+    /// fresh batch). Out, with status 3: where the stopped batch resumes.
+    pub resume: u32,
     pub masks: [u32; 8],
     pub pool: [u32; 26],
     /// Per buffer: its words' address, then the last byte address a whole
@@ -101,6 +104,7 @@ pub(super) mod off {
     pub const CONSTS: i32 = offset_of!(Ctx, consts) as i32;
     pub const SEG_START: i32 = offset_of!(Ctx, seg_start) as i32;
     pub const SEG_LEN: i32 = offset_of!(Ctx, seg_len) as i32;
+    pub const RESUME: i32 = offset_of!(Ctx, resume) as i32;
     pub const MASKS: i32 = offset_of!(Ctx, masks) as i32;
     pub const POOL: i32 = offset_of!(Ctx, pool) as i32;
     pub const FRAMES: i32 = offset_of!(Ctx, frames) as i32;
@@ -151,6 +155,7 @@ impl Ctx {
             host: std::ptr::null_mut(),
             seg_start: 0,
             seg_len: 0,
+            resume: 0,
             masks: [0; 8],
             pool,
             buffers: [[0; 2]; MAX_BUFFERS],
@@ -264,6 +269,13 @@ pub(super) fn run(
                 _ => [0, 0],
             };
         }
+        // a batch stopped at a BARRIER resumes with its own frames
+        ctx.resume = b.pc as u32;
+        if b.pc != 0 {
+            let (frames, selectors) = b.compiled_frames();
+            ctx.frames = *frames;
+            ctx.selectors = *selectors;
+        }
         ctx.regs = b.regs.as_mut_ptr() as *mut u32;
         ctx.executed = b.executed;
         ctx.max = env.max_instructions;
@@ -296,6 +308,21 @@ pub(super) fn run(
             0 => {
                 b.ended = true;
                 Ok(Stop::Ended)
+            }
+            3 => {
+                let m = |k: i32| ctx.masks[k as usize] as Mask;
+                let masks = [
+                    mask::ALIVE,
+                    mask::COND,
+                    mask::LOOP,
+                    mask::CONT,
+                    mask::SWITCH,
+                    mask::FUNC,
+                    mask::EXEC,
+                ]
+                .map(m);
+                b.suspend_compiled(ctx.resume as usize, masks, &ctx.frames, &ctx.selectors);
+                Ok(Stop::Barrier)
             }
             2 => {
                 let old = ctx.executed - ctx.seg_len as u64;

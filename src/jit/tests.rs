@@ -117,13 +117,94 @@ fn unbound_buffer_is_the_same_error() {
 }
 
 #[test]
-fn barrier_and_calls_run_in_the_interpreter_and_say_why() {
-    let src = "COMP\nDCL TEMP[0]\n0: BARRIER\n1: END\n";
+fn calls_run_in_the_interpreter_and_say_why() {
+    let src = "COMP\nDCL TEMP[0]\n0: CAL :2\n1: END\n2: BGNSUB\n3: RET\n4: ENDSUB\n";
     let (s, _) = crate::assemble(src).unwrap();
     let p = Program::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
     assert_eq!(p.engine(), Engine::Interp);
     let why = p.fallback_reason().unwrap();
-    assert!(why.contains("BARRIER") || why.contains("AVX-512"), "{why}");
+    assert!(why.contains("CAL") || why.contains("AVX-512"), "{why}");
+}
+
+/// fxc's shared-memory tree reduction (as TGSI): BARRIER before a loop and
+/// inside it, under a divergent UIF, over work groups of 8 batches.
+const REDUCTION: &str = include_str!("../../benches/data/ThreadGroupSharedMem.tgsi");
+
+#[test]
+fn barriers_stop_and_resume_compiled_batches_like_the_interpreter() {
+    let Some((interp, jit)) = both(REDUCTION) else {
+        return;
+    };
+    let input: Vec<u8> = (0..256u32)
+        .flat_map(|i| (i as f32 * 0.25 - 7.0).to_bits().to_le_bytes())
+        .collect();
+    let bufs = vec![input];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // the sum of group 0's 128 inputs lands in word 0
+    let sum = f32::from_bits(u32::from_le_bytes(got.1[0][..4].try_into().unwrap()));
+    assert_eq!(sum, (0..128).map(|i| i as f32 * 0.25 - 7.0).sum::<f32>());
+    // a budget running out between two barriers: the same error and memory
+    for max in [3, 6, 7, 40, 90, 200] {
+        assert_eq!(
+            dispatch(&interp, &bufs, max),
+            dispatch(&jit, &bufs, max),
+            "budget {max}"
+        );
+    }
+    // groups of 100: the last batch of each has 4 live lanes, so the
+    // batches stopped at a barrier hold different masks and frames
+    let ragged = REDUCTION.replace("CS_FIXED_BLOCK_WIDTH 128", "CS_FIXED_BLOCK_WIDTH 100");
+    let Some((interp, jit)) = both(&ragged) else {
+        return;
+    };
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+}
+
+/// A BARRIER inside two divergent UIFs, then ELSE: each batch resumes with
+/// its own frames (the outer condition saved by the inner UIF differs from
+/// batch to batch), and a batch with no lane in the outer UIF never stops.
+const NESTED_BARRIER: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..3]\nIMM[0] UINT32 {40, 1, 3, 4}\n\
+    0: SHL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: USLT TEMP[1].x, SV[0].xxxx, IMM[0].xxxx\n\
+    2: AND TEMP[1].y, SV[0].xxxx, IMM[0].yyyy\n\
+    3: MOV TEMP[2].xy, SV[0].xxxx\n\
+    4: UIF TEMP[1].xxxx\n\
+    5:   UIF TEMP[1].yyyy\n\
+    6:     STORE MEMORY[0].x, TEMP[0].xxxx, TEMP[2].xxxx\n\
+    7:     BARRIER\n\
+    8:     UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww\n\
+    9:   ELSE\n\
+    10:    UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy\n\
+    11:  ENDIF\n\
+    12: ENDIF\n\
+    13: LOAD TEMP[3].x, MEMORY[0], TEMP[0].xxxx\n\
+    14: MOV TEMP[2].y, TEMP[3].xxxx\n\
+    15: STORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[2]\n\
+    16: END\n";
+
+#[test]
+fn barriers_inside_divergent_ifs_resume_with_each_batchs_frames() {
+    let Some((interp, jit)) = both(NESTED_BARRIER) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 64 * 8]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+    let w = |i: usize| u32::from_le_bytes(want.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    // thread 41 (not < 40) keeps its id; 42 too; 39 (odd) stored and adds 4;
+    // 38 (even) adds 1
+    assert_eq!(
+        [w(2 * 41), w(2 * 42), w(2 * 39), w(2 * 38)],
+        [41, 42, 43, 39]
+    );
+    assert_eq!(w(2 * 39 + 1), 39);
 }
 
 #[test]
