@@ -193,7 +193,7 @@ mod tests {
         // of the four windows at offsets 0..4, exactly one starts on a word
         // boundary whatever the allocation's address: it is lent in place,
         // the others are copied and written back; odd lengths are copied
-        let mut backing = vec![0u8; 24];
+        let mut backing = [0u8; 24];
         let mut in_place = 0;
         for (start, len) in (0..4).flat_map(|k| [(k, 8), (k, 7)]) {
             backing.fill(0);
