@@ -461,13 +461,14 @@ impl Batch {
     #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// Keeps the state of a batch the compiled engine stopped at a BARRIER:
     /// it resumes at instruction `pc` with these masks (alive, cond, loop,
-    /// cont, switch, func, exec), frames and SWITCH selectors.
+    /// cont, switch, func, exec), frames and SWITCH selectors (those of the
+    /// nesting depths the program uses).
     pub(crate) fn suspend_compiled(
         &mut self,
         pc: usize,
         masks: [Mask; 7],
-        frames: &[[u32; 4]; MAX_DEPTH],
-        selectors: &[Row; MAX_DEPTH],
+        frames: &[[u32; 4]],
+        selectors: &[Row],
     ) {
         self.pc = pc;
         [
@@ -480,8 +481,8 @@ impl Batch {
             self.exec,
         ] = masks;
         self.exec_row = mask_row(self.exec);
-        self.jit_frames = *frames;
-        self.selectors = *selectors;
+        self.jit_frames[..frames.len()].copy_from_slice(frames);
+        self.selectors[..selectors.len()].copy_from_slice(selectors);
     }
 
     #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]

@@ -19,7 +19,8 @@
 //! instruction where the interpreter stops.
 
 use super::native::{
-    MAX_BUFFERS, MAX_CONSTS, fetch_callback, mask, off, pool, row_callback, step_callback,
+    MAX_BUFFERS, MAX_CONSTS, SHARED_SLOT, fetch_callback, mask, off, pool, row_callback,
+    step_callback,
 };
 use crate::enums::Processor;
 use crate::exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Resource, Src, SrcKind};
@@ -109,9 +110,10 @@ enum Plan {
     Pair(Op64, usize, bool),
     /// The interpreter's handler for this one instruction.
     Call,
-    /// LOAD / STORE of `BUFFER[n]`: inline when every active address is
-    /// word-aligned (STORE: and the lanes' words cannot overlap), else the
-    /// interpreter's handler.
+    /// LOAD / STORE of `BUFFER[n]` (or of the shared memory, entry
+    /// [`SHARED_SLOT`]): inline when every active address is word-aligned
+    /// (STORE: and the lanes' words cannot overlap), else the interpreter's
+    /// handler.
     Load(u32),
     Store(u32),
 }
@@ -297,6 +299,8 @@ pub(super) struct Output {
     pub called: usize,
     /// Loops whose rows stay in vector registers.
     pub cached_loops: usize,
+    /// The deepest static nesting of control-flow frames.
+    pub depth: usize,
 }
 
 /// A static control-flow frame: its kind and its slot (nesting depth).
@@ -511,12 +515,14 @@ fn operands_inline(inst: &Inst, plan: Plan) -> bool {
 /// LOAD/STORE of a buffer with inline operands (STORE: not in the fragment
 /// stage, whose helper lanes must not write).
 fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
-    let Some(Resource::Buffer(n)) = inst.resource else {
-        return None;
+    let n = match inst.resource {
+        Some(Resource::Buffer(n)) => n,
+        Some(Resource::Shared) => SHARED_SLOT,
+        _ => return None,
     };
     // a per-lane buffer index (BUFFER[ADDR[0].x + n]) goes through the handler
     if inst.resource_addr.is_some()
-        || n as usize >= MAX_BUFFERS
+        || (n as usize >= MAX_BUFFERS && n != SHARED_SLOT)
         || inst.flush
         || inst.saturate
         || inst.dst[0].mask == 0
@@ -626,6 +632,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         inlined,
         called: n - inlined,
         cached_loops,
+        depth: depth_at.iter().copied().max().unwrap_or(0) + 1,
     })
 }
 

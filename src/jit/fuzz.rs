@@ -231,11 +231,12 @@ impl Gen<'_> {
         } else {
             format!("TEMP[{}].xxxx", self.temp())
         };
-        // now and then a per-lane buffer (unbound past BUFFER[2]: reads 0, writes dropped)
-        let buf = if self.rng.chance(15) {
-            "BUFFER[ADDR[0].x+1]"
-        } else {
-            "BUFFER[2]"
+        // now and then a per-lane buffer (unbound past BUFFER[2]: reads 0,
+        // writes dropped) or the group's shared memory
+        let buf = match self.rng.below(100) {
+            0..15 => "BUFFER[ADDR[0].x+1]",
+            15..30 => "MEMORY[0]",
+            _ => "BUFFER[2]",
         };
         match self.rng.below(3) {
             0 => {
@@ -410,7 +411,7 @@ pub fn generate(seed: u64) -> Case {
     let _ = write!(
         head,
         "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH {BLOCK}\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
-         DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL CONST[0][0..4]\n\
+         DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL MEMORY[0], SHARED\nDCL CONST[0][0..4]\n\
          DCL TEMP[0..{}]\nDCL ADDR[0]\n",
         TEMPS + 5
     );

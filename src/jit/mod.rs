@@ -127,6 +127,10 @@ pub struct Compiled {
     code: native::ExecBuf,
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     consts: Vec<emit::ConstRef>,
+    /// The deepest static nesting of control flow: the frames and SWITCH
+    /// selectors a batch stopped at a BARRIER keeps.
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    depth: usize,
     /// Instructions inlined as machine code / run through the interpreter's handler.
     pub inlined: usize,
     pub called: usize,
@@ -164,6 +168,7 @@ impl Compiled {
                 code_bytes: out.bytes.len(),
                 code: buf,
                 consts: out.consts,
+                depth: out.depth,
                 inlined: out.inlined,
                 called: out.called,
                 cached_loops: out.cached_loops,

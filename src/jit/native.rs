@@ -19,6 +19,9 @@ use std::ptr::NonNull;
 pub(super) const MAX_CONSTS: usize = 256;
 /// Buffers LOAD/STORE reach inline (`BUFFER[0..MAX_BUFFERS]`).
 pub(super) const MAX_BUFFERS: usize = 16;
+/// The entry of [`Ctx::buffers`] after the buffers: the work group's shared
+/// memory (`MEMORY[n], SHARED`), which LOAD/STORE reach inline the same way.
+pub(super) const SHARED_SLOT: u32 = MAX_BUFFERS as u32;
 
 type Row = [u32; 16];
 
@@ -83,9 +86,10 @@ pub(super) struct Ctx {
     pub resume: u32,
     pub masks: [u32; 8],
     pub pool: [u32; 26],
-    /// Per buffer: its words' address, then the last byte address a whole
-    /// word may start at (low half) and 1 when inline access is allowed (high half).
-    pub buffers: [[u64; 2]; MAX_BUFFERS],
+    /// Per buffer, then for the shared memory ([`SHARED_SLOT`]): its words'
+    /// address, then the last byte address a whole word may start at (low
+    /// half) and 1 when inline access is allowed (high half).
+    pub buffers: [[u64; 2]; MAX_BUFFERS + 1],
     /// Control-flow frames, by static nesting depth (4 words each).
     pub frames: [[u32; 4]; MAX_DEPTH],
     pub const_vals: [u32; MAX_CONSTS],
@@ -158,7 +162,7 @@ impl Ctx {
             resume: 0,
             masks: [0; 8],
             pool,
-            buffers: [[0; 2]; MAX_BUFFERS],
+            buffers: [[0; 2]; MAX_BUFFERS + 1],
             frames: [[0; 4]; MAX_DEPTH],
             const_vals: [0; MAX_CONSTS],
         })
@@ -227,8 +231,12 @@ impl ExecBuf {
         // the SysV signature `extern "C" fn(*mut Ctx) -> u32`; it saves the
         // callee-saved registers it uses, keeps the stack aligned for its
         // calls, and touches only the context, the register file the context
-        // points at (`num_regs` registers, indices checked by the decoder)
-        // and the stack.
+        // points at (`num_regs` registers, indices checked by the decoder),
+        // the stack, and the words of the buffers and shared memory that
+        // `Ctx::buffers` lists, each access checked against the last word
+        // address given there (`run` fills them from live slices: the
+        // dispatch's buffers and the group's shared memory, which nothing
+        // else touches during the call).
         let f: extern "C" fn(*mut Ctx) -> u32 = unsafe { std::mem::transmute(self.ptr.as_ptr()) };
         f(ctx)
     }
@@ -259,22 +267,26 @@ pub(super) fn run(
         for (v, r) in ctx.const_vals.iter_mut().zip(&c.consts) {
             *v = r.word(env);
         }
-        for (k, slot) in ctx.buffers.iter_mut().enumerate() {
-            *slot = match env.buffers.get(k) {
-                // inline: a whole word fits and every address is a
-                // non-negative 32-bit gather index
-                Some(w) if w.byte_len() >= 4 && w.byte_len() - 4 <= 0x7fff_ffff => {
-                    [w.as_ptr() as u64, (w.byte_len() - 4) as u64 | 1 << 32]
-                }
-                _ => [0, 0],
-            };
+        // inline: a whole word fits and every address is a non-negative
+        // 32-bit gather index
+        let entry = |ptr: *mut u32, bytes: usize| match bytes.checked_sub(4) {
+            Some(last) if last <= 0x7fff_ffff => [ptr as u64, last as u64 | 1 << 32],
+            _ => [0, 0],
+        };
+        for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
+            *slot = env
+                .buffers
+                .get(k)
+                .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
         }
+        ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
         // a batch stopped at a BARRIER resumes with its own frames
         ctx.resume = b.pc as u32;
+        let depth = c.depth.min(MAX_DEPTH);
         if b.pc != 0 {
             let (frames, selectors) = b.compiled_frames();
-            ctx.frames = *frames;
-            ctx.selectors = *selectors;
+            ctx.frames[..depth].copy_from_slice(&frames[..depth]);
+            ctx.selectors[..depth].copy_from_slice(&selectors[..depth]);
         }
         ctx.regs = b.regs.as_mut_ptr() as *mut u32;
         ctx.executed = b.executed;
@@ -321,7 +333,12 @@ pub(super) fn run(
                     mask::EXEC,
                 ]
                 .map(m);
-                b.suspend_compiled(ctx.resume as usize, masks, &ctx.frames, &ctx.selectors);
+                b.suspend_compiled(
+                    ctx.resume as usize,
+                    masks,
+                    &ctx.frames[..depth],
+                    &ctx.selectors[..depth],
+                );
                 Ok(Stop::Barrier)
             }
             2 => {

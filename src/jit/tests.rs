@@ -325,3 +325,47 @@ fn pairs_kept_as_64_bit_lanes_match_the_interpreter() {
     assert!(want.1[0].iter().any(|&b| b != 0));
     assert_eq!(want, got);
 }
+
+/// Shared memory LOAD/STORE compiled inline at the edge of a 64-byte
+/// shared memory: the last word, one past it, a word straddling the end,
+/// unaligned addresses (the handler) and far out of range.
+#[test]
+fn shared_memory_edges_match_the_interpreter() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {4, 7, 48, 5}\n\
+        0: UMAD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx, IMM[0].zzzz\n\
+        1: UADD TEMP[1], SV[0].xxxx, IMM[0]\n\
+        2: STORE MEMORY[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+        3: UMUL TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        4: STORE MEMORY[0].x, TEMP[0].yyyy, TEMP[1].wwww\n\
+        5: LOAD TEMP[2], MEMORY[0], TEMP[0].xxxx\n\
+        6: LOAD TEMP[1].xy, MEMORY[0], TEMP[0].yyyy\n\
+        7: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        8: STORE BUFFER[0].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        9: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        10: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        11: STORE BUFFER[0].xy, TEMP[0].zzzz, TEMP[1]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![vec![0u8; 16 * 48 * 3]],
+            ..Resources::default()
+        };
+        let limits = Limits {
+            shared_memory_bytes: 64,
+            ..Limits::default()
+        };
+        let r = p
+            .dispatch_stats(&mut res, [1, 1, 1], &limits)
+            .map(|s| s.batch_instructions);
+        (r.map_err(|e| e.message), res.buffers)
+    };
+    let want = run(&interp);
+    assert!(want.0.is_ok());
+    assert!(want.1[0].iter().any(|&b| b != 0));
+    assert_eq!(want, run(&jit));
+}
