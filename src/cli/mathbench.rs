@@ -73,9 +73,12 @@ impl MathFunc {
 const LANES: usize = 16;
 type Row = [u32; LANES];
 
+/// A unary row kernel.
+type UnaryKernel = fn(&Row, &mut Row);
+
 /// The machine's kernel for a unary function, over one row, and its
 /// portable build (the same function where the CPU lacks AVX-512).
-fn unary_kernel(f: MathFunc) -> (fn(&Row, &mut Row), fn(&Row, &mut Row)) {
+fn unary_kernel(f: MathFunc) -> (UnaryKernel, UnaryKernel) {
     match f {
         MathFunc::Sin => (math::sin_lanes, math::sin_lanes_portable),
         MathFunc::Cos => (math::cos_lanes, math::cos_lanes_portable),

@@ -182,10 +182,10 @@ fn row16_mut<const N: usize>(x: &mut [u32; N]) -> Option<&mut [u32; 16]> {
 /// [`sin_lanes_portable`]; the same bits either way.
 #[inline]
 pub fn sin_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if let (Some(a), Some(o)) = (row16(x), row16_mut(out)) {
-        if simd::sin(a, o) {
-            return;
-        }
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::sin(a, o)
+    {
+        return;
     }
     sin_lanes_portable(x, out)
 }
@@ -200,10 +200,10 @@ pub fn sin_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 /// [`sin_lanes`].
 #[inline]
 pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if let (Some(a), Some(o)) = (row16(x), row16_mut(out)) {
-        if simd::cos(a, o) {
-            return;
-        }
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::cos(a, o)
+    {
+        return;
     }
     cos_lanes_portable(x, out)
 }
@@ -525,10 +525,10 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
 /// AVX-512 build where the CPU has it (as [`sin_lanes`]).
 #[inline]
 pub fn ex2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if let (Some(a), Some(o)) = (row16(x), row16_mut(out)) {
-        if simd::ex2(a, o) {
-            return;
-        }
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::ex2(a, o)
+    {
+        return;
     }
     ex2_lanes_portable(x, out)
 }
@@ -555,10 +555,10 @@ pub fn ex2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 /// AVX-512 as [`sin_lanes`].
 #[inline]
 pub fn lg2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
-    if let (Some(a), Some(o)) = (row16(x), row16_mut(out)) {
-        if simd::lg2(a, o) {
-            return;
-        }
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::lg2(a, o)
+    {
+        return;
     }
     lg2_lanes_portable(x, out)
 }
@@ -585,10 +585,10 @@ pub fn lg2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 /// AVX-512 as [`sin_lanes`].
 #[inline]
 pub fn pow_lanes<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
-    if let (Some(a), Some(b), Some(o)) = (row16(x), row16(y), row16_mut(out)) {
-        if simd::pow(a, b, o) {
-            return;
-        }
+    if let (Some(a), Some(b), Some(o)) = (row16(x), row16(y), row16_mut(out))
+        && simd::pow(a, b, o)
+    {
+        return;
     }
     pow_lanes_portable(x, y, out)
 }

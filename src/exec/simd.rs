@@ -18,8 +18,8 @@ type Row = [u32; 16];
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
-    use super::Row;
     use super::super as math;
+    use super::Row;
     use std::sync::atomic::{AtomicU8, Ordering};
 
     /// Whether this CPU runs the AVX-512 builds, checked once (0: not yet,
@@ -39,34 +39,63 @@ mod imp {
         }
     }
 
+    /// The row `x` read as two 256-bit halves and joined in a register. The
+    /// interpreter writes its rows with 256-bit stores, and one 512-bit load
+    /// of data still in flight from two stores cannot take it from the
+    /// store buffer (it waits until both have reached the cache); two
+    /// 256-bit loads can. Volatile (through an alignment-1 wrapper), so that
+    /// they are neither merged into one nor assumed aligned.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn load_halves(x: &Row) -> Row {
+        use std::arch::x86_64::{__m256i, _mm512_castsi256_si512, _mm512_inserti64x4};
+        #[repr(C, packed)]
+        #[derive(Clone, Copy)]
+        struct Half(__m256i);
+        let p = x.as_ptr() as *const Half;
+        // SAFETY: `x` is 64 readable bytes, so `p` and `p + 1` (32 bytes
+        // further) each address 32 readable bytes; `Half` has alignment 1,
+        // and every bit pattern is a valid `__m256i`.
+        let (lo, hi) = unsafe {
+            (
+                std::ptr::read_volatile(p),
+                std::ptr::read_volatile(p.add(1)),
+            )
+        };
+        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo.0), hi.0);
+        // SAFETY: `__m512i` and `[u32; 16]` are both 64 plain bytes.
+        unsafe { std::mem::transmute::<_, Row>(v) }
+    }
+
     /// Declares `pub fn NAME(args) -> bool`, running `PORTABLE(args)` compiled
-    /// for AVX-512 (`WIDE`) when [`available`].
+    /// for AVX-512 (`WIDE`, on rows read by [`load_halves`]) when
+    /// [`available`].
     macro_rules! wide {
-        ($($name:ident / $wide:ident = $portable:path, ($($a:ident: $t:ty),+);)+) => {$(
+        ($($name:ident / $wide:ident = $portable:path, ($($a:ident: $t:ty),+), $out:ident;)+) => {$(
             #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-            fn $wide($($a: $t),+) {
-                $portable($($a),+)
+            fn $wide($($a: $t),+, $out: &mut Row) {
+                $(let $a = &load_halves($a);)+
+                $portable($($a),+, $out)
             }
 
             #[inline]
-            pub fn $name($($a: $t),+) -> bool {
+            pub fn $name($($a: $t),+, $out: &mut Row) -> bool {
                 if !available() {
                     return false;
                 }
                 // SAFETY: `$wide` needs only the CPU features it is compiled
                 // for, and `available()` has confirmed this CPU has them.
-                unsafe { $wide($($a),+) };
+                unsafe { $wide($($a),+, $out) };
                 true
             }
         )+};
     }
 
     wide! {
-        sin / sin_wide = math::sin_lanes_portable, (x: &Row, out: &mut Row);
-        cos / cos_wide = math::cos_lanes_portable, (x: &Row, out: &mut Row);
-        ex2 / ex2_wide = math::ex2_lanes_portable, (x: &Row, out: &mut Row);
-        lg2 / lg2_wide = math::lg2_lanes_portable, (x: &Row, out: &mut Row);
-        pow / pow_wide = math::pow_lanes_portable, (x: &Row, y: &Row, out: &mut Row);
+        sin / sin_wide = math::sin_lanes_portable, (x: &Row), out;
+        cos / cos_wide = math::cos_lanes_portable, (x: &Row), out;
+        ex2 / ex2_wide = math::ex2_lanes_portable, (x: &Row), out;
+        lg2 / lg2_wide = math::lg2_lanes_portable, (x: &Row), out;
+        pow / pow_wide = math::pow_lanes_portable, (x: &Row, y: &Row), out;
     }
 }
 
@@ -138,11 +167,7 @@ mod tests {
             eprintln!("no AVX-512 on this CPU: nothing to compare");
             return;
         }
-        type Unary = (
-            &'static str,
-            fn(&Row, &mut Row) -> bool,
-            fn(&Row, &mut Row),
-        );
+        type Unary = (&'static str, fn(&Row, &mut Row) -> bool, fn(&Row, &mut Row));
         let unary: [Unary; 4] = [
             ("sin", super::sin, math::sin_lanes_portable),
             ("cos", super::cos, math::cos_lanes_portable),
