@@ -501,41 +501,42 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A row kernel as `bench math` calls it (`y` only for POW).
-type RowKernel = fn(&Row, &Row, &mut Row);
+/// A row kernel as `bench math` calls it: unary, or binary (POW).
+#[derive(Clone, Copy)]
+enum RowKernel {
+    Unary(UnaryKernel),
+    Binary(fn(&Row, &Row, &mut Row)),
+}
 
 /// Today's kernel for `f` and the pre-issue-10 one.
 fn kernels(f: MathFunc) -> (RowKernel, RowKernel) {
+    use RowKernel::{Binary, Unary};
     match f {
-        MathFunc::Sin => (
-            |x, _, o| math::sin_lanes(x, o),
-            |x, _, o| baseline::sin_lanes(x, o),
-        ),
-        MathFunc::Cos => (
-            |x, _, o| math::cos_lanes(x, o),
-            |x, _, o| baseline::cos_lanes(x, o),
-        ),
-        MathFunc::Ex2 => (
-            |x, _, o| math::ex2_lanes(x, o),
-            |x, _, o| baseline::ex2_lanes(x, o),
-        ),
-        MathFunc::Lg2 => (
-            |x, _, o| math::lg2_lanes(x, o),
-            |x, _, o| baseline::lg2_lanes(x, o),
-        ),
-        _ => (math::pow_lanes, baseline::pow_lanes),
+        MathFunc::Sin => (Unary(math::sin_lanes), Unary(baseline::sin_lanes)),
+        MathFunc::Cos => (Unary(math::cos_lanes), Unary(baseline::cos_lanes)),
+        MathFunc::Ex2 => (Unary(math::ex2_lanes), Unary(baseline::ex2_lanes)),
+        MathFunc::Lg2 => (Unary(math::lg2_lanes), Unary(baseline::lg2_lanes)),
+        _ => (Binary(math::pow_lanes), Binary(baseline::pow_lanes)),
     }
 }
 
-/// One timing: 256 passes of `kernel` over the rows, in ns per lane.
+/// One timing: 256 passes of `kernel` over the rows (`y` for POW), in ns
+/// per lane.
 fn time_pass(kernel: RowKernel, x: &[Row], y: &[Row], out: &mut [Row]) -> f64 {
     const PASSES: usize = 256;
-    let zero = [0u32; LANES];
     let start = Instant::now();
     for _ in 0..PASSES {
-        for (i, (a, o)) in x.iter().zip(out.iter_mut()).enumerate() {
-            let b = y.get(i).unwrap_or(&zero);
-            kernel(std::hint::black_box(a), std::hint::black_box(b), o);
+        match kernel {
+            RowKernel::Unary(k) => {
+                for (a, o) in x.iter().zip(out.iter_mut()) {
+                    k(std::hint::black_box(a), o);
+                }
+            }
+            RowKernel::Binary(k) => {
+                for ((a, b), o) in x.iter().zip(y).zip(out.iter_mut()) {
+                    k(std::hint::black_box(a), std::hint::black_box(b), o);
+                }
+            }
         }
         std::hint::black_box(&mut *out);
     }

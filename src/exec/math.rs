@@ -2,22 +2,28 @@
 //! identical on every host, shared by every execution path and by constant
 //! folding.
 //!
-//! SIN, COS, EX2 and LG2 are computed in f32 (eight lanes per AVX2 vector)
-//! with the few extra-precise steps that keep them within one ulp: a
-//! Cody–Waite reduction by π/2 carried as a hi + lo pair, the leading terms of
-//! each polynomial with their rounding errors recovered by fused
-//! multiply-adds, the rest short minimax polynomials. POW is 2^(y·log2|x|)
-//! in f64 (its logarithm needs more bits than f32 pairs give cheaply). All
-//! of it is branch-free (special values are chosen by selects), so 16-lane
-//! loops vectorize; the row functions (`*_lanes`) run a shorter form where
-//! no lane of the row is special (the same bits) and redo the row by the
-//! definition otherwise, one test per row. Only SIN/COS of huge arguments, ±inf and NaN take the
-//! pure-Rust `libm` crate's f64 `sin`/`cos`. Never `std`, whose
-//! `sin`/`exp2`/… call the platform's C library and so may differ between
-//! machines. The fused steps are `f32::mul_add`/`f64::mul_add`, correctly
-//! rounded on every host. NaN inputs come back quiet. The accuracy is
-//! recorded in `docs/numerics.md` (measured over every f32 input by
-//! `tgsi bench ulp`); the tests below assert it on samples.
+//! SIN and COS reduce by π (k an integer for SIN, a half-integer for COS, so
+//! one polynomial, sin's, serves both): the integer part of the reduction in
+//! f32 (exact in one fused step), the rest and the polynomial in f64, one
+//! rounding to f32 at the end. EX2 and LG2 are computed in f32 (eight lanes
+//! per AVX2 vector) with the few extra-precise steps that keep them within
+//! one ulp: the leading terms of each polynomial with their rounding errors
+//! recovered by fused multiply-adds, the rest short minimax polynomials.
+//! POW is 2^(y·log2|x|) in f64 (its logarithm needs more bits than f32
+//! pairs give cheaply). All of it is branch-free (special values are chosen
+//! by selects), so 16-lane loops vectorize; the row functions (`*_lanes`)
+//! run a shorter form where no lane of the row is special (the same bits)
+//! and redo the row (SIN/COS: the special lanes) by the definition
+//! otherwise, one test per row. 16-lane rows run the same source built for
+//! AVX-512 where the CPU has it (`simd`, chosen at run time, the same bits);
+//! the `*_lanes_portable` functions are the build for the crate's base
+//! target. Only SIN/COS of huge arguments, ±inf and NaN take the pure-Rust
+//! `libm` crate's f64 `sin`/`cos`. Never `std`, whose `sin`/`exp2`/… call
+//! the platform's C library and so may differ between machines. The fused
+//! steps are `f32::mul_add`/`f64::mul_add`, correctly rounded on every host.
+//! NaN inputs come back quiet. The accuracy is recorded in
+//! `docs/numerics.md` (measured over every f32 input by `tgsi bench ulp`);
+//! the tests below assert it on samples.
 
 #[path = "simd.rs"]
 mod simd;
@@ -32,19 +38,18 @@ pub const TRIG_FAST_LIMIT: f32 = 1_048_576.0; // 2^20
 const ROUND_MAGIC: f32 = 12_582_912.0;
 /// 1/π rounded to f32.
 const INV_PI: f32 = f32::from_bits(0x3ea2_f983);
-/// π rounded to f32 (its last 2 bits are not 0, but a − k·PI_HI is exact
-/// for every k and a the reduction meets: see [`trig_reduce`]).
+/// π rounded to f32.
 const PI_HI: f32 = f32::from_bits(0x4049_0fdb);
 /// PI_HI / 2, exact.
 const HALF_PI_HI: f32 = f32::from_bits(0x3fc9_0fdb);
-/// π − PI_HI rounded to f64 (its own error, 5.3e-24, times k < 2^19 stays
+/// π − PI_HI rounded to f64 (its own error, 5.3e-24, times m < 2^19 stays
 /// below 2^-58, against |r| ≥ 2^-27.8 at the f32 closest to a multiple of
 /// π/2 below 2^20).
 const PI_DELTA: f64 = -8.742_278_000_372_485e-8;
 
-/// sin(r) ≈ r + r³·p(r²) on |r| ≤ 1.663 (π/2 widened by what f32 1/π and the
-/// rounding of COS's quotient can add near 2^20): p's coefficients from r⁰
-/// up, a minimax fit of relative error (f64): relative error < 2^-25.6.
+/// sin(r) ≈ r + r³·p(r²) on |r| ≤ 1.663 (π/2 widened by what f32 1/π and
+/// the rounding of the quotient can add near 2^20): p's coefficients from
+/// r⁰ up, a minimax fit of relative error (f64): relative error < 2^-25.6.
 const SIN_COEF: [f64; 4] = [
     -0.166_666_579_047_662_1,
     0.008_332_984_259_190_51,
@@ -63,44 +68,55 @@ fn sin_poly(r: f64) -> f64 {
     (r * z).mul_add(high.mul_add(z2, low), r)
 }
 
-/// The reduction of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], on
+/// The f32 half of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], on
 /// a = |x|: one polynomial serves both functions, sin(x) = ±sin(a − k·π)
 /// with k an integer (k = round(a/π)) and cos(x) = ±sin(a − k·π) with k a
-/// half-integer (n + ½, n = round(a/π − ½)), |a − k·π| ≤ π/2 (a little
-/// more where f32 1/π or the rounding of a/π − ½ chose the neighbouring k).
-/// The integer part is in f32: r1 = a − m·PI_HI with m the integer (k or n)
-/// is exact in one fused step (the difference is a multiple of 2^-23 below
-/// 4, or a itself when m = 0); the rest in f64: r = r1 (− PI_HI/2 for COS,
-/// exact) − k·PI_DELTA in one fused step, relative error < 2^-30 even at
-/// the f32 closest to a multiple of π/2. Returns r and the sign bit to give
-/// the result (the parity of k for SIN, of n + 1 for COS, and x's sign for
-/// SIN, which is odd). Any other input gives unspecified values (never a
-/// trap); callers route those lanes to [`trig_slow`].
+/// half-integer (n + ½, n = round(a/π − ½)), |a − k·π| ≤ 1.663 (π/2 and what
+/// the rounding of the quotient and f32 1/π can add). The integer m (k or n)
+/// comes from a·(1/π) (COS: a·(1/π) − ½ in one fused step) rounded to f32,
+/// then to an integer; r1 = a − m·PI_HI is exact in one fused step (the
+/// difference is a multiple of 2^-23 below 4, or a itself when m = 0).
+/// Returns r1, the multiple of PI_DELTA still to take off (k, or n + ½,
+/// exact) and the sign bit to give the result (the parity of k for SIN, of
+/// n + 1 for COS, and x's sign for SIN, which is odd). Any other input gives
+/// unspecified values (never a trap); callers route those lanes to
+/// [`trig_slow`].
 #[inline(always)]
-fn trig_reduce(x: f32, phase: u32) -> (f64, u32) {
+fn trig_reduce(x: f32, phase: u32) -> (f32, f32, u32) {
     let sign = x.to_bits() & 0x8000_0000;
     let a = f32::from_bits(x.to_bits() ^ sign);
     if phase == 0 {
-        let t = a.mul_add(INV_PI, ROUND_MAGIC);
-        let k = t - ROUND_MAGIC;
+        let k = (a * INV_PI).round_ties_even();
         let r1 = (-k).mul_add(PI_HI, a);
-        let r = (-(k as f64)).mul_add(PI_DELTA, r1 as f64);
-        (r, (t.to_bits() << 31) ^ sign)
+        // the parity of k: the low bit of k + 1.5·2^23 (exact)
+        (r1, k, ((k + ROUND_MAGIC).to_bits() << 31) ^ sign)
     } else {
-        let t = a.mul_add(INV_PI, -0.5) + ROUND_MAGIC;
-        let n = t - ROUND_MAGIC;
+        let n = a.mul_add(INV_PI, -0.5).round_ties_even();
         let r1 = (-n).mul_add(PI_HI, a);
-        let r = (-((n + 0.5) as f64)).mul_add(PI_DELTA, r1 as f64 - HALF_PI_HI as f64);
-        (r, !t.to_bits() << 31)
+        (r1, n + 0.5, !(n + ROUND_MAGIC).to_bits() << 31)
     }
 }
 
+/// The f64 half: r = r1 (− PI_HI/2 for COS, exact) − m·PI_DELTA in one fused
+/// step (relative error < 2^-30 even at the f32 closest to a multiple of
+/// π/2), then [`sin_poly`] rounded once to f32 (unsigned: the caller gives
+/// it [`trig_reduce`]'s sign).
+#[inline(always)]
+fn trig_finish(r1: f32, m: f32, phase: u32) -> f32 {
+    let r1 = if phase == 0 {
+        r1 as f64
+    } else {
+        r1 as f64 - HALF_PI_HI as f64
+    };
+    sin_poly((-(m as f64)).mul_add(PI_DELTA, r1)) as f32
+}
+
 /// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
-/// [`trig_reduce`], [`sin_poly`] rounded once to f32, signed.
+/// [`trig_reduce`], [`trig_finish`], signed.
 #[inline(always)]
 fn trig_fast(x: f32, phase: u32) -> f32 {
-    let (r, sign) = trig_reduce(x, phase);
-    f32::from_bits((sin_poly(r) as f32).to_bits() ^ sign)
+    let (r1, m, sign) = trig_reduce(x, phase);
+    f32::from_bits(trig_finish(r1, m, phase).to_bits() ^ sign)
 }
 
 /// The exact path for the lanes [`trig_fast`] does not cover: the f64
@@ -129,17 +145,27 @@ fn trig_f32(x: f32, phase: u32) -> f32 {
     }
 }
 
-/// Applies sin (`phase` 0) or cos (`phase` 1) to a row of f32 bit patterns
-/// in one vectorized pass ([`trig_fast`] on every lane), then the rare
-/// out-of-range lanes again on the exact path. Same bits as [`trig_f32`]
-/// lane by lane.
+/// Applies sin (`phase` 0) or cos (`phase` 1) to a row of f32 bit patterns:
+/// [`trig_fast`] on every lane in three vectorized steps the compiler keeps
+/// in registers (the f32 half on full-width f32 vectors, the f64 half, the
+/// signs on full-width vectors again, so the row is stored as whole
+/// vectors), then the rare out-of-range lanes again on the exact path. Same
+/// bits as [`trig_f32`] lane by lane.
 #[inline(always)]
 fn trig_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
+    let (mut r1, mut m, mut sign) = ([0f32; N], [0f32; N], [0u32; N]);
     let mut any_slow = false;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
-        out[l] = trig_fast(v, phase).to_bits();
+        (r1[l], m[l], sign[l]) = trig_reduce(v, phase);
         any_slow |= !is_fast_trig(v);
+    }
+    let mut v = [0f32; N];
+    for l in 0..N {
+        v[l] = trig_finish(r1[l], m[l], phase);
+    }
+    for l in 0..N {
+        out[l] = v[l].to_bits() ^ sign[l];
     }
     if any_slow {
         for l in 0..N {

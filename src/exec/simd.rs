@@ -39,41 +39,12 @@ mod imp {
         }
     }
 
-    /// The row `x` read as two 256-bit halves and joined in a register. The
-    /// interpreter writes its rows with 256-bit stores, and one 512-bit load
-    /// of data still in flight from two stores cannot take it from the
-    /// store buffer (it waits until both have reached the cache); two
-    /// 256-bit loads can. Volatile (through an alignment-1 wrapper), so that
-    /// they are neither merged into one nor assumed aligned.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn load_halves(x: &Row) -> Row {
-        use std::arch::x86_64::{__m256i, _mm512_castsi256_si512, _mm512_inserti64x4};
-        #[repr(C, packed)]
-        #[derive(Clone, Copy)]
-        struct Half(__m256i);
-        let p = x.as_ptr() as *const Half;
-        // SAFETY: `x` is 64 readable bytes, so `p` and `p + 1` (32 bytes
-        // further) each address 32 readable bytes; `Half` has alignment 1,
-        // and every bit pattern is a valid `__m256i`.
-        let (lo, hi) = unsafe {
-            (
-                std::ptr::read_volatile(p),
-                std::ptr::read_volatile(p.add(1)),
-            )
-        };
-        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo.0), hi.0);
-        // SAFETY: `__m512i` and `[u32; 16]` are both 64 plain bytes.
-        unsafe { std::mem::transmute::<_, Row>(v) }
-    }
-
     /// Declares `pub fn NAME(args) -> bool`, running `PORTABLE(args)` compiled
-    /// for AVX-512 (`WIDE`, on rows read by [`load_halves`]) when
-    /// [`available`].
+    /// for AVX-512 (`WIDE`) when [`available`].
     macro_rules! wide {
         ($($name:ident / $wide:ident = $portable:path, ($($a:ident: $t:ty),+), $out:ident;)+) => {$(
             #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
             fn $wide($($a: $t),+, $out: &mut Row) {
-                $(let $a = &load_halves($a);)+
                 $portable($($a),+, $out)
             }
 
