@@ -11,7 +11,7 @@
 //!   result whose bits differ is counted (the run fails on any).
 //! * `math` times each kernel over rows of 16 lanes: nanoseconds per lane,
 //!   beside the kernels that shipped before issue 10 (frozen in
-//!   `benches/math_baseline.rs`) and the speed-up.
+//!   `benches/baseline/math.rs`) and the speed-up.
 //!
 //! The reference: `libm`'s f64 `sin`, `cos`, `exp2`, `log2` and `pow` are
 //! within one f64 ulp (relative error ≤ 2^-52) of the exact value, 2^29
@@ -29,7 +29,7 @@ use tgsi::exec::math;
 use tgsi::rng::{Rng, edge_f32_and};
 
 /// The frozen pre-issue-10 kernels `bench math` compares against.
-#[path = "../../benches/math_baseline.rs"]
+#[path = "../../benches/baseline/math.rs"]
 mod baseline;
 
 /// The kernels `bench ulp` and `bench math` measure.
