@@ -204,7 +204,7 @@ fn row16_mut<const N: usize>(x: &mut [u32; N]) -> Option<&mut [u32; 16]> {
 }
 
 /// [`sin_f32`] over a row of lanes (raw f32 bits), vectorized: 16-lane
-/// rows run the AVX-512 build ([`simd`]) where the CPU has it, others
+/// rows run the AVX-512 build (`exec/simd.rs`) where the CPU has it, others
 /// [`sin_lanes_portable`]; the same bits either way.
 #[inline]
 pub fn sin_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
