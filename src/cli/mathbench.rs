@@ -6,8 +6,12 @@
 //!   sample of (x, y) pairs through POW, against the `libm` crate's f64
 //!   functions, and prints the largest error in ulps, where it happens, how
 //!   many results are not the correctly rounded f32, and every special value
-//!   that differs from the documented one.
-//! * `math` times each kernel over rows of 16 lanes: nanoseconds per lane.
+//!   that differs from the documented one. Where the AVX-512 builds of the
+//!   kernels run, every row also goes through the portable build, and every
+//!   result whose bits differ is counted (the run fails on any).
+//! * `math` times each kernel over rows of 16 lanes: nanoseconds per lane,
+//!   beside the kernels that shipped before issue 10 (frozen in
+//!   `benches/baseline/math.rs`) and the speed-up.
 //!
 //! The reference: `libm`'s f64 `sin`, `cos`, `exp2`, `log2` and `pow` are
 //! within one f64 ulp (relative error ≤ 2^-52) of the exact value, 2^29
@@ -23,6 +27,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tgsi::exec::math;
 use tgsi::rng::{Rng, edge_f32_and};
+
+/// The frozen pre-issue-10 kernels `bench math` compares against.
+#[path = "../../benches/baseline/math.rs"]
+mod baseline;
 
 /// The kernels `bench ulp` and `bench math` measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -65,13 +73,17 @@ impl MathFunc {
 const LANES: usize = 16;
 type Row = [u32; LANES];
 
-/// The machine's kernel for a unary function, over one row.
-fn unary_kernel(f: MathFunc) -> fn(&Row, &mut Row) {
+/// A unary row kernel.
+type UnaryKernel = fn(&Row, &mut Row);
+
+/// The machine's kernel for a unary function, over one row, and its
+/// portable build (the same function where the CPU lacks AVX-512).
+fn unary_kernel(f: MathFunc) -> (UnaryKernel, UnaryKernel) {
     match f {
-        MathFunc::Sin => math::sin_lanes::<LANES>,
-        MathFunc::Cos => math::cos_lanes::<LANES>,
-        MathFunc::Ex2 => math::ex2_lanes::<LANES>,
-        _ => math::lg2_lanes::<LANES>,
+        MathFunc::Sin => (math::sin_lanes, math::sin_lanes_portable),
+        MathFunc::Cos => (math::cos_lanes, math::cos_lanes_portable),
+        MathFunc::Ex2 => (math::ex2_lanes, math::ex2_lanes_portable),
+        _ => (math::lg2_lanes, math::lg2_lanes_portable),
     }
 }
 
@@ -134,6 +146,11 @@ struct Tally {
     special_mismatches: u64,
     /// (x, y, got, want) of the first special-value mismatch
     first_mismatch: Option<(u32, u32, u32, u32)>,
+    /// results where the portable build of the kernel gives other bits
+    /// (0 unless the AVX-512 build runs: then it is what was scored)
+    build_mismatches: u64,
+    /// (x, y) of the first of them
+    first_build_mismatch: Option<(u32, u32)>,
 }
 
 impl Tally {
@@ -173,20 +190,40 @@ impl Tally {
         if self.first_mismatch.is_none() {
             self.first_mismatch = o.first_mismatch;
         }
+        self.build_mismatches += o.build_mismatches;
+        if self.first_build_mismatch.is_none() {
+            self.first_build_mismatch = o.first_build_mismatch;
+        }
         self
+    }
+
+    /// Counts the lanes where the portable build's row `portable` differs
+    /// from the scored row `out`.
+    fn compare_builds(&mut self, x: &Row, y: &Row, out: &Row, portable: &Row) {
+        for l in 0..LANES {
+            if out[l] != portable[l] {
+                self.build_mismatches += 1;
+                self.first_build_mismatch.get_or_insert((x[l], y[l]));
+            }
+        }
     }
 }
 
 /// Every f32 bit pattern from `start` (a multiple of 16) for `rows` rows.
 fn unary_block(f: MathFunc, start: u64, rows: u64) -> Tally {
-    let kernel = unary_kernel(f);
+    let (kernel, portable) = unary_kernel(f);
+    let wide = math::wide_kernels();
     let reference = unary_reference(f);
     let mut tally = Tally::default();
-    let mut out = [0u32; LANES];
+    let (mut out, mut port) = ([0u32; LANES], [0u32; LANES]);
     for r in 0..rows {
         let base = start + r * LANES as u64;
         let x: Row = std::array::from_fn(|l| (base + l as u64) as u32);
         kernel(&x, &mut out);
+        if wide {
+            portable(&x, &mut port);
+            tally.compare_builds(&x, &[0; LANES], &out, &port);
+        }
         for l in 0..LANES {
             let v = f32::from_bits(x[l]);
             let nan = v.is_nan().then_some(x[l]);
@@ -218,6 +255,16 @@ fn print_tally(f: MathFunc, t: &Tally, seconds: f64) {
         t.special_mismatches,
         seconds
     );
+    if math::wide_kernels() {
+        print!(
+            "  AVX-512 build against the portable build: {} differing results",
+            t.build_mismatches
+        );
+        match t.first_build_mismatch {
+            Some((x, y)) => println!(" (first at x {x:#010x}, y {y:#010x})"),
+            None => println!(),
+        }
+    }
     if let Some((x, y, got, want)) = t.first_mismatch {
         println!(
             "  first mismatch: x {x:#010x}, y {y:#010x}: got {got:#010x}, documented {want:#010x}"
@@ -323,11 +370,16 @@ fn pow_nan_input(x: u32, y: u32) -> Option<u32> {
 }
 
 fn pow_block(first_row: u64, rows: u64) -> Tally {
+    let wide = math::wide_kernels();
     let mut tally = Tally::default();
-    let mut out = [0u32; LANES];
+    let (mut out, mut port) = ([0u32; LANES], [0u32; LANES]);
     for i in first_row..first_row + rows {
         let (x, y) = pow_row(i);
         math::pow_lanes(&x, &y, &mut out);
+        if wide {
+            math::pow_lanes_portable(&x, &y, &mut port);
+            tally.compare_builds(&x, &y, &out, &port);
+        }
         for l in 0..LANES {
             let want = libm::pow(f32::from_bits(x[l]) as f64, f32::from_bits(y[l]) as f64);
             tally.add(x[l], y[l], out[l], want, pow_nan_input(x[l], y[l]));
@@ -376,7 +428,7 @@ pub fn ulp(func: MathFunc, threads: usize, pow_log2: u32) -> Result<ExitCode> {
         };
         print_tally(f, &tally, start.elapsed().as_secs_f64());
         worst = worst.max(tally.max_error);
-        mismatches += tally.special_mismatches;
+        mismatches += tally.special_mismatches + tally.build_mismatches;
     }
     Ok(if mismatches == 0 && worst <= 1.0 {
         ExitCode::SUCCESS
@@ -413,13 +465,23 @@ fn speed_inputs(f: MathFunc, rows: usize) -> (Vec<Row>, Vec<Row>) {
     }
 }
 
-/// `tgsi bench math`: nanoseconds per lane of each kernel over 16-lane rows.
+/// `tgsi bench math`: nanoseconds per lane of each kernel over 16-lane rows,
+/// beside the frozen pre-issue-10 kernels ([`baseline`]) timed in the same
+/// run (one rep of each in turn, so both see the same load), and the ratio.
 pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     if reps == 0 {
         bail!("--reps must be at least 1");
     }
     const ROWS: usize = 1024;
-    println!("each timing: 256 passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}");
+    println!(
+        "each timing: 256 passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}, \
+         today's kernels ({}) and the pre-issue-10 ones (math.rs at 6248a72) in turn",
+        if math::wide_kernels() {
+            "AVX-512 build"
+        } else {
+            "portable build"
+        }
+    );
     for f in func.expand() {
         let (x, y) = speed_inputs(f, ROWS);
         time_rows(f, f.name(), &x, &y, reps);
@@ -439,36 +501,76 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Times `f` over the rows (`y` for POW) and prints the median, min and max
-/// of `reps` timings (after one warm-up) in ns per lane.
-fn time_rows(f: MathFunc, label: &str, x: &[Row], y: &[Row], reps: usize) {
+/// A row kernel as `bench math` calls it: unary, or binary (POW).
+#[derive(Clone, Copy)]
+enum RowKernel {
+    Unary(UnaryKernel),
+    Binary(fn(&Row, &Row, &mut Row)),
+}
+
+/// Today's kernel for `f` and the pre-issue-10 one.
+fn kernels(f: MathFunc) -> (RowKernel, RowKernel) {
+    use RowKernel::{Binary, Unary};
+    match f {
+        MathFunc::Sin => (Unary(math::sin_lanes), Unary(baseline::sin_lanes)),
+        MathFunc::Cos => (Unary(math::cos_lanes), Unary(baseline::cos_lanes)),
+        MathFunc::Ex2 => (Unary(math::ex2_lanes), Unary(baseline::ex2_lanes)),
+        MathFunc::Lg2 => (Unary(math::lg2_lanes), Unary(baseline::lg2_lanes)),
+        _ => (Binary(math::pow_lanes), Binary(baseline::pow_lanes)),
+    }
+}
+
+/// One timing: 256 passes of `kernel` over the rows (`y` for POW), in ns
+/// per lane.
+fn time_pass(kernel: RowKernel, x: &[Row], y: &[Row], out: &mut [Row]) -> f64 {
     const PASSES: usize = 256;
-    let mut out = vec![[0u32; LANES]; x.len()];
-    let mut times = Vec::with_capacity(reps);
-    for _ in 0..reps + 1 {
-        let start = Instant::now();
-        for _ in 0..PASSES {
-            if f == MathFunc::Pow {
-                for ((a, b), o) in x.iter().zip(y).zip(out.iter_mut()) {
-                    math::pow_lanes(std::hint::black_box(a), std::hint::black_box(b), o);
-                }
-            } else {
-                let kernel = unary_kernel(f);
+    let start = Instant::now();
+    for _ in 0..PASSES {
+        match kernel {
+            RowKernel::Unary(k) => {
                 for (a, o) in x.iter().zip(out.iter_mut()) {
-                    kernel(std::hint::black_box(a), o);
+                    k(std::hint::black_box(a), o);
                 }
             }
-            std::hint::black_box(&mut out);
+            RowKernel::Binary(k) => {
+                for ((a, b), o) in x.iter().zip(y).zip(out.iter_mut()) {
+                    k(std::hint::black_box(a), std::hint::black_box(b), o);
+                }
+            }
         }
-        times.push(start.elapsed().as_secs_f64() * 1e9 / (PASSES * x.len() * LANES) as f64);
+        std::hint::black_box(&mut *out);
     }
-    times.remove(0);
+    start.elapsed().as_secs_f64() * 1e9 / (PASSES * x.len() * LANES) as f64
+}
+
+/// Median, min and max of timings (sorted in place).
+fn spread_of(times: &mut [f64]) -> (f64, f64, f64) {
     times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], times[0], times[times.len() - 1])
+}
+
+/// Times today's kernel and the pre-issue one for `f` over the rows (`y`
+/// for POW), `reps` times each in turn after one warm-up of each, and
+/// prints the medians (min, max) in ns per lane and the speed-up of the
+/// medians.
+fn time_rows(f: MathFunc, label: &str, x: &[Row], y: &[Row], reps: usize) {
+    let (today, before) = kernels(f);
+    let mut out = vec![[0u32; LANES]; x.len()];
+    let (mut t_today, mut t_before) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    for rep in 0..reps + 1 {
+        let a = time_pass(today, x, y, &mut out);
+        let b = time_pass(before, x, y, &mut out);
+        if rep > 0 {
+            t_today.push(a);
+            t_before.push(b);
+        }
+    }
+    let (m, lo, hi) = spread_of(&mut t_today);
+    let (mb, lob, hib) = spread_of(&mut t_before);
     println!(
-        "{label}: median {:.3} ns per lane (min {:.3}, max {:.3})",
-        times[times.len() / 2],
-        times[0],
-        times[times.len() - 1]
+        "{label}: median {m:.3} ns per lane (min {lo:.3}, max {hi:.3}); \
+         pre-issue {mb:.3} (min {lob:.3}, max {hib:.3}): {:.2}x",
+        mb / m
     );
 }
 

@@ -787,8 +787,11 @@ fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
         SQRT => (Scalar(1), h!(nan scalar1n, sqrt / sqrt_with)),
         EX2 => (Scalar(1), h!(scalar_row, math::ex2_lanes)),
         LG2 => (Scalar(1), h!(scalar_row, math::lg2_lanes)),
-        COS => (Scalar(1), h!(scalar_row, math::cos_lanes)),
-        SIN => (Scalar(1), h!(scalar_row, math::sin_lanes)),
+        // SIN/COS: the base-target build inlined into the handler (same bits
+        // as the AVX-512 build `cos_lanes` may call, which measured slower
+        // here in `bench alu`: see docs/numerics.md)
+        COS => (Scalar(1), h!(scalar_row, math::cos_lanes_portable)),
+        SIN => (Scalar(1), h!(scalar_row, math::sin_lanes_portable)),
         POW => (Scalar(2), h!(scalar_row2, math::pow_lanes)),
         DABS => (Pair(1), h!(pair1, ops::dabs)),
         DNEG => (Pair(1), h!(pair1, ops::dneg)),

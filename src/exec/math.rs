@@ -2,22 +2,31 @@
 //! identical on every host, shared by every execution path and by constant
 //! folding.
 //!
-//! SIN, COS, EX2 and LG2 are computed in f32 (eight lanes per AVX2 vector)
-//! with the few extra-precise steps that keep them within one ulp: a
-//! Cody–Waite reduction by π/2 carried as a hi + lo pair, the leading terms of
-//! each polynomial with their rounding errors recovered by fused
-//! multiply-adds, the rest short minimax polynomials. POW is 2^(y·log2|x|)
-//! in f64 (its logarithm needs more bits than f32 pairs give cheaply). All
-//! of it is branch-free (special values are chosen by selects), so 16-lane
-//! loops vectorize; the row functions (`*_lanes`) run a shorter form where
-//! no lane of the row is special (the same bits) and redo the row by the
-//! definition otherwise, one test per row. Only SIN/COS of huge arguments, ±inf and NaN take the
-//! pure-Rust `libm` crate's f64 `sin`/`cos`. Never `std`, whose
-//! `sin`/`exp2`/… call the platform's C library and so may differ between
-//! machines. The fused steps are `f32::mul_add`/`f64::mul_add`, correctly
-//! rounded on every host. NaN inputs come back quiet. The accuracy is
-//! recorded in `docs/numerics.md` (measured over every f32 input by
-//! `tgsi bench ulp`); the tests below assert it on samples.
+//! SIN and COS reduce by π (k an integer for SIN, a half-integer for COS, so
+//! one polynomial, sin's, serves both): the integer part of the reduction in
+//! f32 (exact in one fused step), the rest and the polynomial in f64, one
+//! rounding to f32 at the end. EX2 and LG2 are computed in f32 (eight lanes
+//! per AVX2 vector) with the few extra-precise steps that keep them within
+//! one ulp: the leading terms of each polynomial with their rounding errors
+//! recovered by fused multiply-adds, the rest short minimax polynomials.
+//! POW is 2^(y·log2|x|) in f64 (its logarithm needs more bits than f32
+//! pairs give cheaply). All of it is branch-free (special values are chosen
+//! by selects), so 16-lane loops vectorize; the row functions (`*_lanes`)
+//! run a shorter form where no lane of the row is special (the same bits)
+//! and redo the row (SIN/COS: the special lanes) by the definition
+//! otherwise, one test per row. 16-lane rows run the same source built for
+//! AVX-512 where the CPU has it (`simd`, chosen at run time, the same bits);
+//! the `*_lanes_portable` functions are the build for the crate's base
+//! target. Only SIN/COS of huge arguments, ±inf and NaN take the pure-Rust
+//! `libm` crate's f64 `sin`/`cos`. Never `std`, whose `sin`/`exp2`/… call
+//! the platform's C library and so may differ between machines. The fused
+//! steps are `f32::mul_add`/`f64::mul_add`, correctly rounded on every host.
+//! NaN inputs come back quiet. The accuracy is recorded in
+//! `docs/numerics.md` (measured over every f32 input by `tgsi bench ulp`);
+//! the tests below assert it on samples.
+
+#[path = "simd.rs"]
+mod simd;
 
 /// Below this magnitude SIN and COS take the branch-free path
 /// (`trig_fast`); at or above it (and for ±inf and NaN) the exact f64
@@ -27,108 +36,87 @@ pub const TRIG_FAST_LIMIT: f32 = 1_048_576.0; // 2^20
 /// 1.5·2^23: adding it to an f32 of magnitude < 2^22 rounds to the nearest
 /// integer (ties to even); the low bits of the sum are that integer.
 const ROUND_MAGIC: f32 = 12_582_912.0;
-/// 2/π rounded to f32.
-const TWO_OVER_PI: f32 = f32::from_bits(0x3f22_f983);
-// π/2 = PIO2_1 + PIO2_2 + PIO2_3 + O(1e-23): each the f32 nearest to what the
-// ones before leave.
-const PIO2_1: f32 = f32::from_bits(0x3fc9_0fdb);
-const PIO2_2: f32 = f32::from_bits(0xb33b_bd2e);
-const PIO2_3: f32 = f32::from_bits(0xa6f7_2ced);
+/// 1/π rounded to f32.
+const INV_PI: f32 = f32::from_bits(0x3ea2_f983);
+/// π rounded to f32.
+const PI_HI: f32 = f32::from_bits(0x4049_0fdb);
+/// PI_HI / 2, exact.
+const HALF_PI_HI: f32 = f32::from_bits(0x3fc9_0fdb);
+/// π − PI_HI rounded to f64 (its own error, 5.3e-24, times m < 2^19 stays
+/// below 2^-58, against |r| ≥ 2^-27.8 at the f32 closest to a multiple of
+/// π/2 below 2^20).
+const PI_DELTA: f64 = -8.742_278_000_372_485e-8;
 
-/// sin(r) ≈ r + r³·p(r²): the coefficients of p from r⁰ up, a minimax fit
-/// of relative error on |r| ≤ 0.83 (the reduced range, widened for the
-/// error of f32 2/π at |x| near 2^20), each coefficient rounded to f32 and
-/// the higher ones refitted: relative error < 2^-31.9.
-const SIN_COEF: [f32; 4] = [
-    f32::from_bits(0xbe2a_aaab),
-    f32::from_bits(0x3c08_88b8),
-    f32::from_bits(0xb950_28b2),
-    f32::from_bits(0x363c_a962),
-];
-/// cos(r) ≈ 1 − r²/2 + r⁴·q(r²), fitted the same way: relative error
-/// < 2^-31.4.
-const COS_COEF: [f32; 3] = [
-    f32::from_bits(0x3d2a_aaa6),
-    f32::from_bits(0xbab6_063c),
-    f32::from_bits(0x37cc_ea83),
+/// sin(r) ≈ r + r³·p(r²) on |r| ≤ 1.663 (π/2 widened by what f32 1/π and
+/// the rounding of the quotient can add near 2^20): p's coefficients from
+/// r⁰ up, a minimax fit of relative error (f64): relative error < 2^-25.6.
+const SIN_COEF: [f64; 4] = [
+    -0.166_666_579_047_662_1,
+    0.008_332_984_259_190_51,
+    -0.000_198_020_930_208_683_2,
+    2.587_499_654_648_91e-6,
 ];
 
-/// The reduction of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], all in
-/// f32, on a = |x| (sin is odd, cos even: the sign is put back at the end):
-/// k = round(a·2/π); r1 = a − k·PIO2_1 is exact (one fused step, the
-/// difference fits 24 bits); r = r1 − k·(PIO2_2 + PIO2_3) as a pair
-/// r_hi + r_lo (Fast2Sum of r1 and −k·PIO2_2, exact because r1 is a
-/// multiple of the ulp of k·PIO2_2, with the rounding error of that product
-/// and k·PIO2_3 folded into r_lo): relative error of r below 2^-28 even at
-/// the f32 closest to a multiple of π/2. Returns (r_hi, r_lo, selector):
-/// bit 0 of the selector is set when quadrant k + phase (`phase` 0 sin,
-/// 1 cos) takes the cosine kernel, bit 31 is the sign to give the result.
-/// Any other input gives unspecified values (never a trap); callers route
-/// those lanes to [`trig_slow`].
+/// sin(r) in f64 for |r| ≤ 1.663 by [`SIN_COEF`], Estrin's scheme (the
+/// fewest dependent steps): r + (r·r²)·((c0 + c1·z) + z²·(c2 + c3·z)).
+#[inline(always)]
+fn sin_poly(r: f64) -> f64 {
+    let z = r * r;
+    let z2 = z * z;
+    let low = SIN_COEF[1].mul_add(z, SIN_COEF[0]);
+    let high = SIN_COEF[3].mul_add(z, SIN_COEF[2]);
+    (r * z).mul_add(high.mul_add(z2, low), r)
+}
+
+/// The f32 half of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], on
+/// a = |x|: one polynomial serves both functions, sin(x) = ±sin(a − k·π)
+/// with k an integer (k = round(a/π)) and cos(x) = ±sin(a − k·π) with k a
+/// half-integer (n + ½, n = round(a/π − ½)), |a − k·π| ≤ 1.663 (π/2 and what
+/// the rounding of the quotient and f32 1/π can add). The integer m (k or n)
+/// comes from a·(1/π) (COS: a·(1/π) − ½ in one fused step) rounded to f32,
+/// then to an integer; r1 = a − m·PI_HI is exact in one fused step (the
+/// difference is a multiple of 2^-23 below 4, or a itself when m = 0).
+/// Returns r1, the multiple of PI_DELTA still to take off (k, or n + ½,
+/// exact) and the sign bit to give the result (the parity of k for SIN, of
+/// n + 1 for COS, and x's sign for SIN, which is odd). Any other input gives
+/// unspecified values (never a trap); callers route those lanes to
+/// [`trig_slow`].
 #[inline(always)]
 fn trig_reduce(x: f32, phase: u32) -> (f32, f32, u32) {
-    let a = x.abs();
-    let t = a.mul_add(TWO_OVER_PI, ROUND_MAGIC);
-    let k = t - ROUND_MAGIC;
-    let quadrant = t.to_bits().wrapping_add(phase);
-    let r1 = (-k).mul_add(PIO2_1, a);
-    // −k·(PIO2_2 + PIO2_3) = n_hi + n_tail, n_hi rounded, n_tail the rest
-    let n_hi = k * -PIO2_2;
-    let n_tail = k.mul_add(-PIO2_3, k.mul_add(-PIO2_2, -n_hi));
-    let r_hi = r1 + n_hi;
-    let r_lo = (n_hi - (r_hi - r1)) + n_tail;
-    let odd_sign = if phase == 0 {
-        x.to_bits() & 0x8000_0000
+    let sign = x.to_bits() & 0x8000_0000;
+    let a = f32::from_bits(x.to_bits() ^ sign);
+    if phase == 0 {
+        let k = (a * INV_PI).round_ties_even();
+        let r1 = (-k).mul_add(PI_HI, a);
+        // the parity of k: the low bit of k + 1.5·2^23 (exact)
+        (r1, k, ((k + ROUND_MAGIC).to_bits() << 31) ^ sign)
     } else {
-        0
+        let n = a.mul_add(INV_PI, -0.5).round_ties_even();
+        let r1 = (-n).mul_add(PI_HI, a);
+        (r1, n + 0.5, !(n + ROUND_MAGIC).to_bits() << 31)
+    }
+}
+
+/// The f64 half: r = r1 (− PI_HI/2 for COS, exact) − m·PI_DELTA in one fused
+/// step (relative error < 2^-30 even at the f32 closest to a multiple of
+/// π/2), then [`sin_poly`] rounded once to f32 (unsigned: the caller gives
+/// it [`trig_reduce`]'s sign).
+#[inline(always)]
+fn trig_finish(r1: f32, m: f32, phase: u32) -> f32 {
+    let r1 = if phase == 0 {
+        r1 as f64
+    } else {
+        r1 as f64 - HALF_PI_HI as f64
     };
-    (
-        r_hi,
-        r_lo,
-        (quadrant & 1) | ((quadrant & 2) << 30) ^ odd_sign,
-    )
-}
-
-/// sin(r_hi + r_lo) for |r_hi| ≤ 0.83: r_hi + (r_hi³·p(r_hi²) + r_lo·w) with
-/// w = 1 − r_hi²/2 (one fused step), rounded once at the end.
-#[inline(always)]
-fn sin_kernel(r_hi: f32, r_lo: f32) -> f32 {
-    let half_r = 0.5 * r_hi;
-    let w = (-half_r).mul_add(r_hi, 1.0);
-    let r2 = r_hi * r_hi;
-    let ps = SIN_COEF[3]
-        .mul_add(r2, SIN_COEF[2])
-        .mul_add(r2, SIN_COEF[1])
-        .mul_add(r2, SIN_COEF[0]);
-    r_hi + (r_hi * r2).mul_add(ps, r_lo * w)
-}
-
-/// cos(r_hi + r_lo) for |r_hi| ≤ 0.83: w + (r_hi⁴·q(r_hi²) + (w_err −
-/// r_hi·r_lo)) with w = 1 − r_hi²/2 rounded once by a fused step and w_err
-/// its rounding error (another), rounded once at the end.
-#[inline(always)]
-fn cos_kernel(r_hi: f32, r_lo: f32) -> f32 {
-    let half_r = 0.5 * r_hi;
-    let w = (-half_r).mul_add(r_hi, 1.0);
-    let w_err = (-half_r).mul_add(r_hi, 1.0 - w);
-    let r2 = r_hi * r_hi;
-    let pc = COS_COEF[2]
-        .mul_add(r2, COS_COEF[1])
-        .mul_add(r2, COS_COEF[0]);
-    w + (r2 * r2).mul_add(pc, (-r_hi).mul_add(r_lo, w_err))
+    sin_poly((-(m as f64)).mul_add(PI_DELTA, r1)) as f32
 }
 
 /// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
-/// [`trig_reduce`], then the kernel its selector picks, signed.
+/// [`trig_reduce`], [`trig_finish`], signed.
 #[inline(always)]
 fn trig_fast(x: f32, phase: u32) -> f32 {
-    let (r_hi, r_lo, sel) = trig_reduce(x, phase);
-    let v = if sel & 1 != 0 {
-        cos_kernel(r_hi, r_lo)
-    } else {
-        sin_kernel(r_hi, r_lo)
-    };
-    f32::from_bits(v.to_bits() ^ (sel & 0x8000_0000))
+    let (r1, m, sign) = trig_reduce(x, phase);
+    f32::from_bits(trig_finish(r1, m, phase).to_bits() ^ sign)
 }
 
 /// The exact path for the lanes [`trig_fast`] does not cover: the f64
@@ -158,37 +146,26 @@ fn trig_f32(x: f32, phase: u32) -> f32 {
 }
 
 /// Applies sin (`phase` 0) or cos (`phase` 1) to a row of f32 bit patterns:
-/// a vectorized pass reducing every lane, then one evaluating only the
-/// kernel every lane needs when the row agrees on it (neighbouring pixels
-/// usually do), both and a select otherwise, then the rare out-of-range
-/// lanes again on the exact path. Same bits as [`trig_f32`] lane by lane.
+/// [`trig_fast`] on every lane in three vectorized steps the compiler keeps
+/// in registers (the f32 half on full-width f32 vectors, the f64 half, the
+/// signs on full-width vectors again, so the row is stored as whole
+/// vectors), then the rare out-of-range lanes again on the exact path. Same
+/// bits as [`trig_f32`] lane by lane.
 #[inline(always)]
 fn trig_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
-    let mut r_hi = [0f32; N];
-    let mut r_lo = [0f32; N];
-    let mut sel = [0u32; N];
-    let (mut any_cos, mut all_cos, mut any_slow) = (0u32, 1u32, false);
+    let (mut r1, mut m, mut sign) = ([0f32; N], [0f32; N], [0u32; N]);
+    let mut any_slow = false;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
-        (r_hi[l], r_lo[l], sel[l]) = trig_reduce(v, phase);
-        any_cos |= sel[l];
-        all_cos &= sel[l];
+        (r1[l], m[l], sign[l]) = trig_reduce(v, phase);
         any_slow |= !is_fast_trig(v);
     }
-    let signed = |v: f32, s: u32| v.to_bits() ^ (s & 0x8000_0000);
-    if any_cos & 1 == 0 {
-        for l in 0..N {
-            out[l] = signed(sin_kernel(r_hi[l], r_lo[l]), sel[l]);
-        }
-    } else if all_cos & 1 != 0 {
-        for l in 0..N {
-            out[l] = signed(cos_kernel(r_hi[l], r_lo[l]), sel[l]);
-        }
-    } else {
-        for l in 0..N {
-            let (s, c) = (sin_kernel(r_hi[l], r_lo[l]), cos_kernel(r_hi[l], r_lo[l]));
-            out[l] = signed(if sel[l] & 1 != 0 { c } else { s }, sel[l]);
-        }
+    let mut v = [0f32; N];
+    for l in 0..N {
+        v[l] = trig_finish(r1[l], m[l], phase);
+    }
+    for l in 0..N {
+        out[l] = v[l].to_bits() ^ sign[l];
     }
     if any_slow {
         for l in 0..N {
@@ -213,16 +190,60 @@ pub fn cos_f32(x: f32) -> f32 {
     trig_f32(x, 1)
 }
 
-/// [`sin_f32`] over a row of lanes (raw f32 bits), vectorized.
+/// The row as a 16-lane row when `N` is 16 (what the AVX-512 builds of
+/// [`simd`] take).
+#[inline(always)]
+fn row16<const N: usize>(x: &[u32; N]) -> Option<&[u32; 16]> {
+    x.as_slice().try_into().ok()
+}
+
+/// [`row16`] for the output row.
+#[inline(always)]
+fn row16_mut<const N: usize>(x: &mut [u32; N]) -> Option<&mut [u32; 16]> {
+    x.as_mut_slice().try_into().ok()
+}
+
+/// [`sin_f32`] over a row of lanes (raw f32 bits), vectorized: 16-lane
+/// rows run the AVX-512 build (`exec/simd.rs`) where the CPU has it, others
+/// [`sin_lanes_portable`]; the same bits either way.
 #[inline]
 pub fn sin_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::sin(a, o)
+    {
+        return;
+    }
+    sin_lanes_portable(x, out)
+}
+
+/// [`sin_lanes`] as built for the crate's base target (x86-64-v3: AVX2).
+#[inline(always)]
+pub fn sin_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 0)
 }
 
-/// [`cos_f32`] over a row of lanes (raw f32 bits), vectorized.
+/// [`cos_f32`] over a row of lanes (raw f32 bits), vectorized, AVX-512 as
+/// [`sin_lanes`].
 #[inline]
 pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::cos(a, o)
+    {
+        return;
+    }
+    cos_lanes_portable(x, out)
+}
+
+/// [`cos_lanes`] as built for the crate's base target.
+#[inline(always)]
+pub fn cos_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 1)
+}
+
+/// Whether 16-lane rows run the AVX-512 builds of the row functions on this
+/// CPU (same bits as the portable builds).
+pub fn wide_kernels() -> bool {
+    simd::available()
 }
 
 /// The error of `got` against the exact value `want` in units of the last
@@ -526,9 +547,21 @@ pub fn pow_f32(x: f32, y: f32) -> f32 {
 /// [`ex2_f32`] over a row of lanes (raw f32 bits), vectorized: the short
 /// form (`ex2_plain`) on every lane, and only if some lane needs more
 /// (a subnormal or infinite result, NaN) the whole row again by the
-/// definition. Same bits as [`ex2_f32`] lane by lane.
+/// definition. Same bits as [`ex2_f32`] lane by lane; 16-lane rows run the
+/// AVX-512 build where the CPU has it (as [`sin_lanes`]).
 #[inline]
 pub fn ex2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::ex2(a, o)
+    {
+        return;
+    }
+    ex2_lanes_portable(x, out)
+}
+
+/// [`ex2_lanes`] as built for the crate's base target (x86-64-v3: AVX2).
+#[inline(always)]
+pub fn ex2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
@@ -544,9 +577,21 @@ pub fn ex2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 
 /// [`lg2_f32`] over a row of lanes (raw f32 bits), vectorized: the short
 /// form on every lane, the whole row again by the definition only if some
-/// lane is not positive, normal and finite. Same bits as [`lg2_f32`].
+/// lane is not positive, normal and finite. Same bits as [`lg2_f32`];
+/// AVX-512 as [`sin_lanes`].
 #[inline]
 pub fn lg2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
+    if let (Some(a), Some(o)) = (row16(x), row16_mut(out))
+        && simd::lg2(a, o)
+    {
+        return;
+    }
+    lg2_lanes_portable(x, out)
+}
+
+/// [`lg2_lanes`] as built for the crate's base target (x86-64-v3: AVX2).
+#[inline(always)]
+pub fn lg2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
@@ -562,9 +607,21 @@ pub fn lg2_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 
 /// [`pow_f32`] over rows of lanes (raw f32 bits), vectorized: the short
 /// form on every lane, the whole row again by the definition only if some
-/// lane has x ≤ 0, an infinity or a NaN. Same bits as [`pow_f32`].
+/// lane has x ≤ 0, an infinity or a NaN. Same bits as [`pow_f32`];
+/// AVX-512 as [`sin_lanes`].
 #[inline]
 pub fn pow_lanes<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
+    if let (Some(a), Some(b), Some(o)) = (row16(x), row16(y), row16_mut(out))
+        && simd::pow(a, b, o)
+    {
+        return;
+    }
+    pow_lanes_portable(x, y, out)
+}
+
+/// [`pow_lanes`] as built for the crate's base target (x86-64-v3: AVX2).
+#[inline(always)]
+pub fn pow_lanes_portable<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {
     let mut plain = true;
     for l in 0..N {
         let (a, b) = (f32::from_bits(x[l]), f32::from_bits(y[l]));
