@@ -1,8 +1,11 @@
 //! Bilinear sampling throughput: one TEX instruction over 16-lane batches
-//! of a 2D texture (256x256 RGBA8 UNORM or RGBA32F, linear min/mag, no
-//! mips, REPEAT), random coordinates in [-0.5, 1.5), through
-//! `tgsi::texture::execute` (what the machine calls). Counted in
-//! lane-samples.
+//! of a 2D texture (256x256 RGBA8 UNORM, RGBA32F or RGBA8 sRGB, linear
+//! min/mag, no mips, REPEAT), random coordinates in [-0.5, 1.5). Counted in
+//! lane-samples. `bilinear_tex` goes through `tgsi::texture::execute` (what
+//! the machine calls: the batched path); `per_lane_tex` through
+//! `execute_per_lane`, every lane on the general path (`Bound::sample`),
+//! which is how every lane was sampled before the batched path: the ratio
+//! of the two medians is the batched path's speed-up.
 
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -10,7 +13,7 @@ use tgsi::enums::TextureTarget;
 use tgsi::opcode::Opcode;
 use tgsi::texture::{
     Bindings, Filter, Format, LANES, MipFilter, Reg, Sampler, TexInputs, TexOp, Texture, View,
-    Wrap, execute,
+    Wrap, execute, execute_per_lane,
 };
 
 fn main() {
@@ -60,8 +63,23 @@ fn coords() -> Vec<Reg> {
         .collect()
 }
 
-#[divan::bench(args = ["rgba8", "rgba32f"])]
+/// The texture entry point under test (`execute` or `execute_per_lane`).
+type Entry = fn(&Bindings, &TexOp, &TexInputs, &mut Reg) -> Result<(), String>;
+
+/// Formats measured (short names).
+const FORMATS: [&str; 3] = ["rgba8", "rgba32f", "rgba8_srgb"];
+
+#[divan::bench(args = FORMATS)]
 fn bilinear_tex(bencher: Bencher, format: &str) {
+    run(bencher, format, execute);
+}
+
+#[divan::bench(args = FORMATS)]
+fn per_lane_tex(bencher: Bencher, format: &str) {
+    run(bencher, format, execute_per_lane);
+}
+
+fn run(bencher: Bencher, format: &str, entry: Entry) {
     let format = Format::from_short_name(format).expect("format");
     let textures = vec![Some(texture(format))];
     let views = vec![View::default()];
@@ -101,7 +119,7 @@ fn bilinear_tex(bencher: Bencher, format: &str) {
                     offsets: &offsets,
                     active: 0xffff,
                 };
-                execute(&b, &op, black_box(&inputs), &mut out).expect("sample");
+                entry(&b, &op, black_box(&inputs), &mut out).expect("sample");
                 black_box(&out);
             }
         });

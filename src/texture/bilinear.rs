@@ -1,16 +1,31 @@
 //! Bilinear sampling of a batch of lanes at once, for the views the machine
 //! samples most: 2D (array, RECT) views of RGBA8 UNORM, RGBA8 sRGB and
-//! RGBA32F textures, one sample per texel, linear filtering. The coordinate
-//! arithmetic, the wrap of in-range indices, the decode and the lerps run
-//! over arrays of [`LANES`] values (vector instructions); only the texel
-//! loads and the rare out-of-range wraps are per lane. Every operation is
-//! the one [`Bound::sample`] performs for the same lane, in the same order,
-//! so the results are the same bits (tests in `tests.rs` compare the two
-//! over random and hostile coordinates).
+//! RGBA32F textures, one sample per texel, linear filtering.
+//!
+//! Everything is structure-of-arrays over the [`LANES`] lanes, in loops the
+//! compiler turns into vector instructions: the coordinate arithmetic, the
+//! wrap of the texel indices (every wrap mode; only REPEAT and
+//! MIRROR_REPEAT on sizes that are not powers of two wrap lane by lane),
+//! the texel addresses, the decode (RGBA8 UNORM by integer ops and a
+//! corrected reciprocal multiply that gives the exact quotient), the
+//! border selection and the lerps. Only the texel loads are per lane: one
+//! checked load per tap (a texel past the end of the level's bytes reads
+//! as zeros, as in the general path).
+//!
+//! Every value is the one [`Bound::sample`] computes for the same lane, by
+//! the same f32 operations in the same order, so the results are the same
+//! bits (differential tests in `tests.rs` compare the two over random and
+//! hostile coordinates, every wrap mode, offsets, arrays and mip filters).
 
-use super::format::{UNORM8, srgb_to_linear_table};
-use super::sample::{Bound, lerp, sanitize, wrap_index};
-use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
+use super::format::srgb_to_linear_table;
+use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};
+use super::{Dim, Filter, Format, LANES, MipFilter, Reg, Sampler, Swizzle, Wrap};
+
+/// One f32 per lane.
+pub(crate) type Row = [f32; LANES];
+
+/// The four channels (r, g, b, a) of a batch's results, one row each.
+pub(crate) type Rows = [Row; 4];
 
 /// The texel layouts the batch path decodes itself.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,105 +49,175 @@ impl Texels {
     }
 }
 
+/// `byte / 255` rounded once, as the UNORM8 decode table holds it: the
+/// quotient's reciprocal estimate `q = v * (1/255)` corrected by one
+/// Newton step on the exact residual `v - 255 q` (two fused multiply-adds).
+/// Exact for every byte (`unorm8_by_reciprocal_is_exact` in the tests); a
+/// multiply and two FMAs instead of a division.
+#[inline(always)]
+pub(super) fn unorm8(v: f32) -> f32 {
+    const R: f32 = 1.0 / 255.0;
+    let q = v * R;
+    let e = (-q).mul_add(255.0, v);
+    e.mul_add(R, q)
+}
+
+/// All ones in the lanes where `cond` holds.
+#[inline(always)]
+fn lane_mask(cond: bool) -> u32 {
+    (cond as u32).wrapping_neg()
+}
+
+/// `a` where `mask` is all ones, `b` where it is zero (bitwise, no branch).
+#[inline(always)]
+fn select(mask: u32, a: f32, b: f32) -> f32 {
+    f32::from_bits(a.to_bits() & mask | b.to_bits() & !mask)
+}
+
+/// The sample core's `sanitize` without a branch: NaN gives +0, the rest
+/// is clamped to ±`COORD_LIMIT` by the same compares as `f32::clamp`.
+#[inline(always)]
+fn sanitize_lane(u: f32) -> f32 {
+    let u = f32::from_bits(u.to_bits() & lane_mask(!u.is_nan()));
+    let u = if u < -COORD_LIMIT { -COORD_LIMIT } else { u };
+    if u > COORD_LIMIT { COORD_LIMIT } else { u }
+}
+
 /// One axis of a batch's bilinear footprint: the two texel indices of every
-/// lane (meaningful where `valid0`/`valid1` is set; elsewhere the tap reads
-/// the border) and the weight of the second.
+/// lane (meaningful where the lane's `border` mask is clear; elsewhere the
+/// tap reads the border colour) and the weight of the second.
 struct Axis {
     i0: [i32; LANES],
     i1: [i32; LANES],
-    valid0: [bool; LANES],
-    valid1: [bool; LANES],
-    weight: [f32; LANES],
+    /// all ones where the index reads the border
+    border0: [u32; LANES],
+    border1: [u32; LANES],
+    weight: Row,
 }
 
-/// [`super::sample`]'s `axis_linear` after its coordinate set-up, over the
+/// The sample core's `axis_linear` after its coordinate set-up, over the
 /// lanes: `c` the coordinate, `n` the level's size on this axis.
-fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: bool) -> Axis {
+#[inline(always)]
+fn axis(mode: Wrap, c: &Row, offset: &[i32; LANES], n: u32, unnorm: bool) -> Axis {
     let nf = n as i64 as f32;
-    let mut i0 = [0i32; LANES];
-    let mut weight = [0f32; LANES];
-    let mut outside = false;
+    // the scale (1 in texel units) is exact and never changes a value
+    // (x * 1 = x, NaN aside, and NaN is gone)
+    let scale = if unnorm { 1.0 } else { nf };
+    let mirror_clamp = lane_mask(mode == Wrap::MirrorClamp);
+    let mut a = Axis {
+        i0: [0; LANES],
+        i1: [0; LANES],
+        border0: [0; LANES],
+        border1: [0; LANES],
+        weight: [0.0; LANES],
+    };
+    let last = n as i32 - 1;
+    let mut outside = 0u32;
     for l in 0..LANES {
-        let c = sanitize(c[l]);
-        let t = if unnorm { c } else { c * nf };
-        let u = sanitize(t + offset[l] as f32);
-        let u = if mode == Wrap::MirrorClamp {
-            u.abs().min(nf)
-        } else {
-            u
-        };
+        let t = sanitize_lane(c[l]) * scale;
+        let u = sanitize_lane(t + offset[l] as f32);
+        // MIRROR_CLAMP: |u| clamped to n (`f32::min` of non-NaN values)
+        let m = u.abs();
+        let m = if nf < m { nf } else { m };
+        let u = select(mirror_clamp, m, u);
         let x = u - 0.5;
         let f = x.floor();
-        weight[l] = x - f;
+        a.weight[l] = x - f;
         // |f| ≤ 2^24 + 1 after the sanitizing: exact in i32
-        i0[l] = f as i32;
-        outside |= i0[l] < 0 || i0[l] >= n as i32 - 1;
+        let i = f as i32;
+        a.i0[l] = i;
+        a.i1[l] = i + 1;
+        // both indices in [0, n) unless i0 is outside [0, n - 1)
+        outside |= lane_mask(i as u32 >= last as u32);
     }
-    let mut i1 = [0i32; LANES];
-    for l in 0..LANES {
-        i1[l] = i0[l] + 1;
+    if outside != 0 {
+        a.border0 = wrap_row(mode, &mut a.i0, n);
+        a.border1 = wrap_row(mode, &mut a.i1, n);
     }
-    let mut a = Axis {
-        i0,
-        i1,
-        valid0: [true; LANES],
-        valid1: [true; LANES],
-        weight,
-    };
-    if !outside {
-        return a;
-    }
-    // some footprint leaves the level: the wrap rule (`wrap_index`), over
-    // the lanes for the common modes, lane by lane for the others
+    a
+}
+/// [`wrap_index`] over a row of indices of an axis of `n` texels: wraps
+/// them in place and returns the border mask (all ones where the index
+/// reads the border; the index is then left as is).
+fn wrap_row(mode: Wrap, i: &mut [i32; LANES], n: u32) -> [u32; LANES] {
     let last = n as i32 - 1;
+    let mut border = [0u32; LANES];
+    let pow2 = n.is_power_of_two();
+    // the mirror image -1 - i of a negative index is !i = i ^ (i >> 31)
+    let mirror = |v: i32| v ^ (v >> 31);
     match mode {
-        Wrap::Repeat if n.is_power_of_two() => {
+        Wrap::Repeat if pow2 => {
             // rem_euclid by a power of two of a two's-complement index
-            a.i0 = a.i0.map(|i| i & last);
-            a.i1 = a.i1.map(|i| i & last);
+            for v in i.iter_mut() {
+                *v &= last;
+            }
+        }
+        Wrap::MirrorRepeat if pow2 => {
+            // k = i mod 2n, then mirrored in the second half
+            let period = 2 * last + 1;
+            for v in i.iter_mut() {
+                let k = *v & period;
+                *v = if k > last { period - k } else { k };
+            }
         }
         Wrap::Clamp | Wrap::ClampToEdge => {
-            a.i0 = a.i0.map(|i| i.clamp(0, last));
-            a.i1 = a.i1.map(|i| i.clamp(0, last));
+            for v in i.iter_mut() {
+                *v = (*v).max(0).min(last);
+            }
         }
-        Wrap::ClampToBorder => {
-            a.valid0 = a.i0.map(|i| (0..=last).contains(&i));
-            a.valid1 = a.i1.map(|i| (0..=last).contains(&i));
-        }
-        _ => {
+        Wrap::ClampToBorder | Wrap::MirrorClamp => {
             for l in 0..LANES {
-                for (i, v) in [
-                    (&mut a.i0[l], &mut a.valid0[l]),
-                    (&mut a.i1[l], &mut a.valid1[l]),
-                ] {
-                    match wrap_index(mode, *i as i64, n as i64) {
-                        Some(w) => *i = w as i32,
-                        None => *v = false,
-                    }
+                border[l] = lane_mask(i[l] as u32 > last as u32);
+            }
+        }
+        Wrap::MirrorClampToEdge => {
+            for v in i.iter_mut() {
+                *v = mirror(*v).min(last);
+            }
+        }
+        Wrap::MirrorClampToBorder => {
+            for l in 0..LANES {
+                let j = mirror(i[l]);
+                border[l] = lane_mask(j > last);
+                i[l] = j;
+            }
+        }
+        Wrap::Repeat | Wrap::MirrorRepeat => {
+            for l in 0..LANES {
+                if let Some(w) = wrap_index(mode, i[l] as i64, n as i64) {
+                    i[l] = w as i32;
                 }
             }
         }
     }
-    a
+    border
 }
 
-/// `lerp` of the sampling core over the lanes of one channel.
+/// The sample core's `lerp` over the lanes without its NaN rule: the plain steps
+/// `x + a * (y - x)` (`x` where `a = 0`), which vectorize. Their result is
+/// NaN exactly when one of the steps is (NaN propagates) and is `lerp`'s
+/// otherwise; with `CHECK`, the lanes whose result is NaN are marked in
+/// `nan` (the caller redoes them on the general path).
 #[inline(always)]
-fn lerp_lanes(x: &[f32; LANES], y: &[f32; LANES], a: &[f32; LANES]) -> [f32; LANES] {
+fn lerp_row<const CHECK: bool>(x: &Row, y: &Row, a: &Row, nan: &mut [u32; LANES]) -> Row {
     let mut v = [0f32; LANES];
     for l in 0..LANES {
-        v[l] = lerp(x[l], y[l], a[l]);
+        let r = x[l] + a[l] * (y[l] - x[l]);
+        if CHECK {
+            nan[l] |= lane_mask(r.is_nan());
+        }
+        v[l] = select(lane_mask(a[l] == 0.0), x[l], r);
     }
     v
 }
 
-/// The addressing inputs of a batch's lanes (what [`super::sample::Lookup`]
-/// holds for one lane, for a 2D view).
+/// The addressing inputs of a batch's lanes (what the sample core's
+/// `Lookup` holds for one lane, for a 2D view).
 pub(crate) struct BatchLookup {
     /// s and t (normalized or texel units)
-    pub coord: [[f32; LANES]; 2],
+    pub coord: [Row; 2],
     /// array layer coordinate (ignored for non-array views)
-    pub layer: [f32; LANES],
+    pub layer: Row,
     /// integer texel offsets on s and t
     pub offset: [[i32; LANES]; 2],
 }
@@ -140,15 +225,18 @@ pub(crate) struct BatchLookup {
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
-    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F texture
-    /// with one sample per texel, sampled with linear min and mag filters.
+    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F
+    /// texture with one sample per texel, sampled with linear min and mag
+    /// filters, whose texel indices fit in 32 bits.
     pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
+        let (w, h, d) = self.tex.level_dims(self.first_level);
         self.shape.dim == Dim::D2
             && !self.shape.msaa
             && self.tex.samples == 1
             && Texels::of(self.fmt).is_some()
             && s.min == Filter::Linear
             && s.mag == Filter::Linear
+            && w as u64 * h as u64 * d as u64 <= u32::MAX as u64
     }
 
     /// True when every LOD selects the view's first level (no mipmapping,
@@ -168,83 +256,187 @@ impl Bound<'_> {
         }
     }
 
-    /// Bilinear lookups at view level `rel` for the lanes set in `mask` at
-    /// `q`'s coordinates, layers and offsets, exactly as [`Self::sample`]
-    /// computes them;
-    /// writes each lane's raw (unswizzled) result to `out` (other lanes
-    /// untouched). Only for views and samplers where [`Self::batch_fits`].
-    pub(crate) fn bilinear_batch(
-        &self,
-        s: &Sampler,
-        rel: u32,
-        mask: u16,
-        q: &BatchLookup,
-        out: &mut [[u32; 4]; LANES],
-    ) {
+    /// [`Self::layer_of`] over the lanes: each lane's absolute slice.
+    fn slices(&self, layer: &Row) -> [u32; LANES] {
+        if !self.shape.array {
+            return [self.first_layer; LANES];
+        }
+        let top = (self.nlayers.max(1) - 1) as f32;
+        let mut z = [0u32; LANES];
+        for l in 0..LANES {
+            let c = layer[l];
+            let r = if c.is_nan() { 0.0 } else { c.round_ties_even() };
+            z[l] = self.first_layer + r.clamp(0.0, top) as u32;
+        }
+        z
+    }
+
+    /// Bilinear lookups at view level `rel` for every lane at `q`'s
+    /// coordinates, layers and offsets, exactly as [`Self::sample`]
+    /// computes them at that level: each lane's raw (unswizzled) result.
+    /// Only for views and samplers where [`Self::batch_fits`].
+    pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
+        let mut out = [[0f32; LANES]; 4];
         let Some(texels) = Texels::of(self.fmt) else {
-            return;
+            return out;
         };
         let level = self.first_level + rel;
-        let (w, h, d) = self.tex.level_dims(level);
+        let (w, h, _) = self.tex.level_dims(level);
         let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
         let unnorm = !s.normalized || self.shape.rect;
         let x = axis(s.wrap[0], &q.coord[0], &q.offset[0], w, unnorm);
         let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
-        let border = self.border(s).map(f32::from_bits);
-        let bpt = match texels {
-            Texels::Rgba8Unorm | Texels::Rgba8Srgb => 4,
-            Texels::Rgba32Float => 16,
-        };
-        let srgb = srgb_to_linear_table();
-        // the values of the four taps, channel-major: tap[t][c][lane]
-        // (t = 00, 10, 01, 11 as (x, y) index pairs)
-        let mut tap = [[[0f32; LANES]; 4]; 4];
+        let z = self.slices(&q.layer);
+        // texel index of each tap (t = 00, 10, 01, 11 as (x, y) index
+        // pairs), in u32: below w * h * d ≤ 2^32 where the tap reads a texel
+        // (batch_fits); border taps may wrap around, they are replaced.
+        // And where each tap reads the border.
+        let mut index = [[0u32; LANES]; 4];
+        let mut border_at = [[0u32; LANES]; 4];
+        let mut any_border = 0u32;
         for l in 0..LANES {
-            if mask >> l & 1 == 0 {
-                continue;
-            }
-            let z = self.layer_of(q.layer[l]);
-            let pairs = [
-                (x.i0[l], x.valid0[l], y.i0[l], y.valid0[l]),
-                (x.i1[l], x.valid1[l], y.i0[l], y.valid0[l]),
-                (x.i0[l], x.valid0[l], y.i1[l], y.valid1[l]),
-                (x.i1[l], x.valid1[l], y.i1[l], y.valid1[l]),
-            ];
-            for (t, &(i, vi, j, vj)) in pairs.iter().enumerate() {
-                let v = if !(vi && vj) {
-                    border
-                } else if i as u32 >= w || j as u32 >= h || z >= d {
-                    [0.0; 4]
-                } else {
-                    let at =
-                        ((z as usize * h as usize + j as usize) * w as usize + i as usize) * bpt;
-                    match (data.get(at..at + bpt), texels) {
-                        (Some(b), Texels::Rgba8Unorm) => {
-                            [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize])
-                        }
-                        (Some(b), Texels::Rgba8Srgb) => [
-                            srgb[b[0] as usize],
-                            srgb[b[1] as usize],
-                            srgb[b[2] as usize],
-                            UNORM8[b[3] as usize],
-                        ],
-                        (Some(b), Texels::Rgba32Float) => [0, 4, 8, 12]
-                            .map(|k| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]])),
-                        (None, _) => [0.0; 4],
+            let row0 = z[l]
+                .wrapping_mul(h)
+                .wrapping_add(y.i0[l] as u32)
+                .wrapping_mul(w);
+            let row1 = z[l]
+                .wrapping_mul(h)
+                .wrapping_add(y.i1[l] as u32)
+                .wrapping_mul(w);
+            index[0][l] = row0.wrapping_add(x.i0[l] as u32);
+            index[1][l] = row0.wrapping_add(x.i1[l] as u32);
+            index[2][l] = row1.wrapping_add(x.i0[l] as u32);
+            index[3][l] = row1.wrapping_add(x.i1[l] as u32);
+            border_at[0][l] = x.border0[l] | y.border0[l];
+            border_at[1][l] = x.border1[l] | y.border0[l];
+            border_at[2][l] = x.border0[l] | y.border1[l];
+            border_at[3][l] = x.border1[l] | y.border1[l];
+            any_border |= y.border0[l] | y.border1[l] | x.border0[l] | x.border1[l];
+        }
+        let border = self.border(s).map(f32::from_bits);
+        // lanes where a lerp gave NaN
+        let mut nan = [0u32; LANES];
+        match texels {
+            Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
+                let (px, _) = data.as_chunks::<4>();
+                let mut word = [[0u32; LANES]; 4];
+                for t in 0..4 {
+                    for l in 0..LANES {
+                        word[t][l] = px
+                            .get(index[t][l] as usize)
+                            .map_or(0, |b| u32::from_le_bytes(*b));
                     }
-                };
+                }
+                let srgb = srgb_to_linear_table();
                 for c in 0..4 {
-                    tap[t][c][l] = v[c];
+                    let mut taps = [[0f32; LANES]; 4];
+                    if texels == Texels::Rgba8Srgb && c < 3 {
+                        for t in 0..4 {
+                            for l in 0..LANES {
+                                taps[t][l] = srgb[(word[t][l] >> (8 * c) & 0xff) as usize];
+                            }
+                        }
+                    } else {
+                        for t in 0..4 {
+                            for l in 0..LANES {
+                                taps[t][l] = unorm8((word[t][l] >> (8 * c) & 0xff) as i32 as f32);
+                            }
+                        }
+                    }
+                    if any_border != 0 {
+                        with_border(&mut taps, &border_at, border[c]);
+                    }
+                    // finite texels and weights: never NaN
+                    out[c] = filter::<false>(&taps, &x.weight, &y.weight, &mut nan);
+                }
+            }
+            Texels::Rgba32Float => {
+                let (px, _) = data.as_chunks::<16>();
+                let mut taps = [[[0f32; LANES]; 4]; 4];
+                for t in 0..4 {
+                    for l in 0..LANES {
+                        let b = px.get(index[t][l] as usize).unwrap_or(&[0; 16]);
+                        for c in 0..4 {
+                            let k = 4 * c;
+                            taps[c][t][l] =
+                                f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+                        }
+                    }
+                }
+                for c in 0..4 {
+                    if any_border != 0 {
+                        with_border(&mut taps[c], &border_at, border[c]);
+                    }
+                    out[c] = filter::<true>(&taps[c], &x.weight, &y.weight, &mut nan);
                 }
             }
         }
-        for c in 0..4 {
-            let r0 = lerp_lanes(&tap[0][c], &tap[1][c], &x.weight);
-            let r1 = lerp_lanes(&tap[2][c], &tap[3][c], &x.weight);
-            let v = lerp_lanes(&r0, &r1, &y.weight);
-            for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
-                out[l][c] = v[l].to_bits();
+        // NaN lanes (NaN or infinite RGBA32F texels, a NaN border colour)
+        // again on the general path, whose lerp follows the NaN rule
+        if nan.iter().fold(0, |a, &m| a | m) != 0 {
+            for l in (0..LANES).filter(|&l| nan[l] != 0) {
+                let one = Lookup {
+                    coord: [q.coord[0][l], q.coord[1][l], 0.0],
+                    layer: q.layer[l],
+                    offset: [q.offset[0][l], q.offset[1][l], 0],
+                };
+                let v = self.sample_level_2d(s, &one, rel, Filter::Linear);
+                for c in 0..4 {
+                    out[c][l] = f32::from_bits(v[c]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Writes the view-swizzled `rows` (raw results of
+    /// [`Self::bilinear_batch`]) to the lanes of `out` set in `active`,
+    /// through `order` (the SVIEW operand's swizzle, or the identity):
+    /// channel c of `out` is component `order[c]` of the view-swizzled
+    /// texel, as [`Self::swizzle`] gives it lane by lane.
+    pub(crate) fn write_rows(&self, rows: &Rows, order: [usize; 4], active: u16, out: &mut Reg) {
+        for (c, dst) in out.iter_mut().enumerate() {
+            let src: [u32; LANES] = match self.swizzle[order[c] & 3] {
+                Swizzle::R => rows[0].map(f32::to_bits),
+                Swizzle::G => rows[1].map(f32::to_bits),
+                Swizzle::B => rows[2].map(f32::to_bits),
+                Swizzle::A => rows[3].map(f32::to_bits),
+                Swizzle::Zero => [0; LANES],
+                // these formats are never integer
+                Swizzle::One => [1f32.to_bits(); LANES],
+            };
+            for l in 0..LANES {
+                dst[l] = if active >> l & 1 == 1 { src[l] } else { dst[l] };
             }
         }
     }
+}
+
+/// Copies the lanes of `src` set in `mask` into `dst`.
+pub(crate) fn blend_rows(dst: &mut Rows, src: &Rows, mask: u16) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        for l in 0..LANES {
+            d[l] = if mask >> l & 1 == 1 { s[l] } else { d[l] };
+        }
+    }
+}
+
+/// Puts the border colour `value` into the taps where `border_at` is set.
+#[inline(always)]
+fn with_border(taps: &mut [Row; 4], border_at: &[[u32; LANES]; 4], value: f32) {
+    for (tap, mask) in taps.iter_mut().zip(border_at) {
+        for l in 0..LANES {
+            tap[l] = select(mask[l], value, tap[l]);
+        }
+    }
+}
+
+/// The bilinear filter of one channel: taps 00 and 10 blended by the x
+/// weight, 01 and 11 too, then the two by the y weight (the general path's
+/// order). `CHECK` and `nan` as for [`lerp_row`].
+#[inline(always)]
+fn filter<const CHECK: bool>(taps: &[Row; 4], wx: &Row, wy: &Row, nan: &mut [u32; LANES]) -> Row {
+    let r0 = lerp_row::<CHECK>(&taps[0], &taps[1], wx, nan);
+    let r1 = lerp_row::<CHECK>(&taps[2], &taps[3], wx, nan);
+    lerp_row::<CHECK>(&r0, &r1, wy, nan)
 }

@@ -3,7 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
-use super::bilinear::BatchLookup;
+use super::bilinear::{BatchLookup, Rows, blend_rows};
 use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -171,6 +171,19 @@ pub fn execute(b: &Bindings, op: &TexOp, inp: &TexInputs, out: &mut Reg) -> Resu
     execute_with(b, op, inp, out, true)
 }
 
+/// [`execute`] with every lookup on the per-lane general path
+/// ([`Bound::sample`] for each lane): the reference the batched bilinear
+/// path is tested against, and the baseline `benches/texture.rs` measures
+/// it against. Same results, bit for bit, as [`execute`].
+pub fn execute_per_lane(
+    b: &Bindings,
+    op: &TexOp,
+    inp: &TexInputs,
+    out: &mut Reg,
+) -> Result<(), String> {
+    execute_with(b, op, inp, out, false)
+}
+
 /// [`execute`]; `allow_batch` false keeps every lookup on the per-lane
 /// general path (the reference the batch path is tested against).
 pub(crate) fn execute_with(
@@ -316,6 +329,42 @@ fn sample_op(
             op.target
         ));
     }
+    // Plain filtered lookups (no compare, gather or query) of one view with
+    // one sampler that the batch path covers: all lanes at once. With
+    // every operand the opcode reads present (else the general path
+    // reports the missing one).
+    let plain = !shape.shadow
+        && !matches!(
+            opc,
+            O::SAMPLE_C | O::SAMPLE_C_LZ | O::TG4 | O::GATHER4 | O::LODQ | O::LOD
+        );
+    let operands = match opc {
+        O::SAMPLE_B | O::TXB2 | O::TXL2 | O::SAMPLE_L => 2,
+        O::TXD | O::SAMPLE_D => 3,
+        _ => 1,
+    };
+    let batch =
+        if allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands {
+            batch_view(binder, sview, sampler, active)?
+        } else {
+            None
+        };
+    let order = |op: &TexOp| -> [usize; 4] {
+        if sview_family {
+            op.resource_swizzle.map(|c| (c & 3) as usize)
+        } else {
+            [0, 1, 2, 3]
+        }
+    };
+    if let Some((bd, s)) = &batch
+        && bd.batch_single_level(s)
+    {
+        // one level whatever the LOD: no LOD to compute
+        let q = batch_lookup(c0, opc == O::TXP, offsets);
+        let rows = bd.bilinear_batch(s, 0, &q);
+        bd.write_rows(&rows, order(op), active, out);
+        return Ok(());
+    }
     let mut lanes = [LaneIn::default(); LANES];
     for (l, li) in lanes.iter_mut().enumerate() {
         let mut v = [f(c0[0][l]), f(c0[1][l]), f(c0[2][l]), f(c0[3][l])];
@@ -410,111 +459,121 @@ fn sample_op(
         };
         (lambda, lod)
     };
-    // Plain filtered lookups (no compare, gather or query) of one view with
-    // one sampler that the batch path covers: all lanes at once.
-    let plain = !shape.shadow
-        && !matches!(
-            opc,
-            O::SAMPLE_C | O::SAMPLE_C_LZ | O::TG4 | O::GATHER4 | O::LODQ | O::LOD
-        );
-    if allow_batch && plain && shape.dim == Dim::D2 && active != 0 {
-        let first = active.trailing_zeros() as usize;
-        let same = (0..LANES).all(|l| {
-            active >> l & 1 == 0 || (sview[l] == sview[first] && sampler[l] == sampler[first])
-        });
-        let s = sampler_of(binder.b, sampler[first]);
-        if same
-            && let Some(bd) = binder.get(sview[first])?
-            && bd.batch_fits(&s)
-        {
-            let mut q = BatchLookup {
-                coord: [[0.0; LANES]; 2],
-                layer: [0.0; LANES],
-                offset: [[0; LANES]; 2],
+    if let Some((bd, s)) = batch {
+        // mipmapped: the levels' lookups over the lanes that read them
+        let q = batch_lookup(c0, opc == O::TXP, offsets);
+        // Each lane's LOD; a lane with the bits of the previous active
+        // lane's derivatives and LOD input reuses its LOD (the lambda of a
+        // 2D view reads only those).
+        let mut lod = [0f32; LANES];
+        let mut prev: Option<usize> = None;
+        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+            let same = |p: usize| {
+                let bits = |v: &[f32; 3]| v.map(f32::to_bits);
+                bits(&ddx[p]) == bits(&ddx[l])
+                    && bits(&ddy[p]) == bits(&ddy[l])
+                    && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
             };
-            for l in 0..LANES {
-                for a in 0..2 {
-                    q.coord[a][l] = lanes[l].coord[a];
-                    q.offset[a][l] = offsets[a][l] as i32;
-                }
-                q.layer[l] = lanes[l].layer;
-            }
-            let mut raw = [[0u32; 4]; LANES];
-            if bd.batch_single_level(&s) {
-                bd.bilinear_batch(&s, 0, active, &q, &mut raw);
-            } else {
-                // Each lane's LOD; a lane with the bits of the previous
-                // active lane's derivatives and LOD input reuses its LOD
-                // (the lambda of a 2D view reads only those).
-                let mut lod = [0f32; LANES];
-                let mut prev: Option<usize> = None;
-                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                    let same = |p: usize| {
-                        let bits = |v: &[f32; 3]| v.map(f32::to_bits);
-                        bits(&ddx[p]) == bits(&ddx[l])
-                            && bits(&ddy[p]) == bits(&ddy[l])
-                            && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
-                    };
-                    lod[l] = match prev {
-                        Some(p) if same(p) => lod[p],
-                        _ => lod_of(&bd, &s, l).1,
-                    };
-                    prev = Some(l);
-                }
-                // The level each lane reads first, and for mip LINEAR the
-                // lanes that blend with the next level by `frac`
-                // ([`Bound::sample`]'s choices).
-                let last = bd.nlevels - 1;
-                let mut level = [0u32; LANES];
-                let mut frac = [0f32; LANES];
-                let mut blended: u16 = 0;
-                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                    let lod = lod[l];
-                    if s.mip == MipFilter::Nearest {
-                        level[l] = bd.nearest_level(lod);
-                    } else if !(lod.is_nan() || lod <= 0.0) {
-                        let f0 = lod.floor();
-                        if f0 >= last as f32 {
-                            level[l] = last;
-                        } else {
-                            level[l] = f0 as u32;
-                            frac[l] = lod - f0;
-                            if frac[l] != 0.0 {
-                                blended |= 1 << l;
-                            }
-                        }
-                    }
-                }
-                let by_level = |mask: u16, step: u32, into: &mut [[u32; 4]; LANES]| {
-                    let mut left = mask;
-                    while left != 0 {
-                        let rel = level[left.trailing_zeros() as usize];
-                        let group = (0..LANES)
-                            .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
-                            .fold(0u16, |m, l| m | 1 << l);
-                        bd.bilinear_batch(&s, rel + step, group, &q, into);
-                        left &= !group;
-                    }
-                };
-                by_level(active, 0, &mut raw);
-                if blended != 0 {
-                    let mut next = [[0u32; 4]; LANES];
-                    by_level(blended, 1, &mut next);
-                    for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
-                        for c in 0..4 {
-                            let (a, b) = (f32::from_bits(raw[l][c]), f32::from_bits(next[l][c]));
-                            raw[l][c] = lerp(a, b, frac[l]).to_bits();
-                        }
-                    }
-                }
-            }
-            for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                put(op, out, l, bd.swizzle(raw[l]));
-            }
-            return Ok(());
+            lod[l] = match prev {
+                Some(p) if same(p) => lod[p],
+                _ => lod_of(&bd, &s, l).1,
+            };
+            prev = Some(l);
         }
+        // The level each lane reads first, and for mip LINEAR the lanes
+        // that blend with the next level by `frac` ([`Bound::sample`]'s
+        // choices).
+        let last = bd.nlevels - 1;
+        let mut level = [0u32; LANES];
+        let mut frac = [0f32; LANES];
+        let mut blended: u16 = 0;
+        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+            let lod = lod[l];
+            if s.mip == MipFilter::Nearest {
+                level[l] = bd.nearest_level(lod);
+            } else if !(lod.is_nan() || lod <= 0.0) {
+                let f0 = lod.floor();
+                if f0 >= last as f32 {
+                    level[l] = last;
+                } else {
+                    level[l] = f0 as u32;
+                    frac[l] = lod - f0;
+                    if frac[l] != 0.0 {
+                        blended |= 1 << l;
+                    }
+                }
+            }
+        }
+        let by_level = |mask: u16, step: u32, into: &mut Rows| {
+            let mut left = mask;
+            while left != 0 {
+                let rel = level[left.trailing_zeros() as usize];
+                let group = (0..LANES)
+                    .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
+                    .fold(0u16, |m, l| m | 1 << l);
+                blend_rows(into, &bd.bilinear_batch(&s, rel + step, &q), group);
+                left &= !group;
+            }
+        };
+        let mut raw = [[0f32; LANES]; 4];
+        by_level(active, 0, &mut raw);
+        if blended != 0 {
+            let mut next = [[0f32; LANES]; 4];
+            by_level(blended, 1, &mut next);
+            for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
+                for c in 0..4 {
+                    raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
+                }
+            }
+        }
+        bd.write_rows(&raw, order(op), active, out);
+        return Ok(());
     }
     sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out)
+}
+
+/// The view and sampler every active lane uses, when they are one and the
+/// batch path covers them.
+fn batch_view<'a>(
+    binder: &mut Binder<'a, '_>,
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    active: u16,
+) -> Result<Option<(Bound<'a>, Sampler)>, String> {
+    let first = active.trailing_zeros() as usize;
+    let mut differ = 0u32;
+    for l in 0..LANES {
+        let other = (sview[l] != sview[first]) | (sampler[l] != sampler[first]);
+        differ |= (other as u32) & (active >> l & 1) as u32;
+    }
+    if differ != 0 {
+        return Ok(None);
+    }
+    let s = sampler_of(binder.b, sampler[first]);
+    Ok(binder
+        .get(sview[first])?
+        .filter(|bd| bd.batch_fits(&s))
+        .map(|bd| (bd, s)))
+}
+
+/// The addressing inputs of a 2D lookup's lanes: s and t from `c0.xy`,
+/// the layer from `c0.z` (all divided by `c0.w` for TXP), the x and y
+/// offsets.
+fn batch_lookup(c0: &Reg, projective: bool, offsets: &Reg) -> BatchLookup {
+    let mut q = BatchLookup {
+        coord: [c0[0].map(f32::from_bits), c0[1].map(f32::from_bits)],
+        layer: c0[2].map(f32::from_bits),
+        offset: [offsets[0].map(|v| v as i32), offsets[1].map(|v| v as i32)],
+    };
+    if projective {
+        for l in 0..LANES {
+            let w = f(c0[3][l]);
+            q.coord[0][l] /= w;
+            q.coord[1][l] /= w;
+            q.layer[l] /= w;
+        }
+    }
+    q
 }
 
 /// The general per-lane loop of [`sample_op`].

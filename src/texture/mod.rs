@@ -26,7 +26,7 @@ mod tests;
 use crate::enums::{ReturnType, TextureTarget};
 pub use crate::exec::LANES;
 use crate::opcode::Opcode;
-pub use exec::{TexInputs, execute};
+pub use exec::{TexInputs, execute, execute_per_lane};
 pub use format::Format;
 pub use image::{SharedImage, image_op};
 pub use resource::{MAX_TEXTURE_BYTES, Texture};

@@ -14,7 +14,7 @@ use std::ops::Neg;
 
 /// Coordinates beyond this magnitude (in texels) are clamped to it before
 /// addressing (NaN coordinates address as 0).
-const COORD_LIMIT: f32 = 16_777_216.0;
+pub(super) const COORD_LIMIT: f32 = 16_777_216.0;
 
 /// A view resolved against the texture it names, plus the coordinate shape
 /// the instruction uses.

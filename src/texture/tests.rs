@@ -2065,3 +2065,17 @@ fn batch_bilinear_matches_general_path() {
     // most instructions took the batch path
     assert!(batched > 120 * 150 / 2, "{batched}");
 }
+
+/// The batch path's UNORM8 decode (a reciprocal multiply corrected by two
+/// FMAs) gives the bits of the decode table, `byte / 255` rounded once,
+/// for every byte.
+#[test]
+fn unorm8_by_reciprocal_is_exact() {
+    for b in 0..=255u8 {
+        assert_eq!(
+            super::bilinear::unorm8(b as f32).to_bits(),
+            super::format::UNORM8[b as usize].to_bits(),
+            "{b}"
+        );
+    }
+}
