@@ -83,6 +83,14 @@ fn sanitize_lane(u: f32) -> f32 {
     if u > COORD_LIMIT { COORD_LIMIT } else { u }
 }
 
+/// The widest and highest level the batch path samples: 2^24 texels, the
+/// coordinate limit, so that every index and the mirror period fit in i32.
+const MAX_SIDE: u32 = 1 << 24;
+
+/// 1.5 * 2^23: an integer-valued f32 of magnitude below 2^22 plus this
+/// is exact, with the integer in the low bits.
+const MAGIC: f32 = 12_582_912.0;
+
 /// One axis of a batch's bilinear footprint: the two texel indices of every
 /// lane (meaningful where the lane's `border` mask is clear; elsewhere the
 /// tap reads the border colour) and the weight of the second.
@@ -98,7 +106,7 @@ struct Axis {
 /// The sample core's `axis_linear` after its coordinate set-up, over the
 /// lanes: `c` the coordinate, `n` the level's size on this axis.
 #[inline(always)]
-fn axis(mode: Wrap, c: &Row, offset: &[i32; LANES], n: u32, unnorm: bool) -> Axis {
+fn axis(mode: Wrap, c: &[u32; LANES], offset: &[u32; LANES], n: u32, unnorm: bool) -> Axis {
     let nf = n as i64 as f32;
     // the scale (1 in texel units) is exact and never changes a value
     // (x * 1 = x, NaN aside, and NaN is gone)
@@ -112,10 +120,11 @@ fn axis(mode: Wrap, c: &Row, offset: &[i32; LANES], n: u32, unnorm: bool) -> Axi
         weight: [0.0; LANES],
     };
     let last = n as i32 - 1;
-    let mut outside = 0u32;
+    let mut floor = [0f32; LANES];
+    let mut big = 0u32;
     for l in 0..LANES {
-        let t = sanitize_lane(c[l]) * scale;
-        let u = sanitize_lane(t + offset[l] as f32);
+        let t = sanitize_lane(f32::from_bits(c[l])) * scale;
+        let u = sanitize_lane(t + offset[l] as i32 as f32);
         // MIRROR_CLAMP: |u| clamped to n (`f32::min` of non-NaN values)
         let m = u.abs();
         let m = if nf < m { nf } else { m };
@@ -123,12 +132,23 @@ fn axis(mode: Wrap, c: &Row, offset: &[i32; LANES], n: u32, unnorm: bool) -> Axi
         let x = u - 0.5;
         let f = x.floor();
         a.weight[l] = x - f;
-        // |f| ≤ 2^24 + 1 after the sanitizing: exact in i32
-        let i = f as i32;
-        a.i0[l] = i;
-        a.i1[l] = i + 1;
+        floor[l] = f;
+        // the integer f, for |f| < 2^22: f + 1.5 * 2^23 is exact and its
+        // bits are those of 1.5 * 2^23 plus f (for larger f, see below)
+        a.i0[l] = ((f + MAGIC).to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
+        big |= lane_mask(f.abs() >= 4_194_304.0);
+    }
+    if big != 0 {
+        // some |f| in [2^22, 2^24] (the sanitizing bounds it): exact in i32
+        for l in 0..LANES {
+            a.i0[l] = floor[l] as i32;
+        }
+    }
+    let mut outside = 0u32;
+    for l in 0..LANES {
+        a.i1[l] = a.i0[l] + 1;
         // both indices in [0, n) unless i0 is outside [0, n - 1)
-        outside |= lane_mask(i as u32 >= last as u32);
+        outside |= lane_mask(a.i0[l] as u32 >= last as u32);
     }
     if outside != 0 {
         a.border0 = wrap_row(mode, &mut a.i0, n);
@@ -212,14 +232,26 @@ fn lerp_row<const CHECK: bool>(x: &Row, y: &Row, a: &Row, nan: &mut [u32; LANES]
 }
 
 /// The addressing inputs of a batch's lanes (what the sample core's
-/// `Lookup` holds for one lane, for a 2D view).
-pub(crate) struct BatchLookup {
-    /// s and t (normalized or texel units)
-    pub coord: [Row; 2],
-    /// array layer coordinate (ignored for non-array views)
-    pub layer: Row,
+/// `Lookup` holds for one lane, for a 2D view), as register rows.
+pub(crate) struct BatchLookup<'a> {
+    /// s and t (normalized or texel units), f32 bits
+    pub coord: [&'a [u32; LANES]; 2],
+    /// array layer coordinate, f32 bits (ignored for non-array views)
+    pub layer: &'a [u32; LANES],
     /// integer texel offsets on s and t
-    pub offset: [[i32; LANES]; 2],
+    pub offset: [&'a [u32; LANES]; 2],
+}
+
+impl<'a> BatchLookup<'a> {
+    /// s, t and the layer from x, y and z of `coords`; the offsets from x
+    /// and y of `offsets`.
+    pub fn of(coords: &'a Reg, offsets: &'a Reg) -> BatchLookup<'a> {
+        BatchLookup {
+            coord: [&coords[0], &coords[1]],
+            layer: &coords[2],
+            offset: [&offsets[0], &offsets[1]],
+        }
+    }
 }
 
 impl Bound<'_> {
@@ -227,7 +259,8 @@ impl Bound<'_> {
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
     /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F
     /// texture with one sample per texel, sampled with linear min and mag
-    /// filters, whose texel indices fit in 32 bits.
+    /// filters, at most [`MAX_SIDE`] texels wide and high, whose texel
+    /// indices fit in 32 bits.
     pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
         let (w, h, d) = self.tex.level_dims(self.first_level);
         self.shape.dim == Dim::D2
@@ -236,6 +269,8 @@ impl Bound<'_> {
             && Texels::of(self.fmt).is_some()
             && s.min == Filter::Linear
             && s.mag == Filter::Linear
+            && w <= MAX_SIDE
+            && h <= MAX_SIDE
             && w as u64 * h as u64 * d as u64 <= u32::MAX as u64
     }
 
@@ -257,14 +292,14 @@ impl Bound<'_> {
     }
 
     /// [`Self::layer_of`] over the lanes: each lane's absolute slice.
-    fn slices(&self, layer: &Row) -> [u32; LANES] {
+    fn slices(&self, layer: &[u32; LANES]) -> [u32; LANES] {
         if !self.shape.array {
             return [self.first_layer; LANES];
         }
         let top = (self.nlayers.max(1) - 1) as f32;
         let mut z = [0u32; LANES];
         for l in 0..LANES {
-            let c = layer[l];
+            let c = f32::from_bits(layer[l]);
             let r = if c.is_nan() { 0.0 } else { c.round_ties_even() };
             z[l] = self.first_layer + r.clamp(0.0, top) as u32;
         }
@@ -281,12 +316,15 @@ impl Bound<'_> {
             return out;
         };
         let level = self.first_level + rel;
-        let (w, h, _) = self.tex.level_dims(level);
+        let (w, h, d) = self.tex.level_dims(level);
         let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
+        // the level's bytes hold every texel (else a texel past their end
+        // reads as zeros, as in the general path)
+        let texels_in_level = w as u64 * h as u64 * d as u64;
         let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], &q.coord[0], &q.offset[0], w, unnorm);
-        let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
-        let z = self.slices(&q.layer);
+        let x = axis(s.wrap[0], q.coord[0], q.offset[0], w, unnorm);
+        let y = axis(s.wrap[1], q.coord[1], q.offset[1], h, unnorm);
+        let z = self.slices(q.layer);
         // texel index of each tap (t = 00, 10, 01, 11 as (x, y) index
         // pairs), in u32: below w * h * d ≤ 2^32 where the tap reads a texel
         // (batch_fits); border taps may wrap around, they are replaced.
@@ -320,11 +358,21 @@ impl Bound<'_> {
             Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
                 let (px, _) = data.as_chunks::<4>();
                 let mut word = [[0u32; LANES]; 4];
-                for t in 0..4 {
-                    for l in 0..LANES {
-                        word[t][l] = px
-                            .get(index[t][l] as usize)
-                            .map_or(0, |b| u32::from_le_bytes(*b));
+                if let Some(top) = complete(px.len(), texels_in_level) {
+                    // every texel a tap reads is at most `top`; a border
+                    // tap's index may be anything, clamped it reads some texel
+                    for t in 0..4 {
+                        for l in 0..LANES {
+                            word[t][l] = u32::from_le_bytes(px[(index[t][l] as usize).min(top)]);
+                        }
+                    }
+                } else {
+                    for t in 0..4 {
+                        for l in 0..LANES {
+                            word[t][l] = px
+                                .get(index[t][l] as usize)
+                                .map_or(0, |b| u32::from_le_bytes(*b));
+                        }
                     }
                 }
                 let srgb = srgb_to_linear_table();
@@ -353,9 +401,15 @@ impl Bound<'_> {
             Texels::Rgba32Float => {
                 let (px, _) = data.as_chunks::<16>();
                 let mut taps = [[[0f32; LANES]; 4]; 4];
+                let top = complete(px.len(), texels_in_level);
                 for t in 0..4 {
                     for l in 0..LANES {
-                        let b = px.get(index[t][l] as usize).unwrap_or(&[0; 16]);
+                        let i = index[t][l] as usize;
+                        // as for RGBA8
+                        let b = match top {
+                            Some(top) => &px[i.min(top)],
+                            None => px.get(i).unwrap_or(&[0; 16]),
+                        };
                         for c in 0..4 {
                             let k = 4 * c;
                             taps[c][t][l] =
@@ -376,9 +430,13 @@ impl Bound<'_> {
         if nan.iter().fold(0, |a, &m| a | m) != 0 {
             for l in (0..LANES).filter(|&l| nan[l] != 0) {
                 let one = Lookup {
-                    coord: [q.coord[0][l], q.coord[1][l], 0.0],
-                    layer: q.layer[l],
-                    offset: [q.offset[0][l], q.offset[1][l], 0],
+                    coord: [
+                        f32::from_bits(q.coord[0][l]),
+                        f32::from_bits(q.coord[1][l]),
+                        0.0,
+                    ],
+                    layer: f32::from_bits(q.layer[l]),
+                    offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
                 };
                 let v = self.sample_level_2d(s, &one, rel, Filter::Linear);
                 for c in 0..4 {
@@ -419,6 +477,13 @@ pub(crate) fn blend_rows(dst: &mut Rows, src: &Rows, mask: u16) {
             d[l] = if mask >> l & 1 == 1 { s[l] } else { d[l] };
         }
     }
+}
+
+/// The last texel index of a level's bytes when they hold all its
+/// `texels` (`len` texels' worth of them).
+#[inline(always)]
+fn complete(len: usize, texels: u64) -> Option<usize> {
+    (texels > 0 && len as u64 >= texels).then(|| len - 1)
 }
 
 /// Puts the border colour `value` into the taps where `border_at` is set.

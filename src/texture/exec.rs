@@ -88,19 +88,29 @@ impl<'a> Binder<'a, '_> {
         {
             return Ok(bd);
         }
-        let bd = match self.b.textures.get(idx as usize) {
-            Some(Some(tex)) => {
-                let default = View::default();
-                let view = self.b.views.get(idx as usize).unwrap_or(&default);
-                Some(
-                    Bound::resolve(tex, view, self.target)
-                        .map_err(|e| format!("texture {idx}: {e}"))?,
-                )
-            }
-            _ => None,
-        };
+        let bd = bind(self.b, self.target, idx)?;
         self.last = Some((idx, bd));
         Ok(bd)
+    }
+}
+
+/// Texture `idx` of `b` resolved for `target` with its view (`None` when
+/// unbound).
+#[inline(always)]
+fn bind<'a>(
+    b: &Bindings<'a>,
+    target: TextureTarget,
+    idx: u32,
+) -> Result<Option<Bound<'a>>, String> {
+    match b.textures.get(idx as usize) {
+        Some(Some(tex)) => {
+            let default = View::default();
+            let view = b.views.get(idx as usize).unwrap_or(&default);
+            Bound::resolve(tex, view, target)
+                .map(Some)
+                .map_err(|e| format!("texture {idx}: {e}"))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -343,28 +353,23 @@ fn sample_op(
         O::TXD | O::SAMPLE_D => 3,
         _ => 1,
     };
-    let batch =
-        if allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands {
-            batch_view(binder, sview, sampler, active)?
-        } else {
-            None
-        };
-    let order = |op: &TexOp| -> [usize; 4] {
-        if sview_family {
-            op.resource_swizzle.map(|c| (c & 3) as usize)
-        } else {
-            [0, 1, 2, 3]
-        }
+    let batch_ok =
+        allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands;
+    let order = if sview_family {
+        op.resource_swizzle.map(|c| (c & 3) as usize)
+    } else {
+        [0, 1, 2, 3]
     };
-    if let Some((bd, s)) = &batch
-        && bd.batch_single_level(s)
-    {
-        // one level whatever the LOD: no LOD to compute
-        let q = batch_lookup(c0, opc == O::TXP, offsets);
-        let rows = bd.bilinear_batch(s, 0, &q);
-        bd.write_rows(&rows, order(op), active, out);
+    if batch_ok && batch_one_level(binder.b, binder.target, opc, c0, inp, order, out)? {
         return Ok(());
     }
+    // the batch path with mipmaps (after the lanes' LODs)
+    let batch = if batch_ok {
+        batch_view(binder.b, binder.target, sview, sampler, active)?
+            .filter(|(bd, s)| !bd.batch_single_level(s))
+    } else {
+        None
+    };
     let mut lanes = [LaneIn::default(); LANES];
     for (l, li) in lanes.iter_mut().enumerate() {
         let mut v = [f(c0[0][l]), f(c0[1][l]), f(c0[2][l]), f(c0[3][l])];
@@ -461,7 +466,13 @@ fn sample_op(
     };
     if let Some((bd, s)) = batch {
         // mipmapped: the levels' lookups over the lanes that read them
-        let q = batch_lookup(c0, opc == O::TXP, offsets);
+        let projected;
+        let q = if opc == O::TXP {
+            projected = project(c0);
+            BatchLookup::of(&projected, offsets)
+        } else {
+            BatchLookup::of(c0, offsets)
+        };
         // Each lane's LOD; a lane with the bits of the previous active
         // lane's derivatives and LOD input reuses its LOD (the lambda of a
         // 2D view reads only those).
@@ -476,7 +487,7 @@ fn sample_op(
             };
             lod[l] = match prev {
                 Some(p) if same(p) => lod[p],
-                _ => lod_of(&bd, &s, l).1,
+                _ => lod_of(&bd, s, l).1,
             };
             prev = Some(l);
         }
@@ -511,7 +522,7 @@ fn sample_op(
                 let group = (0..LANES)
                     .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
                     .fold(0u16, |m, l| m | 1 << l);
-                blend_rows(into, &bd.bilinear_batch(&s, rel + step, &q), group);
+                blend_rows(into, &bd.bilinear_batch(s, rel + step, &q), group);
                 left &= !group;
             }
         };
@@ -526,54 +537,97 @@ fn sample_op(
                 }
             }
         }
-        bd.write_rows(&raw, order(op), active, out);
+        bd.write_rows(&raw, order, active, out);
         return Ok(());
     }
     sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out)
 }
 
-/// The view and sampler every active lane uses, when they are one and the
-/// batch path covers them.
-fn batch_view<'a>(
-    binder: &mut Binder<'a, '_>,
-    sview: &[u32; LANES],
-    sampler: &[u32; LANES],
-    active: u16,
-) -> Result<Option<(Bound<'a>, Sampler)>, String> {
+/// True when every active lane names the same view and sampler.
+fn one_binding(sview: &[u32; LANES], sampler: &[u32; LANES], active: u16) -> bool {
     let first = active.trailing_zeros() as usize;
     let mut differ = 0u32;
     for l in 0..LANES {
         let other = (sview[l] != sview[first]) | (sampler[l] != sampler[first]);
         differ |= (other as u32) & (active >> l & 1) as u32;
     }
-    if differ != 0 {
+    differ == 0
+}
+
+/// The sampler of `b` at `idx` (the default one past the bound ones).
+fn sampler_ref<'a>(b: &Bindings<'a>, idx: u32) -> &'a Sampler {
+    b.samplers.get(idx as usize).unwrap_or(&Sampler::DEFAULT)
+}
+
+/// The view and sampler every active lane uses, when they are one and the
+/// batch path covers them.
+fn batch_view<'a>(
+    b: &Bindings<'a>,
+    target: TextureTarget,
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    active: u16,
+) -> Result<Option<(Bound<'a>, &'a Sampler)>, String> {
+    if !one_binding(sview, sampler, active) {
         return Ok(None);
     }
-    let s = sampler_of(binder.b, sampler[first]);
-    Ok(binder
-        .get(sview[first])?
-        .filter(|bd| bd.batch_fits(&s))
+    let first = active.trailing_zeros() as usize;
+    let s = sampler_ref(b, sampler[first]);
+    Ok(bind(b, target, sview[first])?
+        .filter(|bd| bd.batch_fits(s))
         .map(|bd| (bd, s)))
 }
 
-/// The addressing inputs of a 2D lookup's lanes: s and t from `c0.xy`,
-/// the layer from `c0.z` (all divided by `c0.w` for TXP), the x and y
-/// offsets.
-fn batch_lookup(c0: &Reg, projective: bool, offsets: &Reg) -> BatchLookup {
-    let mut q = BatchLookup {
-        coord: [c0[0].map(f32::from_bits), c0[1].map(f32::from_bits)],
-        layer: c0[2].map(f32::from_bits),
-        offset: [offsets[0].map(|v| v as i32), offsets[1].map(|v| v as i32)],
+/// The batch path when one level serves every LOD (no mipmapping, or a
+/// view of one level): the lanes' results written through `order` (see
+/// [`Bound::write_rows`]) without any LOD. `Ok(false)` when the lanes'
+/// view and sampler are not one that the batch path covers so.
+fn batch_one_level(
+    b: &Bindings,
+    target: TextureTarget,
+    opcode: Opcode,
+    c0: &Reg,
+    inp: &TexInputs,
+    order: [usize; 4],
+    out: &mut Reg,
+) -> Result<bool, String> {
+    let TexInputs {
+        sview,
+        sampler,
+        offsets,
+        active,
+        ..
+    } = *inp;
+    if !one_binding(sview, sampler, active) {
+        return Ok(false);
+    }
+    let first = active.trailing_zeros() as usize;
+    let s = sampler_ref(b, sampler[first]);
+    let Some(bd) = bind(b, target, sview[first])? else {
+        return Ok(false);
     };
-    if projective {
+    if !(bd.batch_fits(s) && bd.batch_single_level(s)) {
+        return Ok(false);
+    }
+    let rows = if opcode == Opcode::TXP {
+        bd.bilinear_batch(s, 0, &BatchLookup::of(&project(c0), offsets))
+    } else {
+        bd.bilinear_batch(s, 0, &BatchLookup::of(c0, offsets))
+    };
+    bd.write_rows(&rows, order, active, out);
+    Ok(true)
+}
+
+/// TXP's coordinates: x, y and z of `c0` divided by its w, as bits (w
+/// as is).
+fn project(c0: &Reg) -> Reg {
+    let mut p = *c0;
+    for c in 0..3 {
         for l in 0..LANES {
-            let w = f(c0[3][l]);
-            q.coord[0][l] /= w;
-            q.coord[1][l] /= w;
-            q.layer[l] /= w;
+            p[c][l] = (f(c0[c][l]) / f(c0[3][l])).to_bits();
         }
     }
-    q
+    p
 }
 
 /// The general per-lane loop of [`sample_op`].

@@ -178,23 +178,28 @@ pub struct Sampler {
     pub max_anisotropy: u32,
 }
 
+impl Sampler {
+    /// The shader_test.md defaults ([`Sampler::default`]).
+    pub const DEFAULT: Sampler = Sampler {
+        wrap: [Wrap::ClampToEdge; 3],
+        min: Filter::Nearest,
+        mag: Filter::Nearest,
+        mip: MipFilter::None,
+        lod_bias: 0.0,
+        min_lod: 0.0,
+        max_lod: 1000.0,
+        compare: None,
+        border: [0; 4],
+        normalized: true,
+        seamless_cube: true,
+        max_anisotropy: 1,
+    };
+}
+
 impl Default for Sampler {
     /// The shader_test.md defaults.
     fn default() -> Sampler {
-        Sampler {
-            wrap: [Wrap::ClampToEdge; 3],
-            min: Filter::Nearest,
-            mag: Filter::Nearest,
-            mip: MipFilter::None,
-            lod_bias: 0.0,
-            min_lod: 0.0,
-            max_lod: 1000.0,
-            compare: None,
-            border: [0; 4],
-            normalized: true,
-            seamless_cube: true,
-            max_anisotropy: 1,
-        }
+        Sampler::DEFAULT
     }
 }
 

@@ -41,6 +41,7 @@ fn family(t: TextureTarget) -> Option<Dim> {
 impl<'a> Bound<'a> {
     /// Resolves `view` on `tex` for an instruction whose target is `target`
     /// (UNKNOWN = the texture's own target).
+    #[inline]
     pub fn resolve(
         tex: &'a Texture,
         view: &View,
@@ -71,7 +72,7 @@ impl<'a> Bound<'a> {
             ));
         }
         let fmt = view.format.unwrap_or(tex.format);
-        if fmt.bytes_per_texel() != tex.format.bytes_per_texel() {
+        if fmt != tex.format && fmt.bytes_per_texel() != tex.format.bytes_per_texel() {
             return Err(format!(
                 "view format {fmt} has {} bytes per texel, the texture's {} has {}",
                 fmt.bytes_per_texel(),
