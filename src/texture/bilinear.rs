@@ -428,23 +428,38 @@ impl Bound<'_> {
         // NaN lanes (NaN or infinite RGBA32F texels, a NaN border colour)
         // again on the general path, whose lerp follows the NaN rule
         if nan.iter().fold(0, |a, &m| a | m) != 0 {
-            for l in (0..LANES).filter(|&l| nan[l] != 0) {
-                let one = Lookup {
-                    coord: [
-                        f32::from_bits(q.coord[0][l]),
-                        f32::from_bits(q.coord[1][l]),
-                        0.0,
-                    ],
-                    layer: f32::from_bits(q.layer[l]),
-                    offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
-                };
-                let v = self.sample_level_2d(s, &one, rel, Filter::Linear);
-                for c in 0..4 {
-                    out[c][l] = f32::from_bits(v[c]);
-                }
-            }
+            self.redo_lanes(s, rel, q, &nan, &mut out);
         }
         out
+    }
+
+    /// The lanes set in `redo` of [`Self::bilinear_batch`]'s `out`, on the
+    /// general path.
+    #[cold]
+    #[inline(never)]
+    fn redo_lanes(
+        &self,
+        s: &Sampler,
+        rel: u32,
+        q: &BatchLookup,
+        redo: &[u32; LANES],
+        out: &mut Rows,
+    ) {
+        for l in (0..LANES).filter(|&l| redo[l] != 0) {
+            let one = Lookup {
+                coord: [
+                    f32::from_bits(q.coord[0][l]),
+                    f32::from_bits(q.coord[1][l]),
+                    0.0,
+                ],
+                layer: f32::from_bits(q.layer[l]),
+                offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
+            };
+            let v = self.sample_level_2d(s, &one, rel, Filter::Linear);
+            for c in 0..4 {
+                out[c][l] = f32::from_bits(v[c]);
+            }
+        }
     }
 
     /// Writes the view-swizzled `rows` (raw results of

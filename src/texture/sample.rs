@@ -270,17 +270,31 @@ fn axis_linear(mode: Wrap, u: f32, n: i64) -> (Option<i64>, Option<i64>, f32) {
 /// `x + a * (y - x)` (`x` itself at `a = 0`), each step under the machine's
 /// NaN rule (`exec::ops::NanRule`), so that NaN texels give the same bits
 /// in the per-lane and the batched paths whatever operand order the
-/// compiler picks.
+/// compiler picks. A result that is not NaN had no NaN step (NaN
+/// propagates), so the rule is applied only when the plain result is NaN.
+#[inline(always)]
 pub(super) fn lerp(x: f32, y: f32, a: f32) -> f32 {
-    use crate::exec::ops::{NanRule, Ruled};
     if a == 0.0 {
         return x;
     }
+    let r = x + a * (y - x);
+    if r.is_nan() {
+        return lerp_ruled(x, y, a);
+    }
+    r
+}
+
+/// [`lerp`]'s steps each under the NaN rule.
+#[cold]
+#[inline(never)]
+fn lerp_ruled(x: f32, y: f32, a: f32) -> f32 {
+    use crate::exec::ops::{NanRule, Ruled};
     let d = Ruled::f32(y - x, [y, x]);
     let t = Ruled::f32(a * d, [a, d]);
     Ruled::f32(x + t, [x, t])
 }
 
+#[inline(always)]
 fn lerp4(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
     [
         lerp(x[0], y[0], a),
@@ -481,6 +495,7 @@ impl Bound<'_> {
     /// [`Self::sample_level_general`], without its per-axis loops and
     /// optional-index plumbing (the level's data and row pitch are looked up
     /// once per lookup, not once per tap).
+    #[inline]
     pub(super) fn sample_level_2d(
         &self,
         s: &Sampler,
