@@ -151,17 +151,17 @@ fn axis(mode: Wrap, c: &[u32; LANES], offset: &[u32; LANES], n: u32, unnorm: boo
         outside |= lane_mask(a.i0[l] as u32 >= last as u32);
     }
     if outside != 0 {
-        a.border0 = wrap_row(mode, &mut a.i0, n);
-        a.border1 = wrap_row(mode, &mut a.i1, n);
+        wrap_row(mode, &mut a.i0, &mut a.border0, n);
+        wrap_row(mode, &mut a.i1, &mut a.border1, n);
     }
     a
 }
 /// [`wrap_index`] over a row of indices of an axis of `n` texels: wraps
-/// them in place and returns the border mask (all ones where the index
-/// reads the border; the index is then left as is).
-fn wrap_row(mode: Wrap, i: &mut [i32; LANES], n: u32) -> [u32; LANES] {
+/// them in place and sets `border` (all ones where the index reads the
+/// border; the index is then left as is).
+#[inline(always)]
+fn wrap_row(mode: Wrap, i: &mut [i32; LANES], border: &mut [u32; LANES], n: u32) {
     let last = n as i32 - 1;
-    let mut border = [0u32; LANES];
     let pow2 = n.is_power_of_two();
     // the mirror image -1 - i of a negative index is !i = i ^ (i >> 31)
     let mirror = |v: i32| v ^ (v >> 31);
@@ -210,25 +210,28 @@ fn wrap_row(mode: Wrap, i: &mut [i32; LANES], n: u32) -> [u32; LANES] {
             }
         }
     }
-    border
 }
 
-/// The sample core's `lerp` over the lanes without its NaN rule: the plain steps
-/// `x + a * (y - x)` (`x` where `a = 0`), which vectorize. Their result is
-/// NaN exactly when one of the steps is (NaN propagates) and is `lerp`'s
-/// otherwise; with `CHECK`, the lanes whose result is NaN are marked in
-/// `nan` (the caller redoes them on the general path).
+/// The sample core's `lerp` over the lanes without its NaN rule: the plain
+/// steps `x + a * (y - x)` (`x` where `a = 0`), which vectorize. Their
+/// result is NaN exactly when one of the steps is (NaN propagates) and is
+/// `lerp`'s otherwise.
 #[inline(always)]
-fn lerp_row<const CHECK: bool>(x: &Row, y: &Row, a: &Row, nan: &mut [u32; LANES]) -> Row {
+fn lerp_row(x: &Row, y: &Row, a: &Row) -> Row {
     let mut v = [0f32; LANES];
     for l in 0..LANES {
         let r = x[l] + a[l] * (y[l] - x[l]);
-        if CHECK {
-            nan[l] |= lane_mask(r.is_nan());
-        }
         v[l] = select(lane_mask(a[l] == 0.0), x[l], r);
     }
     v
+}
+
+/// [`lerp_row`] for the four channels of one lane's texels.
+#[inline(always)]
+fn lerp_texel(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
+    let keep = lane_mask(a == 0.0);
+    let f = |c: usize| select(keep, x[c], x[c] + a * (y[c] - x[c]));
+    [f(0), f(1), f(2), f(3)]
 }
 
 /// The addressing inputs of a batch's lanes (what the sample core's
@@ -351,84 +354,88 @@ impl Bound<'_> {
             border_at[3][l] = x.border1[l] | y.border1[l];
             any_border |= y.border0[l] | y.border1[l] | x.border0[l] | x.border1[l];
         }
-        let border = self.border(s).map(f32::from_bits);
-        // lanes where a lerp gave NaN
-        let mut nan = [0u32; LANES];
+        let [r, g, b, a] = self.border(s);
+        let border = [
+            f32::from_bits(r),
+            f32::from_bits(g),
+            f32::from_bits(b),
+            f32::from_bits(a),
+        ];
+        let border_taps = (any_border != 0).then_some(&border_at);
+        let (wx, wy) = (&x.weight, &y.weight);
         match texels {
             Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
                 let (px, _) = data.as_chunks::<4>();
-                let mut word = [[0u32; LANES]; 4];
-                if let Some(top) = complete(px.len(), texels_in_level) {
-                    // every texel a tap reads is at most `top`; a border
-                    // tap's index may be anything, clamped it reads some texel
-                    for t in 0..4 {
-                        for l in 0..LANES {
-                            word[t][l] = u32::from_le_bytes(px[(index[t][l] as usize).min(top)]);
-                        }
-                    }
-                } else {
-                    for t in 0..4 {
-                        for l in 0..LANES {
-                            word[t][l] = px
-                                .get(index[t][l] as usize)
-                                .map_or(0, |b| u32::from_le_bytes(*b));
-                        }
-                    }
-                }
-                let srgb = srgb_to_linear_table();
-                for c in 0..4 {
-                    let mut taps = [[0f32; LANES]; 4];
-                    if texels == Texels::Rgba8Srgb && c < 3 {
-                        for t in 0..4 {
-                            for l in 0..LANES {
-                                taps[t][l] = srgb[(word[t][l] >> (8 * c) & 0xff) as usize];
-                            }
-                        }
-                    } else {
-                        for t in 0..4 {
-                            for l in 0..LANES {
-                                taps[t][l] = unorm8((word[t][l] >> (8 * c) & 0xff) as i32 as f32);
-                            }
-                        }
-                    }
-                    if any_border != 0 {
-                        with_border(&mut taps, &border_at, border[c]);
-                    }
-                    // finite texels and weights: never NaN
-                    out[c] = filter::<false>(&taps, &x.weight, &y.weight, &mut nan);
-                }
+                let top = complete(px.len(), texels_in_level);
+                let word = [
+                    gather_words(px, &index[0], top),
+                    gather_words(px, &index[1], top),
+                    gather_words(px, &index[2], top),
+                    gather_words(px, &index[3], top),
+                ];
+                let srgb = (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table);
+                // finite texels and weights: never NaN
+                out = [
+                    rgba8_channel::<0>(&word, srgb, border_taps, border[0], wx, wy),
+                    rgba8_channel::<8>(&word, srgb, border_taps, border[1], wx, wy),
+                    rgba8_channel::<16>(&word, srgb, border_taps, border[2], wx, wy),
+                    // alpha is UNORM8 in both
+                    rgba8_channel::<24>(&word, None, border_taps, border[3], wx, wy),
+                ];
             }
             Texels::Rgba32Float => {
                 let (px, _) = data.as_chunks::<16>();
-                let mut taps = [[[0f32; LANES]; 4]; 4];
                 let top = complete(px.len(), texels_in_level);
-                for t in 0..4 {
-                    for l in 0..LANES {
+                // lane by lane, the four channels of a texel in one vector
+                let mut texel = [[0f32; 4]; LANES];
+                for l in 0..LANES {
+                    let tap = |t: usize| -> [f32; 4] {
+                        if border_taps.is_some_and(|b| b[t][l] != 0) {
+                            return border;
+                        }
                         let i = index[t][l] as usize;
                         // as for RGBA8
                         let b = match top {
                             Some(top) => &px[i.min(top)],
                             None => px.get(i).unwrap_or(&[0; 16]),
                         };
-                        for c in 0..4 {
-                            let k = 4 * c;
-                            taps[c][t][l] =
-                                f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-                        }
-                    }
+                        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+                        [f(0), f(4), f(8), f(12)]
+                    };
+                    let r0 = lerp_texel(tap(0), tap(1), wx[l]);
+                    let r1 = lerp_texel(tap(2), tap(3), wx[l]);
+                    texel[l] = lerp_texel(r0, r1, wy[l]);
                 }
-                for c in 0..4 {
-                    if any_border != 0 {
-                        with_border(&mut taps[c], &border_at, border[c]);
-                    }
-                    out[c] = filter::<true>(&taps[c], &x.weight, &y.weight, &mut nan);
+                for l in 0..LANES {
+                    out[0][l] = texel[l][0];
+                }
+                for l in 0..LANES {
+                    out[1][l] = texel[l][1];
+                }
+                for l in 0..LANES {
+                    out[2][l] = texel[l][2];
+                }
+                for l in 0..LANES {
+                    out[3][l] = texel[l][3];
+                }
+                // a result that is not NaN had NaN-free steps (NaN
+                // propagates, and a lerp by 0 keeps its first operand):
+                // the general path gives the same bits. NaN lanes (NaN or
+                // infinite texels, a NaN border colour) again on the
+                // general path, whose lerp follows the NaN rule
+                let mut nan = [0u32; LANES];
+                for l in 0..LANES {
+                    nan[l] = lane_mask(
+                        out[0][l].is_nan()
+                            | out[1][l].is_nan()
+                            | out[2][l].is_nan()
+                            | out[3][l].is_nan(),
+                    );
+                }
+                if nan.iter().fold(0, |a, &m| a | m) != 0 {
+                    self.redo_lanes(s, rel, q, &nan, &mut out);
                 }
             }
-        }
-        // NaN lanes (NaN or infinite RGBA32F texels, a NaN border colour)
-        // again on the general path, whose lerp follows the NaN rule
-        if nan.iter().fold(0, |a, &m| a | m) != 0 {
-            self.redo_lanes(s, rel, q, &nan, &mut out);
         }
         out
     }
@@ -468,19 +475,34 @@ impl Bound<'_> {
     /// channel c of `out` is component `order[c]` of the view-swizzled
     /// texel, as [`Self::swizzle`] gives it lane by lane.
     pub(crate) fn write_rows(&self, rows: &Rows, order: [usize; 4], active: u16, out: &mut Reg) {
-        for (c, dst) in out.iter_mut().enumerate() {
-            let src: [u32; LANES] = match self.swizzle[order[c] & 3] {
-                Swizzle::R => rows[0].map(f32::to_bits),
-                Swizzle::G => rows[1].map(f32::to_bits),
-                Swizzle::B => rows[2].map(f32::to_bits),
-                Swizzle::A => rows[3].map(f32::to_bits),
-                Swizzle::Zero => [0; LANES],
-                // these formats are never integer
-                Swizzle::One => [1f32.to_bits(); LANES],
-            };
+        // one call per row (a loop over the rows would vectorize across them)
+        let [x, y, z, w] = out;
+        self.write_row(rows, order[0], active, x);
+        self.write_row(rows, order[1], active, y);
+        self.write_row(rows, order[2], active, z);
+        self.write_row(rows, order[3], active, w);
+    }
+
+    /// One row of [`Self::write_rows`]: component `k` of the view-swizzled texels.
+    #[inline(always)]
+    fn write_row(&self, rows: &Rows, k: usize, active: u16, dst: &mut [u32; LANES]) {
+        let (row, constant) = match self.swizzle[k & 3] {
+            Swizzle::R => (Some(&rows[0]), 0),
+            Swizzle::G => (Some(&rows[1]), 0),
+            Swizzle::B => (Some(&rows[2]), 0),
+            Swizzle::A => (Some(&rows[3]), 0),
+            Swizzle::Zero => (None, 0),
+            // these formats are never integer
+            Swizzle::One => (None, 1f32.to_bits()),
+        };
+        let mut src = [constant; LANES];
+        if let Some(row) = row {
             for l in 0..LANES {
-                dst[l] = if active >> l & 1 == 1 { src[l] } else { dst[l] };
+                src[l] = row[l].to_bits();
             }
+        }
+        for l in 0..LANES {
+            dst[l] = if active >> l & 1 == 1 { src[l] } else { dst[l] };
         }
     }
 }
@@ -501,22 +523,82 @@ fn complete(len: usize, texels: u64) -> Option<usize> {
     (texels > 0 && len as u64 >= texels).then(|| len - 1)
 }
 
-/// Puts the border colour `value` into the taps where `border_at` is set.
+/// One tap's RGBA8 words for every lane: the texel at each index, clamped
+/// to `top` when the level's bytes hold every texel (an index past them
+/// is a border tap's), else zero past the bytes' end.
 #[inline(always)]
-fn with_border(taps: &mut [Row; 4], border_at: &[[u32; LANES]; 4], value: f32) {
-    for (tap, mask) in taps.iter_mut().zip(border_at) {
-        for l in 0..LANES {
-            tap[l] = select(mask[l], value, tap[l]);
+fn gather_words(px: &[[u8; 4]], index: &[u32; LANES], top: Option<usize>) -> [u32; LANES] {
+    let mut w = [0u32; LANES];
+    match top {
+        Some(top) => {
+            for l in 0..LANES {
+                w[l] = u32::from_le_bytes(px[(index[l] as usize).min(top)]);
+            }
+        }
+        None => {
+            for l in 0..LANES {
+                w[l] = px
+                    .get(index[l] as usize)
+                    .map_or(0, |b| u32::from_le_bytes(*b));
+            }
         }
     }
+    w
 }
 
-/// The bilinear filter of one channel: taps 00 and 10 blended by the x
-/// weight, 01 and 11 too, then the two by the y weight (the general path's
-/// order). `CHECK` and `nan` as for [`lerp_row`].
+/// The byte at `SHIFT` of each word, through the sRGB table or as UNORM8.
 #[inline(always)]
-fn filter<const CHECK: bool>(taps: &[Row; 4], wx: &Row, wy: &Row, nan: &mut [u32; LANES]) -> Row {
-    let r0 = lerp_row::<CHECK>(&taps[0], &taps[1], wx, nan);
-    let r1 = lerp_row::<CHECK>(&taps[2], &taps[3], wx, nan);
-    lerp_row::<CHECK>(&r0, &r1, wy, nan)
+fn decode_row<const SHIFT: u32>(word: &[u32; LANES], srgb: Option<&[f32; 256]>) -> Row {
+    let mut r = [0f32; LANES];
+    match srgb {
+        Some(table) => {
+            for l in 0..LANES {
+                r[l] = table[(word[l] >> SHIFT & 0xff) as usize];
+            }
+        }
+        None => {
+            for l in 0..LANES {
+                r[l] = unorm8((word[l] >> SHIFT & 0xff) as i32 as f32);
+            }
+        }
+    }
+    r
+}
+
+/// One channel (the byte at `SHIFT`) of an RGBA8 batch: the four taps
+/// decoded, the border colour `value` where `border_at` says, filtered.
+/// (Calls per tap, not loops over them: a loop over the taps would be
+/// vectorized across them, four lanes of it, instead of across the lanes.)
+#[inline(always)]
+fn rgba8_channel<const SHIFT: u32>(
+    word: &[[u32; LANES]; 4],
+    srgb: Option<&[f32; 256]>,
+    border_at: Option<&[[u32; LANES]; 4]>,
+    value: f32,
+    wx: &Row,
+    wy: &Row,
+) -> Row {
+    let mut taps = [
+        decode_row::<SHIFT>(&word[0], srgb),
+        decode_row::<SHIFT>(&word[1], srgb),
+        decode_row::<SHIFT>(&word[2], srgb),
+        decode_row::<SHIFT>(&word[3], srgb),
+    ];
+    if let Some(at) = border_at {
+        with_border(&mut taps[0], &at[0], value);
+        with_border(&mut taps[1], &at[1], value);
+        with_border(&mut taps[2], &at[2], value);
+        with_border(&mut taps[3], &at[3], value);
+    }
+    let r0 = lerp_row(&taps[0], &taps[1], wx);
+    let r1 = lerp_row(&taps[2], &taps[3], wx);
+    lerp_row(&r0, &r1, wy)
+}
+
+/// Puts the border colour `value` into the lanes of `tap` where `mask` is set.
+#[inline(always)]
+fn with_border(tap: &mut Row, mask: &[u32; LANES], value: f32) {
+    for l in 0..LANES {
+        tap[l] = select(mask[l], value, tap[l]);
+    }
 }

@@ -356,7 +356,13 @@ fn sample_op(
     let batch_ok =
         allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands;
     let order = if sview_family {
-        op.resource_swizzle.map(|c| (c & 3) as usize)
+        let [x, y, z, w] = op.resource_swizzle;
+        [
+            x as usize & 3,
+            y as usize & 3,
+            z as usize & 3,
+            w as usize & 3,
+        ]
     } else {
         [0, 1, 2, 3]
     };
