@@ -40,8 +40,10 @@ fn family(t: TextureTarget) -> Option<Dim> {
 
 impl<'a> Bound<'a> {
     /// Resolves `view` on `tex` for an instruction whose target is `target`
-    /// (UNKNOWN = the texture's own target).
-    #[inline]
+    /// (UNKNOWN = the texture's own target). Inlined: the batch path
+    /// resolves once per instruction, and a `Bound` moved through the
+    /// `Result` is copied in pieces that stall the loads after them.
+    #[inline(always)]
     pub fn resolve(
         tex: &'a Texture,
         view: &View,
