@@ -6,16 +6,21 @@
 //! compiler turns into vector instructions: the coordinate arithmetic, the
 //! wrap of the texel indices (every wrap mode; only REPEAT and
 //! MIRROR_REPEAT on sizes that are not powers of two wrap lane by lane),
-//! the texel addresses, the decode (RGBA8 UNORM by integer ops and a
-//! corrected reciprocal multiply that gives the exact quotient), the
-//! border selection and the lerps. Only the texel loads are per lane: one
-//! checked load per tap (a texel past the end of the level's bytes reads
-//! as zeros, as in the general path).
+//! the texel addresses, the RGBA8 decode (integer ops and a corrected
+//! reciprocal multiply that gives the exact quotient), the border
+//! selection and the lerps. The texel loads are per lane, one per tap,
+//! clamped to the level (a texel past the end of the level's bytes reads as
+//! zeros, as in the general path); RGBA32F texels are filtered lane by lane
+//! with their four channels in one vector. Loops run over the lanes only:
+//! the taps and channels are separate calls, because a loop over them
+//! would be vectorized across them instead.
 //!
 //! Every value is the one [`Bound::sample`] computes for the same lane, by
 //! the same f32 operations in the same order, so the results are the same
-//! bits (differential tests in `tests.rs` compare the two over random and
-//! hostile coordinates, every wrap mode, offsets, arrays and mip filters).
+//! bits; the lerps leave out the NaN rule, and the lanes whose result is
+//! NaN are sampled again on the general path (differential tests in
+//! `tests.rs` compare the two over random and hostile coordinates, every
+//! wrap mode, offsets, arrays, swizzles and mip filters).
 
 use super::format::srgb_to_linear_table;
 use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};

@@ -7,8 +7,9 @@
 //! * [`mod@format`] – [`Format`], decode/encode;
 //! * [`resource`] – [`Texture`] storage and its level layout;
 //! * [`sample`] – the sampling core (addressing, filtering, LOD, cube maps, compare, gather);
-//! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8/RGBA32F views;
-//! * [`exec`] – [`execute`], the adapter the machine calls for texture opcodes;
+//! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8 (UNORM, sRGB) and RGBA32F views;
+//! * [`exec`] – [`execute`], the adapter the machine calls for texture opcodes (and
+//!   [`execute_per_lane`], the same on the per-lane path only);
 //! * [`image`] – [`SharedImage`] and [`image_op`].
 
 #![allow(clippy::needless_range_loop)] // channel loops index parallel arrays
