@@ -262,6 +262,13 @@ impl<'a> BatchLookup<'a> {
     }
 }
 
+/// The sampler and format conditions of [`Bound::batch_fits`] (linear min
+/// and mag filters, a texel layout the batch path decodes), to be tested
+/// before a view is resolved.
+pub(crate) fn batch_may_fit(s: &Sampler, fmt: Format) -> bool {
+    s.min == Filter::Linear && s.mag == Filter::Linear && Texels::of(fmt).is_some()
+}
+
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
@@ -274,9 +281,7 @@ impl Bound<'_> {
         self.shape.dim == Dim::D2
             && !self.shape.msaa
             && self.tex.samples == 1
-            && Texels::of(self.fmt).is_some()
-            && s.min == Filter::Linear
-            && s.mag == Filter::Linear
+            && batch_may_fit(s, self.fmt)
             && w <= MAX_SIDE
             && h <= MAX_SIDE
             && w as u64 * h as u64 * d as u64 <= u32::MAX as u64

@@ -3,7 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
-use super::bilinear::{BatchLookup, Rows, blend_rows};
+use super::bilinear::{BatchLookup, Rows, batch_may_fit, blend_rows};
 use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -566,7 +566,9 @@ fn sampler_ref<'a>(b: &Bindings<'a>, idx: u32) -> &'a Sampler {
 }
 
 /// The view and sampler every active lane uses, when they are one and the
-/// batch path covers them.
+/// batch path covers them. The sampler and format are tested first, so a
+/// view the batch path cannot take is resolved once, by the per-lane path.
+#[inline(always)]
 fn batch_view<'a>(
     b: &Bindings<'a>,
     target: TextureTarget,
@@ -579,6 +581,18 @@ fn batch_view<'a>(
     }
     let first = active.trailing_zeros() as usize;
     let s = sampler_ref(b, sampler[first]);
+    let idx = sview[first] as usize;
+    let Some(Some(tex)) = b.textures.get(idx) else {
+        return Ok(None);
+    };
+    let format = b
+        .views
+        .get(idx)
+        .and_then(|v| v.format)
+        .unwrap_or(tex.format);
+    if !batch_may_fit(s, format) {
+        return Ok(None);
+    }
     Ok(bind(b, target, sview[first])?
         .filter(|bd| bd.batch_fits(s))
         .map(|bd| (bd, s)))
@@ -604,15 +618,10 @@ fn batch_one_level(
         active,
         ..
     } = *inp;
-    if !one_binding(sview, sampler, active) {
-        return Ok(false);
-    }
-    let first = active.trailing_zeros() as usize;
-    let s = sampler_ref(b, sampler[first]);
-    let Some(bd) = bind(b, target, sview[first])? else {
+    let Some((bd, s)) = batch_view(b, target, sview, sampler, active)? else {
         return Ok(false);
     };
-    if !(bd.batch_fits(s) && bd.batch_single_level(s)) {
+    if !bd.batch_single_level(s) {
         return Ok(false);
     }
     let rows = if opcode == Opcode::TXP {
