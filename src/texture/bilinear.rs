@@ -96,6 +96,46 @@ const MAX_SIDE: u32 = 1 << 24;
 /// is exact, with the integer in the low bits.
 const MAGIC: f32 = 12_582_912.0;
 
+/// A per-lane quantity that is one value for every lane (`u32`) or one per
+/// lane (`[u32; LANES]`): the level a lane reads and its sizes. With `u32`
+/// the lane loops see one scalar, as before levels could differ.
+trait PerLane: Copy {
+    /// True for the per-lane form.
+    const PER_LANE: bool;
+    /// The value of lane `l`.
+    fn at(&self, l: usize) -> u32;
+    /// `f` of each value.
+    fn map(&self, f: impl Fn(u32) -> u32) -> Self;
+}
+
+impl PerLane for u32 {
+    const PER_LANE: bool = false;
+    #[inline(always)]
+    fn at(&self, _: usize) -> u32 {
+        *self
+    }
+    #[inline(always)]
+    fn map(&self, f: impl Fn(u32) -> u32) -> u32 {
+        f(*self)
+    }
+}
+
+impl PerLane for [u32; LANES] {
+    const PER_LANE: bool = true;
+    #[inline(always)]
+    fn at(&self, l: usize) -> u32 {
+        self[l]
+    }
+    #[inline(always)]
+    fn map(&self, f: impl Fn(u32) -> u32) -> [u32; LANES] {
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            r[l] = f(self[l]);
+        }
+        r
+    }
+}
+
 /// One axis of a batch's bilinear footprint: the two texel indices of every
 /// lane (meaningful where the lane's `border` mask is clear; elsewhere the
 /// tap reads the border colour) and the weight of the second.
@@ -109,13 +149,17 @@ struct Axis {
 }
 
 /// The sample core's `axis_linear` after its coordinate set-up, over the
-/// lanes: `c` the coordinate, `n` the level's size on this axis.
+/// lanes: `c` the coordinate, `n` the size on this axis of the level each
+/// lane reads (`pow2`: all of them powers of two).
 #[inline(always)]
-fn axis(mode: Wrap, c: &[u32; LANES], offset: &[u32; LANES], n: u32, unnorm: bool) -> Axis {
-    let nf = n as i64 as f32;
-    // the scale (1 in texel units) is exact and never changes a value
-    // (x * 1 = x, NaN aside, and NaN is gone)
-    let scale = if unnorm { 1.0 } else { nf };
+fn axis<N: PerLane>(
+    mode: Wrap,
+    c: &[u32; LANES],
+    offset: &[u32; LANES],
+    n: &N,
+    pow2: bool,
+    unnorm: bool,
+) -> Axis {
     let mirror_clamp = lane_mask(mode == Wrap::MirrorClamp);
     let mut a = Axis {
         i0: [0; LANES],
@@ -124,10 +168,15 @@ fn axis(mode: Wrap, c: &[u32; LANES], offset: &[u32; LANES], n: u32, unnorm: boo
         border1: [0; LANES],
         weight: [0.0; LANES],
     };
-    let last = n as i32 - 1;
     let mut floor = [0f32; LANES];
     let mut big = 0u32;
     for l in 0..LANES {
+        // n ≤ 2^24 (batch_fits): exact in f32, as the sample core's
+        // `n as i64 as f32`
+        let nf = n.at(l) as i32 as f32;
+        // the scale (1 in texel units) is exact and never changes a value
+        // (x * 1 = x, NaN aside, and NaN is gone)
+        let scale = if unnorm { 1.0 } else { nf };
         let t = sanitize_lane(f32::from_bits(c[l])) * scale;
         let u = sanitize_lane(t + offset[l] as i32 as f32);
         // MIRROR_CLAMP: |u| clamped to n (`f32::min` of non-NaN values)
@@ -153,63 +202,71 @@ fn axis(mode: Wrap, c: &[u32; LANES], offset: &[u32; LANES], n: u32, unnorm: boo
     for l in 0..LANES {
         a.i1[l] = a.i0[l] + 1;
         // both indices in [0, n) unless i0 is outside [0, n - 1)
-        outside |= lane_mask(a.i0[l] as u32 >= last as u32);
+        outside |= lane_mask(a.i0[l] as u32 >= n.at(l) - 1);
     }
     if outside != 0 {
-        wrap_row(mode, &mut a.i0, &mut a.border0, n);
-        wrap_row(mode, &mut a.i1, &mut a.border1, n);
+        wrap_row(mode, &mut a.i0, &mut a.border0, n, pow2);
+        wrap_row(mode, &mut a.i1, &mut a.border1, n, pow2);
     }
     a
 }
-/// [`wrap_index`] over a row of indices of an axis of `n` texels: wraps
-/// them in place and sets `border` (all ones where the index reads the
-/// border; the index is then left as is).
+
+/// [`wrap_index`] over a row of indices on axes of `n` texels (per lane;
+/// `pow2`: all of them powers of two): wraps them in place and sets
+/// `border` (all ones where the index reads the border; the index is then
+/// left as is).
 #[inline(always)]
-fn wrap_row(mode: Wrap, i: &mut [i32; LANES], border: &mut [u32; LANES], n: u32) {
-    let last = n as i32 - 1;
-    let pow2 = n.is_power_of_two();
+fn wrap_row<N: PerLane>(
+    mode: Wrap,
+    i: &mut [i32; LANES],
+    border: &mut [u32; LANES],
+    n: &N,
+    pow2: bool,
+) {
+    // n ≤ 2^24 (batch_fits): the last index and the mirror period fit in i32
+    let last = |l: usize| n.at(l) as i32 - 1;
     // the mirror image -1 - i of a negative index is !i = i ^ (i >> 31)
     let mirror = |v: i32| v ^ (v >> 31);
     match mode {
         Wrap::Repeat if pow2 => {
             // rem_euclid by a power of two of a two's-complement index
-            for v in i.iter_mut() {
-                *v &= last;
+            for l in 0..LANES {
+                i[l] &= last(l);
             }
         }
         Wrap::MirrorRepeat if pow2 => {
             // k = i mod 2n, then mirrored in the second half
-            let period = 2 * last + 1;
-            for v in i.iter_mut() {
-                let k = *v & period;
-                *v = if k > last { period - k } else { k };
+            for l in 0..LANES {
+                let period = 2 * last(l) + 1;
+                let k = i[l] & period;
+                i[l] = if k > last(l) { period - k } else { k };
             }
         }
         Wrap::Clamp | Wrap::ClampToEdge => {
-            for v in i.iter_mut() {
-                *v = (*v).max(0).min(last);
+            for l in 0..LANES {
+                i[l] = i[l].max(0).min(last(l));
             }
         }
         Wrap::ClampToBorder | Wrap::MirrorClamp => {
             for l in 0..LANES {
-                border[l] = lane_mask(i[l] as u32 > last as u32);
+                border[l] = lane_mask(i[l] as u32 > last(l) as u32);
             }
         }
         Wrap::MirrorClampToEdge => {
-            for v in i.iter_mut() {
-                *v = mirror(*v).min(last);
+            for l in 0..LANES {
+                i[l] = mirror(i[l]).min(last(l));
             }
         }
         Wrap::MirrorClampToBorder => {
             for l in 0..LANES {
                 let j = mirror(i[l]);
-                border[l] = lane_mask(j > last);
+                border[l] = lane_mask(j > last(l));
                 i[l] = j;
             }
         }
         Wrap::Repeat | Wrap::MirrorRepeat => {
             for l in 0..LANES {
-                if let Some(w) = wrap_index(mode, i[l] as i64, n as i64) {
+                if let Some(w) = wrap_index(mode, i[l] as i64, n.at(l) as i64) {
                     i[l] = w as i32;
                 }
             }
@@ -324,19 +381,45 @@ impl Bound<'_> {
     /// computes them at that level: each lane's raw (unswizzled) result.
     /// Only for views and samplers where [`Self::batch_fits`].
     pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
+        self.lookups(s, rel, q)
+    }
+
+    /// [`Self::bilinear_batch`] with each lane at its own view level
+    /// `rel[l]` (the levels of mipmapped lookups).
+    pub(crate) fn bilinear_levels(&self, s: &Sampler, rel: &[u32; LANES], q: &BatchLookup) -> Rows {
+        self.lookups(s, *rel, q)
+    }
+
+    /// The lookups of [`Self::bilinear_batch`] (`rel` one level) and
+    /// [`Self::bilinear_levels`] (a level per lane).
+    #[inline(always)]
+    fn lookups<N: PerLane>(&self, s: &Sampler, rel: N, q: &BatchLookup) -> Rows {
         let mut out = [[0f32; LANES]; 4];
         let Some(texels) = Texels::of(self.fmt) else {
             return out;
         };
-        let level = self.first_level + rel;
-        let (w, h, d) = self.tex.level_dims(level);
-        let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
-        // the level's bytes hold every texel (else a texel past their end
-        // reads as zeros, as in the general path)
-        let texels_in_level = w as u64 * h as u64 * d as u64;
+        // each lane's level, its size and bytes
+        let level = rel.map(|r| self.first_level + r);
+        let (w0, h0, d) = self.tex.level_dims(level.at(0));
+        let w = level.map(|k| self.tex.level_dims(k).0);
+        let h = level.map(|k| self.tex.level_dims(k).1);
+        let mut pow2 = true;
+        for l in 0..LANES {
+            pow2 &= w.at(l).is_power_of_two() & h.at(l).is_power_of_two();
+        }
+        let (pow2_x, pow2_y) = if N::PER_LANE {
+            (pow2, pow2)
+        } else {
+            (w0.is_power_of_two(), h0.is_power_of_two())
+        };
+        let data =
+            |l: usize| -> &[u8] { self.tex.levels.get(level.at(l) as usize).map_or(&[], |v| v) };
+        // one level: its bytes hold every texel? (else a texel past their
+        // end reads as zeros, as in the general path)
+        let texels_in_level = w0 as u64 * h0 as u64 * d as u64;
         let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], q.coord[0], q.offset[0], w, unnorm);
-        let y = axis(s.wrap[1], q.coord[1], q.offset[1], h, unnorm);
+        let x = axis(s.wrap[0], q.coord[0], q.offset[0], &w, pow2_x, unnorm);
+        let y = axis(s.wrap[1], q.coord[1], q.offset[1], &h, pow2_y, unnorm);
         let z = self.slices(q.layer);
         // texel index of each tap (t = 00, 10, 01, 11 as (x, y) index
         // pairs), in u32: below w * h * d ≤ 2^32 where the tap reads a texel
@@ -347,13 +430,13 @@ impl Bound<'_> {
         let mut any_border = 0u32;
         for l in 0..LANES {
             let row0 = z[l]
-                .wrapping_mul(h)
+                .wrapping_mul(h.at(l))
                 .wrapping_add(y.i0[l] as u32)
-                .wrapping_mul(w);
+                .wrapping_mul(w.at(l));
             let row1 = z[l]
-                .wrapping_mul(h)
+                .wrapping_mul(h.at(l))
                 .wrapping_add(y.i1[l] as u32)
-                .wrapping_mul(w);
+                .wrapping_mul(w.at(l));
             index[0][l] = row0.wrapping_add(x.i0[l] as u32);
             index[1][l] = row0.wrapping_add(x.i1[l] as u32);
             index[2][l] = row1.wrapping_add(x.i0[l] as u32);
@@ -375,14 +458,27 @@ impl Bound<'_> {
         let (wx, wy) = (&x.weight, &y.weight);
         match texels {
             Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
-                let (px, _) = data.as_chunks::<4>();
-                let top = complete(px.len(), texels_in_level);
-                let word = [
-                    gather_words(px, &index[0], top),
-                    gather_words(px, &index[1], top),
-                    gather_words(px, &index[2], top),
-                    gather_words(px, &index[3], top),
-                ];
+                let word = if N::PER_LANE {
+                    let mut px: [&[[u8; 4]]; LANES] = [&[]; LANES];
+                    for l in 0..LANES {
+                        px[l] = data(l).as_chunks::<4>().0;
+                    }
+                    [
+                        gather_words_per_lane(&px, &index[0]),
+                        gather_words_per_lane(&px, &index[1]),
+                        gather_words_per_lane(&px, &index[2]),
+                        gather_words_per_lane(&px, &index[3]),
+                    ]
+                } else {
+                    let (px, _) = data(0).as_chunks::<4>();
+                    let top = complete(px.len(), texels_in_level);
+                    [
+                        gather_words(px, &index[0], top),
+                        gather_words(px, &index[1], top),
+                        gather_words(px, &index[2], top),
+                        gather_words(px, &index[3], top),
+                    ]
+                };
                 let srgb = (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table);
                 // finite texels and weights: never NaN
                 out = [
@@ -394,11 +490,20 @@ impl Bound<'_> {
                 ];
             }
             Texels::Rgba32Float => {
-                let (px, _) = data.as_chunks::<16>();
-                let top = complete(px.len(), texels_in_level);
+                let (px0, _) = data(0).as_chunks::<16>();
+                let top = if N::PER_LANE {
+                    None
+                } else {
+                    complete(px0.len(), texels_in_level)
+                };
                 // lane by lane, the four channels of a texel in one vector
                 let mut texel = [[0f32; 4]; LANES];
                 for l in 0..LANES {
+                    let px = if N::PER_LANE {
+                        data(l).as_chunks::<16>().0
+                    } else {
+                        px0
+                    };
                     let tap = |t: usize| -> [f32; 4] {
                         if border_taps.is_some_and(|b| b[t][l] != 0) {
                             return border;
@@ -443,7 +548,8 @@ impl Bound<'_> {
                     );
                 }
                 if nan.iter().fold(0, |a, &m| a | m) != 0 {
-                    self.redo_lanes(s, rel, q, &nan, &mut out);
+                    let rel = std::array::from_fn(|l| rel.at(l));
+                    self.redo_lanes(s, &rel, q, &nan, &mut out);
                 }
             }
         }
@@ -457,7 +563,7 @@ impl Bound<'_> {
     fn redo_lanes(
         &self,
         s: &Sampler,
-        rel: u32,
+        rel: &[u32; LANES],
         q: &BatchLookup,
         redo: &[u32; LANES],
         out: &mut Rows,
@@ -472,7 +578,7 @@ impl Bound<'_> {
                 layer: f32::from_bits(q.layer[l]),
                 offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
             };
-            let v = self.sample_level_2d(s, &one, rel, Filter::Linear);
+            let v = self.sample_level_2d(s, &one, rel[l], Filter::Linear);
             for c in 0..4 {
                 out[c][l] = f32::from_bits(v[c]);
             }
@@ -517,15 +623,6 @@ impl Bound<'_> {
     }
 }
 
-/// Copies the lanes of `src` set in `mask` into `dst`.
-pub(crate) fn blend_rows(dst: &mut Rows, src: &Rows, mask: u16) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        for l in 0..LANES {
-            d[l] = if mask >> l & 1 == 1 { s[l] } else { d[l] };
-        }
-    }
-}
-
 /// The last texel index of a level's bytes when they hold all its
 /// `texels` (`len` texels' worth of them).
 #[inline(always)]
@@ -552,6 +649,19 @@ fn gather_words(px: &[[u8; 4]], index: &[u32; LANES], top: Option<usize>) -> [u3
                     .map_or(0, |b| u32::from_le_bytes(*b));
             }
         }
+    }
+    w
+}
+
+/// [`gather_words`] with each lane reading its own level's texels `px[l]`
+/// (zero past their end).
+#[inline(always)]
+fn gather_words_per_lane(px: &[&[[u8; 4]]; LANES], index: &[u32; LANES]) -> [u32; LANES] {
+    let mut w = [0u32; LANES];
+    for l in 0..LANES {
+        w[l] = px[l]
+            .get(index[l] as usize)
+            .map_or(0, |b| u32::from_le_bytes(*b));
     }
     w
 }

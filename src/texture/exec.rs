@@ -3,7 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
-use super::bilinear::{BatchLookup, Rows, batch_may_fit, blend_rows};
+use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -369,10 +369,10 @@ fn sample_op(
     if batch_ok && batch_one_level(binder.b, binder.target, opc, c0, inp, order, out)? {
         return Ok(());
     }
-    // the batch path with mipmaps (after the lanes' LODs)
+    // the batch path with mipmaps (after the lanes' LODs): a view it
+    // takes here has several levels (else batch_one_level took it)
     let batch = if batch_ok {
         batch_view(binder.b, binder.target, sview, sampler, active)?
-            .filter(|(bd, s)| !bd.batch_single_level(s))
     } else {
         None
     };
@@ -521,22 +521,32 @@ fn sample_op(
                 }
             }
         }
-        let by_level = |mask: u16, step: u32, into: &mut Rows| {
-            let mut left = mask;
-            while left != 0 {
-                let rel = level[left.trailing_zeros() as usize];
-                let group = (0..LANES)
-                    .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
-                    .fold(0u16, |m, l| m | 1 << l);
-                blend_rows(into, &bd.bilinear_batch(s, rel + step, &q), group);
-                left &= !group;
+        // one pass at each lane's level, one more at the next level for
+        // the blended lanes (one level for all: the single-level lookups)
+        let lookups = |level: &[u32; LANES]| -> Rows {
+            if level.iter().all(|&l| l == level[0]) {
+                bd.bilinear_batch(s, level[0], &q)
+            } else {
+                bd.bilinear_levels(s, level, &q)
             }
         };
-        let mut raw = [[0f32; LANES]; 4];
-        by_level(active, 0, &mut raw);
+        // lanes whose result is not used read the level of the first lane
+        // that is (so that one level for all is found more often)
+        let same_as = |mask: u16, level: &mut [u32; LANES]| {
+            let first = level[mask.trailing_zeros() as usize];
+            for l in (0..LANES).filter(|&l| mask >> l & 1 == 0) {
+                level[l] = first;
+            }
+        };
+        same_as(active, &mut level);
+        let mut raw = lookups(&level);
         if blended != 0 {
-            let mut next = [[0f32; LANES]; 4];
-            by_level(blended, 1, &mut next);
+            let mut up = level;
+            for l in 0..LANES {
+                up[l] += 1;
+            }
+            same_as(blended, &mut up);
+            let next = lookups(&up);
             for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
                 for c in 0..4 {
                     raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
@@ -593,9 +603,14 @@ fn batch_view<'a>(
     if !batch_may_fit(s, format) {
         return Ok(None);
     }
-    Ok(bind(b, target, sview[first])?
-        .filter(|bd| bd.batch_fits(s))
-        .map(|bd| (bd, s)))
+    // no Option combinators: each is a call that moves the Bound
+    let Some(bd) = bind(b, target, sview[first])? else {
+        return Ok(None);
+    };
+    if !bd.batch_fits(s) {
+        return Ok(None);
+    }
+    Ok(Some((bd, s)))
 }
 
 /// The batch path when one level serves every LOD (no mipmapping, or a
