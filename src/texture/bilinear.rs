@@ -1,16 +1,36 @@
 //! Bilinear sampling of a batch of lanes at once, for the views the machine
 //! samples most: 2D (array, RECT) views of RGBA8 UNORM, RGBA8 sRGB and
-//! RGBA32F textures, one sample per texel, linear filtering. The coordinate
-//! arithmetic, the wrap of in-range indices, the decode and the lerps run
-//! over arrays of [`LANES`] values (vector instructions); only the texel
-//! loads and the rare out-of-range wraps are per lane. Every operation is
-//! the one [`Bound::sample`] performs for the same lane, in the same order,
-//! so the results are the same bits (tests in `tests.rs` compare the two
-//! over random and hostile coordinates).
+//! RGBA32F textures, one sample per texel, linear filtering.
+//!
+//! Everything is structure-of-arrays over the [`LANES`] lanes, in loops the
+//! compiler turns into vector instructions: the coordinate arithmetic, the
+//! wrap of the texel indices (every wrap mode; only REPEAT and
+//! MIRROR_REPEAT on sizes that are not powers of two wrap lane by lane),
+//! the texel addresses, the RGBA8 decode (integer ops and a corrected
+//! reciprocal multiply that gives the exact quotient), the border
+//! selection and the lerps. The texel loads are per lane, one per tap,
+//! clamped to the level (a texel past the end of the level's bytes reads as
+//! zeros, as in the general path); RGBA32F texels are filtered lane by lane
+//! with their four channels in one vector. Loops run over the lanes only:
+//! the taps and channels are separate calls, because a loop over them
+//! would be vectorized across them instead.
+//!
+//! Every value is the one [`Bound::sample`] computes for the same lane, by
+//! the same f32 operations in the same order, so the results are the same
+//! bits; the lerps leave out the NaN rule, and the lanes whose result is
+//! NaN are sampled again on the general path (differential tests in
+//! `tests.rs` compare the two over random and hostile coordinates, every
+//! wrap mode, offsets, arrays, swizzles and mip filters).
 
-use super::format::{UNORM8, srgb_to_linear_table};
-use super::sample::{Bound, lerp, sanitize, wrap_index};
-use super::{Dim, Filter, Format, LANES, MipFilter, Sampler, Wrap};
+use super::format::srgb_to_linear_table;
+use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};
+use super::{Dim, Filter, Format, LANES, MipFilter, Reg, Sampler, Swizzle, Wrap};
+
+/// One f32 per lane.
+pub(crate) type Row = [f32; LANES];
+
+/// The four channels (r, g, b, a) of a batch's results, one row each.
+pub(crate) type Rows = [Row; 4];
 
 /// The texel layouts the batch path decodes itself.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,121 +54,294 @@ impl Texels {
     }
 }
 
+/// `byte / 255` rounded once, as the UNORM8 decode table holds it: the
+/// quotient's reciprocal estimate `q = v * (1/255)` corrected by one
+/// Newton step on the exact residual `v - 255 q` (two fused multiply-adds).
+/// Exact for every byte (`unorm8_by_reciprocal_is_exact` in the tests); a
+/// multiply and two FMAs instead of a division.
+#[inline(always)]
+pub(super) fn unorm8(v: f32) -> f32 {
+    const R: f32 = 1.0 / 255.0;
+    let q = v * R;
+    let e = (-q).mul_add(255.0, v);
+    e.mul_add(R, q)
+}
+
+/// All ones in the lanes where `cond` holds.
+#[inline(always)]
+fn lane_mask(cond: bool) -> u32 {
+    (cond as u32).wrapping_neg()
+}
+
+/// `a` where `mask` is all ones, `b` where it is zero (bitwise, no branch).
+#[inline(always)]
+fn select(mask: u32, a: f32, b: f32) -> f32 {
+    f32::from_bits(a.to_bits() & mask | b.to_bits() & !mask)
+}
+
+/// The sample core's `sanitize` without a branch: NaN gives +0, the rest
+/// is clamped to ±`COORD_LIMIT` by the same compares as `f32::clamp`.
+#[inline(always)]
+fn sanitize_lane(u: f32) -> f32 {
+    let u = f32::from_bits(u.to_bits() & lane_mask(!u.is_nan()));
+    let u = if u < -COORD_LIMIT { -COORD_LIMIT } else { u };
+    if u > COORD_LIMIT { COORD_LIMIT } else { u }
+}
+
+/// The widest and highest level the batch path samples: 2^24 texels, the
+/// coordinate limit, so that every index and the mirror period fit in i32.
+const MAX_SIDE: u32 = 1 << 24;
+
+/// 1.5 * 2^23: an integer-valued f32 of magnitude below 2^22 plus this
+/// is exact, with the integer in the low bits.
+const MAGIC: f32 = 12_582_912.0;
+
+/// A per-lane quantity that is one value for every lane (`u32`) or one per
+/// lane (`[u32; LANES]`): the level a lane reads and its sizes. With `u32`
+/// the lane loops see one scalar, as before levels could differ.
+trait PerLane: Copy {
+    /// True for the per-lane form.
+    const PER_LANE: bool;
+    /// The value of lane `l`.
+    fn at(&self, l: usize) -> u32;
+    /// `f` of each value.
+    fn map(&self, f: impl Fn(u32) -> u32) -> Self;
+}
+
+impl PerLane for u32 {
+    const PER_LANE: bool = false;
+    #[inline(always)]
+    fn at(&self, _: usize) -> u32 {
+        *self
+    }
+    #[inline(always)]
+    fn map(&self, f: impl Fn(u32) -> u32) -> u32 {
+        f(*self)
+    }
+}
+
+impl PerLane for [u32; LANES] {
+    const PER_LANE: bool = true;
+    #[inline(always)]
+    fn at(&self, l: usize) -> u32 {
+        self[l]
+    }
+    #[inline(always)]
+    fn map(&self, f: impl Fn(u32) -> u32) -> [u32; LANES] {
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            r[l] = f(self[l]);
+        }
+        r
+    }
+}
+
 /// One axis of a batch's bilinear footprint: the two texel indices of every
-/// lane (meaningful where `valid0`/`valid1` is set; elsewhere the tap reads
-/// the border) and the weight of the second.
+/// lane (meaningful where the lane's `border` mask is clear; elsewhere the
+/// tap reads the border colour) and the weight of the second.
 struct Axis {
     i0: [i32; LANES],
     i1: [i32; LANES],
-    valid0: [bool; LANES],
-    valid1: [bool; LANES],
-    weight: [f32; LANES],
+    /// all ones where the index reads the border
+    border0: [u32; LANES],
+    border1: [u32; LANES],
+    weight: Row,
 }
 
-/// [`super::sample`]'s `axis_linear` after its coordinate set-up, over the
-/// lanes: `c` the coordinate, `n` the level's size on this axis.
-fn axis(mode: Wrap, c: &[f32; LANES], offset: &[i32; LANES], n: u32, unnorm: bool) -> Axis {
-    let nf = n as i64 as f32;
-    let mut i0 = [0i32; LANES];
-    let mut weight = [0f32; LANES];
-    let mut outside = false;
+/// The sample core's `axis_linear` after its coordinate set-up, over the
+/// lanes: `c` the coordinate, `n` the size on this axis of the level each
+/// lane reads (`pow2`: all of them powers of two).
+#[inline(always)]
+fn axis<N: PerLane>(
+    mode: Wrap,
+    c: &[u32; LANES],
+    offset: &[u32; LANES],
+    n: &N,
+    pow2: bool,
+    unnorm: bool,
+) -> Axis {
+    let mirror_clamp = lane_mask(mode == Wrap::MirrorClamp);
+    let mut a = Axis {
+        i0: [0; LANES],
+        i1: [0; LANES],
+        border0: [0; LANES],
+        border1: [0; LANES],
+        weight: [0.0; LANES],
+    };
+    let mut floor = [0f32; LANES];
+    let mut big = 0u32;
     for l in 0..LANES {
-        let c = sanitize(c[l]);
-        let t = if unnorm { c } else { c * nf };
-        let u = sanitize(t + offset[l] as f32);
-        let u = if mode == Wrap::MirrorClamp {
-            u.abs().min(nf)
-        } else {
-            u
-        };
+        // n ≤ 2^24 (batch_fits): exact in f32, as the sample core's
+        // `n as i64 as f32`
+        let nf = n.at(l) as i32 as f32;
+        // the scale (1 in texel units) is exact and never changes a value
+        // (x * 1 = x, NaN aside, and NaN is gone)
+        let scale = if unnorm { 1.0 } else { nf };
+        let t = sanitize_lane(f32::from_bits(c[l])) * scale;
+        let u = sanitize_lane(t + offset[l] as i32 as f32);
+        // MIRROR_CLAMP: |u| clamped to n (`f32::min` of non-NaN values)
+        let m = u.abs();
+        let m = if nf < m { nf } else { m };
+        let u = select(mirror_clamp, m, u);
         let x = u - 0.5;
         let f = x.floor();
-        weight[l] = x - f;
-        // |f| ≤ 2^24 + 1 after the sanitizing: exact in i32
-        i0[l] = f as i32;
-        outside |= i0[l] < 0 || i0[l] >= n as i32 - 1;
+        a.weight[l] = x - f;
+        floor[l] = f;
+        // the integer f, for |f| < 2^22: f + 1.5 * 2^23 is exact and its
+        // bits are those of 1.5 * 2^23 plus f (for larger f, see below)
+        a.i0[l] = ((f + MAGIC).to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
+        big |= lane_mask(f.abs() >= 4_194_304.0);
     }
-    let mut i1 = [0i32; LANES];
+    if big != 0 {
+        // some |f| in [2^22, 2^24] (the sanitizing bounds it): exact in i32
+        for l in 0..LANES {
+            a.i0[l] = floor[l] as i32;
+        }
+    }
+    let mut outside = 0u32;
     for l in 0..LANES {
-        i1[l] = i0[l] + 1;
+        a.i1[l] = a.i0[l] + 1;
+        // both indices in [0, n) unless i0 is outside [0, n - 1)
+        outside |= lane_mask(a.i0[l] as u32 >= n.at(l) - 1);
     }
-    let mut a = Axis {
-        i0,
-        i1,
-        valid0: [true; LANES],
-        valid1: [true; LANES],
-        weight,
-    };
-    if !outside {
-        return a;
-    }
-    // some footprint leaves the level: the wrap rule (`wrap_index`), over
-    // the lanes for the common modes, lane by lane for the others
-    let last = n as i32 - 1;
-    match mode {
-        Wrap::Repeat if n.is_power_of_two() => {
-            // rem_euclid by a power of two of a two's-complement index
-            a.i0 = a.i0.map(|i| i & last);
-            a.i1 = a.i1.map(|i| i & last);
-        }
-        Wrap::Clamp | Wrap::ClampToEdge => {
-            a.i0 = a.i0.map(|i| i.clamp(0, last));
-            a.i1 = a.i1.map(|i| i.clamp(0, last));
-        }
-        Wrap::ClampToBorder => {
-            a.valid0 = a.i0.map(|i| (0..=last).contains(&i));
-            a.valid1 = a.i1.map(|i| (0..=last).contains(&i));
-        }
-        _ => {
-            for l in 0..LANES {
-                for (i, v) in [
-                    (&mut a.i0[l], &mut a.valid0[l]),
-                    (&mut a.i1[l], &mut a.valid1[l]),
-                ] {
-                    match wrap_index(mode, *i as i64, n as i64) {
-                        Some(w) => *i = w as i32,
-                        None => *v = false,
-                    }
-                }
-            }
-        }
+    if outside != 0 {
+        wrap_row(mode, &mut a.i0, &mut a.border0, n, pow2);
+        wrap_row(mode, &mut a.i1, &mut a.border1, n, pow2);
     }
     a
 }
 
-/// `lerp` of the sampling core over the lanes of one channel.
+/// [`wrap_index`] over a row of indices on axes of `n` texels (per lane;
+/// `pow2`: all of them powers of two): wraps them in place and sets
+/// `border` (all ones where the index reads the border; the index is then
+/// left as is).
 #[inline(always)]
-fn lerp_lanes(x: &[f32; LANES], y: &[f32; LANES], a: &[f32; LANES]) -> [f32; LANES] {
+fn wrap_row<N: PerLane>(
+    mode: Wrap,
+    i: &mut [i32; LANES],
+    border: &mut [u32; LANES],
+    n: &N,
+    pow2: bool,
+) {
+    // n ≤ 2^24 (batch_fits): the last index and the mirror period fit in i32
+    let last = |l: usize| n.at(l) as i32 - 1;
+    // the mirror image -1 - i of a negative index is !i = i ^ (i >> 31)
+    let mirror = |v: i32| v ^ (v >> 31);
+    match mode {
+        Wrap::Repeat if pow2 => {
+            // rem_euclid by a power of two of a two's-complement index
+            for l in 0..LANES {
+                i[l] &= last(l);
+            }
+        }
+        Wrap::MirrorRepeat if pow2 => {
+            // k = i mod 2n, then mirrored in the second half
+            for l in 0..LANES {
+                let period = 2 * last(l) + 1;
+                let k = i[l] & period;
+                i[l] = if k > last(l) { period - k } else { k };
+            }
+        }
+        Wrap::Clamp | Wrap::ClampToEdge => {
+            for l in 0..LANES {
+                i[l] = i[l].max(0).min(last(l));
+            }
+        }
+        Wrap::ClampToBorder | Wrap::MirrorClamp => {
+            for l in 0..LANES {
+                border[l] = lane_mask(i[l] as u32 > last(l) as u32);
+            }
+        }
+        Wrap::MirrorClampToEdge => {
+            for l in 0..LANES {
+                i[l] = mirror(i[l]).min(last(l));
+            }
+        }
+        Wrap::MirrorClampToBorder => {
+            for l in 0..LANES {
+                let j = mirror(i[l]);
+                border[l] = lane_mask(j > last(l));
+                i[l] = j;
+            }
+        }
+        Wrap::Repeat | Wrap::MirrorRepeat => {
+            for l in 0..LANES {
+                if let Some(w) = wrap_index(mode, i[l] as i64, n.at(l) as i64) {
+                    i[l] = w as i32;
+                }
+            }
+        }
+    }
+}
+
+/// The sample core's `lerp` over the lanes without its NaN rule: the plain
+/// steps `x + a * (y - x)` (`x` where `a = 0`), which vectorize. Their
+/// result is NaN exactly when one of the steps is (NaN propagates) and is
+/// `lerp`'s otherwise.
+#[inline(always)]
+fn lerp_row(x: &Row, y: &Row, a: &Row) -> Row {
     let mut v = [0f32; LANES];
     for l in 0..LANES {
-        v[l] = lerp(x[l], y[l], a[l]);
+        let r = x[l] + a[l] * (y[l] - x[l]);
+        v[l] = select(lane_mask(a[l] == 0.0), x[l], r);
     }
     v
 }
 
-/// The addressing inputs of a batch's lanes (what [`super::sample::Lookup`]
-/// holds for one lane, for a 2D view).
-pub(crate) struct BatchLookup {
-    /// s and t (normalized or texel units)
-    pub coord: [[f32; LANES]; 2],
-    /// array layer coordinate (ignored for non-array views)
-    pub layer: [f32; LANES],
+/// [`lerp_row`] for the four channels of one lane's texels.
+#[inline(always)]
+fn lerp_texel(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
+    let keep = lane_mask(a == 0.0);
+    let f = |c: usize| select(keep, x[c], x[c] + a * (y[c] - x[c]));
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// The addressing inputs of a batch's lanes (what the sample core's
+/// `Lookup` holds for one lane, for a 2D view), as register rows.
+pub(crate) struct BatchLookup<'a> {
+    /// s and t (normalized or texel units), f32 bits
+    pub coord: [&'a [u32; LANES]; 2],
+    /// array layer coordinate, f32 bits (ignored for non-array views)
+    pub layer: &'a [u32; LANES],
     /// integer texel offsets on s and t
-    pub offset: [[i32; LANES]; 2],
+    pub offset: [&'a [u32; LANES]; 2],
+}
+
+impl<'a> BatchLookup<'a> {
+    /// s, t and the layer from x, y and z of `coords`; the offsets from x
+    /// and y of `offsets`.
+    pub fn of(coords: &'a Reg, offsets: &'a Reg) -> BatchLookup<'a> {
+        BatchLookup {
+            coord: [&coords[0], &coords[1]],
+            layer: &coords[2],
+            offset: [&offsets[0], &offsets[1]],
+        }
+    }
+}
+
+/// The sampler and format conditions of [`Bound::batch_fits`] (linear min
+/// and mag filters, a texel layout the batch path decodes), to be tested
+/// before a view is resolved.
+pub(crate) fn batch_may_fit(s: &Sampler, fmt: Format) -> bool {
+    s.min == Filter::Linear && s.mag == Filter::Linear && Texels::of(fmt).is_some()
 }
 
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
-    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F texture
-    /// with one sample per texel, sampled with linear min and mag filters.
+    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F
+    /// texture with one sample per texel, sampled with linear min and mag
+    /// filters, at most [`MAX_SIDE`] texels wide and high, whose texel
+    /// indices fit in 32 bits.
     pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
+        let (w, h, d) = self.tex.level_dims(self.first_level);
         self.shape.dim == Dim::D2
             && !self.shape.msaa
             && self.tex.samples == 1
-            && Texels::of(self.fmt).is_some()
-            && s.min == Filter::Linear
-            && s.mag == Filter::Linear
+            && batch_may_fit(s, self.fmt)
+            && w <= MAX_SIDE
+            && h <= MAX_SIDE
+            && w as u64 * h as u64 * d as u64 <= u32::MAX as u64
     }
 
     /// True when every LOD selects the view's first level (no mipmapping,
@@ -168,83 +361,364 @@ impl Bound<'_> {
         }
     }
 
-    /// Bilinear lookups at view level `rel` for the lanes set in `mask` at
-    /// `q`'s coordinates, layers and offsets, exactly as [`Self::sample`]
-    /// computes them;
-    /// writes each lane's raw (unswizzled) result to `out` (other lanes
-    /// untouched). Only for views and samplers where [`Self::batch_fits`].
-    pub(crate) fn bilinear_batch(
-        &self,
-        s: &Sampler,
-        rel: u32,
-        mask: u16,
-        q: &BatchLookup,
-        out: &mut [[u32; 4]; LANES],
-    ) {
-        let Some(texels) = Texels::of(self.fmt) else {
-            return;
-        };
-        let level = self.first_level + rel;
-        let (w, h, d) = self.tex.level_dims(level);
-        let data: &[u8] = self.tex.levels.get(level as usize).map_or(&[], |v| v);
-        let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], &q.coord[0], &q.offset[0], w, unnorm);
-        let y = axis(s.wrap[1], &q.coord[1], &q.offset[1], h, unnorm);
-        let border = self.border(s).map(f32::from_bits);
-        let bpt = match texels {
-            Texels::Rgba8Unorm | Texels::Rgba8Srgb => 4,
-            Texels::Rgba32Float => 16,
-        };
-        let srgb = srgb_to_linear_table();
-        // the values of the four taps, channel-major: tap[t][c][lane]
-        // (t = 00, 10, 01, 11 as (x, y) index pairs)
-        let mut tap = [[[0f32; LANES]; 4]; 4];
+    /// [`Self::layer_of`] over the lanes: each lane's absolute slice.
+    fn slices(&self, layer: &[u32; LANES]) -> [u32; LANES] {
+        if !self.shape.array {
+            return [self.first_layer; LANES];
+        }
+        let top = (self.nlayers.max(1) - 1) as f32;
+        let mut z = [0u32; LANES];
         for l in 0..LANES {
-            if mask >> l & 1 == 0 {
-                continue;
-            }
-            let z = self.layer_of(q.layer[l]);
-            let pairs = [
-                (x.i0[l], x.valid0[l], y.i0[l], y.valid0[l]),
-                (x.i1[l], x.valid1[l], y.i0[l], y.valid0[l]),
-                (x.i0[l], x.valid0[l], y.i1[l], y.valid1[l]),
-                (x.i1[l], x.valid1[l], y.i1[l], y.valid1[l]),
-            ];
-            for (t, &(i, vi, j, vj)) in pairs.iter().enumerate() {
-                let v = if !(vi && vj) {
-                    border
-                } else if i as u32 >= w || j as u32 >= h || z >= d {
-                    [0.0; 4]
-                } else {
-                    let at =
-                        ((z as usize * h as usize + j as usize) * w as usize + i as usize) * bpt;
-                    match (data.get(at..at + bpt), texels) {
-                        (Some(b), Texels::Rgba8Unorm) => {
-                            [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize])
-                        }
-                        (Some(b), Texels::Rgba8Srgb) => [
-                            srgb[b[0] as usize],
-                            srgb[b[1] as usize],
-                            srgb[b[2] as usize],
-                            UNORM8[b[3] as usize],
-                        ],
-                        (Some(b), Texels::Rgba32Float) => [0, 4, 8, 12]
-                            .map(|k| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]])),
-                        (None, _) => [0.0; 4],
+            let c = f32::from_bits(layer[l]);
+            let r = if c.is_nan() { 0.0 } else { c.round_ties_even() };
+            z[l] = self.first_layer + r.clamp(0.0, top) as u32;
+        }
+        z
+    }
+
+    /// Bilinear lookups at view level `rel` for every lane at `q`'s
+    /// coordinates, layers and offsets, exactly as [`Self::sample`]
+    /// computes them at that level: each lane's raw (unswizzled) result.
+    /// Only for views and samplers where [`Self::batch_fits`].
+    pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
+        self.lookups(s, rel, q)
+    }
+
+    /// [`Self::bilinear_batch`] with each lane at its own view level
+    /// `rel[l]` (the levels of mipmapped lookups).
+    pub(crate) fn bilinear_levels(&self, s: &Sampler, rel: &[u32; LANES], q: &BatchLookup) -> Rows {
+        self.lookups(s, *rel, q)
+    }
+
+    /// The lookups of [`Self::bilinear_batch`] (`rel` one level) and
+    /// [`Self::bilinear_levels`] (a level per lane).
+    #[inline(always)]
+    fn lookups<N: PerLane>(&self, s: &Sampler, rel: N, q: &BatchLookup) -> Rows {
+        let mut out = [[0f32; LANES]; 4];
+        let Some(texels) = Texels::of(self.fmt) else {
+            return out;
+        };
+        // each lane's level, its size and bytes
+        let level = rel.map(|r| self.first_level + r);
+        let (w0, h0, d) = self.tex.level_dims(level.at(0));
+        let w = level.map(|k| self.tex.level_dims(k).0);
+        let h = level.map(|k| self.tex.level_dims(k).1);
+        let mut pow2 = true;
+        for l in 0..LANES {
+            pow2 &= w.at(l).is_power_of_two() & h.at(l).is_power_of_two();
+        }
+        let (pow2_x, pow2_y) = if N::PER_LANE {
+            (pow2, pow2)
+        } else {
+            (w0.is_power_of_two(), h0.is_power_of_two())
+        };
+        let data =
+            |l: usize| -> &[u8] { self.tex.levels.get(level.at(l) as usize).map_or(&[], |v| v) };
+        // one level: its bytes hold every texel? (else a texel past their
+        // end reads as zeros, as in the general path)
+        let texels_in_level = w0 as u64 * h0 as u64 * d as u64;
+        let unnorm = !s.normalized || self.shape.rect;
+        let x = axis(s.wrap[0], q.coord[0], q.offset[0], &w, pow2_x, unnorm);
+        let y = axis(s.wrap[1], q.coord[1], q.offset[1], &h, pow2_y, unnorm);
+        let z = self.slices(q.layer);
+        // texel index of each tap (t = 00, 10, 01, 11 as (x, y) index
+        // pairs), in u32: below w * h * d ≤ 2^32 where the tap reads a texel
+        // (batch_fits); border taps may wrap around, they are replaced.
+        // And where each tap reads the border.
+        let mut index = [[0u32; LANES]; 4];
+        let mut border_at = [[0u32; LANES]; 4];
+        let mut any_border = 0u32;
+        for l in 0..LANES {
+            let row0 = z[l]
+                .wrapping_mul(h.at(l))
+                .wrapping_add(y.i0[l] as u32)
+                .wrapping_mul(w.at(l));
+            let row1 = z[l]
+                .wrapping_mul(h.at(l))
+                .wrapping_add(y.i1[l] as u32)
+                .wrapping_mul(w.at(l));
+            index[0][l] = row0.wrapping_add(x.i0[l] as u32);
+            index[1][l] = row0.wrapping_add(x.i1[l] as u32);
+            index[2][l] = row1.wrapping_add(x.i0[l] as u32);
+            index[3][l] = row1.wrapping_add(x.i1[l] as u32);
+            border_at[0][l] = x.border0[l] | y.border0[l];
+            border_at[1][l] = x.border1[l] | y.border0[l];
+            border_at[2][l] = x.border0[l] | y.border1[l];
+            border_at[3][l] = x.border1[l] | y.border1[l];
+            any_border |= y.border0[l] | y.border1[l] | x.border0[l] | x.border1[l];
+        }
+        let [r, g, b, a] = self.border(s);
+        let border = [
+            f32::from_bits(r),
+            f32::from_bits(g),
+            f32::from_bits(b),
+            f32::from_bits(a),
+        ];
+        let border_taps = (any_border != 0).then_some(&border_at);
+        let (wx, wy) = (&x.weight, &y.weight);
+        match texels {
+            Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
+                let word = if N::PER_LANE {
+                    let mut px: [&[[u8; 4]]; LANES] = [&[]; LANES];
+                    for l in 0..LANES {
+                        px[l] = data(l).as_chunks::<4>().0;
                     }
+                    [
+                        gather_words_per_lane(&px, &index[0]),
+                        gather_words_per_lane(&px, &index[1]),
+                        gather_words_per_lane(&px, &index[2]),
+                        gather_words_per_lane(&px, &index[3]),
+                    ]
+                } else {
+                    let (px, _) = data(0).as_chunks::<4>();
+                    let top = complete(px.len(), texels_in_level);
+                    [
+                        gather_words(px, &index[0], top),
+                        gather_words(px, &index[1], top),
+                        gather_words(px, &index[2], top),
+                        gather_words(px, &index[3], top),
+                    ]
                 };
-                for c in 0..4 {
-                    tap[t][c][l] = v[c];
+                let srgb = (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table);
+                // finite texels and weights: never NaN
+                out = [
+                    rgba8_channel::<0>(&word, srgb, border_taps, border[0], wx, wy),
+                    rgba8_channel::<8>(&word, srgb, border_taps, border[1], wx, wy),
+                    rgba8_channel::<16>(&word, srgb, border_taps, border[2], wx, wy),
+                    // alpha is UNORM8 in both
+                    rgba8_channel::<24>(&word, None, border_taps, border[3], wx, wy),
+                ];
+            }
+            Texels::Rgba32Float => {
+                let (px0, _) = data(0).as_chunks::<16>();
+                let top = if N::PER_LANE {
+                    None
+                } else {
+                    complete(px0.len(), texels_in_level)
+                };
+                // lane by lane, the four channels of a texel in one vector
+                let mut texel = [[0f32; 4]; LANES];
+                for l in 0..LANES {
+                    let px = if N::PER_LANE {
+                        data(l).as_chunks::<16>().0
+                    } else {
+                        px0
+                    };
+                    let tap = |t: usize| -> [f32; 4] {
+                        if border_taps.is_some_and(|b| b[t][l] != 0) {
+                            return border;
+                        }
+                        let i = index[t][l] as usize;
+                        // as for RGBA8
+                        let b = match top {
+                            Some(top) => &px[i.min(top)],
+                            None => px.get(i).unwrap_or(&[0; 16]),
+                        };
+                        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+                        [f(0), f(4), f(8), f(12)]
+                    };
+                    let r0 = lerp_texel(tap(0), tap(1), wx[l]);
+                    let r1 = lerp_texel(tap(2), tap(3), wx[l]);
+                    texel[l] = lerp_texel(r0, r1, wy[l]);
+                }
+                for l in 0..LANES {
+                    out[0][l] = texel[l][0];
+                }
+                for l in 0..LANES {
+                    out[1][l] = texel[l][1];
+                }
+                for l in 0..LANES {
+                    out[2][l] = texel[l][2];
+                }
+                for l in 0..LANES {
+                    out[3][l] = texel[l][3];
+                }
+                // a result that is not NaN had NaN-free steps (NaN
+                // propagates, and a lerp by 0 keeps its first operand):
+                // the general path gives the same bits. NaN lanes (NaN or
+                // infinite texels, a NaN border colour) again on the
+                // general path, whose lerp follows the NaN rule
+                let mut nan = [0u32; LANES];
+                for l in 0..LANES {
+                    nan[l] = lane_mask(
+                        out[0][l].is_nan()
+                            | out[1][l].is_nan()
+                            | out[2][l].is_nan()
+                            | out[3][l].is_nan(),
+                    );
+                }
+                if nan.iter().fold(0, |a, &m| a | m) != 0 {
+                    let rel = std::array::from_fn(|l| rel.at(l));
+                    self.redo_lanes(s, &rel, q, &nan, &mut out);
                 }
             }
         }
-        for c in 0..4 {
-            let r0 = lerp_lanes(&tap[0][c], &tap[1][c], &x.weight);
-            let r1 = lerp_lanes(&tap[2][c], &tap[3][c], &x.weight);
-            let v = lerp_lanes(&r0, &r1, &y.weight);
-            for l in (0..LANES).filter(|&l| mask >> l & 1 == 1) {
-                out[l][c] = v[l].to_bits();
+        out
+    }
+
+    /// The lanes set in `redo` of [`Self::bilinear_batch`]'s `out`, on the
+    /// general path.
+    #[cold]
+    #[inline(never)]
+    fn redo_lanes(
+        &self,
+        s: &Sampler,
+        rel: &[u32; LANES],
+        q: &BatchLookup,
+        redo: &[u32; LANES],
+        out: &mut Rows,
+    ) {
+        for l in (0..LANES).filter(|&l| redo[l] != 0) {
+            let one = Lookup {
+                coord: [
+                    f32::from_bits(q.coord[0][l]),
+                    f32::from_bits(q.coord[1][l]),
+                    0.0,
+                ],
+                layer: f32::from_bits(q.layer[l]),
+                offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
+            };
+            let v = self.sample_level_2d(s, &one, rel[l], Filter::Linear);
+            for c in 0..4 {
+                out[c][l] = f32::from_bits(v[c]);
             }
         }
+    }
+
+    /// Writes the view-swizzled `rows` (raw results of
+    /// [`Self::bilinear_batch`]) to the lanes of `out` set in `active`,
+    /// through `order` (the SVIEW operand's swizzle, or the identity):
+    /// channel c of `out` is component `order[c]` of the view-swizzled
+    /// texel, as [`Self::swizzle`] gives it lane by lane.
+    pub(crate) fn write_rows(&self, rows: &Rows, order: [usize; 4], active: u16, out: &mut Reg) {
+        // one call per row (a loop over the rows would vectorize across them)
+        let [x, y, z, w] = out;
+        self.write_row(rows, order[0], active, x);
+        self.write_row(rows, order[1], active, y);
+        self.write_row(rows, order[2], active, z);
+        self.write_row(rows, order[3], active, w);
+    }
+
+    /// One row of [`Self::write_rows`]: component `k` of the view-swizzled texels.
+    #[inline(always)]
+    fn write_row(&self, rows: &Rows, k: usize, active: u16, dst: &mut [u32; LANES]) {
+        let (row, constant) = match self.swizzle[k & 3] {
+            Swizzle::R => (Some(&rows[0]), 0),
+            Swizzle::G => (Some(&rows[1]), 0),
+            Swizzle::B => (Some(&rows[2]), 0),
+            Swizzle::A => (Some(&rows[3]), 0),
+            Swizzle::Zero => (None, 0),
+            // these formats are never integer
+            Swizzle::One => (None, 1f32.to_bits()),
+        };
+        let mut src = [constant; LANES];
+        if let Some(row) = row {
+            for l in 0..LANES {
+                src[l] = row[l].to_bits();
+            }
+        }
+        for l in 0..LANES {
+            dst[l] = if active >> l & 1 == 1 { src[l] } else { dst[l] };
+        }
+    }
+}
+
+/// The last texel index of a level's bytes when they hold all its
+/// `texels` (`len` texels' worth of them).
+#[inline(always)]
+fn complete(len: usize, texels: u64) -> Option<usize> {
+    (texels > 0 && len as u64 >= texels).then(|| len - 1)
+}
+
+/// One tap's RGBA8 words for every lane: the texel at each index, clamped
+/// to `top` when the level's bytes hold every texel (an index past them
+/// is a border tap's), else zero past the bytes' end.
+#[inline(always)]
+fn gather_words(px: &[[u8; 4]], index: &[u32; LANES], top: Option<usize>) -> [u32; LANES] {
+    let mut w = [0u32; LANES];
+    match top {
+        Some(top) => {
+            for l in 0..LANES {
+                w[l] = u32::from_le_bytes(px[(index[l] as usize).min(top)]);
+            }
+        }
+        None => {
+            for l in 0..LANES {
+                w[l] = px
+                    .get(index[l] as usize)
+                    .map_or(0, |b| u32::from_le_bytes(*b));
+            }
+        }
+    }
+    w
+}
+
+/// [`gather_words`] with each lane reading its own level's texels `px[l]`
+/// (zero past their end).
+#[inline(always)]
+fn gather_words_per_lane(px: &[&[[u8; 4]]; LANES], index: &[u32; LANES]) -> [u32; LANES] {
+    let mut w = [0u32; LANES];
+    for l in 0..LANES {
+        w[l] = px[l]
+            .get(index[l] as usize)
+            .map_or(0, |b| u32::from_le_bytes(*b));
+    }
+    w
+}
+
+/// The byte at `SHIFT` of each word, through the sRGB table or as UNORM8.
+#[inline(always)]
+fn decode_row<const SHIFT: u32>(word: &[u32; LANES], srgb: Option<&[f32; 256]>) -> Row {
+    let mut r = [0f32; LANES];
+    match srgb {
+        Some(table) => {
+            for l in 0..LANES {
+                r[l] = table[(word[l] >> SHIFT & 0xff) as usize];
+            }
+        }
+        None => {
+            for l in 0..LANES {
+                r[l] = unorm8((word[l] >> SHIFT & 0xff) as i32 as f32);
+            }
+        }
+    }
+    r
+}
+
+/// One channel (the byte at `SHIFT`) of an RGBA8 batch: the four taps
+/// decoded, the border colour `value` where `border_at` says, filtered.
+/// (Calls per tap, not loops over them: a loop over the taps would be
+/// vectorized across them, four lanes of it, instead of across the lanes.)
+#[inline(always)]
+fn rgba8_channel<const SHIFT: u32>(
+    word: &[[u32; LANES]; 4],
+    srgb: Option<&[f32; 256]>,
+    border_at: Option<&[[u32; LANES]; 4]>,
+    value: f32,
+    wx: &Row,
+    wy: &Row,
+) -> Row {
+    let mut taps = [
+        decode_row::<SHIFT>(&word[0], srgb),
+        decode_row::<SHIFT>(&word[1], srgb),
+        decode_row::<SHIFT>(&word[2], srgb),
+        decode_row::<SHIFT>(&word[3], srgb),
+    ];
+    if let Some(at) = border_at {
+        with_border(&mut taps[0], &at[0], value);
+        with_border(&mut taps[1], &at[1], value);
+        with_border(&mut taps[2], &at[2], value);
+        with_border(&mut taps[3], &at[3], value);
+    }
+    let r0 = lerp_row(&taps[0], &taps[1], wx);
+    let r1 = lerp_row(&taps[2], &taps[3], wx);
+    lerp_row(&r0, &r1, wy)
+}
+
+/// Puts the border colour `value` into the lanes of `tap` where `mask` is set.
+#[inline(always)]
+fn with_border(tap: &mut Row, mask: &[u32; LANES], value: f32) {
+    for l in 0..LANES {
+        tap[l] = select(mask[l], value, tap[l]);
     }
 }

@@ -3,7 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
-use super::bilinear::BatchLookup;
+use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use crate::enums::TextureTarget;
@@ -88,19 +88,29 @@ impl<'a> Binder<'a, '_> {
         {
             return Ok(bd);
         }
-        let bd = match self.b.textures.get(idx as usize) {
-            Some(Some(tex)) => {
-                let default = View::default();
-                let view = self.b.views.get(idx as usize).unwrap_or(&default);
-                Some(
-                    Bound::resolve(tex, view, self.target)
-                        .map_err(|e| format!("texture {idx}: {e}"))?,
-                )
-            }
-            _ => None,
-        };
+        let bd = bind(self.b, self.target, idx)?;
         self.last = Some((idx, bd));
         Ok(bd)
+    }
+}
+
+/// Texture `idx` of `b` resolved for `target` with its view (`None` when
+/// unbound).
+#[inline(always)]
+fn bind<'a>(
+    b: &Bindings<'a>,
+    target: TextureTarget,
+    idx: u32,
+) -> Result<Option<Bound<'a>>, String> {
+    match b.textures.get(idx as usize) {
+        Some(Some(tex)) => {
+            let default = View::default();
+            let view = b.views.get(idx as usize).unwrap_or(&default);
+            Bound::resolve(tex, view, target)
+                .map(Some)
+                .map_err(|e| format!("texture {idx}: {e}"))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -169,6 +179,19 @@ pub struct TexInputs<'a> {
 /// The texture unit executes one texture/sampling opcode over the lanes.
 pub fn execute(b: &Bindings, op: &TexOp, inp: &TexInputs, out: &mut Reg) -> Result<(), String> {
     execute_with(b, op, inp, out, true)
+}
+
+/// [`execute`] with every lookup on the per-lane general path
+/// ([`Bound::sample`] for each lane): the reference the batched bilinear
+/// path is tested against, and the baseline `benches/texture.rs` measures
+/// it against. Same results, bit for bit, as [`execute`].
+pub fn execute_per_lane(
+    b: &Bindings,
+    op: &TexOp,
+    inp: &TexInputs,
+    out: &mut Reg,
+) -> Result<(), String> {
+    execute_with(b, op, inp, out, false)
 }
 
 /// [`execute`]; `allow_batch` false keeps every lookup on the per-lane
@@ -316,6 +339,43 @@ fn sample_op(
             op.target
         ));
     }
+    // Plain filtered lookups (no compare, gather or query) of one view with
+    // one sampler that the batch path covers: all lanes at once. With
+    // every operand the opcode reads present (else the general path
+    // reports the missing one).
+    let plain = !shape.shadow
+        && !matches!(
+            opc,
+            O::SAMPLE_C | O::SAMPLE_C_LZ | O::TG4 | O::GATHER4 | O::LODQ | O::LOD
+        );
+    let operands = match opc {
+        O::SAMPLE_B | O::TXB2 | O::TXL2 | O::SAMPLE_L => 2,
+        O::TXD | O::SAMPLE_D => 3,
+        _ => 1,
+    };
+    let batch_ok =
+        allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands;
+    let order = if sview_family {
+        let [x, y, z, w] = op.resource_swizzle;
+        [
+            x as usize & 3,
+            y as usize & 3,
+            z as usize & 3,
+            w as usize & 3,
+        ]
+    } else {
+        [0, 1, 2, 3]
+    };
+    if batch_ok && batch_one_level(binder.b, binder.target, opc, c0, inp, order, out)? {
+        return Ok(());
+    }
+    // the batch path with mipmaps (after the lanes' LODs): a view it
+    // takes here has several levels (else batch_one_level took it)
+    let batch = if batch_ok {
+        batch_view(binder.b, binder.target, sview, sampler, active)?
+    } else {
+        None
+    };
     let mut lanes = [LaneIn::default(); LANES];
     for (l, li) in lanes.iter_mut().enumerate() {
         let mut v = [f(c0[0][l]), f(c0[1][l]), f(c0[2][l]), f(c0[3][l])];
@@ -410,111 +470,194 @@ fn sample_op(
         };
         (lambda, lod)
     };
-    // Plain filtered lookups (no compare, gather or query) of one view with
-    // one sampler that the batch path covers: all lanes at once.
-    let plain = !shape.shadow
-        && !matches!(
-            opc,
-            O::SAMPLE_C | O::SAMPLE_C_LZ | O::TG4 | O::GATHER4 | O::LODQ | O::LOD
-        );
-    if allow_batch && plain && shape.dim == Dim::D2 && active != 0 {
-        let first = active.trailing_zeros() as usize;
-        let same = (0..LANES).all(|l| {
-            active >> l & 1 == 0 || (sview[l] == sview[first] && sampler[l] == sampler[first])
-        });
-        let s = sampler_of(binder.b, sampler[first]);
-        if same
-            && let Some(bd) = binder.get(sview[first])?
-            && bd.batch_fits(&s)
-        {
-            let mut q = BatchLookup {
-                coord: [[0.0; LANES]; 2],
-                layer: [0.0; LANES],
-                offset: [[0; LANES]; 2],
+    if let Some((bd, s)) = batch {
+        // mipmapped: the levels' lookups over the lanes that read them
+        let projected;
+        let q = if opc == O::TXP {
+            projected = project(c0);
+            BatchLookup::of(&projected, offsets)
+        } else {
+            BatchLookup::of(c0, offsets)
+        };
+        // Each lane's LOD; a lane with the bits of the previous active
+        // lane's derivatives and LOD input reuses its LOD (the lambda of a
+        // 2D view reads only those).
+        let mut lod = [0f32; LANES];
+        let mut prev: Option<usize> = None;
+        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+            let same = |p: usize| {
+                let bits = |v: &[f32; 3]| v.map(f32::to_bits);
+                bits(&ddx[p]) == bits(&ddx[l])
+                    && bits(&ddy[p]) == bits(&ddy[l])
+                    && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
             };
-            for l in 0..LANES {
-                for a in 0..2 {
-                    q.coord[a][l] = lanes[l].coord[a];
-                    q.offset[a][l] = offsets[a][l] as i32;
-                }
-                q.layer[l] = lanes[l].layer;
-            }
-            let mut raw = [[0u32; 4]; LANES];
-            if bd.batch_single_level(&s) {
-                bd.bilinear_batch(&s, 0, active, &q, &mut raw);
-            } else {
-                // Each lane's LOD; a lane with the bits of the previous
-                // active lane's derivatives and LOD input reuses its LOD
-                // (the lambda of a 2D view reads only those).
-                let mut lod = [0f32; LANES];
-                let mut prev: Option<usize> = None;
-                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                    let same = |p: usize| {
-                        let bits = |v: &[f32; 3]| v.map(f32::to_bits);
-                        bits(&ddx[p]) == bits(&ddx[l])
-                            && bits(&ddy[p]) == bits(&ddy[l])
-                            && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
-                    };
-                    lod[l] = match prev {
-                        Some(p) if same(p) => lod[p],
-                        _ => lod_of(&bd, &s, l).1,
-                    };
-                    prev = Some(l);
-                }
-                // The level each lane reads first, and for mip LINEAR the
-                // lanes that blend with the next level by `frac`
-                // ([`Bound::sample`]'s choices).
-                let last = bd.nlevels - 1;
-                let mut level = [0u32; LANES];
-                let mut frac = [0f32; LANES];
-                let mut blended: u16 = 0;
-                for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                    let lod = lod[l];
-                    if s.mip == MipFilter::Nearest {
-                        level[l] = bd.nearest_level(lod);
-                    } else if !(lod.is_nan() || lod <= 0.0) {
-                        let f0 = lod.floor();
-                        if f0 >= last as f32 {
-                            level[l] = last;
-                        } else {
-                            level[l] = f0 as u32;
-                            frac[l] = lod - f0;
-                            if frac[l] != 0.0 {
-                                blended |= 1 << l;
-                            }
-                        }
-                    }
-                }
-                let by_level = |mask: u16, step: u32, into: &mut [[u32; 4]; LANES]| {
-                    let mut left = mask;
-                    while left != 0 {
-                        let rel = level[left.trailing_zeros() as usize];
-                        let group = (0..LANES)
-                            .filter(|&l| left >> l & 1 == 1 && level[l] == rel)
-                            .fold(0u16, |m, l| m | 1 << l);
-                        bd.bilinear_batch(&s, rel + step, group, &q, into);
-                        left &= !group;
-                    }
-                };
-                by_level(active, 0, &mut raw);
-                if blended != 0 {
-                    let mut next = [[0u32; 4]; LANES];
-                    by_level(blended, 1, &mut next);
-                    for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
-                        for c in 0..4 {
-                            let (a, b) = (f32::from_bits(raw[l][c]), f32::from_bits(next[l][c]));
-                            raw[l][c] = lerp(a, b, frac[l]).to_bits();
-                        }
-                    }
-                }
-            }
-            for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-                put(op, out, l, bd.swizzle(raw[l]));
-            }
-            return Ok(());
+            lod[l] = match prev {
+                Some(p) if same(p) => lod[p],
+                _ => lod_of(&bd, s, l).1,
+            };
+            prev = Some(l);
         }
+        // The level each lane reads first, and for mip LINEAR the lanes
+        // that blend with the next level by `frac` ([`Bound::sample`]'s
+        // choices).
+        let last = bd.nlevels - 1;
+        let mut level = [0u32; LANES];
+        let mut frac = [0f32; LANES];
+        let mut blended: u16 = 0;
+        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+            let lod = lod[l];
+            if s.mip == MipFilter::Nearest {
+                level[l] = bd.nearest_level(lod);
+            } else if !(lod.is_nan() || lod <= 0.0) {
+                let f0 = lod.floor();
+                if f0 >= last as f32 {
+                    level[l] = last;
+                } else {
+                    level[l] = f0 as u32;
+                    frac[l] = lod - f0;
+                    if frac[l] != 0.0 {
+                        blended |= 1 << l;
+                    }
+                }
+            }
+        }
+        // one pass at each lane's level, one more at the next level for
+        // the blended lanes (one level for all: the single-level lookups)
+        let lookups = |level: &[u32; LANES]| -> Rows {
+            if level.iter().all(|&l| l == level[0]) {
+                bd.bilinear_batch(s, level[0], &q)
+            } else {
+                bd.bilinear_levels(s, level, &q)
+            }
+        };
+        // lanes whose result is not used read the level of the first lane
+        // that is (so that one level for all is found more often)
+        let same_as = |mask: u16, level: &mut [u32; LANES]| {
+            let first = level[mask.trailing_zeros() as usize];
+            for l in (0..LANES).filter(|&l| mask >> l & 1 == 0) {
+                level[l] = first;
+            }
+        };
+        same_as(active, &mut level);
+        let mut raw = lookups(&level);
+        if blended != 0 {
+            let mut up = level;
+            for l in 0..LANES {
+                up[l] += 1;
+            }
+            same_as(blended, &mut up);
+            let next = lookups(&up);
+            for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
+                for c in 0..4 {
+                    raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
+                }
+            }
+        }
+        bd.write_rows(&raw, order, active, out);
+        return Ok(());
     }
     sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out)
+}
+
+/// True when every active lane names the same view and sampler.
+fn one_binding(sview: &[u32; LANES], sampler: &[u32; LANES], active: u16) -> bool {
+    let first = active.trailing_zeros() as usize;
+    let mut differ = 0u32;
+    for l in 0..LANES {
+        let other = (sview[l] != sview[first]) | (sampler[l] != sampler[first]);
+        differ |= (other as u32) & (active >> l & 1) as u32;
+    }
+    differ == 0
+}
+
+/// The sampler of `b` at `idx` (the default one past the bound ones).
+fn sampler_ref<'a>(b: &Bindings<'a>, idx: u32) -> &'a Sampler {
+    b.samplers.get(idx as usize).unwrap_or(&Sampler::DEFAULT)
+}
+
+/// The view and sampler every active lane uses, when they are one and the
+/// batch path covers them. The sampler and format are tested first, so a
+/// view the batch path cannot take is resolved once, by the per-lane path.
+#[inline(always)]
+fn batch_view<'a>(
+    b: &Bindings<'a>,
+    target: TextureTarget,
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    active: u16,
+) -> Result<Option<(Bound<'a>, &'a Sampler)>, String> {
+    if !one_binding(sview, sampler, active) {
+        return Ok(None);
+    }
+    let first = active.trailing_zeros() as usize;
+    let s = sampler_ref(b, sampler[first]);
+    let idx = sview[first] as usize;
+    let Some(Some(tex)) = b.textures.get(idx) else {
+        return Ok(None);
+    };
+    let format = b
+        .views
+        .get(idx)
+        .and_then(|v| v.format)
+        .unwrap_or(tex.format);
+    if !batch_may_fit(s, format) {
+        return Ok(None);
+    }
+    // no Option combinators: each is a call that moves the Bound
+    let Some(bd) = bind(b, target, sview[first])? else {
+        return Ok(None);
+    };
+    if !bd.batch_fits(s) {
+        return Ok(None);
+    }
+    Ok(Some((bd, s)))
+}
+
+/// The batch path when one level serves every LOD (no mipmapping, or a
+/// view of one level): the lanes' results written through `order` (see
+/// [`Bound::write_rows`]) without any LOD. `Ok(false)` when the lanes'
+/// view and sampler are not one that the batch path covers so.
+fn batch_one_level(
+    b: &Bindings,
+    target: TextureTarget,
+    opcode: Opcode,
+    c0: &Reg,
+    inp: &TexInputs,
+    order: [usize; 4],
+    out: &mut Reg,
+) -> Result<bool, String> {
+    let TexInputs {
+        sview,
+        sampler,
+        offsets,
+        active,
+        ..
+    } = *inp;
+    let Some((bd, s)) = batch_view(b, target, sview, sampler, active)? else {
+        return Ok(false);
+    };
+    if !bd.batch_single_level(s) {
+        return Ok(false);
+    }
+    let rows = if opcode == Opcode::TXP {
+        bd.bilinear_batch(s, 0, &BatchLookup::of(&project(c0), offsets))
+    } else {
+        bd.bilinear_batch(s, 0, &BatchLookup::of(c0, offsets))
+    };
+    bd.write_rows(&rows, order, active, out);
+    Ok(true)
+}
+
+/// TXP's coordinates: x, y and z of `c0` divided by its w, as bits (w
+/// as is).
+fn project(c0: &Reg) -> Reg {
+    let mut p = *c0;
+    for c in 0..3 {
+        for l in 0..LANES {
+            p[c][l] = (f(c0[c][l]) / f(c0[3][l])).to_bits();
+        }
+    }
+    p
 }
 
 /// The general per-lane loop of [`sample_op`].

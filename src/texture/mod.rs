@@ -7,8 +7,9 @@
 //! * [`mod@format`] – [`Format`], decode/encode;
 //! * [`resource`] – [`Texture`] storage and its level layout;
 //! * [`sample`] – the sampling core (addressing, filtering, LOD, cube maps, compare, gather);
-//! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8/RGBA32F views;
-//! * [`exec`] – [`execute`], the adapter the machine calls for texture opcodes;
+//! * `bilinear` – the same bilinear lookups over a batch of lanes for 2D RGBA8 (UNORM, sRGB) and RGBA32F views;
+//! * [`exec`] – [`execute`], the adapter the machine calls for texture opcodes (and
+//!   [`execute_per_lane`], the same on the per-lane path only);
 //! * [`image`] – [`SharedImage`] and [`image_op`].
 
 #![allow(clippy::needless_range_loop)] // channel loops index parallel arrays
@@ -26,7 +27,7 @@ mod tests;
 use crate::enums::{ReturnType, TextureTarget};
 pub use crate::exec::LANES;
 use crate::opcode::Opcode;
-pub use exec::{TexInputs, execute};
+pub use exec::{TexInputs, execute, execute_per_lane};
 pub use format::Format;
 pub use image::{SharedImage, image_op};
 pub use resource::{MAX_TEXTURE_BYTES, Texture};
@@ -178,23 +179,28 @@ pub struct Sampler {
     pub max_anisotropy: u32,
 }
 
+impl Sampler {
+    /// The shader_test.md defaults ([`Sampler::default`]).
+    pub const DEFAULT: Sampler = Sampler {
+        wrap: [Wrap::ClampToEdge; 3],
+        min: Filter::Nearest,
+        mag: Filter::Nearest,
+        mip: MipFilter::None,
+        lod_bias: 0.0,
+        min_lod: 0.0,
+        max_lod: 1000.0,
+        compare: None,
+        border: [0; 4],
+        normalized: true,
+        seamless_cube: true,
+        max_anisotropy: 1,
+    };
+}
+
 impl Default for Sampler {
     /// The shader_test.md defaults.
     fn default() -> Sampler {
-        Sampler {
-            wrap: [Wrap::ClampToEdge; 3],
-            min: Filter::Nearest,
-            mag: Filter::Nearest,
-            mip: MipFilter::None,
-            lod_bias: 0.0,
-            min_lod: 0.0,
-            max_lod: 1000.0,
-            compare: None,
-            border: [0; 4],
-            normalized: true,
-            seamless_cube: true,
-            max_anisotropy: 1,
-        }
+        Sampler::DEFAULT
     }
 }
 

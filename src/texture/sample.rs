@@ -14,7 +14,7 @@ use std::ops::Neg;
 
 /// Coordinates beyond this magnitude (in texels) are clamped to it before
 /// addressing (NaN coordinates address as 0).
-const COORD_LIMIT: f32 = 16_777_216.0;
+pub(super) const COORD_LIMIT: f32 = 16_777_216.0;
 
 /// A view resolved against the texture it names, plus the coordinate shape
 /// the instruction uses.
@@ -40,7 +40,10 @@ fn family(t: TextureTarget) -> Option<Dim> {
 
 impl<'a> Bound<'a> {
     /// Resolves `view` on `tex` for an instruction whose target is `target`
-    /// (UNKNOWN = the texture's own target).
+    /// (UNKNOWN = the texture's own target). Inlined: the batch path
+    /// resolves once per instruction, and a `Bound` moved through the
+    /// `Result` is copied in pieces that stall the loads after them.
+    #[inline(always)]
     pub fn resolve(
         tex: &'a Texture,
         view: &View,
@@ -71,7 +74,7 @@ impl<'a> Bound<'a> {
             ));
         }
         let fmt = view.format.unwrap_or(tex.format);
-        if fmt.bytes_per_texel() != tex.format.bytes_per_texel() {
+        if fmt != tex.format && fmt.bytes_per_texel() != tex.format.bytes_per_texel() {
             return Err(format!(
                 "view format {fmt} has {} bytes per texel, the texture's {} has {}",
                 fmt.bytes_per_texel(),
@@ -269,17 +272,31 @@ fn axis_linear(mode: Wrap, u: f32, n: i64) -> (Option<i64>, Option<i64>, f32) {
 /// `x + a * (y - x)` (`x` itself at `a = 0`), each step under the machine's
 /// NaN rule (`exec::ops::NanRule`), so that NaN texels give the same bits
 /// in the per-lane and the batched paths whatever operand order the
-/// compiler picks.
+/// compiler picks. A result that is not NaN had no NaN step (NaN
+/// propagates), so the rule is applied only when the plain result is NaN.
+#[inline(always)]
 pub(super) fn lerp(x: f32, y: f32, a: f32) -> f32 {
-    use crate::exec::ops::{NanRule, Ruled};
     if a == 0.0 {
         return x;
     }
+    let r = x + a * (y - x);
+    if r.is_nan() {
+        return lerp_ruled(x, y, a);
+    }
+    r
+}
+
+/// [`lerp`]'s steps each under the NaN rule.
+#[cold]
+#[inline(never)]
+fn lerp_ruled(x: f32, y: f32, a: f32) -> f32 {
+    use crate::exec::ops::{NanRule, Ruled};
     let d = Ruled::f32(y - x, [y, x]);
     let t = Ruled::f32(a * d, [a, d]);
     Ruled::f32(x + t, [x, t])
 }
 
+#[inline(always)]
 fn lerp4(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
     [
         lerp(x[0], y[0], a),
@@ -480,6 +497,7 @@ impl Bound<'_> {
     /// [`Self::sample_level_general`], without its per-axis loops and
     /// optional-index plumbing (the level's data and row pitch are looked up
     /// once per lookup, not once per tap).
+    #[inline]
     pub(super) fn sample_level_2d(
         &self,
         s: &Sampler,

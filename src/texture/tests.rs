@@ -1807,6 +1807,11 @@ fn sample_2d_fast_path_matches_general_path() {
             for b in lv.iter_mut() {
                 *b = rng.next() as u8;
             }
+            // a level whose bytes end early (texels past them read zeros)
+            if rng.below(10) == 0 {
+                let keep = rng.below(lv.len() as u64 + 1) as usize;
+                lv.truncate(keep);
+            }
         }
         let view = View::default();
         let bd = Bound::resolve(&tex, &view, target).unwrap();
@@ -1906,11 +1911,14 @@ fn encode_fast_paths_match_general_encoder() {
 
 /// The batch bilinear path (2D RGBA8 UNORM / sRGB / RGBA32F views, linear
 /// min and mag) gives the same bits as the per-lane general path for whole
-/// instructions: every wrap mode, normalized and texel coordinates,
-/// offsets, array layers, RECT, mip NONE/NEAREST/LINEAR with explicit and
+/// instructions: every wrap mode on power-of-two and other sizes,
+/// normalized and texel coordinates, offsets, array layers, RECT, views of
+/// some levels and layers with a swizzle, SVIEW swizzles, mip
+/// NONE/NEAREST/LINEAR with explicit, biased, projective, gradient and
 /// implicit LODs, partial masks, lanes split over two samplers, random
-/// texel bytes (NaN and infinite floats included) and random or special
-/// coordinates (edges, negative, huge, NaN, infinite).
+/// texel bytes (NaN and infinite floats included), level data cut short,
+/// and random or special coordinates (edges, negative, huge, NaN,
+/// infinite).
 #[test]
 fn batch_bilinear_matches_general_path() {
     use super::exec::execute_with;
@@ -1956,6 +1964,11 @@ fn batch_bilinear_matches_general_path() {
             for b in lv.iter_mut() {
                 *b = rng.next() as u8;
             }
+            // a level whose bytes end early (texels past them read zeros)
+            if rng.below(10) == 0 {
+                let keep = rng.below(lv.len() as u64 + 1) as usize;
+                lv.truncate(keep);
+            }
         }
         let mut samplers = Vec::new();
         for _ in 0..2 {
@@ -1982,7 +1995,23 @@ fn batch_bilinear_matches_general_path() {
             samplers.push(s);
         }
         let textures = vec![Some(tex)];
-        let views = vec![View::default()];
+        let mut view = View::default();
+        if rng.below(3) == 0 {
+            let sw = [
+                Swizzle::R,
+                Swizzle::G,
+                Swizzle::B,
+                Swizzle::A,
+                Swizzle::Zero,
+                Swizzle::One,
+            ];
+            view.swizzle = std::array::from_fn(|_| sw[rng.below(6) as usize]);
+            view.first_level = rng.below(levels as u64) as u32;
+            view.last_level = view.first_level + rng.below(3) as u32;
+            view.first_layer = rng.below(layers as u64) as u32;
+            view.last_layer = view.first_layer + rng.below(3) as u32;
+        }
+        let views = vec![view];
         let b = Bindings {
             textures: &textures,
             views: &views,
@@ -2020,7 +2049,17 @@ fn batch_bilinear_matches_general_path() {
                 (O::SAMPLE_L, false),
                 (O::TXL, false),
                 (O::TEX, true),
-            ][rng.below(5) as usize];
+                (O::TXP, true),
+                (O::TXP, false),
+                (O::SAMPLE_B, true),
+                (O::TXD, false),
+            ][rng.below(9) as usize];
+            // TXP's w: near 1, or anything
+            for l in 0..LANES {
+                if opcode == O::TXP && rng.below(4) != 0 {
+                    c0[3][l] = (1.0 + rng.below(5) as f32 * 0.25).to_bits();
+                }
+            }
             let samp: [u32; LANES] = if rng.below(6) == 0 {
                 std::array::from_fn(|_| rng.below(2) as u32)
             } else {
@@ -2031,15 +2070,26 @@ fn batch_bilinear_matches_general_path() {
                 1 => rng.next() as u16,
                 _ => 1 << rng.below(16),
             };
+            let resource_swizzle = if rng.below(3) == 0 {
+                std::array::from_fn(|_| rng.below(4) as u8)
+            } else {
+                [0, 1, 2, 3]
+            };
             let op = TexOp {
                 opcode,
                 target,
-                resource_swizzle: [0, 1, 2, 3],
+                resource_swizzle,
                 gather_component: 0,
                 return_type: None,
                 fragment,
             };
-            let srcs = [c0, c1];
+            // TXD's gradients (src1, src2): small or large
+            let mut c2 = [[0u32; LANES]; 4];
+            for l in 0..LANES {
+                c2[0][l] = (rng.below(9) as f32 * 0.125 - 0.5).to_bits();
+                c2[1][l] = (rng.below(9) as f32 * 0.0625).to_bits();
+            }
+            let srcs = [c0, c1, c2];
             let inputs = TexInputs {
                 srcs: &srcs,
                 sview: &[0; LANES],
@@ -2064,4 +2114,18 @@ fn batch_bilinear_matches_general_path() {
     }
     // most instructions took the batch path
     assert!(batched > 120 * 150 / 2, "{batched}");
+}
+
+/// The batch path's UNORM8 decode (a reciprocal multiply corrected by two
+/// FMAs) gives the bits of the decode table, `byte / 255` rounded once,
+/// for every byte.
+#[test]
+fn unorm8_by_reciprocal_is_exact() {
+    for b in 0..=255u8 {
+        assert_eq!(
+            super::bilinear::unorm8(b as f32).to_bits(),
+            super::format::UNORM8[b as usize].to_bits(),
+            "{b}"
+        );
+    }
 }
