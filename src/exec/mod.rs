@@ -398,7 +398,15 @@ impl Program {
         let code = &self.code;
         let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
         let shared_words = limits.shared_memory_bytes / 4;
-        let run_range = |start: u64, end: u64| -> Result<Stats, (u64, ExecError)> {
+        // Work groups are handed out in chunks, in increasing order, to
+        // whichever thread is free (a slow core does not hold the others
+        // up). Every chunk below a failing group is run to its end, so the
+        // lowest failing group is the one reported, whatever the threads.
+        let chunk = (total / (threads as u64 * 32)).max(1);
+        let next = std::sync::atomic::AtomicU64::new(0);
+        let failed = std::sync::atomic::AtomicU64::new(u64::MAX);
+        let run_chunks = || -> Result<Stats, (u64, ExecError)> {
+            use std::sync::atomic::Ordering::Relaxed;
             let mut states: Vec<Batch> = (0..states_needed)
                 .map(|_| {
                     let mut b = Batch::new(code);
@@ -408,29 +416,31 @@ impl Program {
                 .collect();
             let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
             let mut stats = Stats::default();
-            for g in start..end {
-                let id = [
-                    (g % groups[0] as u64) as u32,
-                    ((g / groups[0] as u64) % groups[1] as u64) as u32,
-                    (g / (groups[0] as u64 * groups[1] as u64)) as u32,
-                ];
-                self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
-                    .map_err(|e| (g, e))?;
+            loop {
+                let start = next.fetch_add(chunk, Relaxed);
+                if start >= total || start > failed.load(Relaxed) {
+                    return Ok(stats);
+                }
+                for g in start..(start + chunk).min(total) {
+                    let id = [
+                        (g % groups[0] as u64) as u32,
+                        ((g / groups[0] as u64) % groups[1] as u64) as u32,
+                        (g / (groups[0] as u64 * groups[1] as u64)) as u32,
+                    ];
+                    if let Err(e) =
+                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
+                    {
+                        failed.fetch_min(g, Relaxed);
+                        return Err((g, e));
+                    }
+                }
             }
-            Ok(stats)
         };
         let result = if threads <= 1 || total == 0 {
-            run_range(0, total)
+            run_chunks()
         } else {
-            let chunk = total.div_ceil(threads as u64);
             let results: Vec<Result<Stats, (u64, ExecError)>> = std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads as u64)
-                    .map(|t| {
-                        let (a, b) = ((t * chunk).min(total), ((t + 1) * chunk).min(total));
-                        let run = &run_range;
-                        s.spawn(move || run(a, b))
-                    })
-                    .collect();
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(run_chunks)).collect();
                 handles
                     .into_iter()
                     .map(|h| {
