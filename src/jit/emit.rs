@@ -412,15 +412,7 @@ fn row_off(reg: u32, chan: u8) -> i32 {
 }
 
 /// Every mask the generated code keeps in a register.
-const MASKS: [i32; 7] = [
-    mask::ALIVE,
-    mask::COND,
-    mask::LOOP,
-    mask::CONT,
-    mask::SWITCH,
-    mask::FUNC,
-    mask::EXEC,
-];
+const MASKS: [i32; 7] = mask::ALL;
 
 /// The register holding mask `m` (saved to the context around calls).
 fn mreg(m: i32) -> AsmRegister32 {

@@ -34,6 +34,8 @@ pub(super) mod mask {
     pub const SWITCH: i32 = 4;
     pub const FUNC: i32 = 5;
     pub const EXEC: i32 = 6;
+    /// Every mask, in [`super::Ctx::masks`] order.
+    pub const ALL: [i32; 7] = [ALIVE, COND, LOOP, CONT, SWITCH, FUNC, EXEC];
 }
 
 /// Index of each word of [`Ctx::pool`] (constants the templates broadcast).
@@ -323,16 +325,7 @@ pub(super) fn run(
             }
             3 => {
                 let m = |k: i32| ctx.masks[k as usize] as Mask;
-                let masks = [
-                    mask::ALIVE,
-                    mask::COND,
-                    mask::LOOP,
-                    mask::CONT,
-                    mask::SWITCH,
-                    mask::FUNC,
-                    mask::EXEC,
-                ]
-                .map(m);
+                let masks = mask::ALL.map(m);
                 b.suspend_compiled(
                     ctx.resume as usize,
                     masks,
