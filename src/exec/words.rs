@@ -29,13 +29,14 @@ enum Store<'a> {
     },
 }
 
-/// `bytes` as words, when the host's layout allows it without copying.
-fn in_place(bytes: &mut [u8]) -> Option<&[AtomicU32]> {
+/// `bytes` as words, when the host's layout allows it without copying;
+/// else the bytes back.
+fn in_place(bytes: &mut [u8]) -> Result<&[AtomicU32], &mut [u8]> {
     let fits = cfg!(target_endian = "little")
         && bytes.len().is_multiple_of(4)
         && (bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<AtomicU32>());
     if !fits {
-        return None;
+        return Err(bytes);
     }
     // SAFETY: the pointer is aligned for AtomicU32 (checked above) and the
     // slice covers exactly len/4 words of the caller's allocation; AtomicU32
@@ -45,7 +46,7 @@ fn in_place(bytes: &mut [u8]) -> Option<&[AtomicU32]> {
     // (this is what the unstable `AtomicU32::from_mut_slice` provides). On a
     // little-endian host a word's value is `u32::from_le_bytes` of its bytes,
     // the layout every other path uses.
-    Some(unsafe {
+    Ok(unsafe {
         std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU32, bytes.len() / 4)
     })
 }
@@ -83,14 +84,12 @@ impl<'a> AtomicWords<'a> {
     /// them as words, else a copy that [`AtomicWords::finish`] writes back.
     pub fn share(bytes: &'a mut [u8]) -> AtomicWords<'a> {
         let len = bytes.len();
-        let store = if in_place(bytes).is_some() {
-            // re-derived so that the borrow of `bytes` moves into the store
-            Store::InPlace(in_place(bytes).unwrap_or_default())
-        } else {
-            Store::Copied {
+        let store = match in_place(bytes) {
+            Ok(words) => Store::InPlace(words),
+            Err(bytes) => Store::Copied {
                 words: copy_words(bytes),
                 home: Some(bytes),
-            }
+            },
         };
         AtomicWords { store, len }
     }
