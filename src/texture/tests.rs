@@ -1723,6 +1723,33 @@ fn compare_functions_are_named_by_their_lower_case_words() {
     assert_eq!(C::from_word("lequal"), None);
 }
 
+/// A random `w`×`h` texture of `target`: random layers (arrays) and levels
+/// (not RECT), random bytes, and now and then a level whose bytes end early
+/// (texels past them read zeros).
+fn random_texture(rng: &mut Xs, fmt: Format, target: T, w: u32, h: u32) -> Texture {
+    let layers = if target == T::Array2D {
+        1 + rng.below(4) as u32
+    } else {
+        1
+    };
+    let levels = if target == T::Rect {
+        1
+    } else {
+        1 + rng.below(super::resource::full_chain(w, h, 1) as u64) as u32
+    };
+    let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
+    for lv in tex.levels.iter_mut() {
+        for b in lv.iter_mut() {
+            *b = rng.next() as u8;
+        }
+        if rng.below(10) == 0 {
+            let keep = rng.below(lv.len() as u64 + 1) as usize;
+            lv.truncate(keep);
+        }
+    }
+    tex
+}
+
 /// A small deterministic generator for the differential tests (xorshift64*).
 struct Xs(u64);
 
@@ -1792,27 +1819,8 @@ fn sample_2d_fast_path_matches_general_path() {
         let target = targets[round % targets.len()];
         let w = 1 + rng.below(if round % 4 == 0 { 3 } else { 37 }) as u32;
         let h = 1 + rng.below(if round % 5 == 0 { 2 } else { 29 }) as u32;
-        let layers = if target == T::Array2D {
-            1 + rng.below(4) as u32
-        } else {
-            1
-        };
-        let levels = if target == T::Rect {
-            1
-        } else {
-            1 + rng.below(super::resource::full_chain(w, h, 1) as u64) as u32
-        };
-        let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
-        for lv in tex.levels.iter_mut() {
-            for b in lv.iter_mut() {
-                *b = rng.next() as u8;
-            }
-            // a level whose bytes end early (texels past them read zeros)
-            if rng.below(10) == 0 {
-                let keep = rng.below(lv.len() as u64 + 1) as usize;
-                lv.truncate(keep);
-            }
-        }
+        let tex = random_texture(&mut rng, fmt, target, w, h);
+        let layers = tex.layers;
         let view = View::default();
         let bd = Bound::resolve(&tex, &view, target).unwrap();
         for _ in 0..400 {
@@ -1949,27 +1957,9 @@ fn batch_bilinear_matches_general_path() {
             }
         };
         let (w, h) = (size(&mut rng, 37), size(&mut rng, 29));
-        let layers = if target == T::Array2D {
-            1 + rng.below(4) as u32
-        } else {
-            1
-        };
-        let levels = if target == T::Rect {
-            1
-        } else {
-            1 + rng.below(super::resource::full_chain(w, h, 1) as u64) as u32
-        };
-        let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
-        for lv in tex.levels.iter_mut() {
-            for b in lv.iter_mut() {
-                *b = rng.next() as u8;
-            }
-            // a level whose bytes end early (texels past them read zeros)
-            if rng.below(10) == 0 {
-                let keep = rng.below(lv.len() as u64 + 1) as usize;
-                lv.truncate(keep);
-            }
-        }
+        let tex = random_texture(&mut rng, fmt, target, w, h);
+        let layers = tex.layers;
+        let levels = tex.levels.len() as u32;
         let mut samplers = Vec::new();
         for _ in 0..2 {
             let mut s = Sampler::default();
