@@ -485,6 +485,10 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     for f in func.expand() {
         let (x, y) = speed_inputs(f, ROWS);
         time_rows(f, f.name(), &x, &y, reps);
+        if let Some(kernels) = slice_kernels(f) {
+            let label = format!("{} (one call for all rows)", f.name());
+            time_kernels(kernels, &label, &x, &[], reps);
+        }
         if matches!(f, MathFunc::Sin | MathFunc::Cos) {
             // rows of close arguments, as neighbouring pixels give: 16
             // consecutive values 10^-3 apart from a base in [-512, 512]
@@ -501,11 +505,44 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A row kernel as `bench math` calls it: unary, or binary (POW).
+/// A row kernel as `bench math` calls it: unary, or binary (POW), one call
+/// per row; or unary over all the rows in one call.
 #[derive(Clone, Copy)]
 enum RowKernel {
     Unary(UnaryKernel),
     Binary(fn(&Row, &Row, &mut Row)),
+    Rows(fn(&[Row], &mut [Row])),
+}
+
+/// The pre-issue SIN over many rows: its row function inlined into the loop.
+fn baseline_sin_rows(x: &[Row], out: &mut [Row]) {
+    for (a, o) in x.iter().zip(out) {
+        baseline::sin_lanes(a, o);
+    }
+}
+
+/// The pre-issue COS over many rows, as [`baseline_sin_rows`].
+fn baseline_cos_rows(x: &[Row], out: &mut [Row]) {
+    for (a, o) in x.iter().zip(out) {
+        baseline::cos_lanes(a, o);
+    }
+}
+
+/// SIN's and COS's kernels (today's, pre-issue) called once for all the
+/// rows, so no call per row is timed: the kernel as an inline template or a
+/// batch of rows runs it.
+fn slice_kernels(f: MathFunc) -> Option<(RowKernel, RowKernel)> {
+    match f {
+        MathFunc::Sin => Some((
+            RowKernel::Rows(math::sin_rows),
+            RowKernel::Rows(baseline_sin_rows),
+        )),
+        MathFunc::Cos => Some((
+            RowKernel::Rows(math::cos_rows),
+            RowKernel::Rows(baseline_cos_rows),
+        )),
+        _ => None,
+    }
 }
 
 /// Today's kernel for `f` and the pre-issue-10 one.
@@ -537,6 +574,7 @@ fn time_pass(kernel: RowKernel, x: &[Row], y: &[Row], out: &mut [Row]) -> f64 {
                     k(std::hint::black_box(a), std::hint::black_box(b), o);
                 }
             }
+            RowKernel::Rows(k) => k(std::hint::black_box(x), out),
         }
         std::hint::black_box(&mut *out);
     }
@@ -554,7 +592,12 @@ fn spread_of(times: &mut [f64]) -> (f64, f64, f64) {
 /// prints the medians (min, max) in ns per lane and the speed-up of the
 /// medians.
 fn time_rows(f: MathFunc, label: &str, x: &[Row], y: &[Row], reps: usize) {
-    let (today, before) = kernels(f);
+    time_kernels(kernels(f), label, x, y, reps)
+}
+
+/// [`time_rows`] for a given pair of kernels (today's, pre-issue).
+fn time_kernels(kernels: (RowKernel, RowKernel), label: &str, x: &[Row], y: &[Row], reps: usize) {
+    let (today, before) = kernels;
     let mut out = vec![[0u32; LANES]; x.len()];
     let (mut t_today, mut t_before) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
     for rep in 0..reps + 1 {

@@ -2,10 +2,10 @@
 //! identical on every host, shared by every execution path and by constant
 //! folding.
 //!
-//! SIN and COS reduce by π (k an integer for SIN, a half-integer for COS, so
-//! one polynomial, sin's, serves both): the integer part of the reduction in
-//! f32 (exact in one fused step), the rest and the polynomial in f64, one
-//! rounding to f32 at the end. EX2 and LG2 are computed in f32 (eight lanes
+//! SIN and COS of |x| < 1024 run all in f32: a reduction by π/2 kept as an
+//! exact pair of floats, a sine and a cosine polynomial, one rounding at the
+//! end; larger arguments up to 2^20 reduce by π in f32 and finish in f64.
+//! EX2 and LG2 are computed in f32 (eight lanes
 //! per AVX2 vector) with the few extra-precise steps that keep them within
 //! one ulp: the leading terms of each polynomial with their rounding errors
 //! recovered by fused multiply-adds, the rest short minimax polynomials.
@@ -28,14 +28,102 @@
 #[path = "simd.rs"]
 mod simd;
 
-/// Below this magnitude SIN and COS take the branch-free path
-/// (`trig_fast`); at or above it (and for ±inf and NaN) the exact f64
-/// library path (`trig_slow`).
+/// Below this magnitude SIN and COS take the all-f32 path ([`trig_near`]).
+pub const TRIG_NEAR_LIMIT: f32 = 1024.0;
+
+/// Below this magnitude (and at or above [`TRIG_NEAR_LIMIT`]) SIN and COS
+/// take the f32 + f64 path (`trig_mid`); at or above it (and for ±inf and
+/// NaN) the exact f64 library path (`trig_slow`).
 pub const TRIG_FAST_LIMIT: f32 = 1_048_576.0; // 2^20
 
 /// 1.5·2^23: adding it to an f32 of magnitude < 2^22 rounds to the nearest
 /// integer (ties to even); the low bits of the sum are that integer.
-const ROUND_MAGIC: f32 = 12_582_912.0;
+pub(crate) const ROUND_MAGIC: f32 = 12_582_912.0;
+
+// The all-f32 path (`trig_near`), for |x| < 1024.
+
+/// 2/π rounded to f32.
+pub(crate) const TWO_OVER_PI: f32 = f32::from_bits(0x3f22_f983);
+/// π/2 rounded *down* to f32 (so D = π/2 − P1 > 0: see [`trig_near`] on −0).
+pub(crate) const HALF_PI_DOWN: f32 = f32::from_bits(0x3fc9_0fda);
+/// 2·D1, D1 = π/2 − HALF_PI_DOWN rounded to a multiple of 2^-37 (13
+/// significant bits, so q·D1 is exact for |q| < 2^11).
+pub(crate) const TWO_D1: f32 = f32::from_bits(0x3422_2000);
+/// 2·D2, D2 = π/2 − HALF_PI_DOWN − D1 rounded to f32 (what is left of π/2
+/// is below 2^-63).
+pub(crate) const TWO_D2: f32 = f32::from_bits(0x2cb4_611a);
+/// sin(t) ≈ t + t³·p(t²) on |t| ≤ 0.7855 (π/4 and what f32 2/π can add
+/// below 1024): 2·p's coefficients from t⁰ up, a minimax fit of relative
+/// error 2^-27.2 (before rounding them to f32).
+pub(crate) const SIN_NEAR_COEF2: [f32; 3] = [
+    f32::from_bits(0xbeaa_aaa3),
+    f32::from_bits(0x3c88_835d),
+    f32::from_bits(0xb9cc_8352),
+];
+/// cos(t) ≈ 1 − t²/2 + t⁴·c(t²) on the same range: −2·c's coefficients from
+/// t⁰ up, a minimax fit of relative error 2^-31.8.
+pub(crate) const COS_NEAR_COEF_NEG2: [f32; 3] = [
+    f32::from_bits(0xbdaa_aaa7),
+    f32::from_bits(0x3b36_073c),
+    f32::from_bits(0xb84d_3781),
+];
+
+/// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| <
+/// [`TRIG_NEAR_LIMIT`], all in f32 (so a 512-bit vector holds 16 lanes),
+/// on signed x: x = q·π/2 + t with q = round(x·2/π) from the low bits of a
+/// magic sum (COS: the sum carries q + 1, which is all COS changes), and t
+/// as an exact pair hi + lo:
+///
+/// * r1 = x − q·P1 is exact in one fused step (a multiple of 2^-24 below
+///   1 when q ≠ 0); w = q·D1 is exact (13 + 11 bits); hi = r1 − w rounded,
+///   and its error lo by Fast2Sum, exact both when |r1| has w's exponent
+///   or more (Dekker's condition) and when it has less (then |r1 − w| <
+///   2^-13 is a multiple of 2^-37, so hi is exact and lo = 0): this is
+///   what bounds the path to |x| < 1024 (|q| ≤ 652 < 1400);
+/// * lo gains −q·D2. The f32 closest to a multiple of π/2 below 2048 is
+///   2^-27.8 away from it (found by exhaustive search), and the
+///   reduction's error stays below 2^-53;
+/// * sin(t) = hi + (lo + hi³·p(hi²)) and cos(t) = 1 − (hi² + 2·hi·lo −
+///   2·hi⁴·c(hi²))/2, each rounded once at the end by a fused step (the
+///   terms carry a factor 2 so that only exact scalings appear); the
+///   quadrant (q mod 4) picks one and its sign.
+///
+/// Signs of zero: P1 < π/2 makes D > 0, so for q = +0 every correction
+/// term is −0 and sin(±0) = ±0. Outside its range it gives unspecified
+/// values (never a trap); callers route those lanes elsewhere.
+#[inline(always)]
+fn trig_near(x: f32, phase: u32) -> f32 {
+    let magic = ROUND_MAGIC + phase as f32;
+    let t = x.mul_add(TWO_OVER_PI, magic);
+    let q = t - magic;
+    let r1 = (-q).mul_add(HALF_PI_DOWN, x);
+    let w2 = q * TWO_D1;
+    let hi = w2.mul_add(-0.5, r1);
+    // Fast2Sum: lo2 = −2·lo, exact
+    let lo2 = (hi - r1).mul_add(2.0, w2);
+    let lo2 = q.mul_add(TWO_D2, lo2);
+    let z = hi * hi;
+    let [s0, s1, s2] = SIN_NEAR_COEF2;
+    let p2 = z.mul_add(s2, s1).mul_add(z, s0);
+    let sin_tail2 = (-(hi * z)).mul_add(p2, lo2);
+    let sin = sin_tail2.mul_add(-0.5, hi);
+    let [c0, c1, c2] = COS_NEAR_COEF_NEG2;
+    let c_neg2 = z.mul_add(c2, c1).mul_add(z, c0);
+    let cos_tail2 = (-hi).mul_add(lo2, (z * z) * c_neg2);
+    let cos = hi.mul_add(hi, cos_tail2).mul_add(-0.5, 1.0);
+    let quadrant = t.to_bits();
+    let v = if quadrant & 1 != 0 { cos } else { sin };
+    f32::from_bits(v.to_bits() ^ ((quadrant << 30) & 0x8000_0000))
+}
+
+/// True when `x` takes [`trig_near`] (false for NaN).
+#[inline(always)]
+fn is_near_trig(x: f32) -> bool {
+    x.abs() < TRIG_NEAR_LIMIT
+}
+
+// The f32 + f64 path (`trig_mid`), for 1024 ≤ |x| < 2^20.
+
 /// 1/π rounded to f32.
 const INV_PI: f32 = f32::from_bits(0x3ea2_f983);
 /// π rounded to f32.
@@ -68,58 +156,36 @@ fn sin_poly(r: f64) -> f64 {
     (r * z).mul_add(high.mul_add(z2, low), r)
 }
 
-/// The f32 half of the branch-free path for |x| < [`TRIG_FAST_LIMIT`], on
-/// a = |x|: one polynomial serves both functions, sin(x) = ±sin(a − k·π)
-/// with k an integer (k = round(a/π)) and cos(x) = ±sin(a − k·π) with k a
-/// half-integer (n + ½, n = round(a/π − ½)), |a − k·π| ≤ 1.663 (π/2 and what
-/// the rounding of the quotient and f32 1/π can add). The integer m (k or n)
-/// comes from a·(1/π) (COS: a·(1/π) − ½ in one fused step) rounded to f32,
-/// then to an integer; r1 = a − m·PI_HI is exact in one fused step (the
-/// difference is a multiple of 2^-23 below 4, or a itself when m = 0).
-/// Returns r1, the multiple of PI_DELTA still to take off (k, or n + ½,
-/// exact) and the sign bit to give the result (the parity of k for SIN, of
-/// n + 1 for COS, and x's sign for SIN, which is odd). Any other input gives
-/// unspecified values (never a trap); callers route those lanes to
-/// [`trig_slow`].
+/// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| <
+/// [`TRIG_FAST_LIMIT`], on a = |x|: one polynomial serves both functions,
+/// sin(x) = ±sin(a − k·π) with k an integer (k = round(a/π)) and cos(x) =
+/// ±sin(a − k·π) with k a half-integer (n + ½, n = round(a/π − ½)), |a −
+/// k·π| ≤ 1.663. The integer m (k or n) comes from a·(1/π) (COS: a·(1/π) −
+/// ½ in one fused step) rounded to f32, then to an integer; r1 = a −
+/// m·PI_HI is exact in one fused step; then in f64 r = r1 (− PI_HI/2 for
+/// COS, exact) − (k or n + ½)·PI_DELTA in one fused step (relative error <
+/// 2^-30 even at the f32 closest to a multiple of π/2), [`sin_poly`]
+/// rounded once to f32, and the sign: the parity of k for SIN, of n + 1
+/// for COS, and x's sign for SIN, which is odd.
 #[inline(always)]
-fn trig_reduce(x: f32, phase: u32) -> (f32, f32, u32) {
+fn trig_mid(x: f32, phase: u32) -> f32 {
     let sign = x.to_bits() & 0x8000_0000;
     let a = f32::from_bits(x.to_bits() ^ sign);
-    if phase == 0 {
+    let (r1, m, sign) = if phase == 0 {
         let k = (a * INV_PI).round_ties_even();
-        let r1 = (-k).mul_add(PI_HI, a);
+        let r1 = (-k).mul_add(PI_HI, a) as f64;
         // the parity of k: the low bit of k + 1.5·2^23 (exact)
         (r1, k, ((k + ROUND_MAGIC).to_bits() << 31) ^ sign)
     } else {
         let n = a.mul_add(INV_PI, -0.5).round_ties_even();
-        let r1 = (-n).mul_add(PI_HI, a);
+        let r1 = (-n).mul_add(PI_HI, a) as f64 - HALF_PI_HI as f64;
         (r1, n + 0.5, !(n + ROUND_MAGIC).to_bits() << 31)
-    }
-}
-
-/// The f64 half: r = r1 (− PI_HI/2 for COS, exact) − m·PI_DELTA in one fused
-/// step (relative error < 2^-30 even at the f32 closest to a multiple of
-/// π/2), then [`sin_poly`] rounded once to f32 (unsigned: the caller gives
-/// it [`trig_reduce`]'s sign).
-#[inline(always)]
-fn trig_finish(r1: f32, m: f32, phase: u32) -> f32 {
-    let r1 = if phase == 0 {
-        r1 as f64
-    } else {
-        r1 as f64 - HALF_PI_HI as f64
     };
-    sin_poly((-(m as f64)).mul_add(PI_DELTA, r1)) as f32
+    let v = sin_poly((-(m as f64)).mul_add(PI_DELTA, r1)) as f32;
+    f32::from_bits(v.to_bits() ^ sign)
 }
 
-/// Branch-free sin (`phase` 0) or cos (`phase` 1) for |x| < [`TRIG_FAST_LIMIT`]:
-/// [`trig_reduce`], [`trig_finish`], signed.
-#[inline(always)]
-fn trig_fast(x: f32, phase: u32) -> f32 {
-    let (r1, m, sign) = trig_reduce(x, phase);
-    f32::from_bits(trig_finish(r1, m, phase).to_bits() ^ sign)
-}
-
-/// The exact path for the lanes [`trig_fast`] does not cover: the f64
+/// The exact path for the lanes the other paths do not cover: the f64
 /// library function, rounded to f32 (±inf and NaN → NaN).
 #[cold]
 fn trig_slow(x: f32, phase: u32) -> f32 {
@@ -130,49 +196,68 @@ fn trig_slow(x: f32, phase: u32) -> f32 {
     }
 }
 
-/// True when `x` takes the fast path (false for NaN).
+/// True when `x` takes [`trig_mid`] or [`trig_near`] (false for NaN).
 #[inline(always)]
 fn is_fast_trig(x: f32) -> bool {
     x.abs() < TRIG_FAST_LIMIT
 }
 
-#[inline(always)]
-fn trig_f32(x: f32, phase: u32) -> f32 {
+/// The lanes beyond [`trig_near`] of one function: [`trig_mid`] or
+/// [`trig_slow`].
+#[inline(never)]
+#[cold]
+fn trig_far(x: f32, phase: u32) -> f32 {
     if is_fast_trig(x) {
-        trig_fast(x, phase)
+        trig_mid(x, phase)
     } else {
         trig_slow(x, phase)
     }
 }
 
+#[inline(always)]
+fn trig_f32(x: f32, phase: u32) -> f32 {
+    if is_near_trig(x) {
+        trig_near(x, phase)
+    } else {
+        trig_far(x, phase)
+    }
+}
+
 /// Applies sin (`phase` 0) or cos (`phase` 1) to a row of f32 bit patterns:
-/// [`trig_fast`] on every lane in three vectorized steps the compiler keeps
-/// in registers (the f32 half on full-width f32 vectors, the f64 half, the
-/// signs on full-width vectors again, so the row is stored as whole
-/// vectors), then the rare out-of-range lanes again on the exact path. Same
-/// bits as [`trig_f32`] lane by lane.
+/// [`trig_near`] on every lane (the loop vectorizes to one straight run of
+/// f32 vector operations), then the rare lanes beyond it again. Same bits
+/// as [`trig_f32`] lane by lane.
 #[inline(always)]
 fn trig_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
-    let (mut r1, mut m, mut sign) = ([0f32; N], [0f32; N], [0u32; N]);
-    let mut any_slow = false;
+    let mut any_far = false;
     for l in 0..N {
         let v = f32::from_bits(x[l]);
-        (r1[l], m[l], sign[l]) = trig_reduce(v, phase);
-        any_slow |= !is_fast_trig(v);
+        out[l] = trig_near(v, phase).to_bits();
+        any_far |= !is_near_trig(v);
     }
-    let mut v = [0f32; N];
+    if any_far {
+        trig_lanes_far(x, out, phase);
+    }
+}
+
+/// The second pass of [`trig_lanes`], out of line: the lanes beyond
+/// [`trig_near`].
+#[inline(never)]
+#[cold]
+fn trig_lanes_far<const N: usize>(x: &[u32; N], out: &mut [u32; N], phase: u32) {
+    // trig_mid on every lane (vectorized), kept where it applies
+    let mut mid = [0u32; N];
     for l in 0..N {
-        v[l] = trig_finish(r1[l], m[l], phase);
+        mid[l] = trig_mid(f32::from_bits(x[l]), phase).to_bits();
     }
     for l in 0..N {
-        out[l] = v[l].to_bits() ^ sign[l];
-    }
-    if any_slow {
-        for l in 0..N {
-            let v = f32::from_bits(x[l]);
-            if !is_fast_trig(v) {
-                out[l] = trig_slow(v, phase).to_bits();
-            }
+        let v = f32::from_bits(x[l]);
+        if !is_near_trig(v) {
+            out[l] = if is_fast_trig(v) {
+                mid[l]
+            } else {
+                trig_slow(v, phase).to_bits()
+            };
         }
     }
 }
@@ -238,6 +323,26 @@ pub fn cos_lanes<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 #[inline(always)]
 pub fn cos_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
     trig_lanes(x, out, 1)
+}
+
+/// [`sin_lanes`] over many 16-lane rows in one call (as many as the
+/// shorter slice holds): the AVX-512 build runs its loop inside (no call
+/// per row) where the CPU has it. The same bits.
+pub fn sin_rows(x: &[[u32; 16]], out: &mut [[u32; 16]]) {
+    if !simd::sin_rows(x, out) {
+        for (a, o) in x.iter().zip(out) {
+            sin_lanes_portable(a, o);
+        }
+    }
+}
+
+/// [`cos_lanes`] over many rows in one call, as [`sin_rows`].
+pub fn cos_rows(x: &[[u32; 16]], out: &mut [[u32; 16]]) {
+    if !simd::cos_rows(x, out) {
+        for (a, o) in x.iter().zip(out) {
+            cos_lanes_portable(a, o);
+        }
+    }
 }
 
 /// Whether 16-lane rows run the AVX-512 builds of the row functions on this

@@ -22,21 +22,29 @@ mod imp {
     use super::Row;
     use std::sync::atomic::{AtomicU8, Ordering};
 
-    /// Whether this CPU runs the AVX-512 builds, checked once (0: not yet,
-    /// 1: no, 2: yes).
+    /// What [`available`] found (0: not checked yet, 1: no, 2: yes).
+    static STATE: AtomicU8 = AtomicU8::new(0);
+
+    /// Whether this CPU runs the AVX-512 builds, checked once; inlined into
+    /// every row function (one load and compare per row).
+    #[inline(always)]
     pub fn available() -> bool {
-        static STATE: AtomicU8 = AtomicU8::new(0);
         match STATE.load(Ordering::Relaxed) {
-            0 => {
-                let yes = is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512dq")
-                    && is_x86_feature_detected!("avx512bw")
-                    && is_x86_feature_detected!("avx512vl");
-                STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
+            0 => detect(),
             s => s == 2,
         }
+    }
+
+    /// The first [`available`]: asks the CPU and records the answer.
+    #[cold]
+    #[inline(never)]
+    fn detect() -> bool {
+        let yes = is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512dq")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vl");
+        STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+        yes
     }
 
     /// Declares `pub fn NAME(args) -> bool`, running `PORTABLE(args)` compiled
@@ -68,6 +76,36 @@ mod imp {
         lg2 / lg2_wide = math::lg2_lanes_portable, (x: &Row), out;
         pow / pow_wide = math::pow_lanes_portable, (x: &Row, y: &Row), out;
     }
+
+    /// Declares `pub fn NAME(x: &[Row], out: &mut [Row]) -> bool`: `PORTABLE`
+    /// on each row (as many as the shorter slice has), the loop compiled for
+    /// AVX-512 (`WIDE`) when [`available`].
+    macro_rules! wide_rows {
+        ($($name:ident / $wide:ident = $portable:path;)+) => {$(
+            #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+            fn $wide(x: &[Row], out: &mut [Row]) {
+                for (a, o) in x.iter().zip(out) {
+                    $portable(a, o)
+                }
+            }
+
+            #[inline]
+            pub fn $name(x: &[Row], out: &mut [Row]) -> bool {
+                if !available() {
+                    return false;
+                }
+                // SAFETY: as in `wide!`: the CPU has the features `$wide`
+                // is compiled for.
+                unsafe { $wide(x, out) };
+                true
+            }
+        )+};
+    }
+
+    wide_rows! {
+        sin_rows / sin_rows_wide = math::sin_lanes_portable;
+        cos_rows / cos_rows_wide = math::cos_lanes_portable;
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -92,9 +130,15 @@ mod imp {
     pub fn pow(_: &Row, _: &Row, _: &mut Row) -> bool {
         false
     }
+    pub fn sin_rows(_: &[Row], _: &mut [Row]) -> bool {
+        false
+    }
+    pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
+        false
+    }
 }
 
-pub use imp::{available, cos, ex2, lg2, pow, sin};
+pub use imp::{available, cos, cos_rows, ex2, lg2, pow, sin, sin_rows};
 
 #[cfg(test)]
 mod tests {

@@ -191,6 +191,7 @@ const NEQ_UQ: i32 = 0x04;
 const GE_OQ: i32 = 0x1D;
 const GT_OQ: i32 = 0x1E;
 const UNORD_Q: i32 = 0x03;
+const NLT_UQ: i32 = 0x05;
 // vpcmpd predicates
 const P_EQ: i32 = 0;
 const P_LT: i32 = 1;
@@ -1457,6 +1458,9 @@ impl<'c> Emitter<'c> {
     }
 
     fn row_kernel(&mut self, i: usize, inst: &Inst, k: RowKernel) -> R {
+        if matches!(k, RowKernel::Sin | RowKernel::Cos) {
+            return self.trig(inst, k);
+        }
         let next = self.labels[i + 1];
         self.a.kortestw(k1, k1)?;
         self.a.jz(next)?;
@@ -1472,6 +1476,72 @@ impl<'c> Emitter<'c> {
         self.cache_load()?;
         self.a
             .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
+        Ok(self.replicate(inst)?)
+    }
+
+    /// SIN/COS inline: `math::trig_near`'s steps, one for one, on 16 lanes
+    /// (the same operations in the same order, so the same bits), and the
+    /// row kernel through the interpreter's path when an active lane is
+    /// beyond that path (|x| ≥ 1024, ±inf, NaN).
+    fn trig(&mut self, inst: &Inst, k: RowKernel) -> R {
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        let phase = i32::from(k == RowKernel::Cos);
+        let c = |w: i32| dword_bcst(rbx + pool_off(pool::TRIG + w));
+        let (magic, two_over_pi, p1, two_d1, two_d2) = (c(phase), c(2), c(3), c(4), c(5));
+        let (neg_half, two, sin_coef, cos_coef, limit) = (c(6), c(7), 8, 11, c(14));
+        let [t, q, r1, w2, hi, lo2, z, p, cq, zz, one, xabs] =
+            [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(zmm);
+        let a = &mut self.a;
+        // t = x·(2/π) + magic (the quadrant in its low bits), q = t − magic
+        a.vbroadcastss(t, dword_ptr(rbx + pool_off(pool::TRIG + phase)))?;
+        a.vfmadd231ps(t, zmm(x), two_over_pi)?;
+        a.vsubps(q, t, magic)?;
+        // r1 = x − q·P1 (exact), w2 = 2·q·D1 (exact), hi = r1 − w2/2
+        a.vmovaps(r1, zmm(x))?;
+        a.vfnmadd231ps(r1, q, p1)?;
+        a.vmulps(w2, q, two_d1)?;
+        a.vmovaps(hi, r1)?;
+        a.vfmadd231ps(hi, w2, neg_half)?;
+        // lo2 = −2·lo by Fast2Sum, then + 2·q·D2
+        a.vsubps(lo2, hi, r1)?;
+        a.vfmadd132ps(lo2, w2, two)?;
+        a.vfmadd231ps(lo2, q, two_d2)?;
+        a.vmulps(z, hi, hi)?;
+        // sine: hi − (lo2 − hi·z·2p(z))/2, into zmm0
+        a.vbroadcastss(p, dword_ptr(rbx + pool_off(pool::TRIG + sin_coef + 2)))?;
+        a.vfmadd213ps(p, z, c(sin_coef + 1))?;
+        a.vfmadd213ps(p, z, c(sin_coef))?;
+        a.vmulps(zmm(0), hi, z)?;
+        a.vfnmadd213ps(zmm(0), p, lo2)?;
+        a.vfmadd132ps(zmm(0), hi, neg_half)?;
+        // cosine: 1 − (hi² − hi·lo2 + z²·(−2c(z)))/2
+        a.vbroadcastss(cq, dword_ptr(rbx + pool_off(pool::TRIG + cos_coef + 2)))?;
+        a.vfmadd213ps(cq, z, c(cos_coef + 1))?;
+        a.vfmadd213ps(cq, z, c(cos_coef))?;
+        a.vmulps(zz, z, z)?;
+        a.vmulps(zz, zz, cq)?;
+        a.vfnmadd231ps(zz, hi, lo2)?;
+        a.vfmadd231ps(zz, hi, hi)?;
+        a.vbroadcastss(one, dword_ptr(rbx + pool_off(pool::ONE)))?;
+        a.vfmadd132ps(zz, one, neg_half)?;
+        // odd quadrant: the cosine; quadrant bit 1: negated
+        a.vptestmd(k2, t, dword_bcst(rbx + pool_off(pool::INT1)))?;
+        a.vmovaps(zmm(0).k2(), zz)?;
+        a.vpslld(t, t, 30)?;
+        a.vpternlogd(zmm(0), t, dword_bcst(rbx + pool_off(pool::SIGN)), 0x78)?;
+        // an active lane beyond the path: the whole row by the row kernel
+        let mut done = a.create_label();
+        a.vpandd(xabs, zmm(x), dword_bcst(rbx + pool_off(pool::ABS)))?;
+        a.vcmpps(k3.k1(), xabs, limit, NLT_UQ)?;
+        a.kortestw(k3, k3)?;
+        a.jz(done)?;
+        a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
+        self.cache_store()?;
+        self.call(row_callback as *const () as usize as u64, k as u64)?;
+        self.cache_load()?;
+        self.a
+            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
+        self.a.set_label(&mut done)?;
         Ok(self.replicate(inst)?)
     }
 

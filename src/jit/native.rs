@@ -61,6 +61,38 @@ pub(super) mod pool {
     pub const TWELVE: i32 = 21;
     /// 1, 2, 3, 4 (word gaps).
     pub const INT1: i32 = 22;
+    /// The constants of SIN/COS's inline template (`math::trig_near`), in
+    /// the order of [`super::trig_pool`].
+    pub const TRIG: i32 = 26;
+    /// Words in the pool.
+    pub const LEN: usize = 41;
+}
+
+/// The words at [`pool::TRIG`]: the round-to-integer magic for SIN and for
+/// COS, 2/π, P1, 2·D1, 2·D2, −0.5, 2, the three sine and the three cosine
+/// coefficients, and the limit of the path.
+pub(super) fn trig_pool() -> [u32; 15] {
+    use crate::exec::math as m;
+    let [s0, s1, s2] = m::SIN_NEAR_COEF2;
+    let [c0, c1, c2] = m::COS_NEAR_COEF_NEG2;
+    [
+        m::ROUND_MAGIC,
+        m::ROUND_MAGIC + 1.0,
+        m::TWO_OVER_PI,
+        m::HALF_PI_DOWN,
+        m::TWO_D1,
+        m::TWO_D2,
+        -0.5,
+        2.0,
+        s0,
+        s1,
+        s2,
+        c0,
+        c1,
+        c2,
+        m::TRIG_NEAR_LIMIT,
+    ]
+    .map(f32::to_bits)
 }
 
 /// What the generated code works on (one per thread, reused by every batch).
@@ -87,7 +119,7 @@ pub(super) struct Ctx {
     /// fresh batch). Out, with status 3: where the stopped batch resumes.
     pub resume: u32,
     pub masks: [u32; 8],
-    pub pool: [u32; 26],
+    pub pool: [u32; pool::LEN],
     /// Per buffer, then for the shared memory ([`SHARED_SLOT`]): its words'
     /// address, then the last byte address a whole word may start at (low
     /// half) and 1 when inline access is allowed (high half).
@@ -119,7 +151,8 @@ pub(super) mod off {
 
 impl Ctx {
     fn new_boxed() -> Box<Ctx> {
-        let mut pool = [0u32; 26];
+        let mut pool = [0u32; pool::LEN];
+        pool[pool::TRIG as usize..].copy_from_slice(&trig_pool());
         let mut put = |i: i32, v: u32| pool[i as usize] = v;
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);

@@ -369,3 +369,74 @@ fn shared_memory_edges_match_the_interpreter() {
     assert!(want.1[0].iter().any(|&b| b != 0));
     assert_eq!(want, run(&jit));
 }
+
+/// SIN and COS compile inline (`Emitter::trig`): every lane as the
+/// definition (`math::sin_f32`, `cos_f32`) and as the interpreter gives it,
+/// with source modifiers, lanes an IF switches off, rows all inside the
+/// inline path and rows with lanes beyond it (|x| ≥ 1024, ±inf, NaNs),
+/// which take the row kernel.
+#[test]
+fn sin_and_cos_inline_give_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {4, 64, 16, 1}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].x, BUFFER[0], TEMP[0].yyyy\n\
+        3: SIN TEMP[2].x, TEMP[1].xxxx\n\
+        4: COS TEMP[2].y, -TEMP[1].xxxx\n\
+        5: AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
+        6: UIF TEMP[3].xxxx\n\
+        7:   SIN TEMP[2].z, |TEMP[1].xxxx|\n\
+        8:   COS TEMP[2].w, TEMP[1].xxxx\n\
+        9: ENDIF\n\
+        10: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        11: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 64;
+    let mut rng = crate::rng::Rng(0x51c0_5eed_0000_0001);
+    let edges = crate::rng::EDGE_F32;
+    let xs: Vec<f32> = (0..GROUPS * 64)
+        .map(|i| match (i / 16) % 5 {
+            // rows wholly inside the inline path
+            0 => rng.uniform(-1000.0, 1000.0) as f32,
+            1 => rng.uniform(-1100.0, 1100.0) as f32,
+            2 => {
+                let k = (rng.next() % 700) as f64;
+                let c = (k * std::f64::consts::FRAC_PI_2) as f32;
+                f32::from_bits((c.to_bits() as i32 + (rng.next() % 5) as i32 - 2) as u32)
+            }
+            3 => f32::from_bits(edges[i % edges.len()]),
+            _ => f32::from_bits(rng.next() as u32),
+        })
+        .collect();
+    let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![input.clone(), vec![0; GROUPS * 64 * 16]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [GROUPS as u32, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    use crate::exec::math::{cos_f32, sin_f32};
+    for (i, &x) in xs.iter().enumerate() {
+        let odd = i % 2 == 1;
+        let expect = [
+            sin_f32(x).to_bits(),
+            cos_f32(-x).to_bits(),
+            if odd { sin_f32(x.abs()).to_bits() } else { 0 },
+            if odd { cos_f32(x).to_bits() } else { 0 },
+        ];
+        for (c, e) in expect.into_iter().enumerate() {
+            assert_eq!(word(&want, 4 * i + c), e, "interpreter, lane {i} channel {c}, x = {x:e}");
+            assert_eq!(word(&got, 4 * i + c), e, "compiled, lane {i} channel {c}, x = {x:e}");
+        }
+    }
+}
