@@ -138,7 +138,7 @@ const ALLOWED: &[Allowance] = &[
     ("ops/f32_transcendental", "OUT[13]", "2", "zw", LIBM),
     ("ops/f32_transcendental", "OUT[14]", "1", "z", LIBM),
     ("ops/f32_transcendental", "OUT[14]", "3", "xw", LIBM),
-    ("ops/f32_transcendental", "OUT[18]", "0", "zw", LIBM),
+    ("ops/f32_transcendental", "OUT[18]", "2", "xy", LIBM),
     // SAT_NAN
     ("ops/f32_unary", "OUT[4]", "0", "y", SAT_NAN),
     // DABS
