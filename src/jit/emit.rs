@@ -379,6 +379,63 @@ struct Emitter<'c> {
     callback_status: CodeLabel,
     /// Stops the batch at a BARRIER (status 3; `Ctx::resume` says where it resumes).
     suspend: CodeLabel,
+    /// Per TEMP register and channel: whether its value in lanes the exec
+    /// mask leaves out is never read ([`segment_local`]).
+    local: Vec<[bool; 4]>,
+}
+
+/// Per TEMP register and channel: true when every read of it is preceded, in
+/// the same straight segment (no flow control or interpreter call between,
+/// so the same exec mask), by a write of it. Then the value a write leaves
+/// in the lanes outside the exec mask is never read, and a template may
+/// write every lane (no merge with the old value, so no wait for the last
+/// instruction that wrote the register). None in the fragment stage (lanes
+/// outside the mask are read by derivatives) or with indirect register
+/// operands; a register an interpreter call reads has none.
+fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
+    let temp = code.temp;
+    let n = temp.len as usize;
+    let indirect = code.insts.iter().any(|inst| {
+        inst.src
+            .iter()
+            .any(|s| matches!(s.kind, SrcKind::RegIndirect { .. }))
+            || inst
+                .dst
+                .iter()
+                .any(|d| matches!(d.kind, DstKind::RegIndirect { .. }))
+    });
+    if code.processor == Processor::Fragment || indirect {
+        return vec![[false; 4]; n];
+    }
+    let index =
+        |r: u32| (r >= temp.base && r < temp.base + temp.len).then(|| (r - temp.base) as usize);
+    let mut local = vec![[true; 4]; n];
+    let mut written = vec![[false; 4]; n];
+    for (inst, plan) in code.insts.iter().zip(plans) {
+        for s in &inst.src {
+            if let SrcKind::Reg(r) = s.kind
+                && let Some(t) = index(r)
+            {
+                for &c in &s.swz {
+                    local[t][c as usize] &= written[t][c as usize] && *plan != Plan::Call;
+                }
+            }
+        }
+        if matches!(plan, Plan::Flow | Plan::Call) {
+            written.iter_mut().for_each(|w| *w = [false; 4]);
+            continue;
+        }
+        for d in &inst.dst {
+            if let DstKind::Reg(r) = d.kind
+                && let Some(t) = index(r)
+            {
+                for c in (0..4).filter(|c| d.mask & (1 << c) != 0) {
+                    written[t][c] = true;
+                }
+            }
+        }
+    }
+    local
 }
 
 /// An encoding error or an operand a template cannot take.
@@ -593,7 +650,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
             leader[i + 1] = true;
         }
     }
-    let mut e = Emitter::new(code)?;
+    let mut e = Emitter::new(code, &plans)?;
     for b in 0..n {
         if code.insts[b].op == Opcode::BGNLOOP {
             e.regions[b] = e.region(b, &plans);
@@ -764,7 +821,7 @@ impl<'c> Emitter<'c> {
         Some(Region { end, slots })
     }
 
-    fn new(code: &'c Code) -> Result<Emitter<'c>, EmitError> {
+    fn new(code: &'c Code, plans: &[Plan]) -> Result<Emitter<'c>, EmitError> {
         let mut a = CodeAssembler::new(64)?;
         let labels = (0..=code.insts.len()).map(|_| a.create_label()).collect();
         let end = a.create_label();
@@ -784,6 +841,7 @@ impl<'c> Emitter<'c> {
             budget,
             callback_status,
             suspend,
+            local: segment_local(code, plans),
         })
     }
 
@@ -1591,9 +1649,9 @@ impl<'c> Emitter<'c> {
         // One pair written to a pair the loop cache holds: the op writes it
         // directly under the exec masks (its sources are all read by then).
         let direct = match inst.dst[0].kind {
-            DstKind::Reg(r) if pairs[0] != pairs[1] && !inst.saturate && op != Op64::I64neg => {
-                self.slot(Key::Pair(r, u8::from(pairs[1])))
-            }
+            DstKind::Reg(r) if pairs[0] != pairs[1] && !inst.saturate && op != Op64::I64neg => self
+                .slot(Key::Pair(r, u8::from(pairs[1])))
+                .map(|sl| (sl, self.pair_local(r, usize::from(pairs[1])))),
             _ => None,
         };
         for p in 0..2 {
@@ -1699,14 +1757,26 @@ impl<'c> Emitter<'c> {
     }
 
     /// Where half `h` of pair `p`'s result goes: the cached destination
-    /// pair under the exec masks (k1 for lanes 0..8, k4 for 8..16) when
-    /// [`Emitter::pair`] writes it directly, else scratch `2p + h`.
-    fn pair_out(direct: Option<Slot>, p: usize, h: u32) -> AsmRegisterZmm {
-        match direct.map(|sl| sl.halves()) {
-            Some((lo, _)) if h == 0 => zmm(lo).k1(),
-            Some((_, hi)) => zmm(hi).k4(),
+    /// pair when [`Emitter::pair`] writes it directly, under the exec masks
+    /// (k1 for lanes 0..8, k4 for 8..16) unless the pair is segment-local
+    /// (then every lane: see [`segment_local`]), else scratch `2p + h`.
+    fn pair_out(direct: Option<(Slot, bool)>, p: usize, h: u32) -> AsmRegisterZmm {
+        match direct.map(|(sl, local)| (sl.halves(), local)) {
+            Some(((lo, _), true)) if h == 0 => zmm(lo),
+            Some(((_, hi), true)) => zmm(hi),
+            Some(((lo, _), false)) if h == 0 => zmm(lo).k1(),
+            Some(((_, hi), false)) => zmm(hi).k4(),
             None => zmm(2 * p as u32 + h),
         }
+    }
+
+    /// Whether both channels of pair `q` of register `r` are segment-local.
+    fn pair_local(&self, r: u32, q: usize) -> bool {
+        let temp = self.code.temp;
+        (r >= temp.base && r < temp.base + temp.len)
+            && self.local[(r - temp.base) as usize][2 * q..2 * q + 2]
+                .iter()
+                .all(|&l| l)
     }
 
     // ---- flow control ------------------------------------------------------

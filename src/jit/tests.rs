@@ -435,8 +435,65 @@ fn sin_and_cos_inline_give_the_definitions_bits() {
             if odd { cos_f32(x).to_bits() } else { 0 },
         ];
         for (c, e) in expect.into_iter().enumerate() {
-            assert_eq!(word(&want, 4 * i + c), e, "interpreter, lane {i} channel {c}, x = {x:e}");
-            assert_eq!(word(&got, 4 * i + c), e, "compiled, lane {i} channel {c}, x = {x:e}");
+            assert_eq!(
+                word(&want, 4 * i + c),
+                e,
+                "interpreter, lane {i} channel {c}, x = {x:e}"
+            );
+            assert_eq!(
+                word(&got, 4 * i + c),
+                e,
+                "compiled, lane {i} channel {c}, x = {x:e}"
+            );
         }
+    }
+}
+
+/// Pairs a loop writes with every lane (no merge: `segment_local`) only
+/// where the lanes outside the exec mask are never read: TEMP[3] is written
+/// before it is read in each iteration; TEMP[1] is read before it is
+/// written and TEMP[2], TEMP[4] after the loop, so lanes that left the loop
+/// early must keep their values there.
+#[test]
+fn pairs_written_whole_only_where_masked_lanes_are_dead() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..5]\n\
+        IMM[0] UINT32 {0, 1, 24, 15}\nIMM[1] UINT32 {0, 1072693248, 7, 0}\nIMM[2] UINT32 {8, 16, 0, 0}\n\
+        0: MOV TEMP[0].x, IMM[0].xxxx\n\
+        1: AND TEMP[0].y, SV[0].xxxx, IMM[0].wwww\n\
+        2: MOV TEMP[1].xy, IMM[0].xxxx\n\
+        3: MOV TEMP[2].xy, IMM[0].xxxx\n\
+        4: MOV TEMP[4].xy, IMM[0].xxxx\n\
+        5: BGNLOOP\n\
+        6:   USGE TEMP[5].x, TEMP[0].xxxx, TEMP[0].yyyy\n\
+        7:   UIF TEMP[5].xxxx\n\
+        8:     BRK\n\
+        9:   ENDIF\n\
+        10:  DADD TEMP[1].xy, TEMP[1].xyxy, IMM[1].xyxy\n\
+        11:  U64MUL TEMP[3].xy, TEMP[1].xyxy, IMM[1].zwzw\n\
+        12:  U64ADD TEMP[2].xy, TEMP[3].xyxy, TEMP[2].xyxy\n\
+        13:  U64ADD TEMP[4].xy, TEMP[3].xyxy, TEMP[1].xyxy\n\
+        14:  UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+        15: ENDLOOP\n\
+        16: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        17: STORE BUFFER[0].xy, TEMP[0].zzzz, TEMP[1]\n\
+        18: UADD TEMP[0].w, TEMP[0].zzzz, IMM[2].xxxx\n\
+        19: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[4]\n\
+        20: UADD TEMP[0].w, TEMP[0].zzzz, IMM[2].yyyy\n\
+        21: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[2]\n\
+        22: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 64 * 24]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // thread t ran t % 16 iterations: TEMP[1] = (t % 16) as f64
+    let word = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    for t in [0usize, 5, 15, 17] {
+        let x = f64::from_bits(u64::from(word(6 * t)) | u64::from(word(6 * t + 1)) << 32);
+        assert_eq!(x, (t % 16) as f64, "thread {t}");
     }
 }
