@@ -845,6 +845,14 @@ mod tests {
                 near.push(f32::from_bits((c.to_bits() as i32 + d) as u32));
             }
         }
+        // every multiple below the all-f32 path's limit, 8 ulps either
+        // side (its reduction's two regimes, exact either way)
+        for k in 1..700u32 {
+            let c = (k as f64 * std::f64::consts::FRAC_PI_2) as f32;
+            for d in -8i32..=8 {
+                near.push(f32::from_bits((c.to_bits() as i32 + d) as u32));
+            }
+        }
         near.extend([
             252.898_21f32,
             5.2516434e4,
