@@ -28,7 +28,7 @@
 #[path = "simd.rs"]
 mod simd;
 
-/// Below this magnitude SIN and COS take the all-f32 path ([`trig_near`]).
+/// Below this magnitude SIN and COS take the all-f32 path (`trig_near`).
 pub const TRIG_NEAR_LIMIT: f32 = 1024.0;
 
 /// Below this magnitude (and at or above [`TRIG_NEAR_LIMIT`]) SIN and COS
