@@ -11,7 +11,8 @@
 //!   result whose bits differ is counted (the run fails on any).
 //! * `math` times each kernel over rows of 16 lanes: nanoseconds per lane,
 //!   beside the kernels that shipped before issue 10 (frozen in
-//!   `benches/baseline/math.rs`) and the speed-up.
+//!   `benches/baseline/math.rs`) and the speed-up, with one call per row
+//!   and (SIN, COS) with one call for all the rows.
 //!
 //! The reference: `libm`'s f64 `sin`, `cos`, `exp2`, `log2` and `pow` are
 //! within one f64 ulp (relative error ≤ 2^-52) of the exact value, 2^29
@@ -467,7 +468,10 @@ fn speed_inputs(f: MathFunc, rows: usize) -> (Vec<Row>, Vec<Row>) {
 
 /// `tgsi bench math`: nanoseconds per lane of each kernel over 16-lane rows,
 /// beside the frozen pre-issue-10 kernels ([`baseline`]) timed in the same
-/// run (one rep of each in turn, so both see the same load), and the ratio.
+/// run (one rep of each in turn, so both see the same load), and the ratio:
+/// with one call per row, and for SIN and COS also over all the rows in one
+/// call ([`slice_kernels`]: the kernel's own cost, as the compiled engine's
+/// inline SIN/COS pays it).
 pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     if reps == 0 {
         bail!("--reps must be at least 1");
