@@ -1141,6 +1141,30 @@ mod tests {
     }
 
     #[test]
+    fn many_rows_in_one_call_match_the_row_functions() {
+        let mut rng = Rng(0x2718_2818_2845_9045);
+        let rows: Vec<[u32; 16]> = (0..257)
+            .map(|i| {
+                std::array::from_fn(|_| match i % 3 {
+                    0 => rng.next() as u32,
+                    1 => (rng.uniform(-1100.0, 1100.0) as f32).to_bits(),
+                    _ => (rng.uniform(-8.0, 8.0) as f32).to_bits(),
+                })
+            })
+            .collect();
+        let (mut s, mut c) = (vec![[0u32; 16]; 257], vec![[0u32; 16]; 257]);
+        sin_rows(&rows, &mut s);
+        cos_rows(&rows, &mut c);
+        let mut one = [0u32; 16];
+        for (i, x) in rows.iter().enumerate() {
+            sin_lanes(x, &mut one);
+            assert_eq!(s[i], one, "sin row {i}");
+            cos_lanes(x, &mut one);
+            assert_eq!(c[i], one, "cos row {i}");
+        }
+    }
+
+    #[test]
     fn row_functions_match_the_scalar_definitions() {
         let mut rng = Rng(0x3141_5926_5358_9793);
         let (mut e, mut l, mut p) = ([0u32; 16], [0u32; 16], [0u32; 16]);
