@@ -516,7 +516,7 @@ fn aligned_pair(s: &Src, p: usize) -> Option<u8> {
 /// True when a source is read inline: a direct register or constant, with
 /// float sign-bit modifiers at most (`wide`: double sign-bit modifiers).
 fn src_inline(s: &Src, wide: bool) -> bool {
-    if s.flush {
+    if s.flush && wide {
         return false;
     }
     let kind_ok = matches!(
@@ -538,7 +538,8 @@ fn src_inline(s: &Src, wide: bool) -> bool {
 
 /// True when the instruction's operands allow its inline template.
 fn operands_inline(inst: &Inst, plan: Plan) -> bool {
-    if inst.flush || inst.dst[1].kind != DstKind::Null {
+    let flush_ok = matches!(plan, Plan::Comp(..) | Plan::Scalar(_) | Plan::Row(_));
+    if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
         return false;
     }
     if !matches!(inst.dst[0].kind, DstKind::Reg(_) | DstKind::Null) {
@@ -1008,7 +1009,7 @@ impl<'c> Emitter<'c> {
             _ => None,
         };
         match (key.and_then(|k| self.cached(k)), pair) {
-            (Some(cz), _) if !modified => return Ok(cz),
+            (Some(cz), _) if !modified && !s.flush => return Ok(cz),
             (Some(cz), _) => self.a.vmovdqa32(r, zmm(cz))?,
             (None, Some(ps)) => {
                 let (lo, hi) = ps.halves();
@@ -1028,6 +1029,10 @@ impl<'c> Emitter<'c> {
                 (SrcKind::None, _) => self.a.vpxord(r, r, r)?,
                 _ => return Err("indirect operand in an inline template".into()),
             },
+        }
+        // as the interpreter's fetch: denormals flushed, then the modifiers
+        if s.flush && !wide {
+            self.flush32(z)?;
         }
         if let Modifier::Apply { abs, neg, .. } = s.modifier
             && (!wide || c % 2 == 1)
@@ -1392,7 +1397,14 @@ impl<'c> Emitter<'c> {
         let m = inst.dst[0].mask;
         for c in 0..4 {
             if m & (1 << c) != 0 {
-                let z = zreg(c);
+                let mut z = zreg(c);
+                if inst.flush {
+                    if z != c as u32 {
+                        self.a.vmovdqa32(zmm(c as u32), zmm(z))?;
+                        z = c as u32;
+                    }
+                    self.flush32(z)?;
+                }
                 if inst.saturate && z == c as u32 {
                     self.saturate32(z)?;
                 }
@@ -1400,6 +1412,15 @@ impl<'c> Emitter<'c> {
             }
         }
         Ok(())
+    }
+
+    /// Float32 denormals of zmm `z` to the zero of their sign (Direct3D's
+    /// rule, `ops::flush_denormal`): lanes whose exponent field is 0 keep
+    /// only their sign bit.
+    fn flush32(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        a.vptestnmd(k7, zmm(z), dword_bcst(rbx + pool_off(pool::EXP)))?;
+        a.vpandd(zmm(z).k7(), zmm(z), dword_bcst(rbx + pool_off(pool::SIGN)))
     }
 
     /// `zmm(d) = op(zmm(src[0]), zmm(src[1]), zmm(src[2]))`; sources are never written.
@@ -1502,8 +1523,12 @@ impl<'c> Emitter<'c> {
         Ok(self.replicate(inst)?)
     }
 
-    /// Stores zmm0 (saturated when asked) to every enabled channel.
+    /// Stores zmm0 (denormals flushed and saturated when asked) to every
+    /// enabled channel.
     fn replicate(&mut self, inst: &Inst) -> A {
+        if inst.flush {
+            self.flush32(0)?;
+        }
         if inst.saturate {
             self.saturate32(0)?;
         }

@@ -64,8 +64,10 @@ pub(super) mod pool {
     /// The constants of SIN/COS's inline template (`math::trig_near`), in
     /// the order of [`super::trig_pool`].
     pub const TRIG: i32 = 26;
+    /// The float32 exponent field (0x7f800000).
+    pub const EXP: i32 = 41;
     /// Words in the pool.
-    pub const LEN: usize = 41;
+    pub const LEN: usize = 42;
 }
 
 /// The words at [`pool::TRIG`]: the round-to-integer magic for SIN and for
@@ -152,10 +154,12 @@ pub(super) mod off {
 impl Ctx {
     fn new_boxed() -> Box<Ctx> {
         let mut pool = [0u32; pool::LEN];
-        pool[pool::TRIG as usize..].copy_from_slice(&trig_pool());
+        let trig = trig_pool();
+        pool[pool::TRIG as usize..][..trig.len()].copy_from_slice(&trig);
         let mut put = |i: i32, v: u32| pool[i as usize] = v;
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);
+        put(pool::EXP, 0x7f80_0000);
         put(pool::ONE, 1.0f32.to_bits());
         put(pool::ZERO, 0);
         put(pool::MASK31, 31);

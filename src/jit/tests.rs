@@ -497,3 +497,73 @@ fn pairs_written_whole_only_where_masked_lanes_are_dead() {
         assert_eq!(x, (t % 16) as f64, "thread {t}");
     }
 }
+
+/// Direct3D's numeric rules inline: float sources read with denormals as
+/// zeros of their sign and float results written the same way, in the
+/// component, scalar and row templates (ADD, MUL, MAD with a modifier,
+/// SQRT, SIN, EX2), lane by lane as the interpreter gives them.
+#[test]
+fn direct3d_denormal_flushing_compiles_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {4, 32, 16, 0}\nIMM[1] FLT32 {0.5, 0.25, 1.0, -1.0}\n\
+        0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        1: LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx\n\
+        2: XOR TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        3: UMUL TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[1].y, BUFFER[0], TEMP[0].yyyy\n\
+        5: ADD TEMP[2].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        6: MUL TEMP[2].y, TEMP[1].xxxx, IMM[1].xxxx\n\
+        7: MAD TEMP[2].z, -TEMP[1].yyyy, IMM[1].yyyy, TEMP[1].xxxx\n\
+        8: SQRT TEMP[2].w, |TEMP[1].xxxx|\n\
+        9: SIN TEMP[3].x, TEMP[1].xxxx\n\
+        10: EX2 TEMP[3].y, TEMP[1].yyyy\n\
+        11: MUL TEMP[3].z, TEMP[1].yyyy, IMM[1].zzzz\n\
+        12: MOV TEMP[3].w, TEMP[1].yyyy\n\
+        13: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].yyyy\n\
+        14: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        15: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
+        17: END\n";
+    let (s, _) = crate::assemble(src).unwrap();
+    let interp = Program::compile_engine(&s, Numerics::Direct3D, Engine::Interp).unwrap();
+    let jit = Program::compile_engine(&s, Numerics::Direct3D, Engine::Jit).unwrap();
+    if !cpu_supported() {
+        return;
+    }
+    assert_eq!(jit.engine(), Engine::Jit, "{:?}", jit.fallback_reason());
+    // denormals of both signs, the smallest normals, values whose halves and
+    // quarters are denormal, zeros, ordinary numbers, NaN and infinity
+    let words: Vec<u32> = (0..64u32)
+        .map(|i| match i % 8 {
+            0 => 0x0000_0001 + i * 0x1_1111,
+            1 => 0x8000_0003 + i * 0x2_0001,
+            2 => 0x0080_0000,
+            3 => 0x8080_0000 + i,
+            4 => 0x0100_0000 + i * 7,
+            5 => (i as f32 * 0.37 - 3.0).to_bits(),
+            6 => [0, 0x8000_0000, 0x7fc0_0000, 0xff80_0000][(i / 8 % 4) as usize],
+            _ => 0x007f_ffff,
+        })
+        .collect();
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![input.clone(), vec![0; 64 * 32]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    assert_eq!(want, got);
+    // thread 0: x = 2^-149 (denormal, read as 0): MUL 0.5 gives +0, SQRT 0
+    let word = |i: usize| u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!((word(1), word(3)), (0, 0));
+    // thread 2: x = 2^-126, x·0.5 is denormal, written as +0
+    assert_eq!(word(8 * 2 + 1), 0);
+    // MOV copies bits (not a float operation): thread 6 ^ 32 reads word 7
+    // (LOAD into .y takes the second word at its address), 0x007fffff
+    assert_eq!(word(8 * (6 ^ 32) + 7), 0x007f_ffff);
+}
