@@ -3,7 +3,8 @@
 //! opcode table, random swizzles, writemasks, modifiers, `_SAT`, indirect
 //! sources and destinations, divergent IF/UIF/ELSE, loops with BRK/CONT,
 //! SWITCH/CASE/DEFAULT, RET, buffer memory ops) over random inputs rich in
-//! NaN, ±inf, -0 and denormals, run by the interpreter and by the compiled
+//! NaN, ±inf, -0 and denormals, one case in four under Direct3D's numeric
+//! rules (denormals flushed), run by the interpreter and by the compiled
 //! engine; every output word, the memory, the statistics and the error (if
 //! any) must be identical. `tgsi fuzz` runs it for a while; a unit test runs
 //! a fixed small budget.
@@ -401,6 +402,9 @@ pub struct Case {
     pub input: Vec<u32>,
     pub groups: u32,
     pub max_instructions: u64,
+    /// IEEE, or (one case in four) Direct3D's rules: float denormals read
+    /// and written as zeros of their sign.
+    pub numerics: Numerics,
 }
 
 /// Generates case `seed`.
@@ -485,6 +489,11 @@ pub fn generate(seed: u64) -> Case {
         input,
         groups,
         max_instructions,
+        numerics: if seed % 4 == 3 {
+            Numerics::Direct3D
+        } else {
+            Numerics::Ieee
+        },
     }
 }
 
@@ -501,7 +510,7 @@ fn run_engine(
     shader: &crate::ir::Shader,
     engine: Engine,
 ) -> (Outcome, Option<String>) {
-    let program = match Program::compile_engine(shader, Numerics::Ieee, engine) {
+    let program = match Program::compile_engine(shader, case.numerics, engine) {
         Ok(p) => p,
         Err(e) => {
             return (
