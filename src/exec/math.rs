@@ -330,18 +330,21 @@ pub fn cos_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 /// per row) where the CPU has it. The same bits.
 pub fn sin_rows(x: &[[u32; 16]], out: &mut [[u32; 16]]) {
     if !simd::sin_rows(x, out) {
-        for (a, o) in x.iter().zip(out) {
-            sin_lanes_portable(a, o);
-        }
+        trig_rows_portable(x, out, 0);
     }
 }
 
 /// [`cos_lanes`] over many rows in one call, as [`sin_rows`].
 pub fn cos_rows(x: &[[u32; 16]], out: &mut [[u32; 16]]) {
     if !simd::cos_rows(x, out) {
-        for (a, o) in x.iter().zip(out) {
-            cos_lanes_portable(a, o);
-        }
+        trig_rows_portable(x, out, 1);
+    }
+}
+
+/// The portable build of [`sin_rows`] (`phase` 0) and [`cos_rows`] (1).
+fn trig_rows_portable(x: &[[u32; 16]], out: &mut [[u32; 16]], phase: u32) {
+    for (a, o) in x.iter().zip(out) {
+        trig_lanes(a, o, phase);
     }
 }
 

@@ -1568,15 +1568,18 @@ impl<'c> Emitter<'c> {
     /// beyond that path (|x| ≥ 1024, ±inf, NaN).
     fn trig(&mut self, inst: &Inst, k: RowKernel) -> R {
         let x = self.fetch(4, &inst.src[0], 0, false)?;
+        use pool::trig as w;
         let phase = i32::from(k == RowKernel::Cos);
         let c = |w: i32| dword_bcst(rbx + pool_off(pool::TRIG + w));
-        let (magic, two_over_pi, p1, two_d1, two_d2) = (c(phase), c(2), c(3), c(4), c(5));
-        let (neg_half, two, sin_coef, cos_coef, limit) = (c(6), c(7), 8, 11, c(14));
+        let (magic, two_over_pi, p1) = (c(w::MAGIC + phase), c(w::TWO_OVER_PI), c(w::P1));
+        let (two_d1, two_d2, neg_half, two) =
+            (c(w::TWO_D1), c(w::TWO_D2), c(w::NEG_HALF), c(w::TWO));
+        let (sin_coef, cos_coef, limit) = (w::SIN_COEF, w::COS_COEF, c(w::LIMIT));
         let [t, q, r1, w2, hi, lo2, z, p, cq, zz, one, xabs] =
             [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(zmm);
         let a = &mut self.a;
         // t = x·(2/π) + magic (the quadrant in its low bits), q = t − magic
-        a.vbroadcastss(t, dword_ptr(rbx + pool_off(pool::TRIG + phase)))?;
+        a.vbroadcastss(t, dword_ptr(rbx + pool_off(pool::TRIG + w::MAGIC + phase)))?;
         a.vfmadd231ps(t, zmm(x), two_over_pi)?;
         a.vsubps(q, t, magic)?;
         // r1 = x − q·P1 (exact), w2 = 2·q·D1 (exact), hi = r1 − w2/2

@@ -64,16 +64,31 @@ pub(super) mod pool {
     /// The constants of SIN/COS's inline template (`math::trig_near`), in
     /// the order of [`super::trig_pool`].
     pub const TRIG: i32 = 26;
+    /// Offsets from [`TRIG`]: the magic number (COS: the next word), 2/π,
+    /// P1, 2·D1, 2·D2, −0.5, 2, the sine and the cosine coefficients (three
+    /// each, from t⁰ up), the path's limit.
+    pub mod trig {
+        pub const MAGIC: i32 = 0;
+        pub const TWO_OVER_PI: i32 = 2;
+        pub const P1: i32 = 3;
+        pub const TWO_D1: i32 = 4;
+        pub const TWO_D2: i32 = 5;
+        pub const NEG_HALF: i32 = 6;
+        pub const TWO: i32 = 7;
+        pub const SIN_COEF: i32 = 8;
+        pub const COS_COEF: i32 = 11;
+        pub const LIMIT: i32 = 14;
+        /// Words in all.
+        pub const LEN: usize = 15;
+    }
     /// The float32 exponent field (0x7f800000).
-    pub const EXP: i32 = 41;
+    pub const EXP: i32 = TRIG + trig::LEN as i32;
     /// Words in the pool.
-    pub const LEN: usize = 42;
+    pub const LEN: usize = EXP as usize + 1;
 }
 
-/// The words at [`pool::TRIG`]: the round-to-integer magic for SIN and for
-/// COS, 2/π, P1, 2·D1, 2·D2, −0.5, 2, the three sine and the three cosine
-/// coefficients, and the limit of the path.
-pub(super) fn trig_pool() -> [u32; 15] {
+/// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
+pub(super) fn trig_pool() -> [u32; pool::trig::LEN] {
     use crate::exec::math as m;
     let [s0, s1, s2] = m::SIN_NEAR_COEF2;
     let [c0, c1, c2] = m::COS_NEAR_COEF_NEG2;
