@@ -29,7 +29,7 @@ fn tgsi_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The corpus texts, in a fixed order; panics if the corpus is missing or a
 /// file does not assemble (a benchmark of error paths would mislead).
 fn corpus() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
     let mut paths = Vec::new();
     tgsi_files(&root.join("accepted"), &mut paths);
     tgsi_files(&root.join("mesa-generated"), &mut paths);

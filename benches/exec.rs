@@ -1,12 +1,12 @@
-//! Machine throughput on the fp64/int64/SSBO benchmark shader of the corpus
-//! (`mesa-generated/12_fp64_int64_ssbo.tgsi`: a 64-iteration loop of double
-//! and 64-bit integer arithmetic per invocation), counted in lane-instructions
+//! Machine throughput on the fp64/int64/SSBO benchmark shader
+//! (`benches/data/12_fp64_int64_ssbo.tgsi`, what Mesa makes of a GLSL
+//! compute shader: a 64-iteration loop of double and 64-bit integer
+//! arithmetic per invocation), counted in lane-instructions
 //! (instructions executed × live lanes of the batch), on one thread and on
 //! every core.
 
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
-use std::path::Path;
 use tgsi::exec::{Limits, Program, Resources};
 
 fn main() {
@@ -16,15 +16,8 @@ fn main() {
 const INVOCATIONS: usize = 1 << 16;
 
 fn setup() -> (Program, Resources, [u32; 3]) {
-    let rel = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa-generated/12_fp64_int64_ssbo.tgsi");
-    let path = if rel.exists() {
-        rel
-    } else {
-        Path::new("/work/shared/corpus/mesa-generated/12_fp64_int64_ssbo.tgsi").to_path_buf()
-    };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (shader, _) = tgsi::assemble(&text).unwrap_or_else(|e| panic!("{e}"));
+    let text = include_str!("data/12_fp64_int64_ssbo.tgsi");
+    let (shader, _) = tgsi::assemble(text).unwrap_or_else(|e| panic!("{e}"));
     let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
     let buffer: Vec<u8> = (0..INVOCATIONS as u64)
         .flat_map(|i| (i as f64).to_bits().to_le_bytes())

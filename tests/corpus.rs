@@ -1,4 +1,4 @@
-//! Conformance over the shared corpus: every shader of `accepted/` and
+//! Conformance over the bundled TGSI corpus (`tests/fixtures/corpus`): every shader of `accepted/` and
 //! `mesa-generated/**` assembles, validates, prints to a fixed point, encodes
 //! to exactly Mesa 22.3's token words (the fixtures under
 //! `tests/fixtures/tokens/`, made by `regenerate.sh`) and decodes back to the
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use tgsi::enums::{InterpMode, ProcessorNumbering};
 use tgsi::tokens::{decode, encode};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tokens");
 
 /// The folders whose shaders Mesa accepts, relative to the corpus.

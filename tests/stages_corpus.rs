@@ -1,5 +1,5 @@
-//! Every GEOM, TESS_CTRL and TESS_EVAL shader of the shared TGSI corpus
-//! (`../shared/corpus`) runs through the stage APIs on synthetic inputs
+//! Every GEOM, TESS_CTRL and TESS_EVAL shader of the bundled TGSI corpus
+//! (`tests/fixtures/corpus`) runs through the stage APIs on synthetic inputs
 //! without an error: geometry shaders on two primitives of their input
 //! primitive, tessellation-control shaders on two 3-point patches,
 //! tessellation-evaluation shaders on the points of their own tessellator
@@ -13,7 +13,7 @@ use tgsi::enums::{Primitive, Processor, PropertyName};
 use tgsi::exec::{GeometryInput, Limits, PatchInput, Program, Resources, TessEvalPatch};
 use tgsi::pipeline::tessellator::tessellate;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
 
 fn vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
     (0..n)

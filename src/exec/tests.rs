@@ -466,7 +466,7 @@ fn system_values_of_a_3d_dispatch() {
 fn fp64_int64_ssbo_benchmark_shader_matches_a_scalar_model() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/mesa-generated/12_fp64_int64_ssbo.tgsi"
+        "/benches/data/12_fp64_int64_ssbo.tgsi"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
         panic!("benchmark shader missing: {path}");

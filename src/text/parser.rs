@@ -1528,7 +1528,7 @@ mod tests {
 
     fn corpus_files(sub: &str) -> Vec<std::path::PathBuf> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus")
+            .join("tests/fixtures/corpus")
             .join(sub);
         let mut out = Vec::new();
         let mut dirs = vec![root];

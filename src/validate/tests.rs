@@ -662,7 +662,7 @@ fn tgsi_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// without errors; this lists every error of every file that fails.
 #[test]
 fn corpus_shaders_validate_without_errors() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
     let mut files = tgsi_files(&root.join("accepted"));
     files.extend(tgsi_files(&root.join("mesa-generated")));
     assert!(
