@@ -5,7 +5,7 @@
 
 use super::{Reporter, Site};
 use crate::enums::{File, Primitive, Processor, PropertyName};
-use crate::ir::{Declaration, Index, IndirectAddr, Register, Shader, Statement};
+use crate::ir::{Declaration, Index, IndirectAddr, Register, Shader, Statement, WriteMask};
 
 /// How many declared ranges a "declared are ..." note lists.
 const RANGES_IN_NOTE: usize = 8;
@@ -55,6 +55,23 @@ pub(crate) fn register_name(file: File, dimension: Option<&Index>, index: &Index
     };
     let dim = dimension.map(bracket).unwrap_or_default();
     format!("{file}{dim}{}", bracket(index))
+}
+
+/// True when `later` declares the same registers as `earlier` again in a way
+/// Mesa prints and runs: a `dvec` varying split into two declarations whose
+/// component masks are disjoint (`DCL OUT[2].xy` and `DCL OUT[2].zw`), or, when
+/// the masks are unprinted (both `xyzw`), the very same declaration twice, as
+/// Mesa's `tgsi_dump` writes the split pair. Everything else but the mask
+/// must agree; different semantics or overlapping explicit masks conflict.
+/// Only inputs and outputs are ever split so.
+fn splits_one_register(earlier: &Declaration, later: &Declaration) -> bool {
+    let masks_fit = earlier.usage_mask & later.usage_mask == WriteMask::empty()
+        || (earlier.usage_mask == WriteMask::XYZW && later.usage_mask == WriteMask::XYZW);
+    let same_but_mask = Declaration {
+        usage_mask: earlier.usage_mask,
+        ..later.clone()
+    } == *earlier;
+    matches!(later.file, File::Input | File::Output) && masks_fit && same_but_mask
 }
 
 fn range_name(d: &Declaration) -> String {
@@ -199,14 +216,18 @@ impl<'a> RegisterTable<'a> {
             .filter(|(_, d)| d.first <= d.last && d.file != File::Null)
             .collect();
         sorted.sort_by_key(|(stmt, d)| (d.file, self.dimension_key(d), d.first, *stmt));
-        // Running (file, dim, furthest last, its statement) over the sorted list.
-        let mut reach: Option<(File, Option<u32>, u32, usize)> = None;
+        // Running (file, dim, furthest last, its statement, its declaration)
+        // over the sorted list.
+        let mut reach: Option<(File, Option<u32>, u32, usize, &Declaration)> = None;
         for &&(stmt, d) in &sorted {
             let key = (d.file, self.dimension_key(d));
-            if let Some((file, dim, last, prev)) = reach
+            if let Some((file, dim, last, prev, earlier)) = reach
                 && (file, dim) == key
                 && d.first <= last
             {
+                if splits_one_register(earlier, d) {
+                    continue;
+                }
                 let dup = register_name(
                     d.file,
                     d.dimension.map(|n| Index::direct(n as i32)).as_ref(),
@@ -222,11 +243,11 @@ impl<'a> RegisterTable<'a> {
                     .push("each register may be declared once".into());
                 report.also(Site::stmt(prev), "declared here before");
                 if d.last > last {
-                    reach = Some((d.file, key.1, d.last, stmt));
+                    reach = Some((d.file, key.1, d.last, stmt, d));
                 }
                 continue;
             }
-            reach = Some((d.file, key.1, d.last, stmt));
+            reach = Some((d.file, key.1, d.last, stmt, d));
         }
     }
 

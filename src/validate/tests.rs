@@ -244,6 +244,51 @@ fn indirect_access_needs_declared_address_and_array() {
     assert_clean(&sh);
 }
 
+/// Mesa splits a `dvec` varying into two declarations of one register with
+/// disjoint masks, and its dumper prints the pair without masks; both forms
+/// validate, a real conflict does not.
+#[test]
+fn one_register_split_into_two_declarations() {
+    let text = |decls: &str| {
+        format!(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n{decls}IMM[0] FLT32 {{1.0, 2.0, 3.0, 4.0}}\n\
+             0: MOV OUT[0], IN[0]\n1: MOV OUT[2].xy, IMM[0].xyxy\n2: MOV OUT[2].zw, IMM[0].zwzw\n3: END\n"
+        )
+    };
+    for ok in [
+        "DCL OUT[2], GENERIC[1]\nDCL OUT[2], GENERIC[1]\n",
+        "DCL OUT[2].xy, GENERIC[1]\nDCL OUT[2].zw, GENERIC[1]\n",
+    ] {
+        let (sh, _) = crate::assemble(&text(ok)).unwrap_or_else(|d| panic!("{ok}: {d:?}"));
+        assert_clean(&sh);
+    }
+    for (bad, why) in [
+        (
+            "DCL OUT[2], GENERIC[1]\nDCL OUT[2], GENERIC[2]\n",
+            "semantic index",
+        ),
+        (
+            "DCL OUT[2], GENERIC[1]\nDCL OUT[2], COLOR[1]\n",
+            "semantic name",
+        ),
+        (
+            "DCL OUT[2].xy, GENERIC[1]\nDCL OUT[2].yz, GENERIC[1]\n",
+            "overlapping masks",
+        ),
+        (
+            "DCL OUT[2].xy, GENERIC[1]\nDCL OUT[2], GENERIC[1]\n",
+            "a mask against all",
+        ),
+        (
+            "DCL OUT[2..3], GENERIC[1]\nDCL OUT[2], GENERIC[1]\n",
+            "different ranges",
+        ),
+    ] {
+        let (shader, _) = crate::text::parse(&text(bad)).unwrap_or_else(|d| panic!("{why}: {d:?}"));
+        assert_error(&shader, "OUT[2] is declared more than once");
+    }
+}
+
 #[test]
 fn overlapping_declarations_are_reported() {
     let sh = frag(vec![dcl(File::Temp, 2, 5)]);
