@@ -377,3 +377,93 @@ fn render_stage_options_check_their_shaders() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--tess-eval"), "{err}");
 }
+
+/// fxc's listings are told apart from TGSI: a feature-level-9 listing (its
+/// Direct3D 9 program first) assembles its SM4 program with a note, an
+/// effect listing is named as such.
+#[test]
+fn fxc_listings_of_every_kind_are_recognised() {
+    let dir = std::env::temp_dir().join(format!("tgsi-listings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("l9.dxbc");
+    let out = out.to_str().unwrap();
+    for (listing, line) in [
+        ("Level9_Test_PS_9_3.asm", ":88:5:"),
+        ("Level9_Test_VS_9_3.asm", ":"),
+    ] {
+        let path = format!("tests/fixtures/d3d/dxdecompiler/Internal/{listing}");
+        let (code, err) = tgsi(&["asm", &path, "-o", out]);
+        assert_eq!(code, 0, "{listing}: {err}");
+        assert!(
+            err.contains(&format!("note: {path}{line}"))
+                && err.contains("the level-9 (Direct3D 9) program is not rebuilt"),
+            "{listing}: {err}"
+        );
+        let blob = std::fs::read(out).unwrap();
+        assert_eq!(&blob[..4], b"DXBC");
+        let (code, err) = tgsi(&["check", &path]);
+        assert_eq!(code, 0, "{listing}: {err}");
+    }
+    let effect = "tests/fixtures/d3d/dxdecompiler/Internal/General/AdvancedHLSL_FX.asm";
+    let (code, err) = tgsi(&["asm", effect, "-o", out]);
+    assert_eq!(code, 1);
+    assert!(err.contains("this is an fxc effect listing"), "{err}");
+    assert!(err.contains("AdvancedHLSL_FX.asm:6:1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bytes that are no format get an error naming the format the file's name
+/// promises, what is wrong, and the byte offset, from every verb.
+#[test]
+fn binary_input_that_is_not_what_it_claims() {
+    let dir = std::env::temp_dir().join(format!("tgsi-claims-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let random = write("random.dxbc", &[0x5d, 0x17, 0xc3, 0x28, 0xff, 0x00, 0x9a]);
+    let empty = write("empty.dxbc", b"");
+    let short = write("short.cso", b"DX");
+    let binary = write("noise.tgsi", &[b'F', b'R', 0xc3, 0x28, 0xff]);
+    let empty_text = write("empty.tgsi", b"");
+    let cases: [(&[&str], &str, &str); 7] = [
+        (
+            &["check"],
+            &random,
+            "random.dxbc: byte 0: not a DXBC container: the first 4 bytes are 5d 17 c3 28 (\"]\\x17\\xc3(\"), expected `DXBC`",
+        ),
+        (&["dis"], &random, "not a DXBC container"),
+        (&["run"], &random, "not a DXBC container"),
+        (
+            &["check"],
+            &empty,
+            "empty.dxbc: byte 0: empty file: expected a DXBC container",
+        ),
+        (
+            &["check"],
+            &short,
+            "short.cso: byte 0: not a DXBC container: the file is 2 bytes long",
+        ),
+        (
+            &["check"],
+            &binary,
+            "noise.tgsi: byte 2: the file is neither UTF-8 text",
+        ),
+        (
+            &["fmt"],
+            &empty_text,
+            "empty.tgsi: byte 0: empty file: expected a TGSI shader",
+        ),
+    ];
+    for (verb, file, want) in cases {
+        let mut args = verb.to_vec();
+        args.push(file);
+        let (code, err) = tgsi(&args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(err.contains(want), "{args:?}: expected `{want}` in:\n{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

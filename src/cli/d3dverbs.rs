@@ -2,11 +2,12 @@
 //! blobs, `asm`, `fmt` and `check` of SM4/SM5 assembly, `tgsi info`, and
 //! `tgsi lower` (SM4/SM5 → TGSI text).
 
-use super::input::{Format, detect_format, display_name, read_bytes, text_of, write_bytes};
+use super::input::{Format, display_name, pick_format, read_bytes, text_of, write_bytes};
 use anyhow::Result;
 use std::path::Path;
 use std::process::ExitCode;
 use tgsi::d3d::container::{ChecksumStatus, checksum_hex, checksum_status};
+use tgsi::d3d::sniff::{ListingKind, listing_kind};
 use tgsi::d3d::source_map::SourceMap;
 
 /// `tgsi dis FILE.dxbc`: fxc's listing.
@@ -123,6 +124,13 @@ pub fn asm(bytes: &[u8], name: &str, output: &Path) -> Result<ExitCode> {
     match tgsi::d3d::assemble(text) {
         Ok((container, _)) => {
             write_bytes(output, &container)?;
+            if let Some(ListingKind::Level9First { level9 }) = listing_kind(text) {
+                let (line, column) = tgsi::diag::line_col(text, level9);
+                eprintln!(
+                    "note: {name}:{line}:{column}: the level-9 (Direct3D 9) program is not rebuilt: {} holds the SM4 program without the `Aon9` chunk",
+                    output.display()
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(diags) => {
@@ -198,7 +206,7 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
             }
         }
     };
-    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+    match pick_format(from, &bytes, &name, Format::Tgsi)? {
         Format::Dxbc => match tgsi::d3d::lower::container_programs(&bytes) {
             Ok(programs) => {
                 for (k, p) in programs.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use super::d3dverbs;
 use super::input::{
-    Format, assemble_file, detect_format, display_name, read_bytes, text_of, write_bytes,
+    Format, assemble_file, display_name, pick_format, read_bytes, text_of, write_bytes,
 };
 use anyhow::{Result, anyhow};
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ pub fn fmt(
 ) -> Result<ExitCode> {
     let bytes = read_bytes(file)?;
     let name = display_name(file);
-    let canonical = match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+    let canonical = match pick_format(from, &bytes, &name, Format::Tgsi)? {
         Format::SmAsm => match d3dverbs::canonical_assembly(&bytes, &name)? {
             Some(text) => text,
             None => return Ok(ExitCode::from(1)),
@@ -76,7 +76,7 @@ pub fn fmt(
 fn check_one(file: &Path, from: Option<Format>) -> Result<bool> {
     let bytes = read_bytes(file)?;
     let name = display_name(file);
-    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
+    match pick_format(from, &bytes, &name, Format::Tgsi)? {
         Format::Dxbc => Ok(d3dverbs::check(&bytes, &name)),
         Format::SmAsm => d3dverbs::check_assembly(&bytes, &name),
         Format::Tokens => {
@@ -120,8 +120,9 @@ pub fn asm(
     from: Option<Format>,
 ) -> Result<ExitCode> {
     let bytes = read_bytes(file)?;
-    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tgsi)) {
-        Format::SmAsm => return d3dverbs::asm(&bytes, &display_name(file), output),
+    let name = display_name(file);
+    match pick_format(from, &bytes, &name, Format::Tgsi)? {
+        Format::SmAsm => return d3dverbs::asm(&bytes, &name, output),
         Format::Tgsi => {}
         other => {
             eprintln!(
@@ -148,7 +149,7 @@ pub fn dis(
 ) -> Result<ExitCode> {
     let bytes = read_bytes(file)?;
     let name = display_name(file);
-    match from.unwrap_or_else(|| detect_format(&bytes, Format::Tokens)) {
+    match pick_format(from, &bytes, &name, Format::Tokens)? {
         Format::Dxbc => return d3dverbs::dis(&bytes, &name, output),
         Format::Tokens => {}
         other => {

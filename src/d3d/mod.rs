@@ -8,6 +8,8 @@
 //! * [`ir`] – a program as plain data (version, instructions, operands);
 //! * [`decode`] / [`encode`] – SHDR/SHEX payload ↔ IR, exact in both directions;
 //! * [`mod@print`] – IR → fxc's listing text of the program;
+//! * [`sniff`] – which of fxc's listings a text is (program, level-9,
+//!   effect);
 //! * [`lexer`], [`literal`], [`parse`] – the SM4/SM5 assembler: listing text
 //!   (fxc's and vkd3d's spellings) → IR with a [`source_map::SourceMap`];
 //!   [`mod@assemble`] – a listing → a DXBC container (signatures from the header
@@ -56,6 +58,7 @@ pub mod print;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;
+pub mod sniff;
 pub mod source_map;
 pub mod stat;
 #[cfg(test)]

@@ -93,6 +93,16 @@ pub fn parse_program(text: &str) -> Result<(Program, SourceMap), Diagnostics> {
 /// Parses a listing of one or more programs (a library listing holds one
 /// per function), reporting every error found.
 pub fn parse_listing(text: &str) -> Result<Vec<ParsedProgram>, Diagnostics> {
+    use super::sniff::{ListingKind, direct3d9_error, effect_listing_error, listing_kind};
+    match listing_kind(text) {
+        Some(ListingKind::Effect { at }) => {
+            return Err(Diagnostics(vec![effect_listing_error(text, at)]));
+        }
+        Some(ListingKind::Direct3D9 { at }) => {
+            return Err(Diagnostics(vec![direct3d9_error(text, at)]));
+        }
+        _ => {}
+    }
     let mut parser = Parser::new(text);
     parser.run();
     if parser.diags.is_empty() && parser.programs.is_empty() {

@@ -143,29 +143,13 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// True when the first line of `text` that is not blank, a `//` comment or
-/// a preprocessor line (`#if 0`, `#line`) starts with a shader-model version
-/// (`ps_5_0`, `cs_4_1`, `vs_4_0_level_9_3`, `lib_5_0`, `fx_5_0`): SM
-/// assembly rather than TGSI.
+/// True when `text` is one of fxc's listings rather than TGSI: its first
+/// statement (past blank, `//` and preprocessor lines) is a shader-model
+/// version (`ps_5_0`, `vs_4_0_level_9_3`, `lib_5_0`, `fx_5_0`), a Direct3D 9
+/// version before an SM4 one (a level-9 target's listing), or an effect's
+/// declarations (see [`crate::d3d::sniff`]).
 pub fn is_assembly(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
-        .is_some_and(is_sm_version_line)
-}
-
-/// `ps_5_0`, `cs_4_1`, `vs_4_0_level_9_3`, `lib_5_0`, `fx_5_0` ...
-fn is_sm_version_line(line: &str) -> bool {
-    let word = line.split_whitespace().next().unwrap_or("");
-    let Some((stage, rest)) = word.split_once('_') else {
-        return false;
-    };
-    let mut parts = rest.split('_');
-    let digit =
-        |p: Option<&str>| p.is_some_and(|m| m.len() == 1 && m.as_bytes()[0].is_ascii_digit());
-    ["vs", "ps", "gs", "hs", "ds", "cs", "lib", "fx"].contains(&stage)
-        && digit(parts.next())
-        && digit(parts.next())
+    crate::d3d::sniff::listing_kind(text).is_some()
 }
 
 /// A lowered Direct3D program and what is needed to feed it.
