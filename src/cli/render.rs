@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tgsi::enums::Processor;
-use tgsi::exec::{Draw, Limits, Resources};
+use tgsi::exec::{Draw, Limits, ProgressHook, Resources};
 use tgsi::image_io::{
     Rgba8Image, encode_png, load_png, save_png, target_to_image, texture_from_image,
 };
@@ -326,7 +326,13 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
                 .transpose()
                 .map_err(|e| anyhow!("--depth: {e}"))?;
             let state = mesh::mesh_state(depth.is_some(), args.cull, args.front);
-            mesh::draw_mesh_stages(
+            let progress = std::sync::Arc::new(Progress::new(u64::from(height), args.quiet));
+            let bar = progress.clone();
+            let limits = Limits {
+                progress: ProgressHook::new(move |done, _| bar.update(done)),
+                ..limits
+            };
+            let drawn = mesh::draw_mesh_stages(
                 &stages,
                 &input,
                 m,
@@ -335,7 +341,9 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
                 &mut targets,
                 depth.as_mut(),
                 &limits,
-            )?;
+            );
+            progress.finish();
+            drawn?;
         }
         _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
     }

@@ -135,6 +135,8 @@ pub struct Limits {
     pub threads: usize,
     /// Most invocations one work group may have.
     pub max_group_invocations: u64,
+    /// Told how far a long draw has come (pixel rows rasterized of all).
+    pub progress: ProgressHook,
 }
 
 impl Default for Limits {
@@ -144,7 +146,37 @@ impl Default for Limits {
             shared_memory_bytes: 32 * 1024,
             threads: 1,
             max_group_invocations: 1 << 16,
+            progress: ProgressHook::default(),
         }
+    }
+}
+
+/// A callback told `(done, total)` as a draw's rasterizer finishes bands of
+/// pixel rows, from whichever thread finished them; none by default. It
+/// only observes: the results are the same with or without it.
+#[derive(Clone, Default)]
+pub struct ProgressHook(Option<std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>>);
+
+impl ProgressHook {
+    /// A hook calling `report(done, total)`.
+    pub fn new(report: impl Fn(u64, u64) + Send + Sync + 'static) -> ProgressHook {
+        ProgressHook(Some(std::sync::Arc::new(report)))
+    }
+    /// Tells the callback, if there is one.
+    pub fn report(&self, done: u64, total: u64) {
+        if let Some(report) = &self.0 {
+            report(done, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "ProgressHook(set)"
+        } else {
+            "ProgressHook(none)"
+        })
     }
 }
 

@@ -233,6 +233,7 @@ fn rasterize_with(
     }
     let threads = limits.threads.clamp(1, bands.len().max(1));
     let next = AtomicUsize::new(0);
+    let rows_done = AtomicUsize::new(0);
     let bands: Vec<Mutex<Band<'_>>> = bands.into_iter().map(Mutex::new).collect();
     let results = fs.fragment_session(res, limits, target_count, samples, |session| {
         // One thread's share: bands in the order it takes them.
@@ -246,6 +247,9 @@ fn rasterize_with(
                 };
                 let mut band = band.lock().unwrap_or_else(|e| e.into_inner());
                 done.push((k, run_band(session, &shared, &mut band, &mut scratch)));
+                let rows = pixel_rows(&band.rows);
+                let finished = rows_done.fetch_add(rows, Ordering::Relaxed) + rows;
+                limits.progress.report(finished as u64, u64::from(height));
             }
             done
         };
