@@ -2,8 +2,13 @@
 //!
 //! Every one of the 252 opcode slots (gaps included) is one row here: number,
 //! name, operand counts, operand types, how channels behave, category and
-//! flags. The text parser, the printer, the token codec, the validator and the
-//! executor's dispatch all read this table; none of them repeats what it knows.
+//! flags. The text parser, the printer, the token codec and the validator take
+//! everything they know of an opcode from this table, and the machine's
+//! decoder takes operand types and channel shapes from it. What an opcode
+//! computes is not here: the scalar functions of `exec::ops` say it, and the
+//! interpreter's dispatch (`exec/alu.rs`, `exec/fast.rs`) and the compiled
+//! engine's templates (`jit/emit.rs`) each match on the opcode to apply them;
+//! the differential tests and `tgsi fuzz` hold those paths to the same bits.
 //!
 //! Operand types follow Mesa's `tgsi_info` type inference (the spec's rule for
 //! how `-` and `|x|` apply); channel shapes of 64-bit opcodes follow the

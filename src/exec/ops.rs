@@ -2,8 +2,8 @@
 //! functions on raw 32-bit (or 64-bit pair) bit patterns, applied lane by lane.
 //!
 //! Every function here is total (no panics, no allocation) and deterministic
-//! on every host; the machine, constant folding in the validator and any later
-//! wide kernel share them. The numeric rules and every place where they differ
+//! on every host; the interpreter's per-lane and batched dispatch, the
+//! compiled engine's handler calls and the texture engine share them. The numeric rules and every place where they differ
 //! from Mesa's `tgsi_exec` are written down in `docs/numerics.md`.
 //!
 //! Naming: the lowercase opcode name (`add`, `imul_hi`, `u64shl`, …); `MOD`

@@ -13,8 +13,10 @@
 //!   calls back into (one instruction run by the interpreter's own handler,
 //!   the transcendental row kernels).
 //!
-//! What the compiler does not inline (texture sampling, memory, atomics,
-//! rare opcodes, indirect operands, Direct3D denormal flushing) runs through
+//! Direct3D's denormal flushing (float sources read and float results written
+//! as zeros of their sign) is compiled into the templates. What the compiler
+//! does not inline (texture sampling, images, atomics, buffer accesses that
+//! are not word-aligned, rare opcodes, indirect operands) runs through
 //! the interpreter's handler for that one instruction, so the per-opcode
 //! semantics stay in `exec::ops`/`exec::math`: the inlined templates are
 //! checked against them by the differential tests (`tests.rs`) and the
