@@ -1,5 +1,5 @@
-//! Every GEOM, TESS_CTRL and TESS_EVAL shader of the shared TGSI corpus
-//! (`../shared/corpus`) runs through the stage APIs on synthetic inputs
+//! Every GEOM, TESS_CTRL and TESS_EVAL shader of the bundled TGSI corpus
+//! (`tests/fixtures/corpus`) runs through the stage APIs on synthetic inputs
 //! without an error: geometry shaders on two primitives of their input
 //! primitive, tessellation-control shaders on two 3-point patches,
 //! tessellation-evaluation shaders on the points of their own tessellator

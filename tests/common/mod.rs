@@ -23,7 +23,7 @@ pub fn corpus_files(extensions: &[&str]) -> Vec<PathBuf> {
 }
 
 /// Every file below `dir` with one of `extensions`, directories recursed,
-/// in sorted path order (also for other corpora, e.g. `../shared/corpus`).
+/// in sorted path order (also for other corpora, e.g. `tests/fixtures/d3d`).
 pub fn files_under(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     collect(dir, extensions, &mut out);
