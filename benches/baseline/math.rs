@@ -1,10 +1,10 @@
 //! FROZEN BASELINE, not used by the machine: the transcendental row kernels
-//! as they shipped before issue 10 (`src/exec/math.rs` at commit 6248a72,
-//! all in f64), the code kept verbatim (tests and test-only kernels left
-//! out, doc links made plain), so that `tgsi bench math` (which includes
-//! this file; it is not a bench target of its own) can time them beside
-//! today's kernels in the same run and print the speed-up. Do not change
-//! it: it is the yardstick.
+//! as they were before the present ones (`src/exec/math.rs` at commit
+//! 6248a72, all in f64), the code kept verbatim (tests and test-only kernels
+//! left out, doc links made plain), so that `tgsi bench math` (which
+//! includes this file; it is not a bench target of its own) can time them
+//! beside the machine's kernels in the same run and print the speed-up. Do
+//! not change it: it is the yardstick.
 #![allow(dead_code, clippy::all)]
 
 /// Below this magnitude SIN and COS take the branch-free path

@@ -10,8 +10,8 @@
 //!   kernels run, every row also goes through the portable build, and every
 //!   result whose bits differ is counted (the run fails on any).
 //! * `math` times each kernel over rows of 16 lanes: nanoseconds per lane,
-//!   beside the kernels that shipped before issue 10 (frozen in
-//!   `benches/baseline/math.rs`) and the speed-up, with one call per row
+//!   beside the frozen reference kernels of `benches/baseline/math.rs` (the
+//!   earlier all-f64 kernels) and the speed-up, with one call per row
 //!   and (SIN, COS) with one call for all the rows.
 //!
 //! The reference: `libm`'s f64 `sin`, `cos`, `exp2`, `log2` and `pow` are
@@ -29,7 +29,8 @@ use std::time::Instant;
 use tgsi::exec::math;
 use tgsi::rng::{Rng, edge_f32_and};
 
-/// The frozen pre-issue-10 kernels `bench math` compares against.
+/// The frozen reference kernels (the earlier all-f64 kernels, `math.rs` at
+/// commit 6248a72) `bench math` compares against.
 #[path = "../../benches/baseline/math.rs"]
 mod baseline;
 
@@ -467,7 +468,7 @@ fn speed_inputs(f: MathFunc, rows: usize) -> (Vec<Row>, Vec<Row>) {
 }
 
 /// `tgsi bench math`: nanoseconds per lane of each kernel over 16-lane rows,
-/// beside the frozen pre-issue-10 kernels ([`baseline`]) timed in the same
+/// beside the frozen reference kernels ([`baseline`]) timed in the same
 /// run (one rep of each in turn, so both see the same load), and the ratio:
 /// with one call per row, and for SIN and COS also over all the rows in one
 /// call ([`slice_kernels`]: the kernel's own cost, as the compiled engine's
@@ -518,23 +519,23 @@ enum RowKernel {
     Rows(fn(&[Row], &mut [Row])),
 }
 
-/// The pre-issue SIN over many rows: its row function inlined into the loop.
+/// The reference SIN over many rows: its row function inlined into the loop.
 fn baseline_sin_rows(x: &[Row], out: &mut [Row]) {
     for (a, o) in x.iter().zip(out) {
         baseline::sin_lanes(a, o);
     }
 }
 
-/// The pre-issue COS over many rows, as [`baseline_sin_rows`].
+/// The reference COS over many rows, as [`baseline_sin_rows`].
 fn baseline_cos_rows(x: &[Row], out: &mut [Row]) {
     for (a, o) in x.iter().zip(out) {
         baseline::cos_lanes(a, o);
     }
 }
 
-/// SIN's and COS's kernels (today's, pre-issue) called once for all the
-/// rows, so no call per row is timed: the kernel as an inline template or a
-/// batch of rows runs it.
+/// SIN's and COS's kernels (the machine's, the reference) called once for
+/// all the rows, so no call per row is timed: the kernel as an inline
+/// template or a batch of rows runs it.
 fn slice_kernels(f: MathFunc) -> Option<(RowKernel, RowKernel)> {
     match f {
         MathFunc::Sin => Some((
@@ -549,7 +550,7 @@ fn slice_kernels(f: MathFunc) -> Option<(RowKernel, RowKernel)> {
     }
 }
 
-/// Today's kernel for `f` and the pre-issue-10 one.
+/// The machine's kernel for `f` and the frozen reference one.
 fn kernels(f: MathFunc) -> (RowKernel, RowKernel) {
     use RowKernel::{Binary, Unary};
     match f {
@@ -591,7 +592,7 @@ fn spread_of(times: &mut [f64]) -> (f64, f64, f64) {
     (times[times.len() / 2], times[0], times[times.len() - 1])
 }
 
-/// Times today's kernel and the pre-issue one for `f` over the rows (`y`
+/// Times the machine's kernel and the reference one for `f` over the rows (`y`
 /// for POW), `reps` times each in turn after one warm-up of each, and
 /// prints the medians (min, max) in ns per lane and the speed-up of the
 /// medians.
@@ -599,7 +600,7 @@ fn time_rows(f: MathFunc, label: &str, x: &[Row], y: &[Row], reps: usize) {
     time_kernels(kernels(f), label, x, y, reps)
 }
 
-/// [`time_rows`] for a given pair of kernels (today's, pre-issue).
+/// [`time_rows`] for a given pair of kernels (the machine's, the reference).
 fn time_kernels(kernels: (RowKernel, RowKernel), label: &str, x: &[Row], y: &[Row], reps: usize) {
     let (today, before) = kernels;
     let mut out = vec![[0u32; LANES]; x.len()];

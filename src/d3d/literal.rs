@@ -1,5 +1,5 @@
 //! The immediate spellings of SM4/SM5 listings and the bits each one
-//! encodes to: the spelling alone decides (§4.4 of the reference notes).
+//! encodes to: the spelling alone decides.
 //!
 //! * a decimal with `.`, an exponent (`1.00000000e+00`) or an MSVC special
 //!   (`1.#INF00`, `-1.#IND00`, `1.#QNAN0`, `1.#SNAN0`) is a float;

@@ -21,13 +21,13 @@
 //!   sources **and** destinations. CONST reads out of range give 0.
 //! * All sources are read before any destination channel is written, for
 //!   64-bit ops too (Mesa writes the xy pair before reading for zw).
-//! * 64-bit writemasks follow Mesa (tgsi.md §6.7): unary, ternary and 32→64
+//! * 64-bit writemasks follow Mesa (Mesa's `tgsi_exec.c`): unary, ternary and 32→64
 //!   conversions need both bits of a pair, binary ops and shifts process a pair
 //!   when either bit is set and write both channels, compares write the first
 //!   enabled channel of a pair, 64→32 conversions pack into the first two
 //!   enabled channels. The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
-//!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z (tgsi.md
-//!   §3.3/§3). DFRACEXP reads only src.xy (Mesa).
+//!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z
+//!   (tgsi.rst). DFRACEXP reads only src.xy (Mesa).
 //! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;
 //!   `_PRECISE` changes nothing (the machine never fuses).
 //! * BUFFER and IMAGE operands may be indirect (`BUFFER[ADDR[0].x+1]`, what

@@ -1,6 +1,6 @@
-//! The `.shader_test` runner behind `tgsi test`: parses test files (see
-//! `/work/shared/shader_test.md` for the format and `docs/shader_test.md`
-//! for what is supported), assembles their shaders (TGSI, or Direct3D
+//! The `.shader_test` runner behind `tgsi test`: parses test files (the
+//! format, its sections and commands and what is supported, are documented
+//! in `docs/shader_test.md`), assembles their shaders (TGSI, or Direct3D
 //! SM4/SM5 assembly and DXBC lowered to TGSI, see `d3d.rs`), runs them on
 //! the [`crate::exec`] machine and compares probed values.
 //!

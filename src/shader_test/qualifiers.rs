@@ -9,7 +9,7 @@
 //!
 //! A condition is terms joined by `|` (or) and `&` (and): `sm<6`, `sm>=5.1`,
 //! ... compare the runner's shader model ([`super::run::SHADER_MODEL`], 5.1);
-//! `d3d11` holds (this machine follows Direct3D 11's rules); every other
+//! `d3d11` holds (the runner follows Direct3D 11's rules); every other
 //! name (a backend or compiler: `d3d12`, `vulkan`, `opengl`, `glsl`, `msl`,
 //! `mvk`, `llvmpipe`, ...) does not.
 

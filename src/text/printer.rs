@@ -1,4 +1,4 @@
-//! The disassembler: IR → canonical `tgsi_dump` text (§2 of the digest).
+//! The disassembler: IR → canonical `tgsi_dump` text.
 //!
 //! The layout is Mesa 22.3's `tgsi_dump` with flags 0, piece by piece, so
 //! that Mesa's own dumps print back byte for byte. Where Mesa's dump loses

@@ -1,5 +1,5 @@
 //! [`execute`]: the adapter between the machine and the sampling core. It
-//! reads each opcode's operand layout (tgsi.md §3.2), computes implicit LOD
+//! reads each opcode's operand layout (Mesa's `tgsi.rst`), computes implicit LOD
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
@@ -390,7 +390,7 @@ fn sample_op(
         if shape.array {
             li.layer = v[n];
         }
-        // Shadow reference of the legacy opcodes (tgsi.md §3.2).
+        // Shadow reference of the legacy opcodes (as Mesa's tgsi_exec.c reads it).
         if !sview_family && shape.shadow && opc != O::LODQ {
             li.reference = match (shape.dim, shape.array) {
                 (Dim::Cube, true) => match opc {

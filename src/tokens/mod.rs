@@ -1,4 +1,4 @@
-//! Mesa's binary `tgsi_token` stream (§5 of the digest, Mesa 22.3's
+//! Mesa's binary `tgsi_token` stream (Mesa 22.3's
 //! `p_shader_tokens.h`): IR ↔ 32-bit words, and words ↔ little-endian bytes.
 //!
 //! The encoder writes exactly the words Mesa 22.3's `tgsi_text` makes of the

@@ -1,6 +1,7 @@
 //! Per-instruction checks: operand counts (from the opcode table), the
-//! register files each operand may name (resource operands after §3.2 of the
-//! digest), writemasks (64-bit channel pairs, §6.7), source modifiers on
+//! register files each operand may name (resource operands as Mesa's
+//! `tgsi.rst` and `tgsi_exec.c` lay them out), writemasks (64-bit channel
+//! pairs), source modifiers on
 //! resources, texture targets, labels on opcodes that take none, and opcodes
 //! that only exist in one shader stage.
 
@@ -262,7 +263,7 @@ fn check_src_file(
     }
 }
 
-/// 64-bit results live in channel pairs xy and zw (§6.7).
+/// 64-bit results live in channel pairs xy and zw.
 fn check_pair_mask(op: Opcode, mask: WriteMask, site: Site, report: &mut Reporter) {
     let Channels::Pair64(shape) = op.info().channels else {
         return;
