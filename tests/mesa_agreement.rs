@@ -282,17 +282,17 @@ const SAT_NAN: &str =
 const DABS: &str =
     "DABS clears the sign bit (DABS(-0) = +0, NaN sign cleared); Mesa computes x >= 0 ? x : -x";
 const SWITCH_BRK: &str = "BRK inside an IF inside a SWITCH stops only the lanes that execute it; Mesa clears the \
-    switch mask of every lane (tgsi.md section 7 #19)";
+    switch mask of every lane (docs/mesa-differences.md)";
 const INT_ABS: &str = "|x| on an integer source is the integer absolute value; Mesa applies fabsf (clears bit 31) \
     to every fetch (the spec does not define abs on integers)";
 const SHIFT_ZW: &str = "U64SHL/I64SHR/U64SHR take the zw shift count from src1.y as the spec says; Mesa reads \
-    src1.z (tgsi.md section 7 #1)";
+    src1.z (docs/mesa-differences.md)";
 const INDIRECT_DST: &str = "an indirect destination index is per lane; Mesa uses lane 0's address for every lane \
-    (tgsi.md section 7 #20)";
+    (docs/mesa-differences.md)";
 const LOAD_PER_WORD: &str = "a LOAD running past the end of a buffer reads the words that are in range (D3D, per \
     word); Mesa returns 0 for the whole vector";
 const ATOMIC_DST_MASK: &str = "an atomic writes the old value to its destination's enabled channels only; Mesa \
-    writes all four (tgsi.md section 7 #22)";
+    writes all four (docs/mesa-differences.md)";
 const PK2H_SNAN: &str = "f32->f16 conversion of a signalling NaN gives a quiet NaN (IEEE); Mesa's \
     util_float_to_half keeps it signalling (0x7c01)";
 // ---------------------------------------------------------------------------

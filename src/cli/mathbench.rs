@@ -480,7 +480,7 @@ pub fn speed(func: MathFunc, reps: usize) -> Result<ExitCode> {
     const ROWS: usize = 1024;
     println!(
         "each timing: 256 passes over {ROWS} rows of 16 lanes (in L1/L2); median of {reps}, \
-         today's kernels ({}) and the pre-issue-10 ones (math.rs at 6248a72) in turn",
+         the kernels ({}) and the frozen reference kernels of benches/baseline/math.rs in turn",
         if math::wide_kernels() {
             "AVX-512 build"
         } else {
@@ -617,7 +617,7 @@ fn time_kernels(kernels: (RowKernel, RowKernel), label: &str, x: &[Row], y: &[Ro
     let (mb, lob, hib) = spread_of(&mut t_before);
     println!(
         "{label}: median {m:.3} ns per lane (min {lo:.3}, max {hi:.3}); \
-         pre-issue {mb:.3} (min {lob:.3}, max {hib:.3}): {:.2}x",
+         reference {mb:.3} (min {lob:.3}, max {hib:.3}): {:.2}x",
         mb / m
     );
 }
