@@ -473,6 +473,71 @@ ret
     assert_eq!(out, vec![11, 200, 23, 77]);
 }
 
+/// Switch bodies as fxc writes them, lowered and run for every selector:
+/// a body ending in `if ... break ... else ... break ... endif`, a nested
+/// switch whose case ends in an `if` that breaks (its other lanes fall
+/// through into the inner default, as in C), a `breakc` that lets the
+/// code fall through into `default`, and a `retc` ending a body.
+#[test]
+fn switch_bodies_fall_through_where_reachable() {
+    let body = "\
+mov r0.x, l(0)
+switch cb0[0].x
+  case l(0)
+  if_nz cb0[0].y
+    iadd r0.x, r0.x, l(1)
+    break
+  else
+    iadd r0.x, r0.x, l(2)
+    break
+  endif
+  case l(1)
+  switch cb0[0].y
+    case l(1)
+    iadd r0.x, r0.x, l(20)
+    if_z cb0[0].z
+      break
+    endif
+    default
+    iadd r0.x, r0.x, l(30)
+    break
+  endswitch
+  iadd r0.x, r0.x, l(300)
+  break
+  case l(2)
+  iadd r0.x, r0.x, l(100)
+  breakc_z cb0[0].z
+  default
+  iadd r0.x, r0.x, l(1000)
+  break
+  case l(3)
+  store_raw u0.x, l(0), l(7)
+  retc_nz cb0[0].z
+  case l(4)
+  iadd r0.x, r0.x, l(40000)
+  break
+endswitch
+store_raw u0.x, l(0), r0.x
+";
+    // (selector, y, z) -> r0.x, derived case by case from the C semantics
+    let cases: [([u32; 3], u32); 10] = [
+        ([0, 1, 0], 1),
+        ([0, 0, 0], 2),
+        ([1, 1, 0], 320),
+        ([1, 1, 1], 350),
+        ([1, 5, 0], 330),
+        ([2, 0, 0], 100),
+        ([2, 0, 1], 1100),
+        ([9, 0, 0], 1000),
+        ([3, 0, 1], 7),
+        ([3, 0, 0], 40000),
+    ];
+    for ([x, y, z], want) in cases {
+        let out = run(body, &[x, y, z, 0], 1);
+        assert_eq!(out, vec![want], "selector {x}, y {y}, z {z}");
+    }
+}
+
 /// The immediate constant buffer and indexable temps with relative
 /// indices.
 #[test]

@@ -150,9 +150,56 @@ struct Block {
     labelled: bool,
     /// `switch`: code since the last label
     code_since_label: bool,
-    /// `switch`: the last instruction of that code leaves the case
-    /// (`break`, `continue`, `ret`)
-    leaves: bool,
+    /// how control leaves the code seen so far in this block (for a
+    /// `switch`, since its last label; for an `if`, in its current arm)
+    tail: Tail,
+    /// `if`: how its `then` arm ended, once its `else` is seen
+    then_tail: Option<Tail>,
+    /// `loop`: a `break`/`breakc` of this loop was seen
+    breaks: bool,
+}
+
+/// Whether the end of a stretch of code is reachable, for the rule that
+/// code may not fall through into a `case` or `default` label: it is a
+/// question of reachability, not of the instruction before the label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tail {
+    /// the end is reached whenever the code runs (plain instructions, a
+    /// loop that breaks, an `if` whose arms both fall through)
+    Falls,
+    /// the code may leave before its end (`retc`, `breakc`, `continuec`,
+    /// `discard`, an `if` with one arm that leaves): what still reaches
+    /// the end falls through with C semantics
+    MayLeave,
+    /// the end is never reached (`break`, `continue`, `ret`, an `if` whose
+    /// arms both leave, a `loop` without a `break`)
+    Leaves,
+}
+
+impl Tail {
+    /// The tail after instruction `op`.
+    fn after(op: Opcode) -> Tail {
+        match op {
+            Opcode::Break | Opcode::Continue | Opcode::Ret => Tail::Leaves,
+            Opcode::Breakc | Opcode::Continuec | Opcode::Retc | Opcode::Discard => Tail::MayLeave,
+            _ => Tail::Falls,
+        }
+    }
+    /// The tail after an `if` whose two arms end as `a` and `b`.
+    fn join(a: Tail, b: Tail) -> Tail {
+        if a == b { a } else { Tail::MayLeave }
+    }
+    /// The tail after a closed block.
+    fn of_closed(b: &Block) -> Tail {
+        match b.kind {
+            BlockKind::If => match b.then_tail {
+                Some(then) => Tail::join(then, b.tail),
+                None => Tail::join(b.tail, Tail::Falls),
+            },
+            BlockKind::Loop if !b.breaks => Tail::Leaves,
+            BlockKind::Loop | BlockKind::Switch => Tail::Falls,
+        }
+    }
 }
 
 impl Block {
@@ -165,7 +212,9 @@ impl Block {
             cases: HashMap::new(),
             labelled: false,
             code_since_label: false,
-            leaves: false,
+            tail: Tail::Falls,
+            then_tail: None,
+            breaks: false,
         }
     }
 }
@@ -230,28 +279,54 @@ impl Walker<'_, '_> {
         self.stack.iter().any(|b| kinds.contains(&b.kind))
     }
 
-    /// Records code inside the innermost block when that block is a
-    /// `switch` (for the fall-through rule). Returns false if the code
-    /// stands before the switch's first label.
-    fn note_switch_code(&mut self, leaves: bool) -> bool {
+    /// Records code ending as `tail` inside the innermost block (for the
+    /// fall-through rule). Returns false if the code stands in a `switch`
+    /// before its first label.
+    fn note_code(&mut self, tail: Tail) -> bool {
         match self.stack.last_mut() {
-            Some(b) if b.kind == BlockKind::Switch => {
-                b.code_since_label = true;
-                b.leaves = leaves;
-                b.labelled
+            Some(b) => {
+                b.tail = tail;
+                if b.kind == BlockKind::Switch {
+                    b.code_since_label = true;
+                    b.labelled
+                } else {
+                    true
+                }
             }
-            _ => true,
+            None => true,
+        }
+    }
+
+    /// Closes the innermost block of `kind` at `i`; the enclosing block's
+    /// code then ends as the closed block does.
+    fn close_block(&mut self, kind: BlockKind, i: usize) {
+        if let Some(closed) = self.close(kind, i) {
+            self.note_code(Tail::of_closed(&closed));
         }
     }
 
     fn code(&mut self, program: &Program, i: usize) {
         let inst = &program.instructions[i];
-        let leaves = matches!(inst.opcode, Opcode::Break | Opcode::Continue | Opcode::Ret);
-        if !matches!(
-            inst.opcode,
-            Opcode::Case | Opcode::Default | Opcode::EndSwitch
-        ) && !self.note_switch_code(leaves)
+        if matches!(inst.opcode, Opcode::Break | Opcode::Breakc)
+            && let Some(b) = self
+                .stack
+                .iter_mut()
+                .rev()
+                .find(|b| matches!(b.kind, BlockKind::Loop | BlockKind::Switch))
+            && b.kind == BlockKind::Loop
         {
+            b.breaks = true;
+        }
+        let opens_or_closes = matches!(
+            inst.opcode,
+            Opcode::Case
+                | Opcode::Default
+                | Opcode::EndSwitch
+                | Opcode::EndIf
+                | Opcode::EndLoop
+                | Opcode::Else
+        );
+        if !opens_or_closes && !self.note_code(Tail::after(inst.opcode)) {
             let start = self.stack.last().map_or(i, |b| b.start);
             self.report.error(
                 Site::Inst(i),
@@ -295,6 +370,8 @@ impl Walker<'_, '_> {
                             .also(Site::Inst(first), "the first `else` is here");
                     } else {
                         b.else_at = Some(i);
+                        b.then_tail = Some(b.tail);
+                        b.tail = Tail::Falls;
                     }
                 }
                 Some(b) => {
@@ -313,18 +390,9 @@ impl Walker<'_, '_> {
                     "no `if` to continue",
                 ),
             },
-            Opcode::EndIf => {
-                self.close(BlockKind::If, i);
-                self.note_switch_code(false);
-            }
-            Opcode::EndLoop => {
-                self.close(BlockKind::Loop, i);
-                self.note_switch_code(false);
-            }
-            Opcode::EndSwitch => {
-                self.close(BlockKind::Switch, i);
-                self.note_switch_code(false);
-            }
+            Opcode::EndIf => self.close_block(BlockKind::If, i),
+            Opcode::EndLoop => self.close_block(BlockKind::Loop, i),
+            Opcode::EndSwitch => self.close_block(BlockKind::Switch, i),
             Opcode::Case | Opcode::Default => self.label_in_switch(inst, i),
             Opcode::Break | Opcode::Breakc
                 if !self.inside(&[BlockKind::Loop, BlockKind::Switch]) =>
@@ -368,10 +436,10 @@ impl Walker<'_, '_> {
                 .also(Site::Inst(start), format!("the `{opener}` starts here"));
             return;
         }
-        let falls_through = b.labelled && b.code_since_label && !b.leaves;
+        let falls_through = b.labelled && b.code_since_label && b.tail == Tail::Falls;
         b.labelled = true;
         b.code_since_label = false;
-        b.leaves = false;
+        b.tail = Tail::Falls;
         let mut duplicate = None;
         if inst.opcode == Opcode::Default {
             match b.default_at {
@@ -392,9 +460,9 @@ impl Walker<'_, '_> {
                 format!(
                     "code falls through into `{name}`: only empty consecutive labels may share code"
                 ),
-                "expected `break` before this label",
+                "the code before this label always reaches it",
             );
-            self.report.note("D3D allows fall-through only between case/default labels with no code between them");
+            self.report.note("Direct3D lets only empty labels share code: the code of a case must leave it (`break`, `ret`, `continue`, a loop that never exits, an `if` whose arms leave) or may leave it (`retc`, `breakc`, `discard`), and what still reaches the next label falls through as in C");
         }
         if let Some((what, first)) = duplicate {
             self.report.error(

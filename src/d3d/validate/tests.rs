@@ -712,17 +712,115 @@ fn switch_cases_fall_through_only_from_empty_labels() {
         simple(Opcode::EndSwitch),
     ]);
     let d = expect(&p, "code falls through into `case`", At::Inst(5));
-    assert!(d.notes[0].contains("only between case/default labels"));
-    // a conditional break does not end the case
-    let p = ps(vec![
-        sw(),
-        case(1),
-        cond(Opcode::Breakc, rs(0, "y")),
-        simple(Opcode::Default),
-        simple(Opcode::Break),
-        simple(Opcode::EndSwitch),
-    ]);
-    expect(&p, "code falls through into `default`", At::Inst(5));
+    assert!(d.notes[0].contains("only empty labels share code"));
+}
+
+/// Whether a case's code reaches the next label is a question of
+/// reachability: each body below ends in a shape fxc emits and is
+/// accepted; each `case 2` is preceded by a body of `body` then the label.
+#[test]
+fn switch_fall_through_is_decided_by_reachability() {
+    let sw = || inst(Opcode::Switch, vec![rs(0, "x")]);
+    let run = |body: Vec<Instruction>| {
+        let mut all = vec![sw(), case(1)];
+        all.extend(body);
+        all.extend([case(2), simple(Opcode::Break), simple(Opcode::EndSwitch)]);
+        ps(all)
+    };
+    let brk = || simple(Opcode::Break);
+    let mov0 = || mov(r(0, "x"), lit(&[0]));
+    let accepted: Vec<(&str, Vec<Instruction>)> = vec![
+        ("ret", vec![mov0(), ret()]),
+        ("retc", vec![mov0(), cond(Opcode::Retc, rs(0, "y"))]),
+        ("breakc", vec![cond(Opcode::Breakc, rs(0, "y"))]),
+        ("discard", vec![cond(Opcode::Discard, rs(0, "y"))]),
+        (
+            "both arms of an if break",
+            vec![
+                cond(Opcode::If, rs(0, "y")),
+                mov0(),
+                brk(),
+                simple(Opcode::Else),
+                brk(),
+                simple(Opcode::EndIf),
+            ],
+        ),
+        (
+            "one arm of an if breaks",
+            vec![cond(Opcode::If, rs(0, "y")), brk(), simple(Opcode::EndIf)],
+        ),
+        (
+            "a loop that never exits",
+            vec![simple(Opcode::Loop), mov0(), simple(Opcode::EndLoop)],
+        ),
+        (
+            "a nested switch, then break",
+            vec![
+                sw(),
+                case(7),
+                brk(),
+                simple(Opcode::Default),
+                mov0(),
+                brk(),
+                simple(Opcode::EndSwitch),
+                brk(),
+            ],
+        ),
+        (
+            "a loop whose break is inside a nested switch",
+            vec![
+                simple(Opcode::Loop),
+                sw(),
+                simple(Opcode::Default),
+                brk(),
+                simple(Opcode::EndSwitch),
+                simple(Opcode::EndLoop),
+            ],
+        ),
+    ];
+    for (_what, body) in accepted {
+        clean(&run(body));
+    }
+    let refused: Vec<(&str, Vec<Instruction>)> = vec![
+        (
+            "an if whose arms fall through",
+            vec![
+                cond(Opcode::If, rs(0, "y")),
+                brk(),
+                simple(Opcode::EndIf),
+                mov0(),
+            ],
+        ),
+        (
+            "a loop that breaks",
+            vec![simple(Opcode::Loop), brk(), simple(Opcode::EndLoop)],
+        ),
+        (
+            "a nested switch",
+            vec![
+                sw(),
+                simple(Opcode::Default),
+                brk(),
+                simple(Opcode::EndSwitch),
+            ],
+        ),
+        (
+            "if/else with one arm of plain code",
+            vec![
+                cond(Opcode::If, rs(0, "y")),
+                mov0(),
+                simple(Opcode::Else),
+                mov0(),
+                simple(Opcode::EndIf),
+            ],
+        ),
+    ];
+    for (what, body) in refused {
+        let n = body.len() + 4;
+        let p = run(body);
+        let d = expect(&p, "code falls through into `case`", At::Inst(n));
+        assert!(!d.message.is_empty(), "{what}");
+    }
 }
 
 #[test]
