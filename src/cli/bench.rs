@@ -18,9 +18,10 @@
 //!   pipeline, see [`super::meshbench`] (its llvmpipe peer is a program
 //!   named by `TGSI_PEER_MESH`).
 //!
-//! With `--peer`, the Mesa programs built by `../shared/peers/*/build.sh`
-//! (found under `$TGSI_PEER_CACHE` or `~/.cache/tgsi-peer`) run the same work
-//! and the ratios are printed.
+//! With `--peer`, Mesa's machines run the same work and the ratios are
+//! printed: the programs that `peers/mesa-tgsi/build.sh` and
+//! `peers/mesa-gl/build.sh` build into `peers/build/` of the repository (or
+//! into `$TGSI_PEER_DIR`), see `peers/README.md`.
 
 use super::mathbench::{self, MathFunc};
 use anyhow::{Context, Result, anyhow, bail};
@@ -61,9 +62,9 @@ pub enum Workload {
     /// textured fragment shader) at SIZE x 3*SIZE/4: the bundled 4096-triangle
     /// torus and a 65536-triangle one; frames, triangles and fragment-shader
     /// lanes per second. With --peer, llvmpipe draws the same scene only if
-    /// TGSI_PEER_MESH names a program for it (one taking `--mesh FILE.obj
+    /// TGSI_PEER_MESH or peers/build/meshbench is a program for it (one taking `--mesh FILE.obj
     /// --texture FILE.png --size WxH --frames N --out FILE.png --const
-    /// N=float:...` and printing `median S s per frame`; none is bundled)
+    /// N=float:...` and printing `median S s per frame`)
     Mesh,
     /// time to compile every corpus shader (tests/fixtures/mesa_exec,
     /// examples, benches/data; run from the repository) with each engine:
@@ -344,23 +345,31 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn peer_dir() -> PathBuf {
-    std::env::var_os("TGSI_PEER_CACHE")
+/// Where the peer programs are: `$TGSI_PEER_DIR`, else `peers/build/` of
+/// the repository the command was built from.
+pub fn peer_dir() -> PathBuf {
+    std::env::var_os("TGSI_PEER_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/tgsi-peer")
-        })
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peers/build"))
+}
+
+/// The peer program `name`, or an error saying how to build it.
+pub fn peer_program(name: &str, script: &str) -> Result<PathBuf> {
+    let exe = peer_dir().join(name);
+    if exe.exists() {
+        Ok(exe)
+    } else {
+        bail!(
+            "{} not found: build it with `{}/{script}` (or set TGSI_PEER_DIR to where it is; peers/README.md)",
+            exe.display(),
+            env!("CARGO_MANIFEST_DIR")
+        )
+    }
 }
 
 /// Mesa's bare tgsi_exec on one quad of the same shader: ns per quad-run.
 fn tgsi_exec_ns_per_quad(source: &str, workload: Workload, iters: u32, runs: u64) -> Result<f64> {
-    let exe = peer_dir().join("build/tgsi_run");
-    if !exe.exists() {
-        bail!(
-            "{} not found (run ../shared/peers/mesa-tgsi/build.sh)",
-            exe.display()
-        );
-    }
+    let exe = peer_program("tgsi_run", "peers/mesa-tgsi/build.sh")?;
     let dir = std::env::temp_dir().join(format!("tgsi-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let shader = dir.join("shader.tgsi");
@@ -421,13 +430,7 @@ fn peerbench(
     iters: u32,
     dump: Option<&std::path::Path>,
 ) -> Result<(f64, f64)> {
-    let exe = peer_dir().join("gl/peerbench");
-    if !exe.exists() {
-        bail!(
-            "{} not found (run ../shared/peers/mesa-gl/build.sh)",
-            exe.display()
-        );
-    }
+    let exe = peer_program("peerbench", "peers/mesa-gl/build.sh")?;
     let mut cmd = Command::new(&exe);
     cmd.args([verb, &n.to_string(), &reps.to_string(), &iters.to_string()]);
     cmd.env("LIBGL_ALWAYS_SOFTWARE", "1")

@@ -6,9 +6,9 @@
 //! second, triangles per second and fragment-shader lanes per second for
 //! each thread count; the image must be the same bits for every count.
 //!
-//! The peer: no Mesa program in `../shared/peers` draws meshes, so with
-//! `--peer` the llvmpipe figure is printed only when `TGSI_PEER_MESH` names a program
-//! that takes `--mesh FILE.obj --texture FILE.png --size WxH --frames N
+//! The peer: with `--peer` the llvmpipe figure is printed when a program
+//! named by `TGSI_PEER_MESH`, or `meshbench` in the peer folder
+//! (`peers/build/`, see [`super::bench::peer_dir`]), exists that takes `--mesh FILE.obj --texture FILE.png --size WxH --frames N
 //! --out FILE.png --const N=float:...` (the constant buffers of the scene),
 //! draws the same scene with GLSL twins of the shaders and prints a line
 //! with `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
@@ -198,7 +198,9 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     }
     let format = Format::from_short_name("rgba8_srgb").ok_or_else(|| anyhow!("no rgba8_srgb"))?;
     let peer = if args.peer {
-        std::env::var_os(PEER_ENV).map(PathBuf::from)
+        std::env::var_os(PEER_ENV)
+            .map(PathBuf::from)
+            .or_else(|| Some(super::bench::peer_dir().join("meshbench")).filter(|p| p.exists()))
     } else {
         None
     };
@@ -265,7 +267,8 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     }
     if args.peer && peer.is_none() {
         println!(
-            "llvmpipe: skipped: {PEER_ENV} names no program (see `tgsi bench --help`, workload mesh)"
+            "llvmpipe: skipped: no mesh peer at {} and {PEER_ENV} names none (see `tgsi bench --help`, workload mesh)",
+            super::bench::peer_dir().join("meshbench").display()
         );
     }
     Ok(ExitCode::SUCCESS)
