@@ -113,6 +113,16 @@ static void open_context(void)
       die("eglMakeCurrent failed");
 }
 
+/* Prints the compiler's or linker's log of `object`, then dies. */
+static void die_with_log(GLuint object, void (*get_log)(GLuint, GLsizei, GLsizei *, GLchar *),
+                         const char *what)
+{
+   char log[4096];
+   get_log(object, sizeof log, NULL, log);
+   fprintf(stderr, "%s\n", log);
+   die(what);
+}
+
 static GLuint compile(GLenum stage, const char *source)
 {
    GLuint shader = glCreateShader(stage);
@@ -120,12 +130,8 @@ static GLuint compile(GLenum stage, const char *source)
    glCompileShader(shader);
    GLint ok = 0;
    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetShaderInfoLog(shader, sizeof log, NULL, log);
-      fprintf(stderr, "%s\n", log);
-      die("a shader did not compile");
-   }
+   if (!ok)
+      die_with_log(shader, glGetShaderInfoLog, "a shader did not compile");
    return shader;
 }
 
@@ -138,12 +144,8 @@ static GLuint link(GLuint a, GLuint b)
    glLinkProgram(program);
    GLint ok = 0;
    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetProgramInfoLog(program, sizeof log, NULL, log);
-      fprintf(stderr, "%s\n", log);
-      die("a program did not link");
-   }
+   if (!ok)
+      die_with_log(program, glGetProgramInfoLog, "a program did not link");
    return program;
 }
 
