@@ -1,0 +1,366 @@
+/* meshbench.c: the torus scene of examples/scene/ drawn by Mesa's OpenGL
+ * drivers, headless, the peer of `tgsi bench mesh --peer`.
+ *
+ *   meshbench --mesh FILE.obj --texture FILE.png --size WxH --frames N
+ *             --out FILE.png --const N=float:v,v,...   (one per buffer)
+ *
+ * It draws the OBJ mesh (positions, normals, texture coordinates; faces
+ * fanned into triangles) with GLSL twins of examples/scene/torus_vs.tgsi
+ * and torus_fs.tgsi, constant buffer N as uniform block N (vec4 rows), the
+ * PNG as an sRGB texture with mipmaps, sampled trilinearly and repeating,
+ * into an sRGB RGBA8 target with a 32-bit float depth buffer (test LESS),
+ * back faces culled (counter-clockwise front faces), depth
+ * 0..1 as the scene's projection gives it. It prints
+ * `median S s per frame` over N timed frames after one untimed frame and
+ * writes the last frame to --out, top row first. The environment chooses
+ * the driver (LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe,
+ * LP_NUM_THREADS). */
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_BUFFERS = 4, MAX_WORDS = 64 };
+
+/* The scene's clear colour, linear (as `tgsi bench mesh` clears). */
+static const float clear_colour[4] = {0.02f, 0.025f, 0.035f, 1.0f};
+
+static const char *vertex_glsl =
+   "#version 450 core\n"
+   "layout(location = 0) in vec4 position;\n"
+   "layout(location = 1) in vec4 normal;\n"
+   "layout(location = 2) in vec4 texcoord;\n"
+   "layout(std140, binding = 0) uniform Model { vec4 model[4]; };\n"
+   "layout(std140, binding = 1) uniform View { vec4 view[4]; };\n"
+   "layout(std140, binding = 2) uniform Projection { vec4 projection[4]; };\n"
+   "layout(location = 0) out vec3 world_normal;\n"
+   "layout(location = 1) out vec3 world_position;\n"
+   "layout(location = 2) out vec2 uv;\n"
+   "void main() {\n"
+   "  vec4 world = vec4(dot(model[0], position), dot(model[1], position),\n"
+   "                    dot(model[2], position), dot(model[3], position));\n"
+   "  vec4 eye = vec4(dot(view[0], world), dot(view[1], world),\n"
+   "                  dot(view[2], world), dot(view[3], world));\n"
+   "  gl_Position = vec4(dot(projection[0], eye), dot(projection[1], eye),\n"
+   "                     dot(projection[2], eye), dot(projection[3], eye));\n"
+   "  world_normal = vec3(dot(model[0].xyz, normal.xyz), dot(model[1].xyz, normal.xyz),\n"
+   "                      dot(model[2].xyz, normal.xyz));\n"
+   "  world_position = world.xyz;\n"
+   "  uv = texcoord.xy;\n"
+   "}\n";
+
+static const char *fragment_glsl =
+   "#version 450 core\n"
+   "layout(location = 0) in vec3 world_normal;\n"
+   "layout(location = 1) in vec3 world_position;\n"
+   "layout(location = 2) in vec2 uv;\n"
+   "layout(std140, binding = 3) uniform Light { vec4 c[8]; };\n"
+   "layout(binding = 0) uniform sampler2D checker;\n"
+   "out vec4 colour;\n"
+   "void main() {\n"
+   "  vec3 n = normalize(world_normal);\n"
+   "  vec3 v = normalize(c[1].xyz - world_position);\n"
+   "  vec3 h = normalize(c[0].xyz + v);\n"
+   "  float key = max(dot(n, c[0].xyz), 0.0);\n"
+   "  float spec = pow(max(dot(n, h), 0.0), c[2].w);\n"
+   "  float fill = max(dot(n, c[5].xyz), 0.0);\n"
+   "  float rim = pow(1.0 - max(dot(n, v), 0.0), c[7].w);\n"
+   "  vec4 albedo = texture(checker, uv * vec2(3.0, 1.0));\n"
+   "  vec3 light = c[2].xyz * key + c[3].xyz;\n"
+   "  light = c[6].xyz * fill + light;\n"
+   "  vec3 result = albedo.xyz * light;\n"
+   "  result = c[4].xyz * spec + result;\n"
+   "  result = c[7].xyz * rim + result;\n"
+   "  colour = vec4(result, 1.0);\n"
+   "}\n";
+
+static void die(const char *what, const char *detail)
+{
+   fprintf(stderr, "meshbench: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+   exit(1);
+}
+
+struct mesh {
+   float *attributes; /* per vertex: position xyzw, normal xyzw, uv xyzw */
+   unsigned vertex_count;
+   unsigned *indices;
+   unsigned index_count;
+};
+
+/* Reads `v`, `vn`, `vt` and `f` lines. Vertex k of the draw is position k
+ * with normal k and texture coordinate k: faces must name the same number
+ * thrice (`f 1/1/1 2/2/2 ...`), as the scene's meshes do. */
+static struct mesh load_obj(const char *path)
+{
+   FILE *f = fopen(path, "r");
+   if (!f)
+      die("cannot open", path);
+   size_t cap = 1024, v = 0, vn = 0, vt = 0, icap = 3072;
+   struct mesh m = {calloc(cap * 12, sizeof(float)), 0, malloc(icap * sizeof(unsigned)), 0};
+   char line[512];
+   while (fgets(line, sizeof line, f)) {
+      float x = 0, y = 0, z = 0;
+      size_t *count = NULL;
+      int offset = 0;
+      if (strncmp(line, "v ", 2) == 0)
+         count = &v, offset = 0;
+      else if (strncmp(line, "vn ", 3) == 0)
+         count = &vn, offset = 4;
+      else if (strncmp(line, "vt ", 3) == 0)
+         count = &vt, offset = 8;
+      if (count) {
+         sscanf(strchr(line, ' ') + 1, "%f %f %f", &x, &y, &z);
+         if (*count >= cap) {
+            m.attributes = realloc(m.attributes, cap * 2 * 12 * sizeof(float));
+            memset(m.attributes + cap * 12, 0, cap * 12 * sizeof(float));
+            cap *= 2;
+         }
+         float *a = m.attributes + *count * 12 + offset;
+         a[0] = x, a[1] = y, a[2] = offset == 8 ? 0.0f : z;
+         a[3] = offset == 4 ? 0.0f : 1.0f;
+         (*count)++;
+      } else if (strncmp(line, "f ", 2) == 0) {
+         unsigned corners[16];
+         int n = 0;
+         for (char *word = strtok(line + 2, " \t\r\n"); word && n < 16; word = strtok(NULL, " \t\r\n")) {
+            unsigned a, b, c;
+            if (sscanf(word, "%u/%u/%u", &a, &b, &c) != 3 || a != b || a != c || a == 0)
+               die("faces must be `f k/k/k ...`", word);
+            corners[n++] = a - 1;
+         }
+         for (int k = 1; k + 1 < n; k++) {
+            if (m.index_count + 3 > icap)
+               m.indices = realloc(m.indices, (icap *= 2) * sizeof(unsigned));
+            m.indices[m.index_count++] = corners[0];
+            m.indices[m.index_count++] = corners[k];
+            m.indices[m.index_count++] = corners[k + 1];
+         }
+      }
+   }
+   fclose(f);
+   if (v != vn || v != vt)
+      die("the mesh needs as many normals and texture coordinates as positions", path);
+   m.vertex_count = (unsigned)v;
+   return m;
+}
+
+static uint8_t *load_png(const char *path, unsigned *width, unsigned *height)
+{
+   png_image image;
+   memset(&image, 0, sizeof image);
+   image.version = PNG_IMAGE_VERSION;
+   if (!png_image_begin_read_from_file(&image, path))
+      die("cannot read the PNG", path);
+   image.format = PNG_FORMAT_RGBA;
+   uint8_t *pixels = malloc(PNG_IMAGE_SIZE(image));
+   if (!png_image_finish_read(&image, NULL, pixels, 0, NULL))
+      die("cannot decode the PNG", path);
+   *width = image.width;
+   *height = image.height;
+   return pixels;
+}
+
+static void save_png(const char *path, const uint8_t *pixels, unsigned width, unsigned height)
+{
+   png_image image;
+   memset(&image, 0, sizeof image);
+   image.version = PNG_IMAGE_VERSION;
+   image.width = width;
+   image.height = height;
+   image.format = PNG_FORMAT_RGBA;
+   /* glReadPixels gives the bottom row first: a negative stride flips it */
+   if (!png_image_write_to_file(&image, path, 0, pixels, -(png_int_32)(width * 4), NULL))
+      die("cannot write the PNG", path);
+}
+
+static GLuint compile(GLenum stage, const char *source)
+{
+   GLuint shader = glCreateShader(stage);
+   glShaderSource(shader, 1, &source, NULL);
+   glCompileShader(shader);
+   GLint ok = 0;
+   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetShaderInfoLog(shader, sizeof log, NULL, log);
+      die("a shader did not compile", log);
+   }
+   return shader;
+}
+
+static void open_context(void)
+{
+   PFNEGLGETPLATFORMDISPLAYEXTPROC platform_display =
+      (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+   if (!platform_display)
+      die("EGL has no eglGetPlatformDisplayEXT", NULL);
+   EGLDisplay display = platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+   if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL) ||
+       !eglBindAPI(EGL_OPENGL_API))
+      die("no surfaceless EGL display with OpenGL", NULL);
+   const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+   EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+   if (context == EGL_NO_CONTEXT || !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+      die("no OpenGL 4.5 core context (the mesh peer needs llvmpipe)", NULL);
+}
+
+static double now(void)
+{
+   struct timespec t;
+   clock_gettime(CLOCK_MONOTONIC, &t);
+   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+/* `N=float:v,v,...` into buffer N. */
+static void parse_constants(const char *text, float buffers[MAX_BUFFERS][MAX_WORDS])
+{
+   int n = -1, used = 0;
+   if (sscanf(text, "%d=float:%n", &n, &used) != 1 || n < 0 || n >= MAX_BUFFERS || used == 0)
+      die("--const takes N=float:v,v,...", text);
+   const char *p = text + used;
+   for (int k = 0; k < MAX_WORDS && *p; k++) {
+      char *end;
+      buffers[n][k] = strtof(p, &end);
+      if (end == p)
+         die("not a float in --const", p);
+      p = *end == ',' ? end + 1 : end;
+   }
+}
+
+int main(int argc, char **argv)
+{
+   const char *mesh_path = NULL, *texture_path = NULL, *out_path = NULL;
+   unsigned width = 0, height = 0;
+   int frames = 0;
+   static float constants[MAX_BUFFERS][MAX_WORDS];
+   for (int i = 1; i + 1 < argc; i += 2) {
+      const char *option = argv[i], *value = argv[i + 1];
+      if (strcmp(option, "--mesh") == 0)
+         mesh_path = value;
+      else if (strcmp(option, "--texture") == 0)
+         texture_path = value;
+      else if (strcmp(option, "--out") == 0)
+         out_path = value;
+      else if (strcmp(option, "--frames") == 0)
+         frames = atoi(value);
+      else if (strcmp(option, "--size") == 0)
+         sscanf(value, "%ux%u", &width, &height);
+      else if (strcmp(option, "--const") == 0)
+         parse_constants(value, constants);
+      else
+         die("unknown option", option);
+   }
+   if (!mesh_path || !texture_path || frames <= 0 || width == 0 || height == 0)
+      die("usage: meshbench --mesh F.obj --texture F.png --size WxH --frames N [--out F.png] "
+          "--const N=float:...",
+          NULL);
+   struct mesh mesh = load_obj(mesh_path);
+   unsigned tex_width, tex_height;
+   uint8_t *texels = load_png(texture_path, &tex_width, &tex_height);
+   open_context();
+
+   GLuint program = glCreateProgram();
+   glAttachShader(program, compile(GL_VERTEX_SHADER, vertex_glsl));
+   glAttachShader(program, compile(GL_FRAGMENT_SHADER, fragment_glsl));
+   glLinkProgram(program);
+   GLint linked = 0;
+   glGetProgramiv(program, GL_LINK_STATUS, &linked);
+   if (!linked)
+      die("the program did not link", NULL);
+
+   GLuint vertex_array, buffers[2], blocks[MAX_BUFFERS], texture, target[2], framebuffer;
+   glGenVertexArrays(1, &vertex_array);
+   glBindVertexArray(vertex_array);
+   glGenBuffers(2, buffers);
+   glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+   glBufferData(GL_ARRAY_BUFFER, mesh.vertex_count * 12 * sizeof(float), mesh.attributes,
+                GL_STATIC_DRAW);
+   for (int a = 0; a < 3; a++) {
+      glVertexAttribPointer(a, 4, GL_FLOAT, GL_FALSE, 12 * sizeof(float),
+                            (const void *)(uintptr_t)(a * 4 * sizeof(float)));
+      glEnableVertexAttribArray(a);
+   }
+   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffers[1]);
+   glBufferData(GL_ELEMENT_ARRAY_BUFFER, mesh.index_count * sizeof(unsigned), mesh.indices,
+                GL_STATIC_DRAW);
+   glGenBuffers(MAX_BUFFERS, blocks);
+   for (int b = 0; b < MAX_BUFFERS; b++) {
+      glBindBufferBase(GL_UNIFORM_BUFFER, b, blocks[b]);
+      glBufferData(GL_UNIFORM_BUFFER, sizeof constants[b], constants[b], GL_STATIC_DRAW);
+   }
+
+   glGenTextures(1, &texture);
+   glActiveTexture(GL_TEXTURE0);
+   glBindTexture(GL_TEXTURE_2D, texture);
+   glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, tex_width, tex_height, 0, GL_RGBA,
+                GL_UNSIGNED_BYTE, texels);
+   glGenerateMipmap(GL_TEXTURE_2D);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+
+   glGenRenderbuffers(2, target);
+   glBindRenderbuffer(GL_RENDERBUFFER, target[0]);
+   glRenderbufferStorage(GL_RENDERBUFFER, GL_SRGB8_ALPHA8, width, height);
+   glBindRenderbuffer(GL_RENDERBUFFER, target[1]);
+   glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, width, height);
+   glGenFramebuffers(1, &framebuffer);
+   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, target[0]);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, target[1]);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+      die("the sRGB + d32f target is not renderable", NULL);
+
+   /* Counter-clockwise front faces as `tgsi render --front ccw` takes
+    * them (the picture is read back flipped, top row first). */
+   glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+   glViewport(0, 0, width, height);
+   glEnable(GL_FRAMEBUFFER_SRGB);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   glEnable(GL_CULL_FACE);
+   glCullFace(GL_BACK);
+   glFrontFace(GL_CCW);
+   glClearColor(clear_colour[0], clear_colour[1], clear_colour[2], clear_colour[3]);
+   glClearDepth(1.0);
+   glUseProgram(program);
+
+   double *seconds = calloc(frames, sizeof *seconds);
+   for (int f = -1; f < frames; f++) {
+      double start = now();
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, NULL);
+      glFinish();
+      if (f >= 0)
+         seconds[f] = now() - start;
+   }
+   if (glGetError() != GL_NO_ERROR)
+      die("OpenGL reported an error", NULL);
+   qsort(seconds, frames, sizeof *seconds, by_value);
+   double median =
+      frames % 2 ? seconds[frames / 2] : 0.5 * (seconds[frames / 2 - 1] + seconds[frames / 2]);
+   printf("%u triangles, %d frames: median %.6f s per frame, best %.6f\n", mesh.index_count / 3,
+          frames, median, seconds[0]);
+   if (out_path) {
+      uint8_t *pixels = malloc((size_t)width * height * 4);
+      glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+      save_png(out_path, pixels, width, height);
+   }
+   return 0;
+}
