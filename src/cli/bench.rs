@@ -15,8 +15,8 @@
 //! * `ulp` and `math`: the accuracy (exhaustive) and the speed of the
 //!   transcendental kernels, see [`super::mathbench`];
 //! * `mesh`: the torus scene of `examples/scene/` drawn through the
-//!   pipeline, see [`super::meshbench`] (its llvmpipe peer is a program
-//!   named by `TGSI_PEER_MESH`).
+//!   pipeline, see [`super::meshbench`] (its llvmpipe peer is `meshbench`
+//!   from `peers/mesa-gl/build.sh`, or a program named by `TGSI_PEER_MESH`).
 //!
 //! With `--peer`, Mesa's machines run the same work and the ratios are
 //! printed: the programs that `peers/mesa-tgsi/build.sh` and
@@ -61,10 +61,11 @@ pub enum Workload {
     /// the torus scene of examples/scene (vertex shader, depth test, lit
     /// textured fragment shader) at SIZE x 3*SIZE/4: the bundled 4096-triangle
     /// torus and a 65536-triangle one; frames, triangles and fragment-shader
-    /// lanes per second. With --peer, llvmpipe draws the same scene only if
-    /// TGSI_PEER_MESH or peers/build/meshbench is a program for it (one taking `--mesh FILE.obj
-    /// --texture FILE.png --size WxH --frames N --out FILE.png --const
-    /// N=float:...` and printing `median S s per frame`)
+    /// lanes per second. With --peer, llvmpipe draws the same scene through
+    /// meshbench in the peer folder (peers/mesa-gl/build.sh), or through the
+    /// program TGSI_PEER_MESH names (one taking `--mesh FILE.obj --texture
+    /// FILE.png --size WxH --frames N --out FILE.png --const N=float:...` and
+    /// printing `median S s per frame`)
     Mesh,
     /// time to compile every corpus shader (tests/fixtures/mesa_exec,
     /// examples, benches/data; run from the repository) with each engine:
@@ -93,8 +94,10 @@ pub struct BenchArgs {
     #[arg(long, default_value = "1,2", value_delimiter = ',')]
     pub threads: Vec<usize>,
     /// Also run Mesa's peers (softpipe, llvmpipe with 1 and 2 threads, bare
-    /// tgsi_exec) on the same work and print the ratios (mesh: llvmpipe
-    /// through the program TGSI_PEER_MESH names, with 1 and 2 threads)
+    /// tgsi_exec) on the same work and print the ratios (mesh: llvmpipe with
+    /// 1 and 2 threads). The peers are programs in peers/build/ of the
+    /// repository (or $TGSI_PEER_DIR), built by peers/mesa-tgsi/build.sh and
+    /// peers/mesa-gl/build.sh; see peers/README.md
     #[arg(long)]
     pub peer: bool,
     /// ulp, math: which transcendental function

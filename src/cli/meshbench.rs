@@ -6,12 +6,14 @@
 //! second, triangles per second and fragment-shader lanes per second for
 //! each thread count; the image must be the same bits for every count.
 //!
-//! The peer: with `--peer` the llvmpipe figure is printed when a program
-//! named by `TGSI_PEER_MESH`, or `meshbench` in the peer folder
-//! (`peers/build/`, see [`super::bench::peer_dir`]), exists that takes `--mesh FILE.obj --texture FILE.png --size WxH --frames N
-//! --out FILE.png --const N=float:...` (the constant buffers of the scene),
-//! draws the same scene with GLSL twins of the shaders and prints a line
-//! with `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
+//! The peer: with `--peer` the llvmpipe figure comes from `meshbench` in
+//! the peer folder (`peers/build/` of the repository or `$TGSI_PEER_DIR`,
+//! see [`super::bench::peer_dir`]; `peers/mesa-gl/build.sh` builds it), or
+//! from the program `TGSI_PEER_MESH` names instead. Either takes
+//! `--mesh FILE.obj --texture FILE.png --size WxH --frames N --out FILE.png
+//! --const N=float:...` (the constant buffers of the scene), draws the same
+//! scene with GLSL twins of the shaders and prints a line with
+//! `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
 //! and its picture is compared with ours pixel by pixel.
 
 use super::bench::BenchArgs;
@@ -198,9 +200,10 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     }
     let format = Format::from_short_name("rgba8_srgb").ok_or_else(|| anyhow!("no rgba8_srgb"))?;
     let peer = if args.peer {
-        std::env::var_os(PEER_ENV)
-            .map(PathBuf::from)
-            .or_else(|| Some(super::bench::peer_dir().join("meshbench")).filter(|p| p.exists()))
+        Some(match std::env::var_os(PEER_ENV) {
+            Some(exe) => Ok(PathBuf::from(exe)),
+            None => super::bench::peer_program("meshbench", "peers/mesa-gl/build.sh"),
+        })
     } else {
         None
     };
@@ -258,18 +261,15 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             );
             ours.push((threads, med));
         }
-        if let Some(exe) = &peer {
+        if let Some(Ok(exe)) = &peer {
             let image = first.map(|(_, img)| img).unwrap_or_default();
             if let Err(e) = run_peer(exe, w, width, height, args.reps, &ours, &image) {
                 println!("  llvmpipe: skipped: {e:#}");
             }
         }
     }
-    if args.peer && peer.is_none() {
-        println!(
-            "llvmpipe: skipped: no mesh peer at {} and {PEER_ENV} names none (see `tgsi bench --help`, workload mesh)",
-            super::bench::peer_dir().join("meshbench").display()
-        );
+    if let Some(Err(e)) = &peer {
+        println!("llvmpipe: skipped: {e:#} ({PEER_ENV} may name another mesh peer)");
     }
     Ok(ExitCode::SUCCESS)
 }
