@@ -18,7 +18,8 @@ const INVOCATIONS: usize = 1 << 16;
 fn setup() -> (Program, Resources, [u32; 3]) {
     let text = include_str!("data/12_fp64_int64_ssbo.tgsi");
     let (shader, _) = tgsi::assemble(text).unwrap_or_else(|e| panic!("{e}"));
-    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    let program =
+        tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee).unwrap_or_else(|e| panic!("{e}"));
     let buffer: Vec<u8> = (0..INVOCATIONS as u64)
         .flat_map(|i| (i as f64).to_bits().to_le_bytes())
         .collect();

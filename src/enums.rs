@@ -10,7 +10,7 @@ use crate::format_names::PIPE_FORMAT_NAMES;
 /// with every value in table order (`ALL`), lookup by number, its text
 /// spelling (also its `Display`) and other accepted spellings (`[...]` after
 /// the name; none when absent). The TGSI ([`named_enum`]) and Direct3D
-/// (`crate::d3d::enums::d3d_enum`) tables add their own name lookup.
+/// front end's (`d3d_enum`) tables add their own name lookup.
 macro_rules! name_table {
     ($repr:ty; $(#[$meta:meta])* $name:ident {
         $($(#[$vmeta:meta])* $variant:ident = $num:literal $text:literal $([$($alias:literal),*])?,)*

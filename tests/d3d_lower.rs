@@ -12,7 +12,7 @@ use tgsi::d3d::decode_program;
 use tgsi::d3d::enums::ProgramType;
 use tgsi::d3d::lower::{D3dSlot, Lowered, container_programs, lower};
 use tgsi::enums::{File, Processor, TextureTarget};
-use tgsi::exec::{Draw, Limits, Program, Resources};
+use tgsi::exec::{Draw, Limits, Resources};
 use tgsi::texture::{Format, Sampler, Texture};
 
 /// Programs whose D3D code loops forever when every constant is 0 (so the
@@ -207,8 +207,7 @@ fn vertex_compute_and_pixel_programs_run_on_zeroed_inputs() {
         ) {
             continue;
         }
-        let program = match Program::compile_with(&d.lowered.shader, tgsi::exec::Numerics::Direct3D)
-        {
+        let program = match tgsi::jit::compile(&d.lowered.shader, tgsi::exec::Numerics::Direct3D) {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{}: compile: {}", d.name, e.message));
@@ -366,7 +365,7 @@ fn synthetic_vertices(n: usize) -> Vec<Vec<[u32; 4]>> {
 #[test]
 fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
     use tgsi::exec::{GeometryInput, Numerics, PatchInput, TessEvalPatch};
-    use tgsi::pipeline::tessellator::{Settings, tessellate};
+    use tgsi::pipeline::tessellator::tessellate;
     let (done, _) = lower_corpus();
     let limits = Limits {
         max_instructions: 200_000,
@@ -382,7 +381,7 @@ fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
         ) {
             continue;
         }
-        let program = match Program::compile_with(&d.lowered.shader, Numerics::Direct3D) {
+        let program = match tgsi::jit::compile(&d.lowered.shader, Numerics::Direct3D) {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{}: compile: {}", d.name, e.message));
@@ -415,7 +414,7 @@ fn geometry_hull_and_domain_programs_run_on_synthetic_inputs() {
             Processor::TessCtrl => {
                 hs += 1;
                 let tess = d.lowered.tessellator.expect("hull settings");
-                if let Err(e) = Settings::from_hull(&tess) {
+                if let Err(e) = tess.settings() {
                     failures.push(format!("{}: settings: {e}", d.name));
                 }
                 let c = tess.input_control_points.clamp(1, 32) as usize;

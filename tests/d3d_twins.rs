@@ -15,7 +15,7 @@
 //! Every pair reads 4 words per thread from `u0`/`BUFFER[0]` at byte
 //! 16 × thread and writes 4 words to `u1`/`BUFFER[1]` at the same place.
 
-use tgsi::exec::{Limits, Numerics, Program, Resources};
+use tgsi::exec::{Limits, Numerics, Resources};
 use tgsi::shader_test::d3d::{D3dShader, check_assembly};
 
 const THREADS: u32 = 64;
@@ -149,7 +149,7 @@ fn resources(input: &[u32]) -> Resources {
 fn run_d3d(asm: &str, input: &[u32]) -> Vec<u32> {
     let checked = check_assembly(asm).unwrap_or_else(|e| panic!("{e:?}\n{asm}"));
     let shader = D3dShader::lower(checked).unwrap_or_else(|e| panic!("{e:?}"));
-    let program = Program::compile_with(&shader.lowered.shader, Numerics::Direct3D)
+    let program = tgsi::jit::compile(&shader.lowered.shader, Numerics::Direct3D)
         .unwrap_or_else(|e| panic!("compile: {e}"));
     let mut res = resources(input);
     shader.bind(&mut res, |res| {
@@ -162,7 +162,8 @@ fn run_d3d(asm: &str, input: &[u32]) -> Vec<u32> {
 
 fn run_tgsi(text: &str, input: &[u32]) -> Vec<u32> {
     let (shader, _) = tgsi::assemble(text).unwrap_or_else(|d| panic!("{}", d.render("twin", text)));
-    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("compile: {e}"));
+    let program =
+        tgsi::jit::compile(&shader, Numerics::Ieee).unwrap_or_else(|e| panic!("compile: {e}"));
     let mut res = resources(input);
     program
         .dispatch(&mut res, [1, 1, 1], &Limits::default())

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use tgsi::enums::Processor;
-use tgsi::exec::{Limits, Program, Resources};
+use tgsi::exec::{Limits, Resources};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesa_exec");
 
@@ -558,7 +558,8 @@ fn compare_case(dir: &Path, name: &str) -> Result<(Vec<Mismatch>, usize), String
     let source = read("tgsi")?;
     let (shader, _) =
         tgsi::assemble(&source).map_err(|d| format!("{name}.tgsi does not assemble: {d:?}"))?;
-    let program = Program::compile(&shader).map_err(|e| format!("{name}: compile: {e}"))?;
+    let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
+        .map_err(|e| format!("{name}: compile: {e}"))?;
 
     let lanes = spec.mask.count_ones() as usize;
     if spec.mask != (1 << lanes) - 1 {

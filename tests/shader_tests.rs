@@ -2,7 +2,7 @@
 //! and asserts that none fails (skips are allowed, and listed).
 
 use std::path::PathBuf;
-use tgsi::exec::Engine;
+use tgsi::jit::Engine;
 use tgsi::shader_test::{RunConfig, run_paths};
 
 /// The suite under each engine (this binary's only test, so the process-wide

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 
 use tgsi::enums::{Primitive, Processor, PropertyName};
-use tgsi::exec::{GeometryInput, Limits, PatchInput, Program, Resources, TessEvalPatch};
+use tgsi::exec::{GeometryInput, Limits, PatchInput, Resources, TessEvalPatch};
 use tgsi::pipeline::tessellator::tessellate;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
@@ -60,7 +60,7 @@ fn corpus_geometry_and_tessellation_shaders_run() {
                 continue;
             }
         };
-        let program = match Program::compile(&shader) {
+        let program = match tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee) {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{name}: compile: {e}"));

@@ -30,6 +30,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 use tgsi::enums::TextureTarget;
 use tgsi::exec::{Draw, Limits, Program, Resources, Stats};
+use tgsi::jit::Engine;
 use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
 const FP64_SHADER: &str = include_str!("../../benches/data/12_fp64_int64_ssbo.tgsi");
@@ -131,7 +132,8 @@ fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
 /// `tgsi bench compile`: `Program::compile` time of every corpus shader,
 /// pre-decoding only (interp) and pre-decoding plus machine code (jit).
 fn bench_compile(reps: usize) -> Result<ExitCode> {
-    use tgsi::exec::{Engine, Numerics};
+    use tgsi::exec::Numerics;
+    use tgsi::jit::Engine;
     let dirs = [
         "tests/fixtures/mesa_exec/corpus",
         "tests/fixtures/mesa_exec/ops",
@@ -156,7 +158,7 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
         let mut last = None;
         for _ in 0..reps {
             let start = Instant::now();
-            let p = Program::compile_engine(shader, Numerics::Ieee, engine).ok()?;
+            let p = tgsi::jit::compile_engine(shader, Numerics::Ieee, engine).ok()?;
             t.push(start.elapsed().as_secs_f64() * 1e3);
             last = Some(p);
         }
@@ -209,10 +211,10 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
 /// Says which engine runs the bundled shader (and why not the compiled one).
 fn print_engine(program: &Program) {
     match program.fallback_reason() {
-        Some(why) => println!("engine: {} ({why})", program.engine().name()),
+        Some(why) => println!("engine: {} ({why})", Engine::of(program).name()),
         None => match program.compiled() {
-            Some(c) => println!("engine: {} ({c:?})", program.engine().name()),
-            None => println!("engine: {}", program.engine().name()),
+            Some(c) => println!("engine: {} ({c})", Engine::of(program).name()),
+            None => println!("engine: {}", Engine::of(program).name()),
         },
     }
 }
@@ -270,7 +272,8 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         Workload::Compile => return bench_compile(args.reps.max(1)),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
-    let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
+        .map_err(|e| anyhow!("bundled shader: {e}"))?;
     if args.invocations == 0 || !args.invocations.is_multiple_of(64) {
         bail!("--invocations must be a positive multiple of 64 (the block size)");
     }
@@ -581,7 +584,8 @@ fn checksum(t: &Texture) -> u64 {
 
 fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
     let (shader, _) = tgsi::assemble(FRAG_SHADER).map_err(|d| anyhow!("bundled shader: {d}"))?;
-    let program = Program::compile(&shader).map_err(|e| anyhow!("bundled shader: {e}"))?;
+    let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
+        .map_err(|e| anyhow!("bundled shader: {e}"))?;
     print_engine(&program);
     if args.size == 0 || args.size > 8192 {
         bail!("--size must be 1 to 8192 pixels");

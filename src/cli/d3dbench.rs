@@ -52,10 +52,11 @@ fn sides() -> Result<[Side; 2]> {
     let checked = check_container(D3D_BLOB, "ThreadGroupSharedMem.o")
         .map_err(|e| anyhow!("bundled Direct3D shader: {e:?}"))?;
     let d3d = D3dShader::lower(checked).map_err(|e| anyhow!("bundled Direct3D shader: {e:?}"))?;
-    let program = Program::compile_with(&d3d.lowered.shader, Numerics::Direct3D)
+    let program = tgsi::jit::compile(&d3d.lowered.shader, Numerics::Direct3D)
         .map_err(|e| anyhow!("bundled Direct3D shader: {e}"))?;
     let (shader, _) = tgsi::assemble(TGSI_TWIN).map_err(|d| anyhow!("bundled TGSI shader: {d}"))?;
-    let twin = Program::compile(&shader).map_err(|e| anyhow!("bundled TGSI shader: {e}"))?;
+    let twin = tgsi::jit::compile(&shader, Numerics::Ieee)
+        .map_err(|e| anyhow!("bundled TGSI shader: {e}"))?;
     Ok([
         Side {
             name: "Direct3D (fxc blob, lowered)",

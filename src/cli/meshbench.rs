@@ -24,7 +24,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
-use tgsi::exec::{Limits, Program, Resources};
+use tgsi::exec::{Limits, Resources};
 use tgsi::image_io::{Rgba8Image, decode_png, load_png, texture_from_image};
 use tgsi::mesh_io::{Mesh, parse_obj};
 use tgsi::pipeline::{CullMode, DepthFormat, DepthTarget, FrontFace, RenderState};
@@ -91,7 +91,8 @@ pub fn torus_obj(n: u32, m: u32) -> String {
 
 fn compile(name: &str, text: &str) -> Result<StageShader> {
     let (shader, _) = tgsi::assemble(text).map_err(|d| anyhow!("bundled {name}: {d}"))?;
-    let program = Program::compile(&shader).map_err(|e| anyhow!("bundled {name}: {e}"))?;
+    let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
+        .map_err(|e| anyhow!("bundled {name}: {e}"))?;
     Ok(StageShader {
         name: name.into(),
         program,

@@ -34,7 +34,7 @@ struct Cli {
     engine: Option<EngineArg>,
 }
 
-/// `--engine` values (the names of [`tgsi::exec::Engine::ALL`]).
+/// `--engine` values (the names of [`tgsi::jit::Engine::ALL`]).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum EngineArg {
     Auto,
@@ -42,12 +42,12 @@ enum EngineArg {
     Interp,
 }
 
-impl From<EngineArg> for tgsi::exec::Engine {
+impl From<EngineArg> for tgsi::jit::Engine {
     fn from(e: EngineArg) -> Self {
         match e {
-            EngineArg::Auto => tgsi::exec::Engine::Auto,
-            EngineArg::Jit => tgsi::exec::Engine::Jit,
-            EngineArg::Interp => tgsi::exec::Engine::Interp,
+            EngineArg::Auto => tgsi::jit::Engine::Auto,
+            EngineArg::Jit => tgsi::jit::Engine::Jit,
+            EngineArg::Interp => tgsi::jit::Engine::Interp,
         }
     }
 }
@@ -238,7 +238,7 @@ enum Verb {
 /// With `--engine jit` (or `TGSI_ENGINE=jit`), says on stderr when the
 /// interpreter runs the shader instead, and why (the opcode or construct).
 pub(crate) fn engine_note(name: &str, program: &tgsi::exec::Program) {
-    if tgsi::exec::Engine::default_engine() == tgsi::exec::Engine::Jit
+    if tgsi::jit::Engine::default_engine() == tgsi::jit::Engine::Jit
         && let Some(why) = program.fallback_reason()
     {
         eprintln!("{name}: note: the interpreter runs this shader: {why}");
@@ -316,7 +316,7 @@ fn fuzz(seconds: u64, seed: u64, cases: u64) -> anyhow::Result<ExitCode> {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(e) = cli.engine {
-        tgsi::exec::Engine::set_default(e.into());
+        tgsi::jit::Engine::set_default(e.into());
     }
     let result = match cli.verb {
         Verb::Check { files, from } => textverbs::check(&files, from),

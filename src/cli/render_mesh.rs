@@ -85,8 +85,8 @@ impl Stages {
             } else {
                 Numerics::Ieee
             };
-            let program = Program::compile_with(&loaded.shader, numerics)
-                .map_err(|e| anyhow!("{name}: {e}"))?;
+            let program =
+                tgsi::jit::compile(&loaded.shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
             super::engine_note(&name, &program);
             stages.stages.push((
                 file.processor,
@@ -402,7 +402,7 @@ mod tests {
         let (shader, _) = tgsi::assemble(text).unwrap_or_else(|e| panic!("{e}"));
         StageShader {
             name: "test".into(),
-            program: Program::compile(&shader).unwrap(),
+            program: tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee).unwrap(),
             d3d: None,
         }
     }

@@ -16,7 +16,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tgsi::enums::Processor;
-use tgsi::exec::{Limits, Program, Resources};
+use tgsi::exec::{Limits, Resources};
 use tgsi::shader_test::{self, Attribute, RunConfig, Section, ValueType, values};
 
 #[derive(clap::Args)]
@@ -147,7 +147,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     } else {
         tgsi::exec::Numerics::Ieee
     };
-    let program = Program::compile_with(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    let program = tgsi::jit::compile(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
     super::engine_note(name, &program);
     // Runs on the machine with the resources where the shader reads them.
     let bound =

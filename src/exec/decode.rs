@@ -315,9 +315,9 @@ pub struct Code {
     pub input_semantics: Vec<(u32, SemanticName, u32)>,
     /// The shader's properties (last value of each).
     pub properties: Vec<(PropertyName, u32)>,
-    /// The compiled engine's machine code for this program, when it runs
-    /// compiled (`crate::jit`); `None`: the interpreter runs it.
-    pub jit: Option<std::sync::Arc<crate::jit::Compiled>>,
+    /// The code an engine compiled this program to, when it runs compiled
+    /// ([`super::engine::CompiledCode`]); `None`: the interpreter runs it.
+    pub compiled: Option<std::sync::Arc<dyn super::engine::CompiledCode>>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -730,7 +730,7 @@ impl Code {
             has_barrier,
             uses_shared,
             fast,
-            jit: None,
+            compiled: None,
         })
     }
 }

@@ -964,7 +964,7 @@ mod tests {
     fn without_kernels(p: &Program) -> Program {
         let mut code = p.code.clone();
         code.fast = vec![Kernel::NONE; code.insts.len()];
-        code.jit = None;
+        code.compiled = None;
         Program {
             code,
             fallback: None,

@@ -1,6 +1,6 @@
 //! The fragment stage of the drawing pipeline: [`FragmentSession`] shades
 //! 4x4 tiles whose lanes carry a coverage mask (samples of the pixel the
-//! primitive covers), as the rasterizer in [`crate::pipeline`] hands them
+//! primitive covers), as the pipeline's rasterizer hands them
 //! over, and reports every surviving fragment's outputs to a sink.
 //!
 //! Rules (the lane layout, helpers, derivatives and per-sample shading are

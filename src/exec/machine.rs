@@ -444,26 +444,24 @@ impl Batch {
     pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
         // The compiled engine runs a batch from its start, or from the
         // BARRIER it stopped at (the interpreter's frames stay empty).
-        if let Some(jit) = &code.jit
+        if let Some(compiled) = &code.compiled
             && self.depth == 0
         {
-            return jit.run(self, code, env, shared);
+            return compiled.run(self, code, env, shared);
         }
         self.interpret(code, env, shared)
     }
 
-    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// The compiled engine's view of the batch masks: (cond, loop, cont, switch, func).
-    pub(crate) fn flow_masks(&self) -> [Mask; 5] {
+    pub fn flow_masks(&self) -> [Mask; 5] {
         [self.cond, self.loop_mask, self.cont, self.switch, self.func]
     }
 
-    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// Keeps the state of a batch the compiled engine stopped at a BARRIER:
     /// it resumes at instruction `pc` with these masks (alive, cond, loop,
     /// cont, switch, func, exec), frames and SWITCH selectors (those of the
     /// nesting depths the program uses).
-    pub(crate) fn suspend_compiled(
+    pub fn suspend_compiled(
         &mut self,
         pc: usize,
         masks: [Mask; 7],
@@ -485,26 +483,23 @@ impl Batch {
         self.selectors[..selectors.len()].copy_from_slice(selectors);
     }
 
-    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// The frames and selectors [`Batch::suspend_compiled`] kept.
-    pub(crate) fn compiled_frames(&self) -> (&[[u32; 4]; MAX_DEPTH], &[Row; MAX_DEPTH]) {
+    pub fn compiled_frames(&self) -> (&[[u32; 4]; MAX_DEPTH], &[Row; MAX_DEPTH]) {
         (&self.jit_frames, &self.selectors)
     }
 
-    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// The error of a batch whose budget ran out at instruction `pc`.
-    pub(crate) fn budget_exhausted(&mut self, code: &Code, env: &Env, pc: usize) -> ExecError {
+    pub fn budget_exhausted(&mut self, code: &Code, env: &Env, pc: usize) -> ExecError {
         self.pc = pc;
         self.budget_error(code, env)
     }
 
-    #[cfg_attr(not(all(feature = "jit", target_arch = "x86_64")), allow(dead_code))]
     /// Runs instruction `pc`, which is not a control-flow instruction, for
     /// the active lanes (`exec`/`exec_row` set by the caller) exactly as the
     /// interpreter's loop does: the compiled engine's call for the opcodes
     /// and operand forms it does not inline. `Ok(true)` when the batch ended
     /// (KILL of every lane).
-    pub(crate) fn step_one(
+    pub fn step_one(
         &mut self,
         code: &Code,
         env: &Env,

@@ -71,6 +71,7 @@
 #[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
 mod alu;
 pub mod decode;
+pub mod engine;
 #[allow(clippy::needless_range_loop)]
 pub mod fragment;
 #[allow(clippy::needless_range_loop)]
@@ -85,7 +86,7 @@ pub mod ops;
 mod sampling;
 #[allow(clippy::needless_range_loop)]
 pub mod tess;
-pub mod words;
+pub use crate::ground::words;
 
 use crate::enums::{Processor, SemanticName};
 use crate::ir::Shader;
@@ -93,7 +94,7 @@ use decode::Code;
 use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
 use words::AtomicWords;
 
-pub use crate::jit::Engine;
+pub use engine::{CompiledCode, CompiledFigures};
 pub use fragment::{Draw, InputSource, Varying};
 pub use fragment_tiles::{
     FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
@@ -101,8 +102,7 @@ pub use fragment_tiles::{
 pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
 pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch, TessEvalSession};
 
-/// Lanes executed together.
-pub const LANES: usize = 16;
+pub use crate::ground::LANES;
 
 /// Pre-chosen kernels for the common arithmetic shapes (`fast.rs`).
 #[allow(clippy::needless_range_loop)]
@@ -259,63 +259,52 @@ fn lanes_mask(n: usize) -> Mask {
 }
 
 impl Program {
-    /// Pre-decodes a (validated) shader.
+    /// Pre-decodes a (validated) shader for the interpreter. The compiled
+    /// engine (the `jit` crate's `compile`) starts from here and attaches
+    /// its code with [`Program::attach_compiled`].
     pub fn compile(shader: &Shader) -> Result<Program, ExecError> {
         Program::compile_with(shader, Numerics::Ieee)
     }
 
-    /// [`Program::compile`] under the given numeric rules, with the engine
-    /// chosen by [`Engine::default_engine`] (`TGSI_ENGINE`, else `auto`).
+    /// [`Program::compile`] under the given numeric rules.
     pub fn compile_with(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
-        Program::compile_engine(shader, numerics, Engine::default_engine())
+        Ok(Program {
+            code: Code::compile(shader, numerics)?,
+            fallback: None,
+        })
     }
 
-    /// Pre-decodes a shader and, unless `engine` is [`Engine::Interp`],
-    /// compiles it to machine code at once (AVX-512, see `crate::jit`).
-    /// When the compiled engine cannot run the program (no AVX-512, an
-    /// unsupported construct) the interpreter runs it and
-    /// [`Program::fallback_reason`] says why; results are the same.
-    ///
-    /// ```
-    /// use tgsi::exec::{Engine, Numerics, Program};
-    /// let (shader, _) = tgsi::text::parse("COMP\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMP[0]\n  1: END\n").unwrap();
-    /// let interp = Program::compile_engine(&shader, Numerics::Ieee, Engine::Interp).unwrap();
-    /// assert_eq!(interp.engine(), Engine::Interp);
-    /// let auto = Program::compile_engine(&shader, Numerics::Ieee, Engine::Auto).unwrap();
-    /// assert!(auto.engine() == Engine::Jit || auto.fallback_reason().is_some());
-    /// ```
-    pub fn compile_engine(
-        shader: &Shader,
-        numerics: Numerics,
-        engine: Engine,
-    ) -> Result<Program, ExecError> {
-        let mut code = Code::compile(shader, numerics)?;
-        let mut fallback = None;
-        if engine != Engine::Interp {
-            match crate::jit::Compiled::compile(&code) {
-                Ok(c) => code.jit = Some(std::sync::Arc::new(c)),
-                Err(why) => fallback = Some(why),
-            }
-        }
-        Ok(Program { code, fallback })
+    /// The pre-decoded program, which an engine above the machine compiles
+    /// ([`Program::attach_compiled`]).
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// Lets `compiled` (this program's code as an engine compiled it) run
+    /// every batch from now on, in place of the interpreter.
+    pub fn attach_compiled(&mut self, compiled: std::sync::Arc<dyn CompiledCode>) {
+        self.code.compiled = Some(compiled);
+        self.fallback = None;
+    }
+
+    /// Records why an engine was asked for and could not compile the
+    /// program: the interpreter runs it.
+    pub fn set_fallback_reason(&mut self, why: String) {
+        self.fallback = Some(why);
     }
 
     /// The compiled code's figures (`None` when the interpreter runs it).
-    pub fn compiled(&self) -> Option<&crate::jit::Compiled> {
-        self.code.jit.as_deref()
+    pub fn compiled(&self) -> Option<CompiledFigures> {
+        self.code.compiled.as_ref().map(|c| c.figures())
     }
 
-    /// The engine that runs this program: [`Engine::Jit`] or [`Engine::Interp`].
-    pub fn engine(&self) -> Engine {
-        if self.code.jit.is_some() {
-            Engine::Jit
-        } else {
-            Engine::Interp
-        }
+    /// True when compiled code runs this program, false when the interpreter does.
+    pub fn is_compiled(&self) -> bool {
+        self.code.compiled.is_some()
     }
 
-    /// Why the compiled engine was asked for (`auto`/`jit`) and the
-    /// interpreter runs the program instead (the opcode or construct and why).
+    /// Why a compiled engine was asked for and the interpreter runs the
+    /// program instead (the opcode or construct and why).
     pub fn fallback_reason(&self) -> Option<&str> {
         self.fallback.as_deref()
     }

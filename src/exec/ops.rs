@@ -200,68 +200,7 @@ fn ldexp_f32(x: f32, n: i32) -> f32 {
 // and release builds) and of the host (other CPUs have other default NaNs).
 // The transcendental kernels follow the same rule (`math.rs`).
 
-/// The NaN invalid float32 operations give.
-pub const DEFAULT_NAN_F32: u32 = 0xffc0_0000;
-/// The NaN invalid float64 operations give.
-pub const DEFAULT_NAN_F64: u64 = 0xfff8_0000_0000_0000;
-
-/// How a float operation's NaN result is chosen.
-pub trait NanRule {
-    /// `r`, the result of an operation on `operands` (in operand order).
-    fn f32<const N: usize>(r: f32, operands: [f32; N]) -> f32;
-    /// [`NanRule::f32`] for doubles.
-    fn f64<const N: usize>(r: f64, operands: [f64; N]) -> f64;
-}
-
-/// The machine's rule: the first NaN operand quieted, else the default NaN.
-pub enum Ruled {}
-
-/// The host's result as it comes. It equals [`Ruled`]'s whenever it is not
-/// NaN (a NaN operand or an invalid step always makes the result NaN), so a
-/// row of lanes none of which is NaN needs nothing more; the fast kernels
-/// compute a row this way and recompute it with [`Ruled`] only when a lane
-/// is NaN.
-pub enum Host {}
-
-impl NanRule for Ruled {
-    #[inline(always)]
-    fn f32<const N: usize>(r: f32, operands: [f32; N]) -> f32 {
-        if !r.is_nan() {
-            return r;
-        }
-        for o in operands {
-            if o.is_nan() {
-                return f32::from_bits(o.to_bits() | 0x0040_0000);
-            }
-        }
-        f32::from_bits(DEFAULT_NAN_F32)
-    }
-
-    #[inline(always)]
-    fn f64<const N: usize>(r: f64, operands: [f64; N]) -> f64 {
-        if !r.is_nan() {
-            return r;
-        }
-        for o in operands {
-            if o.is_nan() {
-                return f64::from_bits(o.to_bits() | 0x0008_0000_0000_0000);
-            }
-        }
-        f64::from_bits(DEFAULT_NAN_F64)
-    }
-}
-
-impl NanRule for Host {
-    #[inline(always)]
-    fn f32<const N: usize>(r: f32, _: [f32; N]) -> f32 {
-        r
-    }
-
-    #[inline(always)]
-    fn f64<const N: usize>(r: f64, _: [f64; N]) -> f64 {
-        r
-    }
-}
+pub use crate::ground::nan::{DEFAULT_NAN_F32, DEFAULT_NAN_F64, Host, NanRule, Ruled};
 
 /// `a * b`, `a + b`, `a - b`, `a / b` under the NaN rule `R`.
 #[inline(always)]
@@ -883,42 +822,7 @@ pub fn pk2h_toward_zero(a: [u32; 4]) -> u32 {
     f32_to_half_toward_zero(a[0]) | f32_to_half_toward_zero(a[1]) << 16
 }
 
-/// Float32 bits to half bits by Direct3D's "Data conversion rules": round
-/// toward zero; finite values beyond the half range give the largest finite
-/// half (of their sign); infinities stay infinite, NaN stays NaN; float32
-/// denormals are flushed first (they are far below the half range anyway).
-pub fn f32_to_half_toward_zero(bits: u32) -> u32 {
-    let sign = (bits >> 16) & 0x8000;
-    let exp = (bits >> 23) & 0xff;
-    let man = bits & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | if man != 0 { 0x7e00 } else { 0x7c00 };
-    }
-    if exp == 0 {
-        return sign;
-    }
-    // The half exponent field is exp - 127 + 15.
-    if exp >= 127 + 16 {
-        return sign | 0x7bff;
-    }
-    if exp > 127 - 15 {
-        return sign | (exp + 15 - 127) << 10 | man >> 13;
-    }
-    // A half denormal counts units of 2^-24: the 24-bit significand
-    // (value = significand * 2^(exp - 150)) shifted right by 126 - exp.
-    let shift = 126 - exp;
-    if shift >= 32 {
-        return sign;
-    }
-    sign | (man | 0x80_0000) >> shift
-}
-
-/// Float32 bits cut to the nearest half toward zero (saturating at
-/// ±65504; infinities and NaN stay), as float32 bits.
-pub fn f32_to_half_value_toward_zero(bits: u32) -> u32 {
-    let h = f32_to_half_toward_zero(bits) as u16;
-    half::f16::from_bits(h).to_f32().to_bits()
-}
+pub use crate::ground::half::{f32_to_half_toward_zero, f32_to_half_value_toward_zero};
 
 /// A float32 denormal as the zero of its sign; other values unchanged.
 #[inline(always)]

@@ -2,8 +2,27 @@
 
 use super::tests::{compile_err, prog};
 use super::*;
-use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
-use crate::pipeline::tessellator::{Settings, tessellate};
+use crate::tess::Settings;
+use crate::tess::{Domain, OutputPrimitive, Partitioning};
+
+/// The domain points of a quad with every factor 2 (integer), in the
+/// tessellator's order: the outer ring clockwise from (0, 1), then the centre
+/// (the pipeline's tessellator tests derive it).
+const QUAD_GRID: [(f32, f32); 9] = [
+    (0.0, 1.0),
+    (0.0, 0.5),
+    (0.0, 0.0),
+    (0.5, 0.0),
+    (1.0, 0.0),
+    (1.0, 0.5),
+    (1.0, 1.0),
+    (0.5, 1.0),
+    (0.5, 0.5),
+];
+
+fn quad_grid_points() -> Vec<[f32; 3]> {
+    QUAD_GRID.iter().map(|&(u, v)| [u, v, 0.0]).collect()
+}
 
 fn f4(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
@@ -358,24 +377,23 @@ fn tess_ctrl_factors_and_patch_constants_reach_the_domain_shader() {
     assert_eq!(
         settings,
         Settings::new(
-            TessellatorDomain::Quad,
-            TessellatorPartitioning::Integer,
-            TessellatorOutputPrimitive::TriangleCw
+            Domain::Quad,
+            Partitioning::Integer,
+            OutputPrimitive::TriangleCw
         )
-        .unwrap()
     );
-    let t = tessellate(&settings, &[2.0; 4], &[2.0, 2.0]).unwrap();
+    let points = quad_grid_points();
     let (verts, _) = tes
         .run_tess_eval(
             &mut Resources::default(),
             &inputs,
-            &t.points,
+            &points,
             &Limits::default(),
         )
         .unwrap();
     assert_eq!(verts.len(), 9);
     for (k, o) in verts.iter().enumerate() {
-        let [u, v, w] = t.points[k];
+        let [u, v, w] = points[k];
         // TESSCOORD (u, v, w, 0), w = 0 on the quad domain
         assert_eq!(floats(&o[0]), [u, v, w, 0.0]);
         assert_eq!(o[1], doubled(0)); // IN[3][0]: OUT[3][1] = OUT[0][0]
@@ -395,29 +413,18 @@ fn tess_coords_of_a_tessellated_quad() {
          MOV OUT[0], SV[0]\nEND\n",
     );
     let s = tes.tessellator_settings().unwrap();
-    assert_eq!(s.output(), TessellatorOutputPrimitive::TriangleCcw);
-    let t = tessellate(&s, &[2.0; 4], &[2.0, 2.0]).unwrap();
+    assert_eq!(s.output(), OutputPrimitive::TriangleCcw);
+    let points = quad_grid_points();
     let (verts, stats) = tes
         .run_tess_eval(
             &mut Resources::default(),
             &TessEvalPatch::default(),
-            &t.points,
+            &points,
             &Limits::default(),
         )
         .unwrap();
     let got: Vec<[f32; 4]> = verts.iter().map(|o| floats(&o[0])).collect();
-    let grid = [
-        (0.0, 1.0),
-        (0.0, 0.5),
-        (0.0, 0.0),
-        (0.5, 0.0),
-        (1.0, 0.0),
-        (1.0, 0.5),
-        (1.0, 1.0),
-        (0.5, 1.0),
-        (0.5, 0.5),
-    ];
-    let want: Vec<[f32; 4]> = grid.iter().map(|&(u, v)| [u, v, 0.0, 0.0]).collect();
+    let want: Vec<[f32; 4]> = QUAD_GRID.iter().map(|&(u, v)| [u, v, 0.0, 0.0]).collect();
     assert_eq!(got, want);
     assert_eq!(stats.invocations, 9);
 }

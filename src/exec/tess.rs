@@ -29,9 +29,8 @@ use super::{
     fill_subgroup_values, lanes_mask,
 };
 use super::{check_group_indices, run_to_end};
-use crate::d3d::enums::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use crate::enums::{Primitive, Processor, PropertyName, SemanticName};
-use crate::pipeline::tessellator::Settings;
+use crate::tess::{Domain, OutputPrimitive, Partitioning, Settings};
 
 /// The patches a TESS_CTRL shader reads.
 #[derive(Clone, Copy, Debug)]
@@ -176,9 +175,9 @@ impl Program {
         )?;
         let mode = self.property(PropertyName::TesPrimMode);
         let domain = match mode.and_then(Primitive::from_u32) {
-            Some(Primitive::Triangles) => TessellatorDomain::Triangle,
-            Some(Primitive::Quads) => TessellatorDomain::Quad,
-            Some(Primitive::Lines) => TessellatorDomain::Isoline,
+            Some(Primitive::Triangles) => Domain::Triangle,
+            Some(Primitive::Quads) => Domain::Quad,
+            Some(Primitive::Lines) => Domain::Isoline,
             _ => {
                 return Err(ExecError::general(format!(
                     "TES_PRIM_MODE {}: the domain must be TRIANGLES (4), QUADS (7) or LINES (1)",
@@ -187,9 +186,9 @@ impl Program {
             }
         };
         let partitioning = match self.property(PropertyName::TesSpacing).unwrap_or(2) {
-            0 => TessellatorPartitioning::FractionalOdd,
-            1 => TessellatorPartitioning::FractionalEven,
-            2 => TessellatorPartitioning::Integer,
+            0 => Partitioning::FractionalOdd,
+            1 => Partitioning::FractionalEven,
+            2 => Partitioning::Integer,
             s => {
                 return Err(ExecError::general(format!(
                     "TES_SPACING {s}: 0 (FRACTIONAL_ODD), 1 (FRACTIONAL_EVEN) or 2 (EQUAL)"
@@ -197,15 +196,15 @@ impl Program {
             }
         };
         let output = if self.property(PropertyName::TesPointMode).unwrap_or(0) != 0 {
-            TessellatorOutputPrimitive::Point
-        } else if domain == TessellatorDomain::Isoline {
-            TessellatorOutputPrimitive::Line
+            OutputPrimitive::Point
+        } else if domain == Domain::Isoline {
+            OutputPrimitive::Line
         } else if self.property(PropertyName::TesVertexOrderCw).unwrap_or(0) != 0 {
-            TessellatorOutputPrimitive::TriangleCw
+            OutputPrimitive::TriangleCw
         } else {
-            TessellatorOutputPrimitive::TriangleCcw
+            OutputPrimitive::TriangleCcw
         };
-        Settings::new(domain, partitioning, output).map_err(ExecError::general)
+        Ok(Settings::new(domain, partitioning, output))
     }
 
     /// Runs a TESS_CTRL shader on every patch of `input` (rules in the
@@ -342,7 +341,7 @@ impl Program {
     }
 
     /// Runs a TESS_EVAL shader on the domain points `points` ((u, v, w)
-    /// each, as [`crate::pipeline::tessellator::tessellate`] gives them) of
+    /// each, as the pipeline's tessellator gives them) of
     /// one patch. Returns `outputs[k][r]` = `OUT[r]` of point k.
     pub fn run_tess_eval(
         &self,

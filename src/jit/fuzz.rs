@@ -9,7 +9,8 @@
 //! any) must be identical. `tgsi fuzz` runs it for a while; a unit test runs
 //! a fixed small budget.
 
-use crate::exec::{Engine, Limits, Numerics, Program, Resources};
+use crate::exec::{Limits, Numerics, Resources};
+use crate::jit::Engine;
 use crate::opcode::{Category, Opcode, OperandType};
 use std::fmt::Write;
 
@@ -510,7 +511,7 @@ fn run_engine(
     shader: &crate::ir::Shader,
     engine: Engine,
 ) -> (Outcome, Option<String>) {
-    let program = match Program::compile_engine(shader, case.numerics, engine) {
+    let program = match crate::jit::compile_engine(shader, case.numerics, engine) {
         Ok(p) => p,
         Err(e) => {
             return (

@@ -36,9 +36,10 @@ pub mod fuzz;
 #[cfg(test)]
 mod tests;
 
-use crate::exec::ExecError;
 use crate::exec::decode::Code;
 use crate::exec::machine::{Batch, Env, Stop};
+use crate::exec::{CompiledCode, CompiledFigures, ExecError, Numerics, Program};
+use crate::ir::Shader;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Which engine runs a program.
@@ -82,7 +83,7 @@ impl Engine {
             .map(|(e, _)| *e)
     }
 
-    /// The engine [`crate::exec::Program::compile`] uses: the one given to
+    /// The engine [`compile`] uses: the one given to
     /// [`Engine::set_default`], else the environment variable `TGSI_ENGINE`
     /// (`auto`, `jit`, `interp`; anything else is `auto`), else `auto`.
     pub fn default_engine() -> Engine {
@@ -101,11 +102,56 @@ impl Engine {
         }
     }
 
-    /// Sets the engine of every later [`crate::exec::Program::compile`] in
+    /// The engine that runs `program`: [`Engine::Jit`] or [`Engine::Interp`].
+    pub fn of(program: &Program) -> Engine {
+        if program.is_compiled() {
+            Engine::Jit
+        } else {
+            Engine::Interp
+        }
+    }
+
+    /// Sets the engine of every later [`compile`] in
     /// this process (the CLI's `--engine`).
     pub fn set_default(engine: Engine) {
         DEFAULT_ENGINE.store(engine as u8 + 1, Ordering::Relaxed);
     }
+}
+
+/// Pre-decodes a shader under `numerics` and compiles it with the engine
+/// [`Engine::default_engine`] names (`TGSI_ENGINE`, else `auto`).
+pub fn compile(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
+    compile_engine(shader, numerics, Engine::default_engine())
+}
+
+/// Pre-decodes a shader and, unless `engine` is [`Engine::Interp`],
+/// compiles it to machine code at once (AVX-512). When the compiled engine
+/// cannot run the program (no AVX-512, an unsupported construct) the
+/// interpreter runs it and [`Program::fallback_reason`] says why; results
+/// are the same.
+///
+/// ```
+/// use tgsi::exec::Numerics;
+/// use tgsi::jit::Engine;
+/// let (shader, _) = tgsi::text::parse("COMP\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMP[0]\n  1: END\n").unwrap();
+/// let interp = tgsi::jit::compile_engine(&shader, Numerics::Ieee, Engine::Interp).unwrap();
+/// assert_eq!(Engine::of(&interp), Engine::Interp);
+/// let auto = tgsi::jit::compile_engine(&shader, Numerics::Ieee, Engine::Auto).unwrap();
+/// assert!(Engine::of(&auto) == Engine::Jit || auto.fallback_reason().is_some());
+/// ```
+pub fn compile_engine(
+    shader: &Shader,
+    numerics: Numerics,
+    engine: Engine,
+) -> Result<Program, ExecError> {
+    let mut program = Program::compile_with(shader, numerics)?;
+    if engine != Engine::Interp {
+        match Compiled::compile(program.code()) {
+            Ok(c) => program.attach_compiled(std::sync::Arc::new(c)),
+            Err(why) => program.set_fallback_reason(why),
+        }
+    }
+    Ok(program)
 }
 
 /// True when this machine can run the compiled engine's code.
@@ -144,11 +190,7 @@ pub struct Compiled {
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Compiled {{ {} bytes, {} inlined, {} called, {} cached loops }}",
-            self.code_bytes, self.inlined, self.called, self.cached_loops
-        )
+        write!(f, "{}", self.figures())
     }
 }
 
@@ -182,10 +224,19 @@ impl Compiled {
             Err("built without the compiled engine".to_string())
         }
     }
+}
 
-    /// Runs a batch from its first instruction to its end (the batch has
-    /// just been reset; its registers, inputs and system values are set).
-    pub(crate) fn run(
+impl CompiledCode for Compiled {
+    fn figures(&self) -> CompiledFigures {
+        CompiledFigures {
+            inlined: self.inlined,
+            called: self.called,
+            cached_loops: self.cached_loops,
+            code_bytes: self.code_bytes,
+        }
+    }
+
+    fn run(
         &self,
         b: &mut Batch,
         code: &Code,

@@ -6,15 +6,15 @@ use crate::exec::{Limits, Numerics, Program, Resources};
 
 fn both(src: &str) -> Option<(Program, Program)> {
     let (s, _) = crate::assemble(src).unwrap_or_else(|e| panic!("assemble failed: {e}\n{src}"));
-    let interp = Program::compile_engine(&s, Numerics::Ieee, Engine::Interp).unwrap();
-    let jit = Program::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    let interp = crate::jit::compile_engine(&s, Numerics::Ieee, Engine::Interp).unwrap();
+    let jit = crate::jit::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
     if !cpu_supported() {
-        assert_eq!(jit.engine(), Engine::Interp);
+        assert_eq!(Engine::of(&jit), Engine::Interp);
         assert!(jit.fallback_reason().is_some());
         return None;
     }
     assert_eq!(
-        jit.engine(),
+        Engine::of(&jit),
         Engine::Jit,
         "not compiled: {:?}",
         jit.fallback_reason()
@@ -120,8 +120,8 @@ fn unbound_buffer_is_the_same_error() {
 fn calls_run_in_the_interpreter_and_say_why() {
     let src = "COMP\nDCL TEMP[0]\n0: CAL :2\n1: END\n2: BGNSUB\n3: RET\n4: ENDSUB\n";
     let (s, _) = crate::assemble(src).unwrap();
-    let p = Program::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
-    assert_eq!(p.engine(), Engine::Interp);
+    let p = crate::jit::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    assert_eq!(Engine::of(&p), Engine::Interp);
     let why = p.fallback_reason().unwrap();
     assert!(why.contains("CAL") || why.contains("AVX-512"), "{why}");
 }
@@ -526,12 +526,12 @@ fn direct3d_denormal_flushing_compiles_inline() {
         16: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
         17: END\n";
     let (s, _) = crate::assemble(src).unwrap();
-    let interp = Program::compile_engine(&s, Numerics::Direct3D, Engine::Interp).unwrap();
-    let jit = Program::compile_engine(&s, Numerics::Direct3D, Engine::Jit).unwrap();
+    let interp = crate::jit::compile_engine(&s, Numerics::Direct3D, Engine::Interp).unwrap();
+    let jit = crate::jit::compile_engine(&s, Numerics::Direct3D, Engine::Jit).unwrap();
     if !cpu_supported() {
         return;
     }
-    assert_eq!(jit.engine(), Engine::Jit, "{:?}", jit.fallback_reason());
+    assert_eq!(Engine::of(&jit), Engine::Jit, "{:?}", jit.fallback_reason());
     // denormals of both signs, the smallest normals, values whose halves and
     // quarters are denormal, zeros, ordinary numbers, NaN and infinity
     let words: Vec<u32> = (0..64u32)

@@ -31,12 +31,12 @@ use super::merge::DepthTarget;
 use super::setup::{Linkage, OutputLayout};
 use super::state::{RenderState, Topology};
 use super::tessellator::{Settings, tessellate};
-use crate::d3d::enums::TessellatorOutputPrimitive;
 use crate::enums::{PropertyName, SemanticName};
 use crate::exec::{
     ExecError, GeometryInput, Limits, PatchInput, Program, Resources, Stats, TessEvalPatch,
     VertexRows,
 };
+use crate::tess::OutputPrimitive;
 use crate::texture::Texture;
 
 /// Most domain points (tessellation-evaluation invocations) one draw may
@@ -375,8 +375,8 @@ pub fn tessellate_stream(
                         ..e
                     })?;
                 let kind = match t.primitive {
-                    TessellatorOutputPrimitive::Point => PrimitiveKind::Point,
-                    TessellatorOutputPrimitive::Line => PrimitiveKind::Line,
+                    OutputPrimitive::Point => PrimitiveKind::Point,
+                    OutputPrimitive::Line => PrimitiveKind::Line,
                     _ => PrimitiveKind::Triangle,
                 };
                 let instance = stream.primitives.get(p).map_or(0, |q| q.instance);

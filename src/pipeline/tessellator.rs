@@ -26,10 +26,7 @@
 //! reference defines it (positive `(b - a) × (c - a)` with u right and v
 //! up), or reversed for `output_triangle_ccw`.
 
-use crate::d3d::enums::{
-    TessellatorDomain as Domain, TessellatorOutputPrimitive as OutputPrimitive,
-    TessellatorPartitioning as Partitioning,
-};
+pub use crate::tess::{Domain, OutputPrimitive, Partitioning, Settings};
 
 /// The most an (even) tessellation factor may be.
 pub const MAX_FACTOR: f32 = 64.0;
@@ -39,72 +36,6 @@ pub const MAX_ODD_FACTOR: f32 = 63.0;
 pub const MIN_EVEN_FACTOR: f32 = 2.0;
 /// Smallest odd factor (integer, pow2 and fractional_odd clamp to it).
 pub const MIN_ODD_FACTOR: f32 = 1.0;
-
-/// How a patch is tessellated: the hull shader's declarations (Direct3D) or
-/// the tessellation-evaluation shader's properties (TGSI).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    domain: Domain,
-    partitioning: Partitioning,
-    output: OutputPrimitive,
-}
-
-impl Settings {
-    /// Checks that every setting is defined.
-    pub fn new(
-        domain: Domain,
-        partitioning: Partitioning,
-        output: OutputPrimitive,
-    ) -> Result<Settings, String> {
-        if domain == Domain::Undefined {
-            return Err("the tessellator domain is undefined".into());
-        }
-        if partitioning == Partitioning::Undefined {
-            return Err("the tessellator partitioning is undefined".into());
-        }
-        if output == OutputPrimitive::Undefined {
-            return Err("the tessellator output primitive is undefined".into());
-        }
-        Ok(Settings {
-            domain,
-            partitioning,
-            output,
-        })
-    }
-    /// The settings a Direct3D hull shader declares (`dcl_tessellator_*`).
-    pub fn from_hull(t: &crate::d3d::lower::Tessellator) -> Result<Settings, String> {
-        Settings::new(
-            t.domain.unwrap_or(Domain::Undefined),
-            t.partitioning.unwrap_or(Partitioning::Undefined),
-            t.output_primitive.unwrap_or(OutputPrimitive::Undefined),
-        )
-    }
-    pub fn domain(&self) -> Domain {
-        self.domain
-    }
-    pub fn partitioning(&self) -> Partitioning {
-        self.partitioning
-    }
-    pub fn output(&self) -> OutputPrimitive {
-        self.output
-    }
-    /// Outer factors the domain reads (tri 3, quad 4, isoline 2).
-    pub fn outer_count(&self) -> usize {
-        match self.domain {
-            Domain::Triangle => 3,
-            Domain::Quad => 4,
-            _ => 2,
-        }
-    }
-    /// Inner factors the domain reads (tri 1, quad 2, isoline 0).
-    pub fn inner_count(&self) -> usize {
-        match self.domain {
-            Domain::Triangle => 1,
-            Domain::Quad => 2,
-            _ => 0,
-        }
-    }
-}
 
 /// The result of tessellating one patch.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,7 +68,7 @@ impl Tessellation {
 pub fn tessellate(settings: &Settings, outer: &[f32], inner: &[f32]) -> Option<Tessellation> {
     let f = |s: &[f32], i: usize| s.get(i).copied().unwrap_or(0.0);
     let mut t = Tessellator::new(settings);
-    match settings.domain {
+    match settings.domain() {
         Domain::Quad => t.quad(
             [f(outer, 0), f(outer, 1), f(outer, 2), f(outer, 3)],
             [f(inner, 0), f(inner, 1)],
@@ -145,7 +76,7 @@ pub fn tessellate(settings: &Settings, outer: &[f32], inner: &[f32]) -> Option<T
         Domain::Triangle => t.tri([f(outer, 0), f(outer, 1), f(outer, 2)], f(inner, 0))?,
         _ => t.isoline(f(outer, 0), f(outer, 1))?,
     }
-    let w_is_rest = settings.domain == Domain::Triangle;
+    let w_is_rest = settings.domain() == Domain::Triangle;
     let points = t
         .points
         .iter()
@@ -461,18 +392,18 @@ struct Tessellator {
 
 impl Tessellator {
     fn new(s: &Settings) -> Tessellator {
-        let fractional = match s.partitioning {
+        let fractional = match s.partitioning() {
             Partitioning::FractionalOdd => Some(Parity::Odd),
             Partitioning::FractionalEven => Some(Parity::Even),
             _ => None,
         };
         Tessellator {
             fractional,
-            partitioning: s.partitioning,
-            output: s.output,
+            partitioning: s.partitioning(),
+            output: s.output(),
             points: Vec::new(),
             indices: Vec::new(),
-            primitive: s.output,
+            primitive: s.output(),
             patch: IndexPatch::None,
         }
     }

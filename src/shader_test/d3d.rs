@@ -481,7 +481,7 @@ impl crate::pipeline::StageInterface for D3dShader {
         self.lowered
             .tessellator
             .as_ref()
-            .map(crate::pipeline::tessellator::Settings::from_hull)
+            .map(crate::d3d::lower::Tessellator::settings)
     }
 }
 

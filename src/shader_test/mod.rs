@@ -39,6 +39,7 @@
 //! validator only (never run); pixel probes take `r`/`rg`/`rgb` kinds.
 
 pub mod d3d;
+mod error;
 mod parse;
 mod qualifiers;
 mod run;

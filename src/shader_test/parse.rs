@@ -7,29 +7,7 @@ use crate::texture::format::NumClass;
 /// Formats of textures, images and render targets: the texture module's.
 pub use crate::texture::Format as TextureFormat;
 
-/// A problem in the test file itself, at a 1-based line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: usize,
-    pub message: String,
-}
-
-impl ParseError {
-    pub(super) fn new(line: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            line,
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub use super::error::ParseError;
 
 /// A shader stage named by a section header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,15 +8,17 @@
 //!   vkd3d's own implementations; they change nothing here.
 //!
 //! A condition is terms joined by `|` (or) and `&` (and): `sm<6`, `sm>=5.1`,
-//! ... compare the runner's shader model ([`super::run::SHADER_MODEL`], 5.1);
+//! ... compare the runner's shader model ([`SHADER_MODEL`], 5.1);
 //! `d3d11` holds (the runner follows Direct3D 11's rules); every other
 //! name (a backend or compiler: `d3d12`, `vulkan`, `opengl`, `glsl`, `msl`,
 //! `mvk`, `llvmpipe`, ...) does not.
 
-use super::parse::ParseError;
+use super::error::ParseError;
 
 /// The runner's shader model as major * 10 + minor.
-const MODEL: u32 = super::run::SHADER_MODEL;
+/// The shader model the runner claims for `shader model` requirements.
+pub const SHADER_MODEL: u32 = 51;
+const MODEL: u32 = SHADER_MODEL;
 
 /// Evaluates a condition; `None` when it does not parse.
 pub fn condition(text: &str) -> Option<bool> {

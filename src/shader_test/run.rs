@@ -30,8 +30,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-/// The shader model the runner claims for `shader model` requirements.
-pub const SHADER_MODEL: u32 = 51;
+pub use super::qualifiers::SHADER_MODEL;
 
 /// How to run tests.
 #[derive(Clone, Debug, Default)]
@@ -459,7 +458,7 @@ impl Runner<'_> {
         } else {
             Numerics::Ieee
         };
-        match catch_unwind(AssertUnwindSafe(|| Program::compile_with(shader, numerics))) {
+        match catch_unwind(AssertUnwindSafe(|| crate::jit::compile(shader, numerics))) {
             Err(p) => Built::Rejected(format!(
                 "the machine panicked preparing the shader: {}",
                 panic_text(p)

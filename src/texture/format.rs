@@ -704,7 +704,10 @@ impl Format {
                 kind: Kind::Float,
                 bits: 16,
                 ..
-            } => self.encode_into(v.map(crate::exec::ops::f32_to_half_value_toward_zero), out),
+            } => self.encode_into(
+                v.map(crate::ground::half::f32_to_half_value_toward_zero),
+                out,
+            ),
             Layout::Rg11b10f => {
                 let fl = |c: usize| f32::from_bits(v[c]);
                 let w = f32_to_small_float_toward_zero(fl(0), 6)

@@ -6,7 +6,7 @@
 
 use super::{Dim, Format, LANES, Reg, Shape, Texture};
 use crate::enums::TextureTarget;
-use crate::exec::words::AtomicWords;
+use crate::ground::words::AtomicWords;
 use crate::opcode::Opcode;
 use std::sync::atomic::Ordering;
 

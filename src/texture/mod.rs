@@ -25,7 +25,7 @@ pub mod sample;
 mod tests;
 
 use crate::enums::{ReturnType, TextureTarget};
-pub use crate::exec::LANES;
+pub use crate::ground::LANES;
 use crate::opcode::Opcode;
 pub use exec::{TexInputs, execute, execute_per_lane};
 pub use format::Format;

@@ -270,7 +270,7 @@ fn axis_linear(mode: Wrap, u: f32, n: i64) -> (Option<i64>, Option<i64>, f32) {
 }
 
 /// `x + a * (y - x)` (`x` itself at `a = 0`), each step under the machine's
-/// NaN rule (`exec::ops::NanRule`), so that NaN texels give the same bits
+/// NaN rule (`ground::nan::NanRule`), so that NaN texels give the same bits
 /// in the per-lane and the batched paths whatever operand order the
 /// compiler picks. A result that is not NaN had no NaN step (NaN
 /// propagates), so the rule is applied only when the plain result is NaN.
@@ -290,7 +290,7 @@ pub(super) fn lerp(x: f32, y: f32, a: f32) -> f32 {
 #[cold]
 #[inline(never)]
 fn lerp_ruled(x: f32, y: f32, a: f32) -> f32 {
-    use crate::exec::ops::{NanRule, Ruled};
+    use crate::ground::nan::{NanRule, Ruled};
     let d = Ruled::f32(y - x, [y, x]);
     let t = Ruled::f32(a * d, [a, d]);
     Ruled::f32(x + t, [x, t])

@@ -232,6 +232,41 @@ pub struct Tessellator {
     pub output_control_points: u32,
 }
 
+impl Tessellator {
+    /// The tessellator settings these declarations state, or why they state
+    /// none (a declaration missing or `*_undefined`).
+    pub fn settings(&self) -> Result<crate::tess::Settings, String> {
+        use crate::tess::{Domain, OutputPrimitive, Partitioning, Settings};
+        let domain = match self.domain {
+            Some(TessellatorDomain::Isoline) => Domain::Isoline,
+            Some(TessellatorDomain::Triangle) => Domain::Triangle,
+            Some(TessellatorDomain::Quad) => Domain::Quad,
+            Some(TessellatorDomain::Undefined) | None => {
+                return Err("the tessellator domain is undefined".into());
+            }
+        };
+        let partitioning = match self.partitioning {
+            Some(TessellatorPartitioning::Integer) => Partitioning::Integer,
+            Some(TessellatorPartitioning::Pow2) => Partitioning::Pow2,
+            Some(TessellatorPartitioning::FractionalOdd) => Partitioning::FractionalOdd,
+            Some(TessellatorPartitioning::FractionalEven) => Partitioning::FractionalEven,
+            Some(TessellatorPartitioning::Undefined) | None => {
+                return Err("the tessellator partitioning is undefined".into());
+            }
+        };
+        let output = match self.output_primitive {
+            Some(TessellatorOutputPrimitive::Point) => OutputPrimitive::Point,
+            Some(TessellatorOutputPrimitive::Line) => OutputPrimitive::Line,
+            Some(TessellatorOutputPrimitive::TriangleCw) => OutputPrimitive::TriangleCw,
+            Some(TessellatorOutputPrimitive::TriangleCcw) => OutputPrimitive::TriangleCcw,
+            Some(TessellatorOutputPrimitive::Undefined) | None => {
+                return Err("the tessellator output primitive is undefined".into());
+            }
+        };
+        Ok(Settings::new(domain, partitioning, output))
+    }
+}
+
 /// A lowered program.
 #[derive(Clone, Debug)]
 pub struct Lowered {

@@ -983,3 +983,56 @@ store_raw u0.xy, l(0), r0.xyxx
 ";
     assert_eq!(run(body, &cb, 2), vec![153, 6]);
 }
+
+#[test]
+fn hull_declarations_map_to_tessellator_settings() {
+    use crate::d3d::enums::{
+        TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning,
+    };
+    use crate::tess::{Domain, OutputPrimitive, Partitioning, Settings};
+    let hull = Tessellator {
+        domain: Some(TessellatorDomain::Quad),
+        partitioning: Some(TessellatorPartitioning::FractionalOdd),
+        output_primitive: Some(TessellatorOutputPrimitive::TriangleCcw),
+        max_tessfactor: None,
+        input_control_points: 4,
+        output_control_points: 4,
+    };
+    assert_eq!(
+        hull.settings(),
+        Ok(Settings::new(
+            Domain::Quad,
+            Partitioning::FractionalOdd,
+            OutputPrimitive::TriangleCcw
+        ))
+    );
+    let undefined = [
+        (
+            Tessellator {
+                domain: Some(TessellatorDomain::Undefined),
+                ..hull
+            },
+            "domain",
+        ),
+        (
+            Tessellator {
+                partitioning: None,
+                ..hull
+            },
+            "partitioning",
+        ),
+        (
+            Tessellator {
+                output_primitive: Some(TessellatorOutputPrimitive::Undefined),
+                ..hull
+            },
+            "output primitive",
+        ),
+    ];
+    for (t, what) in undefined {
+        assert_eq!(
+            t.settings(),
+            Err(format!("the tessellator {what} is undefined"))
+        );
+    }
+}

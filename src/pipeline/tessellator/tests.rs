@@ -5,7 +5,7 @@
 use super::*;
 
 fn settings(d: Domain, p: Partitioning, o: OutputPrimitive) -> Settings {
-    Settings::new(d, p, o).unwrap()
+    Settings::new(d, p, o)
 }
 
 fn uv(t: &Tessellation) -> Vec<(f32, f32)> {
@@ -74,34 +74,6 @@ fn culled_patches() {
     );
     assert!(tessellate(&i, &[0.0, 4.0], &[]).is_none());
     assert!(tessellate(&i, &[4.0, f32::NAN], &[]).is_none());
-}
-
-#[test]
-fn undefined_settings_are_refused() {
-    assert!(
-        Settings::new(
-            Domain::Undefined,
-            Partitioning::Integer,
-            OutputPrimitive::Point
-        )
-        .is_err()
-    );
-    assert!(
-        Settings::new(
-            Domain::Quad,
-            Partitioning::Undefined,
-            OutputPrimitive::Point
-        )
-        .is_err()
-    );
-    assert!(
-        Settings::new(
-            Domain::Quad,
-            Partitioning::Integer,
-            OutputPrimitive::Undefined
-        )
-        .is_err()
-    );
 }
 
 #[test]
