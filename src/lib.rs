@@ -1,21 +1,24 @@
 //! `tgsi`: Gallium's TGSI shader instruction set as real software.
 //!
-//! The pipeline, one module per stage:
+//! This crate is the facade of a workspace whose crates are the layers of
+//! the data flow (`docs/architecture.md` draws them); it re-exports each
+//! under the name an embedder uses:
 //!
-//! * [`opcode`] – the one opcode table every other module derives from;
-//! * [`enums`], [`ir`] – the intermediate representation of a whole shader;
-//! * [`text`] – the assembler (text → IR) and the canonical printer (IR → text);
-//! * [`tokens`] – Mesa's binary `tgsi_token` stream (IR ↔ words);
-//! * [`validate`] – structural and semantic checks with source spans;
-//! * [`exec`] – the SoA machine that runs shaders over many lanes at once;
-//! * [`jit`] – the compiled engine: the same programs as AVX-512 machine code;
-//! * [`texture`] – texel formats, textures, samplers, every sampling opcode and images;
-//! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
-//! * [`d3d`] – Direct3D SM4/SM5 bytecode: DXBC containers, tokens, listings, assembler;
-//! * [`diag`] – diagnostics and their rustc-like rendering;
+//! * [`opcode`], [`enums`], [`ir`], [`validate`], [`diag`], [`tess`],
+//!   [`rng`] – the IR crate (`tgsi-ir`): the one opcode table, the
+//!   intermediate representation, the validator, diagnostics;
+//! * [`text`], [`tokens`], [`assemble`] – the TGSI front end (`tgsi-text`):
+//!   assembler, canonical printer, Mesa's binary tokens;
+//! * [`d3d`] – the Direct3D front end (`tgsi-d3d`): DXBC containers, SM4/SM5
+//!   tokens, fxc listings, the assembler, the lowering to TGSI;
+//! * [`exec`], [`texture`] – the machine (`tgsi-exec`): per-opcode
+//!   semantics, the SoA interpreter of every stage, the texture engine;
+//! * [`jit`] – the compiled engine (`tgsi-jit`), attached to programs
+//!   through the machine's engine interface, and the engine choice
+//!   ([`jit::compile`], [`jit::Engine`]);
 //! * [`pipeline`] – the drawing pipeline between the shader stages;
-//! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out;
-//! * [`rng`] – the reproducible inputs of the randomized tests and the fuzzer.
+//! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
+//! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
 //!
 //! # Use it as a library
 //!
@@ -23,7 +26,7 @@
 //! buffer back:
 //!
 //! ```
-//! use tgsi::exec::{Limits, Program, Resources};
+//! use tgsi::exec::{Limits, Numerics, Resources};
 //!
 //! let text = "COMP
 //! PROPERTY CS_FIXED_BLOCK_WIDTH 4
@@ -40,7 +43,9 @@
 //!   4: END
 //! ";
 //! let (shader, _source_map) = tgsi::assemble(text).map_err(|d| d.render("double.tgsi", text))?;
-//! let program = Program::compile(&shader)?;
+//! // the compiled engine where the CPU has AVX-512, else the interpreter
+//! // (`Program::compile` alone pre-decodes for the interpreter)
+//! let program = tgsi::jit::compile(&shader, Numerics::Ieee)?;
 //! let mut res = Resources {
 //!     buffers: vec![[1u32, 2, 3, 4].iter().flat_map(|w| w.to_le_bytes()).collect()],
 //!     ..Resources::default()
@@ -113,35 +118,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod d3d;
-pub mod diag;
-pub mod enums;
-pub mod exec;
-pub mod format_names;
-pub mod ground;
+pub use tgsi_d3d as d3d;
+pub use tgsi_exec as exec;
+pub use tgsi_exec::texture;
+pub use tgsi_ir::{diag, enums, format_names, ir, opcode, rng, tess, validate};
+pub use tgsi_jit as jit;
+pub use tgsi_pipeline as pipeline;
+pub use tgsi_shader_test as shader_test;
+pub use tgsi_text as text;
+pub use tgsi_text::{assemble, tokens};
+
 pub mod image_io;
-pub mod ir;
-pub mod jit;
 pub mod mesh_io;
-pub mod opcode;
-pub mod pipeline;
-pub mod rng;
-pub mod shader_test;
-pub mod tess;
-pub mod text;
-pub mod texture;
-pub mod tokens;
-pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use ir::Shader;
-
-/// Assembles TGSI text and validates it: every error of both stages at once.
-pub fn assemble(source: &str) -> Result<(ir::Shader, ir::SourceMap), Diagnostics> {
-    let (shader, map) = text::parse(source)?;
-    let diags = validate::validate(&shader, Some(&map));
-    if diags.has_errors() {
-        return Err(diags);
-    }
-    Ok((shader, map))
-}

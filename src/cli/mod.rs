@@ -247,9 +247,9 @@ pub(crate) fn engine_note(name: &str, program: &tgsi::exec::Program) {
 
 /// `tgsi fuzz --file`: one shader with the inputs of case `seed`.
 fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
-    use tgsi::jit::fuzz::Verdict;
+    use tgsi_tools::fuzz::Verdict;
     let text = std::fs::read_to_string(path)?;
-    Ok(match tgsi::jit::fuzz::check_text(&text, seed) {
+    Ok(match tgsi_tools::fuzz::check_text(&text, seed) {
         Verdict::Same => {
             println!("identical");
             ExitCode::SUCCESS
@@ -278,7 +278,7 @@ fn fuzz(seconds: u64, seed: u64, cases: u64) -> anyhow::Result<ExitCode> {
     let start = std::time::Instant::now();
     let limit = std::time::Duration::from_secs(seconds);
     let mut last_print = std::time::Instant::now();
-    let tally = tgsi::jit::fuzz::run(
+    let tally = tgsi_tools::fuzz::run(
         seed,
         |t| {
             let done = t.same + t.not_compiled + t.invalid + t.differ;
@@ -349,7 +349,7 @@ pub fn main() -> ExitCode {
         Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
         Verb::Fuzz { show: Some(n), .. } => {
-            print!("{}", tgsi::jit::fuzz::generate(n).text);
+            print!("{}", tgsi_tools::fuzz::generate(n).text);
             Ok(ExitCode::SUCCESS)
         }
         Verb::Fuzz {

@@ -1,0 +1,764 @@
+//! The opcode dispatch: one `match` on the pre-decoded opcode, outside every
+//! lane loop, onto generic helpers that are monomorphized per `ops`
+//! function (static dispatch, inlined): the lane loops run over `[u32; 16]`
+//! rows and auto-vectorize where the scalar formula allows.
+//!
+//! The helpers implement the channel shapes of the opcode table
+//! ([`tgsi_ir::opcode::Channels`]): per-component, replicated scalar, dot
+//! products, specials with their own per-channel formulas, and the 64-bit
+//! pair shapes with Mesa's writemask rules (see `mod.rs`).
+
+use super::decode::{Inst, Modifier, Src};
+use super::machine::{Batch, Env, Reg, Row, ZERO_REG, fetch_into, store_rows};
+use super::{ExecError, LANES, math, ops};
+use tgsi_ir::opcode::{Category, Opcode};
+
+#[inline(always)]
+fn join(lo: u32, hi: u32) -> u64 {
+    lo as u64 | (hi as u64) << 32
+}
+
+impl Batch {
+    #[inline(always)]
+    fn comp1(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32) -> u32) {
+        let m = inst.dst[0].mask;
+        let [s0, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, s0, &inst.src[0], m, env);
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let (x, o) = (a[c], &mut self.result[c]);
+                for l in 0..LANES {
+                    o[l] = f(x[l]);
+                }
+            }
+        }
+        self.store_result(inst, m);
+    }
+
+    #[inline(always)]
+    fn comp2(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32, u32) -> u32) {
+        let m = inst.dst[0].mask;
+        let [s0, s1, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, s0, &inst.src[0], m, env);
+        let b = fetch_into(&self.regs, s1, &inst.src[1], m, env);
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let (x, y, o) = (a[c], b[c], &mut self.result[c]);
+                for l in 0..LANES {
+                    o[l] = f(x[l], y[l]);
+                }
+            }
+        }
+        self.store_result(inst, m);
+    }
+
+    #[inline(always)]
+    fn comp3(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32, u32, u32) -> u32) {
+        let m = inst.dst[0].mask;
+        let [s0, s1, s2, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, s0, &inst.src[0], m, env);
+        let b = fetch_into(&self.regs, s1, &inst.src[1], m, env);
+        let d = fetch_into(&self.regs, s2, &inst.src[2], m, env);
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let (x, y, z, o) = (a[c], b[c], d[c], &mut self.result[c]);
+                for l in 0..LANES {
+                    o[l] = f(x[l], y[l], z[l]);
+                }
+            }
+        }
+        self.store_result(inst, m);
+    }
+
+    #[inline(always)]
+    fn comp4(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32, u32, u32, u32) -> u32) {
+        let m = inst.dst[0].mask;
+        let [s0, s1, s2, s3, _] = &mut self.scratch;
+        let a = fetch_into(&self.regs, s0, &inst.src[0], m, env);
+        let b = fetch_into(&self.regs, s1, &inst.src[1], m, env);
+        let d = fetch_into(&self.regs, s2, &inst.src[2], m, env);
+        let e = fetch_into(&self.regs, s3, &inst.src[3], m, env);
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let (x, y, z, w, o) = (a[c], b[c], d[c], e[c], &mut self.result[c]);
+                for l in 0..LANES {
+                    o[l] = f(x[l], y[l], z[l], w[l]);
+                }
+            }
+        }
+        self.store_result(inst, m);
+    }
+
+    /// Stores one row to every enabled channel.
+    #[inline(always)]
+    fn replicate(&mut self, inst: &Inst, row: Row) {
+        self.store32(inst, [row; 4], inst.dst[0].mask);
+    }
+
+    #[inline(always)]
+    fn scalar1(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32) -> u32) {
+        let a = self.fetch(&inst.src[0], 1, env);
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            r[l] = f(a[0][l]);
+        }
+        self.replicate(inst, r);
+    }
+
+    /// A replicated scalar computed by a whole-row function (vectorized).
+    #[inline(always)]
+    fn scalar_row(&mut self, inst: &Inst, env: &Env, f: impl Fn(&Row, &mut Row)) {
+        let a = self.fetch(&inst.src[0], 1, env);
+        let mut r = [0u32; LANES];
+        f(&a[0], &mut r);
+        self.replicate(inst, r);
+    }
+
+    /// A replicated scalar of two operands computed by a whole-row function.
+    #[inline(always)]
+    fn scalar_row2(&mut self, inst: &Inst, env: &Env, f: impl Fn(&Row, &Row, &mut Row)) {
+        let a = self.fetch(&inst.src[0], 1, env);
+        let b = self.fetch(&inst.src[1], 1, env);
+        let mut r = [0u32; LANES];
+        f(&a[0], &b[0], &mut r);
+        self.replicate(inst, r);
+    }
+
+    /// Per lane, the four (swizzled) channels of a source as one vector.
+    #[inline(always)]
+    fn lane_vec(a: &Reg, l: usize) -> [u32; 4] {
+        [a[0][l], a[1][l], a[2][l], a[3][l]]
+    }
+
+    #[inline(always)]
+    fn vec2_to_scalar(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        need: u8,
+        f: impl Fn([u32; 4], [u32; 4]) -> u32,
+    ) {
+        let a = self.fetch(&inst.src[0], need, env);
+        let b = self.fetch(&inst.src[1], need, env);
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            r[l] = f(Self::lane_vec(&a, l), Self::lane_vec(&b, l));
+        }
+        self.replicate(inst, r);
+    }
+
+    #[inline(always)]
+    fn vec_to_scalar(&mut self, inst: &Inst, env: &Env, f: impl Fn([u32; 4]) -> u32) {
+        let a = self.fetch(&inst.src[0], 0xF, env);
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            r[l] = f(Self::lane_vec(&a, l));
+        }
+        self.replicate(inst, r);
+    }
+
+    #[inline(always)]
+    fn special(&mut self, inst: &Inst, r: [[u32; 4]; LANES]) {
+        let mut out = ZERO_REG;
+        for (l, v) in r.iter().enumerate() {
+            for c in 0..4 {
+                out[c][l] = v[c];
+            }
+        }
+        self.store32(inst, out, inst.dst[0].mask);
+    }
+
+    #[inline(always)]
+    fn special1(&mut self, inst: &Inst, env: &Env, f: impl Fn([u32; 4]) -> [u32; 4]) {
+        let a = self.fetch(&inst.src[0], 0xF, env);
+        self.special(inst, std::array::from_fn(|l| f(Self::lane_vec(&a, l))));
+    }
+
+    #[inline(always)]
+    fn special2(&mut self, inst: &Inst, env: &Env, f: impl Fn([u32; 4], [u32; 4]) -> [u32; 4]) {
+        let a = self.fetch(&inst.src[0], 0xF, env);
+        let b = self.fetch(&inst.src[1], 0xF, env);
+        self.special(
+            inst,
+            std::array::from_fn(|l| f(Self::lane_vec(&a, l), Self::lane_vec(&b, l))),
+        );
+    }
+
+    // ---- 64-bit pairs ------------------------------------------------------
+
+    /// Channels to fetch for the pairs in `pairs`.
+    #[inline(always)]
+    fn pair_need(pairs: [bool; 2]) -> u8 {
+        (pairs[0] as u8 * 0b0011) | (pairs[1] as u8 * 0b1100)
+    }
+
+    /// Lane `l` of pair `p` of a fetched 64-bit source, with 64-bit modifiers.
+    #[inline(always)]
+    fn lane64(src: &Src, a: &[&Row; 4], p: usize, l: usize) -> u64 {
+        Self::mod64(src, join(a[2 * p][l], a[2 * p + 1][l]))
+    }
+
+    /// A source's 64-bit modifiers applied to `v`.
+    #[inline(always)]
+    fn mod64(src: &Src, v: u64) -> u64 {
+        match src.modifier {
+            Modifier::Apply { ty, abs, neg } if ty.is_64bit() => ops::modify64(v, ty, abs, neg),
+            _ => v,
+        }
+    }
+
+    /// True when a source carries no 64-bit modifier.
+    #[inline(always)]
+    fn no_mod64(src: &Src) -> bool {
+        !matches!(src.modifier, Modifier::Apply { ty, .. } if ty.is_64bit())
+    }
+
+    /// The low and high rows of pair `p` of a source.
+    #[inline(always)]
+    fn src_pair<'r>(a: &[&'r Row; 4], p: usize) -> (&'r Row, &'r Row) {
+        if p == 0 { (a[0], a[1]) } else { (a[2], a[3]) }
+    }
+
+    /// The low and high rows of pair `p` of a result.
+    #[inline(always)]
+    fn out_pair(out: &mut Reg, p: usize) -> (&mut Row, &mut Row) {
+        let [x, y, z, w] = out;
+        if p == 0 { (x, y) } else { (z, w) }
+    }
+
+    /// Splits a 64-bit result into its pair, saturating as a double when asked.
+    #[inline(always)]
+    fn put64(out: &mut Reg, p: usize, l: usize, v: u64, saturate: bool) {
+        let v = if saturate { ops::saturate_f64(v) } else { v };
+        let (lo, hi) = Self::out_pair(out, p);
+        lo[l] = v as u32;
+        hi[l] = (v >> 32) as u32;
+    }
+
+    /// Writes both channels of every pair in `pairs`, whatever the mask bits say.
+    #[inline(always)]
+    fn store_pairs(&mut self, inst: &Inst, pairs: [bool; 2]) {
+        let chans = Self::pair_need(pairs);
+        let mut d = inst.dst[0];
+        d.mask = chans;
+        store_rows(
+            &mut self.regs,
+            &self.grids,
+            self.exec,
+            &self.exec_row,
+            &d,
+            &self.result,
+            chans,
+        );
+    }
+
+    /// Pairs whose two writemask bits are both set.
+    #[inline(always)]
+    fn pairs_both(inst: &Inst) -> [bool; 2] {
+        let m = inst.dst[0].mask;
+        [m & 0b0011 == 0b0011, m & 0b1100 == 0b1100]
+    }
+
+    /// Pairs with at least one writemask bit set.
+    #[inline(always)]
+    fn pairs_any(inst: &Inst) -> [bool; 2] {
+        let m = inst.dst[0].mask;
+        [m & 0b0011 != 0, m & 0b1100 != 0]
+    }
+
+    #[inline(always)]
+    fn pair_unary(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64) -> u64) {
+        let pairs = Self::pairs_both(inst);
+        let s0 = &inst.src[0];
+        let [t0, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, Self::pair_need(pairs), env);
+        let out = &mut self.result;
+        for p in 0..2 {
+            if pairs[p] {
+                for l in 0..LANES {
+                    Self::put64(out, p, l, f(Self::lane64(s0, &a, p, l)), inst.saturate);
+                }
+            }
+        }
+        self.store_pairs(inst, pairs);
+    }
+
+    #[inline(always)]
+    fn pair_binary(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64, u64) -> u64) {
+        let pairs = Self::pairs_any(inst);
+        let need = Self::pair_need(pairs);
+        let (s0, s1) = (&inst.src[0], &inst.src[1]);
+        let [t0, t1, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, need, env);
+        let b = fetch_into(&self.regs, t1, s1, need, env);
+        let out = &mut self.result;
+        let sat = inst.saturate;
+        let plain = !sat && Self::no_mod64(s0) && Self::no_mod64(s1);
+        for p in 0..2 {
+            if pairs[p] {
+                let ((alo, ahi), (blo, bhi)) = (Self::src_pair(&a, p), Self::src_pair(&b, p));
+                let (olo, ohi) = Self::out_pair(out, p);
+                if plain {
+                    for l in 0..LANES {
+                        let r = f(join(alo[l], ahi[l]), join(blo[l], bhi[l]));
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                } else {
+                    for l in 0..LANES {
+                        let r = f(
+                            Self::mod64(s0, join(alo[l], ahi[l])),
+                            Self::mod64(s1, join(blo[l], bhi[l])),
+                        );
+                        let r = if sat { ops::saturate_f64(r) } else { r };
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                }
+            }
+        }
+        self.store_pairs(inst, pairs);
+    }
+
+    #[inline(always)]
+    fn pair_ternary(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64, u64, u64) -> u64) {
+        let pairs = Self::pairs_both(inst);
+        let need = Self::pair_need(pairs);
+        let (s0, s1, s2) = (&inst.src[0], &inst.src[1], &inst.src[2]);
+        let [t0, t1, t2, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, need, env);
+        let b = fetch_into(&self.regs, t1, s1, need, env);
+        let c = fetch_into(&self.regs, t2, s2, need, env);
+        let out = &mut self.result;
+        let sat = inst.saturate;
+        let plain = !sat && Self::no_mod64(s0) && Self::no_mod64(s1) && Self::no_mod64(s2);
+        for p in 0..2 {
+            if pairs[p] {
+                let (alo, ahi) = Self::src_pair(&a, p);
+                let (blo, bhi) = Self::src_pair(&b, p);
+                let (clo, chi) = Self::src_pair(&c, p);
+                let (olo, ohi) = Self::out_pair(out, p);
+                if plain {
+                    for l in 0..LANES {
+                        let r = f(
+                            join(alo[l], ahi[l]),
+                            join(blo[l], bhi[l]),
+                            join(clo[l], chi[l]),
+                        );
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                } else {
+                    for l in 0..LANES {
+                        let r = f(
+                            Self::mod64(s0, join(alo[l], ahi[l])),
+                            Self::mod64(s1, join(blo[l], bhi[l])),
+                            Self::mod64(s2, join(clo[l], chi[l])),
+                        );
+                        let r = if sat { ops::saturate_f64(r) } else { r };
+                        olo[l] = r as u32;
+                        ohi[l] = (r >> 32) as u32;
+                    }
+                }
+            }
+        }
+        self.store_pairs(inst, pairs);
+    }
+
+    /// A 64-bit value and a 32-bit operand: src1 channel `count_chan[p]` for pair p.
+    #[inline(always)]
+    fn pair_shift(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        count_chan: [usize; 2],
+        f: impl Fn(u64, u32) -> u64,
+    ) {
+        let pairs = Self::pairs_any(inst);
+        let s0 = &inst.src[0];
+        let [t0, t1, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, Self::pair_need(pairs), env);
+        let n = fetch_into(
+            &self.regs,
+            t1,
+            &inst.src[1],
+            (1 << count_chan[0]) | (1 << count_chan[1]),
+            env,
+        );
+        let out = &mut self.result;
+        for p in 0..2 {
+            if pairs[p] {
+                let cnt = n[count_chan[p] & 3];
+                for l in 0..LANES {
+                    Self::put64(
+                        out,
+                        p,
+                        l,
+                        f(Self::lane64(s0, &a, p, l), cnt[l]),
+                        inst.saturate,
+                    );
+                }
+            }
+        }
+        self.store_pairs(inst, pairs);
+    }
+
+    /// 64×64 → 32-bit boolean, written to the first enabled channel of each pair.
+    #[inline(always)]
+    fn pair_compare(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64, u64) -> u32) {
+        let pairs = Self::pairs_any(inst);
+        let need = Self::pair_need(pairs);
+        let (s0, s1) = (&inst.src[0], &inst.src[1]);
+        let [t0, t1, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, need, env);
+        let b = fetch_into(&self.regs, t1, s1, need, env);
+        let m = inst.dst[0].mask;
+        let mut out = ZERO_REG;
+        let mut chans = 0u8;
+        for p in 0..2 {
+            if pairs[p] {
+                let c = if m & (1 << (2 * p)) != 0 {
+                    2 * p
+                } else {
+                    2 * p + 1
+                };
+                chans |= 1 << c;
+                for l in 0..LANES {
+                    out[c][l] = f(Self::lane64(s0, &a, p, l), Self::lane64(s1, &b, p, l));
+                }
+            }
+        }
+        self.store32(inst, out, chans);
+    }
+
+    /// 32 → 64: source channel x feeds pair xy, y feeds zw (both bits required).
+    #[inline(always)]
+    fn widen(&mut self, inst: &Inst, env: &Env, f: impl Fn(u32) -> u64) {
+        let pairs = Self::pairs_both(inst);
+        let [t0, ..] = &mut self.scratch;
+        let a = fetch_into(
+            &self.regs,
+            t0,
+            &inst.src[0],
+            (pairs[0] as u8) | (pairs[1] as u8) << 1,
+            env,
+        );
+        let out = &mut self.result;
+        for p in 0..2 {
+            if pairs[p] {
+                for l in 0..LANES {
+                    Self::put64(out, p, l, f(a[p][l]), inst.saturate);
+                }
+            }
+        }
+        self.store_pairs(inst, pairs);
+    }
+
+    /// 64 → 32: the xy result goes to the first enabled channel, the zw result to the second.
+    #[inline(always)]
+    fn narrow(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64) -> u32) {
+        let m = inst.dst[0].mask;
+        let mut slots = [usize::MAX; 2];
+        let mut k = 0;
+        for c in 0..4 {
+            if m & (1 << c) != 0 && k < 2 {
+                slots[k] = c;
+                k += 1;
+            }
+        }
+        let pairs = [slots[0] != usize::MAX, slots[1] != usize::MAX];
+        let s0 = &inst.src[0];
+        let [t0, ..] = &mut self.scratch;
+        let a = fetch_into(&self.regs, t0, s0, Self::pair_need(pairs), env);
+        let mut out = ZERO_REG;
+        let mut chans = 0u8;
+        for p in 0..2 {
+            if pairs[p] {
+                let c = slots[p] & 3;
+                chans |= 1 << c;
+                for l in 0..LANES {
+                    out[c][l] = f(Self::lane64(s0, &a, p, l));
+                }
+            }
+        }
+        self.store32(inst, out, chans);
+    }
+
+    fn dfracexp(&mut self, inst: &Inst, env: &Env) {
+        let s0 = &inst.src[0];
+        let mut t0 = ZERO_REG;
+        let a = fetch_into(&self.regs, &mut t0, s0, 0b0011, env);
+        let pairs = Self::pairs_both(inst);
+        let mut sig = ZERO_REG;
+        let mut exp = ZERO_REG;
+        for l in 0..LANES {
+            let (m, e) = ops::dfracexp(Self::lane64(s0, &a, 0, l));
+            for p in 0..2 {
+                Self::put64(&mut sig, p, l, m, inst.saturate);
+            }
+            for row in exp.iter_mut() {
+                row[l] = e;
+            }
+        }
+        self.result = sig;
+        self.store_pairs(inst, pairs);
+        self.store(&inst.dst[1], &exp, 0xF);
+    }
+
+    // ---- inter-lane --------------------------------------------------------
+
+    fn inter_lane(&mut self, inst: &Inst, env: &Env) {
+        let active = self.exec;
+        let first = active.trailing_zeros() as usize;
+        let m = inst.dst[0].mask;
+        match inst.op {
+            Opcode::VOTE_ANY | Opcode::VOTE_ALL | Opcode::VOTE_EQ => {
+                let a = self.fetch(&inst.src[0], m, env);
+                let mut out = ZERO_REG;
+                for c in 0..4 {
+                    let lanes = (0..LANES).filter(|l| active & (1 << l) != 0);
+                    let v = match inst.op {
+                        Opcode::VOTE_ANY => lanes.clone().any(|l| a[c][l] != 0),
+                        Opcode::VOTE_ALL => lanes.clone().all(|l| a[c][l] != 0),
+                        _ => lanes.clone().all(|l| a[c][l] == a[c][first]),
+                    };
+                    out[c] = [if v { u32::MAX } else { 0 }; LANES];
+                }
+                self.store32(inst, out, m);
+            }
+            Opcode::BALLOT => {
+                let a = self.fetch(&inst.src[0], 1, env);
+                let mut bits = 0u32;
+                for l in 0..LANES {
+                    if active & (1 << l) != 0 && a[0][l] != 0 {
+                        bits |= 1 << l;
+                    }
+                }
+                self.store32(
+                    inst,
+                    [[bits; LANES], [0; LANES], [bits; LANES], [0; LANES]],
+                    m,
+                );
+            }
+            Opcode::READ_FIRST => {
+                let a = self.fetch(&inst.src[0], m, env);
+                self.store32(inst, a.map(|row| [row[first]; LANES]), m);
+            }
+            Opcode::READ_INVOC => {
+                let a = self.fetch(&inst.src[0], m, env);
+                let which = self.fetch(&inst.src[1], 1, env)[0][first] as usize;
+                let out = a.map(|row| [row.get(which).copied().unwrap_or(0); LANES]);
+                self.store32(inst, out, m);
+            }
+            _ => {}
+        }
+    }
+
+    /// Executes one non-control-flow instruction for the active lanes.
+    pub fn execute(&mut self, inst: &Inst, env: &Env, shared: &mut [u32]) -> Result<(), ExecError> {
+        use Opcode::*;
+        match inst.op {
+            // moves and address loads
+            MOV => self.comp1(inst, env, |a| a),
+            ARL => self.comp1(inst, env, ops::arl),
+            ARR => self.comp1(inst, env, ops::arr),
+            UARL => self.comp1(inst, env, ops::uarl),
+            // float, per component
+            ADD => self.comp2(inst, env, ops::add),
+            MUL => self.comp2(inst, env, ops::mul),
+            MIN => self.comp2(inst, env, ops::min),
+            MAX => self.comp2(inst, env, ops::max),
+            SLT => self.comp2(inst, env, ops::slt),
+            SGE => self.comp2(inst, env, ops::sge),
+            SEQ => self.comp2(inst, env, ops::seq),
+            SGT => self.comp2(inst, env, ops::sgt),
+            SLE => self.comp2(inst, env, ops::sle),
+            SNE => self.comp2(inst, env, ops::sne),
+            DIV => self.comp2(inst, env, ops::div),
+            LDEXP => self.comp2(inst, env, ops::ldexp),
+            FSEQ => self.comp2(inst, env, ops::fseq),
+            FSGE => self.comp2(inst, env, ops::fsge),
+            FSLT => self.comp2(inst, env, ops::fslt),
+            FSNE => self.comp2(inst, env, ops::fsne),
+            MAD => self.comp3(inst, env, ops::mad),
+            LRP => self.comp3(inst, env, ops::lrp),
+            FMA => self.comp3(inst, env, ops::fma),
+            CMP => self.comp3(inst, env, ops::cmp),
+            FRC => self.comp1(inst, env, ops::frc),
+            FLR => self.comp1(inst, env, ops::flr),
+            ROUND => self.comp1(inst, env, ops::round),
+            CEIL => self.comp1(inst, env, ops::ceil),
+            TRUNC => self.comp1(inst, env, ops::trunc),
+            SSG => self.comp1(inst, env, ops::ssg),
+            // float, replicated scalar
+            RCP => self.scalar1(inst, env, ops::rcp),
+            RSQ => self.scalar1(inst, env, ops::rsq),
+            SQRT => self.scalar1(inst, env, ops::sqrt),
+            EX2 => self.scalar_row(inst, env, math::ex2_lanes),
+            LG2 => self.scalar_row(inst, env, math::lg2_lanes),
+            COS => self.scalar_row(inst, env, math::cos_lanes),
+            SIN => self.scalar_row(inst, env, math::sin_lanes),
+            POW => self.scalar_row2(inst, env, math::pow_lanes),
+            DP2 => self.vec2_to_scalar(inst, env, 0b0011, ops::dp2),
+            DP3 => self.vec2_to_scalar(inst, env, 0b0111, ops::dp3),
+            DP4 => self.vec2_to_scalar(inst, env, 0b1111, ops::dp4),
+            // specials
+            LIT => self.special1(inst, env, ops::lit),
+            EXP => self.special1(inst, env, ops::exp),
+            LOG => self.special1(inst, env, ops::log),
+            DST => self.special2(inst, env, ops::dst),
+            PK2H if inst.d3d => self.vec_to_scalar(inst, env, ops::pk2h_toward_zero),
+            PK2H => self.vec_to_scalar(inst, env, ops::pk2h),
+            PK2US => self.vec_to_scalar(inst, env, ops::pk2us),
+            PK4B => self.vec_to_scalar(inst, env, ops::pk4b),
+            PK4UB => self.vec_to_scalar(inst, env, ops::pk4ub),
+            UP2H => self.special1(inst, env, |a| ops::up2h(a[0])),
+            UP2US => self.special1(inst, env, |a| ops::up2us(a[0])),
+            UP4B => self.special1(inst, env, |a| ops::up4b(a[0])),
+            UP4UB => self.special1(inst, env, |a| ops::up4ub(a[0])),
+            // conversions
+            I2F => self.comp1(inst, env, ops::i2f),
+            U2F => self.comp1(inst, env, ops::u2f),
+            F2I => self.comp1(inst, env, ops::f2i),
+            F2U => self.comp1(inst, env, ops::f2u),
+            // integer
+            NOT => self.comp1(inst, env, ops::not),
+            INEG => self.comp1(inst, env, ops::ineg),
+            IABS => self.comp1(inst, env, ops::iabs),
+            ISSG => self.comp1(inst, env, ops::issg),
+            BREV => self.comp1(inst, env, ops::brev),
+            POPC => self.comp1(inst, env, ops::popc),
+            LSB => self.comp1(inst, env, ops::lsb),
+            IMSB => self.comp1(inst, env, ops::imsb),
+            UMSB => self.comp1(inst, env, ops::umsb),
+            SHL => self.comp2(inst, env, ops::shl),
+            AND => self.comp2(inst, env, ops::and),
+            OR => self.comp2(inst, env, ops::or),
+            XOR => self.comp2(inst, env, ops::xor),
+            MOD => self.comp2(inst, env, ops::mod_signed),
+            IDIV => self.comp2(inst, env, ops::idiv),
+            IMAX => self.comp2(inst, env, ops::imax),
+            IMIN => self.comp2(inst, env, ops::imin),
+            ISGE => self.comp2(inst, env, ops::isge),
+            ISHR => self.comp2(inst, env, ops::ishr),
+            ISLT => self.comp2(inst, env, ops::islt),
+            UADD => self.comp2(inst, env, ops::uadd),
+            UDIV => self.comp2(inst, env, ops::udiv),
+            UMAX => self.comp2(inst, env, ops::umax),
+            UMIN => self.comp2(inst, env, ops::umin),
+            UMOD => self.comp2(inst, env, ops::umod),
+            UMUL => self.comp2(inst, env, ops::umul),
+            USEQ => self.comp2(inst, env, ops::useq),
+            USGE => self.comp2(inst, env, ops::usge),
+            USHR => self.comp2(inst, env, ops::ushr),
+            USLT => self.comp2(inst, env, ops::uslt),
+            USNE => self.comp2(inst, env, ops::usne),
+            IMUL_HI => self.comp2(inst, env, ops::imul_hi),
+            UMUL_HI => self.comp2(inst, env, ops::umul_hi),
+            UMAD => self.comp3(inst, env, ops::umad),
+            UCMP => self.comp3(inst, env, ops::ucmp),
+            IBFE => self.comp3(inst, env, ops::ibfe),
+            UBFE => self.comp3(inst, env, ops::ubfe),
+            BFI => self.comp4(inst, env, ops::bfi),
+            // 64-bit: unary
+            DABS => self.pair_unary(inst, env, ops::dabs),
+            DNEG => self.pair_unary(inst, env, ops::dneg),
+            DRCP => self.pair_unary(inst, env, ops::drcp),
+            DSQRT => self.pair_unary(inst, env, ops::dsqrt),
+            DRSQ => self.pair_unary(inst, env, ops::drsq),
+            DFRAC => self.pair_unary(inst, env, ops::dfrac),
+            DTRUNC => self.pair_unary(inst, env, ops::dtrunc),
+            DCEIL => self.pair_unary(inst, env, ops::dceil),
+            DFLR => self.pair_unary(inst, env, ops::dflr),
+            DROUND => self.pair_unary(inst, env, ops::dround),
+            DSSG => self.pair_unary(inst, env, ops::dssg),
+            I64ABS => self.pair_unary(inst, env, ops::i64abs),
+            I64SSG => self.pair_unary(inst, env, ops::i64ssg),
+            I64NEG => self.pair_unary(inst, env, ops::i64neg),
+            D2U64 => self.pair_unary(inst, env, ops::d2u64),
+            D2I64 => self.pair_unary(inst, env, ops::d2i64),
+            U642D => self.pair_unary(inst, env, ops::u642d),
+            I642D => self.pair_unary(inst, env, ops::i642d),
+            // 64-bit: binary
+            DADD => self.pair_binary(inst, env, ops::dadd),
+            DMUL => self.pair_binary(inst, env, ops::dmul),
+            DMAX => self.pair_binary(inst, env, ops::dmax),
+            DMIN => self.pair_binary(inst, env, ops::dmin),
+            DDIV => self.pair_binary(inst, env, ops::ddiv),
+            U64ADD => self.pair_binary(inst, env, ops::u64add),
+            U64MUL => self.pair_binary(inst, env, ops::u64mul),
+            U64DIV => self.pair_binary(inst, env, ops::u64div),
+            I64DIV => self.pair_binary(inst, env, ops::i64div),
+            U64MOD => self.pair_binary(inst, env, ops::u64mod),
+            I64MOD => self.pair_binary(inst, env, ops::i64mod),
+            I64MIN => self.pair_binary(inst, env, ops::i64min),
+            U64MIN => self.pair_binary(inst, env, ops::u64min),
+            I64MAX => self.pair_binary(inst, env, ops::i64max),
+            U64MAX => self.pair_binary(inst, env, ops::u64max),
+            // 64-bit: ternary
+            DMAD => self.pair_ternary(inst, env, ops::dmad),
+            DFMA => self.pair_ternary(inst, env, ops::dfma),
+            // 64-bit: compares
+            DSLT => self.pair_compare(inst, env, ops::dslt),
+            DSGE => self.pair_compare(inst, env, ops::dsge),
+            DSEQ => self.pair_compare(inst, env, ops::dseq),
+            DSNE => self.pair_compare(inst, env, ops::dsne),
+            U64SEQ => self.pair_compare(inst, env, ops::u64seq),
+            U64SNE => self.pair_compare(inst, env, ops::u64sne),
+            U64SLT => self.pair_compare(inst, env, ops::u64slt),
+            U64SGE => self.pair_compare(inst, env, ops::u64sge),
+            I64SLT => self.pair_compare(inst, env, ops::i64slt),
+            I64SGE => self.pair_compare(inst, env, ops::i64sge),
+            // 64-bit with a 32-bit count: shifts read src1.x / src1.y, DLDEXP src1.x / src1.z
+            U64SHL => self.pair_shift(inst, env, [0, 1], ops::u64shl),
+            I64SHR => self.pair_shift(inst, env, [0, 1], ops::i64shr),
+            U64SHR => self.pair_shift(inst, env, [0, 1], ops::u64shr),
+            DLDEXP => self.pair_shift(inst, env, [0, 2], ops::dldexp),
+            // 32 → 64
+            F2D => self.widen(inst, env, ops::f2d),
+            I2D => self.widen(inst, env, ops::i2d),
+            U2D => self.widen(inst, env, ops::u2d),
+            F2U64 => self.widen(inst, env, ops::f2u64),
+            F2I64 => self.widen(inst, env, ops::f2i64),
+            U2I64 => self.widen(inst, env, ops::u2i64),
+            I2I64 => self.widen(inst, env, ops::i2i64),
+            // 64 → 32
+            D2F => self.narrow(inst, env, ops::d2f),
+            D2I => self.narrow(inst, env, ops::d2i),
+            D2U => self.narrow(inst, env, ops::d2u),
+            U642F => self.narrow(inst, env, ops::u642f),
+            I642F => self.narrow(inst, env, ops::i642f),
+            DFRACEXP => self.dfracexp(inst, env),
+            // inter-lane
+            VOTE_ANY | VOTE_ALL | VOTE_EQ | BALLOT | READ_FIRST | READ_INVOC => {
+                self.inter_lane(inst, env)
+            }
+            CLOCK => {
+                let t = self.executed;
+                self.store32(
+                    inst,
+                    [
+                        [t as u32; LANES],
+                        [(t >> 32) as u32; LANES],
+                        [0; LANES],
+                        [0; LANES],
+                    ],
+                    inst.dst[0].mask,
+                );
+            }
+            // memory
+            LOAD | STORE | RESQ => self.memory_op(inst, env, shared)?,
+            op if op.info().category == Category::Atomic => self.memory_op(inst, env, shared)?,
+            op => {
+                return Err(ExecError {
+                    instruction: Some(self.pc),
+                    message: format!(
+                        "instruction {} ({op}): opcode {op} is not supported by the machine",
+                        self.pc
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1532 @@
+//! Pre-decoding: turns a shader's IR into a flat array of [`Inst`] whose
+//! operands are already resolved to storage (an absolute register number in
+//! the batch's register file, a constant-buffer slot, a resource), whose
+//! swizzles are channel indices, whose modifiers come from the opcode table
+//! ([`Opcode::src_type`]) and whose jump targets come from the block structure
+//! (labels in the IR are never read, except CAL's, which names the subroutine
+//! and is checked to point at a BGNSUB).
+//!
+//! Every index is validated here so that the machine never meets an operand
+//! it cannot address; bad input is an [`ExecError`] naming the instruction.
+
+use super::ExecError;
+use tgsi_ir::enums::{
+    File, InterpLocation, InterpMode, MemType, PipeFormat, Processor, PropertyName, ReturnType,
+    SemanticName, TextureTarget,
+};
+use tgsi_ir::ir::{ImageDecl, Index, Instruction, Register, SamplerViewDecl, Shader, SrcOperand};
+use tgsi_ir::opcode::{Category, Opcode, OperandType};
+
+/// Most entries one register file may have (TEMP, IN, OUT, IMM, SV, ADDR).
+pub const MAX_FILE_ENTRIES: u32 = 4096;
+/// Most nested control-flow frames (IF, loops, switches, calls) per batch.
+pub const MAX_DEPTH: usize = 64;
+
+/// Where an indirect index reads its per-lane offset: register `reg`
+/// (absolute), channel `chan`, as a signed integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddrRef {
+    pub reg: u32,
+    pub chan: u8,
+}
+
+/// A constant-buffer index part: `offset` plus, optionally, a per-lane register value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexExpr {
+    pub offset: i32,
+    pub addr: Option<AddrRef>,
+}
+
+/// A 2-D `[vertex][attribute]` operand of the geometry and tessellation
+/// stages whose indices are not both direct (direct ones become
+/// [`SrcKind::Reg`] when they live in registers). Entry `first + row *
+/// stride + col`, valid when `row < rows` and `col < stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Vertex inputs: the register of entry 0; patch store: its first register.
+    pub base: u32,
+    /// The entry of row 0, column 0.
+    pub first: u32,
+    pub stride: u32,
+    pub rows: u32,
+    pub row: IndexExpr,
+    pub col: IndexExpr,
+}
+
+/// Entries of the patch store per register: entry e is lane `e % 16` of
+/// register `base + e / 16`, so that the store is shared by the lanes.
+pub const PATCH_ENTRIES_PER_REG: u32 = 16;
+
+/// What a source operand reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcKind {
+    /// A register of the batch file, same for every lane.
+    Reg(u32),
+    /// `base + offset + addr[lane]`, valid when `offset + addr[lane] < len`.
+    RegIndirect {
+        base: u32,
+        len: u32,
+        offset: i32,
+        addr: AddrRef,
+    },
+    /// `CONST[buf][slot]`, both direct.
+    Const { buf: u32, slot: i32 },
+    /// A constant read with a per-lane buffer or slot.
+    ConstIndirect { buf: IndexExpr, slot: IndexExpr },
+    /// A per-lane vertex input `IN[v][a]` ([`Code::grids`]`[grid]`, registers).
+    Vertex { grid: u32 },
+    /// An entry of the tessellation-control patch store, shared by the
+    /// lanes of a patch ([`Code::grids`]`[grid]`).
+    Patch { grid: u32 },
+    /// No operand (unused source slot).
+    None,
+}
+
+/// Source modifiers, decided from the opcode's source type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    None,
+    Apply {
+        ty: OperandType,
+        abs: bool,
+        neg: bool,
+    },
+}
+
+/// A pre-decoded source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Src {
+    pub kind: SrcKind,
+    /// Register channel feeding channel c (0..4).
+    pub swz: [u8; 4],
+    pub modifier: Modifier,
+    /// Float32 denormals read as sign-preserved zeros ([`super::Numerics::Direct3D`]).
+    pub flush: bool,
+}
+
+impl Src {
+    pub const NONE: Src = Src {
+        kind: SrcKind::None,
+        swz: [0, 1, 2, 3],
+        modifier: Modifier::None,
+        flush: false,
+    };
+}
+
+/// What a destination operand writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DstKind {
+    Null,
+    Reg(u32),
+    RegIndirect {
+        base: u32,
+        len: u32,
+        offset: i32,
+        addr: AddrRef,
+    },
+    /// An entry of the tessellation-control patch store ([`Code::grids`]`[grid]`);
+    /// lanes write it in lane order.
+    Patch {
+        grid: u32,
+    },
+}
+
+/// A pre-decoded destination: storage and write mask (bit c = channel c).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dst {
+    pub kind: DstKind,
+    pub mask: u8,
+}
+
+impl Dst {
+    pub const NULL: Dst = Dst {
+        kind: DstKind::Null,
+        mask: 0,
+    };
+}
+
+/// The memory a LOAD/STORE/atomic/RESQ works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Buffer(u32),
+    Shared,
+    Const(u32),
+    /// `IMAGE[index]`, with the target and format the access uses (the
+    /// instruction's memory token, else the `DCL IMAGE`; UNKNOWN / `None`:
+    /// the bound image's own).
+    Image {
+        index: u32,
+        target: TextureTarget,
+        format: Option<crate::texture::Format>,
+    },
+}
+
+/// What a texture or sampling instruction needs besides its register sources
+/// (`Code::tex[inst.aux]`). The instruction's `src[..num_srcs]` are its
+/// non-resource sources in operand order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexInst {
+    /// The instruction's texture target, or the `DCL SVIEW` target.
+    pub target: TextureTarget,
+    pub return_type: Option<ReturnType>,
+    /// Sampler-view index (for SAMP-only opcodes: the SAMP index).
+    pub sview: IndexExpr,
+    /// Sampler index (for SVIEW-only opcodes: the SVIEW index).
+    pub sampler: IndexExpr,
+    /// Swizzle of the SVIEW operand (of the SAMP operand when there is none).
+    pub resource_swizzle: [u8; 4],
+    /// The channel GATHER4 gathers: the first swizzle selector of its SAMP operand.
+    pub gather_component: u8,
+    pub num_srcs: u8,
+    /// The texel offset (first texture offset), read as integers from rows x, y, z.
+    pub offset: Option<Src>,
+    /// SAMPLE_INFO / SAMPLE_POS whose resource is a TEMP register: they ask
+    /// about the render target (tgsi.rst; Direct3D's `rasterizer` operand)
+    /// instead of a sampler view. Sources are then the TEMP and the index.
+    pub rasterizer: bool,
+}
+
+/// A fragment-shader input register and what fills it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragInput {
+    /// Index in the IN file.
+    pub index: u32,
+    pub semantic: Option<(SemanticName, u32)>,
+    pub mode: InterpMode,
+    pub location: InterpLocation,
+    /// The declaration names an interpolation mode (without one the mode
+    /// reads as PERSPECTIVE here; the drawing pipeline makes such inputs
+    /// CONSTANT, except COLOR, as Mesa does).
+    pub mode_declared: bool,
+}
+
+/// A fragment-shader output register and its semantic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragOutput {
+    /// Absolute register number.
+    pub reg: u32,
+    pub semantic: SemanticName,
+    pub index: u32,
+}
+
+/// One pre-decoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct Inst {
+    pub op: Opcode,
+    pub saturate: bool,
+    pub dst: [Dst; 2],
+    pub src: [Src; 5],
+    /// Swizzle of the resource operand (LOAD permutes its result with it).
+    pub resource: Option<Resource>,
+    /// An indirect BUFFER / IMAGE operand (SM5.1 resource ranges): the
+    /// lane's resource index is this offset plus the lane's register value;
+    /// `resource` then describes the access with the offset's declaration.
+    pub resource_addr: Option<IndexExpr>,
+    /// Jump target from the block structure (meaning depends on the opcode):
+    /// IF/UIF → its ELSE or ENDIF; ELSE → ENDIF; BGNLOOP → ENDLOOP; ENDLOOP →
+    /// BGNLOOP; BRK/CONT in a loop → that loop's ENDLOOP; CAL → first
+    /// instruction of the subroutine body; SWITCH → its ENDSWITCH.
+    pub target: u32,
+    /// SWITCH: index into [`Code::switch_cases`]; texture and sampling
+    /// opcodes: index into [`Code::tex`]; INTERP_*: the IN register index.
+    pub aux: u32,
+    /// BRK: true when it leaves a switch (false: a loop).
+    pub brk_switch: bool,
+    /// Float32 denormal results are written as sign-preserved zeros
+    /// ([`super::Numerics::Direct3D`]).
+    pub flush: bool,
+    /// The program runs under [`super::Numerics::Direct3D`] (conversions
+    /// to half round toward zero).
+    pub d3d: bool,
+}
+
+/// Where each register file lives in the batch register array.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileRange {
+    pub base: u32,
+    pub len: u32,
+}
+
+/// A system value register and what fills it.
+#[derive(Clone, Copy, Debug)]
+pub struct SystemValue {
+    pub reg: u32,
+    pub name: SemanticName,
+}
+
+/// The whole pre-decoded program.
+#[derive(Clone, Debug)]
+pub struct Code {
+    pub processor: Processor,
+    pub insts: Vec<Inst>,
+    /// Per instruction: its fast path (`fast.rs`), if it has one.
+    pub fast: Vec<super::fast::Kernel>,
+    pub temp: FileRange,
+    pub output: FileRange,
+    pub input: FileRange,
+    pub addr: FileRange,
+    pub system: FileRange,
+    pub imm: FileRange,
+    /// Total registers of a batch.
+    pub num_regs: u32,
+    /// Immediate words, 4 per IMM register.
+    pub imm_words: Vec<[u32; 4]>,
+    pub system_values: Vec<SystemValue>,
+    /// Per SWITCH: the CASE instructions that belong to it.
+    pub switch_cases: Vec<Vec<u32>>,
+    pub block_size: [u32; 3],
+    pub has_barrier: bool,
+    pub uses_shared: bool,
+    /// Texture/sampling instruction details, by `Inst::aux`.
+    pub tex: Vec<TexInst>,
+    /// Fragment inputs (declared IN registers of a fragment shader).
+    pub frag_inputs: Vec<FragInput>,
+    /// Declared outputs with a semantic.
+    pub frag_outputs: Vec<FragOutput>,
+    /// `DCL SVIEW` declarations, by index.
+    pub sviews: Vec<(u32, SamplerViewDecl)>,
+    /// `DCL IMAGE` declarations, by index.
+    pub images: Vec<(u32, ImageDecl)>,
+    /// FS_COORD_ORIGIN LOWER_LEFT.
+    pub origin_lower_left: bool,
+    /// FS_COORD_PIXEL_CENTER INTEGER.
+    pub pixel_center_integer: bool,
+    /// FS_COLOR0_WRITES_ALL_CBUFS.
+    pub color0_writes_all: bool,
+    /// NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED, when declared.
+    pub clip_distances: Option<u32>,
+    pub cull_distances: Option<u32>,
+    /// The numeric rules the program was compiled under.
+    pub numerics: super::Numerics,
+    /// The 2-D operands, by [`SrcKind::Vertex`] / [`SrcKind::Patch`] /
+    /// [`DstKind::Patch`] index.
+    pub grids: Vec<Grid>,
+    /// GEOM, TESS_CTRL, TESS_EVAL: the per-vertex inputs `IN[v][a]`, one
+    /// register per (v, a) at `vertex_in.base + v * input.len + a`, for
+    /// `vertex_rows` vertices. Not cleared by a batch reset: the stage fills it.
+    pub vertex_in: FileRange,
+    pub vertex_rows: u32,
+    /// TESS_CTRL: the patch store (every OUT access): entries `0..output.len`
+    /// are the 1-D (per-patch) outputs, then `patch_rows` control points of
+    /// `output.len` entries, [`PATCH_ENTRIES_PER_REG`] entries per register.
+    pub patch: FileRange,
+    pub patch_rows: u32,
+    /// Declared inputs with a semantic: (IN index, name, semantic index).
+    pub input_semantics: Vec<(u32, SemanticName, u32)>,
+    /// The shader's properties (last value of each).
+    pub properties: Vec<(PropertyName, u32)>,
+    /// The code an engine compiled this program to, when it runs compiled
+    /// ([`super::engine::CompiledCode`]); `None`: the interpreter runs it.
+    pub compiled: Option<std::sync::Arc<dyn super::engine::CompiledCode>>,
+}
+
+fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
+    ExecError {
+        instruction: Some(i),
+        message: format!("instruction {i} ({}): {msg}", inst.opcode),
+    }
+}
+
+struct Layout {
+    processor: Processor,
+    sviews: Vec<(u32, SamplerViewDecl)>,
+    images: Vec<(u32, ImageDecl)>,
+    temp_arrays: Vec<(u32, u32, u32)>, // (array id, first, last)
+    temp: FileRange,
+    output: FileRange,
+    input: FileRange,
+    addr: FileRange,
+    system: FileRange,
+    imm: FileRange,
+    vertex_in: FileRange,
+    vertex_rows: u32,
+    patch: FileRange,
+    patch_rows: u32,
+    /// The 2-D operands met so far (shared with [`Code::grids`]).
+    grids: std::cell::RefCell<Vec<Grid>>,
+}
+
+impl Layout {
+    /// Records a 2-D operand; returns its index in [`Code::grids`].
+    fn grid(&self, g: Grid) -> u32 {
+        let mut grids = self.grids.borrow_mut();
+        grids.push(g);
+        (grids.len() - 1) as u32
+    }
+
+    /// The patch-store grid of a TESS_CTRL output operand: 1-D operands are
+    /// the per-patch entries, 2-D ones `[control point][output]`.
+    fn patch_grid(&self, i: usize, inst: &Instruction, reg: &Register) -> Result<u32, ExecError> {
+        let stride = self.output.len;
+        let (first, rows, row) = match &reg.dimension {
+            Some(d) => (stride, self.patch_rows, decode_index(i, inst, self, d)?),
+            None => (
+                0,
+                1,
+                IndexExpr {
+                    offset: 0,
+                    addr: None,
+                },
+            ),
+        };
+        let col = decode_index(i, inst, self, &reg.index)?;
+        Ok(self.grid(Grid {
+            base: self.patch.base,
+            first,
+            stride,
+            rows,
+            row,
+            col,
+        }))
+    }
+
+    /// A 2-D `IN[v][a]` operand: a register when both indices are direct
+    /// (none, reading 0, when out of range), else a per-lane grid.
+    fn vertex_input(
+        &self,
+        i: usize,
+        inst: &Instruction,
+        reg: &Register,
+    ) -> Result<SrcKind, ExecError> {
+        let Some(d) = &reg.dimension else {
+            return Err(err(i, inst, "a vertex input needs a vertex index"));
+        };
+        if self.vertex_rows == 0 {
+            return Err(err(
+                i,
+                inst,
+                "2-D IN registers need a GEOM, TESS_CTRL or TESS_EVAL shader",
+            ));
+        }
+        let (stride, rows) = (self.input.len, self.vertex_rows);
+        let row = decode_index(i, inst, self, d)?;
+        let col = decode_index(i, inst, self, &reg.index)?;
+        if row.addr.is_none() && col.addr.is_none() {
+            let inside = (0..rows as i64).contains(&(row.offset as i64))
+                && (0..stride as i64).contains(&(col.offset as i64));
+            return Ok(if inside {
+                SrcKind::Reg(self.vertex_in.base + row.offset as u32 * stride + col.offset as u32)
+            } else {
+                SrcKind::None
+            });
+        }
+        Ok(SrcKind::Vertex {
+            grid: self.grid(Grid {
+                base: self.vertex_in.base,
+                first: 0,
+                stride,
+                rows,
+                row,
+                col,
+            }),
+        })
+    }
+
+    fn range(&self, file: File) -> Option<FileRange> {
+        Some(match file {
+            File::Temp => self.temp,
+            File::Output => self.output,
+            File::Input => self.input,
+            File::Address => self.addr,
+            File::SystemValue => self.system,
+            File::Immediate => self.imm,
+            _ => return None,
+        })
+    }
+}
+
+/// Register files' sizes: the larger of the declared ranges and the direct uses.
+fn file_sizes(shader: &Shader) -> Result<[u32; 6], ExecError> {
+    let slot = |f: File| match f {
+        File::Temp => Some(0),
+        File::Output => Some(1),
+        File::Input => Some(2),
+        File::Address => Some(3),
+        File::SystemValue => Some(4),
+        File::Immediate => Some(5),
+        _ => None,
+    };
+    let mut sizes = [0u32; 6];
+    let too_big = |f: File, n: i64| ExecError {
+        instruction: None,
+        message: format!(
+            "register file {f} needs {n} entries; the machine allows at most {MAX_FILE_ENTRIES}"
+        ),
+    };
+    for d in shader.declarations() {
+        if let Some(s) = slot(d.file) {
+            let n = d.last as i64 + 1;
+            if n > MAX_FILE_ENTRIES as i64 || d.first > d.last {
+                return Err(too_big(d.file, n));
+            }
+            sizes[s] = sizes[s].max(n as u32);
+        }
+    }
+    sizes[5] = sizes[5].max(shader.immediates().count() as u32);
+    if sizes[5] > MAX_FILE_ENTRIES {
+        return Err(too_big(File::Immediate, sizes[5] as i64));
+    }
+    let mut note = |r: &Register| -> Result<(), ExecError> {
+        if let Some(s) = slot(r.file)
+            && r.index.indirect.is_none()
+        {
+            let n = r.index.offset as i64 + 1;
+            if r.index.offset < 0 || n > MAX_FILE_ENTRIES as i64 {
+                return Err(too_big(r.file, n));
+            }
+            sizes[s] = sizes[s].max(n as u32);
+        }
+        for ind in [r.index.indirect, r.dimension.and_then(|d| d.indirect)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(s) = slot(ind.file) {
+                let n = ind.index as i64 + 1;
+                if ind.index < 0 || n > MAX_FILE_ENTRIES as i64 {
+                    return Err(too_big(ind.file, n));
+                }
+                sizes[s] = sizes[s].max(n as u32);
+            }
+        }
+        Ok(())
+    };
+    for inst in shader.instructions() {
+        for d in &inst.dst {
+            note(&d.reg)?;
+        }
+        for s in &inst.src {
+            note(&s.reg)?;
+        }
+        for o in inst.texture.iter().flat_map(|t| &t.offsets) {
+            note(&Register::new(o.file, o.index))?;
+        }
+    }
+    Ok(sizes)
+}
+
+/// Kinds of open blocks while matching the structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    If {
+        at: usize,
+        else_at: Option<usize>,
+    },
+    Loop {
+        at: usize,
+    },
+    Switch {
+        at: usize,
+        table: usize,
+        default_seen: bool,
+    },
+    Sub {
+        at: usize,
+    },
+}
+
+impl Code {
+    pub fn compile(shader: &Shader, numerics: super::Numerics) -> Result<Code, ExecError> {
+        let sizes = file_sizes(shader)?;
+        let mut base = 0u32;
+        let mut next = |len: u32| {
+            let r = FileRange { base, len };
+            base += len;
+            r
+        };
+        let (vertex_rows, patch_rows) = stage_rows(shader)?;
+        let temp = next(sizes[0]);
+        let output = next(sizes[1]);
+        let input = next(sizes[2]);
+        let addr = next(sizes[3]);
+        let patch_entries = sizes[1] * (1 + patch_rows);
+        let patch = next(patch_entries.div_ceil(PATCH_ENTRIES_PER_REG));
+        let vertex_regs = sizes[2] * vertex_rows;
+        if vertex_regs > MAX_VERTEX_INPUT_REGS {
+            return Err(ExecError {
+                instruction: None,
+                message: format!(
+                    "{vertex_rows} vertices of {} inputs need {vertex_regs} registers; the machine allows at most {MAX_VERTEX_INPUT_REGS}",
+                    sizes[2]
+                ),
+            });
+        }
+        let vertex_in = next(vertex_regs);
+        let system = next(sizes[4]);
+        let imm = next(sizes[5]);
+        let num_regs = base;
+        let mut layout = Layout {
+            processor: shader.processor,
+            sviews: Vec::new(),
+            images: Vec::new(),
+            temp_arrays: Vec::new(),
+            temp,
+            output,
+            input,
+            addr,
+            system,
+            imm,
+            vertex_in,
+            vertex_rows,
+            patch,
+            patch_rows,
+            grids: std::cell::RefCell::new(Vec::new()),
+        };
+        let mut input_semantics = Vec::new();
+        for d in shader.declarations() {
+            if let (File::Input, Some(sem)) = (d.file, d.semantic) {
+                for (k, i) in (d.first..=d.last).enumerate() {
+                    input_semantics.push((i, sem.name, sem.index + k as u32));
+                }
+            }
+        }
+        let mut properties: Vec<(PropertyName, u32)> = Vec::new();
+        for p in shader.properties() {
+            properties.retain(|(n, _)| *n != p.name);
+            properties.push((p.name, p.value));
+        }
+        let mut system_values = Vec::new();
+        let mut uses_shared_decl = false;
+        let mut frag_inputs = Vec::new();
+        let mut frag_outputs = Vec::new();
+        for d in shader.declarations() {
+            match d.file {
+                File::Input if shader.processor == Processor::Fragment => {
+                    for (k, i) in (d.first..=d.last).enumerate() {
+                        let (mode, location) = d
+                            .interp
+                            .map_or((InterpMode::Perspective, InterpLocation::Center), |p| {
+                                (p.mode, p.location)
+                            });
+                        frag_inputs.push(FragInput {
+                            index: i,
+                            semantic: d.semantic.map(|s| (s.name, s.index + k as u32)),
+                            mode,
+                            location,
+                            mode_declared: d.interp.is_some(),
+                        });
+                    }
+                }
+                File::Output => {
+                    if let Some(sem) = d.semantic {
+                        for (k, i) in (d.first..=d.last).enumerate() {
+                            frag_outputs.push(FragOutput {
+                                reg: output.base + i,
+                                semantic: sem.name,
+                                index: sem.index + k as u32,
+                            });
+                        }
+                    }
+                }
+                File::SamplerView => {
+                    if let Some(v) = d.sampler_view {
+                        for i in d.first..=d.last {
+                            layout.sviews.push((i, v));
+                        }
+                    }
+                }
+                File::Image => {
+                    if let Some(v) = d.image {
+                        for i in d.first..=d.last {
+                            layout.images.push((i, v));
+                        }
+                    }
+                }
+                File::Temp => {
+                    if let Some(id) = d.array_id {
+                        layout.temp_arrays.push((id, d.first, d.last));
+                    }
+                }
+                File::SystemValue => {
+                    if let Some(sem) = d.semantic {
+                        for i in d.first..=d.last {
+                            system_values.push(SystemValue {
+                                reg: system.base + i,
+                                name: sem.name,
+                            });
+                        }
+                    }
+                }
+                File::Memory => {
+                    if d.mem_type != MemType::Shared {
+                        return Err(ExecError {
+                            instruction: None,
+                            message: format!(
+                                "MEMORY[{}] declared {}: only SHARED memory is supported by the machine",
+                                d.first, d.mem_type
+                            ),
+                        });
+                    }
+                    uses_shared_decl = true;
+                }
+                _ => {}
+            }
+        }
+        let imm_words: Vec<[u32; 4]> = shader
+            .immediates()
+            .map(|im| {
+                let mut w = [0u32; 4];
+                for (k, v) in im.words.iter().take(4).enumerate() {
+                    w[k] = *v;
+                }
+                w
+            })
+            .collect();
+
+        let ir: Vec<&Instruction> = shader.instructions().collect();
+        let mut insts = Vec::with_capacity(ir.len());
+        let mut has_barrier = false;
+        let mut tex = Vec::new();
+        for (i, inst) in ir.iter().enumerate() {
+            insts.push(decode_inst(i, inst, &layout, &mut tex)?);
+            has_barrier |= inst.opcode == Opcode::BARRIER;
+        }
+        let mut switch_cases = Vec::new();
+        link_blocks(&ir, &mut insts, &mut switch_cases)?;
+        if numerics == super::Numerics::Direct3D {
+            mark_direct3d(&mut insts);
+        }
+        let dim = |p: PropertyName| shader.property(p).unwrap_or(1).max(1);
+        let block_size = [
+            dim(PropertyName::CsFixedBlockWidth),
+            dim(PropertyName::CsFixedBlockHeight),
+            dim(PropertyName::CsFixedBlockDepth),
+        ];
+        let fast = super::fast::build_all(&insts);
+        let uses_shared =
+            uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
+        let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
+        Ok(Code {
+            tex,
+            frag_inputs,
+            frag_outputs,
+            sviews: layout.sviews,
+            images: layout.images,
+            origin_lower_left: prop(PropertyName::FsCoordOrigin) == 1,
+            pixel_center_integer: prop(PropertyName::FsCoordPixelCenter) == 1,
+            color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
+            clip_distances: shader.property(PropertyName::NumClipdistEnabled),
+            cull_distances: shader.property(PropertyName::NumCulldistEnabled),
+            numerics,
+            grids: layout.grids.into_inner(),
+            vertex_in,
+            vertex_rows,
+            patch,
+            patch_rows,
+            input_semantics,
+            properties,
+            processor: shader.processor,
+            insts,
+            temp,
+            output,
+            input,
+            addr,
+            system,
+            imm,
+            num_regs,
+            imm_words,
+            system_values,
+            switch_cases,
+            block_size,
+            has_barrier,
+            uses_shared,
+            fast,
+            compiled: None,
+        })
+    }
+}
+
+/// Most vertices of a tessellation patch (input or output control points).
+pub const MAX_PATCH_VERTICES: u32 = 32;
+/// Most registers the 2-D inputs of one batch may take (16 MiB).
+const MAX_VERTEX_INPUT_REGS: u32 = 1 << 16;
+
+/// The vertex rows of the 2-D inputs and the control-point rows of the
+/// patch store: GEOM reads the vertices of its input primitive (6 when
+/// GS_INPUT_PRIMITIVE is missing), TESS_CTRL and TESS_EVAL up to 32 control
+/// points, TESS_CTRL writes TCS_VERTICES_OUT (1..=32) control points.
+fn stage_rows(shader: &Shader) -> Result<(u32, u32), ExecError> {
+    Ok(match shader.processor {
+        Processor::Geometry => {
+            let n = shader
+                .property(PropertyName::GsInputPrimitive)
+                .and_then(tgsi_ir::enums::Primitive::from_u32)
+                .map_or(0, |p| p.vertices_per_primitive());
+            (if n == 0 { 6 } else { n }, 0)
+        }
+        Processor::TessCtrl => {
+            let out = shader.property(PropertyName::TcsVerticesOut).unwrap_or(1);
+            if !(1..=MAX_PATCH_VERTICES).contains(&out) {
+                return Err(ExecError {
+                    instruction: None,
+                    message: format!(
+                        "TCS_VERTICES_OUT {out}: a patch has 1 to {MAX_PATCH_VERTICES} output control points"
+                    ),
+                });
+            }
+            (MAX_PATCH_VERTICES, out)
+        }
+        Processor::TessEval => (MAX_PATCH_VERTICES, 0),
+        _ => (0, 0),
+    })
+}
+
+/// Explains why an opcode cannot run yet, or `None` when the machine runs it.
+fn unsupported(op: Opcode, processor: Processor) -> Option<&'static str> {
+    let info = op.info();
+    match info.category {
+        _ if op == Opcode::FBFETCH => {
+            Some("(framebuffer fetch) is not supported: the machine has no blending stage")
+        }
+        Category::Derivative | Category::Fragment | Category::Interpolation
+            if processor != Processor::Fragment =>
+        {
+            Some("needs the fragment stage (it is only valid in a FRAG shader)")
+        }
+        Category::Geometry if processor != Processor::Geometry => {
+            Some("needs a GEOM shader (it only runs in the geometry stage)")
+        }
+        Category::Bindless => Some("needs bindless texture/image support (not yet implemented)"),
+        Category::Gap => Some("is an unused opcode slot"),
+        _ => None,
+    }
+}
+
+fn decode_index(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    idx: &Index,
+) -> Result<IndexExpr, ExecError> {
+    let addr = match idx.indirect {
+        None => None,
+        Some(ind) => {
+            let range = layout
+                .range(ind.file)
+                .filter(|_| {
+                    matches!(
+                        ind.file,
+                        File::Address
+                            | File::Temp
+                            | File::Input
+                            | File::SystemValue
+                            | File::Immediate
+                            | File::Output
+                    )
+                })
+                .ok_or_else(|| {
+                    err(
+                        i,
+                        inst,
+                        format!("indirect index through {} is not supported", ind.file),
+                    )
+                })?;
+            if ind.index < 0 || ind.index as u32 >= range.len {
+                return Err(err(
+                    i,
+                    inst,
+                    format!(
+                        "indirect register {}[{}] is out of range",
+                        ind.file, ind.index
+                    ),
+                ));
+            }
+            Some(AddrRef {
+                reg: range.base + ind.index as u32,
+                chan: ind.component as u8,
+            })
+        }
+    };
+    Ok(IndexExpr {
+        offset: idx.offset,
+        addr,
+    })
+}
+
+/// The bounds an indirect access into `reg` may reach: its ARRAY if it names
+/// one, else the whole file.
+fn indirect_bounds(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+    range: FileRange,
+) -> Result<(u32, u32), ExecError> {
+    let array_id = reg.index.indirect.map_or(0, |a| a.array_id);
+    if array_id != 0 && reg.file == File::Temp {
+        let &(_, first, last) = layout
+            .temp_arrays
+            .iter()
+            .find(|(id, _, _)| *id == array_id)
+            .ok_or_else(|| err(i, inst, format!("ARRAY({array_id}) is not declared")))?;
+        // Offsets stay relative to the file start: the array bounds only
+        // narrow which entries the lane may reach.
+        return Ok((range.base + first, last - first + 1));
+    }
+    Ok((range.base, range.len))
+}
+
+fn decode_reg_access(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<SrcKind, ExecError> {
+    if reg.file == File::Const {
+        let slot = decode_index(i, inst, layout, &reg.index)?;
+        let buf = match &reg.dimension {
+            Some(d) => decode_index(i, inst, layout, d)?,
+            None => IndexExpr {
+                offset: 0,
+                addr: None,
+            },
+        };
+        return Ok(match (buf.addr, slot.addr) {
+            (None, None) => {
+                if buf.offset < 0 {
+                    return Err(err(
+                        i,
+                        inst,
+                        format!("constant buffer index {} is negative", buf.offset),
+                    ));
+                }
+                SrcKind::Const {
+                    buf: buf.offset as u32,
+                    slot: slot.offset,
+                }
+            }
+            _ => SrcKind::ConstIndirect { buf, slot },
+        });
+    }
+    let range = layout.range(reg.file).ok_or_else(|| {
+        err(
+            i,
+            inst,
+            format!("register file {} cannot be read as a register", reg.file),
+        )
+    })?;
+    if layout.processor == Processor::TessCtrl && reg.file == File::Output {
+        return Ok(SrcKind::Patch {
+            grid: layout.patch_grid(i, inst, reg)?,
+        });
+    }
+    if reg.file == File::Input && reg.dimension.is_some() {
+        return layout.vertex_input(i, inst, reg);
+    }
+    if reg.dimension.is_some() {
+        return Err(err(
+            i,
+            inst,
+            format!(
+                "2-D {} registers exist only for the inputs of GEOM, TESS_CTRL and TESS_EVAL shaders and the outputs of TESS_CTRL shaders",
+                reg.file
+            ),
+        ));
+    }
+    match reg.index.indirect {
+        None => {
+            // file_sizes grew the file to cover every direct use.
+            Ok(SrcKind::Reg(range.base + reg.index.offset as u32))
+        }
+        Some(_) => {
+            let ix = decode_index(i, inst, layout, &reg.index)?;
+            let (base, len) = indirect_bounds(i, inst, layout, reg, range)?;
+            // Make the offset relative to `base` (array start).
+            let offset = ix.offset - (base - range.base) as i32;
+            Ok(SrcKind::RegIndirect {
+                base,
+                len,
+                offset,
+                addr: ix.addr.expect("indirect index has an address"),
+            })
+        }
+    }
+}
+
+fn decode_src(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    k: usize,
+    s: &SrcOperand,
+) -> Result<Src, ExecError> {
+    let kind = decode_reg_access(i, inst, layout, &s.reg)?;
+    let ty = inst.opcode.src_type(k);
+    let modifier = if s.absolute || s.negate {
+        Modifier::Apply {
+            ty,
+            abs: s.absolute,
+            neg: s.negate,
+        }
+    } else {
+        Modifier::None
+    };
+    let swz = [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8);
+    Ok(Src {
+        kind,
+        swz,
+        modifier,
+        flush: false,
+    })
+}
+
+/// Marks what [`super::Numerics::Direct3D`] changes: the float32 sources of
+/// float arithmetic, derivatives, conversions from float and packing flush
+/// denormals, and so do the float results of arithmetic, derivatives and
+/// D2F. Moves and selects (MOV, CMP) keep their bits; the table types of the
+/// packing opcodes and of D2I/D2U are not all float, so they are listed.
+fn mark_direct3d(insts: &mut [Inst]) {
+    use Opcode::*;
+    for inst in insts {
+        let info = inst.op.info();
+        inst.d3d = true;
+        let (sources, result) = match info.category {
+            Category::FloatAlu if !matches!(inst.op, MOV | CMP) => {
+                (true, info.dst_type == OperandType::Float)
+            }
+            Category::Derivative => (true, true),
+            Category::Conversion => (true, inst.op == D2F),
+            Category::Pack => (matches!(inst.op, PK2H | PK2US | PK4B | PK4UB), false),
+            _ => (false, false),
+        };
+        inst.flush = result;
+        if sources {
+            for (k, src) in inst.src.iter_mut().enumerate().take(info.num_src as usize) {
+                src.flush = info.src_types.get(k) == Some(&OperandType::Float);
+            }
+        }
+    }
+}
+
+fn resource_of(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<(Option<Resource>, Option<IndexExpr>), ExecError> {
+    if reg.dimension.is_some_and(|d| d.indirect.is_some()) {
+        return Err(err(
+            i,
+            inst,
+            format!("indirect 2-D {} resources are not supported", reg.file),
+        ));
+    }
+    let addr = match reg.index.indirect {
+        Some(_) if matches!(reg.file, File::Buffer | File::Image) => {
+            Some(decode_index(i, inst, layout, &reg.index)?)
+        }
+        Some(_) => {
+            return Err(err(
+                i,
+                inst,
+                format!("indirect {} resources are not supported", reg.file),
+            ));
+        }
+        None => None,
+    };
+    let direct = Register {
+        index: Index::direct(reg.index.offset.max(0)),
+        ..*reg
+    };
+    Ok((Some(direct_resource(i, inst, layout, &direct)?), addr))
+}
+
+fn direct_resource(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<Resource, ExecError> {
+    let n = reg.index.offset;
+    if n < 0 {
+        return Err(err(i, inst, format!("negative {} index {n}", reg.file)));
+    }
+    match reg.file {
+        File::Buffer => Ok(Resource::Buffer(n as u32)),
+        File::Memory => Ok(Resource::Shared),
+        File::Const | File::ConstBuf => {
+            let b = reg.dimension.map_or(n, |d| d.offset);
+            Ok(Resource::Const(b.max(0) as u32))
+        }
+        File::Image => {
+            let decl = layout
+                .images
+                .iter()
+                .find(|(k, _)| *k == n as u32)
+                .map(|(_, d)| *d);
+            let mem = inst.memory.unwrap_or_default();
+            let target = if mem.target != TextureTarget::Buffer {
+                mem.target
+            } else {
+                decl.map_or(TextureTarget::Unknown, |d| d.target)
+            };
+            let pipe = if mem.format != PipeFormat::NONE {
+                mem.format
+            } else {
+                decl.map_or(PipeFormat::NONE, |d| d.format)
+            };
+            let format = if pipe == PipeFormat::NONE {
+                None
+            } else {
+                Some(crate::texture::Format::from_pipe(pipe).ok_or_else(|| {
+                    err(
+                        i,
+                        inst,
+                        format!("IMAGE[{n}]: format {pipe} is not supported by the texture engine"),
+                    )
+                })?)
+            };
+            Ok(Resource::Image {
+                index: n as u32,
+                target,
+                format,
+            })
+        }
+        File::HwAtomic => Err(err(i, inst, "HWATOMIC counters are not supported")),
+        f => Err(err(i, inst, format!("{f} is not a memory resource"))),
+    }
+}
+
+fn decode_inst(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    tex: &mut Vec<TexInst>,
+) -> Result<Inst, ExecError> {
+    let op = inst.opcode;
+    if let Some(why) = unsupported(op, layout.processor) {
+        return Err(err(i, inst, format!("opcode {op} {why}")));
+    }
+    let info = op.info();
+    // Old GEOM shaders write EMIT / ENDPRIM without the stream operand (stream 0).
+    let legacy_stream = info.category == Category::Geometry && inst.src.is_empty();
+    if !legacy_stream
+        && (inst.dst.len() != info.num_dst as usize || inst.src.len() != info.num_src as usize)
+    {
+        return Err(err(
+            i,
+            inst,
+            format!(
+                "expected {} destination(s) and {} source(s), found {} and {}",
+                info.num_dst,
+                info.num_src,
+                inst.dst.len(),
+                inst.src.len()
+            ),
+        ));
+    }
+    let mut out = Inst {
+        op,
+        saturate: inst.saturate,
+        dst: [Dst::NULL; 2],
+        src: [Src::NONE; 5],
+        resource: None,
+        target: 0,
+        aux: 0,
+        brk_switch: false,
+        flush: false,
+        d3d: false,
+        resource_addr: None,
+    };
+    let memory_dst = op == Opcode::STORE;
+    let memory_src0 =
+        matches!(info.category, Category::Atomic) || matches!(op, Opcode::LOAD | Opcode::RESQ);
+    for (k, d) in inst.dst.iter().enumerate() {
+        if memory_dst {
+            (out.resource, out.resource_addr) = resource_of(i, inst, layout, &d.reg)?;
+            out.dst[k] = Dst {
+                kind: DstKind::Null,
+                mask: d.write_mask.bits(),
+            };
+            continue;
+        }
+        let kind = match d.reg.file {
+            File::Null => DstKind::Null,
+            File::Output if layout.processor == Processor::TessCtrl => DstKind::Patch {
+                grid: layout.patch_grid(i, inst, &d.reg)?,
+            },
+            File::Temp | File::Output | File::Address => {
+                let range = layout.range(d.reg.file).expect("register file has a range");
+                if d.reg.dimension.is_some() {
+                    return Err(err(
+                        i,
+                        inst,
+                        "2-D destinations exist only for the outputs of TESS_CTRL shaders",
+                    ));
+                }
+                match d.reg.index.indirect {
+                    None => DstKind::Reg(range.base + d.reg.index.offset as u32),
+                    Some(_) => {
+                        let ix = decode_index(i, inst, layout, &d.reg.index)?;
+                        let (base, len) = indirect_bounds(i, inst, layout, &d.reg, range)?;
+                        let offset = ix.offset - (base - range.base) as i32;
+                        DstKind::RegIndirect {
+                            base,
+                            len,
+                            offset,
+                            addr: ix.addr.expect("indirect index has an address"),
+                        }
+                    }
+                }
+            }
+            f => return Err(err(i, inst, format!("register file {f} cannot be written"))),
+        };
+        out.dst[k] = Dst {
+            kind,
+            mask: d.write_mask.bits(),
+        };
+    }
+    if matches!(info.category, Category::Texture | Category::Sampling) {
+        out.aux = tex.len() as u32;
+        tex.push(decode_tex(i, inst, layout, &mut out.src)?);
+        return Ok(out);
+    }
+    if info.category == Category::Interpolation {
+        let r = &inst.src[0].reg;
+        if r.file != File::Input || r.dimension.is_some() {
+            return Err(err(
+                i,
+                inst,
+                "the interpolated operand must be an IN register",
+            ));
+        }
+        // Direct: the IN index; indirect: read per lane from src[0]'s kind.
+        out.aux = r.index.offset.max(0) as u32;
+    }
+    for (k, s) in inst.src.iter().enumerate() {
+        if k == 0 && memory_src0 {
+            (out.resource, out.resource_addr) = resource_of(i, inst, layout, &s.reg)?;
+            out.src[0] = Src {
+                kind: SrcKind::None,
+                swz: [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8),
+                modifier: Modifier::None,
+                flush: false,
+            };
+            continue;
+        }
+        out.src[k] = decode_src(i, inst, layout, k, s)?;
+    }
+    if matches!(
+        op,
+        Opcode::ATOMFADD | Opcode::ATOMINC_WRAP | Opcode::ATOMDEC_WRAP
+    ) && out.resource.is_none()
+    {
+        return Err(err(i, inst, "atomic without a resource operand"));
+    }
+    Ok(out)
+}
+
+/// A SVIEW or SAMP operand's index (direct or per lane).
+fn resource_index(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    reg: &Register,
+) -> Result<IndexExpr, ExecError> {
+    if reg.dimension.is_some() {
+        return Err(err(
+            i,
+            inst,
+            format!("2-D {} operands are not supported", reg.file),
+        ));
+    }
+    let ix = decode_index(i, inst, layout, &reg.index)?;
+    if ix.addr.is_none() && ix.offset < 0 {
+        return Err(err(
+            i,
+            inst,
+            format!("negative {} index {}", reg.file, ix.offset),
+        ));
+    }
+    Ok(ix)
+}
+
+/// Splits a texture/sampling instruction's sources into register sources
+/// (written to `srcs` in operand order) and resource operands.
+fn decode_tex(
+    i: usize,
+    inst: &Instruction,
+    layout: &Layout,
+    srcs: &mut [Src; 5],
+) -> Result<TexInst, ExecError> {
+    let mut sview: Option<(IndexExpr, [u8; 4])> = None;
+    let mut sampler: Option<(IndexExpr, [u8; 4])> = None;
+    let mut n = 0usize;
+    for (k, s) in inst.src.iter().enumerate() {
+        let swz = [0, 1, 2, 3].map(|c| s.swizzle.get(c) as u8);
+        let slot = match s.reg.file {
+            File::SamplerView => &mut sview,
+            File::Sampler => &mut sampler,
+            _ => {
+                srcs[n] = decode_src(i, inst, layout, k, s)?;
+                n += 1;
+                continue;
+            }
+        };
+        if slot.is_some() {
+            return Err(err(i, inst, format!("two {} operands", s.reg.file)));
+        }
+        *slot = Some((resource_index(i, inst, layout, &s.reg)?, swz));
+    }
+    let (view, view_swz, has_sview) = match (sview, sampler) {
+        (Some((v, sw)), _) => (v, sw, true),
+        (None, Some((v, sw))) => (v, sw, false),
+        (None, None)
+            if matches!(inst.opcode, Opcode::SAMPLE_INFO | Opcode::SAMPLE_POS)
+                && inst.src.first().is_some_and(|s| s.reg.file == File::Temp) =>
+        {
+            let none = IndexExpr {
+                offset: 0,
+                addr: None,
+            };
+            return Ok(TexInst {
+                target: TextureTarget::Unknown,
+                return_type: None,
+                sview: none,
+                sampler: none,
+                resource_swizzle: [0, 1, 2, 3],
+                gather_component: 0,
+                num_srcs: n as u8,
+                offset: None,
+                rasterizer: true,
+            });
+        }
+        (None, None) => {
+            return Err(err(
+                i,
+                inst,
+                "needs a SVIEW or SAMP operand (sampling the render target is not supported)",
+            ));
+        }
+    };
+    let samp = sampler.map_or(view, |(v, _)| v);
+    let gather_component = sampler.map_or(0, |(_, sw)| sw[0]);
+    let decl = layout
+        .sviews
+        .iter()
+        .find(|(k, _)| view.offset >= 0 && *k == view.offset as u32)
+        .map(|(_, d)| *d);
+    let token = inst
+        .texture
+        .as_ref()
+        .map_or(TextureTarget::Unknown, |t| t.target);
+    let decl_target = decl.map_or(TextureTarget::Unknown, |d| d.target);
+    // Ops with a SVIEW operand take the declared target (the SAMPLE family has
+    // none of its own); SAMP-only ops take the instruction's. Still UNKNOWN:
+    // the texture engine uses the bound texture's target.
+    let target = match (has_sview, decl_target, token) {
+        (true, t, _) | (false, _, t) if t != TextureTarget::Unknown => t,
+        (_, d, TextureTarget::Unknown) => d,
+        (_, _, t) => t,
+    };
+    let return_type = decl.map(|d| d.return_types[0]).or_else(|| {
+        inst.texture
+            .as_ref()
+            .and_then(|t| ReturnType::from_u32(t.return_type as u32))
+    });
+    let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
+    if offsets.len() > 1 {
+        return Err(err(
+            i,
+            inst,
+            format!("{} texel offsets: only one is supported", offsets.len()),
+        ));
+    }
+    let offset = match offsets.first() {
+        None => None,
+        Some(o) => {
+            let range = layout.range(o.file).ok_or_else(|| {
+                err(
+                    i,
+                    inst,
+                    format!("a texel offset cannot be read from {}", o.file),
+                )
+            })?;
+            if o.index < 0 || o.index as u32 >= range.len {
+                return Err(err(
+                    i,
+                    inst,
+                    format!(
+                        "texel offset register {}[{}] is out of range",
+                        o.file, o.index
+                    ),
+                ));
+            }
+            let sw = o.swizzle;
+            Some(Src {
+                kind: SrcKind::Reg(range.base + o.index as u32),
+                swz: [sw[0] as u8, sw[1] as u8, sw[2] as u8, 3],
+                modifier: Modifier::None,
+                flush: false,
+            })
+        }
+    };
+    Ok(TexInst {
+        target,
+        return_type,
+        sview: view,
+        sampler: samp,
+        resource_swizzle: view_swz,
+        gather_component,
+        num_srcs: n as u8,
+        offset,
+        rasterizer: false,
+    })
+}
+
+/// Matches the block structure and fills jump targets.
+fn link_blocks(
+    ir: &[&Instruction],
+    insts: &mut [Inst],
+    switch_cases: &mut Vec<Vec<u32>>,
+) -> Result<(), ExecError> {
+    let mut open: Vec<Open> = Vec::new();
+    let mismatch = |i: usize, what: &str| err(i, ir[i], what);
+    for i in 0..ir.len() {
+        let op = ir[i].opcode;
+        match op {
+            Opcode::IF | Opcode::UIF => open.push(Open::If {
+                at: i,
+                else_at: None,
+            }),
+            Opcode::ELSE => match open.last_mut() {
+                Some(Open::If {
+                    at,
+                    else_at: else_at @ None,
+                }) => {
+                    insts[*at].target = i as u32;
+                    *else_at = Some(i);
+                }
+                _ => return Err(mismatch(i, "ELSE without a matching IF")),
+            },
+            Opcode::ENDIF => match open.pop() {
+                Some(Open::If { at, else_at }) => match else_at {
+                    Some(e) => insts[e].target = i as u32,
+                    None => insts[at].target = i as u32,
+                },
+                _ => return Err(mismatch(i, "ENDIF without a matching IF")),
+            },
+            Opcode::BGNLOOP => open.push(Open::Loop { at: i }),
+            Opcode::ENDLOOP => match open.pop() {
+                Some(Open::Loop { at }) => {
+                    insts[at].target = i as u32;
+                    insts[i].target = at as u32;
+                    // BRK/CONT of this loop jump to here.
+                    for inner in &mut insts[at + 1..i] {
+                        if matches!(inner.op, Opcode::BRK | Opcode::CONT)
+                            && inner.target == u32::MAX - at as u32
+                        {
+                            inner.target = i as u32;
+                        }
+                    }
+                }
+                _ => return Err(mismatch(i, "ENDLOOP without a matching BGNLOOP")),
+            },
+            Opcode::BRK | Opcode::CONT => {
+                // The innermost breakable block (CONT: the innermost loop),
+                // not crossing a subroutine boundary.
+                let mut found = false;
+                for o in open.iter().rev() {
+                    match *o {
+                        Open::Loop { at } => {
+                            // Patched when the ENDLOOP is seen.
+                            insts[i].target = u32::MAX - at as u32;
+                            found = true;
+                            break;
+                        }
+                        Open::Switch { .. } if op == Opcode::BRK => {
+                            insts[i].brk_switch = true;
+                            found = true;
+                            break;
+                        }
+                        Open::Sub { .. } => break,
+                        _ => {}
+                    }
+                }
+                if !found {
+                    let what = if op == Opcode::BRK {
+                        "a loop or switch"
+                    } else {
+                        "a loop"
+                    };
+                    return Err(mismatch(i, &format!("{op} outside of {what}")));
+                }
+            }
+            Opcode::SWITCH => {
+                switch_cases.push(Vec::new());
+                insts[i].aux = (switch_cases.len() - 1) as u32;
+                open.push(Open::Switch {
+                    at: i,
+                    table: switch_cases.len() - 1,
+                    default_seen: false,
+                });
+            }
+            Opcode::CASE | Opcode::DEFAULT => match open.last_mut() {
+                Some(Open::Switch {
+                    table,
+                    default_seen,
+                    ..
+                }) => {
+                    if op == Opcode::CASE {
+                        switch_cases[*table].push(i as u32);
+                    } else if *default_seen {
+                        return Err(mismatch(i, "second DEFAULT in one SWITCH"));
+                    } else {
+                        *default_seen = true;
+                    }
+                }
+                _ => {
+                    return Err(mismatch(
+                        i,
+                        &format!("{op} outside of a SWITCH (or inside an unclosed block of it)"),
+                    ));
+                }
+            },
+            Opcode::ENDSWITCH => match open.pop() {
+                Some(Open::Switch { at, .. }) => insts[at].target = i as u32,
+                _ => return Err(mismatch(i, "ENDSWITCH without a matching SWITCH")),
+            },
+            Opcode::BGNSUB => {
+                if !open.is_empty() {
+                    return Err(mismatch(i, "BGNSUB inside another block"));
+                }
+                open.push(Open::Sub { at: i })
+            }
+            Opcode::ENDSUB => match open.pop() {
+                Some(Open::Sub { .. }) => {}
+                _ => return Err(mismatch(i, "ENDSUB without a matching BGNSUB")),
+            },
+            _ => {}
+        }
+    }
+    if let Some(o) = open.last() {
+        let (at, what) = match *o {
+            Open::If { at, .. } => (at, "IF without ENDIF"),
+            Open::Loop { at } => (at, "BGNLOOP without ENDLOOP"),
+            Open::Switch { at, .. } => (at, "SWITCH without ENDSWITCH"),
+            Open::Sub { at } => (at, "BGNSUB without ENDSUB"),
+        };
+        return Err(mismatch(at, what));
+    }
+    // CAL: its label names the subroutine; it must be a BGNSUB (or the
+    // instruction right after one).
+    for i in 0..ir.len() {
+        if ir[i].opcode != Opcode::CAL {
+            continue;
+        }
+        let label = ir[i]
+            .label
+            .ok_or_else(|| mismatch(i, "CAL without a label"))? as usize;
+        let body = if label < ir.len() && ir[label].opcode == Opcode::BGNSUB {
+            label + 1
+        } else if label > 0 && label <= ir.len() && ir[label - 1].opcode == Opcode::BGNSUB {
+            label
+        } else {
+            return Err(mismatch(
+                i,
+                &format!("CAL label {label} does not point at a BGNSUB"),
+            ));
+        };
+        insts[i].target = body as u32;
+    }
+    Ok(())
+}

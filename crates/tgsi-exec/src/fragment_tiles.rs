@@ -1,0 +1,419 @@
+//! The fragment stage of the drawing pipeline: [`FragmentSession`] shades
+//! 4x4 tiles whose lanes carry a coverage mask (samples of the pixel the
+//! primitive covers), as the pipeline's rasterizer hands them
+//! over, and reports every surviving fragment's outputs to a sink.
+//!
+//! Rules (the lane layout, helpers, derivatives and per-sample shading are
+//! `fragment.rs`'s):
+//! * A quad with at least one covered lane runs all 4 lanes; uncovered
+//!   lanes are helpers (they execute for derivatives, write nothing).
+//! * Per-pixel shading (the default) runs once; a fragment keeps the
+//!   samples it covers, less those a SAMPLEMASK output clears. Per-sample
+//!   shading (SAMPLEID/SAMPLEPOS read or a SAMPLE input, several samples)
+//!   runs once per sample, each pass covering only that sample.
+//! * The caller fills [`FragmentScratch::frag`] (one primitive's inputs:
+//!   planes, facing) before each tile; nothing is allocated per tile.
+//! * [`FragmentSession::shade_quads`] shades up to 4 quads from anywhere
+//!   (other tiles, other primitives: each names one of the scratch's
+//!   [`INPUT_SETS`] input sets) in one batch, for shaders whose lanes do
+//!   not see each other beyond their quad ([`FragmentTraits::pack_quads`]);
+//!   every lane then computes what it computes in its own tile's batch.
+
+use super::decode::Code;
+use super::fragment::{FragEnv, InputSource, OutputMap, lane_offset};
+use super::machine::{Batch, Env, Mask};
+use super::run_to_end;
+use super::{ExecError, LANES, Limits, Program, Resources, Stats};
+use tgsi_ir::enums::{Processor, SemanticName};
+use tgsi_ir::opcode::{Category, OpFlags, Opcode};
+
+pub use super::decode::FragInput;
+
+/// Most colour targets a draw writes.
+pub const MAX_TARGETS: usize = 8;
+
+/// One tile for [`FragmentSession::shade_tile`]: the 4x4 pixels at
+/// (`x0`, `y0`) (a multiple of 4) and the samples lane l covers
+/// (`coverage[l]`, lane layout of [`lane_offset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileCoverage {
+    pub x0: u32,
+    pub y0: u32,
+    pub coverage: [u32; LANES],
+}
+
+/// How many input sets a [`FragmentScratch`] holds (one per quad of a batch).
+pub const INPUT_SETS: usize = 4;
+
+/// One 2x2 quad for [`FragmentSession::shade_quads`]: its top-left pixel
+/// (`x`, `y`), the samples each of its pixels covers (`coverage[i]` for the
+/// pixel at (x + (i & 1), y + (i >> 1))) and the input set
+/// (`FragmentScratch::frags[inputs]`) its lanes read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadCoverage {
+    pub x: u32,
+    pub y: u32,
+    pub coverage: [u32; 4],
+    pub inputs: usize,
+}
+
+/// What one shaded fragment hands the output merger.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FragmentOutput {
+    pub x: u32,
+    pub y: u32,
+    /// The batch slot (0..4) of the fragment's quad.
+    pub quad: usize,
+    /// The samples still covered (after KILL/DEMOTE and SAMPLEMASK).
+    pub coverage: u32,
+    /// `COLOR[n]` for target n (raw words) where bit n of `written` is set.
+    pub colors: [[u32; 4]; MAX_TARGETS],
+    pub written: u32,
+    /// The depth output (POSITION.z / SV_Depth), when the shader has one.
+    pub depth: Option<f32>,
+}
+
+/// What the pipeline needs to know of a fragment shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragmentTraits {
+    /// Depth and stencil may be tested before shading: no KILL/DEMOTE, no
+    /// depth or sample-mask output, no memory writes.
+    pub early_depth: bool,
+    pub writes_depth: bool,
+    /// Runs once per sample with `samples` > 1.
+    pub per_sample: bool,
+    /// Quads of different tiles and primitives may share a batch
+    /// ([`FragmentSession::shade_quads`]): no inter-lane opcodes (VOTE_*,
+    /// BALLOT, READ_*), no INTERP_* (they read the batch's one input set),
+    /// no subgroup lane values and no memory writes, so a lane's results do
+    /// not depend on the other quads of its batch.
+    pub pack_quads: bool,
+}
+
+/// Per-thread scratch of a session: the batch and the input sets.
+pub struct FragmentScratch {
+    batch: Batch,
+    shared: Vec<u32>,
+    /// The inputs of the primitive being shaded, by IN register (fill
+    /// before [`FragmentSession::shade_tile`]).
+    pub frag: FragEnv,
+    /// Input sets 1.. of [`FragmentSession::shade_quads`] (set 0 is `frag`).
+    pub more: [FragEnv; INPUT_SETS - 1],
+}
+
+impl FragmentScratch {
+    /// Input set `k` (0 is `frag`; out of range: the last).
+    pub fn set_mut(&mut self, k: usize) -> &mut FragEnv {
+        match k {
+            0 => &mut self.frag,
+            k => &mut self.more[(k - 1).min(INPUT_SETS - 2)],
+        }
+    }
+}
+
+/// A fragment shader bound to its resources for one draw (see the module docs).
+pub struct FragmentSession<'a> {
+    program: &'a Program,
+    env: Env<'a>,
+    outs: OutputMap,
+    depth_reg: Option<u32>,
+    samples: u32,
+    traits: FragmentTraits,
+}
+
+impl Program {
+    /// Declared fragment inputs (IN registers with semantic and mode).
+    pub fn fragment_inputs(&self) -> &[FragInput] {
+        &self.code.frag_inputs
+    }
+
+    /// Declared outputs with a semantic: (OUT register index, semantic, index).
+    pub fn outputs(&self) -> Vec<(u32, SemanticName, u32)> {
+        let base = self.code.output.base;
+        self.code
+            .frag_outputs
+            .iter()
+            .map(|o| (o.reg - base, o.semantic, o.index))
+            .collect()
+    }
+
+    /// Number of OUT registers.
+    pub fn output_count(&self) -> usize {
+        self.code.output.len as usize
+    }
+
+    /// `NUM_CLIPDIST_ENABLED` and `NUM_CULLDIST_ENABLED`, when declared.
+    pub fn distance_counts(&self) -> (Option<u32>, Option<u32>) {
+        (self.code.clip_distances, self.code.cull_distances)
+    }
+
+    /// The program runs under Direct3D's numeric rules (a lowered Direct3D shader).
+    pub fn is_direct3d(&self) -> bool {
+        self.code.numerics == super::Numerics::Direct3D
+    }
+
+    /// What the pipeline needs to know of this fragment shader at `samples`
+    /// samples per pixel.
+    pub fn fragment_traits(&self, samples: u32) -> FragmentTraits {
+        let code = &self.code;
+        let writes_depth = depth_output(code).is_some();
+        let discards = code.insts.iter().any(|i| {
+            matches!(i.op, Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE)
+                || i.op.flags().contains(OpFlags::STORE)
+                || matches!(i.op.info().category, Category::Atomic)
+        });
+        let mask_out = code
+            .frag_outputs
+            .iter()
+            .any(|o| o.semantic == SemanticName::SampleMask);
+        let sees_other_lanes = code.insts.iter().any(|i| {
+            i.op.flags().contains(OpFlags::STORE)
+                || matches!(
+                    i.op.info().category,
+                    Category::Atomic | Category::InterLane | Category::Interpolation
+                )
+        }) || code.system_values.iter().any(|v| {
+            matches!(
+                v.name,
+                SemanticName::SubgroupInvocation
+                    | SemanticName::SubgroupEqMask
+                    | SemanticName::SubgroupGeMask
+                    | SemanticName::SubgroupGtMask
+                    | SemanticName::SubgroupLeMask
+                    | SemanticName::SubgroupLtMask
+            )
+        });
+        FragmentTraits {
+            early_depth: !discards && !writes_depth && !mask_out,
+            writes_depth,
+            per_sample: FragEnv::shades_per_sample(code, samples),
+            pack_quads: !sees_other_lanes,
+        }
+    }
+
+    /// Binds a fragment shader to `res` for one draw into `targets` colour
+    /// targets of `samples` samples and runs `f` with the session; buffers
+    /// and images written by the shader are written back afterwards.
+    pub fn fragment_session<R>(
+        &self,
+        res: &mut Resources,
+        limits: &Limits,
+        targets: usize,
+        samples: u32,
+        f: impl FnOnce(&FragmentSession<'_>) -> R,
+    ) -> Result<R, ExecError> {
+        self.expect_processor(Processor::Fragment, "a draw needs a fragment shader")?;
+        if crate::texture::exec::sample_position(samples, 0).is_none() {
+            return Err(ExecError::general(format!(
+                "draws with {samples} samples per pixel are not supported (1, 2, 4, 8 or 16)"
+            )));
+        }
+        if targets > MAX_TARGETS {
+            return Err(ExecError::general(format!(
+                "{targets} render targets; at most {MAX_TARGETS}"
+            )));
+        }
+        let outs = OutputMap::new(&self.code, targets);
+        let traits = self.fragment_traits(samples);
+        Ok(self.with_env(res, limits, None, |env| {
+            let session = FragmentSession {
+                program: self,
+                env: *env,
+                outs,
+                depth_reg: depth_output(&self.code),
+                samples,
+                traits,
+            };
+            f(&session)
+        }))
+    }
+}
+
+/// The register of a fragment shader's depth output (POSITION, read in z).
+fn depth_output(code: &Code) -> Option<u32> {
+    if code.processor != Processor::Fragment {
+        return None;
+    }
+    code.frag_outputs
+        .iter()
+        .find(|o| o.semantic == SemanticName::Position)
+        .map(|o| o.reg)
+}
+
+impl FragmentSession<'_> {
+    pub fn traits(&self) -> FragmentTraits {
+        self.traits
+    }
+
+    /// Scratch for one thread, its inputs all [`InputSource::Zero`] and
+    /// its target `height` pixels tall (for FS_COORD_ORIGIN LOWER_LEFT).
+    pub fn scratch(&self, height: u32) -> FragmentScratch {
+        let code = &self.program.code;
+        let frag = FragEnv {
+            inputs: vec![InputSource::Zero; code.input.len as usize],
+            position: InputSource::Zero,
+            face: 1.0,
+            integer_center: code.pixel_center_integer,
+            lower_left: code.origin_lower_left,
+            height,
+            samples: self.samples,
+            per_sample: self.traits.per_sample,
+            primitive_id: 0,
+        };
+        FragmentScratch {
+            batch: Batch::new(code),
+            shared: Vec::new(),
+            more: std::array::from_fn(|_| frag.clone()),
+            frag,
+        }
+    }
+
+    /// Shades the covered quads of one tile with the inputs in
+    /// `scratch.frag`, calling `sink` for every fragment that survives.
+    pub fn shade_tile(
+        &self,
+        scratch: &mut FragmentScratch,
+        tile: &TileCoverage,
+        sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
+        let quads = std::array::from_fn(|q| {
+            let (dx, dy) = lane_offset(4 * q);
+            QuadCoverage {
+                x: tile.x0 + dx,
+                y: tile.y0 + dy,
+                coverage: std::array::from_fn(|i| tile.coverage[4 * q + i]),
+                inputs: 0,
+            }
+        });
+        let area = [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
+        self.shade(scratch, &quads, area, sink)
+    }
+
+    /// Shades `quads` (slots without coverage stay empty) in one batch,
+    /// quad q's lanes with input set `quads[q].inputs`, calling `sink` for
+    /// every fragment that survives, in slot order. Only for shaders with
+    /// [`FragmentTraits::pack_quads`] when the quads come from different
+    /// tiles (see the module docs).
+    pub fn shade_quads(
+        &self,
+        scratch: &mut FragmentScratch,
+        quads: &[QuadCoverage; 4],
+        sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
+        let mut area = [u32::MAX, u32::MAX, 0, 0];
+        for q in quads.iter().filter(|q| q.coverage.iter().any(|c| *c != 0)) {
+            area = [
+                area[0].min(q.x),
+                area[1].min(q.y),
+                area[2].max(q.x + 1),
+                area[3].max(q.y + 1),
+            ];
+        }
+        self.shade(scratch, quads, area, sink)
+    }
+
+    /// The batch behind [`Self::shade_tile`] and [`Self::shade_quads`];
+    /// `area` (x0, y0, x1, y1) names the pixels in errors.
+    fn shade(
+        &self,
+        scratch: &mut FragmentScratch,
+        quads: &[QuadCoverage; 4],
+        area: [u32; 4],
+        sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
+        let program = self.program;
+        let code = &program.code;
+        let FragmentScratch {
+            batch: b,
+            shared,
+            frag,
+            more,
+        } = scratch;
+        let set = |k: usize| -> &FragEnv {
+            match k {
+                0 => frag,
+                k => &more[(k - 1).min(INPUT_SETS - 2)],
+            }
+        };
+        let frags: [&FragEnv; 4] = std::array::from_fn(|q| set(quads[q].inputs));
+        let coverage: [u32; LANES] = std::array::from_fn(|l| quads[l / 4].coverage[l & 3]);
+        let env = Env {
+            frag: Some(frags[0]),
+            ..self.env
+        };
+        let frag = frags[0];
+        let mut stats = Stats::default();
+        let passes = if frag.per_sample { self.samples } else { 1 };
+        for pass in 0..passes {
+            let sample = frag.per_sample.then_some(pass);
+            let want = match sample {
+                Some(s) => 1u32 << s,
+                None => u32::MAX,
+            };
+            let mut covered: Mask = 0;
+            for l in 0..LANES {
+                if coverage[l] & want != 0 {
+                    covered |= 1 << l;
+                }
+            }
+            let mut alive: Mask = 0;
+            for q in 0..4 {
+                if covered & (0xF << (4 * q)) != 0 {
+                    alive |= 0xF << (4 * q);
+                }
+            }
+            if alive == 0 {
+                continue;
+            }
+            b.reset(code, alive);
+            b.helper = alive & !covered;
+            for l in 0..LANES {
+                let q = &quads[l / 4];
+                b.pixel[0][l] = q.x + (l & 1) as u32;
+                b.pixel[1][l] = q.y + ((l >> 1) & 1) as u32;
+            }
+            program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
+            run_to_end(b, code, &env, shared, "fragment", || {
+                format!(
+                    "pixels ({}, {}) .. ({}, {})",
+                    area[0], area[1], area[2], area[3]
+                )
+            })?;
+            stats.account(b);
+            let writes = b.alive & !b.helper;
+            for l in 0..LANES {
+                if writes & (1 << l) == 0 {
+                    continue;
+                }
+                let mask = self
+                    .outs
+                    .sample_mask
+                    .map_or(u32::MAX, |r| b.regs[r as usize][0][l]);
+                let coverage = coverage[l] & want & mask;
+                if coverage == 0 {
+                    continue;
+                }
+                let mut out = FragmentOutput {
+                    x: b.pixel[0][l],
+                    y: b.pixel[1][l],
+                    quad: l / 4,
+                    coverage,
+                    colors: [[0; 4]; MAX_TARGETS],
+                    written: 0,
+                    depth: self
+                        .depth_reg
+                        .map(|r| f32::from_bits(b.regs[r as usize][2][l])),
+                };
+                for (n, reg) in self.outs.colors.iter().enumerate() {
+                    if let Some(r) = reg {
+                        let v = &b.regs[*r as usize];
+                        out.colors[n] = [v[0][l], v[1][l], v[2][l], v[3][l]];
+                        out.written |= 1 << n;
+                    }
+                }
+                sink(&out);
+            }
+        }
+        Ok(stats)
+    }
+}

@@ -1,0 +1,918 @@
+//! The machine: runs a shader over many lanes at once (SoA, execution masks).
+//!
+//! [`Program::compile`] pre-decodes a shader once (`decode.rs`: operands
+//! resolved to storage, modifiers from the opcode table, jump targets from the
+//! block structure); [`Program::dispatch`] runs compute work groups,
+//! [`Program::run_vertices`] runs vertex batches, [`Program::run_geometry`]
+//! geometry shaders (`geometry.rs`: EMIT/ENDPRIM, streams, invocations),
+//! [`Program::run_tess_ctrl`] and [`Program::run_tess_eval`] the
+//! tessellation stages (`tess.rs`: patches, the shared patch store,
+//! barriers) and [`Program::draw`] runs a
+//! fragment shader over render targets (`fragment.rs`: tiles of 2x2 quads,
+//! helper lanes, interpolation, KILL/DEMOTE, derivatives). A batch is
+//! [`LANES`] invocations executed together (`machine.rs`: registers, masks,
+//! control flow, memory, inter-lane ops; `alu.rs`: the opcode dispatch onto
+//! the scalar semantics in `ops`; `sampling.rs`: texture, sampling and image
+//! opcodes through [`crate::texture`]).
+//!
+//! Semantics chosen where the spec leaves room (see also `machine.rs`):
+//! * Indirect reads out of range (of the file, or of the named ARRAY) give 0,
+//!   indirect writes out of range are dropped; indices are per lane for
+//!   sources **and** destinations. CONST reads out of range give 0.
+//! * All sources are read before any destination channel is written, for
+//!   64-bit ops too (Mesa writes the xy pair before reading for zw).
+//! * 64-bit writemasks follow Mesa (Mesa's `tgsi_exec.c`): unary, ternary and 32→64
+//!   conversions need both bits of a pair, binary ops and shifts process a pair
+//!   when either bit is set and write both channels, compares write the first
+//!   enabled channel of a pair, 64→32 conversions pack into the first two
+//!   enabled channels. The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
+//!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z
+//!   (tgsi.rst). DFRACEXP reads only src.xy (Mesa).
+//! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;
+//!   `_PRECISE` changes nothing (the machine never fuses).
+//! * BUFFER and IMAGE operands may be indirect (`BUFFER[ADDR[0].x+1]`, what
+//!   Direct3D SM5.1 resource ranges lower to): the lanes are grouped by
+//!   resource and each group accesses its own; a lane whose resource is
+//!   not bound reads 0 and writes nothing. SAMPLE_INFO/SAMPLE_POS with a
+//!   TEMP resource describe the render target (the draw's samples; 1
+//!   outside the fragment stage).
+//! * LOAD/STORE/atomics take byte addresses per lane; every 32-bit word out of
+//!   range reads 0 and is not written (D3D rules, per word); atomics on out of
+//!   range addresses return 0. Lanes touch memory in lane order, so results
+//!   are deterministic within a batch; atomics on buffers are real atomic
+//!   read-modify-writes, so with several threads the final memory of
+//!   commutative atomics is deterministic but the returned old values depend
+//!   on the interleaving of groups.
+//! * A work group of N invocations runs as ceil(N/16) batches; BARRIER makes
+//!   every batch of the group run up to its barrier (or its end) before any
+//!   continues. MEMBAR needs nothing: batches of a group run one at a time.
+//! * SWITCH: a CASE matches with its operand read when the CASE is reached;
+//!   DEFAULT may stand anywhere and takes the lanes that no CASE of the switch
+//!   matches, so SWITCH reads every CASE operand of its block once up front
+//!   (they are immediates or constants in real shaders; a temp changed between
+//!   the SWITCH and its CASE would count for DEFAULT with its old value).
+//! * The subgroup is the batch: SUBGROUP_SIZE = 16, VOTE/BALLOT/READ_* work
+//!   over the batch's active lanes. CLOCK returns the batch's count of
+//!   executed instructions (64-bit, low word in x), so runs are reproducible.
+//! * Scalar system values (VERTEXID, SUBGROUP_SIZE, WORK_DIM, ...) are
+//!   replicated to all four channels; vectors (THREAD_ID, BLOCK_ID, ...) have
+//!   w = 0; SUBGROUP_*_MASK are 64-bit masks in xy.
+//! * Texture and sampling opcodes and IMAGE accesses run in every stage
+//!   (implicit LOD is LOD 0 outside the fragment stage); derivative,
+//!   KILL/DEMOTE/READ_HELPER and INTERP_* opcodes only in FRAG shaders.
+//!   FBFETCH and bindless opcodes are refused by `compile` with an error
+//!   naming the opcode, EMIT/ENDPRIM outside GEOM shaders too.
+//! * 2-D operands: `IN[v][a]` of GEOM, TESS_CTRL and TESS_EVAL shaders read
+//!   the lane's vertex v (out of range: 0); every OUT operand of a
+//!   TESS_CTRL shader addresses the patch store its lanes share (see
+//!   `tess.rs`). Helper lanes never write
+//!   buffers or images (STORE and atomics skip them).
+
+#[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
+mod alu;
+pub mod decode;
+pub mod engine;
+#[allow(clippy::needless_range_loop)]
+pub mod fragment;
+#[allow(clippy::needless_range_loop)]
+pub mod fragment_tiles;
+#[allow(clippy::needless_range_loop)]
+pub mod geometry;
+pub mod ground;
+#[allow(clippy::needless_range_loop)]
+pub mod machine;
+pub mod math;
+pub mod ops;
+#[allow(clippy::needless_range_loop)]
+mod sampling;
+#[allow(clippy::needless_range_loop)]
+pub mod tess;
+pub mod texture;
+pub use crate::ground::words;
+
+use decode::Code;
+use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
+use tgsi_ir::enums::{Processor, SemanticName};
+use tgsi_ir::ir::Shader;
+use words::AtomicWords;
+
+pub use engine::{CompiledCode, CompiledFigures};
+pub use fragment::{Draw, InputSource, Varying};
+pub use fragment_tiles::{
+    FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
+};
+pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
+pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch, TessEvalSession};
+
+pub use crate::ground::LANES;
+
+/// Pre-chosen kernels for the common arithmetic shapes (`fast.rs`).
+#[allow(clippy::needless_range_loop)]
+mod fast;
+
+/// The numeric rules a program runs under, chosen once per program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numerics {
+    /// TGSI as Gallium runs it: IEEE-754 float32 (denormals kept), PK2H
+    /// rounding to nearest even.
+    #[default]
+    Ieee,
+    /// Direct3D 10/11 ("Floating-point rules", "Data conversion rules"):
+    /// float32 denormals are flushed to sign-preserved zero on the inputs
+    /// and outputs of float arithmetic, conversions and derivatives (MOV and
+    /// the selects keep their bits; doubles keep denormals); PK2H
+    /// (`f32tof16`) rounds toward zero and turns finite values beyond the
+    /// half range into the largest finite half.
+    Direct3D,
+}
+
+/// Bounds that keep hostile shaders finite.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Instructions one invocation batch may execute before it is stopped.
+    pub max_instructions: u64,
+    /// Bytes of shared (MEMORY SHARED) storage per work group.
+    pub shared_memory_bytes: usize,
+    /// Threads the work groups of a dispatch are spread over (1 = this thread).
+    pub threads: usize,
+    /// Most invocations one work group may have.
+    pub max_group_invocations: u64,
+    /// Told how far a long draw has come (pixel rows rasterized of all).
+    pub progress: ProgressHook,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_instructions: 10_000_000,
+            shared_memory_bytes: 32 * 1024,
+            threads: 1,
+            max_group_invocations: 1 << 16,
+            progress: ProgressHook::default(),
+        }
+    }
+}
+
+/// A callback told `(done, total)` as a draw's rasterizer finishes bands of
+/// pixel rows, from whichever thread finished them; none by default. It
+/// only observes: the results are the same with or without it.
+#[derive(Clone, Default)]
+pub struct ProgressHook(Option<std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>>);
+
+impl ProgressHook {
+    /// A hook calling `report(done, total)`.
+    pub fn new(report: impl Fn(u64, u64) + Send + Sync + 'static) -> ProgressHook {
+        ProgressHook(Some(std::sync::Arc::new(report)))
+    }
+    /// Tells the callback, if there is one.
+    pub fn report(&self, done: u64, total: u64) {
+        if let Some(report) = &self.0 {
+            report(done, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "ProgressHook(set)"
+        } else {
+            "ProgressHook(none)"
+        })
+    }
+}
+
+/// Everything a shader reads or writes besides its registers.
+#[derive(Clone, Debug, Default)]
+pub struct Resources {
+    /// `CONST[n]`: 32-bit words of constant buffer n (4 words per vec4 slot).
+    pub constants: Vec<Vec<u32>>,
+    /// `BUFFER[n]`: raw bytes.
+    pub buffers: Vec<Vec<u8>>,
+    /// The resource behind `SVIEW[n]` (and `SAMP[n]` of the legacy TEX opcodes).
+    pub textures: Vec<Option<crate::texture::Texture>>,
+    /// The view of texture n (missing: the whole resource).
+    pub views: Vec<crate::texture::View>,
+    /// `SAMP[n]` state (missing: the default sampler).
+    pub samplers: Vec<crate::texture::Sampler>,
+    /// `IMAGE[n]`: read and written by the run.
+    pub images: Vec<Option<crate::texture::Texture>>,
+    /// System values given by the caller: each replaces, in every lane, what the
+    /// stage would compute for that semantic (e.g. INSTANCEID of a vertex run,
+    /// BLOCK_ID of a compute run). Four raw words; later entries win.
+    pub system_values: Vec<(SemanticName, [u32; 4])>,
+}
+
+/// An execution error, naming the instruction where it happened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ExecError {
+    /// Index of the instruction, when one is to blame.
+    pub instruction: Option<usize>,
+    pub message: String,
+}
+
+impl ExecError {
+    pub fn general(message: impl Into<String>) -> ExecError {
+        ExecError {
+            instruction: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// What a run executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions executed, counted once per batch (what the budget counts).
+    pub batch_instructions: u64,
+    /// Instructions times the live lanes of the batch that executed them.
+    pub lane_instructions: u64,
+    /// Invocations (lanes) run.
+    pub invocations: u64,
+}
+
+impl Stats {
+    fn add(&mut self, o: Stats) {
+        self.batch_instructions += o.batch_instructions;
+        self.lane_instructions += o.lane_instructions;
+        self.invocations += o.invocations;
+    }
+    fn account(&mut self, b: &Batch) {
+        self.batch_instructions += b.executed;
+        self.lane_instructions += b.executed * b.alive.count_ones() as u64;
+        self.invocations += b.alive.count_ones() as u64;
+    }
+}
+
+/// A shader prepared for execution.
+pub struct Program {
+    code: Code,
+    /// Why the compiled engine was asked for but the interpreter runs.
+    fallback: Option<String>,
+}
+
+fn lanes_mask(n: usize) -> Mask {
+    if n >= LANES {
+        FULL
+    } else {
+        ((1u32 << n) - 1) as Mask
+    }
+}
+
+impl Program {
+    /// Pre-decodes a (validated) shader for the interpreter. The compiled
+    /// engine (the `jit` crate's `compile`) starts from here and attaches
+    /// its code with [`Program::attach_compiled`].
+    pub fn compile(shader: &Shader) -> Result<Program, ExecError> {
+        Program::compile_with(shader, Numerics::Ieee)
+    }
+
+    /// [`Program::compile`] under the given numeric rules.
+    pub fn compile_with(shader: &Shader, numerics: Numerics) -> Result<Program, ExecError> {
+        Ok(Program {
+            code: Code::compile(shader, numerics)?,
+            fallback: None,
+        })
+    }
+
+    /// The pre-decoded program, which an engine above the machine compiles
+    /// ([`Program::attach_compiled`]).
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// Lets `compiled` (this program's code as an engine compiled it) run
+    /// every batch from now on, in place of the interpreter.
+    pub fn attach_compiled(&mut self, compiled: std::sync::Arc<dyn CompiledCode>) {
+        self.code.compiled = Some(compiled);
+        self.fallback = None;
+    }
+
+    /// Records why an engine was asked for and could not compile the
+    /// program: the interpreter runs it.
+    pub fn set_fallback_reason(&mut self, why: String) {
+        self.fallback = Some(why);
+    }
+
+    /// The compiled code's figures (`None` when the interpreter runs it).
+    pub fn compiled(&self) -> Option<CompiledFigures> {
+        self.code.compiled.as_ref().map(|c| c.figures())
+    }
+
+    /// True when compiled code runs this program, false when the interpreter does.
+    pub fn is_compiled(&self) -> bool {
+        self.code.compiled.is_some()
+    }
+
+    /// Why a compiled engine was asked for and the interpreter runs the
+    /// program instead (the opcode or construct and why).
+    pub fn fallback_reason(&self) -> Option<&str> {
+        self.fallback.as_deref()
+    }
+
+    /// The shader stage.
+    pub fn processor(&self) -> Processor {
+        self.code.processor
+    }
+
+    /// Builds the environment of a run from `res` (buffers are lent to the
+    /// run as shared words, in place when the host allows it, else copied
+    /// and written back afterwards) and runs `f` in it.
+    fn with_env<R>(
+        &self,
+        res: &mut Resources,
+        limits: &Limits,
+        frag: Option<&fragment::FragEnv>,
+        f: impl FnOnce(&Env) -> R,
+    ) -> R {
+        let buffers: Vec<AtomicWords> = res
+            .buffers
+            .iter_mut()
+            .map(|b| AtomicWords::share(b))
+            .collect();
+        let images: Vec<Option<crate::texture::SharedImage>> = res
+            .images
+            .iter()
+            .map(|i| i.as_ref().map(crate::texture::SharedImage::from_texture))
+            .collect();
+        let env = Env {
+            consts: &res.constants,
+            buffers: &buffers,
+            max_instructions: limits.max_instructions,
+            frag,
+            textures: crate::texture::Bindings {
+                textures: &res.textures,
+                views: &res.views,
+                samplers: &res.samplers,
+                images: &[],
+            },
+            images: &images,
+            system_values: &res.system_values,
+            grids: &self.code.grids,
+        };
+        let r = f(&env);
+        buffers.into_iter().for_each(AtomicWords::finish);
+        for (t, si) in res.images.iter_mut().zip(&images) {
+            if let (Some(t), Some(si)) = (t, si) {
+                si.write_back(t);
+            }
+        }
+        r
+    }
+
+    /// The compute block size (CS_FIXED_BLOCK_* properties, 1 when absent).
+    pub fn block_size(&self) -> [u32; 3] {
+        self.code.block_size
+    }
+
+    /// Runs a compute shader over `groups` work groups (block size from its properties).
+    pub fn dispatch(
+        &self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        limits: &Limits,
+    ) -> Result<(), ExecError> {
+        self.dispatch_stats(res, groups, limits).map(|_| ())
+    }
+
+    /// [`Program::dispatch`], also returning what was executed.
+    pub fn dispatch_stats(
+        &self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        limits: &Limits,
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
+        self.expect_processor(Processor::Compute, "dispatch needs a compute shader")?;
+        let [bw, bh, bd] = code.block_size;
+        let per_group = bw as u64 * bh as u64 * bd as u64;
+        if per_group > limits.max_group_invocations {
+            return Err(ExecError::general(format!(
+                "a work group of {bw}x{bh}x{bd} = {per_group} invocations exceeds the limit of {}",
+                limits.max_group_invocations
+            )));
+        }
+        let batches = per_group.div_ceil(LANES as u64) as usize;
+        let states_needed = if code.has_barrier { batches } else { 1 };
+        let state_bytes = states_needed as u64
+            * code.num_regs as u64
+            * std::mem::size_of::<machine::Reg>() as u64;
+        if state_bytes > 1 << 30 {
+            return Err(ExecError::general(format!(
+                "a work group needs {state_bytes} bytes of registers (barrier with {batches} batches); the limit is 1 GiB"
+            )));
+        }
+        let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
+        self.with_env(res, limits, None, |env| {
+            self.dispatch_in(env, groups, total, states_needed, per_group, limits)
+        })
+    }
+
+    fn dispatch_in(
+        &self,
+        env: &Env,
+        groups: [u32; 3],
+        total: u64,
+        states_needed: usize,
+        per_group: u64,
+        limits: &Limits,
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
+        let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
+        let shared_words = limits.shared_memory_bytes / 4;
+        // Work groups are handed out in chunks, in increasing order, to
+        // whichever thread is free (a slow core does not hold the others
+        // up). Every chunk below a failing group is run to its end, so the
+        // lowest failing group is the one reported, whatever the threads.
+        let chunk = (total / (threads as u64 * 32)).max(1);
+        let next = std::sync::atomic::AtomicU64::new(0);
+        let failed = std::sync::atomic::AtomicU64::new(u64::MAX);
+        let run_chunks = || -> Result<Stats, (u64, ExecError)> {
+            use std::sync::atomic::Ordering::Relaxed;
+            let mut states: Vec<Batch> = (0..states_needed)
+                .map(|_| {
+                    let mut b = Batch::new(code);
+                    self.fill_dispatch_values(&mut b, groups, env.system_values);
+                    b
+                })
+                .collect();
+            let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
+            let mut stats = Stats::default();
+            loop {
+                let start = next.fetch_add(chunk, Relaxed);
+                if start >= total || start > failed.load(Relaxed) {
+                    return Ok(stats);
+                }
+                for g in start..(start + chunk).min(total) {
+                    let id = [
+                        (g % groups[0] as u64) as u32,
+                        ((g / groups[0] as u64) % groups[1] as u64) as u32,
+                        (g / (groups[0] as u64 * groups[1] as u64)) as u32,
+                    ];
+                    if let Err(e) =
+                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
+                    {
+                        failed.fetch_min(g, Relaxed);
+                        return Err((g, e));
+                    }
+                }
+            }
+        };
+        let result = if threads <= 1 || total == 0 {
+            run_chunks()
+        } else {
+            let results: Vec<Result<Stats, (u64, ExecError)>> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(run_chunks)).collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err((0, ExecError::general("a worker thread panicked")))
+                        })
+                    })
+                    .collect()
+            });
+            let mut stats = Stats::default();
+            let mut first_err: Option<(u64, ExecError)> = None;
+            for r in results {
+                match r {
+                    Ok(s) => stats.add(s),
+                    Err((g, e)) => {
+                        if first_err.as_ref().is_none_or(|(fg, _)| g < *fg) {
+                            first_err = Some((g, e));
+                        }
+                    }
+                }
+            }
+            match first_err {
+                Some(e) => Err(e),
+                None => Ok(stats),
+            }
+        };
+        result.map_err(|(g, e)| ExecError {
+            message: format!("work group {g}: {}", e.message),
+            ..e
+        })
+    }
+
+    fn run_group(
+        &self,
+        env: &Env,
+        id: [u32; 3],
+        states: &mut [Batch],
+        shared: &mut [u32],
+        per_group: u64,
+        stats: &mut Stats,
+    ) -> Result<(), ExecError> {
+        let code = &self.code;
+        shared.fill(0);
+        let batches = per_group.div_ceil(LANES as u64) as usize;
+        let start = |b: &mut Batch, k: usize| {
+            let n = (per_group - (k * LANES) as u64).min(LANES as u64) as usize;
+            b.reset(code, lanes_mask(n));
+            self.fill_batch_values(b, k, id, env.system_values);
+        };
+        if !code.has_barrier {
+            let b = &mut states[0];
+            for k in 0..batches {
+                start(b, k);
+                b.run(code, env, shared)?;
+                stats.account(b);
+            }
+            return Ok(());
+        }
+        for (k, b) in states.iter_mut().enumerate().take(batches) {
+            start(b, k);
+        }
+        loop {
+            let mut all_ended = true;
+            for b in states.iter_mut().take(batches) {
+                if !b.ended && b.run(code, env, shared)? == Stop::Barrier {
+                    all_ended = false;
+                }
+            }
+            if all_ended {
+                break;
+            }
+        }
+        for b in states.iter().take(batches) {
+            stats.account(b);
+        }
+        Ok(())
+    }
+
+    /// The compute system values that stay the same for a whole dispatch
+    /// (block and grid size, work dimension, subgroup values and the ones
+    /// the caller gives), set once per batch state: system-value registers
+    /// are read-only and `Batch::reset` leaves them alone.
+    fn fill_dispatch_values(
+        &self,
+        b: &mut Batch,
+        grid: [u32; 3],
+        given: &[(SemanticName, [u32; 4])],
+    ) {
+        let code = &self.code;
+        for sv in &code.system_values {
+            let name = sv.name;
+            match name {
+                SemanticName::BlockSize => {
+                    b.set_system_value(code, name, |c, _| vec3(code.block_size, c))
+                }
+                SemanticName::GridSize => b.set_system_value(code, name, |c, _| vec3(grid, c)),
+                SemanticName::WorkDim => b.set_system_value(code, name, |_, _| 3),
+                _ => {}
+            }
+        }
+        fill_subgroup_values(code, b, given);
+    }
+
+    /// The thread and block ids of batch `k` of work group `id` (unless the
+    /// caller gives them).
+    fn fill_batch_values(
+        &self,
+        b: &mut Batch,
+        k: usize,
+        id: [u32; 3],
+        given: &[(SemanticName, [u32; 4])],
+    ) {
+        let code = &self.code;
+        let [bw, bh, _] = code.block_size;
+        // The batch's first lane by division, the others by counting on
+        // (the ids of lanes k*16 .. k*16+15 in an x-fastest block).
+        let (bw, bh) = (bw.max(1) as u64, bh.max(1) as u64);
+        let first = (k * LANES) as u64;
+        let mut at = [first % bw, (first / bw) % bh, first / (bw * bh)];
+        let mut locals = [[0u32; 3]; LANES];
+        for l in &mut locals {
+            *l = at.map(|v| v as u32);
+            at[0] += 1;
+            if at[0] == bw {
+                at[0] = 0;
+                at[1] += 1;
+                if at[1] == bh {
+                    at[1] = 0;
+                    at[2] += 1;
+                }
+            }
+        }
+        for sv in &code.system_values {
+            let name = sv.name;
+            if given.iter().any(|g| g.0 == name) {
+                continue;
+            }
+            match name {
+                SemanticName::ThreadId => b.set_system_value(code, name, |c, l| vec3(locals[l], c)),
+                SemanticName::BlockId => b.set_system_value(code, name, |c, _| vec3(id, c)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Runs a vertex shader on `count` vertices. `inputs[v][i]` is input `IN[i]` of
+    /// vertex v as four raw words. Returns `outputs[v][k]` = `OUT[k]` of vertex v.
+    pub fn run_vertices(
+        &self,
+        res: &mut Resources,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+        limits: &Limits,
+    ) -> Result<Vec<Vec<[u32; 4]>>, ExecError> {
+        self.run_vertices_stats(res, inputs, count, limits)
+            .map(|(o, _)| o)
+    }
+
+    /// [`Program::run_vertices`], also returning what was executed.
+    pub fn run_vertices_stats(
+        &self,
+        res: &mut Resources,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+        limits: &Limits,
+    ) -> Result<(VertexOutputs, Stats), ExecError> {
+        self.expect_processor(Processor::Vertex, "run_vertices needs a vertex shader")?;
+        self.with_env(res, limits, None, |env| {
+            self.vertices_in(env, inputs, count)
+        })
+    }
+
+    fn vertices_in(
+        &self,
+        env: &Env,
+        inputs: &[Vec<[u32; 4]>],
+        count: usize,
+    ) -> Result<(VertexOutputs, Stats), ExecError> {
+        let code = &self.code;
+        let mut outputs = Vec::with_capacity(count);
+        let ids = |v: usize| [v as u32, 0];
+        let stats = self.vertex_batches(env, inputs.into(), count, ids, "vertices", |b, l| {
+            outputs.push(
+                (0..code.output.len as usize)
+                    .map(|k| {
+                        let reg = &b.regs[code.output.base as usize + k];
+                        [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                    })
+                    .collect(),
+            );
+        })?;
+        Ok((outputs, stats))
+    }
+
+    /// Runs this vertex shader over `count` invocations in batches of
+    /// [`LANES`]: invocation v reads `IN[i]` = `inputs.get(v, i)` and has
+    /// (VERTEXID, INSTANCEID) = `ids(v)` (BASEVERTEX, BASEINSTANCE and
+    /// DRAWID 0); `output(batch, lane)` takes each invocation's results in
+    /// order. Errors name the invocations as `what a..b`.
+    fn vertex_batches(
+        &self,
+        env: &Env,
+        inputs: VertexRows<'_>,
+        count: usize,
+        ids: impl Fn(usize) -> [u32; 2],
+        what: &str,
+        mut output: impl FnMut(&Batch, usize),
+    ) -> Result<Stats, ExecError> {
+        let code = &self.code;
+        let mut b = Batch::new(code);
+        let mut shared: Vec<u32> = Vec::new();
+        let mut stats = Stats::default();
+        for first in (0..count).step_by(LANES) {
+            let n = (count - first).min(LANES);
+            b.reset(code, lanes_mask(n));
+            for i in 0..code.input.len as usize {
+                let reg = &mut b.regs[code.input.base as usize + i];
+                for l in 0..n {
+                    for (row, x) in reg.iter_mut().zip(inputs.get(first + l, i)) {
+                        row[l] = x;
+                    }
+                }
+            }
+            for sv in &code.system_values {
+                let name = sv.name;
+                match name {
+                    SemanticName::VertexId | SemanticName::VertexIdNoBase => {
+                        b.set_system_value(code, name, |_, l| ids(first + l)[0])
+                    }
+                    SemanticName::InstanceId => {
+                        b.set_system_value(code, name, |_, l| ids(first + l)[1])
+                    }
+                    SemanticName::BaseVertex
+                    | SemanticName::BaseInstance
+                    | SemanticName::DrawId => b.set_system_reg(code, name, &ZERO_REG),
+                    _ => {}
+                }
+            }
+            fill_subgroup_values(code, &mut b, env.system_values);
+            run_to_end(&mut b, code, env, &mut shared, "vertex", || {
+                format!("{what} {first}..{}", first + n)
+            })?;
+            stats.account(&b);
+            for l in 0..n {
+                output(&b, l);
+            }
+        }
+        Ok(stats)
+    }
+}
+
+impl Program {
+    /// Runs a vertex shader once per entry of `ids` = (VERTEXID,
+    /// INSTANCEID), in batches of [`LANES`]. `inputs[v * stride + i]` is
+    /// `IN[i]` of invocation v (missing registers read 0). Returns the
+    /// outputs flat: `OUT[k]` of invocation v at `v * output_count() + k`.
+    pub fn run_vertex_invocations(
+        &self,
+        res: &mut Resources,
+        inputs: &[[u32; 4]],
+        stride: usize,
+        ids: &[[u32; 2]],
+        limits: &Limits,
+    ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
+        let code = &self.code;
+        self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
+        let outs = code.output.len as usize;
+        let rows = VertexRows::Flat {
+            words: inputs,
+            stride,
+            count: ids.len(),
+        };
+        let id = |v: usize| ids.get(v).copied().unwrap_or([0; 2]);
+        self.with_env(res, limits, None, |env| {
+            let mut outputs = Vec::with_capacity(ids.len() * outs);
+            let stats =
+                self.vertex_batches(env, rows, ids.len(), id, "vertex invocations", |b, l| {
+                    for k in 0..outs {
+                        let reg = &b.regs[code.output.base as usize + k];
+                        outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
+                    }
+                })?;
+            Ok((outputs, stats))
+        })
+    }
+}
+
+/// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
+pub type VertexOutputs = Vec<Vec<[u32; 4]>>;
+
+/// The input registers of a stage's vertices (control points), four raw
+/// words per register: one `Vec` per vertex, or one flat slice (what the
+/// draw pipeline passes, with no allocation per vertex). Registers past a
+/// vertex's row, and vertices past the end, read 0.
+#[derive(Clone, Copy, Debug)]
+pub enum VertexRows<'a> {
+    /// `rows[k][a]` is register a of vertex k.
+    Nested(&'a [Vec<[u32; 4]>]),
+    /// Register a of vertex k is `words[k * stride + a]`, for `count` vertices.
+    Flat {
+        words: &'a [[u32; 4]],
+        stride: usize,
+        count: usize,
+    },
+}
+
+impl VertexRows<'_> {
+    /// How many vertices there are.
+    pub fn len(&self) -> usize {
+        match self {
+            VertexRows::Nested(rows) => rows.len(),
+            VertexRows::Flat { count, .. } => *count,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Register `a` of vertex `k` (0 when missing).
+    pub fn get(&self, k: usize, a: usize) -> [u32; 4] {
+        match self {
+            VertexRows::Nested(rows) => rows.get(k).and_then(|r| r.get(a)).copied(),
+            VertexRows::Flat {
+                words,
+                stride,
+                count,
+            } => (k < *count && a < *stride)
+                .then(|| words.get(k * stride + a).copied())
+                .flatten(),
+        }
+        .unwrap_or([0; 4])
+    }
+}
+
+impl<'a> From<&'a [Vec<[u32; 4]>]> for VertexRows<'a> {
+    fn from(rows: &'a [Vec<[u32; 4]>]) -> Self {
+        VertexRows::Nested(rows)
+    }
+}
+
+impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
+    fn from(rows: &'a Vec<Vec<[u32; 4]>>) -> Self {
+        VertexRows::Nested(rows)
+    }
+}
+
+/// Runs batch `b` of a shader that may not wait at a BARRIER (every stage
+/// but compute) to its end. A run error is prefixed with `what()` (the
+/// invocations of the batch, e.g. "vertices 0..16"); a BARRIER is an error
+/// naming `stage`.
+fn run_to_end(
+    b: &mut Batch,
+    code: &Code,
+    env: &Env,
+    shared: &mut [u32],
+    stage: &str,
+    what: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    let stop = b.run(code, env, shared).map_err(|e| ExecError {
+        message: format!("{}: {}", what(), e.message),
+        ..e
+    })?;
+    if stop == Stop::Barrier {
+        return Err(ExecError::general(format!("BARRIER in a {stage} shader")));
+    }
+    Ok(())
+}
+
+/// Checks that `indices` make whole groups of `per` vertices (`whole()`
+/// names the groups, e.g. "patches of 3 control points") and name only
+/// vertices below `vertices` (an `item` is one group, in errors).
+fn check_group_indices(
+    indices: &[u32],
+    vertices: usize,
+    per: usize,
+    item: &str,
+    whole: impl FnOnce() -> String,
+) -> Result<(), ExecError> {
+    if !indices.len().is_multiple_of(per) {
+        return Err(ExecError::general(format!(
+            "{} indices do not make whole {}",
+            indices.len(),
+            whole()
+        )));
+    }
+    if let Some((k, &i)) = indices
+        .iter()
+        .enumerate()
+        .find(|(_, i)| **i as usize >= vertices)
+    {
+        return Err(ExecError::general(format!(
+            "{item} {} names vertex {i}; there are {vertices} vertices",
+            k / per
+        )));
+    }
+    Ok(())
+}
+
+impl Program {
+    /// An error unless this is a `processor` shader: "`needs`, this is a
+    /// (kind) shader".
+    fn expect_processor(&self, processor: Processor, needs: &str) -> Result<(), ExecError> {
+        if self.code.processor != processor {
+            return Err(ExecError::general(format!(
+                "{needs}, this is a {} shader",
+                self.code.processor
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Subgroup system values (the batch is the subgroup), then the values the
+/// caller gave, which replace whatever the stage computed.
+/// Component `c` of a 3-vector system value (w is 0).
+fn vec3(v: [u32; 3], c: usize) -> u32 {
+    if c < 3 { v[c] } else { 0 }
+}
+
+fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
+    let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
+    for sv in &code.system_values {
+        let f: fn(usize, usize) -> u32 = match sv.name {
+            SemanticName::SubgroupSize => |_, _| LANES as u32,
+            SemanticName::SubgroupInvocation => |_, l| l as u32,
+            _ => continue,
+        };
+        b.set_system_value(code, sv.name, f);
+    }
+    for sv in &code.system_values {
+        let mask: fn(usize) -> u32 = match sv.name {
+            SemanticName::SubgroupEqMask => |l| 1 << l,
+            SemanticName::SubgroupGeMask => |l| 0xFFFF << l,
+            SemanticName::SubgroupGtMask => |l| 0xFFFF << (l + 1),
+            SemanticName::SubgroupLeMask => |l| (2u32 << l) - 1,
+            SemanticName::SubgroupLtMask => |l| (1u32 << l) - 1,
+            _ => continue,
+        };
+        b.set_system_value(code, sv.name, move |c, l| lo(mask(l), c));
+    }
+    for &(name, words) in given {
+        b.set_system_value(code, name, move |c, _| words[c]);
+    }
+}
+
+#[cfg(test)]
+mod fragment_tests;
+#[cfg(test)]
+mod stage_tests;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,162 @@
+//! The machine side of textures and images: fetches a texture or sampling
+//! instruction's register sources, resource indices (per lane when the
+//! SVIEW/SAMP operand is indirect) and texel offset, hands them to
+//! [`texture::execute`], and stores the result through the destination's
+//! writemask; and LOAD/STORE/atomics/RESQ on `IMAGE[n]` through
+//! [`texture::image_op`].
+//!
+//! * Every stage may sample: outside the fragment stage implicit-LOD
+//!   opcodes use LOD 0 (the texture engine's rule), and explicit-LOD ones
+//!   work as anywhere.
+//! * An indirect resource index that is negative reaches the engine as
+//!   `u32::MAX` (an unbound slot: reads give zeros).
+//! * Image reads run in every active lane (helpers included); STORE and
+//!   atomics skip helper lanes. A LOAD's result is permuted by the swizzle
+//!   of its IMAGE operand, as for buffers.
+
+use super::decode::{Code, IndexExpr, Inst};
+use super::machine::{Batch, Env, Reg, ZERO_REG};
+use super::{ExecError, LANES};
+use crate::texture::{self, Format, TexOp};
+use tgsi_ir::enums::{Processor, TextureTarget};
+use tgsi_ir::opcode::Opcode;
+
+impl Batch {
+    pub(super) fn lane_indices(&self, e: &IndexExpr) -> [u32; super::LANES] {
+        let mut out = [e.offset.max(0) as u32; super::LANES];
+        if let Some(a) = e.addr {
+            let row = &self.regs[a.reg as usize][(a.chan & 3) as usize];
+            for (o, v) in out.iter_mut().zip(row) {
+                let i = e.offset as i64 + *v as i32 as i64;
+                *o = u32::try_from(i).unwrap_or(u32::MAX);
+            }
+        }
+        out
+    }
+
+    fn resource_error(&self, inst: &Inst, msg: String) -> ExecError {
+        ExecError {
+            instruction: Some(self.pc),
+            message: format!("instruction {} ({}): {msg}", self.pc, inst.op),
+        }
+    }
+
+    /// Every texture and sampling opcode.
+    pub(super) fn texture_op(
+        &mut self,
+        code: &Code,
+        inst: &Inst,
+        env: &Env,
+    ) -> Result<(), ExecError> {
+        let Some(t) = code.tex.get(inst.aux as usize) else {
+            return Err(self.resource_error(inst, "texture details missing".into()));
+        };
+        let n = t.num_srcs as usize;
+        let mut srcs = [ZERO_REG; 5];
+        for (k, s) in srcs.iter_mut().enumerate().take(n) {
+            *s = self.fetch(&inst.src[k], 0xF, env);
+        }
+        if t.rasterizer {
+            self.rasterizer_info(inst, &srcs[..n], env);
+            return Ok(());
+        }
+        let sview = self.lane_indices(&t.sview);
+        let sampler = self.lane_indices(&t.sampler);
+        let offsets = t
+            .offset
+            .as_ref()
+            .map_or(ZERO_REG, |o| self.fetch(o, 0x7, env));
+        let op = TexOp {
+            opcode: inst.op,
+            target: t.target,
+            resource_swizzle: t.resource_swizzle,
+            gather_component: t.gather_component,
+            return_type: t.return_type,
+            fragment: code.processor == Processor::Fragment,
+        };
+        let mut out = ZERO_REG;
+        let inputs = texture::TexInputs {
+            srcs: &srcs[..n],
+            sview: &sview,
+            sampler: &sampler,
+            offsets: &offsets,
+            active: self.exec,
+        };
+        texture::execute(&env.textures, &op, &inputs, &mut out)
+            .map_err(|e| self.resource_error(inst, e))?;
+        self.store32(inst, out, inst.dst[0].mask);
+        Ok(())
+    }
+
+    /// SAMPLE_INFO / SAMPLE_POS of the render target: the draw's samples per
+    /// pixel (1 outside the fragment stage). SAMPLE_INFO gives (count, 0, 0,
+    /// 0) as integers, SAMPLE_POS the position of sample `srcs[1].x` in [0, 1]
+    /// from the pixel corner, as the sampler-view forms do.
+    fn rasterizer_info(&mut self, inst: &Inst, srcs: &[Reg], env: &Env) {
+        let count = env.frag.map_or(1, |f| f.samples);
+        let mut out = ZERO_REG;
+        for l in (0..LANES).filter(|&l| self.exec >> l & 1 == 1) {
+            let v = if inst.op == Opcode::SAMPLE_INFO {
+                [count, 0, 0, 0]
+            } else {
+                let idx = srcs.get(1).map_or(0, |s| s[0][l]);
+                let (x, y) = texture::exec::sample_position(count, idx).unwrap_or((0.0, 0.0));
+                [x.to_bits(), y.to_bits(), 0, 0]
+            };
+            for (c, w) in v.into_iter().enumerate() {
+                out[c][l] = w;
+            }
+        }
+        self.store32(inst, out, inst.dst[0].mask);
+    }
+
+    /// LOAD, STORE, atomics and RESQ on `IMAGE[index]`.
+    pub(super) fn image_op(
+        &mut self,
+        inst: &Inst,
+        env: &Env,
+        index: u32,
+        target: TextureTarget,
+        format: Option<Format>,
+    ) -> Result<(), ExecError> {
+        let Some(img) = env.images.get(index as usize).and_then(|i| i.as_ref()) else {
+            return Err(self.resource_error(inst, format!("IMAGE[{index}] is not bound")));
+        };
+        let format = format.unwrap_or(img.layout.format);
+        let mut srcs: Vec<Reg> = Vec::with_capacity(3);
+        let (active, dst_mask) = match inst.op {
+            Opcode::LOAD => {
+                srcs.push(self.fetch(&inst.src[1], 0xF, env));
+                (self.exec, inst.dst[0].mask)
+            }
+            Opcode::STORE => {
+                srcs.push(self.fetch(&inst.src[0], 0xF, env));
+                srcs.push(self.fetch(&inst.src[1], 0xF, env));
+                (self.exec & !self.helper, inst.dst[0].mask)
+            }
+            Opcode::RESQ => (self.exec, inst.dst[0].mask),
+            op => {
+                let last = if op == Opcode::ATOMCAS { 3 } else { 2 };
+                for k in 1..=last {
+                    srcs.push(self.fetch(&inst.src[k], 0xF, env));
+                }
+                (self.exec & !self.helper, inst.dst[0].mask)
+            }
+        };
+        let mut out = ZERO_REG;
+        texture::image_op(
+            img, inst.op, target, format, &srcs, dst_mask, active, &mut out,
+        )
+        .map_err(|e| self.resource_error(inst, e))?;
+        match inst.op {
+            Opcode::STORE => {}
+            Opcode::LOAD => {
+                let swz = inst.src[0].swz;
+                let v = [0, 1, 2, 3].map(|c| out[(swz[c] & 3) as usize]);
+                self.store32(inst, v, 0xF);
+            }
+            _ => self.store(&inst.dst[0], &out, 0xF),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,477 @@
+//! Every `unsafe` block of the compiled engine, behind a safe API: the
+//! executable buffer (mapped writable, filled, then made executable and never
+//! writable again: W^X), the call of the generated function, and the
+//! `extern "C"` entry points the generated code calls (one instruction run by
+//! the interpreter's handler, the transcendental row kernels).
+//!
+//! The ABI between Rust and the generated code is [`Ctx`] (`#[repr(C)]`,
+//! offsets in [`off`]) and two functions, `extern "C" fn(*mut Ctx, u64) -> u32`.
+
+use super::Compiled;
+use std::cell::RefCell;
+use std::panic::AssertUnwindSafe;
+use std::ptr::NonNull;
+use tgsi_exec::ExecError;
+use tgsi_exec::decode::{Code, MAX_DEPTH};
+use tgsi_exec::machine::{Batch, Env, Mask, Stop, mask_row};
+
+/// Most distinct direct constant words one program reads inline.
+pub(super) const MAX_CONSTS: usize = 256;
+/// Buffers LOAD/STORE reach inline (`BUFFER[0..MAX_BUFFERS]`).
+pub(super) const MAX_BUFFERS: usize = 16;
+/// The entry of [`Ctx::buffers`] after the buffers: the work group's shared
+/// memory (`MEMORY[n], SHARED`), which LOAD/STORE reach inline the same way.
+pub(super) const SHARED_SLOT: u32 = MAX_BUFFERS as u32;
+
+type Row = [u32; 16];
+
+/// Index of each mask in [`Ctx::masks`].
+pub(super) mod mask {
+    pub const ALIVE: i32 = 0;
+    pub const COND: i32 = 1;
+    pub const LOOP: i32 = 2;
+    pub const CONT: i32 = 3;
+    pub const SWITCH: i32 = 4;
+    pub const FUNC: i32 = 5;
+    pub const EXEC: i32 = 6;
+    /// Every mask, in [`super::Ctx::masks`] order.
+    pub const ALL: [i32; 7] = [ALIVE, COND, LOOP, CONT, SWITCH, FUNC, EXEC];
+}
+
+/// Index of each word of [`Ctx::pool`] (constants the templates broadcast).
+pub(super) mod pool {
+    pub const ABS: i32 = 0;
+    pub const SIGN: i32 = 1;
+    pub const ONE: i32 = 2;
+    pub const ZERO: i32 = 3;
+    pub const MASK31: i32 = 4;
+    pub const MASK63: i32 = 5;
+    /// 64-bit constants start at even words.
+    pub const D_ONE: i32 = 6;
+    pub const D_ABS: i32 = 8;
+    pub const D_SIGN: i32 = 10;
+    pub const D_ZERO: i32 = 12;
+    /// 64-bit masks keeping the high / low word of a lane.
+    pub const KEEP_HIGH: i32 = 14;
+    pub const KEEP_LOW: i32 = 16;
+    /// 3, and the byte offsets of channels y, z, w.
+    pub const MASK3: i32 = 18;
+    pub const FOUR: i32 = 19;
+    pub const EIGHT: i32 = 20;
+    pub const TWELVE: i32 = 21;
+    /// 1, 2, 3, 4 (word gaps).
+    pub const INT1: i32 = 22;
+    /// The constants of SIN/COS's inline template (`math::trig_near`), in
+    /// the order of [`super::trig_pool`].
+    pub const TRIG: i32 = 26;
+    /// Offsets from [`TRIG`]: the magic number (COS: the next word), 2/π,
+    /// P1, 2·D1, 2·D2, −0.5, 2, the sine and the cosine coefficients (three
+    /// each, from t⁰ up), the path's limit.
+    pub mod trig {
+        pub const MAGIC: i32 = 0;
+        pub const TWO_OVER_PI: i32 = 2;
+        pub const P1: i32 = 3;
+        pub const TWO_D1: i32 = 4;
+        pub const TWO_D2: i32 = 5;
+        pub const NEG_HALF: i32 = 6;
+        pub const TWO: i32 = 7;
+        pub const SIN_COEF: i32 = 8;
+        pub const COS_COEF: i32 = 11;
+        pub const LIMIT: i32 = 14;
+        /// Words in all.
+        pub const LEN: usize = 15;
+    }
+    /// The float32 exponent field (0x7f800000).
+    pub const EXP: i32 = TRIG + trig::LEN as i32;
+    /// Words in the pool.
+    pub const LEN: usize = EXP as usize + 1;
+}
+
+/// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
+pub(super) fn trig_pool() -> [u32; pool::trig::LEN] {
+    use tgsi_exec::math as m;
+    let [s0, s1, s2] = m::SIN_NEAR_COEF2;
+    let [c0, c1, c2] = m::COS_NEAR_COEF_NEG2;
+    [
+        m::ROUND_MAGIC,
+        m::ROUND_MAGIC + 1.0,
+        m::TWO_OVER_PI,
+        m::HALF_PI_DOWN,
+        m::TWO_D1,
+        m::TWO_D2,
+        -0.5,
+        2.0,
+        s0,
+        s1,
+        s2,
+        c0,
+        c1,
+        c2,
+        m::TRIG_NEAR_LIMIT,
+    ]
+    .map(f32::to_bits)
+}
+
+/// What the generated code works on (one per thread, reused by every batch).
+#[repr(C, align(64))]
+pub(super) struct Ctx {
+    /// Permutations: 32-bit rows → 64-bit lanes (low 8 lanes, high 8), and back (even, odd words).
+    pub perm: [Row; 4],
+    /// Rows passed to and from the row kernels.
+    pub scratch: [Row; 3],
+    /// SWITCH selector rows, by static nesting depth.
+    pub selectors: [Row; MAX_DEPTH],
+    /// The batch register file (`Batch::regs`).
+    pub regs: *mut u32,
+    pub executed: u64,
+    pub max: u64,
+    /// `const_vals` (the program's direct constant words for this run).
+    pub consts: *const u32,
+    /// The run's [`Host`].
+    pub host: *mut std::ffi::c_void,
+    /// Budget exhausted: the segment's first instruction and length.
+    pub seg_start: u32,
+    pub seg_len: u32,
+    /// In: the instruction a batch stopped at a BARRIER resumes at (0: a
+    /// fresh batch). Out, with status 3: where the stopped batch resumes.
+    pub resume: u32,
+    pub masks: [u32; 8],
+    pub pool: [u32; pool::LEN],
+    /// Per buffer, then for the shared memory ([`SHARED_SLOT`]): its words'
+    /// address, then the last byte address a whole word may start at (low
+    /// half) and 1 when inline access is allowed (high half).
+    pub buffers: [[u64; 2]; MAX_BUFFERS + 1],
+    /// Control-flow frames, by static nesting depth (4 words each).
+    pub frames: [[u32; 4]; MAX_DEPTH],
+    pub const_vals: [u32; MAX_CONSTS],
+}
+
+/// Byte offsets of the [`Ctx`] fields the generated code addresses.
+pub(super) mod off {
+    use super::Ctx;
+    use std::mem::offset_of;
+    pub const PERM: i32 = offset_of!(Ctx, perm) as i32;
+    pub const SCRATCH: i32 = offset_of!(Ctx, scratch) as i32;
+    pub const SELECTORS: i32 = offset_of!(Ctx, selectors) as i32;
+    pub const REGS: i32 = offset_of!(Ctx, regs) as i32;
+    pub const EXECUTED: i32 = offset_of!(Ctx, executed) as i32;
+    pub const MAX: i32 = offset_of!(Ctx, max) as i32;
+    pub const CONSTS: i32 = offset_of!(Ctx, consts) as i32;
+    pub const SEG_START: i32 = offset_of!(Ctx, seg_start) as i32;
+    pub const SEG_LEN: i32 = offset_of!(Ctx, seg_len) as i32;
+    pub const RESUME: i32 = offset_of!(Ctx, resume) as i32;
+    pub const MASKS: i32 = offset_of!(Ctx, masks) as i32;
+    pub const POOL: i32 = offset_of!(Ctx, pool) as i32;
+    pub const FRAMES: i32 = offset_of!(Ctx, frames) as i32;
+    pub const BUFFERS: i32 = offset_of!(Ctx, buffers) as i32;
+}
+
+impl Ctx {
+    fn new_boxed() -> Box<Ctx> {
+        let mut pool = [0u32; pool::LEN];
+        let trig = trig_pool();
+        pool[pool::TRIG as usize..][..trig.len()].copy_from_slice(&trig);
+        let mut put = |i: i32, v: u32| pool[i as usize] = v;
+        put(pool::ABS, 0x7fff_ffff);
+        put(pool::SIGN, 0x8000_0000);
+        put(pool::EXP, 0x7f80_0000);
+        put(pool::ONE, 1.0f32.to_bits());
+        put(pool::ZERO, 0);
+        put(pool::MASK31, 31);
+        put(pool::MASK63, 63);
+        put(pool::MASK3, 3);
+        put(pool::FOUR, 4);
+        put(pool::EIGHT, 8);
+        put(pool::TWELVE, 12);
+        for k in 0..4 {
+            put(pool::INT1 + k, k as u32 + 1);
+        }
+        let mut put64 = |i: i32, v: u64| {
+            pool[i as usize] = v as u32;
+            pool[i as usize + 1] = (v >> 32) as u32;
+        };
+        put64(pool::D_ONE, 1.0f64.to_bits());
+        put64(pool::D_ABS, 0x7fff_ffff_ffff_ffff);
+        put64(pool::D_SIGN, 0x8000_0000_0000_0000);
+        put64(pool::D_ZERO, 0);
+        put64(pool::KEEP_HIGH, 0xffff_ffff_0000_0000);
+        put64(pool::KEEP_LOW, 0x0000_0000_ffff_ffff);
+        let perm = [
+            std::array::from_fn(|i| (i / 2 + (i % 2) * 16) as u32),
+            std::array::from_fn(|i| (8 + i / 2 + (i % 2) * 16) as u32),
+            std::array::from_fn(|i| (2 * i) as u32),
+            std::array::from_fn(|i| (2 * i + 1) as u32),
+        ];
+        Box::new(Ctx {
+            perm,
+            scratch: [[0; 16]; 3],
+            selectors: [[0; 16]; MAX_DEPTH],
+            regs: std::ptr::null_mut(),
+            executed: 0,
+            max: 0,
+            consts: std::ptr::null(),
+            host: std::ptr::null_mut(),
+            seg_start: 0,
+            seg_len: 0,
+            resume: 0,
+            masks: [0; 8],
+            pool,
+            buffers: [[0; 2]; MAX_BUFFERS + 1],
+            frames: [[0; 4]; MAX_DEPTH],
+            const_vals: [0; MAX_CONSTS],
+        })
+    }
+}
+
+/// What the callbacks need besides the context: the batch and its run.
+struct Host<'a, 'e> {
+    batch: *mut Batch,
+    code: &'a Code,
+    env: &'a Env<'e>,
+    shared: *mut u32,
+    shared_len: usize,
+    error: Option<ExecError>,
+}
+
+/// Machine code, executable and no longer writable.
+pub(super) struct ExecBuf {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the mapping is immutable after `new` (read + execute only) and
+// owned by this value; sharing it between threads only runs it.
+unsafe impl Send for ExecBuf {}
+// SAFETY: as above, nothing mutates the buffer after construction.
+unsafe impl Sync for ExecBuf {}
+
+impl ExecBuf {
+    /// Maps `bytes` as executable code (written while writable, then
+    /// switched to read + execute).
+    pub fn new(bytes: &[u8]) -> Result<ExecBuf, String> {
+        let len = bytes.len().max(1).div_ceil(4096) * 4096;
+        // SAFETY: a fresh anonymous private mapping; no existing memory is touched.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED || p.is_null() {
+            return Err("mmap of the code buffer failed".into());
+        }
+        // SAFETY: `p` is a writable mapping of `len >= bytes.len()` bytes that
+        // nothing else refers to.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p as *mut u8, bytes.len()) };
+        // SAFETY: `p`/`len` are exactly the mapping made above.
+        let r = unsafe { libc::mprotect(p, len, libc::PROT_READ | libc::PROT_EXEC) };
+        if r != 0 {
+            // SAFETY: unmapping the mapping made above, never used again.
+            unsafe { libc::munmap(p, len) };
+            return Err("mprotect of the code buffer failed".into());
+        }
+        Ok(ExecBuf {
+            ptr: NonNull::new(p as *mut u8).ok_or("mmap returned null")?,
+            len,
+        })
+    }
+
+    fn call(&self, ctx: &mut Ctx) -> u32 {
+        // SAFETY: the buffer holds one function emitted by `emit::emit` with
+        // the SysV signature `extern "C" fn(*mut Ctx) -> u32`; it saves the
+        // callee-saved registers it uses, keeps the stack aligned for its
+        // calls, and touches only the context, the register file the context
+        // points at (`num_regs` registers, indices checked by the decoder),
+        // the stack, and the words of the buffers and shared memory that
+        // `Ctx::buffers` lists, each access checked against the last word
+        // address given there (`run` fills them from live slices: the
+        // dispatch's buffers and the group's shared memory, which nothing
+        // else touches during the call).
+        let f: extern "C" fn(*mut Ctx) -> u32 = unsafe { std::mem::transmute(self.ptr.as_ptr()) };
+        f(ctx)
+    }
+}
+
+impl Drop for ExecBuf {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once here.
+        unsafe { libc::munmap(self.ptr.as_ptr() as *mut std::ffi::c_void, self.len) };
+    }
+}
+
+thread_local! {
+    static CTX: RefCell<Option<Box<Ctx>>> = const { RefCell::new(None) };
+}
+
+/// Runs one batch with the compiled code (see [`Compiled::run`]).
+pub(super) fn run(
+    c: &Compiled,
+    b: &mut Batch,
+    code: &Code,
+    env: &Env,
+    shared: &mut [u32],
+) -> Result<Stop, ExecError> {
+    CTX.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let ctx = slot.get_or_insert_with(Ctx::new_boxed);
+        for (v, r) in ctx.const_vals.iter_mut().zip(&c.consts) {
+            *v = r.word(env);
+        }
+        // inline: a whole word fits and every address is a non-negative
+        // 32-bit gather index
+        let entry = |ptr: *mut u32, bytes: usize| match bytes.checked_sub(4) {
+            Some(last) if last <= 0x7fff_ffff => [ptr as u64, last as u64 | 1 << 32],
+            _ => [0, 0],
+        };
+        for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
+            *slot = env
+                .buffers
+                .get(k)
+                .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
+        }
+        ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
+        // a batch stopped at a BARRIER resumes with its own frames
+        ctx.resume = b.pc as u32;
+        let depth = c.depth.min(MAX_DEPTH);
+        if b.pc != 0 {
+            let (frames, selectors) = b.compiled_frames();
+            ctx.frames[..depth].copy_from_slice(&frames[..depth]);
+            ctx.selectors[..depth].copy_from_slice(&selectors[..depth]);
+        }
+        ctx.regs = b.regs.as_mut_ptr() as *mut u32;
+        ctx.executed = b.executed;
+        ctx.max = env.max_instructions;
+        ctx.consts = ctx.const_vals.as_ptr();
+        let [cond, loop_mask, cont, switch, func] = b.flow_masks();
+        ctx.masks = [
+            b.alive as u32,
+            cond as u32,
+            loop_mask as u32,
+            cont as u32,
+            switch as u32,
+            func as u32,
+            b.exec as u32,
+            0,
+        ];
+        let mut host = Host {
+            batch: b as *mut Batch,
+            code,
+            env,
+            shared: shared.as_mut_ptr(),
+            shared_len: shared.len(),
+            error: None,
+        };
+        ctx.host = &mut host as *mut Host as *mut std::ffi::c_void;
+        let status = c.code.call(ctx);
+        ctx.host = std::ptr::null_mut();
+        b.executed = ctx.executed;
+        b.alive = ctx.masks[mask::ALIVE as usize] as Mask;
+        match status {
+            0 => {
+                b.ended = true;
+                Ok(Stop::Ended)
+            }
+            3 => {
+                let m = |k: i32| ctx.masks[k as usize] as Mask;
+                let masks = mask::ALL.map(m);
+                b.suspend_compiled(
+                    ctx.resume as usize,
+                    masks,
+                    &ctx.frames[..depth],
+                    &ctx.selectors[..depth],
+                );
+                Ok(Stop::Barrier)
+            }
+            2 => {
+                let old = ctx.executed - ctx.seg_len as u64;
+                let pc = ctx.seg_start as usize + (ctx.max.saturating_sub(old)) as usize;
+                b.executed = ctx.max + 1;
+                Err(b.budget_exhausted(code, env, pc))
+            }
+            _ => Err(host.error.take().unwrap_or_else(|| ExecError {
+                instruction: None,
+                message: "the compiled code stopped without an error".into(),
+            })),
+        }
+    })
+}
+
+/// The context and host of a callback.
+///
+/// # Safety
+/// `ctx` must be the context `run` passed to the generated code, during
+/// that call (its `host` then points at `run`'s live [`Host`]).
+unsafe fn parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut Host<'c, 'c>) {
+    // SAFETY: the caller's contract: `ctx` is live and not otherwise borrowed
+    // while the generated code waits for this callback.
+    let ctx = unsafe { &mut *ctx };
+    // SAFETY: `host` was set by `run` to its own `Host`, alive for the call.
+    let host = unsafe { &mut *(ctx.host as *mut Host) };
+    (ctx, host)
+}
+
+/// Runs instruction `pc` with the interpreter's handler. 0: go on, 1: error
+/// (in the host), 2: the batch ended (every lane killed).
+pub(super) extern "C" fn step_callback(ctx: *mut Ctx, pc: u64) -> u32 {
+    // SAFETY: only the generated code calls this, with its context.
+    let (ctx, host) = unsafe { parts(ctx) };
+    // SAFETY: `batch` is `run`'s `&mut Batch`, unused by `run` during the call;
+    // the generated code does not touch the registers while it waits.
+    let b = unsafe { &mut *host.batch };
+    // SAFETY: `shared` is `run`'s `&mut [u32]`, unused by `run` during the call.
+    let shared = unsafe { std::slice::from_raw_parts_mut(host.shared, host.shared_len) };
+    let exec = ctx.masks[mask::EXEC as usize] as Mask;
+    b.exec = exec;
+    b.exec_row = mask_row(exec);
+    b.executed = ctx.executed;
+    b.alive = ctx.masks[mask::ALIVE as usize] as Mask;
+    let (code, env) = (host.code, host.env);
+    let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        b.step_one(code, env, shared, pc as usize)
+    }));
+    ctx.masks[mask::ALIVE as usize] = b.alive as u32;
+    ctx.regs = b.regs.as_mut_ptr() as *mut u32;
+    match r {
+        Ok(Ok(false)) => 0,
+        Ok(Ok(true)) => 2,
+        Ok(Err(e)) => {
+            host.error = Some(e);
+            1
+        }
+        Err(_) => {
+            host.error = Some(ExecError {
+                instruction: Some(pc as usize),
+                message: format!("instruction {pc}: the interpreter's handler panicked"),
+            });
+            1
+        }
+    }
+}
+
+/// `scratch[2] = kernel(scratch[0], scratch[1])` for the row kernel `kind`
+/// ([`super::emit::RowKernel`]); always 0.
+pub(super) extern "C" fn row_callback(ctx: *mut Ctx, kind: u64) -> u32 {
+    // SAFETY: only the generated code calls this, with its context.
+    let (ctx, _) = unsafe { parts(ctx) };
+    let [a, b, out] = &mut ctx.scratch;
+    super::emit::RowKernel::apply(kind, a, b, out);
+    0
+}
+
+/// `scratch[0]` = channel x of source 0 of instruction `pc` (IF, UIF,
+/// SWITCH, CASE operands the compiled code does not read inline), read by
+/// the interpreter's operand fetch; always 0.
+pub(super) extern "C" fn fetch_callback(ctx: *mut Ctx, pc: u64) -> u32 {
+    // SAFETY: only the generated code calls this, with its context.
+    let (ctx, host) = unsafe { parts(ctx) };
+    // SAFETY: `batch` is `run`'s `&mut Batch`, unused by `run` during the call.
+    let b = unsafe { &*host.batch };
+    if let Some(inst) = host.code.insts.get(pc as usize) {
+        ctx.scratch[0] = b.fetch(&inst.src[0], 1, host.env)[0];
+    }
+    0
+}

@@ -1,0 +1,548 @@
+//! The compiled engine against the interpreter: fixed programs for the
+//! budget, errors and flow control.
+
+use super::*;
+use tgsi_exec::{Limits, Numerics, Program, Resources};
+
+fn both(src: &str) -> Option<(Program, Program)> {
+    let (s, _) = tgsi_text::assemble(src).unwrap_or_else(|e| panic!("assemble failed: {e}\n{src}"));
+    let interp = crate::compile_engine(&s, Numerics::Ieee, Engine::Interp).unwrap();
+    let jit = crate::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    if !cpu_supported() {
+        assert_eq!(Engine::of(&jit), Engine::Interp);
+        assert!(jit.fallback_reason().is_some());
+        return None;
+    }
+    assert_eq!(
+        Engine::of(&jit),
+        Engine::Jit,
+        "not compiled: {:?}",
+        jit.fallback_reason()
+    );
+    Some((interp, jit))
+}
+
+fn dispatch(p: &Program, buffers: &[Vec<u8>], max: u64) -> (Result<u64, String>, Vec<Vec<u8>>) {
+    let mut res = Resources {
+        constants: vec![vec![5, 0, 0, 0]],
+        buffers: buffers.to_vec(),
+        ..Resources::default()
+    };
+    let limits = Limits {
+        max_instructions: max,
+        ..Limits::default()
+    };
+    let r = p
+        .dispatch_stats(&mut res, [2, 1, 1], &limits)
+        .map(|s| s.batch_instructions)
+        .map_err(|e| format!("{:?} {}", e.instruction, e.message));
+    (r, res.buffers)
+}
+
+const LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..3]\nIMM[0] UINT32 {0, 1, 4, 3}\n\
+    0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: MOV TEMP[1].x, IMM[0].xxxx\n\
+    2: BGNLOOP\n\
+    3:   USGE TEMP[2].x, TEMP[1].xxxx, SV[0].xxxx\n\
+    4:   UIF TEMP[2].xxxx\n\
+    5:     BRK\n\
+    6:   ENDIF\n\
+    7:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+    8:   STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+    9: ENDLOOP\n\
+    10: END\n";
+
+#[test]
+fn divergent_loop_with_stores_matches_the_interpreter() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 40 * 4]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // thread i of each group counts to i (both groups write the same words)
+    let w = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!((w(0), w(7), w(19), w(20)), (0, 7, 19, 0));
+}
+
+#[test]
+fn budget_stops_at_the_same_instruction_with_the_same_memory() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 40 * 4]];
+    // the budget counts per batch: the longest batch (lanes up to 15) runs
+    // 6 + 16 * 7 + 4 instructions
+    let longest = 6 + 16 * 7 + 4;
+    for max in [
+        1,
+        2,
+        5,
+        9,
+        10,
+        11,
+        17,
+        18,
+        19,
+        40,
+        77,
+        100,
+        101,
+        longest - 1,
+    ] {
+        let want = dispatch(&interp, &bufs, max);
+        let got = dispatch(&jit, &bufs, max);
+        assert!(want.0.is_err(), "budget {max} should stop the run");
+        assert_eq!(want, got, "budget {max}");
+    }
+}
+
+#[test]
+fn unbound_buffer_is_the_same_error() {
+    let Some((interp, jit)) = both(LOOP) else {
+        return;
+    };
+    let want = dispatch(&interp, &[], 1000);
+    let got = dispatch(&jit, &[], 1000);
+    assert!(
+        want.0
+            .as_ref()
+            .unwrap_err()
+            .contains("BUFFER[0] is not bound")
+    );
+    assert_eq!(want, got);
+}
+
+#[test]
+fn calls_run_in_the_interpreter_and_say_why() {
+    let src = "COMP\nDCL TEMP[0]\n0: CAL :2\n1: END\n2: BGNSUB\n3: RET\n4: ENDSUB\n";
+    let (s, _) = tgsi_text::assemble(src).unwrap();
+    let p = crate::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    assert_eq!(Engine::of(&p), Engine::Interp);
+    let why = p.fallback_reason().unwrap();
+    assert!(why.contains("CAL") || why.contains("AVX-512"), "{why}");
+}
+
+/// fxc's shared-memory tree reduction (as TGSI): BARRIER before a loop and
+/// inside it, under a divergent UIF, over work groups of 8 batches.
+const REDUCTION: &str = include_str!("../../../benches/data/ThreadGroupSharedMem.tgsi");
+
+#[test]
+fn barriers_stop_and_resume_compiled_batches_like_the_interpreter() {
+    let Some((interp, jit)) = both(REDUCTION) else {
+        return;
+    };
+    let input: Vec<u8> = (0..256u32)
+        .flat_map(|i| (i as f32 * 0.25 - 7.0).to_bits().to_le_bytes())
+        .collect();
+    let bufs = vec![input];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // the sum of group 0's 128 inputs lands in word 0
+    let sum = f32::from_bits(u32::from_le_bytes(got.1[0][..4].try_into().unwrap()));
+    assert_eq!(sum, (0..128).map(|i| i as f32 * 0.25 - 7.0).sum::<f32>());
+    // a budget running out between two barriers: the same error and memory
+    for max in [3, 6, 7, 40, 90, 200] {
+        assert_eq!(
+            dispatch(&interp, &bufs, max),
+            dispatch(&jit, &bufs, max),
+            "budget {max}"
+        );
+    }
+    // groups of 100: the last batch of each has 4 live lanes, so the
+    // batches stopped at a barrier hold different masks and frames
+    let ragged = REDUCTION.replace("CS_FIXED_BLOCK_WIDTH 128", "CS_FIXED_BLOCK_WIDTH 100");
+    let Some((interp, jit)) = both(&ragged) else {
+        return;
+    };
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+}
+
+/// A BARRIER inside two divergent UIFs, then ELSE: each batch resumes with
+/// its own frames (the outer condition saved by the inner UIF differs from
+/// batch to batch), and a batch with no lane in the outer UIF never stops.
+const NESTED_BARRIER: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..3]\nIMM[0] UINT32 {40, 1, 3, 4}\n\
+    0: SHL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: USLT TEMP[1].x, SV[0].xxxx, IMM[0].xxxx\n\
+    2: AND TEMP[1].y, SV[0].xxxx, IMM[0].yyyy\n\
+    3: MOV TEMP[2].xy, SV[0].xxxx\n\
+    4: UIF TEMP[1].xxxx\n\
+    5:   UIF TEMP[1].yyyy\n\
+    6:     STORE MEMORY[0].x, TEMP[0].xxxx, TEMP[2].xxxx\n\
+    7:     BARRIER\n\
+    8:     UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww\n\
+    9:   ELSE\n\
+    10:    UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy\n\
+    11:  ENDIF\n\
+    12: ENDIF\n\
+    13: LOAD TEMP[3].x, MEMORY[0], TEMP[0].xxxx\n\
+    14: MOV TEMP[2].y, TEMP[3].xxxx\n\
+    15: STORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[2]\n\
+    16: END\n";
+
+#[test]
+fn barriers_inside_divergent_ifs_resume_with_each_batchs_frames() {
+    let Some((interp, jit)) = both(NESTED_BARRIER) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 64 * 8]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+    let w = |i: usize| u32::from_le_bytes(want.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    // thread 41 (not < 40) keeps its id; 42 too; 39 (odd) stored and adds 4;
+    // 38 (even) adds 1
+    assert_eq!(
+        [w(2 * 41), w(2 * 42), w(2 * 39), w(2 * 38)],
+        [41, 42, 43, 39]
+    );
+    assert_eq!(w(2 * 39 + 1), 39);
+}
+
+#[test]
+fn engine_names_round_trip() {
+    for (e, name) in Engine::ALL {
+        assert_eq!(Engine::parse(name), Some(e));
+        assert_eq!(e.name(), name);
+    }
+    assert_eq!(Engine::parse("JIT"), Some(Engine::Jit));
+    assert_eq!(Engine::parse("llvm"), None);
+}
+
+#[test]
+fn stores_whose_lanes_overlap_keep_the_interpreters_lane_order() {
+    // lane l writes .xy at word l * k (k = 1: each lane's y is the next lane's x),
+    // at decreasing and at unaligned addresses too
+    for (addr, k) in [("UMUL", 4), ("UMUL", 8), ("UMUL", 2), ("down", 4)] {
+        let make = if addr == "down" {
+            // 60*4 - tid*4: decreasing
+            "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\nINEG TEMP[0].x, TEMP[0].xxxx\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz\n".to_string()
+        } else {
+            format!(
+                "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].{}\n",
+                if k == 4 {
+                    "xxxx"
+                } else if k == 8 {
+                    "yyyy"
+                } else {
+                    "wwww"
+                }
+            )
+        };
+        let src = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+             DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {{4, 8, 240, 2}}\n\
+             {make}UADD TEMP[1].x, SV[0].xxxx, IMM[0].yyyy\nMOV TEMP[1].y, SV[0].xxxx\n\
+             STORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1]\nLOAD TEMP[1].xy, BUFFER[0], TEMP[0].xxxx\n\
+             UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nSTORE BUFFER[0].xy, TEMP[0].xxxx, TEMP[1].yxyy\nEND\n"
+        );
+        let Some((interp, jit)) = both(&src) else {
+            return;
+        };
+        let bufs = vec![vec![0u8; 70 * 4]];
+        let want = dispatch(&interp, &bufs, 1_000_000);
+        assert!(want.0.is_ok(), "{want:?}");
+        assert_eq!(want, dispatch(&jit, &bufs, 1_000_000), "{addr} {k}");
+    }
+}
+
+/// A loop whose 64-bit pairs stay in vector registers as 64-bit lanes:
+/// bitwise ops on whole pairs (XOR/AND/OR/NOT/MOV, aligned or not, whole
+/// or partial masks) and 64-bit shifts by immediate counts (0, 33, masked
+/// 69 → 5, 63) run on the 64-bit lanes and must give the interpreter's bits.
+const PAIR_LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..6]\n\
+    IMM[0] UINT32 {0, 1, 32, 3}\nIMM[1] UINT32 {33, 69, 63, 0}\nIMM[2] UINT32 {2654435769, 2246822519, 3266489917, 668265263}\nIMM[3] UINT32 {16, 0, 0, 0}\n\
+    0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: MOV TEMP[1].x, IMM[0].xxxx\n\
+    2: UMUL TEMP[2], SV[0].xxxx, IMM[2]\n\
+    3: MOV TEMP[3], IMM[2].wzyx\n\
+    4: BGNLOOP\n\
+    5:   USGE TEMP[4].x, TEMP[1].xxxx, IMM[0].wwww\n\
+    6:   UIF TEMP[4].xxxx\n\
+    7:     BRK\n\
+    8:   ENDIF\n\
+    9:   U64MUL TEMP[2].xy, TEMP[2].xyxy, IMM[2].xyxy\n\
+    10:  U64ADD TEMP[3].xy, TEMP[3].xyxy, TEMP[2].zwzw\n\
+    11:  U64SHR TEMP[5].xy, TEMP[2].xyxy, IMM[1].xxxx\n\
+    12:  XOR TEMP[2].xy, TEMP[2].xyxy, TEMP[5].xyxy\n\
+    13:  I64SHR TEMP[5].zw, TEMP[3].xyxy, IMM[1].yyyy\n\
+    14:  U64SHL TEMP[6].xy, TEMP[3].zwzw, IMM[1].zzzz\n\
+    15:  U64SHR TEMP[6].zw, TEMP[2].zwzw, IMM[1].wwww\n\
+    16:  AND TEMP[3].xyzw, TEMP[3].zwxy, TEMP[5].xyzw\n\
+    17:  OR TEMP[2].zw, TEMP[2].xyxy, TEMP[6].zwzw\n\
+    18:  NOT TEMP[5].xy, TEMP[6].xyxy\n\
+    19:  XOR TEMP[6].xy, TEMP[5].yxyx, TEMP[3].xyxy\n\
+    20:  MOV TEMP[3].zw, TEMP[6].xyxy\n\
+    21:  XOR TEMP[5].x, TEMP[5].xxxx, TEMP[2].yyyy\n\
+    22:  U64ADD TEMP[2].zw, TEMP[2].zwzw, TEMP[5].xyxy\n\
+    23:  UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+    24: ENDLOOP\n\
+    25: STORE BUFFER[0], TEMP[0].xxxx, TEMP[2]\n\
+    26: UADD TEMP[0].x, TEMP[0].xxxx, IMM[3].xxxx\n\
+    27: STORE BUFFER[0], TEMP[0].xxxx, TEMP[3]\n\
+    28: END\n";
+
+#[test]
+fn pairs_kept_as_64_bit_lanes_match_the_interpreter() {
+    let Some((interp, jit)) = both(PAIR_LOOP) else {
+        return;
+    };
+    assert!(jit.compiled().is_some_and(|c| c.cached_loops == 1));
+    let bufs = vec![vec![0u8; 20 * 32]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert!(want.1[0].iter().any(|&b| b != 0));
+    assert_eq!(want, got);
+}
+
+/// Shared memory LOAD/STORE compiled inline at the edge of a 64-byte
+/// shared memory: the last word, one past it, a word straddling the end,
+/// unaligned addresses (the handler) and far out of range.
+#[test]
+fn shared_memory_edges_match_the_interpreter() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {4, 7, 48, 5}\n\
+        0: UMAD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx, IMM[0].zzzz\n\
+        1: UADD TEMP[1], SV[0].xxxx, IMM[0]\n\
+        2: STORE MEMORY[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+        3: UMUL TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        4: STORE MEMORY[0].x, TEMP[0].yyyy, TEMP[1].wwww\n\
+        5: LOAD TEMP[2], MEMORY[0], TEMP[0].xxxx\n\
+        6: LOAD TEMP[1].xy, MEMORY[0], TEMP[0].yyyy\n\
+        7: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        8: STORE BUFFER[0].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        9: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        10: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        11: STORE BUFFER[0].xy, TEMP[0].zzzz, TEMP[1]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![vec![0u8; 16 * 48 * 3]],
+            ..Resources::default()
+        };
+        let limits = Limits {
+            shared_memory_bytes: 64,
+            ..Limits::default()
+        };
+        let r = p
+            .dispatch_stats(&mut res, [1, 1, 1], &limits)
+            .map(|s| s.batch_instructions);
+        (r.map_err(|e| e.message), res.buffers)
+    };
+    let want = run(&interp);
+    assert!(want.0.is_ok());
+    assert!(want.1[0].iter().any(|&b| b != 0));
+    assert_eq!(want, run(&jit));
+}
+
+/// SIN and COS compile inline (`Emitter::trig`): every lane as the
+/// definition (`math::sin_f32`, `cos_f32`) and as the interpreter gives it,
+/// with source modifiers, lanes an IF switches off, rows all inside the
+/// inline path and rows with lanes beyond it (|x| ≥ 1024, ±inf, NaNs),
+/// which take the row kernel.
+#[test]
+fn sin_and_cos_inline_give_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {4, 64, 16, 1}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].x, BUFFER[0], TEMP[0].yyyy\n\
+        3: SIN TEMP[2].x, TEMP[1].xxxx\n\
+        4: COS TEMP[2].y, -TEMP[1].xxxx\n\
+        5: AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
+        6: UIF TEMP[3].xxxx\n\
+        7:   SIN TEMP[2].z, |TEMP[1].xxxx|\n\
+        8:   COS TEMP[2].w, TEMP[1].xxxx\n\
+        9: ENDIF\n\
+        10: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        11: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 64;
+    let mut rng = tgsi_ir::rng::Rng(0x51c0_5eed_0000_0001);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let xs: Vec<f32> = (0..GROUPS * 64)
+        .map(|i| match (i / 16) % 5 {
+            // rows wholly inside the inline path
+            0 => rng.uniform(-1000.0, 1000.0) as f32,
+            1 => rng.uniform(-1100.0, 1100.0) as f32,
+            2 => {
+                let k = (rng.next() % 700) as f64;
+                let c = (k * std::f64::consts::FRAC_PI_2) as f32;
+                f32::from_bits((c.to_bits() as i32 + (rng.next() % 5) as i32 - 2) as u32)
+            }
+            3 => f32::from_bits(edges[i % edges.len()]),
+            _ => f32::from_bits(rng.next() as u32),
+        })
+        .collect();
+    let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![input.clone(), vec![0; GROUPS * 64 * 16]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [GROUPS as u32, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    use tgsi_exec::math::{cos_f32, sin_f32};
+    for (i, &x) in xs.iter().enumerate() {
+        let odd = i % 2 == 1;
+        let expect = [
+            sin_f32(x).to_bits(),
+            cos_f32(-x).to_bits(),
+            if odd { sin_f32(x.abs()).to_bits() } else { 0 },
+            if odd { cos_f32(x).to_bits() } else { 0 },
+        ];
+        for (c, e) in expect.into_iter().enumerate() {
+            assert_eq!(
+                word(&want, 4 * i + c),
+                e,
+                "interpreter, lane {i} channel {c}, x = {x:e}"
+            );
+            assert_eq!(
+                word(&got, 4 * i + c),
+                e,
+                "compiled, lane {i} channel {c}, x = {x:e}"
+            );
+        }
+    }
+}
+
+/// Pairs a loop writes with every lane (no merge: `segment_local`) only
+/// where the lanes outside the exec mask are never read: TEMP[3] is written
+/// before it is read in each iteration; TEMP[1] is read before it is
+/// written and TEMP[2], TEMP[4] after the loop, so lanes that left the loop
+/// early must keep their values there.
+#[test]
+fn pairs_written_whole_only_where_masked_lanes_are_dead() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..5]\n\
+        IMM[0] UINT32 {0, 1, 24, 15}\nIMM[1] UINT32 {0, 1072693248, 7, 0}\nIMM[2] UINT32 {8, 16, 0, 0}\n\
+        0: MOV TEMP[0].x, IMM[0].xxxx\n\
+        1: AND TEMP[0].y, SV[0].xxxx, IMM[0].wwww\n\
+        2: MOV TEMP[1].xy, IMM[0].xxxx\n\
+        3: MOV TEMP[2].xy, IMM[0].xxxx\n\
+        4: MOV TEMP[4].xy, IMM[0].xxxx\n\
+        5: BGNLOOP\n\
+        6:   USGE TEMP[5].x, TEMP[0].xxxx, TEMP[0].yyyy\n\
+        7:   UIF TEMP[5].xxxx\n\
+        8:     BRK\n\
+        9:   ENDIF\n\
+        10:  DADD TEMP[1].xy, TEMP[1].xyxy, IMM[1].xyxy\n\
+        11:  U64MUL TEMP[3].xy, TEMP[1].xyxy, IMM[1].zwzw\n\
+        12:  U64ADD TEMP[2].xy, TEMP[3].xyxy, TEMP[2].xyxy\n\
+        13:  U64ADD TEMP[4].xy, TEMP[3].xyxy, TEMP[1].xyxy\n\
+        14:  UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+        15: ENDLOOP\n\
+        16: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        17: STORE BUFFER[0].xy, TEMP[0].zzzz, TEMP[1]\n\
+        18: UADD TEMP[0].w, TEMP[0].zzzz, IMM[2].xxxx\n\
+        19: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[4]\n\
+        20: UADD TEMP[0].w, TEMP[0].zzzz, IMM[2].yyyy\n\
+        21: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[2]\n\
+        22: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 64 * 24]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    // thread t ran t % 16 iterations: TEMP[1] = (t % 16) as f64
+    let word = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    for t in [0usize, 5, 15, 17] {
+        let x = f64::from_bits(u64::from(word(6 * t)) | u64::from(word(6 * t + 1)) << 32);
+        assert_eq!(x, (t % 16) as f64, "thread {t}");
+    }
+}
+
+/// Direct3D's numeric rules inline: float sources read with denormals as
+/// zeros of their sign and float results written the same way, in the
+/// component, scalar and row templates (ADD, MUL, MAD with a modifier,
+/// SQRT, SIN, EX2), lane by lane as the interpreter gives them.
+#[test]
+fn direct3d_denormal_flushing_compiles_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {4, 32, 16, 0}\nIMM[1] FLT32 {0.5, 0.25, 1.0, -1.0}\n\
+        0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        1: LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx\n\
+        2: XOR TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        3: UMUL TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[1].y, BUFFER[0], TEMP[0].yyyy\n\
+        5: ADD TEMP[2].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        6: MUL TEMP[2].y, TEMP[1].xxxx, IMM[1].xxxx\n\
+        7: MAD TEMP[2].z, -TEMP[1].yyyy, IMM[1].yyyy, TEMP[1].xxxx\n\
+        8: SQRT TEMP[2].w, |TEMP[1].xxxx|\n\
+        9: SIN TEMP[3].x, TEMP[1].xxxx\n\
+        10: EX2 TEMP[3].y, TEMP[1].yyyy\n\
+        11: MUL TEMP[3].z, TEMP[1].yyyy, IMM[1].zzzz\n\
+        12: MOV TEMP[3].w, TEMP[1].yyyy\n\
+        13: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].yyyy\n\
+        14: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        15: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].zzzz\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
+        17: END\n";
+    let (s, _) = tgsi_text::assemble(src).unwrap();
+    let interp = crate::compile_engine(&s, Numerics::Direct3D, Engine::Interp).unwrap();
+    let jit = crate::compile_engine(&s, Numerics::Direct3D, Engine::Jit).unwrap();
+    if !cpu_supported() {
+        return;
+    }
+    assert_eq!(Engine::of(&jit), Engine::Jit, "{:?}", jit.fallback_reason());
+    // denormals of both signs, the smallest normals, values whose halves and
+    // quarters are denormal, zeros, ordinary numbers, NaN and infinity
+    let words: Vec<u32> = (0..64u32)
+        .map(|i| match i % 8 {
+            0 => 0x0000_0001 + i * 0x1_1111,
+            1 => 0x8000_0003 + i * 0x2_0001,
+            2 => 0x0080_0000,
+            3 => 0x8080_0000 + i,
+            4 => 0x0100_0000 + i * 7,
+            5 => (i as f32 * 0.37 - 3.0).to_bits(),
+            6 => [0, 0x8000_0000, 0x7fc0_0000, 0xff80_0000][(i / 8 % 4) as usize],
+            _ => 0x007f_ffff,
+        })
+        .collect();
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let mut res = Resources {
+            buffers: vec![input.clone(), vec![0; 64 * 32]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    assert_eq!(want, got);
+    // thread 0: x = 2^-149 (denormal, read as 0): MUL 0.5 gives +0, SQRT 0
+    let word = |i: usize| u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!((word(1), word(3)), (0, 0));
+    // thread 2: x = 2^-126, x·0.5 is denormal, written as +0
+    assert_eq!(word(8 * 2 + 1), 0);
+    // MOV copies bits (not a float operation): thread 6 ^ 32 reads word 7
+    // (LOAD into .y takes the second word at its address), 0x007fffff
+    assert_eq!(word(8 * (6 ^ 32) + 7), 0x007f_ffff);
+}

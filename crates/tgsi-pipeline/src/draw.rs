@@ -1,0 +1,762 @@
+//! Rasterizing a [`VertexStream`] into the targets: setup of every
+//! primitive, then bands of tile rows (4x4 tiles) that the
+//! `Limits::threads` threads take one at a time. Each primitive is binned
+//! once to the bands its box reaches; a band walks its primitives in draw
+//! order, so a pixel's fragments are merged in primitive order and the
+//! targets get the same bits for any thread count (buffer and image writes
+//! of fragment shaders follow the compute rules).
+//!
+//! Per tile: coverage ([`super::raster`]), then — when the fragment shader
+//! allows it (see [`tgsi_exec::FragmentTraits`]) — the depth/stencil test
+//! before shading (the same results as after it), the fragment shader over
+//! the covered quads, the depth/stencil test of the survivors otherwise,
+//! and blending ([`super::merge`]).
+
+use super::input::VertexStream;
+use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend};
+use super::raster::SamplePattern;
+use super::setup::{
+    ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
+};
+use super::state::RenderState;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tgsi_exec::fragment::plane64;
+use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
+use tgsi_exec::texture::Texture;
+use tgsi_exec::{
+    ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources, Stats,
+    TileCoverage,
+};
+
+/// The rows of one colour target a thread writes.
+struct ColorRows<'a> {
+    bytes: &'a mut [u8],
+    pitch: usize,
+    bpt: usize,
+    format: tgsi_exec::texture::Format,
+    class: BlendClass,
+    /// Converted under Direct3D's rules (narrower floats toward zero,
+    /// saturating: [`tgsi_exec::texture::Format::encode_direct3d_into`]).
+    direct3d: bool,
+}
+
+/// Tile rows per band (the unit of work a thread takes).
+const BAND_TILE_ROWS: u32 = 2;
+
+/// One band: tile rows `rows`, the primitives whose boxes reach them (by
+/// index, in draw order) and their pixels in every target.
+struct Band<'a> {
+    rows: std::ops::Range<u32>,
+    prims: Vec<u32>,
+    colors: Vec<ColorRows<'a>>,
+    depth: Option<(&'a mut [u32], &'a mut [u8])>,
+}
+
+/// Per-draw constants every band reads.
+struct Shared<'a> {
+    stream: &'a VertexStream,
+    linkage: &'a Linkage,
+    prims: &'a [RasterPrim],
+    pattern: SamplePattern,
+    test: Option<DepthStencilTest>,
+    state: &'a RenderState,
+    width: u32,
+    height: u32,
+    samples: u32,
+    /// Quads of several tiles and primitives share batches.
+    pack: bool,
+}
+
+/// Runs `fs` over the primitives of `stream` (laid out as `layout`, linked
+/// to the fragment inputs by `linkage`) into `colors` (target n gets
+/// `COLOR[n]`) and `depth`, under `state`.
+#[allow(clippy::too_many_arguments)]
+pub fn rasterize(
+    stream: &VertexStream,
+    layout: &OutputLayout,
+    linkage: &Linkage,
+    fs: &Program,
+    res: &mut Resources,
+    state: &RenderState,
+    colors: &mut [Texture],
+    depth: Option<&mut DepthTarget>,
+    limits: &Limits,
+) -> Result<Stats, ExecError> {
+    let targets = Targets { colors, depth };
+    rasterize_with(
+        stream, layout, linkage, fs, res, state, targets, limits, true,
+    )
+}
+
+/// The targets of a draw.
+struct Targets<'a> {
+    colors: &'a mut [Texture],
+    depth: Option<&'a mut DepthTarget>,
+}
+
+/// [`rasterize`]; `packing` false keeps one tile per batch even where the
+/// shader allows packing quads (for tests comparing the two).
+#[allow(clippy::too_many_arguments)]
+fn rasterize_with(
+    stream: &VertexStream,
+    layout: &OutputLayout,
+    linkage: &Linkage,
+    fs: &Program,
+    res: &mut Resources,
+    state: &RenderState,
+    targets: Targets<'_>,
+    limits: &Limits,
+    packing: bool,
+) -> Result<Stats, ExecError> {
+    let Targets { colors, mut depth } = targets;
+    let general = |m: String| ExecError {
+        instruction: None,
+        message: m,
+    };
+    let (width, height, samples) = match (colors.first(), depth.as_deref()) {
+        (Some(t), _) => (t.width, t.height, t.samples.max(1)),
+        (None, Some(d)) => (d.width, d.height, d.samples),
+        (None, None) => {
+            return Err(general(
+                "a draw needs a render target or a depth target".into(),
+            ));
+        }
+    };
+    for (n, t) in colors.iter().enumerate() {
+        if (t.width, t.height, t.samples.max(1)) != (width, height, samples) {
+            return Err(general(format!(
+                "render target {n} is {}x{} with {} samples; the draw's targets are {width}x{height} with {samples}",
+                t.width, t.height, t.samples
+            )));
+        }
+    }
+    if let Some(d) = depth.as_deref()
+        && (d.width, d.height, d.samples) != (width, height, samples)
+    {
+        return Err(general(format!(
+            "the depth target is {}x{} with {} samples; the render targets are {width}x{height} with {samples}",
+            d.width, d.height, d.samples
+        )));
+    }
+    let viewport = viewport_of(state, width, height);
+    let setup = Setup {
+        stream,
+        layout,
+        state,
+        viewport,
+        rect: raster_rect(state, width, height),
+    };
+    let prims = setup_all(&setup, limits.threads);
+    let (lo, hi) = (
+        viewport.min_depth.min(viewport.max_depth),
+        viewport.min_depth.max(viewport.max_depth),
+    );
+    let test = depth.as_deref().map(|d| DepthStencilTest {
+        format: d.format,
+        depth: state.depth,
+        stencil: state.stencil,
+        min_depth: lo,
+        max_depth: hi,
+    });
+    let shared = Shared {
+        stream,
+        linkage,
+        prims: &prims,
+        pattern: SamplePattern::new(samples),
+        test,
+        state,
+        width,
+        height,
+        samples,
+        pack: packing && fs.fragment_traits(samples).pack_quads,
+    };
+    // Bands of BAND_TILE_ROWS tile rows, each with the primitives whose
+    // boxes reach it (in draw order), taken by the threads one at a time.
+    let tile_rows = height.div_ceil(4);
+    let ranges: Vec<std::ops::Range<u32>> = (0..tile_rows.div_ceil(BAND_TILE_ROWS))
+        .map(|k| k * BAND_TILE_ROWS..((k + 1) * BAND_TILE_ROWS).min(tile_rows))
+        .collect();
+    let direct3d = fs.is_direct3d();
+    let target_count = colors.len();
+    let mut bands: Vec<Band<'_>> = ranges
+        .iter()
+        .map(|r| Band {
+            rows: r.clone(),
+            prims: Vec::new(),
+            colors: Vec::new(),
+            depth: None,
+        })
+        .collect();
+    for (p, prim) in prims.iter().enumerate() {
+        let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
+        for band in &mut bands[band_of(prim.bbox[1])..=band_of(prim.bbox[3])] {
+            band.prims.push(p as u32);
+        }
+    }
+    let pixel_rows =
+        |r: &std::ops::Range<u32>| ((r.end * 4).min(height) - (r.start * 4).min(height)) as usize;
+    for t in colors.iter_mut() {
+        let (format, bpt) = (t.format, t.format.bytes_per_texel());
+        let pitch = width as usize * samples as usize * bpt;
+        let Some(level) = t.levels.first_mut() else {
+            return Err(general("a render target without storage".into()));
+        };
+        if level.len() < pitch * height as usize {
+            return Err(general("a render target smaller than its size".into()));
+        }
+        let mut rest: &mut [u8] = &mut level[..pitch * height as usize];
+        for (k, r) in ranges.iter().enumerate() {
+            let (a, b) = std::mem::take(&mut rest).split_at_mut(pixel_rows(r) * pitch);
+            bands[k].colors.push(ColorRows {
+                bytes: a,
+                pitch,
+                bpt,
+                format,
+                class: BlendClass::of(format),
+                direct3d,
+            });
+            rest = b;
+        }
+    }
+    if let Some(d) = depth.as_mut() {
+        let pitch = width as usize * samples as usize;
+        let (mut zs, mut ss): (&mut [u32], &mut [u8]) = (&mut d.depth[..], &mut d.stencil[..]);
+        for (k, r) in ranges.iter().enumerate() {
+            let n = pixel_rows(r) * pitch;
+            let (za, zb) = std::mem::take(&mut zs).split_at_mut(n);
+            let (sa, sb) = std::mem::take(&mut ss).split_at_mut(n);
+            bands[k].depth = Some((za, sa));
+            zs = zb;
+            ss = sb;
+        }
+    }
+    let threads = limits.threads.clamp(1, bands.len().max(1));
+    let next = AtomicUsize::new(0);
+    let rows_done = AtomicUsize::new(0);
+    let bands: Vec<Mutex<Band<'_>>> = bands.into_iter().map(Mutex::new).collect();
+    let results = fs.fragment_session(res, limits, target_count, samples, |session| {
+        // One thread's share: bands in the order it takes them.
+        let work = || {
+            let mut scratch = session.scratch(height);
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(band) = bands.get(k) else {
+                    break;
+                };
+                let mut band = band.lock().unwrap_or_else(|e| e.into_inner());
+                done.push((k, run_band(session, &shared, &mut band, &mut scratch)));
+                let rows = pixel_rows(&band.rows);
+                let finished = rows_done.fetch_add(rows, Ordering::Relaxed) + rows;
+                limits.progress.report(finished as u64, u64::from(height));
+            }
+            done
+        };
+        if threads <= 1 {
+            work()
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+                let mut all = Vec::new();
+                for h in handles {
+                    match h.join() {
+                        Ok(done) => all.extend(done),
+                        Err(_) => all.push((
+                            usize::MAX,
+                            Err(ExecError {
+                                instruction: None,
+                                message: "a worker thread panicked".into(),
+                            }),
+                        )),
+                    }
+                }
+                all
+            })
+        }
+    })?;
+    // The first error by band wins, whatever thread met it.
+    let mut result = results;
+    result.sort_by_key(|(k, _)| *k);
+    let result = result.into_iter().map(|(_, r)| r);
+    let mut stats = Stats::default();
+    for r in result {
+        let s = r?;
+        stats.batch_instructions += s.batch_instructions;
+        stats.lane_instructions += s.lane_instructions;
+        stats.invocations += s.invocations;
+    }
+    Ok(stats)
+}
+
+/// Primitives per thread below which setup runs on one thread.
+const SETUP_PER_THREAD: usize = 2048;
+
+/// Sets up every primitive of the stream, in order: contiguous runs of
+/// primitives on up to `threads` threads, their results concatenated.
+fn setup_all(setup: &Setup<'_>, threads: usize) -> Vec<RasterPrim> {
+    let n = setup.stream.primitives.len();
+    let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
+    let run = |range: std::ops::Range<usize>| {
+        let mut prims = Vec::with_capacity(range.len());
+        let mut scratch = ClipScratch::default();
+        for i in range {
+            setup.primitive(i, &mut scratch, &mut prims);
+        }
+        prims
+    };
+    if threads <= 1 {
+        return run(0..n);
+    }
+    let per = n.div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let run = &run;
+                s.spawn(move || run((t * per).min(n)..((t + 1) * per).min(n)))
+            })
+            .collect();
+        let mut prims = Vec::with_capacity(n);
+        for h in handles {
+            // setup does not panic; if it did, the panic goes on as on one thread
+            prims.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        prims
+    })
+}
+
+/// Quads waiting for a batch (in draw order) and which primitive each
+/// input set holds.
+struct Pending {
+    quads: [QuadCoverage; 4],
+    /// The primitive (index in `Shared::prims`) of each quad.
+    prims: [usize; 4],
+    len: usize,
+    /// The primitive whose inputs each input set holds.
+    sets: [Option<usize>; INPUT_SETS],
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            quads: [QuadCoverage::default(); 4],
+            prims: [0; 4],
+            len: 0,
+            sets: [None; INPUT_SETS],
+        }
+    }
+
+    /// The input set holding primitive `p`'s inputs, filling one no waiting
+    /// quad reads when none does (with at most 3 quads waiting, one is
+    /// free). Without packing, set 0 (what [`FragmentSession::shade_tile`] reads).
+    fn set_for(
+        &mut self,
+        p: usize,
+        pack: bool,
+        sh: &Shared<'_>,
+        scratch: &mut FragmentScratch,
+    ) -> usize {
+        let k = if pack {
+            if let Some(k) = self.sets.iter().position(|s| *s == Some(p)) {
+                return k;
+            }
+            let busy = |k: usize| self.quads[..self.len].iter().any(|q| q.inputs == k);
+            (0..INPUT_SETS).find(|&k| !busy(k)).unwrap_or(0)
+        } else if self.sets[0] == Some(p) {
+            return 0;
+        } else {
+            0
+        };
+        let prim = &sh.prims[p];
+        let env = scratch.set_mut(k);
+        env.position = prim.fill_inputs(sh.stream, sh.linkage, &mut env.inputs);
+        env.face = if prim.front { 1.0 } else { -1.0 };
+        env.primitive_id = prim.id;
+        self.sets[k] = Some(p);
+        k
+    }
+}
+
+/// Per-band state of the walk.
+struct Walk<'s, 'b> {
+    session: &'s FragmentSession<'s>,
+    scratch: &'s mut FragmentScratch,
+    stats: Stats,
+    early: bool,
+    y_lo: i64,
+    row_pitch: usize,
+    band: &'s mut Band<'b>,
+}
+
+impl Walk<'_, '_> {
+    /// Shades `quads` (primitive `prims[q]` each) in one batch and merges
+    /// its fragments in slot order.
+    fn shade(
+        &mut self,
+        sh: &Shared<'_>,
+        quads: &[QuadCoverage; 4],
+        prims: &[usize; 4],
+        packed: bool,
+    ) -> Result<(), ExecError> {
+        let samples = sh.samples as usize;
+        let (early, y_lo, row_pitch) = (self.early, self.y_lo, self.row_pitch);
+        let band = &mut *self.band;
+        let mut sink = |out: &FragmentOutput| {
+            let prim = &sh.prims[prims[out.quad]];
+            let (x, y) = (out.x, out.y);
+            let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
+            for s in 0..samples {
+                if out.coverage & (1 << s) == 0 {
+                    continue;
+                }
+                if !early && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut()) {
+                    let d = out.depth.unwrap_or_else(|| sample_depth(sh, prim, x, y, s));
+                    if !test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]) {
+                        continue;
+                    }
+                }
+                for (n, t) in band.colors.iter_mut().enumerate() {
+                    if out.written & (1 << n) != 0 {
+                        write_color(
+                            t,
+                            sh.state,
+                            n,
+                            x,
+                            y - y_lo as u32,
+                            s,
+                            samples,
+                            out.colors[n],
+                        );
+                    }
+                }
+            }
+        };
+        let st = if packed {
+            self.session.shade_quads(self.scratch, quads, &mut sink)?
+        } else {
+            let tile = TileCoverage {
+                x0: quads[0].x,
+                y0: quads[0].y,
+                coverage: std::array::from_fn(|l| quads[l / 4].coverage[l & 3]),
+            };
+            self.session.shade_tile(self.scratch, &tile, &mut sink)?
+        };
+        self.stats.batch_instructions += st.batch_instructions;
+        self.stats.lane_instructions += st.lane_instructions;
+        self.stats.invocations += st.invocations;
+        Ok(())
+    }
+}
+
+/// The depth of sample `s` of pixel (x, y) on `prim`'s depth plane.
+fn sample_depth(sh: &Shared<'_>, prim: &RasterPrim, x: u32, y: u32, s: usize) -> f32 {
+    let (px, py) = sh.pattern.position(x, y, s);
+    plane64(&prim.depth, px, py) as f32
+}
+
+/// Shades and merges every primitive's tiles inside one band. With
+/// [`tgsi_exec::FragmentTraits::pack_quads`], the covered quads of
+/// consecutive tiles and primitives fill batches of 4 in draw order;
+/// otherwise each tile is one batch.
+fn run_band(
+    session: &FragmentSession<'_>,
+    sh: &Shared<'_>,
+    band: &mut Band<'_>,
+    scratch: &mut FragmentScratch,
+) -> Result<Stats, ExecError> {
+    let traits = session.traits();
+    let y_lo = band.rows.start as i64 * 4;
+    let y_hi = (band.rows.end as i64 * 4).min(sh.height as i64) - 1;
+    let samples = sh.samples as usize;
+    let mut walk = Walk {
+        session,
+        scratch,
+        stats: Stats::default(),
+        early: traits.early_depth && sh.test.is_some(),
+        y_lo,
+        row_pitch: sh.width as usize * samples,
+        band,
+    };
+    let pack = sh.pack;
+    let mut pending = Pending::new();
+    let band_prims = std::mem::take(&mut walk.band.prims);
+    for &p in &band_prims {
+        let p = p as usize;
+        let prim = &sh.prims[p];
+        let [bx0, by0, bx1, by1] = prim.bbox;
+        let (ya, yb) = (by0.max(y_lo), by1.min(y_hi));
+        if ya > yb {
+            continue;
+        }
+        for ty in (ya / 4)..=(yb / 4) {
+            for tx in (bx0 / 4)..=(bx1 / 4) {
+                let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
+                let mut coverage = prim.tile_coverage(x0, y0, &sh.pattern);
+                if coverage.iter().all(|c| *c == 0) {
+                    continue;
+                }
+                if walk.early
+                    && let (Some(test), Some((zs, ss))) = (&sh.test, walk.band.depth.as_mut())
+                {
+                    for (l, cov) in coverage.iter_mut().enumerate() {
+                        if *cov == 0 {
+                            continue;
+                        }
+                        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+                        let (x, y) = (x0 + dx, y0 + dy);
+                        let base =
+                            (y as i64 - y_lo) as usize * walk.row_pitch + x as usize * samples;
+                        for s in 0..samples {
+                            if *cov & (1 << s) != 0
+                                && !test.test(
+                                    sample_depth(sh, prim, x, y, s),
+                                    prim.front,
+                                    &mut zs[base + s],
+                                    &mut ss[base + s],
+                                )
+                            {
+                                *cov &= !(1 << s);
+                            }
+                        }
+                    }
+                    if coverage.iter().all(|c| *c == 0) {
+                        continue;
+                    }
+                }
+                let inputs = pending.set_for(p, pack, sh, walk.scratch);
+                for q in 0..4 {
+                    let cov: [u32; 4] = std::array::from_fn(|i| coverage[4 * q + i]);
+                    if pack && cov.iter().all(|c| *c == 0) {
+                        continue;
+                    }
+                    let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
+                    let n = pending.len;
+                    pending.quads[n] = QuadCoverage {
+                        x: x0 + dx,
+                        y: y0 + dy,
+                        coverage: cov,
+                        inputs,
+                    };
+                    pending.prims[n] = p;
+                    pending.len += 1;
+                    if pending.len == 4 {
+                        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+                        pending.len = 0;
+                    }
+                }
+            }
+        }
+    }
+    if pending.len > 0 {
+        for q in pending.len..4 {
+            pending.quads[q] = QuadCoverage::default();
+        }
+        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+    }
+    Ok(walk.stats)
+}
+
+/// Blends (or writes) one sample of target `n`.
+#[allow(clippy::too_many_arguments)]
+fn write_color(
+    t: &mut ColorRows<'_>,
+    state: &RenderState,
+    n: usize,
+    x: u32,
+    row: u32,
+    s: usize,
+    samples: usize,
+    src: [u32; 4],
+) {
+    let o = row as usize * t.pitch + (x as usize * samples + s) * t.bpt;
+    let Some(dst) = t.bytes.get_mut(o..o + t.bpt) else {
+        return;
+    };
+    let bs = &state.blend[n];
+    let blends = bs.enabled && t.class != BlendClass::Integer;
+    // The destination is read only when blending or keeping channels.
+    let v = if blends || bs.write_mask & 0xF != 0xF {
+        let old = t.format.decode(dst);
+        let mut v = if blends {
+            let f = |w: [u32; 4]| w.map(f32::from_bits);
+            let k = state.blend_factor;
+            blend(bs, t.class, f(src), f(old), k).map(f32::to_bits)
+        } else {
+            src
+        };
+        for (c, w) in v.iter_mut().enumerate() {
+            if bs.write_mask & (1 << c) == 0 {
+                *w = old[c];
+            }
+        }
+        v
+    } else {
+        src
+    };
+    if t.direct3d {
+        t.format.encode_direct3d_into(v, dst);
+    } else {
+        t.format.encode_into(v, dst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::DepthFormat;
+    use crate::state::{BasicTopology, Topology};
+    use crate::tests::{blended_depth_state, program, shade};
+    use crate::{DrawCall, VertexInput, shade_vertices};
+    use tgsi_exec::texture::Format;
+    use tgsi_ir::enums::TextureTarget;
+
+    /// Many small overlapping triangles of both facings, blended, depth
+    /// tested (early and late), with a shader reading a perspective input,
+    /// FACE, PRIMID, POSITION and derivatives: packing quads of several
+    /// tiles and primitives into batches gives the bits of one tile per
+    /// batch, and fewer batches.
+    #[test]
+    fn packed_quads_give_the_bits_of_tile_batches() {
+        let vs = program(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: MOV OUT[0], IN[0]\n1: MOV OUT[1], IN[1]\n2: END\n",
+        );
+        let fs_text = |extra: &str| {
+            format!(
+                "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL SV[0], FACE\nDCL SV[1], PRIM_ID\n\
+                 DCL SV[2], POSITION\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+                 IMM[0] FLT32 {{0.01, 0.25, 0.003, 0.5}}\nIMM[1] FLT32 {{20.0, 0.0, 0.0, 0.0}}\n\
+                 0: DDX TEMP[0].x, IN[0].xxxx\n1: DDY TEMP[0].y, IN[0].yyyy\n\
+                 2: U2F TEMP[1].x, SV[1].xxxx\n3: MUL TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx\n\
+                 4: MAD TEMP[0].z, SV[0].xxxx, IMM[0].yyyy, TEMP[1].xxxx\n\
+                 5: MUL TEMP[0].w, SV[2].xxxx, IMM[0].zzzz\n6: ADD TEMP[0], TEMP[0], IN[0]\n\
+                 {extra}7: MOV OUT[0], TEMP[0]\n8: END\n"
+            )
+        };
+        let fs_early = program(&fs_text(""));
+        // Pixels above y = 20 killed: late depth.
+        let fs_late = program(&fs_text(
+            "ADD TEMP[1].y, SV[2].yyyy, -IMM[1].xxxx\nKILL_IF TEMP[1].yyyy\n",
+        ));
+        assert!(fs_early.fragment_traits(1).pack_quads && fs_early.fragment_traits(1).early_depth);
+        assert!(fs_late.fragment_traits(1).pack_quads && !fs_late.fragment_traits(1).early_depth);
+        let f = |v: f32| v.to_bits();
+        let mut rows = Vec::new();
+        for k in 0..160 {
+            let t = k as f32 * 0.61;
+            let (cx, cy) = (0.8 * (t * 1.3).sin(), 0.8 * (t * 0.7).cos());
+            let r = 0.02 + 0.03 * ((k * 7) % 5) as f32;
+            let w = 1.0 + 0.25 * (k % 4) as f32;
+            let z = 0.1 + 0.8 * ((k * 13) % 11) as f32 / 11.0;
+            let flip = if k % 3 == 0 { -1.0 } else { 1.0 };
+            for (dx, dy) in [(0.0, r), (r * flip, -r), (-r * flip, -r * 0.5)] {
+                rows.push(vec![
+                    [f((cx + dx) * w), f((cy + dy) * w), f(z * w), f(w)],
+                    [f(cx.abs()), f(dy.abs() * 4.0), f(0.3), f(0.6)],
+                ]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
+        let state = blended_depth_state();
+        let limits = Limits::default();
+        let (stream, _) = shade(&vs, &input, &call);
+        let layout = OutputLayout::of(&vs);
+        for fs in [&fs_early, &fs_late] {
+            let linkage = Linkage::by_semantics(&layout, fs);
+            let run = |packing: bool| {
+                let mut colors = vec![
+                    Texture::new(
+                        TextureTarget::Tex2D,
+                        Format::Rgba8Unorm,
+                        [53, 41, 1],
+                        1,
+                        1,
+                        1,
+                    )
+                    .unwrap(),
+                ];
+                let mut depth = DepthTarget::new(DepthFormat::D24S8, 53, 41, 1).unwrap();
+                let targets = Targets {
+                    colors: &mut colors,
+                    depth: Some(&mut depth),
+                };
+                let stats = rasterize_with(
+                    &stream,
+                    &layout,
+                    &linkage,
+                    fs,
+                    &mut Resources::default(),
+                    &state,
+                    targets,
+                    &limits,
+                    packing,
+                )
+                .unwrap();
+                (colors.remove(0).levels.remove(0), depth.depth, stats)
+            };
+            let (tiles, packed) = (run(false), run(true));
+            assert!(
+                tiles.0.iter().any(|b| *b != 0),
+                "nothing was drawn: {:?}",
+                tiles.2
+            );
+            assert!(tiles.0 == packed.0, "colours differ");
+            assert!(tiles.1 == packed.1, "depths differ");
+            assert_eq!(tiles.2.invocations, packed.2.invocations);
+            assert!(
+                packed.2.batch_instructions < tiles.2.batch_instructions,
+                "{} batch instructions packed, {} by tiles",
+                packed.2.batch_instructions,
+                tiles.2.batch_instructions
+            );
+        }
+    }
+
+    /// Setup on several threads gives the primitives of one thread, in order.
+    #[test]
+    fn setup_on_threads_keeps_the_order() {
+        let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+        let f = |v: f32| v.to_bits();
+        let mut rows = Vec::new();
+        for k in 0..3 * SETUP_PER_THREAD + 17 {
+            let t = k as f32 * 0.37;
+            // some cross z = 0 (clipped into several pieces), some are culled
+            let z = if k % 5 == 0 { -0.5 } else { 0.5 };
+            for (x, y) in [(t.sin(), t.cos()), (-t.cos(), 0.3 * t.sin()), (0.5, -0.5)] {
+                rows.push(vec![[f(x), f(y), f(z + 0.2 * x), f(1.0)]]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
+        let limits = Limits::default();
+        let mut res = Resources::default();
+        let (stream, _) =
+            shade_vertices(&vs, &mut res, &input, &call, false, false, &limits).unwrap();
+        let layout = OutputLayout::of(&vs);
+        let mut state = RenderState::default();
+        state.cull = crate::state::CullMode::Back;
+        let setup = Setup {
+            stream: &stream,
+            layout: &layout,
+            state: &state,
+            viewport: viewport_of(&state, 64, 48),
+            rect: raster_rect(&state, 64, 48),
+        };
+        let one = setup_all(&setup, 1);
+        assert!(one.len() > 1000, "{}", one.len());
+        assert!(one.len() != rows.len() / 3, "nothing clipped or culled");
+        for threads in [2, 3, 8] {
+            assert!(
+                setup_all(&setup, threads) == one,
+                "{threads} threads differ"
+            );
+        }
+    }
+}

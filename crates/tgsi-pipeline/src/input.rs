@@ -1,0 +1,632 @@
+//! Vertex input and primitive assembly: vertex buffers with formats,
+//! strides and per-instance rates, indexed draws with strip restart, the
+//! vertex shader run once per distinct (index, instance), and the
+//! primitives of every topology as lists of shaded vertices
+//! ([`VertexStream`], what the later stages consume).
+//!
+//! Rules (Direct3D 11's, see `shader_test.md` "Drawing"):
+//! * VERTEXID is the index value, INSTANCEID the instance (from 0);
+//!   PRIMID counts the primitives of one instance from 0.
+//! * An element read past the end of its buffer reads 0; missing
+//!   components read (0, 0, 0, 1) (1.0 for floats, 1 for integers).
+//! * Strips, fans and adjacency strips of an indexed draw restart at the
+//!   index 0xFFFFFFFF; in list topologies it is an ordinary index.
+//! * The leading vertex is the first of each primitive: strip triangle i is
+//!   (i, i+1, i+2) when i is even and (i, i+2, i+1) when odd, fan triangle i
+//!   is (i+1, i+2, 0). Without a geometry shader, adjacency topologies keep
+//!   their base primitives: line (1, 2) of each 4, triangle (0, 2, 4) of
+//!   each 6 (GS input order: vertex, adjacent, vertex, adjacent, ...).
+
+use super::state::{BasicTopology, Topology};
+use tgsi_exec::{ExecError, Limits, Program, Resources, Stats};
+
+/// The strip-restart index.
+pub const RESTART: u32 = 0xFFFF_FFFF;
+
+/// How the 32-bit components of an element are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Float,
+    Sint,
+    Uint,
+}
+
+/// An element format: 1 to 4 components of 32 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexFormat {
+    pub kind: ValueKind,
+    pub components: u8,
+}
+
+/// Which index steps through a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputRate {
+    PerVertex,
+    /// One element per `n` instances (0: every instance reads element 0).
+    PerInstance(u32),
+}
+
+/// A vertex buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexBuffer {
+    pub data: Vec<u8>,
+    pub stride: u32,
+    pub rate: InputRate,
+}
+
+/// One input register filled from a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexElement {
+    /// The vertex shader's `IN` register.
+    pub register: u32,
+    pub buffer: u32,
+    /// Byte offset inside an element of the buffer.
+    pub offset: u32,
+    pub format: VertexFormat,
+}
+
+/// The vertex input of a draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VertexInput {
+    pub buffers: Vec<VertexBuffer>,
+    pub elements: Vec<VertexElement>,
+}
+
+impl VertexInput {
+    /// Input registers `IN[0..]` per vertex, four words each, from rows:
+    /// `rows[v][r]` = `IN[r]` of vertex v (one per-vertex buffer).
+    pub fn from_rows(rows: &[Vec<[u32; 4]>]) -> VertexInput {
+        let regs = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let stride = regs * 16;
+        let mut data = Vec::with_capacity(rows.len() * stride);
+        for row in rows {
+            for r in 0..regs {
+                let v = row.get(r).copied().unwrap_or([0; 4]);
+                for w in v {
+                    data.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+        VertexInput {
+            buffers: vec![VertexBuffer {
+                data,
+                stride: stride as u32,
+                rate: InputRate::PerVertex,
+            }],
+            elements: (0..regs as u32)
+                .map(|r| VertexElement {
+                    register: r,
+                    buffer: 0,
+                    offset: r * 16,
+                    format: VertexFormat {
+                        kind: ValueKind::Uint,
+                        components: 4,
+                    },
+                })
+                .collect(),
+        }
+    }
+
+    /// The input registers of vertex `index` of instance `instance` into `out`
+    /// (`out[r]` = `IN[r]`; registers no element fills stay as they are).
+    pub fn fetch(&self, index: u32, instance: u32, out: &mut [[u32; 4]]) {
+        for e in &self.elements {
+            let Some(reg) = out.get_mut(e.register as usize) else {
+                continue;
+            };
+            let Some(b) = self.buffers.get(e.buffer as usize) else {
+                continue;
+            };
+            let element = match b.rate {
+                InputRate::PerVertex => index,
+                InputRate::PerInstance(0) => 0,
+                InputRate::PerInstance(n) => instance / n,
+            };
+            let base = element as u64 * b.stride as u64 + e.offset as u64;
+            let one = match e.format.kind {
+                ValueKind::Float => 1.0f32.to_bits(),
+                _ => 1,
+            };
+            *reg = [0, 0, 0, one];
+            for (c, slot) in reg
+                .iter_mut()
+                .enumerate()
+                .take(e.format.components as usize)
+            {
+                let at = base + 4 * c as u64;
+                *slot = usize::try_from(at)
+                    .ok()
+                    .and_then(|a| b.data.get(a..a.checked_add(4)?))
+                    .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+            }
+        }
+    }
+}
+
+/// A draw: topology, vertex count (indices used, for an indexed draw),
+/// instances and the index buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawCall<'a> {
+    pub topology: Topology,
+    pub count: u32,
+    pub instances: u32,
+    pub indices: Option<&'a [u32]>,
+}
+
+impl<'a> DrawCall<'a> {
+    /// One instance of `count` vertices taken in order.
+    pub fn vertices(topology: Topology, count: u32) -> DrawCall<'a> {
+        DrawCall {
+            topology,
+            count,
+            instances: 1,
+            indices: None,
+        }
+    }
+
+    /// One instance of the vertices `indices` names; `None` when there are
+    /// more indices than a draw counts (`u32`).
+    pub fn indexed(topology: Topology, indices: &'a [u32]) -> Option<DrawCall<'a>> {
+        Some(DrawCall {
+            topology,
+            count: u32::try_from(indices.len()).ok()?,
+            instances: 1,
+            indices: Some(indices),
+        })
+    }
+}
+
+/// What a primitive is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrimitiveKind {
+    Point,
+    Line,
+    Triangle,
+    /// 4 vertices: adjacent, vertex, vertex, adjacent.
+    LineAdj,
+    /// 6 vertices: vertex, adjacent, vertex, adjacent, vertex, adjacent.
+    TriangleAdj,
+    /// A patch of n control points.
+    Patch(u32),
+}
+
+impl PrimitiveKind {
+    pub fn vertices(self) -> usize {
+        match self {
+            PrimitiveKind::Point => 1,
+            PrimitiveKind::Line => 2,
+            PrimitiveKind::Triangle => 3,
+            PrimitiveKind::LineAdj => 4,
+            PrimitiveKind::TriangleAdj => 6,
+            PrimitiveKind::Patch(n) => n as usize,
+        }
+    }
+}
+
+/// One assembled primitive: `VertexStream::indices[first..first + kind.vertices()]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Primitive {
+    pub kind: PrimitiveKind,
+    pub first: u32,
+    /// PRIMID: the primitive's number within its instance.
+    pub id: u32,
+    pub instance: u32,
+}
+
+/// Shaded vertices and the primitives over them, in draw order: the output
+/// of the vertex stage and the input of the next one (geometry,
+/// tessellation, or clipping and rasterization).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VertexStream {
+    /// `OUT[k]` of vertex v at `v * stride + k`.
+    pub outputs: Vec<[u32; 4]>,
+    pub stride: usize,
+    pub indices: Vec<u32>,
+    pub primitives: Vec<Primitive>,
+}
+
+impl VertexStream {
+    /// The output registers of vertex `v`.
+    pub fn vertex(&self, v: u32) -> &[[u32; 4]] {
+        let s = v as usize * self.stride;
+        self.outputs.get(s..s + self.stride).unwrap_or(&[])
+    }
+
+    /// The vertices of a primitive.
+    pub fn primitive_vertices(&self, p: &Primitive) -> &[u32] {
+        let s = p.first as usize;
+        self.indices.get(s..s + p.kind.vertices()).unwrap_or(&[])
+    }
+}
+
+/// Most vertex shader invocations one draw may run.
+pub const MAX_INVOCATIONS: u64 = 1 << 24;
+
+/// Runs the vertex shader for a draw and assembles its primitives.
+/// `keep_adjacency`: a geometry shader follows (adjacency primitives stay
+/// whole); `patches`: tessellation follows (patch lists are allowed).
+pub fn shade_vertices(
+    vs: &Program,
+    res: &mut Resources,
+    input: &VertexInput,
+    call: &DrawCall<'_>,
+    keep_adjacency: bool,
+    patches: bool,
+    limits: &Limits,
+) -> Result<(VertexStream, Stats), ExecError> {
+    if let (Topology::PatchList(_), false) = (call.topology, patches) {
+        return Err(ExecError {
+            instruction: None,
+            message: format!(
+                "`{}` needs tessellation shaders (a hull and a domain shader)",
+                call.topology
+            ),
+        });
+    }
+    let total = call.count as u64 * call.instances as u64;
+    if total > MAX_INVOCATIONS {
+        return Err(ExecError {
+            instruction: None,
+            message: format!(
+                "{} vertices × {} instances exceed the limit of {MAX_INVOCATIONS} vertex invocations",
+                call.count, call.instances
+            ),
+        });
+    }
+    if let Some(ix) = call.indices
+        && ix.len() < call.count as usize
+    {
+        return Err(ExecError {
+            instruction: None,
+            message: format!(
+                "an indexed draw of {} vertices, but the index data holds {}",
+                call.count,
+                ix.len()
+            ),
+        });
+    }
+    let strip = matches!(
+        call.topology,
+        Topology::Basic(
+            BasicTopology::LineStrip
+                | BasicTopology::TriangleStrip
+                | BasicTopology::TriangleFan
+                | BasicTopology::LineStripAdj
+                | BasicTopology::TriangleStripAdj
+        )
+    );
+    let index_of = |i: u32| call.indices.map_or(i, |ix| ix[i as usize]);
+    let restart = |v: u32| strip && call.indices.is_some() && v == RESTART;
+    // Distinct index values (restart excluded in strips), sorted: marked in
+    // a table when the largest is at most a few times the count, else sorted.
+    let largest = (0..call.count)
+        .map(index_of)
+        .filter(|&v| !restart(v))
+        .max()
+        .unwrap_or(0);
+    let table_len = largest as u64 + 1;
+    let mut slot_of: Vec<u32> = Vec::new();
+    let distinct: Vec<u32> = if table_len <= 4 * call.count as u64 + 4096 {
+        slot_of = vec![u32::MAX; table_len as usize];
+        for v in (0..call.count).map(index_of).filter(|&v| !restart(v)) {
+            slot_of[v as usize] = 0;
+        }
+        let mut distinct = Vec::new();
+        for (v, slot) in slot_of.iter_mut().enumerate() {
+            if *slot == 0 {
+                *slot = distinct.len() as u32;
+                distinct.push(v as u32);
+            }
+        }
+        distinct
+    } else {
+        let mut distinct: Vec<u32> = (0..call.count)
+            .map(index_of)
+            .filter(|&v| !restart(v))
+            .collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct
+    };
+    // The place of index value `v` in `distinct`.
+    let place = |v: u32| match slot_of.get(v as usize) {
+        Some(&k) => k as usize,
+        None => distinct.binary_search(&v).unwrap_or(0),
+    };
+    let regs = input
+        .elements
+        .iter()
+        .map(|e| e.register as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let per_instance = distinct.len();
+    let mut ids = Vec::with_capacity(per_instance * call.instances as usize);
+    let mut regs_in = vec![[0u32; 4]; per_instance * call.instances as usize * regs];
+    for inst in 0..call.instances {
+        for (k, &v) in distinct.iter().enumerate() {
+            let slot = inst as usize * per_instance + k;
+            ids.push([v, inst]);
+            input.fetch(v, inst, &mut regs_in[slot * regs..(slot + 1) * regs]);
+        }
+    }
+    let (outputs, stats) = vs.run_vertex_invocations(res, &regs_in, regs, &ids, limits)?;
+    let mut stream = VertexStream {
+        outputs,
+        stride: vs.output_count(),
+        indices: Vec::new(),
+        primitives: Vec::new(),
+    };
+    let mut seq: Vec<u32> = Vec::with_capacity(call.count as usize);
+    for inst in 0..call.instances {
+        seq.clear();
+        for i in 0..call.count {
+            let v = index_of(i);
+            if restart(v) {
+                seq.push(RESTART);
+            } else {
+                seq.push((inst as usize * per_instance + place(v)) as u32);
+            }
+        }
+        assemble(call.topology, &seq, keep_adjacency, inst, &mut stream);
+    }
+    Ok((stream, stats))
+}
+
+/// Appends the primitives of one instance: `seq` holds vertex numbers of
+/// the stream ([`RESTART`] cuts strips).
+pub fn assemble(
+    topology: Topology,
+    seq: &[u32],
+    keep_adjacency: bool,
+    instance: u32,
+    out: &mut VertexStream,
+) {
+    let mut id = 0u32;
+    let mut push = |out: &mut VertexStream, kind: PrimitiveKind, verts: &[u32]| {
+        out.primitives.push(Primitive {
+            kind,
+            first: out.indices.len() as u32,
+            id,
+            instance,
+        });
+        out.indices.extend_from_slice(verts);
+        id += 1;
+    };
+    use BasicTopology as T;
+    let t = match topology {
+        Topology::PatchList(c) => {
+            for p in seq.chunks_exact(c as usize) {
+                push(out, PrimitiveKind::Patch(c), p);
+            }
+            return;
+        }
+        Topology::Basic(t) => t,
+    };
+    match t {
+        T::PointList => seq
+            .iter()
+            .for_each(|v| push(out, PrimitiveKind::Point, &[*v])),
+        T::LineList => seq
+            .chunks_exact(2)
+            .for_each(|p| push(out, PrimitiveKind::Line, p)),
+        T::TriangleList => seq
+            .chunks_exact(3)
+            .for_each(|p| push(out, PrimitiveKind::Triangle, p)),
+        T::LineListAdj => seq.chunks_exact(4).for_each(|p| {
+            if keep_adjacency {
+                push(out, PrimitiveKind::LineAdj, p)
+            } else {
+                push(out, PrimitiveKind::Line, &p[1..3])
+            }
+        }),
+        T::TriangleListAdj => seq.chunks_exact(6).for_each(|p| {
+            if keep_adjacency {
+                push(out, PrimitiveKind::TriangleAdj, p)
+            } else {
+                push(out, PrimitiveKind::Triangle, &[p[0], p[2], p[4]])
+            }
+        }),
+        T::LineStrip
+        | T::TriangleStrip
+        | T::TriangleFan
+        | T::LineStripAdj
+        | T::TriangleStripAdj => {
+            for run in seq.split(|v| *v == RESTART) {
+                strip_primitives(t, run, keep_adjacency, &mut |kind, verts| {
+                    push(out, kind, verts)
+                });
+            }
+        }
+    }
+}
+
+/// The primitives of one strip or fan run (no restart inside).
+fn strip_primitives(
+    t: BasicTopology,
+    run: &[u32],
+    keep_adjacency: bool,
+    push: &mut dyn FnMut(PrimitiveKind, &[u32]),
+) {
+    use BasicTopology as T;
+    let n = run.len();
+    match t {
+        T::LineStrip => run.windows(2).for_each(|p| push(PrimitiveKind::Line, p)),
+        T::TriangleStrip => {
+            for i in 0..n.saturating_sub(2) {
+                let tri = if i % 2 == 0 {
+                    [run[i], run[i + 1], run[i + 2]]
+                } else {
+                    [run[i], run[i + 2], run[i + 1]]
+                };
+                push(PrimitiveKind::Triangle, &tri);
+            }
+        }
+        T::TriangleFan => {
+            for i in 0..n.saturating_sub(2) {
+                push(PrimitiveKind::Triangle, &[run[i + 1], run[i + 2], run[0]]);
+            }
+        }
+        T::LineStripAdj => {
+            for p in run.windows(4) {
+                if keep_adjacency {
+                    push(PrimitiveKind::LineAdj, p)
+                } else {
+                    push(PrimitiveKind::Line, &p[1..3])
+                }
+            }
+        }
+        T::TriangleStripAdj => {
+            let tris = n.saturating_sub(4) / 2;
+            for i in 0..tris {
+                // 0-based vertex numbers of the main and adjacent vertices.
+                let last = i + 1 == tris;
+                let (a, b, c) = (2 * i, 2 * i + 2, 2 * i + 4);
+                let prev = if i == 0 { 2 * i + 1 } else { 2 * i - 2 };
+                let next_after_b = if last { 2 * i + 5 } else { 2 * i + 6 };
+                // Even: a b c; odd: a c b (the winding of the base strip).
+                let v = if i % 2 == 0 {
+                    // adjacent of a-b, b-c, c-a
+                    [a, prev, b, next_after_b, c, 2 * i + 3]
+                } else {
+                    [a, 2 * i + 3, c, next_after_b, b, prev]
+                };
+                if keep_adjacency {
+                    let verts: [u32; 6] = v.map(|k| run[k]);
+                    push(PrimitiveKind::TriangleAdj, &verts);
+                } else {
+                    push(PrimitiveKind::Triangle, &[run[v[0]], run[v[2]], run[v[4]]]);
+                }
+            }
+        }
+        T::PointList | T::LineList | T::TriangleList | T::LineListAdj | T::TriangleListAdj => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Indexed draws shade each distinct index once and their primitives
+    /// read the vertex each index names, whether the distinct values are
+    /// found through the table (compact indices) or by sorting (sparse).
+    #[test]
+    fn indexed_draws_map_indices_to_their_vertices() {
+        let (shader, _) = tgsi_text::assemble(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n",
+        )
+        .unwrap();
+        let vs = Program::compile(&shader).unwrap();
+        for spread in [1u32, 1000] {
+            let indices: Vec<u32> = [5u32, 2, 9, 2, 5, 7, 9, 0, 2]
+                .iter()
+                .map(|i| i * spread)
+                .collect();
+            let rows: Vec<Vec<[u32; 4]>> = (0..=9 * spread).map(|v| vec![[v, 7, 0, 1]]).collect();
+            let input = VertexInput::from_rows(&rows);
+            let call = DrawCall {
+                topology: Topology::Basic(BasicTopology::TriangleList),
+                count: indices.len() as u32,
+                instances: 2,
+                indices: Some(&indices),
+            };
+            let (stream, stats) = crate::tests::shade(&vs, &input, &call);
+            // 5 distinct values, twice (instances)
+            assert_eq!(stats.invocations, 10, "spread {spread}");
+            assert_eq!(stream.primitives.len(), 6);
+            for (k, p) in stream.primitives.iter().enumerate() {
+                let got: Vec<u32> = stream
+                    .primitive_vertices(p)
+                    .iter()
+                    .map(|&v| stream.vertex(v)[0][0])
+                    .collect();
+                let first = (k % 3) * 3;
+                assert_eq!(
+                    got,
+                    indices[first..first + 3],
+                    "spread {spread}, primitive {k}"
+                );
+            }
+        }
+    }
+
+    fn prims(t: BasicTopology, n: u32, adj: bool) -> Vec<Vec<u32>> {
+        let seq: Vec<u32> = (0..n).collect();
+        let mut s = VertexStream::default();
+        assemble(Topology::Basic(t), &seq, adj, 0, &mut s);
+        s.primitives
+            .iter()
+            .map(|p| s.primitive_vertices(p).to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn strips_keep_the_leading_vertex_first_and_the_winding() {
+        assert_eq!(
+            prims(BasicTopology::TriangleStrip, 5, false),
+            vec![vec![0, 1, 2], vec![1, 3, 2], vec![2, 3, 4]]
+        );
+        assert_eq!(
+            prims(BasicTopology::TriangleFan, 5, false),
+            vec![vec![1, 2, 0], vec![2, 3, 0], vec![3, 4, 0]]
+        );
+        assert_eq!(
+            prims(BasicTopology::LineStripAdj, 5, false),
+            vec![vec![1, 2], vec![2, 3]]
+        );
+        assert_eq!(
+            prims(BasicTopology::TriangleListAdj, 6, false),
+            vec![vec![0, 2, 4]]
+        );
+        assert_eq!(
+            prims(BasicTopology::TriangleStripAdj, 8, false),
+            vec![vec![0, 2, 4], vec![2, 6, 4]]
+        );
+        assert_eq!(
+            prims(BasicTopology::TriangleStripAdj, 6, true),
+            vec![vec![0, 1, 2, 5, 4, 3]]
+        );
+    }
+
+    #[test]
+    fn restart_cuts_strips_and_ids_count_on() {
+        let mut s = VertexStream::default();
+        assemble(
+            Topology::Basic(BasicTopology::TriangleStrip),
+            &[0, 1, 2, RESTART, 3, 4, 5, 6],
+            false,
+            0,
+            &mut s,
+        );
+        let v: Vec<Vec<u32>> = s
+            .primitives
+            .iter()
+            .map(|p| s.primitive_vertices(p).to_vec())
+            .collect();
+        assert_eq!(v, vec![vec![0, 1, 2], vec![3, 4, 5], vec![4, 6, 5]]);
+        assert_eq!(s.primitives[2].id, 2);
+    }
+
+    #[test]
+    fn fetch_fills_missing_components_and_reads_zero_past_the_end() {
+        let input = VertexInput {
+            buffers: vec![VertexBuffer {
+                data: [1u32, 2, 3].iter().flat_map(|w| w.to_le_bytes()).collect(),
+                stride: 8,
+                rate: InputRate::PerVertex,
+            }],
+            elements: vec![VertexElement {
+                register: 1,
+                buffer: 0,
+                offset: 0,
+                format: VertexFormat {
+                    kind: ValueKind::Float,
+                    components: 2,
+                },
+            }],
+        };
+        let mut out = [[9u32; 4]; 2];
+        input.fetch(1, 0, &mut out);
+        assert_eq!(out[0], [9; 4]);
+        assert_eq!(out[1], [3, 0, 0, 1.0f32.to_bits()]);
+    }
+}

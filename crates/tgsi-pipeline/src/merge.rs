@@ -1,0 +1,412 @@
+//! The output merger: the depth(-stencil) target, depth and stencil tests
+//! and writes, and blending into colour targets.
+//!
+//! Rules (Direct3D 11's output merger, `shader_test.md`):
+//! * d32f stores the float; d24s8 and d16 store round(d × (2^24 − 1)) and
+//!   round(d × 65535) of the depth clamped to [0, 1]; the test compares the
+//!   fragment's depth converted the same way with the stored value. Only
+//!   d24s8 has stencil bits: on the other formats the stencil test passes
+//!   and writes nothing.
+//! * The fragment's depth is clamped to the viewport's depth range.
+//! * Stencil: (ref & read) FUNC (stored & read) picks fail / depth_fail /
+//!   pass op; the write keeps the bits outside the write mask. Back-facing
+//!   triangles use the back face's state.
+//! * Blending: S·SRC OP D·DST per channel (min/max ignore the factors);
+//!   alpha with its own triple. UNORM (and sRGB, blended in linear space)
+//!   targets clamp S, the factors and the result to [0, 1], SNORM to
+//!   [−1, 1]; integer targets never blend. A channel outside the write mask
+//!   keeps its value.
+
+use super::state::{BlendFactor, BlendOp, BlendState, CompareFunc, DepthState, StencilState};
+use tgsi_exec::texture::Format;
+use tgsi_exec::texture::format::NumClass;
+
+/// Formats of the depth target (names as in `[depth target]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DepthFormat {
+    D32Float,
+    D24S8,
+    D16,
+}
+
+impl DepthFormat {
+    pub const ALL: &'static [(DepthFormat, &'static str)] = &[
+        (DepthFormat::D32Float, "d32f"),
+        (DepthFormat::D24S8, "d24s8"),
+        (DepthFormat::D16, "d16"),
+    ];
+    pub fn from_name(s: &str) -> Option<DepthFormat> {
+        Self::ALL.iter().find(|(_, n)| *n == s).map(|(f, _)| *f)
+    }
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("", |(_, n)| n)
+    }
+
+    /// The largest stored value of a UNORM format (None for d32f).
+    fn unorm_max(self) -> Option<f64> {
+        match self {
+            DepthFormat::D32Float => None,
+            DepthFormat::D24S8 => Some(((1u32 << 24) - 1) as f64),
+            DepthFormat::D16 => Some(65535.0),
+        }
+    }
+
+    /// The stored form of a depth.
+    pub fn quantize(self, d: f32) -> u32 {
+        match self.unorm_max() {
+            None => d.to_bits(),
+            Some(m) => {
+                let d = if d.is_nan() { 0.0 } else { d.clamp(0.0, 1.0) };
+                (d as f64 * m).round_ties_even() as u32
+            }
+        }
+    }
+
+    /// The depth a stored value stands for.
+    pub fn dequantize(self, v: u32) -> f32 {
+        match self.unorm_max() {
+            None => f32::from_bits(v),
+            Some(m) => (v as f64 / m) as f32,
+        }
+    }
+
+    /// One step of the format at depth `d` (for probes).
+    pub fn step(self) -> Option<f64> {
+        self.unorm_max().map(|m| 1.0 / m)
+    }
+
+    pub fn has_stencil(self) -> bool {
+        self == DepthFormat::D24S8
+    }
+
+    /// `a FUNC b` on stored values.
+    fn compare(self, func: CompareFunc, a: u32, b: u32) -> bool {
+        match self {
+            DepthFormat::D32Float => func.test(f32::from_bits(a), f32::from_bits(b)),
+            _ => func.test(a, b),
+        }
+    }
+}
+
+/// A depth(-stencil) target: per pixel and sample the stored depth and stencil.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthTarget {
+    pub format: DepthFormat,
+    pub width: u32,
+    pub height: u32,
+    pub samples: u32,
+    /// Stored depths, `(y * width + x) * samples + s`.
+    pub depth: Vec<u32>,
+    pub stencil: Vec<u8>,
+}
+
+impl DepthTarget {
+    /// A target cleared to depth 1.0, stencil 0.
+    pub fn new(
+        format: DepthFormat,
+        width: u32,
+        height: u32,
+        samples: u32,
+    ) -> Result<DepthTarget, String> {
+        let n = width as u64 * height as u64 * samples.max(1) as u64;
+        if n == 0 || n > 1 << 26 {
+            return Err(format!(
+                "a depth target of {width}x{height} with {samples} samples is out of range"
+            ));
+        }
+        let n = n as usize;
+        Ok(DepthTarget {
+            format,
+            width,
+            height,
+            samples: samples.max(1),
+            depth: vec![format.quantize(1.0); n],
+            stencil: vec![0; n],
+        })
+    }
+
+    pub fn clear(&mut self, depth: f32, stencil: Option<u8>) {
+        let q = self.format.quantize(depth);
+        self.depth.fill(q);
+        if let Some(s) = stencil {
+            self.stencil.fill(s);
+        }
+    }
+
+    fn index(&self, x: u32, y: u32, s: u32) -> Option<usize> {
+        (x < self.width && y < self.height && s < self.samples).then(|| {
+            ((y as usize * self.width as usize + x as usize) * self.samples as usize) + s as usize
+        })
+    }
+
+    /// The depth at a pixel's sample, as a float.
+    pub fn depth_at(&self, x: u32, y: u32, s: u32) -> Option<f32> {
+        self.index(x, y, s)
+            .map(|i| self.format.dequantize(self.depth[i]))
+    }
+
+    pub fn stencil_at(&self, x: u32, y: u32, s: u32) -> Option<u8> {
+        self.index(x, y, s).map(|i| self.stencil[i])
+    }
+}
+
+/// The depth/stencil state of a draw, ready to test.
+#[derive(Clone, Copy, Debug)]
+pub struct DepthStencilTest {
+    pub format: DepthFormat,
+    pub depth: DepthState,
+    pub stencil: StencilState,
+    pub min_depth: f32,
+    pub max_depth: f32,
+}
+
+impl DepthStencilTest {
+    /// Tests one sample and applies the writes; true when it passes.
+    /// `stored_depth` / `stored_stencil` are the sample's cells.
+    #[inline]
+    pub fn test(
+        &self,
+        depth: f32,
+        front: bool,
+        stored_depth: &mut u32,
+        stored_stencil: &mut u8,
+    ) -> bool {
+        let d = depth.clamp(self.min_depth, self.max_depth);
+        let q = self.format.quantize(d);
+        let depth_pass =
+            !self.depth.enabled || self.format.compare(self.depth.func, q, *stored_depth);
+        let st = &self.stencil;
+        if st.enabled && self.format.has_stencil() {
+            let face = if front { &st.front } else { &st.back };
+            let stencil_pass = face
+                .func
+                .test(st.reference & st.read_mask, *stored_stencil & st.read_mask);
+            let op = if !stencil_pass {
+                face.fail
+            } else if !depth_pass {
+                face.depth_fail
+            } else {
+                face.pass
+            };
+            let new = op.apply(*stored_stencil, st.reference);
+            *stored_stencil = (*stored_stencil & !st.write_mask) | (new & st.write_mask);
+            if !stencil_pass {
+                return false;
+            }
+        }
+        if !depth_pass {
+            return false;
+        }
+        if self.depth.enabled && self.depth.write {
+            *stored_depth = q;
+        }
+        true
+    }
+}
+
+/// How values of a colour target's format are blended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlendClass {
+    Float,
+    Unorm,
+    Snorm,
+    Integer,
+}
+
+impl BlendClass {
+    pub fn of(format: Format) -> BlendClass {
+        match format.num_class() {
+            NumClass::Float => BlendClass::Float,
+            NumClass::Unorm => BlendClass::Unorm,
+            NumClass::Snorm => BlendClass::Snorm,
+            NumClass::Uint | NumClass::Sint => BlendClass::Integer,
+        }
+    }
+
+    fn clamp(self, v: f32) -> f32 {
+        match self {
+            BlendClass::Unorm => v.clamp(0.0, 1.0),
+            BlendClass::Snorm => v.clamp(-1.0, 1.0),
+            _ => v,
+        }
+    }
+}
+
+fn factor(f: BlendFactor, c: usize, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) -> f32 {
+    match f {
+        BlendFactor::Zero => 0.0,
+        BlendFactor::One => 1.0,
+        BlendFactor::SrcColor => s[c],
+        BlendFactor::InvSrcColor => 1.0 - s[c],
+        BlendFactor::SrcAlpha => s[3],
+        BlendFactor::InvSrcAlpha => 1.0 - s[3],
+        BlendFactor::DstColor => d[c],
+        BlendFactor::InvDstColor => 1.0 - d[c],
+        BlendFactor::DstAlpha => d[3],
+        BlendFactor::InvDstAlpha => 1.0 - d[3],
+        BlendFactor::SrcAlphaSat => {
+            if c == 3 {
+                1.0
+            } else {
+                s[3].min(1.0 - d[3])
+            }
+        }
+        BlendFactor::BlendFactor => k[c],
+        BlendFactor::InvBlendFactor => 1.0 - k[c],
+    }
+}
+
+/// Blends source `s` over destination `d` (floats, the target's decoded
+/// values) for a target of class `class`.
+pub fn blend(
+    state: &BlendState,
+    class: BlendClass,
+    s: [f32; 4],
+    d: [f32; 4],
+    k: [f32; 4],
+) -> [f32; 4] {
+    let s = s.map(|v| class.clamp(v));
+    let k = k.map(|v| class.clamp(v));
+    let mut out = [0f32; 4];
+    for c in 0..4 {
+        let (fs, fd, op) = if c == 3 {
+            (
+                state.src_alpha.for_alpha(),
+                state.dst_alpha.for_alpha(),
+                state.op_alpha,
+            )
+        } else {
+            (state.src, state.dst, state.op)
+        };
+        let a = s[c] * class.clamp(factor(fs, c, &s, &d, &k));
+        let b = d[c] * class.clamp(factor(fd, c, &s, &d, &k));
+        let v = match op {
+            BlendOp::Add => a + b,
+            BlendOp::Subtract => a - b,
+            BlendOp::RevSubtract => b - a,
+            BlendOp::Min => s[c].min(d[c]),
+            BlendOp::Max => s[c].max(d[c]),
+        };
+        out[c] = class.clamp(v);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{StencilFace, StencilOp};
+
+    fn blend_state(src: BlendFactor, dst: BlendFactor, op: BlendOp) -> BlendState {
+        BlendState {
+            enabled: true,
+            src,
+            dst,
+            op,
+            src_alpha: src,
+            dst_alpha: dst,
+            op_alpha: op,
+            write_mask: 0xF,
+        }
+    }
+
+    #[test]
+    fn blend_factors_and_ops_follow_direct3d() {
+        let s = [0.5, 0.25, 1.0, 0.5];
+        let d = [0.25, 0.5, 0.5, 0.75];
+        let k = [1.0; 4];
+        let r = blend(
+            &blend_state(
+                BlendFactor::SrcAlpha,
+                BlendFactor::InvSrcAlpha,
+                BlendOp::Add,
+            ),
+            BlendClass::Float,
+            s,
+            d,
+            k,
+        );
+        assert_eq!(r, [0.375, 0.375, 0.75, 0.625]);
+        // src_alpha_sat: min(As, 1 - Ad) = 0.25 for colour, 1 for alpha.
+        let r = blend(
+            &blend_state(BlendFactor::SrcAlphaSat, BlendFactor::Zero, BlendOp::Add),
+            BlendClass::Float,
+            s,
+            d,
+            k,
+        );
+        assert_eq!(r, [0.125, 0.0625, 0.25, 0.5]);
+        let r = blend(
+            &blend_state(BlendFactor::One, BlendFactor::One, BlendOp::RevSubtract),
+            BlendClass::Float,
+            s,
+            d,
+            k,
+        );
+        assert_eq!(r, [-0.25, 0.25, -0.5, 0.25]);
+        // UNORM clamps the result.
+        let r = blend(
+            &blend_state(BlendFactor::One, BlendFactor::One, BlendOp::Add),
+            BlendClass::Unorm,
+            s,
+            d,
+            k,
+        );
+        assert_eq!(r, [0.75, 0.75, 1.0, 1.0]);
+        let r = blend(
+            &blend_state(BlendFactor::Zero, BlendFactor::Zero, BlendOp::Min),
+            BlendClass::Float,
+            s,
+            d,
+            k,
+        );
+        assert_eq!(r, [0.25, 0.25, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn depth_formats_round_and_stencil_ops_respect_masks() {
+        assert_eq!(DepthFormat::D16.quantize(0.5), 32768);
+        assert_eq!(DepthFormat::D24S8.quantize(2.0), (1 << 24) - 1);
+        assert_eq!(DepthFormat::D32Float.quantize(0.3), 0.3f32.to_bits());
+        let mut t = DepthStencilTest {
+            format: DepthFormat::D24S8,
+            depth: DepthState {
+                enabled: true,
+                func: CompareFunc::Less,
+                write: true,
+            },
+            stencil: StencilState {
+                enabled: true,
+                reference: 0x5,
+                read_mask: 0xff,
+                write_mask: 0x0f,
+                front: StencilFace {
+                    func: CompareFunc::Equal,
+                    fail: StencilOp::Invert,
+                    depth_fail: StencilOp::Incr,
+                    pass: StencilOp::Replace,
+                },
+                back: StencilFace::default(),
+            },
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        let (mut d, mut s) = (DepthFormat::D24S8.quantize(1.0), 0xf0u8);
+        // Stencil fails (0x05 != 0xf0): invert under the write mask.
+        assert!(!t.test(0.5, true, &mut d, &mut s));
+        assert_eq!(s, 0xff);
+        s = 0x05;
+        assert!(t.test(0.5, true, &mut d, &mut s));
+        assert_eq!(d, DepthFormat::D24S8.quantize(0.5));
+        // Depth fails now (0.75 > 0.5): incr.
+        assert!(!t.test(0.75, true, &mut d, &mut s));
+        assert_eq!(s, 0x06);
+        t.depth.write = false;
+        s = 0x05;
+        assert!(t.test(0.25, true, &mut d, &mut s));
+        assert_eq!(d, DepthFormat::D24S8.quantize(0.5));
+    }
+}

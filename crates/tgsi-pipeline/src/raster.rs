@@ -1,0 +1,373 @@
+//! Coverage: which samples of which pixels a [`RasterPrim`] covers, with
+//! exact integer edge functions on the 1/256-pixel grid.
+//!
+//! * Triangles (oriented clockwise, area > 0): a sample is covered when
+//!   every edge function is > 0, or = 0 on a top or left edge (the
+//!   top-left rule: a top edge is horizontal with the triangle below it, a
+//!   left edge is not horizontal with the triangle to its right).
+//! * Points: the 1×1 square x0 ≤ x < x1, y0 ≤ y < y1 (the same rule).
+//! * Lines: Direct3D's aliased diamond-exit rule. The diamond of a pixel is
+//!   |dx| + |dy| < 1/2 around its centre plus its bottom-left and
+//!   bottom-right edges and bottom corner (and, for y-major lines, its
+//!   right corner); a pixel is drawn when the segment meets its diamond and
+//!   does not end inside it (so the last pixel is not drawn). A covered
+//!   line pixel covers all its samples.
+//! * Sample positions are Direct3D's standard ones (1/16-pixel grid).
+
+use super::setup::{RasterPrim, SUBPIXEL_BITS, Shape};
+use tgsi_exec::LANES;
+use tgsi_exec::fragment::lane_offset;
+
+const ONE: i64 = 1 << SUBPIXEL_BITS;
+const HALF: i64 = ONE / 2;
+
+/// Sample offsets from the pixel's top-left corner, in 1/256 pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SamplePattern {
+    pub offsets: Vec<[i64; 2]>,
+}
+
+impl SamplePattern {
+    pub fn new(samples: u32) -> SamplePattern {
+        let offsets = (0..samples)
+            .map(|i| {
+                let (x, y) =
+                    tgsi_exec::texture::exec::sample_position(samples, i).unwrap_or((0.5, 0.5));
+                [
+                    (x as f64 * ONE as f64).round() as i64,
+                    (y as f64 * ONE as f64).round() as i64,
+                ]
+            })
+            .collect();
+        SamplePattern { offsets }
+    }
+
+    /// Window position of sample `s` of pixel (x, y), in pixels.
+    pub fn position(&self, x: u32, y: u32, s: usize) -> (f64, f64) {
+        let o = self.offsets.get(s).copied().unwrap_or([HALF, HALF]);
+        (
+            x as f64 + o[0] as f64 / ONE as f64,
+            y as f64 + o[1] as f64 / ONE as f64,
+        )
+    }
+}
+
+/// `E_ab(p)` = (b − a) × (p − a): > 0 on the inside of a clockwise triangle.
+#[inline]
+pub fn edge(a: [i64; 2], b: [i64; 2], p: [i64; 2]) -> i64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// True when sample point `p` (1/256 units) is inside a triangle
+/// (clockwise, with its top-left edges).
+#[inline]
+pub fn triangle_covers(v: &[[i64; 2]; 3], top_left: &[bool; 3], p: [i64; 2]) -> bool {
+    (0..3).all(|i| {
+        let e = edge(v[i], v[(i + 1) % 3], p);
+        e > 0 || (e == 0 && top_left[i])
+    })
+}
+
+/// True when `p` is in the line-test diamond of the pixel centred on `c`.
+fn in_diamond(p: [f64; 2], c: [f64; 2], y_major: bool) -> bool {
+    let (u, v) = (p[0] - c[0], p[1] - c[1]);
+    let s = u.abs() + v.abs();
+    let h = HALF as f64;
+    if s < h - 1e-9 {
+        return true;
+    }
+    if s > h + 1e-9 {
+        return false;
+    }
+    // On the boundary: the bottom edges and bottom corner; the right corner for y-major lines.
+    v > 1e-9 || (y_major && v.abs() <= 1e-9 && u > 0.0)
+}
+
+/// The diamond-exit test of one pixel (centre `c`, 1/256 units).
+pub fn line_covers(p0: [i64; 2], p1: [i64; 2], c: [i64; 2]) -> bool {
+    let f = |p: [i64; 2]| [p[0] as f64, p[1] as f64];
+    let (a, b, c) = (f(p0), f(p1), f(c));
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let y_major = d[1].abs() > d[0].abs();
+    if in_diamond(b, c, y_major) {
+        return false;
+    }
+    // The part of the segment inside the closed diamond: |u| + |v| ≤ 1/2,
+    // four half-planes ±u ± v ≤ 1/2 over t in [0, 1].
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    let h = HALF as f64;
+    for (su, sv) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+        let start = su * (a[0] - c[0]) + sv * (a[1] - c[1]);
+        let slope = su * d[0] + sv * d[1];
+        if slope == 0.0 {
+            if start > h {
+                return false;
+            }
+        } else {
+            let t = (h - start) / slope;
+            if slope > 0.0 {
+                t1 = t1.min(t);
+            } else {
+                t0 = t0.max(t);
+            }
+        }
+    }
+    if t0 > t1 + 1e-12 {
+        return false;
+    }
+    let at = |t: f64| [a[0] + d[0] * t, a[1] + d[1] * t];
+    [(t0 + t1) * 0.5, t0, t1]
+        .iter()
+        .any(|&t| in_diamond(at(t), c, y_major))
+}
+
+impl RasterPrim {
+    /// The samples each lane of the 4x4 tile at (x0, y0) covers; pixels
+    /// outside `bbox` (which lies inside the raster rectangle) cover none.
+    pub fn tile_coverage(&self, x0: u32, y0: u32, pattern: &SamplePattern) -> [u32; LANES] {
+        let mut cov = [0u32; LANES];
+        let all = if pattern.offsets.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << pattern.offsets.len()) - 1
+        };
+        if let Shape::Triangle { v, top_left } = &self.shape {
+            self.triangle_tile(v, top_left, x0, y0, pattern, &mut cov);
+            return cov;
+        }
+        for (l, c) in cov.iter_mut().enumerate() {
+            let (dx, dy) = lane_offset(l);
+            let (px, py) = ((x0 + dx) as i64, (y0 + dy) as i64);
+            if px < self.bbox[0] || px > self.bbox[2] || py < self.bbox[1] || py > self.bbox[3] {
+                continue;
+            }
+            let (bx, by) = (px * ONE, py * ONE);
+            match &self.shape {
+                // stepped edge functions above
+                Shape::Triangle { .. } => {}
+                Shape::Point { x0, y0, x1, y1 } => {
+                    for (s, o) in pattern.offsets.iter().enumerate() {
+                        let (sx, sy) = (bx + o[0], by + o[1]);
+                        if *x0 <= sx && sx < *x1 && *y0 <= sy && sy < *y1 {
+                            *c |= 1 << s;
+                        }
+                    }
+                }
+                Shape::Line { p0, p1 } => {
+                    if line_covers(*p0, *p1, [bx + HALF, by + HALF]) {
+                        *c = all;
+                    }
+                }
+            }
+        }
+        cov
+    }
+}
+
+impl RasterPrim {
+    /// [`Self::tile_coverage`] of a triangle: each edge function at the
+    /// tile's first sample point, then stepped exactly (integers) to every
+    /// lane: E(p + (dx, dy)) = E(p) − ey·dx + ex·dy for the edge (ex, ey).
+    fn triangle_tile(
+        &self,
+        v: &[[i64; 2]; 3],
+        top_left: &[bool; 3],
+        x0: u32,
+        y0: u32,
+        pattern: &SamplePattern,
+        cov: &mut [u32; LANES],
+    ) {
+        const OFFSETS: [(i64, i64); LANES] = {
+            let mut o = [(0, 0); LANES];
+            let mut l = 0;
+            while l < LANES {
+                let q = l / 4;
+                o[l] = (
+                    ((q & 1) * 2 + (l & 1)) as i64,
+                    ((q >> 1) * 2 + ((l >> 1) & 1)) as i64,
+                );
+                l += 1;
+            }
+            o
+        };
+        let mut inside = [false; LANES];
+        for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+            let (px, py) = (x0 as i64 + dx, y0 as i64 + dy);
+            inside[l] = px >= self.bbox[0]
+                && px <= self.bbox[2]
+                && py >= self.bbox[1]
+                && py <= self.bbox[3];
+        }
+        let edges: [([i64; 2], i64, i64, bool); 3] = std::array::from_fn(|i| {
+            let (a, b) = (v[i], v[(i + 1) % 3]);
+            (a, b[0] - a[0], b[1] - a[1], top_left[i])
+        });
+        for (s, o) in pattern.offsets.iter().enumerate() {
+            let p = [x0 as i64 * ONE + o[0], y0 as i64 * ONE + o[1]];
+            let mut hit = [true; LANES];
+            for &(a, ex, ey, tl) in &edges {
+                let e0 = edge(a, [a[0] + ex, a[1] + ey], p);
+                let (sx, sy) = (-ey * ONE, ex * ONE);
+                for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                    let e = e0 + sx * dx + sy * dy;
+                    hit[l] &= e > 0 || (e == 0 && tl);
+                }
+            }
+            for l in 0..LANES {
+                if inside[l] && hit[l] {
+                    cov[l] |= 1 << s;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn px(x: i64, y: i64) -> [i64; 2] {
+        [x * ONE + HALF, y * ONE + HALF]
+    }
+
+    #[test]
+    fn shared_diagonal_pixels_belong_to_exactly_one_triangle() {
+        // The square (0,0)-(4,4) split along its diagonal, both clockwise.
+        let s = |x: i64, y: i64| [x * ONE, y * ONE];
+        let tl = |v: &[[i64; 2]; 3]| {
+            let mut t = [false; 3];
+            for i in 0..3 {
+                let (p, q) = (v[i], v[(i + 1) % 3]);
+                t[i] = (q[1] == p[1] && q[0] > p[0]) || q[1] < p[1];
+            }
+            t
+        };
+        let upper = [s(0, 0), s(4, 0), s(4, 4)];
+        let lower = [s(0, 0), s(4, 4), s(0, 4)];
+        assert!(edge(upper[0], upper[1], upper[2]) > 0);
+        assert!(edge(lower[0], lower[1], lower[2]) > 0);
+        // A triangle through pixel centres: (0.5,0.5)-(3.5,0.5)-(3.5,3.5) etc.
+        let c = |x: i64, y: i64| [x * ONE + HALF, y * ONE + HALF];
+        let a = [c(0, 0), c(3, 0), c(3, 3)];
+        let b = [c(0, 0), c(3, 3), c(0, 3)];
+        for y in 0..5 {
+            for x in 0..5 {
+                let p = px(x, y);
+                let n = [upper, lower]
+                    .iter()
+                    .filter(|t| triangle_covers(t, &tl(t), p))
+                    .count();
+                assert_eq!(n, usize::from(x < 4 && y < 4), "square pixel ({x}, {y})");
+                let m = [a, b]
+                    .iter()
+                    .filter(|t| triangle_covers(t, &tl(t), p))
+                    .count();
+                assert!(m <= 1, "pixel ({x}, {y}) drawn twice");
+            }
+        }
+        // The top edge (0.5,0.5)-(3.5,0.5) of `a` is a top edge: its
+        // centres are in; the right edge x = 3.5 is not a left edge.
+        assert!(triangle_covers(&a, &tl(&a), px(1, 0)));
+        assert!(!triangle_covers(&a, &tl(&a), px(3, 1)));
+        // The left edge x = 0.5 of `b` is in; its bottom edge y = 3.5 is out.
+        assert!(triangle_covers(&b, &tl(&b), px(0, 2)));
+        assert!(!triangle_covers(&b, &tl(&b), px(1, 3)));
+    }
+
+    /// The stepped edge functions of a tile give what `triangle_covers`
+    /// gives at every lane and sample: random small and large triangles of
+    /// both orientations' top-left edges, 1 and 4 samples, tiles around them.
+    #[test]
+    fn stepped_tile_coverage_matches_per_sample_tests() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: i64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as i64
+        };
+        let mut covered = 0;
+        for round in 0..400 {
+            let span = if round % 2 == 0 { 6 * ONE } else { 40 * ONE };
+            let mut v = [[0i64; 2]; 3];
+            for p in v.iter_mut() {
+                *p = [next(span) + 3 * ONE, next(span) + 3 * ONE];
+                if round % 5 == 0 {
+                    // on the pixel grid: edges through sample points
+                    *p = [p[0] & !(ONE - 1), p[1] & !(HALF - 1)];
+                }
+            }
+            if edge(v[0], v[1], v[2]) == 0 {
+                continue;
+            }
+            if edge(v[0], v[1], v[2]) < 0 {
+                v.swap(1, 2);
+            }
+            let mut top_left = [false; 3];
+            for i in 0..3 {
+                let (p, q) = (v[i], v[(i + 1) % 3]);
+                top_left[i] = (q[1] == p[1] && q[0] > p[0]) || q[1] < p[1];
+            }
+            let lo = |c: i64| (c - HALF).div_euclid(ONE);
+            let bbox = [
+                lo(v.iter().map(|p| p[0]).min().unwrap()),
+                lo(v.iter().map(|p| p[1]).min().unwrap()),
+                lo(v.iter().map(|p| p[0]).max().unwrap()) + 1,
+                lo(v.iter().map(|p| p[1]).max().unwrap()) + 1,
+            ];
+            let prim = RasterPrim {
+                shape: Shape::Triangle { v, top_left },
+                bbox,
+                front: true,
+                verts: [0, 1, 2],
+                count: 3,
+                id: 0,
+                depth: [0.0; 3],
+                inv_w: [0.0; 3],
+                persp: [[0.0; 3]; 3],
+                linear: [[0.0; 3]; 3],
+            };
+            let pattern = SamplePattern::new(if round % 3 == 0 { 4 } else { 1 });
+            for ty in 0..12u32 {
+                for tx in 0..12u32 {
+                    let (x0, y0) = (tx * 4, ty * 4);
+                    let cov = prim.tile_coverage(x0, y0, &pattern);
+                    for (l, c) in cov.iter().enumerate() {
+                        let (dx, dy) = lane_offset(l);
+                        let (px, py) = ((x0 + dx) as i64, (y0 + dy) as i64);
+                        let inside =
+                            px >= bbox[0] && px <= bbox[2] && py >= bbox[1] && py <= bbox[3];
+                        let mut want = 0u32;
+                        for (s, o) in pattern.offsets.iter().enumerate() {
+                            let p = [px * ONE + o[0], py * ONE + o[1]];
+                            if inside && triangle_covers(&v, &top_left, p) {
+                                want |= 1 << s;
+                            }
+                        }
+                        assert_eq!(*c, want, "triangle {v:?}, pixel ({px}, {py})");
+                        covered += want.count_ones();
+                    }
+                }
+            }
+        }
+        assert!(covered > 10_000, "{covered}");
+    }
+
+    #[test]
+    fn lines_exit_diamonds_and_skip_their_last_pixel() {
+        // Horizontal, centre to centre: pixels 0..3 drawn, not 4.
+        let (a, b) = (px(0, 0), px(4, 0));
+        let drawn: Vec<i64> = (0..6).filter(|&x| line_covers(a, b, px(x, 0))).collect();
+        assert_eq!(drawn, vec![0, 1, 2, 3]);
+        // Backwards: pixels 4..1 drawn, not 0.
+        let drawn: Vec<i64> = (0..6).filter(|&x| line_covers(b, a, px(x, 0))).collect();
+        assert_eq!(drawn, vec![1, 2, 3, 4]);
+        // A diagonal from corner (0,0) to corner (3,3) passes through the
+        // centres; each diamond it crosses is exited: pixels 0, 1, 2.
+        let (a, b) = ([0, 0], [3 * ONE, 3 * ONE]);
+        for k in 0..4 {
+            assert_eq!(line_covers(a, b, px(k, k)), k < 3, "pixel {k}");
+            assert!(!line_covers(a, b, px(k + 1, k)));
+        }
+    }
+}

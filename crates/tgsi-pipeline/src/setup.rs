@@ -1,0 +1,709 @@
+//! From assembled primitives to what the rasterizer walks: cull distances,
+//! clipping in homogeneous space, perspective division, the viewport,
+//! snapping to the 1/256-pixel grid, facing and culling, and the screen
+//! planes the fragment inputs are interpolated from ([`RasterPrim`]).
+//!
+//! Rules:
+//! * Clip volume 0 ≤ z ≤ w and every clip distance ≥ 0 (NaN is outside),
+//!   clipped exactly (Sutherland–Hodgman on polygons, parametric on lines;
+//!   new vertices carry their barycentric weights of the original
+//!   vertices). x and y are clipped against a guard band of ±32 w only, so
+//!   that edges keep their exact snapped positions; the viewport
+//!   rectangle bounds the pixels instead (a pixel is inside when its
+//!   centre is). A point is dropped when its vertex is outside.
+//! * A primitive whose vertices all have a negative value in one cull
+//!   distance is dropped.
+//! * Window x = X + (x/w + 1) W/2, y = Y + (1 − y/w) H/2, snapped to
+//!   1/256 pixel (round half to even); depth = MIN + z/w (MAX − MIN).
+//! * Interpolation: with σ the screen barycentrics of the (clipped,
+//!   snapped) primitive, b its vertices' weights of the original vertices,
+//!   1/w = Σ σ_j / w_j; a perspective input is Σ_k A_k Q_k / (1/w) with
+//!   Q_k = Σ_j σ_j b_jk / w_j; a linear (noperspective) input is
+//!   Σ_k A_k S_k with S_k = Σ_j σ_j b_jk w_k / w_j; a flat input is the
+//!   leading (first) vertex's words.
+
+#![allow(clippy::needless_range_loop)] // planes of several arrays in lockstep
+
+use super::input::{PrimitiveKind, VertexStream};
+use super::state::{CullMode, FrontFace, RenderState, Viewport};
+use tgsi_exec::{InputSource, Program};
+use tgsi_ir::enums::{InterpMode, SemanticName};
+
+/// Sub-pixel bits of the snapped grid.
+pub const SUBPIXEL_BITS: u32 = 8;
+const ONE: f64 = (1 << SUBPIXEL_BITS) as f64;
+/// The guard band: x and y are clipped at ±GUARD × w.
+pub const GUARD: f64 = 32.0;
+/// Most clip and cull distances.
+pub const MAX_DISTANCES: usize = 8;
+
+/// Where the last stage before the rasterizer keeps what the rasterizer reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OutputLayout {
+    /// The OUT register of POSITION.
+    pub position: Option<usize>,
+    /// (OUT register, component) of each clip distance.
+    pub clip: Vec<(usize, usize)>,
+    /// (OUT register, component) of each cull distance.
+    pub cull: Vec<(usize, usize)>,
+    /// Every output with a semantic: (OUT register, name, index).
+    pub semantics: Vec<(usize, SemanticName, u32)>,
+}
+
+impl OutputLayout {
+    /// The layout of a vertex (or geometry / tess-eval) program: CLIPDIST
+    /// components in order are clip distances, the first
+    /// NUM_CLIPDIST_ENABLED of them (all, without the property), then
+    /// NUM_CULLDIST_ENABLED cull distances.
+    pub fn of(program: &Program) -> OutputLayout {
+        let mut semantics: Vec<(usize, SemanticName, u32)> = program
+            .outputs()
+            .into_iter()
+            .map(|(r, s, i)| (r as usize, s, i))
+            .collect();
+        semantics.sort_by_key(|s| (s.1 != SemanticName::ClipDist, s.2));
+        let position = semantics
+            .iter()
+            .find(|s| s.1 == SemanticName::Position)
+            .map(|s| s.0);
+        let mut distances = Vec::new();
+        for (reg, name, _) in &semantics {
+            if *name == SemanticName::ClipDist {
+                for c in 0..4 {
+                    distances.push((*reg, c));
+                }
+            }
+        }
+        distances.truncate(MAX_DISTANCES);
+        let (clip_n, cull_n) = program.distance_counts();
+        let clip_n = clip_n.map_or(
+            distances.len().saturating_sub(cull_n.unwrap_or(0) as usize),
+            |n| n as usize,
+        );
+        let clip_n = clip_n.min(distances.len());
+        let cull_n = (cull_n.unwrap_or(0) as usize).min(distances.len() - clip_n);
+        OutputLayout {
+            position,
+            clip: distances[..clip_n].to_vec(),
+            cull: distances[clip_n..clip_n + cull_n].to_vec(),
+            semantics,
+        }
+    }
+}
+
+/// How one fragment input is fed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFeed {
+    Zero,
+    /// Window position (POSITION).
+    Position,
+    Face,
+    /// PRIMID: the primitive's id in all four channels.
+    PrimitiveId,
+    /// An output register of the vertices, interpolated so.
+    Vertex {
+        reg: usize,
+        mode: Interpolation,
+    },
+}
+
+/// Interpolation of a fed input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    Perspective,
+    Linear,
+    Flat,
+}
+
+/// Which vertex output feeds each fragment input, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Linkage {
+    /// By the fragment shader's IN register.
+    pub inputs: Vec<InputFeed>,
+    /// SV_Position's w is the clip w (Direct3D) rather than 1/w (TGSI).
+    pub clip_w: bool,
+}
+
+impl Linkage {
+    /// Links by semantic name and index (what TGSI does): an input
+    /// declared without a mode is flat, except COLOR (perspective).
+    pub fn by_semantics(layout: &OutputLayout, fs: &Program) -> Linkage {
+        let mut inputs = vec![
+            InputFeed::Zero;
+            fs.fragment_inputs()
+                .iter()
+                .map(|f| f.index as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
+        for fi in fs.fragment_inputs() {
+            let feed = match fi.semantic {
+                None => InputFeed::Zero,
+                Some((SemanticName::Position, _)) => InputFeed::Position,
+                Some((SemanticName::Face, _)) => InputFeed::Face,
+                Some((SemanticName::PrimId, _)) => InputFeed::PrimitiveId,
+                Some((name, index)) => {
+                    let mode = if !fi.mode_declared {
+                        if name == SemanticName::Color {
+                            Interpolation::Perspective
+                        } else {
+                            Interpolation::Flat
+                        }
+                    } else {
+                        match fi.mode {
+                            InterpMode::Constant => Interpolation::Flat,
+                            InterpMode::Linear => Interpolation::Linear,
+                            _ => Interpolation::Perspective,
+                        }
+                    };
+                    layout
+                        .semantics
+                        .iter()
+                        .find(|s| s.1 == name && s.2 == index)
+                        .map_or(InputFeed::Zero, |s| InputFeed::Vertex { reg: s.0, mode })
+                }
+            };
+            inputs[fi.index as usize] = feed;
+        }
+        Linkage {
+            inputs,
+            clip_w: fs.is_direct3d(),
+        }
+    }
+}
+
+/// A screen plane `p[0] + p[1] x + p[2] y`.
+pub type Plane = [f64; 3];
+
+fn plane_add(acc: &mut Plane, p: &Plane, k: f64) {
+    for i in 0..3 {
+        acc[i] += p[i] * k;
+    }
+}
+
+/// What the rasterizer covers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// Vertices on the 1/256 grid, area > 0 (clockwise on screen); per
+    /// edge (v\[i\] → v\[i+1\]) whether it is a top or left edge.
+    Triangle {
+        v: [[i64; 2]; 3],
+        top_left: [bool; 3],
+    },
+    /// The 1×1 square: x0 ≤ x < x1, y0 ≤ y < y1 (1/256 units).
+    Point { x0: i64, y0: i64, x1: i64, y1: i64 },
+    /// A line from p0 to p1 (1/256 units).
+    Line { p0: [i64; 2], p1: [i64; 2] },
+}
+
+/// One primitive ready for rasterization.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RasterPrim {
+    pub shape: Shape,
+    /// Pixels that may be covered: x0..=x1, y0..=y1 (inside the raster rectangle).
+    pub bbox: [i64; 4],
+    pub front: bool,
+    /// The original vertices (stream numbers) and how many.
+    pub verts: [u32; 3],
+    pub count: u8,
+    pub id: u32,
+    /// Depth (after the viewport) and 1/w planes.
+    pub depth: Plane,
+    pub inv_w: Plane,
+    /// Q_k and S_k planes of the original vertices (see the module docs).
+    pub persp: [Plane; 3],
+    pub linear: [Plane; 3],
+}
+
+/// The pixel rectangle a draw may touch: target ∩ viewport ∩ scissor, as
+/// x0..x1, y0..y1 (exclusive ends).
+pub fn raster_rect(state: &RenderState, width: u32, height: u32) -> [i64; 4] {
+    let vp = viewport_of(state, width, height);
+    let lo = |v: f32| (v as f64 - 0.5).ceil() as i64;
+    let mut r = [
+        lo(vp.x).max(0),
+        lo(vp.y).max(0),
+        lo(vp.x + vp.width).min(width as i64),
+        lo(vp.y + vp.height).min(height as i64),
+    ];
+    if let Some(s) = state.scissor {
+        r[0] = r[0].max(s.x);
+        r[1] = r[1].max(s.y);
+        r[2] = r[2].min(s.x.saturating_add(s.width));
+        r[3] = r[3].min(s.y.saturating_add(s.height));
+    }
+    r
+}
+
+pub fn viewport_of(state: &RenderState, width: u32, height: u32) -> Viewport {
+    state.viewport.unwrap_or(Viewport::full(width, height))
+}
+
+/// A vertex during clipping.
+#[derive(Clone, Copy, Debug)]
+struct ClipVertex {
+    pos: [f64; 4],
+    bary: [f64; 3],
+    dist: [f64; MAX_DISTANCES],
+}
+
+impl ClipVertex {
+    fn lerp(&self, o: &ClipVertex, t: f64) -> ClipVertex {
+        let mut r = *self;
+        for i in 0..4 {
+            r.pos[i] = self.pos[i] + (o.pos[i] - self.pos[i]) * t;
+        }
+        for i in 0..3 {
+            r.bary[i] = self.bary[i] + (o.bary[i] - self.bary[i]) * t;
+        }
+        for i in 0..MAX_DISTANCES {
+            r.dist[i] = self.dist[i] + (o.dist[i] - self.dist[i]) * t;
+        }
+        r
+    }
+}
+
+/// The clip planes: the view volume's z planes, the guard band and the
+/// clip distances; `plane(v, k)` ≥ 0 inside.
+fn plane_value(v: &ClipVertex, k: usize) -> f64 {
+    let [x, y, z, w] = v.pos;
+    match k {
+        0 => z,
+        1 => w - z,
+        2 => x + GUARD * w,
+        3 => GUARD * w - x,
+        4 => y + GUARD * w,
+        5 => GUARD * w - y,
+        k => v.dist[k - 6],
+    }
+}
+
+fn inside(d: f64) -> bool {
+    d >= 0.0
+}
+
+/// Clips a convex polygon (in place through two buffers).
+fn clip_polygon(poly: &mut Vec<ClipVertex>, tmp: &mut Vec<ClipVertex>, planes: usize) {
+    for k in 0..planes {
+        if poly.is_empty() {
+            return;
+        }
+        if poly.iter().all(|v| inside(plane_value(v, k))) {
+            continue;
+        }
+        tmp.clear();
+        for i in 0..poly.len() {
+            let a = poly[i];
+            let b = poly[(i + 1) % poly.len()];
+            let (da, db) = (plane_value(&a, k), plane_value(&b, k));
+            if inside(da) {
+                tmp.push(a);
+            }
+            if inside(da) != inside(db) && !da.is_nan() && !db.is_nan() {
+                // Always interpolate from the inside vertex, so both
+                // polygons sharing an edge get the same point.
+                let (p, q, dp, dq) = if inside(da) {
+                    (a, b, da, db)
+                } else {
+                    (b, a, db, da)
+                };
+                tmp.push(p.lerp(&q, dp / (dp - dq)));
+            }
+        }
+        std::mem::swap(poly, tmp);
+    }
+}
+
+/// Reused buffers of the polygon clipper.
+#[derive(Default)]
+pub struct ClipScratch {
+    poly: Vec<ClipVertex>,
+    tmp: Vec<ClipVertex>,
+}
+
+/// Per-draw constants of setup.
+pub struct Setup<'a> {
+    pub stream: &'a VertexStream,
+    pub layout: &'a OutputLayout,
+    pub state: &'a RenderState,
+    pub viewport: Viewport,
+    pub rect: [i64; 4],
+}
+
+impl Setup<'_> {
+    fn position(&self, v: u32) -> [f64; 4] {
+        let Some(r) = self.layout.position else {
+            return [0.0; 4];
+        };
+        self.stream
+            .vertex(v)
+            .get(r)
+            .map_or([0.0; 4], |p| p.map(|w| f32::from_bits(w) as f64))
+    }
+
+    fn distance(&self, v: u32, (r, c): (usize, usize)) -> f64 {
+        self.stream
+            .vertex(v)
+            .get(r)
+            .map_or(0.0, |p| f32::from_bits(p[c]) as f64)
+    }
+
+    fn to_window(&self, p: &[f64; 4]) -> ([i64; 2], f64) {
+        let vp = &self.viewport;
+        let (x, y, z) = (p[0] / p[3], p[1] / p[3], p[2] / p[3]);
+        let wx = vp.x as f64 + (x + 1.0) * vp.width as f64 * 0.5;
+        let wy = vp.y as f64 + (1.0 - y) * vp.height as f64 * 0.5;
+        let depth = vp.min_depth as f64 + z * (vp.max_depth as f64 - vp.min_depth as f64);
+        (
+            [
+                (wx * ONE).round_ties_even() as i64,
+                (wy * ONE).round_ties_even() as i64,
+            ],
+            depth,
+        )
+    }
+
+    /// Appends the rasterizable pieces of primitive `index` to `out`.
+    pub fn primitive(&self, index: usize, scratch: &mut ClipScratch, out: &mut Vec<RasterPrim>) {
+        let Some(p) = self.stream.primitives.get(index) else {
+            return;
+        };
+        let verts = self.stream.primitive_vertices(p);
+        let n = match p.kind {
+            PrimitiveKind::Point => 1,
+            PrimitiveKind::Line => 2,
+            PrimitiveKind::Triangle => 3,
+            // Stages that consume these have run before setup.
+            _ => return,
+        };
+        if verts.len() < n {
+            return;
+        }
+        let mut vs = [0u32; 3];
+        vs[..n].copy_from_slice(&verts[..n]);
+        // Cull distances.
+        for &cd in &self.layout.cull {
+            if vs[..n].iter().all(|&v| self.distance(v, cd) < 0.0) {
+                return;
+            }
+        }
+        let mut cv = [ClipVertex {
+            pos: [0.0; 4],
+            bary: [0.0; 3],
+            dist: [0.0; MAX_DISTANCES],
+        }; 3];
+        for k in 0..n {
+            cv[k].pos = self.position(vs[k]);
+            cv[k].bary[k] = 1.0;
+            for (i, &cd) in self.layout.clip.iter().enumerate() {
+                cv[k].dist[i] = self.distance(vs[k], cd);
+            }
+        }
+        let planes = 6 + self.layout.clip.len();
+        let orig_w = [cv[0].pos[3], cv[1].pos[3], cv[2].pos[3]];
+        match n {
+            1 => {
+                if (0..planes).all(|k| inside(plane_value(&cv[0], k))) && cv[0].pos[3] > 0.0 {
+                    self.emit(&[cv[0]], vs, n, p.id, orig_w, out);
+                }
+            }
+            2 => {
+                let (mut t0, mut t1) = (0.0f64, 1.0f64);
+                for k in 0..planes {
+                    let (d0, d1) = (plane_value(&cv[0], k), plane_value(&cv[1], k));
+                    match (inside(d0), inside(d1)) {
+                        (true, true) => {}
+                        (false, false) => return,
+                        (true, false) => t1 = t1.min(d0 / (d0 - d1)),
+                        (false, true) => t0 = t0.max(d0 / (d0 - d1)),
+                    }
+                }
+                if t0 > t1 {
+                    return;
+                }
+                let a = if t0 > 0.0 {
+                    cv[0].lerp(&cv[1], t0)
+                } else {
+                    cv[0]
+                };
+                let b = if t1 < 1.0 {
+                    cv[0].lerp(&cv[1], t1)
+                } else {
+                    cv[1]
+                };
+                if a.pos[3] > 0.0 && b.pos[3] > 0.0 {
+                    self.emit(&[a, b], vs, n, p.id, orig_w, out);
+                }
+            }
+            _ => {
+                let all_in = (0..planes).all(|k| cv.iter().all(|v| inside(plane_value(v, k))));
+                if all_in {
+                    if cv.iter().all(|v| v.pos[3] > 0.0) {
+                        self.emit(&cv, vs, n, p.id, orig_w, out);
+                    }
+                    return;
+                }
+                let ClipScratch { poly, tmp } = scratch;
+                poly.clear();
+                poly.extend_from_slice(&cv);
+                clip_polygon(poly, tmp, planes);
+                if poly.len() < 3 || poly.iter().any(|v| v.pos[3].is_nan() || v.pos[3] <= 0.0) {
+                    return;
+                }
+                for i in 1..poly.len() - 1 {
+                    self.emit(&[poly[0], poly[i], poly[i + 1]], vs, n, p.id, orig_w, out);
+                }
+            }
+        }
+    }
+
+    /// Projects, snaps and sets up one clipped point, line or triangle.
+    fn emit(
+        &self,
+        cv: &[ClipVertex],
+        verts: [u32; 3],
+        count: usize,
+        id: u32,
+        orig_w: [f64; 3],
+        out: &mut Vec<RasterPrim>,
+    ) {
+        let m = cv.len();
+        let mut win = [[0i64; 2]; 3];
+        let mut depth = [0f64; 3];
+        for j in 0..m {
+            (win[j], depth[j]) = self.to_window(&cv[j].pos);
+        }
+        let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
+        // Screen barycentric planes σ_j of the snapped primitive.
+        let mut sigma = [[0.0f64; 3]; 3];
+        let mut front = true;
+        let shape;
+        let half = (ONE / 2.0) as i64;
+        let (bx0, by0, bx1, by1);
+        match m {
+            1 => {
+                sigma[0] = [1.0, 0.0, 0.0];
+                let [x, y] = win[0];
+                shape = Shape::Point {
+                    x0: x - half,
+                    y0: y - half,
+                    x1: x + half,
+                    y1: y + half,
+                };
+                (bx0, by0, bx1, by1) = (x - half, y - half, x + half, y + half);
+            }
+            2 => {
+                let (p0, p1) = (f(win[0]), f(win[1]));
+                let d = [p1[0] - p0[0], p1[1] - p0[1]];
+                let len2 = d[0] * d[0] + d[1] * d[1];
+                if len2 == 0.0 {
+                    return;
+                }
+                let t = [
+                    -(p0[0] * d[0] + p0[1] * d[1]) / len2,
+                    d[0] / len2,
+                    d[1] / len2,
+                ];
+                sigma[1] = t;
+                sigma[0] = [1.0 - t[0], -t[1], -t[2]];
+                shape = Shape::Line {
+                    p0: win[0],
+                    p1: win[1],
+                };
+                bx0 = win[0][0].min(win[1][0]) - half;
+                by0 = win[0][1].min(win[1][1]) - half;
+                bx1 = win[0][0].max(win[1][0]) + half;
+                by1 = win[0][1].max(win[1][1]) + half;
+            }
+            _ => {
+                let [a, b, c] = win;
+                let area = (b[0] - a[0]) as i128 * (c[1] - a[1]) as i128
+                    - (b[1] - a[1]) as i128 * (c[0] - a[0]) as i128;
+                if area == 0 {
+                    return;
+                }
+                let clockwise = area > 0;
+                front = clockwise == (self.state.front == FrontFace::Clockwise);
+                match self.state.cull {
+                    CullMode::Front if front => return,
+                    CullMode::Back if !front => return,
+                    _ => {}
+                }
+                // Edge planes: σ_j = E(opposite edge)(p) / area.
+                let pf = [f(a), f(b), f(c)];
+                let area_f = area as f64 / (ONE * ONE);
+                for j in 0..3 {
+                    let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
+                    // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
+                    let (ex, ey) = (v[0] - u[0], v[1] - u[1]);
+                    sigma[j] = [(-ex * u[1] + ey * u[0]) / area_f, -ey / area_f, ex / area_f];
+                }
+                // Orient clockwise (area > 0) for the edge tests.
+                let v = if clockwise { [a, b, c] } else { [a, c, b] };
+                let mut top_left = [false; 3];
+                for i in 0..3 {
+                    let (p, q) = (v[i], v[(i + 1) % 3]);
+                    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                    top_left[i] = (dy == 0 && dx > 0) || dy < 0;
+                }
+                shape = Shape::Triangle { v, top_left };
+                bx0 = a[0].min(b[0]).min(c[0]);
+                by0 = a[1].min(b[1]).min(c[1]);
+                bx1 = a[0].max(b[0]).max(c[0]);
+                by1 = a[1].max(b[1]).max(c[1]);
+            }
+        }
+        // Pixels whose centre may be covered.
+        let lo = |v: i64| (v - half).div_euclid(ONE as i64);
+        let hi = |v: i64| (v - half).div_euclid(ONE as i64) + 1;
+        let r = &self.rect;
+        let bbox = [
+            lo(bx0).max(r[0]),
+            lo(by0).max(r[1]),
+            hi(bx1).min(r[2] - 1),
+            hi(by1).min(r[3] - 1),
+        ];
+        if bbox[0] > bbox[2] || bbox[1] > bbox[3] {
+            return;
+        }
+        let mut prim = RasterPrim {
+            shape,
+            bbox,
+            front,
+            verts,
+            count: count as u8,
+            id,
+            depth: [0.0; 3],
+            inv_w: [0.0; 3],
+            persp: [[0.0; 3]; 3],
+            linear: [[0.0; 3]; 3],
+        };
+        for j in 0..m {
+            let w = cv[j].pos[3];
+            plane_add(&mut prim.depth, &sigma[j], depth[j]);
+            plane_add(&mut prim.inv_w, &sigma[j], 1.0 / w);
+            for k in 0..count {
+                let b = cv[j].bary[k];
+                if b != 0.0 {
+                    plane_add(&mut prim.persp[k], &sigma[j], b / w);
+                    plane_add(&mut prim.linear[k], &sigma[j], b * orig_w[k] / w);
+                }
+            }
+        }
+        out.push(prim);
+    }
+}
+
+impl RasterPrim {
+    /// The fragment inputs of this primitive into `inputs` (by IN register).
+    pub fn fill_inputs(
+        &self,
+        stream: &VertexStream,
+        linkage: &Linkage,
+        inputs: &mut [InputSource],
+    ) -> InputSource {
+        let value = |v: u32, reg: usize| -> [u32; 4] {
+            stream.vertex(v).get(reg).copied().unwrap_or([0; 4])
+        };
+        let n = self.count as usize;
+        for (slot, feed) in inputs.iter_mut().zip(&linkage.inputs) {
+            *slot = match *feed {
+                InputFeed::Zero => InputSource::Zero,
+                InputFeed::Position => self.position(linkage),
+                InputFeed::Face => InputSource::Face(if self.front { 1.0 } else { -1.0 }),
+                InputFeed::PrimitiveId => InputSource::Flat([self.id; 4]),
+                InputFeed::Vertex { reg, mode } => match mode {
+                    Interpolation::Flat => InputSource::Flat(value(self.verts[0], reg)),
+                    Interpolation::Linear | Interpolation::Perspective => {
+                        let basis = if mode == Interpolation::Linear {
+                            &self.linear
+                        } else {
+                            &self.persp
+                        };
+                        let mut plane = [[0.0f64; 3]; 4];
+                        for k in 0..n {
+                            let a = value(self.verts[k], reg);
+                            for c in 0..4 {
+                                plane_add(&mut plane[c], &basis[k], f32::from_bits(a[c]) as f64);
+                            }
+                        }
+                        if mode == Interpolation::Linear {
+                            InputSource::Linear(plane)
+                        } else {
+                            InputSource::Perspective {
+                                plane,
+                                inv_w: self.inv_w,
+                            }
+                        }
+                    }
+                },
+            };
+        }
+        for slot in inputs.iter_mut().skip(linkage.inputs.len()) {
+            *slot = InputSource::Zero;
+        }
+        self.position(linkage)
+    }
+
+    /// The POSITION input of this primitive.
+    pub fn position(&self, linkage: &Linkage) -> InputSource {
+        InputSource::Window {
+            z: self.depth,
+            inv_w: self.inv_w,
+            clip_w: linkage.clip_w,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vtx(x: f64, y: f64, z: f64, w: f64) -> ClipVertex {
+        ClipVertex {
+            pos: [x, y, z, w],
+            bary: [0.0; 3],
+            dist: [0.0; MAX_DISTANCES],
+        }
+    }
+
+    #[test]
+    fn clipping_at_z_zero_keeps_the_inside_part() {
+        // A triangle crossing z = 0: one vertex at z = -1 (outside).
+        let mut poly = vec![
+            vtx(0.0, 0.0, -1.0, 1.0),
+            vtx(1.0, 0.0, 1.0, 1.0),
+            vtx(0.0, 1.0, 1.0, 1.0),
+        ];
+        let mut tmp = Vec::new();
+        clip_polygon(&mut poly, &mut tmp, 6);
+        assert_eq!(poly.len(), 4);
+        assert!(poly.iter().all(|v| v.pos[2] >= 0.0));
+        // The new vertices sit at z = 0, halfway along the cut edges.
+        let at_zero: Vec<_> = poly.iter().filter(|v| v.pos[2] == 0.0).collect();
+        assert_eq!(at_zero.len(), 2);
+        assert!(at_zero.iter().any(|v| v.pos[0] == 0.5 && v.pos[1] == 0.0));
+        // Entirely behind the eye (w < 0 with z = w): nothing survives.
+        let mut behind = vec![
+            vtx(0.0, 0.0, -1.0, -1.0),
+            vtx(1.0, 0.0, -1.0, -1.0),
+            vtx(0.0, 1.0, -1.0, -1.0),
+        ];
+        clip_polygon(&mut behind, &mut tmp, 6);
+        assert!(behind.is_empty());
+    }
+
+    #[test]
+    fn clip_distances_cut_where_the_distance_is_zero() {
+        let mut a = vtx(0.0, 0.0, 0.5, 1.0);
+        a.dist[0] = -1.0;
+        let mut b = vtx(1.0, 0.0, 0.5, 1.0);
+        b.dist[0] = 3.0;
+        let mut poly = vec![a, b, b];
+        let mut tmp = Vec::new();
+        clip_polygon(&mut poly, &mut tmp, 7);
+        let xs: Vec<f64> = poly.iter().map(|v| v.pos[0]).collect();
+        assert!(xs.contains(&0.25), "{xs:?}");
+        assert!(!xs.contains(&0.0));
+    }
+}

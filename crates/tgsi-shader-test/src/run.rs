@@ -1,0 +1,1412 @@
+//! Running a parsed [`TestFile`]: shaders are assembled as their sections are
+//! met, resources are built from the sections above each `[test]`, and every
+//! `[test]` becomes one passed, failed or skipped result.
+//!
+//! `draw quad` renders into an rgba32f target with [`Draw::full_quad`];
+//! pixel probes read that target, `probe image` the image after the test's
+//! commands so far (images, like buffers, start from their section contents
+//! in every test). Textures and samplers are converted by
+//! [`super::textures`]; a section the machine cannot hold (an error there)
+//! fails the tests below it.
+
+use super::d3d::{BuildError, D3dShader, check_assembly, check_container, parse_hex};
+use super::parse::{
+    Attribute, Command, Compare, Expected, RenderState, RenderTargetSection, Requirement, Section,
+    ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, VertexData,
+};
+use super::targets::{Frame, pixel_matches, pixel_values, resolved_texel};
+use super::textures::{sampler_from_section, texture_from_section};
+use super::values::{ValueType, parse_value};
+use super::values::{format_list, values_match, words_to_values};
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+use tgsi_exec::texture::format::NumClass;
+use tgsi_exec::texture::{Sampler, Texture};
+use tgsi_exec::{Draw, ExecError, Limits, Numerics, Program, Resources};
+use tgsi_ir::diag::{Diagnostic, Diagnostics};
+use tgsi_ir::enums::{Processor, TextureTarget};
+use tgsi_ir::ir::{Shader, Span};
+use tgsi_ir::opcode::Category;
+use tgsi_pipeline::{DepthFormat, DepthTarget};
+
+pub use super::qualifiers::SHADER_MODEL;
+
+/// How to run tests.
+#[derive(Clone, Debug, Default)]
+pub struct RunConfig {
+    pub limits: Limits,
+    /// Also print skipped tests and their reasons.
+    pub verbose: bool,
+}
+
+/// What became of one test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Passed,
+    /// Every message is a full line (or block) starting `FILE:LINE: `.
+    Failed(Vec<String>),
+    Skipped(String),
+}
+
+/// One test: a `[test]` section, or a shader section checked on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestResult {
+    pub line: usize,
+    pub outcome: Outcome,
+}
+
+/// The results of one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileReport {
+    pub name: String,
+    pub results: Vec<TestResult>,
+}
+
+/// Counts of tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Summary {
+    /// True when nothing failed.
+    pub fn success(&self) -> bool {
+        self.failed == 0
+    }
+    pub fn add(&mut self, other: Summary) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped += other.skipped;
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} passed, {} failed", self.passed, self.failed)?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
+    }
+}
+
+impl FileReport {
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for r in &self.results {
+            match r.outcome {
+                Outcome::Passed => s.passed += 1,
+                Outcome::Failed(_) => s.failed += 1,
+                Outcome::Skipped(_) => s.skipped += 1,
+            }
+        }
+        s
+    }
+    /// A report of one failed test (unreadable or unparsable file).
+    pub fn failure(name: &str, line: usize, message: String) -> FileReport {
+        FileReport {
+            name: name.to_string(),
+            results: vec![TestResult {
+                line,
+                outcome: Outcome::Failed(vec![message]),
+            }],
+        }
+    }
+}
+
+/// A shader ready to run: the machine's program and, for a Direct3D
+/// shader, its lowering (bindings and input/output maps).
+struct Runnable {
+    program: Program,
+    d3d: Option<D3dShader>,
+}
+
+impl Runnable {
+    /// Runs `run` with the resources where this shader reads them.
+    fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
+        match &self.d3d {
+            Some(d) => d.bind(res, run),
+            None => run(res),
+        }
+    }
+}
+
+/// The outputs of `run vertices` (per vertex, per TGSI output) and the
+/// shader that wrote them.
+type VertexRun = (Vec<Vec<[u32; 4]>>, Rc<Runnable>);
+
+/// What assembling a shader section gave.
+#[derive(Clone)]
+enum Built {
+    Ready(Rc<Runnable>),
+    /// A `fail` section that assembled (it is never run).
+    Assembled,
+    /// Rejected, with the rendered diagnostics.
+    Rejected(String),
+    /// Valid, but the machine cannot run it yet.
+    Unsupported(String),
+}
+
+struct Slot {
+    section: ShaderSection,
+    built: Built,
+    /// A failure of this shader was already reported (or expected by `expect error`).
+    reported: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LastShader {
+    Fail,
+    Stage(Stage),
+}
+
+struct Runner<'a> {
+    file: &'a TestFile,
+    config: &'a RunConfig,
+    results: Vec<TestResult>,
+    requirements: Vec<(usize, Requirement)>,
+    slots: HashMap<Stage, Slot>,
+    pending_fail: Option<(Slot, bool)>,
+    last: Option<LastShader>,
+    constants: Vec<Vec<u32>>,
+    buffers: Vec<Vec<u8>>,
+    /// `[texture N]` and `[image N]` resources, or why one cannot be built
+    /// (with the section's line).
+    textures: Vec<Option<Result<Texture, (usize, String)>>>,
+    images: Vec<Option<Result<Texture, (usize, String)>>>,
+    samplers: Vec<Sampler>,
+    vertex_data: Option<VertexData>,
+    render_targets: Vec<Option<RenderTargetSection>>,
+    /// Render state that changes what `draw quad` writes (depth, stencil,
+    /// blending, viewport, scissor), with the line that turned it on.
+    pipeline_state: Vec<(String, usize)>,
+    /// The drawing pipeline's state as the commands so far left it.
+    render_state: tgsi_pipeline::RenderState,
+    index_data: Option<Vec<u32>>,
+    /// `[depth target]`: format and size, with the section's line.
+    depth_section: Option<(usize, String, [u32; 2])>,
+}
+
+fn set_slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T, value: T) {
+    if v.len() <= index {
+        v.resize(index + 1, fill);
+    }
+    v[index] = value;
+}
+
+/// Runs every test of a parsed file.
+pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
+    let mut r = Runner {
+        file,
+        config,
+        results: Vec::new(),
+        requirements: Vec::new(),
+        slots: HashMap::new(),
+        pending_fail: None,
+        last: None,
+        constants: Vec::new(),
+        buffers: Vec::new(),
+        textures: Vec::new(),
+        images: Vec::new(),
+        samplers: Vec::new(),
+        vertex_data: None,
+        render_targets: Vec::new(),
+        pipeline_state: Vec::new(),
+        render_state: tgsi_pipeline::RenderState::default(),
+        index_data: None,
+        depth_section: None,
+    };
+    for (line, section) in &file.sections {
+        match section {
+            Section::Require(reqs) => r.requirements = reqs.clone(),
+            Section::Shader(s) => r.shader_section(s),
+            Section::Constant { index, words } => {
+                let i = *index as usize;
+                if r.constants.len() <= i {
+                    r.constants.resize(i + 1, Vec::new());
+                }
+                r.constants[i] = words.clone();
+            }
+            Section::Buffer { index, size, words } => {
+                let i = *index as usize;
+                if r.buffers.len() <= i {
+                    r.buffers.resize(i + 1, Vec::new());
+                }
+                let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                if let Some(s) = size {
+                    bytes.resize(*s as usize, 0);
+                }
+                r.buffers[i] = bytes;
+            }
+            Section::Texture(t) => {
+                let built = texture_from_section(t).map_err(|e| (*line, e));
+                let list = if t.image {
+                    &mut r.images
+                } else {
+                    &mut r.textures
+                };
+                set_slot(list, t.index as usize, None, Some(built));
+            }
+            Section::Sampler(s) => set_slot(
+                &mut r.samplers,
+                s.index as usize,
+                Sampler::default(),
+                sampler_from_section(s),
+            ),
+            Section::VertexData(v) => r.vertex_data = Some(v.clone()),
+            Section::RenderTarget(t) => set_slot(
+                &mut r.render_targets,
+                t.index as usize,
+                None,
+                Some(t.clone()),
+            ),
+            Section::IndexData(ix) => r.index_data = Some(ix.clone()),
+            Section::DepthTarget { format, size } => {
+                r.depth_section = Some((*line, format.clone(), *size))
+            }
+            Section::Test(t) => {
+                let outcome = r.test(t);
+                r.results.push(TestResult {
+                    line: *line,
+                    outcome,
+                });
+            }
+        }
+    }
+    r.finish_pending_fail();
+    let mut stages: Vec<Stage> = r.slots.keys().copied().collect();
+    stages.sort_by_key(|s| r.slots[s].section.line);
+    for s in stages {
+        if let Some(slot) = r.slots.remove(&s) {
+            r.finish_slot(slot);
+        }
+    }
+    r.results.sort_by_key(|t| t.line);
+    FileReport {
+        name: file.name.clone(),
+        results: r.results,
+    }
+}
+
+/// The stages a draw runs, in pipeline order.
+const DRAW_STAGES: [Stage; 5] = [
+    Stage::Vertex,
+    Stage::TessControl,
+    Stage::TessEval,
+    Stage::Geometry,
+    Stage::Fragment,
+];
+
+fn processor_of(stage: Stage) -> Processor {
+    match stage {
+        Stage::Vertex => Processor::Vertex,
+        Stage::Fragment => Processor::Fragment,
+        Stage::Geometry => Processor::Geometry,
+        Stage::TessControl => Processor::TessCtrl,
+        Stage::TessEval => Processor::TessEval,
+        Stage::Compute => Processor::Compute,
+    }
+}
+
+/// Why the machine cannot run this shader yet (bindless handles).
+fn unsupported_feature(shader: &Shader) -> Option<String> {
+    shader
+        .instructions()
+        .find(|i| matches!(i.opcode.info().category, Category::Bindless))
+        .map(|i| format!("{} is not supported by the machine yet", i.opcode))
+}
+
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+fn shift_span(span: Span, by: usize) -> Span {
+    Span::new(span.start + by, span.end + by)
+}
+
+impl Runner<'_> {
+    fn at(&self, line: usize) -> String {
+        format!("{}:{}", self.file.name, line)
+    }
+
+    /// Renders diagnostics of a shader body against the whole file, so that
+    /// their lines are lines of the test file.
+    fn render(&self, section: &ShaderSection, diags: &Diagnostics) -> String {
+        let shifted: Vec<Diagnostic> = diags
+            .0
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                if let Some(p) = &mut d.primary {
+                    p.span = shift_span(p.span, section.body_offset);
+                }
+                for s in &mut d.secondary {
+                    s.span = shift_span(s.span, section.body_offset);
+                }
+                d
+            })
+            .collect();
+        tgsi_ir::diag::render(&shifted, &self.file.name, &self.file.source)
+    }
+
+    fn build(&self, section: &ShaderSection) -> Built {
+        let direct3d = match section.language {
+            ShaderLanguage::Tgsi => super::d3d::is_assembly(&section.body),
+            ShaderLanguage::D3dAsm | ShaderLanguage::DxbcTpfHex => true,
+        };
+        if direct3d {
+            return match catch_unwind(AssertUnwindSafe(|| self.build_d3d(section))) {
+                Ok(built) => built,
+                Err(p) => Built::Rejected(format!(
+                    "the Direct3D front end panicked: {}",
+                    panic_text(p)
+                )),
+            };
+        }
+        let assembled = catch_unwind(AssertUnwindSafe(|| tgsi_text::assemble(&section.body)));
+        let shader = match assembled {
+            Err(p) => return Built::Rejected(format!("the assembler panicked: {}", panic_text(p))),
+            Ok(Err(diags)) => return Built::Rejected(self.render_diagnostics(section, &diags)),
+            Ok(Ok((shader, _map))) => shader,
+        };
+        if section.fail {
+            // Only the assembler and the validator judge `fail` sections.
+            return Built::Assembled;
+        }
+        if shader.processor != processor_of(section.stage) {
+            return Built::Rejected(format!(
+                "error: a [{} shader] section holds a {} shader\n",
+                section.stage.name(),
+                shader.processor
+            ));
+        }
+        self.compile(&shader, None)
+    }
+
+    fn render_diagnostics(&self, section: &ShaderSection, diags: &Diagnostics) -> String {
+        let text = self.render(section, diags);
+        if text.trim().is_empty() {
+            format!("error: {diags}\n")
+        } else {
+            text
+        }
+    }
+
+    /// `d3d-asm` and `dxbc-tpf-hex` sections (and TGSI sections that hold
+    /// SM assembly): check, then lower and compile.
+    fn build_d3d(&self, section: &ShaderSection) -> Built {
+        let checked = match section.language {
+            ShaderLanguage::DxbcTpfHex => {
+                let name = format!("{} (dxbc-tpf-hex section)", self.at(section.line));
+                parse_hex(&section.body)
+                    .map_err(|e| BuildError::Message(format!("error: {name}: {e}\n")))
+                    .and_then(|bytes| check_container(&bytes, &name))
+            }
+            _ => check_assembly(&section.body),
+        };
+        let checked = match checked {
+            Ok(c) => c,
+            Err(BuildError::Text(diags)) => {
+                return Built::Rejected(self.render_diagnostics(section, &diags));
+            }
+            Err(BuildError::Message(m)) => return Built::Rejected(m),
+        };
+        if section.fail {
+            return Built::Assembled;
+        }
+        let version = checked.program.version;
+        let d3d = match D3dShader::lower(checked) {
+            Ok(d) => d,
+            Err(BuildError::Text(diags)) => {
+                return Built::Rejected(self.render_diagnostics(section, &diags));
+            }
+            Err(BuildError::Message(m)) => return Built::Rejected(m),
+        };
+        let shader = d3d.lowered.shader.clone();
+        if shader.processor != processor_of(section.stage) {
+            return Built::Rejected(format!(
+                "error: a [{} shader] section holds a {}_{}_{} program\n",
+                section.stage.name(),
+                version.program_type.name(),
+                version.major,
+                version.minor
+            ));
+        }
+        self.compile(&shader, Some(d3d))
+    }
+
+    /// Compiles a valid shader for the machine (or says why it cannot run).
+    fn compile(&self, shader: &Shader, d3d: Option<D3dShader>) -> Built {
+        if let Some(why) = unsupported_feature(shader) {
+            let why = match &d3d {
+                Some(_) => format!("{why} (the Direct3D program lowers to TGSI)"),
+                None => why,
+            };
+            return Built::Unsupported(why);
+        }
+        let numerics = if d3d.is_some() {
+            Numerics::Direct3D
+        } else {
+            Numerics::Ieee
+        };
+        match catch_unwind(AssertUnwindSafe(|| tgsi_jit::compile(shader, numerics))) {
+            Err(p) => Built::Rejected(format!(
+                "the machine panicked preparing the shader: {}",
+                panic_text(p)
+            )),
+            Ok(Err(e)) => Built::Rejected(format!("error: the machine rejected the shader: {e}\n")),
+            Ok(Ok(program)) => {
+                if self.config.verbose
+                    && let Some(why) = program.fallback_reason()
+                {
+                    eprintln!(
+                        "{}: note: the interpreter runs this shader: {why}",
+                        self.file.name
+                    );
+                }
+                Built::Ready(Rc::new(Runnable { program, d3d }))
+            }
+        }
+    }
+
+    fn shader_section(&mut self, section: &ShaderSection) {
+        self.finish_pending_fail();
+        let built = self.build(section);
+        let slot = Slot {
+            section: section.clone(),
+            built,
+            reported: false,
+        };
+        if section.fail {
+            self.pending_fail = Some((slot, false));
+            self.last = Some(LastShader::Fail);
+        } else {
+            if let Some(old) = self.slots.insert(section.stage, slot) {
+                self.finish_slot(old);
+            }
+            self.last = Some(LastShader::Stage(section.stage));
+        }
+    }
+
+    /// A `fail` section no `expect error` looked at is a test of its own.
+    fn finish_pending_fail(&mut self) {
+        let Some((slot, consumed)) = self.pending_fail.take() else {
+            return;
+        };
+        if self.last == Some(LastShader::Fail) {
+            self.last = None;
+        }
+        if consumed {
+            return;
+        }
+        let line = slot.section.line;
+        let outcome = match &slot.built {
+            Built::Rejected(_) => Outcome::Passed,
+            Built::Unsupported(why) => Outcome::Skipped(why.clone()),
+            Built::Ready(..) | Built::Assembled => Outcome::Failed(vec![format!(
+                "{}: the {} shader was expected to be rejected, but it assembled",
+                self.at(line),
+                slot.section.stage.name()
+            )]),
+        };
+        self.results.push(TestResult { line, outcome });
+    }
+
+    /// A shader that does not assemble and that no test reported is a failed test.
+    fn finish_slot(&mut self, slot: Slot) {
+        if let (Built::Rejected(text), false) = (&slot.built, slot.reported) {
+            let msg = format!(
+                "{}: the {} shader does not assemble:\n{}",
+                self.at(slot.section.line),
+                slot.section.stage.name(),
+                text
+            );
+            self.results.push(TestResult {
+                line: slot.section.line,
+                outcome: Outcome::Failed(vec![msg]),
+            });
+        }
+    }
+
+    fn requirement_problem(&self) -> Option<String> {
+        for (line, req) in &self.requirements {
+            match req {
+                Requirement::Doubles | Requirement::Int64 => {}
+                Requirement::ShaderModel(cmp, model) => {
+                    let ok = match cmp {
+                        Compare::Less => SHADER_MODEL < *model,
+                        Compare::LessEqual => SHADER_MODEL <= *model,
+                        Compare::Equal => SHADER_MODEL == *model,
+                        Compare::GreaterEqual => SHADER_MODEL >= *model,
+                        Compare::Greater => SHADER_MODEL > *model,
+                    };
+                    if !ok {
+                        return Some(format!(
+                            "line {}: requires a shader model the runner does not offer (it offers {}.{})",
+                            line,
+                            SHADER_MODEL / 10,
+                            SHADER_MODEL % 10
+                        ));
+                    }
+                }
+                Requirement::Unknown(text) => {
+                    return Some(format!("line {}: unknown requirement `{text}`", line));
+                }
+            }
+        }
+        None
+    }
+
+    /// Why a test cannot run yet, if it cannot. Render state is followed
+    /// through the commands, as it would be set when they run.
+    fn skip_reason(&self, test: &TestSection) -> Option<String> {
+        if let Some(why) = self.requirement_problem() {
+            return Some(why);
+        }
+        let mut state = self.pipeline_state.clone();
+        for (line, cmd) in &test.commands {
+            if let Command::Draw { .. } = cmd {
+                for stage in DRAW_STAGES {
+                    if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built)
+                    {
+                        return Some(format!("line {line}: {why}"));
+                    }
+                }
+                continue;
+            }
+            let stage = match cmd {
+                Command::State(st) => {
+                    set_state(&mut state, st, *line);
+                    continue;
+                }
+                Command::Dispatch(_) => Stage::Compute,
+                Command::DrawQuad { .. } => {
+                    if let Some((key, at)) = state.first() {
+                        return Some(format!(
+                            "line {line}: draw quad with `{key}` state (line {at}) needs the drawing pipeline, which the runner does not offer yet"
+                        ));
+                    }
+                    Stage::Fragment
+                }
+                Command::RunVertices(_) => Stage::Vertex,
+                _ => continue,
+            };
+            if let Some(Built::Unsupported(why)) = self.slots.get(&stage).map(|s| &s.built) {
+                return Some(format!("line {line}: {why}"));
+            }
+        }
+        None
+    }
+
+    fn test(&mut self, test: &TestSection) -> Outcome {
+        let skip = self.skip_reason(test);
+        // Render state carries into later tests, whether this one runs or not.
+        let mut render_state = self.render_state.clone();
+        for (line, cmd) in &test.commands {
+            if let Command::State(st) = cmd {
+                set_state(&mut self.pipeline_state, st, *line);
+                st.change.apply(&mut self.render_state);
+            }
+        }
+        if let Some(why) = skip {
+            // A skipped `expect error` still stands for the shader it names.
+            if test
+                .commands
+                .iter()
+                .any(|(_, c)| matches!(c, Command::ExpectError(_)))
+            {
+                self.mark_last_checked();
+            }
+            return Outcome::Skipped(why);
+        }
+        let mut failures = Vec::new();
+        let mut res = match self.resources() {
+            Ok(r) => r,
+            Err(msg) => return Outcome::Failed(vec![msg]),
+        };
+        let mut frame = match Frame::new(&self.render_targets) {
+            Ok(f) => f,
+            Err(e) => return Outcome::Failed(vec![format!("{}: {e}", self.at(test.line))]),
+        };
+        let mut depth = match self.depth_target() {
+            Ok(d) => d,
+            Err(e) => return Outcome::Failed(vec![e]),
+        };
+        let mut outputs: Option<VertexRun> = None;
+        for (line, cmd) in &test.commands {
+            let line = *line;
+            let result = match cmd {
+                Command::Uniform { slot, words } => {
+                    for c in [&mut res.constants, &mut self.constants] {
+                        if c.is_empty() {
+                            c.push(Vec::new());
+                        }
+                        let start = *slot as usize * 4;
+                        if c[0].len() < start + words.len() {
+                            c[0].resize(start + words.len(), 0);
+                        }
+                        c[0][start..start + words.len()].copy_from_slice(words);
+                    }
+                    Ok(())
+                }
+                Command::Dispatch(groups) => self.dispatch(&mut res, *groups, line),
+                Command::RunVertices(count) => self
+                    .run_vertices(&mut res, *count, line)
+                    .map(|o| outputs = Some(o)),
+                Command::DrawQuad { size } => self.draw_quad(&mut res, &mut frame, *size, line),
+                Command::ClearTarget { target, color } => frame
+                    .clear(*target, *color)
+                    .map_err(|e| format!("{}: {e}", self.at(line))),
+                Command::ProbeBuffer {
+                    index,
+                    offset,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_buffer(&res, *index, *offset, expected, line)
+                            .err(),
+                    );
+                    continue;
+                }
+                Command::ProbeVertex {
+                    vertex,
+                    output,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_vertex(outputs.as_ref(), *vertex, *output, expected, line)
+                            .err(),
+                    );
+                    continue;
+                }
+                Command::ExpectError(text) => {
+                    failures.extend(self.expect_error(text, line).err());
+                    continue;
+                }
+                Command::ProbePixel {
+                    target,
+                    x,
+                    y,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_rect(&frame, *target, Some([*x, *y, 1, 1]), expected, line)
+                            .err(),
+                    );
+                    continue;
+                }
+                Command::ProbeRect {
+                    target,
+                    rect,
+                    expected,
+                } => {
+                    failures.extend(
+                        self.probe_rect(&frame, *target, *rect, expected, line)
+                            .err(),
+                    );
+                    continue;
+                }
+                Command::ProbeImage {
+                    index,
+                    coords,
+                    expected,
+                    values_text,
+                } => {
+                    failures.extend(
+                        self.probe_image(&res, *index, coords, expected, values_text, line)
+                            .err(),
+                    );
+                    continue;
+                }
+                Command::State(st) => {
+                    st.change.apply(&mut render_state);
+                    Ok(())
+                }
+                Command::Draw {
+                    indexed,
+                    topology,
+                    vertices,
+                    instances,
+                } => self.draw(
+                    &mut res,
+                    &mut frame,
+                    depth.as_mut(),
+                    &render_state,
+                    (*indexed, topology, *vertices, *instances),
+                    line,
+                ),
+                Command::ClearDepth { depth: d, stencil } => match depth.as_mut() {
+                    Some(t) => {
+                        t.clear(f32::from_bits(*d), stencil.map(|s| s as u8));
+                        Ok(())
+                    }
+                    None => Err(format!(
+                        "{}: clear depth, but there is no [depth target] above this test",
+                        self.at(line)
+                    )),
+                },
+                Command::ProbeDepthStencil {
+                    stencil,
+                    x,
+                    y,
+                    value,
+                    ulp,
+                } => {
+                    failures.extend(
+                        self.probe_depth(depth.as_ref(), *stencil, *x, *y, *value, *ulp, line)
+                            .err(),
+                    );
+                    continue;
+                }
+            };
+            if let Err(msg) = result {
+                // A command that could not run ends the test.
+                failures.push(msg);
+                break;
+            }
+        }
+        if failures.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Failed(failures)
+        }
+    }
+
+    /// Runs `f` on the machine, turning errors and panics into a message.
+    fn guarded<T>(
+        &self,
+        what: &str,
+        line: usize,
+        f: impl FnOnce() -> Result<T, ExecError>,
+    ) -> Result<T, String> {
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => {
+                let at = e
+                    .instruction
+                    .map(|i| format!(" (instruction {i})"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}: {what} failed{at}: {}",
+                    self.at(line),
+                    e.message
+                ))
+            }
+            Err(p) => Err(format!(
+                "{}: {what} panicked: {}",
+                self.at(line),
+                panic_text(p)
+            )),
+        }
+    }
+
+    fn dispatch(
+        &mut self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        line: usize,
+    ) -> Result<(), String> {
+        let shader = self.program(Stage::Compute, line)?;
+        let limits = &self.config.limits;
+        self.guarded("dispatch", line, || {
+            shader.bind(res, |r| shader.program.dispatch(r, groups, limits))
+        })
+    }
+
+    fn run_vertices(
+        &mut self,
+        res: &mut Resources,
+        count: u32,
+        line: usize,
+    ) -> Result<VertexRun, String> {
+        let shader = self.program(Stage::Vertex, line)?;
+        let inputs = self.vertex_inputs(&shader, count as usize, line)?;
+        let limits = &self.config.limits;
+        let out = self.guarded("run vertices", line, || {
+            shader.bind(res, |r| {
+                shader
+                    .program
+                    .run_vertices(r, &inputs, count as usize, limits)
+            })
+        })?;
+        Ok((out, shader))
+    }
+
+    /// `draw quad [W H]`: the fragment shader over every pixel of the targets.
+    fn draw_quad(
+        &mut self,
+        res: &mut Resources,
+        frame: &mut Frame,
+        size: Option<[u32; 2]>,
+        line: usize,
+    ) -> Result<(), String> {
+        let shader = self.program(Stage::Fragment, line)?;
+        let at = self.at(line);
+        let [width, height] = frame.quad_size(size).map_err(|e| format!("{at}: {e}"))?;
+        let draw = match &shader.d3d {
+            Some(d) => d.quad(width, height),
+            None => Draw::full_quad(width, height),
+        };
+        let mut targets = frame
+            .take([width, height])
+            .map_err(|e| format!("{at}: {e}"))?;
+        let limits = &self.config.limits;
+        let result = self.guarded("draw", line, || {
+            shader.bind(res, |r| shader.program.draw(r, &draw, &mut targets, limits))
+        });
+        frame.put_back(targets);
+        result.map(|_| ())
+    }
+
+    /// `probe [rt N] (X, Y)`, `rect`, `all`: every pixel of the rectangle
+    /// (None = the whole target) against one value; the first pixel that
+    /// differs is reported.
+    fn probe_rect(
+        &self,
+        frame: &Frame,
+        target: u32,
+        rect: Option<[u32; 4]>,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let t = frame
+            .target(target)
+            .map_err(|e| format!("{}: probe failed: {e}", self.at(line)))?;
+        let [x0, y0, w, h] = rect.unwrap_or([0, 0, t.width, t.height]);
+        let x1 = u64::from(x0) + u64::from(w);
+        let y1 = u64::from(y0) + u64::from(h);
+        if x1 > u64::from(t.width) || y1 > u64::from(t.height) || w == 0 || h == 0 {
+            return Err(format!(
+                "{}: probe failed: pixels ({x0}, {y0}) to ({}, {}) are not inside the {}x{} render target",
+                self.at(line),
+                x1.saturating_sub(1),
+                y1.saturating_sub(1),
+                t.width,
+                t.height
+            ));
+        }
+        for y in y0..y1 as u32 {
+            for x in x0..x1 as u32 {
+                let got = pixel_values(expected, t.format, resolved_texel(t, x, y));
+                if !pixel_matches(expected, t.format, &got) {
+                    return Err(format!(
+                        "{}: probe failed: expected {} got {}",
+                        self.at(line),
+                        format_list(expected.value_type, &expected.values),
+                        format_list(expected.value_type, &got)
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The resources a test starts from: the sections above it, and the
+    /// constants as `uniform` left them.
+    fn resources(&self) -> Result<Resources, String> {
+        let built = |list: &[Option<Result<Texture, (usize, String)>>], what: &str| {
+            list.iter()
+                .enumerate()
+                .map(|(i, t)| match t {
+                    None => Ok(None),
+                    Some(Ok(t)) => Ok(Some(t.clone())),
+                    Some(Err((line, e))) => Err(format!("{}: [{what} {i}]: {e}", self.at(*line))),
+                })
+                .collect::<Result<Vec<_>, String>>()
+        };
+        Ok(Resources {
+            constants: self.constants.clone(),
+            buffers: self.buffers.clone(),
+            textures: built(&self.textures, "texture")?,
+            images: built(&self.images, "image")?,
+            samplers: self.samplers.clone(),
+            ..Resources::default()
+        })
+    }
+
+    /// `probe image N (X[, Y[, Z]]) rgba (...)`: one texel of level 0 (Z is
+    /// the depth slice or array layer, Y the layer of a 1D array); integer
+    /// formats compare integers.
+    fn probe_image(
+        &self,
+        res: &Resources,
+        index: u32,
+        coords: &[u32],
+        expected: &Expected,
+        values_text: &str,
+        line: usize,
+    ) -> Result<(), String> {
+        let at = self.at(line);
+        let Some(Some(img)) = res.images.get(index as usize) else {
+            return Err(format!(
+                "{at}: probe failed: there is no [image {index}] above this test"
+            ));
+        };
+        let c = |k: usize| coords.get(k).copied().unwrap_or(0);
+        // As in an image address: a 1D array's second coordinate is the layer.
+        let (x, y, z) = if img.target == TextureTarget::Array1D {
+            (c(0), 0, c(1))
+        } else {
+            (c(0), c(1), c(2))
+        };
+        if img.texel_offset(0, x, y, z, 0).is_none() {
+            let (w, h, d) = img.level_dims(0);
+            return Err(format!(
+                "{at}: probe failed: texel ({x}, {y}, {z}) is outside IMAGE[{index}] ({w}x{h}x{d})"
+            ));
+        }
+        let texel = img.texel(0, x, y, z, 0);
+        let got = &texel[..expected.values.len().min(4)];
+        if !img.format.is_integer() || expected.value_type != ValueType::Float {
+            return self.compare(expected, got, line);
+        }
+        let ty = if img.format.num_class() == NumClass::Uint {
+            ValueType::Uint
+        } else {
+            ValueType::Int
+        };
+        let values = super::values::split_values(values_text)
+            .map(|w| parse_value(ty, w))
+            .collect::<Result<Vec<u64>, String>>()
+            .map_err(|e| {
+                format!(
+                    "{at}: IMAGE[{index}] has the integer format {}: {e}",
+                    img.format.short_name()
+                )
+            })?;
+        let ints = Expected {
+            value_type: ty,
+            values,
+            ulp: 0,
+        };
+        self.compare(&ints, got, line)
+    }
+
+    fn program(&mut self, stage: Stage, line: usize) -> Result<Rc<Runnable>, String> {
+        let at = self.at(line);
+        let Some(slot) = self.slots.get_mut(&stage) else {
+            return Err(format!(
+                "{at}: there is no [{} shader] above this command",
+                stage.name()
+            ));
+        };
+        match &slot.built {
+            Built::Ready(p) => Ok(p.clone()),
+            Built::Rejected(text) => {
+                slot.reported = true;
+                Err(format!(
+                    "{at}: the {} shader (line {}) does not assemble:\n{}",
+                    stage.name(),
+                    slot.section.line,
+                    text
+                ))
+            }
+            Built::Unsupported(why) => Err(format!("{at}: {why}")),
+            Built::Assembled => Err(format!(
+                "{at}: the {} shader is a `fail` section",
+                stage.name()
+            )),
+        }
+    }
+
+    /// The inputs of `run vertices`: `[vertex data]` rows (TGSI shaders:
+    /// `IN[n]` attributes; Direct3D shaders: input-signature names too).
+    fn vertex_inputs(
+        &self,
+        shader: &Runnable,
+        count: usize,
+        line: usize,
+    ) -> Result<Vec<Vec<[u32; 4]>>, String> {
+        let at = self.at(line);
+        let empty = VertexData {
+            attributes: Vec::new(),
+            rows: Vec::new(),
+        };
+        let data = self.vertex_data.as_ref().unwrap_or(&empty);
+        if data.attributes.is_empty() {
+            let rows = vec![Vec::new(); count];
+            return match &shader.d3d {
+                Some(d) => d
+                    .vertex_inputs(&[], &rows)
+                    .map_err(|e| format!("{at}: {e}")),
+                None => Ok(rows),
+            };
+        }
+        if data.rows.len() < count {
+            return Err(format!(
+                "{at}: run vertices {count} but [vertex data] has only {} row(s)",
+                data.rows.len()
+            ));
+        }
+        let rows = &data.rows[..count];
+        let attributes: Vec<Attribute> = data.attributes.iter().map(|(a, _)| a.clone()).collect();
+        if let Some(d) = &shader.d3d {
+            return d
+                .vertex_inputs(&attributes, rows)
+                .map_err(|e| format!("{at}: {e}"));
+        }
+        let mut registers = Vec::with_capacity(attributes.len());
+        for a in &attributes {
+            match a {
+                Attribute::Input(n) => registers.push(*n as usize),
+                Attribute::Semantic(..) => {
+                    return Err(format!(
+                        "{at}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"
+                    ));
+                }
+            }
+        }
+        let slots = registers.iter().map(|i| i + 1).max().unwrap_or(0);
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let mut v = vec![[0u32; 4]; slots];
+                for (index, value) in registers.iter().zip(row) {
+                    v[*index] = *value;
+                }
+                v
+            })
+            .collect())
+    }
+
+    fn compare(&self, expected: &Expected, got_words: &[u32], line: usize) -> Result<(), String> {
+        let got = words_to_values(expected.value_type, got_words);
+        let ok = got.len() == expected.values.len()
+            && expected
+                .values
+                .iter()
+                .zip(&got)
+                .all(|(e, g)| values_match(expected.value_type, *e, *g, expected.ulp));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: probe failed: expected {} got {}",
+                self.at(line),
+                format_list(expected.value_type, &expected.values),
+                format_list(expected.value_type, &got)
+            ))
+        }
+    }
+
+    fn probe_buffer(
+        &self,
+        res: &Resources,
+        index: u32,
+        offset: u64,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let bytes = res
+            .buffers
+            .get(index as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let len = (expected.values.len() * expected.value_type.words_per_value() * 4) as u64;
+        if offset + len > bytes.len() as u64 {
+            return Err(format!(
+                "{}: probe failed: bytes {}..{} are outside BUFFER[{index}], which holds {} bytes",
+                self.at(line),
+                offset,
+                offset + len,
+                bytes.len()
+            ));
+        }
+        let window = &bytes[offset as usize..(offset + len) as usize];
+        let words: Vec<u32> = window
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        self.compare(expected, &words, line)
+    }
+
+    /// `probe vertex V OUT[K]`: TGSI output K, or `oK` of a Direct3D shader.
+    fn probe_vertex(
+        &self,
+        outputs: Option<&VertexRun>,
+        vertex: u32,
+        output: u32,
+        expected: &Expected,
+        line: usize,
+    ) -> Result<(), String> {
+        let Some((outputs, shader)) = outputs else {
+            return Err(format!(
+                "{}: probe failed: no `run vertices` before this probe in the test",
+                self.at(line)
+            ));
+        };
+        let Some(v) = outputs.get(vertex as usize) else {
+            return Err(format!(
+                "{}: probe failed: vertex {vertex} was not run ({} vertices)",
+                self.at(line),
+                outputs.len()
+            ));
+        };
+        let value = match &shader.d3d {
+            Some(d) => d.output_register(v, output),
+            None => v.get(output as usize).copied(),
+        };
+        let Some(o) = value else {
+            let name = if shader.d3d.is_some() {
+                format!("o{output}")
+            } else {
+                format!("OUT[{output}]")
+            };
+            return Err(format!(
+                "{}: probe failed: the vertex shader has no {name}",
+                self.at(line)
+            ));
+        };
+        self.compare(expected, &o, line)
+    }
+
+    fn mark_last_checked(&mut self) {
+        match self.last {
+            Some(LastShader::Fail) => {
+                if let Some((_, consumed)) = &mut self.pending_fail {
+                    *consumed = true;
+                }
+            }
+            Some(LastShader::Stage(stage)) => {
+                if let Some(slot) = self.slots.get_mut(&stage) {
+                    slot.reported = true;
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn expect_error(&mut self, text: &str, line: usize) -> Result<(), String> {
+        let at = self.at(line);
+        let slot = match self.last {
+            Some(LastShader::Fail) => self.pending_fail.as_mut().map(|(s, consumed)| {
+                *consumed = true;
+                s
+            }),
+            Some(LastShader::Stage(stage)) => self.slots.get_mut(&stage),
+            None => None,
+        };
+        let Some(slot) = slot else {
+            return Err(format!(
+                "{at}: `expect error` but there is no shader section above it"
+            ));
+        };
+        match &slot.built {
+            Built::Rejected(message) => {
+                slot.reported = true;
+                if message.to_lowercase().contains(&text.to_lowercase()) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{at}: expected an error containing \"{text}\", got:\n{message}"
+                    ))
+                }
+            }
+            Built::Ready(..) | Built::Assembled => Err(format!(
+                "{at}: expected the {} shader (line {}) to be rejected with \"{text}\", but it assembled",
+                slot.section.stage.name(),
+                slot.section.line
+            )),
+            Built::Unsupported(_) => Err(format!(
+                "{at}: expected the {} shader (line {}) to be rejected with \"{text}\", but it is valid",
+                slot.section.stage.name(),
+                slot.section.line
+            )),
+        }
+    }
+}
+
+impl Runner<'_> {
+    /// The test's depth target, cleared (None without a `[depth target]`).
+    fn depth_target(&self) -> Result<Option<DepthTarget>, String> {
+        let Some((line, format, [w, h])) = &self.depth_section else {
+            return Ok(None);
+        };
+        let f = DepthFormat::from_name(format).ok_or_else(|| {
+            format!(
+                "{}: unknown depth format `{format}` (expected d32f, d24s8 or d16)",
+                self.at(*line)
+            )
+        })?;
+        let samples = self
+            .render_targets
+            .iter()
+            .flatten()
+            .map(|t| t.samples)
+            .max()
+            .unwrap_or(1);
+        DepthTarget::new(f, *w, *h, samples)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", self.at(*line)))
+    }
+
+    /// `probe depth (X, Y) (d) [ulp U]` / `probe stencil (X, Y) S`.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_depth(
+        &self,
+        depth: Option<&DepthTarget>,
+        stencil: bool,
+        x: u32,
+        y: u32,
+        value: u64,
+        ulp: u64,
+        line: usize,
+    ) -> Result<(), String> {
+        let at = self.at(line);
+        let Some(t) = depth else {
+            return Err(format!(
+                "{at}: probe failed: there is no [depth target] above this test"
+            ));
+        };
+        let outside = || {
+            format!(
+                "{at}: probe failed: pixel ({x}, {y}) is outside the {}x{} depth target",
+                t.width, t.height
+            )
+        };
+        if stencil {
+            let got = t.stencil_at(x, y, 0).ok_or_else(outside)?;
+            if u64::from(got) != value || !t.format.has_stencil() && value != 0 {
+                return Err(format!(
+                    "{at}: probe failed: expected stencil {value} got {got}"
+                ));
+            }
+            return Ok(());
+        }
+        let got = t.depth_at(x, y, 0).ok_or_else(outside)?;
+        let expected = f32::from_bits(value as u32);
+        let ok = match t.format.step() {
+            Some(step) if ulp == 0 => (got as f64 - expected as f64).abs() <= step + 1e-9,
+            _ => values_match(ValueType::Float, value, u64::from(got.to_bits()), ulp),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{at}: probe failed: expected depth {expected:?} got {got:?}"
+            ))
+        }
+    }
+
+    /// `draw [indexed] TOPOLOGY N [instances K]`: the vertex shader, the
+    /// tessellation and geometry shaders when the file declares them, then
+    /// the rasterizer with the fragment shader into the frame's targets.
+    fn draw(
+        &mut self,
+        res: &mut Resources,
+        frame: &mut Frame,
+        depth: Option<&mut DepthTarget>,
+        state: &tgsi_pipeline::RenderState,
+        (indexed, topology, count, instances): (bool, &str, u32, u32),
+        line: usize,
+    ) -> Result<(), String> {
+        use tgsi_pipeline::{self as pl, DrawCall, Topology};
+        let at = self.at(line);
+        let vs = self.program(Stage::Vertex, line)?;
+        let fs = self.program(Stage::Fragment, line)?;
+        let mut optional = |stage: Stage| -> Result<Option<Rc<Runnable>>, String> {
+            if self.slots.contains_key(&stage) {
+                self.program(stage, line).map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let tcs = optional(Stage::TessControl)?;
+        let tes = optional(Stage::TessEval)?;
+        let gs = optional(Stage::Geometry)?;
+        let words: Vec<&str> = topology.split_whitespace().collect();
+        let (topology, _) = Topology::parse_words(&words).map_err(|e| format!("{at}: {e}"))?;
+        // Direct3D: the draw's patch size must be the hull shader's input
+        // control-point count
+        if let (Topology::PatchList(c), Some(t)) = (
+            topology,
+            tcs.as_ref()
+                .and_then(|h| h.d3d.as_ref())
+                .and_then(|d| d.lowered.tessellator.as_ref()),
+        ) && t.input_control_points != 0
+            && t.input_control_points != c
+        {
+            return Err(format!(
+                "{at}: the hull shader reads patches of {} control points; the draw gives `patch list {c}`",
+                t.input_control_points
+            ));
+        }
+        let indices = if indexed {
+            Some(self.index_data.clone().ok_or_else(|| {
+                format!("{at}: draw indexed, but there is no [index data] above this test")
+            })?)
+        } else {
+            None
+        };
+        let rows = self.all_vertex_inputs(&vs, line)?;
+        let input = pl::VertexInput::from_rows(&rows);
+        let size = frame
+            .draw_size(depth.as_ref().map(|d| [d.width, d.height]))
+            .map_err(|e| format!("{at}: {e}"))?;
+        let mut targets = frame.take(size).map_err(|e| format!("{at}: {e}"))?;
+        let call = DrawCall {
+            topology,
+            count,
+            instances,
+            indices: indices.as_deref(),
+        };
+        fn stage(r: &Rc<Runnable>) -> tgsi_pipeline::Stage<'_> {
+            tgsi_pipeline::Stage {
+                program: &r.program,
+                interface: r
+                    .d3d
+                    .as_ref()
+                    .map(|d| d as &dyn tgsi_pipeline::StageInterface),
+            }
+        }
+        let shaders = pl::Shaders {
+            vs: stage(&vs),
+            tcs: tcs.as_ref().map(stage),
+            tes: tes.as_ref().map(stage),
+            gs: gs.as_ref().map(stage),
+            fs: stage(&fs),
+        };
+        let limits = &self.config.limits;
+        let result = self.guarded("draw", line, || {
+            pl::draw_with(
+                &shaders,
+                res,
+                &input,
+                &call,
+                state,
+                &mut targets,
+                depth,
+                limits,
+            )
+        });
+        frame.put_back(targets);
+        result.map(|_| ())
+    }
+
+    /// The IN registers of every `[vertex data]` row for this vertex shader.
+    fn all_vertex_inputs(
+        &self,
+        shader: &Runnable,
+        line: usize,
+    ) -> Result<Vec<Vec<[u32; 4]>>, String> {
+        let count = self.vertex_data.as_ref().map_or(0, |d| d.rows.len());
+        self.vertex_inputs(shader, count, line)
+    }
+}
+
+/// Applies a render-state command to the list of active states.
+fn set_state(state: &mut Vec<(String, usize)>, st: &RenderState, line: usize) {
+    state.retain(|(k, _)| *k != st.key);
+    if st.active {
+        state.push((st.key.clone(), line));
+    }
+}
