@@ -1,12 +1,8 @@
 //! Command-line definitions (clap) and dispatch to the verbs.
 
 mod bench;
-mod d3dbench;
 mod d3dverbs;
 mod input;
-mod madbench;
-mod mathbench;
-mod meshbench;
 mod render;
 mod render_args;
 mod render_mesh;

@@ -27,7 +27,7 @@ use iced_x86::{IcedError, Register};
 use tgsi_exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Resource, Src, SrcKind};
 use tgsi_exec::machine::Env;
 use tgsi_ir::enums::Processor;
-use tgsi_ir::opcode::{Opcode, OperandType};
+use tgsi_ir::opcode::{Category, Opcode, OperandType};
 
 /// A direct constant word a program reads: `CONST[buf][slot]` channel `chan`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +198,139 @@ const P_LT: i32 = 1;
 const P_NE: i32 = 4;
 const P_GE: i32 = 5;
 
+/// Categories of the opcode table the compiled engine never inlines: their
+/// instructions run through the interpreter's handler (LOAD and STORE of a
+/// buffer are inlined when their addresses allow, see [`Plan::Load`]).
+const CALLED_CATEGORIES: &[Category] = &[
+    Category::Derivative,
+    Category::Fragment,
+    Category::Interpolation,
+    Category::Texture,
+    Category::Sampling,
+    Category::Memory,
+    Category::Atomic,
+    Category::InterLane,
+    Category::Geometry,
+    Category::Bindless,
+    Category::Gap,
+];
+
+/// Opcodes of the other categories the compiled engine declares it runs
+/// through the interpreter's handler (no template: rare in real shaders, or
+/// per-lane work a template would not speed up).
+const CALLED_OPCODES: &[Opcode] = &[
+    Opcode::ARL,
+    Opcode::LIT,
+    Opcode::EXP,
+    Opcode::LOG,
+    Opcode::DP3,
+    Opcode::DP4,
+    Opcode::DST,
+    Opcode::MIN,
+    Opcode::MAX,
+    Opcode::LRP,
+    Opcode::FMA,
+    Opcode::LDEXP,
+    Opcode::F2U64,
+    Opcode::F2I64,
+    Opcode::U2I64,
+    Opcode::CLOCK,
+    Opcode::I2I64,
+    Opcode::PK2H,
+    Opcode::PK2US,
+    Opcode::PK4B,
+    Opcode::PK4UB,
+    Opcode::D2U64,
+    Opcode::D2I64,
+    Opcode::U642D,
+    Opcode::UP2H,
+    Opcode::UP2US,
+    Opcode::UP4B,
+    Opcode::UP4UB,
+    Opcode::U642F,
+    Opcode::I642F,
+    Opcode::ARR,
+    Opcode::I642D,
+    Opcode::SSG,
+    Opcode::DP2,
+    Opcode::MOD,
+    Opcode::DFMA,
+    Opcode::F2I,
+    Opcode::IDIV,
+    Opcode::F2U,
+    Opcode::UDIV,
+    Opcode::UMOD,
+    Opcode::ISSG,
+    Opcode::IMUL_HI,
+    Opcode::UMUL_HI,
+    Opcode::IBFE,
+    Opcode::UBFE,
+    Opcode::BFI,
+    Opcode::BREV,
+    Opcode::POPC,
+    Opcode::LSB,
+    Opcode::IMSB,
+    Opcode::UMSB,
+    Opcode::F2D,
+    Opcode::D2F,
+    Opcode::DMAX,
+    Opcode::DMIN,
+    Opcode::DSLT,
+    Opcode::DSGE,
+    Opcode::DSEQ,
+    Opcode::DSNE,
+    Opcode::DRCP,
+    Opcode::DSQRT,
+    Opcode::DFRAC,
+    Opcode::DLDEXP,
+    Opcode::DFRACEXP,
+    Opcode::D2I,
+    Opcode::I2D,
+    Opcode::D2U,
+    Opcode::U2D,
+    Opcode::DRSQ,
+    Opcode::DTRUNC,
+    Opcode::DCEIL,
+    Opcode::DFLR,
+    Opcode::DROUND,
+    Opcode::DSSG,
+    Opcode::U64SEQ,
+    Opcode::U64SNE,
+    Opcode::I64SLT,
+    Opcode::U64SLT,
+    Opcode::I64SGE,
+    Opcode::U64SGE,
+    Opcode::I64MIN,
+    Opcode::U64MIN,
+    Opcode::I64MAX,
+    Opcode::U64MAX,
+    Opcode::I64ABS,
+    Opcode::I64SSG,
+    Opcode::I64DIV,
+    Opcode::U64DIV,
+    Opcode::I64MOD,
+    Opcode::U64MOD,
+];
+
+/// True when `op` is declared to run through the interpreter's handler.
+pub(crate) fn declared_fallback(op: Opcode) -> bool {
+    CALLED_CATEGORIES.contains(&op.info().category) || CALLED_OPCODES.contains(&op)
+}
+
+/// How the compiled engine compiles `op` at best, for the table check:
+/// `"template"` (inline machine code), `"row kernel"` (the interpreter's
+/// transcendental kernel over a row), `"flow"` or `"handler"`.
+#[cfg(test)]
+pub(crate) fn compiled_as(op: Opcode) -> &'static str {
+    match plan_of(op) {
+        Plan::Comp(..) | Plan::Scalar(_) | Plan::Pair(..) => "template",
+        Plan::Row(RowKernel::Sin | RowKernel::Cos) => "template",
+        Plan::Row(_) => "row kernel",
+        Plan::Flow => "flow",
+        Plan::Call | Plan::Load(_) | Plan::Store(_) => "handler",
+    }
+}
+
 fn plan_of(op: Opcode) -> Plan {
     use Op32::*;
     use Op64::*;
@@ -287,7 +420,10 @@ fn plan_of(op: Opcode) -> Plan {
         O::I64SHR => Plan::Pair(I64shr, 2, false),
         _ => match RowKernel::of(op) {
             Some(k) => Plan::Row(k),
-            None => Plan::Call,
+            None => {
+                debug_assert!(declared_fallback(op), "{op} has no declared fallback");
+                Plan::Call
+            }
         },
     }
 }

@@ -546,3 +546,59 @@ fn direct3d_denormal_flushing_compiles_inline() {
     // (LOAD into .y takes the second word at its address), 0x007fffff
     assert_eq!(word(8 * (6 ^ 32) + 7), 0x007f_ffff);
 }
+
+/// Every opcode of the table is compiled by a template, a row kernel or
+/// flow control, or is declared to run through the interpreter's handler;
+/// a declaration never covers an opcode that has a template.
+#[cfg(all(feature = "jit", target_arch = "x86_64"))]
+#[test]
+fn every_opcode_has_a_template_or_a_declared_fallback() {
+    use super::emit::{compiled_as, declared_fallback};
+    use tgsi_ir::opcode::Opcode;
+    let (mut undeclared, mut stale) = (Vec::new(), Vec::new());
+    for op in (0..=u8::MAX).filter_map(Opcode::from_u8) {
+        match (compiled_as(op), declared_fallback(op)) {
+            ("handler", false) => undeclared.push(op.name()),
+            ("template" | "row kernel", true) => stale.push(op.name()),
+            _ => {}
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "opcodes with neither a template nor a declared fallback: {}",
+        undeclared.join(" ")
+    );
+    assert!(
+        stale.is_empty(),
+        "declared fallbacks that have a template: {}",
+        stale.join(" ")
+    );
+}
+
+/// docs/jit.md lists exactly the opcodes that have an inline template.
+#[cfg(all(feature = "jit", target_arch = "x86_64"))]
+#[test]
+fn the_docs_list_exactly_the_inline_templates() {
+    use super::emit::compiled_as;
+    use std::collections::BTreeSet;
+    use tgsi_ir::opcode::Opcode;
+    let doc = include_str!("../../../docs/jit.md");
+    let start = doc
+        .find("**Inline templates**")
+        .expect("the docs' template list");
+    let end = start + doc[start..].find("`_SAT`").expect("the end of the list");
+    let listed: BTreeSet<&str> = doc[start..end]
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        })
+        .filter(|w| Opcode::from_name(w).is_some())
+        .collect();
+    let templates: BTreeSet<&str> = (0..=u8::MAX)
+        .filter_map(Opcode::from_u8)
+        .filter(|&op| compiled_as(op) == "template")
+        .map(Opcode::name)
+        .collect();
+    assert_eq!(listed, templates, "docs/jit.md's inline templates");
+}

@@ -11,11 +11,11 @@
 //!   work of `peerbench frag SIZE FRAMES ITERS`; fragments per second. With
 //!   `--peer` the image is also compared with llvmpipe's readback;
 //! * `d3d`: a Direct3D compute shader beside its TGSI twin, see
-//!   [`super::d3dbench`];
+//!   [`d3d`];
 //! * `ulp` and `math`: the accuracy (exhaustive) and the speed of the
-//!   transcendental kernels, see [`super::mathbench`];
+//!   transcendental kernels, see [`math`];
 //! * `mesh`: the torus scene of `examples/scene/` drawn through the
-//!   pipeline, see [`super::meshbench`] (its llvmpipe peer is `meshbench`
+//!   pipeline, see [`mesh`] (its llvmpipe peer is `meshbench`
 //!   from `peers/mesa-gl/build.sh`, or a program named by `TGSI_PEER_MESH`).
 //!
 //! With `--peer`, Mesa's machines run the same work and the ratios are
@@ -23,8 +23,16 @@
 //! `peers/mesa-gl/build.sh` build into `peers/build/` of the repository (or
 //! into `$TGSI_PEER_DIR`), see `peers/README.md`.
 
-use super::mathbench::{self, MathFunc};
+mod args;
+mod d3d;
+mod mad;
+mod math;
+mod mesh;
+mod peers;
+
 use anyhow::{Context, Result, anyhow, bail};
+pub use args::{BenchArgs, Workload};
+use peers::peer_program;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -33,81 +41,10 @@ use tgsi::exec::{Draw, Limits, Program, Resources, Stats};
 use tgsi::jit::Engine;
 use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
-const FP64_SHADER: &str = include_str!("../../benches/data/12_fp64_int64_ssbo.tgsi");
-const ALU_SHADER: &str = include_str!("../../benches/data/alu_loop.tgsi");
-const FRAG_SHADER: &str = include_str!("../../benches/data/01_loop_sin_tex.tgsi");
-const MAD_SHADER: &str = include_str!("../../benches/data/mad_chain.tgsi");
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Workload {
-    /// fp64 + int64 loop over storage buffers (12_fp64_int64_ssbo)
-    Compute,
-    /// float sin/cos/mad loop (the loop of 01_loop_sin_tex)
-    Alu,
-    /// pure ALU: 8 independent MAD chains per iteration, against the host's
-    /// FMA peak measured in the same run (lane-FMAs per second)
-    Mad,
-    /// full-target fragment shader: one bilinear texture sample + the sin/cos
-    /// loop (01_loop_sin_tex, the work of `peerbench frag`)
-    Frag,
-    /// accuracy of the SIN/COS/EX2/LG2 kernels on all 2^32 inputs and of POW
-    /// on 2^N sampled pairs (`--func`, `--threads`: the largest count given,
-    /// `--pow-samples`)
-    Ulp,
-    /// ns per lane of each transcendental kernel over 16-lane rows (`--func`, `--reps`)
-    Math,
-    /// a Direct3D compute shader (fxc's tree reduction through shared
-    /// memory, from the corpus) beside the same work written in TGSI
-    D3d,
-    /// the torus scene of examples/scene (vertex shader, depth test, lit
-    /// textured fragment shader) at SIZE x 3*SIZE/4: the bundled 4096-triangle
-    /// torus and a 65536-triangle one; frames, triangles and fragment-shader
-    /// lanes per second. With --peer, llvmpipe draws the same scene through
-    /// meshbench in the peer folder (peers/mesa-gl/build.sh), or through the
-    /// program TGSI_PEER_MESH names (one taking `--mesh FILE.obj --texture
-    /// FILE.png --size WxH --frames N --out FILE.png --const N=float:...` and
-    /// printing `median S s per frame`)
-    Mesh,
-    /// time to compile every corpus shader (tests/fixtures/mesa_exec,
-    /// examples, benches/data; run from the repository) with each engine:
-    /// per shader, then the median and the worst
-    Compile,
-}
-
-#[derive(clap::Args)]
-pub struct BenchArgs {
-    /// Which work to run
-    #[arg(value_enum)]
-    pub workload: Workload,
-    /// Invocations per dispatch (a multiple of the block size, 64)
-    #[arg(long, default_value_t = 1 << 20)]
-    pub invocations: u32,
-    /// frag: the render target is SIZE x SIZE pixels (mesh: SIZE x 3*SIZE/4)
-    #[arg(long, default_value_t = 1024)]
-    pub size: u32,
-    /// Timed dispatches (frag: frames) per thread count (after one warm-up)
-    #[arg(long, default_value_t = 10)]
-    pub reps: usize,
-    /// Loop iterations per invocation (CONST[0][0].x)
-    #[arg(long, default_value_t = 64)]
-    pub iters: u32,
-    /// Thread counts to measure, comma separated
-    #[arg(long, default_value = "1,2", value_delimiter = ',')]
-    pub threads: Vec<usize>,
-    /// Also run Mesa's peers (softpipe, llvmpipe with 1 and 2 threads, bare
-    /// tgsi_exec) on the same work and print the ratios (mesh: llvmpipe with
-    /// 1 and 2 threads). The peers are programs in peers/build/ of the
-    /// repository (or $TGSI_PEER_DIR), built by peers/mesa-tgsi/build.sh and
-    /// peers/mesa-gl/build.sh; see peers/README.md
-    #[arg(long)]
-    pub peer: bool,
-    /// ulp, math: which transcendental function
-    #[arg(long, value_enum, default_value_t = MathFunc::All)]
-    pub func: MathFunc,
-    /// ulp: log2 of the number of (x, y) pairs POW is checked on
-    #[arg(long, default_value_t = 28)]
-    pub pow_samples: u32,
-}
+const FP64_SHADER: &str = include_str!("../../../benches/data/12_fp64_int64_ssbo.tgsi");
+const ALU_SHADER: &str = include_str!("../../../benches/data/alu_loop.tgsi");
+const FRAG_SHADER: &str = include_str!("../../../benches/data/01_loop_sin_tex.tgsi");
+const MAD_SHADER: &str = include_str!("../../../benches/data/mad_chain.tgsi");
 
 fn resources(workload: Workload, n: usize, iters: u32) -> Resources {
     let mut res = Resources {
@@ -264,11 +201,11 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         Workload::Frag => return bench_frag(args),
         Workload::Ulp => {
             let threads = args.threads.iter().copied().max().unwrap_or(1);
-            return mathbench::ulp(args.func, threads, args.pow_samples);
+            return math::ulp(args.func, threads, args.pow_samples);
         }
-        Workload::Math => return mathbench::speed(args.func, args.reps),
-        Workload::D3d => return super::d3dbench::bench_d3d(args),
-        Workload::Mesh => return super::meshbench::bench_mesh(args),
+        Workload::Math => return math::speed(args.func, args.reps),
+        Workload::D3d => return d3d::bench_d3d(args),
+        Workload::Mesh => return mesh::bench_mesh(args),
         Workload::Compile => return bench_compile(args.reps.max(1)),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
@@ -319,7 +256,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
             stats.lane_instructions
         );
         if args.workload == Workload::Mad {
-            let mads = n as f64 * args.iters as f64 * super::madbench::MADS_PER_ITERATION as f64;
+            let mads = n as f64 * args.iters as f64 * mad::MADS_PER_ITERATION as f64;
             println!(
                 "  {:.3} G lane-MAD/s = {:.2} G per thread",
                 mads / med / 1e9,
@@ -333,10 +270,10 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         });
     }
     if args.workload == Workload::Mad {
-        let peak = super::madbench::fma_peak();
+        let peak = mad::fma_peak();
         let single = results.iter().find(|m| m.threads == 1).or(results.first());
         if let Some(m) = single {
-            let mads = n as f64 * args.iters as f64 * super::madbench::MADS_PER_ITERATION as f64;
+            let mads = n as f64 * args.iters as f64 * mad::MADS_PER_ITERATION as f64;
             let rate = mads / m.median / m.threads.max(1) as f64;
             println!(
                 "host FMA peak, 1 thread (8 x 16 independent f32 mul_add chains): {:.2} G lane-FMA/s; the shader's MADs reach {:.1}% of it per thread",
@@ -349,28 +286,6 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         run_peers(args, &results)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Where the peer programs are: `$TGSI_PEER_DIR`, else `peers/build/` of
-/// the repository the command was built from.
-pub fn peer_dir() -> PathBuf {
-    std::env::var_os("TGSI_PEER_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peers/build"))
-}
-
-/// The peer program `name`, or an error saying how to build it.
-pub fn peer_program(name: &str, script: &str) -> Result<PathBuf> {
-    let exe = peer_dir().join(name);
-    if exe.exists() {
-        Ok(exe)
-    } else {
-        bail!(
-            "{} not found: build it with `{}/{script}` (or set TGSI_PEER_DIR to where it is; peers/README.md)",
-            exe.display(),
-            env!("CARGO_MANIFEST_DIR")
-        )
-    }
 }
 
 /// Mesa's bare tgsi_exec on one quad of the same shader: ns per quad-run.

@@ -31,7 +31,7 @@ use tgsi::rng::{Rng, edge_f32_and};
 
 /// The frozen reference kernels (the earlier all-f64 kernels, `math.rs` at
 /// commit 6248a72) `bench math` compares against.
-#[path = "../../benches/baseline/math.rs"]
+#[path = "../../../benches/baseline/math.rs"]
 mod baseline;
 
 /// The kernels `bench ulp` and `bench math` measure.

@@ -9,15 +9,15 @@
 //! one thread, where the order of the groups is fixed: the Direct3D
 //! program writes each sum over an element another group reads).
 
-use super::bench::BenchArgs;
+use super::args::BenchArgs;
 use anyhow::{Result, anyhow, bail};
 use std::process::ExitCode;
 use std::time::Instant;
 use tgsi::exec::{Limits, Numerics, Program, Resources, Stats};
 use tgsi::shader_test::d3d::{D3dShader, check_container};
 
-const D3D_BLOB: &[u8] = include_bytes!("../../benches/data/ThreadGroupSharedMem.o");
-const TGSI_TWIN: &str = include_str!("../../benches/data/ThreadGroupSharedMem.tgsi");
+const D3D_BLOB: &[u8] = include_bytes!("../../../benches/data/ThreadGroupSharedMem.o");
+const TGSI_TWIN: &str = include_str!("../../../benches/data/ThreadGroupSharedMem.tgsi");
 const GROUP: u32 = 128;
 
 /// The input: element i is (i mod 1000) / 4, exact in float32 and in every

@@ -8,7 +8,7 @@
 //!
 //! The peer: with `--peer` the llvmpipe figure comes from `meshbench` in
 //! the peer folder (`peers/build/` of the repository or `$TGSI_PEER_DIR`,
-//! see [`super::bench::peer_dir`]; `peers/mesa-gl/build.sh` builds it), or
+//! see [`super::peers::peer_dir`]; `peers/mesa-gl/build.sh` builds it), or
 //! from the program `TGSI_PEER_MESH` names instead. Either takes
 //! `--mesh FILE.obj --texture FILE.png --size WxH --frames N --out FILE.png
 //! --const N=float:...` (the constant buffers of the scene), draws the same
@@ -16,8 +16,8 @@
 //! `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
 //! and its picture is compared with ours pixel by pixel.
 
-use super::bench::BenchArgs;
-use super::render_mesh::{
+use super::args::BenchArgs;
+use crate::cli::render_mesh::{
     MeshStats, StageShader, clear_target, draw_mesh, mesh_input, mesh_state, new_target,
 };
 use anyhow::{Context, Result, anyhow, bail};
@@ -30,10 +30,10 @@ use tgsi::mesh_io::{Mesh, parse_obj};
 use tgsi::pipeline::{CullMode, DepthFormat, DepthTarget, FrontFace, RenderState};
 use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
-const VERTEX_SHADER: &str = include_str!("../../examples/scene/torus_vs.tgsi");
-const FRAGMENT_SHADER: &str = include_str!("../../examples/scene/torus_fs.tgsi");
-const TORUS_OBJ: &str = include_str!("../../examples/meshes/torus.obj");
-const CHECKER_PNG: &[u8] = include_bytes!("../../examples/textures/checker.png");
+const VERTEX_SHADER: &str = include_str!("../../../examples/scene/torus_vs.tgsi");
+const FRAGMENT_SHADER: &str = include_str!("../../../examples/scene/torus_fs.tgsi");
+const TORUS_OBJ: &str = include_str!("../../../examples/meshes/torus.obj");
+const CHECKER_PNG: &[u8] = include_bytes!("../../../examples/textures/checker.png");
 
 /// The constant buffers of `examples/scene/README.md` (`--const` syntax).
 const SCENE_CONSTANTS: [&str; 4] = [
@@ -105,7 +105,7 @@ fn compile(name: &str, text: &str) -> Result<StageShader> {
 fn scene_resources() -> Result<Resources> {
     let mut res = Resources::default();
     for spec in SCENE_CONSTANTS {
-        let (i, words) = super::run::parse_typed(spec, "scene constant")?;
+        let (i, words) = crate::cli::run::parse_typed(spec, "scene constant")?;
         if res.constants.len() <= i {
             res.constants.resize(i + 1, Vec::new());
         }
@@ -203,7 +203,7 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     let peer = if args.peer {
         Some(match std::env::var_os(PEER_ENV) {
             Some(exe) => Ok(PathBuf::from(exe)),
-            None => super::bench::peer_program("meshbench", "peers/mesa-gl/build.sh"),
+            None => super::peers::peer_program("meshbench", "peers/mesa-gl/build.sh"),
         })
     } else {
         None
