@@ -156,6 +156,62 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             Some(d) => d.bind(res, f),
             None => f(res),
         };
+    let (mut res, (vertex_rows, attrs)) = bind_resources(args)?;
+    let limits = Limits {
+        max_instructions: args.budget,
+        threads: args.threads.max(1),
+        ..Limits::default()
+    };
+    let mut report = serde_json::Map::new();
+    match shader.processor {
+        Processor::Compute => {
+            let groups: Vec<u32> = args
+                .groups
+                .split(',')
+                .map(|s| s.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| anyhow!("--groups `{}`: expected X,Y,Z", args.groups))?;
+            let [x, y, z] = groups[..] else {
+                bail!("--groups `{}`: expected three numbers X,Y,Z", args.groups)
+            };
+            bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
+                .map_err(|e| anyhow!("{name}: {e}"))?;
+        }
+        Processor::Vertex => {
+            let count = args.vertices.unwrap_or(if vertex_rows.is_empty() {
+                1
+            } else {
+                vertex_rows.len()
+            });
+            if count > 1 << 24 {
+                bail!("--vertices {count}: at most 16777216");
+            }
+            let inputs = vertex_inputs(args, name, d3d, &vertex_rows, &attrs, count)?;
+            let mut outputs = Vec::new();
+            bound(&mut res, &mut |r| {
+                outputs = program.run_vertices(r, &inputs, count, &limits)?;
+                Ok(())
+            })
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+            report_vertices(args.json, d3d, &outputs, &mut report);
+        }
+        Processor::Fragment => bail!(
+            "{name}: `tgsi run` runs compute and vertex shaders; draw a pixel shader with `tgsi render` (or `draw quad` in a .shader_test file)"
+        ),
+        other => {
+            bail!("{name}: `tgsi run` runs compute and vertex shaders; this is a {other} shader")
+        }
+    }
+    report_buffers(args.json, d3d, &res, report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A `[vertex data]` section's rows and attributes.
+type VertexData = (Vec<Vec<[u32; 4]>>, Vec<Attribute>);
+
+/// The resources `--data`, `--const`, `--buffer`, `--buffer-size` and
+/// `--sv` give, with the vertex rows and attributes of a `[vertex data]`.
+fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
     let mut res = Resources::default();
     let mut vertex_rows: Vec<Vec<[u32; 4]>> = Vec::new();
     let mut attrs: Vec<Attribute> = Vec::new();
@@ -205,144 +261,134 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     for spec in &args.system_values {
         res.system_values.push(parse_system_value(spec)?);
     }
-    let limits = Limits {
-        max_instructions: args.budget,
-        threads: args.threads.max(1),
-        ..Limits::default()
-    };
-    let mut report = serde_json::Map::new();
-    match shader.processor {
-        Processor::Compute => {
-            let groups: Vec<u32> = args
-                .groups
-                .split(',')
-                .map(|s| s.trim().parse::<u32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| anyhow!("--groups `{}`: expected X,Y,Z", args.groups))?;
-            let [x, y, z] = groups[..] else {
-                bail!("--groups `{}`: expected three numbers X,Y,Z", args.groups)
-            };
-            bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
-                .map_err(|e| anyhow!("{name}: {e}"))?;
-        }
-        Processor::Vertex => {
-            let count = args.vertices.unwrap_or(if vertex_rows.is_empty() {
-                1
-            } else {
-                vertex_rows.len()
-            });
-            if count > 1 << 24 {
-                bail!("--vertices {count}: at most 16777216");
-            }
-            let mut cli_inputs: Vec<(usize, [u32; 4])> = Vec::new();
-            for spec in &args.inputs {
-                let (i, w) = parse_typed(spec, "--input")?;
-                let four: [u32; 4] = w
-                    .get(..4)
-                    .and_then(|s| s.try_into().ok())
-                    .ok_or_else(|| anyhow!("--input `{spec}`: expected four 32-bit values"))?;
-                cli_inputs.push((i, four));
-            }
-            let rows: Vec<Vec<[u32; 4]>> = (0..count)
-                .map(|v| vertex_rows.get(v).cloned().unwrap_or_default())
-                .collect();
-            let mut inputs: Vec<Vec<[u32; 4]>> = match d3d {
-                Some(d) if !vertex_rows.is_empty() => d
-                    .vertex_inputs(&attrs, &rows)
-                    .map_err(|e| anyhow!("{name}: {e}"))?,
-                Some(d) => d
-                    .vertex_inputs(&[], &rows)
-                    .map_err(|e| anyhow!("{name}: {e}"))?,
-                None => {
-                    let mut registers = Vec::new();
-                    for a in &attrs {
-                        match a {
-                            Attribute::Input(n) => registers.push(*n as usize),
-                            Attribute::Semantic(..) => bail!(
-                                "{name}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"
-                            ),
-                        }
-                    }
-                    rows.iter()
-                        .map(|row| {
-                            let width = registers.iter().map(|r| r + 1).max().unwrap_or(0);
-                            let mut regs = vec![[0u32; 4]; width];
-                            for (r, value) in registers.iter().zip(row) {
-                                regs[*r] = *value;
-                            }
-                            regs
-                        })
-                        .collect()
-                }
-            };
-            for row in &mut inputs {
-                for (i, value) in &cli_inputs {
-                    if row.len() <= *i {
-                        row.resize(*i + 1, [0; 4]);
-                    }
-                    row[*i] = *value;
+    Ok((res, (vertex_rows, attrs)))
+}
+
+/// Each vertex's input registers: the `[vertex data]` rows (through the
+/// Direct3D input signature for a Direct3D shader), then `--input`.
+fn vertex_inputs(
+    args: &RunArgs,
+    name: &str,
+    d3d: Option<&tgsi::shader_test::d3d::D3dShader>,
+    vertex_rows: &[Vec<[u32; 4]>],
+    attrs: &[Attribute],
+    count: usize,
+) -> Result<Vec<Vec<[u32; 4]>>> {
+    let mut cli_inputs: Vec<(usize, [u32; 4])> = Vec::new();
+    for spec in &args.inputs {
+        let (i, w) = parse_typed(spec, "--input")?;
+        let four: [u32; 4] = w
+            .get(..4)
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| anyhow!("--input `{spec}`: expected four 32-bit values"))?;
+        cli_inputs.push((i, four));
+    }
+    let rows: Vec<Vec<[u32; 4]>> = (0..count)
+        .map(|v| vertex_rows.get(v).cloned().unwrap_or_default())
+        .collect();
+    let mut inputs: Vec<Vec<[u32; 4]>> = match d3d {
+        Some(d) if !vertex_rows.is_empty() => d
+            .vertex_inputs(attrs, &rows)
+            .map_err(|e| anyhow!("{name}: {e}"))?,
+        Some(d) => d
+            .vertex_inputs(&[], &rows)
+            .map_err(|e| anyhow!("{name}: {e}"))?,
+        None => {
+            let mut registers = Vec::new();
+            for a in attrs {
+                match a {
+                    Attribute::Input(n) => registers.push(*n as usize),
+                    Attribute::Semantic(..) => bail!(
+                        "{name}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"
+                    ),
                 }
             }
-            let mut outputs = Vec::new();
-            bound(&mut res, &mut |r| {
-                outputs = program.run_vertices(r, &inputs, count, &limits)?;
-                Ok(())
-            })
-            .map_err(|e| anyhow!("{name}: {e}"))?;
-            // Direct3D shaders: the `o#` registers.
-            let registers: Vec<u32> = d3d.map_or(Vec::new(), |d| {
-                let mut r: Vec<u32> = d
-                    .lowered
-                    .outputs
-                    .iter()
-                    .filter(|c| c.d3d_file == tgsi::d3d::enums::RegisterFile::Output)
-                    .map(|c| c.d3d_register)
-                    .collect();
-                r.sort_unstable();
-                r.dedup();
-                r
-            });
-            let outputs: Vec<Vec<(String, [u32; 4])>> = outputs
-                .iter()
-                .map(|outs| match d3d {
-                    Some(d) => registers
-                        .iter()
-                        .filter_map(|&k| d.output_register(outs, k).map(|v| (format!("o{k}"), v)))
-                        .collect(),
-                    None => outs
-                        .iter()
-                        .enumerate()
-                        .map(|(k, v)| (format!("OUT[{k}]"), *v))
-                        .collect(),
+            rows.iter()
+                .map(|row| {
+                    let width = registers.iter().map(|r| r + 1).max().unwrap_or(0);
+                    let mut regs = vec![[0u32; 4]; width];
+                    for (r, value) in registers.iter().zip(row) {
+                        regs[*r] = *value;
+                    }
+                    regs
                 })
-                .collect();
-            if args.json {
-                let list: Vec<Vec<[u32; 4]>> = outputs
-                    .iter()
-                    .map(|o| o.iter().map(|(_, v)| *v).collect())
-                    .collect();
-                report.insert("vertices".into(), json!(list));
-                if d3d.is_some() {
-                    report.insert("outputs".into(), json!(registers));
-                }
-            } else {
-                for (v, outs) in outputs.iter().enumerate() {
-                    for (label, out) in outs {
-                        println!("vertex {v} {label}");
-                        for (c, w) in out.iter().enumerate() {
-                            println!("  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w));
-                        }
-                    }
-                }
-            }
+                .collect()
         }
-        Processor::Fragment => bail!(
-            "{name}: `tgsi run` runs compute and vertex shaders; draw a pixel shader with `tgsi render` (or `draw quad` in a .shader_test file)"
-        ),
-        other => {
-            bail!("{name}: `tgsi run` runs compute and vertex shaders; this is a {other} shader")
+    };
+    for row in &mut inputs {
+        for (i, value) in &cli_inputs {
+            if row.len() <= *i {
+                row.resize(*i + 1, [0; 4]);
+            }
+            row[*i] = *value;
         }
     }
+    Ok(inputs)
+}
+
+/// Prints each vertex's outputs (`OUT[k]`, or the `o#` registers of a
+/// Direct3D shader), or puts them in the JSON report.
+fn report_vertices(
+    json: bool,
+    d3d: Option<&tgsi::shader_test::d3d::D3dShader>,
+    outputs: &[Vec<[u32; 4]>],
+    report: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    // Direct3D shaders: the `o#` registers.
+    let registers: Vec<u32> = d3d.map_or(Vec::new(), |d| {
+        let mut r: Vec<u32> = d
+            .lowered
+            .outputs
+            .iter()
+            .filter(|c| c.d3d_file == tgsi::d3d::enums::RegisterFile::Output)
+            .map(|c| c.d3d_register)
+            .collect();
+        r.sort_unstable();
+        r.dedup();
+        r
+    });
+    let outputs: Vec<Vec<(String, [u32; 4])>> = outputs
+        .iter()
+        .map(|outs| match d3d {
+            Some(d) => registers
+                .iter()
+                .filter_map(|&k| d.output_register(outs, k).map(|v| (format!("o{k}"), v)))
+                .collect(),
+            None => outs
+                .iter()
+                .enumerate()
+                .map(|(k, v)| (format!("OUT[{k}]"), *v))
+                .collect(),
+        })
+        .collect();
+    if json {
+        let list: Vec<Vec<[u32; 4]>> = outputs
+            .iter()
+            .map(|o| o.iter().map(|(_, v)| *v).collect())
+            .collect();
+        report.insert("vertices".into(), json!(list));
+        if d3d.is_some() {
+            report.insert("outputs".into(), json!(registers));
+        }
+    } else {
+        for (v, outs) in outputs.iter().enumerate() {
+            for (label, out) in outs {
+                println!("vertex {v} {label}");
+                for (c, w) in out.iter().enumerate() {
+                    println!("  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w));
+                }
+            }
+        }
+    }
+}
+
+/// Prints every non-empty buffer after the run, or the whole JSON report.
+fn report_buffers(
+    json: bool,
+    d3d: Option<&tgsi::shader_test::d3d::D3dShader>,
+    res: &Resources,
+    mut report: serde_json::Map<String, serde_json::Value>,
+) -> Result<()> {
     let buffers: Vec<(usize, String, Vec<u32>)> = res
         .buffers
         .iter()
@@ -366,7 +412,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             ))
         })
         .collect();
-    if args.json {
+    if json {
         let list: Vec<_> = buffers
             .iter()
             .map(|(i, label, w)| json!({"index": i, "name": label, "words": w}))
@@ -381,7 +427,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The name of buffer `index` after a Direct3D run: `uN`, `uN counter`, or
