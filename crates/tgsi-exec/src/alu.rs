@@ -1,7 +1,10 @@
 //! The opcode dispatch: one `match` on the pre-decoded opcode, outside every
 //! lane loop, onto generic helpers that are monomorphized per `ops`
 //! function (static dispatch, inlined): the lane loops run over `[u32; 16]`
-//! rows and auto-vectorize where the scalar formula allows.
+//! rows and auto-vectorize where the scalar formula allows. The arms of the
+//! lane-wise opcodes are generated from the semantics table
+//! (`semantics.rs`); the inter-lane, clock and memory opcodes are written
+//! here.
 //!
 //! The helpers implement the channel shapes of the opcode table
 //! ([`tgsi_ir::opcode::Channels`]): per-component, replicated scalar, dot
@@ -10,6 +13,7 @@
 
 use super::decode::{Inst, Modifier, Src};
 use super::machine::{Batch, Env, Reg, Row, ZERO_REG, fetch_into, store_rows};
+use super::semantics::for_each_lane_op;
 use super::{ExecError, LANES, math, ops};
 use tgsi_ir::opcode::{Category, Opcode};
 
@@ -556,178 +560,11 @@ impl Batch {
 
     /// Executes one non-control-flow instruction for the active lanes.
     pub fn execute(&mut self, inst: &Inst, env: &Env, shared: &mut [u32]) -> Result<(), ExecError> {
+        if self.execute_lane_op(inst, env) {
+            return Ok(());
+        }
         use Opcode::*;
         match inst.op {
-            // moves and address loads
-            MOV => self.comp1(inst, env, |a| a),
-            ARL => self.comp1(inst, env, ops::arl),
-            ARR => self.comp1(inst, env, ops::arr),
-            UARL => self.comp1(inst, env, ops::uarl),
-            // float, per component
-            ADD => self.comp2(inst, env, ops::add),
-            MUL => self.comp2(inst, env, ops::mul),
-            MIN => self.comp2(inst, env, ops::min),
-            MAX => self.comp2(inst, env, ops::max),
-            SLT => self.comp2(inst, env, ops::slt),
-            SGE => self.comp2(inst, env, ops::sge),
-            SEQ => self.comp2(inst, env, ops::seq),
-            SGT => self.comp2(inst, env, ops::sgt),
-            SLE => self.comp2(inst, env, ops::sle),
-            SNE => self.comp2(inst, env, ops::sne),
-            DIV => self.comp2(inst, env, ops::div),
-            LDEXP => self.comp2(inst, env, ops::ldexp),
-            FSEQ => self.comp2(inst, env, ops::fseq),
-            FSGE => self.comp2(inst, env, ops::fsge),
-            FSLT => self.comp2(inst, env, ops::fslt),
-            FSNE => self.comp2(inst, env, ops::fsne),
-            MAD => self.comp3(inst, env, ops::mad),
-            LRP => self.comp3(inst, env, ops::lrp),
-            FMA => self.comp3(inst, env, ops::fma),
-            CMP => self.comp3(inst, env, ops::cmp),
-            FRC => self.comp1(inst, env, ops::frc),
-            FLR => self.comp1(inst, env, ops::flr),
-            ROUND => self.comp1(inst, env, ops::round),
-            CEIL => self.comp1(inst, env, ops::ceil),
-            TRUNC => self.comp1(inst, env, ops::trunc),
-            SSG => self.comp1(inst, env, ops::ssg),
-            // float, replicated scalar
-            RCP => self.scalar1(inst, env, ops::rcp),
-            RSQ => self.scalar1(inst, env, ops::rsq),
-            SQRT => self.scalar1(inst, env, ops::sqrt),
-            EX2 => self.scalar_row(inst, env, math::ex2_lanes),
-            LG2 => self.scalar_row(inst, env, math::lg2_lanes),
-            COS => self.scalar_row(inst, env, math::cos_lanes),
-            SIN => self.scalar_row(inst, env, math::sin_lanes),
-            POW => self.scalar_row2(inst, env, math::pow_lanes),
-            DP2 => self.vec2_to_scalar(inst, env, 0b0011, ops::dp2),
-            DP3 => self.vec2_to_scalar(inst, env, 0b0111, ops::dp3),
-            DP4 => self.vec2_to_scalar(inst, env, 0b1111, ops::dp4),
-            // specials
-            LIT => self.special1(inst, env, ops::lit),
-            EXP => self.special1(inst, env, ops::exp),
-            LOG => self.special1(inst, env, ops::log),
-            DST => self.special2(inst, env, ops::dst),
-            PK2H if inst.d3d => self.vec_to_scalar(inst, env, ops::pk2h_toward_zero),
-            PK2H => self.vec_to_scalar(inst, env, ops::pk2h),
-            PK2US => self.vec_to_scalar(inst, env, ops::pk2us),
-            PK4B => self.vec_to_scalar(inst, env, ops::pk4b),
-            PK4UB => self.vec_to_scalar(inst, env, ops::pk4ub),
-            UP2H => self.special1(inst, env, |a| ops::up2h(a[0])),
-            UP2US => self.special1(inst, env, |a| ops::up2us(a[0])),
-            UP4B => self.special1(inst, env, |a| ops::up4b(a[0])),
-            UP4UB => self.special1(inst, env, |a| ops::up4ub(a[0])),
-            // conversions
-            I2F => self.comp1(inst, env, ops::i2f),
-            U2F => self.comp1(inst, env, ops::u2f),
-            F2I => self.comp1(inst, env, ops::f2i),
-            F2U => self.comp1(inst, env, ops::f2u),
-            // integer
-            NOT => self.comp1(inst, env, ops::not),
-            INEG => self.comp1(inst, env, ops::ineg),
-            IABS => self.comp1(inst, env, ops::iabs),
-            ISSG => self.comp1(inst, env, ops::issg),
-            BREV => self.comp1(inst, env, ops::brev),
-            POPC => self.comp1(inst, env, ops::popc),
-            LSB => self.comp1(inst, env, ops::lsb),
-            IMSB => self.comp1(inst, env, ops::imsb),
-            UMSB => self.comp1(inst, env, ops::umsb),
-            SHL => self.comp2(inst, env, ops::shl),
-            AND => self.comp2(inst, env, ops::and),
-            OR => self.comp2(inst, env, ops::or),
-            XOR => self.comp2(inst, env, ops::xor),
-            MOD => self.comp2(inst, env, ops::mod_signed),
-            IDIV => self.comp2(inst, env, ops::idiv),
-            IMAX => self.comp2(inst, env, ops::imax),
-            IMIN => self.comp2(inst, env, ops::imin),
-            ISGE => self.comp2(inst, env, ops::isge),
-            ISHR => self.comp2(inst, env, ops::ishr),
-            ISLT => self.comp2(inst, env, ops::islt),
-            UADD => self.comp2(inst, env, ops::uadd),
-            UDIV => self.comp2(inst, env, ops::udiv),
-            UMAX => self.comp2(inst, env, ops::umax),
-            UMIN => self.comp2(inst, env, ops::umin),
-            UMOD => self.comp2(inst, env, ops::umod),
-            UMUL => self.comp2(inst, env, ops::umul),
-            USEQ => self.comp2(inst, env, ops::useq),
-            USGE => self.comp2(inst, env, ops::usge),
-            USHR => self.comp2(inst, env, ops::ushr),
-            USLT => self.comp2(inst, env, ops::uslt),
-            USNE => self.comp2(inst, env, ops::usne),
-            IMUL_HI => self.comp2(inst, env, ops::imul_hi),
-            UMUL_HI => self.comp2(inst, env, ops::umul_hi),
-            UMAD => self.comp3(inst, env, ops::umad),
-            UCMP => self.comp3(inst, env, ops::ucmp),
-            IBFE => self.comp3(inst, env, ops::ibfe),
-            UBFE => self.comp3(inst, env, ops::ubfe),
-            BFI => self.comp4(inst, env, ops::bfi),
-            // 64-bit: unary
-            DABS => self.pair_unary(inst, env, ops::dabs),
-            DNEG => self.pair_unary(inst, env, ops::dneg),
-            DRCP => self.pair_unary(inst, env, ops::drcp),
-            DSQRT => self.pair_unary(inst, env, ops::dsqrt),
-            DRSQ => self.pair_unary(inst, env, ops::drsq),
-            DFRAC => self.pair_unary(inst, env, ops::dfrac),
-            DTRUNC => self.pair_unary(inst, env, ops::dtrunc),
-            DCEIL => self.pair_unary(inst, env, ops::dceil),
-            DFLR => self.pair_unary(inst, env, ops::dflr),
-            DROUND => self.pair_unary(inst, env, ops::dround),
-            DSSG => self.pair_unary(inst, env, ops::dssg),
-            I64ABS => self.pair_unary(inst, env, ops::i64abs),
-            I64SSG => self.pair_unary(inst, env, ops::i64ssg),
-            I64NEG => self.pair_unary(inst, env, ops::i64neg),
-            D2U64 => self.pair_unary(inst, env, ops::d2u64),
-            D2I64 => self.pair_unary(inst, env, ops::d2i64),
-            U642D => self.pair_unary(inst, env, ops::u642d),
-            I642D => self.pair_unary(inst, env, ops::i642d),
-            // 64-bit: binary
-            DADD => self.pair_binary(inst, env, ops::dadd),
-            DMUL => self.pair_binary(inst, env, ops::dmul),
-            DMAX => self.pair_binary(inst, env, ops::dmax),
-            DMIN => self.pair_binary(inst, env, ops::dmin),
-            DDIV => self.pair_binary(inst, env, ops::ddiv),
-            U64ADD => self.pair_binary(inst, env, ops::u64add),
-            U64MUL => self.pair_binary(inst, env, ops::u64mul),
-            U64DIV => self.pair_binary(inst, env, ops::u64div),
-            I64DIV => self.pair_binary(inst, env, ops::i64div),
-            U64MOD => self.pair_binary(inst, env, ops::u64mod),
-            I64MOD => self.pair_binary(inst, env, ops::i64mod),
-            I64MIN => self.pair_binary(inst, env, ops::i64min),
-            U64MIN => self.pair_binary(inst, env, ops::u64min),
-            I64MAX => self.pair_binary(inst, env, ops::i64max),
-            U64MAX => self.pair_binary(inst, env, ops::u64max),
-            // 64-bit: ternary
-            DMAD => self.pair_ternary(inst, env, ops::dmad),
-            DFMA => self.pair_ternary(inst, env, ops::dfma),
-            // 64-bit: compares
-            DSLT => self.pair_compare(inst, env, ops::dslt),
-            DSGE => self.pair_compare(inst, env, ops::dsge),
-            DSEQ => self.pair_compare(inst, env, ops::dseq),
-            DSNE => self.pair_compare(inst, env, ops::dsne),
-            U64SEQ => self.pair_compare(inst, env, ops::u64seq),
-            U64SNE => self.pair_compare(inst, env, ops::u64sne),
-            U64SLT => self.pair_compare(inst, env, ops::u64slt),
-            U64SGE => self.pair_compare(inst, env, ops::u64sge),
-            I64SLT => self.pair_compare(inst, env, ops::i64slt),
-            I64SGE => self.pair_compare(inst, env, ops::i64sge),
-            // 64-bit with a 32-bit count: shifts read src1.x / src1.y, DLDEXP src1.x / src1.z
-            U64SHL => self.pair_shift(inst, env, [0, 1], ops::u64shl),
-            I64SHR => self.pair_shift(inst, env, [0, 1], ops::i64shr),
-            U64SHR => self.pair_shift(inst, env, [0, 1], ops::u64shr),
-            DLDEXP => self.pair_shift(inst, env, [0, 2], ops::dldexp),
-            // 32 → 64
-            F2D => self.widen(inst, env, ops::f2d),
-            I2D => self.widen(inst, env, ops::i2d),
-            U2D => self.widen(inst, env, ops::u2d),
-            F2U64 => self.widen(inst, env, ops::f2u64),
-            F2I64 => self.widen(inst, env, ops::f2i64),
-            U2I64 => self.widen(inst, env, ops::u2i64),
-            I2I64 => self.widen(inst, env, ops::i2i64),
-            // 64 → 32
-            D2F => self.narrow(inst, env, ops::d2f),
-            D2I => self.narrow(inst, env, ops::d2i),
-            D2U => self.narrow(inst, env, ops::d2u),
-            U642F => self.narrow(inst, env, ops::u642f),
-            I642F => self.narrow(inst, env, ops::i642f),
             DFRACEXP => self.dfracexp(inst, env),
             // inter-lane
             VOTE_ANY | VOTE_ALL | VOTE_EQ | BALLOT | READ_FIRST | READ_INVOC => {
@@ -762,3 +599,109 @@ impl Batch {
         Ok(())
     }
 }
+
+/// The interpreter's call of one lane-wise opcode, by the shape the
+/// semantics table gives it.
+macro_rules! alu_arm {
+    ($b:expr, $i:expr, $e:expr, comp(1, $f:expr)) => {
+        $b.comp1($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp(2, $f:expr)) => {
+        $b.comp2($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp(3, $f:expr)) => {
+        $b.comp3($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp(4, $f:expr)) => {
+        $b.comp4($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp_ruled(1, $f:ident, $w:ident)) => {
+        $b.comp1($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp_ruled(2, $f:ident, $w:ident)) => {
+        $b.comp2($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, comp_ruled(3, $f:ident, $w:ident)) => {
+        $b.comp3($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, scalar_ruled($f:ident, $w:ident)) => {
+        $b.scalar1($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, row($f:expr, $fast:expr)) => {
+        $b.scalar_row($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, row2($f:expr)) => {
+        $b.scalar_row2($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, dot($m:literal, $f:expr)) => {
+        $b.vec2_to_scalar($i, $e, $m, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, special(1, $f:expr)) => {
+        $b.special1($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, special(2, $f:expr)) => {
+        $b.special2($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, pack($f:expr)) => {
+        $b.vec_to_scalar($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, pack_d3d($f:expr, $d3d:expr)) => {
+        if $i.d3d {
+            $b.vec_to_scalar($i, $e, $d3d)
+        } else {
+            $b.vec_to_scalar($i, $e, $f)
+        }
+    };
+    ($b:expr, $i:expr, $e:expr, unpack($f:expr)) => {
+        $b.special1($i, $e, |a| $f(a[0]))
+    };
+    ($b:expr, $i:expr, $e:expr, pair(1, $f:expr)) => {
+        $b.pair_unary($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, pair(2, $f:expr)) => {
+        $b.pair_binary($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, pair(3, $f:expr)) => {
+        $b.pair_ternary($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, pair_ruled(1, $f:ident, $w:ident)) => {
+        $b.pair_unary($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, pair_ruled(2, $f:ident, $w:ident)) => {
+        $b.pair_binary($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, pair_ruled(3, $f:ident, $w:ident)) => {
+        $b.pair_ternary($i, $e, ops::$f)
+    };
+    ($b:expr, $i:expr, $e:expr, compare64($f:expr)) => {
+        $b.pair_compare($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, shift64($c:expr, $f:expr)) => {
+        $b.pair_shift($i, $e, $c, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, widen($f:expr)) => {
+        $b.widen($i, $e, $f)
+    };
+    ($b:expr, $i:expr, $e:expr, narrow($f:expr)) => {
+        $b.narrow($i, $e, $f)
+    };
+}
+
+/// `Batch::execute_lane_op`: one arm per row of the semantics table.
+macro_rules! lane_dispatch {
+    ($($op:ident => $shape:ident($($arg:tt)*);)*) => {
+        impl Batch {
+            /// Runs `inst` when its opcode is a lane-wise one of the
+            /// semantics table (`semantics.rs`); false when it is not.
+            #[inline(always)]
+            fn execute_lane_op(&mut self, inst: &Inst, env: &Env) -> bool {
+                match inst.op {
+                    $(Opcode::$op => alu_arm!(self, inst, env, $shape($($arg)*)),)*
+                    _ => return false,
+                }
+                true
+            }
+        }
+    };
+}
+for_each_lane_op!(lane_dispatch);

@@ -11,6 +11,9 @@
 //! opcodes) keeps the general path. The results are the general path's,
 //! bit for bit (the tests below run both on random instructions):
 //!
+//! The kernels are generated from the semantics table (`semantics.rs`), the
+//! same rows as the interpreter's dispatch:
+//!
 //! * per-component 32-bit ops with 1–3 sources (with a leaner form for the
 //!   commonest case: one channel, plain direct registers, no `_SAT`),
 //!   replicated scalars (RCP,
@@ -22,6 +25,7 @@
 
 use super::decode::{DstKind, Inst, Modifier, Src, SrcKind};
 use super::machine::{Batch, Env, FULL, Mask, Row};
+use super::semantics::for_each_lane_op;
 use super::{LANES, math, ops};
 use tgsi_ir::opcode::{Opcode, OperandType};
 
@@ -706,135 +710,42 @@ macro_rules! h {
 /// ops, the single-channel one.
 type Handlers = (Handler, Option<Handler>);
 
-/// The shape and handler of a fast opcode (the same formulas as `alu.rs`).
-fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
-    use Opcode::*;
-    use Shape::*;
-    Some(match op {
-        MOV => (Comp(1), h!(comp1, |a| a)),
-        ARL => (Comp(1), h!(comp1, ops::arl)),
-        ARR => (Comp(1), h!(comp1, ops::arr)),
-        UARL => (Comp(1), h!(comp1, ops::uarl)),
-        FRC => (Comp(1), h!(nan comp1, frc / frc_with)),
-        FLR => (Comp(1), h!(comp1, ops::flr)),
-        ROUND => (Comp(1), h!(comp1, ops::round)),
-        CEIL => (Comp(1), h!(comp1, ops::ceil)),
-        TRUNC => (Comp(1), h!(comp1, ops::trunc)),
-        SSG => (Comp(1), h!(comp1, ops::ssg)),
-        I2F => (Comp(1), h!(comp1, ops::i2f)),
-        U2F => (Comp(1), h!(comp1, ops::u2f)),
-        F2I => (Comp(1), h!(comp1, ops::f2i)),
-        F2U => (Comp(1), h!(comp1, ops::f2u)),
-        NOT => (Comp(1), h!(comp1, ops::not)),
-        INEG => (Comp(1), h!(comp1, ops::ineg)),
-        IABS => (Comp(1), h!(comp1, ops::iabs)),
-        ISSG => (Comp(1), h!(comp1, ops::issg)),
-        BREV => (Comp(1), h!(comp1, ops::brev)),
-        POPC => (Comp(1), h!(comp1, ops::popc)),
-        LSB => (Comp(1), h!(comp1, ops::lsb)),
-        IMSB => (Comp(1), h!(comp1, ops::imsb)),
-        UMSB => (Comp(1), h!(comp1, ops::umsb)),
-        ADD => (Comp(2), h!(nan comp2, add / add_with)),
-        MUL => (Comp(2), h!(nan comp2, mul / mul_with)),
-        MIN => (Comp(2), h!(comp2, ops::min)),
-        MAX => (Comp(2), h!(comp2, ops::max)),
-        SLT => (Comp(2), h!(comp2, ops::slt)),
-        SGE => (Comp(2), h!(comp2, ops::sge)),
-        SEQ => (Comp(2), h!(comp2, ops::seq)),
-        SGT => (Comp(2), h!(comp2, ops::sgt)),
-        SLE => (Comp(2), h!(comp2, ops::sle)),
-        SNE => (Comp(2), h!(comp2, ops::sne)),
-        DIV => (Comp(2), h!(nan comp2, div / div_with)),
-        LDEXP => (Comp(2), h!(comp2, ops::ldexp)),
-        FSEQ => (Comp(2), h!(comp2, ops::fseq)),
-        FSGE => (Comp(2), h!(comp2, ops::fsge)),
-        FSLT => (Comp(2), h!(comp2, ops::fslt)),
-        FSNE => (Comp(2), h!(comp2, ops::fsne)),
-        SHL => (Comp(2), h!(comp2, ops::shl)),
-        AND => (Comp(2), h!(comp2, ops::and)),
-        OR => (Comp(2), h!(comp2, ops::or)),
-        XOR => (Comp(2), h!(comp2, ops::xor)),
-        MOD => (Comp(2), h!(comp2, ops::mod_signed)),
-        IDIV => (Comp(2), h!(comp2, ops::idiv)),
-        IMAX => (Comp(2), h!(comp2, ops::imax)),
-        IMIN => (Comp(2), h!(comp2, ops::imin)),
-        ISGE => (Comp(2), h!(comp2, ops::isge)),
-        ISHR => (Comp(2), h!(comp2, ops::ishr)),
-        ISLT => (Comp(2), h!(comp2, ops::islt)),
-        UADD => (Comp(2), h!(comp2, ops::uadd)),
-        UDIV => (Comp(2), h!(comp2, ops::udiv)),
-        UMAX => (Comp(2), h!(comp2, ops::umax)),
-        UMIN => (Comp(2), h!(comp2, ops::umin)),
-        UMOD => (Comp(2), h!(comp2, ops::umod)),
-        UMUL => (Comp(2), h!(comp2, ops::umul)),
-        USEQ => (Comp(2), h!(comp2, ops::useq)),
-        USGE => (Comp(2), h!(comp2, ops::usge)),
-        USHR => (Comp(2), h!(comp2, ops::ushr)),
-        USLT => (Comp(2), h!(comp2, ops::uslt)),
-        USNE => (Comp(2), h!(comp2, ops::usne)),
-        IMUL_HI => (Comp(2), h!(comp2, ops::imul_hi)),
-        UMUL_HI => (Comp(2), h!(comp2, ops::umul_hi)),
-        MAD => (Comp(3), h!(nan comp3, mad / mad_with)),
-        LRP => (Comp(3), h!(nan comp3, lrp / lrp_with)),
-        FMA => (Comp(3), h!(nan comp3, fma / fma_with)),
-        CMP => (Comp(3), h!(comp3, ops::cmp)),
-        UMAD => (Comp(3), h!(comp3, ops::umad)),
-        UCMP => (Comp(3), h!(comp3, ops::ucmp)),
-        IBFE => (Comp(3), h!(comp3, ops::ibfe)),
-        UBFE => (Comp(3), h!(comp3, ops::ubfe)),
-        RCP => (Scalar(1), h!(nan scalar1n, rcp / rcp_with)),
-        RSQ => (Scalar(1), h!(nan scalar1n, rsq / rsq_with)),
-        SQRT => (Scalar(1), h!(nan scalar1n, sqrt / sqrt_with)),
-        EX2 => (Scalar(1), h!(scalar_row, math::ex2_lanes)),
-        LG2 => (Scalar(1), h!(scalar_row, math::lg2_lanes)),
-        // SIN/COS: the base-target build inlined into the handler (same bits
-        // as the AVX-512 build `cos_lanes` may call, which measured slower
-        // here in `bench alu`: see docs/numerics.md)
-        COS => (Scalar(1), h!(scalar_row, math::cos_lanes_portable)),
-        SIN => (Scalar(1), h!(scalar_row, math::sin_lanes_portable)),
-        POW => (Scalar(2), h!(scalar_row2, math::pow_lanes)),
-        DABS => (Pair(1), h!(pair1, ops::dabs)),
-        DNEG => (Pair(1), h!(pair1, ops::dneg)),
-        DRCP => (Pair(1), h!(nan pair1n, drcp / drcp_with)),
-        DSQRT => (Pair(1), h!(nan pair1n, dsqrt / dsqrt_with)),
-        DRSQ => (Pair(1), h!(nan pair1n, drsq / drsq_with)),
-        DFRAC => (Pair(1), h!(nan pair1n, dfrac / dfrac_with)),
-        DTRUNC => (Pair(1), h!(pair1, ops::dtrunc)),
-        DCEIL => (Pair(1), h!(pair1, ops::dceil)),
-        DFLR => (Pair(1), h!(pair1, ops::dflr)),
-        DROUND => (Pair(1), h!(pair1, ops::dround)),
-        DSSG => (Pair(1), h!(pair1, ops::dssg)),
-        I64ABS => (Pair(1), h!(pair1, ops::i64abs)),
-        I64SSG => (Pair(1), h!(pair1, ops::i64ssg)),
-        I64NEG => (Pair(1), h!(pair1, ops::i64neg)),
-        D2U64 => (Pair(1), h!(pair1, ops::d2u64)),
-        D2I64 => (Pair(1), h!(pair1, ops::d2i64)),
-        U642D => (Pair(1), h!(pair1, ops::u642d)),
-        I642D => (Pair(1), h!(pair1, ops::i642d)),
-        DADD => (Pair(2), h!(nan pair2n, dadd / dadd_with)),
-        DMUL => (Pair(2), h!(nan pair2n, dmul / dmul_with)),
-        DMAX => (Pair(2), h!(pair2, ops::dmax)),
-        DMIN => (Pair(2), h!(pair2, ops::dmin)),
-        DDIV => (Pair(2), h!(nan pair2n, ddiv / ddiv_with)),
-        U64ADD => (Pair(2), h!(pair2, ops::u64add)),
-        U64MUL => (Pair(2), h!(pair2, ops::u64mul)),
-        U64DIV => (Pair(2), h!(pair2, ops::u64div)),
-        I64DIV => (Pair(2), h!(pair2, ops::i64div)),
-        U64MOD => (Pair(2), h!(pair2, ops::u64mod)),
-        I64MOD => (Pair(2), h!(pair2, ops::i64mod)),
-        I64MIN => (Pair(2), h!(pair2, ops::i64min)),
-        U64MIN => (Pair(2), h!(pair2, ops::u64min)),
-        I64MAX => (Pair(2), h!(pair2, ops::i64max)),
-        U64MAX => (Pair(2), h!(pair2, ops::u64max)),
-        DMAD => (Pair(3), h!(nan pair3n, dmad / dmad_with)),
-        DFMA => (Pair(3), h!(nan pair3n, dfma / dfma_with)),
-        U64SHL => (Shift, h!(pair_shift, [0, 1], ops::u64shl)),
-        I64SHR => (Shift, h!(pair_shift, [0, 1], ops::i64shr)),
-        U64SHR => (Shift, h!(pair_shift, [0, 1], ops::u64shr)),
-        DLDEXP => (Shift, h!(pair_shift, [0, 2], ops::dldexp)),
-        _ => return None,
-    })
+/// The fast kernel of one row of the semantics table, by its shape; `None`
+/// for the shapes without one (dot products, specials, packing, 64-bit
+/// compares and conversions, BFI), which run the general path.
+macro_rules! fast_arm {
+    (comp(1, $f:expr)) => { Some((Shape::Comp(1), h!(comp1, $f))) };
+    (comp(2, $f:expr)) => { Some((Shape::Comp(2), h!(comp2, $f))) };
+    (comp(3, $f:expr)) => { Some((Shape::Comp(3), h!(comp3, $f))) };
+    (comp_ruled(1, $f:ident, $w:ident)) => { Some((Shape::Comp(1), h!(nan comp1, $f / $w))) };
+    (comp_ruled(2, $f:ident, $w:ident)) => { Some((Shape::Comp(2), h!(nan comp2, $f / $w))) };
+    (comp_ruled(3, $f:ident, $w:ident)) => { Some((Shape::Comp(3), h!(nan comp3, $f / $w))) };
+    (scalar_ruled($f:ident, $w:ident)) => { Some((Shape::Scalar(1), h!(nan scalar1n, $f / $w))) };
+    (row($f:expr, $fast:expr)) => { Some((Shape::Scalar(1), h!(scalar_row, $fast))) };
+    (row2($f:expr)) => { Some((Shape::Scalar(2), h!(scalar_row2, $f))) };
+    (pair(1, $f:expr)) => { Some((Shape::Pair(1), h!(pair1, $f))) };
+    (pair(2, $f:expr)) => { Some((Shape::Pair(2), h!(pair2, $f))) };
+    (pair_ruled(1, $f:ident, $w:ident)) => { Some((Shape::Pair(1), h!(nan pair1n, $f / $w))) };
+    (pair_ruled(2, $f:ident, $w:ident)) => { Some((Shape::Pair(2), h!(nan pair2n, $f / $w))) };
+    (pair_ruled(3, $f:ident, $w:ident)) => { Some((Shape::Pair(3), h!(nan pair3n, $f / $w))) };
+    (shift64($c:expr, $f:expr)) => { Some((Shape::Shift, h!(pair_shift, $c, $f))) };
+    ($($general_path_only:tt)*) => { None };
 }
+
+/// `handler`: one arm per row of the semantics table.
+macro_rules! fast_handlers {
+    ($($op:ident => $shape:ident($($arg:tt)*);)*) => {
+        /// The shape and handler of a fast opcode, generated from the
+        /// semantics table (`semantics.rs`) like the interpreter's dispatch.
+        fn handler(op: Opcode) -> Option<(Shape, Handlers)> {
+            match op {
+                $(Opcode::$op => fast_arm!($shape($($arg)*)),)*
+                _ => None,
+            }
+        }
+    };
+}
+for_each_lane_op!(fast_handlers);
 
 /// The lanes where `v` is true: nonzero bits, or (`float`) a float other
 /// than ±0.0 (NaN is true). Packed compares and an OR of shifted bits.

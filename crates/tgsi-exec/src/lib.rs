@@ -85,6 +85,7 @@ pub mod math;
 pub mod ops;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
+pub mod semantics;
 #[allow(clippy::needless_range_loop)]
 pub mod tess;
 pub mod texture;

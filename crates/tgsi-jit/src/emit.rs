@@ -331,6 +331,19 @@ pub(crate) fn compiled_as(op: Opcode) -> &'static str {
     }
 }
 
+/// The kind (`'c'` per component, `'s'` replicated scalar, `'p'` 64-bit
+/// pairs) and source count of `op`'s template, for the check against the
+/// machine's semantics table; `None` without a template.
+#[cfg(test)]
+pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
+    match plan_of(op) {
+        Plan::Comp(_, n) => Some(('c', n)),
+        Plan::Scalar(_) | Plan::Row(RowKernel::Sin | RowKernel::Cos) => Some(('s', 1)),
+        Plan::Pair(_, n, _) => Some(('p', n)),
+        _ => None,
+    }
+}
+
 fn plan_of(op: Opcode) -> Plan {
     use Op32::*;
     use Op64::*;

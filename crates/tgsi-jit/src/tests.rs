@@ -602,3 +602,32 @@ fn the_docs_list_exactly_the_inline_templates() {
         .collect();
     assert_eq!(listed, templates, "docs/jit.md's inline templates");
 }
+
+/// Every template computes an opcode of the machine's semantics table, with
+/// the table's shape and source count (the template follows that row's
+/// scalar function; the differential tests and the fuzzer check the bits).
+#[cfg(all(feature = "jit", target_arch = "x86_64"))]
+#[test]
+fn templates_agree_with_the_semantics_table() {
+    use super::emit::template_shape;
+    use tgsi_exec::semantics::{LaneShape, lane_op};
+    use tgsi_ir::opcode::Opcode;
+    let mut wrong = Vec::new();
+    for op in (0..=u8::MAX).filter_map(Opcode::from_u8) {
+        let Some((kind, n)) = template_shape(op) else {
+            continue;
+        };
+        let agrees = lane_op(op).is_some_and(|l| match (kind, l.shape) {
+            ('c', LaneShape::Component(m)) | ('s', LaneShape::Scalar(m)) => m as usize == n,
+            ('p', LaneShape::Pair(_)) => l.shape.sources() as usize == n,
+            _ => false,
+        });
+        if !agrees {
+            wrong.push(format!(
+                "{op}: template ({kind}, {n}), table {:?}",
+                lane_op(op)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
