@@ -60,9 +60,208 @@ struct Walker<'r, 'a> {
     report: &'r mut Reporter<'a>,
     stack: Vec<Block>,
     branches: Vec<Branch>,
+    /// The statement of the first END.
+    end: Option<usize>,
+    warned_after_end: bool,
+    /// CAL statements with their labels.
+    calls: Vec<(usize, Option<u32>)>,
+    /// Instruction index of every BGNSUB.
+    subs: Vec<usize>,
 }
 
 impl Walker<'_, '_> {
+    /// One instruction of the walk: opens, splits and closes blocks, and
+    /// checks what may stand where.
+    fn step(&mut self, stmt: usize, inst: &crate::ir::Instruction) {
+        let index = self.report.instruction_index(stmt).unwrap_or(0);
+        let here = Site::stmt(stmt);
+        if let Some(end_stmt) = self.end
+            && self.stack.is_empty()
+            && inst.opcode != Opcode::BGNSUB
+            && inst.opcode != Opcode::END
+            && !self.warned_after_end
+        {
+            self.warned_after_end = true;
+            self.report.warning(
+                here,
+                format!("{} after END is never executed", inst.opcode),
+                "unreachable",
+            );
+            self.report.also(
+                Site::stmt(end_stmt),
+                "the program ends here (only subroutines may follow)",
+            );
+        }
+        let opener = inst.opcode.name();
+        match inst.opcode {
+            Opcode::IF | Opcode::UIF => {
+                self.branches.push(Branch {
+                    stmt,
+                    label: inst.label,
+                    target: None,
+                });
+                self.open(Kind::If, opener, stmt, Some(self.branches.len() - 1));
+            }
+            Opcode::ELSE => self.else_(stmt, index, inst.label),
+            Opcode::ENDIF => {
+                self.close(Kind::If, stmt, index);
+            }
+            Opcode::BGNLOOP => self.open(Kind::Loop, opener, stmt, None),
+            Opcode::ENDLOOP => {
+                self.close(Kind::Loop, stmt, index);
+            }
+            Opcode::SWITCH => self.open(Kind::Switch, opener, stmt, None),
+            Opcode::CASE | Opcode::DEFAULT => self.case(stmt, inst.opcode),
+            Opcode::ENDSWITCH => {
+                self.close(Kind::Switch, stmt, index);
+            }
+            Opcode::BGNSUB => self.bgnsub(stmt, index, opener),
+            Opcode::ENDSUB => {
+                self.close(Kind::Sub, stmt, index);
+            }
+            Opcode::BRK if !self.inside(&[Kind::Loop, Kind::Switch]) => {
+                self.report.error(
+                    here,
+                    "BRK outside a loop or switch",
+                    "nothing to break out of",
+                );
+            }
+            Opcode::CONT if !self.inside(&[Kind::Loop]) => {
+                self.report
+                    .error(here, "CONT outside a loop", "nothing to continue");
+            }
+            Opcode::CAL => self.calls.push((stmt, inst.label)),
+            Opcode::END => self.end(stmt),
+            _ => {}
+        }
+    }
+
+    fn open(&mut self, kind: Kind, opener: &'static str, stmt: usize, branch: Option<usize>) {
+        self.stack.push(Block {
+            kind,
+            opener,
+            stmt,
+            branch,
+            middle: None,
+        });
+    }
+
+    /// ELSE: the middle of the innermost IF, once.
+    fn else_(&mut self, stmt: usize, index: usize, label: Option<u32>) {
+        let here = Site::stmt(stmt);
+        match self.stack.last_mut() {
+            Some(top) if top.kind == Kind::If && top.middle.is_none() => {
+                top.middle = Some(stmt);
+                if let Some(b) = top.branch {
+                    self.branches[b].target = Some(index);
+                }
+                self.branches.push(Branch {
+                    stmt,
+                    label,
+                    target: None,
+                });
+                top.branch = Some(self.branches.len() - 1);
+            }
+            Some(top) if top.kind == Kind::If => {
+                let first = top.middle.expect("checked");
+                self.report
+                    .error(here, "a second ELSE for the same IF", "second ELSE");
+                self.report.also(Site::stmt(first), "first ELSE");
+            }
+            Some(top) => {
+                let (name, opener) = (top.opener, top.stmt);
+                self.report.error(
+                    here,
+                    format!("ELSE inside a {name} that is not an IF"),
+                    "ELSE without IF",
+                );
+                self.report
+                    .also(Site::stmt(opener), format!("innermost open block: {name}"));
+            }
+            None => {
+                self.report.error(here, "ELSE without IF", "no open IF");
+            }
+        }
+    }
+
+    /// CASE and DEFAULT: directly inside a SWITCH, one DEFAULT each.
+    fn case(&mut self, stmt: usize, opcode: Opcode) {
+        let here = Site::stmt(stmt);
+        let name = opcode.name();
+        match self.stack.last_mut() {
+            Some(top) if top.kind == Kind::Switch => {
+                if opcode == Opcode::DEFAULT {
+                    if let Some(first) = top.middle {
+                        self.report.error(
+                            here,
+                            "a second DEFAULT in the same SWITCH",
+                            "second DEFAULT",
+                        );
+                        self.report.also(Site::stmt(first), "first DEFAULT");
+                    } else {
+                        top.middle = Some(stmt);
+                    }
+                }
+            }
+            _ => {
+                self.report.error(
+                    here,
+                    format!("{name} outside a SWITCH"),
+                    format!("{name} must stand directly inside SWITCH .. ENDSWITCH"),
+                );
+            }
+        }
+    }
+
+    /// BGNSUB: a subroutine at the top level.
+    fn bgnsub(&mut self, stmt: usize, index: usize, opener: &'static str) {
+        let here = Site::stmt(stmt);
+        if let Some(top) = self.stack.last() {
+            let (name, opener) = (top.opener, top.stmt);
+            self.report.error(
+                here,
+                format!("BGNSUB inside an open {name}: subroutines stand at the top level"),
+                "nested subroutine",
+            );
+            self.report.also(Site::stmt(opener), "still open");
+        }
+        self.subs.push(index);
+        self.stack.push(Block {
+            kind: Kind::Sub,
+            opener,
+            stmt,
+            branch: None,
+            middle: None,
+        });
+    }
+
+    /// END: once, at the top level.
+    fn end(&mut self, stmt: usize) {
+        let here = Site::stmt(stmt);
+        if let Some(first) = self.end {
+            self.report.error(
+                here,
+                "a second END instruction",
+                "the program already ended",
+            );
+            self.report.also(Site::stmt(first), "first END");
+        } else {
+            self.end = Some(stmt);
+        }
+        if let Some(top) = self.stack.last() {
+            let (kind, name, opener) = (top.kind, top.opener, top.stmt);
+            self.report.error(
+                here,
+                format!("END inside an open {name}"),
+                "END must stand at the top level",
+            );
+            self.report.also(
+                Site::stmt(opener),
+                format!("opened here, missing {}", kind.closer()),
+            );
+        }
+    }
+
     /// True when a block of one of `kinds` is open inside the current subroutine.
     fn inside(&self, kinds: &[Kind]) -> bool {
         for b in self.stack.iter().rev() {
@@ -119,193 +318,18 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
         report,
         stack: Vec::new(),
         branches: Vec::new(),
+        end: None,
+        warned_after_end: false,
+        calls: Vec::new(),
+        subs: Vec::new(),
     };
-    let mut end: Option<usize> = None;
-    let mut warned_after_end = false;
-    let mut calls: Vec<(usize, Option<u32>)> = Vec::new();
-    let mut subs: Vec<usize> = Vec::new();
     let mut last_stmt = None;
     for (stmt, s) in shader.statements.iter().enumerate() {
         let Statement::Instruction(inst) = s else {
             continue;
         };
         last_stmt = Some(stmt);
-        let index = w.report.instruction_index(stmt).unwrap_or(0);
-        let here = Site::stmt(stmt);
-        if let Some(end_stmt) = end
-            && w.stack.is_empty()
-            && inst.opcode != Opcode::BGNSUB
-            && inst.opcode != Opcode::END
-            && !warned_after_end
-        {
-            warned_after_end = true;
-            w.report.warning(
-                here,
-                format!("{} after END is never executed", inst.opcode),
-                "unreachable",
-            );
-            w.report.also(
-                Site::stmt(end_stmt),
-                "the program ends here (only subroutines may follow)",
-            );
-        }
-        match inst.opcode {
-            Opcode::IF | Opcode::UIF => {
-                w.branches.push(Branch {
-                    stmt,
-                    label: inst.label,
-                    target: None,
-                });
-                w.stack.push(Block {
-                    kind: Kind::If,
-                    opener: inst.opcode.name(),
-                    stmt,
-                    branch: Some(w.branches.len() - 1),
-                    middle: None,
-                });
-            }
-            Opcode::ELSE => match w.stack.last_mut() {
-                Some(top) if top.kind == Kind::If && top.middle.is_none() => {
-                    top.middle = Some(stmt);
-                    if let Some(b) = top.branch {
-                        w.branches[b].target = Some(index);
-                    }
-                    w.branches.push(Branch {
-                        stmt,
-                        label: inst.label,
-                        target: None,
-                    });
-                    top.branch = Some(w.branches.len() - 1);
-                }
-                Some(top) if top.kind == Kind::If => {
-                    let first = top.middle.expect("checked");
-                    w.report
-                        .error(here, "a second ELSE for the same IF", "second ELSE");
-                    w.report.also(Site::stmt(first), "first ELSE");
-                }
-                Some(top) => {
-                    let (name, opener) = (top.opener, top.stmt);
-                    w.report.error(
-                        here,
-                        format!("ELSE inside a {name} that is not an IF"),
-                        "ELSE without IF",
-                    );
-                    w.report
-                        .also(Site::stmt(opener), format!("innermost open block: {name}"));
-                }
-                None => {
-                    w.report.error(here, "ELSE without IF", "no open IF");
-                }
-            },
-            Opcode::ENDIF => {
-                w.close(Kind::If, stmt, index);
-            }
-            Opcode::BGNLOOP => w.stack.push(Block {
-                kind: Kind::Loop,
-                opener: inst.opcode.name(),
-                stmt,
-                branch: None,
-                middle: None,
-            }),
-            Opcode::ENDLOOP => {
-                w.close(Kind::Loop, stmt, index);
-            }
-            Opcode::SWITCH => w.stack.push(Block {
-                kind: Kind::Switch,
-                opener: inst.opcode.name(),
-                stmt,
-                branch: None,
-                middle: None,
-            }),
-            Opcode::CASE | Opcode::DEFAULT => {
-                let name = inst.opcode.name();
-                match w.stack.last_mut() {
-                    Some(top) if top.kind == Kind::Switch => {
-                        if inst.opcode == Opcode::DEFAULT {
-                            if let Some(first) = top.middle {
-                                w.report.error(
-                                    here,
-                                    "a second DEFAULT in the same SWITCH",
-                                    "second DEFAULT",
-                                );
-                                w.report.also(Site::stmt(first), "first DEFAULT");
-                            } else {
-                                top.middle = Some(stmt);
-                            }
-                        }
-                    }
-                    _ => {
-                        w.report.error(
-                            here,
-                            format!("{name} outside a SWITCH"),
-                            format!("{name} must stand directly inside SWITCH .. ENDSWITCH"),
-                        );
-                    }
-                }
-            }
-            Opcode::ENDSWITCH => {
-                w.close(Kind::Switch, stmt, index);
-            }
-            Opcode::BGNSUB => {
-                if let Some(top) = w.stack.last() {
-                    let (name, opener) = (top.opener, top.stmt);
-                    w.report.error(
-                        here,
-                        format!("BGNSUB inside an open {name}: subroutines stand at the top level"),
-                        "nested subroutine",
-                    );
-                    w.report.also(Site::stmt(opener), "still open");
-                }
-                subs.push(index);
-                w.stack.push(Block {
-                    kind: Kind::Sub,
-                    opener: inst.opcode.name(),
-                    stmt,
-                    branch: None,
-                    middle: None,
-                });
-            }
-            Opcode::ENDSUB => {
-                w.close(Kind::Sub, stmt, index);
-            }
-            Opcode::BRK if !w.inside(&[Kind::Loop, Kind::Switch]) => {
-                w.report.error(
-                    here,
-                    "BRK outside a loop or switch",
-                    "nothing to break out of",
-                );
-            }
-            Opcode::CONT if !w.inside(&[Kind::Loop]) => {
-                w.report
-                    .error(here, "CONT outside a loop", "nothing to continue");
-            }
-            Opcode::CAL => calls.push((stmt, inst.label)),
-            Opcode::END => {
-                if let Some(first) = end {
-                    w.report.error(
-                        here,
-                        "a second END instruction",
-                        "the program already ended",
-                    );
-                    w.report.also(Site::stmt(first), "first END");
-                } else {
-                    end = Some(stmt);
-                }
-                if let Some(top) = w.stack.last() {
-                    let (kind, name, opener) = (top.kind, top.opener, top.stmt);
-                    w.report.error(
-                        here,
-                        format!("END inside an open {name}"),
-                        "END must stand at the top level",
-                    );
-                    w.report.also(
-                        Site::stmt(opener),
-                        format!("opened here, missing {}", kind.closer()),
-                    );
-                }
-            }
-            _ => {}
-        }
+        w.step(stmt, inst);
     }
     for block in std::mem::take(&mut w.stack) {
         w.report.error(
@@ -314,7 +338,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             format!("missing {}", block.kind.closer()),
         );
     }
-    if end.is_none() {
+    if w.end.is_none() {
         match last_stmt.or(shader.statements.len().checked_sub(1)) {
             Some(stmt) => {
                 w.report.error(
@@ -331,17 +355,28 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
     for b in &w.branches {
         check_branch_label(b, count, w.report, shader);
     }
-    for (stmt, label) in calls {
+    check_calls(&w.calls, &w.subs, count, w.report, shader);
+}
+
+/// CAL labels name a BGNSUB (`subs`: the instruction index of each).
+fn check_calls(
+    calls: &[(usize, Option<u32>)],
+    subs: &[usize],
+    count: usize,
+    report: &mut Reporter,
+    shader: &Shader,
+) {
+    for &(stmt, label) in calls {
         match label {
             None => {
-                w.report.error(
+                report.error(
                     Site::stmt(stmt),
                     "CAL needs a label naming a BGNSUB",
                     "no label",
                 );
             }
             Some(l) if (l as usize) >= count => {
-                w.report.error(
+                report.error(
                     Site::stmt(stmt),
                     format!(
                         "CAL label :{l} is beyond the last instruction ({})",
@@ -355,7 +390,7 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
                     .instructions()
                     .nth(l as usize)
                     .map_or("nothing", |i| i.opcode.name());
-                w.report.error(
+                report.error(
                     Site::stmt(stmt),
                     format!("CAL label :{l} names a {found}, not a BGNSUB"),
                     "not a subroutine",
