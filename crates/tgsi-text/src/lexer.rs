@@ -53,6 +53,17 @@ pub struct Token {
     pub line_start: bool,
 }
 
+impl crate::cursor::Lexeme for Token {
+    type Kind = TokenKind;
+    const EOF: TokenKind = TokenKind::Eof;
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+}
+
 impl Token {
     /// The source text of the token.
     pub fn text<'a>(&self, source: &'a str) -> &'a str {

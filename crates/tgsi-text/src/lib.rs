@@ -1,6 +1,7 @@
 //! The TGSI front end: the assembler (text → IR) and the canonical printer
 //! (IR → text), and Mesa's binary `tgsi_token` stream ([`tokens`], IR ↔ words).
 
+pub mod cursor;
 pub mod lexer;
 pub mod names;
 pub mod numbers;

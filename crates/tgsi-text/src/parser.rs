@@ -35,10 +35,11 @@
 //! (RES, IMMX, TEMPX, ...) and C preprocessor lines are errors that name the
 //! construct and say what to write instead; a missing header is an error.
 
+use crate::cursor::{Cursor, PResult, Reported};
 use crate::lexer::{Token, TokenKind, tokenize};
 use crate::names::{nearest, removed_file, removed_opcode};
 use crate::numbers;
-use tgsi_ir::diag::{Diagnostic, Diagnostics, push_limited};
+use tgsi_ir::diag::{Diagnostic, Diagnostics};
 use tgsi_ir::enums::*;
 use tgsi_ir::ir::*;
 use tgsi_ir::opcode::{OPCODES, OpFlags, Opcode};
@@ -52,20 +53,14 @@ pub fn parse(source: &str) -> Result<(Shader, SourceMap), Diagnostics> {
     if parser.diags.is_empty() {
         Ok((parser.shader, parser.map))
     } else {
-        Err(Diagnostics(parser.diags))
+        Err(Diagnostics(parser.cur.diags))
     }
 }
 
-/// The error was recorded in `Parser::diags`; the caller recovers.
-struct Reported;
-
-type PResult<T> = Result<T, Reported>;
-
+/// The parser: the shared token cursor (which it dereferences to) and what
+/// it builds.
 struct Parser<'a> {
-    src: &'a str,
-    toks: Vec<Token>,
-    pos: usize,
-    diags: Vec<Diagnostic>,
+    cur: Cursor<'a, Token>,
     shader: Shader,
     map: SourceMap,
     implied_array_size: u32,
@@ -75,15 +70,38 @@ struct Parser<'a> {
     reported_stray_cr: bool,
 }
 
+/// How the next token reads in a message, and the span to point at.
+fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
+    let t = cur.peek();
+    if t.kind == TokenKind::Eof {
+        return ("end of file".into(), t.span);
+    }
+    if t.line_start && cur.pos > 0 {
+        let end = cur.prev_end();
+        return ("end of line".into(), Span::new(end, end));
+    }
+    (describe_token(cur.src, t), t.span)
+}
+
+impl<'a> std::ops::Deref for Parser<'a> {
+    type Target = Cursor<'a, Token>;
+    fn deref(&self) -> &Self::Target {
+        &self.cur
+    }
+}
+
+impl std::ops::DerefMut for Parser<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.cur
+    }
+}
+
 const STAGE_NAMES: &str = "`VERT`, `FRAG`, `GEOM`, `TESS_CTRL`, `TESS_EVAL` or `COMP`";
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Parser<'a> {
         Parser {
-            src,
-            toks: tokenize(src),
-            pos: 0,
-            diags: Vec::new(),
+            cur: Cursor::new(src, tokenize(src), describe_next),
             shader: Shader::new(Processor::Fragment),
             map: SourceMap::default(),
             implied_array_size: 0,
@@ -95,38 +113,6 @@ impl<'a> Parser<'a> {
 
     // ----- token access -------------------------------------------------
 
-    fn peek(&self) -> Token {
-        self.toks[self.pos.min(self.toks.len() - 1)]
-    }
-
-    fn peek_at(&self, n: usize) -> Token {
-        self.toks[(self.pos + n).min(self.toks.len() - 1)]
-    }
-
-    fn bump(&mut self) -> Token {
-        let t = self.peek();
-        if t.kind != TokenKind::Eof {
-            self.pos += 1;
-        }
-        t
-    }
-
-    fn text(&self, t: Token) -> &'a str {
-        t.text(self.src)
-    }
-
-    fn at(&self, kind: TokenKind) -> bool {
-        self.peek().kind == kind
-    }
-
-    fn eat(&mut self, kind: TokenKind) -> Option<Token> {
-        if self.at(kind) {
-            Some(self.bump())
-        } else {
-            None
-        }
-    }
-
     /// True when the next token is a word equal (case-insensitively) to `word`.
     fn at_word(&self, n: usize, word: &str) -> bool {
         let t = self.peek_at(n);
@@ -134,54 +120,7 @@ impl<'a> Parser<'a> {
             && self.text(t).eq_ignore_ascii_case(word)
     }
 
-    /// The end of the last consumed token.
-    fn prev_end(&self) -> usize {
-        if self.pos == 0 {
-            0
-        } else {
-            self.toks[self.pos - 1].span.end
-        }
-    }
-
     // ----- diagnostics --------------------------------------------------
-
-    fn push(&mut self, d: Diagnostic) {
-        push_limited(&mut self.diags, d);
-    }
-
-    fn error(&mut self, d: Diagnostic) -> Reported {
-        self.push(d);
-        Reported
-    }
-
-    /// How the next token reads in a message, and the span to point at.
-    fn describe_next(&self) -> (String, Span) {
-        let t = self.peek();
-        if t.kind == TokenKind::Eof {
-            return ("end of file".into(), t.span);
-        }
-        if t.line_start && self.pos > 0 {
-            let end = self.prev_end();
-            return ("end of line".into(), Span::new(end, end));
-        }
-        (describe_token(self.src, t), t.span)
-    }
-
-    /// "expected X, found Y" at the next token.
-    fn expected(&mut self, what: &str) -> Reported {
-        let (found, span) = self.describe_next();
-        self.error(
-            Diagnostic::error(format!("expected {what}, found {found}"))
-                .with_primary(span, format!("expected {what}")),
-        )
-    }
-
-    fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Token> {
-        match self.eat(kind) {
-            Some(t) => Ok(t),
-            None => Err(self.expected(what)),
-        }
-    }
 
     /// Skips to the first token of the next line (at least one token past `start`).
     fn recover(&mut self, start: usize) {
@@ -409,11 +348,12 @@ impl<'a> Parser<'a> {
         let v = if negative { -(v as i64) } else { v as i64 };
         let span = Span::new(start, span.end);
         if v < min || v > max {
+            let text = &self.src[span.start..span.end];
             return Err(self.error(
                 Diagnostic::error(format!(
                     "{} `{}` is out of range",
                     without_article(what),
-                    &self.src[span.start..span.end]
+                    text
                 ))
                 .with_primary(span, format!("must be between {min} and {max}")),
             ));

@@ -1,0 +1,124 @@
+//! The token cursor both assemblers stand on (this crate's TGSI parser and
+//! the Direct3D listing parser): a position in a token vector that always
+//! ends with an end-of-file token, the source the spans point into, and the
+//! diagnostics found so far, with "expected X, found Y" errors worded by
+//! the parser (`describe`).
+
+use tgsi_ir::diag::{Diagnostic, push_limited};
+use tgsi_ir::ir::Span;
+
+/// What the cursor needs of a token.
+pub trait Lexeme: Copy {
+    type Kind: Copy + PartialEq;
+    /// The kind of the last token of every vector.
+    const EOF: Self::Kind;
+    fn kind(&self) -> Self::Kind;
+    fn span(&self) -> Span;
+}
+
+/// The error was recorded in [`Cursor::diags`]; the caller recovers.
+#[derive(Debug)]
+pub struct Reported;
+
+/// A parse step's result: its value, or an error already reported.
+pub type PResult<T> = Result<T, Reported>;
+
+/// A parser's position in its tokens, with its diagnostics.
+pub struct Cursor<'a, T> {
+    pub src: &'a str,
+    /// The tokens; the last is always of kind [`Lexeme::EOF`].
+    pub toks: Vec<T>,
+    pub pos: usize,
+    pub diags: Vec<Diagnostic>,
+    /// How the next token reads in a message, and the span to point at.
+    describe: fn(&Cursor<'a, T>) -> (String, Span),
+}
+
+impl<'a, T: Lexeme> Cursor<'a, T> {
+    /// A cursor at the first of `toks` (which must end with an EOF token).
+    pub fn new(src: &'a str, toks: Vec<T>, describe: fn(&Cursor<'a, T>) -> (String, Span)) -> Self {
+        Cursor {
+            src,
+            toks,
+            pos: 0,
+            diags: Vec::new(),
+            describe,
+        }
+    }
+
+    pub fn peek(&self) -> T {
+        self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    pub fn peek_at(&self, n: usize) -> T {
+        self.toks[(self.pos + n).min(self.toks.len() - 1)]
+    }
+
+    /// The next token, stepping past it (never past the end).
+    pub fn bump(&mut self) -> T {
+        let t = self.peek();
+        if t.kind() != T::EOF {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// The source text of `t`.
+    pub fn text(&self, t: T) -> &'a str {
+        let s = t.span();
+        &self.src[s.start..s.end]
+    }
+
+    pub fn at(&self, kind: T::Kind) -> bool {
+        self.peek().kind() == kind
+    }
+
+    pub fn eat(&mut self, kind: T::Kind) -> Option<T> {
+        if self.at(kind) {
+            Some(self.bump())
+        } else {
+            None
+        }
+    }
+
+    /// The end of the last consumed token.
+    pub fn prev_end(&self) -> usize {
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].span().end
+        }
+    }
+
+    /// Records `d` (up to the diagnostics limit).
+    pub fn push(&mut self, d: Diagnostic) {
+        push_limited(&mut self.diags, d);
+    }
+
+    pub fn error(&mut self, d: Diagnostic) -> Reported {
+        self.push(d);
+        Reported
+    }
+
+    /// How the next token reads in a message, and the span to point at.
+    pub fn describe_next(&self) -> (String, Span) {
+        (self.describe)(self)
+    }
+
+    /// "expected X, found Y" at the next token.
+    pub fn expected(&mut self, what: &str) -> Reported {
+        let (found, span) = self.describe_next();
+        self.error(
+            Diagnostic::error(format!("expected {what}, found {found}"))
+                .with_primary(span, format!("expected {what}")),
+        )
+    }
+
+    /// The next token when it is of `kind`, else the "expected" error.
+    pub fn expect(&mut self, kind: T::Kind, what: &str) -> PResult<T> {
+        match self.eat(kind) {
+            Some(t) => Ok(t),
+            None => Err(self.expected(what)),
+        }
+    }
+}
