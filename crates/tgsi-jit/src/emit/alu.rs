@@ -1,0 +1,306 @@
+//! The 32-bit templates: per-component and replicated-scalar operations,
+//! Direct3D's denormal flushing, the row kernels and the inline SIN/COS.
+
+use super::*;
+
+impl Emitter<'_> {
+    pub(super) fn comp(&mut self, inst: &Inst, op: Op32, n: usize) -> R {
+        if let Some(wide) = self.bitwise_on_pairs(inst, op, n) {
+            return self.pair(inst, wide, n, true);
+        }
+        let m = inst.dst[0].mask;
+        for c in 0..4 {
+            if m & (1 << c) == 0 {
+                continue;
+            }
+            let mut regs = [4, 5, 6];
+            for k in 0..n {
+                regs[k] = self.fetch(4 + k as u32, &inst.src[k], c, false)?;
+            }
+            self.op32(op, c as u32, regs)?;
+        }
+        Ok(self.finish32(inst, |c| c as u32)?)
+    }
+
+    /// The 64-bit form of a bitwise op whose destination pairs the loop
+    /// cache holds as 64-bit lanes, when its channels line up with those
+    /// pairs (whole pairs written, no saturation, no source modifiers):
+    /// XOR of two `.xy` pairs into a `.xy` pair is one XOR of 64-bit lanes.
+    pub(super) fn bitwise_on_pairs(&self, inst: &Inst, op: Op32, n: usize) -> Option<Op64> {
+        let wide = match op {
+            Op32::Mov => Op64::Mov64,
+            Op32::Not => Op64::Not64,
+            Op32::And => Op64::And64,
+            Op32::Or => Op64::Or64,
+            Op32::Xor => Op64::Xor64,
+            _ => return None,
+        };
+        let m = inst.dst[0].mask;
+        let DstKind::Reg(r) = inst.dst[0].kind else {
+            return None;
+        };
+        let whole = [m & 3, m & 12]
+            .iter()
+            .zip([3, 12])
+            .all(|(&h, f)| h == 0 || h == f);
+        let unmodified = inst.src[..n]
+            .iter()
+            .all(|s| matches!(s.modifier, Modifier::None));
+        let cached = (0..2)
+            .filter(|&p| m & (3 << (2 * p)) != 0)
+            .all(|p| self.slot(Key::Pair(r, p as u8)).is_some());
+        (whole && unmodified && cached && !inst.saturate && m != 0).then_some(wide)
+    }
+
+    /// The compile-time value of channel `c` of an unmodified immediate source.
+    pub(super) fn immediate_word(&self, s: &Src, c: usize) -> Option<u32> {
+        let imm = self.code.imm;
+        match (s.kind, s.modifier) {
+            (SrcKind::Reg(r), Modifier::None) if r >= imm.base && r < imm.base + imm.len => self
+                .code
+                .imm_words
+                .get((r - imm.base) as usize)
+                .map(|w| w[(s.swz[c] & 3) as usize]),
+            _ => None,
+        }
+    }
+
+    /// Saturates and stores the result rows (`zreg(c)` holds channel c).
+    pub(super) fn finish32(&mut self, inst: &Inst, zreg: impl Fn(usize) -> u32) -> A {
+        let m = inst.dst[0].mask;
+        for c in 0..4 {
+            if m & (1 << c) != 0 {
+                let mut z = zreg(c);
+                if inst.flush {
+                    if z != c as u32 {
+                        self.a.vmovdqa32(zmm(c as u32), zmm(z))?;
+                        z = c as u32;
+                    }
+                    self.flush32(z)?;
+                }
+                if inst.saturate && z == c as u32 {
+                    self.saturate32(z)?;
+                }
+                self.store(inst, c, z)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Float32 denormals of zmm `z` to the zero of their sign (Direct3D's
+    /// rule, `ops::flush_denormal`): lanes whose exponent field is 0 keep
+    /// only their sign bit.
+    pub(super) fn flush32(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        a.vptestnmd(k7, zmm(z), dword_bcst(rbx + pool_off(pool::EXP)))?;
+        a.vpandd(zmm(z).k7(), zmm(z), dword_bcst(rbx + pool_off(pool::SIGN)))
+    }
+
+    /// `zmm(d) = op(zmm(src[0]), zmm(src[1]), zmm(src[2]))`; sources are never written.
+    pub(super) fn op32(&mut self, op: Op32, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, z, o) = (zmm(src[0]), zmm(src[1]), zmm(src[2]), zmm(d));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        match op {
+            Op32::Mov => a.vmovdqa32(o, x),
+            Op32::Frc => {
+                a.vrndscaleps(zmm(7), x, 1)?;
+                a.vsubps(o, x, zmm(7))
+            }
+            Op32::Round(mode) => {
+                // NaN keeps its bits (the interpreter's rounding does not quiet it)
+                a.vrndscaleps(o, x, mode)?;
+                a.vcmpps(k2, x, x, UNORD_Q)?;
+                a.vmovdqa32(o.k2(), x)
+            }
+            Op32::I2f => a.vcvtdq2ps(o, x),
+            Op32::U2f => a.vcvtudq2ps(o, x),
+            Op32::Not => a.vpternlogd(o, x, x, 0x55),
+            Op32::Ineg => {
+                a.vpxord(o, o, o)?;
+                a.vpsubd(o, o, x)
+            }
+            Op32::Iabs => a.vpabsd(o, x),
+            Op32::Add => a.vaddps(o, x, y),
+            Op32::Mul => a.vmulps(o, x, y),
+            Op32::Div => a.vdivps(o, x, y),
+            Op32::Shl | Op32::Ishr | Op32::Ushr => {
+                let n = zmm(7);
+                a.vpandd(n, y, bc(pool::MASK31))?;
+                match op {
+                    Op32::Shl => a.vpsllvd(o, x, n),
+                    Op32::Ishr => a.vpsravd(o, x, n),
+                    _ => a.vpsrlvd(o, x, n),
+                }
+            }
+            Op32::And => a.vpandd(o, x, y),
+            Op32::Or => a.vpord(o, x, y),
+            Op32::Xor => a.vpxord(o, x, y),
+            Op32::Uadd => a.vpaddd(o, x, y),
+            Op32::Umul => a.vpmulld(o, x, y),
+            Op32::Imax => a.vpmaxsd(o, x, y),
+            Op32::Imin => a.vpminsd(o, x, y),
+            Op32::Umax => a.vpmaxud(o, x, y),
+            Op32::Umin => a.vpminud(o, x, y),
+            Op32::ICmp(signed, p) => {
+                if signed {
+                    a.vpcmpd(k2, x, y, p)?;
+                } else {
+                    a.vpcmpud(k2, x, y, p)?;
+                }
+                a.vpmovm2d(o, k2)
+            }
+            Op32::FCmp(p) => {
+                a.vcmpps(k2, x, y, p)?;
+                a.vpmovm2d(o, k2)
+            }
+            Op32::SCmp(p) => {
+                a.vcmpps(k2, x, y, p)?;
+                a.vpmovm2d(o, k2)?;
+                a.vpandd(o, o, bc(pool::ONE))
+            }
+            Op32::Mad => {
+                a.vmulps(zmm(7), x, y)?;
+                a.vaddps(o, zmm(7), z)
+            }
+            Op32::Umad => {
+                a.vpmulld(zmm(7), x, y)?;
+                a.vpaddd(o, zmm(7), z)
+            }
+            Op32::Ucmp => {
+                a.vptestmd(k2, x, x)?;
+                a.vmovdqa32(o, z)?;
+                a.vmovdqa32(o.k2(), y)
+            }
+            Op32::Cmp => {
+                a.vcmpps(k2, x, bc(pool::ZERO), LT_OQ)?;
+                a.vmovdqa32(o, z)?;
+                a.vmovdqa32(o.k2(), y)
+            }
+            Op32::Rcp => {
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), x)
+            }
+            Op32::Sqrt => a.vsqrtps(o, x),
+            Op32::Rsq => {
+                a.vsqrtps(zmm(8), x)?;
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), zmm(8))
+            }
+        }
+    }
+
+    pub(super) fn scalar(&mut self, inst: &Inst, op: Op32) -> R {
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        self.op32(op, 0, [x, 5, 6])?;
+        Ok(self.replicate(inst)?)
+    }
+
+    /// Stores zmm0 (denormals flushed and saturated when asked) to every
+    /// enabled channel.
+    pub(super) fn replicate(&mut self, inst: &Inst) -> A {
+        if inst.flush {
+            self.flush32(0)?;
+        }
+        if inst.saturate {
+            self.saturate32(0)?;
+        }
+        for c in 0..4 {
+            if inst.dst[0].mask & (1 << c) != 0 {
+                self.store(inst, c, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn row_kernel(&mut self, i: usize, inst: &Inst, k: RowKernel) -> R {
+        if matches!(k, RowKernel::Sin | RowKernel::Cos) {
+            return self.trig(inst, k);
+        }
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        self.a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
+        if k == RowKernel::Pow {
+            let y = self.fetch(5, &inst.src[1], 0, false)?;
+            self.a
+                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(y))?;
+        }
+        self.cache_store()?;
+        self.call(row_callback as *const () as usize as u64, k as u64)?;
+        self.cache_load()?;
+        self.a
+            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
+        Ok(self.replicate(inst)?)
+    }
+
+    /// SIN/COS inline: `math::trig_near`'s steps, one for one, on 16 lanes
+    /// (the same operations in the same order, so the same bits), and the
+    /// row kernel through the interpreter's path when an active lane is
+    /// beyond that path (|x| ≥ 1024, ±inf, NaN).
+    pub(super) fn trig(&mut self, inst: &Inst, k: RowKernel) -> R {
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        use pool::trig as w;
+        let phase = i32::from(k == RowKernel::Cos);
+        let c = |w: i32| dword_bcst(rbx + pool_off(pool::TRIG + w));
+        let (magic, two_over_pi, p1) = (c(w::MAGIC + phase), c(w::TWO_OVER_PI), c(w::P1));
+        let (two_d1, two_d2, neg_half, two) =
+            (c(w::TWO_D1), c(w::TWO_D2), c(w::NEG_HALF), c(w::TWO));
+        let (sin_coef, cos_coef, limit) = (w::SIN_COEF, w::COS_COEF, c(w::LIMIT));
+        let [t, q, r1, w2, hi, lo2, z, p, cq, zz, one, xabs] =
+            [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(zmm);
+        let a = &mut self.a;
+        // t = x·(2/π) + magic (the quadrant in its low bits), q = t − magic
+        a.vbroadcastss(t, dword_ptr(rbx + pool_off(pool::TRIG + w::MAGIC + phase)))?;
+        a.vfmadd231ps(t, zmm(x), two_over_pi)?;
+        a.vsubps(q, t, magic)?;
+        // r1 = x − q·P1 (exact), w2 = 2·q·D1 (exact), hi = r1 − w2/2
+        a.vmovaps(r1, zmm(x))?;
+        a.vfnmadd231ps(r1, q, p1)?;
+        a.vmulps(w2, q, two_d1)?;
+        a.vmovaps(hi, r1)?;
+        a.vfmadd231ps(hi, w2, neg_half)?;
+        // lo2 = −2·lo by Fast2Sum, then + 2·q·D2
+        a.vsubps(lo2, hi, r1)?;
+        a.vfmadd132ps(lo2, w2, two)?;
+        a.vfmadd231ps(lo2, q, two_d2)?;
+        a.vmulps(z, hi, hi)?;
+        // sine: hi − (lo2 − hi·z·2p(z))/2, into zmm0
+        a.vbroadcastss(p, dword_ptr(rbx + pool_off(pool::TRIG + sin_coef + 2)))?;
+        a.vfmadd213ps(p, z, c(sin_coef + 1))?;
+        a.vfmadd213ps(p, z, c(sin_coef))?;
+        a.vmulps(zmm(0), hi, z)?;
+        a.vfnmadd213ps(zmm(0), p, lo2)?;
+        a.vfmadd132ps(zmm(0), hi, neg_half)?;
+        // cosine: 1 − (hi² − hi·lo2 + z²·(−2c(z)))/2
+        a.vbroadcastss(cq, dword_ptr(rbx + pool_off(pool::TRIG + cos_coef + 2)))?;
+        a.vfmadd213ps(cq, z, c(cos_coef + 1))?;
+        a.vfmadd213ps(cq, z, c(cos_coef))?;
+        a.vmulps(zz, z, z)?;
+        a.vmulps(zz, zz, cq)?;
+        a.vfnmadd231ps(zz, hi, lo2)?;
+        a.vfmadd231ps(zz, hi, hi)?;
+        a.vbroadcastss(one, dword_ptr(rbx + pool_off(pool::ONE)))?;
+        a.vfmadd132ps(zz, one, neg_half)?;
+        // odd quadrant: the cosine; quadrant bit 1: negated
+        a.vptestmd(k2, t, dword_bcst(rbx + pool_off(pool::INT1)))?;
+        a.vmovaps(zmm(0).k2(), zz)?;
+        a.vpslld(t, t, 30)?;
+        a.vpternlogd(zmm(0), t, dword_bcst(rbx + pool_off(pool::SIGN)), 0x78)?;
+        // an active lane beyond the path: the whole row by the row kernel
+        let mut done = a.create_label();
+        a.vpandd(xabs, zmm(x), dword_bcst(rbx + pool_off(pool::ABS)))?;
+        a.vcmpps(k3.k1(), xabs, limit, NLT_UQ)?;
+        a.kortestw(k3, k3)?;
+        a.jz(done)?;
+        a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
+        self.cache_store()?;
+        self.call(row_callback as *const () as usize as u64, k as u64)?;
+        self.cache_load()?;
+        self.a
+            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
+        self.a.set_label(&mut done)?;
+        Ok(self.replicate(inst)?)
+    }
+}

@@ -1,0 +1,126 @@
+//! LOAD and STORE of a buffer: gathers and scatters when every active
+//! address is word-aligned, else the interpreter's handler.
+
+use super::*;
+
+impl Emitter<'_> {
+    /// The fast path's entry checks: the buffer usable inline and every
+    /// active address (zmm4) word-aligned; else `slow`. Leaves the words' address in rax and the
+    /// last valid word address, broadcast, in zmm6.
+    pub(super) fn memory_entry(&mut self, n: u32, slow: CodeLabel) -> A {
+        let slot = off::BUFFERS + 16 * n as i32;
+        let a = &mut self.a;
+        a.vptestmd(k2.k1(), zmm(4), dword_bcst(rbx + pool_off(pool::MASK3)))?;
+        a.kortestw(k2, k2)?;
+        a.jnz(slow)?;
+        a.cmp(dword_ptr(rbx + slot + 12), 0)?;
+        a.je(slow)?;
+        a.mov(rax, qword_ptr(rbx + slot))?;
+        a.vpbroadcastd(zmm(6), dword_ptr(rbx + slot + 8))
+    }
+
+    /// k3 = active lanes whose word at zmm4 + `4 * s` is inside the buffer
+    /// (the address in zmm7 when `s > 0`, else zmm4). Returns the address register.
+    pub(super) fn memory_lanes(&mut self, s: u8) -> Result<u32, IcedError> {
+        let a = &mut self.a;
+        let addr = if s == 0 {
+            4
+        } else {
+            let k = [pool::FOUR, pool::EIGHT, pool::TWELVE][s as usize - 1];
+            a.vpaddd(zmm(7), zmm(4), dword_bcst(rbx + pool_off(k)))?;
+            7
+        };
+        // inside: addr <= last; no wrap: addr >= base address
+        a.vpcmpud(k3.k1(), zmm(addr), zmm(6), 2)?;
+        if s > 0 {
+            a.vpcmpud(k3.k3(), zmm(addr), zmm(4), 5)?;
+        }
+        Ok(addr)
+    }
+
+    pub(super) fn load(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+        let (slow, done) = (self.a.create_label(), self.a.create_label());
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        let x = self.fetch(4, &inst.src[1], 0, false)?;
+        if x != 4 {
+            self.a.vmovdqa32(zmm(4), zmm(x))?;
+        }
+        self.memory_entry(n, slow)?;
+        let m = inst.dst[0].mask;
+        let swz = inst.src[0].swz;
+        for c in (0..4).filter(|c| m & (1 << c) != 0) {
+            let addr = self.memory_lanes(swz[c] & 3)?;
+            let r = zmm(c as u32);
+            self.a.vpxord(r, r, r)?;
+            self.a.vpgatherdd(r.k3(), ptr(rax + zmm(addr)))?;
+        }
+        for c in (0..4).filter(|c| m & (1 << c) != 0) {
+            self.store(inst, c, c as u32)?;
+        }
+        self.a.jmp(done)?;
+        place(&mut self.a, slow)?;
+        self.call_step(i)?;
+        place(&mut self.a, done)?;
+        Ok(())
+    }
+
+    pub(super) fn store_buffer(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+        let (slow, done) = (self.a.create_label(), self.a.create_label());
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        let x = self.fetch(4, &inst.src[0], 0, false)?;
+        if x != 4 {
+            self.a.vmovdqa32(zmm(4), zmm(x))?;
+        }
+        self.memory_entry(n, slow)?;
+        let m = inst.dst[0].mask;
+        // The lanes' words must not overlap (then the lane order the
+        // interpreter writes in cannot matter): the active lanes' word
+        // addresses, in lane order, must grow by more than the span of
+        // the written channels.
+        let (lo, hi) = (m.trailing_zeros() as i32, 7 - m.leading_zeros() as i32);
+        let gap = hi - lo + 1;
+        {
+            let a = &mut self.a;
+            a.vpsrld(zmm(5), zmm(4), 2)?;
+            a.vpcompressd(zmm(8).k1().z(), zmm(5))?;
+            a.valignd(zmm(9), zmm(8), zmm(8), 1)?;
+            a.vpaddd(
+                zmm(10),
+                zmm(8),
+                dword_bcst(rbx + pool_off(pool::INT1 + gap - 1)),
+            )?;
+            a.vpcmpud(k2, zmm(9), zmm(10), 5)?; // next >= this + gap
+            a.vpcmpud(k3, zmm(10), zmm(8), 5)?; // this + gap did not wrap
+            a.kandw(k2, k2, k3)?;
+            // lanes 0..count-1 of the packed addresses must pass
+            a.popcnt(ecx, ebp)?;
+            a.dec(ecx)?;
+            a.mov(edx, 1)?;
+            a.shlx(edx, edx, ecx)?;
+            a.dec(edx)?;
+            a.kmovw(k3, edx)?;
+            a.kandnw(k3, k2, k3)?;
+            a.kortestw(k3, k3)?;
+            a.jnz(slow)?;
+        }
+        // every value is read before the first write
+        let mut vals = [0u32; 4];
+        for c in (0..4).filter(|c| m & (1 << c) != 0) {
+            vals[c] = self.fetch(12 + c as u32, &inst.src[1], c, false)?;
+        }
+        for c in (0..4).filter(|c| m & (1 << c) != 0) {
+            let addr = self.memory_lanes(c as u8)?;
+            self.a
+                .vpscatterdd(ptr(rax + zmm(addr)).k3(), zmm(vals[c]))?;
+        }
+        self.a.jmp(done)?;
+        place(&mut self.a, slow)?;
+        self.call_step(i)?;
+        place(&mut self.a, done)?;
+        Ok(())
+    }
+}

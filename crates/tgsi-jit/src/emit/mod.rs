@@ -1,0 +1,986 @@
+//! The template compiler: a pre-decoded program to AVX-512 machine code
+//! (iced-x86 `code_asm`).
+//!
+//! Register use of the generated function (`extern "C" fn(*mut Ctx) -> u32`):
+//! `rbx` the context, `r12` the register file, `r13` the executed-instruction
+//! count, `r14` the program's constant words, `r15` the budget; `k1` the
+//! execution mask (every register store is masked by it); `zmm0..3` the
+//! result channels of the instruction, the others scratch. A register
+//! channel is a 64-byte row of 16 lanes at `r12 + (reg * 4 + chan) * 64`.
+//!
+//! Flow control mirrors the interpreter (`exec::machine`) step for step:
+//! the same masks (kept in the context), the same frames (at a static slot
+//! per nesting depth), the same jumps when no lane is active, so the
+//! instructions visited, and so the budget, are the interpreter's. The count
+//! is added once per straight segment (a segment ends at every flow-control
+//! instruction and after every instruction that calls the interpreter, the
+//! only ones with effects outside the registers), and a segment that would
+//! pass the budget stops before its first instruction with the index of the
+//! instruction where the interpreter stops.
+
+use super::native::{
+    MAX_BUFFERS, MAX_CONSTS, SHARED_SLOT, fetch_callback, mask, off, pool, row_callback,
+    step_callback,
+};
+use iced_x86::code_asm::*;
+use iced_x86::{IcedError, Register};
+use tgsi_exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Resource, Src, SrcKind};
+use tgsi_exec::machine::Env;
+use tgsi_ir::enums::Processor;
+use tgsi_ir::opcode::{Category, Opcode, OperandType};
+
+/// A direct constant word a program reads: `CONST[buf][slot]` channel `chan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ConstRef {
+    buf: u32,
+    slot: i32,
+    chan: u8,
+}
+
+impl ConstRef {
+    /// The word in this run (0 when the buffer or the slot is missing), as the interpreter reads it.
+    pub fn word(&self, env: &Env) -> u32 {
+        if self.slot < 0 {
+            return 0;
+        }
+        env.consts
+            .get(self.buf as usize)
+            .and_then(|w| w.get(self.slot as usize * 4 + self.chan as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// The row kernels the generated code calls (the interpreter's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RowKernel {
+    Sin = 0,
+    Cos,
+    Ex2,
+    Lg2,
+    Pow,
+}
+
+impl RowKernel {
+    const ALL: [RowKernel; 5] = [
+        RowKernel::Sin,
+        RowKernel::Cos,
+        RowKernel::Ex2,
+        RowKernel::Lg2,
+        RowKernel::Pow,
+    ];
+
+    fn of(op: Opcode) -> Option<RowKernel> {
+        Some(match op {
+            Opcode::SIN => RowKernel::Sin,
+            Opcode::COS => RowKernel::Cos,
+            Opcode::EX2 => RowKernel::Ex2,
+            Opcode::LG2 => RowKernel::Lg2,
+            Opcode::POW => RowKernel::Pow,
+            _ => return None,
+        })
+    }
+
+    /// Runs kernel number `kind` on rows `a` (and `b` for POW) into `out`.
+    pub fn apply(kind: u64, a: &[u32; 16], b: &[u32; 16], out: &mut [u32; 16]) {
+        use tgsi_exec::math;
+        match RowKernel::ALL.get(kind as usize) {
+            Some(RowKernel::Sin) => math::sin_lanes(a, out),
+            Some(RowKernel::Cos) => math::cos_lanes(a, out),
+            Some(RowKernel::Ex2) => math::ex2_lanes(a, out),
+            Some(RowKernel::Lg2) => math::lg2_lanes(a, out),
+            Some(RowKernel::Pow) => math::pow_lanes(a, b, out),
+            None => *out = [0; 16],
+        }
+    }
+}
+
+/// How one instruction is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Flow control, inline.
+    Flow,
+    /// A per-component 32-bit op, inline.
+    Comp(Op32, usize),
+    /// A replicated scalar, inline (RCP, RSQ, SQRT).
+    Scalar(Op32),
+    /// A replicated scalar through a row kernel.
+    Row(RowKernel),
+    /// A 64-bit pair op, inline: (op, sources, both halves of the writemask needed).
+    Pair(Op64, usize, bool),
+    /// The interpreter's handler for this one instruction.
+    Call,
+    /// LOAD / STORE of `BUFFER[n]` (or of the shared memory, entry
+    /// [`SHARED_SLOT`]): inline when every active address is word-aligned
+    /// (STORE: and the lanes' words cannot overlap), else the interpreter's
+    /// handler.
+    Load(u32),
+    Store(u32),
+}
+
+/// 32-bit templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op32 {
+    Mov,
+    Frc,
+    Round(i32),
+    I2f,
+    U2f,
+    Not,
+    Ineg,
+    Iabs,
+    Add,
+    Mul,
+    Div,
+    Shl,
+    Ishr,
+    Ushr,
+    And,
+    Or,
+    Xor,
+    Uadd,
+    Umul,
+    Imax,
+    Imin,
+    Umax,
+    Umin,
+    /// Integer compare (signed, predicate) to an all-ones mask.
+    ICmp(bool, i32),
+    /// Float compare (predicate) to an all-ones mask.
+    FCmp(i32),
+    /// Float compare (predicate) to 1.0 / 0.0.
+    SCmp(i32),
+    Mad,
+    Umad,
+    Ucmp,
+    Cmp,
+    Rcp,
+    Rsq,
+    Sqrt,
+}
+
+/// 64-bit templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op64 {
+    Dadd,
+    Dmul,
+    Ddiv,
+    Dmad,
+    Dabs,
+    Dneg,
+    U64add,
+    U64mul,
+    I64neg,
+    U64shl,
+    U64shr,
+    I64shr,
+    /// 32-bit bitwise ops whose channels line up with 64-bit pairs, done on
+    /// a pair held as 64-bit lanes (the same bits, no split and rejoin).
+    Mov64,
+    Not64,
+    And64,
+    Or64,
+    Xor64,
+}
+
+// vcmpps predicates
+const EQ_OQ: i32 = 0x00;
+const LT_OQ: i32 = 0x11;
+const LE_OQ: i32 = 0x12;
+const NEQ_UQ: i32 = 0x04;
+const GE_OQ: i32 = 0x1D;
+const GT_OQ: i32 = 0x1E;
+const UNORD_Q: i32 = 0x03;
+const NLT_UQ: i32 = 0x05;
+// vpcmpd predicates
+const P_EQ: i32 = 0;
+const P_LT: i32 = 1;
+const P_NE: i32 = 4;
+const P_GE: i32 = 5;
+
+/// The output of [`emit`].
+pub(super) struct Output {
+    pub bytes: Vec<u8>,
+    pub consts: Vec<ConstRef>,
+    pub inlined: usize,
+    pub called: usize,
+    /// Loops whose rows stay in vector registers.
+    pub cached_loops: usize,
+    /// The deepest static nesting of control-flow frames.
+    pub depth: usize,
+}
+
+/// A static control-flow frame: its kind and its slot (nesting depth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    If,
+    Loop,
+    Switch,
+}
+
+fn zmm(n: u32) -> AsmRegisterZmm {
+    get_zmm(Register::ZMM0 + n).expect("zmm register number below 32")
+}
+
+fn ymm(n: u32) -> AsmRegisterYmm {
+    get_ymm(Register::YMM0 + n).expect("ymm register number below 32")
+}
+
+/// What a cache register holds during a loop: a register row or a constant word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Row(u32, u8),
+    Const(usize),
+    /// Register `reg`'s channels `2q, 2q+1` as 64-bit lanes: lanes 0..8 in
+    /// the slot's register, 8..16 in the next one (one register when the
+    /// register is an immediate: both halves are the same).
+    Pair(u32, u8),
+}
+
+/// An innermost loop whose most used rows and constants stay in vector
+/// registers from its BGNLOOP to its ENDLOOP (loaded on entry, written back
+/// on exit and around calls).
+#[derive(Clone, Debug)]
+struct Region {
+    end: usize,
+    /// (what, first zmm register, written in the loop, uniform pair)
+    slots: Vec<Slot>,
+}
+
+/// A loop cache entry.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: Key,
+    z: u32,
+    written: bool,
+    /// A pair whose two halves are the same register (immediates).
+    uniform: bool,
+}
+
+impl Slot {
+    /// The registers of the low and high 8 lanes of a pair.
+    fn halves(&self) -> (u32, u32) {
+        if self.uniform {
+            (self.z, self.z)
+        } else {
+            (self.z, self.z + 1)
+        }
+    }
+}
+
+/// zmm registers for loop caches (the templates use zmm0..15 and zmm31).
+const CACHE_REGS: std::ops::Range<u32> = 16..31;
+
+struct Emitter<'c> {
+    a: CodeAssembler,
+    code: &'c Code,
+    consts: Vec<ConstRef>,
+    /// Loop caches by BGNLOOP index, and the one being emitted.
+    regions: Vec<Option<Region>>,
+    active: Option<Region>,
+    labels: Vec<CodeLabel>,
+    end: CodeLabel,
+    error: CodeLabel,
+    budget: CodeLabel,
+    callback_status: CodeLabel,
+    /// Stops the batch at a BARRIER (status 3; `Ctx::resume` says where it resumes).
+    suspend: CodeLabel,
+    /// Per TEMP register and channel: whether its value in lanes the exec
+    /// mask leaves out is never read ([`segment_local`]).
+    local: Vec<[bool; 4]>,
+}
+
+/// An encoding error or an operand a template cannot take.
+#[derive(Debug)]
+struct EmitError(String);
+
+impl From<IcedError> for EmitError {
+    fn from(e: IcedError) -> Self {
+        EmitError(e.to_string())
+    }
+}
+
+impl From<&str> for EmitError {
+    fn from(e: &str) -> Self {
+        EmitError(e.to_string())
+    }
+}
+
+type R = Result<(), EmitError>;
+/// Assembler-level result.
+type A = Result<(), IcedError>;
+
+/// Binds `label` here (a zero-length mark, so that several labels may
+/// share one address).
+fn place(a: &mut CodeAssembler, mut label: CodeLabel) -> A {
+    a.set_label(&mut label)?;
+    a.zero_bytes()
+}
+
+fn row_off(reg: u32, chan: u8) -> i32 {
+    ((reg as i64 * 4 + (chan & 3) as i64) * 64) as i32
+}
+
+/// Every mask the generated code keeps in a register.
+const MASKS: [i32; 7] = mask::ALL;
+
+/// The register holding mask `m` (saved to the context around calls).
+fn mreg(m: i32) -> AsmRegister32 {
+    match m {
+        mask::ALIVE => r8d,
+        mask::COND => r9d,
+        mask::LOOP => r10d,
+        mask::CONT => r11d,
+        mask::SWITCH => esi,
+        mask::FUNC => edi,
+        _ => ebp,
+    }
+}
+
+fn mask_off(m: i32) -> i32 {
+    off::MASKS + 4 * m
+}
+
+fn pool_off(p: i32) -> i32 {
+    off::POOL + 4 * p
+}
+
+fn frame_off(depth: usize, word: usize) -> i32 {
+    off::FRAMES + (depth * 16 + word * 4) as i32
+}
+
+/// Pairs selected by a writemask: both bits (`both`) or either bit.
+fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
+    if both {
+        [mask & 3 == 3, mask & 12 == 12]
+    } else {
+        [mask & 3 != 0, mask & 12 != 0]
+    }
+}
+
+/// Compiles `code`, or says which instruction keeps the compiled engine from running it.
+pub(super) fn emit(code: &Code) -> Result<Output, String> {
+    emit_inner(code).map_err(|e| e.0)
+}
+
+fn emit_inner(code: &Code) -> Result<Output, EmitError> {
+    let n = code.insts.len();
+    // Plans, static frames and segment starts.
+    let mut plans = Vec::with_capacity(n);
+    let mut depth_at = Vec::with_capacity(n);
+    let mut stacks: Vec<Vec<Frame>> = Vec::with_capacity(n);
+    let mut stack: Vec<Frame> = Vec::new();
+    let refuse = |i: usize, inst: &Inst, why: &str| -> Result<Output, EmitError> {
+        Err(EmitError(format!(
+            "instruction {i} ({}) is not compiled: {why}",
+            inst.op
+        )))
+    };
+    for (i, inst) in code.insts.iter().enumerate() {
+        let mut plan = plan_of(inst.op);
+        if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
+            plan = Plan::Call;
+        }
+        if let Some(p) = memory_plan(code, inst) {
+            plan = p;
+        }
+        depth_at.push(stack.len());
+        stacks.push(stack.clone());
+        match inst.op {
+            Opcode::CAL => return refuse(i, inst, "subroutine calls run in the interpreter"),
+            Opcode::IF | Opcode::UIF => stack.push(Frame::If),
+            Opcode::BGNLOOP => stack.push(Frame::Loop),
+            Opcode::SWITCH => stack.push(Frame::Switch),
+            Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSWITCH => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        if stack.len() > MAX_DEPTH {
+            return refuse(i, inst, "control flow nests deeper than the machine allows");
+        }
+        plans.push(plan);
+    }
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    for (i, p) in plans.iter().enumerate() {
+        if *p == Plan::Flow {
+            leader[i] = true;
+            leader[i + 1] = true;
+        }
+        if matches!(p, Plan::Call | Plan::Load(_) | Plan::Store(_)) {
+            leader[i + 1] = true;
+        }
+    }
+    let mut e = Emitter::new(code, &plans)?;
+    for b in 0..n {
+        if code.insts[b].op == Opcode::BGNLOOP {
+            e.regions[b] = e.region(b, &plans);
+        }
+    }
+    e.prologue()?;
+    let mut stubs: Vec<(CodeLabel, usize, usize)> = Vec::new();
+    for i in 0..n {
+        let l = e.labels[i];
+        place(&mut e.a, l)?;
+        if leader[i] {
+            let len = (i + 1..=n).find(|&j| leader[j]).unwrap_or(n) - i;
+            let stub = e.a.create_label();
+            e.count(len as i32, stub)?;
+            stubs.push((stub, i, len));
+        }
+        e.instruction(i, plans[i], depth_at[i], &stacks[i])
+            .map_err(|err| {
+                EmitError(format!("instruction {i} ({}): {}", code.insts[i].op, err.0))
+            })?;
+    }
+    e.finish(&stubs)?;
+    let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
+    let cached_loops = e.regions.iter().flatten().count();
+    let bytes = e.a.assemble(0)?;
+    Ok(Output {
+        bytes,
+        consts: e.consts,
+        inlined,
+        called: n - inlined,
+        cached_loops,
+        depth: depth_at.iter().copied().max().unwrap_or(0) + 1,
+    })
+}
+
+impl<'c> Emitter<'c> {
+    /// The register cache of the loop starting at `b`, when it is an
+    /// innermost loop of inline instructions (row kernels allowed) and plain
+    /// IF/UIF/ELSE/ENDIF/BRK/CONT.
+    fn region(&mut self, b: usize, plans: &[Plan]) -> Option<Region> {
+        let end = self.code.insts[b].target as usize;
+        // (key, uses, written)
+        let mut uses: Vec<(Key, u32, bool)> = Vec::new();
+        fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
+            match uses.iter_mut().find(|(u, _, _)| *u == k) {
+                Some(u) => {
+                    u.1 += 1;
+                    u.2 |= write;
+                }
+                None => uses.push((k, 1, write)),
+            }
+        }
+        for i in b + 1..end {
+            let inst = self.code.insts[i];
+            let m = inst.dst[0].mask;
+            let dst = match inst.dst[0].kind {
+                DstKind::Reg(r) => Some(r),
+                _ => None,
+            };
+            let mut reads: Vec<(usize, usize)> = Vec::new(); // (source, channel)
+            let mut writes: Vec<usize> = Vec::new();
+            match plans[i] {
+                Plan::Flow => match inst.op {
+                    Opcode::IF | Opcode::UIF => {
+                        if !src_inline(&inst.src[0], false) {
+                            return None;
+                        }
+                        reads.push((0, 0));
+                    }
+                    Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
+                    _ => return None,
+                },
+                Plan::Call | Plan::Load(_) | Plan::Store(_) => return None,
+                Plan::Comp(_, n) => {
+                    for c in (0..4).filter(|c| m & (1 << c) != 0) {
+                        reads.extend((0..n).map(|k| (k, c)));
+                        writes.push(c);
+                    }
+                }
+                Plan::Scalar(_) | Plan::Row(_) => {
+                    reads.push((0, 0));
+                    if plans[i] == Plan::Row(RowKernel::Pow) {
+                        reads.push((1, 0));
+                    }
+                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
+                }
+                Plan::Pair(op, n, both) => {
+                    let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+                    for p in pairs_of(m, both)
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| **s)
+                        .map(|(p, _)| p)
+                    {
+                        let srcs = if shift { 1 } else { n };
+                        for k in 0..srcs {
+                            let src = inst.src[k];
+                            match (src.kind, aligned_pair(&src, p)) {
+                                (SrcKind::Reg(r), Some(q)) => {
+                                    note(&mut uses, Key::Pair(r, q), false)
+                                }
+                                _ => reads.extend([(k, 2 * p), (k, 2 * p + 1)]),
+                            }
+                        }
+                        if shift {
+                            reads.push((1, p));
+                        }
+                        if let Some(r) = dst {
+                            note(&mut uses, Key::Pair(r, p as u8), true);
+                        }
+                    }
+                }
+            }
+            for (k, c) in reads {
+                if let Some(key) = self.key_of(&inst.src[k], c) {
+                    note(&mut uses, key, false);
+                }
+            }
+            if let Some(r) = dst {
+                for c in writes {
+                    note(&mut uses, Key::Row(r, c as u8), true);
+                }
+            }
+        }
+        // rows of a pair used as 64-bit lanes live in the pair's entry
+        let pairs: Vec<(u32, u8)> = uses
+            .iter()
+            .filter_map(|(k, _, _)| match k {
+                Key::Pair(r, q) => Some((*r, *q)),
+                _ => None,
+            })
+            .collect();
+        let mut merged: Vec<(Key, u32, bool)> = Vec::new();
+        for (k, n, w) in uses {
+            let owner = match k {
+                Key::Row(r, c) if pairs.contains(&(r, c / 2)) => Key::Pair(r, c / 2),
+                k => k,
+            };
+            note(&mut merged, owner, w);
+            if let Some(e) = merged.iter_mut().find(|(u, _, _)| *u == owner) {
+                e.1 += n - 1;
+            }
+        }
+        // the most used first (stable: first use wins ties)
+        merged.sort_by_key(|e| std::cmp::Reverse(e.1));
+        let imm = self.code.imm;
+        let mut next = CACHE_REGS.start;
+        let mut slots = Vec::new();
+        for (key, _, written) in merged {
+            let uniform = matches!(key, Key::Pair(r, _) if r >= imm.base && r < imm.base + imm.len);
+            let need = if matches!(key, Key::Pair(..)) && !uniform {
+                2
+            } else {
+                1
+            };
+            if next + need > CACHE_REGS.end {
+                continue;
+            }
+            slots.push(Slot {
+                key,
+                z: next,
+                written,
+                uniform,
+            });
+            next += need;
+        }
+        // a pair that did not fit: its rows are read and written in memory
+        Some(Region { end, slots })
+    }
+
+    fn new(code: &'c Code, plans: &[Plan]) -> Result<Emitter<'c>, EmitError> {
+        let mut a = CodeAssembler::new(64)?;
+        let labels = (0..=code.insts.len()).map(|_| a.create_label()).collect();
+        let end = a.create_label();
+        let error = a.create_label();
+        let budget = a.create_label();
+        let callback_status = a.create_label();
+        let suspend = a.create_label();
+        Ok(Emitter {
+            a,
+            code,
+            consts: Vec::new(),
+            regions: vec![None; code.insts.len()],
+            active: None,
+            labels,
+            end,
+            error,
+            budget,
+            callback_status,
+            suspend,
+            local: segment_local(code, plans),
+        })
+    }
+
+    fn prologue(&mut self) -> A {
+        let a = &mut self.a;
+        a.push(rbx)?;
+        a.push(rbp)?;
+        a.push(r12)?;
+        a.push(r13)?;
+        a.push(r14)?;
+        a.push(r15)?;
+        a.sub(rsp, 8)?;
+        a.mov(rbx, rdi)?;
+        a.mov(r12, qword_ptr(rbx + off::REGS))?;
+        a.mov(r13, qword_ptr(rbx + off::EXECUTED))?;
+        a.mov(r14, qword_ptr(rbx + off::CONSTS))?;
+        a.mov(r15, qword_ptr(rbx + off::MAX))?;
+        self.masks_in()?;
+        self.update_exec()?;
+        // a batch stopped at a BARRIER resumes after it
+        for (b, inst) in self.code.insts.iter().enumerate() {
+            if inst.op == Opcode::BARRIER {
+                self.a.cmp(dword_ptr(rbx + off::RESUME), (b + 1) as u32)?;
+                self.a.je(self.labels[b + 1])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a segment's length to the count and leaves through `stub` past the budget.
+    fn count(&mut self, len: i32, stub: CodeLabel) -> A {
+        self.a.add(r13, len)?;
+        self.a.cmp(r13, r15)?;
+        self.a.ja(stub)
+    }
+
+    fn finish(&mut self, stubs: &[(CodeLabel, usize, usize)]) -> A {
+        // Falling off the end ends the batch.
+        let last = self.labels[self.code.insts.len()];
+        place(&mut self.a, last)?;
+        self.a.jmp(self.end)?;
+        for &(stub, start, len) in stubs {
+            place(&mut self.a, stub)?;
+            self.a.mov(dword_ptr(rbx + off::SEG_START), start as u32)?;
+            self.a.mov(dword_ptr(rbx + off::SEG_LEN), len as u32)?;
+            self.a.jmp(self.budget)?;
+        }
+        let status_label = self.callback_status;
+        place(&mut self.a, status_label)?;
+        self.a.cmp(eax, 2)?;
+        self.a.je(self.end)?;
+        self.a.jmp(self.error)?;
+        let exit = self.a.create_label();
+        for (label, status) in [
+            (self.end, 0u32),
+            (self.error, 1),
+            (self.budget, 2),
+            (self.suspend, 3),
+        ] {
+            place(&mut self.a, label)?;
+            self.a.mov(eax, status)?;
+            self.a.jmp(exit)?;
+        }
+        let a = &mut self.a;
+        place(a, exit)?;
+        a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
+        for m in MASKS {
+            a.mov(dword_ptr(rbx + mask_off(m)), mreg(m))?;
+        }
+        a.vzeroupper()?;
+        a.add(rsp, 8)?;
+        a.pop(r15)?;
+        a.pop(r14)?;
+        a.pop(r13)?;
+        a.pop(r12)?;
+        a.pop(rbp)?;
+        a.pop(rbx)?;
+        a.ret()
+    }
+
+    /// `exec = alive & cond & loop & cont & switch & func` into ebp and k1.
+    fn update_exec(&mut self) -> A {
+        let a = &mut self.a;
+        a.mov(ebp, r8d)?;
+        for m in [r9d, r10d, r11d, esi, edi] {
+            a.and(ebp, m)?;
+        }
+        self.exec_to_k()
+    }
+
+    /// k1 = exec (ebp) and k4 = its lanes 8..16 (for 64-bit lanes in high halves).
+    fn exec_to_k(&mut self) -> A {
+        self.a.kmovw(k1, ebp)?;
+        self.a.kshiftrw(k4, k1, 8)
+    }
+
+    /// Writes the mask registers to the context (before a call or the exit).
+    fn masks_out(&mut self) -> A {
+        for m in MASKS {
+            self.a.mov(dword_ptr(rbx + mask_off(m)), mreg(m))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the mask registers back from the context (after a call) and k1.
+    fn masks_in(&mut self) -> A {
+        for m in MASKS {
+            self.a.mov(mreg(m), dword_ptr(rbx + mask_off(m)))?;
+        }
+        self.a.kmovw(k1, ebp)?;
+        self.a.kshiftrw(k4, k1, 8)
+    }
+
+    /// Jumps to instruction `t` when no lane is active.
+    fn skip_if_idle(&mut self, t: usize) -> A {
+        self.a.test(ebp, ebp)?;
+        self.a.jz(self.labels[t])
+    }
+
+    fn const_index(&mut self, buf: u32, slot: i32, chan: u8) -> Option<usize> {
+        let r = ConstRef { buf, slot, chan };
+        if let Some(k) = self.consts.iter().position(|c| *c == r) {
+            return Some(k);
+        }
+        if self.consts.len() >= MAX_CONSTS {
+            return None;
+        }
+        self.consts.push(r);
+        Some(self.consts.len() - 1)
+    }
+
+    /// The cache register holding `key` in the loop being emitted.
+    fn cached(&self, key: Key) -> Option<u32> {
+        self.slot(key).map(|s| s.z)
+    }
+
+    fn slot(&self, key: Key) -> Option<Slot> {
+        self.active
+            .as_ref()
+            .and_then(|r| r.slots.iter().find(|s| s.key == key))
+            .copied()
+    }
+
+    /// The key of a source channel, when it is a direct row or constant.
+    fn key_of(&mut self, s: &Src, c: usize) -> Option<Key> {
+        let chan = s.swz[c] & 3;
+        match s.kind {
+            SrcKind::Reg(reg) => Some(Key::Row(reg, chan)),
+            SrcKind::Const { buf, slot } => self.const_index(buf, slot, chan).map(Key::Const),
+            _ => None,
+        }
+    }
+
+    /// Register channel `swz[c]` of a source with its 32-bit sign-bit
+    /// modifiers (`wide`: only on odd `c`, as a double's apply to the high
+    /// word): the loop cache register holding it when it is unmodified,
+    /// else loaded into `z`. Returns the register number (never to be written).
+    fn fetch(&mut self, z: u32, s: &Src, c: usize, wide: bool) -> Result<u32, EmitError> {
+        let modified = matches!(s.modifier, Modifier::Apply { abs, neg, .. } if (abs || neg) && (!wide || c % 2 == 1));
+        let key = self.key_of(s, c);
+        let r = zmm(z);
+        let pair = match s.kind {
+            SrcKind::Reg(reg) => self.slot(Key::Pair(reg, (s.swz[c] & 3) / 2)),
+            _ => None,
+        };
+        match (key.and_then(|k| self.cached(k)), pair) {
+            (Some(cz), _) if !modified && !s.flush => return Ok(cz),
+            (Some(cz), _) => self.a.vmovdqa32(r, zmm(cz))?,
+            (None, Some(ps)) => {
+                let (lo, hi) = ps.halves();
+                let odd = (s.swz[c] & 1) as i32;
+                self.a
+                    .vmovdqu32(r, zmmword_ptr(rbx + off::PERM + 128 + 64 * odd))?;
+                self.a.vpermi2d(r, zmm(lo), zmm(hi))?;
+            }
+            (None, None) => match (s.kind, key) {
+                (SrcKind::Reg(reg), _) => self
+                    .a
+                    .vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, s.swz[c] & 3)))?,
+                (SrcKind::Const { .. }, Some(Key::Const(k))) => {
+                    self.a.vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
+                }
+                (SrcKind::Const { .. }, _) => return Err("too many distinct constants".into()),
+                (SrcKind::None, _) => self.a.vpxord(r, r, r)?,
+                _ => return Err("indirect operand in an inline template".into()),
+            },
+        }
+        // as the interpreter's fetch: denormals flushed, then the modifiers
+        if s.flush && !wide {
+            self.flush32(z)?;
+        }
+        if let Modifier::Apply { abs, neg, .. } = s.modifier
+            && (!wide || c % 2 == 1)
+        {
+            if abs {
+                self.a.vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
+            }
+            if neg {
+                self.a
+                    .vpxord(r, r, dword_bcst(rbx + pool_off(pool::SIGN)))?;
+            }
+        }
+        Ok(z)
+    }
+
+    /// Loads every cache register of the active loop from the register file.
+    fn cache_load(&mut self) -> A {
+        let Some(r) = self.active.clone() else {
+            return Ok(());
+        };
+        for sl in r.slots {
+            let z = zmm(sl.z);
+            match sl.key {
+                Key::Row(reg, chan) => {
+                    self.a.vmovdqu32(z, zmmword_ptr(r12 + row_off(reg, chan)))?
+                }
+                Key::Const(k) => self.a.vpbroadcastd(z, dword_ptr(r14 + (4 * k) as i32))?,
+                Key::Pair(reg, q) => {
+                    let a = &mut self.a;
+                    a.vmovdqu32(zmm(14), zmmword_ptr(r12 + row_off(reg, 2 * q)))?;
+                    a.vmovdqu32(zmm(15), zmmword_ptr(r12 + row_off(reg, 2 * q + 1)))?;
+                    let (lo, hi) = sl.halves();
+                    a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
+                    a.vpermi2d(zmm(lo), zmm(14), zmm(15))?;
+                    if hi != lo {
+                        a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
+                        a.vpermi2d(zmm(hi), zmm(14), zmm(15))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the rows the active loop writes back to the register file.
+    fn cache_store(&mut self) -> A {
+        let Some(r) = self.active.clone() else {
+            return Ok(());
+        };
+        for sl in r.slots {
+            if !sl.written {
+                continue;
+            }
+            match sl.key {
+                Key::Row(reg, chan) => self
+                    .a
+                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, chan)), zmm(sl.z))?,
+                Key::Pair(reg, q) => {
+                    let (lo, hi) = sl.halves();
+                    for h in 0..2u8 {
+                        let a = &mut self.a;
+                        a.vmovdqu32(zmm(14), zmmword_ptr(rbx + off::PERM + 128 + 64 * h as i32))?;
+                        a.vpermi2d(zmm(14), zmm(lo), zmm(hi))?;
+                        a.vmovdqu32(zmmword_ptr(r12 + row_off(reg, 2 * q + h)), zmm(14))?;
+                    }
+                }
+                Key::Const(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores zmm `z` to channel `c` of a direct destination for the active lanes.
+    fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
+        if let DstKind::Reg(reg) = inst.dst[0].kind {
+            if let Some(ps) = self.slot(Key::Pair(reg, c as u8 / 2)) {
+                return self.store_into_pair(ps, c % 2, z);
+            }
+            match self.cached(Key::Row(reg, c as u8)) {
+                Some(cz) => self.a.vmovdqa32(zmm(cz).k1(), zmm(z))?,
+                None => self
+                    .a
+                    .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes 32-bit row `z` as word `h` (0 low, 1 high) of a pair-form cache
+    /// entry, for the active lanes (zmm14, zmm15 scratch).
+    fn store_into_pair(&mut self, ps: Slot, h: usize, z: u32) -> A {
+        let (lo, hi) = ps.halves();
+        let keep = if h == 0 {
+            pool::KEEP_HIGH
+        } else {
+            pool::KEEP_LOW
+        };
+        let a = &mut self.a;
+        a.vextracti32x8(ymm(15), zmm(z), 1)?;
+        a.vpmovzxdq(zmm(14), ymm(z))?;
+        a.vpmovzxdq(zmm(15), ymm(15))?;
+        for (t, half, k) in [(14, lo, k1), (15, hi, k4)] {
+            if h == 1 {
+                a.vpsllq(zmm(t), zmm(t), 32)?;
+            }
+            // t = word | (old & keep): 0xF8 = A | (B & C)
+            a.vpternlogq(zmm(t), zmm(half), qword_bcst(rbx + pool_off(keep)), 0xF8)?;
+            let dst = if k == k1 {
+                zmm(half).k1()
+            } else {
+                zmm(half).k4()
+            };
+            a.vmovdqa64(dst, zmm(t))?;
+        }
+        Ok(())
+    }
+
+    /// `_SAT` of a float32 row: clamp to [0, 1], NaN and -0 → +0.
+    fn saturate32(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        let r = zmm(z);
+        a.vcmpps(k2, r, dword_bcst(rbx + pool_off(pool::ZERO)), GT_OQ)?;
+        a.vcmpps(k3, r, dword_bcst(rbx + pool_off(pool::ONE)), LT_OQ)?;
+        a.vpbroadcastd(zmm(31), dword_ptr(rbx + pool_off(pool::ONE)))?;
+        a.vmovdqa32(zmm(31).k3(), r)?;
+        a.vmovdqa32(r.k2().z(), zmm(31))
+    }
+
+    /// `_SAT` of a double vector.
+    fn saturate64(&mut self, z: u32) -> A {
+        let a = &mut self.a;
+        let r = zmm(z);
+        a.vcmppd(k2, r, qword_bcst(rbx + pool_off(pool::D_ZERO)), GT_OQ)?;
+        a.vcmppd(k3, r, qword_bcst(rbx + pool_off(pool::D_ONE)), LT_OQ)?;
+        a.vpbroadcastq(zmm(31), qword_ptr(rbx + pool_off(pool::D_ONE)))?;
+        a.vmovdqa64(zmm(31).k3(), r)?;
+        a.vmovdqa64(r.k2().z(), zmm(31))
+    }
+
+    /// Calls `f(ctx, arg)` with the count saved and vector state cleared.
+    /// Masks and k1 are reloaded afterwards (the callee may change `alive`).
+    fn call(&mut self, f: u64, arg: u64) -> A {
+        self.masks_out()?;
+        let a = &mut self.a;
+        a.mov(qword_ptr(rbx + off::EXECUTED), r13)?;
+        a.vzeroupper()?;
+        a.mov(rdi, rbx)?;
+        a.mov(rsi, arg)?;
+        a.mov(rax, f)?;
+        a.call(rax)?;
+        self.masks_in()
+    }
+
+    fn instruction(&mut self, i: usize, plan: Plan, depth: usize, frames: &[Frame]) -> R {
+        let inst = self.code.insts[i];
+        match plan {
+            Plan::Flow => self.flow(i, &inst, depth, frames),
+            Plan::Call => Ok(self.call_step(i)?),
+            Plan::Comp(op, n) => self.comp(&inst, op, n),
+            Plan::Scalar(op) => self.scalar(&inst, op),
+            Plan::Row(k) => self.row_kernel(i, &inst, k),
+            Plan::Pair(op, n, both) => self.pair(&inst, op, n, both),
+            Plan::Load(n) => self.load(i, &inst, n),
+            Plan::Store(n) => self.store_buffer(i, &inst, n),
+        }
+    }
+
+    fn call_step(&mut self, i: usize) -> A {
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        self.call(step_callback as *const () as usize as u64, i as u64)?;
+        self.a.test(eax, eax)?;
+        self.a.jnz(self.callback_status)?;
+        self.a.mov(r12, qword_ptr(rbx + off::REGS))?;
+        self.update_exec()
+    }
+
+    // ---- flow control ------------------------------------------------------
+}
+
+mod alu;
+mod flow;
+mod memory;
+mod pair;
+mod plan;
+
+use plan::{aligned_pair, memory_plan, operands_inline, plan_of, segment_local, src_inline};
+#[cfg(test)]
+pub(crate) use plan::{compiled_as, declared_fallback, template_shape};

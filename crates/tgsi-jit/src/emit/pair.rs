@@ -1,0 +1,188 @@
+//! The 64-bit templates: double and 64-bit integer channel pairs as native
+//! 64-bit lanes.
+
+use super::*;
+
+impl Emitter<'_> {
+    /// Pair `p` of source `s` as 64-bit lanes (lanes 0..8, lanes 8..16):
+    /// the loop cache's registers when it holds them (unmodified), else
+    /// built in `lo`, `hi`. Returns the registers.
+    pub(super) fn fetch_pair(
+        &mut self,
+        lo: u32,
+        hi: u32,
+        s: &Src,
+        p: usize,
+    ) -> Result<(u32, u32), EmitError> {
+        if let SrcKind::Reg(r) = s.kind
+            && let Some(q) = aligned_pair(s, p)
+            && let Some(sl) = self.slot(Key::Pair(r, q))
+        {
+            let (a, b) = sl.halves();
+            let (abs, neg) = match s.modifier {
+                Modifier::Apply { abs, neg, .. } => (abs, neg),
+                Modifier::None => (false, false),
+            };
+            if !abs && !neg {
+                return Ok((a, b));
+            }
+            for (src, dst) in [(a, lo), (b, hi)] {
+                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+                let mut from = src;
+                if abs {
+                    self.a.vpandq(zmm(dst), zmm(from), bc(pool::D_ABS))?;
+                    from = dst;
+                }
+                if neg {
+                    self.a.vpxorq(zmm(dst), zmm(from), bc(pool::D_SIGN))?;
+                }
+            }
+            return Ok((lo, hi));
+        }
+        let x = self.fetch(4, s, 2 * p, true)?;
+        let y = self.fetch(5, s, 2 * p + 1, true)?;
+        let a = &mut self.a;
+        a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
+        a.vpermi2d(zmm(lo), zmm(x), zmm(y))?;
+        a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
+        a.vpermi2d(zmm(hi), zmm(x), zmm(y))?;
+        Ok((lo, hi))
+    }
+
+    pub(super) fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
+        let m = inst.dst[0].mask;
+        let pairs = pairs_of(m, both);
+        let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+        // One pair written to a pair the loop cache holds: the op writes it
+        // directly under the exec masks (its sources are all read by then).
+        let direct = match inst.dst[0].kind {
+            DstKind::Reg(r) if pairs[0] != pairs[1] && !inst.saturate && op != Op64::I64neg => self
+                .slot(Key::Pair(r, u8::from(pairs[1])))
+                .map(|sl| (sl, self.pair_local(r, usize::from(pairs[1])))),
+            _ => None,
+        };
+        for p in 0..2 {
+            if !pairs[p] {
+                continue;
+            }
+            // sources in (8,9), (10,11), (12,13) unless cached; result of
+            // pair p in (2p, 2p+1), or in the cached destination
+            let srcs = if shift { 1 } else { n };
+            let mut regs = [(8, 9), (10, 11), (12, 13)];
+            for k in 0..srcs {
+                regs[k] = self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
+            }
+            let count = shift
+                .then(|| self.immediate_word(&inst.src[1], p))
+                .flatten();
+            if let Some(n) = count {
+                // an immediate count: the shift by its constant (the count is masked to 0..63)
+                for h in 0..2 {
+                    let (x, o) = (
+                        zmm(if h == 0 { regs[0].0 } else { regs[0].1 }),
+                        Self::pair_out(direct, p, h),
+                    );
+                    let n = n & 63;
+                    match op {
+                        Op64::U64shl => self.a.vpsllq(o, x, n)?,
+                        Op64::U64shr => self.a.vpsrlq(o, x, n)?,
+                        _ => self.a.vpsraq(o, x, n)?,
+                    }
+                    if inst.saturate {
+                        self.saturate64(2 * p as u32 + h)?;
+                    }
+                }
+            } else if shift {
+                // the count: src1 channel p (x for the xy pair, y for zw)
+                let n = self.fetch(6, &inst.src[1], p, false)?;
+                let a = &mut self.a;
+                a.vpandd(zmm(6), zmm(n), dword_bcst(rbx + pool_off(pool::MASK63)))?;
+                a.vextracti32x8(ymm(5), zmm(6), 1)?;
+                a.vpmovzxdq(zmm(10), ymm(6))?;
+                a.vpmovzxdq(zmm(11), ymm(5))?;
+                regs[1] = (10, 11);
+            }
+            for h in 0..2usize {
+                if count.is_some() {
+                    break;
+                }
+                let pick = |r: (u32, u32)| zmm(if h == 0 { r.0 } else { r.1 });
+                let (x, y, z) = (pick(regs[0]), pick(regs[1]), pick(regs[2]));
+                let o = Self::pair_out(direct, p, h as u32);
+                let a = &mut self.a;
+                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+                match op {
+                    Op64::Dadd => a.vaddpd(o, x, y),
+                    Op64::Dmul => a.vmulpd(o, x, y),
+                    Op64::Ddiv => a.vdivpd(o, x, y),
+                    Op64::Dmad => a.vmulpd(zmm(7), x, y).and_then(|_| a.vaddpd(o, zmm(7), z)),
+                    Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
+                    Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
+                    Op64::U64add => a.vpaddq(o, x, y),
+                    Op64::U64mul => a.vpmullq(o, x, y),
+                    Op64::I64neg => a.vpxorq(o, o, o).and_then(|_| a.vpsubq(o, o, x)),
+                    Op64::U64shl => a.vpsllvq(o, x, y),
+                    Op64::U64shr => a.vpsrlvq(o, x, y),
+                    Op64::I64shr => a.vpsravq(o, x, y),
+                    Op64::Mov64 => a.vmovdqa64(o, x),
+                    Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
+                    Op64::And64 => a.vpandq(o, x, y),
+                    Op64::Or64 => a.vporq(o, x, y),
+                    Op64::Xor64 => a.vpxorq(o, x, y),
+                }?;
+                if inst.saturate {
+                    self.saturate64(2 * p as u32 + h as u32)?;
+                }
+            }
+        }
+        // every source read: store the pairs
+        for p in 0..2 {
+            if !pairs[p] || direct.is_some() {
+                continue;
+            }
+            let (rlo, rhi) = (2 * p as u32, 2 * p as u32 + 1);
+            let cached = match inst.dst[0].kind {
+                DstKind::Reg(r) => self.slot(Key::Pair(r, p as u8)),
+                _ => None,
+            };
+            if let Some(sl) = cached {
+                let (lo, hi) = sl.halves();
+                self.a.vmovdqa64(zmm(lo).k1(), zmm(rlo))?;
+                self.a.vmovdqa64(zmm(hi).k4(), zmm(rhi))?;
+                continue;
+            }
+            // back to rows: low words → zmm12, high words → zmm13
+            let a = &mut self.a;
+            a.vmovdqu32(zmm(12), zmmword_ptr(rbx + off::PERM + 128))?;
+            a.vpermi2d(zmm(12), zmm(rlo), zmm(rhi))?;
+            a.vmovdqu32(zmm(13), zmmword_ptr(rbx + off::PERM + 192))?;
+            a.vpermi2d(zmm(13), zmm(rlo), zmm(rhi))?;
+            self.store(inst, 2 * p, 12)?;
+            self.store(inst, 2 * p + 1, 13)?;
+        }
+        Ok(())
+    }
+
+    /// Where half `h` of pair `p`'s result goes: the cached destination
+    /// pair when [`Emitter::pair`] writes it directly, under the exec masks
+    /// (k1 for lanes 0..8, k4 for 8..16) unless the pair is segment-local
+    /// (then every lane: see [`segment_local`]), else scratch `2p + h`.
+    pub(super) fn pair_out(direct: Option<(Slot, bool)>, p: usize, h: u32) -> AsmRegisterZmm {
+        match direct.map(|(sl, local)| (sl.halves(), local)) {
+            Some(((lo, _), true)) if h == 0 => zmm(lo),
+            Some(((_, hi), true)) => zmm(hi),
+            Some(((lo, _), false)) if h == 0 => zmm(lo).k1(),
+            Some(((_, hi), false)) => zmm(hi).k4(),
+            None => zmm(2 * p as u32 + h),
+        }
+    }
+
+    /// Whether both channels of pair `q` of register `r` are segment-local.
+    pub(super) fn pair_local(&self, r: u32, q: usize) -> bool {
+        let temp = self.code.temp;
+        (r >= temp.base && r < temp.base + temp.len)
+            && self.local[(r - temp.base) as usize][2 * q..2 * q + 2]
+                .iter()
+                .all(|&l| l)
+    }
+}

@@ -1,0 +1,394 @@
+//! What the compiler does with each opcode and operand: the plan of an
+//! instruction (template, row kernel, flow, buffer access or the
+//! interpreter's handler), the declared fallbacks checked against the
+//! opcode table, and which operands the templates read inline.
+
+use super::*;
+
+/// Categories of the opcode table the compiled engine never inlines: their
+/// instructions run through the interpreter's handler (LOAD and STORE of a
+/// buffer are inlined when their addresses allow, see [`Plan::Load`]).
+pub(super) const CALLED_CATEGORIES: &[Category] = &[
+    Category::Derivative,
+    Category::Fragment,
+    Category::Interpolation,
+    Category::Texture,
+    Category::Sampling,
+    Category::Memory,
+    Category::Atomic,
+    Category::InterLane,
+    Category::Geometry,
+    Category::Bindless,
+    Category::Gap,
+];
+
+/// Opcodes of the other categories the compiled engine declares it runs
+/// through the interpreter's handler (no template: rare in real shaders, or
+/// per-lane work a template would not speed up).
+pub(super) const CALLED_OPCODES: &[Opcode] = &[
+    Opcode::ARL,
+    Opcode::LIT,
+    Opcode::EXP,
+    Opcode::LOG,
+    Opcode::DP3,
+    Opcode::DP4,
+    Opcode::DST,
+    Opcode::MIN,
+    Opcode::MAX,
+    Opcode::LRP,
+    Opcode::FMA,
+    Opcode::LDEXP,
+    Opcode::F2U64,
+    Opcode::F2I64,
+    Opcode::U2I64,
+    Opcode::CLOCK,
+    Opcode::I2I64,
+    Opcode::PK2H,
+    Opcode::PK2US,
+    Opcode::PK4B,
+    Opcode::PK4UB,
+    Opcode::D2U64,
+    Opcode::D2I64,
+    Opcode::U642D,
+    Opcode::UP2H,
+    Opcode::UP2US,
+    Opcode::UP4B,
+    Opcode::UP4UB,
+    Opcode::U642F,
+    Opcode::I642F,
+    Opcode::ARR,
+    Opcode::I642D,
+    Opcode::SSG,
+    Opcode::DP2,
+    Opcode::MOD,
+    Opcode::DFMA,
+    Opcode::F2I,
+    Opcode::IDIV,
+    Opcode::F2U,
+    Opcode::UDIV,
+    Opcode::UMOD,
+    Opcode::ISSG,
+    Opcode::IMUL_HI,
+    Opcode::UMUL_HI,
+    Opcode::IBFE,
+    Opcode::UBFE,
+    Opcode::BFI,
+    Opcode::BREV,
+    Opcode::POPC,
+    Opcode::LSB,
+    Opcode::IMSB,
+    Opcode::UMSB,
+    Opcode::F2D,
+    Opcode::D2F,
+    Opcode::DMAX,
+    Opcode::DMIN,
+    Opcode::DSLT,
+    Opcode::DSGE,
+    Opcode::DSEQ,
+    Opcode::DSNE,
+    Opcode::DRCP,
+    Opcode::DSQRT,
+    Opcode::DFRAC,
+    Opcode::DLDEXP,
+    Opcode::DFRACEXP,
+    Opcode::D2I,
+    Opcode::I2D,
+    Opcode::D2U,
+    Opcode::U2D,
+    Opcode::DRSQ,
+    Opcode::DTRUNC,
+    Opcode::DCEIL,
+    Opcode::DFLR,
+    Opcode::DROUND,
+    Opcode::DSSG,
+    Opcode::U64SEQ,
+    Opcode::U64SNE,
+    Opcode::I64SLT,
+    Opcode::U64SLT,
+    Opcode::I64SGE,
+    Opcode::U64SGE,
+    Opcode::I64MIN,
+    Opcode::U64MIN,
+    Opcode::I64MAX,
+    Opcode::U64MAX,
+    Opcode::I64ABS,
+    Opcode::I64SSG,
+    Opcode::I64DIV,
+    Opcode::U64DIV,
+    Opcode::I64MOD,
+    Opcode::U64MOD,
+];
+
+/// True when `op` is declared to run through the interpreter's handler.
+pub(crate) fn declared_fallback(op: Opcode) -> bool {
+    CALLED_CATEGORIES.contains(&op.info().category) || CALLED_OPCODES.contains(&op)
+}
+
+/// How the compiled engine compiles `op` at best, for the table check:
+/// `"template"` (inline machine code), `"row kernel"` (the interpreter's
+/// transcendental kernel over a row), `"flow"` or `"handler"`.
+#[cfg(test)]
+pub(crate) fn compiled_as(op: Opcode) -> &'static str {
+    match plan_of(op) {
+        Plan::Comp(..) | Plan::Scalar(_) | Plan::Pair(..) => "template",
+        Plan::Row(RowKernel::Sin | RowKernel::Cos) => "template",
+        Plan::Row(_) => "row kernel",
+        Plan::Flow => "flow",
+        Plan::Call | Plan::Load(_) | Plan::Store(_) => "handler",
+    }
+}
+
+/// The kind (`'c'` per component, `'s'` replicated scalar, `'p'` 64-bit
+/// pairs) and source count of `op`'s template, for the check against the
+/// machine's semantics table; `None` without a template.
+#[cfg(test)]
+pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
+    match plan_of(op) {
+        Plan::Comp(_, n) => Some(('c', n)),
+        Plan::Scalar(_) | Plan::Row(RowKernel::Sin | RowKernel::Cos) => Some(('s', 1)),
+        Plan::Pair(_, n, _) => Some(('p', n)),
+        _ => None,
+    }
+}
+
+pub(super) fn plan_of(op: Opcode) -> Plan {
+    use Op32::*;
+    use Op64::*;
+    use Opcode as O;
+    let c = |o, n| Plan::Comp(o, n);
+    match op {
+        O::IF
+        | O::UIF
+        | O::ELSE
+        | O::ENDIF
+        | O::BGNLOOP
+        | O::ENDLOOP
+        | O::BRK
+        | O::CONT
+        | O::SWITCH
+        | O::CASE
+        | O::DEFAULT
+        | O::ENDSWITCH
+        | O::CAL
+        | O::RET
+        | O::BGNSUB
+        | O::ENDSUB
+        | O::END
+        | O::NOP
+        | O::MEMBAR
+        | O::BARRIER => Plan::Flow,
+        O::MOV | O::UARL => c(Mov, 1),
+        O::FRC => c(Frc, 1),
+        O::FLR => c(Round(1), 1),
+        O::CEIL => c(Round(2), 1),
+        O::TRUNC => c(Round(3), 1),
+        O::ROUND => c(Round(0), 1),
+        O::I2F => c(I2f, 1),
+        O::U2F => c(U2f, 1),
+        O::NOT => c(Not, 1),
+        O::INEG => c(Ineg, 1),
+        O::IABS => c(Iabs, 1),
+        O::ADD => c(Add, 2),
+        O::MUL => c(Mul, 2),
+        O::DIV => c(Div, 2),
+        O::SHL => c(Shl, 2),
+        O::ISHR => c(Ishr, 2),
+        O::USHR => c(Ushr, 2),
+        O::AND => c(And, 2),
+        O::OR => c(Or, 2),
+        O::XOR => c(Xor, 2),
+        O::UADD => c(Uadd, 2),
+        O::UMUL => c(Umul, 2),
+        O::IMAX => c(Imax, 2),
+        O::IMIN => c(Imin, 2),
+        O::UMAX => c(Umax, 2),
+        O::UMIN => c(Umin, 2),
+        O::ISGE => c(ICmp(true, P_GE), 2),
+        O::ISLT => c(ICmp(true, P_LT), 2),
+        O::USEQ => c(ICmp(false, P_EQ), 2),
+        O::USNE => c(ICmp(false, P_NE), 2),
+        O::USGE => c(ICmp(false, P_GE), 2),
+        O::USLT => c(ICmp(false, P_LT), 2),
+        O::FSEQ => c(FCmp(EQ_OQ), 2),
+        O::FSNE => c(FCmp(NEQ_UQ), 2),
+        O::FSLT => c(FCmp(LT_OQ), 2),
+        O::FSGE => c(FCmp(GE_OQ), 2),
+        O::SEQ => c(SCmp(EQ_OQ), 2),
+        O::SNE => c(SCmp(NEQ_UQ), 2),
+        O::SLT => c(SCmp(LT_OQ), 2),
+        O::SGE => c(SCmp(GE_OQ), 2),
+        O::SGT => c(SCmp(GT_OQ), 2),
+        O::SLE => c(SCmp(LE_OQ), 2),
+        O::MAD => c(Mad, 3),
+        O::UMAD => c(Umad, 3),
+        O::UCMP => c(Ucmp, 3),
+        O::CMP => c(Cmp, 3),
+        O::RCP => Plan::Scalar(Rcp),
+        O::RSQ => Plan::Scalar(Rsq),
+        O::SQRT => Plan::Scalar(Sqrt),
+        O::DADD => Plan::Pair(Dadd, 2, false),
+        O::DMUL => Plan::Pair(Dmul, 2, false),
+        O::DDIV => Plan::Pair(Ddiv, 2, false),
+        O::DMAD => Plan::Pair(Dmad, 3, true),
+        O::DABS => Plan::Pair(Dabs, 1, true),
+        O::DNEG => Plan::Pair(Dneg, 1, true),
+        O::U64ADD => Plan::Pair(U64add, 2, false),
+        O::U64MUL => Plan::Pair(U64mul, 2, false),
+        O::I64NEG => Plan::Pair(I64neg, 1, true),
+        O::U64SHL => Plan::Pair(U64shl, 2, false),
+        O::U64SHR => Plan::Pair(U64shr, 2, false),
+        O::I64SHR => Plan::Pair(I64shr, 2, false),
+        _ => match RowKernel::of(op) {
+            Some(k) => Plan::Row(k),
+            None => {
+                debug_assert!(declared_fallback(op), "{op} has no declared fallback");
+                Plan::Call
+            }
+        },
+    }
+}
+
+/// Per TEMP register and channel: true when every read of it is preceded, in
+/// the same straight segment (no flow control or interpreter call between,
+/// so the same exec mask), by a write of it. Then the value a write leaves
+/// in the lanes outside the exec mask is never read, and a template may
+/// write every lane (no merge with the old value, so no wait for the last
+/// instruction that wrote the register). None in the fragment stage (lanes
+/// outside the mask are read by derivatives) or with indirect register
+/// operands; a register an interpreter call reads has none.
+pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
+    let temp = code.temp;
+    let n = temp.len as usize;
+    let indirect = code.insts.iter().any(|inst| {
+        inst.src
+            .iter()
+            .any(|s| matches!(s.kind, SrcKind::RegIndirect { .. }))
+            || inst
+                .dst
+                .iter()
+                .any(|d| matches!(d.kind, DstKind::RegIndirect { .. }))
+    });
+    if code.processor == Processor::Fragment || indirect {
+        return vec![[false; 4]; n];
+    }
+    let index =
+        |r: u32| (r >= temp.base && r < temp.base + temp.len).then(|| (r - temp.base) as usize);
+    let mut local = vec![[true; 4]; n];
+    let mut written = vec![[false; 4]; n];
+    for (inst, plan) in code.insts.iter().zip(plans) {
+        for s in &inst.src {
+            if let SrcKind::Reg(r) = s.kind
+                && let Some(t) = index(r)
+            {
+                for &c in &s.swz {
+                    local[t][c as usize] &= written[t][c as usize] && *plan != Plan::Call;
+                }
+            }
+        }
+        if matches!(plan, Plan::Flow | Plan::Call) {
+            written.iter_mut().for_each(|w| *w = [false; 4]);
+            continue;
+        }
+        for d in &inst.dst {
+            if let DstKind::Reg(r) = d.kind
+                && let Some(t) = index(r)
+            {
+                for c in (0..4).filter(|c| d.mask & (1 << c) != 0) {
+                    written[t][c] = true;
+                }
+            }
+        }
+    }
+    local
+}
+
+/// True when a source is read inline: a direct register or constant, with
+/// float sign-bit modifiers at most (`wide`: double sign-bit modifiers).
+pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
+    if s.flush && wide {
+        return false;
+    }
+    let kind_ok = matches!(
+        s.kind,
+        SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None
+    );
+    let mod_ok = match s.modifier {
+        Modifier::None => true,
+        Modifier::Apply { ty, .. } => {
+            if wide {
+                ty == OperandType::Double
+            } else {
+                matches!(ty, OperandType::Float | OperandType::Untyped)
+            }
+        }
+    };
+    kind_ok && mod_ok
+}
+
+/// True when the instruction's operands allow its inline template.
+pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
+    let flush_ok = matches!(plan, Plan::Comp(..) | Plan::Scalar(_) | Plan::Row(_));
+    if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
+        return false;
+    }
+    if !matches!(inst.dst[0].kind, DstKind::Reg(_) | DstKind::Null) {
+        return false;
+    }
+    match plan {
+        Plan::Comp(_, n) => inst.src[..n].iter().all(|s| src_inline(s, false)),
+        Plan::Scalar(_) => src_inline(&inst.src[0], false),
+        Plan::Row(k) => {
+            src_inline(&inst.src[0], false)
+                && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
+        }
+        Plan::Pair(op, n, _) => {
+            let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+            inst.src[..n]
+                .iter()
+                .enumerate()
+                .all(|(k, s)| src_inline(s, !(shift && k == 1)))
+        }
+        Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) => true,
+    }
+}
+
+/// LOAD/STORE of a buffer with inline operands (STORE: not in the fragment
+/// stage, whose helper lanes must not write).
+pub(super) fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
+    let n = match inst.resource {
+        Some(Resource::Buffer(n)) => n,
+        Some(Resource::Shared) => SHARED_SLOT,
+        _ => return None,
+    };
+    // a per-lane buffer index (BUFFER[ADDR[0].x + n]) goes through the handler
+    if inst.resource_addr.is_some()
+        || (n as usize >= MAX_BUFFERS && n != SHARED_SLOT)
+        || inst.flush
+        || inst.saturate
+        || inst.dst[0].mask == 0
+    {
+        return None;
+    }
+    match inst.op {
+        Opcode::LOAD
+            if matches!(inst.dst[0].kind, DstKind::Reg(_)) && src_inline(&inst.src[1], false) =>
+        {
+            Some(Plan::Load(n))
+        }
+        Opcode::STORE
+            if code.processor != Processor::Fragment
+                && src_inline(&inst.src[0], false)
+                && src_inline(&inst.src[1], false) =>
+        {
+            Some(Plan::Store(n))
+        }
+        _ => None,
+    }
+}
+
+/// The register pair `q` a 64-bit source's pair `p` reads whole and in
+/// order (channels `2q, 2q+1`), if it does.
+pub(super) fn aligned_pair(s: &Src, p: usize) -> Option<u8> {
+    let (a, b) = (s.swz[2 * p] & 3, s.swz[2 * p + 1] & 3);
+    (a % 2 == 0 && b == a + 1).then_some(a / 2)
+}
