@@ -353,7 +353,6 @@ impl Builder<'_, '_, '_> {
 
     fn declaration(&mut self, inst: &Instruction, i: usize, scope: usize, kind: ScopeKind) {
         // shape problems (operand count, payload) are reported with the instruction checks
-        let stage = self.stage();
         match (inst.opcode, &inst.payload) {
             (Opcode::DclTemps, Payload::Count(n)) => {
                 let s = &mut self.d.scopes[scope];
@@ -417,6 +416,19 @@ impl Builder<'_, '_, '_> {
             (Opcode::DclIndexRange, Payload::Count(count)) => {
                 self.index_range(inst, i, scope, *count)
             }
+            // each of these checks its own declarations and passes over the others
+            _ => {
+                self.resource_declaration(inst, i);
+                self.stage_declaration(inst, i, kind);
+                self.linkage_declaration(inst, i);
+            }
+        }
+    }
+
+    /// Constant buffers, samplers, shader resources, UAVs and shared memory.
+    fn resource_declaration(&mut self, inst: &Instruction, i: usize) {
+        let stage = self.stage();
+        match (inst.opcode, &inst.payload) {
             (Opcode::DclConstantBuffer, Payload::ConstantBuffer(range)) => {
                 let Some(op) = inst.operands.first() else {
                     return;
@@ -552,6 +564,14 @@ impl Builder<'_, '_, '_> {
                     *stride as u64 * *count as u64,
                 );
             }
+            _ => {}
+        }
+    }
+
+    /// The thread group of a compute shader and the geometry shader's
+    /// primitives, vertex count, instances and streams.
+    fn stage_declaration(&mut self, inst: &Instruction, i: usize, kind: ScopeKind) {
+        match (inst.opcode, &inst.payload) {
             (Opcode::DclThreadGroup, Payload::ThreadGroup(size)) => self.thread_group(*size, i),
             (Opcode::DclMaxOutputVertexCount, Payload::Count(n)) if *n > MAX_GS_OUTPUT_VERTICES => {
                 self.error(Site::Inst(i), format!("`dcl_maxout {n}` exceeds the limit of {MAX_GS_OUTPUT_VERTICES} output vertices"), "too many vertices");
@@ -623,6 +643,15 @@ impl Builder<'_, '_, '_> {
                     self.declared_twice(Site::Operand(i, 0), &format!("stream `m{m}`"), None);
                 }
             }
+            _ => self.tessellation_declaration(inst, i, kind),
+        }
+    }
+
+    /// The tessellation stages' control points, tessellator settings and
+    /// phase instance counts.
+    fn tessellation_declaration(&mut self, inst: &Instruction, i: usize, kind: ScopeKind) {
+        let stage = self.stage();
+        match (inst.opcode, &inst.payload) {
             (Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount, _) => {
                 let n = inst.controls.control_point_count as u32;
                 let input = inst.opcode == Opcode::DclInputControlPointCount;
@@ -710,6 +739,14 @@ impl Builder<'_, '_, '_> {
                     );
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// Function bodies, function tables, interfaces and the immediate
+    /// constant buffer.
+    fn linkage_declaration(&mut self, inst: &Instruction, i: usize) {
+        match (inst.opcode, &inst.payload) {
             (Opcode::DclFunctionBody, Payload::Count(n)) => {
                 let first = self.d.function_bodies.insert(*n, i);
                 if first.is_some() {
