@@ -526,39 +526,8 @@ enum Open {
 
 impl Code {
     pub fn compile(shader: &Shader, numerics: super::Numerics) -> Result<Code, ExecError> {
-        let sizes = file_sizes(shader)?;
-        let mut base = 0u32;
-        let mut next = |len: u32| {
-            let r = FileRange { base, len };
-            base += len;
-            r
-        };
-        let (vertex_rows, patch_rows) = stage_rows(shader)?;
-        let temp = next(sizes[0]);
-        let output = next(sizes[1]);
-        let input = next(sizes[2]);
-        let addr = next(sizes[3]);
-        let patch_entries = sizes[1] * (1 + patch_rows);
-        let patch = next(patch_entries.div_ceil(PATCH_ENTRIES_PER_REG));
-        let vertex_regs = sizes[2] * vertex_rows;
-        if vertex_regs > MAX_VERTEX_INPUT_REGS {
-            return Err(ExecError {
-                instruction: None,
-                message: format!(
-                    "{vertex_rows} vertices of {} inputs need {vertex_regs} registers; the machine allows at most {MAX_VERTEX_INPUT_REGS}",
-                    sizes[2]
-                ),
-            });
-        }
-        let vertex_in = next(vertex_regs);
-        let system = next(sizes[4]);
-        let imm = next(sizes[5]);
-        let num_regs = base;
-        let mut layout = Layout {
-            processor: shader.processor,
-            sviews: Vec::new(),
-            images: Vec::new(),
-            temp_arrays: Vec::new(),
+        let (mut layout, num_regs) = register_layout(shader)?;
+        let Layout {
             temp,
             output,
             input,
@@ -569,108 +538,17 @@ impl Code {
             vertex_rows,
             patch,
             patch_rows,
-            grids: std::cell::RefCell::new(Vec::new()),
-        };
-        let mut input_semantics = Vec::new();
-        for d in shader.declarations() {
-            if let (File::Input, Some(sem)) = (d.file, d.semantic) {
-                for (k, i) in (d.first..=d.last).enumerate() {
-                    input_semantics.push((i, sem.name, sem.index + k as u32));
-                }
-            }
-        }
-        let mut properties: Vec<(PropertyName, u32)> = Vec::new();
-        for p in shader.properties() {
-            properties.retain(|(n, _)| *n != p.name);
-            properties.push((p.name, p.value));
-        }
-        let mut system_values = Vec::new();
-        let mut uses_shared_decl = false;
-        let mut frag_inputs = Vec::new();
-        let mut frag_outputs = Vec::new();
-        for d in shader.declarations() {
-            match d.file {
-                File::Input if shader.processor == Processor::Fragment => {
-                    for (k, i) in (d.first..=d.last).enumerate() {
-                        let (mode, location) = d
-                            .interp
-                            .map_or((InterpMode::Perspective, InterpLocation::Center), |p| {
-                                (p.mode, p.location)
-                            });
-                        frag_inputs.push(FragInput {
-                            index: i,
-                            semantic: d.semantic.map(|s| (s.name, s.index + k as u32)),
-                            mode,
-                            location,
-                            mode_declared: d.interp.is_some(),
-                        });
-                    }
-                }
-                File::Output => {
-                    if let Some(sem) = d.semantic {
-                        for (k, i) in (d.first..=d.last).enumerate() {
-                            frag_outputs.push(FragOutput {
-                                reg: output.base + i,
-                                semantic: sem.name,
-                                index: sem.index + k as u32,
-                            });
-                        }
-                    }
-                }
-                File::SamplerView => {
-                    if let Some(v) = d.sampler_view {
-                        for i in d.first..=d.last {
-                            layout.sviews.push((i, v));
-                        }
-                    }
-                }
-                File::Image => {
-                    if let Some(v) = d.image {
-                        for i in d.first..=d.last {
-                            layout.images.push((i, v));
-                        }
-                    }
-                }
-                File::Temp => {
-                    if let Some(id) = d.array_id {
-                        layout.temp_arrays.push((id, d.first, d.last));
-                    }
-                }
-                File::SystemValue => {
-                    if let Some(sem) = d.semantic {
-                        for i in d.first..=d.last {
-                            system_values.push(SystemValue {
-                                reg: system.base + i,
-                                name: sem.name,
-                            });
-                        }
-                    }
-                }
-                File::Memory => {
-                    if d.mem_type != MemType::Shared {
-                        return Err(ExecError {
-                            instruction: None,
-                            message: format!(
-                                "MEMORY[{}] declared {}: only SHARED memory is supported by the machine",
-                                d.first, d.mem_type
-                            ),
-                        });
-                    }
-                    uses_shared_decl = true;
-                }
-                _ => {}
-            }
-        }
-        let imm_words: Vec<[u32; 4]> = shader
-            .immediates()
-            .map(|im| {
-                let mut w = [0u32; 4];
-                for (k, v) in im.words.iter().take(4).enumerate() {
-                    w[k] = *v;
-                }
-                w
-            })
-            .collect();
+            ..
+        } = layout;
+        let input_semantics = input_semantics(shader);
+        let properties = last_properties(shader);
+        let Declared {
+            system_values,
+            uses_shared_decl,
+            frag_inputs,
+            frag_outputs,
+        } = declared(shader, &mut layout)?;
+        let imm_words = immediate_words(shader);
 
         let ir: Vec<&Instruction> = shader.instructions().collect();
         let mut insts = Vec::with_capacity(ir.len());
@@ -733,6 +611,191 @@ impl Code {
             compiled: None,
         })
     }
+}
+
+/// The register files of a program one after the other in one register
+/// array, and its size in registers.
+fn register_layout(shader: &Shader) -> Result<(Layout, u32), ExecError> {
+    let sizes = file_sizes(shader)?;
+    let mut base = 0u32;
+    let mut next = |len: u32| {
+        let r = FileRange { base, len };
+        base += len;
+        r
+    };
+    let (vertex_rows, patch_rows) = stage_rows(shader)?;
+    let temp = next(sizes[0]);
+    let output = next(sizes[1]);
+    let input = next(sizes[2]);
+    let addr = next(sizes[3]);
+    let patch_entries = sizes[1] * (1 + patch_rows);
+    let patch = next(patch_entries.div_ceil(PATCH_ENTRIES_PER_REG));
+    let vertex_regs = sizes[2] * vertex_rows;
+    if vertex_regs > MAX_VERTEX_INPUT_REGS {
+        return Err(ExecError {
+            instruction: None,
+            message: format!(
+                "{vertex_rows} vertices of {} inputs need {vertex_regs} registers; the machine allows at most {MAX_VERTEX_INPUT_REGS}",
+                sizes[2]
+            ),
+        });
+    }
+    let vertex_in = next(vertex_regs);
+    let system = next(sizes[4]);
+    let imm = next(sizes[5]);
+    let num_regs = base;
+    let layout = Layout {
+        processor: shader.processor,
+        sviews: Vec::new(),
+        images: Vec::new(),
+        temp_arrays: Vec::new(),
+        temp,
+        output,
+        input,
+        addr,
+        system,
+        imm,
+        vertex_in,
+        vertex_rows,
+        patch,
+        patch_rows,
+        grids: std::cell::RefCell::new(Vec::new()),
+    };
+    Ok((layout, num_regs))
+}
+
+/// Declared inputs with a semantic: (IN index, name, semantic index).
+fn input_semantics(shader: &Shader) -> Vec<(u32, SemanticName, u32)> {
+    let mut input_semantics = Vec::new();
+    for d in shader.declarations() {
+        if let (File::Input, Some(sem)) = (d.file, d.semantic) {
+            for (k, i) in (d.first..=d.last).enumerate() {
+                input_semantics.push((i, sem.name, sem.index + k as u32));
+            }
+        }
+    }
+    input_semantics
+}
+
+/// The shader's properties, the last value of each.
+fn last_properties(shader: &Shader) -> Vec<(PropertyName, u32)> {
+    let mut properties: Vec<(PropertyName, u32)> = Vec::new();
+    for p in shader.properties() {
+        properties.retain(|(n, _)| *n != p.name);
+        properties.push((p.name, p.value));
+    }
+    properties
+}
+
+/// What the declarations say beyond register sizes.
+struct Declared {
+    system_values: Vec<SystemValue>,
+    uses_shared_decl: bool,
+    frag_inputs: Vec<FragInput>,
+    frag_outputs: Vec<FragOutput>,
+}
+
+/// Walks the declarations: fragment inputs and outputs, sampler views and
+/// images (into `layout`), temp arrays, system values, shared memory.
+fn declared(shader: &Shader, layout: &mut Layout) -> Result<Declared, ExecError> {
+    let (output, system) = (layout.output, layout.system);
+    let mut system_values = Vec::new();
+    let mut uses_shared_decl = false;
+    let mut frag_inputs = Vec::new();
+    let mut frag_outputs = Vec::new();
+    for d in shader.declarations() {
+        match d.file {
+            File::Input if shader.processor == Processor::Fragment => {
+                for (k, i) in (d.first..=d.last).enumerate() {
+                    let (mode, location) = d
+                        .interp
+                        .map_or((InterpMode::Perspective, InterpLocation::Center), |p| {
+                            (p.mode, p.location)
+                        });
+                    frag_inputs.push(FragInput {
+                        index: i,
+                        semantic: d.semantic.map(|s| (s.name, s.index + k as u32)),
+                        mode,
+                        location,
+                        mode_declared: d.interp.is_some(),
+                    });
+                }
+            }
+            File::Output => {
+                if let Some(sem) = d.semantic {
+                    for (k, i) in (d.first..=d.last).enumerate() {
+                        frag_outputs.push(FragOutput {
+                            reg: output.base + i,
+                            semantic: sem.name,
+                            index: sem.index + k as u32,
+                        });
+                    }
+                }
+            }
+            File::SamplerView => {
+                if let Some(v) = d.sampler_view {
+                    for i in d.first..=d.last {
+                        layout.sviews.push((i, v));
+                    }
+                }
+            }
+            File::Image => {
+                if let Some(v) = d.image {
+                    for i in d.first..=d.last {
+                        layout.images.push((i, v));
+                    }
+                }
+            }
+            File::Temp => {
+                if let Some(id) = d.array_id {
+                    layout.temp_arrays.push((id, d.first, d.last));
+                }
+            }
+            File::SystemValue => {
+                if let Some(sem) = d.semantic {
+                    for i in d.first..=d.last {
+                        system_values.push(SystemValue {
+                            reg: system.base + i,
+                            name: sem.name,
+                        });
+                    }
+                }
+            }
+            File::Memory => {
+                if d.mem_type != MemType::Shared {
+                    return Err(ExecError {
+                        instruction: None,
+                        message: format!(
+                            "MEMORY[{}] declared {}: only SHARED memory is supported by the machine",
+                            d.first, d.mem_type
+                        ),
+                    });
+                }
+                uses_shared_decl = true;
+            }
+            _ => {}
+        }
+    }
+    Ok(Declared {
+        system_values,
+        uses_shared_decl,
+        frag_inputs,
+        frag_outputs,
+    })
+}
+
+/// The immediates as four words each.
+fn immediate_words(shader: &Shader) -> Vec<[u32; 4]> {
+    shader
+        .immediates()
+        .map(|im| {
+            let mut w = [0u32; 4];
+            for (k, v) in im.words.iter().take(4).enumerate() {
+                w[k] = *v;
+            }
+            w
+        })
+        .collect()
 }
 
 /// Most vertices of a tessellation patch (input or output control points).
@@ -1373,6 +1436,54 @@ fn decode_tex(
     })
 }
 
+/// Points a BRK or CONT at the innermost breakable block (CONT: the
+/// innermost loop), not crossing a subroutine boundary; false when there
+/// is none.
+fn link_break(open: &[Open], op: Opcode, inst: &mut Inst) -> bool {
+    for o in open.iter().rev() {
+        match *o {
+            Open::Loop { at } => {
+                // Patched when the ENDLOOP is seen.
+                inst.target = u32::MAX - at as u32;
+                return true;
+            }
+            Open::Switch { .. } if op == Opcode::BRK => {
+                inst.brk_switch = true;
+                return true;
+            }
+            Open::Sub { .. } => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// CAL: its label names the subroutine; it must be a BGNSUB (or the
+/// instruction right after one).
+fn link_calls(ir: &[&Instruction], insts: &mut [Inst]) -> Result<(), ExecError> {
+    let mismatch = |i: usize, what: &str| err(i, ir[i], what);
+    for i in 0..ir.len() {
+        if ir[i].opcode != Opcode::CAL {
+            continue;
+        }
+        let label = ir[i]
+            .label
+            .ok_or_else(|| mismatch(i, "CAL without a label"))? as usize;
+        let body = if label < ir.len() && ir[label].opcode == Opcode::BGNSUB {
+            label + 1
+        } else if label > 0 && label <= ir.len() && ir[label - 1].opcode == Opcode::BGNSUB {
+            label
+        } else {
+            return Err(mismatch(
+                i,
+                &format!("CAL label {label} does not point at a BGNSUB"),
+            ));
+        };
+        insts[i].target = body as u32;
+    }
+    Ok(())
+}
+
 /// Matches the block structure and fills jump targets.
 fn link_blocks(
     ir: &[&Instruction],
@@ -1421,35 +1532,13 @@ fn link_blocks(
                 }
                 _ => return Err(mismatch(i, "ENDLOOP without a matching BGNLOOP")),
             },
-            Opcode::BRK | Opcode::CONT => {
-                // The innermost breakable block (CONT: the innermost loop),
-                // not crossing a subroutine boundary.
-                let mut found = false;
-                for o in open.iter().rev() {
-                    match *o {
-                        Open::Loop { at } => {
-                            // Patched when the ENDLOOP is seen.
-                            insts[i].target = u32::MAX - at as u32;
-                            found = true;
-                            break;
-                        }
-                        Open::Switch { .. } if op == Opcode::BRK => {
-                            insts[i].brk_switch = true;
-                            found = true;
-                            break;
-                        }
-                        Open::Sub { .. } => break,
-                        _ => {}
-                    }
-                }
-                if !found {
-                    let what = if op == Opcode::BRK {
-                        "a loop or switch"
-                    } else {
-                        "a loop"
-                    };
-                    return Err(mismatch(i, &format!("{op} outside of {what}")));
-                }
+            Opcode::BRK | Opcode::CONT if !link_break(&open, op, &mut insts[i]) => {
+                let what = if op == Opcode::BRK {
+                    "a loop or switch"
+                } else {
+                    "a loop"
+                };
+                return Err(mismatch(i, &format!("{op} outside of {what}")));
             }
             Opcode::SWITCH => {
                 switch_cases.push(Vec::new());
@@ -1507,26 +1596,5 @@ fn link_blocks(
         };
         return Err(mismatch(at, what));
     }
-    // CAL: its label names the subroutine; it must be a BGNSUB (or the
-    // instruction right after one).
-    for i in 0..ir.len() {
-        if ir[i].opcode != Opcode::CAL {
-            continue;
-        }
-        let label = ir[i]
-            .label
-            .ok_or_else(|| mismatch(i, "CAL without a label"))? as usize;
-        let body = if label < ir.len() && ir[label].opcode == Opcode::BGNSUB {
-            label + 1
-        } else if label > 0 && label <= ir.len() && ir[label - 1].opcode == Opcode::BGNSUB {
-            label
-        } else {
-            return Err(mismatch(
-                i,
-                &format!("CAL label {label} does not point at a BGNSUB"),
-            ));
-        };
-        insts[i].target = body as u32;
-    }
-    Ok(())
+    link_calls(ir, insts)
 }

@@ -615,165 +615,20 @@ impl Batch {
                 continue;
             }
             match inst.op {
-                Opcode::IF | Opcode::UIF => {
-                    let v = self.fetch_x(&inst.src[0], env);
-                    // IF tests the float value (-0.0 is false), UIF the raw bits.
-                    let taken = super::fast::lanes_true(&v, inst.op == Opcode::IF);
-                    self.push(Frame::If { cond: self.cond }, inst)?;
-                    self.cond &= taken;
-                    self.update_exec();
-                    self.pc = self.next_or_skip(inst, next);
+                Opcode::IF | Opcode::UIF | Opcode::ELSE | Opcode::ENDIF => {
+                    self.conditional(inst, env, next)?
                 }
-                Opcode::ELSE => {
-                    let Some(Frame::If { cond: outer }) = self.top() else {
-                        return Err(self.broken(inst));
-                    };
-                    self.cond = !self.cond & outer;
-                    self.update_exec();
-                    self.pc = self.next_or_skip(inst, next);
+                Opcode::BGNLOOP | Opcode::ENDLOOP | Opcode::BRK | Opcode::CONT => {
+                    self.looping(inst, next)?
                 }
-                Opcode::ENDIF => {
-                    let Some(Frame::If { cond: outer }) = self.top() else {
-                        return Err(self.broken(inst));
-                    };
-                    self.depth -= 1;
-                    self.cond = outer;
-                    self.update_exec();
-                    self.pc = next;
+                Opcode::SWITCH | Opcode::CASE | Opcode::DEFAULT | Opcode::ENDSWITCH => {
+                    self.switching(code, inst, env, next)?
                 }
-                Opcode::BGNLOOP => {
-                    self.push(
-                        Frame::Loop {
-                            loop_mask: self.loop_mask,
-                            cont: self.cont,
-                        },
-                        inst,
-                    )?;
-                    self.pc = self.next_or_skip(inst, next);
-                }
-                Opcode::ENDLOOP => {
-                    let Some(Frame::Loop { loop_mask, cont }) = self.top() else {
-                        return Err(self.broken(inst));
-                    };
-                    self.cont = cont;
-                    self.update_exec();
-                    if self.exec != 0 {
-                        self.pc = inst.target as usize + 1;
-                    } else {
-                        self.loop_mask = loop_mask;
-                        self.depth -= 1;
-                        self.update_exec();
-                        self.pc = next;
-                    }
-                }
-                Opcode::BRK => {
-                    if inst.brk_switch {
-                        self.switch &= !self.exec;
-                        self.update_exec();
-                        self.pc = next;
-                    } else {
-                        self.loop_mask &= !self.exec;
-                        self.update_exec();
-                        self.pc = if self.loop_is_dead() {
-                            self.unwind_to_loop(inst)?
-                        } else {
-                            next
-                        };
-                    }
-                }
-                Opcode::CONT => {
-                    self.cont &= !self.exec;
-                    self.update_exec();
-                    self.pc = if self.loop_is_dead() {
-                        self.unwind_to_loop(inst)?
-                    } else {
-                        next
-                    };
-                }
-                Opcode::SWITCH => {
-                    let sel = self.fetch(&inst.src[0], 1, env)[0];
-                    let mut any_case: Mask = 0;
-                    for &ci in &code.switch_cases[inst.aux as usize] {
-                        let v = self.fetch(&insts[ci as usize].src[0], 1, env)[0];
-                        any_case |= eq_mask(&sel, &v);
-                    }
-                    self.push(
-                        Frame::Switch {
-                            switch: self.switch,
-                            entry: self.exec,
-                            defaults: !any_case,
-                        },
-                        inst,
-                    )?;
-                    self.selectors[self.depth - 1] = sel;
-                    self.switch = 0;
-                    self.update_exec();
-                    self.pc = next;
-                }
-                Opcode::CASE | Opcode::DEFAULT => {
-                    let Some(Frame::Switch {
-                        entry, defaults, ..
-                    }) = self.top()
-                    else {
-                        return Err(self.broken(inst));
-                    };
-                    let m = if inst.op == Opcode::CASE {
-                        let v = self.fetch(&inst.src[0], 1, env)[0];
-                        eq_mask(&self.selectors[self.depth - 1], &v)
-                    } else {
-                        defaults
-                    };
-                    self.switch |= m & entry;
-                    self.update_exec();
-                    self.pc = next;
-                }
-                Opcode::ENDSWITCH => {
-                    let Some(Frame::Switch { switch, .. }) = self.top() else {
-                        return Err(self.broken(inst));
-                    };
-                    self.depth -= 1;
-                    self.switch = switch;
-                    self.update_exec();
-                    self.pc = next;
-                }
-                Opcode::CAL => {
-                    if self.exec != 0 {
-                        let f = Frame::Call {
-                            ret: next as u32,
-                            cond: self.cond,
-                            loop_mask: self.loop_mask,
-                            cont: self.cont,
-                            switch: self.switch,
-                            func: self.func,
-                        };
-                        self.push(f, inst)?;
-                        self.func = self.exec;
-                        self.pc = inst.target as usize;
-                    } else {
-                        self.pc = next;
-                    }
-                }
-                Opcode::RET => {
-                    self.func &= !self.exec;
-                    self.update_exec();
-                    if self.func & self.alive == 0 {
-                        if !self.return_from_call() {
-                            self.ended = true;
-                            return Ok(Stop::Ended);
-                        }
-                    } else {
-                        self.pc = next;
-                    }
-                }
-                Opcode::ENDSUB => {
-                    if !self.return_from_call() {
+                Opcode::CAL | Opcode::RET | Opcode::ENDSUB | Opcode::END => {
+                    if self.calling(inst, next)? {
                         self.ended = true;
                         return Ok(Stop::Ended);
                     }
-                }
-                Opcode::END => {
-                    self.ended = true;
-                    return Ok(Stop::Ended);
                 }
                 Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
                 Opcode::BARRIER => {
@@ -789,6 +644,199 @@ impl Batch {
                 }
             }
         }
+    }
+
+    /// IF, UIF, ELSE and ENDIF.
+    #[inline(always)]
+    fn conditional(&mut self, inst: &Inst, env: &Env, next: usize) -> Result<(), ExecError> {
+        match inst.op {
+            Opcode::IF | Opcode::UIF => {
+                let v = self.fetch_x(&inst.src[0], env);
+                // IF tests the float value (-0.0 is false), UIF the raw bits.
+                let taken = super::fast::lanes_true(&v, inst.op == Opcode::IF);
+                self.push(Frame::If { cond: self.cond }, inst)?;
+                self.cond &= taken;
+                self.update_exec();
+                self.pc = self.next_or_skip(inst, next);
+            }
+            Opcode::ELSE => {
+                let Some(Frame::If { cond: outer }) = self.top() else {
+                    return Err(self.broken(inst));
+                };
+                self.cond = !self.cond & outer;
+                self.update_exec();
+                self.pc = self.next_or_skip(inst, next);
+            }
+            Opcode::ENDIF => {
+                let Some(Frame::If { cond: outer }) = self.top() else {
+                    return Err(self.broken(inst));
+                };
+                self.depth -= 1;
+                self.cond = outer;
+                self.update_exec();
+                self.pc = next;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// BGNLOOP, ENDLOOP, BRK and CONT.
+    #[inline(always)]
+    fn looping(&mut self, inst: &Inst, next: usize) -> Result<(), ExecError> {
+        match inst.op {
+            Opcode::BGNLOOP => {
+                self.push(
+                    Frame::Loop {
+                        loop_mask: self.loop_mask,
+                        cont: self.cont,
+                    },
+                    inst,
+                )?;
+                self.pc = self.next_or_skip(inst, next);
+            }
+            Opcode::ENDLOOP => {
+                let Some(Frame::Loop { loop_mask, cont }) = self.top() else {
+                    return Err(self.broken(inst));
+                };
+                self.cont = cont;
+                self.update_exec();
+                if self.exec != 0 {
+                    self.pc = inst.target as usize + 1;
+                } else {
+                    self.loop_mask = loop_mask;
+                    self.depth -= 1;
+                    self.update_exec();
+                    self.pc = next;
+                }
+            }
+            Opcode::BRK => {
+                if inst.brk_switch {
+                    self.switch &= !self.exec;
+                    self.update_exec();
+                    self.pc = next;
+                } else {
+                    self.loop_mask &= !self.exec;
+                    self.update_exec();
+                    self.pc = if self.loop_is_dead() {
+                        self.unwind_to_loop(inst)?
+                    } else {
+                        next
+                    };
+                }
+            }
+            Opcode::CONT => {
+                self.cont &= !self.exec;
+                self.update_exec();
+                self.pc = if self.loop_is_dead() {
+                    self.unwind_to_loop(inst)?
+                } else {
+                    next
+                };
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// SWITCH, CASE, DEFAULT and ENDSWITCH.
+    #[inline(always)]
+    fn switching(
+        &mut self,
+        code: &Code,
+        inst: &Inst,
+        env: &Env,
+        next: usize,
+    ) -> Result<(), ExecError> {
+        match inst.op {
+            Opcode::SWITCH => {
+                let sel = self.fetch(&inst.src[0], 1, env)[0];
+                let mut any_case: Mask = 0;
+                for &ci in &code.switch_cases[inst.aux as usize] {
+                    let v = self.fetch(&code.insts[ci as usize].src[0], 1, env)[0];
+                    any_case |= eq_mask(&sel, &v);
+                }
+                self.push(
+                    Frame::Switch {
+                        switch: self.switch,
+                        entry: self.exec,
+                        defaults: !any_case,
+                    },
+                    inst,
+                )?;
+                self.selectors[self.depth - 1] = sel;
+                self.switch = 0;
+                self.update_exec();
+                self.pc = next;
+            }
+            Opcode::CASE | Opcode::DEFAULT => {
+                let Some(Frame::Switch {
+                    entry, defaults, ..
+                }) = self.top()
+                else {
+                    return Err(self.broken(inst));
+                };
+                let m = if inst.op == Opcode::CASE {
+                    let v = self.fetch(&inst.src[0], 1, env)[0];
+                    eq_mask(&self.selectors[self.depth - 1], &v)
+                } else {
+                    defaults
+                };
+                self.switch |= m & entry;
+                self.update_exec();
+                self.pc = next;
+            }
+            Opcode::ENDSWITCH => {
+                let Some(Frame::Switch { switch, .. }) = self.top() else {
+                    return Err(self.broken(inst));
+                };
+                self.depth -= 1;
+                self.switch = switch;
+                self.update_exec();
+                self.pc = next;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// CAL, RET, ENDSUB and END; true when the batch ended.
+    #[inline(always)]
+    fn calling(&mut self, inst: &Inst, next: usize) -> Result<bool, ExecError> {
+        match inst.op {
+            Opcode::CAL => {
+                if self.exec != 0 {
+                    let f = Frame::Call {
+                        ret: next as u32,
+                        cond: self.cond,
+                        loop_mask: self.loop_mask,
+                        cont: self.cont,
+                        switch: self.switch,
+                        func: self.func,
+                    };
+                    self.push(f, inst)?;
+                    self.func = self.exec;
+                    self.pc = inst.target as usize;
+                } else {
+                    self.pc = next;
+                }
+            }
+            Opcode::RET => {
+                self.func &= !self.exec;
+                self.update_exec();
+                if self.func & self.alive == 0 {
+                    if !self.return_from_call() {
+                        return Ok(true);
+                    }
+                } else {
+                    self.pc = next;
+                }
+            }
+            Opcode::ENDSUB if !self.return_from_call() => return Ok(true),
+            Opcode::END => return Ok(true),
+            _ => {}
+        }
+        Ok(false)
     }
 
     fn top(&self) -> Option<Frame> {
