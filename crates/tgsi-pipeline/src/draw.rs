@@ -109,36 +109,8 @@ fn rasterize_with(
     limits: &Limits,
     packing: bool,
 ) -> Result<Stats, ExecError> {
-    let Targets { colors, mut depth } = targets;
-    let general = |m: String| ExecError {
-        instruction: None,
-        message: m,
-    };
-    let (width, height, samples) = match (colors.first(), depth.as_deref()) {
-        (Some(t), _) => (t.width, t.height, t.samples.max(1)),
-        (None, Some(d)) => (d.width, d.height, d.samples),
-        (None, None) => {
-            return Err(general(
-                "a draw needs a render target or a depth target".into(),
-            ));
-        }
-    };
-    for (n, t) in colors.iter().enumerate() {
-        if (t.width, t.height, t.samples.max(1)) != (width, height, samples) {
-            return Err(general(format!(
-                "render target {n} is {}x{} with {} samples; the draw's targets are {width}x{height} with {samples}",
-                t.width, t.height, t.samples
-            )));
-        }
-    }
-    if let Some(d) = depth.as_deref()
-        && (d.width, d.height, d.samples) != (width, height, samples)
-    {
-        return Err(general(format!(
-            "the depth target is {}x{} with {} samples; the render targets are {width}x{height} with {samples}",
-            d.width, d.height, d.samples
-        )));
-    }
+    let Targets { colors, depth } = targets;
+    let (width, height, samples) = target_size(colors, depth.as_deref())?;
     let viewport = viewport_of(state, width, height);
     let setup = Setup {
         stream,
@@ -171,14 +143,80 @@ fn rasterize_with(
         samples,
         pack: packing && fs.fragment_traits(samples).pack_quads,
     };
-    // Bands of BAND_TILE_ROWS tile rows, each with the primitives whose
-    // boxes reach it (in draw order), taken by the threads one at a time.
+    let direct3d = fs.is_direct3d();
+    let target_count = colors.len();
+    let bands = bands_of(
+        &prims,
+        colors,
+        depth,
+        [width, height, samples],
+        direct3d,
+    )?;
+    run_bands(
+        fs,
+        res,
+        limits,
+        &shared,
+        bands,
+        target_count,
+        samples,
+        height,
+    )
+}
+
+fn general(message: String) -> ExecError {
+    ExecError {
+        instruction: None,
+        message,
+    }
+}
+
+/// The width, height and sample count every target of a draw shares.
+fn target_size(
+    colors: &[Texture],
+    depth: Option<&DepthTarget>,
+) -> Result<(u32, u32, u32), ExecError> {
+    let (width, height, samples) = match (colors.first(), depth) {
+        (Some(t), _) => (t.width, t.height, t.samples.max(1)),
+        (None, Some(d)) => (d.width, d.height, d.samples),
+        (None, None) => {
+            return Err(general(
+                "a draw needs a render target or a depth target".into(),
+            ));
+        }
+    };
+    for (n, t) in colors.iter().enumerate() {
+        if (t.width, t.height, t.samples.max(1)) != (width, height, samples) {
+            return Err(general(format!(
+                "render target {n} is {}x{} with {} samples; the draw's targets are {width}x{height} with {samples}",
+                t.width, t.height, t.samples
+            )));
+        }
+    }
+    if let Some(d) = depth
+        && (d.width, d.height, d.samples) != (width, height, samples)
+    {
+        return Err(general(format!(
+            "the depth target is {}x{} with {} samples; the render targets are {width}x{height} with {samples}",
+            d.width, d.height, d.samples
+        )));
+    }
+    Ok((width, height, samples))
+}
+
+/// Bands of BAND_TILE_ROWS tile rows, each with the primitives whose boxes
+/// reach it (in draw order) and its rows of every target.
+fn bands_of<'t>(
+    prims: &[RasterPrim],
+    colors: &'t mut [Texture],
+    depth: Option<&'t mut DepthTarget>,
+    [width, height, samples]: [u32; 3],
+    direct3d: bool,
+) -> Result<Vec<Band<'t>>, ExecError> {
     let tile_rows = height.div_ceil(4);
     let ranges: Vec<std::ops::Range<u32>> = (0..tile_rows.div_ceil(BAND_TILE_ROWS))
         .map(|k| k * BAND_TILE_ROWS..((k + 1) * BAND_TILE_ROWS).min(tile_rows))
         .collect();
-    let direct3d = fs.is_direct3d();
-    let target_count = colors.len();
     let mut bands: Vec<Band<'_>> = ranges
         .iter()
         .map(|r| Band {
@@ -219,7 +257,7 @@ fn rasterize_with(
             rest = b;
         }
     }
-    if let Some(d) = depth.as_mut() {
+    if let Some(d) = depth {
         let pitch = width as usize * samples as usize;
         let (mut zs, mut ss): (&mut [u32], &mut [u8]) = (&mut d.depth[..], &mut d.stencil[..]);
         for (k, r) in ranges.iter().enumerate() {
@@ -231,6 +269,24 @@ fn rasterize_with(
             ss = sb;
         }
     }
+    Ok(bands)
+}
+
+/// Shades the bands, taken by the threads one at a time, and sums the
+/// statistics; the first error by band wins, whatever thread met it.
+#[allow(clippy::too_many_arguments)]
+fn run_bands(
+    fs: &Program,
+    res: &mut Resources,
+    limits: &Limits,
+    shared: &Shared<'_>,
+    bands: Vec<Band<'_>>,
+    target_count: usize,
+    samples: u32,
+    height: u32,
+) -> Result<Stats, ExecError> {
+    let pixel_rows =
+        |r: &std::ops::Range<u32>| ((r.end * 4).min(height) - (r.start * 4).min(height)) as usize;
     let threads = limits.threads.clamp(1, bands.len().max(1));
     let next = AtomicUsize::new(0);
     let rows_done = AtomicUsize::new(0);
@@ -246,7 +302,7 @@ fn rasterize_with(
                     break;
                 };
                 let mut band = band.lock().unwrap_or_else(|e| e.into_inner());
-                done.push((k, run_band(session, &shared, &mut band, &mut scratch)));
+                done.push((k, run_band(session, shared, &mut band, &mut scratch)));
                 let rows = pixel_rows(&band.rows);
                 let finished = rows_done.fetch_add(rows, Ordering::Relaxed) + rows;
                 limits.progress.report(finished as u64, u64::from(height));
@@ -275,7 +331,6 @@ fn rasterize_with(
             })
         }
     })?;
-    // The first error by band wins, whatever thread met it.
     let mut result = results;
     result.sort_by_key(|(k, _)| *k);
     let result = result.into_iter().map(|(_, r)| r);
