@@ -64,6 +64,17 @@ pub struct Token {
     pub indented: bool,
 }
 
+impl tgsi_text::cursor::Lexeme for Token {
+    type Kind = TokenKind;
+    const EOF: TokenKind = TokenKind::Eof;
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+}
+
 impl Token {
     /// The source text of the token.
     pub fn text<'a>(&self, source: &'a str) -> &'a str {
