@@ -130,7 +130,88 @@ impl<'a> Parser<'a> {
         let opcode = inst.opcode;
         let c = &mut inst.controls;
         let mut operands = Vec::new();
-        let payload = match opcode {
+        let payload = if opcode == Opcode::DclConstantBuffer {
+            self.constant_buffer_declaration(c, &mut operands)?
+        } else if let Some(p) = self.resource_declaration(opcode, c, &mut operands)? {
+            p
+        } else if let Some(p) = self.register_declaration(opcode, c, &mut operands)? {
+            p
+        } else if let Some(p) = self.stage_declaration(opcode, c)? {
+            p
+        } else if let Some(p) = self.program_declaration(opcode, c)? {
+            p
+        } else {
+            // dcl_temps, dcl_maxout, phase instance counts, dcl_gsinstances
+            Payload::Count(self.number_u32("a count")?)
+        };
+        inst.operands = operands;
+        inst.payload = payload;
+        Ok(())
+    }
+
+    /// `dcl_constantbuffer CBn[size], access[, space=n]` (the SM5.1 form with
+    /// its size glued to the register or after it).
+    fn constant_buffer_declaration(
+        &mut self,
+        c: &mut Controls,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<Payload> {
+        self.upper_declaration = true;
+        self.glued_bracket = true;
+        let op = self.decl_operand();
+        self.upper_declaration = false;
+        self.glued_bracket = false;
+        let mut op = op?;
+        // the SM5.1 size: glued to the register (`CB0[0:3][2]`, read
+        // as its last index) or after its annotations
+        let mut size = None;
+        if self.at(TokenKind::LBracket) {
+            let open = self.bump();
+            size = Some((self.number_u32("a constant buffer size")?, open.span));
+            self.expect(TokenKind::RBracket, "`]`")?;
+        }
+        self.comma()?;
+        c.cb_access = CbAccessControl(self.enum_word(
+            "constant buffer access pattern",
+            ConstantBufferAccess::ALL,
+            ConstantBufferAccess::name,
+            ConstantBufferAccess::aliases,
+        )?);
+        let space = self.space()?;
+        if let (Some((_, span)), None) = (size, space) {
+            return Err(self.error(
+                Diagnostic::error("a constant buffer size goes with a register space: `CB0[0:0][4], immediateIndexed, space=0`")
+                    .with_primary(span, "size without `space=`"),
+            ));
+        }
+        let range = match space {
+            None => None,
+            Some(space) => match size
+                .map(|(n, _)| Index::Imm32(n))
+                .or_else(|| self.pop_glued(&mut op, Role::Decl))
+            {
+                Some(Index::Imm32(size)) => Some(ConstantBufferRange { size, space }),
+                _ => {
+                    let span = self.operand_spans.last().copied().unwrap_or_default();
+                    return Err(self.error(
+                        Diagnostic::error("an SM5.1 constant buffer declaration needs its size: `CB0[0:0][4], immediateIndexed, space=0`")
+                            .with_primary(span, "expected `[size]` after the range"),
+                    ));
+                }
+            },
+        };
+        operands.push(op);
+        Ok(Payload::ConstantBuffer(range))
+    }
+
+    /// Shader resources, UAVs, samplers and shared memory.
+    fn resource_declaration(
+        &mut self,
+        opcode: Opcode,
+        c: &mut Controls,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<Option<Payload>> {
+        Ok(Some(match opcode {
             Opcode::DclResource | Opcode::DclUavTyped => {
                 let types = self.return_types()?;
                 operands.push(self.decl_operand()?);
@@ -152,54 +233,6 @@ impl<'a> Parser<'a> {
                     space: self.space()?,
                 }
             }
-            Opcode::DclConstantBuffer => {
-                self.upper_declaration = true;
-                self.glued_bracket = true;
-                let op = self.decl_operand();
-                self.upper_declaration = false;
-                self.glued_bracket = false;
-                let mut op = op?;
-                // the SM5.1 size: glued to the register (`CB0[0:3][2]`, read
-                // as its last index) or after its annotations
-                let mut size = None;
-                if self.at(TokenKind::LBracket) {
-                    let open = self.bump();
-                    size = Some((self.number_u32("a constant buffer size")?, open.span));
-                    self.expect(TokenKind::RBracket, "`]`")?;
-                }
-                self.comma()?;
-                c.cb_access = CbAccessControl(self.enum_word(
-                    "constant buffer access pattern",
-                    ConstantBufferAccess::ALL,
-                    ConstantBufferAccess::name,
-                    ConstantBufferAccess::aliases,
-                )?);
-                let space = self.space()?;
-                if let (Some((_, span)), None) = (size, space) {
-                    return Err(self.error(
-                        Diagnostic::error("a constant buffer size goes with a register space: `CB0[0:0][4], immediateIndexed, space=0`")
-                            .with_primary(span, "size without `space=`"),
-                    ));
-                }
-                let range = match space {
-                    None => None,
-                    Some(space) => match size
-                        .map(|(n, _)| Index::Imm32(n))
-                        .or_else(|| self.pop_glued(&mut op, Role::Decl))
-                    {
-                        Some(Index::Imm32(size)) => Some(ConstantBufferRange { size, space }),
-                        _ => {
-                            let span = self.operand_spans.last().copied().unwrap_or_default();
-                            return Err(self.error(
-                                Diagnostic::error("an SM5.1 constant buffer declaration needs its size: `CB0[0:0][4], immediateIndexed, space=0`")
-                                    .with_primary(span, "expected `[size]` after the range"),
-                            ));
-                        }
-                    },
-                };
-                operands.push(op);
-                Payload::ConstantBuffer(range)
-            }
             Opcode::DclSampler => {
                 operands.push(self.decl_operand()?);
                 self.comma()?;
@@ -211,28 +244,35 @@ impl<'a> Parser<'a> {
                 )?);
                 Payload::Space(self.space()?)
             }
+            Opcode::DclTgsmRaw => {
+                operands.push(self.decl_operand()?);
+                self.comma()?;
+                Payload::Count(self.number_u32("a byte count")?)
+            }
+            Opcode::DclTgsmStructured => {
+                operands.push(self.decl_operand()?);
+                self.comma()?;
+                let stride = self.number_u32("a structure stride")?;
+                self.comma()?;
+                let count = self.number_u32("a structure count")?;
+                Payload::TgsmStructured { stride, count }
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Inputs, outputs, index ranges and indexable temps.
+    fn register_declaration(
+        &mut self,
+        opcode: Opcode,
+        c: &mut Controls,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<Option<Payload>> {
+        Ok(Some(match opcode {
             Opcode::DclIndexRange => {
                 operands.push(self.decl_operand()?);
                 self.eat(TokenKind::Comma);
                 Payload::Count(self.number_u32("a register count")?)
-            }
-            Opcode::DclGsOutputPrimitiveTopology => {
-                c.output_topology = TopologyControl(self.enum_word(
-                    "output topology",
-                    PrimitiveTopology::ALL,
-                    PrimitiveTopology::name,
-                    PrimitiveTopology::aliases,
-                )?);
-                Payload::None
-            }
-            Opcode::DclGsInputPrimitive => {
-                c.input_primitive = InputPrimitiveControl(self.enum_word(
-                    "input primitive",
-                    InputPrimitive::ALL,
-                    InputPrimitive::name,
-                    InputPrimitive::aliases,
-                )?);
-                Payload::None
             }
             Opcode::DclInput | Opcode::DclOutput | Opcode::DclStream => {
                 operands.push(self.decl_operand()?);
@@ -268,52 +308,30 @@ impl<'a> Parser<'a> {
                     components,
                 }
             }
-            Opcode::DclGlobalFlags => {
-                let mut flags = GlobalFlags::empty();
-                while !self.at_line_end() && !self.at(TokenKind::LBrace) {
-                    if !flags.is_empty() || self.at(TokenKind::Pipe) {
-                        self.expect(TokenKind::Pipe, "`|`")?;
-                    }
-                    let t = self.expect(TokenKind::Ident, "a global flag")?;
-                    let word = self.text(t);
-                    match GLOBAL_FLAG_NAMES
-                        .iter()
-                        .find(|(_, n)| *n == word || (n.to_ascii_lowercase() == word))
-                    {
-                        Some((f, _)) => flags |= *f,
-                        None => {
-                            return Err(self.unknown_name(
-                                "global flag",
-                                t,
-                                GLOBAL_FLAG_NAMES.iter().map(|(_, n)| *n),
-                            ));
-                        }
-                    }
-                }
-                c.global_flags = flags;
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The stage's primitives, control points, tessellator settings and thread group.
+    fn stage_declaration(&mut self, opcode: Opcode, c: &mut Controls) -> PResult<Option<Payload>> {
+        Ok(Some(match opcode {
+            Opcode::DclGsOutputPrimitiveTopology => {
+                c.output_topology = TopologyControl(self.enum_word(
+                    "output topology",
+                    PrimitiveTopology::ALL,
+                    PrimitiveTopology::name,
+                    PrimitiveTopology::aliases,
+                )?);
                 Payload::None
             }
-            Opcode::DclFunctionBody => Payload::Count(self.numbered("fb")?),
-            Opcode::DclFunctionTable => {
-                let index = self.numbered("ft")?;
-                let bodies = self.numbered_list("fb")?;
-                Payload::FunctionTable { index, bodies }
-            }
-            Opcode::DclInterface => {
-                let index = self.numbered("fp")?;
-                self.expect(TokenKind::LBracket, "`[`")?;
-                let array_size = self.number_bits("an interface array size", 16)? as u16;
-                self.expect(TokenKind::RBracket, "`]`")?;
-                self.expect(TokenKind::LBracket, "`[`")?;
-                let call_sites = self.number_u32("a call-site count")?;
-                self.expect(TokenKind::RBracket, "`]`")?;
-                let tables = self.numbered_list("ft")?;
-                Payload::Interface {
-                    index,
-                    call_sites,
-                    array_size,
-                    tables,
-                }
+            Opcode::DclGsInputPrimitive => {
+                c.input_primitive = InputPrimitiveControl(self.enum_word(
+                    "input primitive",
+                    InputPrimitive::ALL,
+                    InputPrimitive::name,
+                    InputPrimitive::aliases,
+                )?);
+                Payload::None
             }
             Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
                 c.control_point_count = self.number_bits("a control point count", 6)? as u8;
@@ -372,25 +390,66 @@ impl<'a> Parser<'a> {
                 let z = self.number_u32("the thread-group z size")?;
                 Payload::ThreadGroup([x, y, z])
             }
-            Opcode::DclTgsmRaw => {
-                operands.push(self.decl_operand()?);
-                self.comma()?;
-                Payload::Count(self.number_u32("a byte count")?)
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Global flags, function bodies and tables, interfaces.
+    fn program_declaration(
+        &mut self,
+        opcode: Opcode,
+        c: &mut Controls,
+    ) -> PResult<Option<Payload>> {
+        Ok(Some(match opcode {
+            Opcode::DclGlobalFlags => {
+                let mut flags = GlobalFlags::empty();
+                while !self.at_line_end() && !self.at(TokenKind::LBrace) {
+                    if !flags.is_empty() || self.at(TokenKind::Pipe) {
+                        self.expect(TokenKind::Pipe, "`|`")?;
+                    }
+                    let t = self.expect(TokenKind::Ident, "a global flag")?;
+                    let word = self.text(t);
+                    match GLOBAL_FLAG_NAMES
+                        .iter()
+                        .find(|(_, n)| *n == word || (n.to_ascii_lowercase() == word))
+                    {
+                        Some((f, _)) => flags |= *f,
+                        None => {
+                            return Err(self.unknown_name(
+                                "global flag",
+                                t,
+                                GLOBAL_FLAG_NAMES.iter().map(|(_, n)| *n),
+                            ));
+                        }
+                    }
+                }
+                c.global_flags = flags;
+                Payload::None
             }
-            Opcode::DclTgsmStructured => {
-                operands.push(self.decl_operand()?);
-                self.comma()?;
-                let stride = self.number_u32("a structure stride")?;
-                self.comma()?;
-                let count = self.number_u32("a structure count")?;
-                Payload::TgsmStructured { stride, count }
+            Opcode::DclFunctionBody => Payload::Count(self.numbered("fb")?),
+            Opcode::DclFunctionTable => {
+                let index = self.numbered("ft")?;
+                let bodies = self.numbered_list("fb")?;
+                Payload::FunctionTable { index, bodies }
             }
-            // dcl_temps, dcl_maxout, phase instance counts, dcl_gsinstances
-            _ => Payload::Count(self.number_u32("a count")?),
-        };
-        inst.operands = operands;
-        inst.payload = payload;
-        Ok(())
+            Opcode::DclInterface => {
+                let index = self.numbered("fp")?;
+                self.expect(TokenKind::LBracket, "`[`")?;
+                let array_size = self.number_bits("an interface array size", 16)? as u16;
+                self.expect(TokenKind::RBracket, "`]`")?;
+                self.expect(TokenKind::LBracket, "`[`")?;
+                let call_sites = self.number_u32("a call-site count")?;
+                self.expect(TokenKind::RBracket, "`]`")?;
+                let tables = self.numbered_list("ft")?;
+                Payload::Interface {
+                    index,
+                    call_sites,
+                    array_size,
+                    tables,
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 }
 
