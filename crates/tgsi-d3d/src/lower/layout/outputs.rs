@@ -46,16 +46,27 @@ impl Builder<'_> {
     }
 
     pub(super) fn outputs(&mut self, decls: &[IoDecl]) -> Result<()> {
-        let geometry = self.lay.processor == Processor::Geometry;
-        let multistream = self.lay.gs_multistream;
         let (regs, special): (Vec<&IoDecl>, Vec<&IoDecl>) =
             decls.iter().partition(|d| d.file == RegisterFile::Output);
         let max_reg = regs.iter().map(|d| d.reg + 1).max().unwrap_or(0);
         self.next_out = max_reg;
+        let by_reg = self.output_pieces(&regs)?;
+        let shadows = self.output_shadows(&by_reg);
+        self.declare_output_pieces(&by_reg, &shadows);
+        // oDepth, oMask, oStencilRef: a temporary copied to its component.
+        for d in special {
+            self.special_output(d)?;
+        }
+        Ok(())
+    }
+
+    /// The pieces of each `(stream, o#)`: its components by TGSI target.
+    fn output_pieces(&mut self, regs: &[&IoDecl]) -> Result<BTreeMap<(u32, u32), Vec<Piece>>> {
+        let geometry = self.lay.processor == Processor::Geometry;
         let mut clip = 0u32;
         // (stream, reg) → pieces
         let mut by_reg: BTreeMap<(u32, u32), Vec<Piece>> = BTreeMap::new();
-        for d in &regs {
+        for d in regs {
             let t = self.output_target(d, &mut clip)?;
             let stream = if geometry { d.stream } else { 0 };
             let pieces = by_reg.entry((stream, d.reg)).or_default();
@@ -64,11 +75,18 @@ impl Builder<'_> {
                 None => pieces.push((d.mask, t, d.at)),
             }
         }
+        Ok(by_reg)
+    }
+
+    /// The registers written through a temporary (several pieces, a scalar
+    /// semantic moved from another component, several streams, or an index
+    /// range touching one of those) and their temporaries.
+    fn output_shadows(&mut self, by_reg: &BTreeMap<(u32, u32), Vec<Piece>>) -> HashMap<u32, u32> {
+        let multistream = self.lay.gs_multistream;
         let mut shadows: HashMap<u32, u32> = HashMap::new();
-        let mut used_index: BTreeSet<u32> = BTreeSet::new();
         // Which registers need a temporary.
         let mut shadowed: BTreeSet<u32> = BTreeSet::new();
-        for ((_, r), pieces) in &by_reg {
+        for ((_, r), pieces) in by_reg {
             let moved = pieces.iter().any(|p| scalar_semantic(p.1) && p.0 != 1);
             if multistream || pieces.len() > 1 || moved {
                 shadowed.insert(*r);
@@ -104,7 +122,18 @@ impl Builder<'_> {
                 RegMap::Temp { index: temp, array },
             );
         }
-        for ((stream, r), pieces) in &by_reg {
+        shadows
+    }
+
+    /// Declares every piece as a TGSI output, with the copy from its
+    /// temporary where the register has one.
+    fn declare_output_pieces(
+        &mut self,
+        by_reg: &BTreeMap<(u32, u32), Vec<Piece>>,
+        shadows: &HashMap<u32, u32>,
+    ) {
+        let mut used_index: BTreeSet<u32> = BTreeSet::new();
+        for ((stream, r), pieces) in by_reg {
             for (n, (mask, t, at)) in pieces.iter().enumerate() {
                 let Target::Out(name, sem_index) = *t else {
                     continue;
@@ -163,61 +192,63 @@ impl Builder<'_> {
                 }
             }
         }
-        // oDepth, oMask, oStencilRef: a temporary copied to its component.
-        for d in special {
-            use RegisterFile as R;
-            let (name, comp, layout) = match d.file {
-                R::OutputDepth => (SemanticName::Position, 2, None),
-                R::OutputDepthGreaterEqual => (SemanticName::Position, 2, Some(2)),
-                R::OutputDepthLessEqual => (SemanticName::Position, 2, Some(3)),
-                R::OutputCoverageMask => (SemanticName::SampleMask, 0, None),
-                R::OutputStencilRef => (SemanticName::Stencil, 1, None),
-                other => {
-                    return Err(self.fail(
-                        d.at,
-                        format!("output register {} has no TGSI form", other.name()),
-                    ));
-                }
-            };
-            if self.lay.outputs.contains_key(&(d.file, 0)) {
-                continue;
+    }
+
+    /// oDepth (and its conservative forms), oMask, oStencilRef: a
+    /// temporary copied to the component TGSI keeps them in.
+    fn special_output(&mut self, d: &IoDecl) -> Result<()> {
+        use RegisterFile as R;
+        let (name, comp, layout) = match d.file {
+            R::OutputDepth => (SemanticName::Position, 2, None),
+            R::OutputDepthGreaterEqual => (SemanticName::Position, 2, Some(2)),
+            R::OutputDepthLessEqual => (SemanticName::Position, 2, Some(3)),
+            R::OutputCoverageMask => (SemanticName::SampleMask, 0, None),
+            R::OutputStencilRef => (SemanticName::Stencil, 1, None),
+            other => {
+                return Err(self.fail(
+                    d.at,
+                    format!("output register {} has no TGSI form", other.name()),
+                ));
             }
-            if let Some(l) = layout {
-                self.lay.depth_layout = Some(l);
-                self.prop(PropertyName::FsDepthLayout, l);
-            }
-            let index = self.next_out;
-            self.next_out += 1;
-            self.declare_output(index, 1 << comp, name, 0, 0);
-            self.note_io(
-                false,
-                false,
-                d.file,
-                0,
-                1,
-                File::Output,
-                index,
-                Some((name, 0)),
-                0,
-            );
-            if let Some(last) = self.lay.io_out.last_mut() {
-                last.component = comp;
-            }
-            let temp = self.lay.persistent_temp();
-            self.lay.outputs.insert(
-                (d.file, 0),
-                RegMap::Temp {
-                    index: temp,
-                    array: 0,
-                },
-            );
-            let inst = Instruction::new(
-                Opcode::MOV,
-                vec![dst(reg(File::Output, index as i32), 1 << comp)],
-                vec![scalar_src(reg(File::Temp, temp as i32), 0)],
-            );
-            self.lay.flush.entry(0).or_default().push((d.at, inst));
+        };
+        if self.lay.outputs.contains_key(&(d.file, 0)) {
+            return Ok(());
         }
+        if let Some(l) = layout {
+            self.lay.depth_layout = Some(l);
+            self.prop(PropertyName::FsDepthLayout, l);
+        }
+        let index = self.next_out;
+        self.next_out += 1;
+        self.declare_output(index, 1 << comp, name, 0, 0);
+        self.note_io(
+            false,
+            false,
+            d.file,
+            0,
+            1,
+            File::Output,
+            index,
+            Some((name, 0)),
+            0,
+        );
+        if let Some(last) = self.lay.io_out.last_mut() {
+            last.component = comp;
+        }
+        let temp = self.lay.persistent_temp();
+        self.lay.outputs.insert(
+            (d.file, 0),
+            RegMap::Temp {
+                index: temp,
+                array: 0,
+            },
+        );
+        let inst = Instruction::new(
+            Opcode::MOV,
+            vec![dst(reg(File::Output, index as i32), 1 << comp)],
+            vec![scalar_src(reg(File::Temp, temp as i32), 0)],
+        );
+        self.lay.flush.entry(0).or_default().push((d.at, inst));
         Ok(())
     }
 
