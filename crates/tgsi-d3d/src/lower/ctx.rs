@@ -303,195 +303,13 @@ impl<'a> Ctx<'a> {
         use RegisterFile as R;
         let file = op.file;
         match file {
-            R::Temp => {
-                let scope = &self.lay.scopes[self.scope];
-                let (base, count) = (scope.base, scope.count);
-                let idx = self.nth(op, 0)?.clone();
-                if idx.relative().is_some() {
-                    return Err(self.fail("a relatively indexed r# register"));
-                }
-                let n = imm_index(&idx).unwrap_or(u32::MAX);
-                if n >= count {
-                    return Err(self.fail(format!("r{n} is beyond dcl_temps {count}")));
-                }
-                Ok(reg(File::Temp, (base + n) as i32))
-            }
-            R::IndexableTemp => {
-                let x = imm_index(self.nth(op, 0)?)
-                    .ok_or_else(|| self.fail("x# with a relative register number"))?;
-                let a = *self.lay.scopes[self.scope]
-                    .arrays
-                    .get(&x)
-                    .ok_or_else(|| self.fail(format!("x{x} is not declared")))?;
-                let idx = self.nth(op, 1)?.clone();
-                let direct = idx.relative().is_none();
-                if direct && idx.immediate() >= a.len as u64 {
-                    return Err(self.fail(format!(
-                        "x{x}[{}] is beyond its {} registers",
-                        idx.immediate(),
-                        a.len
-                    )));
-                }
-                let first = a.first as i64;
-                let index = self.index(&idx, a.id, &|k| Some(first + k as i64))?;
-                Ok(Register {
-                    file: File::Temp,
-                    index,
-                    dimension: None,
-                })
-            }
-            R::Input | R::InputPatchConstant | R::Output => {
-                let outputs = file == R::Output;
-                if outputs && !write && self.lay.processor != tgsi_ir::enums::Processor::TessCtrl {
-                    return Err(self.fail("an output register read as a source"));
-                }
-                if (file == R::InputPatchConstant || (outputs && self.patch_phase))
-                    && let Some(a) = self.lay.patch
-                {
-                    let idx = self.nth(op, 0)?.clone();
-                    let first = a.first as i64;
-                    let len = a.len as u64;
-                    let index = self.index(&idx, a.id, &|k| {
-                        (k as u64 <= len).then_some(first + k as i64)
-                    })?;
-                    return Ok(Register {
-                        file: File::Temp,
-                        index,
-                        dimension: None,
-                    });
-                }
-                let two_d = op.indices.len() >= 2;
-                let idx = self.nth(op, op.indices.len().saturating_sub(1))?.clone();
-                let k = idx.immediate() as u32;
-                let (m, delta) = self
-                    .io_lookup(outputs, file, k)
-                    .ok_or_else(|| self.fail(format!("{}{k} is not declared", file.name())))?;
-                let (tfile, base, array) = match m {
-                    RegMap::Direct(f, i) | RegMap::PerVertex(f, i) => (f, i as i64 + delta, 0),
-                    RegMap::Temp { index, array } => (File::Temp, index as i64 + delta, array),
-                };
-                let index = self.index(&idx, array, &|v| Some(base + v as i64 - k as i64))?;
-                let dimension = match m {
-                    RegMap::PerVertex(..) if outputs => {
-                        let inv = self
-                            .lay
-                            .invocation_sv
-                            .ok_or_else(|| self.fail("per-vertex output outside a hull shader"))?;
-                        Some(Index {
-                            offset: 0,
-                            indirect: Some(IndirectAddr {
-                                file: File::SystemValue,
-                                index: inv as i32,
-                                component: tgsi_ir::ir::Component::X,
-                                array_id: 0,
-                            }),
-                        })
-                    }
-                    RegMap::PerVertex(..) => {
-                        if !two_d {
-                            return Err(self.fail("a per-vertex input without a vertex index"));
-                        }
-                        let v = self.nth(op, 0)?.clone();
-                        Some(self.index(&v, 0, &|x| Some(x as i64))?)
-                    }
-                    _ => None,
-                };
-                Ok(Register {
-                    file: tfile,
-                    index,
-                    dimension,
-                })
-            }
-            R::InputControlPoint | R::OutputControlPoint => {
-                let outputs = file == R::OutputControlPoint;
-                let key_file = if outputs {
-                    R::Output
-                } else {
-                    R::InputControlPoint
-                };
-                let idx = self.nth(op, 1)?.clone();
-                let k = idx.immediate() as u32;
-                let (m, delta) = self.io_lookup(outputs, key_file, k).ok_or_else(|| {
-                    self.fail(format!("{}[..][{k}] is not declared", file.name()))
-                })?;
-                let RegMap::PerVertex(tfile, base) = m else {
-                    return Err(
-                        self.fail(format!("{} register {k} is not per-vertex", file.name()))
-                    );
-                };
-                let base = base as i64 + delta;
-                let index = self.index(&idx, 0, &|v| Some(base + v as i64 - k as i64))?;
-                let v = self.nth(op, 0)?.clone();
-                let dimension = Some(self.index(&v, 0, &|x| Some(x as i64))?);
-                Ok(Register {
-                    file: tfile,
-                    index,
-                    dimension,
-                })
-            }
-            R::ConstantBuffer => {
-                let sm51 = self.lay.sm51;
-                let id_idx = self.nth(op, 0)?.clone();
-                let (reg_idx, vec_idx) = if sm51 {
-                    (self.nth(op, 1)?.clone(), self.nth(op, 2)?.clone())
-                } else {
-                    (id_idx.clone(), self.nth(op, 1)?.clone())
-                };
-                let id = imm_index(&id_idx);
-                let dimension = match (sm51, id) {
-                    (true, Some(id)) => {
-                        let m = *self
-                            .lay
-                            .res
-                            .get(&(super::layout::ResKind::Cb, id))
-                            .ok_or_else(|| self.fail(format!("CB{id} is not declared")))?;
-                        let (base, first) = (m.base as i64, m.first as i64);
-                        self.index(&reg_idx, 0, &|r| Some(base + r as i64 - first))?
-                    }
-                    (true, None) => return Err(self.fail("a relative constant-buffer range id")),
-                    (false, _) => {
-                        // cb[r + k]: the buffer index itself (this-pointer calls)
-                        self.index(&reg_idx, 0, &|r| Some(r as i64))?
-                    }
-                };
-                let index = self.index(&vec_idx, 0, &|v| Some(v as i64))?;
-                Ok(Register {
-                    file: File::Const,
-                    index,
-                    dimension: Some(dimension),
-                })
-            }
-            R::ImmediateConstantBuffer => {
-                let n = self.lay.icb.len() as u64;
-                if n == 0 {
-                    return Err(self.fail("icb read without an immediate constant buffer"));
-                }
-                let idx = self.nth(op, 0)?.clone();
-                if idx.relative().is_none() && idx.immediate() >= n {
-                    return Err(self.fail(format!(
-                        "icb[{}] is beyond its {n} vectors",
-                        idx.immediate()
-                    )));
-                }
-                let index =
-                    self.index(&idx, 0, &|v| Some(super::emit::ICB_BASE as i64 + v as i64))?;
-                Ok(Register {
-                    file: File::Immediate,
-                    index,
-                    dimension: None,
-                })
-            }
-            R::ThisPointer => {
-                let slots = self.lay.interfaces.slots as i64;
-                let cb = self.lay.interfaces.cb;
-                let idx = self.nth(op, 0)?.clone();
-                let index = self.index(&idx, 0, &|v| Some(slots + v as i64))?;
-                Ok(Register {
-                    file: File::Const,
-                    index,
-                    dimension: Some(Index::direct(cb as i32)),
-                })
-            }
+            R::Temp => self.temp_register(op),
+            R::IndexableTemp => self.indexable_temp_register(op),
+            R::Input | R::InputPatchConstant | R::Output => self.io_register(op, write),
+            R::InputControlPoint | R::OutputControlPoint => self.control_point_register(op),
+            R::ConstantBuffer => self.constant_buffer_register(op),
+            R::ImmediateConstantBuffer => self.icb_register(op),
+            R::ThisPointer => self.this_pointer_register(op),
             R::OutputDepth
             | R::OutputDepthGreaterEqual
             | R::OutputDepthLessEqual
@@ -500,31 +318,237 @@ impl<'a> Ctx<'a> {
                 Some(RegMap::Temp { index, .. }) => Ok(reg(File::Temp, *index as i32)),
                 _ => Err(self.fail(format!("{} is not declared", file.name()))),
             },
-            _ => {
-                let special = *self.lay.specials.get(&file).ok_or_else(|| {
-                    self.fail(format!(
-                        "register {} is not declared or has no TGSI form",
-                        file.name()
-                    ))
-                })?;
-                if write {
-                    return Err(self.fail(format!("{} cannot be written", file.name())));
+            _ => self.special_register(op, write),
+        }
+    }
+
+    /// `r#`: the scope's temps.
+    fn temp_register(&mut self, op: &Operand) -> Result<Register> {
+        let scope = &self.lay.scopes[self.scope];
+        let (base, count) = (scope.base, scope.count);
+        let idx = self.nth(op, 0)?.clone();
+        if idx.relative().is_some() {
+            return Err(self.fail("a relatively indexed r# register"));
+        }
+        let n = imm_index(&idx).unwrap_or(u32::MAX);
+        if n >= count {
+            return Err(self.fail(format!("r{n} is beyond dcl_temps {count}")));
+        }
+        Ok(reg(File::Temp, (base + n) as i32))
+    }
+
+    /// `x#[i]`: a TEMP array.
+    fn indexable_temp_register(&mut self, op: &Operand) -> Result<Register> {
+        let x = imm_index(self.nth(op, 0)?)
+            .ok_or_else(|| self.fail("x# with a relative register number"))?;
+        let a = *self.lay.scopes[self.scope]
+            .arrays
+            .get(&x)
+            .ok_or_else(|| self.fail(format!("x{x} is not declared")))?;
+        let idx = self.nth(op, 1)?.clone();
+        let direct = idx.relative().is_none();
+        if direct && idx.immediate() >= a.len as u64 {
+            return Err(self.fail(format!(
+                "x{x}[{}] is beyond its {} registers",
+                idx.immediate(),
+                a.len
+            )));
+        }
+        let first = a.first as i64;
+        let index = self.index(&idx, a.id, &|k| Some(first + k as i64))?;
+        Ok(Register {
+            file: File::Temp,
+            index,
+            dimension: None,
+        })
+    }
+
+    /// `v#`, `vpc#` and `o#` (per-vertex, patch constants, or through a temporary).
+    fn io_register(&mut self, op: &Operand, write: bool) -> Result<Register> {
+        use RegisterFile as R;
+        let file = op.file;
+        let outputs = file == R::Output;
+        if outputs && !write && self.lay.processor != tgsi_ir::enums::Processor::TessCtrl {
+            return Err(self.fail("an output register read as a source"));
+        }
+        if (file == R::InputPatchConstant || (outputs && self.patch_phase))
+            && let Some(a) = self.lay.patch
+        {
+            let idx = self.nth(op, 0)?.clone();
+            let first = a.first as i64;
+            let len = a.len as u64;
+            let index = self.index(&idx, a.id, &|k| {
+                (k as u64 <= len).then_some(first + k as i64)
+            })?;
+            return Ok(Register {
+                file: File::Temp,
+                index,
+                dimension: None,
+            });
+        }
+        let two_d = op.indices.len() >= 2;
+        let idx = self.nth(op, op.indices.len().saturating_sub(1))?.clone();
+        let k = idx.immediate() as u32;
+        let (m, delta) = self
+            .io_lookup(outputs, file, k)
+            .ok_or_else(|| self.fail(format!("{}{k} is not declared", file.name())))?;
+        let (tfile, base, array) = match m {
+            RegMap::Direct(f, i) | RegMap::PerVertex(f, i) => (f, i as i64 + delta, 0),
+            RegMap::Temp { index, array } => (File::Temp, index as i64 + delta, array),
+        };
+        let index = self.index(&idx, array, &|v| Some(base + v as i64 - k as i64))?;
+        let dimension = match m {
+            RegMap::PerVertex(..) if outputs => {
+                let inv = self
+                    .lay
+                    .invocation_sv
+                    .ok_or_else(|| self.fail("per-vertex output outside a hull shader"))?;
+                Some(Index {
+                    offset: 0,
+                    indirect: Some(IndirectAddr {
+                        file: File::SystemValue,
+                        index: inv as i32,
+                        component: tgsi_ir::ir::Component::X,
+                        array_id: 0,
+                    }),
+                })
+            }
+            RegMap::PerVertex(..) => {
+                if !two_d {
+                    return Err(self.fail("a per-vertex input without a vertex index"));
                 }
-                match special {
-                    Special::Sv(k) => Ok(reg(File::SystemValue, k as i32)),
-                    Special::Temp(t) => Ok(reg(File::Temp, t as i32)),
-                    Special::PhaseInstance => match self.phase_counter {
-                        Some(t) => Ok(reg(File::Temp, t as i32)),
-                        None => {
-                            Err(self.fail(format!("{} outside a fork or join phase", file.name())))
-                        }
-                    },
-                    Special::Clock => {
-                        let t = self.em.scratch();
-                        self.em.op(Opcode::CLOCK, vec![dst(t, 0x3)], vec![]);
-                        Ok(t)
-                    }
-                }
+                let v = self.nth(op, 0)?.clone();
+                Some(self.index(&v, 0, &|x| Some(x as i64))?)
+            }
+            _ => None,
+        };
+        Ok(Register {
+            file: tfile,
+            index,
+            dimension,
+        })
+    }
+
+    /// `vicp[v][r]` and `vocp[v][r]`.
+    fn control_point_register(&mut self, op: &Operand) -> Result<Register> {
+        use RegisterFile as R;
+        let file = op.file;
+        let outputs = file == R::OutputControlPoint;
+        let key_file = if outputs {
+            R::Output
+        } else {
+            R::InputControlPoint
+        };
+        let idx = self.nth(op, 1)?.clone();
+        let k = idx.immediate() as u32;
+        let (m, delta) = self
+            .io_lookup(outputs, key_file, k)
+            .ok_or_else(|| self.fail(format!("{}[..][{k}] is not declared", file.name())))?;
+        let RegMap::PerVertex(tfile, base) = m else {
+            return Err(self.fail(format!("{} register {k} is not per-vertex", file.name())));
+        };
+        let base = base as i64 + delta;
+        let index = self.index(&idx, 0, &|v| Some(base + v as i64 - k as i64))?;
+        let v = self.nth(op, 0)?.clone();
+        let dimension = Some(self.index(&v, 0, &|x| Some(x as i64))?);
+        Ok(Register {
+            file: tfile,
+            index,
+            dimension,
+        })
+    }
+
+    /// `cb#[i]` (SM5.1: a range of buffers).
+    fn constant_buffer_register(&mut self, op: &Operand) -> Result<Register> {
+        let sm51 = self.lay.sm51;
+        let id_idx = self.nth(op, 0)?.clone();
+        let (reg_idx, vec_idx) = if sm51 {
+            (self.nth(op, 1)?.clone(), self.nth(op, 2)?.clone())
+        } else {
+            (id_idx.clone(), self.nth(op, 1)?.clone())
+        };
+        let id = imm_index(&id_idx);
+        let dimension = match (sm51, id) {
+            (true, Some(id)) => {
+                let m = *self
+                    .lay
+                    .res
+                    .get(&(super::layout::ResKind::Cb, id))
+                    .ok_or_else(|| self.fail(format!("CB{id} is not declared")))?;
+                let (base, first) = (m.base as i64, m.first as i64);
+                self.index(&reg_idx, 0, &|r| Some(base + r as i64 - first))?
+            }
+            (true, None) => return Err(self.fail("a relative constant-buffer range id")),
+            (false, _) => {
+                // cb[r + k]: the buffer index itself (this-pointer calls)
+                self.index(&reg_idx, 0, &|r| Some(r as i64))?
+            }
+        };
+        let index = self.index(&vec_idx, 0, &|v| Some(v as i64))?;
+        Ok(Register {
+            file: File::Const,
+            index,
+            dimension: Some(dimension),
+        })
+    }
+
+    /// `icb[i]`: immediates after the program's own.
+    fn icb_register(&mut self, op: &Operand) -> Result<Register> {
+        let n = self.lay.icb.len() as u64;
+        if n == 0 {
+            return Err(self.fail("icb read without an immediate constant buffer"));
+        }
+        let idx = self.nth(op, 0)?.clone();
+        if idx.relative().is_none() && idx.immediate() >= n {
+            return Err(self.fail(format!(
+                "icb[{}] is beyond its {n} vectors",
+                idx.immediate()
+            )));
+        }
+        let index = self.index(&idx, 0, &|v| Some(super::emit::ICB_BASE as i64 + v as i64))?;
+        Ok(Register {
+            file: File::Immediate,
+            index,
+            dimension: None,
+        })
+    }
+
+    /// `this[i]`: the interfaces' constant buffer.
+    fn this_pointer_register(&mut self, op: &Operand) -> Result<Register> {
+        let slots = self.lay.interfaces.slots as i64;
+        let cb = self.lay.interfaces.cb;
+        let idx = self.nth(op, 0)?.clone();
+        let index = self.index(&idx, 0, &|v| Some(slots + v as i64))?;
+        Ok(Register {
+            file: File::Const,
+            index,
+            dimension: Some(Index::direct(cb as i32)),
+        })
+    }
+
+    /// Registers with a fixed TGSI form (system values, temps the prologue fills, the fork/join instance counter, the clock).
+    fn special_register(&mut self, op: &Operand, write: bool) -> Result<Register> {
+        let file = op.file;
+        let special = *self.lay.specials.get(&file).ok_or_else(|| {
+            self.fail(format!(
+                "register {} is not declared or has no TGSI form",
+                file.name()
+            ))
+        })?;
+        if write {
+            return Err(self.fail(format!("{} cannot be written", file.name())));
+        }
+        match special {
+            Special::Sv(k) => Ok(reg(File::SystemValue, k as i32)),
+            Special::Temp(t) => Ok(reg(File::Temp, t as i32)),
+            Special::PhaseInstance => match self.phase_counter {
+                Some(t) => Ok(reg(File::Temp, t as i32)),
+                None => Err(self.fail(format!("{} outside a fork or join phase", file.name()))),
+            },
+            Special::Clock => {
+                let t = self.em.scratch();
+                self.em.op(Opcode::CLOCK, vec![dst(t, 0x3)], vec![]);
+                Ok(t)
             }
         }
     }
