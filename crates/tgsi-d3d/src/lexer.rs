@@ -53,38 +53,14 @@ pub enum TokenKind {
     Eof,
 }
 
-/// One token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub kind: TokenKind,
-    pub span: Span,
-    /// nothing but blanks precede it on its line
-    pub line_start: bool,
-    /// blanks precede it on its line (an indented line's first token)
-    pub indented: bool,
-}
-
-impl tgsi_text::cursor::Lexeme for Token {
-    type Kind = TokenKind;
+impl tgsi_text::cursor::Kind for TokenKind {
     const EOF: TokenKind = TokenKind::Eof;
-    fn kind(&self) -> TokenKind {
-        self.kind
-    }
-    fn span(&self) -> Span {
-        self.span
-    }
 }
 
-impl Token {
-    /// The source text of the token.
-    pub fn text<'a>(&self, source: &'a str) -> &'a str {
-        &source[self.span.start..self.span.end]
-    }
-}
+/// One token.
+pub type Token = tgsi_text::cursor::Token<TokenKind>;
 
-fn is_word_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
+use tgsi_text::cursor::is_word_char;
 
 /// Splits `source` into tokens; the last one is always [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {

@@ -16,6 +16,47 @@ pub trait Lexeme: Copy {
     fn span(&self) -> Span;
 }
 
+/// The kinds of one assembler's tokens.
+pub trait Kind: Copy + PartialEq {
+    /// The kind of the last token of every vector.
+    const EOF: Self;
+}
+
+/// A token of either assembler: its kind, its byte span and its place on
+/// its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<K> {
+    pub kind: K,
+    pub span: Span,
+    /// Nothing but blanks (and comments) precede it on its line.
+    pub line_start: bool,
+    /// Blanks precede it on its line (an indented line's first token).
+    pub indented: bool,
+}
+
+impl<K> Token<K> {
+    /// The source text of the token.
+    pub fn text<'a>(&self, source: &'a str) -> &'a str {
+        &source[self.span.start..self.span.end]
+    }
+}
+
+impl<K: Kind> Lexeme for Token<K> {
+    type Kind = K;
+    const EOF: K = K::EOF;
+    fn kind(&self) -> K {
+        self.kind
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+}
+
+/// A byte of a word: `[A-Za-z0-9_]`.
+pub fn is_word_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
 /// The error was recorded in [`Cursor::diags`]; the caller recovers.
 #[derive(Debug)]
 pub struct Reported;

@@ -44,36 +44,14 @@ pub enum TokenKind {
     Eof,
 }
 
-/// One token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub kind: TokenKind,
-    pub span: Span,
-    /// True when nothing but whitespace and comments precedes it on its line.
-    pub line_start: bool,
-}
-
-impl crate::cursor::Lexeme for Token {
-    type Kind = TokenKind;
+impl crate::cursor::Kind for TokenKind {
     const EOF: TokenKind = TokenKind::Eof;
-    fn kind(&self) -> TokenKind {
-        self.kind
-    }
-    fn span(&self) -> Span {
-        self.span
-    }
 }
 
-impl Token {
-    /// The source text of the token.
-    pub fn text<'a>(&self, source: &'a str) -> &'a str {
-        &source[self.span.start..self.span.end]
-    }
-}
+/// One token.
+pub type Token = crate::cursor::Token<TokenKind>;
 
-fn is_word_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
+use crate::cursor::is_word_char;
 
 /// Splits `source` into tokens; the last one is always [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {
@@ -157,6 +135,7 @@ pub fn tokenize(source: &str) -> Vec<Token> {
             kind,
             span: Span::new(start, i),
             line_start,
+            indented: false,
         });
         // A lone CR still ends the line for error recovery.
         line_start = kind == TokenKind::StrayCr;
@@ -166,6 +145,7 @@ pub fn tokenize(source: &str) -> Vec<Token> {
         kind: TokenKind::Eof,
         span: Span::new(end, end),
         line_start: true,
+        indented: false,
     });
     tokens
 }
