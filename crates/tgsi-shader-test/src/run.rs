@@ -138,6 +138,17 @@ impl Runnable {
 /// shader that wrote them.
 type VertexRun = (Vec<Vec<[u32; 4]>>, Rc<Runnable>);
 
+/// What the commands of one running test work on: the resources, targets
+/// and render state it started from, as its commands so far left them, and
+/// the outputs of its last `run vertices`.
+struct TestRun {
+    res: Resources,
+    frame: Frame,
+    depth: Option<DepthTarget>,
+    outputs: Option<VertexRun>,
+    render_state: tgsi_pipeline::RenderState,
+}
+
 /// What assembling a shader section gave.
 #[derive(Clone)]
 enum Built {
@@ -609,14 +620,7 @@ impl Runner<'_> {
 
     fn test(&mut self, test: &TestSection) -> Outcome {
         let skip = self.skip_reason(test);
-        // Render state carries into later tests, whether this one runs or not.
-        let mut render_state = self.render_state.clone();
-        for (line, cmd) in &test.commands {
-            if let Command::State(st) = cmd {
-                set_state(&mut self.pipeline_state, st, *line);
-                st.change.apply(&mut self.render_state);
-            }
-        }
+        let render_state = self.carry_render_state(test);
         if let Some(why) = skip {
             // A skipped `expect error` still stands for the shader it names.
             if test
@@ -629,146 +633,18 @@ impl Runner<'_> {
             return Outcome::Skipped(why);
         }
         let mut failures = Vec::new();
-        let mut res = match self.resources() {
-            Ok(r) => r,
+        let mut run = match self.start_test(test, render_state) {
+            Ok(run) => run,
             Err(msg) => return Outcome::Failed(vec![msg]),
         };
-        let mut frame = match Frame::new(&self.render_targets) {
-            Ok(f) => f,
-            Err(e) => return Outcome::Failed(vec![format!("{}: {e}", self.at(test.line))]),
-        };
-        let mut depth = match self.depth_target() {
-            Ok(d) => d,
-            Err(e) => return Outcome::Failed(vec![e]),
-        };
-        let mut outputs: Option<VertexRun> = None;
         for (line, cmd) in &test.commands {
             let line = *line;
-            let result = match cmd {
-                Command::Uniform { slot, words } => {
-                    for c in [&mut res.constants, &mut self.constants] {
-                        if c.is_empty() {
-                            c.push(Vec::new());
-                        }
-                        let start = *slot as usize * 4;
-                        if c[0].len() < start + words.len() {
-                            c[0].resize(start + words.len(), 0);
-                        }
-                        c[0][start..start + words.len()].copy_from_slice(words);
-                    }
-                    Ok(())
-                }
-                Command::Dispatch(groups) => self.dispatch(&mut res, *groups, line),
-                Command::RunVertices(count) => self
-                    .run_vertices(&mut res, *count, line)
-                    .map(|o| outputs = Some(o)),
-                Command::DrawQuad { size } => self.draw_quad(&mut res, &mut frame, *size, line),
-                Command::ClearTarget { target, color } => frame
-                    .clear(*target, *color)
-                    .map_err(|e| format!("{}: {e}", self.at(line))),
-                Command::ProbeBuffer {
-                    index,
-                    offset,
-                    expected,
-                } => {
-                    failures.extend(
-                        self.probe_buffer(&res, *index, *offset, expected, line)
-                            .err(),
-                    );
-                    continue;
-                }
-                Command::ProbeVertex {
-                    vertex,
-                    output,
-                    expected,
-                } => {
-                    failures.extend(
-                        self.probe_vertex(outputs.as_ref(), *vertex, *output, expected, line)
-                            .err(),
-                    );
-                    continue;
-                }
-                Command::ExpectError(text) => {
-                    failures.extend(self.expect_error(text, line).err());
-                    continue;
-                }
-                Command::ProbePixel {
-                    target,
-                    x,
-                    y,
-                    expected,
-                } => {
-                    failures.extend(
-                        self.probe_rect(&frame, *target, Some([*x, *y, 1, 1]), expected, line)
-                            .err(),
-                    );
-                    continue;
-                }
-                Command::ProbeRect {
-                    target,
-                    rect,
-                    expected,
-                } => {
-                    failures.extend(
-                        self.probe_rect(&frame, *target, *rect, expected, line)
-                            .err(),
-                    );
-                    continue;
-                }
-                Command::ProbeImage {
-                    index,
-                    coords,
-                    expected,
-                    values_text,
-                } => {
-                    failures.extend(
-                        self.probe_image(&res, *index, coords, expected, values_text, line)
-                            .err(),
-                    );
-                    continue;
-                }
-                Command::State(st) => {
-                    st.change.apply(&mut render_state);
-                    Ok(())
-                }
-                Command::Draw {
-                    indexed,
-                    topology,
-                    vertices,
-                    instances,
-                } => self.draw(
-                    &mut res,
-                    &mut frame,
-                    depth.as_mut(),
-                    &render_state,
-                    (*indexed, topology, *vertices, *instances),
-                    line,
-                ),
-                Command::ClearDepth { depth: d, stencil } => match depth.as_mut() {
-                    Some(t) => {
-                        t.clear(f32::from_bits(*d), stencil.map(|s| s as u8));
-                        Ok(())
-                    }
-                    None => Err(format!(
-                        "{}: clear depth, but there is no [depth target] above this test",
-                        self.at(line)
-                    )),
-                },
-                Command::ProbeDepthStencil {
-                    stencil,
-                    x,
-                    y,
-                    value,
-                    ulp,
-                } => {
-                    failures.extend(
-                        self.probe_depth(depth.as_ref(), *stencil, *x, *y, *value, *ulp, line)
-                            .err(),
-                    );
-                    continue;
-                }
-            };
-            if let Err(msg) = result {
+            if let Some(checked) = self.check(&run, cmd, line) {
+                // A probe that fails does not stop the test.
+                failures.extend(checked.err());
+                continue;
+            }
+            if let Err(msg) = self.act(&mut run, cmd, line) {
                 // A command that could not run ends the test.
                 failures.push(msg);
                 break;
@@ -778,6 +654,153 @@ impl Runner<'_> {
             Outcome::Passed
         } else {
             Outcome::Failed(failures)
+        }
+    }
+
+    /// Render state carries into later tests, whether this one runs or not:
+    /// applies the test's render-state commands to what later tests start
+    /// from, and returns the state this test starts from.
+    fn carry_render_state(&mut self, test: &TestSection) -> tgsi_pipeline::RenderState {
+        let render_state = self.render_state.clone();
+        for (line, cmd) in &test.commands {
+            if let Command::State(st) = cmd {
+                set_state(&mut self.pipeline_state, st, *line);
+                st.change.apply(&mut self.render_state);
+            }
+        }
+        render_state
+    }
+
+    /// What a test that runs starts from: the resources, the cleared render
+    /// targets and depth target, and the render state.
+    fn start_test(
+        &self,
+        test: &TestSection,
+        render_state: tgsi_pipeline::RenderState,
+    ) -> Result<TestRun, String> {
+        let res = self.resources()?;
+        let frame =
+            Frame::new(&self.render_targets).map_err(|e| format!("{}: {e}", self.at(test.line)))?;
+        let depth = self.depth_target()?;
+        Ok(TestRun {
+            res,
+            frame,
+            depth,
+            outputs: None,
+            render_state,
+        })
+    }
+
+    /// The commands that check (the probes and `expect error`): the result
+    /// of the check, or None for a command that acts.
+    fn check(&mut self, run: &TestRun, cmd: &Command, line: usize) -> Option<Result<(), String>> {
+        Some(match cmd {
+            Command::ProbeBuffer {
+                index,
+                offset,
+                expected,
+            } => self.probe_buffer(&run.res, *index, *offset, expected, line),
+            Command::ProbeVertex {
+                vertex,
+                output,
+                expected,
+            } => self.probe_vertex(run.outputs.as_ref(), *vertex, *output, expected, line),
+            Command::ExpectError(text) => self.expect_error(text, line),
+            Command::ProbePixel {
+                target,
+                x,
+                y,
+                expected,
+            } => self.probe_rect(&run.frame, *target, Some([*x, *y, 1, 1]), expected, line),
+            Command::ProbeRect {
+                target,
+                rect,
+                expected,
+            } => self.probe_rect(&run.frame, *target, *rect, expected, line),
+            Command::ProbeImage {
+                index,
+                coords,
+                expected,
+                values_text,
+            } => self.probe_image(&run.res, *index, coords, expected, values_text, line),
+            Command::ProbeDepthStencil {
+                stencil,
+                x,
+                y,
+                value,
+                ulp,
+            } => self.probe_depth(run.depth.as_ref(), *stencil, *x, *y, *value, *ulp, line),
+            Command::Uniform { .. }
+            | Command::Dispatch(_)
+            | Command::RunVertices(_)
+            | Command::DrawQuad { .. }
+            | Command::ClearTarget { .. }
+            | Command::State(_)
+            | Command::Draw { .. }
+            | Command::ClearDepth { .. } => return None,
+        })
+    }
+
+    /// Runs a command that acts (writes constants, runs shaders, clears
+    /// targets, sets render state); checks are left to [`Self::check`].
+    fn act(&mut self, run: &mut TestRun, cmd: &Command, line: usize) -> Result<(), String> {
+        match cmd {
+            Command::Uniform { slot, words } => {
+                for c in [&mut run.res.constants, &mut self.constants] {
+                    if c.is_empty() {
+                        c.push(Vec::new());
+                    }
+                    let start = *slot as usize * 4;
+                    if c[0].len() < start + words.len() {
+                        c[0].resize(start + words.len(), 0);
+                    }
+                    c[0][start..start + words.len()].copy_from_slice(words);
+                }
+                Ok(())
+            }
+            Command::Dispatch(groups) => self.dispatch(&mut run.res, *groups, line),
+            Command::RunVertices(count) => self
+                .run_vertices(&mut run.res, *count, line)
+                .map(|o| run.outputs = Some(o)),
+            Command::DrawQuad { size } => self.draw_quad(&mut run.res, &mut run.frame, *size, line),
+            Command::ClearTarget { target, color } => run
+                .frame
+                .clear(*target, *color)
+                .map_err(|e| format!("{}: {e}", self.at(line))),
+            Command::State(st) => {
+                st.change.apply(&mut run.render_state);
+                Ok(())
+            }
+            Command::Draw {
+                indexed,
+                topology,
+                vertices,
+                instances,
+            } => self.draw(
+                &mut run.res,
+                &mut run.frame,
+                run.depth.as_mut(),
+                &run.render_state,
+                (*indexed, topology, *vertices, *instances),
+                line,
+            ),
+            Command::ClearDepth { depth: d, stencil } => match run.depth.as_mut() {
+                Some(t) => {
+                    t.clear(f32::from_bits(*d), stencil.map(|s| s as u8));
+                    Ok(())
+                }
+                None => Err(format!(
+                    "{}: clear depth, but there is no [depth target] above this test",
+                    self.at(line)
+                )),
+            },
+            Command::ProbeBuffer { .. }
+            | Command::ProbeVertex { .. }
+            | Command::ExpectError(_)
+            | Command::ProbePixel { .. }
+            | Command::ProbeRect { .. }
+            | Command::ProbeImage { .. }
+            | Command::ProbeDepthStencil { .. } => Ok(()),
         }
     }
 
