@@ -206,41 +206,12 @@ impl BlobInfo {
         let mut o = Map::new();
         o.insert("size".into(), json!(self.size));
         o.insert("kind".into(), json!(self.kind));
-        o.insert(
-            "chunks".into(),
-            Value::Array(
-                self.chunks
-                    .iter()
-                    .map(|c| json!({"tag": c.tag, "offset": c.offset, "size": c.size}))
-                    .collect(),
-            ),
-        );
+        o.insert("chunks".into(), self.chunks_json());
         if let Some(status) = &self.checksum {
-            o.insert(
-                "checksum".into(),
-                match status {
-                    ChecksumStatus::Valid => json!({"status": "valid"}),
-                    ChecksumStatus::Mismatch { expected, stored } => json!({
-                        "status": "mismatch",
-                        "computed": checksum_hex(expected),
-                        "stored": checksum_hex(stored),
-                    }),
-                },
-            );
+            o.insert("checksum".into(), checksum_json(status));
         }
         if let Some(p) = &self.program {
-            o.insert(
-                "program".into(),
-                json!({
-                    "model": p.model(),
-                    "major": p.major,
-                    "minor": p.minor,
-                    "dwords": p.length,
-                    "tokens": p.token_count,
-                    "global_flags": p.global_flags.map(global_flag_names).unwrap_or_default(),
-                    "debug_messages": p.has_debug_messages,
-                }),
-            );
+            o.insert("program".into(), program_json(p));
         }
         if let Some(f) = &self.features {
             o.insert("features".into(), json!(f.names()));
@@ -248,51 +219,40 @@ impl BlobInfo {
         if let Some(r) = &self.rdef {
             o.insert("creator".into(), json!(r.creator));
             o.insert("compile_flags".into(), json!(r.flags));
-            o.insert(
-                "resource_bindings".into(),
-                Value::Array(
-                    r.bindings
-                        .iter()
-                        .map(|b| {
-                            json!({
-                                "name": b.name,
-                                "type": input_type_name(b.input_type),
-                                "return_type": return_type_name(b.return_type),
-                                "dimension": dimension_name(b.dimension),
-                                "bind_point": b.bind_point,
-                                "bind_count": b.bind_count,
-                                "space": b.space,
-                                "id": b.id,
-                                "flags": b.flags,
-                            })
-                        })
-                        .collect(),
-                ),
-            );
-            o.insert(
-                "constant_buffers".into(),
-                Value::Array(
-                    r.constant_buffers
-                        .iter()
-                        .map(|cb| {
-                            json!({
-                                "name": cb.name,
-                                "kind": cbuffer_kind_name(cb.kind),
-                                "size": cb.size,
-                                "variables": cb.variables.iter().map(|v| json!({
-                                    "name": v.name,
-                                    "type": r.type_name(v.type_id),
-                                    "offset": v.offset,
-                                    "size": v.size,
-                                    "used": v.flags & VARIABLE_USED != 0,
-                                    "has_default": v.default_value.is_some(),
-                                })).collect::<Vec<_>>(),
-                            })
-                        })
-                        .collect(),
-                ),
-            );
+            o.insert("resource_bindings".into(), resource_bindings_json(r));
+            o.insert("constant_buffers".into(), constant_buffers_json(r));
         }
+        let sigs = self.signatures_json();
+        if !sigs.is_empty() {
+            o.insert("signatures".into(), Value::Object(sigs));
+        }
+        if let Some(s) = &self.stat {
+            o.insert("stat".into(), stat_json(s));
+        }
+        if let Some(l) = &self.library {
+            o.insert("library".into(), library_json(l));
+        }
+        if let Some(p) = &self.parameters {
+            o.insert("parameters".into(), parameters_json(p));
+        }
+        if !self.nested.is_empty() {
+            o.insert("nested".into(), self.nested_json());
+        }
+        Value::Object(o)
+    }
+
+    /// `chunks`: tag, offset and size of each chunk.
+    fn chunks_json(&self) -> Value {
+        Value::Array(
+            self.chunks
+                .iter()
+                .map(|c| json!({"tag": c.tag, "offset": c.offset, "size": c.size}))
+                .collect(),
+        )
+    }
+
+    /// `signatures`: each signature by its role, with its chunk and elements.
+    fn signatures_json(&self) -> Map<String, Value> {
         let mut sigs = Map::new();
         for s in &self.signatures {
             sigs.insert(
@@ -313,69 +273,27 @@ impl BlobInfo {
                 }),
             );
         }
-        if !sigs.is_empty() {
-            o.insert("signatures".into(), Value::Object(sigs));
-        }
-        if let Some(s) = &self.stat {
-            let mut m = Map::new();
-            for (name, v) in s.named_fields() {
-                m.insert(name, json!(v));
-            }
-            o.insert("stat".into(), Value::Object(m));
-        }
-        if let Some(l) = &self.library {
-            o.insert(
-                "library".into(),
-                json!({
-                    "creator": l.creator,
-                    "flags": l.flags,
-                    "functions": l.functions.iter().map(|f| json!({"name": f.name, "mode": f.mode})).collect::<Vec<_>>(),
-                }),
-            );
-        }
-        if let Some(p) = &self.parameters {
-            o.insert(
-                "parameters".into(),
-                Value::Array(
-                    p.parameters
-                        .iter()
-                        .map(|q| {
-                            json!({
-                                "name": q.name,
-                                "semantic": q.semantic,
-                                "type": variable_type_name(u16::try_from(q.base_type).unwrap_or(u16::MAX)),
-                                "rows": q.rows,
-                                "columns": q.columns,
-                                "flags": q.flags,
-                                "first_in_register": q.first_in_register,
-                                "first_out_register": q.first_out_register,
-                            })
-                        })
-                        .collect(),
-                ),
-            );
-        }
-        if !self.nested.is_empty() {
-            o.insert(
-                "nested".into(),
-                Value::Array(
-                    self.nested
-                        .iter()
-                        .map(|n| {
-                            let mut v = n.info.to_json();
-                            if let Value::Object(m) = &mut v {
-                                m.insert("offset".into(), json!(n.offset));
-                                if let Some(name) = &n.name {
-                                    m.insert("function".into(), json!(name));
-                                }
-                            }
-                            v
-                        })
-                        .collect(),
-                ),
-            );
-        }
-        Value::Object(o)
+        sigs
+    }
+
+    /// `nested`: each nested blob's summary with its offset (and function
+    /// name).
+    fn nested_json(&self) -> Value {
+        Value::Array(
+            self.nested
+                .iter()
+                .map(|n| {
+                    let mut v = n.info.to_json();
+                    if let Value::Object(m) = &mut v {
+                        m.insert("offset".into(), json!(n.offset));
+                        if let Some(name) = &n.name {
+                            m.insert("function".into(), json!(name));
+                        }
+                    }
+                    v
+                })
+                .collect(),
+        )
     }
 
     /// The summary as indented text.
@@ -522,6 +440,116 @@ impl BlobInfo {
             n.info.write_text(out, &format!("{pad}  "));
         }
     }
+}
+
+/// `checksum`: valid, or both the computed and the stored one.
+fn checksum_json(status: &ChecksumStatus) -> Value {
+    match status {
+        ChecksumStatus::Valid => json!({"status": "valid"}),
+        ChecksumStatus::Mismatch { expected, stored } => json!({
+            "status": "mismatch",
+            "computed": checksum_hex(expected),
+            "stored": checksum_hex(stored),
+        }),
+    }
+}
+
+/// `program`: the shader model, size and global flags.
+fn program_json(p: &ProgramFacts) -> Value {
+    json!({
+        "model": p.model(),
+        "major": p.major,
+        "minor": p.minor,
+        "dwords": p.length,
+        "tokens": p.token_count,
+        "global_flags": p.global_flags.map(global_flag_names).unwrap_or_default(),
+        "debug_messages": p.has_debug_messages,
+    })
+}
+
+/// `resource_bindings`: the RDEF bindings.
+fn resource_bindings_json(r: &Rdef) -> Value {
+    Value::Array(
+        r.bindings
+            .iter()
+            .map(|b| {
+                json!({
+                    "name": b.name,
+                    "type": input_type_name(b.input_type),
+                    "return_type": return_type_name(b.return_type),
+                    "dimension": dimension_name(b.dimension),
+                    "bind_point": b.bind_point,
+                    "bind_count": b.bind_count,
+                    "space": b.space,
+                    "id": b.id,
+                    "flags": b.flags,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `constant_buffers`: the RDEF constant buffers and their variables.
+fn constant_buffers_json(r: &Rdef) -> Value {
+    Value::Array(
+        r.constant_buffers
+            .iter()
+            .map(|cb| {
+                json!({
+                    "name": cb.name,
+                    "kind": cbuffer_kind_name(cb.kind),
+                    "size": cb.size,
+                    "variables": cb.variables.iter().map(|v| json!({
+                        "name": v.name,
+                        "type": r.type_name(v.type_id),
+                        "offset": v.offset,
+                        "size": v.size,
+                        "used": v.flags & VARIABLE_USED != 0,
+                        "has_default": v.default_value.is_some(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `stat`: the STAT counters by name.
+fn stat_json(s: &Stat) -> Value {
+    let mut m = Map::new();
+    for (name, v) in s.named_fields() {
+        m.insert(name, json!(v));
+    }
+    Value::Object(m)
+}
+
+/// `library`: the LIBH creator, flags and functions.
+fn library_json(l: &LibraryHeader) -> Value {
+    json!({
+        "creator": l.creator,
+        "flags": l.flags,
+        "functions": l.functions.iter().map(|f| json!({"name": f.name, "mode": f.mode})).collect::<Vec<_>>(),
+    })
+}
+
+/// `parameters`: a library function's parameter signature (LFS0).
+fn parameters_json(p: &ParameterSignature) -> Value {
+    Value::Array(
+        p.parameters
+            .iter()
+            .map(|q| {
+                json!({
+                    "name": q.name,
+                    "semantic": q.semantic,
+                    "type": variable_type_name(u16::try_from(q.base_type).unwrap_or(u16::MAX)),
+                    "rows": q.rows,
+                    "columns": q.columns,
+                    "flags": q.flags,
+                    "first_in_register": q.first_in_register,
+                    "first_out_register": q.first_out_register,
+                })
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

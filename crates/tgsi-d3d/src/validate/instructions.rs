@@ -5,26 +5,27 @@
 //! From the opcode table ([`crate::opcode`]): the first shader model of
 //! each opcode (with the `cs_4_x` and raw/structured-buffer exceptions), the
 //! 11.1 extension flags it needs, the stages that have it, its operand count
-//! and the kind of each operand, which register files and declarations its
-//! resource operand may have, whether its sampler must be a comparison
-//! sampler, which operands are single components, and which control fields
-//! (`_sat`, `_z`/`_nz`, precise …) it may carry.
+//! and the kind of each operand, which operands are single components, and
+//! which control fields (`_sat`, `_z`/`_nz`, precise …) it may carry.
 //!
 //! From the reference pages (each rule names its page where it is checked):
 //! double-precision masks and swizzles, the prefix masks of `store_raw` /
 //! `store_structured`, `swapc`'s two destinations, the `sync` flag
-//! combinations per stage, `case` taking a literal, the `.r` resource
-//! swizzle of the comparison sampling ops, and the resource dimensions each
-//! resource instruction accepts.
+//! combinations per stage, `case` taking a literal and the `.r` resource
+//! swizzle of the comparison sampling ops.
+//!
+//! The operands that name a declared object (resources, UAVs, shared
+//! memory, samplers, constant buffers, labels, streams, interfaces) are
+//! checked in [`super::resources`], on the same [`Ctx`].
 
 use super::decls::{
-    Declarations, ResourceKind, file_stages, is_cs_4x, is_numbered_io, phase_file, stage_has_file,
+    Declarations, file_stages, is_cs_4x, is_numbered_io, phase_file, stage_has_file,
 };
 use super::layout::{Class, Layout, classify};
 use super::{Reporter, Site, component_mask, mask_letters, operand_text, stage_name};
 use crate::enums::{
     GLOBAL_FLAG_NAMES, GlobalFlags, InfoReturnType, MinPrecision, OperandModifier, ProgramType,
-    RegisterFile, ResourceDimension, SamplerMode, SyncFlags,
+    RegisterFile, SyncFlags,
 };
 use crate::ir::{Components, ExtendedOpcode, Instruction, Operand, Payload, Program, Version};
 use crate::opcode::{
@@ -32,13 +33,15 @@ use crate::opcode::{
     ShaderModel,
 };
 
-struct Ctx<'c, 'r, 'a> {
-    program: &'c Program,
+/// What the checks of one program share (the operand checks of
+/// [`super::resources`] too).
+pub(super) struct Ctx<'c, 'r, 'a> {
+    pub(super) program: &'c Program,
     layout: &'c Layout,
-    decls: &'c Declarations,
-    report: &'r mut Reporter<'a>,
-    version: Version,
-    stage: ProgramType,
+    pub(super) decls: &'c Declarations,
+    pub(super) report: &'r mut Reporter<'a>,
+    pub(super) version: Version,
+    pub(super) stage: ProgramType,
     /// the version is an SM4/SM5 model (else per-opcode model checks are skipped)
     known_model: bool,
 }
@@ -162,7 +165,7 @@ fn flag_name(flag: GlobalFlags) -> &'static str {
 }
 
 /// Words for an operand kind ("a float value").
-fn kind_words(kind: OperandKind) -> &'static str {
+pub(super) fn kind_words(kind: OperandKind) -> &'static str {
     match kind {
         OperandKind::Float => "a float value",
         OperandKind::Int => "a signed integer value",
@@ -244,7 +247,12 @@ const DOUBLE_MASKS: [u8; 3] = [0b0011, 0b1100, 0b1111];
 const PREFIX_MASKS: [u8; 4] = [0b0001, 0b0011, 0b0111, 0b1111];
 
 impl Ctx<'_, '_, '_> {
-    fn error(&mut self, site: Site, message: impl Into<String>, label: impl Into<String>) {
+    pub(super) fn error(
+        &mut self,
+        site: Site,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) {
         self.report.error(site, message, label);
     }
 
@@ -688,7 +696,25 @@ impl Ctx<'_, '_, '_> {
             return;
         }
         phase_file(self.report, stage, self.layout.kind_of(i), op.file, site);
-        // relative indices: select-one-component sources of declared registers
+        self.relative_indices(i, site, op, scope, depth);
+        let text = operand_text(op);
+        let used = component_mask(op.components);
+        match op.file {
+            RegisterFile::Temp => self.temp_register(site, op, &text, scope),
+            RegisterFile::IndexableTemp => self.indexable_temp(site, op, &text, used, scope),
+            file if is_numbered_io(file) => self.io_register(site, op, &text, used, scope),
+            RegisterFile::ConstantBuffer => self.constant_buffer(site, op, &text),
+            RegisterFile::ImmediateConstantBuffer => {
+                self.immediate_constant_buffer(site, op, &text)
+            }
+            file if needs_no_declaration(file) => {}
+            file => self.system_register(site, file, role, scope),
+        }
+    }
+
+    /// Relative indices: select-one-component sources of declared registers,
+    /// each checked like a source operand (nested ones to a depth of three).
+    fn relative_indices(&mut self, i: usize, site: Site, op: &Operand, scope: usize, depth: usize) {
         for index in &op.indices {
             if let Some(rel) = index.relative() {
                 if depth > 2 {
@@ -718,113 +744,124 @@ impl Ctx<'_, '_, '_> {
                 self.register_use(i, site, rel, Role::Src, scope, depth + 1);
             }
         }
-        let text = operand_text(op);
-        let used = component_mask(op.components);
-        match op.file {
-            RegisterFile::Temp => {
-                if op.indices.len() != 1 {
-                    self.error(site, format!("`{text}` needs one index"), "expected `r#`");
-                    return;
-                }
-                if op.indices[0].relative().is_some() {
-                    self.error(site, format!("`{text}`: temporary registers cannot be indexed relatively (use `x#[…]`)"), "relative index on r#");
-                    return;
-                }
-                let n = op.indices[0].immediate();
-                match self.decls.temps(scope) {
-                    None => self.error(
-                        site,
-                        format!("`{text}` is used but no `dcl_temps` declares temporary registers"),
-                        "undeclared temp",
-                    ),
-                    Some(count) if n >= count as u64 => self.error(
-                        site,
-                        format!(
-                            "`r{n}` is out of range: `dcl_temps {count}` declares r0 to r{}",
-                            count as i64 - 1
-                        ),
-                        "temp out of range",
-                    ),
-                    _ => {}
-                }
-            }
-            RegisterFile::IndexableTemp => {
-                if op.indices.len() != 2 {
-                    self.error(
-                        site,
-                        format!("`{text}` needs two indices (`x#[i]`)"),
-                        "expected `x#[i]`",
-                    );
-                    return;
-                }
-                let reg = op.indices[0].immediate() as u32;
-                let Some((count, comps)) = self.decls.indexable(scope, reg) else {
-                    self.error(
-                        site,
-                        format!("`x{reg}` is used but no `dcl_indexableTemp` declares it"),
-                        "undeclared indexable temp",
-                    );
-                    return;
-                };
-                let at = op.indices[1].immediate();
-                if at >= count as u64 {
-                    self.error(
-                        site,
-                        format!("`{text}` is out of range: `x{reg}` has {count} registers"),
-                        "index out of range",
-                    );
-                }
-                let declared = ((1u16 << comps.min(4)) - 1) as u8;
-                self.components_within(
-                    site,
-                    &text,
-                    used,
-                    declared,
-                    &format!(
-                        "`x{reg}` has {comps} component{}",
-                        if comps == 1 { "" } else { "s" }
-                    ),
-                );
-            }
-            file if is_numbered_io(file) => self.io_register(site, op, &text, used, scope),
-            RegisterFile::ConstantBuffer => self.constant_buffer(site, op, &text),
-            RegisterFile::ImmediateConstantBuffer => {
-                let Some(vectors) = self.decls.icb_vectors else {
-                    self.error(
-                        site,
-                        format!(
-                            "`{text}` is read but the program has no `dcl_immediateConstantBuffer`"
-                        ),
-                        "no immediate constant buffer",
-                    );
-                    return;
-                };
-                if let Some(index) = op.indices.first()
-                    && index.immediate() >= vectors as u64
-                {
-                    self.error(site, format!("`{text}` is out of range: the immediate constant buffer has {vectors} vectors"), "index out of range");
-                }
-            }
-            file if needs_no_declaration(file) => {}
-            file => {
-                // system-value registers (vThreadID, oDepth, vPrim …) need their dcl_input / dcl_output
-                if !self.decls.has_system(scope, file) && !self.declares_system_anywhere(file) {
-                    let dcl = if matches!(role, Role::Dst) {
-                        "dcl_output"
-                    } else {
-                        "dcl_input"
-                    };
-                    self.error(
-                        site,
-                        format!(
-                            "`{}` is used but not declared (expected `{dcl} {}`)",
-                            file.name(),
-                            file.name()
-                        ),
-                        "undeclared register",
-                    );
-                }
-            }
+    }
+
+    /// `r#`: one immediate index below the section's `dcl_temps` count.
+    fn temp_register(&mut self, site: Site, op: &Operand, text: &str, scope: usize) {
+        if op.indices.len() != 1 {
+            self.error(site, format!("`{text}` needs one index"), "expected `r#`");
+            return;
+        }
+        if op.indices[0].relative().is_some() {
+            self.error(
+                site,
+                format!("`{text}`: temporary registers cannot be indexed relatively (use `x#[…]`)"),
+                "relative index on r#",
+            );
+            return;
+        }
+        let n = op.indices[0].immediate();
+        match self.decls.temps(scope) {
+            None => self.error(
+                site,
+                format!("`{text}` is used but no `dcl_temps` declares temporary registers"),
+                "undeclared temp",
+            ),
+            Some(count) if n >= count as u64 => self.error(
+                site,
+                format!(
+                    "`r{n}` is out of range: `dcl_temps {count}` declares r0 to r{}",
+                    count as i64 - 1
+                ),
+                "temp out of range",
+            ),
+            _ => {}
+        }
+    }
+
+    /// `x#[i]`: a declared indexable temp, `i` below its register count, the
+    /// components inside its component count.
+    fn indexable_temp(&mut self, site: Site, op: &Operand, text: &str, used: u8, scope: usize) {
+        if op.indices.len() != 2 {
+            self.error(
+                site,
+                format!("`{text}` needs two indices (`x#[i]`)"),
+                "expected `x#[i]`",
+            );
+            return;
+        }
+        let reg = op.indices[0].immediate() as u32;
+        let Some((count, comps)) = self.decls.indexable(scope, reg) else {
+            self.error(
+                site,
+                format!("`x{reg}` is used but no `dcl_indexableTemp` declares it"),
+                "undeclared indexable temp",
+            );
+            return;
+        };
+        let at = op.indices[1].immediate();
+        if at >= count as u64 {
+            self.error(
+                site,
+                format!("`{text}` is out of range: `x{reg}` has {count} registers"),
+                "index out of range",
+            );
+        }
+        let declared = ((1u16 << comps.min(4)) - 1) as u8;
+        self.components_within(
+            site,
+            text,
+            used,
+            declared,
+            &format!(
+                "`x{reg}` has {comps} component{}",
+                if comps == 1 { "" } else { "s" }
+            ),
+        );
+    }
+
+    /// `icb[i]`: the program has an immediate constant buffer with more than
+    /// `i` vectors.
+    fn immediate_constant_buffer(&mut self, site: Site, op: &Operand, text: &str) {
+        let Some(vectors) = self.decls.icb_vectors else {
+            self.error(
+                site,
+                format!("`{text}` is read but the program has no `dcl_immediateConstantBuffer`"),
+                "no immediate constant buffer",
+            );
+            return;
+        };
+        if let Some(index) = op.indices.first()
+            && index.immediate() >= vectors as u64
+        {
+            self.error(
+                site,
+                format!(
+                    "`{text}` is out of range: the immediate constant buffer has {vectors} vectors"
+                ),
+                "index out of range",
+            );
+        }
+    }
+
+    /// System-value registers (`vThreadID`, `oDepth`, `vPrim` …) need their
+    /// `dcl_input` / `dcl_output`.
+    fn system_register(&mut self, site: Site, file: RegisterFile, role: Role, scope: usize) {
+        if !self.decls.has_system(scope, file) && !self.declares_system_anywhere(file) {
+            let dcl = if matches!(role, Role::Dst) {
+                "dcl_output"
+            } else {
+                "dcl_input"
+            };
+            self.error(
+                site,
+                format!(
+                    "`{}` is used but not declared (expected `{dcl} {}`)",
+                    file.name(),
+                    file.name()
+                ),
+                "undeclared register",
+            );
         }
     }
 
@@ -937,422 +974,6 @@ impl Ctx<'_, '_, '_> {
                     );
                 }
             },
-        }
-    }
-
-    /// `cb#[i]` (SM5.1: `CB#[slot][i]`).
-    fn constant_buffer(&mut self, site: Site, op: &Operand, text: &str) {
-        let sm51 = self.version.is_sm51();
-        let (slot, offset) = if sm51 {
-            (op.indices.first(), op.indices.get(2))
-        } else {
-            (op.indices.first(), op.indices.get(1))
-        };
-        let (Some(slot), Some(offset)) = (slot, offset) else {
-            self.error(
-                site,
-                format!("`{text}` needs a buffer and a vector index (`cb#[i]`)"),
-                "missing index",
-            );
-            return;
-        };
-        if slot.relative().is_some() {
-            return;
-        }
-        let n = slot.immediate() as u32;
-        let Some(decl) = self.decls.constant_buffers.get(&n).copied() else {
-            self.error(
-                site,
-                format!(
-                    "`{text}` reads constant buffer {n}, which no `dcl_constantbuffer` declares"
-                ),
-                "undeclared constant buffer",
-            );
-            return;
-        };
-        if offset.relative().is_some() && !decl.dynamic {
-            self.error(
-                site,
-                format!(
-                    "`{text}` is indexed relatively, but `cb{n}` is declared `immediateIndexed`"
-                ),
-                "expected `dynamicIndexed`",
-            );
-            self.report.also(Site::Inst(decl.inst), "declared here");
-        }
-        if let Some(size) = decl.size
-            && offset.immediate() >= size as u64
-        {
-            self.error(
-                site,
-                format!("`{text}` is out of range: `cb{n}` has {size} vectors"),
-                "index out of range",
-            );
-            self.report.also(Site::Inst(decl.inst), "declared here");
-        }
-    }
-
-    /// The resource (`t#`, `u#`, `g#`, `rasterizer`) or memory operand.
-    fn resource_operand(
-        &mut self,
-        i: usize,
-        k: usize,
-        op: &Operand,
-        spec: OperandSpec,
-        info: &OpcodeInfo,
-    ) {
-        let site = Site::Operand(i, k);
-        let f = info.flags;
-        let allowed: Vec<(RegisterFile, bool)> = vec![
-            (RegisterFile::Resource, f.contains(OpFlags::RES_SRV)),
-            (
-                RegisterFile::UnorderedAccessView,
-                f.contains(OpFlags::RES_UAV),
-            ),
-            (
-                RegisterFile::ThreadGroupSharedMemory,
-                f.contains(OpFlags::RES_TGSM),
-            ),
-            (
-                RegisterFile::Rasterizer,
-                f.contains(OpFlags::RES_RASTERIZER),
-            ),
-        ];
-        if !allowed.iter().any(|&(file, ok)| ok && file == op.file) {
-            let names: Vec<String> = allowed
-                .iter()
-                .filter(|(_, ok)| *ok)
-                .map(|(file, _)| format!("`{}`", file.name()))
-                .collect();
-            self.error(
-                site,
-                format!(
-                    "`{}` takes {} here ({}), found `{}`",
-                    info.name,
-                    kind_words(spec.kind),
-                    names.join(", "),
-                    operand_text(op)
-                ),
-                format!("expected {}", names.join(" or ")),
-            );
-            return;
-        }
-        if !stage_has_file(self.stage, op.file) {
-            self.error(
-                site,
-                format!(
-                    "a {} has no `{}` register",
-                    stage_name(self.stage),
-                    op.file.name()
-                ),
-                "not in this stage",
-            );
-            return;
-        }
-        if op.modifier != OperandModifier::None {
-            self.error(
-                site,
-                format!("`{}` cannot carry a source modifier", operand_text(op)),
-                "modifier on a resource",
-            );
-        }
-        if op.file == RegisterFile::Rasterizer {
-            return;
-        }
-        let Some(index) = op.indices.first() else {
-            self.error(
-                site,
-                format!("`{}` needs a register index", operand_text(op)),
-                "missing index",
-            );
-            return;
-        };
-        let sm51 = self.version.is_sm51();
-        // SM5.1: the first index is the declaration's symbol id, the second
-        // the register inside its range (which may be relative)
-        if index.relative().is_some()
-            || (!sm51 && op.indices.iter().any(|x| x.relative().is_some()))
-        {
-            if !sm51 {
-                // "Relative addressing of srcResource is not permitted." (resinfo (sm4 - asm))
-                self.error(
-                    site,
-                    format!(
-                        "`{}`: resources cannot be indexed relatively before shader model 5.1",
-                        operand_text(op)
-                    ),
-                    "relative resource index",
-                );
-            }
-            return;
-        }
-        let n = index.immediate() as u32;
-        let table = match op.file {
-            RegisterFile::Resource => &self.decls.resources,
-            RegisterFile::UnorderedAccessView => &self.decls.uavs,
-            _ => &self.decls.tgsm,
-        };
-        let Some(decl) = table.get(&n).copied() else {
-            self.error(
-                site,
-                format!("`{}{n}` is used but not declared", op.file.name()),
-                "undeclared resource",
-            );
-            return;
-        };
-        if let (Some((lower, upper)), Some(at)) = (decl.range, op.indices.get(1))
-            && at.relative().is_none()
-            && !(lower..=upper).contains(&at.immediate())
-        {
-            self.error(
-                site,
-                format!(
-                    "`{}` lies outside the declared range {}{n}[{lower}:{}]",
-                    operand_text(op),
-                    op.file.name().to_uppercase(),
-                    if upper == u32::MAX as u64 {
-                        "*".to_string()
-                    } else {
-                        upper.to_string()
-                    }
-                ),
-                "register outside the range",
-            );
-            self.report.also(Site::Inst(decl.inst), "declared here");
-        }
-        let kind_ok = match decl.kind {
-            ResourceKind::Typed(_) => f.contains(OpFlags::RES_TYPED),
-            ResourceKind::Raw => f.contains(OpFlags::RES_RAW),
-            ResourceKind::Structured(_) => f.contains(OpFlags::RES_STRUCTURED),
-        };
-        if !kind_ok {
-            let mut kinds = Vec::new();
-            for (flag, word) in [
-                (OpFlags::RES_TYPED, "typed"),
-                (OpFlags::RES_RAW, "raw"),
-                (OpFlags::RES_STRUCTURED, "structured"),
-            ] {
-                if f.contains(flag) {
-                    kinds.push(word);
-                }
-            }
-            self.error(
-                site,
-                format!(
-                    "`{}` works on {} resources, but `{}{n}` is declared as {}",
-                    info.name,
-                    kinds.join(" or "),
-                    op.file.name(),
-                    decl.kind.describe()
-                ),
-                "wrong kind of resource",
-            );
-            self.report.also(Site::Inst(decl.inst), "declared here");
-            return;
-        }
-        if let ResourceKind::Typed(dim) = decl.kind
-            && let Some((ok, what, page)) = dimension_rule(info.opcode, op.file, dim)
-            && !ok
-        {
-            self.error(
-                site,
-                format!(
-                    "`{}` needs {what}, but `{}{n}` is a {} ({page})",
-                    info.name,
-                    op.file.name(),
-                    dim.name()
-                ),
-                "wrong resource dimension",
-            );
-            self.report.also(Site::Inst(decl.inst), "declared here");
-        }
-        // the `_indexable(dim[, stride])` token repeats the declaration
-        for ext in &self.program.instructions[i].extended {
-            if let ExtendedOpcode::ResourceDim { dimension, stride } = ext {
-                let (want, want_stride) = match decl.kind {
-                    ResourceKind::Typed(d) => (d, 0),
-                    ResourceKind::Raw => (ResourceDimension::RawBuffer, 0),
-                    ResourceKind::Structured(s) => (ResourceDimension::StructuredBuffer, s),
-                };
-                if *dimension != want || *stride as u32 != want_stride {
-                    self.error(
-                        Site::Inst(i),
-                        format!(
-                            "`_indexable({}{})` does not match `{}{n}`, declared as {}",
-                            dimension.name(),
-                            if *stride != 0 {
-                                format!(", stride={stride}")
-                            } else {
-                                String::new()
-                            },
-                            op.file.name(),
-                            decl.kind.describe()
-                        ),
-                        "resource dimension differs from the declaration",
-                    );
-                    self.report.also(Site::Inst(decl.inst), "declared here");
-                }
-            }
-        }
-    }
-
-    fn sampler_operand(&mut self, site: Site, op: &Operand, info: &OpcodeInfo) {
-        if op.file != RegisterFile::Sampler {
-            self.error(
-                site,
-                format!(
-                    "`{}` takes a sampler `s#` here, found `{}`",
-                    info.name,
-                    operand_text(op)
-                ),
-                "expected `s#`",
-            );
-            return;
-        }
-        let Some(index) = op.indices.first() else {
-            return;
-        };
-        if index.relative().is_some() {
-            if !self.version.is_sm51() {
-                self.error(
-                    site,
-                    format!(
-                        "`{}`: samplers cannot be indexed relatively before shader model 5.1",
-                        operand_text(op)
-                    ),
-                    "relative sampler index",
-                );
-            }
-            return;
-        }
-        let n = index.immediate() as u32;
-        let Some(mode) = self.decls.samplers.get(&n).copied() else {
-            self.error(
-                site,
-                format!("`s{n}` is used but no `dcl_sampler` declares it"),
-                "undeclared sampler",
-            );
-            return;
-        };
-        // "The mode restricts the sample instructions that can be used" (dcl_sampler (sm4 - asm)):
-        // comparison samplers serve SampleCmp*, default ones the rest, mono ones SampleLevel.
-        let comparison_op = info.flags.contains(OpFlags::COMPARISON_SAMPLER);
-        let problem = match mode {
-            SamplerMode::Comparison if !comparison_op => Some(
-                "is declared `mode_comparison`, which serves only the comparison ops (`sample_c`, `sample_c_lz`, `gather4_c` …)",
-            ),
-            SamplerMode::Default | SamplerMode::Mono if comparison_op => {
-                Some("is not declared `mode_comparison`, which this comparison op needs")
-            }
-            SamplerMode::Mono if info.opcode != Opcode::SampleL => {
-                Some("is declared `mode_mono`, which serves only `sample_l`")
-            }
-            _ => None,
-        };
-        if let Some(problem) = problem {
-            self.error(
-                site,
-                format!("`{}`: sampler `s{n}` {problem}", info.name),
-                "wrong sampler mode",
-            );
-        }
-    }
-
-    fn label_operand(&mut self, site: Site, op: &Operand, opcode: Opcode) {
-        let ok = match opcode {
-            Opcode::Label => matches!(op.file, RegisterFile::Label | RegisterFile::FunctionBody),
-            _ => op.file == RegisterFile::Label,
-        };
-        if !ok {
-            self.error(
-                site,
-                format!(
-                    "`{}` takes a label `l#`, found `{}`",
-                    opcode.name(),
-                    operand_text(op)
-                ),
-                "expected a label",
-            );
-            return;
-        }
-        if op.file == RegisterFile::FunctionBody
-            && let Some(index) = op.indices.first()
-            && !self
-                .decls
-                .function_bodies
-                .contains_key(&(index.immediate() as u32))
-        {
-            self.error(
-                site,
-                format!(
-                    "`label fb{}` defines a function body that no `dcl_function_body` declares",
-                    index.immediate()
-                ),
-                "undeclared function body",
-            );
-        }
-    }
-
-    fn stream_operand(&mut self, site: Site, op: &Operand) {
-        if op.file != RegisterFile::Stream {
-            self.error(
-                site,
-                format!("expected a stream `m#`, found `{}`", operand_text(op)),
-                "expected `m#`",
-            );
-            return;
-        }
-        let Some(index) = op.indices.first() else {
-            return;
-        };
-        let m = index.immediate() as u32;
-        if !self.decls.streams.contains(&m) {
-            self.error(
-                site,
-                format!("stream `m{m}` is used but no `dcl_stream` declares it"),
-                "undeclared stream",
-            );
-        }
-    }
-
-    fn interface_operand(&mut self, site: Site, op: &Operand) {
-        if op.file != RegisterFile::Interface {
-            self.error(
-                site,
-                format!(
-                    "`fcall` takes an interface `fp#`, found `{}`",
-                    operand_text(op)
-                ),
-                "expected `fp#`",
-            );
-            return;
-        }
-        let Some(index) = op.indices.first() else {
-            return;
-        };
-        let n = index.immediate() as u32;
-        match self.decls.interfaces.get(&n) {
-            None => self.error(
-                site,
-                format!("interface `fp{n}` is used but no `dcl_interface` declares it"),
-                "undeclared interface",
-            ),
-            Some(&size) => {
-                if let Some(at) = op.indices.get(1)
-                    && at.relative().is_none()
-                    && size != 0
-                    && at.immediate() >= size as u64
-                {
-                    self.error(
-                        site,
-                        format!(
-                            "`{}` is out of range: `fp{n}` has {size} instances",
-                            operand_text(op)
-                        ),
-                        "index out of range",
-                    );
-                }
-            }
         }
     }
 
@@ -1568,70 +1189,4 @@ impl Ctx<'_, '_, '_> {
             }
         }
     }
-}
-
-/// The resource dimensions an opcode accepts, from its reference page:
-/// (accepted?, what it needs, the page).
-fn dimension_rule(
-    opcode: Opcode,
-    file: RegisterFile,
-    dim: ResourceDimension,
-) -> Option<(bool, &'static str, &'static str)> {
-    use Opcode as O;
-    use ResourceDimension as D;
-    let buffer = dim == D::Buffer;
-    let ms = dim.is_multisampled();
-    Some(match opcode {
-        // "The source data may come from any Resource Type, other than Buffers" (sample_b);
-        // multisampled textures are read with ldms
-        O::Sample
-        | O::SampleB
-        | O::SampleC
-        | O::SampleCLz
-        | O::SampleL
-        | O::SampleD
-        | O::Lod
-        | O::SampleLS
-        | O::SampleCLzS
-        | O::SampleClampS
-        | O::SampleBClampS
-        | O::SampleDClampS
-        | O::SampleCClampS => (
-            !buffer && !ms,
-            "a texture that is neither a buffer nor multisampled",
-            "sample (sm4 - asm)",
-        ),
-        // gather4 (sm4.1 - asm): Texture2D, Texture2DArray, TextureCube, TextureCubeArray
-        O::Gather4 | O::Gather4C | O::Gather4S | O::Gather4CS => (
-            matches!(
-                dim,
-                D::Texture2D | D::Texture2DArray | D::TextureCube | D::TextureCubeArray
-            ),
-            "a 2D or cube texture (or array)",
-            "gather4 (sm4.1 - asm)",
-        ),
-        // gather4_po (sm5 - asm): Texture2D and Texture2DArray only
-        O::Gather4Po | O::Gather4PoC | O::Gather4PoS | O::Gather4PoCS => (
-            matches!(dim, D::Texture2D | D::Texture2DArray),
-            "a 2D texture (or array)",
-            "gather4_po (sm5 - asm)",
-        ),
-        // ldms (sm4.1 - asm): multisampled textures
-        O::LdMs | O::LdMsS => (ms, "a multisampled texture", "ldms (sm4.1 - asm)"),
-        // ld (sm4 - asm): not TextureCube, not multisampled (use ldms)
-        O::Ld | O::LdS => (
-            !ms && !matches!(dim, D::TextureCube | D::TextureCubeArray),
-            "a buffer or a non-cube, non-multisampled texture",
-            "ld (sm4 - asm)",
-        ),
-        // resinfo (sm4 - asm): "srcResource must be a t# or u# register that is not a Buffer"
-        O::Resinfo => (!buffer, "a texture (not a buffer)", "resinfo (sm4 - asm)"),
-        // bufinfo (sm5 - asm): buffers only
-        O::BufInfo => (buffer, "a buffer", "bufinfo (sm5 - asm)"),
-        // samplepos / sampleinfo (sm4.1 - asm): a multisampled texture (or the rasterizer)
-        O::SamplePos | O::SampleInfo if file == RegisterFile::Resource => {
-            (ms, "a multisampled texture", "samplepos (sm4.1 - asm)")
-        }
-        _ => return None,
-    })
 }

@@ -17,7 +17,11 @@
 //!   operand count, register files per operand kind, declarations of the
 //!   registers used, index ranges, masks and swizzles (doubles included),
 //!   modifiers and immediates, and the constraints of Microsoft's
-//!   per-instruction reference pages.
+//!   per-instruction reference pages;
+//! * `resources` – the operands that name a declared object (resources,
+//!   UAVs, shared memory, samplers, constant buffers, labels, streams,
+//!   interfaces): their declaration, kind, range, sampler mode and the
+//!   resource dimensions each instruction accepts.
 //!
 //! Per-opcode facts come from [`crate::opcode`]; only constraints that
 //! are remarks of one reference page (the store masks, `swapc`, `sync`, the
@@ -35,6 +39,7 @@
 mod decls;
 mod instructions;
 mod layout;
+mod resources;
 
 use crate::enums::{OperandModifier, ProgramType, RegisterFile};
 use crate::ir::{Components, Index, Operand, Program};
