@@ -145,13 +145,7 @@ fn rasterize_with(
     };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
-    let bands = bands_of(
-        &prims,
-        colors,
-        depth,
-        [width, height, samples],
-        direct3d,
-    )?;
+    let bands = bands_of(&prims, colors, depth, [width, height, samples], direct3d)?;
     run_bands(
         fs,
         res,
