@@ -19,8 +19,9 @@
 //! the same f32 operations in the same order, so the results are the same
 //! bits; the lerps leave out the NaN rule, and the lanes whose result is
 //! NaN are sampled again on the general path (differential tests in
-//! `tests.rs` compare the two over random and hostile coordinates, every
-//! wrap mode, offsets, arrays, swizzles and mip filters).
+//! `tests/fast_paths.rs` compare the two over random and hostile
+//! coordinates, every wrap mode, offsets, arrays, swizzles and mip
+//! filters).
 
 use super::format::srgb_to_linear_table;
 use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};
@@ -146,6 +147,70 @@ struct Axis {
     border0: [u32; LANES],
     border1: [u32; LANES],
     weight: Row,
+}
+
+/// Where a batch's bilinear taps read, at the level(s) of its lanes.
+struct Footprint<N> {
+    /// the absolute level each lane reads
+    level: N,
+    /// the texels of the first lane's level (all lanes' with one level)
+    texels_in_level: u64,
+    /// texel index of each tap (t = 00, 10, 01, 11 as (x, y) index pairs)
+    index: [[u32; LANES]; 4],
+    /// all ones where the tap reads the border
+    border_at: [[u32; LANES]; 4],
+    /// some tap of some lane reads the border (`border_at` is not all zero)
+    any_border: bool,
+    /// the border colour, r g b a
+    border: [f32; 4],
+    /// the weights of the second tap on x and on y
+    wx: Row,
+    wy: Row,
+}
+
+impl<N> Footprint<N> {
+    /// `border_at`, when some tap reads the border.
+    #[inline(always)]
+    fn border_taps(&self) -> Option<&[[u32; LANES]; 4]> {
+        self.any_border.then_some(&self.border_at)
+    }
+}
+
+/// The texel index of each tap in u32, from the axes `x` and `y` and the
+/// slices `z` on levels of `w` by `h` texels: below w * h * d ≤ 2^32 where
+/// the tap reads a texel (batch_fits); border taps may wrap around, they
+/// are replaced. And where each tap reads the border, and whether any does.
+#[inline(always)]
+fn tap_indices<N: PerLane>(
+    x: &Axis,
+    y: &Axis,
+    z: &[u32; LANES],
+    w: &N,
+    h: &N,
+) -> ([[u32; LANES]; 4], [[u32; LANES]; 4], bool) {
+    let mut index = [[0u32; LANES]; 4];
+    let mut border_at = [[0u32; LANES]; 4];
+    let mut any_border = 0u32;
+    for l in 0..LANES {
+        let row0 = z[l]
+            .wrapping_mul(h.at(l))
+            .wrapping_add(y.i0[l] as u32)
+            .wrapping_mul(w.at(l));
+        let row1 = z[l]
+            .wrapping_mul(h.at(l))
+            .wrapping_add(y.i1[l] as u32)
+            .wrapping_mul(w.at(l));
+        index[0][l] = row0.wrapping_add(x.i0[l] as u32);
+        index[1][l] = row0.wrapping_add(x.i1[l] as u32);
+        index[2][l] = row1.wrapping_add(x.i0[l] as u32);
+        index[3][l] = row1.wrapping_add(x.i1[l] as u32);
+        border_at[0][l] = x.border0[l] | y.border0[l];
+        border_at[1][l] = x.border1[l] | y.border0[l];
+        border_at[2][l] = x.border0[l] | y.border1[l];
+        border_at[3][l] = x.border1[l] | y.border1[l];
+        any_border |= y.border0[l] | y.border1[l] | x.border0[l] | x.border1[l];
+    }
+    (index, border_at, any_border != 0)
 }
 
 /// The sample core's `axis_linear` after its coordinate set-up, over the
@@ -394,145 +459,15 @@ impl Bound<'_> {
     /// [`Self::bilinear_levels`] (a level per lane).
     #[inline(always)]
     fn lookups<N: PerLane>(&self, s: &Sampler, rel: N, q: &BatchLookup) -> Rows {
-        let mut out = [[0f32; LANES]; 4];
+        let out = [[0f32; LANES]; 4];
         let Some(texels) = Texels::of(self.fmt) else {
             return out;
         };
-        // each lane's level, its size and bytes
-        let level = rel.map(|r| self.first_level + r);
-        let (w0, h0, d) = self.tex.level_dims(level.at(0));
-        let w = level.map(|k| self.tex.level_dims(k).0);
-        let h = level.map(|k| self.tex.level_dims(k).1);
-        let mut pow2 = true;
-        for l in 0..LANES {
-            pow2 &= w.at(l).is_power_of_two() & h.at(l).is_power_of_two();
-        }
-        let (pow2_x, pow2_y) = if N::PER_LANE {
-            (pow2, pow2)
-        } else {
-            (w0.is_power_of_two(), h0.is_power_of_two())
-        };
-        let data =
-            |l: usize| -> &[u8] { self.tex.levels.get(level.at(l) as usize).map_or(&[], |v| v) };
-        // one level: its bytes hold every texel? (else a texel past their
-        // end reads as zeros, as in the general path)
-        let texels_in_level = w0 as u64 * h0 as u64 * d as u64;
-        let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], q.coord[0], q.offset[0], &w, pow2_x, unnorm);
-        let y = axis(s.wrap[1], q.coord[1], q.offset[1], &h, pow2_y, unnorm);
-        let z = self.slices(q.layer);
-        // texel index of each tap (t = 00, 10, 01, 11 as (x, y) index
-        // pairs), in u32: below w * h * d ≤ 2^32 where the tap reads a texel
-        // (batch_fits); border taps may wrap around, they are replaced.
-        // And where each tap reads the border.
-        let mut index = [[0u32; LANES]; 4];
-        let mut border_at = [[0u32; LANES]; 4];
-        let mut any_border = 0u32;
-        for l in 0..LANES {
-            let row0 = z[l]
-                .wrapping_mul(h.at(l))
-                .wrapping_add(y.i0[l] as u32)
-                .wrapping_mul(w.at(l));
-            let row1 = z[l]
-                .wrapping_mul(h.at(l))
-                .wrapping_add(y.i1[l] as u32)
-                .wrapping_mul(w.at(l));
-            index[0][l] = row0.wrapping_add(x.i0[l] as u32);
-            index[1][l] = row0.wrapping_add(x.i1[l] as u32);
-            index[2][l] = row1.wrapping_add(x.i0[l] as u32);
-            index[3][l] = row1.wrapping_add(x.i1[l] as u32);
-            border_at[0][l] = x.border0[l] | y.border0[l];
-            border_at[1][l] = x.border1[l] | y.border0[l];
-            border_at[2][l] = x.border0[l] | y.border1[l];
-            border_at[3][l] = x.border1[l] | y.border1[l];
-            any_border |= y.border0[l] | y.border1[l] | x.border0[l] | x.border1[l];
-        }
-        let [r, g, b, a] = self.border(s);
-        let border = [
-            f32::from_bits(r),
-            f32::from_bits(g),
-            f32::from_bits(b),
-            f32::from_bits(a),
-        ];
-        let border_taps = (any_border != 0).then_some(&border_at);
-        let (wx, wy) = (&x.weight, &y.weight);
+        let fp = self.footprint(s, rel, q);
         match texels {
-            Texels::Rgba8Unorm | Texels::Rgba8Srgb => {
-                let word = if N::PER_LANE {
-                    let mut px: [&[[u8; 4]]; LANES] = [&[]; LANES];
-                    for l in 0..LANES {
-                        px[l] = data(l).as_chunks::<4>().0;
-                    }
-                    [
-                        gather_words_per_lane(&px, &index[0]),
-                        gather_words_per_lane(&px, &index[1]),
-                        gather_words_per_lane(&px, &index[2]),
-                        gather_words_per_lane(&px, &index[3]),
-                    ]
-                } else {
-                    let (px, _) = data(0).as_chunks::<4>();
-                    let top = complete(px.len(), texels_in_level);
-                    [
-                        gather_words(px, &index[0], top),
-                        gather_words(px, &index[1], top),
-                        gather_words(px, &index[2], top),
-                        gather_words(px, &index[3], top),
-                    ]
-                };
-                let srgb = (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table);
-                // finite texels and weights: never NaN
-                out = [
-                    rgba8_channel::<0>(&word, srgb, border_taps, border[0], wx, wy),
-                    rgba8_channel::<8>(&word, srgb, border_taps, border[1], wx, wy),
-                    rgba8_channel::<16>(&word, srgb, border_taps, border[2], wx, wy),
-                    // alpha is UNORM8 in both
-                    rgba8_channel::<24>(&word, None, border_taps, border[3], wx, wy),
-                ];
-            }
+            Texels::Rgba8Unorm | Texels::Rgba8Srgb => self.rgba8_rows(texels, &fp),
             Texels::Rgba32Float => {
-                let (px0, _) = data(0).as_chunks::<16>();
-                let top = if N::PER_LANE {
-                    None
-                } else {
-                    complete(px0.len(), texels_in_level)
-                };
-                // lane by lane, the four channels of a texel in one vector
-                let mut texel = [[0f32; 4]; LANES];
-                for l in 0..LANES {
-                    let px = if N::PER_LANE {
-                        data(l).as_chunks::<16>().0
-                    } else {
-                        px0
-                    };
-                    let tap = |t: usize| -> [f32; 4] {
-                        if border_taps.is_some_and(|b| b[t][l] != 0) {
-                            return border;
-                        }
-                        let i = index[t][l] as usize;
-                        // as for RGBA8
-                        let b = match top {
-                            Some(top) => &px[i.min(top)],
-                            None => px.get(i).unwrap_or(&[0; 16]),
-                        };
-                        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-                        [f(0), f(4), f(8), f(12)]
-                    };
-                    let r0 = lerp_texel(tap(0), tap(1), wx[l]);
-                    let r1 = lerp_texel(tap(2), tap(3), wx[l]);
-                    texel[l] = lerp_texel(r0, r1, wy[l]);
-                }
-                for l in 0..LANES {
-                    out[0][l] = texel[l][0];
-                }
-                for l in 0..LANES {
-                    out[1][l] = texel[l][1];
-                }
-                for l in 0..LANES {
-                    out[2][l] = texel[l][2];
-                }
-                for l in 0..LANES {
-                    out[3][l] = texel[l][3];
-                }
+                let mut out = self.rgba32f_rows(&fp);
                 // a result that is not NaN had NaN-free steps (NaN
                 // propagates, and a lerp by 0 keeps its first operand):
                 // the general path gives the same bits. NaN lanes (NaN or
@@ -551,7 +486,152 @@ impl Bound<'_> {
                     let rel = std::array::from_fn(|l| rel.at(l));
                     self.redo_lanes(s, &rel, q, &nan, &mut out);
                 }
+                out
             }
+        }
+    }
+
+    /// The bytes of absolute level `k` (none past the last level).
+    #[inline(always)]
+    fn level_bytes(&self, k: u32) -> &[u8] {
+        self.tex.levels.get(k as usize).map_or(&[], |v| v)
+    }
+
+    /// Where the lanes' bilinear taps at view level(s) `rel` read: each
+    /// lane's level and its size, the two axes and the four taps' texel
+    /// indices and border masks, and the border colour.
+    #[inline(always)]
+    fn footprint<N: PerLane>(&self, s: &Sampler, rel: N, q: &BatchLookup) -> Footprint<N> {
+        // each lane's level, its size and bytes
+        let level = rel.map(|r| self.first_level + r);
+        let (w0, h0, d) = self.tex.level_dims(level.at(0));
+        let w = level.map(|k| self.tex.level_dims(k).0);
+        let h = level.map(|k| self.tex.level_dims(k).1);
+        let mut pow2 = true;
+        for l in 0..LANES {
+            pow2 &= w.at(l).is_power_of_two() & h.at(l).is_power_of_two();
+        }
+        let (pow2_x, pow2_y) = if N::PER_LANE {
+            (pow2, pow2)
+        } else {
+            (w0.is_power_of_two(), h0.is_power_of_two())
+        };
+        // one level: its bytes hold every texel? (else a texel past their
+        // end reads as zeros, as in the general path)
+        let texels_in_level = w0 as u64 * h0 as u64 * d as u64;
+        let unnorm = !s.normalized || self.shape.rect;
+        let x = axis(s.wrap[0], q.coord[0], q.offset[0], &w, pow2_x, unnorm);
+        let y = axis(s.wrap[1], q.coord[1], q.offset[1], &h, pow2_y, unnorm);
+        let z = self.slices(q.layer);
+        let (index, border_at, any_border) = tap_indices(&x, &y, &z, &w, &h);
+        let [r, g, b, a] = self.border(s);
+        let border = [
+            f32::from_bits(r),
+            f32::from_bits(g),
+            f32::from_bits(b),
+            f32::from_bits(a),
+        ];
+        Footprint {
+            level,
+            texels_in_level,
+            index,
+            border_at,
+            any_border,
+            border,
+            wx: x.weight,
+            wy: y.weight,
+        }
+    }
+
+    /// The filtered RGBA8 (UNORM or sRGB) rows of a batch's footprint.
+    #[inline(always)]
+    fn rgba8_rows<N: PerLane>(&self, texels: Texels, fp: &Footprint<N>) -> Rows {
+        let data = |l: usize| -> &[u8] { self.level_bytes(fp.level.at(l)) };
+        let index = &fp.index;
+        let word = if N::PER_LANE {
+            let mut px: [&[[u8; 4]]; LANES] = [&[]; LANES];
+            for l in 0..LANES {
+                px[l] = data(l).as_chunks::<4>().0;
+            }
+            [
+                gather_words_per_lane(&px, &index[0]),
+                gather_words_per_lane(&px, &index[1]),
+                gather_words_per_lane(&px, &index[2]),
+                gather_words_per_lane(&px, &index[3]),
+            ]
+        } else {
+            let (px, _) = data(0).as_chunks::<4>();
+            let top = complete(px.len(), fp.texels_in_level);
+            [
+                gather_words(px, &index[0], top),
+                gather_words(px, &index[1], top),
+                gather_words(px, &index[2], top),
+                gather_words(px, &index[3], top),
+            ]
+        };
+        let srgb = (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table);
+        let border_taps = fp.border_taps();
+        let (border, wx, wy) = (&fp.border, &fp.wx, &fp.wy);
+        // finite texels and weights: never NaN
+        [
+            rgba8_channel::<0>(&word, srgb, border_taps, border[0], wx, wy),
+            rgba8_channel::<8>(&word, srgb, border_taps, border[1], wx, wy),
+            rgba8_channel::<16>(&word, srgb, border_taps, border[2], wx, wy),
+            // alpha is UNORM8 in both
+            rgba8_channel::<24>(&word, None, border_taps, border[3], wx, wy),
+        ]
+    }
+
+    /// The filtered RGBA32F rows of a batch's footprint (NaN where the
+    /// steps give NaN: see [`Self::lookups`]).
+    #[inline(always)]
+    fn rgba32f_rows<N: PerLane>(&self, fp: &Footprint<N>) -> Rows {
+        let mut out = [[0f32; LANES]; 4];
+        let data = |l: usize| -> &[u8] { self.level_bytes(fp.level.at(l)) };
+        let border_taps = fp.border_taps();
+        let (index, border, wx, wy) = (&fp.index, fp.border, &fp.wx, &fp.wy);
+        let (px0, _) = data(0).as_chunks::<16>();
+        let top = if N::PER_LANE {
+            None
+        } else {
+            complete(px0.len(), fp.texels_in_level)
+        };
+        // lane by lane, the four channels of a texel in one vector
+        let mut texel = [[0f32; 4]; LANES];
+        for l in 0..LANES {
+            let px = if N::PER_LANE {
+                data(l).as_chunks::<16>().0
+            } else {
+                px0
+            };
+            let tap = |t: usize| -> [f32; 4] {
+                if border_taps.is_some_and(|b| b[t][l] != 0) {
+                    return border;
+                }
+                let i = index[t][l] as usize;
+                // as for RGBA8
+                let b = match top {
+                    Some(top) => &px[i.min(top)],
+                    None => px.get(i).unwrap_or(&[0; 16]),
+                };
+                let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+                [f(0), f(4), f(8), f(12)]
+            };
+            let r0 = lerp_texel(tap(0), tap(1), wx[l]);
+            let r1 = lerp_texel(tap(2), tap(3), wx[l]);
+            texel[l] = lerp_texel(r0, r1, wy[l]);
+        }
+        for l in 0..LANES {
+            out[0][l] = texel[l][0];
+        }
+        for l in 0..LANES {
+            out[1][l] = texel[l][1];
+        }
+        for l in 0..LANES {
+            out[2][l] = texel[l][2];
+        }
+        for l in 0..LANES {
+            out[3][l] = texel[l][3];
         }
         out
     }

@@ -279,6 +279,20 @@ enum LodMode {
     Grad,
 }
 
+impl LodMode {
+    /// Where the LOD of `opcode` comes from.
+    fn of(opcode: Opcode) -> LodMode {
+        use Opcode as O;
+        match opcode {
+            O::TXL | O::TXL2 | O::SAMPLE_L => LodMode::Explicit,
+            O::TEX_LZ | O::SAMPLE_C_LZ => LodMode::Zero,
+            O::TXD | O::SAMPLE_D => LodMode::Grad,
+            O::TG4 | O::GATHER4 => LodMode::Zero,
+            _ => LodMode::Implicit,
+        }
+    }
+}
+
 /// Per-lane inputs of a sampling instruction.
 #[derive(Clone, Copy, Default)]
 struct LaneIn {
@@ -287,6 +301,95 @@ struct LaneIn {
     reference: f32,
     /// bias or explicit LOD
     lod: f32,
+}
+
+/// Everything a lane's LOD depends on besides its view and sampler: the
+/// lanes' inputs and the derivatives of their coordinates.
+struct Lods {
+    opcode: Opcode,
+    mode: LodMode,
+    lanes: [LaneIn; LANES],
+    ddx: [[f32; 3]; LANES],
+    ddy: [[f32; 3]; LANES],
+    /// false when there are no derivatives (the LOD then has no lambda)
+    derivs: bool,
+}
+
+impl Lods {
+    /// The LOD inputs of `lanes`: the derivatives of their coordinates,
+    /// explicit (TXD, SAMPLE_D: source operands 1 and 2) or per quad
+    /// (coarse, implicit LOD in the fragment stage).
+    fn new(op: &TexOp, srcs: &[Reg], lanes: [LaneIn; LANES]) -> Result<Lods, String> {
+        let mode = LodMode::of(op.opcode);
+        let mut ddx = [[0f32; 3]; LANES];
+        let mut ddy = [[0f32; 3]; LANES];
+        let derivs = match mode {
+            LodMode::Grad => {
+                let (gx, gy) = (src(op, srcs, 1)?, src(op, srcs, 2)?);
+                for l in 0..LANES {
+                    for a in 0..3 {
+                        ddx[l][a] = f(gx[a][l]);
+                        ddy[l][a] = f(gy[a][l]);
+                    }
+                }
+                true
+            }
+            LodMode::Implicit if op.fragment => {
+                for q in 0..LANES / 4 {
+                    let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
+                    for l in 4 * q..4 * q + 4 {
+                        for a in 0..3 {
+                            ddx[l][a] = lanes[tr].coord[a] - lanes[tl].coord[a];
+                            ddy[l][a] = lanes[bl].coord[a] - lanes[tl].coord[a];
+                        }
+                    }
+                }
+                true
+            }
+            _ => false,
+        };
+        Ok(Lods {
+            opcode: op.opcode,
+            mode,
+            lanes,
+            ddx,
+            ddy,
+            derivs,
+        })
+    }
+
+    /// Lane `l`'s lambda (the derivative LOD, 0 without derivatives) and
+    /// its clamped LOD with view `bd` and sampler `s`.
+    fn of(&self, bd: &Bound, s: &Sampler, l: usize) -> (f32, f32) {
+        let li = &self.lanes[l];
+        // The LOD picks only the filter (min or mag) and the level(s): with one
+        // filter for both and no mipmapping every LOD reads the same texels,
+        // so the derivative LOD (a log2 per lane) is left out.
+        let lod_free = s.mip == MipFilter::None
+            && s.min == s.mag
+            && !matches!(self.opcode, Opcode::LODQ | Opcode::LOD);
+        let lambda = if self.derivs && !lod_free {
+            bd.lambda(s, li.coord, self.ddx[l], self.ddy[l])
+        } else {
+            0.0
+        };
+        let lod = match self.mode {
+            LodMode::Implicit => clamp_lod(s, lambda + li.lod + s.lod_bias),
+            LodMode::Grad => clamp_lod(s, lambda + s.lod_bias),
+            LodMode::Explicit => clamp_lod(s, li.lod + s.lod_bias),
+            LodMode::Zero => clamp_lod(s, 0.0),
+        };
+        (lambda, lod)
+    }
+
+    /// True when lanes `p` and `l` have the same bits of derivatives and
+    /// LOD input (all the lambda of a 2D view reads).
+    fn same_inputs(&self, p: usize, l: usize) -> bool {
+        let bits = |v: &[f32; 3]| v.map(f32::to_bits);
+        bits(&self.ddx[p]) == bits(&self.ddx[l])
+            && bits(&self.ddy[p]) == bits(&self.ddy[l])
+            && self.lanes[p].lod.to_bits() == self.lanes[l].lod.to_bits()
+    }
 }
 
 fn sample_op(
@@ -301,29 +404,58 @@ fn sample_op(
         srcs,
         sview,
         sampler,
-        offsets,
         active,
+        ..
     } = *inp;
-    use Opcode as O;
-    let opc = op.opcode;
-    let name = opc.name();
+    check_samplable(op, shape)?;
+    let c0 = src(op, srcs, 0)?;
+    check_legacy_layout(op, shape)?;
+    let batch_ok = allow_batch && batch_covers(op.opcode, shape, srcs.len(), active);
+    let order = result_order(op);
+    if batch_ok && batch_one_level(binder.b, binder.target, op.opcode, c0, inp, order, out)? {
+        return Ok(());
+    }
+    // the batch path with mipmaps (after the lanes' LODs): a view it
+    // takes here has several levels (else batch_one_level took it)
+    let batch = if batch_ok {
+        batch_view(binder.b, binder.target, sview, sampler, active)?
+    } else {
+        None
+    };
+    let lanes = lane_inputs(op, shape, srcs, c0)?;
+    let lods = Lods::new(op, srcs, lanes)?;
+    let comp_tg4 = if op.opcode == Opcode::TG4 {
+        Some(src(op, srcs, 1)?)
+    } else {
+        None
+    };
+    if let Some((bd, s)) = batch {
+        batch_mipmapped(&bd, s, &lods, c0, inp, order, out);
+        return Ok(());
+    }
+    sample_lanes(binder, op, shape, inp, &lods, comp_tg4, out)
+}
+
+/// Refuses the targets no sampling opcode reads (multisampled and buffer
+/// targets are fetched).
+fn check_samplable(op: &TexOp, shape: Shape) -> Result<(), String> {
     if shape.msaa || shape.dim == Dim::Buffer {
         return Err(format!(
-            "{name} cannot sample a {} target (use TXF/SAMPLE_I)",
+            "{} cannot sample a {} target (use TXF/SAMPLE_I)",
+            op.opcode.name(),
             op.target
         ));
     }
-    let c0 = src(op, srcs, 0)?;
-    let sview_family = is_sview_op(opc);
+    Ok(())
+}
+
+/// Refuses TXB and TXL where their bias or LOD (in .w) collides with the
+/// shadow reference or the legacy cube array's layer: the `2` forms take it.
+fn check_legacy_layout(op: &TexOp, shape: Shape) -> Result<(), String> {
+    use Opcode as O;
+    let opc = op.opcode;
+    let name = opc.name();
     let legacy_cube_array = shape.dim == Dim::Cube && shape.array;
-    // Where the reference, layer and LOD come from.
-    let mode = match opc {
-        O::TXL | O::TXL2 | O::SAMPLE_L => LodMode::Explicit,
-        O::TEX_LZ | O::SAMPLE_C_LZ => LodMode::Zero,
-        O::TXD | O::SAMPLE_D => LodMode::Grad,
-        O::TG4 | O::GATHER4 => LodMode::Zero,
-        _ => LodMode::Implicit,
-    };
     if matches!(opc, O::TXB | O::TXL) && shape.shadow && shape.coords() + shape.array as usize >= 3
     {
         return Err(format!(
@@ -339,10 +471,15 @@ fn sample_op(
             op.target
         ));
     }
-    // Plain filtered lookups (no compare, gather or query) of one view with
-    // one sampler that the batch path covers: all lanes at once. With
-    // every operand the opcode reads present (else the general path
-    // reports the missing one).
+    Ok(())
+}
+
+/// True when the batch path may take the instruction (its view and
+/// sampler aside): plain filtered lookups (no compare, gather or query) of
+/// a 2D view, some lane active, with every operand the opcode reads
+/// present (else the general path reports the missing one).
+fn batch_covers(opc: Opcode, shape: Shape, nsrcs: usize, active: u16) -> bool {
+    use Opcode as O;
     let plain = !shape.shadow
         && !matches!(
             opc,
@@ -353,9 +490,13 @@ fn sample_op(
         O::TXD | O::SAMPLE_D => 3,
         _ => 1,
     };
-    let batch_ok =
-        allow_batch && plain && shape.dim == Dim::D2 && active != 0 && srcs.len() >= operands;
-    let order = if sview_family {
+    plain && shape.dim == Dim::D2 && active != 0 && nsrcs >= operands
+}
+
+/// The component of the result each channel of the destination takes: the
+/// SVIEW operand's swizzle for SVIEW opcodes, else the identity.
+fn result_order(op: &TexOp) -> [usize; 4] {
+    if is_sview_op(op.opcode) {
         let [x, y, z, w] = op.resource_swizzle;
         [
             x as usize & 3,
@@ -365,17 +506,19 @@ fn sample_op(
         ]
     } else {
         [0, 1, 2, 3]
-    };
-    if batch_ok && batch_one_level(binder.b, binder.target, opc, c0, inp, order, out)? {
-        return Ok(());
     }
-    // the batch path with mipmaps (after the lanes' LODs): a view it
-    // takes here has several levels (else batch_one_level took it)
-    let batch = if batch_ok {
-        batch_view(binder.b, binder.target, sview, sampler, active)?
-    } else {
-        None
-    };
+}
+
+/// Each lane's coordinates, layer, shadow reference and bias or explicit
+/// LOD, from `c0` (projected for TXP) and the opcode's other operands.
+fn lane_inputs(
+    op: &TexOp,
+    shape: Shape,
+    srcs: &[Reg],
+    c0: &Reg,
+) -> Result<[LaneIn; LANES], String> {
+    use Opcode as O;
+    let opc = op.opcode;
     let mut lanes = [LaneIn::default(); LANES];
     for (l, li) in lanes.iter_mut().enumerate() {
         let mut v = [f(c0[0][l]), f(c0[1][l]), f(c0[2][l]), f(c0[3][l])];
@@ -391,20 +534,8 @@ fn sample_op(
             li.layer = v[n];
         }
         // Shadow reference of the legacy opcodes (as Mesa's tgsi_exec.c reads it).
-        if !sview_family && shape.shadow && opc != O::LODQ {
-            li.reference = match (shape.dim, shape.array) {
-                (Dim::Cube, true) => match opc {
-                    O::TEX2 | O::TG4 => f(src(op, srcs, 1)?[0][l]),
-                    O::TXB2 | O::TXL2 => f(src(op, srcs, 1)?[1][l]),
-                    _ => {
-                        return Err(format!(
-                            "{name} on SHADOWCUBEARRAY has no reference operand; use TEX2/TXB2/TXL2"
-                        ));
-                    }
-                },
-                (Dim::D2, true) | (Dim::Cube, false) => v[3],
-                _ => v[2],
-            };
+        if !is_sview_op(opc) && shape.shadow && opc != O::LODQ {
+            li.reference = legacy_reference(op, shape, srcs, &v, l)?;
         }
         li.lod = match opc {
             O::TXB | O::TXL => v[3],
@@ -417,146 +548,158 @@ fn sample_op(
             li.reference = f(src(op, srcs, 1)?[0][l]);
         }
     }
-    // Derivatives of the coordinates: explicit, or per quad (coarse).
-    let mut ddx = [[0f32; 3]; LANES];
-    let mut ddy = [[0f32; 3]; LANES];
-    let derivs = match mode {
-        LodMode::Grad => {
-            let (gx, gy) = (src(op, srcs, 1)?, src(op, srcs, 2)?);
-            for l in 0..LANES {
-                for a in 0..3 {
-                    ddx[l][a] = f(gx[a][l]);
-                    ddy[l][a] = f(gy[a][l]);
-                }
+    Ok(lanes)
+}
+
+/// The shadow reference of lane `l` for a legacy (non-SVIEW) opcode on a
+/// shadow target: a channel of the coordinates `v`, or of source operand 1
+/// on a shadow cube array.
+fn legacy_reference(
+    op: &TexOp,
+    shape: Shape,
+    srcs: &[Reg],
+    v: &[f32; 4],
+    l: usize,
+) -> Result<f32, String> {
+    use Opcode as O;
+    Ok(match (shape.dim, shape.array) {
+        (Dim::Cube, true) => match op.opcode {
+            O::TEX2 | O::TG4 => f(src(op, srcs, 1)?[0][l]),
+            O::TXB2 | O::TXL2 => f(src(op, srcs, 1)?[1][l]),
+            _ => {
+                return Err(format!(
+                    "{} on SHADOWCUBEARRAY has no reference operand; use TEX2/TXB2/TXL2",
+                    op.opcode.name()
+                ));
             }
-            true
-        }
-        LodMode::Implicit if op.fragment => {
-            for q in 0..LANES / 4 {
-                let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
-                for l in 4 * q..4 * q + 4 {
-                    for a in 0..3 {
-                        ddx[l][a] = lanes[tr].coord[a] - lanes[tl].coord[a];
-                        ddy[l][a] = lanes[bl].coord[a] - lanes[tl].coord[a];
-                    }
-                }
-            }
-            true
-        }
-        _ => false,
-    };
-    let comp_tg4 = if opc == O::TG4 {
-        Some(src(op, srcs, 1)?)
+        },
+        (Dim::D2, true) | (Dim::Cube, false) => v[3],
+        _ => v[2],
+    })
+}
+
+/// The levels mipmapped lookups of a batch read.
+struct MipLevels {
+    /// the level each lane reads first
+    level: [u32; LANES],
+    /// for mip LINEAR, the weight of the next level
+    frac: [f32; LANES],
+    /// the lanes that blend with the next level by `frac`
+    blended: u16,
+}
+
+/// The batch path with mipmaps: the lanes' LODs, then the levels' lookups
+/// over the lanes that read them, written through `order`.
+fn batch_mipmapped(
+    bd: &Bound,
+    s: &Sampler,
+    lods: &Lods,
+    c0: &Reg,
+    inp: &TexInputs,
+    order: [usize; 4],
+    out: &mut Reg,
+) {
+    let TexInputs {
+        offsets, active, ..
+    } = *inp;
+    let projected;
+    let q = if lods.opcode == Opcode::TXP {
+        projected = project(c0);
+        BatchLookup::of(&projected, offsets)
     } else {
-        None
+        BatchLookup::of(c0, offsets)
     };
-    let lod_of = |bd: &Bound, s: &Sampler, l: usize| -> (f32, f32) {
-        let li = &lanes[l];
-        // The LOD picks only the filter (min or mag) and the level(s): with one
-        // filter for both and no mipmapping every LOD reads the same texels,
-        // so the derivative LOD (a log2 per lane) is left out.
-        let lod_free =
-            s.mip == MipFilter::None && s.min == s.mag && !matches!(opc, O::LODQ | O::LOD);
-        let lambda = if derivs && !lod_free {
-            bd.lambda(s, li.coord, ddx[l], ddy[l])
-        } else {
-            0.0
-        };
-        let lod = match mode {
-            LodMode::Implicit => clamp_lod(s, lambda + li.lod + s.lod_bias),
-            LodMode::Grad => clamp_lod(s, lambda + s.lod_bias),
-            LodMode::Explicit => clamp_lod(s, li.lod + s.lod_bias),
-            LodMode::Zero => clamp_lod(s, 0.0),
-        };
-        (lambda, lod)
-    };
-    if let Some((bd, s)) = batch {
-        // mipmapped: the levels' lookups over the lanes that read them
-        let projected;
-        let q = if opc == O::TXP {
-            projected = project(c0);
-            BatchLookup::of(&projected, offsets)
-        } else {
-            BatchLookup::of(c0, offsets)
-        };
-        // Each lane's LOD; a lane with the bits of the previous active
-        // lane's derivatives and LOD input reuses its LOD (the lambda of a
-        // 2D view reads only those).
-        let mut lod = [0f32; LANES];
-        let mut prev: Option<usize> = None;
-        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-            let same = |p: usize| {
-                let bits = |v: &[f32; 3]| v.map(f32::to_bits);
-                bits(&ddx[p]) == bits(&ddx[l])
-                    && bits(&ddy[p]) == bits(&ddy[l])
-                    && lanes[p].lod.to_bits() == lanes[l].lod.to_bits()
-            };
-            lod[l] = match prev {
-                Some(p) if same(p) => lod[p],
-                _ => lod_of(&bd, s, l).1,
-            };
-            prev = Some(l);
+    let lod = batch_lods(bd, s, lods, active);
+    let MipLevels {
+        mut level,
+        frac,
+        blended,
+    } = mip_levels(bd, s, &lod, active);
+    // one pass at each lane's level, one more at the next level for
+    // the blended lanes (one level for all: the single-level lookups)
+    level_of_first(active, &mut level);
+    let mut raw = rows_at(bd, s, &level, &q);
+    if blended != 0 {
+        let mut up = level;
+        for l in 0..LANES {
+            up[l] += 1;
         }
-        // The level each lane reads first, and for mip LINEAR the lanes
-        // that blend with the next level by `frac` ([`Bound::sample`]'s
-        // choices).
-        let last = bd.nlevels - 1;
-        let mut level = [0u32; LANES];
-        let mut frac = [0f32; LANES];
-        let mut blended: u16 = 0;
-        for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
-            let lod = lod[l];
-            if s.mip == MipFilter::Nearest {
-                level[l] = bd.nearest_level(lod);
-            } else if !(lod.is_nan() || lod <= 0.0) {
-                let f0 = lod.floor();
-                if f0 >= last as f32 {
-                    level[l] = last;
-                } else {
-                    level[l] = f0 as u32;
-                    frac[l] = lod - f0;
-                    if frac[l] != 0.0 {
-                        blended |= 1 << l;
-                    }
-                }
+        level_of_first(blended, &mut up);
+        let next = rows_at(bd, s, &up, &q);
+        for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
+            for c in 0..4 {
+                raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
             }
         }
-        // one pass at each lane's level, one more at the next level for
-        // the blended lanes (one level for all: the single-level lookups)
-        let lookups = |level: &[u32; LANES]| -> Rows {
-            if level.iter().all(|&l| l == level[0]) {
-                bd.bilinear_batch(s, level[0], &q)
-            } else {
-                bd.bilinear_levels(s, level, &q)
-            }
-        };
-        // lanes whose result is not used read the level of the first lane
-        // that is (so that one level for all is found more often)
-        let same_as = |mask: u16, level: &mut [u32; LANES]| {
-            let first = level[mask.trailing_zeros() as usize];
-            for l in (0..LANES).filter(|&l| mask >> l & 1 == 0) {
-                level[l] = first;
-            }
-        };
-        same_as(active, &mut level);
-        let mut raw = lookups(&level);
-        if blended != 0 {
-            let mut up = level;
-            for l in 0..LANES {
-                up[l] += 1;
-            }
-            same_as(blended, &mut up);
-            let next = lookups(&up);
-            for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
-                for c in 0..4 {
-                    raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
-                }
-            }
-        }
-        bd.write_rows(&raw, order, active, out);
-        return Ok(());
     }
-    sample_lanes(binder, op, shape, inp, &lanes, &lod_of, comp_tg4, out)
+    bd.write_rows(&raw, order, active, out);
+}
+
+/// Each active lane's LOD; a lane with the bits of the previous active
+/// lane's derivatives and LOD input reuses its LOD (the lambda of a 2D
+/// view reads only those).
+fn batch_lods(bd: &Bound, s: &Sampler, lods: &Lods, active: u16) -> [f32; LANES] {
+    let mut lod = [0f32; LANES];
+    let mut prev: Option<usize> = None;
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        lod[l] = match prev {
+            Some(p) if lods.same_inputs(p, l) => lod[p],
+            _ => lods.of(bd, s, l).1,
+        };
+        prev = Some(l);
+    }
+    lod
+}
+
+/// The level each active lane reads first at its LOD, and for mip LINEAR
+/// the lanes that blend with the next level by `frac` ([`Bound::sample`]'s
+/// choices).
+fn mip_levels(bd: &Bound, s: &Sampler, lod: &[f32; LANES], active: u16) -> MipLevels {
+    let last = bd.nlevels - 1;
+    let mut level = [0u32; LANES];
+    let mut frac = [0f32; LANES];
+    let mut blended: u16 = 0;
+    for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
+        let lod = lod[l];
+        if s.mip == MipFilter::Nearest {
+            level[l] = bd.nearest_level(lod);
+        } else if !(lod.is_nan() || lod <= 0.0) {
+            let f0 = lod.floor();
+            if f0 >= last as f32 {
+                level[l] = last;
+            } else {
+                level[l] = f0 as u32;
+                frac[l] = lod - f0;
+                if frac[l] != 0.0 {
+                    blended |= 1 << l;
+                }
+            }
+        }
+    }
+    MipLevels {
+        level,
+        frac,
+        blended,
+    }
+}
+
+/// The batch's raw rows with each lane at `level` (one lookup for all
+/// when they share one level).
+fn rows_at(bd: &Bound, s: &Sampler, level: &[u32; LANES], q: &BatchLookup) -> Rows {
+    if level.iter().all(|&l| l == level[0]) {
+        bd.bilinear_batch(s, level[0], q)
+    } else {
+        bd.bilinear_levels(s, level, q)
+    }
+}
+
+/// Gives the lanes outside `mask` (their result is not used) the level of
+/// the first lane in it, so that one level for all is found more often.
+fn level_of_first(mask: u16, level: &mut [u32; LANES]) {
+    let first = level[mask.trailing_zeros() as usize];
+    for l in (0..LANES).filter(|&l| mask >> l & 1 == 0) {
+        level[l] = first;
+    }
 }
 
 /// True when every active lane names the same view and sampler.
@@ -661,14 +804,12 @@ fn project(c0: &Reg) -> Reg {
 }
 
 /// The general per-lane loop of [`sample_op`].
-#[allow(clippy::too_many_arguments)]
 fn sample_lanes(
     binder: &mut Binder,
     op: &TexOp,
     shape: Shape,
     inp: &TexInputs,
-    lanes: &[LaneIn; LANES],
-    lod_of: &dyn Fn(&Bound, &Sampler, usize) -> (f32, f32),
+    lods: &Lods,
     comp_tg4: Option<&Reg>,
     out: &mut Reg,
 ) -> Result<(), String> {
@@ -681,44 +822,25 @@ fn sample_lanes(
         ..
     } = *inp;
     let opc = op.opcode;
-    let name = opc.name();
-    let sview_family = is_sview_op(opc);
     for l in (0..LANES).filter(|&l| active >> l & 1 == 1) {
         let Some(bd) = binder.get(sview[l])? else {
             put(op, out, l, [0; 4]);
             continue;
         };
         let s = sampler_of(binder.b, sampler[l]);
-        let li = &lanes[l];
-        let (lambda, lod) = lod_of(&bd, &s, l);
+        let li = &lods.lanes[l];
+        let (lambda, lod) = lods.of(&bd, &s, l);
         if matches!(opc, O::LODQ | O::LOD) {
             let unclamped = lambda + s.lod_bias;
             let x = query_level(&bd, &s, lod);
             put(op, out, l, [x.to_bits(), unclamped.to_bits(), 0, 0]);
             continue;
         }
-        let cmp = match opc {
-            O::SAMPLE_C | O::SAMPLE_C_LZ => {
-                let func = s.compare.ok_or_else(|| {
-                    format!(
-                        "{name} needs a sampler with a compare function (sampler {})",
-                        sampler[l]
-                    )
-                })?;
-                Some(Compare {
-                    func,
-                    reference: li.reference,
-                })
-            }
-            _ if !sview_family && shape.shadow => s.compare.map(|func| Compare {
-                func,
-                reference: li.reference,
-            }),
-            _ => None,
-        };
+        let cmp = lane_compare(op, shape, &s, sampler[l], li.reference)?;
         if cmp.is_some() && bd.integer() {
             return Err(format!(
-                "{name}: depth compare on the integer format {}",
+                "{}: depth compare on the integer format {}",
+                opc.name(),
                 bd.fmt
             ));
         }
@@ -737,17 +859,7 @@ fn sample_lanes(
         };
         let v = match opc {
             O::TG4 | O::GATHER4 => {
-                let comp = match comp_tg4 {
-                    Some(r) => {
-                        let bits = r[0][l];
-                        if bits < 4 {
-                            bits as usize
-                        } else {
-                            (f(bits) as i32 & 3) as usize
-                        }
-                    }
-                    None => (op.gather_component & 3) as usize,
-                };
+                let comp = gather_component(op, comp_tg4, l);
                 bd.gather(&s, &q, comp, cmp.as_ref())?
             }
             _ => bd.sample(&s, &q, lod, cmp.as_ref()),
@@ -755,6 +867,52 @@ fn sample_lanes(
         put(op, out, l, v);
     }
     Ok(())
+}
+
+/// The depth compare of a lane with sampler `s` (index `sampler_idx`) and
+/// shadow reference `reference`: SAMPLE_C and SAMPLE_C_LZ need the
+/// sampler's compare function, the legacy opcodes on shadow targets use it
+/// when there is one.
+fn lane_compare(
+    op: &TexOp,
+    shape: Shape,
+    s: &Sampler,
+    sampler_idx: u32,
+    reference: f32,
+) -> Result<Option<Compare>, String> {
+    use Opcode as O;
+    Ok(match op.opcode {
+        O::SAMPLE_C | O::SAMPLE_C_LZ => {
+            let func = s.compare.ok_or_else(|| {
+                format!(
+                    "{} needs a sampler with a compare function (sampler {})",
+                    op.opcode.name(),
+                    sampler_idx
+                )
+            })?;
+            Some(Compare { func, reference })
+        }
+        _ if !is_sview_op(op.opcode) && shape.shadow => {
+            s.compare.map(|func| Compare { func, reference })
+        }
+        _ => None,
+    })
+}
+
+/// The component lane `l` gathers: TG4's source operand 1 (an integer
+/// below 4, else a float), or the instruction's own.
+fn gather_component(op: &TexOp, comp_tg4: Option<&Reg>, l: usize) -> usize {
+    match comp_tg4 {
+        Some(r) => {
+            let bits = r[0][l];
+            if bits < 4 {
+                bits as usize
+            } else {
+                (f(bits) as i32 & 3) as usize
+            }
+        }
+        None => (op.gather_component & 3) as usize,
+    }
 }
 
 fn fetch_op(

@@ -1,0 +1,450 @@
+//! The fast paths against the general ones, bit for bit: the sampling
+//! core's 2D path, the encode and decode fast paths, and the batch
+//! bilinear path of whole instructions (over random textures and hostile
+//! coordinates), and the batch path's UNORM8 decode.
+
+use super::*;
+
+/// A random `w`×`h` texture of `target`: random layers (arrays) and levels
+/// (not RECT), random bytes, and now and then a level whose bytes end early
+/// (texels past them read zeros).
+fn random_texture(rng: &mut Xs, fmt: Format, target: T, w: u32, h: u32) -> Texture {
+    let layers = if target == T::Array2D {
+        1 + rng.below(4) as u32
+    } else {
+        1
+    };
+    let levels = if target == T::Rect {
+        1
+    } else {
+        1 + rng.below(crate::texture::resource::full_chain(w, h, 1) as u64) as u32
+    };
+    let mut tex = Texture::new(target, fmt, [w, h, 1], layers, levels, 1).unwrap();
+    for lv in tex.levels.iter_mut() {
+        for b in lv.iter_mut() {
+            *b = rng.next() as u8;
+        }
+        if rng.below(10) == 0 {
+            let keep = rng.below(lv.len() as u64 + 1) as usize;
+            lv.truncate(keep);
+        }
+    }
+    tex
+}
+
+/// A small deterministic generator for the differential tests (xorshift64*).
+struct Xs(u64);
+
+impl Xs {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A coordinate that is often special: out of range, negative, NaN,
+    /// infinite, huge, tiny, or exactly on a texel edge or centre of `n`.
+    fn coord(&mut self, n: u32, normalized: bool) -> f32 {
+        let scale = if normalized { 1.0 / n as f32 } else { 1.0 };
+        match self.below(12) {
+            0 => f32::NAN,
+            1 => [f32::INFINITY, f32::NEG_INFINITY, f32::MAX, -f32::MAX][self.below(4) as usize],
+            2 => f32::from_bits(self.next() as u32),
+            3 => (self.below(4 * n as u64 + 1) as f32 - 2.0 * n as f32) * scale,
+            4 => (self.below(4 * n as u64 + 1) as f32 - 2.0 * n as f32 + 0.5) * scale,
+            5 => [0.0, -0.0, 1e-30, -1e-30, 1.0, -1.0][self.below(6) as usize],
+            6 => (self.below(1 << 26) as f32 - 33_554_432.0) * scale,
+            _ => {
+                let x = (self.next() >> 40) as f32 / (1u64 << 24) as f32;
+                (x * 6.0 - 2.5) * n as f32 * scale
+            }
+        }
+    }
+}
+
+/// The 2D fast path of the sampling core returns the same bits as the
+/// general path for every wrap, filter, offset, size (including non powers
+/// of two), layer, level and float/norm format, on random texel bytes
+/// (including NaN and infinite floats) and random or special coordinates.
+#[test]
+fn sample_2d_fast_path_matches_general_path() {
+    use crate::texture::sample::{Bound, Lookup};
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::Clamp,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirrorRepeat,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let formats = [
+        Format::Rgba8Unorm,
+        Format::R8Unorm,
+        Format::Rgba32Float,
+        Format::Rgba16Float,
+        Format::Rg16Snorm,
+        Format::Bgra8Srgb,
+        Format::Rgb10a2Unorm,
+        Format::Rg11b10Float,
+        Format::R32Float,
+    ];
+    let targets = [T::Tex2D, T::Array2D, T::Rect];
+    let mut rng = Xs(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    for round in 0..60 {
+        let fmt = formats[round % formats.len()];
+        let target = targets[round % targets.len()];
+        let w = 1 + rng.below(if round % 4 == 0 { 3 } else { 37 }) as u32;
+        let h = 1 + rng.below(if round % 5 == 0 { 2 } else { 29 }) as u32;
+        let tex = random_texture(&mut rng, fmt, target, w, h);
+        let layers = tex.layers;
+        let view = View::default();
+        let bd = Bound::resolve(&tex, &view, target).unwrap();
+        for _ in 0..400 {
+            let mut s = Sampler::default();
+            for a in 0..3 {
+                s.wrap[a] = wraps[rng.below(8) as usize];
+            }
+            s.normalized = rng.below(4) != 0;
+            for c in 0..4 {
+                s.border[c] = match rng.below(3) {
+                    0 => rng.next() as u32,
+                    1 => f32::NAN.to_bits(),
+                    _ => (rng.below(5) as f32 * 0.5 - 1.0).to_bits(),
+                };
+            }
+            let rel = rng.below(bd.nlevels as u64) as u32;
+            let (lw, lh, _) = bd.dims(rel);
+            let norm = s.normalized && target != T::Rect;
+            let q = Lookup {
+                coord: [rng.coord(lw, norm), rng.coord(lh, norm), 0.0],
+                layer: match rng.below(4) {
+                    0 => f32::NAN,
+                    1 => rng.coord(layers, false),
+                    _ => rng.below(layers as u64 + 2) as f32 - 1.0 + 0.5 * rng.below(2) as f32,
+                },
+                offset: [
+                    rng.below(17) as i32 - 8,
+                    rng.below(17) as i32 - 8,
+                    rng.below(17) as i32 - 8,
+                ],
+            };
+            for filter in [Filter::Nearest, Filter::Linear] {
+                let fast = bd.sample_level_2d(&s, &q, rel, filter);
+                let general = bd.sample_level_general(&s, &q, rel, filter, None);
+                assert_eq!(
+                    fast, general,
+                    "{fmt} {target:?} {w}x{h}x{layers} level {rel} {filter:?} {s:?} {q:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 60 * 400 * 2);
+}
+
+/// The rgba8 (UNORM, sRGB) / rgba32 encode fast paths write the same bytes as the general
+/// encoder, for random bits (NaN, infinities, out of range) and for short
+/// output slices.
+#[test]
+fn encode_fast_paths_match_general_encoder() {
+    let mut rng = Xs(0x1234_5678_9abc_def1);
+    let specials = [
+        f32::NAN.to_bits(),
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0.5f32.to_bits(),
+        (0.5f32 / 255.0).to_bits(),
+        (1.5f32 / 255.0).to_bits(),
+        (-0.0f32).to_bits(),
+        1.0f32.to_bits(),
+        2.0f32.to_bits(),
+    ];
+    for fmt in [
+        Format::Rgba8Unorm,
+        Format::Rgba8Srgb,
+        Format::Rgba32Float,
+        Format::Rgba32Uint,
+        Format::Rgba32Sint,
+    ] {
+        for i in 0..20_000 {
+            let v = [0; 4].map(|_| match rng.below(3) {
+                0 => specials[rng.below(specials.len() as u64) as usize],
+                1 => ((rng.next() >> 40) as f32 / (1u64 << 24) as f32).to_bits(),
+                _ => rng.next() as u32,
+            });
+            let len = if i % 7 == 0 {
+                rng.below(17) as usize
+            } else {
+                fmt.bytes_per_texel()
+            };
+            let mut fast = vec![0xa5u8; len];
+            let mut general = vec![0xa5u8; len];
+            fmt.encode_into(v, &mut fast);
+            fmt.encode_into_general(v, &mut general);
+            assert_eq!(fast, general, "{fmt} {v:x?} into {len} bytes");
+            // and the decode fast paths read back what the general decoder does
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            assert_eq!(
+                fmt.decode(&bytes),
+                fmt.decode_general(&bytes),
+                "{fmt} {bytes:x?}"
+            );
+        }
+    }
+}
+
+/// The batch bilinear path (2D RGBA8 UNORM / sRGB / RGBA32F views, linear
+/// min and mag) gives the same bits as the per-lane general path for whole
+/// instructions: every wrap mode on power-of-two and other sizes,
+/// normalized and texel coordinates, offsets, array layers, RECT, views of
+/// some levels and layers with a swizzle, SVIEW swizzles, mip
+/// NONE/NEAREST/LINEAR with explicit, biased, projective, gradient and
+/// implicit LODs, partial masks, lanes split over two samplers, random
+/// texel bytes (NaN and infinite floats included), level data cut short,
+/// and random or special coordinates (edges, negative, huge, NaN,
+/// infinite).
+#[test]
+fn batch_bilinear_matches_general_path() {
+    let targets = [T::Tex2D, T::Array2D, T::Rect];
+    let mut rng = Xs(0x0123_4567_89ab_cdef);
+    let mut batched = 0;
+    for round in 0..120 {
+        let fmt = [Format::Rgba8Unorm, Format::Rgba32Float, Format::Rgba8Srgb][round % 3];
+        let target = targets[round / 2 % targets.len()];
+        let pow2 = round % 4 == 0;
+        let size = |r: &mut Xs, n: u64| {
+            if pow2 {
+                1 << r.below(6)
+            } else {
+                1 + r.below(n) as u32
+            }
+        };
+        let (w, h) = (size(&mut rng, 37), size(&mut rng, 29));
+        let tex = random_texture(&mut rng, fmt, target, w, h);
+        let layers = tex.layers;
+        let levels = tex.levels.len() as u32;
+        let mut samplers = Vec::new();
+        for _ in 0..2 {
+            samplers.push(batch_sampler(&mut rng));
+        }
+        let textures = vec![Some(tex)];
+        let views = vec![random_view(&mut rng, levels, layers)];
+        let case = BatchCase {
+            b: Bindings {
+                textures: &textures,
+                views: &views,
+                samplers: &samplers,
+                images: &[],
+            },
+            fmt,
+            target,
+            size: [w, h],
+            layers,
+            levels,
+        };
+        for _ in 0..150 {
+            if batch_instruction_matches(&mut rng, &case) {
+                batched += 1;
+            }
+        }
+    }
+    // most instructions took the batch path
+    assert!(batched > 120 * 150 / 2, "{batched}");
+}
+
+/// One texture of [`batch_bilinear_matches_general_path`] with its view
+/// and samplers bound.
+struct BatchCase<'a> {
+    b: Bindings<'a>,
+    fmt: Format,
+    target: T,
+    /// width and height of level 0
+    size: [u32; 2],
+    layers: u32,
+    levels: u32,
+}
+
+/// A sampler the batch path mostly covers: linear min, mostly linear mag,
+/// random wraps, mip filter, units, LOD bias and border colour.
+fn batch_sampler(rng: &mut Xs) -> Sampler {
+    let mips = [MipFilter::None, MipFilter::Nearest, MipFilter::Linear];
+    let mut s = Sampler::default();
+    for a in 0..3 {
+        s.wrap[a] = WRAPS[rng.below(8) as usize];
+    }
+    s.min = Filter::Linear;
+    s.mag = if rng.below(8) == 0 {
+        Filter::Nearest
+    } else {
+        Filter::Linear
+    };
+    s.mip = mips[rng.below(3) as usize];
+    s.normalized = rng.below(4) != 0;
+    s.lod_bias = rng.below(5) as f32 * 0.5 - 1.0;
+    for c in 0..4 {
+        s.border[c] = match rng.below(3) {
+            0 => rng.next() as u32,
+            1 => f32::NAN.to_bits(),
+            _ => (rng.below(5) as f32 * 0.5 - 1.0).to_bits(),
+        };
+    }
+    s
+}
+
+/// The whole texture, or now and then a view of some of its `levels` and
+/// `layers` with a random swizzle.
+fn random_view(rng: &mut Xs, levels: u32, layers: u32) -> View {
+    let mut view = View::default();
+    if rng.below(3) == 0 {
+        let sw = [
+            Swizzle::R,
+            Swizzle::G,
+            Swizzle::B,
+            Swizzle::A,
+            Swizzle::Zero,
+            Swizzle::One,
+        ];
+        view.swizzle = std::array::from_fn(|_| sw[rng.below(6) as usize]);
+        view.first_level = rng.below(levels as u64) as u32;
+        view.last_level = view.first_level + rng.below(3) as u32;
+        view.first_layer = rng.below(layers as u64) as u32;
+        view.last_layer = view.first_layer + rng.below(3) as u32;
+    }
+    view
+}
+
+/// One random instruction on `case` run on the batch and the per-lane
+/// paths, which must give the same result and the same bits; true when
+/// its lanes use one sampler with a linear mag filter (so that the batch
+/// path took it).
+fn batch_instruction_matches(rng: &mut Xs, case: &BatchCase) -> bool {
+    use crate::texture::exec::execute_with;
+    use Opcode as O;
+    let BatchCase {
+        fmt,
+        target,
+        size: [w, h],
+        layers,
+        levels,
+        ..
+    } = *case;
+    let (mut c0, c1, offsets) = batch_coords(rng, case);
+    let (opcode, fragment) = [
+        (O::SAMPLE, false),
+        (O::SAMPLE, true),
+        (O::SAMPLE_L, false),
+        (O::TXL, false),
+        (O::TEX, true),
+        (O::TXP, true),
+        (O::TXP, false),
+        (O::SAMPLE_B, true),
+        (O::TXD, false),
+    ][rng.below(9) as usize];
+    // TXP's w: near 1, or anything
+    for l in 0..LANES {
+        if opcode == O::TXP && rng.below(4) != 0 {
+            c0[3][l] = (1.0 + rng.below(5) as f32 * 0.25).to_bits();
+        }
+    }
+    let samp: [u32; LANES] = if rng.below(6) == 0 {
+        std::array::from_fn(|_| rng.below(2) as u32)
+    } else {
+        [rng.below(2) as u32; LANES]
+    };
+    let active = match rng.below(3) {
+        0 => ALL,
+        1 => rng.next() as u16,
+        _ => 1 << rng.below(16),
+    };
+    let resource_swizzle = if rng.below(3) == 0 {
+        std::array::from_fn(|_| rng.below(4) as u8)
+    } else {
+        [0, 1, 2, 3]
+    };
+    let op = TexOp {
+        opcode,
+        target,
+        resource_swizzle,
+        gather_component: 0,
+        return_type: None,
+        fragment,
+    };
+    // TXD's gradients (src1, src2): small or large
+    let mut c2 = [[0u32; LANES]; 4];
+    for l in 0..LANES {
+        c2[0][l] = (rng.below(9) as f32 * 0.125 - 0.5).to_bits();
+        c2[1][l] = (rng.below(9) as f32 * 0.0625).to_bits();
+    }
+    let srcs = [c0, c1, c2];
+    let inputs = TexInputs {
+        srcs: &srcs,
+        sview: &[0; LANES],
+        sampler: &samp,
+        offsets: &offsets,
+        active,
+    };
+    let mut fast = [[0xdead_beefu32; LANES]; 4];
+    let mut general = fast;
+    let r1 = execute_with(&case.b, &op, &inputs, &mut fast, true);
+    let r2 = execute_with(&case.b, &op, &inputs, &mut general, false);
+    assert_eq!(r1, r2);
+    let samplers = case.b.samplers;
+    assert_eq!(
+        fast, general,
+        "{fmt} {target:?} {w}x{h}x{layers}, {levels} levels, {opcode:?} fragment {fragment}, samplers {samplers:?}, lanes {samp:?}, active {active:#x}, coords {c0:?}"
+    );
+    let s = &samplers[samp[0] as usize];
+    samp.iter().all(|&i| i == samp[0]) && s.mag == Filter::Linear
+}
+
+/// Random coordinates (`c0`: s, t, layer and a LOD, bias or projection
+/// w), `c1` (an explicit LOD or bias in x) and texel offsets for the
+/// lanes, with quads of close coordinates now and then (implicit LODs).
+fn batch_coords(rng: &mut Xs, case: &BatchCase) -> (Reg, Reg, Reg) {
+    let [w, h] = case.size;
+    let norm = case.target != T::Rect;
+    let mut c0 = [[0u32; LANES]; 4];
+    let mut c1 = [[0u32; LANES]; 4];
+    let mut offsets = [[0u32; LANES]; 4];
+    for l in 0..LANES {
+        c0[0][l] = rng.coord(w, norm).to_bits();
+        c0[1][l] = rng.coord(h, norm).to_bits();
+        c0[2][l] = (rng.below(case.layers as u64 + 2) as f32 - 1.0).to_bits();
+        c0[3][l] = (rng.below(9) as f32 * 0.75 - 2.0).to_bits();
+        c1[0][l] = (rng.below(13) as f32 * 0.5 - 2.0).to_bits();
+        for a in 0..2 {
+            offsets[a][l] = (rng.below(17) as i32 - 8) as u32;
+        }
+    }
+    // quads of close coordinates now and then (implicit LODs)
+    if rng.below(2) == 0 {
+        for l in 0..LANES {
+            let q = l & !3;
+            for a in 0..2 {
+                let base = f32::from_bits(c0[a][q]);
+                c0[a][l] = (base + (l & 3) as f32 * 0.01).to_bits();
+            }
+        }
+    }
+    (c0, c1, offsets)
+}
+
+/// The batch path's UNORM8 decode (a reciprocal multiply corrected by two
+/// FMAs) gives the bits of the decode table, `byte / 255` rounded once,
+/// for every byte.
+#[test]
+fn unorm8_by_reciprocal_is_exact() {
+    for b in 0..=255u8 {
+        assert_eq!(
+            crate::texture::bilinear::unorm8(b as f32).to_bits(),
+            crate::texture::format::UNORM8[b as usize].to_bits(),
+            "{b}"
+        );
+    }
+}
