@@ -163,3 +163,23 @@ impl<'a, T: Lexeme> Cursor<'a, T> {
         }
     }
 }
+
+/// Lets a parser that keeps its cursor in a field `cur` be used as that
+/// cursor (`self.peek()`, `self.expect(..)`, `self.pos`, ...).
+#[macro_export]
+macro_rules! derefs_to_cursor {
+    ($parser:ident, $token:ty) => {
+        impl<'a> std::ops::Deref for $parser<'a> {
+            type Target = $crate::cursor::Cursor<'a, $token>;
+            fn deref(&self) -> &Self::Target {
+                &self.cur
+            }
+        }
+
+        impl std::ops::DerefMut for $parser<'_> {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.cur
+            }
+        }
+    };
+}

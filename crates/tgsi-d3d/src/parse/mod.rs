@@ -187,18 +187,7 @@ fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
     }
 }
 
-impl<'a> std::ops::Deref for Parser<'a> {
-    type Target = Cursor<'a, Token>;
-    fn deref(&self) -> &Self::Target {
-        &self.cur
-    }
-}
-
-impl std::ops::DerefMut for Parser<'_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.cur
-    }
-}
+tgsi_text::derefs_to_cursor!(Parser, Token);
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Parser<'a> {

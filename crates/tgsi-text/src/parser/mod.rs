@@ -83,18 +83,7 @@ fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
     (describe_token(cur.src, t), t.span)
 }
 
-impl<'a> std::ops::Deref for Parser<'a> {
-    type Target = Cursor<'a, Token>;
-    fn deref(&self) -> &Self::Target {
-        &self.cur
-    }
-}
-
-impl std::ops::DerefMut for Parser<'_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.cur
-    }
-}
+crate::derefs_to_cursor!(Parser, Token);
 
 const STAGE_NAMES: &str = "`VERT`, `FRAG`, `GEOM`, `TESS_CTRL`, `TESS_EVAL` or `COMP`";
 
