@@ -62,6 +62,7 @@
 use super::decode::{Code, Inst, Modifier, SrcKind};
 use super::machine::{Batch, Env, Mask, Row, ZERO_REG, mask_row};
 use super::run_to_end;
+pub use super::stage_state::{FragEnv, InputSource};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
 use crate::texture::Texture;
 use std::ops::Range;
@@ -114,62 +115,10 @@ impl Draw {
     }
 }
 
-/// Where an input register's value comes from.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum InputSource {
-    Zero,
-    Plane {
-        plane: [[f32; 3]; 4],
-        flat: bool,
-    },
-    /// The window position; z and w planes.
-    Position {
-        zw: [[f32; 3]; 2],
-    },
-    Face(f32),
-    /// A flat input: the leading vertex's raw words.
-    Flat([u32; 4]),
-    /// Screen-linear (noperspective): channel c = `plane[c]` at (x, y), in f64.
-    Linear([[f64; 3]; 4]),
-    /// Perspective-correct: channel c = `plane[c](x, y) / inv_w(x, y)`, the
-    /// planes of value/w and of 1/w in screen space.
-    Perspective {
-        plane: [[f64; 3]; 4],
-        inv_w: [f64; 3],
-    },
-    /// The window position of a rasterized primitive: z from the depth
-    /// plane; w = 1/w (`clip_w` false, Gallium's meaning) or the clip w
-    /// (`clip_w` true, Direct3D's SV_Position).
-    Window {
-        z: [f64; 3],
-        inv_w: [f64; 3],
-        clip_w: bool,
-    },
-}
-
 /// A plane `p[0] + p[1] * x + p[2] * y` evaluated in f64.
 #[inline]
 pub fn plane64(p: &[f64; 3], x: f64, y: f64) -> f64 {
     p[0] + p[1] * x + p[2] * y
-}
-
-/// The fragment inputs of one draw, shared by its batches.
-#[derive(Clone, Debug)]
-pub struct FragEnv {
-    /// By IN register index.
-    pub inputs: Vec<InputSource>,
-    pub position: InputSource,
-    pub face: f32,
-    pub integer_center: bool,
-    pub lower_left: bool,
-    pub height: u32,
-    /// Samples per pixel of the draw.
-    pub samples: u32,
-    /// The shader runs once per sample (it reads SAMPLEID or SAMPLEPOS, or
-    /// has an input at the SAMPLE location, and the draw has several samples).
-    pub per_sample: bool,
-    /// PRIMID of the primitive being shaded (the PRIMID system value).
-    pub primitive_id: u32,
 }
 
 /// Offset of sample `i` of a `samples`-sample pixel from the pixel centre

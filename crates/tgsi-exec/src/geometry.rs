@@ -21,6 +21,8 @@
 
 use super::decode::Code;
 use super::machine::{Batch, Env};
+pub use super::stage_state::Emits;
+use super::stage_state::Event;
 use super::{
     ExecError, LANES, Limits, Program, Resources, Stats, VertexRows, fill_subgroup_values,
     lanes_mask,
@@ -37,35 +39,6 @@ pub const MAX_OUTPUT_VERTICES: u32 = 1024;
 pub const MAX_INVOCATIONS: u32 = 32;
 /// Most bytes of vertex output one run may produce.
 const MAX_OUTPUT_BYTES: usize = 1 << 30;
-
-/// What EMIT and ENDPRIM recorded in one batch (reused across batches).
-#[derive(Clone, Debug, Default)]
-pub struct Emits {
-    /// Output registers of every emitted vertex, in emission order.
-    words: Vec<[u32; 4]>,
-    events: Vec<Event>,
-    /// Vertices emitted per lane.
-    count: [u32; LANES],
-    /// GS_MAX_OUTPUT_VERTICES.
-    max_vertices: u32,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Event {
-    lane: u8,
-    stream: u8,
-    /// EMIT: where the vertex starts in `words`; ENDPRIM: `None`.
-    first_word: Option<u32>,
-}
-
-impl Emits {
-    /// Forgets the previous batch's emissions.
-    pub fn clear(&mut self) {
-        self.words.clear();
-        self.events.clear();
-        self.count = [0; LANES];
-    }
-}
 
 impl Batch {
     /// EMIT / ENDPRIM for the active lanes, in lane order.

@@ -86,6 +86,7 @@ pub mod ops;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
 pub mod semantics;
+pub mod stage_state;
 #[allow(clippy::needless_range_loop)]
 pub mod tess;
 pub mod texture;

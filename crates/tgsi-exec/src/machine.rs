@@ -153,7 +153,7 @@ pub struct Env<'a> {
     pub buffers: &'a [AtomicWords<'a>],
     pub max_instructions: u64,
     /// The fragment stage's inputs (`None` in other stages).
-    pub frag: Option<&'a super::fragment::FragEnv>,
+    pub frag: Option<&'a super::stage_state::FragEnv>,
     /// Textures, views and samplers.
     pub textures: crate::texture::Bindings<'a>,
     /// `IMAGE[n]` during the run.
@@ -229,7 +229,7 @@ pub struct Batch {
     /// The program's 2-D operands ([`Code::grids`]), for stores.
     pub(super) grids: Vec<Grid>,
     /// Geometry shaders: what EMIT and ENDPRIM recorded.
-    pub emits: super::geometry::Emits,
+    pub emits: super::stage_state::Emits,
     /// The compiled engine's control-flow frames of a batch stopped at a
     /// BARRIER (its SWITCH selectors are kept in `selectors`).
     jit_frames: [[u32; 4]; MAX_DEPTH],
@@ -270,7 +270,7 @@ impl Batch {
             executed: 0,
             ended: true,
             grids: code.grids.clone(),
-            emits: super::geometry::Emits::default(),
+            emits: super::stage_state::Emits::default(),
             jit_frames: [[0; 4]; MAX_DEPTH],
         }
     }
