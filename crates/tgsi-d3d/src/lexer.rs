@@ -16,6 +16,7 @@
 //!   operand list (`, r0.x`) or a comment can follow (see [`string_end`]).
 
 use tgsi_ir::ir::Span;
+use tgsi_text::cursor::is_word_char;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +60,6 @@ impl tgsi_text::cursor::Kind for TokenKind {
 
 /// One token.
 pub type Token = tgsi_text::cursor::Token<TokenKind>;
-
-use tgsi_text::cursor::is_word_char;
 
 /// Splits `source` into tokens; the last one is always [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {

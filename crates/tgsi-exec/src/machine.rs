@@ -832,7 +832,8 @@ impl Batch {
                     self.pc = next;
                 }
             }
-            Opcode::ENDSUB if !self.return_from_call() => return Ok(true),
+            // a return that leaves the outermost subroutine ends the batch
+            Opcode::ENDSUB => return Ok(!self.return_from_call()),
             Opcode::END => return Ok(true),
             _ => {}
         }

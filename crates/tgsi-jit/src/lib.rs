@@ -178,13 +178,9 @@ pub struct Compiled {
     /// selectors a batch stopped at a BARRIER keeps.
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     depth: usize,
-    /// Instructions inlined as machine code / run through the interpreter's handler.
-    pub inlined: usize,
-    pub called: usize,
-    /// Loops whose most used rows and constants stay in vector registers.
-    pub cached_loops: usize,
-    /// Bytes of machine code.
-    pub code_bytes: usize,
+    /// What was compiled (inlined and called instructions, cached loops,
+    /// bytes of machine code).
+    figures: CompiledFigures,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -208,13 +204,15 @@ impl Compiled {
             let out = emit::emit(code)?;
             let buf = native::ExecBuf::new(&out.bytes)?;
             Ok(Compiled {
-                code_bytes: out.bytes.len(),
+                figures: CompiledFigures {
+                    inlined: out.inlined,
+                    called: out.called,
+                    cached_loops: out.cached_loops,
+                    code_bytes: out.bytes.len(),
+                },
                 code: buf,
                 consts: out.consts,
                 depth: out.depth,
-                inlined: out.inlined,
-                called: out.called,
-                cached_loops: out.cached_loops,
             })
         }
         #[cfg(not(all(feature = "jit", target_arch = "x86_64")))]
@@ -227,12 +225,7 @@ impl Compiled {
 
 impl CompiledCode for Compiled {
     fn figures(&self) -> CompiledFigures {
-        CompiledFigures {
-            inlined: self.inlined,
-            called: self.called,
-            cached_loops: self.cached_loops,
-            code_bytes: self.code_bytes,
-        }
+        self.figures
     }
 
     fn run(

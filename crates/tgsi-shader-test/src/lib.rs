@@ -53,7 +53,8 @@ pub use parse::{
     ShaderSection, Stage, TestFile, TestSection, TextureFormat, TextureSection, TextureTarget,
     VertexData, format_from_word, parse_file,
 };
-pub use run::{FileReport, Outcome, RunConfig, SHADER_MODEL, Summary, TestResult, run_file};
+pub use qualifiers::SHADER_MODEL;
+pub use run::{FileReport, Outcome, RunConfig, Summary, TestResult, run_file};
 pub use textures::{sampler_from_section, target_of, texture_from_section};
 pub use values::ValueType;
 

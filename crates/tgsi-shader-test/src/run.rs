@@ -30,7 +30,7 @@ use tgsi_ir::ir::{Shader, Span};
 use tgsi_ir::opcode::Category;
 use tgsi_pipeline::{DepthFormat, DepthTarget};
 
-pub use super::qualifiers::SHADER_MODEL;
+use super::qualifiers::SHADER_MODEL;
 
 /// How to run tests.
 #[derive(Clone, Debug, Default)]

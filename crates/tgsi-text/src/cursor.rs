@@ -7,15 +7,6 @@
 use tgsi_ir::diag::{Diagnostic, push_limited};
 use tgsi_ir::ir::Span;
 
-/// What the cursor needs of a token.
-pub trait Lexeme: Copy {
-    type Kind: Copy + PartialEq;
-    /// The kind of the last token of every vector.
-    const EOF: Self::Kind;
-    fn kind(&self) -> Self::Kind;
-    fn span(&self) -> Span;
-}
-
 /// The kinds of one assembler's tokens.
 pub trait Kind: Copy + PartialEq {
     /// The kind of the last token of every vector.
@@ -41,17 +32,6 @@ impl<K> Token<K> {
     }
 }
 
-impl<K: Kind> Lexeme for Token<K> {
-    type Kind = K;
-    const EOF: K = K::EOF;
-    fn kind(&self) -> K {
-        self.kind
-    }
-    fn span(&self) -> Span {
-        self.span
-    }
-}
-
 /// A byte of a word: `[A-Za-z0-9_]`.
 pub fn is_word_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -65,19 +45,23 @@ pub struct Reported;
 pub type PResult<T> = Result<T, Reported>;
 
 /// A parser's position in its tokens, with its diagnostics.
-pub struct Cursor<'a, T> {
+pub struct Cursor<'a, K> {
     pub src: &'a str,
-    /// The tokens; the last is always of kind [`Lexeme::EOF`].
-    pub toks: Vec<T>,
+    /// The tokens; the last is always of kind [`Kind::EOF`].
+    pub toks: Vec<Token<K>>,
     pub pos: usize,
     pub diags: Vec<Diagnostic>,
     /// How the next token reads in a message, and the span to point at.
-    describe: fn(&Cursor<'a, T>) -> (String, Span),
+    describe: fn(&Cursor<'a, K>) -> (String, Span),
 }
 
-impl<'a, T: Lexeme> Cursor<'a, T> {
+impl<'a, K: Kind> Cursor<'a, K> {
     /// A cursor at the first of `toks` (which must end with an EOF token).
-    pub fn new(src: &'a str, toks: Vec<T>, describe: fn(&Cursor<'a, T>) -> (String, Span)) -> Self {
+    pub fn new(
+        src: &'a str,
+        toks: Vec<Token<K>>,
+        describe: fn(&Cursor<'a, K>) -> (String, Span),
+    ) -> Self {
         Cursor {
             src,
             toks,
@@ -87,34 +71,33 @@ impl<'a, T: Lexeme> Cursor<'a, T> {
         }
     }
 
-    pub fn peek(&self) -> T {
+    pub fn peek(&self) -> Token<K> {
         self.toks[self.pos.min(self.toks.len() - 1)]
     }
 
-    pub fn peek_at(&self, n: usize) -> T {
+    pub fn peek_at(&self, n: usize) -> Token<K> {
         self.toks[(self.pos + n).min(self.toks.len() - 1)]
     }
 
     /// The next token, stepping past it (never past the end).
-    pub fn bump(&mut self) -> T {
+    pub fn bump(&mut self) -> Token<K> {
         let t = self.peek();
-        if t.kind() != T::EOF {
+        if t.kind != K::EOF {
             self.pos += 1;
         }
         t
     }
 
     /// The source text of `t`.
-    pub fn text(&self, t: T) -> &'a str {
-        let s = t.span();
-        &self.src[s.start..s.end]
+    pub fn text(&self, t: Token<K>) -> &'a str {
+        t.text(self.src)
     }
 
-    pub fn at(&self, kind: T::Kind) -> bool {
-        self.peek().kind() == kind
+    pub fn at(&self, kind: K) -> bool {
+        self.peek().kind == kind
     }
 
-    pub fn eat(&mut self, kind: T::Kind) -> Option<T> {
+    pub fn eat(&mut self, kind: K) -> Option<Token<K>> {
         if self.at(kind) {
             Some(self.bump())
         } else {
@@ -127,7 +110,7 @@ impl<'a, T: Lexeme> Cursor<'a, T> {
         if self.pos == 0 {
             0
         } else {
-            self.toks[self.pos - 1].span().end
+            self.toks[self.pos - 1].span.end
         }
     }
 
@@ -156,7 +139,7 @@ impl<'a, T: Lexeme> Cursor<'a, T> {
     }
 
     /// The next token when it is of `kind`, else the "expected" error.
-    pub fn expect(&mut self, kind: T::Kind, what: &str) -> PResult<T> {
+    pub fn expect(&mut self, kind: K, what: &str) -> PResult<Token<K>> {
         match self.eat(kind) {
             Some(t) => Ok(t),
             None => Err(self.expected(what)),
@@ -168,9 +151,9 @@ impl<'a, T: Lexeme> Cursor<'a, T> {
 /// cursor (`self.peek()`, `self.expect(..)`, `self.pos`, ...).
 #[macro_export]
 macro_rules! derefs_to_cursor {
-    ($parser:ident, $token:ty) => {
+    ($parser:ident, $kind:ty) => {
         impl<'a> std::ops::Deref for $parser<'a> {
-            type Target = $crate::cursor::Cursor<'a, $token>;
+            type Target = $crate::cursor::Cursor<'a, $kind>;
             fn deref(&self) -> &Self::Target {
                 &self.cur
             }

@@ -12,6 +12,7 @@
 //! lines as in Mesa, and [`Token::line_start`] lets the parser recover from an
 //! error at the next line and say "found end of line".
 
+use crate::cursor::is_word_char;
 use tgsi_ir::ir::Span;
 
 /// What a token is.
@@ -50,8 +51,6 @@ impl crate::cursor::Kind for TokenKind {
 
 /// One token.
 pub type Token = crate::cursor::Token<TokenKind>;
-
-use crate::cursor::is_word_char;
 
 /// Splits `source` into tokens; the last one is always [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {

@@ -132,7 +132,7 @@ struct Open {
 /// The parser: the shared token cursor (which it dereferences to) and the
 /// programs it builds.
 struct Parser<'a> {
-    cur: Cursor<'a, Token>,
+    cur: Cursor<'a, TokenKind>,
     programs: Vec<ParsedProgram>,
     current: Option<Open>,
     /// where the header of the next program starts
@@ -175,7 +175,7 @@ enum Mnemonic {
 }
 
 /// How the next token reads in a message, and the span to point at.
-fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
+fn describe_next(cur: &Cursor<'_, TokenKind>) -> (String, Span) {
     let t = cur.peek();
     match t.kind {
         TokenKind::Eof => ("end of file".into(), t.span),
@@ -187,7 +187,7 @@ fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
     }
 }
 
-tgsi_text::derefs_to_cursor!(Parser, Token);
+tgsi_text::derefs_to_cursor!(Parser, TokenKind);
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Parser<'a> {

@@ -99,13 +99,16 @@ pub(super) fn link_blocks(
                 }
                 _ => return Err(mismatch(i, "ENDLOOP without a matching BGNLOOP")),
             },
-            Opcode::BRK | Opcode::CONT if !link_break(&open, op, &mut insts[i]) => {
-                let what = if op == Opcode::BRK {
-                    "a loop or switch"
-                } else {
-                    "a loop"
-                };
-                return Err(mismatch(i, &format!("{op} outside of {what}")));
+            Opcode::BRK | Opcode::CONT => {
+                let linked = link_break(&open, op, &mut insts[i]);
+                if !linked {
+                    let what = if op == Opcode::BRK {
+                        "a loop or switch"
+                    } else {
+                        "a loop"
+                    };
+                    return Err(mismatch(i, &format!("{op} outside of {what}")));
+                }
             }
             Opcode::SWITCH => {
                 switch_cases.push(Vec::new());

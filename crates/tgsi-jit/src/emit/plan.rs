@@ -129,12 +129,13 @@ pub(crate) fn declared_fallback(op: Opcode) -> bool {
 /// transcendental kernel over a row), `"flow"` or `"handler"`.
 #[cfg(test)]
 pub(crate) fn compiled_as(op: Opcode) -> &'static str {
+    if template_shape(op).is_some() {
+        return "template";
+    }
     match plan_of(op) {
-        Plan::Comp(..) | Plan::Scalar(_) | Plan::Pair(..) => "template",
-        Plan::Row(RowKernel::Sin | RowKernel::Cos) => "template",
         Plan::Row(_) => "row kernel",
         Plan::Flow => "flow",
-        Plan::Call | Plan::Load(_) | Plan::Store(_) => "handler",
+        _ => "handler",
     }
 }
 

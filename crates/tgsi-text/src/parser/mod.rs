@@ -60,7 +60,7 @@ pub fn parse(source: &str) -> Result<(Shader, SourceMap), Diagnostics> {
 /// The parser: the shared token cursor (which it dereferences to) and what
 /// it builds.
 struct Parser<'a> {
-    cur: Cursor<'a, Token>,
+    cur: Cursor<'a, TokenKind>,
     shader: Shader,
     map: SourceMap,
     implied_array_size: u32,
@@ -71,7 +71,7 @@ struct Parser<'a> {
 }
 
 /// How the next token reads in a message, and the span to point at.
-fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
+fn describe_next(cur: &Cursor<'_, TokenKind>) -> (String, Span) {
     let t = cur.peek();
     if t.kind == TokenKind::Eof {
         return ("end of file".into(), t.span);
@@ -83,7 +83,7 @@ fn describe_next(cur: &Cursor<'_, Token>) -> (String, Span) {
     (describe_token(cur.src, t), t.span)
 }
 
-crate::derefs_to_cursor!(Parser, Token);
+crate::derefs_to_cursor!(Parser, TokenKind);
 
 const STAGE_NAMES: &str = "`VERT`, `FRAG`, `GEOM`, `TESS_CTRL`, `TESS_EVAL` or `COMP`";
 
