@@ -142,6 +142,25 @@ impl Emitter<'_> {
             Op32::Imin => a.vpminsd(o, x, y),
             Op32::Umax => a.vpmaxud(o, x, y),
             Op32::Umin => a.vpminud(o, x, y),
+            Op32::Min | Op32::Max => {
+                // vminps/vmaxps give y when either is NaN or both are equal:
+                // x where only y is NaN, x | y (min) or x & y (max) where
+                // equal (the same bits, or zeros whose sign the rule picks)
+                if op == Op32::Min {
+                    a.vminps(o, x, y)?;
+                } else {
+                    a.vmaxps(o, x, y)?;
+                }
+                a.vcmpps(k2, x, x, ORD_Q)?;
+                a.vcmpps(k2.k2(), y, y, UNORD_Q)?;
+                a.vmovdqa32(o.k2(), x)?;
+                a.vcmpps(k2, x, y, EQ_OQ)?;
+                if op == Op32::Min {
+                    a.vpord(o.k2(), x, y)
+                } else {
+                    a.vpandd(o.k2(), x, y)
+                }
+            }
             Op32::ICmp(signed, p) => {
                 if signed {
                     a.vpcmpd(k2, x, y, p)?;
@@ -188,6 +207,22 @@ impl Emitter<'_> {
                 a.vdivps(o, zmm(7), zmm(8))
             }
         }
+    }
+
+    /// DP2/DP3/DP4: products and sums rounded one by one, in channel order
+    /// (`ops::dp3`), replicated.
+    pub(super) fn dot(&mut self, inst: &Inst, n: usize) -> R {
+        for c in 0..n {
+            let x = self.fetch(4, &inst.src[0], c, false)?;
+            let y = self.fetch(5, &inst.src[1], c, false)?;
+            if c == 0 {
+                self.a.vmulps(zmm(0), zmm(x), zmm(y))?;
+            } else {
+                self.a.vmulps(zmm(7), zmm(x), zmm(y))?;
+                self.a.vaddps(zmm(0), zmm(0), zmm(7))?;
+            }
+        }
+        Ok(self.replicate(inst)?)
     }
 
     pub(super) fn scalar(&mut self, inst: &Inst, op: Op32) -> R {

@@ -104,6 +104,8 @@ enum Plan {
     Comp(Op32, usize),
     /// A replicated scalar, inline (RCP, RSQ, SQRT).
     Scalar(Op32),
+    /// A dot product of the first n channels (DP2, DP3, DP4), inline.
+    Dot(usize),
     /// A replicated scalar through a row kernel.
     Row(RowKernel),
     /// A 64-bit pair op, inline: (op, sources, both halves of the writemask needed).
@@ -144,6 +146,9 @@ enum Op32 {
     Imin,
     Umax,
     Umin,
+    /// minNum / maxNum with the machine's signed-zero rule (`ops::min`, `ops::max`).
+    Min,
+    Max,
     /// Integer compare (signed, predicate) to an all-ones mask.
     ICmp(bool, i32),
     /// Float compare (predicate) to an all-ones mask.
@@ -191,6 +196,7 @@ const NEQ_UQ: i32 = 0x04;
 const GE_OQ: i32 = 0x1D;
 const GT_OQ: i32 = 0x1E;
 const UNORD_Q: i32 = 0x03;
+const ORD_Q: i32 = 0x07;
 const NLT_UQ: i32 = 0x05;
 // vpcmpd predicates
 const P_EQ: i32 = 0;
@@ -491,6 +497,10 @@ impl<'c> Emitter<'c> {
                         reads.extend((0..n).map(|k| (k, c)));
                         writes.push(c);
                     }
+                }
+                Plan::Dot(n) => {
+                    reads.extend((0..n).flat_map(|c| [(0, c), (1, c)]));
+                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
                 }
                 Plan::Scalar(_) | Plan::Row(_) => {
                     reads.push((0, 0));
@@ -954,6 +964,7 @@ impl<'c> Emitter<'c> {
             Plan::Call => Ok(self.call_step(i)?),
             Plan::Comp(op, n) => self.comp(&inst, op, n),
             Plan::Scalar(op) => self.scalar(&inst, op),
+            Plan::Dot(n) => self.dot(&inst, n),
             Plan::Row(k) => self.row_kernel(i, &inst, k),
             Plan::Pair(op, n, both) => self.pair(&inst, op, n, both),
             Plan::Load(n) => self.load(i, &inst, n),

@@ -30,11 +30,7 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::LIT,
     Opcode::EXP,
     Opcode::LOG,
-    Opcode::DP3,
-    Opcode::DP4,
     Opcode::DST,
-    Opcode::MIN,
-    Opcode::MAX,
     Opcode::LRP,
     Opcode::FMA,
     Opcode::LDEXP,
@@ -59,7 +55,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::ARR,
     Opcode::I642D,
     Opcode::SSG,
-    Opcode::DP2,
     Opcode::MOD,
     Opcode::DFMA,
     Opcode::F2I,
@@ -139,14 +134,15 @@ pub(crate) fn compiled_as(op: Opcode) -> &'static str {
     }
 }
 
-/// The kind (`'c'` per component, `'s'` replicated scalar, `'p'` 64-bit
-/// pairs) and source count of `op`'s template, for the check against the
+/// The kind (`'c'` per component, `'s'` replicated scalar, `'d'` dot
+/// product, `'p'` 64-bit pairs) and source count of `op`'s template, for the check against the
 /// machine's semantics table; `None` without a template.
 #[cfg(test)]
 pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
     match plan_of(op) {
         Plan::Comp(_, n) => Some(('c', n)),
         Plan::Scalar(_) | Plan::Row(RowKernel::Sin | RowKernel::Cos) => Some(('s', 1)),
+        Plan::Dot(_) => Some(('d', 2)),
         Plan::Pair(_, n, _) => Some(('p', n)),
         _ => None,
     }
@@ -200,6 +196,11 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::XOR => c(Xor, 2),
         O::UADD => c(Uadd, 2),
         O::UMUL => c(Umul, 2),
+        O::MIN => c(Min, 2),
+        O::MAX => c(Max, 2),
+        O::DP2 => Plan::Dot(2),
+        O::DP3 => Plan::Dot(3),
+        O::DP4 => Plan::Dot(4),
         O::IMAX => c(Imax, 2),
         O::IMIN => c(Imin, 2),
         O::UMAX => c(Umax, 2),
@@ -328,7 +329,10 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
 
 /// True when the instruction's operands allow its inline template.
 pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
-    let flush_ok = matches!(plan, Plan::Comp(..) | Plan::Scalar(_) | Plan::Row(_));
+    let flush_ok = matches!(
+        plan,
+        Plan::Comp(..) | Plan::Scalar(_) | Plan::Dot(_) | Plan::Row(_)
+    );
     if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
         return false;
     }
@@ -338,6 +342,7 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
     match plan {
         Plan::Comp(_, n) => inst.src[..n].iter().all(|s| src_inline(s, false)),
         Plan::Scalar(_) => src_inline(&inst.src[0], false),
+        Plan::Dot(_) => inst.src[..2].iter().all(|s| src_inline(s, false)),
         Plan::Row(k) => {
             src_inline(&inst.src[0], false)
                 && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
