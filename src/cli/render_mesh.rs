@@ -314,8 +314,17 @@ pub fn clear_target(t: &mut Texture, color: [f32; 4]) {
     let mut texel = vec![0u8; bpt];
     t.format.encode_into(color.map(f32::to_bits), &mut texel);
     if let Some(level) = t.levels.first_mut() {
-        for chunk in level.chunks_exact_mut(bpt) {
-            chunk.copy_from_slice(&texel);
+        let n = level.len() / bpt * bpt;
+        if n == 0 {
+            return;
+        }
+        // one texel, then the filled part copied onto the rest, doubling
+        level[..bpt].copy_from_slice(&texel);
+        let mut filled = bpt;
+        while filled < n {
+            let k = filled.min(n - filled);
+            level.copy_within(..k, filled);
+            filled += k;
         }
     }
 }

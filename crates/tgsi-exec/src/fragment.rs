@@ -566,9 +566,11 @@ impl Program {
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
-        // Per quad: the last perspective 1/w plane and points, and w there.
-        type WKey = ([u64; 3], [(u64, u64); 4]);
-        let mut w_cache: [Option<(WKey, [f64; 4])>; 4] = [None; 4];
+        // Pixel centres of the lanes; 1/w there per quad, for the last
+        // perspective 1/w plane seen at those centres.
+        let centre: [(f64, f64); LANES] =
+            std::array::from_fn(|l| (b.pixel[0][l] as f64 + 0.5, b.pixel[1][l] as f64 + 0.5));
+        let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
         for fi in &code.frag_inputs {
             let reg = (code.input.base + fi.index) as usize;
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
@@ -578,7 +580,10 @@ impl Program {
                 let Some(src) = frag.inputs.get(fi.index as usize) else {
                     continue;
                 };
-                let points: [(f64, f64); 4] = std::array::from_fn(|i| {
+                let mut at_centre = !at_sample;
+                let mut xs = [0.0f64; 4];
+                let mut ys = [0.0f64; 4];
+                for i in 0..4 {
                     let l = 4 * q + i;
                     let (mut ox, mut oy) = (ox, oy);
                     // The centroid of a partly covered pixel: its first covered sample.
@@ -586,38 +591,42 @@ impl Program {
                         let c = cov[l] & all;
                         if c != 0 && c != all {
                             (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                            at_centre = false;
                         }
                     }
-                    (
-                        b.pixel[0][l] as f64 + 0.5 + ox,
-                        b.pixel[1][l] as f64 + 0.5 + oy,
-                    )
-                });
-                let v = match src {
-                    // 1/w at the same points of the same plane: computed once
+                    (xs[i], ys[i]) = (centre[l].0 + ox, centre[l].1 + oy);
+                }
+                let rows = &mut b.regs[reg];
+                match src {
+                    // 1/w at the pixel centres of the same plane: computed once
                     InputSource::Perspective { plane, inv_w } => {
-                        let key = (
-                            inv_w.map(f64::to_bits),
-                            points.map(|(x, y)| (x.to_bits(), y.to_bits())),
-                        );
+                        let key = inv_w.map(f64::to_bits);
                         let w = match &w_cache[q] {
-                            Some((k, w)) if *k == key => *w,
+                            Some((k, w)) if at_centre && *k == key => *w,
                             _ => {
-                                let w = points.map(|(x, y)| 1.0 / plane64(inv_w, x, y));
-                                w_cache[q] = Some((key, w));
+                                let w: [f64; 4] =
+                                    std::array::from_fn(|i| 1.0 / plane64(inv_w, xs[i], ys[i]));
+                                if at_centre {
+                                    w_cache[q] = Some((key, w));
+                                }
                                 w
                             }
                         };
-                        std::array::from_fn(|i| {
-                            let (x, y) = points[i];
-                            plane.map(|p| ((plane64(&p, x, y) * w[i]) as f32).to_bits())
-                        })
+                        for (row, p) in rows.iter_mut().zip(plane) {
+                            for i in 0..4 {
+                                row[4 * q + i] =
+                                    ((plane64(p, xs[i], ys[i]) * w[i]) as f32).to_bits();
+                            }
+                        }
                     }
-                    _ => frag.eval_quad(src, &points),
-                };
-                for (i, v) in v.iter().enumerate() {
-                    for c in 0..4 {
-                        b.regs[reg][c][4 * q + i] = v[c];
+                    _ => {
+                        let points = std::array::from_fn(|i| (xs[i], ys[i]));
+                        let v = frag.eval_quad(src, &points);
+                        for (i, v) in v.iter().enumerate() {
+                            for c in 0..4 {
+                                rows[c][4 * q + i] = v[c];
+                            }
+                        }
                     }
                 }
             }

@@ -73,6 +73,58 @@ pub struct FragmentOutput {
     pub depth: Option<f32>,
 }
 
+/// One shaded batch as the output merger sees it whole
+/// ([`FragmentSession::shade_quads_rows`]): which lanes left fragments, the
+/// samples each still covers, where they are and their output rows.
+pub struct ShadedBatch<'b> {
+    /// Lanes that left a fragment (covered, alive, not helpers, some sample
+    /// still covered), in lane order.
+    pub writes: Mask,
+    /// Per lane: the samples still covered (after KILL/DEMOTE and SAMPLEMASK).
+    pub coverage: [u32; LANES],
+    /// Per lane: the pixel (x row, y row).
+    pub pixel: &'b [[u32; LANES]; 2],
+    regs: &'b [[[u32; LANES]; 4]],
+    outs: &'b OutputMap,
+    depth_reg: Option<u32>,
+}
+
+impl ShadedBatch<'_> {
+    /// The four channel rows of `COLOR[n]` for target n, when the shader writes it.
+    #[inline]
+    pub fn color(&self, n: usize) -> Option<&[[u32; LANES]; 4]> {
+        let r = (*self.outs.colors.get(n)?)?;
+        self.regs.get(r as usize)
+    }
+
+    /// Lane l's depth output (POSITION.z / SV_Depth), when the shader has one.
+    #[inline]
+    pub fn depth(&self, l: usize) -> Option<f32> {
+        self.depth_reg
+            .map(|r| f32::from_bits(self.regs[r as usize][2][l]))
+    }
+
+    /// Lane l as a [`FragmentOutput`] (its quad is its batch slot).
+    pub fn fragment(&self, l: usize) -> FragmentOutput {
+        let mut out = FragmentOutput {
+            x: self.pixel[0][l],
+            y: self.pixel[1][l],
+            quad: l / 4,
+            coverage: self.coverage[l],
+            colors: [[0; 4]; MAX_TARGETS],
+            written: 0,
+            depth: self.depth(l),
+        };
+        for n in 0..self.outs.colors.len() {
+            if let Some(v) = self.color(n) {
+                out.colors[n] = [v[0][l], v[1][l], v[2][l], v[3][l]];
+                out.written |= 1 << n;
+            }
+        }
+        out
+    }
+}
+
 /// What the pipeline needs to know of a fragment shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FragmentTraits {
@@ -229,6 +281,16 @@ impl Program {
     }
 }
 
+/// Calls `sink` with each fragment of `b`, in lane order.
+fn each_fragment(b: &ShadedBatch<'_>, sink: &mut dyn FnMut(&FragmentOutput)) {
+    let mut w = b.writes;
+    while w != 0 {
+        let l = w.trailing_zeros() as usize;
+        w &= w - 1;
+        sink(&b.fragment(l));
+    }
+}
+
 /// The register of a fragment shader's depth output (POSITION, read in z).
 fn depth_output(code: &Code) -> Option<u32> {
     if code.processor != Processor::Fragment {
@@ -286,7 +348,7 @@ impl FragmentSession<'_> {
             }
         });
         let area = [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
-        self.shade(scratch, &quads, area, sink)
+        self.shade(scratch, &quads, area, &mut |b| each_fragment(b, sink))
     }
 
     /// Shades `quads` (slots without coverage stay empty) in one batch,
@@ -299,6 +361,17 @@ impl FragmentSession<'_> {
         scratch: &mut FragmentScratch,
         quads: &[QuadCoverage; 4],
         sink: &mut dyn FnMut(&FragmentOutput),
+    ) -> Result<Stats, ExecError> {
+        self.shade_quads_rows(scratch, quads, &mut |b| each_fragment(b, sink))
+    }
+
+    /// [`Self::shade_quads`] handing over each shaded batch whole (once per
+    /// pass; per-sample shading makes several passes).
+    pub fn shade_quads_rows(
+        &self,
+        scratch: &mut FragmentScratch,
+        quads: &[QuadCoverage; 4],
+        sink: &mut dyn FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
         let mut area = [u32::MAX, u32::MAX, 0, 0];
         for q in quads.iter().filter(|q| q.coverage.iter().any(|c| *c != 0)) {
@@ -319,7 +392,7 @@ impl FragmentSession<'_> {
         scratch: &mut FragmentScratch,
         quads: &[QuadCoverage; 4],
         area: [u32; 4],
-        sink: &mut dyn FnMut(&FragmentOutput),
+        sink: &mut dyn FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
         let program = self.program;
         let code = &program.code;
@@ -380,38 +453,28 @@ impl FragmentSession<'_> {
                 )
             })?;
             stats.account(b);
-            let writes = b.alive & !b.helper;
+            let mut shaded = ShadedBatch {
+                writes: 0,
+                coverage: [0; LANES],
+                pixel: &b.pixel,
+                regs: &b.regs,
+                outs: &self.outs,
+                depth_reg: self.depth_reg,
+            };
+            let alive = b.alive & !b.helper;
             for l in 0..LANES {
-                if writes & (1 << l) == 0 {
-                    continue;
-                }
                 let mask = self
                     .outs
                     .sample_mask
                     .map_or(u32::MAX, |r| b.regs[r as usize][0][l]);
-                let coverage = coverage[l] & want & mask;
-                if coverage == 0 {
-                    continue;
+                let c = coverage[l] & want & mask;
+                if alive & (1 << l) != 0 && c != 0 {
+                    shaded.coverage[l] = c;
+                    shaded.writes |= 1 << l;
                 }
-                let mut out = FragmentOutput {
-                    x: b.pixel[0][l],
-                    y: b.pixel[1][l],
-                    quad: l / 4,
-                    coverage,
-                    colors: [[0; 4]; MAX_TARGETS],
-                    written: 0,
-                    depth: self
-                        .depth_reg
-                        .map(|r| f32::from_bits(b.regs[r as usize][2][l])),
-                };
-                for (n, reg) in self.outs.colors.iter().enumerate() {
-                    if let Some(r) = reg {
-                        let v = &b.regs[*r as usize];
-                        out.colors[n] = [v[0][l], v[1][l], v[2][l], v[3][l]];
-                        out.written |= 1 << n;
-                    }
-                }
-                sink(&out);
+            }
+            if shaded.writes != 0 {
+                sink(&shaded);
             }
         }
         Ok(stats)

@@ -101,7 +101,8 @@ use words::AtomicWords;
 pub use engine::{CompiledCode, CompiledFigures};
 pub use fragment::{Draw, InputSource, Varying};
 pub use fragment_tiles::{
-    FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, TileCoverage,
+    FragmentOutput, FragmentScratch, FragmentSession, FragmentTraits, MAX_TARGETS, ShadedBatch,
+    TileCoverage,
 };
 pub use geometry::{GeometryInput, GeometryOutput, GeometryStream, Strip};
 pub use tess::{PatchInput, PatchOutput, TessCtrlOutput, TessEvalPatch, TessEvalSession};

@@ -25,8 +25,8 @@ use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
 use tgsi_exec::{
-    ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources, Stats,
-    TileCoverage,
+    ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources,
+    ShadedBatch, Stats, TileCoverage,
 };
 
 /// The rows of one colour target a thread writes.
@@ -66,6 +66,9 @@ struct Shared<'a> {
     samples: u32,
     /// Quads of several tiles and primitives share batches.
     pack: bool,
+    /// Batches are merged whole ([`merge_batch`]): one sample per pixel and
+    /// depth/stencil tested before shading or not at all.
+    whole_batches: bool,
 }
 
 /// Runs `fs` over the primitives of `stream` (laid out as `layout`, linked
@@ -142,6 +145,7 @@ fn rasterize_with(
         height,
         samples,
         pack: packing && fs.fragment_traits(samples).pack_quads,
+        whole_batches: samples == 1 && (test.is_none() || fs.fragment_traits(samples).early_depth),
     };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
@@ -480,7 +484,12 @@ impl Walk<'_, '_> {
                 }
             }
         };
-        let st = if packed {
+        let st = if packed && sh.whole_batches {
+            let colors = &mut self.band.colors;
+            let mut merge = |b: &ShadedBatch<'_>| merge_batch(colors, sh.state, y_lo, b);
+            self.session
+                .shade_quads_rows(self.scratch, quads, &mut merge)?
+        } else if packed {
             self.session.shade_quads(self.scratch, quads, &mut sink)?
         } else {
             let tile = TileCoverage {
@@ -603,6 +612,48 @@ fn run_band(
         walk.shade(sh, &pending.quads, &pending.prims, pack)?;
     }
     Ok(walk.stats)
+}
+
+/// Writes (or blends) the fragments of one shaded batch into every colour
+/// target: one sample per pixel, depth and stencil already tested. Targets
+/// written whole without blending take [`ColorRows::store_row`].
+fn merge_batch(colors: &mut [ColorRows<'_>], state: &RenderState, y_lo: i64, b: &ShadedBatch<'_>) {
+    for (n, t) in colors.iter_mut().enumerate() {
+        let Some(rows) = b.color(n) else {
+            continue;
+        };
+        let bs = &state.blend[n];
+        let plain = bs.write_mask & 0xF == 0xF && !(bs.enabled && t.class != BlendClass::Integer);
+        let mut w = b.writes;
+        while w != 0 {
+            let l = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
+            let v = [rows[0][l], rows[1][l], rows[2][l], rows[3][l]];
+            if plain {
+                t.store(x, row, v);
+            } else {
+                write_color(t, state, n, x, row, 0, 1, v);
+            }
+        }
+    }
+}
+
+impl ColorRows<'_> {
+    /// Stores `v` at pixel `x` of row `row` (one sample per pixel), converted
+    /// to the target's format.
+    #[inline]
+    fn store(&mut self, x: u32, row: u32, v: [u32; 4]) {
+        let o = row as usize * self.pitch + x as usize * self.bpt;
+        let Some(dst) = self.bytes.get_mut(o..o + self.bpt) else {
+            return;
+        };
+        if self.direct3d {
+            self.format.encode_direct3d_into(v, dst);
+        } else {
+            self.format.encode_into(v, dst);
+        }
+    }
 }
 
 /// Blends (or writes) one sample of target `n`.

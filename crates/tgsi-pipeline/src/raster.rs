@@ -22,9 +22,11 @@ const ONE: i64 = 1 << SUBPIXEL_BITS;
 const HALF: i64 = ONE / 2;
 
 /// Sample offsets from the pixel's top-left corner, in 1/256 pixel.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SamplePattern {
     pub offsets: Vec<[i64; 2]>,
+    /// `offsets` in pixels.
+    fractions: Vec<[f64; 2]>,
 }
 
 impl SamplePattern {
@@ -38,17 +40,18 @@ impl SamplePattern {
                     (y as f64 * ONE as f64).round() as i64,
                 ]
             })
+            .collect::<Vec<[i64; 2]>>();
+        let fractions = offsets
+            .iter()
+            .map(|o| o.map(|v| v as f64 / ONE as f64))
             .collect();
-        SamplePattern { offsets }
+        SamplePattern { offsets, fractions }
     }
 
     /// Window position of sample `s` of pixel (x, y), in pixels.
     pub fn position(&self, x: u32, y: u32, s: usize) -> (f64, f64) {
-        let o = self.offsets.get(s).copied().unwrap_or([HALF, HALF]);
-        (
-            x as f64 + o[0] as f64 / ONE as f64,
-            y as f64 + o[1] as f64 / ONE as f64,
-        )
+        let o = self.fractions.get(s).copied().unwrap_or([0.5, 0.5]);
+        (x as f64 + o[0], y as f64 + o[1])
     }
 }
 
@@ -190,31 +193,57 @@ impl RasterPrim {
             }
             o
         };
-        let mut inside = [false; LANES];
-        for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-            let (px, py) = (x0 as i64 + dx, y0 as i64 + dy);
-            inside[l] = px >= self.bbox[0]
-                && px <= self.bbox[2]
-                && py >= self.bbox[1]
-                && py <= self.bbox[3];
+        let b = self.bbox;
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        // the whole tile inside the box: no lane test against it
+        let boxed = x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3];
+        let mut inside = [true; LANES];
+        if !boxed {
+            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                let (px, py) = (x0 + dx, y0 + dy);
+                inside[l] = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+            }
         }
         let edges: [([i64; 2], i64, i64, bool); 3] = std::array::from_fn(|i| {
             let (a, b) = (v[i], v[(i + 1) % 3]);
             (a, b[0] - a[0], b[1] - a[1], top_left[i])
         });
         for (s, o) in pattern.offsets.iter().enumerate() {
-            let p = [x0 as i64 * ONE + o[0], y0 as i64 * ONE + o[1]];
-            let mut hit = [true; LANES];
-            for &(a, ex, ey, tl) in &edges {
+            let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
+            // per edge: its value at the sample of lane 0 and whether every
+            // lane passes it (the least value over the tile is inside)
+            let mut partial = [false; 3];
+            let mut e0s = [0i64; 3];
+            let mut missed = false;
+            for (k, &(a, ex, ey, tl)) in edges.iter().enumerate() {
                 let e0 = edge(a, [a[0] + ex, a[1] + ey], p);
                 let (sx, sy) = (-ey * ONE, ex * ONE);
+                let least = e0 + 3 * sx.min(0) + 3 * sy.min(0);
+                let most = e0 + 3 * sx.max(0) + 3 * sy.max(0);
+                if most < 0 || (most == 0 && !tl) {
+                    // no lane passes this edge: the sample is covered nowhere
+                    missed = true;
+                    break;
+                }
+                partial[k] = !(least > 0 || (least == 0 && tl));
+                e0s[k] = e0;
+            }
+            if missed {
+                continue;
+            }
+            let mut hit = inside;
+            for (k, &(_, ex, ey, tl)) in edges.iter().enumerate() {
+                if !partial[k] {
+                    continue;
+                }
+                let (sx, sy) = (-ey * ONE, ex * ONE);
                 for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-                    let e = e0 + sx * dx + sy * dy;
+                    let e = e0s[k] + sx * dx + sy * dy;
                     hit[l] &= e > 0 || (e == 0 && tl);
                 }
             }
             for l in 0..LANES {
-                if inside[l] && hit[l] {
+                if hit[l] {
                     cov[l] |= 1 << s;
                 }
             }
