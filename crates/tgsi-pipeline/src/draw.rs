@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
+use tgsi_exec::texture::format::Rgba8Encoder;
 use tgsi_exec::{
     ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources,
     ShadedBatch, Stats, TileCoverage,
@@ -39,6 +40,8 @@ struct ColorRows<'a> {
     /// Converted under Direct3D's rules (narrower floats toward zero,
     /// saturating: [`tgsi_exec::texture::Format::encode_direct3d_into`]).
     direct3d: bool,
+    /// RGBA8 targets' conversion (the same bytes under both rules), chosen once.
+    rgba8: Option<Rgba8Encoder>,
 }
 
 /// Tile rows per band (the unit of work a thread takes).
@@ -251,6 +254,7 @@ fn bands_of<'t>(
                 format,
                 class: BlendClass::of(format),
                 direct3d,
+                rgba8: Rgba8Encoder::of(format),
             });
             rest = b;
         }
@@ -648,7 +652,9 @@ impl ColorRows<'_> {
         let Some(dst) = self.bytes.get_mut(o..o + self.bpt) else {
             return;
         };
-        if self.direct3d {
+        if let (Some(e), Ok(texel)) = (self.rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
+            *texel = e.encode(v);
+        } else if self.direct3d {
             self.format.encode_direct3d_into(v, dst);
         } else {
             self.format.encode_into(v, dst);

@@ -201,11 +201,17 @@ pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
 /// [`linear_to_srgb_curve`], which never decreases as `f` grows), counted
 /// from the code of the first float sharing `f`'s top 16 bits.
 pub fn linear_to_srgb(f: f32) -> u8 {
+    srgb_code(&SRGB_STEPS, f)
+}
+
+/// [`linear_to_srgb`] with the step table in hand.
+#[inline]
+fn srgb_code(table: &SrgbSteps, f: f32) -> u8 {
     if f.is_nan() || f <= 0.0 {
         return 0;
     }
     let bits = f.min(1.0).to_bits();
-    let (steps, starts) = &*SRGB_STEPS;
+    let (steps, starts) = table;
     let mut code = starts[(bits >> 16) as usize];
     while code < 255 && steps[code as usize] <= bits {
         code += 1;
@@ -233,7 +239,9 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
 /// over the bit patterns, which order non-negative floats); and for each
 /// value of a float's top 16 bits up to 1.0's, the code of the first float
 /// with them.
-static SRGB_STEPS: LazyLock<([u32; 255], Vec<u8>)> = LazyLock::new(|| {
+type SrgbSteps = ([u32; 255], Vec<u8>);
+
+static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
     let mut steps = [0u32; 255];
     for (i, step) in steps.iter_mut().enumerate() {
         let k = i as u8 + 1;
@@ -253,6 +261,41 @@ static SRGB_STEPS: LazyLock<([u32; 255], Vec<u8>)> = LazyLock::new(|| {
         .collect();
     (steps, starts)
 });
+
+/// The conversion of an RGBA8 render target's texels, chosen once per
+/// target (the bytes of [`Format::encode_into`], and of
+/// [`Format::encode_direct3d_into`], which agrees on these formats).
+#[derive(Clone, Copy)]
+pub struct Rgba8Encoder {
+    /// The step table of sRGB targets (colour channels); None for UNORM.
+    srgb: Option<&'static SrgbSteps>,
+}
+
+impl Rgba8Encoder {
+    /// The encoder of `format`, when it is RGBA8 UNORM or sRGB.
+    pub fn of(format: Format) -> Option<Rgba8Encoder> {
+        match format {
+            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None }),
+            Format::Rgba8Srgb => Some(Rgba8Encoder {
+                srgb: Some(&SRGB_STEPS),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The texel of the float channels `v` (raw words).
+    #[inline]
+    pub fn encode(&self, v: [u32; 4]) -> [u8; 4] {
+        let unorm = |w: u32| float_to_unorm(f32::from_bits(w), 8) as u8;
+        match self.srgb {
+            None => v.map(unorm),
+            Some(t) => {
+                let srgb = |w: u32| srgb_code(t, f32::from_bits(w));
+                [srgb(v[0]), srgb(v[1]), srgb(v[2]), unorm(v[3])]
+            }
+        }
+    }
+}
 
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
 pub fn float_to_unorm(f: f32, bits: u32) -> u32 {
