@@ -296,3 +296,29 @@ fn resource_limits_and_layout() {
     );
     assert_eq!(m.texel_offset(0, 3, 0, 0, 0), None);
 }
+
+/// The RGBA8 encoder gives the bytes of `encode_into` and
+/// `encode_direct3d_into` on edge values and random words, for UNORM and
+/// sRGB; other formats have none.
+#[test]
+fn rgba8_encoder_gives_the_bytes_of_encode_into() {
+    use crate::texture::format::Rgba8Encoder;
+    let mut rng = tgsi_ir::rng::Rng(0x5ab_0e7c_0de5);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    for format in [Format::Rgba8Unorm, Format::Rgba8Srgb] {
+        let e = Rgba8Encoder::of(format).expect("an RGBA8 encoder");
+        for i in 0..20_000 {
+            let v: [u32; 4] = std::array::from_fn(|c| match (i + c) % 3 {
+                0 => edges[rng.below(edges.len() as u64) as usize],
+                1 => (rng.uniform(-0.25, 1.25) as f32).to_bits(),
+                _ => rng.next() as u32,
+            });
+            let (mut plain, mut d3d) = ([0u8; 4], [0u8; 4]);
+            format.encode_into(v, &mut plain);
+            format.encode_direct3d_into(v, &mut d3d);
+            assert_eq!(e.encode(v), plain, "{format:?} {v:x?}");
+            assert_eq!(plain, d3d, "{format:?} {v:x?}");
+        }
+    }
+    assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
+}
