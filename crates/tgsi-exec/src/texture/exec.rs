@@ -412,16 +412,35 @@ fn sample_op(
     check_legacy_layout(op, shape)?;
     let batch_ok = allow_batch && batch_covers(op.opcode, shape, srcs.len(), active);
     let order = result_order(op);
-    if batch_ok && batch_one_level(binder.b, binder.target, op.opcode, c0, inp, order, out)? {
-        return Ok(());
-    }
-    // the batch path with mipmaps (after the lanes' LODs): a view it
-    // takes here has several levels (else batch_one_level took it)
     let batch = if batch_ok {
         batch_view(binder.b, binder.target, sview, sampler, active)?
     } else {
         None
     };
+    if let Some((bd, s)) = &batch {
+        let projected;
+        let coords = if op.opcode == Opcode::TXP {
+            projected = project(c0);
+            &projected
+        } else {
+            c0
+        };
+        let q = BatchLookup::of(coords, inp.offsets);
+        // one level serves every LOD (no mipmapping, or a view of one level)
+        if bd.batch_single_level(s) {
+            bd.write_rows(&bd.bilinear_batch(s, 0, &q), order, active, out);
+            return Ok(());
+        }
+        let lod = if op.fragment && matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE) {
+            // implicit LOD from the quads' coarse derivatives, no bias operand
+            quad_lods(bd, s, c0, active)
+        } else {
+            let lods = Lods::new(op, srcs, lane_inputs(op, shape, srcs, c0)?)?;
+            batch_lods(bd, s, &lods, active)
+        };
+        batch_at_lods(bd, s, &lod, &q, active, order, out);
+        return Ok(());
+    }
     let lanes = lane_inputs(op, shape, srcs, c0)?;
     let lods = Lods::new(op, srcs, lanes)?;
     let comp_tg4 = if op.opcode == Opcode::TG4 {
@@ -429,10 +448,6 @@ fn sample_op(
     } else {
         None
     };
-    if let Some((bd, s)) = batch {
-        batch_mipmapped(&bd, s, &lods, c0, inp, order, out);
-        return Ok(());
-    }
     sample_lanes(binder, op, shape, inp, &lods, comp_tg4, out)
 }
 
@@ -588,44 +603,63 @@ struct MipLevels {
     blended: u16,
 }
 
-/// The batch path with mipmaps: the lanes' LODs, then the levels' lookups
-/// over the lanes that read them, written through `order`.
-fn batch_mipmapped(
+/// The lanes' implicit LODs (TEX, SAMPLE in the fragment stage: no bias
+/// operand) from their quads' coarse derivatives: one lambda per quad, the
+/// LOD [`Lods::of`] gives each of its lanes (they have the same derivatives).
+fn quad_lods(bd: &Bound, s: &Sampler, c0: &Reg, active: u16) -> [f32; LANES] {
+    let lod_free = s.mip == MipFilter::None && s.min == s.mag;
+    let mut lod = [0f32; LANES];
+    for q in 0..LANES / 4 {
+        let lanes = (active >> (4 * q)) & 0xF;
+        if lanes == 0 {
+            continue;
+        }
+        let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
+        let c = |l: usize, a: usize| f(c0[a][l]);
+        // a 2D view's coordinates are x and y (lane_inputs leaves z at 0)
+        let lambda = if lod_free {
+            0.0
+        } else {
+            let coord = [c(tl, 0), c(tl, 1), 0.0];
+            let ddx = [c(tr, 0) - c(tl, 0), c(tr, 1) - c(tl, 1), 0.0];
+            let ddy = [c(bl, 0) - c(tl, 0), c(bl, 1) - c(tl, 1), 0.0];
+            bd.lambda(s, coord, ddx, ddy)
+        };
+        // the implicit LOD input of TEX and SAMPLE is 0
+        let v = clamp_lod(s, lambda + 0.0 + s.lod_bias);
+        for i in (0..4).filter(|i| lanes >> i & 1 == 1) {
+            lod[4 * q + i] = v;
+        }
+    }
+    lod
+}
+
+/// The batch lookups of a mipmapped view at the lanes' LODs `lod`: one pass
+/// at each lane's level, one more at the next level for the blended lanes
+/// (one level for all: the single-level lookups), written through `order`.
+fn batch_at_lods(
     bd: &Bound,
     s: &Sampler,
-    lods: &Lods,
-    c0: &Reg,
-    inp: &TexInputs,
+    lod: &[f32; LANES],
+    q: &BatchLookup,
+    active: u16,
     order: [usize; 4],
     out: &mut Reg,
 ) {
-    let TexInputs {
-        offsets, active, ..
-    } = *inp;
-    let projected;
-    let q = if lods.opcode == Opcode::TXP {
-        projected = project(c0);
-        BatchLookup::of(&projected, offsets)
-    } else {
-        BatchLookup::of(c0, offsets)
-    };
-    let lod = batch_lods(bd, s, lods, active);
     let MipLevels {
         mut level,
         frac,
         blended,
-    } = mip_levels(bd, s, &lod, active);
-    // one pass at each lane's level, one more at the next level for
-    // the blended lanes (one level for all: the single-level lookups)
+    } = mip_levels(bd, s, lod, active);
     level_of_first(active, &mut level);
-    let mut raw = rows_at(bd, s, &level, &q);
+    let mut raw = rows_at(bd, s, &level, q);
     if blended != 0 {
         let mut up = level;
         for l in 0..LANES {
             up[l] += 1;
         }
         level_of_first(blended, &mut up);
-        let next = rows_at(bd, s, &up, &q);
+        let next = rows_at(bd, s, &up, q);
         for l in (0..LANES).filter(|&l| blended >> l & 1 == 1) {
             for c in 0..4 {
                 raw[c][l] = lerp(raw[c][l], next[c][l], frac[l]);
@@ -754,41 +788,6 @@ fn batch_view<'a>(
         return Ok(None);
     }
     Ok(Some((bd, s)))
-}
-
-/// The batch path when one level serves every LOD (no mipmapping, or a
-/// view of one level): the lanes' results written through `order` (see
-/// [`Bound::write_rows`]) without any LOD. `Ok(false)` when the lanes'
-/// view and sampler are not one that the batch path covers so.
-fn batch_one_level(
-    b: &Bindings,
-    target: TextureTarget,
-    opcode: Opcode,
-    c0: &Reg,
-    inp: &TexInputs,
-    order: [usize; 4],
-    out: &mut Reg,
-) -> Result<bool, String> {
-    let TexInputs {
-        sview,
-        sampler,
-        offsets,
-        active,
-        ..
-    } = *inp;
-    let Some((bd, s)) = batch_view(b, target, sview, sampler, active)? else {
-        return Ok(false);
-    };
-    if !bd.batch_single_level(s) {
-        return Ok(false);
-    }
-    let rows = if opcode == Opcode::TXP {
-        bd.bilinear_batch(s, 0, &BatchLookup::of(&project(c0), offsets))
-    } else {
-        bd.bilinear_batch(s, 0, &BatchLookup::of(c0, offsets))
-    };
-    bd.write_rows(&rows, order, active, out);
-    Ok(true)
 }
 
 /// TXP's coordinates: x, y and z of `c0` divided by its w, as bits (w
