@@ -550,10 +550,14 @@ fn run_band(
         if ya > yb {
             continue;
         }
+        let edges = prim.tile_edges();
         for ty in (ya / 4)..=(yb / 4) {
             for tx in (bx0 / 4)..=(bx1 / 4) {
                 let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
-                let mut coverage = prim.tile_coverage(x0, y0, &sh.pattern);
+                let mut coverage = match &edges {
+                    Some(e) => e.coverage(prim, x0, y0, &sh.pattern),
+                    None => prim.tile_coverage(x0, y0, &sh.pattern),
+                };
                 if coverage.iter().all(|c| *c == 0) {
                     continue;
                 }

@@ -134,9 +134,8 @@ impl RasterPrim {
         } else {
             (1u32 << pattern.offsets.len()) - 1
         };
-        if let Shape::Triangle { v, top_left } = &self.shape {
-            self.triangle_tile(v, top_left, x0, y0, pattern, &mut cov);
-            return cov;
+        if let Some(edges) = self.tile_edges() {
+            return edges.coverage(self, x0, y0, pattern);
         }
         for (l, c) in cov.iter_mut().enumerate() {
             let (dx, dy) = lane_offset(l);
@@ -167,87 +166,120 @@ impl RasterPrim {
     }
 }
 
+/// Lane l's pixel offset (dx, dy) inside its tile ([`lane_offset`]).
+const OFFSETS: [(i64, i64); LANES] = {
+    let mut o = [(0, 0); LANES];
+    let mut l = 0;
+    while l < LANES {
+        let q = l / 4;
+        o[l] = (
+            ((q & 1) * 2 + (l & 1)) as i64,
+            ((q >> 1) * 2 + ((l >> 1) & 1)) as i64,
+        );
+        l += 1;
+    }
+    o
+};
+
+/// A triangle's edges ready for tiles (made once per primitive): each edge
+/// function is evaluated exactly (integers) at the tile's first sample and
+/// stepped to every lane, E(p + (dx, dy)) = E(p) − ey·dx + ex·dy; a lane
+/// passes an edge when E ≥ its bias (0 on a top-left edge, else 1: the
+/// same as E > 0, or E = 0 on a top-left edge).
+#[derive(Clone, Debug)]
+pub struct TileEdges {
+    /// Per edge: its first vertex and direction (ex, ey).
+    edges: [([i64; 2], [i64; 2]); 3],
+    bias: [i64; 3],
+    /// Per edge: the step from lane 0 to each lane, and the least and
+    /// greatest step.
+    steps: [[i64; LANES]; 3],
+    least: [i64; 3],
+    most: [i64; 3],
+}
+
 impl RasterPrim {
-    /// [`Self::tile_coverage`] of a triangle: each edge function at the
-    /// tile's first sample point, then stepped exactly (integers) to every
-    /// lane: E(p + (dx, dy)) = E(p) − ey·dx + ex·dy for the edge (ex, ey).
-    fn triangle_tile(
+    /// The edge table of a triangle (None for points and lines).
+    pub fn tile_edges(&self) -> Option<TileEdges> {
+        let Shape::Triangle { v, top_left } = &self.shape else {
+            return None;
+        };
+        let edges: [([i64; 2], [i64; 2]); 3] = std::array::from_fn(|i| {
+            let (a, b) = (v[i], v[(i + 1) % 3]);
+            (a, [b[0] - a[0], b[1] - a[1]])
+        });
+        let mut steps = [[0i64; LANES]; 3];
+        let (mut least, mut most) = ([0i64; 3], [0i64; 3]);
+        for k in 0..3 {
+            let [ex, ey] = edges[k].1;
+            let (sx, sy) = (-ey * ONE, ex * ONE);
+            // dx·sx and dy·sy for 0..=3 by additions
+            let col = [0, sx, 2 * sx, 3 * sx];
+            let row = [0, sy, 2 * sy, 3 * sy];
+            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                steps[k][l] = col[dx as usize] + row[dy as usize];
+            }
+            least[k] = 3 * sx.min(0) + 3 * sy.min(0);
+            most[k] = 3 * sx.max(0) + 3 * sy.max(0);
+        }
+        Some(TileEdges {
+            edges,
+            bias: top_left.map(|tl| i64::from(!tl)),
+            steps,
+            least,
+            most,
+        })
+    }
+}
+
+impl TileEdges {
+    /// [`RasterPrim::tile_coverage`] of the triangle `prim` these edges
+    /// are of: whole tiles are taken or left per edge before any lane test.
+    pub fn coverage(
         &self,
-        v: &[[i64; 2]; 3],
-        top_left: &[bool; 3],
+        prim: &RasterPrim,
         x0: u32,
         y0: u32,
         pattern: &SamplePattern,
-        cov: &mut [u32; LANES],
-    ) {
-        const OFFSETS: [(i64, i64); LANES] = {
-            let mut o = [(0, 0); LANES];
-            let mut l = 0;
-            while l < LANES {
-                let q = l / 4;
-                o[l] = (
-                    ((q & 1) * 2 + (l & 1)) as i64,
-                    ((q >> 1) * 2 + ((l >> 1) & 1)) as i64,
-                );
-                l += 1;
-            }
-            o
-        };
-        let b = self.bbox;
+    ) -> [u32; LANES] {
+        let mut cov = [0u32; LANES];
+        let b = prim.bbox;
         let (x0, y0) = (x0 as i64, y0 as i64);
-        // the whole tile inside the box: no lane test against it
-        let boxed = x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3];
-        let mut inside = [true; LANES];
-        if !boxed {
+        // lanes inside the box (all of them when the tile is)
+        let mut inside: u16 = u16::MAX;
+        if !(x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3]) {
+            inside = 0;
             for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
                 let (px, py) = (x0 + dx, y0 + dy);
-                inside[l] = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+                let hit = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+                inside |= u16::from(hit) << l;
             }
         }
-        let edges: [([i64; 2], i64, i64, bool); 3] = std::array::from_fn(|i| {
-            let (a, b) = (v[i], v[(i + 1) % 3]);
-            (a, b[0] - a[0], b[1] - a[1], top_left[i])
-        });
-        for (s, o) in pattern.offsets.iter().enumerate() {
+        'samples: for (s, o) in pattern.offsets.iter().enumerate() {
             let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
-            // per edge: its value at the sample of lane 0 and whether every
-            // lane passes it (the least value over the tile is inside)
-            let mut partial = [false; 3];
-            let mut e0s = [0i64; 3];
-            let mut missed = false;
-            for (k, &(a, ex, ey, tl)) in edges.iter().enumerate() {
-                let e0 = edge(a, [a[0] + ex, a[1] + ey], p);
-                let (sx, sy) = (-ey * ONE, ex * ONE);
-                let least = e0 + 3 * sx.min(0) + 3 * sy.min(0);
-                let most = e0 + 3 * sx.max(0) + 3 * sy.max(0);
-                if most < 0 || (most == 0 && !tl) {
-                    // no lane passes this edge: the sample is covered nowhere
-                    missed = true;
-                    break;
-                }
-                partial[k] = !(least > 0 || (least == 0 && tl));
-                e0s[k] = e0;
-            }
-            if missed {
-                continue;
-            }
             let mut hit = inside;
-            for (k, &(_, ex, ey, tl)) in edges.iter().enumerate() {
-                if !partial[k] {
+            for k in 0..3 {
+                let (a, [ex, ey]) = self.edges[k];
+                let e0 = edge(a, [a[0] + ex, a[1] + ey], p) - self.bias[k];
+                if e0 + self.most[k] < 0 {
+                    continue 'samples;
+                }
+                if e0 + self.least[k] >= 0 {
                     continue;
                 }
-                let (sx, sy) = (-ey * ONE, ex * ONE);
-                for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-                    let e = e0s[k] + sx * dx + sy * dy;
-                    hit[l] &= e > 0 || (e == 0 && tl);
+                let mut pass: u16 = 0;
+                for (l, st) in self.steps[k].iter().enumerate() {
+                    pass |= u16::from(e0 + st >= 0) << l;
                 }
+                hit &= pass;
             }
-            for l in 0..LANES {
-                if hit[l] {
-                    cov[l] |= 1 << s;
-                }
+            while hit != 0 {
+                let l = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                cov[l] |= 1 << s;
             }
         }
+        cov
     }
 }
 
