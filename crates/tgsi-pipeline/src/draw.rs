@@ -45,7 +45,7 @@ struct ColorRows<'a> {
 }
 
 /// Tile rows per band (the unit of work a thread takes).
-const BAND_TILE_ROWS: u32 = 2;
+const BAND_TILE_ROWS: u32 = 4;
 
 /// One band: tile rows `rows`, the primitives whose boxes reach them (by
 /// index, in draw order) and their pixels in every target.
@@ -516,6 +516,59 @@ fn sample_depth(sh: &Shared<'_>, prim: &RasterPrim, x: u32, y: u32, s: usize) ->
     plane64(&prim.depth, px, py) as f32
 }
 
+/// Where a 4x4 tile's pixels are in a band's depth rows (one sample per pixel).
+#[derive(Clone, Copy)]
+struct TileRows {
+    x0: u32,
+    y0: u32,
+    /// The cell of the tile's top-left pixel and the cells per row.
+    first: usize,
+    pitch: usize,
+}
+
+impl TileRows {
+    fn of(x0: u32, y0: u32, y_lo: i64, pitch: usize) -> TileRows {
+        TileRows {
+            x0,
+            y0,
+            first: (y0 as i64 - y_lo) as usize * pitch + x0 as usize,
+            pitch,
+        }
+    }
+}
+
+/// The depth/stencil test before shading of one tile's covered pixels,
+/// one sample per pixel: the depths of the 16 pixel centres on the
+/// primitive's plane (as [`sample_depth`] gives them), then the test of
+/// each covered pixel, which clears the coverage of those that fail.
+fn early_test_one_sample(
+    test: &DepthStencilTest,
+    sh: &Shared<'_>,
+    prim: &RasterPrim,
+    rows: TileRows,
+    coverage: &mut [u32; 16],
+    zs: &mut [u32],
+    ss: &mut [u8],
+) {
+    let (fx, fy) = sh.pattern.position(0, 0, 0);
+    let mut depth = [0f32; 16];
+    for (l, d) in depth.iter_mut().enumerate() {
+        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+        let (x, y) = ((rows.x0 + dx) as f64 + fx, (rows.y0 + dy) as f64 + fy);
+        *d = plane64(&prim.depth, x, y) as f32;
+    }
+    for (l, cov) in coverage.iter_mut().enumerate() {
+        if *cov == 0 {
+            continue;
+        }
+        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+        let i = rows.first + dy as usize * rows.pitch + dx as usize;
+        if !test.test(depth[l], prim.front, &mut zs[i], &mut ss[i]) {
+            *cov = 0;
+        }
+    }
+}
+
 /// Shades and merges every primitive's tiles inside one band. With
 /// [`tgsi_exec::FragmentTraits::pack_quads`], the covered quads of
 /// consecutive tiles and primitives fill batches of 4 in draw order;
@@ -564,24 +617,29 @@ fn run_band(
                 if walk.early
                     && let (Some(test), Some((zs, ss))) = (&sh.test, walk.band.depth.as_mut())
                 {
-                    for (l, cov) in coverage.iter_mut().enumerate() {
-                        if *cov == 0 {
-                            continue;
-                        }
-                        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
-                        let (x, y) = (x0 + dx, y0 + dy);
-                        let base =
-                            (y as i64 - y_lo) as usize * walk.row_pitch + x as usize * samples;
-                        for s in 0..samples {
-                            if *cov & (1 << s) != 0
-                                && !test.test(
-                                    sample_depth(sh, prim, x, y, s),
-                                    prim.front,
-                                    &mut zs[base + s],
-                                    &mut ss[base + s],
-                                )
-                            {
-                                *cov &= !(1 << s);
+                    if samples == 1 {
+                        let rows = TileRows::of(x0, y0, y_lo, walk.row_pitch);
+                        early_test_one_sample(test, sh, prim, rows, &mut coverage, zs, ss);
+                    } else {
+                        for (l, cov) in coverage.iter_mut().enumerate() {
+                            if *cov == 0 {
+                                continue;
+                            }
+                            let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+                            let (x, y) = (x0 + dx, y0 + dy);
+                            let base =
+                                (y as i64 - y_lo) as usize * walk.row_pitch + x as usize * samples;
+                            for s in 0..samples {
+                                if *cov & (1 << s) != 0
+                                    && !test.test(
+                                        sample_depth(sh, prim, x, y, s),
+                                        prim.front,
+                                        &mut zs[base + s],
+                                        &mut ss[base + s],
+                                    )
+                                {
+                                    *cov &= !(1 << s);
+                                }
                             }
                         }
                     }

@@ -211,10 +211,10 @@ fn srgb_code(table: &SrgbSteps, f: f32) -> u8 {
         return 0;
     }
     let bits = f.min(1.0).to_bits();
-    let (steps, starts) = table;
-    let mut code = starts[(bits >> 16) as usize];
-    while code < 255 && steps[code as usize] <= bits {
-        code += 1;
+    let mut code = table.starts[(bits >> 16) as usize];
+    // a fixed count of steps with no branch on the data (step 255 is never passed)
+    for _ in 0..table.most {
+        code += u8::from(table.steps[code as usize] <= bits);
     }
     code
 }
@@ -239,11 +239,17 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
 /// over the bit patterns, which order non-negative floats); and for each
 /// value of a float's top 16 bits up to 1.0's, the code of the first float
 /// with them.
-type SrgbSteps = ([u32; 255], Vec<u8>);
+struct SrgbSteps {
+    /// Steps 0..255, then `u32::MAX` (no float in [0, 1] passes it).
+    steps: [u32; 256],
+    starts: Vec<u8>,
+    /// The most steps inside one value of the top 16 bits.
+    most: u8,
+}
 
 static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
-    let mut steps = [0u32; 255];
-    for (i, step) in steps.iter_mut().enumerate() {
+    let mut steps = [u32::MAX; 256];
+    for (i, step) in steps.iter_mut().take(255).enumerate() {
         let k = i as u8 + 1;
         let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
         while lo < hi {
@@ -256,10 +262,21 @@ static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
         }
         *step = lo;
     }
-    let starts = (0..=1.0f32.to_bits() >> 16)
+    let starts: Vec<u8> = (0..=1.0f32.to_bits() >> 16)
         .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
         .collect();
-    (steps, starts)
+    let most = (0..starts.len())
+        .map(|top| {
+            let end = starts.get(top + 1).copied().unwrap_or(255);
+            end - starts[top]
+        })
+        .max()
+        .unwrap_or(0);
+    SrgbSteps {
+        steps,
+        starts,
+        most,
+    }
 });
 
 /// The conversion of an RGBA8 render target's texels, chosen once per
