@@ -245,14 +245,13 @@ impl TileEdges {
         let mut cov = [0u32; LANES];
         let b = prim.bbox;
         let (x0, y0) = (x0 as i64, y0 as i64);
-        // lanes inside the box (all of them when the tile is)
-        let mut inside: u16 = u16::MAX;
+        // lanes inside the box (all of them when the tile is); lane masks
+        // as bytes so that the lane loops vectorize
+        let mut inside = [true; LANES];
         if !(x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3]) {
-            inside = 0;
             for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
                 let (px, py) = (x0 + dx, y0 + dy);
-                let hit = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
-                inside |= u16::from(hit) << l;
+                inside[l] = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
             }
         }
         'samples: for (s, o) in pattern.offsets.iter().enumerate() {
@@ -267,16 +266,14 @@ impl TileEdges {
                 if e0 + self.least[k] >= 0 {
                     continue;
                 }
-                let mut pass: u16 = 0;
-                for (l, st) in self.steps[k].iter().enumerate() {
-                    pass |= u16::from(e0 + st >= 0) << l;
+                // a lane passes when its step reaches -e0
+                let t = -e0;
+                for (h, st) in hit.iter_mut().zip(&self.steps[k]) {
+                    *h &= *st >= t;
                 }
-                hit &= pass;
             }
-            while hit != 0 {
-                let l = hit.trailing_zeros() as usize;
-                hit &= hit - 1;
-                cov[l] |= 1 << s;
+            for (c, h) in cov.iter_mut().zip(hit) {
+                *c |= u32::from(h) << s;
             }
         }
         cov
