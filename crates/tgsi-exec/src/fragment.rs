@@ -612,7 +612,13 @@ impl Program {
                                 w
                             }
                         };
-                        for (row, p) in rows.iter_mut().zip(plane) {
+                        let reads = code.input_reads.get(fi.index as usize).copied();
+                        let reads = reads.unwrap_or(0xF);
+                        for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
+                            // a channel no instruction reads keeps its zeros
+                            if reads & (1 << c) == 0 {
+                                continue;
+                            }
                             for i in 0..4 {
                                 row[4 * q + i] =
                                     ((plane64(p, xs[i], ys[i]) * w[i]) as f32).to_bits();

@@ -658,3 +658,28 @@ fn eval_quad_matches_eval() {
         assert_eq!(frag.eval_quad(src, &points), want, "{src:?}");
     }
 }
+
+/// The channels of each input instructions read: the written components of
+/// per-component opcodes through their swizzles, a dot product's channels,
+/// a scalar's x, every channel of other opcodes' swizzles; every channel of
+/// every input once one is read through an address register.
+#[test]
+fn input_reads_follow_the_opcodes_channels() {
+    let src = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], PERSPECTIVE\n\
+        DCL IN[2], GENERIC[2], PERSPECTIVE\nDCL IN[3], GENERIC[3], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+        0: MUL TEMP[0].xy, IN[0].zwxx, IN[0]\n\
+        1: DP3 TEMP[0].z, IN[1], IN[1]\n\
+        2: RCP TEMP[0].w, IN[2].wzyx\n\
+        3: MOV OUT[0], TEMP[0]\n\
+        4: END\n";
+    let p = prog(src);
+    // IN[0]: x, y of the second source, z, w of the first
+    assert_eq!(p.code().input_reads, vec![0b1111, 0b0111, 0b1000, 0]);
+    let indirect = "FRAG\nDCL IN[0..1], GENERIC[0], PERSPECTIVE\nDCL IN[2], GENERIC[2], PERSPECTIVE\n\
+        DCL OUT[0], COLOR\nDCL ADDR[0]\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+        0: ARL ADDR[0].x, IMM[0].xxxx\n\
+        1: MOV TEMP[0].x, IN[ADDR[0].x].yyyy\n\
+        2: MOV OUT[0], TEMP[0]\n\
+        3: END\n";
+    assert_eq!(prog(indirect).code().input_reads, vec![0xF; 3]);
+}

@@ -281,6 +281,9 @@ pub struct Code {
     pub tex: Vec<TexInst>,
     /// Fragment inputs (declared IN registers of a fragment shader).
     pub frag_inputs: Vec<FragInput>,
+    /// Per IN register (by index): the channels some instruction may read
+    /// (bit c for channel c); the others need no value.
+    pub input_reads: Vec<u8>,
     /// Declared outputs with a semantic.
     pub frag_outputs: Vec<FragOutput>,
     /// `DCL SVIEW` declarations, by index.
@@ -524,6 +527,41 @@ enum Open {
     },
 }
 
+/// [`Code::input_reads`]: for each source operand reading an IN register,
+/// the channels its swizzle takes for the channels the opcode computes
+/// from (per component: the written ones; dot products: their mask; scalar
+/// opcodes: x); every channel of every IN register when one is read
+/// through an address register.
+fn input_reads(insts: &[Inst], input: FileRange) -> Vec<u8> {
+    use super::semantics::{LaneShape, lane_op};
+    let mut reads = vec![0u8; input.len as usize];
+    for inst in insts {
+        let used: u8 = match lane_op(inst.op).map(|l| l.shape) {
+            Some(LaneShape::Component(_)) => inst.dst[0].mask,
+            Some(LaneShape::Dot(mask)) => mask,
+            Some(LaneShape::Scalar(_)) => 1,
+            _ => 0xF,
+        };
+        for s in &inst.src {
+            match s.kind {
+                SrcKind::Reg(r) if r >= input.base && r < input.base + input.len => {
+                    let channels = (0..4)
+                        .filter(|c| used & (1 << c) != 0)
+                        .fold(0u8, |m, c| m | 1 << (s.swz[c] & 3));
+                    reads[(r - input.base) as usize] |= channels;
+                }
+                SrcKind::RegIndirect { base, len, .. }
+                    if base < input.base + input.len && input.base < base + len =>
+                {
+                    reads.iter_mut().for_each(|m| *m = 0xF);
+                }
+                _ => {}
+            }
+        }
+    }
+    reads
+}
+
 impl Code {
     pub fn compile(shader: &Shader, numerics: super::Numerics) -> Result<Code, ExecError> {
         let (mut layout, num_regs) = register_layout(shader)?;
@@ -573,9 +611,11 @@ impl Code {
         let uses_shared =
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
+        let input_reads = input_reads(&insts, input);
         Ok(Code {
             tex,
             frag_inputs,
+            input_reads,
             frag_outputs,
             sviews: layout.sviews,
             images: layout.images,
