@@ -83,8 +83,15 @@ pub(super) mod pool {
     }
     /// The float32 exponent field (0x7f800000).
     pub const EXP: i32 = TRIG + trig::LEN as i32;
+    /// -1.0f32, 2^31 as f32, the default NaN, the float32 quiet bit, 0xAAAA
+    /// (the odd lanes' mask).
+    pub const MINUS_ONE: i32 = EXP + 1;
+    pub const TWO_31: i32 = EXP + 2;
+    pub const DEFAULT_NAN: i32 = EXP + 3;
+    pub const QUIET: i32 = EXP + 4;
+    pub const ODD_LANES: i32 = EXP + 5;
     /// Words in the pool.
-    pub const LEN: usize = EXP as usize + 1;
+    pub const LEN: usize = ODD_LANES as usize + 1;
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -175,6 +182,11 @@ impl Ctx {
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);
         put(pool::EXP, 0x7f80_0000);
+        put(pool::MINUS_ONE, (-1.0f32).to_bits());
+        put(pool::TWO_31, 2147483648.0f32.to_bits());
+        put(pool::DEFAULT_NAN, tgsi_exec::ops::DEFAULT_NAN_F32);
+        put(pool::QUIET, 0x0040_0000);
+        put(pool::ODD_LANES, 0xaaaa);
         put(pool::ONE, 1.0f32.to_bits());
         put(pool::ZERO, 0);
         put(pool::MASK31, 31);

@@ -591,7 +591,7 @@ fn the_docs_list_exactly_the_inline_templates() {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| {
             w.chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         })
         .filter(|w| Opcode::from_name(w).is_some())
         .collect();
@@ -633,13 +633,14 @@ fn templates_agree_with_the_semantics_table() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// MIN, MAX and the dot products inline give the interpreter's bits on
-/// every pair of edge values (NaNs of both kinds, signed zeros, denormals,
-/// infinities) and random words, with source modifiers.
+/// MIN, MAX, the dot products, ARL, F2I, F2U, SSG, ISSG, IMUL_HI, UMUL_HI,
+/// LRP and FMA inline give the interpreter's bits on edge values (NaNs of
+/// both kinds, signed zeros, denormals, infinities, the ends of the integer
+/// ranges) and random words, with source modifiers.
 #[test]
-fn min_max_and_dot_products_inline_give_the_interpreters_bits() {
+fn float_and_integer_templates_give_the_interpreters_bits() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
-        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..4]\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL TEMP[0..4]\n\
         IMM[0] UINT32 {16, 64, 32, 0}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
@@ -655,28 +656,58 @@ fn min_max_and_dot_products_inline_give_the_interpreters_bits() {
         11: MAX TEMP[4].zw, TEMP[2].wwzz, TEMP[1].zzww\n\
         12: STORE BUFFER[1].xyzw, TEMP[0].yyyy, TEMP[3]\n\
         13: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[4]\n\
-        14: END\n";
+        14: ARL TEMP[3].x, TEMP[1].xxxx\n\
+        15: F2I TEMP[3].y, TEMP[1].yyyy\n\
+        16: F2U TEMP[3].z, -TEMP[1].zzzz\n\
+        17: SSG TEMP[3].w, TEMP[2].xxxx\n\
+        18: ISSG TEMP[4].x, TEMP[2].yyyy\n\
+        19: IMUL_HI TEMP[4].y, TEMP[1].wwww, TEMP[2].zzzz\n\
+        20: UMUL_HI TEMP[4].z, TEMP[2].wwww, TEMP[1].xxxx\n\
+        21: LRP TEMP[4].w, TEMP[1].yyyy, TEMP[2].xxxx, TEMP[2].wwww\n\
+        22: UADD TEMP[0].w, TEMP[0].yyyy, IMM[0].zzzz\n\
+        23: STORE BUFFER[2].xyzw, TEMP[0].yyyy, TEMP[3]\n\
+        24: STORE BUFFER[2].xyzw, TEMP[0].zzzz, TEMP[4]\n\
+        25: FMA TEMP[3], TEMP[1], TEMP[2].yzwx, TEMP[1].wzyx\n\
+        26: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        27: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
     const GROUPS: usize = 16;
     let edges = tgsi_ir::rng::EDGE_F32;
     let mut rng = tgsi_ir::rng::Rng(0xd07_0000_5eed);
+    const INTS: [u32; 8] = [
+        0x8000_0000,
+        0x7fff_ffff,
+        0xffff_ffff,
+        1,
+        0x4f00_0000, // 2^31
+        0xcf00_0000, // -2^31
+        0x4f80_0000, // 2^32
+        0x4effffff,  // the float below 2^31
+    ];
     let words: Vec<u32> = (0..GROUPS * 64 * 8)
-        .map(|i| match i % 3 {
+        .map(|i| match i % 4 {
             0 | 1 => edges[rng.below(edges.len() as u64) as usize],
+            2 => INTS[rng.below(INTS.len() as u64) as usize],
             _ => rng.next() as u32,
         })
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
         let mut res = Resources {
-            buffers: vec![input.clone(), vec![0; GROUPS * 64 * 32]],
+            buffers: vec![
+                input.clone(),
+                vec![0; GROUPS * 64 * 32],
+                vec![0; GROUPS * 64 * 48],
+            ],
             ..Resources::default()
         };
         p.dispatch_stats(&mut res, [GROUPS as u32, 1, 1], &Limits::default())
             .unwrap();
-        res.buffers.swap_remove(1)
+        let mut out = res.buffers.swap_remove(1);
+        out.extend(res.buffers.swap_remove(1));
+        out
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));

@@ -142,6 +142,86 @@ impl Emitter<'_> {
             Op32::Imin => a.vpminsd(o, x, y),
             Op32::Umax => a.vpmaxud(o, x, y),
             Op32::Umin => a.vpminud(o, x, y),
+            Op32::Arl | Op32::F2i => {
+                // vcvttps2dq gives 0x80000000 for NaN and out of range:
+                // i32::MAX from 2^31 up, 0 for NaN
+                if op == Op32::Arl {
+                    a.vrndscaleps(zmm(7), x, 1)?;
+                    a.vcvttps2dq(o, zmm(7))?;
+                    a.vcmpps(k2, zmm(7), bc(pool::TWO_31), GE_OQ)?;
+                } else {
+                    a.vcvttps2dq(o, x)?;
+                    a.vcmpps(k2, x, bc(pool::TWO_31), GE_OQ)?;
+                }
+                a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::ABS)))?;
+                a.vcmpps(k2, x, x, UNORD_Q)?;
+                a.vpxord(o.k2(), o, o)
+            }
+            Op32::F2u => {
+                // out of range above: u32::MAX; not above 0 (NaN too): 0
+                a.vcvttps2udq(o, x)?;
+                a.vcmpps(k2, x, bc(pool::ZERO), NGT_UQ)?;
+                a.vpxord(o.k2(), o, o)
+            }
+            Op32::Ssg => {
+                a.vpxord(o, o, o)?;
+                a.vcmpps(k2, x, bc(pool::ZERO), GT_OQ)?;
+                a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vcmpps(k2, x, bc(pool::ZERO), LT_OQ)?;
+                a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::MINUS_ONE)))
+            }
+            Op32::Issg => {
+                // (x >> 31) | ((0 - x) >>> 31): -1, 0 or 1 (i32::MIN: -1)
+                a.vpxord(zmm(7), zmm(7), zmm(7))?;
+                a.vpsubd(zmm(7), zmm(7), x)?;
+                a.vpsrld(zmm(7), zmm(7), 31)?;
+                a.vpsrad(o, x, 31)?;
+                a.vpord(o, o, zmm(7))
+            }
+            Op32::MulHi(signed) => {
+                // even lanes' 64-bit products (high words moved down), then
+                // the odd lanes' (their high words already in place)
+                let (lo, hi) = (zmm(7), zmm(8));
+                a.vpsrlq(zmm(9), x, 32)?;
+                a.vpsrlq(zmm(10), y, 32)?;
+                if signed {
+                    a.vpmuldq(lo, x, y)?;
+                    a.vpmuldq(hi, zmm(9), zmm(10))?;
+                } else {
+                    a.vpmuludq(lo, x, y)?;
+                    a.vpmuludq(hi, zmm(9), zmm(10))?;
+                }
+                a.vpsrlq(o, lo, 32)?;
+                a.kmovw(k2, word_ptr(rbx + pool_off(pool::ODD_LANES)))?;
+                a.vmovdqa32(o.k2(), hi)
+            }
+            Op32::Lrp => {
+                // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is
+                // the host's (first NaN operand quieted, else the default)
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vsubps(zmm(7), zmm(7), x)?;
+                a.vmulps(zmm(7), zmm(7), z)?;
+                a.vmulps(o, x, y)?;
+                a.vaddps(o, o, zmm(7))
+            }
+            Op32::Fma => {
+                a.vmovaps(o, x)?;
+                a.vfmadd213ps(o, y, z)?;
+                // NaN results: the first NaN operand (a, b, c) quieted, else
+                // the default NaN, whatever operand order the host follows
+                let mut done = a.create_label();
+                a.vcmpps(k2, o, o, UNORD_Q)?;
+                a.kortestw(k2, k2)?;
+                a.jz(done)?;
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::DEFAULT_NAN)))?;
+                for src in [z, y, x] {
+                    a.vcmpps(k3.k2(), src, src, UNORD_Q)?;
+                    a.vpord(zmm(7).k3(), src, bc(pool::QUIET))?;
+                }
+                a.vmovdqa32(o.k2(), zmm(7))?;
+                a.set_label(&mut done)?;
+                a.zero_bytes()
+            }
             Op32::Min | Op32::Max => {
                 // vminps/vmaxps give y when either is NaN or both are equal:
                 // x where only y is NaN, x | y (min) or x & y (max) where

@@ -149,6 +149,19 @@ enum Op32 {
     /// minNum / maxNum with the machine's signed-zero rule (`ops::min`, `ops::max`).
     Min,
     Max,
+    /// `(int)floor(x)` and truncations to i32 / u32, saturating, NaN → 0.
+    Arl,
+    F2i,
+    F2u,
+    /// Float sign (1.0, -1.0 or +0; NaN → +0) and integer sign.
+    Ssg,
+    Issg,
+    /// High 32 bits of the 64-bit product (signed or not).
+    MulHi(bool),
+    /// `a·b + (1 − a)·c`, each step rounded.
+    Lrp,
+    /// Fused multiply-add with the machine's NaN rule.
+    Fma,
     /// Integer compare (signed, predicate) to an all-ones mask.
     ICmp(bool, i32),
     /// Float compare (predicate) to an all-ones mask.
@@ -197,6 +210,7 @@ const GE_OQ: i32 = 0x1D;
 const GT_OQ: i32 = 0x1E;
 const UNORD_Q: i32 = 0x03;
 const ORD_Q: i32 = 0x07;
+const NGT_UQ: i32 = 0x0A;
 const NLT_UQ: i32 = 0x05;
 // vpcmpd predicates
 const P_EQ: i32 = 0;
