@@ -211,7 +211,8 @@ enum Verb {
     /// Differential fuzzing of the compiled engine against the interpreter:
     /// random shaders (ALU, integer, 64-bit, double, conversion, flow
     /// control, memory) on random inputs (NaN, ±inf, -0, denormals), every
-    /// output bit compared. Exit status 1 when any case differs.
+    /// output bit compared; with --draws, random draws. Exit status 1 when
+    /// any case differs.
     Fuzz {
         /// How long to run, in seconds
         #[arg(long, default_value_t = 60)]
@@ -228,6 +229,11 @@ enum Verb {
         /// Run this shader file with the inputs of case --seed (to reduce a finding)
         #[arg(long, value_name = "PATH", conflicts_with = "show")]
         file: Option<PathBuf>,
+        /// Fuzz draws instead: random triangles, render states, targets,
+        /// textures and fragment shaders, the interpreter on 1 thread against
+        /// the compiled engine on 3, every byte of the targets compared
+        #[arg(long, conflicts_with = "file")]
+        draws: bool,
     },
 }
 
@@ -267,15 +273,21 @@ fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
 }
 
 /// `tgsi fuzz`: runs the differential fuzzer, printing every difference.
-fn fuzz(seconds: u64, seed: u64, cases: u64) -> anyhow::Result<ExitCode> {
+fn fuzz(seconds: u64, seed: u64, cases: u64, draws: bool) -> anyhow::Result<ExitCode> {
     if !tgsi::jit::cpu_supported() {
         anyhow::bail!("the compiled engine cannot run on this machine (needs x86-64 with AVX-512)");
     }
     let start = std::time::Instant::now();
     let limit = std::time::Duration::from_secs(seconds);
     let mut last_print = std::time::Instant::now();
+    let check = if draws {
+        tgsi_tools::draw_fuzz::check
+    } else {
+        tgsi_tools::fuzz::check
+    };
     let tally = tgsi_tools::fuzz::run(
         seed,
+        check,
         |t| {
             let done = t.same + t.not_compiled + t.invalid + t.differ;
             if last_print.elapsed().as_secs() >= 30 {
@@ -344,8 +356,17 @@ pub fn main() -> ExitCode {
         } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
         Verb::Bench(args) => bench::bench(&args),
-        Verb::Fuzz { show: Some(n), .. } => {
-            print!("{}", tgsi_tools::fuzz::generate(n).text);
+        Verb::Fuzz {
+            show: Some(n),
+            draws,
+            ..
+        } => {
+            if draws {
+                let case = tgsi_tools::draw_fuzz::generate(n);
+                print!("{}{}", case.vertex, case.fragment);
+            } else {
+                print!("{}", tgsi_tools::fuzz::generate(n).text);
+            }
             Ok(ExitCode::SUCCESS)
         }
         Verb::Fuzz {
@@ -359,7 +380,8 @@ pub fn main() -> ExitCode {
             cases,
             show: None,
             file: None,
-        } => fuzz(seconds, seed, cases),
+            draws,
+        } => fuzz(seconds, seed, cases, draws),
     };
     match result {
         Ok(code) => code,

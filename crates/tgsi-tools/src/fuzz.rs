@@ -15,24 +15,24 @@ use tgsi_ir::opcode::{Category, Opcode, OperandType};
 use tgsi_jit::Engine;
 
 /// splitmix64: small, seedable, good enough for test generation.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
-    fn chance(&mut self, percent: u64) -> bool {
+    pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
     }
     /// A word that is often a special float, half of a special double, or a small integer.
-    fn word(&mut self) -> u32 {
+    pub(crate) fn word(&mut self) -> u32 {
         const SPECIAL: [u32; 24] = tgsi_ir::rng::edge_f32_and([
             0x3f00_0000,
             0x4049_0fdb,
@@ -55,17 +55,17 @@ impl Rng {
 }
 
 /// Temps the random instructions read and write (the loop counters live above).
-const TEMPS: u64 = 10;
+pub(crate) const TEMPS: u64 = 10;
 /// Words of BUFFER[0] (inputs) per invocation.
 const IN_WORDS: u32 = 16;
 /// Words of BUFFER[1] (outputs) per invocation.
 const OUT_WORDS: u32 = TEMPS as u32 * 4;
 const BLOCK: u32 = 32;
-const IMMS: usize = 8;
+pub(crate) const IMMS: usize = 8;
 
 /// The opcodes the generator draws from: every opcode of these categories
 /// that a compute shader runs (the opcode table is the list).
-fn pool() -> Vec<Opcode> {
+pub(crate) fn pool() -> Vec<Opcode> {
     (0..=255u8)
         .filter_map(Opcode::from_u8)
         .filter(|op| {
@@ -85,8 +85,8 @@ fn pool() -> Vec<Opcode> {
         .collect()
 }
 
-struct Gen<'a> {
-    rng: &'a mut Rng,
+pub(crate) struct Gen<'a> {
+    pub(crate) rng: &'a mut Rng,
     ops: &'a [Opcode],
     out: String,
     depth: usize,
@@ -96,6 +96,8 @@ struct Gen<'a> {
     /// Inside a loop made of inline-compiled opcodes and direct operands
     /// only (what the compiled engine keeps in registers across the loop).
     pure: bool,
+    /// Buffer and shared-memory access and BARRIER may be drawn.
+    memory: bool,
 }
 
 /// Opcodes of the pure loops (all inline templates or row kernels).
@@ -133,6 +135,30 @@ fn mask(rng: &mut Rng) -> String {
         .map(|(_, c)| c)
         .collect();
     format!(".{s}")
+}
+
+impl<'a> Gen<'a> {
+    /// A generator of ALU and flow-control code (no memory access) over
+    /// `TEMP[0..TEMPS]`, `IMM[0..IMMS]`, `CONST[0][0..4]` and `ADDR[0]`.
+    pub(crate) fn alu_only(rng: &'a mut Rng, ops: &'a [Opcode], budget: usize) -> Gen<'a> {
+        Gen {
+            rng,
+            ops,
+            out: String::new(),
+            depth: 0,
+            loops: 0,
+            in_switch: false,
+            budget,
+            pure: false,
+            memory: false,
+        }
+    }
+
+    /// `len` random instructions (within the budget).
+    pub(crate) fn code(&mut self, len: usize) -> String {
+        self.block(len);
+        std::mem::take(&mut self.out)
+    }
 }
 
 impl Gen<'_> {
@@ -304,10 +330,10 @@ impl Gen<'_> {
                     let m = mask(self.rng);
                     self.line(&format!("{op} ADDR[0]{m}, {s}"));
                 }
-                18..=20 => self.memory(),
+                18..=20 if self.memory => self.memory(),
                 // the batches of a group stop and resume here (anywhere:
                 // in divergent flow and loops too)
-                21 if self.rng.chance(40) => self.line("BARRIER"),
+                21 if self.memory && self.rng.chance(40) => self.line("BARRIER"),
                 _ => self.alu(),
             }
         }
@@ -443,6 +469,7 @@ pub fn generate(seed: u64) -> Case {
         in_switch: false,
         budget: 40,
         pure: false,
+        memory: true,
     };
     // inputs: TEMP[0..3] from BUFFER[0] at tid * IN_WORDS * 4
     let t = TEMPS + 4;
@@ -629,10 +656,12 @@ pub struct Tally {
     pub differ: u64,
 }
 
-/// Runs cases `first..` until `keep_going` says stop; `report` gets every
-/// difference (and the reasons programs were not compiled).
+/// Runs cases `first..` through `check` ([`check`] or
+/// [`crate::draw_fuzz::check`]) until `keep_going` says stop; `report`
+/// gets every difference (and the reasons programs were not compiled).
 pub fn run(
     first: u64,
+    check: impl Fn(u64) -> Verdict,
     mut keep_going: impl FnMut(&Tally) -> bool,
     mut report: impl FnMut(&str),
 ) -> Tally {
@@ -670,6 +699,7 @@ mod tests {
         let mut found = Vec::new();
         let t = run(
             0x5eed,
+            check,
             |t| t.same + t.not_compiled + t.invalid + t.differ < 150,
             |d| found.push(d.to_string()),
         );

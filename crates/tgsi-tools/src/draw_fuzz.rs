@@ -1,0 +1,378 @@
+//! The differential fuzzer of draws (`tgsi fuzz --draws`): random
+//! triangles, render states, targets, textures and fragment shaders, drawn
+//! by the interpreter on one thread and by the compiled engine on three;
+//! every byte of the colour and depth targets must agree.
+//!
+//! A case: a pass-through vertex shader over random clip-space triangles
+//! (w from 0.25 to 4, so perspective interpolation and clipping matter)
+//! with three attributes of random words (special floats included); a
+//! fragment shader of random ALU and flow-control code (the generator of
+//! [`crate::fuzz`], without memory access) reading the attributes
+//! (perspective, linear and flat), now and then sampling a random
+//! mipmapped texture, taking derivatives or discarding; a random target
+//! format, sample count, culling, depth test and blending.
+
+use crate::fuzz::{Gen, IMMS, Rng, TEMPS, pool};
+use std::fmt::Write as _;
+use tgsi_exec::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
+use tgsi_exec::{Limits, Numerics, Resources};
+use tgsi_ir::enums::TextureTarget;
+use tgsi_jit::Engine;
+use tgsi_pipeline::{
+    BasicTopology, BlendFactor, BlendOp, CompareFunc, CullMode, DepthFormat, DepthTarget, DrawCall,
+    FrontFace, RenderState, Topology, VertexInput,
+};
+
+/// The target's size (odd, so that partial tiles and quads occur).
+const WIDTH: u32 = 37;
+const HEIGHT: u32 = 29;
+
+/// One random draw.
+pub struct DrawCase {
+    pub fragment: String,
+    pub vertex: String,
+    vertices: Vec<Vec<[u32; 4]>>,
+    state: RenderState,
+    format: Format,
+    samples: u32,
+    depth: Option<DepthFormat>,
+    texture: Texture,
+    sampler: Sampler,
+    consts: Vec<u32>,
+}
+
+const VERTEX_SHADER: &str = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL IN[3]\n\
+    DCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL OUT[2], GENERIC[1]\nDCL OUT[3], GENERIC[2]\n\
+    MOV OUT[0], IN[0]\nMOV OUT[1], IN[1]\nMOV OUT[2], IN[2]\nMOV OUT[3], IN[3]\nEND\n";
+
+/// A random float in [lo, hi) as bits.
+fn uniform(rng: &mut Rng, lo: f32, hi: f32) -> u32 {
+    let t = (rng.next() >> 40) as f32 / (1u64 << 24) as f32;
+    (lo + (hi - lo) * t).to_bits()
+}
+
+fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {
+    items[rng.below(items.len() as u64) as usize]
+}
+
+/// The fragment shader of a case: inputs into TEMP[0..3], random code,
+/// TEMP[k] out, now and then a texture sample, derivatives or a discard.
+fn fragment_shader(rng: &mut Rng) -> String {
+    let mut head = String::from(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], LINEAR\n\
+         DCL IN[2], GENERIC[2], CONSTANT\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
+         DCL CONST[0][0..4]\nDCL ADDR[0]\n",
+    );
+    let _ = writeln!(head, "DCL TEMP[0..{}]", TEMPS + 1);
+    // IMM[0..IMMS] random, then the ones the generator's flow control reads
+    for k in 0..IMMS + 4 {
+        let w: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
+        let _ = writeln!(head, "IMM[{k}] UINT32 {{{}}}", w.join(", "));
+    }
+    let mut body = String::from("MOV TEMP[0], IN[0]\nMOV TEMP[1], IN[1]\nMOV TEMP[2], IN[2]\n");
+    let _ = writeln!(body, "MOV TEMP[3], IMM[0]");
+    let t = |rng: &mut Rng| rng.below(TEMPS);
+    if rng.chance(40) {
+        // sample at the interpolated coordinates (implicit LOD from the quad)
+        let (d, s) = (t(rng), rng.below(3));
+        let _ = writeln!(body, "TEX TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
+    }
+    if rng.chance(20) {
+        let (d, s) = (t(rng), rng.below(3));
+        let op = pick(rng, &["DDX", "DDY"]);
+        let _ = writeln!(body, "{op} TEMP[{d}], TEMP[{s}]");
+    }
+    let ops = pool();
+    let ops: Vec<_> = ops
+        .into_iter()
+        .filter(|o| o.info().category != tgsi_ir::opcode::Category::InterLane)
+        .collect();
+    let len = 5 + rng.below(20) as usize;
+    body.push_str(&Gen::alu_only(rng, &ops, 30).code(len));
+    if rng.chance(15) {
+        let _ = writeln!(body, "KILL_IF TEMP[{}]", t(rng));
+    }
+    // often a register the inputs filled (smooth values), else any
+    let out = if rng.chance(60) { rng.below(3) } else { t(rng) };
+    let _ = writeln!(body, "MOV OUT[0], TEMP[{out}]");
+    body.push_str("END\n");
+    head + &body
+}
+
+/// The vertices of `n` random triangles (`IN[0..4]` of each): a clip
+/// position (x, y in [-1.2w, 1.2w], z in [-0.1w, 1.1w]) and three
+/// attributes.
+fn triangles(rng: &mut Rng, n: usize) -> Vec<Vec<[u32; 4]>> {
+    (0..3 * n)
+        .map(|_| {
+            let w = f32::from_bits(uniform(rng, 0.25, 4.0));
+            let c = |rng: &mut Rng, lo: f32, hi: f32| f32::from_bits(uniform(rng, lo, hi)) * w;
+            let pos = [c(rng, -1.2, 1.2), c(rng, -1.2, 1.2), c(rng, -0.1, 1.1), w];
+            let mut regs = vec![pos.map(f32::to_bits)];
+            for _ in 0..3 {
+                // mostly ordinary floats (coordinates a texture can take), some special words
+                regs.push(std::array::from_fn(|_| {
+                    if rng.chance(85) {
+                        uniform(rng, -2.0, 2.0)
+                    } else {
+                        rng.word()
+                    }
+                }));
+            }
+            regs
+        })
+        .collect()
+}
+
+fn render_state(rng: &mut Rng) -> RenderState {
+    let mut state = RenderState {
+        cull: pick(rng, &[CullMode::None, CullMode::Back, CullMode::Front]),
+        front: pick(rng, &[FrontFace::Clockwise, FrontFace::CounterClockwise]),
+        ..RenderState::default()
+    };
+    state.depth.enabled = rng.chance(70);
+    state.depth.write = rng.chance(80);
+    state.depth.func = pick(
+        rng,
+        &[
+            CompareFunc::Less,
+            CompareFunc::LessEqual,
+            CompareFunc::Greater,
+            CompareFunc::Always,
+            CompareFunc::Equal,
+        ],
+    );
+    let b = &mut state.blend[0];
+    b.enabled = rng.chance(40);
+    let factors = [
+        BlendFactor::One,
+        BlendFactor::Zero,
+        BlendFactor::SrcAlpha,
+        BlendFactor::InvSrcAlpha,
+        BlendFactor::DstColor,
+        BlendFactor::SrcColor,
+    ];
+    b.src = pick(rng, &factors);
+    b.dst = pick(rng, &factors);
+    b.src_alpha = pick(rng, &factors);
+    b.dst_alpha = pick(rng, &factors);
+    b.op = pick(rng, &[BlendOp::Add, BlendOp::Subtract, BlendOp::Max]);
+    b.op_alpha = pick(rng, &[BlendOp::Add, BlendOp::RevSubtract, BlendOp::Min]);
+    if rng.chance(20) {
+        b.write_mask = rng.below(16) as u8;
+    }
+    state
+}
+
+/// A 16x16 RGBA8 (UNORM or sRGB) texture with a full mip chain of random
+/// bytes, and a random sampler.
+fn texture(rng: &mut Rng) -> (Texture, Sampler) {
+    let format = pick(rng, &[Format::Rgba8Unorm, Format::Rgba8Srgb]);
+    let mut tex = Texture::new(TextureTarget::Tex2D, format, [16, 16, 1], 1, 5, 1)
+        .unwrap_or_else(|e| panic!("a 16x16 texture: {e}"));
+    for level in &mut tex.levels {
+        for b in level.iter_mut() {
+            *b = rng.next() as u8;
+        }
+    }
+    let wrap = pick(rng, &[Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirrorRepeat]);
+    let sampler = Sampler {
+        wrap: [wrap; 3],
+        min: pick(rng, &[Filter::Linear, Filter::Nearest]),
+        mag: pick(rng, &[Filter::Linear, Filter::Nearest]),
+        mip: pick(
+            rng,
+            &[MipFilter::Linear, MipFilter::Nearest, MipFilter::None],
+        ),
+        ..Sampler::default()
+    };
+    (tex, sampler)
+}
+
+/// Generates draw case `seed`.
+pub fn generate(seed: u64) -> DrawCase {
+    let mut rng = Rng(seed ^ 0xd4a3_0000_0000_0000);
+    // the generator may pair a 64-bit opcode with a writemask the
+    // validator refuses: draw again (a few times at most)
+    let mut fragment = fragment_shader(&mut rng);
+    for _ in 0..16 {
+        let valid = tgsi_text::assemble(&fragment)
+            .is_ok_and(|(s, _)| tgsi_exec::Program::compile(&s).is_ok());
+        if valid {
+            break;
+        }
+        fragment = fragment_shader(&mut rng);
+    }
+    let n = 1 + rng.below(24) as usize;
+    let vertices = triangles(&mut rng, n);
+    let state = render_state(&mut rng);
+    let format = pick(
+        &mut rng,
+        &[
+            Format::Rgba8Unorm,
+            Format::Rgba8Srgb,
+            Format::Rgba32Float,
+            Format::Rgba16Float,
+        ],
+    );
+    let samples = if rng.chance(25) { 4 } else { 1 };
+    let depth = rng
+        .chance(75)
+        .then(|| pick(&mut rng, &[DepthFormat::D32Float, DepthFormat::D24S8]));
+    let (texture, sampler) = texture(&mut rng);
+    let consts = (0..20).map(|_| rng.word()).collect();
+    DrawCase {
+        fragment,
+        vertex: VERTEX_SHADER.to_string(),
+        vertices,
+        state,
+        format,
+        samples,
+        depth,
+        texture,
+        sampler,
+        consts,
+    }
+}
+
+/// What one draw left: the colour bytes and the depth and stencil cells,
+/// or the error.
+type Picture = Result<(Vec<u8>, Vec<u32>, Vec<u8>), String>;
+
+fn draw(case: &DrawCase, engine: Engine, threads: usize) -> Result<Picture, String> {
+    let compile = |text: &str| -> Result<tgsi_exec::Program, String> {
+        let (shader, _) = tgsi_text::assemble(text).map_err(|e| e.to_string())?;
+        tgsi_jit::compile_engine(&shader, Numerics::Ieee, engine).map_err(|e| e.to_string())
+    };
+    let vs = compile(&case.vertex)?;
+    let fs = compile(&case.fragment)?;
+    if engine == Engine::Jit && Engine::of(&fs) != Engine::Jit {
+        return Err(format!(
+            "not compiled: {}",
+            fs.fallback_reason().unwrap_or("?")
+        ));
+    }
+    let target = if case.samples > 1 {
+        TextureTarget::Msaa2D
+    } else {
+        TextureTarget::Tex2D
+    };
+    let mut color = Texture::new(target, case.format, [WIDTH, HEIGHT, 1], 1, 1, case.samples)?;
+    let mut depth = match case.depth {
+        Some(f) => Some(DepthTarget::new(f, WIDTH, HEIGHT, case.samples)?),
+        None => None,
+    };
+    let mut res = Resources {
+        constants: vec![case.consts.clone()],
+        textures: vec![Some(case.texture.clone())],
+        samplers: vec![case.sampler],
+        ..Resources::default()
+    };
+    let input = VertexInput::from_rows(&case.vertices);
+    let call = DrawCall::vertices(
+        Topology::Basic(BasicTopology::TriangleList),
+        case.vertices.len() as u32,
+    );
+    let limits = Limits {
+        threads,
+        max_instructions: 2_000_000,
+        ..Limits::default()
+    };
+    let result = tgsi_pipeline::draw(
+        &vs,
+        &fs,
+        &mut res,
+        &input,
+        &call,
+        &case.state,
+        std::slice::from_mut(&mut color),
+        depth.as_mut(),
+        &limits,
+    );
+    Ok(result.map_err(|e| e.message).map(|_| {
+        let (z, s) = depth.map_or((Vec::new(), Vec::new()), |d| (d.depth, d.stencil));
+        (color.levels.swap_remove(0), z, s)
+    }))
+}
+
+/// Draws case `seed` with the interpreter on one thread and the compiled
+/// engine on three, and compares the targets.
+pub fn check(seed: u64) -> crate::fuzz::Verdict {
+    use crate::fuzz::Verdict;
+    let case = generate(seed);
+    let want = match draw(&case, Engine::Interp, 1) {
+        Ok(p) => p,
+        Err(_) => return Verdict::Invalid,
+    };
+    let got = match draw(&case, Engine::Jit, 3) {
+        Ok(p) => p,
+        Err(why) => return Verdict::NotCompiled(why),
+    };
+    if want == got {
+        return Verdict::Same;
+    }
+    let what = match (&want, &got) {
+        (Ok((a, za, sa)), Ok((b, zb, sb))) => {
+            if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+                let bpt = case.format.bytes_per_texel() * case.samples as usize;
+                let p = i / bpt;
+                format!(
+                    "colour byte {i} (pixel {}, {}): {} against {}",
+                    p % WIDTH as usize,
+                    p / WIDTH as usize,
+                    a[i],
+                    b[i]
+                )
+            } else if za != zb {
+                "the depth cells differ".to_string()
+            } else if sa != sb {
+                "the stencil cells differ".to_string()
+            } else {
+                "the targets differ".to_string()
+            }
+        }
+        (a, b) => format!(
+            "interpreter: {a:?}\ncompiled: {b:?}",
+            a = a.as_ref().err(),
+            b = b.as_ref().err()
+        ),
+    };
+    crate::fuzz::Verdict::Differ(format!(
+        "draw seed {seed:#x}: interpreter on 1 thread and compiled engine on 3 differ: {what}\n\
+         {} samples, {:?}, depth {:?}, {} triangles\n{}",
+        case.samples,
+        case.format,
+        case.depth,
+        case.vertices.len() / 3,
+        case.fragment
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::Verdict;
+
+    /// A few draws agree between the engines and thread counts, and most
+    /// of them compile and draw.
+    #[test]
+    fn random_draws_agree_between_engines_and_thread_counts() {
+        if !tgsi_jit::cpu_supported() {
+            return;
+        }
+        let (mut same, mut other) = (0, Vec::new());
+        for seed in 0..40 {
+            match check(seed) {
+                Verdict::Same => same += 1,
+                Verdict::Differ(d) => panic!("{d}"),
+                Verdict::NotCompiled(why) => other.push(format!("{seed}: not compiled: {why}")),
+                Verdict::Invalid => other.push(format!("{seed}: invalid")),
+            }
+        }
+        assert!(
+            same >= 30,
+            "{same} of 40 drew on both: {}",
+            other.join("\n")
+        );
+    }
+}
