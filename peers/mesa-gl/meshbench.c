@@ -3,6 +3,8 @@
  *
  *   meshbench --mesh FILE.obj --texture FILE.png --size WxH --frames N
  *             --out FILE.png --const N=float:v,v,...   (one per buffer)
+ *             [--samples N] [--format srgb8|rgba8|rgba16f] [--depth less|none]
+ *             [--blend none|alpha] [--cull back|none]
  *
  * It draws the OBJ mesh (positions, normals, texture coordinates; faces
  * fanned into triangles) with GLSL twins of examples/scene/torus_vs.tgsi
@@ -14,7 +16,11 @@
  * `median S s per frame` over N timed frames after one untimed frame and
  * writes the last frame to --out, top row first. The environment chooses
  * the driver (LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe,
- * LP_NUM_THREADS). */
+ * LP_NUM_THREADS). The options change the target (format, samples per
+ * pixel: a multisampled target is resolved into a single-sample one inside
+ * each timed frame), the depth test (none: no depth buffer at all),
+ * blending (alpha: SRC_ALPHA, ONE_MINUS_SRC_ALPHA for colour and alpha)
+ * and culling, as `tgsi bench mesh` draws its other workloads. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -246,7 +252,8 @@ int main(int argc, char **argv)
 {
    const char *mesh_path = NULL, *texture_path = NULL, *out_path = NULL;
    unsigned width = 0, height = 0;
-   int frames = 0;
+   int frames = 0, samples = 1, depth = 1, blend = 0, cull = 1;
+   GLenum format = GL_SRGB8_ALPHA8;
    static float constants[MAX_BUFFERS][MAX_WORDS];
    for (int i = 1; i + 1 < argc; i += 2) {
       const char *option = argv[i], *value = argv[i + 1];
@@ -262,10 +269,27 @@ int main(int argc, char **argv)
          sscanf(value, "%ux%u", &width, &height);
       else if (strcmp(option, "--const") == 0)
          parse_constants(value, constants);
+      else if (strcmp(option, "--samples") == 0)
+         samples = atoi(value);
+      else if (strcmp(option, "--format") == 0) {
+         if (strcmp(value, "srgb8") == 0)
+            format = GL_SRGB8_ALPHA8;
+         else if (strcmp(value, "rgba8") == 0)
+            format = GL_RGBA8;
+         else if (strcmp(value, "rgba16f") == 0)
+            format = GL_RGBA16F;
+         else
+            die("--format takes srgb8, rgba8 or rgba16f", value);
+      } else if (strcmp(option, "--depth") == 0)
+         depth = strcmp(value, "none") != 0;
+      else if (strcmp(option, "--blend") == 0)
+         blend = strcmp(value, "alpha") == 0;
+      else if (strcmp(option, "--cull") == 0)
+         cull = strcmp(value, "none") != 0;
       else
          die("unknown option", option);
    }
-   if (!mesh_path || !texture_path || frames <= 0 || width == 0 || height == 0)
+   if (!mesh_path || !texture_path || frames <= 0 || width == 0 || height == 0 || samples < 1)
       die("usage: meshbench --mesh F.obj --texture F.png --size WxH --frames N [--out F.png] "
           "--const N=float:...",
           NULL);
@@ -315,28 +339,55 @@ int main(int argc, char **argv)
    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
 
+   /* the drawn target (multisampled or not) and, for several samples, the
+    * single-sample target it is resolved into */
+   GLuint resolved = 0, resolve_buffer = 0;
    glGenRenderbuffers(2, target);
    glBindRenderbuffer(GL_RENDERBUFFER, target[0]);
-   glRenderbufferStorage(GL_RENDERBUFFER, GL_SRGB8_ALPHA8, width, height);
-   glBindRenderbuffer(GL_RENDERBUFFER, target[1]);
-   glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, width, height);
+   glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, format, width,
+                                    height);
    glGenFramebuffers(1, &framebuffer);
    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, target[0]);
-   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, target[1]);
+   if (depth) {
+      glBindRenderbuffer(GL_RENDERBUFFER, target[1]);
+      glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
+                                       GL_DEPTH_COMPONENT32F, width, height);
+      glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, target[1]);
+   }
    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-      die("the sRGB + d32f target is not renderable", NULL);
+      die("the target is not renderable", NULL);
+   if (samples > 1) {
+      glGenRenderbuffers(1, &resolve_buffer);
+      glBindRenderbuffer(GL_RENDERBUFFER, resolve_buffer);
+      glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+      glGenFramebuffers(1, &resolved);
+      glBindFramebuffer(GL_FRAMEBUFFER, resolved);
+      glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                resolve_buffer);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+         die("the resolve target is not renderable", NULL);
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+   }
 
    /* Counter-clockwise front faces as `tgsi render --front ccw` takes
     * them (the picture is read back flipped, top row first). */
    glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
    glViewport(0, 0, width, height);
    glEnable(GL_FRAMEBUFFER_SRGB);
-   glEnable(GL_DEPTH_TEST);
-   glDepthFunc(GL_LESS);
-   glEnable(GL_CULL_FACE);
-   glCullFace(GL_BACK);
+   if (depth) {
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LESS);
+   }
+   if (cull) {
+      glEnable(GL_CULL_FACE);
+      glCullFace(GL_BACK);
+   }
    glFrontFace(GL_CCW);
+   if (blend) {
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+   }
    glClearColor(clear_colour[0], clear_colour[1], clear_colour[2], clear_colour[3]);
    glClearDepth(1.0);
    glUseProgram(program);
@@ -344,8 +395,14 @@ int main(int argc, char **argv)
    double *seconds = calloc(frames, sizeof *seconds);
    for (int f = -1; f < frames; f++) {
       double start = now();
-      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      glClear(GL_COLOR_BUFFER_BIT | (depth ? GL_DEPTH_BUFFER_BIT : 0));
       glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, NULL);
+      if (samples > 1) {
+         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
+         glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT,
+                           GL_NEAREST);
+         glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+      }
       glFinish();
       if (f >= 0)
          seconds[f] = now() - start;
@@ -359,6 +416,8 @@ int main(int argc, char **argv)
           frames, median, seconds[0]);
    if (out_path) {
       uint8_t *pixels = malloc((size_t)width * height * 4);
+      if (samples > 1)
+         glBindFramebuffer(GL_READ_FRAMEBUFFER, resolved);
       glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
       save_png(out_path, pixels, width, height);
    }

@@ -711,15 +711,27 @@ impl ColorRows<'_> {
     #[inline]
     fn store(&mut self, x: u32, row: u32, v: [u32; 4]) {
         let o = row as usize * self.pitch + x as usize * self.bpt;
-        let Some(dst) = self.bytes.get_mut(o..o + self.bpt) else {
-            return;
-        };
-        if let (Some(e), Ok(texel)) = (self.rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
+        if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
+            Self::encode_with(self.rgba8, self.format, self.direct3d, v, dst);
+        }
+    }
+
+    /// Converts `v` into `dst`, one texel of format `format` (`rgba8`: its
+    /// encoder, when it is RGBA8).
+    #[inline]
+    fn encode_with(
+        rgba8: Option<Rgba8Encoder>,
+        format: tgsi_exec::texture::Format,
+        direct3d: bool,
+        v: [u32; 4],
+        dst: &mut [u8],
+    ) {
+        if let (Some(e), Ok(texel)) = (rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
             *texel = e.encode(v);
-        } else if self.direct3d {
-            self.format.encode_direct3d_into(v, dst);
+        } else if direct3d {
+            format.encode_direct3d_into(v, dst);
         } else {
-            self.format.encode_into(v, dst);
+            format.encode_into(v, dst);
         }
     }
 }
@@ -744,7 +756,10 @@ fn write_color(
     let blends = bs.enabled && t.class != BlendClass::Integer;
     // The destination is read only when blending or keeping channels.
     let v = if blends || bs.write_mask & 0xF != 0xF {
-        let old = t.format.decode(dst);
+        let old = match (t.rgba8, <&[u8; 4]>::try_from(&*dst)) {
+            (Some(e), Ok(texel)) => e.decode(*texel),
+            _ => t.format.decode(dst),
+        };
         let mut v = if blends {
             let f = |w: [u32; 4]| w.map(f32::from_bits);
             let k = state.blend_factor;
@@ -761,11 +776,7 @@ fn write_color(
     } else {
         src
     };
-    if t.direct3d {
-        t.format.encode_direct3d_into(v, dst);
-    } else {
-        t.format.encode_into(v, dst);
-    }
+    ColorRows::encode_with(t.rgba8, t.format, t.direct3d, v, dst);
 }
 
 #[cfg(test)]

@@ -226,6 +226,7 @@ impl BlendClass {
         }
     }
 
+    #[inline]
     fn clamp(self, v: f32) -> f32 {
         match self {
             BlendClass::Unorm => v.clamp(0.0, 1.0),
@@ -235,6 +236,7 @@ impl BlendClass {
     }
 }
 
+#[inline]
 fn factor(f: BlendFactor, c: usize, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) -> f32 {
     match f {
         BlendFactor::Zero => 0.0,
@@ -261,6 +263,7 @@ fn factor(f: BlendFactor, c: usize, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) ->
 
 /// Blends source `s` over destination `d` (floats, the target's decoded
 /// values) for a target of class `class`.
+#[inline]
 pub fn blend(
     state: &BlendState,
     class: BlendClass,

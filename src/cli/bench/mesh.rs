@@ -1,24 +1,34 @@
 //! `tgsi bench mesh`: the torus scene of `examples/scene/` (its shaders,
 //! matrices, lights and sRGB mipmapped checker texture) drawn through the
-//! pipeline into a W×(3W/4) sRGB target with a d32f depth target, back
-//! faces culled: the bundled torus (64×32 segments, 4096 triangles) and a
-//! dense one made here (256×128 segments, 65536 triangles). Frames per
-//! second, triangles per second and fragment-shader lanes per second for
-//! each thread count; the image must be the same bits for every count.
+//! pipeline into a W×(3W/4) target. The workloads:
+//!
+//! * the bundled torus (64×32 segments, 4096 triangles) and a dense one
+//!   made here (256×128, 65536 triangles): sRGB target, d32f depth test,
+//!   back faces culled;
+//! * the bundled torus at 4 samples per pixel, resolved in each frame;
+//! * tiny triangles: a 1024×512 torus (1,048,576 triangles of a pixel or
+//!   less: setup-bound);
+//! * fill rate: 8 overlapping quads that each cover the target, alpha
+//!   blended, no depth test, into RGBA8 and into RGBA16F.
+//!
+//! Frames per second, triangles per second and fragment-shader lanes per
+//! second for each thread count; the image must be the same bits for every
+//! count.
 //!
 //! The peer: with `--peer` the llvmpipe figure comes from `meshbench` in
 //! the peer folder (`peers/build/` of the repository or `$TGSI_PEER_DIR`,
 //! see [`super::peers::peer_dir`]; `peers/mesa-gl/build.sh` builds it), or
 //! from the program `TGSI_PEER_MESH` names instead. Either takes
 //! `--mesh FILE.obj --texture FILE.png --size WxH --frames N --out FILE.png
-//! --const N=float:...` (the constant buffers of the scene), draws the same
-//! scene with GLSL twins of the shaders and prints a line with
-//! `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
+//! --const N=float:...` (the constant buffers of the scene) and the options
+//! of the workload's target and state (`--samples`, `--format`, `--depth`,
+//! `--blend`, `--cull`), draws the same scene with GLSL twins of the
+//! shaders and prints a line with `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
 //! and its picture is compared with ours pixel by pixel.
 
 use super::args::BenchArgs;
 use crate::cli::render_mesh::{
-    MeshStats, StageShader, clear_target, draw_mesh, mesh_input, mesh_state, new_target,
+    MeshStats, StageShader, clear_target, draw_mesh, mesh_input, mesh_state, new_target, resolve,
 };
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
@@ -27,7 +37,9 @@ use std::time::Instant;
 use tgsi::exec::{Limits, Resources};
 use tgsi::image_io::{Rgba8Image, decode_png, load_png, texture_from_image};
 use tgsi::mesh_io::{Mesh, parse_obj};
-use tgsi::pipeline::{CullMode, DepthFormat, DepthTarget, FrontFace, RenderState};
+use tgsi::pipeline::{
+    BlendFactor, BlendOp, CullMode, DepthFormat, DepthTarget, FrontFace, RenderState,
+};
 use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
 const VERTEX_SHADER: &str = include_str!("../../../examples/scene/torus_vs.tgsi");
@@ -124,46 +136,228 @@ fn scene_resources() -> Result<Resources> {
     Ok(res)
 }
 
-/// One mesh of the benchmark.
+/// How a workload draws: the target's format and samples per pixel, the
+/// depth test, blending and culling.
+#[derive(Clone, Copy, Debug)]
+struct DrawSetup {
+    /// Short format name (`rgba8_srgb`, `rgba8`, `rgba16f`).
+    format: &'static str,
+    samples: u32,
+    depth: bool,
+    /// SRC_ALPHA, ONE_MINUS_SRC_ALPHA for colour and alpha.
+    blend: bool,
+    cull: CullMode,
+}
+
+impl DrawSetup {
+    /// The scene as `examples/scene` draws it.
+    const SCENE: DrawSetup = DrawSetup {
+        format: "rgba8_srgb",
+        samples: 1,
+        depth: true,
+        blend: false,
+        cull: CullMode::Back,
+    };
+
+    /// Overlapping layers blended over each other.
+    fn fill(format: &'static str) -> DrawSetup {
+        DrawSetup {
+            format,
+            depth: false,
+            blend: true,
+            cull: CullMode::None,
+            ..DrawSetup::SCENE
+        }
+    }
+
+    fn state(&self) -> RenderState {
+        let mut state = mesh_state(self.depth, self.cull, FrontFace::CounterClockwise);
+        if self.blend {
+            let b = &mut state.blend[0];
+            b.enabled = true;
+            (b.src, b.dst, b.op) = (
+                BlendFactor::SrcAlpha,
+                BlendFactor::InvSrcAlpha,
+                BlendOp::Add,
+            );
+            (b.src_alpha, b.dst_alpha, b.op_alpha) = (b.src, b.dst, b.op);
+        }
+        state
+    }
+
+    /// The peer's options for the same target and state.
+    fn peer_args(&self) -> Vec<String> {
+        let format = match self.format {
+            "rgba8_srgb" => "srgb8",
+            other => other,
+        };
+        [
+            ("--samples", self.samples.to_string()),
+            ("--format", format.to_string()),
+            ("--depth", if self.depth { "less" } else { "none" }.into()),
+            ("--blend", if self.blend { "alpha" } else { "none" }.into()),
+            (
+                "--cull",
+                if self.cull == CullMode::Back {
+                    "back"
+                } else {
+                    "none"
+                }
+                .into(),
+            ),
+        ]
+        .into_iter()
+        .flat_map(|(k, v)| [k.to_string(), v])
+        .collect()
+    }
+}
+
+/// One workload of the benchmark: a mesh and how it is drawn.
 struct Workload {
     label: String,
     obj: String,
     mesh: Mesh,
+    setup: DrawSetup,
 }
 
-/// The shaders and state of a frame.
+/// The shaders of a frame.
 struct Frame<'a> {
     vs: &'a StageShader,
     fs: &'a StageShader,
-    state: RenderState,
+}
+
+/// A workload's targets.
+struct Targets {
+    color: Texture,
+    depth: Option<DepthTarget>,
+}
+
+impl Targets {
+    fn new(setup: &DrawSetup, width: u32, height: u32) -> Result<Targets> {
+        let format = Format::from_short_name(setup.format)
+            .ok_or_else(|| anyhow!("no texel format {}", setup.format))?;
+        let color = new_target(format, width, height, setup.samples)?;
+        let depth = if setup.depth {
+            let d = DepthTarget::new(DepthFormat::D32Float, width, height, setup.samples);
+            Some(d.map_err(|e| anyhow!("{e}"))?)
+        } else {
+            None
+        };
+        Ok(Targets { color, depth })
+    }
+
+    /// The picture as RGBA8 rows (resolved, converted to 8 bits per channel
+    /// as OpenGL reads a target back), for the comparisons.
+    fn picture(&self) -> Result<Vec<u8>> {
+        let t = resolve(&self.color)?;
+        let level = t.levels.first().cloned().unwrap_or_default();
+        if t.format.bytes_per_texel() == 4 {
+            return Ok(level);
+        }
+        let bpt = t.format.bytes_per_texel();
+        Ok(level
+            .chunks_exact(bpt)
+            .flat_map(|texel| {
+                t.format.decode(texel).map(|w| {
+                    let v = f32::from_bits(w);
+                    let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                    (v * 255.0).round_ties_even() as u8
+                })
+            })
+            .collect())
+    }
 }
 
 impl Frame<'_> {
-    /// Clears the targets and draws: `target`'s bytes are then the PNG's
-    /// RGBA (sRGB-encoded).
+    /// Clears the targets, draws and, with several samples, resolves (as
+    /// the peer does within its frame).
     fn draw(
         &self,
         w: &Workload,
         input: &tgsi::pipeline::VertexInput,
         res: &mut Resources,
-        target: &mut Texture,
-        depth: &mut DepthTarget,
+        targets: &mut Targets,
         limits: &Limits,
     ) -> Result<MeshStats> {
-        clear_target(target, CLEAR);
-        depth.clear(1.0, Some(0));
-        draw_mesh(
+        clear_target(&mut targets.color, CLEAR);
+        if let Some(d) = targets.depth.as_mut() {
+            d.clear(1.0, Some(0));
+        }
+        let stats = draw_mesh(
             self.vs,
             self.fs,
             input,
             &w.mesh,
             res,
-            &self.state,
-            std::slice::from_mut(target),
-            Some(depth),
+            &w.setup.state(),
+            std::slice::from_mut(&mut targets.color),
+            targets.depth.as_mut(),
             limits,
-        )
+        )?;
+        if w.setup.samples > 1 {
+            std::hint::black_box(resolve(&targets.color)?);
+        }
+        Ok(stats)
     }
+}
+
+/// `layers` squares, each 40 units on a side, square to the scene camera's
+/// line of sight through the origin and stacked 0.3 apart towards the
+/// camera (each covers the whole target), as OBJ text: normals towards the
+/// camera, texture coordinates 0..8.
+pub fn layers_obj(layers: u32) -> String {
+    use std::fmt::Write;
+    // the eye of examples/scene (CONST[3][1]), looking at the origin
+    let eye = [0.0f64, 2.4, 4.4];
+    let len = (eye[0] * eye[0] + eye[1] * eye[1] + eye[2] * eye[2]).sqrt();
+    let back = eye.map(|v| v / len);
+    // right = up × back, up' = back × right
+    let right = {
+        let r = [back[2], 0.0, -back[0]];
+        let l = (r[0] * r[0] + r[2] * r[2]).sqrt();
+        r.map(|v| v / l)
+    };
+    let up = [
+        back[1] * right[2] - back[2] * right[1],
+        back[2] * right[0] - back[0] * right[2],
+        back[0] * right[1] - back[1] * right[0],
+    ];
+    let mut s = format!("# {layers} squares facing the scene camera\n");
+    for k in 0..layers {
+        let d = 0.3 * f64::from(k);
+        for (u, v) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            let p: [f64; 3] =
+                std::array::from_fn(|c| back[c] * d + (right[c] * u + up[c] * v) * 20.0);
+            let f = |v: f64| v as f32;
+            let _ = writeln!(
+                s,
+                "v {:?} {:?} {:?}\nvt {:?} {:?}\nvn {:?} {:?} {:?}",
+                f(p[0]),
+                f(p[1]),
+                f(p[2]),
+                f(4.0 * (u + 1.0)),
+                f(4.0 * (v + 1.0)),
+                f(back[0]),
+                f(back[1]),
+                f(back[2])
+            );
+        }
+        let b = 4 * k + 1;
+        let _ = writeln!(
+            s,
+            "f {b}/{b}/{b} {}/{}/{} {}/{}/{} {}/{}/{}",
+            b + 1,
+            b + 1,
+            b + 1,
+            b + 2,
+            b + 2,
+            b + 2,
+            b + 3,
+            b + 3,
+            b + 3
+        );
+    }
+    s
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -181,25 +375,58 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     let (width, height) = (args.size, args.size * 3 / 4);
     let vs = compile("torus_vs.tgsi", VERTEX_SHADER)?;
     let fs = compile("torus_fs.tgsi", FRAGMENT_SHADER)?;
-    let frame = Frame {
-        vs: &vs,
-        fs: &fs,
-        state: mesh_state(true, CullMode::Back, FrontFace::CounterClockwise),
-    };
-    let dense = torus_obj(256, 128);
+    let frame = Frame { vs: &vs, fs: &fs };
+    let scene = DrawSetup::SCENE;
+    // (name, mesh, setup); meshes are made only for the workloads chosen
+    type MakeObj = fn() -> String;
+    let specs: [(&str, MakeObj, DrawSetup); 6] = [
+        ("torus 64x32", || TORUS_OBJ.to_string(), scene),
+        ("torus 256x128", || torus_obj(256, 128), scene),
+        (
+            "torus 64x32, 4x MSAA (resolved in the frame)",
+            || TORUS_OBJ.to_string(),
+            DrawSetup {
+                samples: 4,
+                ..scene
+            },
+        ),
+        (
+            "tiny triangles: torus 1024x512",
+            || torus_obj(1024, 512),
+            scene,
+        ),
+        (
+            "fill rate: 8 blended layers, RGBA8",
+            || layers_obj(8),
+            DrawSetup::fill("rgba8"),
+        ),
+        (
+            "fill rate: 8 blended layers, RGBA16F",
+            || layers_obj(8),
+            DrawSetup::fill("rgba16f"),
+        ),
+    ];
+    let only = args.scene.as_deref();
     let mut workloads = Vec::new();
-    for (label, obj) in [
-        ("torus 64x32", TORUS_OBJ.to_string()),
-        ("torus 256x128", dense),
-    ] {
+    for (label, make, setup) in specs {
+        if only.is_some_and(|o| !label.contains(o)) {
+            continue;
+        }
+        let obj = make();
         let mesh = parse_obj(&obj).map_err(|e| anyhow!("{label}: {e}"))?;
         workloads.push(Workload {
             label: label.into(),
             obj,
             mesh,
+            setup,
         });
     }
-    let format = Format::from_short_name("rgba8_srgb").ok_or_else(|| anyhow!("no rgba8_srgb"))?;
+    if workloads.is_empty() {
+        bail!(
+            "--scene {}: no workload's name contains it",
+            only.unwrap_or("")
+        );
+    }
     let peer = if args.peer {
         Some(match std::env::var_os(PEER_ENV) {
             Some(exe) => Ok(PathBuf::from(exe)),
@@ -209,15 +436,33 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
         None
     };
     println!(
-        "workload Mesh: examples/scene (lit, textured, sRGB, trilinear) at {width}x{height}, d32f depth less, back faces culled; {} timed frames per thread count",
+        "workload Mesh: examples/scene (lit, textured, trilinear) at {width}x{height}; {} timed frames per thread count",
         args.reps
     );
     for w in &workloads {
         let triangles = w.mesh.indices.len() / 3;
+        let s = &w.setup;
         println!(
-            "{}: {triangles} triangles, {} vertices",
+            "{}: {triangles} triangles, {} vertices; {} target, {} sample(s), {}, {}, {} faces culled",
             w.label,
-            w.mesh.vertices.len()
+            w.mesh.vertices.len(),
+            s.format,
+            s.samples,
+            if s.depth {
+                "d32f depth less"
+            } else {
+                "no depth"
+            },
+            if s.blend {
+                "alpha blending"
+            } else {
+                "no blending"
+            },
+            if s.cull == CullMode::Back {
+                "back"
+            } else {
+                "no"
+            },
         );
         let input = mesh_input(&w.mesh, &vs)?;
         let mut first: Option<(usize, Vec<u8>)> = None;
@@ -229,11 +474,9 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
                 ..Limits::default()
             };
             let mut res = scene_resources()?;
-            let mut target = new_target(format, width, height, 1)?;
-            let mut depth = DepthTarget::new(DepthFormat::D32Float, width, height, 1)
-                .map_err(|e| anyhow!("{e}"))?;
-            let stats = frame.draw(w, &input, &mut res, &mut target, &mut depth, &limits)?;
-            let image = target.levels.first().cloned().unwrap_or_default();
+            let mut targets = Targets::new(s, width, height)?;
+            let stats = frame.draw(w, &input, &mut res, &mut targets, &limits)?;
+            let image = targets.picture()?;
             match &first {
                 None => first = Some((threads, image)),
                 Some((t0, img0)) if *img0 != image => {
@@ -247,7 +490,7 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             let mut times = Vec::with_capacity(args.reps);
             for _ in 0..args.reps {
                 let start = Instant::now();
-                frame.draw(w, &input, &mut res, &mut target, &mut depth, &limits)?;
+                frame.draw(w, &input, &mut res, &mut targets, &limits)?;
                 times.push(start.elapsed().as_secs_f64());
             }
             let best = times.iter().copied().fold(f64::INFINITY, f64::min);
@@ -309,6 +552,7 @@ fn run_peer(
             for c in SCENE_CONSTANTS {
                 cmd.arg("--const").arg(c);
             }
+            cmd.args(w.setup.peer_args());
             cmd.env("LIBGL_ALWAYS_SOFTWARE", "1")
                 .env("GALLIUM_DRIVER", "llvmpipe")
                 .env("LP_NUM_THREADS", threads.to_string());
@@ -404,43 +648,80 @@ mod tests {
     fn the_scene_draws_the_same_bits_on_two_threads() {
         let vs = compile("vs", VERTEX_SHADER).unwrap();
         let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let frame = Frame {
-            vs: &vs,
-            fs: &fs,
-            state: mesh_state(true, CullMode::Back, FrontFace::CounterClockwise),
-        };
-        let mesh = parse_obj(TORUS_OBJ).unwrap();
-        let w = Workload {
-            label: "t".into(),
-            obj: String::new(),
-            mesh,
-        };
-        let input = mesh_input(&w.mesh, &vs).unwrap();
-        let format = Format::from_short_name("rgba8_srgb").unwrap();
-        let run = |threads: usize| {
-            let mut target = new_target(format, 64, 48, 1).unwrap();
-            let mut depth = DepthTarget::new(DepthFormat::D32Float, 64, 48, 1).unwrap();
+        let frame = Frame { vs: &vs, fs: &fs };
+        let run = |w: &Workload, threads: usize| {
+            let input = mesh_input(&w.mesh, &vs).unwrap();
+            let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
             let limits = Limits {
                 threads,
                 ..Limits::default()
             };
+            let mut res = scene_resources().unwrap();
+            let stats = frame
+                .draw(w, &input, &mut res, &mut targets, &limits)
+                .unwrap();
+            (targets.picture().unwrap(), stats.fragment.invocations)
+        };
+        let torus = |setup| Workload {
+            label: "t".into(),
+            obj: String::new(),
+            mesh: parse_obj(TORUS_OBJ).unwrap(),
+            setup,
+        };
+        let scene = torus(DrawSetup::SCENE);
+        let (one, lanes) = run(&scene, 1);
+        assert!(lanes > 0);
+        // The centre of the hole shows the clear colour; the ring does not.
+        let px = |img: &[u8], x: usize, y: usize| img[(y * 64 + x) * 4..][..4].to_vec();
+        assert_ne!(px(&one, 32, 24), px(&one, 14, 24));
+        assert_eq!(run(&scene, 2).0, one);
+        // 4 samples: resolved to the same size, the same bits on 2 threads
+        let msaa = torus(DrawSetup {
+            samples: 4,
+            ..DrawSetup::SCENE
+        });
+        let (four, _) = run(&msaa, 1);
+        assert_eq!(four.len(), one.len());
+        assert_eq!(run(&msaa, 2).0, four);
+    }
+
+    /// The fill layers cover the whole target: every pixel is shaded 8
+    /// times and blended (RGBA8 and RGBA16F agree within a step).
+    #[test]
+    fn the_fill_layers_cover_the_target() {
+        let vs = compile("vs", VERTEX_SHADER).unwrap();
+        let fs = compile("fs", FRAGMENT_SHADER).unwrap();
+        let frame = Frame { vs: &vs, fs: &fs };
+        let mut pictures = Vec::new();
+        for format in ["rgba8", "rgba16f"] {
+            let w = Workload {
+                label: "fill".into(),
+                obj: String::new(),
+                mesh: parse_obj(&layers_obj(8)).unwrap(),
+                setup: DrawSetup::fill(format),
+            };
+            let input = mesh_input(&w.mesh, &vs).unwrap();
+            let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
             let stats = frame
                 .draw(
                     &w,
                     &input,
                     &mut scene_resources().unwrap(),
-                    &mut target,
-                    &mut depth,
-                    &limits,
+                    &mut targets,
+                    &Limits::default(),
                 )
                 .unwrap();
-            (target.levels.remove(0), stats.fragment.invocations)
-        };
-        let (one, lanes) = run(1);
-        assert!(lanes > 0);
-        // The centre of the hole shows the clear colour; the ring does not.
-        let px = |img: &[u8], x: usize, y: usize| img[(y * 64 + x) * 4..][..4].to_vec();
-        assert_ne!(px(&one, 32, 24), px(&one, 14, 24));
-        assert_eq!(run(2).0, one);
+            // every layer covers every pixel (lanes: plus the helpers of
+            // the quads on each square's diagonal)
+            let lanes = stats.fragment.invocations;
+            assert!((8 * 64 * 48..9 * 64 * 48).contains(&lanes), "{lanes}");
+            pictures.push(targets.picture().unwrap());
+        }
+        let worst = pictures[0]
+            .iter()
+            .zip(&pictures[1])
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(worst.is_some_and(|d| d <= 1), "{worst:?}");
     }
 }

@@ -286,15 +286,19 @@ static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
 pub struct Rgba8Encoder {
     /// The step table of sRGB targets (colour channels); None for UNORM.
     srgb: Option<&'static SrgbSteps>,
+    /// The decode table of sRGB colour channels.
+    linear: &'static [f32; 256],
 }
 
 impl Rgba8Encoder {
     /// The encoder of `format`, when it is RGBA8 UNORM or sRGB.
     pub fn of(format: Format) -> Option<Rgba8Encoder> {
+        let linear = srgb_to_linear_table();
         match format {
-            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None }),
+            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None, linear }),
             Format::Rgba8Srgb => Some(Rgba8Encoder {
                 srgb: Some(&SRGB_STEPS),
+                linear,
             }),
             _ => None,
         }
@@ -312,9 +316,28 @@ impl Rgba8Encoder {
             }
         }
     }
+
+    /// The float channels (raw words) of a texel: [`Format::decode`]'s bits.
+    #[inline]
+    pub fn decode(&self, texel: [u8; 4]) -> [u32; 4] {
+        let unorm = |b: u8| UNORM8[b as usize].to_bits();
+        match self.srgb {
+            None => texel.map(unorm),
+            Some(_) => {
+                let srgb = |b: u8| self.linear[b as usize].to_bits();
+                [
+                    srgb(texel[0]),
+                    srgb(texel[1]),
+                    srgb(texel[2]),
+                    unorm(texel[3]),
+                ]
+            }
+        }
+    }
 }
 
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
+#[inline]
 pub fn float_to_unorm(f: f32, bits: u32) -> u32 {
     let max = ((1u64 << bits) - 1) as f64;
     let f = if f.is_nan() {

@@ -298,8 +298,8 @@ fn resource_limits_and_layout() {
 }
 
 /// The RGBA8 encoder gives the bytes of `encode_into` and
-/// `encode_direct3d_into` on edge values and random words, for UNORM and
-/// sRGB; other formats have none.
+/// `encode_direct3d_into` on edge values and random words, and decodes
+/// texels as `decode`, for UNORM and sRGB; other formats have none.
 #[test]
 fn rgba8_encoder_gives_the_bytes_of_encode_into() {
     use crate::texture::format::Rgba8Encoder;
@@ -318,6 +318,12 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
             format.encode_direct3d_into(v, &mut d3d);
             assert_eq!(e.encode(v), plain, "{format:?} {v:x?}");
             assert_eq!(plain, d3d, "{format:?} {v:x?}");
+            let texel = (rng.next() as u32).to_le_bytes();
+            assert_eq!(
+                e.decode(texel),
+                format.decode(&texel),
+                "{format:?} {texel:?}"
+            );
         }
     }
     assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
