@@ -55,6 +55,7 @@ impl DepthFormat {
     }
 
     /// The stored form of a depth.
+    #[inline]
     pub fn quantize(self, d: f32) -> u32 {
         match self.unorm_max() {
             None => d.to_bits(),
@@ -83,6 +84,7 @@ impl DepthFormat {
     }
 
     /// `a FUNC b` on stored values.
+    #[inline]
     fn compare(self, func: CompareFunc, a: u32, b: u32) -> bool {
         match self {
             DepthFormat::D32Float => func.test(f32::from_bits(a), f32::from_bits(b)),
@@ -166,8 +168,38 @@ pub struct DepthStencilTest {
 impl DepthStencilTest {
     /// Tests one sample and applies the writes; true when it passes.
     /// `stored_depth` / `stored_stencil` are the sample's cells.
-    #[inline]
+    #[inline(always)]
     pub fn test(
+        &self,
+        depth: f32,
+        front: bool,
+        stored_depth: &mut u32,
+        stored_stencil: &mut u8,
+    ) -> bool {
+        if !(self.stencil.enabled && self.format.has_stencil()) {
+            return self.test_depth(depth, stored_depth);
+        }
+        self.test_with_stencil(depth, front, stored_depth, stored_stencil)
+    }
+
+    /// [`Self::test`] without a stencil test.
+    #[inline(always)]
+    fn test_depth(&self, depth: f32, stored_depth: &mut u32) -> bool {
+        let q = self
+            .format
+            .quantize(depth.clamp(self.min_depth, self.max_depth));
+        if !self.depth.enabled {
+            return true;
+        }
+        let pass = self.format.compare(self.depth.func, q, *stored_depth);
+        if pass && self.depth.write {
+            *stored_depth = q;
+        }
+        pass
+    }
+
+    /// [`Self::test`] with the stencil test.
+    fn test_with_stencil(
         &self,
         depth: f32,
         front: bool,
@@ -179,25 +211,20 @@ impl DepthStencilTest {
         let depth_pass =
             !self.depth.enabled || self.format.compare(self.depth.func, q, *stored_depth);
         let st = &self.stencil;
-        if st.enabled && self.format.has_stencil() {
-            let face = if front { &st.front } else { &st.back };
-            let stencil_pass = face
-                .func
-                .test(st.reference & st.read_mask, *stored_stencil & st.read_mask);
-            let op = if !stencil_pass {
-                face.fail
-            } else if !depth_pass {
-                face.depth_fail
-            } else {
-                face.pass
-            };
-            let new = op.apply(*stored_stencil, st.reference);
-            *stored_stencil = (*stored_stencil & !st.write_mask) | (new & st.write_mask);
-            if !stencil_pass {
-                return false;
-            }
-        }
-        if !depth_pass {
+        let face = if front { &st.front } else { &st.back };
+        let stencil_pass = face
+            .func
+            .test(st.reference & st.read_mask, *stored_stencil & st.read_mask);
+        let op = if !stencil_pass {
+            face.fail
+        } else if !depth_pass {
+            face.depth_fail
+        } else {
+            face.pass
+        };
+        let new = op.apply(*stored_stencil, st.reference);
+        *stored_stencil = (*stored_stencil & !st.write_mask) | (new & st.write_mask);
+        if !stencil_pass || !depth_pass {
             return false;
         }
         if self.depth.enabled && self.depth.write {

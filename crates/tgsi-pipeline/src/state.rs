@@ -42,6 +42,7 @@ named_enum!(
 
 impl CompareFunc {
     /// `a FUNC b` (IEEE comparisons: NaN compares unequal to everything).
+    #[inline]
     pub fn test<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             CompareFunc::Never => false,
