@@ -634,7 +634,7 @@ fn templates_agree_with_the_semantics_table() {
 }
 
 /// MIN, MAX, the dot products, ARL, F2I, F2U, SSG, ISSG, IMUL_HI, UMUL_HI,
-/// LRP and FMA inline give the interpreter's bits on edge values (NaNs of
+/// LRP, FMA, UDIV, UMOD, IDIV and MOD inline give the interpreter's bits on edge values (NaNs of
 /// both kinds, signed zeros, denormals, infinities, the ends of the integer
 /// ranges) and random words, with source modifiers.
 #[test]
@@ -664,23 +664,33 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
         19: IMUL_HI TEMP[4].y, TEMP[1].wwww, TEMP[2].zzzz\n\
         20: UMUL_HI TEMP[4].z, TEMP[2].wwww, TEMP[1].xxxx\n\
         21: LRP TEMP[4].w, TEMP[1].yyyy, TEMP[2].xxxx, TEMP[2].wwww\n\
-        22: UADD TEMP[0].w, TEMP[0].yyyy, IMM[0].zzzz\n\
-        23: STORE BUFFER[2].xyzw, TEMP[0].yyyy, TEMP[3]\n\
-        24: STORE BUFFER[2].xyzw, TEMP[0].zzzz, TEMP[4]\n\
-        25: FMA TEMP[3], TEMP[1], TEMP[2].yzwx, TEMP[1].wzyx\n\
-        26: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[3]\n\
-        27: END\n";
+        22: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n\
+        23: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        24: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        25: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        26: FMA TEMP[3], TEMP[1], TEMP[2].yzwx, TEMP[1].wzyx\n\
+        27: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        28: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        29: UDIV TEMP[3].x, TEMP[1].xxxx, TEMP[2].yyyy\n\
+        30: UMOD TEMP[3].y, TEMP[2].zzzz, TEMP[1].wwww\n\
+        31: IDIV TEMP[3].z, TEMP[1].yyyy, TEMP[2].wwww\n\
+        32: MOD TEMP[3].w, TEMP[2].xxxx, TEMP[1].zzzz\n\
+        33: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        34: STORE BUFFER[2].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        35: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
     const GROUPS: usize = 16;
     let edges = tgsi_ir::rng::EDGE_F32;
     let mut rng = tgsi_ir::rng::Rng(0xd07_0000_5eed);
-    const INTS: [u32; 8] = [
+    const INTS: [u32; 10] = [
         0x8000_0000,
         0x7fff_ffff,
         0xffff_ffff,
         1,
+        0,
+        7,
         0x4f00_0000, // 2^31
         0xcf00_0000, // -2^31
         0x4f80_0000, // 2^32
@@ -699,7 +709,7 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
             buffers: vec![
                 input.clone(),
                 vec![0; GROUPS * 64 * 32],
-                vec![0; GROUPS * 64 * 48],
+                vec![0; GROUPS * 64 * 64],
             ],
             ..Resources::default()
         };

@@ -222,6 +222,48 @@ impl Emitter<'_> {
                 a.set_label(&mut done)?;
                 a.zero_bytes()
             }
+            Op32::IntDiv(signed, rem) => {
+                // each half of 8 lanes as doubles (exact), divided; the
+                // truncated quotient of two 32-bit integers is exact (its
+                // rounding error is below the gap to the next integer)
+                let (xa, xb, ya, yb) = (zmm(7), zmm(8), zmm(9), zmm(10));
+                a.vextracti32x8(ymm(11), x, 1)?;
+                a.vextracti32x8(ymm(12), y, 1)?;
+                if signed {
+                    a.vcvtdq2pd(xa, ymm(src[0]))?;
+                    a.vcvtdq2pd(xb, ymm(11))?;
+                    a.vcvtdq2pd(ya, ymm(src[1]))?;
+                    a.vcvtdq2pd(yb, ymm(12))?;
+                } else {
+                    a.vcvtudq2pd(xa, ymm(src[0]))?;
+                    a.vcvtudq2pd(xb, ymm(11))?;
+                    a.vcvtudq2pd(ya, ymm(src[1]))?;
+                    a.vcvtudq2pd(yb, ymm(12))?;
+                }
+                a.vdivpd(xa, xa, ya)?;
+                a.vdivpd(xb, xb, yb)?;
+                if signed {
+                    // i32::MIN / -1 = 2^31 gives 0x80000000: i32::MIN, as wrapping
+                    a.vcvttpd2dq(ymm(11), xa)?;
+                    a.vcvttpd2dq(ymm(12), xb)?;
+                } else {
+                    a.vcvttpd2udq(ymm(11), xa)?;
+                    a.vcvttpd2udq(ymm(12), xb)?;
+                }
+                a.vinserti32x8(o, zmm(11), ymm(12), 1)?;
+                if rem {
+                    // x − q·y (wrapping: i32::MIN % −1 = 0)
+                    a.vpmulld(o, o, y)?;
+                    a.vpsubd(o, x, o)?;
+                }
+                // by zero: 0 for IDIV, all ones for the others
+                a.vptestnmd(k2, y, y)?;
+                if signed && !rem {
+                    a.vpxord(o.k2(), o, o)
+                } else {
+                    a.vpternlogd(o.k2(), o, o, 0xFF)
+                }
+            }
             Op32::Min | Op32::Max => {
                 // vminps/vmaxps give y when either is NaN or both are equal:
                 // x where only y is NaN, x | y (min) or x & y (max) where

@@ -162,6 +162,9 @@ enum Op32 {
     Lrp,
     /// Fused multiply-add with the machine's NaN rule.
     Fma,
+    /// Integer quotient or remainder (signed, remainder): through f64, whose
+    /// quotient of two 32-bit integers truncates to the exact one.
+    IntDiv(bool, bool),
     /// Integer compare (signed, predicate) to an all-ones mask.
     ICmp(bool, i32),
     /// Float compare (predicate) to an all-ones mask.
