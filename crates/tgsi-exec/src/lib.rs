@@ -648,16 +648,17 @@ impl Program {
         let code = &self.code;
         let mut outputs = Vec::with_capacity(count);
         let ids = |v: usize| [v as u32, 0];
-        let stats = self.vertex_batches(env, inputs.into(), count, ids, "vertices", |b, l| {
-            outputs.push(
-                (0..code.output.len as usize)
-                    .map(|k| {
-                        let reg = &b.regs[code.output.base as usize + k];
-                        [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
-                    })
-                    .collect(),
-            );
-        })?;
+        let stats =
+            self.vertex_batches(env, inputs.into(), 0..count, ids, "vertices", |b, l| {
+                outputs.push(
+                    (0..code.output.len as usize)
+                        .map(|k| {
+                            let reg = &b.regs[code.output.base as usize + k];
+                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                        })
+                        .collect(),
+                );
+            })?;
         Ok((outputs, stats))
     }
 
@@ -666,11 +667,13 @@ impl Program {
     /// (VERTEXID, INSTANCEID) = `ids(v)` (BASEVERTEX, BASEINSTANCE and
     /// DRAWID 0); `output(batch, lane)` takes each invocation's results in
     /// order. Errors name the invocations as `what a..b`.
+    /// Runs invocations `range` (their inputs from `inputs[0..]`, `ids(0..)`:
+    /// the range's own) in batches; errors name the absolute invocations.
     fn vertex_batches(
         &self,
         env: &Env,
         inputs: VertexRows<'_>,
-        count: usize,
+        range: std::ops::Range<usize>,
         ids: impl Fn(usize) -> [u32; 2],
         what: &str,
         mut output: impl FnMut(&Batch, usize),
@@ -679,6 +682,7 @@ impl Program {
         let mut b = Batch::new(code);
         let mut shared: Vec<u32> = Vec::new();
         let mut stats = Stats::default();
+        let count = range.len();
         for first in (0..count).step_by(LANES) {
             let n = (count - first).min(LANES);
             b.reset(code, lanes_mask(n));
@@ -707,7 +711,8 @@ impl Program {
             }
             fill_subgroup_values(code, &mut b, env.system_values);
             run_to_end(&mut b, code, env, &mut shared, "vertex", || {
-                format!("{what} {first}..{}", first + n)
+                let at = range.start + first;
+                format!("{what} {at}..{}", at + n)
             })?;
             stats.account(&b);
             for l in 0..n {
@@ -734,23 +739,83 @@ impl Program {
         let code = &self.code;
         self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
-        let rows = VertexRows::Flat {
-            words: inputs,
-            stride,
-            count: ids.len(),
-        };
-        let id = |v: usize| ids.get(v).copied().unwrap_or([0; 2]);
+        let chunks = self.vertex_chunks(ids.len(), limits.threads);
         self.with_env(res, limits, None, |env| {
+            // one range of invocations: its outputs in order
+            let run = |range: std::ops::Range<usize>| {
+                let rows = VertexRows::Flat {
+                    words: inputs.get(range.start * stride..).unwrap_or(&[]),
+                    stride,
+                    count: range.len(),
+                };
+                let id = |v: usize| ids.get(range.start + v).copied().unwrap_or([0; 2]);
+                let mut outputs = Vec::with_capacity(range.len() * outs);
+                let stats = self.vertex_batches(
+                    env,
+                    rows,
+                    range.clone(),
+                    id,
+                    "vertex invocations",
+                    |b, l| {
+                        for k in 0..outs {
+                            let reg = &b.regs[code.output.base as usize + k];
+                            outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
+                        }
+                    },
+                )?;
+                Ok((outputs, stats))
+            };
+            if chunks.len() <= 1 {
+                return run(0..ids.len());
+            }
+            // ranges on threads, joined in order: the first error by range wins
+            let parts: Vec<Result<(Vec<[u32; 4]>, Stats), ExecError>> = std::thread::scope(|s| {
+                let handles: Vec<_> = chunks
+                    .iter()
+                    .map(|r| {
+                        let run = &run;
+                        let r = r.clone();
+                        s.spawn(move || run(r))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
             let mut outputs = Vec::with_capacity(ids.len() * outs);
-            let stats =
-                self.vertex_batches(env, rows, ids.len(), id, "vertex invocations", |b, l| {
-                    for k in 0..outs {
-                        let reg = &b.regs[code.output.base as usize + k];
-                        outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
-                    }
-                })?;
+            let mut stats = Stats::default();
+            for part in parts {
+                let (o, st) = part?;
+                outputs.extend(o);
+                stats.batch_instructions += st.batch_instructions;
+                stats.lane_instructions += st.lane_instructions;
+                stats.invocations += st.invocations;
+            }
             Ok((outputs, stats))
         })
+    }
+
+    /// The ranges of `count` vertex invocations run on threads: one range
+    /// unless there are at least `VERTICES_PER_THREAD` per thread and the
+    /// shader writes no memory (whose order the threads would change);
+    /// ranges start at multiples of [`LANES`], so the batches are those of
+    /// one thread.
+    fn vertex_chunks(&self, count: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+        const VERTICES_PER_THREAD: usize = 4096;
+        let writes = self.code.insts.iter().any(|i| {
+            i.op.flags().contains(tgsi_ir::opcode::OpFlags::STORE)
+                || matches!(i.op.info().category, tgsi_ir::opcode::Category::Atomic)
+        });
+        let threads = threads.clamp(1, (count / VERTICES_PER_THREAD).max(1));
+        if writes || threads == 1 {
+            return vec![0..count];
+        }
+        let per = count.div_ceil(threads).next_multiple_of(LANES);
+        (0..threads)
+            .map(|t| (t * per).min(count)..((t + 1) * per).min(count))
+            .filter(|r| !r.is_empty())
+            .collect()
     }
 }
 

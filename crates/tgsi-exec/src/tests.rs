@@ -544,3 +544,47 @@ fn direct3d_numerics_flush_arithmetic_but_not_moves() {
     // PK2H rounds toward zero and saturates: 65504 = 0x7bff; 2^-149 == 0.
     assert_eq!(d3d[8..10], [0x7bff | 0x7bff << 16, u32::MAX]);
 }
+
+/// Many vertex invocations run on several threads give the outputs,
+/// statistics and error of one thread; a shader that writes memory runs
+/// on one thread.
+#[test]
+fn vertex_invocations_on_threads_are_those_of_one_thread() {
+    let src = "VERT\nDCL IN[0]\nDCL SV[0], VERTEXID\nDCL OUT[0], POSITION\nDCL TEMP[0]\n\
+        IMM[0] FLT32 {0.5, 3.0, 0.0, 0.0}\n\
+        0: U2F TEMP[0].x, SV[0].xxxx\n\
+        1: MAD OUT[0], IN[0], IMM[0].xxxx, TEMP[0].xxxx\n\
+        2: END\n";
+    let p = prog(src);
+    let n = 10_000;
+    let inputs: Vec<[u32; 4]> = (0..n as u32)
+        .map(|v| [v, v ^ 0x3f80_0000, 7, v * 3])
+        .collect();
+    let ids: Vec<[u32; 2]> = (0..n as u32).map(|v| [v, 0]).collect();
+    let run = |threads: usize, max: u64| {
+        let limits = Limits {
+            threads,
+            max_instructions: max,
+            ..Limits::default()
+        };
+        p.run_vertex_invocations(&mut Resources::default(), &inputs, 1, &ids, &limits)
+            .map(|(o, s)| (o, s.batch_instructions, s.invocations))
+            .map_err(|e| e.message)
+    };
+    let one = run(1, u64::MAX).unwrap();
+    assert_eq!(one.0.len(), n);
+    // OUT[0].x of vertex v: v's word as a float times 0.5, plus v
+    let x = |v: u32| (f32::from_bits(v) * 0.5 + v as f32).to_bits();
+    assert_eq!(one.0[9_999][0], x(9_999));
+    assert_eq!(run(3, u64::MAX), Ok(one.clone()));
+    assert_eq!(run(2, u64::MAX), Ok(one));
+    // a budget too small for any batch: the same first error
+    assert_eq!(run(3, 1), run(1, 1));
+    assert!(run(1, 1).is_err());
+    assert_eq!(p.vertex_chunks(n, 3).len(), 2);
+    let writer = prog(
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL BUFFER[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n\
+         0: STORE BUFFER[0].x, IMM[0].xxxx, IN[0].xxxx\n1: MOV OUT[0], IN[0]\n2: END\n",
+    );
+    assert_eq!(writer.vertex_chunks(n, 3), vec![0..n]);
+}
