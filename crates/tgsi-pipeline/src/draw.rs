@@ -69,6 +69,9 @@ struct Shared<'a> {
     samples: u32,
     /// Quads of several tiles and primitives share batches.
     pack: bool,
+    /// The channels the fragment shader reads of each input
+    /// ([`tgsi_exec::decode::Code::input_reads`]).
+    reads: &'a [u8],
     /// Batches are merged whole ([`merge_batch`]): one sample per pixel and
     /// depth/stencil tested before shading or not at all.
     whole_batches: bool,
@@ -148,6 +151,7 @@ fn rasterize_with(
         height,
         samples,
         pack: packing && fs.fragment_traits(samples).pack_quads,
+        reads: &fs.code().input_reads,
         whole_batches: samples == 1 && (test.is_none() || fs.fragment_traits(samples).early_depth),
     };
     let direct3d = fs.is_direct3d();
@@ -426,7 +430,7 @@ impl Pending {
         };
         let prim = &sh.prims[p];
         let env = scratch.set_mut(k);
-        env.position = prim.fill_inputs(sh.stream, sh.linkage, &mut env.inputs);
+        env.position = prim.fill_inputs(sh.stream, sh.linkage, sh.reads, &mut env.inputs);
         env.face = if prim.front { 1.0 } else { -1.0 };
         env.primitive_id = prim.id;
         self.sets[k] = Some(p);

@@ -595,18 +595,22 @@ impl Setup<'_> {
 }
 
 impl RasterPrim {
-    /// The fragment inputs of this primitive into `inputs` (by IN register).
+    /// The fragment inputs of this primitive into `inputs` (by IN register);
+    /// `reads[r]` (missing: all four) names the channels of IN register r
+    /// the shader reads: the planes of the others are left at zero.
     pub fn fill_inputs(
         &self,
         stream: &VertexStream,
         linkage: &Linkage,
+        reads: &[u8],
         inputs: &mut [InputSource],
     ) -> InputSource {
         let value = |v: u32, reg: usize| -> [u32; 4] {
             stream.vertex(v).get(reg).copied().unwrap_or([0; 4])
         };
         let n = self.count as usize;
-        for (slot, feed) in inputs.iter_mut().zip(&linkage.inputs) {
+        for (r, (slot, feed)) in inputs.iter_mut().zip(&linkage.inputs).enumerate() {
+            let read = reads.get(r).copied().unwrap_or(0xF);
             *slot = match *feed {
                 InputFeed::Zero => InputSource::Zero,
                 InputFeed::Position => self.position(linkage),
@@ -623,7 +627,7 @@ impl RasterPrim {
                         let mut plane = [[0.0f64; 3]; 4];
                         for k in 0..n {
                             let a = value(self.verts[k], reg);
-                            for c in 0..4 {
+                            for c in (0..4).filter(|c| read & (1 << c) != 0) {
                                 plane_add(&mut plane[c], &basis[k], f32::from_bits(a[c]) as f64);
                             }
                         }
