@@ -769,7 +769,7 @@ impl Program {
                 return run(0..ids.len());
             }
             // ranges on threads, joined in order: the first error by range wins
-            let parts: Vec<Result<(Vec<[u32; 4]>, Stats), ExecError>> = std::thread::scope(|s| {
+            let parts: Vec<Result<VertexResults, ExecError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunks
                     .iter()
                     .map(|r| {
@@ -809,7 +809,7 @@ impl Program {
         });
         let threads = threads.clamp(1, (count / VERTICES_PER_THREAD).max(1));
         if writes || threads == 1 {
-            return vec![0..count];
+            return std::iter::once(0..count).collect();
         }
         let per = count.div_ceil(threads).next_multiple_of(LANES);
         (0..threads)
@@ -818,6 +818,9 @@ impl Program {
             .collect()
     }
 }
+
+/// The outputs of vertex invocations (flat) and what they ran.
+type VertexResults = (Vec<[u32; 4]>, Stats);
 
 /// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
 pub type VertexOutputs = Vec<Vec<[u32; 4]>>;

@@ -586,5 +586,5 @@ fn vertex_invocations_on_threads_are_those_of_one_thread() {
         "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL BUFFER[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n\
          0: STORE BUFFER[0].x, IMM[0].xxxx, IN[0].xxxx\n1: MOV OUT[0], IN[0]\n2: END\n",
     );
-    assert_eq!(writer.vertex_chunks(n, 3), vec![0..n]);
+    assert_eq!(writer.vertex_chunks(n, 3).len(), 1);
 }
