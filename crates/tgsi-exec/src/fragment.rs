@@ -576,6 +576,8 @@ impl Program {
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
             let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
             let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
+            let reads = code.input_reads.get(fi.index as usize).copied();
+            let reads = reads.unwrap_or(0xF);
             for (q, frag) in frags.iter().enumerate() {
                 let Some(src) = frag.inputs.get(fi.index as usize) else {
                     continue;
@@ -612,8 +614,6 @@ impl Program {
                                 w
                             }
                         };
-                        let reads = code.input_reads.get(fi.index as usize).copied();
-                        let reads = reads.unwrap_or(0xF);
                         for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
                             // a channel no instruction reads keeps its zeros
                             if reads & (1 << c) == 0 {

@@ -35,13 +35,42 @@ struct ColorRows<'a> {
     bytes: &'a mut [u8],
     pitch: usize,
     bpt: usize,
-    format: tgsi_exec::texture::Format,
     class: BlendClass,
+    texels: TexelCodec,
+}
+
+/// How a target's texels are read and written, chosen once per target.
+#[derive(Clone, Copy)]
+struct TexelCodec {
+    format: tgsi_exec::texture::Format,
     /// Converted under Direct3D's rules (narrower floats toward zero,
     /// saturating: [`tgsi_exec::texture::Format::encode_direct3d_into`]).
     direct3d: bool,
-    /// RGBA8 targets' conversion (the same bytes under both rules), chosen once.
+    /// RGBA8 targets' conversion (the same bytes under both rules).
     rgba8: Option<Rgba8Encoder>,
+}
+
+impl TexelCodec {
+    /// The float channels (raw words) of texel `src`.
+    #[inline]
+    fn decode(&self, src: &[u8]) -> [u32; 4] {
+        match (self.rgba8, <&[u8; 4]>::try_from(src)) {
+            (Some(e), Ok(texel)) => e.decode(*texel),
+            _ => self.format.decode(src),
+        }
+    }
+
+    /// Converts `v` into `dst`, one texel.
+    #[inline]
+    fn encode(&self, v: [u32; 4], dst: &mut [u8]) {
+        if let (Some(e), Ok(texel)) = (self.rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
+            *texel = e.encode(v);
+        } else if self.direct3d {
+            self.format.encode_direct3d_into(v, dst);
+        } else {
+            self.format.encode_into(v, dst);
+        }
+    }
 }
 
 /// Tile rows per band (the unit of work a thread takes).
@@ -255,10 +284,12 @@ fn bands_of<'t>(
                 bytes: a,
                 pitch,
                 bpt,
-                format,
                 class: BlendClass::of(format),
-                direct3d,
-                rgba8: Rgba8Encoder::of(format),
+                texels: TexelCodec {
+                    format,
+                    direct3d,
+                    rgba8: Rgba8Encoder::of(format),
+                },
             });
             rest = b;
         }
@@ -716,26 +747,7 @@ impl ColorRows<'_> {
     fn store(&mut self, x: u32, row: u32, v: [u32; 4]) {
         let o = row as usize * self.pitch + x as usize * self.bpt;
         if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
-            Self::encode_with(self.rgba8, self.format, self.direct3d, v, dst);
-        }
-    }
-
-    /// Converts `v` into `dst`, one texel of format `format` (`rgba8`: its
-    /// encoder, when it is RGBA8).
-    #[inline]
-    fn encode_with(
-        rgba8: Option<Rgba8Encoder>,
-        format: tgsi_exec::texture::Format,
-        direct3d: bool,
-        v: [u32; 4],
-        dst: &mut [u8],
-    ) {
-        if let (Some(e), Ok(texel)) = (rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
-            *texel = e.encode(v);
-        } else if direct3d {
-            format.encode_direct3d_into(v, dst);
-        } else {
-            format.encode_into(v, dst);
+            self.texels.encode(v, dst);
         }
     }
 }
@@ -760,10 +772,7 @@ fn write_color(
     let blends = bs.enabled && t.class != BlendClass::Integer;
     // The destination is read only when blending or keeping channels.
     let v = if blends || bs.write_mask & 0xF != 0xF {
-        let old = match (t.rgba8, <&[u8; 4]>::try_from(&*dst)) {
-            (Some(e), Ok(texel)) => e.decode(*texel),
-            _ => t.format.decode(dst),
-        };
+        let old = t.texels.decode(dst);
         let mut v = if blends {
             let f = |w: [u32; 4]| w.map(f32::from_bits);
             let k = state.blend_factor;
@@ -780,7 +789,7 @@ fn write_color(
     } else {
         src
     };
-    ColorRows::encode_with(t.rgba8, t.format, t.direct3d, v, dst);
+    t.texels.encode(v, dst);
 }
 
 #[cfg(test)]
