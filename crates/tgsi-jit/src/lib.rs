@@ -153,6 +153,18 @@ pub fn compile_engine(
     Ok(program)
 }
 
+/// The instructions (by index) of a compiled program that run through the
+/// interpreter's handler: none for a program the compiled engine does not
+/// run (the interpreter runs all of it).
+pub fn handler_calls(program: &Program) -> Vec<usize> {
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    if program.is_compiled() {
+        return emit::handler_calls(program.code());
+    }
+    let _ = program;
+    Vec::new()
+}
+
 /// True when this machine can run the compiled engine's code.
 pub fn cpu_supported() -> bool {
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]

@@ -103,6 +103,10 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
     };
     let (mut interp_ms, mut jit_ms) = (Vec::new(), Vec::new());
     let mut worst = (0.0f64, String::new());
+    // over the compiled programs: inline and called instructions, the
+    // called ones by opcode
+    let (mut inline, mut called) = (0usize, 0usize);
+    let mut by_opcode: std::collections::BTreeMap<&str, usize> = Default::default();
     println!(
         "shader: interp (decode) ms, jit (decode + machine code) ms, what the jit does; median of {reps}"
     );
@@ -119,6 +123,12 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
             println!("{}: not runnable by the machine", f.display());
             continue;
         };
+        if let Some(c) = p.compiled() {
+            (inline, called) = (inline + c.inlined, called + c.called);
+            for i in tgsi::jit::handler_calls(&p) {
+                *by_opcode.entry(p.code().insts[i].op.name()).or_default() += 1;
+            }
+        }
         let what = match (p.compiled(), p.fallback_reason()) {
             (Some(c), _) => format!(
                 "{} instructions inline, {} through the interpreter's handlers, {} bytes",
@@ -142,6 +152,17 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
         worst.0,
         worst.1
     );
+    if inline + called > 0 {
+        let list: Vec<String> = by_opcode
+            .iter()
+            .map(|(op, n)| format!("{op} {n}"))
+            .collect();
+        println!(
+            "compiled programs: {inline} instructions inline, {called} through the interpreter's handlers ({:.1} % inline); handler calls by opcode: {}",
+            100.0 * inline as f64 / (inline + called) as f64,
+            list.join(", ")
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

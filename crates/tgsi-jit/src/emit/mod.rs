@@ -381,6 +381,25 @@ fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
     }
 }
 
+/// How `inst` of `code` is compiled: its opcode's plan, the handler when
+/// its operands are not ones the template reads, a buffer access plan.
+fn instruction_plan(code: &Code, inst: &Inst) -> Plan {
+    let mut plan = plan_of(inst.op);
+    if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
+        plan = Plan::Call;
+    }
+    memory_plan(code, inst).unwrap_or(plan)
+}
+
+/// The instructions of `code` the compiled code runs through the
+/// interpreter's handler (by index).
+pub(super) fn handler_calls(code: &Code) -> Vec<usize> {
+    (code.insts.iter().enumerate())
+        .filter(|(_, inst)| instruction_plan(code, inst) == Plan::Call)
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Compiles `code`, or says which instruction keeps the compiled engine from running it.
 pub(super) fn emit(code: &Code) -> Result<Output, String> {
     emit_inner(code).map_err(|e| e.0)
@@ -400,13 +419,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         )))
     };
     for (i, inst) in code.insts.iter().enumerate() {
-        let mut plan = plan_of(inst.op);
-        if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
-            plan = Plan::Call;
-        }
-        if let Some(p) = memory_plan(code, inst) {
-            plan = p;
-        }
+        let plan = instruction_plan(code, inst);
         depth_at.push(stack.len());
         stacks.push(stack.clone());
         match inst.op {
