@@ -337,23 +337,29 @@ pub fn resolve(t: &Texture) -> Result<Texture> {
     }
     let mut out = new_target(t.format, t.width, t.height, 1)?;
     let bpt = t.format.bytes_per_texel();
+    let samples = t.samples as usize;
+    let src = t
+        .levels
+        .first()
+        .ok_or_else(|| anyhow!("a render target without storage"))?;
     let level = out
         .levels
         .first_mut()
         .ok_or_else(|| anyhow!("a render target without storage"))?;
-    for y in 0..t.height {
-        for x in 0..t.width {
-            let mut sum = [0f64; 4];
-            for s in 0..t.samples {
-                let v = t.texel(0, x, y, 0, s);
-                for c in 0..4 {
-                    sum[c] += f64::from(f32::from_bits(v[c]));
-                }
+    // a pixel's samples lie side by side: (y * width + x) * samples + s
+    for (dst, texels) in level
+        .chunks_exact_mut(bpt)
+        .zip(src.chunks_exact(bpt * samples))
+    {
+        let mut sum = [0f64; 4];
+        for texel in texels.chunks_exact(bpt) {
+            let v = t.format.decode(texel);
+            for c in 0..4 {
+                sum[c] += f64::from(f32::from_bits(v[c]));
             }
-            let avg = sum.map(|v| ((v / f64::from(t.samples)) as f32).to_bits());
-            let o = (y as usize * t.width as usize + x as usize) * bpt;
-            t.format.encode_into(avg, &mut level[o..o + bpt]);
         }
+        let avg = sum.map(|v| ((v / samples as f64) as f32).to_bits());
+        t.format.encode_into(avg, dst);
     }
     Ok(out)
 }
