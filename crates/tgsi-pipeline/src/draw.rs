@@ -101,8 +101,8 @@ struct Shared<'a> {
     /// The channels the fragment shader reads of each input
     /// ([`tgsi_exec::decode::Code::input_reads`]).
     reads: &'a [u8],
-    /// Batches are merged whole ([`merge_batch`]): one sample per pixel and
-    /// depth/stencil tested before shading or not at all.
+    /// Batches are merged whole ([`merge_batch`]): depth/stencil tested
+    /// before shading or not at all.
     whole_batches: bool,
 }
 
@@ -181,7 +181,7 @@ fn rasterize_with(
         samples,
         pack: packing && fs.fragment_traits(samples).pack_quads,
         reads: &fs.code().input_reads,
-        whole_batches: samples == 1 && (test.is_none() || fs.fragment_traits(samples).early_depth),
+        whole_batches: test.is_none() || fs.fragment_traits(samples).early_depth,
     };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
@@ -525,7 +525,8 @@ impl Walk<'_, '_> {
         };
         let st = if packed && sh.whole_batches {
             let colors = &mut self.band.colors;
-            let mut merge = |b: &ShadedBatch<'_>| merge_batch(colors, sh.state, y_lo, b);
+            let samples = sh.samples as usize;
+            let mut merge = |b: &ShadedBatch<'_>| merge_batch(colors, sh.state, y_lo, samples, b);
             self.session
                 .shade_quads_rows(self.scratch, quads, &mut merge)?
         } else if packed {
@@ -716,9 +717,16 @@ fn run_band(
 }
 
 /// Writes (or blends) the fragments of one shaded batch into every colour
-/// target: one sample per pixel, depth and stencil already tested. Targets
-/// written whole without blending take [`ColorRows::store_row`].
-fn merge_batch(colors: &mut [ColorRows<'_>], state: &RenderState, y_lo: i64, b: &ShadedBatch<'_>) {
+/// target, each covered sample of each, depth and stencil already tested
+/// (or not tested); targets written whole without blending take
+/// [`ColorRows::store`].
+fn merge_batch(
+    colors: &mut [ColorRows<'_>],
+    state: &RenderState,
+    y_lo: i64,
+    samples: usize,
+    b: &ShadedBatch<'_>,
+) {
     for (n, t) in colors.iter_mut().enumerate() {
         let Some(rows) = b.color(n) else {
             continue;
@@ -731,21 +739,23 @@ fn merge_batch(colors: &mut [ColorRows<'_>], state: &RenderState, y_lo: i64, b: 
             w &= w - 1;
             let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
             let v = [rows[0][l], rows[1][l], rows[2][l], rows[3][l]];
-            if plain {
-                t.store(x, row, v);
-            } else {
-                write_color(t, state, n, x, row, 0, 1, v);
+            for s in (0..samples).filter(|s| b.coverage[l] & (1 << s) != 0) {
+                if plain {
+                    t.store(x, row, s, samples, v);
+                } else {
+                    write_color(t, state, n, x, row, s, samples, v);
+                }
             }
         }
     }
 }
 
 impl ColorRows<'_> {
-    /// Stores `v` at pixel `x` of row `row` (one sample per pixel), converted
-    /// to the target's format.
+    /// Stores `v` at sample `s` of pixel `x` of row `row`, converted to the
+    /// target's format.
     #[inline]
-    fn store(&mut self, x: u32, row: u32, v: [u32; 4]) {
-        let o = row as usize * self.pitch + x as usize * self.bpt;
+    fn store(&mut self, x: u32, row: u32, s: usize, samples: usize, v: [u32; 4]) {
+        let o = row as usize * self.pitch + (x as usize * samples + s) * self.bpt;
         if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
             self.texels.encode(v, dst);
         }
