@@ -347,7 +347,7 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         }
         _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
     }
-    let resolved = mesh::resolve(&targets[0])?;
+    let resolved = mesh::resolve_on(&targets[0], threads)?;
     let img = target_to_image(&resolved).map_err(|e| anyhow!("{e}"))?;
     write_png(&args.output, &img)?;
     Ok(ExitCode::SUCCESS)

@@ -332,6 +332,12 @@ pub fn clear_target(t: &mut Texture, color: [f32; 4]) {
 /// A single-sample copy of a multisampled target: each pixel the average of
 /// its samples' decoded (linear) values, encoded again in the same format.
 pub fn resolve(t: &Texture) -> Result<Texture> {
+    resolve_on(t, 1)
+}
+
+/// [`resolve`] with its rows shared by up to `threads` threads (the same
+/// bits: each pixel is its own samples' average).
+pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
     if t.samples <= 1 {
         return Ok(t.clone());
     }
@@ -347,20 +353,36 @@ pub fn resolve(t: &Texture) -> Result<Texture> {
         .first_mut()
         .ok_or_else(|| anyhow!("a render target without storage"))?;
     // a pixel's samples lie side by side: (y * width + x) * samples + s
-    for (dst, texels) in level
-        .chunks_exact_mut(bpt)
-        .zip(src.chunks_exact(bpt * samples))
-    {
-        let mut sum = [0f64; 4];
-        for texel in texels.chunks_exact(bpt) {
-            let v = t.format.decode(texel);
-            for c in 0..4 {
-                sum[c] += f64::from(f32::from_bits(v[c]));
+    let average = |dst: &mut [u8], src: &[u8]| {
+        for (d, texels) in dst
+            .chunks_exact_mut(bpt)
+            .zip(src.chunks_exact(bpt * samples))
+        {
+            let mut sum = [0f64; 4];
+            for texel in texels.chunks_exact(bpt) {
+                let v = t.format.decode(texel);
+                for c in 0..4 {
+                    sum[c] += f64::from(f32::from_bits(v[c]));
+                }
             }
+            let avg = sum.map(|v| ((v / samples as f64) as f32).to_bits());
+            t.format.encode_into(avg, d);
         }
-        let avg = sum.map(|v| ((v / samples as f64) as f32).to_bits());
-        t.format.encode_into(avg, dst);
+    };
+    if threads <= 1 {
+        average(level, src);
+        return Ok(out);
     }
+    let rows = (t.height as usize).div_ceil(threads.min(16));
+    let row = t.width as usize * bpt;
+    std::thread::scope(|s| {
+        for (dst, src) in level
+            .chunks_mut(rows * row)
+            .zip(src.chunks(rows * row * samples))
+        {
+            s.spawn(move || average(dst, src));
+        }
+    });
     Ok(out)
 }
 

@@ -29,6 +29,7 @@
 use super::args::BenchArgs;
 use crate::cli::render_mesh::{
     MeshStats, StageShader, clear_target, draw_mesh, mesh_input, mesh_state, new_target, resolve,
+    resolve_on,
 };
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
@@ -295,7 +296,7 @@ impl Frame<'_> {
             limits,
         )?;
         if w.setup.samples > 1 {
-            std::hint::black_box(resolve(&targets.color)?);
+            std::hint::black_box(resolve_on(&targets.color, limits.threads)?);
         }
         Ok(stats)
     }
