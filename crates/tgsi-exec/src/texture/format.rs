@@ -615,6 +615,17 @@ impl Format {
                     return [b[0], b[1], b[2], b[3]].map(|v| UNORM8[v as usize].to_bits());
                 }
             }
+            Format::Rgba8Srgb => {
+                if let Some(b) = bytes.get(..4) {
+                    let linear = |v: u8| srgb_to_linear(v).to_bits();
+                    return [
+                        linear(b[0]),
+                        linear(b[1]),
+                        linear(b[2]),
+                        UNORM8[b[3] as usize].to_bits(),
+                    ];
+                }
+            }
             Format::Rgba32Float | Format::Rgba32Uint | Format::Rgba32Sint => {
                 if let Some(b) = bytes.get(..16) {
                     let w = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
