@@ -201,12 +201,13 @@ pub(super) fn srgb_to_linear_table() -> &'static [f32; 256] {
 /// [`linear_to_srgb_curve`], which never decreases as `f` grows), counted
 /// from the code of the first float sharing `f`'s top 16 bits.
 pub fn linear_to_srgb(f: f32) -> u8 {
-    srgb_code(&SRGB_STEPS, f)
+    step_code(&SRGB_STEPS, f)
 }
 
-/// [`linear_to_srgb`] with the step table in hand.
+/// The code of `f` in a step table: 0 for NaN and f ≤ 0, `f` taken as at
+/// most 1.
 #[inline]
-fn srgb_code(table: &SrgbSteps, f: f32) -> u8 {
+fn step_code(table: &CodeSteps, f: f32) -> u8 {
     if f.is_nan() || f <= 0.0 {
         return 0;
     }
@@ -234,12 +235,14 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
     rne((c * 255.0).clamp(0.0, 255.0)) as u8
 }
 
-/// Step k - 1: the bits of the least f32 in (0, 1] whose sRGB code
-/// ([`linear_to_srgb_curve`]) is at least k, for k = 1..=255 (bisection
-/// over the bit patterns, which order non-negative floats); and for each
-/// value of a float's top 16 bits up to 1.0's, the code of the first float
-/// with them.
-struct SrgbSteps {
+/// The 8-bit codes of a non-decreasing conversion of [0, 1] (NaN and
+/// f ≤ 0: code 0), as steps: step k - 1 holds the bits of the least f32 in
+/// (0, 1] whose code is at least k, for k = 1..=255 (bisection over the bit
+/// patterns, which order non-negative floats); and for each value of a
+/// float's top 16 bits up to 1.0's, the code of the first float with them.
+/// The code of f is then found from its top bits in a fixed count of steps,
+/// and is the conversion's by construction.
+struct CodeSteps {
     /// Steps 0..255, then `u32::MAX` (no float in [0, 1] passes it).
     steps: [u32; 256],
     starts: Vec<u8>,
@@ -247,37 +250,46 @@ struct SrgbSteps {
     most: u8,
 }
 
-static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
-    let mut steps = [u32::MAX; 256];
-    for (i, step) in steps.iter_mut().take(255).enumerate() {
-        let k = i as u8 + 1;
-        let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if linear_to_srgb_curve(f32::from_bits(mid)) >= k {
-                hi = mid;
-            } else {
-                lo = mid + 1;
+impl CodeSteps {
+    fn of(code: impl Fn(f32) -> u8) -> CodeSteps {
+        let mut steps = [u32::MAX; 256];
+        for (i, step) in steps.iter_mut().take(255).enumerate() {
+            let k = i as u8 + 1;
+            let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if code(f32::from_bits(mid)) >= k {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
             }
+            *step = lo;
         }
-        *step = lo;
+        let starts: Vec<u8> = (0..=1.0f32.to_bits() >> 16)
+            .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
+            .collect();
+        let most = (0..starts.len())
+            .map(|top| {
+                let end = starts.get(top + 1).copied().unwrap_or(255);
+                end - starts[top]
+            })
+            .max()
+            .unwrap_or(0);
+        CodeSteps {
+            steps,
+            starts,
+            most,
+        }
     }
-    let starts: Vec<u8> = (0..=1.0f32.to_bits() >> 16)
-        .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
-        .collect();
-    let most = (0..starts.len())
-        .map(|top| {
-            let end = starts.get(top + 1).copied().unwrap_or(255);
-            end - starts[top]
-        })
-        .max()
-        .unwrap_or(0);
-    SrgbSteps {
-        steps,
-        starts,
-        most,
-    }
-});
+}
+
+/// The sRGB encode ([`linear_to_srgb_curve`]) as steps.
+static SRGB_STEPS: LazyLock<CodeSteps> = LazyLock::new(|| CodeSteps::of(linear_to_srgb_curve));
+
+/// The UNORM8 encode ([`float_to_unorm`] of 8 bits) as steps.
+static UNORM8_STEPS: LazyLock<CodeSteps> =
+    LazyLock::new(|| CodeSteps::of(|f| float_to_unorm(f, 8) as u8));
 
 /// The conversion of an RGBA8 render target's texels, chosen once per
 /// target (the bytes of [`Format::encode_into`], and of
@@ -285,7 +297,9 @@ static SRGB_STEPS: LazyLock<SrgbSteps> = LazyLock::new(|| {
 #[derive(Clone, Copy)]
 pub struct Rgba8Encoder {
     /// The step table of sRGB targets (colour channels); None for UNORM.
-    srgb: Option<&'static SrgbSteps>,
+    srgb: Option<&'static CodeSteps>,
+    /// The UNORM8 step table (every channel of UNORM targets, alpha of sRGB).
+    unorm: &'static CodeSteps,
     /// The decode table of sRGB colour channels.
     linear: &'static [f32; 256],
 }
@@ -293,11 +307,16 @@ pub struct Rgba8Encoder {
 impl Rgba8Encoder {
     /// The encoder of `format`, when it is RGBA8 UNORM or sRGB.
     pub fn of(format: Format) -> Option<Rgba8Encoder> {
-        let linear = srgb_to_linear_table();
+        let (linear, unorm) = (srgb_to_linear_table(), &*UNORM8_STEPS);
         match format {
-            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None, linear }),
+            Format::Rgba8Unorm => Some(Rgba8Encoder {
+                srgb: None,
+                unorm,
+                linear,
+            }),
             Format::Rgba8Srgb => Some(Rgba8Encoder {
                 srgb: Some(&SRGB_STEPS),
+                unorm,
                 linear,
             }),
             _ => None,
@@ -307,11 +326,11 @@ impl Rgba8Encoder {
     /// The texel of the float channels `v` (raw words).
     #[inline]
     pub fn encode(&self, v: [u32; 4]) -> [u8; 4] {
-        let unorm = |w: u32| float_to_unorm(f32::from_bits(w), 8) as u8;
+        let unorm = |w: u32| step_code(self.unorm, f32::from_bits(w));
         match self.srgb {
             None => v.map(unorm),
             Some(t) => {
-                let srgb = |w: u32| srgb_code(t, f32::from_bits(w));
+                let srgb = |w: u32| step_code(t, f32::from_bits(w));
                 [srgb(v[0]), srgb(v[1]), srgb(v[2]), unorm(v[3])]
             }
         }

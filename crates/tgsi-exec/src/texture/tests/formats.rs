@@ -328,3 +328,21 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
     }
     assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
 }
+
+/// The RGBA8 UNORM encoder (a step table) gives `float_to_unorm`'s code
+/// around every rounding boundary (k + 0.5) / 255 and at every k / 255.
+#[test]
+fn unorm8_steps_match_the_rounding_around_every_boundary() {
+    use crate::texture::format::{Rgba8Encoder, float_to_unorm};
+    let e = Rgba8Encoder::of(Format::Rgba8Unorm).expect("an RGBA8 encoder");
+    for k in 0..=255u32 {
+        for centre in [(k as f64 + 0.5) / 255.0, k as f64 / 255.0] {
+            let bits = (centre as f32).to_bits() as i64;
+            for d in -3..=3i64 {
+                let f = f32::from_bits((bits + d).max(0) as u32);
+                let want = float_to_unorm(f, 8) as u8;
+                assert_eq!(e.encode([f.to_bits(); 4]), [want; 4], "{f:e}");
+            }
+        }
+    }
+}
