@@ -366,17 +366,9 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
-    if args.size < 4 || args.size > 8192 {
-        bail!("--size must be 4 to 8192 pixels (the target is SIZE x 3*SIZE/4)");
-    }
-    if args.reps == 0 {
-        bail!("--reps must be at least 1");
-    }
-    let (width, height) = (args.size, args.size * 3 / 4);
-    let vs = compile("torus_vs.tgsi", VERTEX_SHADER)?;
-    let fs = compile("torus_fs.tgsi", FRAGMENT_SHADER)?;
-    let frame = Frame { vs: &vs, fs: &fs };
+/// The workloads whose name contains `only` (all without it), their
+/// meshes made and parsed.
+fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
     let scene = DrawSetup::SCENE;
     // (name, mesh, setup); meshes are made only for the workloads chosen
     type MakeObj = fn() -> String;
@@ -407,7 +399,6 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             DrawSetup::fill("rgba16f"),
         ),
     ];
-    let only = args.scene.as_deref();
     let mut workloads = Vec::new();
     for (label, make, setup) in specs {
         if only.is_some_and(|o| !label.contains(o)) {
@@ -428,6 +419,21 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             only.unwrap_or("")
         );
     }
+    Ok(workloads)
+}
+
+pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
+    if args.size < 4 || args.size > 8192 {
+        bail!("--size must be 4 to 8192 pixels (the target is SIZE x 3*SIZE/4)");
+    }
+    if args.reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    let (width, height) = (args.size, args.size * 3 / 4);
+    let vs = compile("torus_vs.tgsi", VERTEX_SHADER)?;
+    let fs = compile("torus_fs.tgsi", FRAGMENT_SHADER)?;
+    let frame = Frame { vs: &vs, fs: &fs };
+    let workloads = workloads(args.scene.as_deref())?;
     let peer = if args.peer {
         Some(match std::env::var_os(PEER_ENV) {
             Some(exe) => Ok(PathBuf::from(exe)),

@@ -142,21 +142,7 @@ impl Emitter<'_> {
             Op32::Imin => a.vpminsd(o, x, y),
             Op32::Umax => a.vpmaxud(o, x, y),
             Op32::Umin => a.vpminud(o, x, y),
-            Op32::Arl | Op32::F2i => {
-                // vcvttps2dq gives 0x80000000 for NaN and out of range:
-                // i32::MAX from 2^31 up, 0 for NaN
-                if op == Op32::Arl {
-                    a.vrndscaleps(zmm(7), x, 1)?;
-                    a.vcvttps2dq(o, zmm(7))?;
-                    a.vcmpps(k2, zmm(7), bc(pool::TWO_31), GE_OQ)?;
-                } else {
-                    a.vcvttps2dq(o, x)?;
-                    a.vcmpps(k2, x, bc(pool::TWO_31), GE_OQ)?;
-                }
-                a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::ABS)))?;
-                a.vcmpps(k2, x, x, UNORD_Q)?;
-                a.vpxord(o.k2(), o, o)
-            }
+            Op32::Arl | Op32::F2i => self.truncate(op == Op32::Arl, d, src),
             Op32::F2u => {
                 // out of range above: u32::MAX; not above 0 (NaN too): 0
                 a.vcvttps2udq(o, x)?;
@@ -178,23 +164,7 @@ impl Emitter<'_> {
                 a.vpsrad(o, x, 31)?;
                 a.vpord(o, o, zmm(7))
             }
-            Op32::MulHi(signed) => {
-                // even lanes' 64-bit products (high words moved down), then
-                // the odd lanes' (their high words already in place)
-                let (lo, hi) = (zmm(7), zmm(8));
-                a.vpsrlq(zmm(9), x, 32)?;
-                a.vpsrlq(zmm(10), y, 32)?;
-                if signed {
-                    a.vpmuldq(lo, x, y)?;
-                    a.vpmuldq(hi, zmm(9), zmm(10))?;
-                } else {
-                    a.vpmuludq(lo, x, y)?;
-                    a.vpmuludq(hi, zmm(9), zmm(10))?;
-                }
-                a.vpsrlq(o, lo, 32)?;
-                a.kmovw(k2, word_ptr(rbx + pool_off(pool::ODD_LANES)))?;
-                a.vmovdqa32(o.k2(), hi)
-            }
+            Op32::MulHi(signed) => self.mul_hi(signed, d, src),
             Op32::Lrp => {
                 // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is
                 // the host's (first NaN operand quieted, else the default)
@@ -204,85 +174,9 @@ impl Emitter<'_> {
                 a.vmulps(o, x, y)?;
                 a.vaddps(o, o, zmm(7))
             }
-            Op32::Fma => {
-                a.vmovaps(o, x)?;
-                a.vfmadd213ps(o, y, z)?;
-                // NaN results: the first NaN operand (a, b, c) quieted, else
-                // the default NaN, whatever operand order the host follows
-                let mut done = a.create_label();
-                a.vcmpps(k2, o, o, UNORD_Q)?;
-                a.kortestw(k2, k2)?;
-                a.jz(done)?;
-                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::DEFAULT_NAN)))?;
-                for src in [z, y, x] {
-                    a.vcmpps(k3.k2(), src, src, UNORD_Q)?;
-                    a.vpord(zmm(7).k3(), src, bc(pool::QUIET))?;
-                }
-                a.vmovdqa32(o.k2(), zmm(7))?;
-                a.set_label(&mut done)?;
-                a.zero_bytes()
-            }
-            Op32::IntDiv(signed, rem) => {
-                // each half of 8 lanes as doubles (exact), divided; the
-                // truncated quotient of two 32-bit integers is exact (its
-                // rounding error is below the gap to the next integer)
-                let (xa, xb, ya, yb) = (zmm(7), zmm(8), zmm(9), zmm(10));
-                a.vextracti32x8(ymm(11), x, 1)?;
-                a.vextracti32x8(ymm(12), y, 1)?;
-                if signed {
-                    a.vcvtdq2pd(xa, ymm(src[0]))?;
-                    a.vcvtdq2pd(xb, ymm(11))?;
-                    a.vcvtdq2pd(ya, ymm(src[1]))?;
-                    a.vcvtdq2pd(yb, ymm(12))?;
-                } else {
-                    a.vcvtudq2pd(xa, ymm(src[0]))?;
-                    a.vcvtudq2pd(xb, ymm(11))?;
-                    a.vcvtudq2pd(ya, ymm(src[1]))?;
-                    a.vcvtudq2pd(yb, ymm(12))?;
-                }
-                a.vdivpd(xa, xa, ya)?;
-                a.vdivpd(xb, xb, yb)?;
-                if signed {
-                    // i32::MIN / -1 = 2^31 gives 0x80000000: i32::MIN, as wrapping
-                    a.vcvttpd2dq(ymm(11), xa)?;
-                    a.vcvttpd2dq(ymm(12), xb)?;
-                } else {
-                    a.vcvttpd2udq(ymm(11), xa)?;
-                    a.vcvttpd2udq(ymm(12), xb)?;
-                }
-                a.vinserti32x8(o, zmm(11), ymm(12), 1)?;
-                if rem {
-                    // x − q·y (wrapping: i32::MIN % −1 = 0)
-                    a.vpmulld(o, o, y)?;
-                    a.vpsubd(o, x, o)?;
-                }
-                // by zero: 0 for IDIV, all ones for the others
-                a.vptestnmd(k2, y, y)?;
-                if signed && !rem {
-                    a.vpxord(o.k2(), o, o)
-                } else {
-                    a.vpternlogd(o.k2(), o, o, 0xFF)
-                }
-            }
-            Op32::Min | Op32::Max => {
-                // vminps/vmaxps give y when either is NaN or both are equal:
-                // x where only y is NaN, x | y (min) or x & y (max) where
-                // equal (the same bits, or zeros whose sign the rule picks)
-                if op == Op32::Min {
-                    a.vminps(o, x, y)?;
-                } else {
-                    a.vmaxps(o, x, y)?;
-                }
-                a.vcmpps(k2, x, x, ORD_Q)?;
-                a.vcmpps(k2.k2(), y, y, UNORD_Q)?;
-                a.vmovdqa32(o.k2(), x)?;
-                a.vcmpps(k2, x, y, EQ_OQ)?;
-                if op == Op32::Min {
-                    a.vpord(o.k2(), x, y)
-                } else {
-                    a.vpandd(o.k2(), x, y)
-                }
-            }
+            Op32::Fma => self.fma32(d, src),
+            Op32::IntDiv(signed, rem) => self.int_div(signed, rem, d, src),
+            Op32::Min | Op32::Max => self.min_max(op == Op32::Min, d, src),
             Op32::ICmp(signed, p) => {
                 if signed {
                     a.vpcmpd(k2, x, y, p)?;
@@ -328,6 +222,140 @@ impl Emitter<'_> {
                 a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
                 a.vdivps(o, zmm(7), zmm(8))
             }
+        }
+    }
+
+    /// MIN / MAX: minNum / maxNum with the signed-zero rule.
+    fn min_max(&mut self, min: bool, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, o) = (zmm(src[0]), zmm(src[1]), zmm(d));
+        // vminps/vmaxps give y when either is NaN or both are equal:
+        // x where only y is NaN, x | y (min) or x & y (max) where
+        // equal (the same bits, or zeros whose sign the rule picks)
+        if min {
+            a.vminps(o, x, y)?;
+        } else {
+            a.vmaxps(o, x, y)?;
+        }
+        a.vcmpps(k2, x, x, ORD_Q)?;
+        a.vcmpps(k2.k2(), y, y, UNORD_Q)?;
+        a.vmovdqa32(o.k2(), x)?;
+        a.vcmpps(k2, x, y, EQ_OQ)?;
+        if min {
+            a.vpord(o.k2(), x, y)
+        } else {
+            a.vpandd(o.k2(), x, y)
+        }
+    }
+
+    /// `(int)floor(x)` (ARL) or the truncation (F2I) to i32, saturating,
+    /// NaN → 0: `vcvttps2dq` gives 0x80000000 for NaN and out of range.
+    fn truncate(&mut self, floor: bool, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, o) = (zmm(src[0]), zmm(d));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        // vcvttps2dq gives 0x80000000 for NaN and out of range:
+        // i32::MAX from 2^31 up, 0 for NaN
+        if floor {
+            a.vrndscaleps(zmm(7), x, 1)?;
+            a.vcvttps2dq(o, zmm(7))?;
+            a.vcmpps(k2, zmm(7), bc(pool::TWO_31), GE_OQ)?;
+        } else {
+            a.vcvttps2dq(o, x)?;
+            a.vcmpps(k2, x, bc(pool::TWO_31), GE_OQ)?;
+        }
+        a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::ABS)))?;
+        a.vcmpps(k2, x, x, UNORD_Q)?;
+        a.vpxord(o.k2(), o, o)
+    }
+
+    /// The high 32 bits of the 64-bit products (IMUL_HI, UMUL_HI).
+    fn mul_hi(&mut self, signed: bool, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, o) = (zmm(src[0]), zmm(src[1]), zmm(d));
+        // even lanes' 64-bit products (high words moved down), then
+        // the odd lanes' (their high words already in place)
+        let (lo, hi) = (zmm(7), zmm(8));
+        a.vpsrlq(zmm(9), x, 32)?;
+        a.vpsrlq(zmm(10), y, 32)?;
+        if signed {
+            a.vpmuldq(lo, x, y)?;
+            a.vpmuldq(hi, zmm(9), zmm(10))?;
+        } else {
+            a.vpmuludq(lo, x, y)?;
+            a.vpmuludq(hi, zmm(9), zmm(10))?;
+        }
+        a.vpsrlq(o, lo, 32)?;
+        a.kmovw(k2, word_ptr(rbx + pool_off(pool::ODD_LANES)))?;
+        a.vmovdqa32(o.k2(), hi)
+    }
+
+    /// FMA with the machine's NaN rule.
+    fn fma32(&mut self, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, z, o) = (zmm(src[0]), zmm(src[1]), zmm(src[2]), zmm(d));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        a.vmovaps(o, x)?;
+        a.vfmadd213ps(o, y, z)?;
+        // NaN results: the first NaN operand (a, b, c) quieted, else
+        // the default NaN, whatever operand order the host follows
+        let mut done = a.create_label();
+        a.vcmpps(k2, o, o, UNORD_Q)?;
+        a.kortestw(k2, k2)?;
+        a.jz(done)?;
+        a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::DEFAULT_NAN)))?;
+        for src in [z, y, x] {
+            a.vcmpps(k3.k2(), src, src, UNORD_Q)?;
+            a.vpord(zmm(7).k3(), src, bc(pool::QUIET))?;
+        }
+        a.vmovdqa32(o.k2(), zmm(7))?;
+        a.set_label(&mut done)?;
+        a.zero_bytes()
+    }
+
+    /// UDIV, UMOD, IDIV, MOD through doubles.
+    fn int_div(&mut self, signed: bool, rem: bool, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, o) = (zmm(src[0]), zmm(src[1]), zmm(d));
+        // each half of 8 lanes as doubles (exact), divided; the
+        // truncated quotient of two 32-bit integers is exact (its
+        // rounding error is below the gap to the next integer)
+        let (xa, xb, ya, yb) = (zmm(7), zmm(8), zmm(9), zmm(10));
+        a.vextracti32x8(ymm(11), x, 1)?;
+        a.vextracti32x8(ymm(12), y, 1)?;
+        if signed {
+            a.vcvtdq2pd(xa, ymm(src[0]))?;
+            a.vcvtdq2pd(xb, ymm(11))?;
+            a.vcvtdq2pd(ya, ymm(src[1]))?;
+            a.vcvtdq2pd(yb, ymm(12))?;
+        } else {
+            a.vcvtudq2pd(xa, ymm(src[0]))?;
+            a.vcvtudq2pd(xb, ymm(11))?;
+            a.vcvtudq2pd(ya, ymm(src[1]))?;
+            a.vcvtudq2pd(yb, ymm(12))?;
+        }
+        a.vdivpd(xa, xa, ya)?;
+        a.vdivpd(xb, xb, yb)?;
+        if signed {
+            // i32::MIN / -1 = 2^31 gives 0x80000000: i32::MIN, as wrapping
+            a.vcvttpd2dq(ymm(11), xa)?;
+            a.vcvttpd2dq(ymm(12), xb)?;
+        } else {
+            a.vcvttpd2udq(ymm(11), xa)?;
+            a.vcvttpd2udq(ymm(12), xb)?;
+        }
+        a.vinserti32x8(o, zmm(11), ymm(12), 1)?;
+        if rem {
+            // x − q·y (wrapping: i32::MIN % −1 = 0)
+            a.vpmulld(o, o, y)?;
+            a.vpsubd(o, x, o)?;
+        }
+        // by zero: 0 for IDIV, all ones for the others
+        a.vptestnmd(k2, y, y)?;
+        if signed && !rem {
+            a.vpxord(o.k2(), o, o)
+        } else {
+            a.vpternlogd(o.k2(), o, o, 0xFF)
         }
     }
 
