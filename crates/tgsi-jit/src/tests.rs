@@ -39,6 +39,17 @@ fn dispatch(p: &Program, buffers: &[Vec<u8>], max: u64) -> (Result<u64, String>,
     (r, res.buffers)
 }
 
+/// Dispatches `groups` work groups of `p` with `buffers` bound; the buffers after.
+fn run_groups(p: &Program, buffers: Vec<Vec<u8>>, groups: usize) -> Vec<Vec<u8>> {
+    let mut res = Resources {
+        buffers,
+        ..Resources::default()
+    };
+    p.dispatch_stats(&mut res, [groups as u32, 1, 1], &Limits::default())
+        .unwrap();
+    res.buffers
+}
+
 const LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
     DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0]\nDCL TEMP[0..3]\nIMM[0] UINT32 {0, 1, 4, 3}\n\
     0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
@@ -394,13 +405,8 @@ fn sin_and_cos_inline_give_the_definitions_bits() {
         .collect();
     let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let mut res = Resources {
-            buffers: vec![input.clone(), vec![0; GROUPS * 64 * 16]],
-            ..Resources::default()
-        };
-        p.dispatch_stats(&mut res, [GROUPS as u32, 1, 1], &Limits::default())
-            .unwrap();
-        res.buffers.swap_remove(1)
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS).swap_remove(1)
     };
     let (want, got) = (run(&interp), run(&jit));
     let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
@@ -705,23 +711,20 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let mut res = Resources {
-            buffers: vec![
-                input.clone(),
-                vec![0; GROUPS * 64 * 32],
-                vec![0; GROUPS * 64 * 64],
-            ],
-            ..Resources::default()
-        };
-        p.dispatch_stats(&mut res, [GROUPS as u32, 1, 1], &Limits::default())
-            .unwrap();
-        let mut out = res.buffers.swap_remove(1);
-        out.extend(res.buffers.swap_remove(1));
-        out
+        let buffers = vec![
+            input.clone(),
+            vec![0; GROUPS * 64 * 32],
+            vec![0; GROUPS * 64 * 64],
+        ];
+        run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
-    for (i, (w, g)) in want.chunks(4).zip(got.chunks(4)).enumerate() {
-        assert_eq!(w, g, "word {i} (lane {}, channel {})", i / 8, i % 8);
+    // words per lane: 8 in BUFFER[1], 16 in BUFFER[2]
+    for (k, per_lane) in [(1, 8), (2, 16)] {
+        for (i, (w, g)) in want[k].chunks(4).zip(got[k].chunks(4)).enumerate() {
+            let (lane, word) = (i / per_lane, i % per_lane);
+            assert_eq!(w, g, "BUFFER[{k}] word {i} (lane {lane}, word {word})");
+        }
     }
 }

@@ -54,10 +54,7 @@ impl TexelCodec {
     /// The float channels (raw words) of texel `src`.
     #[inline]
     fn decode(&self, src: &[u8]) -> [u32; 4] {
-        match (self.rgba8, <&[u8; 4]>::try_from(src)) {
-            (Some(e), Ok(texel)) => e.decode(*texel),
-            _ => self.format.decode(src),
-        }
+        self.format.decode(src)
     }
 
     /// Converts `v` into `dst`, one texel.
@@ -169,6 +166,7 @@ fn rasterize_with(
         min_depth: lo,
         max_depth: hi,
     });
+    let traits = fs.fragment_traits(samples);
     let shared = Shared {
         stream,
         linkage,
@@ -179,9 +177,9 @@ fn rasterize_with(
         width,
         height,
         samples,
-        pack: packing && fs.fragment_traits(samples).pack_quads,
+        pack: packing && traits.pack_quads,
         reads: &fs.code().input_reads,
-        whole_batches: test.is_none() || fs.fragment_traits(samples).early_depth,
+        whole_batches: test.is_none() || traits.early_depth,
     };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
@@ -525,7 +523,6 @@ impl Walk<'_, '_> {
         };
         let st = if packed && sh.whole_batches {
             let colors = &mut self.band.colors;
-            let samples = sh.samples as usize;
             let mut merge = |b: &ShadedBatch<'_>| merge_batch(colors, sh.state, y_lo, samples, b);
             self.session
                 .shade_quads_rows(self.scratch, quads, &mut merge)?
@@ -575,7 +572,7 @@ impl TileRows {
 
 /// The depth/stencil test before shading of one tile's covered pixels,
 /// one sample per pixel: the depths of the 16 pixel centres on the
-/// primitive's plane (as [`sample_depth`] gives them), then the test of
+/// primitive's plane ([`sample_depth`]), then the test of
 /// each covered pixel, which clears the coverage of those that fail.
 fn early_test_one_sample(
     test: &DepthStencilTest,
@@ -586,12 +583,10 @@ fn early_test_one_sample(
     zs: &mut [u32],
     ss: &mut [u8],
 ) {
-    let (fx, fy) = sh.pattern.position(0, 0, 0);
     let mut depth = [0f32; 16];
     for (l, d) in depth.iter_mut().enumerate() {
         let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
-        let (x, y) = ((rows.x0 + dx) as f64 + fx, (rows.y0 + dy) as f64 + fy);
-        *d = plane64(&prim.depth, x, y) as f32;
+        *d = sample_depth(sh, prim, rows.x0 + dx, rows.y0 + dy, 0);
     }
     for (l, cov) in coverage.iter_mut().enumerate() {
         if *cov == 0 {

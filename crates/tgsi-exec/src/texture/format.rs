@@ -300,24 +300,17 @@ pub struct Rgba8Encoder {
     srgb: Option<&'static CodeSteps>,
     /// The UNORM8 step table (every channel of UNORM targets, alpha of sRGB).
     unorm: &'static CodeSteps,
-    /// The decode table of sRGB colour channels.
-    linear: &'static [f32; 256],
 }
 
 impl Rgba8Encoder {
     /// The encoder of `format`, when it is RGBA8 UNORM or sRGB.
     pub fn of(format: Format) -> Option<Rgba8Encoder> {
-        let (linear, unorm) = (srgb_to_linear_table(), &*UNORM8_STEPS);
+        let unorm = &*UNORM8_STEPS;
         match format {
-            Format::Rgba8Unorm => Some(Rgba8Encoder {
-                srgb: None,
-                unorm,
-                linear,
-            }),
+            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None, unorm }),
             Format::Rgba8Srgb => Some(Rgba8Encoder {
                 srgb: Some(&SRGB_STEPS),
                 unorm,
-                linear,
             }),
             _ => None,
         }
@@ -332,24 +325,6 @@ impl Rgba8Encoder {
             Some(t) => {
                 let srgb = |w: u32| step_code(t, f32::from_bits(w));
                 [srgb(v[0]), srgb(v[1]), srgb(v[2]), unorm(v[3])]
-            }
-        }
-    }
-
-    /// The float channels (raw words) of a texel: [`Format::decode`]'s bits.
-    #[inline]
-    pub fn decode(&self, texel: [u8; 4]) -> [u32; 4] {
-        let unorm = |b: u8| UNORM8[b as usize].to_bits();
-        match self.srgb {
-            None => texel.map(unorm),
-            Some(_) => {
-                let srgb = |b: u8| self.linear[b as usize].to_bits();
-                [
-                    srgb(texel[0]),
-                    srgb(texel[1]),
-                    srgb(texel[2]),
-                    unorm(texel[3]),
-                ]
             }
         }
     }
@@ -717,24 +692,12 @@ impl Format {
     /// a shorter `out` is filled as far as it goes). Floats for float/norm
     /// formats, integers (saturated to the channel range) for integer formats.
     pub fn encode_into(self, v: [u32; 4], out: &mut [u8]) {
-        let fl = |c: usize| f32::from_bits(v[c]);
         // fast paths for the common render-target layouts (same bytes as the
         // general code below)
         match self {
-            Format::Rgba8Unorm => {
-                if let Some(o) = out.get_mut(..4) {
-                    for (c, b) in o.iter_mut().enumerate() {
-                        *b = float_to_unorm(fl(c), 8) as u8;
-                    }
-                    return;
-                }
-            }
-            Format::Rgba8Srgb => {
-                if let Some(o) = out.get_mut(..4) {
-                    for (c, b) in o.iter_mut().enumerate().take(3) {
-                        *b = linear_to_srgb(fl(c));
-                    }
-                    o[3] = float_to_unorm(fl(3), 8) as u8;
+            Format::Rgba8Unorm | Format::Rgba8Srgb => {
+                if let (Some(e), Some(o)) = (Rgba8Encoder::of(self), out.get_mut(..4)) {
+                    o.copy_from_slice(&e.encode(v));
                     return;
                 }
             }
