@@ -128,6 +128,7 @@ pub use tgsi_shader_test as shader_test;
 pub use tgsi_text as text;
 pub use tgsi_text::{assemble, tokens};
 
+pub mod debug;
 pub mod image_io;
 pub mod mesh_io;
 

@@ -2,6 +2,8 @@
 
 mod bench;
 mod d3dverbs;
+mod debug;
+mod debug_view;
 mod input;
 mod render;
 mod render_args;
@@ -206,6 +208,19 @@ enum Verb {
     /// vertex and a fragment shader (`--vertex`, `--mesh`), into a PNG file
     /// (textures from PNG files, samplers and constants from the command line).
     Render(render::RenderArgs),
+    /// Follow one invocation through its program: a compute thread, a
+    /// vertex, a pixel's fragment, a geometry or tessellation invocation
+    ///
+    /// The job runs as `tgsi run` or `tgsi render` would run it (or as the
+    /// N-th dispatch or draw of a `.shader_test` file with --test N), on one
+    /// thread; the chosen invocation's stage runs in the interpreter with a
+    /// recorder. A Direct3D program is shown in SM4/SM5 terms (its
+    /// instructions, lines and registers), never the lowered TGSI. `--json`
+    /// prints the trace as JSON Lines (docs/debugging.md); on a terminal a
+    /// full-screen view opens (step, step back, breakpoints, run to the
+    /// first NaN or infinity, watches); otherwise commands are read from
+    /// standard input, one a line (`help` lists them).
+    Debug(Box<debug::DebugArgs>),
     /// Measure the machine against the peer workloads (see `tgsi bench --help`).
     Bench(bench::BenchArgs),
     /// Differential fuzzing of the compiled engine against the interpreter:
@@ -355,6 +370,7 @@ pub fn main() -> ExitCode {
             verbose,
         } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
+        Verb::Debug(args) => debug::debug(&args),
         Verb::Bench(args) => bench::bench(&args),
         Verb::Fuzz {
             show: Some(n),

@@ -206,17 +206,17 @@ impl Progress {
     }
 }
 
-fn cull_mode(text: &str) -> Result<CullMode> {
+pub(super) fn cull_mode(text: &str) -> Result<CullMode> {
     mesh::parse_named(text, "--cull", CullMode::ALL)
 }
 
-fn front_face(text: &str) -> Result<FrontFace> {
+pub(super) fn front_face(text: &str) -> Result<FrontFace> {
     mesh::parse_named(text, "--front", FrontFace::ALL)
 }
 
 /// The shader files of the command, in pipeline order: the one place that
 /// says which option names which stage.
-fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
+pub(super) fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
     let mut files = Vec::new();
     if let Some(path) = &args.vertex {
         files.push(ShaderFile {
@@ -286,10 +286,30 @@ fn resources(args: &RenderArgs) -> Result<Resources> {
 }
 
 pub fn render(args: &RenderArgs) -> Result<ExitCode> {
-    let (width, height) = parse_size(&args.size)?;
     let Some(stages) = Stages::load(&shader_files(args))? else {
         return Ok(ExitCode::from(1));
     };
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let targets = draw_stages(args, &stages, threads)?;
+    let resolved = mesh::resolve_on(&targets[0], threads)?;
+    let img = target_to_image(&resolved).map_err(|e| anyhow!("{e}"))?;
+    write_png(&args.output, &img)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws what `args` say with `stages` on `threads` threads: the fragment
+/// shader over the target, or the mesh through every stage. The targets
+/// after the draw.
+pub(super) fn draw_stages(
+    args: &RenderArgs,
+    stages: &Stages,
+    threads: usize,
+) -> Result<Vec<Texture>> {
+    let (width, height) = parse_size(&args.size)?;
     let fragment = stages
         .get(Processor::Fragment)
         .ok_or_else(|| anyhow!("no fragment shader"))?;
@@ -307,11 +327,6 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
     let mut target = mesh::new_target(format, width, height, samples)?;
     mesh::clear_target(&mut target, args.clear);
     let mut targets = vec![target];
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
     let limits = Limits {
         threads: threads.max(1),
         max_instructions: args.budget,
@@ -347,10 +362,7 @@ pub fn render(args: &RenderArgs) -> Result<ExitCode> {
         }
         _ => draw_quad(fragment, &mut res, &mut targets, &limits, args.quiet)?,
     }
-    let resolved = mesh::resolve_on(&targets[0], threads)?;
-    let img = target_to_image(&resolved).map_err(|e| anyhow!("{e}"))?;
-    write_png(&args.output, &img)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(targets)
 }
 
 /// The fragment shader over a full-target quad, with a progress bar.

@@ -141,14 +141,34 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let Some(loaded) = load_runnable(&args.shader)? else {
         return Ok(ExitCode::from(1));
     };
-    let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
+    let name = &loaded.name;
     let numerics = if loaded.d3d.is_some() {
         tgsi::exec::Numerics::Direct3D
     } else {
         tgsi::exec::Numerics::Ieee
     };
-    let program = tgsi::jit::compile(shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    let program =
+        tgsi::jit::compile(&loaded.shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
     super::engine_note(name, &program);
+    let (res, outputs) = execute(args, &loaded, &program)?;
+    let d3d = loaded.d3d.as_ref();
+    let mut report = serde_json::Map::new();
+    if let Some(outputs) = outputs {
+        report_vertices(args.json, d3d, &outputs, &mut report);
+    }
+    report_buffers(args.json, d3d, &res, report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `program` (compiled from `loaded`) as `args` say: a compute
+/// dispatch, or a vertex run whose outputs come back. The resources after
+/// the run.
+pub(super) fn execute(
+    args: &RunArgs,
+    loaded: &super::input::RunnableShader,
+    program: &tgsi::exec::Program,
+) -> Result<(Resources, Option<Vec<Vec<[u32; 4]>>>)> {
+    let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
     // Runs on the machine with the resources where the shader reads them.
     let bound =
         |res: &mut Resources,
@@ -162,20 +182,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         threads: args.threads.max(1),
         ..Limits::default()
     };
-    let mut report = serde_json::Map::new();
     match shader.processor {
         Processor::Compute => {
-            let groups: Vec<u32> = args
-                .groups
-                .split(',')
-                .map(|s| s.trim().parse::<u32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| anyhow!("--groups `{}`: expected X,Y,Z", args.groups))?;
-            let [x, y, z] = groups[..] else {
-                bail!("--groups `{}`: expected three numbers X,Y,Z", args.groups)
-            };
+            let [x, y, z] = parse_three(&args.groups, "--groups")?;
             bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
                 .map_err(|e| anyhow!("{name}: {e}"))?;
+            Ok((res, None))
         }
         Processor::Vertex => {
             let count = args.vertices.unwrap_or(if vertex_rows.is_empty() {
@@ -193,7 +205,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 Ok(())
             })
             .map_err(|e| anyhow!("{name}: {e}"))?;
-            report_vertices(args.json, d3d, &outputs, &mut report);
+            Ok((res, Some(outputs)))
         }
         Processor::Fragment => bail!(
             "{name}: `tgsi run` runs compute and vertex shaders; draw a pixel shader with `tgsi render` (or `draw quad` in a .shader_test file)"
@@ -202,8 +214,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             bail!("{name}: `tgsi run` runs compute and vertex shaders; this is a {other} shader")
         }
     }
-    report_buffers(args.json, d3d, &res, report)?;
-    Ok(ExitCode::SUCCESS)
+}
+
+/// `X,Y,Z` → three numbers (`what` names the option in errors).
+pub(super) fn parse_three(text: &str, what: &str) -> Result<[u32; 3]> {
+    let v: Vec<u32> = text
+        .split(',')
+        .map(|s| s.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("{what} `{text}`: expected X,Y,Z"))?;
+    v.try_into()
+        .map_err(|_| anyhow!("{what} `{text}`: expected three numbers X,Y,Z"))
 }
 
 /// A `[vertex data]` section's rows and attributes.
@@ -455,6 +476,7 @@ pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode
             ..Limits::default()
         },
         verbose,
+        trace: None,
     };
     let mut out = std::io::stdout().lock();
     let summary = shader_test::run_paths(paths, &config, &mut out);

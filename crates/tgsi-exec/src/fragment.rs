@@ -507,6 +507,13 @@ impl Program {
                     }
                     let sample = frag.per_sample.then_some(pass);
                     self.fill_fragment_values(b, &[frag; 4], sample, None, env.system_values);
+                    let (pixel, samples) = (b.pixel, sample.map_or(u32::MAX, |s| 1 << s));
+                    code.trace_batch(b, |l| crate::trace::Identity::Fragment {
+                        x: pixel[0][l],
+                        y: pixel[1][l],
+                        samples,
+                        primitive: frag.primitive_id,
+                    });
                     run_to_end(b, code, env, &mut shared, "fragment", || {
                         format!("pixels ({x0}, {y0}) .. ({}, {})", x0 + 3, y0 + 3)
                     })?;

@@ -446,6 +446,13 @@ impl FragmentSession<'_> {
                 b.pixel[1][l] = q.y + ((l >> 1) & 1) as u32;
             }
             program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
+            let pixel = b.pixel;
+            code.trace_batch(b, |l| crate::trace::Identity::Fragment {
+                x: pixel[0][l],
+                y: pixel[1][l],
+                samples: coverage[l] & want,
+                primitive: frags[l / 4].primitive_id,
+            });
             run_to_end(b, code, &env, shared, "fragment", || {
                 format!(
                     "pixels ({}, {}) .. ({}, {})",

@@ -338,6 +338,10 @@ impl Program {
                 }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
+            code.trace_batch(&mut b, |l| crate::trace::Identity::Primitive {
+                primitive: primitive_id(lane_primitive(l)),
+                invocation: ((first + l) % inv) as u32,
+            });
             run_to_end(&mut b, code, env, &mut shared, "geometry", || {
                 format!("geometry invocations {first}..{}", first + n)
             })?;

@@ -90,6 +90,7 @@ pub mod stage_state;
 #[allow(clippy::needless_range_loop)]
 pub mod tess;
 pub mod texture;
+pub mod trace;
 pub use crate::ground::words;
 
 use decode::Code;
@@ -290,6 +291,13 @@ impl Program {
     pub fn attach_compiled(&mut self, compiled: std::sync::Arc<dyn CompiledCode>) {
         self.code.compiled = Some(compiled);
         self.fallback = None;
+    }
+
+    /// Lets `tracer` follow one invocation of every run from now on
+    /// ([`trace`]): the batch holding it runs in the interpreter with a
+    /// recorder; every other batch runs as before.
+    pub fn set_tracer(&mut self, tracer: std::sync::Arc<trace::Tracer>) {
+        self.code.tracer = Some(tracer);
     }
 
     /// Records why an engine was asked for and could not compile the
@@ -515,6 +523,10 @@ impl Program {
             let n = (per_group - (k * LANES) as u64).min(LANES as u64) as usize;
             b.reset(code, lanes_mask(n));
             self.fill_batch_values(b, k, id, env.system_values);
+            code.trace_batch(b, |l| trace::Identity::Thread {
+                group: id,
+                thread: local_id(code.block_size, k * LANES + l),
+            });
         };
         if !code.has_barrier {
             let b = &mut states[0];
@@ -710,6 +722,10 @@ impl Program {
                 }
             }
             fill_subgroup_values(code, &mut b, env.system_values);
+            code.trace_batch(&mut b, |l| {
+                let [vertex, instance] = ids(first + l);
+                trace::Identity::Vertex { vertex, instance }
+            });
             run_to_end(&mut b, code, env, &mut shared, "vertex", || {
                 let at = range.start + first;
                 format!("{what} {at}..{}", at + n)
@@ -880,6 +896,13 @@ impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
     fn from(rows: &'a Vec<Vec<[u32; 4]>>) -> Self {
         VertexRows::Nested(rows)
     }
+}
+
+/// The local id (x, y, z) of invocation `i` of a work group of `block`
+/// (x fastest).
+fn local_id(block: [u32; 3], i: usize) -> [u32; 3] {
+    let (bw, bh) = (block[0].max(1) as usize, block[1].max(1) as usize);
+    [(i % bw) as u32, ((i / bw) % bh) as u32, (i / (bw * bh)) as u32]
 }
 
 /// Runs batch `b` of a shader that may not wait at a BARRIER (every stage

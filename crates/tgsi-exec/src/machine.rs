@@ -233,6 +233,10 @@ pub struct Batch {
     /// The compiled engine's control-flow frames of a batch stopped at a
     /// BARRIER (its SWITCH selectors are kept in `selectors`).
     jit_frames: [[u32; 4]; MAX_DEPTH],
+    /// The lane a debugger follows ([`crate::trace`]): set by the stage
+    /// after [`Batch::reset`] when the program has a tracer and this batch
+    /// holds the chosen invocation; the batch then runs in the tracer.
+    pub traced: Option<u8>,
 }
 
 /// Expands a lane mask to a row of `!0` / `0`.
@@ -272,6 +276,7 @@ impl Batch {
             grids: code.grids.clone(),
             emits: super::stage_state::Emits::default(),
             jit_frames: [[0; 4]; MAX_DEPTH],
+            traced: None,
         }
     }
 
@@ -295,6 +300,7 @@ impl Batch {
         self.executed = 0;
         self.ended = false;
         self.emits.clear();
+        self.traced = None;
         self.update_exec();
     }
 
@@ -442,6 +448,9 @@ impl Batch {
 
     /// Runs until the batch ends or reaches a BARRIER.
     pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
+        if let (Some(lane), Some(tracer)) = (self.traced, &code.tracer) {
+            return self.run_traced(code, env, shared, lane, tracer);
+        }
         // The compiled engine runs a batch from its start, or from the
         // BARRIER it stopped at (the interpreter's frames stay empty).
         if let Some(compiled) = &code.compiled
@@ -614,36 +623,54 @@ impl Batch {
                 self.pc += n;
                 continue;
             }
-            match inst.op {
-                Opcode::IF | Opcode::UIF | Opcode::ELSE | Opcode::ENDIF => {
-                    self.conditional(inst, env, next)?
-                }
-                Opcode::BGNLOOP | Opcode::ENDLOOP | Opcode::BRK | Opcode::CONT => {
-                    self.looping(inst, next)?
-                }
-                Opcode::SWITCH | Opcode::CASE | Opcode::DEFAULT | Opcode::ENDSWITCH => {
-                    self.switching(code, inst, env, next)?
-                }
-                Opcode::CAL | Opcode::RET | Opcode::ENDSUB | Opcode::END => {
-                    if self.calling(inst, next)? {
-                        self.ended = true;
-                        return Ok(Stop::Ended);
-                    }
-                }
-                Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
-                Opcode::BARRIER => {
-                    self.pc = next;
-                    return Ok(Stop::Barrier);
-                }
-                _ => {
-                    if self.exec != 0 && self.run_plain(code, inst, env, shared)? {
-                        self.ended = true;
-                        return Ok(Stop::Ended);
-                    }
-                    self.pc = next;
-                }
+            if let Some(stop) = self.execute_one(code, inst, env, shared, next)? {
+                return Ok(stop);
             }
         }
+    }
+
+    /// Executes `inst` (at `self.pc`, which is not the start of a fast
+    /// block) for the active lanes and moves `pc` on: the loop body the
+    /// interpreter and the tracer share. `Some` when the batch stopped.
+    #[inline(always)]
+    pub(crate) fn execute_one(
+        &mut self,
+        code: &Code,
+        inst: &Inst,
+        env: &Env,
+        shared: &mut [u32],
+        next: usize,
+    ) -> Result<Option<Stop>, ExecError> {
+        match inst.op {
+            Opcode::IF | Opcode::UIF | Opcode::ELSE | Opcode::ENDIF => {
+                self.conditional(inst, env, next)?
+            }
+            Opcode::BGNLOOP | Opcode::ENDLOOP | Opcode::BRK | Opcode::CONT => {
+                self.looping(inst, next)?
+            }
+            Opcode::SWITCH | Opcode::CASE | Opcode::DEFAULT | Opcode::ENDSWITCH => {
+                self.switching(code, inst, env, next)?
+            }
+            Opcode::CAL | Opcode::RET | Opcode::ENDSUB | Opcode::END => {
+                if self.calling(inst, next)? {
+                    self.ended = true;
+                    return Ok(Some(Stop::Ended));
+                }
+            }
+            Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
+            Opcode::BARRIER => {
+                self.pc = next;
+                return Ok(Some(Stop::Barrier));
+            }
+            _ => {
+                if self.exec != 0 && self.run_plain(code, inst, env, shared)? {
+                    self.ended = true;
+                    return Ok(Some(Stop::Ended));
+                }
+                self.pc = next;
+            }
+        }
+        Ok(None)
     }
 
     /// IF, UIF, ELSE and ENDIF.
@@ -838,6 +865,19 @@ impl Batch {
             _ => {}
         }
         Ok(false)
+    }
+
+    /// The nesting depth of the innermost SWITCH frame (1-based), if any.
+    pub(crate) fn innermost_switch(&self) -> Option<usize> {
+        (0..self.depth)
+            .rev()
+            .find(|&d| matches!(self.frames[d], Frame::Switch { .. }))
+            .map(|d| d + 1)
+    }
+
+    /// How many control-flow frames are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
     }
 
     fn top(&self) -> Option<Frame> {
@@ -1299,7 +1339,7 @@ pub fn store_rows(
 
 /// The value of an index expression in lane `l`.
 #[inline(always)]
-fn index_in_lane(regs: &[Reg], e: IndexExpr, l: usize) -> i64 {
+pub(crate) fn index_in_lane(regs: &[Reg], e: IndexExpr, l: usize) -> i64 {
     e.offset as i64
         + e.addr.map_or(0, |a| {
             regs[a.reg as usize][(a.chan & 3) as usize][l] as i32 as i64
@@ -1308,7 +1348,7 @@ fn index_in_lane(regs: &[Reg], e: IndexExpr, l: usize) -> i64 {
 
 /// The entry a 2-D operand addresses in lane `l`, or `None` out of range.
 #[inline(always)]
-fn grid_entry(regs: &[Reg], g: &Grid, l: usize) -> Option<u32> {
+pub(crate) fn grid_entry(regs: &[Reg], g: &Grid, l: usize) -> Option<u32> {
     let row = index_in_lane(regs, g.row, l);
     let col = index_in_lane(regs, g.col, l);
     if (0..g.rows as i64).contains(&row) && (0..g.stride as i64).contains(&col) {
@@ -1320,7 +1360,7 @@ fn grid_entry(regs: &[Reg], g: &Grid, l: usize) -> Option<u32> {
 
 /// Register and lane of patch-store entry `e`.
 #[inline(always)]
-fn patch_slot(g: &Grid, e: u32) -> (usize, usize) {
+pub(crate) fn patch_slot(g: &Grid, e: u32) -> (usize, usize) {
     (
         (g.base + e / PATCH_ENTRIES_PER_REG) as usize,
         (e % PATCH_ENTRIES_PER_REG) as usize,

@@ -282,6 +282,10 @@ impl Program {
                     }
                 }
                 fill_subgroup_values(code, b, env.system_values);
+                code.trace_batch(b, |l| crate::trace::Identity::Primitive {
+                    primitive: id,
+                    invocation: (k * LANES + l) as u32,
+                });
             }
             // run the batches to their barriers in turn; the patch store
             // follows the batch that runs
@@ -467,6 +471,10 @@ impl TessEvalSession<'_> {
                 }
             }
             fill_subgroup_values(code, b, self.env.system_values);
+            code.trace_batch(b, |l| crate::trace::Identity::Domain {
+                primitive: patch.primitive_id,
+                coord: points.get(first + l).copied().unwrap_or([f32::NAN; 3]),
+            });
             run_to_end(
                 b,
                 code,

@@ -157,6 +157,8 @@ pub fn is_assembly(text: &str) -> bool {
 pub struct D3dShader {
     pub lowered: Lowered,
     pub signatures: Signatures,
+    /// The program as assembled or decoded (what a debugger shows).
+    pub program: tgsi_d3d::Program,
 }
 
 /// What [`D3dShader::bind`] moved, to move the UAVs back.
@@ -188,6 +190,7 @@ impl D3dShader {
         Ok(D3dShader {
             lowered,
             signatures: checked.signatures,
+            program: checked.program,
         })
     }
 

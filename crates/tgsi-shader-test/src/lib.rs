@@ -54,7 +54,7 @@ pub use parse::{
     VertexData, format_from_word, parse_file,
 };
 pub use qualifiers::SHADER_MODEL;
-pub use run::{FileReport, Outcome, RunConfig, Summary, TestResult, run_file};
+pub use run::{FileReport, Outcome, RunConfig, Summary, TestResult, TraceRequest, run_file};
 pub use textures::{sampler_from_section, target_of, texture_from_section};
 pub use values::ValueType;
 

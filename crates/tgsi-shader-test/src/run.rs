@@ -38,6 +38,46 @@ pub struct RunConfig {
     pub limits: Limits,
     /// Also print skipped tests and their reasons.
     pub verbose: bool,
+    /// Follow one invocation of one command (`tgsi debug FILE --test N`).
+    pub trace: Option<std::sync::Arc<TraceRequest>>,
+}
+
+/// What `tgsi debug` asks of a run: follow one invocation of the shader of
+/// `stage` during the `command`-th dispatch or draw command of the file
+/// (`dispatch`, `run vertices`, `draw quad`, `draw arrays`/`draw indexed`,
+/// counted from 1 in file order). The shaders of that stage run in the
+/// interpreter with the tracer attached, armed for that command only.
+#[derive(Debug)]
+pub struct TraceRequest {
+    pub command: usize,
+    pub stage: Stage,
+    pub tracer: std::sync::Arc<tgsi_exec::trace::Tracer>,
+    /// Set by the run: the shader section the traced command ran, and the
+    /// command's line.
+    pub found: std::sync::Mutex<Option<(ShaderSection, usize)>>,
+    seen: std::sync::atomic::AtomicUsize,
+}
+
+impl TraceRequest {
+    pub fn new(
+        command: usize,
+        stage: Stage,
+        tracer: std::sync::Arc<tgsi_exec::trace::Tracer>,
+    ) -> TraceRequest {
+        tracer.arm(false);
+        TraceRequest {
+            command,
+            stage,
+            tracer,
+            found: std::sync::Mutex::new(None),
+            seen: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// How many dispatch and draw commands the run reached.
+    pub fn commands_seen(&self) -> usize {
+        self.seen.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// What became of one test.
@@ -400,7 +440,7 @@ impl Runner<'_> {
                 shader.processor
             ));
         }
-        self.compile(&shader, None)
+        self.compile(&shader, None, section.stage)
     }
 
     fn render_diagnostics(&self, section: &ShaderSection, diags: &Diagnostics) -> String {
@@ -452,11 +492,11 @@ impl Runner<'_> {
                 version.minor
             ));
         }
-        self.compile(&shader, Some(d3d))
+        self.compile(&shader, Some(d3d), section.stage)
     }
 
     /// Compiles a valid shader for the machine (or says why it cannot run).
-    fn compile(&self, shader: &Shader, d3d: Option<D3dShader>) -> Built {
+    fn compile(&self, shader: &Shader, d3d: Option<D3dShader>, stage: Stage) -> Built {
         if let Some(why) = unsupported_feature(shader) {
             let why = match &d3d {
                 Some(_) => format!("{why} (the Direct3D program lowers to TGSI)"),
@@ -469,7 +509,15 @@ impl Runner<'_> {
         } else {
             Numerics::Ieee
         };
-        match catch_unwind(AssertUnwindSafe(|| tgsi_jit::compile(shader, numerics))) {
+        let traced = self.config.trace.as_ref().filter(|t| t.stage == stage);
+        let compile = || match traced {
+            Some(t) => Program::compile_with(shader, numerics).map(|mut p| {
+                p.set_tracer(t.tracer.clone());
+                p
+            }),
+            None => tgsi_jit::compile(shader, numerics),
+        };
+        match catch_unwind(AssertUnwindSafe(compile)) {
             Err(p) => Built::Rejected(format!(
                 "the machine panicked preparing the shader: {}",
                 panic_text(p)
@@ -744,6 +792,40 @@ impl Runner<'_> {
     /// Runs a command that acts (writes constants, runs shaders, clears
     /// targets, sets render state); checks are left to [`Self::check`].
     fn act(&mut self, run: &mut TestRun, cmd: &Command, line: usize) -> Result<(), String> {
+        let traced = self.trace_command(cmd, line);
+        let result = self.act_on(run, cmd, line);
+        if let Some(t) = self.config.trace.as_deref().filter(|_| traced) {
+            t.tracer.arm(false);
+        }
+        result
+    }
+
+    /// Arms the tracer when `cmd` is the dispatch or draw it follows.
+    fn trace_command(&self, cmd: &Command, line: usize) -> bool {
+        let Some(t) = self.config.trace.as_deref() else {
+            return false;
+        };
+        let runs = matches!(
+            cmd,
+            Command::Dispatch(_)
+                | Command::RunVertices(_)
+                | Command::DrawQuad { .. }
+                | Command::Draw { .. }
+        );
+        if !runs {
+            return false;
+        }
+        let n = t.seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n != t.command {
+            return false;
+        }
+        let section = self.slots.get(&t.stage).map(|s| s.section.clone());
+        *t.found.lock().unwrap_or_else(|e| e.into_inner()) = section.map(|s| (s, line));
+        t.tracer.arm(true);
+        true
+    }
+
+    fn act_on(&mut self, run: &mut TestRun, cmd: &Command, line: usize) -> Result<(), String> {
         match cmd {
             Command::Uniform { slot, words } => {
                 for c in [&mut run.res.constants, &mut self.constants] {

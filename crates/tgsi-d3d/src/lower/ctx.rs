@@ -68,6 +68,30 @@ pub fn mask_of(c: Components) -> u8 {
     }
 }
 
+/// The D3D name of destination `op` lowered to TGSI register `r`: the
+/// whole name (`r3`, `o0`, `x1[4]`, `oDepth`), or for a relative last
+/// index the text before it with where the index starts (see
+/// [`super::D3dDest::relative`]).
+fn dest_name(op: &Operand, r: &Register) -> (String, Option<(i64, bool)>) {
+    let file = op.file.name();
+    let two_d = op.file == RegisterFile::IndexableTemp;
+    let imm = |i: &D3dIndex| i.immediate();
+    match op.indices.as_slice() {
+        [] => (file.to_string(), None),
+        [last] | [_, last] if last.relative().is_some() => {
+            let prefix = match op.indices.as_slice() {
+                [first, _] if two_d => format!("{file}{}", imm(first)),
+                _ => file.to_string(),
+            };
+            let first = r.index.offset as i64 - imm(last) as i64;
+            (prefix, Some((first, two_d)))
+        }
+        [only] => (format!("{file}{}", imm(only)), None),
+        [first, last] if two_d => (format!("{file}{}[{}]", imm(first), imm(last)), None),
+        [.., last] => (format!("{file}{}", imm(last)), None),
+    }
+}
+
 /// How a D3D operand kind reads source modifiers.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ModKind {
@@ -233,6 +257,13 @@ impl<'a> Ctx<'a> {
             return Ok(None);
         }
         let r = self.register(op, true)?;
+        let (name, relative) = dest_name(op, &r);
+        self.em.dests.push(super::D3dDest {
+            instruction: self.em.cur,
+            register: r.clone(),
+            name,
+            relative,
+        });
         Ok(Some(dst(r, mask_of(op.components))))
     }
 

@@ -146,6 +146,8 @@ pub struct Emitter {
     pub addr_max: u32,
     /// Mark what is emitted as precise (the D3D instruction is).
     pub precise: bool,
+    /// The D3D destinations written so far and their TGSI registers.
+    pub dests: Vec<super::D3dDest>,
 }
 
 impl Emitter {

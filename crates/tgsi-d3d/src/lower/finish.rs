@@ -98,6 +98,9 @@ pub fn finish(ctx: Ctx) -> Result<Lowered> {
     for i in &mut em.insts {
         remap_instruction(i, scratch_base, icb_base);
     }
+    for d in &mut em.dests {
+        remap(&mut d.register, scratch_base, icb_base);
+    }
     link(&mut em.insts, &calls, &subs)?;
 
     let mut statements: Vec<Statement> = Vec::new();
@@ -159,5 +162,6 @@ pub fn finish(ctx: Ctx) -> Result<Lowered> {
         inputs: lay.io_in,
         outputs: lay.io_out,
         tessellator: lay.tessellator,
+        dests: em.dests,
     })
 }

@@ -265,6 +265,33 @@ impl Tessellator {
     }
 }
 
+/// A Direct3D destination register and the TGSI register that carries it,
+/// so that a debugger names what a D3D instruction wrote in D3D terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct D3dDest {
+    /// The D3D instruction (declarations count) that writes it.
+    pub instruction: usize,
+    /// The TGSI destination register (its final number).
+    pub register: tgsi_ir::ir::Register,
+    /// The D3D name (`r3`, `o0`, `x1[4]`, `oDepth`); with a relative
+    /// index, the text before the index.
+    pub name: String,
+    /// A relative index: (first, bracketed): the D3D index is the written
+    /// TGSI index minus `first`, printed `name[k]` when bracketed, else `namek`.
+    pub relative: Option<(i64, bool)>,
+}
+
+impl D3dDest {
+    /// The D3D register name for TGSI register index `tgsi_index`.
+    pub fn name_at(&self, tgsi_index: i64) -> String {
+        match self.relative {
+            None => self.name.clone(),
+            Some((first, true)) => format!("{}[{}]", self.name, tgsi_index - first),
+            Some((first, false)) => format!("{}{}", self.name, tgsi_index - first),
+        }
+    }
+}
+
 /// A lowered program.
 #[derive(Clone, Debug)]
 pub struct Lowered {
@@ -277,6 +304,8 @@ pub struct Lowered {
     pub outputs: Vec<IoComponent>,
     /// Hull shaders: the tessellator declarations.
     pub tessellator: Option<Tessellator>,
+    /// Every D3D destination operand and its TGSI register, in lowering order.
+    pub dests: Vec<D3dDest>,
 }
 
 impl Lowered {

@@ -321,6 +321,8 @@ pub struct Code {
     /// The code an engine compiled this program to, when it runs compiled
     /// ([`super::engine::CompiledCode`]); `None`: the interpreter runs it.
     pub compiled: Option<std::sync::Arc<dyn super::engine::CompiledCode>>,
+    /// The debugger following one invocation ([`crate::trace`]), if any.
+    pub tracer: Option<std::sync::Arc<crate::trace::Tracer>>,
 }
 
 fn err(i: usize, inst: &Instruction, msg: impl std::fmt::Display) -> ExecError {
@@ -649,6 +651,7 @@ impl Code {
             uses_shared,
             fast,
             compiled: None,
+            tracer: None,
         })
     }
 }

@@ -100,6 +100,41 @@ impl SharedImage {
         }
     }
 
+    /// The raw words of the texel an image access with address `a` (the
+    /// four words of the coordinate operand) under `target` reaches (UNKNOWN:
+    /// the image's own), or `None` out of range: what a debugger shows of
+    /// an image write. Texels shorter than a word are zero-padded.
+    pub fn texel_words(&self, target: TextureTarget, a: [u32; 4]) -> Option<Vec<u32>> {
+        let target = if target == TextureTarget::Unknown {
+            self.layout.target
+        } else {
+            target
+        };
+        let shape = Shape::of(target)?;
+        let bpt = self.layout.format.bytes_per_texel();
+        let at = self.texel_at(shape, a, bpt)?;
+        let bytes = self.read(at, bpt);
+        Some(
+            bytes[..bpt.min(16)]
+                .chunks(4)
+                .map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32))
+                .collect(),
+        )
+    }
+
+    /// Byte offset of the texel that address `a` (x, y, slice or layer,
+    /// sample) names in an image of `shape`, or `None` out of range.
+    fn texel_at(&self, shape: Shape, a: [u32; 4], bpt: usize) -> Option<usize> {
+        let (x, y, z) = match (shape.dim, shape.array) {
+            (Dim::Buffer | Dim::D1, false) => (a[0], 0, 0),
+            (Dim::D1, true) => (a[0], 0, a[1]),
+            (Dim::D2, false) => (a[0], a[1], 0),
+            _ => (a[0], a[1], a[2]),
+        };
+        let sample = if shape.msaa { a[3] } else { 0 };
+        self.offset(x, y, z, sample, bpt)
+    }
+
     /// Byte offset of texel (x, y, slice, sample) of level 0, or `None` out of range.
     fn offset(&self, x: u32, y: u32, z: u32, sample: u32, bpt: usize) -> Option<usize> {
         if x >= self.layout.width
@@ -212,15 +247,7 @@ pub fn image_op(
         .ok_or_else(|| format!("{opcode} needs an address operand"))?;
     // texel address of a lane: (x, y, slice, sample)
     let texel = |l: usize| -> Option<usize> {
-        let a = [addr[0][l], addr[1][l], addr[2][l], addr[3][l]];
-        let (x, y, z) = match (shape.dim, shape.array) {
-            (Dim::Buffer | Dim::D1, false) => (a[0], 0, 0),
-            (Dim::D1, true) => (a[0], 0, a[1]),
-            (Dim::D2, false) => (a[0], a[1], 0),
-            _ => (a[0], a[1], a[2]),
-        };
-        let sample = if shape.msaa { a[3] } else { 0 };
-        img.offset(x, y, z, sample, bpt)
+        img.texel_at(shape, [addr[0][l], addr[1][l], addr[2][l], addr[3][l]], bpt)
     };
     match opcode {
         O::LOAD => {

@@ -1,0 +1,504 @@
+//! A shader as the user wrote it, and the naming of a machine record in its
+//! terms: instruction numbers, lines and texts, register and memory names,
+//! and for Direct3D the grouping of lowered TGSI steps into the Direct3D
+//! instructions they came from.
+
+use super::{NamedValue, NamedWrite, Target, Trace, TraceStep};
+use std::sync::Arc;
+use tgsi_d3d::lower::D3dDest;
+use tgsi_d3d::print::{PrintOptions, print_instruction};
+use tgsi_exec::trace::{LaneTrace, Location, Selector, Tracer, Write};
+use tgsi_exec::{ExecError, Numerics, Program};
+use tgsi_ir::diag::line_col;
+use tgsi_ir::enums::{File, ProcessorNumbering};
+use tgsi_ir::ir::{Instruction, Shader, Statement};
+use tgsi_shader_test::d3d::{BuildError, D3dShader, check_assembly, check_container};
+
+/// The language a program was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    Tgsi,
+    /// SM4/SM5 assembly or DXBC.
+    D3d,
+}
+
+impl Language {
+    /// `tgsi` or `d3d`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Tgsi => "tgsi",
+            Language::D3d => "d3d",
+        }
+    }
+}
+
+/// One instruction of the program as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedInstruction {
+    /// Its number: TGSI, the one `tgsi dis` prints; Direct3D, its index
+    /// among the program's instructions, declarations excluded.
+    pub pc: u32,
+    /// Its 1-based line in the file (text) or in `tgsi dis`'s output (binary).
+    pub line: u32,
+    /// The instruction as `tgsi dis` prints it, without indentation or number.
+    pub text: String,
+}
+
+/// A shader ready to be debugged.
+pub struct Source {
+    pub name: String,
+    pub language: Language,
+    /// The lines the user reads (the file, or `tgsi dis`'s output).
+    pub listing: Vec<String>,
+    pub instructions: Vec<ListedInstruction>,
+    shader: Shader,
+    d3d: Option<D3dShader>,
+    /// Per TGSI instruction: the listed instruction it belongs to (`None`:
+    /// code the lowering added that no Direct3D instruction stands for).
+    owner: Vec<Option<usize>>,
+}
+
+fn build_error(name: &str, text: &str, e: BuildError) -> String {
+    match e {
+        BuildError::Text(d) => d.render(name, text),
+        BuildError::Message(m) => m,
+    }
+}
+
+impl Source {
+    /// Reads a shader from its bytes: a DXBC blob, SM4/SM5 assembly, TGSI
+    /// text or Mesa's binary TGSI tokens. Errors are rendered with the
+    /// file, line and column (byte offsets for binary input).
+    pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Source, String> {
+        if bytes.starts_with(b"DXBC") {
+            return Source::from_dxbc(name, bytes);
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => {
+                if tgsi_shader_test::d3d::is_assembly(text) {
+                    Source::from_d3d_assembly(name, text, 0)
+                } else {
+                    Source::from_tgsi_text(name, text, 0)
+                }
+            }
+            _ => Source::from_tokens(name, bytes),
+        }
+    }
+
+    /// TGSI text; its lines are counted from `line_offset` + 1 (a section
+    /// of a larger file).
+    pub fn from_tgsi_text(name: &str, text: &str, line_offset: u32) -> Result<Source, String> {
+        let (shader, map) = tgsi_text::assemble(text).map_err(|d| d.render(name, text))?;
+        let lines: Vec<u32> = map
+            .statements
+            .iter()
+            .map(|s| line_col(text, s.start).0 as u32 + line_offset)
+            .collect();
+        let listing = text.lines().map(str::to_string).collect();
+        Ok(Source::tgsi(name, shader, listing, Some(&lines)))
+    }
+
+    /// Mesa's binary TGSI tokens (little-endian words).
+    pub fn from_tokens(name: &str, bytes: &[u8]) -> Result<Source, String> {
+        let words = tgsi_text::tokens::bytes_to_words(bytes).map_err(|e| format!("{name}: {e}"))?;
+        let shader = tgsi_text::tokens::decode(&words, ProcessorNumbering::Mesa22)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let listing = tgsi_text::print(&shader).lines().map(str::to_string).collect();
+        Ok(Source::tgsi(name, shader, listing, None))
+    }
+
+    /// A TGSI shader; `lines` per statement, or the printed listing's lines.
+    fn tgsi(name: &str, shader: Shader, listing: Vec<String>, lines: Option<&[u32]>) -> Source {
+        let printed = tgsi_text::print(&shader);
+        // the printer writes the processor, then one line per statement
+        let printed: Vec<&str> = printed.lines().skip(1).collect();
+        let mut instructions = Vec::new();
+        for (k, st) in shader.statements.iter().enumerate() {
+            if !matches!(st, Statement::Instruction(_)) {
+                continue;
+            }
+            let raw = printed.get(k).copied().unwrap_or("").trim_start();
+            let text = match raw.split_once(": ") {
+                Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest.trim_start(),
+                _ => raw,
+            };
+            instructions.push(ListedInstruction {
+                pc: instructions.len() as u32,
+                line: lines.map_or(k as u32 + 2, |l| l.get(k).copied().unwrap_or(0)),
+                text: text.to_string(),
+            });
+        }
+        let owner = (0..instructions.len()).map(Some).collect();
+        Source {
+            name: name.to_string(),
+            language: Language::Tgsi,
+            listing,
+            instructions,
+            shader,
+            d3d: None,
+            owner,
+        }
+    }
+
+    /// SM4/SM5 assembly (fxc's listing or vkd3d's spelling).
+    pub fn from_d3d_assembly(name: &str, text: &str, line_offset: u32) -> Result<Source, String> {
+        let d3d = check_assembly(text)
+            .and_then(D3dShader::lower)
+            .map_err(|e| build_error(name, text, e))?;
+        let map = tgsi_d3d::assemble::assemble_listing(text)
+            .map_err(|d| d.render(name, text))?
+            .map;
+        let listing = text.lines().map(str::to_string).collect();
+        let line_of = |k: usize, _: &str| {
+            map.instructions
+                .get(k)
+                .map_or(0, |s| line_col(text, s.span.start).0 as u32 + line_offset)
+        };
+        Ok(Source::direct3d(name, d3d, listing, line_of))
+    }
+
+    /// A DXBC container holding one program; lines are those of `tgsi dis`.
+    pub fn from_dxbc(name: &str, bytes: &[u8]) -> Result<Source, String> {
+        let d3d = check_container(bytes, name)
+            .and_then(D3dShader::lower)
+            .map_err(|e| build_error(name, "", e))?;
+        let listing_text = tgsi_d3d::disassemble(bytes)
+            .unwrap_or_else(|_| tgsi_d3d::print::print_program(&d3d.program));
+        let listing: Vec<String> = listing_text.lines().map(str::to_string).collect();
+        // Each instruction is the next listing line that prints as it does.
+        let mut cursor = 0usize;
+        let trimmed: Vec<String> = listing.iter().map(|l| l.trim().to_string()).collect();
+        let line_of = move |_: usize, printed: &str| {
+            let at = trimmed[cursor.min(trimmed.len())..]
+                .iter()
+                .position(|l| l == printed)
+                .map(|p| cursor + p);
+            match at {
+                Some(i) => {
+                    cursor = i + 1;
+                    i as u32 + 1
+                }
+                None => 0,
+            }
+        };
+        Ok(Source::direct3d(name, d3d, listing, line_of))
+    }
+
+    /// A lowered Direct3D program; `line_of(d3d index, printed text)` gives
+    /// each instruction's line.
+    fn direct3d(
+        name: &str,
+        d3d: D3dShader,
+        listing: Vec<String>,
+        mut line_of: impl FnMut(usize, &str) -> u32,
+    ) -> Source {
+        let program = &d3d.program;
+        let mut listed_of = vec![None; program.instructions.len()];
+        let mut instructions = Vec::new();
+        for (k, inst) in program.instructions.iter().enumerate() {
+            if inst.opcode.is_declaration() {
+                continue;
+            }
+            let fxc = print_instruction(inst, program.version, &PrintOptions::default());
+            let text = fxc.lines().next().unwrap_or("").trim().to_string();
+            let line = line_of(k, &text);
+            listed_of[k] = Some(instructions.len());
+            instructions.push(ListedInstruction {
+                pc: instructions.len() as u32,
+                line,
+                text,
+            });
+        }
+        let owner = d3d
+            .lowered
+            .origins
+            .iter()
+            .map(|&o| listed_of.get(o).copied().flatten())
+            .collect();
+        Source {
+            name: name.to_string(),
+            language: Language::D3d,
+            listing,
+            instructions,
+            shader: d3d.lowered.shader.clone(),
+            d3d: Some(d3d),
+            owner,
+        }
+    }
+
+    /// The TGSI the machine runs (a Direct3D program's lowering).
+    pub fn shader(&self) -> &Shader {
+        &self.shader
+    }
+
+    /// The Direct3D lowering (bindings, input and output maps), if any.
+    pub fn d3d(&self) -> Option<&D3dShader> {
+        self.d3d.as_ref()
+    }
+
+    /// The program for the interpreter, with `tracer` attached.
+    pub fn program(&self, tracer: &Arc<Tracer>) -> Result<Program, ExecError> {
+        let numerics = if self.d3d.is_some() {
+            Numerics::Direct3D
+        } else {
+            Numerics::Ieee
+        };
+        let mut program = Program::compile_with(&self.shader, numerics)?;
+        program.set_tracer(tracer.clone());
+        Ok(program)
+    }
+
+    /// The machine's record in this program's terms.
+    pub fn trace(&self, rec: LaneTrace, selector: Selector) -> Trace {
+        let tgsi: Vec<&Instruction> = self.shader.instructions().collect();
+        let mut steps: Vec<TraceStep> = Vec::new();
+        let mut last_owner: Option<usize> = None;
+        for s in &rec.steps {
+            let Some(owner) = self.owner.get(s.pc as usize).copied().flatten() else {
+                last_owner = None;
+                continue;
+            };
+            let writes = self.name_writes(&tgsi, s.pc as usize, &s.writes);
+            let merge = self.language == Language::D3d && last_owner == Some(owner);
+            match steps.last_mut() {
+                Some(prev) if merge => merge_writes(&mut prev.writes, writes),
+                _ => steps.push(TraceStep {
+                    instruction: owner,
+                    writes: order_writes(writes),
+                }),
+            }
+            last_owner = Some(owner);
+        }
+        for s in &mut steps {
+            s.writes = order_writes(std::mem::take(&mut s.writes));
+        }
+        Trace {
+            language: self.language,
+            stage: self.shader.processor,
+            file: self.name.clone(),
+            selector,
+            identity: rec.identity,
+            listing: self.listing.clone(),
+            instructions: self.instructions.clone(),
+            steps,
+            status: rec.status,
+            inputs: self.name_values(&rec.start, false),
+            outputs: self.name_values(&rec.outputs, true),
+            quad: rec.quad,
+        }
+    }
+
+    /// The writes of TGSI instruction `pc` named in source terms (Direct3D:
+    /// only the registers a Direct3D destination stands for).
+    fn name_writes(&self, tgsi: &[&Instruction], pc: usize, writes: &[Write]) -> Vec<NamedWrite> {
+        let mut out = Vec::new();
+        for (k, w) in writes.iter().enumerate() {
+            let target = match w.at {
+                Location::Reg {
+                    file,
+                    index,
+                    vertex,
+                    chan,
+                } => {
+                    let name = match &self.d3d {
+                        None => Some(tgsi_reg_name(file, index, vertex)),
+                        Some(d) => w
+                            .dst
+                            .and_then(|n| tgsi.get(pc)?.dst.get(n as usize))
+                            .and_then(|dst| d3d_dest(&d.lowered.dests, self.owner_d3d(pc), dst))
+                            .map(|dest| dest.name_at(index as i64)),
+                    };
+                    let Some(name) = name else { continue };
+                    Target::Reg(format!("{name}.{}", chan_letter(chan)))
+                }
+                Location::Memory { buffer, offset } => {
+                    let (mem, offset) = self.memory_name(buffer, offset);
+                    Target::Memory { mem, offset }
+                }
+                Location::Image { index, coord } => Target::Image {
+                    mem: self.image_name(index),
+                    coord,
+                },
+            };
+            let wide = w.wide.then(|| {
+                let hi = writes.get(k + 1).and_then(|n| n.words.first()).copied();
+                u64::from(w.words[0]) | u64::from(hi.unwrap_or(0)) << 32
+            });
+            out.push(NamedWrite {
+                target,
+                words: w.words.clone(),
+                wide,
+            });
+        }
+        out
+    }
+
+    /// The Direct3D instruction (declarations counted) TGSI instruction `pc` came from.
+    fn owner_d3d(&self, pc: usize) -> usize {
+        self.d3d
+            .as_ref()
+            .and_then(|d| d.lowered.origins.get(pc).copied())
+            .unwrap_or(usize::MAX)
+    }
+
+    /// `BUFFER[n]` / `MEMORY`, or the Direct3D `u#` / `g#` with the offset in it.
+    fn memory_name(&self, buffer: Option<u32>, offset: u32) -> (String, u32) {
+        use tgsi_d3d::lower::D3dSlot;
+        let tgsi = || match buffer {
+            Some(n) => (format!("BUFFER[{n}]"), offset),
+            None => ("MEMORY".to_string(), offset),
+        };
+        let Some(d) = &self.d3d else { return tgsi() };
+        for b in &d.lowered.bindings {
+            match (b.slot, buffer) {
+                (D3dSlot::Uav { register, .. }, Some(n))
+                    if b.file == File::Buffer && b.index == n =>
+                {
+                    return (format!("u{register}"), offset);
+                }
+                (D3dSlot::SharedMemory { register }, None)
+                    if offset >= b.byte_offset
+                        && (b.byte_size == 0 || offset < b.byte_offset + b.byte_size) =>
+                {
+                    return (format!("g{register}"), offset - b.byte_offset);
+                }
+                _ => {}
+            }
+        }
+        tgsi()
+    }
+
+    fn image_name(&self, index: u32) -> String {
+        use tgsi_d3d::lower::D3dSlot;
+        let bound = self.d3d.as_ref().and_then(|d| {
+            d.lowered.bindings.iter().find_map(|b| match b.slot {
+                D3dSlot::Uav { register, .. } if b.file == File::Image && b.index == index => {
+                    Some(format!("u{register}"))
+                }
+                _ => None,
+            })
+        });
+        bound.unwrap_or_else(|| format!("IMAGE[{index}]"))
+    }
+
+    /// Register values named in source terms (Direct3D: inputs and outputs
+    /// through the lowering's maps; registers no D3D one stands for are left out).
+    fn name_values(&self, values: &[(Location, u32)], outputs: bool) -> Vec<NamedValue> {
+        let mut out = Vec::new();
+        for &(at, word) in values {
+            let Location::Reg {
+                file,
+                index,
+                vertex,
+                chan,
+            } = at
+            else {
+                continue;
+            };
+            let name = match &self.d3d {
+                None => Some(format!("{}.{}", tgsi_reg_name(file, index, vertex), chan_letter(chan))),
+                Some(d) => {
+                    let map = if outputs {
+                        &d.lowered.outputs
+                    } else {
+                        &d.lowered.inputs
+                    };
+                    map.iter()
+                        .find(|c| c.file == file && c.index == index && c.component == chan)
+                        .map(|c| {
+                            let reg = c.d3d_file.name();
+                            let numbered = matches!(
+                                c.d3d_file,
+                                tgsi_d3d::enums::RegisterFile::Input
+                                    | tgsi_d3d::enums::RegisterFile::Output
+                            );
+                            let base = if numbered {
+                                format!("{reg}{}", c.d3d_register)
+                            } else {
+                                reg.to_string()
+                            };
+                            let base = match vertex {
+                                Some(v) => format!("{base}[{v}]"),
+                                None => base,
+                            };
+                            format!("{base}.{}", chan_letter(c.d3d_component))
+                        })
+                }
+            };
+            if let Some(name) = name {
+                out.push(NamedValue { name, word });
+            }
+        }
+        out
+    }
+}
+
+/// The Direct3D destination that TGSI destination `dst` of an instruction
+/// lowered from Direct3D instruction `d3d` stands for.
+fn d3d_dest<'a>(
+    dests: &'a [D3dDest],
+    d3d: usize,
+    dst: &tgsi_ir::ir::DstOperand,
+) -> Option<&'a D3dDest> {
+    dests
+        .iter()
+        .find(|d| d.instruction == d3d && d.register == dst.reg)
+}
+
+/// `TEMP[3]`, `OUT[2][1]` (a control point's output).
+fn tgsi_reg_name(file: File, index: u32, vertex: Option<u32>) -> String {
+    match vertex {
+        Some(v) => format!("{file}[{v}][{index}]"),
+        None => format!("{file}[{index}]"),
+    }
+}
+
+fn chan_letter(c: u8) -> char {
+    ['x', 'y', 'z', 'w'][(c & 3) as usize]
+}
+
+/// Adds `more` (later writes of the same step) to `writes`: a later write
+/// of the same register channel or memory word replaces the earlier one.
+fn merge_writes(writes: &mut Vec<NamedWrite>, more: Vec<NamedWrite>) {
+    for w in more {
+        match writes.iter_mut().find(|o| o.target == w.target) {
+            Some(o) => *o = w,
+            None => writes.push(w),
+        }
+    }
+}
+
+/// Register writes grouped by register in first-write order, each in
+/// component order x, y, z, w; memory writes after them in order.
+fn order_writes(writes: Vec<NamedWrite>) -> Vec<NamedWrite> {
+    let base = |w: &NamedWrite| match &w.target {
+        Target::Reg(r) => r.rsplit_once('.').map(|(b, _)| b.to_string()),
+        _ => None,
+    };
+    let mut order: Vec<String> = Vec::new();
+    for w in &writes {
+        if let Some(b) = base(w)
+            && !order.contains(&b)
+        {
+            order.push(b);
+        }
+    }
+    let mut regs: Vec<(usize, usize, NamedWrite)> = Vec::new();
+    let mut mem = Vec::new();
+    for w in writes {
+        match base(&w) {
+            Some(b) => {
+                let rank = order.iter().position(|o| *o == b).unwrap_or(0);
+                let chan = w.target.to_string().chars().last().map_or(4, |c| {
+                    "xyzw".find(c).unwrap_or(4)
+                });
+                regs.push((rank, chan, w));
+            }
+            None => mem.push(w),
+        }
+    }
+    regs.sort_by_key(|r| (r.0, r.1));
+    let mut out: Vec<NamedWrite> = regs.into_iter().map(|(_, _, w)| w).collect();
+    out.extend(mem);
+    out
+}
