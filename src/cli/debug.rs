@@ -12,7 +12,7 @@ use super::render::{RenderArgs, draw_stages, shader_files};
 use super::render_mesh::{self as mesh, Stages};
 use super::run::{RunArgs, execute, parse_three};
 use anyhow::{Context, Result, anyhow, bail};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -248,15 +248,20 @@ pub fn debug(args: &DebugArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let stdout = std::io::stdout();
-    if args.json {
-        tgsi::debug::write_json(&trace, &mut stdout.lock())?;
+    let shown = if args.json {
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        tgsi::debug::write_json(&trace, &mut out).and_then(|_| out.flush())
     } else if stdout.is_terminal() && std::io::stdin().is_terminal() {
-        super::debug_view::interactive(&trace)?;
+        return super::debug_view::interactive(&trace).map(|_| ExitCode::SUCCESS);
     } else {
         let stdin = std::io::stdin();
-        super::debug_view::commands(&trace, &mut stdin.lock(), &mut stdout.lock())?;
+        super::debug_view::commands(&trace, &mut stdin.lock(), &mut stdout.lock())
+    };
+    match shown {
+        // a reader that stops early (`| head`) is not an error
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        r => r.map(|_| ExitCode::SUCCESS).map_err(Into::into),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The job's `tgsi run` arguments.
@@ -362,6 +367,15 @@ fn trace_shader(
         }
         let tracer = Arc::new(Tracer::new(selector));
         let program = primary.program(&tracer).map_err(|e| anyhow!("{}: {e}", primary.name))?;
+        if let Selector::Thread { group, thread } = selector {
+            // a thread outside the block or the dispatch: say so before running
+            let groups = parse_three(&args.groups, "--groups")?;
+            let block = program.block_size();
+            let inside = |v: [u32; 3], n: [u32; 3]| v.iter().zip(n).all(|(a, b)| *a < b.max(1));
+            if !inside(thread, block) || !inside(group, groups) {
+                bail!("{}: {}", primary.name, tgsi::debug::not_found(selector));
+            }
+        }
         let loaded = RunnableShader {
             name: primary.name.clone(),
             shader: primary.shader().clone(),

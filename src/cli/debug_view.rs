@@ -257,7 +257,11 @@ fn status_text(s: &Status) -> String {
 }
 
 /// Reads commands one a line and prints what each shows.
-pub fn commands(trace: &Trace, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+pub fn commands(
+    trace: &Trace,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let mut s = Session::new(trace);
     writeln!(out, "{}", s.position())?;
     for line in input.lines() {

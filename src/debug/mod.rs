@@ -100,6 +100,9 @@ pub struct NamedWrite {
     pub words: Vec<u32>,
     /// The 64-bit value of a pair, on its first channel.
     pub wide: Option<u64>,
+    /// Written by a float (or double) operation: what "run to the first
+    /// NaN or infinity" looks at.
+    pub float: bool,
 }
 
 /// One step of the trace.
@@ -175,7 +178,8 @@ impl Trace {
             s.writes
                 .iter()
                 .any(|w| {
-                    matches!(w.target, Target::Reg(_))
+                    w.float
+                        && matches!(w.target, Target::Reg(_))
                         && (w.words.iter().any(|x| !f32::from_bits(*x).is_finite())
                             || w.wide.is_some_and(|v| !f64::from_bits(v).is_finite()))
                 })

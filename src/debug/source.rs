@@ -292,6 +292,10 @@ impl Source {
     /// only the registers a Direct3D destination stands for).
     fn name_writes(&self, tgsi: &[&Instruction], pc: usize, writes: &[Write]) -> Vec<NamedWrite> {
         let mut out = Vec::new();
+        let float = tgsi.get(pc).is_some_and(|i| {
+            use tgsi_ir::opcode::OperandType;
+            matches!(i.opcode.info().dst_type, OperandType::Float | OperandType::Double)
+        });
         for (k, w) in writes.iter().enumerate() {
             let target = match w.at {
                 Location::Reg {
@@ -324,10 +328,12 @@ impl Source {
                 let hi = writes.get(k + 1).and_then(|n| n.words.first()).copied();
                 u64::from(w.words[0]) | u64::from(hi.unwrap_or(0)) << 32
             });
+            let float = float && matches!(target, Target::Reg(_));
             out.push(NamedWrite {
                 target,
                 words: w.words.clone(),
                 wide,
+                float,
             });
         }
         out
@@ -355,6 +361,11 @@ impl Source {
                     if b.file == File::Buffer && b.index == n =>
                 {
                     return (format!("u{register}"), offset);
+                }
+                (D3dSlot::UavCounter { register, .. }, Some(n))
+                    if b.file == File::Buffer && b.index == n =>
+                {
+                    return (format!("u{register}.counter"), offset);
                 }
                 (D3dSlot::SharedMemory { register }, None)
                     if offset >= b.byte_offset

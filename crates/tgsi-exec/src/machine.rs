@@ -338,7 +338,7 @@ impl Batch {
 
     /// Sets the lanes the next operation touches to `mask` (a subset of the
     /// current ones, or the saved set back); the control-flow masks stay.
-    fn narrow_exec(&mut self, mask: Mask) {
+    pub(crate) fn narrow_exec(&mut self, mask: Mask) {
         self.exec = mask;
         self.exec_row = mask_row(mask);
     }
@@ -537,7 +537,7 @@ impl Batch {
     /// interpreter loop and [`Batch::step_one`]. `Ok(true)` when a KILL left
     /// no lane alive.
     #[inline(always)]
-    fn run_plain(
+    pub(crate) fn run_plain(
         &mut self,
         code: &Code,
         inst: &Inst,

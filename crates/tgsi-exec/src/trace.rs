@@ -352,6 +352,8 @@ enum MemoryTarget {
 struct Plan {
     dsts: [Option<(Slot, u8)>; 2],
     memory: Option<MemoryTarget>,
+    /// The memory the lane wrote, read right after its own access.
+    memory_writes: Vec<Write>,
 }
 
 /// The channels opcode `op` really writes through destination `k` with
@@ -444,7 +446,7 @@ impl Batch {
             }
             let (pc, next) = (self.pc, self.pc + 1);
             let before = self.exec & bit != 0;
-            let plan = if before {
+            let mut plan = if before {
                 self.plan(code, inst, env, l)
             } else {
                 Plan::default()
@@ -456,6 +458,11 @@ impl Batch {
                 }
             }
             let stop = match code.fast.get(pc) {
+                _ if plan.memory.is_some() => {
+                    self.memory_in_lane_order(code, inst, env, shared, l, &mut plan)?;
+                    self.pc = next;
+                    None
+                }
                 Some(k) if k.run.is_some() => {
                     if self.exec != 0 {
                         super::fast::run_block(self, std::slice::from_ref(k), env);
@@ -477,7 +484,7 @@ impl Batch {
                 left_switch[self.depth().min(left_switch.len() - 1)] = false;
             }
             if step {
-                let writes = self.read_back(code, inst, env, shared, l, &plan);
+                let writes = self.read_back(code, inst, l, &plan);
                 rec.steps.push(Step {
                     pc: pc as u32,
                     writes,
@@ -561,62 +568,43 @@ impl Batch {
         }
     }
 
-    /// What `plan` names, read after the instruction ran.
-    fn read_back(
-        &self,
+    /// Runs a STORE or an atomic the traced lane `l` takes part in as three
+    /// accesses: the lanes before it, the lane, the lanes after it (the
+    /// machine's lane order, so memory ends the same), reading what the
+    /// lane wrote right after its own access.
+    fn memory_in_lane_order(
+        &mut self,
         code: &Code,
         inst: &Inst,
         env: &Env,
-        shared: &[u32],
+        shared: &mut [u32],
         l: usize,
-        plan: &Plan,
-    ) -> Vec<Write> {
-        let mut out = Vec::new();
-        let wide_op = inst.op.info().dst_type.is_64bit();
-        for (k, d) in plan.dsts.iter().enumerate() {
-            let Some((slot, chans)) = *d else { continue };
-            for c in 0..4u8 {
-                if chans >> c & 1 == 0 {
-                    continue;
-                }
-                let (at, word) = match slot {
-                    Slot::Reg(r) => {
-                        let Some((file, index)) = code.name_slot(r) else { continue };
-                        let at = Location::Reg {
-                            file,
-                            index,
-                            vertex: None,
-                            chan: c,
-                        };
-                        (at, self.regs[r as usize][c as usize][l])
-                    }
-                    Slot::Patch { grid, entry } => {
-                        let g = &code.grids[grid as usize];
-                        let (r, k) = patch_slot(g, entry);
-                        let per = code.output.len.max(1);
-                        let (index, vertex) = if entry < per {
-                            (entry, None)
-                        } else {
-                            ((entry - per) % per, Some((entry - per) / per))
-                        };
-                        let at = Location::Reg {
-                            file: File::Output,
-                            index,
-                            vertex,
-                            chan: c,
-                        };
-                        (at, self.regs[r][c as usize][k])
-                    }
-                };
-                let wide = k == 0 && wide_op && c % 2 == 0 && chans >> (c + 1) & 1 == 1;
-                out.push(Write {
-                    dst: Some(k as u8),
-                    at,
-                    words: vec![word],
-                    wide,
-                });
+        plan: &mut Plan,
+    ) -> Result<(), ExecError> {
+        let saved = self.exec;
+        let bit: Mask = 1 << l;
+        let parts = [saved & (bit - 1), bit, saved & !(bit | (bit - 1))];
+        for (k, part) in parts.into_iter().enumerate() {
+            if part == 0 {
+                continue;
+            }
+            self.narrow_exec(part);
+            let r = self.run_plain(code, inst, env, shared);
+            if k == 1 {
+                plan.memory_writes = self.memory_written(env, shared, plan);
+            }
+            if let Err(e) = r {
+                self.narrow_exec(saved);
+                return Err(e);
             }
         }
+        self.narrow_exec(saved);
+        Ok(())
+    }
+
+    /// The words (or texel) `plan.memory` names, as they are now.
+    fn memory_written(&self, env: &Env, shared: &[u32], plan: &Plan) -> Vec<Write> {
+        let mut out = Vec::new();
         match plan.memory {
             Some(MemoryTarget::Words {
                 buffer,
@@ -664,6 +652,58 @@ impl Batch {
             }
             None => {}
         }
+        out
+    }
+
+    /// What `plan` names, read after the instruction ran.
+    fn read_back(&self, code: &Code, inst: &Inst, l: usize, plan: &Plan) -> Vec<Write> {
+        let mut out = Vec::new();
+        let wide_op = inst.op.info().dst_type.is_64bit();
+        for (k, d) in plan.dsts.iter().enumerate() {
+            let Some((slot, chans)) = *d else { continue };
+            for c in 0..4u8 {
+                if chans >> c & 1 == 0 {
+                    continue;
+                }
+                let (at, word) = match slot {
+                    Slot::Reg(r) => {
+                        let Some((file, index)) = code.name_slot(r) else { continue };
+                        let at = Location::Reg {
+                            file,
+                            index,
+                            vertex: None,
+                            chan: c,
+                        };
+                        (at, self.regs[r as usize][c as usize][l])
+                    }
+                    Slot::Patch { grid, entry } => {
+                        let g = &code.grids[grid as usize];
+                        let (r, k) = patch_slot(g, entry);
+                        let per = code.output.len.max(1);
+                        let (index, vertex) = if entry < per {
+                            (entry, None)
+                        } else {
+                            ((entry - per) % per, Some((entry - per) / per))
+                        };
+                        let at = Location::Reg {
+                            file: File::Output,
+                            index,
+                            vertex,
+                            chan: c,
+                        };
+                        (at, self.regs[r][c as usize][k])
+                    }
+                };
+                let wide = k == 0 && wide_op && c % 2 == 0 && chans >> (c + 1) & 1 == 1;
+                out.push(Write {
+                    dst: Some(k as u8),
+                    at,
+                    words: vec![word],
+                    wide,
+                });
+            }
+        }
+        out.append(&mut plan.memory_writes.clone());
         out
     }
 }

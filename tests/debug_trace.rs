@@ -1,0 +1,307 @@
+//! `tgsi debug --json` end to end: every stage and both sources, the step
+//! rules of the trace contract (docs/debugging.md), register and memory
+//! names, 64-bit views, statuses and errors.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `tgsi debug ARGS --json` from the repository root: the JSON lines,
+/// or the exit status and stderr.
+fn debug(args: &[&str]) -> Result<Vec<Value>, (i32, String)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(root())
+        .arg("debug")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("tgsi runs");
+    if !out.status.success() {
+        return Err((
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    Ok(text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect())
+}
+
+fn steps(lines: &[Value]) -> Vec<&Value> {
+    lines.iter().filter(|l| l["kind"] == "step").collect()
+}
+
+fn pcs(lines: &[Value]) -> Vec<u64> {
+    steps(lines).iter().map(|s| s["pc"].as_u64().unwrap()).collect()
+}
+
+/// The writes of a step as (reg or mem, u32) pairs.
+fn writes(step: &Value) -> Vec<(String, String)> {
+    step["writes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let name = w["reg"].as_str().or(w["mem"].as_str()).unwrap().to_string();
+            (name, w["u32"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+fn end(lines: &[Value]) -> &Value {
+    let e = lines.last().unwrap();
+    assert_eq!(e["kind"], "end");
+    assert_eq!(e["steps"].as_u64().unwrap() as usize, steps(lines).len());
+    e
+}
+
+#[test]
+fn tgsi_flow_follows_the_chosen_thread_as_a_scalar_program() {
+    let lines = debug(&["tests/debug/flow.tgsi", "--thread", "0,0,0", "--buffer-size", "0=16"]).unwrap();
+    let start = &lines[0];
+    assert_eq!(start["kind"], "start");
+    assert_eq!(start["source"], "tgsi");
+    assert_eq!(start["stage"], "COMP");
+    assert_eq!(start["invocation"]["thread"], serde_json::json!([0, 0, 0]));
+    assert_eq!(start["invocation"]["group"], serde_json::json!([0, 0, 0]));
+    // IF taken: ELSE and ENDIF are steps, the else body is not; the loop
+    // runs three times (CONT in the second, BRK in the third: ENDLOOP
+    // after CONT, none after BRK); CASE 0 falls through CASE 1 to a BRK
+    // (ENDSWITCH skipped); the subroutine returns to the STORE.
+    let expected = [
+        0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 13, 14, 16, 17, 8, 9, 10, 11, 17, 8, 9, 10, 12, 13, 14,
+        15, 18, 19, 20, 21, 22, 26, 30, 31, 27, 28,
+    ];
+    assert_eq!(pcs(&lines), expected);
+    let s = steps(&lines);
+    assert_eq!(s[0]["line"], 12);
+    assert_eq!(s[0]["text"], "USLT TEMP[0].x, SV[0].xxxx, IMM[0].zzzz");
+    assert_eq!(s[2]["text"], "MOV TEMP[1].x, IMM[0].yyyy");
+    assert_eq!(writes(s[2]), [("TEMP[1].x".to_string(), "0x00000001".to_string())]);
+    assert_eq!(s[0]["step"], 0);
+    assert_eq!(s[36]["step"], 36);
+    assert_eq!(end(&lines)["status"], "ok");
+    // the STORE writes the word the thread stored
+    let store = s.iter().find(|x| x["pc"] == 27).unwrap();
+    assert_eq!(writes(store), [("BUFFER[0]".to_string(), "0x00000005".to_string())]);
+    assert_eq!(store["writes"][0]["offset"], 0);
+}
+
+#[test]
+fn other_lanes_never_change_the_steps() {
+    // thread 5 takes the other side of every branch its batch mates take
+    let lines = debug(&["tests/debug/flow.tgsi", "--thread", "5,0,0", "--buffer-size", "0=16"]).unwrap();
+    let expected = [
+        0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 16, 17, 8, 9, 10, 11, 17, 8, 9, 10, 12, 13, 14,
+        15, 18, 23, 24, 25, 26, 30, 31, 27, 28,
+    ];
+    assert_eq!(pcs(&lines), expected);
+    // a condition that is false for the thread: the IF is a step, with no write
+    let s = steps(&lines);
+    assert_eq!(s[1]["text"], "UIF TEMP[0].xxxx");
+    assert!(s[1]["writes"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn d3d_compute_is_stepped_in_sm5_terms() {
+    let lines = debug(&["tests/debug/cs.asm", "--thread", "2,0,0", "--buffer-size", "0=16"]).unwrap();
+    assert_eq!(lines[0]["source"], "d3d");
+    assert_eq!(lines[0]["stage"], "COMP");
+    let s = steps(&lines);
+    // one step per Direct3D instruction, numbered without declarations
+    assert_eq!(s[0]["pc"], 0);
+    assert_eq!(s[0]["line"], 9);
+    assert_eq!(s[0]["text"], "mov r0.x, vThreadID.x");
+    assert_eq!(writes(s[0]), [("r0.x".to_string(), "0x00000002".to_string())]);
+    // an indexable temp through a relative index, named by its element
+    assert_eq!(writes(s[1]), [("x1[2].x".to_string(), "0x00000007".to_string())]);
+    // shared memory as g0, at the byte offset in g0
+    assert_eq!(writes(s[3]), [("g0".to_string(), "0x00000002".to_string())]);
+    assert_eq!(s[3]["writes"][0]["offset"], 8);
+    // the loop runs twice for thread 2, then breakc_nz leaves it
+    let loop_pcs: Vec<u64> = pcs(&lines)[6..17].to_vec();
+    assert_eq!(loop_pcs, [6, 7, 8, 9, 10, 7, 8, 9, 10, 7, 8]);
+    // a 64-bit result: u64 and f64 on the first channel of the pair
+    let dadd = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("dadd")).unwrap();
+    let first = &dadd["writes"][0];
+    assert_eq!(first["reg"], "r1.z");
+    assert_eq!(first["u64"], "0x0000000000000000");
+    assert_eq!(first["f64"], 0.0);
+    assert!(dadd["writes"][1].get("u64").is_none());
+    // the UAV as u0; no TGSI name anywhere
+    let store = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("store_raw u0")).unwrap();
+    assert_eq!(writes(store), [("u0".to_string(), "0x00000007".to_string())]);
+    for l in &lines {
+        let text = l.to_string();
+        assert!(!text.contains("TEMP[") && !text.contains("BUFFER["), "{text}");
+    }
+    assert_eq!(s.last().unwrap()["text"], "ret");
+}
+
+#[test]
+fn vertex_runs_name_indirect_destinations_and_pairs() {
+    let lines = debug(&["tests/debug/vs.tgsi", "--vertex", "0", "--input", "0=float:1,2,0,0"]).unwrap();
+    assert_eq!(lines[0]["stage"], "VERT");
+    assert_eq!(lines[0]["invocation"], serde_json::json!({"vertex": 0, "instance": 0}));
+    let s = steps(&lines);
+    assert_eq!(writes(s[1]), [("ADDR[0].x".to_string(), "0x00000001".to_string())]);
+    // TEMP[ADDR[0].x+1] with ADDR[0].x = 1 is TEMP[2]
+    assert_eq!(writes(s[2]), [("TEMP[2].x".to_string(), "0x3f800000".to_string())]);
+    assert_eq!(s[3]["writes"][0]["u64"], "0x0000000000000000");
+    let out: Vec<_> = writes(s[4]).into_iter().map(|w| w.0).collect();
+    assert_eq!(out, ["OUT[0].x", "OUT[0].y", "OUT[0].z", "OUT[0].w"]);
+    assert_eq!(s[4]["writes"][1]["f32"], 4.0);
+}
+
+#[test]
+fn a_discarded_pixel_ends_killed() {
+    let lines = debug(&["tests/debug/ps.asm", "--pixel", "0,0", "--size", "4x4"]).unwrap();
+    assert_eq!(lines[0]["stage"], "FRAG");
+    assert_eq!(lines[0]["invocation"], serde_json::json!({"pixel": [0, 0], "sample": 0, "primitive": 0}));
+    assert_eq!(pcs(&lines), [0, 1, 2]);
+    assert_eq!(end(&lines)["status"], "killed");
+    let kept = debug(&["tests/debug/ps.asm", "--pixel", "3,1", "--size", "4x4"]).unwrap();
+    assert_eq!(pcs(&kept), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(end(&kept)["status"], "ok");
+    let o: Vec<_> = writes(steps(&kept)[3]).into_iter().map(|w| w.0).collect();
+    assert_eq!(o, ["o0.x", "o0.y"]);
+}
+
+#[test]
+fn budget_and_selector_errors() {
+    let lines = debug(&["tests/debug/spin.tgsi", "--thread", "0,0,0", "--budget", "500"]).unwrap();
+    assert_eq!(end(&lines)["status"], "budget");
+    assert_eq!(steps(&lines).len(), 500);
+    let (code, err) = debug(&["tests/debug/spin.tgsi", "--thread", "1,0,0"]).unwrap_err();
+    assert_ne!(code, 0);
+    assert!(err.contains("no thread (1, 0, 0)"), "{err}");
+    let (_, err) = debug(&["tests/debug/flow.tgsi", "--thread", "0,0,0", "--group", "1,0,0"]).unwrap_err();
+    assert!(err.contains("work group (1, 0, 0)"), "{err}");
+    let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "9,9", "--size", "4x4"]).unwrap_err();
+    assert!(err.contains("no primitive covers pixel (9, 9)"), "{err}");
+    let (_, err) = debug(&["tests/debug/ps.asm"]).unwrap_err();
+    assert!(err.contains("--thread X,Y,Z, --vertex N, --pixel X,Y or --primitive P"), "{err}");
+}
+
+#[test]
+fn shader_test_commands_and_images() {
+    // test 1 of frag_kill: pixel (3, 0) survives its KILL_IF and stores a texel
+    let lines = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "3,0"]).unwrap();
+    assert_eq!(lines[0]["file"], "tests/shader/frag_kill.shader_test");
+    let s = steps(&lines);
+    assert_eq!(s[0]["line"], 20, "lines count in the .shader_test file");
+    let store = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("STORE")).unwrap();
+    let w = &store["writes"][0];
+    assert_eq!(w["mem"], "IMAGE[0]");
+    assert_eq!(w["coord"], serde_json::json!([3, 0, 0, 0]));
+    assert_eq!(
+        w["u32s"],
+        serde_json::json!(["0x00000001", "0x00000002", "0x00000003", "0x00000004"])
+    );
+    let killed = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "0,0"]).unwrap();
+    assert_eq!(end(&killed)["status"], "killed");
+    let (_, err) = debug(&["tests/shader/frag_kill.shader_test", "--test", "99", "--pixel", "0,0"]).unwrap_err();
+    assert!(err.contains("dispatch or draw command"), "{err}");
+}
+
+#[test]
+fn every_stage_of_a_tessellated_draw() {
+    let base = [
+        "examples/scene/torus_fs.tgsi",
+        "--vertex",
+        "examples/facets/sphere_vs.tgsi",
+        "--tess-ctrl",
+        "examples/facets/sphere_tcs.tgsi",
+        "--tess-eval",
+        "examples/facets/sphere_tes.tgsi",
+        "--geometry",
+        "examples/facets/shrink_gs.tgsi",
+        "--mesh",
+        "examples/meshes/octahedron.obj",
+        "--size",
+        "64x48",
+        "--depth",
+        "d32f",
+        "--const",
+        "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
+        "--const",
+        "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
+        "--const",
+        "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
+    ];
+    let with = |more: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(more);
+        debug(&a)
+    };
+    let cases: [(&[&str], &str); 5] = [
+        (&["--vertex", "2"], "VERT"),
+        (&["--primitive", "1", "--stage", "tess-ctrl"], "TESS_CTRL"),
+        (&["--primitive", "1", "--domain", "0,0,1"], "TESS_EVAL"),
+        (&["--primitive", "1"], "GEOM"),
+        (&["--pixel", "32,24"], "FRAG"),
+    ];
+    for (sel, stage) in cases {
+        let lines = with(sel).unwrap_or_else(|e| panic!("{sel:?}: {e:?}"));
+        assert_eq!(lines[0]["stage"], stage, "{sel:?}");
+        assert!(steps(&lines).len() >= 2, "{sel:?}");
+        assert_eq!(end(&lines)["status"], "ok", "{sel:?}");
+    }
+    // the tess-control shader writes its control point's outputs as OUT[v][a]
+    let tcs = with(&["--primitive", "1", "--stage", "tess-ctrl"]).unwrap();
+    let names: Vec<String> = steps(&tcs).iter().flat_map(|s| writes(s)).map(|w| w.0).collect();
+    assert!(names.iter().any(|n| n.starts_with("OUT[0][2].")), "{names:?}");
+    assert!(names.iter().any(|n| n.starts_with("OUT[0].")), "{names:?}");
+}
+
+#[test]
+fn binary_input_counts_lines_of_the_disassembly() {
+    let dir = std::env::temp_dir().join(format!("tgsi-debug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // TGSI tokens
+    let tokens = dir.join("flow.bin");
+    let asm = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(root())
+        .args(["asm", "tests/debug/flow.tgsi", "-o"])
+        .arg(&tokens)
+        .status()
+        .unwrap();
+    assert!(asm.success());
+    let tok = tokens.to_str().unwrap();
+    let lines = debug(&[tok, "--thread", "0,0,0", "--buffer-size", "0=16"]).unwrap();
+    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi")).args(["dis", tok]).output().unwrap();
+    let listing = String::from_utf8(dis.stdout).unwrap();
+    let listing: Vec<&str> = listing.lines().collect();
+    for s in steps(&lines) {
+        let line = listing[s["line"].as_u64().unwrap() as usize - 1];
+        let (number, text) = line.trim_start().split_once(':').unwrap();
+        assert_eq!(number, s["pc"].to_string(), "{line}");
+        assert_eq!(text.trim(), s["text"].as_str().unwrap(), "{line}");
+    }
+    // DXBC: the line of `tgsi dis`'s listing
+    let dxbc = dir.join("cs.dxbc");
+    let asm = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(root())
+        .args(["asm", "tests/debug/cs.asm", "-o"])
+        .arg(&dxbc)
+        .status()
+        .unwrap();
+    assert!(asm.success());
+    let blob = dxbc.to_str().unwrap();
+    let lines = debug(&[blob, "--thread", "1,0,0", "--buffer-size", "0=16"]).unwrap();
+    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi")).args(["dis", blob]).output().unwrap();
+    let listing = String::from_utf8(dis.stdout).unwrap();
+    let listing: Vec<&str> = listing.lines().collect();
+    for s in steps(&lines) {
+        let line = listing[s["line"].as_u64().unwrap() as usize - 1];
+        assert_eq!(line.trim(), s["text"].as_str().unwrap());
+    }
+    assert_eq!(steps(&lines)[0]["text"], "mov r0.x, vThreadID.x");
+    std::fs::remove_dir_all(&dir).ok();
+}
