@@ -305,3 +305,32 @@ fn binary_input_counts_lines_of_the_disassembly() {
     assert_eq!(steps(&lines)[0]["text"], "mov r0.x, vThreadID.x");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn d3d_draw_stages_in_shader_tests() {
+    let file = "tests/shader/draw/stages_d3d.shader_test";
+    let hull = debug(&[file, "--test", "1", "--primitive", "0", "--stage", "tess-ctrl"]).unwrap();
+    assert_eq!(hull[0]["stage"], "TESS_CTRL");
+    assert_eq!(hull[0]["source"], "d3d");
+    let mov = steps(&hull).into_iter().find(|s| s["text"] == "mov o0.x, cb0[0].x").unwrap();
+    assert_eq!(writes(mov), [("o0.x".to_string(), "0x40400000".to_string())]);
+    let domain = debug(&[file, "--test", "1", "--primitive", "0", "--domain", "1,0"]).unwrap();
+    assert_eq!(domain[0]["stage"], "TESS_EVAL");
+    assert_eq!(domain[0]["invocation"]["domain"], serde_json::json!([1.0, 0.0, 0.0]));
+    let s = steps(&domain);
+    assert_eq!(s[0]["line"], 76);
+    // this point is the 7th to count itself, in point order
+    assert_eq!(writes(s[0]), [("u1".to_string(), "0x00000007".to_string())]);
+    assert_eq!(writes(s[2])[0], ("r0.x".to_string(), "0x00010000".to_string()));
+    let (_, err) = debug(&[file, "--test", "1", "--primitive", "0", "--domain", "0.25,0.5"]).unwrap_err();
+    assert!(err.contains("no domain point (0.25, 0.5"), "{err}");
+    let gs = "tests/shader/draw/geometry_d3d.shader_test";
+    let geometry = debug(&[gs, "--test", "1", "--primitive", "0"]).unwrap();
+    assert_eq!(geometry[0]["stage"], "GEOM");
+    let s = steps(&geometry);
+    assert_eq!(s[0]["text"], "mov o0.xyzw, v[0][0].xyzw");
+    assert_eq!(s[2]["text"], "emit_stream m0");
+    let pixel = debug(&[gs, "--test", "1", "--pixel", "1,1"]).unwrap();
+    assert_eq!(pixel[0]["stage"], "FRAG");
+    assert_eq!(steps(&pixel)[0]["line"], 60);
+}

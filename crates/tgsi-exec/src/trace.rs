@@ -50,7 +50,8 @@ pub enum Selector {
     },
     /// Geometry and tess-control: invocation `invocation` of primitive (patch) `primitive`.
     Primitive { primitive: u32, invocation: u32 },
-    /// Tess-eval: the domain point `coord` of patch `primitive` (w ignored for quads and lines).
+    /// Tess-eval: the domain point `coord` of patch `primitive` (u and v
+    /// name it: w is 1 - u - v on triangles and unused otherwise).
     Domain { primitive: u32, coord: [f32; 3] },
 }
 
@@ -127,7 +128,8 @@ impl Selector {
                 },
             ) => primitive == p && invocation == i,
             (Selector::Domain { primitive, coord }, Identity::Domain { primitive: p, coord: c }) => {
-                primitive == p && coord.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-6)
+                // (u, v) name the point in every domain (w = 1 - u - v on triangles)
+                primitive == p && coord[..2].iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-6)
             }
             _ => false,
         }
