@@ -334,3 +334,33 @@ fn d3d_draw_stages_in_shader_tests() {
     assert_eq!(pixel[0]["stage"], "FRAG");
     assert_eq!(steps(&pixel)[0]["line"], 60);
 }
+
+#[test]
+fn pixel_history_lists_every_fragment_in_draw_order() {
+    // draws 1-3 of depth.shader_test at pixel 1 (depth 0.4375, cleared to
+    // 0.4375): `never` and `less` fail, `equal` passes and writes
+    let lines = debug(&[
+        "tests/shader/draw/depth.shader_test",
+        "--test",
+        "3",
+        "--pixel",
+        "1,0",
+        "--history",
+    ])
+    .unwrap();
+    let kinds: Vec<&str> = lines.iter().map(|l| l["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["fragment", "sample", "fragment", "sample", "fragment", "sample"]);
+    let samples: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "sample").collect();
+    let passed: Vec<bool> = samples.iter().map(|s| s["depth_test"]["passed"].as_bool().unwrap()).collect();
+    assert_eq!(passed, [false, false, true]);
+    let draws: Vec<u64> = samples.iter().map(|s| s["draw"].as_u64().unwrap()).collect();
+    assert_eq!(draws, [1, 2, 3]);
+    assert_eq!(samples[2]["depth_test"]["depth"], 0.4375);
+    assert!(samples[0]["targets"].as_array().unwrap().is_empty());
+    assert_eq!(samples[2]["targets"][0]["after"][0], "0x3f800000");
+    assert_eq!(lines[4]["status"], "ok");
+    // a fragment the shader discards is listed, with no sample merged
+    let killed = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "0,0", "--history"]).unwrap();
+    assert_eq!(killed.len(), 1);
+    assert_eq!(killed[0]["status"], "killed");
+}

@@ -79,6 +79,12 @@ pub struct DebugArgs {
     /// Print the trace as JSON Lines (the trace contract)
     #[arg(long)]
     pub json: bool,
+    /// With --pixel: list every fragment that reached the pixel in draw
+    /// order (for a .shader_test file, over its commands 1 to --test N):
+    /// primitive, sample, depth/stencil test, the shader's outputs, the
+    /// colours before and after, or why it was discarded
+    #[arg(long, requires = "pixel")]
+    pub history: bool,
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
@@ -238,7 +244,10 @@ fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
 
 pub fn debug(args: &DebugArgs) -> Result<ExitCode> {
     let (selector, stage) = selector(args)?;
-    let is_test = args.file.extension().is_some_and(|e| e == "shader_test");
+    if args.history {
+        return super::debug_history::history(args, selector);
+    }
+    let is_test = is_test_file(args);
     let trace = if is_test {
         trace_test(args, selector, stage)?
     } else {
@@ -262,6 +271,11 @@ pub fn debug(args: &DebugArgs) -> Result<ExitCode> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         r => r.map(|_| ExitCode::SUCCESS).map_err(Into::into),
     }
+}
+
+/// True for a `.shader_test` file.
+pub(super) fn is_test_file(args: &DebugArgs) -> bool {
+    args.file.extension().is_some_and(|e| e == "shader_test")
 }
 
 /// The job's `tgsi run` arguments.
@@ -384,6 +398,22 @@ fn trace_shader(
         let ran = execute(&run_args(args), &loaded, &program).map(|_| ());
         return finish(&primary, &tracer, selector, ran);
     }
+    let tracer = Arc::new(Tracer::new(selector));
+    let Some((source, ran)) = run_draw(args, stage, &tracer)? else {
+        return Ok(None);
+    };
+    finish(&source, &tracer, selector, ran)
+}
+
+/// Draws as `tgsi render` would, on one thread, with the shader of
+/// `stage` (`None`: geometry when there is one, else tess-ctrl) compiled
+/// for the interpreter with `tracer` attached. That shader's source and
+/// how the draw went; `None` once a file's errors are printed.
+pub(super) fn run_draw(
+    args: &DebugArgs,
+    stage: Option<Processor>,
+    tracer: &Arc<Tracer>,
+) -> Result<Option<(Source, Result<()>)>> {
     let render = render_args(args);
     let Some(mut stages) = Stages::load(&shader_files(&render))? else {
         return Ok(None);
@@ -397,8 +427,7 @@ fn trace_shader(
     let Some(source) = load_source(&path)? else {
         return Ok(None);
     };
-    let tracer = Arc::new(Tracer::new(selector));
-    let program = source.program(&tracer).map_err(|e| anyhow!("{}: {e}", source.name))?;
+    let program = source.program(tracer).map_err(|e| anyhow!("{}: {e}", source.name))?;
     let slot = stages
         .stages
         .iter_mut()
@@ -406,7 +435,7 @@ fn trace_shader(
         .ok_or_else(|| anyhow!("the draw has no {stage} shader"))?;
     slot.1.program = program;
     let ran = draw_stages(&render, &stages, 1).map(|_| ());
-    finish(&source, &tracer, selector, ran)
+    Ok(Some((source, ran)))
 }
 
 /// The file of the stage a selector follows in a draw.
@@ -434,6 +463,13 @@ fn stage_of(p: Processor) -> Stage {
     }
 }
 
+/// `--test N`, which a `.shader_test` file needs.
+pub(super) fn test_number(args: &DebugArgs, name: &str) -> Result<usize> {
+    args.test.ok_or_else(|| {
+        anyhow!("{name}: a .shader_test file needs --test N (its N-th dispatch or draw command)")
+    })
+}
+
 /// The N-th dispatch or draw of a `.shader_test` file.
 fn trace_test(
     args: &DebugArgs,
@@ -441,9 +477,7 @@ fn trace_test(
     stage: Option<Processor>,
 ) -> Result<Option<Trace>> {
     let (name, file) = read_data_file(&args.file)?;
-    let n = args
-        .test
-        .ok_or_else(|| anyhow!("{name}: a .shader_test file needs --test N (its N-th dispatch or draw command)"))?;
+    let n = test_number(args, &name)?;
     let has = |st: Stage| {
         file.sections.iter().any(|(_, s)| {
             matches!(s, tgsi::shader_test::Section::Shader(sh) if sh.stage == st)
@@ -455,7 +489,18 @@ fn trace_test(
         None => Stage::TessControl,
     };
     let tracer = Arc::new(Tracer::new(selector));
-    let request = Arc::new(TraceRequest::new(n, stage, tracer.clone()));
+    let request = TraceRequest::new(n, stage, tracer.clone());
+    let (source, ran, line) = run_test(args, request)?;
+    finish(&source, &tracer, selector, ran)
+        .with_context(|| format!("{name}:{line}: the command of --test {n}"))
+}
+
+/// Runs a `.shader_test` file with `request`: the source of the shader the
+/// request's command ran, how the run went, and the command's line.
+pub(super) fn run_test(args: &DebugArgs, request: TraceRequest) -> Result<(Source, Result<()>, usize)> {
+    let (name, file) = read_data_file(&args.file)?;
+    let n = request.command;
+    let request = Arc::new(request);
     let config = RunConfig {
         limits: Limits {
             threads: 1,
@@ -478,7 +523,7 @@ fn trace_test(
                 request.commands_seen()
             );
         }
-        bail!("{name}: --test {n}: no [{} shader] is set for that command", stage.name());
+        bail!("{name}: --test {n}: no [{} shader] is set for that command", request.stage.name());
     };
     let source = section_source(&name, &file.source, &section)?;
     let failures: Vec<String> = report
@@ -494,8 +539,7 @@ fn trace_test(
     } else {
         Err(anyhow!("{}", failures.join("\n")))
     };
-    finish(&source, &tracer, selector, ran)
-        .with_context(|| format!("{name}:{line}: the command of --test {n}"))
+    Ok((source, ran, line))
 }
 
 /// The shader of a `.shader_test` section, its lines counted in the file.

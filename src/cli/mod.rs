@@ -3,6 +3,7 @@
 mod bench;
 mod d3dverbs;
 mod debug;
+mod debug_history;
 mod debug_view;
 mod input;
 mod render;

@@ -507,7 +507,8 @@ impl Program {
                     }
                     let sample = frag.per_sample.then_some(pass);
                     self.fill_fragment_values(b, &[frag; 4], sample, None, env.system_values);
-                    let (pixel, samples) = (b.pixel, sample.map_or(u32::MAX, |s| 1 << s));
+                    let every = u32::MAX >> (32 - frag.samples.clamp(1, 32));
+                    let (pixel, samples) = (b.pixel, sample.map_or(every, |s| 1 << s));
                     code.trace_batch(b, |l| crate::trace::Identity::Fragment {
                         x: pixel[0][l],
                         y: pixel[1][l],
@@ -866,6 +867,7 @@ impl Program {
             }
         }
         let done = AtomicU32::new(0);
+        let watch = code.tracer.as_ref().and_then(|t| t.watched_pixel());
         let (stats, _) = self.with_env(res, limits, Some(&frag), |env| {
             let run = |r: Range<u32>, part: &mut Vec<TargetRows>| {
                 let mut b = Batch::new(code);
@@ -874,10 +876,20 @@ impl Program {
                         let o = (y - t.y0) as usize * t.pitch
                             + (x as usize * t.samples + s as usize) * t.bpt;
                         if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
+                            let before = watch.filter(|p| *p == (x, y)).map(|_| t.format.decode(dst));
                             if t.direct3d {
                                 t.format.encode_direct3d_into(v, dst);
                             } else {
                                 t.format.encode_into(v, dst);
+                            }
+                            if let (Some(tracer), Some(before)) = (&code.tracer, before) {
+                                tracer.record_merge(crate::trace::MergeEvent {
+                                    draw: 0,
+                                    primitive: frag.primitive_id,
+                                    sample: s,
+                                    depth_test: None,
+                                    colors: vec![(n as u32, before, t.format.decode(dst))],
+                                });
                             }
                         }
                     }

@@ -29,9 +29,13 @@ use super::decode::{Code, DstKind, IndexExpr, Inst, Resource};
 use super::machine::{Batch, Env, Mask, Stop, grid_entry, index_in_lane, patch_slot};
 use super::{ExecError, LANES};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use tgsi_ir::enums::{File, TextureTarget};
 use tgsi_ir::opcode::{Category, Channels, Opcode, PairShape};
+
+/// [`Selector::Pixel`]'s `sample` for a fragment covering any sample
+/// (pixel history).
+pub const ANY_SAMPLE: u32 = u32::MAX;
 
 /// Which invocation to follow.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,8 +117,7 @@ impl Selector {
             ) => {
                 x == fx
                     && y == fy
-                    && sample < 32
-                    && samples & (1 << sample) != 0
+                    && (sample == ANY_SAMPLE || (sample < 32 && samples & (1 << sample) != 0))
                     && primitive.is_none_or(|want| want == p)
             }
             (
@@ -218,6 +221,32 @@ pub struct Tracer {
     selector: Selector,
     armed: AtomicBool,
     record: Mutex<Option<LaneTrace>>,
+    /// Pixel history: every fragment at the pixel and what became of it.
+    history: Option<Mutex<Vec<HistoryEvent>>>,
+    /// The draw being recorded (a runner's command number), for the history.
+    draw: AtomicU32,
+}
+
+/// What the pipeline did with a fragment at the watched pixel (one sample).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeEvent {
+    pub draw: u32,
+    pub primitive: u32,
+    pub sample: u32,
+    /// The depth/stencil test: passed, the fragment's depth, the stored
+    /// depth before; `None` without a depth target.
+    pub depth_test: Option<(bool, f32, f32)>,
+    /// Each colour target written: (target, before, after), the target's
+    /// values as its format reads them.
+    pub colors: Vec<(u32, [u32; 4], [u32; 4])>,
+}
+
+/// One entry of a pixel's history, in draw order: a fragment shaded, or a
+/// sample of it merged into the targets.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HistoryEvent {
+    Shaded { draw: u32, trace: LaneTrace },
+    Merged(MergeEvent),
 }
 
 impl Tracer {
@@ -227,7 +256,56 @@ impl Tracer {
             selector,
             armed: AtomicBool::new(true),
             record: Mutex::new(None),
+            history: None,
+            draw: AtomicU32::new(1),
         }
+    }
+
+    /// A tracer keeping the history of pixel `selector` (a
+    /// [`Selector::Pixel`]): every fragment shaded there, and for each
+    /// sample the depth/stencil test and the colours before and after.
+    pub fn with_history(selector: Selector) -> Tracer {
+        Tracer {
+            history: Some(Mutex::new(Vec::new())),
+            ..Tracer::new(selector)
+        }
+    }
+
+    /// Numbers the draws the history records (from 1).
+    pub fn set_draw(&self, draw: u32) {
+        self.draw.store(draw, Ordering::Relaxed);
+    }
+
+    /// The pixel whose history is kept, while armed: what the pipeline
+    /// reports merges of (and, watching it, merges fragment by fragment).
+    pub fn watched_pixel(&self) -> Option<(u32, u32)> {
+        match self.selector {
+            Selector::Pixel { x, y, .. }
+                if self.history.is_some() && self.armed.load(Ordering::Relaxed) =>
+            {
+                Some((x, y))
+            }
+            _ => None,
+        }
+    }
+
+    /// Records what the pipeline did with a sample at the watched pixel.
+    pub fn record_merge(&self, mut event: MergeEvent) {
+        event.draw = self.draw.load(Ordering::Relaxed);
+        self.push_history(HistoryEvent::Merged(event));
+    }
+
+    fn push_history(&self, e: HistoryEvent) {
+        if let Some(h) = &self.history {
+            h.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+        }
+    }
+
+    /// The pixel history recorded so far (taken).
+    pub fn take_history(&self) -> Vec<HistoryEvent> {
+        self.history.as_ref().map_or_else(Vec::new, |h| {
+            std::mem::take(&mut *h.lock().unwrap_or_else(|e| e.into_inner()))
+        })
     }
 
     pub fn selector(&self) -> Selector {
@@ -421,6 +499,12 @@ impl Batch {
             }
             Err(e) if e.message.contains("instruction budget") => rec.status = Status::Budget,
             Err(e) => rec.status = Status::Error(e.message.clone()),
+        }
+        if tracer.history.is_some() && !matches!(r, Ok(Stop::Barrier)) {
+            let draw = tracer.draw.load(Ordering::Relaxed);
+            let trace = rec.clone();
+            drop(guard);
+            tracer.push_history(HistoryEvent::Shaded { draw, trace });
         }
         r
     }

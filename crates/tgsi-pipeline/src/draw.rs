@@ -101,6 +101,10 @@ struct Shared<'a> {
     /// Batches are merged whole ([`merge_batch`]): depth/stencil tested
     /// before shading or not at all.
     whole_batches: bool,
+    /// A debugger keeping a pixel's history ([`tgsi_exec::trace`]): the
+    /// draw then tests and merges fragment by fragment, after shading, and
+    /// reports each sample at that pixel.
+    watch: Option<(&'a tgsi_exec::trace::Tracer, (u32, u32))>,
 }
 
 /// Runs `fs` over the primitives of `stream` (laid out as `layout`, linked
@@ -167,6 +171,11 @@ fn rasterize_with(
         max_depth: hi,
     });
     let traits = fs.fragment_traits(samples);
+    let watch = fs
+        .code()
+        .tracer
+        .as_deref()
+        .and_then(|t| t.watched_pixel().map(|p| (t, p)));
     let shared = Shared {
         stream,
         linkage,
@@ -177,9 +186,10 @@ fn rasterize_with(
         width,
         height,
         samples,
-        pack: packing && traits.pack_quads,
+        pack: packing && traits.pack_quads && watch.is_none(),
         reads: &fs.code().input_reads,
-        whole_batches: test.is_none() || traits.early_depth,
+        whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
+        watch,
     };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
@@ -495,29 +505,44 @@ impl Walk<'_, '_> {
             let prim = &sh.prims[prims[out.quad]];
             let (x, y) = (out.x, out.y);
             let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
+            let watched = sh.watch.filter(|(_, p)| *p == (x, y)).map(|(t, _)| t);
             for s in 0..samples {
                 if out.coverage & (1 << s) == 0 {
                     continue;
                 }
+                let mut event = watched.map(|_| tgsi_exec::trace::MergeEvent {
+                    draw: 0,
+                    primitive: prim.id,
+                    sample: s as u32,
+                    depth_test: None,
+                    colors: Vec::new(),
+                });
                 if !early && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut()) {
                     let d = out.depth.unwrap_or_else(|| sample_depth(sh, prim, x, y, s));
-                    if !test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]) {
+                    let stored = test.format.dequantize(zs[base + s]);
+                    let passed = test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]);
+                    if let Some(e) = event.as_mut() {
+                        e.depth_test = Some((passed, d, stored));
+                    }
+                    if !passed {
+                        if let (Some(t), Some(e)) = (watched, event) {
+                            t.record_merge(e);
+                        }
                         continue;
                     }
                 }
+                let row = y - y_lo as u32;
                 for (n, t) in band.colors.iter_mut().enumerate() {
                     if out.written & (1 << n) != 0 {
-                        write_color(
-                            t,
-                            sh.state,
-                            n,
-                            x,
-                            y - y_lo as u32,
-                            s,
-                            samples,
-                            out.colors[n],
-                        );
+                        let before = event.as_ref().map(|_| t.load(x, row, s, samples));
+                        write_color(t, sh.state, n, x, row, s, samples, out.colors[n]);
+                        if let (Some(e), Some(b)) = (event.as_mut(), before) {
+                            e.colors.push((n as u32, b, t.load(x, row, s, samples)));
+                        }
                     }
+                }
+                if let (Some(t), Some(e)) = (watched, event) {
+                    t.record_merge(e);
                 }
             }
         };
@@ -618,7 +643,7 @@ fn run_band(
         session,
         scratch,
         stats: Stats::default(),
-        early: traits.early_depth && sh.test.is_some(),
+        early: traits.early_depth && sh.test.is_some() && sh.watch.is_none(),
         y_lo,
         row_pitch: sh.width as usize * samples,
         band,
@@ -746,6 +771,15 @@ fn merge_batch(
 }
 
 impl ColorRows<'_> {
+    /// The value at sample `s` of pixel `x` of row `row`, as the target's
+    /// format reads it.
+    fn load(&self, x: u32, row: u32, s: usize, samples: usize) -> [u32; 4] {
+        let o = row as usize * self.pitch + (x as usize * samples + s) * self.bpt;
+        self.bytes
+            .get(o..o + self.bpt)
+            .map_or([0; 4], |b| self.texels.decode(b))
+    }
+
     /// Stores `v` at sample `s` of pixel `x` of row `row`, converted to the
     /// target's format.
     #[inline]

@@ -55,6 +55,9 @@ pub struct TraceRequest {
     /// Set by the run: the shader section the traced command ran, and the
     /// command's line.
     pub found: std::sync::Mutex<Option<(ShaderSection, usize)>>,
+    /// Pixel history: the tracer is armed for every command up to
+    /// `command`, each numbered ([`tgsi_exec::trace::Tracer::set_draw`]).
+    pub history: bool,
     seen: std::sync::atomic::AtomicUsize,
 }
 
@@ -70,7 +73,17 @@ impl TraceRequest {
             stage,
             tracer,
             found: std::sync::Mutex::new(None),
+            history: false,
             seen: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// The history of a pixel over the dispatch and draw commands 1 to
+    /// `command` (`tracer` made by `Tracer::with_history`).
+    pub fn history(command: usize, tracer: std::sync::Arc<tgsi_exec::trace::Tracer>) -> TraceRequest {
+        TraceRequest {
+            history: true,
+            ..TraceRequest::new(command, Stage::Fragment, tracer)
         }
     }
 
@@ -816,9 +829,15 @@ impl Runner<'_> {
             return false;
         }
         let n = t.seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if t.history && n < t.command {
+            t.tracer.set_draw(n as u32);
+            t.tracer.arm(true);
+            return true;
+        }
         if n != t.command {
             return false;
         }
+        t.tracer.set_draw(n as u32);
         let section = self.slots.get(&t.stage).map(|s| s.section.clone());
         *t.found.lock().unwrap_or_else(|e| e.into_inner()) = section.map(|s| (s, line));
         t.tracer.arm(true);
