@@ -815,3 +815,120 @@ fn output_values(code: &Code, b: &Batch, l: usize) -> Vec<(Location, u32)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, Program, Resources};
+    use std::sync::Arc;
+    use tgsi_ir::opcode::OPCODES;
+
+    const SENTINEL: u32 = 0xdead_beef;
+
+    /// Runs `OP TEMP[0].mask, sources` on one thread with a tracer; the
+    /// channels the trace reports for TEMP[0] and TEMP[0] afterwards.
+    fn traced_pair_op(name: &str, num_dst: u8, num_src: u8, mask: u8) -> Option<(u8, [u32; 4])> {
+        let m: String = "xyzw"
+            .chars()
+            .enumerate()
+            .filter(|(c, _)| mask >> c & 1 == 1)
+            .map(|(_, ch)| ch)
+            .collect();
+        let srcs = ["TEMP[1]", "TEMP[2]", "TEMP[1]"][..num_src as usize].join(", ");
+        let extra = if num_dst == 2 { ", TEMP[3]" } else { "" };
+        let text = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+             PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0..3]\n\
+             IMM[0] UINT32 {{{SENTINEL}, {SENTINEL}, {SENTINEL}, {SENTINEL}}}\n\
+             IMM[1] UINT32 {{0, 1073217536, 1, 1074003968}}\n\
+             IMM[2] UINT32 {{5, 1072693248, 3, 3221225472}}\n\
+             IMM[3] UINT32 {{0, 0, 0, 0}}\n\
+             MOV TEMP[0], IMM[0]\nMOV TEMP[1], IMM[1]\nMOV TEMP[2], IMM[2]\n\
+             {name} TEMP[0].{m}{extra}, {srcs}\n\
+             STORE BUFFER[0].xyzw, IMM[3].xxxx, TEMP[0]\nEND\n"
+        );
+        let (shader, _) = tgsi_text::parse(&text).ok()?;
+        let mut program = Program::compile(&shader).ok()?;
+        let tracer = Arc::new(Tracer::new(Selector::Thread {
+            group: [0; 3],
+            thread: [0; 3],
+        }));
+        program.set_tracer(tracer.clone());
+        let mut res = Resources {
+            buffers: vec![vec![0; 16]],
+            ..Resources::default()
+        };
+        program.dispatch(&mut res, [1, 1, 1], &Limits::default()).ok()?;
+        let rec = tracer.take().expect("thread 0 is traced");
+        let step = &rec.steps[3];
+        assert_eq!(step.pc, 3, "{name}");
+        let mut reported = 0u8;
+        for w in step.writes.iter().filter(|w| w.dst == Some(0)) {
+            if let Location::Reg { chan, .. } = w.at {
+                reported |= 1 << chan;
+            }
+        }
+        let b = &res.buffers[0];
+        let after = std::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()));
+        Some((reported, after))
+    }
+
+    #[test]
+    fn pair_writes_are_the_channels_the_interpreter_writes() {
+        let mut checked = 0;
+        for info in OPCODES.iter().filter(|i| matches!(i.channels, Channels::Pair64(_))) {
+            for mask in 1u8..16 {
+                let Some((reported, after)) =
+                    traced_pair_op(info.name, info.num_dst, info.num_src, mask)
+                else {
+                    continue;
+                };
+                let changed = (0..4).filter(|&c| after[c] != SENTINEL).fold(0u8, |m, c| m | 1 << c);
+                assert_eq!(reported, changed, "{} .{mask:04b}", info.name);
+                assert_eq!(reported, written_channels(info.opcode, 0, mask), "{}", info.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 400, "only {checked} opcode/mask pairs ran");
+    }
+
+    #[test]
+    fn selectors_match_only_their_invocation() {
+        let px = Selector::Pixel {
+            x: 3,
+            y: 1,
+            sample: 2,
+            primitive: None,
+        };
+        let frag = |samples, primitive| Identity::Fragment {
+            x: 3,
+            y: 1,
+            samples,
+            primitive,
+        };
+        assert!(px.matches(&frag(0b100, 7)));
+        assert!(!px.matches(&frag(0b011, 7)), "sample 2 not covered");
+        let any = Selector::Pixel {
+            x: 3,
+            y: 1,
+            sample: ANY_SAMPLE,
+            primitive: Some(7),
+        };
+        assert!(any.matches(&frag(0b001, 7)));
+        assert!(!any.matches(&frag(0b001, 6)));
+        let dom = Selector::Domain {
+            primitive: 1,
+            coord: [0.25, 0.5, 9.0],
+        };
+        let at = |u: f32| Identity::Domain {
+            primitive: 1,
+            coord: [u, 0.5, 0.25],
+        };
+        assert!(dom.matches(&at(0.25)), "w does not take part");
+        assert!(!dom.matches(&at(0.26)));
+        assert!(!dom.matches(&Identity::Vertex {
+            vertex: 1,
+            instance: 0
+        }));
+    }
+}
