@@ -623,15 +623,16 @@ impl Batch {
                 self.pc += n;
                 continue;
             }
-            if let Some(stop) = self.execute_one(code, inst, env, shared, next)? {
-                return Ok(stop);
+            if self.execute_one(code, inst, env, shared, next)? {
+                return Ok(if self.ended { Stop::Ended } else { Stop::Barrier });
             }
         }
     }
 
     /// Executes `inst` (at `self.pc`, which is not the start of a fast
     /// block) for the active lanes and moves `pc` on: the loop body the
-    /// interpreter and the tracer share. `Some` when the batch stopped.
+    /// interpreter and the tracer share. True when the batch stopped: it
+    /// ended (`self.ended`) or reached a BARRIER.
     #[inline(always)]
     pub(crate) fn execute_one(
         &mut self,
@@ -640,7 +641,7 @@ impl Batch {
         env: &Env,
         shared: &mut [u32],
         next: usize,
-    ) -> Result<Option<Stop>, ExecError> {
+    ) -> Result<bool, ExecError> {
         match inst.op {
             Opcode::IF | Opcode::UIF | Opcode::ELSE | Opcode::ENDIF => {
                 self.conditional(inst, env, next)?
@@ -654,23 +655,23 @@ impl Batch {
             Opcode::CAL | Opcode::RET | Opcode::ENDSUB | Opcode::END => {
                 if self.calling(inst, next)? {
                     self.ended = true;
-                    return Ok(Some(Stop::Ended));
+                    return Ok(true);
                 }
             }
             Opcode::BGNSUB | Opcode::NOP | Opcode::MEMBAR => self.pc = next,
             Opcode::BARRIER => {
                 self.pc = next;
-                return Ok(Some(Stop::Barrier));
+                return Ok(true);
             }
             _ => {
                 if self.exec != 0 && self.run_plain(code, inst, env, shared)? {
                     self.ended = true;
-                    return Ok(Some(Stop::Ended));
+                    return Ok(true);
                 }
                 self.pc = next;
             }
         }
-        Ok(None)
+        Ok(false)
     }
 
     /// IF, UIF, ELSE and ENDIF.

@@ -543,18 +543,18 @@ impl Batch {
                     left_switch[d] = true;
                 }
             }
-            let stop = match code.fast.get(pc) {
+            let stopped = match code.fast.get(pc) {
                 _ if plan.memory.is_some() => {
                     self.memory_in_lane_order(code, inst, env, shared, l, &mut plan)?;
                     self.pc = next;
-                    None
+                    false
                 }
                 Some(k) if k.run.is_some() => {
                     if self.exec != 0 {
                         super::fast::run_block(self, std::slice::from_ref(k), env);
                     }
                     self.pc = next;
-                    None
+                    false
                 }
                 _ => self.execute_one(code, inst, env, shared, next)?,
             };
@@ -576,8 +576,8 @@ impl Batch {
                     writes,
                 });
             }
-            if let Some(stop) = stop {
-                return Ok(stop);
+            if stopped {
+                return Ok(if self.ended { Stop::Ended } else { Stop::Barrier });
             }
         }
     }
