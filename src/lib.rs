@@ -18,6 +18,8 @@
 //!   ([`jit::compile`], [`jit::Engine`]);
 //! * [`pipeline`] – the drawing pipeline between the shader stages;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
+//! * [`debug`] – the shader debugger's library side: one invocation
+//!   followed through its program in TGSI or SM4/SM5 terms (`tgsi debug`);
 //! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
 //!
 //! # Use it as a library

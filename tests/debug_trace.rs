@@ -38,7 +38,10 @@ fn steps(lines: &[Value]) -> Vec<&Value> {
 }
 
 fn pcs(lines: &[Value]) -> Vec<u64> {
-    steps(lines).iter().map(|s| s["pc"].as_u64().unwrap()).collect()
+    steps(lines)
+        .iter()
+        .map(|s| s["pc"].as_u64().unwrap())
+        .collect()
 }
 
 /// The writes of a step as (reg or mem, u32) pairs.
@@ -63,7 +66,14 @@ fn end(lines: &[Value]) -> &Value {
 
 #[test]
 fn tgsi_flow_follows_the_chosen_thread_as_a_scalar_program() {
-    let lines = debug(&["tests/debug/flow.tgsi", "--thread", "0,0,0", "--buffer-size", "0=16"]).unwrap();
+    let lines = debug(&[
+        "tests/debug/flow.tgsi",
+        "--thread",
+        "0,0,0",
+        "--buffer-size",
+        "0=16",
+    ])
+    .unwrap();
     let start = &lines[0];
     assert_eq!(start["kind"], "start");
     assert_eq!(start["source"], "tgsi");
@@ -83,20 +93,33 @@ fn tgsi_flow_follows_the_chosen_thread_as_a_scalar_program() {
     assert_eq!(s[0]["line"], 12);
     assert_eq!(s[0]["text"], "USLT TEMP[0].x, SV[0].xxxx, IMM[0].zzzz");
     assert_eq!(s[2]["text"], "MOV TEMP[1].x, IMM[0].yyyy");
-    assert_eq!(writes(s[2]), [("TEMP[1].x".to_string(), "0x00000001".to_string())]);
+    assert_eq!(
+        writes(s[2]),
+        [("TEMP[1].x".to_string(), "0x00000001".to_string())]
+    );
     assert_eq!(s[0]["step"], 0);
     assert_eq!(s[36]["step"], 36);
     assert_eq!(end(&lines)["status"], "ok");
     // the STORE writes the word the thread stored
     let store = s.iter().find(|x| x["pc"] == 27).unwrap();
-    assert_eq!(writes(store), [("BUFFER[0]".to_string(), "0x00000005".to_string())]);
+    assert_eq!(
+        writes(store),
+        [("BUFFER[0]".to_string(), "0x00000005".to_string())]
+    );
     assert_eq!(store["writes"][0]["offset"], 0);
 }
 
 #[test]
 fn other_lanes_never_change_the_steps() {
     // thread 5 takes the other side of every branch its batch mates take
-    let lines = debug(&["tests/debug/flow.tgsi", "--thread", "5,0,0", "--buffer-size", "0=16"]).unwrap();
+    let lines = debug(&[
+        "tests/debug/flow.tgsi",
+        "--thread",
+        "5,0,0",
+        "--buffer-size",
+        "0=16",
+    ])
+    .unwrap();
     let expected = [
         0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 16, 17, 8, 9, 10, 11, 17, 8, 9, 10, 12, 13, 14,
         15, 18, 23, 24, 25, 26, 30, 31, 27, 28,
@@ -110,7 +133,14 @@ fn other_lanes_never_change_the_steps() {
 
 #[test]
 fn d3d_compute_is_stepped_in_sm5_terms() {
-    let lines = debug(&["tests/debug/cs.asm", "--thread", "2,0,0", "--buffer-size", "0=16"]).unwrap();
+    let lines = debug(&[
+        "tests/debug/cs.asm",
+        "--thread",
+        "2,0,0",
+        "--buffer-size",
+        "0=16",
+    ])
+    .unwrap();
     assert_eq!(lines[0]["source"], "d3d");
     assert_eq!(lines[0]["stage"], "COMP");
     let s = steps(&lines);
@@ -118,9 +148,15 @@ fn d3d_compute_is_stepped_in_sm5_terms() {
     assert_eq!(s[0]["pc"], 0);
     assert_eq!(s[0]["line"], 9);
     assert_eq!(s[0]["text"], "mov r0.x, vThreadID.x");
-    assert_eq!(writes(s[0]), [("r0.x".to_string(), "0x00000002".to_string())]);
+    assert_eq!(
+        writes(s[0]),
+        [("r0.x".to_string(), "0x00000002".to_string())]
+    );
     // an indexable temp through a relative index, named by its element
-    assert_eq!(writes(s[1]), [("x1[2].x".to_string(), "0x00000007".to_string())]);
+    assert_eq!(
+        writes(s[1]),
+        [("x1[2].x".to_string(), "0x00000007".to_string())]
+    );
     // shared memory as g0, at the byte offset in g0
     assert_eq!(writes(s[3]), [("g0".to_string(), "0x00000002".to_string())]);
     assert_eq!(s[3]["writes"][0]["offset"], 8);
@@ -128,31 +164,59 @@ fn d3d_compute_is_stepped_in_sm5_terms() {
     let loop_pcs: Vec<u64> = pcs(&lines)[6..17].to_vec();
     assert_eq!(loop_pcs, [6, 7, 8, 9, 10, 7, 8, 9, 10, 7, 8]);
     // a 64-bit result: u64 and f64 on the first channel of the pair
-    let dadd = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("dadd")).unwrap();
+    let dadd = s
+        .iter()
+        .find(|x| x["text"].as_str().unwrap().starts_with("dadd"))
+        .unwrap();
     let first = &dadd["writes"][0];
     assert_eq!(first["reg"], "r1.z");
     assert_eq!(first["u64"], "0x0000000000000000");
     assert_eq!(first["f64"], 0.0);
     assert!(dadd["writes"][1].get("u64").is_none());
     // the UAV as u0; no TGSI name anywhere
-    let store = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("store_raw u0")).unwrap();
-    assert_eq!(writes(store), [("u0".to_string(), "0x00000007".to_string())]);
+    let store = s
+        .iter()
+        .find(|x| x["text"].as_str().unwrap().starts_with("store_raw u0"))
+        .unwrap();
+    assert_eq!(
+        writes(store),
+        [("u0".to_string(), "0x00000007".to_string())]
+    );
     for l in &lines {
         let text = l.to_string();
-        assert!(!text.contains("TEMP[") && !text.contains("BUFFER["), "{text}");
+        assert!(
+            !text.contains("TEMP[") && !text.contains("BUFFER["),
+            "{text}"
+        );
     }
     assert_eq!(s.last().unwrap()["text"], "ret");
 }
 
 #[test]
 fn vertex_runs_name_indirect_destinations_and_pairs() {
-    let lines = debug(&["tests/debug/vs.tgsi", "--vertex", "0", "--input", "0=float:1,2,0,0"]).unwrap();
+    let lines = debug(&[
+        "tests/debug/vs.tgsi",
+        "--vertex",
+        "0",
+        "--input",
+        "0=float:1,2,0,0",
+    ])
+    .unwrap();
     assert_eq!(lines[0]["stage"], "VERT");
-    assert_eq!(lines[0]["invocation"], serde_json::json!({"vertex": 0, "instance": 0}));
+    assert_eq!(
+        lines[0]["invocation"],
+        serde_json::json!({"vertex": 0, "instance": 0})
+    );
     let s = steps(&lines);
-    assert_eq!(writes(s[1]), [("ADDR[0].x".to_string(), "0x00000001".to_string())]);
+    assert_eq!(
+        writes(s[1]),
+        [("ADDR[0].x".to_string(), "0x00000001".to_string())]
+    );
     // TEMP[ADDR[0].x+1] with ADDR[0].x = 1 is TEMP[2]
-    assert_eq!(writes(s[2]), [("TEMP[2].x".to_string(), "0x3f800000".to_string())]);
+    assert_eq!(
+        writes(s[2]),
+        [("TEMP[2].x".to_string(), "0x3f800000".to_string())]
+    );
     assert_eq!(s[3]["writes"][0]["u64"], "0x0000000000000000");
     let out: Vec<_> = writes(s[4]).into_iter().map(|w| w.0).collect();
     assert_eq!(out, ["OUT[0].x", "OUT[0].y", "OUT[0].z", "OUT[0].w"]);
@@ -163,7 +227,10 @@ fn vertex_runs_name_indirect_destinations_and_pairs() {
 fn a_discarded_pixel_ends_killed() {
     let lines = debug(&["tests/debug/ps.asm", "--pixel", "0,0", "--size", "4x4"]).unwrap();
     assert_eq!(lines[0]["stage"], "FRAG");
-    assert_eq!(lines[0]["invocation"], serde_json::json!({"pixel": [0, 0], "sample": 0, "primitive": 0}));
+    assert_eq!(
+        lines[0]["invocation"],
+        serde_json::json!({"pixel": [0, 0], "sample": 0, "primitive": 0})
+    );
     assert_eq!(pcs(&lines), [0, 1, 2]);
     assert_eq!(end(&lines)["status"], "killed");
     let kept = debug(&["tests/debug/ps.asm", "--pixel", "3,1", "--size", "4x4"]).unwrap();
@@ -175,28 +242,55 @@ fn a_discarded_pixel_ends_killed() {
 
 #[test]
 fn budget_and_selector_errors() {
-    let lines = debug(&["tests/debug/spin.tgsi", "--thread", "0,0,0", "--budget", "500"]).unwrap();
+    let lines = debug(&[
+        "tests/debug/spin.tgsi",
+        "--thread",
+        "0,0,0",
+        "--budget",
+        "500",
+    ])
+    .unwrap();
     assert_eq!(end(&lines)["status"], "budget");
     assert_eq!(steps(&lines).len(), 500);
     let (code, err) = debug(&["tests/debug/spin.tgsi", "--thread", "1,0,0"]).unwrap_err();
     assert_ne!(code, 0);
     assert!(err.contains("no thread (1, 0, 0)"), "{err}");
-    let (_, err) = debug(&["tests/debug/flow.tgsi", "--thread", "0,0,0", "--group", "1,0,0"]).unwrap_err();
+    let (_, err) = debug(&[
+        "tests/debug/flow.tgsi",
+        "--thread",
+        "0,0,0",
+        "--group",
+        "1,0,0",
+    ])
+    .unwrap_err();
     assert!(err.contains("work group (1, 0, 0)"), "{err}");
     let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "9,9", "--size", "4x4"]).unwrap_err();
     assert!(err.contains("no primitive covers pixel (9, 9)"), "{err}");
     let (_, err) = debug(&["tests/debug/ps.asm"]).unwrap_err();
-    assert!(err.contains("--thread X,Y,Z, --vertex N, --pixel X,Y or --primitive P"), "{err}");
+    assert!(
+        err.contains("--thread X,Y,Z, --vertex N, --pixel X,Y or --primitive P"),
+        "{err}"
+    );
 }
 
 #[test]
 fn shader_test_commands_and_images() {
     // test 1 of frag_kill: pixel (3, 0) survives its KILL_IF and stores a texel
-    let lines = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "3,0"]).unwrap();
+    let lines = debug(&[
+        "tests/shader/frag_kill.shader_test",
+        "--test",
+        "1",
+        "--pixel",
+        "3,0",
+    ])
+    .unwrap();
     assert_eq!(lines[0]["file"], "tests/shader/frag_kill.shader_test");
     let s = steps(&lines);
     assert_eq!(s[0]["line"], 20, "lines count in the .shader_test file");
-    let store = s.iter().find(|x| x["text"].as_str().unwrap().starts_with("STORE")).unwrap();
+    let store = s
+        .iter()
+        .find(|x| x["text"].as_str().unwrap().starts_with("STORE"))
+        .unwrap();
     let w = &store["writes"][0];
     assert_eq!(w["mem"], "IMAGE[0]");
     assert_eq!(w["coord"], serde_json::json!([3, 0, 0, 0]));
@@ -204,9 +298,23 @@ fn shader_test_commands_and_images() {
         w["u32s"],
         serde_json::json!(["0x00000001", "0x00000002", "0x00000003", "0x00000004"])
     );
-    let killed = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "0,0"]).unwrap();
+    let killed = debug(&[
+        "tests/shader/frag_kill.shader_test",
+        "--test",
+        "1",
+        "--pixel",
+        "0,0",
+    ])
+    .unwrap();
     assert_eq!(end(&killed)["status"], "killed");
-    let (_, err) = debug(&["tests/shader/frag_kill.shader_test", "--test", "99", "--pixel", "0,0"]).unwrap_err();
+    let (_, err) = debug(&[
+        "tests/shader/frag_kill.shader_test",
+        "--test",
+        "99",
+        "--pixel",
+        "0,0",
+    ])
+    .unwrap_err();
     assert!(err.contains("dispatch or draw command"), "{err}");
 }
 
@@ -255,8 +363,15 @@ fn every_stage_of_a_tessellated_draw() {
     }
     // the tess-control shader writes its control point's outputs as OUT[v][a]
     let tcs = with(&["--primitive", "1", "--stage", "tess-ctrl"]).unwrap();
-    let names: Vec<String> = steps(&tcs).iter().flat_map(|s| writes(s)).map(|w| w.0).collect();
-    assert!(names.iter().any(|n| n.starts_with("OUT[0][2].")), "{names:?}");
+    let names: Vec<String> = steps(&tcs)
+        .iter()
+        .flat_map(|s| writes(s))
+        .map(|w| w.0)
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("OUT[0][2].")),
+        "{names:?}"
+    );
     assert!(names.iter().any(|n| n.starts_with("OUT[0].")), "{names:?}");
 }
 
@@ -275,7 +390,10 @@ fn binary_input_counts_lines_of_the_disassembly() {
     assert!(asm.success());
     let tok = tokens.to_str().unwrap();
     let lines = debug(&[tok, "--thread", "0,0,0", "--buffer-size", "0=16"]).unwrap();
-    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi")).args(["dis", tok]).output().unwrap();
+    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .args(["dis", tok])
+        .output()
+        .unwrap();
     let listing = String::from_utf8(dis.stdout).unwrap();
     let listing: Vec<&str> = listing.lines().collect();
     for s in steps(&lines) {
@@ -295,7 +413,10 @@ fn binary_input_counts_lines_of_the_disassembly() {
     assert!(asm.success());
     let blob = dxbc.to_str().unwrap();
     let lines = debug(&[blob, "--thread", "1,0,0", "--buffer-size", "0=16"]).unwrap();
-    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi")).args(["dis", blob]).output().unwrap();
+    let dis = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .args(["dis", blob])
+        .output()
+        .unwrap();
     let listing = String::from_utf8(dis.stdout).unwrap();
     let listing: Vec<&str> = listing.lines().collect();
     for s in steps(&lines) {
@@ -309,20 +430,50 @@ fn binary_input_counts_lines_of_the_disassembly() {
 #[test]
 fn d3d_draw_stages_in_shader_tests() {
     let file = "tests/shader/draw/stages_d3d.shader_test";
-    let hull = debug(&[file, "--test", "1", "--primitive", "0", "--stage", "tess-ctrl"]).unwrap();
+    let hull = debug(&[
+        file,
+        "--test",
+        "1",
+        "--primitive",
+        "0",
+        "--stage",
+        "tess-ctrl",
+    ])
+    .unwrap();
     assert_eq!(hull[0]["stage"], "TESS_CTRL");
     assert_eq!(hull[0]["source"], "d3d");
-    let mov = steps(&hull).into_iter().find(|s| s["text"] == "mov o0.x, cb0[0].x").unwrap();
-    assert_eq!(writes(mov), [("o0.x".to_string(), "0x40400000".to_string())]);
+    let mov = steps(&hull)
+        .into_iter()
+        .find(|s| s["text"] == "mov o0.x, cb0[0].x")
+        .unwrap();
+    assert_eq!(
+        writes(mov),
+        [("o0.x".to_string(), "0x40400000".to_string())]
+    );
     let domain = debug(&[file, "--test", "1", "--primitive", "0", "--domain", "1,0"]).unwrap();
     assert_eq!(domain[0]["stage"], "TESS_EVAL");
-    assert_eq!(domain[0]["invocation"]["domain"], serde_json::json!([1.0, 0.0, 0.0]));
+    assert_eq!(
+        domain[0]["invocation"]["domain"],
+        serde_json::json!([1.0, 0.0, 0.0])
+    );
     let s = steps(&domain);
     assert_eq!(s[0]["line"], 76);
     // this point is the 7th to count itself, in point order
     assert_eq!(writes(s[0]), [("u1".to_string(), "0x00000007".to_string())]);
-    assert_eq!(writes(s[2])[0], ("r0.x".to_string(), "0x00010000".to_string()));
-    let (_, err) = debug(&[file, "--test", "1", "--primitive", "0", "--domain", "0.25,0.5"]).unwrap_err();
+    assert_eq!(
+        writes(s[2])[0],
+        ("r0.x".to_string(), "0x00010000".to_string())
+    );
+    let (_, err) = debug(&[
+        file,
+        "--test",
+        "1",
+        "--primitive",
+        "0",
+        "--domain",
+        "0.25,0.5",
+    ])
+    .unwrap_err();
     assert!(err.contains("no domain point (0.25, 0.5"), "{err}");
     let gs = "tests/shader/draw/geometry_d3d.shader_test";
     let geometry = debug(&[gs, "--test", "1", "--primitive", "0"]).unwrap();
@@ -349,18 +500,37 @@ fn pixel_history_lists_every_fragment_in_draw_order() {
     ])
     .unwrap();
     let kinds: Vec<&str> = lines.iter().map(|l| l["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["fragment", "sample", "fragment", "sample", "fragment", "sample"]);
+    assert_eq!(
+        kinds,
+        [
+            "fragment", "sample", "fragment", "sample", "fragment", "sample"
+        ]
+    );
     let samples: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "sample").collect();
-    let passed: Vec<bool> = samples.iter().map(|s| s["depth_test"]["passed"].as_bool().unwrap()).collect();
+    let passed: Vec<bool> = samples
+        .iter()
+        .map(|s| s["depth_test"]["passed"].as_bool().unwrap())
+        .collect();
     assert_eq!(passed, [false, false, true]);
-    let draws: Vec<u64> = samples.iter().map(|s| s["draw"].as_u64().unwrap()).collect();
+    let draws: Vec<u64> = samples
+        .iter()
+        .map(|s| s["draw"].as_u64().unwrap())
+        .collect();
     assert_eq!(draws, [1, 2, 3]);
     assert_eq!(samples[2]["depth_test"]["depth"], 0.4375);
     assert!(samples[0]["targets"].as_array().unwrap().is_empty());
     assert_eq!(samples[2]["targets"][0]["after"][0], "0x3f800000");
     assert_eq!(lines[4]["status"], "ok");
     // a fragment the shader discards is listed, with no sample merged
-    let killed = debug(&["tests/shader/frag_kill.shader_test", "--test", "1", "--pixel", "0,0", "--history"]).unwrap();
+    let killed = debug(&[
+        "tests/shader/frag_kill.shader_test",
+        "--test",
+        "1",
+        "--pixel",
+        "0,0",
+        "--history",
+    ])
+    .unwrap();
     assert_eq!(killed.len(), 1);
     assert_eq!(killed[0]["status"], "killed");
 }

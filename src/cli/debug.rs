@@ -380,7 +380,9 @@ fn trace_shader(
             );
         }
         let tracer = Arc::new(Tracer::new(selector));
-        let program = primary.program(&tracer).map_err(|e| anyhow!("{}: {e}", primary.name))?;
+        let program = primary
+            .program(&tracer)
+            .map_err(|e| anyhow!("{}: {e}", primary.name))?;
         if let Selector::Thread { group, thread } = selector {
             // a thread outside the block or the dispatch: say so before running
             let groups = parse_three(&args.groups, "--groups")?;
@@ -427,7 +429,9 @@ pub(super) fn run_draw(
     let Some(source) = load_source(&path)? else {
         return Ok(None);
     };
-    let program = source.program(tracer).map_err(|e| anyhow!("{}: {e}", source.name))?;
+    let program = source
+        .program(tracer)
+        .map_err(|e| anyhow!("{}: {e}", source.name))?;
     let slot = stages
         .stages
         .iter_mut()
@@ -448,8 +452,9 @@ fn traced_file(render: &RenderArgs, stage: Processor) -> Result<PathBuf> {
         Processor::TessEval => (render.tess_eval.as_ref(), "--tess-eval SHADER"),
         Processor::Compute => (None, "a compute shader run without --mesh"),
     };
-    file.cloned()
-        .ok_or_else(|| anyhow!("the selector follows a {stage} invocation: the draw needs {option}"))
+    file.cloned().ok_or_else(|| {
+        anyhow!("the selector follows a {stage} invocation: the draw needs {option}")
+    })
 }
 
 fn stage_of(p: Processor) -> Stage {
@@ -479,9 +484,9 @@ fn trace_test(
     let (name, file) = read_data_file(&args.file)?;
     let n = test_number(args, &name)?;
     let has = |st: Stage| {
-        file.sections.iter().any(|(_, s)| {
-            matches!(s, tgsi::shader_test::Section::Shader(sh) if sh.stage == st)
-        })
+        file.sections
+            .iter()
+            .any(|(_, s)| matches!(s, tgsi::shader_test::Section::Shader(sh) if sh.stage == st))
     };
     let stage = match stage {
         Some(s) => stage_of(s),
@@ -497,7 +502,10 @@ fn trace_test(
 
 /// Runs a `.shader_test` file with `request`: the source of the shader the
 /// request's command ran, how the run went, and the command's line.
-pub(super) fn run_test(args: &DebugArgs, request: TraceRequest) -> Result<(Source, Result<()>, usize)> {
+pub(super) fn run_test(
+    args: &DebugArgs,
+    request: TraceRequest,
+) -> Result<(Source, Result<()>, usize)> {
     let (name, file) = read_data_file(&args.file)?;
     let n = request.command;
     let request = Arc::new(request);
@@ -523,7 +531,10 @@ pub(super) fn run_test(args: &DebugArgs, request: TraceRequest) -> Result<(Sourc
                 request.commands_seen()
             );
         }
-        bail!("{name}: --test {n}: no [{} shader] is set for that command", request.stage.name());
+        bail!(
+            "{name}: --test {n}: no [{} shader] is set for that command",
+            request.stage.name()
+        );
     };
     let source = section_source(&name, &file.source, &section)?;
     let failures: Vec<String> = report
@@ -553,7 +564,8 @@ fn section_source(
     let body = &section.body;
     let source = match section.language {
         ShaderLanguage::DxbcTpfHex => {
-            let bytes = tgsi::shader_test::d3d::parse_hex(body).map_err(|e| anyhow!("{name}: {e}"))?;
+            let bytes =
+                tgsi::shader_test::d3d::parse_hex(body).map_err(|e| anyhow!("{name}: {e}"))?;
             Source::from_dxbc(name, &bytes)
         }
         _ if tgsi::shader_test::d3d::is_assembly(body) => {

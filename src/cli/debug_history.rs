@@ -65,16 +65,19 @@ fn status_word(s: &Status) -> String {
 }
 
 fn words(v: &[u32; 4]) -> String {
-    let parts: Vec<String> = v.iter().map(|w| format!("{:?}", f32::from_bits(*w))).collect();
+    let parts: Vec<String> = v
+        .iter()
+        .map(|w| format!("{:?}", f32::from_bits(*w)))
+        .collect();
     format!("({})", parts.join(", "))
 }
 
 fn merge_text(e: &MergeEvent) -> String {
     let mut t = format!("  sample {}:", e.sample);
     match e.depth_test {
-        Some((true, d, stored)) => {
-            t.push_str(&format!(" depth/stencil test passed (depth {d:?}, stored {stored:?})"))
-        }
+        Some((true, d, stored)) => t.push_str(&format!(
+            " depth/stencil test passed (depth {d:?}, stored {stored:?})"
+        )),
         Some((false, d, stored)) => {
             return format!(
                 "{t} depth/stencil test failed (depth {d:?}, stored {stored:?}): nothing written"
@@ -83,7 +86,11 @@ fn merge_text(e: &MergeEvent) -> String {
         None => t.push_str(" no depth test"),
     }
     for (n, before, after) in &e.colors {
-        t.push_str(&format!("; target {n}: {} -> {}", words(before), words(after)));
+        t.push_str(&format!(
+            "; target {n}: {} -> {}",
+            words(before),
+            words(after)
+        ));
     }
     if e.colors.is_empty() {
         t.push_str("; no colour written");
@@ -201,7 +208,11 @@ fn write_json(
                     .colors
                     .iter()
                     .map(|(n, b, a)| {
-                        format!("{{\"target\":{n},\"before\":{},\"after\":{}}}", hex(b), hex(a))
+                        format!(
+                            "{{\"target\":{n},\"before\":{},\"after\":{}}}",
+                            hex(b),
+                            hex(a)
+                        )
                     })
                     .collect();
                 writeln!(

@@ -76,7 +76,12 @@ impl<'t> Session<'t> {
             "start" => self.at = 0,
             "goto" => match arg.and_then(|a| a.parse::<usize>().ok()) {
                 Some(k) if k < len => self.at = k + 1,
-                _ => return Reply::Show(format!("goto STEP: a step from 0 to {}", len.saturating_sub(1))),
+                _ => {
+                    return Reply::Show(format!(
+                        "goto STEP: a step from 0 to {}",
+                        len.saturating_sub(1)
+                    ));
+                }
             },
             "break" | "delete" => {
                 let Some(l) = arg.and_then(|a| a.parse::<u32>().ok()) else {
@@ -102,10 +107,12 @@ impl<'t> Session<'t> {
                 if verb == "watch" {
                     self.watches.push(r.to_string());
                 }
-                return Reply::Show(self.watch_text());
+                return Reply::Show(self.watch_text().trim_end().to_string());
             }
             "p" | "print" => return Reply::Show(self.print(arg.unwrap_or(""))),
-            "regs" | "registers" => return Reply::Show(values_text(&self.trace.registers_at(self.at))),
+            "regs" | "registers" => {
+                return Reply::Show(values_text(&self.trace.registers_at(self.at)));
+            }
             "inputs" => return Reply::Show(values_text(&self.trace.inputs)),
             "outputs" => return Reply::Show(self.outputs_text()),
             "quad" => return Reply::Show(self.quad_text()),
@@ -135,9 +142,19 @@ impl<'t> Session<'t> {
         } else {
             let s = &t.steps[self.at - 1];
             let i = t.instruction(s);
-            out.push_str(&format!("step {}  line {}  pc {}: {}\n", self.at - 1, i.line, i.pc, i.text));
+            out.push_str(&format!(
+                "step {}  line {}  pc {}: {}\n",
+                self.at - 1,
+                i.line,
+                i.pc,
+                i.text
+            ));
             for w in &s.writes {
-                out.push_str(&format!("  {} = {}\n", w.target, describe_word(w.words.first().copied().unwrap_or(0))));
+                out.push_str(&format!(
+                    "  {} = {}\n",
+                    w.target,
+                    describe_word(w.words.first().copied().unwrap_or(0))
+                ));
             }
         }
         match t.steps.get(self.at) {
@@ -164,7 +181,10 @@ impl<'t> Session<'t> {
 
     fn print(&self, name: &str) -> String {
         let regs = self.trace.registers_at(self.at);
-        let found: Vec<&NamedValue> = regs.iter().filter(|v| matches_name(&v.name, name)).collect();
+        let found: Vec<&NamedValue> = regs
+            .iter()
+            .filter(|v| matches_name(&v.name, name))
+            .collect();
         if found.is_empty() {
             return format!("`{name}` has not been written (temporaries and outputs start at 0)");
         }
@@ -308,13 +328,7 @@ pub fn draw(frame: &mut ratatui::Frame, s: &Session, v: &ViewState) {
             ListItem::new(line).style(style)
         })
         .collect();
-    let title = format!(
-        " {} {} · step {}/{} ",
-        t.file,
-        t.stage,
-        s.at,
-        t.steps.len()
-    );
+    let title = format!(" {} {} · step {}/{} ", t.file, t.stage, s.at, t.steps.len());
     let mut state = ListState::default().with_selected(Some(current.saturating_sub(1) as usize));
     let list = List::new(items).block(Block::default().borders(Borders::ALL).title(title));
     frame.render_stateful_widget(list, cols[0], &mut state);
@@ -322,26 +336,42 @@ pub fn draw(frame: &mut ratatui::Frame, s: &Session, v: &ViewState) {
         .direction(Direction::Vertical)
         .constraints([Constraint::Percentage(60), Constraint::Percentage(40)])
         .split(cols[1]);
-    let changed: Vec<String> = s
-        .at
-        .checked_sub(1)
-        .map(|k| t.steps[k].writes.iter().map(|w| w.target.to_string()).collect())
-        .unwrap_or_default();
+    let changed: Vec<String> =
+        s.at.checked_sub(1)
+            .map(|k| {
+                t.steps[k]
+                    .writes
+                    .iter()
+                    .map(|w| w.target.to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
     let regs: Vec<Line> = t
         .registers_at(s.at)
         .iter()
         .map(|r| {
             let mark = changed.contains(&r.name);
-            let text = format!("{}{} = {}", if mark { "*" } else { " " }, r.name, describe_word(r.word));
+            let text = format!(
+                "{}{} = {}",
+                if mark { "*" } else { " " },
+                r.name,
+                describe_word(r.word)
+            );
             let style = if mark {
-                Style::default().add_modifier(Modifier::BOLD).fg(Color::Green)
+                Style::default()
+                    .add_modifier(Modifier::BOLD)
+                    .fg(Color::Green)
             } else {
                 Style::default()
             };
             Line::from(Span::styled(text, style))
         })
         .collect();
-    let regs = Paragraph::new(regs).block(Block::default().borders(Borders::ALL).title(" registers (* changed) "));
+    let regs = Paragraph::new(regs).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(" registers (* changed) "),
+    );
     frame.render_widget(regs, right[0]);
     let mut side = String::new();
     if t.quad.is_some() {
@@ -351,7 +381,11 @@ pub fn draw(frame: &mut ratatui::Frame, s: &Session, v: &ViewState) {
     }
     side.push_str("outputs:\n");
     side.push_str(&s.outputs_text());
-    let side = Paragraph::new(side).block(Block::default().borders(Borders::ALL).title(" quad · outputs "));
+    let side = Paragraph::new(side).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(" quad · outputs "),
+    );
     frame.render_widget(side, right[1]);
     let bottom = match &v.typing {
         Some(cmd) => format!(":{cmd}"),
@@ -413,7 +447,9 @@ pub fn run_view<B: Backend>(
     let mut v = ViewState::default();
     loop {
         terminal.draw(|f| draw(f, &s, &v))?;
-        let Some(code) = next_key()? else { return Ok(()) };
+        let Some(code) = next_key()? else {
+            return Ok(());
+        };
         if !key(&mut s, &mut v, code) {
             return Ok(());
         }
@@ -423,11 +459,13 @@ pub fn run_view<B: Backend>(
 /// The full-screen view on the terminal.
 pub fn interactive(trace: &Trace) -> Result<()> {
     let mut terminal = ratatui::init();
-    let result = run_view(&mut terminal, trace, || loop {
-        if let Event::Key(k) = event::read()?
-            && k.kind == KeyEventKind::Press
-        {
-            return Ok(Some(k.code));
+    let result = run_view(&mut terminal, trace, || {
+        loop {
+            if let Event::Key(k) = event::read()?
+                && k.kind == KeyEventKind::Press
+            {
+                return Ok(Some(k.code));
+            }
         }
     });
     ratatui::restore();
@@ -487,9 +525,13 @@ IMM[1] FLT32 {0.0, 1.0, -1.0, 0.0}
         assert_eq!(s.at, 10);
         s.command("back 3");
         assert_eq!(s.at, 7);
-        let Reply::Show(p) = s.command("print TEMP[0].x") else { panic!() };
+        let Reply::Show(p) = s.command("print TEMP[0].x") else {
+            panic!()
+        };
         assert!(p.contains("0x00000001"), "{p}");
-        let Reply::Show(p) = s.command("nan") else { panic!() };
+        let Reply::Show(p) = s.command("nan") else {
+            panic!()
+        };
         assert!(p.contains("RCP") && p.contains("inf"), "{p}");
         assert_eq!(s.at, 16);
         s.command("goto 0");

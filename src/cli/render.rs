@@ -348,7 +348,7 @@ pub(super) fn draw_stages(
                 ..limits
             };
             let drawn = mesh::draw_mesh_stages(
-                &stages,
+                stages,
                 &input,
                 m,
                 &mut res,

@@ -160,6 +160,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Per vertex, per output register: the four words of a vertex run.
+type VertexOutputs = Vec<Vec<[u32; 4]>>;
+
 /// Runs `program` (compiled from `loaded`) as `args` say: a compute
 /// dispatch, or a vertex run whose outputs come back. The resources after
 /// the run.
@@ -167,7 +170,7 @@ pub(super) fn execute(
     args: &RunArgs,
     loaded: &super::input::RunnableShader,
     program: &tgsi::exec::Program,
-) -> Result<(Resources, Option<Vec<Vec<[u32; 4]>>>)> {
+) -> Result<(Resources, Option<VertexOutputs>)> {
     let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
     // Runs on the machine with the resources where the shader reads them.
     let bound =

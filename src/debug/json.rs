@@ -37,7 +37,11 @@ fn list(v: &[u32]) -> String {
 fn invocation(t: &Trace) -> String {
     match t.selector {
         Selector::Thread { group, thread } => {
-            format!("{{\"group\":{},\"thread\":{}}}", list(&group), list(&thread))
+            format!(
+                "{{\"group\":{},\"thread\":{}}}",
+                list(&group),
+                list(&thread)
+            )
         }
         Selector::Vertex { vertex, instance } => {
             format!("{{\"vertex\":{vertex},\"instance\":{instance}}}")

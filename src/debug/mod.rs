@@ -86,7 +86,11 @@ impl fmt::Display for Target {
             Target::Reg(r) => f.write_str(r),
             Target::Memory { mem, offset } => write!(f, "{mem}+{offset}"),
             Target::Image { mem, coord } => {
-                write!(f, "{mem}({}, {}, {}, {})", coord[0], coord[1], coord[2], coord[3])
+                write!(
+                    f,
+                    "{mem}({}, {}, {}, {})",
+                    coord[0], coord[1], coord[2], coord[3]
+                )
             }
         }
     }
@@ -157,7 +161,9 @@ impl Trace {
         let mut out: Vec<NamedValue> = self.inputs.clone();
         for step in self.steps.iter().take(steps) {
             for w in &step.writes {
-                let Target::Reg(name) = &w.target else { continue };
+                let Target::Reg(name) = &w.target else {
+                    continue;
+                };
                 let word = w.words.first().copied().unwrap_or(0);
                 match out.iter_mut().find(|v| &v.name == name) {
                     Some(v) => v.word = word,
@@ -216,7 +222,9 @@ pub fn not_found(selector: Selector) -> String {
             thread[0], thread[1], thread[2], group[0], group[1], group[2]
         ),
         Selector::Vertex { vertex, instance } => {
-            format!("vertex {vertex} of instance {instance} was not shaded: the run has no such vertex")
+            format!(
+                "vertex {vertex} of instance {instance} was not shaded: the run has no such vertex"
+            )
         }
         Selector::Pixel {
             x,

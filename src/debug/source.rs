@@ -103,7 +103,10 @@ impl Source {
         let words = tgsi_text::tokens::bytes_to_words(bytes).map_err(|e| format!("{name}: {e}"))?;
         let shader = tgsi_text::tokens::decode(&words, ProcessorNumbering::Mesa22)
             .map_err(|e| format!("{name}: {e}"))?;
-        let listing = tgsi_text::print(&shader).lines().map(str::to_string).collect();
+        let listing = tgsi_text::print(&shader)
+            .lines()
+            .map(str::to_string)
+            .collect();
         Ok(Source::tgsi(name, shader, listing, None))
     }
 
@@ -294,7 +297,10 @@ impl Source {
         let mut out = Vec::new();
         let float = tgsi.get(pc).is_some_and(|i| {
             use tgsi_ir::opcode::OperandType;
-            matches!(i.opcode.info().dst_type, OperandType::Float | OperandType::Double)
+            matches!(
+                i.opcode.info().dst_type,
+                OperandType::Float | OperandType::Double
+            )
         });
         for (k, w) in writes.iter().enumerate() {
             let target = match w.at {
@@ -407,7 +413,11 @@ impl Source {
                 continue;
             };
             let name = match &self.d3d {
-                None => Some(format!("{}.{}", tgsi_reg_name(file, index, vertex), chan_letter(chan))),
+                None => Some(format!(
+                    "{}.{}",
+                    tgsi_reg_name(file, index, vertex),
+                    chan_letter(chan)
+                )),
                 Some(d) => {
                     let map = if outputs {
                         &d.lowered.outputs
@@ -500,9 +510,12 @@ fn order_writes(writes: Vec<NamedWrite>) -> Vec<NamedWrite> {
         match base(&w) {
             Some(b) => {
                 let rank = order.iter().position(|o| *o == b).unwrap_or(0);
-                let chan = w.target.to_string().chars().last().map_or(4, |c| {
-                    "xyzw".find(c).unwrap_or(4)
-                });
+                let chan = w
+                    .target
+                    .to_string()
+                    .chars()
+                    .last()
+                    .map_or(4, |c| "xyzw".find(c).unwrap_or(4));
                 regs.push((rank, chan, w));
             }
             None => mem.push(w),

@@ -876,7 +876,8 @@ impl Program {
                         let o = (y - t.y0) as usize * t.pitch
                             + (x as usize * t.samples + s as usize) * t.bpt;
                         if let Some(dst) = t.bytes.get_mut(o..o + t.bpt) {
-                            let before = watch.filter(|p| *p == (x, y)).map(|_| t.format.decode(dst));
+                            let before =
+                                watch.filter(|p| *p == (x, y)).map(|_| t.format.decode(dst));
                             if t.direct3d {
                                 t.format.encode_direct3d_into(v, dst);
                             } else {

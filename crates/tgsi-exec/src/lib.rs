@@ -902,7 +902,11 @@ impl<'a> From<&'a Vec<Vec<[u32; 4]>>> for VertexRows<'a> {
 /// (x fastest).
 fn local_id(block: [u32; 3], i: usize) -> [u32; 3] {
     let (bw, bh) = (block[0].max(1) as usize, block[1].max(1) as usize);
-    [(i % bw) as u32, ((i / bw) % bh) as u32, (i / (bw * bh)) as u32]
+    [
+        (i % bw) as u32,
+        ((i / bw) % bh) as u32,
+        (i / (bw * bh)) as u32,
+    ]
 }
 
 /// Runs batch `b` of a shader that may not wait at a BARRIER (every stage

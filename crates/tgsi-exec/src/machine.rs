@@ -624,7 +624,11 @@ impl Batch {
                 continue;
             }
             if self.execute_one(code, inst, env, shared, next)? {
-                return Ok(if self.ended { Stop::Ended } else { Stop::Barrier });
+                return Ok(if self.ended {
+                    Stop::Ended
+                } else {
+                    Stop::Barrier
+                });
             }
         }
     }

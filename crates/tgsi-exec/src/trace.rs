@@ -91,9 +91,13 @@ impl Selector {
     /// True when the lane `id` is the invocation this selector names.
     pub fn matches(&self, id: &Identity) -> bool {
         match (*self, *id) {
-            (Selector::Thread { group, thread }, Identity::Thread { group: g, thread: t }) => {
-                group == g && thread == t
-            }
+            (
+                Selector::Thread { group, thread },
+                Identity::Thread {
+                    group: g,
+                    thread: t,
+                },
+            ) => group == g && thread == t,
             (
                 Selector::Vertex { vertex, instance },
                 Identity::Vertex {
@@ -130,7 +134,13 @@ impl Selector {
                     invocation: i,
                 },
             ) => primitive == p && invocation == i,
-            (Selector::Domain { primitive, coord }, Identity::Domain { primitive: p, coord: c }) => {
+            (
+                Selector::Domain { primitive, coord },
+                Identity::Domain {
+                    primitive: p,
+                    coord: c,
+                },
+            ) => {
                 // (u, v) name the point in every domain (w = 1 - u - v on triangles)
                 primitive == p && coord[..2].iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-6)
             }
@@ -338,7 +348,8 @@ impl Code {
             return;
         }
         let live = b.alive & !b.helper;
-        let Some(lane) = (0..LANES).find(|&l| live >> l & 1 == 1 && tracer.selector.matches(&id(l)))
+        let Some(lane) =
+            (0..LANES).find(|&l| live >> l & 1 == 1 && tracer.selector.matches(&id(l)))
         else {
             return;
         };
@@ -408,7 +419,10 @@ impl Code {
 enum Slot {
     Reg(u32),
     /// A tess-control patch-store entry, through grid `grid`.
-    Patch { grid: u32, entry: u32 },
+    Patch {
+        grid: u32,
+        entry: u32,
+    },
 }
 
 /// A memory write of the traced lane, resolved before the instruction runs.
@@ -439,8 +453,8 @@ struct Plan {
 /// The channels opcode `op` really writes through destination `k` with
 /// writemask `mask` (the machine's 64-bit pair rules, see `alu.rs`).
 pub fn written_channels(op: Opcode, k: usize, mask: u8) -> u8 {
-    let both = |m: u8| (m & 3 == 3) as u8 * 3 | (m & 12 == 12) as u8 * 12;
-    let any = |m: u8| (m & 3 != 0) as u8 * 3 | (m & 12 != 0) as u8 * 12;
+    let both = |m: u8| ((m & 3 == 3) as u8 * 3) | ((m & 12 == 12) as u8 * 12);
+    let any = |m: u8| ((m & 3 != 0) as u8 * 3) | ((m & 12 != 0) as u8 * 12);
     let first_of_pairs = |m: u8| {
         let lo = if m & 1 != 0 { 1 } else { m & 2 };
         let hi = if m & 4 != 0 { 4 } else { m & 8 };
@@ -538,10 +552,12 @@ impl Batch {
                 Plan::default()
             };
             let depth = self.depth();
-            if inst.op == Opcode::BRK && inst.brk_switch && before {
-                if let Some(d) = self.innermost_switch() {
-                    left_switch[d] = true;
-                }
+            if inst.op == Opcode::BRK
+                && inst.brk_switch
+                && before
+                && let Some(d) = self.innermost_switch()
+            {
+                left_switch[d] = true;
             }
             let stopped = match code.fast.get(pc) {
                 _ if plan.memory.is_some() => {
@@ -563,7 +579,9 @@ impl Batch {
                 Opcode::ELSE => before || after,
                 Opcode::ENDIF | Opcode::CASE | Opcode::DEFAULT => after,
                 Opcode::ENDLOOP => after && self.pc == inst.target as usize + 1,
-                Opcode::ENDSWITCH => before || (after && !left_switch[depth.min(left_switch.len() - 1)]),
+                Opcode::ENDSWITCH => {
+                    before || (after && !left_switch[depth.min(left_switch.len() - 1)])
+                }
                 _ => before,
             };
             if inst.op == Opcode::SWITCH {
@@ -577,7 +595,11 @@ impl Batch {
                 });
             }
             if stopped {
-                return Ok(if self.ended { Stop::Ended } else { Stop::Barrier });
+                return Ok(if self.ended {
+                    Stop::Ended
+                } else {
+                    Stop::Barrier
+                });
             }
         }
     }
@@ -698,7 +720,9 @@ impl Batch {
                 chans,
             }) => {
                 for c in 0..4u32 {
-                    let Some(at) = offset.checked_add(4 * c) else { continue };
+                    let Some(at) = offset.checked_add(4 * c) else {
+                        continue;
+                    };
                     if chans >> c & 1 == 0 || at % 4 != 0 {
                         continue;
                     }
@@ -753,7 +777,9 @@ impl Batch {
                 }
                 let (at, word) = match slot {
                     Slot::Reg(r) => {
-                        let Some((file, index)) = code.name_slot(r) else { continue };
+                        let Some((file, index)) = code.name_slot(r) else {
+                            continue;
+                        };
                         let at = Location::Reg {
                             file,
                             index,
@@ -858,7 +884,9 @@ mod tests {
             buffers: vec![vec![0; 16]],
             ..Resources::default()
         };
-        program.dispatch(&mut res, [1, 1, 1], &Limits::default()).ok()?;
+        program
+            .dispatch(&mut res, [1, 1, 1], &Limits::default())
+            .ok()?;
         let rec = tracer.take().expect("thread 0 is traced");
         let step = &rec.steps[3];
         assert_eq!(step.pc, 3, "{name}");
@@ -869,23 +897,34 @@ mod tests {
             }
         }
         let b = &res.buffers[0];
-        let after = std::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()));
+        let after =
+            std::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()));
         Some((reported, after))
     }
 
     #[test]
     fn pair_writes_are_the_channels_the_interpreter_writes() {
         let mut checked = 0;
-        for info in OPCODES.iter().filter(|i| matches!(i.channels, Channels::Pair64(_))) {
+        for info in OPCODES
+            .iter()
+            .filter(|i| matches!(i.channels, Channels::Pair64(_)))
+        {
             for mask in 1u8..16 {
                 let Some((reported, after)) =
                     traced_pair_op(info.name, info.num_dst, info.num_src, mask)
                 else {
                     continue;
                 };
-                let changed = (0..4).filter(|&c| after[c] != SENTINEL).fold(0u8, |m, c| m | 1 << c);
+                let changed = (0..4)
+                    .filter(|&c| after[c] != SENTINEL)
+                    .fold(0u8, |m, c| m | 1 << c);
                 assert_eq!(reported, changed, "{} .{mask:04b}", info.name);
-                assert_eq!(reported, written_channels(info.opcode, 0, mask), "{}", info.name);
+                assert_eq!(
+                    reported,
+                    written_channels(info.opcode, 0, mask),
+                    "{}",
+                    info.name
+                );
                 checked += 1;
             }
         }

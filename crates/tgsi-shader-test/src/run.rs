@@ -80,7 +80,10 @@ impl TraceRequest {
 
     /// The history of a pixel over the dispatch and draw commands 1 to
     /// `command` (`tracer` made by `Tracer::with_history`).
-    pub fn history(command: usize, tracer: std::sync::Arc<tgsi_exec::trace::Tracer>) -> TraceRequest {
+    pub fn history(
+        command: usize,
+        tracer: std::sync::Arc<tgsi_exec::trace::Tracer>,
+    ) -> TraceRequest {
         TraceRequest {
             history: true,
             ..TraceRequest::new(command, Stage::Fragment, tracer)

@@ -260,7 +260,7 @@ impl<'a> Ctx<'a> {
         let (name, relative) = dest_name(op, &r);
         self.em.dests.push(super::D3dDest {
             instruction: self.em.cur,
-            register: r.clone(),
+            register: r,
             name,
             relative,
         });
