@@ -7,6 +7,7 @@
 //! trace prints as JSON Lines (`--json`), opens in the terminal view
 //! ([`super::debug_view`]), or answers commands read from standard input.
 
+use super::debug_view::Session;
 use super::input::{RunnableShader, display_name, read_bytes, read_data_file};
 use super::render::{RenderArgs, draw_stages, shader_files};
 use super::render_mesh::{self as mesh, Stages};
@@ -257,15 +258,40 @@ pub fn debug(args: &DebugArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let stdout = std::io::stdout();
-    let shown = if args.json {
+    if args.json {
         let mut out = std::io::BufWriter::new(stdout.lock());
-        tgsi::debug::write_json(&trace, &mut out).and_then(|_| out.flush())
-    } else if stdout.is_terminal() && std::io::stdin().is_terminal() {
-        return super::debug_view::interactive(&trace).map(|_| ExitCode::SUCCESS);
-    } else {
-        let stdin = std::io::stdin();
-        super::debug_view::commands(&trace, &mut stdin.lock(), &mut stdout.lock())
-    };
+        let shown = tgsi::debug::write_json(&trace, &mut out).and_then(|_| out.flush());
+        return quiet_pipe(shown);
+    }
+    let mut session = Session::new(trace);
+    if matches!(selector, Selector::Thread { .. }) {
+        // the work group's other threads, on demand (`thread X,Y,Z`)
+        session.retrace = Some(Box::new(move |sel| {
+            let t = if is_test {
+                trace_test(args, sel, stage)
+            } else {
+                trace_shader(args, sel, stage)
+            };
+            match t {
+                Ok(Some(t)) => Ok(t),
+                Ok(None) => Err("the shader did not load".into()),
+                Err(e) => Err(format!("{e:#}")),
+            }
+        }));
+    }
+    if stdout.is_terminal() && std::io::stdin().is_terminal() {
+        return super::debug_view::interactive(session).map(|_| ExitCode::SUCCESS);
+    }
+    let stdin = std::io::stdin();
+    quiet_pipe(super::debug_view::commands(
+        session,
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+    ))
+}
+
+/// Success, also when the reader stopped early (`| head`).
+fn quiet_pipe(shown: std::io::Result<()>) -> Result<ExitCode> {
     match shown {
         // a reader that stops early (`| head`) is not an error
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),

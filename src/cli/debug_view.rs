@@ -15,11 +15,17 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
 use std::io::{BufRead, Write};
-use tgsi::debug::{NamedValue, Status, Trace};
+use tgsi::debug::{NamedValue, Selector, Status, Trace};
+
+/// Traces another invocation of the same job (a compute thread of the
+/// same work group, on demand).
+pub type Retrace<'a> = Box<dyn FnMut(Selector) -> Result<Trace, String> + 'a>;
 
 /// Where a reader of the trace stands.
-pub struct Session<'t> {
-    pub trace: &'t Trace,
+pub struct Session<'a> {
+    pub trace: Trace,
+    /// Follows another thread of the group (`thread X,Y,Z`), when the job allows it.
+    pub retrace: Option<Retrace<'a>>,
     /// Steps executed so far (0: before the first; `steps.len()`: the end).
     pub at: usize,
     /// Lines with a breakpoint.
@@ -38,17 +44,19 @@ pub enum Reply {
 
 const HELP: &str = "commands: step [N] (s), back [N] (b), continue (c: to the next breakpoint), \
 nan (to the first NaN or infinity written), end (e), start, goto STEP, break LINE, delete LINE, \
-watch REG, unwatch REG, print REG (p), regs, inputs, outputs, quad, list, help, quit (q)";
+watch REG, unwatch REG, print REG (p), regs, inputs, outputs, quad, list, \
+thread X,Y,Z (another thread of the work group), help, quit (q)";
 
 fn describe_word(w: u32) -> String {
     let f = f32::from_bits(w);
     format!("0x{w:08x} {f:?}")
 }
 
-impl<'t> Session<'t> {
-    pub fn new(trace: &'t Trace) -> Session<'t> {
+impl<'a> Session<'a> {
+    pub fn new(trace: Trace) -> Session<'a> {
         Session {
             trace,
+            retrace: None,
             at: 0,
             breaks: Vec::new(),
             watches: Vec::new(),
@@ -109,6 +117,7 @@ impl<'t> Session<'t> {
                 }
                 return Reply::Show(self.watch_text().trim_end().to_string());
             }
+            "thread" => return Reply::Show(self.switch_thread(arg.unwrap_or(""))),
             "p" | "print" => return Reply::Show(self.print(arg.unwrap_or(""))),
             "regs" | "registers" => {
                 return Reply::Show(values_text(&self.trace.registers_at(self.at)));
@@ -124,10 +133,36 @@ impl<'t> Session<'t> {
         Reply::Show(self.position())
     }
 
+    /// Follows thread `X,Y,Z` of the same work group from the same step
+    /// (or its end), keeping breakpoints and watches.
+    fn switch_thread(&mut self, arg: &str) -> String {
+        let Selector::Thread { group, .. } = self.trace.selector else {
+            return "thread X,Y,Z: only a compute trace has other threads".into();
+        };
+        let Some(retrace) = self.retrace.as_mut() else {
+            return "thread X,Y,Z: this job cannot be run again".into();
+        };
+        let v: Vec<u32> = arg
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        let Ok(thread) = <[u32; 3]>::try_from(v) else {
+            return "thread X,Y,Z: three numbers".into();
+        };
+        match retrace(Selector::Thread { group, thread }) {
+            Ok(t) => {
+                self.trace = t;
+                self.at = self.at.min(self.trace.steps.len());
+                format!("thread {thread:?} of group {group:?}\n{}", self.position())
+            }
+            Err(e) => e,
+        }
+    }
+
     /// The first step after the current one whose line has a breakpoint
     /// (the position before it), or the end.
     fn next_break(&self) -> usize {
-        let t = self.trace;
+        let t = &self.trace;
         (self.at + 1..t.steps.len())
             .find(|&k| self.breaks.contains(&t.instruction(&t.steps[k]).line))
             .unwrap_or(t.steps.len())
@@ -135,7 +170,7 @@ impl<'t> Session<'t> {
 
     /// The last step executed with its writes, what comes next, the watches.
     pub fn position(&self) -> String {
-        let t = self.trace;
+        let t = &self.trace;
         let mut out = String::new();
         if self.at == 0 {
             out.push_str(&format!("start ({} steps)\n", t.steps.len()));
@@ -230,7 +265,7 @@ impl<'t> Session<'t> {
     /// The listing around the current line (`>` marks it, `*` breakpoints).
     fn list_text(&self, around: usize) -> String {
         let current = self.current_line() as usize;
-        let t = self.trace;
+        let t = &self.trace;
         let first = current.saturating_sub(around + 1);
         let last = (current + around).min(t.listing.len());
         (first..last)
@@ -246,11 +281,25 @@ impl<'t> Session<'t> {
 
     /// The line of the next instruction (or of the last, at the end).
     pub fn current_line(&self) -> u32 {
-        let t = self.trace;
+        let t = &self.trace;
         t.steps
             .get(self.at)
             .or_else(|| t.steps.last())
             .map_or(0, |s| t.instruction(s).line)
+    }
+}
+
+/// The invocation a selector names, in a few words.
+fn invocation_text(sel: &Selector) -> String {
+    match *sel {
+        Selector::Thread { group, thread } => format!("thread {thread:?} of group {group:?}"),
+        Selector::Vertex { vertex, instance } => format!("vertex {vertex} instance {instance}"),
+        Selector::Pixel { x, y, .. } => format!("pixel ({x}, {y})"),
+        Selector::Primitive {
+            primitive,
+            invocation,
+        } => format!("primitive {primitive} invocation {invocation}"),
+        Selector::Domain { primitive, coord } => format!("patch {primitive} point {coord:?}"),
     }
 }
 
@@ -278,11 +327,10 @@ fn status_text(s: &Status) -> String {
 
 /// Reads commands one a line and prints what each shows.
 pub fn commands(
-    trace: &Trace,
+    mut s: Session,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let mut s = Session::new(trace);
     writeln!(out, "{}", s.position())?;
     for line in input.lines() {
         match s.command(&line?) {
@@ -302,7 +350,7 @@ pub struct ViewState {
 
 /// Draws the full-screen view of `s`.
 pub fn draw(frame: &mut ratatui::Frame, s: &Session, v: &ViewState) {
-    let t = s.trace;
+    let t = &s.trace;
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([Constraint::Min(5), Constraint::Length(3)])
@@ -328,7 +376,14 @@ pub fn draw(frame: &mut ratatui::Frame, s: &Session, v: &ViewState) {
             ListItem::new(line).style(style)
         })
         .collect();
-    let title = format!(" {} {} · step {}/{} ", t.file, t.stage, s.at, t.steps.len());
+    let title = format!(
+        " step {}/{} · {} {} {} ",
+        s.at,
+        t.steps.len(),
+        t.stage,
+        invocation_text(&t.selector),
+        t.file,
+    );
     let mut state = ListState::default().with_selected(Some(current.saturating_sub(1) as usize));
     let list = List::new(items).block(Block::default().borders(Borders::ALL).title(title));
     frame.render_stateful_widget(list, cols[0], &mut state);
@@ -440,10 +495,9 @@ pub fn key(s: &mut Session, v: &mut ViewState, code: KeyCode) -> bool {
 /// Runs the view on `terminal` until `q`, reading keys from `next_key`.
 pub fn run_view<B: Backend>(
     terminal: &mut Terminal<B>,
-    trace: &Trace,
+    mut s: Session,
     mut next_key: impl FnMut() -> Result<Option<KeyCode>>,
 ) -> Result<()> {
-    let mut s = Session::new(trace);
     let mut v = ViewState::default();
     loop {
         terminal.draw(|f| draw(f, &s, &v))?;
@@ -457,9 +511,9 @@ pub fn run_view<B: Backend>(
 }
 
 /// The full-screen view on the terminal.
-pub fn interactive(trace: &Trace) -> Result<()> {
+pub fn interactive(session: Session) -> Result<()> {
     let mut terminal = ratatui::init();
-    let result = run_view(&mut terminal, trace, || {
+    let result = run_view(&mut terminal, session, || {
         loop {
             if let Event::Key(k) = event::read()?
                 && k.kind == KeyEventKind::Press
@@ -480,6 +534,10 @@ mod tests {
     use tgsi::exec::{Limits, Resources};
 
     fn loop_trace() -> Trace {
+        loop_trace_of([2, 0, 0]).unwrap()
+    }
+
+    fn loop_trace_of(thread: [u32; 3]) -> Result<Trace, String> {
         let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 4
 PROPERTY CS_FIXED_BLOCK_HEIGHT 1
@@ -502,19 +560,46 @@ IMM[1] FLT32 {0.0, 1.0, -1.0, 0.0}
         let source = Source::from_bytes("loop.tgsi", text.as_bytes()).unwrap();
         let sel = Selector::Thread {
             group: [0; 3],
-            thread: [2, 0, 0],
+            thread,
         };
         trace(&source, sel, |p| {
             p.dispatch(&mut Resources::default(), [1, 1, 1], &Limits::default())?;
             Ok(())
         })
-        .unwrap()
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn another_thread_of_the_group_on_demand() {
+        let mut s = Session::new(loop_trace());
+        assert!(
+            matches!(s.command("thread 1,0,0"), Reply::Show(m) if m.contains("cannot be run again"))
+        );
+        s.retrace = Some(Box::new(|sel| match sel {
+            Selector::Thread { thread, .. } => loop_trace_of(thread),
+            _ => Err("not a thread".into()),
+        }));
+        s.command("step 6");
+        let Reply::Show(m) = s.command("thread 0,0,0") else {
+            panic!()
+        };
+        assert!(m.contains("thread [0, 0, 0]"), "{m}");
+        // thread 0 leaves the loop at once: 0, 1, 2, 3, 4 (BRK), 8, 9
+        assert_eq!(s.trace.steps.len(), 7);
+        assert_eq!(s.at, 6, "the position is kept");
+        let Reply::Show(m) = s.command("thread 9,0,0") else {
+            panic!()
+        };
+        assert!(
+            m.contains("no thread (9, 0, 0)") || m.contains("thread"),
+            "{m}"
+        );
     }
 
     #[test]
     fn commands_move_replay_and_stop_at_breakpoints_and_nans() {
         let t = loop_trace();
-        let mut s = Session::new(&t);
+        let mut s = Session::new(t.clone());
         // thread 2 loops twice, then breaks: 0,1, (2,3,5,6,7)x2, 2,3,4, 8, 9
         let pcs: Vec<u32> = t.steps.iter().map(|x| t.instruction(x).pc).collect();
         assert_eq!(pcs, [0, 1, 2, 3, 5, 6, 7, 2, 3, 5, 6, 7, 2, 3, 4, 8, 9]);
@@ -544,7 +629,7 @@ IMM[1] FLT32 {0.0, 1.0, -1.0, 0.0}
         let t = loop_trace();
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
         let mut keys = vec![KeyCode::Char('q'), KeyCode::Char('s')];
-        run_view(&mut terminal, &t, || Ok(keys.pop())).unwrap();
+        run_view(&mut terminal, Session::new(t), || Ok(keys.pop())).unwrap();
         let screen: String = terminal
             .backend()
             .buffer()

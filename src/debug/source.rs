@@ -199,7 +199,9 @@ impl Source {
         let mut listed_of = vec![None; program.instructions.len()];
         let mut instructions = Vec::new();
         for (k, inst) in program.instructions.iter().enumerate() {
-            if inst.opcode.is_declaration() {
+            // declarations, and the immediate constant buffer (custom data)
+            // that fxc lists as `dcl_immediateConstantBuffer`, are no steps
+            if inst.opcode.is_declaration() || inst.opcode == tgsi_d3d::opcode::Opcode::CustomData {
                 continue;
             }
             let fxc = print_instruction(inst, program.version, &PrintOptions::default());
