@@ -45,6 +45,7 @@ mod qualifiers;
 mod run;
 mod targets;
 mod textures;
+mod trace;
 pub mod values;
 
 pub use parse::{
