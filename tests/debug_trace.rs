@@ -534,3 +534,46 @@ fn pixel_history_lists_every_fragment_in_draw_order() {
     assert_eq!(killed.len(), 1);
     assert_eq!(killed[0]["status"], "killed");
 }
+
+#[test]
+fn commands_from_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(root())
+        .args([
+            "debug",
+            "tests/debug/ps.asm",
+            "--pixel",
+            "3,1",
+            "--size",
+            "4x4",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"quad\nbreak 8\ncontinue\nprint r0\nend\noutputs\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // the 2x2 quad of pixel (3, 1): the followed lane and its covered neighbours
+    assert!(
+        text.contains("(2, 0) covered\n(3, 0) covered\n(2, 1) covered\n(3, 1) followed"),
+        "{text}"
+    );
+    assert!(text.contains("breakpoint at line 8"), "{text}");
+    // stopped before `mov o0.xy` (line 8), after the three steps before it
+    assert!(
+        text.contains("step 2  line 7  pc 2: discard_nz r0.y"),
+        "{text}"
+    );
+    // u = (3 + 0.5) / 4 = 0.875: r0.x = 0.375
+    assert!(text.contains("r0.x = 0x3ec00000 0.375"), "{text}");
+    assert!(text.contains("end: ok"), "{text}");
+    assert!(text.contains("o0.w = 0x3f800000 1.0"), "{text}");
+}

@@ -185,11 +185,7 @@ impl<'a> Session<'a> {
                 i.text
             ));
             for w in &s.writes {
-                out.push_str(&format!(
-                    "  {} = {}\n",
-                    w.target,
-                    describe_word(w.words.first().copied().unwrap_or(0))
-                ));
+                out.push_str(&format!("  {} = {}\n", w.target, describe_word(w.word)));
             }
         }
         match t.steps.get(self.at) {
@@ -622,6 +618,33 @@ IMM[1] FLT32 {0.0, 1.0, -1.0, 0.0}
         s.command("goto 0");
         assert_eq!(s.at, 1);
         assert_eq!(s.command("quit"), Reply::Quit);
+    }
+
+    /// The screen as text, a line per row.
+    fn screen_rows(terminal: &Terminal<TestBackend>) -> String {
+        let buffer = terminal.backend().buffer();
+        let width = buffer.area.width as usize;
+        let cells: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+        cells
+            .chunks(width)
+            .map(|row| row.concat().trim_end().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_terminal_view_at_a_breakpoint() {
+        let mut s = Session::new(loop_trace());
+        s.command("break 15");
+        s.command("continue");
+        s.command("continue");
+        let v = ViewState {
+            typing: Some("watch TEMP[0]".into()),
+            message: String::new(),
+        };
+        let mut terminal = Terminal::new(TestBackend::new(96, 26)).unwrap();
+        terminal.draw(|f| draw(f, &s, &v)).unwrap();
+        insta::assert_snapshot!(screen_rows(&terminal));
     }
 
     #[test]

@@ -71,7 +71,7 @@ fn hex32(w: u32) -> String {
 }
 
 fn write_object(w: &NamedWrite) -> String {
-    let word = w.words.first().copied().unwrap_or(0);
+    let word = w.word;
     match &w.target {
         Target::Reg(reg) => {
             let mut o = format!(
@@ -95,7 +95,8 @@ fn write_object(w: &NamedWrite) -> String {
             hex32(word)
         ),
         Target::Image { mem, coord } => {
-            let words: Vec<String> = w.words.iter().map(|x| hex32(*x)).collect();
+            let texel = w.texel.as_deref().unwrap_or(&[]);
+            let words: Vec<String> = texel.iter().map(|x| hex32(*x)).collect();
             format!(
                 "{{\"mem\":{},\"coord\":{},\"u32s\":[{}]}}",
                 string(mem),

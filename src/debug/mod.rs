@@ -72,8 +72,9 @@ pub enum DebugError {
 /// What a step wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// A register channel as the source language names it (`TEMP[3].y`, `r3.y`).
-    Reg(String),
+    /// A register channel as the source language names it (`TEMP[3].y`,
+    /// `r3.y`; shared by every write of that channel).
+    Reg(Arc<str>),
     /// A word of memory: `BUFFER[0]`, `MEMORY`, `u0`, `g0`, at a byte offset.
     Memory { mem: String, offset: u32 },
     /// A texel of an image (`IMAGE[1]`, `u1`) at (x, y, z, layer or sample).
@@ -100,8 +101,10 @@ impl fmt::Display for Target {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedWrite {
     pub target: Target,
-    /// The word (an image write: the texel's words).
-    pub words: Vec<u32>,
+    /// The word (an image write: the texel's first word).
+    pub word: u32,
+    /// An image write: every word of the texel.
+    pub texel: Option<Box<[u32]>>,
     /// The 64-bit value of a pair, on its first channel.
     pub wide: Option<u64>,
     /// Written by a float (or double) operation: what "run to the first
@@ -164,11 +167,11 @@ impl Trace {
                 let Target::Reg(name) = &w.target else {
                     continue;
                 };
-                let word = w.words.first().copied().unwrap_or(0);
-                match out.iter_mut().find(|v| &v.name == name) {
+                let word = w.word;
+                match out.iter_mut().find(|v| *v.name == **name) {
                     Some(v) => v.word = word,
                     None => out.push(NamedValue {
-                        name: name.clone(),
+                        name: name.to_string(),
                         word,
                     }),
                 }
@@ -186,7 +189,7 @@ impl Trace {
                 .any(|w| {
                     w.float
                         && matches!(w.target, Target::Reg(_))
-                        && (w.words.iter().any(|x| !f32::from_bits(*x).is_finite())
+                        && (!f32::from_bits(w.word).is_finite()
                             || w.wide.is_some_and(|v| !f64::from_bits(v).is_finite()))
                 })
                 .then_some(k)

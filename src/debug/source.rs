@@ -256,26 +256,32 @@ impl Source {
     /// The machine's record in this program's terms.
     pub fn trace(&self, rec: LaneTrace, selector: Selector) -> Trace {
         let tgsi: Vec<&Instruction> = self.shader.instructions().collect();
-        let mut steps: Vec<TraceStep> = Vec::new();
+        let mut names = Names::default();
+        let mut steps: Vec<TraceStep> = Vec::with_capacity(rec.steps.len());
         let mut last_owner: Option<usize> = None;
-        for s in &rec.steps {
+        let d3d = self.language == Language::D3d;
+        for s in rec.steps {
             let Some(owner) = self.owner.get(s.pc as usize).copied().flatten() else {
                 last_owner = None;
                 continue;
             };
-            let writes = self.name_writes(&tgsi, s.pc as usize, &s.writes);
-            let merge = self.language == Language::D3d && last_owner == Some(owner);
+            let writes = self.name_writes(&mut names, &tgsi, s.pc as usize, &s.writes);
             match steps.last_mut() {
-                Some(prev) if merge => merge_writes(&mut prev.writes, writes),
+                // a Direct3D instruction's TGSI instructions make one step
+                Some(prev) if d3d && last_owner == Some(owner) => {
+                    merge_writes(&mut prev.writes, writes)
+                }
                 _ => steps.push(TraceStep {
                     instruction: owner,
-                    writes: order_writes(writes),
+                    writes,
                 }),
             }
             last_owner = Some(owner);
         }
-        for s in &mut steps {
-            s.writes = order_writes(std::mem::take(&mut s.writes));
+        if d3d {
+            for s in &mut steps {
+                s.writes = order_writes(std::mem::take(&mut s.writes));
+            }
         }
         Trace {
             language: self.language,
@@ -295,7 +301,13 @@ impl Source {
 
     /// The writes of TGSI instruction `pc` named in source terms (Direct3D:
     /// only the registers a Direct3D destination stands for).
-    fn name_writes(&self, tgsi: &[&Instruction], pc: usize, writes: &[Write]) -> Vec<NamedWrite> {
+    fn name_writes(
+        &self,
+        names: &mut Names,
+        tgsi: &[&Instruction],
+        pc: usize,
+        writes: &[Write],
+    ) -> Vec<NamedWrite> {
         let mut out = Vec::new();
         let float = tgsi.get(pc).is_some_and(|i| {
             use tgsi_ir::opcode::OperandType;
@@ -321,7 +333,7 @@ impl Source {
                             .map(|dest| dest.name_at(index as i64)),
                     };
                     let Some(name) = name else { continue };
-                    Target::Reg(format!("{name}.{}", chan_letter(chan)))
+                    Target::Reg(names.get(format!("{name}.{}", chan_letter(chan))))
                 }
                 Location::Memory { buffer, offset } => {
                     let (mem, offset) = self.memory_name(buffer, offset);
@@ -333,13 +345,14 @@ impl Source {
                 },
             };
             let wide = w.wide.then(|| {
-                let hi = writes.get(k + 1).and_then(|n| n.words.first()).copied();
-                u64::from(w.words[0]) | u64::from(hi.unwrap_or(0)) << 32
+                let hi = writes.get(k + 1).map_or(0, |n| n.word);
+                u64::from(w.word) | (u64::from(hi) << 32)
             });
             let float = float && matches!(target, Target::Reg(_));
             out.push(NamedWrite {
                 target,
-                words: w.words.clone(),
+                word: w.word,
+                texel: w.texel.clone(),
                 wide,
                 float,
             });
@@ -453,6 +466,20 @@ impl Source {
             }
         }
         out
+    }
+}
+
+/// Register names made once and shared by every write (a long trace
+/// writes the same few channels over and over).
+#[derive(Default)]
+struct Names(std::collections::HashMap<String, Arc<str>>);
+
+impl Names {
+    fn get(&mut self, name: String) -> Arc<str> {
+        self.0
+            .entry(name)
+            .or_insert_with_key(|k| Arc::from(k.as_str()))
+            .clone()
     }
 }
 

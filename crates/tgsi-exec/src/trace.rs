@@ -33,6 +33,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use tgsi_ir::enums::{File, TextureTarget};
 use tgsi_ir::opcode::{Category, Channels, Opcode, PairShape};
 
+/// The most steps a trace records (a memory cap): a longer run ends the
+/// trace with status `budget`.
+pub const MAX_TRACE_STEPS: usize = 2_000_000;
+
 /// [`Selector::Pixel`]'s `sample` for a fragment covering any sample
 /// (pixel history).
 pub const ANY_SAMPLE: u32 = u32::MAX;
@@ -172,8 +176,10 @@ pub struct Write {
     /// The destination operand that wrote it (`None`: memory).
     pub dst: Option<u8>,
     pub at: Location,
-    /// The value: one word, or an image texel's words.
-    pub words: Vec<u32>,
+    /// The value (an image write: the texel's first word).
+    pub word: u32,
+    /// An image write: every word of the texel.
+    pub texel: Option<Box<[u32]>>,
     /// The first channel of a 64-bit pair written whole by a 64-bit opcode.
     pub wide: bool,
 }
@@ -588,6 +594,14 @@ impl Batch {
                 left_switch[self.depth().min(left_switch.len() - 1)] = false;
             }
             if step {
+                if rec.steps.len() >= MAX_TRACE_STEPS {
+                    return Err(ExecError {
+                        instruction: Some(pc),
+                        message: format!(
+                            "instruction budget of the trace ({MAX_TRACE_STEPS} steps) exhausted at instruction {pc}"
+                        ),
+                    });
+                }
                 let writes = self.read_back(code, inst, l, &plan);
                 rec.steps.push(Step {
                     pc: pc as u32,
@@ -739,7 +753,8 @@ impl Batch {
                         out.push(Write {
                             dst: None,
                             at: Location::Memory { buffer, offset: at },
-                            words: vec![w],
+                            word: w,
+                            texel: None,
                             wide: false,
                         });
                     }
@@ -751,11 +766,12 @@ impl Batch {
                 coord,
             }) => {
                 let img = env.images.get(index as usize).and_then(|i| i.as_ref());
-                if let Some(words) = img.and_then(|i| i.texel_words(target, coord)) {
+                if let Some(texel) = img.and_then(|i| i.texel_words(target, coord)) {
                     out.push(Write {
                         dst: None,
                         at: Location::Image { index, coord },
-                        words,
+                        word: texel.first().copied().unwrap_or(0),
+                        texel: Some(texel.into_boxed_slice()),
                         wide: false,
                     });
                 }
@@ -810,7 +826,8 @@ impl Batch {
                 out.push(Write {
                     dst: Some(k as u8),
                     at,
-                    words: vec![word],
+                    word,
+                    texel: None,
                     wide,
                 });
             }
