@@ -18,6 +18,8 @@
 //!   ([`jit::compile`], [`jit::Engine`]);
 //! * [`pipeline`] – the drawing pipeline between the shader stages;
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
+//! * [`translate`] – the SPIR-V back end (`tgsi-spirv`): TGSI and lowered
+//!   Direct3D programs to SPIR-V modules for Vulkan ([`translate::to_spirv`]);
 //! * [`debug`] – the shader debugger's library side: one invocation
 //!   followed through its program in TGSI or SM4/SM5 terms (`tgsi debug`);
 //! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
@@ -127,6 +129,7 @@ pub use tgsi_ir::{diag, enums, format_names, ir, opcode, rng, tess, validate};
 pub use tgsi_jit as jit;
 pub use tgsi_pipeline as pipeline;
 pub use tgsi_shader_test as shader_test;
+pub use tgsi_spirv as translate;
 pub use tgsi_text as text;
 pub use tgsi_text::{assemble, tokens};
 

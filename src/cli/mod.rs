@@ -11,6 +11,7 @@ mod render_args;
 mod render_mesh;
 mod run;
 mod textverbs;
+mod translate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -222,6 +223,14 @@ enum Verb {
     /// first NaN or infinity, watches); otherwise commands are read from
     /// standard input, one a line (`help` lists them).
     Debug(Box<debug::DebugArgs>),
+    /// Translate a shader to SPIR-V for Vulkan (TGSI text or tokens, SM4/SM5 assembly, DXBC)
+    ///
+    /// Writes a SPIR-V 1.5 module for Vulkan 1.2 (`--to spirv`, the
+    /// binary; `--to spirv-asm`, its assembly), or with `--layout` the
+    /// descriptor set and binding of every resource the shader uses
+    /// (docs/spirv.md). Compute shaders are translated; what the translator
+    /// does not write yet is refused with an error naming the instruction.
+    Translate(translate::TranslateArgs),
     /// Measure the machine against the peer workloads (see `tgsi bench --help`).
     Bench(bench::BenchArgs),
     /// Differential fuzzing of the compiled engine against the interpreter:
@@ -372,6 +381,7 @@ pub fn main() -> ExitCode {
         } => run::test(&paths, threads, verbose),
         Verb::Render(args) => render::render(&args),
         Verb::Debug(args) => debug::debug(&args),
+        Verb::Translate(args) => translate::translate(&args),
         Verb::Bench(args) => bench::bench(&args),
         Verb::Fuzz {
             show: Some(n),

@@ -1,0 +1,209 @@
+//! Structured control flow: TGSI's IF/ELSE/ENDIF and loops become SPIR-V
+//! selection and loop constructs (`OpSelectionMerge`, `OpLoopMerge` with a
+//! continue block); BRK and CONT branch to the innermost loop's merge and
+//! continue blocks, END and RET return. Code after a branch goes on in a
+//! fresh block that nothing reaches.
+
+use super::Error;
+use super::module::Translator;
+use rspirv::spirv::{self, Word};
+use tgsi_ir::ir::Instruction;
+use tgsi_ir::opcode::{Opcode, OperandType};
+
+/// An open block of the program.
+pub(crate) enum Frame {
+    If {
+        merge: Word,
+        /// Where a false condition goes: the ELSE part, or straight on to
+        /// the merge when there is none.
+        otherwise: Word,
+        has_else: bool,
+    },
+    Loop {
+        header: Word,
+        cont: Word,
+        merge: Word,
+    },
+}
+
+/// The opcodes this module translates.
+pub(crate) fn is_flow(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::IF
+            | Opcode::UIF
+            | Opcode::ELSE
+            | Opcode::ENDIF
+            | Opcode::BGNLOOP
+            | Opcode::ENDLOOP
+            | Opcode::BRK
+            | Opcode::CONT
+            | Opcode::END
+            | Opcode::RET
+            | Opcode::NOP
+            | Opcode::CAL
+            | Opcode::BGNSUB
+            | Opcode::ENDSUB
+            | Opcode::SWITCH
+            | Opcode::CASE
+            | Opcode::DEFAULT
+            | Opcode::ENDSWITCH
+    )
+}
+
+impl Translator<'_> {
+    fn branch_to(&mut self, target: Word) -> Result<(), Error> {
+        self.b.branch(target).map_err(|e| self.fail(e.to_string()))
+    }
+
+    fn begin(&mut self, label: Option<Word>) -> Result<(), Error> {
+        self.b.begin_block(label).map_err(|e| self.fail(e.to_string()))?;
+        Ok(())
+    }
+
+    /// One control-flow instruction; true at END of the main program (the
+    /// rest, subroutines, is not reached from main).
+    pub(crate) fn flow_instruction(&mut self, inst: &Instruction) -> Result<bool, Error> {
+        match inst.opcode {
+            Opcode::IF | Opcode::UIF => {
+                let cond = self.condition(inst)?;
+                let (then, otherwise, merge) = (self.b.id(), self.b.id(), self.b.id());
+                self.b
+                    .selection_merge(merge, spirv::SelectionControl::NONE)
+                    .map_err(|e| self.fail(e.to_string()))?;
+                self.b
+                    .branch_conditional(cond, then, otherwise, [])
+                    .map_err(|e| self.fail(e.to_string()))?;
+                self.begin(Some(then))?;
+                self.flow.push(Frame::If {
+                    merge,
+                    otherwise,
+                    has_else: false,
+                });
+            }
+            Opcode::ELSE => {
+                let Some(Frame::If {
+                    merge,
+                    otherwise,
+                    has_else: false,
+                }) = self.flow.pop()
+                else {
+                    return Err(self.fail("ELSE without IF"));
+                };
+                self.branch_to(merge)?;
+                self.begin(Some(otherwise))?;
+                self.flow.push(Frame::If {
+                    merge,
+                    otherwise,
+                    has_else: true,
+                });
+            }
+            Opcode::ENDIF => {
+                let Some(Frame::If {
+                    merge,
+                    otherwise,
+                    has_else,
+                }) = self.flow.pop()
+                else {
+                    return Err(self.fail("ENDIF without IF"));
+                };
+                self.branch_to(merge)?;
+                if !has_else {
+                    self.begin(Some(otherwise))?;
+                    self.branch_to(merge)?;
+                }
+                self.begin(Some(merge))?;
+            }
+            Opcode::BGNLOOP => {
+                let (header, body, cont, merge) =
+                    (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+                self.branch_to(header)?;
+                self.begin(Some(header))?;
+                self.b
+                    .loop_merge(merge, cont, spirv::LoopControl::NONE, [])
+                    .map_err(|e| self.fail(e.to_string()))?;
+                self.branch_to(body)?;
+                self.begin(Some(body))?;
+                self.flow.push(Frame::Loop {
+                    header,
+                    cont,
+                    merge,
+                });
+            }
+            Opcode::ENDLOOP => {
+                let Some(Frame::Loop {
+                    header,
+                    cont,
+                    merge,
+                }) = self.flow.pop()
+                else {
+                    return Err(self.fail("ENDLOOP without BGNLOOP"));
+                };
+                self.branch_to(cont)?;
+                self.begin(Some(cont))?;
+                self.branch_to(header)?;
+                self.begin(Some(merge))?;
+            }
+            Opcode::BRK | Opcode::CONT => {
+                let target = self
+                    .flow
+                    .iter()
+                    .rev()
+                    .find_map(|f| match f {
+                        Frame::Loop { cont, merge, .. } => {
+                            Some(if inst.opcode == Opcode::BRK { *merge } else { *cont })
+                        }
+                        Frame::If { .. } => None,
+                    })
+                    .ok_or_else(|| self.fail(format!("{} outside a loop", inst.opcode)))?;
+                self.branch_to(target)?;
+                self.begin(None)?;
+            }
+            Opcode::RET => {
+                self.b.ret().map_err(|e| self.fail(e.to_string()))?;
+                self.begin(None)?;
+            }
+            Opcode::END if self.flow.is_empty() => return Ok(true),
+            Opcode::END => {
+                self.b.ret().map_err(|e| self.fail(e.to_string()))?;
+                self.begin(None)?;
+            }
+            Opcode::NOP => {}
+            op => {
+                return Err(self.fail(format!(
+                    "{op} is not translated to SPIR-V yet (subroutines and SWITCH blocks)"
+                )));
+            }
+        }
+        Ok(false)
+    }
+
+    /// The condition of an IF (the float `.x` is not ±0) or a UIF (the bits
+    /// of `.x` are not 0).
+    fn condition(&mut self, inst: &Instruction) -> Result<Word, Error> {
+        let src = inst
+            .src
+            .first()
+            .ok_or_else(|| self.fail("IF without a condition"))?;
+        let ty = inst.opcode.info().src_types.first().copied().unwrap_or(OperandType::Uint);
+        let v = self.fetch(src, ty)?;
+        let (u4, u32_, bool_) = (self.t.u4, self.t.u32, self.t.bool);
+        let v = self.b.bitcast(u4, None, v).map_err(|e| self.fail(e.to_string()))?;
+        let x = self
+            .b
+            .composite_extract(u32_, None, v, [0])
+            .map_err(|e| self.fail(e.to_string()))?;
+        let x = if inst.opcode == Opcode::IF {
+            let m = self.c_u32(0x7fff_ffff);
+            self.b
+                .bitwise_and(u32_, None, x, m)
+                .map_err(|e| self.fail(e.to_string()))?
+        } else {
+            x
+        };
+        let zero = self.c_u32(0);
+        self.b
+            .i_not_equal(bool_, None, x, zero)
+            .map_err(|e| self.fail(e.to_string()))
+    }
+}

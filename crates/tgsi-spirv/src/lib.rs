@@ -1,0 +1,153 @@
+//! The SPIR-V back end: a TGSI shader (TGSI text or tokens, or the
+//! lowering of a Direct3D program: both front ends share it) to a SPIR-V
+//! module for Vulkan 1.2 (SPIR-V 1.5).
+//!
+//! The module is written directly with `rspirv`'s builder from the one IR.
+//! Registers live in function variables of four 32-bit words (TGSI's
+//! registers hold bits; each instruction reads them as the type the opcode
+//! table gives its operands and writes bits back), immediates are
+//! constants, and resources follow a fixed interface ([`layout`],
+//! `docs/spirv.md`): descriptor set 0, `CONST[n]` at binding n, `BUFFER[n]`
+//! at binding 32 + n, each a storage buffer of 32-bit words. Memory
+//! accesses follow the machine's Direct3D bounds rules (reads out of range
+//! give 0, writes are dropped), division by zero the machine's results,
+//! float-to-integer conversions its saturation, and MAD stays unfused
+//! (`NoContraction`).
+//!
+//! What the translator does not yet write is refused with an [`Error`]
+//! naming the instruction (or stage) and why, never a wrong module.
+//!
+//! ```
+//! let text = "COMP
+//! PROPERTY CS_FIXED_BLOCK_WIDTH 64
+//! PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+//! PROPERTY CS_FIXED_BLOCK_DEPTH 1
+//! DCL SV[0], THREAD_ID
+//! DCL BUFFER[0]
+//! DCL TEMP[0]
+//! IMM[0] UINT32 {4, 0, 0, 0}
+//!   0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+//!   1: STORE BUFFER[0].x, TEMP[0].xxxx, SV[0].xxxx
+//!   2: END
+//! ";
+//! let (shader, _) = tgsi_text::parse(text).unwrap();
+//! let words = tgsi_spirv::to_spirv(&shader, &tgsi_spirv::Options::default())?;
+//! assert_eq!(words[0], 0x0723_0203); // the SPIR-V magic number
+//! assert!(tgsi_spirv::disassemble(&words)?.contains("OpEntryPoint GLCompute"));
+//! # Ok::<(), tgsi_spirv::Error>(())
+//! ```
+
+/// Evaluates a builder call, then turns its error into an [`Error`] at the
+/// instruction being translated (`$t` is the translator).
+macro_rules! sp {
+    ($t:expr, $e:expr) => {{
+        let r = $e;
+        r.map_err(|e| $t.fail(e.to_string()))
+    }};
+}
+
+mod flow;
+mod memory;
+mod module;
+mod ops;
+
+use tgsi_ir::enums::File;
+use tgsi_ir::ir::Shader;
+
+/// How to translate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Direct3D's float rules: 32-bit denormals flushed to zero
+    /// (`DenormFlushToZero` through the float controls); otherwise IEEE
+    /// (`DenormPreserve`).
+    pub direct3d: bool,
+}
+
+/// Why a shader was not translated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", instruction.map(|i| format!("instruction {i}: ")).unwrap_or_default())]
+pub struct Error {
+    /// The TGSI instruction to blame, when one is.
+    pub instruction: Option<usize>,
+    pub message: String,
+}
+
+impl Error {
+    pub(crate) fn general(message: impl Into<String>) -> Error {
+        Error {
+            instruction: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// One resource of the module's interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The TGSI register file and index it stands for.
+    pub file: File,
+    pub index: u32,
+    pub set: u32,
+    pub binding: u32,
+    /// What Vulkan binds there.
+    pub kind: &'static str,
+}
+
+/// The binding of `CONST[n]`.
+pub const fn const_binding(n: u32) -> u32 {
+    n
+}
+
+/// The binding of `BUFFER[n]`.
+pub const fn buffer_binding(n: u32) -> u32 {
+    32 + n
+}
+
+/// Translates `shader` to a SPIR-V module (its 32-bit words).
+pub fn to_spirv(shader: &Shader, options: &Options) -> Result<Vec<u32>, Error> {
+    module::Translator::new(shader, options)?.translate()
+}
+
+/// The resource interface of `shader`'s module: every descriptor it uses.
+pub fn layout(shader: &Shader) -> Vec<Binding> {
+    let mut out = Vec::new();
+    for d in shader.declarations() {
+        for index in d.first..=d.last {
+            let (binding, kind) = match d.file {
+                File::Const => (
+                    const_binding(d.dimension.unwrap_or(0)),
+                    "storage buffer (read-only words)",
+                ),
+                File::Buffer => (buffer_binding(index), "storage buffer (words)"),
+                _ => continue,
+            };
+            let index = if d.file == File::Const {
+                d.dimension.unwrap_or(0)
+            } else {
+                index
+            };
+            let b = Binding {
+                file: d.file,
+                index,
+                set: 0,
+                binding,
+                kind,
+            };
+            if !out.contains(&b) {
+                out.push(b);
+            }
+        }
+    }
+    out
+}
+
+/// The SPIR-V assembly of a module (rspirv's disassembler).
+pub fn disassemble(words: &[u32]) -> Result<String, Error> {
+    use rspirv::binary::Disassemble;
+    let module = rspirv::dr::load_words(words)
+        .map_err(|e| Error::general(format!("the module does not parse: {e}")))?;
+    Ok(module.disassemble())
+}
+
+#[cfg(test)]
+mod tests;

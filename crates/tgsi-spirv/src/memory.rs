@@ -1,0 +1,345 @@
+//! LOAD, STORE and the atomics on `BUFFER[n]` and `MEMORY`, with the
+//! machine's rules: byte addresses, a word out of range reads 0 and is not
+//! written (an atomic out of range returns 0), unaligned loads and stores
+//! join the two words they straddle. BARRIER and MEMBAR.
+
+use super::Error;
+use super::module::Translator;
+use rspirv::spirv::{self, MemorySemantics, Scope, StorageClass, Word};
+use tgsi_ir::enums::File;
+use tgsi_ir::ir::Instruction;
+use tgsi_ir::opcode::{Category, Opcode, OperandType};
+
+/// Where a memory access goes.
+#[derive(Clone, Copy)]
+enum Target {
+    /// A storage buffer's word array.
+    Buffer(Word),
+    Shared(Word),
+}
+
+impl Translator<'_> {
+    /// The memory instructions; `None` for every other opcode.
+    pub(crate) fn memory_instruction(&mut self, inst: &Instruction) -> Result<Option<()>, Error> {
+        let op = inst.opcode;
+        match op {
+            Opcode::BARRIER => {
+                let (wg, sem) = (
+                    self.c_u32(Scope::Workgroup as u32),
+                    self.c_u32((MemorySemantics::ACQUIRE_RELEASE | MemorySemantics::WORKGROUP_MEMORY).bits()),
+                );
+                self.b.control_barrier(wg, wg, sem).map_err(|e| self.fail(e.to_string()))?;
+                return Ok(Some(()));
+            }
+            Opcode::MEMBAR => {
+                let (dev, sem) = (
+                    self.c_u32(Scope::Device as u32),
+                    self.c_u32(
+                        (MemorySemantics::ACQUIRE_RELEASE
+                            | MemorySemantics::UNIFORM_MEMORY
+                            | MemorySemantics::WORKGROUP_MEMORY)
+                            .bits(),
+                    ),
+                );
+                self.b.memory_barrier(dev, sem).map_err(|e| self.fail(e.to_string()))?;
+                return Ok(Some(()));
+            }
+            Opcode::LOAD | Opcode::STORE => {}
+            _ if op.info().category == Category::Atomic => {}
+            _ => return Ok(None),
+        }
+        let resource = if op == Opcode::STORE {
+            inst.dst.first().map(|d| d.reg)
+        } else {
+            inst.src.first().map(|s| s.reg)
+        }
+        .ok_or_else(|| self.fail(format!("{op} without a resource")))?;
+        if resource.index.indirect.is_some() {
+            return Err(self.fail(format!("{op} on an indirect resource is not translated to SPIR-V yet")));
+        }
+        let target = match resource.file {
+            File::Buffer => {
+                let n = resource.index.offset as u32;
+                let wb = *self
+                    .buffers
+                    .get(&n)
+                    .ok_or_else(|| self.fail(format!("BUFFER[{n}] is not declared")))?;
+                Target::Buffer(wb.var)
+            }
+            File::Memory => Target::Shared(
+                self.shared
+                    .ok_or_else(|| self.fail("MEMORY is not declared"))?,
+            ),
+            other => {
+                return Err(self.fail(format!("{op} on {other} is not translated to SPIR-V yet")));
+            }
+        };
+        match op {
+            Opcode::LOAD => self.load(inst, target)?,
+            Opcode::STORE => self.store_memory(inst, target)?,
+            _ => self.atomic(inst, target)?,
+        }
+        Ok(Some(()))
+    }
+
+    /// The byte length of a target.
+    fn byte_len(&mut self, target: Target) -> Result<Word, Error> {
+        let u32_ = self.t.u32;
+        match target {
+            Target::Buffer(var) => {
+                let words = self.b.array_length(u32_, None, var, 0).map_err(|e| self.fail(e.to_string()))?;
+                let four = self.c_u32(4);
+                self.b.i_mul(u32_, None, words, four).map_err(|e| self.fail(e.to_string()))
+            }
+            Target::Shared(_) => Ok(self.c_u32(super::module::SHARED_BYTES)),
+        }
+    }
+
+    /// A pointer to word `i` of a target.
+    fn word_ptr(&mut self, target: Target, i: Word) -> Result<Word, Error> {
+        let u32_ = self.t.u32;
+        match target {
+            Target::Buffer(var) => {
+                let p = self.ptr(StorageClass::StorageBuffer, u32_);
+                let zero = self.c_u32(0);
+                self.b.access_chain(p, None, var, [zero, i]).map_err(|e| self.fail(e.to_string()))
+            }
+            Target::Shared(var) => {
+                let p = self.ptr(StorageClass::Workgroup, u32_);
+                self.b.access_chain(p, None, var, [i]).map_err(|e| self.fail(e.to_string()))
+            }
+        }
+    }
+
+    /// True when the 4 bytes at byte address `a` are inside the target.
+    fn in_range(&mut self, target: Target, a: Word) -> Result<Word, Error> {
+        let (u32_, bool_) = (self.t.u32, self.t.bool);
+        let len = self.byte_len(target)?;
+        let four = self.c_u32(4);
+        let limit = self.c_u32(u32::MAX - 3);
+        let no_wrap = self.b.u_less_than(bool_, None, a, limit).map_err(|e| self.fail(e.to_string()))?;
+        let end = self.b.i_add(u32_, None, a, four).map_err(|e| self.fail(e.to_string()))?;
+        let fits = self.b.u_less_than_equal(bool_, None, end, len).map_err(|e| self.fail(e.to_string()))?;
+        self.b.logical_and(bool_, None, no_wrap, fits).map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// Runs `body` when `cond` holds; its value, or `otherwise` when not
+    /// (a selection construct with a phi).
+    fn when(
+        &mut self,
+        cond: Word,
+        otherwise: Option<Word>,
+        body: impl FnOnce(&mut Self) -> Result<Option<Word>, Error>,
+    ) -> Result<Option<Word>, Error> {
+        let (head, then, merge) = (self.b.id(), self.b.id(), self.b.id());
+        let f = |t: &Self, e: rspirv::dr::Error| t.fail(e.to_string());
+        self.b.branch(head).map_err(|e| f(self, e))?;
+        self.b.begin_block(Some(head)).map_err(|e| f(self, e))?;
+        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(|e| f(self, e))?;
+        self.b.branch_conditional(cond, then, merge, []).map_err(|e| f(self, e))?;
+        self.b.begin_block(Some(then)).map_err(|e| f(self, e))?;
+        let v = body(self)?;
+        // the body may have opened blocks of its own: the phi's edge is the last
+        let last = self.b.selected_block().and_then(|_| self.current_label()).unwrap_or(then);
+        self.b.branch(merge).map_err(|e| f(self, e))?;
+        self.b.begin_block(Some(merge)).map_err(|e| f(self, e))?;
+        match (v, otherwise) {
+            (Some(v), Some(o)) => {
+                let u32_ = self.t.u32;
+                Ok(Some(self.b.phi(u32_, None, [(v, last), (o, head)]).map_err(|e| f(self, e))?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The label of the block being written.
+    fn current_label(&self) -> Option<Word> {
+        let f = self.b.selected_function()?;
+        let b = self.b.selected_block()?;
+        self.b.module_ref().functions.get(f)?.blocks.get(b)?.label_id()
+    }
+
+    /// The word at byte address `a` (joining two words when unaligned), 0 out of range.
+    fn read_word(&mut self, target: Target, a: Word) -> Result<Word, Error> {
+        let ok = self.in_range(target, a)?;
+        let zero = self.c_u32(0);
+        let v = self.when(ok, Some(zero), |t| {
+            let u32_ = t.t.u32;
+            let (two, three, eight, one, thirty_two) =
+                (t.c_u32(2), t.c_u32(3), t.c_u32(8), t.c_u32(1), t.c_u32(32));
+            let i = sp!(t, t.b.shift_right_logical(u32_, None, a, two))?;
+            let lo = sp!(t, t.b.bitwise_and(u32_, None, a, three))?;
+            let sh = sp!(t, t.b.i_mul(u32_, None, lo, eight))?;
+            let p0 = t.word_ptr(target, i)?;
+            let w0 = sp!(t, t.b.load(u32_, None, p0, None, []))?;
+            let aligned = sp!(t, t.b.i_equal(t.t.bool, None, sh, zero))?;
+            // an unaligned word also reads the next one (inside the range then)
+            let j = sp!(t, t.b.i_add(u32_, None, i, one))?;
+            let j = t.b.select(u32_, None, aligned, i, j).map_err(|e| t.fail(e.to_string()))?;
+            let p1 = t.word_ptr(target, j)?;
+            let w1 = sp!(t, t.b.load(u32_, None, p1, None, []))?;
+            let low = sp!(t, t.b.shift_right_logical(u32_, None, w0, sh))?;
+            let back = sp!(t, t.b.i_sub(u32_, None, thirty_two, sh))?;
+            let back = t.b.select(u32_, None, aligned, zero, back).map_err(|e| t.fail(e.to_string()))?;
+            let high = sp!(t, t.b.shift_left_logical(u32_, None, w1, back))?;
+            let high = t.b.select(u32_, None, aligned, zero, high).map_err(|e| t.fail(e.to_string()))?;
+            Ok(Some(sp!(t, t.b.bitwise_or(u32_, None, low, high))?))
+        })?;
+        Ok(v.unwrap_or(zero))
+    }
+
+    /// Writes word `v` at byte address `a` (into the two words it straddles
+    /// when unaligned); nothing out of range.
+    fn write_word(&mut self, target: Target, a: Word, v: Word) -> Result<(), Error> {
+        let ok = self.in_range(target, a)?;
+        self.when(ok, None, |t| {
+            let (u32_, bool_) = (t.t.u32, t.t.bool);
+            let (two, three, eight, one, thirty_two, zero, ones) = (
+                t.c_u32(2),
+                t.c_u32(3),
+                t.c_u32(8),
+                t.c_u32(1),
+                t.c_u32(32),
+                t.c_u32(0),
+                t.c_u32(u32::MAX),
+            );
+            let i = sp!(t, t.b.shift_right_logical(u32_, None, a, two))?;
+            let lo = sp!(t, t.b.bitwise_and(u32_, None, a, three))?;
+            let sh = sp!(t, t.b.i_mul(u32_, None, lo, eight))?;
+            let aligned = sp!(t, t.b.i_equal(bool_, None, sh, zero))?;
+            let p0 = t.word_ptr(target, i)?;
+            let w0 = sp!(t, t.b.load(u32_, None, p0, None, []))?;
+            // word 0 keeps its bytes below the address
+            let keep0 = sp!(t, t.b.shift_left_logical(u32_, None, ones, sh))?;
+            let keep0 = sp!(t, t.b.not(u32_, None, keep0))?;
+            let old0 = sp!(t, t.b.bitwise_and(u32_, None, w0, keep0))?;
+            let new0 = sp!(t, t.b.shift_left_logical(u32_, None, v, sh))?;
+            let n0 = sp!(t, t.b.bitwise_or(u32_, None, old0, new0))?;
+            sp!(t, t.b.store(p0, n0, None, []).map(|_| 0))?;
+            let unaligned = sp!(t, t.b.logical_not(bool_, None, aligned))?;
+            t.when(unaligned, None, |t| {
+                let j = sp!(t, t.b.i_add(u32_, None, i, one))?;
+                let p1 = t.word_ptr(target, j)?;
+                let w1 = sp!(t, t.b.load(u32_, None, p1, None, []))?;
+                let keep1 = sp!(t, t.b.shift_left_logical(u32_, None, ones, sh))?;
+                let old1 = sp!(t, t.b.bitwise_and(u32_, None, w1, keep1))?;
+                let back = sp!(t, t.b.i_sub(u32_, None, thirty_two, sh))?;
+                let new1 = sp!(t, t.b.shift_right_logical(u32_, None, v, back))?;
+                let n1 = sp!(t, t.b.bitwise_or(u32_, None, old1, new1))?;
+                sp!(t, t.b.store(p1, n1, None, []).map(|_| 0))?;
+                Ok(None)
+            })?;
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    /// The byte address operand `.x` of a memory instruction.
+    fn address(&mut self, inst: &Instruction, k: usize) -> Result<Word, Error> {
+        let src = inst
+            .src
+            .get(k)
+            .ok_or_else(|| self.fail(format!("{} without an address", inst.opcode)))?;
+        let v = self.fetch(src, OperandType::Uint)?;
+        let u32_ = self.t.u32;
+        self.b.composite_extract(u32_, None, v, [0]).map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// LOAD: channel c reads the word at address + 4 × (the resource's swizzle of c).
+    fn load(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
+        let a = self.address(inst, 1)?;
+        let swz = inst.src[0].swizzle.0;
+        let u32_ = self.t.u32;
+        let mut words = Vec::new();
+        for c in swz {
+            let off = self.c_u32(4 * c as u32);
+            let at = self.b.i_add(u32_, None, a, off).map_err(|e| self.fail(e.to_string()))?;
+            words.push(self.read_word(target, at)?);
+        }
+        let u4 = self.t.u4;
+        let v = self.b.composite_construct(u4, None, words).map_err(|e| self.fail(e.to_string()))?;
+        self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// STORE: channel c of the value goes to address + 4c.
+    fn store_memory(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
+        let a = self.address(inst, 0)?;
+        let value = inst
+            .src
+            .get(1)
+            .ok_or_else(|| self.fail("STORE without a value"))?;
+        let v = self.fetch(value, OperandType::Uint)?;
+        let u32_ = self.t.u32;
+        let mask = inst.dst[0].write_mask.bits();
+        for c in 0..4u32 {
+            if mask >> c & 1 == 0 {
+                continue;
+            }
+            let off = self.c_u32(4 * c);
+            let at = self.b.i_add(u32_, None, a, off).map_err(|e| self.fail(e.to_string()))?;
+            let w = self.b.composite_extract(u32_, None, v, [c]).map_err(|e| self.fail(e.to_string()))?;
+            self.write_word(target, at, w)?;
+        }
+        Ok(())
+    }
+
+    /// An atomic on the (aligned) word at the address: the old value to
+    /// `.x` of the destination, 0 out of range.
+    fn atomic(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
+        let op = inst.opcode;
+        let a = self.address(inst, 1)?;
+        let u32_ = self.t.u32;
+        let fetch_x = |t: &mut Self, k: usize| -> Result<Word, Error> {
+            let src = inst.src.get(k).ok_or_else(|| t.fail(format!("{op}: missing operand")))?;
+            let v = t.fetch(src, OperandType::Uint)?;
+            t.b.composite_extract(u32_, None, v, [0]).map_err(|e| t.fail(e.to_string()))
+        };
+        let value = fetch_x(self, 2)?;
+        let third = if op == Opcode::ATOMCAS { Some(fetch_x(self, 3)?) } else { None };
+        let ok = self.in_range(target, a)?;
+        let zero = self.c_u32(0);
+        let scope = self.c_u32(match target {
+            Target::Buffer(_) => Scope::Device as u32,
+            Target::Shared(_) => Scope::Workgroup as u32,
+        });
+        let relaxed = self.c_u32(0);
+        let old = self.when(ok, Some(zero), |t| {
+            let two = t.c_u32(2);
+            let i = t.b.shift_right_logical(u32_, None, a, two).map_err(|e| t.fail(e.to_string()))?;
+            let p = t.word_ptr(target, i)?;
+            let b = &mut t.b;
+            let r = match op {
+                Opcode::ATOMUADD => b.atomic_i_add(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMXCHG => b.atomic_exchange(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMCAS => b.atomic_compare_exchange(
+                    u32_,
+                    None,
+                    p,
+                    scope,
+                    relaxed,
+                    relaxed,
+                    third.unwrap_or(value),
+                    value,
+                ),
+                Opcode::ATOMAND => b.atomic_and(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMOR => b.atomic_or(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMXOR => b.atomic_xor(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMUMIN => b.atomic_u_min(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMUMAX => b.atomic_u_max(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMIMIN => b.atomic_s_min(u32_, None, p, scope, relaxed, value),
+                Opcode::ATOMIMAX => b.atomic_s_max(u32_, None, p, scope, relaxed, value),
+                other => {
+                    return Err(t.fail(format!("{other} is not translated to SPIR-V yet")));
+                }
+            };
+            Ok(Some(r.map_err(|e| t.fail(e.to_string()))?))
+        })?;
+        let old = old.unwrap_or(zero);
+        let u4 = self.t.u4;
+        let v = self.splat(u4, old);
+        match inst.dst.first() {
+            Some(d) => self.store(d, v, 0xF),
+            None => Ok(()),
+        }
+    }
+}

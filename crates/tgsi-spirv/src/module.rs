@@ -1,0 +1,706 @@
+//! The module being written: types and constants, the register file,
+//! resources and system values, operand fetch and store, and the walk over
+//! the instructions (per-opcode code in `ops.rs`, control flow in `flow.rs`).
+
+use super::{Error, Options, buffer_binding, const_binding};
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv::{
+    self, AddressingModel, BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel,
+    FunctionControl, MemoryModel, StorageClass, Word,
+};
+use std::collections::HashMap;
+use tgsi_ir::enums::{File, ImmType, Processor, PropertyName, SemanticName};
+use tgsi_ir::ir::{DstOperand, Instruction, Register, Shader, SrcOperand, Statement};
+use tgsi_ir::opcode::OperandType;
+
+/// Bytes of `MEMORY` (shared memory): the machine's own size.
+pub(crate) const SHARED_BYTES: u32 = 32 * 1024;
+
+/// The types the translator uses.
+pub(crate) struct Types {
+    pub void: Word,
+    pub bool: Word,
+    pub u32: Word,
+    pub i32: Word,
+    pub f32: Word,
+    pub b4: Word,
+    pub u4: Word,
+    pub i4: Word,
+    pub f4: Word,
+    pub u3: Word,
+}
+
+/// The Vulkan built-in behind a compute system value (`uvec3` inputs).
+fn builtin_of(name: SemanticName) -> Option<BuiltIn> {
+    match name {
+        SemanticName::ThreadId => Some(BuiltIn::LocalInvocationId),
+        SemanticName::BlockId => Some(BuiltIn::WorkgroupId),
+        SemanticName::GridSize => Some(BuiltIn::NumWorkgroups),
+        _ => None,
+    }
+}
+
+/// A storage buffer of words: its variable.
+#[derive(Clone, Copy)]
+pub(crate) struct WordBuffer {
+    pub var: Word,
+}
+
+pub(crate) struct Translator<'a> {
+    pub shader: &'a Shader,
+    pub options: Options,
+    pub b: Builder,
+    pub t: Types,
+    pub glsl: Word,
+    /// `TEMP`: one function array of `uvec4`, and its length.
+    pub temps: Option<(Word, u32)>,
+    pub addrs: Option<(Word, u32)>,
+    pub imms: Vec<Word>,
+    pub consts: HashMap<u32, WordBuffer>,
+    pub buffers: HashMap<u32, WordBuffer>,
+    /// `MEMORY` (shared): a workgroup array of words.
+    pub shared: Option<Word>,
+    /// `SV[n]`: a function variable holding its `uvec4`.
+    pub svs: HashMap<u32, Word>,
+    /// The built-in input variables, by the system value they carry.
+    builtins: HashMap<SemanticName, Word>,
+    /// The block type of every word buffer (`struct { uint words[]; }`).
+    words_struct: Option<Word>,
+    pub flow: Vec<super::flow::Frame>,
+    pub interface: Vec<Word>,
+    u32_consts: HashMap<u32, Word>,
+    ptr_types: HashMap<(StorageClass, Word), Word>,
+    /// The instruction being translated (for errors).
+    pub at: usize,
+}
+
+impl<'a> Translator<'a> {
+    pub fn new(shader: &'a Shader, options: &Options) -> Result<Translator<'a>, Error> {
+        if shader.processor != Processor::Compute {
+            return Err(Error::general(format!(
+                "{} shaders are not translated to SPIR-V yet (compute shaders are)",
+                shader.processor
+            )));
+        }
+        let mut b = Builder::new();
+        b.set_version(1, 5);
+        b.capability(Capability::Shader);
+        b.capability(if options.direct3d {
+            Capability::DenormFlushToZero
+        } else {
+            Capability::DenormPreserve
+        });
+        b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        let void = b.type_void();
+        let bool_ = b.type_bool();
+        let u32_ = b.type_int(32, 0);
+        let i32_ = b.type_int(32, 1);
+        let f32_ = b.type_float(32, None);
+        let t = Types {
+            void,
+            bool: bool_,
+            u32: u32_,
+            i32: i32_,
+            f32: f32_,
+            b4: b.type_vector(bool_, 4),
+            u4: b.type_vector(u32_, 4),
+            i4: b.type_vector(i32_, 4),
+            f4: b.type_vector(f32_, 4),
+            u3: b.type_vector(u32_, 3),
+        };
+        Ok(Translator {
+            shader,
+            options: *options,
+            b,
+            t,
+            glsl,
+            temps: None,
+            addrs: None,
+            imms: Vec::new(),
+            consts: HashMap::new(),
+            buffers: HashMap::new(),
+            shared: None,
+            svs: HashMap::new(),
+            builtins: HashMap::new(),
+            words_struct: None,
+            flow: Vec::new(),
+            interface: Vec::new(),
+            u32_consts: HashMap::new(),
+            ptr_types: HashMap::new(),
+            at: 0,
+        })
+    }
+
+    /// An error at the instruction being translated.
+    pub fn fail(&self, message: impl Into<String>) -> Error {
+        Error {
+            instruction: Some(self.at),
+            message: message.into(),
+        }
+    }
+
+    pub fn c_u32(&mut self, v: u32) -> Word {
+        if let Some(&c) = self.u32_consts.get(&v) {
+            return c;
+        }
+        let c = self.b.constant_bit32(self.t.u32, v);
+        self.u32_consts.insert(v, c);
+        c
+    }
+
+    pub fn c_i32(&mut self, v: i32) -> Word {
+        let t = self.t.i32;
+        self.b.constant_bit32(t, v as u32)
+    }
+
+    pub fn c_f32(&mut self, v: f32) -> Word {
+        let t = self.t.f32;
+        self.b.constant_bit32(t, v.to_bits())
+    }
+
+    /// A vector of four copies of `c` of vector type `ty`.
+    pub fn splat(&mut self, ty: Word, c: Word) -> Word {
+        self.b.composite_construct(ty, None, [c, c, c, c]).expect("in a block")
+    }
+
+    pub fn ptr(&mut self, class: StorageClass, pointee: Word) -> Word {
+        if let Some(&p) = self.ptr_types.get(&(class, pointee)) {
+            return p;
+        }
+        let p = self.b.type_pointer(None, class, pointee);
+        self.ptr_types.insert((class, pointee), p);
+        p
+    }
+
+    /// The vector type of operand type `ty` (32-bit types only).
+    pub fn vec_of(&self, ty: OperandType) -> Result<Word, Error> {
+        match ty {
+            OperandType::Float | OperandType::Untyped => Ok(self.t.f4),
+            OperandType::Int => Ok(self.t.i4),
+            OperandType::Uint => Ok(self.t.u4),
+            OperandType::Double | OperandType::Int64 | OperandType::Uint64 => {
+                Err(self.fail("64-bit operations are not translated to SPIR-V yet"))
+            }
+        }
+    }
+
+    // ---- declarations ------------------------------------------------------
+
+    /// A storage buffer of words at `binding` (read-only for constants).
+    fn word_buffer(&mut self, binding: u32, read_only: bool) -> WordBuffer {
+        let st = match self.words_struct {
+            Some(st) => st,
+            None => {
+                let u32_ = self.t.u32;
+                let arr = self.b.type_runtime_array(u32_);
+                self.b
+                    .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+                let st = self.b.type_struct([arr]);
+                self.b.decorate(st, Decoration::Block, []);
+                self.b
+                    .member_decorate(st, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+                self.words_struct = Some(st);
+                st
+            }
+        };
+        let p = self.ptr(StorageClass::StorageBuffer, st);
+        let var = self.b.variable(p, None, StorageClass::StorageBuffer, None);
+        self.b
+            .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+        self.b
+            .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
+        if read_only {
+            self.b.decorate(var, Decoration::NonWritable, []);
+        }
+        self.interface.push(var);
+        WordBuffer { var }
+    }
+
+    /// A built-in input variable of type `uvec3`.
+    fn builtin_u3(&mut self, which: BuiltIn) -> Word {
+        let u3 = self.t.u3;
+        let p = self.ptr(StorageClass::Input, u3);
+        let var = self.b.variable(p, None, StorageClass::Input, None);
+        self.b
+            .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(which)]);
+        self.interface.push(var);
+        var
+    }
+
+    /// Immediates, buffers and shared memory (module-level declarations).
+    fn declare_globals(&mut self) -> Result<(), Error> {
+        let shader = self.shader;
+        for imm in shader.immediates() {
+            if imm.ty.is_64bit() || imm.words.len() > 4 {
+                return Err(Error::general(
+                    "64-bit immediates are not translated to SPIR-V yet",
+                ));
+            }
+            let _ = ImmType::Uint32;
+            let mut w = [0u32; 4];
+            w[..imm.words.len()].copy_from_slice(&imm.words);
+            let cs: Vec<Word> = w.iter().map(|&v| self.c_u32(v)).collect();
+            let u4 = self.t.u4;
+            let c = self.b.constant_composite(u4, cs);
+            self.imms.push(c);
+        }
+        for d in shader.declarations() {
+            match d.file {
+                File::Const => {
+                    let n = d.dimension.unwrap_or(0);
+                    if !self.consts.contains_key(&n) {
+                        let wb = self.word_buffer(const_binding(n), true);
+                        self.consts.insert(n, wb);
+                    }
+                }
+                File::Buffer => {
+                    for n in d.first..=d.last {
+                        if !self.buffers.contains_key(&n) {
+                            let wb = self.word_buffer(buffer_binding(n), false);
+                            self.buffers.insert(n, wb);
+                        }
+                    }
+                }
+                File::Memory => {
+                    if self.shared.is_none() {
+                        let (u32_, n) = (self.t.u32, self.c_u32(SHARED_BYTES / 4));
+                        let arr = self.b.type_array(u32_, n);
+                        let p = self.ptr(StorageClass::Workgroup, arr);
+                        let var = self.b.variable(p, None, StorageClass::Workgroup, None);
+                        self.interface.push(var);
+                        self.shared = Some(var);
+                    }
+                }
+                File::SystemValue => {
+                    if let Some(name) = d.semantic.map(|s| s.name)
+                        && let Some(which) = builtin_of(name)
+                        && !self.builtins.contains_key(&name)
+                    {
+                        let var = self.builtin_u3(which);
+                        self.builtins.insert(name, var);
+                    }
+                }
+                File::Temp | File::Address | File::Null => {}
+                other => {
+                    return Err(Error::general(format!(
+                        "{other} registers are not translated to SPIR-V yet"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The function-scope register arrays and the system values, in the
+    /// entry block.
+    fn declare_locals(&mut self) -> Result<(), Error> {
+        let shader = self.shader;
+        let (mut temps, mut addrs) = (0u32, 0u32);
+        let mut svs: Vec<(u32, SemanticName)> = Vec::new();
+        for d in shader.declarations() {
+            match d.file {
+                File::Temp => temps = temps.max(d.last + 1),
+                File::Address => addrs = addrs.max(d.last + 1),
+                File::SystemValue => {
+                    let name = d.semantic.map(|s| s.name).ok_or_else(|| {
+                        Error::general(format!("SV[{}] has no semantic", d.first))
+                    })?;
+                    for n in d.first..=d.last {
+                        svs.push((n, name));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let u4 = self.t.u4;
+        for (len, slot) in [(temps, 0), (addrs, 1)] {
+            if len == 0 {
+                continue;
+            }
+            let n = self.c_u32(len);
+            let arr = self.b.type_array(u4, n);
+            let p = self.ptr(StorageClass::Function, arr);
+            let var = self.b.variable(p, None, StorageClass::Function, None);
+            if slot == 0 {
+                self.temps = Some((var, len));
+            } else {
+                self.addrs = Some((var, len));
+            }
+        }
+        let mut sv_vars = Vec::new();
+        for (n, _) in &svs {
+            let p = self.ptr(StorageClass::Function, u4);
+            let var = self.b.variable(p, None, StorageClass::Function, None);
+            sv_vars.push((*n, var));
+        }
+        // zero the register arrays (TGSI registers start at 0)
+        for (var, len) in [self.temps, self.addrs].into_iter().flatten() {
+            let zero = self.c_u32(0);
+            let z4 = self.b.constant_composite(u4, [zero, zero, zero, zero]);
+            for k in 0..len {
+                let p = self.reg_ptr_direct(var, k);
+                self.b.store(p, z4, None, []).map_err(|e| self.fail(e.to_string()))?;
+            }
+        }
+        for ((n, name), (_, var)) in svs.iter().zip(&sv_vars) {
+            let value = self.system_value(*name)?;
+            self.b.store(*var, value, None, []).map_err(|e| self.fail(e.to_string()))?;
+            self.svs.insert(*n, *var);
+        }
+        Ok(())
+    }
+
+    /// The `uvec4` of system value `name` (vectors have w = 0).
+    fn system_value(&mut self, name: SemanticName) -> Result<Word, Error> {
+        let zero = self.c_u32(0);
+        let from_u3 = |t: &mut Self, v: Word| -> Word {
+            let u4 = t.t.u4;
+            let z = t.c_u32(0);
+            let x = t.b.composite_extract(t.t.u32, None, v, [0]).expect("in a block");
+            let y = t.b.composite_extract(t.t.u32, None, v, [1]).expect("in a block");
+            let zc = t.b.composite_extract(t.t.u32, None, v, [2]).expect("in a block");
+            t.b.composite_construct(u4, None, [x, y, zc, z]).expect("in a block")
+        };
+        if let Some(&var) = self.builtins.get(&name) {
+            let u3 = self.t.u3;
+            let v = self.b.load(u3, None, var, None, []).expect("in a block");
+            return Ok(from_u3(self, v));
+        }
+        match name {
+            SemanticName::BlockSize => {
+                let [x, y, z] = self.block_size().map(|v| self.c_u32(v));
+                let u4 = self.t.u4;
+                Ok(self.b.constant_composite(u4, [x, y, z, zero]))
+            }
+            other => Err(Error::general(format!(
+                "system value {other} is not translated to SPIR-V yet"
+            ))),
+        }
+    }
+
+    /// CS_FIXED_BLOCK_WIDTH/HEIGHT/DEPTH (1 when absent).
+    pub fn block_size(&self) -> [u32; 3] {
+        let mut size = [1u32; 3];
+        for p in self.shader.properties() {
+            match p.name {
+                PropertyName::CsFixedBlockWidth => size[0] = p.value.max(1),
+                PropertyName::CsFixedBlockHeight => size[1] = p.value.max(1),
+                PropertyName::CsFixedBlockDepth => size[2] = p.value.max(1),
+                _ => {}
+            }
+        }
+        size
+    }
+
+    // ---- the walk ----------------------------------------------------------
+
+    pub fn translate(mut self) -> Result<Vec<u32>, Error> {
+        self.declare_globals()?;
+        let void = self.t.void;
+        let fn_ty = self.b.type_function(void, []);
+        let main = self
+            .b
+            .begin_function(void, None, FunctionControl::NONE, fn_ty)
+            .map_err(|e| Error::general(e.to_string()))?;
+        self.b
+            .begin_block(None)
+            .map_err(|e| Error::general(e.to_string()))?;
+        self.declare_locals()?;
+        let insts: Vec<&Instruction> = self
+            .shader
+            .statements
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Instruction(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        for (k, inst) in insts.iter().enumerate() {
+            self.at = k;
+            if super::flow::is_flow(inst.opcode) {
+                if self.flow_instruction(inst)? {
+                    break;
+                }
+            } else {
+                self.instruction(inst)?;
+            }
+        }
+        if !self.flow.is_empty() {
+            return Err(Error::general("the program leaves a block open"));
+        }
+        if self.b.selected_block().is_some() {
+            self.b.ret().map_err(|e| Error::general(e.to_string()))?;
+        }
+        self.b
+            .end_function()
+            .map_err(|e| Error::general(e.to_string()))?;
+        let interface = std::mem::take(&mut self.interface);
+        self.b
+            .entry_point(ExecutionModel::GLCompute, main, "main", interface);
+        let [x, y, z] = self.block_size();
+        self.b
+            .execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
+        let denorm = if self.options.direct3d {
+            ExecutionMode::DenormFlushToZero
+        } else {
+            ExecutionMode::DenormPreserve
+        };
+        self.b.execution_mode(main, denorm, [32]);
+        let _ = spirv::Op::Nop;
+        use rspirv::binary::Assemble;
+        Ok(self.b.module().assemble())
+    }
+
+    // ---- registers ---------------------------------------------------------
+
+    /// A pointer to element `k` of a register array.
+    pub fn reg_ptr_direct(&mut self, array: Word, k: u32) -> Word {
+        let u4 = self.t.u4;
+        let p = self.ptr(StorageClass::Function, u4);
+        let i = self.c_u32(k);
+        self.b.access_chain(p, None, array, [i]).expect("in a block")
+    }
+
+    /// The array and length of a writable register file.
+    fn reg_array(&self, file: File) -> Result<(Word, u32), Error> {
+        let found = match file {
+            File::Temp => self.temps,
+            File::Address => self.addrs,
+            _ => None,
+        };
+        found.ok_or_else(|| self.fail(format!("{file} registers are not declared")))
+    }
+
+    /// The index of a register access as an `int` (direct or through an
+    /// address register) and whether it is known in range.
+    fn index_of(&mut self, reg: &Register) -> Result<(Word, Option<u32>), Error> {
+        if reg.dimension.is_some() && reg.file != File::Const {
+            return Err(self.fail("2-D registers are not translated to SPIR-V yet"));
+        }
+        match reg.index.indirect {
+            None => {
+                let k = reg.index.offset;
+                Ok((self.c_i32(k), u32::try_from(k).ok()))
+            }
+            Some(a) => {
+                let addr = self.load_reg4(&Register::new(a.file, a.index))?;
+                let i32_ = self.t.i32;
+                let c = self
+                    .b
+                    .composite_extract(self.t.u32, None, addr, [a.component as u32])
+                    .expect("in a block");
+                let c = self.b.bitcast(i32_, None, c).expect("in a block");
+                let off = self.c_i32(reg.index.offset);
+                let sum = self.b.i_add(i32_, None, c, off).expect("in a block");
+                Ok((sum, None))
+            }
+        }
+    }
+
+    /// The four words of a register.
+    pub fn load_reg4(&mut self, reg: &Register) -> Result<Word, Error> {
+        let u4 = self.t.u4;
+        match reg.file {
+            File::Immediate => {
+                let k = reg.index.offset;
+                if reg.index.indirect.is_some() {
+                    return Err(self.fail("indirect immediates are not translated to SPIR-V yet"));
+                }
+                usize::try_from(k)
+                    .ok()
+                    .and_then(|k| self.imms.get(k).copied())
+                    .ok_or_else(|| self.fail(format!("IMM[{k}] is not defined")))
+            }
+            File::SystemValue => {
+                let var = *self
+                    .svs
+                    .get(&(reg.index.offset as u32))
+                    .ok_or_else(|| self.fail(format!("SV[{}] is not declared", reg.index.offset)))?;
+                Ok(self.b.load(u4, None, var, None, []).expect("in a block"))
+            }
+            File::Temp | File::Address => {
+                let (array, len) = self.reg_array(reg.file)?;
+                let (i, known) = self.index_of(reg)?;
+                self.read_array(array, len, i, known)
+            }
+            File::Const => self.load_const(reg),
+            other => Err(self.fail(format!(
+                "reading {other} registers is not translated to SPIR-V yet"
+            ))),
+        }
+    }
+
+    /// Element `i` of a register array, 0 when out of range.
+    fn read_array(&mut self, array: Word, len: u32, i: Word, known: Option<u32>) -> Result<Word, Error> {
+        let u4 = self.t.u4;
+        if let Some(k) = known {
+            if k >= len {
+                let zero = self.c_u32(0);
+                return Ok(self.b.constant_composite(u4, [zero, zero, zero, zero]));
+            }
+            let p = self.reg_ptr_direct(array, k);
+            return Ok(self.b.load(u4, None, p, None, []).expect("in a block"));
+        }
+        let (ok, clamped) = self.clamp_index(i, len);
+        let p4 = self.ptr(StorageClass::Function, u4);
+        let p = self.b.access_chain(p4, None, array, [clamped]).expect("in a block");
+        let v = self.b.load(u4, None, p, None, []).expect("in a block");
+        let zero = self.c_u32(0);
+        let z4 = self.b.constant_composite(u4, [zero, zero, zero, zero]);
+        let b4 = self.t.b4;
+        let ok4 = self.b.composite_construct(b4, None, [ok, ok, ok, ok]).expect("in a block");
+        Ok(self.b.select(u4, None, ok4, v, z4).expect("in a block"))
+    }
+
+    /// (0 <= i < len, i clamped into range) for an `int` index.
+    pub fn clamp_index(&mut self, i: Word, len: u32) -> (Word, Word) {
+        let (bool_, u32_) = (self.t.bool, self.t.u32);
+        let iu = self.b.bitcast(u32_, None, i).expect("in a block");
+        let n = self.c_u32(len);
+        let ok = self.b.u_less_than(bool_, None, iu, n).expect("in a block");
+        let zero = self.c_u32(0);
+        let clamped = self.b.select(u32_, None, ok, iu, zero).expect("in a block");
+        (ok, clamped)
+    }
+
+    /// `CONST[b][k]`: four words at word 4k of constant buffer b, 0 out of range.
+    fn load_const(&mut self, reg: &Register) -> Result<Word, Error> {
+        let n = match reg.dimension {
+            Some(d) if d.indirect.is_some() => {
+                return Err(self.fail("indirect constant buffers are not translated to SPIR-V yet"));
+            }
+            Some(d) => d.offset as u32,
+            None => 0,
+        };
+        let wb = *self
+            .consts
+            .get(&n)
+            .ok_or_else(|| self.fail(format!("CONST[{n}] is not declared")))?;
+        let (i, _) = self.index_of(&Register {
+            dimension: None,
+            ..*reg
+        })?;
+        let (u32_, i32_) = (self.t.u32, self.t.i32);
+        let four = self.c_i32(4);
+        let base = self.b.i_mul(i32_, None, i, four).expect("in a block");
+        let base = self.b.bitcast(u32_, None, base).expect("in a block");
+        let mut words = Vec::new();
+        for c in 0..4 {
+            let off = self.c_u32(c);
+            let at = self.b.i_add(u32_, None, base, off).expect("in a block");
+            words.push(self.buffer_word(wb, at)?);
+        }
+        let u4 = self.t.u4;
+        Ok(self.b.composite_construct(u4, None, words).expect("in a block"))
+    }
+
+    /// Word `at` of a storage buffer, 0 out of range (`at` an unsigned word index).
+    pub fn buffer_word(&mut self, wb: WordBuffer, at: Word) -> Result<Word, Error> {
+        let (u32_, bool_) = (self.t.u32, self.t.bool);
+        let len = self.b.array_length(u32_, None, wb.var, 0).expect("in a block");
+        let ok = self.b.u_less_than(bool_, None, at, len).expect("in a block");
+        // an index clamped into range (a zero-length buffer reads through the guard)
+        let head = self.b.id();
+        let (body, merge) = (self.b.id(), self.b.id());
+        self.b.branch(head).expect("in a block");
+        self.b.begin_block(Some(head)).expect("no block");
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)
+            .expect("in a block");
+        self.b.branch_conditional(ok, body, merge, []).expect("in a block");
+        self.b.begin_block(Some(body)).expect("no block");
+        let p = self.ptr(StorageClass::StorageBuffer, u32_);
+        let zero = self.c_u32(0);
+        let ptr = self.b.access_chain(p, None, wb.var, [zero, at]).expect("in a block");
+        let v = self.b.load(u32_, None, ptr, None, []).expect("in a block");
+        self.b.branch(merge).expect("in a block");
+        self.b.begin_block(Some(merge)).expect("no block");
+        Ok(self
+            .b
+            .phi(u32_, None, [(v, body), (zero, head)])
+            .expect("in a block"))
+    }
+
+    /// A source operand as a vector of operand type `ty`: swizzled, with
+    /// its absolute value and negation in that type.
+    pub fn fetch(&mut self, src: &SrcOperand, ty: OperandType) -> Result<Word, Error> {
+        let raw = self.load_reg4(&src.reg)?;
+        let u4 = self.t.u4;
+        let sw: Vec<u32> = src.swizzle.0.iter().map(|c| *c as u32).collect();
+        let v = self
+            .b
+            .vector_shuffle(u4, None, raw, raw, sw)
+            .expect("in a block");
+        let vty = self.vec_of(ty)?;
+        let mut v = if vty == u4 {
+            v
+        } else {
+            self.b.bitcast(vty, None, v).expect("in a block")
+        };
+        let float = vty == self.t.f4;
+        if src.absolute {
+            let op = if float {
+                rspirv::spirv::GlslStd450Op::FAbs
+            } else {
+                rspirv::spirv::GlslStd450Op::SAbs
+            };
+            let (g, vi) = (self.glsl, if float { vty } else { self.t.i4 });
+            let x = if vi == vty { v } else { self.b.bitcast(vi, None, v).expect("in a block") };
+            let a = self
+                .b
+                .ext_inst(vi, None, g, op as u32, [Operand::IdRef(x)])
+                .expect("in a block");
+            v = if vi == vty { a } else { self.b.bitcast(vty, None, a).expect("in a block") };
+        }
+        if src.negate {
+            v = if float {
+                self.b.f_negate(vty, None, v).expect("in a block")
+            } else {
+                self.b.s_negate(vty, None, v).expect("in a block")
+            };
+        }
+        Ok(v)
+    }
+
+    /// Writes channels `mask` of `value` (a vector of any 32-bit type) to
+    /// destination `dst` (its write mask applied too).
+    pub fn store(&mut self, dst: &DstOperand, value: Word, mask: u8) -> Result<(), Error> {
+        let mask = mask & dst.write_mask.bits();
+        if mask == 0 || dst.reg.file == File::Null {
+            return Ok(());
+        }
+        let u4 = self.t.u4;
+        let (array, len) = self.reg_array(dst.reg.file)?;
+        let bits = self.b.bitcast(u4, None, value).expect("in a block");
+        let (i, known) = self.index_of(&dst.reg)?;
+        let p4 = self.ptr(StorageClass::Function, u4);
+        let write = |t: &mut Self, ptr: Word| {
+            let old = t.b.load(u4, None, ptr, None, []).expect("in a block");
+            let lanes: Vec<u32> = (0..4).map(|c| if mask >> c & 1 == 1 { 4 + c } else { c }).collect();
+            let v = t.b.vector_shuffle(u4, None, old, bits, lanes).expect("in a block");
+            t.b.store(ptr, v, None, []).expect("in a block");
+        };
+        match known {
+            Some(k) if k < len => {
+                let ptr = self.reg_ptr_direct(array, k);
+                write(self, ptr);
+            }
+            Some(_) => {}
+            None => {
+                let (ok, clamped) = self.clamp_index(i, len);
+                let (body, merge) = (self.b.id(), self.b.id());
+                self.b
+                    .selection_merge(merge, spirv::SelectionControl::NONE)
+                    .expect("in a block");
+                self.b.branch_conditional(ok, body, merge, []).expect("in a block");
+                self.b.begin_block(Some(body)).expect("no block");
+                let ptr = self.b.access_chain(p4, None, array, [clamped]).expect("in a block");
+                write(self, ptr);
+                self.b.branch(merge).expect("in a block");
+                self.b.begin_block(Some(merge)).expect("no block");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,355 @@
+//! Arithmetic instructions: each opcode's sources fetched as the opcode
+//! table types them, its result computed on whole vectors (scalar opcodes
+//! on `.x`, replicated), saturated when asked and stored through the write
+//! mask. The machine's results are kept where SPIR-V leaves them
+//! undefined: float-to-integer conversions saturate (NaN gives 0),
+//! division by zero gives the machine's values, shift counts are taken
+//! modulo 32, MAD and the dot products are not fused.
+
+use super::Error;
+use super::module::Translator;
+use rspirv::dr::Operand;
+use rspirv::spirv::{Decoration, GlslStd450Op, Word};
+use tgsi_ir::ir::Instruction;
+use tgsi_ir::opcode::{Channels, Opcode};
+
+type R = Result<Word, Error>;
+
+impl Translator<'_> {
+    /// One instruction that is not control flow.
+    pub(crate) fn instruction(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let op = inst.opcode;
+        if let Some(done) = self.memory_instruction(inst)? {
+            return Ok(done);
+        }
+        let info = op.info();
+        if info.dst_type.is_64bit() || info.src_types.iter().any(|t| t.is_64bit()) {
+            return Err(self.fail(format!("{op}: 64-bit operations are not translated to SPIR-V yet")));
+        }
+        let mut srcs = Vec::with_capacity(inst.src.len());
+        for (s, ty) in inst.src.iter().zip(info.src_types) {
+            srcs.push(self.fetch(s, *ty)?);
+        }
+        let mut v = self.alu(op, &srcs)?;
+        if info.channels == Channels::Scalar {
+            let ty = self.vec_of(info.dst_type)?;
+            v = self.b.vector_shuffle(ty, None, v, v, [0, 0, 0, 0]).map_err(|e| self.fail(e.to_string()))?;
+        }
+        if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
+            let f4 = self.t.f4;
+            let (zero, one) = (self.c_f32(0.0), self.c_f32(1.0));
+            let (z, o) = (self.splat(f4, zero), self.splat(f4, one));
+            let lo = self.gl(f4, GlslStd450Op::NMax, &[v, z])?;
+            v = self.gl(f4, GlslStd450Op::NMin, &[lo, o])?;
+        }
+        let dst = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
+        self.store(dst, v, 0xF)
+    }
+
+    /// A GLSL.std.450 instruction.
+    pub(crate) fn gl(&mut self, ty: Word, op: GlslStd450Op, args: &[Word]) -> R {
+        let g = self.glsl;
+        let ops: Vec<Operand> = args.iter().map(|a| Operand::IdRef(*a)).collect();
+        self.b.ext_inst(ty, None, g, op as u32, ops).map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// `cond ? a : b` per channel.
+    fn pick(&mut self, ty: Word, cond: Word, a: Word, b: Word) -> R {
+        self.b.select(ty, None, cond, a, b).map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// A mask vector: `~0` where `cond`, else 0.
+    fn mask(&mut self, cond: Word) -> R {
+        let u4 = self.t.u4;
+        let (ones, zero) = (self.c_u32(u32::MAX), self.c_u32(0));
+        let (o, z) = (self.splat(u4, ones), self.splat(u4, zero));
+        self.pick(u4, cond, o, z)
+    }
+
+    /// 1.0 where `cond`, else 0.0.
+    fn unit(&mut self, cond: Word) -> R {
+        let f4 = self.t.f4;
+        let (one, zero) = (self.c_f32(1.0), self.c_f32(0.0));
+        let (o, z) = (self.splat(f4, one), self.splat(f4, zero));
+        self.pick(f4, cond, o, z)
+    }
+
+    fn no_contraction(&mut self, id: Word) -> Word {
+        self.b.decorate(id, Decoration::NoContraction, []);
+        id
+    }
+
+    fn fmul(&mut self, ty: Word, a: Word, b: Word) -> R {
+        let r = self.b.f_mul(ty, None, a, b).map_err(|e| self.fail(e.to_string()))?;
+        Ok(self.no_contraction(r))
+    }
+
+    fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
+        let r = self.b.f_add(ty, None, a, b).map_err(|e| self.fail(e.to_string()))?;
+        Ok(self.no_contraction(r))
+    }
+
+    /// A splat constant of vector type `ty` from bits `v`.
+    fn splat_bits(&mut self, ty: Word, v: u32) -> Word {
+        let scalar = if ty == self.t.f4 {
+            self.t.f32
+        } else if ty == self.t.i4 {
+            self.t.i32
+        } else {
+            self.t.u32
+        };
+        let c = self.b.constant_bit32(scalar, v);
+        self.splat(ty, c)
+    }
+
+    /// The result vector of an arithmetic opcode (before saturation).
+    fn alu(&mut self, op: Opcode, s: &[Word]) -> R {
+        use Opcode as O;
+        let (f4, b4) = (self.t.f4, self.t.b4);
+        Ok(match op {
+            O::MOV => s[0],
+            O::ADD => self.fadd(f4, s[0], s[1])?,
+            O::MUL => self.fmul(f4, s[0], s[1])?,
+            O::MAD => {
+                let m = self.fmul(f4, s[0], s[1])?;
+                self.fadd(f4, m, s[2])?
+            }
+            O::DIV => sp!(self, self.b.f_div(f4, None, s[0], s[1]))?,
+            O::MIN => self.gl(f4, GlslStd450Op::NMin, &[s[0], s[1]])?,
+            O::MAX => self.gl(f4, GlslStd450Op::NMax, &[s[0], s[1]])?,
+            O::SLT | O::SGE | O::SEQ | O::SNE | O::FSLT | O::FSGE | O::FSEQ | O::FSNE => {
+                let c = match op {
+                    O::SLT | O::FSLT => sp!(self, self.b.f_ord_less_than(b4, None, s[0], s[1]))?,
+                    O::SGE | O::FSGE => {
+                        sp!(self, self.b.f_ord_greater_than_equal(b4, None, s[0], s[1]))?
+                    }
+                    O::SEQ | O::FSEQ => sp!(self, self.b.f_ord_equal(b4, None, s[0], s[1]))?,
+                    _ => sp!(self, self.b.f_unord_not_equal(b4, None, s[0], s[1]))?,
+                };
+                if matches!(op, O::SLT | O::SGE | O::SEQ | O::SNE) {
+                    self.unit(c)?
+                } else {
+                    self.mask(c)?
+                }
+            }
+            O::DP2 | O::DP3 | O::DP4 => self.dot(op, s)?,
+            O::RCP => {
+                let one = self.splat_bits(f4, 1.0f32.to_bits());
+                sp!(self, self.b.f_div(f4, None, one, s[0]))?
+            }
+            O::RSQ => {
+                let a = self.gl(f4, GlslStd450Op::FAbs, &[s[0]])?;
+                self.gl(f4, GlslStd450Op::InverseSqrt, &[a])?
+            }
+            O::SQRT => self.gl(f4, GlslStd450Op::Sqrt, &[s[0]])?,
+            O::EX2 => self.gl(f4, GlslStd450Op::Exp2, &[s[0]])?,
+            O::LG2 => self.gl(f4, GlslStd450Op::Log2, &[s[0]])?,
+            O::POW => self.gl(f4, GlslStd450Op::Pow, &[s[0], s[1]])?,
+            O::SIN => self.gl(f4, GlslStd450Op::Sin, &[s[0]])?,
+            O::COS => self.gl(f4, GlslStd450Op::Cos, &[s[0]])?,
+            O::FLR => self.gl(f4, GlslStd450Op::Floor, &[s[0]])?,
+            O::CEIL => self.gl(f4, GlslStd450Op::Ceil, &[s[0]])?,
+            O::TRUNC => self.gl(f4, GlslStd450Op::Trunc, &[s[0]])?,
+            O::ROUND => self.gl(f4, GlslStd450Op::RoundEven, &[s[0]])?,
+            O::FRC => {
+                let fl = self.gl(f4, GlslStd450Op::Floor, &[s[0]])?;
+                let r = sp!(self, self.b.f_sub(f4, None, s[0], fl))?;
+                self.no_contraction(r)
+            }
+            O::SSG => self.gl(f4, GlslStd450Op::FSign, &[s[0]])?,
+            O::LRP => {
+                let one = self.splat_bits(f4, 1.0f32.to_bits());
+                let inv = sp!(self, self.b.f_sub(f4, None, one, s[0]))?;
+                let inv = self.no_contraction(inv);
+                let a = self.fmul(f4, s[0], s[1])?;
+                let b = self.fmul(f4, inv, s[2])?;
+                self.fadd(f4, a, b)?
+            }
+            O::CMP => {
+                let zero = self.splat_bits(f4, 0);
+                let c = sp!(self, self.b.f_ord_less_than(b4, None, s[0], zero))?;
+                self.pick(f4, c, s[1], s[2])?
+            }
+            O::F2I | O::ARL => {
+                let x = if op == O::ARL {
+                    self.gl(f4, GlslStd450Op::Floor, &[s[0]])?
+                } else {
+                    s[0]
+                };
+                self.float_to_int(x, true)?
+            }
+            O::F2U => self.float_to_int(s[0], false)?,
+            O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
+            O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
+            O::UARL => s[0],
+            _ => return self.integer(op, s),
+        })
+    }
+
+    /// DP2/DP3/DP4: products and sums rounded in channel order.
+    fn dot(&mut self, op: Opcode, s: &[Word]) -> R {
+        let f32_ = self.t.f32;
+        let n = match op {
+            Opcode::DP2 => 2,
+            Opcode::DP3 => 3,
+            _ => 4,
+        };
+        let mut sum = None;
+        for c in 0..n {
+            let a = self.b.composite_extract(f32_, None, s[0], [c]).map_err(|e| self.fail(e.to_string()))?;
+            let b = self.b.composite_extract(f32_, None, s[1], [c]).map_err(|e| self.fail(e.to_string()))?;
+            let p = self.fmul(f32_, a, b)?;
+            sum = Some(match sum {
+                None => p,
+                Some(acc) => self.fadd(f32_, acc, p)?,
+            });
+        }
+        let v = sum.expect("at least two channels");
+        let f4 = self.t.f4;
+        Ok(self.splat(f4, v))
+    }
+
+    /// Truncation to a 32-bit integer that saturates, NaN giving 0
+    /// (`signed`: F2I, else F2U).
+    fn float_to_int(&mut self, x: Word, signed: bool) -> R {
+        let (f4, b4) = (self.t.f4, self.t.b4);
+        let nan = self.b.is_nan(b4, None, x).map_err(|e| self.fail(e.to_string()))?;
+        let zero = self.splat_bits(f4, 0);
+        let x = self.pick(f4, nan, zero, x)?;
+        let (lo, hi, limit, top) = if signed {
+            (-2147483648.0f32, 2147483520.0f32, 2147483648.0f32, i32::MAX as u32)
+        } else {
+            (0.0, 4294967040.0, 4294967296.0, u32::MAX)
+        };
+        let (l, h, lim) = (
+            self.splat_bits(f4, lo.to_bits()),
+            self.splat_bits(f4, hi.to_bits()),
+            self.splat_bits(f4, limit.to_bits()),
+        );
+        let c = self.gl(f4, GlslStd450Op::FClamp, &[x, l, h])?;
+        let over = self
+            .b
+            .f_ord_greater_than_equal(b4, None, x, lim)
+            .map_err(|e| self.fail(e.to_string()))?;
+        let (ty, conv) = if signed {
+            let t = self.t.i4;
+            (t, self.b.convert_f_to_s(t, None, c))
+        } else {
+            let t = self.t.u4;
+            (t, self.b.convert_f_to_u(t, None, c))
+        };
+        let conv = conv.map_err(|e| self.fail(e.to_string()))?;
+        let topv = self.splat_bits(ty, top);
+        self.pick(ty, over, topv, conv)
+    }
+
+    /// 32-bit integer opcodes.
+    fn integer(&mut self, op: Opcode, s: &[Word]) -> R {
+        use Opcode as O;
+        let (i4, u4, b4) = (self.t.i4, self.t.u4, self.t.b4);
+        // the vector type of the opcode's result
+        let ty = self.vec_of(op.info().dst_type)?;
+        Ok(match op {
+            O::UADD => sp!(self, self.b.i_add(ty, None, s[0], s[1]))?,
+            O::UMUL => sp!(self, self.b.i_mul(ty, None, s[0], s[1]))?,
+            O::UMAD => {
+                let m = sp!(self, self.b.i_mul(ty, None, s[0], s[1]))?;
+                sp!(self, self.b.i_add(ty, None, m, s[2]))?
+            }
+            O::IMUL_HI | O::UMUL_HI => {
+                let pair = self.b.type_struct([ty, ty]);
+                let r = if op == O::IMUL_HI {
+                    sp!(self, self.b.s_mul_extended(pair, None, s[0], s[1]))?
+                } else {
+                    sp!(self, self.b.u_mul_extended(pair, None, s[0], s[1]))?
+                };
+                sp!(self, self.b.composite_extract(ty, None, r, [1]))?
+            }
+            O::AND => sp!(self, self.b.bitwise_and(ty, None, s[0], s[1]))?,
+            O::OR => sp!(self, self.b.bitwise_or(ty, None, s[0], s[1]))?,
+            O::XOR => sp!(self, self.b.bitwise_xor(ty, None, s[0], s[1]))?,
+            O::NOT => sp!(self, self.b.not(ty, None, s[0]))?,
+            O::SHL | O::ISHR | O::USHR => {
+                let m = self.splat_bits(u4, 31);
+                let n = sp!(self, self.b.bitcast(u4, None, s[1]))?;
+                let n = sp!(self, self.b.bitwise_and(u4, None, n, m))?;
+                match op {
+                    O::SHL => sp!(self, self.b.shift_left_logical(ty, None, s[0], n))?,
+                    O::ISHR => sp!(self, self.b.shift_right_arithmetic(ty, None, s[0], n))?,
+                    _ => sp!(self, self.b.shift_right_logical(ty, None, s[0], n))?,
+                }
+            }
+            O::INEG => sp!(self, self.b.s_negate(ty, None, s[0]))?,
+            O::IABS => self.gl(i4, GlslStd450Op::SAbs, &[s[0]])?,
+            O::ISSG => self.gl(i4, GlslStd450Op::SSign, &[s[0]])?,
+            O::IMIN => self.gl(i4, GlslStd450Op::SMin, &[s[0], s[1]])?,
+            O::IMAX => self.gl(i4, GlslStd450Op::SMax, &[s[0], s[1]])?,
+            O::UMIN => self.gl(u4, GlslStd450Op::UMin, &[s[0], s[1]])?,
+            O::UMAX => self.gl(u4, GlslStd450Op::UMax, &[s[0], s[1]])?,
+            O::USEQ | O::USNE | O::USLT | O::USGE | O::ISLT | O::ISGE => {
+                let c = match op {
+                    O::USEQ => sp!(self, self.b.i_equal(b4, None, s[0], s[1]))?,
+                    O::USNE => sp!(self, self.b.i_not_equal(b4, None, s[0], s[1]))?,
+                    O::USLT => sp!(self, self.b.u_less_than(b4, None, s[0], s[1]))?,
+                    O::USGE => sp!(self, self.b.u_greater_than_equal(b4, None, s[0], s[1]))?,
+                    O::ISLT => sp!(self, self.b.s_less_than(b4, None, s[0], s[1]))?,
+                    _ => sp!(self, self.b.s_greater_than_equal(b4, None, s[0], s[1]))?,
+                };
+                self.mask(c)?
+            }
+            O::UDIV | O::UMOD | O::IDIV | O::MOD => self.divide(op, ty, s[0], s[1])?,
+            O::UCMP => {
+                let bits = sp!(self, self.b.bitcast(u4, None, s[0]))?;
+                let zero = self.splat_bits(u4, 0);
+                let c = sp!(self, self.b.i_not_equal(b4, None, bits, zero))?;
+                self.pick(self.t.f4, c, s[1], s[2])?
+            }
+            other => {
+                return Err(self.fail(format!("{other} is not translated to SPIR-V yet")));
+            }
+        })
+    }
+
+    /// UDIV, UMOD, IDIV, MOD with the machine's results where SPIR-V's are
+    /// undefined: by 0, UDIV/UMOD/MOD give `~0` and IDIV 0; `i32::MIN / -1`
+    /// wraps and `i32::MIN % -1` is 0.
+    fn divide(&mut self, op: Opcode, ty: Word, a: Word, b: Word) -> R {
+        use Opcode as O;
+        let b4 = self.t.b4;
+        let (zero, one, minus1) = (
+            self.splat_bits(ty, 0),
+            self.splat_bits(ty, 1),
+            self.splat_bits(ty, u32::MAX),
+        );
+        let by_zero = sp!(self, self.b.i_equal(b4, None, b, zero))?;
+        // a divisor that is never 0 (or -1 for the signed ones)
+        let mut safe = self.pick(ty, by_zero, one, b)?;
+        let signed = matches!(op, O::IDIV | O::MOD);
+        let by_minus1 = if signed {
+            let m = sp!(self, self.b.i_equal(b4, None, b, minus1))?;
+            safe = self.pick(ty, m, one, safe)?;
+            Some(m)
+        } else {
+            None
+        };
+        let q = match op {
+            O::UDIV => sp!(self, self.b.u_div(ty, None, a, safe))?,
+            O::UMOD => sp!(self, self.b.u_mod(ty, None, a, safe))?,
+            O::IDIV => sp!(self, self.b.s_div(ty, None, a, safe))?,
+            _ => sp!(self, self.b.s_rem(ty, None, a, safe))?,
+        };
+        let q = match (op, by_minus1) {
+            (O::IDIV, Some(m)) => {
+                let neg = sp!(self, self.b.s_negate(ty, None, a))?;
+                self.pick(ty, m, neg, q)?
+            }
+            (O::MOD, Some(m)) => self.pick(ty, m, zero, q)?,
+            _ => q,
+        };
+        let on_zero = if op == O::IDIV { zero } else { minus1 };
+        self.pick(ty, by_zero, on_zero, q)
+    }
+}

@@ -1,0 +1,108 @@
+//! Small shaders translated and, where `spirv-val` is installed, validated
+//! for Vulkan 1.2.
+
+use super::*;
+
+/// Runs `spirv-val --target-env vulkan1.2` on `words`: `None` when the tool
+/// is missing, else its verdict.
+pub(crate) fn validate(words: &[u32]) -> Option<Result<(), String>> {
+    let dir = std::env::temp_dir().join(format!("tgsi-spirv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!("{:016x}.spv", words.iter().fold(0u64, |h, w| h.wrapping_mul(31).wrapping_add(*w as u64))));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).ok()?;
+    let out = std::process::Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.2"])
+        .arg(&path)
+        .output()
+        .ok()?;
+    std::fs::remove_file(&path).ok();
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
+fn translate(text: &str) -> Result<Vec<u32>, Error> {
+    let (shader, _) = tgsi_text::parse(text).expect("the test shader parses");
+    to_spirv(&shader, &Options::default())
+}
+
+const FLOW: &str = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 8
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL MEMORY[0], SHARED
+DCL TEMP[0..3]
+DCL ADDR[0]
+IMM[0] UINT32 {0, 1, 2, 4}
+IMM[1] FLT32 {0.5, 1.0, -2.0, 3.0}
+  0: USLT TEMP[0].x, SV[0].xxxx, IMM[0].zzzz
+  1: UIF TEMP[0].xxxx
+  2:   MOV TEMP[1].x, IMM[0].yyyy
+  3: ELSE
+  4:   MAD TEMP[1].y, IMM[1].xxxx, IMM[1].yyyy, -IMM[1].zzzz
+  5: ENDIF
+  6: BGNLOOP
+  7:   UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy
+  8:   USEQ TEMP[0].y, TEMP[2].xxxx, IMM[0].zzzz
+  9:   UIF TEMP[0].yyyy
+ 10:     CONT
+ 11:   ENDIF
+ 12:   USGE TEMP[0].z, TEMP[2].xxxx, IMM[0].wwww
+ 13:   UIF TEMP[0].zzzz
+ 14:     BRK
+ 15:   ENDIF
+ 16: ENDLOOP
+ 17: UARL ADDR[0].x, SV[0].xxxx
+ 18: MOV TEMP[ADDR[0].x].w, IMM[1].wwww
+ 19: F2I TEMP[3].x, IMM[1].zzzz
+ 20: UDIV TEMP[3].y, TEMP[2].xxxx, SV[0].xxxx
+ 21: DP3 TEMP[3].z, IMM[1], IMM[1]
+ 22: UMUL TEMP[0].w, SV[0].xxxx, IMM[0].wwww
+ 23: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[3]
+ 24: STORE MEMORY[0].x, TEMP[0].wwww, TEMP[2].xxxx
+ 25: BARRIER
+ 26: LOAD TEMP[1].z, MEMORY[0].xxxx, IMM[0].xxxx
+ 27: ATOMUADD TEMP[1].w, BUFFER[0], IMM[0].xxxx, IMM[0].yyyy
+ 28: END
+";
+
+#[test]
+fn a_compute_shader_with_flow_memory_and_atomics_is_valid() {
+    let words = translate(FLOW).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("OpLoopMerge"), "{asm}");
+    assert!(asm.contains("OpAtomicIAdd"), "{asm}");
+    assert!(asm.contains("OpControlBarrier"), "{asm}");
+    assert!(asm.contains("NoContraction"), "{asm}");
+    match validate(&words) {
+        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+    }
+}
+
+#[test]
+fn what_is_not_translated_is_refused_by_name() {
+    let vs = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+    let e = translate(vs).unwrap_err();
+    assert!(e.message.contains("VERT shaders are not translated"), "{e}");
+    let dbl = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DADD TEMP[0].xy, IMM[0], IMM[0]\n  1: END\n";
+    let e = translate(dbl).unwrap_err();
+    assert!(e.message.contains("64-bit"), "{e}");
+    let cal = "COMP\nDCL TEMP[0]\n  0: CAL :2\n  1: END\n  2: BGNSUB\n  3: RET\n  4: ENDSUB\n";
+    let e = translate(cal).unwrap_err();
+    assert_eq!(e.instruction, Some(0));
+    assert!(e.to_string().starts_with("instruction 0: CAL"), "{e}");
+}
+
+#[test]
+fn the_layout_names_every_descriptor() {
+    let (shader, _) = tgsi_text::parse(FLOW).unwrap();
+    let l = layout(&shader);
+    assert_eq!(l.len(), 1);
+    assert_eq!((l[0].file, l[0].index, l[0].set, l[0].binding), (File::Buffer, 0, 0, 32));
+}

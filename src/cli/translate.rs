@@ -1,0 +1,127 @@
+//! `tgsi translate`: a shader (TGSI text or tokens, SM4/SM5 assembly, DXBC)
+//! to a SPIR-V module, binary or assembly ([`tgsi::translate`]); `--layout`
+//! prints the module's resource interface.
+
+use super::input::{display_name, read_bytes, write_bytes};
+use anyhow::{Result, anyhow, bail};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tgsi::translate::{Options, disassemble, layout, to_spirv};
+
+/// `--to` values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Output {
+    /// The SPIR-V binary (little-endian words)
+    Spirv,
+    /// SPIR-V assembly text
+    SpirvAsm,
+}
+
+#[derive(clap::Args)]
+pub struct TranslateArgs {
+    /// TGSI text or tokens, SM4/SM5 assembly or a DXBC blob
+    pub file: PathBuf,
+    /// What to write
+    #[arg(long, value_enum, default_value = "spirv")]
+    pub to: Output,
+    /// Output file (`-` writes standard output; the default for assembly)
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// A DXBC blob with several programs (a library, an effect): the
+    /// program to translate, counted from 0
+    #[arg(long, value_name = "N")]
+    pub entry: Option<usize>,
+    /// Print the resource interface (descriptor set and binding of every
+    /// register file the shader uses) instead of translating
+    #[arg(long)]
+    pub layout: bool,
+}
+
+/// The shader to translate and whether it follows Direct3D's rules, with
+/// the Direct3D slot of each TGSI resource (for `--layout`).
+struct Input {
+    shader: tgsi::Shader,
+    d3d: Option<Vec<tgsi::d3d::lower::Binding>>,
+}
+
+fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
+    let bytes = read_bytes(path)?;
+    let name = display_name(path);
+    if bytes.starts_with(b"DXBC") {
+        let programs = tgsi::d3d::lower::container_programs(&bytes)
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+        let k = match (entry, programs.len()) {
+            (Some(k), n) if k < n => k,
+            (Some(k), n) => bail!("{name}: --entry {k}: the blob holds {n} program(s)"),
+            (None, 1) => 0,
+            (None, n) => bail!("{name}: the blob holds {n} programs: pick one with --entry N (0 to {})", n - 1),
+        };
+        let p = &programs[k];
+        let program = tgsi::d3d::decode_program(&p.payload)
+            .map_err(|e| anyhow!("{name}: byte offset {}: {e}", p.offset))?;
+        let lowered = tgsi::d3d::lower::lower(&program, &p.signatures)
+            .map_err(|e| anyhow!("{name}: the program cannot be lowered to TGSI: {e}"))?;
+        return Ok(Some(Input {
+            shader: lowered.shader,
+            d3d: Some(lowered.bindings),
+        }));
+    }
+    match tgsi::debug::Source::from_bytes(&name, &bytes) {
+        Ok(s) => Ok(Some(Input {
+            shader: s.shader().clone(),
+            d3d: s.d3d().map(|d| d.lowered.bindings.clone()),
+        })),
+        Err(e) => {
+            eprint!("{e}");
+            if !e.ends_with('\n') {
+                eprintln!();
+            }
+            Ok(None)
+        }
+    }
+}
+
+pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
+    let name = display_name(&args.file);
+    let Some(input) = load(&args.file, args.entry)? else {
+        return Ok(ExitCode::from(1));
+    };
+    if args.layout {
+        for b in layout(&input.shader) {
+            let slot = input.d3d.as_ref().and_then(|bs| {
+                bs.iter()
+                    .find(|d| d.file == b.file && d.index == b.index)
+                    .map(|d| format!("  (Direct3D {:?})", d.slot))
+            });
+            println!(
+                "set {} binding {}: {}[{}], {}{}",
+                b.set,
+                b.binding,
+                b.file,
+                b.index,
+                b.kind,
+                slot.unwrap_or_default()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = Options {
+        direct3d: input.d3d.is_some(),
+    };
+    let words = to_spirv(&input.shader, &options).map_err(|e| anyhow!("{name}: {e}"))?;
+    match args.to {
+        Output::Spirv => {
+            let out = args
+                .output
+                .as_deref()
+                .ok_or_else(|| anyhow!("--to spirv writes a binary: give -o FILE (or -o - for standard output)"))?;
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            write_bytes(out, &bytes)?;
+        }
+        Output::SpirvAsm => {
+            let text = disassemble(&words).map_err(|e| anyhow!("{name}: {e}"))?;
+            write_bytes(args.output.as_deref().unwrap_or(Path::new("-")), text.as_bytes())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,133 @@
+//! Every shader of the TGSI corpus and every program of the fxc corpus
+//! (lowered to TGSI) is either translated to a SPIR-V module that
+//! `spirv-val --target-env vulkan1.2` accepts, or refused with an error
+//! naming why; the counts of both are printed, by source. Where
+//! `spirv-val` is missing (Debian's `spirv-tools`), the validation is
+//! skipped, loudly.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use tgsi::translate::{Options, to_spirv};
+
+/// `spirv-val`'s verdict on a module, `None` when the tool is missing.
+fn validate(words: &[u32], name: &str) -> Option<Result<(), String>> {
+    let dir = std::env::temp_dir().join(format!("tgsi-spirv-valid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join("module.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).ok()?;
+    let out = std::process::Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.2"])
+        .arg(&path)
+        .output()
+        .ok()?;
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{name}: {}", String::from_utf8_lossy(&out.stderr)))
+    })
+}
+
+/// What became of a corpus.
+#[derive(Default)]
+struct Tally {
+    valid: usize,
+    invalid: Vec<String>,
+    /// Refusal reasons (the message without the instruction number), counted.
+    refused: BTreeMap<String, usize>,
+    unvalidated: usize,
+}
+
+impl Tally {
+    fn add(&mut self, name: &str, shader: &tgsi::Shader, direct3d: bool) {
+        match to_spirv(shader, &Options { direct3d }) {
+            Ok(words) => match validate(&words, name) {
+                Some(Ok(())) => self.valid += 1,
+                Some(Err(e)) => self.invalid.push(e),
+                None => self.unvalidated += 1,
+            },
+            Err(e) => *self.refused.entry(e.message).or_default() += 1,
+        }
+    }
+
+    fn report(&self, what: &str) {
+        let refused: usize = self.refused.values().sum();
+        println!(
+            "{what}: {} valid, {} invalid, {refused} refused{}",
+            self.valid,
+            self.invalid.len(),
+            if self.unvalidated > 0 {
+                format!(", {} translated but not validated", self.unvalidated)
+            } else {
+                String::new()
+            }
+        );
+        for (why, n) in &self.refused {
+            println!("  {n:4} × {why}");
+        }
+    }
+}
+
+fn spirv_val_present() -> bool {
+    let found = std::process::Command::new("spirv-val")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found {
+        eprintln!(
+            "\n*** SKIPPED: spirv-val is not installed (Debian: apt-get install spirv-tools); \
+             modules are translated but NOT validated ***\n"
+        );
+    }
+    found
+}
+
+#[test]
+fn the_tgsi_corpus_translates_to_valid_modules_or_is_refused_by_name() {
+    let present = spirv_val_present();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus");
+    let mut tally = Tally::default();
+    for folder in ["accepted", "mesa-generated"] {
+        for f in common::files_under(&root.join(folder), &["tgsi"]) {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let Ok((shader, _)) = tgsi::assemble(&text) else {
+                continue;
+            };
+            tally.add(&f.display().to_string(), &shader, false);
+        }
+    }
+    tally.report("TGSI corpus");
+    assert!(tally.invalid.is_empty(), "{}", tally.invalid.join("\n"));
+    if present {
+        assert!(tally.valid >= 5, "only {} modules were translated", tally.valid);
+    }
+}
+
+#[test]
+fn the_fxc_corpus_translates_to_valid_modules_or_is_refused_by_name() {
+    let present = spirv_val_present();
+    let mut tally = Tally::default();
+    for f in common::corpus_files(common::BLOBS) {
+        let bytes = std::fs::read(&f).unwrap();
+        let Ok(programs) = tgsi::d3d::lower::container_programs(&bytes) else {
+            continue;
+        };
+        for (k, p) in programs.iter().enumerate() {
+            let Ok(program) = tgsi::d3d::decode_program(&p.payload) else {
+                continue;
+            };
+            let Ok(lowered) = tgsi::d3d::lower::lower(&program, &p.signatures) else {
+                continue;
+            };
+            let name = format!("{} program {k}", common::relative(&f));
+            tally.add(&name, &lowered.shader, true);
+        }
+    }
+    tally.report("fxc corpus");
+    assert!(tally.invalid.is_empty(), "{}", tally.invalid.join("\n"));
+    if present {
+        assert!(tally.valid >= 1, "no fxc program was translated");
+    }
+}
