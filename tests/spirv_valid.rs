@@ -15,7 +15,9 @@ use tgsi::translate::{Options, to_spirv};
 fn validate(words: &[u32], name: &str) -> Option<Result<(), String>> {
     let dir = std::env::temp_dir().join(format!("tgsi-spirv-valid-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join("module.spv");
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("module{k}.spv"));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).ok()?;
     let out = std::process::Command::new("spirv-val")
@@ -23,6 +25,7 @@ fn validate(words: &[u32], name: &str) -> Option<Result<(), String>> {
         .arg(&path)
         .output()
         .ok()?;
+    std::fs::remove_file(&path).ok();
     Some(if out.status.success() {
         Ok(())
     } else {
@@ -101,7 +104,11 @@ fn the_tgsi_corpus_translates_to_valid_modules_or_is_refused_by_name() {
     tally.report("TGSI corpus");
     assert!(tally.invalid.is_empty(), "{}", tally.invalid.join("\n"));
     if present {
-        assert!(tally.valid >= 5, "only {} modules were translated", tally.valid);
+        assert!(
+            tally.valid >= 5,
+            "only {} modules were translated",
+            tally.valid
+        );
     }
 }
 

@@ -48,13 +48,16 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
     if bytes.starts_with(b"DXBC") {
-        let programs = tgsi::d3d::lower::container_programs(&bytes)
-            .map_err(|e| anyhow!("{name}: {e}"))?;
+        let programs =
+            tgsi::d3d::lower::container_programs(&bytes).map_err(|e| anyhow!("{name}: {e}"))?;
         let k = match (entry, programs.len()) {
             (Some(k), n) if k < n => k,
             (Some(k), n) => bail!("{name}: --entry {k}: the blob holds {n} program(s)"),
             (None, 1) => 0,
-            (None, n) => bail!("{name}: the blob holds {n} programs: pick one with --entry N (0 to {})", n - 1),
+            (None, n) => bail!(
+                "{name}: the blob holds {n} programs: pick one with --entry N (0 to {})",
+                n - 1
+            ),
         };
         let p = &programs[k];
         let program = tgsi::d3d::decode_program(&p.payload)
@@ -111,16 +114,18 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
     let words = to_spirv(&input.shader, &options).map_err(|e| anyhow!("{name}: {e}"))?;
     match args.to {
         Output::Spirv => {
-            let out = args
-                .output
-                .as_deref()
-                .ok_or_else(|| anyhow!("--to spirv writes a binary: give -o FILE (or -o - for standard output)"))?;
+            let out = args.output.as_deref().ok_or_else(|| {
+                anyhow!("--to spirv writes a binary: give -o FILE (or -o - for standard output)")
+            })?;
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_bytes(out, &bytes)?;
         }
         Output::SpirvAsm => {
             let text = disassemble(&words).map_err(|e| anyhow!("{name}: {e}"))?;
-            write_bytes(args.output.as_deref().unwrap_or(Path::new("-")), text.as_bytes())?;
+            write_bytes(
+                args.output.as_deref().unwrap_or(Path::new("-")),
+                text.as_bytes(),
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -57,7 +57,9 @@ impl Translator<'_> {
     }
 
     fn begin(&mut self, label: Option<Word>) -> Result<(), Error> {
-        self.b.begin_block(label).map_err(|e| self.fail(e.to_string()))?;
+        self.b
+            .begin_block(label)
+            .map_err(|e| self.fail(e.to_string()))?;
         Ok(())
     }
 
@@ -150,9 +152,11 @@ impl Translator<'_> {
                     .iter()
                     .rev()
                     .find_map(|f| match f {
-                        Frame::Loop { cont, merge, .. } => {
-                            Some(if inst.opcode == Opcode::BRK { *merge } else { *cont })
-                        }
+                        Frame::Loop { cont, merge, .. } => Some(if inst.opcode == Opcode::BRK {
+                            *merge
+                        } else {
+                            *cont
+                        }),
                         Frame::If { .. } => None,
                     })
                     .ok_or_else(|| self.fail(format!("{} outside a loop", inst.opcode)))?;
@@ -160,11 +164,13 @@ impl Translator<'_> {
                 self.begin(None)?;
             }
             Opcode::RET => {
+                self.store_outputs()?;
                 self.b.ret().map_err(|e| self.fail(e.to_string()))?;
                 self.begin(None)?;
             }
             Opcode::END if self.flow.is_empty() => return Ok(true),
             Opcode::END => {
+                self.store_outputs()?;
                 self.b.ret().map_err(|e| self.fail(e.to_string()))?;
                 self.begin(None)?;
             }
@@ -185,10 +191,19 @@ impl Translator<'_> {
             .src
             .first()
             .ok_or_else(|| self.fail("IF without a condition"))?;
-        let ty = inst.opcode.info().src_types.first().copied().unwrap_or(OperandType::Uint);
+        let ty = inst
+            .opcode
+            .info()
+            .src_types
+            .first()
+            .copied()
+            .unwrap_or(OperandType::Uint);
         let v = self.fetch(src, ty)?;
         let (u4, u32_, bool_) = (self.t.u4, self.t.u32, self.t.bool);
-        let v = self.b.bitcast(u4, None, v).map_err(|e| self.fail(e.to_string()))?;
+        let v = self
+            .b
+            .bitcast(u4, None, v)
+            .map_err(|e| self.fail(e.to_string()))?;
         let x = self
             .b
             .composite_extract(u32_, None, v, [0])

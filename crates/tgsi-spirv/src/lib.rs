@@ -47,6 +47,7 @@ macro_rules! sp {
 }
 
 mod flow;
+mod io;
 mod memory;
 mod module;
 mod ops;
@@ -102,6 +103,8 @@ pub const fn const_binding(n: u32) -> u32 {
 pub const fn buffer_binding(n: u32) -> u32 {
     32 + n
 }
+
+pub use io::varying_location;
 
 /// Translates `shader` to a SPIR-V module (its 32-bit words).
 pub fn to_spirv(shader: &Shader, options: &Options) -> Result<Vec<u32>, Error> {

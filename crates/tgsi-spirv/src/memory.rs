@@ -26,9 +26,14 @@ impl Translator<'_> {
             Opcode::BARRIER => {
                 let (wg, sem) = (
                     self.c_u32(Scope::Workgroup as u32),
-                    self.c_u32((MemorySemantics::ACQUIRE_RELEASE | MemorySemantics::WORKGROUP_MEMORY).bits()),
+                    self.c_u32(
+                        (MemorySemantics::ACQUIRE_RELEASE | MemorySemantics::WORKGROUP_MEMORY)
+                            .bits(),
+                    ),
                 );
-                self.b.control_barrier(wg, wg, sem).map_err(|e| self.fail(e.to_string()))?;
+                self.b
+                    .control_barrier(wg, wg, sem)
+                    .map_err(|e| self.fail(e.to_string()))?;
                 return Ok(Some(()));
             }
             Opcode::MEMBAR => {
@@ -41,10 +46,12 @@ impl Translator<'_> {
                             .bits(),
                     ),
                 );
-                self.b.memory_barrier(dev, sem).map_err(|e| self.fail(e.to_string()))?;
+                self.b
+                    .memory_barrier(dev, sem)
+                    .map_err(|e| self.fail(e.to_string()))?;
                 return Ok(Some(()));
             }
-            Opcode::LOAD | Opcode::STORE => {}
+            Opcode::LOAD | Opcode::STORE | Opcode::RESQ => {}
             _ if op.info().category == Category::Atomic => {}
             _ => return Ok(None),
         }
@@ -55,7 +62,9 @@ impl Translator<'_> {
         }
         .ok_or_else(|| self.fail(format!("{op} without a resource")))?;
         if resource.index.indirect.is_some() {
-            return Err(self.fail(format!("{op} on an indirect resource is not translated to SPIR-V yet")));
+            return Err(self.fail(format!(
+                "{op} on an indirect resource is not translated to SPIR-V yet"
+            )));
         }
         let target = match resource.file {
             File::Buffer => {
@@ -75,6 +84,13 @@ impl Translator<'_> {
             }
         };
         match op {
+            Opcode::RESQ => {
+                // .x: the size in bytes
+                let len = self.byte_len(target)?;
+                let u4 = self.t.u4;
+                let v = self.splat(u4, len);
+                self.store(&inst.dst[0], v, 0xF)?;
+            }
             Opcode::LOAD => self.load(inst, target)?,
             Opcode::STORE => self.store_memory(inst, target)?,
             _ => self.atomic(inst, target)?,
@@ -87,9 +103,14 @@ impl Translator<'_> {
         let u32_ = self.t.u32;
         match target {
             Target::Buffer(var) => {
-                let words = self.b.array_length(u32_, None, var, 0).map_err(|e| self.fail(e.to_string()))?;
+                let words = self
+                    .b
+                    .array_length(u32_, None, var, 0)
+                    .map_err(|e| self.fail(e.to_string()))?;
                 let four = self.c_u32(4);
-                self.b.i_mul(u32_, None, words, four).map_err(|e| self.fail(e.to_string()))
+                self.b
+                    .i_mul(u32_, None, words, four)
+                    .map_err(|e| self.fail(e.to_string()))
             }
             Target::Shared(_) => Ok(self.c_u32(super::module::SHARED_BYTES)),
         }
@@ -102,11 +123,15 @@ impl Translator<'_> {
             Target::Buffer(var) => {
                 let p = self.ptr(StorageClass::StorageBuffer, u32_);
                 let zero = self.c_u32(0);
-                self.b.access_chain(p, None, var, [zero, i]).map_err(|e| self.fail(e.to_string()))
+                self.b
+                    .access_chain(p, None, var, [zero, i])
+                    .map_err(|e| self.fail(e.to_string()))
             }
             Target::Shared(var) => {
                 let p = self.ptr(StorageClass::Workgroup, u32_);
-                self.b.access_chain(p, None, var, [i]).map_err(|e| self.fail(e.to_string()))
+                self.b
+                    .access_chain(p, None, var, [i])
+                    .map_err(|e| self.fail(e.to_string()))
             }
         }
     }
@@ -117,10 +142,21 @@ impl Translator<'_> {
         let len = self.byte_len(target)?;
         let four = self.c_u32(4);
         let limit = self.c_u32(u32::MAX - 3);
-        let no_wrap = self.b.u_less_than(bool_, None, a, limit).map_err(|e| self.fail(e.to_string()))?;
-        let end = self.b.i_add(u32_, None, a, four).map_err(|e| self.fail(e.to_string()))?;
-        let fits = self.b.u_less_than_equal(bool_, None, end, len).map_err(|e| self.fail(e.to_string()))?;
-        self.b.logical_and(bool_, None, no_wrap, fits).map_err(|e| self.fail(e.to_string()))
+        let no_wrap = self
+            .b
+            .u_less_than(bool_, None, a, limit)
+            .map_err(|e| self.fail(e.to_string()))?;
+        let end = self
+            .b
+            .i_add(u32_, None, a, four)
+            .map_err(|e| self.fail(e.to_string()))?;
+        let fits = self
+            .b
+            .u_less_than_equal(bool_, None, end, len)
+            .map_err(|e| self.fail(e.to_string()))?;
+        self.b
+            .logical_and(bool_, None, no_wrap, fits)
+            .map_err(|e| self.fail(e.to_string()))
     }
 
     /// Runs `body` when `cond` holds; its value, or `otherwise` when not
@@ -135,18 +171,30 @@ impl Translator<'_> {
         let f = |t: &Self, e: rspirv::dr::Error| t.fail(e.to_string());
         self.b.branch(head).map_err(|e| f(self, e))?;
         self.b.begin_block(Some(head)).map_err(|e| f(self, e))?;
-        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(|e| f(self, e))?;
-        self.b.branch_conditional(cond, then, merge, []).map_err(|e| f(self, e))?;
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)
+            .map_err(|e| f(self, e))?;
+        self.b
+            .branch_conditional(cond, then, merge, [])
+            .map_err(|e| f(self, e))?;
         self.b.begin_block(Some(then)).map_err(|e| f(self, e))?;
         let v = body(self)?;
         // the body may have opened blocks of its own: the phi's edge is the last
-        let last = self.b.selected_block().and_then(|_| self.current_label()).unwrap_or(then);
+        let last = self
+            .b
+            .selected_block()
+            .and_then(|_| self.current_label())
+            .unwrap_or(then);
         self.b.branch(merge).map_err(|e| f(self, e))?;
         self.b.begin_block(Some(merge)).map_err(|e| f(self, e))?;
         match (v, otherwise) {
             (Some(v), Some(o)) => {
                 let u32_ = self.t.u32;
-                Ok(Some(self.b.phi(u32_, None, [(v, last), (o, head)]).map_err(|e| f(self, e))?))
+                Ok(Some(
+                    self.b
+                        .phi(u32_, None, [(v, last), (o, head)])
+                        .map_err(|e| f(self, e))?,
+                ))
             }
             _ => Ok(None),
         }
@@ -156,7 +204,13 @@ impl Translator<'_> {
     fn current_label(&self) -> Option<Word> {
         let f = self.b.selected_function()?;
         let b = self.b.selected_block()?;
-        self.b.module_ref().functions.get(f)?.blocks.get(b)?.label_id()
+        self.b
+            .module_ref()
+            .functions
+            .get(f)?
+            .blocks
+            .get(b)?
+            .label_id()
     }
 
     /// The word at byte address `a` (joining two words when unaligned), 0 out of range.
@@ -175,14 +229,20 @@ impl Translator<'_> {
             let aligned = sp!(t, t.b.i_equal(t.t.bool, None, sh, zero))?;
             // an unaligned word also reads the next one (inside the range then)
             let j = sp!(t, t.b.i_add(u32_, None, i, one))?;
-            let j = t.b.select(u32_, None, aligned, i, j).map_err(|e| t.fail(e.to_string()))?;
+            let j =
+                t.b.select(u32_, None, aligned, i, j)
+                    .map_err(|e| t.fail(e.to_string()))?;
             let p1 = t.word_ptr(target, j)?;
             let w1 = sp!(t, t.b.load(u32_, None, p1, None, []))?;
             let low = sp!(t, t.b.shift_right_logical(u32_, None, w0, sh))?;
             let back = sp!(t, t.b.i_sub(u32_, None, thirty_two, sh))?;
-            let back = t.b.select(u32_, None, aligned, zero, back).map_err(|e| t.fail(e.to_string()))?;
+            let back =
+                t.b.select(u32_, None, aligned, zero, back)
+                    .map_err(|e| t.fail(e.to_string()))?;
             let high = sp!(t, t.b.shift_left_logical(u32_, None, w1, back))?;
-            let high = t.b.select(u32_, None, aligned, zero, high).map_err(|e| t.fail(e.to_string()))?;
+            let high =
+                t.b.select(u32_, None, aligned, zero, high)
+                    .map_err(|e| t.fail(e.to_string()))?;
             Ok(Some(sp!(t, t.b.bitwise_or(u32_, None, low, high))?))
         })?;
         Ok(v.unwrap_or(zero))
@@ -242,7 +302,9 @@ impl Translator<'_> {
             .ok_or_else(|| self.fail(format!("{} without an address", inst.opcode)))?;
         let v = self.fetch(src, OperandType::Uint)?;
         let u32_ = self.t.u32;
-        self.b.composite_extract(u32_, None, v, [0]).map_err(|e| self.fail(e.to_string()))
+        self.b
+            .composite_extract(u32_, None, v, [0])
+            .map_err(|e| self.fail(e.to_string()))
     }
 
     /// LOAD: channel c reads the word at address + 4 × (the resource's swizzle of c).
@@ -253,11 +315,17 @@ impl Translator<'_> {
         let mut words = Vec::new();
         for c in swz {
             let off = self.c_u32(4 * c as u32);
-            let at = self.b.i_add(u32_, None, a, off).map_err(|e| self.fail(e.to_string()))?;
+            let at = self
+                .b
+                .i_add(u32_, None, a, off)
+                .map_err(|e| self.fail(e.to_string()))?;
             words.push(self.read_word(target, at)?);
         }
         let u4 = self.t.u4;
-        let v = self.b.composite_construct(u4, None, words).map_err(|e| self.fail(e.to_string()))?;
+        let v = self
+            .b
+            .composite_construct(u4, None, words)
+            .map_err(|e| self.fail(e.to_string()))?;
         self.store(&inst.dst[0], v, 0xF)
     }
 
@@ -276,8 +344,14 @@ impl Translator<'_> {
                 continue;
             }
             let off = self.c_u32(4 * c);
-            let at = self.b.i_add(u32_, None, a, off).map_err(|e| self.fail(e.to_string()))?;
-            let w = self.b.composite_extract(u32_, None, v, [c]).map_err(|e| self.fail(e.to_string()))?;
+            let at = self
+                .b
+                .i_add(u32_, None, a, off)
+                .map_err(|e| self.fail(e.to_string()))?;
+            let w = self
+                .b
+                .composite_extract(u32_, None, v, [c])
+                .map_err(|e| self.fail(e.to_string()))?;
             self.write_word(target, at, w)?;
         }
         Ok(())
@@ -290,12 +364,20 @@ impl Translator<'_> {
         let a = self.address(inst, 1)?;
         let u32_ = self.t.u32;
         let fetch_x = |t: &mut Self, k: usize| -> Result<Word, Error> {
-            let src = inst.src.get(k).ok_or_else(|| t.fail(format!("{op}: missing operand")))?;
+            let src = inst
+                .src
+                .get(k)
+                .ok_or_else(|| t.fail(format!("{op}: missing operand")))?;
             let v = t.fetch(src, OperandType::Uint)?;
-            t.b.composite_extract(u32_, None, v, [0]).map_err(|e| t.fail(e.to_string()))
+            t.b.composite_extract(u32_, None, v, [0])
+                .map_err(|e| t.fail(e.to_string()))
         };
         let value = fetch_x(self, 2)?;
-        let third = if op == Opcode::ATOMCAS { Some(fetch_x(self, 3)?) } else { None };
+        let third = if op == Opcode::ATOMCAS {
+            Some(fetch_x(self, 3)?)
+        } else {
+            None
+        };
         let ok = self.in_range(target, a)?;
         let zero = self.c_u32(0);
         let scope = self.c_u32(match target {
@@ -305,7 +387,9 @@ impl Translator<'_> {
         let relaxed = self.c_u32(0);
         let old = self.when(ok, Some(zero), |t| {
             let two = t.c_u32(2);
-            let i = t.b.shift_right_logical(u32_, None, a, two).map_err(|e| t.fail(e.to_string()))?;
+            let i =
+                t.b.shift_right_logical(u32_, None, a, two)
+                    .map_err(|e| t.fail(e.to_string()))?;
             let p = t.word_ptr(target, i)?;
             let b = &mut t.b;
             let r = match op {

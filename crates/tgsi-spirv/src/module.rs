@@ -66,6 +66,16 @@ pub(crate) struct Translator<'a> {
     builtins: HashMap<SemanticName, Word>,
     /// The block type of every word buffer (`struct { uint words[]; }`).
     words_struct: Option<Word>,
+    /// `IN` and `OUT`: function arrays of `uvec4`, and their lengths.
+    pub ins: Option<(Word, u32)>,
+    pub outs: Option<(Word, u32)>,
+    /// Where each `IN` register comes from and each `OUT` register goes.
+    pub in_sources: Vec<(u32, super::io::Source)>,
+    pub out_sinks: Vec<(u32, super::io::Sink)>,
+    /// `int` built-ins of vertex and fragment system values.
+    pub int_builtins: HashMap<SemanticName, Word>,
+    /// A fragment shader writes its depth.
+    pub depth_replacing: bool,
     pub flow: Vec<super::flow::Frame>,
     pub interface: Vec<Word>,
     u32_consts: HashMap<u32, Word>,
@@ -76,9 +86,12 @@ pub(crate) struct Translator<'a> {
 
 impl<'a> Translator<'a> {
     pub fn new(shader: &'a Shader, options: &Options) -> Result<Translator<'a>, Error> {
-        if shader.processor != Processor::Compute {
+        if !matches!(
+            shader.processor,
+            Processor::Compute | Processor::Vertex | Processor::Fragment
+        ) {
             return Err(Error::general(format!(
-                "{} shaders are not translated to SPIR-V yet (compute shaders are)",
+                "{} shaders are not translated to SPIR-V yet (compute, vertex and fragment shaders are)",
                 shader.processor
             )));
         }
@@ -124,6 +137,12 @@ impl<'a> Translator<'a> {
             svs: HashMap::new(),
             builtins: HashMap::new(),
             words_struct: None,
+            ins: None,
+            outs: None,
+            in_sources: Vec::new(),
+            out_sinks: Vec::new(),
+            int_builtins: HashMap::new(),
+            depth_replacing: false,
             flow: Vec::new(),
             interface: Vec::new(),
             u32_consts: HashMap::new(),
@@ -161,7 +180,9 @@ impl<'a> Translator<'a> {
 
     /// A vector of four copies of `c` of vector type `ty`.
     pub fn splat(&mut self, ty: Word, c: Word) -> Word {
-        self.b.composite_construct(ty, None, [c, c, c, c]).expect("in a block")
+        self.b
+            .composite_construct(ty, None, [c, c, c, c])
+            .expect("in a block")
     }
 
     pub fn ptr(&mut self, class: StorageClass, pointee: Word) -> Word {
@@ -273,15 +294,19 @@ impl<'a> Translator<'a> {
                     }
                 }
                 File::SystemValue => {
-                    if let Some(name) = d.semantic.map(|s| s.name)
-                        && let Some(which) = builtin_of(name)
+                    let Some(name) = d.semantic.map(|s| s.name) else {
+                        continue;
+                    };
+                    if let Some(which) = builtin_of(name)
+                        && shader.processor == Processor::Compute
                         && !self.builtins.contains_key(&name)
                     {
                         let var = self.builtin_u3(which);
                         self.builtins.insert(name, var);
                     }
+                    self.declare_int_builtin(name);
                 }
-                File::Temp | File::Address | File::Null => {}
+                File::Temp | File::Address | File::Null | File::Input | File::Output => {}
                 other => {
                     return Err(Error::general(format!(
                         "{other} registers are not translated to SPIR-V yet"
@@ -296,12 +321,14 @@ impl<'a> Translator<'a> {
     /// entry block.
     fn declare_locals(&mut self) -> Result<(), Error> {
         let shader = self.shader;
-        let (mut temps, mut addrs) = (0u32, 0u32);
+        let (mut temps, mut addrs, mut ins, mut outs) = (0u32, 0u32, 0u32, 0u32);
         let mut svs: Vec<(u32, SemanticName)> = Vec::new();
         for d in shader.declarations() {
             match d.file {
                 File::Temp => temps = temps.max(d.last + 1),
                 File::Address => addrs = addrs.max(d.last + 1),
+                File::Input => ins = ins.max(d.last + 1),
+                File::Output => outs = outs.max(d.last + 1),
                 File::SystemValue => {
                     let name = d.semantic.map(|s| s.name).ok_or_else(|| {
                         Error::general(format!("SV[{}] has no semantic", d.first))
@@ -314,7 +341,7 @@ impl<'a> Translator<'a> {
             }
         }
         let u4 = self.t.u4;
-        for (len, slot) in [(temps, 0), (addrs, 1)] {
+        for (len, slot) in [(temps, 0), (addrs, 1), (ins, 2), (outs, 3)] {
             if len == 0 {
                 continue;
             }
@@ -322,10 +349,12 @@ impl<'a> Translator<'a> {
             let arr = self.b.type_array(u4, n);
             let p = self.ptr(StorageClass::Function, arr);
             let var = self.b.variable(p, None, StorageClass::Function, None);
-            if slot == 0 {
-                self.temps = Some((var, len));
-            } else {
-                self.addrs = Some((var, len));
+            let found = Some((var, len));
+            match slot {
+                0 => self.temps = found,
+                1 => self.addrs = found,
+                2 => self.ins = found,
+                _ => self.outs = found,
             }
         }
         let mut sv_vars = Vec::new();
@@ -335,17 +364,25 @@ impl<'a> Translator<'a> {
             sv_vars.push((*n, var));
         }
         // zero the register arrays (TGSI registers start at 0)
-        for (var, len) in [self.temps, self.addrs].into_iter().flatten() {
+        for (var, len) in [self.temps, self.addrs, self.ins, self.outs]
+            .into_iter()
+            .flatten()
+        {
             let zero = self.c_u32(0);
             let z4 = self.b.constant_composite(u4, [zero, zero, zero, zero]);
             for k in 0..len {
                 let p = self.reg_ptr_direct(var, k);
-                self.b.store(p, z4, None, []).map_err(|e| self.fail(e.to_string()))?;
+                self.b
+                    .store(p, z4, None, [])
+                    .map_err(|e| self.fail(e.to_string()))?;
             }
         }
+        self.load_inputs()?;
         for ((n, name), (_, var)) in svs.iter().zip(&sv_vars) {
             let value = self.system_value(*name)?;
-            self.b.store(*var, value, None, []).map_err(|e| self.fail(e.to_string()))?;
+            self.b
+                .store(*var, value, None, [])
+                .map_err(|e| self.fail(e.to_string()))?;
             self.svs.insert(*n, *var);
         }
         Ok(())
@@ -353,14 +390,24 @@ impl<'a> Translator<'a> {
 
     /// The `uvec4` of system value `name` (vectors have w = 0).
     fn system_value(&mut self, name: SemanticName) -> Result<Word, Error> {
+        if let Some(v) = self.int_system_value(name)? {
+            return Ok(v);
+        }
         let zero = self.c_u32(0);
         let from_u3 = |t: &mut Self, v: Word| -> Word {
             let u4 = t.t.u4;
             let z = t.c_u32(0);
-            let x = t.b.composite_extract(t.t.u32, None, v, [0]).expect("in a block");
-            let y = t.b.composite_extract(t.t.u32, None, v, [1]).expect("in a block");
-            let zc = t.b.composite_extract(t.t.u32, None, v, [2]).expect("in a block");
-            t.b.composite_construct(u4, None, [x, y, zc, z]).expect("in a block")
+            let x =
+                t.b.composite_extract(t.t.u32, None, v, [0])
+                    .expect("in a block");
+            let y =
+                t.b.composite_extract(t.t.u32, None, v, [1])
+                    .expect("in a block");
+            let zc =
+                t.b.composite_extract(t.t.u32, None, v, [2])
+                    .expect("in a block");
+            t.b.composite_construct(u4, None, [x, y, zc, z])
+                .expect("in a block")
         };
         if let Some(&var) = self.builtins.get(&name) {
             let u3 = self.t.u3;
@@ -377,6 +424,22 @@ impl<'a> Translator<'a> {
                 "system value {other} is not translated to SPIR-V yet"
             ))),
         }
+    }
+
+    /// Refuses what Vulkan's fragment stage cannot express: a lower-left
+    /// origin or integer pixel centres.
+    fn check_fragment_properties(&self) -> Result<(), Error> {
+        for p in self.shader.properties() {
+            let refused = match p.name {
+                PropertyName::FsCoordOrigin if p.value != 0 => "FS_COORD_ORIGIN LOWER_LEFT",
+                PropertyName::FsCoordPixelCenter if p.value != 0 => "FS_COORD_PIXEL_CENTER INTEGER",
+                _ => continue,
+            };
+            return Err(Error::general(format!(
+                "{refused} has no Vulkan equivalent (the fragment origin is upper-left, pixel centres at .5)"
+            )));
+        }
+        Ok(())
     }
 
     /// CS_FIXED_BLOCK_WIDTH/HEIGHT/DEPTH (1 when absent).
@@ -397,6 +460,8 @@ impl<'a> Translator<'a> {
 
     pub fn translate(mut self) -> Result<Vec<u32>, Error> {
         self.declare_globals()?;
+        self.declare_io()?;
+        self.check_fragment_properties()?;
         let void = self.t.void;
         let fn_ty = self.b.type_function(void, []);
         let main = self
@@ -430,17 +495,35 @@ impl<'a> Translator<'a> {
             return Err(Error::general("the program leaves a block open"));
         }
         if self.b.selected_block().is_some() {
+            self.store_outputs()?;
             self.b.ret().map_err(|e| Error::general(e.to_string()))?;
         }
         self.b
             .end_function()
             .map_err(|e| Error::general(e.to_string()))?;
         let interface = std::mem::take(&mut self.interface);
-        self.b
-            .entry_point(ExecutionModel::GLCompute, main, "main", interface);
-        let [x, y, z] = self.block_size();
-        self.b
-            .execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
+        let model = match self.shader.processor {
+            Processor::Vertex => ExecutionModel::Vertex,
+            Processor::Fragment => ExecutionModel::Fragment,
+            _ => ExecutionModel::GLCompute,
+        };
+        self.b.entry_point(model, main, "main", interface);
+        match model {
+            ExecutionModel::GLCompute => {
+                let [x, y, z] = self.block_size();
+                self.b
+                    .execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
+            }
+            ExecutionModel::Fragment => {
+                self.b
+                    .execution_mode(main, ExecutionMode::OriginUpperLeft, []);
+                if self.depth_replacing {
+                    self.b
+                        .execution_mode(main, ExecutionMode::DepthReplacing, []);
+                }
+            }
+            _ => {}
+        }
         let denorm = if self.options.direct3d {
             ExecutionMode::DenormFlushToZero
         } else {
@@ -459,7 +542,9 @@ impl<'a> Translator<'a> {
         let u4 = self.t.u4;
         let p = self.ptr(StorageClass::Function, u4);
         let i = self.c_u32(k);
-        self.b.access_chain(p, None, array, [i]).expect("in a block")
+        self.b
+            .access_chain(p, None, array, [i])
+            .expect("in a block")
     }
 
     /// The array and length of a writable register file.
@@ -467,6 +552,8 @@ impl<'a> Translator<'a> {
         let found = match file {
             File::Temp => self.temps,
             File::Address => self.addrs,
+            File::Input => self.ins,
+            File::Output => self.outs,
             _ => None,
         };
         found.ok_or_else(|| self.fail(format!("{file} registers are not declared")))
@@ -513,13 +600,12 @@ impl<'a> Translator<'a> {
                     .ok_or_else(|| self.fail(format!("IMM[{k}] is not defined")))
             }
             File::SystemValue => {
-                let var = *self
-                    .svs
-                    .get(&(reg.index.offset as u32))
-                    .ok_or_else(|| self.fail(format!("SV[{}] is not declared", reg.index.offset)))?;
+                let var = *self.svs.get(&(reg.index.offset as u32)).ok_or_else(|| {
+                    self.fail(format!("SV[{}] is not declared", reg.index.offset))
+                })?;
                 Ok(self.b.load(u4, None, var, None, []).expect("in a block"))
             }
-            File::Temp | File::Address => {
+            File::Temp | File::Address | File::Input | File::Output => {
                 let (array, len) = self.reg_array(reg.file)?;
                 let (i, known) = self.index_of(reg)?;
                 self.read_array(array, len, i, known)
@@ -532,7 +618,13 @@ impl<'a> Translator<'a> {
     }
 
     /// Element `i` of a register array, 0 when out of range.
-    fn read_array(&mut self, array: Word, len: u32, i: Word, known: Option<u32>) -> Result<Word, Error> {
+    fn read_array(
+        &mut self,
+        array: Word,
+        len: u32,
+        i: Word,
+        known: Option<u32>,
+    ) -> Result<Word, Error> {
         let u4 = self.t.u4;
         if let Some(k) = known {
             if k >= len {
@@ -544,12 +636,18 @@ impl<'a> Translator<'a> {
         }
         let (ok, clamped) = self.clamp_index(i, len);
         let p4 = self.ptr(StorageClass::Function, u4);
-        let p = self.b.access_chain(p4, None, array, [clamped]).expect("in a block");
+        let p = self
+            .b
+            .access_chain(p4, None, array, [clamped])
+            .expect("in a block");
         let v = self.b.load(u4, None, p, None, []).expect("in a block");
         let zero = self.c_u32(0);
         let z4 = self.b.constant_composite(u4, [zero, zero, zero, zero]);
         let b4 = self.t.b4;
-        let ok4 = self.b.composite_construct(b4, None, [ok, ok, ok, ok]).expect("in a block");
+        let ok4 = self
+            .b
+            .composite_construct(b4, None, [ok, ok, ok, ok])
+            .expect("in a block");
         Ok(self.b.select(u4, None, ok4, v, z4).expect("in a block"))
     }
 
@@ -592,14 +690,23 @@ impl<'a> Translator<'a> {
             words.push(self.buffer_word(wb, at)?);
         }
         let u4 = self.t.u4;
-        Ok(self.b.composite_construct(u4, None, words).expect("in a block"))
+        Ok(self
+            .b
+            .composite_construct(u4, None, words)
+            .expect("in a block"))
     }
 
     /// Word `at` of a storage buffer, 0 out of range (`at` an unsigned word index).
     pub fn buffer_word(&mut self, wb: WordBuffer, at: Word) -> Result<Word, Error> {
         let (u32_, bool_) = (self.t.u32, self.t.bool);
-        let len = self.b.array_length(u32_, None, wb.var, 0).expect("in a block");
-        let ok = self.b.u_less_than(bool_, None, at, len).expect("in a block");
+        let len = self
+            .b
+            .array_length(u32_, None, wb.var, 0)
+            .expect("in a block");
+        let ok = self
+            .b
+            .u_less_than(bool_, None, at, len)
+            .expect("in a block");
         // an index clamped into range (a zero-length buffer reads through the guard)
         let head = self.b.id();
         let (body, merge) = (self.b.id(), self.b.id());
@@ -608,11 +715,16 @@ impl<'a> Translator<'a> {
         self.b
             .selection_merge(merge, spirv::SelectionControl::NONE)
             .expect("in a block");
-        self.b.branch_conditional(ok, body, merge, []).expect("in a block");
+        self.b
+            .branch_conditional(ok, body, merge, [])
+            .expect("in a block");
         self.b.begin_block(Some(body)).expect("no block");
         let p = self.ptr(StorageClass::StorageBuffer, u32_);
         let zero = self.c_u32(0);
-        let ptr = self.b.access_chain(p, None, wb.var, [zero, at]).expect("in a block");
+        let ptr = self
+            .b
+            .access_chain(p, None, wb.var, [zero, at])
+            .expect("in a block");
         let v = self.b.load(u32_, None, ptr, None, []).expect("in a block");
         self.b.branch(merge).expect("in a block");
         self.b.begin_block(Some(merge)).expect("no block");
@@ -646,12 +758,20 @@ impl<'a> Translator<'a> {
                 rspirv::spirv::GlslStd450Op::SAbs
             };
             let (g, vi) = (self.glsl, if float { vty } else { self.t.i4 });
-            let x = if vi == vty { v } else { self.b.bitcast(vi, None, v).expect("in a block") };
+            let x = if vi == vty {
+                v
+            } else {
+                self.b.bitcast(vi, None, v).expect("in a block")
+            };
             let a = self
                 .b
                 .ext_inst(vi, None, g, op as u32, [Operand::IdRef(x)])
                 .expect("in a block");
-            v = if vi == vty { a } else { self.b.bitcast(vty, None, a).expect("in a block") };
+            v = if vi == vty {
+                a
+            } else {
+                self.b.bitcast(vty, None, a).expect("in a block")
+            };
         }
         if src.negate {
             v = if float {
@@ -677,8 +797,12 @@ impl<'a> Translator<'a> {
         let p4 = self.ptr(StorageClass::Function, u4);
         let write = |t: &mut Self, ptr: Word| {
             let old = t.b.load(u4, None, ptr, None, []).expect("in a block");
-            let lanes: Vec<u32> = (0..4).map(|c| if mask >> c & 1 == 1 { 4 + c } else { c }).collect();
-            let v = t.b.vector_shuffle(u4, None, old, bits, lanes).expect("in a block");
+            let lanes: Vec<u32> = (0..4)
+                .map(|c| if mask >> c & 1 == 1 { 4 + c } else { c })
+                .collect();
+            let v =
+                t.b.vector_shuffle(u4, None, old, bits, lanes)
+                    .expect("in a block");
             t.b.store(ptr, v, None, []).expect("in a block");
         };
         match known {
@@ -693,9 +817,14 @@ impl<'a> Translator<'a> {
                 self.b
                     .selection_merge(merge, spirv::SelectionControl::NONE)
                     .expect("in a block");
-                self.b.branch_conditional(ok, body, merge, []).expect("in a block");
+                self.b
+                    .branch_conditional(ok, body, merge, [])
+                    .expect("in a block");
                 self.b.begin_block(Some(body)).expect("no block");
-                let ptr = self.b.access_chain(p4, None, array, [clamped]).expect("in a block");
+                let ptr = self
+                    .b
+                    .access_chain(p4, None, array, [clamped])
+                    .expect("in a block");
                 write(self, ptr);
                 self.b.branch(merge).expect("in a block");
                 self.b.begin_block(Some(merge)).expect("no block");

@@ -22,9 +22,14 @@ impl Translator<'_> {
         if let Some(done) = self.memory_instruction(inst)? {
             return Ok(done);
         }
+        if matches!(op, Opcode::KILL | Opcode::KILL_IF) {
+            return self.kill(inst);
+        }
         let info = op.info();
         if info.dst_type.is_64bit() || info.src_types.iter().any(|t| t.is_64bit()) {
-            return Err(self.fail(format!("{op}: 64-bit operations are not translated to SPIR-V yet")));
+            return Err(self.fail(format!(
+                "{op}: 64-bit operations are not translated to SPIR-V yet"
+            )));
         }
         let mut srcs = Vec::with_capacity(inst.src.len());
         for (s, ty) in inst.src.iter().zip(info.src_types) {
@@ -33,7 +38,10 @@ impl Translator<'_> {
         let mut v = self.alu(op, &srcs)?;
         if info.channels == Channels::Scalar {
             let ty = self.vec_of(info.dst_type)?;
-            v = self.b.vector_shuffle(ty, None, v, v, [0, 0, 0, 0]).map_err(|e| self.fail(e.to_string()))?;
+            v = self
+                .b
+                .vector_shuffle(ty, None, v, v, [0, 0, 0, 0])
+                .map_err(|e| self.fail(e.to_string()))?;
         }
         if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
             let f4 = self.t.f4;
@@ -49,16 +57,53 @@ impl Translator<'_> {
         self.store(dst, v, 0xF)
     }
 
+    /// KILL (the invocation ends) and KILL_IF (when a channel of the
+    /// source is below 0).
+    fn kill(&mut self, inst: &Instruction) -> Result<(), Error> {
+        if self.shader.processor != tgsi_ir::enums::Processor::Fragment {
+            return Err(self.fail(format!("{} outside a fragment shader", inst.opcode)));
+        }
+        if inst.opcode == Opcode::KILL {
+            sp!(self, self.b.kill())?;
+            sp!(self, self.b.begin_block(None))?;
+            return Ok(());
+        }
+        let src = inst
+            .src
+            .first()
+            .ok_or_else(|| self.fail("KILL_IF without a source"))?;
+        let v = self.fetch(src, tgsi_ir::opcode::OperandType::Float)?;
+        let (f4, b4, bool_) = (self.t.f4, self.t.b4, self.t.bool);
+        let zero = self.splat_bits(f4, 0);
+        let below = sp!(self, self.b.f_ord_less_than(b4, None, v, zero))?;
+        let any = sp!(self, self.b.any(bool_, None, below))?;
+        let (then, merge) = (self.b.id(), self.b.id());
+        sp!(
+            self,
+            self.b
+                .selection_merge(merge, rspirv::spirv::SelectionControl::NONE)
+        )?;
+        sp!(self, self.b.branch_conditional(any, then, merge, []))?;
+        sp!(self, self.b.begin_block(Some(then)))?;
+        sp!(self, self.b.kill())?;
+        sp!(self, self.b.begin_block(Some(merge)))?;
+        Ok(())
+    }
+
     /// A GLSL.std.450 instruction.
     pub(crate) fn gl(&mut self, ty: Word, op: GlslStd450Op, args: &[Word]) -> R {
         let g = self.glsl;
         let ops: Vec<Operand> = args.iter().map(|a| Operand::IdRef(*a)).collect();
-        self.b.ext_inst(ty, None, g, op as u32, ops).map_err(|e| self.fail(e.to_string()))
+        self.b
+            .ext_inst(ty, None, g, op as u32, ops)
+            .map_err(|e| self.fail(e.to_string()))
     }
 
     /// `cond ? a : b` per channel.
     fn pick(&mut self, ty: Word, cond: Word, a: Word, b: Word) -> R {
-        self.b.select(ty, None, cond, a, b).map_err(|e| self.fail(e.to_string()))
+        self.b
+            .select(ty, None, cond, a, b)
+            .map_err(|e| self.fail(e.to_string()))
     }
 
     /// A mask vector: `~0` where `cond`, else 0.
@@ -83,12 +128,18 @@ impl Translator<'_> {
     }
 
     fn fmul(&mut self, ty: Word, a: Word, b: Word) -> R {
-        let r = self.b.f_mul(ty, None, a, b).map_err(|e| self.fail(e.to_string()))?;
+        let r = self
+            .b
+            .f_mul(ty, None, a, b)
+            .map_err(|e| self.fail(e.to_string()))?;
         Ok(self.no_contraction(r))
     }
 
     fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
-        let r = self.b.f_add(ty, None, a, b).map_err(|e| self.fail(e.to_string()))?;
+        let r = self
+            .b
+            .f_add(ty, None, a, b)
+            .map_err(|e| self.fail(e.to_string()))?;
         Ok(self.no_contraction(r))
     }
 
@@ -185,6 +236,17 @@ impl Translator<'_> {
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
+            O::DDX => sp!(self, self.b.d_pdx(f4, None, s[0]))?,
+            O::DDY => sp!(self, self.b.d_pdy(f4, None, s[0]))?,
+            O::DDX_FINE | O::DDY_FINE => {
+                self.b
+                    .capability(rspirv::spirv::Capability::DerivativeControl);
+                if op == O::DDX_FINE {
+                    sp!(self, self.b.d_pdx_fine(f4, None, s[0]))?
+                } else {
+                    sp!(self, self.b.d_pdy_fine(f4, None, s[0]))?
+                }
+            }
             _ => return self.integer(op, s),
         })
     }
@@ -199,8 +261,14 @@ impl Translator<'_> {
         };
         let mut sum = None;
         for c in 0..n {
-            let a = self.b.composite_extract(f32_, None, s[0], [c]).map_err(|e| self.fail(e.to_string()))?;
-            let b = self.b.composite_extract(f32_, None, s[1], [c]).map_err(|e| self.fail(e.to_string()))?;
+            let a = self
+                .b
+                .composite_extract(f32_, None, s[0], [c])
+                .map_err(|e| self.fail(e.to_string()))?;
+            let b = self
+                .b
+                .composite_extract(f32_, None, s[1], [c])
+                .map_err(|e| self.fail(e.to_string()))?;
             let p = self.fmul(f32_, a, b)?;
             sum = Some(match sum {
                 None => p,
@@ -216,11 +284,19 @@ impl Translator<'_> {
     /// (`signed`: F2I, else F2U).
     fn float_to_int(&mut self, x: Word, signed: bool) -> R {
         let (f4, b4) = (self.t.f4, self.t.b4);
-        let nan = self.b.is_nan(b4, None, x).map_err(|e| self.fail(e.to_string()))?;
+        let nan = self
+            .b
+            .is_nan(b4, None, x)
+            .map_err(|e| self.fail(e.to_string()))?;
         let zero = self.splat_bits(f4, 0);
         let x = self.pick(f4, nan, zero, x)?;
         let (lo, hi, limit, top) = if signed {
-            (-2147483648.0f32, 2147483520.0f32, 2147483648.0f32, i32::MAX as u32)
+            (
+                -2147483648.0f32,
+                2147483520.0f32,
+                2147483648.0f32,
+                i32::MAX as u32,
+            )
         } else {
             (0.0, 4294967040.0, 4294967296.0, u32::MAX)
         };

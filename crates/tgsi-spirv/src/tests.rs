@@ -8,7 +8,9 @@ use super::*;
 pub(crate) fn validate(words: &[u32]) -> Option<Result<(), String>> {
     let dir = std::env::temp_dir().join(format!("tgsi-spirv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!("{:016x}.spv", words.iter().fold(0u64, |h, w| h.wrapping_mul(31).wrapping_add(*w as u64))));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("module{k}.spv"));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).ok()?;
     let out = std::process::Command::new("spirv-val")
@@ -104,5 +106,8 @@ fn the_layout_names_every_descriptor() {
     let (shader, _) = tgsi_text::parse(FLOW).unwrap();
     let l = layout(&shader);
     assert_eq!(l.len(), 1);
-    assert_eq!((l[0].file, l[0].index, l[0].set, l[0].binding), (File::Buffer, 0, 0, 32));
+    assert_eq!(
+        (l[0].file, l[0].index, l[0].set, l[0].binding),
+        (File::Buffer, 0, 0, 32)
+    );
 }

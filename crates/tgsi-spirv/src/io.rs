@@ -1,0 +1,275 @@
+//! The inputs and outputs of vertex and fragment shaders, and their system
+//! values. `IN` and `OUT` registers live in function arrays like `TEMP`
+//! (so that indirect and partial accesses work the same): the inputs are
+//! copied in at the start, the outputs out before every return.
+//!
+//! Interface: a vertex shader's `IN[i]` is the attribute at location i; a
+//! varying is at the location its semantic gives ([`varying_location`]) in
+//! both stages; a vertex `POSITION` is `Position`, `PSIZE` is `PointSize`; a
+//! fragment `POSITION` input is `FragCoord` and output the depth
+//! (`FragDepth` from `.z`), `FACE` is `FrontFacing` (±1.0 in `.x`), and
+//! `COLOR[k]` is the colour output at location k.
+
+use super::Error;
+use super::module::Translator;
+use rspirv::dr::Operand;
+use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
+use tgsi_ir::enums::{File, InterpLocation, InterpMode, Processor, SemanticName};
+
+/// Where an input register's value comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum Source {
+    /// A `vec4` input variable (attribute, varying, `FragCoord`).
+    Vec4(Word),
+    /// `FrontFacing`: x = 1.0 or -1.0.
+    Face(Word),
+}
+
+/// Where an output register's value goes.
+#[derive(Clone, Copy)]
+pub(crate) enum Sink {
+    Vec4(Word),
+    /// A float built-in taking one channel (`PointSize` .x, `FragDepth` .z).
+    Channel(Word, u32),
+}
+
+/// The location of a varying of `semantic` (index `k`), shared by the
+/// vertex shader's output and the fragment shader's input.
+pub fn varying_location(semantic: SemanticName, k: u32) -> Option<u32> {
+    match semantic {
+        SemanticName::Generic if k < 16 => Some(k),
+        SemanticName::TexCoord if k < 8 => Some(16 + k),
+        SemanticName::Color if k < 2 => Some(24 + k),
+        SemanticName::BColor if k < 2 => Some(26 + k),
+        SemanticName::Fog => Some(28),
+        SemanticName::PCoord => Some(29),
+        _ => None,
+    }
+}
+
+impl Translator<'_> {
+    fn io_var(&mut self, class: StorageClass, ty: Word) -> Word {
+        let p = self.ptr(class, ty);
+        let var = self.b.variable(p, None, class, None);
+        self.interface.push(var);
+        var
+    }
+
+    fn located(&mut self, class: StorageClass, location: u32) -> Word {
+        let f4 = self.t.f4;
+        let var = self.io_var(class, f4);
+        self.b
+            .decorate(var, Decoration::Location, [Operand::LiteralBit32(location)]);
+        var
+    }
+
+    fn builtin(&mut self, class: StorageClass, ty: Word, which: BuiltIn) -> Word {
+        let var = self.io_var(class, ty);
+        self.b
+            .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(which)]);
+        var
+    }
+
+    /// The interface variables of the `IN` and `OUT` declarations.
+    pub(crate) fn declare_io(&mut self) -> Result<(), Error> {
+        let shader = self.shader;
+        let stage = shader.processor;
+        for d in shader.declarations() {
+            if !matches!(d.file, File::Input | File::Output) {
+                continue;
+            }
+            let semantic = d.semantic.map(|s| (s.name, s.index));
+            for n in d.first..=d.last {
+                let k = semantic.map_or(0, |s| s.1 + (n - d.first));
+                if d.file == File::Input {
+                    let src = self.input_source(stage, semantic.map(|s| s.0), n, k, d.interp)?;
+                    self.in_sources.push((n, src));
+                } else {
+                    let sink = self.output_sink(stage, semantic.map(|s| s.0), k)?;
+                    self.out_sinks.push((n, sink));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn input_source(
+        &mut self,
+        stage: Processor,
+        semantic: Option<SemanticName>,
+        n: u32,
+        k: u32,
+        interp: Option<tgsi_ir::ir::Interp>,
+    ) -> Result<Source, Error> {
+        let f4 = self.t.f4;
+        if stage == Processor::Vertex {
+            return Ok(Source::Vec4(self.located(StorageClass::Input, n)));
+        }
+        let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
+        match name {
+            SemanticName::Position => Ok(Source::Vec4(self.builtin(
+                StorageClass::Input,
+                f4,
+                BuiltIn::FragCoord,
+            ))),
+            SemanticName::Face => {
+                let b = self.t.bool;
+                Ok(Source::Face(self.builtin(
+                    StorageClass::Input,
+                    b,
+                    BuiltIn::FrontFacing,
+                )))
+            }
+            _ => {
+                let loc = varying_location(name, k).ok_or_else(|| {
+                    Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
+                })?;
+                let var = self.located(StorageClass::Input, loc);
+                if let Some(i) = interp {
+                    match i.mode {
+                        InterpMode::Constant => self.b.decorate(var, Decoration::Flat, []),
+                        InterpMode::Linear => self.b.decorate(var, Decoration::NoPerspective, []),
+                        InterpMode::Perspective | InterpMode::Color => {}
+                    }
+                    match i.location {
+                        InterpLocation::Centroid => self.b.decorate(var, Decoration::Centroid, []),
+                        InterpLocation::Sample => {
+                            self.b.capability(Capability::SampleRateShading);
+                            self.b.decorate(var, Decoration::Sample, [])
+                        }
+                        InterpLocation::Center => {}
+                    }
+                }
+                Ok(Source::Vec4(var))
+            }
+        }
+    }
+
+    fn output_sink(
+        &mut self,
+        stage: Processor,
+        semantic: Option<SemanticName>,
+        k: u32,
+    ) -> Result<Sink, Error> {
+        let (f4, f32_) = (self.t.f4, self.t.f32);
+        let name = semantic.ok_or_else(|| Error::general("an output without a semantic"))?;
+        match (stage, name) {
+            (Processor::Vertex, SemanticName::Position) => Ok(Sink::Vec4(self.builtin(
+                StorageClass::Output,
+                f4,
+                BuiltIn::Position,
+            ))),
+            (Processor::Vertex, SemanticName::PSize) => Ok(Sink::Channel(
+                self.builtin(StorageClass::Output, f32_, BuiltIn::PointSize),
+                0,
+            )),
+            (Processor::Fragment, SemanticName::Color) => {
+                Ok(Sink::Vec4(self.located(StorageClass::Output, k)))
+            }
+            (Processor::Fragment, SemanticName::Position) => {
+                self.depth_replacing = true;
+                Ok(Sink::Channel(
+                    self.builtin(StorageClass::Output, f32_, BuiltIn::FragDepth),
+                    2,
+                ))
+            }
+            (Processor::Vertex, _) => {
+                let loc = varying_location(name, k).ok_or_else(|| {
+                    Error::general(format!(
+                        "output {name}[{k}] is not translated to SPIR-V yet"
+                    ))
+                })?;
+                Ok(Sink::Vec4(self.located(StorageClass::Output, loc)))
+            }
+            _ => Err(Error::general(format!(
+                "the {name} output of a {stage} shader is not translated to SPIR-V yet"
+            ))),
+        }
+    }
+
+    /// Copies the inputs into the `IN` array (at the start of main).
+    pub(crate) fn load_inputs(&mut self) -> Result<(), Error> {
+        let Some((array, _)) = self.ins else {
+            return Ok(());
+        };
+        let (f4, u4) = (self.t.f4, self.t.u4);
+        for (n, src) in self.in_sources.clone() {
+            let bits = match src {
+                Source::Vec4(var) => {
+                    let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+                    sp!(self, self.b.bitcast(u4, None, v))?
+                }
+                Source::Face(var) => {
+                    let b = self.t.bool;
+                    let f32_ = self.t.f32;
+                    let front = sp!(self, self.b.load(b, None, var, None, []))?;
+                    let (one, minus, zero) = (self.c_f32(1.0), self.c_f32(-1.0), self.c_f32(0.0));
+                    let x = sp!(self, self.b.select(f32_, None, front, one, minus))?;
+                    let v = sp!(
+                        self,
+                        self.b.composite_construct(f4, None, [x, zero, zero, one])
+                    )?;
+                    sp!(self, self.b.bitcast(u4, None, v))?
+                }
+            };
+            let p = self.reg_ptr_direct(array, n);
+            sp!(self, self.b.store(p, bits, None, []))?;
+        }
+        Ok(())
+    }
+
+    /// Copies the `OUT` array to the outputs (before every return).
+    pub(crate) fn store_outputs(&mut self) -> Result<(), Error> {
+        let Some((array, _)) = self.outs else {
+            return Ok(());
+        };
+        let (f4, u4, f32_) = (self.t.f4, self.t.u4, self.t.f32);
+        for (n, sink) in self.out_sinks.clone() {
+            let p = self.reg_ptr_direct(array, n);
+            let bits = sp!(self, self.b.load(u4, None, p, None, []))?;
+            let v = sp!(self, self.b.bitcast(f4, None, bits))?;
+            match sink {
+                Sink::Vec4(var) => sp!(self, self.b.store(var, v, None, []))?,
+                Sink::Channel(var, c) => {
+                    let x = sp!(self, self.b.composite_extract(f32_, None, v, [c]))?;
+                    sp!(self, self.b.store(var, x, None, []))?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The `int` built-in input behind a vertex or fragment system value,
+    /// replicated to four channels.
+    pub(crate) fn int_system_value(&mut self, name: SemanticName) -> Result<Option<Word>, Error> {
+        let Some(&var) = self.int_builtins.get(&name) else {
+            return Ok(None);
+        };
+        let (i32_, u32_, u4) = (self.t.i32, self.t.u32, self.t.u4);
+        let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
+        let u = sp!(self, self.b.bitcast(u32_, None, v))?;
+        Ok(Some(sp!(
+            self,
+            self.b.composite_construct(u4, None, [u, u, u, u])
+        )?))
+    }
+
+    /// Declares the `int` built-in of a vertex or fragment system value.
+    pub(crate) fn declare_int_builtin(&mut self, name: SemanticName) {
+        let which = match (self.shader.processor, name) {
+            (Processor::Vertex, SemanticName::VertexId) => BuiltIn::VertexIndex,
+            (Processor::Vertex, SemanticName::InstanceId) => BuiltIn::InstanceIndex,
+            (Processor::Fragment, SemanticName::SampleId) => {
+                self.b.capability(Capability::SampleRateShading);
+                BuiltIn::SampleId
+            }
+            _ => return,
+        };
+        if self.int_builtins.contains_key(&name) {
+            return;
+        }
+        let i32_ = self.t.i32;
+        let var = self.builtin(StorageClass::Input, i32_, which);
+        self.int_builtins.insert(name, var);
+    }
+}
