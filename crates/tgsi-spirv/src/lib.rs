@@ -8,7 +8,8 @@
 //! table gives its operands and writes bits back), immediates are
 //! constants, and resources follow a fixed interface ([`layout`],
 //! `docs/spirv.md`): descriptor set 0, `CONST[n]` at binding n, `BUFFER[n]`
-//! at binding 32 + n, each a storage buffer of 32-bit words. Memory
+//! at binding 32 + n, each a storage buffer of 32-bit words; `SVIEW[n]`
+//! a sampled image at binding 64 + n, `SAMP[n]` a sampler at 96 + n. Memory
 //! accesses follow the machine's Direct3D bounds rules (reads out of range
 //! give 0, writes are dropped), division by zero the machine's results,
 //! float-to-integer conversions its saturation, and MAD stays unfused
@@ -51,6 +52,9 @@ mod io;
 mod memory;
 mod module;
 mod ops;
+mod texture;
+
+pub use texture::{sampler_binding, texture_binding};
 
 use tgsi_ir::enums::File;
 use tgsi_ir::ir::Shader;
@@ -122,6 +126,8 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
                     "storage buffer (read-only words)",
                 ),
                 File::Buffer => (buffer_binding(index), "storage buffer (words)"),
+                File::SamplerView => (texture_binding(index), "sampled image"),
+                File::Sampler => (sampler_binding(index), "sampler"),
                 _ => continue,
             };
             let index = if d.file == File::Const {

@@ -76,6 +76,10 @@ pub(crate) struct Translator<'a> {
     pub int_builtins: HashMap<SemanticName, Word>,
     /// A fragment shader writes its depth.
     pub depth_replacing: bool,
+    /// Textures and samplers by index ([`super::texture`]).
+    pub images: HashMap<u32, super::texture::Image>,
+    /// `SAMP[n]`: its variable and type.
+    pub samplers: HashMap<u32, (Word, Word)>,
     pub flow: Vec<super::flow::Frame>,
     pub interface: Vec<Word>,
     u32_consts: HashMap<u32, Word>,
@@ -143,6 +147,8 @@ impl<'a> Translator<'a> {
             out_sinks: Vec::new(),
             int_builtins: HashMap::new(),
             depth_replacing: false,
+            images: HashMap::new(),
+            samplers: HashMap::new(),
             flow: Vec::new(),
             interface: Vec::new(),
             u32_consts: HashMap::new(),
@@ -306,7 +312,13 @@ impl<'a> Translator<'a> {
                     }
                     self.declare_int_builtin(name);
                 }
-                File::Temp | File::Address | File::Null | File::Input | File::Output => {}
+                File::Temp
+                | File::Address
+                | File::Null
+                | File::Input
+                | File::Output
+                | File::Sampler
+                | File::SamplerView => {}
                 other => {
                     return Err(Error::general(format!(
                         "{other} registers are not translated to SPIR-V yet"
@@ -460,6 +472,7 @@ impl<'a> Translator<'a> {
 
     pub fn translate(mut self) -> Result<Vec<u32>, Error> {
         self.declare_globals()?;
+        self.declare_textures()?;
         self.declare_io()?;
         self.check_fragment_properties()?;
         let void = self.t.void;

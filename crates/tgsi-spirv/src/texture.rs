@@ -1,0 +1,386 @@
+//! Textures and samplers: `SVIEW[n]` (and the texture behind `SAMP[n]` of
+//! the legacy TEX opcodes) is a sampled image at binding 64 + n, `SAMP[n]`
+//! a sampler at binding 96 + n, both in set 0. TEX, TXP, TXB, TXL, TXD,
+//! TEX_LZ, SAMPLE, SAMPLE_B, SAMPLE_L, SAMPLE_D and SAMPLE_LZ sample
+//! (implicit LOD in fragment shaders, LOD 0 elsewhere, as the machine
+//! does); TXF, TXF_LZ and SAMPLE_I fetch texels. The resource operand's
+//! swizzle picks the result's channels.
+
+use super::Error;
+use super::module::Translator;
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, ImageOperands, StorageClass, Word};
+use std::collections::HashMap;
+use tgsi_ir::enums::{File, Processor, ReturnType, TextureTarget};
+use tgsi_ir::ir::Instruction;
+use tgsi_ir::opcode::{Category, Opcode};
+
+/// A texture binding: its variable, image type and texel type (`vec4` of it).
+#[derive(Clone, Copy)]
+pub(crate) struct Image {
+    pub var: Word,
+    pub ty: Word,
+    pub texel: Word,
+    pub target: TextureTarget,
+}
+
+/// The binding of `SVIEW[n]` (and of `SAMP[n]`'s texture for TEX).
+pub const fn texture_binding(n: u32) -> u32 {
+    64 + n
+}
+
+/// The binding of `SAMP[n]`.
+pub const fn sampler_binding(n: u32) -> u32 {
+    96 + n
+}
+
+/// (dimension, arrayed, multisampled, coordinates) of a target SPIR-V can
+/// sample, or why not.
+fn shape(target: TextureTarget) -> Result<(Dim, bool, bool, u32), String> {
+    use TextureTarget as T;
+    Ok(match target {
+        T::Tex1D => (Dim::Dim1D, false, false, 1),
+        T::Tex2D => (Dim::Dim2D, false, false, 2),
+        T::Tex3D => (Dim::Dim3D, false, false, 3),
+        T::Cube => (Dim::DimCube, false, false, 3),
+        T::Array1D => (Dim::Dim1D, true, false, 2),
+        T::Array2D => (Dim::Dim2D, true, false, 3),
+        T::CubeArray => (Dim::DimCube, true, false, 4),
+        T::Msaa2D => (Dim::Dim2D, false, true, 2),
+        T::Msaa2DArray => (Dim::Dim2D, true, true, 3),
+        other => {
+            return Err(format!(
+                "{other} textures are not translated to SPIR-V yet (shadow, RECT and buffer targets)"
+            ));
+        }
+    })
+}
+
+impl Translator<'_> {
+    /// Declares every texture and sampler the shader uses (before main).
+    pub(crate) fn declare_textures(&mut self) -> Result<(), Error> {
+        let shader = self.shader;
+        let mut views: HashMap<u32, (TextureTarget, ReturnType)> = HashMap::new();
+        for d in shader.declarations() {
+            match d.file {
+                File::SamplerView => {
+                    let v = d.sampler_view.ok_or_else(|| {
+                        Error::general(format!("SVIEW[{}] without a target", d.first))
+                    })?;
+                    for n in d.first..=d.last {
+                        views.insert(n, (v.target, v.return_types[0]));
+                    }
+                }
+                File::Sampler => {
+                    for n in d.first..=d.last {
+                        let s = self.b.type_sampler();
+                        let p = self.ptr(StorageClass::UniformConstant, s);
+                        let var = self
+                            .b
+                            .variable(p, None, StorageClass::UniformConstant, None);
+                        self.bind(var, sampler_binding(n));
+                        self.samplers.insert(n, (var, s));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // the legacy TEX opcodes name the texture by its sampler, with the target
+        for inst in shader.instructions() {
+            if inst.opcode.info().category == Category::Texture
+                && let (Some(t), Some(src)) = (&inst.texture, inst.src.last())
+                && src.reg.file == File::Sampler
+            {
+                let n = src.reg.index.offset as u32;
+                match views.get(&n) {
+                    Some((target, _)) if *target != t.target => {
+                        return Err(Error::general(format!(
+                            "texture {n} is sampled both as {target} and as {}",
+                            t.target
+                        )));
+                    }
+                    Some(_) => {}
+                    None => {
+                        views.insert(n, (t.target, ReturnType::Float));
+                    }
+                }
+            }
+        }
+        let mut keys: Vec<u32> = views.keys().copied().collect();
+        keys.sort();
+        for n in keys {
+            let (target, rt) = views[&n];
+            let (dim, arrayed, ms, _) = shape(target).map_err(Error::general)?;
+            if dim == Dim::Dim1D {
+                self.b.capability(Capability::Sampled1D);
+            }
+            if dim == Dim::DimCube && arrayed {
+                self.b.capability(Capability::SampledCubeArray);
+            }
+            let sampled = match rt {
+                ReturnType::Sint => self.t.i32,
+                ReturnType::Uint => self.t.u32,
+                _ => self.t.f32,
+            };
+            let texel = match rt {
+                ReturnType::Sint => self.t.i4,
+                ReturnType::Uint => self.t.u4,
+                _ => self.t.f4,
+            };
+            let ty = self.b.type_image(
+                sampled,
+                dim,
+                0,
+                arrayed as u32,
+                ms as u32,
+                1,
+                ImageFormat::Unknown,
+                None,
+            );
+            let p = self.ptr(StorageClass::UniformConstant, ty);
+            let var = self
+                .b
+                .variable(p, None, StorageClass::UniformConstant, None);
+            self.bind(var, texture_binding(n));
+            self.images.insert(
+                n,
+                Image {
+                    var,
+                    ty,
+                    texel,
+                    target,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn bind(&mut self, var: Word, binding: u32) {
+        self.b
+            .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+        self.b
+            .decorate(var, Decoration::Binding, [Operand::LiteralBit32(binding)]);
+        self.interface.push(var);
+    }
+
+    /// A texture or sampling instruction; `None` for every other opcode.
+    pub(crate) fn texture_instruction(&mut self, inst: &Instruction) -> Result<Option<()>, Error> {
+        use Opcode as O;
+        let op = inst.opcode;
+        let legacy = matches!(
+            op,
+            O::TEX | O::TXP | O::TXB | O::TXL | O::TXD | O::TEX_LZ | O::TXF | O::TXF_LZ
+        );
+        let sample = matches!(
+            op,
+            O::SAMPLE | O::SAMPLE_B | O::SAMPLE_L | O::SAMPLE_D | O::SAMPLE_I
+        );
+        if !legacy && !sample {
+            if matches!(op.info().category, Category::Texture | Category::Sampling) {
+                return Err(self.fail(format!("{op} is not translated to SPIR-V yet")));
+            }
+            return Ok(None);
+        }
+        if inst.texture.as_ref().is_some_and(|t| !t.offsets.is_empty()) {
+            return Err(self.fail(format!(
+                "{op} with texel offsets is not translated to SPIR-V yet"
+            )));
+        }
+        // (texture index, resource operand, sampler index)
+        let (tex, res_k, samp) = if legacy {
+            let k = if op == O::TXD { 3 } else { 1 };
+            let s = inst
+                .src
+                .get(k)
+                .ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
+            (
+                s.reg.index.offset as u32,
+                k,
+                Some(s.reg.index.offset as u32),
+            )
+        } else {
+            let r = inst
+                .src
+                .get(1)
+                .ok_or_else(|| self.fail(format!("{op} without a view")))?;
+            let s = (op != O::SAMPLE_I).then(|| inst.src.get(2).map(|s| s.reg.index.offset as u32));
+            (r.reg.index.offset as u32, 1, s.flatten())
+        };
+        let image = *self
+            .images
+            .get(&tex)
+            .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
+        let (_, _, ms, ncoord) = shape(image.target).map_err(|e| self.fail(e))?;
+        let coords_src = &inst.src[0];
+        let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I);
+        let texel = if fetch {
+            if matches!(image.target, TextureTarget::Cube | TextureTarget::CubeArray) {
+                return Err(self.fail(format!(
+                    "{op} fetches from a cube texture, which SPIR-V cannot"
+                )));
+            }
+            let c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
+            self.texel_fetch(op, image, c, ncoord, ms)?
+        } else {
+            if ms {
+                return Err(self.fail(format!("{op} samples a multisampled texture")));
+            }
+            let samp = samp.ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
+            let (svar, sty) = *self
+                .samplers
+                .get(&samp)
+                .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+            let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Float)?;
+            let f4 = self.t.f4;
+            if op == O::TXP {
+                let f32_ = self.t.f32;
+                let w = sp!(self, self.b.composite_extract(f32_, None, c, [3]))?;
+                let w4 = self.splat(f4, w);
+                c = sp!(self, self.b.f_div(f4, None, c, w4))?;
+            }
+            let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+            let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
+            let sit = self.b.type_sampled_image(image.ty);
+            let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
+            let f32_ = self.t.f32;
+            let coord = self.first_channels(c, ncoord, f32_)?;
+            self.sample(inst, si, image, coord, c)?
+        };
+        // the resource operand's swizzle picks the channels
+        let sw: Vec<u32> = inst.src[res_k]
+            .swizzle
+            .0
+            .iter()
+            .map(|c| *c as u32)
+            .collect();
+        let v = sp!(
+            self,
+            self.b.vector_shuffle(image.texel, None, texel, texel, sw)
+        )?;
+        self.store(&inst.dst[0], v, 0xF)?;
+        Ok(Some(()))
+    }
+
+    /// The first `n` channels of a `vec4` of `elem` (the vector itself for
+    /// 4, a scalar for 1).
+    fn first_channels(&mut self, v: Word, n: u32, elem: Word) -> Result<Word, Error> {
+        match n {
+            1 => sp!(self, self.b.composite_extract(elem, None, v, [0])),
+            4 => Ok(v),
+            n => {
+                let ty = self.b.type_vector(elem, n);
+                let idx: Vec<u32> = (0..n).collect();
+                sp!(self, self.b.vector_shuffle(ty, None, v, v, idx))
+            }
+        }
+    }
+
+    /// A sample with the opcode's level of detail.
+    fn sample(
+        &mut self,
+        inst: &Instruction,
+        si: Word,
+        image: Image,
+        coord: Word,
+        c4: Word,
+    ) -> Result<Word, Error> {
+        use Opcode as O;
+        let op = inst.opcode;
+        let f32_ = self.t.f32;
+        let implicit = self.shader.processor == Processor::Fragment;
+        let extra = |t: &mut Self, k: usize| -> Result<Word, Error> {
+            let s = inst
+                .src
+                .get(k)
+                .ok_or_else(|| t.fail(format!("{op}: missing operand {k}")))?;
+            let v = t.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
+            sp!(t, t.b.composite_extract(f32_, None, v, [0]))
+        };
+        let w = |t: &mut Self| sp!(t, t.b.composite_extract(f32_, None, c4, [3]));
+        let lod: Option<Word> = match op {
+            O::TXL => Some(w(self)?),
+            O::SAMPLE_L => Some(extra(self, 3)?),
+            O::TEX_LZ => Some(self.c_f32(0.0)),
+            O::TXB | O::SAMPLE_B if !implicit => Some(self.c_f32(0.0)),
+            O::TEX | O::TXP | O::SAMPLE if !implicit => Some(self.c_f32(0.0)),
+            _ => None,
+        };
+        if let Some(l) = lod {
+            return sp!(
+                self,
+                self.b.image_sample_explicit_lod(
+                    image.texel,
+                    None,
+                    si,
+                    coord,
+                    ImageOperands::LOD,
+                    [Operand::IdRef(l)]
+                )
+            );
+        }
+        match op {
+            O::TXB | O::SAMPLE_B => {
+                let bias = if op == O::TXB {
+                    w(self)?
+                } else {
+                    extra(self, 3)?
+                };
+                sp!(
+                    self,
+                    self.b.image_sample_implicit_lod(
+                        image.texel,
+                        None,
+                        si,
+                        coord,
+                        Some(ImageOperands::BIAS),
+                        [Operand::IdRef(bias)]
+                    )
+                )
+            }
+            O::TXD | O::SAMPLE_D => Err(self.fail(format!(
+                "{op} (explicit gradients) is not translated to SPIR-V yet"
+            ))),
+            _ => sp!(
+                self,
+                self.b
+                    .image_sample_implicit_lod(image.texel, None, si, coord, None, [])
+            ),
+        }
+    }
+
+    /// TXF, TXF_LZ, SAMPLE_I: the texel at integer coordinates (level from
+    /// `.w`, 0 for TXF_LZ; the sample from `.w` for multisampled textures).
+    fn texel_fetch(
+        &mut self,
+        op: Opcode,
+        image: Image,
+        c: Word,
+        ncoord: u32,
+        ms: bool,
+    ) -> Result<Word, Error> {
+        let i32_ = self.t.i32;
+        let coord = self.first_channels(c, ncoord, i32_)?;
+        let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        let last = if op == Opcode::TXF_LZ {
+            self.c_i32(0)
+        } else {
+            sp!(self, self.b.composite_extract(i32_, None, c, [3]))?
+        };
+        let operand = if ms {
+            ImageOperands::SAMPLE
+        } else {
+            ImageOperands::LOD
+        };
+        sp!(
+            self,
+            self.b.image_fetch(
+                image.texel,
+                None,
+                img,
+                coord,
+                Some(operand),
+                [Operand::IdRef(last)]
+            )
+        )
+    }
+}
