@@ -20,6 +20,8 @@
 //! * [`shader_test`] – the `.shader_test` runner behind `tgsi test`;
 //! * [`translate`] – the SPIR-V back end (`tgsi-spirv`): TGSI and lowered
 //!   Direct3D programs to SPIR-V modules for Vulkan ([`translate::to_spirv`]);
+//! * [`vulkan`] – Vulkan as an engine (`tgsi-vulkan`): translated shaders
+//!   run on a Vulkan device with the machine's resources;
 //! * [`debug`] – the shader debugger's library side: one invocation
 //!   followed through its program in TGSI or SM4/SM5 terms (`tgsi debug`);
 //! * [`image_io`], [`mesh_io`] – PNG images and OBJ meshes in and out.
@@ -132,6 +134,7 @@ pub use tgsi_shader_test as shader_test;
 pub use tgsi_spirv as translate;
 pub use tgsi_text as text;
 pub use tgsi_text::{assemble, tokens};
+pub use tgsi_vulkan as vulkan;
 
 pub mod debug;
 pub mod image_io;

@@ -40,16 +40,19 @@ enum EngineArg {
     Auto,
     Jit,
     Interp,
+    /// The shader translated to SPIR-V and run on a Vulkan device
+    /// (`tgsi run` of compute shaders; `TGSI_VULKAN_DEVICE` picks the
+    /// device by name or number)
+    Vulkan,
 }
 
-impl From<EngineArg> for tgsi::jit::Engine {
-    fn from(e: EngineArg) -> Self {
-        match e {
-            EngineArg::Auto => tgsi::jit::Engine::Auto,
-            EngineArg::Jit => tgsi::jit::Engine::Jit,
-            EngineArg::Interp => tgsi::jit::Engine::Interp,
-        }
-    }
+/// `--engine vulkan` (or `TGSI_ENGINE=vulkan`) was asked for.
+static VULKAN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True when shaders run on a Vulkan device (`--engine vulkan`, `TGSI_ENGINE=vulkan`).
+pub(crate) fn vulkan_engine() -> bool {
+    VULKAN.load(std::sync::atomic::Ordering::Relaxed)
+        || std::env::var("TGSI_ENGINE").is_ok_and(|v| v.eq_ignore_ascii_case("vulkan"))
 }
 
 /// Processor-token numbering of the binary format.
@@ -348,8 +351,12 @@ fn fuzz(seconds: u64, seed: u64, cases: u64, draws: bool) -> anyhow::Result<Exit
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(e) = cli.engine {
-        tgsi::jit::Engine::set_default(e.into());
+    match cli.engine {
+        Some(EngineArg::Auto) => tgsi::jit::Engine::set_default(tgsi::jit::Engine::Auto),
+        Some(EngineArg::Jit) => tgsi::jit::Engine::set_default(tgsi::jit::Engine::Jit),
+        Some(EngineArg::Interp) => tgsi::jit::Engine::set_default(tgsi::jit::Engine::Interp),
+        Some(EngineArg::Vulkan) => VULKAN.store(true, std::sync::atomic::Ordering::Relaxed),
+        None => {}
     }
     let result = match cli.verb {
         Verb::Check { files, from } => textverbs::check(&files, from),

@@ -141,6 +141,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let Some(loaded) = load_runnable(&args.shader)? else {
         return Ok(ExitCode::from(1));
     };
+    if super::vulkan_engine() {
+        return run_on_vulkan(args, &loaded);
+    }
     let name = &loaded.name;
     let numerics = if loaded.d3d.is_some() {
         tgsi::exec::Numerics::Direct3D
@@ -162,6 +165,50 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 
 /// Per vertex, per output register: the four words of a vertex run.
 type VertexOutputs = Vec<Vec<[u32; 4]>>;
+
+/// `tgsi run --engine vulkan`: the compute shader translated to SPIR-V and
+/// dispatched on the Vulkan device `TGSI_VULKAN_DEVICE` names (the first
+/// one without it), its buffers printed as the machine's are.
+fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Result<ExitCode> {
+    let name = &loaded.name;
+    if loaded.shader.processor != Processor::Compute {
+        bail!(
+            "{name}: the Vulkan engine runs compute shaders; this is a {} shader",
+            loaded.shader.processor
+        );
+    }
+    let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
+    let device = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow!("{e}"))?;
+    eprintln!(
+        "{name}: note: running on the Vulkan device {}",
+        device.name()
+    );
+    let (mut res, _) = bind_resources(args)?;
+    let groups = parse_three(&args.groups, "--groups")?;
+    let dispatch = tgsi::vulkan::Dispatch {
+        shader: &loaded.shader,
+        direct3d: loaded.d3d.is_some(),
+        groups,
+        timeout_ms: 60_000,
+    };
+    let mut failed = None;
+    let mut run = |r: &mut Resources| {
+        if let Err(e) = device.dispatch(&dispatch, r) {
+            failed = Some(e);
+        }
+        Ok(())
+    };
+    match &loaded.d3d {
+        Some(d) => d.bind(&mut res, &mut run),
+        None => run(&mut res),
+    }
+    .map_err(|e: tgsi::exec::ExecError| anyhow!("{name}: {e}"))?;
+    if let Some(e) = failed {
+        bail!("{name}: {e}");
+    }
+    report_buffers(args.json, loaded.d3d.as_ref(), &res, serde_json::Map::new())?;
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Runs `program` (compiled from `loaded`) as `args` say: a compute
 /// dispatch, or a vertex run whose outputs come back. The resources after

@@ -172,8 +172,7 @@ impl Translator<'_> {
                 self.fadd(f4, m, s[2])?
             }
             O::DIV => sp!(self, self.b.f_div(f4, None, s[0], s[1]))?,
-            O::MIN => self.gl(f4, GlslStd450Op::NMin, &[s[0], s[1]])?,
-            O::MAX => self.gl(f4, GlslStd450Op::NMax, &[s[0], s[1]])?,
+            O::MIN | O::MAX => self.min_max(op == O::MIN, s[0], s[1])?,
             O::SLT | O::SGE | O::SEQ | O::SNE | O::FSLT | O::FSGE | O::FSEQ | O::FSNE => {
                 let c = match op {
                     O::SLT | O::FSLT => sp!(self, self.b.f_ord_less_than(b4, None, s[0], s[1]))?,
@@ -252,6 +251,37 @@ impl Translator<'_> {
             }
             _ => return self.integer(op, s),
         })
+    }
+
+    /// MIN and MAX: minNum/maxNum (a NaN loses to a number; of two NaNs the
+    /// second wins), and between
+    /// zeros of both signs the machine's rule: MIN gives -0, MAX +0 (the
+    /// bits of the two OR-ed, AND-ed), which SPIR-V's NMin/NMax leave open.
+    fn min_max(&mut self, min: bool, a: Word, b: Word) -> R {
+        let (f4, u4, b4) = (self.t.f4, self.t.u4, self.t.b4);
+        let op = if min {
+            GlslStd450Op::NMin
+        } else {
+            GlslStd450Op::NMax
+        };
+        let r = self.gl(f4, op, &[a, b])?;
+        let ab = sp!(self, self.b.bitcast(u4, None, a))?;
+        let bb = sp!(self, self.b.bitcast(u4, None, b))?;
+        let either = sp!(self, self.b.bitwise_or(u4, None, ab, bb))?;
+        let magnitude = self.splat_bits(u4, 0x7fff_ffff);
+        let m = sp!(self, self.b.bitwise_and(u4, None, either, magnitude))?;
+        let zero = self.splat_bits(u4, 0);
+        let zeros = sp!(self, self.b.i_equal(b4, None, m, zero))?;
+        let joined = if min {
+            either
+        } else {
+            sp!(self, self.b.bitwise_and(u4, None, ab, bb))?
+        };
+        let joined = sp!(self, self.b.bitcast(f4, None, joined))?;
+        let r = self.pick(f4, zeros, joined, r)?;
+        // a NaN first operand gives the second (two NaNs: the second)
+        let nan = sp!(self, self.b.is_nan(b4, None, a))?;
+        self.pick(f4, nan, b, r)
     }
 
     /// DP2/DP3/DP4: products and sums rounded in channel order.

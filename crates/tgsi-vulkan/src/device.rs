@@ -1,0 +1,516 @@
+//! Every `unsafe` call of the Vulkan API, behind [`Device`]: the instance
+//! and logical device, host-visible storage buffers, the compute pipeline
+//! of a module, one dispatch and the read-back.
+
+use super::{Dispatch, Error};
+use ash::vk;
+use tgsi_exec::Resources;
+use tgsi_ir::enums::File;
+
+/// A Vulkan device with a compute queue.
+pub struct Device {
+    // the entry keeps the loader library loaded while the device lives
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    physical: vk::PhysicalDevice,
+    device: ash::Device,
+    queue: vk::Queue,
+    family: u32,
+    name: String,
+}
+
+fn vkerr(what: &str) -> impl Fn(vk::Result) -> Error + '_ {
+    move |e| Error::Device(format!("{what}: {e}"))
+}
+
+/// What [`Device::pick`] chose and made.
+struct Picked {
+    physical: vk::PhysicalDevice,
+    name: String,
+    family: u32,
+    device: ash::Device,
+    queue: vk::Queue,
+}
+
+/// A storage buffer on the device, mapped.
+struct Buffer {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    size: u64,
+    binding: u32,
+    /// `BUFFER[n]` (read back after the run), or a constant buffer.
+    readback: Option<usize>,
+}
+
+impl Device {
+    /// Opens the first Vulkan device whose name contains `name` (any
+    /// device when `None`; `N` as a number picks the N-th).
+    pub fn open(name: Option<&str>) -> Result<Device, Error> {
+        // SAFETY: loading the system's Vulkan loader library; it stays
+        // loaded for as long as the Entry (kept in the Device) lives.
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| Error::Device(format!("no Vulkan loader: {e}")))?;
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"tgsi")
+            .api_version(vk::make_api_version(0, 1, 2, 0));
+        let ci = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: the create info and what it points to live across the call.
+        let instance =
+            unsafe { entry.create_instance(&ci, None) }.map_err(vkerr("vkCreateInstance"))?;
+        match Device::pick(&instance, name) {
+            Ok(Picked {
+                physical,
+                name,
+                family,
+                device,
+                queue,
+            }) => Ok(Device {
+                _entry: entry,
+                instance,
+                physical,
+                device,
+                queue,
+                family,
+                name,
+            }),
+            Err(e) => {
+                // SAFETY: nothing was created from the instance that outlives it.
+                unsafe { instance.destroy_instance(None) };
+                Err(e)
+            }
+        }
+    }
+
+    /// The device `want` names, its compute queue family and a logical device.
+    fn pick(instance: &ash::Instance, want: Option<&str>) -> Result<Picked, Error> {
+        // SAFETY: the instance is valid.
+        let devices = unsafe { instance.enumerate_physical_devices() }
+            .map_err(|e| Error::Device(format!("no devices: {e}")))?;
+        let named: Vec<(vk::PhysicalDevice, String)> = devices
+            .iter()
+            .map(|&pd| {
+                // SAFETY: `pd` came from this instance.
+                let props = unsafe { instance.get_physical_device_properties(pd) };
+                let name = props
+                    .device_name_as_c_str()
+                    .map(|c| c.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (pd, name)
+            })
+            .collect();
+        let picked = match want {
+            None => named.first().cloned(),
+            Some(w) => match w.parse::<usize>() {
+                Ok(k) => named.get(k).cloned(),
+                Err(_) => named.iter().find(|(_, n)| n.contains(w)).cloned(),
+            },
+        };
+        let Some((physical, name)) = picked else {
+            let all: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
+            return Err(Error::Device(format!(
+                "no Vulkan device {want:?} (devices: {all:?})"
+            )));
+        };
+        // SAFETY: `physical` came from this instance.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        let Some(family) = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
+        else {
+            return Err(Error::Device(format!("{name} has no compute queue")));
+        };
+        let family = family as u32;
+        let priorities = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        let dci = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // SAFETY: the create info and its arrays live across the call.
+        let device = unsafe { instance.create_device(physical, &dci, None) }
+            .map_err(vkerr("vkCreateDevice"))?;
+        // SAFETY: the device has a queue 0 of this family.
+        let queue = unsafe { device.get_device_queue(family, 0) };
+        Ok(Picked {
+            physical,
+            name,
+            family,
+            device,
+            queue,
+        })
+    }
+
+    /// The device's name (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A host-visible, coherent storage buffer holding `bytes` (at least 4).
+    fn buffer(&self, bytes: &[u8], binding: u32, readback: Option<usize>) -> Result<Buffer, Error> {
+        let size = bytes.len().max(4) as u64;
+        let bci = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: a valid device and create info.
+        let buffer =
+            unsafe { self.device.create_buffer(&bci, None) }.map_err(vkerr("vkCreateBuffer"))?;
+        // SAFETY: the buffer belongs to this device.
+        let req = unsafe { self.device.get_buffer_memory_requirements(buffer) };
+        // SAFETY: the physical device belongs to the instance.
+        let mem = unsafe {
+            self.instance
+                .get_physical_device_memory_properties(self.physical)
+        };
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let Some(kind) = (0..mem.memory_type_count).find(|&k| {
+            req.memory_type_bits & (1 << k) != 0
+                && mem.memory_types[k as usize].property_flags.contains(wanted)
+        }) else {
+            // SAFETY: the buffer is unused.
+            unsafe { self.device.destroy_buffer(buffer, None) };
+            return Err(Error::Device("no host-visible memory".into()));
+        };
+        let ai = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(kind);
+        // SAFETY: a valid allocate info for this device.
+        let memory = match unsafe { self.device.allocate_memory(&ai, None) } {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: the buffer is unused.
+                unsafe { self.device.destroy_buffer(buffer, None) };
+                return Err(Error::Device(format!("vkAllocateMemory: {e}")));
+            }
+        };
+        let b = Buffer {
+            buffer,
+            memory,
+            size,
+            binding,
+            readback,
+        };
+        // SAFETY: the memory was allocated for this buffer's requirements;
+        // the mapping covers `size` bytes and is written within them.
+        let ok = unsafe {
+            self.device
+                .bind_buffer_memory(buffer, memory, 0)
+                .and_then(|_| {
+                    let p = self
+                        .device
+                        .map_memory(memory, 0, size, vk::MemoryMapFlags::empty())?;
+                    let dst = std::slice::from_raw_parts_mut(p.cast::<u8>(), size as usize);
+                    dst.fill(0);
+                    dst[..bytes.len()].copy_from_slice(bytes);
+                    self.device.unmap_memory(memory);
+                    Ok(())
+                })
+        };
+        if let Err(e) = ok {
+            self.free(&b);
+            return Err(Error::Device(format!("filling a buffer: {e}")));
+        }
+        Ok(b)
+    }
+
+    /// The first `len` bytes of a buffer.
+    fn read(&self, b: &Buffer, len: usize) -> Result<Vec<u8>, Error> {
+        let len = len.min(b.size as usize);
+        // SAFETY: the memory is host-visible and coherent, the device is
+        // idle (the fence was waited for), and `len` is within the mapping.
+        unsafe {
+            let p = self
+                .device
+                .map_memory(b.memory, 0, b.size, vk::MemoryMapFlags::empty())
+                .map_err(vkerr("vkMapMemory"))?;
+            let out = std::slice::from_raw_parts(p.cast::<u8>(), len).to_vec();
+            self.device.unmap_memory(b.memory);
+            Ok(out)
+        }
+    }
+
+    fn free(&self, b: &Buffer) {
+        // SAFETY: the buffer and its memory belong to this device and are
+        // no longer used by it.
+        unsafe {
+            self.device.destroy_buffer(b.buffer, None);
+            self.device.free_memory(b.memory, None);
+        }
+    }
+
+    /// Runs a compute shader over `d.groups` work groups with `res` (its
+    /// constant buffers and storage buffers), then copies the storage
+    /// buffers back into `res`.
+    pub fn dispatch(&self, d: &Dispatch, res: &mut Resources) -> Result<(), Error> {
+        if d.shader.processor != tgsi_ir::enums::Processor::Compute {
+            return Err(Error::Unsupported(format!(
+                "the Vulkan engine runs compute shaders; this is a {} shader",
+                d.shader.processor
+            )));
+        }
+        let words = tgsi_spirv::to_spirv(
+            d.shader,
+            &tgsi_spirv::Options {
+                direct3d: d.direct3d,
+            },
+        )?;
+        let mut buffers = Vec::new();
+        let result = self.dispatch_with(d, &words, res, &mut buffers);
+        for b in &buffers {
+            self.free(b);
+        }
+        result
+    }
+
+    fn dispatch_with(
+        &self,
+        d: &Dispatch,
+        words: &[u32],
+        res: &mut Resources,
+        buffers: &mut Vec<Buffer>,
+    ) -> Result<(), Error> {
+        for b in tgsi_spirv::layout(d.shader) {
+            let n = b.index as usize;
+            match b.file {
+                File::Const => {
+                    let bytes: Vec<u8> = res
+                        .constants
+                        .get(n)
+                        .map(|w| w.iter().flat_map(|x| x.to_le_bytes()).collect())
+                        .unwrap_or_default();
+                    buffers.push(self.buffer(&bytes, b.binding, None)?);
+                }
+                File::Buffer => {
+                    let bytes = res.buffers.get(n).cloned().unwrap_or_default();
+                    buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
+                }
+                other => {
+                    return Err(Error::Unsupported(format!(
+                        "{other} resources are not bound by the Vulkan engine yet"
+                    )));
+                }
+            }
+        }
+        let objects = Objects::new(self, words, buffers)?;
+        let ran = objects.run(self, d);
+        objects.destroy(self);
+        ran?;
+        for b in buffers.iter() {
+            if let Some(n) = b.readback
+                && let Some(dst) = res.buffers.get_mut(n)
+            {
+                let bytes = self.read(b, dst.len())?;
+                dst[..bytes.len()].copy_from_slice(&bytes);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The per-dispatch objects: layouts, pipeline, descriptors, commands.
+struct Objects {
+    module: vk::ShaderModule,
+    set_layout: vk::DescriptorSetLayout,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    pool: vk::DescriptorPool,
+    set: vk::DescriptorSet,
+    commands: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+impl Objects {
+    fn new(dev: &Device, words: &[u32], buffers: &[Buffer]) -> Result<Objects, Error> {
+        let device = &dev.device;
+        let mut o = Objects {
+            module: vk::ShaderModule::null(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            pool: vk::DescriptorPool::null(),
+            set: vk::DescriptorSet::null(),
+            commands: vk::CommandPool::null(),
+            fence: vk::Fence::null(),
+        };
+        let made = o.make(dev, words, buffers);
+        if let Err(e) = made {
+            o.destroy(dev);
+            return Err(e);
+        }
+        let _ = device;
+        Ok(o)
+    }
+
+    fn make(&mut self, dev: &Device, words: &[u32], buffers: &[Buffer]) -> Result<(), Error> {
+        let device = &dev.device;
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = buffers
+            .iter()
+            .map(|b| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b.binding)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        // SAFETY (every call below): valid create infos whose arrays live
+        // across the call, objects of this device, and each object stored
+        // in `self` so that `destroy` frees it exactly once.
+        unsafe {
+            self.module = device
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
+                .map_err(vkerr("vkCreateShaderModule"))?;
+            self.set_layout = device
+                .create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                    None,
+                )
+                .map_err(vkerr("vkCreateDescriptorSetLayout"))?;
+            let layouts = [self.set_layout];
+            self.layout = device
+                .create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                    None,
+                )
+                .map_err(vkerr("vkCreatePipelineLayout"))?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(self.module)
+                .name(c"main");
+            let ci = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.layout)];
+            self.pipeline = device
+                .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
+                .map_err(|(_, e)| Error::Device(format!("vkCreateComputePipelines: {e}")))?[0];
+            let sizes = [vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(buffers.len().max(1) as u32)];
+            self.pool = device
+                .create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(1)
+                        .pool_sizes(&sizes),
+                    None,
+                )
+                .map_err(vkerr("vkCreateDescriptorPool"))?;
+            self.set = device
+                .allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default()
+                        .descriptor_pool(self.pool)
+                        .set_layouts(&layouts),
+                )
+                .map_err(vkerr("vkAllocateDescriptorSets"))?[0];
+            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+                .iter()
+                .map(|b| {
+                    [vk::DescriptorBufferInfo::default()
+                        .buffer(b.buffer)
+                        .offset(0)
+                        .range(b.size)]
+                })
+                .collect();
+            let writes: Vec<vk::WriteDescriptorSet> = buffers
+                .iter()
+                .zip(&infos)
+                .map(|(b, info)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(self.set)
+                        .dst_binding(b.binding)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .buffer_info(info)
+                })
+                .collect();
+            device.update_descriptor_sets(&writes, &[]);
+            self.commands = device
+                .create_command_pool(
+                    &vk::CommandPoolCreateInfo::default().queue_family_index(dev.family),
+                    None,
+                )
+                .map_err(vkerr("vkCreateCommandPool"))?;
+            self.fence = device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .map_err(vkerr("vkCreateFence"))?;
+        }
+        Ok(())
+    }
+
+    fn run(&self, dev: &Device, d: &Dispatch) -> Result<(), Error> {
+        let device = &dev.device;
+        let [x, y, z] = d.groups;
+        // SAFETY: the command buffer is recorded and submitted once from a
+        // pool of this device, with objects that live until `destroy`,
+        // which runs after the fence was waited for (or the device idled).
+        unsafe {
+            let cb = device
+                .allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(self.commands)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(1),
+                )
+                .map_err(vkerr("vkAllocateCommandBuffers"))?[0];
+            device
+                .begin_command_buffer(
+                    cb,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                )
+                .map_err(vkerr("vkBeginCommandBuffer"))?;
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            device.cmd_bind_descriptor_sets(
+                cb,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+            device.cmd_dispatch(cb, x, y, z);
+            device
+                .end_command_buffer(cb)
+                .map_err(vkerr("vkEndCommandBuffer"))?;
+            let cbs = [cb];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+            device
+                .queue_submit(dev.queue, &submit, self.fence)
+                .map_err(vkerr("vkQueueSubmit"))?;
+            let waited = device.wait_for_fences(&[self.fence], true, d.timeout_ms * 1_000_000);
+            if let Err(e) = waited {
+                let _ = device.device_wait_idle();
+                return Err(Error::Device(format!(
+                    "the dispatch did not finish within {} ms: {e}",
+                    d.timeout_ms
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn destroy(&self, dev: &Device) {
+        let device = &dev.device;
+        // SAFETY: every object belongs to this device and the device no
+        // longer uses them (the fence was waited for or the device idled);
+        // destroying a null handle is allowed.
+        unsafe {
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.commands, None);
+            device.destroy_descriptor_pool(self.pool, None);
+            device.destroy_pipeline(self.pipeline, None);
+            device.destroy_pipeline_layout(self.layout, None);
+            device.destroy_descriptor_set_layout(self.set_layout, None);
+            device.destroy_shader_module(self.module, None);
+        }
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // SAFETY: every object made from the device was destroyed by the
+        // calls that made it; the device, then the instance, go last.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}

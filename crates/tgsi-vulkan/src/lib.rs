@@ -1,0 +1,40 @@
+//! Vulkan as an engine: a shader translated to SPIR-V
+//! ([`tgsi_spirv::to_spirv`]) runs on a Vulkan device — Mesa's lavapipe on
+//! a machine without a GPU, the GPU elsewhere — with the resources of a
+//! machine run ([`tgsi_exec::Resources`]) bound where the module's
+//! interface puts them, and the buffers read back into them, so that a
+//! caller compares the device's words with the machine's.
+//!
+//! Compute dispatches run today; every `unsafe` call of the Vulkan API
+//! lives in `device.rs`, behind [`Device`].
+
+mod device;
+
+pub use device::Device;
+use tgsi_ir::ir::Shader;
+
+/// Why a run on the device did not happen.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// No Vulkan loader or device, or the device refused a step.
+    #[error("Vulkan: {0}")]
+    Device(String),
+    /// The shader was not translated.
+    #[error("SPIR-V: {0}")]
+    Translate(#[from] tgsi_spirv::Error),
+    /// A shader or a request this engine does not run.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// What [`Device::dispatch`] takes besides the resources.
+#[derive(Clone, Copy, Debug)]
+pub struct Dispatch<'a> {
+    pub shader: &'a Shader,
+    /// Direct3D's numeric rules (a lowered Direct3D program).
+    pub direct3d: bool,
+    pub groups: [u32; 3],
+    /// How long to wait for the device before giving up (a shader that
+    /// never ends).
+    pub timeout_ms: u64,
+}

@@ -1,0 +1,211 @@
+//! Vulkan as an engine: compute shaders translated to SPIR-V run on the
+//! Vulkan device (lavapipe here) and on the machine with the same inputs,
+//! and every output word is compared. Exact operations must agree bit for
+//! bit. Where no Vulkan device is found, the test says it skipped, loudly.
+
+use tgsi::exec::{Limits, Resources};
+use tgsi::vulkan::{Device, Dispatch};
+
+fn device() -> Option<Device> {
+    match Device::open(std::env::var("TGSI_VULKAN_DEVICE").ok().as_deref()) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            eprintln!(
+                "\n*** SKIPPED: no Vulkan device ({e}); Debian: apt-get install mesa-vulkan-drivers ***\n"
+            );
+            None
+        }
+    }
+}
+
+/// The exact operations compared, one output word each: (opcode line, how
+/// the sources are typed in the text).
+const OPS: &[&str] = &[
+    "ADD TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "MUL TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "MAD TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy, TEMP[0].xxxx",
+    "DIV TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "MIN TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "MAX TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "SLT TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "SGE TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "SEQ TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "SNE TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "FSLT TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "FSEQ TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "FLR TEMP[2].x, TEMP[0].xxxx",
+    "CEIL TEMP[2].x, TEMP[0].xxxx",
+    "TRUNC TEMP[2].x, TEMP[0].xxxx",
+    "ROUND TEMP[2].x, TEMP[0].xxxx",
+    "F2I TEMP[2].x, TEMP[0].xxxx",
+    "F2U TEMP[2].x, TEMP[0].xxxx",
+    "I2F TEMP[2].x, TEMP[0].xxxx",
+    "U2F TEMP[2].x, TEMP[0].xxxx",
+    "UADD TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "UMUL TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "IMUL_HI TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "UMUL_HI TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "AND TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "XOR TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "SHL TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "ISHR TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "USHR TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "IMIN TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "UMAX TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "USLT TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "ISLT TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "UDIV TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "UMOD TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "IDIV TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "MOD TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
+    "INEG TEMP[2].x, TEMP[0].xxxx",
+    "MOV TEMP[2].x, -TEMP[0].xxxx",
+    "MOV_SAT TEMP[2].x, TEMP[0].xxxx",
+];
+
+/// A shader where thread t reads words (a, b) at byte 8t of BUFFER[0] and
+/// writes one word per operation at byte 4 × (t × ops + k) of BUFFER[1].
+fn shader() -> String {
+    let n = OPS.len();
+    let mut s = format!(
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+         PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\n\
+         DCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+         IMM[0] UINT32 {{64, 8, {}, 4}}\n\
+         UMAD TEMP[1].x, SV[1].xxxx, IMM[0].xxxx, SV[0].xxxx\n\
+         UMUL TEMP[1].y, TEMP[1].xxxx, IMM[0].yyyy\n\
+         LOAD TEMP[0].xy, BUFFER[0], TEMP[1].yyyy\n\
+         UMUL TEMP[1].z, TEMP[1].xxxx, IMM[0].zzzz\n",
+        4 * n
+    );
+    for op in OPS {
+        s.push_str(op);
+        s.push_str("\nSTORE BUFFER[1].x, TEMP[1].zzzz, TEMP[2].xxxx\n");
+        s.push_str("UADD TEMP[1].z, TEMP[1].zzzz, IMM[0].wwww\n");
+    }
+    s.push_str("END\n");
+    s
+}
+
+/// Word pairs: every pair of special values, then random words.
+fn inputs(groups: u32) -> Vec<u32> {
+    let special: [u32; 22] = [
+        0,
+        0x8000_0000,
+        1.0f32.to_bits(),
+        (-1.0f32).to_bits(),
+        0.5f32.to_bits(),
+        1.5f32.to_bits(),
+        2.5f32.to_bits(),
+        (-2.5f32).to_bits(),
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        1,
+        0x807f_ffff,
+        0x7f7f_ffff,
+        2147483648.0f32.to_bits(),
+        (-2147483648.0f32).to_bits(),
+        4294967296.0f32.to_bits(),
+        3.0e9f32.to_bits(),
+        0xffff_ffff,
+        7,
+        33,
+    ];
+    let mut out = Vec::new();
+    for &a in &special {
+        for &b in &special {
+            out.extend([a, b]);
+        }
+    }
+    let mut rng = tgsi::rng::Rng(0x5eed);
+    while out.len() < (groups * 64 * 2) as usize {
+        out.push((rng.next() >> 32) as u32);
+    }
+    out.truncate((groups * 64 * 2) as usize);
+    out
+}
+
+#[test]
+fn exact_operations_agree_bit_for_bit_with_the_machine() {
+    let Some(dev) = device() else { return };
+    let text = shader();
+    let (shader, _) =
+        tgsi::assemble(&text).unwrap_or_else(|d| panic!("{}", d.render("ops", &text)));
+    let groups = 16u32;
+    let words = inputs(groups);
+    let out_len = (groups * 64) as usize * OPS.len() * 4;
+    let fresh = || Resources {
+        buffers: vec![
+            words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            vec![0; out_len],
+        ],
+        ..Resources::default()
+    };
+    let mut machine = fresh();
+    let program = tgsi::exec::Program::compile(&shader).unwrap();
+    program
+        .dispatch(&mut machine, [groups, 1, 1], &Limits::default())
+        .unwrap();
+    let mut vulkan = fresh();
+    let d = Dispatch {
+        shader: &shader,
+        direct3d: false,
+        groups: [groups, 1, 1],
+        timeout_ms: 60_000,
+    };
+    dev.dispatch(&d, &mut vulkan).unwrap();
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    let mut differ: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for i in 0..out_len / 4 {
+        let (m, v) = (word(&machine.buffers[1], i), word(&vulkan.buffers[1], i));
+        if m != v {
+            let (t, k) = (i / OPS.len(), i % OPS.len());
+            let (a, b) = (words[2 * t], words[2 * t + 1]);
+            differ.entry(OPS[k]).or_default().push(format!(
+                "a={a:#010x} b={b:#010x}: machine {m:#010x}, {} {v:#010x}",
+                dev.name()
+            ));
+        }
+    }
+    let report: Vec<String> = differ
+        .iter()
+        .map(|(op, d)| format!("{op}: {} differ, e.g. {}", d.len(), d[0]))
+        .collect();
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn the_collatz_example_runs_the_same_on_the_device() {
+    let Some(dev) = device() else { return };
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/collatz.tgsi"
+    ))
+    .unwrap();
+    let (shader, _) = tgsi::assemble(&text).unwrap();
+    let fresh = || Resources {
+        buffers: vec![vec![0; 128]],
+        ..Resources::default()
+    };
+    let mut machine = fresh();
+    tgsi::exec::Program::compile(&shader)
+        .unwrap()
+        .dispatch(&mut machine, [2, 1, 1], &Limits::default())
+        .unwrap();
+    let mut vulkan = fresh();
+    let d = Dispatch {
+        shader: &shader,
+        direct3d: false,
+        groups: [2, 1, 1],
+        timeout_ms: 60_000,
+    };
+    dev.dispatch(&d, &mut vulkan).unwrap();
+    assert_eq!(machine.buffers, vulkan.buffers);
+    assert_eq!(
+        &machine.buffers[0][4..8],
+        &[1, 0, 0, 0],
+        "n = 2 takes one step"
+    );
+}
