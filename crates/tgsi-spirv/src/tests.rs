@@ -89,9 +89,9 @@ fn a_compute_shader_with_flow_memory_and_atomics_is_valid() {
 
 #[test]
 fn what_is_not_translated_is_refused_by_name() {
-    let vs = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
-    let e = translate(vs).unwrap_err();
-    assert!(e.message.contains("VERT shaders are not translated"), "{e}");
+    let gs = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n";
+    let e = translate(gs).unwrap_err();
+    assert!(e.message.contains("GEOM shaders are not translated"), "{e}");
     let dbl = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DADD TEMP[0].xy, IMM[0], IMM[0]\n  1: END\n";
     let e = translate(dbl).unwrap_err();
     assert!(e.message.contains("64-bit"), "{e}");
@@ -99,6 +99,46 @@ fn what_is_not_translated_is_refused_by_name() {
     let e = translate(cal).unwrap_err();
     assert_eq!(e.instruction, Some(0));
     assert!(e.to_string().starts_with("instruction 0: CAL"), "{e}");
+}
+
+#[test]
+fn vertex_and_fragment_shaders_with_their_interfaces_are_valid() {
+    let vs = "VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[3]
+DCL SV[0], VERTEXID
+  0: MOV OUT[0], IN[0]
+  1: U2F OUT[1].x, SV[0].xxxx
+  2: MOV OUT[1].yzw, IN[1]
+  3: END
+";
+    let fs = "FRAG
+DCL IN[0], POSITION, LINEAR
+DCL IN[1], GENERIC[3], PERSPECTIVE
+DCL IN[2], FACE, CONSTANT
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+DCL TEMP[0]
+IMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}
+  0: SAMPLE TEMP[0], IN[1], SVIEW[0], SAMP[0]
+  1: KILL_IF -IN[2].xxxx
+  2: ADD TEMP[0].x, TEMP[0].xxxx, DDX(IN[0].xxxx)
+  3: MOV OUT[0], TEMP[0]
+  4: END
+";
+    for (name, text) in [
+        ("vs", vs),
+        ("fs", fs.replace("DDX(IN[0].xxxx)", "IN[0].xxxx").as_str()),
+    ] {
+        let words = translate(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let asm = disassemble(&words).unwrap();
+        if let Some(r) = validate(&words) {
+            r.unwrap_or_else(|e| panic!("{name}: {e}\n{asm}"));
+        }
+    }
 }
 
 #[test]

@@ -36,6 +36,9 @@ pub enum Workload {
     /// examples, benches/data; run from the repository) with each engine:
     /// per shader, then the median and the worst
     Compile,
+    /// time to translate every shader of the bundled TGSI corpus to SPIR-V
+    /// (run from the repository): the median and the worst
+    Translate,
 }
 
 #[derive(clap::Args)]

@@ -29,6 +29,7 @@ mod mad;
 mod math;
 mod mesh;
 mod peers;
+mod translate;
 
 use anyhow::{Context, Result, anyhow, bail};
 pub use args::{BenchArgs, Workload};
@@ -228,6 +229,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         Workload::D3d => return d3d::bench_d3d(args),
         Workload::Mesh => return mesh::bench_mesh(args),
         Workload::Compile => return bench_compile(args.reps.max(1)),
+        Workload::Translate => return translate::bench_translate(args.reps.max(1)),
     };
     let (shader, _) = tgsi::assemble(source).map_err(|d| anyhow!("bundled shader: {d}"))?;
     let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
