@@ -262,6 +262,11 @@ enum Verb {
         /// the compiled engine on 3, every byte of the targets compared
         #[arg(long, conflicts_with = "file")]
         draws: bool,
+        /// Fuzz the SPIR-V translation instead: random compute shaders of
+        /// exact operations translated and run on a Vulkan device
+        /// (lavapipe) against the interpreter, every output word compared
+        #[arg(long, conflicts_with_all = ["file", "draws"])]
+        vulkan: bool,
     },
 }
 
@@ -301,17 +306,33 @@ fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
 }
 
 /// `tgsi fuzz`: runs the differential fuzzer, printing every difference.
-fn fuzz(seconds: u64, seed: u64, cases: u64, draws: bool) -> anyhow::Result<ExitCode> {
-    if !tgsi::jit::cpu_supported() {
-        anyhow::bail!("the compiled engine cannot run on this machine (needs x86-64 with AVX-512)");
-    }
+fn fuzz(
+    seconds: u64,
+    seed: u64,
+    cases: u64,
+    draws: bool,
+    vulkan: bool,
+) -> anyhow::Result<ExitCode> {
+    let device = if vulkan {
+        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
+        let d = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        eprintln!("fuzzing the SPIR-V translation on {}", d.name());
+        Some(d)
+    } else {
+        if !tgsi::jit::cpu_supported() {
+            anyhow::bail!(
+                "the compiled engine cannot run on this machine (needs x86-64 with AVX-512)"
+            );
+        }
+        None
+    };
     let start = std::time::Instant::now();
     let limit = std::time::Duration::from_secs(seconds);
     let mut last_print = std::time::Instant::now();
-    let check = if draws {
-        tgsi_tools::draw_fuzz::check
-    } else {
-        tgsi_tools::fuzz::check
+    let check = |seed: u64| match &device {
+        Some(d) => tgsi_tools::vulkan_fuzz::check(d, seed),
+        None if draws => tgsi_tools::draw_fuzz::check(seed),
+        None => tgsi_tools::fuzz::check(seed),
     };
     let tally = tgsi_tools::fuzz::run(
         seed,
@@ -393,9 +414,12 @@ pub fn main() -> ExitCode {
         Verb::Fuzz {
             show: Some(n),
             draws,
+            vulkan,
             ..
         } => {
-            if draws {
+            if vulkan {
+                print!("{}", tgsi_tools::vulkan_fuzz::generate(n).text);
+            } else if draws {
                 let case = tgsi_tools::draw_fuzz::generate(n);
                 print!("{}{}", case.vertex, case.fragment);
             } else {
@@ -415,7 +439,8 @@ pub fn main() -> ExitCode {
             show: None,
             file: None,
             draws,
-        } => fuzz(seconds, seed, cases, draws),
+            vulkan,
+        } => fuzz(seconds, seed, cases, draws, vulkan),
     };
     match result {
         Ok(code) => code,

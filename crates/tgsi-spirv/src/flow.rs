@@ -24,6 +24,9 @@ pub(crate) enum Frame {
         cont: Word,
         merge: Word,
     },
+    /// A SWITCH: its merge and the labels of its CASE/DEFAULT statements
+    /// still to come, in order.
+    Switch { merge: Word, labels: Vec<Word> },
 }
 
 /// The opcodes this module translates.
@@ -147,21 +150,43 @@ impl Translator<'_> {
                 self.begin(Some(merge))?;
             }
             Opcode::BRK | Opcode::CONT => {
+                let brk = inst.opcode == Opcode::BRK;
                 let target = self
                     .flow
                     .iter()
                     .rev()
                     .find_map(|f| match f {
-                        Frame::Loop { cont, merge, .. } => Some(if inst.opcode == Opcode::BRK {
-                            *merge
-                        } else {
-                            *cont
-                        }),
-                        Frame::If { .. } => None,
+                        Frame::Loop { cont, merge, .. } => Some(if brk { *merge } else { *cont }),
+                        Frame::Switch { merge, .. } if brk => Some(*merge),
+                        _ => None,
                     })
                     .ok_or_else(|| self.fail(format!("{} outside a loop", inst.opcode)))?;
                 self.branch_to(target)?;
                 self.begin(None)?;
+            }
+            Opcode::SWITCH => self.switch(inst)?,
+            Opcode::CASE | Opcode::DEFAULT => {
+                let Some(Frame::Switch { labels, .. }) = self.flow.last_mut() else {
+                    return Err(self.fail(format!("{} outside a SWITCH", inst.opcode)));
+                };
+                if labels.is_empty() {
+                    return Err(self.fail("a CASE the SWITCH did not count"));
+                }
+                let label = labels.remove(0);
+                if self.b.selected_block().is_some() {
+                    // falling through from the case above
+                    self.branch_to(label)?;
+                }
+                self.begin(Some(label))?;
+            }
+            Opcode::ENDSWITCH => {
+                let Some(Frame::Switch { merge, .. }) = self.flow.pop() else {
+                    return Err(self.fail("ENDSWITCH without SWITCH"));
+                };
+                if self.b.selected_block().is_some() {
+                    self.branch_to(merge)?;
+                }
+                self.begin(Some(merge))?;
             }
             Opcode::RET => {
                 self.store_outputs()?;
@@ -177,11 +202,76 @@ impl Translator<'_> {
             Opcode::NOP => {}
             op => {
                 return Err(self.fail(format!(
-                    "{op} is not translated to SPIR-V yet (subroutines and SWITCH blocks)"
+                    "{op} is not translated to SPIR-V yet (subroutines)"
                 )));
             }
         }
         Ok(false)
+    }
+
+    /// SWITCH: the CASE values of its block (immediates), one label per
+    /// CASE/DEFAULT in order, `OpSwitch` to them (no DEFAULT: to the merge).
+    fn switch(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let insts: Vec<&Instruction> = self.shader.instructions().collect();
+        let imms: Vec<Vec<u32>> = self.shader.immediates().map(|i| i.words.clone()).collect();
+        let merge = self.b.id();
+        let (mut labels, mut targets, mut default) = (Vec::new(), Vec::new(), None);
+        let mut depth = 0usize;
+        for i in insts.iter().skip(self.at + 1) {
+            match i.opcode {
+                Opcode::SWITCH => depth += 1,
+                Opcode::ENDSWITCH if depth == 0 => break,
+                Opcode::ENDSWITCH => depth -= 1,
+                Opcode::CASE | Opcode::DEFAULT if depth == 0 => {
+                    let label = self.b.id();
+                    labels.push(label);
+                    if i.opcode == Opcode::DEFAULT {
+                        default = Some(label);
+                        continue;
+                    }
+                    let value = i
+                        .src
+                        .first()
+                        .filter(|s| {
+                            s.reg.file == tgsi_ir::enums::File::Immediate
+                                && s.reg.index.indirect.is_none()
+                        })
+                        .and_then(|s| {
+                            imms.get(s.reg.index.offset as usize)?
+                                .get(s.swizzle.0[0] as usize)
+                                .copied()
+                        })
+                        .ok_or_else(|| {
+                            self.fail("a CASE whose value is not an immediate is not translated to SPIR-V yet")
+                        })?;
+                    if targets.iter().any(|(v, _)| *v == value) {
+                        return Err(
+                            self.fail(format!("two CASEs of one SWITCH have the value {value}"))
+                        );
+                    }
+                    targets.push((value, label));
+                }
+                _ => {}
+            }
+        }
+        let src = inst
+            .src
+            .first()
+            .ok_or_else(|| self.fail("SWITCH without a selector"))?;
+        let v = self.fetch(src, OperandType::Uint)?;
+        let u32_ = self.t.u32;
+        let sel = sp!(self, self.b.composite_extract(u32_, None, v, [0]))?;
+        sp!(
+            self,
+            self.b.selection_merge(merge, spirv::SelectionControl::NONE)
+        )?;
+        let cases: Vec<(rspirv::dr::Operand, Word)> = targets
+            .iter()
+            .map(|(v, l)| (rspirv::dr::Operand::LiteralBit32(*v), *l))
+            .collect();
+        sp!(self, self.b.switch(sel, default.unwrap_or(merge), cases))?;
+        self.flow.push(Frame::Switch { merge, labels });
+        Ok(())
     }
 
     /// The condition of an IF (the float `.x` is not ±0) or a UIF (the bits

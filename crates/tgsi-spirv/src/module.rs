@@ -764,6 +764,9 @@ impl<'a> Translator<'a> {
             self.b.bitcast(vty, None, v).expect("in a block")
         };
         let float = vty == self.t.f4;
+        if float && self.options.direct3d {
+            v = self.flush(v)?;
+        }
         if src.absolute {
             let op = if float {
                 rspirv::spirv::GlslStd450Op::FAbs
@@ -794,6 +797,26 @@ impl<'a> Translator<'a> {
             };
         }
         Ok(v)
+    }
+
+    /// Direct3D's rule for float32 denormals, in code (devices may not
+    /// honour the `DenormFlushToZero` mode): each becomes a zero of its sign.
+    pub fn flush(&mut self, v: Word) -> Result<Word, Error> {
+        let (f4, u4, b4) = (self.t.f4, self.t.u4, self.t.b4);
+        let bits = sp!(self, self.b.bitcast(u4, None, v))?;
+        let exp = self.c_u32(0x7f80_0000);
+        let sign = self.c_u32(0x8000_0000);
+        let zero = self.c_u32(0);
+        let (exp4, sign4, zero4) = (
+            self.splat(u4, exp),
+            self.splat(u4, sign),
+            self.splat(u4, zero),
+        );
+        let e = sp!(self, self.b.bitwise_and(u4, None, bits, exp4))?;
+        let denormal = sp!(self, self.b.i_equal(b4, None, e, zero4))?;
+        let signed_zero = sp!(self, self.b.bitwise_and(u4, None, bits, sign4))?;
+        let out = sp!(self, self.b.select(u4, None, denormal, signed_zero, bits))?;
+        sp!(self, self.b.bitcast(f4, None, out))
     }
 
     /// Writes channels `mask` of `value` (a vector of any 32-bit type) to

@@ -46,6 +46,10 @@ impl Translator<'_> {
                 .vector_shuffle(ty, None, v, v, [0, 0, 0, 0])
                 .map_err(|e| self.fail(e.to_string()))?;
         }
+        let float_result = self.vec_of(info.dst_type)? == self.t.f4 && op != Opcode::MOV;
+        if float_result && self.options.direct3d {
+            v = self.flush(v)?;
+        }
         if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
             let f4 = self.t.f4;
             let (zero, one) = (self.c_f32(0.0), self.c_f32(1.0));
@@ -410,6 +414,13 @@ impl Translator<'_> {
                 self.mask(c)?
             }
             O::UDIV | O::UMOD | O::IDIV | O::MOD => self.divide(op, ty, s[0], s[1])?,
+            O::BREV => sp!(self, self.b.bit_reverse(ty, None, s[0]))?,
+            O::POPC => sp!(self, self.b.bit_count(ty, None, s[0]))?,
+            O::LSB => self.gl(ty, GlslStd450Op::FindILsb, &[s[0]])?,
+            O::UMSB => self.gl(ty, GlslStd450Op::FindUMsb, &[s[0]])?,
+            O::IMSB => self.gl(ty, GlslStd450Op::FindSMsb, &[s[0]])?,
+            O::UBFE | O::IBFE => self.bit_extract(op == O::IBFE, ty, s)?,
+            O::BFI => self.bit_insert(ty, s)?,
             O::UCMP => {
                 let bits = sp!(self, self.b.bitcast(u4, None, s[0]))?;
                 let zero = self.splat_bits(u4, 0);
@@ -420,6 +431,75 @@ impl Translator<'_> {
                 return Err(self.fail(format!("{other} is not translated to SPIR-V yet")));
             }
         })
+    }
+
+    /// UBFE/IBFE with the machine's results where SPIR-V's bit-field
+    /// extraction is undefined: offset taken modulo 32, a width of 32 at
+    /// offset 0 gives the value, a width of 0 gives 0, a field running past
+    /// bit 31 is the value shifted right by the offset.
+    fn bit_extract(&mut self, signed: bool, ty: Word, s: &[Word]) -> R {
+        let (u4, b4) = (self.t.u4, self.t.b4);
+        let (c31, c32, c0) = (
+            self.splat_bits(u4, 31),
+            self.splat_bits(u4, 32),
+            self.splat_bits(u4, 0),
+        );
+        let b = sp!(self, self.b.bitcast(u4, None, s[1]))?;
+        let c = sp!(self, self.b.bitcast(u4, None, s[2]))?;
+        let offset = sp!(self, self.b.bitwise_and(u4, None, b, c31))?;
+        let bits = sp!(self, self.b.bitwise_and(u4, None, c, c31))?;
+        let end = sp!(self, self.b.i_add(u4, None, bits, offset))?;
+        let fits = sp!(self, self.b.u_less_than(b4, None, end, c32))?;
+        let no_bits = sp!(self, self.b.i_equal(b4, None, bits, c0))?;
+        let left = sp!(self, self.b.i_sub(u4, None, c32, end))?;
+        let left = self.pick(u4, fits, left, c0)?;
+        let right = sp!(self, self.b.i_sub(u4, None, c32, bits))?;
+        let right = self.pick(u4, no_bits, c0, right)?;
+        let up = sp!(self, self.b.shift_left_logical(ty, None, s[0], left))?;
+        let (field, shifted) = if signed {
+            (
+                sp!(self, self.b.shift_right_arithmetic(ty, None, up, right))?,
+                sp!(self, self.b.shift_right_arithmetic(ty, None, s[0], offset))?,
+            )
+        } else {
+            (
+                sp!(self, self.b.shift_right_logical(ty, None, up, right))?,
+                sp!(self, self.b.shift_right_logical(ty, None, s[0], offset))?,
+            )
+        };
+        let zero = self.splat_bits(ty, 0);
+        let r = self.pick(ty, fits, field, shifted)?;
+        let r = self.pick(ty, no_bits, zero, r)?;
+        let whole_w = sp!(self, self.b.i_equal(b4, None, c, c32))?;
+        let at0 = sp!(self, self.b.i_equal(b4, None, offset, c0))?;
+        let whole = sp!(self, self.b.logical_and(b4, None, whole_w, at0))?;
+        self.pick(ty, whole, s[0], r)
+    }
+
+    /// BFI: `b`'s low `d` bits into `a` at offset `c` (both modulo 32; a
+    /// width of 32 gives `b`).
+    fn bit_insert(&mut self, ty: Word, s: &[Word]) -> R {
+        let (u4, b4) = (self.t.u4, self.t.b4);
+        let (c31, c32, one) = (
+            self.splat_bits(u4, 31),
+            self.splat_bits(u4, 32),
+            self.splat_bits(u4, 1),
+        );
+        let [a, b, c, d] =
+            [s[0], s[1], s[2], s[3]].map(|x| self.b.bitcast(u4, None, x).expect("in a block"));
+        let offset = sp!(self, self.b.bitwise_and(u4, None, c, c31))?;
+        let bits = sp!(self, self.b.bitwise_and(u4, None, d, c31))?;
+        let top = sp!(self, self.b.shift_left_logical(u4, None, one, bits))?;
+        let low = sp!(self, self.b.i_sub(u4, None, top, one))?;
+        let mask = sp!(self, self.b.shift_left_logical(u4, None, low, offset))?;
+        let moved = sp!(self, self.b.shift_left_logical(u4, None, b, offset))?;
+        let moved = sp!(self, self.b.bitwise_and(u4, None, moved, mask))?;
+        let keep = sp!(self, self.b.not(u4, None, mask))?;
+        let kept = sp!(self, self.b.bitwise_and(u4, None, a, keep))?;
+        let r = sp!(self, self.b.bitwise_or(u4, None, moved, kept))?;
+        let whole = sp!(self, self.b.i_equal(b4, None, d, c32))?;
+        let r = self.pick(u4, whole, b, r)?;
+        sp!(self, self.b.bitcast(ty, None, r))
     }
 
     /// UDIV, UMOD, IDIV, MOD with the machine's results where SPIR-V's are

@@ -57,10 +57,10 @@ impl Rng {
 /// Temps the random instructions read and write (the loop counters live above).
 pub(crate) const TEMPS: u64 = 10;
 /// Words of BUFFER[0] (inputs) per invocation.
-const IN_WORDS: u32 = 16;
+pub(crate) const IN_WORDS: u32 = 16;
 /// Words of BUFFER[1] (outputs) per invocation.
-const OUT_WORDS: u32 = TEMPS as u32 * 4;
-const BLOCK: u32 = 32;
+pub(crate) const OUT_WORDS: u32 = TEMPS as u32 * 4;
+pub(crate) const BLOCK: u32 = 32;
 pub(crate) const IMMS: usize = 8;
 
 /// The opcodes the generator draws from: every opcode of these categories
@@ -436,8 +436,13 @@ pub struct Case {
 
 /// Generates case `seed`.
 pub fn generate(seed: u64) -> Case {
+    generate_with(seed, &pool(), true)
+}
+
+/// Generates case `seed` from the opcodes `ops`; `memory`: random buffer
+/// and shared-memory accesses, atomics and barriers may be drawn.
+pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
     let mut rng = Rng(seed);
-    let ops = pool();
     let mut head = String::new();
     let _ = write!(
         head,
@@ -462,14 +467,14 @@ pub fn generate(seed: u64) -> Case {
     let _ = writeln!(head, "IMM[{}] UINT32 {{{}}}", IMMS + 3, cases.join(", "));
     let mut g = Gen {
         rng: &mut rng,
-        ops: &ops,
+        ops,
         out: String::new(),
         depth: 0,
         loops: 0,
         in_switch: false,
         budget: 40,
         pure: false,
-        memory: true,
+        memory,
     };
     // inputs: TEMP[0..3] from BUFFER[0] at tid * IN_WORDS * 4
     let t = TEMPS + 4;
@@ -527,13 +532,13 @@ pub fn generate(seed: u64) -> Case {
 
 /// What one engine produced.
 #[derive(Debug, PartialEq, Eq)]
-struct Outcome {
-    compiled: Result<(), String>,
-    run: Result<(u64, u64), String>,
-    buffers: Vec<Vec<u8>>,
+pub(crate) struct Outcome {
+    pub(crate) compiled: Result<(), String>,
+    pub(crate) run: Result<(u64, u64), String>,
+    pub(crate) buffers: Vec<Vec<u8>>,
 }
 
-fn run_engine(
+pub(crate) fn run_engine(
     case: &Case,
     shader: &tgsi_ir::ir::Shader,
     engine: Engine,

@@ -4,3 +4,4 @@
 
 pub mod draw_fuzz;
 pub mod fuzz;
+pub mod vulkan_fuzz;

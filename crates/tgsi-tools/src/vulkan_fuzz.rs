@@ -1,0 +1,106 @@
+//! `tgsi fuzz --vulkan`: random compute shaders of exact operations (no
+//! transcendental functions, no 64-bit or inter-lane opcodes, no random
+//! memory traffic whose order between invocations a device may change),
+//! translated to SPIR-V and run on a Vulkan device against the
+//! interpreter, every output word compared. Cases the translator refuses,
+//! and cases the machine stops at its instruction budget (a device has
+//! none), are counted apart.
+
+use super::fuzz::{Case, Outcome, Verdict, generate_with, pool, run_engine};
+use std::fmt::Write;
+use tgsi_exec::Numerics;
+use tgsi_ir::opcode::Opcode;
+use tgsi_jit::Engine;
+use tgsi_vulkan::{Device, Dispatch};
+
+/// The opcodes whose results a Vulkan device must give bit for bit.
+pub fn exact_pool() -> Vec<Opcode> {
+    const DEVICE_PRECISION: &[&str] = &[
+        "SIN", "COS", "EX2", "LG2", "POW", "RSQ", "SQRT", "EXP", "LOG", "LIT", "DST", "RCP",
+    ];
+    pool()
+        .into_iter()
+        .filter(|op| {
+            let info = op.info();
+            !DEVICE_PRECISION.contains(&info.name)
+                && !info.dst_type.is_64bit()
+                && !info.src_types.iter().any(|t| t.is_64bit())
+                && !matches!(
+                    info.category,
+                    tgsi_ir::opcode::Category::InterLane | tgsi_ir::opcode::Category::Pack
+                )
+        })
+        .collect()
+}
+
+/// The case `seed` of the Vulkan fuzzer.
+pub fn generate(seed: u64) -> Case {
+    generate_with(seed, &exact_pool(), false)
+}
+
+/// Runs case `seed` on the interpreter and on `device`; compares the output.
+pub fn check(device: &Device, seed: u64) -> Verdict {
+    let case = generate(seed);
+    let Ok((shader, _)) = tgsi_text::assemble(&case.text) else {
+        return Verdict::Invalid;
+    };
+    let (want, _) = run_engine(&case, &shader, Engine::Interp);
+    if let Err(e) = &want.run {
+        return Verdict::NotCompiled(format!("the machine stops: {e}"));
+    }
+    let got = match run_device(device, &case, &shader) {
+        Ok(g) => g,
+        Err(e) => return Verdict::NotCompiled(e),
+    };
+    compare(&case, &want, &got, seed, device.name())
+}
+
+fn run_device(
+    device: &Device,
+    case: &Case,
+    shader: &tgsi_ir::ir::Shader,
+) -> Result<Vec<Vec<u8>>, String> {
+    let n = (case.groups * super::fuzz::BLOCK) as usize;
+    let mut res = tgsi_exec::Resources {
+        constants: vec![case.consts.clone()],
+        buffers: vec![
+            case.input.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            vec![0; n * super::fuzz::OUT_WORDS as usize * 4],
+            (0..160u32).flat_map(|w| w.to_le_bytes()).collect(),
+        ],
+        ..tgsi_exec::Resources::default()
+    };
+    let d = Dispatch {
+        shader,
+        direct3d: case.numerics == Numerics::Direct3D,
+        groups: [case.groups, 1, 1],
+        timeout_ms: 20_000,
+    };
+    device.dispatch(&d, &mut res).map_err(|e| e.to_string())?;
+    Ok(res.buffers)
+}
+
+fn compare(case: &Case, want: &Outcome, got: &[Vec<u8>], seed: u64, name: &str) -> Verdict {
+    let words = |v: &[u8]| -> Vec<u32> {
+        v.chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (a, b) = (words(&want.buffers[1]), words(&got[1]));
+    let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) else {
+        return Verdict::Same;
+    };
+    let out = super::fuzz::OUT_WORDS as usize;
+    let mut d = format!("seed {seed:#x}: the machine and {name} differ\n");
+    let _ = writeln!(
+        d,
+        "BUFFER[1] word {i}: machine {:#010x}, device {:#010x} (invocation {}, temp {}, channel {})",
+        a[i],
+        b[i],
+        i / out,
+        (i % out) / 4,
+        i % 4
+    );
+    d.push_str(&case.text);
+    Verdict::Differ(d)
+}
