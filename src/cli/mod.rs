@@ -265,7 +265,7 @@ enum Verb {
         /// Fuzz the SPIR-V translation instead: random compute shaders of
         /// exact operations translated and run on a Vulkan device
         /// (lavapipe) against the interpreter, every output word compared
-        #[arg(long, conflicts_with_all = ["file", "draws"])]
+        #[arg(long, conflicts_with = "draws")]
         vulkan: bool,
     },
 }
@@ -281,10 +281,17 @@ pub(crate) fn engine_note(name: &str, program: &tgsi::exec::Program) {
 }
 
 /// `tgsi fuzz --file`: one shader with the inputs of case `seed`.
-fn fuzz_file(path: &std::path::Path, seed: u64) -> anyhow::Result<ExitCode> {
+fn fuzz_file(path: &std::path::Path, seed: u64, vulkan: bool) -> anyhow::Result<ExitCode> {
     use tgsi_tools::fuzz::Verdict;
     let text = std::fs::read_to_string(path)?;
-    Ok(match tgsi_tools::fuzz::check_text(&text, seed) {
+    let verdict = if vulkan {
+        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
+        let d = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        tgsi_tools::vulkan_fuzz::check_text(&d, &text, seed)
+    } else {
+        tgsi_tools::fuzz::check_text(&text, seed)
+    };
+    Ok(match verdict {
         Verdict::Same => {
             println!("identical");
             ExitCode::SUCCESS
@@ -430,8 +437,9 @@ pub fn main() -> ExitCode {
         Verb::Fuzz {
             seed,
             file: Some(path),
+            vulkan,
             ..
-        } => fuzz_file(&path, seed),
+        } => fuzz_file(&path, seed, vulkan),
         Verb::Fuzz {
             seconds,
             seed,

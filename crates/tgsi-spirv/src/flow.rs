@@ -244,12 +244,10 @@ impl Translator<'_> {
                         .ok_or_else(|| {
                             self.fail("a CASE whose value is not an immediate is not translated to SPIR-V yet")
                         })?;
-                    if targets.iter().any(|(v, _)| *v == value) {
-                        return Err(
-                            self.fail(format!("two CASEs of one SWITCH have the value {value}"))
-                        );
+                    // of two CASEs with one value the first takes the selector
+                    if !targets.iter().any(|(v, _)| *v == value) {
+                        targets.push((value, label));
                     }
-                    targets.push((value, label));
                 }
                 _ => {}
             }

@@ -764,7 +764,7 @@ impl<'a> Translator<'a> {
             self.b.bitcast(vty, None, v).expect("in a block")
         };
         let float = vty == self.t.f4;
-        if float && self.options.direct3d {
+        if ty == OperandType::Float && self.options.direct3d {
             v = self.flush(v)?;
         }
         if src.absolute {

@@ -177,8 +177,19 @@ impl Translator<'_> {
             }
             O::DIV => sp!(self, self.b.f_div(f4, None, s[0], s[1]))?,
             O::MIN | O::MAX => self.min_max(op == O::MIN, s[0], s[1])?,
-            O::SLT | O::SGE | O::SEQ | O::SNE | O::FSLT | O::FSGE | O::FSEQ | O::FSNE => {
+            O::SLT
+            | O::SGE
+            | O::SEQ
+            | O::SNE
+            | O::SLE
+            | O::SGT
+            | O::FSLT
+            | O::FSGE
+            | O::FSEQ
+            | O::FSNE => {
                 let c = match op {
+                    O::SLE => sp!(self, self.b.f_ord_less_than_equal(b4, None, s[0], s[1]))?,
+                    O::SGT => sp!(self, self.b.f_ord_greater_than(b4, None, s[0], s[1]))?,
                     O::SLT | O::FSLT => sp!(self, self.b.f_ord_less_than(b4, None, s[0], s[1]))?,
                     O::SGE | O::FSGE => {
                         sp!(self, self.b.f_ord_greater_than_equal(b4, None, s[0], s[1]))?
@@ -186,7 +197,7 @@ impl Translator<'_> {
                     O::SEQ | O::FSEQ => sp!(self, self.b.f_ord_equal(b4, None, s[0], s[1]))?,
                     _ => sp!(self, self.b.f_unord_not_equal(b4, None, s[0], s[1]))?,
                 };
-                if matches!(op, O::SLT | O::SGE | O::SEQ | O::SNE) {
+                if matches!(op, O::SLT | O::SGE | O::SEQ | O::SNE | O::SLE | O::SGT) {
                     self.unit(c)?
                 } else {
                     self.mask(c)?
@@ -239,6 +250,15 @@ impl Translator<'_> {
                 self.float_to_int(x, true)?
             }
             O::F2U => self.float_to_int(s[0], false)?,
+            O::ARR => {
+                // floor(x + 0.5), saturating
+                let half = self.splat_bits(f4, 0.5f32.to_bits());
+                let t = self.fadd(f4, s[0], half)?;
+                let f = self.gl(f4, GlslStd450Op::Floor, &[t])?;
+                self.float_to_int(f, true)?
+            }
+            O::FMA => self.gl(f4, GlslStd450Op::Fma, &[s[0], s[1], s[2]])?,
+            O::LDEXP => self.gl(f4, GlslStd450Op::Ldexp, &[s[0], s[1]])?,
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
