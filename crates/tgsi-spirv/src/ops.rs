@@ -258,7 +258,11 @@ impl Translator<'_> {
                 self.float_to_int(f, true)?
             }
             O::FMA => self.gl(f4, GlslStd450Op::Fma, &[s[0], s[1], s[2]])?,
-            O::LDEXP => self.gl(f4, GlslStd450Op::Ldexp, &[s[0], s[1]])?,
+            O::LDEXP => {
+                return Err(self.fail(
+                    "LDEXP is not translated to SPIR-V: GLSL's Ldexp is undefined where the result overflows (lavapipe then gives a finite value, the machine infinity)",
+                ));
+            }
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
