@@ -386,6 +386,13 @@ pub fn main() -> ExitCode {
         Some(EngineArg::Vulkan) => VULKAN.store(true, std::sync::atomic::Ordering::Relaxed),
         None => {}
     }
+    let vulkan_verb = matches!(cli.verb, Verb::Run(_) | Verb::Fuzz { .. });
+    if vulkan_engine() && !vulkan_verb {
+        eprintln!(
+            "error: the Vulkan engine runs `tgsi run` (compute shaders) so far; use --engine auto|jit|interp here"
+        );
+        return ExitCode::from(2);
+    }
     let result = match cli.verb {
         Verb::Check { files, from } => textverbs::check(&files, from),
         Verb::Fmt {
