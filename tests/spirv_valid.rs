@@ -11,26 +11,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use tgsi::translate::{Options, to_spirv};
 
-/// `spirv-val`'s verdict on a module, `None` when the tool is missing.
+/// `spirv-val`'s verdict on a module (named in its message), `None` when
+/// the tool is missing.
 fn validate(words: &[u32], name: &str) -> Option<Result<(), String>> {
-    let dir = std::env::temp_dir().join(format!("tgsi-spirv-valid-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("module{k}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).ok()?;
-    let out = std::process::Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.2"])
-        .arg(&path)
-        .output()
-        .ok()?;
-    std::fs::remove_file(&path).ok();
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!("{name}: {}", String::from_utf8_lossy(&out.stderr)))
-    })
+    tgsi::translate::spirv_val(words).map(|r| r.map_err(|e| format!("{name}: {e}")))
 }
 
 /// What became of a corpus.

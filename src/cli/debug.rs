@@ -90,31 +90,9 @@ pub struct DebugArgs {
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
 
-    // ---- `tgsi run`'s inputs -------------------------------------------------
-    /// Compute: number of work groups X,Y,Z
-    #[arg(long, default_value = "1,1,1", value_name = "X,Y,Z")]
-    pub groups: String,
-    /// Vertex runs: number of vertices
-    #[arg(long)]
-    pub vertices: Option<usize>,
-    /// Constant buffer contents `N=TYPE:v,v,...` (as `tgsi run` and `tgsi render`)
-    #[arg(long = "const", value_name = "N=TYPE:VALUES")]
-    pub constants: Vec<String>,
-    /// Storage buffer contents `N=TYPE:v,v,...` (as `tgsi run`)
-    #[arg(long = "buffer", value_name = "N=TYPE:VALUES")]
-    pub buffers: Vec<String>,
-    /// Storage buffer size `N=BYTES` (as `tgsi run`)
-    #[arg(long = "buffer-size", value_name = "N=BYTES")]
-    pub buffer_sizes: Vec<String>,
-    /// Vertex input for every vertex `I=TYPE:x,y,z,w` (as `tgsi run`)
-    #[arg(long = "input", value_name = "I=TYPE:X,Y,Z,W")]
-    pub inputs: Vec<String>,
-    /// A system value `NAME=TYPE:x[,y,z,w]` (as `tgsi run`)
-    #[arg(long = "sv", value_name = "NAME=TYPE:VALUES")]
-    pub system_values: Vec<String>,
-    /// Data file in the `.shader_test` section syntax (as `tgsi run` / `tgsi render`)
-    #[arg(long)]
-    pub data: Option<PathBuf>,
+    /// `tgsi run`'s inputs (`--const` and `--data` also feed `tgsi render`'s draws)
+    #[command(flatten)]
+    pub run: super::run::RunInputs,
 
     // ---- `tgsi render`'s inputs ----------------------------------------------
     /// Render target size
@@ -308,14 +286,7 @@ pub(super) fn is_test_file(args: &DebugArgs) -> bool {
 fn run_args(args: &DebugArgs) -> RunArgs {
     RunArgs {
         shader: args.file.clone(),
-        groups: args.groups.clone(),
-        vertices: args.vertices,
-        constants: args.constants.clone(),
-        buffers: args.buffers.clone(),
-        buffer_sizes: args.buffer_sizes.clone(),
-        inputs: args.inputs.clone(),
-        system_values: args.system_values.clone(),
-        data: args.data.clone(),
+        io: args.run.clone(),
         json: false,
         threads: 1,
         budget: args.budget,
@@ -345,8 +316,8 @@ pub(super) fn render_args(args: &DebugArgs) -> RenderArgs {
         size: args.size.clone(),
         textures: args.textures.clone(),
         samplers: args.samplers.clone(),
-        constants: args.constants.clone(),
-        data: args.data.clone(),
+        constants: args.run.constants.clone(),
+        data: args.run.data.clone(),
         srgb: args.srgb,
         threads: Some(1),
         budget: args.budget,
@@ -411,7 +382,7 @@ fn trace_shader(
             .map_err(|e| anyhow!("{}: {e}", primary.name))?;
         if let Selector::Thread { group, thread } = selector {
             // a thread outside the block or the dispatch: say so before running
-            let groups = parse_three(&args.groups, "--groups")?;
+            let groups = parse_three(&args.run.groups, "--groups")?;
             let block = program.block_size();
             let inside = |v: [u32; 3], n: [u32; 3]| v.iter().zip(n).all(|(a, b)| *a < b.max(1));
             if !inside(thread, block) || !inside(group, groups) {

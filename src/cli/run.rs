@@ -24,6 +24,23 @@ pub struct RunArgs {
     /// Shader to run (TGSI text, SM4/SM5 assembly or a DXBC blob; `-` for
     /// standard input): a compute or vertex shader
     pub shader: PathBuf,
+    #[command(flatten)]
+    pub io: RunInputs,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads for a compute dispatch
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Instruction budget per 16-lane batch
+    #[arg(long, default_value_t = Limits::default().max_instructions)]
+    pub budget: u64,
+}
+
+/// What a run is fed: work groups or vertices, constants, buffers, vertex
+/// inputs, system values and a data file (`tgsi run` and `tgsi debug`).
+#[derive(clap::Args, Clone)]
+pub struct RunInputs {
     /// Compute: number of work groups X,Y,Z (block size from CS_FIXED_BLOCK_*)
     #[arg(long, default_value = "1,1,1", value_name = "X,Y,Z")]
     pub groups: String,
@@ -53,15 +70,6 @@ pub struct RunArgs {
     /// Data file with `[constant N]`, `[buffer N]` and `[vertex data]` sections
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Print JSON instead of text
-    #[arg(long)]
-    pub json: bool,
-    /// Worker threads for a compute dispatch
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Instruction budget per 16-lane batch
-    #[arg(long, default_value_t = Limits::default().max_instructions)]
-    pub budget: u64,
 }
 
 /// `N=TYPE:v,v,...` → (N, words).
@@ -184,7 +192,7 @@ fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Resul
         device.name()
     );
     let (mut res, _) = bind_resources(args)?;
-    let groups = parse_three(&args.groups, "--groups")?;
+    let groups = parse_three(&args.io.groups, "--groups")?;
     let dispatch = tgsi::vulkan::Dispatch {
         shader: &loaded.shader,
         direct3d: loaded.d3d.is_some(),
@@ -234,13 +242,13 @@ pub(super) fn execute(
     };
     match shader.processor {
         Processor::Compute => {
-            let [x, y, z] = parse_three(&args.groups, "--groups")?;
+            let [x, y, z] = parse_three(&args.io.groups, "--groups")?;
             bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
                 .map_err(|e| anyhow!("{name}: {e}"))?;
             Ok((res, None))
         }
         Processor::Vertex => {
-            let count = args.vertices.unwrap_or(if vertex_rows.is_empty() {
+            let count = args.io.vertices.unwrap_or(if vertex_rows.is_empty() {
                 1
             } else {
                 vertex_rows.len()
@@ -286,7 +294,7 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
     let mut res = Resources::default();
     let mut vertex_rows: Vec<Vec<[u32; 4]>> = Vec::new();
     let mut attrs: Vec<Attribute> = Vec::new();
-    if let Some(data) = &args.data {
+    if let Some(data) = &args.io.data {
         let (data_name, file) = read_data_file(data)?;
         for (_, section) in &file.sections {
             match section {
@@ -310,15 +318,15 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
             }
         }
     }
-    for spec in &args.constants {
+    for spec in &args.io.constants {
         let (i, words) = parse_typed(spec, "--const")?;
         *slot(&mut res.constants, i)? = words;
     }
-    for spec in &args.buffers {
+    for spec in &args.io.buffers {
         let (i, words) = parse_typed(spec, "--buffer")?;
         *slot(&mut res.buffers, i)? = words_to_bytes(&words);
     }
-    for spec in &args.buffer_sizes {
+    for spec in &args.io.buffer_sizes {
         let (i, n) = spec
             .split_once('=')
             .ok_or_else(|| anyhow!("--buffer-size `{spec}`: expected N=BYTES"))?;
@@ -329,7 +337,7 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
         }
         slot(&mut res.buffers, i)?.resize(n, 0);
     }
-    for spec in &args.system_values {
+    for spec in &args.io.system_values {
         res.system_values.push(parse_system_value(spec)?);
     }
     Ok((res, (vertex_rows, attrs)))
@@ -346,7 +354,7 @@ fn vertex_inputs(
     count: usize,
 ) -> Result<Vec<Vec<[u32; 4]>>> {
     let mut cli_inputs: Vec<(usize, [u32; 4])> = Vec::new();
-    for spec in &args.inputs {
+    for spec in &args.io.inputs {
         let (i, w) = parse_typed(spec, "--input")?;
         let four: [u32; 4] = w
             .get(..4)

@@ -150,6 +150,33 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
     out
 }
 
+/// Runs Khronos' validator on a module: `spirv-val --target-env
+/// vulkan1.2` (Debian's `spirv-tools`). `None` when the tool is not
+/// installed, else its verdict (its message when it rejects the module).
+pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("tgsi-spirv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!(
+        "module{}.spv",
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).ok()?;
+    let out = std::process::Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.2"])
+        .arg(&path)
+        .output();
+    std::fs::remove_file(&path).ok();
+    let out = out.ok()?;
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
 /// The SPIR-V assembly of a module (rspirv's disassembler).
 pub fn disassemble(words: &[u32]) -> Result<String, Error> {
     use rspirv::binary::Disassemble;

@@ -161,7 +161,7 @@ impl Translator<'_> {
 
     /// Runs `body` when `cond` holds; its value, or `otherwise` when not
     /// (a selection construct with a phi).
-    fn when(
+    pub(crate) fn when(
         &mut self,
         cond: Word,
         otherwise: Option<Word>,

@@ -720,31 +720,14 @@ impl<'a> Translator<'a> {
             .b
             .u_less_than(bool_, None, at, len)
             .expect("in a block");
-        // an index clamped into range (a zero-length buffer reads through the guard)
-        let head = self.b.id();
-        let (body, merge) = (self.b.id(), self.b.id());
-        self.b.branch(head).expect("in a block");
-        self.b.begin_block(Some(head)).expect("no block");
-        self.b
-            .selection_merge(merge, spirv::SelectionControl::NONE)
-            .expect("in a block");
-        self.b
-            .branch_conditional(ok, body, merge, [])
-            .expect("in a block");
-        self.b.begin_block(Some(body)).expect("no block");
-        let p = self.ptr(StorageClass::StorageBuffer, u32_);
+        // read only in range (a zero-length buffer has no word to read)
         let zero = self.c_u32(0);
-        let ptr = self
-            .b
-            .access_chain(p, None, wb.var, [zero, at])
-            .expect("in a block");
-        let v = self.b.load(u32_, None, ptr, None, []).expect("in a block");
-        self.b.branch(merge).expect("in a block");
-        self.b.begin_block(Some(merge)).expect("no block");
-        Ok(self
-            .b
-            .phi(u32_, None, [(v, body), (zero, head)])
-            .expect("in a block"))
+        let v = self.when(ok, Some(zero), |t| {
+            let p = t.ptr(StorageClass::StorageBuffer, u32_);
+            let ptr = sp!(t, t.b.access_chain(p, None, wb.var, [zero, at]))?;
+            Ok(Some(sp!(t, t.b.load(u32_, None, ptr, None, []))?))
+        })?;
+        Ok(v.unwrap_or(zero))
     }
 
     /// A source operand as a vector of operand type `ty`: swizzled, with
@@ -849,21 +832,11 @@ impl<'a> Translator<'a> {
             Some(_) => {}
             None => {
                 let (ok, clamped) = self.clamp_index(i, len);
-                let (body, merge) = (self.b.id(), self.b.id());
-                self.b
-                    .selection_merge(merge, spirv::SelectionControl::NONE)
-                    .expect("in a block");
-                self.b
-                    .branch_conditional(ok, body, merge, [])
-                    .expect("in a block");
-                self.b.begin_block(Some(body)).expect("no block");
-                let ptr = self
-                    .b
-                    .access_chain(p4, None, array, [clamped])
-                    .expect("in a block");
-                write(self, ptr);
-                self.b.branch(merge).expect("in a block");
-                self.b.begin_block(Some(merge)).expect("no block");
+                self.when(ok, None, |t| {
+                    let ptr = sp!(t, t.b.access_chain(p4, None, array, [clamped]))?;
+                    write(t, ptr);
+                    Ok(None)
+                })?;
             }
         }
         Ok(())

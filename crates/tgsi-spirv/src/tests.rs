@@ -3,29 +3,6 @@
 
 use super::*;
 
-/// Runs `spirv-val --target-env vulkan1.2` on `words`: `None` when the tool
-/// is missing, else its verdict.
-pub(crate) fn validate(words: &[u32]) -> Option<Result<(), String>> {
-    let dir = std::env::temp_dir().join(format!("tgsi-spirv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("module{k}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).ok()?;
-    let out = std::process::Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.2"])
-        .arg(&path)
-        .output()
-        .ok()?;
-    std::fs::remove_file(&path).ok();
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    })
-}
-
 fn translate(text: &str) -> Result<Vec<u32>, Error> {
     let (shader, _) = tgsi_text::parse(text).expect("the test shader parses");
     to_spirv(&shader, &Options::default())
@@ -81,7 +58,7 @@ fn a_compute_shader_with_flow_memory_and_atomics_is_valid() {
     assert!(asm.contains("OpAtomicIAdd"), "{asm}");
     assert!(asm.contains("OpControlBarrier"), "{asm}");
     assert!(asm.contains("NoContraction"), "{asm}");
-    match validate(&words) {
+    match spirv_val(&words) {
         None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
         Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
     }
@@ -135,7 +112,7 @@ IMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}
     ] {
         let words = translate(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let asm = disassemble(&words).unwrap();
-        if let Some(r) = validate(&words) {
+        if let Some(r) = spirv_val(&words) {
             r.unwrap_or_else(|e| panic!("{name}: {e}\n{asm}"));
         }
     }
