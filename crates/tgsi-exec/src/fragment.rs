@@ -128,6 +128,12 @@ pub fn sample_offset(samples: u32, i: u32) -> (f64, f64) {
         .map_or((0.0, 0.0), |(x, y)| (x as f64 - 0.5, y as f64 - 0.5))
 }
 
+/// [`plane64`] at a quad's four points (the same bits, side by side).
+#[inline(always)]
+fn quad_plane(p: &[f64; 3], xs: &[f64; 4], ys: &[f64; 4]) -> [f64; 4] {
+    std::array::from_fn(|i| p[0] + p[1] * xs[i] + p[2] * ys[i])
+}
+
 fn plane_at(p: &[f32; 3], x: f64, y: f64) -> f32 {
     (p[0] as f64 + p[1] as f64 * x + p[2] as f64 * y) as f32
 }
@@ -574,10 +580,14 @@ impl Program {
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
-        // Pixel centres of the lanes; 1/w there per quad, for the last
-        // perspective 1/w plane seen at those centres.
-        let centre: [(f64, f64); LANES] =
-            std::array::from_fn(|l| (b.pixel[0][l] as f64 + 0.5, b.pixel[1][l] as f64 + 0.5));
+        // Pixel centres of each quad's lanes; 1/w there per quad, for the
+        // last perspective 1/w plane seen at those centres.
+        let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
+            (
+                std::array::from_fn(|i| b.pixel[0][4 * q + i] as f64 + 0.5),
+                std::array::from_fn(|i| b.pixel[1][4 * q + i] as f64 + 0.5),
+            )
+        });
         let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
         for fi in &code.frag_inputs {
             let reg = (code.input.base + fi.index) as usize;
@@ -590,21 +600,23 @@ impl Program {
                 let Some(src) = frag.inputs.get(fi.index as usize) else {
                     continue;
                 };
+                let (mut xs, mut ys) = centre[q];
                 let mut at_centre = !at_sample;
-                let mut xs = [0.0f64; 4];
-                let mut ys = [0.0f64; 4];
-                for i in 0..4 {
-                    let l = 4 * q + i;
-                    let (mut ox, mut oy) = (ox, oy);
-                    // The centroid of a partly covered pixel: its first covered sample.
-                    if let (true, Some(cov)) = (centroid, coverage) {
-                        let c = cov[l] & all;
+                if at_sample {
+                    for i in 0..4 {
+                        (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
+                    }
+                }
+                // The centroid of a partly covered pixel: its first covered sample.
+                if let (true, Some(cov)) = (centroid, coverage) {
+                    for i in 0..4 {
+                        let c = cov[4 * q + i] & all;
                         if c != 0 && c != all {
-                            (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                            let (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                            (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
                             at_centre = false;
                         }
                     }
-                    (xs[i], ys[i]) = (centre[l].0 + ox, centre[l].1 + oy);
                 }
                 let rows = &mut b.regs[reg];
                 match src {
@@ -614,8 +626,7 @@ impl Program {
                         let w = match &w_cache[q] {
                             Some((k, w)) if at_centre && *k == key => *w,
                             _ => {
-                                let w: [f64; 4] =
-                                    std::array::from_fn(|i| 1.0 / plane64(inv_w, xs[i], ys[i]));
+                                let w = quad_plane(inv_w, &xs, &ys).map(|v| 1.0 / v);
                                 if at_centre {
                                     w_cache[q] = Some((key, w));
                                 }
@@ -627,9 +638,12 @@ impl Program {
                             if reads & (1 << c) == 0 {
                                 continue;
                             }
+                            let v = quad_plane(p, &xs, &ys);
+                            let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
+                                .try_into()
+                                .expect("a quad is 4 lanes");
                             for i in 0..4 {
-                                row[4 * q + i] =
-                                    ((plane64(p, xs[i], ys[i]) * w[i]) as f32).to_bits();
+                                lanes[i] = ((v[i] * w[i]) as f32).to_bits();
                             }
                         }
                     }

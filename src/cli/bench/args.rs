@@ -52,8 +52,9 @@ pub struct BenchArgs {
     /// frag: the render target is SIZE x SIZE pixels (mesh: SIZE x 3*SIZE/4)
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
-    /// mesh: only the workloads whose name contains this text (`torus
-    /// 64x32`, `256x128`, `MSAA`, `tiny`, `fill`, `RGBA16F`...)
+    /// mesh: only the workloads whose name contains this text (`256x128`,
+    /// `MSAA`, `tiny`, `fill`, `RGBA16F`...), or the one whose whole name
+    /// it is (`torus 64x32`)
     #[arg(long)]
     pub scene: Option<String>,
     /// Timed dispatches (frag: frames) per thread count (after one warm-up)
