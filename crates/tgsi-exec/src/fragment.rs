@@ -580,23 +580,24 @@ impl Program {
         let s = sample.unwrap_or(0);
         let (sx, sy) = sample_offset(frag.samples, s);
         let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
-        // Pixel centres of each quad's lanes; 1/w there per quad, for the
-        // last perspective 1/w plane seen at those centres.
+        // Pixel centres of each quad's lanes.
         let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
             (
                 std::array::from_fn(|i| b.pixel[0][4 * q + i] as f64 + 0.5),
                 std::array::from_fn(|i| b.pixel[1][4 * q + i] as f64 + 0.5),
             )
         });
-        let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
-        for fi in &code.frag_inputs {
-            let reg = (code.input.base + fi.index) as usize;
-            let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
-            let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
-            let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
-            let reads = code.input_reads.get(fi.index as usize).copied();
-            let reads = reads.unwrap_or(0xF);
-            for (q, frag) in frags.iter().enumerate() {
+        for (q, frag) in frags.iter().enumerate() {
+            // 1/w at the quad's pixel centres, for the last perspective 1/w
+            // plane seen there
+            let mut w_cache: Option<([u64; 3], [f64; 4])> = None;
+            for fi in &code.frag_inputs {
+                let reg = (code.input.base + fi.index) as usize;
+                let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
+                let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
+                let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
+                let reads = code.input_reads.get(fi.index as usize).copied();
+                let reads = reads.unwrap_or(0xF);
                 let Some(src) = frag.inputs.get(fi.index as usize) else {
                     continue;
                 };
@@ -623,12 +624,21 @@ impl Program {
                     // 1/w at the pixel centres of the same plane: computed once
                     InputSource::Perspective { plane, inv_w } => {
                         let key = inv_w.map(f64::to_bits);
-                        let w = match &w_cache[q] {
-                            Some((k, w)) if at_centre && *k == key => *w,
+                        let w = match &w_cache {
+                            // (word by word: one compare of the arrays
+                            // reads across the words' stores)
+                            Some((k, w))
+                                if at_centre
+                                    && k[0] == key[0]
+                                    && k[1] == key[1]
+                                    && k[2] == key[2] =>
+                            {
+                                *w
+                            }
                             _ => {
                                 let w = quad_plane(inv_w, &xs, &ys).map(|v| 1.0 / v);
                                 if at_centre {
-                                    w_cache[q] = Some((key, w));
+                                    w_cache = Some((key, w));
                                 }
                                 w
                             }

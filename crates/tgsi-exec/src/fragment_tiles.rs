@@ -460,28 +460,29 @@ impl FragmentSession<'_> {
                 )
             })?;
             stats.account(b);
-            let mut shaded = ShadedBatch {
-                writes: 0,
-                coverage: [0; LANES],
-                pixel: &b.pixel,
-                regs: &b.regs,
-                outs: &self.outs,
-                depth_reg: self.depth_reg,
-            };
+            // each written lane's samples (no branch per lane: the loop
+            // keeps its values in registers)
             let alive = b.alive & !b.helper;
+            let mask = match self.outs.sample_mask {
+                Some(r) => b.regs[r as usize][0],
+                None => [u32::MAX; LANES],
+            };
+            let mut written = [0u32; LANES];
+            let mut writes: Mask = 0;
             for l in 0..LANES {
-                let mask = self
-                    .outs
-                    .sample_mask
-                    .map_or(u32::MAX, |r| b.regs[r as usize][0][l]);
-                let c = coverage[l] & want & mask;
-                if alive & (1 << l) != 0 && c != 0 {
-                    shaded.coverage[l] = c;
-                    shaded.writes |= 1 << l;
-                }
+                let lane = 0u32.wrapping_sub(alive as u32 >> l & 1);
+                written[l] = coverage[l] & want & mask[l] & lane;
+                writes |= Mask::from(written[l] != 0) << l;
             }
-            if shaded.writes != 0 {
-                sink(&shaded);
+            if writes != 0 {
+                sink(&ShadedBatch {
+                    writes,
+                    coverage: written,
+                    pixel: &b.pixel,
+                    regs: &b.regs,
+                    outs: &self.outs,
+                    depth_reg: self.depth_reg,
+                });
             }
         }
         Ok(stats)

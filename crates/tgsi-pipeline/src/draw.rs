@@ -613,6 +613,13 @@ fn early_test_one_sample(
         let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
         *d = sample_depth(sh, prim, rows.x0 + dx, rows.y0 + dy, 0);
     }
+    let cells = std::array::from_fn(|l| {
+        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+        rows.first + dy as usize * rows.pitch + dx as usize
+    });
+    if test.test_tile_depth(&depth, coverage, zs, &cells) {
+        return;
+    }
     for (l, cov) in coverage.iter_mut().enumerate() {
         if *cov == 0 {
             continue;
@@ -753,6 +760,21 @@ fn merge_batch(
         };
         let bs = &state.blend[n];
         let plain = bs.write_mask & 0xF == 0xF && !(bs.enabled && t.class != BlendClass::Integer);
+        if let (true, 1, Some(e)) = (plain, samples, t.texels.rgba8) {
+            // every lane converted side by side, then the written ones stored
+            let texels = e.encode_lanes(rows);
+            let mut w = b.writes;
+            while w != 0 {
+                let l = w.trailing_zeros() as usize;
+                w &= w - 1;
+                let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as usize);
+                let o = row * t.pitch + x as usize * 4;
+                if let Some(dst) = t.bytes.get_mut(o..o + 4) {
+                    dst.copy_from_slice(&texels[l]);
+                }
+            }
+            continue;
+        }
         let mut w = b.writes;
         while w != 0 {
             let l = w.trailing_zeros() as usize;

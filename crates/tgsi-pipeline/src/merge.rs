@@ -155,6 +155,29 @@ impl DepthTarget {
     }
 }
 
+/// The depth test of [`DepthStencilTest::test_tile_depth`] with its compare
+/// `pass` (stored form against stored form): inlined for each compare.
+#[inline(always)]
+fn test_lanes(
+    q: &[u32; 16],
+    coverage: &mut [u32; 16],
+    stored: &mut [u32],
+    cells: &[usize; 16],
+    write: bool,
+    pass: impl Fn(u32, u32) -> bool,
+) {
+    for l in 0..16 {
+        let Some(old) = stored.get_mut(cells[l]) else {
+            continue;
+        };
+        let ok = coverage[l] != 0 && pass(q[l], *old);
+        if ok && write {
+            *old = q[l];
+        }
+        coverage[l] &= 0u32.wrapping_sub(u32::from(ok));
+    }
+}
+
 /// The depth/stencil state of a draw, ready to test.
 #[derive(Clone, Copy, Debug)]
 pub struct DepthStencilTest {
@@ -180,6 +203,55 @@ impl DepthStencilTest {
             return self.test_depth(depth, stored_depth);
         }
         self.test_with_stencil(depth, front, stored_depth, stored_stencil)
+    }
+
+    /// [`Self::test`] for the 16 one-sample pixels of a 4×4 tile (lane `l`
+    /// at cell `cells[l]` of `stored`) when no stencil test applies:
+    /// the lanes whose `coverage` is not zero are tested (and written)
+    /// side by side, and those that fail lose their coverage. False, with
+    /// nothing done, when a stencil test applies.
+    pub fn test_tile_depth(
+        &self,
+        depth: &[f32; 16],
+        coverage: &mut [u32; 16],
+        stored: &mut [u32],
+        cells: &[usize; 16],
+    ) -> bool {
+        if self.stencil.enabled && self.format.has_stencil() {
+            return false;
+        }
+        if !self.depth.enabled {
+            return true;
+        }
+        let q = depth.map(|d| {
+            self.format
+                .quantize(d.clamp(self.min_depth, self.max_depth))
+        });
+        let float = self.format == DepthFormat::D32Float;
+        let write = self.depth.write;
+        // the compare chosen once; each lane's outcome a mask
+        macro_rules! tile {
+            ($pass:expr) => {
+                test_lanes(&q, coverage, stored, cells, write, $pass)
+            };
+        }
+        let f = f32::from_bits;
+        use CompareFunc as C;
+        match (self.depth.func, float) {
+            (C::Less, true) => tile!(|a, b| f(a) < f(b)),
+            (C::Less, false) => tile!(|a, b| a < b),
+            (C::LessEqual, true) => tile!(|a, b| f(a) <= f(b)),
+            (C::LessEqual, false) => tile!(|a, b| a <= b),
+            (C::Greater, true) => tile!(|a, b| f(a) > f(b)),
+            (C::Greater, false) => tile!(|a, b| a > b),
+            (C::GreaterEqual, true) => tile!(|a, b| f(a) >= f(b)),
+            (C::GreaterEqual, false) => tile!(|a, b| a >= b),
+            (func, _) => {
+                let format = self.format;
+                tile!(|a, b| format.compare(func, a, b))
+            }
+        }
+        true
     }
 
     /// [`Self::test`] without a stencil test.
@@ -438,5 +510,72 @@ mod tests {
         s = 0x05;
         assert!(t.test(0.25, true, &mut d, &mut s));
         assert_eq!(d, DepthFormat::D24S8.quantize(0.5));
+    }
+
+    /// The tile depth test gives each lane the coverage and stored depth
+    /// of the one-sample test, for every compare, format, write flag and
+    /// range, over random depths (NaN, out-of-range and equal ones
+    /// included) and partial coverage; with a stencil test it does nothing.
+    #[test]
+    fn tile_depth_test_is_the_per_lane_test() {
+        let mut rng = tgsi_ir::rng::Rng(0xde97);
+        let pick = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
+            match rng.below(6) {
+                0 => f32::NAN,
+                1 => 0.5,
+                2 => rng.uniform(-0.5, 1.5) as f32,
+                _ => rng.uniform(0.0, 1.0) as f32,
+            }
+        };
+        for &(func, _) in CompareFunc::ALL {
+            for format in [DepthFormat::D32Float, DepthFormat::D24S8, DepthFormat::D16] {
+                for (write, enabled) in [(true, true), (false, true), (true, false)] {
+                    let t = DepthStencilTest {
+                        format,
+                        depth: DepthState {
+                            enabled,
+                            func,
+                            write,
+                        },
+                        stencil: StencilState::default(),
+                        min_depth: 0.125,
+                        max_depth: 0.875,
+                    };
+                    for _ in 0..50 {
+                        let depth: [f32; 16] = std::array::from_fn(|_| pick(&mut rng));
+                        let stored: Vec<u32> =
+                            (0..40).map(|_| format.quantize(pick(&mut rng))).collect();
+                        // lanes at distinct cells of a 4-wide pitch-8 tile
+                        let cells = std::array::from_fn(|l| (l / 4) * 8 + l % 4 + 3);
+                        let cov: [u32; 16] = std::array::from_fn(|_| (rng.below(3) != 0) as u32);
+                        let (mut tile_cov, mut tile_z) = (cov, stored.clone());
+                        assert!(t.test_tile_depth(&depth, &mut tile_cov, &mut tile_z, &cells));
+                        let (mut one_cov, mut one_z) = (cov, stored.clone());
+                        for l in 0..16 {
+                            let mut st = 0u8;
+                            if one_cov[l] != 0
+                                && !t.test(depth[l], true, &mut one_z[cells[l]], &mut st)
+                            {
+                                one_cov[l] = 0;
+                            }
+                        }
+                        assert_eq!(tile_cov, one_cov, "{func:?} {format:?} {depth:?}");
+                        assert_eq!(tile_z, one_z, "{func:?} {format:?} {depth:?}");
+                    }
+                }
+            }
+        }
+        let mut t = DepthStencilTest {
+            format: DepthFormat::D24S8,
+            depth: DepthState::default(),
+            stencil: StencilState::default(),
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        t.stencil.enabled = true;
+        let mut cov = [1u32; 16];
+        let mut z = vec![0u32; 16];
+        assert!(!t.test_tile_depth(&[0.5; 16], &mut cov, &mut z, &std::array::from_fn(|l| l)));
+        assert_eq!(cov, [1; 16]);
     }
 }

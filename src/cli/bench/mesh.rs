@@ -403,7 +403,13 @@ fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
     let exact = only.is_some_and(|o| specs.iter().any(|(label, ..)| *label == o));
     let mut workloads = Vec::new();
     for (label, make, setup) in specs {
-        if only.is_some_and(|o| if exact { label != o } else { !label.contains(o) }) {
+        if only.is_some_and(|o| {
+            if exact {
+                label != o
+            } else {
+                !label.contains(o)
+            }
+        }) {
             continue;
         }
         let obj = make();

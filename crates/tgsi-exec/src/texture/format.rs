@@ -213,7 +213,12 @@ fn step_code(table: &CodeSteps, f: f32) -> u8 {
     }
     let bits = f.min(1.0).to_bits();
     let mut code = table.starts[(bits >> 16) as usize];
-    // a fixed count of steps with no branch on the data (step 255 is never passed)
+    // a fixed count of steps with no branch on the data (step 255 is never
+    // passed); the tables made here have at most one step in a value of the
+    // top bits
+    if table.most == 1 {
+        return code + u8::from(table.steps[code as usize] <= bits);
+    }
     for _ in 0..table.most {
         code += u8::from(table.steps[code as usize] <= bits);
     }
@@ -327,6 +332,29 @@ impl Rgba8Encoder {
                 [srgb(v[0]), srgb(v[1]), srgb(v[2]), unorm(v[3])]
             }
         }
+    }
+
+    /// [`Self::encode`] of each of 16 lanes (`rows[c][l]`: channel c of lane
+    /// l, raw words), channel by channel: the UNORM channels by arithmetic
+    /// over the lanes ([`float_to_unorm`]'s own steps, which vectorize),
+    /// the sRGB ones through the step table.
+    pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
+        let mut out = [[0u8; 4]; 16];
+        for (c, row) in rows.iter().enumerate() {
+            match self.srgb {
+                Some(t) if c < 3 => {
+                    for l in 0..16 {
+                        out[l][c] = step_code(t, f32::from_bits(row[l]));
+                    }
+                }
+                _ => {
+                    for l in 0..16 {
+                        out[l][c] = float_to_unorm(f32::from_bits(row[l]), 8) as u8;
+                    }
+                }
+            }
+        }
+        out
     }
 }
 

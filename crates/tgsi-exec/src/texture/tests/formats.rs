@@ -298,7 +298,8 @@ fn resource_limits_and_layout() {
 }
 
 /// The RGBA8 encoder gives the bytes of the general encoder and of
-/// `encode_direct3d_into` on edge values and random words, and the decode
+/// `encode_direct3d_into` on edge values and random words (one texel, and
+/// 16 lanes side by side), and the decode
 /// fast paths the general decoder's words, for UNORM and sRGB; other
 /// formats have no encoder.
 #[test]
@@ -319,6 +320,17 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
             format.encode_direct3d_into(v, &mut d3d);
             assert_eq!(e.encode(v), plain, "{format:?} {v:x?}");
             assert_eq!(plain, d3d, "{format:?} {v:x?}");
+            // the 16-lane form: this value in lane i % 16, others around it
+            let mut rows = [[0u32; 16]; 4];
+            for (c, row) in rows.iter_mut().enumerate() {
+                *row = std::array::from_fn(|_| rng.next() as u32);
+                row[i % 16] = v[c];
+            }
+            let lanes = e.encode_lanes(&rows);
+            for l in 0..16 {
+                let one = std::array::from_fn(|c| rows[c][l]);
+                assert_eq!(lanes[l], e.encode(one), "{format:?} {one:x?}");
+            }
             let texel = (rng.next() as u32).to_le_bytes();
             assert_eq!(
                 format.decode(&texel),
