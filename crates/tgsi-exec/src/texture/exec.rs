@@ -609,6 +609,15 @@ struct MipLevels {
 fn quad_lods(bd: &Bound, s: &Sampler, c0: &Reg, active: u16) -> [f32; LANES] {
     let lod_free = s.mip == MipFilter::None && s.min == s.mag;
     let mut lod = [0f32; LANES];
+    if !lod_free && let Some(lambda) = bd.quad_lambdas_2d(s, c0) {
+        for l in 0..LANES {
+            if active >> l & 1 == 1 {
+                // the implicit LOD input of TEX and SAMPLE is 0
+                lod[l] = clamp_lod(s, lambda[l / 4] + 0.0 + s.lod_bias);
+            }
+        }
+        return lod;
+    }
     for q in 0..LANES / 4 {
         let lanes = (active >> (4 * q)) & 0xF;
         if lanes == 0 {

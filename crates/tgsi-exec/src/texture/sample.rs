@@ -862,6 +862,36 @@ impl Bound<'_> {
         libm::log2f(rho)
     }
 
+    /// [`Self::lambda`] of the four quads of a batch on a 2D (array, RECT)
+    /// view, side by side: each quad's coordinates (x, y) of `c` at its
+    /// top-left lane and its coarse derivatives towards the top-right and
+    /// bottom-left lanes. The same bits as four calls; None for other
+    /// views.
+    pub fn quad_lambdas_2d(&self, s: &Sampler, c: &[[u32; 16]; 4]) -> Option<[f32; 4]> {
+        if self.shape.dim != Dim::D2 {
+            return None;
+        }
+        let (w, h, _) = self.dims(0);
+        let unnorm = !s.normalized || self.shape.rect;
+        let (sx, sy) = if unnorm {
+            (1.0, 1.0)
+        } else {
+            (w as f32, h as f32)
+        };
+        let at = |a: usize, l: usize| f32::from_bits(c[a][l]);
+        let mut rho = [0f32; 4];
+        for q in 0..4 {
+            let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
+            let gx = [(at(0, tr) - at(0, tl)) * sx, (at(1, tr) - at(1, tl)) * sy];
+            let gy = [(at(0, bl) - at(0, tl)) * sx, (at(1, bl) - at(1, tl)) * sy];
+            // as `lambda`'s length: 0 + a² + b², then the square root
+            let lx = (0.0 + gx[0] * gx[0] + gx[1] * gx[1]).sqrt();
+            let ly = (0.0 + gy[0] * gy[0] + gy[1] * gy[1]).sqrt();
+            rho[q] = lx.max(ly);
+        }
+        Some(log2f_lanes(rho))
+    }
+
     /// Texel fetch (TXF / SAMPLE_I): integer address, no filter, no wrap.
     /// `xyz` are the texel address (x, y, z-or-0), `layer` the array index,
     /// `level` relative to the view. `None` when any of them is out of range.
@@ -908,4 +938,43 @@ pub fn query_level(b: &Bound, s: &Sampler, lod: f32) -> f32 {
         MipFilter::Nearest => (l + 0.5).floor().min(last),
         MipFilter::Linear => l,
     }
+}
+
+/// `libm::log2f` of four values side by side: its own steps for positive
+/// normal values (the same f32 operations in the same order, so the same
+/// bits), and `libm::log2f` itself for the lanes it treats apart (zero,
+/// negative, subnormal, infinite or NaN values, and 1).
+pub(crate) fn log2f_lanes(x: [f32; 4]) -> [f32; 4] {
+    // libm's constants, by their bits
+    const IVLN2HI: f32 = f32::from_bits(0x3fb8_b000);
+    const IVLN2LO: f32 = f32::from_bits(0xb938_9ad4);
+    const LG1: f32 = f32::from_bits(0x3f2a_aaaa);
+    const LG2: f32 = f32::from_bits(0x3ecc_ce13);
+    const LG3: f32 = f32::from_bits(0x3e91_e9ee);
+    const LG4: f32 = f32::from_bits(0x3e78_9e26);
+    let mut out = [0f32; 4];
+    let mut apart = 0u32;
+    for l in 0..4 {
+        let ix = x[l].to_bits();
+        apart |= u32::from(!(0x0080_0000..0x7f80_0000).contains(&ix) || ix == 0x3f80_0000) << l;
+        // reduce into [sqrt(2)/2, sqrt(2)]
+        let ix = ix.wrapping_add(0x3f80_0000 - 0x3f35_04f3);
+        let k = (ix >> 23) as i32 - 0x7f;
+        let m = f32::from_bits((ix & 0x007f_ffff) + 0x3f35_04f3);
+        let f = m - 1.0;
+        let s = f / (2.0 + f);
+        let z = s * s;
+        let w = z * z;
+        let t1 = w * (LG2 + w * LG4);
+        let t2 = z * (LG1 + w * LG3);
+        let r = t2 + t1;
+        let hfsq = 0.5 * f * f;
+        let hi = f32::from_bits((f - hfsq).to_bits() & 0xffff_f000);
+        let lo = f - hi - hfsq + s * (hfsq + r);
+        out[l] = (lo + hi) * IVLN2LO + lo * IVLN2HI + hi * IVLN2HI + k as f32;
+    }
+    for l in (0..4).filter(|l| apart >> l & 1 == 1) {
+        out[l] = libm::log2f(x[l]);
+    }
+    out
 }

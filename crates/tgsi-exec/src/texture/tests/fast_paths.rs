@@ -448,3 +448,78 @@ fn unorm8_by_reciprocal_is_exact() {
         );
     }
 }
+
+/// The four-lane log2 gives `libm::log2f`'s bits: over a sweep of every
+/// 61st float bit pattern (both signs, zeros, subnormals, infinities and
+/// NaNs among them) and around 1.
+#[test]
+fn log2f_lanes_is_libm_log2f() {
+    use crate::texture::sample::log2f_lanes;
+    let mut bits = (0..=u32::MAX).step_by(61).chain(0x3f7f_ff00..0x3f80_0100);
+    loop {
+        let x: [f32; 4] = std::array::from_fn(|_| f32::from_bits(bits.next().unwrap_or(0)));
+        let got = log2f_lanes(x);
+        for l in 0..4 {
+            let want = libm::log2f(x[l]);
+            assert!(
+                got[l].to_bits() == want.to_bits() || got[l].is_nan() && want.is_nan(),
+                "log2({:e} = {:#x}): {} against {}",
+                x[l],
+                x[l].to_bits(),
+                got[l],
+                want
+            );
+        }
+        if x[3].to_bits() == 0 && x[0].to_bits() == 0 {
+            break;
+        }
+    }
+}
+
+/// A batch's four quad lambdas side by side are [`Bound::lambda`]'s, on
+/// 2D, array and RECT views, normalized and not, over random coordinates
+/// (tiny, huge, NaN and infinite derivatives among them); other views
+/// have none.
+#[test]
+fn quad_lambdas_are_the_lambda_of_each_quad() {
+    use crate::texture::sample::Bound;
+    let mut rng = Xs(0x1a4b_da5);
+    for (target, w, h) in [(T::Tex2D, 64, 32), (T::Array2D, 7, 300), (T::Rect, 33, 5)] {
+        let tex = random_texture(&mut rng, Format::Rgba8Unorm, target, w, h);
+        let bd = Bound::resolve(&tex, &View::default(), target).unwrap();
+        for round in 0..4000 {
+            let s = Sampler {
+                normalized: round % 3 != 0,
+                ..Sampler::default()
+            };
+            let mut c = [[0u32; LANES]; 4];
+            for row in c.iter_mut().take(2) {
+                for v in row.iter_mut() {
+                    *v = match rng.below(12) {
+                        0 => f32::NAN.to_bits(),
+                        1 => f32::INFINITY.to_bits(),
+                        2 => (rng.below(1000) as f32 * 1e-30).to_bits(),
+                        3 => rng.next() as u32,
+                        _ => (rng.below(1 << 20) as f32 / 65536.0).to_bits(),
+                    };
+                }
+            }
+            let got = bd.quad_lambdas_2d(&s, &c).expect("a 2D view");
+            for q in 0..4 {
+                let f = |a: usize, l: usize| f32::from_bits(c[a][4 * q + l]);
+                let coord = [f(0, 0), f(1, 0), 0.0];
+                let ddx = [f(0, 1) - f(0, 0), f(1, 1) - f(1, 0), 0.0];
+                let ddy = [f(0, 2) - f(0, 0), f(1, 2) - f(1, 0), 0.0];
+                let want = bd.lambda(&s, coord, ddx, ddy);
+                assert!(
+                    got[q].to_bits() == want.to_bits() || got[q].is_nan() && want.is_nan(),
+                    "{target:?} quad {q}: {} against {want}",
+                    got[q]
+                );
+            }
+        }
+    }
+    let tex = random_texture(&mut rng, Format::Rgba8Unorm, T::Tex3D, 4, 4);
+    let bd = Bound::resolve(&tex, &View::default(), T::Tex3D).unwrap();
+    assert!(bd.quad_lambdas_2d(&Sampler::default(), &[[0; LANES]; 4]).is_none());
+}
