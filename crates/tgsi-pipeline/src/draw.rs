@@ -13,7 +13,7 @@
 //! and blending ([`super::merge`]).
 
 use super::input::VertexStream;
-use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend};
+use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend, blend_lanes};
 use super::raster::SamplePattern;
 use super::setup::{
     ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
@@ -21,6 +21,7 @@ use super::setup::{
 use super::state::RenderState;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use tgsi_exec::LANES;
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
@@ -760,19 +761,29 @@ fn merge_batch(
         };
         let bs = &state.blend[n];
         let plain = bs.write_mask & 0xF == 0xF && !(bs.enabled && t.class != BlendClass::Integer);
-        if let (true, 1, Some(e)) = (plain, samples, t.texels.rgba8) {
-            // every lane converted side by side, then the written ones stored
-            let texels = e.encode_lanes(rows);
-            let mut w = b.writes;
-            while w != 0 {
-                let l = w.trailing_zeros() as usize;
-                w &= w - 1;
-                let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as usize);
-                let o = row * t.pitch + x as usize * 4;
-                if let Some(dst) = t.bytes.get_mut(o..o + 4) {
-                    dst.copy_from_slice(&texels[l]);
-                }
-            }
+        let blends = bs.enabled && t.class != BlendClass::Integer;
+        if samples == 1 && (plain || blends && bs.write_mask & 0xF == 0xF) {
+            // the lanes side by side: blended, converted, then the written
+            // ones stored
+            let at = |l: usize| (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
+            let blended;
+            let values = if plain {
+                rows
+            } else {
+                let mut old = [[0f32; LANES]; 4];
+                for_each_lane(b.writes, |l| {
+                    let (x, row) = at(l);
+                    let v = t.load(x, row, 0, 1);
+                    for c in 0..4 {
+                        old[c][l] = f32::from_bits(v[c]);
+                    }
+                });
+                let src = rows.map(|row| row.map(f32::from_bits));
+                let out = blend_lanes(bs, t.class, &src, &old, state.blend_factor);
+                blended = out.map(|row| row.map(f32::to_bits));
+                &blended
+            };
+            store_lanes(t, values, b.writes, at);
             continue;
         }
         let mut w = b.writes;
@@ -789,6 +800,43 @@ fn merge_batch(
                 }
             }
         }
+    }
+}
+
+/// Calls `f` with each lane set in `mask`, in lane order.
+#[inline(always)]
+fn for_each_lane(mut mask: u16, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        let l = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        f(l);
+    }
+}
+
+/// Stores the lanes of `values` (channel rows) set in `writes` to their
+/// pixels `at(l)` (x and row) of a one-sample target: RGBA8 targets
+/// convert every lane side by side first.
+fn store_lanes(
+    t: &mut ColorRows<'_>,
+    values: &[[u32; LANES]; 4],
+    writes: u16,
+    at: impl Fn(usize) -> (u32, u32),
+) {
+    if let Some(e) = t.texels.rgba8 {
+        let texels = e.encode_lanes(values);
+        for_each_lane(writes, |l| {
+            let (x, row) = at(l);
+            let o = row as usize * t.pitch + x as usize * 4;
+            if let Some(dst) = t.bytes.get_mut(o..o + 4) {
+                dst.copy_from_slice(&texels[l]);
+            }
+        });
+    } else {
+        for_each_lane(writes, |l| {
+            let (x, row) = at(l);
+            let v = std::array::from_fn(|c| values[c][l]);
+            t.store(x, row, 0, 1, v);
+        });
     }
 }
 

@@ -335,29 +335,36 @@ impl BlendClass {
     }
 }
 
-#[inline]
-fn factor(f: BlendFactor, c: usize, s: &[f32; 4], d: &[f32; 4], k: &[f32; 4]) -> f32 {
-    match f {
-        BlendFactor::Zero => 0.0,
-        BlendFactor::One => 1.0,
+/// Blend factor `f` for channel `c` of `N` lanes side by side (`s` the
+/// clamped source rows, `d` the destination rows, `k` the clamped blend
+/// constant), clamped as the target's class requires.
+#[inline(always)]
+fn factor_rows<const N: usize>(
+    f: BlendFactor,
+    c: usize,
+    class: BlendClass,
+    s: &[[f32; N]; 4],
+    d: &[[f32; N]; 4],
+    k: &[f32; 4],
+) -> [f32; N] {
+    let inv = |row: &[f32; N]| row.map(|v| 1.0 - v);
+    let r = match f {
+        BlendFactor::Zero => [0.0; N],
+        BlendFactor::One => [1.0; N],
         BlendFactor::SrcColor => s[c],
-        BlendFactor::InvSrcColor => 1.0 - s[c],
+        BlendFactor::InvSrcColor => inv(&s[c]),
         BlendFactor::SrcAlpha => s[3],
-        BlendFactor::InvSrcAlpha => 1.0 - s[3],
+        BlendFactor::InvSrcAlpha => inv(&s[3]),
         BlendFactor::DstColor => d[c],
-        BlendFactor::InvDstColor => 1.0 - d[c],
+        BlendFactor::InvDstColor => inv(&d[c]),
         BlendFactor::DstAlpha => d[3],
-        BlendFactor::InvDstAlpha => 1.0 - d[3],
-        BlendFactor::SrcAlphaSat => {
-            if c == 3 {
-                1.0
-            } else {
-                s[3].min(1.0 - d[3])
-            }
-        }
-        BlendFactor::BlendFactor => k[c],
-        BlendFactor::InvBlendFactor => 1.0 - k[c],
-    }
+        BlendFactor::InvDstAlpha => inv(&d[3]),
+        BlendFactor::SrcAlphaSat if c == 3 => [1.0; N],
+        BlendFactor::SrcAlphaSat => std::array::from_fn(|l| s[3][l].min(1.0 - d[3][l])),
+        BlendFactor::BlendFactor => [k[c]; N],
+        BlendFactor::InvBlendFactor => [1.0 - k[c]; N],
+    };
+    r.map(|v| class.clamp(v))
 }
 
 /// Blends source `s` over destination `d` (floats, the target's decoded
@@ -370,9 +377,25 @@ pub fn blend(
     d: [f32; 4],
     k: [f32; 4],
 ) -> [f32; 4] {
-    let s = s.map(|v| class.clamp(v));
+    let rows = blend_lanes(state, class, &s.map(|v| [v]), &d.map(|v| [v]), k);
+    rows.map(|[v]| v)
+}
+
+/// [`blend`] of `N` lanes side by side: `s` and `d` hold a row of lanes
+/// per channel. Each lane gets the bits [`blend`] gives it (it is this
+/// with one lane); the factors and the operation are chosen once per
+/// channel.
+#[inline(always)]
+pub fn blend_lanes<const N: usize>(
+    state: &BlendState,
+    class: BlendClass,
+    s: &[[f32; N]; 4],
+    d: &[[f32; N]; 4],
+    k: [f32; 4],
+) -> [[f32; N]; 4] {
+    let s = s.map(|row| row.map(|v| class.clamp(v)));
     let k = k.map(|v| class.clamp(v));
-    let mut out = [0f32; 4];
+    let mut out = [[0f32; N]; 4];
     for c in 0..4 {
         let (fs, fd, op) = if c == 3 {
             (
@@ -383,16 +406,20 @@ pub fn blend(
         } else {
             (state.src, state.dst, state.op)
         };
-        let a = s[c] * class.clamp(factor(fs, c, &s, &d, &k));
-        let b = d[c] * class.clamp(factor(fd, c, &s, &d, &k));
-        let v = match op {
-            BlendOp::Add => a + b,
-            BlendOp::Subtract => a - b,
-            BlendOp::RevSubtract => b - a,
-            BlendOp::Min => s[c].min(d[c]),
-            BlendOp::Max => s[c].max(d[c]),
-        };
-        out[c] = class.clamp(v);
+        let fa = factor_rows(fs, c, class, &s, d, &k);
+        let fb = factor_rows(fd, c, class, &s, d, &k);
+        let (sc, dc) = (&s[c], &d[c]);
+        let row = &mut out[c];
+        match op {
+            BlendOp::Add => (0..N).for_each(|l| row[l] = sc[l] * fa[l] + dc[l] * fb[l]),
+            BlendOp::Subtract => (0..N).for_each(|l| row[l] = sc[l] * fa[l] - dc[l] * fb[l]),
+            BlendOp::RevSubtract => (0..N).for_each(|l| row[l] = dc[l] * fb[l] - sc[l] * fa[l]),
+            BlendOp::Min => (0..N).for_each(|l| row[l] = sc[l].min(dc[l])),
+            BlendOp::Max => (0..N).for_each(|l| row[l] = sc[l].max(dc[l])),
+        }
+        for v in row.iter_mut() {
+            *v = class.clamp(*v);
+        }
     }
     out
 }
@@ -577,5 +604,55 @@ mod tests {
         let mut z = vec![0u32; 16];
         assert!(!t.test_tile_depth(&[0.5; 16], &mut cov, &mut z, &std::array::from_fn(|l| l)));
         assert_eq!(cov, [1; 16]);
+    }
+
+    /// Sixteen lanes blended side by side get the bits each lane gets
+    /// alone, for every factor, operation and class, over random values
+    /// (NaN, infinities and values outside [0, 1] among them).
+    #[test]
+    fn blending_lanes_side_by_side_is_blending_each_lane() {
+        let mut rng = tgsi_ir::rng::Rng(0xb1e4d);
+        let factors = BlendFactor::ALL;
+        let ops = BlendOp::ALL;
+        let mut value = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
+            match rng.below(8) {
+                0 => f32::NAN,
+                1 => f32::INFINITY,
+                2 => rng.uniform(-2.0, 2.0) as f32,
+                _ => rng.uniform(0.0, 1.0) as f32,
+            }
+        };
+        for round in 0..3000 {
+            let pick_f =
+                |rng: &mut tgsi_ir::rng::Rng| factors[rng.below(factors.len() as u64) as usize].0;
+            let pick_o = |rng: &mut tgsi_ir::rng::Rng| ops[rng.below(ops.len() as u64) as usize].0;
+            let state = BlendState {
+                enabled: true,
+                src: pick_f(&mut rng),
+                dst: pick_f(&mut rng),
+                op: pick_o(&mut rng),
+                src_alpha: pick_f(&mut rng),
+                dst_alpha: pick_f(&mut rng),
+                op_alpha: pick_o(&mut rng),
+                write_mask: 0xF,
+            };
+            let class = [BlendClass::Float, BlendClass::Unorm, BlendClass::Snorm][round % 3];
+            let s: [[f32; 16]; 4] =
+                std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));
+            let d: [[f32; 16]; 4] =
+                std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));
+            let k = std::array::from_fn(|_| value(&mut rng));
+            let rows = blend_lanes(&state, class, &s, &d, k);
+            for l in 0..16 {
+                let one = blend(&state, class, s.map(|r| r[l]), d.map(|r| r[l]), k);
+                for c in 0..4 {
+                    assert_eq!(
+                        rows[c][l].to_bits(),
+                        one[c].to_bits(),
+                        "{state:?} {class:?} lane {l}"
+                    );
+                }
+            }
+        }
     }
 }

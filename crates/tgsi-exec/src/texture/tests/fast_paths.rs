@@ -521,5 +521,8 @@ fn quad_lambdas_are_the_lambda_of_each_quad() {
     }
     let tex = random_texture(&mut rng, Format::Rgba8Unorm, T::Tex3D, 4, 4);
     let bd = Bound::resolve(&tex, &View::default(), T::Tex3D).unwrap();
-    assert!(bd.quad_lambdas_2d(&Sampler::default(), &[[0; LANES]; 4]).is_none());
+    assert!(
+        bd.quad_lambdas_2d(&Sampler::default(), &[[0; LANES]; 4])
+            .is_none()
+    );
 }
