@@ -614,7 +614,7 @@ mod tests {
         let mut rng = tgsi_ir::rng::Rng(0xb1e4d);
         let factors = BlendFactor::ALL;
         let ops = BlendOp::ALL;
-        let mut value = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
+        let value = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
             match rng.below(8) {
                 0 => f32::NAN,
                 1 => f32::INFINITY,

@@ -483,7 +483,7 @@ fn log2f_lanes_is_libm_log2f() {
 #[test]
 fn quad_lambdas_are_the_lambda_of_each_quad() {
     use crate::texture::sample::Bound;
-    let mut rng = Xs(0x1a4b_da5);
+    let mut rng = Xs(0x01a4_bda5);
     for (target, w, h) in [(T::Tex2D, 64, 32), (T::Array2D, 7, 300), (T::Rect, 33, 5)] {
         let tex = random_texture(&mut rng, Format::Rgba8Unorm, target, w, h);
         let bd = Bound::resolve(&tex, &View::default(), target).unwrap();
