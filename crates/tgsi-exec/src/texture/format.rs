@@ -654,6 +654,13 @@ impl Format {
                     return [w(0), w(4), w(8), w(12)];
                 }
             }
+            Format::Rgba16Float => {
+                if let Some(b) = bytes.get(..8) {
+                    let h = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+                    return [h(0), h(2), h(4), h(6)]
+                        .map(|v| half::f16::from_bits(v).to_f32().to_bits());
+                }
+            }
             _ => {}
         }
         self.decode_general(bytes)
@@ -733,6 +740,15 @@ impl Format {
                 if let Some(o) = out.get_mut(..16) {
                     for (c, w) in o.chunks_exact_mut(4).enumerate() {
                         w.copy_from_slice(&v[c].to_le_bytes());
+                    }
+                    return;
+                }
+            }
+            Format::Rgba16Float => {
+                if let Some(o) = out.get_mut(..8) {
+                    for (c, h) in o.chunks_exact_mut(2).enumerate() {
+                        let f = f32::from_bits(v[c]);
+                        h.copy_from_slice(&half::f16::from_f32(f).to_bits().to_le_bytes());
                     }
                     return;
                 }

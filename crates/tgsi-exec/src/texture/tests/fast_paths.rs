@@ -171,6 +171,7 @@ fn encode_fast_paths_match_general_encoder() {
         Format::Rgba32Float,
         Format::Rgba32Uint,
         Format::Rgba32Sint,
+        Format::Rgba16Float,
     ] {
         for i in 0..20_000 {
             let v = [0; 4].map(|_| match rng.below(3) {
