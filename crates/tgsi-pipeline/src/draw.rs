@@ -766,7 +766,7 @@ fn merge_batch(
             // the lanes side by side: blended, converted, then the written
             // ones stored
             let at = |l: usize| (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
-            let blended;
+            let mut blended = [[0u32; LANES]; 4];
             let values = if plain {
                 rows
             } else {
@@ -778,9 +778,18 @@ fn merge_batch(
                         old[c][l] = f32::from_bits(v[c]);
                     }
                 });
-                let src = rows.map(|row| row.map(f32::from_bits));
+                let mut src = [[0f32; LANES]; 4];
+                for c in 0..4 {
+                    for l in 0..LANES {
+                        src[c][l] = f32::from_bits(rows[c][l]);
+                    }
+                }
                 let out = blend_lanes(bs, t.class, &src, &old, state.blend_factor);
-                blended = out.map(|row| row.map(f32::to_bits));
+                for c in 0..4 {
+                    for l in 0..LANES {
+                        blended[c][l] = out[c][l].to_bits();
+                    }
+                }
                 &blended
             };
             store_lanes(t, values, b.writes, at);

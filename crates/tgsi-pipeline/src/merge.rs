@@ -347,24 +347,36 @@ fn factor_rows<const N: usize>(
     d: &[[f32; N]; 4],
     k: &[f32; 4],
 ) -> [f32; N] {
-    let inv = |row: &[f32; N]| row.map(|v| 1.0 - v);
-    let r = match f {
-        BlendFactor::Zero => [0.0; N],
-        BlendFactor::One => [1.0; N],
-        BlendFactor::SrcColor => s[c],
-        BlendFactor::InvSrcColor => inv(&s[c]),
-        BlendFactor::SrcAlpha => s[3],
-        BlendFactor::InvSrcAlpha => inv(&s[3]),
-        BlendFactor::DstColor => d[c],
-        BlendFactor::InvDstColor => inv(&d[c]),
-        BlendFactor::DstAlpha => d[3],
-        BlendFactor::InvDstAlpha => inv(&d[3]),
-        BlendFactor::SrcAlphaSat if c == 3 => [1.0; N],
-        BlendFactor::SrcAlphaSat => std::array::from_fn(|l| s[3][l].min(1.0 - d[3][l])),
-        BlendFactor::BlendFactor => [k[c]; N],
-        BlendFactor::InvBlendFactor => [1.0 - k[c]; N],
-    };
-    r.map(|v| class.clamp(v))
+    // explicit loops: `map` over these arrays copies them through
+    // temporaries in the hot path
+    let mut r = [0f32; N];
+    macro_rules! each {
+        (|$l:ident| $e:expr) => {
+            for ($l, v) in r.iter_mut().enumerate() {
+                *v = $e;
+            }
+        };
+    }
+    match f {
+        BlendFactor::Zero => each!(|_l| 0.0),
+        BlendFactor::One => each!(|_l| 1.0),
+        BlendFactor::SrcColor => each!(|l| s[c][l]),
+        BlendFactor::InvSrcColor => each!(|l| 1.0 - s[c][l]),
+        BlendFactor::SrcAlpha => each!(|l| s[3][l]),
+        BlendFactor::InvSrcAlpha => each!(|l| 1.0 - s[3][l]),
+        BlendFactor::DstColor => each!(|l| d[c][l]),
+        BlendFactor::InvDstColor => each!(|l| 1.0 - d[c][l]),
+        BlendFactor::DstAlpha => each!(|l| d[3][l]),
+        BlendFactor::InvDstAlpha => each!(|l| 1.0 - d[3][l]),
+        BlendFactor::SrcAlphaSat if c == 3 => each!(|_l| 1.0),
+        BlendFactor::SrcAlphaSat => each!(|l| s[3][l].min(1.0 - d[3][l])),
+        BlendFactor::BlendFactor => each!(|_l| k[c]),
+        BlendFactor::InvBlendFactor => each!(|_l| 1.0 - k[c]),
+    }
+    for v in r.iter_mut() {
+        *v = class.clamp(*v);
+    }
+    r
 }
 
 /// Blends source `s` over destination `d` (floats, the target's decoded
@@ -393,7 +405,12 @@ pub fn blend_lanes<const N: usize>(
     d: &[[f32; N]; 4],
     k: [f32; 4],
 ) -> [[f32; N]; 4] {
-    let s = s.map(|row| row.map(|v| class.clamp(v)));
+    let mut s = *s;
+    for row in s.iter_mut() {
+        for v in row.iter_mut() {
+            *v = class.clamp(*v);
+        }
+    }
     let k = k.map(|v| class.clamp(v));
     let mut out = [[0f32; N]; 4];
     for c in 0..4 {
