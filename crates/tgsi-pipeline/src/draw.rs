@@ -675,7 +675,7 @@ fn run_band(
                     Some(e) => e.coverage(prim, x0, y0, &sh.pattern),
                     None => prim.tile_coverage(x0, y0, &sh.pattern),
                 };
-                if coverage.iter().all(|c| *c == 0) {
+                if !any_lane(&coverage) {
                     continue;
                 }
                 if walk.early
@@ -707,14 +707,14 @@ fn run_band(
                             }
                         }
                     }
-                    if coverage.iter().all(|c| *c == 0) {
+                    if !any_lane(&coverage) {
                         continue;
                     }
                 }
                 let inputs = pending.set_for(p, pack, sh, walk.scratch);
                 for q in 0..4 {
                     let cov: [u32; 4] = std::array::from_fn(|i| coverage[4 * q + i]);
-                    if pack && cov.iter().all(|c| *c == 0) {
+                    if pack && !any_lane(&cov) {
                         continue;
                     }
                     let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
@@ -810,6 +810,13 @@ fn merge_batch(
             }
         }
     }
+}
+
+/// True when some lane's coverage is not zero (an OR over the lanes,
+/// which vectorizes, where `all` stops at the first).
+#[inline(always)]
+fn any_lane<const N: usize>(coverage: &[u32; N]) -> bool {
+    coverage.iter().fold(0, |a, c| a | c) != 0
 }
 
 /// Calls `f` with each lane set in `mask`, in lane order.
