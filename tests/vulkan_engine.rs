@@ -217,3 +217,103 @@ fn the_collatz_example_runs_the_same_on_the_device() {
         "n = 2 takes one step"
     );
 }
+
+/// RSQ, SQRT and LG2 at and below zero, where GLSL leaves its functions
+/// undefined: the translation selects the machine's IEEE results (NaN
+/// below zero; ±inf, ±0 and -inf at ±0), and agrees at the exact points
+/// above (two NaNs agree: Vulkan leaves a NaN's bits open).
+#[test]
+fn square_roots_and_logarithms_at_and_below_zero_are_the_machines() {
+    let Some(dev) = device() else { return };
+    let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\n\
+                DCL BUFFER[1]\nDCL TEMP[0..2]\nIMM[0] UINT32 {4, 12, 0, 0}\n\
+                UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+                LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx\n\
+                UMUL TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+                RSQ TEMP[2].x, TEMP[1].xxxx\nSQRT TEMP[2].y, TEMP[1].xxxx\n\
+                LG2 TEMP[2].z, TEMP[1].xxxx\n\
+                STORE BUFFER[1].xyz, TEMP[0].yyyy, TEMP[2]\nEND\n";
+    let (shader, _) = tgsi::assemble(text).unwrap_or_else(|d| panic!("{}", d.render("t", text)));
+    let inputs: [f32; 16] = [
+        0.0,
+        -0.0,
+        -1.0,
+        -4.0,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        f32::NAN,
+        1.0,
+        4.0,
+        16.0,
+        0.25,
+        -1e-30,
+        f32::MIN,
+        -0.5,
+        64.0,
+        1.0,
+    ];
+    let fresh = || Resources {
+        buffers: vec![
+            inputs.iter().flat_map(|f| f.to_le_bytes()).collect(),
+            vec![0; 16 * 12],
+        ],
+        ..Resources::default()
+    };
+    let mut machine = fresh();
+    tgsi::exec::Program::compile(&shader)
+        .unwrap()
+        .dispatch(&mut machine, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let mut vulkan = fresh();
+    let d = Dispatch {
+        shader: &shader,
+        direct3d: false,
+        groups: [1, 1, 1],
+        timeout_ms: 60_000,
+    };
+    dev.dispatch(&d, &mut vulkan).unwrap();
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    for i in 0..48 {
+        let (m, v) = (word(&machine.buffers[1], i), word(&vulkan.buffers[1], i));
+        let nan = |w: u32| f32::from_bits(w).is_nan();
+        assert!(
+            m == v || nan(m) && nan(v),
+            "{} of {}: machine {m:#010x}, device {v:#010x}",
+            ["RSQ", "SQRT", "LG2"][i % 3],
+            inputs[i / 3]
+        );
+    }
+}
+
+/// `tgsi test --engine vulkan` over the repository's `.shader_test` suite:
+/// nothing fails on the device, some tests run there, and every test the
+/// Vulkan engine cannot run is skipped as "not runnable on Vulkan" with
+/// its reason (the machine runs and passes all of them).
+#[test]
+fn the_shader_test_suite_passes_on_the_device() {
+    use tgsi::shader_test::{RunConfig, run_paths};
+    let Some(dev) = device() else { return };
+    let config = RunConfig {
+        verbose: true,
+        vulkan: Some(std::sync::Arc::new(dev)),
+        ..RunConfig::default()
+    };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/shader");
+    let mut out = Vec::new();
+    let summary = run_paths(&[dir], &config, &mut out);
+    let report = String::from_utf8_lossy(&out);
+    println!("{report}");
+    assert_eq!(summary.failed, 0, "{report}");
+    assert!(
+        summary.passed >= 50,
+        "only {} ran on the device",
+        summary.passed
+    );
+    for line in report.lines().filter(|l| l.contains(": skipped: ")) {
+        assert!(
+            line.contains(": not runnable on Vulkan: "),
+            "a skip without the Vulkan reason: {line}"
+        );
+    }
+}

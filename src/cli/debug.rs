@@ -514,6 +514,7 @@ pub(super) fn run_test(
         },
         verbose: false,
         trace: Some(request.clone()),
+        vulkan: None,
     };
     let report = tgsi::shader_test::run_file(&file, &config);
     let found = request

@@ -41,8 +41,9 @@ enum EngineArg {
     Jit,
     Interp,
     /// The shader translated to SPIR-V and run on a Vulkan device
-    /// (`tgsi run` of compute shaders; `TGSI_VULKAN_DEVICE` picks the
-    /// device by name or number)
+    /// (`tgsi run` of compute shaders, and `tgsi test`, whose draws are
+    /// not runnable there yet; `TGSI_VULKAN_DEVICE` picks the device by
+    /// name or number)
     Vulkan,
 }
 
@@ -386,10 +387,13 @@ pub fn main() -> ExitCode {
         Some(EngineArg::Vulkan) => VULKAN.store(true, std::sync::atomic::Ordering::Relaxed),
         None => {}
     }
-    let vulkan_verb = matches!(cli.verb, Verb::Run(_) | Verb::Fuzz { .. });
+    let vulkan_verb = matches!(
+        cli.verb,
+        Verb::Run(_) | Verb::Fuzz { .. } | Verb::Test { .. }
+    );
     if vulkan_engine() && !vulkan_verb {
         eprintln!(
-            "error: the Vulkan engine runs `tgsi run` (compute shaders) so far; use --engine auto|jit|interp here"
+            "error: the Vulkan engine runs `tgsi run` (compute shaders) and `tgsi test` so far; use --engine auto|jit|interp here"
         );
         return ExitCode::from(2);
     }

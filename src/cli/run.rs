@@ -528,6 +528,17 @@ fn buffer_label(d3d: &tgsi::shader_test::d3d::D3dShader, index: usize) -> Option
 }
 
 pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode> {
+    let vulkan = if super::vulkan_engine() {
+        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
+        let device = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow!("{e}"))?;
+        eprintln!(
+            "note: running on the Vulkan device {} (tests it cannot run are skipped as not runnable on Vulkan; -v lists them)",
+            device.name()
+        );
+        Some(std::sync::Arc::new(device))
+    } else {
+        None
+    };
     let config = RunConfig {
         limits: Limits {
             threads: threads.max(1),
@@ -535,6 +546,7 @@ pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode
         },
         verbose,
         trace: None,
+        vulkan,
     };
     let mut out = std::io::stdout().lock();
     let summary = shader_test::run_paths(paths, &config, &mut out);

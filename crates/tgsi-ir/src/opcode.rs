@@ -437,6 +437,26 @@ impl Opcode {
     pub fn info(self) -> &'static OpInfo {
         &OPCODES[self as usize]
     }
+    /// What Direct3D's float32 denormal rule flushes for this opcode
+    /// (docs/numerics.md): its float sources (`.0`) and its float result
+    /// (`.1`). Float arithmetic flushes both, moves and selects (MOV, CMP)
+    /// neither; derivatives both; conversions from float their sources and
+    /// D2F its result; the float packing opcodes their sources; everything
+    /// else (integer, flow, memory, texture, selects of bits) keeps its bits.
+    /// The machine and the SPIR-V back end both follow this.
+    pub fn direct3d_flush(self) -> (bool, bool) {
+        use Opcode::*;
+        let info = self.info();
+        match info.category {
+            Category::FloatAlu if !matches!(self, MOV | CMP) => {
+                (true, info.dst_type == OperandType::Float)
+            }
+            Category::Derivative => (true, true),
+            Category::Conversion => (true, self == D2F),
+            Category::Pack => (matches!(self, PK2H | PK2US | PK4B | PK4UB), false),
+            _ => (false, false),
+        }
+    }
     /// The opcode's name as written in TGSI text.
     pub fn name(self) -> &'static str {
         self.info().name

@@ -47,6 +47,7 @@ mod targets;
 mod textures;
 mod trace;
 pub mod values;
+mod vulkan;
 
 pub use parse::{
     AddressMode, Attribute, Command, Compare, CompareFunc, Expected, Filter, LevelData, ParseError,

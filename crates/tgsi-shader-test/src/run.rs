@@ -41,6 +41,10 @@ pub struct RunConfig {
     pub verbose: bool,
     /// Follow one invocation of one command (`tgsi debug FILE --test N`).
     pub trace: Option<std::sync::Arc<TraceRequest>>,
+    /// Run the shaders on this Vulkan device instead of the machine
+    /// (`tgsi test --engine vulkan`): the commands it cannot run make
+    /// their test "not runnable on Vulkan" (skipped, with the reason).
+    pub vulkan: Option<std::sync::Arc<tgsi_vulkan::Device>>,
 }
 
 /// What became of one test.
@@ -122,14 +126,16 @@ impl FileReport {
 
 /// A shader ready to run: the machine's program and, for a Direct3D
 /// shader, its lowering (bindings and input/output maps).
-struct Runnable {
-    program: Program,
-    d3d: Option<D3dShader>,
+pub(crate) struct Runnable {
+    pub(crate) program: Program,
+    pub(crate) d3d: Option<D3dShader>,
+    /// The IR the program was compiled from (what a Vulkan device runs).
+    pub(crate) shader: Shader,
 }
 
 impl Runnable {
     /// Runs `run` with the resources where this shader reads them.
-    fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
+    pub(crate) fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
         match &self.d3d {
             Some(d) => d.bind(res, run),
             None => run(res),
@@ -202,6 +208,9 @@ struct Runner<'a> {
     index_data: Option<Vec<u32>>,
     /// `[depth target]`: format and size, with the section's line.
     depth_section: Option<(usize, String, [u32; 2])>,
+    /// Why the running test's last command could not run on the Vulkan
+    /// device (the test is then not runnable there, not failed).
+    not_runnable: Option<String>,
 }
 
 fn set_slot<T: Clone>(v: &mut Vec<T>, index: usize, fill: T, value: T) {
@@ -232,6 +241,7 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         render_state: tgsi_pipeline::RenderState::default(),
         index_data: None,
         depth_section: None,
+        not_runnable: None,
     };
     for (line, section) in &file.sections {
         match section {
@@ -495,7 +505,11 @@ impl Runner<'_> {
                         self.file.name
                     );
                 }
-                Built::Ready(Rc::new(Runnable { program, d3d }))
+                Built::Ready(Rc::new(Runnable {
+                    program,
+                    d3d,
+                    shader: shader.clone(),
+                }))
             }
         }
     }
@@ -594,6 +608,11 @@ impl Runner<'_> {
         if let Some(why) = self.requirement_problem() {
             return Some(why);
         }
+        if self.config.vulkan.is_some()
+            && let Some(why) = super::vulkan::command_not_runnable(test)
+        {
+            return Some(why);
+        }
         let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
             if let Command::Draw { .. } = cmd {
@@ -656,6 +675,12 @@ impl Runner<'_> {
                 continue;
             }
             if let Err(msg) = self.act(&mut run, cmd, line) {
+                if let Some(why) = self.not_runnable.take() {
+                    return Outcome::Skipped(format!(
+                        "line {line}: {}: {why}",
+                        super::vulkan::NOT_RUNNABLE
+                    ));
+                }
                 // A command that could not run ends the test.
                 failures.push(msg);
                 break;
@@ -890,6 +915,15 @@ impl Runner<'_> {
         line: usize,
     ) -> Result<(), String> {
         let shader = self.program(Stage::Compute, line)?;
+        if let Some(device) = &self.config.vulkan {
+            return super::vulkan::dispatch(device, &shader, res, groups).map_err(|e| {
+                let message = format!("{}: dispatch on Vulkan failed: {}", self.at(line), e.text());
+                if let super::vulkan::Refused::NotRunnable(why) = e {
+                    self.not_runnable = Some(why);
+                }
+                message
+            });
+        }
         let limits = &self.config.limits;
         self.guarded("dispatch", line, || {
             shader.bind(res, |r| shader.program.dispatch(r, groups, limits))

@@ -86,6 +86,9 @@ pub(crate) struct Translator<'a> {
     ptr_types: HashMap<(StorageClass, Word), Word>,
     /// The instruction being translated (for errors).
     pub at: usize,
+    /// Its float sources flush denormals (Direct3D's rule for its opcode,
+    /// [`tgsi_ir::opcode::Opcode::direct3d_flush`]).
+    pub flush_sources: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -154,6 +157,7 @@ impl<'a> Translator<'a> {
             u32_consts: HashMap::new(),
             ptr_types: HashMap::new(),
             at: 0,
+            flush_sources: false,
         })
     }
 
@@ -496,6 +500,8 @@ impl<'a> Translator<'a> {
             .collect();
         for (k, inst) in insts.iter().enumerate() {
             self.at = k;
+            // flow keeps its operands' bits (`instruction` sets its own rule)
+            self.flush_sources = false;
             if super::flow::is_flow(inst.opcode) {
                 if self.flow_instruction(inst)? {
                     break;
@@ -504,6 +510,7 @@ impl<'a> Translator<'a> {
                 self.instruction(inst)?;
             }
         }
+        self.flush_sources = false;
         if !self.flow.is_empty() {
             return Err(Error::general("the program leaves a block open"));
         }
@@ -747,7 +754,7 @@ impl<'a> Translator<'a> {
             self.b.bitcast(vty, None, v).expect("in a block")
         };
         let float = vty == self.t.f4;
-        if ty == OperandType::Float && self.options.direct3d {
+        if ty == OperandType::Float && self.flush_sources {
             v = self.flush(v)?;
         }
         if src.absolute {

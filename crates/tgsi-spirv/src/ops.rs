@@ -19,6 +19,8 @@ impl Translator<'_> {
     /// One instruction that is not control flow.
     pub(crate) fn instruction(&mut self, inst: &Instruction) -> Result<(), Error> {
         let op = inst.opcode;
+        let (flush_sources, flush_result) = op.direct3d_flush();
+        self.flush_sources = flush_sources && self.options.direct3d;
         if let Some(done) = self.memory_instruction(inst)? {
             return Ok(done);
         }
@@ -46,8 +48,8 @@ impl Translator<'_> {
                 .vector_shuffle(ty, None, v, v, [0, 0, 0, 0])
                 .map_err(|e| self.fail(e.to_string()))?;
         }
-        let float_result = self.vec_of(info.dst_type)? == self.t.f4 && op != Opcode::MOV;
-        if float_result && self.options.direct3d {
+        let float_result = self.vec_of(info.dst_type)? == self.t.f4;
+        if float_result && flush_result && self.options.direct3d {
             v = self.flush(v)?;
         }
         if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
@@ -111,6 +113,33 @@ impl Translator<'_> {
         self.b
             .select(ty, None, cond, a, b)
             .map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// `r` (a function of |x|) with IEEE's results where `x` is a zero or
+    /// negative: NaN below zero, and `at_zero` for both zeros.
+    fn below_zero(&mut self, r: Word, x: Word, at_zero: Special) -> R {
+        let (f4, u4, b4) = (self.t.f4, self.t.u4, self.t.b4);
+        let zero = self.splat_bits(f4, 0);
+        let is_zero = sp!(self, self.b.f_ord_equal(b4, None, x, zero))?;
+        let negative = sp!(self, self.b.f_ord_less_than(b4, None, x, zero))?;
+        let nan = self.splat_bits(f4, 0x7fc0_0000);
+        let zero_result = match at_zero {
+            Special::Itself => x,
+            Special::MinusInfinity => self.splat_bits(f4, 0xff80_0000),
+            Special::SignedInfinity => {
+                // the sign of x on an infinity
+                let bits = sp!(self, self.b.bitcast(u4, None, x))?;
+                let sign = self.c_u32(0x8000_0000);
+                let sign4 = self.splat(u4, sign);
+                let s = sp!(self, self.b.bitwise_and(u4, None, bits, sign4))?;
+                let inf = self.c_u32(0x7f80_0000);
+                let inf4 = self.splat(u4, inf);
+                let v = sp!(self, self.b.bitwise_or(u4, None, s, inf4))?;
+                sp!(self, self.b.bitcast(f4, None, v))?
+            }
+        };
+        let r = self.pick(f4, negative, nan, r)?;
+        self.pick(f4, is_zero, zero_result, r)
     }
 
     /// A mask vector: `~0` where `cond`, else 0.
@@ -208,13 +237,24 @@ impl Translator<'_> {
                 let one = self.splat_bits(f4, 1.0f32.to_bits());
                 sp!(self, self.b.f_div(f4, None, one, s[0]))?
             }
+            // GLSL leaves these undefined at and below zero: the machine's
+            // IEEE results are selected there (docs/numerics.md)
             O::RSQ => {
                 let a = self.gl(f4, GlslStd450Op::FAbs, &[s[0]])?;
-                self.gl(f4, GlslStd450Op::InverseSqrt, &[a])?
+                let r = self.gl(f4, GlslStd450Op::InverseSqrt, &[a])?;
+                self.below_zero(r, s[0], Special::SignedInfinity)?
             }
-            O::SQRT => self.gl(f4, GlslStd450Op::Sqrt, &[s[0]])?,
+            O::SQRT => {
+                let a = self.gl(f4, GlslStd450Op::FAbs, &[s[0]])?;
+                let r = self.gl(f4, GlslStd450Op::Sqrt, &[a])?;
+                self.below_zero(r, s[0], Special::Itself)?
+            }
             O::EX2 => self.gl(f4, GlslStd450Op::Exp2, &[s[0]])?,
-            O::LG2 => self.gl(f4, GlslStd450Op::Log2, &[s[0]])?,
+            O::LG2 => {
+                let a = self.gl(f4, GlslStd450Op::FAbs, &[s[0]])?;
+                let r = self.gl(f4, GlslStd450Op::Log2, &[a])?;
+                self.below_zero(r, s[0], Special::MinusInfinity)?
+            }
             O::POW => self.gl(f4, GlslStd450Op::Pow, &[s[0], s[1]])?,
             O::SIN => self.gl(f4, GlslStd450Op::Sin, &[s[0]])?,
             O::COS => self.gl(f4, GlslStd450Op::Cos, &[s[0]])?,
@@ -565,4 +605,15 @@ impl Translator<'_> {
         let on_zero = if op == O::IDIV { zero } else { minus1 };
         self.pick(ty, by_zero, on_zero, q)
     }
+}
+
+/// What [`Translator::below_zero`] gives at ±0.
+#[derive(Clone, Copy)]
+enum Special {
+    /// x itself (sqrt(±0) = ±0).
+    Itself,
+    /// -inf (log2(±0)).
+    MinusInfinity,
+    /// ∞ with the sign of x (1/sqrt(±0)).
+    SignedInfinity,
 }

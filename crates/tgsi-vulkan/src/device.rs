@@ -19,6 +19,12 @@ pub struct Device {
     name: String,
 }
 
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device").field("name", &self.name).finish()
+    }
+}
+
 fn vkerr(what: &str) -> impl Fn(vk::Result) -> Error + '_ {
     move |e| Error::Device(format!("{what}: {e}"))
 }

@@ -286,25 +286,13 @@ pub(super) fn decode_tex(
     })
 }
 
-/// Marks what [`super::Numerics::Direct3D`] changes: the float32 sources of
-/// float arithmetic, derivatives, conversions from float and packing flush
-/// denormals, and so do the float results of arithmetic, derivatives and
-/// D2F. Moves and selects (MOV, CMP) keep their bits; the table types of the
-/// packing opcodes and of D2I/D2U are not all float, so they are listed.
+/// Marks what [`super::Numerics::Direct3D`] changes: the float32 sources
+/// and results [`Opcode::direct3d_flush`] names flush denormals.
 pub(super) fn mark_direct3d(insts: &mut [Inst]) {
-    use Opcode::*;
     for inst in insts {
         let info = inst.op.info();
         inst.d3d = true;
-        let (sources, result) = match info.category {
-            Category::FloatAlu if !matches!(inst.op, MOV | CMP) => {
-                (true, info.dst_type == OperandType::Float)
-            }
-            Category::Derivative => (true, true),
-            Category::Conversion => (true, inst.op == D2F),
-            Category::Pack => (matches!(inst.op, PK2H | PK2US | PK4B | PK4UB), false),
-            _ => (false, false),
-        };
+        let (sources, result) = inst.op.direct3d_flush();
         inst.flush = result;
         if sources {
             for (k, src) in inst.src.iter_mut().enumerate().take(info.num_src as usize) {
