@@ -14,7 +14,7 @@ use super::Error;
 use super::module::Translator;
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
-use tgsi_ir::enums::{File, InterpLocation, InterpMode, Processor, SemanticName};
+use tgsi_ir::enums::{File, InterpLocation, InterpMode, Processor, PropertyName, SemanticName};
 
 /// Where an input register's value comes from.
 #[derive(Clone, Copy)]
@@ -23,6 +23,8 @@ pub(crate) enum Source {
     Vec4(Word),
     /// `FrontFacing`: x = 1.0 or -1.0.
     Face(Word),
+    /// An `int` built-in: its bits in every channel.
+    Int(Word),
 }
 
 /// Where an output register's value goes.
@@ -31,6 +33,28 @@ pub(crate) enum Sink {
     Vec4(Word),
     /// A float built-in taking one channel (`PointSize` .x, `FragDepth` .z).
     Channel(Word, u32),
+    /// An `int` built-in taking one channel's bits (`FragStencilRefEXT` .y,
+    /// `Layer` and `ViewportIndex` .x), or element 0 of an `int[1]` one
+    /// (`SampleMask` .x).
+    Int {
+        var: Word,
+        channel: u32,
+        element: Option<u32>,
+    },
+    /// Distances `first..first + 4` of the `CLIPDIST` outputs: the clip
+    /// distances first, then the cull distances ([`Distances`]).
+    Distances {
+        first: u32,
+    },
+}
+
+/// The clip and cull distance arrays (variable 0 where there are none).
+#[derive(Clone, Copy)]
+pub(crate) struct Distances {
+    clip_var: Word,
+    clip: u32,
+    cull_var: Word,
+    cull: u32,
 }
 
 /// The location of a varying of `semantic` (index `k`), shared by the
@@ -38,6 +62,7 @@ pub(crate) enum Sink {
 pub fn varying_location(semantic: SemanticName, k: u32) -> Option<u32> {
     match semantic {
         SemanticName::Generic if k < 16 => Some(k),
+        SemanticName::Generic if k < 32 => Some(30 + (k - 16)),
         SemanticName::TexCoord if k < 8 => Some(16 + k),
         SemanticName::Color if k < 2 => Some(24 + k),
         SemanticName::BColor if k < 2 => Some(26 + k),
@@ -120,6 +145,19 @@ impl Translator<'_> {
                     BuiltIn::FrontFacing,
                 )))
             }
+            SemanticName::Layer | SemanticName::ViewportIndex | SemanticName::PrimId => {
+                let which = match name {
+                    SemanticName::Layer => BuiltIn::Layer,
+                    SemanticName::ViewportIndex => BuiltIn::ViewportIndex,
+                    _ => BuiltIn::PrimitiveId,
+                };
+                // the fragment stage reads these with the geometry capability
+                self.b.capability(Capability::Geometry);
+                let i32_ = self.t.i32;
+                let var = self.builtin(StorageClass::Input, i32_, which);
+                self.b.decorate(var, Decoration::Flat, []);
+                Ok(Source::Int(var))
+            }
             _ => {
                 let loc = varying_location(name, k).ok_or_else(|| {
                     Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
@@ -173,6 +211,48 @@ impl Translator<'_> {
                     2,
                 ))
             }
+            (Processor::Fragment, SemanticName::Stencil) => {
+                self.b.extension("SPV_EXT_shader_stencil_export");
+                self.b.capability(Capability::StencilExportEXT);
+                self.stencil_replacing = true;
+                let i32_ = self.t.i32;
+                let var = self.builtin(StorageClass::Output, i32_, BuiltIn::FragStencilRefEXT);
+                Ok(Sink::Int {
+                    var,
+                    channel: 1,
+                    element: None,
+                })
+            }
+            (Processor::Fragment, SemanticName::SampleMask) => {
+                let (i32_, one) = (self.t.i32, self.c_u32(1));
+                let arr = self.b.type_array(i32_, one);
+                let var = self.builtin(StorageClass::Output, arr, BuiltIn::SampleMask);
+                Ok(Sink::Int {
+                    var,
+                    channel: 0,
+                    element: Some(0),
+                })
+            }
+            (Processor::Vertex, SemanticName::Layer | SemanticName::ViewportIndex) => {
+                let which = if name == SemanticName::Layer {
+                    self.b.capability(Capability::ShaderLayer);
+                    BuiltIn::Layer
+                } else {
+                    self.b.capability(Capability::ShaderViewportIndex);
+                    BuiltIn::ViewportIndex
+                };
+                let i32_ = self.t.i32;
+                let var = self.builtin(StorageClass::Output, i32_, which);
+                Ok(Sink::Int {
+                    var,
+                    channel: 0,
+                    element: None,
+                })
+            }
+            (Processor::Vertex, SemanticName::ClipDist) => {
+                self.distances()?;
+                Ok(Sink::Distances { first: 4 * k })
+            }
             (Processor::Vertex, _) => {
                 let loc = varying_location(name, k).ok_or_else(|| {
                     Error::general(format!(
@@ -187,6 +267,56 @@ impl Translator<'_> {
         }
     }
 
+    /// The `ClipDistance` and `CullDistance` arrays of the `CLIPDIST`
+    /// outputs: `NUM_CLIPDIST_ENABLED` clip distances (four per declared
+    /// register without the property), then `NUM_CULLDIST_ENABLED` cull
+    /// distances. Made once.
+    fn distances(&mut self) -> Result<Distances, Error> {
+        if let Some(made) = self.distance_vars {
+            return Ok(made);
+        }
+        let registers: u32 = self
+            .shader
+            .declarations()
+            .filter(|d| {
+                d.file == File::Output
+                    && d.semantic.is_some_and(|s| s.name == SemanticName::ClipDist)
+            })
+            .map(|d| d.last - d.first + 1)
+            .sum();
+        let property = |name| {
+            self.shader
+                .properties()
+                .find(|p| p.name == name)
+                .map(|p| p.value)
+        };
+        let cull = property(PropertyName::NumCulldistEnabled).unwrap_or(0);
+        let clip = property(PropertyName::NumClipdistEnabled)
+            .unwrap_or((4 * registers).saturating_sub(cull));
+        if clip + cull > 4 * registers || clip + cull > 8 {
+            return Err(Error::general(format!(
+                "{clip} clip and {cull} cull distances in {registers} CLIPDIST registers"
+            )));
+        }
+        let mut array = |len: u32, which: BuiltIn, cap: Capability| -> Word {
+            if len == 0 {
+                return 0;
+            }
+            self.b.capability(cap);
+            let (f32_, n) = (self.t.f32, self.c_u32(len));
+            let arr = self.b.type_array(f32_, n);
+            self.builtin(StorageClass::Output, arr, which)
+        };
+        let d = Distances {
+            clip_var: array(clip, BuiltIn::ClipDistance, Capability::ClipDistance),
+            clip,
+            cull_var: array(cull, BuiltIn::CullDistance, Capability::CullDistance),
+            cull,
+        };
+        self.distance_vars = Some(d);
+        Ok(d)
+    }
+
     /// Copies the inputs into the `IN` array (at the start of main).
     pub(crate) fn load_inputs(&mut self) -> Result<(), Error> {
         let Some((array, _)) = self.ins else {
@@ -198,6 +328,12 @@ impl Translator<'_> {
                 Source::Vec4(var) => {
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
                     sp!(self, self.b.bitcast(u4, None, v))?
+                }
+                Source::Int(var) => {
+                    let (i32_, u32_) = (self.t.i32, self.t.u32);
+                    let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
+                    let u = sp!(self, self.b.bitcast(u32_, None, v))?;
+                    sp!(self, self.b.composite_construct(u4, None, [u, u, u, u]))?
                 }
                 Source::Face(var) => {
                     let b = self.t.bool;
@@ -234,18 +370,60 @@ impl Translator<'_> {
                     let x = sp!(self, self.b.composite_extract(f32_, None, v, [c]))?;
                     sp!(self, self.b.store(var, x, None, []))?
                 }
+                Sink::Int {
+                    var,
+                    channel,
+                    element,
+                } => {
+                    let (u32_, i32_) = (self.t.u32, self.t.i32);
+                    let w = sp!(self, self.b.composite_extract(u32_, None, bits, [channel]))?;
+                    let x = sp!(self, self.b.bitcast(i32_, None, w))?;
+                    let dst = match element {
+                        Some(e) => {
+                            let p = self.ptr(StorageClass::Output, i32_);
+                            let at = self.c_u32(e);
+                            sp!(self, self.b.access_chain(p, None, var, [at]))?
+                        }
+                        None => var,
+                    };
+                    sp!(self, self.b.store(dst, x, None, []))?
+                }
+                Sink::Distances { first } => {
+                    let d = self.distances()?;
+                    let p = self.ptr(StorageClass::Output, f32_);
+                    for c in 0..4 {
+                        let e = first + c;
+                        let (var, at) = if e < d.clip {
+                            (d.clip_var, e)
+                        } else if e < d.clip + d.cull {
+                            (d.cull_var, e - d.clip)
+                        } else {
+                            break;
+                        };
+                        let x = sp!(self, self.b.composite_extract(f32_, None, v, [c]))?;
+                        let at = self.c_u32(at);
+                        let dst = sp!(self, self.b.access_chain(p, None, var, [at]))?;
+                        sp!(self, self.b.store(dst, x, None, []))?
+                    }
+                }
             }
         }
         Ok(())
     }
 
     /// The `int` built-in input behind a vertex or fragment system value,
-    /// replicated to four channels.
+    /// replicated to four channels (a fragment `POSITION`: `FragCoord`'s
+    /// bits).
     pub(crate) fn int_system_value(&mut self, name: SemanticName) -> Result<Option<Word>, Error> {
         let Some(&var) = self.int_builtins.get(&name) else {
             return Ok(None);
         };
         let (i32_, u32_, u4) = (self.t.i32, self.t.u32, self.t.u4);
+        if name == SemanticName::Position {
+            let f4 = self.t.f4;
+            let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+            return Ok(Some(sp!(self, self.b.bitcast(u4, None, v))?));
+        }
         let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
         let u = sp!(self, self.b.bitcast(u32_, None, v))?;
         Ok(Some(sp!(
@@ -263,6 +441,19 @@ impl Translator<'_> {
                 self.b.capability(Capability::SampleRateShading);
                 BuiltIn::SampleId
             }
+            (Processor::Fragment, SemanticName::PrimId) => {
+                self.b.capability(Capability::Geometry);
+                BuiltIn::PrimitiveId
+            }
+            (Processor::Fragment, SemanticName::Position) => {
+                // a float built-in: `FragCoord`, read as its bits
+                if !self.int_builtins.contains_key(&name) {
+                    let f4 = self.t.f4;
+                    let var = self.builtin(StorageClass::Input, f4, BuiltIn::FragCoord);
+                    self.int_builtins.insert(name, var);
+                }
+                return;
+            }
             _ => return,
         };
         if self.int_builtins.contains_key(&name) {
@@ -270,6 +461,10 @@ impl Translator<'_> {
         }
         let i32_ = self.t.i32;
         let var = self.builtin(StorageClass::Input, i32_, which);
+        if self.shader.processor == Processor::Fragment {
+            // integer fragment inputs are flat
+            self.b.decorate(var, Decoration::Flat, []);
+        }
         self.int_builtins.insert(name, var);
     }
 }

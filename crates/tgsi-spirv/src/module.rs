@@ -76,6 +76,10 @@ pub(crate) struct Translator<'a> {
     pub int_builtins: HashMap<SemanticName, Word>,
     /// A fragment shader writes its depth.
     pub depth_replacing: bool,
+    /// A fragment shader writes its stencil reference.
+    pub stencil_replacing: bool,
+    /// The `ClipDistance` / `CullDistance` arrays, once made.
+    pub distance_vars: Option<super::io::Distances>,
     /// Textures and samplers by index ([`super::texture`]).
     pub images: HashMap<u32, super::texture::Image>,
     /// `SAMP[n]`: its variable and type.
@@ -150,6 +154,8 @@ impl<'a> Translator<'a> {
             out_sinks: Vec::new(),
             int_builtins: HashMap::new(),
             depth_replacing: false,
+            stencil_replacing: false,
+            distance_vars: None,
             images: HashMap::new(),
             samplers: HashMap::new(),
             flow: Vec::new(),
@@ -540,6 +546,10 @@ impl<'a> Translator<'a> {
                 if self.depth_replacing {
                     self.b
                         .execution_mode(main, ExecutionMode::DepthReplacing, []);
+                }
+                if self.stencil_replacing {
+                    self.b
+                        .execution_mode(main, ExecutionMode::StencilRefReplacingEXT, []);
                 }
             }
             _ => {}
