@@ -34,25 +34,46 @@ pub const fn sampler_binding(n: u32) -> u32 {
     96 + n
 }
 
-/// (dimension, arrayed, multisampled, coordinates) of a target SPIR-V can
-/// sample, or why not.
-fn shape(target: TextureTarget) -> Result<(Dim, bool, bool, u32), String> {
+/// How a target is sampled in SPIR-V.
+#[derive(Clone, Copy)]
+struct Shape {
+    dim: Dim,
+    arrayed: bool,
+    ms: bool,
+    /// Coordinates (with the layer of arrays).
+    coords: u32,
+    /// A depth texture sampled with a compare (`Dref`).
+    shadow: bool,
+    /// RECT: texel-unit coordinates, divided by the size before sampling.
+    rect: bool,
+}
+
+/// The shape of a target SPIR-V can sample, or why not.
+fn shape(target: TextureTarget) -> Result<Shape, String> {
     use TextureTarget as T;
-    Ok(match target {
-        T::Tex1D => (Dim::Dim1D, false, false, 1),
-        T::Tex2D => (Dim::Dim2D, false, false, 2),
+    let (dim, arrayed, ms, coords) = match target {
+        T::Tex1D | T::Shadow1D => (Dim::Dim1D, false, false, 1),
+        T::Tex2D | T::Shadow2D | T::Rect | T::ShadowRect => (Dim::Dim2D, false, false, 2),
         T::Tex3D => (Dim::Dim3D, false, false, 3),
-        T::Cube => (Dim::DimCube, false, false, 3),
-        T::Array1D => (Dim::Dim1D, true, false, 2),
-        T::Array2D => (Dim::Dim2D, true, false, 3),
-        T::CubeArray => (Dim::DimCube, true, false, 4),
+        T::Cube | T::ShadowCube => (Dim::DimCube, false, false, 3),
+        T::Array1D | T::Shadow1DArray => (Dim::Dim1D, true, false, 2),
+        T::Array2D | T::Shadow2DArray => (Dim::Dim2D, true, false, 3),
+        T::CubeArray | T::ShadowCubeArray => (Dim::DimCube, true, false, 4),
         T::Msaa2D => (Dim::Dim2D, false, true, 2),
         T::Msaa2DArray => (Dim::Dim2D, true, true, 3),
         other => {
             return Err(format!(
-                "{other} textures are not translated to SPIR-V yet (shadow, RECT and buffer targets)"
+                "{other} textures are not translated to SPIR-V yet (buffer targets)"
             ));
         }
+    };
+    Ok(Shape {
+        dim,
+        arrayed,
+        ms,
+        coords,
+        shadow: target.is_shadow(),
+        rect: matches!(target, T::Rect | T::ShadowRect),
     })
 }
 
@@ -110,7 +131,18 @@ impl Translator<'_> {
         keys.sort();
         for n in keys {
             let (target, rt) = views[&n];
-            let (dim, arrayed, ms, _) = shape(target).map_err(Error::general)?;
+            let Shape {
+                dim,
+                arrayed,
+                ms,
+                shadow,
+                rect,
+                ..
+            } = shape(target).map_err(Error::general)?;
+            if rect {
+                // the size divides RECT coordinates
+                self.b.capability(Capability::ImageQuery);
+            }
             if dim == Dim::Dim1D {
                 self.b.capability(Capability::Sampled1D);
             }
@@ -130,7 +162,7 @@ impl Translator<'_> {
             let ty = self.b.type_image(
                 sampled,
                 dim,
-                0,
+                shadow as u32,
                 arrayed as u32,
                 ms as u32,
                 1,
@@ -173,7 +205,13 @@ impl Translator<'_> {
         );
         let sample = matches!(
             op,
-            O::SAMPLE | O::SAMPLE_B | O::SAMPLE_L | O::SAMPLE_D | O::SAMPLE_I
+            O::SAMPLE
+                | O::SAMPLE_B
+                | O::SAMPLE_L
+                | O::SAMPLE_D
+                | O::SAMPLE_I
+                | O::SAMPLE_C
+                | O::SAMPLE_C_LZ
         );
         if !legacy && !sample {
             if matches!(op.info().category, Category::Texture | Category::Sampling) {
@@ -210,7 +248,8 @@ impl Translator<'_> {
             .images
             .get(&tex)
             .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
-        let (_, _, ms, ncoord) = shape(image.target).map_err(|e| self.fail(e))?;
+        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        let (ms, ncoord) = (sh.ms, sh.coords);
         let coords_src = &inst.src[0];
         let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I);
         let texel = if fetch {
@@ -243,8 +282,16 @@ impl Translator<'_> {
             let sit = self.b.type_sampled_image(image.ty);
             let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
             let f32_ = self.t.f32;
-            let coord = self.first_channels(c, ncoord, f32_)?;
-            self.sample(inst, si, image, coord, c)?
+            let mut coord = self.first_channels(c, ncoord, f32_)?;
+            if sh.rect {
+                coord = self.rect_to_normalized(img, coord)?;
+            }
+            if sh.shadow || matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
+                let reference = self.shadow_reference(inst, sh, c)?;
+                self.sample_compare(inst, si, coord, reference)?
+            } else {
+                self.sample(inst, si, image, coord, c)?
+            }
         };
         // the resource operand's swizzle picks the channels
         let sw: Vec<u32> = inst.src[res_k]
@@ -346,6 +393,95 @@ impl Translator<'_> {
                     .image_sample_implicit_lod(image.texel, None, si, coord, None, [])
             ),
         }
+    }
+
+    /// RECT coordinates (texel units) as normalized ones: divided by the
+    /// size of level 0.
+    fn rect_to_normalized(&mut self, img: Word, coord: Word) -> Result<Word, Error> {
+        let (i32_, f32_) = (self.t.i32, self.t.f32);
+        let (iv2, fv2) = (self.b.type_vector(i32_, 2), self.b.type_vector(f32_, 2));
+        let zero = self.c_i32(0);
+        let size = sp!(self, self.b.image_query_size_lod(iv2, None, img, zero))?;
+        let size = sp!(self, self.b.convert_s_to_f(fv2, None, size))?;
+        sp!(self, self.b.f_div(fv2, None, coord, size))
+    }
+
+    /// The depth reference of a compare on a shadow target: SAMPLE_C's and
+    /// SAMPLE_C_LZ's fourth operand, else a channel of the coordinates
+    /// (`.w` on 2D arrays and cubes, `.z` otherwise), as the machine reads
+    /// them.
+    fn shadow_reference(&mut self, inst: &Instruction, sh: Shape, c4: Word) -> Result<Word, Error> {
+        use Opcode as O;
+        let f32_ = self.t.f32;
+        let op = inst.opcode;
+        if matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
+            let s = inst
+                .src
+                .get(3)
+                .ok_or_else(|| self.fail(format!("{op} without a reference")))?;
+            let v = self.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
+            return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
+        }
+        let channel = match (sh.dim, sh.arrayed) {
+            (Dim::DimCube, true) => {
+                return Err(self.fail(format!(
+                    "{op} on a shadow cube array (its reference is another operand's)"
+                )));
+            }
+            (Dim::Dim2D, true) | (Dim::DimCube, false) => 3,
+            _ => 2,
+        };
+        if op == O::TXP {
+            return Err(self.fail("TXP on a shadow target is not translated to SPIR-V yet"));
+        }
+        sp!(self, self.b.composite_extract(f32_, None, c4, [channel]))
+    }
+
+    /// A depth compare (`Dref`) sample: the result r as (r, r, r, 1), with
+    /// the opcode's level of detail (implicit in fragment shaders, 0 for
+    /// the `_LZ` forms and outside them; TXL's `.w`).
+    fn sample_compare(
+        &mut self,
+        inst: &Instruction,
+        si: Word,
+        coord: Word,
+        reference: Word,
+    ) -> Result<Word, Error> {
+        use Opcode as O;
+        let op = inst.opcode;
+        let (f32_, f4) = (self.t.f32, self.t.f4);
+        let implicit = self.shader.processor == Processor::Fragment
+            && matches!(op, O::TEX | O::SAMPLE_C | O::TXB);
+        let r = if implicit && op != O::TXB {
+            sp!(
+                self,
+                self.b
+                    .image_sample_dref_implicit_lod(f32_, None, si, coord, reference, None, [])
+            )?
+        } else {
+            let lod = match op {
+                O::TXL | O::TXB => {
+                    return Err(self.fail(format!(
+                        "{op} on a shadow target is not translated to SPIR-V yet"
+                    )));
+                }
+                _ => self.c_f32(0.0),
+            };
+            sp!(
+                self,
+                self.b.image_sample_dref_explicit_lod(
+                    f32_,
+                    None,
+                    si,
+                    coord,
+                    reference,
+                    ImageOperands::LOD,
+                    [Operand::IdRef(lod)]
+                )
+            )?
+        };
+        let one = self.c_f32(1.0);
+        sp!(self, self.b.composite_construct(f4, None, [r, r, r, one]))
     }
 
     /// TXF, TXF_LZ, SAMPLE_I: the texel at integer coordinates (level from
