@@ -9,7 +9,8 @@
 //! constants, and resources follow a fixed interface ([`layout`],
 //! `docs/spirv.md`): descriptor set 0, `CONST[n]` at binding n, `BUFFER[n]`
 //! at binding 32 + n, each a storage buffer of 32-bit words; `SVIEW[n]`
-//! a sampled image at binding 64 + n, `SAMP[n]` a sampler at 96 + n. Memory
+//! a sampled image at binding 64 + n, `SAMP[n]` a sampler at 96 + n, `IMAGE[n]`
+//! a storage image at 128 + n. Memory
 //! accesses follow the machine's Direct3D bounds rules (reads out of range
 //! give 0, writes are dropped), division by zero the machine's results,
 //! float-to-integer conversions its saturation, and MAD stays unfused
@@ -48,6 +49,7 @@ macro_rules! sp {
 }
 
 mod flow;
+mod image;
 mod io;
 mod memory;
 mod module;
@@ -108,6 +110,7 @@ pub const fn buffer_binding(n: u32) -> u32 {
     32 + n
 }
 
+pub use image::image_binding;
 pub use io::varying_location;
 
 /// Translates `shader` to a SPIR-V module (its 32-bit words).
@@ -128,6 +131,7 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
                 File::Buffer => (buffer_binding(index), "storage buffer (words)"),
                 File::SamplerView => (texture_binding(index), "sampled image"),
                 File::Sampler => (sampler_binding(index), "sampler"),
+                File::Image => (image::image_binding(index), "storage image"),
                 _ => continue,
             };
             let index = if d.file == File::Const {

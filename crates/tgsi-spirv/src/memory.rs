@@ -55,6 +55,9 @@ impl Translator<'_> {
             _ if op.info().category == Category::Atomic => {}
             _ => return Ok(None),
         }
+        if let Some(done) = self.image_instruction(inst)? {
+            return Ok(Some(done));
+        }
         let resource = if op == Opcode::STORE {
             inst.dst.first().map(|d| d.reg)
         } else {
@@ -167,6 +170,31 @@ impl Translator<'_> {
         otherwise: Option<Word>,
         body: impl FnOnce(&mut Self) -> Result<Option<Word>, Error>,
     ) -> Result<Option<Word>, Error> {
+        let u32_ = self.t.u32;
+        self.when_of(cond, u32_, otherwise, body)
+    }
+
+    /// [`Self::when`] of a value of type `ty`: `body`'s value where `cond`
+    /// holds, `otherwise` elsewhere.
+    pub(crate) fn when_typed(
+        &mut self,
+        cond: Word,
+        ty: Word,
+        otherwise: Word,
+        body: impl FnOnce(&mut Self) -> Result<Word, Error>,
+    ) -> Result<Word, Error> {
+        let v = self.when_of(cond, ty, Some(otherwise), |t| body(t).map(Some))?;
+        Ok(v.unwrap_or(otherwise))
+    }
+
+    /// [`Self::when`] with the phi of type `ty`.
+    fn when_of(
+        &mut self,
+        cond: Word,
+        ty: Word,
+        otherwise: Option<Word>,
+        body: impl FnOnce(&mut Self) -> Result<Option<Word>, Error>,
+    ) -> Result<Option<Word>, Error> {
         let (head, then, merge) = (self.b.id(), self.b.id(), self.b.id());
         let f = |t: &Self, e: rspirv::dr::Error| t.fail(e.to_string());
         self.b.branch(head).map_err(|e| f(self, e))?;
@@ -188,14 +216,11 @@ impl Translator<'_> {
         self.b.branch(merge).map_err(|e| f(self, e))?;
         self.b.begin_block(Some(merge)).map_err(|e| f(self, e))?;
         match (v, otherwise) {
-            (Some(v), Some(o)) => {
-                let u32_ = self.t.u32;
-                Ok(Some(
-                    self.b
-                        .phi(u32_, None, [(v, last), (o, head)])
-                        .map_err(|e| f(self, e))?,
-                ))
-            }
+            (Some(v), Some(o)) => Ok(Some(
+                self.b
+                    .phi(ty, None, [(v, last), (o, head)])
+                    .map_err(|e| f(self, e))?,
+            )),
             _ => Ok(None),
         }
     }

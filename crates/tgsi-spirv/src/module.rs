@@ -82,6 +82,8 @@ pub(crate) struct Translator<'a> {
     pub distance_vars: Option<super::io::Distances>,
     /// Textures and samplers by index ([`super::texture`]).
     pub images: HashMap<u32, super::texture::Image>,
+    /// `IMAGE[n]` ([`super::image`]).
+    pub storage_images: HashMap<u32, super::image::StorageImage>,
     /// `SAMP[n]`: its variable and type.
     pub samplers: HashMap<u32, (Word, Word)>,
     pub flow: Vec<super::flow::Frame>,
@@ -157,6 +159,7 @@ impl<'a> Translator<'a> {
             stencil_replacing: false,
             distance_vars: None,
             images: HashMap::new(),
+            storage_images: HashMap::new(),
             samplers: HashMap::new(),
             flow: Vec::new(),
             interface: Vec::new(),
@@ -328,7 +331,8 @@ impl<'a> Translator<'a> {
                 | File::Input
                 | File::Output
                 | File::Sampler
-                | File::SamplerView => {}
+                | File::SamplerView
+                | File::Image => {}
                 other => {
                     return Err(Error::general(format!(
                         "{other} registers are not translated to SPIR-V yet"
@@ -483,6 +487,7 @@ impl<'a> Translator<'a> {
     pub fn translate(mut self) -> Result<Vec<u32>, Error> {
         self.declare_globals()?;
         self.declare_textures()?;
+        self.declare_images()?;
         self.declare_io()?;
         self.check_fragment_properties()?;
         let void = self.t.void;

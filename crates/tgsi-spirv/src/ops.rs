@@ -180,7 +180,7 @@ impl Translator<'_> {
     }
 
     /// A splat constant of vector type `ty` from bits `v`.
-    fn splat_bits(&mut self, ty: Word, v: u32) -> Word {
+    pub(crate) fn splat_bits(&mut self, ty: Word, v: u32) -> Word {
         let scalar = if ty == self.t.f4 {
             self.t.f32
         } else if ty == self.t.i4 {

@@ -187,7 +187,7 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn bind(&mut self, var: Word, binding: u32) {
+    pub(crate) fn bind(&mut self, var: Word, binding: u32) {
         self.b
             .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
         self.b
