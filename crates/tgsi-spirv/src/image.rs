@@ -325,6 +325,9 @@ impl Translator<'_> {
             let r = sp!(t, t.b.image_read(texel, None, img, coord, None, []))?;
             sp!(t, t.b.bitcast(u4, None, r))
         })?;
+        // the resource operand's swizzle picks the channels
+        let sw: Vec<u32> = inst.src[0].swizzle.0.iter().map(|c| *c as u32).collect();
+        let v = sp!(self, self.b.vector_shuffle(u4, None, v, v, sw))?;
         self.store(&inst.dst[0], v, 0xF)
     }
 

@@ -151,6 +151,19 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
             }
         }
     }
+    // the legacy TEX opcodes sample the texture of their sampler's index
+    for n in texture::legacy_textures(shader) {
+        let b = Binding {
+            file: File::SamplerView,
+            index: n,
+            set: 0,
+            binding: texture_binding(n),
+            kind: "sampled image",
+        };
+        if !out.iter().any(|o| o.binding == b.binding) {
+            out.push(b);
+        }
+    }
     out
 }
 

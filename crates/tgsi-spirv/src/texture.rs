@@ -77,6 +77,26 @@ fn shape(target: TextureTarget) -> Result<Shape, String> {
     })
 }
 
+/// The textures the legacy TEX opcodes name by their sampler's index
+/// (sampled at the binding of `SVIEW[n]`), in order, once each.
+pub(crate) fn legacy_textures(shader: &tgsi_ir::ir::Shader) -> Vec<u32> {
+    let mut out = Vec::new();
+    for inst in shader.instructions() {
+        if inst.opcode.info().category == Category::Texture
+            && inst.texture.is_some()
+            && let Some(src) = inst.src.last()
+            && src.reg.file == File::Sampler
+        {
+            let n = src.reg.index.offset as u32;
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 impl Translator<'_> {
     /// Declares every texture and sampler the shader uses (before main).
     pub(crate) fn declare_textures(&mut self) -> Result<(), Error> {
@@ -222,6 +242,14 @@ impl Translator<'_> {
         if inst.texture.as_ref().is_some_and(|t| !t.offsets.is_empty()) {
             return Err(self.fail(format!(
                 "{op} with texel offsets is not translated to SPIR-V yet"
+            )));
+        }
+        if inst.src.iter().any(|s| {
+            matches!(s.reg.file, File::SamplerView | File::Sampler)
+                && s.reg.index.indirect.is_some()
+        }) {
+            return Err(self.fail(format!(
+                "{op} with an indirect texture or sampler index is not translated to SPIR-V yet"
             )));
         }
         // (texture index, resource operand, sampler index)
@@ -507,7 +535,7 @@ impl Translator<'_> {
         } else {
             ImageOperands::LOD
         };
-        sp!(
+        let texel = sp!(
             self,
             self.b.image_fetch(
                 image.texel,
@@ -517,6 +545,54 @@ impl Translator<'_> {
                 Some(operand),
                 [Operand::IdRef(last)]
             )
-        )
+        )?;
+        // Direct3D's bounds, as the machine: a texel (or level or sample)
+        // outside the texture reads zeros (`OpImageFetch` leaves it open)
+        let inside = self.fetch_inside(img, coord, ncoord, ms, last)?;
+        let zero = self.splat_bits(image.texel, 0);
+        sp!(self, self.b.select(image.texel, None, inside, texel, zero))
+    }
+
+    /// True when integer coordinates `coord` (`n` components) name a texel
+    /// of level `level` (or sample `level` of a multisampled texture).
+    fn fetch_inside(
+        &mut self,
+        img: Word,
+        coord: Word,
+        n: u32,
+        ms: bool,
+        level: Word,
+    ) -> Result<Word, Error> {
+        self.b.capability(Capability::ImageQuery);
+        let (i32_, u32_, bool_) = (self.t.i32, self.t.u32, self.t.bool);
+        let vec = |t: &mut Self, e: Word| if n == 1 { e } else { t.b.type_vector(e, n) };
+        let ity = vec(self, i32_);
+        let uty = vec(self, u32_);
+        let bty = vec(self, bool_);
+        let (size, level_ok) = if ms {
+            let size = sp!(self, self.b.image_query_size(ity, None, img))?;
+            let samples = sp!(self, self.b.image_query_samples(i32_, None, img))?;
+            let ok = sp!(self, self.b.u_less_than(bool_, None, level, samples))?;
+            (size, ok)
+        } else {
+            let levels = sp!(self, self.b.image_query_levels(i32_, None, img))?;
+            let ok = sp!(self, self.b.u_less_than(bool_, None, level, levels))?;
+            // the size of level 0 when the level is out of range (never used then)
+            let zero = self.c_i32(0);
+            let safe = sp!(self, self.b.select(i32_, None, ok, level, zero))?;
+            (
+                sp!(self, self.b.image_query_size_lod(ity, None, img, safe))?,
+                ok,
+            )
+        };
+        let c = sp!(self, self.b.bitcast(uty, None, coord))?;
+        let s = sp!(self, self.b.bitcast(uty, None, size))?;
+        let lt = sp!(self, self.b.u_less_than(bty, None, c, s))?;
+        let all = if n == 1 {
+            lt
+        } else {
+            sp!(self, self.b.all(bool_, None, lt))?
+        };
+        sp!(self, self.b.logical_and(bool_, None, all, level_ok))
     }
 }

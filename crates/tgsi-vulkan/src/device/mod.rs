@@ -1,6 +1,9 @@
 //! Every `unsafe` call of the Vulkan API, behind [`Device`]: the instance
 //! and logical device, host-visible storage buffers, the compute pipeline
-//! of a module, one dispatch and the read-back.
+//! of a module, one dispatch and the read-back; textures, storage images
+//! and samplers in [`image`].
+
+mod image;
 
 use super::{Dispatch, Error};
 use ash::vk;
@@ -152,26 +155,46 @@ impl Device {
 
     /// A host-visible, coherent storage buffer holding `bytes` (at least 4).
     fn buffer(&self, bytes: &[u8], binding: u32, readback: Option<usize>) -> Result<Buffer, Error> {
+        self.host_buffer(
+            bytes,
+            vk::BufferUsageFlags::STORAGE_BUFFER,
+            binding,
+            readback,
+        )
+    }
+
+    /// The first memory type of `bits` with the `wanted` properties.
+    fn memory_type(&self, bits: u32, wanted: vk::MemoryPropertyFlags) -> Option<u32> {
+        // SAFETY: the physical device belongs to the instance.
+        let mem = unsafe {
+            self.instance
+                .get_physical_device_memory_properties(self.physical)
+        };
+        (0..mem.memory_type_count).find(|&k| {
+            bits & (1 << k) != 0 && mem.memory_types[k as usize].property_flags.contains(wanted)
+        })
+    }
+
+    /// A host-visible, coherent buffer of `usage` holding `bytes` (at least 4).
+    fn host_buffer(
+        &self,
+        bytes: &[u8],
+        usage: vk::BufferUsageFlags,
+        binding: u32,
+        readback: Option<usize>,
+    ) -> Result<Buffer, Error> {
         let size = bytes.len().max(4) as u64;
         let bci = vk::BufferCreateInfo::default()
             .size(size)
-            .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: a valid device and create info.
         let buffer =
             unsafe { self.device.create_buffer(&bci, None) }.map_err(vkerr("vkCreateBuffer"))?;
         // SAFETY: the buffer belongs to this device.
         let req = unsafe { self.device.get_buffer_memory_requirements(buffer) };
-        // SAFETY: the physical device belongs to the instance.
-        let mem = unsafe {
-            self.instance
-                .get_physical_device_memory_properties(self.physical)
-        };
         let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let Some(kind) = (0..mem.memory_type_count).find(|&k| {
-            req.memory_type_bits & (1 << k) != 0
-                && mem.memory_types[k as usize].property_flags.contains(wanted)
-        }) else {
+        let Some(kind) = self.memory_type(req.memory_type_bits, wanted) else {
             // SAFETY: the buffer is unused.
             unsafe { self.device.destroy_buffer(buffer, None) };
             return Err(Error::Device("no host-visible memory".into()));
@@ -259,10 +282,16 @@ impl Device {
                 direct3d: d.direct3d,
             },
         )?;
-        let mut buffers = Vec::new();
-        let result = self.dispatch_with(d, &words, res, &mut buffers);
-        for b in &buffers {
+        let mut bound = Bound::default();
+        let result = self.dispatch_with(d, &words, res, &mut bound);
+        for b in &bound.buffers {
             self.free(b);
+        }
+        for img in &bound.images {
+            self.destroy_image(img);
+        }
+        for &(_, s) in &bound.samplers {
+            self.destroy_sampler(s);
         }
         result
     }
@@ -272,7 +301,7 @@ impl Device {
         d: &Dispatch,
         words: &[u32],
         res: &mut Resources,
-        buffers: &mut Vec<Buffer>,
+        bound: &mut Bound,
     ) -> Result<(), Error> {
         for b in tgsi_spirv::layout(d.shader) {
             let n = b.index as usize;
@@ -283,11 +312,47 @@ impl Device {
                         .get(n)
                         .map(|w| w.iter().flat_map(|x| x.to_le_bytes()).collect())
                         .unwrap_or_default();
-                    buffers.push(self.buffer(&bytes, b.binding, None)?);
+                    bound.buffers.push(self.buffer(&bytes, b.binding, None)?);
                 }
                 File::Buffer => {
                     let bytes = res.buffers.get(n).cloned().unwrap_or_default();
-                    buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
+                    bound.buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
+                }
+                File::SamplerView => {
+                    let tex = res
+                        .textures
+                        .get(n)
+                        .and_then(|t| t.as_ref())
+                        .ok_or_else(|| {
+                            Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
+                        })?;
+                    let view = res.views.get(n);
+                    let format = view.and_then(|v| v.format).unwrap_or(tex.format);
+                    if format.short_name().contains("srgb") {
+                        return Err(Error::Unsupported(format!(
+                            "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
+                             (lavapipe: within about 1e-3), the machine decodes it exactly"
+                        )));
+                    }
+                    bound
+                        .images
+                        .push(self.image(tex, view, false, b.binding, None)?);
+                }
+                File::Image => {
+                    let tex = res.images.get(n).and_then(|t| t.as_ref()).ok_or_else(|| {
+                        Error::Unsupported(format!("IMAGE[{n}] has no image bound"))
+                    })?;
+                    bound
+                        .images
+                        .push(self.image(tex, None, true, b.binding, Some(n))?);
+                }
+                File::Sampler => {
+                    let s = res
+                        .samplers
+                        .get(n)
+                        .unwrap_or(&tgsi_exec::texture::Sampler::DEFAULT);
+                    self.check_exact_filtering(n, s)?;
+                    bound.samplers.push((b.binding, self.sampler(s)?));
                 }
                 other => {
                     return Err(Error::Unsupported(format!(
@@ -296,11 +361,11 @@ impl Device {
                 }
             }
         }
-        let objects = Objects::new(self, words, buffers)?;
-        let ran = objects.run(self, d);
+        let objects = Objects::new(self, words, bound)?;
+        let ran = objects.run(self, d, bound);
         objects.destroy(self);
         ran?;
-        for b in buffers.iter() {
+        for b in &bound.buffers {
             if let Some(n) = b.readback
                 && let Some(dst) = res.buffers.get_mut(n)
             {
@@ -308,8 +373,55 @@ impl Device {
                 dst[..bytes.len()].copy_from_slice(&bytes);
             }
         }
+        for img in &bound.images {
+            if let Some(n) = img.readback
+                && let Some(Some(tex)) = res.images.get_mut(n)
+                && let Some(level) = tex.levels.first_mut()
+            {
+                let bytes = self.image_bytes(img, level.len())?;
+                level[..bytes.len()].copy_from_slice(&bytes);
+            }
+        }
         Ok(())
     }
+}
+
+impl Device {
+    /// Refuses a sampler whose filtering the device does not do exactly:
+    /// Vulkan weights linear taps with `subTexelPrecisionBits` of the
+    /// fraction (8 on lavapipe) and blends levels with
+    /// `mipmapPrecisionBits`, where the machine uses the f32 fraction.
+    fn check_exact_filtering(
+        &self,
+        n: usize,
+        s: &tgsi_exec::texture::Sampler,
+    ) -> Result<(), Error> {
+        use tgsi_exec::texture::{Filter, MipFilter};
+        let linear =
+            s.min == Filter::Linear || s.mag == Filter::Linear || s.mip == MipFilter::Linear;
+        if !linear {
+            return Ok(());
+        }
+        // SAFETY: the physical device belongs to the instance.
+        let limits = unsafe {
+            self.instance
+                .get_physical_device_properties(self.physical)
+                .limits
+        };
+        Err(Error::Unsupported(format!(
+            "SAMP[{n}] filters linearly: Vulkan weights the taps with {} bits of the texel \
+             fraction ({} bits between levels) on this device, the machine with the whole f32",
+            limits.sub_texel_precision_bits, limits.mipmap_precision_bits
+        )))
+    }
+}
+
+/// What a dispatch binds: buffers, images and samplers with their bindings.
+#[derive(Default)]
+struct Bound {
+    buffers: Vec<Buffer>,
+    images: Vec<image::DeviceImage>,
+    samplers: Vec<(u32, vk::Sampler)>,
 }
 
 /// The per-dispatch objects: layouts, pipeline, descriptors, commands.
@@ -325,7 +437,7 @@ struct Objects {
 }
 
 impl Objects {
-    fn new(dev: &Device, words: &[u32], buffers: &[Buffer]) -> Result<Objects, Error> {
+    fn new(dev: &Device, words: &[u32], bound: &Bound) -> Result<Objects, Error> {
         let device = &dev.device;
         let mut o = Objects {
             module: vk::ShaderModule::null(),
@@ -337,7 +449,7 @@ impl Objects {
             commands: vk::CommandPool::null(),
             fence: vk::Fence::null(),
         };
-        let made = o.make(dev, words, buffers);
+        let made = o.make(dev, words, bound);
         if let Err(e) = made {
             o.destroy(dev);
             return Err(e);
@@ -346,18 +458,51 @@ impl Objects {
         Ok(o)
     }
 
-    fn make(&mut self, dev: &Device, words: &[u32], buffers: &[Buffer]) -> Result<(), Error> {
+    fn make(&mut self, dev: &Device, words: &[u32], bound: &Bound) -> Result<(), Error> {
         let device = &dev.device;
-        let bindings: Vec<vk::DescriptorSetLayoutBinding> = buffers
+        let binding = |n: u32, ty: vk::DescriptorType| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(n)
+                .descriptor_type(ty)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+        };
+        let image_type = |img: &image::DeviceImage| {
+            if img.storage {
+                vk::DescriptorType::STORAGE_IMAGE
+            } else {
+                vk::DescriptorType::SAMPLED_IMAGE
+            }
+        };
+        let mut bindings: Vec<vk::DescriptorSetLayoutBinding> = bound
+            .buffers
             .iter()
-            .map(|b| {
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(b.binding)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .descriptor_count(1)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            })
+            .map(|b| binding(b.binding, vk::DescriptorType::STORAGE_BUFFER))
             .collect();
+        bindings.extend(
+            bound
+                .images
+                .iter()
+                .map(|i| binding(i.binding, image_type(i))),
+        );
+        bindings.extend(
+            bound
+                .samplers
+                .iter()
+                .map(|&(n, _)| binding(n, vk::DescriptorType::SAMPLER)),
+        );
+        let count = |ty: vk::DescriptorType| {
+            let n = bindings.iter().filter(|b| b.descriptor_type == ty).count() as u32;
+            vk::DescriptorPoolSize::default()
+                .ty(ty)
+                .descriptor_count(n.max(1))
+        };
+        let sizes = [
+            count(vk::DescriptorType::STORAGE_BUFFER),
+            count(vk::DescriptorType::STORAGE_IMAGE),
+            count(vk::DescriptorType::SAMPLED_IMAGE),
+            count(vk::DescriptorType::SAMPLER),
+        ];
         // SAFETY (every call below): valid create infos whose arrays live
         // across the call, objects of this device, and each object stored
         // in `self` so that `destroy` frees it exactly once.
@@ -388,9 +533,6 @@ impl Objects {
             self.pipeline = device
                 .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
                 .map_err(|(_, e)| Error::Device(format!("vkCreateComputePipelines: {e}")))?[0];
-            let sizes = [vk::DescriptorPoolSize::default()
-                .ty(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(buffers.len().max(1) as u32)];
             self.pool = device
                 .create_descriptor_pool(
                     &vk::DescriptorPoolCreateInfo::default()
@@ -406,7 +548,8 @@ impl Objects {
                         .set_layouts(&layouts),
                 )
                 .map_err(vkerr("vkAllocateDescriptorSets"))?[0];
-            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+            let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = bound
+                .buffers
                 .iter()
                 .map(|b| {
                     [vk::DescriptorBufferInfo::default()
@@ -415,17 +558,48 @@ impl Objects {
                         .range(b.size)]
                 })
                 .collect();
-            let writes: Vec<vk::WriteDescriptorSet> = buffers
+            let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+                .images
                 .iter()
-                .zip(&infos)
-                .map(|(b, info)| {
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(self.set)
-                        .dst_binding(b.binding)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(info)
+                .map(|i| {
+                    [vk::DescriptorImageInfo::default()
+                        .image_view(i.view)
+                        .image_layout(i.layout())]
                 })
                 .collect();
+            let sampler_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+                .samplers
+                .iter()
+                .map(|&(_, s)| [vk::DescriptorImageInfo::default().sampler(s)])
+                .collect();
+            let write = |n: u32, ty: vk::DescriptorType| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(self.set)
+                    .dst_binding(n)
+                    .descriptor_type(ty)
+            };
+            let mut writes: Vec<vk::WriteDescriptorSet> = bound
+                .buffers
+                .iter()
+                .zip(&buffer_infos)
+                .map(|(b, info)| {
+                    write(b.binding, vk::DescriptorType::STORAGE_BUFFER).buffer_info(info)
+                })
+                .collect();
+            writes.extend(
+                bound
+                    .images
+                    .iter()
+                    .zip(&image_infos)
+                    .map(|(i, info)| write(i.binding, image_type(i)).image_info(info)),
+            );
+            writes.extend(
+                bound
+                    .samplers
+                    .iter()
+                    .zip(&sampler_infos)
+                    .map(|(&(n, _), info)| write(n, vk::DescriptorType::SAMPLER).image_info(info)),
+            );
             device.update_descriptor_sets(&writes, &[]);
             self.commands = device
                 .create_command_pool(
@@ -440,7 +614,7 @@ impl Objects {
         Ok(())
     }
 
-    fn run(&self, dev: &Device, d: &Dispatch) -> Result<(), Error> {
+    fn run(&self, dev: &Device, d: &Dispatch, bound: &Bound) -> Result<(), Error> {
         let device = &dev.device;
         let [x, y, z] = d.groups;
         // SAFETY: the command buffer is recorded and submitted once from a
@@ -462,6 +636,9 @@ impl Objects {
                         .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
                 )
                 .map_err(vkerr("vkBeginCommandBuffer"))?;
+            for img in &bound.images {
+                dev.record_upload(cb, img);
+            }
             device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
             device.cmd_bind_descriptor_sets(
                 cb,
@@ -472,6 +649,9 @@ impl Objects {
                 &[],
             );
             device.cmd_dispatch(cb, x, y, z);
+            for img in bound.images.iter().filter(|i| i.storage) {
+                dev.record_download(cb, img);
+            }
             device
                 .end_command_buffer(cb)
                 .map_err(vkerr("vkEndCommandBuffer"))?;

@@ -1,0 +1,585 @@
+//! Textures, storage images and samplers on the device: a machine
+//! [`Texture`] becomes a `VkImage` (every level for a sampled view, level 0
+//! for a storage image) filled from a staging buffer inside the dispatch's
+//! command buffer, seen through a view of the machine's [`View`]; a storage
+//! image is copied back to the staging buffer after the dispatch and read
+//! into the texture. A machine [`Sampler`] becomes a `VkSampler` where
+//! Vulkan has its state (otherwise the run is refused, naming it).
+
+use super::super::Error;
+use super::{Device, vkerr};
+use ash::vk;
+use tgsi_exec::texture::{
+    CompareFunc, Filter, Format, MipFilter, Sampler, Swizzle, Texture, View, Wrap,
+};
+use tgsi_ir::enums::TextureTarget;
+
+/// The Vulkan format of a machine format, when Vulkan has one.
+fn vk_format(f: Format) -> Option<vk::Format> {
+    use Format as F;
+    use vk::Format as V;
+    Some(match f {
+        F::R8Unorm => V::R8_UNORM,
+        F::Rg8Unorm => V::R8G8_UNORM,
+        F::Rgba8Unorm => V::R8G8B8A8_UNORM,
+        F::R8Snorm => V::R8_SNORM,
+        F::Rg8Snorm => V::R8G8_SNORM,
+        F::Rgba8Snorm => V::R8G8B8A8_SNORM,
+        F::R8Uint => V::R8_UINT,
+        F::Rg8Uint => V::R8G8_UINT,
+        F::Rgba8Uint => V::R8G8B8A8_UINT,
+        F::R8Sint => V::R8_SINT,
+        F::Rg8Sint => V::R8G8_SINT,
+        F::Rgba8Sint => V::R8G8B8A8_SINT,
+        F::R16Unorm => V::R16_UNORM,
+        F::Rg16Unorm => V::R16G16_UNORM,
+        F::Rgba16Unorm => V::R16G16B16A16_UNORM,
+        F::R16Snorm => V::R16_SNORM,
+        F::Rg16Snorm => V::R16G16_SNORM,
+        F::Rgba16Snorm => V::R16G16B16A16_SNORM,
+        F::R16Uint => V::R16_UINT,
+        F::Rg16Uint => V::R16G16_UINT,
+        F::Rgba16Uint => V::R16G16B16A16_UINT,
+        F::R16Sint => V::R16_SINT,
+        F::Rg16Sint => V::R16G16_SINT,
+        F::Rgba16Sint => V::R16G16B16A16_SINT,
+        F::R16Float => V::R16_SFLOAT,
+        F::Rg16Float => V::R16G16_SFLOAT,
+        F::Rgba16Float => V::R16G16B16A16_SFLOAT,
+        F::R32Uint => V::R32_UINT,
+        F::Rg32Uint => V::R32G32_UINT,
+        F::Rgb32Uint => V::R32G32B32_UINT,
+        F::Rgba32Uint => V::R32G32B32A32_UINT,
+        F::R32Sint => V::R32_SINT,
+        F::Rg32Sint => V::R32G32_SINT,
+        F::Rgb32Sint => V::R32G32B32_SINT,
+        F::Rgba32Sint => V::R32G32B32A32_SINT,
+        F::R32Float => V::R32_SFLOAT,
+        F::Rg32Float => V::R32G32_SFLOAT,
+        F::Rgb32Float => V::R32G32B32_SFLOAT,
+        F::Rgba32Float => V::R32G32B32A32_SFLOAT,
+        F::Rgba8Srgb => V::R8G8B8A8_SRGB,
+        F::R8Srgb => V::R8_SRGB,
+        F::Rg8Srgb => V::R8G8_SRGB,
+        F::Bgra8Unorm => V::B8G8R8A8_UNORM,
+        F::Bgra8Srgb => V::B8G8R8A8_SRGB,
+        F::Rgb10a2Unorm => V::A2B10G10R10_UNORM_PACK32,
+        F::Rgb10a2Uint => V::A2B10G10R10_UINT_PACK32,
+        F::Rg11b10Float => V::B10G11R11_UFLOAT_PACK32,
+        F::Z32Float => V::D32_SFLOAT,
+        F::Z16Unorm => V::D16_UNORM,
+        _ => return None,
+    })
+}
+
+/// The image type, view type and layer count of a texture target.
+fn image_kind(t: &Texture) -> Result<(vk::ImageType, vk::ImageViewType, bool), Error> {
+    use TextureTarget as T;
+    Ok(match t.target {
+        T::Tex1D | T::Shadow1D => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D, false),
+        T::Array1D | T::Shadow1DArray => (
+            vk::ImageType::TYPE_1D,
+            vk::ImageViewType::TYPE_1D_ARRAY,
+            false,
+        ),
+        T::Tex2D | T::Shadow2D | T::Rect | T::ShadowRect => {
+            (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D, false)
+        }
+        T::Array2D | T::Shadow2DArray => (
+            vk::ImageType::TYPE_2D,
+            vk::ImageViewType::TYPE_2D_ARRAY,
+            false,
+        ),
+        T::Cube | T::ShadowCube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE, true),
+        T::CubeArray | T::ShadowCubeArray => {
+            (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY, true)
+        }
+        T::Tex3D => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D, false),
+        other => {
+            return Err(Error::Unsupported(format!(
+                "{other} textures are not bound by the Vulkan engine yet"
+            )));
+        }
+    })
+}
+
+/// A machine texture on the device.
+pub(super) struct DeviceImage {
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    pub(super) view: vk::ImageView,
+    /// Every level's bytes, one after the other (level 0 alone for a
+    /// storage image); read back from it after the dispatch.
+    staging: super::Buffer,
+    /// (level, byte offset, width, height, depth or layers) of each level.
+    levels: Vec<(u32, u64, u32, u32, u32)>,
+    layered: bool,
+    aspect: vk::ImageAspectFlags,
+    /// A storage image (`GENERAL` layout, copied back), else sampled.
+    pub(super) storage: bool,
+    pub(super) binding: u32,
+    /// `IMAGE[n]`, read back into the resources.
+    pub(super) readback: Option<usize>,
+}
+
+impl DeviceImage {
+    /// The layout shaders see the image in.
+    pub(super) fn layout(&self) -> vk::ImageLayout {
+        if self.storage {
+            vk::ImageLayout::GENERAL
+        } else {
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+        }
+    }
+}
+
+impl Device {
+    /// Creates `tex` on the device: a storage image (level 0) or a sampled
+    /// one (its levels, seen through `view`).
+    pub(super) fn image(
+        &self,
+        tex: &Texture,
+        view: Option<&View>,
+        storage: bool,
+        binding: u32,
+        readback: Option<usize>,
+    ) -> Result<DeviceImage, Error> {
+        let format = vk_format(tex.format).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "texture format {} has no Vulkan format",
+                tex.format.short_name()
+            ))
+        })?;
+        if tex.samples > 1 {
+            return Err(Error::Unsupported(
+                "multisampled textures are not bound by the Vulkan engine yet".into(),
+            ));
+        }
+        let (image_type, view_type, cube) = image_kind(tex)?;
+        let want = if storage {
+            vk::FormatFeatureFlags::STORAGE_IMAGE
+        } else {
+            vk::FormatFeatureFlags::SAMPLED_IMAGE
+        };
+        // SAFETY: the physical device belongs to the instance.
+        let props = unsafe {
+            self.instance
+                .get_physical_device_format_properties(self.physical, format)
+        };
+        if !props.optimal_tiling_features.contains(want) {
+            return Err(Error::Unsupported(format!(
+                "{} cannot hold texture format {} as a {} image",
+                self.name,
+                tex.format.short_name(),
+                if storage { "storage" } else { "sampled" }
+            )));
+        }
+        let depth_format = matches!(tex.format, Format::Z32Float | Format::Z16Unorm);
+        let aspect = if depth_format {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            vk::ImageAspectFlags::COLOR
+        };
+        let nlevels = if storage {
+            1
+        } else {
+            tex.levels.len().max(1) as u32
+        };
+        let layered = image_type != vk::ImageType::TYPE_3D;
+        let (w, h, d) = tex.level_dims(0);
+        let (depth, layers) = if layered { (1, d.max(1)) } else { (d, 1) };
+        let mut bytes = Vec::new();
+        let mut levels = Vec::new();
+        for k in 0..nlevels {
+            let (lw, lh, ld) = tex.level_dims(k);
+            let need = lw as usize * lh as usize * ld as usize * tex.format.bytes_per_texel();
+            let offset = bytes.len() as u64;
+            let src = tex.levels.get(k as usize).map_or(&[][..], |v| v);
+            let mut level = src[..need.min(src.len())].to_vec();
+            level.resize(need, 0);
+            bytes.extend_from_slice(&level);
+            // offsets of a copy are multiples of the texel size and of 4
+            bytes.resize(bytes.len().next_multiple_of(16), 0);
+            levels.push((k, offset, lw, lh, ld));
+        }
+        let usage = if storage {
+            vk::ImageUsageFlags::STORAGE
+                | vk::ImageUsageFlags::TRANSFER_DST
+                | vk::ImageUsageFlags::TRANSFER_SRC
+        } else {
+            vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST
+        };
+        let ici = vk::ImageCreateInfo::default()
+            .flags(if cube {
+                vk::ImageCreateFlags::CUBE_COMPATIBLE
+            } else {
+                vk::ImageCreateFlags::empty()
+            })
+            .image_type(image_type)
+            .format(format)
+            .extent(vk::Extent3D {
+                width: w,
+                height: h,
+                depth,
+            })
+            .mip_levels(nlevels)
+            .array_layers(layers)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let staging = self.host_buffer(
+            &bytes,
+            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+            binding,
+            None,
+        )?;
+        let mut made = DeviceImage {
+            image: vk::Image::null(),
+            memory: vk::DeviceMemory::null(),
+            view: vk::ImageView::null(),
+            staging,
+            levels,
+            layered,
+            aspect,
+            storage,
+            binding,
+            readback,
+        };
+        let (first_level, level_count, first_layer, layer_count, components) = match view {
+            Some(v) if !storage => {
+                let last = v.last_level.min(nlevels - 1);
+                let first = v.first_level.min(last);
+                let last_layer = v.last_layer.min(layers - 1);
+                let first_layer = v.first_layer.min(last_layer);
+                (
+                    first,
+                    last - first + 1,
+                    first_layer,
+                    last_layer - first_layer + 1,
+                    components(&v.swizzle),
+                )
+            }
+            _ => (0, nlevels, 0, layers, vk::ComponentMapping::default()),
+        };
+        // SAFETY: valid create infos for this device; each object is stored
+        // in `made` as soon as it exists so that `destroy_image` frees it.
+        let result = unsafe {
+            (|| -> Result<(), Error> {
+                made.image = self
+                    .device
+                    .create_image(&ici, None)
+                    .map_err(vkerr("vkCreateImage"))?;
+                let req = self.device.get_image_memory_requirements(made.image);
+                let kind = self
+                    .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
+                    .ok_or_else(|| Error::Device("no memory for an image".into()))?;
+                made.memory = self
+                    .device
+                    .allocate_memory(
+                        &vk::MemoryAllocateInfo::default()
+                            .allocation_size(req.size)
+                            .memory_type_index(kind),
+                        None,
+                    )
+                    .map_err(vkerr("vkAllocateMemory"))?;
+                self.device
+                    .bind_image_memory(made.image, made.memory, 0)
+                    .map_err(vkerr("vkBindImageMemory"))?;
+                let vci = vk::ImageViewCreateInfo::default()
+                    .image(made.image)
+                    .view_type(view_type)
+                    .format(format)
+                    .components(components)
+                    .subresource_range(vk::ImageSubresourceRange {
+                        aspect_mask: aspect,
+                        base_mip_level: first_level,
+                        level_count,
+                        base_array_layer: first_layer,
+                        layer_count,
+                    });
+                made.view = self
+                    .device
+                    .create_image_view(&vci, None)
+                    .map_err(vkerr("vkCreateImageView"))?;
+                Ok(())
+            })()
+        };
+        if let Err(e) = result {
+            self.destroy_image(&made);
+            return Err(e);
+        }
+        Ok(made)
+    }
+
+    /// Records the staging copy into the image and the move to the layout
+    /// shaders read it in.
+    pub(super) fn record_upload(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
+        let layers = |img: &DeviceImage, ld: u32| if img.layered { ld } else { 1 };
+        let regions: Vec<vk::BufferImageCopy> = img
+            .levels
+            .iter()
+            .map(|&(k, offset, w, h, ld)| copy_region(img, k, offset, w, h, ld, layers(img, ld)))
+            .collect();
+        let all = vk::ImageSubresourceRange {
+            aspect_mask: img.aspect,
+            base_mip_level: 0,
+            level_count: img.levels.len() as u32,
+            base_array_layer: 0,
+            layer_count: vk::REMAINING_ARRAY_LAYERS,
+        };
+        let to_dst = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(img.image)
+            .subresource_range(all);
+        let to_shader = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(img.layout())
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(img.image)
+            .subresource_range(all);
+        // SAFETY: `cb` is recording; the image and buffer belong to this
+        // device and live until the dispatch's objects are destroyed.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_dst],
+            );
+            self.device.cmd_copy_buffer_to_image(
+                cb,
+                img.staging.buffer,
+                img.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &regions,
+            );
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_shader],
+            );
+        }
+    }
+
+    /// Records the copy of a storage image's level 0 back to its staging
+    /// buffer (after the dispatch).
+    pub(super) fn record_download(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
+        let Some(&(k, offset, w, h, ld)) = img.levels.first() else {
+            return;
+        };
+        let layers = if img.layered { ld } else { 1 };
+        let region = copy_region(img, k, offset, w, h, ld, layers);
+        let to_src = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+            .old_layout(vk::ImageLayout::GENERAL)
+            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(img.image)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: img.aspect,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: vk::REMAINING_ARRAY_LAYERS,
+            });
+        let to_host = vk::BufferMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .buffer(img.staging.buffer)
+            .offset(0)
+            .size(vk::WHOLE_SIZE);
+        // SAFETY: `cb` is recording after the dispatch; the image and the
+        // buffer belong to this device and outlive the submission.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_src],
+            );
+            self.device.cmd_copy_image_to_buffer(
+                cb,
+                img.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                img.staging.buffer,
+                &[region],
+            );
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[to_host],
+                &[],
+            );
+        }
+    }
+
+    /// Level 0's bytes of a storage image after the dispatch.
+    pub(super) fn image_bytes(&self, img: &DeviceImage, len: usize) -> Result<Vec<u8>, Error> {
+        self.read(&img.staging, len)
+    }
+
+    pub(super) fn destroy_image(&self, img: &DeviceImage) {
+        // SAFETY: every object belongs to this device and is no longer in
+        // use; destroying a null handle is allowed.
+        unsafe {
+            self.device.destroy_image_view(img.view, None);
+            self.device.destroy_image(img.image, None);
+            self.device.free_memory(img.memory, None);
+        }
+        self.free(&img.staging);
+    }
+
+    /// A `VkSampler` with the machine sampler's state, or why Vulkan has
+    /// none (a border colour other than transparent or opaque black or
+    /// opaque white, texel-unit coordinates, GL's clamp modes).
+    pub(super) fn sampler(&self, s: &Sampler) -> Result<vk::Sampler, Error> {
+        let address = |w: Wrap| -> Result<vk::SamplerAddressMode, Error> {
+            Ok(match w {
+                Wrap::Repeat => vk::SamplerAddressMode::REPEAT,
+                Wrap::Clamp | Wrap::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+                Wrap::ClampToBorder => vk::SamplerAddressMode::CLAMP_TO_BORDER,
+                Wrap::MirrorRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+                Wrap::MirrorClampToEdge => vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE,
+                other => {
+                    return Err(Error::Unsupported(format!(
+                        "wrap mode {other:?} has no Vulkan address mode"
+                    )));
+                }
+            })
+        };
+        if !s.normalized {
+            return Err(Error::Unsupported(
+                "samplers with texel-unit coordinates are not bound by the Vulkan engine".into(),
+            ));
+        }
+        let border = match s.border {
+            [0, 0, 0, 0] => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+            [0, 0, 0, 0x3f80_0000] => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+            [0x3f80_0000, 0x3f80_0000, 0x3f80_0000, 0x3f80_0000] => {
+                vk::BorderColor::FLOAT_OPAQUE_WHITE
+            }
+            _ if !s.wrap.contains(&Wrap::ClampToBorder) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+            other => {
+                return Err(Error::Unsupported(format!(
+                    "border colour {other:x?} is not one of Vulkan's"
+                )));
+            }
+        };
+        let filter = |f: Filter| match f {
+            Filter::Nearest => vk::Filter::NEAREST,
+            Filter::Linear => vk::Filter::LINEAR,
+        };
+        let (mipmap_mode, max_lod) = match s.mip {
+            // no mipmapping: level 0 alone (Vulkan's "max LOD 0.25" idiom)
+            MipFilter::None => (vk::SamplerMipmapMode::NEAREST, 0.25f32.min(s.max_lod)),
+            MipFilter::Nearest => (vk::SamplerMipmapMode::NEAREST, s.max_lod),
+            MipFilter::Linear => (vk::SamplerMipmapMode::LINEAR, s.max_lod),
+        };
+        let compare = s.compare.map(|c| match c {
+            CompareFunc::Never => vk::CompareOp::NEVER,
+            CompareFunc::Less => vk::CompareOp::LESS,
+            CompareFunc::Equal => vk::CompareOp::EQUAL,
+            CompareFunc::LessEqual => vk::CompareOp::LESS_OR_EQUAL,
+            CompareFunc::Greater => vk::CompareOp::GREATER,
+            CompareFunc::NotEqual => vk::CompareOp::NOT_EQUAL,
+            CompareFunc::GreaterEqual => vk::CompareOp::GREATER_OR_EQUAL,
+            CompareFunc::Always => vk::CompareOp::ALWAYS,
+        });
+        let ci = vk::SamplerCreateInfo::default()
+            .mag_filter(filter(s.mag))
+            .min_filter(filter(s.min))
+            .mipmap_mode(mipmap_mode)
+            .address_mode_u(address(s.wrap[0])?)
+            .address_mode_v(address(s.wrap[1])?)
+            .address_mode_w(address(s.wrap[2])?)
+            .mip_lod_bias(s.lod_bias)
+            .compare_enable(compare.is_some())
+            .compare_op(compare.unwrap_or(vk::CompareOp::NEVER))
+            .min_lod(s.min_lod.max(0.0))
+            .max_lod(max_lod.max(s.min_lod.max(0.0)))
+            .border_color(border)
+            .unnormalized_coordinates(false);
+        // SAFETY: a valid create info for this device.
+        unsafe { self.device.create_sampler(&ci, None) }.map_err(vkerr("vkCreateSampler"))
+    }
+
+    pub(super) fn destroy_sampler(&self, s: vk::Sampler) {
+        // SAFETY: the sampler belongs to this device and is no longer used.
+        unsafe { self.device.destroy_sampler(s, None) };
+    }
+}
+
+/// The copy of one level between a staging buffer and an image.
+fn copy_region(
+    img: &DeviceImage,
+    level: u32,
+    offset: u64,
+    w: u32,
+    h: u32,
+    ld: u32,
+    layers: u32,
+) -> vk::BufferImageCopy {
+    let depth = if img.layered { 1 } else { ld };
+    vk::BufferImageCopy {
+        buffer_offset: offset,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: img.aspect,
+            mip_level: level,
+            base_array_layer: 0,
+            layer_count: layers.max(1),
+        },
+        image_offset: vk::Offset3D::default(),
+        image_extent: vk::Extent3D {
+            width: w,
+            height: h,
+            depth: depth.max(1),
+        },
+    }
+}
+
+/// A view swizzle as Vulkan's component mapping.
+fn components(sw: &[Swizzle; 4]) -> vk::ComponentMapping {
+    let one = |s: Swizzle| match s {
+        Swizzle::R => vk::ComponentSwizzle::R,
+        Swizzle::G => vk::ComponentSwizzle::G,
+        Swizzle::B => vk::ComponentSwizzle::B,
+        Swizzle::A => vk::ComponentSwizzle::A,
+        Swizzle::Zero => vk::ComponentSwizzle::ZERO,
+        Swizzle::One => vk::ComponentSwizzle::ONE,
+    };
+    vk::ComponentMapping {
+        r: one(sw[0]),
+        g: one(sw[1]),
+        b: one(sw[2]),
+        a: one(sw[3]),
+    }
+}
