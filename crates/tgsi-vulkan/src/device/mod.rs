@@ -267,12 +267,12 @@ impl Device {
     }
 
     /// Runs a compute shader over `d.groups` work groups with `res` (its
-    /// constant buffers and storage buffers), then copies the storage
-    /// buffers back into `res`.
+    /// constant and storage buffers, textures, samplers and images), then
+    /// copies the storage buffers and images back into `res`.
     pub fn dispatch(&self, d: &Dispatch, res: &mut Resources) -> Result<(), Error> {
         if d.shader.processor != tgsi_ir::enums::Processor::Compute {
             return Err(Error::Unsupported(format!(
-                "the Vulkan engine runs compute shaders; this is a {} shader",
+                "the Vulkan engine dispatches compute shaders; this is a {} shader",
                 d.shader.processor
             )));
         }
@@ -283,88 +283,139 @@ impl Device {
             },
         )?;
         let mut bound = Bound::default();
-        let result = self.dispatch_with(d, &words, res, &mut bound);
-        for b in &bound.buffers {
-            self.free(b);
-        }
-        for img in &bound.images {
-            self.destroy_image(img);
-        }
-        for &(_, s) in &bound.samplers {
-            self.destroy_sampler(s);
-        }
+        let result = self
+            .bind_resources(&[d.shader], res, &mut bound)
+            .and_then(|()| self.dispatch_bound(d, &words, &bound))
+            .and_then(|()| self.read_back(&bound, res));
+        self.release(&bound);
         result
     }
 
-    fn dispatch_with(
+    fn dispatch_bound(&self, d: &Dispatch, words: &[u32], bound: &Bound) -> Result<(), Error> {
+        let mut objects = Objects::default();
+        let made = objects.make(self, words, bound);
+        let ran = made.and_then(|()| {
+            let [x, y, z] = d.groups;
+            self.submit(d.timeout_ms, "the dispatch", |cb| {
+                for img in &bound.images {
+                    self.record_upload(cb, img);
+                }
+                // SAFETY: `cb` is recording; the pipeline and set belong to
+                // this device and live until `destroy` below.
+                unsafe {
+                    self.device.cmd_bind_pipeline(
+                        cb,
+                        vk::PipelineBindPoint::COMPUTE,
+                        objects.pipeline,
+                    );
+                    self.device.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::COMPUTE,
+                        objects.descriptors.layout,
+                        0,
+                        &[objects.descriptors.set],
+                        &[],
+                    );
+                    self.device.cmd_dispatch(cb, x, y, z);
+                }
+                for img in bound.images.iter().filter(|i| i.storage) {
+                    self.record_download(cb, img);
+                }
+            })
+        });
+        objects.destroy(self);
+        ran
+    }
+
+    /// Binds the resources the shaders read where their modules' layouts
+    /// put them (each binding once).
+    fn bind_resources(
         &self,
-        d: &Dispatch,
-        words: &[u32],
-        res: &mut Resources,
+        shaders: &[&tgsi_ir::ir::Shader],
+        res: &Resources,
         bound: &mut Bound,
     ) -> Result<(), Error> {
-        for b in tgsi_spirv::layout(d.shader) {
-            let n = b.index as usize;
-            match b.file {
-                File::Const => {
-                    let bytes: Vec<u8> = res
-                        .constants
-                        .get(n)
-                        .map(|w| w.iter().flat_map(|x| x.to_le_bytes()).collect())
-                        .unwrap_or_default();
-                    bound.buffers.push(self.buffer(&bytes, b.binding, None)?);
+        let mut seen = Vec::new();
+        for shader in shaders {
+            for b in tgsi_spirv::layout(shader) {
+                if seen.contains(&b.binding) {
+                    continue;
                 }
-                File::Buffer => {
-                    let bytes = res.buffers.get(n).cloned().unwrap_or_default();
-                    bound.buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
-                }
-                File::SamplerView => {
-                    let tex = res
-                        .textures
-                        .get(n)
-                        .and_then(|t| t.as_ref())
-                        .ok_or_else(|| {
-                            Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
-                        })?;
-                    let view = res.views.get(n);
-                    let format = view.and_then(|v| v.format).unwrap_or(tex.format);
-                    if format.short_name().contains("srgb") {
-                        return Err(Error::Unsupported(format!(
-                            "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
-                             (lavapipe: within about 1e-3), the machine decodes it exactly"
-                        )));
-                    }
-                    bound
-                        .images
-                        .push(self.image(tex, view, false, b.binding, None)?);
-                }
-                File::Image => {
-                    let tex = res.images.get(n).and_then(|t| t.as_ref()).ok_or_else(|| {
-                        Error::Unsupported(format!("IMAGE[{n}] has no image bound"))
-                    })?;
-                    bound
-                        .images
-                        .push(self.image(tex, None, true, b.binding, Some(n))?);
-                }
-                File::Sampler => {
-                    let s = res
-                        .samplers
-                        .get(n)
-                        .unwrap_or(&tgsi_exec::texture::Sampler::DEFAULT);
-                    self.check_exact_filtering(n, s)?;
-                    bound.samplers.push((b.binding, self.sampler(s)?));
-                }
-                other => {
-                    return Err(Error::Unsupported(format!(
-                        "{other} resources are not bound by the Vulkan engine yet"
-                    )));
-                }
+                seen.push(b.binding);
+                self.bind_one(&b, res, bound)?;
             }
         }
-        let objects = Objects::new(self, words, bound)?;
-        let ran = objects.run(self, d, bound);
-        objects.destroy(self);
-        ran?;
+        Ok(())
+    }
+
+    fn bind_one(
+        &self,
+        b: &tgsi_spirv::Binding,
+        res: &Resources,
+        bound: &mut Bound,
+    ) -> Result<(), Error> {
+        let n = b.index as usize;
+        match b.file {
+            File::Const => {
+                let bytes: Vec<u8> = res
+                    .constants
+                    .get(n)
+                    .map(|w| w.iter().flat_map(|x| x.to_le_bytes()).collect())
+                    .unwrap_or_default();
+                bound.buffers.push(self.buffer(&bytes, b.binding, None)?);
+            }
+            File::Buffer => {
+                let bytes = res.buffers.get(n).cloned().unwrap_or_default();
+                bound.buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
+            }
+            File::SamplerView => {
+                let tex = res
+                    .textures
+                    .get(n)
+                    .and_then(|t| t.as_ref())
+                    .ok_or_else(|| {
+                        Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
+                    })?;
+                let view = res.views.get(n);
+                let format = view.and_then(|v| v.format).unwrap_or(tex.format);
+                if format.short_name().contains("srgb") {
+                    return Err(Error::Unsupported(format!(
+                        "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
+                         (lavapipe: within about 1e-3), the machine decodes it exactly"
+                    )));
+                }
+                bound
+                    .images
+                    .push(self.image(tex, view, false, b.binding, None)?);
+            }
+            File::Image => {
+                let tex =
+                    res.images.get(n).and_then(|t| t.as_ref()).ok_or_else(|| {
+                        Error::Unsupported(format!("IMAGE[{n}] has no image bound"))
+                    })?;
+                bound
+                    .images
+                    .push(self.image(tex, None, true, b.binding, Some(n))?);
+            }
+            File::Sampler => {
+                let s = res
+                    .samplers
+                    .get(n)
+                    .unwrap_or(&tgsi_exec::texture::Sampler::DEFAULT);
+                self.check_exact_filtering(n, s)?;
+                bound.samplers.push((b.binding, self.sampler(s)?));
+            }
+            other => {
+                return Err(Error::Unsupported(format!(
+                    "{other} resources are not bound by the Vulkan engine yet"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the storage buffers and images back into the resources.
+    fn read_back(&self, bound: &Bound, res: &mut Resources) -> Result<(), Error> {
         for b in &bound.buffers {
             if let Some(n) = b.readback
                 && let Some(dst) = res.buffers.get_mut(n)
@@ -383,6 +434,84 @@ impl Device {
             }
         }
         Ok(())
+    }
+
+    fn release(&self, bound: &Bound) {
+        for b in &bound.buffers {
+            self.free(b);
+        }
+        for img in &bound.images {
+            self.destroy_image(img);
+        }
+        for &(_, s) in &bound.samplers {
+            self.destroy_sampler(s);
+        }
+    }
+
+    /// Records commands with `record` into a one-time command buffer,
+    /// submits it and waits for it (`what` names it in the timeout error).
+    fn submit(
+        &self,
+        timeout_ms: u64,
+        what: &str,
+        record: impl FnOnce(vk::CommandBuffer),
+    ) -> Result<(), Error> {
+        let device = &self.device;
+        let mut pool = vk::CommandPool::null();
+        let mut fence = vk::Fence::null();
+        // SAFETY: the pool, its one command buffer and the fence belong to
+        // this device; the buffer is recorded and submitted once, and both
+        // are destroyed after the fence was waited for (or the device idled).
+        let result = unsafe {
+            (|| -> Result<(), Error> {
+                pool = device
+                    .create_command_pool(
+                        &vk::CommandPoolCreateInfo::default().queue_family_index(self.family),
+                        None,
+                    )
+                    .map_err(vkerr("vkCreateCommandPool"))?;
+                fence = device
+                    .create_fence(&vk::FenceCreateInfo::default(), None)
+                    .map_err(vkerr("vkCreateFence"))?;
+                let cb = device
+                    .allocate_command_buffers(
+                        &vk::CommandBufferAllocateInfo::default()
+                            .command_pool(pool)
+                            .level(vk::CommandBufferLevel::PRIMARY)
+                            .command_buffer_count(1),
+                    )
+                    .map_err(vkerr("vkAllocateCommandBuffers"))?[0];
+                device
+                    .begin_command_buffer(
+                        cb,
+                        &vk::CommandBufferBeginInfo::default()
+                            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                    )
+                    .map_err(vkerr("vkBeginCommandBuffer"))?;
+                record(cb);
+                device
+                    .end_command_buffer(cb)
+                    .map_err(vkerr("vkEndCommandBuffer"))?;
+                let cbs = [cb];
+                let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+                device
+                    .queue_submit(self.queue, &submit, fence)
+                    .map_err(vkerr("vkQueueSubmit"))?;
+                if let Err(e) = device.wait_for_fences(&[fence], true, timeout_ms * 1_000_000) {
+                    let _ = device.device_wait_idle();
+                    return Err(Error::Device(format!(
+                        "{what} did not finish within {timeout_ms} ms: {e}"
+                    )));
+                }
+                Ok(())
+            })()
+        };
+        // SAFETY: the device no longer uses them; null handles are allowed.
+        unsafe {
+            device.destroy_fence(fence, None);
+            device.destroy_command_pool(pool, None);
+        }
+        result
     }
 }
 
@@ -416,7 +545,7 @@ impl Device {
     }
 }
 
-/// What a dispatch binds: buffers, images and samplers with their bindings.
+/// What a run binds: buffers, images and samplers with their bindings.
 #[derive(Default)]
 struct Bound {
     buffers: Vec<Buffer>,
@@ -424,48 +553,25 @@ struct Bound {
     samplers: Vec<(u32, vk::Sampler)>,
 }
 
-/// The per-dispatch objects: layouts, pipeline, descriptors, commands.
-struct Objects {
-    module: vk::ShaderModule,
+/// The descriptor set of what a run binds, its layout and the pipeline
+/// layout over it (every stage sees every binding).
+#[derive(Default)]
+struct Descriptors {
     set_layout: vk::DescriptorSetLayout,
     layout: vk::PipelineLayout,
-    pipeline: vk::Pipeline,
     pool: vk::DescriptorPool,
     set: vk::DescriptorSet,
-    commands: vk::CommandPool,
-    fence: vk::Fence,
 }
 
-impl Objects {
-    fn new(dev: &Device, words: &[u32], bound: &Bound) -> Result<Objects, Error> {
-        let device = &dev.device;
-        let mut o = Objects {
-            module: vk::ShaderModule::null(),
-            set_layout: vk::DescriptorSetLayout::null(),
-            layout: vk::PipelineLayout::null(),
-            pipeline: vk::Pipeline::null(),
-            pool: vk::DescriptorPool::null(),
-            set: vk::DescriptorSet::null(),
-            commands: vk::CommandPool::null(),
-            fence: vk::Fence::null(),
-        };
-        let made = o.make(dev, words, bound);
-        if let Err(e) = made {
-            o.destroy(dev);
-            return Err(e);
-        }
-        let _ = device;
-        Ok(o)
-    }
-
-    fn make(&mut self, dev: &Device, words: &[u32], bound: &Bound) -> Result<(), Error> {
+impl Descriptors {
+    fn make(&mut self, dev: &Device, bound: &Bound) -> Result<(), Error> {
         let device = &dev.device;
         let binding = |n: u32, ty: vk::DescriptorType| {
             vk::DescriptorSetLayoutBinding::default()
                 .binding(n)
                 .descriptor_type(ty)
                 .descriptor_count(1)
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .stage_flags(vk::ShaderStageFlags::ALL)
         };
         let image_type = |img: &image::DeviceImage| {
             if img.storage {
@@ -507,9 +613,6 @@ impl Objects {
         // across the call, objects of this device, and each object stored
         // in `self` so that `destroy` frees it exactly once.
         unsafe {
-            self.module = device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
-                .map_err(vkerr("vkCreateShaderModule"))?;
             self.set_layout = device
                 .create_descriptor_set_layout(
                     &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
@@ -523,16 +626,6 @@ impl Objects {
                     None,
                 )
                 .map_err(vkerr("vkCreatePipelineLayout"))?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(self.module)
-                .name(c"main");
-            let ci = [vk::ComputePipelineCreateInfo::default()
-                .stage(stage)
-                .layout(self.layout)];
-            self.pipeline = device
-                .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
-                .map_err(|(_, e)| Error::Device(format!("vkCreateComputePipelines: {e}")))?[0];
             self.pool = device
                 .create_descriptor_pool(
                     &vk::DescriptorPoolCreateInfo::default()
@@ -601,91 +694,62 @@ impl Objects {
                     .map(|(&(n, _), info)| write(n, vk::DescriptorType::SAMPLER).image_info(info)),
             );
             device.update_descriptor_sets(&writes, &[]);
-            self.commands = device
-                .create_command_pool(
-                    &vk::CommandPoolCreateInfo::default().queue_family_index(dev.family),
-                    None,
-                )
-                .map_err(vkerr("vkCreateCommandPool"))?;
-            self.fence = device
-                .create_fence(&vk::FenceCreateInfo::default(), None)
-                .map_err(vkerr("vkCreateFence"))?;
-        }
-        Ok(())
-    }
-
-    fn run(&self, dev: &Device, d: &Dispatch, bound: &Bound) -> Result<(), Error> {
-        let device = &dev.device;
-        let [x, y, z] = d.groups;
-        // SAFETY: the command buffer is recorded and submitted once from a
-        // pool of this device, with objects that live until `destroy`,
-        // which runs after the fence was waited for (or the device idled).
-        unsafe {
-            let cb = device
-                .allocate_command_buffers(
-                    &vk::CommandBufferAllocateInfo::default()
-                        .command_pool(self.commands)
-                        .level(vk::CommandBufferLevel::PRIMARY)
-                        .command_buffer_count(1),
-                )
-                .map_err(vkerr("vkAllocateCommandBuffers"))?[0];
-            device
-                .begin_command_buffer(
-                    cb,
-                    &vk::CommandBufferBeginInfo::default()
-                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-                )
-                .map_err(vkerr("vkBeginCommandBuffer"))?;
-            for img in &bound.images {
-                dev.record_upload(cb, img);
-            }
-            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            device.cmd_bind_descriptor_sets(
-                cb,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
-            device.cmd_dispatch(cb, x, y, z);
-            for img in bound.images.iter().filter(|i| i.storage) {
-                dev.record_download(cb, img);
-            }
-            device
-                .end_command_buffer(cb)
-                .map_err(vkerr("vkEndCommandBuffer"))?;
-            let cbs = [cb];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
-            device
-                .queue_submit(dev.queue, &submit, self.fence)
-                .map_err(vkerr("vkQueueSubmit"))?;
-            let waited = device.wait_for_fences(&[self.fence], true, d.timeout_ms * 1_000_000);
-            if let Err(e) = waited {
-                let _ = device.device_wait_idle();
-                return Err(Error::Device(format!(
-                    "the dispatch did not finish within {} ms: {e}",
-                    d.timeout_ms
-                )));
-            }
         }
         Ok(())
     }
 
     fn destroy(&self, dev: &Device) {
-        let device = &dev.device;
-        // SAFETY: every object belongs to this device and the device no
-        // longer uses them (the fence was waited for or the device idled);
-        // destroying a null handle is allowed.
+        // SAFETY: every object belongs to this device and is no longer in
+        // use; destroying a null handle is allowed.
         unsafe {
-            device.destroy_fence(self.fence, None);
-            device.destroy_command_pool(self.commands, None);
-            device.destroy_descriptor_pool(self.pool, None);
-            device.destroy_pipeline(self.pipeline, None);
-            device.destroy_pipeline_layout(self.layout, None);
-            device.destroy_descriptor_set_layout(self.set_layout, None);
-            device.destroy_shader_module(self.module, None);
+            dev.device.destroy_descriptor_pool(self.pool, None);
+            dev.device.destroy_pipeline_layout(self.layout, None);
+            dev.device
+                .destroy_descriptor_set_layout(self.set_layout, None);
         }
+    }
+}
+
+/// A compute dispatch's module, descriptors and pipeline.
+#[derive(Default)]
+struct Objects {
+    module: vk::ShaderModule,
+    descriptors: Descriptors,
+    pipeline: vk::Pipeline,
+}
+
+impl Objects {
+    fn make(&mut self, dev: &Device, words: &[u32], bound: &Bound) -> Result<(), Error> {
+        self.descriptors.make(dev, bound)?;
+        let device = &dev.device;
+        // SAFETY: valid create infos for this device, whose arrays live
+        // across the calls; each object is stored in `self` for `destroy`.
+        unsafe {
+            self.module = device
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
+                .map_err(vkerr("vkCreateShaderModule"))?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(self.module)
+                .name(c"main");
+            let ci = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.descriptors.layout)];
+            self.pipeline = device
+                .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
+                .map_err(|(_, e)| Error::Device(format!("vkCreateComputePipelines: {e}")))?[0];
+        }
+        Ok(())
+    }
+
+    fn destroy(&self, dev: &Device) {
+        // SAFETY: the objects belong to this device and are no longer in
+        // use; destroying a null handle is allowed.
+        unsafe {
+            dev.device.destroy_pipeline(self.pipeline, None);
+            dev.device.destroy_shader_module(self.module, None);
+        }
+        self.descriptors.destroy(dev);
     }
 }
 
