@@ -967,6 +967,17 @@ impl Runner<'_> {
         let mut targets = frame
             .take([width, height])
             .map_err(|e| format!("{at}: {e}"))?;
+        if let Some(device) = &self.config.vulkan {
+            let ran = super::vulkan::draw_quad(device, &shader, &draw, &mut targets, res);
+            frame.put_back(targets);
+            return ran.map_err(|e| {
+                let message = format!("{at}: draw quad on Vulkan failed: {}", e.text());
+                if let super::vulkan::Refused::NotRunnable(why) = e {
+                    self.not_runnable = Some(why);
+                }
+                message
+            });
+        }
         let limits = &self.config.limits;
         let result = self.guarded("draw", line, || {
             shader.bind(res, |r| shader.program.draw(r, &draw, &mut targets, limits))

@@ -1,10 +1,11 @@
 //! `tgsi test --engine vulkan`: the commands of a test run on a Vulkan
 //! device ([`tgsi_vulkan::Device`]) instead of the machine. Compute
-//! dispatches run there with the test's constant and storage buffers, and
-//! the probes then read what the device wrote. What the device engine
-//! does not run (draws, `run vertices`, textures, images, shaders the
-//! SPIR-V back end refuses) makes the test "not runnable on Vulkan", with
-//! the reason, rather than failed.
+//! dispatches and `draw quad` run there with the test's buffers,
+//! textures, samplers, images and render targets, and the probes then
+//! read what the device wrote. What the device engine does not run
+//! (`draw`, `run vertices`, state it cannot express, shaders the SPIR-V
+//! back end refuses) makes the test "not runnable on Vulkan", with the
+//! reason, rather than failed.
 
 use super::parse::{Command, TestSection};
 use super::run::Runnable;
@@ -35,7 +36,6 @@ pub(crate) fn command_not_runnable(test: &TestSection) -> Option<String> {
     test.commands.iter().find_map(|(line, cmd)| {
         let what = match cmd {
             Command::Draw { .. } => "draw",
-            Command::DrawQuad { .. } => "draw quad",
             Command::RunVertices(_) => "run vertices",
             _ => return None,
         };
@@ -43,6 +43,46 @@ pub(crate) fn command_not_runnable(test: &TestSection) -> Option<String> {
             "line {line}: {NOT_RUNNABLE}: `{what}` needs a graphics pipeline; the Vulkan engine runs compute dispatches"
         ))
     })
+}
+
+/// Runs `shader`'s fragment program over every pixel of `targets` on
+/// `device` with the quad's varyings `draw` gives, as `draw quad` does on
+/// the machine.
+pub(crate) fn draw_quad(
+    device: &tgsi_vulkan::Device,
+    shader: &Runnable,
+    draw: &tgsi_exec::Draw,
+    targets: &mut [tgsi_exec::texture::Texture],
+    res: &mut Resources,
+) -> Result<(), Refused> {
+    if draw.samples > 1 || !draw.front_face {
+        return Err(Refused::NotRunnable(
+            "a multisampled or back-facing quad is not drawn by the Vulkan engine yet".into(),
+        ));
+    }
+    let mut q = tgsi_vulkan::QuadDraw {
+        fragment: &shader.shader,
+        direct3d: shader.d3d.is_some(),
+        varyings: draw
+            .varyings
+            .iter()
+            .map(|v| (v.semantic, v.index, v.plane))
+            .collect(),
+        targets,
+        timeout_ms: 60_000,
+    };
+    shader
+        .bind(res, |r| device.draw_quad(&mut q, r))
+        .map_err(refused)
+}
+
+/// How a device error reads for the runner.
+fn refused(e: tgsi_vulkan::Error) -> Refused {
+    match e {
+        tgsi_vulkan::Error::Device(t) => Refused::Failed(t),
+        tgsi_vulkan::Error::Translate(t) => Refused::NotRunnable(format!("SPIR-V: {t}")),
+        tgsi_vulkan::Error::Unsupported(t) => Refused::NotRunnable(t),
+    }
 }
 
 /// Runs `shader`'s compute program over `groups` work groups on `device`
@@ -62,9 +102,5 @@ pub(crate) fn dispatch(
     };
     shader
         .bind(res, |r| device.dispatch(&d, r))
-        .map_err(|e| match e {
-            tgsi_vulkan::Error::Device(t) => Refused::Failed(t),
-            tgsi_vulkan::Error::Translate(t) => Refused::NotRunnable(format!("SPIR-V: {t}")),
-            tgsi_vulkan::Error::Unsupported(t) => Refused::NotRunnable(t),
-        })
+        .map_err(refused)
 }

@@ -54,6 +54,7 @@ mod io;
 mod memory;
 mod module;
 mod ops;
+mod quad;
 mod texture;
 
 pub use texture::{sampler_binding, texture_binding};
@@ -112,6 +113,7 @@ pub const fn buffer_binding(n: u32) -> u32 {
 
 pub use image::image_binding;
 pub use io::varying_location;
+pub use quad::{QuadVarying, quad_vertex_shader};
 
 /// Translates `shader` to a SPIR-V module (its 32-bit words).
 pub fn to_spirv(shader: &Shader, options: &Options) -> Result<Vec<u32>, Error> {

@@ -306,8 +306,30 @@ impl Translator<'_> {
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
-            O::DDX => sp!(self, self.b.d_pdx(f4, None, s[0]))?,
-            O::DDY => sp!(self, self.b.d_pdy(f4, None, s[0]))?,
+            // DDX/DDY are coarse as the machine computes them: the quad's
+            // top-right (bottom-left) value minus its top-left one in every
+            // lane. SPIR-V's OpDPdx and OpDPdxCoarse let a device compute
+            // them finely, so the quad's values are read with quad broadcasts
+            O::DDX | O::DDY => {
+                self.b
+                    .capability(rspirv::spirv::Capability::GroupNonUniform);
+                self.b
+                    .capability(rspirv::spirv::Capability::GroupNonUniformQuad);
+                let scope = self.c_u32(rspirv::spirv::Scope::Subgroup as u32);
+                let (tl, other) = (self.c_u32(0), self.c_u32(if op == O::DDX { 1 } else { 2 }));
+                let a = sp!(
+                    self,
+                    self.b
+                        .group_non_uniform_quad_broadcast(f4, None, scope, s[0], tl)
+                )?;
+                let b = sp!(
+                    self,
+                    self.b
+                        .group_non_uniform_quad_broadcast(f4, None, scope, s[0], other)
+                )?;
+                let d = sp!(self, self.b.f_sub(f4, None, b, a))?;
+                self.no_contraction(d)
+            }
             O::DDX_FINE | O::DDY_FINE => {
                 self.b
                     .capability(rspirv::spirv::Capability::DerivativeControl);

@@ -5,8 +5,9 @@
 //! interface puts them, and the buffers read back into them, so that a
 //! caller compares the device's words with the machine's.
 //!
-//! Compute dispatches run today; every `unsafe` call of the Vulkan API
-//! lives in `device.rs`, behind [`Device`].
+//! Compute dispatches and full-target quads (`draw quad`) run today;
+//! every `unsafe` call of the Vulkan API lives in the `device` module,
+//! behind [`Device`].
 
 mod device;
 
@@ -25,6 +26,20 @@ pub enum Error {
     /// A shader or a request this engine does not run.
     #[error("{0}")]
     Unsupported(String),
+}
+
+/// What [`Device::draw_quad`] takes besides the resources: the fragment
+/// shader, the machine's varyings of the quad and the render targets.
+#[derive(Debug)]
+pub struct QuadDraw<'a> {
+    pub fragment: &'a Shader,
+    /// Direct3D's numeric rules (a lowered Direct3D program).
+    pub direct3d: bool,
+    /// Each varying the quad gives: semantic, index, one plane per channel.
+    pub varyings: Vec<tgsi_spirv::QuadVarying>,
+    /// The render targets (their contents are drawn over and read back).
+    pub targets: &'a mut [tgsi_exec::texture::Texture],
+    pub timeout_ms: u64,
 }
 
 /// What [`Device::dispatch`] takes besides the resources.

@@ -103,6 +103,17 @@ fn image_kind(t: &Texture) -> Result<(vk::ImageType, vk::ImageViewType, bool), E
     })
 }
 
+/// What an image on the device is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Use {
+    /// A texture shaders sample (every level).
+    Sampled,
+    /// An `IMAGE` shaders load and store (level 0, read back).
+    Storage,
+    /// A render target (level 0, read back).
+    Attachment,
+}
+
 /// A machine texture on the device.
 pub(super) struct DeviceImage {
     image: vk::Image,
@@ -115,35 +126,41 @@ pub(super) struct DeviceImage {
     levels: Vec<(u32, u64, u32, u32, u32)>,
     layered: bool,
     aspect: vk::ImageAspectFlags,
-    /// A storage image (`GENERAL` layout, copied back), else sampled.
-    pub(super) storage: bool,
+    pub(super) usage: Use,
     pub(super) binding: u32,
     /// `IMAGE[n]`, read back into the resources.
     pub(super) readback: Option<usize>,
+    format: vk::Format,
 }
 
 impl DeviceImage {
     /// The layout shaders see the image in.
     pub(super) fn layout(&self) -> vk::ImageLayout {
-        if self.storage {
-            vk::ImageLayout::GENERAL
-        } else {
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+        match self.usage {
+            Use::Sampled => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            Use::Storage => vk::ImageLayout::GENERAL,
+            Use::Attachment => vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
         }
+    }
+
+    /// The format the image was made with.
+    pub(super) fn format(&self) -> vk::Format {
+        self.format
     }
 }
 
 impl Device {
-    /// Creates `tex` on the device: a storage image (level 0) or a sampled
-    /// one (its levels, seen through `view`).
+    /// Creates `tex` on the device: a storage image or a render target
+    /// (level 0), or a sampled one (its levels, seen through `view`).
     pub(super) fn image(
         &self,
         tex: &Texture,
         view: Option<&View>,
-        storage: bool,
+        usage: Use,
         binding: u32,
         readback: Option<usize>,
     ) -> Result<DeviceImage, Error> {
+        let storage = usage != Use::Sampled;
         let format = vk_format(tex.format).ok_or_else(|| {
             Error::Unsupported(format!(
                 "texture format {} has no Vulkan format",
@@ -156,10 +173,10 @@ impl Device {
             ));
         }
         let (image_type, view_type, cube) = image_kind(tex)?;
-        let want = if storage {
-            vk::FormatFeatureFlags::STORAGE_IMAGE
-        } else {
-            vk::FormatFeatureFlags::SAMPLED_IMAGE
+        let want = match usage {
+            Use::Sampled => vk::FormatFeatureFlags::SAMPLED_IMAGE,
+            Use::Storage => vk::FormatFeatureFlags::STORAGE_IMAGE,
+            Use::Attachment => vk::FormatFeatureFlags::COLOR_ATTACHMENT,
         };
         // SAFETY: the physical device belongs to the instance.
         let props = unsafe {
@@ -171,7 +188,11 @@ impl Device {
                 "{} cannot hold texture format {} as a {} image",
                 self.name,
                 tex.format.short_name(),
-                if storage { "storage" } else { "sampled" }
+                match usage {
+                    Use::Sampled => "sampled",
+                    Use::Storage => "storage",
+                    Use::Attachment => "render target",
+                }
             )));
         }
         let depth_format = matches!(tex.format, Format::Z32Float | Format::Z16Unorm);
@@ -202,12 +223,18 @@ impl Device {
             bytes.resize(bytes.len().next_multiple_of(16), 0);
             levels.push((k, offset, lw, lh, ld));
         }
-        let usage = if storage {
-            vk::ImageUsageFlags::STORAGE
-                | vk::ImageUsageFlags::TRANSFER_DST
-                | vk::ImageUsageFlags::TRANSFER_SRC
-        } else {
-            vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST
+        let usage_flags = match usage {
+            Use::Sampled => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            Use::Storage => {
+                vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+            }
+            Use::Attachment => {
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+            }
         };
         let ici = vk::ImageCreateInfo::default()
             .flags(if cube {
@@ -226,7 +253,7 @@ impl Device {
             .array_layers(layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage)
+            .usage(usage_flags)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         let staging = self.host_buffer(
@@ -243,9 +270,10 @@ impl Device {
             levels,
             layered,
             aspect,
-            storage,
+            usage,
             binding,
             readback,
+            format,
         };
         let (first_level, level_count, first_layer, layer_count, components) = match view {
             Some(v) if !storage => {
@@ -340,7 +368,12 @@ impl Device {
             .subresource_range(all);
         let to_shader = vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::SHADER_READ
+                    | vk::AccessFlags::SHADER_WRITE
+                    | vk::AccessFlags::COLOR_ATTACHMENT_READ
+                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            )
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
             .new_layout(img.layout())
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
@@ -378,8 +411,8 @@ impl Device {
         }
     }
 
-    /// Records the copy of a storage image's level 0 back to its staging
-    /// buffer (after the dispatch).
+    /// Records the copy of a storage image's or render target's level 0
+    /// back to its staging buffer (after the dispatch or draw).
     pub(super) fn record_download(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
         let Some(&(k, offset, w, h, ld)) = img.levels.first() else {
             return;
@@ -387,9 +420,11 @@ impl Device {
         let layers = if img.layered { ld } else { 1 };
         let region = copy_region(img, k, offset, w, h, ld, layers);
         let to_src = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .src_access_mask(
+                vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            )
             .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
-            .old_layout(vk::ImageLayout::GENERAL)
+            .old_layout(img.layout())
             .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
@@ -414,7 +449,7 @@ impl Device {
         unsafe {
             self.device.cmd_pipeline_barrier(
                 cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::ALL_COMMANDS,
                 vk::PipelineStageFlags::TRANSFER,
                 vk::DependencyFlags::empty(),
                 &[],

@@ -3,6 +3,7 @@
 //! of a module, one dispatch and the read-back; textures, storage images
 //! and samplers in [`image`].
 
+mod draw;
 mod image;
 
 use super::{Dispatch, Error};
@@ -318,7 +319,11 @@ impl Device {
                     );
                     self.device.cmd_dispatch(cb, x, y, z);
                 }
-                for img in bound.images.iter().filter(|i| i.storage) {
+                for img in bound
+                    .images
+                    .iter()
+                    .filter(|i| i.usage == image::Use::Storage)
+                {
                     self.record_download(cb, img);
                 }
             })
@@ -386,16 +391,20 @@ impl Device {
                 }
                 bound
                     .images
-                    .push(self.image(tex, view, false, b.binding, None)?);
+                    .push(self.image(tex, view, image::Use::Sampled, b.binding, None)?);
             }
             File::Image => {
                 let tex =
                     res.images.get(n).and_then(|t| t.as_ref()).ok_or_else(|| {
                         Error::Unsupported(format!("IMAGE[{n}] has no image bound"))
                     })?;
-                bound
-                    .images
-                    .push(self.image(tex, None, true, b.binding, Some(n))?);
+                bound.images.push(self.image(
+                    tex,
+                    None,
+                    image::Use::Storage,
+                    b.binding,
+                    Some(n),
+                )?);
             }
             File::Sampler => {
                 let s = res
@@ -574,7 +583,7 @@ impl Descriptors {
                 .stage_flags(vk::ShaderStageFlags::ALL)
         };
         let image_type = |img: &image::DeviceImage| {
-            if img.storage {
+            if img.usage == image::Use::Storage {
                 vk::DescriptorType::STORAGE_IMAGE
             } else {
                 vk::DescriptorType::SAMPLED_IMAGE
