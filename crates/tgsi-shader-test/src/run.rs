@@ -1478,6 +1478,27 @@ impl Runner<'_> {
             instances,
             indices: indices.as_deref(),
         };
+        if let Some(device) = &self.config.vulkan {
+            let inputs = super::vulkan::DrawInputs {
+                rows: &rows,
+                topology: call.topology,
+                count,
+                instances,
+                indices: call.indices,
+                state,
+            };
+            let more = tcs.is_some() || tes.is_some() || gs.is_some();
+            let ran =
+                super::vulkan::draw(device, (&vs, &fs), more, &inputs, &mut targets, depth, res);
+            frame.put_back(targets);
+            return ran.map_err(|e| {
+                let message = format!("{at}: draw on Vulkan failed: {}", e.text());
+                if let super::vulkan::Refused::NotRunnable(why) = e {
+                    self.not_runnable = Some(why);
+                }
+                message
+            });
+        }
         fn stage(r: &Rc<Runnable>) -> tgsi_pipeline::Stage<'_> {
             tgsi_pipeline::Stage {
                 program: &r.program,

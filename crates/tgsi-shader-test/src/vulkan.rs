@@ -35,7 +35,6 @@ impl Refused {
 pub(crate) fn command_not_runnable(test: &TestSection) -> Option<String> {
     test.commands.iter().find_map(|(line, cmd)| {
         let what = match cmd {
-            Command::Draw { .. } => "draw",
             Command::RunVertices(_) => "run vertices",
             _ => return None,
         };
@@ -73,6 +72,54 @@ pub(crate) fn draw_quad(
     };
     shader
         .bind(res, |r| device.draw_quad(&mut q, r))
+        .map_err(refused)
+}
+
+/// What a `draw` gives the device besides the shaders.
+pub(crate) struct DrawInputs<'a> {
+    pub rows: &'a [Vec<[u32; 4]>],
+    pub topology: tgsi_pipeline::Topology,
+    pub count: u32,
+    pub instances: u32,
+    pub indices: Option<&'a [u32]>,
+    pub state: &'a tgsi_pipeline::RenderState,
+}
+
+/// Runs a `draw` of `vs` and `fs` on `device` into `targets` and `depth`.
+pub(crate) fn draw(
+    device: &tgsi_vulkan::Device,
+    (vs, fs): (&Runnable, &Runnable),
+    more_stages: bool,
+    inputs: &DrawInputs,
+    targets: &mut [tgsi_exec::texture::Texture],
+    depth: Option<&mut tgsi_pipeline::DepthTarget>,
+    res: &mut Resources,
+) -> Result<(), Refused> {
+    if more_stages {
+        return Err(Refused::NotRunnable(
+            "tessellation and geometry stages are not translated to SPIR-V yet".into(),
+        ));
+    }
+    let tgsi_pipeline::Topology::Basic(topology) = inputs.topology else {
+        return Err(Refused::NotRunnable(
+            "patch lists need the tessellation stages, not translated to SPIR-V yet".into(),
+        ));
+    };
+    let mut d = tgsi_vulkan::DrawRequest {
+        vertex: &vs.shader,
+        fragment: &fs.shader,
+        direct3d: vs.d3d.is_some() || fs.d3d.is_some(),
+        rows: inputs.rows,
+        topology,
+        count: inputs.count,
+        instances: inputs.instances,
+        indices: inputs.indices,
+        state: inputs.state,
+        targets,
+        depth,
+        timeout_ms: 60_000,
+    };
+    vs.bind(res, |r| fs.bind(r, |r| device.draw(&mut d, r)))
         .map_err(refused)
 }
 

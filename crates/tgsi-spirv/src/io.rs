@@ -163,6 +163,11 @@ impl Translator<'_> {
                     Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
                 })?;
                 let var = self.located(StorageClass::Input, loc);
+                // a varying declared without an interpolation mode is flat,
+                // a colour perspective (as the machine's pipeline links them)
+                if interp.is_none() && !matches!(name, SemanticName::Color | SemanticName::BColor) {
+                    self.b.decorate(var, Decoration::Flat, []);
+                }
                 if let Some(i) = interp {
                     match i.mode {
                         InterpMode::Constant => self.b.decorate(var, Decoration::Flat, []),

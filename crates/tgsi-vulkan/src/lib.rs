@@ -5,7 +5,8 @@
 //! interface puts them, and the buffers read back into them, so that a
 //! caller compares the device's words with the machine's.
 //!
-//! Compute dispatches and full-target quads (`draw quad`) run today;
+//! Compute dispatches, full-target quads (`draw quad`) and draws of a
+//! vertex and a fragment shader run today;
 //! every `unsafe` call of the Vulkan API lives in the `device` module,
 //! behind [`Device`].
 
@@ -39,6 +40,26 @@ pub struct QuadDraw<'a> {
     pub varyings: Vec<tgsi_spirv::QuadVarying>,
     /// The render targets (their contents are drawn over and read back).
     pub targets: &'a mut [tgsi_exec::texture::Texture],
+    pub timeout_ms: u64,
+}
+
+/// What [`Device::draw`] takes besides the resources: a vertex and a
+/// fragment shader, the vertex rows (each vertex's `IN` registers, raw
+/// words), the draw, the pipeline's render state and the targets.
+#[derive(Debug)]
+pub struct DrawRequest<'a> {
+    pub vertex: &'a Shader,
+    pub fragment: &'a Shader,
+    /// Direct3D's numeric rules (lowered Direct3D programs).
+    pub direct3d: bool,
+    pub rows: &'a [Vec<[u32; 4]>],
+    pub topology: tgsi_pipeline::BasicTopology,
+    pub count: u32,
+    pub instances: u32,
+    pub indices: Option<&'a [u32]>,
+    pub state: &'a tgsi_pipeline::RenderState,
+    pub targets: &'a mut [tgsi_exec::texture::Texture],
+    pub depth: Option<&'a mut tgsi_pipeline::DepthTarget>,
     pub timeout_ms: u64,
 }
 

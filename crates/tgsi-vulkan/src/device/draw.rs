@@ -1,13 +1,32 @@
-//! `draw quad` on the device: the fragment shader over every pixel of the
-//! render targets, fed by the quad's vertex shader
-//! ([`tgsi_spirv::quad_vertex_shader`]) with the machine's varyings, into
-//! the targets' contents (draws accumulate), which are read back.
+//! Draws on the device: `draw quad` (the fragment shader over every pixel
+//! of the render targets, fed by the quad's vertex shader
+//! [`tgsi_spirv::quad_vertex_shader`] with the machine's varyings) and
+//! `draw` (a vertex and a fragment shader over vertex rows, with the
+//! pipeline's render state). The targets' contents are loaded (draws
+//! accumulate) and read back, with the depth target's.
 
-use super::super::{Error, QuadDraw};
+use super::super::{DrawRequest, Error, QuadDraw};
 use super::image::{DeviceImage, Use};
 use super::{Bound, Descriptors, Device, vkerr};
 use ash::vk;
 use tgsi_exec::Resources;
+use tgsi_exec::texture::{Format, Texture};
+use tgsi_ir::ir::Shader;
+use tgsi_pipeline::{
+    BasicTopology, BlendFactor, BlendOp, CompareFunc, CullMode, DepthFormat, DepthTarget,
+    FrontFace, RenderState,
+};
+
+/// What a pass draws besides the shaders: the vertex rows (16 bytes per
+/// register), the draw and the render state (None: a full-target quad).
+struct Geometry<'a> {
+    rows: &'a [Vec<[u32; 4]>],
+    topology: BasicTopology,
+    count: u32,
+    instances: u32,
+    indices: Option<&'a [u32]>,
+    state: Option<&'a RenderState>,
+}
 
 /// The objects of one draw besides what it binds.
 #[derive(Default)]
@@ -24,83 +43,166 @@ impl Device {
     /// Runs `q.fragment` over the whole of `q.targets` with `res` bound;
     /// the targets (and storage buffers and images) are read back.
     pub fn draw_quad(&self, q: &mut QuadDraw, res: &mut Resources) -> Result<(), Error> {
-        let shader = q.fragment;
-        if shader.processor != tgsi_ir::enums::Processor::Fragment {
-            return Err(Error::Unsupported(format!(
-                "draw quad runs a fragment shader; this is a {} shader",
-                shader.processor
-            )));
-        }
-        if let Some(t) = q.targets.iter().find(|t| {
-            let name = t.format.short_name();
-            name.ends_with("ui") || name.ends_with('i') && !name.ends_with("srgb")
-        }) {
-            return Err(Error::Unsupported(format!(
-                "render target format {}: the translation writes float colours",
-                t.format.short_name()
-            )));
-        }
-        if let Some(t) = q
-            .targets
-            .iter()
-            .find(|t| t.format == tgsi_exec::texture::Format::Rg11b10Float)
-        {
-            return Err(Error::Unsupported(format!(
-                "render target format {}: Vulkan leaves the rounding into 11- and 10-bit \
-                 floats to the device (this one rounds toward zero and clamps, as Direct3D; \
-                 TGSI rounds to nearest and overflows to infinity)",
-                t.format.short_name()
-            )));
-        }
         let (width, height) = q.targets.first().map_or((0, 0), |t| (t.width, t.height));
-        let fs = tgsi_spirv::to_spirv(
-            shader,
-            &tgsi_spirv::Options {
-                direct3d: q.direct3d,
-            },
-        )?;
-        let vs = tgsi_spirv::quad_vertex_shader(shader, width, height, &q.varyings)?;
+        let vs = tgsi_spirv::quad_vertex_shader(q.fragment, width, height, &q.varyings)?;
+        let geometry = Geometry {
+            rows: &[],
+            topology: BasicTopology::TriangleList,
+            count: 3,
+            instances: 1,
+            indices: None,
+            state: None,
+        };
+        self.draw_pass(
+            (&vs, None),
+            q.fragment,
+            q.direct3d,
+            &geometry,
+            q.targets,
+            None,
+            res,
+            q.timeout_ms,
+        )
+    }
+
+    /// Runs a draw of `d.vertex` and `d.fragment` with the pipeline's
+    /// render state into `d.targets` (and `d.depth`), `res` bound.
+    pub fn draw(&self, d: &mut DrawRequest, res: &mut Resources) -> Result<(), Error> {
+        let options = tgsi_spirv::Options {
+            direct3d: d.direct3d,
+        };
+        let vs = tgsi_spirv::to_spirv(d.vertex, &options)?;
+        let geometry = Geometry {
+            rows: d.rows,
+            topology: d.topology,
+            count: d.count,
+            instances: d.instances,
+            indices: d.indices,
+            state: Some(d.state),
+        };
+        self.draw_pass(
+            (&vs, Some(d.vertex)),
+            d.fragment,
+            d.direct3d,
+            &geometry,
+            d.targets,
+            d.depth.as_deref_mut(),
+            res,
+            d.timeout_ms,
+        )
+    }
+
+    /// A draw: the targets and resources made, one render pass recorded
+    /// and run, everything read back and released.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_pass(
+        &self,
+        (vs, vertex): (&[u32], Option<&Shader>),
+        fragment: &Shader,
+        direct3d: bool,
+        g: &Geometry,
+        targets: &mut [Texture],
+        depth: Option<&mut DepthTarget>,
+        res: &mut Resources,
+        timeout_ms: u64,
+    ) -> Result<(), Error> {
+        check_targets(targets, depth.as_deref())?;
+        if matches!(
+            g.topology,
+            BasicTopology::LineList
+                | BasicTopology::LineStrip
+                | BasicTopology::LineListAdj
+                | BasicTopology::LineStripAdj
+        ) {
+            return Err(Error::Unsupported(
+                "lines: Vulkan rasterizes them as rectangles (or Bresenham's lines), \
+                 not with Direct3D's diamond-exit rule the machine follows"
+                    .into(),
+            ));
+        }
+        if g.state.is_some_and(|s| s.stencil.enabled) {
+            return Err(Error::Unsupported(
+                "the stencil test is not drawn by the Vulkan engine yet".into(),
+            ));
+        }
+        let fs = tgsi_spirv::to_spirv(fragment, &tgsi_spirv::Options { direct3d })?;
+        let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
+        let depth_texture = depth.as_deref().map(depth_as_texture);
         let mut bound = Bound::default();
-        let mut targets: Vec<DeviceImage> = Vec::new();
+        let mut images: Vec<DeviceImage> = Vec::new();
+        let mut vertices: Vec<super::Buffer> = Vec::new();
         let result = (|| -> Result<(), Error> {
-            self.bind_resources(&[shader], res, &mut bound)?;
-            for (k, t) in q.targets.iter().enumerate() {
-                targets.push(self.image(t, None, Use::Attachment, k as u32, None)?);
+            let shaders: Vec<&Shader> = vertex.into_iter().chain([fragment]).collect();
+            self.bind_resources(&shaders, res, &mut bound)?;
+            for (k, t) in targets.iter().enumerate() {
+                images.push(self.image(t, None, Use::Attachment, k as u32, None)?);
+            }
+            if let Some(t) = &depth_texture {
+                images.push(self.image(t, None, Use::Depth, 0, None)?);
+            }
+            if !g.rows.is_empty() || g.indices.is_some() {
+                let (vb, ib) = vertex_bytes(g);
+                vertices.push(self.host_buffer(
+                    &vb,
+                    vk::BufferUsageFlags::VERTEX_BUFFER,
+                    0,
+                    None,
+                )?);
+                if let Some(ib) = ib {
+                    vertices.push(self.host_buffer(
+                        &ib,
+                        vk::BufferUsageFlags::INDEX_BUFFER,
+                        0,
+                        None,
+                    )?);
+                }
             }
             let mut pass = Pass::default();
-            let made = pass.make(self, &vs, &fs, &bound, &targets, width, height);
+            let made = pass.make(self, vs, &fs, &bound, &images, g, (width, height));
             let ran = made.and_then(|()| {
-                self.submit(q.timeout_ms, "the draw", |cb| {
-                    self.record_quad(cb, &pass, &bound, &targets, width, height)
+                self.submit(timeout_ms, "the draw", |cb| {
+                    self.record_draw(cb, &pass, &bound, &images, &vertices, g, (width, height))
                 })
             });
             pass.destroy(self);
             ran?;
-            for (t, img) in q.targets.iter_mut().zip(&targets) {
+            for (t, img) in targets.iter_mut().zip(&images) {
                 if let Some(level) = t.levels.first_mut() {
                     let bytes = self.image_bytes(img, level.len())?;
                     level[..bytes.len()].copy_from_slice(&bytes);
                 }
             }
+            if let (Some(d), Some(img)) = (depth, images.last().filter(|i| i.usage == Use::Depth)) {
+                let per = if d.format == DepthFormat::D16 { 2 } else { 4 };
+                let bytes = self.image_bytes(img, d.depth.len() * per)?;
+                for (w, b) in d.depth.iter_mut().zip(bytes.chunks(per)) {
+                    *w = b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32);
+                }
+            }
             self.read_back(&bound, res)
         })();
-        for t in &targets {
-            self.destroy_image(t);
+        for img in &images {
+            self.destroy_image(img);
+        }
+        for b in &vertices {
+            self.free(b);
         }
         self.release(&bound);
         result
     }
 
-    fn record_quad(
+    #[allow(clippy::too_many_arguments)]
+    fn record_draw(
         &self,
         cb: vk::CommandBuffer,
         pass: &Pass,
         bound: &Bound,
-        targets: &[DeviceImage],
-        width: u32,
-        height: u32,
+        images: &[DeviceImage],
+        vertices: &[super::Buffer],
+        g: &Geometry,
+        (width, height): (u32, u32),
     ) {
-        for img in bound.images.iter().chain(targets) {
+        for img in bound.images.iter().chain(images) {
             self.record_upload(cb, img);
         }
         let begin = vk::RenderPassBeginInfo::default()
@@ -110,14 +212,14 @@ impl Device {
                 offset: vk::Offset2D::default(),
                 extent: vk::Extent2D { width, height },
             });
-        // SAFETY: `cb` is recording; the pass, framebuffer, pipeline and
-        // set belong to this device and live until the submission ended.
+        // SAFETY: `cb` is recording; the pass, framebuffer, pipeline, set
+        // and buffers belong to this device and live until the submission
+        // ended.
         unsafe {
-            self.device
-                .cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            self.device
-                .cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pass.pipeline);
-            self.device.cmd_bind_descriptor_sets(
+            let device = &self.device;
+            device.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pass.pipeline);
+            device.cmd_bind_descriptor_sets(
                 cb,
                 vk::PipelineBindPoint::GRAPHICS,
                 pass.descriptors.layout,
@@ -125,10 +227,19 @@ impl Device {
                 &[pass.descriptors.set],
                 &[],
             );
-            self.device.cmd_draw(cb, 3, 1, 0, 0);
-            self.device.cmd_end_render_pass(cb);
+            if let Some(vb) = vertices.first() {
+                device.cmd_bind_vertex_buffers(cb, 0, &[vb.buffer], &[0]);
+            }
+            match (g.indices, vertices.get(1)) {
+                (Some(_), Some(ib)) => {
+                    device.cmd_bind_index_buffer(cb, ib.buffer, 0, vk::IndexType::UINT32);
+                    device.cmd_draw_indexed(cb, g.count, g.instances, 0, 0, 0);
+                }
+                _ => device.cmd_draw(cb, g.count, g.instances, 0, 0),
+            }
+            device.cmd_end_render_pass(cb);
         }
-        for img in targets
+        for img in images
             .iter()
             .chain(bound.images.iter().filter(|i| i.usage == Use::Storage))
         {
@@ -137,63 +248,306 @@ impl Device {
     }
 }
 
-impl Pass {
-    #[allow(clippy::too_many_arguments)]
-    fn make(
-        &mut self,
-        dev: &Device,
-        vs: &[u32],
-        fs: &[u32],
-        bound: &Bound,
-        targets: &[DeviceImage],
-        width: u32,
-        height: u32,
-    ) -> Result<(), Error> {
-        self.descriptors.make(dev, bound)?;
-        let device = &dev.device;
-        let attachments: Vec<vk::AttachmentDescription> = targets
+/// Refuses targets the device engine does not draw into yet.
+fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(), Error> {
+    for t in targets {
+        let name = t.format.short_name();
+        if name.ends_with("ui") || name.ends_with('i') {
+            return Err(Error::Unsupported(format!(
+                "render target format {name}: the translation writes float colours"
+            )));
+        }
+        if t.format == Format::Rg11b10Float {
+            return Err(Error::Unsupported(format!(
+                "render target format {name}: Vulkan leaves the rounding into 11- and 10-bit \
+                 floats to the device (this one rounds toward zero and clamps, as Direct3D; \
+                 TGSI rounds to nearest and overflows to infinity)"
+            )));
+        }
+        if t.samples > 1 {
+            return Err(Error::Unsupported(
+                "multisampled render targets are not drawn by the Vulkan engine yet".into(),
+            ));
+        }
+    }
+    if let Some(d) = depth
+        && (d.format == DepthFormat::D24S8 || d.samples > 1)
+    {
+        return Err(Error::Unsupported(
+            "d24s8 and multisampled depth targets are not drawn by the Vulkan engine yet".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A depth target as the texture the device image is made from.
+fn depth_as_texture(d: &DepthTarget) -> Texture {
+    let (format, bytes): (Format, Vec<u8>) = match d.format {
+        DepthFormat::D16 => (
+            Format::Z16Unorm,
+            d.depth
+                .iter()
+                .flat_map(|w| (*w as u16).to_le_bytes())
+                .collect(),
+        ),
+        _ => (
+            Format::Z32Float,
+            d.depth.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        ),
+    };
+    Texture {
+        target: tgsi_ir::enums::TextureTarget::Tex2D,
+        format,
+        width: d.width,
+        height: d.height,
+        depth: 1,
+        layers: 1,
+        samples: 1,
+        levels: vec![bytes],
+    }
+}
+
+/// The vertex buffer (each row's registers, 16 bytes each, padded with
+/// zero rows up to the vertices the draw names) and the index buffer.
+fn vertex_bytes(g: &Geometry) -> (Vec<u8>, Option<Vec<u8>>) {
+    let regs = g.rows.first().map_or(1, |r| r.len().max(1));
+    let needed = match g.indices {
+        Some(ix) => ix
             .iter()
-            .map(|t| {
-                vk::AttachmentDescription::default()
-                    .format(t.format())
-                    .samples(vk::SampleCountFlags::TYPE_1)
-                    .load_op(vk::AttachmentLoadOp::LOAD)
-                    .store_op(vk::AttachmentStoreOp::STORE)
-                    .initial_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                    .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            })
+            .take(g.count as usize)
+            .map(|&i| i as usize + 1)
+            .max()
+            .unwrap_or(0),
+        None => g.count as usize,
+    };
+    let n = needed.max(g.rows.len()).max(1);
+    let mut vb = Vec::with_capacity(n * regs * 16);
+    for v in 0..n {
+        for r in 0..regs {
+            let words = g
+                .rows
+                .get(v)
+                .and_then(|row| row.get(r))
+                .copied()
+                .unwrap_or([0; 4]);
+            for w in words {
+                vb.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+    let ib = g.indices.map(|ix| {
+        let mut b: Vec<u8> = ix
+            .iter()
+            .take(g.count as usize)
+            .flat_map(|i| i.to_le_bytes())
             .collect();
-        let refs: Vec<vk::AttachmentReference> = (0..targets.len() as u32)
-            .map(|k| {
-                vk::AttachmentReference::default()
-                    .attachment(k)
-                    .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            })
-            .collect();
-        let subpass = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&refs)];
-        let views: Vec<vk::ImageView> = targets.iter().map(|t| t.view).collect();
-        let viewport = [vk::Viewport {
+        b.resize(g.count as usize * 4, 0);
+        b
+    });
+    (vb, ib)
+}
+
+fn topology(t: BasicTopology) -> vk::PrimitiveTopology {
+    use BasicTopology as T;
+    use vk::PrimitiveTopology as P;
+    match t {
+        T::PointList => P::POINT_LIST,
+        T::LineList => P::LINE_LIST,
+        T::LineStrip => P::LINE_STRIP,
+        T::TriangleList => P::TRIANGLE_LIST,
+        T::TriangleStrip => P::TRIANGLE_STRIP,
+        T::TriangleFan => P::TRIANGLE_FAN,
+        T::LineListAdj => P::LINE_LIST_WITH_ADJACENCY,
+        T::LineStripAdj => P::LINE_STRIP_WITH_ADJACENCY,
+        T::TriangleListAdj => P::TRIANGLE_LIST_WITH_ADJACENCY,
+        T::TriangleStripAdj => P::TRIANGLE_STRIP_WITH_ADJACENCY,
+    }
+}
+
+fn compare_op(f: CompareFunc) -> vk::CompareOp {
+    match f {
+        CompareFunc::Never => vk::CompareOp::NEVER,
+        CompareFunc::Less => vk::CompareOp::LESS,
+        CompareFunc::Equal => vk::CompareOp::EQUAL,
+        CompareFunc::LessEqual => vk::CompareOp::LESS_OR_EQUAL,
+        CompareFunc::Greater => vk::CompareOp::GREATER,
+        CompareFunc::NotEqual => vk::CompareOp::NOT_EQUAL,
+        CompareFunc::GreaterEqual => vk::CompareOp::GREATER_OR_EQUAL,
+        CompareFunc::Always => vk::CompareOp::ALWAYS,
+    }
+}
+
+fn blend_factor(f: BlendFactor) -> vk::BlendFactor {
+    use BlendFactor as B;
+    use vk::BlendFactor as V;
+    match f {
+        B::Zero => V::ZERO,
+        B::One => V::ONE,
+        B::SrcColor => V::SRC_COLOR,
+        B::InvSrcColor => V::ONE_MINUS_SRC_COLOR,
+        B::SrcAlpha => V::SRC_ALPHA,
+        B::InvSrcAlpha => V::ONE_MINUS_SRC_ALPHA,
+        B::DstColor => V::DST_COLOR,
+        B::InvDstColor => V::ONE_MINUS_DST_COLOR,
+        B::DstAlpha => V::DST_ALPHA,
+        B::InvDstAlpha => V::ONE_MINUS_DST_ALPHA,
+        B::SrcAlphaSat => V::SRC_ALPHA_SATURATE,
+        B::BlendFactor => V::CONSTANT_COLOR,
+        B::InvBlendFactor => V::ONE_MINUS_CONSTANT_COLOR,
+    }
+}
+
+fn blend_op(o: BlendOp) -> vk::BlendOp {
+    match o {
+        BlendOp::Add => vk::BlendOp::ADD,
+        BlendOp::Subtract => vk::BlendOp::SUBTRACT,
+        BlendOp::RevSubtract => vk::BlendOp::REVERSE_SUBTRACT,
+        BlendOp::Min => vk::BlendOp::MIN,
+        BlendOp::Max => vk::BlendOp::MAX,
+    }
+}
+
+/// (viewport, scissor) of a pass over a `width` × `height` target. A draw
+/// (a render state) flips the viewport upside down: its clip space has y
+/// up, as Direct3D's and Gallium's, where Vulkan's has y down; the
+/// quad's vertex shader is written for Vulkan's.
+fn view_rects(state: Option<&RenderState>, width: u32, height: u32) -> (vk::Viewport, vk::Rect2D) {
+    let full = vk::Rect2D {
+        offset: vk::Offset2D::default(),
+        extent: vk::Extent2D { width, height },
+    };
+    let viewport = match state.and_then(|s| s.viewport) {
+        Some(v) => vk::Viewport {
+            x: v.x,
+            y: v.y,
+            width: v.width,
+            height: v.height,
+            min_depth: v.min_depth,
+            max_depth: v.max_depth,
+        },
+        None => vk::Viewport {
             x: 0.0,
             y: 0.0,
             width: width as f32,
             height: height as f32,
             min_depth: 0.0,
             max_depth: 1.0,
-        }];
-        let scissor = [vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D { width, height },
-        }];
-        let blend: Vec<vk::PipelineColorBlendAttachmentState> = targets
+        },
+    };
+    let viewport = if state.is_some() {
+        vk::Viewport {
+            y: viewport.y + viewport.height,
+            height: -viewport.height,
+            ..viewport
+        }
+    } else {
+        viewport
+    };
+    let scissor = match state.and_then(|s| s.scissor) {
+        Some(r) => {
+            let x0 = r.x.clamp(0, width as i64);
+            let y0 = r.y.clamp(0, height as i64);
+            let x1 = r.x.saturating_add(r.width).clamp(x0, width as i64);
+            let y1 = r.y.saturating_add(r.height).clamp(y0, height as i64);
+            vk::Rect2D {
+                offset: vk::Offset2D {
+                    x: x0 as i32,
+                    y: y0 as i32,
+                },
+                extent: vk::Extent2D {
+                    width: (x1 - x0) as u32,
+                    height: (y1 - y0) as u32,
+                },
+            }
+        }
+        None => full,
+    };
+    (viewport, scissor)
+}
+
+impl Pass {
+    fn make(
+        &mut self,
+        dev: &Device,
+        vs: &[u32],
+        fs: &[u32],
+        bound: &Bound,
+        images: &[DeviceImage],
+        g: &Geometry,
+        (width, height): (u32, u32),
+    ) -> Result<(), Error> {
+        self.descriptors.make(dev, bound)?;
+        let device = &dev.device;
+        let colors: Vec<&DeviceImage> = images
             .iter()
-            .map(|_| {
-                vk::PipelineColorBlendAttachmentState::default()
-                    .blend_enable(false)
-                    .color_write_mask(vk::ColorComponentFlags::RGBA)
+            .filter(|i| i.usage == Use::Attachment)
+            .collect();
+        let depth = images.iter().find(|i| i.usage == Use::Depth);
+        let attachments: Vec<vk::AttachmentDescription> = images
+            .iter()
+            .map(|t| {
+                let layout = t.layout();
+                vk::AttachmentDescription::default()
+                    .format(t.format())
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .stencil_load_op(vk::AttachmentLoadOp::LOAD)
+                    .stencil_store_op(vk::AttachmentStoreOp::STORE)
+                    .initial_layout(layout)
+                    .final_layout(layout)
             })
             .collect();
+        let refs: Vec<vk::AttachmentReference> = (0..colors.len() as u32)
+            .map(|k| {
+                vk::AttachmentReference::default()
+                    .attachment(k)
+                    .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            })
+            .collect();
+        let depth_ref = vk::AttachmentReference::default()
+            .attachment(colors.len() as u32)
+            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+        let mut subpass = vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&refs);
+        if depth.is_some() {
+            subpass = subpass.depth_stencil_attachment(&depth_ref);
+        }
+        let subpasses = [subpass];
+        let views: Vec<vk::ImageView> = images.iter().map(|t| t.view).collect();
+        let (viewport, scissor) = view_rects(g.state, width, height);
+        let (viewport, scissor) = ([viewport], [scissor]);
+        let blend: Vec<vk::PipelineColorBlendAttachmentState> = (0..colors.len())
+            .map(|k| {
+                let b = g.state.map(|s| s.blend[k]).unwrap_or_default();
+                let mask = vk::ColorComponentFlags::from_raw(u32::from(b.write_mask) & 0xF);
+                vk::PipelineColorBlendAttachmentState::default()
+                    .blend_enable(b.enabled)
+                    .src_color_blend_factor(blend_factor(b.src))
+                    .dst_color_blend_factor(blend_factor(b.dst))
+                    .color_blend_op(blend_op(b.op))
+                    .src_alpha_blend_factor(blend_factor(b.src_alpha.for_alpha()))
+                    .dst_alpha_blend_factor(blend_factor(b.dst_alpha.for_alpha()))
+                    .alpha_blend_op(blend_op(b.op_alpha))
+                    .color_write_mask(mask)
+            })
+            .collect();
+        let regs = g.rows.first().map_or(0, |r| r.len()) as u32;
+        let vertex_bindings = [vk::VertexInputBindingDescription::default()
+            .binding(0)
+            .stride(16 * regs.max(1))
+            .input_rate(vk::VertexInputRate::VERTEX)];
+        let vertex_attributes: Vec<vk::VertexInputAttributeDescription> = (0..regs)
+            .map(|r| {
+                vk::VertexInputAttributeDescription::default()
+                    .location(r)
+                    .binding(0)
+                    .format(vk::Format::R32G32B32A32_SFLOAT)
+                    .offset(16 * r)
+            })
+            .collect();
+        let state = g.state.cloned().unwrap_or_default();
         // SAFETY (every call below): valid create infos whose arrays live
         // across the call, objects of this device, each stored in `self`
         // so that `destroy` frees it exactly once.
@@ -208,7 +562,7 @@ impl Pass {
                 .create_render_pass(
                     &vk::RenderPassCreateInfo::default()
                         .attachments(&attachments)
-                        .subpasses(&subpass),
+                        .subpasses(&subpasses),
                     None,
                 )
                 .map_err(vkerr("vkCreateRenderPass"))?;
@@ -233,22 +587,43 @@ impl Pass {
                     .module(self.fragment)
                     .name(c"main"),
             ];
-            let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-            let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+            if regs > 0 {
+                vertex_input = vertex_input
+                    .vertex_binding_descriptions(&vertex_bindings)
+                    .vertex_attribute_descriptions(&vertex_attributes);
+            }
+            let assembly =
+                vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology(g.topology));
             let viewports = vk::PipelineViewportStateCreateInfo::default()
                 .viewports(&viewport)
                 .scissors(&scissor);
-            // the covering triangle is clockwise on the target: front facing
+            // the quad's covering triangle is clockwise on the target
             let raster = vk::PipelineRasterizationStateCreateInfo::default()
                 .polygon_mode(vk::PolygonMode::FILL)
-                .cull_mode(vk::CullModeFlags::NONE)
-                .front_face(vk::FrontFace::CLOCKWISE)
+                .cull_mode(match state.cull {
+                    CullMode::None => vk::CullModeFlags::NONE,
+                    CullMode::Front => vk::CullModeFlags::FRONT,
+                    CullMode::Back => vk::CullModeFlags::BACK,
+                })
+                .front_face(match state.front {
+                    FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
+                    FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
+                })
                 .line_width(1.0);
             let multisample = vk::PipelineMultisampleStateCreateInfo::default()
                 .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-            let blending = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
-            let ci = [vk::GraphicsPipelineCreateInfo::default()
+            let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(state.depth.enabled)
+                .depth_write_enable(state.depth.enabled && state.depth.write)
+                .depth_compare_op(compare_op(state.depth.func))
+                .stencil_test_enable(false)
+                .front(keep_stencil())
+                .back(keep_stencil());
+            let blending = vk::PipelineColorBlendStateCreateInfo::default()
+                .attachments(&blend)
+                .blend_constants(state.blend_factor);
+            let mut ci = vk::GraphicsPipelineCreateInfo::default()
                 .stages(&stages)
                 .vertex_input_state(&vertex_input)
                 .input_assembly_state(&assembly)
@@ -258,9 +633,12 @@ impl Pass {
                 .color_blend_state(&blending)
                 .layout(self.descriptors.layout)
                 .render_pass(self.render_pass)
-                .subpass(0)];
+                .subpass(0);
+            if depth.is_some() {
+                ci = ci.depth_stencil_state(&depth_state);
+            }
             self.pipeline = device
-                .create_graphics_pipelines(vk::PipelineCache::null(), &ci, None)
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[ci], None)
                 .map_err(|(_, e)| Error::Device(format!("vkCreateGraphicsPipelines: {e}")))?[0];
         }
         Ok(())
@@ -278,4 +656,13 @@ impl Pass {
         }
         self.descriptors.destroy(dev);
     }
+}
+
+/// A stencil face that keeps everything (the stencil test is off).
+fn keep_stencil() -> vk::StencilOpState {
+    vk::StencilOpState::default()
+        .fail_op(vk::StencilOp::KEEP)
+        .pass_op(vk::StencilOp::KEEP)
+        .depth_fail_op(vk::StencilOp::KEEP)
+        .compare_op(vk::CompareOp::ALWAYS)
 }

@@ -112,6 +112,8 @@ pub(super) enum Use {
     Storage,
     /// A render target (level 0, read back).
     Attachment,
+    /// A depth target (level 0, read back).
+    Depth,
 }
 
 /// A machine texture on the device.
@@ -140,6 +142,7 @@ impl DeviceImage {
             Use::Sampled => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
             Use::Storage => vk::ImageLayout::GENERAL,
             Use::Attachment => vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            Use::Depth => vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
         }
     }
 
@@ -177,6 +180,7 @@ impl Device {
             Use::Sampled => vk::FormatFeatureFlags::SAMPLED_IMAGE,
             Use::Storage => vk::FormatFeatureFlags::STORAGE_IMAGE,
             Use::Attachment => vk::FormatFeatureFlags::COLOR_ATTACHMENT,
+            Use::Depth => vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT,
         };
         // SAFETY: the physical device belongs to the instance.
         let props = unsafe {
@@ -192,6 +196,7 @@ impl Device {
                     Use::Sampled => "sampled",
                     Use::Storage => "storage",
                     Use::Attachment => "render target",
+                    Use::Depth => "depth target",
                 }
             )));
         }
@@ -232,6 +237,11 @@ impl Device {
             }
             Use::Attachment => {
                 vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+            }
+            Use::Depth => {
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
                     | vk::ImageUsageFlags::TRANSFER_DST
                     | vk::ImageUsageFlags::TRANSFER_SRC
             }
@@ -372,7 +382,9 @@ impl Device {
                 vk::AccessFlags::SHADER_READ
                     | vk::AccessFlags::SHADER_WRITE
                     | vk::AccessFlags::COLOR_ATTACHMENT_READ
-                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
             )
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
             .new_layout(img.layout())
@@ -421,7 +433,9 @@ impl Device {
         let region = copy_region(img, k, offset, w, h, ld, layers);
         let to_src = vk::ImageMemoryBarrier::default()
             .src_access_mask(
-                vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                vk::AccessFlags::SHADER_WRITE
+                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
             )
             .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
             .old_layout(img.layout())
