@@ -466,6 +466,7 @@ fn view_rects(state: Option<&RenderState>, width: u32, height: u32) -> (vk::View
 }
 
 impl Pass {
+    #[allow(clippy::too_many_arguments)]
     fn make(
         &mut self,
         dev: &Device,
