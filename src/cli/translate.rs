@@ -110,6 +110,7 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
     }
     let options = Options {
         direct3d: input.d3d.is_some(),
+        ..Options::default()
     };
     let words = to_spirv(&input.shader, &options).map_err(|e| anyhow!("{name}: {e}"))?;
     match args.to {

@@ -108,7 +108,7 @@ pub(crate) fn draw(
     let mut d = tgsi_vulkan::DrawRequest {
         vertex: &vs.shader,
         fragment: &fs.shader,
-        direct3d: vs.d3d.is_some() || fs.d3d.is_some(),
+        direct3d: (vs.d3d.is_some(), fs.d3d.is_some()),
         rows: inputs.rows,
         topology,
         count: inputs.count,

@@ -25,12 +25,16 @@ pub(crate) enum Source {
     Face(Word),
     /// An `int` built-in: its bits in every channel.
     Int(Word),
+    /// `FragCoord` with w = 1 / its w (Direct3D's SV_Position).
+    ClipPosition(Word),
 }
 
 /// Where an output register's value goes.
 #[derive(Clone, Copy)]
 pub(crate) enum Sink {
     Vec4(Word),
+    /// An integer `vec4` output (`ivec4` or `uvec4`, its type): the bits.
+    Bits(Word, Word),
     /// A float built-in taking one channel (`PointSize` .x, `FragDepth` .z).
     Channel(Word, u32),
     /// An `int` built-in taking one channel's bits (`FragStencilRefEXT` .y,
@@ -132,11 +136,15 @@ impl Translator<'_> {
         }
         let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
         match name {
-            SemanticName::Position => Ok(Source::Vec4(self.builtin(
-                StorageClass::Input,
-                f4,
-                BuiltIn::FragCoord,
-            ))),
+            SemanticName::Position => {
+                let var = self.builtin(StorageClass::Input, f4, BuiltIn::FragCoord);
+                // Direct3D's SV_Position has the clip w, FragCoord 1/w
+                if self.options.direct3d {
+                    Ok(Source::ClipPosition(var))
+                } else {
+                    Ok(Source::Vec4(var))
+                }
+            }
             SemanticName::Face => {
                 let b = self.t.bool;
                 Ok(Source::Face(self.builtin(
@@ -207,6 +215,14 @@ impl Translator<'_> {
                 0,
             )),
             (Processor::Fragment, SemanticName::Color) => {
+                if k < 8 && self.options.integer_colors >> k & 1 == 1 {
+                    let signed = self.options.signed_colors >> k & 1 == 1;
+                    let ty = if signed { self.t.i4 } else { self.t.u4 };
+                    let var = self.io_var(StorageClass::Output, ty);
+                    self.b
+                        .decorate(var, Decoration::Location, [Operand::LiteralBit32(k)]);
+                    return Ok(Sink::Bits(var, ty));
+                }
                 Ok(Sink::Vec4(self.located(StorageClass::Output, k)))
             }
             (Processor::Fragment, SemanticName::Position) => {
@@ -334,6 +350,15 @@ impl Translator<'_> {
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
                     sp!(self, self.b.bitcast(u4, None, v))?
                 }
+                Source::ClipPosition(var) => {
+                    let f32_ = self.t.f32;
+                    let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+                    let w = sp!(self, self.b.composite_extract(f32_, None, v, [3]))?;
+                    let one = self.c_f32(1.0);
+                    let clip_w = sp!(self, self.b.f_div(f32_, None, one, w))?;
+                    let v = sp!(self, self.b.composite_insert(f4, None, clip_w, v, [3]))?;
+                    sp!(self, self.b.bitcast(u4, None, v))?
+                }
                 Source::Int(var) => {
                     let (i32_, u32_) = (self.t.i32, self.t.u32);
                     let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
@@ -371,6 +396,14 @@ impl Translator<'_> {
             let v = sp!(self, self.b.bitcast(f4, None, bits))?;
             match sink {
                 Sink::Vec4(var) => sp!(self, self.b.store(var, v, None, []))?,
+                Sink::Bits(var, ty) => {
+                    let x = if ty == u4 {
+                        bits
+                    } else {
+                        sp!(self, self.b.bitcast(ty, None, bits))?
+                    };
+                    sp!(self, self.b.store(var, x, None, []))?
+                }
                 Sink::Channel(var, c) => {
                     let x = sp!(self, self.b.composite_extract(f32_, None, v, [c]))?;
                     sp!(self, self.b.store(var, x, None, []))?

@@ -69,6 +69,11 @@ pub struct Options {
     /// (`DenormFlushToZero` through the float controls); otherwise IEEE
     /// (`DenormPreserve`).
     pub direct3d: bool,
+    /// Fragment colour outputs written as integers: bit k for `COLOR[k]`
+    /// (an `int`/`uint` render target; the bits of the output register go
+    /// out unchanged), and in `signed_colors` those of a signed target.
+    pub integer_colors: u8,
+    pub signed_colors: u8,
 }
 
 /// Why a shader was not translated.

@@ -50,8 +50,9 @@ pub struct QuadDraw<'a> {
 pub struct DrawRequest<'a> {
     pub vertex: &'a Shader,
     pub fragment: &'a Shader,
-    /// Direct3D's numeric rules (lowered Direct3D programs).
-    pub direct3d: bool,
+    /// Direct3D's rules for the vertex and for the fragment shader (a
+    /// lowered Direct3D program; the stages may differ).
+    pub direct3d: (bool, bool),
     pub rows: &'a [Vec<[u32; 4]>],
     pub topology: tgsi_pipeline::BasicTopology,
     pub count: u32,

@@ -26,6 +26,8 @@ struct Geometry<'a> {
     instances: u32,
     indices: Option<&'a [u32]>,
     state: Option<&'a RenderState>,
+    /// The targets the fragment shader has a colour for (bit k: `COLOR[k]`).
+    colors_written: u8,
 }
 
 /// The objects of one draw besides what it binds.
@@ -52,6 +54,7 @@ impl Device {
             instances: 1,
             indices: None,
             state: None,
+            colors_written: colors_written(q.fragment),
         };
         self.draw_pass(
             (&vs, None),
@@ -69,7 +72,8 @@ impl Device {
     /// render state into `d.targets` (and `d.depth`), `res` bound.
     pub fn draw(&self, d: &mut DrawRequest, res: &mut Resources) -> Result<(), Error> {
         let options = tgsi_spirv::Options {
-            direct3d: d.direct3d,
+            direct3d: d.direct3d.0,
+            ..Default::default()
         };
         let vs = tgsi_spirv::to_spirv(d.vertex, &options)?;
         let geometry = Geometry {
@@ -79,11 +83,12 @@ impl Device {
             instances: d.instances,
             indices: d.indices,
             state: Some(d.state),
+            colors_written: colors_written(d.fragment),
         };
         self.draw_pass(
             (&vs, Some(d.vertex)),
             d.fragment,
-            d.direct3d,
+            d.direct3d.1,
             &geometry,
             d.targets,
             d.depth.as_deref_mut(),
@@ -125,7 +130,13 @@ impl Device {
                 "the stencil test is not drawn by the Vulkan engine yet".into(),
             ));
         }
-        let fs = tgsi_spirv::to_spirv(fragment, &tgsi_spirv::Options { direct3d })?;
+        let (integer_colors, signed_colors) = integer_targets(targets);
+        let options = tgsi_spirv::Options {
+            direct3d,
+            integer_colors,
+            signed_colors,
+        };
+        let fs = tgsi_spirv::to_spirv(fragment, &options)?;
         let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
         let depth_texture = depth.as_deref().map(depth_as_texture);
         let mut bound = Bound::default();
@@ -252,11 +263,6 @@ impl Device {
 fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(), Error> {
     for t in targets {
         let name = t.format.short_name();
-        if name.ends_with("ui") || name.ends_with('i') {
-            return Err(Error::Unsupported(format!(
-                "render target format {name}: the translation writes float colours"
-            )));
-        }
         if t.format == Format::Rg11b10Float {
             return Err(Error::Unsupported(format!(
                 "render target format {name}: Vulkan leaves the rounding into 11- and 10-bit \
@@ -278,6 +284,40 @@ fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(),
         ));
     }
     Ok(())
+}
+
+/// The `COLOR[k]` outputs a fragment shader declares (bit k).
+fn colors_written(fragment: &Shader) -> u8 {
+    let mut mask = 0u8;
+    for d in fragment.declarations() {
+        if d.file == tgsi_ir::enums::File::Output
+            && let Some(s) = d.semantic
+            && s.name == tgsi_ir::enums::SemanticName::Color
+        {
+            for k in s.index..=s.index + (d.last - d.first) {
+                if k < 8 {
+                    mask |= 1 << k;
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// The targets of integer formats (bit k for target k) and of those the
+/// signed ones: their colour outputs are written as integers.
+fn integer_targets(targets: &[Texture]) -> (u8, u8) {
+    let (mut integer, mut signed) = (0u8, 0u8);
+    for (k, t) in targets.iter().enumerate().take(8) {
+        let name = t.format.short_name();
+        if name.ends_with("ui") {
+            integer |= 1 << k;
+        } else if name.ends_with('i') {
+            integer |= 1 << k;
+            signed |= 1 << k;
+        }
+    }
+    (integer, signed)
 }
 
 /// A depth target as the texture the device image is made from.
@@ -521,8 +561,19 @@ impl Pass {
         let (viewport, scissor) = ([viewport], [scissor]);
         let blend: Vec<vk::PipelineColorBlendAttachmentState> = (0..colors.len())
             .map(|k| {
-                let b = g.state.map(|s| s.blend[k]).unwrap_or_default();
-                let mask = vk::ColorComponentFlags::from_raw(u32::from(b.write_mask) & 0xF);
+                let mut b = g.state.map(|s| s.blend[k]).unwrap_or_default();
+                // integer targets never blend
+                let name = colors[k].format_name();
+                if name.ends_with("ui") || name.ends_with('i') {
+                    b.enabled = false;
+                }
+                // a target the shader has no colour for keeps its texels
+                let written = k < 8 && g.colors_written >> k & 1 == 1;
+                let mask = if written {
+                    vk::ColorComponentFlags::from_raw(u32::from(b.write_mask) & 0xF)
+                } else {
+                    vk::ColorComponentFlags::empty()
+                };
                 vk::PipelineColorBlendAttachmentState::default()
                     .blend_enable(b.enabled)
                     .src_color_blend_factor(blend_factor(b.src))

@@ -133,6 +133,7 @@ pub(super) struct DeviceImage {
     /// `IMAGE[n]`, read back into the resources.
     pub(super) readback: Option<usize>,
     format: vk::Format,
+    machine_format: Format,
 }
 
 impl DeviceImage {
@@ -149,6 +150,11 @@ impl DeviceImage {
     /// The format the image was made with.
     pub(super) fn format(&self) -> vk::Format {
         self.format
+    }
+
+    /// The machine format's short name (`rgba32ui`, ...).
+    pub(super) fn format_name(&self) -> &'static str {
+        self.machine_format.short_name()
     }
 }
 
@@ -284,6 +290,7 @@ impl Device {
             binding,
             readback,
             format,
+            machine_format: tex.format,
         };
         let (first_level, level_count, first_layer, layer_count, components) = match view {
             Some(v) if !storage => {

@@ -281,6 +281,7 @@ impl Device {
             d.shader,
             &tgsi_spirv::Options {
                 direct3d: d.direct3d,
+                ..Default::default()
             },
         )?;
         let mut bound = Bound::default();
