@@ -29,7 +29,11 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, name: &str, shader: &tgsi::Shader, direct3d: bool) {
-        match to_spirv(shader, &Options { direct3d }) {
+        let options = Options {
+            direct3d,
+            ..Options::default()
+        };
+        match to_spirv(shader, &options) {
             Ok(words) => match validate(&words, name) {
                 Some(Ok(())) => self.valid += 1,
                 Some(Err(e)) => self.invalid.push(e),
