@@ -1487,9 +1487,17 @@ impl Runner<'_> {
                 indices: call.indices,
                 state,
             };
-            let more = tcs.is_some() || tes.is_some() || gs.is_some();
-            let ran =
-                super::vulkan::draw(device, (&vs, &fs), more, &inputs, &mut targets, depth, res);
+            let tessellation = tcs.is_some() || tes.is_some();
+            let stages = (&*vs, gs.as_deref(), &*fs);
+            let ran = super::vulkan::draw(
+                device,
+                stages,
+                tessellation,
+                &inputs,
+                &mut targets,
+                depth,
+                res,
+            );
             frame.put_back(targets);
             return ran.map_err(|e| {
                 let message = format!("{at}: draw on Vulkan failed: {}", e.text());

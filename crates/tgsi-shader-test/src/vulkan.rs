@@ -88,16 +88,16 @@ pub(crate) struct DrawInputs<'a> {
 /// Runs a `draw` of `vs` and `fs` on `device` into `targets` and `depth`.
 pub(crate) fn draw(
     device: &tgsi_vulkan::Device,
-    (vs, fs): (&Runnable, &Runnable),
-    more_stages: bool,
+    (vs, gs, fs): (&Runnable, Option<&Runnable>, &Runnable),
+    tessellation: bool,
     inputs: &DrawInputs,
     targets: &mut [tgsi_exec::texture::Texture],
     depth: Option<&mut tgsi_pipeline::DepthTarget>,
     res: &mut Resources,
 ) -> Result<(), Refused> {
-    if more_stages {
+    if tessellation {
         return Err(Refused::NotRunnable(
-            "tessellation and geometry stages are not translated to SPIR-V yet".into(),
+            "the tessellation stages are not translated to SPIR-V yet".into(),
         ));
     }
     let tgsi_pipeline::Topology::Basic(topology) = inputs.topology else {
@@ -107,6 +107,7 @@ pub(crate) fn draw(
     };
     let mut d = tgsi_vulkan::DrawRequest {
         vertex: &vs.shader,
+        geometry: gs.map(|g| (&g.shader, g.d3d.is_some())),
         fragment: &fs.shader,
         direct3d: (vs.d3d.is_some(), fs.d3d.is_some()),
         rows: inputs.rows,
@@ -119,8 +120,11 @@ pub(crate) fn draw(
         depth,
         timeout_ms: 60_000,
     };
-    vs.bind(res, |r| fs.bind(r, |r| device.draw(&mut d, r)))
-        .map_err(refused)
+    let run = |r: &mut Resources| match gs {
+        Some(g) => g.bind(r, |r| fs.bind(r, |r| device.draw(&mut d, r))),
+        None => fs.bind(r, |r| device.draw(&mut d, r)),
+    };
+    vs.bind(res, run).map_err(refused)
 }
 
 /// How a device error reads for the runner.

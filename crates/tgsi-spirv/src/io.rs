@@ -27,6 +27,8 @@ pub(crate) enum Source {
     Int(Word),
     /// `FragCoord` with w = 1 / its w (Direct3D's SV_Position).
     ClipPosition(Word),
+    /// A geometry shader's `vec4` per input vertex (an array).
+    PerVertex(Word),
 }
 
 /// Where an output register's value goes.
@@ -103,6 +105,16 @@ impl Translator<'_> {
     pub(crate) fn declare_io(&mut self) -> Result<(), Error> {
         let shader = self.shader;
         let stage = shader.processor;
+        let writes_primitive_id = shader.declarations().any(|d| {
+            d.file == File::Output && d.semantic.is_some_and(|s| s.name == SemanticName::PrimId)
+        });
+        if stage == Processor::Geometry && !writes_primitive_id {
+            self.declare_int_builtin(SemanticName::PrimId);
+            let input = self.int_builtins[&SemanticName::PrimId];
+            let i32_ = self.t.i32;
+            let output = self.builtin(StorageClass::Output, i32_, BuiltIn::PrimitiveId);
+            self.primitive_id_pass = Some((input, output));
+        }
         for d in shader.declarations() {
             if !matches!(d.file, File::Input | File::Output) {
                 continue;
@@ -133,6 +145,9 @@ impl Translator<'_> {
         let f4 = self.t.f4;
         if stage == Processor::Vertex {
             return Ok(Source::Vec4(self.located(StorageClass::Input, n)));
+        }
+        if stage == Processor::Geometry {
+            return self.per_vertex_input(semantic, n, k);
         }
         let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
         match name {
@@ -196,6 +211,40 @@ impl Translator<'_> {
         }
     }
 
+    /// A geometry shader input: an array of a `vec4` per vertex, at the
+    /// varying's location (`Position` for `POSITION`).
+    fn per_vertex_input(
+        &mut self,
+        semantic: Option<SemanticName>,
+        n: u32,
+        k: u32,
+    ) -> Result<Source, Error> {
+        let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
+        let (f4, count) = (self.t.f4, self.c_u32(self.gs_vertices));
+        let arr = self.b.type_array(f4, count);
+        let var = self.io_var(StorageClass::Input, arr);
+        match name {
+            SemanticName::Position => self.b.decorate(
+                var,
+                Decoration::BuiltIn,
+                [Operand::BuiltIn(BuiltIn::Position)],
+            ),
+            SemanticName::PSize => self.b.decorate(
+                var,
+                Decoration::BuiltIn,
+                [Operand::BuiltIn(BuiltIn::PointSize)],
+            ),
+            _ => {
+                let loc = varying_location(name, k).ok_or_else(|| {
+                    Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
+                })?;
+                self.b
+                    .decorate(var, Decoration::Location, [Operand::LiteralBit32(loc)]);
+            }
+        }
+        Ok(Source::PerVertex(var))
+    }
+
     fn output_sink(
         &mut self,
         stage: Processor,
@@ -205,12 +254,10 @@ impl Translator<'_> {
         let (f4, f32_) = (self.t.f4, self.t.f32);
         let name = semantic.ok_or_else(|| Error::general("an output without a semantic"))?;
         match (stage, name) {
-            (Processor::Vertex, SemanticName::Position) => Ok(Sink::Vec4(self.builtin(
-                StorageClass::Output,
-                f4,
-                BuiltIn::Position,
-            ))),
-            (Processor::Vertex, SemanticName::PSize) => Ok(Sink::Channel(
+            (Processor::Vertex | Processor::Geometry, SemanticName::Position) => Ok(Sink::Vec4(
+                self.builtin(StorageClass::Output, f4, BuiltIn::Position),
+            )),
+            (Processor::Vertex | Processor::Geometry, SemanticName::PSize) => Ok(Sink::Channel(
                 self.builtin(StorageClass::Output, f32_, BuiltIn::PointSize),
                 0,
             )),
@@ -254,14 +301,24 @@ impl Translator<'_> {
                     element: Some(0),
                 })
             }
-            (Processor::Vertex, SemanticName::Layer | SemanticName::ViewportIndex) => {
+            (
+                Processor::Vertex | Processor::Geometry,
+                SemanticName::Layer | SemanticName::ViewportIndex,
+            ) => {
                 let which = if name == SemanticName::Layer {
-                    self.b.capability(Capability::ShaderLayer);
                     BuiltIn::Layer
                 } else {
-                    self.b.capability(Capability::ShaderViewportIndex);
                     BuiltIn::ViewportIndex
                 };
+                if stage == Processor::Geometry {
+                    if which == BuiltIn::ViewportIndex {
+                        self.b.capability(Capability::MultiViewport);
+                    }
+                } else if which == BuiltIn::Layer {
+                    self.b.capability(Capability::ShaderLayer);
+                } else {
+                    self.b.capability(Capability::ShaderViewportIndex);
+                }
                 let i32_ = self.t.i32;
                 let var = self.builtin(StorageClass::Output, i32_, which);
                 Ok(Sink::Int {
@@ -270,11 +327,20 @@ impl Translator<'_> {
                     element: None,
                 })
             }
-            (Processor::Vertex, SemanticName::ClipDist) => {
+            (Processor::Geometry, SemanticName::PrimId) => {
+                let i32_ = self.t.i32;
+                let var = self.builtin(StorageClass::Output, i32_, BuiltIn::PrimitiveId);
+                Ok(Sink::Int {
+                    var,
+                    channel: 0,
+                    element: None,
+                })
+            }
+            (Processor::Vertex | Processor::Geometry, SemanticName::ClipDist) => {
                 self.distances()?;
                 Ok(Sink::Distances { first: 4 * k })
             }
-            (Processor::Vertex, _) => {
+            (Processor::Vertex | Processor::Geometry, _) => {
                 let loc = varying_location(name, k).ok_or_else(|| {
                     Error::general(format!(
                         "output {name}[{k}] is not translated to SPIR-V yet"
@@ -350,6 +416,19 @@ impl Translator<'_> {
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
                     sp!(self, self.b.bitcast(u4, None, v))?
                 }
+                Source::PerVertex(var) => {
+                    // every vertex's value to its row of the IN array
+                    let p = self.ptr(StorageClass::Input, f4);
+                    for v in 0..self.gs_vertices {
+                        let i = self.c_u32(v);
+                        let e = sp!(self, self.b.access_chain(p, None, var, [i]))?;
+                        let x = sp!(self, self.b.load(f4, None, e, None, []))?;
+                        let bits = sp!(self, self.b.bitcast(u4, None, x))?;
+                        let dst = self.reg_ptr_direct(array, v * self.in_regs + n);
+                        sp!(self, self.b.store(dst, bits, None, []))?;
+                    }
+                    continue;
+                }
                 Source::ClipPosition(var) => {
                     let f32_ = self.t.f32;
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
@@ -386,6 +465,15 @@ impl Translator<'_> {
 
     /// Copies the `OUT` array to the outputs (before every return).
     pub(crate) fn store_outputs(&mut self) -> Result<(), Error> {
+        // a geometry shader's outputs go out at each EMIT
+        if self.shader.processor == Processor::Geometry {
+            return Ok(());
+        }
+        self.copy_outputs()
+    }
+
+    /// Copies the `OUT` array to the output variables.
+    pub(crate) fn copy_outputs(&mut self) -> Result<(), Error> {
         let Some((array, _)) = self.outs else {
             return Ok(());
         };
@@ -479,6 +567,8 @@ impl Translator<'_> {
                 self.b.capability(Capability::SampleRateShading);
                 BuiltIn::SampleId
             }
+            (Processor::Geometry, SemanticName::PrimId) => BuiltIn::PrimitiveId,
+            (Processor::Geometry, SemanticName::InvocationId) => BuiltIn::InvocationId,
             (Processor::Fragment, SemanticName::PrimId) => {
                 self.b.capability(Capability::Geometry);
                 BuiltIn::PrimitiveId

@@ -49,6 +49,7 @@ macro_rules! sp {
 }
 
 mod flow;
+mod geometry;
 mod image;
 mod io;
 mod memory;

@@ -95,22 +95,39 @@ pub(crate) struct Translator<'a> {
     /// Its float sources flush denormals (Direct3D's rule for its opcode,
     /// [`tgsi_ir::opcode::Opcode::direct3d_flush`]).
     pub flush_sources: bool,
+    /// A geometry shader's input vertices (0 in other stages): `IN[v][r]`
+    /// is element v × `in_regs` + r of the `IN` array.
+    pub gs_vertices: u32,
+    pub in_regs: u32,
+    /// A geometry shader's count of emitted vertices (a function variable).
+    pub emitted: Option<Word>,
+    /// A geometry shader's input and output `PrimitiveId`, when it writes
+    /// no `PRIMID` of its own.
+    pub primitive_id_pass: Option<(Word, Word)>,
 }
 
 impl<'a> Translator<'a> {
     pub fn new(shader: &'a Shader, options: &Options) -> Result<Translator<'a>, Error> {
         if !matches!(
             shader.processor,
-            Processor::Compute | Processor::Vertex | Processor::Fragment
+            Processor::Compute | Processor::Vertex | Processor::Fragment | Processor::Geometry
         ) {
             return Err(Error::general(format!(
-                "{} shaders are not translated to SPIR-V yet (compute, vertex and fragment shaders are)",
+                "{} shaders are not translated to SPIR-V yet (compute, vertex, geometry and fragment shaders are)",
                 shader.processor
             )));
         }
+        let gs_vertices = if shader.processor == Processor::Geometry {
+            super::geometry::input_vertices(shader)?
+        } else {
+            0
+        };
         let mut b = Builder::new();
         b.set_version(1, 5);
         b.capability(Capability::Shader);
+        if gs_vertices > 0 {
+            b.capability(Capability::Geometry);
+        }
         b.capability(if options.direct3d {
             Capability::DenormFlushToZero
         } else {
@@ -167,6 +184,10 @@ impl<'a> Translator<'a> {
             ptr_types: HashMap::new(),
             at: 0,
             flush_sources: false,
+            gs_vertices,
+            in_regs: 0,
+            emitted: None,
+            primitive_id_pass: None,
         })
     }
 
@@ -367,6 +388,10 @@ impl<'a> Translator<'a> {
             }
         }
         let u4 = self.t.u4;
+        self.in_regs = ins;
+        if self.gs_vertices > 0 {
+            ins *= self.gs_vertices;
+        }
         for (len, slot) in [(temps, 0), (addrs, 1), (ins, 2), (outs, 3)] {
             if len == 0 {
                 continue;
@@ -382,6 +407,12 @@ impl<'a> Translator<'a> {
                 2 => self.ins = found,
                 _ => self.outs = found,
             }
+        }
+        if self.gs_vertices > 0 {
+            let u32_ = self.t.u32;
+            let p = self.ptr(StorageClass::Function, u32_);
+            let var = self.b.variable(p, None, StorageClass::Function, None);
+            self.emitted = Some(var);
         }
         let mut sv_vars = Vec::new();
         for (n, _) in &svs {
@@ -402,6 +433,10 @@ impl<'a> Translator<'a> {
                     .store(p, z4, None, [])
                     .map_err(|e| self.fail(e.to_string()))?;
             }
+        }
+        if let Some(var) = self.emitted {
+            let zero = self.c_u32(0);
+            sp!(self, self.b.store(var, zero, None, []))?;
         }
         self.load_inputs()?;
         for ((n, name), (_, var)) in svs.iter().zip(&sv_vars) {
@@ -536,6 +571,7 @@ impl<'a> Translator<'a> {
         let model = match self.shader.processor {
             Processor::Vertex => ExecutionModel::Vertex,
             Processor::Fragment => ExecutionModel::Fragment,
+            Processor::Geometry => ExecutionModel::Geometry,
             _ => ExecutionModel::GLCompute,
         };
         self.b.entry_point(model, main, "main", interface);
@@ -545,6 +581,7 @@ impl<'a> Translator<'a> {
                 self.b
                     .execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
             }
+            ExecutionModel::Geometry => self.geometry_modes(main)?,
             ExecutionModel::Fragment => {
                 self.b
                     .execution_mode(main, ExecutionMode::OriginUpperLeft, []);
@@ -597,6 +634,33 @@ impl<'a> Translator<'a> {
     /// The index of a register access as an `int` (direct or through an
     /// address register) and whether it is known in range.
     fn index_of(&mut self, reg: &Register) -> Result<(Word, Option<u32>), Error> {
+        if let (Some(dim), File::Input, true) = (reg.dimension, reg.file, self.gs_vertices > 0) {
+            // IN[v][r] of a geometry shader: v × registers + r
+            let flat = Register {
+                file: File::Input,
+                index: reg.index,
+                dimension: None,
+            };
+            let (r, r_known) = self.index_of(&flat)?;
+            let vertex = Register {
+                file: File::Input,
+                index: dim,
+                dimension: None,
+            };
+            let (v, v_known) = self.index_of(&vertex)?;
+            if let (Some(r), Some(v)) = (r_known, v_known) {
+                let k = v * self.in_regs + r;
+                let in_range = r < self.in_regs && v < self.gs_vertices;
+                return Ok((
+                    self.c_i32(k as i32),
+                    Some(if in_range { k } else { u32::MAX }),
+                ));
+            }
+            let i32_ = self.t.i32;
+            let n = self.c_i32(self.in_regs as i32);
+            let base = sp!(self, self.b.i_mul(i32_, None, v, n))?;
+            return Ok((sp!(self, self.b.i_add(i32_, None, base, r))?, None));
+        }
         if reg.dimension.is_some() && reg.file != File::Const {
             return Err(self.fail("2-D registers are not translated to SPIR-V yet"));
         }

@@ -27,6 +27,9 @@ impl Translator<'_> {
         if let Some(done) = self.texture_instruction(inst)? {
             return Ok(done);
         }
+        if let Some(done) = self.geometry_instruction(inst)? {
+            return Ok(done);
+        }
         if matches!(op, Opcode::KILL | Opcode::KILL_IF) {
             return self.kill(inst);
         }

@@ -49,6 +49,9 @@ pub struct QuadDraw<'a> {
 #[derive(Debug)]
 pub struct DrawRequest<'a> {
     pub vertex: &'a Shader,
+    /// A geometry shader between them, and whether it is a lowered
+    /// Direct3D program.
+    pub geometry: Option<(&'a Shader, bool)>,
     pub fragment: &'a Shader,
     /// Direct3D's rules for the vertex and for the fragment shader (a
     /// lowered Direct3D program; the stages may differ).

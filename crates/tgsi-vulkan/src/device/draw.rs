@@ -28,12 +28,19 @@ struct Geometry<'a> {
     state: Option<&'a RenderState>,
     /// The targets the fragment shader has a colour for (bit k: `COLOR[k]`).
     colors_written: u8,
+    /// The geometry shader and its module's words.
+    geometry: Option<(&'a Shader, Vec<u32>)>,
 }
+
+/// Why lines are not drawn on the device.
+const LINES: &str = "lines: Vulkan rasterizes them as rectangles (or Bresenham's lines), \
+                     not with Direct3D's diamond-exit rule the machine follows";
 
 /// The objects of one draw besides what it binds.
 #[derive(Default)]
 struct Pass {
     vertex: vk::ShaderModule,
+    geometry: vk::ShaderModule,
     fragment: vk::ShaderModule,
     descriptors: Descriptors,
     render_pass: vk::RenderPass,
@@ -55,6 +62,7 @@ impl Device {
             indices: None,
             state: None,
             colors_written: colors_written(q.fragment),
+            geometry: None,
         };
         self.draw_pass(
             (&vs, None),
@@ -76,6 +84,22 @@ impl Device {
             ..Default::default()
         };
         let vs = tgsi_spirv::to_spirv(d.vertex, &options)?;
+        let gs = match d.geometry {
+            Some((shader, direct3d)) => {
+                let lines = shader.properties().any(|p| {
+                    p.name == tgsi_ir::enums::PropertyName::GsOutputPrimitive && p.value == 3
+                });
+                if lines {
+                    return Err(Error::Unsupported(LINES.into()));
+                }
+                let options = tgsi_spirv::Options {
+                    direct3d,
+                    ..Default::default()
+                };
+                Some((shader, tgsi_spirv::to_spirv(shader, &options)?))
+            }
+            None => None,
+        };
         let geometry = Geometry {
             rows: d.rows,
             topology: d.topology,
@@ -84,6 +108,7 @@ impl Device {
             indices: d.indices,
             state: Some(d.state),
             colors_written: colors_written(d.fragment),
+            geometry: gs,
         };
         self.draw_pass(
             (&vs, Some(d.vertex)),
@@ -119,11 +144,7 @@ impl Device {
                 | BasicTopology::LineListAdj
                 | BasicTopology::LineStripAdj
         ) {
-            return Err(Error::Unsupported(
-                "lines: Vulkan rasterizes them as rectangles (or Bresenham's lines), \
-                 not with Direct3D's diamond-exit rule the machine follows"
-                    .into(),
-            ));
+            return Err(Error::Unsupported(LINES.into()));
         }
         if g.state.is_some_and(|s| s.stencil.enabled) {
             return Err(Error::Unsupported(
@@ -143,7 +164,11 @@ impl Device {
         let mut images: Vec<DeviceImage> = Vec::new();
         let mut vertices: Vec<super::Buffer> = Vec::new();
         let result = (|| -> Result<(), Error> {
-            let shaders: Vec<&Shader> = vertex.into_iter().chain([fragment]).collect();
+            let shaders: Vec<&Shader> = vertex
+                .into_iter()
+                .chain(g.geometry.as_ref().map(|(s, _)| *s))
+                .chain([fragment])
+                .collect();
             self.bind_resources(&shaders, res, &mut bound)?;
             for (k, t) in targets.iter().enumerate() {
                 images.push(self.image(t, None, Use::Attachment, k as u32, None)?);
@@ -629,7 +654,7 @@ impl Pass {
                     None,
                 )
                 .map_err(vkerr("vkCreateFramebuffer"))?;
-            let stages = [
+            let mut stages = vec![
                 vk::PipelineShaderStageCreateInfo::default()
                     .stage(vk::ShaderStageFlags::VERTEX)
                     .module(self.vertex)
@@ -639,6 +664,17 @@ impl Pass {
                     .module(self.fragment)
                     .name(c"main"),
             ];
+            if let Some((_, words)) = &g.geometry {
+                self.geometry = device
+                    .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
+                    .map_err(vkerr("vkCreateShaderModule (geometry)"))?;
+                stages.push(
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::GEOMETRY)
+                        .module(self.geometry)
+                        .name(c"main"),
+                );
+            }
             let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
             if regs > 0 {
                 vertex_input = vertex_input
@@ -704,6 +740,7 @@ impl Pass {
             dev.device.destroy_framebuffer(self.framebuffer, None);
             dev.device.destroy_render_pass(self.render_pass, None);
             dev.device.destroy_shader_module(self.fragment, None);
+            dev.device.destroy_shader_module(self.geometry, None);
             dev.device.destroy_shader_module(self.vertex, None);
         }
         self.descriptors.destroy(dev);

@@ -134,7 +134,13 @@ impl Device {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let dci = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // every feature the device has (geometry shaders, storage images
+        // without a format, ...): the modules may need any of them
+        // SAFETY: `physical` came from this instance.
+        let features = unsafe { instance.get_physical_device_features(physical) };
+        let dci = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_features(&features);
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &dci, None) }
             .map_err(vkerr("vkCreateDevice"))?;
