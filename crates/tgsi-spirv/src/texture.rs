@@ -233,16 +233,17 @@ impl Translator<'_> {
                 | O::SAMPLE_C
                 | O::SAMPLE_C_LZ
         );
+        if matches!(op, O::TXQ | O::SVIEWINFO) {
+            return self.size_query(inst).map(Some);
+        }
+        if op == O::GATHER4 {
+            return self.gather(inst).map(Some);
+        }
         if !legacy && !sample {
             if matches!(op.info().category, Category::Texture | Category::Sampling) {
                 return Err(self.fail(format!("{op} is not translated to SPIR-V yet")));
             }
             return Ok(None);
-        }
-        if inst.texture.as_ref().is_some_and(|t| !t.offsets.is_empty()) {
-            return Err(self.fail(format!(
-                "{op} with texel offsets is not translated to SPIR-V yet"
-            )));
         }
         if inst.src.iter().any(|s| {
             matches!(s.reg.file, File::SamplerView | File::Sampler)
@@ -286,7 +287,26 @@ impl Translator<'_> {
                     "{op} fetches from a cube texture, which SPIR-V cannot"
                 )));
             }
-            let c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
+            let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
+            // texel offsets move the address (not the layer), bounds after
+            let dims = ncoord - sh.arrayed as u32;
+            if let Some(o) = self.const_offset(inst, 3)? {
+                let (i4, i32_) = (self.t.i4, self.t.i32);
+                let zero = self.c_i32(0);
+                let comps: Vec<Word> = (0..4u32)
+                    .map(|k| {
+                        if k < dims {
+                            self.b
+                                .composite_extract(i32_, None, o, [k])
+                                .expect("in a block")
+                        } else {
+                            zero
+                        }
+                    })
+                    .collect();
+                let o4 = sp!(self, self.b.composite_construct(i4, None, comps))?;
+                c = sp!(self, self.b.i_add(i4, None, c, o4))?;
+            }
             self.texel_fetch(op, image, c, ncoord, ms)?
         } else {
             if ms {
@@ -350,7 +370,9 @@ impl Translator<'_> {
         }
     }
 
-    /// A sample with the opcode's level of detail.
+    /// A sample with the opcode's level of detail (implicit in fragment
+    /// shaders, else explicit: TXL's `.w`, SAMPLE_L's operand, 0), bias,
+    /// explicit gradients (TXD, SAMPLE_D) and constant texel offsets.
     fn sample(
         &mut self,
         inst: &Instruction,
@@ -363,64 +385,219 @@ impl Translator<'_> {
         let op = inst.opcode;
         let f32_ = self.t.f32;
         let implicit = self.shader.processor == Processor::Fragment;
-        let extra = |t: &mut Self, k: usize| -> Result<Word, Error> {
+        let operand = |t: &mut Self, k: usize| -> Result<Word, Error> {
             let s = inst
                 .src
                 .get(k)
                 .ok_or_else(|| t.fail(format!("{op}: missing operand {k}")))?;
-            let v = t.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
-            sp!(t, t.b.composite_extract(f32_, None, v, [0]))
+            t.fetch(s, tgsi_ir::opcode::OperandType::Float)
         };
+        let x_of = |t: &mut Self, v: Word| sp!(t, t.b.composite_extract(f32_, None, v, [0]));
         let w = |t: &mut Self| sp!(t, t.b.composite_extract(f32_, None, c4, [3]));
-        let lod: Option<Word> = match op {
-            O::TXL => Some(w(self)?),
-            O::SAMPLE_L => Some(extra(self, 3)?),
-            O::TEX_LZ => Some(self.c_f32(0.0)),
-            O::TXB | O::SAMPLE_B if !implicit => Some(self.c_f32(0.0)),
-            O::TEX | O::TXP | O::SAMPLE if !implicit => Some(self.c_f32(0.0)),
-            _ => None,
-        };
-        if let Some(l) = lod {
-            return sp!(
-                self,
-                self.b.image_sample_explicit_lod(
-                    image.texel,
-                    None,
-                    si,
-                    coord,
-                    ImageOperands::LOD,
-                    [Operand::IdRef(l)]
-                )
-            );
-        }
+        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        let grad_dims = sh.coords - sh.arrayed as u32;
+        let (mut mask, mut operands) = (ImageOperands::NONE, Vec::new());
+        let mut explicit = false;
         match op {
-            O::TXB | O::SAMPLE_B => {
+            O::TXB | O::SAMPLE_B if implicit => {
                 let bias = if op == O::TXB {
                     w(self)?
                 } else {
-                    extra(self, 3)?
+                    let v = operand(self, 3)?;
+                    x_of(self, v)?
                 };
-                sp!(
-                    self,
-                    self.b.image_sample_implicit_lod(
-                        image.texel,
-                        None,
-                        si,
-                        coord,
-                        Some(ImageOperands::BIAS),
-                        [Operand::IdRef(bias)]
-                    )
-                )
+                mask |= ImageOperands::BIAS;
+                operands.push(bias);
             }
-            O::TXD | O::SAMPLE_D => Err(self.fail(format!(
-                "{op} (explicit gradients) is not translated to SPIR-V yet"
-            ))),
-            _ => sp!(
+            O::TXD | O::SAMPLE_D => {
+                let (kx, ky) = if op == O::TXD { (1, 2) } else { (3, 4) };
+                let (dx, dy) = (operand(self, kx)?, operand(self, ky)?);
+                let dx = self.first_channels(dx, grad_dims, f32_)?;
+                let dy = self.first_channels(dy, grad_dims, f32_)?;
+                mask |= ImageOperands::GRAD;
+                operands.extend([dx, dy]);
+                explicit = true;
+            }
+            _ => {
+                let lod = match op {
+                    O::TXL => Some(w(self)?),
+                    O::SAMPLE_L => {
+                        let v = operand(self, 3)?;
+                        Some(x_of(self, v)?)
+                    }
+                    O::TEX_LZ => Some(self.c_f32(0.0)),
+                    _ if !implicit => Some(self.c_f32(0.0)),
+                    _ => None,
+                };
+                if let Some(l) = lod {
+                    mask |= ImageOperands::LOD;
+                    operands.push(l);
+                    explicit = true;
+                }
+            }
+        }
+        if let Some(offset) = self.const_offset(inst, grad_dims)? {
+            mask |= ImageOperands::CONST_OFFSET;
+            operands.push(offset);
+        }
+        let ops: Vec<Operand> = operands.into_iter().map(Operand::IdRef).collect();
+        if explicit {
+            sp!(
                 self,
                 self.b
-                    .image_sample_implicit_lod(image.texel, None, si, coord, None, [])
-            ),
+                    .image_sample_explicit_lod(image.texel, None, si, coord, mask, ops)
+            )
+        } else {
+            let mask = (!mask.is_empty()).then_some(mask);
+            sp!(
+                self,
+                self.b
+                    .image_sample_implicit_lod(image.texel, None, si, coord, mask, ops)
+            )
         }
+    }
+
+    /// The instruction's texel offsets as a constant `int` vector of `n`
+    /// components, when it has them (immediates only: SPIR-V's sampling
+    /// takes constant offsets).
+    fn const_offset(&mut self, inst: &Instruction, n: u32) -> Result<Option<Word>, Error> {
+        let Some(o) = inst.texture.as_ref().and_then(|t| t.offsets.first()) else {
+            return Ok(None);
+        };
+        if o.file != File::Immediate {
+            return Err(self.fail(format!(
+                "{} with texel offsets that are not immediates is not translated to SPIR-V yet",
+                inst.opcode
+            )));
+        }
+        let words = self
+            .shader
+            .immediates()
+            .nth(o.index.max(0) as usize)
+            .map(|imm| imm.words.clone())
+            .unwrap_or_default();
+        let i32_ = self.t.i32;
+        let comps: Vec<Word> = (0..n as usize)
+            .map(|c| {
+                let w = words.get(o.swizzle[c] as usize).copied().unwrap_or(0);
+                self.c_i32(w as i32)
+            })
+            .collect();
+        Ok(Some(if n == 1 {
+            comps[0]
+        } else {
+            let ty = self.b.type_vector(i32_, n);
+            self.b.constant_composite(ty, comps)
+        }))
+    }
+
+    /// TXQ and SVIEWINFO: (width, height, depth or layers, levels) of the
+    /// level in `.x` of operand 0, as the machine gives them ((0, 0, 0,
+    /// levels) past the last level; a cube array's layers counted in cubes).
+    fn size_query(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let (i32_, u32_, u4, bool_) = (self.t.i32, self.t.u32, self.t.u4, self.t.bool);
+        let res = inst
+            .src
+            .get(1)
+            .ok_or_else(|| self.fail(format!("{} without a texture", inst.opcode)))?;
+        let n = res.reg.index.offset as u32;
+        let image = *self
+            .images
+            .get(&n)
+            .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        if sh.ms {
+            return Err(self.fail("size queries of multisampled textures are not translated yet"));
+        }
+        self.b.capability(Capability::ImageQuery);
+        let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        let lod = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Uint)?;
+        let lod = sp!(self, self.b.composite_extract(u32_, None, lod, [0]))?;
+        let levels = sp!(self, self.b.image_query_levels(i32_, None, img))?;
+        let levels = sp!(self, self.b.bitcast(u32_, None, levels))?;
+        let inside = sp!(self, self.b.u_less_than(bool_, None, lod, levels))?;
+        let zero = self.c_u32(0);
+        let n = match (sh.dim, sh.arrayed) {
+            (Dim::Dim1D, false) => 1,
+            (Dim::Dim1D, true) | (Dim::Dim2D | Dim::DimCube, false) => 2,
+            _ => 3,
+        };
+        let q = if n == 1 {
+            i32_
+        } else {
+            self.b.type_vector(i32_, n)
+        };
+        // level 0's size, halved per level (at least 1) as the machine's
+        // levels are; layers are not halved
+        let lod0 = self.c_i32(0);
+        let size = sp!(self, self.b.image_query_size_lod(q, None, img, lod0))?;
+        let one = self.c_u32(1);
+        let mut parts = [zero, zero, zero, levels];
+        for (c, part) in parts.iter_mut().enumerate().take(n as usize) {
+            let v = if n == 1 {
+                size
+            } else {
+                sp!(self, self.b.composite_extract(i32_, None, size, [c as u32]))?
+            };
+            let mut v = sp!(self, self.b.bitcast(u32_, None, v))?;
+            let layer = sh.arrayed && c as u32 == n - 1;
+            if !layer {
+                let shifted = sp!(self, self.b.shift_right_logical(u32_, None, v, lod))?;
+                v = self.gl(u32_, rspirv::spirv::GlslStd450Op::UMax, &[shifted, one])?;
+            }
+            *part = sp!(self, self.b.select(u32_, None, inside, v, zero))?;
+        }
+        let v = sp!(self, self.b.composite_construct(u4, None, parts))?;
+        self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// GATHER4: the four texels' component (the view operand's `.x`
+    /// swizzle) around the coordinates, in Direct3D's order.
+    fn gather(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let f32_ = self.t.f32;
+        let view = &inst.src[1];
+        let n = view.reg.index.offset as u32;
+        let samp = inst
+            .src
+            .get(2)
+            .ok_or_else(|| self.fail("GATHER4 without a sampler"))?
+            .reg
+            .index
+            .offset as u32;
+        let image = *self
+            .images
+            .get(&n)
+            .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        if sh.shadow || sh.rect || !matches!(sh.dim, Dim::Dim2D | Dim::DimCube) {
+            return Err(self.fail(format!(
+                "GATHER4 on a {} texture is not translated to SPIR-V yet",
+                image.target
+            )));
+        }
+        let (svar, sty) = *self
+            .samplers
+            .get(&samp)
+            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        let c = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Float)?;
+        let coord = self.first_channels(c, sh.coords, f32_)?;
+        let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
+        let sit = self.b.type_sampled_image(image.ty);
+        let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
+        // the component: the sampler operand's swizzle `.x`
+        let component = self.c_u32(inst.src[2].swizzle.0[0] as u32);
+        let offset = self.const_offset(inst, 2)?;
+        let (mask, ops) = match offset {
+            Some(o) => (Some(ImageOperands::CONST_OFFSET), vec![Operand::IdRef(o)]),
+            None => (None, vec![]),
+        };
+        let v = sp!(
+            self,
+            self.b
+                .image_gather(image.texel, None, si, coord, component, mask, ops)
+        )?;
+        self.store(&inst.dst[0], v, 0xF)
     }
 
     /// RECT coordinates (texel units) as normalized ones: divided by the
