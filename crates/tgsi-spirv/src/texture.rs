@@ -61,10 +61,9 @@ fn shape(target: TextureTarget) -> Result<Shape, String> {
         T::CubeArray | T::ShadowCubeArray => (Dim::DimCube, true, false, 4),
         T::Msaa2D => (Dim::Dim2D, false, true, 2),
         T::Msaa2DArray => (Dim::Dim2D, true, true, 3),
+        T::Buffer => (Dim::DimBuffer, false, false, 1),
         other => {
-            return Err(format!(
-                "{other} textures are not translated to SPIR-V yet (buffer targets)"
-            ));
+            return Err(format!("{other} textures are not translated to SPIR-V"));
         }
     };
     Ok(Shape {
@@ -165,6 +164,9 @@ impl Translator<'_> {
             }
             if dim == Dim::Dim1D {
                 self.b.capability(Capability::Sampled1D);
+            }
+            if dim == Dim::DimBuffer {
+                self.b.capability(Capability::SampledBuffer);
             }
             if dim == Dim::DimCube && arrayed {
                 self.b.capability(Capability::SampledCubeArray);
@@ -311,6 +313,11 @@ impl Translator<'_> {
         } else {
             if ms {
                 return Err(self.fail(format!("{op} samples a multisampled texture")));
+            }
+            if sh.dim == Dim::DimBuffer {
+                return Err(self.fail(format!(
+                    "{op} samples a buffer texture, which SPIR-V cannot"
+                )));
             }
             let samp = samp.ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
             let (svar, sty) = *self
@@ -511,6 +518,18 @@ impl Translator<'_> {
         }
         self.b.capability(Capability::ImageQuery);
         let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        if sh.dim == Dim::DimBuffer {
+            // (elements, 0, 0, 1) at every level, as the machine gives it
+            let size = sp!(self, self.b.image_query_size(i32_, None, img))?;
+            let size = sp!(self, self.b.bitcast(u32_, None, size))?;
+            let (zero, one) = (self.c_u32(0), self.c_u32(1));
+            let v = sp!(
+                self,
+                self.b
+                    .composite_construct(u4, None, [size, zero, zero, one])
+            )?;
+            return self.store(&inst.dst[0], v, 0xF);
+        }
         let lod = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Uint)?;
         let lod = sp!(self, self.b.composite_extract(u32_, None, lod, [0]))?;
         let levels = sp!(self, self.b.image_query_levels(i32_, None, img))?;
@@ -702,6 +721,23 @@ impl Translator<'_> {
         let i32_ = self.t.i32;
         let coord = self.first_channels(c, ncoord, i32_)?;
         let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        if image.target == TextureTarget::Buffer {
+            // a buffer has no levels: element x, zeros past the end
+            let (u32_, bool_) = (self.t.u32, self.t.bool);
+            self.b.capability(Capability::ImageQuery);
+            let texel = sp!(
+                self,
+                self.b.image_fetch(image.texel, None, img, coord, None, [])
+            )?;
+            let size = sp!(self, self.b.image_query_size(i32_, None, img))?;
+            let (x, size) = (
+                sp!(self, self.b.bitcast(u32_, None, coord))?,
+                sp!(self, self.b.bitcast(u32_, None, size))?,
+            );
+            let inside = sp!(self, self.b.u_less_than(bool_, None, x, size))?;
+            let zero = self.splat_bits(image.texel, 0);
+            return sp!(self, self.b.select(image.texel, None, inside, texel, zero));
+        }
         let last = if op == Opcode::TXF_LZ {
             self.c_i32(0)
         } else {

@@ -15,7 +15,7 @@ use tgsi_exec::texture::{
 use tgsi_ir::enums::TextureTarget;
 
 /// The Vulkan format of a machine format, when Vulkan has one.
-fn vk_format(f: Format) -> Option<vk::Format> {
+pub(super) fn vk_format(f: Format) -> Option<vk::Format> {
     use Format as F;
     use vk::Format as V;
     Some(match f {
@@ -584,6 +584,48 @@ impl Device {
             .unnormalized_coordinates(false);
         // SAFETY: a valid create info for this device.
         unsafe { self.device.create_sampler(&ci, None) }.map_err(vkerr("vkCreateSampler"))
+    }
+
+    /// A buffer texture (`SVIEW` of target BUFFER): its texels in a
+    /// uniform texel buffer, seen through a view of its format.
+    pub(super) fn texel_buffer(
+        &self,
+        tex: &Texture,
+        binding: u32,
+    ) -> Result<(super::Buffer, vk::BufferView), Error> {
+        let format = vk_format(tex.format).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "texture format {} has no Vulkan format",
+                tex.format.short_name()
+            ))
+        })?;
+        let bytes = tex.levels.first().map_or(&[][..], |v| v);
+        let buffer = self.host_buffer(
+            bytes,
+            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+            binding,
+            None,
+        )?;
+        let texels = (bytes.len() / tex.format.bytes_per_texel().max(1)) as u64;
+        let ci = vk::BufferViewCreateInfo::default()
+            .buffer(buffer.buffer)
+            .format(format)
+            .offset(0)
+            .range(texels.max(1) * tex.format.bytes_per_texel().max(1) as u64);
+        // SAFETY: a valid create info over a buffer of this device.
+        match unsafe { self.device.create_buffer_view(&ci, None) } {
+            Ok(view) => Ok((buffer, view)),
+            Err(e) => {
+                self.free(&buffer);
+                Err(Error::Device(format!("vkCreateBufferView: {e}")))
+            }
+        }
+    }
+
+    pub(super) fn destroy_texel_buffer(&self, (buffer, view): &(super::Buffer, vk::BufferView)) {
+        // SAFETY: the view belongs to this device and is no longer used.
+        unsafe { self.device.destroy_buffer_view(*view, None) };
+        self.free(buffer);
     }
 
     pub(super) fn destroy_sampler(&self, s: vk::Sampler) {

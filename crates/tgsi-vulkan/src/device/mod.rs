@@ -388,6 +388,10 @@ impl Device {
                     .ok_or_else(|| {
                         Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
                     })?;
+                if tex.target == tgsi_ir::enums::TextureTarget::Buffer {
+                    bound.texel_buffers.push(self.texel_buffer(tex, b.binding)?);
+                    return Ok(());
+                }
                 let view = res.views.get(n);
                 let format = view.and_then(|v| v.format).unwrap_or(tex.format);
                 if format.short_name().contains("srgb") {
@@ -461,6 +465,9 @@ impl Device {
         }
         for &(_, s) in &bound.samplers {
             self.destroy_sampler(s);
+        }
+        for t in &bound.texel_buffers {
+            self.destroy_texel_buffer(t);
         }
     }
 
@@ -567,6 +574,8 @@ struct Bound {
     buffers: Vec<Buffer>,
     images: Vec<image::DeviceImage>,
     samplers: Vec<(u32, vk::Sampler)>,
+    /// Buffer textures: their buffer (with its binding) and view.
+    texel_buffers: Vec<(Buffer, vk::BufferView)>,
 }
 
 /// The descriptor set of what a run binds, its layout and the pipeline
@@ -613,6 +622,12 @@ impl Descriptors {
                 .iter()
                 .map(|&(n, _)| binding(n, vk::DescriptorType::SAMPLER)),
         );
+        bindings.extend(
+            bound
+                .texel_buffers
+                .iter()
+                .map(|(b, _)| binding(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)),
+        );
         let count = |ty: vk::DescriptorType| {
             let n = bindings.iter().filter(|b| b.descriptor_type == ty).count() as u32;
             vk::DescriptorPoolSize::default()
@@ -624,6 +639,7 @@ impl Descriptors {
             count(vk::DescriptorType::STORAGE_IMAGE),
             count(vk::DescriptorType::SAMPLED_IMAGE),
             count(vk::DescriptorType::SAMPLER),
+            count(vk::DescriptorType::UNIFORM_TEXEL_BUFFER),
         ];
         // SAFETY (every call below): valid create infos whose arrays live
         // across the call, objects of this device, and each object stored
@@ -708,6 +724,18 @@ impl Descriptors {
                     .iter()
                     .zip(&sampler_infos)
                     .map(|(&(n, _), info)| write(n, vk::DescriptorType::SAMPLER).image_info(info)),
+            );
+            let texel_views: Vec<[vk::BufferView; 1]> =
+                bound.texel_buffers.iter().map(|(_, v)| [*v]).collect();
+            writes.extend(
+                bound
+                    .texel_buffers
+                    .iter()
+                    .zip(&texel_views)
+                    .map(|((b, _), view)| {
+                        write(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
+                            .texel_buffer_view(view)
+                    }),
             );
             device.update_descriptor_sets(&writes, &[]);
         }
