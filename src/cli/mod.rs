@@ -41,9 +41,8 @@ enum EngineArg {
     Jit,
     Interp,
     /// The shader translated to SPIR-V and run on a Vulkan device
-    /// (`tgsi run` of compute shaders, and `tgsi test`, whose draws are
-    /// not runnable there yet; `TGSI_VULKAN_DEVICE` picks the device by
-    /// name or number)
+    /// (`tgsi run` of compute shaders, and `tgsi test`: dispatches and
+    /// draws; `TGSI_VULKAN_DEVICE` picks the device by name or number)
     Vulkan,
 }
 
