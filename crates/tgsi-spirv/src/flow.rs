@@ -189,9 +189,26 @@ impl Translator<'_> {
                 self.begin(Some(merge))?;
             }
             Opcode::RET => {
-                self.store_outputs()?;
+                // a subroutine returns to its caller; main ends the shader
+                if !self.in_subroutine {
+                    self.store_outputs()?;
+                }
                 self.b.ret().map_err(|e| self.fail(e.to_string()))?;
                 self.begin(None)?;
+            }
+            Opcode::CAL => {
+                let target = inst.label.ok_or_else(|| self.fail("CAL without a label"))?;
+                let f = *self
+                    .subroutines
+                    .get(&target)
+                    .ok_or_else(|| self.fail(format!("CAL :{target} names no BGNSUB")))?;
+                let void = self.t.void;
+                self.b
+                    .function_call(void, None, f, [])
+                    .map_err(|e| self.fail(e.to_string()))?;
+            }
+            Opcode::BGNSUB | Opcode::ENDSUB => {
+                return Err(self.fail(format!("{} inside the main program", inst.opcode)));
             }
             Opcode::END if self.flow.is_empty() => return Ok(true),
             Opcode::END => {
@@ -201,9 +218,7 @@ impl Translator<'_> {
             }
             Opcode::NOP => {}
             op => {
-                return Err(self.fail(format!(
-                    "{op} is not translated to SPIR-V yet (subroutines)"
-                )));
+                return Err(self.fail(format!("{op} is not translated to SPIR-V yet")));
             }
         }
         Ok(false)
@@ -308,5 +323,58 @@ impl Translator<'_> {
         self.b
             .i_not_equal(bool_, None, x, zero)
             .map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// The subroutines after the main program's END: each BGNSUB..ENDSUB
+    /// a function of its own (they share the registers, which are module
+    /// variables then); RET returns to the caller.
+    pub(crate) fn translate_subroutines(
+        &mut self,
+        insts: &[&Instruction],
+        main_end: usize,
+        fn_ty: Word,
+    ) -> Result<(), Error> {
+        let void = self.t.void;
+        let mut k = main_end + 1;
+        while k < insts.len() {
+            let inst = insts[k];
+            if inst.opcode != Opcode::BGNSUB {
+                k += 1;
+                continue;
+            }
+            let f = self.subroutines[&(k as u32)];
+            sp!(
+                self,
+                self.b
+                    .begin_function(void, Some(f), rspirv::spirv::FunctionControl::NONE, fn_ty)
+            )?;
+            sp!(self, self.b.begin_block(None))?;
+            self.in_subroutine = true;
+            k += 1;
+            while k < insts.len() && insts[k].opcode != Opcode::ENDSUB {
+                self.at = k;
+                self.flush_sources = false;
+                let i = insts[k];
+                if is_flow(i.opcode) {
+                    if i.opcode == Opcode::END {
+                        return Err(self.fail("END inside a subroutine"));
+                    }
+                    self.flow_instruction(i)?;
+                } else {
+                    self.instruction(i)?;
+                }
+                k += 1;
+            }
+            if !self.flow.is_empty() {
+                return Err(self.fail("a subroutine leaves a block open"));
+            }
+            if self.b.selected_block().is_some() {
+                sp!(self, self.b.ret())?;
+            }
+            sp!(self, self.b.end_function())?;
+            self.in_subroutine = false;
+            k += 1;
+        }
+        Ok(())
     }
 }

@@ -11,7 +11,7 @@ use rspirv::spirv::{
 use std::collections::HashMap;
 use tgsi_ir::enums::{File, ImmType, Processor, PropertyName, SemanticName};
 use tgsi_ir::ir::{DstOperand, Instruction, Register, Shader, SrcOperand, Statement};
-use tgsi_ir::opcode::OperandType;
+use tgsi_ir::opcode::{Opcode, OperandType};
 
 /// Bytes of `MEMORY` (shared memory): the machine's own size.
 pub(crate) const SHARED_BYTES: u32 = 32 * 1024;
@@ -28,6 +28,16 @@ pub(crate) struct Types {
     pub i4: Word,
     pub f4: Word,
     pub u3: Word,
+}
+
+/// The register arrays and system values a shader declares.
+#[derive(Default)]
+struct RegisterPlan {
+    temps: u32,
+    addrs: u32,
+    ins: u32,
+    outs: u32,
+    svs: Vec<(u32, SemanticName)>,
 }
 
 /// The Vulkan built-in behind a compute system value (`uvec3` inputs).
@@ -101,6 +111,13 @@ pub(crate) struct Translator<'a> {
     pub in_regs: u32,
     /// A geometry shader's count of emitted vertices (a function variable).
     pub emitted: Option<Word>,
+    /// Where the registers live: function variables, or private module
+    /// variables when subroutines (CAL) share them.
+    pub reg_class: StorageClass,
+    /// The function of each subroutine, by its BGNSUB's instruction index.
+    pub subroutines: HashMap<u32, Word>,
+    /// Translating a subroutine (RET returns without the outputs).
+    pub in_subroutine: bool,
     /// A geometry shader's input and output `PrimitiveId`, when it writes
     /// no `PRIMID` of its own.
     pub primitive_id_pass: Option<(Word, Word)>,
@@ -187,6 +204,13 @@ impl<'a> Translator<'a> {
             gs_vertices,
             in_regs: 0,
             emitted: None,
+            reg_class: if shader.instructions().any(|i| i.opcode == Opcode::BGNSUB) {
+                StorageClass::Private
+            } else {
+                StorageClass::Function
+            },
+            subroutines: HashMap::new(),
+            in_subroutine: false,
             primitive_id_pass: None,
         })
     }
@@ -364,42 +388,61 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    /// The function-scope register arrays and the system values, in the
-    /// entry block.
-    fn declare_locals(&mut self) -> Result<(), Error> {
+    /// The register arrays' lengths and the system values the shader
+    /// declares.
+    fn register_plan(&mut self) -> Result<RegisterPlan, Error> {
         let shader = self.shader;
-        let (mut temps, mut addrs, mut ins, mut outs) = (0u32, 0u32, 0u32, 0u32);
-        let mut svs: Vec<(u32, SemanticName)> = Vec::new();
+        let mut plan = RegisterPlan::default();
         for d in shader.declarations() {
             match d.file {
-                File::Temp => temps = temps.max(d.last + 1),
-                File::Address => addrs = addrs.max(d.last + 1),
-                File::Input => ins = ins.max(d.last + 1),
-                File::Output => outs = outs.max(d.last + 1),
+                File::Temp => plan.temps = plan.temps.max(d.last + 1),
+                File::Address => plan.addrs = plan.addrs.max(d.last + 1),
+                File::Input => plan.ins = plan.ins.max(d.last + 1),
+                File::Output => plan.outs = plan.outs.max(d.last + 1),
                 File::SystemValue => {
                     let name = d.semantic.map(|s| s.name).ok_or_else(|| {
                         Error::general(format!("SV[{}] has no semantic", d.first))
                     })?;
                     for n in d.first..=d.last {
-                        svs.push((n, name));
+                        plan.svs.push((n, name));
                     }
                 }
                 _ => {}
             }
         }
-        let u4 = self.t.u4;
-        self.in_regs = ins;
+        self.in_regs = plan.ins;
         if self.gs_vertices > 0 {
-            ins *= self.gs_vertices;
+            plan.ins *= self.gs_vertices;
         }
-        for (len, slot) in [(temps, 0), (addrs, 1), (ins, 2), (outs, 3)] {
+        Ok(plan)
+    }
+
+    /// The register arrays, the system values' variables and the emit
+    /// counter, in `self.reg_class`: function variables made in the entry
+    /// block, or module (private) ones made before any function when
+    /// subroutines share them.
+    fn make_register_vars(&mut self, plan: &RegisterPlan) {
+        let (u4, class) = (self.t.u4, self.reg_class);
+        let var_of = |t: &mut Self, ty: Word| {
+            let p = t.ptr(class, ty);
+            let var = t.b.variable(p, None, class, None);
+            if class != StorageClass::Function {
+                t.interface.push(var);
+            }
+            var
+        };
+        for (len, slot) in [
+            (plan.temps, 0),
+            (plan.addrs, 1),
+            (plan.ins, 2),
+            (plan.outs, 3),
+        ] {
             if len == 0 {
                 continue;
             }
             let n = self.c_u32(len);
             let arr = self.b.type_array(u4, n);
-            let p = self.ptr(StorageClass::Function, arr);
-            let var = self.b.variable(p, None, StorageClass::Function, None);
+            let var = var_of(self, arr);
             let found = Some((var, len));
             match slot {
                 0 => self.temps = found,
@@ -410,16 +453,18 @@ impl<'a> Translator<'a> {
         }
         if self.gs_vertices > 0 {
             let u32_ = self.t.u32;
-            let p = self.ptr(StorageClass::Function, u32_);
-            let var = self.b.variable(p, None, StorageClass::Function, None);
-            self.emitted = Some(var);
+            self.emitted = Some(var_of(self, u32_));
         }
-        let mut sv_vars = Vec::new();
-        for (n, _) in &svs {
-            let p = self.ptr(StorageClass::Function, u4);
-            let var = self.b.variable(p, None, StorageClass::Function, None);
-            sv_vars.push((*n, var));
+        for (n, _) in &plan.svs {
+            let var = var_of(self, u4);
+            self.svs.insert(*n, var);
         }
+    }
+
+    /// Zeroes the register arrays, copies the inputs in and stores the
+    /// system values (in the entry block).
+    fn init_registers(&mut self, plan: &RegisterPlan) -> Result<(), Error> {
+        let u4 = self.t.u4;
         // zero the register arrays (TGSI registers start at 0)
         for (var, len) in [self.temps, self.addrs, self.ins, self.outs]
             .into_iter()
@@ -439,12 +484,12 @@ impl<'a> Translator<'a> {
             sp!(self, self.b.store(var, zero, None, []))?;
         }
         self.load_inputs()?;
-        for ((n, name), (_, var)) in svs.iter().zip(&sv_vars) {
+        for (n, name) in &plan.svs {
             let value = self.system_value(*name)?;
+            let var = self.svs[n];
             self.b
-                .store(*var, value, None, [])
+                .store(var, value, None, [])
                 .map_err(|e| self.fail(e.to_string()))?;
-            self.svs.insert(*n, *var);
         }
         Ok(())
     }
@@ -527,6 +572,17 @@ impl<'a> Translator<'a> {
         self.check_fragment_properties()?;
         let void = self.t.void;
         let fn_ty = self.b.type_function(void, []);
+        let plan = self.register_plan()?;
+        if self.reg_class != StorageClass::Function {
+            self.make_register_vars(&plan);
+        }
+        // each subroutine's function, named before any call
+        for (k, inst) in self.shader.instructions().enumerate() {
+            if inst.opcode == Opcode::BGNSUB {
+                let id = self.b.id();
+                self.subroutines.insert(k as u32, id);
+            }
+        }
         let main = self
             .b
             .begin_function(void, None, FunctionControl::NONE, fn_ty)
@@ -534,7 +590,10 @@ impl<'a> Translator<'a> {
         self.b
             .begin_block(None)
             .map_err(|e| Error::general(e.to_string()))?;
-        self.declare_locals()?;
+        if self.reg_class == StorageClass::Function {
+            self.make_register_vars(&plan);
+        }
+        self.init_registers(&plan)?;
         let insts: Vec<&Instruction> = self
             .shader
             .statements
@@ -544,12 +603,14 @@ impl<'a> Translator<'a> {
                 _ => None,
             })
             .collect();
+        let mut main_end = insts.len();
         for (k, inst) in insts.iter().enumerate() {
             self.at = k;
             // flow keeps its operands' bits (`instruction` sets its own rule)
             self.flush_sources = false;
             if super::flow::is_flow(inst.opcode) {
                 if self.flow_instruction(inst)? {
+                    main_end = k;
                     break;
                 }
             } else {
@@ -567,6 +628,7 @@ impl<'a> Translator<'a> {
         self.b
             .end_function()
             .map_err(|e| Error::general(e.to_string()))?;
+        self.translate_subroutines(&insts, main_end, fn_ty)?;
         let interface = std::mem::take(&mut self.interface);
         let model = match self.shader.processor {
             Processor::Vertex => ExecutionModel::Vertex,
@@ -612,7 +674,7 @@ impl<'a> Translator<'a> {
     /// A pointer to element `k` of a register array.
     pub fn reg_ptr_direct(&mut self, array: Word, k: u32) -> Word {
         let u4 = self.t.u4;
-        let p = self.ptr(StorageClass::Function, u4);
+        let p = self.ptr(self.reg_class, u4);
         let i = self.c_u32(k);
         self.b
             .access_chain(p, None, array, [i])
@@ -734,7 +796,7 @@ impl<'a> Translator<'a> {
             return Ok(self.b.load(u4, None, p, None, []).expect("in a block"));
         }
         let (ok, clamped) = self.clamp_index(i, len);
-        let p4 = self.ptr(StorageClass::Function, u4);
+        let p4 = self.ptr(self.reg_class, u4);
         let p = self
             .b
             .access_chain(p4, None, array, [clamped])
@@ -899,7 +961,7 @@ impl<'a> Translator<'a> {
         let (array, len) = self.reg_array(dst.reg.file)?;
         let bits = self.b.bitcast(u4, None, value).expect("in a block");
         let (i, known) = self.index_of(&dst.reg)?;
-        let p4 = self.ptr(StorageClass::Function, u4);
+        let p4 = self.ptr(self.reg_class, u4);
         let write = |t: &mut Self, ptr: Word| {
             let old = t.b.load(u4, None, ptr, None, []).expect("in a block");
             let lanes: Vec<u32> = (0..4)
