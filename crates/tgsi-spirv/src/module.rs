@@ -145,6 +145,7 @@ impl<'a> Translator<'a> {
         if gs_vertices > 0 {
             b.capability(Capability::Geometry);
         }
+        b.capability(Capability::SignedZeroInfNanPreserve);
         b.capability(if options.direct3d {
             Capability::DenormFlushToZero
         } else {
@@ -664,6 +665,11 @@ impl<'a> Translator<'a> {
             ExecutionMode::DenormPreserve
         };
         self.b.execution_mode(main, denorm, [32]);
+        // signed zeros, infinities and NaNs as IEEE says (a device may
+        // otherwise compile as if there were none: lavapipe gives
+        // -0 × 0 = +0 without this mode)
+        self.b
+            .execution_mode(main, ExecutionMode::SignedZeroInfNanPreserve, [32]);
         let _ = spirv::Op::Nop;
         use rspirv::binary::Assemble;
         Ok(self.b.module().assemble())
@@ -840,14 +846,22 @@ impl<'a> Translator<'a> {
             dimension: None,
             ..*reg
         })?;
-        let (u32_, i32_) = (self.t.u32, self.t.i32);
+        let (u32_, i32_, bool_) = (self.t.u32, self.t.i32, self.t.bool);
         let four = self.c_i32(4);
         let base = self.b.i_mul(i32_, None, i, four).expect("in a block");
         let base = self.b.bitcast(u32_, None, base).expect("in a block");
+        // a slot index whose word address would wrap (negative, or 2^30 and
+        // up) reads nothing: the word index is then past every buffer
+        let iu = self.b.bitcast(u32_, None, i).expect("in a block");
+        let limit = self.c_u32(0x4000_0000);
+        let fits = sp!(self, self.b.u_less_than(bool_, None, iu, limit))?;
+        let nowhere = self.c_u32(u32::MAX);
+        let base = sp!(self, self.b.select(u32_, None, fits, base, nowhere))?;
         let mut words = Vec::new();
         for c in 0..4 {
             let off = self.c_u32(c);
             let at = self.b.i_add(u32_, None, base, off).expect("in a block");
+            let at = sp!(self, self.b.select(u32_, None, fits, at, nowhere))?;
             words.push(self.buffer_word(wb, at)?);
         }
         let u4 = self.t.u4;
