@@ -669,53 +669,7 @@ impl Program {
                 }
             }
         }
-        let pixel = b.pixel;
-        let helper = b.helper;
-        for sv in &code.system_values {
-            let name = sv.name;
-            match name {
-                SemanticName::Position => {
-                    let mut r = ZERO_REG;
-                    for l in 0..LANES {
-                        let x = pixel[0][l] as f64 + 0.5;
-                        let y = pixel[1][l] as f64 + 0.5;
-                        let frag = frags[l / 4];
-                        let v = frag.eval(&frag.position, x, y);
-                        for c in 0..4 {
-                            r[c][l] = v[c];
-                        }
-                    }
-                    b.set_system_reg(code, name, &r);
-                }
-                SemanticName::Face => {
-                    let v = frags.map(|f| f.eval(&InputSource::Face(f.face), 0.0, 0.0));
-                    b.set_system_value(code, name, |c, l| v[l / 4][c]);
-                }
-                SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
-                SemanticName::PrimId => {
-                    let id = frags.map(|f| f.primitive_id);
-                    b.set_system_value(code, name, |_, l| id[l / 4])
-                }
-                SemanticName::SamplePos => {
-                    let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
-                    b.set_system_value(code, name, |c, _| if c < 2 { p[c].to_bits() } else { 0 });
-                }
-                SemanticName::SampleMask => {
-                    let m = match sample {
-                        Some(s) => 1u32 << s.min(31),
-                        None => all,
-                    };
-                    b.set_system_value(code, name, |c, l| {
-                        let lane = coverage.map_or(m, |cov| cov[l] & m);
-                        if c == 0 { lane } else { 0 }
-                    });
-                }
-                SemanticName::HelperInvocation => b.set_system_value(code, name, |_, l| {
-                    0u32.wrapping_sub(((helper >> l) & 1) as u32)
-                }),
-                _ => {}
-            }
-        }
+        fragment_system_values(code, b, frags, sample, coverage);
         fill_subgroup_values(code, b, given);
     }
 
@@ -942,4 +896,68 @@ struct TargetRows<'a> {
     format: crate::texture::Format,
     /// Converted under Direct3D's rules ([`super::Numerics::Direct3D`]).
     direct3d: bool,
+}
+
+/// The system values of a fresh fragment batch (POSITION, FACE, SAMPLEID,
+/// PRIMID, SAMPLEPOS, SAMPLEMASK, HELPER_INVOCATION) for quads reading
+/// `frags`, in pass `sample` over `coverage` (see
+/// [`Program::fill_fragment_values`]).
+fn fragment_system_values(
+    code: &Code,
+    b: &mut Batch,
+    frags: &[&FragEnv; 4],
+    sample: Option<u32>,
+    coverage: Option<&[u32; LANES]>,
+) {
+    let frag = frags[0];
+    let s = sample.unwrap_or(0);
+    let (sx, sy) = sample_offset(frag.samples, s);
+    let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
+    let pixel = b.pixel;
+    let helper = b.helper;
+    for sv in &code.system_values {
+        let name = sv.name;
+        match name {
+            SemanticName::Position => {
+                let mut r = ZERO_REG;
+                for l in 0..LANES {
+                    let x = pixel[0][l] as f64 + 0.5;
+                    let y = pixel[1][l] as f64 + 0.5;
+                    let frag = frags[l / 4];
+                    let v = frag.eval(&frag.position, x, y);
+                    for c in 0..4 {
+                        r[c][l] = v[c];
+                    }
+                }
+                b.set_system_reg(code, name, &r);
+            }
+            SemanticName::Face => {
+                let v = frags.map(|f| f.eval(&InputSource::Face(f.face), 0.0, 0.0));
+                b.set_system_value(code, name, |c, l| v[l / 4][c]);
+            }
+            SemanticName::SampleId => b.set_system_value(code, name, |_, _| s),
+            SemanticName::PrimId => {
+                let id = frags.map(|f| f.primitive_id);
+                b.set_system_value(code, name, |_, l| id[l / 4])
+            }
+            SemanticName::SamplePos => {
+                let p = [(sx + 0.5) as f32, (sy + 0.5) as f32];
+                b.set_system_value(code, name, |c, _| if c < 2 { p[c].to_bits() } else { 0 });
+            }
+            SemanticName::SampleMask => {
+                let m = match sample {
+                    Some(s) => 1u32 << s.min(31),
+                    None => all,
+                };
+                b.set_system_value(code, name, |c, l| {
+                    let lane = coverage.map_or(m, |cov| cov[l] & m);
+                    if c == 0 { lane } else { 0 }
+                });
+            }
+            SemanticName::HelperInvocation => b.set_system_value(code, name, |_, l| {
+                0u32.wrapping_sub(((helper >> l) & 1) as u32)
+            }),
+            _ => {}
+        }
+    }
 }

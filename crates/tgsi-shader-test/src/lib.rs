@@ -42,6 +42,7 @@ pub mod d3d;
 mod error;
 mod parse;
 mod qualifiers;
+mod report;
 mod run;
 mod targets;
 mod textures;

@@ -196,17 +196,7 @@ impl Translator<'_> {
                 self.b.ret().map_err(|e| self.fail(e.to_string()))?;
                 self.begin(None)?;
             }
-            Opcode::CAL => {
-                let target = inst.label.ok_or_else(|| self.fail("CAL without a label"))?;
-                let f = *self
-                    .subroutines
-                    .get(&target)
-                    .ok_or_else(|| self.fail(format!("CAL :{target} names no BGNSUB")))?;
-                let void = self.t.void;
-                self.b
-                    .function_call(void, None, f, [])
-                    .map_err(|e| self.fail(e.to_string()))?;
-            }
+            Opcode::CAL => self.call(inst)?,
             Opcode::BGNSUB | Opcode::ENDSUB => {
                 return Err(self.fail(format!("{} inside the main program", inst.opcode)));
             }
@@ -323,6 +313,20 @@ impl Translator<'_> {
         self.b
             .i_not_equal(bool_, None, x, zero)
             .map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// CAL: a call of its subroutine's function.
+    fn call(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let target = inst.label.ok_or_else(|| self.fail("CAL without a label"))?;
+        let f = *self
+            .subroutines
+            .get(&target)
+            .ok_or_else(|| self.fail(format!("CAL :{target} names no BGNSUB")))?;
+        let void = self.t.void;
+        self.b
+            .function_call(void, None, f, [])
+            .map_err(|e| self.fail(e.to_string()))?;
+        Ok(())
     }
 
     /// The subroutines after the main program's END: each BGNSUB..ENDSUB

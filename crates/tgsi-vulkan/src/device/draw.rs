@@ -543,73 +543,16 @@ impl Pass {
         (width, height): (u32, u32),
     ) -> Result<(), Error> {
         self.descriptors.make(dev, bound)?;
-        let device = &dev.device;
+        self.make_render_pass(dev, images, width, height)?;
+        self.make_modules(dev, vs, fs, g)?;
         let colors: Vec<&DeviceImage> = images
             .iter()
             .filter(|i| i.usage == Use::Attachment)
             .collect();
-        let depth = images.iter().find(|i| i.usage == Use::Depth);
-        let attachments: Vec<vk::AttachmentDescription> = images
-            .iter()
-            .map(|t| {
-                let layout = t.layout();
-                vk::AttachmentDescription::default()
-                    .format(t.format())
-                    .samples(vk::SampleCountFlags::TYPE_1)
-                    .load_op(vk::AttachmentLoadOp::LOAD)
-                    .store_op(vk::AttachmentStoreOp::STORE)
-                    .stencil_load_op(vk::AttachmentLoadOp::LOAD)
-                    .stencil_store_op(vk::AttachmentStoreOp::STORE)
-                    .initial_layout(layout)
-                    .final_layout(layout)
-            })
-            .collect();
-        let refs: Vec<vk::AttachmentReference> = (0..colors.len() as u32)
-            .map(|k| {
-                vk::AttachmentReference::default()
-                    .attachment(k)
-                    .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            })
-            .collect();
-        let depth_ref = vk::AttachmentReference::default()
-            .attachment(colors.len() as u32)
-            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-        let mut subpass = vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&refs);
-        if depth.is_some() {
-            subpass = subpass.depth_stencil_attachment(&depth_ref);
-        }
-        let subpasses = [subpass];
-        let views: Vec<vk::ImageView> = images.iter().map(|t| t.view).collect();
+        let has_depth = images.iter().any(|i| i.usage == Use::Depth);
         let (viewport, scissor) = view_rects(g.state, width, height);
         let (viewport, scissor) = ([viewport], [scissor]);
-        let blend: Vec<vk::PipelineColorBlendAttachmentState> = (0..colors.len())
-            .map(|k| {
-                let mut b = g.state.map(|s| s.blend[k]).unwrap_or_default();
-                // integer targets never blend
-                let name = colors[k].format_name();
-                if name.ends_with("ui") || name.ends_with('i') {
-                    b.enabled = false;
-                }
-                // a target the shader has no colour for keeps its texels
-                let written = k < 8 && g.colors_written >> k & 1 == 1;
-                let mask = if written {
-                    vk::ColorComponentFlags::from_raw(u32::from(b.write_mask) & 0xF)
-                } else {
-                    vk::ColorComponentFlags::empty()
-                };
-                vk::PipelineColorBlendAttachmentState::default()
-                    .blend_enable(b.enabled)
-                    .src_color_blend_factor(blend_factor(b.src))
-                    .dst_color_blend_factor(blend_factor(b.dst))
-                    .color_blend_op(blend_op(b.op))
-                    .src_alpha_blend_factor(blend_factor(b.src_alpha.for_alpha()))
-                    .dst_alpha_blend_factor(blend_factor(b.dst_alpha.for_alpha()))
-                    .alpha_blend_op(blend_op(b.op_alpha))
-                    .color_write_mask(mask)
-            })
-            .collect();
+        let blend = blend_states(g, &colors);
         let regs = g.rows.first().map_or(0, |r| r.len()) as u32;
         let vertex_bindings = [vk::VertexInputBindingDescription::default()
             .binding(0)
@@ -625,17 +568,130 @@ impl Pass {
             })
             .collect();
         let state = g.state.cloned().unwrap_or_default();
-        // SAFETY (every call below): valid create infos whose arrays live
-        // across the call, objects of this device, each stored in `self`
-        // so that `destroy` frees it exactly once.
+        let stage = |flag, module| {
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(flag)
+                .module(module)
+                .name(c"main")
+        };
+        let mut stages = vec![
+            stage(vk::ShaderStageFlags::VERTEX, self.vertex),
+            stage(vk::ShaderStageFlags::FRAGMENT, self.fragment),
+        ];
+        if g.geometry.is_some() {
+            stages.push(stage(vk::ShaderStageFlags::GEOMETRY, self.geometry));
+        }
+        let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+        if regs > 0 {
+            vertex_input = vertex_input
+                .vertex_binding_descriptions(&vertex_bindings)
+                .vertex_attribute_descriptions(&vertex_attributes);
+        }
+        let assembly =
+            vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology(g.topology));
+        let viewports = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&viewport)
+            .scissors(&scissor);
+        // the quad's covering triangle is clockwise on the target
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(match state.cull {
+                CullMode::None => vk::CullModeFlags::NONE,
+                CullMode::Front => vk::CullModeFlags::FRONT,
+                CullMode::Back => vk::CullModeFlags::BACK,
+            })
+            .front_face(match state.front {
+                FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
+                FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
+            })
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(state.depth.enabled)
+            .depth_write_enable(state.depth.enabled && state.depth.write)
+            .depth_compare_op(compare_op(state.depth.func))
+            .stencil_test_enable(false)
+            .front(keep_stencil())
+            .back(keep_stencil());
+        let blending = vk::PipelineColorBlendStateCreateInfo::default()
+            .attachments(&blend)
+            .blend_constants(state.blend_factor);
+        let mut ci = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewports)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .color_blend_state(&blending)
+            .layout(self.descriptors.layout)
+            .render_pass(self.render_pass)
+            .subpass(0);
+        if has_depth {
+            ci = ci.depth_stencil_state(&depth_state);
+        }
+        // SAFETY: a valid create info whose states and arrays live across
+        // the call, with modules, layout and render pass of this device;
+        // the pipeline is stored in `self` for `destroy`.
+        self.pipeline = unsafe {
+            dev.device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[ci], None)
+                .map_err(|(_, e)| Error::Device(format!("vkCreateGraphicsPipelines: {e}")))?[0]
+        };
+        Ok(())
+    }
+
+    /// The render pass over the colour targets (and the depth target, the
+    /// last image), loaded and stored, and its framebuffer.
+    fn make_render_pass(
+        &mut self,
+        dev: &Device,
+        images: &[DeviceImage],
+        width: u32,
+        height: u32,
+    ) -> Result<(), Error> {
+        let colors = images.iter().filter(|i| i.usage == Use::Attachment).count() as u32;
+        let depth = images.iter().any(|i| i.usage == Use::Depth);
+        let attachments: Vec<vk::AttachmentDescription> = images
+            .iter()
+            .map(|t| {
+                let layout = t.layout();
+                vk::AttachmentDescription::default()
+                    .format(t.format())
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .stencil_load_op(vk::AttachmentLoadOp::LOAD)
+                    .stencil_store_op(vk::AttachmentStoreOp::STORE)
+                    .initial_layout(layout)
+                    .final_layout(layout)
+            })
+            .collect();
+        let refs: Vec<vk::AttachmentReference> = (0..colors)
+            .map(|k| {
+                vk::AttachmentReference::default()
+                    .attachment(k)
+                    .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            })
+            .collect();
+        let depth_ref = vk::AttachmentReference::default()
+            .attachment(colors)
+            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+        let mut subpass = vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&refs);
+        if depth {
+            subpass = subpass.depth_stencil_attachment(&depth_ref);
+        }
+        let subpasses = [subpass];
+        let views: Vec<vk::ImageView> = images.iter().map(|t| t.view).collect();
+        // SAFETY: valid create infos whose arrays live across the calls,
+        // image views of this device; both objects are stored in `self`
+        // for `destroy`.
         unsafe {
-            self.vertex = device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(vs), None)
-                .map_err(vkerr("vkCreateShaderModule (vertex)"))?;
-            self.fragment = device
-                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(fs), None)
-                .map_err(vkerr("vkCreateShaderModule (fragment)"))?;
-            self.render_pass = device
+            self.render_pass = dev
+                .device
                 .create_render_pass(
                     &vk::RenderPassCreateInfo::default()
                         .attachments(&attachments)
@@ -643,7 +699,8 @@ impl Pass {
                     None,
                 )
                 .map_err(vkerr("vkCreateRenderPass"))?;
-            self.framebuffer = device
+            self.framebuffer = dev
+                .device
                 .create_framebuffer(
                     &vk::FramebufferCreateInfo::default()
                         .render_pass(self.render_pass)
@@ -654,80 +711,30 @@ impl Pass {
                     None,
                 )
                 .map_err(vkerr("vkCreateFramebuffer"))?;
-            let mut stages = vec![
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::VERTEX)
-                    .module(self.vertex)
-                    .name(c"main"),
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::FRAGMENT)
-                    .module(self.fragment)
-                    .name(c"main"),
-            ];
-            if let Some((_, words)) = &g.geometry {
-                self.geometry = device
+        }
+        Ok(())
+    }
+
+    /// The vertex, fragment and (when there is one) geometry modules.
+    fn make_modules(
+        &mut self,
+        dev: &Device,
+        vs: &[u32],
+        fs: &[u32],
+        g: &Geometry,
+    ) -> Result<(), Error> {
+        let module = |words: &[u32], what: &'static str| {
+            // SAFETY: a valid create info over the module's words.
+            unsafe {
+                dev.device
                     .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
-                    .map_err(vkerr("vkCreateShaderModule (geometry)"))?;
-                stages.push(
-                    vk::PipelineShaderStageCreateInfo::default()
-                        .stage(vk::ShaderStageFlags::GEOMETRY)
-                        .module(self.geometry)
-                        .name(c"main"),
-                );
             }
-            let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-            if regs > 0 {
-                vertex_input = vertex_input
-                    .vertex_binding_descriptions(&vertex_bindings)
-                    .vertex_attribute_descriptions(&vertex_attributes);
-            }
-            let assembly =
-                vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology(g.topology));
-            let viewports = vk::PipelineViewportStateCreateInfo::default()
-                .viewports(&viewport)
-                .scissors(&scissor);
-            // the quad's covering triangle is clockwise on the target
-            let raster = vk::PipelineRasterizationStateCreateInfo::default()
-                .polygon_mode(vk::PolygonMode::FILL)
-                .cull_mode(match state.cull {
-                    CullMode::None => vk::CullModeFlags::NONE,
-                    CullMode::Front => vk::CullModeFlags::FRONT,
-                    CullMode::Back => vk::CullModeFlags::BACK,
-                })
-                .front_face(match state.front {
-                    FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
-                    FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
-                })
-                .line_width(1.0);
-            let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-                .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-            let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
-                .depth_test_enable(state.depth.enabled)
-                .depth_write_enable(state.depth.enabled && state.depth.write)
-                .depth_compare_op(compare_op(state.depth.func))
-                .stencil_test_enable(false)
-                .front(keep_stencil())
-                .back(keep_stencil());
-            let blending = vk::PipelineColorBlendStateCreateInfo::default()
-                .attachments(&blend)
-                .blend_constants(state.blend_factor);
-            let mut ci = vk::GraphicsPipelineCreateInfo::default()
-                .stages(&stages)
-                .vertex_input_state(&vertex_input)
-                .input_assembly_state(&assembly)
-                .viewport_state(&viewports)
-                .rasterization_state(&raster)
-                .multisample_state(&multisample)
-                .color_blend_state(&blending)
-                .layout(self.descriptors.layout)
-                .render_pass(self.render_pass)
-                .subpass(0);
-            if depth.is_some() {
-                ci = ci.depth_stencil_state(&depth_state);
-            }
-            self.pipeline = device
-                .create_graphics_pipelines(vk::PipelineCache::null(), &[ci], None)
-                .map_err(|(_, e)| Error::Device(format!("vkCreateGraphicsPipelines: {e}")))?[0];
+            .map_err(vkerr(what))
+        };
+        self.vertex = module(vs, "vkCreateShaderModule (vertex)")?;
+        self.fragment = module(fs, "vkCreateShaderModule (fragment)")?;
+        if let Some((_, words)) = &g.geometry {
+            self.geometry = module(words, "vkCreateShaderModule (geometry)")?;
         }
         Ok(())
     }
@@ -745,6 +752,39 @@ impl Pass {
         }
         self.descriptors.destroy(dev);
     }
+}
+
+/// The blend state of each colour target: the render state's (none for a
+/// quad), never blending an integer target, and writing nothing into a
+/// target the fragment shader has no colour for (it keeps its texels).
+fn blend_states(
+    g: &Geometry,
+    colors: &[&DeviceImage],
+) -> Vec<vk::PipelineColorBlendAttachmentState> {
+    (0..colors.len())
+        .map(|k| {
+            let mut b = g.state.map(|s| s.blend[k]).unwrap_or_default();
+            let name = colors[k].format_name();
+            if name.ends_with("ui") || name.ends_with('i') {
+                b.enabled = false;
+            }
+            let written = k < 8 && g.colors_written >> k & 1 == 1;
+            let mask = if written {
+                vk::ColorComponentFlags::from_raw(u32::from(b.write_mask) & 0xF)
+            } else {
+                vk::ColorComponentFlags::empty()
+            };
+            vk::PipelineColorBlendAttachmentState::default()
+                .blend_enable(b.enabled)
+                .src_color_blend_factor(blend_factor(b.src))
+                .dst_color_blend_factor(blend_factor(b.dst))
+                .color_blend_op(blend_op(b.op))
+                .src_alpha_blend_factor(blend_factor(b.src_alpha.for_alpha()))
+                .dst_alpha_blend_factor(blend_factor(b.dst_alpha.for_alpha()))
+                .alpha_blend_op(blend_op(b.op_alpha))
+                .color_write_mask(mask)
+        })
+        .collect()
 }
 
 /// A stencil face that keeps everything (the stencil test is off).

@@ -220,38 +220,8 @@ impl Device {
         let layered = image_type != vk::ImageType::TYPE_3D;
         let (w, h, d) = tex.level_dims(0);
         let (depth, layers) = if layered { (1, d.max(1)) } else { (d, 1) };
-        let mut bytes = Vec::new();
-        let mut levels = Vec::new();
-        for k in 0..nlevels {
-            let (lw, lh, ld) = tex.level_dims(k);
-            let need = lw as usize * lh as usize * ld as usize * tex.format.bytes_per_texel();
-            let offset = bytes.len() as u64;
-            let src = tex.levels.get(k as usize).map_or(&[][..], |v| v);
-            let mut level = src[..need.min(src.len())].to_vec();
-            level.resize(need, 0);
-            bytes.extend_from_slice(&level);
-            // offsets of a copy are multiples of the texel size and of 4
-            bytes.resize(bytes.len().next_multiple_of(16), 0);
-            levels.push((k, offset, lw, lh, ld));
-        }
-        let usage_flags = match usage {
-            Use::Sampled => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-            Use::Storage => {
-                vk::ImageUsageFlags::STORAGE
-                    | vk::ImageUsageFlags::TRANSFER_DST
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-            }
-            Use::Attachment => {
-                vk::ImageUsageFlags::COLOR_ATTACHMENT
-                    | vk::ImageUsageFlags::TRANSFER_DST
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-            }
-            Use::Depth => {
-                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-                    | vk::ImageUsageFlags::TRANSFER_DST
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-            }
-        };
+        let (bytes, levels) = staging_levels(tex, nlevels);
+        let usage_flags = usage_flags(usage);
         let ici = vk::ImageCreateInfo::default()
             .flags(if cube {
                 vk::ImageCreateFlags::CUBE_COMPATIBLE
@@ -292,22 +262,8 @@ impl Device {
             format,
             machine_format: tex.format,
         };
-        let (first_level, level_count, first_layer, layer_count, components) = match view {
-            Some(v) if !storage => {
-                let last = v.last_level.min(nlevels - 1);
-                let first = v.first_level.min(last);
-                let last_layer = v.last_layer.min(layers - 1);
-                let first_layer = v.first_layer.min(last_layer);
-                (
-                    first,
-                    last - first + 1,
-                    first_layer,
-                    last_layer - first_layer + 1,
-                    components(&v.swizzle),
-                )
-            }
-            _ => (0, nlevels, 0, layers, vk::ComponentMapping::default()),
-        };
+        let (first_level, level_count, first_layer, layer_count, components) =
+            view_range(view, usage, nlevels, layers);
         // SAFETY: valid create infos for this device; each object is stored
         // in `made` as soon as it exists so that `destroy_image` frees it.
         let result = unsafe {
@@ -631,6 +587,65 @@ impl Device {
     pub(super) fn destroy_sampler(&self, s: vk::Sampler) {
         // SAFETY: the sampler belongs to this device and is no longer used.
         unsafe { self.device.destroy_sampler(s, None) };
+    }
+}
+
+/// What an image of `usage` is made for: its use and the copies in and out.
+fn usage_flags(usage: Use) -> vk::ImageUsageFlags {
+    let copies = vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC;
+    match usage {
+        Use::Sampled => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+        Use::Storage => vk::ImageUsageFlags::STORAGE | copies,
+        Use::Attachment => vk::ImageUsageFlags::COLOR_ATTACHMENT | copies,
+        Use::Depth => vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | copies,
+    }
+}
+
+/// Every level's bytes one after the other (each padded to its texel
+/// count, zeros past the texture's own bytes, 16-byte aligned), and each
+/// level's (level, offset, width, height, depth or layers).
+#[allow(clippy::type_complexity)]
+fn staging_levels(tex: &Texture, nlevels: u32) -> (Vec<u8>, Vec<(u32, u64, u32, u32, u32)>) {
+    let mut bytes = Vec::new();
+    let mut levels = Vec::new();
+    for k in 0..nlevels {
+        let (lw, lh, ld) = tex.level_dims(k);
+        let need = lw as usize * lh as usize * ld as usize * tex.format.bytes_per_texel();
+        let offset = bytes.len() as u64;
+        let src = tex.levels.get(k as usize).map_or(&[][..], |v| v);
+        let mut level = src[..need.min(src.len())].to_vec();
+        level.resize(need, 0);
+        bytes.extend_from_slice(&level);
+        // offsets of a copy are multiples of the texel size and of 4
+        bytes.resize(bytes.len().next_multiple_of(16), 0);
+        levels.push((k, offset, lw, lh, ld));
+    }
+    (bytes, levels)
+}
+
+/// The levels, layers and swizzle a sampled image's view shows (the
+/// machine's `View`, clamped to the image), or the whole image.
+fn view_range(
+    view: Option<&View>,
+    usage: Use,
+    nlevels: u32,
+    layers: u32,
+) -> (u32, u32, u32, u32, vk::ComponentMapping) {
+    match view {
+        Some(v) if usage == Use::Sampled => {
+            let last = v.last_level.min(nlevels - 1);
+            let first = v.first_level.min(last);
+            let last_layer = v.last_layer.min(layers - 1);
+            let first_layer = v.first_layer.min(last_layer);
+            (
+                first,
+                last - first + 1,
+                first_layer,
+                last_layer - first_layer + 1,
+                components(&v.swizzle),
+            )
+        }
+        _ => (0, nlevels, 0, layers, vk::ComponentMapping::default()),
     }
 }
 

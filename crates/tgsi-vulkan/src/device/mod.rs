@@ -673,73 +673,86 @@ impl Descriptors {
                         .set_layouts(&layouts),
                 )
                 .map_err(vkerr("vkAllocateDescriptorSets"))?[0];
-            let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = bound
-                .buffers
-                .iter()
-                .map(|b| {
-                    [vk::DescriptorBufferInfo::default()
-                        .buffer(b.buffer)
-                        .offset(0)
-                        .range(b.size)]
-                })
-                .collect();
-            let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+        }
+        self.update(dev, bound);
+        Ok(())
+    }
+
+    /// Writes what `bound` holds into the set.
+    fn update(&self, dev: &Device, bound: &Bound) {
+        let device = &dev.device;
+        let image_type = |img: &image::DeviceImage| {
+            if img.usage == image::Use::Storage {
+                vk::DescriptorType::STORAGE_IMAGE
+            } else {
+                vk::DescriptorType::SAMPLED_IMAGE
+            }
+        };
+        let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = bound
+            .buffers
+            .iter()
+            .map(|b| {
+                [vk::DescriptorBufferInfo::default()
+                    .buffer(b.buffer)
+                    .offset(0)
+                    .range(b.size)]
+            })
+            .collect();
+        let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+            .images
+            .iter()
+            .map(|i| {
+                [vk::DescriptorImageInfo::default()
+                    .image_view(i.view)
+                    .image_layout(i.layout())]
+            })
+            .collect();
+        let sampler_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+            .samplers
+            .iter()
+            .map(|&(_, s)| [vk::DescriptorImageInfo::default().sampler(s)])
+            .collect();
+        let write = |n: u32, ty: vk::DescriptorType| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(self.set)
+                .dst_binding(n)
+                .descriptor_type(ty)
+        };
+        let mut writes: Vec<vk::WriteDescriptorSet> = bound
+            .buffers
+            .iter()
+            .zip(&buffer_infos)
+            .map(|(b, info)| write(b.binding, vk::DescriptorType::STORAGE_BUFFER).buffer_info(info))
+            .collect();
+        writes.extend(
+            bound
                 .images
                 .iter()
-                .map(|i| {
-                    [vk::DescriptorImageInfo::default()
-                        .image_view(i.view)
-                        .image_layout(i.layout())]
-                })
-                .collect();
-            let sampler_infos: Vec<[vk::DescriptorImageInfo; 1]> = bound
+                .zip(&image_infos)
+                .map(|(i, info)| write(i.binding, image_type(i)).image_info(info)),
+        );
+        writes.extend(
+            bound
                 .samplers
                 .iter()
-                .map(|&(_, s)| [vk::DescriptorImageInfo::default().sampler(s)])
-                .collect();
-            let write = |n: u32, ty: vk::DescriptorType| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(self.set)
-                    .dst_binding(n)
-                    .descriptor_type(ty)
-            };
-            let mut writes: Vec<vk::WriteDescriptorSet> = bound
-                .buffers
+                .zip(&sampler_infos)
+                .map(|(&(n, _), info)| write(n, vk::DescriptorType::SAMPLER).image_info(info)),
+        );
+        let texel_views: Vec<[vk::BufferView; 1]> =
+            bound.texel_buffers.iter().map(|(_, v)| [*v]).collect();
+        writes.extend(
+            bound
+                .texel_buffers
                 .iter()
-                .zip(&buffer_infos)
-                .map(|(b, info)| {
-                    write(b.binding, vk::DescriptorType::STORAGE_BUFFER).buffer_info(info)
-                })
-                .collect();
-            writes.extend(
-                bound
-                    .images
-                    .iter()
-                    .zip(&image_infos)
-                    .map(|(i, info)| write(i.binding, image_type(i)).image_info(info)),
-            );
-            writes.extend(
-                bound
-                    .samplers
-                    .iter()
-                    .zip(&sampler_infos)
-                    .map(|(&(n, _), info)| write(n, vk::DescriptorType::SAMPLER).image_info(info)),
-            );
-            let texel_views: Vec<[vk::BufferView; 1]> =
-                bound.texel_buffers.iter().map(|(_, v)| [*v]).collect();
-            writes.extend(
-                bound
-                    .texel_buffers
-                    .iter()
-                    .zip(&texel_views)
-                    .map(|((b, _), view)| {
-                        write(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
-                            .texel_buffer_view(view)
-                    }),
-            );
-            device.update_descriptor_sets(&writes, &[]);
-        }
-        Ok(())
+                .zip(&texel_views)
+                .map(|((b, _), view)| {
+                    write(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
+                        .texel_buffer_view(view)
+                }),
+        );
+        // SAFETY: the writes name this device's set, buffers, views and
+        // samplers, and their info arrays live across the call.
+        unsafe { device.update_descriptor_sets(&writes, &[]) };
     }
 
     fn destroy(&self, dev: &Device) {
