@@ -1,11 +1,11 @@
 //! `tgsi test --engine vulkan`: the commands of a test run on a Vulkan
 //! device ([`tgsi_vulkan::Device`]) instead of the machine. Compute
-//! dispatches and `draw quad` run there with the test's buffers,
-//! textures, samplers, images and render targets, and the probes then
-//! read what the device wrote. What the device engine does not run
-//! (`draw`, `run vertices`, state it cannot express, shaders the SPIR-V
-//! back end refuses) makes the test "not runnable on Vulkan", with the
-//! reason, rather than failed.
+//! dispatches, `draw quad` and `draw` run there with the test's buffers,
+//! textures, samplers, images, vertex data, render state and targets, and
+//! the probes then read what the device wrote. What the device engine
+//! does not run (`run vertices`, tessellation, state whose result Vulkan
+//! leaves to the device, shaders the SPIR-V back end refuses) makes the
+//! test "not runnable on Vulkan", with the reason, rather than failed.
 
 use super::parse::{Command, TestSection};
 use super::run::Runnable;
@@ -14,7 +14,7 @@ use tgsi_exec::Resources;
 /// The words that start the reason of a test the device cannot run.
 pub(crate) const NOT_RUNNABLE: &str = "not runnable on Vulkan";
 
-/// Why a dispatch did not happen on the device.
+/// Why a dispatch or draw did not happen on the device.
 pub(crate) enum Refused {
     /// The engine does not run this (an unsupported shader or resource).
     NotRunnable(String),
@@ -39,7 +39,7 @@ pub(crate) fn command_not_runnable(test: &TestSection) -> Option<String> {
             _ => return None,
         };
         Some(format!(
-            "line {line}: {NOT_RUNNABLE}: `{what}` needs a graphics pipeline; the Vulkan engine runs compute dispatches"
+            "line {line}: {NOT_RUNNABLE}: `{what}` (reading vertex outputs back) is not run on the device yet"
         ))
     })
 }

@@ -6,9 +6,9 @@
 //! caller compares the device's words with the machine's.
 //!
 //! Compute dispatches, full-target quads (`draw quad`) and draws of a
-//! vertex and a fragment shader run today;
-//! every `unsafe` call of the Vulkan API lives in the `device` module,
-//! behind [`Device`].
+//! vertex, an optional geometry and a fragment shader run today; every
+//! `unsafe` call of the Vulkan API lives in the `device` module, behind
+//! [`Device`].
 
 mod device;
 
