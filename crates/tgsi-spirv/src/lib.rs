@@ -75,6 +75,13 @@ pub struct Options {
     /// out unchanged), and in `signed_colors` those of a signed target.
     pub integer_colors: u8,
     pub signed_colors: u8,
+    /// Leave out the float-controls denormal mode (for a device without
+    /// `shaderDenormPreserveFloat32` / `shaderDenormFlushToZeroFloat32`,
+    /// where requesting it is not allowed; Direct3D's flush stays in code).
+    pub omit_denorm_mode: bool,
+    /// Leave out `SignedZeroInfNanPreserve` (for a device without
+    /// `shaderSignedZeroInfNanPreserveFloat32`).
+    pub omit_signed_zero_mode: bool,
 }
 
 /// Why a shader was not translated.

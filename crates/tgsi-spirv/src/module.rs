@@ -145,12 +145,16 @@ impl<'a> Translator<'a> {
         if gs_vertices > 0 {
             b.capability(Capability::Geometry);
         }
-        b.capability(Capability::SignedZeroInfNanPreserve);
-        b.capability(if options.direct3d {
-            Capability::DenormFlushToZero
-        } else {
-            Capability::DenormPreserve
-        });
+        if !options.omit_signed_zero_mode {
+            b.capability(Capability::SignedZeroInfNanPreserve);
+        }
+        if !options.omit_denorm_mode {
+            b.capability(if options.direct3d {
+                Capability::DenormFlushToZero
+            } else {
+                Capability::DenormPreserve
+            });
+        }
         b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
         let glsl = b.ext_inst_import("GLSL.std.450");
         let void = b.type_void();
@@ -664,12 +668,16 @@ impl<'a> Translator<'a> {
         } else {
             ExecutionMode::DenormPreserve
         };
-        self.b.execution_mode(main, denorm, [32]);
+        if !self.options.omit_denorm_mode {
+            self.b.execution_mode(main, denorm, [32]);
+        }
         // signed zeros, infinities and NaNs as IEEE says (a device may
         // otherwise compile as if there were none: lavapipe gives
         // -0 × 0 = +0 without this mode)
-        self.b
-            .execution_mode(main, ExecutionMode::SignedZeroInfNanPreserve, [32]);
+        if !self.options.omit_signed_zero_mode {
+            self.b
+                .execution_mode(main, ExecutionMode::SignedZeroInfNanPreserve, [32]);
+        }
         let _ = spirv::Op::Nop;
         use rspirv::binary::Assemble;
         Ok(self.b.module().assemble())

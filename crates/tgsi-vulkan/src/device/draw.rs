@@ -79,11 +79,7 @@ impl Device {
     /// Runs a draw of `d.vertex` and `d.fragment` with the pipeline's
     /// render state into `d.targets` (and `d.depth`), `res` bound.
     pub fn draw(&self, d: &mut DrawRequest, res: &mut Resources) -> Result<(), Error> {
-        let options = tgsi_spirv::Options {
-            direct3d: d.direct3d.0,
-            ..Default::default()
-        };
-        let vs = tgsi_spirv::to_spirv(d.vertex, &options)?;
+        let vs = tgsi_spirv::to_spirv(d.vertex, &self.options(d.direct3d.0))?;
         let gs = match d.geometry {
             Some((shader, direct3d)) => {
                 let lines = shader.properties().any(|p| {
@@ -92,11 +88,10 @@ impl Device {
                 if lines {
                     return Err(Error::Unsupported(LINES.into()));
                 }
-                let options = tgsi_spirv::Options {
-                    direct3d,
-                    ..Default::default()
-                };
-                Some((shader, tgsi_spirv::to_spirv(shader, &options)?))
+                Some((
+                    shader,
+                    tgsi_spirv::to_spirv(shader, &self.options(direct3d))?,
+                ))
             }
             None => None,
         };
@@ -153,9 +148,9 @@ impl Device {
         }
         let (integer_colors, signed_colors) = integer_targets(targets);
         let options = tgsi_spirv::Options {
-            direct3d,
             integer_colors,
             signed_colors,
+            ..self.options(direct3d)
         };
         let fs = tgsi_spirv::to_spirv(fragment, &options)?;
         let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));

@@ -283,13 +283,7 @@ impl Device {
                 d.shader.processor
             )));
         }
-        let words = tgsi_spirv::to_spirv(
-            d.shader,
-            &tgsi_spirv::Options {
-                direct3d: d.direct3d,
-                ..Default::default()
-            },
-        )?;
+        let words = tgsi_spirv::to_spirv(d.shader, &self.options(d.direct3d))?;
         let mut bound = Bound::default();
         let result = self
             .bind_resources(&[d.shader], res, &mut bound)
@@ -539,6 +533,32 @@ impl Device {
 }
 
 impl Device {
+    /// How to translate for this device: under Direct3D's rules or not,
+    /// requesting only the float-controls modes it supports (Vulkan 1.2's
+    /// `shaderDenormPreserveFloat32`, `shaderDenormFlushToZeroFloat32`,
+    /// `shaderSignedZeroInfNanPreserveFloat32`).
+    pub fn options(&self, direct3d: bool) -> tgsi_spirv::Options {
+        let mut v12 = vk::PhysicalDeviceVulkan12Properties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut v12);
+        // SAFETY: the physical device belongs to the instance; the chained
+        // structure lives across the call.
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.physical, &mut props)
+        };
+        let denorm = if direct3d {
+            v12.shader_denorm_flush_to_zero_float32
+        } else {
+            v12.shader_denorm_preserve_float32
+        };
+        tgsi_spirv::Options {
+            direct3d,
+            omit_denorm_mode: denorm == vk::FALSE,
+            omit_signed_zero_mode: v12.shader_signed_zero_inf_nan_preserve_float32 == vk::FALSE,
+            ..Default::default()
+        }
+    }
+
     /// Refuses a sampler whose filtering the device does not do exactly:
     /// Vulkan weights linear taps with `subTexelPrecisionBits` of the
     /// fraction (8 on lavapipe) and blends levels with
