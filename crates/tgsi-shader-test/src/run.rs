@@ -532,11 +532,6 @@ impl Runner<'_> {
         if let Some(why) = self.requirement_problem() {
             return Some(why);
         }
-        if self.config.vulkan.is_some()
-            && let Some(why) = super::vulkan::command_not_runnable(test)
-        {
-            return Some(why);
-        }
         let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
             if let Command::Draw { .. } = cmd {
@@ -862,6 +857,23 @@ impl Runner<'_> {
     ) -> Result<VertexRun, String> {
         let shader = self.program(Stage::Vertex, line)?;
         let inputs = self.vertex_inputs(&shader, count as usize, line)?;
+        if let Some(device) = &self.config.vulkan {
+            let ran = super::vulkan::run_vertices(device, &shader, &inputs, count, res);
+            return match ran {
+                Ok(out) => Ok((out, shader)),
+                Err(e) => {
+                    let message = format!(
+                        "{}: run vertices on Vulkan failed: {}",
+                        self.at(line),
+                        e.text()
+                    );
+                    if let super::vulkan::Refused::NotRunnable(why) = e {
+                        self.not_runnable = Some(why);
+                    }
+                    Err(message)
+                }
+            };
+        }
         let limits = &self.config.limits;
         let out = self.guarded("run vertices", line, || {
             shader.bind(res, |r| {

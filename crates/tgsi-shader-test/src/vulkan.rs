@@ -2,12 +2,12 @@
 //! device ([`tgsi_vulkan::Device`]) instead of the machine. Compute
 //! dispatches, `draw quad` and `draw` run there with the test's buffers,
 //! textures, samplers, images, vertex data, render state and targets, and
-//! the probes then read what the device wrote. What the device engine
-//! does not run (`run vertices`, tessellation, state whose result Vulkan
-//! leaves to the device, shaders the SPIR-V back end refuses) makes the
-//! test "not runnable on Vulkan", with the reason, rather than failed.
+//! the probes then read what the device wrote; `run vertices` reads the
+//! vertex shader's outputs back from a capture buffer. What the device
+//! engine does not run (tessellation, state whose result Vulkan leaves to
+//! the device, shaders the SPIR-V back end refuses) makes the test "not
+//! runnable on Vulkan", with the reason, rather than failed.
 
-use super::parse::{Command, TestSection};
 use super::run::Runnable;
 use tgsi_exec::Resources;
 
@@ -28,20 +28,6 @@ impl Refused {
             Refused::NotRunnable(t) | Refused::Failed(t) => t,
         }
     }
-}
-
-/// The first command of `test` the Vulkan engine does not run, as a skip
-/// reason (`line N: not runnable on Vulkan: ...`).
-pub(crate) fn command_not_runnable(test: &TestSection) -> Option<String> {
-    test.commands.iter().find_map(|(line, cmd)| {
-        let what = match cmd {
-            Command::RunVertices(_) => "run vertices",
-            _ => return None,
-        };
-        Some(format!(
-            "line {line}: {NOT_RUNNABLE}: `{what}` (reading vertex outputs back) is not run on the device yet"
-        ))
-    })
 }
 
 /// Runs `shader`'s fragment program over every pixel of `targets` on
@@ -125,6 +111,23 @@ pub(crate) fn draw(
         None => fs.bind(r, |r| device.draw(&mut d, r)),
     };
     vs.bind(res, run).map_err(refused)
+}
+
+/// `run vertices` on `device`: the vertex shader's outputs per vertex, per
+/// `OUT` register.
+pub(crate) fn run_vertices(
+    device: &tgsi_vulkan::Device,
+    shader: &Runnable,
+    rows: &[Vec<[u32; 4]>],
+    count: u32,
+    res: &mut Resources,
+) -> Result<Vec<Vec<[u32; 4]>>, Refused> {
+    let direct3d = shader.d3d.is_some();
+    shader
+        .bind(res, |r| {
+            device.run_vertices(&shader.shader, direct3d, rows, count, r)
+        })
+        .map_err(refused)
 }
 
 /// How a device error reads for the runner.

@@ -105,6 +105,12 @@ impl Translator<'_> {
     pub(crate) fn declare_io(&mut self) -> Result<(), Error> {
         let shader = self.shader;
         let stage = shader.processor;
+        if stage == Processor::Vertex && self.options.capture_outputs {
+            let buffer = self.word_buffer(super::CAPTURE_BINDING, false);
+            let i32_ = self.t.i32;
+            let index = self.builtin(StorageClass::Input, i32_, BuiltIn::VertexIndex);
+            self.capture = Some((buffer, index));
+        }
         let writes_primitive_id = shader.declarations().any(|d| {
             d.file == File::Output && d.semantic.is_some_and(|s| s.name == SemanticName::PrimId)
         });
@@ -474,9 +480,12 @@ impl Translator<'_> {
 
     /// Copies the `OUT` array to the output variables.
     pub(crate) fn copy_outputs(&mut self) -> Result<(), Error> {
-        let Some((array, _)) = self.outs else {
+        let Some((array, len)) = self.outs else {
             return Ok(());
         };
+        if let Some((buffer, index)) = self.capture {
+            self.capture_outputs(array, len, buffer, index)?;
+        }
         let (f4, u4, f32_) = (self.t.f4, self.t.u4, self.t.f32);
         for (n, sink) in self.out_sinks.clone() {
             let p = self.reg_ptr_direct(array, n);
@@ -532,6 +541,36 @@ impl Translator<'_> {
                         sp!(self, self.b.store(dst, x, None, []))?
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the `OUT` registers' words to the capture buffer at this
+    /// vertex's place.
+    fn capture_outputs(
+        &mut self,
+        array: Word,
+        len: u32,
+        buffer: super::module::WordBuffer,
+        index: Word,
+    ) -> Result<(), Error> {
+        let (i32_, u32_, u4) = (self.t.i32, self.t.u32, self.t.u4);
+        let v = sp!(self, self.b.load(i32_, None, index, None, []))?;
+        let v = sp!(self, self.b.bitcast(u32_, None, v))?;
+        let stride = self.c_u32(4 * len);
+        let base = sp!(self, self.b.i_mul(u32_, None, v, stride))?;
+        let p = self.ptr(StorageClass::StorageBuffer, u32_);
+        let zero = self.c_u32(0);
+        for n in 0..len {
+            let reg = self.reg_ptr_direct(array, n);
+            let bits = sp!(self, self.b.load(u4, None, reg, None, []))?;
+            for c in 0..4 {
+                let w = sp!(self, self.b.composite_extract(u32_, None, bits, [c]))?;
+                let off = self.c_u32(4 * n + c);
+                let at = sp!(self, self.b.i_add(u32_, None, base, off))?;
+                let dst = sp!(self, self.b.access_chain(p, None, buffer.var, [zero, at]))?;
+                sp!(self, self.b.store(dst, w, None, []))?;
             }
         }
         Ok(())

@@ -82,7 +82,14 @@ pub struct Options {
     /// Leave out `SignedZeroInfNanPreserve` (for a device without
     /// `shaderSignedZeroInfNanPreserveFloat32`).
     pub omit_signed_zero_mode: bool,
+    /// A vertex shader also writes every `OUT` register's words to the
+    /// storage buffer at [`CAPTURE_BINDING`], vertex v's register r at
+    /// words 4 × (v × registers + r) (`run vertices` on a device).
+    pub capture_outputs: bool,
 }
+
+/// The binding of the buffer a capturing vertex shader writes its outputs to.
+pub const CAPTURE_BINDING: u32 = 255;
 
 /// Why a shader was not translated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -118,6 +118,8 @@ pub(crate) struct Translator<'a> {
     pub subroutines: HashMap<u32, Word>,
     /// Translating a subroutine (RET returns without the outputs).
     pub in_subroutine: bool,
+    /// The capture buffer and `VertexIndex` of a capturing vertex shader.
+    pub capture: Option<(WordBuffer, Word)>,
     /// A geometry shader's input and output `PrimitiveId`, when it writes
     /// no `PRIMID` of its own.
     pub primitive_id_pass: Option<(Word, Word)>,
@@ -216,6 +218,7 @@ impl<'a> Translator<'a> {
             },
             subroutines: HashMap::new(),
             in_subroutine: false,
+            capture: None,
             primitive_id_pass: None,
         })
     }
@@ -278,7 +281,7 @@ impl<'a> Translator<'a> {
     // ---- declarations ------------------------------------------------------
 
     /// A storage buffer of words at `binding` (read-only for constants).
-    fn word_buffer(&mut self, binding: u32, read_only: bool) -> WordBuffer {
+    pub(crate) fn word_buffer(&mut self, binding: u32, read_only: bool) -> WordBuffer {
         let st = match self.words_struct {
             Some(st) => st,
             None => {

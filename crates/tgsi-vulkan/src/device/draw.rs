@@ -30,6 +30,8 @@ struct Geometry<'a> {
     colors_written: u8,
     /// The geometry shader and its module's words.
     geometry: Option<(&'a Shader, Vec<u32>)>,
+    /// No rasterization (and no fragment shader): `run vertices`.
+    discard: bool,
 }
 
 /// Why lines are not drawn on the device.
@@ -63,6 +65,7 @@ impl Device {
             state: None,
             colors_written: colors_written(q.fragment),
             geometry: None,
+            discard: false,
         };
         self.draw_pass(
             (&vs, None),
@@ -104,6 +107,7 @@ impl Device {
             state: Some(d.state),
             colors_written: colors_written(d.fragment),
             geometry: gs,
+            discard: false,
         };
         self.draw_pass(
             (&vs, Some(d.vertex)),
@@ -115,6 +119,88 @@ impl Device {
             res,
             d.timeout_ms,
         )
+    }
+
+    /// `run vertices` on the device: `vertex` over vertices 0..`count` of
+    /// `rows` (points, nothing rasterized), each vertex's `OUT` registers
+    /// written by the shader to a capture buffer and returned per vertex,
+    /// per register.
+    pub fn run_vertices(
+        &self,
+        vertex: &Shader,
+        direct3d: bool,
+        rows: &[Vec<[u32; 4]>],
+        count: u32,
+        res: &mut Resources,
+    ) -> Result<Vec<Vec<[u32; 4]>>, Error> {
+        let outs = vertex
+            .declarations()
+            .filter(|d| d.file == tgsi_ir::enums::File::Output)
+            .map(|d| d.last + 1)
+            .max()
+            .unwrap_or(0) as usize;
+        let options = tgsi_spirv::Options {
+            capture_outputs: true,
+            ..self.options(direct3d)
+        };
+        let vs = tgsi_spirv::to_spirv(vertex, &options)?;
+        let g = Geometry {
+            rows,
+            topology: BasicTopology::PointList,
+            count,
+            instances: 1,
+            indices: None,
+            state: None,
+            colors_written: 0,
+            geometry: None,
+            discard: true,
+        };
+        let mut bound = Bound::default();
+        let mut vertices: Vec<super::Buffer> = Vec::new();
+        let words = (|| -> Result<Vec<u8>, Error> {
+            self.bind_resources(&[vertex], res, &mut bound)?;
+            let size = (count as usize * outs * 16).max(16);
+            let capture = self.buffer(&vec![0; size], tgsi_spirv::CAPTURE_BINDING, None)?;
+            bound.buffers.push(capture);
+            let (vb, _) = vertex_bytes(&g);
+            vertices.push(self.host_buffer(&vb, vk::BufferUsageFlags::VERTEX_BUFFER, 0, None)?);
+            let mut pass = Pass::default();
+            let made = pass.make(self, &vs, &[], &bound, &[], &g, (1, 1));
+            let ran = made.and_then(|()| {
+                self.submit(60_000, "run vertices", |cb| {
+                    self.record_draw(cb, &pass, &bound, &[], &vertices, &g, (1, 1))
+                })
+            });
+            pass.destroy(self);
+            ran?;
+            let capture = bound
+                .buffers
+                .last()
+                .ok_or_else(|| Error::Device("no capture".into()))?;
+            let bytes = self.read(capture, size)?;
+            self.read_back(&bound, res)?;
+            Ok(bytes)
+        })();
+        for b in &vertices {
+            self.free(b);
+        }
+        self.release(&bound);
+        let words = words?;
+        let word = |i: usize| {
+            u32::from_le_bytes([
+                words[4 * i],
+                words[4 * i + 1],
+                words[4 * i + 2],
+                words[4 * i + 3],
+            ])
+        };
+        Ok((0..count as usize)
+            .map(|v| {
+                (0..outs)
+                    .map(|r| std::array::from_fn(|c| word(4 * (v * outs + r) + c)))
+                    .collect()
+            })
+            .collect())
     }
 
     /// A draw: the targets and resources made, one render pass recorded
@@ -569,10 +655,10 @@ impl Pass {
                 .module(module)
                 .name(c"main")
         };
-        let mut stages = vec![
-            stage(vk::ShaderStageFlags::VERTEX, self.vertex),
-            stage(vk::ShaderStageFlags::FRAGMENT, self.fragment),
-        ];
+        let mut stages = vec![stage(vk::ShaderStageFlags::VERTEX, self.vertex)];
+        if self.fragment != vk::ShaderModule::null() {
+            stages.push(stage(vk::ShaderStageFlags::FRAGMENT, self.fragment));
+        }
         if g.geometry.is_some() {
             stages.push(stage(vk::ShaderStageFlags::GEOMETRY, self.geometry));
         }
@@ -599,7 +685,8 @@ impl Pass {
                 FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
                 FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
             })
-            .line_width(1.0);
+            .line_width(1.0)
+            .rasterizer_discard_enable(g.discard);
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
@@ -727,7 +814,9 @@ impl Pass {
             .map_err(vkerr(what))
         };
         self.vertex = module(vs, "vkCreateShaderModule (vertex)")?;
-        self.fragment = module(fs, "vkCreateShaderModule (fragment)")?;
+        if !fs.is_empty() {
+            self.fragment = module(fs, "vkCreateShaderModule (fragment)")?;
+        }
         if let Some((_, words)) = &g.geometry {
             self.geometry = module(words, "vkCreateShaderModule (geometry)")?;
         }
