@@ -193,6 +193,12 @@ named_enum! {
 }
 
 impl SemanticName {
+    /// A fragment varying of this semantic declared without an
+    /// interpolation mode is flat; a colour is perspective (how the
+    /// machine's pipeline and the SPIR-V back end both link it).
+    pub fn flat_when_undeclared(self) -> bool {
+        self != SemanticName::Color
+    }
     /// Semantics whose index the dumper always prints, even when it is 0.
     pub fn always_prints_index(self) -> bool {
         matches!(self, SemanticName::Generic | SemanticName::TexCoord)

@@ -144,10 +144,10 @@ impl Linkage {
                 Some((SemanticName::PrimId, _)) => InputFeed::PrimitiveId,
                 Some((name, index)) => {
                     let mode = if !fi.mode_declared {
-                        if name == SemanticName::Color {
-                            Interpolation::Perspective
-                        } else {
+                        if name.flat_when_undeclared() {
                             Interpolation::Flat
+                        } else {
+                            Interpolation::Perspective
                         }
                     } else {
                         match fi.mode {

@@ -165,11 +165,7 @@ impl Translator<'_> {
                 .b
                 .type_image(sampled, dim, 0, arrayed as u32, 0, 2, format, None);
             for n in d.first..=d.last {
-                let p = self.ptr(StorageClass::UniformConstant, ty);
-                let var = self
-                    .b
-                    .variable(p, None, StorageClass::UniformConstant, None);
-                self.bind(var, image_binding(n));
+                let var = self.uniform_var(ty, image_binding(n));
                 self.storage_images.insert(
                     n,
                     StorageImage {
@@ -384,12 +380,7 @@ impl Translator<'_> {
         };
         let u32_ = self.t.u32;
         let operand = |t: &mut Self, k: usize| -> Result<Word, Error> {
-            let s = inst
-                .src
-                .get(k)
-                .ok_or_else(|| t.fail(format!("{op}: missing operand")))?;
-            let v = t.fetch(s, OperandType::Uint)?;
-            let x = sp!(t, t.b.composite_extract(u32_, None, v, [0]))?;
+            let x = t.operand_x(inst, k)?;
             sp!(t, t.b.bitcast(scalar, None, x))
         };
         let value = operand(self, 2)?;
@@ -400,7 +391,6 @@ impl Translator<'_> {
         };
         let zero = self.c_u32(0);
         let scope = self.c_u32(Scope::Device as u32);
-        let relaxed = self.c_u32(0);
         let old = self.when(inside, Some(zero), |t| {
             let p = t.ptr(StorageClass::Image, scalar);
             let sample = t.c_u32(0);
@@ -408,32 +398,7 @@ impl Translator<'_> {
                 t,
                 t.b.image_texel_pointer(p, None, image.var, coord, sample)
             )?;
-            let b = &mut t.b;
-            let r = match op {
-                Opcode::ATOMUADD => b.atomic_i_add(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMXCHG => b.atomic_exchange(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMCAS => b.atomic_compare_exchange(
-                    scalar,
-                    None,
-                    tp,
-                    scope,
-                    relaxed,
-                    relaxed,
-                    third.unwrap_or(value),
-                    value,
-                ),
-                Opcode::ATOMAND => b.atomic_and(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMOR => b.atomic_or(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMXOR => b.atomic_xor(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMUMIN => b.atomic_u_min(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMUMAX => b.atomic_u_max(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMIMIN => b.atomic_s_min(scalar, None, tp, scope, relaxed, value),
-                Opcode::ATOMIMAX => b.atomic_s_max(scalar, None, tp, scope, relaxed, value),
-                other => {
-                    return Err(t.fail(format!("{other} is not translated to SPIR-V yet")));
-                }
-            };
-            let r = r.map_err(|e| t.fail(e.to_string()))?;
+            let r = t.atomic_op(op, scalar, tp, scope, value, third)?;
             Ok(Some(sp!(t, t.b.bitcast(u32_, None, r))?))
         })?;
         let old = old.unwrap_or(zero);

@@ -192,9 +192,9 @@ impl Translator<'_> {
                     Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
                 })?;
                 let var = self.located(StorageClass::Input, loc);
-                // a varying declared without an interpolation mode is flat,
-                // a colour perspective (as the machine's pipeline links them)
-                if interp.is_none() && !matches!(name, SemanticName::Color | SemanticName::BColor) {
+                // a varying declared without an interpolation mode: the
+                // machine's linking rule
+                if interp.is_none() && name.flat_when_undeclared() {
                     self.b.decorate(var, Decoration::Flat, []);
                 }
                 if let Some(i) = interp {

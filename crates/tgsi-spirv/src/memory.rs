@@ -319,22 +319,9 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The byte address operand `.x` of a memory instruction.
-    fn address(&mut self, inst: &Instruction, k: usize) -> Result<Word, Error> {
-        let src = inst
-            .src
-            .get(k)
-            .ok_or_else(|| self.fail(format!("{} without an address", inst.opcode)))?;
-        let v = self.fetch(src, OperandType::Uint)?;
-        let u32_ = self.t.u32;
-        self.b
-            .composite_extract(u32_, None, v, [0])
-            .map_err(|e| self.fail(e.to_string()))
-    }
-
     /// LOAD: channel c reads the word at address + 4 × (the resource's swizzle of c).
     fn load(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
-        let a = self.address(inst, 1)?;
+        let a = self.operand_x(inst, 1)?;
         let swz = inst.src[0].swizzle.0;
         let u32_ = self.t.u32;
         let mut words = Vec::new();
@@ -356,7 +343,7 @@ impl Translator<'_> {
 
     /// STORE: channel c of the value goes to address + 4c.
     fn store_memory(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
-        let a = self.address(inst, 0)?;
+        let a = self.operand_x(inst, 0)?;
         let value = inst
             .src
             .get(1)
@@ -386,20 +373,11 @@ impl Translator<'_> {
     /// `.x` of the destination, 0 out of range.
     fn atomic(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
         let op = inst.opcode;
-        let a = self.address(inst, 1)?;
+        let a = self.operand_x(inst, 1)?;
         let u32_ = self.t.u32;
-        let fetch_x = |t: &mut Self, k: usize| -> Result<Word, Error> {
-            let src = inst
-                .src
-                .get(k)
-                .ok_or_else(|| t.fail(format!("{op}: missing operand")))?;
-            let v = t.fetch(src, OperandType::Uint)?;
-            t.b.composite_extract(u32_, None, v, [0])
-                .map_err(|e| t.fail(e.to_string()))
-        };
-        let value = fetch_x(self, 2)?;
+        let value = self.operand_x(inst, 2)?;
         let third = if op == Opcode::ATOMCAS {
-            Some(fetch_x(self, 3)?)
+            Some(self.operand_x(inst, 3)?)
         } else {
             None
         };
@@ -409,39 +387,14 @@ impl Translator<'_> {
             Target::Buffer(_) => Scope::Device as u32,
             Target::Shared(_) => Scope::Workgroup as u32,
         });
-        let relaxed = self.c_u32(0);
         let old = self.when(ok, Some(zero), |t| {
             let two = t.c_u32(2);
             let i =
                 t.b.shift_right_logical(u32_, None, a, two)
                     .map_err(|e| t.fail(e.to_string()))?;
             let p = t.word_ptr(target, i)?;
-            let b = &mut t.b;
-            let r = match op {
-                Opcode::ATOMUADD => b.atomic_i_add(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMXCHG => b.atomic_exchange(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMCAS => b.atomic_compare_exchange(
-                    u32_,
-                    None,
-                    p,
-                    scope,
-                    relaxed,
-                    relaxed,
-                    third.unwrap_or(value),
-                    value,
-                ),
-                Opcode::ATOMAND => b.atomic_and(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMOR => b.atomic_or(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMXOR => b.atomic_xor(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMUMIN => b.atomic_u_min(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMUMAX => b.atomic_u_max(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMIMIN => b.atomic_s_min(u32_, None, p, scope, relaxed, value),
-                Opcode::ATOMIMAX => b.atomic_s_max(u32_, None, p, scope, relaxed, value),
-                other => {
-                    return Err(t.fail(format!("{other} is not translated to SPIR-V yet")));
-                }
-            };
-            Ok(Some(r.map_err(|e| t.fail(e.to_string()))?))
+            let r = t.atomic_op(op, u32_, p, scope, value, third)?;
+            Ok(Some(r))
         })?;
         let old = old.unwrap_or(zero);
         let u4 = self.t.u4;
@@ -450,5 +403,54 @@ impl Translator<'_> {
             Some(d) => self.store(d, v, 0xF),
             None => Ok(()),
         }
+    }
+
+    /// `.x` of source operand `k`, as an unsigned word.
+    pub(crate) fn operand_x(&mut self, inst: &Instruction, k: usize) -> Result<Word, Error> {
+        let src = inst
+            .src
+            .get(k)
+            .ok_or_else(|| self.fail(format!("{}: missing operand {k}", inst.opcode)))?;
+        let v = self.fetch(src, OperandType::Uint)?;
+        let u32_ = self.t.u32;
+        sp!(self, self.b.composite_extract(u32_, None, v, [0]))
+    }
+
+    /// The atomic `op` of type `ty` on pointer `p` (relaxed, at `scope`):
+    /// the old value. `third` is ATOMCAS's new value (`value` its compare).
+    pub(crate) fn atomic_op(
+        &mut self,
+        op: Opcode,
+        ty: Word,
+        p: Word,
+        scope: Word,
+        value: Word,
+        third: Option<Word>,
+    ) -> Result<Word, Error> {
+        let relaxed = self.c_u32(0);
+        let b = &mut self.b;
+        let r = match op {
+            Opcode::ATOMUADD => b.atomic_i_add(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMXCHG => b.atomic_exchange(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMCAS => b.atomic_compare_exchange(
+                ty,
+                None,
+                p,
+                scope,
+                relaxed,
+                relaxed,
+                third.unwrap_or(value),
+                value,
+            ),
+            Opcode::ATOMAND => b.atomic_and(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMOR => b.atomic_or(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMXOR => b.atomic_xor(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMUMIN => b.atomic_u_min(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMUMAX => b.atomic_u_max(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMIMIN => b.atomic_s_min(ty, None, p, scope, relaxed, value),
+            Opcode::ATOMIMAX => b.atomic_s_max(ty, None, p, scope, relaxed, value),
+            other => return Err(self.fail(format!("{other} is not translated to SPIR-V yet"))),
+        };
+        r.map_err(|e| self.fail(e.to_string()))
     }
 }

@@ -114,11 +114,7 @@ impl Translator<'_> {
                 File::Sampler => {
                     for n in d.first..=d.last {
                         let s = self.b.type_sampler();
-                        let p = self.ptr(StorageClass::UniformConstant, s);
-                        let var = self
-                            .b
-                            .variable(p, None, StorageClass::UniformConstant, None);
-                        self.bind(var, sampler_binding(n));
+                        let var = self.uniform_var(s, sampler_binding(n));
                         self.samplers.insert(n, (var, s));
                     }
                 }
@@ -191,11 +187,7 @@ impl Translator<'_> {
                 ImageFormat::Unknown,
                 None,
             );
-            let p = self.ptr(StorageClass::UniformConstant, ty);
-            let var = self
-                .b
-                .variable(p, None, StorageClass::UniformConstant, None);
-            self.bind(var, texture_binding(n));
+            let var = self.uniform_var(ty, texture_binding(n));
             self.images.insert(
                 n,
                 Image {
@@ -209,7 +201,17 @@ impl Translator<'_> {
         Ok(())
     }
 
-    pub(crate) fn bind(&mut self, var: Word, binding: u32) {
+    /// A resource variable (`UniformConstant`) of type `ty` at `binding`.
+    pub(crate) fn uniform_var(&mut self, ty: Word, binding: u32) -> Word {
+        let p = self.ptr(StorageClass::UniformConstant, ty);
+        let var = self
+            .b
+            .variable(p, None, StorageClass::UniformConstant, None);
+        self.bind(var, binding);
+        var
+    }
+
+    fn bind(&mut self, var: Word, binding: u32) {
         self.b
             .decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
         self.b

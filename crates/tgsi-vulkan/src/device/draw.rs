@@ -10,6 +10,7 @@ use super::image::{DeviceImage, Use};
 use super::{Bound, Descriptors, Device, vkerr};
 use ash::vk;
 use tgsi_exec::Resources;
+use tgsi_exec::texture::format::NumClass;
 use tgsi_exec::texture::{Format, Texture};
 use tgsi_ir::ir::Shader;
 use tgsi_pipeline::{
@@ -415,12 +416,13 @@ fn colors_written(fragment: &Shader) -> u8 {
 fn integer_targets(targets: &[Texture]) -> (u8, u8) {
     let (mut integer, mut signed) = (0u8, 0u8);
     for (k, t) in targets.iter().enumerate().take(8) {
-        let name = t.format.short_name();
-        if name.ends_with("ui") {
-            integer |= 1 << k;
-        } else if name.ends_with('i') {
-            integer |= 1 << k;
-            signed |= 1 << k;
+        match t.format.num_class() {
+            NumClass::Uint => integer |= 1 << k,
+            NumClass::Sint => {
+                integer |= 1 << k;
+                signed |= 1 << k;
+            }
+            _ => {}
         }
     }
     (integer, signed)
@@ -558,55 +560,38 @@ fn blend_op(o: BlendOp) -> vk::BlendOp {
 /// up, as Direct3D's and Gallium's, where Vulkan's has y down; the
 /// quad's vertex shader is written for Vulkan's.
 fn view_rects(state: Option<&RenderState>, width: u32, height: u32) -> (vk::Viewport, vk::Rect2D) {
-    let full = vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent: vk::Extent2D { width, height },
-    };
-    let viewport = match state.and_then(|s| s.viewport) {
-        Some(v) => vk::Viewport {
-            x: v.x,
-            y: v.y,
-            width: v.width,
-            height: v.height,
-            min_depth: v.min_depth,
-            max_depth: v.max_depth,
-        },
-        None => vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: width as f32,
-            height: height as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        },
-    };
-    let viewport = if state.is_some() {
-        vk::Viewport {
-            y: viewport.y + viewport.height,
-            height: -viewport.height,
-            ..viewport
-        }
+    let v = state.map_or(tgsi_pipeline::Viewport::full(width, height), |s| {
+        tgsi_pipeline::setup::viewport_of(s, width, height)
+    });
+    // a draw's clip space has y up: the viewport upside down
+    let (y, h) = if state.is_some() {
+        (v.y + v.height, -v.height)
     } else {
-        viewport
+        (v.y, v.height)
     };
-    let scissor = match state.and_then(|s| s.scissor) {
-        Some(r) => {
-            let x0 = r.x.clamp(0, width as i64);
-            let y0 = r.y.clamp(0, height as i64);
-            let x1 = r.x.saturating_add(r.width).clamp(x0, width as i64);
-            let y1 = r.y.saturating_add(r.height).clamp(y0, height as i64);
-            vk::Rect2D {
-                offset: vk::Offset2D {
-                    x: x0 as i32,
-                    y: y0 as i32,
-                },
-                extent: vk::Extent2D {
-                    width: (x1 - x0) as u32,
-                    height: (y1 - y0) as u32,
-                },
-            }
-        }
-        None => full,
+    let viewport = vk::Viewport {
+        x: v.x,
+        y,
+        width: v.width,
+        height: h,
+        min_depth: v.min_depth,
+        max_depth: v.max_depth,
+    };
+    // the pixels the machine draws: target ∩ viewport ∩ scissor, with its
+    // pixel-centre rounding
+    let [x0, y0, x1, y1] = match state {
+        Some(s) => tgsi_pipeline::setup::raster_rect(s, width, height),
+        None => [0, 0, width as i64, height as i64],
+    };
+    let scissor = vk::Rect2D {
+        offset: vk::Offset2D {
+            x: x0 as i32,
+            y: y0 as i32,
+        },
+        extent: vk::Extent2D {
+            width: (x1 - x0).max(0) as u32,
+            height: (y1 - y0).max(0) as u32,
+        },
     };
     (viewport, scissor)
 }
@@ -848,8 +833,10 @@ fn blend_states(
     (0..colors.len())
         .map(|k| {
             let mut b = g.state.map(|s| s.blend[k]).unwrap_or_default();
-            let name = colors[k].format_name();
-            if name.ends_with("ui") || name.ends_with('i') {
+            if matches!(
+                colors[k].machine_format().num_class(),
+                NumClass::Uint | NumClass::Sint
+            ) {
                 b.enabled = false;
             }
             let written = k < 8 && g.colors_written >> k & 1 == 1;

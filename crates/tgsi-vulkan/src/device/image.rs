@@ -152,9 +152,9 @@ impl DeviceImage {
         self.format
     }
 
-    /// The machine format's short name (`rgba32ui`, ...).
-    pub(super) fn format_name(&self) -> &'static str {
-        self.machine_format.short_name()
+    /// The machine format the image holds.
+    pub(super) fn machine_format(&self) -> Format {
+        self.machine_format
     }
 }
 

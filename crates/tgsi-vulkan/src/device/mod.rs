@@ -388,7 +388,7 @@ impl Device {
                 }
                 let view = res.views.get(n);
                 let format = view.and_then(|v| v.format).unwrap_or(tex.format);
-                if format.short_name().contains("srgb") {
+                if format.is_srgb() {
                     return Err(Error::Unsupported(format!(
                         "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
                          (lavapipe: within about 1e-3), the machine decodes it exactly"
