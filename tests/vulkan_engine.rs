@@ -71,79 +71,145 @@ const OPS: &[&str] = &[
     "MOV_SAT TEMP[2].x, TEMP[0].xxxx",
 ];
 
-/// A shader where thread t reads words (a, b) at byte 8t of BUFFER[0] and
-/// writes one word per operation at byte 4 × (t × ops + k) of BUFFER[1].
-fn shader() -> String {
-    let n = OPS.len();
+/// The 64-bit operations compared, two output words each (TEMP[2].xy):
+/// thread t's sources are the doubles (or 64-bit integers) a = TEMP[0].xy
+/// and b = TEMP[0].zw.
+const OPS64: &[&str] = &[
+    "DADD TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DMUL TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DDIV TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DMAD TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw, TEMP[0].xyxy",
+    "DMIN TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DMAX TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DRCP TEMP[2].xy, TEMP[0].xyxy",
+    "DSQRT TEMP[2].xy, TEMP[0].xyxy",
+    "DRSQ TEMP[2].xy, TEMP[0].xyxy",
+    "DFRAC TEMP[2].xy, TEMP[0].xyxy",
+    "DTRUNC TEMP[2].xy, TEMP[0].xyxy",
+    "DCEIL TEMP[2].xy, TEMP[0].xyxy",
+    "DFLR TEMP[2].xy, TEMP[0].xyxy",
+    "DROUND TEMP[2].xy, TEMP[0].xyxy",
+    "DSSG TEMP[2].xy, TEMP[0].xyxy",
+    "DABS TEMP[2].xy, -TEMP[0].xyxy",
+    "DNEG TEMP[2].xy, |TEMP[0].xyxy|",
+    "DSLT TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DSGE TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DSEQ TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "DSNE TEMP[2].y, TEMP[0].xyxy, TEMP[0].zwzw",
+    "D2F TEMP[2].xy, TEMP[0]",
+    "D2I TEMP[2].xy, TEMP[0]",
+    "D2U TEMP[2].xy, TEMP[0]",
+    "F2D TEMP[2].xy, TEMP[0].xxxx",
+    "I2D TEMP[2].xy, TEMP[0].yyyy",
+    "U2D TEMP[2].xy, TEMP[0].zzzz",
+    "DFRACEXP TEMP[2].xy, TEMP[3].x, TEMP[0].xyxy",
+    "U64ADD TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "U64MUL TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "U64DIV TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64DIV TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "U64MOD TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64MOD TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64MIN TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "U64MAX TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64ABS TEMP[2].xy, TEMP[0].xyxy",
+    "I64NEG TEMP[2].xy, TEMP[0].xyxy",
+    "I64SSG TEMP[2].xy, -TEMP[0].zwzw",
+    "U64SHL TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zzzz",
+    "I64SHR TEMP[2].xy, TEMP[0].xyxy, TEMP[0].wwww",
+    "U64SHR TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zzzz",
+    "U64SEQ TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "U64SLT TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64SLT TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "I64SGE TEMP[2].x, TEMP[0].xyxy, TEMP[0].zwzw",
+    "D2U64 TEMP[2].xy, TEMP[0].xyxy",
+    "D2I64 TEMP[2].xy, TEMP[0].xyxy",
+    "U642D TEMP[2].xy, TEMP[0].xyxy",
+    "I642D TEMP[2].xy, TEMP[0].xyxy",
+    "U642F TEMP[2].xy, TEMP[0]",
+    "I642F TEMP[2].xy, TEMP[0]",
+    "F2U64 TEMP[2].xy, TEMP[0].yyyy",
+    "F2I64 TEMP[2].xy, TEMP[0].yyyy",
+    "U2I64 TEMP[2].xy, TEMP[0].zzzz",
+    "I2I64 TEMP[2].xy, TEMP[0].zzzz",
+    "DMAX_SAT TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw",
+];
+
+/// A shader where thread t reads `words_in` (2 or 4) words at byte
+/// 4 × `words_in` × t of BUFFER[0] into TEMP[0], then per operation k
+/// clears TEMP[2], runs it and writes `words_out` words of TEMP[2] at
+/// byte 4 × `words_out` × (t × ops + k) of BUFFER[1].
+fn shader(ops: &[&str], words_in: u32, words_out: u32) -> String {
+    let n = ops.len() as u32;
+    let (load, store) = (
+        ["", "x", "xy", "xyz", "xyzw"][words_in as usize],
+        ["", "x", "xy", "xyz", "xyzw"][words_out as usize],
+    );
     let mut s = format!(
         "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
          PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\n\
          DCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-         IMM[0] UINT32 {{64, 8, {}, 4}}\n\
+         IMM[0] UINT32 {{64, {}, {}, {}}}\nIMM[1] UINT32 {{0, 0, 0, 0}}\n\
          UMAD TEMP[1].x, SV[1].xxxx, IMM[0].xxxx, SV[0].xxxx\n\
          UMUL TEMP[1].y, TEMP[1].xxxx, IMM[0].yyyy\n\
-         LOAD TEMP[0].xy, BUFFER[0], TEMP[1].yyyy\n\
+         LOAD TEMP[0].{load}, BUFFER[0], TEMP[1].yyyy\n\
          UMUL TEMP[1].z, TEMP[1].xxxx, IMM[0].zzzz\n",
-        4 * n
+        4 * words_in,
+        4 * words_out * n,
+        4 * words_out
     );
-    for op in OPS {
+    for op in ops {
+        s.push_str("MOV TEMP[2], IMM[1]\n");
         s.push_str(op);
-        s.push_str("\nSTORE BUFFER[1].x, TEMP[1].zzzz, TEMP[2].xxxx\n");
+        s.push_str(&format!(
+            "\nSTORE BUFFER[1].{store}, TEMP[1].zzzz, TEMP[2]\n"
+        ));
         s.push_str("UADD TEMP[1].z, TEMP[1].zzzz, IMM[0].wwww\n");
     }
     s.push_str("END\n");
     s
 }
 
-/// Word pairs: every pair of special values, then random words.
-fn inputs(groups: u32) -> Vec<u32> {
-    let special: [u32; 22] = [
-        0,
-        0x8000_0000,
-        1.0f32.to_bits(),
-        (-1.0f32).to_bits(),
-        0.5f32.to_bits(),
-        1.5f32.to_bits(),
-        2.5f32.to_bits(),
-        (-2.5f32).to_bits(),
-        0x7fc0_0000,
-        0xffc0_0001,
-        0x7f80_0000,
-        0xff80_0000,
-        1,
-        0x807f_ffff,
-        0x7f7f_ffff,
-        2147483648.0f32.to_bits(),
-        (-2147483648.0f32).to_bits(),
-        4294967296.0f32.to_bits(),
-        3.0e9f32.to_bits(),
-        0xffff_ffff,
-        7,
-        33,
-    ];
+/// Every pair of `special` values, then random words, for `threads`
+/// threads of `words` words each (pairs of values of `words / 2` words).
+fn inputs(special: &[u64], words: usize, threads: usize) -> Vec<u32> {
+    let half = words / 2;
+    let split = |v: u64| -> Vec<u32> {
+        if half == 1 {
+            vec![v as u32]
+        } else {
+            vec![v as u32, (v >> 32) as u32]
+        }
+    };
     let mut out = Vec::new();
-    for &a in &special {
-        for &b in &special {
-            out.extend([a, b]);
+    for &a in special {
+        for &b in special {
+            out.extend(split(a));
+            out.extend(split(b));
         }
     }
     let mut rng = tgsi::rng::Rng(0x5eed);
-    while out.len() < (groups * 64 * 2) as usize {
+    while out.len() < threads * words {
         out.push((rng.next() >> 32) as u32);
     }
-    out.truncate((groups * 64 * 2) as usize);
+    out.truncate(threads * words);
     out
 }
 
-#[test]
-fn exact_operations_agree_bit_for_bit_with_the_machine() {
-    let Some(dev) = device() else { return };
-    let text = shader();
+/// Runs `ops` on the machine and the device over `words` (`words_in` per
+/// thread) and lists every output word that differs, by operation.
+fn differences(
+    dev: &Device,
+    ops: &[&str],
+    words: &[u32],
+    words_in: u32,
+    words_out: u32,
+) -> Vec<String> {
+    let text = shader(ops, words_in, words_out);
     let (shader, _) =
         tgsi::assemble(&text).unwrap_or_else(|d| panic!("{}", d.render("ops", &text)));
-    let groups = 16u32;
-    let words = inputs(groups);
-    let out_len = (groups * 64) as usize * OPS.len() * 4;
+    let groups = (words.len() / words_in as usize / 64) as u32;
+    let per_thread = ops.len() * words_out as usize;
+    let out_len = (groups * 64) as usize * per_thread * 4;
     let fresh = || Resources {
         buffers: vec![
             words.iter().flat_map(|w| w.to_le_bytes()).collect(),
@@ -169,18 +235,97 @@ fn exact_operations_agree_bit_for_bit_with_the_machine() {
     for i in 0..out_len / 4 {
         let (m, v) = (word(&machine.buffers[1], i), word(&vulkan.buffers[1], i));
         if m != v {
-            let (t, k) = (i / OPS.len(), i % OPS.len());
-            let (a, b) = (words[2 * t], words[2 * t + 1]);
-            differ.entry(OPS[k]).or_default().push(format!(
-                "a={a:#010x} b={b:#010x}: machine {m:#010x}, {} {v:#010x}",
+            let (t, k) = (i / per_thread, i % per_thread / words_out as usize);
+            let input = &words[t * words_in as usize..(t + 1) * words_in as usize];
+            differ.entry(ops[k]).or_default().push(format!(
+                "in {input:08x?} word {}: machine {m:#010x}, {} {v:#010x}",
+                i % words_out as usize,
                 dev.name()
             ));
         }
     }
-    let report: Vec<String> = differ
+    differ
         .iter()
         .map(|(op, d)| format!("{op}: {} differ, e.g. {}", d.len(), d[0]))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn exact_operations_agree_bit_for_bit_with_the_machine() {
+    let Some(dev) = device() else { return };
+    let special: Vec<u64> = [
+        0,
+        0x8000_0000,
+        1.0f32.to_bits(),
+        (-1.0f32).to_bits(),
+        0.5f32.to_bits(),
+        1.5f32.to_bits(),
+        2.5f32.to_bits(),
+        (-2.5f32).to_bits(),
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        1,
+        0x807f_ffff,
+        0x7f7f_ffff,
+        2147483648.0f32.to_bits(),
+        (-2147483648.0f32).to_bits(),
+        4294967296.0f32.to_bits(),
+        3.0e9f32.to_bits(),
+        0xffff_ffff,
+        7,
+        33,
+    ]
+    .map(u64::from)
+    .to_vec();
+    let words = inputs(&special, 2, 16 * 64);
+    let report = differences(&dev, OPS, &words, 2, 1);
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// The doubles and 64-bit integers: every 64-bit opcode whose result
+/// Vulkan defines exactly (all but DFMA and DLDEXP) agrees bit for bit.
+#[test]
+fn exact_64_bit_operations_agree_bit_for_bit_with_the_machine() {
+    let Some(dev) = device() else { return };
+    let special: Vec<u64> = [
+        0.0f64,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        1.5,
+        2.5,
+        -2.5,
+        1.0 / 3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+        2147483648.5,
+        -2147483649.0,
+        4294967296.0,
+        9223372036854775808.0,
+        -9223372036854775808.0,
+        18446744073709551616.0,
+        1e300,
+    ]
+    .map(f64::to_bits)
+    .into_iter()
+    .chain([
+        0x7ff8_0000_0000_0000,
+        0xfff8_0000_0000_0001,
+        1,
+        63,
+        64,
+        u64::MAX,
+        1 << 63,
+    ])
+    .collect();
+    let words = inputs(&special, 4, 24 * 64);
+    let report = differences(&dev, OPS64, &words, 4, 2);
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
 

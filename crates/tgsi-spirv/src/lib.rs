@@ -57,6 +57,8 @@ mod module;
 mod ops;
 mod quad;
 mod texture;
+mod wide;
+mod wide_ops;
 
 pub use texture::{sampler_binding, texture_binding};
 

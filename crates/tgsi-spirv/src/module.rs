@@ -9,7 +9,7 @@ use rspirv::spirv::{
     FunctionControl, MemoryModel, StorageClass, Word,
 };
 use std::collections::HashMap;
-use tgsi_ir::enums::{File, ImmType, Processor, PropertyName, SemanticName};
+use tgsi_ir::enums::{File, Processor, PropertyName, SemanticName};
 use tgsi_ir::ir::{DstOperand, Instruction, Register, Shader, SrcOperand, Statement};
 use tgsi_ir::opcode::{Opcode, OperandType};
 
@@ -123,6 +123,8 @@ pub(crate) struct Translator<'a> {
     /// A geometry shader's input and output `PrimitiveId`, when it writes
     /// no `PRIMID` of its own.
     pub primitive_id_pass: Option<(Word, Word)>,
+    /// The 64-bit types, made with the first 64-bit instruction.
+    pub wide: Option<super::wide::WideTypes>,
 }
 
 impl<'a> Translator<'a> {
@@ -220,6 +222,7 @@ impl<'a> Translator<'a> {
             in_subroutine: false,
             capture: None,
             primitive_id_pass: None,
+            wide: None,
         })
     }
 
@@ -325,14 +328,12 @@ impl<'a> Translator<'a> {
     fn declare_globals(&mut self) -> Result<(), Error> {
         let shader = self.shader;
         for imm in shader.immediates() {
-            if imm.ty.is_64bit() || imm.words.len() > 4 {
-                return Err(Error::general(
-                    "64-bit immediates are not translated to SPIR-V yet",
-                ));
-            }
-            let _ = ImmType::Uint32;
+            // the machine's IMM register: the first four words (two
+            // 64-bit values low word first)
             let mut w = [0u32; 4];
-            w[..imm.words.len()].copy_from_slice(&imm.words);
+            for (slot, word) in w.iter_mut().zip(&imm.words) {
+                *slot = *word;
+            }
             let cs: Vec<Word> = w.iter().map(|&v| self.c_u32(v)).collect();
             let u4 = self.t.u4;
             let c = self.b.constant_composite(u4, cs);
@@ -906,13 +907,8 @@ impl<'a> Translator<'a> {
     /// A source operand as a vector of operand type `ty`: swizzled, with
     /// its absolute value and negation in that type.
     pub fn fetch(&mut self, src: &SrcOperand, ty: OperandType) -> Result<Word, Error> {
-        let raw = self.load_reg4(&src.reg)?;
+        let v = self.fetch_bits(src)?;
         let u4 = self.t.u4;
-        let sw: Vec<u32> = src.swizzle.0.iter().map(|c| *c as u32).collect();
-        let v = self
-            .b
-            .vector_shuffle(u4, None, raw, raw, sw)
-            .expect("in a block");
         let vty = self.vec_of(ty)?;
         let mut v = if vty == u4 {
             v
@@ -955,6 +951,14 @@ impl<'a> Translator<'a> {
         Ok(v)
     }
 
+    /// A source operand's swizzled bits (a `uvec4`), without modifiers.
+    pub fn fetch_bits(&mut self, src: &SrcOperand) -> Result<Word, Error> {
+        let raw = self.load_reg4(&src.reg)?;
+        let u4 = self.t.u4;
+        let sw: Vec<u32> = src.swizzle.0.iter().map(|c| *c as u32).collect();
+        sp!(self, self.b.vector_shuffle(u4, None, raw, raw, sw))
+    }
+
     /// Direct3D's rule for float32 denormals, in code (devices may not
     /// honour the `DenormFlushToZero` mode): each becomes a zero of its sign.
     pub fn flush(&mut self, v: Word) -> Result<Word, Error> {
@@ -978,7 +982,12 @@ impl<'a> Translator<'a> {
     /// Writes channels `mask` of `value` (a vector of any 32-bit type) to
     /// destination `dst` (its write mask applied too).
     pub fn store(&mut self, dst: &DstOperand, value: Word, mask: u8) -> Result<(), Error> {
-        let mask = mask & dst.write_mask.bits();
+        self.store_channels(dst, value, mask & dst.write_mask.bits())
+    }
+
+    /// Writes channels `mask` of `value` to `dst`, whatever its write mask
+    /// says (the 64-bit opcodes' rules decide which channels they write).
+    pub fn store_channels(&mut self, dst: &DstOperand, value: Word, mask: u8) -> Result<(), Error> {
         if mask == 0 || dst.reg.file == File::Null {
             return Ok(());
         }

@@ -33,12 +33,10 @@ impl Translator<'_> {
         if matches!(op, Opcode::KILL | Opcode::KILL_IF) {
             return self.kill(inst);
         }
-        let info = op.info();
-        if info.dst_type.is_64bit() || info.src_types.iter().any(|t| t.is_64bit()) {
-            return Err(self.fail(format!(
-                "{op}: 64-bit operations are not translated to SPIR-V yet"
-            )));
+        if let Some(done) = self.wide_instruction(inst)? {
+            return Ok(done);
         }
+        let info = op.info();
         let mut srcs = Vec::with_capacity(inst.src.len());
         for (s, ty) in inst.src.iter().zip(info.src_types) {
             srcs.push(self.fetch(s, *ty)?);
@@ -56,17 +54,22 @@ impl Translator<'_> {
             v = self.flush(v)?;
         }
         if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
-            let f4 = self.t.f4;
-            let (zero, one) = (self.c_f32(0.0), self.c_f32(1.0));
-            let (z, o) = (self.splat(f4, zero), self.splat(f4, one));
-            let lo = self.gl(f4, GlslStd450Op::NMax, &[v, z])?;
-            v = self.gl(f4, GlslStd450Op::NMin, &[lo, o])?;
+            v = self.saturate(v)?;
         }
         let dst = inst
             .dst
             .first()
             .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
         self.store(dst, v, 0xF)
+    }
+
+    /// A float vector clamped to [0, 1] (NaN gives 0).
+    pub(crate) fn saturate(&mut self, v: Word) -> R {
+        let f4 = self.t.f4;
+        let (zero, one) = (self.c_f32(0.0), self.c_f32(1.0));
+        let (z, o) = (self.splat(f4, zero), self.splat(f4, one));
+        let lo = self.gl(f4, GlslStd450Op::NMax, &[v, z])?;
+        self.gl(f4, GlslStd450Op::NMin, &[lo, o])
     }
 
     /// KILL (the invocation ends) and KILL_IF (when a channel of the
@@ -112,7 +115,7 @@ impl Translator<'_> {
     }
 
     /// `cond ? a : b` per channel.
-    fn pick(&mut self, ty: Word, cond: Word, a: Word, b: Word) -> R {
+    pub(crate) fn pick(&mut self, ty: Word, cond: Word, a: Word, b: Word) -> R {
         self.b
             .select(ty, None, cond, a, b)
             .map_err(|e| self.fail(e.to_string()))
@@ -161,12 +164,12 @@ impl Translator<'_> {
         self.pick(f4, cond, o, z)
     }
 
-    fn no_contraction(&mut self, id: Word) -> Word {
+    pub(crate) fn no_contraction(&mut self, id: Word) -> Word {
         self.b.decorate(id, Decoration::NoContraction, []);
         id
     }
 
-    fn fmul(&mut self, ty: Word, a: Word, b: Word) -> R {
+    pub(crate) fn fmul(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = self
             .b
             .f_mul(ty, None, a, b)
@@ -174,7 +177,7 @@ impl Translator<'_> {
         Ok(self.no_contraction(r))
     }
 
-    fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
+    pub(crate) fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = self
             .b
             .f_add(ty, None, a, b)
@@ -208,7 +211,7 @@ impl Translator<'_> {
                 self.fadd(f4, m, s[2])?
             }
             O::DIV => sp!(self, self.b.f_div(f4, None, s[0], s[1]))?,
-            O::MIN | O::MAX => self.min_max(op == O::MIN, s[0], s[1])?,
+            O::MIN | O::MAX => self.min_max(f4, op == O::MIN, s[0], s[1])?,
             O::SLT
             | O::SGE
             | O::SEQ
@@ -346,35 +349,41 @@ impl Translator<'_> {
         })
     }
 
-    /// MIN and MAX: minNum/maxNum (a NaN loses to a number; of two NaNs the
-    /// second wins), and between
-    /// zeros of both signs the machine's rule: MIN gives -0, MAX +0 (the
-    /// bits of the two OR-ed, AND-ed), which SPIR-V's NMin/NMax leave open.
-    fn min_max(&mut self, min: bool, a: Word, b: Word) -> R {
-        let (f4, u4, b4) = (self.t.f4, self.t.u4, self.t.b4);
+    /// MIN and MAX (and DMIN/DMAX on `fty`, a vector of doubles):
+    /// minNum/maxNum (a NaN loses to a number; of two NaNs the second
+    /// wins), and between zeros of both signs the machine's rule: MIN gives
+    /// -0, MAX +0 (the bits of the two OR-ed, AND-ed), which SPIR-V's
+    /// NMin/NMax leave open.
+    pub(crate) fn min_max(&mut self, fty: Word, min: bool, a: Word, b: Word) -> R {
+        let (uty, bty) = (self.bits_like(fty), self.bool_like(fty));
         let op = if min {
             GlslStd450Op::NMin
         } else {
             GlslStd450Op::NMax
         };
-        let r = self.gl(f4, op, &[a, b])?;
-        let ab = sp!(self, self.b.bitcast(u4, None, a))?;
-        let bb = sp!(self, self.b.bitcast(u4, None, b))?;
-        let either = sp!(self, self.b.bitwise_or(u4, None, ab, bb))?;
-        let magnitude = self.splat_bits(u4, 0x7fff_ffff);
-        let m = sp!(self, self.b.bitwise_and(u4, None, either, magnitude))?;
-        let zero = self.splat_bits(u4, 0);
-        let zeros = sp!(self, self.b.i_equal(b4, None, m, zero))?;
+        let r = self.gl(fty, op, &[a, b])?;
+        let ab = sp!(self, self.b.bitcast(uty, None, a))?;
+        let bb = sp!(self, self.b.bitcast(uty, None, b))?;
+        let either = sp!(self, self.b.bitwise_or(uty, None, ab, bb))?;
+        let magnitude = if fty == self.t.f4 {
+            0x7fff_ffff
+        } else {
+            !(1u64 << 63)
+        };
+        let magnitude = self.const_like(uty, magnitude);
+        let m = sp!(self, self.b.bitwise_and(uty, None, either, magnitude))?;
+        let zero = self.const_like(uty, 0);
+        let zeros = sp!(self, self.b.i_equal(bty, None, m, zero))?;
         let joined = if min {
             either
         } else {
-            sp!(self, self.b.bitwise_and(u4, None, ab, bb))?
+            sp!(self, self.b.bitwise_and(uty, None, ab, bb))?
         };
-        let joined = sp!(self, self.b.bitcast(f4, None, joined))?;
-        let r = self.pick(f4, zeros, joined, r)?;
+        let joined = sp!(self, self.b.bitcast(fty, None, joined))?;
+        let r = self.pick(fty, zeros, joined, r)?;
         // a NaN first operand gives the second (two NaNs: the second)
-        let nan = sp!(self, self.b.is_nan(b4, None, a))?;
-        self.pick(f4, nan, b, r)
+        let nan = sp!(self, self.b.is_nan(bty, None, a))?;
+        self.pick(fty, nan, b, r)
     }
 
     /// DP2/DP3/DP4: products and sums rounded in channel order.
@@ -409,43 +418,54 @@ impl Translator<'_> {
     /// Truncation to a 32-bit integer that saturates, NaN giving 0
     /// (`signed`: F2I, else F2U).
     fn float_to_int(&mut self, x: Word, signed: bool) -> R {
-        let (f4, b4) = (self.t.f4, self.t.b4);
-        let nan = self
-            .b
-            .is_nan(b4, None, x)
-            .map_err(|e| self.fail(e.to_string()))?;
-        let zero = self.splat_bits(f4, 0);
-        let x = self.pick(f4, nan, zero, x)?;
-        let (lo, hi, limit, top) = if signed {
-            (
-                -2147483648.0f32,
-                2147483520.0f32,
-                2147483648.0f32,
-                i32::MAX as u32,
-            )
+        let limits = if signed {
+            Saturation::I32_FROM_F32
         } else {
-            (0.0, 4294967040.0, 4294967296.0, u32::MAX)
+            Saturation::U32_FROM_F32
         };
-        let (l, h, lim) = (
-            self.splat_bits(f4, lo.to_bits()),
-            self.splat_bits(f4, hi.to_bits()),
-            self.splat_bits(f4, limit.to_bits()),
+        let rty = if signed { self.t.i4 } else { self.t.u4 };
+        self.float_to_int_saturated(x, self.t.f4, rty, limits)
+    }
+
+    /// Truncation of `x` (a float vector of type `fty`) to the integer
+    /// vector type `rty` that saturates as `limits` say, NaN giving 0.
+    pub(crate) fn float_to_int_saturated(
+        &mut self,
+        x: Word,
+        fty: Word,
+        rty: Word,
+        limits: Saturation,
+    ) -> R {
+        let bty = self.bool_like(fty);
+        let nan = sp!(self, self.b.is_nan(bty, None, x))?;
+        let zero = self.const_like(fty, 0);
+        let x = self.pick(fty, nan, zero, x)?;
+        let float_bits = |v: f64| {
+            if fty == self.t.f4 || self.wide.is_some_and(|w| w.f2 == fty) {
+                (v as f32).to_bits() as u64
+            } else {
+                v.to_bits()
+            }
+        };
+        let (lo, hi, limit) = (
+            float_bits(limits.low),
+            float_bits(limits.high),
+            float_bits(limits.limit),
         );
-        let c = self.gl(f4, GlslStd450Op::FClamp, &[x, l, h])?;
-        let over = self
-            .b
-            .f_ord_greater_than_equal(b4, None, x, lim)
-            .map_err(|e| self.fail(e.to_string()))?;
-        let (ty, conv) = if signed {
-            let t = self.t.i4;
-            (t, self.b.convert_f_to_s(t, None, c))
+        let (l, h, lim) = (
+            self.const_like(fty, lo),
+            self.const_like(fty, hi),
+            self.const_like(fty, limit),
+        );
+        let c = self.gl(fty, GlslStd450Op::FClamp, &[x, l, h])?;
+        let over = sp!(self, self.b.f_ord_greater_than_equal(bty, None, x, lim))?;
+        let conv = if limits.signed {
+            sp!(self, self.b.convert_f_to_s(rty, None, c))?
         } else {
-            let t = self.t.u4;
-            (t, self.b.convert_f_to_u(t, None, c))
+            sp!(self, self.b.convert_f_to_u(rty, None, c))?
         };
-        let conv = conv.map_err(|e| self.fail(e.to_string()))?;
-        let topv = self.splat_bits(ty, top);
-        self.pick(ty, over, topv, conv)
+        let topv = self.const_like(rty, limits.top);
+        self.pick(rty, over, topv, conv)
     }
 
     /// 32-bit integer opcodes.
@@ -591,45 +611,122 @@ impl Translator<'_> {
         sp!(self, self.b.bitcast(ty, None, r))
     }
 
-    /// UDIV, UMOD, IDIV, MOD with the machine's results where SPIR-V's are
-    /// undefined: by 0, UDIV/UMOD/MOD give `~0` and IDIV 0; `i32::MIN / -1`
-    /// wraps and `i32::MIN % -1` is 0.
-    fn divide(&mut self, op: Opcode, ty: Word, a: Word, b: Word) -> R {
+    /// UDIV, UMOD, IDIV, MOD (and their 64-bit twins on 64-bit vectors
+    /// `ty`) with the machine's results where SPIR-V's are undefined: by 0,
+    /// the unsigned ones and MOD give `~0` and IDIV 0; `MIN / -1` wraps and
+    /// `MIN % -1` is 0.
+    pub(crate) fn divide(&mut self, op: Opcode, ty: Word, a: Word, b: Word) -> R {
         use Opcode as O;
-        let b4 = self.t.b4;
+        let bty = self.bool_like(ty);
         let (zero, one, minus1) = (
-            self.splat_bits(ty, 0),
-            self.splat_bits(ty, 1),
-            self.splat_bits(ty, u32::MAX),
+            self.const_like(ty, 0),
+            self.const_like(ty, 1),
+            self.const_like(ty, u64::MAX),
         );
-        let by_zero = sp!(self, self.b.i_equal(b4, None, b, zero))?;
+        let by_zero = sp!(self, self.b.i_equal(bty, None, b, zero))?;
         // a divisor that is never 0 (or -1 for the signed ones)
         let mut safe = self.pick(ty, by_zero, one, b)?;
-        let signed = matches!(op, O::IDIV | O::MOD);
+        let signed = matches!(op, O::IDIV | O::MOD | O::I64DIV | O::I64MOD);
+        let quotient = matches!(op, O::UDIV | O::IDIV | O::U64DIV | O::I64DIV);
         let by_minus1 = if signed {
-            let m = sp!(self, self.b.i_equal(b4, None, b, minus1))?;
+            let m = sp!(self, self.b.i_equal(bty, None, b, minus1))?;
             safe = self.pick(ty, m, one, safe)?;
             Some(m)
         } else {
             None
         };
-        let q = match op {
-            O::UDIV => sp!(self, self.b.u_div(ty, None, a, safe))?,
-            O::UMOD => sp!(self, self.b.u_mod(ty, None, a, safe))?,
-            O::IDIV => sp!(self, self.b.s_div(ty, None, a, safe))?,
-            _ => sp!(self, self.b.s_rem(ty, None, a, safe))?,
+        let q = match (signed, quotient) {
+            (false, true) => sp!(self, self.b.u_div(ty, None, a, safe))?,
+            (false, false) => sp!(self, self.b.u_mod(ty, None, a, safe))?,
+            (true, true) => sp!(self, self.b.s_div(ty, None, a, safe))?,
+            (true, false) => sp!(self, self.b.s_rem(ty, None, a, safe))?,
         };
-        let q = match (op, by_minus1) {
-            (O::IDIV, Some(m)) => {
+        let q = match (quotient, by_minus1) {
+            (true, Some(m)) => {
                 let neg = sp!(self, self.b.s_negate(ty, None, a))?;
                 self.pick(ty, m, neg, q)?
             }
-            (O::MOD, Some(m)) => self.pick(ty, m, zero, q)?,
+            (false, Some(m)) => self.pick(ty, m, zero, q)?,
             _ => q,
         };
-        let on_zero = if op == O::IDIV { zero } else { minus1 };
+        let on_zero = if signed && quotient { zero } else { minus1 };
         self.pick(ty, by_zero, on_zero, q)
     }
+}
+
+/// The range of a saturating float-to-integer conversion: values are
+/// clamped to `[low, high]` (the largest float below the integer type's
+/// limit) and those at or above `limit` give `top`.
+#[derive(Clone, Copy)]
+pub(crate) struct Saturation {
+    pub signed: bool,
+    pub low: f64,
+    pub high: f64,
+    pub limit: f64,
+    pub top: u64,
+}
+
+impl Saturation {
+    pub(crate) const I32_FROM_F64: Saturation = Saturation {
+        signed: true,
+        low: -2147483648.0,
+        high: 2147483647.0,
+        limit: 2147483648.0,
+        top: i32::MAX as u64,
+    };
+    pub(crate) const U32_FROM_F64: Saturation = Saturation {
+        signed: false,
+        low: 0.0,
+        high: 4294967295.0,
+        limit: 4294967296.0,
+        top: u32::MAX as u64,
+    };
+    /// 2^63 - 2^39, the largest float below 2^63.
+    pub(crate) const I64_FROM_F32: Saturation = Saturation {
+        signed: true,
+        low: -9223372036854775808.0,
+        high: 9223371487098961920.0,
+        limit: 9223372036854775808.0,
+        top: i64::MAX as u64,
+    };
+    /// 2^64 - 2^40, the largest float below 2^64.
+    pub(crate) const U64_FROM_F32: Saturation = Saturation {
+        signed: false,
+        low: 0.0,
+        high: 18446742974197923840.0,
+        limit: 18446744073709551616.0,
+        top: u64::MAX,
+    };
+    /// 2^63 - 2^10, the largest double below 2^63.
+    pub(crate) const I64_FROM_F64: Saturation = Saturation {
+        signed: true,
+        low: -9223372036854775808.0,
+        high: 9223372036854774784.0,
+        limit: 9223372036854775808.0,
+        top: i64::MAX as u64,
+    };
+    /// 2^64 - 2^11, the largest double below 2^64.
+    pub(crate) const U64_FROM_F64: Saturation = Saturation {
+        signed: false,
+        low: 0.0,
+        high: 18446744073709549568.0,
+        limit: 18446744073709551616.0,
+        top: u64::MAX,
+    };
+    const I32_FROM_F32: Saturation = Saturation {
+        signed: true,
+        low: -2147483648.0,
+        high: 2147483520.0,
+        limit: 2147483648.0,
+        top: i32::MAX as u64,
+    };
+    const U32_FROM_F32: Saturation = Saturation {
+        signed: false,
+        low: 0.0,
+        high: 4294967040.0,
+        limit: 4294967296.0,
+        top: u32::MAX as u64,
+    };
 }
 
 /// What [`Translator::below_zero`] gives at ±0.

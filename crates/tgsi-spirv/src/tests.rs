@@ -72,9 +72,52 @@ fn what_is_not_translated_is_refused_by_name() {
         e.message.contains("TESS_EVAL shaders are not translated"),
         "{e}"
     );
-    let dbl = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DADD TEMP[0].xy, IMM[0], IMM[0]\n  1: END\n";
-    let e = translate(dbl).unwrap_err();
-    assert!(e.message.contains("64-bit"), "{e}");
+    let ldexp = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DLDEXP TEMP[0], IMM[0], IMM[0]\n  1: END\n";
+    let e = translate(ldexp).unwrap_err();
+    assert!(e.message.contains("DLDEXP is not translated"), "{e}");
+}
+
+/// Every 64-bit opcode but DLDEXP (doubles, 64-bit integers and the
+/// conversions) translates to a valid module using `Float64` and `Int64`.
+#[test]
+fn every_64_bit_opcode_is_valid() {
+    use tgsi_ir::opcode::{Channels, OPCODES};
+    let mut text = String::from(
+        "COMP\nDCL TEMP[0..3]\nIMM[0] FLT64 {1.5, -2.0}\nIMM[1] UINT32 {3, 4, 5, 6}\n",
+    );
+    let mut n = 0;
+    for info in OPCODES.iter() {
+        if !matches!(info.channels, Channels::Pair64(_))
+            || info.opcode == tgsi_ir::opcode::Opcode::DLDEXP
+        {
+            continue;
+        }
+        let dsts = if info.num_dst == 2 {
+            "TEMP[1], TEMP[2].x"
+        } else {
+            "TEMP[1].xyzw"
+        };
+        let srcs: Vec<&str> = (0..info.num_src)
+            .map(|k| if k == 0 { "-TEMP[0].zwxy" } else { "IMM[0]" })
+            .collect();
+        text.push_str(&format!("{n:3}: MOV TEMP[0], IMM[{}]\n", n % 2));
+        text.push_str(&format!(
+            "{:3}: {} {dsts}, {}\n",
+            n + 1,
+            info.name,
+            srcs.join(", ")
+        ));
+        n += 2;
+    }
+    text.push_str(&format!("{n:3}: END\n"));
+    assert!(n > 100, "{n}");
+    let words = translate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("OpCapability Float64") && asm.contains("OpCapability Int64"));
+    match spirv_val(&words) {
+        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+    }
 }
 
 /// A subroutine is a function of its own (registers shared as private

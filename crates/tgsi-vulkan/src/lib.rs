@@ -15,6 +15,26 @@ mod device;
 pub use device::Device;
 use tgsi_ir::ir::Shader;
 
+/// Translates `shader` for a run on a device, refusing what the module
+/// would state exactly but Vulkan lets a device compute otherwise than
+/// the machine: DFMA (Vulkan's precision rules let a device round the
+/// 64-bit product before the add, and lavapipe does; the machine's DFMA
+/// rounds once).
+pub(crate) fn translate_exact(
+    shader: &Shader,
+    options: &tgsi_spirv::Options,
+) -> Result<Vec<u32>, Error> {
+    if shader
+        .instructions()
+        .any(|i| i.opcode == tgsi_ir::opcode::Opcode::DFMA)
+    {
+        return Err(Error::Unsupported(
+            "DFMA: Vulkan lets a device round the 64-bit product before the add (lavapipe does); the machine rounds once".into(),
+        ));
+    }
+    Ok(tgsi_spirv::to_spirv(shader, options)?)
+}
+
 /// Why a run on the device did not happen.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {

@@ -83,7 +83,7 @@ impl Device {
     /// Runs a draw of `d.vertex` and `d.fragment` with the pipeline's
     /// render state into `d.targets` (and `d.depth`), `res` bound.
     pub fn draw(&self, d: &mut DrawRequest, res: &mut Resources) -> Result<(), Error> {
-        let vs = tgsi_spirv::to_spirv(d.vertex, &self.options(d.direct3d.0))?;
+        let vs = crate::translate_exact(d.vertex, &self.options(d.direct3d.0))?;
         let gs = match d.geometry {
             Some((shader, direct3d)) => {
                 let lines = shader.properties().any(|p| {
@@ -94,7 +94,7 @@ impl Device {
                 }
                 Some((
                     shader,
-                    tgsi_spirv::to_spirv(shader, &self.options(direct3d))?,
+                    crate::translate_exact(shader, &self.options(direct3d))?,
                 ))
             }
             None => None,
@@ -144,7 +144,7 @@ impl Device {
             capture_outputs: true,
             ..self.options(direct3d)
         };
-        let vs = tgsi_spirv::to_spirv(vertex, &options)?;
+        let vs = crate::translate_exact(vertex, &options)?;
         let g = Geometry {
             rows,
             topology: BasicTopology::PointList,
@@ -239,7 +239,7 @@ impl Device {
             signed_colors,
             ..self.options(direct3d)
         };
-        let fs = tgsi_spirv::to_spirv(fragment, &options)?;
+        let fs = crate::translate_exact(fragment, &options)?;
         let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
         let depth_texture = depth.as_deref().map(depth_as_texture);
         let mut bound = Bound::default();

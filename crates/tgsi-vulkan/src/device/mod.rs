@@ -283,7 +283,7 @@ impl Device {
                 d.shader.processor
             )));
         }
-        let words = tgsi_spirv::to_spirv(d.shader, &self.options(d.direct3d))?;
+        let words = crate::translate_exact(d.shader, &self.options(d.direct3d))?;
         let mut bound = Bound::default();
         let result = self
             .bind_resources(&[d.shader], res, &mut bound)

@@ -1,0 +1,373 @@
+//! 64-bit instructions: doubles and 64-bit integers held in channel pairs
+//! (a register's xy is one value and zw another, low word first). Sources
+//! are read as two-component vectors of `double`, `uint64_t` or `int64_t`
+//! (an `OpBitcast` of the four words keeps exactly that layout), computed
+//! on, and written back with the machine's write-mask rules for pairs
+//! (`tgsi-exec`'s `alu.rs`): unary, ternary and widening opcodes write a
+//! pair whose two mask bits are both set, binary and shift opcodes a pair
+//! with either bit set (both words), comparisons their boolean to the
+//! first enabled channel of each pair, and narrowing opcodes their two
+//! results to the first two enabled channels.
+//!
+//! The machine's results are kept where SPIR-V leaves them open: the
+//! saturating conversions to integers (NaN gives 0), division by zero,
+//! shift counts modulo 64, DMIN/DMAX on zeros and NaNs, DSQRT/DRSQ at and
+//! below zero, DSSG and DFRACEXP on zeros, infinities and NaNs, DMAD
+//! unfused. DLDEXP is refused as LDEXP is (GLSL's `Ldexp` is undefined
+//! where the result overflows).
+
+use super::Error;
+use super::module::Translator;
+use rspirv::spirv::{Capability, GlslStd450Op, Word};
+use tgsi_ir::ir::{DstOperand, Instruction};
+use tgsi_ir::opcode::{Channels, Opcode, OperandType, PairShape};
+
+type R = Result<Word, Error>;
+
+/// The 64-bit scalar and two-component types, and the 32-bit
+/// two-component ones that widening and narrowing use.
+#[derive(Clone, Copy)]
+pub(crate) struct WideTypes {
+    pub f64: Word,
+    pub u64: Word,
+    pub i64: Word,
+    /// `dvec2`, `u64vec2`, `i64vec2`
+    pub d2: Word,
+    pub q2: Word,
+    pub s2: Word,
+    /// `vec2`, `uvec2`, `ivec2`, `bvec2`
+    pub f2: Word,
+    pub u2: Word,
+    pub i2: Word,
+    pub b2: Word,
+}
+
+impl Translator<'_> {
+    /// The 64-bit types (declared, with the `Float64` and `Int64`
+    /// capabilities, by the first 64-bit instruction).
+    pub(crate) fn wide_types(&mut self) -> WideTypes {
+        if let Some(w) = self.wide {
+            return w;
+        }
+        self.b.capability(Capability::Float64);
+        self.b.capability(Capability::Int64);
+        let f64_ = self.b.type_float(64, None);
+        let u64_ = self.b.type_int(64, 0);
+        let i64_ = self.b.type_int(64, 1);
+        let w = WideTypes {
+            f64: f64_,
+            u64: u64_,
+            i64: i64_,
+            d2: self.b.type_vector(f64_, 2),
+            q2: self.b.type_vector(u64_, 2),
+            s2: self.b.type_vector(i64_, 2),
+            f2: self.b.type_vector(self.t.f32, 2),
+            u2: self.b.type_vector(self.t.u32, 2),
+            i2: self.b.type_vector(self.t.i32, 2),
+            b2: self.b.type_vector(self.t.bool, 2),
+        };
+        self.wide = Some(w);
+        w
+    }
+
+    /// A constant vector of type `ty` (any vector type the translator
+    /// uses) with every component's bits `bits` (truncated to 32 bits for
+    /// the 32-bit types).
+    pub(crate) fn const_like(&mut self, ty: Word, bits: u64) -> Word {
+        if [self.t.f4, self.t.u4, self.t.i4].contains(&ty) {
+            return self.splat_bits(ty, bits as u32);
+        }
+        let w = self.wide_types();
+        let (scalar, wide) = match ty {
+            t if t == w.d2 => (w.f64, true),
+            t if t == w.q2 => (w.u64, true),
+            t if t == w.s2 => (w.i64, true),
+            t if t == w.f2 => (self.t.f32, false),
+            t if t == w.i2 => (self.t.i32, false),
+            _ => (self.t.u32, false),
+        };
+        let c = if wide {
+            self.b.constant_bit64(scalar, bits)
+        } else {
+            self.b.constant_bit32(scalar, bits as u32)
+        };
+        self.b.constant_composite(ty, [c, c])
+    }
+
+    /// The boolean vector type with as many components as `ty`.
+    pub(crate) fn bool_like(&self, ty: Word) -> Word {
+        match self.wide {
+            Some(w) if [w.d2, w.q2, w.s2, w.f2, w.u2, w.i2].contains(&ty) => w.b2,
+            _ => self.t.b4,
+        }
+    }
+
+    /// The unsigned vector type of the same shape and width as `ty`.
+    pub(crate) fn bits_like(&self, ty: Word) -> Word {
+        match self.wide {
+            Some(w) if [w.d2, w.q2, w.s2].contains(&ty) => w.q2,
+            Some(w) if [w.f2, w.u2, w.i2].contains(&ty) => w.u2,
+            _ => self.t.u4,
+        }
+    }
+
+    /// The two-component 64-bit vector type of operand type `ty`.
+    fn pair_type(&mut self, ty: OperandType) -> Word {
+        let w = self.wide_types();
+        match ty {
+            OperandType::Int64 => w.s2,
+            OperandType::Uint64 => w.q2,
+            _ => w.d2,
+        }
+    }
+
+    /// The two-component 32-bit vector type of operand type `ty`.
+    fn narrow_type(&mut self, ty: OperandType) -> Word {
+        let w = self.wide_types();
+        match ty {
+            OperandType::Int => w.i2,
+            OperandType::Uint => w.u2,
+            _ => w.f2,
+        }
+    }
+
+    /// Source `src` as two 64-bit values of type `ty` (its swizzled xy and
+    /// zw), with its absolute value and negation in that type (doubles: the
+    /// sign bit cleared, flipped; integers: two's complement).
+    fn fetch_pairs(&mut self, src: &tgsi_ir::ir::SrcOperand, ty: OperandType) -> R {
+        let mut bits = self.fetch_bits(src)?;
+        let u4 = self.t.u4;
+        if ty == OperandType::Double && (src.absolute || src.negate) {
+            let high = |v: u32| [0, v, 0, v];
+            if src.absolute {
+                let m = high(0x7fff_ffff).map(|v| if v == 0 { u32::MAX } else { v });
+                let m = self.u4_const(m);
+                bits = sp!(self, self.b.bitwise_and(u4, None, bits, m))?;
+            }
+            if src.negate {
+                let m = self.u4_const(high(0x8000_0000));
+                bits = sp!(self, self.b.bitwise_xor(u4, None, bits, m))?;
+            }
+        }
+        let ty2 = self.pair_type(ty);
+        let mut v = sp!(self, self.b.bitcast(ty2, None, bits))?;
+        if ty != OperandType::Double {
+            let s2 = self.wide_types().s2;
+            if src.absolute {
+                v = self.abs64(v, ty2)?;
+            }
+            if src.negate {
+                let s = sp!(self, self.b.bitcast(s2, None, v))?;
+                let n = sp!(self, self.b.s_negate(s2, None, s))?;
+                v = sp!(self, self.b.bitcast(ty2, None, n))?;
+            }
+        }
+        Ok(v)
+    }
+
+    /// A constant `uvec4`.
+    fn u4_const(&mut self, words: [u32; 4]) -> Word {
+        let cs: Vec<Word> = words.iter().map(|&w| self.c_u32(w)).collect();
+        let u4 = self.t.u4;
+        self.b.constant_composite(u4, cs)
+    }
+
+    /// `|v|` of a 64-bit integer vector of type `ty` (wrapping: `|MIN|`
+    /// is MIN).
+    fn abs64(&mut self, v: Word, ty: Word) -> R {
+        let w = self.wide_types();
+        let s = sp!(self, self.b.bitcast(w.s2, None, v))?;
+        let zero = self.const_like(w.s2, 0);
+        let neg = sp!(self, self.b.s_less_than(w.b2, None, s, zero))?;
+        let n = sp!(self, self.b.s_negate(w.s2, None, s))?;
+        let r = self.pick(w.s2, neg, n, s)?;
+        sp!(self, self.b.bitcast(ty, None, r))
+    }
+
+    /// One instruction whose channels are 64-bit pairs, or `None` for any
+    /// other.
+    pub(crate) fn wide_instruction(&mut self, inst: &Instruction) -> Result<Option<()>, Error> {
+        let op = inst.opcode;
+        let info = op.info();
+        let Channels::Pair64(shape) = info.channels else {
+            return Ok(None);
+        };
+        if op == Opcode::DLDEXP {
+            return Err(self.fail(
+                "DLDEXP is not translated to SPIR-V: GLSL's Ldexp is undefined where the result overflows",
+            ));
+        }
+        let dst = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
+        let mask = dst.write_mask.bits();
+        let both = [mask & 0b0011 == 0b0011, mask & 0b1100 == 0b1100];
+        let any = [mask & 0b0011 != 0, mask & 0b1100 != 0];
+        match shape {
+            PairShape::Unary | PairShape::Binary | PairShape::Ternary => {
+                let mut s = Vec::with_capacity(inst.src.len());
+                for (src, ty) in inst.src.iter().zip(info.src_types) {
+                    s.push(self.fetch_pairs(src, *ty)?);
+                }
+                let v = self.alu64(op, &s)?;
+                let pairs = if shape == PairShape::Binary {
+                    any
+                } else {
+                    both
+                };
+                self.store_pairs(inst, dst, v, pairs)?;
+            }
+            PairShape::Shift => {
+                let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
+                // the count's raw bits, src1.x for xy and src1.y for zw
+                let n = self.fetch_bits(&inst.src[1])?;
+                let u2 = self.wide_types().u2;
+                let n = sp!(self, self.b.vector_shuffle(u2, None, n, n, [0, 1]))?;
+                let v = self.shift64(op, a, n)?;
+                self.store_pairs(inst, dst, v, any)?;
+            }
+            PairShape::Compare => {
+                let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
+                let b = self.fetch_pairs(&inst.src[1], info.src_types[1])?;
+                let c = self.compare64(op, a, b)?;
+                let slots = [0, 1].map(|p| {
+                    if mask & (1 << (2 * p)) != 0 {
+                        2 * p
+                    } else {
+                        2 * p + 1
+                    }
+                });
+                self.store_narrow(inst, dst, c, any, slots)?;
+            }
+            PairShape::Widen => {
+                let ty = info.src_types[0];
+                let x = self.fetch(&inst.src[0], ty)?;
+                let ty2 = self.narrow_type(ty);
+                let x = sp!(self, self.b.vector_shuffle(ty2, None, x, x, [0, 1]))?;
+                let v = self.widen(op, x)?;
+                self.store_pairs(inst, dst, v, both)?;
+            }
+            PairShape::Narrow => {
+                let mut slots = [4u32; 2];
+                for (k, c) in (0..4u32).filter(|c| mask >> c & 1 == 1).take(2).enumerate() {
+                    slots[k] = c;
+                }
+                let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
+                let v = self.narrow(op, a)?;
+                self.store_narrow(inst, dst, v, [slots[0] < 4, slots[1] < 4], slots)?;
+            }
+            PairShape::FracExp => self.frac_exp(inst, dst, both)?,
+        }
+        Ok(Some(()))
+    }
+
+    /// Writes the 64-bit pairs `pairs` of `v` (both words of each),
+    /// saturated as doubles when the instruction asks.
+    fn store_pairs(
+        &mut self,
+        inst: &Instruction,
+        dst: &DstOperand,
+        v: Word,
+        pairs: [bool; 2],
+    ) -> Result<(), Error> {
+        let w = self.wide_types();
+        let mut v = v;
+        if inst.saturate {
+            let d = sp!(self, self.b.bitcast(w.d2, None, v))?;
+            let (zero, one) = (
+                self.const_like(w.d2, 0),
+                self.const_like(w.d2, 1f64.to_bits()),
+            );
+            let above = sp!(self, self.b.f_ord_greater_than(w.b2, None, d, zero))?;
+            let below_one = sp!(self, self.b.f_ord_less_than(w.b2, None, d, one))?;
+            let r = self.pick(w.d2, below_one, d, one)?;
+            v = self.pick(w.d2, above, r, zero)?;
+        }
+        let u4 = self.t.u4;
+        let bits = sp!(self, self.b.bitcast(u4, None, v))?;
+        let chans = (pairs[0] as u8 * 0b0011) | (pairs[1] as u8 * 0b1100);
+        self.store_channels(dst, bits, chans)
+    }
+
+    /// Writes the two 32-bit results `v` (a two-component vector) to the
+    /// channels `slots` (those of `present`), flushed (D2F under
+    /// Direct3D's rules) and saturated as floats when asked.
+    fn store_narrow(
+        &mut self,
+        inst: &Instruction,
+        dst: &DstOperand,
+        v: Word,
+        present: [bool; 2],
+        slots: [u32; 2],
+    ) -> Result<(), Error> {
+        let (u4, f4) = (self.t.u4, self.t.f4);
+        let lanes: Vec<u32> = (0..4)
+            .map(|c| if slots[1] == c && present[1] { 1 } else { 0 })
+            .collect();
+        let u2 = self.wide_types().u2;
+        let v = sp!(self, self.b.bitcast(u2, None, v))?;
+        let mut bits = sp!(self, self.b.vector_shuffle(u4, None, v, v, lanes))?;
+        let chans = (0..2)
+            .filter(|&p| present[p])
+            .fold(0u8, |m, p| m | 1 << slots[p]);
+        let flush = inst.opcode.direct3d_flush().1 && self.options.direct3d;
+        if flush || inst.saturate {
+            let mut f = sp!(self, self.b.bitcast(f4, None, bits))?;
+            if flush {
+                f = self.flush(f)?;
+            }
+            if inst.saturate {
+                f = self.saturate(f)?;
+            }
+            bits = sp!(self, self.b.bitcast(u4, None, f))?;
+        }
+        self.store_channels(dst, bits, chans)
+    }
+
+    /// DFRACEXP: the significand of src.xy to both pairs of dst0, its
+    /// exponent to every channel of dst1; zeros, infinities and NaNs give
+    /// themselves and exponent 0.
+    fn frac_exp(
+        &mut self,
+        inst: &Instruction,
+        dst: &DstOperand,
+        pairs: [bool; 2],
+    ) -> Result<(), Error> {
+        let w = self.wide_types();
+        let a = self.fetch_pairs(&inst.src[0], OperandType::Double)?;
+        let x = sp!(self, self.b.composite_extract(w.f64, None, a, [0]))?;
+        // denormals scaled by 2^54 first (a device may flush them in Frexp)
+        let bool_ = self.t.bool;
+        let ax = self.gl(w.f64, GlslStd450Op::FAbs, &[x])?;
+        let smallest = self.b.constant_bit64(w.f64, f64::MIN_POSITIVE.to_bits());
+        let tiny = sp!(self, self.b.f_ord_less_than(bool_, None, ax, smallest))?;
+        let scale = self.b.constant_bit64(w.f64, 2f64.powi(54).to_bits());
+        let scaled = self.fmul(w.f64, x, scale)?;
+        let x_in = self.pick(w.f64, tiny, scaled, x)?;
+        let st = self.b.type_struct([w.f64, self.t.i32]);
+        let fe = self.gl(st, GlslStd450Op::FrexpStruct, &[x_in])?;
+        let sig = sp!(self, self.b.composite_extract(w.f64, None, fe, [0]))?;
+        let exp = sp!(self, self.b.composite_extract(self.t.i32, None, fe, [1]))?;
+        let (c54, c0) = (self.c_i32(54), self.c_i32(0));
+        let shift = self.pick(self.t.i32, tiny, c54, c0)?;
+        let exp = sp!(self, self.b.i_sub(self.t.i32, None, exp, shift))?;
+        let zero = self.b.constant_bit64(w.f64, 0);
+        let is_zero = sp!(self, self.b.f_ord_equal(bool_, None, x, zero))?;
+        let is_inf = sp!(self, self.b.is_inf(bool_, None, x))?;
+        let is_nan = sp!(self, self.b.is_nan(bool_, None, x))?;
+        let odd = sp!(self, self.b.logical_or(bool_, None, is_inf, is_nan))?;
+        let special = sp!(self, self.b.logical_or(bool_, None, odd, is_zero))?;
+        let sig = self.pick(w.f64, special, x, sig)?;
+        let zero_i = self.c_i32(0);
+        let exp = self.pick(self.t.i32, special, zero_i, exp)?;
+        let v = sp!(self, self.b.composite_construct(w.d2, None, [sig, sig]))?;
+        self.store_pairs(inst, dst, v, pairs)?;
+        let i4 = self.t.i4;
+        let e = self.splat(i4, exp);
+        match inst.dst.get(1) {
+            Some(d1) => self.store(d1, e, 0xF),
+            None => Err(self.fail("DFRACEXP needs two destinations")),
+        }
+    }
+}
