@@ -349,6 +349,39 @@ fn bench_d3d_checks_the_twins_agree() {
     assert!(err.contains("multiple of 128"), "{err}");
 }
 
+/// `tgsi bench compute --vulkan` runs the same dispatch on the Vulkan
+/// device, checks its buffers equal the machine's, and times it beside the
+/// machine; other workloads are refused. Without a device it says so.
+#[test]
+fn bench_compute_on_the_vulkan_device_checks_the_buffers() {
+    let (code, out, err) = tgsi_out(&[
+        "bench",
+        "compute",
+        "--vulkan",
+        "--invocations",
+        "256",
+        "--reps",
+        "1",
+        "--threads",
+        "1",
+        "--iters",
+        "8",
+    ]);
+    if err.contains("--vulkan: ") {
+        eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bit-identical to the machine's"), "{out}");
+    assert!(out.contains("tgsi 1T is"), "{out}");
+    let (code, err) = tgsi(&["bench", "alu", "--vulkan", "--reps", "1"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--vulkan runs the compute and frag workloads"),
+        "{err}"
+    );
+}
+
 /// `tgsi render`'s stage options check the stage of each file and come in
 /// pairs where the pipeline needs them.
 #[test]

@@ -1,5 +1,5 @@
 //! `tgsi fuzz --vulkan`: random compute shaders of exact operations (no
-//! transcendental functions, no 64-bit or inter-lane opcodes, no random
+//! transcendental functions, no DFMA or DLDEXP, no inter-lane opcodes, no random
 //! memory traffic whose order between invocations a device may change),
 //! translated to SPIR-V and run on a Vulkan device against the
 //! interpreter, every output word compared (two NaNs agree: Vulkan leaves
@@ -18,14 +18,13 @@ use tgsi_vulkan::{Device, Dispatch};
 pub fn exact_pool() -> Vec<Opcode> {
     const DEVICE_PRECISION: &[&str] = &[
         "SIN", "COS", "EX2", "LG2", "POW", "RSQ", "SQRT", "EXP", "LOG", "LIT", "DST", "RCP", "FMA",
+        "DFMA", "DLDEXP",
     ];
     pool()
         .into_iter()
         .filter(|op| {
             let info = op.info();
             !DEVICE_PRECISION.contains(&info.name)
-                && !info.dst_type.is_64bit()
-                && !info.src_types.iter().any(|t| t.is_64bit())
                 && !matches!(
                     info.category,
                     tgsi_ir::opcode::Category::InterLane | tgsi_ir::opcode::Category::Pack

@@ -73,6 +73,13 @@ pub struct BenchArgs {
     /// peers/mesa-gl/build.sh; see peers/README.md
     #[arg(long)]
     pub peer: bool,
+    /// compute, frag: also run the same work on the Vulkan device (the
+    /// shader translated to SPIR-V; `TGSI_VULKAN_DEVICE` picks the device),
+    /// timing the whole run of `Device::dispatch` / `Device::draw_quad`
+    /// (translation, pipeline creation, upload, the run and the readback),
+    /// and compare its results with the machine's
+    #[arg(long)]
+    pub vulkan: bool,
     /// ulp, math: which transcendental function
     #[arg(long, value_enum, default_value_t = MathFunc::All)]
     pub func: MathFunc,

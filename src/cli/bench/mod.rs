@@ -30,6 +30,7 @@ mod math;
 mod mesh;
 mod peers;
 mod translate;
+mod vulkan;
 
 use anyhow::{Context, Result, anyhow, bail};
 pub use args::{BenchArgs, Workload};
@@ -240,8 +241,12 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     if args.reps == 0 {
         bail!("--reps must be at least 1");
     }
+    if args.vulkan && args.workload != Workload::Compute {
+        bail!("--vulkan runs the compute and frag workloads");
+    }
     let n = args.invocations as usize;
     let groups = [args.invocations / 64, 1, 1];
+    let mut machine_result = None;
     println!(
         "workload {:?}: {n} invocations, {} iterations, {} timed dispatches per thread count",
         args.workload, args.iters, args.reps
@@ -260,6 +265,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
             .map_err(|e| anyhow!("{e}"))?;
         if args.workload == Workload::Compute && threads == args.threads[0] {
             verify_compute(&res, n, args.iters)?;
+            machine_result = Some(res);
         }
         let mut times = Vec::with_capacity(args.reps);
         for _ in 0..args.reps {
@@ -307,6 +313,11 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     if args.peer {
         run_peers(args, &results)?;
+    }
+    if let (true, Some(machine)) = (args.vulkan, &machine_result) {
+        let ours: Vec<(usize, f64)> = results.iter().map(|m| (m.threads, m.median)).collect();
+        let fresh = || resources(args.workload, n, args.iters);
+        vulkan::compute(&shader, groups, args.reps, fresh, machine, &ours)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -544,6 +555,7 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
         args.iters, args.reps
     );
     let mut results: Vec<(usize, f64)> = Vec::new();
+    let mut seconds: Vec<(usize, f64)> = Vec::new();
     let mut first_sum: Option<(usize, u64)> = None;
     let mut image: Option<Vec<u8>> = None;
     for &threads in &args.threads {
@@ -585,6 +597,19 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
             stats.lane_instructions
         );
         results.push((threads, frags / med));
+        seconds.push((threads, med));
+    }
+    if let (true, Some(ours)) = (args.vulkan, &image) {
+        let mut res = frag_resources(args.iters)?;
+        vulkan::frag(
+            &shader,
+            &draw,
+            args.reps,
+            &mut res,
+            new_target()?,
+            ours,
+            &seconds,
+        )?;
     }
     if args.peer {
         // softpipe takes seconds per frame: a few frames give a steady median.
@@ -615,7 +640,7 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
             }
         }
         if let (Ok(theirs), Some(ours)) = (std::fs::read(&dump_path), &image) {
-            println!("{}", agreement(ours, &theirs));
+            println!("{}", agreement(ours, &theirs, "llvmpipe (1 thread)"));
         }
         let _ = std::fs::remove_file(&dump_path);
     }
@@ -625,10 +650,10 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
 /// How close the RGBA8 image is to llvmpipe's readback of the same frame
 /// (`PEERBENCH_DUMP`: rows in memory order, which is the same order here:
 /// row 0 holds the smallest v in both).
-fn agreement(ours: &[u8], theirs: &[u8]) -> String {
+fn agreement(ours: &[u8], theirs: &[u8], peer: &str) -> String {
     if ours.len() != theirs.len() {
         return format!(
-            "image vs llvmpipe: sizes differ ({} and {} bytes)",
+            "image vs {peer}: sizes differ ({} and {} bytes)",
             ours.len(),
             theirs.len()
         );
@@ -644,7 +669,7 @@ fn agreement(ours: &[u8], theirs: &[u8]) -> String {
     }
     let n = ours.len().max(1);
     format!(
-        "image vs llvmpipe (1 thread): {:.4}% of channels within 1/255, mean difference {:.4}/255, largest {max}/255 (SIN/COS differ in the last bits, the loop amplifies that, and FRC turns 0.9999 against 1.0001 into 255 against 0)",
+        "image vs {peer}: {:.4}% of channels within 1/255, mean difference {:.4}/255, largest {max}/255 (SIN/COS differ in the last bits, the loop amplifies that, and FRC turns 0.9999 against 1.0001 into 255 against 0)",
         100.0 * close as f64 / n as f64,
         sum as f64 / n as f64
     )
@@ -657,13 +682,13 @@ mod tests {
     #[test]
     fn image_agreement_counts_channels() {
         // Differences 1, 0, 255, 0: three of four within 1/255, mean 64.
-        let text = agreement(&[0, 10, 255, 7], &[1, 10, 0, 7]);
+        let text = agreement(&[0, 10, 255, 7], &[1, 10, 0, 7], "llvmpipe");
         assert!(text.contains("75.0000% of channels"), "{text}");
         assert!(
             text.contains("mean difference 64.0000/255, largest 255/255"),
             "{text}"
         );
-        assert!(agreement(&[0], &[0, 0]).contains("sizes differ"));
+        assert!(agreement(&[0], &[0, 0], "llvmpipe").contains("sizes differ"));
     }
 
     #[test]

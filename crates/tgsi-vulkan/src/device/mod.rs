@@ -21,6 +21,9 @@ pub struct Device {
     queue: vk::Queue,
     family: u32,
     name: String,
+    /// Linear filtering is run the device's way rather than refused
+    /// ([`Device::allow_device_filtering`]).
+    device_filtering: bool,
 }
 
 impl std::fmt::Debug for Device {
@@ -82,6 +85,7 @@ impl Device {
                 queue,
                 family,
                 name,
+                device_filtering: false,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -559,6 +563,13 @@ impl Device {
         }
     }
 
+    /// Lets samplers filter linearly the device's way instead of refusing
+    /// them (their results then differ from the machine's by the device's
+    /// precision; for timing the same work, as `tgsi bench frag --vulkan`).
+    pub fn allow_device_filtering(&mut self) {
+        self.device_filtering = true;
+    }
+
     /// Refuses a sampler whose filtering the device does not do exactly:
     /// Vulkan weights linear taps with `subTexelPrecisionBits` of the
     /// fraction (8 on lavapipe) and blends levels with
@@ -571,7 +582,7 @@ impl Device {
         use tgsi_exec::texture::{Filter, MipFilter};
         let linear =
             s.min == Filter::Linear || s.mag == Filter::Linear || s.mip == MipFilter::Linear;
-        if !linear {
+        if !linear || self.device_filtering {
             return Ok(());
         }
         // SAFETY: the physical device belongs to the instance.
