@@ -27,8 +27,12 @@ pub(crate) enum Source {
     Int(Word),
     /// `FragCoord` with w = 1 / its w (Direct3D's SV_Position).
     ClipPosition(Word),
-    /// A geometry shader's `vec4` per input vertex (an array).
+    /// A geometry or tessellation shader's `vec4` per input vertex (an
+    /// array).
     PerVertex(Word),
+    /// `TessLevelOuter` / `TessLevelInner` of a TESS_EVAL shader: the
+    /// array and its length.
+    Levels(Word, u32),
 }
 
 /// Where an output register's value goes.
@@ -121,6 +125,10 @@ impl Translator<'_> {
             let output = self.builtin(StorageClass::Output, i32_, BuiltIn::PrimitiveId);
             self.primitive_id_pass = Some((input, output));
         }
+        if self.is_tessellation() {
+            // read by the per-vertex inputs' copy, in the entry block
+            self.declare_int_builtin(SemanticName::VerticesIn);
+        }
         for d in shader.declarations() {
             if !matches!(d.file, File::Input | File::Output) {
                 continue;
@@ -128,7 +136,13 @@ impl Translator<'_> {
             let semantic = d.semantic.map(|s| (s.name, s.index));
             for n in d.first..=d.last {
                 let k = semantic.map_or(0, |s| s.1 + (n - d.first));
-                if d.file == File::Input {
+                if d.file == File::Output && stage == Processor::TessCtrl {
+                    let name = semantic
+                        .map(|s| s.0)
+                        .ok_or_else(|| Error::general(format!("OUT[{n}] has no semantic")))?;
+                    let out = self.declare_patch_output(name, k)?;
+                    self.patch_outputs.insert(n, out);
+                } else if d.file == File::Input {
                     let src = self.input_source(stage, semantic.map(|s| s.0), n, k, d.interp)?;
                     self.in_sources.push((n, src));
                 } else {
@@ -152,7 +166,15 @@ impl Translator<'_> {
         if stage == Processor::Vertex {
             return Ok(Source::Vec4(self.located(StorageClass::Input, n)));
         }
-        if stage == Processor::Geometry {
+        if let (Processor::TessEval, Some(name)) = (stage, semantic)
+            && name.is_patch()
+        {
+            return self.patch_input(name, k);
+        }
+        if matches!(
+            stage,
+            Processor::Geometry | Processor::TessCtrl | Processor::TessEval
+        ) {
             return self.per_vertex_input(semantic, n, k);
         }
         let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
@@ -217,8 +239,8 @@ impl Translator<'_> {
         }
     }
 
-    /// A geometry shader input: an array of a `vec4` per vertex, at the
-    /// varying's location (`Position` for `POSITION`).
+    /// A geometry or tessellation shader input: an array of a `vec4` per
+    /// vertex, at the varying's location (`Position` for `POSITION`).
     fn per_vertex_input(
         &mut self,
         semantic: Option<SemanticName>,
@@ -226,7 +248,7 @@ impl Translator<'_> {
         k: u32,
     ) -> Result<Source, Error> {
         let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
-        let (f4, count) = (self.t.f4, self.c_u32(self.gs_vertices));
+        let (f4, count) = (self.t.f4, self.c_u32(self.in_vertices));
         let arr = self.b.type_array(f4, count);
         let var = self.io_var(StorageClass::Input, arr);
         match name {
@@ -241,7 +263,13 @@ impl Translator<'_> {
                 [Operand::BuiltIn(BuiltIn::PointSize)],
             ),
             _ => {
-                let loc = varying_location(name, k).ok_or_else(|| {
+                // a TESS_EVAL shader reads the packed tessellation locations
+                let loc = if self.shader.processor == Processor::TessEval {
+                    super::tess::tessellation_location(name, k)
+                } else {
+                    varying_location(name, k)
+                };
+                let loc = loc.ok_or_else(|| {
                     Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
                 })?;
                 self.b
@@ -260,10 +288,18 @@ impl Translator<'_> {
         let (f4, f32_) = (self.t.f4, self.t.f32);
         let name = semantic.ok_or_else(|| Error::general("an output without a semantic"))?;
         match (stage, name) {
-            (Processor::Vertex | Processor::Geometry, SemanticName::Position) => Ok(Sink::Vec4(
-                self.builtin(StorageClass::Output, f4, BuiltIn::Position),
-            )),
-            (Processor::Vertex | Processor::Geometry, SemanticName::PSize) => Ok(Sink::Channel(
+            (
+                Processor::Vertex | Processor::TessEval | Processor::Geometry,
+                SemanticName::Position,
+            ) => Ok(Sink::Vec4(self.builtin(
+                StorageClass::Output,
+                f4,
+                BuiltIn::Position,
+            ))),
+            (
+                Processor::Vertex | Processor::TessEval | Processor::Geometry,
+                SemanticName::PSize,
+            ) => Ok(Sink::Channel(
                 self.builtin(StorageClass::Output, f32_, BuiltIn::PointSize),
                 0,
             )),
@@ -308,7 +344,7 @@ impl Translator<'_> {
                 })
             }
             (
-                Processor::Vertex | Processor::Geometry,
+                Processor::Vertex | Processor::TessEval | Processor::Geometry,
                 SemanticName::Layer | SemanticName::ViewportIndex,
             ) => {
                 let which = if name == SemanticName::Layer {
@@ -342,11 +378,14 @@ impl Translator<'_> {
                     element: None,
                 })
             }
-            (Processor::Vertex | Processor::Geometry, SemanticName::ClipDist) => {
+            (
+                Processor::Vertex | Processor::TessEval | Processor::Geometry,
+                SemanticName::ClipDist,
+            ) => {
                 self.distances()?;
                 Ok(Sink::Distances { first: 4 * k })
             }
-            (Processor::Vertex | Processor::Geometry, _) => {
+            (Processor::Vertex | Processor::TessEval | Processor::Geometry, _) => {
                 let loc = varying_location(name, k).ok_or_else(|| {
                     Error::general(format!(
                         "output {name}[{k}] is not translated to SPIR-V yet"
@@ -424,17 +463,26 @@ impl Translator<'_> {
                 }
                 Source::PerVertex(var) => {
                     // every vertex's value to its row of the IN array
+                    // (a patch's rows past its control points read 0)
                     let p = self.ptr(StorageClass::Input, f4);
-                    for v in 0..self.gs_vertices {
+                    let count = self.patch_vertices()?;
+                    for v in 0..self.in_vertices {
                         let i = self.c_u32(v);
                         let e = sp!(self, self.b.access_chain(p, None, var, [i]))?;
                         let x = sp!(self, self.b.load(f4, None, e, None, []))?;
-                        let bits = sp!(self, self.b.bitcast(u4, None, x))?;
+                        let mut bits = sp!(self, self.b.bitcast(u4, None, x))?;
+                        if let Some(count) = count {
+                            let (bool_, u32_) = (self.t.bool, self.t.u32);
+                            let c = sp!(self, self.b.bitcast(u32_, None, count))?;
+                            let inside = sp!(self, self.b.u_less_than(bool_, None, i, c))?;
+                            bits = self.zero_unless(inside, bits)?;
+                        }
                         let dst = self.reg_ptr_direct(array, v * self.in_regs + n);
                         sp!(self, self.b.store(dst, bits, None, []))?;
                     }
                     continue;
                 }
+                Source::Levels(var, len) => self.load_levels(var, len, StorageClass::Input)?,
                 Source::ClipPosition(var) => {
                     let f32_ = self.t.f32;
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
@@ -597,6 +645,18 @@ impl Translator<'_> {
         )?))
     }
 
+    /// A tessellation shader's `PatchVertices` (declared on first use),
+    /// `None` in the other stages.
+    fn patch_vertices(&mut self) -> Result<Option<Word>, Error> {
+        if !self.is_tessellation() {
+            return Ok(None);
+        }
+        self.declare_int_builtin(SemanticName::VerticesIn);
+        let var = self.int_builtins[&SemanticName::VerticesIn];
+        let i32_ = self.t.i32;
+        Ok(Some(sp!(self, self.b.load(i32_, None, var, None, []))?))
+    }
+
     /// Declares the `int` built-in of a vertex or fragment system value.
     pub(crate) fn declare_int_builtin(&mut self, name: SemanticName) {
         let which = match (self.shader.processor, name) {
@@ -607,7 +667,15 @@ impl Translator<'_> {
                 BuiltIn::SampleId
             }
             (Processor::Geometry, SemanticName::PrimId) => BuiltIn::PrimitiveId,
-            (Processor::Geometry, SemanticName::InvocationId) => BuiltIn::InvocationId,
+            (Processor::Geometry | Processor::TessCtrl, SemanticName::InvocationId) => {
+                BuiltIn::InvocationId
+            }
+            (Processor::TessCtrl | Processor::TessEval, SemanticName::PrimId) => {
+                BuiltIn::PrimitiveId
+            }
+            (Processor::TessCtrl | Processor::TessEval, SemanticName::VerticesIn) => {
+                BuiltIn::PatchVertices
+            }
             (Processor::Fragment, SemanticName::PrimId) => {
                 self.b.capability(Capability::Geometry);
                 BuiltIn::PrimitiveId

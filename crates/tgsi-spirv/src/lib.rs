@@ -56,6 +56,7 @@ mod memory;
 mod module;
 mod ops;
 mod quad;
+mod tess;
 mod texture;
 mod wide;
 mod wide_ops;

@@ -23,6 +23,16 @@ impl Translator<'_> {
     pub(crate) fn memory_instruction(&mut self, inst: &Instruction) -> Result<Option<()>, Error> {
         let op = inst.opcode;
         match op {
+            Opcode::BARRIER if self.shader.processor == tgsi_ir::enums::Processor::TessCtrl => {
+                // the patch's invocations; their outputs are visible after it
+                let (wg, inv, none) = (
+                    self.c_u32(Scope::Workgroup as u32),
+                    self.c_u32(Scope::Invocation as u32),
+                    self.c_u32(0),
+                );
+                sp!(self, self.b.control_barrier(wg, inv, none))?;
+                return Ok(Some(()));
+            }
             Opcode::BARRIER => {
                 let (wg, sem) = (
                     self.c_u32(Scope::Workgroup as u32),

@@ -105,9 +105,10 @@ pub(crate) struct Translator<'a> {
     /// Its float sources flush denormals (Direct3D's rule for its opcode,
     /// [`tgsi_ir::opcode::Opcode::direct3d_flush`]).
     pub flush_sources: bool,
-    /// A geometry shader's input vertices (0 in other stages): `IN[v][r]`
-    /// is element v × `in_regs` + r of the `IN` array.
-    pub gs_vertices: u32,
+    /// The vertices of a geometry or tessellation shader's per-vertex
+    /// inputs (0 in other stages): `IN[v][r]` is element v × `in_regs` + r
+    /// of the `IN` array.
+    pub in_vertices: u32,
     pub in_regs: u32,
     /// A geometry shader's count of emitted vertices (a function variable).
     pub emitted: Option<Word>,
@@ -125,29 +126,27 @@ pub(crate) struct Translator<'a> {
     pub primitive_id_pass: Option<(Word, Word)>,
     /// The 64-bit types, made with the first 64-bit instruction.
     pub wide: Option<super::wide::WideTypes>,
+    /// A TESS_CTRL shader's output variables, by `OUT` register.
+    pub patch_outputs: HashMap<u32, super::tess::PatchOutput>,
+    /// A TESS_EVAL shader's `TessCoord` and level inputs of its system
+    /// values, with their lengths.
+    pub tess_inputs: HashMap<SemanticName, (Word, u32)>,
 }
 
 impl<'a> Translator<'a> {
     pub fn new(shader: &'a Shader, options: &Options) -> Result<Translator<'a>, Error> {
-        if !matches!(
-            shader.processor,
-            Processor::Compute | Processor::Vertex | Processor::Fragment | Processor::Geometry
-        ) {
-            return Err(Error::general(format!(
-                "{} shaders are not translated to SPIR-V yet (compute, vertex, geometry and fragment shaders are)",
-                shader.processor
-            )));
-        }
-        let gs_vertices = if shader.processor == Processor::Geometry {
-            super::geometry::input_vertices(shader)?
-        } else {
-            0
+        let in_vertices = match shader.processor {
+            Processor::Geometry => super::geometry::input_vertices(shader)?,
+            Processor::TessCtrl | Processor::TessEval => super::tess::PATCH_VERTICES,
+            _ => 0,
         };
         let mut b = Builder::new();
         b.set_version(1, 5);
         b.capability(Capability::Shader);
-        if gs_vertices > 0 {
-            b.capability(Capability::Geometry);
+        match shader.processor {
+            Processor::Geometry => b.capability(Capability::Geometry),
+            Processor::TessCtrl | Processor::TessEval => b.capability(Capability::Tessellation),
+            _ => {}
         }
         if !options.omit_signed_zero_mode {
             b.capability(Capability::SignedZeroInfNanPreserve);
@@ -210,7 +209,7 @@ impl<'a> Translator<'a> {
             ptr_types: HashMap::new(),
             at: 0,
             flush_sources: false,
-            gs_vertices,
+            in_vertices,
             in_regs: 0,
             emitted: None,
             reg_class: if shader.instructions().any(|i| i.opcode == Opcode::BGNSUB) {
@@ -223,6 +222,8 @@ impl<'a> Translator<'a> {
             capture: None,
             primitive_id_pass: None,
             wide: None,
+            patch_outputs: HashMap::new(),
+            tess_inputs: HashMap::new(),
         })
     }
 
@@ -378,6 +379,7 @@ impl<'a> Translator<'a> {
                         self.builtins.insert(name, var);
                     }
                     self.declare_int_builtin(name);
+                    self.declare_tessellation_input(name);
                 }
                 File::Temp
                 | File::Address
@@ -420,8 +422,12 @@ impl<'a> Translator<'a> {
             }
         }
         self.in_regs = plan.ins;
-        if self.gs_vertices > 0 {
-            plan.ins *= self.gs_vertices;
+        if shader.processor == Processor::TessCtrl {
+            // its outputs are the output variables themselves
+            plan.outs = 0;
+        }
+        if self.in_vertices > 0 {
+            plan.ins *= self.in_vertices;
         }
         Ok(plan)
     }
@@ -460,7 +466,7 @@ impl<'a> Translator<'a> {
                 _ => self.outs = found,
             }
         }
-        if self.gs_vertices > 0 {
+        if self.shader.processor == Processor::Geometry {
             let u32_ = self.t.u32;
             self.emitted = Some(var_of(self, u32_));
         }
@@ -506,6 +512,9 @@ impl<'a> Translator<'a> {
     /// The `uvec4` of system value `name` (vectors have w = 0).
     fn system_value(&mut self, name: SemanticName) -> Result<Word, Error> {
         if let Some(v) = self.int_system_value(name)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.tessellation_system_value(name)? {
             return Ok(v);
         }
         let zero = self.c_u32(0);
@@ -643,6 +652,8 @@ impl<'a> Translator<'a> {
             Processor::Vertex => ExecutionModel::Vertex,
             Processor::Fragment => ExecutionModel::Fragment,
             Processor::Geometry => ExecutionModel::Geometry,
+            Processor::TessCtrl => ExecutionModel::TessellationControl,
+            Processor::TessEval => ExecutionModel::TessellationEvaluation,
             _ => ExecutionModel::GLCompute,
         };
         self.b.entry_point(model, main, "main", interface);
@@ -653,6 +664,9 @@ impl<'a> Translator<'a> {
                     .execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
             }
             ExecutionModel::Geometry => self.geometry_modes(main)?,
+            ExecutionModel::TessellationControl | ExecutionModel::TessellationEvaluation => {
+                self.tessellation_modes(main)?
+            }
             ExecutionModel::Fragment => {
                 self.b
                     .execution_mode(main, ExecutionMode::OriginUpperLeft, []);
@@ -713,8 +727,8 @@ impl<'a> Translator<'a> {
 
     /// The index of a register access as an `int` (direct or through an
     /// address register) and whether it is known in range.
-    fn index_of(&mut self, reg: &Register) -> Result<(Word, Option<u32>), Error> {
-        if let (Some(dim), File::Input, true) = (reg.dimension, reg.file, self.gs_vertices > 0) {
+    pub(crate) fn index_of(&mut self, reg: &Register) -> Result<(Word, Option<u32>), Error> {
+        if let (Some(dim), File::Input, true) = (reg.dimension, reg.file, self.in_vertices > 0) {
             // IN[v][r] of a geometry shader: v × registers + r
             let flat = Register {
                 file: File::Input,
@@ -730,7 +744,7 @@ impl<'a> Translator<'a> {
             let (v, v_known) = self.index_of(&vertex)?;
             if let (Some(r), Some(v)) = (r_known, v_known) {
                 let k = v * self.in_regs + r;
-                let in_range = r < self.in_regs && v < self.gs_vertices;
+                let in_range = r < self.in_regs && v < self.in_vertices;
                 return Ok((
                     self.c_i32(k as i32),
                     Some(if in_range { k } else { u32::MAX }),
@@ -783,6 +797,9 @@ impl<'a> Translator<'a> {
                     self.fail(format!("SV[{}] is not declared", reg.index.offset))
                 })?;
                 Ok(self.b.load(u4, None, var, None, []).expect("in a block"))
+            }
+            File::Output if self.shader.processor == Processor::TessCtrl => {
+                self.load_patch_output(reg)
             }
             File::Temp | File::Address | File::Input | File::Output => {
                 let (array, len) = self.reg_array(reg.file)?;
@@ -992,6 +1009,10 @@ impl<'a> Translator<'a> {
             return Ok(());
         }
         let u4 = self.t.u4;
+        if dst.reg.file == File::Output && self.shader.processor == Processor::TessCtrl {
+            let bits = sp!(self, self.b.bitcast(u4, None, value))?;
+            return self.store_patch_output(dst, bits, mask);
+        }
         let (array, len) = self.reg_array(dst.reg.file)?;
         let bits = self.b.bitcast(u4, None, value).expect("in a block");
         let (i, known) = self.index_of(&dst.reg)?;

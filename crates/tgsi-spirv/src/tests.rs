@@ -66,10 +66,11 @@ fn a_compute_shader_with_flow_memory_and_atomics_is_valid() {
 
 #[test]
 fn what_is_not_translated_is_refused_by_name() {
-    let tes = "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\n  0: END\n";
+    let tes = "TESS_EVAL\n  0: END\n";
     let e = translate(tes).unwrap_err();
     assert!(
-        e.message.contains("TESS_EVAL shaders are not translated"),
+        e.message
+            .contains("a TESS_EVAL shader without TES_PRIM_MODE"),
         "{e}"
     );
     let ldexp = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DLDEXP TEMP[0], IMM[0], IMM[0]\n  1: END\n";
@@ -187,4 +188,22 @@ fn the_layout_names_every_descriptor() {
         (l[0].file, l[0].index, l[0].set, l[0].binding),
         (File::Buffer, 0, 0, 32)
     );
+}
+
+/// A tessellation-control shader (per-vertex and patch outputs, levels,
+/// an indirect control point, a barrier) and an evaluation shader (patch
+/// inputs, TESSCOORD, per-vertex inputs) are valid.
+#[test]
+fn tessellation_shaders_are_valid() {
+    let tcs = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL SV[0], INVOCATIONID\nDCL SV[1], PRIM_ID\nDCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\nDCL OUT[0], TESSOUTER\nDCL OUT[1], TESSINNER\nDCL OUT[2], PATCH[0]\nDCL OUT[][3], POSITION\nDCL OUT[][4], GENERIC[0]\nDCL TEMP[0]\nDCL CONST[0][0..1]\n  0: MOV OUT[SV[0].x][3], IN[SV[0].x][0]\n  1: MOV OUT[SV[0].x][4], IN[SV[0].x][1]\n  2: BARRIER\n  3: MOV OUT[0], CONST[0][0]\n  4: MOV OUT[1].xy, CONST[0][1]\n  5: ADD TEMP[0], OUT[0][3], OUT[2][3]\n  6: MOV OUT[2], TEMP[0]\n  7: END\n";
+    let tes = "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 1\nPROPERTY TES_VERTEX_ORDER_CW 1\nDCL SV[0], TESSCOORD\nDCL SV[1], TESSOUTER\nDCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\nDCL IN[2], PATCH[0]\nDCL IN[3], TESSINNER\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL TEMP[0..1]\n  0: MUL TEMP[0], IN[0][0], SV[0].xxxx\n  1: MAD TEMP[0], IN[1][0], SV[0].yyyy, TEMP[0]\n  2: MAD TEMP[0], IN[2][0], SV[0].zzzz, TEMP[0]\n  3: ADD TEMP[1], IN[2], IN[3]\n  4: ADD OUT[1], TEMP[1], SV[1]\n  5: MOV OUT[0], TEMP[0]\n  6: END\n";
+    for (text, must) in [(tcs, "TessellationControl"), (tes, "SpacingFractionalEven")] {
+        let words = translate(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let asm = disassemble(&words).unwrap();
+        assert!(asm.contains(must), "{asm}");
+        match spirv_val(&words) {
+            None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+            Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+        }
+    }
 }
