@@ -1423,12 +1423,11 @@ impl Runner<'_> {
                 indices: call.indices,
                 state,
             };
-            let tessellation = tcs.is_some() || tes.is_some();
             let stages = (&*vs, gs.as_deref(), &*fs);
             let ran = super::vulkan::draw(
                 device,
                 stages,
-                tessellation,
+                (tcs.as_deref(), tes.as_deref()),
                 &inputs,
                 &mut targets,
                 depth,

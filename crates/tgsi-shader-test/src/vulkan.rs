@@ -71,25 +71,41 @@ pub(crate) struct DrawInputs<'a> {
     pub state: &'a tgsi_pipeline::RenderState,
 }
 
-/// Runs a `draw` of `vs` and `fs` on `device` into `targets` and `depth`.
+/// Runs a `draw` of `vs` (the tessellation stages `tess`, when there
+/// are), the optional geometry shader and `fs` on `device` into `targets`
+/// and `depth`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw(
     device: &tgsi_vulkan::Device,
     (vs, gs, fs): (&Runnable, Option<&Runnable>, &Runnable),
-    tessellation: bool,
+    tess: (Option<&Runnable>, Option<&Runnable>),
     inputs: &DrawInputs,
     targets: &mut [tgsi_exec::texture::Texture],
     depth: Option<&mut tgsi_pipeline::DepthTarget>,
     res: &mut Resources,
 ) -> Result<(), Refused> {
-    if tessellation {
-        return Err(Refused::NotRunnable(
-            "the tessellation stages are not translated to SPIR-V yet".into(),
-        ));
-    }
-    let tgsi_pipeline::Topology::Basic(topology) = inputs.topology else {
-        return Err(Refused::NotRunnable(
-            "patch lists need the tessellation stages, not translated to SPIR-V yet".into(),
-        ));
+    let (topology, tessellation) = match (inputs.topology, tess) {
+        (tgsi_pipeline::Topology::Basic(t), (None, None)) => (t, None),
+        (tgsi_pipeline::Topology::PatchList(c), (Some(tcs), Some(tes))) => {
+            let settings = tcs
+                .d3d
+                .as_ref()
+                .and_then(|d| d.lowered.tessellator.as_ref())
+                .and_then(|t| t.settings().ok());
+            let stages = tgsi_vulkan::TessStages {
+                control: &tcs.shader,
+                eval: &tes.shader,
+                direct3d: tcs.d3d.is_some(),
+                settings,
+                patch_vertices: c,
+            };
+            (tgsi_pipeline::BasicTopology::PointList, Some(stages))
+        }
+        _ => {
+            return Err(Refused::NotRunnable(
+                "patches without both tessellation shaders (or tessellation shaders without patches) are not drawn by the Vulkan engine".into(),
+            ));
+        }
     };
     let mut d = tgsi_vulkan::DrawRequest {
         vertex: &vs.shader,
@@ -98,6 +114,7 @@ pub(crate) fn draw(
         direct3d: (vs.d3d.is_some(), fs.d3d.is_some()),
         rows: inputs.rows,
         topology,
+        tessellation,
         count: inputs.count,
         instances: inputs.instances,
         indices: inputs.indices,
@@ -106,9 +123,16 @@ pub(crate) fn draw(
         depth,
         timeout_ms: 60_000,
     };
-    let run = |r: &mut Resources| match gs {
-        Some(g) => g.bind(r, |r| fs.bind(r, |r| device.draw(&mut d, r))),
-        None => fs.bind(r, |r| device.draw(&mut d, r)),
+    let (tcs, tes) = tess;
+    let run = |r: &mut Resources| {
+        let mut with_fs = |r: &mut Resources| match gs {
+            Some(g) => g.bind(r, |r| fs.bind(r, |r| device.draw(&mut d, r))),
+            None => fs.bind(r, |r| device.draw(&mut d, r)),
+        };
+        match (tcs, tes) {
+            (Some(c), Some(e)) => c.bind(r, |r| e.bind(r, with_fs)),
+            _ => with_fs(r),
+        }
     };
     vs.bind(res, run).map_err(refused)
 }

@@ -89,6 +89,12 @@ pub struct Options {
     /// storage buffer at [`CAPTURE_BINDING`], vertex v's register r at
     /// words 4 × (v × registers + r) (`run vertices` on a device).
     pub capture_outputs: bool,
+    /// The tessellator's settings, written as execution modes of a
+    /// tessellation module (a Direct3D hull shader declares them, where a
+    /// TGSI TESS_EVAL shader's properties say them; without them a
+    /// Direct3D module leaves the spacing and the winding to the other
+    /// tessellation stage).
+    pub tessellator: Option<tgsi_ir::tess::Settings>,
 }
 
 /// The binding of the buffer a capturing vertex shader writes its outputs to.

@@ -355,48 +355,93 @@ impl Translator<'_> {
         }
     }
 
-    /// The execution modes of a tessellation shader's entry point.
+    /// The execution modes of a tessellation shader's entry point: a
+    /// TESS_CTRL shader's output control points, and the domain, spacing,
+    /// winding and point mode from the TESS_EVAL properties or the
+    /// tessellator settings of the options (the spacing defaults to equal,
+    /// as on the machine, in a TGSI TESS_EVAL shader).
     pub(crate) fn tessellation_modes(&mut self, main: Word) -> Result<(), Error> {
+        use tgsi_ir::tess::{Domain, OutputPrimitive, Partitioning};
         let shader = self.shader;
-        if shader.processor == Processor::TessCtrl {
+        let settings = self.options.tessellator;
+        let control = shader.processor == Processor::TessCtrl;
+        if control {
             let n = self.vertices_out()?;
             self.b
                 .execution_mode(main, ExecutionMode::OutputVertices, [n]);
-            return Ok(());
         }
-        let domain = match property(shader, PropertyName::TesPrimMode) {
-            Some(PRIM_TRIANGLES) => ExecutionMode::Triangles,
-            Some(PRIM_QUADS) => ExecutionMode::Quads,
-            Some(PRIM_LINES) => ExecutionMode::Isolines,
-            Some(other) => {
+        let prop = |name| {
+            if control {
+                None
+            } else {
+                property(shader, name)
+            }
+        };
+        let domain = match (prop(PropertyName::TesPrimMode), settings) {
+            (Some(PRIM_TRIANGLES), _) => Some(ExecutionMode::Triangles),
+            (Some(PRIM_QUADS), _) => Some(ExecutionMode::Quads),
+            (Some(PRIM_LINES), _) => Some(ExecutionMode::Isolines),
+            (Some(other), _) => {
                 return Err(Error::general(format!(
                     "TES_PRIM_MODE {other} is not a tessellation domain (4 triangles, 7 quads, 1 isolines)"
                 )));
             }
-            None => return Err(Error::general("a TESS_EVAL shader without TES_PRIM_MODE")),
+            (None, Some(s)) => Some(match s.domain() {
+                Domain::Triangle => ExecutionMode::Triangles,
+                Domain::Quad => ExecutionMode::Quads,
+                Domain::Isoline => ExecutionMode::Isolines,
+            }),
+            (None, None) if control => None,
+            (None, None) => {
+                return Err(Error::general("a TESS_EVAL shader without TES_PRIM_MODE"));
+            }
         };
-        self.b.execution_mode(main, domain, []);
-        let spacing = match property(shader, PropertyName::TesSpacing) {
-            Some(0) => Some(ExecutionMode::SpacingFractionalOdd),
-            Some(1) => Some(ExecutionMode::SpacingFractionalEven),
-            Some(2) => Some(ExecutionMode::SpacingEqual),
-            Some(other) => {
+        let spacing = match (prop(PropertyName::TesSpacing), settings) {
+            (Some(0), _) => Some(ExecutionMode::SpacingFractionalOdd),
+            (Some(1), _) => Some(ExecutionMode::SpacingFractionalEven),
+            (Some(2), _) => Some(ExecutionMode::SpacingEqual),
+            (Some(other), _) => {
                 return Err(Error::general(format!(
                     "TES_SPACING {other} is not a spacing (0 fractional odd, 1 fractional even, 2 equal)"
                 )));
             }
-            None => None,
+            (None, Some(s)) => Some(match s.partitioning() {
+                Partitioning::Integer | Partitioning::Pow2 => ExecutionMode::SpacingEqual,
+                Partitioning::FractionalOdd => ExecutionMode::SpacingFractionalOdd,
+                Partitioning::FractionalEven => ExecutionMode::SpacingFractionalEven,
+            }),
+            (None, None) if !control && !self.options.direct3d => Some(ExecutionMode::SpacingEqual),
+            (None, None) => None,
         };
-        if let Some(s) = spacing {
-            self.b.execution_mode(main, s, []);
+        let (order, points) = match settings {
+            _ if !control
+                && shader
+                    .properties()
+                    .any(|p| p.name == PropertyName::TesPrimMode) =>
+            {
+                let cw = prop(PropertyName::TesVertexOrderCw).unwrap_or(0) != 0;
+                let order = if cw {
+                    ExecutionMode::VertexOrderCw
+                } else {
+                    ExecutionMode::VertexOrderCcw
+                };
+                (
+                    Some(order),
+                    prop(PropertyName::TesPointMode).unwrap_or(0) != 0,
+                )
+            }
+            Some(s) => match s.output() {
+                OutputPrimitive::Point => (None, true),
+                OutputPrimitive::Line => (None, false),
+                OutputPrimitive::TriangleCw => (Some(ExecutionMode::VertexOrderCw), false),
+                OutputPrimitive::TriangleCcw => (Some(ExecutionMode::VertexOrderCcw), false),
+            },
+            None => (None, false),
+        };
+        for mode in [domain, spacing, order].into_iter().flatten() {
+            self.b.execution_mode(main, mode, []);
         }
-        let order = if property(shader, PropertyName::TesVertexOrderCw).unwrap_or(0) != 0 {
-            ExecutionMode::VertexOrderCw
-        } else {
-            ExecutionMode::VertexOrderCcw
-        };
-        self.b.execution_mode(main, order, []);
-        if property(shader, PropertyName::TesPointMode).unwrap_or(0) != 0 {
+        if points {
             self.b.execution_mode(main, ExecutionMode::PointMode, []);
         }
         Ok(())

@@ -77,7 +77,10 @@ pub struct DrawRequest<'a> {
     /// lowered Direct3D program; the stages may differ).
     pub direct3d: (bool, bool),
     pub rows: &'a [Vec<[u32; 4]>],
+    /// The primitives (ignored with tessellation, which draws patches).
     pub topology: tgsi_pipeline::BasicTopology,
+    /// The tessellation stages between the vertex and the geometry shader.
+    pub tessellation: Option<TessStages<'a>>,
     pub count: u32,
     pub instances: u32,
     pub indices: Option<&'a [u32]>,
@@ -85,6 +88,19 @@ pub struct DrawRequest<'a> {
     pub targets: &'a mut [tgsi_exec::texture::Texture],
     pub depth: Option<&'a mut tgsi_pipeline::DepthTarget>,
     pub timeout_ms: u64,
+}
+
+/// The tessellation stages of a [`DrawRequest`]: a TESS_CTRL and a
+/// TESS_EVAL shader drawing patches of `patch_vertices` control points.
+#[derive(Clone, Copy, Debug)]
+pub struct TessStages<'a> {
+    pub control: &'a Shader,
+    pub eval: &'a Shader,
+    /// Direct3D's rules (lowered hull and domain shaders), and the
+    /// tessellator settings a Direct3D hull shader declares.
+    pub direct3d: bool,
+    pub settings: Option<tgsi_ir::tess::Settings>,
+    pub patch_vertices: u32,
 }
 
 /// What [`Device::dispatch`] takes besides the resources.

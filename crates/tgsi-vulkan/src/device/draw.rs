@@ -5,7 +5,7 @@
 //! pipeline's render state). The targets' contents are loaded (draws
 //! accumulate) and read back, with the depth target's.
 
-use super::super::{DrawRequest, Error, QuadDraw};
+use super::super::{DrawRequest, Error, QuadDraw, TessStages};
 use super::image::{DeviceImage, Use};
 use super::{Bound, Descriptors, Device, vkerr};
 use ash::vk;
@@ -31,8 +31,18 @@ struct Geometry<'a> {
     colors_written: u8,
     /// The geometry shader and its module's words.
     geometry: Option<(&'a Shader, Vec<u32>)>,
+    /// The tessellation shaders, their modules' words and the patch size.
+    tessellation: Option<Tessellation<'a>>,
     /// No rasterization (and no fragment shader): `run vertices`.
     discard: bool,
+}
+
+/// The tessellation stages of a draw, translated.
+struct Tessellation<'a> {
+    control: &'a Shader,
+    eval: &'a Shader,
+    words: [Vec<u32>; 2],
+    patch_vertices: u32,
 }
 
 /// Why lines are not drawn on the device.
@@ -43,6 +53,8 @@ const LINES: &str = "lines: Vulkan rasterizes them as rectangles (or Bresenham's
 #[derive(Default)]
 struct Pass {
     vertex: vk::ShaderModule,
+    control: vk::ShaderModule,
+    eval: vk::ShaderModule,
     geometry: vk::ShaderModule,
     fragment: vk::ShaderModule,
     descriptors: Descriptors,
@@ -66,6 +78,7 @@ impl Device {
             state: None,
             colors_written: colors_written(q.fragment),
             geometry: None,
+            tessellation: None,
             discard: false,
         };
         self.draw_pass(
@@ -99,6 +112,10 @@ impl Device {
             }
             None => None,
         };
+        let tessellation = match d.tessellation {
+            Some(t) => Some(self.tessellation(&t, d.geometry.is_some())?),
+            None => None,
+        };
         let geometry = Geometry {
             rows: d.rows,
             topology: d.topology,
@@ -108,6 +125,7 @@ impl Device {
             state: Some(d.state),
             colors_written: colors_written(d.fragment),
             geometry: gs,
+            tessellation,
             discard: false,
         };
         self.draw_pass(
@@ -120,6 +138,42 @@ impl Device {
             res,
             d.timeout_ms,
         )
+    }
+
+    /// The tessellation stages translated (with the tessellator's settings
+    /// of a Direct3D hull shader); isolines without a geometry shader after
+    /// them are lines, which are not drawn.
+    fn tessellation<'a>(
+        &self,
+        t: &TessStages<'a>,
+        geometry: bool,
+    ) -> Result<Tessellation<'a>, Error> {
+        let isolines = t
+            .eval
+            .properties()
+            .any(|p| p.name == tgsi_ir::enums::PropertyName::TesPrimMode && p.value == 1)
+            || t.settings
+                .is_some_and(|s| s.domain() == tgsi_ir::tess::Domain::Isoline);
+        let points = t
+            .eval
+            .properties()
+            .any(|p| p.name == tgsi_ir::enums::PropertyName::TesPointMode && p.value != 0);
+        if isolines && !points && !geometry {
+            return Err(Error::Unsupported(LINES.into()));
+        }
+        let options = tgsi_spirv::Options {
+            tessellator: t.settings,
+            ..self.options(t.direct3d)
+        };
+        Ok(Tessellation {
+            control: t.control,
+            eval: t.eval,
+            words: [
+                crate::translate_exact(t.control, &options)?,
+                crate::translate_exact(t.eval, &options)?,
+            ],
+            patch_vertices: t.patch_vertices,
+        })
     }
 
     /// `run vertices` on the device: `vertex` over vertices 0..`count` of
@@ -154,6 +208,7 @@ impl Device {
             state: None,
             colors_written: 0,
             geometry: None,
+            tessellation: None,
             discard: true,
         };
         let mut bound = Bound::default();
@@ -219,13 +274,15 @@ impl Device {
         timeout_ms: u64,
     ) -> Result<(), Error> {
         check_targets(targets, depth.as_deref())?;
-        if matches!(
-            g.topology,
-            BasicTopology::LineList
-                | BasicTopology::LineStrip
-                | BasicTopology::LineListAdj
-                | BasicTopology::LineStripAdj
-        ) {
+        if g.tessellation.is_none()
+            && matches!(
+                g.topology,
+                BasicTopology::LineList
+                    | BasicTopology::LineStrip
+                    | BasicTopology::LineListAdj
+                    | BasicTopology::LineStripAdj
+            )
+        {
             return Err(Error::Unsupported(LINES.into()));
         }
         if g.state.is_some_and(|s| s.stencil.enabled) {
@@ -246,8 +303,11 @@ impl Device {
         let mut images: Vec<DeviceImage> = Vec::new();
         let mut vertices: Vec<super::Buffer> = Vec::new();
         let result = (|| -> Result<(), Error> {
+            let tess = g.tessellation.as_ref();
             let shaders: Vec<&Shader> = vertex
                 .into_iter()
+                .chain(tess.map(|t| t.control))
+                .chain(tess.map(|t| t.eval))
                 .chain(g.geometry.as_ref().map(|(s, _)| *s))
                 .chain([fragment])
                 .collect();
@@ -647,6 +707,22 @@ impl Pass {
         if g.geometry.is_some() {
             stages.push(stage(vk::ShaderStageFlags::GEOMETRY, self.geometry));
         }
+        if g.tessellation.is_some() {
+            stages.push(stage(
+                vk::ShaderStageFlags::TESSELLATION_CONTROL,
+                self.control,
+            ));
+            stages.push(stage(
+                vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+                self.eval,
+            ));
+        }
+        // TGSI's tessellation coordinates are OpenGL's (v up)
+        let mut origin = vk::PipelineTessellationDomainOriginStateCreateInfo::default()
+            .domain_origin(vk::TessellationDomainOrigin::LOWER_LEFT);
+        let tess_state = vk::PipelineTessellationStateCreateInfo::default()
+            .patch_control_points(g.tessellation.as_ref().map_or(1, |t| t.patch_vertices))
+            .push_next(&mut origin);
         let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
         if regs > 0 {
             vertex_input = vertex_input
@@ -654,7 +730,10 @@ impl Pass {
                 .vertex_attribute_descriptions(&vertex_attributes);
         }
         let assembly =
-            vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology(g.topology));
+            vk::PipelineInputAssemblyStateCreateInfo::default().topology(match g.tessellation {
+                Some(_) => vk::PrimitiveTopology::PATCH_LIST,
+                None => topology(g.topology),
+            });
         let viewports = vk::PipelineViewportStateCreateInfo::default()
             .viewports(&viewport)
             .scissors(&scissor);
@@ -697,6 +776,9 @@ impl Pass {
             .subpass(0);
         if has_depth {
             ci = ci.depth_stencil_state(&depth_state);
+        }
+        if g.tessellation.is_some() {
+            ci = ci.tessellation_state(&tess_state);
         }
         // SAFETY: a valid create info whose states and arrays live across
         // the call, with modules, layout and render pass of this device;
@@ -782,7 +864,8 @@ impl Pass {
         Ok(())
     }
 
-    /// The vertex, fragment and (when there is one) geometry modules.
+    /// The vertex, fragment and (when there are) geometry and tessellation
+    /// modules.
     fn make_modules(
         &mut self,
         dev: &Device,
@@ -805,6 +888,13 @@ impl Pass {
         if let Some((_, words)) = &g.geometry {
             self.geometry = module(words, "vkCreateShaderModule (geometry)")?;
         }
+        if let Some(t) = &g.tessellation {
+            self.control = module(&t.words[0], "vkCreateShaderModule (tessellation control)")?;
+            self.eval = module(
+                &t.words[1],
+                "vkCreateShaderModule (tessellation evaluation)",
+            )?;
+        }
         Ok(())
     }
 
@@ -817,6 +907,8 @@ impl Pass {
             dev.device.destroy_render_pass(self.render_pass, None);
             dev.device.destroy_shader_module(self.fragment, None);
             dev.device.destroy_shader_module(self.geometry, None);
+            dev.device.destroy_shader_module(self.control, None);
+            dev.device.destroy_shader_module(self.eval, None);
             dev.device.destroy_shader_module(self.vertex, None);
         }
         self.descriptors.destroy(dev);
