@@ -28,9 +28,18 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, name: &str, shader: &tgsi::Shader, direct3d: bool) {
+    /// Translates `shader` (with a Direct3D hull shader's `tessellator`
+    /// settings, as `tgsi translate` does) and validates the module.
+    fn add(
+        &mut self,
+        name: &str,
+        shader: &tgsi::Shader,
+        direct3d: bool,
+        tessellator: Option<tgsi::tess::Settings>,
+    ) {
         let options = Options {
             direct3d,
+            tessellator,
             ..Options::default()
         };
         match to_spirv(shader, &options) {
@@ -86,7 +95,7 @@ fn the_tgsi_corpus_translates_to_valid_modules_or_is_refused_by_name() {
             let Ok((shader, _)) = tgsi::assemble(&text) else {
                 continue;
             };
-            tally.add(&f.display().to_string(), &shader, false);
+            tally.add(&f.display().to_string(), &shader, false, None);
         }
     }
     tally.report("TGSI corpus");
@@ -117,7 +126,8 @@ fn the_fxc_corpus_translates_to_valid_modules_or_is_refused_by_name() {
                 continue;
             };
             let name = format!("{} program {k}", common::relative(&f));
-            tally.add(&name, &lowered.shader, true);
+            let settings = lowered.tessellator.as_ref().and_then(|t| t.settings().ok());
+            tally.add(&name, &lowered.shader, true, settings);
         }
     }
     tally.report("fxc corpus");

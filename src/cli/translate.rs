@@ -42,6 +42,8 @@ pub struct TranslateArgs {
 struct Input {
     shader: tgsi::Shader,
     d3d: Option<Vec<tgsi::d3d::lower::Binding>>,
+    /// A Direct3D hull shader's tessellator settings.
+    tessellator: Option<tgsi::tess::Settings>,
 }
 
 fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
@@ -64,15 +66,21 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
             .map_err(|e| anyhow!("{name}: byte offset {}: {e}", p.offset))?;
         let lowered = tgsi::d3d::lower::lower(&program, &p.signatures)
             .map_err(|e| anyhow!("{name}: the program cannot be lowered to TGSI: {e}"))?;
+        let tessellator = lowered.tessellator.as_ref().and_then(|t| t.settings().ok());
         return Ok(Some(Input {
             shader: lowered.shader,
             d3d: Some(lowered.bindings),
+            tessellator,
         }));
     }
     match tgsi::debug::Source::from_bytes(&name, &bytes) {
         Ok(s) => Ok(Some(Input {
             shader: s.shader().clone(),
             d3d: s.d3d().map(|d| d.lowered.bindings.clone()),
+            tessellator: s
+                .d3d()
+                .and_then(|d| d.lowered.tessellator.as_ref())
+                .and_then(|t| t.settings().ok()),
         })),
         Err(e) => {
             eprint!("{e}");
@@ -110,6 +118,7 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
     }
     let options = Options {
         direct3d: input.d3d.is_some(),
+        tessellator: input.tessellator,
         ..Options::default()
     };
     let words = to_spirv(&input.shader, &options).map_err(|e| anyhow!("{name}: {e}"))?;

@@ -66,6 +66,9 @@ pub(crate) struct Translator<'a> {
     pub temps: Option<(Word, u32)>,
     pub addrs: Option<(Word, u32)>,
     pub imms: Vec<Word>,
+    /// The immediates as a private array, when an indirect index reads
+    /// them.
+    pub imm_array: Option<Word>,
     pub consts: HashMap<u32, WordBuffer>,
     pub buffers: HashMap<u32, WordBuffer>,
     /// `MEMORY` (shared): a workgroup array of words.
@@ -186,6 +189,7 @@ impl<'a> Translator<'a> {
             temps: None,
             addrs: None,
             imms: Vec::new(),
+            imm_array: None,
             consts: HashMap::new(),
             buffers: HashMap::new(),
             shared: None,
@@ -339,6 +343,20 @@ impl<'a> Translator<'a> {
             let u4 = self.t.u4;
             let c = self.b.constant_composite(u4, cs);
             self.imms.push(c);
+        }
+        let indirect_immediates = shader
+            .instructions()
+            .flat_map(|i| i.src.iter())
+            .any(|s| s.reg.file == File::Immediate && s.reg.index.indirect.is_some());
+        if indirect_immediates && !self.imms.is_empty() {
+            // a private array of the immediates, read by indirect indices
+            let (u4, len) = (self.t.u4, self.c_u32(self.imms.len() as u32));
+            let arr = self.b.type_array(u4, len);
+            let init = self.b.constant_composite(arr, self.imms.clone());
+            let p = self.ptr(StorageClass::Private, arr);
+            let var = self.b.variable(p, None, StorageClass::Private, Some(init));
+            self.interface.push(var);
+            self.imm_array = Some(var);
         }
         for d in shader.declarations() {
             match d.file {
@@ -785,7 +803,12 @@ impl<'a> Translator<'a> {
             File::Immediate => {
                 let k = reg.index.offset;
                 if reg.index.indirect.is_some() {
-                    return Err(self.fail("indirect immediates are not translated to SPIR-V yet"));
+                    let array = self
+                        .imm_array
+                        .ok_or_else(|| self.fail("an indirect immediate without immediates"))?;
+                    let len = self.imms.len() as u32;
+                    let (i, _) = self.index_of(reg)?;
+                    return self.read_array_of(array, StorageClass::Private, len, i);
                 }
                 usize::try_from(k)
                     .ok()
@@ -830,8 +853,21 @@ impl<'a> Translator<'a> {
             let p = self.reg_ptr_direct(array, k);
             return Ok(self.b.load(u4, None, p, None, []).expect("in a block"));
         }
+        self.read_array_of(array, self.reg_class, len, i)
+    }
+
+    /// Element `i` (an `int`) of the `uvec4` array `array` of storage
+    /// `class`, 0 when out of range.
+    fn read_array_of(
+        &mut self,
+        array: Word,
+        class: StorageClass,
+        len: u32,
+        i: Word,
+    ) -> Result<Word, Error> {
+        let u4 = self.t.u4;
         let (ok, clamped) = self.clamp_index(i, len);
-        let p4 = self.ptr(self.reg_class, u4);
+        let p4 = self.ptr(class, u4);
         let p = self
             .b
             .access_chain(p4, None, array, [clamped])
