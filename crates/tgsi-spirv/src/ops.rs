@@ -345,8 +345,69 @@ impl Translator<'_> {
                     sp!(self, self.b.d_pdy_fine(f4, None, s[0]))?
                 }
             }
+            O::LIT | O::EXP | O::LOG | O::DST => self.legacy(op, s)?,
             _ => return self.integer(op, s),
         })
+    }
+
+    /// LIT, EXP, LOG and DST, each channel its own formula (the machine's
+    /// `ops::lit` ...): LIT clamps with MIN/MAX's NaN rule, its power and
+    /// EXP's and LOG's powers and logarithms are POW, EX2 and LG2.
+    fn legacy(&mut self, op: Opcode, s: &[Word]) -> R {
+        use Opcode as O;
+        let (f4, f32_) = (self.t.f4, self.t.f32);
+        let one = self.c_f32(1.0);
+        let lane = |t: &mut Self, v: Word, c: u32| -> R {
+            let x = sp!(t, t.b.composite_extract(f32_, None, v, [c]))?;
+            Ok(t.splat(f4, x))
+        };
+        let pick_x = |t: &mut Self, v: Word| sp!(t, t.b.composite_extract(f32_, None, v, [0]));
+        let [x, y, z] = match op {
+            O::LIT => {
+                let zero = self.splat_bits(f4, 0);
+                let sx = lane(self, s[0], 0)?;
+                let y = self.min_max(f4, false, sx, zero)?;
+                let sy = lane(self, s[0], 1)?;
+                let base = self.min_max(f4, false, sy, zero)?;
+                let sw = lane(self, s[0], 3)?;
+                let hi = self.splat_bits(f4, 128f32.to_bits());
+                let lo = self.splat_bits(f4, (-128f32).to_bits());
+                let e = self.min_max(f4, true, sw, hi)?;
+                let e = self.min_max(f4, false, e, lo)?;
+                let p = self.gl(f4, GlslStd450Op::Pow, &[base, e])?;
+                let lit = sp!(self, self.b.f_ord_greater_than(self.t.b4, None, sx, zero))?;
+                let z = self.pick(f4, lit, p, zero)?;
+                [one, pick_x(self, y)?, pick_x(self, z)?]
+            }
+            O::EXP => {
+                let sx = lane(self, s[0], 0)?;
+                let f = self.gl(f4, GlslStd450Op::Floor, &[sx])?;
+                let x = self.gl(f4, GlslStd450Op::Exp2, &[f])?;
+                let y = sp!(self, self.b.f_sub(f4, None, sx, f))?;
+                let y = self.no_contraction(y);
+                let z = self.gl(f4, GlslStd450Op::Exp2, &[sx])?;
+                [pick_x(self, x)?, pick_x(self, y)?, pick_x(self, z)?]
+            }
+            O::LOG => {
+                let sx = lane(self, s[0], 0)?;
+                let t = self.gl(f4, GlslStd450Op::FAbs, &[sx])?;
+                let l = self.gl(f4, GlslStd450Op::Log2, &[t])?;
+                let z = self.below_zero(l, t, Special::MinusInfinity)?;
+                let x = self.gl(f4, GlslStd450Op::Floor, &[z])?;
+                let p = self.gl(f4, GlslStd450Op::Exp2, &[x])?;
+                let y = sp!(self, self.b.f_div(f4, None, t, p))?;
+                [pick_x(self, x)?, pick_x(self, y)?, pick_x(self, z)?]
+            }
+            _ => {
+                // DST
+                let y = self.fmul(f4, s[0], s[1])?;
+                let y = sp!(self, self.b.composite_extract(f32_, None, y, [1]))?;
+                let z = sp!(self, self.b.composite_extract(f32_, None, s[0], [2]))?;
+                let w = sp!(self, self.b.composite_extract(f32_, None, s[1], [3]))?;
+                return sp!(self, self.b.composite_construct(f4, None, [one, y, z, w]));
+            }
+        };
+        sp!(self, self.b.composite_construct(f4, None, [x, y, z, one]))
     }
 
     /// MIN and MAX (and DMIN/DMAX on `fty`, a vector of doubles):
