@@ -462,3 +462,55 @@ fn the_shader_test_suite_passes_on_the_device() {
         );
     }
 }
+
+/// A constant buffer chosen at run time (`CONST[ADDR[0].x][k]`, an index
+/// per thread, some past the declared buffers) and an indirect immediate
+/// read the machine's words on the device.
+#[test]
+fn indirect_constant_buffers_and_immediates_read_the_machines_words() {
+    let Some(dev) = device() else { return };
+    let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 8\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\n\
+                DCL CONST[0][0..1]\nDCL CONST[1][0..1]\nDCL CONST[2][0..1]\nDCL ADDR[0]\n\
+                DCL TEMP[0..1]\nIMM[0] UINT32 {32, 3, 0, 0}\nIMM[1] UINT32 {7, 8, 9, 10}\n\
+                IMM[2] UINT32 {11, 12, 13, 14}\nIMM[3] UINT32 {16, 0, 0, 0}\n\
+                UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+                UARL ADDR[0].x, SV[0].xxxx\n\
+                MOV TEMP[1], CONST[ADDR[0].x][1]\n\
+                STORE BUFFER[0], TEMP[0].xxxx, TEMP[1]\n\
+                UADD TEMP[0].x, TEMP[0].xxxx, IMM[3].xxxx\n\
+                MOV TEMP[1], IMM[ADDR[0].x-1]\n\
+                STORE BUFFER[0], TEMP[0].xxxx, TEMP[1]\n\
+                END\n";
+    let (shader, _) = tgsi::assemble(text).unwrap_or_else(|d| panic!("{}", d.render("t", text)));
+    let fresh = || Resources {
+        constants: (0..3u32)
+            .map(|b| (0..8).map(|w| 100 * b + w).collect())
+            .collect(),
+        buffers: vec![vec![0; 8 * 32]],
+        ..Resources::default()
+    };
+    let mut machine = fresh();
+    tgsi::exec::Program::compile(&shader)
+        .unwrap()
+        .dispatch(&mut machine, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let mut vulkan = fresh();
+    let d = Dispatch {
+        shader: &shader,
+        direct3d: false,
+        groups: [1, 1, 1],
+        timeout_ms: 60_000,
+    };
+    dev.dispatch(&d, &mut vulkan).unwrap();
+    assert_eq!(machine.buffers, vulkan.buffers);
+    let word =
+        |i: usize| u32::from_le_bytes(machine.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+    // thread 1 reads buffer 1's slot 1 (words 4..8) and IMM[0]; thread 2
+    // IMM[1]; thread 5 zeros from both (no buffer 5, no IMM[4])
+    assert_eq!(word(8), 104);
+    assert_eq!(word(8 + 4), 32);
+    assert_eq!(word(2 * 8 + 4), 7);
+    assert_eq!(word(5 * 8), 0);
+    assert_eq!(word(5 * 8 + 4), 0);
+}

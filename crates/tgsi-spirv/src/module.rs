@@ -896,9 +896,33 @@ impl<'a> Translator<'a> {
 
     /// `CONST[b][k]`: four words at word 4k of constant buffer b, 0 out of range.
     fn load_const(&mut self, reg: &Register) -> Result<Word, Error> {
+        let slot = Register {
+            dimension: None,
+            ..*reg
+        };
         let n = match reg.dimension {
             Some(d) if d.indirect.is_some() => {
-                return Err(self.fail("indirect constant buffers are not translated to SPIR-V yet"));
+                // the buffer chosen at run time among the declared ones (a
+                // buffer that is not declared reads zeros)
+                let (which, _) = self.index_of(&Register {
+                    file: File::Const,
+                    index: d,
+                    dimension: None,
+                })?;
+                let mut declared: Vec<(u32, WordBuffer)> =
+                    self.consts.iter().map(|(n, wb)| (*n, *wb)).collect();
+                declared.sort_by_key(|(n, _)| *n);
+                let (u4, b4, i32_) = (self.t.u4, self.t.b4, self.t.i32);
+                let zero = self.c_u32(0);
+                let mut v = self.b.constant_composite(u4, [zero, zero, zero, zero]);
+                for (n, wb) in declared {
+                    let words = self.load_const_from(wb, &slot)?;
+                    let k = self.b.constant_bit32(i32_, n);
+                    let is = sp!(self, self.b.i_equal(self.t.bool, None, which, k))?;
+                    let is4 = sp!(self, self.b.composite_construct(b4, None, [is, is, is, is]))?;
+                    v = sp!(self, self.b.select(u4, None, is4, words, v))?;
+                }
+                return Ok(v);
             }
             Some(d) => d.offset as u32,
             None => 0,
@@ -907,10 +931,13 @@ impl<'a> Translator<'a> {
             .consts
             .get(&n)
             .ok_or_else(|| self.fail(format!("CONST[{n}] is not declared")))?;
-        let (i, _) = self.index_of(&Register {
-            dimension: None,
-            ..*reg
-        })?;
+        self.load_const_from(wb, &slot)
+    }
+
+    /// The slot `reg` (its index direct or indirect) of constant buffer
+    /// `wb`, zeros outside it.
+    fn load_const_from(&mut self, wb: WordBuffer, reg: &Register) -> Result<Word, Error> {
+        let (i, _) = self.index_of(reg)?;
         let (u32_, i32_, bool_) = (self.t.u32, self.t.i32, self.t.bool);
         let four = self.c_i32(4);
         let base = self.b.i_mul(i32_, None, i, four).expect("in a block");
