@@ -55,6 +55,7 @@ mod io;
 mod memory;
 mod module;
 mod ops;
+mod pack;
 mod quad;
 mod tess;
 mod texture;

@@ -177,12 +177,34 @@ impl Translator<'_> {
         Ok(self.no_contraction(r))
     }
 
+    /// `a + b` of float vectors (or scalars) of type `ty`, unfused, with
+    /// IEEE's sign of a zero sum written in code: -0 only when both
+    /// operands are -0 (their sign bits AND-ed), because a device may fold
+    /// `x + 0.0` into `x` even under `SignedZeroInfNanPreserve` (lavapipe
+    /// does, turning -0 + 0 into -0).
     pub(crate) fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
-        let r = self
-            .b
-            .f_add(ty, None, a, b)
-            .map_err(|e| self.fail(e.to_string()))?;
-        Ok(self.no_contraction(r))
+        let r = sp!(self, self.b.f_add(ty, None, a, b))?;
+        let r = self.no_contraction(r);
+        let (uty, bty) = if ty == self.t.f32 {
+            (self.t.u32, self.t.bool)
+        } else {
+            (self.bits_like(ty), self.bool_like(ty))
+        };
+        let wide = ty != self.t.f32 && uty != self.t.u4;
+        let (sign, zero) = if ty == self.t.f32 {
+            (self.c_u32(0x8000_0000), self.b.constant_bit32(ty, 0))
+        } else if wide {
+            (self.const_like(uty, 1 << 63), self.const_like(ty, 0))
+        } else {
+            (self.const_like(uty, 0x8000_0000), self.const_like(ty, 0))
+        };
+        let is_zero = sp!(self, self.b.f_ord_equal(bty, None, r, zero))?;
+        let ab = sp!(self, self.b.bitcast(uty, None, a))?;
+        let bb = sp!(self, self.b.bitcast(uty, None, b))?;
+        let both = sp!(self, self.b.bitwise_and(uty, None, ab, bb))?;
+        let signed = sp!(self, self.b.bitwise_and(uty, None, both, sign))?;
+        let signed = sp!(self, self.b.bitcast(ty, None, signed))?;
+        self.pick(ty, is_zero, signed, r)
     }
 
     /// A splat constant of vector type `ty` from bits `v`.
@@ -346,6 +368,10 @@ impl Translator<'_> {
                 }
             }
             O::LIT | O::EXP | O::LOG | O::DST => self.legacy(op, s)?,
+            O::PK2H | O::UP2H => match self.pack_op(op, s)? {
+                Some(v) => v,
+                None => return Err(self.fail(format!("{op} is not translated to SPIR-V yet"))),
+            },
             _ => return self.integer(op, s),
         })
     }
