@@ -437,6 +437,12 @@ impl Translator<'_> {
         value: Word,
         third: Option<Word>,
     ) -> Result<Word, Error> {
+        if matches!(
+            op,
+            Opcode::ATOMINC_WRAP | Opcode::ATOMDEC_WRAP | Opcode::ATOMFADD
+        ) {
+            return self.atomic_loop(op, ty, p, scope, value);
+        }
         let relaxed = self.c_u32(0);
         let b = &mut self.b;
         let r = match op {
@@ -462,5 +468,81 @@ impl Translator<'_> {
             other => return Err(self.fail(format!("{other} is not translated to SPIR-V yet"))),
         };
         r.map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// ATOMINC_WRAP, ATOMDEC_WRAP and ATOMFADD, which SPIR-V's atomics do
+    /// not have: a compare-exchange loop storing the machine's new value
+    /// (`ops::atomic_new_value`) until no other invocation came between;
+    /// the old value is the result.
+    fn atomic_loop(
+        &mut self,
+        op: Opcode,
+        ty: Word,
+        p: Word,
+        scope: Word,
+        value: Word,
+    ) -> Result<Word, Error> {
+        let (u32_, bool_) = (self.t.u32, self.t.bool);
+        let relaxed = self.c_u32(0);
+        let (pre, header, body, cont, merge) = (
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+        );
+        sp!(self, self.b.branch(pre))?;
+        sp!(self, self.b.begin_block(Some(pre)))?;
+        let init = sp!(self, self.b.atomic_load(ty, None, p, scope, relaxed))?;
+        sp!(self, self.b.branch(header))?;
+        sp!(self, self.b.begin_block(Some(header)))?;
+        let prev = self.b.id();
+        let cur = sp!(self, self.b.phi(ty, None, [(init, pre), (prev, cont)]))?;
+        sp!(
+            self,
+            self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, [])
+        )?;
+        sp!(self, self.b.branch(body))?;
+        sp!(self, self.b.begin_block(Some(body)))?;
+        let c = sp!(self, self.b.bitcast(u32_, None, cur))?;
+        let v = sp!(self, self.b.bitcast(u32_, None, value))?;
+        let new = match op {
+            Opcode::ATOMINC_WRAP => {
+                // old + 1 while it stays <= value, else 0
+                let one = self.c_u32(1);
+                let n = sp!(self, self.b.i_add(u32_, None, c, one))?;
+                let fits = sp!(self, self.b.u_less_than_equal(bool_, None, n, v))?;
+                let zero = self.c_u32(0);
+                sp!(self, self.b.select(u32_, None, fits, n, zero))?
+            }
+            Opcode::ATOMDEC_WRAP => {
+                // old - 1 when 0 < old < value, else 0
+                let (one, zero) = (self.c_u32(1), self.c_u32(0));
+                let n = sp!(self, self.b.i_sub(u32_, None, c, one))?;
+                let above = sp!(self, self.b.u_greater_than(bool_, None, c, zero))?;
+                let below = sp!(self, self.b.u_less_than(bool_, None, c, v))?;
+                let inside = sp!(self, self.b.logical_and(bool_, None, above, below))?;
+                sp!(self, self.b.select(u32_, None, inside, n, zero))?
+            }
+            _ => {
+                let f32_ = self.t.f32;
+                let a = sp!(self, self.b.bitcast(f32_, None, c))?;
+                let b = sp!(self, self.b.bitcast(f32_, None, v))?;
+                let sum = self.fadd(f32_, a, b)?;
+                sp!(self, self.b.bitcast(u32_, None, sum))?
+            }
+        };
+        let new = sp!(self, self.b.bitcast(ty, None, new))?;
+        sp!(
+            self,
+            self.b
+                .atomic_compare_exchange(ty, Some(prev), p, scope, relaxed, relaxed, new, cur)
+        )?;
+        let done = sp!(self, self.b.i_equal(bool_, None, prev, cur))?;
+        sp!(self, self.b.branch_conditional(done, merge, cont, []))?;
+        sp!(self, self.b.begin_block(Some(cont)))?;
+        sp!(self, self.b.branch(header))?;
+        sp!(self, self.b.begin_block(Some(merge)))?;
+        Ok(cur)
     }
 }

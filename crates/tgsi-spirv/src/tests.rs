@@ -207,3 +207,17 @@ fn tessellation_shaders_are_valid() {
         }
     }
 }
+
+/// ATOMINC_WRAP, ATOMDEC_WRAP and ATOMFADD (compare-exchange loops) on a
+/// buffer and on shared memory are valid.
+#[test]
+fn wrapping_and_float_atomics_are_valid() {
+    let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\nDCL TEMP[0]\nIMM[0] UINT32 {0, 5, 4, 0}\n  0: ATOMINC_WRAP TEMP[0].x, BUFFER[0], IMM[0].xxxx, IMM[0].yyyy\n  1: ATOMDEC_WRAP TEMP[0].y, MEMORY[0], IMM[0].xxxx, IMM[0].yyyy\n  2: ATOMFADD TEMP[0].z, BUFFER[0], IMM[0].zzzz, IMM[0].yyyy\n  3: END\n";
+    let words = translate(text).unwrap_or_else(|e| panic!("{e}"));
+    let asm = disassemble(&words).unwrap();
+    assert_eq!(asm.matches("OpAtomicCompareExchange").count(), 3, "{asm}");
+    match spirv_val(&words) {
+        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+    }
+}
