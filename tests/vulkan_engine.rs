@@ -127,6 +127,8 @@ const OPS64: &[&str] = &[
     "I642D TEMP[2].xy, TEMP[0].xyxy",
     "U642F TEMP[2].xy, TEMP[0]",
     "I642F TEMP[2].xy, TEMP[0]",
+    "I642F TEMP[2].xy, |TEMP[0].wyyz|",
+    "U642F TEMP[2].xy, -TEMP[0]",
     "F2U64 TEMP[2].xy, TEMP[0].yyyy",
     "F2I64 TEMP[2].xy, TEMP[0].yyyy",
     "U2I64 TEMP[2].xy, TEMP[0].zzzz",
