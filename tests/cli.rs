@@ -382,6 +382,27 @@ fn bench_compute_on_the_vulkan_device_checks_the_buffers() {
     );
 }
 
+/// `--device` picks the Vulkan device by number or name; a device that is
+/// not there is an error naming the ones that are.
+#[test]
+fn the_vulkan_device_is_chosen_with_device() {
+    let args = [
+        "test",
+        "--engine",
+        "vulkan",
+        "--device",
+        "no-such-device",
+        "tests/shader/double.shader_test",
+    ];
+    let (code, err) = tgsi(&args);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("no Vulkan device \"no-such-device\" (devices: [")
+            || err.contains("no Vulkan loader"),
+        "{err}"
+    );
+}
+
 /// `tgsi render`'s stage options check the stage of each file and come in
 /// pairs where the pipeline needs them.
 #[test]

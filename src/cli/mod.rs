@@ -32,6 +32,12 @@ struct Cli {
     /// (`interp`). Default: the environment variable TGSI_ENGINE, else auto
     #[arg(long, global = true, value_enum)]
     engine: Option<EngineArg>,
+    /// The Vulkan device of `--engine vulkan`, `bench --vulkan` and `fuzz
+    /// --vulkan`: its number in the loader's list or a part of its name.
+    /// Default: the environment variable TGSI_VULKAN_DEVICE, else the
+    /// first device
+    #[arg(long, global = true, value_name = "N|NAME")]
+    device: Option<String>,
 }
 
 /// `--engine` values (the names of [`tgsi::jit::Engine::ALL`]).
@@ -41,13 +47,26 @@ enum EngineArg {
     Jit,
     Interp,
     /// The shader translated to SPIR-V and run on a Vulkan device
-    /// (`tgsi run` of compute shaders, and `tgsi test`: dispatches and
-    /// draws; `TGSI_VULKAN_DEVICE` picks the device by name or number)
+    /// (`tgsi run` of compute shaders, `tgsi render` and `tgsi test`:
+    /// dispatches and draws; `--device` picks the device)
     Vulkan,
 }
 
 /// `--engine vulkan` (or `TGSI_ENGINE=vulkan`) was asked for.
 static VULKAN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--device`, when given.
+static DEVICE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Opens the Vulkan device `--device` names (else `TGSI_VULKAN_DEVICE`,
+/// else the first one).
+pub(crate) fn open_vulkan_device() -> anyhow::Result<tgsi::vulkan::Device> {
+    let want = DEVICE
+        .get()
+        .cloned()
+        .or_else(|| std::env::var("TGSI_VULKAN_DEVICE").ok());
+    tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))
+}
 
 /// True when shaders run on a Vulkan device (`--engine vulkan`, `TGSI_ENGINE=vulkan`).
 pub(crate) fn vulkan_engine() -> bool {
@@ -285,8 +304,7 @@ fn fuzz_file(path: &std::path::Path, seed: u64, vulkan: bool) -> anyhow::Result<
     use tgsi_tools::fuzz::Verdict;
     let text = std::fs::read_to_string(path)?;
     let verdict = if vulkan {
-        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
-        let d = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let d = open_vulkan_device()?;
         tgsi_tools::vulkan_fuzz::check_text(&d, &text, seed)
     } else {
         tgsi_tools::fuzz::check_text(&text, seed)
@@ -321,8 +339,7 @@ fn fuzz(
     vulkan: bool,
 ) -> anyhow::Result<ExitCode> {
     let device = if vulkan {
-        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
-        let d = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let d = open_vulkan_device()?;
         eprintln!("fuzzing the SPIR-V translation on {}", d.name());
         Some(d)
     } else {
@@ -379,6 +396,9 @@ fn fuzz(
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(d) = &cli.device {
+        let _ = DEVICE.set(d.clone());
+    }
     match cli.engine {
         Some(EngineArg::Auto) => tgsi::jit::Engine::set_default(tgsi::jit::Engine::Auto),
         Some(EngineArg::Jit) => tgsi::jit::Engine::set_default(tgsi::jit::Engine::Jit),

@@ -175,7 +175,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 type VertexOutputs = Vec<Vec<[u32; 4]>>;
 
 /// `tgsi run --engine vulkan`: the compute shader translated to SPIR-V and
-/// dispatched on the Vulkan device `TGSI_VULKAN_DEVICE` names (the first
+/// dispatched on the Vulkan device `--device` names (the first
 /// one without it), its buffers printed as the machine's are.
 fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Result<ExitCode> {
     let name = &loaded.name;
@@ -185,8 +185,7 @@ fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Resul
             loaded.shader.processor
         );
     }
-    let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
-    let device = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow!("{e}"))?;
+    let device = super::open_vulkan_device()?;
     eprintln!(
         "{name}: note: running on the Vulkan device {}",
         device.name()
@@ -529,8 +528,7 @@ fn buffer_label(d3d: &tgsi::shader_test::d3d::D3dShader, index: usize) -> Option
 
 pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode> {
     let vulkan = if super::vulkan_engine() {
-        let want = std::env::var("TGSI_VULKAN_DEVICE").ok();
-        let device = tgsi::vulkan::Device::open(want.as_deref()).map_err(|e| anyhow!("{e}"))?;
+        let device = super::open_vulkan_device()?;
         eprintln!(
             "note: running on the Vulkan device {} (tests it cannot run are skipped as not runnable on Vulkan; -v lists them)",
             device.name()

@@ -74,7 +74,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub peer: bool,
     /// compute, frag: also run the same work on the Vulkan device (the
-    /// shader translated to SPIR-V; `TGSI_VULKAN_DEVICE` picks the device),
+    /// shader translated to SPIR-V; `--device` picks the device),
     /// timing the whole run of `Device::dispatch` / `Device::draw_quad`
     /// (translation, pipeline creation, upload, the run and the readback),
     /// and compare its results with the machine's

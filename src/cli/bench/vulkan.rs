@@ -12,8 +12,7 @@ use tgsi::texture::Texture;
 use tgsi::vulkan::{Device, Dispatch, QuadDraw};
 
 fn open() -> Result<Device> {
-    Device::open(std::env::var("TGSI_VULKAN_DEVICE").ok().as_deref())
-        .map_err(|e| anyhow!("--vulkan: {e}"))
+    crate::cli::open_vulkan_device().map_err(|e| anyhow!("--vulkan: {e}"))
 }
 
 /// The median and best of `times`, and the line comparing them with the

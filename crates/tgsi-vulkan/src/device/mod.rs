@@ -122,7 +122,8 @@ impl Device {
         let Some((physical, name)) = picked else {
             let all: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
             return Err(Error::Device(format!(
-                "no Vulkan device {want:?} (devices: {all:?})"
+                "no Vulkan device {} (devices: {all:?})",
+                want.map_or("at all".to_string(), |w| format!("{w:?}"))
             )));
         };
         // SAFETY: `physical` came from this instance.
