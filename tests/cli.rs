@@ -403,6 +403,42 @@ fn the_vulkan_device_is_chosen_with_device() {
     );
 }
 
+/// `tgsi render --engine vulkan` draws the fragment shader on the device:
+/// the Mandelbrot example's PNG is the machine's, byte for byte.
+#[test]
+fn render_on_the_vulkan_device_gives_the_machines_picture() {
+    let dir = std::env::temp_dir().join(format!("tgsi-render-vk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (machine, device) = (dir.join("m.png"), dir.join("v.png"));
+    let base = [
+        "render",
+        "examples/mandelbrot.tgsi",
+        "--size",
+        "48x32",
+        "-o",
+    ];
+    let (code, err) = tgsi(&[&base[..], &[machine.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    let vk = [
+        &["--engine", "vulkan"][..],
+        &base[..],
+        &[device.to_str().unwrap()],
+    ]
+    .concat();
+    let (code, err) = tgsi(&vk);
+    if err.contains("Vulkan: no") {
+        eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("drawn on the Vulkan device"), "{err}");
+    assert_eq!(
+        std::fs::read(&machine).unwrap(),
+        std::fs::read(&device).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `tgsi render`'s stage options check the stage of each file and come in
 /// pairs where the pipeline needs them.
 #[test]

@@ -408,11 +408,11 @@ pub fn main() -> ExitCode {
     }
     let vulkan_verb = matches!(
         cli.verb,
-        Verb::Run(_) | Verb::Fuzz { .. } | Verb::Test { .. }
+        Verb::Run(_) | Verb::Fuzz { .. } | Verb::Test { .. } | Verb::Render(_)
     );
     if vulkan_engine() && !vulkan_verb {
         eprintln!(
-            "error: the Vulkan engine runs `tgsi run` (compute shaders) and `tgsi test` so far; use --engine auto|jit|interp here"
+            "error: the Vulkan engine runs `tgsi run` (compute shaders), `tgsi render` (full-target quads) and `tgsi test`; use --engine auto|jit|interp here"
         );
         return ExitCode::from(2);
     }

@@ -333,6 +333,11 @@ pub(super) fn draw_stages(
         ..Limits::default()
     };
     match (&loaded_mesh, stages.get(Processor::Vertex)) {
+        (Some(_), Some(_)) if super::vulkan_engine() => {
+            bail!(
+                "render --engine vulkan draws the fragment shader over a full-target quad; mesh draws on the device go through `tgsi test --engine vulkan` (`draw` commands)"
+            );
+        }
         (Some(m), Some(vertex)) => {
             let input = mesh::mesh_input(m, vertex)?;
             let mut depth = args
@@ -378,6 +383,9 @@ fn draw_quad(
         Some(d) => d.quad(width, height),
         None => Draw::full_quad(width, height),
     };
+    if super::vulkan_engine() {
+        return draw_quad_on_vulkan(fragment, &draw, res, targets);
+    }
     let progress = Progress::new(u64::from(height), quiet);
     let result = fragment.bind(res, |r| {
         fragment
@@ -389,6 +397,39 @@ fn draw_quad(
     progress.finish();
     result.map_err(|e| anyhow!("{}: {e}", fragment.name))?;
     Ok(())
+}
+
+/// `render --engine vulkan`: the fragment shader translated to SPIR-V and
+/// drawn over the whole target on the Vulkan device. Linear filtering is
+/// done the device's way here (a picture, not a comparison: the device's
+/// texel weights have fewer bits than the machine's, `docs/spirv.md`).
+fn draw_quad_on_vulkan(
+    fragment: &StageShader,
+    draw: &Draw,
+    res: &mut Resources,
+    targets: &mut [Texture],
+) -> Result<()> {
+    let mut device = super::open_vulkan_device()?;
+    device.allow_device_filtering();
+    eprintln!(
+        "{}: note: drawn on the Vulkan device {}",
+        fragment.name,
+        device.name()
+    );
+    let mut q = tgsi::vulkan::QuadDraw {
+        fragment: &fragment.shader,
+        direct3d: fragment.d3d.is_some(),
+        varyings: draw
+            .varyings
+            .iter()
+            .map(|v| (v.semantic, v.index, v.plane))
+            .collect(),
+        targets,
+        timeout_ms: 600_000,
+    };
+    fragment
+        .bind(res, |r| device.draw_quad(&mut q, r))
+        .map_err(|e| anyhow!("{}: {e}", fragment.name))
 }
 
 /// Writes the PNG to a file, or to standard output for `-`.

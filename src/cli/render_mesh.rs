@@ -31,6 +31,9 @@ use tgsi::texture::{Format, Texture};
 pub struct StageShader {
     /// The file's display name, for messages.
     pub name: String,
+    /// The TGSI shader (a Direct3D program's lowering), for the Vulkan
+    /// engine.
+    pub shader: tgsi::Shader,
     pub program: Program,
     /// The lowering of a Direct3D program (bindings, signatures).
     pub d3d: Option<D3dShader>,
@@ -92,6 +95,7 @@ impl Stages {
                 file.processor,
                 StageShader {
                     name,
+                    shader: loaded.shader,
                     program,
                     d3d: loaded.d3d,
                 },

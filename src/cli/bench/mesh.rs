@@ -108,6 +108,7 @@ fn compile(name: &str, text: &str) -> Result<StageShader> {
         .map_err(|e| anyhow!("bundled {name}: {e}"))?;
     Ok(StageShader {
         name: name.into(),
+        shader,
         program,
         d3d: None,
     })
