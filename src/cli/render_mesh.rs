@@ -444,6 +444,7 @@ mod tests {
         StageShader {
             name: "test".into(),
             program: tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee).unwrap(),
+            shader,
             d3d: None,
         }
     }
