@@ -243,6 +243,9 @@ impl Translator<'_> {
         if op == O::GATHER4 {
             return self.gather(inst).map(Some);
         }
+        if matches!(op, O::LODQ | O::LOD) {
+            return self.lod_query(inst).map(Some);
+        }
         if !legacy && !sample {
             if matches!(op.info().category, Category::Texture | Category::Sampling) {
                 return Err(self.fail(format!("{op} is not translated to SPIR-V yet")));
@@ -618,6 +621,63 @@ impl Translator<'_> {
             self.b
                 .image_gather(image.texel, None, si, coord, component, mask, ops)
         )?;
+        self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// LODQ (`LODQ dst, coord, SAMP[n]`) and LOD (`LOD dst, coord,
+    /// SVIEW[n], SAMP[m]`) in a fragment shader: `OpImageQueryLod`'s level
+    /// accessed and computed level of detail in `.x` and `.y`, 0 in `.zw`,
+    /// the resource operand's swizzle applied (the machine's layout).
+    fn lod_query(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let op = inst.opcode;
+        if self.shader.processor != Processor::Fragment {
+            return Err(self.fail(format!(
+                "{op} outside a fragment shader (it needs implicit derivatives)"
+            )));
+        }
+        let (view, samp) = match op {
+            Opcode::LODQ => (1, 1),
+            _ => (1, 2),
+        };
+        let operand = |t: &Self, k: usize| {
+            inst.src
+                .get(k)
+                .ok_or_else(|| t.fail(format!("{op}: missing operand {k}")))
+        };
+        let (tex, samp) = (
+            operand(self, view)?.reg.index.offset as u32,
+            operand(self, samp)?.reg.index.offset as u32,
+        );
+        let image = *self
+            .images
+            .get(&tex)
+            .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
+        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        if sh.ms || sh.rect || sh.dim == Dim::DimBuffer {
+            return Err(self.fail(format!(
+                "{op} on a {} texture is not translated to SPIR-V",
+                image.target
+            )));
+        }
+        let (svar, sty) = *self
+            .samplers
+            .get(&samp)
+            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        self.b.capability(rspirv::spirv::Capability::ImageQuery);
+        let (f32_, f4) = (self.t.f32, self.t.f4);
+        let c = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Float)?;
+        let coord = self.first_channels(c, sh.coords - sh.arrayed as u32, f32_)?;
+        let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
+        let sit = self.b.type_sampled_image(image.ty);
+        let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
+        let f2 = self.b.type_vector(f32_, 2);
+        let lod = sp!(self, self.b.image_query_lod(f2, None, si, coord))?;
+        let zero = self.c_f32(0.0);
+        let z2 = self.b.constant_composite(f2, [zero, zero]);
+        let v = sp!(self, self.b.vector_shuffle(f4, None, lod, z2, [0, 1, 2, 3]))?;
+        let sw: Vec<u32> = inst.src[view].swizzle.0.iter().map(|c| *c as u32).collect();
+        let v = sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?;
         self.store(&inst.dst[0], v, 0xF)
     }
 
