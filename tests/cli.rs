@@ -439,6 +439,30 @@ fn render_on_the_vulkan_device_gives_the_machines_picture() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `tgsi run --engine vulkan` of a vertex shader prints what the machine
+/// prints: every vertex's outputs, word for word.
+#[test]
+fn run_of_a_vertex_shader_on_the_vulkan_device_prints_the_machines_outputs() {
+    let base = [
+        "run",
+        "examples/facets/sphere_vs.tgsi",
+        "--vertices",
+        "3",
+        "--input",
+        "0=float:0.5,-0.25,1,1",
+    ];
+    let (code, machine, err) = tgsi_out(&base);
+    assert_eq!(code, 0, "{err}");
+    let (code, device, err) = tgsi_out(&[&["--engine", "vulkan"][..], &base[..]].concat());
+    if err.contains("Vulkan: no") {
+        eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    assert!(machine.contains("vertex 2 OUT[0]"), "{machine}");
+    assert_eq!(machine, device);
+}
+
 /// `tgsi render`'s stage options check the stage of each file and come in
 /// pairs where the pipeline needs them.
 #[test]

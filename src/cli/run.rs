@@ -175,14 +175,16 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 type VertexOutputs = Vec<Vec<[u32; 4]>>;
 
 /// `tgsi run --engine vulkan`: the compute shader translated to SPIR-V and
-/// dispatched on the Vulkan device `--device` names (the first
-/// one without it), its buffers printed as the machine's are.
+/// dispatched (or the vertex shader run over its vertices, nothing
+/// rasterized) on the Vulkan device `--device` names (the first one
+/// without it), its outputs and buffers printed as the machine's are.
 fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Result<ExitCode> {
     let name = &loaded.name;
-    if loaded.shader.processor != Processor::Compute {
+    let (shader, d3d) = (&loaded.shader, loaded.d3d.as_ref());
+    if !matches!(shader.processor, Processor::Compute | Processor::Vertex) {
         bail!(
-            "{name}: the Vulkan engine runs compute shaders; this is a {} shader",
-            loaded.shader.processor
+            "{name}: the Vulkan engine runs compute and vertex shaders; this is a {} shader",
+            shader.processor
         );
     }
     let device = super::open_vulkan_device()?;
@@ -190,30 +192,53 @@ fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Resul
         "{name}: note: running on the Vulkan device {}",
         device.name()
     );
-    let (mut res, _) = bind_resources(args)?;
-    let groups = parse_three(&args.io.groups, "--groups")?;
-    let dispatch = tgsi::vulkan::Dispatch {
-        shader: &loaded.shader,
-        direct3d: loaded.d3d.is_some(),
-        groups,
-        timeout_ms: 60_000,
-    };
+    let (mut res, (vertex_rows, attrs)) = bind_resources(args)?;
     let mut failed = None;
+    let mut outputs = None;
     let mut run = |r: &mut Resources| {
-        if let Err(e) = device.dispatch(&dispatch, r) {
+        let ran = if shader.processor == Processor::Compute {
+            let groups = parse_three(&args.io.groups, "--groups")?;
+            let dispatch = tgsi::vulkan::Dispatch {
+                shader,
+                direct3d: d3d.is_some(),
+                groups,
+                timeout_ms: 60_000,
+            };
+            device.dispatch(&dispatch, r)
+        } else {
+            let count = args.io.vertices.unwrap_or(vertex_rows.len().max(1));
+            if count > 1 << 24 {
+                bail!("--vertices {count}: at most 16777216");
+            }
+            let inputs = vertex_inputs(args, name, d3d, &vertex_rows, &attrs, count)?;
+            device
+                .run_vertices(shader, d3d.is_some(), &inputs, count as u32, r)
+                .map(|o| outputs = Some(o))
+        };
+        if let Err(e) = ran {
             failed = Some(e);
         }
         Ok(())
     };
-    match &loaded.d3d {
-        Some(d) => d.bind(&mut res, &mut run),
-        None => run(&mut res),
+    let mut ran = Ok(());
+    let mut bound = |r: &mut Resources| {
+        ran = run(r);
+        Ok(())
+    };
+    match d3d {
+        Some(d) => d.bind(&mut res, &mut bound),
+        None => bound(&mut res),
     }
     .map_err(|e: tgsi::exec::ExecError| anyhow!("{name}: {e}"))?;
+    ran?;
     if let Some(e) = failed {
         bail!("{name}: {e}");
     }
-    report_buffers(args.json, loaded.d3d.as_ref(), &res, serde_json::Map::new())?;
+    let mut report = serde_json::Map::new();
+    if let Some(outputs) = &outputs {
+        report_vertices(args.json, d3d, outputs, &mut report);
+    }
+    report_buffers(args.json, d3d, &res, report)?;
     Ok(ExitCode::SUCCESS)
 }
 
