@@ -463,6 +463,82 @@ fn run_of_a_vertex_shader_on_the_vulkan_device_prints_the_machines_outputs() {
     assert_eq!(machine, device);
 }
 
+/// `tgsi render --engine vulkan` of a mesh draws the torus scene through
+/// the vertex and fragment shaders on the device, with its depth test and
+/// culling: the picture is the machine's but for the device's sRGB
+/// decoding and powers (most bytes equal, the rest close).
+#[test]
+fn render_of_a_mesh_on_the_vulkan_device_draws_the_machines_picture() {
+    let dir = std::env::temp_dir().join(format!("tgsi-render-vkm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (machine, device) = (dir.join("m.png"), dir.join("v.png"));
+    let scene = [
+        "render",
+        "examples/scene/torus_fs.tgsi",
+        "--vertex",
+        "examples/scene/torus_vs.tgsi",
+        "--mesh",
+        "examples/meshes/torus.obj",
+        "--size",
+        "64x48",
+        "--depth",
+        "d32f",
+        "--cull",
+        "back",
+        "--front",
+        "ccw",
+        "--texture",
+        "0=examples/textures/checker.png:mips",
+        "--sampler",
+        "0=nearest,repeat",
+        "--const",
+        "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
+        "--const",
+        "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
+        "--const",
+        "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
+        "--const",
+        "3=float:-0.428353,0.771035,0.471188,0,0,2.4,4.4,1,1,0.92,0.8,48,0.05,0.055,0.07,0,0.8,0.78,0.7,0,0.784465,-0.196116,-0.588348,0,0.12,0.2,0.4,0,0.35,0.45,0.7,3",
+        "--quiet",
+        "-o",
+    ];
+    let (code, err) = tgsi(&[&scene[..], &[machine.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    let vk = [
+        &["--engine", "vulkan"][..],
+        &scene[..],
+        &[device.to_str().unwrap()],
+    ]
+    .concat();
+    let (code, err) = tgsi(&vk);
+    if err.contains("Vulkan: no") {
+        eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (
+        tgsi::image_io::load_png(&machine).unwrap(),
+        tgsi::image_io::load_png(&device).unwrap(),
+    );
+    assert_eq!(a.pixels.len(), b.pixels.len());
+    let far = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .filter(|(x, y)| x.abs_diff(**y) > 8)
+        .count();
+    // the torus covers about half the target: a wrong draw differs widely
+    assert!(
+        far * 50 < a.pixels.len(),
+        "{far} of {} bytes differ by more than 8",
+        a.pixels.len()
+    );
+    let background = &a.pixels[..4];
+    let covered = a.pixels.chunks(4).filter(|p| *p != background).count();
+    assert!(covered * 5 > a.pixels.len() / 4, "the torus is missing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `tgsi render`'s stage options check the stage of each file and come in
 /// pairs where the pipeline needs them.
 #[test]

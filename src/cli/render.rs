@@ -333,10 +333,21 @@ pub(super) fn draw_stages(
         ..Limits::default()
     };
     match (&loaded_mesh, stages.get(Processor::Vertex)) {
-        (Some(_), Some(_)) if super::vulkan_engine() => {
-            bail!(
-                "render --engine vulkan draws the fragment shader over a full-target quad; mesh draws on the device go through `tgsi test --engine vulkan` (`draw` commands)"
-            );
+        (Some(m), Some(vertex)) if super::vulkan_engine() => {
+            let mut depth = args
+                .depth
+                .map(|f| DepthTarget::new(f, width, height, samples))
+                .transpose()
+                .map_err(|e| anyhow!("--depth: {e}"))?;
+            let state = mesh::mesh_state(depth.is_some(), args.cull, args.front);
+            let rows = mesh::mesh_rows(m, vertex)?;
+            let draw = MeshOnDevice {
+                stages,
+                rows: &rows,
+                indices: &m.indices,
+                state: &state,
+            };
+            draw.run(&mut res, &mut targets, depth.as_mut())?;
         }
         (Some(m), Some(vertex)) => {
             let input = mesh::mesh_input(m, vertex)?;
@@ -400,7 +411,7 @@ fn draw_quad(
 }
 
 /// `render --engine vulkan`: the fragment shader translated to SPIR-V and
-/// drawn over the whole target on the Vulkan device. Linear filtering is
+/// drawn over the whole target on the Vulkan device. Linear filtering and sRGB decoding are
 /// done the device's way here (a picture, not a comparison: the device's
 /// texel weights have fewer bits than the machine's, `docs/spirv.md`).
 fn draw_quad_on_vulkan(
@@ -410,7 +421,7 @@ fn draw_quad_on_vulkan(
     targets: &mut [Texture],
 ) -> Result<()> {
     let mut device = super::open_vulkan_device()?;
-    device.allow_device_filtering();
+    device.allow_device_sampling();
     eprintln!(
         "{}: note: drawn on the Vulkan device {}",
         fragment.name,
@@ -430,6 +441,82 @@ fn draw_quad_on_vulkan(
     fragment
         .bind(res, |r| device.draw_quad(&mut q, r))
         .map_err(|e| anyhow!("{}: {e}", fragment.name))
+}
+
+/// `render --engine vulkan` of a mesh: its triangles (patches of three
+/// control points with tessellation) through every stage on the device.
+struct MeshOnDevice<'a> {
+    stages: &'a Stages,
+    rows: &'a [Vec<[u32; 4]>],
+    indices: &'a [u32],
+    state: &'a tgsi::pipeline::RenderState,
+}
+
+impl MeshOnDevice<'_> {
+    fn run(
+        &self,
+        res: &mut Resources,
+        targets: &mut [Texture],
+        depth: Option<&mut DepthTarget>,
+    ) -> Result<()> {
+        let stage = |p| self.stages.get(p);
+        let (Some(vs), Some(fs)) = (stage(Processor::Vertex), stage(Processor::Fragment)) else {
+            bail!("a mesh draw needs a vertex and a fragment shader");
+        };
+        let mut device = super::open_vulkan_device()?;
+        device.allow_device_sampling();
+        eprintln!(
+            "note: the mesh is drawn on the Vulkan device {}",
+            device.name()
+        );
+        let tessellation = match (stage(Processor::TessCtrl), stage(Processor::TessEval)) {
+            (Some(c), Some(e)) => Some(tgsi::vulkan::TessStages {
+                control: &c.shader,
+                eval: &e.shader,
+                direct3d: c.d3d.is_some(),
+                settings: c
+                    .d3d
+                    .as_ref()
+                    .and_then(|d| d.lowered.tessellator.as_ref())
+                    .and_then(|t| t.settings().ok()),
+                patch_vertices: 3,
+            }),
+            _ => None,
+        };
+        let gs = stage(Processor::Geometry);
+        let mut request = tgsi::vulkan::DrawRequest {
+            vertex: &vs.shader,
+            geometry: gs.map(|g| (&g.shader, g.d3d.is_some())),
+            fragment: &fs.shader,
+            direct3d: (vs.d3d.is_some(), fs.d3d.is_some()),
+            rows: self.rows,
+            topology: tgsi::pipeline::BasicTopology::TriangleList,
+            tessellation,
+            count: self.indices.len() as u32,
+            instances: 1,
+            indices: Some(self.indices),
+            state: self.state,
+            targets,
+            depth,
+            timeout_ms: 600_000,
+        };
+        // every stage's registers where it reads them, then the draw
+        let bound: Vec<&StageShader> = self.stages.stages.iter().map(|(_, s)| s).collect();
+        bind_all(&bound, res, &mut |r| device.draw(&mut request, r))
+            .map_err(|e| anyhow!("mesh draw on Vulkan: {e}"))
+    }
+}
+
+/// Runs `f` with `res` bound where every shader of `shaders` reads it.
+fn bind_all<T>(
+    shaders: &[&StageShader],
+    res: &mut Resources,
+    f: &mut dyn FnMut(&mut Resources) -> T,
+) -> T {
+    match shaders.split_first() {
+        Some((first, rest)) => first.bind(res, |r| bind_all(rest, r, f)),
+        None => f(res),
+    }
 }
 
 /// Writes the PNG to a file, or to standard output for `-`.

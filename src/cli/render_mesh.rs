@@ -150,9 +150,15 @@ fn attribute_rows(mesh: &Mesh) -> Vec<Vec<[u32; 4]>> {
 /// `TEXCOORD` (index 0); any other element it reads (system values aside)
 /// is an error.
 pub fn mesh_input(mesh: &Mesh, vs: &StageShader) -> Result<VertexInput> {
+    Ok(VertexInput::from_rows(&mesh_rows(mesh, vs)?))
+}
+
+/// Each mesh vertex's input registers for `vs` (what [`mesh_input`]
+/// holds).
+pub fn mesh_rows(mesh: &Mesh, vs: &StageShader) -> Result<Vec<Vec<[u32; 4]>>> {
     let rows = attribute_rows(mesh);
     let Some(d3d) = &vs.d3d else {
-        return Ok(VertexInput::from_rows(&rows));
+        return Ok(rows);
     };
     let mut attributes = Vec::new();
     let mut columns = Vec::new();
@@ -182,10 +188,8 @@ pub fn mesh_input(mesh: &Mesh, vs: &StageShader) -> Result<VertexInput> {
         .iter()
         .map(|r| columns.iter().map(|&c| r[c]).collect())
         .collect();
-    let regs = d3d
-        .vertex_inputs(&attributes, &picked)
-        .map_err(|e| anyhow!("{}: {e}", vs.name))?;
-    Ok(VertexInput::from_rows(&regs))
+    d3d.vertex_inputs(&attributes, &picked)
+        .map_err(|e| anyhow!("{}: {e}", vs.name))
 }
 
 /// The render state of a mesh draw.

@@ -85,7 +85,7 @@ pub(super) fn frag(
     ours: &[(usize, f64)],
 ) -> Result<()> {
     let mut dev = open()?;
-    dev.allow_device_filtering();
+    dev.allow_device_sampling();
     let varyings: Vec<_> = draw
         .varyings
         .iter()

@@ -21,9 +21,9 @@ pub struct Device {
     queue: vk::Queue,
     family: u32,
     name: String,
-    /// Linear filtering is run the device's way rather than refused
-    /// ([`Device::allow_device_filtering`]).
-    device_filtering: bool,
+    /// Linear filtering and sRGB decoding are done the device's way rather
+    /// than refused ([`Device::allow_device_sampling`]).
+    device_sampling: bool,
 }
 
 impl std::fmt::Debug for Device {
@@ -85,7 +85,7 @@ impl Device {
                 queue,
                 family,
                 name,
-                device_filtering: false,
+                device_sampling: false,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -393,7 +393,7 @@ impl Device {
                 }
                 let view = res.views.get(n);
                 let format = view.and_then(|v| v.format).unwrap_or(tex.format);
-                if format.is_srgb() {
+                if format.is_srgb() && !self.device_sampling {
                     return Err(Error::Unsupported(format!(
                         "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
                          (lavapipe: within about 1e-3), the machine decodes it exactly"
@@ -564,11 +564,12 @@ impl Device {
         }
     }
 
-    /// Lets samplers filter linearly the device's way instead of refusing
-    /// them (their results then differ from the machine's by the device's
-    /// precision; for timing the same work, as `tgsi bench frag --vulkan`).
-    pub fn allow_device_filtering(&mut self) {
-        self.device_filtering = true;
+    /// Lets samplers filter linearly and sRGB textures decode the device's
+    /// way instead of refusing them (their results then differ from the
+    /// machine's by the device's precision: for pictures and timings, as
+    /// `tgsi render` and `tgsi bench frag --vulkan`, not comparisons).
+    pub fn allow_device_sampling(&mut self) {
+        self.device_sampling = true;
     }
 
     /// Refuses a sampler whose filtering the device does not do exactly:
@@ -583,7 +584,7 @@ impl Device {
         use tgsi_exec::texture::{Filter, MipFilter};
         let linear =
             s.min == Filter::Linear || s.mag == Filter::Linear || s.mip == MipFilter::Linear;
-        if !linear || self.device_filtering {
+        if !linear || self.device_sampling {
             return Ok(());
         }
         // SAFETY: the physical device belongs to the instance.
