@@ -334,39 +334,7 @@ impl Translator<'_> {
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
-            // DDX/DDY are coarse as the machine computes them: the quad's
-            // top-right (bottom-left) value minus its top-left one in every
-            // lane. SPIR-V's OpDPdx and OpDPdxCoarse let a device compute
-            // them finely, so the quad's values are read with quad broadcasts
-            O::DDX | O::DDY => {
-                self.b
-                    .capability(rspirv::spirv::Capability::GroupNonUniform);
-                self.b
-                    .capability(rspirv::spirv::Capability::GroupNonUniformQuad);
-                let scope = self.c_u32(rspirv::spirv::Scope::Subgroup as u32);
-                let (tl, other) = (self.c_u32(0), self.c_u32(if op == O::DDX { 1 } else { 2 }));
-                let a = sp!(
-                    self,
-                    self.b
-                        .group_non_uniform_quad_broadcast(f4, None, scope, s[0], tl)
-                )?;
-                let b = sp!(
-                    self,
-                    self.b
-                        .group_non_uniform_quad_broadcast(f4, None, scope, s[0], other)
-                )?;
-                let d = sp!(self, self.b.f_sub(f4, None, b, a))?;
-                self.no_contraction(d)
-            }
-            O::DDX_FINE | O::DDY_FINE => {
-                self.b
-                    .capability(rspirv::spirv::Capability::DerivativeControl);
-                if op == O::DDX_FINE {
-                    sp!(self, self.b.d_pdx_fine(f4, None, s[0]))?
-                } else {
-                    sp!(self, self.b.d_pdy_fine(f4, None, s[0]))?
-                }
-            }
+            O::DDX | O::DDY | O::DDX_FINE | O::DDY_FINE => self.derivative(op, s[0])?,
             O::LIT | O::EXP | O::LOG | O::DST => self.legacy(op, s)?,
             O::PK2H | O::UP2H => match self.pack_op(op, s)? {
                 Some(v) => v,
@@ -374,6 +342,43 @@ impl Translator<'_> {
             },
             _ => return self.integer(op, s),
         })
+    }
+
+    /// DDX/DDY are coarse as the machine computes them: the quad's
+    /// top-right (bottom-left) value minus its top-left one in every lane.
+    /// SPIR-V's OpDPdx and OpDPdxCoarse let a device compute them finely,
+    /// so the quad's values are read with quad broadcasts; DDX_FINE and
+    /// DDY_FINE are `OpDPdxFine` / `OpDPdyFine`.
+    fn derivative(&mut self, op: Opcode, x: Word) -> R {
+        use Opcode as O;
+        let f4 = self.t.f4;
+        if matches!(op, O::DDX_FINE | O::DDY_FINE) {
+            self.b
+                .capability(rspirv::spirv::Capability::DerivativeControl);
+            return if op == O::DDX_FINE {
+                sp!(self, self.b.d_pdx_fine(f4, None, x))
+            } else {
+                sp!(self, self.b.d_pdy_fine(f4, None, x))
+            };
+        }
+        self.b
+            .capability(rspirv::spirv::Capability::GroupNonUniform);
+        self.b
+            .capability(rspirv::spirv::Capability::GroupNonUniformQuad);
+        let scope = self.c_u32(rspirv::spirv::Scope::Subgroup as u32);
+        let (tl, other) = (self.c_u32(0), self.c_u32(if op == O::DDX { 1 } else { 2 }));
+        let a = sp!(
+            self,
+            self.b
+                .group_non_uniform_quad_broadcast(f4, None, scope, x, tl)
+        )?;
+        let b = sp!(
+            self,
+            self.b
+                .group_non_uniform_quad_broadcast(f4, None, scope, x, other)
+        )?;
+        let d = sp!(self, self.b.f_sub(f4, None, b, a))?;
+        Ok(self.no_contraction(d))
     }
 
     /// LIT, EXP, LOG and DST, each channel its own formula (the machine's

@@ -159,29 +159,8 @@ impl DeviceImage {
 }
 
 impl Device {
-    /// Creates `tex` on the device: a storage image or a render target
-    /// (level 0), or a sampled one (its levels, seen through `view`).
-    pub(super) fn image(
-        &self,
-        tex: &Texture,
-        view: Option<&View>,
-        usage: Use,
-        binding: u32,
-        readback: Option<usize>,
-    ) -> Result<DeviceImage, Error> {
-        let storage = usage != Use::Sampled;
-        let format = vk_format(tex.format).ok_or_else(|| {
-            Error::Unsupported(format!(
-                "texture format {} has no Vulkan format",
-                tex.format.short_name()
-            ))
-        })?;
-        if tex.samples > 1 {
-            return Err(Error::Unsupported(
-                "multisampled textures are not bound by the Vulkan engine yet".into(),
-            ));
-        }
-        let (image_type, view_type, cube) = image_kind(tex)?;
+    /// Refuses a texture format the device cannot hold as a `usage` image.
+    fn check_format(&self, tex: &Texture, format: vk::Format, usage: Use) -> Result<(), Error> {
         let want = match usage {
             Use::Sampled => vk::FormatFeatureFlags::SAMPLED_IMAGE,
             Use::Storage => vk::FormatFeatureFlags::STORAGE_IMAGE,
@@ -206,6 +185,33 @@ impl Device {
                 }
             )));
         }
+        Ok(())
+    }
+
+    /// Creates `tex` on the device: a storage image or a render target
+    /// (level 0), or a sampled one (its levels, seen through `view`).
+    pub(super) fn image(
+        &self,
+        tex: &Texture,
+        view: Option<&View>,
+        usage: Use,
+        binding: u32,
+        readback: Option<usize>,
+    ) -> Result<DeviceImage, Error> {
+        let storage = usage != Use::Sampled;
+        let format = vk_format(tex.format).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "texture format {} has no Vulkan format",
+                tex.format.short_name()
+            ))
+        })?;
+        if tex.samples > 1 {
+            return Err(Error::Unsupported(
+                "multisampled textures are not bound by the Vulkan engine yet".into(),
+            ));
+        }
+        let (image_type, view_type, cube) = image_kind(tex)?;
+        self.check_format(tex, format, usage)?;
         let depth_format = matches!(tex.format, Format::Z32Float | Format::Z16Unorm);
         let aspect = if depth_format {
             vk::ImageAspectFlags::DEPTH
