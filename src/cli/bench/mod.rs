@@ -217,6 +217,9 @@ struct Measured {
 }
 
 pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
+    if args.vulkan && !matches!(args.workload, Workload::Compute | Workload::Frag) {
+        bail!("--vulkan runs the compute and frag workloads");
+    }
     let source = match args.workload {
         Workload::Compute => FP64_SHADER,
         Workload::Alu => ALU_SHADER,
@@ -240,9 +243,6 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     if args.reps == 0 {
         bail!("--reps must be at least 1");
-    }
-    if args.vulkan && args.workload != Workload::Compute {
-        bail!("--vulkan runs the compute and frag workloads");
     }
     let n = args.invocations as usize;
     let groups = [args.invocations / 64, 1, 1];
