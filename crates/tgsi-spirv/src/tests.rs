@@ -221,3 +221,24 @@ fn wrapping_and_float_atomics_are_valid() {
         Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
     }
 }
+
+/// The cube-array forms TEX2 (a depth compare with the reference in the
+/// second operand), TXB2 and TXL2, TG4 with an immediate component, and
+/// the level-of-detail queries LODQ and LOD are valid.
+#[test]
+fn cube_array_sampling_gathers_and_lod_queries_are_valid() {
+    let fs = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\nDCL SAMP[2]\nDCL SVIEW[0], CUBEARRAY, FLOAT\nDCL SVIEW[1], SHADOWCUBEARRAY, FLOAT\nDCL SVIEW[2], 2D, FLOAT\nDCL TEMP[0..3]\nIMM[0] UINT32 {2, 0, 0, 0}\n  0: TXL2 TEMP[0], IN[0], IN[0].xxxx, SAMP[0], CUBEARRAY\n  1: TXB2 TEMP[1], IN[0], IN[0].yyyy, SAMP[0], CUBEARRAY\n  2: TEX2 TEMP[2], IN[0], IN[0].zzzz, SAMP[1], SHADOWCUBEARRAY\n  3: TG4 TEMP[3], IN[0], IMM[0].xxxx, SAMP[2], 2D\n  4: ADD TEMP[0], TEMP[0], TEMP[1]\n  5: ADD TEMP[0], TEMP[0], TEMP[2]\n  6: ADD TEMP[0], TEMP[0], TEMP[3]\n  7: LODQ TEMP[1], IN[0], SAMP[2], 2D\n  8: ADD OUT[0], TEMP[0], TEMP[1]\n  9: END\n";
+    let words = translate(fs).unwrap_or_else(|e| panic!("{e}"));
+    let asm = disassemble(&words).unwrap();
+    for must in [
+        "OpImageGather",
+        "OpImageQueryLod",
+        "OpImageSampleDrefImplicitLod",
+    ] {
+        assert!(asm.contains(must), "{must}\n{asm}");
+    }
+    match spirv_val(&words) {
+        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+    }
+}

@@ -225,7 +225,17 @@ impl Translator<'_> {
         let op = inst.opcode;
         let legacy = matches!(
             op,
-            O::TEX | O::TXP | O::TXB | O::TXL | O::TXD | O::TEX_LZ | O::TXF | O::TXF_LZ
+            O::TEX
+                | O::TXP
+                | O::TXB
+                | O::TXL
+                | O::TXD
+                | O::TEX_LZ
+                | O::TXF
+                | O::TXF_LZ
+                | O::TEX2
+                | O::TXB2
+                | O::TXL2
         );
         let sample = matches!(
             op,
@@ -241,7 +251,13 @@ impl Translator<'_> {
             return self.size_query(inst).map(Some);
         }
         if op == O::GATHER4 {
-            return self.gather(inst).map(Some);
+            // the component: the sampler operand's swizzle `.x`
+            let component = inst.src.get(2).map_or(0, |s| s.swizzle.0[0] as u32);
+            return self.gather(inst, 1, component).map(Some);
+        }
+        if op == O::TG4 {
+            let component = self.tg4_component(inst)?;
+            return self.gather(inst, 2, component).map(Some);
         }
         if matches!(op, O::LODQ | O::LOD) {
             return self.lod_query(inst).map(Some);
@@ -262,7 +278,13 @@ impl Translator<'_> {
         }
         // (texture index, resource operand, sampler index)
         let (tex, res_k, samp) = if legacy {
-            let k = if op == O::TXD { 3 } else { 1 };
+            // the sampler follows the operands: TXD's two gradients, the
+            // second operand of TEX2/TXB2/TXL2 (reference, bias, level)
+            let k = match op {
+                O::TXD => 3,
+                O::TEX2 | O::TXB2 | O::TXL2 => 2,
+                _ => 1,
+            };
             let s = inst
                 .src
                 .get(k)
@@ -411,12 +433,17 @@ impl Translator<'_> {
         let (mut mask, mut operands) = (ImageOperands::NONE, Vec::new());
         let mut explicit = false;
         match op {
-            O::TXB | O::SAMPLE_B if implicit => {
-                let bias = if op == O::TXB {
-                    w(self)?
-                } else {
-                    let v = operand(self, 3)?;
-                    x_of(self, v)?
+            O::TXB | O::TXB2 | O::SAMPLE_B if implicit => {
+                let bias = match op {
+                    O::TXB => w(self)?,
+                    O::TXB2 => {
+                        let v = operand(self, 1)?;
+                        x_of(self, v)?
+                    }
+                    _ => {
+                        let v = operand(self, 3)?;
+                        x_of(self, v)?
+                    }
                 };
                 mask |= ImageOperands::BIAS;
                 operands.push(bias);
@@ -433,6 +460,10 @@ impl Translator<'_> {
             _ => {
                 let lod = match op {
                     O::TXL => Some(w(self)?),
+                    O::TXL2 => {
+                        let v = operand(self, 1)?;
+                        Some(x_of(self, v)?)
+                    }
                     O::SAMPLE_L => {
                         let v = operand(self, 3)?;
                         Some(x_of(self, v)?)
@@ -575,19 +606,46 @@ impl Translator<'_> {
         self.store(&inst.dst[0], v, 0xF)
     }
 
-    /// GATHER4: the four texels' component (the view operand's `.x`
-    /// swizzle) around the coordinates, in Direct3D's order.
-    fn gather(&mut self, inst: &Instruction) -> Result<(), Error> {
-        let f32_ = self.t.f32;
-        let view = &inst.src[1];
-        let n = view.reg.index.offset as u32;
-        let samp = inst
+    /// TG4's component: `.x` of its second operand, an immediate (SPIR-V
+    /// gathers a constant component), read as the machine reads it (bits
+    /// below 4 as an integer, others as a float), modulo 4.
+    fn tg4_component(&mut self, inst: &Instruction) -> Result<u32, Error> {
+        let src = inst
             .src
-            .get(2)
-            .ok_or_else(|| self.fail("GATHER4 without a sampler"))?
-            .reg
-            .index
-            .offset as u32;
+            .get(1)
+            .ok_or_else(|| self.fail("TG4 without a component operand"))?;
+        if src.reg.file != File::Immediate || src.reg.index.indirect.is_some() {
+            return Err(self.fail(
+                "TG4 with a component that is not an immediate is not translated to SPIR-V (it gathers a constant component)",
+            ));
+        }
+        let bits = self
+            .shader
+            .immediates()
+            .nth(src.reg.index.offset.max(0) as usize)
+            .and_then(|imm| imm.words.get(src.swizzle.0[0] as usize).copied())
+            .unwrap_or(0);
+        Ok(if bits < 4 {
+            bits
+        } else {
+            (f32::from_bits(bits) as i32 & 3) as u32
+        })
+    }
+
+    /// GATHER4 (`GATHER4 dst, coord, SVIEW[n], SAMP[m]`) and TG4 (`TG4
+    /// dst, coord, component, SAMP[n]`, the texture of the sampler's
+    /// index): the four texels' `component` around the coordinates, in
+    /// Direct3D's order. `view` is the operand naming the texture.
+    fn gather(&mut self, inst: &Instruction, view: usize, component: u32) -> Result<(), Error> {
+        let f32_ = self.t.f32;
+        let op = inst.opcode;
+        let operand = |t: &Self, k: usize| {
+            inst.src
+                .get(k)
+                .ok_or_else(|| t.fail(format!("{op}: missing operand {k}")))
+        };
+        let n = operand(self, view)?.reg.index.offset as u32;
+        let samp = operand(self, 2)?.reg.index.offset as u32;
         let image = *self
             .images
             .get(&n)
@@ -595,7 +653,7 @@ impl Translator<'_> {
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
         if sh.shadow || sh.rect || !matches!(sh.dim, Dim::Dim2D | Dim::DimCube) {
             return Err(self.fail(format!(
-                "GATHER4 on a {} texture is not translated to SPIR-V yet",
+                "{op} on a {} texture is not translated to SPIR-V yet",
                 image.target
             )));
         }
@@ -609,8 +667,7 @@ impl Translator<'_> {
         let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
         let sit = self.b.type_sampled_image(image.ty);
         let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
-        // the component: the sampler operand's swizzle `.x`
-        let component = self.c_u32(inst.src[2].swizzle.0[0] as u32);
+        let component = self.c_u32(component);
         let offset = self.const_offset(inst, 2)?;
         let (mask, ops) = match offset {
             Some(o) => (Some(ImageOperands::CONST_OFFSET), vec![Operand::IdRef(o)]),
@@ -709,6 +766,15 @@ impl Translator<'_> {
             return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
         }
         let channel = match (sh.dim, sh.arrayed) {
+            (Dim::DimCube, true) if op == O::TEX2 => {
+                // the reference is the second operand's .x
+                let s = inst
+                    .src
+                    .get(1)
+                    .ok_or_else(|| self.fail("TEX2 without a reference"))?;
+                let v = self.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
+                return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
+            }
             (Dim::DimCube, true) => {
                 return Err(self.fail(format!(
                     "{op} on a shadow cube array (its reference is another operand's)"
@@ -737,7 +803,7 @@ impl Translator<'_> {
         let op = inst.opcode;
         let (f32_, f4) = (self.t.f32, self.t.f4);
         let implicit = self.shader.processor == Processor::Fragment
-            && matches!(op, O::TEX | O::SAMPLE_C | O::TXB);
+            && matches!(op, O::TEX | O::TEX2 | O::SAMPLE_C | O::TXB);
         let r = if implicit && op != O::TXB {
             sp!(
                 self,
@@ -746,7 +812,7 @@ impl Translator<'_> {
             )?
         } else {
             let lod = match op {
-                O::TXL | O::TXB => {
+                O::TXL | O::TXB | O::TXL2 | O::TXB2 => {
                     return Err(self.fail(format!(
                         "{op} on a shadow target is not translated to SPIR-V yet"
                     )));
