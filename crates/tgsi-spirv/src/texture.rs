@@ -307,73 +307,11 @@ impl Translator<'_> {
             .get(&tex)
             .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
-        let (ms, ncoord) = (sh.ms, sh.coords);
-        let coords_src = &inst.src[0];
         let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I);
         let texel = if fetch {
-            if matches!(image.target, TextureTarget::Cube | TextureTarget::CubeArray) {
-                return Err(self.fail(format!(
-                    "{op} fetches from a cube texture, which SPIR-V cannot"
-                )));
-            }
-            let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
-            // texel offsets move the address (not the layer), bounds after
-            let dims = ncoord - sh.arrayed as u32;
-            if let Some(o) = self.const_offset(inst, 3)? {
-                let (i4, i32_) = (self.t.i4, self.t.i32);
-                let zero = self.c_i32(0);
-                let comps: Vec<Word> = (0..4u32)
-                    .map(|k| {
-                        if k < dims {
-                            self.b
-                                .composite_extract(i32_, None, o, [k])
-                                .expect("in a block")
-                        } else {
-                            zero
-                        }
-                    })
-                    .collect();
-                let o4 = sp!(self, self.b.composite_construct(i4, None, comps))?;
-                c = sp!(self, self.b.i_add(i4, None, c, o4))?;
-            }
-            self.texel_fetch(op, image, c, ncoord, ms)?
+            self.fetched_texel(inst, image, sh)?
         } else {
-            if ms {
-                return Err(self.fail(format!("{op} samples a multisampled texture")));
-            }
-            if sh.dim == Dim::DimBuffer {
-                return Err(self.fail(format!(
-                    "{op} samples a buffer texture, which SPIR-V cannot"
-                )));
-            }
-            let samp = samp.ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
-            let (svar, sty) = *self
-                .samplers
-                .get(&samp)
-                .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
-            let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Float)?;
-            let f4 = self.t.f4;
-            if op == O::TXP {
-                let f32_ = self.t.f32;
-                let w = sp!(self, self.b.composite_extract(f32_, None, c, [3]))?;
-                let w4 = self.splat(f4, w);
-                c = sp!(self, self.b.f_div(f4, None, c, w4))?;
-            }
-            let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
-            let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
-            let sit = self.b.type_sampled_image(image.ty);
-            let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
-            let f32_ = self.t.f32;
-            let mut coord = self.first_channels(c, ncoord, f32_)?;
-            if sh.rect {
-                coord = self.rect_to_normalized(img, coord)?;
-            }
-            if sh.shadow || matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
-                let reference = self.shadow_reference(inst, sh, c)?;
-                self.sample_compare(inst, si, coord, reference)?
-            } else {
-                self.sample(inst, si, image, coord, c)?
-            }
+            self.sampled_texel(inst, image, sh, samp)?
         };
         // the resource operand's swizzle picks the channels
         let sw: Vec<u32> = inst.src[res_k]
@@ -388,6 +326,96 @@ impl Translator<'_> {
         )?;
         self.store(&inst.dst[0], v, 0xF)?;
         Ok(Some(()))
+    }
+
+    /// A texel fetch (TXF, TXF_LZ, SAMPLE_I): integer coordinates moved by
+    /// the constant texel offsets (not the layer), bounds after.
+    fn fetched_texel(
+        &mut self,
+        inst: &Instruction,
+        image: Image,
+        sh: Shape,
+    ) -> Result<Word, Error> {
+        let op = inst.opcode;
+        let (ms, ncoord) = (sh.ms, sh.coords);
+        let coords_src = &inst.src[0];
+        if matches!(image.target, TextureTarget::Cube | TextureTarget::CubeArray) {
+            return Err(self.fail(format!(
+                "{op} fetches from a cube texture, which SPIR-V cannot"
+            )));
+        }
+        let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
+        // texel offsets move the address (not the layer), bounds after
+        let dims = ncoord - sh.arrayed as u32;
+        if let Some(o) = self.const_offset(inst, 3)? {
+            let (i4, i32_) = (self.t.i4, self.t.i32);
+            let zero = self.c_i32(0);
+            let comps: Vec<Word> = (0..4u32)
+                .map(|k| {
+                    if k < dims {
+                        self.b
+                            .composite_extract(i32_, None, o, [k])
+                            .expect("in a block")
+                    } else {
+                        zero
+                    }
+                })
+                .collect();
+            let o4 = sp!(self, self.b.composite_construct(i4, None, comps))?;
+            c = sp!(self, self.b.i_add(i4, None, c, o4))?;
+        }
+        self.texel_fetch(op, image, c, ncoord, ms)
+    }
+
+    /// A sample with sampler `samp` (TEX and its forms, SAMPLE and its
+    /// forms), a depth compare on shadow targets.
+    fn sampled_texel(
+        &mut self,
+        inst: &Instruction,
+        image: Image,
+        sh: Shape,
+        samp: Option<u32>,
+    ) -> Result<Word, Error> {
+        use Opcode as O;
+        let op = inst.opcode;
+        let (ms, ncoord) = (sh.ms, sh.coords);
+        let coords_src = &inst.src[0];
+        if ms {
+            return Err(self.fail(format!("{op} samples a multisampled texture")));
+        }
+        if sh.dim == Dim::DimBuffer {
+            return Err(self.fail(format!(
+                "{op} samples a buffer texture, which SPIR-V cannot"
+            )));
+        }
+        let samp = samp.ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
+        let (svar, sty) = *self
+            .samplers
+            .get(&samp)
+            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Float)?;
+        let f4 = self.t.f4;
+        if op == O::TXP {
+            let f32_ = self.t.f32;
+            let w = sp!(self, self.b.composite_extract(f32_, None, c, [3]))?;
+            let w4 = self.splat(f4, w);
+            c = sp!(self, self.b.f_div(f4, None, c, w4))?;
+        }
+        let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+        let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
+        let sit = self.b.type_sampled_image(image.ty);
+        let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
+        let f32_ = self.t.f32;
+        let mut coord = self.first_channels(c, ncoord, f32_)?;
+        if sh.rect {
+            coord = self.rect_to_normalized(img, coord)?;
+        }
+        if sh.shadow || matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
+            let reference = self.shadow_reference(inst, sh, c)?;
+            self.sample_compare(inst, si, coord, reference)
+        } else {
+            self.sample(inst, si, image, coord, c)
+        }
     }
 
     /// The first `n` channels of a `vec4` of `elem` (the vector itself for
