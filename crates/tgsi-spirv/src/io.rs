@@ -702,4 +702,59 @@ impl Translator<'_> {
         }
         self.int_builtins.insert(name, var);
     }
+
+    /// INTERP_CENTROID, INTERP_SAMPLE and INTERP_OFFSET of a fragment
+    /// shader: the varying of `IN[k]` (a direct register) evaluated at the
+    /// centroid, at sample src1.x, or at the offset src1.xy from the pixel
+    /// centre (GLSL's `InterpolateAt*`), with the source's swizzle.
+    pub(crate) fn interpolate(&mut self, inst: &tgsi_ir::ir::Instruction) -> Result<(), Error> {
+        use rspirv::spirv::GlslStd450Op;
+        use tgsi_ir::opcode::{Opcode, OperandType};
+        let op = inst.opcode;
+        let src = &inst.src[0];
+        if self.shader.processor != Processor::Fragment
+            || src.reg.file != File::Input
+            || src.reg.index.indirect.is_some()
+            || src.absolute
+            || src.negate
+        {
+            return Err(self.fail(format!(
+                "{op} is translated for a direct IN register of a fragment shader, without modifiers"
+            )));
+        }
+        let n = src.reg.index.offset as u32;
+        let var = match self.in_sources.iter().find(|(k, _)| *k == n) {
+            Some((_, Source::Vec4(var))) => *var,
+            _ => {
+                return Err(self.fail(format!(
+                    "{op} of IN[{n}], which is not an interpolated varying"
+                )));
+            }
+        };
+        self.b.capability(Capability::InterpolationFunction);
+        let f4 = self.t.f4;
+        let v = match op {
+            Opcode::INTERP_CENTROID => self.gl(f4, GlslStd450Op::InterpolateAtCentroid, &[var])?,
+            Opcode::INTERP_SAMPLE => {
+                self.b.capability(Capability::SampleRateShading);
+                let s = self.fetch(&inst.src[1], OperandType::Int)?;
+                let i32_ = self.t.i32;
+                let k = sp!(self, self.b.composite_extract(i32_, None, s, [0]))?;
+                self.gl(f4, GlslStd450Op::InterpolateAtSample, &[var, k])?
+            }
+            _ => {
+                let o = self.fetch(&inst.src[1], OperandType::Float)?;
+                let f2 = self.b.type_vector(self.t.f32, 2);
+                let o = sp!(self, self.b.vector_shuffle(f2, None, o, o, [0, 1]))?;
+                self.gl(f4, GlslStd450Op::InterpolateAtOffset, &[var, o])?
+            }
+        };
+        let sw: Vec<u32> = src.swizzle.0.iter().map(|c| *c as u32).collect();
+        let v = sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?;
+        let dst = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
+        self.store(dst, v, 0xF)
+    }
 }

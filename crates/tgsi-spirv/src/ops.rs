@@ -33,6 +33,12 @@ impl Translator<'_> {
         if matches!(op, Opcode::KILL | Opcode::KILL_IF) {
             return self.kill(inst);
         }
+        if matches!(
+            op,
+            Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE | Opcode::INTERP_OFFSET
+        ) {
+            return self.interpolate(inst);
+        }
         if let Some(done) = self.wide_instruction(inst)? {
             return Ok(done);
         }
