@@ -516,3 +516,69 @@ fn indirect_constant_buffers_and_immediates_read_the_machines_words() {
     assert_eq!(word(5 * 8), 0);
     assert_eq!(word(5 * 8 + 4), 0);
 }
+
+/// Under Direct3D's rules a sum whose result is a denormal is flushed to a
+/// zero of its sign, and an exact zero sum takes IEEE's sign (-0 only from
+/// two -0 operands): both on the device as on the machine.
+#[test]
+fn zero_sums_keep_the_machines_signs_under_both_rules() {
+    let Some(dev) = device() else { return };
+    let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL CONST[0][0..1]\n\
+                DCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n\
+                ADD TEMP[0], CONST[0][0], CONST[0][1]\n\
+                STORE BUFFER[0], IMM[0].xxxx, TEMP[0]\nEND\n";
+    let (shader, _) = tgsi::assemble(text).unwrap_or_else(|d| panic!("{}", d.render("t", text)));
+    // (-1.5e-38 + 1.2e-38: a denormal), (-0 + -0), (-0 + 0), (3 + -3)
+    let a = [
+        (-1.5e-38f32).to_bits(),
+        0x8000_0000,
+        0x8000_0000,
+        3f32.to_bits(),
+    ];
+    let b = [1.2e-38f32.to_bits(), 0x8000_0000, 0, (-3f32).to_bits()];
+    for (direct3d, numerics) in [
+        (false, tgsi::exec::Numerics::Ieee),
+        (true, tgsi::exec::Numerics::Direct3D),
+    ] {
+        let fresh = || Resources {
+            constants: vec![a.iter().chain(&b).copied().collect()],
+            buffers: vec![vec![0; 16]],
+            ..Resources::default()
+        };
+        let mut machine = fresh();
+        tgsi::jit::compile(&shader, numerics)
+            .unwrap()
+            .dispatch(&mut machine, [1, 1, 1], &Limits::default())
+            .unwrap();
+        let mut vulkan = fresh();
+        let d = Dispatch {
+            shader: &shader,
+            direct3d,
+            groups: [1, 1, 1],
+            timeout_ms: 60_000,
+        };
+        dev.dispatch(&d, &mut vulkan).unwrap();
+        let words = |b: &[u8]| -> Vec<u32> {
+            b.chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let (m, v) = (words(&machine.buffers[0]), words(&vulkan.buffers[0]));
+        // the exact zero sums: -0, +0, +0 on both
+        assert_eq!(
+            &m[1..],
+            &[0x8000_0000, 0, 0],
+            "machine, direct3d {direct3d}"
+        );
+        if direct3d {
+            assert_eq!(m[0], 0x8000_0000, "the flushed denormal keeps its sign");
+            assert_eq!(m, v, "direct3d {direct3d}");
+        } else {
+            // IEEE keeps the denormal; lavapipe may flush it (no
+            // denormal mode), so only its sign is compared
+            assert_eq!(m[0] >> 31, v[0] >> 31);
+            assert_eq!(&m[1..], &v[1..]);
+        }
+    }
+}

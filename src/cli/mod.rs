@@ -47,8 +47,9 @@ enum EngineArg {
     Jit,
     Interp,
     /// The shader translated to SPIR-V and run on a Vulkan device
-    /// (`tgsi run` of compute shaders, `tgsi render` and `tgsi test`:
-    /// dispatches and draws; `--device` picks the device)
+    /// (`tgsi run` of compute and vertex shaders, `tgsi render` of quads
+    /// and meshes, and `tgsi test`: dispatches and draws; `--device` picks
+    /// the device)
     Vulkan,
 }
 
@@ -412,7 +413,7 @@ pub fn main() -> ExitCode {
     );
     if vulkan_engine() && !vulkan_verb {
         eprintln!(
-            "error: the Vulkan engine runs `tgsi run` (compute shaders), `tgsi render` (full-target quads) and `tgsi test`; use --engine auto|jit|interp here"
+            "error: the Vulkan engine runs `tgsi run` (compute and vertex shaders), `tgsi render` and `tgsi test`; use --engine auto|jit|interp here"
         );
         return ExitCode::from(2);
     }

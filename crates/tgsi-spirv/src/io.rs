@@ -750,7 +750,10 @@ impl Translator<'_> {
             }
         };
         let sw: Vec<u32> = src.swizzle.0.iter().map(|c| *c as u32).collect();
-        let v = sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?;
+        let mut v = sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?;
+        if inst.saturate {
+            v = self.saturate(v)?;
+        }
         let dst = inst
             .dst
             .first()

@@ -504,8 +504,8 @@ impl Translator<'_> {
         )?;
         sp!(self, self.b.branch(body))?;
         sp!(self, self.b.begin_block(Some(body)))?;
-        let c = sp!(self, self.b.bitcast(u32_, None, cur))?;
-        let v = sp!(self, self.b.bitcast(u32_, None, value))?;
+        let c = self.recast(cur, ty, u32_)?;
+        let v = self.recast(value, ty, u32_)?;
         let new = match op {
             Opcode::ATOMINC_WRAP => {
                 // old + 1 while it stays <= value, else 0
@@ -532,7 +532,7 @@ impl Translator<'_> {
                 sp!(self, self.b.bitcast(u32_, None, sum))?
             }
         };
-        let new = sp!(self, self.b.bitcast(ty, None, new))?;
+        let new = self.recast(new, u32_, ty)?;
         sp!(
             self,
             self.b

@@ -184,10 +184,12 @@ impl Translator<'_> {
     }
 
     /// `a + b` of float vectors (or scalars) of type `ty`, unfused, with
-    /// IEEE's sign of a zero sum written in code: -0 only when both
-    /// operands are -0 (their sign bits AND-ed), because a device may fold
-    /// `x + 0.0` into `x` even under `SignedZeroInfNanPreserve` (lavapipe
-    /// does, turning -0 + 0 into -0).
+    /// IEEE's sign of an exact zero sum (`a == -b`) written in code: -0
+    /// only when both operands are -0 (their sign bits AND-ed), because a
+    /// device may fold `x + 0.0` into `x` even under
+    /// `SignedZeroInfNanPreserve` (lavapipe does, turning -0 + 0 into -0).
+    /// A sum that is zero only because a denormal result was flushed keeps
+    /// the device's sign.
     pub(crate) fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = sp!(self, self.b.f_add(ty, None, a, b))?;
         let r = self.no_contraction(r);
@@ -197,14 +199,24 @@ impl Translator<'_> {
             (self.bits_like(ty), self.bool_like(ty))
         };
         let wide = ty != self.t.f32 && uty != self.t.u4;
-        let (sign, zero) = if ty == self.t.f32 {
-            (self.c_u32(0x8000_0000), self.b.constant_bit32(ty, 0))
+        let sign = if ty == self.t.f32 {
+            self.c_u32(0x8000_0000)
         } else if wide {
-            (self.const_like(uty, 1 << 63), self.const_like(ty, 0))
+            self.const_like(uty, 1 << 63)
         } else {
-            (self.const_like(uty, 0x8000_0000), self.const_like(ty, 0))
+            self.const_like(uty, 0x8000_0000)
         };
-        let is_zero = sp!(self, self.b.f_ord_equal(bty, None, r, zero))?;
+        let zero = if ty == self.t.f32 {
+            self.b.constant_bit32(ty, 0)
+        } else {
+            self.const_like(ty, 0)
+        };
+        // exact: the operands cancel (infinities give NaN, kept) and the
+        // sum is zero
+        let minus_b = sp!(self, self.b.f_negate(ty, None, b))?;
+        let cancel = sp!(self, self.b.f_ord_equal(bty, None, a, minus_b))?;
+        let zero_sum = sp!(self, self.b.f_ord_equal(bty, None, r, zero))?;
+        let is_zero = sp!(self, self.b.logical_and(bty, None, cancel, zero_sum))?;
         let ab = sp!(self, self.b.bitcast(uty, None, a))?;
         let bb = sp!(self, self.b.bitcast(uty, None, b))?;
         let both = sp!(self, self.b.bitwise_and(uty, None, ab, bb))?;

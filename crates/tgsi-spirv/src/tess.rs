@@ -296,7 +296,9 @@ impl Translator<'_> {
     }
 
     /// Writes channels `mask` of `bits` (a `uvec4`) to a TESS_CTRL output
-    /// (nothing outside the control points).
+    /// (nothing outside the control points), each channel on its own as
+    /// the machine's patch store takes them: invocations writing other
+    /// channels of the same output keep theirs.
     pub(crate) fn store_patch_output(
         &mut self,
         dst: &DstOperand,
@@ -304,48 +306,39 @@ impl Translator<'_> {
         mask: u8,
     ) -> Result<(), Error> {
         let (out, vertex) = self.patch_output_of(&dst.reg)?;
-        let (f4, f32_, u32_, u4) = (self.t.f4, self.t.f32, self.t.u32, self.t.u4);
-        let class = StorageClass::Output;
-        let merge = |t: &mut Self, ptr: Word| -> Result<(), Error> {
-            let old = sp!(t, t.b.load(f4, None, ptr, None, []))?;
-            let old = sp!(t, t.b.bitcast(u4, None, old))?;
-            let lanes: Vec<u32> = (0..4)
-                .map(|c| if mask >> c & 1 == 1 { 4 + c } else { c })
-                .collect();
-            let v = sp!(t, t.b.vector_shuffle(u4, None, old, bits, lanes))?;
-            let v = sp!(t, t.b.bitcast(f4, None, v))?;
-            sp!(t, t.b.store(ptr, v, None, []))
-        };
-        let channel = |t: &mut Self, ptr: Word, c: u32| -> Result<(), Error> {
-            let w = sp!(t, t.b.composite_extract(u32_, None, bits, [c]))?;
-            let x = sp!(t, t.b.bitcast(f32_, None, w))?;
-            sp!(t, t.b.store(ptr, x, None, []))
+        let (f32_, u32_) = (self.t.f32, self.t.u32);
+        let pf = self.ptr(StorageClass::Output, f32_);
+        // channel c of `bits` to the float at `var` + `prefix` + [c]
+        let channels = |t: &mut Self, var: Word, prefix: &[Word], count: u32| {
+            for c in (0..count).filter(|c| mask >> c & 1 == 1) {
+                let at = t.c_u32(c);
+                let mut chain = prefix.to_vec();
+                chain.push(at);
+                let e = sp!(t, t.b.access_chain(pf, None, var, chain))?;
+                let w = sp!(t, t.b.composite_extract(u32_, None, bits, [c]))?;
+                let x = sp!(t, t.b.bitcast(f32_, None, w))?;
+                sp!(t, t.b.store(e, x, None, []))?;
+            }
+            Ok::<(), Error>(())
         };
         match (out, vertex) {
-            (PatchOutput::Levels(var, n), _) => {
-                let p = self.ptr(class, f32_);
-                for c in (0..n).filter(|c| mask >> c & 1 == 1) {
-                    let at = self.c_u32(c);
-                    let e = sp!(self, self.b.access_chain(p, None, var, [at]))?;
-                    channel(self, e, c)?;
-                }
-                Ok(())
-            }
-            (PatchOutput::Patch(var), _) => merge(self, var),
+            (PatchOutput::Levels(var, n), _) => channels(self, var, &[], n),
+            (PatchOutput::Patch(var), _) => channels(self, var, &[], 4),
             (PatchOutput::PerVertex(var) | PatchOutput::PerVertexSize(var), Some(i)) => {
                 let n = self.vertices_out()?;
                 let (ok, at) = self.clamp_index(i, n);
                 let size = matches!(out, PatchOutput::PerVertexSize(_));
-                if size && mask & 1 == 0 {
-                    return Ok(());
-                }
                 self.when(ok, None, |t| {
-                    let p = t.ptr(class, if size { f32_ } else { f4 });
-                    let e = sp!(t, t.b.access_chain(p, None, var, [at]))?;
                     if size {
-                        channel(t, e, 0)?;
+                        // PointSize: the float of .x
+                        if mask & 1 == 1 {
+                            let e = sp!(t, t.b.access_chain(pf, None, var, [at]))?;
+                            let w = sp!(t, t.b.composite_extract(u32_, None, bits, [0]))?;
+                            let x = sp!(t, t.b.bitcast(f32_, None, w))?;
+                            sp!(t, t.b.store(e, x, None, []))?;
+                        }
                     } else {
-                        merge(t, e)?;
+                        channels(t, var, &[at], 4)?;
                     }
                     Ok(None)
                 })?;
@@ -414,11 +407,15 @@ impl Translator<'_> {
             (None, None) => None,
         };
         let (order, points) = match settings {
-            _ if !control
-                && shader
-                    .properties()
-                    .any(|p| p.name == PropertyName::TesPrimMode) =>
-            {
+            // a Direct3D hull shader's declarations, in both modules
+            Some(s) => match s.output() {
+                OutputPrimitive::Point => (None, true),
+                OutputPrimitive::Line => (None, false),
+                OutputPrimitive::TriangleCw => (Some(ExecutionMode::VertexOrderCw), false),
+                OutputPrimitive::TriangleCcw => (Some(ExecutionMode::VertexOrderCcw), false),
+            },
+            // a TGSI TESS_EVAL shader's properties
+            None if !control && !self.options.direct3d => {
                 let cw = prop(PropertyName::TesVertexOrderCw).unwrap_or(0) != 0;
                 let order = if cw {
                     ExecutionMode::VertexOrderCw
@@ -430,12 +427,7 @@ impl Translator<'_> {
                     prop(PropertyName::TesPointMode).unwrap_or(0) != 0,
                 )
             }
-            Some(s) => match s.output() {
-                OutputPrimitive::Point => (None, true),
-                OutputPrimitive::Line => (None, false),
-                OutputPrimitive::TriangleCw => (Some(ExecutionMode::VertexOrderCw), false),
-                OutputPrimitive::TriangleCcw => (Some(ExecutionMode::VertexOrderCcw), false),
-            },
+            // left to the other stage
             None => (None, false),
         };
         for mode in [domain, spacing, order].into_iter().flatten() {

@@ -461,7 +461,9 @@ impl Translator<'_> {
         let (mut mask, mut operands) = (ImageOperands::NONE, Vec::new());
         let mut explicit = false;
         match op {
-            O::TXB | O::TXB2 | O::SAMPLE_B if implicit => {
+            // outside fragment shaders there are no derivatives: the bias
+            // is the level of detail, as on the machine
+            O::TXB | O::TXB2 | O::SAMPLE_B => {
                 let bias = match op {
                     O::TXB => w(self)?,
                     O::TXB2 => {
@@ -473,7 +475,12 @@ impl Translator<'_> {
                         x_of(self, v)?
                     }
                 };
-                mask |= ImageOperands::BIAS;
+                if implicit {
+                    mask |= ImageOperands::BIAS;
+                } else {
+                    mask |= ImageOperands::LOD;
+                    explicit = true;
+                }
                 operands.push(bias);
             }
             O::TXD | O::SAMPLE_D => {
@@ -761,8 +768,14 @@ impl Translator<'_> {
         let zero = self.c_f32(0.0);
         let z2 = self.b.constant_composite(f2, [zero, zero]);
         let v = sp!(self, self.b.vector_shuffle(f4, None, lod, z2, [0, 1, 2, 3]))?;
-        let sw: Vec<u32> = inst.src[view].swizzle.0.iter().map(|c| *c as u32).collect();
-        let v = sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?;
+        // LOD's view operand's swizzle picks the channels (LODQ's operand
+        // is a sampler, whose swizzle the machine ignores)
+        let v = if op == Opcode::LOD {
+            let sw: Vec<u32> = inst.src[view].swizzle.0.iter().map(|c| *c as u32).collect();
+            sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?
+        } else {
+            v
+        };
         self.store(&inst.dst[0], v, 0xF)
     }
 

@@ -157,12 +157,21 @@ impl Translator<'_> {
                 v = self.abs64(v, ty2)?;
             }
             if src.negate {
-                let s = sp!(self, self.b.bitcast(s2, None, v))?;
+                let s = self.recast(v, ty2, s2)?;
                 let n = sp!(self, self.b.s_negate(s2, None, s))?;
-                v = sp!(self, self.b.bitcast(ty2, None, n))?;
+                v = self.recast(n, s2, ty2)?;
             }
         }
         Ok(v)
+    }
+
+    /// `v` (of type `from`) as type `to`: a bitcast when they differ.
+    pub(crate) fn recast(&mut self, v: Word, from: Word, to: Word) -> Result<Word, Error> {
+        if from == to {
+            Ok(v)
+        } else {
+            sp!(self, self.b.bitcast(to, None, v))
+        }
     }
 
     /// A constant `uvec4`.
@@ -176,12 +185,12 @@ impl Translator<'_> {
     /// is MIN).
     fn abs64(&mut self, v: Word, ty: Word) -> R {
         let w = self.wide_types();
-        let s = sp!(self, self.b.bitcast(w.s2, None, v))?;
+        let s = self.recast(v, ty, w.s2)?;
         let zero = self.const_like(w.s2, 0);
         let neg = sp!(self, self.b.s_less_than(w.b2, None, s, zero))?;
         let n = sp!(self, self.b.s_negate(w.s2, None, s))?;
         let r = self.pick(w.s2, neg, n, s)?;
-        sp!(self, self.b.bitcast(ty, None, r))
+        self.recast(r, w.s2, ty)
     }
 
     /// One instruction whose channels are 64-bit pairs, or `None` for any
@@ -204,6 +213,8 @@ impl Translator<'_> {
         let mask = dst.write_mask.bits();
         let both = [mask & 0b0011 == 0b0011, mask & 0b1100 == 0b1100];
         let any = [mask & 0b0011 != 0, mask & 0b1100 != 0];
+        // the result vector's type (a `dvec2` exactly for double results)
+        let result_ty = self.pair_type(info.dst_type);
         match shape {
             PairShape::Unary | PairShape::Binary | PairShape::Ternary => {
                 let mut s = Vec::with_capacity(inst.src.len());
@@ -216,7 +227,7 @@ impl Translator<'_> {
                 } else {
                     both
                 };
-                self.store_pairs(inst, dst, v, pairs)?;
+                self.store_pairs(inst, dst, (v, result_ty), pairs)?;
             }
             PairShape::Shift => {
                 let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
@@ -225,7 +236,7 @@ impl Translator<'_> {
                 let u2 = self.wide_types().u2;
                 let n = sp!(self, self.b.vector_shuffle(u2, None, n, n, [0, 1]))?;
                 let v = self.shift64(op, a, n)?;
-                self.store_pairs(inst, dst, v, any)?;
+                self.store_pairs(inst, dst, (v, result_ty), any)?;
             }
             PairShape::Compare => {
                 let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
@@ -238,7 +249,8 @@ impl Translator<'_> {
                         2 * p + 1
                     }
                 });
-                self.store_narrow(inst, dst, c, any, slots)?;
+                let u2 = self.wide_types().u2;
+                self.store_narrow(inst, dst, (c, u2), any, slots)?;
             }
             PairShape::Widen => {
                 let ty = info.src_types[0];
@@ -246,7 +258,7 @@ impl Translator<'_> {
                 let ty2 = self.narrow_type(ty);
                 let x = sp!(self, self.b.vector_shuffle(ty2, None, x, x, [0, 1]))?;
                 let v = self.widen(op, x)?;
-                self.store_pairs(inst, dst, v, both)?;
+                self.store_pairs(inst, dst, (v, result_ty), both)?;
             }
             PairShape::Narrow => {
                 let mut slots = [4u32; 2];
@@ -262,19 +274,20 @@ impl Translator<'_> {
         Ok(Some(()))
     }
 
-    /// Writes the 64-bit pairs `pairs` of `v` (both words of each),
+    /// Writes the 64-bit pairs `pairs` of `v` (of type `ty`; both words of
+    /// each),
     /// saturated as doubles when the instruction asks.
     fn store_pairs(
         &mut self,
         inst: &Instruction,
         dst: &DstOperand,
-        v: Word,
+        (v, ty): (Word, Word),
         pairs: [bool; 2],
     ) -> Result<(), Error> {
         let w = self.wide_types();
         let mut v = v;
         if inst.saturate {
-            let d = sp!(self, self.b.bitcast(w.d2, None, v))?;
+            let d = self.recast(v, ty, w.d2)?;
             let (zero, one) = (
                 self.const_like(w.d2, 0),
                 self.const_like(w.d2, 1f64.to_bits()),
@@ -290,14 +303,15 @@ impl Translator<'_> {
         self.store_channels(dst, bits, chans)
     }
 
-    /// Writes the two 32-bit results `v` (a two-component vector) to the
+    /// Writes the two 32-bit results `v` (a two-component vector of type
+    /// `ty`) to the
     /// channels `slots` (those of `present`), flushed (D2F under
     /// Direct3D's rules) and saturated as floats when asked.
     fn store_narrow(
         &mut self,
         inst: &Instruction,
         dst: &DstOperand,
-        v: Word,
+        (v, ty): (Word, Word),
         present: [bool; 2],
         slots: [u32; 2],
     ) -> Result<(), Error> {
@@ -306,7 +320,11 @@ impl Translator<'_> {
             .map(|c| if slots[1] == c && present[1] { 1 } else { 0 })
             .collect();
         let u2 = self.wide_types().u2;
-        let v = sp!(self, self.b.bitcast(u2, None, v))?;
+        let v = if ty == u2 {
+            v
+        } else {
+            sp!(self, self.b.bitcast(u2, None, v))?
+        };
         let mut bits = sp!(self, self.b.vector_shuffle(u4, None, v, v, lanes))?;
         let chans = (0..2)
             .filter(|&p| present[p])
@@ -362,7 +380,7 @@ impl Translator<'_> {
         let zero_i = self.c_i32(0);
         let exp = self.pick(self.t.i32, special, zero_i, exp)?;
         let v = sp!(self, self.b.composite_construct(w.d2, None, [sig, sig]))?;
-        self.store_pairs(inst, dst, v, pairs)?;
+        self.store_pairs(inst, dst, (v, w.d2), pairs)?;
         let i4 = self.t.i4;
         let e = self.splat(i4, exp);
         match inst.dst.get(1) {

@@ -179,16 +179,23 @@ impl Translator<'_> {
         })
     }
 
-    /// A conversion from two 64-bit values `a` to two 32-bit ones.
-    pub(crate) fn narrow(&mut self, op: Opcode, a: Word) -> R {
+    /// A conversion from two 64-bit values `a` to two 32-bit ones, and
+    /// their vector type.
+    pub(crate) fn narrow(&mut self, op: Opcode, a: Word) -> Result<(Word, Word), Error> {
         use Opcode as O;
         let w = self.wide_types();
         Ok(match op {
-            O::D2F => sp!(self, self.b.f_convert(w.f2, None, a))?,
-            O::D2I => self.float_to_int_saturated(a, w.d2, w.i2, Saturation::I32_FROM_F64)?,
-            O::D2U => self.float_to_int_saturated(a, w.d2, w.u2, Saturation::U32_FROM_F64)?,
-            O::U642F => sp!(self, self.b.convert_u_to_f(w.f2, None, a))?,
-            O::I642F => sp!(self, self.b.convert_s_to_f(w.f2, None, a))?,
+            O::D2F => (sp!(self, self.b.f_convert(w.f2, None, a))?, w.f2),
+            O::D2I => (
+                self.float_to_int_saturated(a, w.d2, w.i2, Saturation::I32_FROM_F64)?,
+                w.i2,
+            ),
+            O::D2U => (
+                self.float_to_int_saturated(a, w.d2, w.u2, Saturation::U32_FROM_F64)?,
+                w.u2,
+            ),
+            O::U642F => (sp!(self, self.b.convert_u_to_f(w.f2, None, a))?, w.f2),
+            O::I642F => (sp!(self, self.b.convert_s_to_f(w.f2, None, a))?, w.f2),
             other => return Err(self.fail(format!("{other} is not translated to SPIR-V yet"))),
         })
     }

@@ -24,9 +24,14 @@ fn report(dev: &Device, what: &str, times: &mut [f64], ours: &[(usize, f64)]) {
         .iter()
         .map(|(t, s)| format!("tgsi {t}T is {:.2}x as fast", med / s))
         .collect();
+    // lavapipe runs on llvmpipe's threads (LP_NUM_THREADS, else the cores)
+    let threads = if dev.name().contains("llvmpipe") {
+        "; llvmpipe's own thread count, LP_NUM_THREADS"
+    } else {
+        ""
+    };
     println!(
-        "Vulkan engine on {} ({what}, whole run: translation, pipeline, upload, run, readback; \
-         llvmpipe's own thread count, LP_NUM_THREADS): best {best:.4} s, median {med:.4} s; {}",
+        "Vulkan engine on {} ({what}, whole run: translation, pipeline, upload, run, readback{threads}): best {best:.4} s, median {med:.4} s; {}",
         dev.name(),
         ratios.join(", ")
     );

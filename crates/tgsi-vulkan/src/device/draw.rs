@@ -157,7 +157,9 @@ impl Device {
         let points = t
             .eval
             .properties()
-            .any(|p| p.name == tgsi_ir::enums::PropertyName::TesPointMode && p.value != 0);
+            .any(|p| p.name == tgsi_ir::enums::PropertyName::TesPointMode && p.value != 0)
+            || t.settings
+                .is_some_and(|s| s.output() == tgsi_ir::tess::OutputPrimitive::Point);
         if isolines && !points && !geometry {
             return Err(Error::Unsupported(LINES.into()));
         }
