@@ -501,6 +501,17 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
     g.line("UARL ADDR[0], TEMP[0]");
     let n = 10 + g.rng.below(25) as usize;
     g.block(n);
+    // the output address again: an indirect write of the body may have
+    // reached TEMP[t] (then invocations would store over each other, in an
+    // order a device may change)
+    g.line(&format!(
+        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
+        IMMS + 1
+    ));
+    g.line(&format!(
+        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+        IMMS + 2
+    ));
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
         g.add_steps(t, 'y', "zzzxy");
