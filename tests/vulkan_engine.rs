@@ -69,6 +69,16 @@ const OPS: &[&str] = &[
     "UMSB TEMP[2].x, TEMP[0].xxxx",
     "MOV TEMP[2].x, -TEMP[0].xxxx",
     "MOV_SAT TEMP[2].x, TEMP[0].xxxx",
+    "PK2H TEMP[2].x, TEMP[0].xyxy",
+    "PK2US TEMP[2].x, TEMP[0].xyxy",
+    "PK4UB TEMP[2].x, TEMP[0].xyyx",
+    "PK4B TEMP[2].x, TEMP[0].yxxy",
+    "UP2H TEMP[2].x, TEMP[0].yyyy",
+    "UP2H TEMP[2].x, TEMP[0].xxxx",
+    "UP2H TEMP[2].y, TEMP[0].xxxx\nMOV TEMP[2].x, TEMP[2].yyyy",
+    "UP2US TEMP[2].x, TEMP[0].xxxx",
+    "UP4UB TEMP[2].x, TEMP[0].xxxx",
+    "UP4B TEMP[2].x, TEMP[0].yyyy",
 ];
 
 /// The 64-bit operations compared, two output words each (TEMP[2].xy):

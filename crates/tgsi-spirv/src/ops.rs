@@ -354,10 +354,14 @@ impl Translator<'_> {
             O::UARL => s[0],
             O::DDX | O::DDY | O::DDX_FINE | O::DDY_FINE => self.derivative(op, s[0])?,
             O::LIT | O::EXP | O::LOG | O::DST => self.legacy(op, s)?,
-            O::PK2H | O::UP2H => match self.pack_op(op, s)? {
-                Some(v) => v,
-                None => return Err(self.fail(format!("{op} is not translated to SPIR-V yet"))),
-            },
+            O::PK2H | O::UP2H | O::PK2US | O::UP2US | O::PK4B | O::UP4B | O::PK4UB | O::UP4UB => {
+                match self.pack_op(op, s)? {
+                    Some(v) => v,
+                    None => {
+                        return Err(self.fail(format!("{op} is not translated to SPIR-V yet")));
+                    }
+                }
+            }
             _ => return self.integer(op, s),
         })
     }

@@ -1,9 +1,13 @@
-//! PK2H and UP2H: two float32 values to the two halves of a word and
-//! back. The conversion to half is written with integer operations (GLSL's
-//! `PackHalf2x16` leaves its rounding to the device): to nearest even for
-//! TGSI, toward zero (saturating finite values at the largest half) under
-//! Direct3D's rules, NaNs keeping the top of their payload, as the
-//! machine's `ops::pk2h` and `ops::pk2h_toward_zero` do.
+//! The packing opcodes: PK2H and UP2H (two float32 values to the halves of
+//! a word and back), PK2US/UP2US (unorm16), PK4UB/UP4UB (unorm8) and
+//! PK4B/UP4B (snorm8). The conversion to half is written with integer
+//! operations (GLSL's `PackHalf2x16` leaves its rounding to the device): to
+//! nearest even for TGSI, toward zero (saturating finite values at the
+//! largest half) under Direct3D's rules, NaNs keeping the top of their
+//! payload, as the machine's `ops::pk2h` and `ops::pk2h_toward_zero` do.
+//! The normalized packings scale in double precision, one rounding to
+//! nearest even (NaN gives 0), as `ops::pk2us` ... do; the unpackings
+//! divide (correctly rounded).
 
 use super::Error;
 use super::module::Translator;
@@ -33,17 +37,104 @@ impl Translator<'_> {
                 Ok(Some(sp!(self, self.b.bitcast(f4, None, v))?))
             }
             Opcode::UP2H => {
-                // half to float is exact: (low, high, low, high)
+                // half to float is exact, written in integer code (x, z
+                // from the low half, y, w from the high one)
                 let x = sp!(self, self.b.composite_extract(u32_, None, s[0], [0]))?;
-                let f2 = self.b.type_vector(self.t.f32, 2);
-                let v = self.gl(f2, GlslStd450Op::UnpackHalf2x16, &[x])?;
-                Ok(Some(sp!(
-                    self,
-                    self.b.vector_shuffle(f4, None, v, v, [0, 1, 0, 1])
-                )?))
+                let w = self.splat(u4, x);
+                let shifts: Vec<Word> = [0, 16, 0, 16].iter().map(|&k| self.c_u32(k)).collect();
+                let sh = self.b.constant_composite(u4, shifts);
+                let h = sp!(self, self.b.shift_right_logical(u4, None, w, sh))?;
+                let low16 = self.u4c(0xffff);
+                let h = sp!(self, self.b.bitwise_and(u4, None, h, low16))?;
+                let v = self.half_to_float(h)?;
+                Ok(Some(sp!(self, self.b.bitcast(f4, None, v))?))
+            }
+            Opcode::PK2US | Opcode::PK4UB | Opcode::PK4B => {
+                let v = self.pack_normalized(op, s[0])?;
+                Ok(Some(sp!(self, self.b.bitcast(f4, None, v))?))
+            }
+            Opcode::UP2US | Opcode::UP4UB | Opcode::UP4B => {
+                let bits = sp!(self, self.b.bitcast(u4, None, s[0]))?;
+                let x = sp!(self, self.b.composite_extract(u32_, None, bits, [0]))?;
+                Ok(Some(self.unpack_normalized(op, x)?))
             }
             _ => Ok(None),
         }
+    }
+
+    /// PK2US, PK4UB, PK4B: the channels (two or four) clamped, scaled in
+    /// double precision and rounded to nearest even, NaN giving 0, packed
+    /// low channel first; the word replicated.
+    fn pack_normalized(&mut self, op: Opcode, v: Word) -> R {
+        let (f4, u4, u32_, b4) = (self.t.f4, self.t.u4, self.t.u32, self.t.b4);
+        let (lo, max, width, count) = match op {
+            Opcode::PK2US => (0.0f32, 65535.0, 16, 2),
+            Opcode::PK4UB => (0.0, 255.0, 8, 4),
+            _ => (-1.0, 127.0, 8, 4),
+        };
+        let nan = sp!(self, self.b.is_nan(b4, None, v))?;
+        let zero = self.splat_bits(f4, 0);
+        let v = self.pick(f4, nan, zero, v)?;
+        let (l, h) = (
+            self.splat_bits(f4, lo.to_bits()),
+            self.splat_bits(f4, 1f32.to_bits()),
+        );
+        let c = self.gl(f4, GlslStd450Op::FClamp, &[v, l, h])?;
+        let f64_ = self.wide_types().f64;
+        let d4 = self.b.type_vector(f64_, 4);
+        let d = sp!(self, self.b.f_convert(d4, None, c))?;
+        let m = self.b.constant_bit64(f64_, f64::to_bits(max));
+        let m4 = self.b.constant_composite(d4, [m, m, m, m]);
+        let scaled = self.fmul(d4, d, m4)?;
+        let r = self.gl(d4, GlslStd450Op::RoundEven, &[scaled])?;
+        let i4 = self.t.i4;
+        let n = sp!(self, self.b.convert_f_to_s(i4, None, r))?;
+        let n = sp!(self, self.b.bitcast(u4, None, n))?;
+        let mask = self.u4c((1 << width) - 1);
+        let n = sp!(self, self.b.bitwise_and(u4, None, n, mask))?;
+        let mut word = sp!(self, self.b.composite_extract(u32_, None, n, [0]))?;
+        for k in 1..count {
+            let part = sp!(self, self.b.composite_extract(u32_, None, n, [k]))?;
+            let shift = self.c_u32(width * k);
+            let part = sp!(self, self.b.shift_left_logical(u32_, None, part, shift))?;
+            word = sp!(self, self.b.bitwise_or(u32_, None, word, part))?;
+        }
+        Ok(self.splat(u4, word))
+    }
+
+    /// UP2US (x, z from the low half, y, w from the high one), UP4UB and
+    /// UP4B (byte k to channel k): each field divided by its scale,
+    /// UP4B's at least -1.
+    fn unpack_normalized(&mut self, op: Opcode, x: Word) -> R {
+        let (f4, u4, i4) = (self.t.f4, self.t.u4, self.t.i4);
+        let w = self.splat(u4, x);
+        let (shifts, width, scale): ([u32; 4], u32, f32) = match op {
+            Opcode::UP2US => ([0, 16, 0, 16], 16, 65535.0),
+            Opcode::UP4UB => ([0, 8, 16, 24], 8, 255.0),
+            _ => ([0, 8, 16, 24], 8, 127.0),
+        };
+        let signed = op == Opcode::UP4B;
+        // the field at the top of the word, then down (arithmetically for
+        // the signed bytes)
+        let ups: Vec<Word> = shifts.iter().map(|s| self.c_u32(32 - width - s)).collect();
+        let up = self.b.constant_composite(u4, ups);
+        let top = sp!(self, self.b.shift_left_logical(u4, None, w, up))?;
+        let down = self.u4c(32 - width);
+        let f = if signed {
+            let t = sp!(self, self.b.bitcast(i4, None, top))?;
+            let v = sp!(self, self.b.shift_right_arithmetic(i4, None, t, down))?;
+            sp!(self, self.b.convert_s_to_f(f4, None, v))?
+        } else {
+            let v = sp!(self, self.b.shift_right_logical(u4, None, top, down))?;
+            sp!(self, self.b.convert_u_to_f(f4, None, v))?
+        };
+        let sc = self.splat_bits(f4, scale.to_bits());
+        let r = sp!(self, self.b.f_div(f4, None, f, sc))?;
+        if signed {
+            let minus1 = self.splat_bits(f4, (-1f32).to_bits());
+            return self.gl(f4, GlslStd450Op::FMax, &[r, minus1]);
+        }
+        Ok(r)
     }
 
     /// `c` splat as a `uvec4`.
@@ -95,6 +186,46 @@ impl Translator<'_> {
         let sixteen = self.u4c(16);
         let s16 = sp!(self, self.b.shift_right_logical(u4, None, sign, sixteen))?;
         sp!(self, self.b.bitwise_or(u4, None, o, s16))
+    }
+
+    /// Half bits (in the low 16 bits of each channel) to float32 bits:
+    /// exact, denormal halves normalized, a NaN quiet with its payload on
+    /// top (the machine's `half` conversion).
+    fn half_to_float(&mut self, h: Word) -> R {
+        let (u4, f4, b4) = (self.t.u4, self.t.f4, self.t.b4);
+        let (sixteen, ten, thirteen) = (self.u4c(16), self.u4c(10), self.u4c(13));
+        let sign_bit = self.u4c(0x8000);
+        let sign = sp!(self, self.b.bitwise_and(u4, None, h, sign_bit))?;
+        let sign = sp!(self, self.b.shift_left_logical(u4, None, sign, sixteen))?;
+        let e = sp!(self, self.b.shift_right_logical(u4, None, h, ten))?;
+        let c31 = self.u4c(31);
+        let exp = sp!(self, self.b.bitwise_and(u4, None, e, c31))?;
+        let man_mask = self.u4c(0x3ff);
+        let man = sp!(self, self.b.bitwise_and(u4, None, h, man_mask))?;
+        let m13 = sp!(self, self.b.shift_left_logical(u4, None, man, thirteen))?;
+        // normal: rebias the exponent
+        let c112 = self.u4c(112);
+        let fe = sp!(self, self.b.i_add(u4, None, exp, c112))?;
+        let twenty3 = self.u4c(23);
+        let fe = sp!(self, self.b.shift_left_logical(u4, None, fe, twenty3))?;
+        let normal = sp!(self, self.b.bitwise_or(u4, None, fe, m13))?;
+        // denormal (and zero): man × 2^-24, exact in float32
+        let mf = sp!(self, self.b.convert_u_to_f(f4, None, man))?;
+        let tiny = self.splat_bits(f4, 0x3380_0000);
+        let d = sp!(self, self.b.f_mul(f4, None, mf, tiny))?;
+        let d = self.no_contraction(d);
+        let denormal = sp!(self, self.b.bitcast(u4, None, d))?;
+        // infinity and NaN (quiet, payload kept)
+        let zero = self.u4c(0);
+        let has_man = sp!(self, self.b.i_not_equal(b4, None, man, zero))?;
+        let (inf, qnan) = (self.u4c(0x7f80_0000), self.u4c(0x7fc0_0000));
+        let top = self.pick(u4, has_man, qnan, inf)?;
+        let special = sp!(self, self.b.bitwise_or(u4, None, top, m13))?;
+        let is_den = sp!(self, self.b.i_equal(b4, None, exp, zero))?;
+        let is_special = sp!(self, self.b.i_equal(b4, None, exp, c31))?;
+        let v = self.pick(u4, is_den, denormal, normal)?;
+        let v = self.pick(u4, is_special, special, v)?;
+        sp!(self, self.b.bitwise_or(u4, None, v, sign))
     }
 
     /// Float32 bits to half bits toward zero (Direct3D): finite values past

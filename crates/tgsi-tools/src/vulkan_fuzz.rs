@@ -25,10 +25,7 @@ pub fn exact_pool() -> Vec<Opcode> {
         .filter(|op| {
             let info = op.info();
             !DEVICE_PRECISION.contains(&info.name)
-                && !matches!(
-                    info.category,
-                    tgsi_ir::opcode::Category::InterLane | tgsi_ir::opcode::Category::Pack
-                )
+                && info.category != tgsi_ir::opcode::Category::InterLane
         })
         .collect()
 }
