@@ -18,6 +18,37 @@ fn device() -> Option<Device> {
     }
 }
 
+/// Dispatches `shader` (`groups` work groups along x) on the machine and on
+/// the device, each with resources from `fresh`: (the machine's, the
+/// device's) afterwards. `direct3d`: Direct3D's numeric rules on both.
+fn run_both(
+    dev: &Device,
+    shader: &tgsi::Shader,
+    groups: u32,
+    direct3d: bool,
+    fresh: impl Fn() -> Resources,
+) -> (Resources, Resources) {
+    let numerics = if direct3d {
+        tgsi::exec::Numerics::Direct3D
+    } else {
+        tgsi::exec::Numerics::Ieee
+    };
+    let mut machine = fresh();
+    tgsi::jit::compile(shader, numerics)
+        .unwrap()
+        .dispatch(&mut machine, [groups, 1, 1], &Limits::default())
+        .unwrap();
+    let mut vulkan = fresh();
+    let d = Dispatch {
+        shader,
+        direct3d,
+        groups: [groups, 1, 1],
+        timeout_ms: 60_000,
+    };
+    dev.dispatch(&d, &mut vulkan).unwrap();
+    (machine, vulkan)
+}
+
 /// The exact operations compared, one output word each: (opcode line, how
 /// the sources are typed in the text).
 const OPS: &[&str] = &[
@@ -229,19 +260,7 @@ fn differences(
         ],
         ..Resources::default()
     };
-    let mut machine = fresh();
-    let program = tgsi::exec::Program::compile(&shader).unwrap();
-    program
-        .dispatch(&mut machine, [groups, 1, 1], &Limits::default())
-        .unwrap();
-    let mut vulkan = fresh();
-    let d = Dispatch {
-        shader: &shader,
-        direct3d: false,
-        groups: [groups, 1, 1],
-        timeout_ms: 60_000,
-    };
-    dev.dispatch(&d, &mut vulkan).unwrap();
+    let (machine, vulkan) = run_both(dev, &shader, groups, false, fresh);
     let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
     let mut differ: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for i in 0..out_len / 4 {
@@ -354,19 +373,7 @@ fn the_collatz_example_runs_the_same_on_the_device() {
         buffers: vec![vec![0; 128]],
         ..Resources::default()
     };
-    let mut machine = fresh();
-    tgsi::exec::Program::compile(&shader)
-        .unwrap()
-        .dispatch(&mut machine, [2, 1, 1], &Limits::default())
-        .unwrap();
-    let mut vulkan = fresh();
-    let d = Dispatch {
-        shader: &shader,
-        direct3d: false,
-        groups: [2, 1, 1],
-        timeout_ms: 60_000,
-    };
-    dev.dispatch(&d, &mut vulkan).unwrap();
+    let (machine, vulkan) = run_both(&dev, &shader, 2, false, fresh);
     assert_eq!(machine.buffers, vulkan.buffers);
     assert_eq!(
         &machine.buffers[0][4..8],
@@ -417,19 +424,7 @@ fn square_roots_and_logarithms_at_and_below_zero_are_the_machines() {
         ],
         ..Resources::default()
     };
-    let mut machine = fresh();
-    tgsi::exec::Program::compile(&shader)
-        .unwrap()
-        .dispatch(&mut machine, [1, 1, 1], &Limits::default())
-        .unwrap();
-    let mut vulkan = fresh();
-    let d = Dispatch {
-        shader: &shader,
-        direct3d: false,
-        groups: [1, 1, 1],
-        timeout_ms: 60_000,
-    };
-    dev.dispatch(&d, &mut vulkan).unwrap();
+    let (machine, vulkan) = run_both(&dev, &shader, 1, false, fresh);
     let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
     for i in 0..48 {
         let (m, v) = (word(&machine.buffers[1], i), word(&vulkan.buffers[1], i));
@@ -502,19 +497,7 @@ fn indirect_constant_buffers_and_immediates_read_the_machines_words() {
         buffers: vec![vec![0; 8 * 32]],
         ..Resources::default()
     };
-    let mut machine = fresh();
-    tgsi::exec::Program::compile(&shader)
-        .unwrap()
-        .dispatch(&mut machine, [1, 1, 1], &Limits::default())
-        .unwrap();
-    let mut vulkan = fresh();
-    let d = Dispatch {
-        shader: &shader,
-        direct3d: false,
-        groups: [1, 1, 1],
-        timeout_ms: 60_000,
-    };
-    dev.dispatch(&d, &mut vulkan).unwrap();
+    let (machine, vulkan) = run_both(&dev, &shader, 1, false, fresh);
     assert_eq!(machine.buffers, vulkan.buffers);
     let word =
         |i: usize| u32::from_le_bytes(machine.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
@@ -547,28 +530,13 @@ fn zero_sums_keep_the_machines_signs_under_both_rules() {
         3f32.to_bits(),
     ];
     let b = [1.2e-38f32.to_bits(), 0x8000_0000, 0, (-3f32).to_bits()];
-    for (direct3d, numerics) in [
-        (false, tgsi::exec::Numerics::Ieee),
-        (true, tgsi::exec::Numerics::Direct3D),
-    ] {
+    for direct3d in [false, true] {
         let fresh = || Resources {
             constants: vec![a.iter().chain(&b).copied().collect()],
             buffers: vec![vec![0; 16]],
             ..Resources::default()
         };
-        let mut machine = fresh();
-        tgsi::jit::compile(&shader, numerics)
-            .unwrap()
-            .dispatch(&mut machine, [1, 1, 1], &Limits::default())
-            .unwrap();
-        let mut vulkan = fresh();
-        let d = Dispatch {
-            shader: &shader,
-            direct3d,
-            groups: [1, 1, 1],
-            timeout_ms: 60_000,
-        };
-        dev.dispatch(&d, &mut vulkan).unwrap();
+        let (machine, vulkan) = run_both(&dev, &shader, 1, direct3d, fresh);
         let words = |b: &[u8]| -> Vec<u32> {
             b.chunks(4)
                 .map(|c| u32::from_le_bytes(c.try_into().unwrap()))

@@ -430,11 +430,7 @@ fn draw_quad_on_vulkan(
     let mut q = tgsi::vulkan::QuadDraw {
         fragment: &fragment.shader,
         direct3d: fragment.d3d.is_some(),
-        varyings: draw
-            .varyings
-            .iter()
-            .map(|v| (v.semantic, v.index, v.plane))
-            .collect(),
+        varyings: tgsi::vulkan::QuadDraw::varyings_of(draw),
         targets,
         timeout_ms: 600_000,
     };
@@ -477,8 +473,8 @@ impl MeshOnDevice<'_> {
                 settings: c
                     .d3d
                     .as_ref()
-                    .and_then(|d| d.lowered.tessellator.as_ref())
-                    .and_then(|t| t.settings().ok()),
+                    .and_then(tgsi::pipeline::StageInterface::tessellator_settings)
+                    .and_then(Result::ok),
                 patch_vertices: 3,
             }),
             _ => None,

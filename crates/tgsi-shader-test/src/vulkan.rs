@@ -48,11 +48,7 @@ pub(crate) fn draw_quad(
     let mut q = tgsi_vulkan::QuadDraw {
         fragment: &shader.shader,
         direct3d: shader.d3d.is_some(),
-        varyings: draw
-            .varyings
-            .iter()
-            .map(|v| (v.semantic, v.index, v.plane))
-            .collect(),
+        varyings: tgsi_vulkan::QuadDraw::varyings_of(draw),
         targets,
         timeout_ms: 60_000,
     };
@@ -87,11 +83,13 @@ pub(crate) fn draw(
     let (topology, tessellation) = match (inputs.topology, tess) {
         (tgsi_pipeline::Topology::Basic(t), (None, None)) => (t, None),
         (tgsi_pipeline::Topology::PatchList(c), (Some(tcs), Some(tes))) => {
+            // a Direct3D hull shader's declarations (the pipeline's own
+            // reading of them)
             let settings = tcs
                 .d3d
                 .as_ref()
-                .and_then(|d| d.lowered.tessellator.as_ref())
-                .and_then(|t| t.settings().ok());
+                .and_then(tgsi_pipeline::StageInterface::tessellator_settings)
+                .and_then(Result::ok);
             let stages = tgsi_vulkan::TessStages {
                 control: &tcs.shader,
                 eval: &tes.shader,

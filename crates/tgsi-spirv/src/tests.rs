@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// Runs `spirv-val` on a module (its disassembly `asm` in the failure),
+/// saying so when the validator is not installed.
+fn validate(words: &[u32], asm: &str) {
+    match spirv_val(words) {
+        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
+        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
+    }
+}
+
 fn translate(text: &str) -> Result<Vec<u32>, Error> {
     let (shader, _) = tgsi_text::parse(text).expect("the test shader parses");
     to_spirv(&shader, &Options::default())
@@ -58,10 +67,7 @@ fn a_compute_shader_with_flow_memory_and_atomics_is_valid() {
     assert!(asm.contains("OpAtomicIAdd"), "{asm}");
     assert!(asm.contains("OpControlBarrier"), "{asm}");
     assert!(asm.contains("NoContraction"), "{asm}");
-    match spirv_val(&words) {
-        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-    }
+    validate(&words, &asm);
 }
 
 #[test]
@@ -115,10 +121,7 @@ fn every_64_bit_opcode_is_valid() {
     let words = translate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let asm = disassemble(&words).unwrap();
     assert!(asm.contains("OpCapability Float64") && asm.contains("OpCapability Int64"));
-    match spirv_val(&words) {
-        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-    }
+    validate(&words, &asm);
 }
 
 /// A subroutine is a function of its own (registers shared as private
@@ -132,10 +135,7 @@ fn subroutines_and_geometry_shaders_are_valid() {
         let words = translate(text).expect("translates");
         let asm = disassemble(&words).unwrap();
         assert!(asm.contains(must), "{asm}");
-        match spirv_val(&words) {
-            None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-            Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-        }
+        validate(&words, &asm);
     }
 }
 
@@ -201,10 +201,7 @@ fn tessellation_shaders_are_valid() {
         let words = translate(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let asm = disassemble(&words).unwrap();
         assert!(asm.contains(must), "{asm}");
-        match spirv_val(&words) {
-            None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-            Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-        }
+        validate(&words, &asm);
     }
 }
 
@@ -216,10 +213,7 @@ fn wrapping_and_float_atomics_are_valid() {
     let words = translate(text).unwrap_or_else(|e| panic!("{e}"));
     let asm = disassemble(&words).unwrap();
     assert_eq!(asm.matches("OpAtomicCompareExchange").count(), 3, "{asm}");
-    match spirv_val(&words) {
-        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-    }
+    validate(&words, &asm);
 }
 
 /// The cube-array forms TEX2 (a depth compare with the reference in the
@@ -237,8 +231,5 @@ fn cube_array_sampling_gathers_and_lod_queries_are_valid() {
     ] {
         assert!(asm.contains(must), "{must}\n{asm}");
     }
-    match spirv_val(&words) {
-        None => eprintln!("SKIPPED: spirv-val is not installed (apt-get install spirv-tools)"),
-        Some(r) => r.unwrap_or_else(|e| panic!("{e}\n{asm}")),
-    }
+    validate(&words, &asm);
 }

@@ -439,6 +439,19 @@ pub fn generate(seed: u64) -> Case {
     generate_with(seed, &pool(), true)
 }
 
+/// `TEMP[t].y` = the invocation's byte address in BUFFER[1] (its id ×
+/// OUT_WORDS × 8).
+fn output_address(g: &mut Gen, t: u64) {
+    g.line(&format!(
+        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
+        IMMS + 1
+    ));
+    g.line(&format!(
+        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+        IMMS + 2
+    ));
+}
+
 /// Generates case `seed` from the opcodes `ops`; `memory`: random buffer
 /// and shared-memory accesses, atomics and barriers may be drawn.
 pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
@@ -486,14 +499,7 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         "SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
         IMMS + 2
     ));
-    g.line(&format!(
-        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
-        IMMS + 1
-    ));
-    g.line(&format!(
-        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-        IMMS + 2
-    ));
+    output_address(&mut g, t);
     for r in 0..4 {
         g.line(&format!("LOAD TEMP[{r}], BUFFER[0], TEMP[{t}].xxxx"));
         g.add_steps(t, 'x', "ywzzx");
@@ -504,14 +510,7 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
     // the output address again: an indirect write of the body may have
     // reached TEMP[t] (then invocations would store over each other, in an
     // order a device may change)
-    g.line(&format!(
-        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
-        IMMS + 1
-    ));
-    g.line(&format!(
-        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
-        IMMS + 2
-    ));
+    output_address(&mut g, t);
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
         g.add_steps(t, 'y', "zzzxy");

@@ -63,6 +63,17 @@ pub struct QuadDraw<'a> {
     pub timeout_ms: u64,
 }
 
+impl QuadDraw<'_> {
+    /// The varyings of the machine's full-target quad `draw` (semantic,
+    /// index, plane per channel), as [`QuadDraw::varyings`] takes them.
+    pub fn varyings_of(draw: &tgsi_exec::Draw) -> Vec<tgsi_spirv::QuadVarying> {
+        draw.varyings
+            .iter()
+            .map(|v| (v.semantic, v.index, v.plane))
+            .collect()
+    }
+}
+
 /// What [`Device::draw`] takes besides the resources: a vertex and a
 /// fragment shader, the vertex rows (each vertex's `IN` registers, raw
 /// words), the draw, the pipeline's render state and the targets.

@@ -91,11 +91,7 @@ pub(super) fn frag(
 ) -> Result<()> {
     let mut dev = open()?;
     dev.allow_device_sampling();
-    let varyings: Vec<_> = draw
-        .varyings
-        .iter()
-        .map(|v| (v.semantic, v.index, v.plane))
-        .collect();
+    let varyings = QuadDraw::varyings_of(draw);
     let run = |target: &mut Texture, res: &mut Resources| -> Result<f64> {
         let mut q = QuadDraw {
             fragment,
