@@ -285,16 +285,7 @@ pub fn shade_vertices(
             ),
         });
     }
-    let strip = matches!(
-        call.topology,
-        Topology::Basic(
-            BasicTopology::LineStrip
-                | BasicTopology::TriangleStrip
-                | BasicTopology::TriangleFan
-                | BasicTopology::LineStripAdj
-                | BasicTopology::TriangleStripAdj
-        )
-    );
+    let strip = matches!(call.topology, Topology::Basic(t) if t.restarts());
     let index_of = |i: u32| call.indices.map_or(i, |ix| ix[i as usize]);
     let restart = |v: u32| strip && call.indices.is_some() && v == RESTART;
     // Distinct index values (restart excluded in strips), sorted: marked in

@@ -34,7 +34,7 @@ pub mod tessellator;
 
 pub use draw::rasterize;
 pub use input::{
-    DrawCall, InputRate, Primitive, PrimitiveKind, ValueKind, VertexBuffer, VertexElement,
+    DrawCall, InputRate, Primitive, PrimitiveKind, RESTART, ValueKind, VertexBuffer, VertexElement,
     VertexFormat, VertexInput, VertexStream, shade_vertices,
 };
 pub use merge::{DepthFormat, DepthTarget};

@@ -164,6 +164,21 @@ named_enum!(
     }
 );
 
+impl BasicTopology {
+    /// Whether an indexed draw of this topology restarts at the index
+    /// 0xFFFFFFFF (strips and fans; in lists it is an index like another).
+    pub fn restarts(self) -> bool {
+        matches!(
+            self,
+            BasicTopology::LineStrip
+                | BasicTopology::TriangleStrip
+                | BasicTopology::TriangleFan
+                | BasicTopology::LineStripAdj
+                | BasicTopology::TriangleStripAdj
+        )
+    }
+}
+
 /// A primitive topology of a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Topology {

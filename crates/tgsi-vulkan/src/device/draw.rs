@@ -14,8 +14,8 @@ use tgsi_exec::texture::format::NumClass;
 use tgsi_exec::texture::{Format, Texture};
 use tgsi_ir::ir::Shader;
 use tgsi_pipeline::{
-    BasicTopology, BlendFactor, BlendOp, CompareFunc, CullMode, DepthFormat, DepthTarget,
-    FrontFace, RenderState,
+    BasicTopology, BlendFactor, BlendOp, CompareFunc, CullMode, DepthTarget, FrontFace,
+    RenderState, StencilFace, StencilOp, StencilState,
 };
 
 /// What a pass draws besides the shaders: the vertex rows (16 bytes per
@@ -220,7 +220,7 @@ impl Device {
             let size = (count as usize * outs * 16).max(16);
             let capture = self.buffer(&vec![0; size], tgsi_spirv::CAPTURE_BINDING, None)?;
             bound.buffers.push(capture);
-            let (vb, _) = vertex_bytes(&g);
+            let (vb, _) = vertex_bytes(&g)?;
             vertices.push(self.host_buffer(&vb, vk::BufferUsageFlags::VERTEX_BUFFER, 0, None)?);
             let mut pass = Pass::default();
             let made = pass.make(self, &vs, &[], &bound, &[], &g, (1, 1));
@@ -287,11 +287,6 @@ impl Device {
         {
             return Err(Error::Unsupported(LINES.into()));
         }
-        if g.state.is_some_and(|s| s.stencil.enabled) {
-            return Err(Error::Unsupported(
-                "the stencil test is not drawn by the Vulkan engine yet".into(),
-            ));
-        }
         let (integer_colors, signed_colors) = integer_targets(targets);
         let options = tgsi_spirv::Options {
             integer_colors,
@@ -300,7 +295,6 @@ impl Device {
         };
         let fs = crate::translate_exact(fragment, &options)?;
         let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
-        let depth_texture = depth.as_deref().map(depth_as_texture);
         let mut bound = Bound::default();
         let mut images: Vec<DeviceImage> = Vec::new();
         let mut vertices: Vec<super::Buffer> = Vec::new();
@@ -317,11 +311,11 @@ impl Device {
             for (k, t) in targets.iter().enumerate() {
                 images.push(self.image(t, None, Use::Attachment, k as u32, None)?);
             }
-            if let Some(t) = &depth_texture {
-                images.push(self.image(t, None, Use::Depth, 0, None)?);
+            if let Some(d) = depth.as_deref() {
+                images.push(self.depth_image(d)?);
             }
             if !g.rows.is_empty() || g.indices.is_some() {
-                let (vb, ib) = vertex_bytes(g);
+                let (vb, ib) = vertex_bytes(g)?;
                 vertices.push(self.host_buffer(
                     &vb,
                     vk::BufferUsageFlags::VERTEX_BUFFER,
@@ -353,11 +347,7 @@ impl Device {
                 }
             }
             if let (Some(d), Some(img)) = (depth, images.last().filter(|i| i.usage == Use::Depth)) {
-                let per = if d.format == DepthFormat::D16 { 2 } else { 4 };
-                let bytes = self.image_bytes(img, d.depth.len() * per)?;
-                for (w, b) in d.depth.iter_mut().zip(bytes.chunks(per)) {
-                    *w = b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32);
-                }
+                self.read_depth(img, d)?;
             }
             self.read_back(&bound, res)
         })();
@@ -445,11 +435,9 @@ fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(),
             ));
         }
     }
-    if let Some(d) = depth
-        && (d.format == DepthFormat::D24S8 || d.samples > 1)
-    {
+    if depth.is_some_and(|d| d.samples > 1) {
         return Err(Error::Unsupported(
-            "d24s8 and multisampled depth targets are not drawn by the Vulkan engine yet".into(),
+            "multisampled depth targets are not drawn by the Vulkan engine yet".into(),
         ));
     }
     Ok(())
@@ -490,46 +478,29 @@ fn integer_targets(targets: &[Texture]) -> (u8, u8) {
     (integer, signed)
 }
 
-/// A depth target as the texture the device image is made from.
-fn depth_as_texture(d: &DepthTarget) -> Texture {
-    let (format, bytes): (Format, Vec<u8>) = match d.format {
-        DepthFormat::D16 => (
-            Format::Z16Unorm,
-            d.depth
-                .iter()
-                .flat_map(|w| (*w as u16).to_le_bytes())
-                .collect(),
-        ),
-        _ => (
-            Format::Z32Float,
-            d.depth.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        ),
-    };
-    Texture {
-        target: tgsi_ir::enums::TextureTarget::Tex2D,
-        format,
-        width: d.width,
-        height: d.height,
-        depth: 1,
-        layers: 1,
-        samples: 1,
-        levels: vec![bytes],
-    }
-}
-
 /// The vertex buffer (each row's registers, 16 bytes each, padded with
 /// zero rows up to the vertices the draw names) and the index buffer.
-fn vertex_bytes(g: &Geometry) -> (Vec<u8>, Option<Vec<u8>>) {
+fn vertex_bytes(g: &Geometry) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
     let regs = g.rows.first().map_or(1, |r| r.len().max(1));
+    let restarts = g.tessellation.is_none() && g.topology.restarts();
     let needed = match g.indices {
         Some(ix) => ix
             .iter()
             .take(g.count as usize)
+            .filter(|&&i| !(restarts && i == tgsi_pipeline::RESTART))
             .map(|&i| i as usize + 1)
             .max()
             .unwrap_or(0),
         None => g.count as usize,
     };
+    // the rows past the given ones are zeros the buffer holds
+    if needed > g.rows.len().max(PADDED_VERTICES) {
+        return Err(Error::Unsupported(format!(
+            "index {} is past the {} vertex rows by more than the engine pads ({PADDED_VERTICES} vertices)",
+            needed - 1,
+            g.rows.len()
+        )));
+    }
     let n = needed.max(g.rows.len()).max(1);
     let mut vb = Vec::with_capacity(n * regs * 16);
     for v in 0..n {
@@ -554,8 +525,12 @@ fn vertex_bytes(g: &Geometry) -> (Vec<u8>, Option<Vec<u8>>) {
         b.resize(g.count as usize * 4, 0);
         b
     });
-    (vb, ib)
+    Ok((vb, ib))
 }
+
+/// The most vertices a draw's vertex buffer holds past its rows (zeros the
+/// indices read).
+const PADDED_VERTICES: usize = 1 << 20;
 
 fn topology(t: BasicTopology) -> vk::PrimitiveTopology {
     use BasicTopology as T;
@@ -678,6 +653,10 @@ impl Pass {
             .filter(|i| i.usage == Use::Attachment)
             .collect();
         let has_depth = images.iter().any(|i| i.usage == Use::Depth);
+        // the machine tests the stencil only where the target has one
+        let has_stencil = images
+            .iter()
+            .any(|i| i.usage == Use::Depth && i.has_stencil());
         let (viewport, scissor) = view_rects(g.state, width, height);
         let (viewport, scissor) = ([viewport], [scissor]);
         let blend = blend_states(g, &colors);
@@ -731,11 +710,14 @@ impl Pass {
                 .vertex_binding_descriptions(&vertex_bindings)
                 .vertex_attribute_descriptions(&vertex_attributes);
         }
-        let assembly =
-            vk::PipelineInputAssemblyStateCreateInfo::default().topology(match g.tessellation {
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(match g.tessellation {
                 Some(_) => vk::PrimitiveTopology::PATCH_LIST,
                 None => topology(g.topology),
-            });
+            })
+            .primitive_restart_enable(
+                g.indices.is_some() && g.tessellation.is_none() && g.topology.restarts(),
+            );
         let viewports = vk::PipelineViewportStateCreateInfo::default()
             .viewports(&viewport)
             .scissors(&scissor);
@@ -759,9 +741,9 @@ impl Pass {
             .depth_test_enable(state.depth.enabled)
             .depth_write_enable(state.depth.enabled && state.depth.write)
             .depth_compare_op(compare_op(state.depth.func))
-            .stencil_test_enable(false)
-            .front(keep_stencil())
-            .back(keep_stencil());
+            .stencil_test_enable(state.stencil.enabled && has_stencil)
+            .front(stencil_face(&state.stencil, &state.stencil.front))
+            .back(stencil_face(&state.stencil, &state.stencil.back));
         let blending = vk::PipelineColorBlendStateCreateInfo::default()
             .attachments(&blend)
             .blend_constants(state.blend_factor);
@@ -952,11 +934,72 @@ fn blend_states(
         .collect()
 }
 
-/// A stencil face that keeps everything (the stencil test is off).
-fn keep_stencil() -> vk::StencilOpState {
+/// One face's stencil state (reference, masks, function and operations).
+fn stencil_face(s: &StencilState, face: &StencilFace) -> vk::StencilOpState {
+    let op = |o: StencilOp| match o {
+        StencilOp::Keep => vk::StencilOp::KEEP,
+        StencilOp::Zero => vk::StencilOp::ZERO,
+        StencilOp::Replace => vk::StencilOp::REPLACE,
+        StencilOp::IncrSat => vk::StencilOp::INCREMENT_AND_CLAMP,
+        StencilOp::DecrSat => vk::StencilOp::DECREMENT_AND_CLAMP,
+        StencilOp::Invert => vk::StencilOp::INVERT,
+        StencilOp::Incr => vk::StencilOp::INCREMENT_AND_WRAP,
+        StencilOp::Decr => vk::StencilOp::DECREMENT_AND_WRAP,
+    };
     vk::StencilOpState::default()
-        .fail_op(vk::StencilOp::KEEP)
-        .pass_op(vk::StencilOp::KEEP)
-        .depth_fail_op(vk::StencilOp::KEEP)
-        .compare_op(vk::CompareOp::ALWAYS)
+        .fail_op(op(face.fail))
+        .pass_op(op(face.pass))
+        .depth_fail_op(op(face.depth_fail))
+        .compare_op(compare_op(face.func))
+        .compare_mask(s.read_mask.into())
+        .write_mask(s.write_mask.into())
+        .reference(s.reference.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry<'a>(
+        rows: &'a [Vec<[u32; 4]>],
+        topology: BasicTopology,
+        indices: &'a [u32],
+    ) -> Geometry<'a> {
+        Geometry {
+            rows,
+            topology,
+            count: indices.len() as u32,
+            instances: 1,
+            indices: Some(indices),
+            state: None,
+            colors_written: 1,
+            geometry: None,
+            tessellation: None,
+            discard: false,
+        }
+    }
+
+    #[test]
+    fn a_strip_restart_index_is_not_a_vertex() {
+        let rows = vec![vec![[1, 2, 3, 4]]; 4];
+        let ix = [0, 1, 2, tgsi_pipeline::RESTART, 1, 2, 3];
+        let (vb, ib) = vertex_bytes(&geometry(&rows, BasicTopology::TriangleStrip, &ix))
+            .expect("the restart index is no vertex");
+        assert_eq!(vb.len(), 4 * 16);
+        assert_eq!(ib.map(|b| b.len()), Some(7 * 4));
+    }
+
+    #[test]
+    fn an_index_far_past_the_rows_is_refused() {
+        let rows = vec![vec![[0; 4]]; 3];
+        // in a list the restart value is an index like another
+        let ix = [0, 1, tgsi_pipeline::RESTART];
+        let e = vertex_bytes(&geometry(&rows, BasicTopology::TriangleList, &ix))
+            .expect_err("4G vertices are not padded");
+        assert!(e.to_string().contains("index 4294967295"), "{e}");
+        // a few zero rows past the given ones are
+        let ix = [0, 1, 9];
+        let (vb, _) = vertex_bytes(&geometry(&rows, BasicTopology::TriangleList, &ix)).unwrap();
+        assert_eq!(vb.len(), 10 * 16);
+    }
 }

@@ -13,6 +13,7 @@ use tgsi_exec::texture::{
     CompareFunc, Filter, Format, MipFilter, Sampler, Swizzle, Texture, View, Wrap,
 };
 use tgsi_ir::enums::TextureTarget;
+use tgsi_pipeline::{DepthFormat, DepthTarget};
 
 /// The Vulkan format of a machine format, when Vulkan has one.
 pub(super) fn vk_format(f: Format) -> Option<vk::Format> {
@@ -128,6 +129,9 @@ pub(super) struct DeviceImage {
     levels: Vec<(u32, u64, u32, u32, u32)>,
     layered: bool,
     aspect: vk::ImageAspectFlags,
+    /// Where the stencil bytes start in the staging buffer (a
+    /// depth-stencil target; the depths come first).
+    stencil_offset: Option<u64>,
     pub(super) usage: Use,
     pub(super) binding: u32,
     /// `IMAGE[n]`, read back into the resources.
@@ -145,6 +149,11 @@ impl DeviceImage {
             Use::Attachment => vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
             Use::Depth => vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
         }
+    }
+
+    /// Whether the image has a stencil aspect (a d24s8 depth target).
+    pub(super) fn has_stencil(&self) -> bool {
+        self.stencil_offset.is_some()
     }
 
     /// The format the image was made with.
@@ -254,7 +263,7 @@ impl Device {
             binding,
             None,
         )?;
-        let mut made = DeviceImage {
+        let made = DeviceImage {
             image: vk::Image::null(),
             memory: vk::DeviceMemory::null(),
             view: vk::ImageView::null(),
@@ -262,6 +271,7 @@ impl Device {
             levels,
             layered,
             aspect,
+            stencil_offset: None,
             usage,
             binding,
             readback,
@@ -270,13 +280,157 @@ impl Device {
         };
         let (first_level, level_count, first_layer, layer_count, components) =
             view_range(view, usage, nlevels, layers);
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: aspect,
+            base_mip_level: first_level,
+            level_count,
+            base_array_layer: first_layer,
+            layer_count,
+        };
+        self.allocate(made, &ici, view_type, components, range)
+    }
+
+    /// A depth target on the device: d32f and d16 as depth images, d24s8
+    /// as a depth-stencil one (`D24_UNORM_S8_UINT`: the machine's 24-bit
+    /// codes and stencil bytes as they are), filled from its contents.
+    pub(super) fn depth_image(&self, d: &DepthTarget) -> Result<DeviceImage, Error> {
+        let n = d.depth.len();
+        let (format, mut bytes, aspect) = match d.format {
+            DepthFormat::D16 => (
+                vk::Format::D16_UNORM,
+                d.depth
+                    .iter()
+                    .flat_map(|w| (*w as u16).to_le_bytes())
+                    .collect(),
+                vk::ImageAspectFlags::DEPTH,
+            ),
+            DepthFormat::D32Float => (
+                vk::Format::D32_SFLOAT,
+                d.depth.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                vk::ImageAspectFlags::DEPTH,
+            ),
+            DepthFormat::D24S8 => (
+                vk::Format::D24_UNORM_S8_UINT,
+                d.depth
+                    .iter()
+                    .flat_map(|w| (w & 0xff_ffff).to_le_bytes())
+                    .collect::<Vec<u8>>(),
+                vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+            ),
+        };
+        let stencil_offset = (d.format == DepthFormat::D24S8).then(|| {
+            let at = bytes.len() as u64;
+            bytes.extend((0..n).map(|i| d.stencil.get(i).copied().unwrap_or(0)));
+            at
+        });
+        // SAFETY: the physical device belongs to the instance.
+        let props = unsafe {
+            self.instance
+                .get_physical_device_format_properties(self.physical, format)
+        };
+        if !props
+            .optimal_tiling_features
+            .contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
+        {
+            return Err(Error::Unsupported(format!(
+                "{} cannot hold a {} depth target",
+                self.name,
+                d.format.name()
+            )));
+        }
+        if d.samples > 1 {
+            return Err(Error::Unsupported(
+                "multisampled depth targets are not drawn by the Vulkan engine yet".into(),
+            ));
+        }
+        let ici = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D {
+                width: d.width,
+                height: d.height,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage_flags(Use::Depth))
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let staging = self.host_buffer(
+            &bytes,
+            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+            0,
+            None,
+        )?;
+        let made = DeviceImage {
+            image: vk::Image::null(),
+            memory: vk::DeviceMemory::null(),
+            view: vk::ImageView::null(),
+            staging,
+            levels: vec![(0, 0, d.width, d.height, 1)],
+            layered: true,
+            aspect,
+            stencil_offset,
+            usage: Use::Depth,
+            binding: 0,
+            readback: None,
+            format,
+            machine_format: Format::Z32Float,
+        };
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: aspect,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let identity = vk::ComponentMapping::default();
+        self.allocate(made, &ici, vk::ImageViewType::TYPE_2D, identity, range)
+    }
+
+    /// Reads a depth target's contents back from the device image made by
+    /// [`Self::depth_image`] (after the draw).
+    pub(super) fn read_depth(&self, img: &DeviceImage, d: &mut DepthTarget) -> Result<(), Error> {
+        let n = d.depth.len();
+        let per = if d.format == DepthFormat::D16 { 2 } else { 4 };
+        let stencil = img.stencil_offset.map_or(0, |_| n);
+        let bytes = self.image_bytes(img, n * per + stencil)?;
+        let (depths, stencils) = bytes.split_at((n * per).min(bytes.len()));
+        for (w, b) in d.depth.iter_mut().zip(depths.chunks(per)) {
+            *w = b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32);
+            if d.format == DepthFormat::D24S8 {
+                // the copy's top 8 bits are undefined
+                *w &= 0xff_ffff;
+            }
+        }
+        if img.stencil_offset.is_some() {
+            d.stencil.resize(n, 0);
+            d.stencil
+                .copy_from_slice(&stencils[..n.min(stencils.len())]);
+        }
+        Ok(())
+    }
+
+    /// Creates the image, its memory and its view for `made` (whose
+    /// staging buffer exists); on an error everything made is freed.
+    fn allocate(
+        &self,
+        mut made: DeviceImage,
+        ici: &vk::ImageCreateInfo,
+        view_type: vk::ImageViewType,
+        components: vk::ComponentMapping,
+        range: vk::ImageSubresourceRange,
+    ) -> Result<DeviceImage, Error> {
+        let format = made.format;
         // SAFETY: valid create infos for this device; each object is stored
         // in `made` as soon as it exists so that `destroy_image` frees it.
         let result = unsafe {
             (|| -> Result<(), Error> {
                 made.image = self
                     .device
-                    .create_image(&ici, None)
+                    .create_image(ici, None)
                     .map_err(vkerr("vkCreateImage"))?;
                 let req = self.device.get_image_memory_requirements(made.image);
                 let kind = self
@@ -299,13 +453,7 @@ impl Device {
                     .view_type(view_type)
                     .format(format)
                     .components(components)
-                    .subresource_range(vk::ImageSubresourceRange {
-                        aspect_mask: aspect,
-                        base_mip_level: first_level,
-                        level_count,
-                        base_array_layer: first_layer,
-                        layer_count,
-                    });
+                    .subresource_range(range);
                 made.view = self
                     .device
                     .create_image_view(&vci, None)
@@ -327,7 +475,9 @@ impl Device {
         let regions: Vec<vk::BufferImageCopy> = img
             .levels
             .iter()
-            .map(|&(k, offset, w, h, ld)| copy_region(img, k, offset, w, h, ld, layers(img, ld)))
+            .flat_map(|&(k, offset, w, h, ld)| {
+                copy_regions(img, k, offset, w, h, ld, layers(img, ld))
+            })
             .collect();
         let all = vk::ImageSubresourceRange {
             aspect_mask: img.aspect,
@@ -399,7 +549,7 @@ impl Device {
             return;
         };
         let layers = if img.layered { ld } else { 1 };
-        let region = copy_region(img, k, offset, w, h, ld, layers);
+        let regions = copy_regions(img, k, offset, w, h, ld, layers);
         let to_src = vk::ImageMemoryBarrier::default()
             .src_access_mask(
                 vk::AccessFlags::SHADER_WRITE
@@ -444,7 +594,7 @@ impl Device {
                 img.image,
                 vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
                 img.staging.buffer,
-                &[region],
+                &regions,
             );
             self.device.cmd_pipeline_barrier(
                 cb,
@@ -655,8 +805,10 @@ fn view_range(
     }
 }
 
-/// The copy of one level between a staging buffer and an image.
-fn copy_region(
+/// The copies of one level between a staging buffer and an image: one,
+/// or for a depth-stencil image one per aspect (the stencil bytes at
+/// their own offset).
+fn copy_regions(
     img: &DeviceImage,
     level: u32,
     offset: u64,
@@ -664,14 +816,14 @@ fn copy_region(
     h: u32,
     ld: u32,
     layers: u32,
-) -> vk::BufferImageCopy {
+) -> Vec<vk::BufferImageCopy> {
     let depth = if img.layered { 1 } else { ld };
-    vk::BufferImageCopy {
-        buffer_offset: offset,
+    let region = |aspect_mask, buffer_offset| vk::BufferImageCopy {
+        buffer_offset,
         buffer_row_length: 0,
         buffer_image_height: 0,
         image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: img.aspect,
+            aspect_mask,
             mip_level: level,
             base_array_layer: 0,
             layer_count: layers.max(1),
@@ -682,6 +834,13 @@ fn copy_region(
             height: h,
             depth: depth.max(1),
         },
+    };
+    match img.stencil_offset {
+        Some(stencil) => vec![
+            region(vk::ImageAspectFlags::DEPTH, offset),
+            region(vk::ImageAspectFlags::STENCIL, stencil),
+        ],
+        None => vec![region(img.aspect, offset)],
     }
 }
 
