@@ -110,6 +110,7 @@ const OPS: &[&str] = &[
     "UP2US TEMP[2].x, TEMP[0].xxxx",
     "UP4UB TEMP[2].x, TEMP[0].xxxx",
     "UP4B TEMP[2].x, TEMP[0].yyyy",
+    "LDEXP TEMP[2].x, TEMP[0].xxxx, TEMP[0].yyyy",
 ];
 
 /// The 64-bit operations compared, two output words each (TEMP[2].xy):
@@ -307,6 +308,11 @@ fn exact_operations_agree_bit_for_bit_with_the_machine() {
         0xffff_ffff,
         7,
         33,
+        // exponents of LDEXP: underflow to the last denormal and past it,
+        // and the largest finite scale
+        (-150i32) as u32,
+        (-126i32) as u32,
+        127,
     ]
     .map(u64::from)
     .to_vec();

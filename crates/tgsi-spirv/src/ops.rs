@@ -344,11 +344,7 @@ impl Translator<'_> {
                 self.float_to_int(f, true)?
             }
             O::FMA => self.gl(f4, GlslStd450Op::Fma, &[s[0], s[1], s[2]])?,
-            O::LDEXP => {
-                return Err(self.fail(
-                    "LDEXP is not translated to SPIR-V: GLSL's Ldexp is undefined where the result overflows (lavapipe then gives a finite value, the machine infinity)",
-                ));
-            }
+            O::LDEXP => self.ldexp(s[0], s[1])?,
             O::I2F => sp!(self, self.b.convert_s_to_f(f4, None, s[0]))?,
             O::U2F => sp!(self, self.b.convert_u_to_f(f4, None, s[0]))?,
             O::UARL => s[0],
@@ -364,6 +360,23 @@ impl Translator<'_> {
             }
             _ => return self.integer(op, s),
         })
+    }
+
+    /// LDEXP rounded once, as the machine's: the float widened to a
+    /// double (exact), scaled there by 2^e with e clamped to ±400 (exact:
+    /// no double overflows or underflows, and past ±400 every float is 0
+    /// or infinite anyway), and narrowed with one rounding. (GLSL's
+    /// `Ldexp` on floats is undefined where the result overflows.)
+    fn ldexp(&mut self, x: Word, e: Word) -> R {
+        let (f4, i4) = (self.t.f4, self.t.i4);
+        let w = self.wide_types();
+        let d4 = self.b.type_vector(w.f64, 4);
+        let wide = sp!(self, self.b.f_convert(d4, None, x))?;
+        let lo = self.splat_bits(i4, (-400i32) as u32);
+        let hi = self.splat_bits(i4, 400);
+        let e = self.gl(i4, GlslStd450Op::SClamp, &[e, lo, hi])?;
+        let scaled = self.gl(d4, GlslStd450Op::Ldexp, &[wide, e])?;
+        sp!(self, self.b.f_convert(f4, None, scaled))
     }
 
     /// DDX/DDY are coarse as the machine computes them: the quad's
