@@ -657,3 +657,22 @@ fn binary_input_that_is_not_what_it_claims() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn translate_layout_names_bindings_and_specialization_constants() {
+    let fs = temp_shader(
+        "layout_fs.tgsi",
+        "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n\
+         DCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
+         0: TEX OUT[0], IN[0], SAMP[0], 2D\n1: END\n",
+    );
+    let (code, out, err) = tgsi_out(&["translate", &fs, "--layout"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("SVIEW[0], sampled image"), "{out}");
+    assert!(out.contains("SAMP[0], sampler"), "{out}");
+    assert!(
+        out.contains("specialization constant 0: uint: the render target's height"),
+        "{out}"
+    );
+    std::fs::remove_file(&fs).unwrap();
+}

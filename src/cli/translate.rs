@@ -6,7 +6,7 @@ use super::input::{display_name, read_bytes, write_bytes};
 use anyhow::{Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tgsi::translate::{Options, disassemble, layout, to_spirv};
+use tgsi::translate::{Options, disassemble, layout, specialization_constants, to_spirv};
 
 /// `--to` values.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -113,6 +113,9 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
                 b.kind,
                 slot.unwrap_or_default()
             );
+        }
+        for (id, what) in specialization_constants(&input.shader) {
+            println!("specialization constant {id}: {what}");
         }
         return Ok(ExitCode::SUCCESS);
     }

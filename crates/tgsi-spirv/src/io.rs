@@ -19,8 +19,11 @@ use tgsi_ir::enums::{File, InterpLocation, InterpMode, Processor, PropertyName, 
 /// Where an input register's value comes from.
 #[derive(Clone, Copy)]
 pub(crate) enum Source {
-    /// A `vec4` input variable (attribute, varying, `FragCoord`).
+    /// A `vec4` input variable (attribute, varying).
     Vec4(Word),
+    /// `FragCoord` (TGSI's fragment `POSITION`, under the `FS_COORD_*`
+    /// properties).
+    FragCoord(Word),
     /// `FrontFacing`: x = 1.0 or -1.0.
     Face(Word),
     /// An `int` built-in: its bits in every channel.
@@ -185,7 +188,7 @@ impl Translator<'_> {
                 if self.options.direct3d {
                     Ok(Source::ClipPosition(var))
                 } else {
-                    Ok(Source::Vec4(var))
+                    Ok(Source::FragCoord(var))
                 }
             }
             SemanticName::Face => {
@@ -449,6 +452,54 @@ impl Translator<'_> {
         Ok(d)
     }
 
+    /// `FragCoord` (the variable `var`) as the machine gives the fragment
+    /// `POSITION` under the shader's `FS_COORD_*` properties: with a
+    /// lower-left origin y is the target's height (the specialization
+    /// constant [`crate::TARGET_HEIGHT_SPEC_ID`]) minus y, and integer
+    /// pixel centres are 0.5 less in x and y; both exact in f32, as the
+    /// machine's.
+    pub(crate) fn load_frag_coord(&mut self, var: Word) -> Result<Word, Error> {
+        let (f4, f32_) = (self.t.f4, self.t.f32);
+        let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+        let (lower_left, integer) = self.fragment_coord_rules();
+        if !(lower_left || integer) {
+            return Ok(v);
+        }
+        let mut x = sp!(self, self.b.composite_extract(f32_, None, v, [0]))?;
+        let mut y = sp!(self, self.b.composite_extract(f32_, None, v, [1]))?;
+        if lower_left {
+            let height = self.target_height()?;
+            y = sp!(self, self.b.f_sub(f32_, None, height, y))?;
+        }
+        if integer {
+            let half = self.c_f32(0.5);
+            x = sp!(self, self.b.f_sub(f32_, None, x, half))?;
+            y = sp!(self, self.b.f_sub(f32_, None, y, half))?;
+        }
+        let v = sp!(self, self.b.composite_insert(f4, None, x, v, [0]))?;
+        sp!(self, self.b.composite_insert(f4, None, y, v, [1]))
+    }
+
+    /// The render target's height as a float, from the specialization
+    /// constant [`crate::TARGET_HEIGHT_SPEC_ID`] (declared once).
+    fn target_height(&mut self) -> Result<Word, Error> {
+        let (u32_, f32_) = (self.t.u32, self.t.f32);
+        let spec = match self.target_height {
+            Some(c) => c,
+            None => {
+                let c = self.b.spec_constant_bit32(u32_, 0);
+                self.b.decorate(
+                    c,
+                    Decoration::SpecId,
+                    [Operand::LiteralBit32(crate::TARGET_HEIGHT_SPEC_ID)],
+                );
+                self.target_height = Some(c);
+                c
+            }
+        };
+        sp!(self, self.b.convert_u_to_f(f32_, None, spec))
+    }
+
     /// Copies the inputs into the `IN` array (at the start of main).
     pub(crate) fn load_inputs(&mut self) -> Result<(), Error> {
         let Some((array, _)) = self.ins else {
@@ -457,6 +508,10 @@ impl Translator<'_> {
         let (f4, u4) = (self.t.f4, self.t.u4);
         for (n, src) in self.in_sources.clone() {
             let bits = match src {
+                Source::FragCoord(var) => {
+                    let v = self.load_frag_coord(var)?;
+                    sp!(self, self.b.bitcast(u4, None, v))?
+                }
                 Source::Vec4(var) => {
                     let v = sp!(self, self.b.load(f4, None, var, None, []))?;
                     sp!(self, self.b.bitcast(u4, None, v))?
@@ -485,7 +540,7 @@ impl Translator<'_> {
                 Source::Levels(var, len) => self.load_levels(var, len, StorageClass::Input)?,
                 Source::ClipPosition(var) => {
                     let f32_ = self.t.f32;
-                    let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+                    let v = self.load_frag_coord(var)?;
                     let w = sp!(self, self.b.composite_extract(f32_, None, v, [3]))?;
                     let one = self.c_f32(1.0);
                     let clip_w = sp!(self, self.b.f_div(f32_, None, one, w))?;
@@ -633,8 +688,7 @@ impl Translator<'_> {
         };
         let (i32_, u32_, u4) = (self.t.i32, self.t.u32, self.t.u4);
         if name == SemanticName::Position {
-            let f4 = self.t.f4;
-            let v = sp!(self, self.b.load(f4, None, var, None, []))?;
+            let v = self.load_frag_coord(var)?;
             return Ok(Some(sp!(self, self.b.bitcast(u4, None, v))?));
         }
         let v = sp!(self, self.b.load(i32_, None, var, None, []))?;

@@ -101,6 +101,12 @@ pub struct Options {
 /// The binding of the buffer a capturing vertex shader writes its outputs to.
 pub const CAPTURE_BINDING: u32 = 255;
 
+/// The specialization constant (a `uint`, default 0) a fragment shader with
+/// `FS_COORD_ORIGIN LOWER_LEFT` reads the render target's height from:
+/// Vulkan's fragment origin is upper-left, so the shader turns `FragCoord.y`
+/// into `height - FragCoord.y` itself.
+pub const TARGET_HEIGHT_SPEC_ID: u32 = 0;
+
 /// Why a shader was not translated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", instruction.map(|i| format!("instruction {i}: ")).unwrap_or_default())]
@@ -197,6 +203,23 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
         }
     }
     out
+}
+
+/// The specialization constants `shader`'s module reads: (constant id,
+/// what the pipeline must give it).
+pub fn specialization_constants(shader: &Shader) -> Vec<(u32, &'static str)> {
+    let lower_left = shader.processor == tgsi_ir::enums::Processor::Fragment
+        && shader
+            .properties()
+            .any(|p| p.name == tgsi_ir::enums::PropertyName::FsCoordOrigin && p.value != 0);
+    if lower_left {
+        vec![(
+            TARGET_HEIGHT_SPEC_ID,
+            "uint: the render target's height in pixels (FS_COORD_ORIGIN LOWER_LEFT)",
+        )]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Runs Khronos' validator on a module: `spirv-val --target-env

@@ -129,6 +129,9 @@ pub(crate) struct Translator<'a> {
     pub primitive_id_pass: Option<(Word, Word)>,
     /// The 64-bit types, made with the first 64-bit instruction.
     pub wide: Option<super::wide::WideTypes>,
+    /// The specialization constant of the target's height (a lower-left
+    /// fragment origin).
+    pub target_height: Option<Word>,
     /// A TESS_CTRL shader's output variables, by `OUT` register.
     pub patch_outputs: HashMap<u32, super::tess::PatchOutput>,
     /// A TESS_EVAL shader's `TessCoord` and level inputs of its system
@@ -226,6 +229,7 @@ impl<'a> Translator<'a> {
             capture: None,
             primitive_id_pass: None,
             wide: None,
+            target_height: None,
             patch_outputs: HashMap::new(),
             tess_inputs: HashMap::new(),
         })
@@ -568,20 +572,18 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// Refuses what Vulkan's fragment stage cannot express: a lower-left
-    /// origin or integer pixel centres.
-    fn check_fragment_properties(&self) -> Result<(), Error> {
+    /// The fragment coordinate properties: (origin lower-left, integer
+    /// pixel centres).
+    pub(crate) fn fragment_coord_rules(&self) -> (bool, bool) {
+        let mut rules = (false, false);
         for p in self.shader.properties() {
-            let refused = match p.name {
-                PropertyName::FsCoordOrigin if p.value != 0 => "FS_COORD_ORIGIN LOWER_LEFT",
-                PropertyName::FsCoordPixelCenter if p.value != 0 => "FS_COORD_PIXEL_CENTER INTEGER",
-                _ => continue,
-            };
-            return Err(Error::general(format!(
-                "{refused} has no Vulkan equivalent (the fragment origin is upper-left, pixel centres at .5)"
-            )));
+            match p.name {
+                PropertyName::FsCoordOrigin => rules.0 = p.value != 0,
+                PropertyName::FsCoordPixelCenter => rules.1 = p.value != 0,
+                _ => {}
+            }
         }
-        Ok(())
+        rules
     }
 
     /// CS_FIXED_BLOCK_WIDTH/HEIGHT/DEPTH (1 when absent).
@@ -605,7 +607,6 @@ impl<'a> Translator<'a> {
         self.declare_textures()?;
         self.declare_images()?;
         self.declare_io()?;
-        self.check_fragment_properties()?;
         let void = self.t.void;
         let fn_ty = self.b.type_function(void, []);
         let plan = self.register_plan()?;

@@ -233,3 +233,33 @@ fn cube_array_sampling_gathers_and_lod_queries_are_valid() {
     }
     validate(&words, &asm);
 }
+
+#[test]
+fn a_lower_left_origin_reads_the_target_height_from_a_specialization_constant() {
+    let fs = "FRAG
+PROPERTY FS_COORD_ORIGIN LOWER_LEFT
+PROPERTY FS_COORD_PIXEL_CENTER INTEGER
+DCL IN[0], POSITION, LINEAR
+DCL OUT[0], COLOR
+  0: MOV OUT[0], IN[0]
+  1: END
+";
+    let words = translate(fs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(
+        asm.contains(&format!("SpecId {}", TARGET_HEIGHT_SPEC_ID)),
+        "{asm}"
+    );
+    assert!(asm.contains("OpSpecConstant"), "{asm}");
+    // height - y, then the integer centres' half pixel off x and y
+    assert_eq!(asm.matches("OpFSub").count(), 3, "{asm}");
+    validate(&words, &asm);
+    // the upper-left, half-pixel default needs neither
+    let plain = fs.replace("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n", "");
+    let plain = plain.replace("PROPERTY FS_COORD_PIXEL_CENTER INTEGER\n", "");
+    let asm = disassemble(&translate(&plain).unwrap()).unwrap();
+    assert!(
+        !asm.contains("OpSpecConstant") && !asm.contains("OpFSub"),
+        "{asm}"
+    );
+}

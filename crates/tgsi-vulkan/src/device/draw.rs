@@ -682,8 +682,21 @@ impl Pass {
                 .name(c"main")
         };
         let mut stages = vec![stage(vk::ShaderStageFlags::VERTEX, self.vertex)];
+        // the target's height, for a lower-left fragment origin
+        let height_bytes = height.to_le_bytes();
+        let height_entry = [vk::SpecializationMapEntry {
+            constant_id: tgsi_spirv::TARGET_HEIGHT_SPEC_ID,
+            offset: 0,
+            size: 4,
+        }];
+        let fragment_constants = vk::SpecializationInfo::default()
+            .map_entries(&height_entry)
+            .data(&height_bytes);
         if self.fragment != vk::ShaderModule::null() {
-            stages.push(stage(vk::ShaderStageFlags::FRAGMENT, self.fragment));
+            stages.push(
+                stage(vk::ShaderStageFlags::FRAGMENT, self.fragment)
+                    .specialization_info(&fragment_constants),
+            );
         }
         if g.geometry.is_some() {
             stages.push(stage(vk::ShaderStageFlags::GEOMETRY, self.geometry));
