@@ -96,6 +96,13 @@ pub struct Options {
     /// Direct3D module leaves the spacing and the winding to the other
     /// tessellation stage).
     pub tessellator: Option<tgsi_ir::tess::Settings>,
+    /// Refuse DEMOTE and READ_HELPER (for a device without
+    /// `shaderDemoteToHelperInvocation`, which their module needs).
+    pub refuse_demote: bool,
+    /// Refuse READ_HELPER (for a device whose helper flags are not what
+    /// the other lanes of a quad see through quad operations: Mesa's
+    /// lavapipe, where every lane sees the others as helpers).
+    pub refuse_read_helper: bool,
 }
 
 /// The binding of the buffer a capturing vertex shader writes its outputs to.

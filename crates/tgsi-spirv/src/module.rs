@@ -132,6 +132,8 @@ pub(crate) struct Translator<'a> {
     /// The specialization constant of the target's height (a lower-left
     /// fragment origin).
     pub target_height: Option<Word>,
+    /// `SPV_EXT_demote_to_helper_invocation` and its capability declared.
+    pub demote_declared: bool,
     /// A TESS_CTRL shader's output variables, by `OUT` register.
     pub patch_outputs: HashMap<u32, super::tess::PatchOutput>,
     /// A TESS_EVAL shader's `TessCoord` and level inputs of its system
@@ -230,6 +232,7 @@ impl<'a> Translator<'a> {
             primitive_id_pass: None,
             wide: None,
             target_height: None,
+            demote_declared: false,
             patch_outputs: HashMap::new(),
             tess_inputs: HashMap::new(),
         })

@@ -33,6 +33,9 @@ impl Translator<'_> {
         if matches!(op, Opcode::KILL | Opcode::KILL_IF) {
             return self.kill(inst);
         }
+        if matches!(op, Opcode::DEMOTE | Opcode::READ_HELPER) {
+            return self.helper_op(inst);
+        }
         if matches!(
             op,
             Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE | Opcode::INTERP_OFFSET
@@ -109,6 +112,62 @@ impl Translator<'_> {
         sp!(self, self.b.kill())?;
         sp!(self, self.b.begin_block(Some(merge)))?;
         Ok(())
+    }
+
+    /// DEMOTE (`OpDemoteToHelperInvocation`: the invocation goes on as a
+    /// helper, its outputs and stores dropped) and READ_HELPER (~0 in a
+    /// helper invocation, demoted or not, else 0), through
+    /// `SPV_EXT_demote_to_helper_invocation`.
+    fn helper_op(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let op = inst.opcode;
+        if self.shader.processor != tgsi_ir::enums::Processor::Fragment {
+            return Err(self.fail(format!("{op} outside a fragment shader")));
+        }
+        if self.options.refuse_demote {
+            return Err(self.fail(format!(
+                "{op} needs the device feature shaderDemoteToHelperInvocation"
+            )));
+        }
+        if op == Opcode::READ_HELPER && self.options.refuse_read_helper {
+            return Err(self.fail(
+                "READ_HELPER is refused for this device: the helper flags its lanes see of the other lanes of a quad are not theirs",
+            ));
+        }
+        if !self.demote_declared {
+            self.b.extension("SPV_EXT_demote_to_helper_invocation");
+            self.b
+                .capability(rspirv::spirv::Capability::DemoteToHelperInvocation);
+            self.demote_declared = true;
+        }
+        if op == Opcode::DEMOTE {
+            // (rspirv's builder takes it for a block terminator; it is not)
+            let demote = rspirv::dr::Instruction::new(
+                rspirv::spirv::Op::DemoteToHelperInvocation,
+                None,
+                None,
+                vec![],
+            );
+            return sp!(
+                self,
+                self.b
+                    .insert_into_block(rspirv::dr::InsertPoint::End, demote)
+            );
+        }
+        let (bool_, b4, u4) = (self.t.bool, self.t.b4, self.t.u4);
+        // (with demotion the `HelperInvocation` input may not follow it)
+        let helper = sp!(self, self.b.is_helper_invocation_ext(bool_, None))?;
+        let all = sp!(
+            self,
+            self.b
+                .composite_construct(b4, None, [helper, helper, helper, helper])
+        )?;
+        let (ones, zeros) = (self.splat_bits(u4, u32::MAX), self.splat_bits(u4, 0));
+        let v = self.pick(u4, all, ones, zeros)?;
+        let dst = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.fail("READ_HELPER has no destination"))?;
+        self.store(dst, v, 0xF)
     }
 
     /// A GLSL.std.450 instruction.

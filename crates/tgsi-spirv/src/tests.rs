@@ -263,3 +263,34 @@ DCL OUT[0], COLOR
         "{asm}"
     );
 }
+
+#[test]
+fn demote_and_read_helper_use_the_demote_extension() {
+    let fs = "FRAG
+DCL IN[0], POSITION, LINEAR
+DCL OUT[0], COLOR
+DCL TEMP[0]
+IMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}
+  0: FSLT TEMP[0].x, IN[0].xxxx, IMM[0].xxxx
+  1: UIF TEMP[0].xxxx
+  2:   DEMOTE
+  3: ENDIF
+  4: READ_HELPER TEMP[0].y
+  5: MOV OUT[0], TEMP[0]
+  6: END
+";
+    let words = translate(fs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("SPV_EXT_demote_to_helper_invocation"), "{asm}");
+    assert!(asm.contains("OpDemoteToHelperInvocation"), "{asm}");
+    assert!(asm.contains("OpIsHelperInvocationEXT"), "{asm}");
+    validate(&words, &asm);
+    // a device without the feature: refused by name
+    let (shader, _) = tgsi_text::parse(fs).unwrap();
+    let options = Options {
+        refuse_demote: true,
+        ..Options::default()
+    };
+    let e = to_spirv(&shader, &options).unwrap_err();
+    assert!(e.message.contains("DEMOTE needs the device feature"), "{e}");
+}

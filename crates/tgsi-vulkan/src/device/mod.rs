@@ -24,6 +24,8 @@ pub struct Device {
     /// Linear filtering and sRGB decoding are done the device's way rather
     /// than refused ([`Device::allow_device_sampling`]).
     device_sampling: bool,
+    /// `shaderDemoteToHelperInvocation` is enabled (DEMOTE, READ_HELPER).
+    demote: bool,
 }
 
 impl std::fmt::Debug for Device {
@@ -43,6 +45,7 @@ struct Picked {
     family: u32,
     device: ash::Device,
     queue: vk::Queue,
+    demote: bool,
 }
 
 /// A storage buffer on the device, mapped.
@@ -77,6 +80,7 @@ impl Device {
                 family,
                 device,
                 queue,
+                demote,
             }) => Ok(Device {
                 _entry: entry,
                 instance,
@@ -86,6 +90,7 @@ impl Device {
                 family,
                 name,
                 device_sampling: false,
+                demote,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -143,9 +148,30 @@ impl Device {
         // without a format, ...): the modules may need any of them
         // SAFETY: `physical` came from this instance.
         let features = unsafe { instance.get_physical_device_features(physical) };
-        let dci = vk::DeviceCreateInfo::default()
+        // and helper demotion, where the device has its extension
+        let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT::default();
+        let demote_ext = vk::EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_NAME;
+        // SAFETY: `physical` came from this instance.
+        let has_demote = unsafe { instance.enumerate_device_extension_properties(physical) }
+            .unwrap_or_default()
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(demote_ext));
+        if has_demote {
+            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut demote);
+            // SAFETY: `physical` came from this instance; the chained
+            // structure lives across the call.
+            unsafe { instance.get_physical_device_features2(physical, &mut query) };
+        }
+        let demote_on = demote.shader_demote_to_helper_invocation == vk::TRUE;
+        let extensions = [demote_ext.as_ptr()];
+        let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_features(&features);
+        if demote_on {
+            dci = dci
+                .enabled_extension_names(&extensions)
+                .push_next(&mut demote);
+        }
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &dci, None) }
             .map_err(vkerr("vkCreateDevice"))?;
@@ -157,6 +183,7 @@ impl Device {
             family,
             device,
             queue,
+            demote: demote_on,
         })
     }
 
@@ -560,6 +587,10 @@ impl Device {
             direct3d,
             omit_denorm_mode: denorm == vk::FALSE,
             omit_signed_zero_mode: v12.shader_signed_zero_inf_nan_preserve_float32 == vk::FALSE,
+            refuse_demote: !self.demote,
+            // lavapipe: each lane sees the other lanes of its quad as
+            // helpers (`tests/shader/frag_kill.shader_test`, test 5)
+            refuse_read_helper: v12.driver_id == vk::DriverId::MESA_LLVMPIPE,
             ..Default::default()
         }
     }
