@@ -28,6 +28,9 @@ pub(crate) enum Source {
     Face(Word),
     /// An `int` built-in: its bits in every channel.
     Int(Word),
+    /// An `int` built-in every input vertex's row holds (a geometry
+    /// shader's `PRIM_ID` input: the primitive's id).
+    IntPerVertex(Word),
     /// `FragCoord` with w = 1 / its w (Direct3D's SV_Position).
     ClipPosition(Word),
     /// A geometry or tessellation shader's `vec4` per input vertex (an
@@ -251,6 +254,12 @@ impl Translator<'_> {
         k: u32,
     ) -> Result<Source, Error> {
         let name = semantic.ok_or_else(|| Error::general(format!("IN[{n}] has no semantic")))?;
+        if name == SemanticName::PrimId && self.shader.processor == Processor::Geometry {
+            self.declare_int_builtin(SemanticName::PrimId);
+            return Ok(Source::IntPerVertex(
+                self.int_builtins[&SemanticName::PrimId],
+            ));
+        }
         let (f4, count) = (self.t.f4, self.c_u32(self.in_vertices));
         let arr = self.b.type_array(f4, count);
         let var = self.io_var(StorageClass::Input, arr);
@@ -532,6 +541,17 @@ impl Translator<'_> {
                             let inside = sp!(self, self.b.u_less_than(bool_, None, i, c))?;
                             bits = self.zero_unless(inside, bits)?;
                         }
+                        let dst = self.reg_ptr_direct(array, v * self.in_regs + n);
+                        sp!(self, self.b.store(dst, bits, None, []))?;
+                    }
+                    continue;
+                }
+                Source::IntPerVertex(var) => {
+                    let (i32_, u32_) = (self.t.i32, self.t.u32);
+                    let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
+                    let u = sp!(self, self.b.bitcast(u32_, None, v))?;
+                    let bits = sp!(self, self.b.composite_construct(u4, None, [u, u, u, u]))?;
+                    for v in 0..self.in_vertices {
                         let dst = self.reg_ptr_direct(array, v * self.in_regs + n);
                         sp!(self, self.b.store(dst, bits, None, []))?;
                     }
