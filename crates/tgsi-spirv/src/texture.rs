@@ -412,7 +412,7 @@ impl Translator<'_> {
         }
         if sh.shadow || matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
             let reference = self.shadow_reference(inst, sh, c)?;
-            self.sample_compare(inst, si, coord, reference)
+            self.sample_compare(inst, sh, si, (coord, c), reference)
         } else {
             self.sample(inst, si, image, coord, c)
         }
@@ -807,14 +807,16 @@ impl Translator<'_> {
             return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
         }
         let channel = match (sh.dim, sh.arrayed) {
-            (Dim::DimCube, true) if op == O::TEX2 => {
-                // the reference is the second operand's .x
+            (Dim::DimCube, true) if matches!(op, O::TEX2 | O::TXL2) => {
+                // the reference is the second operand's .x (TXL2: .y,
+                // beside the LOD)
                 let s = inst
                     .src
                     .get(1)
-                    .ok_or_else(|| self.fail("TEX2 without a reference"))?;
+                    .ok_or_else(|| self.fail(format!("{op} without a reference")))?;
                 let v = self.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
-                return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
+                let at = u32::from(op == O::TXL2);
+                return sp!(self, self.b.composite_extract(f32_, None, v, [at]));
             }
             (Dim::DimCube, true) => {
                 return Err(self.fail(format!(
@@ -836,8 +838,9 @@ impl Translator<'_> {
     fn sample_compare(
         &mut self,
         inst: &Instruction,
+        sh: Shape,
         si: Word,
-        coord: Word,
+        (coord, c4): (Word, Word),
         reference: Word,
     ) -> Result<Word, Error> {
         use Opcode as O;
@@ -853,7 +856,20 @@ impl Translator<'_> {
             )?
         } else {
             let lod = match op {
-                O::TXL | O::TXB | O::TXL2 | O::TXB2 => {
+                // TXL's LOD is `.w` where the reference leaves it free (the
+                // machine refuses it elsewhere), TXL2's the second operand's .x
+                O::TXL if sh.coords < 3 => {
+                    sp!(self, self.b.composite_extract(f32_, None, c4, [3]))?
+                }
+                O::TXL2 => {
+                    let s = inst
+                        .src
+                        .get(1)
+                        .ok_or_else(|| self.fail("TXL2 without a LOD"))?;
+                    let v = self.fetch(s, tgsi_ir::opcode::OperandType::Float)?;
+                    sp!(self, self.b.composite_extract(f32_, None, v, [0]))?
+                }
+                O::TXL | O::TXB | O::TXB2 => {
                     return Err(self.fail(format!(
                         "{op} on a shadow target is not translated to SPIR-V yet"
                     )));
