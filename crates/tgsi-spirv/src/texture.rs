@@ -12,7 +12,7 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, ImageOperands, StorageClass, Word};
 use std::collections::HashMap;
 use tgsi_ir::enums::{File, Processor, ReturnType, TextureTarget};
-use tgsi_ir::ir::Instruction;
+use tgsi_ir::ir::{Instruction, SrcOperand};
 use tgsi_ir::opcode::{Category, Opcode};
 
 /// A texture binding: its variable, image type and texel type (`vec4` of it).
@@ -686,7 +686,7 @@ impl Translator<'_> {
             .get(&n)
             .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
-        if sh.shadow || sh.rect || !matches!(sh.dim, Dim::Dim2D | Dim::DimCube) {
+        if sh.rect || !matches!(sh.dim, Dim::Dim2D | Dim::DimCube) {
             return Err(self.fail(format!(
                 "{op} on a {} texture is not translated to SPIR-V yet",
                 image.target
@@ -702,18 +702,57 @@ impl Translator<'_> {
         let s = sp!(self, self.b.load(sty, None, svar, None, []))?;
         let sit = self.b.type_sampled_image(image.ty);
         let si = sp!(self, self.b.sampled_image(sit, None, img, s))?;
-        let component = self.c_u32(component);
-        let offset = self.const_offset(inst, 2)?;
-        let (mask, ops) = match offset {
-            Some(o) => (Some(ImageOperands::CONST_OFFSET), vec![Operand::IdRef(o)]),
+        let (mask, ops) = match self.gather_offset(inst)? {
+            Some((o, true)) => (Some(ImageOperands::CONST_OFFSET), vec![Operand::IdRef(o)]),
+            Some((o, false)) => (Some(ImageOperands::OFFSET), vec![Operand::IdRef(o)]),
             None => (None, vec![]),
         };
-        let v = sp!(
-            self,
-            self.b
-                .image_gather(image.texel, None, si, coord, component, mask, ops)
-        )?;
+        let v = if sh.shadow {
+            // the compare of each texel with the reference, as the machine's
+            let reference = self.shadow_reference(inst, sh, c)?;
+            sp!(
+                self,
+                self.b
+                    .image_dref_gather(image.texel, None, si, coord, reference, mask, ops)
+            )?
+        } else {
+            let component = self.c_u32(component);
+            sp!(
+                self,
+                self.b
+                    .image_gather(image.texel, None, si, coord, component, mask, ops)
+            )?
+        };
         self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// A gather's texel offsets (x, y): a constant vector for immediates
+    /// (true), else the register's channels as they are (Vulkan's
+    /// `ImageGatherExtended`; the device defines offsets within its
+    /// `minTexelGatherOffset..=maxTexelGatherOffset` only).
+    fn gather_offset(&mut self, inst: &Instruction) -> Result<Option<(Word, bool)>, Error> {
+        let Some(o) = inst
+            .texture
+            .as_ref()
+            .and_then(|t| t.offsets.first())
+            .copied()
+        else {
+            return Ok(None);
+        };
+        if o.file == File::Immediate {
+            return Ok(self.const_offset(inst, 2)?.map(|c| (c, true)));
+        }
+        self.b.capability(Capability::ImageGatherExtended);
+        let src = SrcOperand {
+            reg: tgsi_ir::ir::Register::new(o.file, o.index),
+            swizzle: tgsi_ir::ir::Swizzle([o.swizzle[0], o.swizzle[1], o.swizzle[2], o.swizzle[2]]),
+            negate: false,
+            absolute: false,
+        };
+        let v = self.fetch(&src, tgsi_ir::opcode::OperandType::Int)?;
+        let iv2 = self.b.type_vector(self.t.i32, 2);
+        let xy = sp!(self, self.b.vector_shuffle(iv2, None, v, v, [0, 1]))?;
+        Ok(Some((xy, false)))
     }
 
     /// LODQ (`LODQ dst, coord, SAMP[n]`) and LOD (`LOD dst, coord,
