@@ -711,6 +711,18 @@ impl Translator<'_> {
             let v = self.load_frag_coord(var)?;
             return Ok(Some(sp!(self, self.b.bitcast(u4, None, v))?));
         }
+        if name == SemanticName::SampleMask {
+            // the mask in .x, zeros in .yzw (the machine's)
+            let p = self.ptr(StorageClass::Input, i32_);
+            let zero = self.c_u32(0);
+            let first = sp!(self, self.b.access_chain(p, None, var, [zero]))?;
+            let v = sp!(self, self.b.load(i32_, None, first, None, []))?;
+            let u = sp!(self, self.b.bitcast(u32_, None, v))?;
+            return Ok(Some(sp!(
+                self,
+                self.b.composite_construct(u4, None, [u, zero, zero, zero])
+            )?));
+        }
         let v = sp!(self, self.b.load(i32_, None, var, None, []))?;
         let u = sp!(self, self.b.bitcast(u32_, None, v))?;
         Ok(Some(sp!(
@@ -753,6 +765,17 @@ impl Translator<'_> {
             (Processor::Fragment, SemanticName::PrimId) => {
                 self.b.capability(Capability::Geometry);
                 BuiltIn::PrimitiveId
+            }
+            (Processor::Fragment, SemanticName::SampleMask) => {
+                // `int SampleMask[1]`: the samples the invocation covers
+                if !self.int_builtins.contains_key(&name) {
+                    let i32_ = self.t.i32;
+                    let one = self.c_u32(1);
+                    let arr = self.b.type_array(i32_, one);
+                    let var = self.builtin(StorageClass::Input, arr, BuiltIn::SampleMask);
+                    self.int_builtins.insert(name, var);
+                }
+                return;
             }
             (Processor::Fragment, SemanticName::Position) => {
                 // a float built-in: `FragCoord`, read as its bits
