@@ -52,6 +52,7 @@ mod flow;
 mod geometry;
 mod image;
 mod io;
+mod lanes;
 mod memory;
 mod module;
 mod ops;

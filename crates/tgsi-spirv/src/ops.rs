@@ -36,6 +36,9 @@ impl Translator<'_> {
         if matches!(op, Opcode::DEMOTE | Opcode::READ_HELPER) {
             return self.helper_op(inst);
         }
+        if let Some(done) = self.lane_instruction(inst)? {
+            return Ok(done);
+        }
         if matches!(
             op,
             Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE | Opcode::INTERP_OFFSET

@@ -294,3 +294,38 @@ IMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}
     let e = to_spirv(&shader, &options).unwrap_err();
     assert!(e.message.contains("DEMOTE needs the device feature"), "{e}");
 }
+
+#[test]
+fn the_inter_lane_opcodes_are_subgroup_operations() {
+    let cs = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 16
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {1, 3, 0, 0}
+  0: AND TEMP[0], SV[0].xxxx, IMM[0].xxxx
+  1: VOTE_ANY TEMP[1].x, TEMP[0].xxxx
+  2: VOTE_ALL TEMP[1].y, TEMP[0].xxxx
+  3: VOTE_EQ TEMP[1].z, TEMP[0].xxxx
+  4: BALLOT TEMP[1].xy, TEMP[0].xxxx
+  5: READ_FIRST TEMP[1].z, SV[0].xxxx
+  6: READ_INVOC TEMP[1].w, SV[0].xxxx, IMM[0].yyyy
+  7: STORE BUFFER[0].xyzw, IMM[0].zzzz, TEMP[1]
+  8: END
+";
+    let words = translate(cs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    for op in [
+        "OpGroupNonUniformAny",
+        "OpGroupNonUniformAll ",
+        "OpGroupNonUniformAllEqual",
+        "OpGroupNonUniformBallot",
+        "OpGroupNonUniformBroadcastFirst",
+        "OpGroupNonUniformBroadcast ",
+    ] {
+        assert!(asm.contains(op), "{op}\n{asm}");
+    }
+    validate(&words, &asm);
+}

@@ -15,25 +15,49 @@ mod device;
 pub use device::Device;
 use tgsi_ir::ir::Shader;
 
-/// Translates `shader` for a run on a device, refusing what the module
-/// would state exactly but Vulkan lets a device compute otherwise than
-/// the machine: DFMA (Vulkan's precision rules let a device round the
-/// 64-bit product before the add, and lavapipe does; the machine's DFMA
-/// rounds once).
-pub(crate) fn translate_exact(
-    shader: &Shader,
-    options: &tgsi_spirv::Options,
-) -> Result<Vec<u32>, Error> {
-    if shader
-        .instructions()
-        .any(|i| i.opcode == tgsi_ir::opcode::Opcode::DFMA)
-    {
-        return Err(Error::Unsupported(
-            "DFMA: Vulkan lets a device round the 64-bit product before the add (lavapipe does); the machine rounds once".into(),
-        ));
+impl Device {
+    /// Translates `shader` for a run on this device, refusing what the
+    /// module would state exactly but Vulkan lets a device compute
+    /// otherwise than the machine: DFMA (Vulkan's precision rules let a
+    /// device round the 64-bit product before the add, and lavapipe does;
+    /// the machine's DFMA rounds once), and the inter-lane opcodes where
+    /// the device's subgroups are not the machine's 16 lanes.
+    pub(crate) fn translate_exact(
+        &self,
+        shader: &Shader,
+        options: &tgsi_spirv::Options,
+    ) -> Result<Vec<u32>, Error> {
+        use tgsi_ir::opcode::Opcode as O;
+        for i in shader.instructions() {
+            match i.opcode {
+                O::DFMA => {
+                    return Err(Error::Unsupported(
+                        "DFMA: Vulkan lets a device round the 64-bit product before the add (lavapipe does); the machine rounds once".into(),
+                    ));
+                }
+                O::VOTE_ANY
+                | O::VOTE_ALL
+                | O::VOTE_EQ
+                | O::BALLOT
+                | O::READ_FIRST
+                | O::READ_INVOC
+                    if self.subgroup_size() != MACHINE_SUBGROUP =>
+                {
+                    return Err(Error::Unsupported(format!(
+                        "{}: the device's subgroups are {} invocations, the machine's {MACHINE_SUBGROUP}",
+                        i.opcode,
+                        self.subgroup_size()
+                    )));
+                }
+                _ => {}
+            }
+        }
+        Ok(tgsi_spirv::to_spirv(shader, options)?)
     }
-    Ok(tgsi_spirv::to_spirv(shader, options)?)
 }
+
+/// The lanes the machine's inter-lane opcodes see (its batch).
+const MACHINE_SUBGROUP: u32 = 16;
 
 /// Why a run on the device did not happen.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -96,7 +96,7 @@ impl Device {
     /// Runs a draw of `d.vertex` and `d.fragment` with the pipeline's
     /// render state into `d.targets` (and `d.depth`), `res` bound.
     pub fn draw(&self, d: &mut DrawRequest, res: &mut Resources) -> Result<(), Error> {
-        let vs = crate::translate_exact(d.vertex, &self.options(d.direct3d.0))?;
+        let vs = self.translate_exact(d.vertex, &self.options(d.direct3d.0))?;
         let gs = match d.geometry {
             Some((shader, direct3d)) => {
                 let lines = shader.properties().any(|p| {
@@ -107,7 +107,7 @@ impl Device {
                 }
                 Some((
                     shader,
-                    crate::translate_exact(shader, &self.options(direct3d))?,
+                    self.translate_exact(shader, &self.options(direct3d))?,
                 ))
             }
             None => None,
@@ -171,8 +171,8 @@ impl Device {
             control: t.control,
             eval: t.eval,
             words: [
-                crate::translate_exact(t.control, &options)?,
-                crate::translate_exact(t.eval, &options)?,
+                self.translate_exact(t.control, &options)?,
+                self.translate_exact(t.eval, &options)?,
             ],
             patch_vertices: t.patch_vertices,
         })
@@ -200,7 +200,7 @@ impl Device {
             capture_outputs: true,
             ..self.options(direct3d)
         };
-        let vs = crate::translate_exact(vertex, &options)?;
+        let vs = self.translate_exact(vertex, &options)?;
         let g = Geometry {
             rows,
             topology: BasicTopology::PointList,
@@ -293,7 +293,7 @@ impl Device {
             signed_colors,
             ..self.options(direct3d)
         };
-        let fs = crate::translate_exact(fragment, &options)?;
+        let fs = self.translate_exact(fragment, &options)?;
         let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
         let mut bound = Bound::default();
         let mut images: Vec<DeviceImage> = Vec::new();

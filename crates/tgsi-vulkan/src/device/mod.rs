@@ -26,6 +26,8 @@ pub struct Device {
     device_sampling: bool,
     /// `shaderDemoteToHelperInvocation` is enabled (DEMOTE, READ_HELPER).
     demote: bool,
+    /// Invocations per subgroup.
+    subgroup_size: u32,
 }
 
 impl std::fmt::Debug for Device {
@@ -46,6 +48,7 @@ struct Picked {
     device: ash::Device,
     queue: vk::Queue,
     demote: bool,
+    subgroup_size: u32,
 }
 
 /// A storage buffer on the device, mapped.
@@ -81,6 +84,7 @@ impl Device {
                 device,
                 queue,
                 demote,
+                subgroup_size,
             }) => Ok(Device {
                 _entry: entry,
                 instance,
@@ -91,6 +95,7 @@ impl Device {
                 name,
                 device_sampling: false,
                 demote,
+                subgroup_size,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -131,6 +136,11 @@ impl Device {
                 want.map_or("at all".to_string(), |w| format!("{w:?}"))
             )));
         };
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        // SAFETY: `physical` came from this instance; the chained structure
+        // lives across the call.
+        unsafe { instance.get_physical_device_properties2(physical, &mut props) };
         // SAFETY: `physical` came from this instance.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
         let Some(family) = families
@@ -184,7 +194,13 @@ impl Device {
             device,
             queue,
             demote: demote_on,
+            subgroup_size: subgroup.subgroup_size,
         })
+    }
+
+    /// Invocations per subgroup (what the inter-lane opcodes see).
+    pub fn subgroup_size(&self) -> u32 {
+        self.subgroup_size
     }
 
     /// The device's name (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
@@ -315,7 +331,7 @@ impl Device {
                 d.shader.processor
             )));
         }
-        let words = crate::translate_exact(d.shader, &self.options(d.direct3d))?;
+        let words = self.translate_exact(d.shader, &self.options(d.direct3d))?;
         let mut bound = Bound::default();
         let result = self
             .bind_resources(&[d.shader], res, &mut bound)
