@@ -15,6 +15,7 @@ pub mod format_names;
 pub mod ir;
 pub mod opcode;
 pub mod rng;
+pub mod samples;
 pub mod tess;
 pub mod validate;
 

@@ -115,6 +115,11 @@ pub const CAPTURE_BINDING: u32 = 255;
 /// into `height - FragCoord.y` itself.
 pub const TARGET_HEIGHT_SPEC_ID: u32 = 0;
 
+/// The specialization constant (a `uint`, default 1) SAMPLE_INFO and
+/// SAMPLE_POS on the render target (a TEMP first operand) read its sample
+/// count from.
+pub const TARGET_SAMPLES_SPEC_ID: u32 = 1;
+
 /// Why a shader was not translated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", instruction.map(|i| format!("instruction {i}: ")).unwrap_or_default())]

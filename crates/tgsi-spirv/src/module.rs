@@ -134,6 +134,10 @@ pub(crate) struct Translator<'a> {
     pub target_height: Option<Word>,
     /// `SPV_EXT_demote_to_helper_invocation` and its capability declared.
     pub demote_declared: bool,
+    /// The specialization constant of the target's sample count.
+    pub target_samples: Option<Word>,
+    /// The private table of the standard sample positions (SAMPLE_POS).
+    pub sample_positions: Option<Word>,
     /// A TESS_CTRL shader's output variables, by `OUT` register.
     pub patch_outputs: HashMap<u32, super::tess::PatchOutput>,
     /// A TESS_EVAL shader's `TessCoord` and level inputs of its system
@@ -233,6 +237,8 @@ impl<'a> Translator<'a> {
             wide: None,
             target_height: None,
             demote_declared: false,
+            target_samples: None,
+            sample_positions: None,
             patch_outputs: HashMap::new(),
             tess_inputs: HashMap::new(),
         })
@@ -355,6 +361,12 @@ impl<'a> Translator<'a> {
             .instructions()
             .flat_map(|i| i.src.iter())
             .any(|s| s.reg.file == File::Immediate && s.reg.index.indirect.is_some());
+        if shader
+            .instructions()
+            .any(|i| i.opcode == Opcode::SAMPLE_POS)
+        {
+            self.declare_sample_positions();
+        }
         if indirect_immediates && !self.imms.is_empty() {
             // a private array of the immediates, read by indirect indices
             let (u4, len) = (self.t.u4, self.c_u32(self.imms.len() as u32));

@@ -329,3 +329,31 @@ IMM[0] UINT32 {1, 3, 0, 0}
     }
     validate(&words, &asm);
 }
+
+#[test]
+fn multisampled_textures_are_fetched_and_queried() {
+    let fs = "FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+DCL SVIEW[0], 2D_MSAA, FLOAT
+DCL TEMP[0..2]
+IMM[0] INT32 {1, 2, 0, 3}
+  0: SAMPLE_I_MS TEMP[0], IMM[0], SVIEW[0], IMM[0].wwww
+  1: SAMPLE_INFO TEMP[1], SVIEW[0], IMM[0].xxxx
+  2: SAMPLE_POS TEMP[2], SVIEW[0], IMM[0].yyyy
+  3: SVIEWINFO TEMP[1].yzw, IMM[0].zzzz, SVIEW[0]
+  4: SAMPLE_POS TEMP[2].zw, TEMP[0], IMM[0].xxxx
+  5: ADD TEMP[0], TEMP[0], TEMP[2]
+  6: MOV OUT[0], TEMP[0]
+  7: END
+";
+    let words = translate(fs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("OpImageQuerySamples"), "{asm}");
+    assert!(asm.contains("Sample %"), "{asm}");
+    assert!(
+        asm.contains(&format!("SpecId {}", TARGET_SAMPLES_SPEC_ID)),
+        "{asm}"
+    );
+    validate(&words, &asm);
+}

@@ -244,6 +244,7 @@ impl Translator<'_> {
                 | O::SAMPLE_L
                 | O::SAMPLE_D
                 | O::SAMPLE_I
+                | O::SAMPLE_I_MS
                 | O::SAMPLE_C
                 | O::SAMPLE_C_LZ
         );
@@ -261,6 +262,9 @@ impl Translator<'_> {
         }
         if matches!(op, O::LODQ | O::LOD) {
             return self.lod_query(inst).map(Some);
+        }
+        if matches!(op, O::TXQS | O::SAMPLE_INFO | O::SAMPLE_POS) {
+            return self.sample_query(inst).map(Some);
         }
         if !legacy && !sample {
             if matches!(op.info().category, Category::Texture | Category::Sampling) {
@@ -299,7 +303,8 @@ impl Translator<'_> {
                 .src
                 .get(1)
                 .ok_or_else(|| self.fail(format!("{op} without a view")))?;
-            let s = (op != O::SAMPLE_I).then(|| inst.src.get(2).map(|s| s.reg.index.offset as u32));
+            let s = (!matches!(op, O::SAMPLE_I | O::SAMPLE_I_MS))
+                .then(|| inst.src.get(2).map(|s| s.reg.index.offset as u32));
             (r.reg.index.offset as u32, 1, s.flatten())
         };
         let image = *self
@@ -307,7 +312,7 @@ impl Translator<'_> {
             .get(&tex)
             .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
-        let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I);
+        let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I | O::SAMPLE_I_MS);
         let texel = if fetch {
             self.fetched_texel(inst, image, sh)?
         } else {
@@ -364,7 +369,24 @@ impl Translator<'_> {
             let o4 = sp!(self, self.b.composite_construct(i4, None, comps))?;
             c = sp!(self, self.b.i_add(i4, None, c, o4))?;
         }
-        self.texel_fetch(op, image, c, ncoord, ms)
+        // the level (the sample of a multisampled texture): `.w`, 0 for
+        // TXF_LZ; SAMPLE_I_MS's third operand's .x (level 0 of a texture
+        // with one sample)
+        let i32_ = self.t.i32;
+        let last = match op {
+            Opcode::TXF_LZ => self.c_i32(0),
+            Opcode::SAMPLE_I_MS if ms => {
+                let s = inst
+                    .src
+                    .get(2)
+                    .ok_or_else(|| self.fail("SAMPLE_I_MS without a sample index"))?;
+                let v = self.fetch(s, tgsi_ir::opcode::OperandType::Int)?;
+                sp!(self, self.b.composite_extract(i32_, None, v, [0]))?
+            }
+            Opcode::SAMPLE_I_MS => self.c_i32(0),
+            _ => sp!(self, self.b.composite_extract(i32_, None, c, [3]))?,
+        };
+        self.texel_fetch(image, c, ncoord, ms, last)
     }
 
     /// A sample with sampler `samp` (TEX and its forms, SAMPLE and its
@@ -584,9 +606,6 @@ impl Translator<'_> {
             .get(&n)
             .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
-        if sh.ms {
-            return Err(self.fail("size queries of multisampled textures are not translated yet"));
-        }
         self.b.capability(Capability::ImageQuery);
         let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
         if sh.dim == Dim::DimBuffer {
@@ -603,8 +622,13 @@ impl Translator<'_> {
         }
         let lod = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Uint)?;
         let lod = sp!(self, self.b.composite_extract(u32_, None, lod, [0]))?;
-        let levels = sp!(self, self.b.image_query_levels(i32_, None, img))?;
-        let levels = sp!(self, self.b.bitcast(u32_, None, levels))?;
+        // a multisampled texture has one level
+        let levels = if sh.ms {
+            self.c_u32(1)
+        } else {
+            let levels = sp!(self, self.b.image_query_levels(i32_, None, img))?;
+            sp!(self, self.b.bitcast(u32_, None, levels))?
+        };
         let inside = sp!(self, self.b.u_less_than(bool_, None, lod, levels))?;
         let zero = self.c_u32(0);
         let n = match (sh.dim, sh.arrayed) {
@@ -619,8 +643,12 @@ impl Translator<'_> {
         };
         // level 0's size, halved per level (at least 1) as the machine's
         // levels are; layers are not halved
-        let lod0 = self.c_i32(0);
-        let size = sp!(self, self.b.image_query_size_lod(q, None, img, lod0))?;
+        let size = if sh.ms {
+            sp!(self, self.b.image_query_size(q, None, img))?
+        } else {
+            let lod0 = self.c_i32(0);
+            sp!(self, self.b.image_query_size_lod(q, None, img, lod0))?
+        };
         let one = self.c_u32(1);
         let mut parts = [zero, zero, zero, levels];
         for (c, part) in parts.iter_mut().enumerate().take(n as usize) {
@@ -639,6 +667,134 @@ impl Translator<'_> {
         }
         let v = sp!(self, self.b.composite_construct(u4, None, parts))?;
         self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// TXQS and SAMPLE_INFO (the sample count, an integer in `.x`) and
+    /// SAMPLE_POS (the position of a sample in the pixel, from its top-left
+    /// corner, in `.xy`: the standard pattern of the count, (0, 0) for an
+    /// index past it) of a texture, or with a TEMP first operand of the
+    /// render target (its sample count the specialization constant
+    /// [`crate::TARGET_SAMPLES_SPEC_ID`]).
+    fn sample_query(&mut self, inst: &Instruction) -> Result<(), Error> {
+        let op = inst.opcode;
+        let (i32_, u32_, u4, bool_) = (self.t.i32, self.t.u32, self.t.u4, self.t.bool);
+        let first = inst
+            .src
+            .first()
+            .ok_or_else(|| self.fail(format!("{op} without a source")))?;
+        let count = if first.reg.file == File::Temp && op != Opcode::TXQS {
+            self.target_samples()
+        } else {
+            let n = first.reg.index.offset as u32;
+            let image = *self
+                .images
+                .get(&n)
+                .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+            let sh = shape(image.target).map_err(|e| self.fail(e))?;
+            if sh.ms {
+                self.b.capability(Capability::ImageQuery);
+                let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
+                let n = sp!(self, self.b.image_query_samples(i32_, None, img))?;
+                sp!(self, self.b.bitcast(u32_, None, n))?
+            } else {
+                self.c_u32(1)
+            }
+        };
+        let zero = self.c_u32(0);
+        if op != Opcode::SAMPLE_POS {
+            let v = sp!(
+                self,
+                self.b
+                    .composite_construct(u4, None, [count, zero, zero, zero])
+            )?;
+            return self.store(&inst.dst[0], v, 0xF);
+        }
+        let table = self
+            .sample_positions
+            .ok_or_else(|| self.fail("SAMPLE_POS without its table"))?;
+        let index = inst
+            .src
+            .last()
+            .ok_or_else(|| self.fail("SAMPLE_POS without a sample index"))?;
+        let index = self.fetch(index, tgsi_ir::opcode::OperandType::Uint)?;
+        let index = sp!(self, self.b.composite_extract(u32_, None, index, [0]))?;
+        // the patterns of 1, 2, 4, 8 and 16 samples one after the other:
+        // count n's starts at n - 1
+        let one = self.c_u32(1);
+        let sixteen = self.c_u32(16);
+        let below = sp!(self, self.b.i_sub(u32_, None, count, one))?;
+        let pow2 = sp!(self, self.b.bitwise_and(u32_, None, count, below))?;
+        let pow2 = sp!(self, self.b.i_equal(bool_, None, pow2, zero))?;
+        let nonzero = sp!(self, self.b.i_not_equal(bool_, None, count, zero))?;
+        let small = sp!(self, self.b.u_less_than_equal(bool_, None, count, sixteen))?;
+        let inside = sp!(self, self.b.u_less_than(bool_, None, index, count))?;
+        let mut ok = sp!(self, self.b.logical_and(bool_, None, pow2, nonzero))?;
+        ok = sp!(self, self.b.logical_and(bool_, None, ok, small))?;
+        ok = sp!(self, self.b.logical_and(bool_, None, ok, inside))?;
+        let at = sp!(self, self.b.i_add(u32_, None, below, index))?;
+        let at = sp!(self, self.b.select(u32_, None, ok, at, zero))?;
+        let u2 = self.b.type_vector(u32_, 2);
+        let p = self.ptr(StorageClass::Private, u2);
+        let slot = sp!(self, self.b.access_chain(p, None, table, [at]))?;
+        let xy = sp!(self, self.b.load(u2, None, slot, None, []))?;
+        let x = sp!(self, self.b.composite_extract(u32_, None, xy, [0]))?;
+        let y = sp!(self, self.b.composite_extract(u32_, None, xy, [1]))?;
+        let (x, y) = (
+            sp!(self, self.b.select(u32_, None, ok, x, zero))?,
+            sp!(self, self.b.select(u32_, None, ok, y, zero))?,
+        );
+        let v = sp!(
+            self,
+            self.b.composite_construct(u4, None, [x, y, zero, zero])
+        )?;
+        // a view operand's swizzle picks the channels, as the machine's
+        let v = if first.reg.file == File::SamplerView {
+            let sw: Vec<u32> = first.swizzle.0.iter().map(|c| *c as u32 & 3).collect();
+            sp!(self, self.b.vector_shuffle(u4, None, v, v, sw))?
+        } else {
+            v
+        };
+        self.store(&inst.dst[0], v, 0xF)
+    }
+
+    /// The standard sample positions of 1, 2, 4, 8 and 16 samples (the
+    /// positions of `tgsi_ir::samples`, as f32 bits), a private array the
+    /// SAMPLE_POS instructions read; declared with the globals.
+    pub(crate) fn declare_sample_positions(&mut self) {
+        let u32_ = self.t.u32;
+        let u2 = self.b.type_vector(u32_, 2);
+        let mut items = Vec::new();
+        for count in [1u32, 2, 4, 8, 16] {
+            for i in 0..count {
+                let (x, y) = tgsi_ir::samples::sample_position(count, i).unwrap_or_default();
+                let (cx, cy) = (self.c_u32(x.to_bits()), self.c_u32(y.to_bits()));
+                items.push(self.b.constant_composite(u2, [cx, cy]));
+            }
+        }
+        let len = self.c_u32(items.len() as u32);
+        let arr = self.b.type_array(u2, len);
+        let init = self.b.constant_composite(arr, items);
+        let p = self.ptr(StorageClass::Private, arr);
+        let var = self.b.variable(p, None, StorageClass::Private, Some(init));
+        self.interface.push(var);
+        self.sample_positions = Some(var);
+    }
+
+    /// The render target's sample count, the specialization constant
+    /// [`crate::TARGET_SAMPLES_SPEC_ID`] (default 1; declared once).
+    fn target_samples(&mut self) -> Word {
+        if let Some(c) = self.target_samples {
+            return c;
+        }
+        let u32_ = self.t.u32;
+        let c = self.b.spec_constant_bit32(u32_, 1);
+        self.b.decorate(
+            c,
+            Decoration::SpecId,
+            [Operand::LiteralBit32(crate::TARGET_SAMPLES_SPEC_ID)],
+        );
+        self.target_samples = Some(c);
+        c
     }
 
     /// TG4's component: `.x` of its second operand, an immediate (SPIR-V
@@ -932,15 +1088,16 @@ impl Translator<'_> {
         sp!(self, self.b.composite_construct(f4, None, [r, r, r, one]))
     }
 
-    /// TXF, TXF_LZ, SAMPLE_I: the texel at integer coordinates (level from
-    /// `.w`, 0 for TXF_LZ; the sample from `.w` for multisampled textures).
+    /// TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS: the texel at integer
+    /// coordinates, at level `last` (its sample `last` for a multisampled
+    /// texture).
     fn texel_fetch(
         &mut self,
-        op: Opcode,
         image: Image,
         c: Word,
         ncoord: u32,
         ms: bool,
+        last: Word,
     ) -> Result<Word, Error> {
         let i32_ = self.t.i32;
         let coord = self.first_channels(c, ncoord, i32_)?;
@@ -962,11 +1119,6 @@ impl Translator<'_> {
             let zero = self.splat_bits(image.texel, 0);
             return sp!(self, self.b.select(image.texel, None, inside, texel, zero));
         }
-        let last = if op == Opcode::TXF_LZ {
-            self.c_i32(0)
-        } else {
-            sp!(self, self.b.composite_extract(i32_, None, c, [3]))?
-        };
         let operand = if ms {
             ImageOperands::SAMPLE
         } else {
