@@ -6,7 +6,8 @@
 //! accumulate) and read back, with the depth target's.
 
 use super::super::{DrawRequest, Error, QuadDraw, TessStages};
-use super::image::{DeviceImage, Use};
+use super::image::{DeviceImage, Use, sample_count};
+use super::multisample::Readback;
 use super::{Bound, Descriptors, Device, vkerr};
 use ash::vk;
 use tgsi_exec::Resources;
@@ -61,6 +62,8 @@ struct Pass {
     render_pass: vk::RenderPass,
     framebuffer: vk::Framebuffer,
     pipeline: vk::Pipeline,
+    /// The readback pass of each multisampled target (by image index).
+    readbacks: Vec<(usize, Readback)>,
 }
 
 impl Device {
@@ -275,7 +278,7 @@ impl Device {
         res: &mut Resources,
         timeout_ms: u64,
     ) -> Result<(), Error> {
-        check_targets(targets, depth.as_deref())?;
+        check_targets(targets)?;
         if g.tessellation.is_none()
             && matches!(
                 g.topology,
@@ -294,7 +297,11 @@ impl Device {
             ..self.options(direct3d)
         };
         let fs = self.translate_exact(fragment, &options)?;
-        let (width, height) = targets.first().map_or((0, 0), |t| (t.width, t.height));
+        let (width, height) = match (targets.first(), depth.as_deref()) {
+            (Some(t), _) => (t.width, t.height),
+            (None, Some(d)) => (d.width, d.height),
+            (None, None) => (0, 0),
+        };
         let mut bound = Bound::default();
         let mut images: Vec<DeviceImage> = Vec::new();
         let mut vertices: Vec<super::Buffer> = Vec::new();
@@ -332,7 +339,19 @@ impl Device {
                 }
             }
             let mut pass = Pass::default();
-            let made = pass.make(self, vs, &fs, &bound, &images, g, (width, height));
+            let made = pass
+                .make(self, vs, &fs, &bound, &images, g, (width, height))
+                .and_then(|()| {
+                    for (k, img) in images.iter().enumerate().filter(|(_, i)| i.samples > 1) {
+                        let class = match img.usage {
+                            Use::Depth => NumClass::Float,
+                            _ => img.machine_format().num_class(),
+                        };
+                        pass.readbacks
+                            .push((k, self.readback(img, class, (width, height))?));
+                    }
+                    Ok(())
+                });
             let ran = made.and_then(|()| {
                 self.submit(timeout_ms, "the draw", |cb| {
                     self.record_draw(cb, &pass, &bound, &images, &vertices, g, (width, height))
@@ -341,7 +360,9 @@ impl Device {
             pass.destroy(self);
             ran?;
             for (t, img) in targets.iter_mut().zip(&images) {
-                if let Some(level) = t.levels.first_mut() {
+                if img.samples > 1 {
+                    self.read_samples(img, t)?;
+                } else if let Some(level) = t.levels.first_mut() {
                     let bytes = self.image_bytes(img, level.len())?;
                     level[..bytes.len()].copy_from_slice(&bytes);
                 }
@@ -415,11 +436,14 @@ impl Device {
         {
             self.record_download(cb, img);
         }
+        for (k, r) in &pass.readbacks {
+            self.record_readback(cb, &images[*k], r);
+        }
     }
 }
 
 /// Refuses targets the device engine does not draw into yet.
-fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(), Error> {
+fn check_targets(targets: &[Texture]) -> Result<(), Error> {
     for t in targets {
         let name = t.format.short_name();
         if t.format == Format::Rg11b10Float {
@@ -429,16 +453,6 @@ fn check_targets(targets: &[Texture], depth: Option<&DepthTarget>) -> Result<(),
                  TGSI rounds to nearest and overflows to infinity)"
             )));
         }
-        if t.samples > 1 {
-            return Err(Error::Unsupported(
-                "multisampled render targets are not drawn by the Vulkan engine yet".into(),
-            ));
-        }
-    }
-    if depth.is_some_and(|d| d.samples > 1) {
-        return Err(Error::Unsupported(
-            "multisampled depth targets are not drawn by the Vulkan engine yet".into(),
-        ));
     }
     Ok(())
 }
@@ -683,15 +697,27 @@ impl Pass {
         };
         let mut stages = vec![stage(vk::ShaderStageFlags::VERTEX, self.vertex)];
         // the target's height, for a lower-left fragment origin
-        let height_bytes = height.to_le_bytes();
-        let height_entry = [vk::SpecializationMapEntry {
-            constant_id: tgsi_spirv::TARGET_HEIGHT_SPEC_ID,
-            offset: 0,
-            size: 4,
-        }];
+        // and its sample count, for SAMPLE_INFO/SAMPLE_POS on it
+        let target_samples = images.first().map_or(1, |i| i.samples);
+        let constant_bytes: Vec<u8> = [height, target_samples]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let constant_entries = [
+            vk::SpecializationMapEntry {
+                constant_id: tgsi_spirv::TARGET_HEIGHT_SPEC_ID,
+                offset: 0,
+                size: 4,
+            },
+            vk::SpecializationMapEntry {
+                constant_id: tgsi_spirv::TARGET_SAMPLES_SPEC_ID,
+                offset: 4,
+                size: 4,
+            },
+        ];
         let fragment_constants = vk::SpecializationInfo::default()
-            .map_entries(&height_entry)
-            .data(&height_bytes);
+            .map_entries(&constant_entries)
+            .data(&constant_bytes);
         if self.fragment != vk::ShaderModule::null() {
             stages.push(
                 stage(vk::ShaderStageFlags::FRAGMENT, self.fragment)
@@ -748,8 +774,9 @@ impl Pass {
             })
             .line_width(1.0)
             .rasterizer_discard_enable(g.discard);
+        let samples = images.first().map_or(1, |i| i.samples);
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+            .rasterization_samples(sample_count(samples)?);
         let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(state.depth.enabled)
             .depth_write_enable(state.depth.enabled && state.depth.write)
@@ -805,7 +832,7 @@ impl Pass {
                 let layout = t.layout();
                 vk::AttachmentDescription::default()
                     .format(t.format())
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(sample_count(t.samples).unwrap_or(vk::SampleCountFlags::TYPE_1))
                     .load_op(vk::AttachmentLoadOp::LOAD)
                     .store_op(vk::AttachmentStoreOp::STORE)
                     .stencil_load_op(vk::AttachmentLoadOp::LOAD)
@@ -909,6 +936,9 @@ impl Pass {
             dev.device.destroy_shader_module(self.vertex, None);
         }
         self.descriptors.destroy(dev);
+        for (_, r) in &self.readbacks {
+            dev.destroy_readback(r);
+        }
     }
 }
 

@@ -83,10 +83,10 @@ fn image_kind(t: &Texture) -> Result<(vk::ImageType, vk::ImageViewType, bool), E
             vk::ImageViewType::TYPE_1D_ARRAY,
             false,
         ),
-        T::Tex2D | T::Shadow2D | T::Rect | T::ShadowRect => {
+        T::Tex2D | T::Shadow2D | T::Rect | T::ShadowRect | T::Msaa2D => {
             (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D, false)
         }
-        T::Array2D | T::Shadow2DArray => (
+        T::Array2D | T::Shadow2DArray | T::Msaa2DArray => (
             vk::ImageType::TYPE_2D,
             vk::ImageViewType::TYPE_2D_ARRAY,
             false,
@@ -132,12 +132,28 @@ pub(super) struct DeviceImage {
     /// Where the stencil bytes start in the staging buffer (a
     /// depth-stencil target; the depths come first).
     stencil_offset: Option<u64>,
+    /// Samples per texel; a multisampled image is filled by a clear
+    /// ([`Self::clear`]) and read back by a compute pass
+    /// (`multisample.rs`) into its staging buffer, a word quadruple per
+    /// sample.
+    pub(super) samples: u32,
+    /// What a multisampled image is cleared to (its contents are one value).
+    pub(super) clear: Option<Clear>,
+    /// A multisampled image's view for the readback pass (one aspect).
+    pub(super) sample_view: vk::ImageView,
     pub(super) usage: Use,
     pub(super) binding: u32,
     /// `IMAGE[n]`, read back into the resources.
     pub(super) readback: Option<usize>,
     format: vk::Format,
     machine_format: Format,
+}
+
+/// The one value a multisampled image holds when it is made.
+#[derive(Clone, Copy)]
+pub(super) enum Clear {
+    Color(vk::ClearColorValue),
+    DepthStencil(vk::ClearDepthStencilValue),
 }
 
 impl DeviceImage {
@@ -149,6 +165,51 @@ impl DeviceImage {
             Use::Attachment => vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
             Use::Depth => vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
         }
+    }
+
+    /// The image (for barriers).
+    pub(super) fn handle(&self) -> vk::Image {
+        self.image
+    }
+
+    /// The aspects of the image.
+    pub(super) fn aspect(&self) -> vk::ImageAspectFlags {
+        self.aspect
+    }
+
+    /// The image seen through its one-aspect multisample view as a sampled
+    /// image at `binding`, sharing this image's handles (for the readback
+    /// pass's descriptors; never destroyed itself).
+    pub(super) fn sampled_alias(&self, binding: u32) -> DeviceImage {
+        DeviceImage {
+            image: self.image,
+            memory: vk::DeviceMemory::null(),
+            view: self.sample_view,
+            staging: super::Buffer {
+                buffer: vk::Buffer::null(),
+                memory: vk::DeviceMemory::null(),
+                size: 0,
+                binding,
+                readback: None,
+            },
+            levels: Vec::new(),
+            layered: self.layered,
+            aspect: self.aspect,
+            stencil_offset: None,
+            samples: self.samples,
+            clear: None,
+            sample_view: vk::ImageView::null(),
+            usage: Use::Sampled,
+            binding,
+            readback: None,
+            format: self.format,
+            machine_format: self.machine_format,
+        }
+    }
+
+    /// The staging buffer (the multisample readback pass writes it).
+    pub(super) fn staging(&self) -> &super::Buffer {
+        &self.staging
     }
 
     /// Whether the image has a stencil aspect (a d24s8 depth target).
@@ -214,11 +275,17 @@ impl Device {
                 tex.format.short_name()
             ))
         })?;
-        if tex.samples > 1 {
+        let samples = tex.samples.max(1);
+        if samples > 1 && usage == Use::Storage {
             return Err(Error::Unsupported(
-                "multisampled textures are not bound by the Vulkan engine yet".into(),
+                "multisampled storage images are not bound by the Vulkan engine".into(),
             ));
         }
+        let clear = if samples > 1 {
+            Some(uniform_color(tex)?)
+        } else {
+            None
+        };
         let (image_type, view_type, cube) = image_kind(tex)?;
         self.check_format(tex, format, usage)?;
         let depth_format = matches!(tex.format, Format::Z32Float | Format::Z16Unorm);
@@ -235,8 +302,15 @@ impl Device {
         let layered = image_type != vk::ImageType::TYPE_3D;
         let (w, h, d) = tex.level_dims(0);
         let (depth, layers) = if layered { (1, d.max(1)) } else { (d, 1) };
-        let (bytes, levels) = staging_levels(tex, nlevels);
-        let usage_flags = usage_flags(usage);
+        let (mut bytes, levels) = staging_levels(tex, nlevels);
+        let mut usage_flags = usage_flags(usage);
+        if samples > 1 {
+            // the readback pass samples it and writes 16 bytes a sample
+            usage_flags |= vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
+            let (w, h, d) = tex.level_dims(0);
+            let words = w as usize * h as usize * d as usize * samples as usize * 16;
+            bytes.resize(bytes.len().max(words), 0);
+        }
         let ici = vk::ImageCreateInfo::default()
             .flags(if cube {
                 vk::ImageCreateFlags::CUBE_COMPATIBLE
@@ -252,17 +326,12 @@ impl Device {
             })
             .mip_levels(nlevels)
             .array_layers(layers)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(sample_count(samples)?)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage_flags)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        let staging = self.host_buffer(
-            &bytes,
-            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            binding,
-            None,
-        )?;
+        let staging = self.host_buffer(&bytes, staging_usage(), binding, None)?;
         let made = DeviceImage {
             image: vk::Image::null(),
             memory: vk::DeviceMemory::null(),
@@ -272,6 +341,9 @@ impl Device {
             layered,
             aspect,
             stencil_offset: None,
+            samples,
+            clear,
+            sample_view: vk::ImageView::null(),
             usage,
             binding,
             readback,
@@ -338,10 +410,24 @@ impl Device {
                 d.format.name()
             )));
         }
-        if d.samples > 1 {
-            return Err(Error::Unsupported(
-                "multisampled depth targets are not drawn by the Vulkan engine yet".into(),
-            ));
+        let samples = d.samples.max(1);
+        let clear = if samples > 1 {
+            if d.format == DepthFormat::D24S8 {
+                return Err(Error::Unsupported(
+                    "multisampled d24s8 targets are not drawn by the Vulkan engine yet".into(),
+                ));
+            }
+            Some(uniform_depth(d)?)
+        } else {
+            None
+        };
+        if samples > 1 {
+            // the readback pass writes 16 bytes a sample
+            bytes.resize(bytes.len().max(n * 16), 0);
+        }
+        let mut usage = usage_flags(Use::Depth);
+        if samples > 1 {
+            usage |= vk::ImageUsageFlags::SAMPLED;
         }
         let ici = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
@@ -353,17 +439,12 @@ impl Device {
             })
             .mip_levels(1)
             .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(sample_count(samples)?)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage_flags(Use::Depth))
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        let staging = self.host_buffer(
-            &bytes,
-            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            0,
-            None,
-        )?;
+        let staging = self.host_buffer(&bytes, staging_usage(), 0, None)?;
         let made = DeviceImage {
             image: vk::Image::null(),
             memory: vk::DeviceMemory::null(),
@@ -373,6 +454,9 @@ impl Device {
             layered: true,
             aspect,
             stencil_offset,
+            samples,
+            clear,
+            sample_view: vk::ImageView::null(),
             usage: Use::Depth,
             binding: 0,
             readback: None,
@@ -394,6 +478,13 @@ impl Device {
     /// [`Self::depth_image`] (after the draw).
     pub(super) fn read_depth(&self, img: &DeviceImage, d: &mut DepthTarget) -> Result<(), Error> {
         let n = d.depth.len();
+        if img.samples > 1 {
+            // the readback pass's words: each sample's depth in .x
+            for (w, s) in d.depth.iter_mut().zip(self.sample_words(img, n)?) {
+                *w = d.format.quantize(f32::from_bits(s[0]));
+            }
+            return Ok(());
+        }
         let per = if d.format == DepthFormat::D16 { 2 } else { 4 };
         let stencil = img.stencil_offset.map_or(0, |_| n);
         let bytes = self.image_bytes(img, n * per + stencil)?;
@@ -458,6 +549,17 @@ impl Device {
                     .device
                     .create_image_view(&vci, None)
                     .map_err(vkerr("vkCreateImageView"))?;
+                if made.samples > 1 {
+                    // one aspect (depth of a depth target) for the readback
+                    let mut one = range;
+                    if one.aspect_mask.contains(vk::ImageAspectFlags::DEPTH) {
+                        one.aspect_mask = vk::ImageAspectFlags::DEPTH;
+                    }
+                    made.sample_view = self
+                        .device
+                        .create_image_view(&vci.subresource_range(one), None)
+                        .map_err(vkerr("vkCreateImageView"))?;
+                }
                 Ok(())
             })()
         };
@@ -471,6 +573,9 @@ impl Device {
     /// Records the staging copy into the image and the move to the layout
     /// shaders read it in.
     pub(super) fn record_upload(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
+        if let Some(clear) = img.clear {
+            return self.record_clear(cb, img, clear);
+        }
         let layers = |img: &DeviceImage, ld: u32| if img.layered { ld } else { 1 };
         let regions: Vec<vk::BufferImageCopy> = img
             .levels
@@ -545,6 +650,10 @@ impl Device {
     /// Records the copy of a storage image's or render target's level 0
     /// back to its staging buffer (after the dispatch or draw).
     pub(super) fn record_download(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
+        if img.samples > 1 {
+            // read by the multisample readback pass
+            return;
+        }
         let Some(&(k, offset, w, h, ld)) = img.levels.first() else {
             return;
         };
@@ -618,6 +727,7 @@ impl Device {
         // use; destroying a null handle is allowed.
         unsafe {
             self.device.destroy_image_view(img.view, None);
+            self.device.destroy_image_view(img.sample_view, None);
             self.device.destroy_image(img.image, None);
             self.device.free_memory(img.memory, None);
         }
@@ -744,6 +854,78 @@ impl Device {
         // SAFETY: the sampler belongs to this device and is no longer used.
         unsafe { self.device.destroy_sampler(s, None) };
     }
+}
+
+/// A staging buffer's uses: the copies in and out, and the multisample
+/// readback pass's writes.
+fn staging_usage() -> vk::BufferUsageFlags {
+    vk::BufferUsageFlags::TRANSFER_SRC
+        | vk::BufferUsageFlags::TRANSFER_DST
+        | vk::BufferUsageFlags::STORAGE_BUFFER
+}
+
+/// Vulkan's flag of `n` samples per texel.
+pub(super) fn sample_count(n: u32) -> Result<vk::SampleCountFlags, Error> {
+    Ok(match n {
+        1 => vk::SampleCountFlags::TYPE_1,
+        2 => vk::SampleCountFlags::TYPE_2,
+        4 => vk::SampleCountFlags::TYPE_4,
+        8 => vk::SampleCountFlags::TYPE_8,
+        16 => vk::SampleCountFlags::TYPE_16,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "{n} samples per texel have no Vulkan sample count"
+            )));
+        }
+    })
+}
+
+/// Why a multisampled image is not made: only one value throughout is
+/// uploaded (by a clear).
+const SAMPLES_DIFFER: &str = "a multisampled image whose samples differ is not uploaded to the \
+     Vulkan device yet (one cleared to a single value is)";
+
+/// The clear colour of a multisampled texture holding one texel value
+/// throughout (sRGB refused: a clear colour is linear, and the device's
+/// encoding may differ from the machine's).
+fn uniform_color(tex: &Texture) -> Result<Clear, Error> {
+    let bpt = tex.format.bytes_per_texel().max(1);
+    let bytes = tex.levels.first().map_or(&[][..], |v| v);
+    let first = bytes.get(..bpt).unwrap_or(&[]);
+    if first.len() < bpt || bytes.chunks(bpt).any(|t| t != first) {
+        return Err(Error::Unsupported(SAMPLES_DIFFER.into()));
+    }
+    if tex.format.is_srgb() {
+        return Err(Error::Unsupported(format!(
+            "multisampled {} targets are not drawn by the Vulkan engine (their clear colour would be encoded by the device)",
+            tex.format.short_name()
+        )));
+    }
+    let v = tex.format.decode(first);
+    use tgsi_exec::texture::format::NumClass;
+    Ok(Clear::Color(match tex.format.num_class() {
+        NumClass::Uint => vk::ClearColorValue { uint32: v },
+        NumClass::Sint => vk::ClearColorValue {
+            int32: v.map(|w| w as i32),
+        },
+        _ => vk::ClearColorValue {
+            float32: v.map(f32::from_bits),
+        },
+    }))
+}
+
+/// The clear value of a multisampled depth target holding one depth (and
+/// stencil) throughout.
+fn uniform_depth(d: &DepthTarget) -> Result<Clear, Error> {
+    let first = d.depth.first().copied().unwrap_or(0);
+    let stencil = d.stencil.first().copied().unwrap_or(0);
+    if d.depth.iter().any(|&w| w != first) || d.stencil.iter().any(|&s| s != stencil) {
+        return Err(Error::Unsupported(SAMPLES_DIFFER.into()));
+    }
+    Ok(Clear::DepthStencil(vk::ClearDepthStencilValue {
+        depth: d.format.dequantize(first),
+        stencil: stencil.into(),
+    }))
 }
 
 /// What an image of `usage` is made for: its use and the copies in and out.

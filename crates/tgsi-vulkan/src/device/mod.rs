@@ -5,6 +5,7 @@
 
 mod draw;
 mod image;
+mod multisample;
 
 use super::{Dispatch, Error};
 use ash::vk;
