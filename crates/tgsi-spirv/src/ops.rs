@@ -606,7 +606,7 @@ impl Translator<'_> {
 
     /// Truncation to a 32-bit integer that saturates, NaN giving 0
     /// (`signed`: F2I, else F2U).
-    fn float_to_int(&mut self, x: Word, signed: bool) -> R {
+    pub(crate) fn float_to_int(&mut self, x: Word, signed: bool) -> R {
         let limits = if signed {
             Saturation::I32_FROM_F32
         } else {

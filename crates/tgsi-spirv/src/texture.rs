@@ -48,6 +48,14 @@ struct Shape {
     rect: bool,
 }
 
+/// The component a gather reads.
+#[derive(Clone, Copy)]
+enum GatherComponent {
+    Constant(u32),
+    /// A `uint` 0..=3 of each invocation.
+    Dynamic(Word),
+}
+
 /// The shape of a target SPIR-V can sample, or why not.
 fn shape(target: TextureTarget) -> Result<Shape, String> {
     use TextureTarget as T;
@@ -254,7 +262,9 @@ impl Translator<'_> {
         if op == O::GATHER4 {
             // the component: the sampler operand's swizzle `.x`
             let component = inst.src.get(2).map_or(0, |s| s.swizzle.0[0] as u32);
-            return self.gather(inst, 1, component).map(Some);
+            return self
+                .gather(inst, 1, GatherComponent::Constant(component))
+                .map(Some);
         }
         if op == O::TG4 {
             let component = self.tg4_component(inst)?;
@@ -797,37 +807,58 @@ impl Translator<'_> {
         c
     }
 
-    /// TG4's component: `.x` of its second operand, an immediate (SPIR-V
-    /// gathers a constant component), read as the machine reads it (bits
-    /// below 4 as an integer, others as a float), modulo 4.
-    fn tg4_component(&mut self, inst: &Instruction) -> Result<u32, Error> {
+    /// TG4's component: `.x` of its second operand read as the machine
+    /// reads it (bits below 4 as an integer, others as a float, saturated
+    /// to an integer), modulo 4: a constant for an immediate, else a value
+    /// in each invocation.
+    fn tg4_component(&mut self, inst: &Instruction) -> Result<GatherComponent, Error> {
         let src = inst
             .src
             .get(1)
             .ok_or_else(|| self.fail("TG4 without a component operand"))?;
-        if src.reg.file != File::Immediate || src.reg.index.indirect.is_some() {
-            return Err(self.fail(
-                "TG4 with a component that is not an immediate is not translated to SPIR-V (it gathers a constant component)",
-            ));
+        let of_bits = |bits: u32| {
+            if bits < 4 {
+                bits
+            } else {
+                (f32::from_bits(bits) as i32 & 3) as u32
+            }
+        };
+        if src.reg.file == File::Immediate && src.reg.index.indirect.is_none() {
+            let bits = self
+                .shader
+                .immediates()
+                .nth(src.reg.index.offset.max(0) as usize)
+                .and_then(|imm| imm.words.get(src.swizzle.0[0] as usize).copied())
+                .unwrap_or(0);
+            return Ok(GatherComponent::Constant(of_bits(bits)));
         }
-        let bits = self
-            .shader
-            .immediates()
-            .nth(src.reg.index.offset.max(0) as usize)
-            .and_then(|imm| imm.words.get(src.swizzle.0[0] as usize).copied())
-            .unwrap_or(0);
-        Ok(if bits < 4 {
-            bits
-        } else {
-            (f32::from_bits(bits) as i32 & 3) as u32
-        })
+        let (u32_, i32_, f4, bool_) = (self.t.u32, self.t.i32, self.t.f4, self.t.bool);
+        let v = self.fetch(src, tgsi_ir::opcode::OperandType::Uint)?;
+        let bits = sp!(self, self.b.composite_extract(u32_, None, v, [0]))?;
+        let f = sp!(self, self.b.bitcast(f4, None, v))?;
+        let i = self.float_to_int(f, true)?;
+        let i = sp!(self, self.b.composite_extract(i32_, None, i, [0]))?;
+        let i = sp!(self, self.b.bitcast(u32_, None, i))?;
+        let three = self.c_u32(3);
+        let i = sp!(self, self.b.bitwise_and(u32_, None, i, three))?;
+        let four = self.c_u32(4);
+        let small = sp!(self, self.b.u_less_than(bool_, None, bits, four))?;
+        Ok(GatherComponent::Dynamic(sp!(
+            self,
+            self.b.select(u32_, None, small, bits, i)
+        )?))
     }
 
     /// GATHER4 (`GATHER4 dst, coord, SVIEW[n], SAMP[m]`) and TG4 (`TG4
     /// dst, coord, component, SAMP[n]`, the texture of the sampler's
     /// index): the four texels' `component` around the coordinates, in
     /// Direct3D's order. `view` is the operand naming the texture.
-    fn gather(&mut self, inst: &Instruction, view: usize, component: u32) -> Result<(), Error> {
+    fn gather(
+        &mut self,
+        inst: &Instruction,
+        view: usize,
+        component: GatherComponent,
+    ) -> Result<(), Error> {
         let f32_ = self.t.f32;
         let op = inst.opcode;
         let operand = |t: &Self, k: usize| {
@@ -872,12 +903,37 @@ impl Translator<'_> {
                     .image_dref_gather(image.texel, None, si, coord, reference, mask, ops)
             )?
         } else {
-            let component = self.c_u32(component);
-            sp!(
-                self,
-                self.b
-                    .image_gather(image.texel, None, si, coord, component, mask, ops)
-            )?
+            match component {
+                GatherComponent::Constant(c) => {
+                    let c = self.c_u32(c);
+                    sp!(
+                        self,
+                        self.b
+                            .image_gather(image.texel, None, si, coord, c, mask, ops)
+                    )?
+                }
+                GatherComponent::Dynamic(which) => {
+                    // SPIR-V gathers a constant component: all four, then
+                    // the one each invocation names
+                    let bool_ = self.t.bool;
+                    let mut v = 0;
+                    for c in 0..4u32 {
+                        let k = self.c_u32(c);
+                        let g = sp!(
+                            self,
+                            self.b
+                                .image_gather(image.texel, None, si, coord, k, mask, ops.clone())
+                        )?;
+                        v = if c == 0 {
+                            g
+                        } else {
+                            let is = sp!(self, self.b.i_equal(bool_, None, which, k))?;
+                            sp!(self, self.b.select(image.texel, None, is, g, v))?
+                        };
+                    }
+                    v
+                }
+            }
         };
         self.store(&inst.dst[0], v, 0xF)
     }
@@ -1002,9 +1058,10 @@ impl Translator<'_> {
             return sp!(self, self.b.composite_extract(f32_, None, v, [0]));
         }
         let channel = match (sh.dim, sh.arrayed) {
-            (Dim::DimCube, true) if matches!(op, O::TEX2 | O::TXL2) => {
+            (Dim::DimCube, true) if matches!(op, O::TEX2 | O::TXL2 | O::TG4) => {
                 // the reference is the second operand's .x (TXL2: .y,
-                // beside the LOD)
+                // beside the LOD; TG4: its component operand's, as the
+                // machine reads it)
                 let s = inst
                     .src
                     .get(1)
