@@ -39,6 +39,9 @@ pub(crate) enum Source {
     /// `TessLevelOuter` / `TessLevelInner` of a TESS_EVAL shader: the
     /// array and its length.
     Levels(Word, u32),
+    /// Distances `first..first + 4` of a fragment shader's `CLIPDIST`
+    /// inputs (the clip distances, then the cull distances; 0 past them).
+    Distances { first: u32 },
 }
 
 /// Where an output register's value goes.
@@ -202,14 +205,22 @@ impl Translator<'_> {
                     BuiltIn::FrontFacing,
                 )))
             }
+            SemanticName::ClipDist => {
+                self.distances()?;
+                Ok(Source::Distances { first: 4 * k })
+            }
             SemanticName::Layer | SemanticName::ViewportIndex | SemanticName::PrimId => {
                 let which = match name {
                     SemanticName::Layer => BuiltIn::Layer,
                     SemanticName::ViewportIndex => BuiltIn::ViewportIndex,
                     _ => BuiltIn::PrimitiveId,
                 };
-                // the fragment stage reads these with the geometry capability
+                // the fragment stage reads these with the geometry
+                // capability (the viewport index with multi-viewport's)
                 self.b.capability(Capability::Geometry);
+                if name == SemanticName::ViewportIndex {
+                    self.b.capability(Capability::MultiViewport);
+                }
                 let i32_ = self.t.i32;
                 let var = self.builtin(StorageClass::Input, i32_, which);
                 self.b.decorate(var, Decoration::Flat, []);
@@ -412,19 +423,24 @@ impl Translator<'_> {
     }
 
     /// The `ClipDistance` and `CullDistance` arrays of the `CLIPDIST`
-    /// outputs: `NUM_CLIPDIST_ENABLED` clip distances (four per declared
+    /// outputs (a fragment shader's inputs): `NUM_CLIPDIST_ENABLED` clip distances (four per declared
     /// register without the property), then `NUM_CULLDIST_ENABLED` cull
     /// distances. Made once.
     fn distances(&mut self) -> Result<Distances, Error> {
         if let Some(made) = self.distance_vars {
             return Ok(made);
         }
+        // a fragment shader's are its inputs
+        let (file, class) = if self.shader.processor == Processor::Fragment {
+            (File::Input, StorageClass::Input)
+        } else {
+            (File::Output, StorageClass::Output)
+        };
         let registers: u32 = self
             .shader
             .declarations()
             .filter(|d| {
-                d.file == File::Output
-                    && d.semantic.is_some_and(|s| s.name == SemanticName::ClipDist)
+                d.file == file && d.semantic.is_some_and(|s| s.name == SemanticName::ClipDist)
             })
             .map(|d| d.last - d.first + 1)
             .sum();
@@ -449,7 +465,7 @@ impl Translator<'_> {
             self.b.capability(cap);
             let (f32_, n) = (self.t.f32, self.c_u32(len));
             let arr = self.b.type_array(f32_, n);
-            self.builtin(StorageClass::Output, arr, which)
+            self.builtin(class, arr, which)
         };
         let d = Distances {
             clip_var: array(clip, BuiltIn::ClipDistance, Capability::ClipDistance),
@@ -558,6 +574,27 @@ impl Translator<'_> {
                     continue;
                 }
                 Source::Levels(var, len) => self.load_levels(var, len, StorageClass::Input)?,
+                Source::Distances { first } => {
+                    let d = self.distances()?;
+                    let f32_ = self.t.f32;
+                    let p = self.ptr(StorageClass::Input, f32_);
+                    let mut parts = [self.c_f32(0.0); 4];
+                    for (c, part) in parts.iter_mut().enumerate() {
+                        let e = first + c as u32;
+                        let (var, at) = if e < d.clip {
+                            (d.clip_var, e)
+                        } else if e < d.clip + d.cull {
+                            (d.cull_var, e - d.clip)
+                        } else {
+                            continue;
+                        };
+                        let at = self.c_u32(at);
+                        let src = sp!(self, self.b.access_chain(p, None, var, [at]))?;
+                        *part = sp!(self, self.b.load(f32_, None, src, None, []))?;
+                    }
+                    let v = sp!(self, self.b.composite_construct(f4, None, parts))?;
+                    sp!(self, self.b.bitcast(u4, None, v))?
+                }
                 Source::ClipPosition(var) => {
                     let f32_ = self.t.f32;
                     let v = self.load_frag_coord(var)?;

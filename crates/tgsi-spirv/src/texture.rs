@@ -356,7 +356,7 @@ impl Translator<'_> {
         let coords_src = &inst.src[0];
         if matches!(image.target, TextureTarget::Cube | TextureTarget::CubeArray) {
             return Err(self.fail(format!(
-                "{op} fetches from a cube texture, which SPIR-V cannot"
+                "{op} fetches from a cube texture: OpImageFetch has no cube form (and the machine refuses the fetch too)"
             )));
         }
         let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
