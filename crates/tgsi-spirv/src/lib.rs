@@ -87,6 +87,13 @@ pub struct Options {
     /// Leave out `SignedZeroInfNanPreserve` (for a device without
     /// `shaderSignedZeroInfNanPreserveFloat32`).
     pub omit_signed_zero_mode: bool,
+    /// The same for doubles (a module with 64-bit floats asks for
+    /// `DenormPreserve` and `SignedZeroInfNanPreserve` of width 64: the
+    /// machine keeps double denormals under both numeric rules): for a
+    /// device without `shaderDenormPreserveFloat64` or
+    /// `shaderSignedZeroInfNanPreserveFloat64`.
+    pub omit_denorm_mode_64: bool,
+    pub omit_signed_zero_mode_64: bool,
     /// A vertex shader also writes every `OUT` register's words to the
     /// storage buffer at [`CAPTURE_BINDING`], vertex v's register r at
     /// words 4 × (v × registers + r) (`run vertices` on a device).

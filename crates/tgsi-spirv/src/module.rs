@@ -730,6 +730,20 @@ impl<'a> Translator<'a> {
             self.b
                 .execution_mode(main, ExecutionMode::SignedZeroInfNanPreserve, [32]);
         }
+        // and for doubles, where the module has them (lavapipe folds
+        // 0 / NaN into 0 without it)
+        if self.wide.is_some() {
+            if !self.options.omit_denorm_mode_64 {
+                self.b.capability(Capability::DenormPreserve);
+                self.b
+                    .execution_mode(main, ExecutionMode::DenormPreserve, [64]);
+            }
+            if !self.options.omit_signed_zero_mode_64 {
+                self.b.capability(Capability::SignedZeroInfNanPreserve);
+                self.b
+                    .execution_mode(main, ExecutionMode::SignedZeroInfNanPreserve, [64]);
+            }
+        }
         let _ = spirv::Op::Nop;
         use rspirv::binary::Assemble;
         Ok(self.b.module().assemble())

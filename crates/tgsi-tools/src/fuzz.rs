@@ -440,14 +440,14 @@ pub fn generate(seed: u64) -> Case {
 }
 
 /// `TEMP[t].y` = the invocation's byte address in BUFFER[1] (its id ×
-/// OUT_WORDS × 8).
+/// OUT_WORDS × 4: every invocation its own OUT_WORDS words).
 fn output_address(g: &mut Gen, t: u64) {
     g.line(&format!(
         "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
         IMMS + 1
     ));
     g.line(&format!(
-        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].zzzz",
+        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy",
         IMMS + 2
     ));
 }
@@ -495,8 +495,9 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         "UMUL TEMP[{t}].x, SV[0].xxxx, IMM[{}].zzzz",
         IMMS + 1
     ));
+    // words to bytes: × 4
     g.line(&format!(
-        "SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].zzzz",
+        "SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy",
         IMMS + 2
     ));
     output_address(&mut g, t);
@@ -513,7 +514,8 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
     output_address(&mut g, t);
     for r in 0..TEMPS {
         g.line(&format!("STORE BUFFER[1], TEMP[{t}].yyyy, TEMP[{r}]"));
-        g.add_steps(t, 'y', "zzzxy");
+        // 16 bytes on: each register's words in their own place
+        g.add_steps(t, 'y', "wwzxy");
     }
     g.line("END");
     let body = std::mem::take(&mut g.out);

@@ -604,6 +604,8 @@ impl Device {
             direct3d,
             omit_denorm_mode: denorm == vk::FALSE,
             omit_signed_zero_mode: v12.shader_signed_zero_inf_nan_preserve_float32 == vk::FALSE,
+            omit_denorm_mode_64: v12.shader_denorm_preserve_float64 == vk::FALSE,
+            omit_signed_zero_mode_64: v12.shader_signed_zero_inf_nan_preserve_float64 == vk::FALSE,
             refuse_demote: !self.demote,
             // lavapipe: each lane sees the other lanes of its quad as
             // helpers (`tests/shader/frag_kill.shader_test`, test 5)
