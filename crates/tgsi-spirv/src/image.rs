@@ -194,11 +194,6 @@ impl Translator<'_> {
         let Some(resource) = resource.filter(|r| r.file == File::Image) else {
             return Ok(None);
         };
-        if resource.index.indirect.is_some() {
-            return Err(self.fail(format!(
-                "{op} on an indirect image is not translated to SPIR-V yet"
-            )));
-        }
         let n = resource.index.offset as u32;
         let image = *self
             .storage_images

@@ -51,6 +51,7 @@ macro_rules! sp {
 mod flow;
 mod geometry;
 mod image;
+mod indirect;
 mod io;
 mod lanes;
 mod memory;

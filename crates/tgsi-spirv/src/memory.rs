@@ -74,11 +74,6 @@ impl Translator<'_> {
             inst.src.first().map(|s| s.reg)
         }
         .ok_or_else(|| self.fail(format!("{op} without a resource")))?;
-        if resource.index.indirect.is_some() {
-            return Err(self.fail(format!(
-                "{op} on an indirect resource is not translated to SPIR-V yet"
-            )));
-        }
         let target = match resource.file {
             File::Buffer => {
                 let n = resource.index.offset as u32;

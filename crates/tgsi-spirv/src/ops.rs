@@ -19,6 +19,9 @@ impl Translator<'_> {
     /// One instruction that is not control flow.
     pub(crate) fn instruction(&mut self, inst: &Instruction) -> Result<(), Error> {
         let op = inst.opcode;
+        if let Some(done) = self.indirect_resource(inst)? {
+            return Ok(done);
+        }
         let (flush_sources, flush_result) = op.direct3d_flush();
         self.flush_sources = flush_sources && self.options.direct3d;
         if let Some(done) = self.memory_instruction(inst)? {

@@ -357,3 +357,27 @@ IMM[0] INT32 {1, 2, 0, 3}
     );
     validate(&words, &asm);
 }
+
+#[test]
+fn an_indirect_resource_index_switches_over_the_declared_resources() {
+    let cs = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0..2]
+DCL SVIEW[0..1], 2D, FLOAT
+DCL SAMP[0]
+DCL TEMP[0..1]
+DCL ADDR[0]
+IMM[0] UINT32 {0, 4, 0, 0}
+  0: UARL ADDR[0].x, SV[0].xxxx
+  1: SAMPLE_L TEMP[0], IMM[0].xxxx, SVIEW[ADDR[0].x], SAMP[0], IMM[0].xxxx
+  2: STORE BUFFER[ADDR[0].x+1].x, IMM[0].xxxx, TEMP[0].xxxx
+  3: END
+";
+    let words = translate(cs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert_eq!(asm.matches("OpSwitch").count(), 2, "{asm}");
+    validate(&words, &asm);
+}

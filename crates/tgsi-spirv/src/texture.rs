@@ -282,14 +282,6 @@ impl Translator<'_> {
             }
             return Ok(None);
         }
-        if inst.src.iter().any(|s| {
-            matches!(s.reg.file, File::SamplerView | File::Sampler)
-                && s.reg.index.indirect.is_some()
-        }) {
-            return Err(self.fail(format!(
-                "{op} with an indirect texture or sampler index is not translated to SPIR-V yet"
-            )));
-        }
         // (texture index, resource operand, sampler index)
         let (tex, res_k, samp) = if legacy {
             // the sampler follows the operands: TXD's two gradients, the
