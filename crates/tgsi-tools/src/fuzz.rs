@@ -403,11 +403,15 @@ impl Gen<'_> {
         self.in_switch = true;
         let cases = 1 + self.rng.below(3);
         let default_at = self.rng.below(cases + 1);
+        // distinct CASE values (GLSL and HLSL reject two CASEs of one
+        // value; the machine's lanes that BRK out of one would enter the
+        // other again, where SPIR-V's OpSwitch takes the first)
+        let mut channels = vec!['x', 'y', 'z', 'w'];
         for k in 0..=cases {
             if k == default_at {
                 self.line("DEFAULT");
             } else {
-                let c = ['x', 'y', 'z', 'w'][self.rng.below(4) as usize];
+                let c = channels.remove(self.rng.below(channels.len() as u64) as usize);
                 self.line(&format!("CASE IMM[{}].{c}{c}{c}{c}", IMMS + 3));
             }
             let n = self.rng.below(3) as usize;
@@ -489,7 +493,7 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         pure: false,
         memory,
     };
-    // inputs: TEMP[0..3] from BUFFER[0] at tid * IN_WORDS * 4
+    // inputs from BUFFER[0] at tid * IN_WORDS * 4
     let t = TEMPS + 4;
     g.line(&format!(
         "UMUL TEMP[{t}].x, SV[0].xxxx, IMM[{}].zzzz",
@@ -501,7 +505,11 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         IMMS + 2
     ));
     output_address(&mut g, t);
-    for r in 0..4 {
+    // every temp from the inputs (unaligned, 14 bytes apart, the last
+    // ones reaching the next invocation's words): no register starts as a
+    // constant a compiler could fold (a device's folding of 0 × x ignores
+    // NaN and infinity even where the module forbids it)
+    for r in 0..TEMPS {
         g.line(&format!("LOAD TEMP[{r}], BUFFER[0], TEMP[{t}].xxxx"));
         g.add_steps(t, 'x', "ywzzx");
     }
