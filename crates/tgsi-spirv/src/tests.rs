@@ -79,13 +79,10 @@ fn what_is_not_translated_is_refused_by_name() {
             .contains("a TESS_EVAL shader without TES_PRIM_MODE"),
         "{e}"
     );
-    let ldexp = "COMP\nDCL TEMP[0]\nIMM[0] FLT64 {1.0, 2.0}\n  0: DLDEXP TEMP[0], IMM[0], IMM[0]\n  1: END\n";
-    let e = translate(ldexp).unwrap_err();
-    assert!(e.message.contains("DLDEXP is not translated"), "{e}");
 }
 
-/// Every 64-bit opcode but DLDEXP (doubles, 64-bit integers and the
-/// conversions) translates to a valid module using `Float64` and `Int64`.
+/// Every 64-bit opcode (doubles, 64-bit integers and the conversions)
+/// translates to a valid module using `Float64` and `Int64`.
 #[test]
 fn every_64_bit_opcode_is_valid() {
     use tgsi_ir::opcode::{Channels, OPCODES};
@@ -94,9 +91,7 @@ fn every_64_bit_opcode_is_valid() {
     );
     let mut n = 0;
     for info in OPCODES.iter() {
-        if !matches!(info.channels, Channels::Pair64(_))
-            || info.opcode == tgsi_ir::opcode::Opcode::DLDEXP
-        {
+        if !matches!(info.channels, Channels::Pair64(_)) {
             continue;
         }
         let dsts = if info.num_dst == 2 {

@@ -13,7 +13,7 @@
 //! saturating conversions to integers (NaN gives 0), division by zero,
 //! shift counts modulo 64, DMIN/DMAX on zeros and NaNs, DSQRT/DRSQ at and
 //! below zero, DSSG and DFRACEXP on zeros, infinities and NaNs, DMAD
-//! unfused. DLDEXP is refused as LDEXP is (GLSL's `Ldexp` is undefined
+//! unfused. DLDEXP is written with exact steps and one rounding (GLSL's `Ldexp` is undefined
 //! where the result overflows).
 
 use super::Error;
@@ -201,11 +201,6 @@ impl Translator<'_> {
         let Channels::Pair64(shape) = info.channels else {
             return Ok(None);
         };
-        if op == Opcode::DLDEXP {
-            return Err(self.fail(
-                "DLDEXP is not translated to SPIR-V: GLSL's Ldexp is undefined where the result overflows",
-            ));
-        }
         let dst = inst
             .dst
             .first()
@@ -234,8 +229,14 @@ impl Translator<'_> {
                 // the count's raw bits, src1.x for xy and src1.y for zw
                 let n = self.fetch_bits(&inst.src[1])?;
                 let u2 = self.wide_types().u2;
-                let n = sp!(self, self.b.vector_shuffle(u2, None, n, n, [0, 1]))?;
-                let v = self.shift64(op, a, n)?;
+                let v = if op == Opcode::DLDEXP {
+                    // the exponents: src1.x for xy, src1.z for zw
+                    let n = sp!(self, self.b.vector_shuffle(u2, None, n, n, [0, 2]))?;
+                    self.ldexp64(a, n)?
+                } else {
+                    let n = sp!(self, self.b.vector_shuffle(u2, None, n, n, [0, 1]))?;
+                    self.shift64(op, a, n)?
+                };
                 self.store_pairs(inst, dst, (v, result_ty), any)?;
             }
             PairShape::Compare => {
@@ -341,6 +342,77 @@ impl Translator<'_> {
             bits = sp!(self, self.b.bitcast(u4, None, f))?;
         }
         self.store_channels(dst, bits, chans)
+    }
+
+    /// DLDEXP: each double of `x` (a `dvec2`) times 2^n (`n` the raw
+    /// `int` exponents, a `uvec2`), rounded once as the machine's `scalbn`:
+    /// the significand m (from `Frexp`, denormals scaled first) times 2^a,
+    /// exact, then times 2^b, with a + b the result's exponent E (clamped
+    /// to ±1100, past which every result is 0 or infinite): a normal
+    /// result takes a = min(E, 1023) (the second product exact, or an
+    /// overflow to infinity), a denormal one a = E + 600 and b = -600 (the
+    /// one rounding in the last product). Zeros and infinities are
+    /// themselves, NaNs quieted. (GLSL's `Ldexp` is undefined where the
+    /// result overflows.)
+    fn ldexp64(&mut self, x: Word, n: Word) -> Result<Word, Error> {
+        let w = self.wide_types();
+        let (d2, i2, b2, q2) = (w.d2, w.i2, w.b2, w.q2);
+        let n = sp!(self, self.b.bitcast(i2, None, n))?;
+        let limit = |t: &mut Self, v: i32| t.const_like(i2, v as u32 as u64);
+        // denormals scaled by 2^54 first (lavapipe's Frexp does not
+        // normalize them)
+        let ax = self.gl(d2, GlslStd450Op::FAbs, &[x])?;
+        let smallest = self.const_like(d2, f64::MIN_POSITIVE.to_bits());
+        let tiny = sp!(self, self.b.f_ord_less_than(b2, None, ax, smallest))?;
+        let scale = self.const_like(d2, 2f64.powi(54).to_bits());
+        let scaled = self.fmul(d2, x, scale)?;
+        let x_in = self.pick(d2, tiny, scaled, x)?;
+        let st = self.b.type_struct([d2, i2]);
+        let fe = self.gl(st, GlslStd450Op::FrexpStruct, &[x_in])?;
+        let m = sp!(self, self.b.composite_extract(d2, None, fe, [0]))?;
+        let ex = sp!(self, self.b.composite_extract(i2, None, fe, [1]))?;
+        let (c54, c0) = (limit(self, 54), limit(self, 0));
+        let shift = self.pick(i2, tiny, c54, c0)?;
+        let ex = sp!(self, self.b.i_sub(i2, None, ex, shift))?;
+        // E = ex + n, n clamped first so that the sum cannot wrap
+        let (lo, hi) = (limit(self, -1100), limit(self, 1100));
+        let (nlo, nhi) = (limit(self, -4000), limit(self, 4000));
+        let n = self.gl(i2, GlslStd450Op::SClamp, &[n, nlo, nhi])?;
+        let e = sp!(self, self.b.i_add(i2, None, ex, n))?;
+        let e = self.gl(i2, GlslStd450Op::SClamp, &[e, lo, hi])?;
+        let normal_floor = limit(self, -1021);
+        let normal = sp!(self, self.b.s_greater_than_equal(b2, None, e, normal_floor))?;
+        let top = limit(self, 1023);
+        let a_normal = self.gl(i2, GlslStd450Op::SMin, &[e, top])?;
+        let c600 = limit(self, 600);
+        let a_tiny = sp!(self, self.b.i_add(i2, None, e, c600))?;
+        let a = self.pick(i2, normal, a_normal, a_tiny)?;
+        let b = sp!(self, self.b.i_sub(i2, None, e, a))?;
+        let pow2 = |t: &mut Self, k: Word| -> Result<Word, Error> {
+            // 2^k from its bits: (k + 1023) << 52, for k in -1022..=1023
+            let bias = limit(t, 1023);
+            let biased = sp!(t, t.b.i_add(i2, None, k, bias))?;
+            let wide = sp!(t, t.b.s_convert(w.s2, None, biased))?;
+            let wide = sp!(t, t.b.bitcast(q2, None, wide))?;
+            let c52 = t.const_like(q2, 52);
+            let bits = sp!(t, t.b.shift_left_logical(q2, None, wide, c52))?;
+            sp!(t, t.b.bitcast(d2, None, bits))
+        };
+        let (pa, pb) = (pow2(self, a)?, pow2(self, b)?);
+        let t = self.fmul(d2, m, pa)?;
+        let r = self.fmul(d2, t, pb)?;
+        // zeros and infinities as they are, NaNs quieted
+        let zero = self.const_like(d2, 0);
+        let is_zero = sp!(self, self.b.f_ord_equal(b2, None, x, zero))?;
+        let is_inf = sp!(self, self.b.is_inf(b2, None, x))?;
+        let is_nan = sp!(self, self.b.is_nan(b2, None, x))?;
+        let keep = sp!(self, self.b.logical_or(b2, None, is_zero, is_inf))?;
+        let r = self.pick(d2, keep, x, r)?;
+        let bits = sp!(self, self.b.bitcast(q2, None, x))?;
+        let quiet = self.const_like(q2, 0x0008_0000_0000_0000);
+        let quieted = sp!(self, self.b.bitwise_or(q2, None, bits, quiet))?;
+        let quieted = sp!(self, self.b.bitcast(d2, None, quieted))?;
+        Ok(self.pick(d2, is_nan, quieted, r)?)
     }
 
     /// DFRACEXP: the significand of src.xy to both pairs of dst0, its

@@ -1,5 +1,5 @@
 //! `tgsi fuzz --vulkan`: random compute shaders of exact operations (no
-//! transcendental functions, no DFMA or DLDEXP, no inter-lane opcodes, no random
+//! transcendental functions, no DFMA, no inter-lane opcodes, no random
 //! memory traffic whose order between invocations a device may change),
 //! translated to SPIR-V and run on a Vulkan device against the
 //! interpreter, every output word compared (two NaNs agree, floats or
@@ -19,7 +19,7 @@ use tgsi_vulkan::{Device, Dispatch};
 pub fn exact_pool() -> Vec<Opcode> {
     const DEVICE_PRECISION: &[&str] = &[
         "SIN", "COS", "EX2", "LG2", "POW", "RSQ", "SQRT", "EXP", "LOG", "LIT", "DST", "RCP", "FMA",
-        "DFMA", "DLDEXP",
+        "DFMA",
     ];
     pool()
         .into_iter()
