@@ -249,10 +249,10 @@ pub fn specialization_constants(shader: &Shader) -> Vec<(u32, &'static str)> {
 pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("tgsi-spirv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!(
-        "module{}.spv",
+    // one file per call (no directory left behind), removed after
+    let path = std::env::temp_dir().join(format!(
+        "tgsi-spirv-{}-{}.spv",
+        std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

@@ -696,25 +696,8 @@ impl Pass {
                 .name(c"main")
         };
         let mut stages = vec![stage(vk::ShaderStageFlags::VERTEX, self.vertex)];
-        // the target's height, for a lower-left fragment origin
-        // and its sample count, for SAMPLE_INFO/SAMPLE_POS on it
         let target_samples = images.first().map_or(1, |i| i.samples);
-        let constant_bytes: Vec<u8> = [height, target_samples]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        let constant_entries = [
-            vk::SpecializationMapEntry {
-                constant_id: tgsi_spirv::TARGET_HEIGHT_SPEC_ID,
-                offset: 0,
-                size: 4,
-            },
-            vk::SpecializationMapEntry {
-                constant_id: tgsi_spirv::TARGET_SAMPLES_SPEC_ID,
-                offset: 4,
-                size: 4,
-            },
-        ];
+        let (constant_entries, constant_bytes) = target_constants(height, target_samples);
         let fragment_constants = vk::SpecializationInfo::default()
             .map_entries(&constant_entries)
             .data(&constant_bytes);
@@ -975,6 +958,27 @@ fn blend_states(
                 .color_write_mask(mask)
         })
         .collect()
+}
+
+/// The fragment shader's specialization constants: the target's `height`
+/// (a lower-left fragment origin) and its `samples` (SAMPLE_INFO and
+/// SAMPLE_POS on the render target), as map entries and their bytes.
+fn target_constants(height: u32, samples: u32) -> ([vk::SpecializationMapEntry; 2], [u8; 8]) {
+    let entry = |constant_id, offset| vk::SpecializationMapEntry {
+        constant_id,
+        offset,
+        size: 4,
+    };
+    let mut bytes = [0u8; 8];
+    bytes[..4].copy_from_slice(&height.to_le_bytes());
+    bytes[4..].copy_from_slice(&samples.to_le_bytes());
+    (
+        [
+            entry(tgsi_spirv::TARGET_HEIGHT_SPEC_ID, 0),
+            entry(tgsi_spirv::TARGET_SAMPLES_SPEC_ID, 4),
+        ],
+        bytes,
+    )
 }
 
 /// One face's stencil state (reference, masks, function and operations).
