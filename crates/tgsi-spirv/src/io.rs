@@ -345,6 +345,11 @@ impl Translator<'_> {
                 ))
             }
             (Processor::Fragment, SemanticName::Stencil) => {
+                if self.options.refuse_stencil_export {
+                    return Err(Error::general(
+                        "the STENCIL output needs the device extension VK_EXT_shader_stencil_export",
+                    ));
+                }
                 self.b.extension("SPV_EXT_shader_stencil_export");
                 self.b.capability(Capability::StencilExportEXT);
                 self.stencil_replacing = true;

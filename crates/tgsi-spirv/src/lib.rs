@@ -64,7 +64,7 @@ mod texture;
 mod wide;
 mod wide_ops;
 
-pub use texture::{sampler_binding, texture_binding};
+pub use texture::{sampler_binding, sampler_uses, texture_binding};
 
 use tgsi_ir::enums::File;
 use tgsi_ir::ir::Shader;
@@ -112,6 +112,9 @@ pub struct Options {
     /// the other lanes of a quad see through quad operations: Mesa's
     /// lavapipe, where every lane sees the others as helpers).
     pub refuse_read_helper: bool,
+    /// Refuse a fragment shader's STENCIL output (for a device without
+    /// `VK_EXT_shader_stencil_export`).
+    pub refuse_stencil_export: bool,
 }
 
 /// The binding of the buffer a capturing vertex shader writes its outputs to.
@@ -233,14 +236,27 @@ pub fn specialization_constants(shader: &Shader) -> Vec<(u32, &'static str)> {
         && shader
             .properties()
             .any(|p| p.name == tgsi_ir::enums::PropertyName::FsCoordOrigin && p.value != 0);
+    // SAMPLE_INFO / SAMPLE_POS on the render target: a TEMP first operand
+    let target_samples = shader.instructions().any(|i| {
+        matches!(
+            i.opcode,
+            tgsi_ir::opcode::Opcode::SAMPLE_INFO | tgsi_ir::opcode::Opcode::SAMPLE_POS
+        ) && i.src.first().is_some_and(|s| s.reg.file == File::Temp)
+    });
+    let mut out = Vec::new();
     if lower_left {
-        vec![(
+        out.push((
             TARGET_HEIGHT_SPEC_ID,
             "uint: the render target's height in pixels (FS_COORD_ORIGIN LOWER_LEFT)",
-        )]
-    } else {
-        Vec::new()
+        ));
     }
+    if target_samples {
+        out.push((
+            TARGET_SAMPLES_SPEC_ID,
+            "uint: the render target's sample count (SAMPLE_INFO/SAMPLE_POS on it; default 1)",
+        ));
+    }
+    out
 }
 
 /// Runs Khronos' validator on a module: `spirv-val --target-env

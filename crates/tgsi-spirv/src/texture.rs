@@ -48,6 +48,52 @@ struct Shape {
     rect: bool,
 }
 
+/// Whether `op` on a target that is `shadow` samples with a depth compare,
+/// as the machine decides: SAMPLE_C and SAMPLE_C_LZ always, the legacy
+/// opcodes (which name their texture by the sampler) on shadow targets;
+/// the other SVIEW opcodes read the texels.
+pub(crate) fn compares(op: Opcode, shadow: bool) -> bool {
+    use Opcode as O;
+    matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ)
+        || (shadow
+            && matches!(
+                op,
+                O::TEX
+                    | O::TXP
+                    | O::TXB
+                    | O::TXL
+                    | O::TXD
+                    | O::TEX_LZ
+                    | O::TEX2
+                    | O::TXB2
+                    | O::TXL2
+                    | O::TG4
+            ))
+}
+
+/// Each sampler the shader samples with, and whether with a depth
+/// compare ([`compares`]): a device leaves a compare with a sampler that
+/// has no compare function (and a plain sample with one that has) open,
+/// where the machine follows the sampler.
+pub fn sampler_uses(shader: &tgsi_ir::ir::Shader) -> Vec<(u32, bool)> {
+    let mut out: Vec<(u32, bool)> = Vec::new();
+    for inst in shader.instructions() {
+        let Some(samp) = inst.src.iter().find(|s| s.reg.file == File::Sampler) else {
+            continue;
+        };
+        let shadow = inst
+            .texture
+            .as_ref()
+            .and_then(|t| shape(t.target).ok())
+            .is_some_and(|sh| sh.shadow);
+        let use_ = (samp.reg.index.offset as u32, compares(inst.opcode, shadow));
+        if !out.contains(&use_) {
+            out.push(use_);
+        }
+    }
+    out
+}
+
 /// The component a gather reads.
 #[derive(Clone, Copy)]
 enum GatherComponent {
@@ -434,7 +480,7 @@ impl Translator<'_> {
         if sh.rect {
             coord = self.rect_to_normalized(img, coord)?;
         }
-        if sh.shadow || matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) {
+        if compares(op, sh.shadow) {
             let reference = self.shadow_reference(inst, sh, c)?;
             self.sample_compare(inst, sh, si, (coord, c), reference)
         } else {
@@ -886,7 +932,7 @@ impl Translator<'_> {
             Some((o, false)) => (Some(ImageOperands::OFFSET), vec![Operand::IdRef(o)]),
             None => (None, vec![]),
         };
-        let v = if sh.shadow {
+        let v = if compares(op, sh.shadow) {
             // the compare of each texel with the reference, as the machine's
             let reference = self.shadow_reference(inst, sh, c)?;
             sp!(

@@ -480,7 +480,15 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         IMMS + 1
     );
     let _ = writeln!(head, "IMM[{}] UINT32 {{1, 2, 3, 5}}", IMMS + 2);
-    let cases: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
+    // four distinct CASE values
+    let mut case_words: Vec<u32> = Vec::new();
+    while case_words.len() < 4 {
+        let w = rng.word();
+        if !case_words.contains(&w) {
+            case_words.push(w);
+        }
+    }
+    let cases: Vec<String> = case_words.iter().map(|w| w.to_string()).collect();
     let _ = writeln!(head, "IMM[{}] UINT32 {{{}}}", IMMS + 3, cases.join(", "));
     let mut g = Gen {
         rng: &mut rng,

@@ -41,12 +41,17 @@ impl Device {
                 | O::BALLOT
                 | O::READ_FIRST
                 | O::READ_INVOC
-                    if self.subgroup_size() != MACHINE_SUBGROUP =>
+                    if self.subgroup_size() != MACHINE_SUBGROUP || !self.votes_everywhere() =>
                 {
                     return Err(Error::Unsupported(format!(
-                        "{}: the device's subgroups are {} invocations, the machine's {MACHINE_SUBGROUP}",
+                        "{}: the device's subgroups are {} invocations, the machine's {MACHINE_SUBGROUP}{}",
                         i.opcode,
-                        self.subgroup_size()
+                        self.subgroup_size(),
+                        if self.votes_everywhere() {
+                            ""
+                        } else {
+                            ", and they do not vote and ballot in every stage"
+                        }
                     )));
                 }
                 _ => {}

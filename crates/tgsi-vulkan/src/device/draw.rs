@@ -507,10 +507,11 @@ fn vertex_bytes(g: &Geometry) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
             .unwrap_or(0),
         None => g.count as usize,
     };
-    // the rows past the given ones are zeros the buffer holds
+    // the rows past the given ones are zeros the buffer holds, up to a
+    // buffer of PADDED_VERTICES vertices
     if needed > g.rows.len().max(PADDED_VERTICES) {
         return Err(Error::Unsupported(format!(
-            "index {} is past the {} vertex rows by more than the engine pads ({PADDED_VERTICES} vertices)",
+            "index {} is past the {} vertex rows, and the engine pads the vertex buffer to {PADDED_VERTICES} vertices at most",
             needed - 1,
             g.rows.len()
         )));
@@ -542,9 +543,9 @@ fn vertex_bytes(g: &Geometry) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
     Ok((vb, ib))
 }
 
-/// The most vertices a draw's vertex buffer holds past its rows (zeros the
-/// indices read).
-const PADDED_VERTICES: usize = 1 << 20;
+/// The most vertices a draw's vertex buffer is padded to with zero rows
+/// (for indices past the given rows).
+const PADDED_VERTICES: usize = 1 << 16;
 
 fn topology(t: BasicTopology) -> vk::PrimitiveTopology {
     use BasicTopology as T;
@@ -1043,7 +1044,7 @@ mod tests {
         let ix = [0, 1, tgsi_pipeline::RESTART];
         let e = vertex_bytes(&geometry(&rows, BasicTopology::TriangleList, &ix))
             .expect_err("4G vertices are not padded");
-        assert!(e.to_string().contains("index 4294967295"), "{e}");
+        assert!(e.to_string().contains("index 4294967295 is past"), "{e}");
         // a few zero rows past the given ones are
         let ix = [0, 1, 9];
         let (vb, _) = vertex_bytes(&geometry(&rows, BasicTopology::TriangleList, &ix)).unwrap();

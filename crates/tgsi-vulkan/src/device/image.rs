@@ -281,6 +281,16 @@ impl Device {
                 "multisampled storage images are not bound by the Vulkan engine".into(),
             ));
         }
+        if samples > 1 && matches!(tex.format, Format::Z32Float | Format::Z16Unorm) {
+            return Err(Error::Unsupported(
+                "multisampled depth textures are not bound by the Vulkan engine yet".into(),
+            ));
+        }
+        if samples > 1 && usage == Use::Attachment && tex.level_dims(0).2 > 1 {
+            return Err(Error::Unsupported(
+                "layered multisampled render targets are not drawn by the Vulkan engine yet".into(),
+            ));
+        }
         let clear = if samples > 1 {
             Some(uniform_color(tex)?)
         } else {
@@ -307,6 +317,7 @@ impl Device {
         if samples > 1 {
             // the readback pass samples it and writes 16 bytes a sample
             usage_flags |= vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
+            self.check_samples(format, usage_flags, samples)?;
             let (w, h, d) = tex.level_dims(0);
             let words = w as usize * h as usize * d as usize * samples as usize * 16;
             bytes.resize(bytes.len().max(words), 0);
@@ -428,6 +439,7 @@ impl Device {
         let mut usage = usage_flags(Use::Depth);
         if samples > 1 {
             usage |= vk::ImageUsageFlags::SAMPLED;
+            self.check_samples(format, usage, samples)?;
         }
         let ici = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
@@ -498,10 +510,40 @@ impl Device {
         }
         if img.stencil_offset.is_some() {
             d.stencil.resize(n, 0);
-            d.stencil
-                .copy_from_slice(&stencils[..n.min(stencils.len())]);
+            for (s, b) in d.stencil.iter_mut().zip(stencils) {
+                *s = *b;
+            }
         }
         Ok(())
+    }
+
+    /// Refuses `samples` per texel where the device has no 2-D `format`
+    /// image of that count for `usage`.
+    fn check_samples(
+        &self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+        samples: u32,
+    ) -> Result<(), Error> {
+        let want = sample_count(samples)?;
+        // SAFETY: the physical device belongs to the instance.
+        let props = unsafe {
+            self.instance.get_physical_device_image_format_properties(
+                self.physical,
+                format,
+                vk::ImageType::TYPE_2D,
+                vk::ImageTiling::OPTIMAL,
+                usage,
+                vk::ImageCreateFlags::empty(),
+            )
+        };
+        match props {
+            Ok(p) if p.sample_counts.contains(want) => Ok(()),
+            _ => Err(Error::Unsupported(format!(
+                "{} has no {format:?} images of {samples} samples",
+                self.name
+            ))),
+        }
     }
 
     /// Creates the image, its memory and its view for `made` (whose
@@ -922,8 +964,15 @@ fn uniform_depth(d: &DepthTarget) -> Result<Clear, Error> {
     if d.depth.iter().any(|&w| w != first) || d.stencil.iter().any(|&s| s != stencil) {
         return Err(Error::Unsupported(SAMPLES_DIFFER.into()));
     }
+    let depth = d.format.dequantize(first);
+    // (a clear value is defined in [0, 1] only)
+    if !(0.0..=1.0).contains(&depth) {
+        return Err(Error::Unsupported(format!(
+            "a multisampled depth target cleared to {depth} is not drawn by the Vulkan engine"
+        )));
+    }
     Ok(Clear::DepthStencil(vk::ClearDepthStencilValue {
-        depth: d.format.dequantize(first),
+        depth,
         stencil: stencil.into(),
     }))
 }

@@ -27,8 +27,10 @@ pub struct Device {
     device_sampling: bool,
     /// `shaderDemoteToHelperInvocation` is enabled (DEMOTE, READ_HELPER).
     demote: bool,
-    /// Invocations per subgroup.
-    subgroup_size: u32,
+    /// `VK_EXT_shader_stencil_export` is enabled (a STENCIL output).
+    stencil_export: bool,
+    /// What its subgroups are (the inter-lane opcodes).
+    subgroup: Subgroup,
 }
 
 impl std::fmt::Debug for Device {
@@ -49,7 +51,26 @@ struct Picked {
     device: ash::Device,
     queue: vk::Queue,
     demote: bool,
-    subgroup_size: u32,
+    stencil_export: bool,
+    subgroup: Subgroup,
+}
+
+/// What the device's subgroups are: their size, and whether they vote and
+/// ballot in every stage the engine runs.
+#[derive(Clone, Copy)]
+struct Subgroup {
+    size: u32,
+    votes_everywhere: bool,
+}
+
+fn subgroup_of(p: &vk::PhysicalDeviceSubgroupProperties) -> Subgroup {
+    let ops = vk::SubgroupFeatureFlags::VOTE | vk::SubgroupFeatureFlags::BALLOT;
+    let stages = vk::ShaderStageFlags::ALL_GRAPHICS | vk::ShaderStageFlags::COMPUTE;
+    Subgroup {
+        size: p.subgroup_size,
+        votes_everywhere: p.supported_operations.contains(ops)
+            && p.supported_stages.contains(stages),
+    }
 }
 
 /// A storage buffer on the device, mapped.
@@ -85,7 +106,8 @@ impl Device {
                 device,
                 queue,
                 demote,
-                subgroup_size,
+                stencil_export,
+                subgroup,
             }) => Ok(Device {
                 _entry: entry,
                 instance,
@@ -96,7 +118,8 @@ impl Device {
                 name,
                 device_sampling: false,
                 demote,
-                subgroup_size,
+                stencil_export,
+                subgroup,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -162,11 +185,18 @@ impl Device {
         // and helper demotion, where the device has its extension
         let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT::default();
         let demote_ext = vk::EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_NAME;
+        let stencil_ext = vk::EXT_SHADER_STENCIL_EXPORT_NAME;
         // SAFETY: `physical` came from this instance.
-        let has_demote = unsafe { instance.enumerate_device_extension_properties(physical) }
-            .unwrap_or_default()
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(demote_ext));
+        let available =
+            unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+        let has = |name: &std::ffi::CStr| {
+            available
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let has_demote = has(demote_ext);
+        // a fragment shader's STENCIL output
+        let stencil_export = has(stencil_ext);
         if has_demote {
             let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut demote);
             // SAFETY: `physical` came from this instance; the chained
@@ -174,14 +204,19 @@ impl Device {
             unsafe { instance.get_physical_device_features2(physical, &mut query) };
         }
         let demote_on = demote.shader_demote_to_helper_invocation == vk::TRUE;
-        let extensions = [demote_ext.as_ptr()];
+        let mut extensions = Vec::new();
+        if demote_on {
+            extensions.push(demote_ext.as_ptr());
+        }
+        if stencil_export {
+            extensions.push(stencil_ext.as_ptr());
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
-            .enabled_features(&features);
+            .enabled_features(&features)
+            .enabled_extension_names(&extensions);
         if demote_on {
-            dci = dci
-                .enabled_extension_names(&extensions)
-                .push_next(&mut demote);
+            dci = dci.push_next(&mut demote);
         }
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &dci, None) }
@@ -195,13 +230,20 @@ impl Device {
             device,
             queue,
             demote: demote_on,
-            subgroup_size: subgroup.subgroup_size,
+            stencil_export,
+            subgroup: subgroup_of(&subgroup),
         })
     }
 
     /// Invocations per subgroup (what the inter-lane opcodes see).
     pub fn subgroup_size(&self) -> u32 {
-        self.subgroup_size
+        self.subgroup.size
+    }
+
+    /// Whether the device votes and ballots in every stage (else the
+    /// inter-lane opcodes are refused).
+    pub(crate) fn votes_everywhere(&self) -> bool {
+        self.subgroup.votes_everywhere
     }
 
     /// The device's name (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
@@ -398,6 +440,25 @@ impl Device {
                 }
                 seen.push(b.binding);
                 self.bind_one(&b, res, bound)?;
+            }
+            // a compare with a sampler that has no compare function, or a
+            // plain sample with one that has, is the device's choice (the
+            // machine follows the sampler)
+            for (n, compare) in tgsi_spirv::sampler_uses(shader) {
+                let s = res
+                    .samplers
+                    .get(n as usize)
+                    .unwrap_or(&tgsi_exec::texture::Sampler::DEFAULT);
+                if s.compare.is_some() != compare {
+                    return Err(Error::Unsupported(format!(
+                        "SAMP[{n}] {}: Vulkan leaves that sample to the device",
+                        if compare {
+                            "has no compare function, and a shadow opcode compares with it"
+                        } else {
+                            "has a compare function, and an opcode samples without a compare"
+                        }
+                    )));
+                }
             }
         }
         Ok(())
@@ -607,6 +668,7 @@ impl Device {
             omit_denorm_mode_64: v12.shader_denorm_preserve_float64 == vk::FALSE,
             omit_signed_zero_mode_64: v12.shader_signed_zero_inf_nan_preserve_float64 == vk::FALSE,
             refuse_demote: !self.demote,
+            refuse_stencil_export: !self.stencil_export,
             // lavapipe: each lane sees the other lanes of its quad as
             // helpers (`tests/shader/frag_kill.shader_test`, test 5)
             refuse_read_helper: v12.driver_id == vk::DriverId::MESA_LLVMPIPE,

@@ -17,6 +17,9 @@ use crate::Error;
 use ash::vk;
 use tgsi_exec::texture::format::NumClass;
 
+/// Work groups Vulkan guarantees in one dimension of a dispatch.
+const MAX_GROUPS: u64 = 65_535;
+
 /// The readback pass of one multisampled image, made before the draw's
 /// commands are recorded.
 pub(super) struct Readback {
@@ -113,8 +116,13 @@ impl Device {
     ) -> Result<Readback, Error> {
         let samples = img.samples;
         let total = width as u64 * height as u64 * samples as u64;
-        let total = u32::try_from(total)
-            .map_err(|_| Error::Unsupported("a multisampled image this large".into()))?;
+        // one group of 64 per 64 samples, in one dimension
+        if total.div_ceil(64) > MAX_GROUPS {
+            return Err(Error::Unsupported(format!(
+                "a multisampled target of {width}x{height} with {samples} samples is read back in more than {MAX_GROUPS} work groups"
+            )));
+        }
+        let total = total as u32;
         let kind = match class {
             NumClass::Uint => "UINT",
             NumClass::Sint => "SINT",
