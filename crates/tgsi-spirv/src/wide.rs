@@ -412,7 +412,7 @@ impl Translator<'_> {
         let quiet = self.const_like(q2, 0x0008_0000_0000_0000);
         let quieted = sp!(self, self.b.bitwise_or(q2, None, bits, quiet))?;
         let quieted = sp!(self, self.b.bitcast(d2, None, quieted))?;
-        Ok(self.pick(d2, is_nan, quieted, r)?)
+        self.pick(d2, is_nan, quieted, r)
     }
 
     /// DFRACEXP: the significand of src.xy to both pairs of dst0, its
