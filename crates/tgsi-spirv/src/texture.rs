@@ -72,7 +72,8 @@ pub(crate) fn compares(op: Opcode, shadow: bool) -> bool {
 }
 
 /// Each sampler the shader samples with, and whether with a depth
-/// compare ([`compares`]): a device leaves a compare with a sampler that
+/// compare (SAMPLE_C, SAMPLE_C_LZ, and the legacy opcodes on shadow
+/// targets): a device leaves a compare with a sampler that
 /// has no compare function (and a plain sample with one that has) open,
 /// where the machine follows the sampler.
 pub fn sampler_uses(shader: &tgsi_ir::ir::Shader) -> Vec<(u32, bool)> {
