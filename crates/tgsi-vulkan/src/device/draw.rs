@@ -64,6 +64,8 @@ struct Pass {
     pipeline: vk::Pipeline,
     /// The readback pass of each multisampled target (by image index).
     readbacks: Vec<(usize, Readback)>,
+    /// The upload pass of each multisampled target whose samples differ.
+    uploads: Vec<Pass>,
 }
 
 impl Device {
@@ -349,6 +351,10 @@ impl Device {
                         };
                         pass.readbacks
                             .push((k, self.readback(img, class, (width, height))?));
+                        if img.fill {
+                            pass.uploads
+                                .push(self.upload_pass(img, class, (width, height))?);
+                        }
                     }
                     Ok(())
                 });
@@ -396,6 +402,10 @@ impl Device {
         for img in bound.images.iter().chain(images) {
             self.record_upload(cb, img);
         }
+        for upload in &pass.uploads {
+            self.record_full_pass(cb, upload, (width, height));
+            self.record_attachments_done(cb);
+        }
         let begin = vk::RenderPassBeginInfo::default()
             .render_pass(pass.render_pass)
             .framebuffer(pass.framebuffer)
@@ -438,6 +448,127 @@ impl Device {
         }
         for (k, r) in &pass.readbacks {
             self.record_readback(cb, &images[*k], r);
+        }
+    }
+}
+
+impl Device {
+    /// The pass writing a multisampled target whose samples differ from
+    /// its staging buffer's words (each sample's, of `class`): a
+    /// full-target triangle shaded per sample (the fragment shader reads
+    /// SAMPLEID) by a TGSI shader translated like any other, writing the
+    /// sample's colour, or its depth with the test always passing.
+    fn upload_pass(
+        &self,
+        img: &DeviceImage,
+        class: NumClass,
+        (width, height): (u32, u32),
+    ) -> Result<Pass, Error> {
+        let depth = img.usage == Use::Depth;
+        let (out, write) = if depth {
+            ("DCL OUT[0], POSITION", "MOV OUT[0].z, TEMP[1].xxxx")
+        } else {
+            ("DCL OUT[0], COLOR", "MOV OUT[0], TEMP[1]")
+        };
+        let samples = img.samples;
+        let text = format!(
+            "FRAG
+DCL IN[0], POSITION, LINEAR
+DCL SV[0], SAMPLEID
+DCL BUFFER[0]
+{out}
+DCL TEMP[0..1]
+IMM[0] UINT32 {{{width}, {samples}, 16, 0}}
+F2U TEMP[0].xy, IN[0].xyyy
+UMAD TEMP[0].x, TEMP[0].yyyy, IMM[0].xxxx, TEMP[0].xxxx
+UMAD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy, SV[0].xxxx
+UMUL TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz
+LOAD TEMP[1], BUFFER[0], TEMP[0].xxxx
+{write}
+END
+"
+        );
+        let (shader, _) = tgsi_text::parse(&text).map_err(|d| {
+            Error::Device(format!(
+                "the multisample upload shader: {}",
+                d.render("upload", &text)
+            ))
+        })?;
+        let integer = matches!(class, NumClass::Uint | NumClass::Sint);
+        let options = tgsi_spirv::Options {
+            integer_colors: u8::from(integer),
+            signed_colors: u8::from(class == NumClass::Sint),
+            ..self.options(false)
+        };
+        let fs = tgsi_spirv::to_spirv(&shader, &options)?;
+        let vs = tgsi_spirv::quad_vertex_shader(&shader, width, height, &[])?;
+        // the staging buffer where the module reads it (borrowed handles:
+        // this `Bound` is never released)
+        let staging = img.staging();
+        let bound = Bound {
+            buffers: vec![super::Buffer {
+                buffer: staging.buffer,
+                memory: staging.memory,
+                size: staging.size,
+                binding: tgsi_spirv::buffer_binding(0),
+                readback: None,
+            }],
+            ..Bound::default()
+        };
+        let mut state = RenderState {
+            cull: CullMode::None,
+            ..RenderState::default()
+        };
+        state.depth.enabled = depth;
+        state.depth.func = CompareFunc::Always;
+        state.depth.write = depth;
+        let g = Geometry {
+            rows: &[],
+            topology: BasicTopology::TriangleList,
+            count: 3,
+            instances: 1,
+            indices: None,
+            state: Some(&state),
+            colors_written: u8::from(!depth),
+            geometry: None,
+            tessellation: None,
+            discard: false,
+        };
+        let target = [img.attachment_alias()];
+        let mut pass = Pass::default();
+        if let Err(e) = pass.make(self, &vs, &fs, &bound, &target, &g, (width, height)) {
+            pass.destroy(self);
+            return Err(e);
+        }
+        Ok(pass)
+    }
+
+    /// Records a pass of a full-target triangle (an upload pass).
+    fn record_full_pass(&self, cb: vk::CommandBuffer, pass: &Pass, (width, height): (u32, u32)) {
+        let begin = vk::RenderPassBeginInfo::default()
+            .render_pass(pass.render_pass)
+            .framebuffer(pass.framebuffer)
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent: vk::Extent2D { width, height },
+            });
+        // SAFETY: `cb` is recording outside a render pass; the pass,
+        // framebuffer, pipeline and set belong to this device and live
+        // until the submission ended.
+        unsafe {
+            let device = &self.device;
+            device.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pass.pipeline);
+            device.cmd_bind_descriptor_sets(
+                cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                pass.descriptors.layout,
+                0,
+                &[pass.descriptors.set],
+                &[],
+            );
+            device.cmd_draw(cb, 3, 1, 0, 0);
+            device.cmd_end_render_pass(cb);
         }
     }
 }
@@ -922,6 +1053,9 @@ impl Pass {
         self.descriptors.destroy(dev);
         for (_, r) in &self.readbacks {
             dev.destroy_readback(r);
+        }
+        for p in &self.uploads {
+            p.destroy(dev);
         }
     }
 }

@@ -139,6 +139,10 @@ pub(super) struct DeviceImage {
     pub(super) samples: u32,
     /// What a multisampled image is cleared to (its contents are one value).
     pub(super) clear: Option<Clear>,
+    /// A multisampled target whose samples differ: its staging buffer
+    /// holds each sample's words, which an upload pass writes into it
+    /// (`draw.rs`).
+    pub(super) fill: bool,
     /// A multisampled image's view for the readback pass (one aspect).
     pub(super) sample_view: vk::ImageView,
     pub(super) usage: Use,
@@ -198,12 +202,23 @@ impl DeviceImage {
             stencil_offset: None,
             samples: self.samples,
             clear: None,
+            fill: false,
             sample_view: vk::ImageView::null(),
             usage: Use::Sampled,
             binding,
             readback: None,
             format: self.format,
             machine_format: self.machine_format,
+        }
+    }
+
+    /// The image as the attachment it is, sharing this image's handles
+    /// (the upload pass's target; never destroyed itself).
+    pub(super) fn attachment_alias(&self) -> DeviceImage {
+        DeviceImage {
+            view: self.view,
+            usage: self.usage,
+            ..self.sampled_alias(self.binding)
         }
     }
 
@@ -291,10 +306,13 @@ impl Device {
                 "layered multisampled render targets are not drawn by the Vulkan engine yet".into(),
             ));
         }
-        let clear = if samples > 1 {
-            Some(uniform_color(tex)?)
-        } else {
-            None
+        // one value throughout: a clear; else (a render target) an upload
+        // pass of each sample's words
+        let (clear, fill) = match (samples > 1, uniform_color(tex)) {
+            (false, _) => (None, false),
+            (true, Ok(c)) => (Some(c), false),
+            (true, Err(_)) if usage == Use::Attachment && !tex.format.is_srgb() => (None, true),
+            (true, Err(e)) => return Err(e),
         };
         let (image_type, view_type, cube) = image_kind(tex)?;
         self.check_format(tex, format, usage)?;
@@ -320,6 +338,9 @@ impl Device {
             self.check_samples(format, usage_flags, samples)?;
             let (w, h, d) = tex.level_dims(0);
             let words = w as usize * h as usize * d as usize * samples as usize * 16;
+            if fill {
+                bytes = sample_words(tex);
+            }
             bytes.resize(bytes.len().max(words), 0);
         }
         let ici = vk::ImageCreateInfo::default()
@@ -354,6 +375,7 @@ impl Device {
             stencil_offset: None,
             samples,
             clear,
+            fill,
             sample_view: vk::ImageView::null(),
             usage,
             binding,
@@ -422,15 +444,27 @@ impl Device {
             )));
         }
         let samples = d.samples.max(1);
-        let clear = if samples > 1 {
-            if d.format == DepthFormat::D24S8 {
-                return Err(Error::Unsupported(
-                    "multisampled d24s8 targets are not drawn by the Vulkan engine yet".into(),
-                ));
+        if samples > 1 && d.format == DepthFormat::D24S8 {
+            return Err(Error::Unsupported(
+                "multisampled d24s8 targets are not drawn by the Vulkan engine yet".into(),
+            ));
+        }
+        let (clear, fill) = match (samples > 1, uniform_depth(d)) {
+            (false, _) => (None, false),
+            (true, Ok(c)) => (Some(c), false),
+            (true, Err(_)) if depths_in_range(d) => {
+                // the upload pass writes each sample's depth from its words
+                bytes = d
+                    .depth
+                    .iter()
+                    .flat_map(|&w| {
+                        let x = d.format.dequantize(w).to_bits();
+                        [x, 0, 0, 0].into_iter().flat_map(u32::to_le_bytes)
+                    })
+                    .collect();
+                (None, true)
             }
-            Some(uniform_depth(d)?)
-        } else {
-            None
+            (true, Err(e)) => return Err(e),
         };
         if samples > 1 {
             // the readback pass writes 16 bytes a sample
@@ -468,6 +502,7 @@ impl Device {
             stencil_offset,
             samples,
             clear,
+            fill,
             sample_view: vk::ImageView::null(),
             usage: Use::Depth,
             binding: 0,
@@ -617,6 +652,10 @@ impl Device {
     pub(super) fn record_upload(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
         if let Some(clear) = img.clear {
             return self.record_clear(cb, img, clear);
+        }
+        if img.fill {
+            // written by its upload pass
+            return self.record_to_layout(cb, img);
         }
         let layers = |img: &DeviceImage, ld: u32| if img.layered { ld } else { 1 };
         let regions: Vec<vk::BufferImageCopy> = img
@@ -954,6 +993,25 @@ fn uniform_color(tex: &Texture) -> Result<Clear, Error> {
             float32: v.map(f32::from_bits),
         },
     }))
+}
+
+/// Each sample's words of a multisampled texture (its format's decoding,
+/// four words a sample), the upload pass's input.
+fn sample_words(tex: &Texture) -> Vec<u8> {
+    let bpt = tex.format.bytes_per_texel().max(1);
+    let bytes = tex.levels.first().map_or(&[][..], |v| v);
+    bytes
+        .chunks_exact(bpt)
+        .flat_map(|t| tex.format.decode(t).into_iter().flat_map(u32::to_le_bytes))
+        .collect()
+}
+
+/// Whether every depth of a target is one a fragment shader can write
+/// (in [0, 1]: Vulkan clamps the others).
+fn depths_in_range(d: &DepthTarget) -> bool {
+    d.depth
+        .iter()
+        .all(|&w| (0.0..=1.0).contains(&d.format.dequantize(w)))
 }
 
 /// The clear value of a multisampled depth target holding one depth (and

@@ -2,8 +2,10 @@
 //! to or from a buffer, so:
 //!
 //! * in: an image whose contents are one value throughout (a cleared
-//!   target, a texture of one texel value) is cleared to it; others are
-//!   refused before anything is made (`image.rs`);
+//!   target, a texture of one texel value) is cleared to it; a render or
+//!   depth target whose samples differ is written by an upload pass
+//!   (`draw.rs`) from its staging buffer's words; a texture whose samples
+//!   differ is refused before anything is made (`image.rs`);
 //! * out: after the draw, a compute pass (a TGSI shader translated by
 //!   `tgsi_spirv`, like any other) fetches every sample of the image with
 //!   SAMPLE_I_MS and stores it as four words into the image's staging
@@ -16,6 +18,43 @@ use super::{Bound, Buffer, Device, Objects};
 use crate::Error;
 use ash::vk;
 use tgsi_exec::texture::format::NumClass;
+
+/// What the passes do with an attachment.
+const ATTACHMENT_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
+    vk::AccessFlags::COLOR_ATTACHMENT_READ.as_raw()
+        | vk::AccessFlags::COLOR_ATTACHMENT_WRITE.as_raw()
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ.as_raw()
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE.as_raw()
+        | vk::AccessFlags::SHADER_READ.as_raw(),
+);
+
+/// Every level and layer of an image's aspects.
+fn full_range(img: &DeviceImage) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: img.aspect(),
+        base_mip_level: 0,
+        level_count: vk::REMAINING_MIP_LEVELS,
+        base_array_layer: 0,
+        layer_count: vk::REMAINING_ARRAY_LAYERS,
+    }
+}
+
+/// The move of a whole image from one (layout, access) to another.
+fn layout_barrier<'a>(
+    img: &DeviceImage,
+    (old, src): (vk::ImageLayout, vk::AccessFlags),
+    (new, dst): (vk::ImageLayout, vk::AccessFlags),
+) -> vk::ImageMemoryBarrier<'a> {
+    vk::ImageMemoryBarrier::default()
+        .src_access_mask(src)
+        .dst_access_mask(dst)
+        .old_layout(old)
+        .new_layout(new)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(img.handle())
+        .subresource_range(full_range(img))
+}
 
 /// Work groups Vulkan guarantees in one dimension of a dispatch.
 const MAX_GROUPS: u64 = 65_535;
@@ -31,40 +70,23 @@ impl Device {
     /// Records the clear of a multisampled image to its one value, and its
     /// move to the layout the draw uses it in.
     pub(super) fn record_clear(&self, cb: vk::CommandBuffer, img: &DeviceImage, clear: Clear) {
-        let range = vk::ImageSubresourceRange {
-            aspect_mask: img.aspect(),
-            base_mip_level: 0,
-            level_count: vk::REMAINING_MIP_LEVELS,
-            base_array_layer: 0,
-            layer_count: vk::REMAINING_ARRAY_LAYERS,
-        };
-        let barrier = |old, new, src, dst| {
-            vk::ImageMemoryBarrier::default()
-                .src_access_mask(src)
-                .dst_access_mask(dst)
-                .old_layout(old)
-                .new_layout(new)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(img.handle())
-                .subresource_range(range)
-        };
-        let to_dst = barrier(
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-            vk::AccessFlags::empty(),
-            vk::AccessFlags::TRANSFER_WRITE,
+        let to_dst = layout_barrier(
+            img,
+            (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
+            (
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                vk::AccessFlags::TRANSFER_WRITE,
+            ),
         );
-        let to_use = barrier(
-            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-            img.layout(),
-            vk::AccessFlags::TRANSFER_WRITE,
-            vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::COLOR_ATTACHMENT_READ
-                | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
-                | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
-                | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        let to_use = layout_barrier(
+            img,
+            (
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                vk::AccessFlags::TRANSFER_WRITE,
+            ),
+            (img.layout(), ATTACHMENT_ACCESS),
         );
+        let range = full_range(img);
         // SAFETY: `cb` is recording; the image belongs to this device and
         // lives until the submission ended.
         unsafe {
@@ -102,6 +124,50 @@ impl Device {
                 &[],
                 &[],
                 &[to_use],
+            );
+        }
+    }
+
+    /// Records the move of a multisampled target its upload pass writes to
+    /// the layout the passes use it in (its old contents are dropped).
+    pub(super) fn record_to_layout(&self, cb: vk::CommandBuffer, img: &DeviceImage) {
+        let to_use = layout_barrier(
+            img,
+            (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
+            (img.layout(), ATTACHMENT_ACCESS),
+        );
+        // SAFETY: `cb` is recording; the image belongs to this device and
+        // lives until the submission ended.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_use],
+            );
+        }
+    }
+
+    /// Records that a pass's attachment writes are done before the next
+    /// pass reads and writes the attachments (an upload pass, then the
+    /// draw).
+    pub(super) fn record_attachments_done(&self, cb: vk::CommandBuffer) {
+        let barrier = vk::MemoryBarrier::default()
+            .src_access_mask(ATTACHMENT_ACCESS)
+            .dst_access_mask(ATTACHMENT_ACCESS);
+        // SAFETY: `cb` is recording, outside a render pass.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::ALL_GRAPHICS,
+                vk::PipelineStageFlags::ALL_GRAPHICS,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
             );
         }
     }
@@ -196,24 +262,18 @@ END
         img: &DeviceImage,
         pass: &Readback,
     ) {
-        let to_read = vk::ImageMemoryBarrier::default()
-            .src_access_mask(
+        let to_read = layout_barrier(
+            img,
+            (
+                img.layout(),
                 vk::AccessFlags::COLOR_ATTACHMENT_WRITE
                     | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            )
-            .dst_access_mask(vk::AccessFlags::SHADER_READ)
-            .old_layout(img.layout())
-            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(img.handle())
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: img.aspect(),
-                base_mip_level: 0,
-                level_count: vk::REMAINING_MIP_LEVELS,
-                base_array_layer: 0,
-                layer_count: vk::REMAINING_ARRAY_LAYERS,
-            });
+            ),
+            (
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                vk::AccessFlags::SHADER_READ,
+            ),
+        );
         let to_host = vk::BufferMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::SHADER_WRITE)
             .dst_access_mask(vk::AccessFlags::HOST_READ)
