@@ -187,6 +187,11 @@ fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Resul
             shader.processor
         );
     }
+    if !args.io.system_values.is_empty() {
+        bail!(
+            "{name}: --sv is not given to the Vulkan engine (a device computes its system values; CS_USER_DATA_AMD is pushed as zeros)"
+        );
+    }
     let device = super::open_vulkan_device()?;
     eprintln!(
         "{name}: note: running on the Vulkan device {}",

@@ -6,7 +6,9 @@ use super::input::{display_name, read_bytes, write_bytes};
 use anyhow::{Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tgsi::translate::{Options, disassemble, layout, specialization_constants, to_spirv};
+use tgsi::translate::{
+    Options, disassemble, layout, push_constants, specialization_constants, to_spirv,
+};
 
 /// `--to` values.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -116,6 +118,12 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
         }
         for (id, what) in specialization_constants(&input.shader) {
             println!("specialization constant {id}: {what}");
+        }
+        for (bytes, what) in push_constants(&input.shader) {
+            println!(
+                "push constants, bytes {}..{}: {what}",
+                bytes.start, bytes.end
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }

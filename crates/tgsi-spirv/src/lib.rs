@@ -126,6 +126,10 @@ pub const CAPTURE_BINDING: u32 = 255;
 /// into `height - FragCoord.y` itself.
 pub const TARGET_HEIGHT_SPEC_ID: u32 = 0;
 
+/// The push constant range a shader reading `CS_USER_DATA_AMD` takes its
+/// value from: one `uvec4` at offset 0 (16 bytes), in every stage.
+pub const USER_DATA_PUSH_CONSTANT: std::ops::Range<u32> = 0..16;
+
 /// The specialization constant (a `uint`, default 1) SAMPLE_INFO and
 /// SAMPLE_POS on the render target (a TEMP first operand) read its sample
 /// count from.
@@ -257,6 +261,20 @@ pub fn specialization_constants(shader: &Shader) -> Vec<(u32, &'static str)> {
         ));
     }
     out
+}
+
+/// The push constants `shader`'s module reads: (byte range, what).
+pub fn push_constants(shader: &Shader) -> Vec<(std::ops::Range<u32>, &'static str)> {
+    let user_data = shader.declarations().any(|d| {
+        d.file == File::SystemValue
+            && d.semantic
+                .is_some_and(|s| s.name == tgsi_ir::enums::SemanticName::CsUserDataAmd)
+    });
+    if user_data {
+        vec![(USER_DATA_PUSH_CONSTANT, "uvec4: CS_USER_DATA_AMD")]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Runs Khronos' validator on a module: `spirv-val --target-env

@@ -136,6 +136,8 @@ pub(crate) struct Translator<'a> {
     pub demote_declared: bool,
     /// The specialization constant of the target's sample count.
     pub target_samples: Option<Word>,
+    /// The push constant block of `CS_USER_DATA_AMD` (a `uvec4`).
+    pub user_data: Option<Word>,
     /// The private table of the standard sample positions (SAMPLE_POS).
     pub sample_positions: Option<Word>,
     /// A TESS_CTRL shader's output variables, by `OUT` register.
@@ -238,6 +240,7 @@ impl<'a> Translator<'a> {
             target_height: None,
             demote_declared: false,
             target_samples: None,
+            user_data: None,
             sample_positions: None,
             patch_outputs: HashMap::new(),
             tess_inputs: HashMap::new(),
@@ -366,6 +369,13 @@ impl<'a> Translator<'a> {
             .any(|i| i.opcode == Opcode::SAMPLE_POS)
         {
             self.declare_sample_positions();
+        }
+        if shader.declarations().any(|d| {
+            d.file == File::SystemValue
+                && d.semantic
+                    .is_some_and(|s| s.name == SemanticName::CsUserDataAmd)
+        }) {
+            self.declare_user_data();
         }
         if indirect_immediates && !self.imms.is_empty() {
             // a private array of the immediates, read by indirect indices
@@ -581,6 +591,15 @@ impl<'a> Translator<'a> {
                 let u4 = self.t.u4;
                 Ok(self.b.constant_composite(u4, [x, y, z, zero]))
             }
+            SemanticName::CsUserDataAmd => {
+                let var = self
+                    .user_data
+                    .ok_or_else(|| self.fail("CS_USER_DATA_AMD without its push constants"))?;
+                let u4 = self.t.u4;
+                let p = self.ptr(StorageClass::PushConstant, u4);
+                let first = sp!(self, self.b.access_chain(p, None, var, [zero]))?;
+                Ok(sp!(self, self.b.load(u4, None, first, None, []))?)
+            }
             other => Err(Error::general(format!(
                 "system value {other} is not translated to SPIR-V yet"
             ))),
@@ -599,6 +618,20 @@ impl<'a> Translator<'a> {
             }
         }
         rules
+    }
+
+    /// `CS_USER_DATA_AMD`: a push constant block of one `uvec4` at offset
+    /// 0 ([`crate::USER_DATA_PUSH_CONSTANT`]), declared with the globals.
+    fn declare_user_data(&mut self) {
+        let u4 = self.t.u4;
+        let block = self.b.type_struct([u4]);
+        self.b.decorate(block, Decoration::Block, []);
+        self.b
+            .member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        let p = self.ptr(StorageClass::PushConstant, block);
+        let var = self.b.variable(p, None, StorageClass::PushConstant, None);
+        self.interface.push(var);
+        self.user_data = Some(var);
     }
 
     /// CS_FIXED_BLOCK_WIDTH/HEIGHT/DEPTH (1 when absent).

@@ -376,3 +376,23 @@ IMM[0] UINT32 {0, 4, 0, 0}
     assert_eq!(asm.matches("OpSwitch").count(), 2, "{asm}");
     validate(&words, &asm);
 }
+
+#[test]
+fn amd_user_data_is_a_push_constant_block() {
+    let cs = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], CS_USER_DATA_AMD
+DCL BUFFER[0]
+IMM[0] UINT32 {0, 0, 0, 0}
+  0: STORE BUFFER[0].xyzw, IMM[0].xxxx, SV[0]
+  1: END
+";
+    let words = translate(cs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("PushConstant"), "{asm}");
+    validate(&words, &asm);
+    let (shader, _) = tgsi_text::parse(cs).unwrap();
+    assert_eq!(push_constants(&shader).len(), 1);
+}

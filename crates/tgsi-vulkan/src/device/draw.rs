@@ -428,6 +428,13 @@ impl Device {
                 &[pass.descriptors.set],
                 &[],
             );
+            device.cmd_push_constants(
+                cb,
+                pass.descriptors.layout,
+                vk::ShaderStageFlags::ALL,
+                0,
+                &super::USER_DATA,
+            );
             if let Some(vb) = vertices.first() {
                 device.cmd_bind_vertex_buffers(cb, 0, &[vb.buffer], &[0]);
             }

@@ -43,6 +43,9 @@ fn vkerr(what: &str) -> impl Fn(vk::Result) -> Error + '_ {
     move |e| Error::Device(format!("{what}: {e}"))
 }
 
+/// The push constants of `CS_USER_DATA_AMD`: zeros.
+const USER_DATA: [u8; 16] = [0; 16];
+
 /// What [`Device::pick`] chose and made.
 struct Picked {
     physical: vk::PhysicalDevice,
@@ -408,6 +411,13 @@ impl Device {
                         0,
                         &[objects.descriptors.set],
                         &[],
+                    );
+                    self.device.cmd_push_constants(
+                        cb,
+                        objects.descriptors.layout,
+                        vk::ShaderStageFlags::ALL,
+                        0,
+                        &USER_DATA,
                     );
                     self.device.cmd_dispatch(cb, x, y, z);
                 }
@@ -797,9 +807,17 @@ impl Descriptors {
                 )
                 .map_err(vkerr("vkCreateDescriptorSetLayout"))?;
             let layouts = [self.set_layout];
+            // CS_USER_DATA_AMD's push constants, pushed as zeros (the
+            // machine's value when none is given)
+            let push = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::ALL)
+                .offset(tgsi_spirv::USER_DATA_PUSH_CONSTANT.start)
+                .size(tgsi_spirv::USER_DATA_PUSH_CONSTANT.len() as u32)];
             self.layout = device
                 .create_pipeline_layout(
-                    &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                    &vk::PipelineLayoutCreateInfo::default()
+                        .set_layouts(&layouts)
+                        .push_constant_ranges(&push),
                     None,
                 )
                 .map_err(vkerr("vkCreatePipelineLayout"))?;
