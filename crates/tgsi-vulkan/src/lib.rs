@@ -20,8 +20,10 @@ impl Device {
     /// module would state exactly but Vulkan lets a device compute
     /// otherwise than the machine: DFMA (Vulkan's precision rules let a
     /// device round the 64-bit product before the add, and lavapipe does;
-    /// the machine's DFMA rounds once), and the inter-lane opcodes where
-    /// the device's subgroups are not the machine's 16 lanes.
+    /// the machine's DFMA rounds once), the inter-lane opcodes where the
+    /// device's subgroups are not the machine's 16 lanes, and the 64-bit
+    /// opcodes (and LDEXP, computed in doubles) on a device without
+    /// 64-bit floats and integers.
     pub(crate) fn translate_exact(
         &self,
         shader: &Shader,
@@ -52,6 +54,14 @@ impl Device {
                         } else {
                             ", and they do not vote and ballot in every stage"
                         }
+                    )));
+                }
+                op if !self.has_64_bit()
+                    && (op == O::LDEXP
+                        || matches!(op.info().channels, tgsi_ir::opcode::Channels::Pair64(_))) =>
+                {
+                    return Err(Error::Unsupported(format!(
+                        "{op}: its module needs the device features shaderFloat64 and shaderInt64"
                     )));
                 }
                 _ => {}

@@ -31,6 +31,8 @@ pub struct Device {
     stencil_export: bool,
     /// What its subgroups are (the inter-lane opcodes).
     subgroup: Subgroup,
+    /// `shaderFloat64` and `shaderInt64` (the 64-bit opcodes, LDEXP).
+    wide: bool,
 }
 
 impl std::fmt::Debug for Device {
@@ -56,6 +58,7 @@ struct Picked {
     demote: bool,
     stencil_export: bool,
     subgroup: Subgroup,
+    wide: bool,
 }
 
 /// What the device's subgroups are: their size, and whether they vote and
@@ -111,6 +114,7 @@ impl Device {
                 demote,
                 stencil_export,
                 subgroup,
+                wide,
             }) => Ok(Device {
                 _entry: entry,
                 instance,
@@ -123,6 +127,7 @@ impl Device {
                 demote,
                 stencil_export,
                 subgroup,
+                wide,
             }),
             Err(e) => {
                 // SAFETY: nothing was created from the instance that outlives it.
@@ -235,12 +240,18 @@ impl Device {
             demote: demote_on,
             stencil_export,
             subgroup: subgroup_of(&subgroup),
+            wide: features.shader_float64 == vk::TRUE && features.shader_int64 == vk::TRUE,
         })
     }
 
     /// Invocations per subgroup (what the inter-lane opcodes see).
     pub fn subgroup_size(&self) -> u32 {
         self.subgroup.size
+    }
+
+    /// Whether the device has `shaderFloat64` and `shaderInt64`.
+    pub(crate) fn has_64_bit(&self) -> bool {
+        self.wide
     }
 
     /// Whether the device votes and ballots in every stage (else the
