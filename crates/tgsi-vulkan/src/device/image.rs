@@ -890,11 +890,14 @@ impl Device {
     }
 
     /// A buffer texture (`SVIEW` of target BUFFER): its texels in a
-    /// uniform texel buffer, seen through a view of its format.
+    /// uniform texel buffer, seen through a view of its format; or a
+    /// buffer image (`IMAGE[n]` of target BUFFER, `image` = n): a storage
+    /// texel buffer, read back after the run.
     pub(super) fn texel_buffer(
         &self,
         tex: &Texture,
         binding: u32,
+        image: Option<usize>,
     ) -> Result<(super::Buffer, vk::BufferView), Error> {
         let format = vk_format(tex.format).ok_or_else(|| {
             Error::Unsupported(format!(
@@ -903,12 +906,11 @@ impl Device {
             ))
         })?;
         let bytes = tex.levels.first().map_or(&[][..], |v| v);
-        let buffer = self.host_buffer(
-            bytes,
-            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
-            binding,
-            None,
-        )?;
+        let usage = match image {
+            Some(_) => vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
+            None => vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+        };
+        let buffer = self.host_buffer(bytes, usage, binding, image)?;
         let texels = (bytes.len() / tex.format.bytes_per_texel().max(1)) as u64;
         let ci = vk::BufferViewCreateInfo::default()
             .buffer(buffer.buffer)

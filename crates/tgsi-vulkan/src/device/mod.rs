@@ -45,6 +45,16 @@ fn vkerr(what: &str) -> impl Fn(vk::Result) -> Error + '_ {
     move |e| Error::Device(format!("{what}: {e}"))
 }
 
+/// The descriptor of a texel buffer: storage for an `IMAGE` (read back),
+/// uniform for a texture.
+fn texel_type(b: &Buffer) -> vk::DescriptorType {
+    if b.readback.is_some() {
+        vk::DescriptorType::STORAGE_TEXEL_BUFFER
+    } else {
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+    }
+}
+
 /// The push constants of `CS_USER_DATA_AMD`: zeros.
 const USER_DATA: [u8; 16] = [0; 16];
 
@@ -514,7 +524,9 @@ impl Device {
                         Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
                     })?;
                 if tex.target == tgsi_ir::enums::TextureTarget::Buffer {
-                    bound.texel_buffers.push(self.texel_buffer(tex, b.binding)?);
+                    bound
+                        .texel_buffers
+                        .push(self.texel_buffer(tex, b.binding, None)?);
                     return Ok(());
                 }
                 let view = res.views.get(n);
@@ -534,6 +546,13 @@ impl Device {
                     res.images.get(n).and_then(|t| t.as_ref()).ok_or_else(|| {
                         Error::Unsupported(format!("IMAGE[{n}] has no image bound"))
                     })?;
+                if tex.target == tgsi_ir::enums::TextureTarget::Buffer {
+                    // a storage texel buffer, read back into the image
+                    bound
+                        .texel_buffers
+                        .push(self.texel_buffer(tex, b.binding, Some(n))?);
+                    return Ok(());
+                }
                 bound.images.push(self.image(
                     tex,
                     None,
@@ -575,6 +594,15 @@ impl Device {
                 && let Some(level) = tex.levels.first_mut()
             {
                 let bytes = self.image_bytes(img, level.len())?;
+                level[..bytes.len()].copy_from_slice(&bytes);
+            }
+        }
+        for (b, _) in &bound.texel_buffers {
+            if let Some(n) = b.readback
+                && let Some(Some(tex)) = res.images.get_mut(n)
+                && let Some(level) = tex.levels.first_mut()
+            {
+                let bytes = self.read(b, level.len())?;
                 level[..bytes.len()].copy_from_slice(&bytes);
             }
         }
@@ -740,7 +768,9 @@ struct Bound {
     buffers: Vec<Buffer>,
     images: Vec<image::DeviceImage>,
     samplers: Vec<(u32, vk::Sampler)>,
-    /// Buffer textures: their buffer (with its binding) and view.
+    /// Buffer textures (uniform texel buffers) and buffer images (storage
+    /// texel buffers, their `readback` the `IMAGE` index): their buffer
+    /// (with its binding) and view.
     texel_buffers: Vec<(Buffer, vk::BufferView)>,
 }
 
@@ -792,7 +822,7 @@ impl Descriptors {
             bound
                 .texel_buffers
                 .iter()
-                .map(|(b, _)| binding(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)),
+                .map(|(b, _)| binding(b.binding, texel_type(b))),
         );
         let count = |ty: vk::DescriptorType| {
             let n = bindings.iter().filter(|b| b.descriptor_type == ty).count() as u32;
@@ -806,6 +836,7 @@ impl Descriptors {
             count(vk::DescriptorType::SAMPLED_IMAGE),
             count(vk::DescriptorType::SAMPLER),
             count(vk::DescriptorType::UNIFORM_TEXEL_BUFFER),
+            count(vk::DescriptorType::STORAGE_TEXEL_BUFFER),
         ];
         // SAFETY (every call below): valid create infos whose arrays live
         // across the call, objects of this device, and each object stored
@@ -919,10 +950,7 @@ impl Descriptors {
                 .texel_buffers
                 .iter()
                 .zip(&texel_views)
-                .map(|((b, _), view)| {
-                    write(b.binding, vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
-                        .texel_buffer_view(view)
-                }),
+                .map(|((b, _), view)| write(b.binding, texel_type(b)).texel_buffer_view(view)),
         );
         // SAFETY: the writes name this device's set, buffers, views and
         // samplers, and their info arrays live across the call.
