@@ -396,3 +396,24 @@ IMM[0] UINT32 {0, 0, 0, 0}
     let (shader, _) = tgsi_text::parse(cs).unwrap();
     assert_eq!(push_constants(&shader).len(), 1);
 }
+
+#[test]
+fn a_texture_sampled_with_and_without_a_compare_is_one_image() {
+    let fs = "FRAG
+DCL IN[0], GENERIC[0], LINEAR
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL TEMP[0..1]
+  0: TEX TEMP[0], IN[0], SAMP[0], 2D_ARRAY
+  1: TEX TEMP[1], IN[0], SAMP[0], SHADOW2D_ARRAY
+  2: ADD OUT[0], TEMP[0], TEMP[1]
+  3: END
+";
+    let words = translate(fs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    assert!(asm.contains("OpImageSampleDrefImplicitLod"), "{asm}");
+    assert!(asm.contains("OpImageSampleImplicitLod"), "{asm}");
+    validate(&words, &asm);
+    let (shader, _) = tgsi_text::parse(fs).unwrap();
+    assert_eq!(sampler_uses(&shader), vec![(0, false), (0, true)]);
+}

@@ -48,6 +48,22 @@ struct Shape {
     rect: bool,
 }
 
+/// Whether two targets differ in the compare only (2D_ARRAY and
+/// SHADOW2D_ARRAY): one image serves both.
+fn same_but_shadow(a: TextureTarget, b: TextureTarget) -> bool {
+    match (shape(a), shape(b)) {
+        (Ok(x), Ok(y)) => {
+            a != b
+                && x.dim == y.dim
+                && x.arrayed == y.arrayed
+                && x.ms == y.ms
+                && x.rect == y.rect
+                && x.coords == y.coords
+        }
+        _ => false,
+    }
+}
+
 /// Whether `op` on a target that is `shadow` samples with a depth compare,
 /// as the machine decides: SAMPLE_C and SAMPLE_C_LZ always, the legacy
 /// opcodes (which name their texture by the sampler) on shadow targets;
@@ -183,8 +199,18 @@ impl Translator<'_> {
                 && src.reg.file == File::Sampler
             {
                 let n = src.reg.index.offset as u32;
-                match views.get(&n) {
-                    Some((target, _)) if *target != t.target => {
+                match views.get(&n).copied() {
+                    // with and without a compare: one image (Vulkan's
+                    // compare is the instruction's, not the image type's)
+                    Some((target, rt)) if same_but_shadow(target, t.target) => {
+                        let plain = if shape(target).is_ok_and(|sh| sh.shadow) {
+                            t.target
+                        } else {
+                            target
+                        };
+                        views.insert(n, (plain, rt));
+                    }
+                    Some((target, _)) if target != t.target => {
                         return Err(Error::general(format!(
                             "texture {n} is sampled both as {target} and as {}",
                             t.target
@@ -360,7 +386,13 @@ impl Translator<'_> {
             .images
             .get(&tex)
             .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
-        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        // a legacy opcode's own target (a texture sampled with and without
+        // a compare is one image)
+        let target = match &inst.texture {
+            Some(t) if legacy && same_but_shadow(image.target, t.target) => t.target,
+            _ => image.target,
+        };
+        let sh = shape(target).map_err(|e| self.fail(e))?;
         let fetch = matches!(op, O::TXF | O::TXF_LZ | O::SAMPLE_I | O::SAMPLE_I_MS);
         let texel = if fetch {
             self.fetched_texel(inst, image, sh)?
@@ -911,7 +943,11 @@ impl Translator<'_> {
             .images
             .get(&n)
             .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
-        let sh = shape(image.target).map_err(|e| self.fail(e))?;
+        let target = match &inst.texture {
+            Some(t) if op == Opcode::TG4 && same_but_shadow(image.target, t.target) => t.target,
+            _ => image.target,
+        };
+        let sh = shape(target).map_err(|e| self.fail(e))?;
         if sh.rect || !matches!(sh.dim, Dim::Dim2D | Dim::DimCube) {
             return Err(self.fail(format!(
                 "{op} on a {} texture is not translated to SPIR-V yet",
