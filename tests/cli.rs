@@ -403,40 +403,48 @@ fn the_vulkan_device_is_chosen_with_device() {
     );
 }
 
-/// `tgsi render --engine vulkan` draws the fragment shader on the device:
-/// the Mandelbrot example's PNG is the machine's, byte for byte.
-#[test]
-fn render_on_the_vulkan_device_gives_the_machines_picture() {
-    let dir = std::env::temp_dir().join(format!("tgsi-render-vk-{}", std::process::id()));
+/// Runs `tgsi ARGS -o PNG` on the machine and with `--engine vulkan`
+/// into `name`'s folder: the two pictures' paths and the device run's
+/// stderr, or None (saying so) when there is no Vulkan device.
+fn render_on_both(
+    name: &str,
+    args: &[&str],
+) -> Option<(std::path::PathBuf, std::path::PathBuf, String)> {
+    let dir = std::env::temp_dir().join(format!("tgsi-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (machine, device) = (dir.join("m.png"), dir.join("v.png"));
-    let base = [
-        "render",
-        "examples/mandelbrot.tgsi",
-        "--size",
-        "48x32",
-        "-o",
-    ];
-    let (code, err) = tgsi(&[&base[..], &[machine.to_str().unwrap()]].concat());
+    let (code, err) = tgsi(&[args, &["-o", machine.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{err}");
     let vk = [
         &["--engine", "vulkan"][..],
-        &base[..],
-        &[device.to_str().unwrap()],
+        args,
+        &["-o", device.to_str().unwrap()],
     ]
     .concat();
     let (code, err) = tgsi(&vk);
     if err.contains("Vulkan: no") {
         eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
-        return;
+        std::fs::remove_dir_all(&dir).unwrap();
+        return None;
     }
     assert_eq!(code, 0, "{err}");
+    Some((machine, device, err))
+}
+
+/// `tgsi render --engine vulkan` draws the fragment shader on the device:
+/// the Mandelbrot example's PNG is the machine's, byte for byte.
+#[test]
+fn render_on_the_vulkan_device_gives_the_machines_picture() {
+    let args = ["render", "examples/mandelbrot.tgsi", "--size", "48x32"];
+    let Some((machine, device, err)) = render_on_both("render-vk", &args) else {
+        return;
+    };
     assert!(err.contains("drawn on the Vulkan device"), "{err}");
     assert_eq!(
         std::fs::read(&machine).unwrap(),
         std::fs::read(&device).unwrap()
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(machine.parent().unwrap()).unwrap();
 }
 
 /// `tgsi run --engine vulkan` of a vertex shader prints what the machine
@@ -469,9 +477,6 @@ fn run_of_a_vertex_shader_on_the_vulkan_device_prints_the_machines_outputs() {
 /// decoding and powers (most bytes equal, the rest close).
 #[test]
 fn render_of_a_mesh_on_the_vulkan_device_draws_the_machines_picture() {
-    let dir = std::env::temp_dir().join(format!("tgsi-render-vkm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (machine, device) = (dir.join("m.png"), dir.join("v.png"));
     let scene = [
         "render",
         "examples/scene/torus_fs.tgsi",
@@ -500,22 +505,10 @@ fn render_of_a_mesh_on_the_vulkan_device_draws_the_machines_picture() {
         "--const",
         "3=float:-0.428353,0.771035,0.471188,0,0,2.4,4.4,1,1,0.92,0.8,48,0.05,0.055,0.07,0,0.8,0.78,0.7,0,0.784465,-0.196116,-0.588348,0,0.12,0.2,0.4,0,0.35,0.45,0.7,3",
         "--quiet",
-        "-o",
     ];
-    let (code, err) = tgsi(&[&scene[..], &[machine.to_str().unwrap()]].concat());
-    assert_eq!(code, 0, "{err}");
-    let vk = [
-        &["--engine", "vulkan"][..],
-        &scene[..],
-        &[device.to_str().unwrap()],
-    ]
-    .concat();
-    let (code, err) = tgsi(&vk);
-    if err.contains("Vulkan: no") {
-        eprintln!("\n*** SKIPPED: no Vulkan device ({err}) ***\n");
+    let Some((machine, device, _)) = render_on_both("render-vkm", &scene) else {
         return;
-    }
-    assert_eq!(code, 0, "{err}");
+    };
     let (a, b) = (
         tgsi::image_io::load_png(&machine).unwrap(),
         tgsi::image_io::load_png(&device).unwrap(),
@@ -536,7 +529,7 @@ fn render_of_a_mesh_on_the_vulkan_device_draws_the_machines_picture() {
     let background = &a.pixels[..4];
     let covered = a.pixels.chunks(4).filter(|p| *p != background).count();
     assert!(covered * 5 > a.pixels.len() / 4, "the torus is missing");
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(machine.parent().unwrap()).unwrap();
 }
 
 /// `tgsi render`'s stage options check the stage of each file and come in

@@ -319,7 +319,7 @@ impl Translator<'_> {
         // the resource operand's swizzle picks the channels
         let sw: Vec<u32> = inst.src[0].swizzle.0.iter().map(|c| *c as u32).collect();
         let v = sp!(self, self.b.vector_shuffle(u4, None, v, v, sw))?;
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     fn image_store(

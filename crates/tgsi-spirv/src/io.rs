@@ -513,20 +513,8 @@ impl Translator<'_> {
     /// The render target's height as a float, from the specialization
     /// constant [`crate::TARGET_HEIGHT_SPEC_ID`] (declared once).
     fn target_height(&mut self) -> Result<Word, Error> {
-        let (u32_, f32_) = (self.t.u32, self.t.f32);
-        let spec = match self.target_height {
-            Some(c) => c,
-            None => {
-                let c = self.b.spec_constant_bit32(u32_, 0);
-                self.b.decorate(
-                    c,
-                    Decoration::SpecId,
-                    [Operand::LiteralBit32(crate::TARGET_HEIGHT_SPEC_ID)],
-                );
-                self.target_height = Some(c);
-                c
-            }
-        };
+        let f32_ = self.t.f32;
+        let spec = self.spec_constant(crate::TARGET_HEIGHT_SPEC_ID, 0);
         sp!(self, self.b.convert_u_to_f(f32_, None, spec))
     }
 
@@ -893,10 +881,6 @@ impl Translator<'_> {
         if inst.saturate {
             v = self.saturate(v)?;
         }
-        let dst = inst
-            .dst
-            .first()
-            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
-        self.store(dst, v, 0xF)
+        self.store_result(inst, v)
     }
 }

@@ -94,11 +94,7 @@ impl Translator<'_> {
                 )?
             }
         };
-        let dst = inst
-            .dst
-            .first()
-            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
-        self.store(dst, v, 0xF)?;
+        self.store_result(inst, v)?;
         Ok(Some(()))
     }
 }

@@ -97,7 +97,7 @@ impl Translator<'_> {
                 let len = self.byte_len(target)?;
                 let u4 = self.t.u4;
                 let v = self.splat(u4, len);
-                self.store(&inst.dst[0], v, 0xF)?;
+                self.store_result(inst, v)?;
             }
             Opcode::LOAD => self.load(inst, target)?,
             Opcode::STORE => self.store_memory(inst, target)?,
@@ -343,7 +343,7 @@ impl Translator<'_> {
             .b
             .composite_construct(u4, None, words)
             .map_err(|e| self.fail(e.to_string()))?;
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// STORE: channel c of the value goes to address + 4c.

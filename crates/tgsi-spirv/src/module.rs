@@ -129,13 +129,10 @@ pub(crate) struct Translator<'a> {
     pub primitive_id_pass: Option<(Word, Word)>,
     /// The 64-bit types, made with the first 64-bit instruction.
     pub wide: Option<super::wide::WideTypes>,
-    /// The specialization constant of the target's height (a lower-left
-    /// fragment origin).
-    pub target_height: Option<Word>,
+    /// The `uint` specialization constants declared, by constant id.
+    pub spec_constants: HashMap<u32, Word>,
     /// `SPV_EXT_demote_to_helper_invocation` and its capability declared.
     pub demote_declared: bool,
-    /// The specialization constant of the target's sample count.
-    pub target_samples: Option<Word>,
     /// The push constant block of `CS_USER_DATA_AMD` (a `uvec4`).
     pub user_data: Option<Word>,
     /// The private table of the standard sample positions (SAMPLE_POS).
@@ -237,9 +234,8 @@ impl<'a> Translator<'a> {
             capture: None,
             primitive_id_pass: None,
             wide: None,
-            target_height: None,
+            spec_constants: HashMap::new(),
             demote_declared: false,
-            target_samples: None,
             user_data: None,
             sample_positions: None,
             patch_outputs: HashMap::new(),
@@ -1124,6 +1120,30 @@ impl<'a> Translator<'a> {
 
     /// Writes channels `mask` of `value` (a vector of any 32-bit type) to
     /// destination `dst` (its write mask applied too).
+    /// The `uint` specialization constant `id` (default `default`),
+    /// declared once.
+    pub(crate) fn spec_constant(&mut self, id: u32, default: u32) -> Word {
+        if let Some(&c) = self.spec_constants.get(&id) {
+            return c;
+        }
+        let u32_ = self.t.u32;
+        let c = self.b.spec_constant_bit32(u32_, default);
+        self.b
+            .decorate(c, Decoration::SpecId, [Operand::LiteralBit32(id)]);
+        self.spec_constants.insert(id, c);
+        c
+    }
+
+    /// Writes `value` to the instruction's first destination (through its
+    /// write mask).
+    pub(crate) fn store_result(&mut self, inst: &Instruction, value: Word) -> Result<(), Error> {
+        let dst = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.fail(format!("{} has no destination", inst.opcode)))?;
+        self.store(dst, value, 0xF)
+    }
+
     pub fn store(&mut self, dst: &DstOperand, value: Word, mask: u8) -> Result<(), Error> {
         self.store_channels(dst, value, mask & dst.write_mask.bits())
     }

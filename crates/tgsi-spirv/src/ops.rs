@@ -71,11 +71,7 @@ impl Translator<'_> {
         if inst.saturate && self.vec_of(info.dst_type)? == self.t.f4 {
             v = self.saturate(v)?;
         }
-        let dst = inst
-            .dst
-            .first()
-            .ok_or_else(|| self.fail(format!("{op} has no destination")))?;
-        self.store(dst, v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// A float vector clamped to [0, 1] (NaN gives 0).
@@ -169,11 +165,7 @@ impl Translator<'_> {
         )?;
         let (ones, zeros) = (self.splat_bits(u4, u32::MAX), self.splat_bits(u4, 0));
         let v = self.pick(u4, all, ones, zeros)?;
-        let dst = inst
-            .dst
-            .first()
-            .ok_or_else(|| self.fail("READ_HELPER has no destination"))?;
-        self.store(dst, v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// A GLSL.std.450 instruction.

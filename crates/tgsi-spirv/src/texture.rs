@@ -282,6 +282,22 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// The declared texture `n`.
+    fn image_of(&self, n: u32) -> Result<Image, Error> {
+        self.images
+            .get(&n)
+            .copied()
+            .ok_or_else(|| self.fail(format!("texture {n} is not declared")))
+    }
+
+    /// The declared sampler `n`: its variable and type.
+    fn sampler_of(&self, n: u32) -> Result<(Word, Word), Error> {
+        self.samplers
+            .get(&n)
+            .copied()
+            .ok_or_else(|| self.fail(format!("SAMP[{n}] is not declared")))
+    }
+
     /// A resource variable (`UniformConstant`) of type `ty` at `binding`.
     pub(crate) fn uniform_var(&mut self, ty: Word, binding: u32) -> Word {
         let p = self.ptr(StorageClass::UniformConstant, ty);
@@ -382,10 +398,7 @@ impl Translator<'_> {
                 .then(|| inst.src.get(2).map(|s| s.reg.index.offset as u32));
             (r.reg.index.offset as u32, 1, s.flatten())
         };
-        let image = *self
-            .images
-            .get(&tex)
-            .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
+        let image = self.image_of(tex)?;
         // a legacy opcode's own target (a texture sampled with and without
         // a compare is one image)
         let target = match &inst.texture {
@@ -410,7 +423,7 @@ impl Translator<'_> {
             self,
             self.b.vector_shuffle(image.texel, None, texel, texel, sw)
         )?;
-        self.store(&inst.dst[0], v, 0xF)?;
+        self.store_result(inst, v)?;
         Ok(Some(()))
     }
 
@@ -492,10 +505,7 @@ impl Translator<'_> {
             )));
         }
         let samp = samp.ok_or_else(|| self.fail(format!("{op} without a sampler")))?;
-        let (svar, sty) = *self
-            .samplers
-            .get(&samp)
-            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        let (svar, sty) = self.sampler_of(samp)?;
         let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Float)?;
         let f4 = self.t.f4;
         if op == O::TXP {
@@ -682,10 +692,7 @@ impl Translator<'_> {
             .get(1)
             .ok_or_else(|| self.fail(format!("{} without a texture", inst.opcode)))?;
         let n = res.reg.index.offset as u32;
-        let image = *self
-            .images
-            .get(&n)
-            .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+        let image = self.image_of(n)?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
         self.b.capability(Capability::ImageQuery);
         let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
@@ -699,7 +706,7 @@ impl Translator<'_> {
                 self.b
                     .composite_construct(u4, None, [size, zero, zero, one])
             )?;
-            return self.store(&inst.dst[0], v, 0xF);
+            return self.store_result(inst, v);
         }
         let lod = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Uint)?;
         let lod = sp!(self, self.b.composite_extract(u32_, None, lod, [0]))?;
@@ -747,7 +754,7 @@ impl Translator<'_> {
             *part = sp!(self, self.b.select(u32_, None, inside, v, zero))?;
         }
         let v = sp!(self, self.b.composite_construct(u4, None, parts))?;
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// TXQS and SAMPLE_INFO (the sample count, an integer in `.x`) and
@@ -767,10 +774,7 @@ impl Translator<'_> {
             self.target_samples()
         } else {
             let n = first.reg.index.offset as u32;
-            let image = *self
-                .images
-                .get(&n)
-                .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+            let image = self.image_of(n)?;
             let sh = shape(image.target).map_err(|e| self.fail(e))?;
             if sh.ms {
                 self.b.capability(Capability::ImageQuery);
@@ -788,7 +792,7 @@ impl Translator<'_> {
                 self.b
                     .composite_construct(u4, None, [count, zero, zero, zero])
             )?;
-            return self.store(&inst.dst[0], v, 0xF);
+            return self.store_result(inst, v);
         }
         let table = self
             .sample_positions
@@ -835,7 +839,7 @@ impl Translator<'_> {
         } else {
             v
         };
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// The standard sample positions of 1, 2, 4, 8 and 16 samples (the
@@ -864,18 +868,7 @@ impl Translator<'_> {
     /// The render target's sample count, the specialization constant
     /// [`crate::TARGET_SAMPLES_SPEC_ID`] (default 1; declared once).
     fn target_samples(&mut self) -> Word {
-        if let Some(c) = self.target_samples {
-            return c;
-        }
-        let u32_ = self.t.u32;
-        let c = self.b.spec_constant_bit32(u32_, 1);
-        self.b.decorate(
-            c,
-            Decoration::SpecId,
-            [Operand::LiteralBit32(crate::TARGET_SAMPLES_SPEC_ID)],
-        );
-        self.target_samples = Some(c);
-        c
+        self.spec_constant(crate::TARGET_SAMPLES_SPEC_ID, 1)
     }
 
     /// TG4's component: `.x` of its second operand read as the machine
@@ -939,10 +932,7 @@ impl Translator<'_> {
         };
         let n = operand(self, view)?.reg.index.offset as u32;
         let samp = operand(self, 2)?.reg.index.offset as u32;
-        let image = *self
-            .images
-            .get(&n)
-            .ok_or_else(|| self.fail(format!("texture {n} is not declared")))?;
+        let image = self.image_of(n)?;
         let target = match &inst.texture {
             Some(t) if op == Opcode::TG4 && same_but_shadow(image.target, t.target) => t.target,
             _ => image.target,
@@ -954,10 +944,7 @@ impl Translator<'_> {
                 image.target
             )));
         }
-        let (svar, sty) = *self
-            .samplers
-            .get(&samp)
-            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        let (svar, sty) = self.sampler_of(samp)?;
         let c = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Float)?;
         let coord = self.first_channels(c, sh.coords, f32_)?;
         let img = sp!(self, self.b.load(image.ty, None, image.var, None, []))?;
@@ -1010,7 +997,7 @@ impl Translator<'_> {
                 }
             }
         };
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// A gather's texel offsets (x, y): a constant vector for immediates
@@ -1066,10 +1053,7 @@ impl Translator<'_> {
             operand(self, view)?.reg.index.offset as u32,
             operand(self, samp)?.reg.index.offset as u32,
         );
-        let image = *self
-            .images
-            .get(&tex)
-            .ok_or_else(|| self.fail(format!("texture {tex} is not declared")))?;
+        let image = self.image_of(tex)?;
         let sh = shape(image.target).map_err(|e| self.fail(e))?;
         if sh.ms || sh.rect || sh.dim == Dim::DimBuffer {
             return Err(self.fail(format!(
@@ -1077,10 +1061,7 @@ impl Translator<'_> {
                 image.target
             )));
         }
-        let (svar, sty) = *self
-            .samplers
-            .get(&samp)
-            .ok_or_else(|| self.fail(format!("SAMP[{samp}] is not declared")))?;
+        let (svar, sty) = self.sampler_of(samp)?;
         self.b.capability(rspirv::spirv::Capability::ImageQuery);
         let (f32_, f4) = (self.t.f32, self.t.f4);
         let c = self.fetch(&inst.src[0], tgsi_ir::opcode::OperandType::Float)?;
@@ -1102,7 +1083,7 @@ impl Translator<'_> {
         } else {
             v
         };
-        self.store(&inst.dst[0], v, 0xF)
+        self.store_result(inst, v)
     }
 
     /// RECT coordinates (texel units) as normalized ones: divided by the

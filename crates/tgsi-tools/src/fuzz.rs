@@ -443,17 +443,24 @@ pub fn generate(seed: u64) -> Case {
     generate_with(seed, &pool(), true)
 }
 
-/// `TEMP[t].y` = the invocation's byte address in BUFFER[1] (its id ×
-/// OUT_WORDS × 4: every invocation its own OUT_WORDS words).
-fn output_address(g: &mut Gen, t: u64) {
+/// `TEMP[t].c` = the invocation's byte address in a buffer of `words`
+/// (the channel of IMM[IMMS + 1] holding the words per invocation) words
+/// per invocation: its id × words × 4, every invocation its own words.
+fn invocation_address(g: &mut Gen, t: u64, c: char, words: char) {
     g.line(&format!(
-        "UMUL TEMP[{t}].y, SV[0].xxxx, IMM[{}].wwww",
+        "UMUL TEMP[{t}].{c}, SV[0].xxxx, IMM[{}].{words}{words}{words}{words}",
         IMMS + 1
     ));
+    // words to bytes: × 4
     g.line(&format!(
-        "SHL TEMP[{t}].y, TEMP[{t}].yyyy, IMM[{}].yyyy",
+        "SHL TEMP[{t}].{c}, TEMP[{t}].{c}{c}{c}{c}, IMM[{}].yyyy",
         IMMS + 2
     ));
+}
+
+/// `TEMP[t].y` = the invocation's byte address in BUFFER[1] (OUT_WORDS).
+fn output_address(g: &mut Gen, t: u64) {
+    invocation_address(g, t, 'y', 'w');
 }
 
 /// Generates case `seed` from the opcodes `ops`; `memory`: random buffer
@@ -501,17 +508,9 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         pure: false,
         memory,
     };
-    // inputs from BUFFER[0] at tid * IN_WORDS * 4
+    // inputs from BUFFER[0] (IN_WORDS per invocation)
     let t = TEMPS + 4;
-    g.line(&format!(
-        "UMUL TEMP[{t}].x, SV[0].xxxx, IMM[{}].zzzz",
-        IMMS + 1
-    ));
-    // words to bytes: × 4
-    g.line(&format!(
-        "SHL TEMP[{t}].x, TEMP[{t}].xxxx, IMM[{}].yyyy",
-        IMMS + 2
-    ));
+    invocation_address(&mut g, t, 'x', 'z');
     output_address(&mut g, t);
     // every temp from the inputs (unaligned, 14 bytes apart, the last
     // ones reaching the next invocation's words): no register starts as a

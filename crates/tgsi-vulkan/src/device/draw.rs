@@ -406,35 +406,11 @@ impl Device {
             self.record_full_pass(cb, upload, (width, height));
             self.record_attachments_done(cb);
         }
-        let begin = vk::RenderPassBeginInfo::default()
-            .render_pass(pass.render_pass)
-            .framebuffer(pass.framebuffer)
-            .render_area(vk::Rect2D {
-                offset: vk::Offset2D::default(),
-                extent: vk::Extent2D { width, height },
-            });
-        // SAFETY: `cb` is recording; the pass, framebuffer, pipeline, set
-        // and buffers belong to this device and live until the submission
-        // ended.
+        self.begin_pass(cb, pass, (width, height));
+        // SAFETY: `cb` is recording inside the pass; the buffers belong to
+        // this device and live until the submission ended.
         unsafe {
             let device = &self.device;
-            device.cmd_begin_render_pass(cb, &begin, vk::SubpassContents::INLINE);
-            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pass.pipeline);
-            device.cmd_bind_descriptor_sets(
-                cb,
-                vk::PipelineBindPoint::GRAPHICS,
-                pass.descriptors.layout,
-                0,
-                &[pass.descriptors.set],
-                &[],
-            );
-            device.cmd_push_constants(
-                cb,
-                pass.descriptors.layout,
-                vk::ShaderStageFlags::ALL,
-                0,
-                &super::USER_DATA,
-            );
             if let Some(vb) = vertices.first() {
                 device.cmd_bind_vertex_buffers(cb, 0, &[vb.buffer], &[0]);
             }
@@ -511,15 +487,8 @@ END
         let vs = tgsi_spirv::quad_vertex_shader(&shader, width, height, &[])?;
         // the staging buffer where the module reads it (borrowed handles:
         // this `Bound` is never released)
-        let staging = img.staging();
         let bound = Bound {
-            buffers: vec![super::Buffer {
-                buffer: staging.buffer,
-                memory: staging.memory,
-                size: staging.size,
-                binding: tgsi_spirv::buffer_binding(0),
-                readback: None,
-            }],
+            buffers: vec![img.staging_as_buffer_0()],
             ..Bound::default()
         };
         let mut state = RenderState {
@@ -551,7 +520,18 @@ END
     }
 
     /// Records a pass of a full-target triangle (an upload pass).
-    fn record_full_pass(&self, cb: vk::CommandBuffer, pass: &Pass, (width, height): (u32, u32)) {
+    fn record_full_pass(&self, cb: vk::CommandBuffer, pass: &Pass, size: (u32, u32)) {
+        self.begin_pass(cb, pass, size);
+        // SAFETY: `cb` is recording inside the pass.
+        unsafe {
+            self.device.cmd_draw(cb, 3, 1, 0, 0);
+            self.device.cmd_end_render_pass(cb);
+        }
+    }
+
+    /// Records the start of `pass` over the whole target: its pipeline,
+    /// descriptor set and push constants bound.
+    fn begin_pass(&self, cb: vk::CommandBuffer, pass: &Pass, (width, height): (u32, u32)) {
         let begin = vk::RenderPassBeginInfo::default()
             .render_pass(pass.render_pass)
             .framebuffer(pass.framebuffer)
@@ -574,8 +554,13 @@ END
                 &[pass.descriptors.set],
                 &[],
             );
-            device.cmd_draw(cb, 3, 1, 0, 0);
-            device.cmd_end_render_pass(cb);
+            device.cmd_push_constants(
+                cb,
+                pass.descriptors.layout,
+                vk::ShaderStageFlags::ALL,
+                0,
+                &super::USER_DATA,
+            );
         }
     }
 }

@@ -176,11 +176,6 @@ impl DeviceImage {
         self.image
     }
 
-    /// The aspects of the image.
-    pub(super) fn aspect(&self) -> vk::ImageAspectFlags {
-        self.aspect
-    }
-
     /// The image seen through its one-aspect multisample view as a sampled
     /// image at `binding`, sharing this image's handles (for the readback
     /// pass's descriptors; never destroyed itself).
@@ -225,6 +220,19 @@ impl DeviceImage {
     /// The staging buffer (the multisample readback pass writes it).
     pub(super) fn staging(&self) -> &super::Buffer {
         &self.staging
+    }
+
+    /// The staging buffer seen as `BUFFER[0]` of a helper pass (the
+    /// multisample upload and readback passes), sharing its handles (never
+    /// freed itself).
+    pub(super) fn staging_as_buffer_0(&self) -> super::Buffer {
+        super::Buffer {
+            buffer: self.staging.buffer,
+            memory: self.staging.memory,
+            size: self.staging.size,
+            binding: tgsi_spirv::buffer_binding(0),
+            readback: None,
+        }
     }
 
     /// Whether the image has a stencil aspect (a d24s8 depth target).
@@ -665,40 +673,42 @@ impl Device {
                 copy_regions(img, k, offset, w, h, ld, layers(img, ld))
             })
             .collect();
-        let all = vk::ImageSubresourceRange {
-            aspect_mask: img.aspect,
-            base_mip_level: 0,
-            level_count: img.levels.len() as u32,
-            base_array_layer: 0,
-            layer_count: vk::REMAINING_ARRAY_LAYERS,
-        };
-        let to_dst = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::empty())
-            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(img.image)
-            .subresource_range(all);
-        let to_shader = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(
-                vk::AccessFlags::SHADER_READ
-                    | vk::AccessFlags::SHADER_WRITE
-                    | vk::AccessFlags::COLOR_ATTACHMENT_READ
-                    | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
-                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
-                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            )
-            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .new_layout(img.layout())
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(img.image)
-            .subresource_range(all);
-        // SAFETY: `cb` is recording; the image and buffer belong to this
-        // device and live until the dispatch's objects are destroyed.
+        self.record_transfer_in(cb, img, |device| {
+            // SAFETY: `cb` is recording; the image and buffer belong to
+            // this device and live until the run's objects are destroyed.
+            unsafe {
+                device.cmd_copy_buffer_to_image(
+                    cb,
+                    img.staging.buffer,
+                    img.image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &regions,
+                );
+            }
+        });
+    }
+
+    /// Records a transfer writing a whole image: its move to
+    /// `TRANSFER_DST_OPTIMAL` (old contents dropped), `write`, and its move
+    /// to the layout its users see it in.
+    pub(super) fn record_transfer_in(
+        &self,
+        cb: vk::CommandBuffer,
+        img: &DeviceImage,
+        write: impl FnOnce(&ash::Device),
+    ) {
+        let dst = (
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::AccessFlags::TRANSFER_WRITE,
+        );
+        let to_dst = layout_barrier(
+            img,
+            (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
+            dst,
+        );
+        let to_use = layout_barrier(img, dst, (img.layout(), USE_ACCESS));
+        // SAFETY: `cb` is recording; the image belongs to this device and
+        // lives until the submission ended.
         unsafe {
             self.device.cmd_pipeline_barrier(
                 cb,
@@ -709,13 +719,10 @@ impl Device {
                 &[],
                 &[to_dst],
             );
-            self.device.cmd_copy_buffer_to_image(
-                cb,
-                img.staging.buffer,
-                img.image,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &regions,
-            );
+        }
+        write(&self.device);
+        // SAFETY: as above.
+        unsafe {
             self.device.cmd_pipeline_barrier(
                 cb,
                 vk::PipelineStageFlags::TRANSFER,
@@ -723,7 +730,7 @@ impl Device {
                 vk::DependencyFlags::empty(),
                 &[],
                 &[],
-                &[to_shader],
+                &[to_use],
             );
         }
     }
@@ -937,6 +944,44 @@ impl Device {
         // SAFETY: the sampler belongs to this device and is no longer used.
         unsafe { self.device.destroy_sampler(s, None) };
     }
+}
+
+/// What the draws and dispatches do with an image.
+pub(super) const USE_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
+    vk::AccessFlags::COLOR_ATTACHMENT_READ.as_raw()
+        | vk::AccessFlags::COLOR_ATTACHMENT_WRITE.as_raw()
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ.as_raw()
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE.as_raw()
+        | vk::AccessFlags::SHADER_READ.as_raw()
+        | vk::AccessFlags::SHADER_WRITE.as_raw(),
+);
+
+/// Every level and layer of an image's aspects.
+pub(super) fn full_range(img: &DeviceImage) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: img.aspect,
+        base_mip_level: 0,
+        level_count: vk::REMAINING_MIP_LEVELS,
+        base_array_layer: 0,
+        layer_count: vk::REMAINING_ARRAY_LAYERS,
+    }
+}
+
+/// The move of a whole image from one (layout, access) to another.
+pub(super) fn layout_barrier<'a>(
+    img: &DeviceImage,
+    (old, src): (vk::ImageLayout, vk::AccessFlags),
+    (new, dst): (vk::ImageLayout, vk::AccessFlags),
+) -> vk::ImageMemoryBarrier<'a> {
+    vk::ImageMemoryBarrier::default()
+        .src_access_mask(src)
+        .dst_access_mask(dst)
+        .old_layout(old)
+        .new_layout(new)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(img.image)
+        .subresource_range(full_range(img))
 }
 
 /// A staging buffer's uses: the copies in and out, and the multisample

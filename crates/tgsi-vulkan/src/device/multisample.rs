@@ -13,48 +13,11 @@
 //!   `(y * width + x) * samples + s`, the machine's order; the caller
 //!   encodes the words into its texture's format.
 
-use super::image::{Clear, DeviceImage};
-use super::{Bound, Buffer, Device, Objects};
+use super::image::{Clear, DeviceImage, USE_ACCESS, full_range, layout_barrier};
+use super::{Bound, Device, Objects};
 use crate::Error;
 use ash::vk;
 use tgsi_exec::texture::format::NumClass;
-
-/// What the passes do with an attachment.
-const ATTACHMENT_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
-    vk::AccessFlags::COLOR_ATTACHMENT_READ.as_raw()
-        | vk::AccessFlags::COLOR_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ.as_raw()
-        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags::SHADER_READ.as_raw(),
-);
-
-/// Every level and layer of an image's aspects.
-fn full_range(img: &DeviceImage) -> vk::ImageSubresourceRange {
-    vk::ImageSubresourceRange {
-        aspect_mask: img.aspect(),
-        base_mip_level: 0,
-        level_count: vk::REMAINING_MIP_LEVELS,
-        base_array_layer: 0,
-        layer_count: vk::REMAINING_ARRAY_LAYERS,
-    }
-}
-
-/// The move of a whole image from one (layout, access) to another.
-fn layout_barrier<'a>(
-    img: &DeviceImage,
-    (old, src): (vk::ImageLayout, vk::AccessFlags),
-    (new, dst): (vk::ImageLayout, vk::AccessFlags),
-) -> vk::ImageMemoryBarrier<'a> {
-    vk::ImageMemoryBarrier::default()
-        .src_access_mask(src)
-        .dst_access_mask(dst)
-        .old_layout(old)
-        .new_layout(new)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(img.handle())
-        .subresource_range(full_range(img))
-}
 
 /// Work groups Vulkan guarantees in one dimension of a dispatch.
 const MAX_GROUPS: u64 = 65_535;
@@ -70,62 +33,29 @@ impl Device {
     /// Records the clear of a multisampled image to its one value, and its
     /// move to the layout the draw uses it in.
     pub(super) fn record_clear(&self, cb: vk::CommandBuffer, img: &DeviceImage, clear: Clear) {
-        let to_dst = layout_barrier(
-            img,
-            (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
-            (
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-        );
-        let to_use = layout_barrier(
-            img,
-            (
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-            (img.layout(), ATTACHMENT_ACCESS),
-        );
         let range = full_range(img);
-        // SAFETY: `cb` is recording; the image belongs to this device and
-        // lives until the submission ended.
-        unsafe {
-            let d = &self.device;
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TOP_OF_PIPE,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_dst],
-            );
-            match clear {
-                Clear::Color(c) => d.cmd_clear_color_image(
-                    cb,
-                    img.handle(),
-                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    &c,
-                    &[range],
-                ),
-                Clear::DepthStencil(c) => d.cmd_clear_depth_stencil_image(
-                    cb,
-                    img.handle(),
-                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    &c,
-                    &[range],
-                ),
+        self.record_transfer_in(cb, img, |d| {
+            // SAFETY: `cb` is recording; the image belongs to this device
+            // and lives until the submission ended.
+            unsafe {
+                match clear {
+                    Clear::Color(c) => d.cmd_clear_color_image(
+                        cb,
+                        img.handle(),
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &c,
+                        &[range],
+                    ),
+                    Clear::DepthStencil(c) => d.cmd_clear_depth_stencil_image(
+                        cb,
+                        img.handle(),
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &c,
+                        &[range],
+                    ),
+                }
             }
-            d.cmd_pipeline_barrier(
-                cb,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_use],
-            );
-        }
+        });
     }
 
     /// Records the move of a multisampled target its upload pass writes to
@@ -134,7 +64,7 @@ impl Device {
         let to_use = layout_barrier(
             img,
             (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
-            (img.layout(), ATTACHMENT_ACCESS),
+            (img.layout(), USE_ACCESS),
         );
         // SAFETY: `cb` is recording; the image belongs to this device and
         // lives until the submission ended.
@@ -156,8 +86,8 @@ impl Device {
     /// draw).
     pub(super) fn record_attachments_done(&self, cb: vk::CommandBuffer) {
         let barrier = vk::MemoryBarrier::default()
-            .src_access_mask(ATTACHMENT_ACCESS)
-            .dst_access_mask(ATTACHMENT_ACCESS);
+            .src_access_mask(USE_ACCESS)
+            .dst_access_mask(USE_ACCESS);
         // SAFETY: `cb` is recording, outside a render pass.
         unsafe {
             self.device.cmd_pipeline_barrier(
@@ -230,15 +160,8 @@ END
         let words = tgsi_spirv::to_spirv(&shader, &self.options(false))?;
         // the image's view and staging buffer where the module reads and
         // writes them (borrowed handles: this `Bound` is never released)
-        let staging = img.staging();
         let bound = Bound {
-            buffers: vec![Buffer {
-                buffer: staging.buffer,
-                memory: staging.memory,
-                size: staging.size,
-                binding: tgsi_spirv::buffer_binding(0),
-                readback: None,
-            }],
+            buffers: vec![img.staging_as_buffer_0()],
             images: vec![img.sampled_alias(tgsi_spirv::texture_binding(0))],
             samplers: Vec::new(),
             texel_buffers: Vec::new(),
