@@ -1,5 +1,7 @@
-//! Rasterizing a [`VertexStream`] into the targets: setup of every
-//! primitive, then bands of tile rows (4x4 tiles) that the
+//! Rasterizing a [`VertexStream`] into the targets, a chunk of
+//! [`SETUP_CHUNK`] input primitives at a time (their set-up primitives
+//! stay in the caches and their buffers are reused): setup of the chunk's
+//! primitives, then bands of tile rows (4x4 tiles) that the
 //! `Limits::threads` threads take one at a time. Each primitive is binned
 //! once to the bands its box reaches; a band walks its primitives in draw
 //! order, so a pixel's fragments are merged in primitive order and the
@@ -124,8 +126,12 @@ pub fn rasterize(
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
     let targets = Targets { colors, depth };
+    let batching = Batching {
+        packing: true,
+        chunk: SETUP_CHUNK,
+    };
     rasterize_with(
-        stream, layout, linkage, fs, res, state, targets, limits, true,
+        stream, layout, linkage, fs, res, state, targets, limits, batching,
     )
 }
 
@@ -135,8 +141,17 @@ struct Targets<'a> {
     depth: Option<&'a mut DepthTarget>,
 }
 
-/// [`rasterize`]; `packing` false keeps one tile per batch even where the
-/// shader allows packing quads (for tests comparing the two).
+/// How a draw's work is cut up (fixed for [`rasterize`]; tests vary it to
+/// check that the bits do not depend on it).
+#[derive(Clone, Copy)]
+struct Batching {
+    /// False keeps one tile per batch even where the shader allows packing quads.
+    packing: bool,
+    /// Input primitives set up at a time.
+    chunk: usize,
+}
+
+/// [`rasterize`] cut up as `batching` says.
 #[allow(clippy::too_many_arguments)]
 fn rasterize_with(
     stream: &VertexStream,
@@ -147,9 +162,11 @@ fn rasterize_with(
     state: &RenderState,
     targets: Targets<'_>,
     limits: &Limits,
-    packing: bool,
+    batching: Batching,
 ) -> Result<Stats, ExecError> {
     let Targets { colors, depth } = targets;
+    let Batching { packing, chunk } = batching;
+    let chunk = chunk.max(1);
     let (width, height, samples) = target_size(colors, depth.as_deref())?;
     let viewport = viewport_of(state, width, height);
     let setup = Setup {
@@ -159,7 +176,6 @@ fn rasterize_with(
         viewport,
         rect: raster_rect(state, width, height),
     };
-    let prims = setup_all(&setup, limits.threads);
     let (lo, hi) = (
         viewport.min_depth.min(viewport.max_depth),
         viewport.min_depth.max(viewport.max_depth),
@@ -177,34 +193,63 @@ fn rasterize_with(
         .tracer
         .as_deref()
         .and_then(|t| t.watched_pixel().map(|p| (t, p)));
-    let shared = Shared {
-        stream,
-        linkage,
-        prims: &prims,
-        pattern: SamplePattern::new(samples),
-        test,
-        state,
-        width,
-        height,
-        samples,
-        pack: packing && traits.pack_quads && watch.is_none(),
-        reads: &fs.code().input_reads,
-        whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
-        watch,
-    };
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
-    let bands = bands_of(&prims, colors, depth, [width, height, samples], direct3d)?;
-    run_bands(
-        fs,
-        res,
-        limits,
-        &shared,
-        bands,
-        target_count,
-        samples,
-        height,
-    )
+    let (colors, mut depth) = (colors, depth);
+    // Primitives go through setup and the bands a chunk at a time, in
+    // draw order: the set-up primitives of a chunk stay in the caches and
+    // their buffers are reused from chunk to chunk and draw to draw.
+    let n = stream.primitives.len();
+    let chunks = n.div_ceil(chunk).max(1);
+    let mut buffers = PrimBuffers::take();
+    let mut stats = Stats::default();
+    for k in 0..chunks {
+        let range = k * chunk..((k + 1) * chunk).min(n);
+        setup_chunk(&setup, range, limits.threads, &mut buffers);
+        let prims = &buffers.prims;
+        let shared = Shared {
+            stream,
+            linkage,
+            prims,
+            pattern: SamplePattern::new(samples),
+            test,
+            state,
+            width,
+            height,
+            samples,
+            pack: packing && traits.pack_quads && watch.is_none(),
+            reads: &fs.code().input_reads,
+            whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
+            watch,
+        };
+        let size = [width, height, samples];
+        let bands = bands_of(prims, &mut *colors, depth.as_deref_mut(), size, direct3d)?;
+        let progress = Progress {
+            chunk: k as u64,
+            chunks: chunks as u64,
+        };
+        let s = run_bands(
+            fs,
+            res,
+            limits,
+            &shared,
+            bands,
+            target_count,
+            progress,
+        );
+        let s = match s {
+            Ok(s) => s,
+            Err(e) => {
+                buffers.give_back();
+                return Err(e);
+            }
+        };
+        stats.batch_instructions += s.batch_instructions;
+        stats.lane_instructions += s.lane_instructions;
+        stats.invocations += s.invocations;
+    }
+    buffers.give_back();
+    Ok(stats)
 }
 
 fn general(message: String) -> ExecError {
@@ -328,9 +373,9 @@ fn run_bands(
     shared: &Shared<'_>,
     bands: Vec<Band<'_>>,
     target_count: usize,
-    samples: u32,
-    height: u32,
+    progress: Progress,
 ) -> Result<Stats, ExecError> {
+    let (samples, height) = (shared.samples, shared.height);
     let pixel_rows =
         |r: &std::ops::Range<u32>| ((r.end * 4).min(height) - (r.start * 4).min(height)) as usize;
     let threads = limits.threads.clamp(1, bands.len().max(1));
@@ -351,7 +396,7 @@ fn run_bands(
                 done.push((k, run_band(session, shared, &mut band, &mut scratch)));
                 let rows = pixel_rows(&band.rows);
                 let finished = rows_done.fetch_add(rows, Ordering::Relaxed) + rows;
-                limits.progress.report(finished as u64, u64::from(height));
+                progress.report(limits, finished as u64, u64::from(height));
             }
             done
         };
@@ -390,40 +435,97 @@ fn run_bands(
     Ok(stats)
 }
 
+/// Where a draw's progress is: chunk `chunk` of `chunks` (each reports
+/// the pixel rows its bands finished).
+#[derive(Clone, Copy)]
+struct Progress {
+    chunk: u64,
+    chunks: u64,
+}
+
+impl Progress {
+    /// Reports `rows` of `height` done in this chunk as the draw's share.
+    fn report(self, limits: &Limits, rows: u64, height: u64) {
+        limits
+            .progress
+            .report(self.chunk * height + rows, self.chunks * height);
+    }
+}
+
+/// Input primitives set up together before their bands are shaded.
+const SETUP_CHUNK: usize = 32768;
+
 /// Primitives per thread below which setup runs on one thread.
 const SETUP_PER_THREAD: usize = 2048;
 
-/// Sets up every primitive of the stream, in order: contiguous runs of
-/// primitives on up to `threads` threads, their results concatenated.
-fn setup_all(setup: &Setup<'_>, threads: usize) -> Vec<RasterPrim> {
-    let n = setup.stream.primitives.len();
-    let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
-    let run = |range: std::ops::Range<usize>| {
-        let mut prims = Vec::with_capacity(range.len());
-        let mut scratch = ClipScratch::default();
-        for i in range {
-            setup.primitive(i, &mut scratch, &mut prims);
+/// The set-up primitives of a chunk and each setup thread's share, kept
+/// from chunk to chunk and (through [`PRIM_POOL`]) from draw to draw, so
+/// that their memory is written while in the caches rather than freshly
+/// mapped.
+#[derive(Default)]
+struct PrimBuffers {
+    prims: Vec<RasterPrim>,
+    parts: Vec<Vec<RasterPrim>>,
+}
+
+/// The buffers of finished draws (one set per draw running at once, a few
+/// kept at most).
+static PRIM_POOL: Mutex<Vec<PrimBuffers>> = Mutex::new(Vec::new());
+
+/// Most buffer sets [`PRIM_POOL`] keeps.
+const POOL_KEEPS: usize = 4;
+
+impl PrimBuffers {
+    fn take() -> PrimBuffers {
+        let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_default()
+    }
+
+    fn give_back(self) {
+        let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < POOL_KEEPS {
+            pool.push(self);
         }
-        prims
+    }
+}
+
+/// Sets up the input primitives `range` of the stream, in order, into
+/// `buffers.prims`: contiguous runs of them on up to `threads` threads,
+/// their results concatenated.
+fn setup_chunk(
+    setup: &Setup<'_>,
+    range: std::ops::Range<usize>,
+    threads: usize,
+    buffers: &mut PrimBuffers,
+) {
+    let n = range.len();
+    let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
+    let run = |part: std::ops::Range<usize>, out: &mut Vec<RasterPrim>| {
+        out.clear();
+        let mut scratch = ClipScratch::default();
+        for i in part {
+            setup.primitive(i, &mut scratch, out);
+        }
     };
+    let prims = &mut buffers.prims;
     if threads <= 1 {
-        return run(0..n);
+        run(range, prims);
+        return;
     }
     let per = n.div_ceil(threads);
+    let parts = &mut buffers.parts;
+    parts.resize_with(threads, Vec::new);
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let run = &run;
-                s.spawn(move || run((t * per).min(n)..((t + 1) * per).min(n)))
-            })
-            .collect();
-        let mut prims = Vec::with_capacity(n);
-        for h in handles {
-            // setup does not panic; if it did, the panic goes on as on one thread
-            prims.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        for (t, out) in parts.iter_mut().enumerate() {
+            let run = &run;
+            let part = range.start + (t * per).min(n)..range.start + ((t + 1) * per).min(n);
+            s.spawn(move || run(part, out));
         }
-        prims
-    })
+    });
+    prims.clear();
+    for part in parts.iter() {
+        prims.extend_from_slice(part);
+    }
 }
 
 /// Quads waiting for a batch (in draw order) and which primitive each
@@ -931,7 +1033,8 @@ mod tests {
     /// tested (early and late), with a shader reading a perspective input,
     /// FACE, PRIMID, POSITION and derivatives: packing quads of several
     /// tiles and primitives into batches gives the bits of one tile per
-    /// batch, and fewer batches.
+    /// batch, and fewer batches; setting primitives up a few at a time
+    /// gives the same bits.
     #[test]
     fn packed_quads_give_the_bits_of_tile_batches() {
         let vs = program(
@@ -984,7 +1087,7 @@ mod tests {
         let layout = OutputLayout::of(&vs);
         for fs in [&fs_early, &fs_late] {
             let linkage = Linkage::by_semantics(&layout, fs);
-            let run = |packing: bool| {
+            let run = |packing: bool, chunk: usize| {
                 let mut colors = vec![
                     Texture::new(
                         TextureTarget::Tex2D,
@@ -1010,12 +1113,18 @@ mod tests {
                     &state,
                     targets,
                     &limits,
-                    packing,
+                    Batching { packing, chunk },
                 )
                 .unwrap();
                 (colors.remove(0).levels.remove(0), depth.depth, stats)
             };
-            let (tiles, packed) = (run(false), run(true));
+            let (tiles, packed) = (run(false, SETUP_CHUNK), run(true, SETUP_CHUNK));
+            // primitives set up 7 at a time (each chunk's last batch
+            // partly filled): the same bits
+            let chunked = run(true, 7);
+            assert!(chunked.0 == packed.0, "colours differ by chunks");
+            assert!(chunked.1 == packed.1, "depths differ by chunks");
+            assert_eq!(chunked.2.invocations, packed.2.invocations);
             assert!(
                 tiles.0.iter().any(|b| *b != 0),
                 "nothing was drawn: {:?}",
@@ -1066,14 +1175,17 @@ mod tests {
             viewport: viewport_of(&state, 64, 48),
             rect: raster_rect(&state, 64, 48),
         };
-        let one = setup_all(&setup, 1);
+        let all = 0..stream.primitives.len();
+        let set_up = |threads: usize| {
+            let mut buffers = PrimBuffers::default();
+            setup_chunk(&setup, all.clone(), threads, &mut buffers);
+            buffers.prims
+        };
+        let one = set_up(1);
         assert!(one.len() > 1000, "{}", one.len());
         assert!(one.len() != rows.len() / 3, "nothing clipped or culled");
         for threads in [2, 3, 8] {
-            assert!(
-                setup_all(&setup, threads) == one,
-                "{threads} threads differ"
-            );
+            assert!(set_up(threads) == one, "{threads} threads differ");
         }
     }
 }
