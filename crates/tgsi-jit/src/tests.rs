@@ -728,3 +728,110 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
         }
     }
 }
+
+/// The 64-bit min/max, abs, rounding and widening templates inline give the
+/// interpreter's bits on edge pairs (quiet and signalling NaNs of both
+/// signs, signed zeros, denormals, infinities, halves and the 2^52 edge,
+/// the ends of the signed and unsigned ranges) and random words, with
+/// source modifiers, and write only the masked channel pairs.
+#[test]
+fn pair_min_max_abs_rounding_and_widening_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
+        IMM[0] UINT32 {16, 64, 32, 176}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: DMIN TEMP[3].xy, TEMP[1].xyxy, TEMP[2].zwzw\n\
+        6: DMAX TEMP[3].zw, TEMP[1].zwzw, -TEMP[2].xyxy\n\
+        7: I64MIN TEMP[4].xy, TEMP[1].zwzw, TEMP[2].xyxy\n\
+        8: I64MAX TEMP[4].zw, TEMP[2].zwzw, TEMP[1].xyxy\n\
+        9: U64MIN TEMP[5].xy, TEMP[1].xyxy, TEMP[2].xyxy\n\
+        10: U64MAX TEMP[5].zw, TEMP[1].zwzw, TEMP[2].zwzw\n\
+        11: I64ABS TEMP[6], TEMP[2]\n\
+        12: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].wwww\n\
+        13: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        14: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        15: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        16: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        17: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        18: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        19: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        20: DFLR TEMP[3].xy, TEMP[1].xyxy\n\
+        21: DCEIL TEMP[3].zw, -TEMP[1].zwzw\n\
+        22: DTRUNC TEMP[4].xy, |TEMP[2].xyxy|\n\
+        23: DROUND TEMP[4].zw, TEMP[2].zwzw\n\
+        24: DMIN TEMP[5].xy, TEMP[5].xyxy, TEMP[1].xyxy\n\
+        25: DFLR TEMP[5].zw, TEMP[5].zwzw\n\
+        26: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        27: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        28: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        29: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        30: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        31: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        32: I2D TEMP[3], TEMP[1].xyxy\n\
+        33: U2D TEMP[4], TEMP[1].zwzw\n\
+        34: F2D TEMP[5], -TEMP[2].yxxx\n\
+        35: I2I64 TEMP[6].xy, TEMP[2].zzzz\n\
+        36: U2I64 TEMP[6].zw, TEMP[1].wwww\n\
+        37: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        38: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        39: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        40: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        41: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        42: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        43: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        44: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        45: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 16;
+    let mut rng = tgsi_ir::rng::Rng(0x64_0000_5eed);
+    const EDGES: [u64; 23] = [
+        0x7fa0_0001_ff80_0001, // words: signalling float NaNs of both signs
+        0x7ff8_0000_0000_0000, // quiet NaN
+        0xfff8_0000_0000_0001, // negative quiet NaN with a payload
+        0x7ff0_0000_0000_0001, // signalling NaN
+        0x7ff0_0000_0000_0000, // +inf
+        0xfff0_0000_0000_0000, // -inf
+        0,
+        0x8000_0000_0000_0000, // -0, i64::MIN
+        1,                     // least denormal
+        0x800f_ffff_ffff_ffff, // negative denormal
+        0x3ff0_0000_0000_0000, // 1
+        0xbfe0_0000_0000_0000, // -0.5
+        0x3fe0_0000_0000_0000, // 0.5
+        0x3ff8_0000_0000_0000, // 1.5
+        0xc004_0000_0000_0000, // -2.5
+        0x4330_0000_0000_0000, // 2^52
+        0x432f_ffff_ffff_ffff, // below 2^52
+        0xc330_0000_0000_0001, // -(2^52 + 2)
+        0x7fef_ffff_ffff_ffff, // the largest double
+        0x7fff_ffff_ffff_ffff, // i64::MAX (a NaN)
+        0xffff_ffff_ffff_ffff, // u64::MAX, -1
+        0x0000_0000_ffff_ffff,
+        0x0000_0001_0000_0000,
+    ];
+    let pairs: Vec<u64> = (0..GROUPS * 64 * 4)
+        .map(|i| match i % 3 {
+            0 | 1 => EDGES[rng.below(EDGES.len() as u64) as usize],
+            _ => rng.next(),
+        })
+        .collect();
+    let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 176]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    assert!(want[1].iter().any(|&b| b != 0));
+    // 44 words per lane (11 stores of 4 words)
+    for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
+        let (lane, word) = (i / 44, i % 44);
+        assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
+    }
+}

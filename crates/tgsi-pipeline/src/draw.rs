@@ -228,15 +228,7 @@ fn rasterize_with(
             chunk: k as u64,
             chunks: chunks as u64,
         };
-        let s = run_bands(
-            fs,
-            res,
-            limits,
-            &shared,
-            bands,
-            target_count,
-            progress,
-        );
+        let s = run_bands(fs, res, limits, &shared, bands, target_count, progress);
         let s = match s {
             Ok(s) => s,
             Err(e) => {

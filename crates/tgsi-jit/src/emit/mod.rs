@@ -195,6 +195,23 @@ enum Op64 {
     U64shl,
     U64shr,
     I64shr,
+    I64abs,
+    I64min,
+    I64max,
+    U64min,
+    U64max,
+    /// DMIN / DMAX (NaN loses, the sign of equal zeros by the rule: see
+    /// `ops::dmin`).
+    Dmin,
+    Dmax,
+    /// DROUND, DFLR, DCEIL, DTRUNC: `vrndscalepd`'s rounding mode.
+    Dround(i32),
+    /// 32 → 64 bits: source channel x (y) to pair xy (zw).
+    I2d,
+    U2d,
+    F2d,
+    I2i64,
+    U2i64,
     /// 32-bit bitwise ops whose channels line up with 64-bit pairs, done on
     /// a pair held as 64-bit lanes (the same bits, no split and rejoin).
     Mov64,
@@ -202,6 +219,21 @@ enum Op64 {
     And64,
     Or64,
     Xor64,
+}
+
+impl Op64 {
+    /// The count-taking shifts (source 1 a 32-bit count).
+    fn shifts(self) -> bool {
+        matches!(self, Op64::U64shl | Op64::U64shr | Op64::I64shr)
+    }
+
+    /// The widening conversions (source 0 a 32-bit channel per pair).
+    fn widens(self) -> bool {
+        matches!(
+            self,
+            Op64::I2d | Op64::U2d | Op64::F2d | Op64::I2i64 | Op64::U2i64
+        )
+    }
 }
 
 // vcmpps predicates
@@ -540,14 +572,20 @@ impl<'c> Emitter<'c> {
                     writes.extend((0..4).filter(|c| m & (1 << c) != 0));
                 }
                 Plan::Pair(op, n, both) => {
-                    let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+                    let shift = op.shifts();
                     for p in pairs_of(m, both)
                         .iter()
                         .enumerate()
                         .filter(|(_, s)| **s)
                         .map(|(p, _)| p)
                     {
-                        let srcs = if shift { 1 } else { n };
+                        let srcs = if op.widens() {
+                            0
+                        } else if shift {
+                            1
+                        } else {
+                            n
+                        };
                         for k in 0..srcs {
                             let src = inst.src[k];
                             match (src.kind, aligned_pair(&src, p)) {
@@ -559,6 +597,9 @@ impl<'c> Emitter<'c> {
                         }
                         if shift {
                             reads.push((1, p));
+                        }
+                        if op.widens() {
+                            reads.push((0, p));
                         }
                         if let Some(r) = dst {
                             note(&mut uses, Key::Pair(r, p as u8), true);

@@ -52,7 +52,7 @@ impl Emitter<'_> {
     pub(super) fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
         let m = inst.dst[0].mask;
         let pairs = pairs_of(m, both);
-        let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
+        let shift = op.shifts();
         // One pair written to a pair the loop cache holds: the op writes it
         // directly under the exec masks (its sources are all read by then).
         let direct = match inst.dst[0].kind {
@@ -67,9 +67,16 @@ impl Emitter<'_> {
             }
             // sources in (8,9), (10,11), (12,13) unless cached; result of
             // pair p in (2p, 2p+1), or in the cached destination
-            let srcs = if shift { 1 } else { n };
+            let srcs = if shift || op.widens() { 1 } else { n };
             let mut regs = [(8, 9), (10, 11), (12, 13)];
-            for k in 0..srcs {
+            if op.widens() {
+                // source channel p as 32-bit lanes: lanes 0..8 in its low
+                // half, 8..16 moved to ymm5's (regs[0]: ymm registers)
+                let r = self.fetch(6, &inst.src[0], p, false)?;
+                self.a.vextracti32x8(ymm(5), zmm(r), 1)?;
+                regs[0] = (r, 5);
+            }
+            for k in (0..srcs).filter(|_| !op.widens()) {
                 regs[k] = self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
             }
             let count = shift
@@ -108,6 +115,8 @@ impl Emitter<'_> {
                 }
                 let pick = |r: (u32, u32)| zmm(if h == 0 { r.0 } else { r.1 });
                 let (x, y, z) = (pick(regs[0]), pick(regs[1]), pick(regs[2]));
+                // a widening's 8 source lanes
+                let w = ymm(if h == 0 { regs[0].0 } else { regs[0].1 });
                 let o = Self::pair_out(direct, p, h as u32);
                 let a = &mut self.a;
                 let bc = |p: i32| qword_bcst(rbx + pool_off(p));
@@ -124,6 +133,26 @@ impl Emitter<'_> {
                     Op64::U64shl => a.vpsllvq(o, x, y),
                     Op64::U64shr => a.vpsrlvq(o, x, y),
                     Op64::I64shr => a.vpsravq(o, x, y),
+                    Op64::I2d => a.vcvtdq2pd(o, w),
+                    Op64::U2d => a.vcvtudq2pd(o, w),
+                    // quiets a NaN keeping its sign and payload (shifted up), as ops::f2d
+                    Op64::F2d => a.vcvtps2pd(o, w),
+                    Op64::I2i64 => a.vpmovsxdq(o, w),
+                    Op64::U2i64 => a.vpmovzxdq(o, w),
+                    Op64::I64abs => a.vpabsq(o, x),
+                    Op64::I64min => a.vpminsq(o, x, y),
+                    Op64::I64max => a.vpmaxsq(o, x, y),
+                    Op64::U64min => a.vpminuq(o, x, y),
+                    Op64::U64max => a.vpmaxuq(o, x, y),
+                    Op64::Dmin | Op64::Dmax => double_min_max(a, op == Op64::Dmin, o, x, y),
+                    Op64::Dround(mode) => {
+                        // NaN keeps its bits (the interpreter's rounding
+                        // does not quiet it); built in zmm7, as `o` may be `x`
+                        a.vrndscalepd(zmm(7), x, mode)?;
+                        a.vcmppd(k2, x, x, UNORD_Q)?;
+                        a.vmovdqa64(zmm(7).k2(), x)?;
+                        a.vmovdqa64(o, zmm(7))
+                    }
                     Op64::Mov64 => a.vmovdqa64(o, x),
                     Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
                     Op64::And64 => a.vpandq(o, x, y),
@@ -185,4 +214,37 @@ impl Emitter<'_> {
                 .iter()
                 .all(|&l| l)
     }
+}
+
+/// DMIN / DMAX of `x` and `y` into `o` (which may carry the exec mask):
+/// `vminpd`/`vmaxpd` give `y` when either is NaN or both are equal, so `x`
+/// where only `y` is NaN, and `x | y` (min) or `x & y` (max) where equal
+/// (the same bits, or zeros whose sign the rule picks). `o` is written
+/// only through masks that are subsets of its own, so a masked `o` keeps
+/// its other lanes.
+fn double_min_max(
+    a: &mut CodeAssembler,
+    min: bool,
+    o: AsmRegisterZmm,
+    x: AsmRegisterZmm,
+    y: AsmRegisterZmm,
+) -> A {
+    // the result in zmm7 first: `o` may be masked, and the fix-ups below
+    // use k2 of their own
+    let t = zmm(7);
+    if min {
+        a.vminpd(t, x, y)?;
+    } else {
+        a.vmaxpd(t, x, y)?;
+    }
+    a.vcmppd(k2, x, x, ORD_Q)?;
+    a.vcmppd(k2.k2(), y, y, UNORD_Q)?;
+    a.vmovdqa64(t.k2(), x)?;
+    a.vcmppd(k2, x, y, EQ_OQ)?;
+    if min {
+        a.vporq(t.k2(), x, y)?;
+    } else {
+        a.vpandq(t.k2(), x, y)?;
+    }
+    a.vmovdqa64(o, t)
 }

@@ -33,9 +33,7 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::LDEXP,
     Opcode::F2U64,
     Opcode::F2I64,
-    Opcode::U2I64,
     Opcode::CLOCK,
-    Opcode::I2I64,
     Opcode::PK2H,
     Opcode::PK2US,
     Opcode::PK4B,
@@ -60,10 +58,7 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::LSB,
     Opcode::IMSB,
     Opcode::UMSB,
-    Opcode::F2D,
     Opcode::D2F,
-    Opcode::DMAX,
-    Opcode::DMIN,
     Opcode::DSLT,
     Opcode::DSGE,
     Opcode::DSEQ,
@@ -74,14 +69,8 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::DLDEXP,
     Opcode::DFRACEXP,
     Opcode::D2I,
-    Opcode::I2D,
     Opcode::D2U,
-    Opcode::U2D,
     Opcode::DRSQ,
-    Opcode::DTRUNC,
-    Opcode::DCEIL,
-    Opcode::DFLR,
-    Opcode::DROUND,
     Opcode::DSSG,
     Opcode::U64SEQ,
     Opcode::U64SNE,
@@ -89,11 +78,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::U64SLT,
     Opcode::I64SGE,
     Opcode::U64SGE,
-    Opcode::I64MIN,
-    Opcode::U64MIN,
-    Opcode::I64MAX,
-    Opcode::U64MAX,
-    Opcode::I64ABS,
     Opcode::I64SSG,
     Opcode::I64DIV,
     Opcode::U64DIV,
@@ -240,6 +224,22 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::U64SHL => Plan::Pair(U64shl, 2, false),
         O::U64SHR => Plan::Pair(U64shr, 2, false),
         O::I64SHR => Plan::Pair(I64shr, 2, false),
+        O::I64ABS => Plan::Pair(I64abs, 1, true),
+        O::I64MIN => Plan::Pair(I64min, 2, false),
+        O::I64MAX => Plan::Pair(I64max, 2, false),
+        O::U64MIN => Plan::Pair(U64min, 2, false),
+        O::U64MAX => Plan::Pair(U64max, 2, false),
+        O::DMIN => Plan::Pair(Dmin, 2, false),
+        O::DMAX => Plan::Pair(Dmax, 2, false),
+        O::DROUND => Plan::Pair(Dround(0), 1, true),
+        O::DFLR => Plan::Pair(Dround(1), 1, true),
+        O::DCEIL => Plan::Pair(Dround(2), 1, true),
+        O::DTRUNC => Plan::Pair(Dround(3), 1, true),
+        O::I2D => Plan::Pair(I2d, 1, true),
+        O::U2D => Plan::Pair(U2d, 1, true),
+        O::F2D => Plan::Pair(F2d, 1, true),
+        O::I2I64 => Plan::Pair(I2i64, 1, true),
+        O::U2I64 => Plan::Pair(U2i64, 1, true),
         _ => match RowKernel::of(op) {
             Some(k) => Plan::Row(k),
             None => {
@@ -347,13 +347,10 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             src_inline(&inst.src[0], false)
                 && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
         }
-        Plan::Pair(op, n, _) => {
-            let shift = matches!(op, Op64::U64shl | Op64::U64shr | Op64::I64shr);
-            inst.src[..n]
-                .iter()
-                .enumerate()
-                .all(|(k, s)| src_inline(s, !(shift && k == 1)))
-        }
+        Plan::Pair(op, n, _) => inst.src[..n]
+            .iter()
+            .enumerate()
+            .all(|(k, s)| src_inline(s, !(op.shifts() && k == 1 || op.widens()))),
         Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) => true,
     }
 }
