@@ -288,7 +288,7 @@ impl Translator<'_> {
             _ => {
                 // a TESS_EVAL shader reads the packed tessellation locations
                 let loc = if self.shader.processor == Processor::TessEval {
-                    super::tess::tessellation_location(name, k)
+                    Some(self.tess_location(name, k)?)
                 } else {
                     varying_location(name, k)
                 };

@@ -178,6 +178,7 @@ pub const fn buffer_binding(n: u32) -> u32 {
 pub use image::image_binding;
 pub use io::varying_location;
 pub use quad::{QuadVarying, quad_vertex_shader};
+pub use tess::{TESSELLATION_LOCATIONS, tessellation_location, tessellation_locations_reached};
 
 /// Translates `shader` to a SPIR-V module (its 32-bit words).
 pub fn to_spirv(shader: &Shader, options: &Options) -> Result<Vec<u32>, Error> {

@@ -133,6 +133,10 @@ pub(crate) struct Translator<'a> {
     pub spec_constants: HashMap<u32, Word>,
     /// `SPV_EXT_demote_to_helper_invocation` and its capability declared.
     pub demote_declared: bool,
+    /// The tessellation locations this module's varyings between the two
+    /// tessellation stages take, and whose they are
+    /// ([`super::tess::tessellation_location`]).
+    pub tess_claims: HashMap<u32, (SemanticName, u32)>,
     /// The push constant block of `CS_USER_DATA_AMD` (a `uvec4`).
     pub user_data: Option<Word>,
     /// The private table of the standard sample positions (SAMPLE_POS).
@@ -236,6 +240,7 @@ impl<'a> Translator<'a> {
             wide: None,
             spec_constants: HashMap::new(),
             demote_declared: false,
+            tess_claims: HashMap::new(),
             user_data: None,
             sample_positions: None,
             patch_outputs: HashMap::new(),

@@ -33,21 +33,52 @@ const PRIM_LINES: u32 = 1;
 const PRIM_TRIANGLES: u32 = 4;
 const PRIM_QUADS: u32 = 7;
 
+/// Locations between the two tessellation stages (per-vertex and patch
+/// values share them: `spirv-val` rejects a patch value and a per-vertex
+/// one at the same location).
+pub const TESSELLATION_LOCATIONS: u32 = 32;
+
 /// The location of a varying between the two tessellation stages (a
-/// TESS_CTRL output, a TESS_EVAL input): per-vertex and patch values share
-/// one space of 32 locations there (what `spirv-val` and Mesa's patch
-/// slots allow), so it is packed: `GENERIC[k]` at k (k < 16),
-/// `TEXCOORD[k]` at 16 + k (k < 4), `COLOR[k]` at 20 + k and `BCOLOR[k]`
-/// at 22 + k (k < 2), and the patch values `PATCH[k]` at 24 + k (k < 8).
+/// TESS_CTRL output, a TESS_EVAL input), the same for every module so that
+/// the stages agree without seeing each other: per-vertex values count up
+/// from 0 (`GENERIC[k]` at k for k < 16, `TEXCOORD[k]` at 16 + k (k < 4),
+/// `COLOR[k]` at 20 + k and `BCOLOR[k]` at 22 + k (k < 2)) and the patch
+/// values down from 31 (`PATCH[k]` at 31 - k, k < 32), so that a shader
+/// with few of one kind has room for many of the other (a Direct3D hull
+/// shader: its control points' registers as `GENERIC[k]`, its patch
+/// constants as `PATCH[k]`). Two values of one module meeting at a
+/// location are refused ([`Translator::tess_location`]).
 pub fn tessellation_location(name: SemanticName, k: u32) -> Option<u32> {
     match name {
         SemanticName::Generic if k < 16 => Some(k),
         SemanticName::TexCoord if k < 4 => Some(16 + k),
         SemanticName::Color if k < 2 => Some(20 + k),
         SemanticName::BColor if k < 2 => Some(22 + k),
-        SemanticName::Patch if k < 8 => Some(24 + k),
+        SemanticName::Patch if k < TESSELLATION_LOCATIONS => Some(TESSELLATION_LOCATIONS - 1 - k),
         _ => None,
     }
+}
+
+/// How many tessellation locations the varyings of `shader` between the
+/// two tessellation stages reach (its highest [`tessellation_location`]
+/// plus one; 0 outside those stages or without such varyings): what a
+/// device's `maxTessellation*Components` must hold.
+pub fn tessellation_locations_reached(shader: &tgsi_ir::ir::Shader) -> u32 {
+    let file = match shader.processor {
+        Processor::TessCtrl => File::Output,
+        Processor::TessEval => File::Input,
+        _ => return 0,
+    };
+    let mut reached = 0;
+    for d in shader.declarations().filter(|d| d.file == file) {
+        let Some(sem) = d.semantic else { continue };
+        for r in d.first..=d.last {
+            if let Some(loc) = tessellation_location(sem.name, sem.index + (r - d.first)) {
+                reached = reached.max(loc + 1);
+            }
+        }
+    }
+    reached
 }
 
 /// Where a TESS_CTRL output register lives.
@@ -92,6 +123,28 @@ impl Translator<'_> {
         }
     }
 
+    /// [`tessellation_location`] of `name[k]` in this module, claimed for
+    /// it: another value of the module already there is refused by name.
+    pub(crate) fn tess_location(&mut self, name: SemanticName, k: u32) -> Result<u32, Error> {
+        let loc = tessellation_location(name, k).ok_or_else(|| {
+            Error::general(format!(
+                "{name}[{k}] between tessellation stages is not translated to SPIR-V \
+                 (GENERIC[0..15], TEXCOORD[0..3], COLOR[0..1], BCOLOR[0..1], PATCH[0..31] are)"
+            ))
+        })?;
+        match self.tess_claims.get(&loc) {
+            Some(&(other, j)) if (other, j) != (name, k) => Err(Error::general(format!(
+                "{name}[{k}] and {other}[{j}] both take tessellation location {loc} \
+                 (per-vertex values count up from 0, PATCH[k] down from {})",
+                TESSELLATION_LOCATIONS - 1
+            ))),
+            _ => {
+                self.tess_claims.insert(loc, (name, k));
+                Ok(loc)
+            }
+        }
+    }
+
     fn tess_var(&mut self, class: StorageClass, ty: Word) -> Word {
         let p = self.ptr(class, ty);
         let var = self.b.variable(p, None, class, None);
@@ -118,11 +171,7 @@ impl Translator<'_> {
 
     /// The patch `vec4` `PATCH[k]` of storage `class`.
     fn patch_vec4(&mut self, class: StorageClass, k: u32) -> Result<Word, Error> {
-        let loc = tessellation_location(SemanticName::Patch, k).ok_or_else(|| {
-            Error::general(format!(
-                "PATCH[{k}] is not translated to SPIR-V (PATCH[0..7] are)"
-            ))
-        })?;
+        let loc = self.tess_location(SemanticName::Patch, k)?;
         let f4 = self.t.f4;
         let var = self.tess_var(class, f4);
         self.b
@@ -177,11 +226,7 @@ impl Translator<'_> {
                     .decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(which)]);
             }
             None => {
-                let loc = tessellation_location(name, k).ok_or_else(|| {
-                    Error::general(format!(
-                        "the TESS_CTRL output {name}[{k}] is not translated to SPIR-V yet"
-                    ))
-                })?;
+                let loc = self.tess_location(name, k)?;
                 self.b
                     .decorate(var, Decoration::Location, [Operand::LiteralBit32(loc)]);
             }

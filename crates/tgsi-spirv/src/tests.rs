@@ -417,3 +417,39 @@ DCL TEMP[0..1]
     let (shader, _) = tgsi_text::parse(fs).unwrap();
     assert_eq!(sampler_uses(&shader), vec![(0, false), (0, true)]);
 }
+
+/// A hull shader's patch values count down from location 31 and its
+/// per-vertex ones up from 0: PATCH[0..20] beside GENERIC[0..10] make a
+/// valid module, and a PATCH value meeting a GENERIC one at a location is
+/// refused naming both.
+#[test]
+fn patch_values_count_down_from_the_last_tessellation_location() {
+    let tcs = |generic: u32, patch: u32| {
+        format!(
+            "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\nDCL SV[0], INVOCATIONID\n\
+             DCL OUT[][0], POSITION\nDCL OUT[][1], GENERIC[{generic}]\nDCL OUT[2], TESSOUTER\n\
+             DCL OUT[3], TESSINNER\nDCL OUT[4], PATCH[0]\nDCL OUT[5], PATCH[{patch}]\n\
+             IMM[0] FLT32 {{1.0, 2.0, 0.0, 0.0}}\n\
+             0: MOV OUT[SV[0].x][0], IN[SV[0].x][0]\n1: MOV OUT[SV[0].x][1], IN[SV[0].x][0]\n\
+             2: MOV OUT[2], IMM[0].xxxx\n3: MOV OUT[3], IMM[0].xxxx\n4: MOV OUT[4], IMM[0].yyyy\n\
+             5: MOV OUT[5], IMM[0].xyxy\n6: END\n"
+        )
+    };
+    let words = translate(&tcs(10, 20)).unwrap();
+    let asm = disassemble(&words).unwrap();
+    assert!(
+        asm.contains("Location 31") && asm.contains("Location 11"),
+        "{asm}"
+    );
+    validate(&words, &asm);
+    let (shader, _) = tgsi_text::parse(&tcs(10, 20)).unwrap();
+    assert_eq!(tessellation_locations_reached(&shader), 32);
+    let e = translate(&tcs(10, 21)).unwrap_err();
+    assert!(
+        e.message
+            .contains("PATCH[21] and GENERIC[10] both take tessellation location 10")
+            || e.message
+                .contains("GENERIC[10] and PATCH[21] both take tessellation location 10"),
+        "{e}"
+    );
+}

@@ -168,6 +168,31 @@ impl Device {
         if isolines && !points && !geometry {
             return Err(Error::Unsupported(LINES.into()));
         }
+        // SAFETY: the physical device belongs to the instance.
+        let limits = unsafe {
+            self.instance
+                .get_physical_device_properties(self.physical)
+                .limits
+        };
+        let room = [
+            limits.max_tessellation_control_per_vertex_output_components,
+            limits.max_tessellation_control_per_patch_output_components,
+            limits.max_tessellation_evaluation_input_components,
+        ]
+        .into_iter()
+        .min()
+        .unwrap_or(0)
+            / 4;
+        let reached = tgsi_spirv::tessellation_locations_reached(t.control)
+            .max(tgsi_spirv::tessellation_locations_reached(t.eval));
+        if reached > room {
+            return Err(Error::Unsupported(format!(
+                "the varyings between the tessellation stages reach location {} (PATCH[k] is at {} - k); \
+                 this device has {room} locations there",
+                reached - 1,
+                tgsi_spirv::TESSELLATION_LOCATIONS - 1
+            )));
+        }
         let options = tgsi_spirv::Options {
             tessellator: t.settings,
             ..self.options(t.direct3d)
