@@ -165,6 +165,9 @@ pub struct Binding {
     pub kind: &'static str,
 }
 
+/// [`Binding::kind`] of a buffer texture (`SVIEW[n], BUFFER`).
+pub const UNIFORM_TEXEL_BUFFER: &str = "uniform texel buffer";
+
 /// The binding of `CONST[n]`.
 pub const fn const_binding(n: u32) -> u32 {
     n
@@ -196,6 +199,12 @@ pub fn layout(shader: &Shader) -> Vec<Binding> {
                     "storage buffer (read-only words)",
                 ),
                 File::Buffer => (buffer_binding(index), "storage buffer (words)"),
+                File::SamplerView
+                    if d.sampler_view
+                        .is_some_and(|v| v.target == tgsi_ir::enums::TextureTarget::Buffer) =>
+                {
+                    (texture_binding(index), UNIFORM_TEXEL_BUFFER)
+                }
                 File::SamplerView => (texture_binding(index), "sampled image"),
                 File::Sampler => (sampler_binding(index), "sampler"),
                 File::Image => (image::image_binding(index), "storage image"),

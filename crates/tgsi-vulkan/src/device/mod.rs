@@ -29,6 +29,8 @@ pub struct Device {
     demote: bool,
     /// `VK_EXT_shader_stencil_export` is enabled (a STENCIL output).
     stencil_export: bool,
+    /// `VK_EXT_robustness2`'s `nullDescriptor` is enabled (unbound views).
+    null_descriptors: bool,
     /// What its subgroups are (the inter-lane opcodes).
     subgroup: Subgroup,
     /// `shaderFloat64` and `shaderInt64` (the 64-bit opcodes, LDEXP).
@@ -67,6 +69,7 @@ struct Picked {
     queue: vk::Queue,
     demote: bool,
     stencil_export: bool,
+    null_descriptors: bool,
     subgroup: Subgroup,
     wide: bool,
 }
@@ -123,6 +126,7 @@ impl Device {
                 queue,
                 demote,
                 stencil_export,
+                null_descriptors,
                 subgroup,
                 wide,
             }) => Ok(Device {
@@ -136,6 +140,7 @@ impl Device {
                 device_sampling: false,
                 demote,
                 stencil_export,
+                null_descriptors,
                 subgroup,
                 wide,
             }),
@@ -213,6 +218,20 @@ impl Device {
                 .any(|e| e.extension_name_as_c_str() == Ok(name))
         };
         let has_demote = has(demote_ext);
+        // null descriptors for unbound views
+        let robustness_ext = vk::EXT_ROBUSTNESS2_NAME;
+        let mut robustness = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        if has(robustness_ext) {
+            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut robustness);
+            // SAFETY: `physical` came from this instance; the chained
+            // structure lives across the call.
+            unsafe { instance.get_physical_device_features2(physical, &mut query) };
+        }
+        let null_descriptors = robustness.null_descriptor == vk::TRUE;
+        // only null descriptors: out-of-range accesses keep the rules the
+        // translated code itself enforces
+        let mut robustness =
+            vk::PhysicalDeviceRobustness2FeaturesEXT::default().null_descriptor(null_descriptors);
         // a fragment shader's STENCIL output
         let stencil_export = has(stencil_ext);
         if has_demote {
@@ -229,12 +248,18 @@ impl Device {
         if stencil_export {
             extensions.push(stencil_ext.as_ptr());
         }
+        if null_descriptors {
+            extensions.push(robustness_ext.as_ptr());
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_features(&features)
             .enabled_extension_names(&extensions);
         if demote_on {
             dci = dci.push_next(&mut demote);
+        }
+        if null_descriptors {
+            dci = dci.push_next(&mut robustness);
         }
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &dci, None) }
@@ -249,6 +274,7 @@ impl Device {
             queue,
             demote: demote_on,
             stencil_export,
+            null_descriptors,
             subgroup: subgroup_of(&subgroup),
             wide: features.shader_float64 == vk::TRUE && features.shader_int64 == vk::TRUE,
         })
@@ -516,13 +542,21 @@ impl Device {
                 bound.buffers.push(self.buffer(&bytes, b.binding, Some(n))?);
             }
             File::SamplerView => {
-                let tex = res
-                    .textures
-                    .get(n)
-                    .and_then(|t| t.as_ref())
-                    .ok_or_else(|| {
-                        Error::Unsupported(format!("SVIEW[{n}] has no texture bound"))
-                    })?;
+                let Some(tex) = res.textures.get(n).and_then(|t| t.as_ref()) else {
+                    if !self.null_descriptors {
+                        return Err(Error::Unsupported(format!(
+                            "SVIEW[{n}] has no texture bound, and the device has no null \
+                             descriptors (VK_EXT_robustness2) to read its zeros"
+                        )));
+                    }
+                    let ty = if b.kind == tgsi_spirv::UNIFORM_TEXEL_BUFFER {
+                        vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+                    } else {
+                        vk::DescriptorType::SAMPLED_IMAGE
+                    };
+                    bound.null_views.push((b.binding, ty));
+                    return Ok(());
+                };
                 if tex.target == tgsi_ir::enums::TextureTarget::Buffer {
                     bound
                         .texel_buffers
@@ -772,6 +806,10 @@ struct Bound {
     /// texel buffers, their `readback` the `IMAGE` index): their buffer
     /// (with its binding) and view.
     texel_buffers: Vec<(Buffer, vk::BufferView)>,
+    /// Views with nothing bound (`VK_EXT_robustness2`'s null descriptors,
+    /// which read zeros and report a size of 0, as Direct3D's unbound
+    /// slots): their binding and descriptor type.
+    null_views: Vec<(u32, vk::DescriptorType)>,
 }
 
 /// The descriptor set of what a run binds, its layout and the pipeline
@@ -824,6 +862,7 @@ impl Descriptors {
                 .iter()
                 .map(|(b, _)| binding(b.binding, texel_type(b))),
         );
+        bindings.extend(bound.null_views.iter().map(|&(n, ty)| binding(n, ty)));
         let count = |ty: vk::DescriptorType| {
             let n = bindings.iter().filter(|b| b.descriptor_type == ty).count() as u32;
             vk::DescriptorPoolSize::default()
@@ -952,8 +991,19 @@ impl Descriptors {
                 .zip(&texel_views)
                 .map(|((b, _), view)| write(b.binding, texel_type(b)).texel_buffer_view(view)),
         );
+        // null descriptors: no view (enabled with `nullDescriptor`)
+        let null_image = [vk::DescriptorImageInfo::default()];
+        let null_texels = [vk::BufferView::null()];
+        writes.extend(bound.null_views.iter().map(|&(n, ty)| {
+            if ty == vk::DescriptorType::UNIFORM_TEXEL_BUFFER {
+                write(n, ty).texel_buffer_view(&null_texels)
+            } else {
+                write(n, ty).image_info(&null_image)
+            }
+        }));
         // SAFETY: the writes name this device's set, buffers, views and
-        // samplers, and their info arrays live across the call.
+        // samplers (or null ones, which the device takes), and their info
+        // arrays live across the call.
         unsafe { device.update_descriptor_sets(&writes, &[]) };
     }
 

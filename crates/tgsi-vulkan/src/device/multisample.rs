@@ -163,8 +163,7 @@ END
         let bound = Bound {
             buffers: vec![img.staging_as_buffer_0()],
             images: vec![img.sampled_alias(tgsi_spirv::texture_binding(0))],
-            samplers: Vec::new(),
-            texel_buffers: Vec::new(),
+            ..Bound::default()
         };
         let mut objects = Objects::default();
         if let Err(e) = objects.make(self, &words, &bound) {
