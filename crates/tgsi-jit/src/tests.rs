@@ -729,16 +729,19 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     }
 }
 
-/// The 64-bit min/max, abs, rounding and widening templates inline give the
+/// The 64-bit min/max, abs, rounding, widening and compare templates
+/// (each compare's boolean in its pair's first written channel, the
+/// other channels kept, both pairs read before either is written) inline
+/// give the
 /// interpreter's bits on edge pairs (quiet and signalling NaNs of both
 /// signs, signed zeros, denormals, infinities, halves and the 2^52 edge,
 /// the ends of the signed and unsigned ranges) and random words, with
 /// source modifiers, and write only the masked channel pairs.
 #[test]
-fn pair_min_max_abs_rounding_and_widening_give_the_interpreters_bits() {
+fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
-        IMM[0] UINT32 {16, 64, 32, 176}\n\
+        IMM[0] UINT32 {16, 64, 32, 240}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -784,7 +787,30 @@ fn pair_min_max_abs_rounding_and_widening_give_the_interpreters_bits() {
         42: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
         43: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         44: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
-        45: END\n";
+        45: MOV TEMP[3], TEMP[2]\n\
+        46: DSLT TEMP[3].xz, TEMP[1], TEMP[2]\n\
+        47: MOV TEMP[4], TEMP[1]\n\
+        48: DSGE TEMP[4].yw, TEMP[1].zwxy, -TEMP[2]\n\
+        49: MOV TEMP[5], TEMP[2]\n\
+        50: DSEQ TEMP[5].x, TEMP[1], TEMP[1].zwzw\n\
+        51: DSNE TEMP[5].zw, TEMP[2], TEMP[1]\n\
+        52: MOV TEMP[6], TEMP[1]\n\
+        53: U64SEQ TEMP[6].xy, TEMP[1], TEMP[2].zwxy\n\
+        54: U64SNE TEMP[6].w, TEMP[1], TEMP[2]\n\
+        55: U64SLT TEMP[3].y, TEMP[1].zwzw, TEMP[2]\n\
+        56: U64SGE TEMP[4].x, TEMP[2], TEMP[1]\n\
+        57: I64SLT TEMP[5].y, TEMP[1].zwzw, TEMP[2]\n\
+        58: I64SGE TEMP[6].z, TEMP[2].xyxy, TEMP[1]\n\
+        59: DSLT TEMP[4].yw, TEMP[4].xyyy, -TEMP[2]\n\
+        60: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        61: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        62: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        63: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        64: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        65: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        66: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        67: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        68: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
@@ -823,15 +849,15 @@ fn pair_min_max_abs_rounding_and_widening_give_the_interpreters_bits() {
         .collect();
     let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 176]];
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 240]];
         run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    // 44 words per lane (11 stores of 4 words)
+    // 60 words per lane (15 stores of 4 words)
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 44, i % 44);
+        let (lane, word) = (i / 60, i % 60);
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }

@@ -206,6 +206,10 @@ enum Op64 {
     Dmax,
     /// DROUND, DFLR, DCEIL, DTRUNC: `vrndscalepd`'s rounding mode.
     Dround(i32),
+    /// Two pairs to a 32-bit boolean in the pair's first written channel:
+    /// `vcmppd` with its predicate, or `vpcmpq`/`vpcmpuq` (signed) with theirs.
+    DCmp(i32),
+    ICmp64(bool, i32),
     /// 32 → 64 bits: source channel x (y) to pair xy (zw).
     I2d,
     U2d,
@@ -225,6 +229,11 @@ impl Op64 {
     /// The count-taking shifts (source 1 a 32-bit count).
     fn shifts(self) -> bool {
         matches!(self, Op64::U64shl | Op64::U64shr | Op64::I64shr)
+    }
+
+    /// The compares (a 32-bit result per pair).
+    fn compares(self) -> bool {
+        matches!(self, Op64::DCmp(_) | Op64::ICmp64(..))
     }
 
     /// The widening conversions (source 0 a 32-bit channel per pair).
@@ -405,6 +414,16 @@ fn frame_off(depth: usize, word: usize) -> i32 {
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
+/// The channel a 64-bit compare writes pair `p`'s result to: its first
+/// channel when the writemask has it, else its second (as the interpreter).
+fn compare_channel(mask: u8, p: usize) -> usize {
+    if mask & (1 << (2 * p)) != 0 {
+        2 * p
+    } else {
+        2 * p + 1
+    }
+}
+
 fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
     if both {
         [mask & 3 == 3, mask & 12 == 12]
@@ -601,8 +620,13 @@ impl<'c> Emitter<'c> {
                         if op.widens() {
                             reads.push((0, p));
                         }
-                        if let Some(r) = dst {
-                            note(&mut uses, Key::Pair(r, p as u8), true);
+                        match dst {
+                            // a compare writes the pair's first written channel
+                            Some(_) if op.compares() => {
+                                writes.push(compare_channel(m, p));
+                            }
+                            Some(r) => note(&mut uses, Key::Pair(r, p as u8), true),
+                            None => {}
                         }
                     }
                 }

@@ -50,6 +50,9 @@ impl Emitter<'_> {
     }
 
     pub(super) fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
+        if op.compares() {
+            return self.pair_compare(inst, op);
+        }
         let m = inst.dst[0].mask;
         let pairs = pairs_of(m, both);
         let shift = op.shifts();
@@ -154,6 +157,8 @@ impl Emitter<'_> {
                         a.vmovdqa64(o, zmm(7))
                     }
                     Op64::Mov64 => a.vmovdqa64(o, x),
+                    // compares return early (pair_compare)
+                    Op64::DCmp(_) | Op64::ICmp64(..) => Ok(()),
                     Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
                     Op64::And64 => a.vpandq(o, x, y),
                     Op64::Or64 => a.vporq(o, x, y),
@@ -188,6 +193,39 @@ impl Emitter<'_> {
             a.vpermi2d(zmm(13), zmm(rlo), zmm(rhi))?;
             self.store(inst, 2 * p, 12)?;
             self.store(inst, 2 * p + 1, 13)?;
+        }
+        Ok(())
+    }
+
+    /// A 64-bit compare: per written pair, the two halves' compare masks
+    /// joined into one 16-lane mask, as 0 / !0 words in the pair's first
+    /// written channel ([`compare_channel`]).
+    fn pair_compare(&mut self, inst: &Inst, op: Op64) -> R {
+        let m = inst.dst[0].mask;
+        let pairs = pairs_of(m, false);
+        // both results (zmm12, zmm13) before either is stored: a source
+        // may read the channel the other pair writes
+        for p in 0..2 {
+            if !pairs[p] {
+                continue;
+            }
+            let x = self.fetch_pair(8, 9, &inst.src[0], p)?;
+            let y = self.fetch_pair(10, 11, &inst.src[1], p)?;
+            let a = &mut self.a;
+            for (k, (u, v)) in [(k2, (x.0, y.0)), (k3, (x.1, y.1))] {
+                match op {
+                    Op64::DCmp(pred) => a.vcmppd(k, zmm(u), zmm(v), pred)?,
+                    Op64::ICmp64(true, pred) => a.vpcmpq(k, zmm(u), zmm(v), pred)?,
+                    Op64::ICmp64(false, pred) => a.vpcmpuq(k, zmm(u), zmm(v), pred)?,
+                    _ => return Err("not a 64-bit compare".into()),
+                }
+            }
+            // lanes 0..8 from k2, 8..16 from k3
+            a.kunpckbw(k2, k3, k2)?;
+            a.vpmovm2d(zmm(12 + p as u32), k2)?;
+        }
+        for p in (0..2).filter(|&p| pairs[p]) {
+            self.store(inst, compare_channel(m, p), 12 + p as u32)?;
         }
         Ok(())
     }

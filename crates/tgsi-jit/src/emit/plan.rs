@@ -59,10 +59,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::IMSB,
     Opcode::UMSB,
     Opcode::D2F,
-    Opcode::DSLT,
-    Opcode::DSGE,
-    Opcode::DSEQ,
-    Opcode::DSNE,
     Opcode::DRCP,
     Opcode::DSQRT,
     Opcode::DFRAC,
@@ -72,12 +68,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::D2U,
     Opcode::DRSQ,
     Opcode::DSSG,
-    Opcode::U64SEQ,
-    Opcode::U64SNE,
-    Opcode::I64SLT,
-    Opcode::U64SLT,
-    Opcode::I64SGE,
-    Opcode::U64SGE,
     Opcode::I64SSG,
     Opcode::I64DIV,
     Opcode::U64DIV,
@@ -235,6 +225,16 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::DFLR => Plan::Pair(Dround(1), 1, true),
         O::DCEIL => Plan::Pair(Dround(2), 1, true),
         O::DTRUNC => Plan::Pair(Dround(3), 1, true),
+        O::DSLT => Plan::Pair(DCmp(LT_OQ), 2, false),
+        O::DSGE => Plan::Pair(DCmp(GE_OQ), 2, false),
+        O::DSEQ => Plan::Pair(DCmp(EQ_OQ), 2, false),
+        O::DSNE => Plan::Pair(DCmp(NEQ_UQ), 2, false),
+        O::U64SEQ => Plan::Pair(ICmp64(false, P_EQ), 2, false),
+        O::U64SNE => Plan::Pair(ICmp64(false, P_NE), 2, false),
+        O::U64SLT => Plan::Pair(ICmp64(false, P_LT), 2, false),
+        O::U64SGE => Plan::Pair(ICmp64(false, P_GE), 2, false),
+        O::I64SLT => Plan::Pair(ICmp64(true, P_LT), 2, false),
+        O::I64SGE => Plan::Pair(ICmp64(true, P_GE), 2, false),
         O::I2D => Plan::Pair(I2d, 1, true),
         O::U2D => Plan::Pair(U2d, 1, true),
         O::F2D => Plan::Pair(F2d, 1, true),
@@ -295,7 +295,17 @@ pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
             if let DstKind::Reg(r) = d.kind
                 && let Some(t) = index(r)
             {
-                for c in (0..4).filter(|c| d.mask & (1 << c) != 0) {
+                // a 64-bit compare writes one channel of each pair
+                let mask = match plan {
+                    Plan::Pair(op, ..) if op.compares() => {
+                        let pairs = super::pairs_of(d.mask, false);
+                        (0..2)
+                            .filter(|&p| pairs[p])
+                            .fold(0u8, |m, p| m | 1 << super::compare_channel(d.mask, p))
+                    }
+                    _ => d.mask,
+                };
+                for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                     written[t][c] = true;
                 }
             }
@@ -347,6 +357,8 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             src_inline(&inst.src[0], false)
                 && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
         }
+        // a compare's boolean is not saturated inline
+        Plan::Pair(op, ..) if op.compares() && inst.saturate => false,
         Plan::Pair(op, n, _) => inst.src[..n]
             .iter()
             .enumerate()
