@@ -90,8 +90,11 @@ pub(super) mod pool {
     pub const DEFAULT_NAN: i32 = EXP + 3;
     pub const QUIET: i32 = EXP + 4;
     pub const ODD_LANES: i32 = EXP + 5;
+    /// 2^31 and -1 as doubles (D2I's and D2U's ranges).
+    pub const D_TWO_31: i32 = (ODD_LANES + 2) & !1;
+    pub const D_MINUS_ONE: i32 = D_TWO_31 + 2;
     /// Words in the pool.
-    pub const LEN: usize = ODD_LANES as usize + 1;
+    pub const LEN: usize = D_MINUS_ONE as usize + 2;
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -206,6 +209,8 @@ impl Ctx {
         put64(pool::D_ABS, 0x7fff_ffff_ffff_ffff);
         put64(pool::D_SIGN, 0x8000_0000_0000_0000);
         put64(pool::D_ZERO, 0);
+        put64(pool::D_TWO_31, 2147483648.0f64.to_bits());
+        put64(pool::D_MINUS_ONE, (-1.0f64).to_bits());
         put64(pool::KEEP_HIGH, 0xffff_ffff_0000_0000);
         put64(pool::KEEP_LOW, 0x0000_0000_ffff_ffff);
         let perm = [

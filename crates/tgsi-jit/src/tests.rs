@@ -729,8 +729,9 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     }
 }
 
-/// The 64-bit min/max, abs, rounding, widening and compare templates
-/// (each compare's boolean in its pair's first written channel, the
+/// The 64-bit min/max, abs, rounding, widening, narrowing and compare
+/// templates (each compare's boolean in its pair's first written channel,
+/// each narrowed word in the written channels in order, the
 /// other channels kept, both pairs read before either is written) inline
 /// give the
 /// interpreter's bits on edge pairs (quiet and signalling NaNs of both
@@ -741,7 +742,7 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
 fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
-        IMM[0] UINT32 {16, 64, 32, 240}\n\
+        IMM[0] UINT32 {16, 64, 32, 304}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -810,13 +811,34 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         65: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
         66: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         67: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
-        68: END\n";
+        68: MOV TEMP[5], TEMP[1]\n\
+        69: D2F TEMP[5].yz, TEMP[2]\n\
+        70: MOV TEMP[6], TEMP[2]\n\
+        71: D2I TEMP[6].xw, -TEMP[1].zwxy\n\
+        72: MOV TEMP[3], TEMP[1]\n\
+        73: D2U TEMP[3].w, TEMP[2].zwzw\n\
+        74: D2U TEMP[3].xy, |TEMP[1]|\n\
+        75: D2F TEMP[4].xy, TEMP[4].zwxx\n\
+        76: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        77: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        78: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        79: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        80: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        81: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        82: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        83: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        84: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
     const GROUPS: usize = 16;
     let mut rng = tgsi_ir::rng::Rng(0x64_0000_5eed);
-    const EDGES: [u64; 23] = [
+    const EDGES: [u64; 28] = [
+        0x41df_ffff_ffc0_0000, // 2^31 - 1
+        0x41e0_0000_0000_0000, // 2^31
+        0xc1e0_0000_0020_0000, // -(2^31 + 1)
+        0x41ef_ffff_ffe0_0000, // 2^32 - 1
+        0xbfef_ffff_ffff_ffff, // just above -1
         0x7fa0_0001_ff80_0001, // words: signalling float NaNs of both signs
         0x7ff8_0000_0000_0000, // quiet NaN
         0xfff8_0000_0000_0001, // negative quiet NaN with a payload
@@ -849,15 +871,15 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         .collect();
     let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 240]];
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 304]];
         run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    // 60 words per lane (15 stores of 4 words)
+    // 76 words per lane (19 stores of 4 words)
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 60, i % 60);
+        let (lane, word) = (i / 76, i % 76);
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }

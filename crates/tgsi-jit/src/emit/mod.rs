@@ -210,6 +210,10 @@ enum Op64 {
     /// `vcmppd` with its predicate, or `vpcmpq`/`vpcmpuq` (signed) with theirs.
     DCmp(i32),
     ICmp64(bool, i32),
+    /// 64 → 32 bits: pair xy (zw) to the first (second) written channel.
+    D2f,
+    D2i,
+    D2u,
     /// 32 → 64 bits: source channel x (y) to pair xy (zw).
     I2d,
     U2d,
@@ -234,6 +238,11 @@ impl Op64 {
     /// The compares (a 32-bit result per pair).
     fn compares(self) -> bool {
         matches!(self, Op64::DCmp(_) | Op64::ICmp64(..))
+    }
+
+    /// The ops with a 32-bit result per pair: compares and narrowings.
+    fn to_words(self) -> bool {
+        self.compares() || matches!(self, Op64::D2f | Op64::D2i | Op64::D2u)
     }
 
     /// The widening conversions (source 0 a 32-bit channel per pair).
@@ -414,13 +423,26 @@ fn frame_off(depth: usize, word: usize) -> i32 {
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
-/// The channel a 64-bit compare writes pair `p`'s result to: its first
-/// channel when the writemask has it, else its second (as the interpreter).
-fn compare_channel(mask: u8, p: usize) -> usize {
-    if mask & (1 << (2 * p)) != 0 {
-        2 * p
+/// The 32-bit channel each pair's result goes to for an op with a 32-bit
+/// result per pair ([`Op64::to_words`]), as the interpreter: a compare
+/// writes a pair with a written channel to its first written channel; a
+/// narrowing writes pair xy to the first written channel and pair zw to
+/// the second.
+fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
+    if op.compares() {
+        std::array::from_fn(|p| {
+            let (a, b) = (2 * p, 2 * p + 1);
+            if mask & (1 << a) != 0 {
+                Some(a)
+            } else if mask & (1 << b) != 0 {
+                Some(b)
+            } else {
+                None
+            }
+        })
     } else {
-        2 * p + 1
+        let mut written = (0..4).filter(|c| mask & (1 << c) != 0);
+        [written.next(), written.next()]
     }
 }
 
@@ -592,7 +614,12 @@ impl<'c> Emitter<'c> {
                 }
                 Plan::Pair(op, n, both) => {
                     let shift = op.shifts();
-                    for p in pairs_of(m, both)
+                    let read_pairs = if op.to_words() {
+                        word_channels(op, m).map(|c| c.is_some())
+                    } else {
+                        pairs_of(m, both)
+                    };
+                    for p in read_pairs
                         .iter()
                         .enumerate()
                         .filter(|(_, s)| **s)
@@ -621,9 +648,9 @@ impl<'c> Emitter<'c> {
                             reads.push((0, p));
                         }
                         match dst {
-                            // a compare writes the pair's first written channel
-                            Some(_) if op.compares() => {
-                                writes.push(compare_channel(m, p));
+                            // one 32-bit channel per pair
+                            Some(_) if op.to_words() => {
+                                writes.extend(word_channels(op, m)[p]);
                             }
                             Some(r) => note(&mut uses, Key::Pair(r, p as u8), true),
                             None => {}

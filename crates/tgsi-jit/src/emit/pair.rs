@@ -50,8 +50,8 @@ impl Emitter<'_> {
     }
 
     pub(super) fn pair(&mut self, inst: &Inst, op: Op64, n: usize, both: bool) -> R {
-        if op.compares() {
-            return self.pair_compare(inst, op);
+        if op.to_words() {
+            return self.pair_to_words(inst, op);
         }
         let m = inst.dst[0].mask;
         let pairs = pairs_of(m, both);
@@ -157,8 +157,8 @@ impl Emitter<'_> {
                         a.vmovdqa64(o, zmm(7))
                     }
                     Op64::Mov64 => a.vmovdqa64(o, x),
-                    // compares return early (pair_compare)
-                    Op64::DCmp(_) | Op64::ICmp64(..) => Ok(()),
+                    // ops with words per pair return early (pair_to_words)
+                    Op64::DCmp(_) | Op64::ICmp64(..) | Op64::D2f | Op64::D2i | Op64::D2u => Ok(()),
                     Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
                     Op64::And64 => a.vpandq(o, x, y),
                     Op64::Or64 => a.vporq(o, x, y),
@@ -197,19 +197,23 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// A 64-bit compare: per written pair, the two halves' compare masks
-    /// joined into one 16-lane mask, as 0 / !0 words in the pair's first
-    /// written channel ([`compare_channel`]).
-    fn pair_compare(&mut self, inst: &Inst, op: Op64) -> R {
-        let m = inst.dst[0].mask;
-        let pairs = pairs_of(m, false);
-        // both results (zmm12, zmm13) before either is stored: a source
-        // may read the channel the other pair writes
+    /// A 64-bit op with a 32-bit result per pair (a compare: the two
+    /// halves' masks joined into one 16-lane mask as 0 / !0 words; a
+    /// narrowing: each half converted to 8 words), into the channels
+    /// [`word_channels`] gives, both computed before either is stored (a
+    /// source may read the channel the other pair writes).
+    fn pair_to_words(&mut self, inst: &Inst, op: Op64) -> R {
+        let channels = word_channels(op, inst.dst[0].mask);
         for p in 0..2 {
-            if !pairs[p] {
+            if channels[p].is_none() {
                 continue;
             }
+            let out = 12 + p as u32;
             let x = self.fetch_pair(8, 9, &inst.src[0], p)?;
+            if !op.compares() {
+                self.narrow(op, x, out)?;
+                continue;
+            }
             let y = self.fetch_pair(10, 11, &inst.src[1], p)?;
             let a = &mut self.a;
             for (k, (u, v)) in [(k2, (x.0, y.0)), (k3, (x.1, y.1))] {
@@ -222,10 +226,74 @@ impl Emitter<'_> {
             }
             // lanes 0..8 from k2, 8..16 from k3
             a.kunpckbw(k2, k3, k2)?;
-            a.vpmovm2d(zmm(12 + p as u32), k2)?;
+            a.vpmovm2d(zmm(out), k2)?;
         }
-        for p in (0..2).filter(|&p| pairs[p]) {
-            self.store(inst, compare_channel(m, p), 12 + p as u32)?;
+        for p in 0..2 {
+            if let Some(c) = channels[p] {
+                self.store(inst, c, 12 + p as u32)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// D2F, D2I or D2U of the pair in `x` (lanes 0..8, 8..16) into the
+    /// 16 words of `out` (zmm7 scratch): D2F rounds to nearest even and
+    /// quiets a NaN keeping its sign and top payload bits (`vcvtpd2ps`, as
+    /// `ops::d2f`); D2I and D2U truncate, saturating, NaN to 0 (the
+    /// conversions' out-of-range result fixed where it is not that).
+    fn narrow(&mut self, op: Op64, x: (u32, u32), out: u32) -> R {
+        let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+        let (lo, hi) = (zmm(x.0), zmm(x.1));
+        let a = &mut self.a;
+        // the two halves converted, then joined
+        match op {
+            Op64::D2f => {
+                a.vcvtpd2ps(ymm(out), lo)?;
+                a.vcvtpd2ps(ymm(7), hi)?;
+            }
+            Op64::D2i => {
+                a.vcvttpd2dq(ymm(out), lo)?;
+                a.vcvttpd2dq(ymm(7), hi)?;
+            }
+            Op64::D2u => {
+                a.vcvttpd2udq(ymm(out), lo)?;
+                a.vcvttpd2udq(ymm(7), hi)?;
+            }
+            _ => return Err("not a narrowing".into()),
+        }
+        a.vinserti32x8(zmm(out), zmm(out), ymm(7), 1)?;
+        let o = zmm(out);
+        // the lanes where `pred` holds of the halves against `v` (or
+        // themselves), as one 16-lane mask in k2
+        let lanes = |a: &mut CodeAssembler, pred: i32, v: Option<i32>| -> A {
+            match v {
+                Some(p) => {
+                    a.vcmppd(k2, lo, bc(p), pred)?;
+                    a.vcmppd(k3, hi, bc(p), pred)?;
+                }
+                None => {
+                    a.vcmppd(k2, lo, lo, pred)?;
+                    a.vcmppd(k3, hi, hi, pred)?;
+                }
+            }
+            a.kunpckbw(k2, k3, k2)
+        };
+        match op {
+            Op64::D2i => {
+                // 0x80000000 for NaN and out of range: i32::MAX from 2^31
+                // up, 0 for NaN
+                lanes(a, GE_OQ, Some(pool::D_TWO_31))?;
+                a.vpbroadcastd(o.k2(), dword_ptr(rbx + pool_off(pool::ABS)))?;
+                lanes(a, UNORD_Q, None)?;
+                a.vpxord(o.k2(), o, o)?;
+            }
+            Op64::D2u => {
+                // 0xFFFFFFFF for NaN and out of range: 0 for NaN and from
+                // -1 down
+                lanes(a, NGT_UQ, Some(pool::D_MINUS_ONE))?;
+                a.vpxord(o.k2(), o, o)?;
+            }
+            _ => {}
         }
         Ok(())
     }

@@ -58,14 +58,11 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::LSB,
     Opcode::IMSB,
     Opcode::UMSB,
-    Opcode::D2F,
     Opcode::DRCP,
     Opcode::DSQRT,
     Opcode::DFRAC,
     Opcode::DLDEXP,
     Opcode::DFRACEXP,
-    Opcode::D2I,
-    Opcode::D2U,
     Opcode::DRSQ,
     Opcode::DSSG,
     Opcode::I64SSG,
@@ -235,6 +232,9 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::U64SGE => Plan::Pair(ICmp64(false, P_GE), 2, false),
         O::I64SLT => Plan::Pair(ICmp64(true, P_LT), 2, false),
         O::I64SGE => Plan::Pair(ICmp64(true, P_GE), 2, false),
+        O::D2F => Plan::Pair(D2f, 1, false),
+        O::D2I => Plan::Pair(D2i, 1, false),
+        O::D2U => Plan::Pair(D2u, 1, false),
         O::I2D => Plan::Pair(I2d, 1, true),
         O::U2D => Plan::Pair(U2d, 1, true),
         O::F2D => Plan::Pair(F2d, 1, true),
@@ -295,14 +295,12 @@ pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
             if let DstKind::Reg(r) = d.kind
                 && let Some(t) = index(r)
             {
-                // a 64-bit compare writes one channel of each pair
+                // a 64-bit compare or narrowing writes one channel per pair
                 let mask = match plan {
-                    Plan::Pair(op, ..) if op.compares() => {
-                        let pairs = super::pairs_of(d.mask, false);
-                        (0..2)
-                            .filter(|&p| pairs[p])
-                            .fold(0u8, |m, p| m | 1 << super::compare_channel(d.mask, p))
-                    }
+                    Plan::Pair(op, ..) if op.to_words() => super::word_channels(*op, d.mask)
+                        .iter()
+                        .flatten()
+                        .fold(0u8, |m, c| m | 1 << c),
                     _ => d.mask,
                 };
                 for c in (0..4).filter(|c| mask & (1 << c) != 0) {
@@ -357,8 +355,8 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             src_inline(&inst.src[0], false)
                 && (k != RowKernel::Pow || src_inline(&inst.src[1], false))
         }
-        // a compare's boolean is not saturated inline
-        Plan::Pair(op, ..) if op.compares() && inst.saturate => false,
+        // a compare's boolean or a narrowing's word is not saturated inline
+        Plan::Pair(op, ..) if op.to_words() && inst.saturate => false,
         Plan::Pair(op, n, _) => inst.src[..n]
             .iter()
             .enumerate()
