@@ -90,11 +90,14 @@ pub(super) mod pool {
     pub const DEFAULT_NAN: i32 = EXP + 3;
     pub const QUIET: i32 = EXP + 4;
     pub const ODD_LANES: i32 = EXP + 5;
-    /// 2^31 and -1 as doubles (D2I's and D2U's ranges).
+    /// 2^31, -1 and 2^63 as doubles (D2I's, D2U's and D2I64's ranges).
     pub const D_TWO_31: i32 = (ODD_LANES + 2) & !1;
     pub const D_MINUS_ONE: i32 = D_TWO_31 + 2;
+    pub const D_TWO_63: i32 = D_MINUS_ONE + 2;
+    /// 2^63 as a float (F2I64's range).
+    pub const TWO_63: i32 = D_TWO_63 + 2;
     /// Words in the pool.
-    pub const LEN: usize = D_MINUS_ONE as usize + 2;
+    pub const LEN: usize = TWO_63 as usize + 1;
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -211,8 +214,10 @@ impl Ctx {
         put64(pool::D_ZERO, 0);
         put64(pool::D_TWO_31, 2147483648.0f64.to_bits());
         put64(pool::D_MINUS_ONE, (-1.0f64).to_bits());
+        put64(pool::D_TWO_63, 9223372036854775808.0f64.to_bits());
         put64(pool::KEEP_HIGH, 0xffff_ffff_0000_0000);
         put64(pool::KEEP_LOW, 0x0000_0000_ffff_ffff);
+        pool[pool::TWO_63 as usize] = 9223372036854775808.0f32.to_bits();
         let perm = [
             std::array::from_fn(|i| (i / 2 + (i % 2) * 16) as u32),
             std::array::from_fn(|i| (8 + i / 2 + (i % 2) * 16) as u32),

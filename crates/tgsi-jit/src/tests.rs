@@ -742,7 +742,7 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
 fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
-        IMM[0] UINT32 {16, 64, 32, 304}\n\
+        IMM[0] UINT32 {16, 64, 32, 432}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -827,13 +827,44 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         81: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
         82: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         83: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
-        84: END\n";
+        84: I642D TEMP[3], TEMP[1]\n\
+        85: U642D TEMP[4], TEMP[2].zwxy\n\
+        86: D2I64 TEMP[5], -TEMP[1]\n\
+        87: MOV TEMP[6], TEMP[1]\n\
+        88: D2U64 TEMP[6].zw, TEMP[2].xyxy\n\
+        89: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        90: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        91: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        92: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        93: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        94: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        95: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        96: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        97: F2I64 TEMP[3], TEMP[1].xyxy\n\
+        98: F2U64 TEMP[4], -TEMP[2].zwzw\n\
+        99: I64SSG TEMP[5], TEMP[1]\n\
+        100: MOV TEMP[6], TEMP[2]\n\
+        101: I642F TEMP[6].xy, TEMP[2]\n\
+        102: U642F TEMP[6].w, TEMP[1].zwzw\n\
+        103: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        104: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        105: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        106: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        107: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        108: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        109: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        110: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        111: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
     const GROUPS: usize = 16;
     let mut rng = tgsi_ir::rng::Rng(0x64_0000_5eed);
-    const EDGES: [u64; 28] = [
+    const EDGES: [u64; 32] = [
+        0x5f00_0000_df00_0000, // words: ±2^63 as floats
+        0x5f80_0000_bf80_0000, // words: 2^64 and -1 as floats
+        0x0020_0000_0000_0001, // 2^53 + 1 (rounds to a double)
+        0x7fff_ffff_ffff_fe00, // rounds up to 2^63 as a double
         0x41df_ffff_ffc0_0000, // 2^31 - 1
         0x41e0_0000_0000_0000, // 2^31
         0xc1e0_0000_0020_0000, // -(2^31 + 1)
@@ -871,15 +902,15 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         .collect();
     let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 304]];
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 432]];
         run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    // 76 words per lane (19 stores of 4 words)
+    // 108 words per lane (27 stores of 4 words)
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 76, i % 76);
+        let (lane, word) = (i / 108, i % 108);
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }

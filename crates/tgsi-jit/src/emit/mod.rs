@@ -214,6 +214,17 @@ enum Op64 {
     D2f,
     D2i,
     D2u,
+    I642f,
+    U642f,
+    /// 64-bit integer ↔ double, pair to pair.
+    I642d,
+    U642d,
+    D2i64,
+    D2u64,
+    I64ssg,
+    /// 32-bit float channel to a 64-bit integer pair.
+    F2i64,
+    F2u64,
     /// 32 → 64 bits: source channel x (y) to pair xy (zw).
     I2d,
     U2d,
@@ -242,14 +253,24 @@ impl Op64 {
 
     /// The ops with a 32-bit result per pair: compares and narrowings.
     fn to_words(self) -> bool {
-        self.compares() || matches!(self, Op64::D2f | Op64::D2i | Op64::D2u)
+        self.compares()
+            || matches!(
+                self,
+                Op64::D2f | Op64::D2i | Op64::D2u | Op64::I642f | Op64::U642f
+            )
     }
 
     /// The widening conversions (source 0 a 32-bit channel per pair).
     fn widens(self) -> bool {
         matches!(
             self,
-            Op64::I2d | Op64::U2d | Op64::F2d | Op64::I2i64 | Op64::U2i64
+            Op64::I2d
+                | Op64::U2d
+                | Op64::F2d
+                | Op64::I2i64
+                | Op64::U2i64
+                | Op64::F2i64
+                | Op64::F2u64
         )
     }
 }

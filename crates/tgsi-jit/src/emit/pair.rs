@@ -121,6 +121,16 @@ impl Emitter<'_> {
                 // a widening's 8 source lanes
                 let w = ymm(if h == 0 { regs[0].0 } else { regs[0].1 });
                 let o = Self::pair_out(direct, p, h as u32);
+                if matches!(
+                    op,
+                    Op64::D2i64 | Op64::D2u64 | Op64::F2i64 | Op64::F2u64 | Op64::I64ssg
+                ) {
+                    self.int64_result(op, o, x, w)?;
+                    if inst.saturate {
+                        self.saturate64(2 * p as u32 + h as u32)?;
+                    }
+                    continue;
+                }
                 let a = &mut self.a;
                 let bc = |p: i32| qword_bcst(rbx + pool_off(p));
                 match op {
@@ -142,6 +152,8 @@ impl Emitter<'_> {
                     Op64::F2d => a.vcvtps2pd(o, w),
                     Op64::I2i64 => a.vpmovsxdq(o, w),
                     Op64::U2i64 => a.vpmovzxdq(o, w),
+                    Op64::I642d => a.vcvtqq2pd(o, x),
+                    Op64::U642d => a.vcvtuqq2pd(o, x),
                     Op64::I64abs => a.vpabsq(o, x),
                     Op64::I64min => a.vpminsq(o, x, y),
                     Op64::I64max => a.vpmaxsq(o, x, y),
@@ -157,8 +169,20 @@ impl Emitter<'_> {
                         a.vmovdqa64(o, zmm(7))
                     }
                     Op64::Mov64 => a.vmovdqa64(o, x),
-                    // ops with words per pair return early (pair_to_words)
-                    Op64::DCmp(_) | Op64::ICmp64(..) | Op64::D2f | Op64::D2i | Op64::D2u => Ok(()),
+                    // ops with words per pair return early (pair_to_words),
+                    // the 64-bit integer results are built above
+                    Op64::DCmp(_)
+                    | Op64::ICmp64(..)
+                    | Op64::D2f
+                    | Op64::D2i
+                    | Op64::D2u
+                    | Op64::I642f
+                    | Op64::U642f
+                    | Op64::D2i64
+                    | Op64::D2u64
+                    | Op64::F2i64
+                    | Op64::F2u64
+                    | Op64::I64ssg => Ok(()),
                     Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
                     Op64::And64 => a.vpandq(o, x, y),
                     Op64::Or64 => a.vporq(o, x, y),
@@ -259,6 +283,15 @@ impl Emitter<'_> {
                 a.vcvttpd2udq(ymm(out), lo)?;
                 a.vcvttpd2udq(ymm(7), hi)?;
             }
+            // one rounding to nearest even, as `ops::i642f`/`u642f`
+            Op64::I642f => {
+                a.vcvtqq2ps(ymm(out), lo)?;
+                a.vcvtqq2ps(ymm(7), hi)?;
+            }
+            Op64::U642f => {
+                a.vcvtuqq2ps(ymm(out), lo)?;
+                a.vcvtuqq2ps(ymm(7), hi)?;
+            }
             _ => return Err("not a narrowing".into()),
         }
         a.vinserti32x8(zmm(out), zmm(out), ymm(7), 1)?;
@@ -296,6 +329,61 @@ impl Emitter<'_> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The 64-bit integer results built in zmm6/zmm7 and moved to `o`
+    /// (which may carry the exec mask): D2I64, D2U64 of the doubles in `x`,
+    /// F2I64, F2U64 of the 8 floats in `w` (truncating, saturating, NaN to 0:
+    /// the conversions' out-of-range result fixed where it is not the
+    /// machine's), I64SSG of `x` (`(x >> 63) | (-x >>> 63)`).
+    fn int64_result(
+        &mut self,
+        op: Op64,
+        o: AsmRegisterZmm,
+        x: AsmRegisterZmm,
+        w: AsmRegisterYmm,
+    ) -> A {
+        let a = &mut self.a;
+        let (t, u) = (zmm(7), zmm(6));
+        let q = |p: i32| qword_bcst(rbx + pool_off(p));
+        let d = |p: i32| dword_bcst(rbx + pool_off(p));
+        match op {
+            Op64::I64ssg => {
+                a.vpxorq(t, t, t)?;
+                a.vpsubq(t, t, x)?;
+                a.vpsrlq(t, t, 63)?;
+                a.vpsraq(u, x, 63)?;
+                a.vporq(t, t, u)?;
+            }
+            Op64::D2i64 => {
+                // 2^63 up: i64::MAX; NaN: 0
+                a.vcvttpd2qq(t, x)?;
+                a.vcmppd(k2, x, q(pool::D_TWO_63), GE_OQ)?;
+                a.vpbroadcastq(t.k2(), qword_ptr(rbx + pool_off(pool::D_ABS)))?;
+                a.vcmppd(k2, x, x, UNORD_Q)?;
+                a.vpxorq(t.k2(), t, t)?;
+            }
+            Op64::D2u64 => {
+                // NaN and from -1 down: 0
+                a.vcvttpd2uqq(t, x)?;
+                a.vcmppd(k2, x, q(pool::D_MINUS_ONE), NGT_UQ)?;
+                a.vpxorq(t.k2(), t, t)?;
+            }
+            Op64::F2i64 => {
+                a.vcvttps2qq(t, w)?;
+                a.vcmpps(k2, w, d(pool::TWO_63), GE_OQ)?;
+                a.vpbroadcastq(t.k2(), qword_ptr(rbx + pool_off(pool::D_ABS)))?;
+                a.vcmpps(k2, w, w, UNORD_Q)?;
+                a.vpxorq(t.k2(), t, t)?;
+            }
+            Op64::F2u64 => {
+                a.vcvttps2uqq(t, w)?;
+                a.vcmpps(k2, w, d(pool::MINUS_ONE), NGT_UQ)?;
+                a.vpxorq(t.k2(), t, t)?;
+            }
+            _ => {}
+        }
+        a.vmovdqa64(o, t)
     }
 
     /// Where half `h` of pair `p`'s result goes: the cached destination
