@@ -44,7 +44,7 @@ use tgsi_ir::ir::Shader;
 /// Which engine runs a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
-    /// The compiled engine where it can run (x86-64 with AVX-512 F/BW/DQ/VL
+    /// The compiled engine where it can run (x86-64 with AVX-512 F/CD/BW/DQ/VL
     /// and a program it compiles), the interpreter elsewhere.
     #[default]
     Auto,
@@ -170,6 +170,7 @@ pub fn cpu_supported() -> bool {
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     {
         std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512cd")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512dq")
             && std::arch::is_x86_feature_detected!("avx512vl")
@@ -206,7 +207,7 @@ impl Compiled {
     pub fn compile(code: &Code) -> Result<Compiled, String> {
         if !cpu_supported() {
             return Err(if cfg!(all(feature = "jit", target_arch = "x86_64")) {
-                "this CPU lacks AVX-512 F/BW/DQ/VL".to_string()
+                "this CPU lacks AVX-512 F/CD/BW/DQ/VL".to_string()
             } else {
                 "built without the compiled engine (feature `jit`, x86-64 only)".to_string()
             });

@@ -914,3 +914,63 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }
+
+/// LSB, UMSB, IMSB and POPC inline give the interpreter's bits on 0, -1,
+/// the ends of the ranges, single bits and random words.
+#[test]
+fn bit_count_templates_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {16, 64, 32, 0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: LSB TEMP[2].x, TEMP[1].xxxx\n\
+        4: UMSB TEMP[2].y, TEMP[1].yyyy\n\
+        5: IMSB TEMP[2].z, TEMP[1].zzzz\n\
+        6: POPC TEMP[2].w, TEMP[1].wwww\n\
+        7: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        8: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        9: LSB TEMP[3].x, TEMP[1].wwww\n\
+        10: UMSB TEMP[3].y, TEMP[1].zzzz\n\
+        11: IMSB TEMP[3].z, TEMP[1].yyyy\n\
+        12: POPC TEMP[3].w, TEMP[1].xxxx\n\
+        13: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
+        14: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
+        15: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 8;
+    const EDGES: [u32; 10] = [
+        0,
+        0xffff_ffff,
+        0x8000_0000,
+        0x7fff_ffff,
+        1,
+        0x8000_0001,
+        0x0001_0000,
+        0xfffe_ffff,
+        0x5555_5555,
+        0xaaaa_aaaa,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0xb175_5eed);
+    let words: Vec<u32> = (0..GROUPS * 64 * 4)
+        .map(|i| {
+            if i % 2 == 0 {
+                EDGES[rng.below(EDGES.len() as u64) as usize]
+            } else {
+                // a random word with a random count of its top bits cleared
+                (rng.next() as u32) >> rng.below(32)
+            }
+        })
+        .collect();
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 32]], GROUPS);
+    let (want, got) = (run(&interp), run(&jit));
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    assert!(want[1].iter().any(|&b| b != 0));
+    for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
+        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 8, i % 8);
+    }
+}

@@ -164,6 +164,44 @@ impl Emitter<'_> {
                 a.vpsrad(o, x, 31)?;
                 a.vpord(o, o, zmm(7))
             }
+            Op32::Lsb | Op32::Umsb | Op32::Imsb => {
+                let t = zmm(7);
+                match op {
+                    // the lowest set bit alone: x & -x
+                    Op32::Lsb => {
+                        a.vpxord(t, t, t)?;
+                        a.vpsubd(t, t, x)?;
+                        a.vpandd(t, t, x)?;
+                    }
+                    // the bits that differ from the sign bit
+                    Op32::Imsb => {
+                        a.vpsrad(t, x, 31)?;
+                        a.vpxord(t, t, x)?;
+                    }
+                    _ => a.vmovdqa32(t, x)?,
+                }
+                // 31 - lzcnt: the bit's index, and -1 for 0 (lzcnt 32)
+                a.vplzcntd(t, t)?;
+                a.vpbroadcastd(o, dword_ptr(rbx + pool_off(pool::MASK31)))?;
+                a.vpsubd(o, o, t)
+            }
+            Op32::Popc => {
+                // bit sums of 2, 4, 8 bits, then the bytes summed by a multiply
+                let t = zmm(7);
+                let m = |k: i32| dword_bcst(rbx + pool_off(pool::POPC_MASKS + k));
+                a.vpsrld(t, x, 1)?;
+                a.vpandd(t, t, m(0))?;
+                a.vpsubd(o, x, t)?;
+                a.vpsrld(t, o, 2)?;
+                a.vpandd(t, t, m(1))?;
+                a.vpandd(o, o, m(1))?;
+                a.vpaddd(o, o, t)?;
+                a.vpsrld(t, o, 4)?;
+                a.vpaddd(o, o, t)?;
+                a.vpandd(o, o, m(2))?;
+                a.vpmulld(o, o, m(3))?;
+                a.vpsrld(o, o, 24)
+            }
             Op32::MulHi(signed) => self.mul_hi(signed, d, src),
             Op32::Lrp => {
                 // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is

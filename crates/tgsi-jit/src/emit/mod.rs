@@ -156,6 +156,11 @@ enum Op32 {
     /// Float sign (1.0, -1.0 or +0; NaN → +0) and integer sign.
     Ssg,
     Issg,
+    /// LSB, UMSB, IMSB (`vplzcntd`), POPC (SWAR bit sums).
+    Lsb,
+    Umsb,
+    Imsb,
+    Popc,
     /// High 32 bits of the 64-bit product (signed or not).
     MulHi(bool),
     /// `a·b + (1 − a)·c`, each step rounded.
