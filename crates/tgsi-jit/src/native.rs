@@ -96,10 +96,13 @@ pub(super) mod pool {
     pub const D_TWO_63: i32 = D_MINUS_ONE + 2;
     /// 2^63 as a float (F2I64's range).
     pub const TWO_63: i32 = D_TWO_63 + 2;
-    /// POPC's masks: 0x55555555, 0x33333333, 0x0F0F0F0F, 0x01010101.
-    pub const POPC_MASKS: i32 = TWO_63 + 1;
+    /// POPC's and BREV's masks: 0x55555555, 0x33333333, 0x0F0F0F0F,
+    /// 0x01010101, 0x00FF00FF.
+    pub const BIT_MASKS: i32 = TWO_63 + 1;
+    /// 32 (the bit-field extractions' shifts).
+    pub const THIRTY_TWO: i32 = BIT_MASKS + 5;
     /// Words in the pool.
-    pub const LEN: usize = POPC_MASKS as usize + 4;
+    pub const LEN: usize = THIRTY_TWO as usize + 1;
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -220,12 +223,17 @@ impl Ctx {
         put64(pool::KEEP_HIGH, 0xffff_ffff_0000_0000);
         put64(pool::KEEP_LOW, 0x0000_0000_ffff_ffff);
         pool[pool::TWO_63 as usize] = 9223372036854775808.0f32.to_bits();
-        for (k, m) in [0x5555_5555, 0x3333_3333, 0x0f0f_0f0f, 0x0101_0101]
-            .into_iter()
-            .enumerate()
-        {
-            pool[pool::POPC_MASKS as usize + k] = m;
+        let masks = [
+            0x5555_5555,
+            0x3333_3333,
+            0x0f0f_0f0f,
+            0x0101_0101,
+            0x00ff_00ff,
+        ];
+        for (k, m) in masks.into_iter().enumerate() {
+            pool[pool::BIT_MASKS as usize + k] = m;
         }
+        pool[pool::THIRTY_TWO as usize] = 32;
         let perm = [
             std::array::from_fn(|i| (i / 2 + (i % 2) * 16) as u32),
             std::array::from_fn(|i| (8 + i / 2 + (i % 2) * 16) as u32),

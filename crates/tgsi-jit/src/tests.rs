@@ -915,13 +915,15 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     }
 }
 
-/// LSB, UMSB, IMSB and POPC inline give the interpreter's bits on 0, -1,
-/// the ends of the ranges, single bits and random words.
+/// LSB, UMSB, IMSB, POPC, BREV, IBFE and UBFE inline give the
+/// interpreter's bits on 0, -1, the ends of the ranges, single bits, field
+/// offsets and widths at 0, 31, 32 and past the word, and random words.
 #[test]
 fn bit_count_templates_give_the_interpreters_bits() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-        IMM[0] UINT32 {16, 64, 32, 0}\n\
+        IMM[0] UINT32 {16, 64, 64, 0}\n\
+        IMM[1] UINT32 {0, 32, 28, 8}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -937,13 +939,29 @@ fn bit_count_templates_give_the_interpreters_bits() {
         12: POPC TEMP[3].w, TEMP[1].xxxx\n\
         13: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
         14: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
-        15: END\n";
+        15: BREV TEMP[2].x, TEMP[1].yyyy\n\
+        16: IBFE TEMP[2].y, TEMP[1].xxxx, TEMP[1].zzzz, TEMP[1].wwww\n\
+        17: UBFE TEMP[2].z, TEMP[1].yyyy, TEMP[1].wwww, TEMP[1].zzzz\n\
+        18: IBFE TEMP[2].w, TEMP[1].zzzz, IMM[1].xxxx, IMM[1].yyyy\n\
+        19: UBFE TEMP[3].x, TEMP[1].wwww, IMM[1].zzzz, IMM[1].wwww\n\
+        20: IBFE TEMP[3].y, TEMP[1].wwww, IMM[1].zzzz, IMM[1].wwww\n\
+        21: UBFE TEMP[3].z, TEMP[1].xxxx, IMM[1].wwww, TEMP[1].yyyy\n\
+        22: IBFE TEMP[3].w, TEMP[1].yyyy, TEMP[1].xxxx, IMM[1].wwww\n\
+        23: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
+        24: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        25: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
+        26: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
+        27: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
     const GROUPS: usize = 8;
-    const EDGES: [u32; 10] = [
+    const EDGES: [u32; 14] = [
         0,
+        32,
+        31,
+        16,
+        33,
         0xffff_ffff,
         0x8000_0000,
         0x7fff_ffff,
@@ -966,11 +984,11 @@ fn bit_count_templates_give_the_interpreters_bits() {
         })
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 32]], GROUPS);
+    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 64]], GROUPS);
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 8, i % 8);
+        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 16, i % 16);
     }
 }

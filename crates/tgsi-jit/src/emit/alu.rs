@@ -188,7 +188,7 @@ impl Emitter<'_> {
             Op32::Popc => {
                 // bit sums of 2, 4, 8 bits, then the bytes summed by a multiply
                 let t = zmm(7);
-                let m = |k: i32| dword_bcst(rbx + pool_off(pool::POPC_MASKS + k));
+                let m = |k: i32| dword_bcst(rbx + pool_off(pool::BIT_MASKS + k));
                 a.vpsrld(t, x, 1)?;
                 a.vpandd(t, t, m(0))?;
                 a.vpsubd(o, x, t)?;
@@ -202,6 +202,21 @@ impl Emitter<'_> {
                 a.vpmulld(o, o, m(3))?;
                 a.vpsrld(o, o, 24)
             }
+            Op32::Brev => {
+                // swap bits, pairs, nibbles, bytes, then the halves
+                let m = |k: i32| dword_bcst(rbx + pool_off(pool::BIT_MASKS + k));
+                let t = zmm(7);
+                a.vmovdqa32(o, x)?;
+                for (k, n) in [(0, 1), (1, 2), (2, 4), (4, 8)] {
+                    a.vpsrld(t, o, n)?;
+                    a.vpandd(t, t, m(k))?;
+                    a.vpandd(o, o, m(k))?;
+                    a.vpslld(o, o, n)?;
+                    a.vpord(o, o, t)?;
+                }
+                a.vprold(o, o, 16)
+            }
+            Op32::Bfe(signed) => self.bit_field_extract(signed, d, src),
             Op32::MulHi(signed) => self.mul_hi(signed, d, src),
             Op32::Lrp => {
                 // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is
@@ -284,6 +299,41 @@ impl Emitter<'_> {
         } else {
             a.vpandd(o.k2(), x, y)
         }
+    }
+
+    /// IBFE (`signed`) / UBFE of `src` (value, offset, bits) into `d`, as
+    /// `ops::ibfe`: the field `(a << (32 - offset - bits)) >> (32 - bits)`
+    /// where it ends below bit 32, else `a >> offset`; 0 for 0 bits (after
+    /// masking with 31); `a` itself for 32 bits at offset 0 (zmm7-13 scratch).
+    fn bit_field_extract(&mut self, signed: bool, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, y, z, o) = (zmm(src[0]), zmm(src[1]), zmm(src[2]), zmm(d));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        let (offset, bits, sum) = (zmm(8), zmm(9), zmm(10));
+        let (field, up, down, whole) = (zmm(12), zmm(11), zmm(13), zmm(7));
+        a.vpandd(offset, y, bc(pool::MASK31))?;
+        a.vpandd(bits, z, bc(pool::MASK31))?;
+        a.vpaddd(sum, offset, bits)?;
+        a.vpbroadcastd(up, dword_ptr(rbx + pool_off(pool::THIRTY_TWO)))?;
+        a.vpsubd(down, up, bits)?;
+        a.vpsubd(up, up, sum)?;
+        a.vpsllvd(field, x, up)?;
+        if signed {
+            a.vpsravd(field, field, down)?;
+            a.vpsravd(whole, x, offset)?;
+        } else {
+            a.vpsrlvd(field, field, down)?;
+            a.vpsrlvd(whole, x, offset)?;
+        }
+        // the field where it ends below bit 32, else the value shifted down
+        a.vmovdqa32(o, whole)?;
+        a.vpcmpud(k2, sum, bc(pool::THIRTY_TWO), P_LT)?;
+        a.vmovdqa32(o.k2(), field)?;
+        a.vptestnmd(k2, bits, bits)?;
+        a.vpxord(o.k2(), o, o)?;
+        a.vpcmpud(k2, z, bc(pool::THIRTY_TWO), P_EQ)?;
+        a.vptestnmd(k2.k2(), offset, offset)?;
+        a.vmovdqa32(o.k2(), x)
     }
 
     /// `(int)floor(x)` (ARL) or the truncation (F2I) to i32, saturating,

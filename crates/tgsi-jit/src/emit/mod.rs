@@ -156,7 +156,10 @@ enum Op32 {
     /// Float sign (1.0, -1.0 or +0; NaN → +0) and integer sign.
     Ssg,
     Issg,
-    /// LSB, UMSB, IMSB (`vplzcntd`), POPC (SWAR bit sums).
+    /// LSB, UMSB, IMSB (`vplzcntd`), POPC (SWAR bit sums), BREV, and
+    /// IBFE (true) / UBFE.
+    Brev,
+    Bfe(bool),
     Lsb,
     Umsb,
     Imsb,
