@@ -729,8 +729,8 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     }
 }
 
-/// The 64-bit min/max, abs, rounding, widening, narrowing and compare
-/// templates (each compare's boolean in its pair's first written channel,
+/// The 64-bit min/max, abs, rounding, reciprocal, square root, fraction,
+/// widening, narrowing and compare templates (each compare's boolean in its pair's first written channel,
 /// each narrowed word in the written channels in order, the
 /// other channels kept, both pairs read before either is written) inline
 /// give the
@@ -742,7 +742,7 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
 fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
-        IMM[0] UINT32 {16, 64, 32, 432}\n\
+        IMM[0] UINT32 {16, 64, 32, 496}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -854,7 +854,19 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         108: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
         109: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         110: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
-        111: END\n";
+        111: DRCP TEMP[3], TEMP[1]\n\
+        112: DSQRT TEMP[4], TEMP[2]\n\
+        113: DRSQ TEMP[5], -TEMP[1].zwxy\n\
+        114: DFRAC TEMP[6], TEMP[2].zwxy\n\
+        115: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        116: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        117: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        118: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        119: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        120: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        121: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        122: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        123: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
@@ -902,15 +914,15 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         .collect();
     let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 432]];
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 496]];
         run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    // 108 words per lane (27 stores of 4 words)
+    // 124 words per lane (31 stores of 4 words)
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 108, i % 108);
+        let (lane, word) = (i / 124, i % 124);
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }

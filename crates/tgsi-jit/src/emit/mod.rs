@@ -203,6 +203,12 @@ enum Op64 {
     U64shl,
     U64shr,
     I64shr,
+    /// DRCP, DSQRT, DRSQ (one division and/or square root each, as the
+    /// machine's), DFRAC (`x - floor(x)`).
+    Drcp,
+    Dsqrt,
+    Drsq,
+    Dfrac,
     I64abs,
     I64min,
     I64max,

@@ -154,6 +154,20 @@ impl Emitter<'_> {
                     Op64::U2i64 => a.vpmovzxdq(o, w),
                     Op64::I642d => a.vcvtqq2pd(o, x),
                     Op64::U642d => a.vcvtuqq2pd(o, x),
+                    Op64::Drcp => a
+                        .vbroadcastsd(zmm(7), qword_ptr(rbx + pool_off(pool::D_ONE)))
+                        .and_then(|_| a.vdivpd(o, zmm(7), x)),
+                    Op64::Dsqrt => a.vsqrtpd(o, x),
+                    Op64::Drsq => a
+                        .vsqrtpd(zmm(7), x)
+                        .and_then(|_| {
+                            a.vbroadcastsd(zmm(6), qword_ptr(rbx + pool_off(pool::D_ONE)))
+                        })
+                        .and_then(|_| a.vdivpd(o, zmm(6), zmm(7))),
+                    // floor's NaN is quieted, and x - NaN keeps x's (quieted) bits
+                    Op64::Dfrac => a
+                        .vrndscalepd(zmm(7), x, 1)
+                        .and_then(|_| a.vsubpd(o, x, zmm(7))),
                     Op64::I64abs => a.vpabsq(o, x),
                     Op64::I64min => a.vpminsq(o, x, y),
                     Op64::I64max => a.vpmaxsq(o, x, y),
