@@ -101,8 +101,10 @@ pub(super) mod pool {
     pub const BIT_MASKS: i32 = TWO_63 + 1;
     /// 32 (the bit-field extractions' shifts).
     pub const THIRTY_TWO: i32 = BIT_MASKS + 5;
+    /// Two words of all ones (-1 as a word and as a 64-bit lane).
+    pub const ALL_ONES: i32 = (THIRTY_TWO + 2) & !1;
     /// Words in the pool.
-    pub const LEN: usize = THIRTY_TWO as usize + 1;
+    pub const LEN: usize = ALL_ONES as usize + 2;
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -234,6 +236,8 @@ impl Ctx {
             pool[pool::BIT_MASKS as usize + k] = m;
         }
         pool[pool::THIRTY_TWO as usize] = 32;
+        pool[pool::ALL_ONES as usize] = u32::MAX;
+        pool[pool::ALL_ONES as usize + 1] = u32::MAX;
         let perm = [
             std::array::from_fn(|i| (i / 2 + (i % 2) * 16) as u32),
             std::array::from_fn(|i| (8 + i / 2 + (i % 2) * 16) as u32),

@@ -730,19 +730,19 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
 }
 
 /// The 64-bit min/max, abs, rounding, reciprocal, square root, fraction,
-/// widening, narrowing and compare templates (each compare's boolean in its pair's first written channel,
-/// each narrowed word in the written channels in order, the
-/// other channels kept, both pairs read before either is written) inline
-/// give the
-/// interpreter's bits on edge pairs (quiet and signalling NaNs of both
-/// signs, signed zeros, denormals, infinities, halves and the 2^52 edge,
-/// the ends of the signed and unsigned ranges) and random words, with
-/// source modifiers, and write only the masked channel pairs.
+/// widening, narrowing and compare templates, with 64-bit integer sources'
+/// abs and negation, give the interpreter's bits on edge pairs (quiet and
+/// signalling NaNs of both signs, signed zeros, denormals, infinities,
+/// halves and the 2^52 edge, the ends of the signed and unsigned ranges)
+/// and random words, with source modifiers: each compare's boolean in its
+/// pair's first written channel, each narrowed word in the written
+/// channels in order, the other channels kept, both pairs read before
+/// either is written, and only the masked channel pairs written.
 #[test]
 fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
-        IMM[0] UINT32 {16, 64, 32, 496}\n\
+        IMM[0] UINT32 {16, 64, 32, 560}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
         2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
@@ -866,7 +866,19 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         120: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
         121: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         122: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
-        123: END\n";
+        123: U64ADD TEMP[3], -TEMP[1], |TEMP[2]|\n\
+        124: I64MIN TEMP[4], -|TEMP[1].zwxy|, TEMP[2]\n\
+        125: I2D TEMP[5], -TEMP[1].xyxy\n\
+        126: U64SLT TEMP[6].xz, -TEMP[2], TEMP[1]\n\
+        127: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        128: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        129: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        130: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        131: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        132: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        133: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        134: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        135: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
@@ -914,27 +926,28 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         .collect();
     let input: Vec<u8> = pairs.iter().flat_map(|w| w.to_le_bytes()).collect();
     let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 496]];
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 560]];
         run_groups(p, buffers, GROUPS)
     };
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    // 124 words per lane (31 stores of 4 words)
+    // 140 words per lane (35 stores of 4 words)
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 124, i % 124);
+        let (lane, word) = (i / 140, i % 140);
         assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
     }
 }
 
 /// LSB, UMSB, IMSB, POPC, BREV, IBFE and UBFE inline give the
 /// interpreter's bits on 0, -1, the ends of the ranges, single bits, field
-/// offsets and widths at 0, 31, 32 and past the word, and random words.
+/// offsets and widths at 0, 31, 32 and past the word, and random words;
+/// and integer sources' abs and negation (wrapping) read inline.
 #[test]
 fn bit_count_templates_give_the_interpreters_bits() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-        IMM[0] UINT32 {16, 64, 64, 0}\n\
+        IMM[0] UINT32 {16, 64, 80, 0}\n\
         IMM[1] UINT32 {0, 32, 28, 8}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
@@ -963,7 +976,13 @@ fn bit_count_templates_give_the_interpreters_bits() {
         24: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
         25: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
         26: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
-        27: END\n";
+        27: UADD TEMP[2].x, -TEMP[1].xxxx, TEMP[1].yyyy\n\
+        28: IMAX TEMP[2].y, |TEMP[1].zzzz|, -TEMP[1].wwww\n\
+        29: UMUL TEMP[2].z, -|TEMP[1].yyyy|, TEMP[1].xxxx\n\
+        30: I2F TEMP[2].w, -TEMP[1].zzzz\n\
+        31: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
+        32: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        33: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
@@ -996,11 +1015,11 @@ fn bit_count_templates_give_the_interpreters_bits() {
         })
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 64]], GROUPS);
+    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 80]], GROUPS);
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 16, i % 16);
+        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 20, i % 20);
     }
 }

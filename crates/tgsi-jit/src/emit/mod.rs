@@ -458,6 +458,25 @@ fn frame_off(depth: usize, word: usize) -> i32 {
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
+/// Whether a source's modifier changes the 32-bit word of channel `c` it
+/// fetches (as the interpreter's `fill_src`): a float or untyped source's
+/// sign-bit operations and an integer source's wrapping abs and negation
+/// on a 32-bit fetch; on a `wide` (pair) fetch, a double's sign-bit
+/// operations on its high word (a 64-bit integer's are applied to the
+/// joined pair: [`Emitter::fetch_pair`]).
+fn modifies_word(s: &Src, c: usize, wide: bool) -> bool {
+    match s.modifier {
+        Modifier::Apply { ty, abs, neg } if abs || neg => {
+            if wide {
+                ty == OperandType::Double && c % 2 == 1
+            } else {
+                !ty.is_64bit()
+            }
+        }
+        _ => false,
+    }
+}
+
 /// The 32-bit channel each pair's result goes to for an op with a 32-bit
 /// result per pair ([`Op64::to_words`]), as the interpreter: a compare
 /// writes a pair with a written channel to its first written channel; a
@@ -929,7 +948,7 @@ impl<'c> Emitter<'c> {
     /// word): the loop cache register holding it when it is unmodified,
     /// else loaded into `z`. Returns the register number (never to be written).
     fn fetch(&mut self, z: u32, s: &Src, c: usize, wide: bool) -> Result<u32, EmitError> {
-        let modified = matches!(s.modifier, Modifier::Apply { abs, neg, .. } if (abs || neg) && (!wide || c % 2 == 1));
+        let modified = modifies_word(s, c, wide);
         let key = self.key_of(s, c);
         let r = zmm(z);
         let pair = match s.kind {
@@ -962,15 +981,26 @@ impl<'c> Emitter<'c> {
         if s.flush && !wide {
             self.flush32(z)?;
         }
-        if let Modifier::Apply { abs, neg, .. } = s.modifier
-            && (!wide || c % 2 == 1)
+        if let Modifier::Apply { ty, abs, neg } = s.modifier
+            && modifies_word(s, c, wide)
         {
-            if abs {
-                self.a.vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
-            }
-            if neg {
-                self.a
-                    .vpxord(r, r, dword_bcst(rbx + pool_off(pool::SIGN)))?;
+            let a = &mut self.a;
+            if matches!(ty, OperandType::Int | OperandType::Uint) {
+                // wrapping integer abs and negation (`ops::modify`): -r = !r + 1
+                if abs {
+                    a.vpabsd(r, r)?;
+                }
+                if neg {
+                    a.vpternlogd(r, r, r, 0x55)?;
+                    a.vpsubd(r, r, dword_bcst(rbx + pool_off(pool::ALL_ONES)))?;
+                }
+            } else {
+                if abs {
+                    a.vpandd(r, r, dword_bcst(rbx + pool_off(pool::ABS)))?;
+                }
+                if neg {
+                    a.vpxord(r, r, dword_bcst(rbx + pool_off(pool::SIGN)))?;
+                }
             }
         }
         Ok(z)

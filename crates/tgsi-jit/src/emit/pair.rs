@@ -14,38 +14,62 @@ impl Emitter<'_> {
         s: &Src,
         p: usize,
     ) -> Result<(u32, u32), EmitError> {
-        if let SrcKind::Reg(r) = s.kind
+        let (ty, abs, neg) = match s.modifier {
+            Modifier::Apply { ty, abs, neg } => (ty, abs, neg),
+            Modifier::None => (OperandType::Untyped, false, false),
+        };
+        let integer = matches!(ty, OperandType::Int64 | OperandType::Uint64);
+        let (x, y) = if let SrcKind::Reg(r) = s.kind
             && let Some(q) = aligned_pair(s, p)
             && let Some(sl) = self.slot(Key::Pair(r, q))
         {
             let (a, b) = sl.halves();
-            let (abs, neg) = match s.modifier {
-                Modifier::Apply { abs, neg, .. } => (abs, neg),
-                Modifier::None => (false, false),
-            };
             if !abs && !neg {
                 return Ok((a, b));
             }
-            for (src, dst) in [(a, lo), (b, hi)] {
-                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
-                let mut from = src;
-                if abs {
-                    self.a.vpandq(zmm(dst), zmm(from), bc(pool::D_ABS))?;
-                    from = dst;
+            if !integer {
+                for (src, dst) in [(a, lo), (b, hi)] {
+                    let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+                    let mut from = src;
+                    if abs {
+                        self.a.vpandq(zmm(dst), zmm(from), bc(pool::D_ABS))?;
+                        from = dst;
+                    }
+                    if neg {
+                        self.a.vpxorq(zmm(dst), zmm(from), bc(pool::D_SIGN))?;
+                    }
                 }
-                if neg {
-                    self.a.vpxorq(zmm(dst), zmm(from), bc(pool::D_SIGN))?;
-                }
+                return Ok((lo, hi));
             }
-            return Ok((lo, hi));
+            (a, b)
+        } else {
+            let x = self.fetch(4, s, 2 * p, true)?;
+            let y = self.fetch(5, s, 2 * p + 1, true)?;
+            let a = &mut self.a;
+            a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
+            a.vpermi2d(zmm(lo), zmm(x), zmm(y))?;
+            a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
+            a.vpermi2d(zmm(hi), zmm(x), zmm(y))?;
+            if !integer || !(abs || neg) {
+                return Ok((lo, hi));
+            }
+            (lo, hi)
+        };
+        // a 64-bit integer's wrapping abs and negation on the joined
+        // lanes (`ops::modify64`): -v = !v + 1
+        let all_ones = qword_bcst(rbx + pool_off(pool::ALL_ONES));
+        for (src, dst) in [(x, lo), (y, hi)] {
+            let a = &mut self.a;
+            let mut from = src;
+            if abs {
+                a.vpabsq(zmm(dst), zmm(from))?;
+                from = dst;
+            }
+            if neg {
+                a.vpternlogq(zmm(dst), zmm(from), zmm(from), 0x55)?;
+                a.vpsubq(zmm(dst), zmm(dst), all_ones)?;
+            }
         }
-        let x = self.fetch(4, s, 2 * p, true)?;
-        let y = self.fetch(5, s, 2 * p + 1, true)?;
-        let a = &mut self.a;
-        a.vmovdqu32(zmm(lo), zmmword_ptr(rbx + off::PERM))?;
-        a.vpermi2d(zmm(lo), zmm(x), zmm(y))?;
-        a.vmovdqu32(zmm(hi), zmmword_ptr(rbx + off::PERM + 64))?;
-        a.vpermi2d(zmm(hi), zmm(x), zmm(y))?;
         Ok((lo, hi))
     }
 

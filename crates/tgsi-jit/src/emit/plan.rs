@@ -322,15 +322,11 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
         s.kind,
         SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None
     );
+    // every modifier the interpreter applies: sign bits of floats and
+    // doubles, wrapping abs and negation of 32- and 64-bit integers
     let mod_ok = match s.modifier {
         Modifier::None => true,
-        Modifier::Apply { ty, .. } => {
-            if wide {
-                ty == OperandType::Double
-            } else {
-                matches!(ty, OperandType::Float | OperandType::Untyped)
-            }
-        }
+        Modifier::Apply { ty, .. } => wide == ty.is_64bit(),
     };
     kind_ok && mod_ok
 }
