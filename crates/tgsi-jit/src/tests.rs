@@ -729,18 +729,8 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     }
 }
 
-/// The 64-bit min/max, abs, rounding, reciprocal, square root, fraction,
-/// widening, narrowing and compare templates, with 64-bit integer sources'
-/// abs and negation, give the interpreter's bits on edge pairs (quiet and
-/// signalling NaNs of both signs, signed zeros, denormals, infinities,
-/// halves and the 2^52 edge, the ends of the signed and unsigned ranges)
-/// and random words, with source modifiers: each compare's boolean in its
-/// pair's first written channel, each narrowed word in the written
-/// channels in order, the other channels kept, both pairs read before
-/// either is written, and only the masked channel pairs written.
-#[test]
-fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
-    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+/// The program of [`pair_templates_give_the_interpreters_bits_on_edge_pairs`].
+const PAIR_TEMPLATES: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..6]\n\
         IMM[0] UINT32 {16, 64, 32, 560}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
@@ -879,6 +869,19 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
         133: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
         134: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
         135: END\n";
+
+/// The 64-bit min/max, abs, rounding, reciprocal, square root, fraction,
+/// widening, narrowing and compare templates, with 64-bit integer sources'
+/// abs and negation, give the interpreter's bits on edge pairs (quiet and
+/// signalling NaNs of both signs, signed zeros, denormals, infinities,
+/// halves and the 2^52 edge, the ends of the signed and unsigned ranges)
+/// and random words, with source modifiers: each compare's boolean in its
+/// pair's first written channel, each narrowed word in the written
+/// channels in order, the other channels kept, both pairs read before
+/// either is written, and only the masked channel pairs written.
+#[test]
+fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
+    let src = PAIR_TEMPLATES;
     let Some((interp, jit)) = both(src) else {
         return;
     };

@@ -164,57 +164,8 @@ impl Emitter<'_> {
                 a.vpsrad(o, x, 31)?;
                 a.vpord(o, o, zmm(7))
             }
-            Op32::Lsb | Op32::Umsb | Op32::Imsb => {
-                let t = zmm(7);
-                match op {
-                    // the lowest set bit alone: x & -x
-                    Op32::Lsb => {
-                        a.vpxord(t, t, t)?;
-                        a.vpsubd(t, t, x)?;
-                        a.vpandd(t, t, x)?;
-                    }
-                    // the bits that differ from the sign bit
-                    Op32::Imsb => {
-                        a.vpsrad(t, x, 31)?;
-                        a.vpxord(t, t, x)?;
-                    }
-                    _ => a.vmovdqa32(t, x)?,
-                }
-                // 31 - lzcnt: the bit's index, and -1 for 0 (lzcnt 32)
-                a.vplzcntd(t, t)?;
-                a.vpbroadcastd(o, dword_ptr(rbx + pool_off(pool::MASK31)))?;
-                a.vpsubd(o, o, t)
-            }
-            Op32::Popc => {
-                // bit sums of 2, 4, 8 bits, then the bytes summed by a multiply
-                let t = zmm(7);
-                let m = |k: i32| dword_bcst(rbx + pool_off(pool::BIT_MASKS + k));
-                a.vpsrld(t, x, 1)?;
-                a.vpandd(t, t, m(0))?;
-                a.vpsubd(o, x, t)?;
-                a.vpsrld(t, o, 2)?;
-                a.vpandd(t, t, m(1))?;
-                a.vpandd(o, o, m(1))?;
-                a.vpaddd(o, o, t)?;
-                a.vpsrld(t, o, 4)?;
-                a.vpaddd(o, o, t)?;
-                a.vpandd(o, o, m(2))?;
-                a.vpmulld(o, o, m(3))?;
-                a.vpsrld(o, o, 24)
-            }
-            Op32::Brev => {
-                // swap bits, pairs, nibbles, bytes, then the halves
-                let m = |k: i32| dword_bcst(rbx + pool_off(pool::BIT_MASKS + k));
-                let t = zmm(7);
-                a.vmovdqa32(o, x)?;
-                for (k, n) in [(0, 1), (1, 2), (2, 4), (4, 8)] {
-                    a.vpsrld(t, o, n)?;
-                    a.vpandd(t, t, m(k))?;
-                    a.vpandd(o, o, m(k))?;
-                    a.vpslld(o, o, n)?;
-                    a.vpord(o, o, t)?;
-                }
-                a.vprold(o, o, 16)
+            Op32::Lsb | Op32::Umsb | Op32::Imsb | Op32::Popc | Op32::Brev => {
+                self.bit_op(op, d, src)
             }
             Op32::Bfe(signed) => self.bit_field_extract(signed, d, src),
             Op32::MulHi(signed) => self.mul_hi(signed, d, src),
@@ -298,6 +249,65 @@ impl Emitter<'_> {
             a.vpord(o.k2(), x, y)
         } else {
             a.vpandd(o.k2(), x, y)
+        }
+    }
+
+    /// LSB, UMSB, IMSB (`vplzcntd`: 31 - the leading zeros, -1 for 0),
+    /// POPC (bit sums) and BREV (bit swaps and a rotate) of `src[0]` into
+    /// `d` (zmm7 scratch).
+    fn bit_op(&mut self, op: Op32, d: u32, src: [u32; 3]) -> A {
+        let a = &mut self.a;
+        let (x, o, t) = (zmm(src[0]), zmm(d), zmm(7));
+        let m = |k: i32| dword_bcst(rbx + pool_off(pool::BIT_MASKS + k));
+        match op {
+            Op32::Lsb | Op32::Umsb | Op32::Imsb => {
+                match op {
+                    // the lowest set bit alone: x & -x
+                    Op32::Lsb => {
+                        a.vpxord(t, t, t)?;
+                        a.vpsubd(t, t, x)?;
+                        a.vpandd(t, t, x)?;
+                    }
+                    // the bits that differ from the sign bit
+                    Op32::Imsb => {
+                        a.vpsrad(t, x, 31)?;
+                        a.vpxord(t, t, x)?;
+                    }
+                    _ => a.vmovdqa32(t, x)?,
+                }
+                // 31 - lzcnt: the bit's index, and -1 for 0 (lzcnt 32)
+                a.vplzcntd(t, t)?;
+                a.vpbroadcastd(o, dword_ptr(rbx + pool_off(pool::MASK31)))?;
+                a.vpsubd(o, o, t)
+            }
+            Op32::Popc => {
+                // bit sums of 2, 4, 8 bits, then the bytes summed by a multiply
+                a.vpsrld(t, x, 1)?;
+                a.vpandd(t, t, m(0))?;
+                a.vpsubd(o, x, t)?;
+                a.vpsrld(t, o, 2)?;
+                a.vpandd(t, t, m(1))?;
+                a.vpandd(o, o, m(1))?;
+                a.vpaddd(o, o, t)?;
+                a.vpsrld(t, o, 4)?;
+                a.vpaddd(o, o, t)?;
+                a.vpandd(o, o, m(2))?;
+                a.vpmulld(o, o, m(3))?;
+                a.vpsrld(o, o, 24)
+            }
+            Op32::Brev => {
+                // swap bits, pairs, nibbles, bytes, then the halves
+                a.vmovdqa32(o, x)?;
+                for (k, n) in [(0, 1), (1, 2), (2, 4), (4, 8)] {
+                    a.vpsrld(t, o, n)?;
+                    a.vpandd(t, t, m(k))?;
+                    a.vpandd(o, o, m(k))?;
+                    a.vpslld(o, o, n)?;
+                    a.vpord(o, o, t)?;
+                }
+                a.vprold(o, o, 16)
+            }
+            _ => Ok(()),
         }
     }
 

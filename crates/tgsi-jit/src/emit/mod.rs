@@ -458,6 +458,73 @@ fn frame_off(depth: usize, word: usize) -> i32 {
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
+/// Counts `k` in `uses` (key, uses, written).
+fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
+    match uses.iter_mut().find(|(u, _, _)| *u == k) {
+        Some(u) => {
+            u.1 += 1;
+            u.2 |= write;
+        }
+        None => uses.push((k, 1, write)),
+    }
+}
+
+/// The register uses of a 64-bit template `(op, sources, both)` for the
+/// loop cache: pairs read whole as [`Key::Pair`] entries (else their
+/// channels into `reads`), the destination pairs written, or the 32-bit
+/// channels of an op with a word per pair into `writes`.
+fn pair_uses(
+    inst: &Inst,
+    (op, n, both): (Op64, usize, bool),
+    dst: Option<u32>,
+    uses: &mut Vec<(Key, u32, bool)>,
+    reads: &mut Vec<(usize, usize)>,
+    writes: &mut Vec<usize>,
+) {
+    let m = inst.dst[0].mask;
+    let shift = op.shifts();
+    let read_pairs = if op.to_words() {
+        word_channels(op, m).map(|c| c.is_some())
+    } else {
+        pairs_of(m, both)
+    };
+    for p in read_pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s)
+        .map(|(p, _)| p)
+    {
+        let srcs = if op.widens() {
+            0
+        } else if shift {
+            1
+        } else {
+            n
+        };
+        for k in 0..srcs {
+            let src = inst.src[k];
+            match (src.kind, aligned_pair(&src, p)) {
+                (SrcKind::Reg(r), Some(q)) => note(uses, Key::Pair(r, q), false),
+                _ => reads.extend([(k, 2 * p), (k, 2 * p + 1)]),
+            }
+        }
+        if shift {
+            reads.push((1, p));
+        }
+        if op.widens() {
+            reads.push((0, p));
+        }
+        match dst {
+            // one 32-bit channel per pair
+            Some(_) if op.to_words() => {
+                writes.extend(word_channels(op, m)[p]);
+            }
+            Some(r) => note(uses, Key::Pair(r, p as u8), true),
+            None => {}
+        }
+    }
+}
+
 /// Whether a source's modifier changes the 32-bit word of channel `c` it
 /// fetches (as the interpreter's `fill_src`): a float or untyped source's
 /// sign-bit operations and an integer source's wrapping abs and negation
@@ -619,15 +686,6 @@ impl<'c> Emitter<'c> {
         let end = self.code.insts[b].target as usize;
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
-        fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
-            match uses.iter_mut().find(|(u, _, _)| *u == k) {
-                Some(u) => {
-                    u.1 += 1;
-                    u.2 |= write;
-                }
-                None => uses.push((k, 1, write)),
-            }
-        }
         for i in b + 1..end {
             let inst = self.code.insts[i];
             let m = inst.dst[0].mask;
@@ -666,51 +724,14 @@ impl<'c> Emitter<'c> {
                     }
                     writes.extend((0..4).filter(|c| m & (1 << c) != 0));
                 }
-                Plan::Pair(op, n, both) => {
-                    let shift = op.shifts();
-                    let read_pairs = if op.to_words() {
-                        word_channels(op, m).map(|c| c.is_some())
-                    } else {
-                        pairs_of(m, both)
-                    };
-                    for p in read_pairs
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, s)| **s)
-                        .map(|(p, _)| p)
-                    {
-                        let srcs = if op.widens() {
-                            0
-                        } else if shift {
-                            1
-                        } else {
-                            n
-                        };
-                        for k in 0..srcs {
-                            let src = inst.src[k];
-                            match (src.kind, aligned_pair(&src, p)) {
-                                (SrcKind::Reg(r), Some(q)) => {
-                                    note(&mut uses, Key::Pair(r, q), false)
-                                }
-                                _ => reads.extend([(k, 2 * p), (k, 2 * p + 1)]),
-                            }
-                        }
-                        if shift {
-                            reads.push((1, p));
-                        }
-                        if op.widens() {
-                            reads.push((0, p));
-                        }
-                        match dst {
-                            // one 32-bit channel per pair
-                            Some(_) if op.to_words() => {
-                                writes.extend(word_channels(op, m)[p]);
-                            }
-                            Some(r) => note(&mut uses, Key::Pair(r, p as u8), true),
-                            None => {}
-                        }
-                    }
-                }
+                Plan::Pair(op, n, both) => pair_uses(
+                    &inst,
+                    (op, n, both),
+                    dst,
+                    &mut uses,
+                    &mut reads,
+                    &mut writes,
+                ),
             }
             for (k, c) in reads {
                 if let Some(key) = self.key_of(&inst.src[k], c) {

@@ -155,77 +155,7 @@ impl Emitter<'_> {
                     }
                     continue;
                 }
-                let a = &mut self.a;
-                let bc = |p: i32| qword_bcst(rbx + pool_off(p));
-                match op {
-                    Op64::Dadd => a.vaddpd(o, x, y),
-                    Op64::Dmul => a.vmulpd(o, x, y),
-                    Op64::Ddiv => a.vdivpd(o, x, y),
-                    Op64::Dmad => a.vmulpd(zmm(7), x, y).and_then(|_| a.vaddpd(o, zmm(7), z)),
-                    Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
-                    Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
-                    Op64::U64add => a.vpaddq(o, x, y),
-                    Op64::U64mul => a.vpmullq(o, x, y),
-                    Op64::I64neg => a.vpxorq(o, o, o).and_then(|_| a.vpsubq(o, o, x)),
-                    Op64::U64shl => a.vpsllvq(o, x, y),
-                    Op64::U64shr => a.vpsrlvq(o, x, y),
-                    Op64::I64shr => a.vpsravq(o, x, y),
-                    Op64::I2d => a.vcvtdq2pd(o, w),
-                    Op64::U2d => a.vcvtudq2pd(o, w),
-                    // quiets a NaN keeping its sign and payload (shifted up), as ops::f2d
-                    Op64::F2d => a.vcvtps2pd(o, w),
-                    Op64::I2i64 => a.vpmovsxdq(o, w),
-                    Op64::U2i64 => a.vpmovzxdq(o, w),
-                    Op64::I642d => a.vcvtqq2pd(o, x),
-                    Op64::U642d => a.vcvtuqq2pd(o, x),
-                    Op64::Drcp => a
-                        .vbroadcastsd(zmm(7), qword_ptr(rbx + pool_off(pool::D_ONE)))
-                        .and_then(|_| a.vdivpd(o, zmm(7), x)),
-                    Op64::Dsqrt => a.vsqrtpd(o, x),
-                    Op64::Drsq => a
-                        .vsqrtpd(zmm(7), x)
-                        .and_then(|_| {
-                            a.vbroadcastsd(zmm(6), qword_ptr(rbx + pool_off(pool::D_ONE)))
-                        })
-                        .and_then(|_| a.vdivpd(o, zmm(6), zmm(7))),
-                    // floor's NaN is quieted, and x - NaN keeps x's (quieted) bits
-                    Op64::Dfrac => a
-                        .vrndscalepd(zmm(7), x, 1)
-                        .and_then(|_| a.vsubpd(o, x, zmm(7))),
-                    Op64::I64abs => a.vpabsq(o, x),
-                    Op64::I64min => a.vpminsq(o, x, y),
-                    Op64::I64max => a.vpmaxsq(o, x, y),
-                    Op64::U64min => a.vpminuq(o, x, y),
-                    Op64::U64max => a.vpmaxuq(o, x, y),
-                    Op64::Dmin | Op64::Dmax => double_min_max(a, op == Op64::Dmin, o, x, y),
-                    Op64::Dround(mode) => {
-                        // NaN keeps its bits (the interpreter's rounding
-                        // does not quiet it); built in zmm7, as `o` may be `x`
-                        a.vrndscalepd(zmm(7), x, mode)?;
-                        a.vcmppd(k2, x, x, UNORD_Q)?;
-                        a.vmovdqa64(zmm(7).k2(), x)?;
-                        a.vmovdqa64(o, zmm(7))
-                    }
-                    Op64::Mov64 => a.vmovdqa64(o, x),
-                    // ops with words per pair return early (pair_to_words),
-                    // the 64-bit integer results are built above
-                    Op64::DCmp(_)
-                    | Op64::ICmp64(..)
-                    | Op64::D2f
-                    | Op64::D2i
-                    | Op64::D2u
-                    | Op64::I642f
-                    | Op64::U642f
-                    | Op64::D2i64
-                    | Op64::D2u64
-                    | Op64::F2i64
-                    | Op64::F2u64
-                    | Op64::I64ssg => Ok(()),
-                    Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
-                    Op64::And64 => a.vpandq(o, x, y),
-                    Op64::Or64 => a.vporq(o, x, y),
-                    Op64::Xor64 => a.vpxorq(o, x, y),
-                }?;
+                half_op(&mut self.a, op, o, x, y, z, w)?;
                 if inst.saturate {
                     self.saturate64(2 * p as u32 + h as u32)?;
                 }
@@ -479,4 +409,87 @@ fn double_min_max(
         a.vpandq(t.k2(), x, y)?;
     }
     a.vmovdqa64(o, t)
+}
+
+/// One half (8 lanes) of a 64-bit template: `o = op(x, y, z)` (`w`: a
+/// widening's 8 source words); the ops with a word per pair and those
+/// with a 64-bit integer result built apart ([`Emitter::int64_result`])
+/// emit nothing here.
+fn half_op(
+    a: &mut CodeAssembler,
+    op: Op64,
+    o: AsmRegisterZmm,
+    x: AsmRegisterZmm,
+    y: AsmRegisterZmm,
+    z: AsmRegisterZmm,
+    w: AsmRegisterYmm,
+) -> A {
+    let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+    match op {
+        Op64::Dadd => a.vaddpd(o, x, y),
+        Op64::Dmul => a.vmulpd(o, x, y),
+        Op64::Ddiv => a.vdivpd(o, x, y),
+        Op64::Dmad => a.vmulpd(zmm(7), x, y).and_then(|_| a.vaddpd(o, zmm(7), z)),
+        Op64::Dabs => a.vpandq(o, x, bc(pool::D_ABS)),
+        Op64::Dneg => a.vpxorq(o, x, bc(pool::D_SIGN)),
+        Op64::U64add => a.vpaddq(o, x, y),
+        Op64::U64mul => a.vpmullq(o, x, y),
+        Op64::I64neg => a.vpxorq(o, o, o).and_then(|_| a.vpsubq(o, o, x)),
+        Op64::U64shl => a.vpsllvq(o, x, y),
+        Op64::U64shr => a.vpsrlvq(o, x, y),
+        Op64::I64shr => a.vpsravq(o, x, y),
+        Op64::I2d => a.vcvtdq2pd(o, w),
+        Op64::U2d => a.vcvtudq2pd(o, w),
+        // quiets a NaN keeping its sign and payload (shifted up), as ops::f2d
+        Op64::F2d => a.vcvtps2pd(o, w),
+        Op64::I2i64 => a.vpmovsxdq(o, w),
+        Op64::U2i64 => a.vpmovzxdq(o, w),
+        Op64::I642d => a.vcvtqq2pd(o, x),
+        Op64::U642d => a.vcvtuqq2pd(o, x),
+        Op64::Drcp => a
+            .vbroadcastsd(zmm(7), qword_ptr(rbx + pool_off(pool::D_ONE)))
+            .and_then(|_| a.vdivpd(o, zmm(7), x)),
+        Op64::Dsqrt => a.vsqrtpd(o, x),
+        Op64::Drsq => a
+            .vsqrtpd(zmm(7), x)
+            .and_then(|_| a.vbroadcastsd(zmm(6), qword_ptr(rbx + pool_off(pool::D_ONE))))
+            .and_then(|_| a.vdivpd(o, zmm(6), zmm(7))),
+        // floor's NaN is quieted, and x - NaN keeps x's (quieted) bits
+        Op64::Dfrac => a
+            .vrndscalepd(zmm(7), x, 1)
+            .and_then(|_| a.vsubpd(o, x, zmm(7))),
+        Op64::I64abs => a.vpabsq(o, x),
+        Op64::I64min => a.vpminsq(o, x, y),
+        Op64::I64max => a.vpmaxsq(o, x, y),
+        Op64::U64min => a.vpminuq(o, x, y),
+        Op64::U64max => a.vpmaxuq(o, x, y),
+        Op64::Dmin | Op64::Dmax => double_min_max(a, op == Op64::Dmin, o, x, y),
+        Op64::Dround(mode) => {
+            // NaN keeps its bits (the interpreter's rounding
+            // does not quiet it); built in zmm7, as `o` may be `x`
+            a.vrndscalepd(zmm(7), x, mode)?;
+            a.vcmppd(k2, x, x, UNORD_Q)?;
+            a.vmovdqa64(zmm(7).k2(), x)?;
+            a.vmovdqa64(o, zmm(7))
+        }
+        Op64::Mov64 => a.vmovdqa64(o, x),
+        // ops with words per pair return early (pair_to_words),
+        // the 64-bit integer results are built above
+        Op64::DCmp(_)
+        | Op64::ICmp64(..)
+        | Op64::D2f
+        | Op64::D2i
+        | Op64::D2u
+        | Op64::I642f
+        | Op64::U642f
+        | Op64::D2i64
+        | Op64::D2u64
+        | Op64::F2i64
+        | Op64::F2u64
+        | Op64::I64ssg => Ok(()),
+        Op64::Not64 => a.vpternlogq(o, x, x, 0x55),
+        Op64::And64 => a.vpandq(o, x, y),
+        Op64::Or64 => a.vporq(o, x, y),
+        Op64::Xor64 => a.vpxorq(o, x, y),
+    }
 }

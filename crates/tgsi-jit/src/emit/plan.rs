@@ -88,7 +88,6 @@ pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
 
 pub(super) fn plan_of(op: Opcode) -> Plan {
     use Op32::*;
-    use Op64::*;
     use Opcode as O;
     let c = |o, n| Plan::Comp(o, n);
     match op {
@@ -186,6 +185,22 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::RCP => Plan::Scalar(Rcp),
         O::RSQ => Plan::Scalar(Rsq),
         O::SQRT => Plan::Scalar(Sqrt),
+        _ => match (pair_plan_of(op), RowKernel::of(op)) {
+            (Some(p), _) => p,
+            (None, Some(k)) => Plan::Row(k),
+            (None, None) => {
+                debug_assert!(declared_fallback(op), "{op} has no declared fallback");
+                Plan::Call
+            }
+        },
+    }
+}
+
+/// The plan of a 64-bit opcode with an inline template (None otherwise).
+fn pair_plan_of(op: Opcode) -> Option<Plan> {
+    use Op64::*;
+    use Opcode as O;
+    Some(match op {
         O::DADD => Plan::Pair(Dadd, 2, false),
         O::DMUL => Plan::Pair(Dmul, 2, false),
         O::DDIV => Plan::Pair(Ddiv, 2, false),
@@ -240,14 +255,8 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::F2D => Plan::Pair(F2d, 1, true),
         O::I2I64 => Plan::Pair(I2i64, 1, true),
         O::U2I64 => Plan::Pair(U2i64, 1, true),
-        _ => match RowKernel::of(op) {
-            Some(k) => Plan::Row(k),
-            None => {
-                debug_assert!(declared_fallback(op), "{op} has no declared fallback");
-                Plan::Call
-            }
-        },
-    }
+        _ => return None,
+    })
 }
 
 /// Per TEMP register and channel: true when every read of it is preceded, in
