@@ -47,7 +47,7 @@ pub const TESSELLATION_LOCATIONS: u32 = 32;
 /// with few of one kind has room for many of the other (a Direct3D hull
 /// shader: its control points' registers as `GENERIC[k]`, its patch
 /// constants as `PATCH[k]`). Two values of one module meeting at a
-/// location are refused ([`Translator::tess_location`]).
+/// location are refused by name.
 pub fn tessellation_location(name: SemanticName, k: u32) -> Option<u32> {
     match name {
         SemanticName::Generic if k < 16 => Some(k),
