@@ -237,7 +237,8 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, o: Stats) {
+    /// Adds what another run executed.
+    pub fn add(&mut self, o: Stats) {
         self.batch_instructions += o.batch_instructions;
         self.lane_instructions += o.lane_instructions;
         self.invocations += o.invocations;

@@ -201,11 +201,12 @@ fn rasterize_with(
     // their buffers are reused from chunk to chunk and draw to draw.
     let n = stream.primitives.len();
     let chunks = n.div_ceil(chunk).max(1);
-    let mut buffers = PrimBuffers::take();
+    let mut pooled = PrimBuffers::take();
+    let buffers = &mut pooled.0;
     let mut stats = Stats::default();
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
-        setup_chunk(&setup, range, limits.threads, &mut buffers);
+        setup_chunk(&setup, range, limits.threads, buffers);
         let prims = &buffers.prims;
         let shared = Shared {
             stream,
@@ -228,19 +229,16 @@ fn rasterize_with(
             chunk: k as u64,
             chunks: chunks as u64,
         };
-        let s = run_bands(fs, res, limits, &shared, bands, target_count, progress);
-        let s = match s {
-            Ok(s) => s,
-            Err(e) => {
-                buffers.give_back();
-                return Err(e);
-            }
-        };
-        stats.batch_instructions += s.batch_instructions;
-        stats.lane_instructions += s.lane_instructions;
-        stats.invocations += s.invocations;
+        stats.add(run_bands(
+            fs,
+            res,
+            limits,
+            &shared,
+            bands,
+            target_count,
+            progress,
+        )?);
     }
-    buffers.give_back();
     Ok(stats)
 }
 
@@ -419,10 +417,7 @@ fn run_bands(
     let result = result.into_iter().map(|(_, r)| r);
     let mut stats = Stats::default();
     for r in result {
-        let s = r?;
-        stats.batch_instructions += s.batch_instructions;
-        stats.lane_instructions += s.lane_instructions;
-        stats.invocations += s.invocations;
+        stats.add(r?);
     }
     Ok(stats)
 }
@@ -468,15 +463,22 @@ static PRIM_POOL: Mutex<Vec<PrimBuffers>> = Mutex::new(Vec::new());
 const POOL_KEEPS: usize = 4;
 
 impl PrimBuffers {
-    fn take() -> PrimBuffers {
+    /// A set from the pool (a new one when it is empty), going back to the
+    /// pool when dropped, whatever way the draw ends.
+    fn take() -> PooledPrims {
         let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
-        pool.pop().unwrap_or_default()
+        PooledPrims(pool.pop().unwrap_or_default())
     }
+}
 
-    fn give_back(self) {
+/// A [`PrimBuffers`] set lent by [`PRIM_POOL`], given back when dropped.
+struct PooledPrims(PrimBuffers);
+
+impl Drop for PooledPrims {
+    fn drop(&mut self) {
         let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
         if pool.len() < POOL_KEEPS {
-            pool.push(self);
+            pool.push(std::mem::take(&mut self.0));
         }
     }
 }
@@ -506,7 +508,10 @@ fn setup_chunk(
     }
     let per = n.div_ceil(threads);
     let parts = &mut buffers.parts;
-    parts.resize_with(threads, Vec::new);
+    if parts.len() < threads {
+        parts.resize_with(threads, Vec::new);
+    }
+    let parts = &mut parts[..threads];
     std::thread::scope(|s| {
         for (t, out) in parts.iter_mut().enumerate() {
             let run = &run;
@@ -656,9 +661,7 @@ impl Walk<'_, '_> {
             };
             self.session.shade_tile(self.scratch, &tile, &mut sink)?
         };
-        self.stats.batch_instructions += st.batch_instructions;
-        self.stats.lane_instructions += st.lane_instructions;
-        self.stats.invocations += st.invocations;
+        self.stats.add(st);
         Ok(())
     }
 }

@@ -133,12 +133,6 @@ impl<'a> Shaders<'a> {
     }
 }
 
-fn add(stats: &mut Stats, s: &Stats) {
-    stats.batch_instructions += s.batch_instructions;
-    stats.lane_instructions += s.lane_instructions;
-    stats.invocations += s.invocations;
-}
-
 /// Draws with every stage of `shaders`: vertex input and the vertex
 /// shader, tessellation, the geometry shader, then [`rasterize`] with the
 /// fragment shader into `colors` and `depth`.
@@ -189,13 +183,13 @@ pub fn draw_with(
     let mut layout = vs.output_layout();
     if let Some((tcs, tes)) = tess {
         let (s, st) = tessellate_stream(tcs, tes, res, &stream, &layout, limits)?;
-        add(&mut stats, &st);
+        stats.add(st);
         stream = s;
         layout = tes.output_layout();
     }
     if let Some(gs) = shaders.gs {
         let (s, st) = geometry_stream(gs, res, &stream, &layout, limits)?;
-        add(&mut stats, &st);
+        stats.add(st);
         stream = s;
         layout = gs.output_layout();
     }
@@ -206,7 +200,7 @@ pub fn draw_with(
             &stream, &layout, &linkage, fs.program, r, state, colors, depth, limits,
         )
     })?;
-    add(&mut stats, &st);
+    stats.add(st);
     Ok(stats)
 }
 
@@ -348,7 +342,7 @@ pub fn tessellate_stream(
             limits,
         )
     })?;
-    add(&mut stats, &patches.stats);
+    stats.add(patches.stats);
     let link = TessLink::new(tcs.program, tes.program);
     let mut vertices = 0u32;
     let (_, st) = tes.run(res, |r| {
@@ -393,7 +387,7 @@ pub fn tessellate_stream(
             Ok(())
         })
     })?;
-    add(&mut stats, &st);
+    stats.add(st);
     Ok((out, stats))
 }
 

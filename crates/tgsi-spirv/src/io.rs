@@ -288,13 +288,12 @@ impl Translator<'_> {
             _ => {
                 // a TESS_EVAL shader reads the packed tessellation locations
                 let loc = if self.shader.processor == Processor::TessEval {
-                    Some(self.tess_location(name, k)?)
+                    self.tess_location(name, k)?
                 } else {
-                    varying_location(name, k)
+                    varying_location(name, k).ok_or_else(|| {
+                        Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
+                    })?
                 };
-                let loc = loc.ok_or_else(|| {
-                    Error::general(format!("input {name}[{k}] is not translated to SPIR-V yet"))
-                })?;
                 self.b
                     .decorate(var, Decoration::Location, [Operand::LiteralBit32(loc)]);
             }

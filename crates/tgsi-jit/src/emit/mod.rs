@@ -274,6 +274,14 @@ impl Op64 {
             )
     }
 
+    /// The 64-bit integer results built apart ([`Emitter::int64_result`]).
+    fn builds_int64(self) -> bool {
+        matches!(
+            self,
+            Op64::D2i64 | Op64::D2u64 | Op64::F2i64 | Op64::F2u64 | Op64::I64ssg
+        )
+    }
+
     /// The widening conversions (source 0 a 32-bit channel per pair).
     fn widens(self) -> bool {
         matches!(
@@ -457,7 +465,6 @@ fn frame_off(depth: usize, word: usize) -> i32 {
     off::FRAMES + (depth * 16 + word * 4) as i32
 }
 
-/// Pairs selected by a writemask: both bits (`both`) or either bit.
 /// Counts `k` in `uses` (key, uses, written).
 fn note(uses: &mut Vec<(Key, u32, bool)>, k: Key, write: bool) {
     match uses.iter_mut().find(|(u, _, _)| *u == k) {
@@ -567,6 +574,7 @@ fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
     }
 }
 
+/// Pairs selected by a writemask: both bits (`both`) or either bit.
 fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
     if both {
         [mask & 3 == 3, mask & 12 == 12]

@@ -145,17 +145,11 @@ impl Emitter<'_> {
                 // a widening's 8 source lanes
                 let w = ymm(if h == 0 { regs[0].0 } else { regs[0].1 });
                 let o = Self::pair_out(direct, p, h as u32);
-                if matches!(
-                    op,
-                    Op64::D2i64 | Op64::D2u64 | Op64::F2i64 | Op64::F2u64 | Op64::I64ssg
-                ) {
+                if op.builds_int64() {
                     self.int64_result(op, o, x, w)?;
-                    if inst.saturate {
-                        self.saturate64(2 * p as u32 + h as u32)?;
-                    }
-                    continue;
+                } else {
+                    half_op(&mut self.a, op, o, x, y, z, w)?;
                 }
-                half_op(&mut self.a, op, o, x, y, z, w)?;
                 if inst.saturate {
                     self.saturate64(2 * p as u32 + h as u32)?;
                 }

@@ -304,12 +304,18 @@ pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
             if let DstKind::Reg(r) = d.kind
                 && let Some(t) = index(r)
             {
-                // a 64-bit compare or narrowing writes one channel per pair
+                // a 64-bit compare or narrowing writes one channel per pair,
+                // another 64-bit op whole pairs (both bits asked for, or
+                // either, as its template stores them)
                 let mask = match plan {
                     Plan::Pair(op, ..) if op.to_words() => super::word_channels(*op, d.mask)
                         .iter()
                         .flatten()
                         .fold(0u8, |m, c| m | 1 << c),
+                    Plan::Pair(_, _, both) => {
+                        let pairs = super::pairs_of(d.mask, *both);
+                        (u8::from(pairs[0]) * 0b0011) | (u8::from(pairs[1]) * 0b1100)
+                    }
                     _ => d.mask,
                 };
                 for c in (0..4).filter(|c| mask & (1 << c) != 0) {
