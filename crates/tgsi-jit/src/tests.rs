@@ -945,12 +945,13 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
 /// LSB, UMSB, IMSB, POPC, BREV, IBFE and UBFE inline give the
 /// interpreter's bits on 0, -1, the ends of the ranges, single bits, field
 /// offsets and widths at 0, 31, 32 and past the word, and random words;
-/// and integer sources' abs and negation (wrapping) read inline.
+/// integer sources' abs and negation (wrapping) read inline; LDEXP of any
+/// float by exponents at and past the ends of the range.
 #[test]
 fn bit_count_templates_give_the_interpreters_bits() {
     let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-        IMM[0] UINT32 {16, 64, 80, 0}\n\
+        IMM[0] UINT32 {16, 64, 96, 0}\n\
         IMM[1] UINT32 {0, 32, 28, 8}\n\
         0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
         1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
@@ -985,7 +986,13 @@ fn bit_count_templates_give_the_interpreters_bits() {
         30: I2F TEMP[2].w, -TEMP[1].zzzz\n\
         31: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
         32: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
-        33: END\n";
+        33: LDEXP TEMP[3].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        34: LDEXP TEMP[3].y, TEMP[1].zzzz, -TEMP[1].wwww\n\
+        35: LDEXP TEMP[3].z, TEMP[1].yyyy, IMM[1].wwww\n\
+        36: LDEXP TEMP[3].w, TEMP[1].wwww, TEMP[1].xxxx\n\
+        37: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\n\
+        38: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[3]\n\
+        39: END\n";
     let Some((interp, jit)) = both(src) else {
         return;
     };
@@ -1018,12 +1025,12 @@ fn bit_count_templates_give_the_interpreters_bits() {
         })
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 80]], GROUPS);
+    let run = |p: &Program| run_groups(p, vec![input.clone(), vec![0; GROUPS * 64 * 96]], GROUPS);
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
     for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 20, i % 20);
+        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 24, i % 24);
     }
 }
 

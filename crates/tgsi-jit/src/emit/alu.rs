@@ -168,6 +168,11 @@ impl Emitter<'_> {
                 self.bit_op(op, d, src)
             }
             Op32::Bfe(signed) => self.bit_field_extract(signed, d, src),
+            // a NaN comes back quiet, as `ops::ldexp`
+            Op32::Ldexp => {
+                a.vcvtdq2ps(zmm(7), y)?;
+                a.vscalefps(o, x, zmm(7))
+            }
             Op32::MulHi(signed) => self.mul_hi(signed, d, src),
             Op32::Lrp => {
                 // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is

@@ -160,6 +160,9 @@ enum Op32 {
     /// IBFE (true) / UBFE.
     Brev,
     Bfe(bool),
+    /// `x * 2^n` rounded once (`vscalefps` by the exponent made a float,
+    /// exact to 2^24, and past ±300 every result is 0 or infinite).
+    Ldexp,
     Lsb,
     Umsb,
     Imsb,
