@@ -304,11 +304,18 @@ const PAIR_LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIX
 
 #[test]
 fn pairs_kept_as_64_bit_lanes_match_the_interpreter() {
-    let Some((interp, jit)) = both(PAIR_LOOP) else {
+    cached_loop_matches(PAIR_LOOP, 20 * 32);
+}
+
+/// Runs `src` (one work group, one loop) on both engines over a zeroed
+/// `bytes`-byte BUFFER[0]: the compiled engine keeps the loop in registers,
+/// the run stores something, and both engines leave the same buffer.
+fn cached_loop_matches(src: &str, bytes: usize) {
+    let Some((interp, jit)) = both(src) else {
         return;
     };
     assert!(jit.compiled().is_some_and(|c| c.cached_loops == 1));
-    let bufs = vec![vec![0u8; 20 * 32]];
+    let bufs = vec![vec![0u8; bytes]];
     let want = dispatch(&interp, &bufs, 1_000_000);
     let got = dispatch(&jit, &bufs, 1_000_000);
     assert!(want.0.is_ok());
@@ -722,10 +729,17 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     // words per lane: 8 in BUFFER[1], 16 in BUFFER[2]
     for (k, per_lane) in [(1, 8), (2, 16)] {
-        for (i, (w, g)) in want[k].chunks(4).zip(got[k].chunks(4)).enumerate() {
-            let (lane, word) = (i / per_lane, i % per_lane);
-            assert_eq!(w, g, "BUFFER[{k}] word {i} (lane {lane}, word {word})");
-        }
+        same_words(&want[k], &got[k], per_lane, &format!("BUFFER[{k}]"));
+    }
+}
+
+/// Asserts that two buffers hold the same words, naming the first that
+/// differs by its lane (`per_lane` words each) and word.
+fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {
+    assert_eq!(want.len(), got.len(), "{what}: lengths");
+    for (i, (w, g)) in want.chunks(4).zip(got.chunks(4)).enumerate() {
+        let (lane, word) = (i / per_lane, i % per_lane);
+        assert_eq!(w, g, "{what} word {i} (lane {lane}, word {word})");
     }
 }
 
@@ -936,10 +950,7 @@ fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
     // 140 words per lane (35 stores of 4 words)
-    for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        let (lane, word) = (i / 140, i % 140);
-        assert_eq!(w, g, "word {i} (lane {lane}, word {word})");
-    }
+    same_words(&want[1], &got[1], 140, "BUFFER[1]");
 }
 
 /// LSB, UMSB, IMSB, POPC, BREV, IBFE and UBFE inline give the
@@ -1029,9 +1040,7 @@ fn bit_count_templates_give_the_interpreters_bits() {
     let (want, got) = (run(&interp), run(&jit));
     assert_eq!(jit.compiled().map(|f| f.called), Some(0));
     assert!(want[1].iter().any(|&b| b != 0));
-    for (i, (w, g)) in want[1].chunks(4).zip(got[1].chunks(4)).enumerate() {
-        assert_eq!(w, g, "word {i} (lane {}, word {})", i / 24, i % 24);
-    }
+    same_words(&want[1], &got[1], 24, "BUFFER[1]");
 }
 
 /// A loop the compiled engine keeps in registers, with the newer 64-bit
@@ -1078,14 +1087,5 @@ const NEW_PAIRS_LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY C
 
 #[test]
 fn newer_templates_in_a_cached_loop_match_the_interpreter() {
-    let Some((interp, jit)) = both(NEW_PAIRS_LOOP) else {
-        return;
-    };
-    assert!(jit.compiled().is_some_and(|c| c.cached_loops == 1));
-    let bufs = vec![vec![0u8; 20 * 64]];
-    let want = dispatch(&interp, &bufs, 1_000_000);
-    let got = dispatch(&jit, &bufs, 1_000_000);
-    assert!(want.0.is_ok());
-    assert!(want.1[0].iter().any(|&b| b != 0));
-    assert_eq!(want, got);
+    cached_loop_matches(NEW_PAIRS_LOOP, 20 * 64);
 }

@@ -76,6 +76,20 @@ pub(crate) struct Distances {
     cull: u32,
 }
 
+impl Distances {
+    /// The array and index of distance element `e` (clip distances first,
+    /// then cull distances); None past both.
+    fn element(&self, e: u32) -> Option<(Word, u32)> {
+        if e < self.clip {
+            Some((self.clip_var, e))
+        } else if e < self.clip + self.cull {
+            Some((self.cull_var, e - self.clip))
+        } else {
+            None
+        }
+    }
+}
+
 /// The location of a varying of `semantic` (index `k`), shared by the
 /// vertex shader's output and the fragment shader's input.
 pub fn varying_location(semantic: SemanticName, k: u32) -> Option<u32> {
@@ -572,12 +586,7 @@ impl Translator<'_> {
                     let p = self.ptr(StorageClass::Input, f32_);
                     let mut parts = [self.c_f32(0.0); 4];
                     for (c, part) in parts.iter_mut().enumerate() {
-                        let e = first + c as u32;
-                        let (var, at) = if e < d.clip {
-                            (d.clip_var, e)
-                        } else if e < d.clip + d.cull {
-                            (d.cull_var, e - d.clip)
-                        } else {
+                        let Some((var, at)) = d.element(first + c as u32) else {
                             continue;
                         };
                         let at = self.c_u32(at);
@@ -679,12 +688,7 @@ impl Translator<'_> {
                     let d = self.distances()?;
                     let p = self.ptr(StorageClass::Output, f32_);
                     for c in 0..4 {
-                        let e = first + c;
-                        let (var, at) = if e < d.clip {
-                            (d.clip_var, e)
-                        } else if e < d.clip + d.cull {
-                            (d.cull_var, e - d.clip)
-                        } else {
+                        let Some((var, at)) = d.element(first + c) else {
                             break;
                         };
                         let x = sp!(self, self.b.composite_extract(f32_, None, v, [c]))?;

@@ -70,21 +70,17 @@ fn same_but_shadow(a: TextureTarget, b: TextureTarget) -> bool {
 /// the other SVIEW opcodes read the texels.
 pub(crate) fn compares(op: Opcode, shadow: bool) -> bool {
     use Opcode as O;
-    matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ)
-        || (shadow
-            && matches!(
-                op,
-                O::TEX
-                    | O::TXP
-                    | O::TXB
-                    | O::TXL
-                    | O::TXD
-                    | O::TEX_LZ
-                    | O::TEX2
-                    | O::TXB2
-                    | O::TXL2
-                    | O::TG4
-            ))
+    matches!(op, O::SAMPLE_C | O::SAMPLE_C_LZ) || (shadow && (legacy_sample(op) || op == O::TG4))
+}
+
+/// The legacy opcodes that sample (filter) the texture their sampler
+/// names: TEX, TXP, TXB, TXL, TXD, TEX_LZ and the cube-array forms.
+fn legacy_sample(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::TEX | O::TXP | O::TXB | O::TXL | O::TXD | O::TEX_LZ | O::TEX2 | O::TXB2 | O::TXL2
+    )
 }
 
 /// Each sampler the shader samples with, and whether with a depth
@@ -320,20 +316,7 @@ impl Translator<'_> {
     pub(crate) fn texture_instruction(&mut self, inst: &Instruction) -> Result<Option<()>, Error> {
         use Opcode as O;
         let op = inst.opcode;
-        let legacy = matches!(
-            op,
-            O::TEX
-                | O::TXP
-                | O::TXB
-                | O::TXL
-                | O::TXD
-                | O::TEX_LZ
-                | O::TXF
-                | O::TXF_LZ
-                | O::TEX2
-                | O::TXB2
-                | O::TXL2
-        );
+        let legacy = legacy_sample(op) || matches!(op, O::TXF | O::TXF_LZ);
         let sample = matches!(
             op,
             O::SAMPLE

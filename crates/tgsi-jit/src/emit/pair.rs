@@ -307,44 +307,43 @@ impl Emitter<'_> {
     ) -> A {
         let a = &mut self.a;
         let (t, u) = (zmm(7), zmm(6));
-        let q = |p: i32| qword_bcst(rbx + pool_off(p));
-        let d = |p: i32| dword_bcst(rbx + pool_off(p));
-        match op {
-            Op64::I64ssg => {
-                a.vpxorq(t, t, t)?;
-                a.vpsubq(t, t, x)?;
-                a.vpsrlq(t, t, 63)?;
-                a.vpsraq(u, x, 63)?;
-                a.vporq(t, t, u)?;
-            }
-            Op64::D2i64 => {
-                // 2^63 up: i64::MAX; NaN: 0
-                a.vcvttpd2qq(t, x)?;
-                a.vcmppd(k2, x, q(pool::D_TWO_63), GE_OQ)?;
-                a.vpbroadcastq(t.k2(), qword_ptr(rbx + pool_off(pool::D_ABS)))?;
-                a.vcmppd(k2, x, x, UNORD_Q)?;
-                a.vpxorq(t.k2(), t, t)?;
-            }
-            Op64::D2u64 => {
-                // NaN and from -1 down: 0
-                a.vcvttpd2uqq(t, x)?;
-                a.vcmppd(k2, x, q(pool::D_MINUS_ONE), NGT_UQ)?;
-                a.vpxorq(t.k2(), t, t)?;
-            }
-            Op64::F2i64 => {
-                a.vcvttps2qq(t, w)?;
-                a.vcmpps(k2, w, d(pool::TWO_63), GE_OQ)?;
-                a.vpbroadcastq(t.k2(), qword_ptr(rbx + pool_off(pool::D_ABS)))?;
-                a.vcmpps(k2, w, w, UNORD_Q)?;
-                a.vpxorq(t.k2(), t, t)?;
-            }
-            Op64::F2u64 => {
-                a.vcvttps2uqq(t, w)?;
-                a.vcmpps(k2, w, d(pool::MINUS_ONE), NGT_UQ)?;
-                a.vpxorq(t.k2(), t, t)?;
-            }
-            _ => {}
+        if op == Op64::I64ssg {
+            a.vpxorq(t, t, t)?;
+            a.vpsubq(t, t, x)?;
+            a.vpsrlq(t, t, 63)?;
+            a.vpsraq(u, x, 63)?;
+            a.vporq(t, t, u)?;
+            return a.vmovdqa64(o, t);
         }
+        // the truncation, then the lanes whose source is NaN or out of
+        // range set as the machine saturates: signed, i64::MAX from 2^63
+        // up and 0 for NaN; unsigned, 0 for NaN and from -1 down (the
+        // conversion already gives all ones past 2^64)
+        let from_floats = matches!(op, Op64::F2i64 | Op64::F2u64);
+        let signed = matches!(op, Op64::D2i64 | Op64::F2i64);
+        match (from_floats, signed) {
+            (false, true) => a.vcvttpd2qq(t, x)?,
+            (false, false) => a.vcvttpd2uqq(t, x)?,
+            (true, true) => a.vcvttps2qq(t, w)?,
+            (true, false) => a.vcvttps2uqq(t, w)?,
+        }
+        // k2: the source lanes where `pred` holds against `bound` (or themselves)
+        let lanes = |a: &mut CodeAssembler, pred: i32, bound: Option<(i32, i32)>| -> A {
+            match (from_floats, bound) {
+                (false, Some((_, d))) => a.vcmppd(k2, x, qword_bcst(rbx + pool_off(d)), pred),
+                (false, None) => a.vcmppd(k2, x, x, pred),
+                (true, Some((f, _))) => a.vcmpps(k2, w, dword_bcst(rbx + pool_off(f)), pred),
+                (true, None) => a.vcmpps(k2, w, w, pred),
+            }
+        };
+        if signed {
+            lanes(a, GE_OQ, Some((pool::TWO_63, pool::D_TWO_63)))?;
+            a.vpbroadcastq(t.k2(), qword_ptr(rbx + pool_off(pool::D_ABS)))?;
+            lanes(a, UNORD_Q, None)?;
+        } else {
+            lanes(a, NGT_UQ, Some((pool::MINUS_ONE, pool::D_MINUS_ONE)))?;
+        }
+        a.vpxorq(t.k2(), t, t)?;
         a.vmovdqa64(o, t)
     }
 

@@ -496,12 +496,7 @@ LOAD TEMP[1], BUFFER[0], TEMP[0].xxxx
 END
 "
         );
-        let (shader, _) = tgsi_text::parse(&text).map_err(|d| {
-            Error::Device(format!(
-                "the multisample upload shader: {}",
-                d.render("upload", &text)
-            ))
-        })?;
+        let shader = super::multisample::helper_shader("upload", &text)?;
         let integer = matches!(class, NumClass::Uint | NumClass::Sint);
         let options = tgsi_spirv::Options {
             integer_colors: u8::from(integer),

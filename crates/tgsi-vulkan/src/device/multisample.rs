@@ -151,12 +151,7 @@ ENDIF
 END
 "
         );
-        let (shader, _) = tgsi_text::parse(&text).map_err(|d| {
-            Error::Device(format!(
-                "the multisample readback shader: {}",
-                d.render("readback", &text)
-            ))
-        })?;
+        let shader = helper_shader("readback", &text)?;
         let words = tgsi_spirv::to_spirv(&shader, &self.options(false))?;
         // the image's view and staging buffer where the module reads and
         // writes them (borrowed handles: this `Bound` is never released)
@@ -274,4 +269,18 @@ END
         }
         Ok(())
     }
+}
+
+/// The TGSI text of one of the engine's own multisample passes (`what`:
+/// "upload" or "readback") assembled; a fault in it is the engine's, so a
+/// device error naming the pass.
+pub(super) fn helper_shader(what: &str, text: &str) -> Result<tgsi_ir::ir::Shader, Error> {
+    tgsi_text::parse(text)
+        .map(|(shader, _)| shader)
+        .map_err(|d| {
+            Error::Device(format!(
+                "the multisample {what} shader: {}",
+                d.render(what, text)
+            ))
+        })
 }
