@@ -26,7 +26,7 @@
 //! the tests below assert it on samples.
 
 #[path = "simd.rs"]
-mod simd;
+pub(crate) mod simd;
 
 /// Below this magnitude SIN and COS take the all-f32 path (`trig_near`).
 pub const TRIG_NEAR_LIMIT: f32 = 1024.0;
@@ -598,19 +598,22 @@ fn log2_f64(a: f64) -> f64 {
     ef + TWO_OVER_LN2.mul_add(s, s * z * q)
 }
 
-/// True when x is positive and finite and y finite: [`pow_plain`] alone
-/// gives [`pow_f32`] (false for NaNs).
+/// True when x is +0 or positive and finite, y finite, and not both zero:
+/// [`pow_plain`] alone gives [`pow_f32`] (false for NaNs and for −0).
 #[inline(always)]
 fn pow_is_plain(x: f32, y: f32) -> bool {
-    x > 0.0 && x < f32::INFINITY && y.abs() < f32::INFINITY
+    x.to_bits() < f32::INFINITY.to_bits() && y.abs() < f32::INFINITY && (x != 0.0 || y != 0.0)
 }
 
 /// [`pow_f32`] for [`pow_is_plain`] operands (others: unspecified, no
 /// trap): 2^(y·log2 x), no special case applies (x = 1 and y = ±0 give
-/// 2^±0 = 1 by themselves).
+/// 2^±0 = 1 by themselves; x = +0 has log2 −∞, so y > 0 gives +0 and
+/// y < 0 gives +∞ through `exp2_f64`'s clamp, as the definition does).
 #[inline(always)]
 fn pow_plain(x: f32, y: f32) -> f32 {
-    exp2_f64(y as f64 * log2_f64(x as f64)) as f32
+    let lg = log2_f64(x as f64);
+    let lg = if x == 0.0 { f64::NEG_INFINITY } else { lg };
+    exp2_f64(y as f64 * lg) as f32
 }
 
 /// POW: `x^y` = 2^(y·log2|x|) in f64 (relative error < 2^-27 before the
@@ -1210,6 +1213,29 @@ mod tests {
                 assert_eq!(e[i], ex2_f32(ae).to_bits(), "ex2 {ae:e}");
                 assert_eq!(l[i], lg2_f32(a).to_bits(), "lg2 {a:e}");
                 assert_eq!(p[i], pow_f32(a, b).to_bits(), "pow {a:e} {b:e}");
+            }
+        }
+    }
+
+    /// Rows whose zero bases stay on POW's short form (+0 with y ≠ 0, as a
+    /// clamped `max(N·H, 0)` gives) and rows that leave it (−0, or 0^0),
+    /// lane by lane against the definition.
+    #[test]
+    fn pow_rows_with_zero_bases() {
+        let ys = [2.0f32, 0.5, -3.0, 1e-30, -1e30, 127.0, 0.0, -0.0];
+        for (k, zero) in [0.0f32, -0.0].into_iter().enumerate() {
+            for (j, &y0) in ys.iter().enumerate() {
+                let x: [u32; 16] = std::array::from_fn(|i| {
+                    if i % 3 == j % 3 { zero } else { 0.25 + i as f32 }.to_bits()
+                });
+                let y: [u32; 16] =
+                    std::array::from_fn(|i| if i % 2 == k { y0 } else { ys[i % 6] }.to_bits());
+                let mut p = [0u32; 16];
+                pow_lanes(&x, &y, &mut p);
+                for i in 0..16 {
+                    let (a, b) = (f32::from_bits(x[i]), f32::from_bits(y[i]));
+                    assert_eq!(p[i], pow_f32(a, b).to_bits(), "pow {a:e} {b:e}");
+                }
             }
         }
     }

@@ -106,6 +106,56 @@ mod imp {
         sin_rows / sin_rows_wide = math::sin_lanes_portable;
         cos_rows / cos_rows_wide = math::cos_lanes_portable;
     }
+
+    /// [`super::step_codes`] with two gathers per row.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn step_codes_wide(
+        x: &Row,
+        starts: &[u8; super::STEP_STARTS],
+        steps: &[u32; 256],
+        out: &mut Row,
+    ) {
+        use std::arch::x86_64::*;
+        // SAFETY: `x` is 64 readable bytes (an unaligned load).
+        let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
+        let one = _mm512_set1_epi32(1.0f32.to_bits() as i32);
+        // positive, not zero, not NaN: bits − 1 below +inf's (unsigned)
+        let in_range = _mm512_cmplt_epu32_mask(
+            _mm512_sub_epi32(v, _mm512_set1_epi32(1)),
+            _mm512_set1_epi32(f32::INFINITY.to_bits() as i32),
+        );
+        // at most 1.0; 0 (code 0) elsewhere
+        let bits = _mm512_maskz_min_epu32(in_range, v, one);
+        let top = _mm512_srli_epi32::<16>(bits);
+        // SAFETY: `top` is at most 1.0's top half, 0x3f80, and each lane
+        // reads 4 bytes from byte `top` of `starts`, which is
+        // STEP_STARTS = 0x3f84 bytes long: every read is inside it.
+        let first = unsafe { _mm512_i32gather_epi32::<1>(top, starts.as_ptr().cast()) };
+        let first = _mm512_and_si512(first, _mm512_set1_epi32(0xff));
+        // SAFETY: `first` is a byte (masked), and `steps` has 256 words.
+        let step = unsafe { _mm512_i32gather_epi32::<4>(first, steps.as_ptr().cast()) };
+        let passed = _mm512_cmple_epu32_mask(step, bits);
+        let code = _mm512_mask_add_epi32(first, passed, first, _mm512_set1_epi32(1));
+        // SAFETY: `out` is 64 writable bytes (an unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), code) };
+    }
+
+    /// [`super::step_codes`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn step_codes(
+        x: &Row,
+        starts: &[u8; super::STEP_STARTS],
+        steps: &[u32; 256],
+        out: &mut Row,
+    ) -> bool {
+        if !available() {
+            return false;
+        }
+        // SAFETY: as in `wide!`: the CPU has the features the function is
+        // compiled for.
+        unsafe { step_codes_wide(x, starts, steps, out) };
+        true
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -133,12 +183,35 @@ mod imp {
     pub fn sin_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
+    pub fn step_codes(
+        _: &Row,
+        _: &[u8; super::STEP_STARTS],
+        _: &[u32; 256],
+        _: &mut Row,
+    ) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
 }
 
 pub use imp::{available, cos, cos_rows, ex2, lg2, pow, sin, sin_rows};
+
+/// The length of a step table's `starts` (one code per value of the top 16
+/// bits of the floats in [0, 1], 0x3f81 of them, and 3 bytes of padding
+/// that a 4-byte gather at the last one reads).
+pub const STEP_STARTS: usize = 0x3f84;
+
+/// The 8-bit codes (one per lane, in the low byte of a word) of a
+/// non-decreasing conversion given as steps (`texture::format`'s
+/// `CodeSteps` whose values of the top 16 bits each hold at most one step):
+/// code 0 for NaN and x ≤ 0, x taken as at most 1, then `starts[top]` plus
+/// one if `steps` of it is at or below x. Returns false, writing nothing,
+/// where the CPU lacks AVX-512; the caller then steps lane by lane.
+pub fn step_codes(x: &Row, starts: &[u8; STEP_STARTS], steps: &[u32; 256], out: &mut Row) -> bool {
+    imp::step_codes(x, starts, steps, out)
+}
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@
 //! formats, integer words for UINT/SINT formats. Channels a format lacks read
 //! as (0, 0, 0, 1) (1.0 for non-integer formats, integer 1 otherwise).
 
+use crate::math::simd::{self, STEP_STARTS};
 use std::sync::LazyLock;
 use tgsi_ir::enums::PipeFormat;
 
@@ -250,7 +251,9 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
 struct CodeSteps {
     /// Steps 0..255, then `u32::MAX` (no float in [0, 1] passes it).
     steps: [u32; 256],
-    starts: Vec<u8>,
+    /// The code of the first float of each value of the top 16 bits, then
+    /// padding (zeros) that the 16-lane gather reads past the last.
+    starts: Box<[u8; STEP_STARTS]>,
     /// The most steps inside one value of the top 16 bits.
     most: u8,
 }
@@ -271,12 +274,14 @@ impl CodeSteps {
             }
             *step = lo;
         }
-        let starts: Vec<u8> = (0..=1.0f32.to_bits() >> 16)
-            .map(|top| steps.partition_point(|&s| s <= top << 16) as u8)
-            .collect();
-        let most = (0..starts.len())
+        let tops = (1.0f32.to_bits() >> 16) as usize + 1;
+        let mut starts = Box::new([0u8; STEP_STARTS]);
+        for (top, start) in starts.iter_mut().take(tops).enumerate() {
+            *start = steps.partition_point(|&s| s <= (top as u32) << 16) as u8;
+        }
+        let most = (0..tops)
             .map(|top| {
-                let end = starts.get(top + 1).copied().unwrap_or(255);
+                let end = if top + 1 < tops { starts[top + 1] } else { 255 };
                 end - starts[top]
             })
             .max()
@@ -336,25 +341,34 @@ impl Rgba8Encoder {
 
     /// [`Self::encode`] of each of 16 lanes (`rows[c][l]`: channel c of lane
     /// l, raw words), channel by channel: the UNORM channels by arithmetic
-    /// over the lanes ([`float_to_unorm`]'s own steps, which vectorize),
-    /// the sRGB ones through the step table.
+    /// over the lanes ([`float_to_unorm`]'s steps written so that they
+    /// vectorize), the sRGB ones through the step table (two AVX-512
+    /// gathers per channel where the CPU has them), then packed.
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
-        let mut out = [[0u8; 4]; 16];
-        for (c, row) in rows.iter().enumerate() {
+        let mut codes = [[0u32; 16]; 4];
+        for (c, (row, code)) in rows.iter().zip(&mut codes).enumerate() {
             match self.srgb {
                 Some(t) if c < 3 => {
-                    for l in 0..16 {
-                        out[l][c] = step_code(t, f32::from_bits(row[l]));
+                    let gathered = t.most == 1 && simd::step_codes(row, &t.starts, &t.steps, code);
+                    if !gathered {
+                        for l in 0..16 {
+                            code[l] = step_code(t, f32::from_bits(row[l])).into();
+                        }
                     }
                 }
                 _ => {
                     for l in 0..16 {
-                        out[l][c] = float_to_unorm(f32::from_bits(row[l]), 8) as u8;
+                        // float_to_unorm(f, 8) in a form that vectorizes:
+                        // max and min with a NaN give the other operand (0)
+                        let f = f32::from_bits(row[l]).max(0.0).min(1.0);
+                        code[l] = (f as f64 * 255.0).round_ties_even() as i32 as u32;
                     }
                 }
             }
         }
-        out
+        std::array::from_fn(|l| {
+            (codes[0][l] | codes[1][l] << 8 | codes[2][l] << 16 | codes[3][l] << 24).to_le_bytes()
+        })
     }
 }
 
