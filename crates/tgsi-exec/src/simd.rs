@@ -107,6 +107,24 @@ mod imp {
         cos_rows / cos_rows_wide = math::cos_lanes_portable;
     }
 
+    /// [`super::wide`]: the kernel inlined into a function compiled for
+    /// AVX-512.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn wide_call<K: super::Kernel>(k: K) -> K::Out {
+        k.run()
+    }
+
+    /// [`super::wide`].
+    #[inline(always)]
+    pub fn wide<K: super::Kernel>(k: K) -> K::Out {
+        if !available() {
+            return k.run();
+        }
+        // SAFETY: as in `wide!`: the CPU has the features `wide_call` is
+        // compiled for.
+        unsafe { wide_call(k) }
+    }
+
     /// [`super::step_codes`] with two gathers per row.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     fn step_codes_wide(
@@ -183,6 +201,9 @@ mod imp {
     pub fn sin_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
+    pub fn wide<K: super::Kernel>(k: K) -> K::Out {
+        k.run()
+    }
     pub fn step_codes(
         _: &Row,
         _: &[u8; super::STEP_STARTS],
@@ -197,6 +218,23 @@ mod imp {
 }
 
 pub use imp::{available, cos, cos_rows, ex2, lg2, pow, sin, sin_rows};
+
+/// A piece of 16-lane work that [`wide`] can build for AVX-512: `run`
+/// must be `#[inline(always)]` (and what it calls, for the build to reach
+/// it), so that it is compiled inside the wide function.
+pub trait Kernel {
+    type Out;
+    fn run(self) -> Self::Out;
+}
+
+/// Runs `k`, inlined into a function compiled for AVX-512 where the CPU has
+/// it: 16-lane rows then fit one register each. The same source gives the
+/// same bits at any width (see above), so the caller sees no difference
+/// but speed.
+#[inline(always)]
+pub fn wide<K: Kernel>(k: K) -> K::Out {
+    imp::wide(k)
+}
 
 /// The length of a step table's `starts` (one code per value of the top 16
 /// bits of the floats in [0, 1], 0x3f81 of them, and 3 bytes of padding

@@ -23,6 +23,7 @@
 //! coordinates, every wrap mode, offsets, arrays, swizzles and mip
 //! filters).
 
+use crate::math::simd;
 use super::format::srgb_to_linear_table;
 use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};
 use super::{Dim, Filter, Format, LANES, MipFilter, Reg, Sampler, Swizzle, Wrap};
@@ -391,6 +392,22 @@ pub(crate) fn batch_may_fit(s: &Sampler, fmt: Format) -> bool {
     s.min == Filter::Linear && s.mag == Filter::Linear && Texels::of(fmt).is_some()
 }
 
+/// The arguments of [`Bound::lookups`], run by [`simd::wide`].
+struct Lookups<'a, 'b, N> {
+    bound: &'a Bound<'b>,
+    s: &'a Sampler,
+    rel: N,
+    q: &'a BatchLookup<'a>,
+}
+
+impl<N: PerLane> simd::Kernel for Lookups<'_, '_, N> {
+    type Out = Rows;
+    #[inline(always)]
+    fn run(self) -> Rows {
+        self.bound.lookups(self.s, self.rel, self.q)
+    }
+}
+
 impl Bound<'_> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
@@ -446,13 +463,23 @@ impl Bound<'_> {
     /// computes them at that level: each lane's raw (unswizzled) result.
     /// Only for views and samplers where [`Self::batch_fits`].
     pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
-        self.lookups(s, rel, q)
+        simd::wide(Lookups {
+            bound: self,
+            s,
+            rel,
+            q,
+        })
     }
 
     /// [`Self::bilinear_batch`] with each lane at its own view level
     /// `rel[l]` (the levels of mipmapped lookups).
     pub(crate) fn bilinear_levels(&self, s: &Sampler, rel: &[u32; LANES], q: &BatchLookup) -> Rows {
-        self.lookups(s, *rel, q)
+        simd::wide(Lookups {
+            bound: self,
+            s,
+            rel: *rel,
+            q,
+        })
     }
 
     /// The lookups of [`Self::bilinear_batch`] (`rel` one level) and
