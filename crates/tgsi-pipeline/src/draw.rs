@@ -868,13 +868,26 @@ fn merge_batch(
                 rows
             } else {
                 let mut old = [[0f32; LANES]; 4];
-                for_each_lane(b.writes, |l| {
-                    let (x, row) = at(l);
-                    let v = t.load(x, row, 0, 1);
-                    for c in 0..4 {
-                        old[c][l] = f32::from_bits(v[c]);
-                    }
-                });
+                if let Some(e) = t.texels.rgba8 {
+                    // the written lanes' texels side by side (0 elsewhere)
+                    let mut texels = [0u32; LANES];
+                    for_each_lane(b.writes, |l| {
+                        let (x, row) = at(l);
+                        let o = row as usize * t.pitch + x as usize * 4;
+                        if let Some(b) = t.bytes.get(o..o + 4) {
+                            texels[l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                        }
+                    });
+                    old = e.decode_lanes(&texels);
+                } else {
+                    for_each_lane(b.writes, |l| {
+                        let (x, row) = at(l);
+                        let v = t.load(x, row, 0, 1);
+                        for c in 0..4 {
+                            old[c][l] = f32::from_bits(v[c]);
+                        }
+                    });
+                }
                 let mut src = [[0f32; LANES]; 4];
                 for c in 0..4 {
                     for l in 0..LANES {

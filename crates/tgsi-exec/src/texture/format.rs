@@ -359,9 +359,12 @@ impl Rgba8Encoder {
                 _ => {
                     for l in 0..16 {
                         // float_to_unorm(f, 8) in a form that vectorizes:
-                        // max and min with a NaN give the other operand (0)
+                        // max and min with a NaN give the other operand (0);
+                        // adding 1.5·2^52 rounds the exact product to the
+                        // nearest integer, ties to even, into the low bits
+                        const MAGIC: f64 = 6_755_399_441_055_744.0;
                         let f = f32::from_bits(row[l]).max(0.0).min(1.0);
-                        code[l] = (f as f64 * 255.0).round_ties_even() as i32 as u32;
+                        code[l] = (f as f64 * 255.0 + MAGIC).to_bits() as u32;
                     }
                 }
             }
@@ -369,6 +372,31 @@ impl Rgba8Encoder {
         std::array::from_fn(|l| {
             (codes[0][l] | codes[1][l] << 8 | codes[2][l] << 16 | codes[3][l] << 24).to_le_bytes()
         })
+    }
+}
+
+impl Rgba8Encoder {
+    /// What [`Format::decode`] gives for each of 16 texels (`texels[l]`:
+    /// the texel's 4 bytes as a little-endian word), as channel rows of
+    /// floats: UNORM channels by a division over the lanes (the bits of the
+    /// `UNORM8` table, made the same way), sRGB colour channels through
+    /// [`srgb_to_linear`]'s table.
+    pub fn decode_lanes(&self, texels: &[u32; 16]) -> [[f32; 16]; 4] {
+        let mut rows = [[0f32; 16]; 4];
+        for (c, row) in rows.iter_mut().enumerate() {
+            let byte = |l: usize| (texels[l] >> (8 * c)) & 0xff;
+            if self.srgb.is_some() && c < 3 {
+                let table = srgb_to_linear_table();
+                for l in 0..16 {
+                    row[l] = table[byte(l) as usize];
+                }
+            } else {
+                for l in 0..16 {
+                    row[l] = byte(l) as f32 / 255.0;
+                }
+            }
+        }
+        rows
     }
 }
 

@@ -331,6 +331,13 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
                 let one = std::array::from_fn(|c| rows[c][l]);
                 assert_eq!(lanes[l], e.encode(one), "{format:?} {one:x?}");
             }
+            // and back: 16 texels side by side, as the decoder reads each
+            let texels: [u32; 16] = std::array::from_fn(|_| rng.next() as u32);
+            let decoded = e.decode_lanes(&texels);
+            for (l, t) in texels.iter().enumerate() {
+                let one: [u32; 4] = std::array::from_fn(|c| decoded[c][l].to_bits());
+                assert_eq!(one, format.decode(&t.to_le_bytes()), "{format:?} {t:08x}");
+            }
             let texel = (rng.next() as u32).to_le_bytes();
             assert_eq!(
                 format.decode(&texel),
