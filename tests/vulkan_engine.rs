@@ -462,7 +462,7 @@ fn the_shader_test_suite_passes_on_the_device() {
     let Some(dev) = device() else { return };
     let config = RunConfig {
         verbose: true,
-        vulkan: Some(std::sync::Arc::new(dev)),
+        vulkan: Some(tgsi::shader_test::test_device(dev)),
         ..RunConfig::default()
     };
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/shader");
@@ -482,6 +482,86 @@ fn the_shader_test_suite_passes_on_the_device() {
             "a skip without the Vulkan reason: {line}"
         );
     }
+}
+
+/// A compute test reading a 2-texel RGBA8 row (black, then white with
+/// blue 0) with one linear sampler 1/3 of the way between the texel
+/// centres (`wx` 1/3), probing the value `probe` expects.
+fn linear_sample_test(probe: &str) -> String {
+    format!(
+        "[compute shader]
+COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SVIEW[0], 2D, FLOAT
+DCL SAMP[0]
+DCL BUFFER[0]
+DCL TEMP[0]
+IMM[0] FLT32 {{0.41666666, 0.5, 0.0, 0.0}}
+IMM[1] UINT32 {{0, 0, 0, 0}}
+SAMPLE_L TEMP[0], IMM[0], SVIEW[0], SAMP[0], IMM[1].xxxx
+STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]
+END
+
+[texture 0]
+target 2d
+format rgba8
+size (2, 1)
+uint 0 0 0 255 255 255 0 255
+
+[sampler 0]
+filter linear linear none
+address clamp clamp clamp
+
+[buffer 0]
+size 16
+
+[test]
+dispatch 1 1 1
+{probe}
+"
+    )
+}
+
+/// Tests that filter linearly run on the device the device's way: they
+/// pass when their probes hold within the contract's tolerances, and a
+/// probe that then differs makes the test not runnable on Vulkan, naming
+/// the sampler and the difference, never failed (the machine fails it).
+#[test]
+fn linearly_filtered_tests_are_judged_by_their_probes() {
+    use tgsi::shader_test::{Outcome, RunConfig, run_source};
+    let Some(dev) = device() else { return };
+    let device = RunConfig {
+        vulkan: Some(tgsi::shader_test::test_device(dev)),
+        ..RunConfig::default()
+    };
+    let machine = RunConfig::default();
+    let outcome = |config: &RunConfig, probe: &str| {
+        let report = run_source("linear.shader_test", &linear_sample_test(probe), config);
+        report.results.last().expect("a test").outcome.clone()
+    };
+    // a third of the way from black to white, within the tolerance of 8-bit
+    // weights (85/256 and 86/256 are 3.9e-3 away)
+    let near = "probe buffer 0 float 0 (0.33333334, 0.33333334, 0, 1) ulp 300000";
+    assert_eq!(outcome(&device, near), Outcome::Passed);
+    assert_eq!(outcome(&machine, near), Outcome::Passed);
+    // a value neither gives
+    let wrong = "probe buffer 0 float 0 (0.3, 0.3, 0, 1)";
+    match outcome(&device, wrong) {
+        Outcome::Skipped(why) => {
+            assert!(
+                why.starts_with("not runnable on Vulkan: SAMP[0] filters linearly"),
+                "{why}"
+            );
+            assert!(
+                why.contains("probe failed: expected (0.3, 0.3, 0.0, 1.0)"),
+                "{why}"
+            );
+        }
+        other => panic!("not reported as sampled the device's way: {other:?}"),
+    }
+    assert!(matches!(outcome(&machine, wrong), Outcome::Failed(_)));
 }
 
 /// A constant buffer chosen at run time (`CONST[ADDR[0].x][k]`, an index

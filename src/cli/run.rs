@@ -563,7 +563,7 @@ pub fn test(paths: &[PathBuf], threads: usize, verbose: bool) -> Result<ExitCode
             "note: running on the Vulkan device {} (tests it cannot run are skipped as not runnable on Vulkan; -v lists them)",
             device.name()
         );
-        Some(std::sync::Arc::new(device))
+        Some(shader_test::test_device(device))
     } else {
         None
     };

@@ -1226,7 +1226,12 @@ mod tests {
         for (k, zero) in [0.0f32, -0.0].into_iter().enumerate() {
             for (j, &y0) in ys.iter().enumerate() {
                 let x: [u32; 16] = std::array::from_fn(|i| {
-                    if i % 3 == j % 3 { zero } else { 0.25 + i as f32 }.to_bits()
+                    if i % 3 == j % 3 {
+                        zero
+                    } else {
+                        0.25 + i as f32
+                    }
+                    .to_bits()
                 });
                 let y: [u32; 16] =
                     std::array::from_fn(|i| if i % 2 == k { y0 } else { ys[i % 6] }.to_bits());

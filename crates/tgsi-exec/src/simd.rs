@@ -204,12 +204,7 @@ mod imp {
     pub fn wide<K: super::Kernel>(k: K) -> K::Out {
         k.run()
     }
-    pub fn step_codes(
-        _: &Row,
-        _: &[u8; super::STEP_STARTS],
-        _: &[u32; 256],
-        _: &mut Row,
-    ) -> bool {
+    pub fn step_codes(_: &Row, _: &[u8; super::STEP_STARTS], _: &[u32; 256], _: &mut Row) -> bool {
         false
     }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {

@@ -60,6 +60,7 @@ pub use qualifiers::SHADER_MODEL;
 pub use run::{FileReport, Outcome, RunConfig, Summary, TestResult, TraceRequest, run_file};
 pub use textures::{sampler_from_section, target_of, texture_from_section};
 pub use values::ValueType;
+pub use vulkan::test_device;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -14,6 +14,16 @@ use tgsi_exec::Resources;
 /// The words that start the reason of a test the device cannot run.
 pub(crate) const NOT_RUNNABLE: &str = "not runnable on Vulkan";
 
+/// `device` set up to run shader tests: linear filtering and sRGB
+/// decoding are done the device's way ([`tgsi_vulkan::Device::allow_device_sampling`]),
+/// the probes' tolerances judge the results, and a test whose probes
+/// then differ is reported as not runnable on Vulkan with the reason
+/// and the first difference, not as failed.
+pub fn test_device(mut device: tgsi_vulkan::Device) -> std::sync::Arc<tgsi_vulkan::Device> {
+    device.allow_device_sampling();
+    std::sync::Arc::new(device)
+}
+
 /// Why a dispatch or draw did not happen on the device.
 pub(crate) enum Refused {
     /// The engine does not run this (an unsupported shader or resource).

@@ -23,10 +23,10 @@
 //! coordinates, every wrap mode, offsets, arrays, swizzles and mip
 //! filters).
 
-use crate::math::simd;
 use super::format::srgb_to_linear_table;
 use super::sample::{Bound, COORD_LIMIT, Lookup, wrap_index};
 use super::{Dim, Filter, Format, LANES, MipFilter, Reg, Sampler, Swizzle, Wrap};
+use crate::math::simd;
 
 /// One f32 per lane.
 pub(crate) type Row = [f32; LANES];

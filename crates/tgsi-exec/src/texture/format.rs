@@ -363,6 +363,7 @@ impl Rgba8Encoder {
                         // adding 1.5·2^52 rounds the exact product to the
                         // nearest integer, ties to even, into the low bits
                         const MAGIC: f64 = 6_755_399_441_055_744.0;
+                        #[allow(clippy::manual_clamp)] // clamp keeps a NaN
                         let f = f32::from_bits(row[l]).max(0.0).min(1.0);
                         code[l] = (f as f64 * 255.0 + MAGIC).to_bits() as u32;
                     }

@@ -25,6 +25,9 @@ pub struct Device {
     /// Linear filtering and sRGB decoding are done the device's way rather
     /// than refused ([`Device::allow_device_sampling`]).
     device_sampling: bool,
+    /// Why the runs since the last [`Device::take_sampling_notes`] sampled
+    /// the device's way (each reason once).
+    sampling_notes: std::sync::Mutex<Vec<String>>,
     /// `shaderDemoteToHelperInvocation` is enabled (DEMOTE, READ_HELPER).
     demote: bool,
     /// `VK_EXT_shader_stencil_export` is enabled (a STENCIL output).
@@ -138,6 +141,7 @@ impl Device {
                 family,
                 name,
                 device_sampling: false,
+                sampling_notes: std::sync::Mutex::new(Vec::new()),
                 demote,
                 stencil_export,
                 null_descriptors,
@@ -565,11 +569,11 @@ impl Device {
                 }
                 let view = res.views.get(n);
                 let format = view.and_then(|v| v.format).unwrap_or(tex.format);
-                if format.is_srgb() && !self.device_sampling {
-                    return Err(Error::Unsupported(format!(
+                if format.is_srgb() {
+                    self.inexact_sampling(format!(
                         "SVIEW[{n}] is sRGB: Vulkan lets a device decode sRGB approximately \
                          (lavapipe: within about 1e-3), the machine decodes it exactly"
-                    )));
+                    ))?;
                 }
                 bound
                     .images
@@ -767,8 +771,36 @@ impl Device {
         self.device_sampling = true;
     }
 
-    /// Refuses a sampler whose filtering the device does not do exactly:
-    /// Vulkan weights linear taps with `subTexelPrecisionBits` of the
+    /// The reasons the runs since the last call sampled the device's way
+    /// rather than the machine's (with [`Self::allow_device_sampling`];
+    /// empty otherwise), each once: a caller comparing with the machine
+    /// judges such runs by its tolerances, knowing why they may differ.
+    pub fn take_sampling_notes(&self) -> Vec<String> {
+        let mut notes = self
+            .sampling_notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        std::mem::take(&mut *notes)
+    }
+
+    /// A binding the device samples in its own way (`why`): refused, or
+    /// with [`Self::allow_device_sampling`] noted and allowed.
+    fn inexact_sampling(&self, why: String) -> Result<(), Error> {
+        if !self.device_sampling {
+            return Err(Error::Unsupported(why));
+        }
+        let mut notes = self
+            .sampling_notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !notes.contains(&why) {
+            notes.push(why);
+        }
+        Ok(())
+    }
+
+    /// Refuses (or notes: [`Self::inexact_sampling`]) a sampler whose
+    /// filtering the device does not do exactly: Vulkan weights linear taps with `subTexelPrecisionBits` of the
     /// fraction (8 on lavapipe) and blends levels with
     /// `mipmapPrecisionBits`, where the machine uses the f32 fraction.
     fn check_exact_filtering(
@@ -779,7 +811,7 @@ impl Device {
         use tgsi_exec::texture::{Filter, MipFilter};
         let linear =
             s.min == Filter::Linear || s.mag == Filter::Linear || s.mip == MipFilter::Linear;
-        if !linear || self.device_sampling {
+        if !linear {
             return Ok(());
         }
         // SAFETY: the physical device belongs to the instance.
@@ -788,11 +820,11 @@ impl Device {
                 .get_physical_device_properties(self.physical)
                 .limits
         };
-        Err(Error::Unsupported(format!(
+        self.inexact_sampling(format!(
             "SAMP[{n}] filters linearly: Vulkan weights the taps with {} bits of the texel \
              fraction ({} bits between levels) on this device, the machine with the whole f32",
             limits.sub_texel_precision_bits, limits.mipmap_precision_bits
-        )))
+        ))
     }
 }
 
