@@ -564,6 +564,56 @@ fn linearly_filtered_tests_are_judged_by_their_probes() {
     assert!(matches!(outcome(&machine, wrong), Outcome::Failed(_)));
 }
 
+/// GATHER4 takes its view operand's swizzle on the device as on the
+/// machine (nearest sampling: nothing here is the device's to choose).
+#[test]
+fn gather_results_take_the_view_swizzle() {
+    use tgsi::shader_test::{Outcome, RunConfig, run_source};
+    let Some(dev) = device() else { return };
+    let config = RunConfig {
+        vulkan: Some(tgsi::shader_test::test_device(dev)),
+        ..RunConfig::default()
+    };
+    let test = "[compute shader]
+COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SVIEW[0], 2D, FLOAT
+DCL SAMP[0]
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}
+IMM[1] UINT32 {0, 16, 0, 0}
+GATHER4 TEMP[0], IMM[0], SVIEW[0].wzyx, SAMP[0].xxxx
+GATHER4 TEMP[1], IMM[0], SVIEW[0].yyxw, SAMP[0].xxxx
+STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]
+STORE BUFFER[0].xyzw, IMM[1].yyyy, TEMP[1]
+END
+
+[texture 0]
+target 2d
+format r32f
+size (2, 2)
+1.0 2.0
+3.0 4.0
+
+[sampler 0]
+filter nearest nearest none
+
+[buffer 0]
+size 32
+
+[test]
+dispatch 1 1 1
+probe buffer 0 float 0 (1, 2, 4, 3)
+probe buffer 0 float 16 (4, 4, 3, 1)
+";
+    let report = run_source("gather.shader_test", test, &config);
+    let outcome = &report.results.last().expect("a test").outcome;
+    assert_eq!(outcome, &Outcome::Passed);
+}
+
 /// A constant buffer chosen at run time (`CONST[ADDR[0].x][k]`, an index
 /// per thread, some past the declared buffers) and an indirect immediate
 /// read the machine's words on the device.

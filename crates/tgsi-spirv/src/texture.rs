@@ -980,6 +980,20 @@ impl Translator<'_> {
                 }
             }
         };
+        // a view operand's swizzle picks the channels, as the machine's
+        // (TG4 names a sampler, whose swizzle it ignores)
+        let view_operand = operand(self, view)?;
+        let v = if view_operand.reg.file == File::SamplerView {
+            let sw: Vec<u32> = view_operand
+                .swizzle
+                .0
+                .iter()
+                .map(|c| *c as u32 & 3)
+                .collect();
+            sp!(self, self.b.vector_shuffle(image.texel, None, v, v, sw))?
+        } else {
+            v
+        };
         self.store_result(inst, v)
     }
 

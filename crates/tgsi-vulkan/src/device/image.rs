@@ -824,7 +824,8 @@ impl Device {
 
     /// A `VkSampler` with the machine sampler's state, or why Vulkan has
     /// none (a border colour other than transparent or opaque black or
-    /// opaque white, texel-unit coordinates, GL's clamp modes).
+    /// opaque white on a device without custom border colours, texel-unit
+    /// coordinates, GL's clamp modes).
     pub(super) fn sampler(&self, s: &Sampler) -> Result<vk::Sampler, Error> {
         let address = |w: Wrap| -> Result<vk::SamplerAddressMode, Error> {
             Ok(match w {
@@ -852,12 +853,18 @@ impl Device {
                 vk::BorderColor::FLOAT_OPAQUE_WHITE
             }
             _ if !s.wrap.contains(&Wrap::ClampToBorder) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+            // the machine's words as they are (VK_EXT_custom_border_color)
+            _ if self.custom_border => vk::BorderColor::FLOAT_CUSTOM_EXT,
             other => {
                 return Err(Error::Unsupported(format!(
-                    "border colour {other:x?} is not one of Vulkan's"
+                    "border colour {other:x?} is not one of Vulkan's, and this device has no \
+                     custom border colours (VK_EXT_custom_border_color without formats)"
                 )));
             }
         };
+        let mut custom = vk::SamplerCustomBorderColorCreateInfoEXT::default()
+            .custom_border_color(vk::ClearColorValue { uint32: s.border })
+            .format(vk::Format::UNDEFINED);
         let filter = |f: Filter| match f {
             Filter::Nearest => vk::Filter::NEAREST,
             Filter::Linear => vk::Filter::LINEAR,
@@ -892,6 +899,11 @@ impl Device {
             .max_lod(max_lod.max(s.min_lod.max(0.0)))
             .border_color(border)
             .unnormalized_coordinates(false);
+        let ci = if border == vk::BorderColor::FLOAT_CUSTOM_EXT {
+            ci.push_next(&mut custom)
+        } else {
+            ci
+        };
         // SAFETY: a valid create info for this device.
         unsafe { self.device.create_sampler(&ci, None) }.map_err(vkerr("vkCreateSampler"))
     }

@@ -34,6 +34,9 @@ pub struct Device {
     stencil_export: bool,
     /// `VK_EXT_robustness2`'s `nullDescriptor` is enabled (unbound views).
     null_descriptors: bool,
+    /// `VK_EXT_custom_border_color` is enabled, without formats (any
+    /// border colour).
+    pub(super) custom_border: bool,
     /// What its subgroups are (the inter-lane opcodes).
     subgroup: Subgroup,
     /// `shaderFloat64` and `shaderInt64` (the 64-bit opcodes, LDEXP).
@@ -73,6 +76,7 @@ struct Picked {
     demote: bool,
     stencil_export: bool,
     null_descriptors: bool,
+    custom_border: bool,
     subgroup: Subgroup,
     wide: bool,
 }
@@ -130,6 +134,7 @@ impl Device {
                 demote,
                 stencil_export,
                 null_descriptors,
+                custom_border,
                 subgroup,
                 wide,
             }) => Ok(Device {
@@ -145,6 +150,7 @@ impl Device {
                 demote,
                 stencil_export,
                 null_descriptors,
+                custom_border,
                 subgroup,
                 wide,
             }),
@@ -236,6 +242,20 @@ impl Device {
         // translated code itself enforces
         let mut robustness =
             vk::PhysicalDeviceRobustness2FeaturesEXT::default().null_descriptor(null_descriptors);
+        // any sampler border colour, as the machine takes
+        let border_ext = vk::EXT_CUSTOM_BORDER_COLOR_NAME;
+        let mut border = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default();
+        if has(border_ext) {
+            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut border);
+            // SAFETY: `physical` came from this instance; the chained
+            // structure lives across the call.
+            unsafe { instance.get_physical_device_features2(physical, &mut query) };
+        }
+        let custom_border = border.custom_border_colors == vk::TRUE
+            && border.custom_border_color_without_format == vk::TRUE;
+        let mut border = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default()
+            .custom_border_colors(custom_border)
+            .custom_border_color_without_format(custom_border);
         // a fragment shader's STENCIL output
         let stencil_export = has(stencil_ext);
         if has_demote {
@@ -255,6 +275,9 @@ impl Device {
         if null_descriptors {
             extensions.push(robustness_ext.as_ptr());
         }
+        if custom_border {
+            extensions.push(border_ext.as_ptr());
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_features(&features)
@@ -264,6 +287,9 @@ impl Device {
         }
         if null_descriptors {
             dci = dci.push_next(&mut robustness);
+        }
+        if custom_border {
+            dci = dci.push_next(&mut border);
         }
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &dci, None) }
@@ -279,6 +305,7 @@ impl Device {
             demote: demote_on,
             stencil_export,
             null_descriptors,
+            custom_border,
             subgroup: subgroup_of(&subgroup),
             wide: features.shader_float64 == vk::TRUE && features.shader_int64 == vk::TRUE,
         })
