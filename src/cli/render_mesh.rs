@@ -262,6 +262,8 @@ pub fn draw_mesh(
             )
         })
         .map_err(|e| anyhow!("{}: {e}", fs.name))?;
+    // its buffers serve the next frame's vertex stage
+    stream.recycle();
     Ok(MeshStats { vertex, fragment })
 }
 

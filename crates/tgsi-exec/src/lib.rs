@@ -744,7 +744,9 @@ impl Program {
     /// Runs a vertex shader once per entry of `ids` = (VERTEXID,
     /// INSTANCEID), in batches of [`LANES`]. `inputs[v * stride + i]` is
     /// `IN[i]` of invocation v (missing registers read 0). Returns the
-    /// outputs flat: `OUT[k]` of invocation v at `v * output_count() + k`.
+    /// outputs flat: `OUT[k]` of invocation v at `v * output_count() + k`,
+    /// written into `outputs` (cleared first: a caller may hand in the
+    /// buffer of an earlier draw to reuse its memory).
     pub fn run_vertex_invocations(
         &self,
         res: &mut Resources,
@@ -752,21 +754,24 @@ impl Program {
         stride: usize,
         ids: &[[u32; 2]],
         limits: &Limits,
+        mut outputs: Vec<[u32; 4]>,
     ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
         let code = &self.code;
         self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
         let chunks = self.vertex_chunks(ids.len(), limits.threads);
+        outputs.clear();
         self.with_env(res, limits, None, |env| {
-            // one range of invocations: its outputs in order
-            let run = |range: std::ops::Range<usize>| {
+            // one range of invocations: its outputs in order, after those
+            // `outputs` holds
+            let run = |range: std::ops::Range<usize>, mut outputs: Vec<[u32; 4]>| {
                 let rows = VertexRows::Flat {
                     words: inputs.get(range.start * stride..).unwrap_or(&[]),
                     stride,
                     count: range.len(),
                 };
                 let id = |v: usize| ids.get(range.start + v).copied().unwrap_or([0; 2]);
-                let mut outputs = Vec::with_capacity(range.len() * outs);
+                outputs.reserve(range.len() * outs);
                 let stats = self.vertex_batches(
                     env,
                     rows,
@@ -783,16 +788,19 @@ impl Program {
                 Ok((outputs, stats))
             };
             if chunks.len() <= 1 {
-                return run(0..ids.len());
+                return run(0..ids.len(), outputs);
             }
-            // ranges on threads, joined in order: the first error by range wins
+            // ranges on threads, joined in order: the first error by range
+            // wins; the first range fills `outputs`, the others are appended
+            let mut given = Some(outputs);
             let parts: Vec<Result<VertexResults, ExecError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunks
                     .iter()
                     .map(|r| {
                         let run = &run;
                         let r = r.clone();
-                        s.spawn(move || run(r))
+                        let into = given.take().unwrap_or_default();
+                        s.spawn(move || run(r, into))
                     })
                     .collect();
                 handles
@@ -800,14 +808,13 @@ impl Program {
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .collect()
             });
-            let mut outputs = Vec::with_capacity(ids.len() * outs);
-            let mut stats = Stats::default();
+            let mut parts = parts.into_iter();
+            let (mut outputs, mut stats) = parts.next().unwrap_or(Ok(Default::default()))?;
+            outputs.reserve((ids.len() * outs).saturating_sub(outputs.len()));
             for part in parts {
                 let (o, st) = part?;
                 outputs.extend(o);
-                stats.batch_instructions += st.batch_instructions;
-                stats.lane_instructions += st.lane_instructions;
-                stats.invocations += st.invocations;
+                stats.add(st);
             }
             Ok((outputs, stats))
         })

@@ -567,9 +567,16 @@ fn vertex_invocations_on_threads_are_those_of_one_thread() {
             max_instructions: max,
             ..Limits::default()
         };
-        p.run_vertex_invocations(&mut Resources::default(), &inputs, 1, &ids, &limits)
-            .map(|(o, s)| (o, s.batch_instructions, s.invocations))
-            .map_err(|e| e.message)
+        p.run_vertex_invocations(
+            &mut Resources::default(),
+            &inputs,
+            1,
+            &ids,
+            &limits,
+            Vec::new(),
+        )
+        .map(|(o, s)| (o, s.batch_instructions, s.invocations))
+        .map_err(|e| e.message)
     };
     let one = run(1, u64::MAX).unwrap();
     assert_eq!(one.0.len(), n);

@@ -21,6 +21,7 @@ use super::setup::{
     ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
 };
 use super::state::RenderState;
+use crate::reuse::Kept;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tgsi_exec::LANES;
@@ -457,17 +458,13 @@ struct PrimBuffers {
 
 /// The buffers of finished draws (one set per draw running at once, a few
 /// kept at most).
-static PRIM_POOL: Mutex<Vec<PrimBuffers>> = Mutex::new(Vec::new());
-
-/// Most buffer sets [`PRIM_POOL`] keeps.
-const POOL_KEEPS: usize = 4;
+static PRIM_POOL: Kept<PrimBuffers> = Kept::new(4);
 
 impl PrimBuffers {
     /// A set from the pool (a new one when it is empty), going back to the
     /// pool when dropped, whatever way the draw ends.
     fn take() -> PooledPrims {
-        let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
-        PooledPrims(pool.pop().unwrap_or_default())
+        PooledPrims(PRIM_POOL.take())
     }
 }
 
@@ -476,10 +473,7 @@ struct PooledPrims(PrimBuffers);
 
 impl Drop for PooledPrims {
     fn drop(&mut self) {
-        let mut pool = PRIM_POOL.lock().unwrap_or_else(|e| e.into_inner());
-        if pool.len() < POOL_KEEPS {
-            pool.push(std::mem::take(&mut self.0));
-        }
+        PRIM_POOL.give(std::mem::take(&mut self.0));
     }
 }
 

@@ -18,6 +18,7 @@
 //!   each 6 (GS input order: vertex, adjacent, vertex, adjacent, ...).
 
 use super::state::{BasicTopology, Topology};
+use crate::reuse::Kept;
 use tgsi_exec::{ExecError, Limits, Program, Resources, Stats};
 
 /// The strip-restart index.
@@ -237,7 +238,29 @@ impl VertexStream {
         let s = p.first as usize;
         self.indices.get(s..s + p.kind.vertices()).unwrap_or(&[])
     }
+
+    /// Gives the stream's buffers to later draws' vertex stages (a stream
+    /// simply dropped is freed instead).
+    pub fn recycle(self) {
+        STREAMS.give(self);
+    }
 }
+
+/// The buffers of streams given back by [`VertexStream::recycle`].
+static STREAMS: Kept<VertexStream> = Kept::new(2);
+
+/// The vertex stage's working lists (see [`shade_vertices`]), kept from
+/// draw to draw.
+#[derive(Default)]
+struct VertexScratch {
+    slot_of: Vec<u32>,
+    distinct: Vec<u32>,
+    ids: Vec<[u32; 2]>,
+    regs_in: Vec<[u32; 4]>,
+    seq: Vec<u32>,
+}
+
+static SCRATCH: Kept<VertexScratch> = Kept::new(2);
 
 /// Most vertex shader invocations one draw may run.
 pub const MAX_INVOCATIONS: u64 = 1 << 24;
@@ -296,29 +319,32 @@ pub fn shade_vertices(
         .max()
         .unwrap_or(0);
     let table_len = largest as u64 + 1;
-    let mut slot_of: Vec<u32> = Vec::new();
-    let distinct: Vec<u32> = if table_len <= 4 * call.count as u64 + 4096 {
-        slot_of = vec![u32::MAX; table_len as usize];
+    let mut scratch = SCRATCH.take();
+    let VertexScratch {
+        slot_of,
+        distinct,
+        ids,
+        regs_in,
+        seq,
+    } = &mut scratch;
+    slot_of.clear();
+    distinct.clear();
+    if table_len <= 4 * call.count as u64 + 4096 {
+        slot_of.resize(table_len as usize, u32::MAX);
         for v in (0..call.count).map(index_of).filter(|&v| !restart(v)) {
             slot_of[v as usize] = 0;
         }
-        let mut distinct = Vec::new();
         for (v, slot) in slot_of.iter_mut().enumerate() {
             if *slot == 0 {
                 *slot = distinct.len() as u32;
                 distinct.push(v as u32);
             }
         }
-        distinct
     } else {
-        let mut distinct: Vec<u32> = (0..call.count)
-            .map(index_of)
-            .filter(|&v| !restart(v))
-            .collect();
+        distinct.extend((0..call.count).map(index_of).filter(|&v| !restart(v)));
         distinct.sort_unstable();
         distinct.dedup();
-        distinct
-    };
+    }
     // The place of index value `v` in `distinct`.
     let place = |v: u32| match slot_of.get(v as usize) {
         Some(&k) => k as usize,
@@ -331,8 +357,10 @@ pub fn shade_vertices(
         .max()
         .unwrap_or(0);
     let per_instance = distinct.len();
-    let mut ids = Vec::with_capacity(per_instance * call.instances as usize);
-    let mut regs_in = vec![[0u32; 4]; per_instance * call.instances as usize * regs];
+    ids.clear();
+    ids.reserve(per_instance * call.instances as usize);
+    regs_in.clear();
+    regs_in.resize(per_instance * call.instances as usize * regs, [0; 4]);
     for inst in 0..call.instances {
         for (k, &v) in distinct.iter().enumerate() {
             let slot = inst as usize * per_instance + k;
@@ -340,14 +368,15 @@ pub fn shade_vertices(
             input.fetch(v, inst, &mut regs_in[slot * regs..(slot + 1) * regs]);
         }
     }
-    let (outputs, stats) = vs.run_vertex_invocations(res, &regs_in, regs, &ids, limits)?;
-    let mut stream = VertexStream {
-        outputs,
-        stride: vs.output_count(),
-        indices: Vec::new(),
-        primitives: Vec::new(),
-    };
-    let mut seq: Vec<u32> = Vec::with_capacity(call.count as usize);
+    let mut stream = STREAMS.take();
+    let kept = std::mem::take(&mut stream.outputs);
+    let (outputs, stats) = vs.run_vertex_invocations(res, regs_in, regs, ids, limits, kept)?;
+    stream.outputs = outputs;
+    stream.stride = vs.output_count();
+    stream.indices.clear();
+    stream.primitives.clear();
+    seq.clear();
+    seq.reserve(call.count as usize);
     for inst in 0..call.instances {
         seq.clear();
         for i in 0..call.count {
@@ -358,8 +387,9 @@ pub fn shade_vertices(
                 seq.push((inst as usize * per_instance + place(v)) as u32);
             }
         }
-        assemble(call.topology, &seq, keep_adjacency, inst, &mut stream);
+        assemble(call.topology, seq, keep_adjacency, inst, &mut stream);
     }
+    SCRATCH.give(scratch);
     Ok((stream, stats))
 }
 
@@ -496,6 +526,42 @@ fn strip_primitives(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The buffers of a recycled stream and of the vertex stage's working
+    /// lists keep nothing of the draw before: a small indexed draw after a
+    /// large one (whose buffers it likely takes) gives what it gave before.
+    #[test]
+    fn recycled_buffers_keep_nothing_of_the_last_draw() {
+        let (shader, _) = tgsi_text::assemble(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: MOV OUT[0], IN[0]\n1: MOV OUT[1], IN[0].yxwz\n2: END\n",
+        )
+        .unwrap();
+        let vs = Program::compile(&shader).unwrap();
+        let rows: Vec<Vec<[u32; 4]>> = (0..600u32).map(|v| vec![[v, 7 * v, 1, 2]]).collect();
+        let input = VertexInput::from_rows(&rows);
+        let big = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleStrip),
+            count: 600,
+            instances: 2,
+            indices: None,
+        };
+        let indices = [9u32, 4, 4, 1, 590, 9];
+        let small = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: 6,
+            instances: 1,
+            indices: Some(&indices),
+        };
+        let (alone, _) = crate::tests::shade(&vs, &input, &small);
+        assert_eq!(alone.outputs.len(), 4 * 2, "4 distinct vertices, 2 outputs");
+        for _ in 0..3 {
+            crate::tests::shade(&vs, &input, &big).0.recycle();
+            let (again, _) = crate::tests::shade(&vs, &input, &small);
+            assert_eq!(again, alone);
+            again.recycle();
+        }
+    }
 
     /// Indexed draws shade each distinct index once and their primitives
     /// read the vertex each index names, whether the distinct values are

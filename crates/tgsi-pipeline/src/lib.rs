@@ -27,6 +27,7 @@ mod draw;
 pub mod input;
 pub mod merge;
 pub mod raster;
+mod reuse;
 pub mod setup;
 pub mod stages;
 pub mod state;

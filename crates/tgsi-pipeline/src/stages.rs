@@ -184,13 +184,13 @@ pub fn draw_with(
     if let Some((tcs, tes)) = tess {
         let (s, st) = tessellate_stream(tcs, tes, res, &stream, &layout, limits)?;
         stats.add(st);
-        stream = s;
+        std::mem::replace(&mut stream, s).recycle();
         layout = tes.output_layout();
     }
     if let Some(gs) = shaders.gs {
         let (s, st) = geometry_stream(gs, res, &stream, &layout, limits)?;
         stats.add(st);
-        stream = s;
+        std::mem::replace(&mut stream, s).recycle();
         layout = gs.output_layout();
     }
     let fs = shaders.fs;
@@ -200,6 +200,7 @@ pub fn draw_with(
             &stream, &layout, &linkage, fs.program, r, state, colors, depth, limits,
         )
     })?;
+    stream.recycle();
     stats.add(st);
     Ok(stats)
 }
