@@ -4,7 +4,8 @@
  *   meshbench --mesh FILE.obj --texture FILE.png --size WxH --frames N
  *             --out FILE.png --const N=float:v,v,...   (one per buffer)
  *             [--samples N] [--format srgb8|rgba8|rgba16f] [--depth less|none]
- *             [--blend none|alpha] [--cull back|none]
+ *             [--blend none|alpha] [--cull back|none] [--front ccw|cw]
+ *             [--stages scene|facets]
  *
  * It draws the OBJ mesh (positions, normals, texture coordinates; faces
  * fanned into triangles) with GLSL twins of examples/scene/torus_vs.tgsi
@@ -20,7 +21,14 @@
  * pixel: a multisampled target is resolved into a single-sample one inside
  * each timed frame), the depth test (none: no depth buffer at all),
  * blending (alpha: SRC_ALPHA, ONE_MINUS_SRC_ALPHA for colour and alpha)
- * and culling, as `tgsi bench mesh` draws its other workloads. */
+ * and culling, as `tgsi bench mesh` draws its other workloads.
+ *
+ * `--stages facets` draws examples/facets/ instead: GLSL twins of its
+ * vertex, tess-control, tess-eval and geometry shaders (each mesh triangle
+ * a patch of 3 control points, every tessellation factor 8, the points
+ * pushed onto a sphere, each triangle shrunk to 70 % around its centre)
+ * before the same fragment shader; `--front cw` makes clockwise triangles
+ * the front ones, as the facets come out. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -85,6 +93,90 @@ static const char *fragment_glsl =
    "  result = c[4].xyz * spec + result;\n"
    "  result = c[7].xyz * rim + result;\n"
    "  colour = vec4(result, 1.0);\n"
+   "}\n";
+
+/* The facets scene (the TGSI shaders of examples/facets/): the corners
+ * pass through, */
+static const char *facets_vertex_glsl =
+   "#version 450 core\n"
+   "layout(location = 0) in vec4 position;\n"
+   "layout(location = 2) in vec4 texcoord;\n"
+   "layout(location = 0) out vec4 corner_uv;\n"
+   "void main() {\n"
+   "  gl_Position = position;\n"
+   "  corner_uv = texcoord;\n"
+   "}\n";
+
+/* the patch's three corners passed on (examples/facets puts them in one
+ * control point; three per patch are GLSL's way), factors 8, */
+static const char *facets_control_glsl =
+   "#version 450 core\n"
+   "layout(vertices = 3) out;\n"
+   "layout(location = 0) in vec4 corner_uv[];\n"
+   "layout(location = 0) out vec4 corner[];\n"
+   "layout(location = 1) out vec4 corner_tex[];\n"
+   "void main() {\n"
+   "  gl_TessLevelOuter[0] = 8.0;\n"
+   "  gl_TessLevelOuter[1] = 8.0;\n"
+   "  gl_TessLevelOuter[2] = 8.0;\n"
+   "  gl_TessLevelInner[0] = 8.0;\n"
+   "  corner[gl_InvocationID] = gl_in[gl_InvocationID].gl_Position;\n"
+   "  corner_tex[gl_InvocationID] = corner_uv[gl_InvocationID];\n"
+   "}\n";
+
+/* each domain point onto the sphere of radius 1.2, then the scene's
+ * transforms (`cw`: GL orients the triangle domain the other way round
+ * from Direct3D's, whose counter-clockwise order sphere_tes.tgsi asks
+ * for; the triangles come out with the same winding on screen), */
+static const char *facets_eval_glsl =
+   "#version 450 core\n"
+   "layout(triangles, equal_spacing, cw) in;\n"
+   "layout(location = 0) in vec4 corner[];\n"
+   "layout(location = 1) in vec4 corner_tex[];\n"
+   "layout(std140, binding = 0) uniform Model { vec4 model[4]; };\n"
+   "layout(std140, binding = 1) uniform View { vec4 view[4]; };\n"
+   "layout(std140, binding = 2) uniform Projection { vec4 projection[4]; };\n"
+   "layout(location = 0) out vec3 normal_out;\n"
+   "layout(location = 1) out vec4 world_out;\n"
+   "layout(location = 2) out vec4 uv_out;\n"
+   "void main() {\n"
+   "  vec3 u = gl_TessCoord;\n"
+   "  vec3 q = corner[0].xyz * u.x + corner[1].xyz * u.y + corner[2].xyz * u.z;\n"
+   "  vec3 n = q * inversesqrt(dot(q, q));\n"
+   "  vec4 point = vec4(n * 1.2, 1.0);\n"
+   "  vec4 world = vec4(dot(model[0], point), dot(model[1], point),\n"
+   "                    dot(model[2], point), dot(model[3], point));\n"
+   "  vec4 eye = vec4(dot(view[0], world), dot(view[1], world),\n"
+   "                  dot(view[2], world), dot(view[3], world));\n"
+   "  gl_Position = vec4(dot(projection[0], eye), dot(projection[1], eye),\n"
+   "                     dot(projection[2], eye), dot(projection[3], eye));\n"
+   "  normal_out = vec3(dot(model[0].xyz, n), dot(model[1].xyz, n), dot(model[2].xyz, n));\n"
+   "  world_out = world;\n"
+   "  uv_out = corner_tex[0] * u.x + corner_tex[1] * u.y + corner_tex[2] * u.z;\n"
+   "}\n";
+
+/* and every triangle shrinks to 70 % around its centre. */
+static const char *facets_geometry_glsl =
+   "#version 450 core\n"
+   "layout(triangles) in;\n"
+   "layout(triangle_strip, max_vertices = 3) out;\n"
+   "layout(location = 0) in vec3 normal_in[];\n"
+   "layout(location = 1) in vec4 world_in[];\n"
+   "layout(location = 2) in vec4 uv_in[];\n"
+   "layout(location = 0) out vec3 world_normal;\n"
+   "layout(location = 1) out vec3 world_position;\n"
+   "layout(location = 2) out vec2 uv;\n"
+   "void main() {\n"
+   "  vec4 centre = (gl_in[0].gl_Position + gl_in[1].gl_Position + gl_in[2].gl_Position) * 0.1;\n"
+   "  vec4 world_centre = (world_in[0] + world_in[1] + world_in[2]) * 0.1;\n"
+   "  for (int i = 0; i < 3; i++) {\n"
+   "    gl_Position = gl_in[i].gl_Position * 0.7 + centre;\n"
+   "    world_normal = normal_in[i];\n"
+   "    world_position = (world_in[i] * 0.7 + world_centre).xyz;\n"
+   "    uv = uv_in[i].xy;\n"
+   "    EmitVertex();\n"
+   "  }\n"
+   "  EndPrimitive();\n"
    "}\n";
 
 static void die(const char *what, const char *detail)
@@ -252,7 +344,7 @@ int main(int argc, char **argv)
 {
    const char *mesh_path = NULL, *texture_path = NULL, *out_path = NULL;
    unsigned width = 0, height = 0;
-   int frames = 0, samples = 1, depth = 1, blend = 0, cull = 1;
+   int frames = 0, samples = 1, depth = 1, blend = 0, cull = 1, clockwise = 0, facets = 0;
    GLenum format = GL_SRGB8_ALPHA8;
    static float constants[MAX_BUFFERS][MAX_WORDS];
    for (int i = 1; i + 1 < argc; i += 2) {
@@ -286,7 +378,14 @@ int main(int argc, char **argv)
          blend = strcmp(value, "alpha") == 0;
       else if (strcmp(option, "--cull") == 0)
          cull = strcmp(value, "none") != 0;
-      else
+      else if (strcmp(option, "--front") == 0)
+         clockwise = strcmp(value, "cw") == 0;
+      else if (strcmp(option, "--stages") == 0) {
+         if (strcmp(value, "facets") == 0)
+            facets = 1;
+         else if (strcmp(value, "scene") != 0)
+            die("--stages takes scene or facets", value);
+      } else
          die("unknown option", option);
    }
    if (!mesh_path || !texture_path || frames <= 0 || width == 0 || height == 0 || samples < 1)
@@ -299,7 +398,14 @@ int main(int argc, char **argv)
    open_context();
 
    GLuint program = glCreateProgram();
-   glAttachShader(program, compile(GL_VERTEX_SHADER, vertex_glsl));
+   if (facets) {
+      glAttachShader(program, compile(GL_VERTEX_SHADER, facets_vertex_glsl));
+      glAttachShader(program, compile(GL_TESS_CONTROL_SHADER, facets_control_glsl));
+      glAttachShader(program, compile(GL_TESS_EVALUATION_SHADER, facets_eval_glsl));
+      glAttachShader(program, compile(GL_GEOMETRY_SHADER, facets_geometry_glsl));
+   } else {
+      glAttachShader(program, compile(GL_VERTEX_SHADER, vertex_glsl));
+   }
    glAttachShader(program, compile(GL_FRAGMENT_SHADER, fragment_glsl));
    glLinkProgram(program);
    GLint linked = 0;
@@ -383,7 +489,9 @@ int main(int argc, char **argv)
       glEnable(GL_CULL_FACE);
       glCullFace(GL_BACK);
    }
-   glFrontFace(GL_CCW);
+   glFrontFace(clockwise ? GL_CW : GL_CCW);
+   if (facets)
+      glPatchParameteri(GL_PATCH_VERTICES, 3);
    if (blend) {
       glEnable(GL_BLEND);
       glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -396,7 +504,8 @@ int main(int argc, char **argv)
    for (int f = -1; f < frames; f++) {
       double start = now();
       glClear(GL_COLOR_BUFFER_BIT | (depth ? GL_DEPTH_BUFFER_BIT : 0));
-      glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, NULL);
+      glDrawElements(facets ? GL_PATCHES : GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT,
+                     NULL);
       if (samples > 1) {
          glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
          glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT,

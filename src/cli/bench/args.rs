@@ -25,8 +25,9 @@ pub enum Workload {
     D3d,
     /// the torus scene of examples/scene (vertex shader, depth test, lit
     /// textured fragment shader) at SIZE x 3*SIZE/4: the bundled 4096-triangle
-    /// torus and a 65536-triangle one; frames, triangles and fragment-shader
-    /// lanes per second. With --peer, llvmpipe draws the same scene through
+    /// torus and a 65536-triangle one, 4x MSAA, tiny triangles, blended fill
+    /// (RGBA8, RGBA16F) and the facets of examples/facets (all five stages);
+    /// frames, triangles and shader lanes per second. With --peer, llvmpipe draws the same scene through
     /// meshbench in the peer folder (peers/mesa-gl/build.sh), or through the
     /// program TGSI_PEER_MESH names (one taking `--mesh FILE.obj --texture
     /// FILE.png --size WxH --frames N --out FILE.png --const N=float:...` and

@@ -9,7 +9,11 @@
 //! * tiny triangles: a 1024×512 torus (1,048,576 triangles of a pixel or
 //!   less: setup-bound);
 //! * fill rate: 8 overlapping quads that each cover the target, alpha
-//!   blended, no depth test, into RGBA8 and into RGBA16F.
+//!   blended, no depth test, into RGBA8 and into RGBA16F;
+//! * facets: `examples/facets/` through all five stages (the octahedron's
+//!   8 faces as patches tessellated 8 times, pushed onto a sphere, each
+//!   triangle shrunk by the geometry shader), lit by the scene's fragment
+//!   shader.
 //!
 //! Frames per second, triangles per second and fragment-shader lanes per
 //! second for each thread count; the image must be the same bits for every
@@ -22,20 +26,21 @@
 //! `--mesh FILE.obj --texture FILE.png --size WxH --frames N --out FILE.png
 //! --const N=float:...` (the constant buffers of the scene) and the options
 //! of the workload's target and state (`--samples`, `--format`, `--depth`,
-//! `--blend`, `--cull`), draws the same scene with GLSL twins of the
+//! `--blend`, `--cull`, `--front`, `--stages`), draws the same scene with GLSL twins of the
 //! shaders and prints a line with `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
 //! and its picture is compared with ours pixel by pixel.
 
 use super::args::BenchArgs;
 use crate::cli::render_mesh::{
-    MeshStats, StageShader, clear_target, draw_mesh, mesh_input, mesh_state, new_target, resolve,
-    resolve_on,
+    MeshStats, StageShader, Stages, clear_target, draw_mesh, draw_mesh_stages, mesh_input,
+    mesh_state, new_target, resolve, resolve_on,
 };
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
-use tgsi::exec::{Limits, Resources};
+use tgsi::enums::Processor;
+use tgsi::exec::{Limits, Resources, Stats};
 use tgsi::image_io::{Rgba8Image, decode_png, load_png, texture_from_image};
 use tgsi::mesh_io::{Mesh, parse_obj};
 use tgsi::pipeline::{
@@ -47,6 +52,16 @@ const VERTEX_SHADER: &str = include_str!("../../../examples/scene/torus_vs.tgsi"
 const FRAGMENT_SHADER: &str = include_str!("../../../examples/scene/torus_fs.tgsi");
 const TORUS_OBJ: &str = include_str!("../../../examples/meshes/torus.obj");
 const CHECKER_PNG: &[u8] = include_bytes!("../../../examples/textures/checker.png");
+const OCTAHEDRON_OBJ: &str = include_str!("../../../examples/meshes/octahedron.obj");
+const FACETS_VS: &str = include_str!("../../../examples/facets/sphere_vs.tgsi");
+const FACETS_TCS: &str = include_str!("../../../examples/facets/sphere_tcs.tgsi");
+const FACETS_TES: &str = include_str!("../../../examples/facets/sphere_tes.tgsi");
+const FACETS_GS: &str = include_str!("../../../examples/facets/shrink_gs.tgsi");
+
+/// Triangles the tessellator makes of each facets patch: every factor of
+/// `sphere_tcs.tgsi` is 8, and a triangle domain at an even factor n (inside
+/// and out) is cut into n² triangles.
+const FACETS_TRIANGLES_PER_PATCH: usize = 64;
 
 /// The constant buffers of `examples/scene/README.md` (`--const` syntax).
 const SCENE_CONSTANTS: [&str; 4] = [
@@ -102,6 +117,27 @@ pub fn torus_obj(n: u32, m: u32) -> String {
     s
 }
 
+/// The bundled octahedron with one vertex per face corner (position,
+/// texture coordinate, a zero normal: the facets shaders read none), as
+/// OBJ text whose faces name one index thrice (`f k/k/k`), which the peer
+/// reads.
+pub fn facets_obj() -> Result<String> {
+    use std::fmt::Write;
+    let m = parse_obj(OCTAHEDRON_OBJ).map_err(|e| anyhow!("bundled octahedron.obj: {e}"))?;
+    let mut s = String::from("# the octahedron of examples/meshes, a vertex per corner\n");
+    for &k in &m.indices {
+        let v = &m.vertices[k as usize];
+        let [x, y, z] = v.position;
+        let [u, t] = v.texcoord;
+        let _ = writeln!(s, "v {x} {y} {z}\nvt {u} {t}\nvn 0 0 0");
+    }
+    for f in 0..m.indices.len() / 3 {
+        let k = 3 * f + 1;
+        let _ = writeln!(s, "f {k}/{k}/{k} {0}/{0}/{0} {1}/{1}/{1}", k + 1, k + 2);
+    }
+    Ok(s)
+}
+
 fn compile(name: &str, text: &str) -> Result<StageShader> {
     let (shader, _) = tgsi::assemble(text).map_err(|d| anyhow!("bundled {name}: {d}"))?;
     let program = tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee)
@@ -149,6 +185,9 @@ struct DrawSetup {
     /// SRC_ALPHA, ONE_MINUS_SRC_ALPHA for colour and alpha.
     blend: bool,
     cull: CullMode,
+    front: FrontFace,
+    /// `examples/facets/`'s stages instead of the scene's vertex shader.
+    facets: bool,
 }
 
 impl DrawSetup {
@@ -159,6 +198,16 @@ impl DrawSetup {
         depth: true,
         blend: false,
         cull: CullMode::Back,
+        front: FrontFace::CounterClockwise,
+        facets: false,
+    };
+
+    /// `examples/facets/`: the sphere's tessellated triangles come out
+    /// clockwise on screen.
+    const FACETS: DrawSetup = DrawSetup {
+        front: FrontFace::Clockwise,
+        facets: true,
+        ..DrawSetup::SCENE
     };
 
     /// Overlapping layers blended over each other.
@@ -173,7 +222,7 @@ impl DrawSetup {
     }
 
     fn state(&self) -> RenderState {
-        let mut state = mesh_state(self.depth, self.cull, FrontFace::CounterClockwise);
+        let mut state = mesh_state(self.depth, self.cull, self.front);
         if self.blend {
             let b = &mut state.blend[0];
             b.enabled = true;
@@ -207,6 +256,19 @@ impl DrawSetup {
                 }
                 .into(),
             ),
+            (
+                "--front",
+                if self.front == FrontFace::Clockwise {
+                    "cw"
+                } else {
+                    "ccw"
+                }
+                .into(),
+            ),
+            (
+                "--stages",
+                if self.facets { "facets" } else { "scene" }.into(),
+            ),
         ]
         .into_iter()
         .flat_map(|(k, v)| [k.to_string(), v])
@@ -222,10 +284,51 @@ struct Workload {
     setup: DrawSetup,
 }
 
-/// The shaders of a frame.
+impl Workload {
+    /// The triangles a frame rasterizes (the facets' after tessellation).
+    fn triangles(&self) -> usize {
+        let input = self.mesh.indices.len() / 3;
+        if self.setup.facets {
+            input * FACETS_TRIANGLES_PER_PATCH
+        } else {
+            input
+        }
+    }
+}
+
+/// The shaders of a frame: the scene's, and the facets' five stages.
 struct Frame<'a> {
     vs: &'a StageShader,
     fs: &'a StageShader,
+    facets: &'a Stages,
+}
+
+impl Frame<'_> {
+    /// The vertex shader of `w`'s draw.
+    fn vertex_shader(&self, w: &Workload) -> Result<&StageShader> {
+        if !w.setup.facets {
+            return Ok(self.vs);
+        }
+        self.facets
+            .get(Processor::Vertex)
+            .ok_or_else(|| anyhow!("the facets stages have no vertex shader"))
+    }
+}
+
+/// The facets' stages: `examples/facets/` and the scene's fragment shader.
+fn facets_stages() -> Result<Stages> {
+    let stages = [
+        (Processor::Vertex, "sphere_vs.tgsi", FACETS_VS),
+        (Processor::TessCtrl, "sphere_tcs.tgsi", FACETS_TCS),
+        (Processor::TessEval, "sphere_tes.tgsi", FACETS_TES),
+        (Processor::Geometry, "shrink_gs.tgsi", FACETS_GS),
+        (Processor::Fragment, "torus_fs.tgsi", FRAGMENT_SHADER),
+    ];
+    let stages = stages
+        .into_iter()
+        .map(|(p, name, text)| Ok((p, compile(name, text)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Stages { stages })
 }
 
 /// A workload's targets.
@@ -285,17 +388,35 @@ impl Frame<'_> {
         if let Some(d) = targets.depth.as_mut() {
             d.clear(1.0, Some(0));
         }
-        let stats = draw_mesh(
-            self.vs,
-            self.fs,
-            input,
-            &w.mesh,
-            res,
-            &w.setup.state(),
-            std::slice::from_mut(&mut targets.color),
-            targets.depth.as_mut(),
-            limits,
-        )?;
+        let stats = if w.setup.facets {
+            // every stage's lanes, counted as the fragment's
+            let all = draw_mesh_stages(
+                self.facets,
+                input,
+                &w.mesh,
+                res,
+                &w.setup.state(),
+                std::slice::from_mut(&mut targets.color),
+                targets.depth.as_mut(),
+                limits,
+            )?;
+            MeshStats {
+                vertex: Stats::default(),
+                fragment: all,
+            }
+        } else {
+            draw_mesh(
+                self.vs,
+                self.fs,
+                input,
+                &w.mesh,
+                res,
+                &w.setup.state(),
+                std::slice::from_mut(&mut targets.color),
+                targets.depth.as_mut(),
+                limits,
+            )?
+        };
         if w.setup.samples > 1 {
             std::hint::black_box(resolve_on(&targets.color, limits.threads)?);
         }
@@ -372,13 +493,13 @@ fn median(v: &mut [f64]) -> f64 {
 fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
     let scene = DrawSetup::SCENE;
     // (name, mesh, setup); meshes are made only for the workloads chosen
-    type MakeObj = fn() -> String;
-    let specs: [(&str, MakeObj, DrawSetup); 6] = [
-        ("torus 64x32", || TORUS_OBJ.to_string(), scene),
-        ("torus 256x128", || torus_obj(256, 128), scene),
+    type MakeObj = fn() -> Result<String>;
+    let specs: [(&str, MakeObj, DrawSetup); 7] = [
+        ("torus 64x32", || Ok(TORUS_OBJ.to_string()), scene),
+        ("torus 256x128", || Ok(torus_obj(256, 128)), scene),
         (
             "torus 64x32, 4x MSAA (resolved in the frame)",
-            || TORUS_OBJ.to_string(),
+            || Ok(TORUS_OBJ.to_string()),
             DrawSetup {
                 samples: 4,
                 ..scene
@@ -386,18 +507,23 @@ fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
         ),
         (
             "tiny triangles: torus 1024x512",
-            || torus_obj(1024, 512),
+            || Ok(torus_obj(1024, 512)),
             scene,
         ),
         (
             "fill rate: 8 blended layers, RGBA8",
-            || layers_obj(8),
+            || Ok(layers_obj(8)),
             DrawSetup::fill("rgba8"),
         ),
         (
             "fill rate: 8 blended layers, RGBA16F",
-            || layers_obj(8),
+            || Ok(layers_obj(8)),
             DrawSetup::fill("rgba16f"),
+        ),
+        (
+            "facets: octahedron patches tessellated x8, shrunk by a geometry shader",
+            facets_obj,
+            DrawSetup::FACETS,
         ),
     ];
     // A name given whole picks that workload alone.
@@ -413,7 +539,7 @@ fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
         }) {
             continue;
         }
-        let obj = make();
+        let obj = make()?;
         let mesh = parse_obj(&obj).map_err(|e| anyhow!("{label}: {e}"))?;
         workloads.push(Workload {
             label: label.into(),
@@ -441,7 +567,12 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     let (width, height) = (args.size, args.size * 3 / 4);
     let vs = compile("torus_vs.tgsi", VERTEX_SHADER)?;
     let fs = compile("torus_fs.tgsi", FRAGMENT_SHADER)?;
-    let frame = Frame { vs: &vs, fs: &fs };
+    let facets = facets_stages()?;
+    let frame = Frame {
+        vs: &vs,
+        fs: &fs,
+        facets: &facets,
+    };
     let workloads = workloads(args.scene.as_deref())?;
     let peer = if args.peer {
         Some(match std::env::var_os(PEER_ENV) {
@@ -456,10 +587,18 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
         args.reps
     );
     for w in &workloads {
-        let triangles = w.mesh.indices.len() / 3;
+        let triangles = w.triangles();
         let s = &w.setup;
+        let stages = if s.facets {
+            format!(
+                " ({} patches of 3 control points through all five stages)",
+                w.mesh.indices.len() / 3
+            )
+        } else {
+            String::new()
+        };
         println!(
-            "{}: {triangles} triangles, {} vertices; {} target, {} sample(s), {}, {}, {} faces culled",
+            "{}: {triangles} triangles{stages}, {} vertices; {} target, {} sample(s), {}, {}, {} faces culled",
             w.label,
             w.mesh.vertices.len(),
             s.format,
@@ -480,7 +619,7 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
                 "no"
             },
         );
-        let input = mesh_input(&w.mesh, &vs)?;
+        let input = mesh_input(&w.mesh, frame.vertex_shader(w)?)?;
         let mut first: Option<(usize, Vec<u8>)> = None;
         let mut ours: Vec<(usize, f64)> = Vec::new();
         for &threads in &args.threads {
@@ -511,13 +650,24 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             }
             let best = times.iter().copied().fold(f64::INFINITY, f64::min);
             let med = median(&mut times);
+            let lanes = if s.facets {
+                format!(
+                    "{:.2} M shader lanes/s ({} lanes per frame in the five stages, fragments in 2x2 quads with helpers)",
+                    stats.fragment.invocations as f64 / med / 1e6,
+                    stats.fragment.invocations
+                )
+            } else {
+                format!(
+                    "{:.2} M fragment-shader lanes/s ({} lanes per frame, 2x2 quads with helpers; {} vertex-shader invocations)",
+                    stats.fragment.invocations as f64 / med / 1e6,
+                    stats.fragment.invocations,
+                    stats.vertex.invocations
+                )
+            };
             println!(
-                "  tgsi, {threads} thread(s): median {med:.4} s per frame (best {best:.4}) = {:.2} frames/s, {:.3} M triangles/s, {:.2} M fragment-shader lanes/s ({} lanes per frame, 2x2 quads with helpers; {} vertex-shader invocations)",
+                "  tgsi, {threads} thread(s): median {med:.4} s per frame (best {best:.4}) = {:.2} frames/s, {:.3} M triangles/s, {lanes}",
                 1.0 / med,
                 triangles as f64 / med / 1e6,
-                stats.fragment.invocations as f64 / med / 1e6,
-                stats.fragment.invocations,
-                stats.vertex.invocations
             );
             ours.push((threads, med));
         }
@@ -591,7 +741,7 @@ fn run_peer(
                         String::from_utf8_lossy(&run.stderr)
                     )
                 })?;
-            let triangles = w.mesh.indices.len() / 3;
+            let triangles = w.triangles();
             let ratios: Vec<String> = ours
                 .iter()
                 .map(|(t, med)| format!("llvmpipe {threads}T / tgsi {t}T = {:.1}", med / seconds))
@@ -664,7 +814,12 @@ mod tests {
     fn the_scene_draws_the_same_bits_on_two_threads() {
         let vs = compile("vs", VERTEX_SHADER).unwrap();
         let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let frame = Frame { vs: &vs, fs: &fs };
+        let facets = facets_stages().unwrap();
+        let frame = Frame {
+            vs: &vs,
+            fs: &fs,
+            facets: &facets,
+        };
         let run = |w: &Workload, threads: usize| {
             let input = mesh_input(&w.mesh, &vs).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
@@ -701,13 +856,67 @@ mod tests {
         assert_eq!(run(&msaa, 2).0, four);
     }
 
+    /// The facets through all five stages: the octahedron written a
+    /// vertex per corner (as the peer reads it) draws the bits of the
+    /// bundled one, the sphere in the middle and the clear colour in the
+    /// corner, the same on two threads.
+    #[test]
+    fn the_facets_draw_the_bundled_octahedron_on_any_thread_count() {
+        let vs = compile("vs", VERTEX_SHADER).unwrap();
+        let fs = compile("fs", FRAGMENT_SHADER).unwrap();
+        let facets = facets_stages().unwrap();
+        let frame = Frame {
+            vs: &vs,
+            fs: &fs,
+            facets: &facets,
+        };
+        let run = |obj: &str, threads: usize| {
+            let w = Workload {
+                label: "facets".into(),
+                obj: String::new(),
+                mesh: parse_obj(obj).unwrap(),
+                setup: DrawSetup::FACETS,
+            };
+            assert_eq!(w.triangles(), 8 * 64);
+            let input = mesh_input(&w.mesh, frame.vertex_shader(&w).unwrap()).unwrap();
+            let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let mut res = scene_resources().unwrap();
+            let stats = frame
+                .draw(&w, &input, &mut res, &mut targets, &limits)
+                .unwrap();
+            assert!(stats.fragment.invocations > 0);
+            targets.picture().unwrap()
+        };
+        let obj = facets_obj().unwrap();
+        let mesh = parse_obj(&obj).unwrap();
+        assert_eq!((mesh.vertices.len(), mesh.indices.len()), (24, 24));
+        let one = run(&obj, 1);
+        assert_eq!(run(OCTAHEDRON_OBJ, 1), one);
+        assert_eq!(run(&obj, 2), one);
+        let px = |x: usize, y: usize| one[(y * 64 + x) * 4..][..4].to_vec();
+        let clear = px(0, 0);
+        assert!(
+            (20..44).any(|x| px(x, 24) != clear),
+            "no sphere in the middle row"
+        );
+    }
+
     /// The fill layers cover the whole target: every pixel is shaded 8
     /// times and blended (RGBA8 and RGBA16F agree within a step).
     #[test]
     fn the_fill_layers_cover_the_target() {
         let vs = compile("vs", VERTEX_SHADER).unwrap();
         let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let frame = Frame { vs: &vs, fs: &fs };
+        let facets = facets_stages().unwrap();
+        let frame = Frame {
+            vs: &vs,
+            fs: &fs,
+            facets: &facets,
+        };
         let mut pictures = Vec::new();
         for format in ["rgba8", "rgba16f"] {
             let w = Workload {
