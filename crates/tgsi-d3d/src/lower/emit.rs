@@ -213,6 +213,20 @@ impl Emitter {
     }
 
     /// A uint immediate in all four channels.
+    /// The word an unmodified immediate operand reads (its `.x` channel
+    /// after the swizzle), None for other operands.
+    pub fn word_of(&self, s: &SrcOperand) -> Option<u32> {
+        if s.reg.file != File::Immediate || s.negate || s.absolute || s.reg.index.indirect.is_some()
+        {
+            return None;
+        }
+        let (_, words) = self
+            .imms
+            .entries
+            .get(usize::try_from(s.reg.index.offset).ok()?)?;
+        words.get(s.swizzle.0[0] as usize).copied()
+    }
+
     pub fn imm_u(&mut self, v: u32) -> SrcOperand {
         let (i, c) = self.imms.scalar(ImmType::Uint32, v);
         scalar_src(reg(File::Immediate, i as i32), c)

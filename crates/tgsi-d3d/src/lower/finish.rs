@@ -76,15 +76,46 @@ fn link(
     Ok(())
 }
 
+/// Drops the instructions [`super::tidy::keep`] finds repeated, with their
+/// origins, and renumbers the instructions calls and subroutines name.
+fn drop_repeats(
+    em: &mut super::emit::Emitter,
+    calls: &mut [(usize, super::ctx::SubKey)],
+    subs: &mut std::collections::HashMap<super::ctx::SubKey, usize>,
+) {
+    let keep = super::tidy::keep(&em.insts);
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    // the new place of each kept instruction
+    let mut place = Vec::with_capacity(keep.len());
+    let mut next = 0usize;
+    for &k in &keep {
+        place.push(next);
+        next += usize::from(k);
+    }
+    let mut k = keep.iter();
+    em.insts.retain(|_| *k.next().unwrap_or(&true));
+    let mut k = keep.iter();
+    em.origins.retain(|_| *k.next().unwrap_or(&true));
+    for (at, _) in calls.iter_mut() {
+        *at = place[*at];
+    }
+    for at in subs.values_mut() {
+        *at = place[*at];
+    }
+}
+
 /// Assembles the final shader.
 pub fn finish(ctx: Ctx) -> Result<Lowered> {
     let Ctx {
         lay,
         mut em,
-        calls,
-        subs,
+        mut calls,
+        mut subs,
         ..
     } = ctx;
+    drop_repeats(&mut em, &mut calls, &mut subs);
     let scratch_base = lay.next_temp;
     let total_temps = scratch_base + em.scratch_max;
     if total_temps > super::layout::MAX_TEMPS {

@@ -20,8 +20,9 @@
 //! (operands, modifiers, destinations), `alu` (arithmetic, bits, doubles,
 //! conversions), `flow` (control flow, subroutines, hull-shader phases,
 //! interface calls), `resource` (sampling, loads, stores, atomics, queries),
-//! `emit` (the instruction list and immediates), `finish` (labels, final
-//! register numbering, statements).
+//! `emit` (the instruction list and immediates), `tidy` (repeated
+//! computations dropped), `finish` (labels, final register numbering,
+//! statements).
 
 mod alu;
 mod ctx;
@@ -32,6 +33,7 @@ mod layout;
 mod resource;
 #[cfg(test)]
 mod tests;
+mod tidy;
 
 use crate::DecodeError;
 use crate::container::Container;

@@ -655,6 +655,28 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// `index × stride + offset`, a structured element's byte address, in
+    /// a scratch register: a shift when the stride is a power of two and
+    /// the offset a literal 0 (the same word: a wrapping product by 2^k is
+    /// a shift by k).
+    fn structured_address(
+        &mut self,
+        index: SrcOperand,
+        stride: u32,
+        offset: SrcOperand,
+    ) -> SrcOperand {
+        let a = self.em.scratch();
+        if stride.is_power_of_two() && self.em.word_of(&offset) == Some(0) {
+            let k = self.em.imm_u(stride.trailing_zeros());
+            self.em.op(T::SHL, vec![dst(a, 1)], vec![index, k]);
+        } else {
+            let stride = self.em.imm_u(stride);
+            self.em
+                .op(T::UMAD, vec![dst(a, 1)], vec![index, stride, offset]);
+        }
+        scalar_src(a, 0)
+    }
+
     /// The byte address of a raw (offset) or structured (index × stride +
     /// offset) access, plus the region offset of shared memory.
     fn byte_address(
@@ -669,14 +691,7 @@ impl Ctx<'_> {
         let mut addr = select(&first, 0);
         if structured {
             let offset = self.source(inst, at + 1, t, 1)?;
-            let a = self.em.scratch();
-            let stride = self.em.imm_u(m.stride);
-            self.em.op(
-                T::UMAD,
-                vec![dst(a, 1)],
-                vec![addr, stride, select(&offset, 0)],
-            );
-            addr = scalar_src(a, 0);
+            addr = self.structured_address(addr, m.stride, select(&offset, 0));
         }
         if m.file == File::Memory && m.byte_offset != 0 {
             let a = self.em.scratch();
@@ -736,11 +751,7 @@ impl Ctx<'_> {
             let a = self.source(inst, base + 1, t, 1)?;
             let mut addr = select(&a, 0);
             if structured {
-                let s = self.em.scratch();
-                let stride = self.em.imm_u(m.stride);
-                self.em
-                    .op(T::UMAD, vec![dst(s, 1)], vec![addr, stride, select(&a, 1)]);
-                addr = scalar_src(s, 0);
+                addr = self.structured_address(addr, m.stride, select(&a, 1));
             }
             if m.file == File::Memory && m.byte_offset != 0 {
                 let s = self.em.scratch();

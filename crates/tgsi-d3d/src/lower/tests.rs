@@ -628,6 +628,47 @@ store_raw u0.xyzw, l(32), r2.xyzw
     assert_eq!(w(&res.buffers[counter], 0), 6);
 }
 
+/// A structured address with a power-of-two stride and a literal 0
+/// offset is a shift, another one a multiply-add; an address computed again
+/// into the same register with nothing changed between is computed once;
+/// the loads read the same words.
+#[test]
+fn structured_addresses_are_shifts_where_they_can_and_computed_once() {
+    let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_raw u0\n\
+        dcl_uav_structured u1, 4\ndcl_uav_structured u2, 12\ndcl_temps 2\n\
+        dcl_thread_group 1, 1, 1\n\
+        ld_structured r0.x, l(1), l(0), u1.xxxx\n\
+        ld_structured r0.y, l(1), l(0), u1.xxxx\n\
+        ld_structured r0.z, l(1), l(4), u2.xxxx\n\
+        ld_structured r0.w, l(2), l(4), u1.xxxx\n\
+        store_raw u0.xyzw, l(0), r0.xyzw\nret \n";
+    let (program, _) = crate::parse_program(text).unwrap();
+    let lowered = lower(&program, &Signatures::from_declarations(&program)).unwrap();
+    let tgsi = lowered.to_text(&program);
+    let count = |op: &str| tgsi.lines().filter(|l| l.contains(op)).count();
+    // one SHL for the two identical u1 loads, UMADs for stride 12 and for
+    // the offset 4
+    assert_eq!((count(": SHL "), count(": UMAD ")), (1, 2), "{tgsi}");
+    assert_eq!(lowered.origins.len(), count(": "), "{tgsi}");
+    let machine = Machine::compile(&lowered.shader).unwrap();
+    let words = |n: u32| {
+        (0..n)
+            .flat_map(|w| (100 + w).to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let mut res = Resources {
+        buffers: vec![vec![0u8; 16], words(4), words(12)],
+        ..Resources::default()
+    };
+    machine
+        .dispatch(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+    // u1 element 1 = word 1; u2 element 1 + 4 bytes = word 4; u1 element 2
+    // + 4 bytes = word 3
+    assert_eq!([w(0), w(1), w(2), w(3)], [101, 101, 104, 103]);
+}
+
 #[test]
 fn errors_name_the_instruction() {
     let text = "cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r3.x, l(0)\nret \n";
