@@ -319,8 +319,8 @@ fn fuzz_file(path: &std::path::Path, seed: u64, vulkan: bool) -> anyhow::Result<
             println!("not compiled: {w}");
             ExitCode::SUCCESS
         }
-        Verdict::Invalid => {
-            println!("invalid shader");
+        Verdict::Invalid(why) => {
+            println!("invalid shader: {why}");
             ExitCode::from(2)
         }
         Verdict::Differ(d) => {

@@ -12,7 +12,7 @@
 //! mipmapped texture, taking derivatives or discarding; a random target
 //! format, sample count, culling, depth test and blending.
 
-use crate::fuzz::{Gen, IMMS, Rng, TEMPS, pool};
+use crate::fuzz::{Gen, IMMS, LAST_TEMP, Rng, TEMPS, pool};
 use std::fmt::Write as _;
 use tgsi_exec::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 use tgsi_exec::{Limits, Numerics, Resources};
@@ -63,7 +63,9 @@ fn fragment_shader(rng: &mut Rng) -> String {
          DCL IN[2], GENERIC[2], CONSTANT\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
          DCL CONST[0][0..4]\nDCL ADDR[0]\n",
     );
-    let _ = writeln!(head, "DCL TEMP[0..{}]", TEMPS + 1);
+    // the generator's loop counters and tests included
+    // the generator's loop counters and tests included
+    let _ = writeln!(head, "DCL TEMP[0..{LAST_TEMP}]");
     // IMM[0..IMMS] random, then the ones the generator's flow control reads
     for k in 0..IMMS + 4 {
         let w: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
@@ -302,7 +304,7 @@ pub fn check(seed: u64) -> crate::fuzz::Verdict {
     let case = generate(seed);
     let want = match draw(&case, Engine::Interp, 1) {
         Ok(p) => p,
-        Err(_) => return Verdict::Invalid,
+        Err(why) => return Verdict::Invalid(why),
     };
     let got = match draw(&case, Engine::Jit, 3) {
         Ok(p) => p,
@@ -366,7 +368,7 @@ mod tests {
                 Verdict::Same => same += 1,
                 Verdict::Differ(d) => panic!("{d}"),
                 Verdict::NotCompiled(why) => other.push(format!("{seed}: not compiled: {why}")),
-                Verdict::Invalid => other.push(format!("{seed}: invalid")),
+                Verdict::Invalid(why) => other.push(format!("{seed}: invalid: {why}")),
             }
         }
         assert!(

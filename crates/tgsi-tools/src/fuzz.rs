@@ -56,6 +56,10 @@ impl Rng {
 
 /// Temps the random instructions read and write (the loop counters live above).
 pub(crate) const TEMPS: u64 = 10;
+/// The last TEMP a generated program may name: the random ones, then loop
+/// counters (`TEMPS..`, one per nesting level) and the loop test
+/// (`TEMPS + 4`) and scratch (`TEMPS + 5`) registers.
+pub(crate) const LAST_TEMP: u64 = TEMPS + 5;
 /// Words of BUFFER[0] (inputs) per invocation.
 pub(crate) const IN_WORDS: u32 = 16;
 /// Words of BUFFER[1] (outputs) per invocation.
@@ -472,8 +476,7 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         head,
         "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH {BLOCK}\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
          DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL MEMORY[0], SHARED\nDCL CONST[0][0..4]\n\
-         DCL TEMP[0..{}]\nDCL ADDR[0]\n",
-        TEMPS + 5
+         DCL TEMP[0..{LAST_TEMP}]\nDCL ADDR[0]\n",
     );
     for k in 0..IMMS {
         let w: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
@@ -618,8 +621,9 @@ pub enum Verdict {
     Same,
     /// The compiled engine did not run it (why).
     NotCompiled(String),
-    /// The generated text did not assemble (a generator limit, not a finding).
-    Invalid,
+    /// The generated case did not assemble or set up (a generator limit, not
+    /// a finding): why.
+    Invalid(String),
     /// The engines differ: a description.
     Differ(String),
 }
@@ -637,8 +641,9 @@ pub fn check_text(text: &str, seed: u64) -> Verdict {
 }
 
 fn check_case(case: Case, seed: u64) -> Verdict {
-    let Ok((shader, _)) = tgsi_text::assemble(&case.text) else {
-        return Verdict::Invalid;
+    let shader = match tgsi_text::assemble(&case.text) {
+        Ok((shader, _)) => shader,
+        Err(e) => return Verdict::Invalid(e.to_string()),
     };
     let (want, _) = run_engine(&case, &shader, Engine::Interp);
     let (got, note) = run_engine(&case, &shader, Engine::Jit);
@@ -708,7 +713,12 @@ pub fn run(
                     report(&format!("seed {seed:#x}: not compiled: {why}"));
                 }
             }
-            Verdict::Invalid => t.invalid += 1,
+            Verdict::Invalid(why) => {
+                t.invalid += 1;
+                if t.invalid <= 3 {
+                    report(&format!("seed {seed:#x}: invalid case: {why}"));
+                }
+            }
             Verdict::Differ(d) => {
                 t.differ += 1;
                 report(&d);

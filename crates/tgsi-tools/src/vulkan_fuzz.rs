@@ -49,8 +49,9 @@ pub fn check_text(device: &Device, text: &str, seed: u64) -> Verdict {
 }
 
 fn check_case(device: &Device, case: Case, seed: u64) -> Verdict {
-    let Ok((shader, _)) = tgsi_text::assemble(&case.text) else {
-        return Verdict::Invalid;
+    let shader = match tgsi_text::assemble(&case.text) {
+        Ok((shader, _)) => shader,
+        Err(e) => return Verdict::Invalid(e.to_string()),
     };
     let (want, _) = run_engine(&case, &shader, Engine::Interp);
     if let Err(e) = &want.run {
