@@ -340,63 +340,70 @@ static void parse_constants(const char *text, float buffers[MAX_BUFFERS][MAX_WOR
    }
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct options {
+   const char *mesh_path, *texture_path, *out_path;
+   unsigned width, height;
+   int frames, samples, depth, blend, cull, clockwise, facets;
+   GLenum format;
+};
+
+static struct options parse_options(int argc, char **argv,
+                                    float constants[MAX_BUFFERS][MAX_WORDS])
 {
-   const char *mesh_path = NULL, *texture_path = NULL, *out_path = NULL;
-   unsigned width = 0, height = 0;
-   int frames = 0, samples = 1, depth = 1, blend = 0, cull = 1, clockwise = 0, facets = 0;
-   GLenum format = GL_SRGB8_ALPHA8;
-   static float constants[MAX_BUFFERS][MAX_WORDS];
+   struct options o = {NULL, NULL, NULL, 0, 0, 0, 1, 1, 0, 1, 0, 0, GL_SRGB8_ALPHA8};
    for (int i = 1; i + 1 < argc; i += 2) {
       const char *option = argv[i], *value = argv[i + 1];
       if (strcmp(option, "--mesh") == 0)
-         mesh_path = value;
+         o.mesh_path = value;
       else if (strcmp(option, "--texture") == 0)
-         texture_path = value;
+         o.texture_path = value;
       else if (strcmp(option, "--out") == 0)
-         out_path = value;
+         o.out_path = value;
       else if (strcmp(option, "--frames") == 0)
-         frames = atoi(value);
+         o.frames = atoi(value);
       else if (strcmp(option, "--size") == 0)
-         sscanf(value, "%ux%u", &width, &height);
+         sscanf(value, "%ux%u", &o.width, &o.height);
       else if (strcmp(option, "--const") == 0)
          parse_constants(value, constants);
       else if (strcmp(option, "--samples") == 0)
-         samples = atoi(value);
+         o.samples = atoi(value);
       else if (strcmp(option, "--format") == 0) {
          if (strcmp(value, "srgb8") == 0)
-            format = GL_SRGB8_ALPHA8;
+            o.format = GL_SRGB8_ALPHA8;
          else if (strcmp(value, "rgba8") == 0)
-            format = GL_RGBA8;
+            o.format = GL_RGBA8;
          else if (strcmp(value, "rgba16f") == 0)
-            format = GL_RGBA16F;
+            o.format = GL_RGBA16F;
          else
             die("--format takes srgb8, rgba8 or rgba16f", value);
       } else if (strcmp(option, "--depth") == 0)
-         depth = strcmp(value, "none") != 0;
+         o.depth = strcmp(value, "none") != 0;
       else if (strcmp(option, "--blend") == 0)
-         blend = strcmp(value, "alpha") == 0;
+         o.blend = strcmp(value, "alpha") == 0;
       else if (strcmp(option, "--cull") == 0)
-         cull = strcmp(value, "none") != 0;
+         o.cull = strcmp(value, "none") != 0;
       else if (strcmp(option, "--front") == 0)
-         clockwise = strcmp(value, "cw") == 0;
+         o.clockwise = strcmp(value, "cw") == 0;
       else if (strcmp(option, "--stages") == 0) {
          if (strcmp(value, "facets") == 0)
-            facets = 1;
+            o.facets = 1;
          else if (strcmp(value, "scene") != 0)
             die("--stages takes scene or facets", value);
       } else
          die("unknown option", option);
    }
-   if (!mesh_path || !texture_path || frames <= 0 || width == 0 || height == 0 || samples < 1)
+   if (!o.mesh_path || !o.texture_path || o.frames <= 0 || o.width == 0 || o.height == 0 ||
+       o.samples < 1)
       die("usage: meshbench --mesh F.obj --texture F.png --size WxH --frames N [--out F.png] "
           "--const N=float:...",
           NULL);
-   struct mesh mesh = load_obj(mesh_path);
-   unsigned tex_width, tex_height;
-   uint8_t *texels = load_png(texture_path, &tex_width, &tex_height);
-   open_context();
+   return o;
+}
 
+/* The scene's program, or the facets' (all five stages). */
+static GLuint build_program(int facets)
+{
    GLuint program = glCreateProgram();
    if (facets) {
       glAttachShader(program, compile(GL_VERTEX_SHADER, facets_vertex_glsl));
@@ -412,6 +419,24 @@ int main(int argc, char **argv)
    glGetProgramiv(program, GL_LINK_STATUS, &linked);
    if (!linked)
       die("the program did not link", NULL);
+   return program;
+}
+
+int main(int argc, char **argv)
+{
+   static float constants[MAX_BUFFERS][MAX_WORDS];
+   const struct options o = parse_options(argc, argv, constants);
+   const char *out_path = o.out_path;
+   const unsigned width = o.width, height = o.height;
+   const int frames = o.frames, samples = o.samples, depth = o.depth, blend = o.blend,
+             cull = o.cull, clockwise = o.clockwise, facets = o.facets;
+   const GLenum format = o.format;
+   struct mesh mesh = load_obj(o.mesh_path);
+   unsigned tex_width, tex_height;
+   uint8_t *texels = load_png(o.texture_path, &tex_width, &tex_height);
+   open_context();
+
+   GLuint program = build_program(facets);
 
    GLuint vertex_array, buffers[2], blocks[MAX_BUFFERS], texture, target[2], framebuffer;
    glGenVertexArrays(1, &vertex_array);

@@ -792,6 +792,7 @@ impl Program {
             }
             // ranges on threads, joined in order: the first error by range
             // wins; the first range fills `outputs`, the others are appended
+            outputs.reserve(ids.len() * outs);
             let mut given = Some(outputs);
             let parts: Vec<Result<VertexResults, ExecError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunks

@@ -40,6 +40,10 @@ pub const TRIG_FAST_LIMIT: f32 = 1_048_576.0; // 2^20
 /// integer (ties to even); the low bits of the sum are that integer.
 pub const ROUND_MAGIC: f32 = 12_582_912.0;
 
+/// 1.5·2^52, the f64 rounding constant: `x + ROUND_MAGIC_F64` rounds
+/// |x| < 2^51 to an integer (ties to even), held in the low bits.
+pub const ROUND_MAGIC_F64: f64 = 6_755_399_441_055_744.0;
+
 // The all-f32 path (`trig_near`), for |x| < 1024.
 
 /// 2/π rounded to f32.
@@ -543,8 +547,7 @@ const POW_EXP2_COEF: [f64; 6] = [
 /// 1 + r·p(r), scaled by 2^k built from its bits. Branch-free.
 #[inline(always)]
 fn exp2_f64(t: f64) -> f64 {
-    /// 1.5·2^52, the f64 rounding constant.
-    const MAGIC: f64 = 6_755_399_441_055_744.0;
+    const MAGIC: f64 = ROUND_MAGIC_F64;
     let t = t.clamp(-1000.0, 1000.0);
     let shifted = t + MAGIC;
     let k = shifted - MAGIC;
@@ -587,7 +590,7 @@ fn log2_f64(a: f64) -> f64 {
     let m = f64::from_bits(bits.wrapping_sub((e as u64) << 52));
     // e as f64 without an integer conversion (AVX2 has none for 64 bits):
     // 1.5·2^52 + e has e in its low bits
-    const MAGIC: f64 = 6_755_399_441_055_744.0;
+    const MAGIC: f64 = ROUND_MAGIC_F64;
     let ef = f64::from_bits(MAGIC.to_bits().wrapping_add(e as u64)) - MAGIC;
     let s = (m - 1.0) / (m + 1.0);
     let z = s * s;
@@ -611,9 +614,14 @@ fn pow_is_plain(x: f32, y: f32) -> bool {
 /// y < 0 gives +∞ through `exp2_f64`'s clamp, as the definition does).
 #[inline(always)]
 fn pow_plain(x: f32, y: f32) -> f32 {
-    let lg = log2_f64(x as f64);
-    let lg = if x == 0.0 { f64::NEG_INFINITY } else { lg };
-    exp2_f64(y as f64 * lg) as f32
+    exp2_f64(y as f64 * pow_log2(x)) as f32
+}
+
+/// log2 |x| for POW: [`log2_f64`], and −∞ at ±0 (finite x).
+#[inline(always)]
+fn pow_log2(ax: f32) -> f64 {
+    let lg = log2_f64(ax as f64);
+    if ax == 0.0 { f64::NEG_INFINITY } else { lg }
 }
 
 /// POW: `x^y` = 2^(y·log2|x|) in f64 (relative error < 2^-27 before the
@@ -625,8 +633,7 @@ fn pow_plain(x: f32, y: f32) -> f32 {
 #[inline]
 pub fn pow_f32(x: f32, y: f32) -> f32 {
     let ax = x.abs();
-    let lg = log2_f64(ax as f64);
-    let lg = if ax == 0.0 { f64::NEG_INFINITY } else { lg };
+    let lg = pow_log2(ax);
     let lg = if ax == f32::INFINITY {
         f64::INFINITY
     } else {
@@ -718,7 +725,8 @@ pub fn lg2_lanes_portable<const N: usize>(x: &[u32; N], out: &mut [u32; N]) {
 
 /// [`pow_f32`] over rows of lanes (raw f32 bits), vectorized: the short
 /// form on every lane, the whole row again by the definition only if some
-/// lane has x ≤ 0, an infinity or a NaN. Same bits as [`pow_f32`];
+/// lane has x < 0, x = −0, 0^0, an infinity or a NaN (`pow_is_plain`).
+/// Same bits as [`pow_f32`];
 /// AVX-512 as [`sin_lanes`].
 #[inline]
 pub fn pow_lanes<const N: usize>(x: &[u32; N], y: &[u32; N], out: &mut [u32; N]) {

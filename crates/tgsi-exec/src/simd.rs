@@ -1,17 +1,24 @@
-//! The row kernels of `math.rs` (SIN, COS, EX2, LG2, POW over 16-lane rows)
-//! built a second time for AVX-512 and chosen at run time; the interpreter's
-//! one module with `unsafe`, behind a safe API: each function runs the wide
-//! build and returns true, or returns false without running anything on a
-//! CPU without AVX-512 F/DQ/BW/VL (and on other architectures), and the
-//! caller runs the portable build.
+//! The interpreter's one module with `unsafe`, behind a safe API: work
+//! built a second time for AVX-512 (F/DQ/BW/VL) and chosen at run time.
 //!
-//! Both builds are the same Rust source (`math::*_lanes_portable`), inlined
-//! into a function compiled with more target features: every operation is
-//! an IEEE operation or an explicit fused multiply-add (`mul_add`), which
-//! give the same bits at any vector width, and Rust never contracts or
-//! reorders floating-point operations on its own, so the results are
-//! bit-identical; the test below checks it on 2^22 inputs of every class,
-//! `tgsi bench ulp` on every f32 input.
+//! * The row kernels of `math.rs` (SIN, COS, EX2, LG2, POW over 16-lane
+//!   rows): each function runs the wide build and returns true, or returns
+//!   false without running anything on a CPU without AVX-512 (and on other
+//!   architectures), and the caller runs the portable build.
+//! * [`wide`]: any [`Kernel`] (the texture engine's batch lookups) inlined
+//!   into a function compiled for AVX-512, or run as it is without it.
+//! * [`step_codes`]: the RGBA8 target's sRGB codes of a row by two
+//!   gathers (hand-written intrinsics; the portable steps otherwise).
+//!
+//! The first two are the same Rust source in both builds, inlined into a
+//! function compiled with more target features: every operation is an
+//! IEEE operation or an explicit fused multiply-add (`mul_add`), which give
+//! the same bits at any vector width, and Rust never contracts or reorders
+//! floating-point operations on its own, so the results are bit-identical;
+//! the test below checks the row kernels on 2^22 inputs of every class
+//! (`tgsi bench ulp` on every f32 input), the texture tests the batch
+//! lookups against the per-lane path, the format tests the sRGB codes
+//! against the one-texel encoder.
 
 /// A row of 16 lanes (raw f32 bits).
 type Row = [u32; 16];

@@ -867,7 +867,7 @@ fn merge_batch(
                     let mut texels = [0u32; LANES];
                     for_each_lane(b.writes, |l| {
                         let (x, row) = at(l);
-                        let o = row as usize * t.pitch + x as usize * 4;
+                        let o = t.offset(x, row, 0, 1);
                         if let Some(b) = t.bytes.get(o..o + 4) {
                             texels[l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                         }
@@ -946,7 +946,7 @@ fn store_lanes(
         let texels = e.encode_lanes(values);
         for_each_lane(writes, |l| {
             let (x, row) = at(l);
-            let o = row as usize * t.pitch + x as usize * 4;
+            let o = t.offset(x, row, 0, 1);
             if let Some(dst) = t.bytes.get_mut(o..o + 4) {
                 dst.copy_from_slice(&texels[l]);
             }
@@ -961,10 +961,16 @@ fn store_lanes(
 }
 
 impl ColorRows<'_> {
+    /// The byte offset of sample `s` of pixel `x` of row `row`.
+    #[inline(always)]
+    fn offset(&self, x: u32, row: u32, s: usize, samples: usize) -> usize {
+        row as usize * self.pitch + (x as usize * samples + s) * self.bpt
+    }
+
     /// The value at sample `s` of pixel `x` of row `row`, as the target's
     /// format reads it.
     fn load(&self, x: u32, row: u32, s: usize, samples: usize) -> [u32; 4] {
-        let o = row as usize * self.pitch + (x as usize * samples + s) * self.bpt;
+        let o = self.offset(x, row, s, samples);
         self.bytes
             .get(o..o + self.bpt)
             .map_or([0; 4], |b| self.texels.decode(b))
@@ -974,7 +980,7 @@ impl ColorRows<'_> {
     /// target's format.
     #[inline]
     fn store(&mut self, x: u32, row: u32, s: usize, samples: usize, v: [u32; 4]) {
-        let o = row as usize * self.pitch + (x as usize * samples + s) * self.bpt;
+        let o = self.offset(x, row, s, samples);
         if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
             self.texels.encode(v, dst);
         }
@@ -993,7 +999,7 @@ fn write_color(
     samples: usize,
     src: [u32; 4],
 ) {
-    let o = row as usize * t.pitch + (x as usize * samples + s) * t.bpt;
+    let o = t.offset(x, row, s, samples);
     let Some(dst) = t.bytes.get_mut(o..o + t.bpt) else {
         return;
     };

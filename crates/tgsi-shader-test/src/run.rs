@@ -581,9 +581,8 @@ impl Runner<'_> {
             }
             return Outcome::Skipped(why);
         }
-        if let Some(device) = &self.config.vulkan {
-            device.take_sampling_notes();
-        }
+        let device = self.config.vulkan.clone();
+        let mut judged = super::vulkan::Judged::start(device.as_deref());
         let mut failures = Vec::new();
         let mut run = match self.start_test(test, render_state) {
             Ok(run) => run,
@@ -593,7 +592,9 @@ impl Runner<'_> {
             let line = *line;
             if let Some(checked) = self.check(&run, cmd, line) {
                 // A probe that fails does not stop the test.
-                failures.extend(checked.err());
+                if let Err(msg) = checked {
+                    judged.probe_failed(msg, &mut failures);
+                }
                 continue;
             }
             if let Err(msg) = self.act(&mut run, cmd, line) {
@@ -607,20 +608,9 @@ impl Runner<'_> {
                 failures.push(msg);
                 break;
             }
+            judged.after_command(device.as_deref());
         }
-        let inexact = self.config.vulkan.as_ref().map(|d| d.take_sampling_notes());
-        match inexact.as_deref() {
-            _ if failures.is_empty() => Outcome::Passed,
-            // sampled the device's way (allowed for tests: a probe's
-            // tolerance may cover it), and a probe differs: not comparable
-            Some(notes @ [_, ..]) => Outcome::Skipped(format!(
-                "{}: {}; sampled the device's way, {}",
-                super::vulkan::NOT_RUNNABLE,
-                notes.join("; "),
-                failures[0]
-            )),
-            _ => Outcome::Failed(failures),
-        }
+        judged.outcome(failures)
     }
 
     /// Render state carries into later tests, whether this one runs or not:

@@ -24,6 +24,63 @@ pub fn test_device(mut device: tgsi_vulkan::Device) -> std::sync::Arc<tgsi_vulka
     std::sync::Arc::new(device)
 }
 
+/// A test's probes on the device, kept apart by whether a command before
+/// them sampled the device's way ([`test_device`]): such a probe's failure
+/// makes the test not runnable on Vulkan (with the reason and the
+/// difference) when nothing else failed; every other failure fails it.
+pub(crate) struct Judged {
+    /// The reasons the commands run so far sampled the device's way.
+    notes: Vec<String>,
+    /// Failing probes read after such a command.
+    excusable: Vec<String>,
+}
+
+impl Judged {
+    /// A test starting on `device` (None: on the machine).
+    pub(crate) fn start(device: Option<&tgsi_vulkan::Device>) -> Judged {
+        if let Some(d) = device {
+            d.take_sampling_notes();
+        }
+        Judged {
+            notes: Vec::new(),
+            excusable: Vec::new(),
+        }
+    }
+
+    /// Notes how the command just run sampled.
+    pub(crate) fn after_command(&mut self, device: Option<&tgsi_vulkan::Device>) {
+        for note in device.map(|d| d.take_sampling_notes()).unwrap_or_default() {
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
+    }
+
+    /// A probe that failed (its message).
+    pub(crate) fn probe_failed(&mut self, message: String, failures: &mut Vec<String>) {
+        if self.notes.is_empty() {
+            failures.push(message);
+        } else {
+            self.excusable.push(message);
+        }
+    }
+
+    /// The test's outcome, `failures` being the others.
+    pub(crate) fn outcome(self, mut failures: Vec<String>) -> crate::Outcome {
+        match (failures.is_empty(), self.excusable.first()) {
+            (true, None) => crate::Outcome::Passed,
+            (true, Some(first)) => crate::Outcome::Skipped(format!(
+                "{NOT_RUNNABLE}: {}; sampled the device's way, {first}",
+                self.notes.join("; ")
+            )),
+            (false, _) => {
+                failures.extend(self.excusable);
+                crate::Outcome::Failed(failures)
+            }
+        }
+    }
+}
+
 /// Why a dispatch or draw did not happen on the device.
 pub(crate) enum Refused {
     /// The engine does not run this (an unsupported shader or resource).

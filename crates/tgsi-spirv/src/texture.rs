@@ -396,16 +396,7 @@ impl Translator<'_> {
             self.sampled_texel(inst, image, sh, samp)?
         };
         // the resource operand's swizzle picks the channels
-        let sw: Vec<u32> = inst.src[res_k]
-            .swizzle
-            .0
-            .iter()
-            .map(|c| *c as u32)
-            .collect();
-        let v = sp!(
-            self,
-            self.b.vector_shuffle(image.texel, None, texel, texel, sw)
-        )?;
+        let v = self.swizzled(image.texel, texel, &inst.src[res_k])?;
         self.store_result(inst, v)?;
         Ok(Some(()))
     }
@@ -817,8 +808,7 @@ impl Translator<'_> {
         )?;
         // a view operand's swizzle picks the channels, as the machine's
         let v = if first.reg.file == File::SamplerView {
-            let sw: Vec<u32> = first.swizzle.0.iter().map(|c| *c as u32 & 3).collect();
-            sp!(self, self.b.vector_shuffle(u4, None, v, v, sw))?
+            self.swizzled(u4, v, first)?
         } else {
             v
         };
@@ -984,17 +974,18 @@ impl Translator<'_> {
         // (TG4 names a sampler, whose swizzle it ignores)
         let view_operand = operand(self, view)?;
         let v = if view_operand.reg.file == File::SamplerView {
-            let sw: Vec<u32> = view_operand
-                .swizzle
-                .0
-                .iter()
-                .map(|c| *c as u32 & 3)
-                .collect();
-            sp!(self, self.b.vector_shuffle(image.texel, None, v, v, sw))?
+            self.swizzled(image.texel, v, view_operand)?
         } else {
             v
         };
         self.store_result(inst, v)
+    }
+
+    /// The four-channel `v` (of type `ty`) through operand `o`'s swizzle,
+    /// as the machine applies a resource operand's swizzle to a result.
+    fn swizzled(&mut self, ty: Word, v: Word, o: &SrcOperand) -> Result<Word, Error> {
+        let sw: Vec<u32> = o.swizzle.0.iter().map(|c| *c as u32 & 3).collect();
+        Ok(sp!(self, self.b.vector_shuffle(ty, None, v, v, sw))?)
     }
 
     /// A gather's texel offsets (x, y): a constant vector for immediates
@@ -1075,8 +1066,7 @@ impl Translator<'_> {
         // LOD's view operand's swizzle picks the channels (LODQ's operand
         // is a sampler, whose swizzle the machine ignores)
         let v = if op == Opcode::LOD {
-            let sw: Vec<u32> = inst.src[view].swizzle.0.iter().map(|c| *c as u32).collect();
-            sp!(self, self.b.vector_shuffle(f4, None, v, v, sw))?
+            self.swizzled(f4, v, &inst.src[view])?
         } else {
             v
         };

@@ -64,7 +64,6 @@ fn fragment_shader(rng: &mut Rng) -> String {
          DCL CONST[0][0..4]\nDCL ADDR[0]\n",
     );
     // the generator's loop counters and tests included
-    // the generator's loop counters and tests included
     let _ = writeln!(head, "DCL TEMP[0..{LAST_TEMP}]");
     // IMM[0..IMMS] random, then the ones the generator's flow control reads
     for k in 0..IMMS + 4 {

@@ -640,10 +640,17 @@ pub fn check_text(text: &str, seed: u64) -> Verdict {
     check_case(case, seed)
 }
 
+/// The shader of a case, or the verdict of a case that does not assemble.
+pub(crate) fn assembled(case: &Case) -> Result<tgsi_ir::ir::Shader, Verdict> {
+    tgsi_text::assemble(&case.text)
+        .map(|(shader, _)| shader)
+        .map_err(|e| Verdict::Invalid(e.to_string()))
+}
+
 fn check_case(case: Case, seed: u64) -> Verdict {
-    let shader = match tgsi_text::assemble(&case.text) {
-        Ok((shader, _)) => shader,
-        Err(e) => return Verdict::Invalid(e.to_string()),
+    let shader = match assembled(&case) {
+        Ok(shader) => shader,
+        Err(invalid) => return invalid,
     };
     let (want, _) = run_engine(&case, &shader, Engine::Interp);
     let (got, note) = run_engine(&case, &shader, Engine::Jit);

@@ -49,9 +49,9 @@ pub fn check_text(device: &Device, text: &str, seed: u64) -> Verdict {
 }
 
 fn check_case(device: &Device, case: Case, seed: u64) -> Verdict {
-    let shader = match tgsi_text::assemble(&case.text) {
-        Ok((shader, _)) => shader,
-        Err(e) => return Verdict::Invalid(e.to_string()),
+    let shader = match crate::fuzz::assembled(&case) {
+        Ok(shader) => shader,
+        Err(invalid) => return invalid,
     };
     let (want, _) = run_engine(&case, &shader, Engine::Interp);
     if let Err(e) = &want.run {

@@ -58,10 +58,22 @@ const FACETS_TCS: &str = include_str!("../../../examples/facets/sphere_tcs.tgsi"
 const FACETS_TES: &str = include_str!("../../../examples/facets/sphere_tes.tgsi");
 const FACETS_GS: &str = include_str!("../../../examples/facets/shrink_gs.tgsi");
 
-/// Triangles the tessellator makes of each facets patch: every factor of
-/// `sphere_tcs.tgsi` is 8, and a triangle domain at an even factor n (inside
-/// and out) is cut into n² triangles.
-const FACETS_TRIANGLES_PER_PATCH: usize = 64;
+/// Every tessellation factor `sphere_tcs.tgsi` writes.
+const FACETS_FACTOR: f32 = 8.0;
+
+/// The triangles the tessellator makes of one facets patch (a triangle
+/// domain, integer partitioning, every factor [`FACETS_FACTOR`]: 96).
+fn facets_triangles_per_patch() -> usize {
+    use tgsi::pipeline::tessellator::{
+        Domain, OutputPrimitive, Partitioning, Settings, tessellate,
+    };
+    let settings = Settings::new(
+        Domain::Triangle,
+        Partitioning::Integer,
+        OutputPrimitive::TriangleCcw,
+    );
+    tessellate(&settings, &[FACETS_FACTOR; 3], &[FACETS_FACTOR]).map_or(0, |t| t.indices.len() / 3)
+}
 
 /// The constant buffers of `examples/scene/README.md` (`--const` syntax).
 const SCENE_CONSTANTS: [&str; 4] = [
@@ -289,7 +301,7 @@ impl Workload {
     fn triangles(&self) -> usize {
         let input = self.mesh.indices.len() / 3;
         if self.setup.facets {
-            input * FACETS_TRIANGLES_PER_PATCH
+            input * facets_triangles_per_patch()
         } else {
             input
         }
@@ -312,6 +324,32 @@ impl Frame<'_> {
         self.facets
             .get(Processor::Vertex)
             .ok_or_else(|| anyhow!("the facets stages have no vertex shader"))
+    }
+}
+
+/// The compiled shaders a [`Frame`] borrows.
+struct Shaders {
+    vs: StageShader,
+    fs: StageShader,
+    facets: Stages,
+}
+
+impl Shaders {
+    /// The scene's and the facets' shaders, compiled.
+    fn compile() -> Result<Shaders> {
+        Ok(Shaders {
+            vs: compile("torus_vs.tgsi", VERTEX_SHADER)?,
+            fs: compile("torus_fs.tgsi", FRAGMENT_SHADER)?,
+            facets: facets_stages()?,
+        })
+    }
+
+    fn frame(&self) -> Frame<'_> {
+        Frame {
+            vs: &self.vs,
+            fs: &self.fs,
+            facets: &self.facets,
+        }
     }
 }
 
@@ -565,14 +603,8 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
         bail!("--reps must be at least 1");
     }
     let (width, height) = (args.size, args.size * 3 / 4);
-    let vs = compile("torus_vs.tgsi", VERTEX_SHADER)?;
-    let fs = compile("torus_fs.tgsi", FRAGMENT_SHADER)?;
-    let facets = facets_stages()?;
-    let frame = Frame {
-        vs: &vs,
-        fs: &fs,
-        facets: &facets,
-    };
+    let shaders = Shaders::compile()?;
+    let frame = shaders.frame();
     let workloads = workloads(args.scene.as_deref())?;
     let peer = if args.peer {
         Some(match std::env::var_os(PEER_ENV) {
@@ -812,16 +844,10 @@ mod tests {
 
     #[test]
     fn the_scene_draws_the_same_bits_on_two_threads() {
-        let vs = compile("vs", VERTEX_SHADER).unwrap();
-        let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let facets = facets_stages().unwrap();
-        let frame = Frame {
-            vs: &vs,
-            fs: &fs,
-            facets: &facets,
-        };
+        let shaders = Shaders::compile().unwrap();
+        let (frame, vs) = (shaders.frame(), &shaders.vs);
         let run = |w: &Workload, threads: usize| {
-            let input = mesh_input(&w.mesh, &vs).unwrap();
+            let input = mesh_input(&w.mesh, vs).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
             let limits = Limits {
                 threads,
@@ -862,14 +888,8 @@ mod tests {
     /// corner, the same on two threads.
     #[test]
     fn the_facets_draw_the_bundled_octahedron_on_any_thread_count() {
-        let vs = compile("vs", VERTEX_SHADER).unwrap();
-        let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let facets = facets_stages().unwrap();
-        let frame = Frame {
-            vs: &vs,
-            fs: &fs,
-            facets: &facets,
-        };
+        let shaders = Shaders::compile().unwrap();
+        let frame = shaders.frame();
         let run = |obj: &str, threads: usize| {
             let w = Workload {
                 label: "facets".into(),
@@ -877,7 +897,8 @@ mod tests {
                 mesh: parse_obj(obj).unwrap(),
                 setup: DrawSetup::FACETS,
             };
-            assert_eq!(w.triangles(), 8 * 64);
+            // concentric rings at factor 8 = 2·4: 6·4² triangles a patch
+            assert_eq!(w.triangles(), 8 * 96);
             let input = mesh_input(&w.mesh, frame.vertex_shader(&w).unwrap()).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
             let limits = Limits {
@@ -909,14 +930,8 @@ mod tests {
     /// times and blended (RGBA8 and RGBA16F agree within a step).
     #[test]
     fn the_fill_layers_cover_the_target() {
-        let vs = compile("vs", VERTEX_SHADER).unwrap();
-        let fs = compile("fs", FRAGMENT_SHADER).unwrap();
-        let facets = facets_stages().unwrap();
-        let frame = Frame {
-            vs: &vs,
-            fs: &fs,
-            facets: &facets,
-        };
+        let shaders = Shaders::compile().unwrap();
+        let (frame, vs) = (shaders.frame(), &shaders.vs);
         let mut pictures = Vec::new();
         for format in ["rgba8", "rgba16f"] {
             let w = Workload {
@@ -925,7 +940,7 @@ mod tests {
                 mesh: parse_obj(&layers_obj(8)).unwrap(),
                 setup: DrawSetup::fill(format),
             };
-            let input = mesh_input(&w.mesh, &vs).unwrap();
+            let input = mesh_input(&w.mesh, vs).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
             let stats = frame
                 .draw(

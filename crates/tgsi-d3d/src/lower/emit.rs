@@ -212,7 +212,6 @@ impl Emitter {
         }
     }
 
-    /// A uint immediate in all four channels.
     /// The word an unmodified immediate operand reads (its `.x` channel
     /// after the swizzle), None for other operands.
     pub fn word_of(&self, s: &SrcOperand) -> Option<u32> {
@@ -227,6 +226,7 @@ impl Emitter {
         words.get(s.swizzle.0[0] as usize).copied()
     }
 
+    /// A uint immediate in all four channels.
     pub fn imm_u(&mut self, v: u32) -> SrcOperand {
         let (i, c) = self.imms.scalar(ImmType::Uint32, v);
         scalar_src(reg(File::Immediate, i as i32), c)

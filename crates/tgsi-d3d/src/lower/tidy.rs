@@ -6,13 +6,17 @@
 //! conversion and packing opcodes) count, with direct operands; the
 //! earlier one must not read its own destination, and nothing between the
 //! two may write a register either reads or writes. A run ends at every
-//! other opcode that is not one of those pure ones or a memory access
-//! (flow control, barriers, calls, derivatives...), since the execution
-//! mask, or what other lanes hold, may change there.
+//! opcode that is not one of those pure ones or a memory access, and at
+//! barriers (flow control, calls, derivatives, BARRIER, MEMBAR...), since
+//! the execution mask, or what other lanes or invocations hold, may change
+//! there. The last 64 results are looked among.
 
 use tgsi_ir::enums::File;
 use tgsi_ir::ir::{Instruction, Register};
-use tgsi_ir::opcode::Category;
+use tgsi_ir::opcode::{Category, Opcode};
+
+/// The most earlier results a repeat is looked for among.
+const MOST_STANDING: usize = 64;
 
 /// Which instructions to keep (false: a repeat of an earlier one).
 pub fn keep(insts: &[Instruction]) -> Vec<bool> {
@@ -25,11 +29,12 @@ pub fn keep(insts: &[Instruction]) -> Vec<bool> {
             continue;
         }
         let category = inst.opcode.info().category;
-        let continues = pure_category(category)
+        let continues = (pure_category(category)
             || matches!(
                 category,
                 Category::Memory | Category::Atomic | Category::Texture | Category::Sampling
-            );
+            ))
+            && !matches!(inst.opcode, Opcode::BARRIER | Opcode::MEMBAR);
         if !continues || inst.dst.iter().any(|d| !direct(&d.reg)) {
             standing.clear();
         } else {
@@ -41,6 +46,10 @@ pub fn keep(insts: &[Instruction]) -> Vec<bool> {
                 .iter()
                 .any(|s| inst.dst.iter().any(|d| same(&s.reg, &d.reg)))
         {
+            // the latest few (a bound on the work of long straight runs)
+            if standing.len() == MOST_STANDING {
+                standing.remove(0);
+            }
             standing.push(j);
         }
     }

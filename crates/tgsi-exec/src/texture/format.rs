@@ -297,30 +297,35 @@ impl CodeSteps {
 /// The sRGB encode ([`linear_to_srgb_curve`]) as steps.
 static SRGB_STEPS: LazyLock<CodeSteps> = LazyLock::new(|| CodeSteps::of(linear_to_srgb_curve));
 
-/// The UNORM8 encode ([`float_to_unorm`] of 8 bits) as steps.
-static UNORM8_STEPS: LazyLock<CodeSteps> =
-    LazyLock::new(|| CodeSteps::of(|f| float_to_unorm(f, 8) as u8));
+/// [`float_to_unorm`] of 8 bits in a form that vectorizes over lanes:
+/// max and min with a NaN give the other operand (0), and adding 1.5·2^52
+/// rounds the exact product (24 by 8 bits) to the nearest integer, ties to
+/// even, into the low bits.
+#[inline(always)]
+fn unorm8_code(bits: u32) -> u32 {
+    #[allow(clippy::manual_clamp)] // clamp keeps a NaN
+    let f = f32::from_bits(bits).max(0.0).min(1.0);
+    (f as f64 * 255.0 + crate::math::ROUND_MAGIC_F64).to_bits() as u32
+}
 
 /// The conversion of an RGBA8 render target's texels, chosen once per
 /// target (the bytes of [`Format::encode_into`], and of
 /// [`Format::encode_direct3d_into`], which agrees on these formats).
 #[derive(Clone, Copy)]
 pub struct Rgba8Encoder {
-    /// The step table of sRGB targets (colour channels); None for UNORM.
+    /// The step table of sRGB targets (colour channels); None for UNORM
+    /// (every channel of UNORM targets and alpha of sRGB ones by
+    /// [`unorm8_code`]).
     srgb: Option<&'static CodeSteps>,
-    /// The UNORM8 step table (every channel of UNORM targets, alpha of sRGB).
-    unorm: &'static CodeSteps,
 }
 
 impl Rgba8Encoder {
     /// The encoder of `format`, when it is RGBA8 UNORM or sRGB.
     pub fn of(format: Format) -> Option<Rgba8Encoder> {
-        let unorm = &*UNORM8_STEPS;
         match format {
-            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None, unorm }),
+            Format::Rgba8Unorm => Some(Rgba8Encoder { srgb: None }),
             Format::Rgba8Srgb => Some(Rgba8Encoder {
                 srgb: Some(&SRGB_STEPS),
-                unorm,
             }),
             _ => None,
         }
@@ -329,7 +334,7 @@ impl Rgba8Encoder {
     /// The texel of the float channels `v` (raw words).
     #[inline]
     pub fn encode(&self, v: [u32; 4]) -> [u8; 4] {
-        let unorm = |w: u32| step_code(self.unorm, f32::from_bits(w));
+        let unorm = |w: u32| unorm8_code(w) as u8;
         match self.srgb {
             None => v.map(unorm),
             Some(t) => {
@@ -340,9 +345,8 @@ impl Rgba8Encoder {
     }
 
     /// [`Self::encode`] of each of 16 lanes (`rows[c][l]`: channel c of lane
-    /// l, raw words), channel by channel: the UNORM channels by arithmetic
-    /// over the lanes ([`float_to_unorm`]'s steps written so that they
-    /// vectorize), the sRGB ones through the step table (two AVX-512
+    /// l, raw words), channel by channel: the UNORM channels by
+    /// [`unorm8_code`] over the lanes, the sRGB ones through the step table (two AVX-512
     /// gathers per channel where the CPU has them), then packed.
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
         let mut codes = [[0u32; 16]; 4];
@@ -358,14 +362,7 @@ impl Rgba8Encoder {
                 }
                 _ => {
                     for l in 0..16 {
-                        // float_to_unorm(f, 8) in a form that vectorizes:
-                        // max and min with a NaN give the other operand (0);
-                        // adding 1.5·2^52 rounds the exact product to the
-                        // nearest integer, ties to even, into the low bits
-                        const MAGIC: f64 = 6_755_399_441_055_744.0;
-                        #[allow(clippy::manual_clamp)] // clamp keeps a NaN
-                        let f = f32::from_bits(row[l]).max(0.0).min(1.0);
-                        code[l] = (f as f64 * 255.0 + MAGIC).to_bits() as u32;
+                        code[l] = unorm8_code(row[l]);
                     }
                 }
             }

@@ -822,6 +822,41 @@ impl Device {
         self.free(&img.staging);
     }
 
+    /// Refuses a sampler whose border colour is custom
+    /// ([`custom_border`]) while a bound view is swizzled or reads integers:
+    /// Vulkan leaves a custom border seen through a swizzled view undefined
+    /// (without `VK_EXT_border_color_swizzle`), and the float border type
+    /// would meet an integer format.
+    pub(super) fn check_border_views(
+        &self,
+        n: usize,
+        s: &Sampler,
+        res: &tgsi_exec::Resources,
+    ) -> Result<(), Error> {
+        if !custom_border(s) {
+            return Ok(());
+        }
+        for (k, tex) in res.textures.iter().enumerate() {
+            let Some(tex) = tex else { continue };
+            let view = res.views.get(k);
+            let swizzled =
+                view.is_some_and(|v| v.swizzle != tgsi_exec::texture::View::default().swizzle);
+            let format = view.and_then(|v| v.format).unwrap_or(tex.format);
+            if swizzled || format.is_integer() {
+                return Err(Error::Unsupported(format!(
+                    "SAMP[{n}]'s custom border colour beside SVIEW[{k}], {}: Vulkan leaves such a \
+                     border undefined (VK_EXT_border_color_swizzle) or of another type",
+                    if swizzled {
+                        "a swizzled view"
+                    } else {
+                        "an integer view"
+                    }
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// A `VkSampler` with the machine sampler's state, or why Vulkan has
     /// none (a border colour other than transparent or opaque black or
     /// opaque white on a device without custom border colours, texel-unit
@@ -847,20 +882,20 @@ impl Device {
             ));
         }
         let border = match s.border {
-            [0, 0, 0, 0] => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+            _ if custom_border(s) && self.custom_border => vk::BorderColor::FLOAT_CUSTOM_EXT,
+            _ if custom_border(s) => {
+                return Err(Error::Unsupported(format!(
+                    "border colour {:x?} is not one of Vulkan's, and this device has no \
+                     custom border colours (VK_EXT_custom_border_color without formats)",
+                    s.border
+                )));
+            }
             [0, 0, 0, 0x3f80_0000] => vk::BorderColor::FLOAT_OPAQUE_BLACK,
             [0x3f80_0000, 0x3f80_0000, 0x3f80_0000, 0x3f80_0000] => {
                 vk::BorderColor::FLOAT_OPAQUE_WHITE
             }
-            _ if !s.wrap.contains(&Wrap::ClampToBorder) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
-            // the machine's words as they are (VK_EXT_custom_border_color)
-            _ if self.custom_border => vk::BorderColor::FLOAT_CUSTOM_EXT,
-            other => {
-                return Err(Error::Unsupported(format!(
-                    "border colour {other:x?} is not one of Vulkan's, and this device has no \
-                     custom border colours (VK_EXT_custom_border_color without formats)"
-                )));
-            }
+            // transparent black, or no border read
+            _ => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
         };
         let mut custom = vk::SamplerCustomBorderColorCreateInfoEXT::default()
             .custom_border_color(vk::ClearColorValue { uint32: s.border })
@@ -969,6 +1004,17 @@ pub(super) const USE_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
 );
 
 /// Every level and layer of an image's aspects.
+/// Whether `s` reads a border colour none of Vulkan's three (transparent
+/// black, opaque black, opaque white) is.
+fn custom_border(s: &Sampler) -> bool {
+    const STANDARD: [[u32; 4]; 3] = [
+        [0, 0, 0, 0],
+        [0, 0, 0, 0x3f80_0000],
+        [0x3f80_0000, 0x3f80_0000, 0x3f80_0000, 0x3f80_0000],
+    ];
+    s.wrap.contains(&Wrap::ClampToBorder) && !STANDARD.contains(&s.border)
+}
+
 pub(super) fn full_range(img: &DeviceImage) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: img.aspect,

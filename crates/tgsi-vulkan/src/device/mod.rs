@@ -632,6 +632,7 @@ impl Device {
                     .get(n)
                     .unwrap_or(&tgsi_exec::texture::Sampler::DEFAULT);
                 self.check_exact_filtering(n, s)?;
+                self.check_border_views(n, s, res)?;
                 bound.samplers.push((b.binding, self.sampler(s)?));
             }
             other => {
