@@ -346,7 +346,7 @@ impl Rgba8Encoder {
 
     /// [`Self::encode`] of each of 16 lanes (`rows[c][l]`: channel c of lane
     /// l, raw words), channel by channel: the UNORM channels by
-    /// [`unorm8_code`] over the lanes, the sRGB ones through the step table (two AVX-512
+    /// `unorm8_code` over the lanes, the sRGB ones through the step table (two AVX-512
     /// gathers per channel where the CPU has them), then packed.
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
         let mut codes = [[0u32; 16]; 4];
