@@ -28,7 +28,7 @@ use tgsi_exec::LANES;
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
-use tgsi_exec::texture::format::Rgba8Encoder;
+use tgsi_exec::texture::format::{Rgba8Encoder, rgba16f_decode_lanes, rgba16f_encode_lanes};
 use tgsi_exec::{
     ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources,
     ShadedBatch, Stats, TileCoverage,
@@ -52,6 +52,9 @@ struct TexelCodec {
     direct3d: bool,
     /// RGBA8 targets' conversion (the same bytes under both rules).
     rgba8: Option<Rgba8Encoder>,
+    /// An RGBA16F target under TGSI's rule (round to nearest), whose
+    /// lanes convert side by side.
+    rgba16f: bool,
 }
 
 impl TexelCodec {
@@ -334,6 +337,7 @@ fn bands_of<'t>(
                     format,
                     direct3d,
                     rgba8: Rgba8Encoder::of(format),
+                    rgba16f: format == tgsi_exec::texture::Format::Rgba16Float && !direct3d,
                 },
             });
             rest = b;
@@ -862,17 +866,12 @@ fn merge_batch(
                 rows
             } else {
                 let mut old = [[0f32; LANES]; 4];
+                // the written lanes' texels side by side (0 elsewhere)
                 if let Some(e) = t.texels.rgba8 {
-                    // the written lanes' texels side by side (0 elsewhere)
-                    let mut texels = [0u32; LANES];
-                    for_each_lane(b.writes, |l| {
-                        let (x, row) = at(l);
-                        let o = t.offset(x, row, 0, 1);
-                        if let Some(b) = t.bytes.get(o..o + 4) {
-                            texels[l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                        }
-                    });
+                    let texels = t.gather::<4>(b.writes, &at).map(u32::from_le_bytes);
                     old = e.decode_lanes(&texels);
+                } else if t.texels.rgba16f {
+                    old = rgba16f_decode_lanes(&t.gather::<8>(b.writes, &at));
                 } else {
                     for_each_lane(b.writes, |l| {
                         let (x, row) = at(l);
@@ -934,8 +933,8 @@ fn for_each_lane(mut mask: u16, mut f: impl FnMut(usize)) {
 }
 
 /// Stores the lanes of `values` (channel rows) set in `writes` to their
-/// pixels `at(l)` (x and row) of a one-sample target: RGBA8 targets
-/// convert every lane side by side first.
+/// pixels `at(l)` (x and row) of a one-sample target: RGBA8 and (under
+/// TGSI's rule) RGBA16F targets convert every lane side by side first.
 fn store_lanes(
     t: &mut ColorRows<'_>,
     values: &[[u32; LANES]; 4],
@@ -943,14 +942,9 @@ fn store_lanes(
     at: impl Fn(usize) -> (u32, u32),
 ) {
     if let Some(e) = t.texels.rgba8 {
-        let texels = e.encode_lanes(values);
-        for_each_lane(writes, |l| {
-            let (x, row) = at(l);
-            let o = t.offset(x, row, 0, 1);
-            if let Some(dst) = t.bytes.get_mut(o..o + 4) {
-                dst.copy_from_slice(&texels[l]);
-            }
-        });
+        t.scatter(writes, &at, &e.encode_lanes(values));
+    } else if t.texels.rgba16f {
+        t.scatter(writes, &at, &rgba16f_encode_lanes(values));
     } else {
         for_each_lane(writes, |l| {
             let (x, row) = at(l);
@@ -961,6 +955,41 @@ fn store_lanes(
 }
 
 impl ColorRows<'_> {
+    /// The `N` bytes of each lane set in `writes` (one sample per pixel,
+    /// `N` bytes per texel), at its pixel `at(l)`; zeros elsewhere.
+    fn gather<const N: usize>(
+        &self,
+        writes: u16,
+        at: impl Fn(usize) -> (u32, u32),
+    ) -> [[u8; N]; LANES] {
+        let mut texels = [[0u8; N]; LANES];
+        for_each_lane(writes, |l| {
+            let (x, row) = at(l);
+            let o = self.offset(x, row, 0, 1);
+            if let Some(b) = self.bytes.get(o..o + N) {
+                texels[l].copy_from_slice(b);
+            }
+        });
+        texels
+    }
+
+    /// Writes `texels[l]` (`N` bytes each) of the lanes set in `writes` to
+    /// their pixels `at(l)` (one sample per pixel).
+    fn scatter<const N: usize>(
+        &mut self,
+        writes: u16,
+        at: impl Fn(usize) -> (u32, u32),
+        texels: &[[u8; N]; LANES],
+    ) {
+        for_each_lane(writes, |l| {
+            let (x, row) = at(l);
+            let o = self.offset(x, row, 0, 1);
+            if let Some(dst) = self.bytes.get_mut(o..o + N) {
+                dst.copy_from_slice(&texels[l]);
+            }
+        });
+    }
+
     /// The byte offset of sample `s` of pixel `x` of row `row`.
     #[inline(always)]
     fn offset(&self, x: u32, row: u32, s: usize, samples: usize) -> usize {
@@ -1036,6 +1065,62 @@ mod tests {
     use crate::{DrawCall, VertexInput, shade_vertices};
     use tgsi_exec::texture::Format;
     use tgsi_ir::enums::TextureTarget;
+
+    /// The side-by-side stores and reads of RGBA8, sRGB and RGBA16F rows
+    /// give the bytes of storing each written lane alone and the words of
+    /// reading each alone (random values, some NaN and out of range).
+    #[test]
+    fn lanes_side_by_side_store_and_read_what_each_lane_does() {
+        let mut rng = tgsi_ir::rng::Rng(0x5ca7_7e25);
+        for format in [Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba16Float] {
+            let bpt = format.bytes_per_texel();
+            let codec = TexelCodec {
+                format,
+                direct3d: false,
+                rgba8: Rgba8Encoder::of(format),
+                rgba16f: format == Format::Rgba16Float,
+            };
+            for _ in 0..200 {
+                let start: Vec<u8> = (0..16 * 4 * bpt).map(|_| rng.next() as u8).collect();
+                let (mut a, mut b) = (start.clone(), start);
+                fn rows(bytes: &mut [u8], bpt: usize, texels: TexelCodec) -> ColorRows<'_> {
+                    ColorRows {
+                        bytes,
+                        pitch: 16 * bpt,
+                        bpt,
+                        class: BlendClass::of(texels.format),
+                        texels,
+                    }
+                }
+                let values: [[u32; LANES]; 4] = std::array::from_fn(|_| {
+                    std::array::from_fn(|_| match rng.below(4) {
+                        0 => rng.next() as u32,
+                        _ => (rng.uniform(-0.5, 1.5) as f32).to_bits(),
+                    })
+                });
+                let writes = rng.next() as u16;
+                let at = |l: usize| ((l % 4 * 3) as u32, (l / 4) as u32);
+                let mut side = rows(&mut a, bpt, codec);
+                let read: [[u8; 8]; LANES] = match bpt {
+                    4 => side.gather::<4>(writes, at).map(|t| {
+                        let mut w = [0u8; 8];
+                        w[..4].copy_from_slice(&t);
+                        w
+                    }),
+                    _ => side.gather::<8>(writes, at),
+                };
+                store_lanes(&mut side, &values, writes, at);
+                let mut each = rows(&mut b, bpt, codec);
+                for_each_lane(writes, |l| {
+                    let (x, row) = at(l);
+                    let want = each.load(x, row, 0, 1);
+                    assert_eq!(format.decode(&read[l][..bpt]), want, "{format:?} read");
+                    each.store(x, row, 0, 1, std::array::from_fn(|c| values[c][l]));
+                });
+                assert_eq!(a, b, "{format:?} stored");
+            }
+        }
+    }
 
     /// Many small overlapping triangles of both facings, blended, depth
     /// tested (early and late), with a shader reading a perspective input,

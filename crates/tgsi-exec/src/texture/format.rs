@@ -398,6 +398,35 @@ impl Rgba8Encoder {
     }
 }
 
+/// What [`Format::encode_into`] writes for an RGBA16F texel (half floats,
+/// round to nearest even, TGSI's rule), for each of 16 lanes at once
+/// (`rows[c][l]`: channel c of lane l, raw words): the lanes' 64 values
+/// converted as one slice (F16C where the CPU has it: the same bits).
+pub fn rgba16f_encode_lanes(rows: &[[u32; 16]; 4]) -> [[u8; 8]; 16] {
+    use half::slice::HalfFloatSliceExt;
+    let floats: [f32; 64] = std::array::from_fn(|i| f32::from_bits(rows[i % 4][i / 4]));
+    let mut halves = [half::f16::ZERO; 64];
+    halves.convert_from_f32_slice(&floats);
+    std::array::from_fn(|l| {
+        let h = |c: usize| halves[4 * l + c].to_bits().to_le_bytes();
+        let [a, b, c, d] = [h(0), h(1), h(2), h(3)];
+        [a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
+    })
+}
+
+/// What [`Format::decode`] gives for each of 16 RGBA16F texels, as channel
+/// rows of floats (exact: every half is an f32).
+pub fn rgba16f_decode_lanes(texels: &[[u8; 8]; 16]) -> [[f32; 16]; 4] {
+    use half::slice::HalfFloatSliceExt;
+    let halves: [half::f16; 64] = std::array::from_fn(|i| {
+        let t = &texels[i / 4];
+        half::f16::from_bits(u16::from_le_bytes([t[2 * (i % 4)], t[2 * (i % 4) + 1]]))
+    });
+    let mut floats = [0f32; 64];
+    halves.convert_to_f32_slice(&mut floats);
+    std::array::from_fn(|c| std::array::from_fn(|l| floats[4 * l + c]))
+}
+
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
 #[inline]
 pub fn float_to_unorm(f: f32, bits: u32) -> u32 {

@@ -297,6 +297,51 @@ fn resource_limits_and_layout() {
     assert_eq!(m.texel_offset(0, 3, 0, 0, 0), None);
 }
 
+/// The 16-lane RGBA16F conversions give the bytes of `encode_into` and the
+/// words of `decode` on edge values (NaNs, infinities, overflow past
+/// 65504, halves' denormals and ties) and random words.
+#[test]
+fn rgba16f_lanes_give_the_bytes_of_encode_into_and_decode() {
+    use crate::texture::format::{rgba16f_decode_lanes, rgba16f_encode_lanes};
+    let mut rng = tgsi_ir::rng::Rng(0x16f_1a4e5);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let special = [
+        65504.0f32,
+        65520.0,
+        65519.99,
+        6.1e-5,
+        5.96e-8,
+        2.98e-8,
+        1.0 + 1.0 / 2048.0,
+    ];
+    for round in 0..2000 {
+        let rows: [[u32; 16]; 4] = std::array::from_fn(|c| {
+            std::array::from_fn(|l| match (round + c + l) % 4 {
+                0 => edges[rng.below(edges.len() as u64) as usize],
+                1 => {
+                    special[rng.below(special.len() as u64) as usize].to_bits()
+                        ^ ((rng.next() as u32) & 0x8000_0000)
+                }
+                2 => (rng.uniform(-70000.0, 70000.0) as f32).to_bits(),
+                _ => rng.next() as u32,
+            })
+        });
+        let lanes = rgba16f_encode_lanes(&rows);
+        for l in 0..16 {
+            let one: [u32; 4] = std::array::from_fn(|c| rows[c][l]);
+            let mut want = [0u8; 8];
+            Format::Rgba16Float.encode_into(one, &mut want);
+            assert_eq!(lanes[l], want, "{one:08x?}");
+        }
+        let texels: [[u8; 8]; 16] = std::array::from_fn(|_| (rng.next()).to_le_bytes());
+        let decoded = rgba16f_decode_lanes(&texels);
+        for (l, t) in texels.iter().enumerate() {
+            let one: [u32; 4] = std::array::from_fn(|c| decoded[c][l].to_bits());
+            assert_eq!(one, Format::Rgba16Float.decode(t), "{t:?}");
+        }
+    }
+}
+
 /// The RGBA8 encoder gives the bytes of the general encoder and of
 /// `encode_direct3d_into` on edge values and random words (one texel, and
 /// 16 lanes side by side), and the decode
