@@ -484,43 +484,37 @@ fn the_shader_test_suite_passes_on_the_device() {
     }
 }
 
-/// A compute test reading a 2-texel RGBA8 row (black, then white with
-/// blue 0) with one linear sampler 1/3 of the way between the texel
-/// centres (`wx` 1/3), probing the value `probe` expects.
-fn linear_sample_test(probe: &str) -> String {
+/// A one-thread compute test of `code` (after the declarations of
+/// `SVIEW[0]`, 2D float, `SAMP[0]` and `BUFFER[0]`), with texture 0 and
+/// sampler 0 given by the section lines `texture` and `sampler`, a buffer
+/// of `bytes` and the `probes` after one dispatch.
+fn texture_test(code: &str, texture: &str, sampler: &str, bytes: u32, probes: &str) -> String {
     format!(
-        "[compute shader]
-COMP
-PROPERTY CS_FIXED_BLOCK_WIDTH 1
-PROPERTY CS_FIXED_BLOCK_HEIGHT 1
-PROPERTY CS_FIXED_BLOCK_DEPTH 1
-DCL SVIEW[0], 2D, FLOAT
-DCL SAMP[0]
-DCL BUFFER[0]
-DCL TEMP[0]
-IMM[0] FLT32 {{0.41666666, 0.5, 0.0, 0.0}}
-IMM[1] UINT32 {{0, 0, 0, 0}}
-SAMPLE_L TEMP[0], IMM[0], SVIEW[0], SAMP[0], IMM[1].xxxx
-STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]
-END
+        "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+         PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SVIEW[0], 2D, FLOAT\nDCL SAMP[0]\nDCL BUFFER[0]\n\
+         {code}END\n\n[texture 0]\ntarget 2d\n{texture}\n[sampler 0]\n{sampler}\n\
+         [buffer 0]\nsize {bytes}\n\n[test]\ndispatch 1 1 1\n{probes}\n"
+    )
+}
 
-[texture 0]
-target 2d
-format rgba8
-size (2, 1)
-uint 0 0 0 255 255 255 0 255
+/// The outcome of the last test of `text` with `config`.
+fn outcome_of(text: &str, config: &tgsi::shader_test::RunConfig) -> tgsi::shader_test::Outcome {
+    let report = tgsi::shader_test::run_source("t.shader_test", text, config);
+    report.results.last().expect("a test").outcome.clone()
+}
 
-[sampler 0]
-filter linear linear none
-address clamp clamp clamp
-
-[buffer 0]
-size 16
-
-[test]
-dispatch 1 1 1
-{probe}
-"
+/// A test reading a 2-texel RGBA8 row (black, then white with blue 0)
+/// with one linear sampler 1/3 of the way between the texel centres (`wx`
+/// 1/3), probing the value `probe` expects.
+fn linear_sample_test(probe: &str) -> String {
+    texture_test(
+        "DCL TEMP[0]\nIMM[0] FLT32 {0.41666666, 0.5, 0.0, 0.0}\nIMM[1] UINT32 {0, 0, 0, 0}\n\
+         SAMPLE_L TEMP[0], IMM[0], SVIEW[0], SAMP[0], IMM[1].xxxx\n\
+         STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]\n",
+        "format rgba8\nsize (2, 1)\nuint 0 0 0 255 255 255 0 255\n",
+        "filter linear linear none\naddress clamp clamp clamp\n",
+        16,
+        probe,
     )
 }
 
@@ -530,17 +524,14 @@ dispatch 1 1 1
 /// the sampler and the difference, never failed (the machine fails it).
 #[test]
 fn linearly_filtered_tests_are_judged_by_their_probes() {
-    use tgsi::shader_test::{Outcome, RunConfig, run_source};
+    use tgsi::shader_test::{Outcome, RunConfig};
     let Some(dev) = device() else { return };
     let device = RunConfig {
         vulkan: Some(tgsi::shader_test::test_device(dev)),
         ..RunConfig::default()
     };
     let machine = RunConfig::default();
-    let outcome = |config: &RunConfig, probe: &str| {
-        let report = run_source("linear.shader_test", &linear_sample_test(probe), config);
-        report.results.last().expect("a test").outcome.clone()
-    };
+    let outcome = |config: &RunConfig, probe: &str| outcome_of(&linear_sample_test(probe), config);
     // a third of the way from black to white, within the tolerance of 8-bit
     // weights (85/256 and 86/256 are 3.9e-3 away)
     let near = "probe buffer 0 float 0 (0.33333334, 0.33333334, 0, 1) ulp 300000";
@@ -568,50 +559,24 @@ fn linearly_filtered_tests_are_judged_by_their_probes() {
 /// machine (nearest sampling: nothing here is the device's to choose).
 #[test]
 fn gather_results_take_the_view_swizzle() {
-    use tgsi::shader_test::{Outcome, RunConfig, run_source};
+    use tgsi::shader_test::{Outcome, RunConfig};
     let Some(dev) = device() else { return };
     let config = RunConfig {
         vulkan: Some(tgsi::shader_test::test_device(dev)),
         ..RunConfig::default()
     };
-    let test = "[compute shader]
-COMP
-PROPERTY CS_FIXED_BLOCK_WIDTH 1
-PROPERTY CS_FIXED_BLOCK_HEIGHT 1
-PROPERTY CS_FIXED_BLOCK_DEPTH 1
-DCL SVIEW[0], 2D, FLOAT
-DCL SAMP[0]
-DCL BUFFER[0]
-DCL TEMP[0..1]
-IMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}
-IMM[1] UINT32 {0, 16, 0, 0}
-GATHER4 TEMP[0], IMM[0], SVIEW[0].wzyx, SAMP[0].xxxx
-GATHER4 TEMP[1], IMM[0], SVIEW[0].yyxw, SAMP[0].xxxx
-STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]
-STORE BUFFER[0].xyzw, IMM[1].yyyy, TEMP[1]
-END
-
-[texture 0]
-target 2d
-format r32f
-size (2, 2)
-1.0 2.0
-3.0 4.0
-
-[sampler 0]
-filter nearest nearest none
-
-[buffer 0]
-size 32
-
-[test]
-dispatch 1 1 1
-probe buffer 0 float 0 (1, 2, 4, 3)
-probe buffer 0 float 16 (4, 4, 3, 1)
-";
-    let report = run_source("gather.shader_test", test, &config);
-    let outcome = &report.results.last().expect("a test").outcome;
-    assert_eq!(outcome, &Outcome::Passed);
+    let test = texture_test(
+        "DCL TEMP[0..1]\nIMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}\nIMM[1] UINT32 {0, 16, 0, 0}\n\
+         GATHER4 TEMP[0], IMM[0], SVIEW[0].wzyx, SAMP[0].xxxx\n\
+         GATHER4 TEMP[1], IMM[0], SVIEW[0].yyxw, SAMP[0].xxxx\n\
+         STORE BUFFER[0].xyzw, IMM[1].xxxx, TEMP[0]\n\
+         STORE BUFFER[0].xyzw, IMM[1].yyyy, TEMP[1]\n",
+        "format r32f\nsize (2, 2)\n1.0 2.0\n3.0 4.0\n",
+        "filter nearest nearest none\n",
+        32,
+        "probe buffer 0 float 0 (1, 2, 4, 3)\nprobe buffer 0 float 16 (4, 4, 3, 1)",
+    );
+    assert_eq!(outcome_of(&test, &config), Outcome::Passed);
 }
 
 /// A constant buffer chosen at run time (`CONST[ADDR[0].x][k]`, an index

@@ -100,6 +100,23 @@ pub enum Category {
     Gap,
 }
 
+impl Category {
+    /// The arithmetic families (float, integer, 64-bit, double,
+    /// conversion, packing): an opcode of one computes its destination from
+    /// its source words alone, in each lane on its own.
+    pub fn is_lane_arithmetic(self) -> bool {
+        matches!(
+            self,
+            Category::FloatAlu
+                | Category::Integer
+                | Category::Int64
+                | Category::Double
+                | Category::Conversion
+                | Category::Pack
+        )
+    }
+}
+
 bitflags! {
     /// Opcode flags.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

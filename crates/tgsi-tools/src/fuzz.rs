@@ -74,16 +74,8 @@ pub(crate) fn pool() -> Vec<Opcode> {
         .filter_map(Opcode::from_u8)
         .filter(|op| {
             let info = op.info();
-            matches!(
-                info.category,
-                Category::FloatAlu
-                    | Category::Integer
-                    | Category::Int64
-                    | Category::Double
-                    | Category::Conversion
-                    | Category::Pack
-                    | Category::InterLane
-            ) && (1..=2).contains(&info.num_dst)
+            (info.category.is_lane_arithmetic() || info.category == Category::InterLane)
+                && (1..=2).contains(&info.num_dst)
                 && info.num_src <= 4
         })
         .collect()

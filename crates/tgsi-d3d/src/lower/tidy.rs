@@ -29,7 +29,7 @@ pub fn keep(insts: &[Instruction]) -> Vec<bool> {
             continue;
         }
         let category = inst.opcode.info().category;
-        let continues = (pure_category(category)
+        let continues = (category.is_lane_arithmetic()
             || matches!(
                 category,
                 Category::Memory | Category::Atomic | Category::Texture | Category::Sampling
@@ -56,23 +56,10 @@ pub fn keep(insts: &[Instruction]) -> Vec<bool> {
     keep
 }
 
-/// Opcodes that compute their destination from their sources alone.
-fn pure_category(c: Category) -> bool {
-    matches!(
-        c,
-        Category::FloatAlu
-            | Category::Integer
-            | Category::Int64
-            | Category::Double
-            | Category::Conversion
-            | Category::Pack
-    )
-}
-
 /// A pure opcode with direct operands of register files that only
 /// instructions write (no indirect index, no memory).
 fn pure(inst: &Instruction) -> bool {
-    pure_category(inst.opcode.info().category)
+    inst.opcode.info().category.is_lane_arithmetic()
         && inst.dst.len() == 1
         && inst.dst.iter().all(|d| direct(&d.reg))
         && inst.src.iter().all(|s| direct(&s.reg))
