@@ -669,3 +669,34 @@ fn zero_sums_keep_the_machines_signs_under_both_rules() {
         }
     }
 }
+
+/// TXF's texel offsets from a register (each invocation's own) move the
+/// address on the device as on the machine, out of the texture included.
+#[test]
+fn fetches_take_texel_offsets_from_a_register() {
+    use tgsi::shader_test::{Outcome, RunConfig};
+    let Some(dev) = device() else { return };
+    let config = RunConfig {
+        vulkan: Some(tgsi::shader_test::test_device(dev)),
+        ..RunConfig::default()
+    };
+    let test = texture_test(
+        "DCL TEMP[0..2]\nIMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] INT32 {1, 1, 0, 0}\n\
+         IMM[2] INT32 {1, -1, 0, 0}\nIMM[3] UINT32 {0, 1, 0, 16}\n\
+         MOV TEMP[0], IMM[1]\n\
+         TXF TEMP[1], IMM[0], SAMP[0], 2D, TEMP[0].xyz\n\
+         MOV TEMP[0], IMM[2]\n\
+         TXF TEMP[2], IMM[3].yxxx, SAMP[0], 2D, TEMP[0].xyz\n\
+         MOV TEMP[1].y, TEMP[2].xxxx\n\
+         TXF TEMP[2], IMM[3].yxxx, SAMP[0], 2D, TEMP[0].yxz\n\
+         MOV TEMP[1].z, TEMP[2].xxxx\n\
+         STORE BUFFER[0].xyzw, IMM[3].xxxx, TEMP[1]\n",
+        "format r32f\nsize (2, 2)\n1.0 2.0\n3.0 4.0\n",
+        "filter nearest nearest none\n",
+        16,
+        // (0,0)+(1,1) = 4; (1,0)+(1,-1) is outside: 0; (1,0)+(-1,1) = 3
+        "probe buffer 0 float 0 (4, 0, 3, 1)",
+    );
+    assert_eq!(outcome_of(&test, &RunConfig::default()), Outcome::Passed);
+    assert_eq!(outcome_of(&test, &config), Outcome::Passed);
+}

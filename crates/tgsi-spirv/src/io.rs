@@ -471,9 +471,17 @@ impl Translator<'_> {
         let cull = property(PropertyName::NumCulldistEnabled).unwrap_or(0);
         let clip = property(PropertyName::NumClipdistEnabled)
             .unwrap_or((4 * registers).saturating_sub(cull));
-        if clip + cull > 4 * registers || clip + cull > 8 {
+        if clip + cull > 4 * registers {
             return Err(Error::general(format!(
                 "{clip} clip and {cull} cull distances in {registers} CLIPDIST registers"
+            )));
+        }
+        if let Some(max) = self.options.distance_limits
+            && (clip > max.clip || cull > max.cull || clip + cull > max.combined)
+        {
+            return Err(Error::general(format!(
+                "{clip} clip and {cull} cull distances: the device takes at most {} clip, {} cull, {} together",
+                max.clip, max.cull, max.combined
             )));
         }
         let mut array = |len: u32, which: BuiltIn, cap: Capability| -> Word {

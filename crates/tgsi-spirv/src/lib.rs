@@ -115,6 +115,19 @@ pub struct Options {
     /// Refuse a fragment shader's STENCIL output (for a device without
     /// `VK_EXT_shader_stencil_export`).
     pub refuse_stencil_export: bool,
+    /// The device's `maxClipDistances`, `maxCullDistances` and
+    /// `maxCombinedClipAndCullDistances`: a shader with more distances is
+    /// refused. `None` (the default, `tgsi translate`) writes as many as
+    /// the `CLIPDIST` registers hold (Vulkan guarantees 8).
+    pub distance_limits: Option<DistanceLimits>,
+}
+
+/// A device's limits on clip and cull distances ([`Options::distance_limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistanceLimits {
+    pub clip: u32,
+    pub cull: u32,
+    pub combined: u32,
 }
 
 /// The binding of the buffer a capturing vertex shader writes its outputs to.

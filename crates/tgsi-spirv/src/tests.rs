@@ -453,3 +453,51 @@ fn patch_values_count_down_from_the_last_tessellation_location() {
         "{e}"
     );
 }
+
+/// Sixteen clip distances in four `CLIPDIST` registers (as fxc declares
+/// them) are one array of 16; a device's limits refuse them by name.
+#[test]
+fn sixteen_clip_distances_are_one_array_and_device_limits_refuse_them() {
+    let vs = "VERT
+DCL IN[0]
+DCL OUT[0], POSITION
+DCL OUT[1..4], CLIPDIST
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[0]
+  2: MOV OUT[2], IN[0]
+  3: MOV OUT[3], IN[0]
+  4: MOV OUT[4].xyw, IN[0]
+  5: END
+";
+    let words = translate(vs).expect("translates");
+    let asm = disassemble(&words).unwrap();
+    // an array whose length is a constant 16
+    let sixteen: Vec<&str> = asm
+        .lines()
+        .filter(|l| l.contains("OpConstant") && l.ends_with(" 16"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(
+        asm.lines()
+            .any(|l| l.contains("OpTypeArray")
+                && sixteen.iter().any(|c| l.ends_with(&format!(" {c}")))),
+        "{asm}"
+    );
+    assert!(asm.contains("BuiltIn ClipDistance"), "{asm}");
+    validate(&words, &asm);
+    let (shader, _) = tgsi_text::parse(vs).unwrap();
+    let options = Options {
+        distance_limits: Some(DistanceLimits {
+            clip: 8,
+            cull: 8,
+            combined: 8,
+        }),
+        ..Options::default()
+    };
+    let e = to_spirv(&shader, &options).unwrap_err();
+    assert!(
+        e.message
+            .contains("16 clip and 0 cull distances: the device takes at most 8 clip"),
+        "{e}"
+    );
+}

@@ -771,6 +771,7 @@ impl Device {
             self.instance
                 .get_physical_device_properties2(self.physical, &mut props)
         };
+        let limits = props.properties.limits;
         let denorm = if direct3d {
             v12.shader_denorm_flush_to_zero_float32
         } else {
@@ -787,6 +788,11 @@ impl Device {
             // lavapipe: each lane sees the other lanes of its quad as
             // helpers (`tests/shader/frag_kill.shader_test`, test 5)
             refuse_read_helper: v12.driver_id == vk::DriverId::MESA_LLVMPIPE,
+            distance_limits: Some(tgsi_spirv::DistanceLimits {
+                clip: limits.max_clip_distances,
+                cull: limits.max_cull_distances,
+                combined: limits.max_combined_clip_and_cull_distances,
+            }),
             ..Default::default()
         }
     }
