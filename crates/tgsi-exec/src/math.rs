@@ -391,13 +391,13 @@ fn quiet(x: f32) -> f32 {
 }
 
 // ln 2 = LN2_HI + LN2_LO + O(1e-17).
-const LN2_HI: f32 = f32::from_bits(0x3f31_7218);
-const LN2_LO: f32 = f32::from_bits(0xb102_e308);
+pub const LN2_HI: f32 = f32::from_bits(0x3f31_7218);
+pub const LN2_LO: f32 = f32::from_bits(0xb102_e308);
 
 /// 2^f ≈ 1 + f·ln 2 + f²·p(f) on |f| ≤ 1/2: the coefficients of p from f⁰
 /// up, a minimax fit of relative error, rounded to f32 one by one with the
 /// higher ones refitted: relative error < 2^-27.8.
-const EX2_COEF: [f32; 5] = [
+pub const EX2_COEF: [f32; 5] = [
     f32::from_bits(0x3e75_fdee),
     f32::from_bits(0x3d63_57c6),
     f32::from_bits(0x3c1d_96e5),
@@ -447,7 +447,7 @@ pub fn ex2_f32(x: f32) -> f32 {
 /// adding k to the exponent field: round(x) in [-125, 127] (false for NaN).
 #[inline(always)]
 fn ex2_is_plain(x: f32) -> bool {
-    x > -125.5 && x < 127.5
+    x > EX2_PLAIN_RANGE.0 && x < EX2_PLAIN_RANGE.1
 }
 
 /// [`ex2_f32`] for [`ex2_is_plain`] inputs (others: unspecified, no trap):
@@ -461,13 +461,24 @@ fn ex2_plain(x: f32) -> f32 {
     f32::from_bits(v.to_bits().wrapping_add(ki << 23))
 }
 
+/// The bits of √½ rounded down to f32 and to f64: LG2 and POW count the
+/// exponent from there, so that the mantissa lands in [√½, √2).
+pub const SQRT_HALF_BITS: u32 = 0x3f35_04f3;
+pub const SQRT_HALF_BITS_F64: u64 = 0x3fe6_a09e_667f_3bcd;
+/// 2/ln 2 in f64 (POW's logarithm).
+pub const TWO_OVER_LN2_F64: f64 = 2.0 * std::f64::consts::LOG2_E;
+/// POW's exponent is clamped to ±this before 2^t (beyond f32's range).
+pub const POW_EXP2_LIMIT: f64 = 1000.0;
+/// EX2's short form covers x in (−this.0, this.1) (round(x) in [-125, 127]).
+pub const EX2_PLAIN_RANGE: (f32, f32) = (-125.5, 127.5);
+
 // 2/ln 2 = TWO_OVER_LN2_HI + TWO_OVER_LN2_LO + O(1e-16).
-const TWO_OVER_LN2_HI: f32 = f32::from_bits(0x4038_aa3b);
-const TWO_OVER_LN2_LO: f32 = f32::from_bits(0x3325_7060);
+pub const TWO_OVER_LN2_HI: f32 = f32::from_bits(0x4038_aa3b);
+pub const TWO_OVER_LN2_LO: f32 = f32::from_bits(0x3325_7060);
 /// log2(m) ≈ (2/ln 2)·s + s³·q(s²) for s = (m − 1)/(m + 1), |s| ≤ 0.1716:
 /// the coefficients of q, a minimax fit of relative error rounded to f32
 /// (refitted): relative error < 2^-30.1.
-const LG2_COEF: [f32; 3] = [
+pub const LG2_COEF: [f32; 3] = [
     f32::from_bits(0x3f76_386a),
     f32::from_bits(0x3f13_a5d8),
     f32::from_bits(0x3edc_b8a3),
@@ -483,8 +494,8 @@ const LG2_COEF: [f32; 3] = [
 #[inline(always)]
 fn log2_normal(x: f32, bias: f32) -> f32 {
     let bits = x.to_bits();
-    // exponent counted from √½ (bits 0x3f3504f3), so m lands in [√½, √2)
-    let e = (bits.wrapping_sub(0x3f35_04f3) as i32) >> 23;
+    // exponent counted from √½, so m lands in [√½, √2)
+    let e = (bits.wrapping_sub(SQRT_HALF_BITS) as i32) >> 23;
     let m = f32::from_bits(bits.wrapping_sub((e as u32) << 23));
     let ef = e as f32 - bias;
     let f = m - 1.0;
@@ -533,7 +544,7 @@ pub fn lg2_f32(x: f32) -> f32 {
 
 /// 2^r ≈ 1 + r·p(r) on |r| ≤ 1/2, for POW: a minimax fit of relative
 /// error < 2^-27.9 (f64 coefficients).
-const POW_EXP2_COEF: [f64; 6] = [
+pub const POW_EXP2_COEF: [f64; 6] = [
     0.6931472253950111,
     0.24022651084117294,
     0.05550297314199325,
@@ -548,7 +559,7 @@ const POW_EXP2_COEF: [f64; 6] = [
 #[inline(always)]
 fn exp2_f64(t: f64) -> f64 {
     const MAGIC: f64 = ROUND_MAGIC_F64;
-    let t = t.clamp(-1000.0, 1000.0);
+    let t = t.clamp(-POW_EXP2_LIMIT, POW_EXP2_LIMIT);
     let shifted = t + MAGIC;
     let k = shifted - MAGIC;
     let r = t - k;
@@ -564,7 +575,7 @@ fn exp2_f64(t: f64) -> f64 {
 
 /// log2(m) ≈ (2/ln 2)·s + s³·q(s²) for POW: q's coefficients, a minimax fit
 /// of relative error < 2^-36.8 (f64).
-const POW_LOG2_COEF: [f64; 4] = [
+pub const POW_LOG2_COEF: [f64; 4] = [
     0.9617966808152651,
     0.5770829044052804,
     0.4116883138002932,
@@ -577,16 +588,11 @@ const POW_LOG2_COEF: [f64; 4] = [
 /// for powers of two. Branch-free.
 #[inline(always)]
 fn log2_f64(a: f64) -> f64 {
-    const TWO_OVER_LN2: f64 = 2.0 * std::f64::consts::LOG2_E;
     let bits = a.to_bits();
     // exponent counted from √½ (bits 0x3fe6a09e667f3bcd), so m is in [√½, √2)
     // (a logical shift of the biased difference: AVX2 has no 64-bit
     // arithmetic shift)
-    let e = (bits
-        .wrapping_sub(0x3fe6_a09e_667f_3bcd)
-        .wrapping_add(1 << 62)
-        >> 52) as i64
-        - 1024;
+    let e = (bits.wrapping_sub(SQRT_HALF_BITS_F64).wrapping_add(1 << 62) >> 52) as i64 - 1024;
     let m = f64::from_bits(bits.wrapping_sub((e as u64) << 52));
     // e as f64 without an integer conversion (AVX2 has none for 64 bits):
     // 1.5·2^52 + e has e in its low bits
@@ -598,7 +604,7 @@ fn log2_f64(a: f64) -> f64 {
     for i in (0..3).rev() {
         q = q.mul_add(z, POW_LOG2_COEF[i]);
     }
-    ef + TWO_OVER_LN2.mul_add(s, s * z * q)
+    ef + TWO_OVER_LN2_F64.mul_add(s, s * z * q)
 }
 
 /// True when x is +0 or positive and finite, y finite, and not both zero:

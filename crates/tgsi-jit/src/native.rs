@@ -103,8 +103,82 @@ pub(super) mod pool {
     pub const THIRTY_TWO: i32 = BIT_MASKS + 5;
     /// Two words of all ones (-1 as a word and as a 64-bit lane).
     pub const ALL_ONES: i32 = (THIRTY_TWO + 2) & !1;
+    /// The constants of EX2's, LG2's and POW's inline templates
+    /// (`math::ex2_plain`, `log2_normal`, `pow_plain`), in the order of
+    /// [`super::exp_log_pool`]; 64-bit ones from [`exp_log::F64`] on.
+    pub const EXP_LOG: i32 = ALL_ONES + 2;
+    pub mod exp_log {
+        /// f32: ln 2 (high, low), EX2's five coefficients, its short
+        /// form's range (low, high), 2/ln 2 (high, low), LG2's three
+        /// coefficients, √½'s bits, 0.5, -0.5, 1.5·2^23.
+        pub const LN2_HI: i32 = 0;
+        pub const LN2_LO: i32 = 1;
+        pub const EX2_COEF: i32 = 2;
+        pub const EX2_LOW: i32 = 7;
+        pub const EX2_HIGH: i32 = 8;
+        pub const TWO_OVER_LN2_HI: i32 = 9;
+        pub const TWO_OVER_LN2_LO: i32 = 10;
+        pub const LG2_COEF: i32 = 11;
+        pub const SQRT_HALF: i32 = 14;
+        pub const HALF: i32 = 15;
+        pub const NEG_HALF: i32 = 16;
+        pub const MAGIC: i32 = 17;
+        /// f64 (two words each): 1.5·2^52, POW's exp2 coefficients (six)
+        /// and log2 coefficients (four), 2/ln 2, √½'s bits, 2^62, 1024,
+        /// 1023, −1000, 1000, −∞.
+        pub const F64: i32 = 18;
+        pub const D_MAGIC: i32 = F64;
+        pub const D_EXP2_COEF: i32 = F64 + 2;
+        pub const D_LOG2_COEF: i32 = F64 + 14;
+        pub const D_TWO_OVER_LN2: i32 = F64 + 22;
+        pub const D_SQRT_HALF: i32 = F64 + 24;
+        pub const D_TWO_62: i32 = F64 + 26;
+        pub const D_1024: i32 = F64 + 28;
+        pub const D_1023: i32 = F64 + 30;
+        pub const D_LOW: i32 = F64 + 32;
+        pub const D_HIGH: i32 = F64 + 34;
+        pub const D_NEG_INF: i32 = F64 + 36;
+        /// Words in all.
+        pub const LEN: usize = (F64 + 38) as usize;
+    }
     /// Words in the pool.
-    pub const LEN: usize = ALL_ONES as usize + 2;
+    pub const LEN: usize = EXP_LOG as usize + exp_log::LEN;
+}
+
+/// The words at [`pool::EXP_LOG`], in the order of [`pool::exp_log`]'s offsets.
+pub(super) fn exp_log_pool() -> [u32; pool::exp_log::LEN] {
+    use tgsi_exec::math as m;
+    let mut words = [0u32; pool::exp_log::LEN];
+    let f32s = [
+        [m::LN2_HI, m::LN2_LO].as_slice(),
+        &m::EX2_COEF,
+        &[m::EX2_PLAIN_RANGE.0, m::EX2_PLAIN_RANGE.1],
+        &[m::TWO_OVER_LN2_HI, m::TWO_OVER_LN2_LO],
+        &m::LG2_COEF,
+        &[f32::from_bits(m::SQRT_HALF_BITS), 0.5, -0.5, m::ROUND_MAGIC],
+    ]
+    .concat();
+    for (w, v) in words.iter_mut().zip(&f32s) {
+        *w = v.to_bits();
+    }
+    let f64s: Vec<u64> = [
+        [m::ROUND_MAGIC_F64].as_slice(),
+        &m::POW_EXP2_COEF,
+        &m::POW_LOG2_COEF,
+        &[m::TWO_OVER_LN2_F64],
+    ]
+    .concat()
+    .into_iter()
+    .map(f64::to_bits)
+    .chain([m::SQRT_HALF_BITS_F64, 1 << 62, 1024, 1023])
+    .chain([-m::POW_EXP2_LIMIT, m::POW_EXP2_LIMIT, f64::NEG_INFINITY].map(f64::to_bits))
+    .collect();
+    for (k, v) in f64s.into_iter().enumerate() {
+        let at = pool::exp_log::F64 as usize + 2 * k;
+        words[at] = v as u32;
+        words[at + 1] = (v >> 32) as u32;
+    }
+    words
 }
 
 /// The words at [`pool::TRIG`], in the order of [`pool::trig`]'s offsets.
@@ -191,6 +265,8 @@ impl Ctx {
         let mut pool = [0u32; pool::LEN];
         let trig = trig_pool();
         pool[pool::TRIG as usize..][..trig.len()].copy_from_slice(&trig);
+        let exp_log = exp_log_pool();
+        pool[pool::EXP_LOG as usize..][..exp_log.len()].copy_from_slice(&exp_log);
         let mut put = |i: i32, v: u32| pool[i as usize] = v;
         put(pool::ABS, 0x7fff_ffff);
         put(pool::SIGN, 0x8000_0000);

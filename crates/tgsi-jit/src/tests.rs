@@ -441,6 +441,105 @@ fn sin_and_cos_inline_give_the_definitions_bits() {
     }
 }
 
+/// EX2, LG2 and POW compile inline (`Emitter::exp_log`): every lane as the
+/// definition (`math::ex2_f32`, `lg2_f32`, `pow_f32`) and as the
+/// interpreter gives it, with source modifiers and lanes an IF switches
+/// off, in rows wholly inside the short forms and rows with a lane outside
+/// them (zero and negative bases, subnormals, infinities, NaNs, exponents
+/// past f32's range), which take the row kernel.
+#[test]
+fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {8, 64, 16, 1}\nIMM[1] UINT32 {4, 0, 0, 0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
+        3: EX2 TEMP[2].x, TEMP[1].xxxx\n\
+        4: LG2 TEMP[2].y, |TEMP[1].xxxx|\n\
+        5: POW TEMP[2].z, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        6: AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
+        7: UIF TEMP[3].xxxx\n\
+        8:   POW TEMP[2].w, |TEMP[1].xxxx|, -TEMP[1].yyyy\n\
+        9: ENDIF\n\
+        10: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        11: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 64;
+    let mut rng = tgsi_ir::rng::Rng(0xe2_0000_5eed_0001);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    // rows of 16 lanes: inside the short forms, near their ends, with
+    // edge values, and with any bits
+    let mut pair = |i: usize| -> (f32, f32) {
+        match (i / 16) % 6 {
+            // inside, but 0^0 (and 0^-0) in one lane each
+            5 if i % 16 == 3 => (0.0, 0.0),
+            5 if i % 16 == 11 => (0.0, -0.0),
+            0 | 5 => (
+                rng.uniform(1e-3, 50.0) as f32,
+                rng.uniform(-8.0, 8.0) as f32,
+            ),
+            1 => (
+                rng.uniform(-126.0, 128.0) as f32,
+                rng.uniform(0.0, 200.0) as f32,
+            ),
+            2 => (
+                rng.uniform(0.0, 2.0) as f32,
+                rng.uniform(-300.0, 300.0) as f32,
+            ),
+            3 => (
+                f32::from_bits(edges[i % edges.len()]),
+                f32::from_bits(edges[(i / 3) % edges.len()]),
+            ),
+            _ => (
+                f32::from_bits(rng.next() as u32),
+                f32::from_bits(rng.next() as u32),
+            ),
+        }
+    };
+    let xy: Vec<(f32, f32)> = (0..GROUPS * 64).map(&mut pair).collect();
+    let input: Vec<u8> = xy
+        .iter()
+        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
+        .flatten()
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS).swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    use tgsi_exec::math::{ex2_f32, lg2_f32, pow_f32};
+    for (i, &(x, y)) in xy.iter().enumerate() {
+        let odd = i % 2 == 1;
+        let expect = [
+            ex2_f32(x).to_bits(),
+            lg2_f32(x.abs()).to_bits(),
+            pow_f32(x, y).to_bits(),
+            if odd {
+                pow_f32(x.abs(), -y).to_bits()
+            } else {
+                0
+            },
+        ];
+        for (c, e) in expect.into_iter().enumerate() {
+            assert_eq!(
+                word(&want, 4 * i + c),
+                e,
+                "interpreter, lane {i} channel {c}, x = {x:e}, y = {y:e}"
+            );
+            assert_eq!(
+                word(&got, 4 * i + c),
+                e,
+                "compiled, lane {i} channel {c}, x = {x:e}, y = {y:e}"
+            );
+        }
+    }
+}
+
 /// Pairs a loop writes with every lane (no merge: `segment_local`) only
 /// where the lanes outside the exec mask are never read: TEMP[3] is written
 /// before it is read in each iteration; TEMP[1] is read before it is

@@ -501,26 +501,13 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// The transcendental opcodes: SIN/COS ([`Self::trig`]), EX2, LG2
+    /// and POW ([`Self::exp_log`]).
     pub(super) fn row_kernel(&mut self, i: usize, inst: &Inst, k: RowKernel) -> R {
         if matches!(k, RowKernel::Sin | RowKernel::Cos) {
             return self.trig(inst, k);
         }
-        let next = self.labels[i + 1];
-        self.a.kortestw(k1, k1)?;
-        self.a.jz(next)?;
-        let x = self.fetch(4, &inst.src[0], 0, false)?;
-        self.a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
-        if k == RowKernel::Pow {
-            let y = self.fetch(5, &inst.src[1], 0, false)?;
-            self.a
-                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(y))?;
-        }
-        self.cache_store()?;
-        self.call(row_callback as *const () as usize as u64, k as u64)?;
-        self.cache_load()?;
-        self.a
-            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
-        Ok(self.replicate(inst)?)
+        self.exp_log(i, inst, k)
     }
 
     /// SIN/COS inline: `math::trig_near`'s steps, one for one, on 16 lanes
@@ -577,18 +564,9 @@ impl Emitter<'_> {
         a.vpslld(t, t, 30)?;
         a.vpternlogd(zmm(0), t, dword_bcst(rbx + pool_off(pool::SIGN)), 0x78)?;
         // an active lane beyond the path: the whole row by the row kernel
-        let mut done = a.create_label();
         a.vpandd(xabs, zmm(x), dword_bcst(rbx + pool_off(pool::ABS)))?;
         a.vcmpps(k3.k1(), xabs, limit, NLT_UQ)?;
-        a.kortestw(k3, k3)?;
-        a.jz(done)?;
-        a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(x))?;
-        self.cache_store()?;
-        self.call(row_callback as *const () as usize as u64, k as u64)?;
-        self.cache_load()?;
-        self.a
-            .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
-        self.a.set_label(&mut done)?;
+        self.row_kernel_where_k3(k, x, None)?;
         Ok(self.replicate(inst)?)
     }
 }

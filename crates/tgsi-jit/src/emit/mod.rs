@@ -1206,6 +1206,7 @@ impl<'c> Emitter<'c> {
 }
 
 mod alu;
+mod exp_log;
 mod flow;
 mod memory;
 mod pair;

@@ -78,7 +78,8 @@ pub(crate) fn compiled_as(op: Opcode) -> &'static str {
 pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
     match plan_of(op) {
         Plan::Comp(_, n) => Some(('c', n)),
-        Plan::Scalar(_) | Plan::Row(RowKernel::Sin | RowKernel::Cos) => Some(('s', 1)),
+        Plan::Scalar(_) | Plan::Row(_) if op != Opcode::POW => Some(('s', 1)),
+        Plan::Row(_) => Some(('s', 2)),
         Plan::Dot(_) => Some(('d', 2)),
         Plan::Pair(_, n, _) => Some(('p', n)),
         _ => None,
