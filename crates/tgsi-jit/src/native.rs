@@ -110,7 +110,7 @@ pub(super) mod pool {
     pub mod exp_log {
         /// f32: ln 2 (high, low), EX2's five coefficients, its short
         /// form's range (low, high), 2/ln 2 (high, low), LG2's three
-        /// coefficients, √½'s bits, 0.5, -0.5, 1.5·2^23.
+        /// coefficients, √½'s bits, 0.5, -0.5, 1.5·2^23, LIT's range.
         pub const LN2_HI: i32 = 0;
         pub const LN2_LO: i32 = 1;
         pub const EX2_COEF: i32 = 2;
@@ -123,10 +123,13 @@ pub(super) mod pool {
         pub const HALF: i32 = 15;
         pub const NEG_HALF: i32 = 16;
         pub const MAGIC: i32 = 17;
+        /// LIT's exponent range: 128, −128.
+        pub const LIT_HIGH: i32 = 18;
+        pub const LIT_LOW: i32 = 19;
         /// f64 (two words each): 1.5·2^52, POW's exp2 coefficients (six)
         /// and log2 coefficients (four), 2/ln 2, √½'s bits, 2^62, 1024,
         /// 1023, −1000, 1000, −∞.
-        pub const F64: i32 = 18;
+        pub const F64: i32 = 20;
         pub const D_MAGIC: i32 = F64;
         pub const D_EXP2_COEF: i32 = F64 + 2;
         pub const D_LOG2_COEF: i32 = F64 + 14;
@@ -156,6 +159,10 @@ pub(super) fn exp_log_pool() -> [u32; pool::exp_log::LEN] {
         &[m::TWO_OVER_LN2_HI, m::TWO_OVER_LN2_LO],
         &m::LG2_COEF,
         &[f32::from_bits(m::SQRT_HALF_BITS), 0.5, -0.5, m::ROUND_MAGIC],
+        &[
+            tgsi_exec::ops::LIT_EXPONENT_LIMIT,
+            -tgsi_exec::ops::LIT_EXPONENT_LIMIT,
+        ],
     ]
     .concat();
     for (w, v) in words.iter_mut().zip(&f32s) {

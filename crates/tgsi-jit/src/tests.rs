@@ -730,7 +730,10 @@ fn templates_agree_with_the_semantics_table() {
             continue;
         };
         let agrees = lane_op(op).is_some_and(|l| match (kind, l.shape) {
-            ('c', LaneShape::Component(m)) | ('s', LaneShape::Scalar(m)) => m as usize == n,
+            ('c', LaneShape::Component(m))
+            | ('s', LaneShape::Scalar(m))
+            | ('x', LaneShape::Special(m)) => m as usize == n,
+            ('k', LaneShape::Pack) | ('u', LaneShape::Unpack) => n == 1,
             ('p', LaneShape::Pair(_)) => l.shape.sources() as usize == n,
             ('d', LaneShape::Dot(_)) => l.shape.sources() as usize == n,
             _ => false,
@@ -830,6 +833,82 @@ fn float_and_integer_templates_give_the_interpreters_bits() {
     for (k, per_lane) in [(1, 8), (2, 16)] {
         same_words(&want[k], &got[k], per_lane, &format!("BUFFER[{k}]"));
     }
+}
+
+/// LIT, EXP, LOG, DST, PK2H, UP2H, ARR and BFI inline give the
+/// interpreter's bits: on rows of well-behaved values (LIT, EXP and LOG on
+/// their short forms) and on rows of edge values and random words, where a
+/// lane outside the short forms sends the batch to the handler.
+#[test]
+fn per_channel_and_packing_templates_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..8]\n\
+        IMM[0] UINT32 {16, 64, 32, 96}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: LIT TEMP[3], TEMP[1]\n\
+        6: EXP TEMP[4], TEMP[1].yyyy\n\
+        7: LOG TEMP[5], -TEMP[2].xxxx\n\
+        8: DST TEMP[6], TEMP[1], |TEMP[2]|\n\
+        9: PK2H TEMP[7].x, TEMP[1].wyzx\n\
+        10: ARR TEMP[7].y, TEMP[2].wwww\n\
+        11: BFI TEMP[7].zw, TEMP[1].xxxy, TEMP[2].zzzw, TEMP[2].yyyy, TEMP[1].zzzz\n\
+        12: UP2H TEMP[8], TEMP[2].zzzz\n\
+        13: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].wwww\n\
+        14: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        15: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        17: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        18: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        19: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        20: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        21: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        22: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[7]\n\
+        23: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        24: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[8]\n\
+        25: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 16;
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let mut rng = tgsi_ir::rng::Rng(0x05be_c1a1_5eed);
+    let f = |v: f64| (v as f32).to_bits();
+    // eight words per lane (TEMP[1], TEMP[2]); odd groups well-behaved
+    let words: Vec<u32> = (0..GROUPS * 64 * 8)
+        .map(|i| {
+            let (group, word) = (i / (64 * 8), i % 8);
+            if group % 2 == 1 {
+                match word {
+                    0 => f(rng.uniform(-1.0, 1.0)),
+                    1 => f(rng.uniform(-120.0, 120.0)),
+                    2 => rng.below(34) as u32,
+                    3 => f(rng.uniform(-200.0, 200.0)),
+                    4 => f(rng.uniform(1e-3, 1e3)),
+                    5 => rng.below(40) as u32,
+                    6 => rng.next() as u32,
+                    _ => f(rng.uniform(-1000.0, 1000.0)),
+                }
+            } else {
+                match i % 3 {
+                    0 => edges[rng.below(edges.len() as u64) as usize],
+                    1 => [0, 1, 31, 32, 33, 0x7c00_7e01, 0xfc00_0001][rng.below(7) as usize],
+                    _ => rng.next() as u32,
+                }
+            }
+        })
+        .collect();
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 96]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 24, "BUFFER[1]");
 }
 
 /// Asserts that two buffers hold the same words, naming the first that

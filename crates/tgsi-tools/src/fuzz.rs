@@ -101,7 +101,8 @@ const PURE_OPS: &[&str] = &[
     "MOV", "ADD", "MUL", "MAD", "DIV", "FRC", "FLR", "ROUND", "SIN", "COS", "EX2", "LG2", "POW",
     "RCP", "RSQ", "SQRT", "UADD", "UMUL", "XOR", "AND", "SHL", "USHR", "ISHR", "ISGE", "USLT",
     "FSLT", "SGE", "SNE", "CMP", "UCMP", "IMAX", "U2F", "I2F", "DADD", "DMUL", "DDIV", "DMAD",
-    "DABS", "DNEG", "U64ADD", "U64MUL", "U64SHR", "U64SHL", "I64SHR", "I64NEG",
+    "DABS", "DNEG", "U64ADD", "U64MUL", "U64SHR", "U64SHL", "I64SHR", "I64NEG", "LIT", "EXP",
+    "LOG", "DST", "PK2H", "UP2H", "ARR", "BFI",
 ];
 
 fn swz(rng: &mut Rng) -> String {

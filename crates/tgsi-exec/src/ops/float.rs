@@ -254,6 +254,9 @@ pub fn dp4(a: [u32; 4], b: [u32; 4]) -> u32 {
 // ---------------------------------------------------------------------------
 // per-channel specials
 
+/// LIT clamps its exponent (s.w) to ±this.
+pub const LIT_EXPONENT_LIMIT: f32 = 128.0;
+
 /// LIT: x = 1; y = max(s.x, 0); z = s.x > 0 ? pow(max(s.y, 0), clamp(s.w, -128, 128)) : 0; w = 1.
 /// `max`/`clamp` use the MIN/MAX NaN rule, clamping with `min` first as Mesa does
 /// (a NaN s.y counts as 0, a NaN s.w as 128).
@@ -263,7 +266,7 @@ pub fn lit(a: [u32; 4]) -> [u32; 4] {
     let y = max_f32(x, 0.0);
     let z = if x > 0.0 {
         let base = max_f32(fl(a[1]), 0.0);
-        let exponent = max_f32(min_f32(fl(a[3]), 128.0), -128.0);
+        let exponent = max_f32(min_f32(fl(a[3]), LIT_EXPONENT_LIMIT), -LIT_EXPONENT_LIMIT);
         math::pow_f32(base, exponent)
     } else {
         0.0

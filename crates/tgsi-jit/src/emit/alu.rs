@@ -13,11 +13,15 @@ impl Emitter<'_> {
             if m & (1 << c) == 0 {
                 continue;
             }
-            let mut regs = [4, 5, 6];
+            let mut regs = [4, 5, 6, 15];
             for k in 0..n {
-                regs[k] = self.fetch(4 + k as u32, &inst.src[k], c, false)?;
+                regs[k] = self.fetch([4, 5, 6, 15][k], &inst.src[k], c, false)?;
             }
-            self.op32(op, c as u32, regs)?;
+            // a fourth source (BFI's) in zmm15
+            if n == 4 && regs[3] != 15 {
+                self.a.vmovdqa32(zmm(15), zmm(regs[3]))?;
+            }
+            self.op32(op, c as u32, [regs[0], regs[1], regs[2]])?;
         }
         Ok(self.finish32(inst, |c| c as u32)?)
     }
@@ -143,6 +147,14 @@ impl Emitter<'_> {
             Op32::Umax => a.vpmaxud(o, x, y),
             Op32::Umin => a.vpminud(o, x, y),
             Op32::Arl | Op32::F2i => self.truncate(op == Op32::Arl, d, src),
+            // floor(x + 0.5), the addition rounded in f32 (`ops::arr`)
+            Op32::Arr => {
+                let half = dword_bcst(rbx + pool_off(pool::EXP_LOG + pool::exp_log::HALF));
+                a.vaddps(zmm(8), x, half)?;
+                self.truncate(true, d, [8, 8, 8])
+            }
+            // the fourth source in zmm15 (`comp`)
+            Op32::Bfi => self.bit_field_insert(d, [src[0], src[1], src[2], 15]),
             Op32::F2u => {
                 // out of range above: u32::MAX; not above 0 (NaN too): 0
                 a.vcvttps2udq(o, x)?;
@@ -349,6 +361,28 @@ impl Emitter<'_> {
         a.vpcmpud(k2, z, bc(pool::THIRTY_TWO), P_EQ)?;
         a.vptestnmd(k2.k2(), offset, offset)?;
         a.vmovdqa32(o.k2(), x)
+    }
+
+    /// BFI (base, insert, offset, bits) into `d`, as `ops::bfi`: the
+    /// insert shifted by the offset under the mask of `bits` ones there,
+    /// the base elsewhere; the insert itself for 32 bits (zmm7-11 scratch).
+    fn bit_field_insert(&mut self, d: u32, src: [u32; 4]) -> A {
+        let a = &mut self.a;
+        let [base, insert, offset, bits] = src.map(zmm);
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        let (off, n, one, mask, shifted) = (zmm(7), zmm(8), zmm(9), zmm(10), zmm(11));
+        a.vpandd(off, offset, bc(pool::MASK31))?;
+        a.vpandd(n, bits, bc(pool::MASK31))?;
+        a.vpbroadcastd(one, dword_ptr(rbx + pool_off(pool::INT1)))?;
+        a.vpsllvd(mask, one, n)?;
+        a.vpsubd(mask, mask, one)?;
+        a.vpsllvd(mask, mask, off)?;
+        a.vpsllvd(shifted, insert, off)?;
+        // mask ? shifted : base, bit by bit
+        a.vmovdqa32(zmm(d), mask)?;
+        a.vpternlogd(zmm(d), shifted, base, 0xCA)?;
+        a.vpcmpud(k2, bits, bc(pool::THIRTY_TWO), P_EQ)?;
+        a.vmovdqa32(zmm(d).k2(), insert)
     }
 
     /// `(int)floor(x)` (ARL) or the truncation (F2I) to i32, saturating,

@@ -32,26 +32,20 @@ impl Emitter<'_> {
             None
         };
         match (k, y) {
-            (RowKernel::Ex2, _) => self.ex2_plain(x)?,
-            (RowKernel::Lg2, _) => self.lg2_plain(x)?,
-            (RowKernel::Pow, Some(y)) => {
-                for half in 0..2 {
-                    self.pow_plain_half(x, y, half)?;
-                }
-                self.a.vinsertf32x8(zmm(0), zmm(0), ymm(1), 1)?;
-                self.pow_lanes_off_path(x, y)?;
-            }
+            (RowKernel::Ex2, _) => self.ex2_plain(x, 0)?,
+            (RowKernel::Lg2, _) => self.lg2_plain(x, 0)?,
+            (RowKernel::Pow, Some(y)) => self.pow_plain(x, y)?,
             _ => return Err("no inline form of this row kernel".into()),
         }
         self.row_kernel_where_k3(k, x, y)?;
         Ok(self.replicate(inst)?)
     }
 
-    /// `math::ex2_plain` of zmm `x` into zmm0, and k3 = the active lanes
-    /// outside its range.
-    fn ex2_plain(&mut self, x: u32) -> A {
-        let [t, k, f, hi, one, lo, p, ff] = [1, 2, 3, 6, 7, 8, 9, 10].map(zmm);
-        let x = zmm(x);
+    /// `math::ex2_plain` of zmm `x` into zmm `o` (zmm6-13 scratch), and
+    /// k3 = the active lanes outside its range.
+    pub(super) fn ex2_plain(&mut self, x: u32, o: u32) -> A {
+        let [t, k, f, hi, one, lo, p, ff] = [6, 7, 8, 9, 10, 11, 12, 13].map(zmm);
+        let (x, o) = (zmm(x), zmm(o));
         let a = &mut self.a;
         // t = x + magic, k = round(x), f = x − k (exact)
         a.vaddps(t, x, c32(w::MAGIC))?;
@@ -75,21 +69,22 @@ impl Emitter<'_> {
         // hi + (f²·p + lo), then 2^k added to the exponent field
         a.vmulps(ff, f, f)?;
         a.vfmadd213ps(ff, p, lo)?;
-        a.vaddps(zmm(0), hi, ff)?;
+        a.vaddps(o, hi, ff)?;
         a.vpsubd(t, t, c32(w::MAGIC))?;
         a.vpslld(t, t, 23)?;
-        a.vpaddd(zmm(0), zmm(0), t)?;
+        a.vpaddd(o, o, t)?;
         // outside the short form: not (low < x < high), NaN included
         a.vcmpps(k2.k1(), x, c32(w::EX2_LOW), GT_OQ)?;
         a.vcmpps(k2.k2(), x, c32(w::EX2_HIGH), LT_OQ)?;
         a.kandnw(k3, k2, k1)
     }
 
-    /// `math::log2_normal` (bias 0) of zmm `x` into zmm0, and k3 = the
-    /// active lanes that are not positive, normal and finite.
-    fn lg2_plain(&mut self, x: u32) -> A {
-        let [e, m, ef, one, f, d, d_lo, s, r, h] = [1, 2, 3, 6, 7, 8, 9, 10, 11, 12].map(zmm);
-        let x = zmm(x);
+    /// `math::log2_normal` (bias 0) of zmm `x` into zmm `o` (zmm6-13, 15
+    /// and 31 scratch), and k3 = the active lanes that are not positive,
+    /// normal and finite.
+    pub(super) fn lg2_plain(&mut self, x: u32, o: u32) -> A {
+        let [e, m, ef, one, f, d, d_lo, s, r, h] = [6, 7, 8, 9, 10, 11, 12, 13, 15, 31].map(zmm);
+        let (x, o) = (zmm(x), zmm(o));
         let a = &mut self.a;
         // e = (bits − √½'s bits) >> 23 (arithmetic), m = bits − e·2^23
         a.vpsubd(e, x, c32(w::SQRT_HALF))?;
@@ -129,16 +124,26 @@ impl Emitter<'_> {
         // low = s·z·q + p_lo; hi = e + p, lo = (e − hi) + p; hi + (lo + low)
         a.vmulps(low, s, z)?;
         a.vfmadd213ps(low, q, pl)?;
-        a.vaddps(zmm(0), ef, p)?;
-        a.vsubps(lo, ef, zmm(0))?;
+        a.vaddps(o, ef, p)?;
+        a.vsubps(lo, ef, o)?;
         a.vaddps(lo, lo, p)?;
         a.vaddps(lo, lo, low)?;
-        a.vaddps(zmm(0), zmm(0), lo)?;
+        a.vaddps(o, o, lo)?;
         // outside the short form: bits at or above +inf's (negative, NaN,
         // inf) or no exponent (zero, subnormal)
         a.vpcmpud(k2.k1(), x, dword_bcst(rbx + pool_off(pool::EXP)), P_LT)?;
         a.vptestmd(k2.k2(), x, dword_bcst(rbx + pool_off(pool::EXP)))?;
         a.kandnw(k3, k2, k1)
+    }
+
+    /// `math::pow_plain` of zmm `x` and `y` into zmm0 (zmm1-3, 6-15 and
+    /// 31 scratch), and k3 = the active lanes outside it.
+    pub(super) fn pow_plain(&mut self, x: u32, y: u32) -> A {
+        for half in 0..2 {
+            self.pow_plain_half(x, y, half)?;
+        }
+        self.a.vinsertf32x8(zmm(0), zmm(0), ymm(1), 1)?;
+        self.pow_lanes_off_path(x, y)
     }
 
     /// `math::pow_plain` of lanes `8·half..` of zmm `x` and `y` into ymm

@@ -112,12 +112,26 @@ enum Plan {
     Pair(Op64, usize, bool),
     /// The interpreter's handler for this one instruction.
     Call,
+    /// An opcode with a template per channel (LIT ... UP2H), inline.
+    Special(Special),
     /// LOAD / STORE of `BUFFER[n]` (or of the shared memory, entry
     /// [`SHARED_SLOT`]): inline when every active address is word-aligned
     /// (STORE: and the lanes' words cannot overlap), else the interpreter's
     /// handler.
     Load(u32),
     Store(u32),
+}
+
+impl Plan {
+    /// True when the instruction may run by the interpreter's handler: a
+    /// call, or a template that hands a batch with a lane outside its
+    /// short forms to the handler (LIT, EXP, LOG).
+    fn may_call(self) -> bool {
+        matches!(
+            self,
+            Plan::Call | Plan::Special(Special::Lit | Special::Exp | Special::Log)
+        )
+    }
 }
 
 /// 32-bit templates.
@@ -151,6 +165,8 @@ enum Op32 {
     Max,
     /// `(int)floor(x)` and truncations to i32 / u32, saturating, NaN → 0.
     Arl,
+    Arr,
+    Bfi,
     F2i,
     F2u,
     /// Float sign (1.0, -1.0 or +0; NaN → +0) and integer sign.
@@ -735,6 +751,10 @@ impl<'c> Emitter<'c> {
                     }
                     writes.extend((0..4).filter(|c| m & (1 << c) != 0));
                 }
+                Plan::Special(spec) => {
+                    reads.extend(spec.reads());
+                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
+                }
                 Plan::Pair(op, n, both) => pair_uses(
                     &inst,
                     (op, n, both),
@@ -1185,6 +1205,7 @@ impl<'c> Emitter<'c> {
             Plan::Scalar(op) => self.scalar(&inst, op),
             Plan::Dot(n) => self.dot(&inst, n),
             Plan::Row(k) => self.row_kernel(i, &inst, k),
+            Plan::Special(spec) => self.special(i, &inst, spec),
             Plan::Pair(op, n, both) => self.pair(&inst, op, n, both),
             Plan::Load(n) => self.load(i, &inst, n),
             Plan::Store(n) => self.store_buffer(i, &inst, n),
@@ -1211,6 +1232,9 @@ mod flow;
 mod memory;
 mod pair;
 mod plan;
+mod special;
+
+use special::Special;
 
 use plan::{aligned_pair, memory_plan, operands_inline, plan_of, segment_local, src_inline};
 #[cfg(test)]

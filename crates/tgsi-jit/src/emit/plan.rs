@@ -26,22 +26,14 @@ pub(super) const CALLED_CATEGORIES: &[Category] = &[
 /// through the interpreter's handler (no template: rare in real shaders, or
 /// per-lane work a template would not speed up).
 pub(super) const CALLED_OPCODES: &[Opcode] = &[
-    Opcode::LIT,
-    Opcode::EXP,
-    Opcode::LOG,
-    Opcode::DST,
     Opcode::CLOCK,
-    Opcode::PK2H,
     Opcode::PK2US,
     Opcode::PK4B,
     Opcode::PK4UB,
-    Opcode::UP2H,
     Opcode::UP2US,
     Opcode::UP4B,
     Opcode::UP4UB,
-    Opcode::ARR,
     Opcode::DFMA,
-    Opcode::BFI,
     Opcode::DLDEXP,
     Opcode::DFRACEXP,
     Opcode::DSSG,
@@ -72,7 +64,8 @@ pub(crate) fn compiled_as(op: Opcode) -> &'static str {
 }
 
 /// The kind (`'c'` per component, `'s'` replicated scalar, `'d'` dot
-/// product, `'p'` 64-bit pairs) and source count of `op`'s template, for the check against the
+/// product, `'p'` 64-bit pairs, `'x'` a formula per channel, `'k'` packing,
+/// `'u'` unpacking) and source count of `op`'s template, for the check against the
 /// machine's semantics table; `None` without a template.
 #[cfg(test)]
 pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
@@ -80,6 +73,9 @@ pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
         Plan::Comp(_, n) => Some(('c', n)),
         Plan::Scalar(_) | Plan::Row(_) if op != Opcode::POW => Some(('s', 1)),
         Plan::Row(_) => Some(('s', 2)),
+        Plan::Special(Special::Pk2h) => Some(('k', 1)),
+        Plan::Special(Special::Up2h) => Some(('u', 1)),
+        Plan::Special(spec) => Some(('x', spec.sources())),
         Plan::Dot(_) => Some(('d', 2)),
         Plan::Pair(_, n, _) => Some(('p', n)),
         _ => None,
@@ -134,6 +130,8 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::UADD => c(Uadd, 2),
         O::UMUL => c(Umul, 2),
         O::ARL => c(Arl, 1),
+        O::ARR => c(Arr, 1),
+        O::BFI => c(Bfi, 4),
         O::SSG => c(Ssg, 1),
         O::ISSG => c(Issg, 1),
         O::LSB => c(Lsb, 1),
@@ -186,10 +184,11 @@ pub(super) fn plan_of(op: Opcode) -> Plan {
         O::RCP => Plan::Scalar(Rcp),
         O::RSQ => Plan::Scalar(Rsq),
         O::SQRT => Plan::Scalar(Sqrt),
-        _ => match (pair_plan_of(op), RowKernel::of(op)) {
-            (Some(p), _) => p,
-            (None, Some(k)) => Plan::Row(k),
-            (None, None) => {
+        _ => match (pair_plan_of(op), RowKernel::of(op), Special::of(op)) {
+            (Some(p), _, _) => p,
+            (None, Some(k), _) => Plan::Row(k),
+            (None, None, Some(spec)) => Plan::Special(spec),
+            (None, None, None) => {
                 debug_assert!(declared_fallback(op), "{op} has no declared fallback");
                 Plan::Call
             }
@@ -293,11 +292,11 @@ pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
                 && let Some(t) = index(r)
             {
                 for &c in &s.swz {
-                    local[t][c as usize] &= written[t][c as usize] && *plan != Plan::Call;
+                    local[t][c as usize] &= written[t][c as usize] && !plan.may_call();
                 }
             }
         }
-        if matches!(plan, Plan::Flow | Plan::Call) {
+        if *plan == Plan::Flow || plan.may_call() {
             written.iter_mut().for_each(|w| *w = [false; 4]);
             continue;
         }
@@ -351,7 +350,11 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
 pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
     let flush_ok = matches!(
         plan,
-        Plan::Comp(..) | Plan::Scalar(_) | Plan::Dot(_) | Plan::Row(_)
+        Plan::Comp(..)
+            | Plan::Scalar(_)
+            | Plan::Dot(_)
+            | Plan::Row(_)
+            | Plan::Special(Special::Lit | Special::Exp | Special::Log | Special::Dst)
     );
     if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
         return false;
@@ -373,6 +376,14 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             .iter()
             .enumerate()
             .all(|(k, s)| src_inline(s, !(op.shifts() && k == 1 || op.widens()))),
+        // PK2H's Direct3D rounding (toward zero) is the handler's; the
+        // packing results are not saturated inline
+        Plan::Special(Special::Pk2h) if inst.d3d => false,
+        Plan::Special(Special::Pk2h | Special::Up2h) if inst.saturate => false,
+        Plan::Special(spec) => spec
+            .reads()
+            .iter()
+            .all(|&(k, _)| src_inline(&inst.src[k], false)),
         Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) => true,
     }
 }
