@@ -127,14 +127,91 @@ fn unbound_buffer_is_the_same_error() {
     assert_eq!(want, got);
 }
 
+/// Subroutines called from the main program, from a loop, from a
+/// divergent IF and from another subroutine, with RETs under divergent IFs
+/// and inside a loop: every batch's memory and instruction count match the
+/// interpreter's, and so does the budget error at every budget.
+const CALLS: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 24\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+    DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..3]\nIMM[0] UINT32 {0, 1, 4, 3}\nIMM[1] UINT32 {5, 2, 7, 96}\n\
+    0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].zzzz\n\
+    1: MOV TEMP[1], IMM[0].xxxx\n\
+    2: CAL :24\n\
+    3: BGNLOOP\n\
+    4:   USGE TEMP[2].x, TEMP[1].yyyy, IMM[0].wwww\n\
+    5:   UIF TEMP[2].xxxx\n\
+    6:     BRK\n\
+    7:   ENDIF\n\
+    8:   UADD TEMP[1].y, TEMP[1].yyyy, IMM[0].yyyy\n\
+    9:   CAL :35\n\
+    10: ENDLOOP\n\
+    11: AND TEMP[2].y, SV[0].xxxx, IMM[0].yyyy\n\
+    12: UIF TEMP[2].yyyy\n\
+    13:   CAL :35\n\
+    14: ELSE\n\
+    15:   CAL :24\n\
+    16: ENDIF\n\
+    17: STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+    18: UADD TEMP[0].y, TEMP[0].xxxx, IMM[1].wwww\n\
+    19: STORE BUFFER[0].xyzw, TEMP[0].yyyy, TEMP[1]\n\
+    20: END\n\
+    21: BGNSUB\n\
+    22:   UADD TEMP[1].w, TEMP[1].wwww, IMM[1].xxxx\n\
+    23: ENDSUB\n\
+    24: BGNSUB\n\
+    25:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+    26:   USLT TEMP[2].z, SV[0].xxxx, IMM[1].zzzz\n\
+    27:   UIF TEMP[2].zzzz\n\
+    28:     RET\n\
+    29:   ENDIF\n\
+    30:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy\n\
+    31:   CAL :21\n\
+    32:   RET\n\
+    33:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[1].xxxx\n\
+    34: ENDSUB\n\
+    35: BGNSUB\n\
+    36:   MOV TEMP[3].x, IMM[0].xxxx\n\
+    37:   BGNLOOP\n\
+    38:     UADD TEMP[3].x, TEMP[3].xxxx, IMM[0].yyyy\n\
+    39:     UADD TEMP[1].z, TEMP[1].zzzz, TEMP[3].xxxx\n\
+    40:     USGE TEMP[2].w, TEMP[3].xxxx, SV[0].xxxx\n\
+    41:     UIF TEMP[2].wwww\n\
+    42:       RET\n\
+    43:     ENDIF\n\
+    44:   ENDLOOP\n\
+    45: ENDSUB\n";
+
 #[test]
-fn calls_run_in_the_interpreter_and_say_why() {
-    let src = "COMP\nDCL TEMP[0]\n0: CAL :2\n1: END\n2: BGNSUB\n3: RET\n4: ENDSUB\n";
+fn subroutine_calls_compile_and_match_the_interpreter() {
+    let Some((interp, jit)) = both(CALLS) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 2 * 24 * 16 + 96 * 4]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+    let w = |i: usize| u32::from_le_bytes(want.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    // thread 0: RET at once (x = 1), three loop calls and the IF's ELSE (x = 2)
+    assert_eq!(w(0), 2);
+    // thread 8: both adds and the nested call each time (x = 3 + 3)
+    assert_eq!(w(8 * 4), 6);
+    for max in [1, 3, 4, 5, 12, 25, 26, 40, 41, 60, 100, 150, 200, 300] {
+        let want = dispatch(&interp, &bufs, max);
+        assert!(want.0.is_err(), "budget {max} should stop the run");
+        assert_eq!(want, dispatch(&jit, &bufs, max), "budget {max}");
+    }
+}
+
+#[test]
+fn recursive_calls_run_in_the_interpreter_and_say_why() {
+    let src = "COMP\nDCL TEMP[0]\n0: CAL :2\n1: END\n2: BGNSUB\n3: CAL :2\n4: RET\n5: ENDSUB\n";
     let (s, _) = tgsi_text::assemble(src).unwrap();
     let p = crate::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
     assert_eq!(Engine::of(&p), Engine::Interp);
     let why = p.fallback_reason().unwrap();
-    assert!(why.contains("CAL") || why.contains("AVX-512"), "{why}");
+    assert!(
+        why.contains("recursive") || why.contains("AVX-512"),
+        "{why}"
+    );
 }
 
 /// fxc's shared-memory tree reduction (as TGSI): BARRIER before a loop and

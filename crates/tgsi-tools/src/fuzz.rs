@@ -94,6 +94,11 @@ pub(crate) struct Gen<'a> {
     pure: bool,
     /// Buffer and shared-memory access and BARRIER may be drawn.
     memory: bool,
+    /// Subroutines a CAL may name (`@SUB0` .. below this, replaced by their
+    /// BGNSUB's index once the program is laid out); inside one of them,
+    /// no BARRIER.
+    subs: usize,
+    in_sub: bool,
 }
 
 /// Opcodes of the pure loops (all inline templates or row kernels).
@@ -148,6 +153,8 @@ impl<'a> Gen<'a> {
             budget,
             pure: false,
             memory: false,
+            subs: 0,
+            in_sub: false,
         }
     }
 
@@ -330,7 +337,11 @@ impl Gen<'_> {
                 18..=20 if self.memory => self.memory(),
                 // the batches of a group stop and resume here (anywhere:
                 // in divergent flow and loops too)
-                21 if self.memory && self.rng.chance(40) => self.line("BARRIER"),
+                21 if self.memory && !self.in_sub && self.rng.chance(40) => self.line("BARRIER"),
+                22..=23 if self.subs > 0 => {
+                    let k = self.rng.below(self.subs as u64);
+                    self.line(&format!("CAL @SUB{k}"));
+                }
                 _ => self.alu(),
             }
         }
@@ -503,7 +514,20 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         budget: 40,
         pure: false,
         memory,
+        subs: 0,
+        in_sub: false,
     };
+    // up to two subroutines, the second may call the first
+    let mut subs: Vec<String> = Vec::new();
+    for k in 0..g.rng.below(3) as usize {
+        (g.subs, g.in_sub, g.budget) = (k, true, 12);
+        g.line("BGNSUB");
+        let n = 3 + g.rng.below(8) as usize;
+        g.block(n);
+        g.line("ENDSUB");
+        subs.push(std::mem::take(&mut g.out));
+    }
+    (g.subs, g.in_sub, g.budget) = (subs.len(), false, 40);
     // inputs from BUFFER[0] (IN_WORDS per invocation)
     let t = TEMPS + 4;
     invocation_address(&mut g, t, 'x', 'z');
@@ -529,7 +553,18 @@ pub(crate) fn generate_with(seed: u64, ops: &[Opcode], memory: bool) -> Case {
         g.add_steps(t, 'y', "wwzxy");
     }
     g.line("END");
-    let body = std::mem::take(&mut g.out);
+    let mut body = std::mem::take(&mut g.out);
+    // the subroutines after END, and each CAL's label their BGNSUB's index
+    let mut at = body.lines().count();
+    let mut starts = Vec::new();
+    for sub in &subs {
+        starts.push(at);
+        at += sub.lines().count();
+        body.push_str(sub);
+    }
+    for (k, start) in starts.iter().enumerate().rev() {
+        body = body.replace(&format!("@SUB{k}"), &format!(":{start}"));
+    }
     let groups = 1 + rng.below(2) as u32;
     let n = (groups * BLOCK) as usize;
     let input = (0..n * IN_WORDS as usize).map(|_| rng.word()).collect();

@@ -161,7 +161,7 @@ impl Emitter<'_> {
         let mut outer_switch = None;
         for d in (0..depth).rev() {
             match frames[d] {
-                Frame::Loop => break,
+                Frame::Loop | Frame::Call => break,
                 Frame::If => outer_if = Some(d),
                 Frame::Switch => outer_switch = Some(d),
             }

@@ -351,6 +351,8 @@ enum Frame {
     If,
     Loop,
     Switch,
+    /// The two slots of a subroutine call's saved masks.
+    Call,
 }
 
 fn zmm(n: u32) -> AsmRegisterZmm {
@@ -644,7 +646,6 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         depth_at.push(stack.len());
         stacks.push(stack.clone());
         match inst.op {
-            Opcode::CAL => return refuse(i, inst, "subroutine calls run in the interpreter"),
             Opcode::IF | Opcode::UIF => stack.push(Frame::If),
             Opcode::BGNLOOP => stack.push(Frame::Loop),
             Opcode::SWITCH => stack.push(Frame::Switch),
@@ -676,22 +677,18 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         }
     }
     e.prologue()?;
-    let mut stubs: Vec<(CodeLabel, usize, usize)> = Vec::new();
-    for i in 0..n {
-        let l = e.labels[i];
-        place(&mut e.a, l)?;
-        if leader[i] {
-            let len = (i + 1..=n).find(|&j| leader[j]).unwrap_or(n) - i;
-            let stub = e.a.create_label();
-            e.count(len as i32, stub)?;
-            stubs.push((stub, i, len));
-        }
-        e.instruction(i, plans[i], depth_at[i], &stacks[i])
-            .map_err(|err| {
-                EmitError(format!("instruction {i} ({}): {}", code.insts[i].op, err.0))
-            })?;
-    }
-    e.finish(&stubs)?;
+    let layout = calls::Layout {
+        plans: &plans,
+        depth_at: &depth_at,
+        stacks: &stacks,
+        leader: &leader,
+    };
+    let mut out = calls::Emitted {
+        stubs: Vec::new(),
+        deepest: depth_at.iter().copied().max().unwrap_or(0) + 1,
+    };
+    e.emit_range(&layout, 0..n, &calls::Nest::main(), &mut out)?;
+    e.finish(&out.stubs)?;
     let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
     let cached_loops = e.regions.iter().flatten().count();
     let bytes = e.a.assemble(0)?;
@@ -701,7 +698,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         inlined,
         called: n - inlined,
         cached_loops,
-        depth: depth_at.iter().copied().max().unwrap_or(0) + 1,
+        depth: out.deepest,
     })
 }
 
@@ -1227,6 +1224,7 @@ impl<'c> Emitter<'c> {
 }
 
 mod alu;
+mod calls;
 mod exp_log;
 mod flow;
 mod memory;
