@@ -144,8 +144,10 @@ pub(super) mod pool {
         /// Words in all.
         pub const LEN: usize = (F64 + 38) as usize;
     }
+    /// The lane numbers 0..16, a whole row (indirect register operands).
+    pub const LANE_NUMBERS: i32 = (EXP_LOG + exp_log::LEN as i32 + 15) & !15;
     /// Words in the pool.
-    pub const LEN: usize = EXP_LOG as usize + exp_log::LEN;
+    pub const LEN: usize = LANE_NUMBERS as usize + 16;
 }
 
 /// The words at [`pool::EXP_LOG`], in the order of [`pool::exp_log`]'s offsets.
@@ -272,6 +274,9 @@ impl Ctx {
         let mut pool = [0u32; pool::LEN];
         let trig = trig_pool();
         pool[pool::TRIG as usize..][..trig.len()].copy_from_slice(&trig);
+        for l in 0..16 {
+            pool[pool::LANE_NUMBERS as usize + l] = l as u32;
+        }
         let exp_log = exp_log_pool();
         pool[pool::EXP_LOG as usize..][..exp_log.len()].copy_from_slice(&exp_log);
         let mut put = |i: i32, v: u32| pool[i as usize] = v;

@@ -988,6 +988,64 @@ fn per_channel_and_packing_templates_give_the_interpreters_bits() {
     same_words(&want[1], &got[1], 24, "BUFFER[1]");
 }
 
+/// Indirect register operands inline: reads through an address per lane
+/// (inside the range, below it, past it, far past it), with modifiers and
+/// in a template of several sources, and writes through one under a
+/// divergent UIF (only active lanes inside the range write): the
+/// interpreter's registers, lane for lane.
+#[test]
+fn indirect_register_operands_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..7]\nDCL ADDR[0]\n\
+        IMM[0] UINT32 {12, 3, 1, 128}\nIMM[1] INT32 {-6, 5, 2147483647, -2147483647}\nIMM[2] FLT32 {1.5, -2.0, 0.25, 3.0}\nIMM[3] UINT32 {16, 0, 0, 0}\n\
+        0: MOV TEMP[0], SV[0].xxxx\n\
+        1: I2F TEMP[1], SV[0].xxxx\n\
+        2: MUL TEMP[2], TEMP[1], IMM[2]\n\
+        3: ADD TEMP[3], TEMP[2].yzwx, IMM[2].wzyx\n\
+        4: UADD TEMP[4], SV[0].xxxx, IMM[0].yyyy\n\
+        5: XOR TEMP[5], TEMP[4], IMM[0].wwww\n\
+        6: MOV TEMP[6], IMM[2]\n\
+        7: UADD TEMP[7].x, SV[0].xxxx, IMM[1].xxxx\n\
+        8: AND TEMP[7].y, SV[0].xxxx, IMM[0].zzzz\n\
+        9: UARL ADDR[0].x, TEMP[7].xxxx\n\
+        10: UADD TEMP[7].z, SV[0].xxxx, IMM[1].zzzz\n\
+        11: UARL ADDR[0].y, TEMP[7].zzzz\n\
+        12: MOV TEMP[7].w, IMM[1].wwww\n\
+        13: UARL ADDR[0].z, TEMP[7].wwww\n\
+        14: MOV TEMP[1].x, TEMP[ADDR[0].x+3].yyyy\n\
+        15: ADD TEMP[1].y, -TEMP[ADDR[0].x+1].xxxx, |TEMP[ADDR[0].x+2].zzzz|\n\
+        16: MAD TEMP[1].zw, TEMP[ADDR[0].x+4], TEMP[2], TEMP[ADDR[0].x].wwzz\n\
+        17: MOV TEMP[2].x, TEMP[ADDR[0].y+1].xxxx\n\
+        18: MOV TEMP[2].y, TEMP[ADDR[0].z].xxxx\n\
+        19: UIF TEMP[7].yyyy\n\
+        20:   MOV TEMP[ADDR[0].x+5].xw, IMM[2].zzyy\n\
+        21: ENDIF\n\
+        22: DP3 TEMP[ADDR[0].x+6].y, TEMP[3], TEMP[ADDR[0].x+3]\n\
+        23: UMUL TEMP[7].x, SV[0].xxxx, IMM[0].wwww\n\
+        24: STORE BUFFER[0], TEMP[7].xxxx, TEMP[0]\n\
+        25: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        26: STORE BUFFER[0], TEMP[7].xxxx, TEMP[1]\n\
+        27: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        28: STORE BUFFER[0], TEMP[7].xxxx, TEMP[2]\n\
+        29: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        30: STORE BUFFER[0], TEMP[7].xxxx, TEMP[3]\n\
+        31: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        32: STORE BUFFER[0], TEMP[7].xxxx, TEMP[4]\n\
+        33: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        34: STORE BUFFER[0], TEMP[7].xxxx, TEMP[5]\n\
+        35: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        36: STORE BUFFER[0], TEMP[7].xxxx, TEMP[6]\n\
+        37: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let bufs = vec![vec![0u8; 32 * 128]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

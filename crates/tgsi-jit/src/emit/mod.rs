@@ -405,6 +405,14 @@ impl Slot {
     }
 }
 
+/// An indirect register operand's index: `offset + addr[lane]`, inside
+/// `0..len`.
+struct Indirect {
+    len: u32,
+    offset: i32,
+    addr: tgsi_exec::decode::AddrRef,
+}
+
 /// zmm registers for loop caches (the templates use zmm0..15 and zmm31).
 const CACHE_REGS: std::ops::Range<u32> = 16..31;
 
@@ -704,14 +712,23 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
 
 impl<'c> Emitter<'c> {
     /// The register cache of the loop starting at `b`, when it is an
-    /// innermost loop of inline instructions (row kernels allowed) and plain
-    /// IF/UIF/ELSE/ENDIF/BRK/CONT.
+    /// innermost loop of inline instructions (row kernels allowed) with
+    /// direct operands and plain IF/UIF/ELSE/ENDIF/BRK/CONT.
     fn region(&mut self, b: usize, plans: &[Plan]) -> Option<Region> {
         let end = self.code.insts[b].target as usize;
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
         for i in b + 1..end {
             let inst = self.code.insts[i];
+            // an indirect operand reads or writes the register file itself
+            let indirect = inst
+                .src
+                .iter()
+                .any(|s| matches!(s.kind, SrcKind::RegIndirect { .. }))
+                || matches!(inst.dst[0].kind, DstKind::RegIndirect { .. });
+            if indirect {
+                return None;
+            }
             let m = inst.dst[0].mask;
             let dst = match inst.dst[0].kind {
                 DstKind::Reg(r) => Some(r),
@@ -1022,6 +1039,21 @@ impl<'c> Emitter<'c> {
                     self.a.vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
                 }
                 (SrcKind::Const { .. }, _) => return Err("too many distinct constants".into()),
+                (
+                    SrcKind::RegIndirect {
+                        base,
+                        len,
+                        offset,
+                        addr,
+                    },
+                    _,
+                ) => {
+                    let at = Indirect { len, offset, addr };
+                    self.indirect_lanes(&at, k7)?;
+                    self.a.vpxord(r, r, r)?;
+                    let row = row_off(base, s.swz[c] & 3);
+                    self.a.vpgatherdd(r.k7(), ptr(r12 + zmm(14) * 4 + row))?;
+                }
                 (SrcKind::None, _) => self.a.vpxord(r, r, r)?,
                 _ => return Err("indirect operand in an inline template".into()),
             },
@@ -1112,8 +1144,42 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    /// Stores zmm `z` to channel `c` of a direct destination for the active lanes.
+    /// zmm14 = each lane's word index from the register `at` starts at
+    /// (`64 × (offset + addr) + lane`) and `k` = the lanes whose register
+    /// `offset + addr` is inside `0..len` ([`plan::indirect_inline`] keeps
+    /// the 32-bit sum exact there; zmm31 and eax scratch).
+    fn indirect_lanes(&mut self, at: &Indirect, k: AsmRegisterK) -> A {
+        let a = &mut self.a;
+        let (idx, t) = (zmm(14), zmm(31));
+        a.vmovdqu32(idx, zmmword_ptr(r12 + row_off(at.addr.reg, at.addr.chan)))?;
+        a.mov(eax, at.offset as u32)?;
+        a.vpbroadcastd(t, eax)?;
+        a.vpaddd(idx, idx, t)?;
+        a.mov(eax, at.len)?;
+        a.vpbroadcastd(t, eax)?;
+        a.vpcmpud(k, idx, t, P_LT)?;
+        a.vpslld(idx, idx, 6)?;
+        a.vpaddd(idx, idx, zmmword_ptr(rbx + pool_off(pool::LANE_NUMBERS)))
+    }
+
+    /// Stores zmm `z` to channel `c` of the destination for the active
+    /// lanes (an indirect one: for those whose register is inside its range).
     fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
+        if let DstKind::RegIndirect {
+            base,
+            len,
+            offset,
+            addr,
+        } = inst.dst[0].kind
+        {
+            let at = Indirect { len, offset, addr };
+            self.indirect_lanes(&at, k7)?;
+            self.a.kandw(k7, k7, k1)?;
+            let row = row_off(base, c as u8);
+            return self
+                .a
+                .vpscatterdd(ptr(r12 + zmm(14) * 4 + row).k7(), zmm(z));
+        }
         if let DstKind::Reg(reg) = inst.dst[0].kind {
             if let Some(ps) = self.slot(Key::Pair(reg, c as u8 / 2)) {
                 return self.store_into_pair(ps, c % 2, z);

@@ -333,10 +333,11 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
     if s.flush && wide {
         return false;
     }
-    let kind_ok = matches!(
-        s.kind,
-        SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None
-    );
+    let kind_ok = match s.kind {
+        SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None => true,
+        SrcKind::RegIndirect { len, offset, .. } => !wide && indirect_inline(len, offset),
+        _ => false,
+    };
     // every modifier the interpreter applies: sign bits of floats and
     // doubles, wrapping abs and negation of 32- and 64-bit integers
     let mod_ok = match s.modifier {
@@ -344,6 +345,14 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
         Modifier::Apply { ty, .. } => wide == ty.is_64bit(),
     };
     kind_ok && mod_ok
+}
+
+/// True when an indirect register operand (`offset + addr` inside
+/// `0..len`) is read or written inline: the 32-bit sum of the offset and
+/// the address then goes outside the range exactly where the exact sum
+/// does (a wrapped sum lands far outside it).
+pub(super) fn indirect_inline(len: u32, offset: i32) -> bool {
+    len < 1 << 24 && offset.unsigned_abs() < 1 << 24
 }
 
 /// True when the instruction's operands allow its inline template.
@@ -359,7 +368,23 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
     if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
         return false;
     }
-    if !matches!(inst.dst[0].kind, DstKind::Reg(_) | DstKind::Null) {
+    let dst_ok = match inst.dst[0].kind {
+        DstKind::Reg(_) | DstKind::Null => true,
+        // 32-bit rows stored through `Emitter::store`
+        DstKind::RegIndirect { len, offset, .. } => {
+            indirect_inline(len, offset)
+                && matches!(
+                    plan,
+                    Plan::Comp(..)
+                        | Plan::Scalar(_)
+                        | Plan::Dot(_)
+                        | Plan::Row(_)
+                        | Plan::Special(_)
+                )
+        }
+        _ => false,
+    };
+    if !dst_ok {
         return false;
     }
     match plan {
