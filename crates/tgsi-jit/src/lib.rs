@@ -191,6 +191,9 @@ pub struct Compiled {
     /// selectors a batch stopped at a BARRIER keeps.
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     depth: usize,
+    /// Constant buffers `0..const_bufs` the code reads with indirect slots.
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    const_bufs: usize,
     /// What was compiled (inlined and called instructions, cached loops,
     /// bytes of machine code).
     figures: CompiledFigures,
@@ -226,6 +229,7 @@ impl Compiled {
                 code: buf,
                 consts: out.consts,
                 depth: out.depth,
+                const_bufs: out.const_bufs,
             })
         }
         #[cfg(not(all(feature = "jit", target_arch = "x86_64")))]

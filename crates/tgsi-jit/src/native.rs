@@ -19,6 +19,8 @@ use tgsi_exec::machine::{Batch, Env, Mask, Stop, mask_row};
 pub(super) const MAX_CONSTS: usize = 256;
 /// Buffers LOAD/STORE reach inline (`BUFFER[0..MAX_BUFFERS]`).
 pub(super) const MAX_BUFFERS: usize = 16;
+/// Constant buffers an indirect slot reads inline (`CONST[0..MAX_CONST_BUFS]`).
+pub(super) const MAX_CONST_BUFS: usize = 16;
 /// The entry of [`Ctx::buffers`] after the buffers: the work group's shared
 /// memory (`MEMORY[n], SHARED`), which LOAD/STORE reach inline the same way.
 pub(super) const SHARED_SLOT: u32 = MAX_BUFFERS as u32;
@@ -246,7 +248,36 @@ pub(super) struct Ctx {
     pub buffers: [[u64; 2]; MAX_BUFFERS + 1],
     /// Control-flow frames, by static nesting depth (4 words each).
     pub frames: [[u32; 4]; MAX_DEPTH],
+    /// Per constant buffer read with an indirect slot: its words' address,
+    /// then per channel c the slots whose word c is inside the buffer
+    /// (filled by [`run`] only for programs that read so).
+    pub const_bufs: [ConstBuf; MAX_CONST_BUFS],
     pub const_vals: [u32; MAX_CONSTS],
+}
+
+/// A constant buffer as indirect slots read it ([`Ctx::const_bufs`]).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct ConstBuf {
+    pub words: *const u32,
+    /// Slots s with `4 s + c` below the buffer's length, per channel c.
+    pub slots: [u32; 4],
+}
+
+impl ConstBuf {
+    const EMPTY: ConstBuf = ConstBuf {
+        words: std::ptr::null(),
+        slots: [0; 4],
+    };
+
+    fn of(words: &[u32]) -> ConstBuf {
+        // below 2^29 slots every word index fits a gather's signed index
+        let len = words.len().min(1 << 31) as u32;
+        ConstBuf {
+            words: words.as_ptr(),
+            slots: std::array::from_fn(|c| len.saturating_sub(c as u32).div_ceil(4).min(1 << 29)),
+        }
+    }
 }
 
 /// Byte offsets of the [`Ctx`] fields the generated code addresses.
@@ -267,6 +298,10 @@ pub(super) mod off {
     pub const POOL: i32 = offset_of!(Ctx, pool) as i32;
     pub const FRAMES: i32 = offset_of!(Ctx, frames) as i32;
     pub const BUFFERS: i32 = offset_of!(Ctx, buffers) as i32;
+    pub const CONST_BUFS: i32 = offset_of!(Ctx, const_bufs) as i32;
+    /// Bytes per [`super::ConstBuf`], and where its slot counts start.
+    pub const CONST_BUF_SIZE: i32 = std::mem::size_of::<super::ConstBuf>() as i32;
+    pub const CONST_BUF_SLOTS: i32 = std::mem::offset_of!(super::ConstBuf, slots) as i32;
 }
 
 impl Ctx {
@@ -348,6 +383,7 @@ impl Ctx {
             pool,
             buffers: [[0; 2]; MAX_BUFFERS + 1],
             frames: [[0; 4]; MAX_DEPTH],
+            const_bufs: [ConstBuf::EMPTY; MAX_CONST_BUFS],
             const_vals: [0; MAX_CONSTS],
         })
     }
@@ -464,6 +500,12 @@ pub(super) fn run(
                 .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
         }
         ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
+        for (k, slot) in ctx.const_bufs[..c.const_bufs].iter_mut().enumerate() {
+            *slot = env
+                .consts
+                .get(k)
+                .map_or(ConstBuf::EMPTY, |w| ConstBuf::of(w));
+        }
         // a batch stopped at a BARRIER resumes with its own frames
         ctx.resume = b.pc as u32;
         let depth = c.depth.min(MAX_DEPTH);

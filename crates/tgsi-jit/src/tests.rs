@@ -1046,6 +1046,70 @@ fn indirect_register_operands_compile_inline() {
     assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
 }
 
+/// Indirect constant slots inline: per-lane slots inside buffer 0, in its
+/// last, partly filled slot (10 words: channels z and w of slot 2 read 0),
+/// below and past it, and in buffer 1 and a missing buffer 2; in a loop
+/// that changes the address register (kept in the loop's registers): the
+/// interpreter's words.
+#[test]
+fn indirect_constant_slots_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0..3]\nDCL CONST[1][0..3]\nDCL CONST[2][0..3]\nDCL TEMP[0..4]\nDCL ADDR[0]\n\
+        IMM[0] UINT32 {7, 64, 16, 1}\nIMM[1] INT32 {-3, 0, 0, 0}\n\
+        0: UADD TEMP[0].x, SV[0].xxxx, IMM[1].xxxx\n\
+        1: UARL ADDR[0].x, TEMP[0].xxxx\n\
+        2: MOV TEMP[1], CONST[0][ADDR[0].x]\n\
+        3: ADD TEMP[2], CONST[0][ADDR[0].x+1].wzyx, -CONST[1][ADDR[0].x+2]\n\
+        4: MOV TEMP[3], CONST[2][ADDR[0].x+3]\n\
+        5: MOV TEMP[4], IMM[1].yyyy\n\
+        6: BGNLOOP\n\
+        7:   UADD TEMP[4].x, TEMP[4].xxxx, IMM[0].wwww\n\
+        8:   UARL ADDR[0].x, TEMP[4].xxxx\n\
+        9:   UADD TEMP[4].y, TEMP[4].yyyy, CONST[0][ADDR[0].x-1].zzzz\n\
+        10:  USGE TEMP[4].z, TEMP[4].xxxx, IMM[0].xxxx\n\
+        11:  UIF TEMP[4].zzzz\n\
+        12:    BRK\n\
+        13:  ENDIF\n\
+        14: ENDLOOP\n\
+        15: UMUL TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        16: STORE BUFFER[0], TEMP[0].yyyy, TEMP[1]\n\
+        17: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        18: STORE BUFFER[0], TEMP[0].yyyy, TEMP[2]\n\
+        19: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        20: STORE BUFFER[0], TEMP[0].yyyy, TEMP[3]\n\
+        21: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        22: STORE BUFFER[0], TEMP[0].yyyy, TEMP[4]\n\
+        23: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let figures = jit.compiled().expect("compiled");
+    assert_eq!(figures.called, 0);
+    assert_eq!(figures.cached_loops, 1);
+    let run = |p: &Program| {
+        let mut res = Resources {
+            constants: vec![
+                (1..=10).map(|w| (w as f32).to_bits()).collect(),
+                (0..16).map(|w| (w as f32 * -0.5).to_bits()).collect(),
+            ],
+            buffers: vec![vec![0; 32 * 64]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(0)
+    };
+    let want = run(&interp);
+    same_words(&want, &run(&jit), 16, "BUFFER[0]");
+    // thread 5 reads slot 2 of buffer 0: words 9, 10, then zeros
+    let w = |i: usize| {
+        f32::from_bits(u32::from_le_bytes(
+            want[4 * i..4 * i + 4].try_into().unwrap(),
+        ))
+    };
+    assert_eq!([w(80), w(81), w(82), w(83)], [9.0, 10.0, 0.0, 0.0]);
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

@@ -19,12 +19,14 @@
 //! instruction where the interpreter stops.
 
 use super::native::{
-    MAX_BUFFERS, MAX_CONSTS, SHARED_SLOT, fetch_callback, mask, off, pool, row_callback,
-    step_callback,
+    MAX_BUFFERS, MAX_CONST_BUFS, MAX_CONSTS, SHARED_SLOT, fetch_callback, mask, off, pool,
+    row_callback, step_callback,
 };
 use iced_x86::code_asm::*;
 use iced_x86::{IcedError, Register};
-use tgsi_exec::decode::{Code, DstKind, Inst, MAX_DEPTH, Modifier, Resource, Src, SrcKind};
+use tgsi_exec::decode::{
+    Code, DstKind, IndexExpr, Inst, MAX_DEPTH, Modifier, Resource, Src, SrcKind,
+};
 use tgsi_exec::machine::Env;
 use tgsi_ir::enums::Processor;
 use tgsi_ir::opcode::{Category, Opcode, OperandType};
@@ -343,6 +345,8 @@ pub(super) struct Output {
     pub cached_loops: usize,
     /// The deepest static nesting of control-flow frames.
     pub depth: usize,
+    /// Constant buffers `0..const_bufs` read with indirect slots inline.
+    pub const_bufs: usize,
 }
 
 /// A static control-flow frame: its kind and its slot (nesting depth).
@@ -433,6 +437,8 @@ struct Emitter<'c> {
     /// Per TEMP register and channel: whether its value in lanes the exec
     /// mask leaves out is never read ([`segment_local`]).
     local: Vec<[bool; 4]>,
+    /// Constant buffers `0..const_bufs` read with indirect slots.
+    const_bufs: usize,
 }
 
 /// An encoding error or an operand a template cannot take.
@@ -707,6 +713,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         called: n - inlined,
         cached_loops,
         depth: out.deepest,
+        const_bufs: e.const_bufs,
     })
 }
 
@@ -856,6 +863,7 @@ impl<'c> Emitter<'c> {
             callback_status,
             suspend,
             local: segment_local(code, plans),
+            const_bufs: 0,
         })
     }
 
@@ -1039,6 +1047,9 @@ impl<'c> Emitter<'c> {
                     self.a.vpbroadcastd(r, dword_ptr(r14 + (4 * k) as i32))?
                 }
                 (SrcKind::Const { .. }, _) => return Err("too many distinct constants".into()),
+                (SrcKind::ConstIndirect { buf, slot }, _) => {
+                    self.gather_constants(z, buf, slot, s.swz[c] & 3)?
+                }
                 (
                     SrcKind::RegIndirect {
                         base,
@@ -1149,9 +1160,9 @@ impl<'c> Emitter<'c> {
     /// `offset + addr` is inside `0..len` ([`plan::indirect_inline`] keeps
     /// the 32-bit sum exact there; zmm31 and eax scratch).
     fn indirect_lanes(&mut self, at: &Indirect, k: AsmRegisterK) -> A {
+        self.address_row(14, at.addr)?;
         let a = &mut self.a;
         let (idx, t) = (zmm(14), zmm(31));
-        a.vmovdqu32(idx, zmmword_ptr(r12 + row_off(at.addr.reg, at.addr.chan)))?;
         a.mov(eax, at.offset as u32)?;
         a.vpbroadcastd(t, eax)?;
         a.vpaddd(idx, idx, t)?;
@@ -1160,6 +1171,53 @@ impl<'c> Emitter<'c> {
         a.vpcmpud(k, idx, t, P_LT)?;
         a.vpslld(idx, idx, 6)?;
         a.vpaddd(idx, idx, zmmword_ptr(rbx + pool_off(pool::LANE_NUMBERS)))
+    }
+
+    /// zmm `z` = the address register row `addr` (from the loop cache
+    /// where it lives there).
+    fn address_row(&mut self, z: u32, addr: tgsi_exec::decode::AddrRef) -> A {
+        let (reg, chan) = (addr.reg, addr.chan & 3);
+        let r = zmm(z);
+        if let Some(cz) = self.cached(Key::Row(reg, chan)) {
+            return self.a.vmovdqa32(r, zmm(cz));
+        }
+        if let Some(ps) = self.slot(Key::Pair(reg, chan / 2)) {
+            let (lo, hi) = ps.halves();
+            let odd = (chan & 1) as i32;
+            self.a
+                .vmovdqu32(r, zmmword_ptr(rbx + off::PERM + 128 + 64 * odd))?;
+            return self.a.vpermi2d(r, zmm(lo), zmm(hi));
+        }
+        self.a.vmovdqu32(r, zmmword_ptr(r12 + row_off(reg, chan)))
+    }
+
+    /// zmm `z` = word `4 × slot + chan` of constant buffer `buf` (direct)
+    /// at each lane's slot (`slot`: an address plus an offset), 0 outside
+    /// the buffer, as the interpreter's fetch ([`plan::const_indirect_inline`]
+    /// keeps the 32-bit slot exact; zmm14, zmm31, rax scratch).
+    fn gather_constants(&mut self, z: u32, buf: IndexExpr, slot: IndexExpr, chan: u8) -> R {
+        let (Some(addr), None) = (slot.addr, buf.addr) else {
+            return Err("a constant operand this template does not read".into());
+        };
+        let b = buf.offset as usize;
+        if b >= MAX_CONST_BUFS {
+            return Err("a constant buffer past those read inline".into());
+        }
+        self.const_bufs = self.const_bufs.max(b + 1);
+        let entry = off::CONST_BUFS + b as i32 * off::CONST_BUF_SIZE;
+        let (r, idx, t) = (zmm(z), zmm(14), zmm(31));
+        self.address_row(14, addr)?;
+        let a = &mut self.a;
+        a.mov(eax, slot.offset as u32)?;
+        a.vpbroadcastd(t, eax)?;
+        a.vpaddd(idx, idx, t)?;
+        let slots = dword_bcst(rbx + entry + off::CONST_BUF_SLOTS + 4 * chan as i32);
+        a.vpcmpud(k7, idx, slots, P_LT)?;
+        a.vpslld(idx, idx, 2)?;
+        a.mov(rax, qword_ptr(rbx + entry))?;
+        a.vpxord(r, r, r)?;
+        a.vpgatherdd(r.k7(), ptr(rax + idx * 4 + 4 * chan as i32))?;
+        Ok(())
     }
 
     /// Stores zmm `z` to channel `c` of the destination for the active

@@ -336,6 +336,7 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
     let kind_ok = match s.kind {
         SrcKind::Reg(_) | SrcKind::Const { .. } | SrcKind::None => true,
         SrcKind::RegIndirect { len, offset, .. } => !wide && indirect_inline(len, offset),
+        SrcKind::ConstIndirect { buf, slot } => !wide && const_indirect_inline(buf, slot),
         _ => false,
     };
     // every modifier the interpreter applies: sign bits of floats and
@@ -353,6 +354,17 @@ pub(super) fn src_inline(s: &Src, wide: bool) -> bool {
 /// does (a wrapped sum lands far outside it).
 pub(super) fn indirect_inline(len: u32, offset: i32) -> bool {
     len < 1 << 24 && offset.unsigned_abs() < 1 << 24
+}
+
+/// True when an indirect constant operand is read inline: a direct buffer
+/// among the first [`MAX_CONST_BUFS`], a slot of an address plus an offset
+/// small enough that the 32-bit sum leaves the buffer exactly where the
+/// exact one does (buffers hold fewer than 2^29 slots inline).
+pub(super) fn const_indirect_inline(buf: IndexExpr, slot: IndexExpr) -> bool {
+    buf.addr.is_none()
+        && (0..MAX_CONST_BUFS as i32).contains(&buf.offset)
+        && slot.addr.is_some()
+        && slot.offset.unsigned_abs() < 1 << 24
 }
 
 /// True when the instruction's operands allow its inline template.
