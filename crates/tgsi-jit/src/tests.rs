@@ -1110,6 +1110,79 @@ fn indirect_constant_slots_compile_inline() {
     assert_eq!([w(80), w(81), w(82), w(83)], [9.0, 10.0, 0.0, 0.0]);
 }
 
+/// DLDEXP inline (`vscalefpd`) gives the interpreter's bits: edge doubles
+/// (NaNs of both kinds, infinities, zeros, subnormals, the largest finite)
+/// and random ones scaled by counts into and past the subnormal range, by
+/// huge and by the extreme counts, with the counts of pair zw in z.
+#[test]
+fn dldexp_inline_gives_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {16, 64, 32, 0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: DLDEXP TEMP[3], TEMP[1], TEMP[2]\n\
+        6: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].xxxx\n\
+        7: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        8: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 8;
+    let edges: [u64; 10] = [
+        0x7ff0_0000_0000_0001, // signaling NaN
+        0xfff8_0000_0000_1234,
+        0x7ff0_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0x0000_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x3ff8_0000_0000_0001,
+        0xbfff_ffff_ffff_ffff,
+    ];
+    let counts: [i32; 12] = [
+        0,
+        -1,
+        -1074,
+        -1075,
+        -1076,
+        -1022,
+        -1023,
+        1023,
+        2100,
+        -2100,
+        i32::MIN,
+        i32::MAX,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0x00d1_de4e_5eed);
+    let mut words = Vec::new();
+    for _ in 0..GROUPS * 64 {
+        let x = |rng: &mut tgsi_ir::rng::Rng| match rng.below(3) {
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            _ => rng.next(),
+        };
+        let n = |rng: &mut tgsi_ir::rng::Rng| match rng.below(3) {
+            0 => counts[rng.below(counts.len() as u64) as usize] as u32,
+            _ => (rng.below(4400) as i32 - 2200) as u32,
+        };
+        let (a, b) = (x(&mut rng), x(&mut rng));
+        words.extend([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]);
+        words.extend([n(&mut rng), 0, n(&mut rng), 0]);
+    }
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 4, "BUFFER[1]");
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

@@ -224,6 +224,8 @@ enum Op64 {
     U64shl,
     U64shr,
     I64shr,
+    /// DLDEXP: the double scaled by 2^count (`vscalefpd`, one rounding).
+    Dldexp,
     /// DRCP, DSQRT, DRSQ (one division and/or square root each, as the
     /// machine's), DFRAC (`x - floor(x)`).
     Drcp,
@@ -276,9 +278,19 @@ enum Op64 {
 }
 
 impl Op64 {
-    /// The count-taking shifts (source 1 a 32-bit count).
+    /// The count-taking ops (source 1 a 32-bit count): the shifts and
+    /// DLDEXP.
     fn shifts(self) -> bool {
-        matches!(self, Op64::U64shl | Op64::U64shr | Op64::I64shr)
+        matches!(
+            self,
+            Op64::U64shl | Op64::U64shr | Op64::I64shr | Op64::Dldexp
+        )
+    }
+
+    /// The channel of source 1 holding pair p's count (DLDEXP: x and z,
+    /// the shifts: x and y).
+    fn count_channel(self, p: usize) -> usize {
+        if self == Op64::Dldexp { 2 * p } else { p }
     }
 
     /// The compares (a 32-bit result per pair).
@@ -551,7 +563,7 @@ fn pair_uses(
             }
         }
         if shift {
-            reads.push((1, p));
+            reads.push((1, op.count_channel(p)));
         }
         if op.widens() {
             reads.push((0, p));

@@ -106,7 +106,7 @@ impl Emitter<'_> {
             for k in (0..srcs).filter(|_| !op.widens()) {
                 regs[k] = self.fetch_pair(8 + 2 * k as u32, 9 + 2 * k as u32, &inst.src[k], p)?;
             }
-            let count = shift
+            let count = (shift && op != Op64::Dldexp)
                 .then(|| self.immediate_word(&inst.src[1], p))
                 .flatten();
             if let Some(n) = count {
@@ -126,6 +126,14 @@ impl Emitter<'_> {
                         self.saturate64(2 * p as u32 + h)?;
                     }
                 }
+            } else if op == Op64::Dldexp {
+                // the count (x for the xy pair, z for zw) as doubles, exact
+                let n = self.fetch(6, &inst.src[1], op.count_channel(p), false)?;
+                let a = &mut self.a;
+                a.vextracti32x8(ymm(5), zmm(n), 1)?;
+                a.vcvtdq2pd(zmm(10), ymm(n))?;
+                a.vcvtdq2pd(zmm(11), ymm(5))?;
+                regs[1] = (10, 11);
             } else if shift {
                 // the count: src1 channel p (x for the xy pair, y for zw)
                 let n = self.fetch(6, &inst.src[1], p, false)?;
@@ -429,6 +437,9 @@ fn half_op(
         Op64::U64mul => a.vpmullq(o, x, y),
         Op64::I64neg => a.vpxorq(o, o, o).and_then(|_| a.vpsubq(o, o, x)),
         Op64::U64shl => a.vpsllvq(o, x, y),
+        // x · 2^y, rounded once; a NaN comes back quiet with its payload,
+        // as `ops::dldexp`
+        Op64::Dldexp => a.vscalefpd(o, x, y),
         Op64::U64shr => a.vpsrlvq(o, x, y),
         Op64::I64shr => a.vpsravq(o, x, y),
         Op64::I2d => a.vcvtdq2pd(o, w),
