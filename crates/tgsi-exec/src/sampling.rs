@@ -52,20 +52,33 @@ impl Batch {
             return Err(self.resource_error(inst, "texture details missing".into()));
         };
         let n = t.num_srcs as usize;
-        let mut srcs = [ZERO_REG; 5];
-        for (k, s) in srcs.iter_mut().enumerate().take(n) {
-            *s = self.fetch(&inst.src[k], 0xF, env);
-        }
+        // the sources the opcode has (one, most often: no rows to zero)
+        let (one, many);
+        let srcs: &[Reg] = if n == 1 {
+            one = [self.fetch(&inst.src[0], 0xF, env)];
+            &one
+        } else {
+            let mut all = [ZERO_REG; 5];
+            for (k, s) in all.iter_mut().enumerate().take(n) {
+                *s = self.fetch(&inst.src[k], 0xF, env);
+            }
+            many = all;
+            &many[..n]
+        };
         if t.rasterizer {
-            self.rasterizer_info(inst, &srcs[..n], env);
+            self.rasterizer_info(inst, srcs, env);
             return Ok(());
         }
         let sview = self.lane_indices(&t.sview);
         let sampler = self.lane_indices(&t.sampler);
-        let offsets = t
-            .offset
-            .as_ref()
-            .map_or(ZERO_REG, |o| self.fetch(o, 0x7, env));
+        let fetched;
+        let offsets: &Reg = match &t.offset {
+            Some(o) => {
+                fetched = self.fetch(o, 0x7, env);
+                &fetched
+            }
+            None => &ZERO_REG,
+        };
         let op = TexOp {
             opcode: inst.op,
             target: t.target,
@@ -76,10 +89,10 @@ impl Batch {
         };
         let mut out = ZERO_REG;
         let inputs = texture::TexInputs {
-            srcs: &srcs[..n],
+            srcs,
             sview: &sview,
             sampler: &sampler,
-            offsets: &offsets,
+            offsets,
             active: self.exec,
         };
         texture::execute(&env.textures, &op, &inputs, &mut out)

@@ -194,6 +194,9 @@ pub struct Compiled {
     /// Constant buffers `0..const_bufs` the code reads with indirect slots.
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     const_bufs: usize,
+    /// The code reads or writes buffers or shared memory inline.
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    memory: bool,
     /// What was compiled (inlined and called instructions, cached loops,
     /// bytes of machine code).
     figures: CompiledFigures,
@@ -230,6 +233,7 @@ impl Compiled {
                 consts: out.consts,
                 depth: out.depth,
                 const_bufs: out.const_bufs,
+                memory: out.memory,
             })
         }
         #[cfg(not(all(feature = "jit", target_arch = "x86_64")))]

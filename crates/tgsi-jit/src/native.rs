@@ -493,13 +493,15 @@ pub(super) fn run(
             Some(last) if last <= 0x7fff_ffff => [ptr as u64, last as u64 | 1 << 32],
             _ => [0, 0],
         };
-        for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
-            *slot = env
-                .buffers
-                .get(k)
-                .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
+        if c.memory {
+            for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
+                *slot = env
+                    .buffers
+                    .get(k)
+                    .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
+            }
+            ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
         }
-        ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
         for (k, slot) in ctx.const_bufs[..c.const_bufs].iter_mut().enumerate() {
             *slot = env
                 .consts

@@ -359,6 +359,8 @@ pub(super) struct Output {
     pub depth: usize,
     /// Constant buffers `0..const_bufs` read with indirect slots inline.
     pub const_bufs: usize,
+    /// Some LOAD or STORE reads the buffers or the shared memory inline.
+    pub memory: bool,
 }
 
 /// A static control-flow frame: its kind and its slot (nesting depth).
@@ -726,6 +728,9 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         cached_loops,
         depth: out.deepest,
         const_bufs: e.const_bufs,
+        memory: plans
+            .iter()
+            .any(|p| matches!(p, Plan::Load(_) | Plan::Store(_))),
     })
 }
 
