@@ -1183,6 +1183,71 @@ fn dldexp_inline_gives_the_interpreters_bits() {
     same_words(&want[1], &got[1], 4, "BUFFER[1]");
 }
 
+/// U64DIV, I64DIV, U64MOD and I64MOD inline (a scalar division per lane)
+/// give the interpreter's bits: divisors 0, 1, -1 with dividends 0,
+/// `i64::MIN`, `i64::MAX`, `u64::MAX` and random words, with source
+/// modifiers, in lanes an IF switches off too.
+#[test]
+fn divisions_of_64_bit_integers_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..5]\n\
+        IMM[0] UINT32 {16, 64, 32, 1}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: U64DIV TEMP[3].xy, TEMP[1].xyxy, TEMP[2].xyxy\n\
+        6: I64DIV TEMP[3].zw, TEMP[1].zwzw, -TEMP[2].zwzw\n\
+        7: U64MOD TEMP[4].xy, TEMP[1].zwzw, TEMP[2].zwzw\n\
+        8: I64MOD TEMP[4].zw, TEMP[1].xyxy, TEMP[2].xyxy\n\
+        9: MOV TEMP[5], IMM[0].wwww\n\
+        10: AND TEMP[0].w, TEMP[0].xxxx, IMM[0].wwww\n\
+        11: UIF TEMP[0].wwww\n\
+        12:   I64DIV TEMP[5].xy, TEMP[1].xyxy, TEMP[2].zwzw\n\
+        13:   U64MOD TEMP[5].zw, |TEMP[1].zwzw|, TEMP[2].xyxy\n\
+        14: ENDIF\n\
+        15: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        17: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        18: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        19: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        20: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        21: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 8;
+    let edges: [u64; 8] = [
+        0,
+        1,
+        u64::MAX,
+        1 << 63,
+        i64::MAX as u64,
+        7,
+        (-7i64) as u64,
+        0x1_0000_0000,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0x6464_d1f5_5eed);
+    let mut words = Vec::new();
+    for _ in 0..GROUPS * 64 * 4 {
+        let v = match rng.below(3) {
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            1 => rng.next() >> rng.below(64),
+            _ => rng.next(),
+        };
+        words.extend([v as u32, (v >> 32) as u32]);
+    }
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 64]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 16, "BUFFER[1]");
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

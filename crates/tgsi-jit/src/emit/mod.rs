@@ -226,6 +226,9 @@ enum Op64 {
     I64shr,
     /// DLDEXP: the double scaled by 2^count (`vscalefpd`, one rounding).
     Dldexp,
+    /// U64DIV, I64DIV, U64MOD, I64MOD (signed, remainder): a scalar
+    /// division per lane.
+    Div64(bool, bool),
     /// DRCP, DSQRT, DRSQ (one division and/or square root each, as the
     /// machine's), DFRAC (`x - floor(x)`).
     Drcp,

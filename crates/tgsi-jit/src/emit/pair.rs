@@ -412,6 +412,55 @@ fn double_min_max(
     a.vmovdqa64(o, t)
 }
 
+/// One half of U64DIV, I64DIV, U64MOD, I64MOD (`ops::u64div` ...): a
+/// scalar `div`/`idiv` per lane through the context's scratch rows, by 1
+/// where the divisor is 0 (then the machine's result: 0 for I64DIV, all
+/// ones for the others) and where I64 `MIN / -1` would trap (by 1 its
+/// quotient MIN and remainder 0 are the wrapping results); built in zmm7
+/// (zmm6 scratch), as `o` may be `x`.
+fn divide64(
+    a: &mut CodeAssembler,
+    signed: bool,
+    rem: bool,
+    o: AsmRegisterZmm,
+    x: AsmRegisterZmm,
+    y: AsmRegisterZmm,
+) -> A {
+    let bc = |p: i32| qword_bcst(rbx + pool_off(p));
+    let row = |k: i32, j: i32| rbx + off::SCRATCH + 64 * k + 8 * j;
+    let (d, one) = (zmm(7), zmm(6));
+    a.vpternlogq(one, one, one, 0xFF)?;
+    a.vpsrlq(one, one, 63)?;
+    a.vmovdqa64(d, y)?;
+    a.vptestnmq(k2, y, y)?;
+    a.vmovdqa64(d.k2(), one)?;
+    if signed {
+        a.vpcmpeqq(k3, y, bc(pool::ALL_ONES))?;
+        a.vpcmpeqq(k3.k3(), x, bc(pool::D_SIGN))?;
+        a.vmovdqa64(d.k3(), one)?;
+    }
+    a.vmovdqu64(zmmword_ptr(row(0, 0)), x)?;
+    a.vmovdqu64(zmmword_ptr(row(1, 0)), d)?;
+    for j in 0..8 {
+        a.mov(rax, qword_ptr(row(0, j)))?;
+        if signed {
+            a.cqo()?;
+            a.idiv(qword_ptr(row(1, j)))?;
+        } else {
+            a.xor(edx, edx)?;
+            a.div(qword_ptr(row(1, j)))?;
+        }
+        a.mov(qword_ptr(row(2, j)), if rem { rdx } else { rax })?;
+    }
+    a.vmovdqu64(d, zmmword_ptr(row(2, 0)))?;
+    if signed && !rem {
+        a.vpxorq(d.k2(), d, d)?;
+    } else {
+        a.vpternlogq(d.k2(), d, d, 0xFF)?;
+    }
+    a.vmovdqa64(o, d)
+}
+
 /// One half (8 lanes) of a 64-bit template: `o = op(x, y, z)` (`w`: a
 /// widening's 8 source words); the ops with a word per pair and those
 /// with a 64-bit integer result built apart ([`Emitter::int64_result`])
@@ -468,6 +517,7 @@ fn half_op(
         Op64::U64min => a.vpminuq(o, x, y),
         Op64::U64max => a.vpmaxuq(o, x, y),
         Op64::Dmin | Op64::Dmax => double_min_max(a, op == Op64::Dmin, o, x, y),
+        Op64::Div64(signed, rem) => divide64(a, signed, rem, o, x, y),
         Op64::Dround(mode) => {
             // NaN keeps its bits (the interpreter's rounding
             // does not quiet it); built in zmm7, as `o` may be `x`

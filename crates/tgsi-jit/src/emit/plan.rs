@@ -36,10 +36,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::DFMA,
     Opcode::DFRACEXP,
     Opcode::DSSG,
-    Opcode::I64DIV,
-    Opcode::U64DIV,
-    Opcode::I64MOD,
-    Opcode::U64MOD,
 ];
 
 /// True when `op` is declared to run through the interpreter's handler.
@@ -211,6 +207,10 @@ fn pair_plan_of(op: Opcode) -> Option<Plan> {
         O::I64NEG => Plan::Pair(I64neg, 1, true),
         O::U64SHL => Plan::Pair(U64shl, 2, false),
         O::DLDEXP => Plan::Pair(Dldexp, 2, false),
+        O::U64DIV => Plan::Pair(Div64(false, false), 2, false),
+        O::I64DIV => Plan::Pair(Div64(true, false), 2, false),
+        O::U64MOD => Plan::Pair(Div64(false, true), 2, false),
+        O::I64MOD => Plan::Pair(Div64(true, true), 2, false),
         O::U64SHR => Plan::Pair(U64shr, 2, false),
         O::I64SHR => Plan::Pair(I64shr, 2, false),
         O::I64ABS => Plan::Pair(I64abs, 1, true),
