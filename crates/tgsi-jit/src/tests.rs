@@ -1248,6 +1248,77 @@ fn divisions_of_64_bit_integers_give_the_interpreters_bits() {
     same_words(&want[1], &got[1], 16, "BUFFER[1]");
 }
 
+/// The buffer and shared-memory atomics inline: every kind, lanes of a
+/// work group hitting the same words (the old words each lane gets follow
+/// the lane order), lanes past the end (0, nothing written), per-lane
+/// operands rich in edge values (NaN for ATOMFADD, wrapping limits):
+/// the interpreter's old words and final memory.
+#[test]
+fn atomics_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {7, 4, 64, 4}\nIMM[1] UINT32 {16, 0, 0, 0}\n\
+        0: AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].yyyy\n\
+        2: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        3: LOAD TEMP[1], BUFFER[1], TEMP[0].zzzz\n\
+        4: UMUL TEMP[0].w, SV[0].xxxx, IMM[0].wwww\n\
+        5: UADD TEMP[2].x, TEMP[0].yyyy, TEMP[0].wwww\n\
+        6: ATOMUADD TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        7: ATOMXCHG TEMP[3].y, BUFFER[0], TEMP[2].xxxx, TEMP[1].y\n\
+        8: ATOMAND TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        9: ATOMOR TEMP[3].w, BUFFER[0], TEMP[2].xxxx, TEMP[1].w\n\
+        10: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        11: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        12: ATOMXOR TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        13: ATOMUMIN TEMP[3].y, BUFFER[0], TEMP[2].xxxx, TEMP[1].y\n\
+        14: ATOMUMAX TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        15: ATOMIMIN TEMP[3].w, BUFFER[0], TEMP[2].xxxx, TEMP[1].w\n\
+        16: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        17: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        18: ATOMIMAX TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        19: ATOMFADD TEMP[3].y, BUFFER[0], TEMP[0].yyyy, TEMP[1].y\n\
+        20: ATOMINC_WRAP TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        21: ATOMDEC_WRAP TEMP[3].w, BUFFER[0], TEMP[0].yyyy, TEMP[1].w\n\
+        22: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        23: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        24: ATOMCAS TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        25: ATOMUADD TEMP[3].y, MEMORY[0], TEMP[0].yyyy, TEMP[1].zzzz\n\
+        26: ATOMIMAX TEMP[3].z, MEMORY[0], TEMP[2].xxxx, TEMP[1].wwww\n\
+        27: LOAD TEMP[3].w, MEMORY[0], TEMP[0].yyyy\n\
+        28: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        29: END\n\
+        ";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let mut rng = tgsi_ir::rng::Rng(0x0a70_1c00_5eed);
+    let operands: Vec<u8> = (0..64 * 16)
+        .map(|i| match i % 3 {
+            // thread 11's ATOMFADD adds a NaN of another payload to word
+            // 3's NaN: the first operand's wins
+            _ if i == 11 * 16 + 1 => 0xffc0_0001,
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            1 => rng.below(12) as u32,
+            _ => rng.next() as u32,
+        })
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let memory: Vec<u8> = (0..8u32)
+        .map(|w| [5, 0, u32::MAX, 0x7fc0_0000, 3, 1 << 31, 7, 1][w as usize])
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![memory.clone(), operands.clone(), vec![0; 64 * 64]];
+        run_groups(p, buffers, 1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[0], &got[0], 1, "BUFFER[0]");
+    same_words(&want[2], &got[2], 16, "BUFFER[2]");
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

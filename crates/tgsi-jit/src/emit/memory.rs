@@ -124,3 +124,154 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+impl Emitter<'_> {
+    /// An atomic on `BUFFER[n]` (or the shared memory): with every active
+    /// address word-aligned, a locked read-modify-write per active lane
+    /// inside the buffer, in lane order as the interpreter's, the old word
+    /// to the destination (0 for lanes outside); else the handler. The
+    /// lanes' offsets, values and CAS's new values go through the
+    /// context's scratch rows (the old words replace the offsets); the
+    /// buffer's address and the lane mask ride on the stack.
+    pub(super) fn atomic_buffer(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+        let (slow, done) = (self.a.create_label(), self.a.create_label());
+        let next = self.labels[i + 1];
+        self.a.kortestw(k1, k1)?;
+        self.a.jz(next)?;
+        let x = self.fetch(4, &inst.src[1], 0, false)?;
+        if x != 4 {
+            self.a.vmovdqa32(zmm(4), zmm(x))?;
+        }
+        let row = |k: i32, l: i32| dword_ptr(rbx + off::SCRATCH + 64 * k + 4 * l);
+        let value = self.fetch(5, &inst.src[2], 0, false)?;
+        self.a
+            .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(value))?;
+        if inst.op == Opcode::ATOMCAS {
+            let new = self.fetch(6, &inst.src[3], 0, false)?;
+            self.a
+                .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 128), zmm(new))?;
+        }
+        self.memory_entry(n, slow)?;
+        self.memory_lanes(0)?;
+        let op = inst.op;
+        let a = &mut self.a;
+        a.vmovdqu32(zmmword_ptr(rbx + off::SCRATCH), zmm(4))?;
+        a.kmovw(edx, k3)?;
+        a.push(rdx)?;
+        a.push(rax)?;
+        for l in 0..16 {
+            let mut skip = a.create_label();
+            a.test(dword_ptr(rsp + 8), 1u32 << l)?;
+            a.jz(skip)?;
+            a.mov(ecx, row(0, l))?;
+            a.add(rcx, qword_ptr(rsp))?;
+            atomic_lane(a, op, row(1, l), row(2, l))?;
+            a.mov(row(0, l), eax)?;
+            a.set_label(&mut skip)?;
+            a.zero_bytes()?;
+        }
+        a.pop(rax)?;
+        a.pop(rdx)?;
+        a.kmovw(k3, edx)?;
+        // the old words; 0 for lanes outside the buffer
+        a.vmovdqu32(zmm(0).k3().z(), zmmword_ptr(rbx + off::SCRATCH))?;
+        for c in (0..4).filter(|c| inst.dst[0].mask & (1 << c) != 0) {
+            self.store(inst, c, 0)?;
+        }
+        self.a.jmp(done)?;
+        place(&mut self.a, slow)?;
+        self.call_step(i)?;
+        place(&mut self.a, done)?;
+        Ok(())
+    }
+}
+
+/// One lane's atomic at the word rcx points to, its operand at `value`
+/// (CAS: the compare value, and the new one at `third`): eax = the old
+/// word, as `ops::atomic_new_value` says what is stored (edx scratch,
+/// xmm7 for ATOMFADD's add).
+fn atomic_lane(
+    a: &mut CodeAssembler,
+    op: Opcode,
+    value: AsmMemoryOperand,
+    third: AsmMemoryOperand,
+) -> R {
+    let word = dword_ptr(rcx);
+    match op {
+        Opcode::ATOMUADD => {
+            a.mov(eax, value)?;
+            a.lock().xadd(word, eax)?;
+            return Ok(());
+        }
+        Opcode::ATOMXCHG => {
+            a.mov(eax, value)?;
+            a.xchg(word, eax)?;
+            return Ok(());
+        }
+        Opcode::ATOMCAS => {
+            a.mov(eax, value)?;
+            a.mov(edx, third)?;
+            a.lock().cmpxchg(word, edx)?;
+            return Ok(());
+        }
+        _ => {}
+    }
+    // the others: the new word from the old one, stored if the word
+    // still holds the old one, else again
+    let mut retry = a.create_label();
+    a.mov(eax, word)?;
+    a.set_label(&mut retry)?;
+    match op {
+        Opcode::ATOMAND | Opcode::ATOMOR | Opcode::ATOMXOR => {
+            a.mov(edx, eax)?;
+            match op {
+                Opcode::ATOMAND => a.and(edx, value)?,
+                Opcode::ATOMOR => a.or(edx, value)?,
+                _ => a.xor(edx, value)?,
+            }
+        }
+        Opcode::ATOMUMIN | Opcode::ATOMUMAX | Opcode::ATOMIMIN | Opcode::ATOMIMAX => {
+            a.mov(edx, value)?;
+            a.cmp(eax, edx)?;
+            match op {
+                Opcode::ATOMUMIN => a.cmovb(edx, eax)?,
+                Opcode::ATOMUMAX => a.cmova(edx, eax)?,
+                Opcode::ATOMIMIN => a.cmovl(edx, eax)?,
+                _ => a.cmovg(edx, eax)?,
+            }
+        }
+        // the add of the interpreter's ADD (the host's NaN rule, as the
+        // ADD template)
+        Opcode::ATOMFADD => {
+            a.vmovd(xmm7, eax)?;
+            a.vaddss(xmm7, xmm7, value)?;
+            a.vmovd(edx, xmm7)?;
+        }
+        Opcode::ATOMINC_WRAP => {
+            // old + 1 (wrapping) where that is <= the operand, else 0
+            let mut keep = a.create_label();
+            a.lea(edx, dword_ptr(rax + 1))?;
+            a.cmp(edx, value)?;
+            a.jbe(keep)?;
+            a.xor(edx, edx)?;
+            a.set_label(&mut keep)?;
+            a.zero_bytes()?;
+        }
+        Opcode::ATOMDEC_WRAP => {
+            // old - 1 where 0 < old < the operand, else 0
+            let mut keep = a.create_label();
+            a.xor(edx, edx)?;
+            a.test(eax, eax)?;
+            a.jz(keep)?;
+            a.cmp(eax, value)?;
+            a.jae(keep)?;
+            a.lea(edx, dword_ptr(rax - 1))?;
+            a.set_label(&mut keep)?;
+            a.zero_bytes()?;
+        }
+        _ => return Err(format!("{op} has no atomic template").as_str().into()),
+    }
+    a.lock().cmpxchg(word, edx)?;
+    a.jne(retry)?;
+    Ok(())
+}

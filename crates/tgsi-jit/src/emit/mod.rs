@@ -122,6 +122,10 @@ enum Plan {
     /// handler.
     Load(u32),
     Store(u32),
+    /// An atomic on `BUFFER[n]` or the shared memory: a locked
+    /// read-modify-write per lane, in lane order, when every active
+    /// address is word-aligned, else the interpreter's handler.
+    Atomic(u32),
 }
 
 impl Plan {
@@ -697,7 +701,10 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
             leader[i] = true;
             leader[i + 1] = true;
         }
-        if matches!(p, Plan::Call | Plan::Load(_) | Plan::Store(_)) {
+        if matches!(
+            p,
+            Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_)
+        ) {
             leader[i + 1] = true;
         }
     }
@@ -733,7 +740,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         const_bufs: e.const_bufs,
         memory: plans
             .iter()
-            .any(|p| matches!(p, Plan::Load(_) | Plan::Store(_))),
+            .any(|p| matches!(p, Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_))),
     })
 }
 
@@ -774,7 +781,7 @@ impl<'c> Emitter<'c> {
                     Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
                     _ => return None,
                 },
-                Plan::Call | Plan::Load(_) | Plan::Store(_) => return None,
+                Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) => return None,
                 Plan::Comp(_, n) => {
                     for c in (0..4).filter(|c| m & (1 << c) != 0) {
                         reads.extend((0..n).map(|k| (k, c)));
@@ -1350,6 +1357,7 @@ impl<'c> Emitter<'c> {
             Plan::Pair(op, n, both) => self.pair(&inst, op, n, both),
             Plan::Load(n) => self.load(i, &inst, n),
             Plan::Store(n) => self.store_buffer(i, &inst, n),
+            Plan::Atomic(n) => self.atomic_buffer(i, &inst, n),
         }
     }
 

@@ -6,8 +6,9 @@
 use super::*;
 
 /// Categories of the opcode table the compiled engine never inlines: their
-/// instructions run through the interpreter's handler (LOAD and STORE of a
-/// buffer are inlined when their addresses allow, see [`Plan::Load`]).
+/// instructions run through the interpreter's handler (LOAD, STORE and the
+/// atomics of a buffer are inlined when their addresses allow, see
+/// [`Plan::Load`] and [`Plan::Atomic`]).
 pub(super) const CALLED_CATEGORIES: &[Category] = &[
     Category::Derivative,
     Category::Fragment,
@@ -421,7 +422,7 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             .reads()
             .iter()
             .all(|&(k, _)| src_inline(&inst.src[k], false)),
-        Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) => true,
+        Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) => true,
     }
 }
 
@@ -454,6 +455,16 @@ pub(super) fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
                 && src_inline(&inst.src[1], false) =>
         {
             Some(Plan::Store(n))
+        }
+        // helper lanes do not write: not in the fragment stage
+        op if op.info().category == Category::Atomic
+            && code.processor != Processor::Fragment
+            && matches!(inst.dst[0].kind, DstKind::Reg(_) | DstKind::Null)
+            && inst.src[1..=if op == Opcode::ATOMCAS { 3 } else { 2 }]
+                .iter()
+                .all(|s| src_inline(s, false)) =>
+        {
+            Some(Plan::Atomic(n))
         }
         _ => None,
     }
