@@ -1319,6 +1319,54 @@ fn atomics_compile_inline() {
     same_words(&want[2], &got[2], 16, "BUFFER[2]");
 }
 
+/// RESQ of buffers (of 10 and 512 bytes) inline: the interpreter's
+/// lengths in x and zeros in y, z, w; an unbound buffer its error.
+#[test]
+fn buffer_sizes_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {16, 32, 0, 0}\n\
+        0: MOV TEMP[1], IMM[0].xxxx\n\
+        1: MOV TEMP[2], IMM[0].xxxx\n\
+        2: RESQ TEMP[1].xzw, BUFFER[0]\n\
+        3: RESQ TEMP[2].x, BUFFER[2]\n\
+        4: RESQ TEMP[2].yw, BUFFER[1]\n\
+        5: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].yyyy\n\
+        6: STORE BUFFER[2], TEMP[0].xxxx, TEMP[1]\n\
+        7: UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+        8: STORE BUFFER[2], TEMP[0].xxxx, TEMP[2]\n\
+        9: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let run = |p: &Program, buffers: Vec<Vec<u8>>| {
+        let mut res = Resources {
+            buffers,
+            ..Resources::default()
+        };
+        let r = p
+            .dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .map(|_| ())
+            .map_err(|e| e.message);
+        (r, res.buffers)
+    };
+    let bufs = vec![vec![0; 10], vec![0; 4], vec![0; 16 * 32]];
+    let want = run(&interp, bufs.clone());
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, run(&jit, bufs));
+    let w = |i: usize| u32::from_le_bytes(want.1[2][4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(
+        (0..8).map(w).collect::<Vec<_>>(),
+        [10, 16, 0, 0, 512, 0, 16, 0]
+    );
+    // BUFFER[1] missing: the same error
+    let short = vec![vec![0; 10]];
+    let want = run(&interp, short.clone());
+    assert!(want.0.is_err());
+    assert_eq!(want, run(&jit, short));
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

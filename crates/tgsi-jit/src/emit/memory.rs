@@ -126,6 +126,32 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// RESQ of `BUFFER[n]` (or the shared memory): (its length in bytes,
+    /// 0, 0, 0) when the buffer is usable inline (its last word's address
+    /// plus 4), else the handler (an unbound buffer's error, a huge one).
+    pub(super) fn buffer_size(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+        let (slow, done) = (self.a.create_label(), self.a.create_label());
+        let next = self.labels[i + 1];
+        let slot = off::BUFFERS + 16 * n as i32;
+        let a = &mut self.a;
+        a.kortestw(k1, k1)?;
+        a.jz(next)?;
+        a.cmp(dword_ptr(rbx + slot + 12), 0)?;
+        a.je(slow)?;
+        a.mov(eax, dword_ptr(rbx + slot + 8))?;
+        a.add(eax, 4)?;
+        a.vpbroadcastd(zmm(0), eax)?;
+        a.vpxord(zmm(1), zmm(1), zmm(1))?;
+        for c in (0..4).filter(|c| inst.dst[0].mask & (1 << c) != 0) {
+            self.store(inst, c, u32::from(c != 0))?;
+        }
+        self.a.jmp(done)?;
+        place(&mut self.a, slow)?;
+        self.call_step(i)?;
+        place(&mut self.a, done)?;
+        Ok(())
+    }
+
     /// An atomic on `BUFFER[n]` (or the shared memory): with every active
     /// address word-aligned, a locked read-modify-write per active lane
     /// inside the buffer, in lane order as the interpreter's, the old word

@@ -126,6 +126,9 @@ enum Plan {
     /// read-modify-write per lane, in lane order, when every active
     /// address is word-aligned, else the interpreter's handler.
     Atomic(u32),
+    /// RESQ of `BUFFER[n]` or the shared memory: its byte length, when the
+    /// buffer is usable inline, else the interpreter's handler.
+    Resq(u32),
 }
 
 impl Plan {
@@ -703,7 +706,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         }
         if matches!(
             p,
-            Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_)
+            Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) | Plan::Resq(_)
         ) {
             leader[i + 1] = true;
         }
@@ -738,9 +741,12 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         cached_loops,
         depth: out.deepest,
         const_bufs: e.const_bufs,
-        memory: plans
-            .iter()
-            .any(|p| matches!(p, Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_))),
+        memory: plans.iter().any(|p| {
+            matches!(
+                p,
+                Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) | Plan::Resq(_)
+            )
+        }),
     })
 }
 
@@ -781,7 +787,9 @@ impl<'c> Emitter<'c> {
                     Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
                     _ => return None,
                 },
-                Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) => return None,
+                Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) | Plan::Resq(_) => {
+                    return None;
+                }
                 Plan::Comp(_, n) => {
                     for c in (0..4).filter(|c| m & (1 << c) != 0) {
                         reads.extend((0..n).map(|k| (k, c)));
@@ -1358,6 +1366,7 @@ impl<'c> Emitter<'c> {
             Plan::Load(n) => self.load(i, &inst, n),
             Plan::Store(n) => self.store_buffer(i, &inst, n),
             Plan::Atomic(n) => self.atomic_buffer(i, &inst, n),
+            Plan::Resq(n) => self.buffer_size(i, &inst, n),
         }
     }
 

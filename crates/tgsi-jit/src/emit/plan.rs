@@ -422,7 +422,12 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             .reads()
             .iter()
             .all(|&(k, _)| src_inline(&inst.src[k], false)),
-        Plan::Flow | Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) => true,
+        Plan::Flow
+        | Plan::Call
+        | Plan::Load(_)
+        | Plan::Store(_)
+        | Plan::Atomic(_)
+        | Plan::Resq(_) => true,
     }
 }
 
@@ -456,6 +461,7 @@ pub(super) fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
         {
             Some(Plan::Store(n))
         }
+        Opcode::RESQ if matches!(inst.dst[0].kind, DstKind::Reg(_)) => Some(Plan::Resq(n)),
         // helper lanes do not write: not in the fragment stage
         op if op.info().category == Category::Atomic
             && code.processor != Processor::Fragment
