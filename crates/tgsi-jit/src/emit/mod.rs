@@ -1258,12 +1258,17 @@ impl<'c> Emitter<'c> {
     /// Stores zmm `z` to channel `c` of the destination for the active
     /// lanes (an indirect one: for those whose register is inside its range).
     fn store(&mut self, inst: &Inst, c: usize, z: u32) -> A {
+        self.store_to(inst.dst[0].kind, c, z)
+    }
+
+    /// [`Self::store`] to the destination `kind` (of either slot).
+    fn store_to(&mut self, kind: DstKind, c: usize, z: u32) -> A {
         if let DstKind::RegIndirect {
             base,
             len,
             offset,
             addr,
-        } = inst.dst[0].kind
+        } = kind
         {
             let at = Indirect { len, offset, addr };
             self.indirect_lanes(&at, k7)?;
@@ -1273,7 +1278,7 @@ impl<'c> Emitter<'c> {
                 .a
                 .vpscatterdd(ptr(r12 + zmm(14) * 4 + row).k7(), zmm(z));
         }
-        if let DstKind::Reg(reg) = inst.dst[0].kind {
+        if let DstKind::Reg(reg) = kind {
             if let Some(ps) = self.slot(Key::Pair(reg, c as u8 / 2)) {
                 return self.store_into_pair(ps, c % 2, z);
             }

@@ -35,7 +35,6 @@ pub(super) const CALLED_OPCODES: &[Opcode] = &[
     Opcode::UP4B,
     Opcode::UP4UB,
     Opcode::DFMA,
-    Opcode::DFRACEXP,
     Opcode::DSSG,
 ];
 
@@ -71,6 +70,7 @@ pub(crate) fn template_shape(op: Opcode) -> Option<(char, usize)> {
         Plan::Row(_) => Some(('s', 2)),
         Plan::Special(Special::Pk2h) => Some(('k', 1)),
         Plan::Special(Special::Up2h) => Some(('u', 1)),
+        Plan::Special(Special::Dfracexp) => Some(('f', 1)),
         Plan::Special(spec) => Some(('x', spec.sources())),
         Plan::Dot(_) => Some(('d', 2)),
         Plan::Pair(_, n, _) => Some(('p', n)),
@@ -378,7 +378,13 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             | Plan::Row(_)
             | Plan::Special(Special::Lit | Special::Exp | Special::Log | Special::Dst)
     );
-    if (inst.flush && !flush_ok) || inst.dst[1].kind != DstKind::Null {
+    // a second destination: DFRACEXP's exponent, a direct register
+    let second_ok = match inst.dst[1].kind {
+        DstKind::Null => true,
+        DstKind::Reg(_) => plan == Plan::Special(Special::Dfracexp),
+        _ => false,
+    };
+    if (inst.flush && !flush_ok) || !second_ok {
         return false;
     }
     let dst_ok = match inst.dst[0].kind {
@@ -417,7 +423,8 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
         // PK2H's Direct3D rounding (toward zero) is the handler's; the
         // packing results are not saturated inline
         Plan::Special(Special::Pk2h) if inst.d3d => false,
-        Plan::Special(Special::Pk2h | Special::Up2h) if inst.saturate => false,
+        Plan::Special(Special::Pk2h | Special::Up2h | Special::Dfracexp) if inst.saturate => false,
+        Plan::Special(Special::Dfracexp) => src_inline(&inst.src[0], true),
         Plan::Special(spec) => spec
             .reads()
             .iter()

@@ -16,6 +16,9 @@ pub(super) enum Special {
     Dst,
     Pk2h,
     Up2h,
+    /// DFRACEXP: the significand to a pair destination, the exponent to
+    /// a second, 32-bit one.
+    Dfracexp,
 }
 
 impl Special {
@@ -27,6 +30,7 @@ impl Special {
             Opcode::DST => Special::Dst,
             Opcode::PK2H => Special::Pk2h,
             Opcode::UP2H => Special::Up2h,
+            Opcode::DFRACEXP => Special::Dfracexp,
             _ => return None,
         })
     }
@@ -36,6 +40,7 @@ impl Special {
         match self {
             Special::Lit => &[(0, 0), (0, 1), (0, 3)],
             Special::Exp | Special::Log | Special::Up2h => &[(0, 0)],
+            Special::Dfracexp => &[(0, 0), (0, 1)],
             Special::Dst => &[(0, 1), (1, 1), (0, 2), (1, 3)],
             Special::Pk2h => &[(0, 0), (0, 1)],
         }
@@ -51,6 +56,7 @@ impl Special {
 impl Emitter<'_> {
     pub(super) fn special(&mut self, i: usize, inst: &Inst, op: Special) -> R {
         match op {
+            Special::Dfracexp => return self.dfracexp(inst),
             Special::Dst => self.dst(inst)?,
             Special::Up2h => self.up2h(inst)?,
             Special::Pk2h => {
@@ -181,6 +187,45 @@ impl Emitter<'_> {
         self.op32(Op32::Max, 1, [sx, 6, 6])?;
         self.ones(0)?;
         self.ones(3)?;
+        Ok(())
+    }
+
+    /// DFRACEXP: the significand of the double in source pair xy
+    /// (`vgetmantpd` into [1/2, 1) with its sign) to every pair the
+    /// writemask names, its exponent (`vgetexppd` + 1) to every channel of
+    /// the second destination; zeros, infinities and NaNs keep their bits
+    /// with exponent 0, as `ops::dfracexp`.
+    fn dfracexp(&mut self, inst: &Inst) -> R {
+        let (lo, hi) = self.fetch_pair(8, 9, &inst.src[0], 0)?;
+        let a = &mut self.a;
+        for (h, x) in [lo, hi].into_iter().enumerate() {
+            let (sig, e) = (zmm(h as u32), 10 + h as u32);
+            a.vgetmantpd(sig, zmm(x), 2)?;
+            a.vgetexppd(zmm(e), zmm(x))?;
+            a.vcvttpd2dq(ymm(e), zmm(e))?;
+            a.vpaddd(ymm(e), ymm(e), dword_bcst(rbx + pool_off(pool::INT1)))?;
+            // ±0, ±inf, NaN: the value itself, exponent 0
+            a.vfpclasspd(k2, zmm(x), 0x9F)?;
+            a.vmovdqa64(sig.k2(), zmm(x))?;
+            a.kmovb(ecx, k2)?;
+            a.kmovw(k3, ecx)?;
+            a.vpxord(ymm(e).k3(), ymm(e), ymm(e))?;
+        }
+        a.vinserti32x8(zmm(14), zmm(10), ymm(11), 1)?;
+        // the pairs (low words → zmm12, high words → zmm13), then the exponents
+        let pairs = pairs_of(inst.dst[0].mask, true);
+        for p in (0..2).filter(|&p| pairs[p]) {
+            let a = &mut self.a;
+            a.vmovdqu32(zmm(12), zmmword_ptr(rbx + off::PERM + 128))?;
+            a.vpermi2d(zmm(12), zmm(0), zmm(1))?;
+            a.vmovdqu32(zmm(13), zmmword_ptr(rbx + off::PERM + 192))?;
+            a.vpermi2d(zmm(13), zmm(0), zmm(1))?;
+            self.store(inst, 2 * p, 12)?;
+            self.store(inst, 2 * p + 1, 13)?;
+        }
+        for c in (0..4).filter(|c| inst.dst[1].mask & (1 << c) != 0) {
+            self.store_to(inst.dst[1].kind, c, 14)?;
+        }
         Ok(())
     }
 
