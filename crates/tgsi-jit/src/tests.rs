@@ -1433,6 +1433,37 @@ fn dfracexp_inline_gives_the_interpreters_bits() {
     same_words(&want[1], &got[1], 12, "BUFFER[1]");
 }
 
+/// DFRACEXP in a loop whose register cache holds its second destination:
+/// as 32-bit rows read after the loop, and as a 64-bit pair a compare
+/// reads in the loop (the exponent's stores into that pair take the
+/// template's scratch registers): the interpreter's words. (Found by
+/// `tgsi fuzz`, seeds 0x6686a1 and 0x666c4a, reduced.)
+#[test]
+fn dfracexp_second_destination_in_a_cached_loop() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..4]\n\
+        IMM[0] UINT32 {0, 1, 5, 32}\nIMM[1] FLT64 {-6.5, 1536.0}\n\
+        0: MOV TEMP[1], SV[0].xxxx\n\
+        1: I2D TEMP[2], TEMP[1].xxxx\n\
+        2: MOV TEMP[0], IMM[0].xxxx\n\
+        3: BGNLOOP\n\
+        4:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+        5:   USGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        6:   UIF TEMP[0].yyyy\n\
+        7:     BRK\n\
+        8:   ENDIF\n\
+        9:   U64SLT TEMP[3].x, TEMP[1].xwzy, -|TEMP[2]|\n\
+        10:  DFRACEXP TEMP[4].zw, TEMP[2].xyzw, |TEMP[2].zwzw|\n\
+        11:  DADD TEMP[2].zw, TEMP[2].zwzw, IMM[1].zwzw\n\
+        12: ENDLOOP\n\
+        13: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].wwww\n\
+        14: STORE BUFFER[0], TEMP[0].zzzz, TEMP[2]\n\
+        15: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].wwww\n\
+        16: STORE BUFFER[0], TEMP[0].zzzz, TEMP[3]\n\
+        17: END\n";
+    cached_loop_matches(src, 16 * 64 + 64);
+}
+
 /// Asserts that two buffers hold the same words, naming the first that
 /// differs by its lane (`per_lane` words each) and word.
 fn same_words(want: &[u8], got: &[u8], per_lane: usize, what: &str) {

@@ -830,6 +830,12 @@ impl<'c> Emitter<'c> {
                     note(&mut uses, Key::Row(r, c as u8), true);
                 }
             }
+            // a second destination (DFRACEXP's exponent)
+            if let DstKind::Reg(r) = inst.dst[1].kind {
+                for c in (0..4).filter(|c| inst.dst[1].mask & (1 << c) != 0) {
+                    note(&mut uses, Key::Row(r, c), true);
+                }
+            }
         }
         // rows of a pair used as 64-bit lanes live in the pair's entry
         let pairs: Vec<(u32, u8)> = uses

@@ -211,7 +211,8 @@ impl Emitter<'_> {
             a.kmovw(k3, ecx)?;
             a.vpxord(ymm(e).k3(), ymm(e), ymm(e))?;
         }
-        a.vinserti32x8(zmm(14), zmm(10), ymm(11), 1)?;
+        // in zmm2: the stores take zmm12-15 and zmm31 as scratch
+        a.vinserti32x8(zmm(2), zmm(10), ymm(11), 1)?;
         // the pairs (low words → zmm12, high words → zmm13), then the exponents
         let pairs = pairs_of(inst.dst[0].mask, true);
         for p in (0..2).filter(|&p| pairs[p]) {
@@ -224,7 +225,7 @@ impl Emitter<'_> {
             self.store(inst, 2 * p + 1, 13)?;
         }
         for c in (0..4).filter(|c| inst.dst[1].mask & (1 << c) != 0) {
-            self.store_to(inst.dst[1].kind, c, 14)?;
+            self.store_to(inst.dst[1].kind, c, 2)?;
         }
         Ok(())
     }
