@@ -33,6 +33,8 @@ mod emit;
 mod native;
 
 #[cfg(test)]
+mod template_tests;
+#[cfg(test)]
 mod tests;
 
 use std::sync::atomic::{AtomicU8, Ordering};

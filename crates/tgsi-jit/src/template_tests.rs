@@ -1,0 +1,653 @@
+//! The compiled engine's newer templates against the interpreter (and the
+//! definitions): the transcendental short forms, the per-channel and
+//! packing opcodes, indirect operands, the 64-bit integer divisions,
+//! DLDEXP, DFRACEXP, atomics and RESQ.
+
+use crate::tests::{both, cached_loop_matches, dispatch, run_groups, same_words};
+use tgsi_exec::{Limits, Program, Resources};
+
+/// EX2, LG2 and POW compile inline (`Emitter::exp_log`): every lane as the
+/// definition (`math::ex2_f32`, `lg2_f32`, `pow_f32`) and as the
+/// interpreter gives it, with source modifiers and lanes an IF switches
+/// off, in rows wholly inside the short forms and rows with a lane outside
+/// them (zero and negative bases, subnormals, infinities, NaNs, exponents
+/// past f32's range), which take the row kernel.
+#[test]
+fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {8, 64, 16, 1}\nIMM[1] UINT32 {4, 0, 0, 0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
+        3: EX2 TEMP[2].x, TEMP[1].xxxx\n\
+        4: LG2 TEMP[2].y, |TEMP[1].xxxx|\n\
+        5: POW TEMP[2].z, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        6: AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
+        7: UIF TEMP[3].xxxx\n\
+        8:   POW TEMP[2].w, |TEMP[1].xxxx|, -TEMP[1].yyyy\n\
+        9: ENDIF\n\
+        10: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        11: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        12: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 64;
+    let mut rng = tgsi_ir::rng::Rng(0xe2_0000_5eed_0001);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    // rows of 16 lanes: inside the short forms, near their ends, with
+    // edge values, and with any bits
+    let mut pair = |i: usize| -> (f32, f32) {
+        match (i / 16) % 6 {
+            // inside, but 0^0 (and 0^-0) in one lane each
+            5 if i % 16 == 3 => (0.0, 0.0),
+            5 if i % 16 == 11 => (0.0, -0.0),
+            0 | 5 => (
+                rng.uniform(1e-3, 50.0) as f32,
+                rng.uniform(-8.0, 8.0) as f32,
+            ),
+            1 => (
+                rng.uniform(-126.0, 128.0) as f32,
+                rng.uniform(0.0, 200.0) as f32,
+            ),
+            2 => (
+                rng.uniform(0.0, 2.0) as f32,
+                rng.uniform(-300.0, 300.0) as f32,
+            ),
+            3 => (
+                f32::from_bits(edges[i % edges.len()]),
+                f32::from_bits(edges[(i / 3) % edges.len()]),
+            ),
+            _ => (
+                f32::from_bits(rng.next() as u32),
+                f32::from_bits(rng.next() as u32),
+            ),
+        }
+    };
+    let xy: Vec<(f32, f32)> = (0..GROUPS * 64).map(&mut pair).collect();
+    let input: Vec<u8> = xy
+        .iter()
+        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
+        .flatten()
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS).swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    use tgsi_exec::math::{ex2_f32, lg2_f32, pow_f32};
+    for (i, &(x, y)) in xy.iter().enumerate() {
+        let odd = i % 2 == 1;
+        let expect = [
+            ex2_f32(x).to_bits(),
+            lg2_f32(x.abs()).to_bits(),
+            pow_f32(x, y).to_bits(),
+            if odd {
+                pow_f32(x.abs(), -y).to_bits()
+            } else {
+                0
+            },
+        ];
+        for (c, e) in expect.into_iter().enumerate() {
+            assert_eq!(
+                word(&want, 4 * i + c),
+                e,
+                "interpreter, lane {i} channel {c}, x = {x:e}, y = {y:e}"
+            );
+            assert_eq!(
+                word(&got, 4 * i + c),
+                e,
+                "compiled, lane {i} channel {c}, x = {x:e}, y = {y:e}"
+            );
+        }
+    }
+}
+
+/// LIT, EXP, LOG, DST, PK2H, UP2H, ARR and BFI inline give the
+/// interpreter's bits: on rows of well-behaved values (LIT, EXP and LOG on
+/// their short forms) and on rows of edge values and random words, where a
+/// lane outside the short forms sends the batch to the handler.
+#[test]
+fn per_channel_and_packing_templates_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..8]\n\
+        IMM[0] UINT32 {16, 64, 32, 96}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: LIT TEMP[3], TEMP[1]\n\
+        6: EXP TEMP[4], TEMP[1].yyyy\n\
+        7: LOG TEMP[5], -TEMP[2].xxxx\n\
+        8: DST TEMP[6], TEMP[1], |TEMP[2]|\n\
+        9: PK2H TEMP[7].x, TEMP[1].wyzx\n\
+        10: ARR TEMP[7].y, TEMP[2].wwww\n\
+        11: BFI TEMP[7].zw, TEMP[1].xxxy, TEMP[2].zzzw, TEMP[2].yyyy, TEMP[1].zzzz\n\
+        12: UP2H TEMP[8], TEMP[2].zzzz\n\
+        13: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].wwww\n\
+        14: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        15: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        17: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        18: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        19: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        20: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[6]\n\
+        21: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        22: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[7]\n\
+        23: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        24: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[8]\n\
+        25: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 16;
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let mut rng = tgsi_ir::rng::Rng(0x05be_c1a1_5eed);
+    let f = |v: f64| (v as f32).to_bits();
+    // eight words per lane (TEMP[1], TEMP[2]); odd groups well-behaved
+    let words: Vec<u32> = (0..GROUPS * 64 * 8)
+        .map(|i| {
+            let (group, word) = (i / (64 * 8), i % 8);
+            if group % 2 == 1 {
+                match word {
+                    0 => f(rng.uniform(-1.0, 1.0)),
+                    1 => f(rng.uniform(-120.0, 120.0)),
+                    2 => rng.below(34) as u32,
+                    3 => f(rng.uniform(-200.0, 200.0)),
+                    4 => f(rng.uniform(1e-3, 1e3)),
+                    5 => rng.below(40) as u32,
+                    6 => rng.next() as u32,
+                    _ => f(rng.uniform(-1000.0, 1000.0)),
+                }
+            } else {
+                match i % 3 {
+                    0 => edges[rng.below(edges.len() as u64) as usize],
+                    1 => [0, 1, 31, 32, 33, 0x7c00_7e01, 0xfc00_0001][rng.below(7) as usize],
+                    _ => rng.next() as u32,
+                }
+            }
+        })
+        .collect();
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 96]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 24, "BUFFER[1]");
+}
+
+/// Indirect register operands inline: reads through an address per lane
+/// (inside the range, below it, past it, far past it), with modifiers and
+/// in a template of several sources, and writes through one under a
+/// divergent UIF (only active lanes inside the range write): the
+/// interpreter's registers, lane for lane.
+#[test]
+fn indirect_register_operands_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..7]\nDCL ADDR[0]\n\
+        IMM[0] UINT32 {12, 3, 1, 128}\nIMM[1] INT32 {-6, 5, 2147483647, -2147483647}\nIMM[2] FLT32 {1.5, -2.0, 0.25, 3.0}\nIMM[3] UINT32 {16, 0, 0, 0}\n\
+        0: MOV TEMP[0], SV[0].xxxx\n\
+        1: I2F TEMP[1], SV[0].xxxx\n\
+        2: MUL TEMP[2], TEMP[1], IMM[2]\n\
+        3: ADD TEMP[3], TEMP[2].yzwx, IMM[2].wzyx\n\
+        4: UADD TEMP[4], SV[0].xxxx, IMM[0].yyyy\n\
+        5: XOR TEMP[5], TEMP[4], IMM[0].wwww\n\
+        6: MOV TEMP[6], IMM[2]\n\
+        7: UADD TEMP[7].x, SV[0].xxxx, IMM[1].xxxx\n\
+        8: AND TEMP[7].y, SV[0].xxxx, IMM[0].zzzz\n\
+        9: UARL ADDR[0].x, TEMP[7].xxxx\n\
+        10: UADD TEMP[7].z, SV[0].xxxx, IMM[1].zzzz\n\
+        11: UARL ADDR[0].y, TEMP[7].zzzz\n\
+        12: MOV TEMP[7].w, IMM[1].wwww\n\
+        13: UARL ADDR[0].z, TEMP[7].wwww\n\
+        14: MOV TEMP[1].x, TEMP[ADDR[0].x+3].yyyy\n\
+        15: ADD TEMP[1].y, -TEMP[ADDR[0].x+1].xxxx, |TEMP[ADDR[0].x+2].zzzz|\n\
+        16: MAD TEMP[1].zw, TEMP[ADDR[0].x+4], TEMP[2], TEMP[ADDR[0].x].wwzz\n\
+        17: MOV TEMP[2].x, TEMP[ADDR[0].y+1].xxxx\n\
+        18: MOV TEMP[2].y, TEMP[ADDR[0].z].xxxx\n\
+        19: UIF TEMP[7].yyyy\n\
+        20:   MOV TEMP[ADDR[0].x+5].xw, IMM[2].zzyy\n\
+        21: ENDIF\n\
+        22: DP3 TEMP[ADDR[0].x+6].y, TEMP[3], TEMP[ADDR[0].x+3]\n\
+        23: UMUL TEMP[7].x, SV[0].xxxx, IMM[0].wwww\n\
+        24: STORE BUFFER[0], TEMP[7].xxxx, TEMP[0]\n\
+        25: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        26: STORE BUFFER[0], TEMP[7].xxxx, TEMP[1]\n\
+        27: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        28: STORE BUFFER[0], TEMP[7].xxxx, TEMP[2]\n\
+        29: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        30: STORE BUFFER[0], TEMP[7].xxxx, TEMP[3]\n\
+        31: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        32: STORE BUFFER[0], TEMP[7].xxxx, TEMP[4]\n\
+        33: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        34: STORE BUFFER[0], TEMP[7].xxxx, TEMP[5]\n\
+        35: UADD TEMP[7].x, TEMP[7].xxxx, IMM[3].xxxx\n\
+        36: STORE BUFFER[0], TEMP[7].xxxx, TEMP[6]\n\
+        37: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let bufs = vec![vec![0u8; 32 * 128]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+}
+
+/// Indirect constant slots inline: per-lane slots inside buffer 0, in its
+/// last, partly filled slot (10 words: channels z and w of slot 2 read 0),
+/// below and past it, and in buffer 1 and a missing buffer 2; in a loop
+/// that changes the address register (kept in the loop's registers): the
+/// interpreter's words.
+#[test]
+fn indirect_constant_slots_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL CONST[0][0..3]\nDCL CONST[1][0..3]\nDCL CONST[2][0..3]\nDCL TEMP[0..4]\nDCL ADDR[0]\n\
+        IMM[0] UINT32 {7, 64, 16, 1}\nIMM[1] INT32 {-3, 0, 0, 0}\n\
+        0: UADD TEMP[0].x, SV[0].xxxx, IMM[1].xxxx\n\
+        1: UARL ADDR[0].x, TEMP[0].xxxx\n\
+        2: MOV TEMP[1], CONST[0][ADDR[0].x]\n\
+        3: ADD TEMP[2], CONST[0][ADDR[0].x+1].wzyx, -CONST[1][ADDR[0].x+2]\n\
+        4: MOV TEMP[3], CONST[2][ADDR[0].x+3]\n\
+        5: MOV TEMP[4], IMM[1].yyyy\n\
+        6: BGNLOOP\n\
+        7:   UADD TEMP[4].x, TEMP[4].xxxx, IMM[0].wwww\n\
+        8:   UARL ADDR[0].x, TEMP[4].xxxx\n\
+        9:   UADD TEMP[4].y, TEMP[4].yyyy, CONST[0][ADDR[0].x-1].zzzz\n\
+        10:  USGE TEMP[4].z, TEMP[4].xxxx, IMM[0].xxxx\n\
+        11:  UIF TEMP[4].zzzz\n\
+        12:    BRK\n\
+        13:  ENDIF\n\
+        14: ENDLOOP\n\
+        15: UMUL TEMP[0].y, SV[0].xxxx, IMM[0].yyyy\n\
+        16: STORE BUFFER[0], TEMP[0].yyyy, TEMP[1]\n\
+        17: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        18: STORE BUFFER[0], TEMP[0].yyyy, TEMP[2]\n\
+        19: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        20: STORE BUFFER[0], TEMP[0].yyyy, TEMP[3]\n\
+        21: UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].zzzz\n\
+        22: STORE BUFFER[0], TEMP[0].yyyy, TEMP[4]\n\
+        23: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let figures = jit.compiled().expect("compiled");
+    assert_eq!(figures.called, 0);
+    assert_eq!(figures.cached_loops, 1);
+    let run = |p: &Program| {
+        let mut res = Resources {
+            constants: vec![
+                (1..=10).map(|w| (w as f32).to_bits()).collect(),
+                (0..16).map(|w| (w as f32 * -0.5).to_bits()).collect(),
+            ],
+            buffers: vec![vec![0; 32 * 64]],
+            ..Resources::default()
+        };
+        p.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .unwrap();
+        res.buffers.swap_remove(0)
+    };
+    let want = run(&interp);
+    same_words(&want, &run(&jit), 16, "BUFFER[0]");
+    // thread 5 reads slot 2 of buffer 0: words 9, 10, then zeros
+    let w = |i: usize| {
+        f32::from_bits(u32::from_le_bytes(
+            want[4 * i..4 * i + 4].try_into().unwrap(),
+        ))
+    };
+    assert_eq!([w(80), w(81), w(82), w(83)], [9.0, 10.0, 0.0, 0.0]);
+}
+
+/// DLDEXP inline (`vscalefpd`) gives the interpreter's bits: edge doubles
+/// (NaNs of both kinds, infinities, zeros, subnormals, the largest finite)
+/// and random ones scaled by counts into and past the subnormal range, by
+/// huge and by the extreme counts, with the counts of pair zw in z.
+#[test]
+fn dldexp_inline_gives_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {16, 64, 32, 0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: DLDEXP TEMP[3], TEMP[1], TEMP[2]\n\
+        6: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].xxxx\n\
+        7: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        8: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 8;
+    let edges: [u64; 10] = [
+        0x7ff0_0000_0000_0001, // signaling NaN
+        0xfff8_0000_0000_1234,
+        0x7ff0_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0x0000_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x3ff8_0000_0000_0001,
+        0xbfff_ffff_ffff_ffff,
+    ];
+    let counts: [i32; 12] = [
+        0,
+        -1,
+        -1074,
+        -1075,
+        -1076,
+        -1022,
+        -1023,
+        1023,
+        2100,
+        -2100,
+        i32::MIN,
+        i32::MAX,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0x00d1_de4e_5eed);
+    let mut words = Vec::new();
+    for _ in 0..GROUPS * 64 {
+        let x = |rng: &mut tgsi_ir::rng::Rng| match rng.below(3) {
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            _ => rng.next(),
+        };
+        let n = |rng: &mut tgsi_ir::rng::Rng| match rng.below(3) {
+            0 => counts[rng.below(counts.len() as u64) as usize] as u32,
+            _ => (rng.below(4400) as i32 - 2200) as u32,
+        };
+        let (a, b) = (x(&mut rng), x(&mut rng));
+        words.extend([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]);
+        words.extend([n(&mut rng), 0, n(&mut rng), 0]);
+    }
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 4, "BUFFER[1]");
+}
+
+/// U64DIV, I64DIV, U64MOD and I64MOD inline (a scalar division per lane)
+/// give the interpreter's bits: divisors 0, 1, -1 with dividends 0,
+/// `i64::MIN`, `i64::MAX`, `u64::MAX` and random words, with source
+/// modifiers, in lanes an IF switches off too.
+#[test]
+fn divisions_of_64_bit_integers_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..5]\n\
+        IMM[0] UINT32 {16, 64, 32, 1}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: UADD TEMP[0].z, TEMP[0].yyyy, IMM[0].xxxx\n\
+        4: LOAD TEMP[2], BUFFER[0], TEMP[0].zzzz\n\
+        5: U64DIV TEMP[3].xy, TEMP[1].xyxy, TEMP[2].xyxy\n\
+        6: I64DIV TEMP[3].zw, TEMP[1].zwzw, -TEMP[2].zwzw\n\
+        7: U64MOD TEMP[4].xy, TEMP[1].zwzw, TEMP[2].zwzw\n\
+        8: I64MOD TEMP[4].zw, TEMP[1].xyxy, TEMP[2].xyxy\n\
+        9: MOV TEMP[5], IMM[0].wwww\n\
+        10: AND TEMP[0].w, TEMP[0].xxxx, IMM[0].wwww\n\
+        11: UIF TEMP[0].wwww\n\
+        12:   I64DIV TEMP[5].xy, TEMP[1].xyxy, TEMP[2].zwzw\n\
+        13:   U64MOD TEMP[5].zw, |TEMP[1].zwzw|, TEMP[2].xyxy\n\
+        14: ENDIF\n\
+        15: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n\
+        16: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        17: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        18: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        19: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        20: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[5]\n\
+        21: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 8;
+    let edges: [u64; 8] = [
+        0,
+        1,
+        u64::MAX,
+        1 << 63,
+        i64::MAX as u64,
+        7,
+        (-7i64) as u64,
+        0x1_0000_0000,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0x6464_d1f5_5eed);
+    let mut words = Vec::new();
+    for _ in 0..GROUPS * 64 * 4 {
+        let v = match rng.below(3) {
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            1 => rng.next() >> rng.below(64),
+            _ => rng.next(),
+        };
+        words.extend([v as u32, (v >> 32) as u32]);
+    }
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 64]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 16, "BUFFER[1]");
+}
+
+/// The buffer and shared-memory atomics inline: every kind, lanes of a
+/// work group hitting the same words (the old words each lane gets follow
+/// the lane order), lanes past the end (0, nothing written), per-lane
+/// operands rich in edge values (NaN for ATOMFADD, wrapping limits):
+/// the interpreter's old words and final memory.
+#[test]
+fn atomics_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL MEMORY[0], SHARED\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {7, 4, 64, 4}\nIMM[1] UINT32 {16, 0, 0, 0}\n\
+        0: AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].yyyy\n\
+        2: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].zzzz\n\
+        3: LOAD TEMP[1], BUFFER[1], TEMP[0].zzzz\n\
+        4: UMUL TEMP[0].w, SV[0].xxxx, IMM[0].wwww\n\
+        5: UADD TEMP[2].x, TEMP[0].yyyy, TEMP[0].wwww\n\
+        6: ATOMUADD TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        7: ATOMXCHG TEMP[3].y, BUFFER[0], TEMP[2].xxxx, TEMP[1].y\n\
+        8: ATOMAND TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        9: ATOMOR TEMP[3].w, BUFFER[0], TEMP[2].xxxx, TEMP[1].w\n\
+        10: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        11: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        12: ATOMXOR TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        13: ATOMUMIN TEMP[3].y, BUFFER[0], TEMP[2].xxxx, TEMP[1].y\n\
+        14: ATOMUMAX TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        15: ATOMIMIN TEMP[3].w, BUFFER[0], TEMP[2].xxxx, TEMP[1].w\n\
+        16: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        17: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        18: ATOMIMAX TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].x\n\
+        19: ATOMFADD TEMP[3].y, BUFFER[0], TEMP[0].yyyy, TEMP[1].y\n\
+        20: ATOMINC_WRAP TEMP[3].z, BUFFER[0], TEMP[0].yyyy, TEMP[1].z\n\
+        21: ATOMDEC_WRAP TEMP[3].w, BUFFER[0], TEMP[0].yyyy, TEMP[1].w\n\
+        22: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        23: UADD TEMP[0].z, TEMP[0].zzzz, IMM[1].xxxx\n\
+        24: ATOMCAS TEMP[3].x, BUFFER[0], TEMP[0].yyyy, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        25: ATOMUADD TEMP[3].y, MEMORY[0], TEMP[0].yyyy, TEMP[1].zzzz\n\
+        26: ATOMIMAX TEMP[3].z, MEMORY[0], TEMP[2].xxxx, TEMP[1].wwww\n\
+        27: LOAD TEMP[3].w, MEMORY[0], TEMP[0].yyyy\n\
+        28: STORE BUFFER[2], TEMP[0].zzzz, TEMP[3]\n\
+        29: END\n\
+        ";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let mut rng = tgsi_ir::rng::Rng(0x0a70_1c00_5eed);
+    let operands: Vec<u8> = (0..64 * 16)
+        .map(|i| match i % 3 {
+            // thread 11's ATOMFADD adds a NaN of another payload to word
+            // 3's NaN: the first operand's wins
+            _ if i == 11 * 16 + 1 => 0xffc0_0001,
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            1 => rng.below(12) as u32,
+            _ => rng.next() as u32,
+        })
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let memory: Vec<u8> = (0..8u32)
+        .map(|w| [5, 0, u32::MAX, 0x7fc0_0000, 3, 1 << 31, 7, 1][w as usize])
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![memory.clone(), operands.clone(), vec![0; 64 * 64]];
+        run_groups(p, buffers, 1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[0], &got[0], 1, "BUFFER[0]");
+    same_words(&want[2], &got[2], 16, "BUFFER[2]");
+}
+
+/// RESQ of buffers (of 10 and 512 bytes) inline: the interpreter's
+/// lengths in x and zeros in y, z, w; an unbound buffer its error.
+#[test]
+fn buffer_sizes_compile_inline() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL BUFFER[2]\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {16, 32, 0, 0}\n\
+        0: MOV TEMP[1], IMM[0].xxxx\n\
+        1: MOV TEMP[2], IMM[0].xxxx\n\
+        2: RESQ TEMP[1].xzw, BUFFER[0]\n\
+        3: RESQ TEMP[2].x, BUFFER[2]\n\
+        4: RESQ TEMP[2].yw, BUFFER[1]\n\
+        5: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].yyyy\n\
+        6: STORE BUFFER[2], TEMP[0].xxxx, TEMP[1]\n\
+        7: UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+        8: STORE BUFFER[2], TEMP[0].xxxx, TEMP[2]\n\
+        9: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    let run = |p: &Program, buffers: Vec<Vec<u8>>| {
+        let mut res = Resources {
+            buffers,
+            ..Resources::default()
+        };
+        let r = p
+            .dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+            .map(|_| ())
+            .map_err(|e| e.message);
+        (r, res.buffers)
+    };
+    let bufs = vec![vec![0; 10], vec![0; 4], vec![0; 16 * 32]];
+    let want = run(&interp, bufs.clone());
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, run(&jit, bufs));
+    let w = |i: usize| u32::from_le_bytes(want.1[2][4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(
+        (0..8).map(w).collect::<Vec<_>>(),
+        [10, 16, 0, 0, 512, 0, 16, 0]
+    );
+    // BUFFER[1] missing: the same error
+    let short = vec![vec![0; 10]];
+    let want = run(&interp, short.clone());
+    assert!(want.0.is_err());
+    assert_eq!(want, run(&jit, short));
+}
+
+/// DFRACEXP inline: significands and exponents of edge doubles (zeros,
+/// subnormals, infinities, NaNs of both kinds, powers of two, the largest
+/// finite) and random ones, to one or both pairs and to exponent
+/// channels, also when the two destinations are one register: the
+/// interpreter's words.
+#[test]
+fn dfracexp_inline_gives_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..4]\n\
+        IMM[0] UINT32 {16, 64, 48, 7}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1], BUFFER[0], TEMP[0].yyyy\n\
+        3: MOV TEMP[2], IMM[0].wwww\n\
+        4: MOV TEMP[3], IMM[0].wwww\n\
+        5: DFRACEXP TEMP[2], TEMP[3].xz, TEMP[1].xyxy\n\
+        6: MOV TEMP[4], TEMP[1]\n\
+        7: DFRACEXP TEMP[4].zw, TEMP[4].yw, -TEMP[1].zwzw\n\
+        8: UMUL TEMP[0].w, TEMP[0].xxxx, IMM[0].zzzz\n\
+        9: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[2]\n\
+        10: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        11: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[3]\n\
+        12: UADD TEMP[0].w, TEMP[0].wwww, IMM[0].xxxx\n\
+        13: STORE BUFFER[1].xyzw, TEMP[0].wwww, TEMP[4]\n\
+        14: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(jit.compiled().map(|f| f.called), Some(0));
+    const GROUPS: usize = 8;
+    let edges: [u64; 11] = [
+        0,
+        0x8000_0000_0000_0000,
+        1,
+        0x800f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0xfff8_0000_0000_0042,
+    ];
+    let mut rng = tgsi_ir::rng::Rng(0x0dfe_0e9b_5eed);
+    let mut words = Vec::new();
+    for _ in 0..GROUPS * 64 * 2 {
+        let v = match rng.below(2) {
+            0 => edges[rng.below(edges.len() as u64) as usize],
+            _ => rng.next(),
+        };
+        words.extend([v as u32, (v >> 32) as u32]);
+    }
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 48]];
+        run_groups(p, buffers, GROUPS)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    same_words(&want[1], &got[1], 12, "BUFFER[1]");
+}
+
+/// DFRACEXP in a loop whose register cache holds its second destination:
+/// as 32-bit rows read after the loop, and as a 64-bit pair a compare
+/// reads in the loop (the exponent's stores into that pair take the
+/// template's scratch registers): the interpreter's words. (Found by
+/// `tgsi fuzz`, seeds 0x6686a1 and 0x666c4a, reduced.)
+#[test]
+fn dfracexp_second_destination_in_a_cached_loop() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..4]\n\
+        IMM[0] UINT32 {0, 1, 5, 32}\nIMM[1] FLT64 {-6.5, 1536.0}\n\
+        0: MOV TEMP[1], SV[0].xxxx\n\
+        1: I2D TEMP[2], TEMP[1].xxxx\n\
+        2: MOV TEMP[0], IMM[0].xxxx\n\
+        3: BGNLOOP\n\
+        4:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+        5:   USGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n\
+        6:   UIF TEMP[0].yyyy\n\
+        7:     BRK\n\
+        8:   ENDIF\n\
+        9:   U64SLT TEMP[3].x, TEMP[1].xwzy, -|TEMP[2]|\n\
+        10:  DFRACEXP TEMP[4].zw, TEMP[2].xyzw, |TEMP[2].zwzw|\n\
+        11:  DADD TEMP[2].zw, TEMP[2].zwzw, IMM[1].zwzw\n\
+        12: ENDLOOP\n\
+        13: UMUL TEMP[0].z, SV[0].xxxx, IMM[0].wwww\n\
+        14: STORE BUFFER[0], TEMP[0].zzzz, TEMP[2]\n\
+        15: UADD TEMP[0].z, TEMP[0].zzzz, IMM[0].wwww\n\
+        16: STORE BUFFER[0], TEMP[0].zzzz, TEMP[3]\n\
+        17: END\n";
+    cached_loop_matches(src, 16 * 64 + 64);
+}
