@@ -497,6 +497,14 @@ fn texture_test(code: &str, texture: &str, sampler: &str, bytes: u32, probes: &s
     )
 }
 
+/// `tgsi test`'s configuration for the Vulkan device (None without one).
+fn device_config() -> Option<tgsi::shader_test::RunConfig> {
+    Some(tgsi::shader_test::RunConfig {
+        vulkan: Some(tgsi::shader_test::test_device(device()?)),
+        ..Default::default()
+    })
+}
+
 /// The outcome of the last test of `text` with `config`.
 fn outcome_of(text: &str, config: &tgsi::shader_test::RunConfig) -> tgsi::shader_test::Outcome {
     let report = tgsi::shader_test::run_source("t.shader_test", text, config);
@@ -525,10 +533,8 @@ fn linear_sample_test(probe: &str) -> String {
 #[test]
 fn linearly_filtered_tests_are_judged_by_their_probes() {
     use tgsi::shader_test::{Outcome, RunConfig};
-    let Some(dev) = device() else { return };
-    let device = RunConfig {
-        vulkan: Some(tgsi::shader_test::test_device(dev)),
-        ..RunConfig::default()
+    let Some(device) = device_config() else {
+        return;
     };
     let machine = RunConfig::default();
     let outcome = |config: &RunConfig, probe: &str| outcome_of(&linear_sample_test(probe), config);
@@ -559,11 +565,9 @@ fn linearly_filtered_tests_are_judged_by_their_probes() {
 /// machine (nearest sampling: nothing here is the device's to choose).
 #[test]
 fn gather_results_take_the_view_swizzle() {
-    use tgsi::shader_test::{Outcome, RunConfig};
-    let Some(dev) = device() else { return };
-    let config = RunConfig {
-        vulkan: Some(tgsi::shader_test::test_device(dev)),
-        ..RunConfig::default()
+    use tgsi::shader_test::Outcome;
+    let Some(config) = device_config() else {
+        return;
     };
     let test = texture_test(
         "DCL TEMP[0..1]\nIMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}\nIMM[1] UINT32 {0, 16, 0, 0}\n\
@@ -675,10 +679,8 @@ fn zero_sums_keep_the_machines_signs_under_both_rules() {
 #[test]
 fn fetches_take_texel_offsets_from_a_register() {
     use tgsi::shader_test::{Outcome, RunConfig};
-    let Some(dev) = device() else { return };
-    let config = RunConfig {
-        vulkan: Some(tgsi::shader_test::test_device(dev)),
-        ..RunConfig::default()
+    let Some(config) = device_config() else {
+        return;
     };
     let test = texture_test(
         "DCL TEMP[0..2]\nIMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] INT32 {1, 1, 0, 0}\n\

@@ -3,7 +3,9 @@
 //! packing opcodes, indirect operands, the 64-bit integer divisions,
 //! DLDEXP, DFRACEXP, atomics and RESQ.
 
-use crate::tests::{both, cached_loop_matches, dispatch, run_groups, same_words};
+use crate::tests::{
+    both, cached_loop_matches, dispatch, lanes_give, outputs_agree, run_groups, same_words,
+};
 use tgsi_exec::{Limits, Program, Resources};
 
 /// EX2, LG2 and POW compile inline (`Emitter::exp_log`): every lane as the
@@ -76,11 +78,10 @@ fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
         run_groups(p, buffers, GROUPS).swap_remove(1)
     };
     let (want, got) = (run(&interp), run(&jit));
-    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
     use tgsi_exec::math::{ex2_f32, lg2_f32, pow_f32};
-    for (i, &(x, y)) in xy.iter().enumerate() {
-        let odd = i % 2 == 1;
-        let expect = [
+    let expect = |i: usize| {
+        let ((x, y), odd) = (xy[i], i % 2 == 1);
+        [
             ex2_f32(x).to_bits(),
             lg2_f32(x.abs()).to_bits(),
             pow_f32(x, y).to_bits(),
@@ -89,20 +90,10 @@ fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
             } else {
                 0
             },
-        ];
-        for (c, e) in expect.into_iter().enumerate() {
-            assert_eq!(
-                word(&want, 4 * i + c),
-                e,
-                "interpreter, lane {i} channel {c}, x = {x:e}, y = {y:e}"
-            );
-            assert_eq!(
-                word(&got, 4 * i + c),
-                e,
-                "compiled, lane {i} channel {c}, x = {x:e}, y = {y:e}"
-            );
-        }
-    }
+        ]
+    };
+    let inputs = |i: usize| format!("x = {:e}, y = {:e}", xy[i].0, xy[i].1);
+    lanes_give(&want, &got, xy.len(), expect, inputs);
 }
 
 /// LIT, EXP, LOG, DST, PK2H, UP2H, ARR and BFI inline give the
@@ -173,12 +164,7 @@ fn per_channel_and_packing_templates_give_the_interpreters_bits() {
         })
         .collect();
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 96]];
-        run_groups(p, buffers, GROUPS)
-    };
-    let (want, got) = (run(&interp), run(&jit));
-    same_words(&want[1], &got[1], 24, "BUFFER[1]");
+    outputs_agree((&interp, &jit), &input, GROUPS, GROUPS * 64 * 96, 24);
 }
 
 /// Indirect register operands inline: reads through an address per lane
@@ -368,12 +354,7 @@ fn dldexp_inline_gives_the_interpreters_bits() {
         words.extend([n(&mut rng), 0, n(&mut rng), 0]);
     }
     let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
-        run_groups(p, buffers, GROUPS)
-    };
-    let (want, got) = (run(&interp), run(&jit));
-    same_words(&want[1], &got[1], 4, "BUFFER[1]");
+    outputs_agree((&interp, &jit), &input, GROUPS, GROUPS * 64 * 16, 4);
 }
 
 /// U64DIV, I64DIV, U64MOD and I64MOD inline (a scalar division per lane)
@@ -423,22 +404,16 @@ fn divisions_of_64_bit_integers_give_the_interpreters_bits() {
         0x1_0000_0000,
     ];
     let mut rng = tgsi_ir::rng::Rng(0x6464_d1f5_5eed);
-    let mut words = Vec::new();
-    for _ in 0..GROUPS * 64 * 4 {
-        let v = match rng.below(3) {
+    // 64-bit values, low word first
+    let input: Vec<u8> = (0..GROUPS * 64 * 4)
+        .map(|_| match rng.below(3) {
             0 => edges[rng.below(edges.len() as u64) as usize],
             1 => rng.next() >> rng.below(64),
             _ => rng.next(),
-        };
-        words.extend([v as u32, (v >> 32) as u32]);
-    }
-    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 64]];
-        run_groups(p, buffers, GROUPS)
-    };
-    let (want, got) = (run(&interp), run(&jit));
-    same_words(&want[1], &got[1], 16, "BUFFER[1]");
+        })
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    outputs_agree((&interp, &jit), &input, GROUPS, GROUPS * 64 * 64, 16);
 }
 
 /// The buffer and shared-memory atomics inline: every kind, lanes of a
@@ -604,21 +579,14 @@ fn dfracexp_inline_gives_the_interpreters_bits() {
         0xfff8_0000_0000_0042,
     ];
     let mut rng = tgsi_ir::rng::Rng(0x0dfe_0e9b_5eed);
-    let mut words = Vec::new();
-    for _ in 0..GROUPS * 64 * 2 {
-        let v = match rng.below(2) {
+    let input: Vec<u8> = (0..GROUPS * 64 * 2)
+        .map(|_| match rng.below(2) {
             0 => edges[rng.below(edges.len() as u64) as usize],
             _ => rng.next(),
-        };
-        words.extend([v as u32, (v >> 32) as u32]);
-    }
-    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 48]];
-        run_groups(p, buffers, GROUPS)
-    };
-    let (want, got) = (run(&interp), run(&jit));
-    same_words(&want[1], &got[1], 12, "BUFFER[1]");
+        })
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    outputs_agree((&interp, &jit), &input, GROUPS, GROUPS * 64 * 48, 12);
 }
 
 /// DFRACEXP in a loop whose register cache holds its second destination:

@@ -497,29 +497,61 @@ fn sin_and_cos_inline_give_the_definitions_bits() {
         run_groups(p, buffers, GROUPS).swap_remove(1)
     };
     let (want, got) = (run(&interp), run(&jit));
-    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
     use tgsi_exec::math::{cos_f32, sin_f32};
-    for (i, &x) in xs.iter().enumerate() {
-        let odd = i % 2 == 1;
-        let expect = [
+    let expect = |i: usize| {
+        let (x, odd) = (xs[i], i % 2 == 1);
+        [
             sin_f32(x).to_bits(),
             cos_f32(-x).to_bits(),
             if odd { sin_f32(x.abs()).to_bits() } else { 0 },
             if odd { cos_f32(x).to_bits() } else { 0 },
-        ];
-        for (c, e) in expect.into_iter().enumerate() {
-            assert_eq!(
-                word(&want, 4 * i + c),
-                e,
-                "interpreter, lane {i} channel {c}, x = {x:e}"
-            );
-            assert_eq!(
-                word(&got, 4 * i + c),
-                e,
-                "compiled, lane {i} channel {c}, x = {x:e}"
-            );
+        ]
+    };
+    lanes_give(&want, &got, xs.len(), expect, |i| {
+        format!("x = {:e}", xs[i])
+    });
+}
+
+/// Asserts that lane i's four words in `want` (the interpreter's) and in
+/// `got` (the compiled engine's) are `expect(i)`, naming the engine, the
+/// lane, the channel and `inputs(i)`.
+pub(crate) fn lanes_give(
+    want: &[u8],
+    got: &[u8],
+    lanes: usize,
+    expect: impl Fn(usize) -> [u32; 4],
+    inputs: impl Fn(usize) -> String,
+) {
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    for i in 0..lanes {
+        for (c, e) in expect(i).into_iter().enumerate() {
+            for (engine, words) in [("interpreter", want), ("compiled", got)] {
+                assert_eq!(
+                    word(words, 4 * i + c),
+                    e,
+                    "{engine}, lane {i} channel {c}, {}",
+                    inputs(i)
+                );
+            }
         }
     }
+}
+
+/// Runs `groups` work groups on the interpreter and the compiled engine
+/// with BUFFER[0] = `input` and a zeroed BUFFER[1] of `out_bytes`, and
+/// asserts that they leave the same words there (`per_lane` words a lane).
+pub(crate) fn outputs_agree(
+    (interp, jit): (&Program, &Program),
+    input: &[u8],
+    groups: usize,
+    out_bytes: usize,
+    per_lane: usize,
+) {
+    let run = |p: &Program| {
+        let buffers = vec![input.to_vec(), vec![0; out_bytes]];
+        run_groups(p, buffers, groups).swap_remove(1)
+    };
+    same_words(&run(interp), &run(jit), per_lane, "BUFFER[1]");
 }
 
 /// Pairs a loop writes with every lane (no merge: `segment_local`) only

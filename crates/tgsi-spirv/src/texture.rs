@@ -420,7 +420,8 @@ impl Translator<'_> {
         let mut c = self.fetch(coords_src, tgsi_ir::opcode::OperandType::Int)?;
         // texel offsets move the address (not the layer), bounds after
         let dims = ncoord - sh.arrayed as u32;
-        if let Some(o) = self.fetch_offset(inst)? {
+        // a fetch adds them to its integer address: any value is exact
+        if let Some((o, _)) = self.texel_offsets(inst, 3)? {
             let (i4, i32_) = (self.t.i4, self.t.i32);
             let zero = self.c_i32(0);
             let comps: Vec<Word> = (0..4u32)
@@ -988,10 +989,10 @@ impl Translator<'_> {
         Ok(sp!(self, self.b.vector_shuffle(ty, None, v, v, sw))?)
     }
 
-    /// A texel fetch's offsets (x, y, z): a constant vector for immediates,
-    /// else the register's channels, each lane's own (a fetch adds them to
-    /// its integer address, so any value is exact).
-    fn fetch_offset(&mut self, inst: &Instruction) -> Result<Option<Word>, Error> {
+    /// The instruction's texel offsets as an `int` vector of `n`
+    /// components: a constant for immediates (true), else the register's
+    /// channels, each lane's own (false).
+    fn texel_offsets(&mut self, inst: &Instruction, n: u32) -> Result<Option<(Word, bool)>, Error> {
         let Some(o) = inst
             .texture
             .as_ref()
@@ -1001,48 +1002,30 @@ impl Translator<'_> {
             return Ok(None);
         };
         if o.file == File::Immediate {
-            return self.const_offset(inst, 3);
+            return Ok(self.const_offset(inst, n)?.map(|c| (c, true)));
         }
-        let v = self.offset_register(o)?;
-        let iv3 = self.b.type_vector(self.t.i32, 3);
-        Ok(Some(sp!(
-            self,
-            self.b.vector_shuffle(iv3, None, v, v, [0, 1, 2])
-        )?))
-    }
-
-    /// A register's texel offsets as an `ivec4` (x, y, z, z).
-    fn offset_register(&mut self, o: tgsi_ir::ir::TexOffset) -> Result<Word, Error> {
         let src = SrcOperand {
             reg: tgsi_ir::ir::Register::new(o.file, o.index),
             swizzle: tgsi_ir::ir::Swizzle([o.swizzle[0], o.swizzle[1], o.swizzle[2], o.swizzle[2]]),
             negate: false,
             absolute: false,
         };
-        self.fetch(&src, tgsi_ir::opcode::OperandType::Int)
+        let v = self.fetch(&src, tgsi_ir::opcode::OperandType::Int)?;
+        let ty = self.b.type_vector(self.t.i32, n);
+        let v = sp!(self, self.b.vector_shuffle(ty, None, v, v, 0..n))?;
+        Ok(Some((v, false)))
     }
 
-    /// A gather's texel offsets (x, y): a constant vector for immediates
-    /// (true), else the register's channels as they are (Vulkan's
-    /// `ImageGatherExtended`; the device defines offsets within its
-    /// `minTexelGatherOffset..=maxTexelGatherOffset` only).
+    /// A gather's texel offsets (x, y) ([`Self::texel_offsets`]); in a
+    /// register through Vulkan's `ImageGatherExtended` (the device defines
+    /// offsets within its `minTexelGatherOffset..=maxTexelGatherOffset`
+    /// only).
     fn gather_offset(&mut self, inst: &Instruction) -> Result<Option<(Word, bool)>, Error> {
-        let Some(o) = inst
-            .texture
-            .as_ref()
-            .and_then(|t| t.offsets.first())
-            .copied()
-        else {
-            return Ok(None);
-        };
-        if o.file == File::Immediate {
-            return Ok(self.const_offset(inst, 2)?.map(|c| (c, true)));
+        let offsets = self.texel_offsets(inst, 2)?;
+        if matches!(offsets, Some((_, false))) {
+            self.b.capability(Capability::ImageGatherExtended);
         }
-        self.b.capability(Capability::ImageGatherExtended);
-        let v = self.offset_register(o)?;
-        let iv2 = self.b.type_vector(self.t.i32, 2);
-        let xy = sp!(self, self.b.vector_shuffle(iv2, None, v, v, [0, 1]))?;
-        Ok(Some((xy, false)))
+        Ok(offsets)
     }
 
     /// LODQ (`LODQ dst, coord, SAMP[n]`) and LOD (`LOD dst, coord,

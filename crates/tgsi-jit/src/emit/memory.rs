@@ -38,15 +38,37 @@ impl Emitter<'_> {
         Ok(addr)
     }
 
-    pub(super) fn load(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+    /// Memory instruction `i`: nothing without an active lane; the inline
+    /// path `fast` (given the label to jump to when it cannot go on); from
+    /// that label, the interpreter's handler.
+    fn inline_or_handler(&mut self, i: usize, fast: impl FnOnce(&mut Self, CodeLabel) -> R) -> R {
         let (slow, done) = (self.a.create_label(), self.a.create_label());
         let next = self.labels[i + 1];
         self.a.kortestw(k1, k1)?;
         self.a.jz(next)?;
-        let x = self.fetch(4, &inst.src[1], 0, false)?;
+        fast(self, slow)?;
+        self.a.jmp(done)?;
+        place(&mut self.a, slow)?;
+        self.call_step(i)?;
+        place(&mut self.a, done)?;
+        Ok(())
+    }
+
+    /// zmm4 = channel x of source `k` (a byte address per lane).
+    fn address_into_zmm4(&mut self, inst: &Inst, k: usize) -> R {
+        let x = self.fetch(4, &inst.src[k], 0, false)?;
         if x != 4 {
             self.a.vmovdqa32(zmm(4), zmm(x))?;
         }
+        Ok(())
+    }
+
+    pub(super) fn load(&mut self, i: usize, inst: &Inst, n: u32) -> R {
+        self.inline_or_handler(i, |e, slow| e.load_inline(inst, n, slow))
+    }
+
+    fn load_inline(&mut self, inst: &Inst, n: u32, slow: CodeLabel) -> R {
+        self.address_into_zmm4(inst, 1)?;
         self.memory_entry(n, slow)?;
         let m = inst.dst[0].mask;
         let swz = inst.src[0].swz;
@@ -59,22 +81,15 @@ impl Emitter<'_> {
         for c in (0..4).filter(|c| m & (1 << c) != 0) {
             self.store(inst, c, c as u32)?;
         }
-        self.a.jmp(done)?;
-        place(&mut self.a, slow)?;
-        self.call_step(i)?;
-        place(&mut self.a, done)?;
         Ok(())
     }
 
     pub(super) fn store_buffer(&mut self, i: usize, inst: &Inst, n: u32) -> R {
-        let (slow, done) = (self.a.create_label(), self.a.create_label());
-        let next = self.labels[i + 1];
-        self.a.kortestw(k1, k1)?;
-        self.a.jz(next)?;
-        let x = self.fetch(4, &inst.src[0], 0, false)?;
-        if x != 4 {
-            self.a.vmovdqa32(zmm(4), zmm(x))?;
-        }
+        self.inline_or_handler(i, |e, slow| e.store_inline(inst, n, slow))
+    }
+
+    fn store_inline(&mut self, inst: &Inst, n: u32, slow: CodeLabel) -> R {
+        self.address_into_zmm4(inst, 0)?;
         self.memory_entry(n, slow)?;
         let m = inst.dst[0].mask;
         // The lanes' words must not overlap (then the lane order the
@@ -117,10 +132,6 @@ impl Emitter<'_> {
             self.a
                 .vpscatterdd(ptr(rax + zmm(addr)).k3(), zmm(vals[c]))?;
         }
-        self.a.jmp(done)?;
-        place(&mut self.a, slow)?;
-        self.call_step(i)?;
-        place(&mut self.a, done)?;
         Ok(())
     }
 }
@@ -130,12 +141,12 @@ impl Emitter<'_> {
     /// 0, 0, 0) when the buffer is usable inline (its last word's address
     /// plus 4), else the handler (an unbound buffer's error, a huge one).
     pub(super) fn buffer_size(&mut self, i: usize, inst: &Inst, n: u32) -> R {
-        let (slow, done) = (self.a.create_label(), self.a.create_label());
-        let next = self.labels[i + 1];
+        self.inline_or_handler(i, |e, slow| e.buffer_size_inline(inst, n, slow))
+    }
+
+    fn buffer_size_inline(&mut self, inst: &Inst, n: u32, slow: CodeLabel) -> R {
         let slot = off::BUFFERS + 16 * n as i32;
         let a = &mut self.a;
-        a.kortestw(k1, k1)?;
-        a.jz(next)?;
         a.cmp(dword_ptr(rbx + slot + 12), 0)?;
         a.je(slow)?;
         a.mov(eax, dword_ptr(rbx + slot + 8))?;
@@ -145,10 +156,6 @@ impl Emitter<'_> {
         for c in (0..4).filter(|c| inst.dst[0].mask & (1 << c) != 0) {
             self.store(inst, c, u32::from(c != 0))?;
         }
-        self.a.jmp(done)?;
-        place(&mut self.a, slow)?;
-        self.call_step(i)?;
-        place(&mut self.a, done)?;
         Ok(())
     }
 
@@ -160,14 +167,11 @@ impl Emitter<'_> {
     /// context's scratch rows (the old words replace the offsets); the
     /// buffer's address and the lane mask ride on the stack.
     pub(super) fn atomic_buffer(&mut self, i: usize, inst: &Inst, n: u32) -> R {
-        let (slow, done) = (self.a.create_label(), self.a.create_label());
-        let next = self.labels[i + 1];
-        self.a.kortestw(k1, k1)?;
-        self.a.jz(next)?;
-        let x = self.fetch(4, &inst.src[1], 0, false)?;
-        if x != 4 {
-            self.a.vmovdqa32(zmm(4), zmm(x))?;
-        }
+        self.inline_or_handler(i, |e, slow| e.atomic_inline(inst, n, slow))
+    }
+
+    fn atomic_inline(&mut self, inst: &Inst, n: u32, slow: CodeLabel) -> R {
+        self.address_into_zmm4(inst, 1)?;
         let row = |k: i32, l: i32| dword_ptr(rbx + off::SCRATCH + 64 * k + 4 * l);
         let value = self.fetch(5, &inst.src[2], 0, false)?;
         self.a
@@ -204,10 +208,6 @@ impl Emitter<'_> {
         for c in (0..4).filter(|c| inst.dst[0].mask & (1 << c) != 0) {
             self.store(inst, c, 0)?;
         }
-        self.a.jmp(done)?;
-        place(&mut self.a, slow)?;
-        self.call_step(i)?;
-        place(&mut self.a, done)?;
         Ok(())
     }
 }

@@ -207,9 +207,7 @@ impl Emitter<'_> {
             // ±0, ±inf, NaN: the value itself, exponent 0
             a.vfpclasspd(k2, zmm(x), 0x9F)?;
             a.vmovdqa64(sig.k2(), zmm(x))?;
-            a.kmovb(ecx, k2)?;
-            a.kmovw(k3, ecx)?;
-            a.vpxord(ymm(e).k3(), ymm(e), ymm(e))?;
+            a.vpxord(ymm(e).k2(), ymm(e), ymm(e))?;
         }
         // in zmm2: the stores take zmm12-15 and zmm31 as scratch
         a.vinserti32x8(zmm(2), zmm(10), ymm(11), 1)?;
