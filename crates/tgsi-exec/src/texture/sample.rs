@@ -892,6 +892,39 @@ impl Bound<'_> {
         Some(log2f_lanes(rho))
     }
 
+    /// True when each active quad's LOD from [`Self::quad_lambdas_2d`] is
+    /// at most 0 under sampler `s` without computing it: the squared
+    /// lengths of both derivatives are at most 1 (so rho is at most 1 and
+    /// log2 of it at most 0: the square root is correctly rounded and
+    /// monotonic, and `log2f` is below 0 under 1 and exactly 0 at 1), and
+    /// neither the sampler's bias nor its minimum LOD raises it above 0.
+    /// False (the caller computes the lambdas) otherwise, and for views
+    /// that are not 2D.
+    pub(crate) fn magnified_quads(&self, s: &Sampler, c: &[[u32; 16]; 4], active: u16) -> bool {
+        if self.shape.dim != Dim::D2 || !(s.lod_bias <= 0.0 && s.min_lod <= 0.0) {
+            return false;
+        }
+        let (w, h, _) = self.dims(0);
+        let unnorm = !s.normalized || self.shape.rect;
+        let (sx, sy) = if unnorm {
+            (1.0, 1.0)
+        } else {
+            (w as f32, h as f32)
+        };
+        let at = |a: usize, l: usize| f32::from_bits(c[a][l]);
+        let mut small = true;
+        for q in 0..4 {
+            let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
+            let gx = [(at(0, tr) - at(0, tl)) * sx, (at(1, tr) - at(1, tl)) * sy];
+            let gy = [(at(0, bl) - at(0, tl)) * sx, (at(1, bl) - at(1, tl)) * sy];
+            let lx = 0.0 + gx[0] * gx[0] + gx[1] * gx[1];
+            let ly = 0.0 + gy[0] * gy[0] + gy[1] * gy[1];
+            // NaN fails both compares
+            small &= active >> (4 * q) & 0xF == 0 || (lx <= 1.0) & (ly <= 1.0);
+        }
+        small
+    }
+
     /// Texel fetch (TXF / SAMPLE_I): integer address, no filter, no wrap.
     /// `xyz` are the texel address (x, y, z-or-0), `layer` the array index,
     /// `level` relative to the view. `None` when any of them is out of range.

@@ -527,3 +527,96 @@ fn quad_lambdas_are_the_lambda_of_each_quad() {
             .is_none()
     );
 }
+
+/// Fragment TEX on a mipmapped texture whose quads step by about one texel
+/// (derivative lengths just under, at and just over 1, so LODs at and
+/// around 0), under biases and minimum LODs of both signs: the batch path
+/// (which leaves out the lambdas when every quad magnifies) gives the
+/// per-lane path's bits.
+#[test]
+fn magnified_quads_match_the_general_path() {
+    use crate::texture::exec::execute_with;
+    let mut rng = Xs(0x5eed_1e55_0dd5_a11e);
+    let mut tex = Texture::new(T::Tex2D, Format::Rgba8Srgb, [16, 16, 1], 1, 5, 1).unwrap();
+    for lv in tex.levels.iter_mut() {
+        for b in lv.iter_mut() {
+            *b = rng.next() as u8;
+        }
+    }
+    let textures = vec![Some(tex)];
+    let views = vec![View::default()];
+    let steps = [
+        1.0 / 16.0,
+        0.999 / 16.0,
+        1.001 / 16.0,
+        f32::from_bits((1.0f32 / 16.0).to_bits() + 1),
+        f32::from_bits((1.0f32 / 16.0).to_bits() - 1),
+        0.5 / 16.0,
+        3.0 / 16.0,
+    ];
+    let mut compared = 0;
+    for (k, &step) in steps.iter().enumerate() {
+        for (bias, min_lod) in [
+            (0.0, 0.0),
+            (-0.5, 0.0),
+            (0.25, 0.0),
+            (0.0, 0.5),
+            (-1.0, -1.0),
+        ] {
+            for mip in [MipFilter::Linear, MipFilter::Nearest] {
+                let mut s = Sampler::default();
+                s.min = Filter::Linear;
+                s.mag = Filter::Linear;
+                s.mip = mip;
+                s.lod_bias = bias;
+                s.min_lod = min_lod;
+                let samplers = vec![s];
+                let b = Bindings {
+                    textures: &textures,
+                    views: &views,
+                    samplers: &samplers,
+                    images: &[],
+                };
+                let mut c0 = [[0u32; LANES]; 4];
+                for l in 0..LANES {
+                    let (dx, dy) = ((l & 1) as f32, ((l >> 1) & 1) as f32);
+                    // every quad at its own place; quad 3 now and then steeper
+                    let q = (l / 4) as f32;
+                    let st = if l / 4 == 3 && k % 2 == 1 {
+                        step * 2.0
+                    } else {
+                        step
+                    };
+                    c0[0][l] = (0.1 + 0.2 * q + dx * st).to_bits();
+                    c0[1][l] = (0.3 + 0.1 * q + dy * st).to_bits();
+                }
+                let op = TexOp {
+                    opcode: Opcode::TEX,
+                    target: T::Tex2D,
+                    resource_swizzle: [0, 1, 2, 3],
+                    gather_component: 0,
+                    return_type: None,
+                    fragment: true,
+                };
+                let srcs = [c0];
+                let inputs = TexInputs {
+                    srcs: &srcs,
+                    sview: &[0; LANES],
+                    sampler: &[0; LANES],
+                    offsets: &[[0; LANES]; 4],
+                    active: ALL,
+                };
+                let mut fast = [[0u32; LANES]; 4];
+                let mut general = fast;
+                execute_with(&b, &op, &inputs, &mut fast, true).unwrap();
+                execute_with(&b, &op, &inputs, &mut general, false).unwrap();
+                assert_eq!(
+                    fast, general,
+                    "step {step}, bias {bias}, min LOD {min_lod}, {mip:?}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, steps.len() * 10);
+}
