@@ -349,6 +349,7 @@ impl Program {
             .map(|i| i.as_ref().map(crate::texture::SharedImage::from_texture))
             .collect();
         let env = Env {
+            stamp: Env::next_stamp(),
             consts: &res.constants,
             buffers: &buffers,
             max_instructions: limits.max_instructions,

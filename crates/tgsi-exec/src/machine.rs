@@ -149,6 +149,11 @@ impl Memory for ConstMemory<'_> {
 /// What every batch of a dispatch shares.
 #[derive(Clone, Copy)]
 pub struct Env<'a> {
+    /// Unique to the resources this environment was made with (see
+    /// [`Env::next_stamp`]): a compiled engine keeps what it prepared from
+    /// them (constant words, buffer addresses) from batch to batch of the
+    /// same stamp.
+    pub stamp: u64,
     pub consts: &'a [Vec<u32>],
     pub buffers: &'a [AtomicWords<'a>],
     pub max_instructions: u64,
@@ -162,6 +167,14 @@ pub struct Env<'a> {
     pub system_values: &'a [(SemanticName, [u32; 4])],
     /// The program's 2-D operands ([`Code::grids`]).
     pub grids: &'a [Grid],
+}
+
+impl Env<'_> {
+    /// A stamp no environment made before has (never 0).
+    pub fn next_stamp() -> u64 {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// One control-flow frame.

@@ -199,6 +199,9 @@ pub struct Compiled {
     /// The code reads or writes buffers or shared memory inline.
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     memory: bool,
+    /// Unique to this compilation (what a thread's context was filled for).
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    id: u64,
     /// What was compiled (inlined and called instructions, cached loops,
     /// bytes of machine code).
     figures: CompiledFigures,
@@ -236,6 +239,7 @@ impl Compiled {
                 depth: out.depth,
                 const_bufs: out.const_bufs,
                 memory: out.memory,
+                id: native::next_id(),
             })
         }
         #[cfg(not(all(feature = "jit", target_arch = "x86_64")))]

@@ -253,6 +253,15 @@ pub(super) struct Ctx {
     /// (filled by [`run`] only for programs that read so).
     pub const_bufs: [ConstBuf; MAX_CONST_BUFS],
     pub const_vals: [u32; MAX_CONSTS],
+    /// The compilation and environment stamp `const_vals`, `const_bufs`
+    /// and the buffer entries were filled for ((0, 0): none yet).
+    filled: (u64, u64),
+}
+
+/// An id no compilation had before (never 0).
+pub(super) fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A constant buffer as indirect slots read it ([`Ctx::const_bufs`]).
@@ -385,6 +394,7 @@ impl Ctx {
             frames: [[0; 4]; MAX_DEPTH],
             const_bufs: [ConstBuf::EMPTY; MAX_CONST_BUFS],
             const_vals: [0; MAX_CONSTS],
+            filled: (0, 0),
         })
     }
 }
@@ -484,29 +494,37 @@ pub(super) fn run(
     CTX.with(|cell| {
         let mut slot = cell.borrow_mut();
         let ctx = slot.get_or_insert_with(Ctx::new_boxed);
-        for (v, r) in ctx.const_vals.iter_mut().zip(&c.consts) {
-            *v = r.word(env);
-        }
         // inline: a whole word fits and every address is a non-negative
         // 32-bit gather index
         let entry = |ptr: *mut u32, bytes: usize| match bytes.checked_sub(4) {
             Some(last) if last <= 0x7fff_ffff => [ptr as u64, last as u64 | 1 << 32],
             _ => [0, 0],
         };
-        if c.memory {
-            for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
-                *slot = env
-                    .buffers
-                    .get(k)
-                    .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
+        // what the environment gives every batch, once per environment
+        // (and compilation) on this thread
+        if ctx.filled != (c.id, env.stamp) {
+            for (v, r) in ctx.const_vals.iter_mut().zip(&c.consts) {
+                *v = r.word(env);
             }
-            ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
+            if c.memory {
+                for (k, slot) in ctx.buffers[..MAX_BUFFERS].iter_mut().enumerate() {
+                    *slot = env
+                        .buffers
+                        .get(k)
+                        .map_or([0, 0], |w| entry(w.as_ptr(), w.byte_len()));
+                }
+            }
+            for (k, slot) in ctx.const_bufs[..c.const_bufs].iter_mut().enumerate() {
+                *slot = env
+                    .consts
+                    .get(k)
+                    .map_or(ConstBuf::EMPTY, |w| ConstBuf::of(w));
+            }
+            ctx.filled = (c.id, env.stamp);
         }
-        for (k, slot) in ctx.const_bufs[..c.const_bufs].iter_mut().enumerate() {
-            *slot = env
-                .consts
-                .get(k)
-                .map_or(ConstBuf::EMPTY, |w| ConstBuf::of(w));
+        if c.memory {
+            // each group's own shared memory
+            ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
         }
         // a batch stopped at a BARRIER resumes with its own frames
         ctx.resume = b.pc as u32;

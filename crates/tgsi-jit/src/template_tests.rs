@@ -619,3 +619,39 @@ fn dfracexp_second_destination_in_a_cached_loop() {
         17: END\n";
     cached_loop_matches(src, 16 * 64 + 64);
 }
+
+/// The constant words and buffer entries a thread's context keeps from
+/// batch to batch are those of the run's own resources: constants changed
+/// in place between two dispatches of one compiled program (the same
+/// memory, new words) and another buffer are read by the second one.
+#[test]
+fn each_dispatch_reads_its_own_constants_and_buffers() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\n\
+        DCL BUFFER[0]\n\
+        DCL CONST[0][0..1]\n\
+        DCL TEMP[0..1]\n\
+        IMM[0] UINT32 {4, 0, 0, 0}\n\
+        0: UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        1: UADD TEMP[1].x, CONST[0][0].xxxx, CONST[0][1].yyyy\n\
+        2: STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
+        3: END\n";
+    let Some((_, jit)) = both(src) else {
+        return;
+    };
+    let mut res = Resources {
+        constants: vec![vec![5, 0, 0, 0, 0, 100, 0, 0]],
+        buffers: vec![vec![0u8; 16 * 4]],
+        ..Resources::default()
+    };
+    let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    jit.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    assert_eq!(word(&res.buffers[0], 3), 105);
+    res.constants[0][0] = 7;
+    res.constants[0][5] = 1000;
+    res.buffers = vec![vec![0u8; 16 * 4]];
+    jit.dispatch_stats(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    assert_eq!(word(&res.buffers[0], 3), 1007);
+}
