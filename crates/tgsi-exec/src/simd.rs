@@ -183,6 +183,157 @@ mod imp {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod imp_bilinear {
+    use super::{Rgba8Bilinear, Row};
+
+    /// [`super::rgba8_bilinear`] once its input is checked.
+    #[inline]
+    pub fn rgba8_bilinear(
+        k: &Rgba8Bilinear,
+        coord: [&Row; 2],
+        offset: [&Row; 2],
+        out: &mut [[f32; 16]; 4],
+    ) -> bool {
+        if !super::imp::available() {
+            return false;
+        }
+        // SAFETY: as in `wide!`: the CPU has the features the function is
+        // compiled for.
+        unsafe { super::bilinear::run(k, coord, offset, out) };
+        true
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod bilinear {
+    use super::{AxisWrap, Rgba8Bilinear, Row};
+    use std::arch::x86_64::*;
+
+    /// Two 16-lane f32 rows `x + a * (y - x)` (not fused), `x` where `a` is 0.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn lerp(x: __m512, y: __m512, a: __m512) -> __m512 {
+        let r = _mm512_add_ps(x, _mm512_mul_ps(a, _mm512_sub_ps(y, x)));
+        let zero = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a, _mm512_setzero_ps());
+        _mm512_mask_blend_ps(zero, r, x)
+    }
+
+    /// NaN to +0, then clamped to ±2^24 (the sample core's `sanitize`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn sanitize(u: __m512) -> __m512 {
+        let limit = 16_777_216.0f32;
+        let ordered = _mm512_cmp_ps_mask::<_CMP_ORD_Q>(u, u);
+        let u = _mm512_maskz_mov_ps(ordered, u);
+        let u = _mm512_max_ps(u, _mm512_set1_ps(-limit));
+        _mm512_min_ps(u, _mm512_set1_ps(limit))
+    }
+
+    /// One axis: the two wrapped indices and the second one's weight.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn axis(
+        c: &Row,
+        offset: &Row,
+        n: u32,
+        scale: f32,
+        wrap: AxisWrap,
+    ) -> (__m512i, __m512i, __m512) {
+        // SAFETY: `c` and `offset` are 64 readable bytes (unaligned loads).
+        let (c, off) = unsafe {
+            (
+                _mm512_loadu_ps(c.as_ptr().cast()),
+                _mm512_loadu_si512(offset.as_ptr().cast()),
+            )
+        };
+        let t = _mm512_mul_ps(sanitize(c), _mm512_set1_ps(scale));
+        let u = sanitize(_mm512_add_ps(t, _mm512_cvtepi32_ps(off)));
+        let x = _mm512_sub_ps(u, _mm512_set1_ps(0.5));
+        let f = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x);
+        let w = _mm512_sub_ps(x, f);
+        // f is an integer of magnitude at most 2^24
+        let i0 = _mm512_cvttps_epi32(f);
+        let i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(1));
+        let last = _mm512_set1_epi32(n as i32 - 1);
+        let wrapped = |i: __m512i| match wrap {
+            AxisWrap::RepeatPow2 => _mm512_and_si512(i, last),
+            AxisWrap::Clamp => _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()), last),
+        };
+        (wrapped(i0), wrapped(i1), w)
+    }
+
+    /// Channel `SHIFT / 8` of four taps' words, decoded and filtered.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn channel<const SHIFT: u32>(
+        words: &[__m512i; 4],
+        srgb: Option<&[f32; 256]>,
+        wx: __m512,
+        wy: __m512,
+    ) -> __m512 {
+        let byte =
+            |w: __m512i| _mm512_and_si512(_mm512_srli_epi32::<SHIFT>(w), _mm512_set1_epi32(0xff));
+        let decode = |w: __m512i| match srgb {
+            // SAFETY: each index is a byte, and the table has 256 entries.
+            Some(table) => unsafe { _mm512_i32gather_ps::<4>(byte(w), table.as_ptr().cast()) },
+            None => {
+                // byte / 255 as the UNORM8 decode gives it (see `bilinear::unorm8`)
+                let v = _mm512_cvtepi32_ps(byte(w));
+                let r = _mm512_set1_ps(1.0 / 255.0);
+                let q = _mm512_mul_ps(v, r);
+                let e = _mm512_fmadd_ps(
+                    _mm512_xor_ps(q, _mm512_set1_ps(-0.0)),
+                    _mm512_set1_ps(255.0),
+                    v,
+                );
+                _mm512_fmadd_ps(e, r, q)
+            }
+        };
+        let t = words.map(decode);
+        let r0 = lerp(t[0], t[1], wx);
+        let r1 = lerp(t[2], t[3], wx);
+        lerp(r0, r1, wy)
+    }
+
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn run(
+        k: &Rgba8Bilinear,
+        coord: [&Row; 2],
+        offset: [&Row; 2],
+        out: &mut [[f32; 16]; 4],
+    ) {
+        let (x0, x1, wx) = axis(coord[0], offset[0], k.size[0], k.scale[0], k.wrap[0]);
+        let (y0, y1, wy) = axis(coord[1], offset[1], k.size[1], k.scale[1], k.wrap[1]);
+        let w = _mm512_set1_epi32(k.size[0] as i32);
+        let zh = _mm512_set1_epi32(k.slice_rows as i32);
+        let row0 = _mm512_mullo_epi32(_mm512_add_epi32(zh, y0), w);
+        let row1 = _mm512_mullo_epi32(_mm512_add_epi32(zh, y1), w);
+        let top = _mm512_set1_epi32(k.texels.len() as i32 - 1);
+        let at = |i: __m512i| _mm512_min_epu32(i, top);
+        let index = [
+            at(_mm512_add_epi32(row0, x0)),
+            at(_mm512_add_epi32(row0, x1)),
+            at(_mm512_add_epi32(row1, x0)),
+            at(_mm512_add_epi32(row1, x1)),
+        ];
+        let base = k.texels.as_ptr().cast::<i32>();
+        // SAFETY: every index is at most `top`, the last texel (below 2^31,
+        // so a signed 32-bit index), and each texel is 4 readable bytes.
+        let words = index.map(|i| unsafe { _mm512_i32gather_epi32::<4>(i, base) });
+        let rows = [
+            channel::<0>(&words, k.srgb, wx, wy),
+            channel::<8>(&words, k.srgb, wx, wy),
+            channel::<16>(&words, k.srgb, wx, wy),
+            channel::<24>(&words, None, wx, wy),
+        ];
+        for (o, r) in out.iter_mut().zip(rows) {
+            // SAFETY: `o` is 64 writable bytes (an unaligned store).
+            unsafe { _mm512_storeu_ps(o.as_mut_ptr(), r) };
+        }
+    }
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {
     use super::Row;
@@ -251,6 +402,59 @@ pub const STEP_STARTS: usize = 0x3f84;
 /// where the CPU lacks AVX-512; the caller then steps lane by lane.
 pub fn step_codes(x: &Row, starts: &[u8; STEP_STARTS], steps: &[u32; 256], out: &mut Row) -> bool {
     imp::step_codes(x, starts, steps, out)
+}
+
+/// How an axis of [`Rgba8Bilinear`] wraps its texel indices.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AxisWrap {
+    /// REPEAT on a power-of-two size: the index masked by size − 1.
+    RepeatPow2,
+    /// CLAMP / CLAMP_TO_EDGE: the index clamped to [0, size − 1].
+    Clamp,
+}
+
+/// One level of a 2D RGBA8 (UNORM or sRGB) view and how a batch samples
+/// it bilinearly: what the texture engine's batch path computes for one
+/// level, with wraps that never read the border.
+pub struct Rgba8Bilinear<'a> {
+    /// The level's texels; every one of them is there (the level is
+    /// complete) and there are at most 2^31.
+    pub texels: &'a [[u8; 4]],
+    /// Width and height (each at most 2^24).
+    pub size: [u32; 2],
+    /// The slice's first texel row, `slice * height` (wrapping).
+    pub slice_rows: u32,
+    /// The coordinates' scale: the size (normalized) or 1.
+    pub scale: [f32; 2],
+    pub wrap: [AxisWrap; 2],
+    /// The sRGB decode table of the colour channels (None: UNORM8).
+    pub srgb: Option<&'a [f32; 256]>,
+}
+
+/// The bilinear lookups of the 16 lanes at coordinates `coord` (s, t as
+/// f32 bits) with integer texel offsets `offset`, into the raw channel rows
+/// `out` (r, g, b, a): the same f32 steps as the batch path's portable
+/// code, so the same bits. False, writing nothing, where the CPU lacks
+/// AVX-512 or `k` is outside what it takes (see [`Rgba8Bilinear`]).
+pub fn rgba8_bilinear(
+    k: &Rgba8Bilinear,
+    coord: [&Row; 2],
+    offset: [&Row; 2],
+    out: &mut [[f32; 16]; 4],
+) -> bool {
+    let fits = !k.texels.is_empty()
+        && k.texels.len() <= 1 << 31
+        && k.size.iter().all(|&n| (1..=1 << 24).contains(&n))
+        && (0..2).all(|a| k.wrap[a] != AxisWrap::RepeatPow2 || k.size[a].is_power_of_two());
+    #[cfg(target_arch = "x86_64")]
+    {
+        fits && imp_bilinear::rgba8_bilinear(k, coord, offset, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (fits, k, coord, offset, out);
+        false
+    }
 }
 
 #[cfg(test)]

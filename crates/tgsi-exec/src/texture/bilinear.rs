@@ -490,6 +490,12 @@ impl Bound<'_> {
         let Some(texels) = Texels::of(self.fmt) else {
             return out;
         };
+        if !N::PER_LANE
+            && texels != Texels::Rgba32Float
+            && let Some(out) = self.rgba8_one_level(s, rel.at(0), q, texels)
+        {
+            return out;
+        }
         let fp = self.footprint(s, rel, q);
         match texels {
             Texels::Rgba8Unorm | Texels::Rgba8Srgb => self.rgba8_rows(texels, &fp),
@@ -516,6 +522,47 @@ impl Bound<'_> {
                 out
             }
         }
+    }
+
+    /// The RGBA8 lookups of one level by [`simd::rgba8_bilinear`] (the same
+    /// steps in AVX-512 registers), for a view that is not an array, of a
+    /// complete level, whose wraps never read the border; None (the caller
+    /// takes the steps below) otherwise or without AVX-512.
+    #[inline(always)]
+    fn rgba8_one_level(
+        &self,
+        s: &Sampler,
+        rel: u32,
+        q: &BatchLookup,
+        texels: Texels,
+    ) -> Option<Rows> {
+        if self.shape.array {
+            return None;
+        }
+        let level = self.first_level + rel;
+        let (w, h, d) = self.tex.level_dims(level);
+        let (px, _) = self.level_bytes(level).as_chunks::<4>();
+        complete(px.len(), w as u64 * h as u64 * d as u64)?;
+        let wrap = |mode: Wrap, n: u32| match mode {
+            Wrap::Repeat if n.is_power_of_two() => Some(simd::AxisWrap::RepeatPow2),
+            Wrap::Clamp | Wrap::ClampToEdge => Some(simd::AxisWrap::Clamp),
+            _ => None,
+        };
+        let unnorm = !s.normalized || self.shape.rect;
+        let k = simd::Rgba8Bilinear {
+            texels: px,
+            size: [w, h],
+            slice_rows: self.first_layer.wrapping_mul(h),
+            scale: if unnorm {
+                [1.0, 1.0]
+            } else {
+                [w as i32 as f32, h as i32 as f32]
+            },
+            wrap: [wrap(s.wrap[0], w)?, wrap(s.wrap[1], h)?],
+            srgb: (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table),
+        };
+        let mut out = [[0f32; LANES]; 4];
+        simd::rgba8_bilinear(&k, q.coord, q.offset, &mut out).then_some(out)
     }
 
     /// The bytes of absolute level `k` (none past the last level).
