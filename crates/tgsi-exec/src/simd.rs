@@ -334,6 +334,100 @@ mod bilinear {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod tiles {
+    use super::{DepthCompare, DepthTile, TILE_DX, TILE_DY};
+    use std::arch::x86_64::*;
+
+    /// [`super::tile_cover`]: each edge's 16 steps in two registers of 8.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn cover(steps: &[[i64; 16]; 3], t: [i64; 3], inside: u16) -> u16 {
+        let mut mask = inside;
+        for k in 0..3 {
+            let tk = _mm512_set1_epi64(t[k]);
+            // SAFETY: each half is 64 readable bytes (unaligned loads).
+            let (lo, hi) = unsafe {
+                (
+                    _mm512_loadu_si512(steps[k].as_ptr().cast()),
+                    _mm512_loadu_si512(steps[k][8..].as_ptr().cast()),
+                )
+            };
+            let a = _mm512_cmpge_epi64_mask(lo, tk) as u16;
+            let b = _mm512_cmpge_epi64_mask(hi, tk) as u16;
+            mask &= a | b << 8;
+        }
+        mask
+    }
+
+    /// [`super::depth_tile`] once its cells are known to be inside `stored`.
+    ///
+    /// # Safety
+    /// The CPU has the features the function is compiled for, and
+    /// `first + 3 * pitch + 3` is below `stored.len()` and 2^31.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) unsafe fn depth(
+        d: &DepthTile,
+        covered: u16,
+        stored: &mut [u32],
+        first: usize,
+        pitch: usize,
+    ) -> u16 {
+        // SAFETY: the tables are 64 readable bytes each.
+        let (dx, dy) = unsafe {
+            (
+                _mm512_loadu_si512(TILE_DX.as_ptr().cast()),
+                _mm512_loadu_si512(TILE_DY.as_ptr().cast()),
+            )
+        };
+        // the 16 depths: f64 plane steps on two halves, rounded to f32
+        let px = _mm512_add_epi32(_mm512_set1_epi32(d.origin[0] as i32), dx);
+        let py = _mm512_add_epi32(_mm512_set1_epi32(d.origin[1] as i32), dy);
+        let half = |v: __m512i, upper: bool| {
+            let h = if upper {
+                _mm512_extracti64x4_epi64::<1>(v)
+            } else {
+                _mm512_castsi512_si256(v)
+            };
+            _mm512_cvtepu32_pd(h)
+        };
+        let depth_of = |upper: bool| {
+            let x = _mm512_add_pd(half(px, upper), _mm512_set1_pd(d.offset[0]));
+            let y = _mm512_add_pd(half(py, upper), _mm512_set1_pd(d.offset[1]));
+            let v = _mm512_add_pd(
+                _mm512_set1_pd(d.plane[0]),
+                _mm512_mul_pd(_mm512_set1_pd(d.plane[1]), x),
+            );
+            let v = _mm512_add_pd(v, _mm512_mul_pd(_mm512_set1_pd(d.plane[2]), y));
+            _mm512_cvtpd_ps(v)
+        };
+        let z = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(depth_of(false)), depth_of(true));
+        // clamped as f32::clamp does: NaN kept (MAXPS/MINPS return their
+        // second operand when one is NaN or both are zeros)
+        let z = _mm512_max_ps(_mm512_set1_ps(d.range[0]), z);
+        let z = _mm512_min_ps(_mm512_set1_ps(d.range[1]), z);
+        let cells = _mm512_add_epi32(
+            _mm512_set1_epi32(first as i32),
+            _mm512_add_epi32(_mm512_mullo_epi32(dy, _mm512_set1_epi32(pitch as i32)), dx),
+        );
+        let base = stored.as_mut_ptr();
+        // SAFETY: every cell is at most first + 3 * pitch + 3, inside
+        // `stored` and below 2^31 (the caller's contract).
+        let old = unsafe { _mm512_i32gather_ps::<4>(cells, base.cast_const().cast()) };
+        let pass = match d.compare {
+            DepthCompare::Less => _mm512_cmp_ps_mask::<_CMP_LT_OQ>(z, old),
+            DepthCompare::LessEqual => _mm512_cmp_ps_mask::<_CMP_LE_OQ>(z, old),
+            DepthCompare::Greater => _mm512_cmp_ps_mask::<_CMP_GT_OQ>(z, old),
+            DepthCompare::GreaterEqual => _mm512_cmp_ps_mask::<_CMP_GE_OQ>(z, old),
+        };
+        let ok = pass & covered;
+        if d.write {
+            // SAFETY: as the gather; the cells are distinct.
+            unsafe { _mm512_mask_i32scatter_ps::<4>(base.cast(), ok, cells, z) };
+        }
+        ok
+    }
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {
     use super::Row;
@@ -455,6 +549,75 @@ pub fn rgba8_bilinear(
         let _ = (fits, k, coord, offset, out);
         false
     }
+}
+
+/// Lane `l`'s pixel offset in a 4x4 tile (`fragment::lane_offset`).
+const TILE_DX: [i32; 16] = [0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3];
+const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+
+/// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
+/// `inside` has it and, for each of a triangle's three edges k, the
+/// lane's step `steps[k][l]` reaches `t[k]` (the rasterizer's stepped edge
+/// functions).
+pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], inside: u16) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    if imp::available() {
+        // SAFETY: as in `wide!`: the CPU has the features the function is
+        // compiled for.
+        return unsafe { tiles::cover(steps, t, inside) };
+    }
+    let mut mask = 0u16;
+    for l in 0..16 {
+        let hit = (steps[0][l] >= t[0]) & (steps[1][l] >= t[1]) & (steps[2][l] >= t[2]);
+        mask |= u16::from(hit) << l;
+    }
+    mask & inside
+}
+
+/// The depth compares [`depth_tile`] takes (of D32_FLOAT values, as floats).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DepthCompare {
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+}
+
+/// The early depth test of a 4x4 tile of a D32_FLOAT target, one sample
+/// per pixel: lane `l`'s depth is `plane` at pixel (x0 + dx, y0 + dy) plus
+/// `offset` (f64 steps `p0 + p1 x + p2 y`, then rounded to f32), clamped
+/// to `range` (NaN kept), compared with its cell.
+pub struct DepthTile {
+    pub plane: [f64; 3],
+    pub origin: [u32; 2],
+    pub offset: [f64; 2],
+    pub range: [f32; 2],
+    pub compare: DepthCompare,
+    pub write: bool,
+}
+
+/// The lanes of `covered` whose depth passes [`DepthTile`]'s test against
+/// `stored` (lane `l` at cell `first + dy * pitch + dx`), the passing
+/// depths written when `write`. None, with nothing done, without AVX-512
+/// or when a cell of the tile is past `stored` (or past 2^31).
+pub fn depth_tile(
+    d: &DepthTile,
+    covered: u16,
+    stored: &mut [u32],
+    first: usize,
+    pitch: usize,
+) -> Option<u16> {
+    let last = first.checked_add(pitch.checked_mul(3)?)?.checked_add(3)?;
+    if last >= stored.len() || last > i32::MAX as usize {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if imp::available() {
+        // SAFETY: as in `wide!`; and every cell of the tile is inside `stored`.
+        return Some(unsafe { tiles::depth(d, covered, stored, first, pitch) });
+    }
+    let _ = covered;
+    None
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 
 use super::input::VertexStream;
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend, blend_lanes};
-use super::raster::SamplePattern;
+use super::raster::{SamplePattern, TileEdges};
 use super::setup::{
     ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
 };
@@ -544,6 +544,22 @@ impl Pending {
         }
     }
 
+    /// Queues quad `q` of the tile at (x0, y0), covering `coverage`, of
+    /// primitive `p` whose inputs are in set `inputs`.
+    #[inline(always)]
+    fn push(&mut self, x0: u32, y0: u32, q: usize, coverage: [u32; 4], inputs: usize, p: usize) {
+        let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
+        let n = self.len;
+        self.quads[n] = QuadCoverage {
+            x: x0 + dx,
+            y: y0 + dy,
+            coverage,
+            inputs,
+        };
+        self.prims[n] = p;
+        self.len += 1;
+    }
+
     /// The input set holding primitive `p`'s inputs, filling one no waiting
     /// quad reads when none does (with at most 3 quads waiting, one is
     /// free). Without packing, set 0 (what [`FragmentSession::shade_tile`] reads).
@@ -664,6 +680,51 @@ impl Walk<'_, '_> {
     }
 }
 
+impl Walk<'_, '_> {
+    /// The lanes of the tile at (x0, y0) that one sample per pixel of
+    /// triangle `prim` (edges `e`) covers and, before shading, the early
+    /// depth/stencil test passes (its writes done); None when no lane does.
+    fn one_sample_tile(
+        &mut self,
+        sh: &Shared<'_>,
+        prim: &RasterPrim,
+        e: &TileEdges,
+        x0: u32,
+        y0: u32,
+    ) -> Option<u16> {
+        let mut mask = e.cover_one(prim, x0, y0, &sh.pattern);
+        if mask == 0 {
+            return None;
+        }
+        if self.early
+            && let (Some(test), Some((zs, ss))) = (&sh.test, self.band.depth.as_mut())
+        {
+            let rows = TileRows::of(x0, y0, self.y_lo, self.row_pitch);
+            let kernel = test.tile_compare().and_then(|compare| {
+                let (ox, oy) = sh.pattern.position(0, 0, 0);
+                let tile = tgsi_exec::tiles::DepthTile {
+                    plane: prim.depth,
+                    origin: [x0, y0],
+                    offset: [ox, oy],
+                    range: [test.min_depth, test.max_depth],
+                    compare,
+                    write: test.depth.write,
+                };
+                tgsi_exec::tiles::depth_tile(&tile, mask, zs, rows.first, rows.pitch)
+            });
+            mask = match kernel {
+                Some(passed) => passed,
+                None => {
+                    let mut coverage = std::array::from_fn(|l| u32::from(mask >> l & 1));
+                    early_test_one_sample(test, sh, prim, rows, &mut coverage, zs, ss);
+                    (0..LANES).fold(0, |m, l| m | u16::from(coverage[l] != 0) << l)
+                }
+            };
+        }
+        (mask != 0).then_some(mask)
+    }
+}
+
 /// The depth of sample `s` of pixel (x, y) on `prim`'s depth plane.
 fn sample_depth(sh: &Shared<'_>, prim: &RasterPrim, x: u32, y: u32, s: usize) -> f32 {
     let (px, py) = sh.pattern.position(x, y, s);
@@ -766,6 +827,26 @@ fn run_band(
         for ty in (ya / 4)..=(yb / 4) {
             for tx in (bx0 / 4)..=(bx1 / 4) {
                 let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
+                if let (Some(e), 1) = (&edges, samples) {
+                    // one sample per pixel: lane masks
+                    let Some(mask) = walk.one_sample_tile(sh, prim, e, x0, y0) else {
+                        continue;
+                    };
+                    let inputs = pending.set_for(p, pack, sh, walk.scratch);
+                    for q in 0..4 {
+                        let bits = u32::from(mask >> (4 * q)) & 0xF;
+                        if pack && bits == 0 {
+                            continue;
+                        }
+                        let cov: [u32; 4] = std::array::from_fn(|i| bits >> i & 1);
+                        pending.push(x0, y0, q, cov, inputs, p);
+                        if pending.len == 4 {
+                            walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+                            pending.len = 0;
+                        }
+                    }
+                    continue;
+                }
                 let mut coverage = match &edges {
                     Some(e) => e.coverage(prim, x0, y0, &sh.pattern),
                     None => prim.tile_coverage(x0, y0, &sh.pattern),
@@ -812,16 +893,7 @@ fn run_band(
                     if pack && !any_lane(&cov) {
                         continue;
                     }
-                    let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
-                    let n = pending.len;
-                    pending.quads[n] = QuadCoverage {
-                        x: x0 + dx,
-                        y: y0 + dy,
-                        coverage: cov,
-                        inputs,
-                    };
-                    pending.prims[n] = p;
-                    pending.len += 1;
+                    pending.push(x0, y0, q, cov, inputs, p);
                     if pending.len == 4 {
                         walk.shade(sh, &pending.quads, &pending.prims, pack)?;
                         pending.len = 0;

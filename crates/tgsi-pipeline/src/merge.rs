@@ -254,6 +254,26 @@ impl DepthStencilTest {
         true
     }
 
+    /// The compare of [`tgsi_exec::tiles::depth_tile`] this test is, when
+    /// the kernel takes it: a D32_FLOAT target without a stencil test, the
+    /// depth test on with one of the four ordered compares.
+    pub fn tile_compare(&self) -> Option<tgsi_exec::tiles::DepthCompare> {
+        use tgsi_exec::tiles::DepthCompare as D;
+        if self.format != DepthFormat::D32Float
+            || (self.stencil.enabled && self.format.has_stencil())
+            || !self.depth.enabled
+        {
+            return None;
+        }
+        match self.depth.func {
+            CompareFunc::Less => Some(D::Less),
+            CompareFunc::LessEqual => Some(D::LessEqual),
+            CompareFunc::Greater => Some(D::Greater),
+            CompareFunc::GreaterEqual => Some(D::GreaterEqual),
+            _ => None,
+        }
+    }
+
     /// [`Self::test`] without a stencil test.
     #[inline(always)]
     fn test_depth(&self, depth: f32, stored_depth: &mut u32) -> bool {
@@ -621,6 +641,95 @@ mod tests {
         let mut z = vec![0u32; 16];
         assert!(!t.test_tile_depth(&[0.5; 16], &mut cov, &mut z, &std::array::from_fn(|l| l)));
         assert_eq!(cov, [1; 16]);
+    }
+
+    /// The tile kernel's early depth test ([`tgsi_exec::tiles::depth_tile`])
+    /// gives each lane the coverage and stored depth of the one-sample
+    /// test at its pixel centre, for the four compares it takes, with and
+    /// without writes, over random depth planes (constant ones equal to
+    /// stored depths, NaN and out-of-range ones among them) and partial
+    /// coverage; the other tests are not the kernel's.
+    #[test]
+    fn tile_kernel_depth_test_is_the_per_lane_test() {
+        let mut rng = tgsi_ir::rng::Rng(0x7e57);
+        let mut compared = 0;
+        for &(func, _) in CompareFunc::ALL {
+            for write in [true, false] {
+                let t = DepthStencilTest {
+                    format: DepthFormat::D32Float,
+                    depth: DepthState {
+                        enabled: true,
+                        func,
+                        write,
+                    },
+                    stencil: StencilState::default(),
+                    min_depth: 0.125,
+                    max_depth: 0.875,
+                };
+                let Some(compare) = t.tile_compare() else {
+                    assert!(!matches!(
+                        func,
+                        CompareFunc::Less
+                            | CompareFunc::LessEqual
+                            | CompareFunc::Greater
+                            | CompareFunc::GreaterEqual
+                    ));
+                    continue;
+                };
+                for round in 0..200 {
+                    let (x0, y0) = (4 * rng.below(50) as u32, 4 * rng.below(3) as u32);
+                    let plane = match round % 4 {
+                        0 => [0.5, 0.0, 0.0],
+                        1 => [f64::NAN, 0.0, 0.0],
+                        _ => [
+                            rng.uniform(-0.5, 1.5),
+                            rng.uniform(-0.01, 0.01),
+                            rng.uniform(-0.01, 0.01),
+                        ],
+                    };
+                    let pitch = 200usize;
+                    let stored: Vec<u32> = (0..pitch * 12)
+                        .map(|_| match rng.below(3) {
+                            0 => 0.5f32.to_bits(),
+                            _ => (rng.uniform(0.0, 1.0) as f32).to_bits(),
+                        })
+                        .collect();
+                    let covered = rng.next() as u16;
+                    let first = y0 as usize * pitch + x0 as usize;
+                    let tile = tgsi_exec::tiles::DepthTile {
+                        plane,
+                        origin: [x0, y0],
+                        offset: [0.5, 0.5],
+                        range: [t.min_depth, t.max_depth],
+                        compare,
+                        write,
+                    };
+                    let mut kernel_z = stored.clone();
+                    let Some(passed) =
+                        tgsi_exec::tiles::depth_tile(&tile, covered, &mut kernel_z, first, pitch)
+                    else {
+                        // no AVX-512: the caller tests lane by lane
+                        return;
+                    };
+                    let mut one_z = stored.clone();
+                    let mut want = 0u16;
+                    for l in 0..16 {
+                        let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
+                        let (x, y) = ((x0 + dx) as f64 + 0.5, (y0 + dy) as f64 + 0.5);
+                        let d = tgsi_exec::fragment::plane64(&plane, x, y) as f32;
+                        let cell = first + dy as usize * pitch + dx as usize;
+                        let mut st = 0u8;
+                        if covered >> l & 1 == 1 && t.test(d, true, &mut one_z[cell], &mut st) {
+                            want |= 1 << l;
+                        }
+                    }
+                    assert_eq!(passed, want, "{func:?} write {write} plane {plane:?}");
+                    assert_eq!(kernel_z, one_z, "{func:?} write {write} plane {plane:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 4 * 2 * 200);
     }
 
     /// Sixteen lanes blended side by side get the bits each lane gets

@@ -280,6 +280,33 @@ impl TileEdges {
     }
 }
 
+impl TileEdges {
+    /// [`Self::coverage`] of one sample per pixel as a lane mask (bit `l`
+    /// for lane `l`): the lanes inside the box that pass the three edges
+    /// at the pattern's one sample, by [`tgsi_exec::tiles::tile_cover`].
+    pub fn cover_one(&self, prim: &RasterPrim, x0: u32, y0: u32, pattern: &SamplePattern) -> u16 {
+        let b = prim.bbox;
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let mut inside = u16::MAX;
+        if !(x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3]) {
+            inside = 0;
+            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
+                let (px, py) = (x0 + dx, y0 + dy);
+                let hit = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+                inside |= u16::from(hit) << l;
+            }
+        }
+        let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
+        let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
+        // lane l passes edge k when its step reaches bias - E(p)
+        let t: [i64; 3] = std::array::from_fn(|k| {
+            let (a, [ex, ey]) = self.edges[k];
+            self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
+        });
+        tgsi_exec::tiles::tile_cover(&self.steps, t, inside)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,6 +417,12 @@ mod tests {
                 for tx in 0..12u32 {
                     let (x0, y0) = (tx * 4, ty * 4);
                     let cov = prim.tile_coverage(x0, y0, &pattern);
+                    if pattern.offsets.len() == 1 {
+                        let edges = prim.tile_edges().expect("a triangle");
+                        let mask = edges.cover_one(&prim, x0, y0, &pattern);
+                        let want = (0..LANES).fold(0, |m, l| m | u16::from(cov[l] != 0) << l);
+                        assert_eq!(mask, want, "triangle {v:?}, tile ({x0}, {y0})");
+                    }
                     for (l, c) in cov.iter().enumerate() {
                         let (dx, dy) = lane_offset(l);
                         let (px, py) = ((x0 + dx) as i64, (y0 + dy) as i64);
