@@ -566,9 +566,10 @@ pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], inside: u16) -> u16 {
         // compiled for.
         return unsafe { tiles::cover(steps, t, inside) };
     }
+    let [s0, s1, s2] = steps;
     let mut mask = 0u16;
-    for l in 0..16 {
-        let hit = (steps[0][l] >= t[0]) & (steps[1][l] >= t[1]) & (steps[2][l] >= t[2]);
+    for (l, ((a, b), c)) in s0.iter().zip(s1).zip(s2).enumerate() {
+        let hit = (*a >= t[0]) & (*b >= t[1]) & (*c >= t[2]);
         mask |= u16::from(hit) << l;
     }
     mask & inside
