@@ -564,12 +564,14 @@ fn magnified_quads_match_the_general_path() {
             (-1.0, -1.0),
         ] {
             for mip in [MipFilter::Linear, MipFilter::Nearest] {
-                let mut s = Sampler::default();
-                s.min = Filter::Linear;
-                s.mag = Filter::Linear;
-                s.mip = mip;
-                s.lod_bias = bias;
-                s.min_lod = min_lod;
+                let s = Sampler {
+                    min: Filter::Linear,
+                    mag: Filter::Linear,
+                    mip,
+                    lod_bias: bias,
+                    min_lod,
+                    ..Sampler::default()
+                };
                 let samplers = vec![s];
                 let b = Bindings {
                     textures: &textures,
