@@ -336,13 +336,24 @@ mod bilinear {
 
 #[cfg(target_arch = "x86_64")]
 mod tiles {
-    use super::{DepthCompare, DepthTile, TILE_DX, TILE_DY};
+    use super::{DepthCompare, DepthTile, LANE_OF_ROW, ROW_OF_LANE, TILE_DX, TILE_DY};
     use std::arch::x86_64::*;
 
-    /// [`super::tile_cover`]: each edge's 16 steps in two registers of 8.
+    /// [`super::tile_cover`]: each edge's 16 steps in two registers of 8;
+    /// `b` the box relative to the tile.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    pub(super) fn cover(steps: &[[i64; 16]; 3], t: [i64; 3], inside: u16) -> u16 {
-        let mut mask = inside;
+    pub(super) fn cover(steps: &[[i64; 16]; 3], t: [i64; 3], b: [i32; 4]) -> u16 {
+        // SAFETY: the tables are 64 readable bytes each.
+        let (dx, dy) = unsafe {
+            (
+                _mm512_loadu_si512(TILE_DX.as_ptr().cast()),
+                _mm512_loadu_si512(TILE_DY.as_ptr().cast()),
+            )
+        };
+        let mut mask = _mm512_cmpge_epi32_mask(dx, _mm512_set1_epi32(b[0]))
+            & _mm512_cmpge_epi32_mask(dy, _mm512_set1_epi32(b[1]))
+            & _mm512_cmple_epi32_mask(dx, _mm512_set1_epi32(b[2]))
+            & _mm512_cmple_epi32_mask(dy, _mm512_set1_epi32(b[3]));
         for k in 0..3 {
             let tk = _mm512_set1_epi64(t[k]);
             // SAFETY: each half is 64 readable bytes (unaligned loads).
@@ -405,14 +416,26 @@ mod tiles {
         // second operand when one is NaN or both are zeros)
         let z = _mm512_max_ps(_mm512_set1_ps(d.range[0]), z);
         let z = _mm512_min_ps(_mm512_set1_ps(d.range[1]), z);
-        let cells = _mm512_add_epi32(
-            _mm512_set1_epi32(first as i32),
-            _mm512_add_epi32(_mm512_mullo_epi32(dy, _mm512_set1_epi32(pitch as i32)), dx),
-        );
-        let base = stored.as_mut_ptr();
-        // SAFETY: every cell is at most first + 3 * pitch + 3, inside
-        // `stored` and below 2^31 (the caller's contract).
-        let old = unsafe { _mm512_i32gather_ps::<4>(cells, base.cast_const().cast()) };
+        // the tile's cells row by row (row dy at positions 4 dy..4 dy + 3),
+        // in lane order by one permutation, and back
+        let base = stored.as_mut_ptr().wrapping_add(first);
+        let row = |dy: usize| base.wrapping_add(dy * pitch);
+        // SAFETY: row dy's four cells end at first + dy * pitch + 3, inside
+        // `stored` (the caller's contract).
+        let old = unsafe {
+            let r = |dy: usize| _mm_loadu_si128(row(dy).cast_const().cast());
+            let lo = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(r(0)), r(1));
+            let hi = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(r(2)), r(3));
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+        };
+        // SAFETY: the tables are 64 readable bytes each.
+        let (to_lanes, to_rows) = unsafe {
+            (
+                _mm512_loadu_si512(ROW_OF_LANE.as_ptr().cast()),
+                _mm512_loadu_si512(LANE_OF_ROW.as_ptr().cast()),
+            )
+        };
+        let old = _mm512_castsi512_ps(_mm512_permutexvar_epi32(to_lanes, old));
         let pass = match d.compare {
             DepthCompare::Less => _mm512_cmp_ps_mask::<_CMP_LT_OQ>(z, old),
             DepthCompare::LessEqual => _mm512_cmp_ps_mask::<_CMP_LE_OQ>(z, old),
@@ -420,9 +443,22 @@ mod tiles {
             DepthCompare::GreaterEqual => _mm512_cmp_ps_mask::<_CMP_GE_OQ>(z, old),
         };
         let ok = pass & covered;
-        if d.write {
-            // SAFETY: as the gather; the cells are distinct.
-            unsafe { _mm512_mask_i32scatter_ps::<4>(base.cast(), ok, cells, z) };
+        if d.write && ok != 0 {
+            let new = _mm512_mask_blend_ps(ok, old, z);
+            let new = _mm512_permutexvar_epi32(to_rows, _mm512_castps_si512(new));
+            let written =
+                _mm512_movepi32_mask(_mm512_permutexvar_epi32(to_rows, _mm512_movm_epi32(ok)));
+            let part = |k: i32| match k {
+                0 => _mm512_castsi512_si128(new),
+                1 => _mm512_extracti32x4_epi32::<1>(new),
+                2 => _mm512_extracti32x4_epi32::<2>(new),
+                _ => _mm512_extracti32x4_epi32::<3>(new),
+            };
+            for dy in 0..4 {
+                let m = (written >> (4 * dy)) as u8 & 0xF;
+                // SAFETY: as the loads; only the passing lanes' cells are written.
+                unsafe { _mm_mask_storeu_epi32(row(dy).cast(), m, part(dy as i32)) };
+            }
         }
         ok
     }
@@ -551,28 +587,45 @@ pub fn rgba8_bilinear(
     }
 }
 
+/// Lane `l`'s place in a 4x4 tile's rows (`4 * dy + dx`), and the lane at
+/// each place.
+const ROW_OF_LANE: [i32; 16] = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15];
+const LANE_OF_ROW: [i32; 16] = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15];
+
 /// Lane `l`'s pixel offset in a 4x4 tile (`fragment::lane_offset`).
 const TILE_DX: [i32; 16] = [0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3];
 const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
 
 /// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
-/// `inside` has it and, for each of a triangle's three edges k, the
-/// lane's step `steps[k][l]` reaches `t[k]` (the rasterizer's stepped edge
-/// functions).
-pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], inside: u16) -> u16 {
+/// lane `l`'s pixel, `origin` plus its offset in the tile, is inside the
+/// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
+/// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
+/// rasterizer's stepped edge functions).
+pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
+    // the box relative to the tile (clamped: a box far from the tile
+    // stays outside it), each lane's pixel offset against it
+    let rel = |v: i64, o: i64| (v - o).clamp(-8, 8) as i32;
+    let b = [
+        rel(bbox[0], origin[0]),
+        rel(bbox[1], origin[1]),
+        rel(bbox[2], origin[0]),
+        rel(bbox[3], origin[1]),
+    ];
     #[cfg(target_arch = "x86_64")]
     if imp::available() {
         // SAFETY: as in `wide!`: the CPU has the features the function is
         // compiled for.
-        return unsafe { tiles::cover(steps, t, inside) };
+        return unsafe { tiles::cover(steps, t, b) };
     }
     let [s0, s1, s2] = steps;
     let mut mask = 0u16;
-    for (l, ((a, b), c)) in s0.iter().zip(s1).zip(s2).enumerate() {
-        let hit = (*a >= t[0]) & (*b >= t[1]) & (*c >= t[2]);
+    for (l, ((a, s), c)) in s0.iter().zip(s1).zip(s2).enumerate() {
+        let (dx, dy) = (TILE_DX[l], TILE_DY[l]);
+        let inside = dx >= b[0] && dy >= b[1] && dx <= b[2] && dy <= b[3];
+        let hit = inside & (*a >= t[0]) & (*s >= t[1]) & (*c >= t[2]);
         mask |= u16::from(hit) << l;
     }
-    mask & inside
+    mask
 }
 
 /// The depth compares [`depth_tile`] takes (of D32_FLOAT values, as floats).

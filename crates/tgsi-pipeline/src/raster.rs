@@ -285,17 +285,7 @@ impl TileEdges {
     /// for lane `l`): the lanes inside the box that pass the three edges
     /// at the pattern's one sample, by [`tgsi_exec::tiles::tile_cover`].
     pub fn cover_one(&self, prim: &RasterPrim, x0: u32, y0: u32, pattern: &SamplePattern) -> u16 {
-        let b = prim.bbox;
         let (x0, y0) = (x0 as i64, y0 as i64);
-        let mut inside = u16::MAX;
-        if !(x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3]) {
-            inside = 0;
-            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-                let (px, py) = (x0 + dx, y0 + dy);
-                let hit = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
-                inside |= u16::from(hit) << l;
-            }
-        }
         let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
         let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
         // lane l passes edge k when its step reaches bias - E(p)
@@ -303,7 +293,7 @@ impl TileEdges {
             let (a, [ex, ey]) = self.edges[k];
             self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
         });
-        tgsi_exec::tiles::tile_cover(&self.steps, t, inside)
+        tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], prim.bbox)
     }
 }
 
@@ -394,12 +384,19 @@ mod tests {
                 top_left[i] = (q[1] == p[1] && q[0] > p[0]) || q[1] < p[1];
             }
             let lo = |c: i64| (c - HALF).div_euclid(ONE);
-            let bbox = [
+            let mut bbox = [
                 lo(v.iter().map(|p| p[0]).min().unwrap()),
                 lo(v.iter().map(|p| p[1]).min().unwrap()),
                 lo(v.iter().map(|p| p[0]).max().unwrap()) + 1,
                 lo(v.iter().map(|p| p[1]).max().unwrap()) + 1,
             ];
+            if round % 7 == 3 {
+                // a scissor rectangle inside the box
+                for (k, side) in bbox.iter_mut().enumerate() {
+                    let d = next(3);
+                    *side += if k < 2 { d } else { -d };
+                }
+            }
             let prim = RasterPrim {
                 shape: Shape::Triangle { v, top_left },
                 bbox,
