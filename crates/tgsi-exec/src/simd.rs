@@ -132,17 +132,15 @@ mod imp {
         unsafe { wide_call(k) }
     }
 
-    /// [`super::step_codes`] with two gathers per row.
+    /// The step codes of one row of f32 bits (see [`super::step_codes`]).
+    #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn step_codes_wide(
-        x: &Row,
+    fn step_code_row(
+        v: std::arch::x86_64::__m512i,
         starts: &[u8; super::STEP_STARTS],
         steps: &[u32; 256],
-        out: &mut Row,
-    ) {
+    ) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
-        // SAFETY: `x` is 64 readable bytes (an unaligned load).
-        let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
         let one = _mm512_set1_epi32(1.0f32.to_bits() as i32);
         // positive, not zero, not NaN: bits − 1 below +inf's (unsigned)
         let in_range = _mm512_cmplt_epu32_mask(
@@ -160,9 +158,81 @@ mod imp {
         // SAFETY: `first` is a byte (masked), and `steps` has 256 words.
         let step = unsafe { _mm512_i32gather_epi32::<4>(first, steps.as_ptr().cast()) };
         let passed = _mm512_cmple_epu32_mask(step, bits);
-        let code = _mm512_mask_add_epi32(first, passed, first, _mm512_set1_epi32(1));
+        _mm512_mask_add_epi32(first, passed, first, _mm512_set1_epi32(1))
+    }
+
+    /// [`super::step_codes`] with two gathers per row.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn step_codes_wide(
+        x: &Row,
+        starts: &[u8; super::STEP_STARTS],
+        steps: &[u32; 256],
+        out: &mut Row,
+    ) {
+        use std::arch::x86_64::*;
+        // SAFETY: `x` is 64 readable bytes (an unaligned load).
+        let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
+        let code = step_code_row(v, starts, steps);
         // SAFETY: `out` is 64 writable bytes (an unaligned store).
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), code) };
+    }
+
+    /// [`super::srgb8_texels`]: the three colour rows' step codes (their
+    /// gathers side by side) and alpha's UNORM8 code, packed.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn srgb8_texels_wide(
+        rows: &[Row; 4],
+        starts: &[u8; super::STEP_STARTS],
+        steps: &[u32; 256],
+        out: &mut Row,
+    ) {
+        use std::arch::x86_64::*;
+        // SAFETY: each row is 64 readable bytes (unaligned loads).
+        let v = rows
+            .each_ref()
+            .map(|r| unsafe { _mm512_loadu_si512(r.as_ptr().cast()) });
+        let r = step_code_row(v[0], starts, steps);
+        let g = step_code_row(v[1], starts, steps);
+        let b = step_code_row(v[2], starts, steps);
+        // alpha: clamped to [0, 1] (NaN to 0), times 255 in f64 (exact),
+        // rounded to nearest even by adding 1.5 * 2^52: the low word
+        let a = _mm512_min_ps(
+            _mm512_max_ps(_mm512_castsi512_ps(v[3]), _mm512_setzero_ps()),
+            _mm512_set1_ps(1.0),
+        );
+        let code = |h: __m256| {
+            let d = _mm512_mul_pd(_mm512_cvtps_pd(h), _mm512_set1_pd(255.0));
+            let d = _mm512_add_pd(d, _mm512_set1_pd(math::ROUND_MAGIC_F64));
+            _mm512_cvtepi64_epi32(_mm512_castpd_si512(d))
+        };
+        let lo = code(_mm512_castps512_ps256(a));
+        let hi = code(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
+            _mm512_castps_pd(a),
+        )));
+        let a = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+        let word = _mm512_or_si512(
+            _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
+            _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
+        );
+        // SAFETY: `out` is 64 writable bytes (an unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), word) };
+    }
+
+    /// [`super::srgb8_texels`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn srgb8_texels(
+        rows: &[Row; 4],
+        starts: &[u8; super::STEP_STARTS],
+        steps: &[u32; 256],
+        out: &mut Row,
+    ) -> bool {
+        if !available() {
+            return false;
+        }
+        // SAFETY: as in `wide!`: the CPU has the features the function is
+        // compiled for.
+        unsafe { srgb8_texels_wide(rows, starts, steps, out) };
+        true
     }
 
     /// [`super::step_codes`]: false (nothing written) without AVX-512.
@@ -495,6 +565,14 @@ mod imp {
     pub fn step_codes(_: &Row, _: &[u8; super::STEP_STARTS], _: &[u32; 256], _: &mut Row) -> bool {
         false
     }
+    pub fn srgb8_texels(
+        _: &[Row; 4],
+        _: &[u8; super::STEP_STARTS],
+        _: &[u32; 256],
+        _: &mut Row,
+    ) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
@@ -532,6 +610,20 @@ pub const STEP_STARTS: usize = 0x3f84;
 /// where the CPU lacks AVX-512; the caller then steps lane by lane.
 pub fn step_codes(x: &Row, starts: &[u8; STEP_STARTS], steps: &[u32; 256], out: &mut Row) -> bool {
     imp::step_codes(x, starts, steps, out)
+}
+
+/// The RGBA8 sRGB texels (little-endian words) of 16 lanes' float channels
+/// (`rows[c][l]`, raw bits): the colour channels' step codes as
+/// [`step_codes`] gives them, alpha's UNORM8 code (clamped to [0, 1], NaN
+/// to 0, times 255 rounded to nearest even), packed r | g << 8 | b << 16 |
+/// a << 24. False, writing nothing, where the CPU lacks AVX-512.
+pub fn srgb8_texels(
+    rows: &[Row; 4],
+    starts: &[u8; STEP_STARTS],
+    steps: &[u32; 256],
+    out: &mut Row,
+) -> bool {
+    imp::srgb8_texels(rows, starts, steps, out)
 }
 
 /// How an axis of [`Rgba8Bilinear`] wraps its texel indices.
