@@ -7,8 +7,14 @@
 //!   architectures), and the caller runs the portable build.
 //! * [`wide`]: any [`Kernel`] (the texture engine's batch lookups) inlined
 //!   into a function compiled for AVX-512, or run as it is without it.
-//! * [`step_codes`]: the RGBA8 target's sRGB codes of a row by two
-//!   gathers (hand-written intrinsics; the portable steps otherwise).
+//! * Hand-written intrinsics, each the same steps as a portable path that
+//!   runs where the CPU lacks AVX-512: [`step_codes`] and [`srgb8_texels`]
+//!   (an RGBA8 sRGB target's codes by two gathers per colour row, a whole
+//!   batch's texels packed), [`rgba8_bilinear`] (one level's bilinear RGBA8
+//!   lookups with the coordinates, indices and lerps in registers), and the
+//!   rasterizer's tile kernels [`tile_cover`] and [`depth_tile`] (one
+//!   sample per pixel: a 4x4 tile's coverage by the stepped edge functions
+//!   as a lane mask, its early D32_FLOAT depth test on the tile's rows).
 //!
 //! The first two are the same Rust source in both builds, inlined into a
 //! function compiled with more target features: every operation is an
@@ -16,9 +22,13 @@
 //! the same bits at any vector width, and Rust never contracts or reorders
 //! floating-point operations on its own, so the results are bit-identical;
 //! the test below checks the row kernels on 2^22 inputs of every class
-//! (`tgsi bench ulp` on every f32 input), the texture tests the batch
-//! lookups against the per-lane path, the format tests the sRGB codes
-//! against the one-texel encoder.
+//! (`tgsi bench ulp` on every f32 input). The hand-written kernels take the
+//! portable steps' operations in the portable order (IEEE add, multiply,
+//! divide, floor, conversions; MAXPS/MINPS where `f32::clamp` keeps a NaN)
+//! and are tested against them: the texture tests the bilinear lookups
+//! against the per-lane path, the format tests the sRGB texels against the
+//! one-texel encoder, the rasterizer's tests the tile kernels against the
+//! per-sample edge tests and the per-lane depth test.
 
 /// A row of 16 lanes (raw f32 bits).
 type Row = [u32; 16];
