@@ -293,7 +293,18 @@ impl TileEdges {
             let (a, [ex, ey]) = self.edges[k];
             self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
         });
-        tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], prim.bbox)
+        // a tile wholly outside an edge, or wholly inside the box and every
+        // edge, needs no lane test (the common cases of small and large
+        // triangles)
+        if (0..3).any(|k| t[k] > self.most[k]) {
+            return 0;
+        }
+        let b = prim.bbox;
+        let in_box = x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3];
+        if in_box && (0..3).all(|k| t[k] <= self.least[k]) {
+            return u16::MAX;
+        }
+        tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], b)
     }
 }
 
@@ -372,6 +383,16 @@ mod tests {
                     *p = [p[0] & !(ONE - 1), p[1] & !(HALF - 1)];
                 }
             }
+            if round % 11 == 0 {
+                // large, with axis-aligned edges through sample points: whole
+                // tiles inside, and lanes exactly on a top-left edge or not
+                let k = (round / 11) as i64 % 4;
+                let c = |x: i64, y: i64| [x * ONE + HALF, y * ONE + HALF];
+                v = [c(4 + k, 2 + k), c(40, 2 + k), c(4 + k, 38)];
+                if round % 22 == 0 {
+                    v = [c(40, 38 - k), c(4, 38 - k), c(40 - k, 2)];
+                }
+            }
             if edge(v[0], v[1], v[2]) == 0 {
                 continue;
             }
@@ -390,10 +411,11 @@ mod tests {
                 lo(v.iter().map(|p| p[0]).max().unwrap()) + 1,
                 lo(v.iter().map(|p| p[1]).max().unwrap()) + 1,
             ];
-            if round % 7 == 3 {
+            if round % 7 == 3 || round % 11 == 0 {
                 // a scissor rectangle inside the box
+                let third = (bbox[2] - bbox[0]).min(bbox[3] - bbox[1]) / 3;
                 for (k, side) in bbox.iter_mut().enumerate() {
-                    let d = next(3);
+                    let d = next(third + 1);
                     *side += if k < 2 { d } else { -d };
                 }
             }
