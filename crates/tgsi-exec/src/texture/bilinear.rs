@@ -463,6 +463,11 @@ impl Bound<'_> {
     /// computes them at that level: each lane's raw (unswizzled) result.
     /// Only for views and samplers where [`Self::batch_fits`].
     pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
+        if let Some(texels @ (Texels::Rgba8Unorm | Texels::Rgba8Srgb)) = Texels::of(self.fmt)
+            && let Some(out) = self.rgba8_one_level(s, rel, q, texels)
+        {
+            return out;
+        }
         simd::wide(Lookups {
             bound: self,
             s,
@@ -490,12 +495,6 @@ impl Bound<'_> {
         let Some(texels) = Texels::of(self.fmt) else {
             return out;
         };
-        if !N::PER_LANE
-            && texels != Texels::Rgba32Float
-            && let Some(out) = self.rgba8_one_level(s, rel.at(0), q, texels)
-        {
-            return out;
-        }
         let fp = self.footprint(s, rel, q);
         match texels {
             Texels::Rgba8Unorm | Texels::Rgba8Srgb => self.rgba8_rows(texels, &fp),
