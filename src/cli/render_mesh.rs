@@ -320,23 +320,43 @@ pub fn new_target(format: Format, width: u32, height: u32, samples: u32) -> Resu
 
 /// Fills every texel and sample of level 0 with `color` (floats, linear).
 pub fn clear_target(t: &mut Texture, color: [f32; 4]) {
+    clear_target_on(t, color, 1);
+}
+
+/// [`clear_target`] on up to `threads` threads (the same bytes): the
+/// level's whole texels in contiguous parts of whole texels, one a thread.
+pub fn clear_target_on(t: &mut Texture, color: [f32; 4], threads: usize) {
     let bpt = t.format.bytes_per_texel();
     let mut texel = vec![0u8; bpt];
     t.format.encode_into(color.map(f32::to_bits), &mut texel);
-    if let Some(level) = t.levels.first_mut() {
-        let n = level.len() / bpt * bpt;
-        if n == 0 {
-            return;
-        }
+    let Some(level) = t.levels.first_mut() else {
+        return;
+    };
+    let n = level.len() / bpt * bpt;
+    let threads = threads.clamp(1, n.div_ceil(1 << 20).max(1));
+    let per = (n / bpt).div_ceil(threads) * bpt;
+    if per == 0 {
+        return;
+    }
+    let fill = |part: &mut [u8]| {
         // one texel, then the filled part copied onto the rest, doubling
-        level[..bpt].copy_from_slice(&texel);
+        part[..bpt].copy_from_slice(&texel);
         let mut filled = bpt;
-        while filled < n {
-            let k = filled.min(n - filled);
-            level.copy_within(..k, filled);
+        while filled < part.len() {
+            let k = filled.min(part.len() - filled);
+            part.copy_within(..k, filled);
             filled += k;
         }
+    };
+    if threads == 1 {
+        fill(&mut level[..n]);
+        return;
     }
+    std::thread::scope(|s| {
+        for part in level[..n].chunks_mut(per) {
+            s.spawn(|| fill(part));
+        }
+    });
 }
 
 /// A single-sample copy of a multisampled target: each pixel the average of
@@ -452,6 +472,29 @@ mod tests {
             program: tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee).unwrap(),
             shader,
             d3d: None,
+        }
+    }
+
+    /// A colour clear on several threads gives the bytes of one thread, on
+    /// targets large enough to be split and of texels of 4 and 16 bytes.
+    #[test]
+    fn colour_clears_on_several_threads_give_the_same_bytes() {
+        for (format, w, h) in [
+            ("rgba8_srgb", 1024, 768),
+            ("rgba32f", 333, 517),
+            ("rgba8", 3, 3),
+        ] {
+            let format = Format::from_short_name(format).unwrap();
+            let mut one = new_target(format, w, h, 1).unwrap();
+            let mut two = new_target(format, w, h, 1).unwrap();
+            two.levels[0].fill(0xAB);
+            let color = [0.25, 0.5, 0.75, 1.0];
+            clear_target_on(&mut one, color, 1);
+            clear_target_on(&mut two, color, 2);
+            assert_eq!(one.levels[0], two.levels[0]);
+            let bpt = format.bytes_per_texel();
+            let first = one.levels[0][..bpt].to_vec();
+            assert!(one.levels[0].chunks(bpt).all(|t| t == first));
         }
     }
 

@@ -131,10 +131,15 @@ impl DepthTarget {
     }
 
     pub fn clear(&mut self, depth: f32, stencil: Option<u8>) {
+        self.clear_on(depth, stencil, 1);
+    }
+
+    /// [`Self::clear`] on up to `threads` threads (the same values).
+    pub fn clear_on(&mut self, depth: f32, stencil: Option<u8>, threads: usize) {
         let q = self.format.quantize(depth);
-        self.depth.fill(q);
+        fill_on(&mut self.depth, q, threads);
         if let Some(s) = stencil {
-            self.stencil.fill(s);
+            fill_on(&mut self.stencil, s, threads);
         }
     }
 
@@ -153,6 +158,26 @@ impl DepthTarget {
     pub fn stencil_at(&self, x: u32, y: u32, s: u32) -> Option<u8> {
         self.index(x, y, s).map(|i| self.stencil[i])
     }
+}
+
+/// Below this many bytes a fill stays on one thread.
+const FILL_PER_THREAD: usize = 1 << 20;
+
+/// Fills `cells` with `value`, in as many contiguous parts as `threads`
+/// (at most one per [`FILL_PER_THREAD`] bytes), one thread each.
+pub fn fill_on<T: Copy + Send + Sync>(cells: &mut [T], value: T, threads: usize) {
+    let bytes = std::mem::size_of_val(cells);
+    let threads = threads.clamp(1, bytes.div_ceil(FILL_PER_THREAD).max(1));
+    if threads == 1 {
+        cells.fill(value);
+        return;
+    }
+    let per = cells.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        for part in cells.chunks_mut(per) {
+            s.spawn(move || part.fill(value));
+        }
+    });
 }
 
 /// The depth test of [`DepthStencilTest::test_tile_depth`] with its compare
@@ -730,6 +755,25 @@ mod tests {
             }
         }
         assert_eq!(compared, 4 * 2 * 200);
+    }
+
+    /// A clear on several threads writes every cell as one thread does,
+    /// on targets large enough to be split (and one that is not).
+    #[test]
+    fn clears_on_several_threads_write_every_cell() {
+        for (w, h) in [(1024, 768), (7, 5)] {
+            let mut one = DepthTarget::new(DepthFormat::D24S8, w, h, 1).unwrap();
+            one.depth.fill(7);
+            one.stencil.fill(9);
+            let mut three = one.clone();
+            one.clear_on(0.25, Some(3), 1);
+            three.clear_on(0.25, Some(3), 3);
+            assert_eq!(one.depth, three.depth);
+            assert_eq!(one.stencil, three.stencil);
+            let q = DepthFormat::D24S8.quantize(0.25);
+            assert!(three.depth.iter().all(|&d| d == q));
+            assert!(three.stencil.iter().all(|&s| s == 3));
+        }
     }
 
     /// Sixteen lanes blended side by side get the bits each lane gets

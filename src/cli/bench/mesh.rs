@@ -32,7 +32,7 @@
 
 use super::args::BenchArgs;
 use crate::cli::render_mesh::{
-    MeshStats, StageShader, Stages, clear_target, draw_mesh, draw_mesh_stages, mesh_input,
+    MeshStats, StageShader, Stages, clear_target_on, draw_mesh, draw_mesh_stages, mesh_input,
     mesh_state, new_target, resolve, resolve_on,
 };
 use anyhow::{Context, Result, anyhow, bail};
@@ -422,9 +422,9 @@ impl Frame<'_> {
         targets: &mut Targets,
         limits: &Limits,
     ) -> Result<MeshStats> {
-        clear_target(&mut targets.color, CLEAR);
+        clear_target_on(&mut targets.color, CLEAR, limits.threads);
         if let Some(d) = targets.depth.as_mut() {
-            d.clear(1.0, Some(0));
+            d.clear_on(1.0, Some(0), limits.threads);
         }
         let stats = if w.setup.facets {
             // every stage's lanes, counted as the fragment's
