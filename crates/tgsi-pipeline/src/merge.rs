@@ -164,7 +164,7 @@ impl DepthTarget {
 const FILL_PER_THREAD: usize = 1 << 20;
 
 /// Fills `cells` with `value`, in as many contiguous parts as `threads`
-/// (at most one per [`FILL_PER_THREAD`] bytes), one thread each.
+/// (at most one per MiB), one thread each.
 pub fn fill_on<T: Copy + Send + Sync>(cells: &mut [T], value: T, threads: usize) {
     let bytes = std::mem::size_of_val(cells);
     let threads = threads.clamp(1, bytes.div_ceil(FILL_PER_THREAD).max(1));
