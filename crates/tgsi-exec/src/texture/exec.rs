@@ -383,7 +383,14 @@ fn sample_op(
             bd.write_rows(&bd.bilinear_batch(s, 0, &q), order, active, out);
             return Ok(());
         }
-        let lod = if op.fragment && matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE) {
+        let implicit = op.fragment && matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE);
+        if implicit && bd.magnified_quads(s, c0, active) {
+            // every LOD at most 0: the first level for every lane, which is
+            // what the levels of those LODs give
+            bd.write_rows(&bd.bilinear_batch(s, 0, &q), order, active, out);
+            return Ok(());
+        }
+        let lod = if implicit {
             // implicit LOD from the quads' coarse derivatives, no bias operand
             quad_lods(bd, s, c0, active)
         } else {
@@ -561,11 +568,6 @@ struct MipLevels {
 fn quad_lods(bd: &Bound, s: &Sampler, c0: &Reg, active: u16) -> [f32; LANES] {
     let lod_free = s.mip == MipFilter::None && s.min == s.mag;
     let mut lod = [0f32; LANES];
-    if !lod_free && bd.magnified_quads(s, c0, active) {
-        // every active quad magnifies: each LOD is at most 0, which is all
-        // the batch lookups (linear min and mag filters) read of it
-        return lod;
-    }
     if !lod_free && let Some(lambda) = bd.quad_lambdas_2d(s, c0) {
         for l in 0..LANES {
             if active >> l & 1 == 1 {
