@@ -333,12 +333,10 @@ pub fn clear_target_on(t: &mut Texture, color: [f32; 4], threads: usize) {
         return;
     };
     let n = level.len() / bpt * bpt;
-    let threads = threads.clamp(1, n.div_ceil(1 << 20).max(1));
-    let per = (n / bpt).div_ceil(threads) * bpt;
-    if per == 0 {
+    if n == 0 {
         return;
     }
-    let fill = |part: &mut [u8]| {
+    tgsi::pipeline::merge::in_parts(&mut level[..n], bpt, threads, |part| {
         // one texel, then the filled part copied onto the rest, doubling
         part[..bpt].copy_from_slice(&texel);
         let mut filled = bpt;
@@ -346,15 +344,6 @@ pub fn clear_target_on(t: &mut Texture, color: [f32; 4], threads: usize) {
             let k = filled.min(part.len() - filled);
             part.copy_within(..k, filled);
             filled += k;
-        }
-    };
-    if threads == 1 {
-        fill(&mut level[..n]);
-        return;
-    }
-    std::thread::scope(|s| {
-        for part in level[..n].chunks_mut(per) {
-            s.spawn(|| fill(part));
         }
     });
 }

@@ -64,6 +64,22 @@ mod imp {
         yes
     }
 
+    /// `$call`, a call of a function compiled for AVX-512 F/DQ/BW/VL, run
+    /// when [`available`] (true), or false without running it.
+    macro_rules! if_available {
+        ($call:expr) => {{
+            if available() {
+                // SAFETY: the called function needs only the CPU features it
+                // is compiled for, and `available()` has confirmed this CPU
+                // has them.
+                unsafe { $call };
+                true
+            } else {
+                false
+            }
+        }};
+    }
+
     /// Declares `pub fn NAME(args) -> bool`, running `PORTABLE(args)` compiled
     /// for AVX-512 (`WIDE`) when [`available`].
     macro_rules! wide {
@@ -75,13 +91,7 @@ mod imp {
 
             #[inline]
             pub fn $name($($a: $t),+, $out: &mut Row) -> bool {
-                if !available() {
-                    return false;
-                }
-                // SAFETY: `$wide` needs only the CPU features it is compiled
-                // for, and `available()` has confirmed this CPU has them.
-                unsafe { $wide($($a),+, $out) };
-                true
+                if_available!($wide($($a),+, $out))
             }
         )+};
     }
@@ -108,13 +118,7 @@ mod imp {
 
             #[inline]
             pub fn $name(x: &[Row], out: &mut [Row]) -> bool {
-                if !available() {
-                    return false;
-                }
-                // SAFETY: as in `wide!`: the CPU has the features `$wide`
-                // is compiled for.
-                unsafe { $wide(x, out) };
-                true
+                if_available!($wide(x, out))
             }
         )+};
     }
@@ -236,13 +240,7 @@ mod imp {
         steps: &[u32; 256],
         out: &mut Row,
     ) -> bool {
-        if !available() {
-            return false;
-        }
-        // SAFETY: as in `wide!`: the CPU has the features the function is
-        // compiled for.
-        unsafe { srgb8_texels_wide(rows, starts, steps, out) };
-        true
+        if_available!(srgb8_texels_wide(rows, starts, steps, out))
     }
 
     /// [`super::step_codes`]: false (nothing written) without AVX-512.
@@ -253,35 +251,18 @@ mod imp {
         steps: &[u32; 256],
         out: &mut Row,
     ) -> bool {
-        if !available() {
-            return false;
-        }
-        // SAFETY: as in `wide!`: the CPU has the features the function is
-        // compiled for.
-        unsafe { step_codes_wide(x, starts, steps, out) };
-        true
+        if_available!(step_codes_wide(x, starts, steps, out))
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod imp_bilinear {
-    use super::{Rgba8Bilinear, Row};
 
     /// [`super::rgba8_bilinear`] once its input is checked.
     #[inline]
     pub fn rgba8_bilinear(
-        k: &Rgba8Bilinear,
+        k: &super::Rgba8Bilinear,
         coord: [&Row; 2],
         offset: [&Row; 2],
         out: &mut [[f32; 16]; 4],
     ) -> bool {
-        if !super::imp::available() {
-            return false;
-        }
-        // SAFETY: as in `wide!`: the CPU has the features the function is
-        // compiled for.
-        unsafe { super::bilinear::run(k, coord, offset, out) };
-        true
+        if_available!(super::bilinear::run(k, coord, offset, out))
     }
 }
 
@@ -583,6 +564,14 @@ mod imp {
     ) -> bool {
         false
     }
+    pub fn rgba8_bilinear(
+        _: &super::Rgba8Bilinear,
+        _: [&Row; 2],
+        _: [&Row; 2],
+        _: &mut [[f32; 16]; 4],
+    ) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
@@ -678,15 +667,7 @@ pub fn rgba8_bilinear(
         && k.texels.len() <= 1 << 31
         && k.size.iter().all(|&n| (1..=1 << 24).contains(&n))
         && (0..2).all(|a| k.wrap[a] != AxisWrap::RepeatPow2 || k.size[a].is_power_of_two());
-    #[cfg(target_arch = "x86_64")]
-    {
-        fits && imp_bilinear::rgba8_bilinear(k, coord, offset, out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (fits, k, coord, offset, out);
-        false
-    }
+    fits && imp::rgba8_bilinear(k, coord, offset, out)
 }
 
 /// Lane `l`'s place in a 4x4 tile's rows (`4 * dy + dx`), and the lane at

@@ -160,22 +160,35 @@ impl DepthTarget {
     }
 }
 
-/// Below this many bytes a fill stays on one thread.
-const FILL_PER_THREAD: usize = 1 << 20;
+/// Bytes a part of [`in_parts`] holds at least.
+const BYTES_PER_PART: usize = 1 << 20;
 
-/// Fills `cells` with `value`, in as many contiguous parts as `threads`
-/// (at most one per MiB), one thread each.
+/// Fills `cells` with `value` on up to `threads` threads ([`in_parts`]).
 pub fn fill_on<T: Copy + Send + Sync>(cells: &mut [T], value: T, threads: usize) {
+    in_parts(cells, 1, threads, |part| part.fill(value));
+}
+
+/// `f` over `cells` cut into as many contiguous parts as `threads` (at
+/// most one per MiB), each a multiple of `unit` cells long (the last one
+/// aside), one thread each; on the calling thread when there is one part.
+pub fn in_parts<T: Send>(
+    cells: &mut [T],
+    unit: usize,
+    threads: usize,
+    f: impl Fn(&mut [T]) + Sync,
+) {
+    let unit = unit.max(1);
     let bytes = std::mem::size_of_val(cells);
-    let threads = threads.clamp(1, bytes.div_ceil(FILL_PER_THREAD).max(1));
+    let threads = threads.clamp(1, bytes.div_ceil(BYTES_PER_PART).max(1));
+    let per = (cells.len() / unit).div_ceil(threads).max(1) * unit;
     if threads == 1 {
-        cells.fill(value);
+        f(cells);
         return;
     }
-    let per = cells.len().div_ceil(threads);
     std::thread::scope(|s| {
         for part in cells.chunks_mut(per) {
-            s.spawn(move || part.fill(value));
+            let f = &f;
+            s.spawn(move || f(part));
         }
     });
 }

@@ -868,27 +868,9 @@ impl Bound<'_> {
     /// bottom-left lanes. The same bits as four calls; None for other
     /// views.
     pub fn quad_lambdas_2d(&self, s: &Sampler, c: &[[u32; 16]; 4]) -> Option<[f32; 4]> {
-        if self.shape.dim != Dim::D2 {
-            return None;
-        }
-        let (w, h, _) = self.dims(0);
-        let unnorm = !s.normalized || self.shape.rect;
-        let (sx, sy) = if unnorm {
-            (1.0, 1.0)
-        } else {
-            (w as f32, h as f32)
-        };
-        let at = |a: usize, l: usize| f32::from_bits(c[a][l]);
-        let mut rho = [0f32; 4];
-        for q in 0..4 {
-            let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
-            let gx = [(at(0, tr) - at(0, tl)) * sx, (at(1, tr) - at(1, tl)) * sy];
-            let gy = [(at(0, bl) - at(0, tl)) * sx, (at(1, bl) - at(1, tl)) * sy];
-            // as `lambda`'s length: 0 + a² + b², then the square root
-            let lx = (0.0 + gx[0] * gx[0] + gx[1] * gx[1]).sqrt();
-            let ly = (0.0 + gy[0] * gy[0] + gy[1] * gy[1]).sqrt();
-            rho[q] = lx.max(ly);
-        }
+        let squares = self.quad_squared_lengths(s, c)?;
+        // as `lambda`'s length: the square root of 0 + a² + b²
+        let rho = squares.map(|[lx, ly]| lx.sqrt().max(ly.sqrt()));
         Some(log2f_lanes(rho))
     }
 
@@ -901,8 +883,26 @@ impl Bound<'_> {
     /// False (the caller computes the lambdas) otherwise, and for views
     /// that are not 2D.
     pub(crate) fn magnified_quads(&self, s: &Sampler, c: &[[u32; 16]; 4], active: u16) -> bool {
-        if self.shape.dim != Dim::D2 || !(s.lod_bias <= 0.0 && s.min_lod <= 0.0) {
+        if !(s.lod_bias <= 0.0 && s.min_lod <= 0.0) {
             return false;
+        }
+        let Some(squares) = self.quad_squared_lengths(s, c) else {
+            return false;
+        };
+        // NaN fails both compares
+        (0..4).all(|q| {
+            let [lx, ly] = squares[q];
+            active >> (4 * q) & 0xF == 0 || (lx <= 1.0) & (ly <= 1.0)
+        })
+    }
+
+    /// Per quad of a batch on a 2D view, the squared lengths (`0 + a² +
+    /// b²`, `lambda`'s order) of its coarse derivatives towards the
+    /// top-right and bottom-left lanes, in texels; None for other views.
+    #[inline(always)]
+    fn quad_squared_lengths(&self, s: &Sampler, c: &[[u32; 16]; 4]) -> Option<[[f32; 2]; 4]> {
+        if self.shape.dim != Dim::D2 {
+            return None;
         }
         let (w, h, _) = self.dims(0);
         let unnorm = !s.normalized || self.shape.rect;
@@ -912,17 +912,15 @@ impl Bound<'_> {
             (w as f32, h as f32)
         };
         let at = |a: usize, l: usize| f32::from_bits(c[a][l]);
-        let mut small = true;
-        for q in 0..4 {
+        Some(std::array::from_fn(|q| {
             let (tl, tr, bl) = (4 * q, 4 * q + 1, 4 * q + 2);
             let gx = [(at(0, tr) - at(0, tl)) * sx, (at(1, tr) - at(1, tl)) * sy];
             let gy = [(at(0, bl) - at(0, tl)) * sx, (at(1, bl) - at(1, tl)) * sy];
-            let lx = 0.0 + gx[0] * gx[0] + gx[1] * gx[1];
-            let ly = 0.0 + gy[0] * gy[0] + gy[1] * gy[1];
-            // NaN fails both compares
-            small &= active >> (4 * q) & 0xF == 0 || (lx <= 1.0) & (ly <= 1.0);
-        }
-        small
+            [
+                0.0 + gx[0] * gx[0] + gx[1] * gx[1],
+                0.0 + gy[0] * gy[0] + gy[1] * gy[1],
+            ]
+        }))
     }
 
     /// Texel fetch (TXF / SAMPLE_I): integer address, no filter, no wrap.
