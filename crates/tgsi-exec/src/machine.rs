@@ -295,11 +295,17 @@ impl Batch {
 
     /// Clears the writable registers and masks for a new batch whose live lanes are `alive`.
     pub fn reset(&mut self, code: &Code, alive: Mask) {
-        let writable_end = (code.patch.base + code.patch.len) as usize;
         // TEMP, OUT, IN, ADDR and the patch store are contiguous from 0 (see
         // decode's layout); the vertex inputs after them are the stage's.
-        for r in &mut self.regs[..writable_end] {
-            *r = ZERO_REG;
+        // A traced batch clears all of them: the debugger shows registers
+        // before their first write.
+        if code.tracer.is_some() {
+            let writable_end = (code.patch.base + code.patch.len) as usize;
+            self.regs[..writable_end].fill(ZERO_REG);
+        } else {
+            for r in &code.reset {
+                self.regs[r.start as usize..r.end as usize].fill(ZERO_REG);
+            }
         }
         self.depth = 0;
         self.alive = alive;

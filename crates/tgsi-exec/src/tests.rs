@@ -595,3 +595,68 @@ fn vertex_invocations_on_threads_are_those_of_one_thread() {
     );
     assert_eq!(writer.vertex_chunks(n, 3).len(), 1);
 }
+
+/// A batch reset clears what can be read before it is written: a TEMP read
+/// before the prefix wrote it, one written only after flow, one written
+/// only in part, an OUT not wholly written, registers an indirect access
+/// can reach; it leaves those the straight-line prefix wrote first and
+/// TEMPs nothing touches.
+#[test]
+fn resets_clear_what_can_be_read_unwritten() {
+    let src = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n\
+        DCL TEMP[0..6]\nDCL TEMP[7..8], ARRAY(1)\nDCL ADDR[0]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+        0: MOV TEMP[0].xy, IN[0]\n\
+        1: MOV TEMP[0].zw, TEMP[0].xxxy\n\
+        2: ADD TEMP[1], TEMP[1], IN[0]\n\
+        3: MOV TEMP[2].xy, IN[0]\n\
+        4: MUL TEMP[4].xy, TEMP[2].xyxx, TEMP[2].xyxy\n\
+        5: MOV TEMP[4].zw, IMM[0].xxxx\n\
+        6: MOV OUT[0], TEMP[0]\n\
+        7: MOV OUT[1].xyz, TEMP[4]\n\
+        8: ARL ADDR[0].x, IMM[0].xxxx\n\
+        9: MOV TEMP[ADDR[0].x+7](1), TEMP[0]\n\
+       10: IF TEMP[0].xxxx\n\
+       11: MOV TEMP[5], TEMP[2]\n\
+       12: MOV TEMP[3], TEMP[5]\n\
+       13: ENDIF\n\
+       14: END\n";
+    let p = prog(src);
+    let code = p.code();
+    let temp = |i: u32| code.temp.base + i;
+    let out = |i: u32| code.output.base + i;
+    // TEMP[0]: x, y then z, w before any read; TEMP[4]: wholly, read after
+    assert!(!code.resets(temp(0)), "{:?}", code.reset);
+    assert!(!code.resets(temp(4)), "{:?}", code.reset);
+    // TEMP[1] read before written; TEMP[2] written in part and read after
+    // the prefix; TEMP[3], TEMP[5] written only after flow
+    for t in [1, 2, 3, 5] {
+        assert!(code.resets(temp(t)), "TEMP[{t}]: {:?}", code.reset);
+    }
+    // TEMP[6]: nothing touches it
+    assert!(!code.resets(temp(6)), "{:?}", code.reset);
+    // the array an indirect write reaches
+    assert!(
+        code.resets(temp(7)) && code.resets(temp(8)),
+        "{:?}",
+        code.reset
+    );
+    assert!(!code.resets(out(0)), "{:?}", code.reset);
+    assert!(code.resets(out(1)), "{:?}", code.reset);
+    // inputs and address registers are always cleared
+    assert!(code.resets(code.input.base) && code.resets(code.addr.base));
+}
+
+/// A TEMP written only under a condition reads zero in the batches whose
+/// lanes skip the write, though an earlier batch of the same thread wrote it.
+#[test]
+fn a_conditional_write_leaves_no_value_for_the_next_batch() {
+    // lanes < 16 (the first batch) write 7; every lane stores the register
+    let body = "USLT TEMP[2].x, TEMP[0].xxxx, IMM[1].xxxx\n\
+        UIF TEMP[2].xxxx\n MOV TEMP[3].x, IMM[1].yyyy\n ENDIF\n\
+        STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[3].xxxx\n";
+    let src = cs(48, "IMM[1] UINT32 {16, 7, 0, 0}\n", body);
+    let out = run(&src, [1, 1, 1], vec![vec![u32::MAX; 48], vec![]], vec![]);
+    for (t, v) in out[0].iter().enumerate() {
+        assert_eq!(*v, if t < 16 { 7 } else { 0 }, "invocation {t}");
+    }
+}

@@ -284,6 +284,10 @@ pub struct Code {
     /// Per IN register (by index): the channels some instruction may read
     /// (bit c for channel c); the others need no value.
     pub input_reads: Vec<u8>,
+    /// The registers a batch reset clears (see `reset.rs`): the writable
+    /// files but the TEMP and OUT registers the program writes before
+    /// anything reads them.
+    pub reset: Vec<std::ops::Range<u32>>,
     /// Declared outputs with a semantic.
     pub frag_outputs: Vec<FragOutput>,
     /// `DCL SVIEW` declarations, by index.
@@ -535,15 +539,9 @@ enum Open {
 /// opcodes: x); every channel of every IN register when one is read
 /// through an address register.
 fn input_reads(insts: &[Inst], input: FileRange) -> Vec<u8> {
-    use super::semantics::{LaneShape, lane_op};
     let mut reads = vec![0u8; input.len as usize];
     for inst in insts {
-        let used: u8 = match lane_op(inst.op).map(|l| l.shape) {
-            Some(LaneShape::Component(_)) => inst.dst[0].mask,
-            Some(LaneShape::Dot(mask)) => mask,
-            Some(LaneShape::Scalar(_)) => 1,
-            _ => 0xF,
-        };
+        let used = reset::channels_used(inst);
         for s in &inst.src {
             match s.kind {
                 SrcKind::Reg(r) if r >= input.base && r < input.base + input.len => {
@@ -614,7 +612,15 @@ impl Code {
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
         let input_reads = input_reads(&insts, input);
+        let reset = reset::reset_ranges(
+            shader.processor,
+            &insts,
+            &tex,
+            [temp, output],
+            patch.base + patch.len,
+        );
         Ok(Code {
+            reset,
             tex,
             frag_inputs,
             input_reads,
@@ -883,3 +889,4 @@ mod operands;
 use blocks::link_blocks;
 use instructions::{decode_inst, mark_direct3d};
 use operands::{decode_index, decode_src, indirect_bounds, resource_index, resource_of};
+mod reset;
