@@ -577,9 +577,6 @@ impl Program {
     ) {
         let code = &self.code;
         let frag = frags[0];
-        let s = sample.unwrap_or(0);
-        let (sx, sy) = sample_offset(frag.samples, s);
-        let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
         // Pixel centres of each quad's lanes.
         let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
             (
@@ -587,87 +584,17 @@ impl Program {
                 std::array::from_fn(|i| b.pixel[1][4 * q + i] as f64 + 0.5),
             )
         });
-        for (q, frag) in frags.iter().enumerate() {
-            // 1/w at the quad's pixel centres, for the last perspective 1/w
-            // plane seen there
-            let mut w_cache: Option<([u64; 3], [f64; 4])> = None;
-            for fi in &code.frag_inputs {
-                let reg = (code.input.base + fi.index) as usize;
-                let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
-                let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
-                let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
-                let reads = code.input_reads.get(fi.index as usize).copied();
-                let reads = reads.unwrap_or(0xF);
-                let Some(src) = frag.inputs.get(fi.index as usize) else {
-                    continue;
-                };
-                let (mut xs, mut ys) = centre[q];
-                let mut at_centre = !at_sample;
-                if at_sample {
-                    for i in 0..4 {
-                        (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
-                    }
-                }
-                // The centroid of a partly covered pixel: its first covered sample.
-                if let (true, Some(cov)) = (centroid, coverage) {
-                    for i in 0..4 {
-                        let c = cov[4 * q + i] & all;
-                        if c != 0 && c != all {
-                            let (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
-                            (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
-                            at_centre = false;
-                        }
-                    }
-                }
-                let rows = &mut b.regs[reg];
-                match src {
-                    // 1/w at the pixel centres of the same plane: computed once
-                    InputSource::Perspective { plane, inv_w } => {
-                        let key = inv_w.map(f64::to_bits);
-                        let w = match &w_cache {
-                            // (word by word: one compare of the arrays
-                            // reads across the words' stores)
-                            Some((k, w))
-                                if at_centre
-                                    && k[0] == key[0]
-                                    && k[1] == key[1]
-                                    && k[2] == key[2] =>
-                            {
-                                *w
-                            }
-                            _ => {
-                                let w = quad_plane(inv_w, &xs, &ys).map(|v| 1.0 / v);
-                                if at_centre {
-                                    w_cache = Some((key, w));
-                                }
-                                w
-                            }
-                        };
-                        for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
-                            // a channel no instruction reads keeps its zeros
-                            if reads & (1 << c) == 0 {
-                                continue;
-                            }
-                            let v = quad_plane(p, &xs, &ys);
-                            let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
-                                .try_into()
-                                .expect("a quad is 4 lanes");
-                            for i in 0..4 {
-                                lanes[i] = ((v[i] * w[i]) as f32).to_bits();
-                            }
-                        }
-                    }
-                    _ => {
-                        let points = std::array::from_fn(|i| (xs[i], ys[i]));
-                        let v = frag.eval_quad(src, &points);
-                        for (i, v) in v.iter().enumerate() {
-                            for c in 0..4 {
-                                rows[c][4 * q + i] = v[c];
-                            }
-                        }
-                    }
-                }
-            }
+        // One sample per pixel (or none moved): every input at the centre.
+        let centroid_moves = frag.samples > 1
+            && coverage.is_some()
+            && code
+                .frag_inputs
+                .iter()
+                .any(|fi| fi.location == InterpLocation::Centroid);
+        if sample.is_none() && !centroid_moves {
+            fill_at_centres(code, b, frags, &centre);
+        } else {
+            fill_at_samples(code, b, frags, &centre, sample, coverage);
         }
         fragment_system_values(code, b, frags, sample, coverage);
         fill_subgroup_values(code, b, given);
@@ -898,6 +825,163 @@ struct TargetRows<'a> {
     direct3d: bool,
 }
 
+/// Every input at each lane's point (the sample's position for SAMPLE
+/// inputs of a per-sample pass, the first covered sample for CENTROID
+/// inputs of a partly covered pixel, else the centre).
+fn fill_at_samples(
+    code: &Code,
+    b: &mut Batch,
+    frags: &[&FragEnv; 4],
+    centre: &[([f64; 4], [f64; 4]); 4],
+    sample: Option<u32>,
+    coverage: Option<&[u32; LANES]>,
+) {
+    let frag = frags[0];
+    let (sx, sy) = sample_offset(frag.samples, sample.unwrap_or(0));
+    let all = u32::MAX >> (32 - frag.samples.clamp(1, 32));
+    for (q, frag) in frags.iter().enumerate() {
+        // 1/w at the quad's pixel centres, for the last perspective 1/w
+        // plane seen there
+        let mut w_cache: Option<([u64; 3], [f64; 4])> = None;
+        for fi in &code.frag_inputs {
+            let reg = (code.input.base + fi.index) as usize;
+            let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
+            let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
+            let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
+            let reads = code.input_reads.get(fi.index as usize).copied();
+            let reads = reads.unwrap_or(0xF);
+            let Some(src) = frag.inputs.get(fi.index as usize) else {
+                continue;
+            };
+            let (mut xs, mut ys) = centre[q];
+            let mut at_centre = !at_sample;
+            if at_sample {
+                for i in 0..4 {
+                    (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
+                }
+            }
+            // The centroid of a partly covered pixel: its first covered sample.
+            if let (true, Some(cov)) = (centroid, coverage) {
+                for i in 0..4 {
+                    let c = cov[4 * q + i] & all;
+                    if c != 0 && c != all {
+                        let (ox, oy) = sample_offset(frag.samples, c.trailing_zeros());
+                        (xs[i], ys[i]) = (xs[i] + ox, ys[i] + oy);
+                        at_centre = false;
+                    }
+                }
+            }
+            let rows = &mut b.regs[reg];
+            match src {
+                // 1/w at the pixel centres of the same plane: computed once
+                InputSource::Perspective { plane, inv_w } => {
+                    let key = inv_w.map(f64::to_bits);
+                    let w = match &w_cache {
+                        // (word by word: one compare of the arrays
+                        // reads across the words' stores)
+                        Some((k, w))
+                            if at_centre && k[0] == key[0] && k[1] == key[1] && k[2] == key[2] =>
+                        {
+                            *w
+                        }
+                        _ => {
+                            let w = quad_plane(inv_w, &xs, &ys).map(|v| 1.0 / v);
+                            if at_centre {
+                                w_cache = Some((key, w));
+                            }
+                            w
+                        }
+                    };
+                    for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
+                        // a channel no instruction reads keeps its zeros
+                        if reads & (1 << c) == 0 {
+                            continue;
+                        }
+                        let v = quad_plane(p, &xs, &ys);
+                        let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
+                            .try_into()
+                            .expect("a quad is 4 lanes");
+                        for i in 0..4 {
+                            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
+                        }
+                    }
+                }
+                _ => {
+                    let points = std::array::from_fn(|i| (xs[i], ys[i]));
+                    let v = frag.eval_quad(src, &points);
+                    for (i, v) in v.iter().enumerate() {
+                        for c in 0..4 {
+                            rows[c][4 * q + i] = v[c];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every input at the pixel centres: [`fill_at_samples`] without sample
+/// offsets or centroid moves (the same bits), its per-input decisions
+/// taken once per batch.
+fn fill_at_centres(
+    code: &Code,
+    b: &mut Batch,
+    frags: &[&FragEnv; 4],
+    centre: &[([f64; 4], [f64; 4]); 4],
+) {
+    // each quad's 1/w at its centres, for the last 1/w plane seen there
+    let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
+    for fi in &code.frag_inputs {
+        let reg = (code.input.base + fi.index) as usize;
+        let reads = code
+            .input_reads
+            .get(fi.index as usize)
+            .copied()
+            .unwrap_or(0xF);
+        let rows = &mut b.regs[reg];
+        for (q, frag) in frags.iter().enumerate() {
+            let Some(src) = frag.inputs.get(fi.index as usize) else {
+                continue;
+            };
+            let (xs, ys) = &centre[q];
+            match src {
+                InputSource::Perspective { plane, inv_w } => {
+                    let key = inv_w.map(f64::to_bits);
+                    let w = match &w_cache[q] {
+                        Some((k, w)) if k[0] == key[0] && k[1] == key[1] && k[2] == key[2] => *w,
+                        _ => {
+                            let w = quad_plane(inv_w, xs, ys).map(|v| 1.0 / v);
+                            w_cache[q] = Some((key, w));
+                            w
+                        }
+                    };
+                    for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
+                        if reads & (1 << c) == 0 {
+                            continue;
+                        }
+                        let v = quad_plane(p, xs, ys);
+                        let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
+                            .try_into()
+                            .expect("a quad is 4 lanes");
+                        for i in 0..4 {
+                            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
+                        }
+                    }
+                }
+                _ => {
+                    let points = std::array::from_fn(|i| (xs[i], ys[i]));
+                    let v = frag.eval_quad(src, &points);
+                    for (i, v) in v.iter().enumerate() {
+                        for c in 0..4 {
+                            rows[c][4 * q + i] = v[c];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The system values of a fresh fragment batch (POSITION, FACE, SAMPLEID,
 /// PRIMID, SAMPLEPOS, SAMPLEMASK, HELPER_INVOCATION) for quads reading
 /// `frags`, in pass `sample` over `coverage` (see
@@ -909,6 +993,9 @@ fn fragment_system_values(
     sample: Option<u32>,
     coverage: Option<&[u32; LANES]>,
 ) {
+    if code.system_values.is_empty() {
+        return;
+    }
     let frag = frags[0];
     let s = sample.unwrap_or(0);
     let (sx, sy) = sample_offset(frag.samples, s);
