@@ -18,7 +18,7 @@ use super::input::VertexStream;
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend, blend_lanes};
 use super::raster::{SamplePattern, TileEdges};
 use super::setup::{
-    ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, raster_rect, viewport_of,
+    ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, WindowVertex, raster_rect, viewport_of,
 };
 use super::state::RenderState;
 use crate::reuse::Kept;
@@ -173,12 +173,15 @@ fn rasterize_with(
     let chunk = chunk.max(1);
     let (width, height, samples) = target_size(colors, depth.as_deref())?;
     let viewport = viewport_of(state, width, height);
+    let mut windows = PooledWindows(WINDOW_POOL.take());
+    Setup::window_vertices(stream, layout, &viewport, &mut windows.0);
     let setup = Setup {
         stream,
         layout,
         state,
         viewport,
         rect: raster_rect(state, width, height),
+        windows: &windows.0,
     };
     let (lo, hi) = (
         viewport.min_depth.min(viewport.max_depth),
@@ -469,6 +472,18 @@ impl PrimBuffers {
     /// pool when dropped, whatever way the draw ends.
     fn take() -> PooledPrims {
         PooledPrims(PRIM_POOL.take())
+    }
+}
+
+/// The vertices' window positions of the last draws ([`Setup::windows`]).
+static WINDOW_POOL: Kept<Vec<WindowVertex>> = Kept::new(2);
+
+/// A window-position list lent by [`WINDOW_POOL`], given back when dropped.
+struct PooledWindows(Vec<WindowVertex>);
+
+impl Drop for PooledWindows {
+    fn drop(&mut self) {
+        WINDOW_POOL.give(std::mem::take(&mut self.0));
     }
 }
 
@@ -1339,6 +1354,7 @@ mod tests {
             state: &state,
             viewport: viewport_of(&state, 64, 48),
             rect: raster_rect(&state, 64, 48),
+            windows: &[],
         };
         let all = 0..stream.primitives.len();
         let set_up = |threads: usize| {
@@ -1352,5 +1368,19 @@ mod tests {
         for threads in [2, 3, 8] {
             assert!(set_up(threads) == one, "{threads} threads differ");
         }
+        // each vertex projected once: the same primitives
+        let mut windows = Vec::new();
+        Setup::window_vertices(&stream, &layout, &setup.viewport, &mut windows);
+        assert_eq!(windows.len(), rows.len());
+        let table = Setup {
+            windows: &windows,
+            ..setup
+        };
+        let mut buffers = PrimBuffers::default();
+        setup_chunk(&table, all.clone(), 1, &mut buffers);
+        assert!(
+            buffers.prims == one,
+            "the window table changes the primitives"
+        );
     }
 }

@@ -263,6 +263,21 @@ impl ClipVertex {
     }
 }
 
+/// Projects clip position `p` to the window: snapped x, y and depth.
+fn to_window(vp: &Viewport, p: &[f64; 4]) -> WindowVertex {
+    let (x, y, z) = (p[0] / p[3], p[1] / p[3], p[2] / p[3]);
+    let wx = vp.x as f64 + (x + 1.0) * vp.width as f64 * 0.5;
+    let wy = vp.y as f64 + (1.0 - y) * vp.height as f64 * 0.5;
+    let depth = vp.min_depth as f64 + z * (vp.max_depth as f64 - vp.min_depth as f64);
+    (
+        [
+            (wx * ONE).round_ties_even() as i64,
+            (wy * ONE).round_ties_even() as i64,
+        ],
+        depth,
+    )
+}
+
 /// The clip planes: the view volume's z planes, the guard band and the
 /// clip distances; `plane(v, k)` ≥ 0 inside.
 fn plane_value(v: &ClipVertex, k: usize) -> f64 {
@@ -328,7 +343,13 @@ pub struct Setup<'a> {
     pub state: &'a RenderState,
     pub viewport: Viewport,
     pub rect: [i64; 4],
+    /// Each stream vertex's window position ([`Setup::window_vertices`]),
+    /// or empty: computed per primitive.
+    pub windows: &'a [WindowVertex],
 }
+
+/// A vertex's window position: x, y snapped to the subpixel grid, and depth.
+pub type WindowVertex = ([i64; 2], f64);
 
 impl Setup<'_> {
     fn position(&self, v: u32) -> [f64; 4] {
@@ -348,19 +369,36 @@ impl Setup<'_> {
             .map_or(0.0, |p| f32::from_bits(p[c]) as f64)
     }
 
-    fn to_window(&self, p: &[f64; 4]) -> ([i64; 2], f64) {
-        let vp = &self.viewport;
-        let (x, y, z) = (p[0] / p[3], p[1] / p[3], p[2] / p[3]);
-        let wx = vp.x as f64 + (x + 1.0) * vp.width as f64 * 0.5;
-        let wy = vp.y as f64 + (1.0 - y) * vp.height as f64 * 0.5;
-        let depth = vp.min_depth as f64 + z * (vp.max_depth as f64 - vp.min_depth as f64);
-        (
-            [
-                (wx * ONE).round_ties_even() as i64,
-                (wy * ONE).round_ties_even() as i64,
-            ],
-            depth,
-        )
+    /// The window position of every vertex of `stream` into `out` (what
+    /// [`Setup::windows`] takes): each vertex is projected once, however
+    /// many primitives share it.
+    pub fn window_vertices(
+        stream: &VertexStream,
+        layout: &OutputLayout,
+        viewport: &Viewport,
+        out: &mut Vec<WindowVertex>,
+    ) {
+        out.clear();
+        let Some(r) = layout.position else {
+            return;
+        };
+        let count = stream.outputs.len() / stream.stride.max(1);
+        out.extend((0..count as u32).map(|v| {
+            let p = stream
+                .vertex(v)
+                .get(r)
+                .map_or([0.0; 4], |p| p.map(|w| f32::from_bits(w) as f64));
+            to_window(viewport, &p)
+        }));
+    }
+
+    /// The window position of clip vertex `cv`, of stream vertex `v` when
+    /// it is that vertex unclipped.
+    fn window_of(&self, cv: &ClipVertex, v: Option<u32>) -> WindowVertex {
+        match v.and_then(|v| self.windows.get(v as usize)) {
+            Some(w) => *w,
+            None => to_window(&self.viewport, &cv.pos),
+        }
     }
 
     /// Appends the rasterizable pieces of primitive `index` to `out`.
@@ -404,7 +442,7 @@ impl Setup<'_> {
         match n {
             1 => {
                 if (0..planes).all(|k| inside(plane_value(&cv[0], k))) && cv[0].pos[3] > 0.0 {
-                    self.emit(&[cv[0]], vs, n, p.id, orig_w, out);
+                    self.emit(&[cv[0]], true, vs, n, p.id, orig_w, out);
                 }
             }
             2 => {
@@ -432,14 +470,14 @@ impl Setup<'_> {
                     cv[1]
                 };
                 if a.pos[3] > 0.0 && b.pos[3] > 0.0 {
-                    self.emit(&[a, b], vs, n, p.id, orig_w, out);
+                    self.emit(&[a, b], t0 <= 0.0 && t1 >= 1.0, vs, n, p.id, orig_w, out);
                 }
             }
             _ => {
                 let all_in = (0..planes).all(|k| cv.iter().all(|v| inside(plane_value(v, k))));
                 if all_in {
                     if cv.iter().all(|v| v.pos[3] > 0.0) {
-                        self.emit(&cv, vs, n, p.id, orig_w, out);
+                        self.emit(&cv, true, vs, n, p.id, orig_w, out);
                     }
                     return;
                 }
@@ -451,7 +489,15 @@ impl Setup<'_> {
                     return;
                 }
                 for i in 1..poly.len() - 1 {
-                    self.emit(&[poly[0], poly[i], poly[i + 1]], vs, n, p.id, orig_w, out);
+                    self.emit(
+                        &[poly[0], poly[i], poly[i + 1]],
+                        false,
+                        vs,
+                        n,
+                        p.id,
+                        orig_w,
+                        out,
+                    );
                 }
             }
         }
@@ -461,6 +507,7 @@ impl Setup<'_> {
     fn emit(
         &self,
         cv: &[ClipVertex],
+        unclipped: bool,
         verts: [u32; 3],
         count: usize,
         id: u32,
@@ -471,7 +518,7 @@ impl Setup<'_> {
         let mut win = [[0i64; 2]; 3];
         let mut depth = [0f64; 3];
         for j in 0..m {
-            (win[j], depth[j]) = self.to_window(&cv[j].pos);
+            (win[j], depth[j]) = self.window_of(&cv[j], unclipped.then_some(verts[j]));
         }
         let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
         // Screen barycentric planes σ_j of the snapped primitive.
@@ -531,7 +578,8 @@ impl Setup<'_> {
                 }
                 // Edge planes: σ_j = E(opposite edge)(p) / area.
                 let pf = [f(a), f(b), f(c)];
-                let area_f = area as f64 / (ONE * ONE);
+                // (through i64 when it fits: the same value, without the i128 call)
+                let area_f = i64::try_from(area).map_or(area as f64, |a| a as f64) / (ONE * ONE);
                 for j in 0..3 {
                     let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
                     // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
