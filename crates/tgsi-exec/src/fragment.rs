@@ -577,12 +577,12 @@ impl Program {
     ) {
         let code = &self.code;
         let frag = frags[0];
-        // Pixel centres of each quad's lanes.
+        // Pixel centres of each quad's lanes, from its first lane's pixel
+        // (the lane layout of `LANES`; exact in f64, so the same values)
         let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
-            (
-                std::array::from_fn(|i| b.pixel[0][4 * q + i] as f64 + 0.5),
-                std::array::from_fn(|i| b.pixel[1][4 * q + i] as f64 + 0.5),
-            )
+            let x = b.pixel[0][4 * q] as f64 + 0.5;
+            let y = b.pixel[1][4 * q] as f64 + 0.5;
+            ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
         });
         // One sample per pixel (or none moved): every input at the centre.
         let centroid_moves = frag.samples > 1

@@ -440,11 +440,10 @@ impl FragmentSession<'_> {
             }
             b.reset(code, alive);
             b.helper = alive & !covered;
-            for l in 0..LANES {
-                let q = &quads[l / 4];
-                b.pixel[0][l] = q.x + (l & 1) as u32;
-                b.pixel[1][l] = q.y + ((l >> 1) & 1) as u32;
-            }
+            b.pixel = [
+                std::array::from_fn(|l| quads[l / 4].x + (l & 1) as u32),
+                std::array::from_fn(|l| quads[l / 4].y + ((l >> 1) & 1) as u32),
+            ];
             program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
             let pixel = b.pixel;
             code.trace_batch(b, |l| crate::trace::Identity::Fragment {

@@ -642,8 +642,12 @@ fn resets_clear_what_can_be_read_unwritten() {
     );
     assert!(!code.resets(out(0)), "{:?}", code.reset);
     assert!(code.resets(out(1)), "{:?}", code.reset);
-    // inputs and address registers are always cleared
-    assert!(code.resets(code.input.base) && code.resets(code.addr.base));
+    // the stage fills a fragment program's declared inputs; address
+    // registers are always cleared, a vertex program's inputs too
+    assert!(!code.resets(code.input.base) && code.resets(code.addr.base));
+    let vs = prog("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+    assert!(vs.code().resets(vs.code().input.base));
+    assert!(!vs.code().resets(vs.code().output.base));
 }
 
 /// A TEMP written only under a condition reads zero in the batches whose

@@ -612,11 +612,17 @@ impl Code {
             uses_shared_decl || insts.iter().any(|i| i.resource == Some(Resource::Shared));
         let prop = |p: PropertyName| shader.property(p).unwrap_or(0);
         let input_reads = input_reads(&insts, input);
+        // the fragment stage fills its declared inputs' read channels
+        let filled_inputs: Vec<u32> = match shader.processor {
+            Processor::Fragment => frag_inputs.iter().map(|f| input.base + f.index).collect(),
+            _ => Vec::new(),
+        };
         let reset = reset::reset_ranges(
             shader.processor,
             &insts,
             &tex,
             [temp, output],
+            &filled_inputs,
             patch.base + patch.len,
         );
         Ok(Code {

@@ -18,8 +18,10 @@
 //! * a register an address register names, or one an indirect access can
 //!   reach: clear.
 //!
-//! Everything else of the writable files (IN, ADDR, the patch store, other
-//! stages' files) is cleared as before. A traced program clears everything
+//! A fragment program's declared inputs are not cleared either: each batch
+//! fills every channel an instruction may read ([`Code::input_reads`]).
+//! Everything else of the writable files (other IN registers, ADDR, the
+//! patch store, other stages' files) is cleared as before. A traced program clears everything
 //! (the debugger shows registers before their first write).
 
 use super::{Code, DstKind, FileRange, IndexExpr, Inst, SrcKind, TexInst};
@@ -34,6 +36,7 @@ pub(super) fn reset_ranges(
     insts: &[Inst],
     tex: &[TexInst],
     files: [FileRange; 2],
+    filled_inputs: &[u32],
     writable_end: u32,
 ) -> Vec<Range<u32>> {
     let [temp, output] = files;
@@ -126,7 +129,9 @@ pub(super) fn reset_ranges(
     let mut ranges: Vec<Range<u32>> = Vec::new();
     for r in 0..writable_end {
         let i = r as usize;
-        let needed = if !is_candidate(r) {
+        let needed = if filled_inputs.contains(&r) {
+            false
+        } else if !is_candidate(r) {
             true
         } else if output.base <= r && r < output.base + output.len {
             clear[i] || written[i] != 0xF
