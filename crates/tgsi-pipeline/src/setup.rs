@@ -653,10 +653,17 @@ impl RasterPrim {
         reads: &[u8],
         inputs: &mut [InputSource],
     ) -> InputSource {
-        let value = |v: u32, reg: usize| -> [u32; 4] {
-            stream.vertex(v).get(reg).copied().unwrap_or([0; 4])
-        };
         let n = self.count as usize;
+        // the primitive's vertices' outputs, looked up once
+        let outputs: [&[[u32; 4]]; 3] = std::array::from_fn(|k| {
+            if k < n {
+                stream.vertex(self.verts[k])
+            } else {
+                &[]
+            }
+        });
+        let value =
+            |k: usize, reg: usize| -> [u32; 4] { outputs[k].get(reg).copied().unwrap_or([0; 4]) };
         for (r, (slot, feed)) in inputs.iter_mut().zip(&linkage.inputs).enumerate() {
             let read = reads.get(r).copied().unwrap_or(0xF);
             *slot = match *feed {
@@ -665,20 +672,27 @@ impl RasterPrim {
                 InputFeed::Face => InputSource::Face(if self.front { 1.0 } else { -1.0 }),
                 InputFeed::PrimitiveId => InputSource::Flat([self.id; 4]),
                 InputFeed::Vertex { reg, mode } => match mode {
-                    Interpolation::Flat => InputSource::Flat(value(self.verts[0], reg)),
+                    Interpolation::Flat => InputSource::Flat(value(0, reg)),
                     Interpolation::Linear | Interpolation::Perspective => {
                         let basis = if mode == Interpolation::Linear {
                             &self.linear
                         } else {
                             &self.persp
                         };
-                        let mut plane = [[0.0f64; 3]; 4];
-                        for k in 0..n {
-                            let a = value(self.verts[k], reg);
-                            for c in (0..4).filter(|c| read & (1 << c) != 0) {
-                                plane_add(&mut plane[c], &basis[k], f32::from_bits(a[c]) as f64);
+                        // channel by channel, the vertices in order from
+                        // 0.0 (the sums of `plane_add`, without branches)
+                        let a: [[f64; 4]; 3] = std::array::from_fn(|k| {
+                            value(k, reg).map(|w| f32::from_bits(w) as f64)
+                        });
+                        let plane: [Plane; 4] = std::array::from_fn(|c| {
+                            let mut p = [0.0f64; 3];
+                            if read & (1 << c) != 0 {
+                                for k in 0..n {
+                                    plane_add(&mut p, &basis[k], a[k][c]);
+                                }
                             }
-                        }
+                            p
+                        });
                         if mode == Interpolation::Linear {
                             InputSource::Linear(plane)
                         } else {
