@@ -348,6 +348,16 @@ pub struct Setup<'a> {
     pub windows: &'a [WindowVertex],
 }
 
+/// The input primitive a clipped piece comes from: its stream vertices and
+/// their count, its id, its vertices' clip w.
+#[derive(Clone, Copy)]
+struct Source {
+    verts: [u32; 3],
+    count: usize,
+    id: u32,
+    orig_w: [f64; 3],
+}
+
 /// A vertex's window position: x, y snapped to the subpixel grid, and depth.
 pub type WindowVertex = ([i64; 2], f64);
 
@@ -438,11 +448,16 @@ impl Setup<'_> {
             }
         }
         let planes = 6 + self.layout.clip.len();
-        let orig_w = [cv[0].pos[3], cv[1].pos[3], cv[2].pos[3]];
+        let from = Source {
+            verts: vs,
+            count: n,
+            id: p.id,
+            orig_w: [cv[0].pos[3], cv[1].pos[3], cv[2].pos[3]],
+        };
         match n {
             1 => {
                 if (0..planes).all(|k| inside(plane_value(&cv[0], k))) && cv[0].pos[3] > 0.0 {
-                    self.emit(&[cv[0]], true, vs, n, p.id, orig_w, out);
+                    self.emit(&[cv[0]], true, &from, out);
                 }
             }
             2 => {
@@ -470,14 +485,14 @@ impl Setup<'_> {
                     cv[1]
                 };
                 if a.pos[3] > 0.0 && b.pos[3] > 0.0 {
-                    self.emit(&[a, b], t0 <= 0.0 && t1 >= 1.0, vs, n, p.id, orig_w, out);
+                    self.emit(&[a, b], t0 <= 0.0 && t1 >= 1.0, &from, out);
                 }
             }
             _ => {
                 let all_in = (0..planes).all(|k| cv.iter().all(|v| inside(plane_value(v, k))));
                 if all_in {
                     if cv.iter().all(|v| v.pos[3] > 0.0) {
-                        self.emit(&cv, true, vs, n, p.id, orig_w, out);
+                        self.emit(&cv, true, &from, out);
                     }
                     return;
                 }
@@ -489,31 +504,20 @@ impl Setup<'_> {
                     return;
                 }
                 for i in 1..poly.len() - 1 {
-                    self.emit(
-                        &[poly[0], poly[i], poly[i + 1]],
-                        false,
-                        vs,
-                        n,
-                        p.id,
-                        orig_w,
-                        out,
-                    );
+                    self.emit(&[poly[0], poly[i], poly[i + 1]], false, &from, out);
                 }
             }
         }
     }
 
     /// Projects, snaps and sets up one clipped point, line or triangle.
-    fn emit(
-        &self,
-        cv: &[ClipVertex],
-        unclipped: bool,
-        verts: [u32; 3],
-        count: usize,
-        id: u32,
-        orig_w: [f64; 3],
-        out: &mut Vec<RasterPrim>,
-    ) {
+    fn emit(&self, cv: &[ClipVertex], unclipped: bool, from: &Source, out: &mut Vec<RasterPrim>) {
+        let Source {
+            verts,
+            count,
+            id,
+            orig_w,
+        } = *from;
         let m = cv.len();
         let mut win = [[0i64; 2]; 3];
         let mut depth = [0f64; 3];
