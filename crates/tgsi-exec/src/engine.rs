@@ -17,6 +17,9 @@ pub struct CompiledFigures {
     pub called: usize,
     /// Loops whose most used rows and constants stay in vector registers.
     pub cached_loops: usize,
+    /// Straight runs of inline instructions whose rows used more than once
+    /// stay in vector registers.
+    pub cached_runs: usize,
     /// Bytes of machine code.
     pub code_bytes: usize,
 }
@@ -25,8 +28,8 @@ impl std::fmt::Display for CompiledFigures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Compiled {{ {} bytes, {} inlined, {} called, {} cached loops }}",
-            self.code_bytes, self.inlined, self.called, self.cached_loops
+            "Compiled {{ {} bytes, {} inlined, {} called, {} cached loops, {} cached runs }}",
+            self.code_bytes, self.inlined, self.called, self.cached_loops, self.cached_runs
         )
     }
 }

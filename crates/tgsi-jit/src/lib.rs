@@ -232,6 +232,7 @@ impl Compiled {
                     inlined: out.inlined,
                     called: out.called,
                     cached_loops: out.cached_loops,
+                    cached_runs: out.cached_runs,
                     code_bytes: out.bytes.len(),
                 },
                 code: buf,

@@ -655,3 +655,44 @@ fn each_dispatch_reads_its_own_constants_and_buffers() {
         .unwrap();
     assert_eq!(word(&res.buffers[0], 3), 1007);
 }
+
+/// Straight runs of arithmetic keep their rows in registers between
+/// instructions: at the top of the program (every lane), inside an IF
+/// (some lanes: the others keep the register's earlier words), around an
+/// inline POW whose fallback lanes call the row kernel, and up to a STORE,
+/// the interpreter's words.
+#[test]
+fn straight_runs_in_registers_give_the_interpreters_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..4]\n\
+        IMM[0] UINT32 {3, 64, 16, 0}\nIMM[1] FLT32 {0.5, 1.5, -2.0, 100.0}\n\
+        0: U2F TEMP[0], SV[0].xxxx\n\
+        1: MUL TEMP[1], TEMP[0], IMM[1].xyzw\n\
+        2: ADD TEMP[1].xy, TEMP[1], TEMP[0].wzyx\n\
+        3: DP3 TEMP[2].x, TEMP[1], TEMP[1]\n\
+        4: MAD TEMP[1].zw, TEMP[2].xxxx, IMM[1].xxxx, TEMP[1].xyxy\n\
+        5: AND TEMP[3].x, SV[0].xxxx, IMM[0].xxxx\n\
+        6: UIF TEMP[3].xxxx\n\
+        7:   MUL TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx\n\
+        8:   POW TEMP[1].y, |TEMP[1].yyyy|, IMM[1].xxxx\n\
+        9:   POW TEMP[2].y, TEMP[1].zzzz, IMM[1].zzzz\n\
+        10:  ADD TEMP[1].zw, TEMP[1], TEMP[2].yyyy\n\
+        11: ENDIF\n\
+        12: UMUL TEMP[4].x, SV[0].xxxx, IMM[0].yyyy\n\
+        13: STORE BUFFER[0], TEMP[4].xxxx, TEMP[1]\n\
+        14: UADD TEMP[4].x, TEMP[4].xxxx, IMM[0].zzzz\n\
+        15: STORE BUFFER[0], TEMP[4].xxxx, TEMP[2]\n\
+        16: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let figures = jit.compiled().expect("compiled");
+    assert!(figures.cached_runs >= 2, "{figures}");
+    let bufs = vec![vec![0u8; 16 * 64]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(got.0, want.0);
+    assert!(want.1[0].iter().any(|b| *b != 0));
+    assert_eq!(got.1, want.1);
+}

@@ -79,6 +79,12 @@ impl Emitter<'_> {
             let frames: Vec<Frame> = nest.prefix.iter().chain(&lay.stacks[i]).copied().collect();
             out.deepest = out.deepest.max(depth + 1);
             let inst = self.code.insts[i];
+            if self.active.is_none()
+                && let Some(run) = self.runs[i].clone()
+            {
+                self.active = Some(run);
+                self.cache_load()?;
+            }
             let r = match (inst.op, nest.ret) {
                 (Opcode::CAL, _) => self.call_copy(lay, i, depth, &frames, nest, out),
                 (Opcode::RET, Some((ret, at))) => Ok(self.ret_in_copy(ret, at)?),
@@ -87,6 +93,14 @@ impl Emitter<'_> {
                 _ => self.instruction(i, lay.plans[i], depth, &frames),
             };
             r.map_err(|err| EmitError(format!("instruction {i} ({}): {}", inst.op, err.0)))?;
+            if self
+                .active
+                .as_ref()
+                .is_some_and(|r| r.straight && r.end == i)
+            {
+                self.cache_store()?;
+                self.active = None;
+            }
         }
         Ok(())
     }

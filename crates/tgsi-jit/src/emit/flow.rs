@@ -67,7 +67,11 @@ impl Emitter<'_> {
                 self.a.jnz(self.labels[t + 1])?;
                 self.a.mov(r10d, fr(depth - 1, 0))?;
                 self.update_exec()?;
-                if self.active.as_ref().is_some_and(|r| r.end == i) {
+                if self
+                    .active
+                    .as_ref()
+                    .is_some_and(|r| !r.straight && r.end == i)
+                {
                     self.cache_store()?;
                     self.active = None;
                 }

@@ -365,6 +365,8 @@ pub(super) struct Output {
     pub called: usize,
     /// Loops whose rows stay in vector registers.
     pub cached_loops: usize,
+    /// Straight runs whose rows stay in vector registers.
+    pub cached_runs: usize,
     /// The deepest static nesting of control-flow frames.
     pub depth: usize,
     /// Constant buffers `0..const_bufs` read with indirect slots inline.
@@ -404,10 +406,17 @@ enum Key {
 
 /// An innermost loop whose most used rows and constants stay in vector
 /// registers from its BGNLOOP to its ENDLOOP (loaded on entry, written back
-/// on exit and around calls).
+/// on exit and around calls), or a straight run of inline instructions
+/// (no flow, no call to the interpreter, no memory access) whose rows and
+/// constants used more than once stay in registers from its first
+/// instruction to its last: a row one instruction writes is the next one's
+/// operand without a store and a load between them.
 #[derive(Clone, Debug)]
 struct Region {
+    /// The ENDLOOP (loops) or the last instruction (straight runs).
     end: usize,
+    /// A straight run of inline instructions (else a loop).
+    straight: bool,
     /// (what, first zmm register, written in the loop, uniform pair)
     slots: Vec<Slot>,
 }
@@ -450,6 +459,8 @@ struct Emitter<'c> {
     consts: Vec<ConstRef>,
     /// Loop caches by BGNLOOP index, and the one being emitted.
     regions: Vec<Option<Region>>,
+    /// Straight-run caches by first instruction.
+    runs: Vec<Option<Region>>,
     active: Option<Region>,
     labels: Vec<CodeLabel>,
     end: CodeLabel,
@@ -490,6 +501,20 @@ type A = Result<(), IcedError>;
 fn place(a: &mut CodeAssembler, mut label: CodeLabel) -> A {
     a.set_label(&mut label)?;
     a.zero_bytes()
+}
+
+/// Whether an instruction of this plan may sit in a straight cached run:
+/// inline arithmetic (row kernels write the cache back around their calls).
+fn straight_plan(p: Plan) -> bool {
+    matches!(
+        p,
+        Plan::Comp(..)
+            | Plan::Dot(_)
+            | Plan::Scalar(_)
+            | Plan::Row(_)
+            | Plan::Special(_)
+            | Plan::Pair(..)
+    )
 }
 
 fn row_off(reg: u32, chan: u8) -> i32 {
@@ -714,8 +739,24 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
     let mut e = Emitter::new(code, &plans)?;
     for b in 0..n {
         if code.insts[b].op == Opcode::BGNLOOP {
-            e.regions[b] = e.region(b, &plans);
+            let end = code.insts[b].target as usize;
+            e.regions[b] = e.region(b + 1..end, end, &plans, 1);
         }
+    }
+    // straight runs (not inside a cached loop: the loop's cache is active there)
+    let mut b = 0;
+    while b < n {
+        let run = (b..n).take_while(|&i| straight_plan(plans[i])).count();
+        if run >= 2 {
+            e.runs[b] = e
+                .region(b..b + run, b + run - 1, &plans, 2)
+                .filter(|r| !r.slots.is_empty())
+                .map(|r| Region {
+                    straight: true,
+                    ..r
+                });
+        }
+        b += run.max(1);
     }
     e.prologue()?;
     let layout = calls::Layout {
@@ -732,6 +773,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
     e.finish(&out.stubs)?;
     let inlined = plans.iter().filter(|p| **p != Plan::Call).count();
     let cached_loops = e.regions.iter().flatten().count();
+    let cached_runs = e.runs.iter().flatten().count();
     let bytes = e.a.assemble(0)?;
     Ok(Output {
         bytes,
@@ -739,6 +781,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         inlined,
         called: n - inlined,
         cached_loops,
+        cached_runs,
         depth: out.deepest,
         const_bufs: e.const_bufs,
         memory: plans.iter().any(|p| {
@@ -754,11 +797,18 @@ impl<'c> Emitter<'c> {
     /// The register cache of the loop starting at `b`, when it is an
     /// innermost loop of inline instructions (row kernels allowed) with
     /// direct operands and plain IF/UIF/ELSE/ENDIF/BRK/CONT.
-    fn region(&mut self, b: usize, plans: &[Plan]) -> Option<Region> {
-        let end = self.code.insts[b].target as usize;
+    /// The cache of instructions `range` (ending with instruction `end`):
+    /// the rows and constants used at least `min_uses` times.
+    fn region(
+        &mut self,
+        range: std::ops::Range<usize>,
+        end: usize,
+        plans: &[Plan],
+        min_uses: u32,
+    ) -> Option<Region> {
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
-        for i in b + 1..end {
+        for i in range {
             let inst = self.code.insts[i];
             // an indirect operand reads or writes the register file itself
             let indirect = inst
@@ -861,7 +911,10 @@ impl<'c> Emitter<'c> {
         let imm = self.code.imm;
         let mut next = CACHE_REGS.start;
         let mut slots = Vec::new();
-        for (key, _, written) in merged {
+        for (key, count, written) in merged {
+            if count < min_uses {
+                continue;
+            }
             let uniform = matches!(key, Key::Pair(r, _) if r >= imm.base && r < imm.base + imm.len);
             let need = if matches!(key, Key::Pair(..)) && !uniform {
                 2
@@ -880,7 +933,11 @@ impl<'c> Emitter<'c> {
             next += need;
         }
         // a pair that did not fit: its rows are read and written in memory
-        Some(Region { end, slots })
+        Some(Region {
+            end,
+            straight: false,
+            slots,
+        })
     }
 
     fn new(code: &'c Code, plans: &[Plan]) -> Result<Emitter<'c>, EmitError> {
@@ -896,6 +953,7 @@ impl<'c> Emitter<'c> {
             code,
             consts: Vec::new(),
             regions: vec![None; code.insts.len()],
+            runs: vec![None; code.insts.len()],
             active: None,
             labels,
             end,
