@@ -683,3 +683,92 @@ fn input_reads_follow_the_opcodes_channels() {
         3: END\n";
     assert_eq!(prog(indirect).code().input_reads, vec![0xF; 3]);
 }
+
+/// A fragment TEX or SAMPLE with a direct view and sampler is planned once
+/// per draw and then reads the first level directly where it may: the
+/// same bits as the same lookup through an address register (never
+/// planned), for magnified and minified quads, one level or mipmaps,
+/// bilinear or trilinear, a swizzled sRGB view.
+#[test]
+fn planned_lookups_give_the_general_paths_bits() {
+    use crate::texture::{Filter, MipFilter, Sampler, Swizzle, View, Wrap};
+    // COLOR[0]: the planned lookup, COLOR[1]: through ADDR[0].x = 0; the
+    // coordinates scale with the pixel (quads magnify at the top left,
+    // minify towards the bottom right)
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n\
+        DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL ADDR[0]\nDCL TEMP[0..1]\n\
+        IMM[0] FLT32 {24.0, 0.25, 0.0, 0.0}\n\
+        MUL TEMP[0], IN[0], IN[0]\nMAD TEMP[0], TEMP[0], IMM[0].xxxx, IN[0].yxxx\n\
+        ARL ADDR[0].x, IMM[0].zzzz\n\
+        {op} OUT[0], TEMP[0], {direct}\n{op} OUT[1], TEMP[0], {indirect}\nEND\n";
+    let mut t = Texture::new(
+        TextureTarget::Tex2D,
+        Format::Rgba8Srgb,
+        [16, 16, 1],
+        1,
+        5,
+        1,
+    )
+    .unwrap();
+    for k in 0..5u32 {
+        let n = 16 >> k;
+        for y in 0..n {
+            for x in 0..n {
+                let v = ((x * 37 + y * 91 + k * 53) & 0xFF) as u8;
+                let o = ((y * n + x) * 4) as usize;
+                t.levels[k as usize][o..o + 4].copy_from_slice(&[
+                    v,
+                    v ^ 0x5A,
+                    255 - v,
+                    (x * 16) as u8,
+                ]);
+            }
+        }
+    }
+    let view = View {
+        swizzle: [Swizzle::B, Swizzle::R, Swizzle::One, Swizzle::A],
+        ..View::default()
+    };
+    for (op, direct, indirect) in [
+        ("TEX", "SAMP[0], 2D", "SAMP[ADDR[0].x], 2D"),
+        (
+            "SAMPLE",
+            "SVIEW[0].zxwy, SAMP[0]",
+            "SVIEW[ADDR[0].x].zxwy, SAMP[ADDR[0].x]",
+        ),
+    ] {
+        let p = prog(
+            &src.replace("{op}", op)
+                .replace("{direct}", direct)
+                .replace("{indirect}", indirect),
+        );
+        for (mip, wrap) in [
+            (MipFilter::Linear, Wrap::Repeat),
+            (MipFilter::None, Wrap::Clamp),
+            (MipFilter::Nearest, Wrap::MirrorRepeat),
+        ] {
+            let mut res = Resources {
+                textures: vec![Some(t.clone())],
+                views: vec![view],
+                samplers: vec![Sampler {
+                    min: Filter::Linear,
+                    mag: Filter::Linear,
+                    mip,
+                    wrap: [wrap; 3],
+                    ..Sampler::default()
+                }],
+                ..Resources::default()
+            };
+            let (out, _) = p
+                .shade(&mut res, &Draw::full_quad(48, 40), 2, &Limits::default())
+                .unwrap();
+            assert!(
+                out[0].iter().any(|v| v[0] != 0),
+                "{op} {mip:?}: nothing read"
+            );
+            for (i, (a, b)) in out[0].iter().zip(&out[1]).enumerate() {
+                assert_eq!(a, b, "{op} {mip:?} {wrap:?}: pixel {i}");
+            }
+        }
+    }
+}

@@ -214,6 +214,9 @@ pub enum Stop {
 /// Registers, masks and stacks of one batch.
 pub struct Batch {
     pub regs: Vec<Reg>,
+    /// Per texture instruction (`Inst::aux`): the environment stamp it was
+    /// planned under and its plan ([`crate::sampling`]).
+    pub(crate) tex_plans: Vec<(u64, Option<crate::texture::exec::PlannedSample>)>,
     /// Source operands read by copy (constants, indirect, modified).
     pub scratch: [Reg; 5],
     /// The result of the instruction being executed, before it is stored.
@@ -268,6 +271,7 @@ impl Batch {
         }
         Batch {
             regs,
+            tex_plans: Vec::new(),
             scratch: [ZERO_REG; 5],
             result: ZERO_REG,
             frames: [Frame::If { cond: 0 }; MAX_DEPTH],

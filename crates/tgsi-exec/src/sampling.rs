@@ -51,6 +51,14 @@ impl Batch {
         let Some(t) = code.tex.get(inst.aux as usize) else {
             return Err(self.resource_error(inst, "texture details missing".into()));
         };
+        if let Some(plan) = self.planned(code, inst, env) {
+            let c0 = self.fetch(&inst.src[0], 0xF, env);
+            let mut out = ZERO_REG;
+            if texture::exec::run_planned(&env.textures, &plan, &c0, self.exec, &mut out) {
+                self.store32(inst, out, inst.dst[0].mask);
+                return Ok(());
+            }
+        }
         let n = t.num_srcs as usize;
         // the sources the opcode has (one, most often: no rows to zero)
         let (one, many);
@@ -99,6 +107,51 @@ impl Batch {
             .map_err(|e| self.resource_error(inst, e))?;
         self.store32(inst, out, inst.dst[0].mask);
         Ok(())
+    }
+
+    /// The plan of a fragment TEX or SAMPLE of one source, a direct view
+    /// and sampler and no offset under `env`'s bindings, made at its first
+    /// run under them (an environment's stamp is unique to its bindings,
+    /// which do not change while it lives).
+    fn planned(
+        &mut self,
+        code: &Code,
+        inst: &Inst,
+        env: &Env,
+    ) -> Option<texture::exec::PlannedSample> {
+        let t = code.tex.get(inst.aux as usize)?;
+        let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
+        if env.stamp == 0
+            || !direct
+            || t.num_srcs != 1
+            || t.offset.is_some()
+            || t.rasterizer
+            || code.processor != Processor::Fragment
+            || !matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
+        {
+            return None;
+        }
+        let aux = inst.aux as usize;
+        if self.tex_plans.len() <= aux {
+            self.tex_plans.resize(aux + 1, (0, None));
+        }
+        let (stamp, plan) = self.tex_plans[aux];
+        if stamp == env.stamp {
+            return plan;
+        }
+        let op = TexOp {
+            opcode: inst.op,
+            target: t.target,
+            resource_swizzle: t.resource_swizzle,
+            gather_component: t.gather_component,
+            return_type: t.return_type,
+            fragment: true,
+        };
+        let index = |e: &IndexExpr| e.offset.max(0) as u32;
+        let plan =
+            texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler));
+        self.tex_plans[aux] = (env.stamp, plan);
+        plan
     }
 
     /// SAMPLE_INFO / SAMPLE_POS of the render target: the draw's samples per

@@ -4,7 +4,7 @@
 //! and writes the result of every active lane (inactive lanes are untouched).
 
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
-use super::sample::{Bound, Compare, Lookup, clamp_lod, lerp, query_level};
+use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
 use tgsi_ir::enums::TextureTarget;
 use tgsi_ir::opcode::Opcode;
@@ -216,6 +216,74 @@ pub(crate) fn execute_with(
         }
         other => Err(format!("{other} is not a texture opcode")),
     }
+}
+
+/// A fragment TEX or SAMPLE with a direct view and sampler, no offset,
+/// resolved once for a set of bindings: what [`execute`]'s batch path
+/// decides for it before it looks at the lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlannedSample {
+    view: u32,
+    sampler: Sampler,
+    parts: BoundParts,
+    order: [usize; 4],
+    /// Every LOD reads the first level.
+    single_level: bool,
+}
+
+/// The plan of `op` (a fragment TEX or SAMPLE of one source and no
+/// offset) on view `view` and sampler `sampler` of `b`, when [`execute`]
+/// takes its batch path for it: every check it makes on the instruction,
+/// view and sampler passed. None: the instruction runs through [`execute`].
+pub(crate) fn plan_sample(
+    b: &Bindings,
+    op: &TexOp,
+    view: u32,
+    sampler: u32,
+) -> Option<PlannedSample> {
+    if !op.fragment || !matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE) {
+        return None;
+    }
+    let (sview, samp) = ([view; LANES], [sampler; LANES]);
+    let target = effective_target(b, op, &sview, 1);
+    let shape = Shape::of(target)?;
+    check_samplable(op, shape).ok()?;
+    check_legacy_layout(op, shape).ok()?;
+    if !batch_covers(op.opcode, shape, 1, 1) {
+        return None;
+    }
+    let (bd, s) = batch_view(b, target, &sview, &samp, 1).ok()??;
+    Some(PlannedSample {
+        view,
+        sampler: *s,
+        parts: bd.parts(),
+        order: result_order(op),
+        single_level: bd.batch_single_level(s),
+    })
+}
+
+/// [`execute`] of a planned instruction at coordinates `c0` for the
+/// `active` lanes (some), when its batch path reads the first level for
+/// every lane (one level, or magnified quads): the same bits into `out`.
+/// False, with nothing written, otherwise: then [`execute`] runs it.
+pub(crate) fn run_planned(
+    b: &Bindings,
+    p: &PlannedSample,
+    c0: &Reg,
+    active: u16,
+    out: &mut Reg,
+) -> bool {
+    let Some(Some(tex)) = b.textures.get(p.view as usize) else {
+        return false;
+    };
+    let bd = Bound::with_parts(tex, p.parts);
+    let s = &p.sampler;
+    if active == 0 || !(p.single_level || bd.magnified_quads(s, c0, active)) {
+        return false;
+    }
+    let q = BatchLookup::of(c0, &[[0; LANES]; 4]);
+    bd.write_rows(&bd.bilinear_batch(s, 0, &q), p.order, active, out);
+    true
 }
 
 /// How an instruction gets its LOD.

@@ -33,6 +33,20 @@ pub struct Bound<'a> {
     integer: bool,
 }
 
+/// A resolved view without its texture ([`Bound::parts`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoundParts {
+    fmt: Format,
+    first_level: u32,
+    nlevels: u32,
+    first_layer: u32,
+    nlayers: u32,
+    swizzle: [Swizzle; 4],
+    shape: Shape,
+    bpt: usize,
+    integer: bool,
+}
+
 /// Family of a target for compatibility checks: buffer, 1D, 2D-like, 3D, cube.
 fn family(t: TextureTarget) -> Option<Dim> {
     Shape::of(t).map(|s| s.dim)
@@ -119,6 +133,39 @@ impl<'a> Bound<'a> {
             bpt: fmt.bytes_per_texel(),
             integer: fmt.is_integer(),
         })
+    }
+
+    /// Everything but the texture: what a [`Bound`] of the same view
+    /// becomes again with [`Bound::with_parts`].
+    pub(crate) fn parts(&self) -> BoundParts {
+        BoundParts {
+            fmt: self.fmt,
+            first_level: self.first_level,
+            nlevels: self.nlevels,
+            first_layer: self.first_layer,
+            nlayers: self.nlayers,
+            swizzle: self.swizzle,
+            shape: self.shape,
+            bpt: self.bpt,
+            integer: self.integer,
+        }
+    }
+
+    /// The view [`Bound::parts`] took apart, on `tex` (the texture it was
+    /// resolved on).
+    pub(crate) fn with_parts(tex: &'a Texture, p: BoundParts) -> Bound<'a> {
+        Bound {
+            tex,
+            fmt: p.fmt,
+            first_level: p.first_level,
+            nlevels: p.nlevels,
+            first_layer: p.first_layer,
+            nlayers: p.nlayers,
+            swizzle: p.swizzle,
+            shape: p.shape,
+            bpt: p.bpt,
+            integer: p.integer,
+        }
     }
 
     /// (w, h, depth-or-layers) of view level `rel`.
