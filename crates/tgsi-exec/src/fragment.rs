@@ -60,7 +60,7 @@
 //!   bits (buffer/image atomics between pixels follow the compute rules).
 
 use super::decode::{Code, Inst, Modifier, SrcKind};
-use super::machine::{Batch, Env, Mask, Row, ZERO_REG, mask_row};
+use super::machine::{Batch, Env, Mask, Reg, Row, ZERO_REG, mask_row};
 use super::run_to_end;
 pub use super::stage_state::{FragEnv, InputSource};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
@@ -892,30 +892,50 @@ fn fill_at_samples(
                             w
                         }
                     };
-                    for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
-                        // a channel no instruction reads keeps its zeros
-                        if reads & (1 << c) == 0 {
-                            continue;
-                        }
-                        let v = quad_plane(p, &xs, &ys);
-                        let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
-                            .try_into()
-                            .expect("a quad is 4 lanes");
-                        for i in 0..4 {
-                            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
-                        }
-                    }
+                    perspective_quad(rows, q, plane, &w, (&xs, &ys), reads);
                 }
-                _ => {
-                    let points = std::array::from_fn(|i| (xs[i], ys[i]));
-                    let v = frag.eval_quad(src, &points);
-                    for (i, v) in v.iter().enumerate() {
-                        for c in 0..4 {
-                            rows[c][4 * q + i] = v[c];
-                        }
-                    }
-                }
+                _ => other_quad(rows, q, frag, src, (&xs, &ys)),
             }
+        }
+    }
+}
+
+/// Quad `q`'s lanes of a perspective input's read channels (`reads`; the
+/// others keep their words) at points `(xs, ys)` whose 1/w is `w`.
+fn perspective_quad(
+    rows: &mut Reg,
+    q: usize,
+    plane: &[[f64; 3]; 4],
+    w: &[f64; 4],
+    (xs, ys): (&[f64; 4], &[f64; 4]),
+    reads: u8,
+) {
+    for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
+        if reads & (1 << c) == 0 {
+            continue;
+        }
+        let v = quad_plane(p, xs, ys);
+        let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
+            .try_into()
+            .expect("a quad is 4 lanes");
+        for i in 0..4 {
+            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
+        }
+    }
+}
+
+/// Quad `q`'s lanes of an input of any other source at points `(xs, ys)`.
+fn other_quad(
+    rows: &mut Reg,
+    q: usize,
+    frag: &FragEnv,
+    src: &InputSource,
+    (xs, ys): (&[f64; 4], &[f64; 4]),
+) {
+    let points = std::array::from_fn(|i| (xs[i], ys[i]));
+    for (i, v) in frag.eval_quad(src, &points).iter().enumerate() {
+        for c in 0..4 {
+            rows[c][4 * q + i] = v[c];
         }
     }
 }
@@ -955,28 +975,9 @@ fn fill_at_centres(
                             w
                         }
                     };
-                    for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
-                        if reads & (1 << c) == 0 {
-                            continue;
-                        }
-                        let v = quad_plane(p, xs, ys);
-                        let lanes: &mut [u32; 4] = (&mut row[4 * q..4 * q + 4])
-                            .try_into()
-                            .expect("a quad is 4 lanes");
-                        for i in 0..4 {
-                            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
-                        }
-                    }
+                    perspective_quad(rows, q, plane, &w, (xs, ys), reads);
                 }
-                _ => {
-                    let points = std::array::from_fn(|i| (xs[i], ys[i]));
-                    let v = frag.eval_quad(src, &points);
-                    for (i, v) in v.iter().enumerate() {
-                        for c in 0..4 {
-                            rows[c][4 * q + i] = v[c];
-                        }
-                    }
-                }
+                _ => other_quad(rows, q, frag, src, (xs, ys)),
             }
         }
     }

@@ -14,7 +14,7 @@
 //!   atomics skip helper lanes. A LOAD's result is permuted by the swizzle
 //!   of its IMAGE operand, as for buffers.
 
-use super::decode::{Code, IndexExpr, Inst};
+use super::decode::{Code, IndexExpr, Inst, TexInst};
 use super::machine::{Batch, Env, Reg, ZERO_REG};
 use super::{ExecError, LANES};
 use crate::texture::{self, Format, TexOp};
@@ -87,14 +87,7 @@ impl Batch {
             }
             None => &ZERO_REG,
         };
-        let op = TexOp {
-            opcode: inst.op,
-            target: t.target,
-            resource_swizzle: t.resource_swizzle,
-            gather_component: t.gather_component,
-            return_type: t.return_type,
-            fragment: code.processor == Processor::Fragment,
-        };
+        let op = tex_op(inst, t, code.processor == Processor::Fragment);
         let mut out = ZERO_REG;
         let inputs = texture::TexInputs {
             srcs,
@@ -139,14 +132,7 @@ impl Batch {
         if stamp == env.stamp {
             return plan;
         }
-        let op = TexOp {
-            opcode: inst.op,
-            target: t.target,
-            resource_swizzle: t.resource_swizzle,
-            gather_component: t.gather_component,
-            return_type: t.return_type,
-            fragment: true,
-        };
+        let op = tex_op(inst, t, true);
         let index = |e: &IndexExpr| e.offset.max(0) as u32;
         let plan =
             texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler));
@@ -224,5 +210,17 @@ impl Batch {
             _ => self.store(&inst.dst[0], &out, 0xF),
         }
         Ok(())
+    }
+}
+
+/// The texture engine's view of texture instruction `inst` (details `t`).
+fn tex_op(inst: &Inst, t: &TexInst, fragment: bool) -> TexOp {
+    TexOp {
+        opcode: inst.op,
+        target: t.target,
+        resource_swizzle: t.resource_swizzle,
+        gather_component: t.gather_component,
+        return_type: t.return_type,
+        fragment,
     }
 }
