@@ -209,7 +209,7 @@ fn encode_fast_paths_match_general_encoder() {
 /// implicit LODs, partial masks, lanes split over two samplers, random
 /// texel bytes (NaN and infinite floats included), level data cut short,
 /// and random or special coordinates (edges, negative, huge, NaN,
-/// infinite).
+/// infinite), scattered or every lane close to one point.
 #[test]
 fn batch_bilinear_matches_general_path() {
     let targets = [T::Tex2D, T::Array2D, T::Rect];
@@ -248,6 +248,7 @@ fn batch_bilinear_matches_general_path() {
             size: [w, h],
             layers,
             levels,
+            close: false,
         };
         for _ in 0..150 {
             if batch_instruction_matches(&mut rng, &case) {
@@ -257,6 +258,50 @@ fn batch_bilinear_matches_general_path() {
     }
     // most instructions took the batch path
     assert!(batched > 120 * 150 / 2, "{batched}");
+}
+
+/// Batches whose lanes are close together (magnified blocks) on 2D RGBA8
+/// levels of 8 to 64 texels a side, what the AVX-512 kernel reads from one
+/// window of texels: the batch path gives the general path's bits at the
+/// level's edges, repeats away, over spreads that fit a window or not,
+/// with partial masks and every wrap.
+#[test]
+fn magnified_blocks_match_general_path() {
+    let mut rng = Xs(0x7e57_b10c_0f_1a7e);
+    for round in 0..48 {
+        let fmt = [Format::Rgba8Srgb, Format::Rgba8Unorm][round % 2];
+        let target = [T::Tex2D, T::Rect][round / 2 % 2];
+        let size = |r: &mut Xs| {
+            if round % 3 != 0 {
+                8 << r.below(4)
+            } else {
+                8 + r.below(57) as u32
+            }
+        };
+        let (w, h) = (size(&mut rng), size(&mut rng));
+        let tex = random_texture(&mut rng, fmt, target, w, h);
+        let (layers, levels) = (tex.layers, tex.levels.len() as u32);
+        let samplers = vec![batch_sampler(&mut rng), batch_sampler(&mut rng)];
+        let textures = vec![Some(tex)];
+        let views = vec![random_view(&mut rng, levels, layers)];
+        let case = BatchCase {
+            b: Bindings {
+                textures: &textures,
+                views: &views,
+                samplers: &samplers,
+                images: &[],
+            },
+            fmt,
+            target,
+            size: [w, h],
+            layers,
+            levels,
+            close: true,
+        };
+        for _ in 0..800 {
+            batch_instruction_matches(&mut rng, &case);
+        }
+    }
 }
 
 /// One texture of [`batch_bilinear_matches_general_path`] with its view
@@ -269,6 +314,8 @@ struct BatchCase<'a> {
     size: [u32; 2],
     layers: u32,
     levels: u32,
+    /// every batch's lanes close together
+    close: bool,
 }
 
 /// A sampler the batch path mostly covers: linear min, mostly linear mag,
@@ -422,6 +469,29 @@ fn batch_coords(rng: &mut Xs, case: &BatchCase) -> (Reg, Reg, Reg) {
         for a in 0..2 {
             offsets[a][l] = (rng.below(17) as i32 - 8) as u32;
         }
+    }
+    // now and then every lane close to one point (a magnified block, whose
+    // taps the AVX-512 kernel reads from one window of texels): spread over
+    // up to a few texels, at edges and repeats away, one offset for all
+    if case.close || rng.below(3) == 0 {
+        let offset = [rng.below(3) as u32, rng.below(3) as u32].map(|o| o.wrapping_sub(1));
+        for a in 0..2 {
+            let spread = [0.5f32, 1.5, 2.5, 6.5, 9.0][rng.below(5) as usize];
+            let n = [w, h][a];
+            let unit = if norm { 1.0 / n as f32 } else { 1.0 };
+            let base = match rng.below(3) {
+                0 => rng.coord(n, norm),
+                // an edge of the level, some repeats away
+                1 => (rng.below(7) as f32 - 3.0) * n as f32 * unit,
+                _ => (rng.below(4 * n as u64) as f32 - n as f32) * unit,
+            };
+            for l in 0..LANES {
+                let jitter = (rng.next() >> 40) as f32 / (1u64 << 24) as f32;
+                c0[a][l] = (base + jitter * spread * unit).to_bits();
+                offsets[a][l] = offset[a];
+            }
+        }
+        return (c0, c1, offsets);
     }
     // quads of close coordinates now and then (implicit LODs)
     if rng.below(2) == 0 {
