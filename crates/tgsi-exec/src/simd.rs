@@ -291,21 +291,16 @@ mod bilinear {
         _mm512_min_ps(u, _mm512_set1_ps(limit))
     }
 
-    /// One axis of a batch's bilinear taps.
-    struct Axis {
-        /// the first tap's index before wrapping
-        raw: __m512i,
-        /// the two taps' wrapped indices
-        i0: __m512i,
-        i1: __m512i,
-        /// the second tap's weight
-        w: __m512,
-    }
-
     /// One axis: the two wrapped indices and the second one's weight.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn axis(c: &Row, offset: &Row, n: u32, scale: f32, wrap: AxisWrap) -> Axis {
+    fn axis(
+        c: &Row,
+        offset: &Row,
+        n: u32,
+        scale: f32,
+        wrap: AxisWrap,
+    ) -> (__m512i, __m512i, __m512) {
         // SAFETY: `c` and `offset` are 64 readable bytes (unaligned loads).
         let (c, off) = unsafe {
             (
@@ -319,154 +314,33 @@ mod bilinear {
         let f = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x);
         let w = _mm512_sub_ps(x, f);
         // f is an integer of magnitude at most 2^24
-        let raw = _mm512_cvttps_epi32(f);
-        let i1 = _mm512_add_epi32(raw, _mm512_set1_epi32(1));
+        let i0 = _mm512_cvttps_epi32(f);
+        let i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(1));
         let last = _mm512_set1_epi32(n as i32 - 1);
         let wrapped = |i: __m512i| match wrap {
             AxisWrap::RepeatPow2 => _mm512_and_si512(i, last),
             AxisWrap::Clamp => _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()), last),
         };
-        Axis {
-            raw,
-            i0: wrapped(raw),
-            i1: wrapped(i1),
-            w,
-        }
+        (wrapped(i0), wrapped(i1), w)
     }
 
-    /// Where a window `span` texels long on an axis of `n` (wrapping as
-    /// `wrap`) holds both taps of every lane in `active`, none of them
-    /// wrapped within it (the wrapped index is then the raw one less a
-    /// multiple of `n`): its first texel and that texel's raw index; None
-    /// when there is none.
+    /// Channel `SHIFT / 8` of four taps' words, decoded and filtered.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn window_start(
-        a: &Axis,
-        active: u16,
-        n: u32,
-        span: u32,
-        wrap: AxisWrap,
-    ) -> Option<(u32, i32)> {
-        if active == 0 {
-            return None;
-        }
-        let lo = _mm512_mask_reduce_min_epi32(active, a.raw) as i64;
-        let hi = _mm512_mask_reduce_max_epi32(active, a.raw) as i64;
-        // the raw index of the level's first texel: the one the lowest lane
-        // wraps in (a power of two for REPEAT), 0 for CLAMP
-        let base = match wrap {
-            AxisWrap::RepeatPow2 => lo & -(n as i64),
-            AxisWrap::Clamp => 0,
-        };
-        let (lo, hi) = (lo - base, hi - base);
-        let fits = n >= span && lo >= 0 && hi + 1 < n as i64 && hi - lo + 2 <= span as i64;
-        fits.then(|| {
-            let start = (lo as u32).min(n - span);
-            (start, (base + start as i64) as i32)
-        })
-    }
-
-    /// The texels of a window of the level: `width` x `height` texels (8 x
-    /// 4 or 4 x 8) from (`x`, `y`), row-major in two registers of 16.
-    struct Window {
-        /// the raw indices of its first texel
-        x: i32,
-        y: i32,
-        /// log2 of the width
-        shift: u32,
-        texels: [__m512i; 2],
-    }
-
-    impl Window {
-        /// The window of `k`'s level that every active lane's taps read
-        /// (8 x 4 texels or 4 x 8), loaded; None when there is none.
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-        fn find(k: &Rgba8Bilinear, ax: &Axis, ay: &Axis, active: u16) -> Option<Window> {
-            let [w, h] = k.size;
-            let [wrap_x, wrap_y] = k.wrap;
-            let ((x, raw_x), (y, raw_y), shift) = if let (Some(x), Some(y)) = (
-                window_start(ax, active, w, 8, wrap_x),
-                window_start(ay, active, h, 4, wrap_y),
-            ) {
-                (x, y, 3)
-            } else {
-                let x = window_start(ax, active, w, 4, wrap_x)?;
-                let y = window_start(ay, active, h, 8, wrap_y)?;
-                (x, y, 2)
-            };
-            let (width, height) = (1u32 << shift, 32 >> shift);
-            // each row's first texel as the gathers index it ((slice + y) *
-            // w + x, wrapping), every texel of the row within the level's
-            // (so the gathers would not have clamped them)
-            let top = k.texels.len() as u32 - 1;
-            let mut starts = [0usize; 8];
-            for r in 0..height {
-                let start = k
-                    .slice_rows
-                    .wrapping_add(y + r)
-                    .wrapping_mul(w)
-                    .wrapping_add(x);
-                if start > top || top - start < width - 1 {
-                    return None;
-                }
-                starts[r as usize] = start as usize;
-            }
-            let base = k.texels.as_ptr();
-            // SAFETY: each row read is `width` texels from `starts[r]`, all
-            // within `k.texels` (checked above); unaligned loads.
-            let texels = unsafe {
-                if shift == 3 {
-                    let row = |r: usize| _mm256_loadu_si256(base.add(starts[r]).cast());
-                    let pair = |r: usize| {
-                        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(row(r)), row(r + 1))
-                    };
-                    [pair(0), pair(2)]
-                } else {
-                    let row = |r: usize| _mm_loadu_si128(base.add(starts[r]).cast());
-                    let four = |r: usize| {
-                        let v = _mm512_castsi128_si512(row(r));
-                        let v = _mm512_inserti32x4::<1>(v, row(r + 1));
-                        let v = _mm512_inserti32x4::<2>(v, row(r + 2));
-                        _mm512_inserti32x4::<3>(v, row(r + 3))
-                    };
-                    [four(0), four(4)]
-                }
-            };
-            Some(Window {
-                x: raw_x,
-                y: raw_y,
-                shift,
-                texels,
-            })
-        }
-
-        /// Each lane's place in the window of the texel at (`xi`, `yi`).
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-        fn place(&self, xi: __m512i, yi: __m512i) -> __m512i {
-            let dx = _mm512_sub_epi32(xi, _mm512_set1_epi32(self.x));
-            let dy = _mm512_sub_epi32(yi, _mm512_set1_epi32(self.y));
-            _mm512_add_epi32(
-                _mm512_sll_epi32(dy, _mm_cvtsi32_si128(self.shift as i32)),
-                dx,
-            )
-        }
-    }
-
-    /// Channel `SHIFT / 8` of RGBA8 words, decoded (sRGB through `srgb`,
-    /// else as UNORM8).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn decode<const SHIFT: u32>(w: __m512i, srgb: Option<&[f32; 256]>) -> __m512 {
-        let byte = _mm512_and_si512(_mm512_srli_epi32::<SHIFT>(w), _mm512_set1_epi32(0xff));
-        match srgb {
+    fn channel<const SHIFT: u32>(
+        words: &[__m512i; 4],
+        srgb: Option<&[f32; 256]>,
+        wx: __m512,
+        wy: __m512,
+    ) -> __m512 {
+        let byte =
+            |w: __m512i| _mm512_and_si512(_mm512_srli_epi32::<SHIFT>(w), _mm512_set1_epi32(0xff));
+        let decode = |w: __m512i| match srgb {
             // SAFETY: each index is a byte, and the table has 256 entries.
-            Some(table) => unsafe { _mm512_i32gather_ps::<4>(byte, table.as_ptr().cast()) },
+            Some(table) => unsafe { _mm512_i32gather_ps::<4>(byte(w), table.as_ptr().cast()) },
             None => {
                 // byte / 255 as the UNORM8 decode gives it (see `bilinear::unorm8`)
-                let v = _mm512_cvtepi32_ps(byte);
+                let v = _mm512_cvtepi32_ps(byte(w));
                 let r = _mm512_set1_ps(1.0 / 255.0);
                 let q = _mm512_mul_ps(v, r);
                 let e = _mm512_fmadd_ps(
@@ -476,32 +350,11 @@ mod bilinear {
                 );
                 _mm512_fmadd_ps(e, r, q)
             }
-        }
-    }
-
-    /// Four taps' values of one channel filtered: `t` in the order (x0, y0),
-    /// (x1, y0), (x0, y1), (x1, y1).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn filter(t: [__m512; 4], wx: __m512, wy: __m512) -> __m512 {
+        };
+        let t = words.map(decode);
         let r0 = lerp(t[0], t[1], wx);
         let r1 = lerp(t[2], t[3], wx);
         lerp(r0, r1, wy)
-    }
-
-    /// Channel `SHIFT / 8` through a window: its texels decoded once, each
-    /// tap's picked by its place.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn window_channel<const SHIFT: u32>(
-        win: &Window,
-        places: &[__m512i; 4],
-        srgb: Option<&[f32; 256]>,
-        wx: __m512,
-        wy: __m512,
-    ) -> __m512 {
-        let [a, b] = win.texels.map(|w| decode::<SHIFT>(w, srgb));
-        filter(places.map(|p| _mm512_permutex2var_ps(a, p, b)), wx, wy)
     }
 
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
@@ -511,50 +364,30 @@ mod bilinear {
         offset: [&Row; 2],
         out: &mut [[f32; 16]; 4],
     ) {
-        let ax = axis(coord[0], offset[0], k.size[0], k.scale[0], k.wrap[0]);
-        let ay = axis(coord[1], offset[1], k.size[1], k.scale[1], k.wrap[1]);
-        let (wx, wy) = (ax.w, ay.w);
-        let rows = if let Some(win) = Window::find(k, &ax, &ay, k.active) {
-            // every tap inside one window: no per-lane gather of texels
-            let (x0, y0) = (ax.raw, ay.raw);
-            let one = _mm512_set1_epi32(1);
-            let (x1, y1) = (_mm512_add_epi32(x0, one), _mm512_add_epi32(y0, one));
-            let places = [
-                win.place(x0, y0),
-                win.place(x1, y0),
-                win.place(x0, y1),
-                win.place(x1, y1),
-            ];
-            [
-                window_channel::<0>(&win, &places, k.srgb, wx, wy),
-                window_channel::<8>(&win, &places, k.srgb, wx, wy),
-                window_channel::<16>(&win, &places, k.srgb, wx, wy),
-                window_channel::<24>(&win, &places, None, wx, wy),
-            ]
-        } else {
-            let w = _mm512_set1_epi32(k.size[0] as i32);
-            let zh = _mm512_set1_epi32(k.slice_rows as i32);
-            let row0 = _mm512_mullo_epi32(_mm512_add_epi32(zh, ay.i0), w);
-            let row1 = _mm512_mullo_epi32(_mm512_add_epi32(zh, ay.i1), w);
-            let top = _mm512_set1_epi32(k.texels.len() as i32 - 1);
-            let at = |i: __m512i| _mm512_min_epu32(i, top);
-            let index = [
-                at(_mm512_add_epi32(row0, ax.i0)),
-                at(_mm512_add_epi32(row0, ax.i1)),
-                at(_mm512_add_epi32(row1, ax.i0)),
-                at(_mm512_add_epi32(row1, ax.i1)),
-            ];
-            let base = k.texels.as_ptr().cast::<i32>();
-            // SAFETY: every index is at most `top`, the last texel (below 2^31,
-            // so a signed 32-bit index), and each texel is 4 readable bytes.
-            let words = index.map(|i| unsafe { _mm512_i32gather_epi32::<4>(i, base) });
-            [
-                filter(words.map(|w| decode::<0>(w, k.srgb)), wx, wy),
-                filter(words.map(|w| decode::<8>(w, k.srgb)), wx, wy),
-                filter(words.map(|w| decode::<16>(w, k.srgb)), wx, wy),
-                filter(words.map(|w| decode::<24>(w, None)), wx, wy),
-            ]
-        };
+        let (x0, x1, wx) = axis(coord[0], offset[0], k.size[0], k.scale[0], k.wrap[0]);
+        let (y0, y1, wy) = axis(coord[1], offset[1], k.size[1], k.scale[1], k.wrap[1]);
+        let w = _mm512_set1_epi32(k.size[0] as i32);
+        let zh = _mm512_set1_epi32(k.slice_rows as i32);
+        let row0 = _mm512_mullo_epi32(_mm512_add_epi32(zh, y0), w);
+        let row1 = _mm512_mullo_epi32(_mm512_add_epi32(zh, y1), w);
+        let top = _mm512_set1_epi32(k.texels.len() as i32 - 1);
+        let at = |i: __m512i| _mm512_min_epu32(i, top);
+        let index = [
+            at(_mm512_add_epi32(row0, x0)),
+            at(_mm512_add_epi32(row0, x1)),
+            at(_mm512_add_epi32(row1, x0)),
+            at(_mm512_add_epi32(row1, x1)),
+        ];
+        let base = k.texels.as_ptr().cast::<i32>();
+        // SAFETY: every index is at most `top`, the last texel (below 2^31,
+        // so a signed 32-bit index), and each texel is 4 readable bytes.
+        let words = index.map(|i| unsafe { _mm512_i32gather_epi32::<4>(i, base) });
+        let rows = [
+            channel::<0>(&words, k.srgb, wx, wy),
+            channel::<8>(&words, k.srgb, wx, wy),
+            channel::<16>(&words, k.srgb, wx, wy),
+            channel::<24>(&words, None, wx, wy),
+        ];
         for (o, r) in out.iter_mut().zip(rows) {
             // SAFETY: `o` is 64 writable bytes (an unaligned store).
             unsafe { _mm512_storeu_ps(o.as_mut_ptr(), r) };
@@ -817,8 +650,6 @@ pub struct Rgba8Bilinear<'a> {
     pub wrap: [AxisWrap; 2],
     /// The sRGB decode table of the colour channels (None: UNORM8).
     pub srgb: Option<&'a [f32; 256]>,
-    /// The lanes whose results are used (the others' may be anything).
-    pub active: u16,
 }
 
 /// The bilinear lookups of the 16 lanes at coordinates `coord` (s, t as

@@ -371,19 +371,16 @@ pub(crate) struct BatchLookup<'a> {
     pub layer: &'a [u32; LANES],
     /// integer texel offsets on s and t
     pub offset: [&'a [u32; LANES]; 2],
-    /// the lanes whose results are used (the others' may be anything)
-    pub active: u16,
 }
 
 impl<'a> BatchLookup<'a> {
     /// s, t and the layer from x, y and z of `coords`; the offsets from x
-    /// and y of `offsets`, for the lanes in `active`.
-    pub fn of(coords: &'a Reg, offsets: &'a Reg, active: u16) -> BatchLookup<'a> {
+    /// and y of `offsets`.
+    pub fn of(coords: &'a Reg, offsets: &'a Reg) -> BatchLookup<'a> {
         BatchLookup {
             coord: [&coords[0], &coords[1]],
             layer: &coords[2],
             offset: [&offsets[0], &offsets[1]],
-            active,
         }
     }
 }
@@ -562,7 +559,6 @@ impl Bound<'_> {
             },
             wrap: [wrap(s.wrap[0], w)?, wrap(s.wrap[1], h)?],
             srgb: (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table),
-            active: q.active,
         };
         let mut out = [[0f32; LANES]; 4];
         simd::rgba8_bilinear(&k, q.coord, q.offset, &mut out).then_some(out)

@@ -281,7 +281,7 @@ pub(crate) fn run_planned(
     if active == 0 || !(p.single_level || bd.magnified_quads(s, c0, active)) {
         return false;
     }
-    let q = BatchLookup::of(c0, &[[0; LANES]; 4], active);
+    let q = BatchLookup::of(c0, &[[0; LANES]; 4]);
     bd.write_rows(&bd.bilinear_batch(s, 0, &q), p.order, active, out);
     true
 }
@@ -445,7 +445,7 @@ fn sample_op(
         } else {
             c0
         };
-        let q = BatchLookup::of(coords, inp.offsets, active);
+        let q = BatchLookup::of(coords, inp.offsets);
         // one level serves every LOD (no mipmapping, or a view of one level)
         if bd.batch_single_level(s) {
             bd.write_rows(&bd.bilinear_batch(s, 0, &q), order, active, out);

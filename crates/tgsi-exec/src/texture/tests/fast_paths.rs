@@ -261,10 +261,9 @@ fn batch_bilinear_matches_general_path() {
 }
 
 /// Batches whose lanes are close together (magnified blocks) on 2D RGBA8
-/// levels of 8 to 64 texels a side, what the AVX-512 kernel reads from one
-/// window of texels: the batch path gives the general path's bits at the
-/// level's edges, repeats away, over spreads that fit a window or not,
-/// with partial masks and every wrap.
+/// levels of 8 to 64 texels a side: the batch path gives the general
+/// path's bits at the level's edges, repeats away, over spreads of a few
+/// texels, with partial masks and every wrap.
 #[test]
 fn magnified_blocks_match_general_path() {
     let mut rng = Xs(0x7e57_b10c_0f_1a7e);
@@ -470,9 +469,9 @@ fn batch_coords(rng: &mut Xs, case: &BatchCase) -> (Reg, Reg, Reg) {
             offsets[a][l] = (rng.below(17) as i32 - 8) as u32;
         }
     }
-    // now and then every lane close to one point (a magnified block, whose
-    // taps the AVX-512 kernel reads from one window of texels): spread over
-    // up to a few texels, at edges and repeats away, one offset for all
+    // now and then every lane close to one point (a magnified block):
+    // spread over up to a few texels, at edges and repeats away, one
+    // offset for all
     if case.close || rng.below(3) == 0 {
         let offset = [rng.below(3) as u32, rng.below(3) as u32].map(|o| o.wrapping_sub(1));
         for a in 0..2 {
