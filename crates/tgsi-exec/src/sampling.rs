@@ -51,10 +51,15 @@ impl Batch {
         let Some(t) = code.tex.get(inst.aux as usize) else {
             return Err(self.resource_error(inst, "texture details missing".into()));
         };
-        if let Some(plan) = self.planned(code, inst, env) {
+        if self.planned(code, inst, env) {
             let c0 = self.fetch(&inst.src[0], 0xF, env);
             let mut out = ZERO_REG;
-            if texture::exec::run_planned(&env.textures, &plan, &c0, self.exec, &mut out) {
+            // the plan read where it is kept (a copy on the stack, stored a
+            // field at a time, would stall the loads that read it)
+            let plan = self.tex_plans[inst.aux as usize].1.as_ref();
+            if let Some(plan) = plan
+                && texture::exec::run_planned(&env.textures, plan, &c0, self.exec, &mut out)
+            {
                 self.store32(inst, out, inst.dst[0].mask);
                 return Ok(());
             }
@@ -106,13 +111,10 @@ impl Batch {
     /// and sampler and no offset under `env`'s bindings, made at its first
     /// run under them (an environment's stamp is unique to its bindings,
     /// which do not change while it lives).
-    fn planned(
-        &mut self,
-        code: &Code,
-        inst: &Inst,
-        env: &Env,
-    ) -> Option<texture::exec::PlannedSample> {
-        let t = code.tex.get(inst.aux as usize)?;
+    fn planned(&mut self, code: &Code, inst: &Inst, env: &Env) -> bool {
+        let Some(t) = code.tex.get(inst.aux as usize) else {
+            return false;
+        };
         let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
         if env.stamp == 0
             || !direct
@@ -122,22 +124,21 @@ impl Batch {
             || code.processor != Processor::Fragment
             || !matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
         {
-            return None;
+            return false;
         }
         let aux = inst.aux as usize;
         if self.tex_plans.len() <= aux {
             self.tex_plans.resize(aux + 1, (0, None));
         }
-        let (stamp, plan) = self.tex_plans[aux];
-        if stamp == env.stamp {
-            return plan;
+        if self.tex_plans[aux].0 == env.stamp {
+            return self.tex_plans[aux].1.is_some();
         }
         let op = tex_op(inst, t, true);
         let index = |e: &IndexExpr| e.offset.max(0) as u32;
         let plan =
             texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler));
         self.tex_plans[aux] = (env.stamp, plan);
-        plan
+        plan.is_some()
     }
 
     /// SAMPLE_INFO / SAMPLE_POS of the render target: the draw's samples per
