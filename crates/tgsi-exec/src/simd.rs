@@ -439,6 +439,7 @@ mod tiles {
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     pub(super) unsafe fn depth(
         d: &DepthTile,
+        origin: [u32; 2],
         covered: u16,
         stored: &mut [u32],
         first: usize,
@@ -452,8 +453,8 @@ mod tiles {
             )
         };
         // the 16 depths: f64 plane steps on two halves, rounded to f32
-        let px = _mm512_add_epi32(_mm512_set1_epi32(d.origin[0] as i32), dx);
-        let py = _mm512_add_epi32(_mm512_set1_epi32(d.origin[1] as i32), dy);
+        let px = _mm512_add_epi32(_mm512_set1_epi32(origin[0] as i32), dx);
+        let py = _mm512_add_epi32(_mm512_set1_epi32(origin[1] as i32), dy);
         let half = |v: __m512i, upper: bool| {
             let h = if upper {
                 _mm512_extracti64x4_epi64::<1>(v)
@@ -720,25 +721,28 @@ pub enum DepthCompare {
     GreaterEqual,
 }
 
-/// The early depth test of a 4x4 tile of a D32_FLOAT target, one sample
-/// per pixel: lane `l`'s depth is `plane` at pixel (x0 + dx, y0 + dy) plus
-/// `offset` (f64 steps `p0 + p1 x + p2 y`, then rounded to f32), clamped
-/// to `range` (NaN kept), compared with its cell.
+/// The early depth test of a primitive's 4x4 tiles on a D32_FLOAT target,
+/// one sample per pixel: in the tile at (x0, y0), lane `l`'s depth is
+/// `plane` at pixel (x0 + dx, y0 + dy) plus `offset` (f64 steps `p0 + p1 x
+/// + p2 y`, then rounded to f32), clamped to `range` (NaN kept), compared
+/// with its cell. Made once per primitive (the kernel's loads of it then
+/// find it in the caches, not in stores still in flight).
 pub struct DepthTile {
     pub plane: [f64; 3],
-    pub origin: [u32; 2],
     pub offset: [f64; 2],
     pub range: [f32; 2],
     pub compare: DepthCompare,
     pub write: bool,
 }
 
-/// The lanes of `covered` whose depth passes [`DepthTile`]'s test against
-/// `stored` (lane `l` at cell `first + dy * pitch + dx`), the passing
-/// depths written when `write`. None, with nothing done, without AVX-512
-/// or when a cell of the tile is past `stored` (or past 2^31).
+/// The lanes of `covered` in the tile at `origin` whose depth passes
+/// [`DepthTile`]'s test against `stored` (lane `l` at cell `first + dy *
+/// pitch + dx`), the passing depths written when `write`. None, with
+/// nothing done, without AVX-512 or when a cell of the tile is past
+/// `stored` (or past 2^31).
 pub fn depth_tile(
     d: &DepthTile,
+    origin: [u32; 2],
     covered: u16,
     stored: &mut [u32],
     first: usize,
@@ -751,7 +755,7 @@ pub fn depth_tile(
     #[cfg(target_arch = "x86_64")]
     if imp::available() {
         // SAFETY: as in `wide!`; and every cell of the tile is inside `stored`.
-        return Some(unsafe { tiles::depth(d, covered, stored, first, pitch) });
+        return Some(unsafe { tiles::depth(d, origin, covered, stored, first, pitch) });
     }
     let _ = covered;
     None

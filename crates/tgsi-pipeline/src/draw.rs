@@ -704,6 +704,7 @@ impl Walk<'_, '_> {
         sh: &Shared<'_>,
         prim: &RasterPrim,
         e: &TileEdges,
+        depth_tile: Option<&tgsi_exec::tiles::DepthTile>,
         x0: u32,
         y0: u32,
     ) -> Option<u16> {
@@ -715,17 +716,8 @@ impl Walk<'_, '_> {
             && let (Some(test), Some((zs, ss))) = (&sh.test, self.band.depth.as_mut())
         {
             let rows = TileRows::of(x0, y0, self.y_lo, self.row_pitch);
-            let kernel = test.tile_compare().and_then(|compare| {
-                let (ox, oy) = sh.pattern.position(0, 0, 0);
-                let tile = tgsi_exec::tiles::DepthTile {
-                    plane: prim.depth,
-                    origin: [x0, y0],
-                    offset: [ox, oy],
-                    range: [test.min_depth, test.max_depth],
-                    compare,
-                    write: test.depth.write,
-                };
-                tgsi_exec::tiles::depth_tile(&tile, mask, zs, rows.first, rows.pitch)
+            let kernel = depth_tile.and_then(|tile| {
+                tgsi_exec::tiles::depth_tile(tile, [x0, y0], mask, zs, rows.first, rows.pitch)
             });
             mask = match kernel {
                 Some(passed) => passed,
@@ -737,6 +729,25 @@ impl Walk<'_, '_> {
             };
         }
         (mask != 0).then_some(mask)
+    }
+
+    /// The early depth test of `prim`'s tiles by the tile kernel, when it
+    /// takes this draw's test.
+    fn depth_tile_of(
+        &self,
+        sh: &Shared<'_>,
+        prim: &RasterPrim,
+    ) -> Option<tgsi_exec::tiles::DepthTile> {
+        let test = sh.test.as_ref().filter(|_| self.early)?;
+        let compare = test.tile_compare()?;
+        let (ox, oy) = sh.pattern.position(0, 0, 0);
+        Some(tgsi_exec::tiles::DepthTile {
+            plane: prim.depth,
+            offset: [ox, oy],
+            range: [test.min_depth, test.max_depth],
+            compare,
+            write: test.depth.write,
+        })
     }
 }
 
@@ -839,12 +850,14 @@ fn run_band(
             continue;
         }
         let edges = prim.tile_edges();
+        let depth_tile = walk.depth_tile_of(sh, prim);
         for ty in (ya / 4)..=(yb / 4) {
             for tx in (bx0 / 4)..=(bx1 / 4) {
                 let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
                 if let (Some(e), 1) = (&edges, samples) {
                     // one sample per pixel: lane masks
-                    let Some(mask) = walk.one_sample_tile(sh, prim, e, x0, y0) else {
+                    let Some(mask) = walk.one_sample_tile(sh, prim, e, depth_tile.as_ref(), x0, y0)
+                    else {
                         continue;
                     };
                     let inputs = pending.set_for(p, pack, sh, walk.scratch);

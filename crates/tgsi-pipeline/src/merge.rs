@@ -736,16 +736,20 @@ mod tests {
                     let first = y0 as usize * pitch + x0 as usize;
                     let tile = tgsi_exec::tiles::DepthTile {
                         plane,
-                        origin: [x0, y0],
                         offset: [0.5, 0.5],
                         range: [t.min_depth, t.max_depth],
                         compare,
                         write,
                     };
                     let mut kernel_z = stored.clone();
-                    let Some(passed) =
-                        tgsi_exec::tiles::depth_tile(&tile, covered, &mut kernel_z, first, pitch)
-                    else {
+                    let Some(passed) = tgsi_exec::tiles::depth_tile(
+                        &tile,
+                        [x0, y0],
+                        covered,
+                        &mut kernel_z,
+                        first,
+                        pitch,
+                    ) else {
                         // no AVX-512: the caller tests lane by lane
                         return;
                     };
