@@ -365,23 +365,35 @@ fn lerp_texel(x: [f32; 4], y: [f32; 4], a: f32) -> [f32; 4] {
 /// The addressing inputs of a batch's lanes (what the sample core's
 /// `Lookup` holds for one lane, for a 2D view), as register rows.
 pub(crate) struct BatchLookup<'a> {
-    /// s and t (normalized or texel units), f32 bits
-    pub coord: [&'a [u32; LANES]; 2],
-    /// array layer coordinate, f32 bits (ignored for non-array views)
-    pub layer: &'a [u32; LANES],
-    /// integer texel offsets on s and t
-    pub offset: [&'a [u32; LANES]; 2],
+    /// s, t (normalized or texel units) and the array layer (ignored for
+    /// non-array views) in x, y and z, f32 bits. (One reference per
+    /// register: the kernels' loads of them then wait on no partial store.)
+    coords: &'a Reg,
+    /// integer texel offsets on s and t in x and y
+    offsets: &'a Reg,
 }
 
 impl<'a> BatchLookup<'a> {
     /// s, t and the layer from x, y and z of `coords`; the offsets from x
     /// and y of `offsets`.
     pub fn of(coords: &'a Reg, offsets: &'a Reg) -> BatchLookup<'a> {
-        BatchLookup {
-            coord: [&coords[0], &coords[1]],
-            layer: &coords[2],
-            offset: [&offsets[0], &offsets[1]],
-        }
+        BatchLookup { coords, offsets }
+    }
+
+    /// s (`a` 0) or t (1).
+    #[inline(always)]
+    fn coord(&self, a: usize) -> &'a [u32; LANES] {
+        &self.coords[a]
+    }
+
+    /// The texel offset on s (`a` 0) or t (1).
+    #[inline(always)]
+    fn offset(&self, a: usize) -> &'a [u32; LANES] {
+        &self.offsets[a]
+    }
+
+    fn layer(&self) -> &'a [u32; LANES] {
+        &self.coords[2]
     }
 }
 
@@ -561,7 +573,13 @@ impl Bound<'_> {
             srgb: (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table),
         };
         let mut out = [[0f32; LANES]; 4];
-        simd::rgba8_bilinear(&k, q.coord, q.offset, &mut out).then_some(out)
+        simd::rgba8_bilinear(
+            &k,
+            [q.coord(0), q.coord(1)],
+            [q.offset(0), q.offset(1)],
+            &mut out,
+        )
+        .then_some(out)
     }
 
     /// The bytes of absolute level `k` (none past the last level).
@@ -593,9 +611,9 @@ impl Bound<'_> {
         // end reads as zeros, as in the general path)
         let texels_in_level = w0 as u64 * h0 as u64 * d as u64;
         let unnorm = !s.normalized || self.shape.rect;
-        let x = axis(s.wrap[0], q.coord[0], q.offset[0], &w, pow2_x, unnorm);
-        let y = axis(s.wrap[1], q.coord[1], q.offset[1], &h, pow2_y, unnorm);
-        let z = self.slices(q.layer);
+        let x = axis(s.wrap[0], q.coord(0), q.offset(0), &w, pow2_x, unnorm);
+        let y = axis(s.wrap[1], q.coord(1), q.offset(1), &h, pow2_y, unnorm);
+        let z = self.slices(q.layer());
         let (index, border_at, any_border) = tap_indices(&x, &y, &z, &w, &h);
         let [r, g, b, a] = self.border(s);
         let border = [
@@ -724,12 +742,12 @@ impl Bound<'_> {
         for l in (0..LANES).filter(|&l| redo[l] != 0) {
             let one = Lookup {
                 coord: [
-                    f32::from_bits(q.coord[0][l]),
-                    f32::from_bits(q.coord[1][l]),
+                    f32::from_bits(q.coord(0)[l]),
+                    f32::from_bits(q.coord(1)[l]),
                     0.0,
                 ],
-                layer: f32::from_bits(q.layer[l]),
-                offset: [q.offset[0][l] as i32, q.offset[1][l] as i32, 0],
+                layer: f32::from_bits(q.layer()[l]),
+                offset: [q.offset(0)[l] as i32, q.offset(1)[l] as i32, 0],
             };
             let v = self.sample_level_2d(s, &one, rel[l], Filter::Linear);
             for c in 0..4 {
