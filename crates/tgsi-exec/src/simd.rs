@@ -723,10 +723,10 @@ pub enum DepthCompare {
 
 /// The early depth test of a primitive's 4x4 tiles on a D32_FLOAT target,
 /// one sample per pixel: in the tile at (x0, y0), lane `l`'s depth is
-/// `plane` at pixel (x0 + dx, y0 + dy) plus `offset` (f64 steps `p0 + p1 x
-/// + p2 y`, then rounded to f32), clamped to `range` (NaN kept), compared
-/// with its cell. Made once per primitive (the kernel's loads of it then
-/// find it in the caches, not in stores still in flight).
+/// `plane` at pixel (x0 + dx, y0 + dy) plus `offset` (the f64 steps
+/// `p0 + p1 x + p2 y`, then rounded to f32), clamped to `range` (NaN kept),
+/// compared with its cell. Made once per primitive (the kernel's loads of
+/// it then find it in the caches, not in stores still in flight).
 pub struct DepthTile {
     pub plane: [f64; 3],
     pub offset: [f64; 2],
