@@ -392,6 +392,8 @@ impl<'a> BatchLookup<'a> {
         &self.offsets[a]
     }
 
+    /// The array layer coordinate.
+    #[inline(always)]
     fn layer(&self) -> &'a [u32; LANES] {
         &self.coords[2]
     }

@@ -228,33 +228,7 @@ fn batch_bilinear_matches_general_path() {
         };
         let (w, h) = (size(&mut rng, 37), size(&mut rng, 29));
         let tex = random_texture(&mut rng, fmt, target, w, h);
-        let layers = tex.layers;
-        let levels = tex.levels.len() as u32;
-        let mut samplers = Vec::new();
-        for _ in 0..2 {
-            samplers.push(batch_sampler(&mut rng));
-        }
-        let textures = vec![Some(tex)];
-        let views = vec![random_view(&mut rng, levels, layers)];
-        let case = BatchCase {
-            b: Bindings {
-                textures: &textures,
-                views: &views,
-                samplers: &samplers,
-                images: &[],
-            },
-            fmt,
-            target,
-            size: [w, h],
-            layers,
-            levels,
-            close: false,
-        };
-        for _ in 0..150 {
-            if batch_instruction_matches(&mut rng, &case) {
-                batched += 1;
-            }
-        }
+        batched += instructions_match(&mut rng, tex, fmt, target, false, 150);
     }
     // most instructions took the batch path
     assert!(batched > 120 * 150 / 2, "{batched}");
@@ -279,28 +253,44 @@ fn magnified_blocks_match_general_path() {
         };
         let (w, h) = (size(&mut rng), size(&mut rng));
         let tex = random_texture(&mut rng, fmt, target, w, h);
-        let (layers, levels) = (tex.layers, tex.levels.len() as u32);
-        let samplers = vec![batch_sampler(&mut rng), batch_sampler(&mut rng)];
-        let textures = vec![Some(tex)];
-        let views = vec![random_view(&mut rng, levels, layers)];
-        let case = BatchCase {
-            b: Bindings {
-                textures: &textures,
-                views: &views,
-                samplers: &samplers,
-                images: &[],
-            },
-            fmt,
-            target,
-            size: [w, h],
-            layers,
-            levels,
-            close: true,
-        };
-        for _ in 0..800 {
-            batch_instruction_matches(&mut rng, &case);
-        }
+        instructions_match(&mut rng, tex, fmt, target, true, 800);
     }
+}
+
+/// `count` random instructions on `tex` (of format `fmt` and target
+/// `target`) through a random view and two random samplers, each checked
+/// by [`batch_instruction_matches`] (every batch's lanes close together
+/// when `close`); how many took the batch path.
+fn instructions_match(
+    rng: &mut Xs,
+    tex: Texture,
+    fmt: Format,
+    target: T,
+    close: bool,
+    count: usize,
+) -> usize {
+    let size = [tex.width, tex.height];
+    let (layers, levels) = (tex.layers, tex.levels.len() as u32);
+    let samplers = vec![batch_sampler(rng), batch_sampler(rng)];
+    let textures = vec![Some(tex)];
+    let views = vec![random_view(rng, levels, layers)];
+    let case = BatchCase {
+        b: Bindings {
+            textures: &textures,
+            views: &views,
+            samplers: &samplers,
+            images: &[],
+        },
+        fmt,
+        target,
+        size,
+        layers,
+        levels,
+        close,
+    };
+    (0..count)
+        .filter(|_| batch_instruction_matches(rng, &case))
+        .count()
 }
 
 /// One texture of [`batch_bilinear_matches_general_path`] with its view
