@@ -752,8 +752,8 @@ impl Program {
     /// INSTANCEID), in batches of [`LANES`]. `inputs[v * stride + i]` is
     /// `IN[i]` of invocation v (missing registers read 0). Returns the
     /// outputs flat: `OUT[k]` of invocation v at `v * output_count() + k`,
-    /// written into `outputs` (cleared first: a caller may hand in the
-    /// buffer of an earlier draw to reuse its memory).
+    /// written into `outputs` (whatever it held is replaced: a caller may
+    /// hand in the buffer of an earlier draw to reuse its memory).
     pub fn run_vertex_invocations(
         &self,
         res: &mut Resources,
@@ -767,48 +767,53 @@ impl Program {
         self.expect_processor(Processor::Vertex, "a draw needs a vertex shader")?;
         let outs = code.output.len as usize;
         let chunks = self.vertex_chunks(ids.len(), limits.threads);
-        outputs.clear();
-        self.with_env(res, limits, None, |env| {
-            // one range of invocations: its outputs in order, after those
-            // `outputs` holds
-            let run = |range: std::ops::Range<usize>, mut outputs: Vec<[u32; 4]>| {
+        // Every invocation writes all its outputs, so the buffer is only
+        // sized (what it held is overwritten), then cut into the ranges'
+        // shares.
+        let total = ids.len() * outs;
+        outputs.truncate(total);
+        outputs.resize(total, [0; 4]);
+        let stats = self.with_env(res, limits, None, |env| {
+            // one range of invocations: its outputs into `into`, in order
+            let run = |range: std::ops::Range<usize>, into: &mut [[u32; 4]]| {
                 let rows = VertexRows::Flat {
                     words: inputs.get(range.start * stride..).unwrap_or(&[]),
                     stride,
                     count: range.len(),
                 };
                 let id = |v: usize| ids.get(range.start + v).copied().unwrap_or([0; 2]);
-                outputs.reserve(range.len() * outs);
-                let stats = self.vertex_batches(
+                let mut slots = into.iter_mut();
+                self.vertex_batches(
                     env,
                     rows,
                     range.clone(),
                     id,
                     "vertex invocations",
                     |b, l| {
-                        for k in 0..outs {
+                        for (k, slot) in (0..outs).zip(&mut slots) {
                             let reg = &b.regs[code.output.base as usize + k];
-                            outputs.push([reg[0][l], reg[1][l], reg[2][l], reg[3][l]]);
+                            *slot = [reg[0][l], reg[1][l], reg[2][l], reg[3][l]];
                         }
                     },
-                )?;
-                Ok((outputs, stats))
+                )
             };
             if chunks.len() <= 1 {
-                return run(0..ids.len(), outputs);
+                return run(0..ids.len(), &mut outputs);
             }
-            // ranges on threads, joined in order: the first error by range
-            // wins; the first range fills `outputs`, the others are appended
-            outputs.reserve(ids.len() * outs);
-            let mut given = Some(outputs);
-            let parts: Vec<Result<VertexResults, ExecError>> = std::thread::scope(|s| {
-                let handles: Vec<_> = chunks
-                    .iter()
-                    .map(|r| {
+            // ranges on threads: the first error by range wins
+            let mut shares = Vec::with_capacity(chunks.len());
+            let mut rest = &mut outputs[..];
+            for r in &chunks {
+                let (share, tail) = std::mem::take(&mut rest).split_at_mut(r.len() * outs);
+                shares.push((r.clone(), share));
+                rest = tail;
+            }
+            let parts: Vec<Result<Stats, ExecError>> = std::thread::scope(|s| {
+                let handles: Vec<_> = shares
+                    .into_iter()
+                    .map(|(r, share)| {
                         let run = &run;
-                        let r = r.clone();
-                        let into = given.take().unwrap_or_default();
-                        s.spawn(move || run(r, into))
+                        s.spawn(move || run(r, share))
                     })
                     .collect();
                 handles
@@ -816,16 +821,13 @@ impl Program {
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .collect()
             });
-            let mut parts = parts.into_iter();
-            let (mut outputs, mut stats) = parts.next().unwrap_or(Ok(Default::default()))?;
-            outputs.reserve((ids.len() * outs).saturating_sub(outputs.len()));
+            let mut stats = Stats::default();
             for part in parts {
-                let (o, st) = part?;
-                outputs.extend(o);
-                stats.add(st);
+                stats.add(part?);
             }
-            Ok((outputs, stats))
-        })
+            Ok(stats)
+        })?;
+        Ok((outputs, stats))
     }
 
     /// The ranges of `count` vertex invocations run on threads: one range
@@ -850,9 +852,6 @@ impl Program {
             .collect()
     }
 }
-
-/// The outputs of vertex invocations (flat) and what they ran.
-type VertexResults = (Vec<[u32; 4]>, Stats);
 
 /// `outputs[v][k]` = `OUT[k]` of vertex v, four raw words.
 pub type VertexOutputs = Vec<Vec<[u32; 4]>>;

@@ -18,7 +18,8 @@ use super::input::VertexStream;
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget, blend, blend_lanes};
 use super::raster::{SamplePattern, TileEdges};
 use super::setup::{
-    ClipScratch, Linkage, OutputLayout, RasterPrim, Setup, WindowVertex, raster_rect, viewport_of,
+    ClipScratch, Linkage, OutputLayout, ProjectedVertex, RasterPrim, Setup, raster_rect,
+    viewport_of,
 };
 use super::state::RenderState;
 use crate::reuse::Kept;
@@ -174,7 +175,7 @@ fn rasterize_with(
     let (width, height, samples) = target_size(colors, depth.as_deref())?;
     let viewport = viewport_of(state, width, height);
     let mut windows = PooledWindows(WINDOW_POOL.take());
-    Setup::window_vertices(stream, layout, &viewport, &mut windows.0);
+    Setup::window_vertices(stream, layout, &viewport, limits.threads, &mut windows.0);
     let setup = Setup {
         stream,
         layout,
@@ -476,10 +477,10 @@ impl PrimBuffers {
 }
 
 /// The vertices' window positions of the last draws ([`Setup::windows`]).
-static WINDOW_POOL: Kept<Vec<WindowVertex>> = Kept::new(2);
+static WINDOW_POOL: Kept<Vec<ProjectedVertex>> = Kept::new(2);
 
 /// A window-position list lent by [`WINDOW_POOL`], given back when dropped.
-struct PooledWindows(Vec<WindowVertex>);
+struct PooledWindows(Vec<ProjectedVertex>);
 
 impl Drop for PooledWindows {
     fn drop(&mut self) {
@@ -1383,8 +1384,12 @@ mod tests {
         }
         // each vertex projected once: the same primitives
         let mut windows = Vec::new();
-        Setup::window_vertices(&stream, &layout, &setup.viewport, &mut windows);
+        Setup::window_vertices(&stream, &layout, &setup.viewport, 1, &mut windows);
         assert_eq!(windows.len(), rows.len());
+        let mut on_threads = Vec::new();
+        Setup::window_vertices(&stream, &layout, &setup.viewport, 3, &mut on_threads);
+        assert!(on_threads == windows, "projection on threads differs");
+        assert!(windows.iter().any(|p| p.inside) && windows.iter().any(|p| !p.inside));
         let table = Setup {
             windows: &windows,
             ..setup

@@ -129,11 +129,18 @@ impl VertexInput {
                 _ => 1,
             };
             *reg = [0, 0, 0, one];
-            for (c, slot) in reg
-                .iter_mut()
-                .enumerate()
-                .take(e.format.components as usize)
-            {
+            let components = (e.format.components as usize).min(4);
+            let whole = usize::try_from(base)
+                .ok()
+                .and_then(|a| b.data.get(a..)?.first_chunk::<16>());
+            if let (4, Some(w)) = (components, whole) {
+                // the common case: four components inside the buffer
+                *reg = std::array::from_fn(|c| {
+                    u32::from_le_bytes([w[4 * c], w[4 * c + 1], w[4 * c + 2], w[4 * c + 3]])
+                });
+                continue;
+            }
+            for (c, slot) in reg.iter_mut().enumerate().take(components) {
                 let at = base + 4 * c as u64;
                 *slot = usize::try_from(at)
                     .ok()
@@ -309,15 +316,18 @@ pub fn shade_vertices(
         });
     }
     let strip = matches!(call.topology, Topology::Basic(t) if t.restarts());
-    let index_of = |i: u32| call.indices.map_or(i, |ix| ix[i as usize]);
-    let restart = |v: u32| strip && call.indices.is_some() && v == RESTART;
+    // The draw's index values (checked above to hold `count`), and whether
+    // RESTART among them cuts strips rather than naming a vertex.
+    let values = call.indices.map(|ix| &ix[..call.count as usize]);
+    let restarts = strip && values.is_some();
     // Distinct index values (restart excluded in strips), sorted: marked in
     // a table when the largest is at most a few times the count, else sorted.
-    let largest = (0..call.count)
-        .map(index_of)
-        .filter(|&v| !restart(v))
-        .max()
-        .unwrap_or(0);
+    let largest = match values {
+        Some(ix) if restarts => ix.iter().copied().filter(|&v| v != RESTART).max(),
+        Some(ix) => ix.iter().copied().max(),
+        None => call.count.checked_sub(1),
+    }
+    .unwrap_or(0);
     let table_len = largest as u64 + 1;
     let mut scratch = SCRATCH.take();
     let VertexScratch {
@@ -329,27 +339,30 @@ pub fn shade_vertices(
     } = &mut scratch;
     slot_of.clear();
     distinct.clear();
-    if table_len <= 4 * call.count as u64 + 4096 {
-        slot_of.resize(table_len as usize, u32::MAX);
-        for v in (0..call.count).map(index_of).filter(|&v| !restart(v)) {
-            slot_of[v as usize] = 0;
-        }
-        for (v, slot) in slot_of.iter_mut().enumerate() {
-            if *slot == 0 {
-                *slot = distinct.len() as u32;
-                distinct.push(v as u32);
+    match values {
+        // Without indices every vertex is its own slot.
+        None => distinct.extend(0..call.count),
+        Some(ix) if table_len <= 4 * call.count as u64 + 4096 => {
+            slot_of.resize(table_len as usize, u32::MAX);
+            // (a restart index is past the table: nothing to mark)
+            for &v in ix {
+                if let Some(slot) = slot_of.get_mut(v as usize) {
+                    *slot = 0;
+                }
+            }
+            for (v, slot) in slot_of.iter_mut().enumerate() {
+                if *slot == 0 {
+                    *slot = distinct.len() as u32;
+                    distinct.push(v as u32);
+                }
             }
         }
-    } else {
-        distinct.extend((0..call.count).map(index_of).filter(|&v| !restart(v)));
-        distinct.sort_unstable();
-        distinct.dedup();
+        Some(ix) => {
+            distinct.extend(ix.iter().copied().filter(|&v| !restarts || v != RESTART));
+            distinct.sort_unstable();
+            distinct.dedup();
+        }
     }
-    // The place of index value `v` in `distinct`.
-    let place = |v: u32| match slot_of.get(v as usize) {
-        Some(&k) => k as usize,
-        None => distinct.binary_search(&v).unwrap_or(0),
-    };
     let regs = input
         .elements
         .iter()
@@ -359,7 +372,17 @@ pub fn shade_vertices(
     let per_instance = distinct.len();
     ids.clear();
     ids.reserve(per_instance * call.instances as usize);
-    regs_in.clear();
+    // Registers some element fills are overwritten; the others read 0.
+    let all_filled = (0..regs).all(|r| {
+        input
+            .elements
+            .iter()
+            .any(|e| e.register as usize == r && (e.buffer as usize) < input.buffers.len())
+    });
+    if !all_filled {
+        regs_in.clear();
+    }
+    regs_in.truncate(per_instance * call.instances as usize * regs);
     regs_in.resize(per_instance * call.instances as usize * regs, [0; 4]);
     for inst in 0..call.instances {
         for (k, &v) in distinct.iter().enumerate() {
@@ -379,13 +402,21 @@ pub fn shade_vertices(
     seq.reserve(call.count as usize);
     for inst in 0..call.instances {
         seq.clear();
-        for i in 0..call.count {
-            let v = index_of(i);
-            if restart(v) {
-                seq.push(RESTART);
-            } else {
-                seq.push((inst as usize * per_instance + place(v)) as u32);
-            }
+        let first = (inst as usize * per_instance) as u32;
+        match values {
+            None => seq.extend(first..first + call.count),
+            // the table holds every index value but a restart
+            Some(ix) if !slot_of.is_empty() => seq.extend(
+                ix.iter()
+                    .map(|&v| slot_of.get(v as usize).map_or(RESTART, |&k| first + k)),
+            ),
+            Some(ix) => seq.extend(ix.iter().map(|&v| {
+                if restarts && v == RESTART {
+                    RESTART
+                } else {
+                    first + distinct.binary_search(&v).unwrap_or(0) as u32
+                }
+            })),
         }
         assemble(call.topology, seq, keep_adjacency, inst, &mut stream);
     }
@@ -606,6 +637,65 @@ mod tests {
         }
     }
 
+    /// An indexed strip restarts at RESTART through shade_vertices, on the
+    /// table (compact indices) and the sorted (sparse) paths, in every
+    /// instance; in a list RESTART is an ordinary index (its vertex lies
+    /// past the buffer: it reads zeros).
+    #[test]
+    fn indexed_strips_restart_and_lists_read_restart_as_an_index() {
+        let vs = crate::tests::program(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n",
+        );
+        let read = |stream: &VertexStream| -> Vec<Vec<[u32; 4]>> {
+            let prims = stream.primitives.iter();
+            prims
+                .map(|p| {
+                    let verts = stream.primitive_vertices(p).iter();
+                    verts.map(|&v| stream.vertex(v)[0]).collect()
+                })
+                .collect()
+        };
+        for spread in [1u32, 1000] {
+            let rows: Vec<Vec<[u32; 4]>> = (0..=6 * spread).map(|v| vec![[v, 7, 0, 1]]).collect();
+            let input = VertexInput::from_rows(&rows);
+            let at = |i: u32| [i * spread, 7, 0, 1];
+            let indices: Vec<u32> = [0u32, 1, 2, u32::MAX, 3, 4, 5, 6]
+                .iter()
+                .map(|&i| if i == RESTART { RESTART } else { i * spread })
+                .collect();
+            let strip = DrawCall {
+                topology: Topology::Basic(BasicTopology::TriangleStrip),
+                count: indices.len() as u32,
+                instances: 2,
+                indices: Some(&indices),
+            };
+            let (stream, stats) = crate::tests::shade(&vs, &input, &strip);
+            assert_eq!(stats.invocations, 14, "spread {spread}");
+            let one = vec![
+                vec![at(0), at(1), at(2)],
+                vec![at(3), at(4), at(5)],
+                vec![at(4), at(6), at(5)],
+            ];
+            assert_eq!(
+                read(&stream),
+                [one.clone(), one].concat(),
+                "spread {spread}"
+            );
+            let list = DrawCall {
+                topology: Topology::Basic(BasicTopology::TriangleList),
+                count: 6,
+                instances: 1,
+                indices: Some(&indices[..6]),
+            };
+            let (stream, _) = crate::tests::shade(&vs, &input, &list);
+            assert_eq!(
+                read(&stream),
+                vec![vec![at(0), at(1), at(2)], vec![[0; 4], at(3), at(4)]],
+                "spread {spread}"
+            );
+        }
+    }
+
     fn prims(t: BasicTopology, n: u32, adj: bool) -> Vec<Vec<u32>> {
         let seq: Vec<u32> = (0..n).collect();
         let mut s = VertexStream::default();
@@ -685,5 +775,35 @@ mod tests {
         input.fetch(1, 0, &mut out);
         assert_eq!(out[0], [9; 4]);
         assert_eq!(out[1], [3, 0, 0, 1.0f32.to_bits()]);
+    }
+
+    /// Four-component elements read whole inside the buffer and word by
+    /// word where they cross its end.
+    #[test]
+    fn fetch_reads_whole_elements_and_words_up_to_the_end() {
+        let words: Vec<u32> = (1..=7).collect();
+        let input = VertexInput {
+            buffers: vec![VertexBuffer {
+                data: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                stride: 12,
+                rate: InputRate::PerVertex,
+            }],
+            elements: vec![VertexElement {
+                register: 0,
+                buffer: 0,
+                offset: 4,
+                format: VertexFormat {
+                    kind: ValueKind::Sint,
+                    components: 4,
+                },
+            }],
+        };
+        let mut out = [[9u32; 4]; 1];
+        input.fetch(0, 0, &mut out);
+        assert_eq!(out[0], [2, 3, 4, 5]);
+        input.fetch(1, 0, &mut out);
+        assert_eq!(out[0], [5, 6, 7, 0]);
+        input.fetch(2, 0, &mut out);
+        assert_eq!(out[0], [0, 0, 0, 0]);
     }
 }

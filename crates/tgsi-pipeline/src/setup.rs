@@ -343,9 +343,9 @@ pub struct Setup<'a> {
     pub state: &'a RenderState,
     pub viewport: Viewport,
     pub rect: [i64; 4],
-    /// Each stream vertex's window position ([`Setup::window_vertices`]),
-    /// or empty: computed per primitive.
-    pub windows: &'a [WindowVertex],
+    /// Each stream vertex projected ([`Setup::window_vertices`]), or
+    /// empty: computed per primitive.
+    pub windows: &'a [ProjectedVertex],
 }
 
 /// The input primitive a clipped piece comes from: its stream vertices and
@@ -360,6 +360,28 @@ struct Source {
 
 /// A vertex's window position: x, y snapped to the subpixel grid, and depth.
 pub type WindowVertex = ([i64; 2], f64);
+
+/// A stream vertex projected once per draw: its window position, its clip
+/// w, and whether it is inside every clip plane with w > 0 (a triangle of
+/// three such vertices needs no clipping).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProjectedVertex {
+    pub window: WindowVertex,
+    pub w: f64,
+    pub inside: bool,
+}
+
+/// One corner of a piece to set up: its window position, clip w and
+/// weights of the original vertices.
+#[derive(Clone, Copy)]
+struct Corner {
+    window: WindowVertex,
+    w: f64,
+    bary: [f64; 3],
+}
+
+/// Stream vertices below which [`Setup::window_vertices`] stays on one thread.
+const PROJECT_PER_THREAD: usize = 8192;
 
 impl Setup<'_> {
     fn position(&self, v: u32) -> [f64; 4] {
@@ -379,36 +401,81 @@ impl Setup<'_> {
             .map_or(0.0, |p| f32::from_bits(p[c]) as f64)
     }
 
-    /// The window position of every vertex of `stream` into `out` (what
-    /// [`Setup::windows`] takes): each vertex is projected once, however
-    /// many primitives share it.
+    /// Every vertex of `stream` projected into `out` (what
+    /// [`Setup::windows`] takes), on up to `threads` threads: each vertex
+    /// is projected once, however many primitives share it.
     pub fn window_vertices(
         stream: &VertexStream,
         layout: &OutputLayout,
         viewport: &Viewport,
-        out: &mut Vec<WindowVertex>,
+        threads: usize,
+        out: &mut Vec<ProjectedVertex>,
     ) {
         out.clear();
         let Some(r) = layout.position else {
             return;
         };
         let count = stream.outputs.len() / stream.stride.max(1);
-        out.extend((0..count as u32).map(|v| {
-            let p = stream
-                .vertex(v)
-                .get(r)
-                .map_or([0.0; 4], |p| p.map(|w| f32::from_bits(w) as f64));
-            to_window(viewport, &p)
-        }));
+        out.resize(count, ProjectedVertex::default());
+        let project = |first: usize, part: &mut [ProjectedVertex]| {
+            for (v, slot) in (first..).zip(part.iter_mut()) {
+                let outputs = stream.vertex(v as u32);
+                let word = |(r, c): (usize, usize)| outputs.get(r).map_or(0, |p| p[c]);
+                let pos: [f64; 4] = std::array::from_fn(|c| f32::from_bits(word((r, c))) as f64);
+                let cv = ClipVertex {
+                    pos,
+                    bary: [0.0; 3],
+                    dist: std::array::from_fn(|i| {
+                        layout
+                            .clip
+                            .get(i)
+                            .map_or(0.0, |&cd| f32::from_bits(word(cd)) as f64)
+                    }),
+                };
+                let planes = 6 + layout.clip.len();
+                *slot = ProjectedVertex {
+                    window: to_window(viewport, &pos),
+                    w: pos[3],
+                    inside: pos[3] > 0.0 && (0..planes).all(|k| inside(plane_value(&cv, k))),
+                };
+            }
+        };
+        let threads = threads.clamp(1, (count / PROJECT_PER_THREAD).max(1));
+        if threads <= 1 {
+            project(0, out);
+            return;
+        }
+        let per = count.div_ceil(threads);
+        std::thread::scope(|s| {
+            for (t, part) in out.chunks_mut(per).enumerate() {
+                let project = &project;
+                s.spawn(move || project(t * per, part));
+            }
+        });
     }
 
     /// The window position of clip vertex `cv`, of stream vertex `v` when
     /// it is that vertex unclipped.
     fn window_of(&self, cv: &ClipVertex, v: Option<u32>) -> WindowVertex {
         match v.and_then(|v| self.windows.get(v as usize)) {
-            Some(w) => *w,
+            Some(p) => p.window,
             None => to_window(&self.viewport, &cv.pos),
         }
+    }
+
+    /// The corners of clipped or unclipped vertices `cv` (`unclipped`:
+    /// they are the source's vertices in order).
+    fn corners<const N: usize>(
+        &self,
+        cv: [&ClipVertex; N],
+        unclipped: bool,
+        from: &Source,
+    ) -> [Corner; N] {
+        std::array::from_fn(|j| Corner {
+            window: self.window_of(cv[j], unclipped.then_some(from.verts[j])),
+            w: cv[j].pos[3],
+            bary: cv[j].bary,
+        })
     }
 
     /// Appends the rasterizable pieces of primitive `index` to `out`.
@@ -435,6 +502,28 @@ impl Setup<'_> {
                 return;
             }
         }
+        // A triangle of projected vertices inside every plane: straight to
+        // setup, without clip vertices.
+        if n == 3
+            && let [Some(a), Some(b), Some(c)] = vs.map(|v| self.windows.get(v as usize))
+            && a.inside
+            && b.inside
+            && c.inside
+        {
+            let from = Source {
+                verts: vs,
+                count: 3,
+                id: p.id,
+                orig_w: [a.w, b.w, c.w],
+            };
+            let corner = |p: &ProjectedVertex, k: usize| Corner {
+                window: p.window,
+                w: p.w,
+                bary: std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }),
+            };
+            self.emit(&[corner(a, 0), corner(b, 1), corner(c, 2)], &from, out);
+            return;
+        }
         let mut cv = [ClipVertex {
             pos: [0.0; 4],
             bary: [0.0; 3],
@@ -457,7 +546,7 @@ impl Setup<'_> {
         match n {
             1 => {
                 if (0..planes).all(|k| inside(plane_value(&cv[0], k))) && cv[0].pos[3] > 0.0 {
-                    self.emit(&[cv[0]], true, &from, out);
+                    self.emit(&self.corners([&cv[0]], true, &from), &from, out);
                 }
             }
             2 => {
@@ -485,14 +574,16 @@ impl Setup<'_> {
                     cv[1]
                 };
                 if a.pos[3] > 0.0 && b.pos[3] > 0.0 {
-                    self.emit(&[a, b], t0 <= 0.0 && t1 >= 1.0, &from, out);
+                    let unclipped = t0 <= 0.0 && t1 >= 1.0;
+                    self.emit(&self.corners([&a, &b], unclipped, &from), &from, out);
                 }
             }
             _ => {
                 let all_in = (0..planes).all(|k| cv.iter().all(|v| inside(plane_value(v, k))));
                 if all_in {
                     if cv.iter().all(|v| v.pos[3] > 0.0) {
-                        self.emit(&cv, true, &from, out);
+                        let [a, b, c] = &cv;
+                        self.emit(&self.corners([a, b, c], true, &from), &from, out);
                     }
                     return;
                 }
@@ -504,14 +595,15 @@ impl Setup<'_> {
                     return;
                 }
                 for i in 1..poly.len() - 1 {
-                    self.emit(&[poly[0], poly[i], poly[i + 1]], false, &from, out);
+                    let piece = [&poly[0], &poly[i], &poly[i + 1]];
+                    self.emit(&self.corners(piece, false, &from), &from, out);
                 }
             }
         }
     }
 
-    /// Projects, snaps and sets up one clipped point, line or triangle.
-    fn emit(&self, cv: &[ClipVertex], unclipped: bool, from: &Source, out: &mut Vec<RasterPrim>) {
+    /// Sets up one clipped point, line or triangle from its projected corners.
+    fn emit(&self, cv: &[Corner], from: &Source, out: &mut Vec<RasterPrim>) {
         let Source {
             verts,
             count,
@@ -522,7 +614,7 @@ impl Setup<'_> {
         let mut win = [[0i64; 2]; 3];
         let mut depth = [0f64; 3];
         for j in 0..m {
-            (win[j], depth[j]) = self.window_of(&cv[j], unclipped.then_some(verts[j]));
+            (win[j], depth[j]) = cv[j].window;
         }
         let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
         // Screen barycentric planes σ_j of the snapped primitive.
@@ -631,7 +723,7 @@ impl Setup<'_> {
             linear: [[0.0; 3]; 3],
         };
         for j in 0..m {
-            let w = cv[j].pos[3];
+            let w = cv[j].w;
             plane_add(&mut prim.depth, &sigma[j], depth[j]);
             plane_add(&mut prim.inv_w, &sigma[j], 1.0 / w);
             for k in 0..count {
