@@ -94,7 +94,7 @@ struct Band<'a> {
 struct Shared<'a> {
     stream: &'a VertexStream,
     linkage: &'a Linkage,
-    prims: &'a [RasterPrim],
+    prims: PrimList<'a>,
     pattern: SamplePattern,
     test: Option<DepthStencilTest>,
     state: &'a RenderState,
@@ -214,8 +214,7 @@ fn rasterize_with(
     let mut stats = Stats::default();
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
-        setup_chunk(&setup, range, limits.threads, buffers);
-        let prims = &buffers.prims;
+        let prims = setup_chunk(&setup, range, limits.threads, buffers);
         let shared = Shared {
             stream,
             linkage,
@@ -293,7 +292,7 @@ fn target_size(
 /// Bands of BAND_TILE_ROWS tile rows, each with the primitives whose boxes
 /// reach it (in draw order) and its rows of every target.
 fn bands_of<'t>(
-    prims: &[RasterPrim],
+    prims: PrimList<'_>,
     colors: &'t mut [Texture],
     depth: Option<&'t mut DepthTarget>,
     [width, height, samples]: [u32; 3],
@@ -312,9 +311,20 @@ fn bands_of<'t>(
             depth: None,
         })
         .collect();
+    let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
+    let reach = |prim: &RasterPrim| band_of(prim.bbox[1])..=band_of(prim.bbox[3]);
+    // each band's list sized first: no list grows by copying
+    let mut counts = vec![0usize; bands.len()];
+    for prim in prims.iter() {
+        for c in &mut counts[reach(prim)] {
+            *c += 1;
+        }
+    }
+    for (band, &c) in bands.iter_mut().zip(&counts) {
+        band.prims.reserve_exact(c);
+    }
     for (p, prim) in prims.iter().enumerate() {
-        let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
-        for band in &mut bands[band_of(prim.bbox[1])..=band_of(prim.bbox[3])] {
+        for band in &mut bands[reach(prim)] {
             band.prims.push(p as u32);
         }
     }
@@ -454,14 +464,46 @@ const SETUP_CHUNK: usize = 32768;
 /// Primitives per thread below which setup runs on one thread.
 const SETUP_PER_THREAD: usize = 2048;
 
-/// The set-up primitives of a chunk and each setup thread's share, kept
-/// from chunk to chunk and (through [`PRIM_POOL`]) from draw to draw, so
-/// that their memory is written while in the caches rather than freshly
-/// mapped.
+/// The set-up primitives of a chunk, each setup thread's share apart,
+/// kept from chunk to chunk and (through [`PRIM_POOL`]) from draw to draw,
+/// so that their memory is written while in the caches rather than
+/// freshly mapped.
 #[derive(Default)]
 struct PrimBuffers {
-    prims: Vec<RasterPrim>,
     parts: Vec<Vec<RasterPrim>>,
+}
+
+/// The set-up primitives of a chunk in draw order, numbered across the
+/// setup threads' shares, which stay where the threads wrote them (copying
+/// them into one list cost as much as a part of setup).
+#[derive(Clone, Copy)]
+struct PrimList<'a> {
+    parts: &'a [Vec<RasterPrim>],
+}
+
+impl<'a> PrimList<'a> {
+    fn iter(self) -> impl Iterator<Item = &'a RasterPrim> {
+        self.parts.iter().flatten()
+    }
+}
+
+impl std::ops::Index<usize> for PrimList<'_> {
+    type Output = RasterPrim;
+
+    /// Primitive `p` in draw order.
+    fn index(&self, mut p: usize) -> &RasterPrim {
+        let (last, first) = self
+            .parts
+            .split_last()
+            .map_or((&[][..], &[][..]), |(l, f)| (l.as_slice(), f));
+        for part in first {
+            if p < part.len() {
+                return &part[p];
+            }
+            p -= part.len();
+        }
+        &last[p]
+    }
 }
 
 /// The buffers of finished draws (one set per draw running at once, a few
@@ -497,15 +539,15 @@ impl Drop for PooledPrims {
     }
 }
 
-/// Sets up the input primitives `range` of the stream, in order, into
-/// `buffers.prims`: contiguous runs of them on up to `threads` threads,
-/// their results concatenated.
-fn setup_chunk(
+/// Sets up the input primitives `range` of the stream, in order:
+/// contiguous runs of them on up to `threads` threads, each into its share
+/// of `buffers`.
+fn setup_chunk<'b>(
     setup: &Setup<'_>,
     range: std::ops::Range<usize>,
     threads: usize,
-    buffers: &mut PrimBuffers,
-) {
+    buffers: &'b mut PrimBuffers,
+) -> PrimList<'b> {
     let n = range.len();
     let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
     let run = |part: std::ops::Range<usize>, out: &mut Vec<RasterPrim>| {
@@ -515,28 +557,24 @@ fn setup_chunk(
             setup.primitive(i, &mut scratch, out);
         }
     };
-    let prims = &mut buffers.prims;
-    if threads <= 1 {
-        run(range, prims);
-        return;
-    }
-    let per = n.div_ceil(threads);
     let parts = &mut buffers.parts;
     if parts.len() < threads {
         parts.resize_with(threads, Vec::new);
     }
     let parts = &mut parts[..threads];
-    std::thread::scope(|s| {
-        for (t, out) in parts.iter_mut().enumerate() {
-            let run = &run;
-            let part = range.start + (t * per).min(n)..range.start + ((t + 1) * per).min(n);
-            s.spawn(move || run(part, out));
-        }
-    });
-    prims.clear();
-    for part in parts.iter() {
-        prims.extend_from_slice(part);
+    if let [one] = parts {
+        run(range, one);
+    } else {
+        let per = n.div_ceil(threads);
+        std::thread::scope(|s| {
+            for (t, out) in parts.iter_mut().enumerate() {
+                let run = &run;
+                let part = range.start + (t * per).min(n)..range.start + ((t + 1) * per).min(n);
+                s.spawn(move || run(part, out));
+            }
+        });
     }
+    PrimList { parts }
 }
 
 /// Quads waiting for a batch (in draw order) and which primitive each
@@ -1373,8 +1411,8 @@ mod tests {
         let all = 0..stream.primitives.len();
         let set_up = |threads: usize| {
             let mut buffers = PrimBuffers::default();
-            setup_chunk(&setup, all.clone(), threads, &mut buffers);
-            buffers.prims
+            let list = setup_chunk(&setup, all.clone(), threads, &mut buffers);
+            list.iter().copied().collect::<Vec<RasterPrim>>()
         };
         let one = set_up(1);
         assert!(one.len() > 1000, "{}", one.len());
@@ -1394,11 +1432,13 @@ mod tests {
             windows: &windows,
             ..setup
         };
-        let mut buffers = PrimBuffers::default();
-        setup_chunk(&table, all.clone(), 1, &mut buffers);
-        assert!(
-            buffers.prims == one,
-            "the window table changes the primitives"
-        );
+        for threads in [1, 3] {
+            let mut buffers = PrimBuffers::default();
+            let list = setup_chunk(&table, all.clone(), threads, &mut buffers);
+            assert_eq!(list.parts.len(), threads);
+            // numbered across the threads' shares in draw order
+            let numbered = (0..one.len()).all(|p| list[p] == one[p]);
+            assert!(numbered, "the window table changes the primitives");
+        }
     }
 }

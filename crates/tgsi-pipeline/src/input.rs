@@ -385,12 +385,9 @@ pub fn shade_vertices(
     regs_in.truncate(per_instance * call.instances as usize * regs);
     regs_in.resize(per_instance * call.instances as usize * regs, [0; 4]);
     for inst in 0..call.instances {
-        for (k, &v) in distinct.iter().enumerate() {
-            let slot = inst as usize * per_instance + k;
-            ids.push([v, inst]);
-            input.fetch(v, inst, &mut regs_in[slot * regs..(slot + 1) * regs]);
-        }
+        ids.extend(distinct.iter().map(|&v| [v, inst]));
     }
+    fetch_all(input, ids, regs, limits.threads, regs_in);
     let mut stream = STREAMS.take();
     let kept = std::mem::take(&mut stream.outputs);
     let (outputs, stats) = vs.run_vertex_invocations(res, regs_in, regs, ids, limits, kept)?;
@@ -424,6 +421,41 @@ pub fn shade_vertices(
     Ok((stream, stats))
 }
 
+/// Invocations below which [`fetch_all`] stays on one thread.
+const FETCH_PER_THREAD: usize = 8192;
+
+/// The input registers of every invocation (`ids`: index value and
+/// instance) into `regs_in`, `regs` per invocation, on up to `threads`
+/// threads.
+fn fetch_all(
+    input: &VertexInput,
+    ids: &[[u32; 2]],
+    regs: usize,
+    threads: usize,
+    regs_in: &mut [[u32; 4]],
+) {
+    if regs == 0 {
+        return;
+    }
+    let fetch = |ids: &[[u32; 2]], out: &mut [[u32; 4]]| {
+        for (&[v, inst], regs) in ids.iter().zip(out.chunks_exact_mut(regs)) {
+            input.fetch(v, inst, regs);
+        }
+    };
+    let threads = threads.clamp(1, (ids.len() / FETCH_PER_THREAD).max(1));
+    if threads <= 1 {
+        fetch(ids, regs_in);
+        return;
+    }
+    let per = ids.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        for (ids, out) in ids.chunks(per).zip(regs_in.chunks_mut(per * regs)) {
+            let fetch = &fetch;
+            s.spawn(move || fetch(ids, out));
+        }
+    });
+}
+
 /// Appends the primitives of one instance: `seq` holds vertex numbers of
 /// the stream ([`RESTART`] cuts strips).
 pub fn assemble(
@@ -445,6 +477,26 @@ pub fn assemble(
         id += 1;
     };
     use BasicTopology as T;
+    // Lists of points, lines and triangles keep the sequence as it is:
+    // their indices go over whole, their primitives follow in one pass.
+    let list = match topology {
+        Topology::Basic(T::PointList) => Some((PrimitiveKind::Point, 1)),
+        Topology::Basic(T::LineList) => Some((PrimitiveKind::Line, 2)),
+        Topology::Basic(T::TriangleList) => Some((PrimitiveKind::Triangle, 3)),
+        _ => None,
+    };
+    if let Some((kind, n)) = list {
+        let count = seq.len() / n;
+        let first = out.indices.len() as u32;
+        out.indices.extend_from_slice(&seq[..count * n]);
+        out.primitives.extend((0..count as u32).map(|i| Primitive {
+            kind,
+            first: first + i * n as u32,
+            id: i,
+            instance,
+        }));
+        return;
+    }
     let t = match topology {
         Topology::PatchList(c) => {
             for p in seq.chunks_exact(c as usize) {
@@ -455,15 +507,8 @@ pub fn assemble(
         Topology::Basic(t) => t,
     };
     match t {
-        T::PointList => seq
-            .iter()
-            .for_each(|v| push(out, PrimitiveKind::Point, &[*v])),
-        T::LineList => seq
-            .chunks_exact(2)
-            .for_each(|p| push(out, PrimitiveKind::Line, p)),
-        T::TriangleList => seq
-            .chunks_exact(3)
-            .for_each(|p| push(out, PrimitiveKind::Triangle, p)),
+        // (assembled above)
+        T::PointList | T::LineList | T::TriangleList => {}
         T::LineListAdj => seq.chunks_exact(4).for_each(|p| {
             if keep_adjacency {
                 push(out, PrimitiveKind::LineAdj, p)
@@ -557,6 +602,7 @@ fn strip_primitives(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tgsi_exec::{Limits, Resources};
 
     /// The buffers of a recycled stream and of the vertex stage's working
     /// lists keep nothing of the draw before: a small indexed draw after a
@@ -637,6 +683,71 @@ mod tests {
         }
     }
 
+    /// The vertex stage on several threads (fetch, shading, outputs in
+    /// place) gives the stream of one thread: per-vertex and per-instance
+    /// elements, an indexed draw of two instances.
+    #[test]
+    fn vertex_stage_on_threads_gives_the_stream_of_one() {
+        let vs = crate::tests::program(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: UADD OUT[0], IN[0], IN[1]\n1: MOV OUT[1], IN[1]\n2: END\n",
+        );
+        let words = |n: u32, k: u32| -> Vec<u8> {
+            (0..n * 4).flat_map(|w| (w * k + 1).to_le_bytes()).collect()
+        };
+        let element = |register: u32, buffer: u32| VertexElement {
+            register,
+            buffer,
+            offset: 0,
+            format: VertexFormat {
+                kind: ValueKind::Uint,
+                components: 4,
+            },
+        };
+        let n = 20_000u32;
+        let input = VertexInput {
+            buffers: vec![
+                VertexBuffer {
+                    data: words(n, 3),
+                    stride: 16,
+                    rate: InputRate::PerVertex,
+                },
+                VertexBuffer {
+                    data: words(2, 7),
+                    stride: 16,
+                    rate: InputRate::PerInstance(1),
+                },
+            ],
+            elements: vec![element(0, 0), element(1, 1)],
+        };
+        let indices: Vec<u32> = (0..3 * n).map(|i| (i * 7919) % n).collect();
+        let call = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: indices.len() as u32,
+            instances: 2,
+            indices: Some(&indices),
+        };
+        let run = |threads: usize| {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let mut res = Resources::default();
+            shade_vertices(&vs, &mut res, &input, &call, false, false, &limits)
+                .unwrap()
+                .0
+        };
+        let one = run(1);
+        assert_eq!(one.outputs.len(), 2 * n as usize * 2);
+        // vertex 5 of instance 1: IN[0] + IN[1] words
+        let v = one.vertex(n + 5);
+        assert_eq!(v[1], [29, 36, 43, 50]);
+        assert_eq!(v[0], [61 + 29, 64 + 36, 67 + 43, 70 + 50]);
+        for threads in [2, 3] {
+            assert!(run(threads) == one, "{threads} threads differ");
+        }
+    }
+
     /// An indexed strip restarts at RESTART through shade_vertices, on the
     /// table (compact indices) and the sorted (sparse) paths, in every
     /// instance; in a list RESTART is an ordinary index (its vertex lies
@@ -704,6 +815,40 @@ mod tests {
             .iter()
             .map(|p| s.primitive_vertices(p).to_vec())
             .collect()
+    }
+
+    /// Lists cut the sequence in order, a partial last primitive dropped;
+    /// ids count on from 0 and the instance is kept.
+    #[test]
+    fn lists_take_the_sequence_in_order() {
+        assert_eq!(
+            prims(BasicTopology::TriangleList, 7, false),
+            vec![vec![0, 1, 2], vec![3, 4, 5]]
+        );
+        assert_eq!(
+            prims(BasicTopology::LineList, 5, false),
+            vec![vec![0, 1], vec![2, 3]]
+        );
+        assert_eq!(
+            prims(BasicTopology::PointList, 2, false),
+            vec![vec![0], vec![1]]
+        );
+        let mut s = VertexStream::default();
+        s.indices.push(99);
+        assemble(
+            Topology::Basic(BasicTopology::TriangleList),
+            &[4, 5, 6, 7, 8, 9],
+            false,
+            3,
+            &mut s,
+        );
+        let ids: Vec<(u32, u32, u32)> = s
+            .primitives
+            .iter()
+            .map(|p| (p.first, p.id, p.instance))
+            .collect();
+        assert_eq!(ids, vec![(1, 0, 3), (4, 1, 3)]);
+        assert_eq!(s.primitive_vertices(&s.primitives[1]), &[7, 8, 9]);
     }
 
     #[test]
