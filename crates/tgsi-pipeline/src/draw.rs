@@ -214,7 +214,7 @@ fn rasterize_with(
     let mut stats = Stats::default();
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
-        let prims = setup_chunk(&setup, range, limits.threads, buffers);
+        let prims = setup_chunk(&setup, range, limits.threads, height, buffers);
         let shared = Shared {
             stream,
             linkage,
@@ -299,7 +299,7 @@ fn bands_of<'t>(
     direct3d: bool,
 ) -> Result<Vec<Band<'t>>, ExecError> {
     let tile_rows = height.div_ceil(4);
-    let ranges: Vec<std::ops::Range<u32>> = (0..tile_rows.div_ceil(BAND_TILE_ROWS))
+    let ranges: Vec<std::ops::Range<u32>> = (0..band_count(height))
         .map(|k| k * BAND_TILE_ROWS..((k + 1) * BAND_TILE_ROWS).min(tile_rows))
         .collect();
     let mut bands: Vec<Band<'_>> = ranges
@@ -311,21 +311,19 @@ fn bands_of<'t>(
             depth: None,
         })
         .collect();
-    let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
-    let reach = |prim: &RasterPrim| band_of(prim.bbox[1])..=band_of(prim.bbox[3]);
-    // each band's list sized first: no list grows by copying
-    let mut counts = vec![0usize; bands.len()];
-    for prim in prims.iter() {
-        for c in &mut counts[reach(prim)] {
-            *c += 1;
-        }
-    }
-    for (band, &c) in bands.iter_mut().zip(&counts) {
-        band.prims.reserve_exact(c);
-    }
-    for (p, prim) in prims.iter().enumerate() {
-        for band in &mut bands[reach(prim)] {
-            band.prims.push(p as u32);
+    // each band's list: the setup threads' bins in order, renumbered
+    for (k, band) in bands.iter_mut().enumerate() {
+        let bins = prims
+            .parts
+            .iter()
+            .map(|part| (part.prims.len(), part.bins.get(k)));
+        let len = bins.clone().map(|(_, b)| b.map_or(0, Vec::len)).sum();
+        band.prims.reserve_exact(len);
+        let mut first = 0;
+        for (count, bin) in bins {
+            band.prims
+                .extend(bin.into_iter().flatten().map(|&i| first + i));
+            first += count as u32;
         }
     }
     let pixel_rows =
@@ -470,7 +468,27 @@ const SETUP_PER_THREAD: usize = 2048;
 /// freshly mapped.
 #[derive(Default)]
 struct PrimBuffers {
-    parts: Vec<Vec<RasterPrim>>,
+    parts: Vec<SetupShare>,
+}
+
+/// What one setup thread made of its run of input primitives.
+#[derive(Default)]
+struct SetupShare {
+    prims: Vec<RasterPrim>,
+    /// Per band, the primitives (numbers in `prims`) whose boxes reach it,
+    /// binned while each primitive is in the cache.
+    bins: Vec<Vec<u32>>,
+}
+
+/// The bands of a target `height` pixels high.
+fn band_count(height: u32) -> u32 {
+    height.div_ceil(4).div_ceil(BAND_TILE_ROWS)
+}
+
+/// The bands a primitive's box reaches in a target `height` pixels high.
+fn bands_reached(prim: &RasterPrim, height: u32) -> std::ops::RangeInclusive<usize> {
+    let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
+    band_of(prim.bbox[1])..=band_of(prim.bbox[3])
 }
 
 /// The set-up primitives of a chunk in draw order, numbered across the
@@ -478,12 +496,13 @@ struct PrimBuffers {
 /// them into one list cost as much as a part of setup).
 #[derive(Clone, Copy)]
 struct PrimList<'a> {
-    parts: &'a [Vec<RasterPrim>],
+    parts: &'a [SetupShare],
 }
 
+#[cfg(test)]
 impl<'a> PrimList<'a> {
     fn iter(self) -> impl Iterator<Item = &'a RasterPrim> {
-        self.parts.iter().flatten()
+        self.parts.iter().flat_map(|part| &part.prims)
     }
 }
 
@@ -495,12 +514,12 @@ impl std::ops::Index<usize> for PrimList<'_> {
         let (last, first) = self
             .parts
             .split_last()
-            .map_or((&[][..], &[][..]), |(l, f)| (l.as_slice(), f));
+            .map_or((&[][..], &[][..]), |(l, f)| (l.prims.as_slice(), f));
         for part in first {
-            if p < part.len() {
-                return &part[p];
+            if p < part.prims.len() {
+                return &part.prims[p];
             }
-            p -= part.len();
+            p -= part.prims.len();
         }
         &last[p]
     }
@@ -541,25 +560,35 @@ impl Drop for PooledPrims {
 
 /// Sets up the input primitives `range` of the stream, in order:
 /// contiguous runs of them on up to `threads` threads, each into its share
-/// of `buffers`.
+/// of `buffers`, binned into the bands of a target `height` pixels high.
 fn setup_chunk<'b>(
     setup: &Setup<'_>,
     range: std::ops::Range<usize>,
     threads: usize,
+    height: u32,
     buffers: &'b mut PrimBuffers,
 ) -> PrimList<'b> {
     let n = range.len();
     let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
-    let run = |part: std::ops::Range<usize>, out: &mut Vec<RasterPrim>| {
-        out.clear();
+    let bands = band_count(height) as usize;
+    let run = |part: std::ops::Range<usize>, out: &mut SetupShare| {
+        out.prims.clear();
+        out.bins.resize_with(bands, Vec::new);
+        out.bins.iter_mut().for_each(Vec::clear);
         let mut scratch = ClipScratch::default();
         for i in part {
-            setup.primitive(i, &mut scratch, out);
+            let before = out.prims.len();
+            setup.primitive(i, &mut scratch, &mut out.prims);
+            for (p, prim) in out.prims.iter().enumerate().skip(before) {
+                for bin in &mut out.bins[bands_reached(prim, height)] {
+                    bin.push(p as u32);
+                }
+            }
         }
     };
     let parts = &mut buffers.parts;
     if parts.len() < threads {
-        parts.resize_with(threads, Vec::new);
+        parts.resize_with(threads, SetupShare::default);
     }
     let parts = &mut parts[..threads];
     if let [one] = parts {
@@ -1411,7 +1440,7 @@ mod tests {
         let all = 0..stream.primitives.len();
         let set_up = |threads: usize| {
             let mut buffers = PrimBuffers::default();
-            let list = setup_chunk(&setup, all.clone(), threads, &mut buffers);
+            let list = setup_chunk(&setup, all.clone(), threads, 48, &mut buffers);
             list.iter().copied().collect::<Vec<RasterPrim>>()
         };
         let one = set_up(1);
@@ -1434,11 +1463,26 @@ mod tests {
         };
         for threads in [1, 3] {
             let mut buffers = PrimBuffers::default();
-            let list = setup_chunk(&table, all.clone(), threads, &mut buffers);
+            let list = setup_chunk(&table, all.clone(), threads, 48, &mut buffers);
             assert_eq!(list.parts.len(), threads);
             // numbered across the threads' shares in draw order
             let numbered = (0..one.len()).all(|p| list[p] == one[p]);
             assert!(numbered, "the window table changes the primitives");
+            // binned on the threads as one thread bins them all
+            let mut binned = 0;
+            for k in 0..band_count(48) as usize {
+                let mut bin = Vec::new();
+                let mut first = 0;
+                for part in list.parts {
+                    bin.extend(part.bins[k].iter().map(|&i| first + i as usize));
+                    first += part.prims.len();
+                }
+                let reach = |p: &usize| bands_reached(&one[*p], 48).contains(&k);
+                let all: Vec<usize> = (0..one.len()).filter(reach).collect();
+                assert!(bin == all, "band {k}");
+                binned += bin.len();
+            }
+            assert!(binned >= one.len(), "{binned} binned");
         }
     }
 }
