@@ -165,7 +165,24 @@ const BYTES_PER_PART: usize = 1 << 20;
 
 /// Fills `cells` with `value` on up to `threads` threads ([`in_parts`]).
 pub fn fill_on<T: Copy + Send + Sync>(cells: &mut [T], value: T, threads: usize) {
-    in_parts(cells, 1, threads, |part| part.fill(value));
+    in_parts(cells, 1, threads, |part| fill_by_doubling(part, value));
+}
+
+/// Fills `cells` with `value`: one cell, then the filled part copied onto
+/// the rest, doubling. The large copies are the C library's block moves,
+/// which write without reading the destination first (a loop of stores
+/// reads every line it is about to overwrite).
+pub fn fill_by_doubling<T: Copy>(cells: &mut [T], value: T) {
+    let Some(first) = cells.first_mut() else {
+        return;
+    };
+    *first = value;
+    let mut filled = 1;
+    while filled < cells.len() {
+        let k = filled.min(cells.len() - filled);
+        cells.copy_within(..k, filled);
+        filled += k;
+    }
 }
 
 /// `f` over `cells` cut into as many contiguous parts as `threads` (at
@@ -790,6 +807,16 @@ mod tests {
             let q = DepthFormat::D24S8.quantize(0.25);
             assert!(three.depth.iter().all(|&d| d == q));
             assert!(three.stencil.iter().all(|&s| s == 3));
+        }
+    }
+
+    /// Filling by doubling writes every cell, whatever the length.
+    #[test]
+    fn filling_by_doubling_reaches_every_cell() {
+        for n in 0..70 {
+            let mut cells = vec![1u32; n];
+            fill_by_doubling(&mut cells, 0x3F80_0000);
+            assert!(cells.iter().all(|&c| c == 0x3F80_0000), "{n} cells");
         }
     }
 

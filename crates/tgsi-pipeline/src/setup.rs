@@ -411,11 +411,13 @@ impl Setup<'_> {
         threads: usize,
         out: &mut Vec<ProjectedVertex>,
     ) {
-        out.clear();
         let Some(r) = layout.position else {
+            out.clear();
             return;
         };
         let count = stream.outputs.len() / stream.stride.max(1);
+        // every vertex is written below: only a longer list needs filling
+        out.truncate(count);
         out.resize(count, ProjectedVertex::default());
         let project = |first: usize, part: &mut [ProjectedVertex]| {
             for (v, slot) in (first..).zip(part.iter_mut()) {

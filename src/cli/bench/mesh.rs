@@ -424,7 +424,9 @@ impl Frame<'_> {
     ) -> Result<MeshStats> {
         clear_target_on(&mut targets.color, CLEAR, limits.threads);
         if let Some(d) = targets.depth.as_mut() {
-            d.clear_on(1.0, Some(0), limits.threads);
+            // (the stencil only where the format has one)
+            let stencil = d.format.has_stencil().then_some(0);
+            d.clear_on(1.0, stencil, limits.threads);
         }
         let stats = if w.setup.facets {
             // every stage's lanes, counted as the fragment's
