@@ -394,14 +394,10 @@ pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
     }
     let rows = (t.height as usize).div_ceil(threads.min(16));
     let row = t.width as usize * bpt;
-    std::thread::scope(|s| {
-        for (dst, src) in level
-            .chunks_mut(rows * row)
-            .zip(src.chunks(rows * row * samples))
-        {
-            s.spawn(move || average(dst, src));
-        }
-    });
+    let shares = level
+        .chunks_mut(rows * row)
+        .zip(src.chunks(rows * row * samples));
+    tgsi::exec::parallel::each(shares.collect(), |(dst, src)| average(dst, src));
     Ok(out)
 }
 

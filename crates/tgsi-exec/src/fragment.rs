@@ -615,23 +615,15 @@ impl Program {
                 .map(|(mut p, r)| (run(r.clone(), &mut p), p))
                 .collect()
         } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = parts
-                    .into_iter()
-                    .zip(ranges)
-                    .map(|(mut p, r)| {
-                        let r = r.clone();
-                        s.spawn(move || (run(r, &mut p), p))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join()
-                            .map_err(|_| ExecError::general("a worker thread panicked"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })?
+            let shares: Vec<(T, &Range<u32>)> = parts.into_iter().zip(ranges).collect();
+            crate::parallel::each(shares, |(mut p, r)| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    (run(r.clone(), &mut p), p)
+                }))
+                .map_err(|_| ExecError::general("a worker thread panicked"))
+            })
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
         };
         let mut stats = Stats::default();
         let mut out = Vec::with_capacity(results.len());

@@ -89,6 +89,7 @@ pub mod tiles {
     pub use crate::math::simd::{DepthCompare, DepthTile, depth_tile, tile_cover};
 }
 pub mod ops;
+pub mod parallel;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
 pub mod semantics;
@@ -481,16 +482,9 @@ impl Program {
         let result = if threads <= 1 || total == 0 {
             run_chunks()
         } else {
-            let results: Vec<Result<Stats, (u64, ExecError)>> = std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads).map(|_| s.spawn(run_chunks)).collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err((0, ExecError::general("a worker thread panicked")))
-                        })
-                    })
-                    .collect()
+            let results = parallel::parts(threads, |_| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(run_chunks))
+                    .unwrap_or_else(|_| Err((0, ExecError::general("a worker thread panicked"))))
             });
             let mut stats = Stats::default();
             let mut first_err: Option<(u64, ExecError)> = None;
@@ -808,19 +802,7 @@ impl Program {
                 shares.push((r.clone(), share));
                 rest = tail;
             }
-            let parts: Vec<Result<Stats, ExecError>> = std::thread::scope(|s| {
-                let handles: Vec<_> = shares
-                    .into_iter()
-                    .map(|(r, share)| {
-                        let run = &run;
-                        s.spawn(move || run(r, share))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect()
-            });
+            let parts = parallel::each(shares, |(r, share)| run(r, share));
             let mut stats = Stats::default();
             for part in parts {
                 stats.add(part?);

@@ -410,23 +410,23 @@ fn run_bands(
         if threads <= 1 {
             work()
         } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-                let mut all = Vec::new();
-                for h in handles {
-                    match h.join() {
-                        Ok(done) => all.extend(done),
-                        Err(_) => all.push((
-                            usize::MAX,
-                            Err(ExecError {
-                                instruction: None,
-                                message: "a worker thread panicked".into(),
-                            }),
-                        )),
-                    }
+            let shares = tgsi_exec::parallel::parts(threads, |_| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+            });
+            let mut all = Vec::new();
+            for share in shares {
+                match share {
+                    Ok(done) => all.extend(done),
+                    Err(_) => all.push((
+                        usize::MAX,
+                        Err(ExecError {
+                            instruction: None,
+                            message: "a worker thread panicked".into(),
+                        }),
+                    )),
                 }
-                all
-            })
+            }
+            all
         }
     })?;
     let mut result = results;
@@ -595,13 +595,11 @@ fn setup_chunk<'b>(
         run(range, one);
     } else {
         let per = n.div_ceil(threads);
-        std::thread::scope(|s| {
-            for (t, out) in parts.iter_mut().enumerate() {
-                let run = &run;
-                let part = range.start + (t * per).min(n)..range.start + ((t + 1) * per).min(n);
-                s.spawn(move || run(part, out));
-            }
+        let shares = parts.iter_mut().enumerate().map(|(t, out)| {
+            let part = range.start + (t * per).min(n)..range.start + ((t + 1) * per).min(n);
+            (part, out)
         });
+        tgsi_exec::parallel::each(shares.collect(), |(part, out)| run(part, out));
     }
     PrimList { parts }
 }

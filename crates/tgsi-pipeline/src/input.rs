@@ -448,12 +448,8 @@ fn fetch_all(
         return;
     }
     let per = ids.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        for (ids, out) in ids.chunks(per).zip(regs_in.chunks_mut(per * regs)) {
-            let fetch = &fetch;
-            s.spawn(move || fetch(ids, out));
-        }
-    });
+    let shares = ids.chunks(per).zip(regs_in.chunks_mut(per * regs));
+    tgsi_exec::parallel::each(shares.collect(), |(ids, out)| fetch(ids, out));
 }
 
 /// Appends the primitives of one instance: `seq` holds vertex numbers of

@@ -202,12 +202,7 @@ pub fn in_parts<T: Send>(
         f(cells);
         return;
     }
-    std::thread::scope(|s| {
-        for part in cells.chunks_mut(per) {
-            let f = &f;
-            s.spawn(move || f(part));
-        }
-    });
+    tgsi_exec::parallel::each(cells.chunks_mut(per).collect(), f);
 }
 
 /// The depth test of [`DepthStencilTest::test_tile_depth`] with its compare

@@ -448,12 +448,8 @@ impl Setup<'_> {
             return;
         }
         let per = count.div_ceil(threads);
-        std::thread::scope(|s| {
-            for (t, part) in out.chunks_mut(per).enumerate() {
-                let project = &project;
-                s.spawn(move || project(t * per, part));
-            }
-        });
+        let shares = out.chunks_mut(per).enumerate();
+        tgsi_exec::parallel::each(shares.collect(), |(t, part)| project(t * per, part));
     }
 
     /// The window position of clip vertex `cv`, of stream vertex `v` when
