@@ -755,6 +755,24 @@ impl Program {
         stride: usize,
         ids: &[[u32; 2]],
         limits: &Limits,
+        outputs: Vec<[u32; 4]>,
+    ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
+        let rows = VertexRows::Flat {
+            words: inputs,
+            stride,
+            count: ids.len(),
+        };
+        self.run_vertex_rows(res, rows, ids, limits, outputs)
+    }
+
+    /// [`Self::run_vertex_invocations`] with invocation v's input
+    /// registers row v of `inputs`.
+    pub fn run_vertex_rows(
+        &self,
+        res: &mut Resources,
+        inputs: VertexRows<'_>,
+        ids: &[[u32; 2]],
+        limits: &Limits,
         mut outputs: Vec<[u32; 4]>,
     ) -> Result<(Vec<[u32; 4]>, Stats), ExecError> {
         let code = &self.code;
@@ -770,11 +788,7 @@ impl Program {
         let stats = self.with_env(res, limits, None, |env| {
             // one range of invocations: its outputs into `into`, in order
             let run = |range: std::ops::Range<usize>, into: &mut [[u32; 4]]| {
-                let rows = VertexRows::Flat {
-                    words: inputs.get(range.start * stride..).unwrap_or(&[]),
-                    stride,
-                    count: range.len(),
-                };
+                let rows = inputs.part(range.clone());
                 let id = |v: usize| ids.get(range.start + v).copied().unwrap_or([0; 2]);
                 let mut slots = into.iter_mut();
                 self.vertex_batches(
@@ -852,14 +866,39 @@ pub enum VertexRows<'a> {
         stride: usize,
         count: usize,
     },
+    /// The same as bytes: register a of vertex k is the four
+    /// little-endian words at byte `16 * (k * stride + a)` (a vertex
+    /// buffer that holds the registers as they are).
+    Bytes {
+        bytes: &'a [u8],
+        stride: usize,
+        count: usize,
+    },
 }
 
-impl VertexRows<'_> {
+impl<'a> VertexRows<'a> {
     /// How many vertices there are.
     pub fn len(&self) -> usize {
         match self {
             VertexRows::Nested(rows) => rows.len(),
-            VertexRows::Flat { count, .. } => *count,
+            VertexRows::Flat { count, .. } | VertexRows::Bytes { count, .. } => *count,
+        }
+    }
+
+    /// Vertices `range` of these (as many of them as there are).
+    pub fn part(&self, range: std::ops::Range<usize>) -> VertexRows<'a> {
+        match *self {
+            VertexRows::Nested(rows) => VertexRows::Nested(rows.get(range).unwrap_or(&[])),
+            VertexRows::Flat { words, stride, .. } => VertexRows::Flat {
+                words: words.get(range.start * stride..).unwrap_or(&[]),
+                stride,
+                count: range.len(),
+            },
+            VertexRows::Bytes { bytes, stride, .. } => VertexRows::Bytes {
+                bytes: bytes.get(range.start * stride * 16..).unwrap_or(&[]),
+                stride,
+                count: range.len(),
+            },
         }
     }
 
@@ -878,6 +917,18 @@ impl VertexRows<'_> {
             } => (k < *count && a < *stride)
                 .then(|| words.get(k * stride + a).copied())
                 .flatten(),
+            VertexRows::Bytes {
+                bytes,
+                stride,
+                count,
+            } => (k < *count && a < *stride)
+                .then(|| bytes.get(16 * (k * stride + a)..)?.first_chunk::<16>())
+                .flatten()
+                .map(|w| {
+                    std::array::from_fn(|c| {
+                        u32::from_le_bytes([w[4 * c], w[4 * c + 1], w[4 * c + 2], w[4 * c + 3]])
+                    })
+                }),
         }
         .unwrap_or([0; 4])
     }

@@ -19,7 +19,7 @@
 
 use super::state::{BasicTopology, Topology};
 use crate::reuse::Kept;
-use tgsi_exec::{ExecError, Limits, Program, Resources, Stats};
+use tgsi_exec::{ExecError, Limits, Program, Resources, Stats, VertexRows};
 
 /// The strip-restart index.
 pub const RESTART: u32 = 0xFFFF_FFFF;
@@ -372,25 +372,31 @@ pub fn shade_vertices(
     let per_instance = distinct.len();
     ids.clear();
     ids.reserve(per_instance * call.instances as usize);
-    // Registers some element fills are overwritten; the others read 0.
-    let all_filled = (0..regs).all(|r| {
-        input
-            .elements
-            .iter()
-            .any(|e| e.register as usize == r && (e.buffer as usize) < input.buffers.len())
-    });
-    if !all_filled {
-        regs_in.clear();
-    }
-    regs_in.truncate(per_instance * call.instances as usize * regs);
-    regs_in.resize(per_instance * call.instances as usize * regs, [0; 4]);
     for inst in 0..call.instances {
         ids.extend(distinct.iter().map(|&v| [v, inst]));
     }
-    fetch_all(input, ids, regs, limits.threads, regs_in);
     let mut stream = STREAMS.take();
     let kept = std::mem::take(&mut stream.outputs);
-    let (outputs, stats) = vs.run_vertex_invocations(res, regs_in, regs, ids, limits, kept)?;
+    let (outputs, stats) = match direct_rows(input, distinct, call.instances, regs) {
+        // the shader reads the buffer itself
+        Some(rows) => vs.run_vertex_rows(res, rows, ids, limits, kept)?,
+        None => {
+            // Registers some element fills are overwritten; the others read 0.
+            let all_filled = (0..regs).all(|r| {
+                input
+                    .elements
+                    .iter()
+                    .any(|e| e.register as usize == r && (e.buffer as usize) < input.buffers.len())
+            });
+            if !all_filled {
+                regs_in.clear();
+            }
+            regs_in.truncate(ids.len() * regs);
+            regs_in.resize(ids.len() * regs, [0; 4]);
+            fetch_all(input, ids, regs, limits.threads, regs_in);
+            vs.run_vertex_invocations(res, regs_in, regs, ids, limits, kept)?
+        }
+    };
     stream.outputs = outputs;
     stream.stride = vs.output_count();
     stream.indices.clear();
@@ -419,6 +425,43 @@ pub fn shade_vertices(
     }
     SCRATCH.give(scratch);
     Ok((stream, stats))
+}
+
+/// The invocations' input registers straight from the vertex buffer when
+/// it holds them as they are: one per-vertex buffer whose elements are
+/// registers 0..regs in order, four components each, back to back, and
+/// one invocation per buffer element in order (one instance of a draw
+/// that reads every vertex from the first on).
+fn direct_rows<'a>(
+    input: &'a VertexInput,
+    distinct: &[u32],
+    instances: u32,
+    regs: usize,
+) -> Option<VertexRows<'a>> {
+    let [b] = input.buffers.as_slice() else {
+        return None;
+    };
+    let n = distinct.len();
+    let in_order = |(r, e): (usize, &VertexElement)| {
+        e.register as usize == r
+            && e.buffer == 0
+            && e.offset as usize == 16 * r
+            && e.format.components == 4
+    };
+    // (distinct is sorted without repeats: 0 first and n - 1 last is 0..n)
+    let whole = instances == 1
+        && b.rate == InputRate::PerVertex
+        && b.stride as usize == 16 * regs
+        && input.elements.len() == regs
+        && input.elements.iter().enumerate().all(in_order)
+        && distinct.first().is_none_or(|&v| v == 0)
+        && distinct.last().is_none_or(|&v| v as usize == n - 1)
+        && b.data.len() >= 16 * regs * n;
+    whole.then_some(VertexRows::Bytes {
+        bytes: &b.data,
+        stride: regs,
+        count: n,
+    })
 }
 
 /// Invocations below which [`fetch_all`] stays on one thread.
@@ -741,6 +784,55 @@ mod tests {
         assert_eq!(v[0], [61 + 29, 64 + 36, 67 + 43, 70 + 50]);
         for threads in [2, 3] {
             assert!(run(threads) == one, "{threads} threads differ");
+        }
+    }
+
+    /// A buffer holding the registers as they are is read by the shader
+    /// itself; the same words described otherwise (elements in another
+    /// order) are fetched first: the streams are the same, for indices
+    /// that read every vertex and for some that skip the first.
+    #[test]
+    fn registers_read_from_the_buffer_are_the_fetched_ones() {
+        let vs = crate::tests::program(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+             0: UADD OUT[0], IN[0], IN[1]\n1: MOV OUT[1], IN[1]\n2: END\n",
+        );
+        let rows: Vec<Vec<[u32; 4]>> = (0..9000u32)
+            .map(|v| vec![[v, 2 * v, 3 * v, 7], [v + 1000, 5, v * v, 9]])
+            .collect();
+        let direct = VertexInput::from_rows(&rows);
+        let mut fetched = direct.clone();
+        fetched.elements.reverse();
+        // every vertex (37 is prime to 9000), and the first two again
+        let all: Vec<u32> = (0..9002).map(|i| (i * 37) % 9000).collect();
+        let skipping: Vec<u32> = (3..99).collect();
+        let every: Vec<u32> = (0..9000).collect();
+        assert!(direct_rows(&direct, &every, 1, 2).is_some());
+        assert!(direct_rows(&fetched, &every, 1, 2).is_none());
+        assert!(direct_rows(&direct, &every[1..], 1, 2).is_none());
+        assert!(direct_rows(&direct, &every, 2, 2).is_none());
+        for indices in [&all, &skipping] {
+            let call =
+                DrawCall::indexed(Topology::Basic(BasicTopology::TriangleList), indices).unwrap();
+            let (a, _) = crate::tests::shade(&vs, &direct, &call);
+            let (b, _) = crate::tests::shade(&vs, &fetched, &call);
+            assert!(a == b, "{} indices", indices.len());
+            // (the buffer read in two ranges on threads)
+            let limits = Limits {
+                threads: 3,
+                ..Limits::default()
+            };
+            let mut res = Resources::default();
+            let threaded = shade_vertices(&vs, &mut res, &direct, &call, false, false, &limits);
+            assert!(
+                threaded.unwrap().0 == a,
+                "{} indices on threads",
+                indices.len()
+            );
+            let p = &a.primitives[1];
+            let v = a.primitive_vertices(p)[0];
+            let value = indices[3];
+            assert_eq!(a.vertex(v)[1], [value + 1000, 5, value * value, 9]);
         }
     }
 
