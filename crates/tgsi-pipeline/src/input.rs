@@ -401,30 +401,98 @@ pub fn shade_vertices(
     stream.stride = vs.output_count();
     stream.indices.clear();
     stream.primitives.clear();
-    seq.clear();
-    seq.reserve(call.count as usize);
-    for inst in 0..call.instances {
-        seq.clear();
+    // The stream vertex of index value `v` in instance `inst`.
+    let slot = |v: u32, inst: u32| -> u32 {
         let first = (inst as usize * per_instance) as u32;
         match values {
-            None => seq.extend(first..first + call.count),
+            None => first + v,
             // the table holds every index value but a restart
-            Some(ix) if !slot_of.is_empty() => seq.extend(
-                ix.iter()
-                    .map(|&v| slot_of.get(v as usize).map_or(RESTART, |&k| first + k)),
-            ),
-            Some(ix) => seq.extend(ix.iter().map(|&v| {
-                if restarts && v == RESTART {
-                    RESTART
-                } else {
-                    first + distinct.binary_search(&v).unwrap_or(0) as u32
-                }
-            })),
+            Some(_) if !slot_of.is_empty() => {
+                slot_of.get(v as usize).map_or(RESTART, |&k| first + k)
+            }
+            Some(_) if restarts && v == RESTART => RESTART,
+            Some(_) => first + distinct.binary_search(&v).unwrap_or(0) as u32,
         }
-        assemble(call.topology, seq, keep_adjacency, inst, &mut stream);
+    };
+    let value = |i: usize| values.map_or(i as u32, |ix| ix[i]);
+    if let Some((kind, n)) = list_kind(call.topology) {
+        assemble_list(kind, n, call, limits.threads, &slot, &value, &mut stream);
+    } else {
+        seq.clear();
+        seq.reserve(call.count as usize);
+        for inst in 0..call.instances {
+            seq.clear();
+            seq.extend((0..call.count as usize).map(|i| slot(value(i), inst)));
+            assemble(call.topology, seq, keep_adjacency, inst, &mut stream);
+        }
     }
     SCRATCH.give(scratch);
     Ok((stream, stats))
+}
+
+/// The primitive kind and vertex count of a list topology (points, lines,
+/// triangles); None for the others.
+fn list_kind(topology: Topology) -> Option<(PrimitiveKind, usize)> {
+    match topology {
+        Topology::Basic(BasicTopology::PointList) => Some((PrimitiveKind::Point, 1)),
+        Topology::Basic(BasicTopology::LineList) => Some((PrimitiveKind::Line, 2)),
+        Topology::Basic(BasicTopology::TriangleList) => Some((PrimitiveKind::Triangle, 3)),
+        _ => None,
+    }
+}
+
+/// Primitives per thread below which [`assemble_list`] stays on one thread.
+const ASSEMBLE_PER_THREAD: usize = 8192;
+
+/// The primitives of a list draw into `out`, instance by instance, each
+/// instance's primitives in runs on up to `threads` threads: what
+/// [`assemble`] gives from the sequence `slot(value(i), instance)`.
+fn assemble_list(
+    kind: PrimitiveKind,
+    n: usize,
+    call: &DrawCall<'_>,
+    threads: usize,
+    slot: &(impl Fn(u32, u32) -> u32 + Sync),
+    value: &(impl Fn(usize) -> u32 + Sync),
+    out: &mut VertexStream,
+) {
+    let count = call.count as usize / n;
+    let total = count * call.instances as usize;
+    let blank = Primitive {
+        kind,
+        first: 0,
+        id: 0,
+        instance: 0,
+    };
+    out.indices.resize(total * n, 0);
+    out.primitives.resize(total, blank);
+    let threads = threads.clamp(1, (count / ASSEMBLE_PER_THREAD).max(1));
+    let per = count.div_ceil(threads).max(1);
+    let instances = out.indices.chunks_mut((count * n).max(1));
+    let prims = out.primitives.chunks_mut(count.max(1));
+    for (instance, (indices, prims)) in (0..call.instances).zip(instances.zip(prims)) {
+        let base = instance as usize * count;
+        let run = |(t, (indices, prims)): (usize, (&mut [u32], &mut [Primitive]))| {
+            let p0 = t * per;
+            for (j, p) in prims.iter_mut().enumerate() {
+                *p = Primitive {
+                    kind,
+                    first: ((base + p0 + j) * n) as u32,
+                    id: (p0 + j) as u32,
+                    instance,
+                };
+            }
+            for (i, v) in indices.iter_mut().enumerate() {
+                *v = slot(value(p0 * n + i), instance);
+            }
+        };
+        let shares = indices.chunks_mut(per * n).zip(prims.chunks_mut(per));
+        if threads <= 1 {
+            shares.enumerate().for_each(run);
+        } else {
+            tgsi_exec::parallel::each(shares.enumerate().collect(), run);
+        }
+    }
 }
 
 /// The invocations' input registers straight from the vertex buffer when
