@@ -1,6 +1,6 @@
-//! Rasterizing a [`VertexStream`] into the targets, a chunk of
-//! [`SETUP_CHUNK`] input primitives at a time (their set-up primitives
-//! stay in the caches and their buffers are reused): setup of the chunk's
+//! Rasterizing a [`VertexStream`] into the targets, a chunk of input
+//! primitives at a time ([`setup_chunk_for`]: their set-up primitives stay
+//! in the caches and their buffers are reused): setup of the chunk's
 //! primitives, then bands of tile rows (4x4 tiles) that the
 //! `Limits::threads` threads take one at a time. Each primitive is binned
 //! once to the bands its box reaches; a band walks its primitives in draw
@@ -133,7 +133,7 @@ pub fn rasterize(
     let targets = Targets { colors, depth };
     let batching = Batching {
         packing: true,
-        chunk: SETUP_CHUNK,
+        chunk: setup_chunk_for(limits.threads),
     };
     rasterize_with(
         stream, layout, linkage, fs, res, state, targets, limits, batching,
@@ -456,8 +456,15 @@ impl Progress {
     }
 }
 
-/// Input primitives set up together before their bands are shaded.
-const SETUP_CHUNK: usize = 32768;
+/// Input primitives set up together before their bands are shaded, on
+/// `threads` threads. On one thread a chunk costs nothing but its loop, so
+/// chunks are small enough for their set-up primitives (about 300 bytes
+/// each) to stay in the core's cache until they are shaded; on several,
+/// each chunk's setup and bands start the threads twice, so chunks are
+/// large (measured on the torus scene of 65,536 triangles).
+fn setup_chunk_for(threads: usize) -> usize {
+    if threads <= 1 { 4096 } else { 32768 }
+}
 
 /// Primitives per thread below which setup runs on one thread.
 const SETUP_PER_THREAD: usize = 2048;
@@ -1377,7 +1384,8 @@ mod tests {
                 .unwrap();
                 (colors.remove(0).levels.remove(0), depth.depth, stats)
             };
-            let (tiles, packed) = (run(false, SETUP_CHUNK), run(true, SETUP_CHUNK));
+            let chunk = setup_chunk_for(1);
+            let (tiles, packed) = (run(false, chunk), run(true, chunk));
             // primitives set up 7 at a time (each chunk's last batch
             // partly filled): the same bits
             let chunked = run(true, 7);
