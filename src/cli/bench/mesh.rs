@@ -375,6 +375,36 @@ struct Targets {
     depth: Option<DepthTarget>,
 }
 
+/// Clears the colour target and the depth target (its stencil only where
+/// the format has one) on up to `threads` threads: side by side, each on
+/// half of them, when there are two or more (one start of the threads
+/// rather than two).
+fn clear_targets(targets: &mut Targets, threads: usize) {
+    enum Job<'a> {
+        Color(&'a mut Texture),
+        Depth(&'a mut DepthTarget),
+    }
+    let clear = |job: Job<'_>, threads: usize| match job {
+        Job::Color(t) => clear_target_on(t, CLEAR, threads),
+        Job::Depth(d) => {
+            let stencil = d.format.has_stencil().then_some(0);
+            d.clear_on(1.0, stencil, threads);
+        }
+    };
+    let color = Job::Color(&mut targets.color);
+    match targets.depth.as_mut() {
+        Some(d) if threads >= 2 => {
+            let half = threads / 2;
+            tgsi::exec::parallel::each(vec![color, Job::Depth(d)], |job| clear(job, half));
+        }
+        Some(d) => {
+            clear(color, threads);
+            clear(Job::Depth(d), threads);
+        }
+        None => clear(color, threads),
+    }
+}
+
 impl Targets {
     fn new(setup: &DrawSetup, width: u32, height: u32) -> Result<Targets> {
         let format = Format::from_short_name(setup.format)
@@ -422,12 +452,7 @@ impl Frame<'_> {
         targets: &mut Targets,
         limits: &Limits,
     ) -> Result<MeshStats> {
-        clear_target_on(&mut targets.color, CLEAR, limits.threads);
-        if let Some(d) = targets.depth.as_mut() {
-            // (the stencil only where the format has one)
-            let stencil = d.format.has_stencil().then_some(0);
-            d.clear_on(1.0, stencil, limits.threads);
-        }
+        clear_targets(targets, limits.threads);
         let stats = if w.setup.facets {
             // every stage's lanes, counted as the fragment's
             let all = draw_mesh_stages(
@@ -851,6 +876,12 @@ mod tests {
         let run = |w: &Workload, threads: usize| {
             let input = mesh_input(&w.mesh, vs).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
+            // what a last frame left: the frame's clears must undo it (a
+            // depth of 0 passes no fragment)
+            targets.color.levels[0].fill(0x5A);
+            if let Some(d) = targets.depth.as_mut() {
+                d.depth.fill(0);
+            }
             let limits = Limits {
                 threads,
                 ..Limits::default()
@@ -903,6 +934,12 @@ mod tests {
             assert_eq!(w.triangles(), 8 * 96);
             let input = mesh_input(&w.mesh, frame.vertex_shader(&w).unwrap()).unwrap();
             let mut targets = Targets::new(&w.setup, 64, 48).unwrap();
+            // what a last frame left: the frame's clears must undo it (a
+            // depth of 0 passes no fragment)
+            targets.color.levels[0].fill(0x5A);
+            if let Some(d) = targets.depth.as_mut() {
+                d.depth.fill(0);
+            }
             let limits = Limits {
                 threads,
                 ..Limits::default()
