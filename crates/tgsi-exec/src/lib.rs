@@ -86,7 +86,7 @@ pub mod math;
 /// The rasterizer's tile kernels (AVX-512 where the CPU has it): one
 /// sample per pixel's coverage of a 4x4 tile and its early depth test.
 pub mod tiles {
-    pub use crate::math::simd::{DepthCompare, DepthTile, depth_tile, tile_cover};
+    pub use crate::math::simd::{DepthCompare, DepthTile, depth_tile, prefetch, tile_cover};
 }
 pub mod ops;
 pub mod parallel;

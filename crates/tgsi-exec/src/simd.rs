@@ -15,6 +15,8 @@
 //!   rasterizer's tile kernels [`tile_cover`] and [`depth_tile`] (one
 //!   sample per pixel: a 4x4 tile's coverage by the stepped edge functions
 //!   as a lane mask, its early D32_FLOAT depth test on the tile's rows).
+//! * [`prefetch`]: a cache hint (the rasterizer's vertex projection reads
+//!   the vertices a few ahead).
 //!
 //! The first two are the same Rust source in both builds, inlined into a
 //! function compiled with more target features: every operation is an
@@ -685,6 +687,21 @@ const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
 /// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
 /// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
 /// rasterizer's stepped edge functions).
+/// Asks the CPU to bring the cache line holding `value` closer (a hint:
+/// nothing else happens, on other architectures nothing at all).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64 CPU; a prefetch reads nothing
+    // and never faults, and `value` is a valid reference besides.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
     // the box relative to the tile (clamped: a box far from the tile
     // stays outside it), each lane's pixel offset against it

@@ -421,6 +421,10 @@ impl Setup<'_> {
         out.resize(count, ProjectedVertex::default());
         let project = |first: usize, part: &mut [ProjectedVertex]| {
             for (v, slot) in (first..).zip(part.iter_mut()) {
+                // (the vertices a few ahead on their way to the cache)
+                if let Some(ahead) = stream.vertex(v as u32 + 8).first() {
+                    tgsi_exec::tiles::prefetch(ahead);
+                }
                 let outputs = stream.vertex(v as u32);
                 let word = |(r, c): (usize, usize)| outputs.get(r).map_or(0, |p| p[c]);
                 let pos: [f64; 4] = std::array::from_fn(|c| f32::from_bits(word((r, c))) as f64);
