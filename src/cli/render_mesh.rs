@@ -337,14 +337,7 @@ pub fn clear_target_on(t: &mut Texture, color: [f32; 4], threads: usize) {
         return;
     }
     tgsi::pipeline::merge::in_parts(&mut level[..n], bpt, threads, |part| {
-        // one texel, then the filled part copied onto the rest, doubling
-        part[..bpt].copy_from_slice(&texel);
-        let mut filled = bpt;
-        while filled < part.len() {
-            let k = filled.min(part.len() - filled);
-            part.copy_within(..k, filled);
-            filled += k;
-        }
+        tgsi::pipeline::merge::fill_by_doubling(part, &texel)
     });
 }
 

@@ -617,10 +617,7 @@ impl Program {
         } else {
             let shares: Vec<(T, &Range<u32>)> = parts.into_iter().zip(ranges).collect();
             crate::parallel::each(shares, |(mut p, r)| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    (run(r.clone(), &mut p), p)
-                }))
-                .map_err(|_| ExecError::general("a worker thread panicked"))
+                crate::parallel::caught(|| (run(r.clone(), &mut p), p))
             })
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?

@@ -483,8 +483,7 @@ impl Program {
             run_chunks()
         } else {
             let results = parallel::parts(threads, |_| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(run_chunks))
-                    .unwrap_or_else(|_| Err((0, ExecError::general("a worker thread panicked"))))
+                parallel::caught(run_chunks).unwrap_or_else(|e| Err((0, e)))
             });
             let mut stats = Stats::default();
             let mut first_err: Option<(u64, ExecError)> = None;

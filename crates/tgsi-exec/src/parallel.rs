@@ -4,6 +4,7 @@
 //! measured, and the caller, already running, starts at once instead of
 //! sleeping until the others are done.
 
+use crate::ExecError;
 use std::panic::resume_unwind;
 
 /// `f(item)` for every item, the first on the calling thread and each
@@ -24,6 +25,14 @@ pub fn each<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R
         }
         results
     })
+}
+
+/// `f()`, or the error "a worker thread panicked" when it panics: for a
+/// part whose stage reports a failed part as an error rather than
+/// panicking the caller.
+pub fn caught<R>(f: impl FnOnce() -> R) -> Result<R, ExecError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .map_err(|_| ExecError::general("a worker thread panicked"))
 }
 
 /// [`each`] over the parts numbered `0..count`.
@@ -76,5 +85,8 @@ mod tests {
         });
         assert!(result.is_err());
         assert_eq!(ended.load(Ordering::Relaxed), 2);
+        let failed = caught(|| -> u8 { panic!("a part") }).unwrap_err();
+        assert_eq!(failed.message, "a worker thread panicked");
+        assert_eq!(caught(|| 7).unwrap(), 7);
     }
 }

@@ -410,20 +410,12 @@ fn run_bands(
         if threads <= 1 {
             work()
         } else {
-            let shares = tgsi_exec::parallel::parts(threads, |_| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-            });
+            let shares = tgsi_exec::parallel::parts(threads, |_| tgsi_exec::parallel::caught(work));
             let mut all = Vec::new();
             for share in shares {
                 match share {
                     Ok(done) => all.extend(done),
-                    Err(_) => all.push((
-                        usize::MAX,
-                        Err(ExecError {
-                            instruction: None,
-                            message: "a worker thread panicked".into(),
-                        }),
-                    )),
+                    Err(e) => all.push((usize::MAX, Err(e))),
                 }
             }
             all

@@ -415,8 +415,17 @@ pub fn shade_vertices(
         }
     };
     let value = |i: usize| values.map_or(i as u32, |ix| ix[i]);
-    if let Some((kind, n)) = list_kind(call.topology) {
-        assemble_list(kind, n, call, limits.threads, &slot, &value, &mut stream);
+    if let Some(list) = list_kind(call.topology) {
+        let (len, instances) = (call.count as usize, 0..call.instances);
+        assemble_list(
+            list,
+            len,
+            instances,
+            limits.threads,
+            &slot,
+            &value,
+            &mut stream,
+        );
     } else {
         seq.clear();
         seq.reserve(call.count as usize);
@@ -444,40 +453,44 @@ fn list_kind(topology: Topology) -> Option<(PrimitiveKind, usize)> {
 /// Primitives per thread below which [`assemble_list`] stays on one thread.
 const ASSEMBLE_PER_THREAD: usize = 8192;
 
-/// The primitives of a list draw into `out`, instance by instance, each
-/// instance's primitives in runs on up to `threads` threads: what
-/// [`assemble`] gives from the sequence `slot(value(i), instance)`.
+/// The primitives of a list draw of `len` indices per instance appended
+/// to `out`, for each of `instances` in order, each instance's primitives
+/// in runs on up to `threads` threads: index i of an instance is the
+/// stream vertex `slot(value(i), instance)` (a partial last primitive is
+/// dropped).
+#[allow(clippy::too_many_arguments)]
 fn assemble_list(
-    kind: PrimitiveKind,
-    n: usize,
-    call: &DrawCall<'_>,
+    (kind, n): (PrimitiveKind, usize),
+    len: usize,
+    instances: std::ops::Range<u32>,
     threads: usize,
     slot: &(impl Fn(u32, u32) -> u32 + Sync),
     value: &(impl Fn(usize) -> u32 + Sync),
     out: &mut VertexStream,
 ) {
-    let count = call.count as usize / n;
-    let total = count * call.instances as usize;
+    let count = len / n;
+    let total = count * instances.len();
+    let (first_index, first_prim) = (out.indices.len(), out.primitives.len());
     let blank = Primitive {
         kind,
         first: 0,
         id: 0,
         instance: 0,
     };
-    out.indices.resize(total * n, 0);
-    out.primitives.resize(total, blank);
+    out.indices.resize(first_index + total * n, 0);
+    out.primitives.resize(first_prim + total, blank);
     let threads = threads.clamp(1, (count / ASSEMBLE_PER_THREAD).max(1));
     let per = count.div_ceil(threads).max(1);
-    let instances = out.indices.chunks_mut((count * n).max(1));
-    let prims = out.primitives.chunks_mut(count.max(1));
-    for (instance, (indices, prims)) in (0..call.instances).zip(instances.zip(prims)) {
-        let base = instance as usize * count;
+    let indices = out.indices[first_index..].chunks_mut((count * n).max(1));
+    let prims = out.primitives[first_prim..].chunks_mut(count.max(1));
+    for (q, (instance, (indices, prims))) in instances.zip(indices.zip(prims)).enumerate() {
+        let base = first_index + q * count * n;
         let run = |(t, (indices, prims)): (usize, (&mut [u32], &mut [Primitive]))| {
             let p0 = t * per;
             for (j, p) in prims.iter_mut().enumerate() {
                 *p = Primitive {
                     kind,
-                    first: ((base + p0 + j) * n) as u32,
+                    first: (base + (p0 + j) * n) as u32,
                     id: (p0 + j) as u32,
                     instance,
                 };
@@ -584,24 +597,9 @@ pub fn assemble(
         id += 1;
     };
     use BasicTopology as T;
-    // Lists of points, lines and triangles keep the sequence as it is:
-    // their indices go over whole, their primitives follow in one pass.
-    let list = match topology {
-        Topology::Basic(T::PointList) => Some((PrimitiveKind::Point, 1)),
-        Topology::Basic(T::LineList) => Some((PrimitiveKind::Line, 2)),
-        Topology::Basic(T::TriangleList) => Some((PrimitiveKind::Triangle, 3)),
-        _ => None,
-    };
-    if let Some((kind, n)) = list {
-        let count = seq.len() / n;
-        let first = out.indices.len() as u32;
-        out.indices.extend_from_slice(&seq[..count * n]);
-        out.primitives.extend((0..count as u32).map(|i| Primitive {
-            kind,
-            first: first + i * n as u32,
-            id: i,
-            instance,
-        }));
+    if let Some(list) = list_kind(topology) {
+        let instances = instance..instance + 1;
+        assemble_list(list, seq.len(), instances, 1, &|v, _| v, &|i| seq[i], out);
         return;
     }
     let t = match topology {
@@ -711,6 +709,30 @@ mod tests {
     use super::*;
     use tgsi_exec::{Limits, Resources};
 
+    /// A buffer of little-endian words read `rate`.
+    fn buffer_of(words: &[u32], stride: u32, rate: InputRate) -> VertexBuffer {
+        VertexBuffer {
+            data: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            stride,
+            rate,
+        }
+    }
+
+    /// Element `register` from `buffer` at `offset`, `components` of `kind`.
+    fn element(
+        register: u32,
+        buffer: u32,
+        offset: u32,
+        (kind, components): (ValueKind, u8),
+    ) -> VertexElement {
+        VertexElement {
+            register,
+            buffer,
+            offset,
+            format: VertexFormat { kind, components },
+        }
+    }
+
     /// The buffers of a recycled stream and of the vertex stage's working
     /// lists keep nothing of the draw before: a small indexed draw after a
     /// large one (whose buffers it likely takes) gives what it gave before.
@@ -799,33 +821,15 @@ mod tests {
             "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
              0: UADD OUT[0], IN[0], IN[1]\n1: MOV OUT[1], IN[1]\n2: END\n",
         );
-        let words = |n: u32, k: u32| -> Vec<u8> {
-            (0..n * 4).flat_map(|w| (w * k + 1).to_le_bytes()).collect()
-        };
-        let element = |register: u32, buffer: u32| VertexElement {
-            register,
-            buffer,
-            offset: 0,
-            format: VertexFormat {
-                kind: ValueKind::Uint,
-                components: 4,
-            },
-        };
+        let words = |n: u32, k: u32| -> Vec<u32> { (0..n * 4).map(|w| w * k + 1).collect() };
+        let uint4 = (ValueKind::Uint, 4);
         let n = 20_000u32;
         let input = VertexInput {
             buffers: vec![
-                VertexBuffer {
-                    data: words(n, 3),
-                    stride: 16,
-                    rate: InputRate::PerVertex,
-                },
-                VertexBuffer {
-                    data: words(2, 7),
-                    stride: 16,
-                    rate: InputRate::PerInstance(1),
-                },
+                buffer_of(&words(n, 3), 16, InputRate::PerVertex),
+                buffer_of(&words(2, 7), 16, InputRate::PerInstance(1)),
             ],
-            elements: vec![element(0, 0), element(1, 1)],
+            elements: vec![element(0, 0, 0, uint4), element(1, 1, 0, uint4)],
         };
         let indices: Vec<u32> = (0..3 * n).map(|i| (i * 7919) % n).collect();
         let call = DrawCall {
@@ -1057,20 +1061,8 @@ mod tests {
     #[test]
     fn fetch_fills_missing_components_and_reads_zero_past_the_end() {
         let input = VertexInput {
-            buffers: vec![VertexBuffer {
-                data: [1u32, 2, 3].iter().flat_map(|w| w.to_le_bytes()).collect(),
-                stride: 8,
-                rate: InputRate::PerVertex,
-            }],
-            elements: vec![VertexElement {
-                register: 1,
-                buffer: 0,
-                offset: 0,
-                format: VertexFormat {
-                    kind: ValueKind::Float,
-                    components: 2,
-                },
-            }],
+            buffers: vec![buffer_of(&[1, 2, 3], 8, InputRate::PerVertex)],
+            elements: vec![element(1, 0, 0, (ValueKind::Float, 2))],
         };
         let mut out = [[9u32; 4]; 2];
         input.fetch(1, 0, &mut out);
@@ -1084,20 +1076,8 @@ mod tests {
     fn fetch_reads_whole_elements_and_words_up_to_the_end() {
         let words: Vec<u32> = (1..=7).collect();
         let input = VertexInput {
-            buffers: vec![VertexBuffer {
-                data: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-                stride: 12,
-                rate: InputRate::PerVertex,
-            }],
-            elements: vec![VertexElement {
-                register: 0,
-                buffer: 0,
-                offset: 4,
-                format: VertexFormat {
-                    kind: ValueKind::Sint,
-                    components: 4,
-                },
-            }],
+            buffers: vec![buffer_of(&words, 12, InputRate::PerVertex)],
+            elements: vec![element(0, 0, 4, (ValueKind::Sint, 4))],
         };
         let mut out = [[9u32; 4]; 1];
         input.fetch(0, 0, &mut out);

@@ -165,19 +165,20 @@ const BYTES_PER_PART: usize = 1 << 20;
 
 /// Fills `cells` with `value` on up to `threads` threads ([`in_parts`]).
 pub fn fill_on<T: Copy + Send + Sync>(cells: &mut [T], value: T, threads: usize) {
-    in_parts(cells, 1, threads, |part| fill_by_doubling(part, value));
+    in_parts(cells, 1, threads, |part| fill_by_doubling(part, &[value]));
 }
 
-/// Fills `cells` with `value`: one cell, then the filled part copied onto
-/// the rest, doubling. The large copies are the C library's block moves,
-/// which write without reading the destination first (a loop of stores
-/// reads every line it is about to overwrite).
-pub fn fill_by_doubling<T: Copy>(cells: &mut [T], value: T) {
-    let Some(first) = cells.first_mut() else {
+/// Fills `cells` with `pattern` repeated (a value, or a texel's bytes): the
+/// pattern once, then the filled part copied onto the rest, doubling. The
+/// large copies are the C library's block moves, which write without
+/// reading the destination first (a loop of stores reads every line it is
+/// about to overwrite).
+pub fn fill_by_doubling<T: Copy>(cells: &mut [T], pattern: &[T]) {
+    let mut filled = pattern.len().min(cells.len());
+    cells[..filled].copy_from_slice(&pattern[..filled]);
+    if filled == 0 {
         return;
-    };
-    *first = value;
-    let mut filled = 1;
+    }
     while filled < cells.len() {
         let k = filled.min(cells.len() - filled);
         cells.copy_within(..k, filled);
@@ -810,8 +811,17 @@ mod tests {
     fn filling_by_doubling_reaches_every_cell() {
         for n in 0..70 {
             let mut cells = vec![1u32; n];
-            fill_by_doubling(&mut cells, 0x3F80_0000);
+            fill_by_doubling(&mut cells, &[0x3F80_0000]);
             assert!(cells.iter().all(|&c| c == 0x3F80_0000), "{n} cells");
+            let mut bytes = vec![0u8; n];
+            fill_by_doubling(&mut bytes, &[1, 2, 3]);
+            assert!(
+                bytes
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &b)| b as usize == i % 3 + 1),
+                "{n} bytes"
+            );
         }
     }
 
