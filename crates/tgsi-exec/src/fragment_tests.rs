@@ -772,3 +772,84 @@ fn planned_lookups_give_the_general_paths_bits() {
         }
     }
 }
+
+/// Four quads of one input set (interpolated 16 lanes at once) give the
+/// bits of the same quads read from copies of the set (quad by quad), for
+/// perspective inputs sharing a 1/w plane or not, a 1/w plane crossing
+/// zero, screen-linear, flat and unread inputs.
+#[test]
+fn one_input_set_gives_the_quad_by_quad_bits() {
+    let src = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], PERSPECTIVE\n\
+        DCL IN[2], GENERIC[2], PERSPECTIVE\nDCL IN[3], GENERIC[3], LINEAR\n\
+        DCL IN[4], GENERIC[4], CONSTANT\nDCL IN[5], GENERIC[5], PERSPECTIVE\n\
+        DCL OUT[0], COLOR\nDCL TEMP[0]\n\
+        0: ADD TEMP[0], IN[0], IN[1]\n\
+        1: ADD TEMP[0], TEMP[0], IN[2].xyxy\n\
+        2: ADD TEMP[0], TEMP[0], IN[3]\n\
+        3: ADD OUT[0], TEMP[0], IN[4]\n\
+        4: END\n";
+    let p = prog(src);
+    let code = p.code();
+    let plane = |k: f64| {
+        [
+            [0.3 * k, 1e-3, -2e-3],
+            [-1.5, 0.25 * k, 0.125],
+            [1e9, -3.0, 7.0 * k],
+            [0.0, 0.0, 1e-30],
+        ]
+    };
+    let inputs = vec![
+        InputSource::Perspective {
+            plane: plane(1.0),
+            inv_w: [0.5, 1e-3, 2e-3],
+        },
+        InputSource::Perspective {
+            plane: plane(2.0),
+            inv_w: [0.5, 1e-3, 2e-3],
+        },
+        InputSource::Perspective {
+            plane: plane(-3.0),
+            inv_w: [-1.0, 0.5, 0.0],
+        },
+        InputSource::Linear(plane(0.5)),
+        InputSource::Flat([1, 2, 3, 4]),
+        InputSource::Perspective {
+            plane: plane(5.0),
+            inv_w: [0.25, -1e-3, 1e-3],
+        },
+    ];
+    let frag = super::fragment::FragEnv {
+        inputs,
+        position: InputSource::Zero,
+        face: 1.0,
+        integer_center: false,
+        lower_left: false,
+        height: 64,
+        samples: 1,
+        per_sample: false,
+        primitive_id: 0,
+    };
+    let copies = [frag.clone(), frag.clone(), frag.clone()];
+    let run = |frags: [&super::fragment::FragEnv; 4]| {
+        let mut b = Batch::new(code);
+        b.reset(code, u32::MAX as Mask);
+        let origins = [(4, 2), (10, 0), (0, 30), (62, 62)];
+        b.pixel = [
+            std::array::from_fn(|l| origins[l / 4].0 + (l & 1) as u32),
+            std::array::from_fn(|l| origins[l / 4].1 + (l >> 1 & 1) as u32),
+        ];
+        p.fill_fragment_values(&mut b, &frags, None, None, &[]);
+        (0..6)
+            .map(|i| b.regs[(code.input.base + i) as usize])
+            .collect::<Vec<_>>()
+    };
+    let one = run([&frag; 4]);
+    let quad_by_quad = run([&frag, &copies[0], &copies[1], &copies[2]]);
+    assert_eq!(one, quad_by_quad);
+    // and the values are the planes' (not zero rows)
+    let x = 4.5f64;
+    let y = 2.5f64;
+    let p0 = plane(1.0)[0];
+    let want = ((p0[0] + p0[1] * x + p0[2] * y) * (1.0 / (0.5 + 1e-3 * x + 2e-3 * y))) as f32;
+    assert_eq!(f32::from_bits(one[0][0][0]), want);
+}
