@@ -938,9 +938,6 @@ fn fill_at_centres(
     frags: &[&FragEnv; 4],
     centre: &[([f64; 4], [f64; 4]); 4],
 ) {
-    if frags.iter().all(|f| std::ptr::eq(*f, frags[0])) {
-        return one_set_at_centres(code, b, frags[0], centre);
-    }
     // each quad's 1/w at its centres, for the last 1/w plane seen there
     let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
     for fi in &code.frag_inputs {
@@ -970,101 +967,6 @@ fn fill_at_centres(
                     perspective_quad(rows, q, plane, &w, (xs, ys), reads);
                 }
                 _ => other_quad(rows, q, frag, src, (xs, ys)),
-            }
-        }
-    }
-}
-
-/// [`fill_at_centres`] when the four quads read one input set: each
-/// perspective input's rows over the 16 lanes at once, with the same steps
-/// per lane (so the same bits), 1/w computed once per plane; built for
-/// AVX-512 where the CPU has it (eight f64 lanes a register).
-fn one_set_at_centres(
-    code: &Code,
-    b: &mut Batch,
-    frag: &FragEnv,
-    centre: &[([f64; 4], [f64; 4]); 4],
-) {
-    crate::math::simd::wide(OneSet {
-        code,
-        b,
-        frag,
-        centre,
-    })
-}
-
-/// The work of [`one_set_at_centres`], a kernel for `simd::wide`.
-struct OneSet<'a> {
-    code: &'a Code,
-    b: &'a mut Batch,
-    frag: &'a FragEnv,
-    centre: &'a [([f64; 4], [f64; 4]); 4],
-}
-
-impl crate::math::simd::Kernel for OneSet<'_> {
-    type Out = ();
-
-    #[inline(always)]
-    fn run(self) {
-        let OneSet {
-            code,
-            b,
-            frag,
-            centre,
-        } = self;
-        one_set_steps(code, b, frag, centre)
-    }
-}
-
-#[inline(always)]
-fn one_set_steps(code: &Code, b: &mut Batch, frag: &FragEnv, centre: &[([f64; 4], [f64; 4]); 4]) {
-    // the centres of `centre`, from the pixels again (read whole, not
-    // across the words `centre` was stored in)
-    let xs: [f64; LANES] =
-        std::array::from_fn(|l| b.pixel[0][l & !3] as f64 + 0.5 + (l & 1) as f64);
-    let ys: [f64; LANES] =
-        std::array::from_fn(|l| b.pixel[1][l & !3] as f64 + 0.5 + (l >> 1 & 1) as f64);
-    let at = |p: &[f64; 3]| -> [f64; LANES] {
-        std::array::from_fn(|l| p[0] + p[1] * xs[l] + p[2] * ys[l])
-    };
-    let mut w_cache: Option<([u64; 3], [f64; LANES])> = None;
-    for fi in &code.frag_inputs {
-        let reg = (code.input.base + fi.index) as usize;
-        let reads = code
-            .input_reads
-            .get(fi.index as usize)
-            .copied()
-            .unwrap_or(0xF);
-        let Some(src) = frag.inputs.get(fi.index as usize) else {
-            continue;
-        };
-        let rows = &mut b.regs[reg];
-        match src {
-            InputSource::Perspective { plane, inv_w } => {
-                let key = inv_w.map(f64::to_bits);
-                let w = match &w_cache {
-                    // word by word (see `fill_at_samples`)
-                    Some((k, w)) if k[0] == key[0] && k[1] == key[1] && k[2] == key[2] => *w,
-                    _ => {
-                        let w = at(inv_w).map(|v| 1.0 / v);
-                        w_cache = Some((key, w));
-                        w
-                    }
-                };
-                for (c, (row, p)) in rows.iter_mut().zip(plane).enumerate() {
-                    if reads & (1 << c) == 0 {
-                        continue;
-                    }
-                    let v = at(p);
-                    for l in 0..LANES {
-                        row[l] = ((v[l] * w[l]) as f32).to_bits();
-                    }
-                }
-            }
-            _ => {
-                for (q, (xs, ys)) in centre.iter().enumerate() {
-                    other_quad(rows, q, frag, src, (xs, ys));
-                }
             }
         }
     }
