@@ -682,11 +682,6 @@ const LANE_OF_ROW: [i32; 16] = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14
 const TILE_DX: [i32; 16] = [0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3];
 const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
 
-/// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
-/// lane `l`'s pixel, `origin` plus its offset in the tile, is inside the
-/// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
-/// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
-/// rasterizer's stepped edge functions).
 /// Asks the CPU to bring the cache line holding `value` closer (a hint:
 /// nothing else happens, on other architectures nothing at all).
 #[inline(always)]
@@ -702,6 +697,11 @@ pub fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
+/// lane `l`'s pixel, `origin` plus its offset in the tile, is inside the
+/// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
+/// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
+/// rasterizer's stepped edge functions).
 pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
     // the box relative to the tile (clamped: a box far from the tile
     // stays outside it), each lane's pixel offset against it
