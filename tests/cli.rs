@@ -669,3 +669,58 @@ fn translate_layout_names_bindings_and_specialization_constants() {
     );
     std::fs::remove_file(&fs).unwrap();
 }
+
+/// `tgsi bench mesh --peer` runs ours and the peer in rounds, one after the
+/// other (the peer at 1 and 2 threads in each), and reports each side's
+/// median of its rounds' medians; the peer here is a script that logs its
+/// thread count, prints a fixed time and gives back some picture.
+#[cfg(unix)]
+#[test]
+fn bench_mesh_runs_the_peer_in_rounds_between_ours() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("tgsi-fake-peer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("threads.log");
+    let script = dir.join("peer.sh");
+    let picture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/textures/checker.png");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$LP_NUM_THREADS\" >> '{}'\nprev=''\nfor a in \"$@\"; do\n  \
+             if [ \"$prev\" = --out ]; then cp '{}' \"$a\"; fi\n  prev=\"$a\"\ndone\n\
+             echo 'llvmpipe: median 0.0125 s per frame (best 0.0125, worst 0.0125, 3 frames)'\n",
+            log.display(),
+            picture.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .args(["bench", "mesh", "--scene", "torus 64x32", "--size", "64"])
+        .args(["--reps", "2", "--threads", "1", "--peer"])
+        .env("TGSI_PEER_MESH", &script)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        runs.split_whitespace().collect::<Vec<_>>(),
+        ["1", "2", "1", "2", "1", "2"]
+    );
+    assert!(text.contains("median of 3 rounds) = "), "{text}");
+    for threads in [1, 2] {
+        let line = format!(
+            "llvmpipe, {threads} thread(s): median 0.01250 s per frame = 80.0 frames/s, 0.328 M triangles/s (median of 3 rounds)"
+        );
+        assert!(text.contains(&line), "{text}");
+    }
+    // a picture of another size: reported, not a failure
+    assert!(text.contains("image vs llvmpipe: sizes differ"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -27,21 +27,23 @@
 //! --const N=float:...` (the constant buffers of the scene) and the options
 //! of the workload's target and state (`--samples`, `--format`, `--depth`,
 //! `--blend`, `--cull`, `--front`, `--stages`), draws the same scene with GLSL twins of the
-//! shaders and prints a line with `median SECONDS s per frame`. It runs with `LP_NUM_THREADS` 1 and 2,
-//! and its picture is compared with ours pixel by pixel.
+//! shaders and prints a line with `median SECONDS s per frame`. It runs
+//! with `LP_NUM_THREADS` 1 and 2 in three rounds between ours (see
+//! `mesh_peer.rs`), and its picture is compared with ours pixel by pixel.
 
 use super::args::BenchArgs;
+use super::mesh_peer::{PEER_ROUNDS, PeerRun};
 use crate::cli::render_mesh::{
     MeshStats, StageShader, Stages, clear_target_on, draw_mesh, draw_mesh_stages, mesh_input,
     mesh_state, new_target, resolve, resolve_on,
 };
-use anyhow::{Context, Result, anyhow, bail};
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use anyhow::{Result, anyhow, bail};
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 use tgsi::enums::Processor;
 use tgsi::exec::{Limits, Resources, Stats};
-use tgsi::image_io::{Rgba8Image, decode_png, load_png, texture_from_image};
+use tgsi::image_io::{decode_png, texture_from_image};
 use tgsi::mesh_io::{Mesh, parse_obj};
 use tgsi::pipeline::{
     BlendFactor, BlendOp, CullMode, DepthFormat, DepthTarget, FrontFace, RenderState,
@@ -51,7 +53,7 @@ use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 const VERTEX_SHADER: &str = include_str!("../../../examples/scene/torus_vs.tgsi");
 const FRAGMENT_SHADER: &str = include_str!("../../../examples/scene/torus_fs.tgsi");
 const TORUS_OBJ: &str = include_str!("../../../examples/meshes/torus.obj");
-const CHECKER_PNG: &[u8] = include_bytes!("../../../examples/textures/checker.png");
+pub(super) const CHECKER_PNG: &[u8] = include_bytes!("../../../examples/textures/checker.png");
 const OCTAHEDRON_OBJ: &str = include_str!("../../../examples/meshes/octahedron.obj");
 const FACETS_VS: &str = include_str!("../../../examples/facets/sphere_vs.tgsi");
 const FACETS_TCS: &str = include_str!("../../../examples/facets/sphere_tcs.tgsi");
@@ -76,7 +78,7 @@ fn facets_triangles_per_patch() -> usize {
 }
 
 /// The constant buffers of `examples/scene/README.md` (`--const` syntax).
-const SCENE_CONSTANTS: [&str; 4] = [
+pub(super) const SCENE_CONSTANTS: [&str; 4] = [
     "0=float:0.81721,0.149774,-0.556539,0,-0.331861,0.91178,-0.241922,0,0.471207,0.382394,0.79482,0,0,0,0,1",
     "1=float:1,0,0,0,0,0.873689,-0.486486,0.043684,0,0.486486,0.873689,-5.011795,0,0,0,1",
     "2=float:2.178158,0,0,0,0,2.904211,0,0,0,0,-1.111111,-1.111111,0,0,-1,0",
@@ -189,7 +191,7 @@ fn scene_resources() -> Result<Resources> {
 /// How a workload draws: the target's format and samples per pixel, the
 /// depth test, blending and culling.
 #[derive(Clone, Copy, Debug)]
-struct DrawSetup {
+pub(super) struct DrawSetup {
     /// Short format name (`rgba8_srgb`, `rgba8`, `rgba16f`).
     format: &'static str,
     samples: u32,
@@ -249,7 +251,7 @@ impl DrawSetup {
     }
 
     /// The peer's options for the same target and state.
-    fn peer_args(&self) -> Vec<String> {
+    pub(super) fn peer_args(&self) -> Vec<String> {
         let format = match self.format {
             "rgba8_srgb" => "srgb8",
             other => other,
@@ -289,16 +291,16 @@ impl DrawSetup {
 }
 
 /// One workload of the benchmark: a mesh and how it is drawn.
-struct Workload {
+pub(super) struct Workload {
     label: String,
-    obj: String,
+    pub(super) obj: String,
     mesh: Mesh,
-    setup: DrawSetup,
+    pub(super) setup: DrawSetup,
 }
 
 impl Workload {
     /// The triangles a frame rasterizes (the facets' after tessellation).
-    fn triangles(&self) -> usize {
+    pub(super) fn triangles(&self) -> usize {
         let input = self.mesh.indices.len() / 3;
         if self.setup.facets {
             input * facets_triangles_per_patch()
@@ -622,6 +624,55 @@ fn workloads(only: Option<&str>) -> Result<Vec<Workload>> {
     Ok(workloads)
 }
 
+/// One thread count's frames of a workload.
+struct Run {
+    threads: usize,
+    limits: Limits,
+    res: Resources,
+    targets: Targets,
+    /// What the first frame ran.
+    stats: MeshStats,
+    /// Each round's median seconds per frame.
+    medians: Vec<f64>,
+    /// The fastest frame.
+    best: f64,
+}
+
+impl Run {
+    /// Prints the median of the rounds' medians and the rates; returns it.
+    fn report(&mut self, w: &Workload) -> f64 {
+        let (best, rounds) = (self.best, self.medians.len());
+        let med = median(&mut self.medians);
+        let rounds = if rounds > 1 {
+            format!(", median of {rounds} rounds")
+        } else {
+            String::new()
+        };
+        let stats = &self.stats;
+        let lanes = if w.setup.facets {
+            format!(
+                "{:.2} M shader lanes/s ({} lanes per frame in the five stages, fragments in 2x2 quads with helpers)",
+                stats.fragment.invocations as f64 / med / 1e6,
+                stats.fragment.invocations
+            )
+        } else {
+            format!(
+                "{:.2} M fragment-shader lanes/s ({} lanes per frame, 2x2 quads with helpers; {} vertex-shader invocations)",
+                stats.fragment.invocations as f64 / med / 1e6,
+                stats.fragment.invocations,
+                stats.vertex.invocations
+            )
+        };
+        println!(
+            "  tgsi, {} thread(s): median {med:.4} s per frame (best {best:.4}{rounds}) = {:.2} frames/s, {:.3} M triangles/s, {lanes}",
+            self.threads,
+            1.0 / med,
+            w.triangles() as f64 / med / 1e6,
+        );
+        med
+    }
+}
+
 pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
     if args.size < 4 || args.size > 8192 {
         bail!("--size must be 4 to 8192 pixels (the target is SIZE x 3*SIZE/4)");
@@ -679,8 +730,9 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             },
         );
         let input = mesh_input(&w.mesh, frame.vertex_shader(w)?)?;
+        // each thread count's first frame: the pictures must agree
         let mut first: Option<(usize, Vec<u8>)> = None;
-        let mut ours: Vec<(usize, f64)> = Vec::new();
+        let mut runs = Vec::new();
         for &threads in &args.threads {
             let limits = Limits {
                 threads: threads.max(1),
@@ -701,38 +753,56 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
                 }
                 Some(_) => {}
             }
-            let mut times = Vec::with_capacity(args.reps);
-            for _ in 0..args.reps {
-                let start = Instant::now();
-                frame.draw(w, &input, &mut res, &mut targets, &limits)?;
-                times.push(start.elapsed().as_secs_f64());
-            }
-            let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-            let med = median(&mut times);
-            let lanes = if s.facets {
-                format!(
-                    "{:.2} M shader lanes/s ({} lanes per frame in the five stages, fragments in 2x2 quads with helpers)",
-                    stats.fragment.invocations as f64 / med / 1e6,
-                    stats.fragment.invocations
-                )
-            } else {
-                format!(
-                    "{:.2} M fragment-shader lanes/s ({} lanes per frame, 2x2 quads with helpers; {} vertex-shader invocations)",
-                    stats.fragment.invocations as f64 / med / 1e6,
-                    stats.fragment.invocations,
-                    stats.vertex.invocations
-                )
-            };
-            println!(
-                "  tgsi, {threads} thread(s): median {med:.4} s per frame (best {best:.4}) = {:.2} frames/s, {:.3} M triangles/s, {lanes}",
-                1.0 / med,
-                triangles as f64 / med / 1e6,
-            );
-            ours.push((threads, med));
+            runs.push(Run {
+                threads,
+                limits,
+                res,
+                targets,
+                stats,
+                medians: Vec::new(),
+                best: f64::INFINITY,
+            });
         }
-        if let Some(Ok(exe)) = &peer {
+        // with the peer, the frames in rounds: each thread count's, then the
+        // peer's at 1 and 2 threads, and again, so that both see the machine
+        // alike while its speed drifts
+        let mut peer_run = match &peer {
+            Some(Ok(exe)) => match PeerRun::new(exe, w, width, height) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    println!("  llvmpipe: skipped: {e:#}");
+                    None
+                }
+            },
+            _ => None,
+        };
+        let rounds = if peer_run.is_some() { PEER_ROUNDS } else { 1 };
+        for _ in 0..rounds {
+            for run in &mut runs {
+                let mut times = Vec::with_capacity(args.reps);
+                for _ in 0..args.reps {
+                    let start = Instant::now();
+                    frame.draw(w, &input, &mut run.res, &mut run.targets, &run.limits)?;
+                    times.push(start.elapsed().as_secs_f64());
+                }
+                run.best = times.iter().copied().fold(run.best, f64::min);
+                run.medians.push(median(&mut times));
+            }
+            if let Some(p) = &mut peer_run
+                && let Err(e) = p.round(args.reps)
+            {
+                println!("  llvmpipe: skipped: {e:#}");
+                peer_run = None;
+            }
+        }
+        let mut ours: Vec<(usize, f64)> = Vec::new();
+        for run in &mut runs {
+            let med = run.report(w);
+            ours.push((run.threads, med));
+        }
+        if let Some(p) = peer_run {
             let image = first.map(|(_, img)| img).unwrap_or_default();
-            if let Err(e) = run_peer(exe, w, width, height, args.reps, &ours, &image) {
+            if let Err(e) = p.report(w, &ours, &image) {
                 println!("  llvmpipe: skipped: {e:#}");
             }
         }
@@ -741,111 +811,6 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
         println!("llvmpipe: skipped: {e:#} ({PEER_ENV} may name another mesh peer)");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Runs the peer program with 1 and 2 llvmpipe threads, prints its times,
-/// the ratios and the agreement of its picture with `ours` (RGBA8 rows).
-fn run_peer(
-    exe: &Path,
-    w: &Workload,
-    width: u32,
-    height: u32,
-    reps: usize,
-    ours: &[(usize, f64)],
-    image: &[u8],
-) -> Result<()> {
-    let dir = std::env::temp_dir().join(format!("tgsi-bench-mesh-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let obj = dir.join("mesh.obj");
-    let tex = dir.join("checker.png");
-    let out = dir.join("llvmpipe.png");
-    std::fs::write(&obj, &w.obj)?;
-    std::fs::write(&tex, CHECKER_PNG)?;
-    let result = (|| -> Result<()> {
-        for threads in [1usize, 2] {
-            let mut cmd = Command::new(exe);
-            cmd.arg("--mesh")
-                .arg(&obj)
-                .arg("--texture")
-                .arg(&tex)
-                .arg("--size")
-                .arg(format!("{width}x{height}"))
-                .arg("--frames")
-                .arg(reps.max(3).to_string())
-                .arg("--out")
-                .arg(&out);
-            for c in SCENE_CONSTANTS {
-                cmd.arg("--const").arg(c);
-            }
-            cmd.args(w.setup.peer_args());
-            cmd.env("LIBGL_ALWAYS_SOFTWARE", "1")
-                .env("GALLIUM_DRIVER", "llvmpipe")
-                .env("LP_NUM_THREADS", threads.to_string());
-            let run = cmd
-                .output()
-                .with_context(|| format!("running {}", exe.display()))?;
-            let text = String::from_utf8_lossy(&run.stdout);
-            let seconds = text
-                .lines()
-                .filter(|l| l.contains("s per frame"))
-                .find_map(|l| {
-                    let words: Vec<&str> = l.split_whitespace().collect();
-                    let k = words.iter().position(|w| *w == "median")?;
-                    words.get(k + 1)?.parse::<f64>().ok()
-                })
-                .ok_or_else(|| {
-                    anyhow!(
-                        "{} printed no `median S s per frame` line: {text}{}",
-                        exe.display(),
-                        String::from_utf8_lossy(&run.stderr)
-                    )
-                })?;
-            let triangles = w.triangles();
-            let ratios: Vec<String> = ours
-                .iter()
-                .map(|(t, med)| format!("llvmpipe {threads}T / tgsi {t}T = {:.1}", med / seconds))
-                .collect();
-            println!(
-                "  llvmpipe, {threads} thread(s): median {seconds:.5} s per frame = {:.1} frames/s, {:.3} M triangles/s; speed {}",
-                1.0 / seconds,
-                triangles as f64 / seconds / 1e6,
-                ratios.join(", ")
-            );
-        }
-        let theirs = load_png(&out).map_err(|e| anyhow!("the peer's picture: {e}"))?;
-        println!("  {}", agreement(image, &theirs));
-        Ok(())
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result
-}
-
-/// Pixels whose largest channel difference exceeds 0, 1, 2, 4, 8 and 32
-/// (of 255).
-fn agreement(ours: &[u8], theirs: &Rgba8Image) -> String {
-    if ours.len() != theirs.pixels.len() {
-        return format!(
-            "image vs llvmpipe: sizes differ ({} and {} bytes)",
-            ours.len(),
-            theirs.pixels.len()
-        );
-    }
-    let diffs: Vec<u8> = ours
-        .chunks_exact(4)
-        .zip(theirs.pixels.chunks_exact(4))
-        .map(|(a, b)| (0..4).map(|c| a[c].abs_diff(b[c])).max().unwrap_or(0))
-        .collect();
-    let over = |t: u8| diffs.iter().filter(|d| **d > t).count();
-    format!(
-        "image vs llvmpipe: {} pixels; differing by more than 0/255: {}, 1/255: {}, 2/255: {}, 4/255: {}, 8/255: {}, 32/255: {}",
-        diffs.len(),
-        over(0),
-        over(1),
-        over(2),
-        over(4),
-        over(8),
-        over(32)
-    )
 }
 
 #[cfg(test)]

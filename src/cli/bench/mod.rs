@@ -28,6 +28,7 @@ mod d3d;
 mod mad;
 mod math;
 mod mesh;
+mod mesh_peer;
 mod peers;
 mod translate;
 mod vulkan;
