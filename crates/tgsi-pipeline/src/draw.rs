@@ -1128,14 +1128,50 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
     ) -> [[u8; N]; LANES] {
         let mut texels = [[0u8; N]; LANES];
-        for_each_lane(writes, |l| {
-            let (x, row) = at(l);
-            let o = self.offset(x, row, 0, 1);
-            if let Some(b) = self.bytes.get(o..o + N) {
-                texels[l].copy_from_slice(b);
+        for q in 0..LANES / 4 {
+            let lanes = writes >> (4 * q) & 0xF;
+            // a whole 2x2 quad: its two rows' texel pairs at once
+            if lanes == 0xF
+                && let Some([top, bottom]) = self.quad_rows(q, &at, 2 * N)
+            {
+                let [a, b, c, d] = &mut texels[4 * q..4 * q + 4] else {
+                    unreachable!("a quad is 4 lanes")
+                };
+                a.copy_from_slice(&self.bytes[top..top + N]);
+                b.copy_from_slice(&self.bytes[top + N..top + 2 * N]);
+                c.copy_from_slice(&self.bytes[bottom..bottom + N]);
+                d.copy_from_slice(&self.bytes[bottom + N..bottom + 2 * N]);
+                continue;
             }
-        });
+            for_each_lane(lanes << (4 * q), |l| {
+                let (x, row) = at(l);
+                let o = self.offset(x, row, 0, 1);
+                if let Some(b) = self.bytes.get(o..o + N) {
+                    texels[l].copy_from_slice(b);
+                }
+            });
+        }
         texels
+    }
+
+    /// The byte offsets of quad `q`'s two rows (its lanes at `at(4q)`, one
+    /// pixel right, one row down and both, as the lanes of a batch lie)
+    /// when both rows' `len` bytes are inside the rows; None otherwise.
+    #[inline(always)]
+    fn quad_rows(
+        &self,
+        q: usize,
+        at: &impl Fn(usize) -> (u32, u32),
+        len: usize,
+    ) -> Option<[usize; 2]> {
+        let (x, row) = at(4 * q);
+        let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
+        if (1..4).any(|k| at(4 * q + k) != quad[k - 1]) {
+            return None;
+        }
+        let top = self.offset(x, row, 0, 1);
+        let bottom = top + self.pitch;
+        (bottom + len <= self.bytes.len() && len <= self.pitch).then_some([top, bottom])
     }
 
     /// Writes `texels[l]` (`N` bytes each) of the lanes set in `writes` to
@@ -1146,13 +1182,26 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
         texels: &[[u8; N]; LANES],
     ) {
-        for_each_lane(writes, |l| {
-            let (x, row) = at(l);
-            let o = self.offset(x, row, 0, 1);
-            if let Some(dst) = self.bytes.get_mut(o..o + N) {
-                dst.copy_from_slice(&texels[l]);
+        for q in 0..LANES / 4 {
+            let lanes = writes >> (4 * q) & 0xF;
+            if lanes == 0xF
+                && let Some([top, bottom]) = self.quad_rows(q, &at, 2 * N)
+            {
+                let quad = &texels[4 * q..4 * q + 4];
+                self.bytes[top..top + N].copy_from_slice(&quad[0]);
+                self.bytes[top + N..top + 2 * N].copy_from_slice(&quad[1]);
+                self.bytes[bottom..bottom + N].copy_from_slice(&quad[2]);
+                self.bytes[bottom + N..bottom + 2 * N].copy_from_slice(&quad[3]);
+                continue;
             }
-        });
+            for_each_lane(lanes << (4 * q), |l| {
+                let (x, row) = at(l);
+                let o = self.offset(x, row, 0, 1);
+                if let Some(dst) = self.bytes.get_mut(o..o + N) {
+                    dst.copy_from_slice(&texels[l]);
+                }
+            });
+        }
     }
 
     /// The byte offset of sample `s` of pixel `x` of row `row`.
@@ -1263,8 +1312,22 @@ mod tests {
                         _ => (rng.uniform(-0.5, 1.5) as f32).to_bits(),
                     })
                 });
-                let writes = rng.next() as u16;
-                let at = |l: usize| ((l % 4 * 3) as u32, (l / 4) as u32);
+                // mostly whole quads (their rows read and written at once)
+                let writes = match rng.below(3) {
+                    0 => rng.next() as u16,
+                    _ => (0..4).fold(0u16, |m, q| {
+                        m | u16::from(rng.below(4) > 0) * 0xF << (4 * q)
+                    }),
+                };
+                // lanes scattered, or in 2x2 quads as batches lay them
+                // (every lane its own pixel, the last quad at the rows' end)
+                let scattered = |l: usize| ((l % 4 * 3) as u32, (l / 4) as u32);
+                let quads = |l: usize| {
+                    let x = [0, 5, 9, 14][l / 4] + (l & 1);
+                    (x as u32, (l >> 1 & 1) as u32 + 2 * (l / 8) as u32)
+                };
+                let quads_layout = rng.below(2) == 0;
+                let at = |l: usize| if quads_layout { quads(l) } else { scattered(l) };
                 let mut side = rows(&mut a, bpt, codec);
                 let read: [[u8; 8]; LANES] = match bpt {
                     4 => side.gather::<4>(writes, at).map(|t| {

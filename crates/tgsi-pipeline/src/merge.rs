@@ -404,6 +404,17 @@ impl BlendClass {
             _ => v,
         }
     }
+
+    /// [`Self::clamp`] over a row, the class looked at once (the loops
+    /// then run side by side).
+    #[inline(always)]
+    fn clamp_row<const N: usize>(self, row: &mut [f32; N]) {
+        match self {
+            BlendClass::Unorm => row.iter_mut().for_each(|v| *v = v.clamp(0.0, 1.0)),
+            BlendClass::Snorm => row.iter_mut().for_each(|v| *v = v.clamp(-1.0, 1.0)),
+            _ => {}
+        }
+    }
 }
 
 /// Blend factor `f` for channel `c` of `N` lanes side by side (`s` the
@@ -444,9 +455,7 @@ fn factor_rows<const N: usize>(
         BlendFactor::BlendFactor => each!(|_l| k[c]),
         BlendFactor::InvBlendFactor => each!(|_l| 1.0 - k[c]),
     }
-    for v in r.iter_mut() {
-        *v = class.clamp(*v);
-    }
+    class.clamp_row(&mut r);
     r
 }
 
@@ -478,9 +487,7 @@ pub fn blend_lanes<const N: usize>(
 ) -> [[f32; N]; 4] {
     let mut s = *s;
     for row in s.iter_mut() {
-        for v in row.iter_mut() {
-            *v = class.clamp(*v);
-        }
+        class.clamp_row(row);
     }
     let k = k.map(|v| class.clamp(v));
     let mut out = [[0f32; N]; 4];
@@ -505,9 +512,7 @@ pub fn blend_lanes<const N: usize>(
             BlendOp::Min => (0..N).for_each(|l| row[l] = sc[l].min(dc[l])),
             BlendOp::Max => (0..N).for_each(|l| row[l] = sc[l].max(dc[l])),
         }
-        for v in row.iter_mut() {
-            *v = class.clamp(*v);
-        }
+        class.clamp_row(row);
     }
     out
 }
