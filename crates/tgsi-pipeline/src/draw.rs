@@ -1316,7 +1316,7 @@ mod tests {
                 let writes = match rng.below(3) {
                     0 => rng.next() as u16,
                     _ => (0..4).fold(0u16, |m, q| {
-                        m | u16::from(rng.below(4) > 0) * 0xF << (4 * q)
+                        m | (u16::from(rng.below(4) > 0) * 0xF) << (4 * q)
                     }),
                 };
                 // lanes scattered, or in 2x2 quads as batches lay them
