@@ -1128,50 +1128,12 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
     ) -> [[u8; N]; LANES] {
         let mut texels = [[0u8; N]; LANES];
-        for q in 0..LANES / 4 {
-            let lanes = writes >> (4 * q) & 0xF;
-            // a whole 2x2 quad: its two rows' texel pairs at once
-            if lanes == 0xF
-                && let Some([top, bottom]) = self.quad_rows(q, &at, 2 * N)
-            {
-                let [a, b, c, d] = &mut texels[4 * q..4 * q + 4] else {
-                    unreachable!("a quad is 4 lanes")
-                };
-                a.copy_from_slice(&self.bytes[top..top + N]);
-                b.copy_from_slice(&self.bytes[top + N..top + 2 * N]);
-                c.copy_from_slice(&self.bytes[bottom..bottom + N]);
-                d.copy_from_slice(&self.bytes[bottom + N..bottom + 2 * N]);
-                continue;
+        for (texel, o) in texels.iter_mut().zip(self.texel_offsets(writes, &at, N)) {
+            if let Some(b) = self.bytes.get(o..).and_then(|b| b.get(..N)) {
+                texel.copy_from_slice(b);
             }
-            for_each_lane(lanes << (4 * q), |l| {
-                let (x, row) = at(l);
-                let o = self.offset(x, row, 0, 1);
-                if let Some(b) = self.bytes.get(o..o + N) {
-                    texels[l].copy_from_slice(b);
-                }
-            });
         }
         texels
-    }
-
-    /// The byte offsets of quad `q`'s two rows (its lanes at `at(4q)`, one
-    /// pixel right, one row down and both, as the lanes of a batch lie)
-    /// when both rows' `len` bytes are inside the rows; None otherwise.
-    #[inline(always)]
-    fn quad_rows(
-        &self,
-        q: usize,
-        at: &impl Fn(usize) -> (u32, u32),
-        len: usize,
-    ) -> Option<[usize; 2]> {
-        let (x, row) = at(4 * q);
-        let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
-        if (1..4).any(|k| at(4 * q + k) != quad[k - 1]) {
-            return None;
-        }
-        let top = self.offset(x, row, 0, 1);
-        let bottom = top + self.pitch;
-        (bottom + len <= self.bytes.len() && len <= self.pitch).then_some([top, bottom])
     }
 
     /// Writes `texels[l]` (`N` bytes each) of the lanes set in `writes` to
@@ -1182,26 +1144,41 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
         texels: &[[u8; N]; LANES],
     ) {
+        for (texel, o) in texels.iter().zip(self.texel_offsets(writes, &at, N)) {
+            if let Some(dst) = self.bytes.get_mut(o..).and_then(|b| b.get_mut(..N)) {
+                dst.copy_from_slice(texel);
+            }
+        }
+    }
+
+    /// The byte offset of each lane set in `writes` (one sample per pixel,
+    /// texels of `n` bytes), `usize::MAX` for the others: a whole 2x2 quad
+    /// (its lanes at `at(4q)`, one pixel right, one row down and both, as a
+    /// batch lays them) from its first lane's, the others lane by lane.
+    #[inline(always)]
+    fn texel_offsets(
+        &self,
+        writes: u16,
+        at: &impl Fn(usize) -> (u32, u32),
+        n: usize,
+    ) -> [usize; LANES] {
+        let mut offsets = [usize::MAX; LANES];
         for q in 0..LANES / 4 {
             let lanes = writes >> (4 * q) & 0xF;
-            if lanes == 0xF
-                && let Some([top, bottom]) = self.quad_rows(q, &at, 2 * N)
-            {
-                let quad = &texels[4 * q..4 * q + 4];
-                self.bytes[top..top + N].copy_from_slice(&quad[0]);
-                self.bytes[top + N..top + 2 * N].copy_from_slice(&quad[1]);
-                self.bytes[bottom..bottom + N].copy_from_slice(&quad[2]);
-                self.bytes[bottom + N..bottom + 2 * N].copy_from_slice(&quad[3]);
+            let (x, row) = at(4 * q);
+            let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
+            if lanes == 0xF && (1..4).all(|k| at(4 * q + k) == quad[k - 1]) {
+                let top = self.offset(x, row, 0, 1);
+                let bottom = top + self.pitch;
+                offsets[4 * q..4 * q + 4].copy_from_slice(&[top, top + n, bottom, bottom + n]);
                 continue;
             }
             for_each_lane(lanes << (4 * q), |l| {
                 let (x, row) = at(l);
-                let o = self.offset(x, row, 0, 1);
-                if let Some(dst) = self.bytes.get_mut(o..o + N) {
-                    dst.copy_from_slice(&texels[l]);
-                }
+                offsets[l] = self.offset(x, row, 0, 1);
             });
         }
+        offsets
     }
 
     /// The byte offset of sample `s` of pixel `x` of row `row`.

@@ -396,17 +396,17 @@ impl BlendClass {
         }
     }
 
+    /// The class's range clamp of one value ([`Self::clamp_row`]).
     #[inline]
     fn clamp(self, v: f32) -> f32 {
-        match self {
-            BlendClass::Unorm => v.clamp(0.0, 1.0),
-            BlendClass::Snorm => v.clamp(-1.0, 1.0),
-            _ => v,
-        }
+        let mut row = [v];
+        self.clamp_row(&mut row);
+        row[0]
     }
 
-    /// [`Self::clamp`] over a row, the class looked at once (the loops
-    /// then run side by side).
+    /// UNORM values clamped to [0, 1], SNORM ones to [-1, 1] (a NaN
+    /// stays), others kept, over a row with the class looked at once (the
+    /// loops then run side by side).
     #[inline(always)]
     fn clamp_row<const N: usize>(self, row: &mut [f32; N]) {
         match self {
