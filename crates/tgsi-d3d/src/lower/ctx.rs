@@ -45,6 +45,11 @@ pub struct Ctx<'a> {
     pub calls: Vec<(usize, SubKey)>,
     /// First instruction (BGNSUB) of each subroutine.
     pub subs: HashMap<SubKey, usize>,
+    /// The whole-program temporary holding `SV[index].component << shift`
+    /// (a structured address of a system value), by (index, component,
+    /// shift): written only by that one instruction, so that
+    /// [`super::tidy`] drops its repeats where an earlier one dominates.
+    pub invariant_addresses: HashMap<(i32, u8, u32), Register>,
 }
 
 /// Component numbers of a source operand's swizzle.
@@ -124,6 +129,7 @@ impl<'a> Ctx<'a> {
             in_main: true,
             calls: Vec::new(),
             subs: HashMap::new(),
+            invariant_addresses: HashMap::new(),
         })
     }
 

@@ -655,26 +655,55 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// `index × stride + offset`, a structured element's byte address, in
-    /// a scratch register: a shift when the stride is a power of two and
-    /// the offset a literal 0 (the same word: a wrapping product by 2^k is
-    /// a shift by k).
+    /// `index × stride + offset`, a structured element's byte address: an
+    /// immediate when both are literals; else in a scratch register, a
+    /// shift when the stride is a power of two and the offset a literal 0
+    /// (the same word: a wrapping product by 2^k is a shift by k). The
+    /// shift of a system value (a thread or group ID: the same all through
+    /// an invocation; not in hull shaders, whose phases change theirs) goes
+    /// to a whole-program temporary of its own instead, so that its repeats
+    /// are dropped wherever an earlier one has run (see [`super::tidy`]).
     fn structured_address(
         &mut self,
         index: SrcOperand,
         stride: u32,
         offset: SrcOperand,
     ) -> SrcOperand {
-        let a = self.em.scratch();
-        if stride.is_power_of_two() && self.em.word_of(&offset) == Some(0) {
-            let k = self.em.imm_u(stride.trailing_zeros());
-            self.em.op(T::SHL, vec![dst(a, 1)], vec![index, k]);
-        } else {
-            let stride = self.em.imm_u(stride);
-            self.em
-                .op(T::UMAD, vec![dst(a, 1)], vec![index, stride, offset]);
+        let offset_word = self.em.word_of(&offset);
+        if let (Some(i), Some(o)) = (self.em.word_of(&index), offset_word) {
+            return self.em.imm_u(i.wrapping_mul(stride).wrapping_add(o));
         }
+        if stride.is_power_of_two() && offset_word == Some(0) {
+            let shift = stride.trailing_zeros();
+            let a = match self.invariant_key(&index) {
+                Some((sv, c)) => *self
+                    .invariant_addresses
+                    .entry((sv, c, shift))
+                    .or_insert_with(|| reg(File::Temp, self.lay.persistent_temp() as i32)),
+                None => self.em.scratch(),
+            };
+            let k = self.em.imm_u(shift);
+            self.em.op(T::SHL, vec![dst(a, 1)], vec![index, k]);
+            return scalar_src(a, 0);
+        }
+        let a = self.em.scratch();
+        let stride = self.em.imm_u(stride);
+        self.em
+            .op(T::UMAD, vec![dst(a, 1)], vec![index, stride, offset]);
         scalar_src(a, 0)
+    }
+
+    /// The system value and component `op` reads, when it reads one
+    /// directly and without modifiers, outside hull shaders.
+    fn invariant_key(&self, op: &SrcOperand) -> Option<(i32, u8)> {
+        let r = &op.reg;
+        let plain = r.file == File::SystemValue
+            && r.index.indirect.is_none()
+            && r.dimension.is_none()
+            && !op.negate
+            && !op.absolute;
+        let hull = self.lay.processor == tgsi_ir::enums::Processor::TessCtrl;
+        (plain && !hull).then(|| (r.index.offset, op.swizzle.0[0] as u8))
     }
 
     /// The byte address of a raw (offset) or structured (index × stride +

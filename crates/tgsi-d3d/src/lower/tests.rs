@@ -629,26 +629,27 @@ store_raw u0.xyzw, l(32), r2.xyzw
 }
 
 /// A structured address with a power-of-two stride and a literal 0
-/// offset is a shift, another one a multiply-add; an address computed again
-/// into the same register with nothing changed between is computed once;
-/// the loads read the same words.
+/// offset is a shift, another one a multiply-add, one of two literals an
+/// immediate; an address computed again into the same register with
+/// nothing changed between is computed once; the loads read the same words.
 #[test]
 fn structured_addresses_are_shifts_where_they_can_and_computed_once() {
     let text = "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_raw u0\n\
         dcl_uav_structured u1, 4\ndcl_uav_structured u2, 12\ndcl_temps 2\n\
         dcl_thread_group 1, 1, 1\n\
-        ld_structured r0.x, l(1), l(0), u1.xxxx\n\
-        ld_structured r0.y, l(1), l(0), u1.xxxx\n\
-        ld_structured r0.z, l(1), l(4), u2.xxxx\n\
+        mov r1.x, l(1)\n\
+        ld_structured r0.x, r1.x, l(0), u1.xxxx\n\
+        ld_structured r0.y, r1.x, l(0), u1.xxxx\n\
+        ld_structured r0.z, r1.x, l(4), u2.xxxx\n\
         ld_structured r0.w, l(2), l(4), u1.xxxx\n\
         store_raw u0.xyzw, l(0), r0.xyzw\nret \n";
     let (program, _) = crate::parse_program(text).unwrap();
     let lowered = lower(&program, &Signatures::from_declarations(&program)).unwrap();
     let tgsi = lowered.to_text(&program);
     let count = |op: &str| tgsi.lines().filter(|l| l.contains(op)).count();
-    // one SHL for the two identical u1 loads, UMADs for stride 12 and for
-    // the offset 4
-    assert_eq!((count(": SHL "), count(": UMAD ")), (1, 2), "{tgsi}");
+    // one SHL for the two identical u1 loads, a UMAD for stride 12 with
+    // the offset 4, nothing for element 2 + 4 bytes (the immediate 12)
+    assert_eq!((count(": SHL "), count(": UMAD ")), (1, 1), "{tgsi}");
     assert_eq!(lowered.origins.len(), count(": "), "{tgsi}");
     let machine = Machine::compile(&lowered.shader).unwrap();
     let words = |n: u32| {
@@ -667,6 +668,61 @@ fn structured_addresses_are_shifts_where_they_can_and_computed_once() {
     // u1 element 1 = word 1; u2 element 1 + 4 bytes = word 4; u1 element 2
     // + 4 bytes = word 3
     assert_eq!([w(0), w(1), w(2), w(3)], [101, 101, 104, 103]);
+}
+
+/// The structured address of a thread ID is shifted into a register of its
+/// own, and a shift an earlier one dominates (before a loop, before an
+/// if) is dropped; one inside an if does not serve what follows the if.
+#[test]
+fn system_value_addresses_are_shifted_once_where_an_earlier_shift_dominates() {
+    let text = "cs_5_0\ndcl_uav_raw u0\ndcl_uav_structured u1, 4\n\
+        dcl_input vThreadIDInGroup.x\ndcl_temps 2\ndcl_thread_group 2, 1, 1\n\
+        mov r0.x, l(7)\n\
+        if_z vThreadIDInGroup.x\n\
+        ld_structured r0.x, vThreadIDInGroup.x, l(0), u1.xxxx\n\
+        endif\n\
+        ld_structured r0.y, vThreadIDInGroup.x, l(0), u1.xxxx\n\
+        loop\n\
+        ld_structured r0.z, vThreadIDInGroup.x, l(0), u1.xxxx\n\
+        break\n\
+        endloop\n\
+        ld_structured r0.w, vThreadIDInGroup.x, l(0), u1.xxxx\n\
+        ishl r1.x, vThreadIDInGroup.x, l(4)\n\
+        store_raw u0.xyzw, r1.x, r0.xyzw\nret \n";
+    let (program, _) = crate::parse_program(text).unwrap();
+    let lowered = lower(&program, &Signatures::from_declarations(&program)).unwrap();
+    let tgsi = lowered.to_text(&program);
+    // (instruction lines: "n: OPCODE ...", indented by nesting)
+    let shifts: Vec<&str> = tgsi
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(_, op)| op.trim_start()))
+        .filter(|op| op.starts_with("SHL "))
+        .collect();
+    // the address shifts (by 2): the one in the if, the one after it; the
+    // loop's and the last one are dropped; the ishl (by 4) stays
+    assert_eq!(shifts.len(), 3, "{tgsi}");
+    assert_eq!(shifts[0], shifts[1], "{tgsi}");
+    assert_ne!(shifts[1], shifts[2], "{tgsi}");
+    assert_eq!(
+        lowered.origins.len(),
+        tgsi.lines().filter(|l| l.contains(": ")).count()
+    );
+    let machine = Machine::compile(&lowered.shader).unwrap();
+    let mut res = Resources {
+        buffers: vec![
+            vec![0u8; 32],
+            (0..2u32).flat_map(|w| (100 + w).to_le_bytes()).collect(),
+        ],
+        ..Resources::default()
+    };
+    machine
+        .dispatch(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let w = |i: usize| u32::from_le_bytes(res.buffers[0][4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(
+        (0..8).map(w).collect::<Vec<_>>(),
+        [100, 100, 100, 100, 7, 101, 101, 101]
+    );
 }
 
 #[test]
