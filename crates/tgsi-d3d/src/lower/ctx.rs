@@ -48,7 +48,7 @@ pub struct Ctx<'a> {
     /// The whole-program temporary holding `SV[index].component << shift`
     /// (a structured address of a system value), by (index, component,
     /// shift): written only by that one instruction, so that
-    /// [`super::tidy`] drops its repeats where an earlier one dominates.
+    /// the clean-up (`tidy`) drops its repeats where an earlier one dominates.
     pub invariant_addresses: HashMap<(i32, u8, u32), Register>,
 }
 

@@ -662,7 +662,7 @@ impl Ctx<'_> {
     /// shift of a system value (a thread or group ID: the same all through
     /// an invocation; not in hull shaders, whose phases change theirs) goes
     /// to a whole-program temporary of its own instead, so that its repeats
-    /// are dropped wherever an earlier one has run (see [`super::tidy`]).
+    /// are dropped wherever an earlier one has run (see the `tidy` module).
     fn structured_address(
         &mut self,
         index: SrcOperand,
