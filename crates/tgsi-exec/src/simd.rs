@@ -702,6 +702,7 @@ pub fn prefetch<T>(value: &T) {
 /// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
 /// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
 /// rasterizer's stepped edge functions).
+#[inline]
 pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
     // the box relative to the tile (clamped: a box far from the tile
     // stays outside it), each lane's pixel offset against it
