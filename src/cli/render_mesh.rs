@@ -366,20 +366,7 @@ pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
         .ok_or_else(|| anyhow!("a render target without storage"))?;
     // a pixel's samples lie side by side: (y * width + x) * samples + s
     let average = |dst: &mut [u8], src: &[u8]| {
-        for (d, texels) in dst
-            .chunks_exact_mut(bpt)
-            .zip(src.chunks_exact(bpt * samples))
-        {
-            let mut sum = [0f64; 4];
-            for texel in texels.chunks_exact(bpt) {
-                let v = t.format.decode(texel);
-                for c in 0..4 {
-                    sum[c] += f64::from(f32::from_bits(v[c]));
-                }
-            }
-            let avg = sum.map(|v| ((v / samples as f64) as f32).to_bits());
-            t.format.encode_into(avg, d);
-        }
+        tgsi::pipeline::resolve::average_samples(t.format, samples, dst, src)
     };
     if threads <= 1 {
         average(level, src);

@@ -78,6 +78,10 @@ impl TexelCodec {
     }
 }
 
+/// The most bytes of a colour texel a lane's converted colour is kept in
+/// (RGBA32F; wider ones are converted sample by sample).
+const MAX_TEXEL: usize = 16;
+
 /// Tile rows per band (the unit of work a thread takes).
 const BAND_TILE_ROWS: u32 = 4;
 
@@ -1063,18 +1067,42 @@ fn merge_batch(
             store_lanes(t, values, b.writes, at);
             continue;
         }
+        // several samples: a lane's colour converted once (RGBA8: the
+        // batch's lanes together), its bytes written to each covered sample
+        let encoded = t
+            .texels
+            .rgba8
+            .filter(|_| plain)
+            .map(|e| e.encode_lanes(rows));
         let mut w = b.writes;
         while w != 0 {
             let l = w.trailing_zeros() as usize;
             w &= w - 1;
             let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
             let v = [rows[0][l], rows[1][l], rows[2][l], rows[3][l]];
-            for s in (0..samples).filter(|s| b.coverage[l] & (1 << s) != 0) {
-                if plain {
-                    t.store(x, row, s, samples, v);
-                } else {
+            let covered = (0..samples).filter(|s| b.coverage[l] & (1 << s) != 0);
+            if !plain {
+                for s in covered {
                     write_color(t, state, n, x, row, s, samples, v);
                 }
+                continue;
+            }
+            let mut texel = [0u8; MAX_TEXEL];
+            let bytes = match (&encoded, texel.get_mut(..t.bpt)) {
+                (Some(all), _) => &all[l][..],
+                (None, Some(bytes)) => {
+                    t.texels.encode(v, bytes);
+                    bytes
+                }
+                (None, None) => {
+                    for s in covered {
+                        t.store(x, row, s, samples, v);
+                    }
+                    continue;
+                }
+            };
+            for s in covered {
+                t.store_bytes(x, row, s, samples, bytes);
             }
         }
     }
@@ -1203,6 +1231,18 @@ impl ColorRows<'_> {
         let o = self.offset(x, row, s, samples);
         if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
             self.texels.encode(v, dst);
+        }
+    }
+
+    /// Writes `texel` (converted already: [`Self::bpt`] bytes) at sample
+    /// `s` of pixel `x` of row `row`.
+    #[inline]
+    fn store_bytes(&mut self, x: u32, row: u32, s: usize, samples: usize, texel: &[u8]) {
+        let o = self.offset(x, row, s, samples);
+        if let Some(dst) = self.bytes.get_mut(o..o + self.bpt)
+            && dst.len() == texel.len()
+        {
+            dst.copy_from_slice(texel);
         }
     }
 }

@@ -17,6 +17,8 @@
 //! * `raster.rs` owns coverage (edge functions, points, lines, samples).
 //! * `merge.rs` owns the depth/stencil target, the tests and blending.
 //! * `draw.rs` owns the tile walk over threads and the per-fragment merge.
+//! * `resolve.rs` owns the multisample resolve (each pixel the average of
+//!   its samples).
 //! * `tessellator.rs` owns Direct3D 11's fixed-function tessellator.
 //! * `stages.rs` owns the tessellation and geometry stages of a draw (the
 //!   stream → hull → tessellator → domain → geometry → stream chain, the
@@ -27,6 +29,7 @@ mod draw;
 pub mod input;
 pub mod merge;
 pub mod raster;
+pub mod resolve;
 mod reuse;
 pub mod setup;
 pub mod stages;
@@ -186,6 +189,66 @@ mod tests {
         assert!(one.0.iter().any(|b| *b != 0), "nothing was drawn");
         for threads in [2, 3, 8] {
             assert!(run(threads) == one, "{threads} threads differ");
+        }
+    }
+
+    /// A flat colour drawn with 4 samples per pixel into targets of several
+    /// formats: every covered sample holds the colour as the format
+    /// converts it, every other one the clear (zeros), and some of each.
+    #[test]
+    fn multisampled_targets_get_the_colour_in_each_covered_sample() {
+        let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+        let fs = program(
+            "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n\
+             0: MOV OUT[0], IMM[0]\n1: END\n",
+        );
+        let f = |v: f32| v.to_bits();
+        let rows: Vec<Vec<[u32; 4]>> = [(-0.9, -0.8), (0.85, -0.3), (-0.2, 0.9)]
+            .iter()
+            .map(|&(x, y)| vec![[f(x), f(y), f(0.5), f(1.0)]])
+            .collect();
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall::vertices(Topology::Basic(BasicTopology::TriangleList), 3);
+        let colour = [0.25f32, 0.5, 0.75, 1.0].map(f32::to_bits);
+        for format in [
+            Format::Rgba8Unorm,
+            Format::Rgba8Srgb,
+            Format::Rgba16Float,
+            Format::Rgba32Float,
+            Format::R32Float,
+        ] {
+            let mut colors =
+                vec![Texture::new(TextureTarget::Msaa2D, format, [23, 19, 1], 1, 1, 4).unwrap()];
+            let mut res = Resources::default();
+            let state = RenderState::default();
+            draw(
+                &vs,
+                &fs,
+                &mut res,
+                &input,
+                &call,
+                &state,
+                &mut colors,
+                None,
+                &Limits::default(),
+            )
+            .unwrap();
+            let bpt = format.bytes_per_texel();
+            let mut want = vec![0u8; bpt];
+            format.encode_into(colour, &mut want);
+            let (mut covered, mut clear) = (0, 0);
+            for texel in colors[0].levels[0].chunks_exact(bpt) {
+                if texel.iter().all(|b| *b == 0) {
+                    clear += 1;
+                } else {
+                    assert_eq!(texel, &want[..], "{format:?}");
+                    covered += 1;
+                }
+            }
+            assert!(
+                covered > 100 && clear > 100,
+                "{format:?}: {covered} / {clear}"
+            );
         }
     }
 
