@@ -354,8 +354,23 @@ pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
         return Ok(t.clone());
     }
     let mut out = new_target(t.format, t.width, t.height, 1)?;
+    resolve_into(t, &mut out, threads)?;
+    Ok(out)
+}
+
+/// [`resolve_on`] into `out`, a one-sample target of `t`'s format and size
+/// (kept from frame to frame, as a renderer keeps its resolve target).
+pub fn resolve_into(t: &Texture, out: &mut Texture, threads: usize) -> Result<()> {
+    if (out.format, out.width, out.height, out.samples) != (t.format, t.width, t.height, 1) {
+        bail!(
+            "a resolve target must be one-sample {:?} {}x{}",
+            t.format,
+            t.width,
+            t.height
+        );
+    }
     let bpt = t.format.bytes_per_texel();
-    let samples = t.samples as usize;
+    let samples = t.samples.max(1) as usize;
     let src = t
         .levels
         .first()
@@ -370,7 +385,7 @@ pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
     };
     if threads <= 1 {
         average(level, src);
-        return Ok(out);
+        return Ok(());
     }
     let rows = (t.height as usize).div_ceil(threads.min(16));
     let row = t.width as usize * bpt;
@@ -378,7 +393,7 @@ pub fn resolve_on(t: &Texture, threads: usize) -> Result<Texture> {
         .chunks_mut(rows * row)
         .zip(src.chunks(rows * row * samples));
     tgsi::exec::parallel::each(shares.collect(), |(dst, src)| average(dst, src));
-    Ok(out)
+    Ok(())
 }
 
 /// `R,G,B,A` (or `R,G,B`, alpha 1): the clear colour.

@@ -245,6 +245,34 @@ mod imp {
         if_available!(srgb8_texels_wide(rows, starts, steps, out))
     }
 
+    /// [`super::rgba8_decode`]: each channel's bytes, through `srgb`'s
+    /// table by a gather (colour channels) or divided by 255.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba8_decode_wide(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16]; 4]) {
+        use std::arch::x86_64::*;
+        // SAFETY: `texels` is 64 readable bytes (an unaligned load).
+        let w = unsafe { _mm512_loadu_si512(texels.as_ptr().cast()) };
+        for (c, row) in out.iter_mut().enumerate() {
+            let shift = _mm512_set1_epi32(8 * c as i32);
+            let byte = _mm512_and_si512(_mm512_srlv_epi32(w, shift), _mm512_set1_epi32(0xff));
+            let v = match srgb {
+                // SAFETY: each index is a byte, and the table has 256 entries.
+                Some(table) if c < 3 => unsafe {
+                    _mm512_i32gather_ps::<4>(byte, table.as_ptr().cast())
+                },
+                _ => _mm512_div_ps(_mm512_cvtepi32_ps(byte), _mm512_set1_ps(255.0)),
+            };
+            // SAFETY: `row` is 64 writable bytes (an unaligned store).
+            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), v) };
+        }
+    }
+
+    /// [`super::rgba8_decode`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16]; 4]) -> bool {
+        if_available!(rgba8_decode_wide(texels, srgb, out))
+    }
+
     /// [`super::step_codes`]: false (nothing written) without AVX-512.
     #[inline]
     pub fn step_codes(
@@ -575,6 +603,9 @@ mod imp {
     ) -> bool {
         false
     }
+    pub fn rgba8_decode(_: &Row, _: Option<&[f32; 256]>, _: &mut [[f32; 16]; 4]) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
@@ -626,6 +657,14 @@ pub fn srgb8_texels(
     out: &mut Row,
 ) -> bool {
     imp::srgb8_texels(rows, starts, steps, out)
+}
+
+/// The float channels of 16 RGBA8 texels (little-endian words) as rows
+/// (`out[c][l]`: channel c of texel l): the colour channels through
+/// `srgb`'s table when given, every other channel `byte / 255` (rounded
+/// once). False, writing nothing, where the CPU lacks AVX-512.
+pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16]; 4]) -> bool {
+    imp::rgba8_decode(texels, srgb, out)
 }
 
 /// How an axis of [`Rgba8Bilinear`] wraps its texel indices.

@@ -35,7 +35,7 @@ use super::args::BenchArgs;
 use super::mesh_peer::{PEER_ROUNDS, PeerRun};
 use crate::cli::render_mesh::{
     MeshStats, StageShader, Stages, clear_target_on, draw_mesh, draw_mesh_stages, mesh_input,
-    mesh_state, new_target, resolve, resolve_on,
+    mesh_state, new_target, resolve, resolve_into,
 };
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
@@ -375,6 +375,8 @@ fn facets_stages() -> Result<Stages> {
 struct Targets {
     color: Texture,
     depth: Option<DepthTarget>,
+    /// The one-sample target a multisampled colour target is resolved into.
+    resolved: Option<Texture>,
 }
 
 /// Clears the colour target and the depth target (its stencil only where
@@ -418,7 +420,16 @@ impl Targets {
         } else {
             None
         };
-        Ok(Targets { color, depth })
+        let resolved = if setup.samples > 1 {
+            Some(new_target(format, width, height, 1)?)
+        } else {
+            None
+        };
+        Ok(Targets {
+            color,
+            depth,
+            resolved,
+        })
     }
 
     /// The picture as RGBA8 rows (resolved, converted to 8 bits per channel
@@ -485,7 +496,10 @@ impl Frame<'_> {
             )?
         };
         if w.setup.samples > 1 {
-            std::hint::black_box(resolve_on(&targets.color, limits.threads)?);
+            if let Some(r) = targets.resolved.as_mut() {
+                resolve_into(&targets.color, r, limits.threads)?;
+                std::hint::black_box(&r.levels);
+            }
         }
         Ok(stats)
     }

@@ -389,6 +389,10 @@ impl Rgba8Encoder {
     /// [`srgb_to_linear`]'s table.
     pub fn decode_lanes(&self, texels: &[u32; 16]) -> [[f32; 16]; 4] {
         let mut rows = [[0f32; 16]; 4];
+        let table = self.srgb.map(|_| srgb_to_linear_table());
+        if simd::rgba8_decode(texels, table, &mut rows) {
+            return rows;
+        }
         for (c, row) in rows.iter_mut().enumerate() {
             let byte = |l: usize| (texels[l] >> (8 * c)) & 0xff;
             if self.srgb.is_some() && c < 3 {
