@@ -495,11 +495,9 @@ impl Frame<'_> {
                 limits,
             )?
         };
-        if w.setup.samples > 1 {
-            if let Some(r) = targets.resolved.as_mut() {
-                resolve_into(&targets.color, r, limits.threads)?;
-                std::hint::black_box(&r.levels);
-            }
+        if let Some(r) = targets.resolved.as_mut() {
+            resolve_into(&targets.color, r, limits.threads)?;
+            std::hint::black_box(&r.levels);
         }
         Ok(stats)
     }
