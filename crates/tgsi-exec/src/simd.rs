@@ -193,6 +193,52 @@ mod imp {
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), code) };
     }
 
+    /// The UNORM8 codes of one row of f32 bits: clamped to [0, 1] (NaN to
+    /// 0), times 255 in f64 (exact), rounded to nearest even by adding
+    /// 1.5 * 2^52: the low word.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn unorm8_code_row(v: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
+        use std::arch::x86_64::*;
+        let a = _mm512_min_ps(
+            _mm512_max_ps(_mm512_castsi512_ps(v), _mm512_setzero_ps()),
+            _mm512_set1_ps(1.0),
+        );
+        let code = |h: __m256| {
+            let d = _mm512_mul_pd(_mm512_cvtps_pd(h), _mm512_set1_pd(255.0));
+            let d = _mm512_add_pd(d, _mm512_set1_pd(math::ROUND_MAGIC_F64));
+            _mm512_cvtepi64_epi32(_mm512_castpd_si512(d))
+        };
+        let lo = code(_mm512_castps512_ps256(a));
+        let hi = code(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
+            _mm512_castps_pd(a),
+        )));
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+
+    /// [`super::unorm8_texels`]: the four rows' UNORM8 codes, packed.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn unorm8_texels_wide(rows: &[Row; 4], out: &mut Row) {
+        use std::arch::x86_64::*;
+        // SAFETY: each row is 64 readable bytes (unaligned loads).
+        let v = rows
+            .each_ref()
+            .map(|r| unsafe { _mm512_loadu_si512(r.as_ptr().cast()) });
+        let [r, g, b, a] = v.map(|row| unorm8_code_row(row));
+        let word = _mm512_or_si512(
+            _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
+            _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
+        );
+        // SAFETY: `out` is 64 writable bytes (an unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), word) };
+    }
+
+    /// [`super::unorm8_texels`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn unorm8_texels(rows: &[Row; 4], out: &mut Row) -> bool {
+        if_available!(unorm8_texels_wide(rows, out))
+    }
+
     /// [`super::srgb8_texels`]: the three colour rows' step codes (their
     /// gathers side by side) and alpha's UNORM8 code, packed.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
@@ -210,22 +256,7 @@ mod imp {
         let r = step_code_row(v[0], starts, steps);
         let g = step_code_row(v[1], starts, steps);
         let b = step_code_row(v[2], starts, steps);
-        // alpha: clamped to [0, 1] (NaN to 0), times 255 in f64 (exact),
-        // rounded to nearest even by adding 1.5 * 2^52: the low word
-        let a = _mm512_min_ps(
-            _mm512_max_ps(_mm512_castsi512_ps(v[3]), _mm512_setzero_ps()),
-            _mm512_set1_ps(1.0),
-        );
-        let code = |h: __m256| {
-            let d = _mm512_mul_pd(_mm512_cvtps_pd(h), _mm512_set1_pd(255.0));
-            let d = _mm512_add_pd(d, _mm512_set1_pd(math::ROUND_MAGIC_F64));
-            _mm512_cvtepi64_epi32(_mm512_castpd_si512(d))
-        };
-        let lo = code(_mm512_castps512_ps256(a));
-        let hi = code(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
-            _mm512_castps_pd(a),
-        )));
-        let a = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+        let a = unorm8_code_row(v[3]);
         let word = _mm512_or_si512(
             _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
             _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
@@ -606,6 +637,9 @@ mod imp {
     pub fn rgba8_decode(_: &Row, _: Option<&[f32; 256]>, _: &mut [[f32; 16]; 4]) -> bool {
         false
     }
+    pub fn unorm8_texels(_: &[Row; 4], _: &mut Row) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
@@ -665,6 +699,14 @@ pub fn srgb8_texels(
 /// once). False, writing nothing, where the CPU lacks AVX-512.
 pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16]; 4]) -> bool {
     imp::rgba8_decode(texels, srgb, out)
+}
+
+/// The RGBA8 UNORM texels (little-endian words) of 16 lanes' float
+/// channels (`rows[c][l]`, raw bits): each channel clamped to [0, 1] (NaN
+/// to 0), times 255 rounded to nearest even, packed r | g << 8 | b << 16 |
+/// a << 24. False, writing nothing, where the CPU lacks AVX-512.
+pub fn unorm8_texels(rows: &[Row; 4], out: &mut Row) -> bool {
+    imp::unorm8_texels(rows, out)
 }
 
 /// How an axis of [`Rgba8Bilinear`] wraps its texel indices.

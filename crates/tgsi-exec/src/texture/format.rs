@@ -349,13 +349,13 @@ impl Rgba8Encoder {
     /// `unorm8_code` over the lanes, the sRGB ones through the step table (two AVX-512
     /// gathers per channel where the CPU has them), then packed.
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
-        if let Some(t) = self.srgb
-            && t.most == 1
-        {
-            let mut words = [0u32; 16];
-            if simd::srgb8_texels(rows, &t.starts, &t.steps, &mut words) {
-                return words.map(u32::to_le_bytes);
-            }
+        let mut words = [0u32; 16];
+        let packed = match self.srgb {
+            Some(t) => t.most == 1 && simd::srgb8_texels(rows, &t.starts, &t.steps, &mut words),
+            None => simd::unorm8_texels(rows, &mut words),
+        };
+        if packed {
+            return words.map(u32::to_le_bytes);
         }
         let mut codes = [[0u32; 16]; 4];
         for (c, (row, code)) in rows.iter().zip(&mut codes).enumerate() {
