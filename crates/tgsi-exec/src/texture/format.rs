@@ -346,8 +346,10 @@ impl Rgba8Encoder {
 
     /// [`Self::encode`] of each of 16 lanes (`rows[c][l]`: channel c of lane
     /// l, raw words), channel by channel: the UNORM channels by
-    /// `unorm8_code` over the lanes, the sRGB ones through the step table (two AVX-512
-    /// gathers per channel where the CPU has them), then packed.
+    /// `unorm8_code` over the lanes, the sRGB ones through the step table,
+    /// then packed; where the CPU has AVX-512, the four rows in one call
+    /// (`simd::srgb8_texels`: two gathers per colour channel;
+    /// `simd::unorm8_texels`).
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
         let mut words = [0u32; 16];
         let packed = match self.srgb {
@@ -386,7 +388,8 @@ impl Rgba8Encoder {
     /// the texel's 4 bytes as a little-endian word), as channel rows of
     /// floats: UNORM channels by a division over the lanes (the bits of the
     /// `UNORM8` table, made the same way), sRGB colour channels through
-    /// [`srgb_to_linear`]'s table.
+    /// [`srgb_to_linear`]'s table (by AVX-512 gathers where the CPU has
+    /// them: `simd::rgba8_decode`).
     pub fn decode_lanes(&self, texels: &[u32; 16]) -> [[f32; 16]; 4] {
         let mut rows = [[0f32; 16]; 4];
         let table = self.srgb.map(|_| srgb_to_linear_table());
