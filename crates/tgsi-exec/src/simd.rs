@@ -304,6 +304,113 @@ mod imp {
         if_available!(rgba8_decode_wide(texels, srgb, out))
     }
 
+    /// Word indices of two channels' rows among 16 RGBA16F texels held
+    /// in two registers (texel j's channel c is word 4j + c of the pair):
+    /// channel `c0` of texels 0..15, then channel `c1`.
+    const fn channel_words(c0: u16, c1: u16) -> [u16; 32] {
+        let mut w = [0u16; 32];
+        let mut j = 0;
+        while j < 16 {
+            w[j] = 4 * j as u16 + c0;
+            w[16 + j] = 4 * j as u16 + c1;
+            j += 1;
+        }
+        w
+    }
+
+    /// Word indices of texels `first..first + 8` (four words each: r g b a)
+    /// among the rows r | g (words 0..31) and b | a (words 32..63).
+    const fn texel_words(first: u16) -> [u16; 32] {
+        let mut w = [0u16; 32];
+        let mut k = 0;
+        while k < 32 {
+            let (j, c) = (first + k as u16 / 4, k as u16 % 4);
+            w[k] = 16 * c + j;
+            k += 1;
+        }
+        w
+    }
+
+    static RG_WORDS: [u16; 32] = channel_words(0, 1);
+    static BA_WORDS: [u16; 32] = channel_words(2, 3);
+    static LOW_TEXELS: [u16; 32] = texel_words(0);
+    static HIGH_TEXELS: [u16; 32] = texel_words(8);
+
+    /// [`super::rgba16f_decode`]: the halves regrouped by channel with two
+    /// word permutes, then converted.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba16f_decode_wide(texels: &[[u8; 8]; 16], out: &mut [[f32; 16]; 4]) {
+        use std::arch::x86_64::*;
+        let bytes = texels.as_flattened();
+        // SAFETY: `bytes` is 128 readable bytes, two unaligned 64-byte
+        // loads; each table is 64 readable bytes.
+        let (lo, hi, rg, ba) = unsafe {
+            (
+                _mm512_loadu_si512(bytes.as_ptr().cast()),
+                _mm512_loadu_si512(bytes[64..].as_ptr().cast()),
+                _mm512_loadu_si512(RG_WORDS.as_ptr().cast()),
+                _mm512_loadu_si512(BA_WORDS.as_ptr().cast()),
+            )
+        };
+        let rg = _mm512_permutex2var_epi16(lo, rg, hi);
+        let ba = _mm512_permutex2var_epi16(lo, ba, hi);
+        let rows = [
+            _mm512_castsi512_si256(rg),
+            _mm512_extracti64x4_epi64::<1>(rg),
+            _mm512_castsi512_si256(ba),
+            _mm512_extracti64x4_epi64::<1>(ba),
+        ];
+        for (row, h) in out.iter_mut().zip(rows) {
+            // SAFETY: `row` is 64 writable bytes (an unaligned store).
+            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), _mm512_cvtph_ps(h)) };
+        }
+    }
+
+    /// [`super::rgba16f_decode`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn rgba16f_decode(texels: &[[u8; 8]; 16], out: &mut [[f32; 16]; 4]) -> bool {
+        if_available!(rgba16f_decode_wide(texels, out))
+    }
+
+    /// [`super::rgba16f_encode`]: each row converted (round to nearest
+    /// even), the halves regrouped by texel with two word permutes.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba16f_encode_wide(rows: &[Row; 4], out: &mut [[u8; 8]; 16]) {
+        use std::arch::x86_64::*;
+        const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+        // SAFETY: each row is 64 readable bytes (unaligned loads).
+        let h = rows.each_ref().map(|r| unsafe {
+            _mm512_cvtps_ph::<NEAREST>(_mm512_castsi512_ps(_mm512_loadu_si512(r.as_ptr().cast())))
+        });
+        let rg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[0]), h[1]);
+        let ba = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[2]), h[3]);
+        // SAFETY: each table is 64 readable bytes.
+        let (low, high) = unsafe {
+            (
+                _mm512_loadu_si512(LOW_TEXELS.as_ptr().cast()),
+                _mm512_loadu_si512(HIGH_TEXELS.as_ptr().cast()),
+            )
+        };
+        let bytes = out.as_flattened_mut();
+        // SAFETY: `bytes` is 128 writable bytes, two unaligned stores.
+        unsafe {
+            _mm512_storeu_si512(
+                bytes.as_mut_ptr().cast(),
+                _mm512_permutex2var_epi16(rg, low, ba),
+            );
+            _mm512_storeu_si512(
+                bytes[64..].as_mut_ptr().cast(),
+                _mm512_permutex2var_epi16(rg, high, ba),
+            );
+        }
+    }
+
+    /// [`super::rgba16f_encode`]: false (nothing written) without AVX-512.
+    #[inline]
+    pub fn rgba16f_encode(rows: &[Row; 4], out: &mut [[u8; 8]; 16]) -> bool {
+        if_available!(rgba16f_encode_wide(rows, out))
+    }
+
     /// [`super::step_codes`]: false (nothing written) without AVX-512.
     #[inline]
     pub fn step_codes(
@@ -640,6 +747,12 @@ mod imp {
     pub fn unorm8_texels(_: &[Row; 4], _: &mut Row) -> bool {
         false
     }
+    pub fn rgba16f_decode(_: &[[u8; 8]; 16], _: &mut [[f32; 16]; 4]) -> bool {
+        false
+    }
+    pub fn rgba16f_encode(_: &[Row; 4], _: &mut [[u8; 8]; 16]) -> bool {
+        false
+    }
     pub fn cos_rows(_: &[Row], _: &mut [Row]) -> bool {
         false
     }
@@ -707,6 +820,21 @@ pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16
 /// a << 24. False, writing nothing, where the CPU lacks AVX-512.
 pub fn unorm8_texels(rows: &[Row; 4], out: &mut Row) -> bool {
     imp::unorm8_texels(rows, out)
+}
+
+/// The float channels of 16 RGBA16F texels as rows (`out[c][l]`: channel
+/// c of texel l; every half is exactly an f32). False, writing nothing,
+/// where the CPU lacks AVX-512.
+pub fn rgba16f_decode(texels: &[[u8; 8]; 16], out: &mut [[f32; 16]; 4]) -> bool {
+    imp::rgba16f_decode(texels, out)
+}
+
+/// The RGBA16F texels of 16 lanes' float channels (`rows[c][l]`, raw
+/// bits): each channel rounded to the nearest half, ties to even (the
+/// conversion instruction's NaN and overflow rules, which F16C also
+/// applies). False, writing nothing, where the CPU lacks AVX-512.
+pub fn rgba16f_encode(rows: &[Row; 4], out: &mut [[u8; 8]; 16]) -> bool {
+    imp::rgba16f_encode(rows, out)
 }
 
 /// How an axis of [`Rgba8Bilinear`] wraps its texel indices.

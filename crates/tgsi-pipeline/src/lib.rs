@@ -17,6 +17,8 @@
 //! * `raster.rs` owns coverage (edge functions, points, lines, samples).
 //! * `merge.rs` owns the depth/stencil target, the tests and blending.
 //! * `draw.rs` owns the tile walk over threads and the per-fragment merge.
+//! * `colors.rs` owns a band's rows of a colour target (texel addressing
+//!   and conversion) and the output merge of shaded fragments into them.
 //! * `resolve.rs` owns the multisample resolve (each pixel the average of
 //!   its samples).
 //! * `tessellator.rs` owns Direct3D 11's fixed-function tessellator.
@@ -25,6 +27,7 @@
 //!   linking between stages by semantic) and [`draw_with`], the draw with
 //!   every stage.
 
+mod colors;
 mod draw;
 pub mod input;
 pub mod merge;

@@ -419,6 +419,10 @@ impl Rgba8Encoder {
 /// converted as one slice (F16C where the CPU has it: the same bits).
 pub fn rgba16f_encode_lanes(rows: &[[u32; 16]; 4]) -> [[u8; 8]; 16] {
     use half::slice::HalfFloatSliceExt;
+    let mut texels = [[0u8; 8]; 16];
+    if simd::rgba16f_encode(rows, &mut texels) {
+        return texels;
+    }
     let floats: [f32; 64] = std::array::from_fn(|i| f32::from_bits(rows[i % 4][i / 4]));
     let mut halves = [half::f16::ZERO; 64];
     halves.convert_from_f32_slice(&floats);
@@ -433,6 +437,10 @@ pub fn rgba16f_encode_lanes(rows: &[[u32; 16]; 4]) -> [[u8; 8]; 16] {
 /// rows of floats (exact: every half is an f32).
 pub fn rgba16f_decode_lanes(texels: &[[u8; 8]; 16]) -> [[f32; 16]; 4] {
     use half::slice::HalfFloatSliceExt;
+    let mut rows = [[0f32; 16]; 4];
+    if simd::rgba16f_decode(texels, &mut rows) {
+        return rows;
+    }
     let halves: [half::f16; 64] = std::array::from_fn(|i| {
         let t = &texels[i / 4];
         half::f16::from_bits(u16::from_le_bytes([t[2 * (i % 4)], t[2 * (i % 4) + 1]]))

@@ -1,0 +1,406 @@
+//! A band's rows of a colour target and the output merge into them: where
+//! a pixel's sample lies, how a texel is converted (RGBA8 and RGBA16F
+//! batches side by side, every other format texel by texel), and the merge
+//! of a shaded batch (blending, write masks, several samples) or of one
+//! fragment ([`write_color`]).
+
+use super::merge::{BlendClass, blend, blend_lanes};
+use super::state::RenderState;
+use tgsi_exec::LANES;
+use tgsi_exec::ShadedBatch;
+use tgsi_exec::texture::format::{Rgba8Encoder, rgba16f_decode_lanes, rgba16f_encode_lanes};
+
+/// The rows of one colour target a thread writes.
+pub(crate) struct ColorRows<'a> {
+    pub(crate) bytes: &'a mut [u8],
+    pub(crate) pitch: usize,
+    pub(crate) bpt: usize,
+    pub(crate) class: BlendClass,
+    pub(crate) texels: TexelCodec,
+}
+
+/// How a target's texels are read and written, chosen once per target.
+#[derive(Clone, Copy)]
+pub(crate) struct TexelCodec {
+    pub(crate) format: tgsi_exec::texture::Format,
+    /// Converted under Direct3D's rules (narrower floats toward zero,
+    /// saturating: [`tgsi_exec::texture::Format::encode_direct3d_into`]).
+    pub(crate) direct3d: bool,
+    /// RGBA8 targets' conversion (the same bytes under both rules).
+    pub(crate) rgba8: Option<Rgba8Encoder>,
+    /// An RGBA16F target under TGSI's rule (round to nearest), whose
+    /// lanes convert side by side.
+    pub(crate) rgba16f: bool,
+}
+
+impl TexelCodec {
+    /// The float channels (raw words) of texel `src`.
+    #[inline]
+    fn decode(&self, src: &[u8]) -> [u32; 4] {
+        self.format.decode(src)
+    }
+
+    /// Converts `v` into `dst`, one texel.
+    #[inline]
+    fn encode(&self, v: [u32; 4], dst: &mut [u8]) {
+        if let (Some(e), Ok(texel)) = (self.rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
+            *texel = e.encode(v);
+        } else if self.direct3d {
+            self.format.encode_direct3d_into(v, dst);
+        } else {
+            self.format.encode_into(v, dst);
+        }
+    }
+}
+
+/// The most bytes of a colour texel a lane's converted colour is kept in
+/// (RGBA32F; wider ones are converted sample by sample).
+const MAX_TEXEL: usize = 16;
+
+/// Writes (or blends) the fragments of one shaded batch into every colour
+/// target, each covered sample of each, depth and stencil already tested
+/// (or not tested); targets written whole without blending take
+/// [`ColorRows::store`].
+pub(crate) fn merge_batch(
+    colors: &mut [ColorRows<'_>],
+    state: &RenderState,
+    y_lo: i64,
+    samples: usize,
+    b: &ShadedBatch<'_>,
+) {
+    for (n, t) in colors.iter_mut().enumerate() {
+        let Some(rows) = b.color(n) else {
+            continue;
+        };
+        let bs = &state.blend[n];
+        let plain = bs.write_mask & 0xF == 0xF && !(bs.enabled && t.class != BlendClass::Integer);
+        let blends = bs.enabled && t.class != BlendClass::Integer;
+        if samples == 1 && (plain || blends && bs.write_mask & 0xF == 0xF) {
+            // the lanes side by side: blended, converted, then the written
+            // ones stored
+            let at = |l: usize| (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
+            let mut blended = [[0u32; LANES]; 4];
+            let values = if plain {
+                rows
+            } else {
+                let mut old = [[0f32; LANES]; 4];
+                // the written lanes' texels side by side (0 elsewhere)
+                if let Some(e) = t.texels.rgba8 {
+                    let texels = t.gather::<4>(b.writes, &at).map(u32::from_le_bytes);
+                    old = e.decode_lanes(&texels);
+                } else if t.texels.rgba16f {
+                    old = rgba16f_decode_lanes(&t.gather::<8>(b.writes, &at));
+                } else {
+                    for_each_lane(b.writes, |l| {
+                        let (x, row) = at(l);
+                        let v = t.load(x, row, 0, 1);
+                        for c in 0..4 {
+                            old[c][l] = f32::from_bits(v[c]);
+                        }
+                    });
+                }
+                let mut src = [[0f32; LANES]; 4];
+                for c in 0..4 {
+                    for l in 0..LANES {
+                        src[c][l] = f32::from_bits(rows[c][l]);
+                    }
+                }
+                let out = blend_lanes(bs, t.class, &src, &old, state.blend_factor);
+                for c in 0..4 {
+                    for l in 0..LANES {
+                        blended[c][l] = out[c][l].to_bits();
+                    }
+                }
+                &blended
+            };
+            store_lanes(t, values, b.writes, at);
+            continue;
+        }
+        // several samples: a lane's colour converted once (RGBA8: the
+        // batch's lanes together), its bytes written to each covered sample
+        let encoded = t
+            .texels
+            .rgba8
+            .filter(|_| plain)
+            .map(|e| e.encode_lanes(rows));
+        let mut w = b.writes;
+        while w != 0 {
+            let l = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let (x, row) = (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
+            let v = [rows[0][l], rows[1][l], rows[2][l], rows[3][l]];
+            let covered = (0..samples).filter(|s| b.coverage[l] & (1 << s) != 0);
+            if !plain {
+                for s in covered {
+                    write_color(t, state, n, x, row, s, samples, v);
+                }
+                continue;
+            }
+            let mut texel = [0u8; MAX_TEXEL];
+            let bytes = match (&encoded, texel.get_mut(..t.bpt)) {
+                (Some(all), _) => &all[l][..],
+                (None, Some(bytes)) => {
+                    t.texels.encode(v, bytes);
+                    bytes
+                }
+                (None, None) => {
+                    for s in covered {
+                        t.store(x, row, s, samples, v);
+                    }
+                    continue;
+                }
+            };
+            for s in covered {
+                t.store_bytes(x, row, s, samples, bytes);
+            }
+        }
+    }
+}
+
+/// Calls `f` with each lane set in `mask`, in lane order.
+#[inline(always)]
+pub(crate) fn for_each_lane(mut mask: u16, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        let l = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        f(l);
+    }
+}
+
+/// Stores the lanes of `values` (channel rows) set in `writes` to their
+/// pixels `at(l)` (x and row) of a one-sample target: RGBA8 and (under
+/// TGSI's rule) RGBA16F targets convert every lane side by side first.
+pub(crate) fn store_lanes(
+    t: &mut ColorRows<'_>,
+    values: &[[u32; LANES]; 4],
+    writes: u16,
+    at: impl Fn(usize) -> (u32, u32),
+) {
+    if let Some(e) = t.texels.rgba8 {
+        t.scatter(writes, &at, &e.encode_lanes(values));
+    } else if t.texels.rgba16f {
+        t.scatter(writes, &at, &rgba16f_encode_lanes(values));
+    } else {
+        for_each_lane(writes, |l| {
+            let (x, row) = at(l);
+            let v = std::array::from_fn(|c| values[c][l]);
+            t.store(x, row, 0, 1, v);
+        });
+    }
+}
+
+impl ColorRows<'_> {
+    /// The `N` bytes of each lane set in `writes` (one sample per pixel,
+    /// `N` bytes per texel), at its pixel `at(l)`; zeros elsewhere.
+    fn gather<const N: usize>(
+        &self,
+        writes: u16,
+        at: impl Fn(usize) -> (u32, u32),
+    ) -> [[u8; N]; LANES] {
+        let mut texels = [[0u8; N]; LANES];
+        for (texel, o) in texels.iter_mut().zip(self.texel_offsets(writes, &at, N)) {
+            if let Some(b) = self.bytes.get(o..).and_then(|b| b.get(..N)) {
+                texel.copy_from_slice(b);
+            }
+        }
+        texels
+    }
+
+    /// Writes `texels[l]` (`N` bytes each) of the lanes set in `writes` to
+    /// their pixels `at(l)` (one sample per pixel).
+    fn scatter<const N: usize>(
+        &mut self,
+        writes: u16,
+        at: impl Fn(usize) -> (u32, u32),
+        texels: &[[u8; N]; LANES],
+    ) {
+        for (texel, o) in texels.iter().zip(self.texel_offsets(writes, &at, N)) {
+            if let Some(dst) = self.bytes.get_mut(o..).and_then(|b| b.get_mut(..N)) {
+                dst.copy_from_slice(texel);
+            }
+        }
+    }
+
+    /// The byte offset of each lane set in `writes` (one sample per pixel,
+    /// texels of `n` bytes), `usize::MAX` for the others: a whole 2x2 quad
+    /// (its lanes at `at(4q)`, one pixel right, one row down and both, as a
+    /// batch lays them) from its first lane's, the others lane by lane.
+    #[inline(always)]
+    fn texel_offsets(
+        &self,
+        writes: u16,
+        at: &impl Fn(usize) -> (u32, u32),
+        n: usize,
+    ) -> [usize; LANES] {
+        let mut offsets = [usize::MAX; LANES];
+        for q in 0..LANES / 4 {
+            let lanes = writes >> (4 * q) & 0xF;
+            let (x, row) = at(4 * q);
+            let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
+            if lanes == 0xF && (1..4).all(|k| at(4 * q + k) == quad[k - 1]) {
+                let top = self.offset(x, row, 0, 1);
+                let bottom = top + self.pitch;
+                offsets[4 * q..4 * q + 4].copy_from_slice(&[top, top + n, bottom, bottom + n]);
+                continue;
+            }
+            for_each_lane(lanes << (4 * q), |l| {
+                let (x, row) = at(l);
+                offsets[l] = self.offset(x, row, 0, 1);
+            });
+        }
+        offsets
+    }
+
+    /// The byte offset of sample `s` of pixel `x` of row `row`.
+    #[inline(always)]
+    fn offset(&self, x: u32, row: u32, s: usize, samples: usize) -> usize {
+        row as usize * self.pitch + (x as usize * samples + s) * self.bpt
+    }
+
+    /// The value at sample `s` of pixel `x` of row `row`, as the target's
+    /// format reads it.
+    pub(crate) fn load(&self, x: u32, row: u32, s: usize, samples: usize) -> [u32; 4] {
+        let o = self.offset(x, row, s, samples);
+        self.bytes
+            .get(o..o + self.bpt)
+            .map_or([0; 4], |b| self.texels.decode(b))
+    }
+
+    /// Stores `v` at sample `s` of pixel `x` of row `row`, converted to the
+    /// target's format.
+    #[inline]
+    fn store(&mut self, x: u32, row: u32, s: usize, samples: usize, v: [u32; 4]) {
+        let o = self.offset(x, row, s, samples);
+        if let Some(dst) = self.bytes.get_mut(o..o + self.bpt) {
+            self.texels.encode(v, dst);
+        }
+    }
+
+    /// Writes `texel` (converted already: [`Self::bpt`] bytes) at sample
+    /// `s` of pixel `x` of row `row`.
+    #[inline]
+    fn store_bytes(&mut self, x: u32, row: u32, s: usize, samples: usize, texel: &[u8]) {
+        let o = self.offset(x, row, s, samples);
+        if let Some(dst) = self.bytes.get_mut(o..o + self.bpt)
+            && dst.len() == texel.len()
+        {
+            dst.copy_from_slice(texel);
+        }
+    }
+}
+
+/// Blends (or writes) one sample of target `n`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_color(
+    t: &mut ColorRows<'_>,
+    state: &RenderState,
+    n: usize,
+    x: u32,
+    row: u32,
+    s: usize,
+    samples: usize,
+    src: [u32; 4],
+) {
+    let o = t.offset(x, row, s, samples);
+    let Some(dst) = t.bytes.get_mut(o..o + t.bpt) else {
+        return;
+    };
+    let bs = &state.blend[n];
+    let blends = bs.enabled && t.class != BlendClass::Integer;
+    // The destination is read only when blending or keeping channels.
+    let v = if blends || bs.write_mask & 0xF != 0xF {
+        let old = t.texels.decode(dst);
+        let mut v = if blends {
+            let f = |w: [u32; 4]| w.map(f32::from_bits);
+            let k = state.blend_factor;
+            blend(bs, t.class, f(src), f(old), k).map(f32::to_bits)
+        } else {
+            src
+        };
+        for (c, w) in v.iter_mut().enumerate() {
+            if bs.write_mask & (1 << c) == 0 {
+                *w = old[c];
+            }
+        }
+        v
+    } else {
+        src
+    };
+    t.texels.encode(v, dst);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tgsi_exec::texture::Format;
+
+    /// The side-by-side stores and reads of RGBA8, sRGB and RGBA16F rows
+    /// give the bytes of storing each written lane alone and the words of
+    /// reading each alone (random values, some NaN and out of range).
+    #[test]
+    fn lanes_side_by_side_store_and_read_what_each_lane_does() {
+        let mut rng = tgsi_ir::rng::Rng(0x5ca7_7e25);
+        for format in [Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba16Float] {
+            let bpt = format.bytes_per_texel();
+            let codec = TexelCodec {
+                format,
+                direct3d: false,
+                rgba8: Rgba8Encoder::of(format),
+                rgba16f: format == Format::Rgba16Float,
+            };
+            for _ in 0..200 {
+                let start: Vec<u8> = (0..16 * 4 * bpt).map(|_| rng.next() as u8).collect();
+                let (mut a, mut b) = (start.clone(), start);
+                fn rows(bytes: &mut [u8], bpt: usize, texels: TexelCodec) -> ColorRows<'_> {
+                    ColorRows {
+                        bytes,
+                        pitch: 16 * bpt,
+                        bpt,
+                        class: BlendClass::of(texels.format),
+                        texels,
+                    }
+                }
+                let values: [[u32; LANES]; 4] = std::array::from_fn(|_| {
+                    std::array::from_fn(|_| match rng.below(4) {
+                        0 => rng.next() as u32,
+                        _ => (rng.uniform(-0.5, 1.5) as f32).to_bits(),
+                    })
+                });
+                // mostly whole quads (their rows read and written at once)
+                let writes = match rng.below(3) {
+                    0 => rng.next() as u16,
+                    _ => (0..4).fold(0u16, |m, q| {
+                        m | (u16::from(rng.below(4) > 0) * 0xF) << (4 * q)
+                    }),
+                };
+                // lanes scattered, or in 2x2 quads as batches lay them
+                // (every lane its own pixel, the last quad at the rows' end)
+                let scattered = |l: usize| ((l % 4 * 3) as u32, (l / 4) as u32);
+                let quads = |l: usize| {
+                    let x = [0, 5, 9, 14][l / 4] + (l & 1);
+                    (x as u32, (l >> 1 & 1) as u32 + 2 * (l / 8) as u32)
+                };
+                let quads_layout = rng.below(2) == 0;
+                let at = |l: usize| if quads_layout { quads(l) } else { scattered(l) };
+                let mut side = rows(&mut a, bpt, codec);
+                let read: [[u8; 8]; LANES] = match bpt {
+                    4 => side.gather::<4>(writes, at).map(|t| {
+                        let mut w = [0u8; 8];
+                        w[..4].copy_from_slice(&t);
+                        w
+                    }),
+                    _ => side.gather::<8>(writes, at),
+                };
+                store_lanes(&mut side, &values, writes, at);
+                let mut each = rows(&mut b, bpt, codec);
+                for_each_lane(writes, |l| {
+                    let (x, row) = at(l);
+                    let want = each.load(x, row, 0, 1);
+                    assert_eq!(format.decode(&read[l][..bpt]), want, "{format:?} read");
+                    each.store(x, row, 0, 1, std::array::from_fn(|c| values[c][l]));
+                });
+                assert_eq!(a, b, "{format:?} stored");
+            }
+        }
+    }
+}
