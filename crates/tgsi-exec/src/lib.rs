@@ -92,6 +92,7 @@ pub mod ops;
 pub mod parallel;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
+pub use sampling::inline_bilinear;
 pub mod semantics;
 pub mod stage_state;
 #[allow(clippy::needless_range_loop)]

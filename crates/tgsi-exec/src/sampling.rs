@@ -17,9 +17,47 @@
 use super::decode::{Code, IndexExpr, Inst, TexInst};
 use super::machine::{Batch, Env, Reg, ZERO_REG};
 use super::{ExecError, LANES};
+use crate::texture::exec::InlineBilinear;
 use crate::texture::{self, Format, TexOp};
 use tgsi_ir::enums::{Processor, TextureTarget};
 use tgsi_ir::opcode::Opcode;
+
+/// Whether `inst` is a fragment TEX or SAMPLE of one source, a direct view
+/// and sampler and no offset, under an environment with a stamp: the
+/// instructions [`texture::exec::run_planned`] may run.
+fn plannable(code: &Code, inst: &Inst, env: &Env) -> bool {
+    let Some(t) = code.tex.get(inst.aux as usize) else {
+        return false;
+    };
+    let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
+    env.stamp != 0
+        && direct
+        && t.num_srcs == 1
+        && t.offset.is_none()
+        && !t.rasterizer
+        && code.processor == Processor::Fragment
+        && matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
+}
+
+/// The plan of a [`plannable`] instruction under `env`'s bindings.
+fn sample_plan(code: &Code, inst: &Inst, env: &Env) -> Option<texture::exec::PlannedSample> {
+    let t = code.tex.get(inst.aux as usize)?;
+    let op = tex_op(inst, t, true);
+    let index = |e: &IndexExpr| e.offset.max(0) as u32;
+    texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler))
+}
+
+/// How compiled code may sample for `inst` under `env` itself: the
+/// bilinear kernel of [`InlineBilinear`], when the instruction is planned
+/// (a fragment TEX or SAMPLE of one source, a direct view and sampler, no
+/// offset) and the plan runs by that kernel. None: the instruction runs by
+/// the interpreter's handler.
+pub fn inline_bilinear<'a>(code: &Code, inst: &Inst, env: &Env<'a>) -> Option<InlineBilinear<'a>> {
+    if !plannable(code, inst, env) {
+        return None;
+    }
+    texture::exec::inline_bilinear(&env.textures, &sample_plan(code, inst, env)?)
+}
 
 impl Batch {
     pub(super) fn lane_indices(&self, e: &IndexExpr) -> [u32; super::LANES] {
@@ -112,18 +150,7 @@ impl Batch {
     /// run under them (an environment's stamp is unique to its bindings,
     /// which do not change while it lives).
     fn planned(&mut self, code: &Code, inst: &Inst, env: &Env) -> bool {
-        let Some(t) = code.tex.get(inst.aux as usize) else {
-            return false;
-        };
-        let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
-        if env.stamp == 0
-            || !direct
-            || t.num_srcs != 1
-            || t.offset.is_some()
-            || t.rasterizer
-            || code.processor != Processor::Fragment
-            || !matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
-        {
+        if !plannable(code, inst, env) {
             return false;
         }
         let aux = inst.aux as usize;
@@ -133,10 +160,7 @@ impl Batch {
         if self.tex_plans[aux].0 == env.stamp {
             return self.tex_plans[aux].1.is_some();
         }
-        let op = tex_op(inst, t, true);
-        let index = |e: &IndexExpr| e.offset.max(0) as u32;
-        let plan =
-            texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler));
+        let plan = sample_plan(code, inst, env);
         self.tex_plans[aux] = (env.stamp, plan);
         plan.is_some()
     }

@@ -875,11 +875,16 @@ pub fn rgba8_bilinear(
     offset: [&Row; 2],
     out: &mut [[f32; 16]; 4],
 ) -> bool {
-    let fits = !k.texels.is_empty()
+    rgba8_bilinear_fits(k) && imp::rgba8_bilinear(k, coord, offset, out)
+}
+
+/// Whether [`rgba8_bilinear`] takes `k`: some texels and at most 2^31,
+/// sides of 1 to 2^24 texels, REPEAT only on powers of two.
+pub fn rgba8_bilinear_fits(k: &Rgba8Bilinear) -> bool {
+    !k.texels.is_empty()
         && k.texels.len() <= 1 << 31
         && k.size.iter().all(|&n| (1..=1 << 24).contains(&n))
-        && (0..2).all(|a| k.wrap[a] != AxisWrap::RepeatPow2 || k.size[a].is_power_of_two());
-    fits && imp::rgba8_bilinear(k, coord, offset, out)
+        && (0..2).all(|a| k.wrap[a] != AxisWrap::RepeatPow2 || k.size[a].is_power_of_two())
 }
 
 /// Lane `l`'s place in a 4x4 tile's rows (`4 * dy + dx`), and the lane at

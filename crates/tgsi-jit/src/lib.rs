@@ -36,6 +36,8 @@ mod native;
 mod template_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tex_tests;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use tgsi_exec::decode::Code;
@@ -199,6 +201,10 @@ pub struct Compiled {
     /// The code reads or writes buffers or shared memory inline.
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     memory: bool,
+    /// The texture instructions sampled inline, by slot of [`native::Ctx`]'s
+    /// texture entries: their indices.
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    tex: Vec<usize>,
     /// Unique to this compilation (what a thread's context was filled for).
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]
     id: u64,
@@ -240,6 +246,7 @@ impl Compiled {
                 depth: out.depth,
                 const_bufs: out.const_bufs,
                 memory: out.memory,
+                tex: out.tex,
                 id: native::next_id(),
             })
         }

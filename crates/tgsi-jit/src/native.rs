@@ -21,6 +21,8 @@ pub(super) const MAX_CONSTS: usize = 256;
 pub(super) const MAX_BUFFERS: usize = 16;
 /// Constant buffers an indirect slot reads inline (`CONST[0..MAX_CONST_BUFS]`).
 pub(super) const MAX_CONST_BUFS: usize = 16;
+/// Texture instructions one program samples inline ([`Ctx::tex`]).
+pub(super) const MAX_TEX: usize = 8;
 /// The entry of [`Ctx::buffers`] after the buffers: the work group's shared
 /// memory (`MEMORY[n], SHARED`), which LOAD/STORE reach inline the same way.
 pub(super) const SHARED_SLOT: u32 = MAX_BUFFERS as u32;
@@ -253,6 +255,9 @@ pub(super) struct Ctx {
     /// (filled by [`run`] only for programs that read so).
     pub const_bufs: [ConstBuf; MAX_CONST_BUFS],
     pub const_vals: [u32; MAX_CONSTS],
+    /// Per texture instruction sampled inline, its level under this run's
+    /// bindings (filled with the constants).
+    pub tex: [TexEntry; MAX_TEX],
     /// The compilation and environment stamp `const_vals`, `const_bufs`
     /// and the buffer entries were filled for ((0, 0): none yet).
     filled: (u64, u64),
@@ -289,6 +294,81 @@ impl ConstBuf {
     }
 }
 
+/// A texture instruction sampled inline: the bilinear kernel's level
+/// ([`tgsi_exec::texture::exec::InlineBilinear`]) as the generated code
+/// reads it, with the constants its template broadcasts. `texels` 0: the
+/// instruction runs by the interpreter's handler.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct TexEntry {
+    /// The level's first texel and the sRGB decode table (0: UNORM8).
+    pub texels: u64,
+    pub srgb: u64,
+    /// The last texel's index, the row pitch in texels, the slice's first row.
+    pub top: u32,
+    pub width: u32,
+    pub slice_rows: u32,
+    /// 1: every LOD reads this level (no magnification test).
+    pub single_level: u32,
+    /// The coordinates' scale on s and t.
+    pub scale: [f32; 2],
+    /// Per axis, the mask and the clamp of a texel index (REPEAT on a
+    /// power of two: `n - 1` and `n - 1`; CLAMP: all ones and `n - 1`).
+    pub wrap_and: [u32; 2],
+    pub last: [u32; 2],
+    /// 2^24 and −2^24 (the coordinate clamp), 0.5, 1.0, 1/255, 255, 0xff.
+    pub limit: [f32; 2],
+    pub half: f32,
+    pub one: f32,
+    pub rcp255: f32,
+    pub c255: f32,
+    pub byte: u32,
+}
+
+impl TexEntry {
+    const NONE: TexEntry = TexEntry {
+        texels: 0,
+        srgb: 0,
+        top: 0,
+        width: 0,
+        slice_rows: 0,
+        single_level: 0,
+        scale: [0.0; 2],
+        wrap_and: [0; 2],
+        last: [0; 2],
+        limit: [0.0; 2],
+        half: 0.0,
+        one: 0.0,
+        rcp255: 0.0,
+        c255: 0.0,
+        byte: 0,
+    };
+
+    fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
+        let Some(k) = b else {
+            return TexEntry::NONE;
+        };
+        let axis = |a: usize| if k.repeat[a] { k.size[a] - 1 } else { u32::MAX };
+        TexEntry {
+            texels: k.texels.as_ptr() as u64,
+            srgb: k.srgb.map_or(0, |t| t.as_ptr() as u64),
+            top: (k.texels.len() - 1) as u32,
+            width: k.size[0],
+            slice_rows: k.slice_rows,
+            single_level: k.single_level as u32,
+            scale: k.scale,
+            wrap_and: [axis(0), axis(1)],
+            last: [k.size[0] - 1, k.size[1] - 1],
+            limit: [16_777_216.0, -16_777_216.0],
+            half: 0.5,
+            one: 1.0,
+            rcp255: 1.0 / 255.0,
+            c255: 255.0,
+            byte: 0xff,
+        }
+    }
+}
+
 /// Byte offsets of the [`Ctx`] fields the generated code addresses.
 pub(super) mod off {
     use super::Ctx;
@@ -311,6 +391,28 @@ pub(super) mod off {
     /// Bytes per [`super::ConstBuf`], and where its slot counts start.
     pub const CONST_BUF_SIZE: i32 = std::mem::size_of::<super::ConstBuf>() as i32;
     pub const CONST_BUF_SLOTS: i32 = std::mem::offset_of!(super::ConstBuf, slots) as i32;
+    pub const TEX: i32 = offset_of!(Ctx, tex) as i32;
+    /// Bytes per [`super::TexEntry`], and the offsets of its fields.
+    pub const TEX_SIZE: i32 = std::mem::size_of::<super::TexEntry>() as i32;
+    pub mod tex {
+        use super::super::TexEntry;
+        use std::mem::offset_of;
+        pub const TEXELS: i32 = offset_of!(TexEntry, texels) as i32;
+        pub const SRGB: i32 = offset_of!(TexEntry, srgb) as i32;
+        pub const TOP: i32 = offset_of!(TexEntry, top) as i32;
+        pub const WIDTH: i32 = offset_of!(TexEntry, width) as i32;
+        pub const SLICE_ROWS: i32 = offset_of!(TexEntry, slice_rows) as i32;
+        pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
+        pub const SCALE: i32 = offset_of!(TexEntry, scale) as i32;
+        pub const WRAP_AND: i32 = offset_of!(TexEntry, wrap_and) as i32;
+        pub const LAST: i32 = offset_of!(TexEntry, last) as i32;
+        pub const LIMIT: i32 = offset_of!(TexEntry, limit) as i32;
+        pub const HALF: i32 = offset_of!(TexEntry, half) as i32;
+        pub const ONE: i32 = offset_of!(TexEntry, one) as i32;
+        pub const RCP255: i32 = offset_of!(TexEntry, rcp255) as i32;
+        pub const C255: i32 = offset_of!(TexEntry, c255) as i32;
+        pub const BYTE: i32 = offset_of!(TexEntry, byte) as i32;
+    }
 }
 
 impl Ctx {
@@ -394,6 +496,7 @@ impl Ctx {
             frames: [[0; 4]; MAX_DEPTH],
             const_bufs: [ConstBuf::EMPTY; MAX_CONST_BUFS],
             const_vals: [0; MAX_CONSTS],
+            tex: [TexEntry::NONE; MAX_TEX],
             filled: (0, 0),
         })
     }
@@ -519,6 +622,11 @@ pub(super) fn run(
                     .consts
                     .get(k)
                     .map_or(ConstBuf::EMPTY, |w| ConstBuf::of(w));
+            }
+            // the texture entries point into this environment's bindings:
+            // used only while the stamp (unique to them) is the same
+            for (slot, &i) in ctx.tex.iter_mut().zip(&c.tex) {
+                *slot = TexEntry::of(tgsi_exec::inline_bilinear(code, &code.insts[i], env));
             }
             ctx.filled = (c.id, env.stamp);
         }

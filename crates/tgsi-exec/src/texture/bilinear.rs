@@ -422,7 +422,7 @@ impl<N: PerLane> simd::Kernel for Lookups<'_, '_, N> {
     }
 }
 
-impl Bound<'_> {
+impl<'a> Bound<'a> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
     /// without a depth compare, at any LOD that selects level `rel`: a 2D
     /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F
@@ -477,9 +477,7 @@ impl Bound<'_> {
     /// computes them at that level: each lane's raw (unswizzled) result.
     /// Only for views and samplers where [`Self::batch_fits`].
     pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
-        if let Some(texels @ (Texels::Rgba8Unorm | Texels::Rgba8Srgb)) = Texels::of(self.fmt)
-            && let Some(out) = self.rgba8_one_level(s, rel, q, texels)
-        {
+        if let Some(out) = self.rgba8_one_level(s, rel, q) {
             return out;
         }
         simd::wide(Lookups {
@@ -538,18 +536,31 @@ impl Bound<'_> {
     }
 
     /// The RGBA8 lookups of one level by [`simd::rgba8_bilinear`] (the same
-    /// steps in AVX-512 registers), for a view that is not an array, of a
-    /// complete level, whose wraps never read the border; None (the caller
-    /// takes the steps below) otherwise or without AVX-512.
+    /// steps in AVX-512 registers), when [`Self::rgba8_kernel`] describes
+    /// the level; None (the caller takes the steps below) otherwise or
+    /// without AVX-512.
     #[inline(always)]
-    fn rgba8_one_level(
-        &self,
-        s: &Sampler,
-        rel: u32,
-        q: &BatchLookup,
-        texels: Texels,
-    ) -> Option<Rows> {
-        if self.shape.array {
+    fn rgba8_one_level(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Option<Rows> {
+        let k = self.rgba8_kernel(s, rel)?;
+        let mut out = [[0f32; LANES]; 4];
+        simd::rgba8_bilinear(
+            &k,
+            [q.coord(0), q.coord(1)],
+            [q.offset(0), q.offset(1)],
+            &mut out,
+        )
+        .then_some(out)
+    }
+
+    /// Level `rel` of an RGBA8 (UNORM or sRGB) view that is not an array,
+    /// when the level is complete and the sampler's wraps never read the
+    /// border (REPEAT on a power-of-two size, CLAMP, CLAMP_TO_EDGE), as the
+    /// bilinear kernels take it ([`simd::rgba8_bilinear_fits`]); None
+    /// otherwise.
+    #[inline(always)]
+    pub(crate) fn rgba8_kernel(&self, s: &Sampler, rel: u32) -> Option<simd::Rgba8Bilinear<'a>> {
+        let texels = Texels::of(self.fmt)?;
+        if self.shape.array || texels == Texels::Rgba32Float {
             return None;
         }
         let level = self.first_level + rel;
@@ -574,19 +585,12 @@ impl Bound<'_> {
             wrap: [wrap(s.wrap[0], w)?, wrap(s.wrap[1], h)?],
             srgb: (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table),
         };
-        let mut out = [[0f32; LANES]; 4];
-        simd::rgba8_bilinear(
-            &k,
-            [q.coord(0), q.coord(1)],
-            [q.offset(0), q.offset(1)],
-            &mut out,
-        )
-        .then_some(out)
+        simd::rgba8_bilinear_fits(&k).then_some(k)
     }
 
     /// The bytes of absolute level `k` (none past the last level).
     #[inline(always)]
-    fn level_bytes(&self, k: u32) -> &[u8] {
+    fn level_bytes(&self, k: u32) -> &'a [u8] {
         self.tex.levels.get(k as usize).map_or(&[], |v| v)
     }
 

@@ -5,7 +5,8 @@
 
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
-use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, TexOp, View};
+use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
+use crate::math::simd;
 use tgsi_ir::enums::TextureTarget;
 use tgsi_ir::opcode::Opcode;
 
@@ -284,6 +285,66 @@ pub(crate) fn run_planned(
     let q = BatchLookup::of(c0, &[[0; LANES]; 4]);
     bd.write_rows(&bd.bilinear_batch(s, 0, &q), p.order, active, out);
     true
+}
+
+/// What compiled code needs to run [`run_planned`] itself: one level of
+/// an RGBA8 view sampled by the bilinear kernel (the AVX-512 kernel of
+/// `math::simd`, step for step), the result in the destination's channel
+/// order.
+pub struct InlineBilinear<'a> {
+    /// The level's texels (complete, at most 2^31, r g b a bytes).
+    pub texels: &'a [[u8; 4]],
+    /// Width and height (1 to 2^24 each).
+    pub size: [u32; 2],
+    /// The slice's first texel row (wrapping `layer * height`).
+    pub slice_rows: u32,
+    /// The coordinates' scale: the size (normalized) or 1.
+    pub scale: [f32; 2],
+    /// Per axis: REPEAT on a power-of-two size (the index masked by
+    /// size − 1), else CLAMP (the index clamped to [0, size − 1]).
+    pub repeat: [bool; 2],
+    /// The sRGB decode table of r, g and b (None: UNORM8, `byte / 255`).
+    pub srgb: Option<&'static [f32; 256]>,
+    /// Every LOD reads the first level. Otherwise a batch takes the kernel
+    /// only when every quad with an active lane is magnified: the squared
+    /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
+    /// derivatives towards the top-right and the bottom-left lanes, in
+    /// texels (the coordinates times [`Self::scale`]), are
+    /// at most 1 (a NaN is not); other batches run [`execute`].
+    pub single_level: bool,
+}
+
+/// The plan `p` as [`InlineBilinear`], when [`run_planned`] runs it by the
+/// bilinear kernel with the view's swizzle and the result order both the
+/// identity; None otherwise.
+pub(crate) fn inline_bilinear<'a>(
+    b: &Bindings<'a>,
+    p: &PlannedSample,
+) -> Option<InlineBilinear<'a>> {
+    let Some(Some(tex)) = b.textures.get(p.view as usize) else {
+        return None;
+    };
+    let bd = Bound::with_parts(tex, p.parts);
+    let identity = [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A];
+    if (0..4).any(|c| bd.swizzle[p.order[c]] != identity[c]) {
+        return None;
+    }
+    let s = &p.sampler;
+    // the magnification test's rule (`Bound::magnified_quads`)
+    let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
+    if !(p.single_level || may_magnify) {
+        return None;
+    }
+    let k = bd.rgba8_kernel(s, 0)?;
+    Some(InlineBilinear {
+        texels: k.texels,
+        size: k.size,
+        slice_rows: k.slice_rows,
+        scale: k.scale,
+        repeat: k.wrap.map(|w| w == simd::AxisWrap::RepeatPow2),
+        srgb: k.srgb.map(|_| super::format::srgb_to_linear_table()),
+        single_level: p.single_level,
+    })
 }
 
 /// How an instruction gets its LOD.

@@ -19,7 +19,7 @@
 //! instruction where the interpreter stops.
 
 use super::native::{
-    MAX_BUFFERS, MAX_CONST_BUFS, MAX_CONSTS, SHARED_SLOT, fetch_callback, mask, off, pool,
+    MAX_BUFFERS, MAX_CONST_BUFS, MAX_CONSTS, MAX_TEX, SHARED_SLOT, fetch_callback, mask, off, pool,
     row_callback, step_callback,
 };
 use iced_x86::code_asm::*;
@@ -129,6 +129,9 @@ enum Plan {
     /// RESQ of `BUFFER[n]` or the shared memory: its byte length, when the
     /// buffer is usable inline, else the interpreter's handler.
     Resq(u32),
+    /// A fragment TEX or SAMPLE sampled inline through texture entry n
+    /// (`emit/texture.rs`), else the interpreter's handler.
+    Tex(u8),
 }
 
 impl Plan {
@@ -138,7 +141,7 @@ impl Plan {
     fn may_call(self) -> bool {
         matches!(
             self,
-            Plan::Call | Plan::Special(Special::Lit | Special::Exp | Special::Log)
+            Plan::Call | Plan::Special(Special::Lit | Special::Exp | Special::Log) | Plan::Tex(_)
         )
     }
 }
@@ -373,6 +376,8 @@ pub(super) struct Output {
     pub const_bufs: usize,
     /// Some LOAD or STORE reads the buffers or the shared memory inline.
     pub memory: bool,
+    /// The instructions of [`Plan::Tex`], by entry.
+    pub tex: Vec<usize>,
 }
 
 /// A static control-flow frame: its kind and its slot (nesting depth).
@@ -514,6 +519,7 @@ fn straight_plan(p: Plan) -> bool {
             | Plan::Row(_)
             | Plan::Special(_)
             | Plan::Pair(..)
+            | Plan::Tex(_)
     )
 }
 
@@ -667,25 +673,6 @@ fn pairs_of(mask: u8, both: bool) -> [bool; 2] {
     }
 }
 
-/// How `inst` of `code` is compiled: its opcode's plan, the handler when
-/// its operands are not ones the template reads, a buffer access plan.
-fn instruction_plan(code: &Code, inst: &Inst) -> Plan {
-    let mut plan = plan_of(inst.op);
-    if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
-        plan = Plan::Call;
-    }
-    memory_plan(code, inst).unwrap_or(plan)
-}
-
-/// The instructions of `code` the compiled code runs through the
-/// interpreter's handler (by index).
-pub(super) fn handler_calls(code: &Code) -> Vec<usize> {
-    (code.insts.iter().enumerate())
-        .filter(|(_, inst)| instruction_plan(code, inst) == Plan::Call)
-        .map(|(i, _)| i)
-        .collect()
-}
-
 /// Compiles `code`, or says which instruction keeps the compiled engine from running it.
 pub(super) fn emit(code: &Code) -> Result<Output, String> {
     emit_inner(code).map_err(|e| e.0)
@@ -704,8 +691,9 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
             inst.op
         )))
     };
+    let all = plans_of(code);
     for (i, inst) in code.insts.iter().enumerate() {
-        let plan = instruction_plan(code, inst);
+        let plan = all[i];
         depth_at.push(stack.len());
         stacks.push(stack.clone());
         match inst.op {
@@ -784,6 +772,10 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         cached_runs,
         depth: out.deepest,
         const_bufs: e.const_bufs,
+        tex: (plans.iter().enumerate())
+            .filter(|(_, p)| matches!(p, Plan::Tex(_)))
+            .map(|(i, _)| i)
+            .collect(),
         memory: plans.iter().any(|p| {
             matches!(
                 p,
@@ -859,6 +851,10 @@ impl<'c> Emitter<'c> {
                 }
                 Plan::Special(spec) => {
                     reads.extend(spec.reads());
+                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
+                }
+                Plan::Tex(_) => {
+                    reads.extend([(0, 0), (0, 1)]);
                     writes.extend((0..4).filter(|c| m & (1 << c) != 0));
                 }
                 Plan::Pair(op, n, both) => pair_uses(
@@ -1436,6 +1432,7 @@ impl<'c> Emitter<'c> {
             Plan::Store(n) => self.store_buffer(i, &inst, n),
             Plan::Atomic(n) => self.atomic_buffer(i, &inst, n),
             Plan::Resq(n) => self.buffer_size(i, &inst, n),
+            Plan::Tex(slot) => self.tex(i, &inst, slot),
         }
     }
 
@@ -1461,9 +1458,11 @@ mod memory;
 mod pair;
 mod plan;
 mod special;
+mod texture;
 
 use special::Special;
 
-use plan::{aligned_pair, memory_plan, operands_inline, plan_of, segment_local, src_inline};
+pub(crate) use plan::handler_calls;
+use plan::{aligned_pair, plans_of, segment_local, src_inline};
 #[cfg(test)]
 pub(crate) use plan::{compiled_as, declared_fallback, template_shape};

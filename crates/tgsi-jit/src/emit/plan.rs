@@ -1,14 +1,15 @@
 //! What the compiler does with each opcode and operand: the plan of an
-//! instruction (template, row kernel, flow, buffer access or the
-//! interpreter's handler), the declared fallbacks checked against the
+//! instruction (template, row kernel, flow, buffer access, inline sampling
+//! or the interpreter's handler), the declared fallbacks checked against the
 //! opcode table, and which operands the templates read inline.
 
 use super::*;
 
-/// Categories of the opcode table the compiled engine never inlines: their
-/// instructions run through the interpreter's handler (LOAD, STORE and the
-/// atomics of a buffer are inlined when their addresses allow, see
-/// [`Plan::Load`] and [`Plan::Atomic`]).
+/// Categories of the opcode table the compiled engine has no template for:
+/// their instructions run through the interpreter's handler (LOAD, STORE
+/// and the atomics of a buffer are inlined when their addresses allow, see
+/// [`Plan::Load`] and [`Plan::Atomic`]; a fragment TEX or SAMPLE when its
+/// view and batch allow, see [`Plan::Tex`]).
 pub(super) const CALLED_CATEGORIES: &[Category] = &[
     Category::Derivative,
     Category::Fragment,
@@ -377,6 +378,7 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             | Plan::Dot(_)
             | Plan::Row(_)
             | Plan::Special(Special::Lit | Special::Exp | Special::Log | Special::Dst)
+            | Plan::Tex(_)
     );
     // a second destination: DFRACEXP's exponent, a direct register
     let second_ok = match inst.dst[1].kind {
@@ -429,6 +431,7 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             .reads()
             .iter()
             .all(|&(k, _)| src_inline(&inst.src[k], false)),
+        Plan::Tex(_) => src_inline(&inst.src[0], false),
         Plan::Flow
         | Plan::Call
         | Plan::Load(_)
@@ -436,6 +439,21 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
         | Plan::Atomic(_)
         | Plan::Resq(_) => true,
     }
+}
+
+/// [`Plan::Tex`] (its entry numbered later) for a fragment TEX or SAMPLE
+/// the interpreter may run by its planned path (one source, a direct view
+/// and sampler, no offset) with operands the template reads inline.
+pub(super) fn tex_plan(code: &Code, inst: &Inst) -> Option<Plan> {
+    let t = code.tex.get(inst.aux as usize)?;
+    let planned = code.processor == Processor::Fragment
+        && matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
+        && t.sview.addr.is_none()
+        && t.sampler.addr.is_none()
+        && t.num_srcs == 1
+        && t.offset.is_none()
+        && !t.rasterizer;
+    (planned && operands_inline(inst, Plan::Tex(0))).then_some(Plan::Tex(0))
 }
 
 /// LOAD/STORE of a buffer with inline operands (STORE: not in the fragment
@@ -488,4 +506,39 @@ pub(super) fn memory_plan(code: &Code, inst: &Inst) -> Option<Plan> {
 pub(super) fn aligned_pair(s: &Src, p: usize) -> Option<u8> {
     let (a, b) = (s.swz[2 * p] & 3, s.swz[2 * p + 1] & 3);
     (a % 2 == 0 && b == a + 1).then_some(a / 2)
+}
+
+/// How `inst` of `code` is compiled: its opcode's plan, the handler when
+/// its operands are not ones the template reads, a buffer access plan.
+pub(super) fn instruction_plan(code: &Code, inst: &Inst) -> Plan {
+    let mut plan = plan_of(inst.op);
+    if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
+        plan = Plan::Call;
+    }
+    (memory_plan(code, inst).or_else(|| tex_plan(code, inst))).unwrap_or(plan)
+}
+
+/// Every instruction's plan, the texture entries numbered in program
+/// order (past [`MAX_TEX`] of them: the handler).
+pub(super) fn plans_of(code: &Code) -> Vec<Plan> {
+    let mut entries = 0;
+    (code.insts.iter())
+        .map(|inst| match instruction_plan(code, inst) {
+            Plan::Tex(_) if entries < MAX_TEX => {
+                entries += 1;
+                Plan::Tex(entries as u8 - 1)
+            }
+            Plan::Tex(_) => Plan::Call,
+            p => p,
+        })
+        .collect()
+}
+
+/// The instructions of `code` the compiled code runs through the
+/// interpreter's handler (by index).
+pub(crate) fn handler_calls(code: &Code) -> Vec<usize> {
+    (plans_of(code).into_iter().enumerate())
+        .filter(|(_, p)| *p == Plan::Call)
+        .map(|(i, _)| i)
+        .collect()
 }

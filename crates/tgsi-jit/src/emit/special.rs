@@ -230,7 +230,7 @@ impl Emitter<'_> {
 
     /// When k3 has a lane: instruction `i` by the interpreter's handler
     /// (which writes its destination), then on to the next instruction.
-    fn handler_where_k3(&mut self, i: usize) -> A {
+    pub(super) fn handler_where_k3(&mut self, i: usize) -> A {
         let mut inline = self.a.create_label();
         self.a.kortestw(k3, k3)?;
         self.a.jz(inline)?;

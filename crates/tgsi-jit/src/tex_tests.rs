@@ -1,0 +1,204 @@
+//! TEX and SAMPLE sampled inline against the interpreter: fragment shaders
+//! over whole targets with RGBA8 textures, magnified and minified, every
+//! wrap the inline path takes and some it does not, swizzles, divergent
+//! lanes and hostile coordinates. Every word must be the interpreter's.
+
+use super::*;
+use crate::tests::both;
+use tgsi_exec::texture::{Filter, Format, MipFilter, Sampler, Swizzle, Texture, View, Wrap};
+use tgsi_exec::{Draw, Limits, Resources};
+use tgsi_ir::enums::TextureTarget;
+
+/// A `size` x `size` 2D texture of `format` with `levels` levels of
+/// pseudo-random bytes.
+fn texture(format: Format, size: u32, levels: u32, seed: u32) -> Texture {
+    let mut tex = Texture::new(TextureTarget::Tex2D, format, [size, size, 1], 1, levels, 1)
+        .expect("a small 2D texture");
+    let mut x = seed.wrapping_mul(2_654_435_761) | 1;
+    for level in &mut tex.levels {
+        for b in level.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            *b = (x >> 8) as u8;
+        }
+    }
+    tex
+}
+
+fn sampler(wrap: Wrap, mip: MipFilter) -> Sampler {
+    Sampler {
+        wrap: [wrap; 3],
+        min: Filter::Linear,
+        mag: Filter::Linear,
+        mip,
+        ..Sampler::default()
+    }
+}
+
+/// The words `p` writes over a 24 x 20 target whose GENERIC[0] is
+/// (x, y) · `scale` + `origin` (per pixel), with `tex`, `view` and `s` bound
+/// at slot 0.
+fn shade(
+    p: &Program,
+    tex: &Texture,
+    view: View,
+    s: Sampler,
+    scale: f32,
+    origin: f32,
+) -> Vec<Vec<[u32; 4]>> {
+    let mut draw = Draw::full_quad(24, 20);
+    draw.varyings[0].plane = [
+        [origin, scale, 0.0],
+        [origin * 0.5, 0.0, scale],
+        [0.25, scale, scale],
+        [1.0, 0.0, 0.0],
+    ];
+    let mut res = Resources {
+        textures: vec![Some(tex.clone())],
+        views: vec![view],
+        samplers: vec![s],
+        ..Resources::default()
+    };
+    let (words, _) = p
+        .shade(&mut res, &draw, 1, &Limits::default())
+        .expect("the shader runs");
+    words
+}
+
+/// Compiles `src` both ways, checks the compiled code samples inline (no
+/// handler calls), and compares the two over `cases` (texture, view,
+/// sampler, coordinate scale and origin).
+fn check(src: &str, cases: &[(Texture, View, Sampler, f32, f32)]) {
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    assert_eq!(handler_calls(&jit), Vec::<usize>::new(), "{src}");
+    for (k, (tex, view, s, scale, origin)) in cases.iter().enumerate() {
+        let want = shade(&interp, tex, *view, *s, *scale, *origin);
+        let got = shade(&jit, tex, *view, *s, *scale, *origin);
+        assert!(want == got, "case {k} differs:\n{src}");
+    }
+}
+
+const PLAIN: &str = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+    DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+    0: MUL TEMP[0], IN[0], IN[0].wwww\n\
+    1: TEX TEMP[1], TEMP[0], SAMP[0], 2D\n\
+    2: ADD OUT[0], TEMP[1], TEMP[0]\n\
+    3: END\n";
+
+/// Every combination the inline path takes (sRGB, UNORM; REPEAT, CLAMP,
+/// CLAMP_TO_EDGE; one level, mipmapped) and some it hands to the handler
+/// (MIRROR_REPEAT, a size that is not a power of two, minified quads).
+fn cases() -> Vec<(Texture, View, Sampler, f32, f32)> {
+    let mut out = Vec::new();
+    for (n, format) in [Format::Rgba8Srgb, Format::Rgba8Unorm]
+        .into_iter()
+        .enumerate()
+    {
+        for wrap in [
+            Wrap::Repeat,
+            Wrap::Clamp,
+            Wrap::ClampToEdge,
+            Wrap::MirrorRepeat,
+        ] {
+            for (levels, mip) in [(1, MipFilter::None), (5, MipFilter::Linear)] {
+                let tex = texture(format, 16, levels, n as u32 * 7 + levels);
+                let s = sampler(wrap, mip);
+                // magnified (a texel over several pixels), around and past
+                // the edges; minified (the handler)
+                for (scale, origin) in [(0.011, 0.02), (0.013, -0.4), (0.004, 0.97), (0.5, 0.1)] {
+                    out.push((tex.clone(), View::full(), s, scale, origin));
+                }
+            }
+        }
+    }
+    // a side that is not a power of two: REPEAT wraps lane by lane (handler)
+    let odd = Texture::new(
+        TextureTarget::Tex2D,
+        Format::Rgba8Srgb,
+        [12, 12, 1],
+        1,
+        1,
+        1,
+    )
+    .unwrap();
+    out.push((
+        odd,
+        View::full(),
+        sampler(Wrap::Repeat, MipFilter::None),
+        0.02,
+        0.1,
+    ));
+    out
+}
+
+#[test]
+fn tex_of_rgba8_levels_matches_the_interpreter() {
+    check(PLAIN, &cases());
+}
+
+#[test]
+fn sample_with_swizzles_matches_the_interpreter() {
+    // the resource operand's swizzle and the view's: the inline path takes
+    // the identity only
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+        DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+        0: SAMPLE TEMP[0], IN[0], SVIEW[0], SAMP[0]\n\
+        1: SAMPLE TEMP[1], IN[0], SVIEW[0].yxwz, SAMP[0]\n\
+        2: MAD OUT[0], TEMP[0], TEMP[1], IN[0]\n\
+        3: END\n";
+    let tex = texture(Format::Rgba8Unorm, 32, 6, 3);
+    let s = sampler(Wrap::Repeat, MipFilter::Linear);
+    let swizzled = View {
+        swizzle: [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero],
+        ..View::full()
+    };
+    check(
+        src,
+        &[
+            (tex.clone(), View::full(), s, 0.01, 0.3),
+            (tex.clone(), swizzled, s, 0.01, 0.3),
+            (tex, View::full(), s, 0.2, 0.3),
+        ],
+    );
+}
+
+#[test]
+fn divergent_and_hostile_lanes_match_the_interpreter() {
+    // TEX under UIF (the even columns: every quad half on), a NaN
+    // coordinate in column 7 (its batches are not magnified), saturated
+    // and written to two channels; then coordinates that are NaN, infinite
+    // or past 2^24 in every lane (magnified: their derivatives are 0 or
+    // the level is the only one)
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL IN[1], POSITION, LINEAR\n\
+        DCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..2]\n\
+        IMM[0] FLT32 {7.5, 0.5, 0.0, 0.0}\n\
+        0: MUL TEMP[2].x, IN[1].xxxx, IMM[0].yyyy\n\
+        1: FRC TEMP[2].x, TEMP[2].xxxx\n\
+        2: FSLT TEMP[2].y, TEMP[2].xxxx, IMM[0].yyyy\n\
+        3: ADD TEMP[2].z, IN[1].xxxx, -IMM[0].xxxx\n\
+        4: RCP TEMP[2].z, TEMP[2].zzzz\n\
+        5: MUL TEMP[2].z, TEMP[2].zzzz, IMM[0].zzzz\n\
+        6: ADD TEMP[0], IN[0], TEMP[2].zzzz\n\
+        7: MOV TEMP[1], IMM[0].zzzz\n\
+        8: UIF TEMP[2].yyyy\n\
+        9:   TEX_SAT TEMP[1].xz, TEMP[0], SAMP[0], 2D\n\
+        10: ENDIF\n\
+        11: ADD OUT[0], TEMP[1], TEMP[0]\n\
+        12: END\n";
+    let mut all = cases();
+    for (format, levels, mip) in [
+        (Format::Rgba8Srgb, 1, MipFilter::None),
+        (Format::Rgba8Unorm, 5, MipFilter::Nearest),
+    ] {
+        let tex = texture(format, 16, levels, 11);
+        for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+            for origin in [f32::NAN, 3e7, -5e9, f32::NEG_INFINITY, 1e-30] {
+                all.push((tex.clone(), View::full(), sampler(wrap, mip), 0.0, origin));
+            }
+        }
+    }
+    check(src, &all);
+}
