@@ -70,13 +70,23 @@ fn fragment_shader(rng: &mut Rng) -> String {
         let w: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
         let _ = writeln!(head, "IMM[{k}] UINT32 {{{}}}", w.join(", "));
     }
+    // a scale for texture coordinates (magnified samples)
+    let _ = writeln!(head, "IMM[{}] FLT32 {{0.0625, 0.125, 0.25, 1.0}}", IMMS + 4);
     let mut body = String::from("MOV TEMP[0], IN[0]\nMOV TEMP[1], IN[1]\nMOV TEMP[2], IN[2]\n");
     let _ = writeln!(body, "MOV TEMP[3], IMM[0]");
     let t = |rng: &mut Rng| rng.below(TEMPS);
+    let mut sampled = None;
     if rng.chance(40) {
         // sample at the interpolated coordinates (implicit LOD from the quad)
         let (d, s) = (t(rng), rng.below(3));
+        if rng.chance(50) {
+            // coordinates that change slowly: most quads magnified
+            let k = IMMS + 4;
+            let c = pick(rng, &["x", "y", "z"]);
+            let _ = writeln!(body, "MUL TEMP[{s}], TEMP[{s}], IMM[{k}].{c}{c}{c}{c}");
+        }
         let _ = writeln!(body, "TEX TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
+        sampled = Some(d);
     }
     if rng.chance(20) {
         let (d, s) = (t(rng), rng.below(3));
@@ -93,8 +103,14 @@ fn fragment_shader(rng: &mut Rng) -> String {
     if rng.chance(15) {
         let _ = writeln!(body, "KILL_IF TEMP[{}]", t(rng));
     }
-    // often a register the inputs filled (smooth values), else any
-    let out = if rng.chance(60) { rng.below(3) } else { t(rng) };
+    // often a register the inputs filled (smooth values) or the sample,
+    // else any
+    let out = match sampled {
+        // often the sample itself
+        Some(d) if rng.chance(40) => d,
+        _ if rng.chance(60) => rng.below(3),
+        _ => t(rng),
+    };
     let _ = writeln!(body, "MOV OUT[0], TEMP[{out}]");
     body.push_str("END\n");
     head + &body
@@ -176,7 +192,10 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
             *b = rng.next() as u8;
         }
     }
-    let wrap = pick(rng, &[Wrap::Repeat, Wrap::ClampToEdge, Wrap::MirrorRepeat]);
+    let wrap = pick(
+        rng,
+        &[Wrap::Repeat, Wrap::ClampToEdge, Wrap::Clamp, Wrap::MirrorRepeat],
+    );
     let sampler = Sampler {
         wrap: [wrap; 3],
         min: pick(rng, &[Filter::Linear, Filter::Nearest]),
