@@ -194,7 +194,12 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
     }
     let wrap = pick(
         rng,
-        &[Wrap::Repeat, Wrap::ClampToEdge, Wrap::Clamp, Wrap::MirrorRepeat],
+        &[
+            Wrap::Repeat,
+            Wrap::ClampToEdge,
+            Wrap::Clamp,
+            Wrap::MirrorRepeat,
+        ],
     );
     let sampler = Sampler {
         wrap: [wrap; 3],
