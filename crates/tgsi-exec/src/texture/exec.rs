@@ -287,7 +287,7 @@ pub(crate) fn run_planned(
     true
 }
 
-/// What compiled code needs to run [`run_planned`] itself: one level of
+/// What compiled code needs to run `run_planned` itself: one level of
 /// an RGBA8 view sampled by the bilinear kernel (the AVX-512 kernel of
 /// `math::simd`, step for step), the result in the destination's channel
 /// order.
