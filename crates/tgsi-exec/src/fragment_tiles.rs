@@ -347,8 +347,8 @@ impl FragmentSession<'_> {
                 inputs: 0,
             }
         });
-        let area = [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
-        self.shade(scratch, &quads, area, &mut |b| each_fragment(b, sink))
+        let area = || [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
+        self.shade(scratch, &quads, &area, &mut |b| each_fragment(b, sink))
     }
 
     /// Shades `quads` (slots without coverage stay empty) in one batch,
@@ -373,25 +373,29 @@ impl FragmentSession<'_> {
         quads: &[QuadCoverage; 4],
         sink: &mut dyn FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
-        let mut area = [u32::MAX, u32::MAX, 0, 0];
-        for q in quads.iter().filter(|q| q.coverage.iter().any(|c| *c != 0)) {
-            area = [
-                area[0].min(q.x),
-                area[1].min(q.y),
-                area[2].max(q.x + 1),
-                area[3].max(q.y + 1),
-            ];
-        }
-        self.shade(scratch, quads, area, sink)
+        // the pixels an error names, worked out only for the error
+        let area = || {
+            let mut area = [u32::MAX, u32::MAX, 0, 0];
+            for q in quads.iter().filter(|q| q.coverage.iter().any(|c| *c != 0)) {
+                area = [
+                    area[0].min(q.x),
+                    area[1].min(q.y),
+                    area[2].max(q.x + 1),
+                    area[3].max(q.y + 1),
+                ];
+            }
+            area
+        };
+        self.shade(scratch, quads, &area, sink)
     }
 
     /// The batch behind [`Self::shade_tile`] and [`Self::shade_quads`];
-    /// `area` (x0, y0, x1, y1) names the pixels in errors.
+    /// `area()` (x0, y0, x1, y1) names the pixels in errors.
     fn shade(
         &self,
         scratch: &mut FragmentScratch,
         quads: &[QuadCoverage; 4],
-        area: [u32; 4],
+        area: &dyn Fn() -> [u32; 4],
         sink: &mut dyn FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
         let program = self.program;
@@ -453,10 +457,8 @@ impl FragmentSession<'_> {
                 primitive: frags[l / 4].primitive_id,
             });
             run_to_end(b, code, &env, shared, "fragment", || {
-                format!(
-                    "pixels ({}, {}) .. ({}, {})",
-                    area[0], area[1], area[2], area[3]
-                )
+                let [x0, y0, x1, y1] = area();
+                format!("pixels ({x0}, {y0}) .. ({x1}, {y1})")
             })?;
             stats.account(b);
             // each written lane's samples (no branch per lane: the loop
