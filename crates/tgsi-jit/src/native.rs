@@ -569,7 +569,11 @@ impl ExecBuf {
         // `Ctx::buffers` lists, each access checked against the last word
         // address given there (`run` fills them from live slices: the
         // dispatch's buffers and the group's shared memory, which nothing
-        // else touches during the call).
+        // else touches during the call); it reads the texels and the sRGB
+        // table of `Ctx::tex`'s entries, each texel index clamped to the
+        // entry's last texel (`run` fills them from the run's bindings,
+        // borrowed for the whole run, and the entries of a stamp are used
+        // only while the environment of that stamp, unique to it, lives).
         let f: extern "C" fn(*mut Ctx) -> u32 = unsafe { std::mem::transmute(self.ptr.as_ptr()) };
         f(ctx)
     }
