@@ -169,6 +169,18 @@ pub fn handler_calls(program: &Program) -> Vec<usize> {
     Vec::new()
 }
 
+/// The texture instructions (by index) a compiled program samples in its
+/// own code when the view and the batch allow (`docs/jit.md`, "Sampling
+/// inline"), by the interpreter's handler otherwise.
+pub fn inline_samples(program: &Program) -> Vec<usize> {
+    #[cfg(all(feature = "jit", target_arch = "x86_64"))]
+    if program.is_compiled() {
+        return emit::inline_samples(program.code());
+    }
+    let _ = program;
+    Vec::new()
+}
+
 /// True when this machine can run the compiled engine's code.
 pub fn cpu_supported() -> bool {
     #[cfg(all(feature = "jit", target_arch = "x86_64"))]

@@ -140,6 +140,28 @@ fn tex_of_rgba8_levels_matches_the_interpreter() {
 }
 
 #[test]
+fn inline_samples_lists_the_planned_texture_instructions() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    assert_eq!(inline_samples(&jit), vec![1]);
+    assert_eq!(inline_samples(&interp), Vec::<usize>::new());
+    // an offset, a compute shader: not planned, the handler
+    let offset = PLAIN.replace(
+        "1: TEX TEMP[1], TEMP[0], SAMP[0], 2D",
+        "1: TEX TEMP[1], TEMP[0], SAMP[0], 2D, IMM[0].xyz",
+    );
+    let offset = offset.replace(
+        "DCL TEMP[0..1]\n",
+        "DCL TEMP[0..1]\nIMM[0] INT32 {1, 0, 0, 0}\n",
+    );
+    if let Some((_, jit)) = both(&offset) {
+        assert_eq!(inline_samples(&jit), Vec::<usize>::new());
+        assert_eq!(handler_calls(&jit), vec![1]);
+    }
+}
+
+#[test]
 fn sample_with_swizzles_matches_the_interpreter() {
     // the resource operand's swizzle and the view's: the inline path takes
     // the identity only

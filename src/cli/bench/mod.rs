@@ -108,7 +108,7 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
     let mut worst = (0.0f64, String::new());
     // over the compiled programs: inline and called instructions, the
     // called ones by opcode
-    let (mut inline, mut called) = (0usize, 0usize);
+    let (mut inline, mut called, mut sampled) = (0usize, 0usize, 0usize);
     let mut by_opcode: std::collections::BTreeMap<&str, usize> = Default::default();
     println!(
         "shader: interp (decode) ms, jit (decode + machine code) ms, what the jit does; median of {reps}"
@@ -131,6 +131,7 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
             for i in tgsi::jit::handler_calls(&p) {
                 *by_opcode.entry(p.code().insts[i].op.name()).or_default() += 1;
             }
+            sampled += tgsi::jit::inline_samples(&p).len();
         }
         let what = match (p.compiled(), p.fallback_reason()) {
             (Some(c), _) => format!(
@@ -164,6 +165,9 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
             "compiled programs: {inline} instructions inline, {called} through the interpreter's handlers ({:.1} % inline); handler calls by opcode: {}",
             100.0 * inline as f64 / (inline + called) as f64,
             list.join(", ")
+        );
+        println!(
+            "of the inline ones, {sampled} texture instructions sample in the compiled code where their view allows (one RGBA8 level, magnified or single-level batches), by the handler otherwise"
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1462,7 +1462,7 @@ mod texture;
 
 use special::Special;
 
-pub(crate) use plan::handler_calls;
 use plan::{aligned_pair, plans_of, segment_local, src_inline};
 #[cfg(test)]
 pub(crate) use plan::{compiled_as, declared_fallback, template_shape};
+pub(crate) use plan::{handler_calls, inline_samples};

@@ -534,6 +534,15 @@ pub(super) fn plans_of(code: &Code) -> Vec<Plan> {
         .collect()
 }
 
+/// The texture instructions of `code` the compiled code samples itself
+/// when the view and batch allow ([`Plan::Tex`], by index).
+pub(crate) fn inline_samples(code: &Code) -> Vec<usize> {
+    (plans_of(code).into_iter().enumerate())
+        .filter(|(_, p)| matches!(p, Plan::Tex(_)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// The instructions of `code` the compiled code runs through the
 /// interpreter's handler (by index).
 pub(crate) fn handler_calls(code: &Code) -> Vec<usize> {
