@@ -299,7 +299,7 @@ impl ConstBuf {
 /// reads it, with the constants its template broadcasts. `texels` 0: the
 /// instruction runs by the interpreter's handler.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct TexEntry {
     /// The level's first texel and the sRGB decode table (0: UNORM8).
     pub texels: u64,
@@ -326,36 +326,23 @@ pub(super) struct TexEntry {
 }
 
 impl TexEntry {
-    const NONE: TexEntry = TexEntry {
-        texels: 0,
-        srgb: 0,
-        top: 0,
-        width: 0,
-        slice_rows: 0,
-        single_level: 0,
-        scale: [0.0; 2],
-        wrap_and: [0; 2],
-        last: [0; 2],
-        limit: [0.0; 2],
-        half: 0.0,
-        one: 0.0,
-        rcp255: 0.0,
-        c255: 0.0,
-        byte: 0,
-    };
-
     fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
-        let Some(k) = b else {
-            return TexEntry::NONE;
+        use tgsi_exec::texture::exec::AxisWrap;
+        let Some(b) = b else {
+            return TexEntry::default();
         };
-        let axis = |a: usize| if k.repeat[a] { k.size[a] - 1 } else { u32::MAX };
+        let k = &b.kernel;
+        let axis = |a: usize| match k.wrap[a] {
+            AxisWrap::RepeatPow2 => k.size[a] - 1,
+            AxisWrap::Clamp => u32::MAX,
+        };
         TexEntry {
             texels: k.texels.as_ptr() as u64,
             srgb: k.srgb.map_or(0, |t| t.as_ptr() as u64),
             top: (k.texels.len() - 1) as u32,
             width: k.size[0],
             slice_rows: k.slice_rows,
-            single_level: k.single_level as u32,
+            single_level: b.single_level as u32,
             scale: k.scale,
             wrap_and: [axis(0), axis(1)],
             last: [k.size[0] - 1, k.size[1] - 1],
@@ -496,7 +483,7 @@ impl Ctx {
             frames: [[0; 4]; MAX_DEPTH],
             const_bufs: [ConstBuf::EMPTY; MAX_CONST_BUFS],
             const_vals: [0; MAX_CONSTS],
-            tex: [TexEntry::NONE; MAX_TEX],
+            tex: [TexEntry::default(); MAX_TEX],
             filled: (0, 0),
         })
     }

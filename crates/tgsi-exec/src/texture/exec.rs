@@ -6,7 +6,7 @@
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
-use crate::math::simd;
+pub use crate::math::simd::{AxisWrap, Rgba8Bilinear};
 use tgsi_ir::enums::TextureTarget;
 use tgsi_ir::opcode::Opcode;
 
@@ -288,29 +288,18 @@ pub(crate) fn run_planned(
 }
 
 /// What compiled code needs to run `run_planned` itself: one level of
-/// an RGBA8 view sampled by the bilinear kernel (the AVX-512 kernel of
-/// `math::simd`, step for step), the result in the destination's channel
-/// order.
+/// an RGBA8 view as the bilinear kernel takes it (the AVX-512 kernel of
+/// `math::simd`, which the compiled code follows step for step), the
+/// result in the destination's channel order.
 pub struct InlineBilinear<'a> {
-    /// The level's texels (complete, at most 2^31, r g b a bytes).
-    pub texels: &'a [[u8; 4]],
-    /// Width and height (1 to 2^24 each).
-    pub size: [u32; 2],
-    /// The slice's first texel row (wrapping `layer * height`).
-    pub slice_rows: u32,
-    /// The coordinates' scale: the size (normalized) or 1.
-    pub scale: [f32; 2],
-    /// Per axis: REPEAT on a power-of-two size (the index masked by
-    /// size − 1), else CLAMP (the index clamped to [0, size − 1]).
-    pub repeat: [bool; 2],
-    /// The sRGB decode table of r, g and b (None: UNORM8, `byte / 255`).
-    pub srgb: Option<&'static [f32; 256]>,
+    /// The level, its size, scale, wraps and decode.
+    pub kernel: Rgba8Bilinear<'a>,
     /// Every LOD reads the first level. Otherwise a batch takes the kernel
     /// only when every quad with an active lane is magnified: the squared
     /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
     /// derivatives towards the top-right and the bottom-left lanes, in
-    /// texels (the coordinates times [`Self::scale`]), are
-    /// at most 1 (a NaN is not); other batches run [`execute`].
+    /// texels (the coordinates times the kernel's scale), are at most 1 (a
+    /// NaN is not); other batches run [`execute`].
     pub single_level: bool,
 }
 
@@ -335,14 +324,8 @@ pub(crate) fn inline_bilinear<'a>(
     if !(p.single_level || may_magnify) {
         return None;
     }
-    let k = bd.rgba8_kernel(s, 0)?;
     Some(InlineBilinear {
-        texels: k.texels,
-        size: k.size,
-        slice_rows: k.slice_rows,
-        scale: k.scale,
-        repeat: k.wrap.map(|w| w == simd::AxisWrap::RepeatPow2),
-        srgb: k.srgb.map(|_| super::format::srgb_to_linear_table()),
+        kernel: bd.rgba8_kernel(s, 0)?,
         single_level: p.single_level,
     })
 }
