@@ -577,13 +577,6 @@ impl Program {
     ) {
         let code = &self.code;
         let frag = frags[0];
-        // Pixel centres of each quad's lanes, from its first lane's pixel
-        // (the lane layout of `LANES`; exact in f64, so the same values)
-        let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
-            let x = b.pixel[0][4 * q] as f64 + 0.5;
-            let y = b.pixel[1][4 * q] as f64 + 0.5;
-            ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
-        });
         // One sample per pixel (or none moved): every input at the centre.
         let centroid_moves = frag.samples > 1
             && coverage.is_some()
@@ -591,10 +584,25 @@ impl Program {
                 .frag_inputs
                 .iter()
                 .any(|fi| fi.location == InterpLocation::Centroid);
-        if sample.is_none() && !centroid_moves {
-            fill_at_centres(code, b, frags, &centre);
+        let at_centres = sample.is_none() && !centroid_moves;
+        if at_centres && frags.iter().all(|f| std::ptr::eq(*f, frag)) {
+            // one primitive's inputs in every quad: its planes over the 16
+            // lanes side by side
+            crate::math::simd::wide(OnePrimitive { code, b, frag });
         } else {
-            fill_at_samples(code, b, frags, &centre, sample, coverage);
+            // Pixel centres of each quad's lanes, from its first lane's
+            // pixel (the lane layout of `LANES`; exact in f64, so the same
+            // values)
+            let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
+                let x = b.pixel[0][4 * q] as f64 + 0.5;
+                let y = b.pixel[1][4 * q] as f64 + 0.5;
+                ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
+            });
+            if at_centres {
+                fill_at_centres(code, b, frags, &centre);
+            } else {
+                fill_at_samples(code, b, frags, &centre, sample, coverage);
+            }
         }
         fragment_system_values(code, b, frags, sample, coverage);
         fill_subgroup_values(code, b, given);
@@ -925,6 +933,75 @@ fn other_quad(
     for (i, v) in frag.eval_quad(src, &points).iter().enumerate() {
         for c in 0..4 {
             rows[c][4 * q + i] = v[c];
+        }
+    }
+}
+
+/// [`fill_at_centres`] of a batch whose four quads read one primitive's
+/// inputs (`frag`): each perspective input's planes at the 16 lanes'
+/// pixel centres side by side, the same operations lane by lane as
+/// [`perspective_quad`] (so the same bits), built for AVX-512 where the
+/// CPU has it ([`crate::math::simd::wide`]); other inputs quad by quad.
+struct OnePrimitive<'a> {
+    code: &'a Code,
+    b: &'a mut Batch,
+    frag: &'a FragEnv,
+}
+
+impl crate::math::simd::Kernel for OnePrimitive<'_> {
+    type Out = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let OnePrimitive { code, b, frag } = self;
+        // lane l's pixel centre: its quad's first pixel, one right for odd
+        // l, one down for l & 2 (the lane layout of `LANES`; exact in f64)
+        let origin = |axis: usize, l: usize| b.pixel[axis][l & !3] as f64 + 0.5;
+        let xs: [f64; LANES] = std::array::from_fn(|l| origin(0, l) + (l & 1) as f64);
+        let ys: [f64; LANES] = std::array::from_fn(|l| origin(1, l) + (l >> 1 & 1) as f64);
+        let plane = |p: &[f64; 3]| -> [f64; LANES] {
+            std::array::from_fn(|l| p[0] + p[1] * xs[l] + p[2] * ys[l])
+        };
+        // the lanes' w for the last 1/w plane seen
+        let mut w_of: Option<([u64; 3], [f64; LANES])> = None;
+        for fi in &code.frag_inputs {
+            let reg = (code.input.base + fi.index) as usize;
+            let reads = code
+                .input_reads
+                .get(fi.index as usize)
+                .copied()
+                .unwrap_or(0xF);
+            let Some(src) = frag.inputs.get(fi.index as usize) else {
+                continue;
+            };
+            let rows = &mut b.regs[reg];
+            let InputSource::Perspective {
+                plane: planes,
+                inv_w,
+            } = src
+            else {
+                for q in 0..4 {
+                    let xq: [f64; 4] = std::array::from_fn(|i| xs[4 * q + i]);
+                    let yq: [f64; 4] = std::array::from_fn(|i| ys[4 * q + i]);
+                    other_quad(rows, q, frag, src, (&xq, &yq));
+                }
+                continue;
+            };
+            let key = inv_w.map(f64::to_bits);
+            let w = match &w_of {
+                Some((k, w)) if *k == key => *w,
+                _ => {
+                    let w = plane(inv_w).map(|v| 1.0 / v);
+                    w_of = Some((key, w));
+                    w
+                }
+            };
+            for (c, (row, p)) in rows.iter_mut().zip(planes).enumerate() {
+                if reads & (1 << c) != 0 {
+                    let v = plane(p);
+                    *row = std::array::from_fn(|l| ((v[l] * w[l]) as f32).to_bits());
+                }
+            }
         }
     }
 }
