@@ -64,6 +64,7 @@ use super::machine::{Batch, Env, Mask, Reg, Row, ZERO_REG, mask_row};
 use super::run_to_end;
 pub use super::stage_state::{FragEnv, InputSource};
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
+use crate::math::simd;
 use crate::texture::Texture;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -588,7 +589,7 @@ impl Program {
         if at_centres && frags.iter().all(|f| std::ptr::eq(*f, frag)) {
             // one primitive's inputs in every quad: its planes over the 16
             // lanes side by side
-            crate::math::simd::wide(OnePrimitive { code, b, frag });
+            fill_one_primitive(code, b, frag);
         } else {
             // Pixel centres of each quad's lanes, from its first lane's
             // pixel (the lane layout of `LANES`; exact in f64, so the same
@@ -938,71 +939,49 @@ fn other_quad(
 }
 
 /// [`fill_at_centres`] of a batch whose four quads read one primitive's
-/// inputs (`frag`): each perspective input's planes at the 16 lanes'
-/// pixel centres side by side, the same operations lane by lane as
-/// [`perspective_quad`] (so the same bits), built for AVX-512 where the
-/// CPU has it ([`crate::math::simd::wide`]); other inputs quad by quad.
-struct OnePrimitive<'a> {
-    code: &'a Code,
-    b: &'a mut Batch,
-    frag: &'a FragEnv,
-}
-
-impl crate::math::simd::Kernel for OnePrimitive<'_> {
-    type Out = ();
-
-    #[inline(always)]
-    fn run(self) {
-        let OnePrimitive { code, b, frag } = self;
-        // lane l's pixel centre: its quad's first pixel, one right for odd
-        // l, one down for l & 2 (the lane layout of `LANES`; exact in f64)
-        let origin = |axis: usize, l: usize| b.pixel[axis][l & !3] as f64 + 0.5;
-        let xs: [f64; LANES] = std::array::from_fn(|l| origin(0, l) + (l & 1) as f64);
-        let ys: [f64; LANES] = std::array::from_fn(|l| origin(1, l) + (l >> 1 & 1) as f64);
-        let plane = |p: &[f64; 3]| -> [f64; LANES] {
-            std::array::from_fn(|l| p[0] + p[1] * xs[l] + p[2] * ys[l])
-        };
-        // the lanes' w for the last 1/w plane seen
-        let mut w_of: Option<([u64; 3], [f64; LANES])> = None;
-        for fi in &code.frag_inputs {
-            let reg = (code.input.base + fi.index) as usize;
-            let reads = code
-                .input_reads
-                .get(fi.index as usize)
-                .copied()
-                .unwrap_or(0xF);
-            let Some(src) = frag.inputs.get(fi.index as usize) else {
-                continue;
-            };
-            let rows = &mut b.regs[reg];
-            let InputSource::Perspective {
-                plane: planes,
-                inv_w,
-            } = src
-            else {
-                for q in 0..4 {
-                    let xq: [f64; 4] = std::array::from_fn(|i| xs[4 * q + i]);
-                    let yq: [f64; 4] = std::array::from_fn(|i| ys[4 * q + i]);
-                    other_quad(rows, q, frag, src, (&xq, &yq));
+/// inputs (`frag`): its perspective inputs over the 16 lanes side by side
+/// ([`simd::perspective_inputs`], eight at a time: the operations of
+/// [`perspective_quad`] lane by lane, so the same bits), the others quad
+/// by quad.
+fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
+    const SIDE_BY_SIDE: usize = 8;
+    let origins: [[u32; 2]; 4] = std::array::from_fn(|q| [b.pixel[0][4 * q], b.pixel[1][4 * q]]);
+    let mut wide = [simd::PerspectiveInput::EMPTY; SIDE_BY_SIDE];
+    let mut n = 0;
+    for fi in &code.frag_inputs {
+        let reg = (code.input.base + fi.index) as usize;
+        let reads = code
+            .input_reads
+            .get(fi.index as usize)
+            .copied()
+            .unwrap_or(0xF);
+        match frag.inputs.get(fi.index as usize) {
+            None => {}
+            Some(InputSource::Perspective { plane, inv_w }) => {
+                wide[n] = simd::PerspectiveInput {
+                    reg,
+                    reads,
+                    planes: plane,
+                    inv_w,
+                };
+                n += 1;
+                if n == SIDE_BY_SIDE {
+                    simd::perspective_inputs(&origins, &wide, &mut b.regs);
+                    n = 0;
                 }
-                continue;
-            };
-            let key = inv_w.map(f64::to_bits);
-            let w = match &w_of {
-                Some((k, w)) if *k == key => *w,
-                _ => {
-                    let w = plane(inv_w).map(|v| 1.0 / v);
-                    w_of = Some((key, w));
-                    w
-                }
-            };
-            for (c, (row, p)) in rows.iter_mut().zip(planes).enumerate() {
-                if reads & (1 << c) != 0 {
-                    let v = plane(p);
-                    *row = std::array::from_fn(|l| ((v[l] * w[l]) as f32).to_bits());
+            }
+            Some(src) => {
+                for (q, [x, y]) in origins.iter().enumerate() {
+                    let (x, y) = (*x as f64 + 0.5, *y as f64 + 0.5);
+                    let xs = [x, x + 1.0, x, x + 1.0];
+                    let ys = [y, y, y + 1.0, y + 1.0];
+                    other_quad(&mut b.regs[reg], q, frag, src, (&xs, &ys));
                 }
             }
         }
+    }
+    if n > 0 {
+        simd::perspective_inputs(&origins, &wide[..n], &mut b.regs);
     }
 }
 
