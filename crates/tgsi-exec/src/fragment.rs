@@ -945,7 +945,6 @@ fn other_quad(
 /// by quad.
 fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
     const SIDE_BY_SIDE: usize = 8;
-    let origins: [[u32; 2]; 4] = std::array::from_fn(|q| [b.pixel[0][4 * q], b.pixel[1][4 * q]]);
     let mut wide = [simd::PerspectiveInput::EMPTY; SIDE_BY_SIDE];
     let mut n = 0;
     for fi in &code.frag_inputs {
@@ -966,13 +965,16 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
                 };
                 n += 1;
                 if n == SIDE_BY_SIDE {
-                    simd::perspective_inputs(&origins, &wide, &mut b.regs);
+                    simd::perspective_inputs(&b.pixel, &wide, &mut b.regs);
                     n = 0;
                 }
             }
             Some(src) => {
-                for (q, [x, y]) in origins.iter().enumerate() {
-                    let (x, y) = (*x as f64 + 0.5, *y as f64 + 0.5);
+                for q in 0..4 {
+                    let (x, y) = (
+                        b.pixel[0][4 * q] as f64 + 0.5,
+                        b.pixel[1][4 * q] as f64 + 0.5,
+                    );
                     let xs = [x, x + 1.0, x, x + 1.0];
                     let ys = [y, y, y + 1.0, y + 1.0];
                     other_quad(&mut b.regs[reg], q, frag, src, (&xs, &ys));
@@ -981,7 +983,7 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
         }
     }
     if n > 0 {
-        simd::perspective_inputs(&origins, &wide[..n], &mut b.regs);
+        simd::perspective_inputs(&b.pixel, &wide[..n], &mut b.regs);
     }
 }
 

@@ -705,21 +705,16 @@ mod planes {
     /// [`super::perspective_inputs`].
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     pub(super) fn perspective(
-        origins: &[[u32; 2]; 4],
+        pixel: &[Row; 2],
         inputs: &[PerspectiveInput<'_>],
         regs: &mut [[Row; 4]],
     ) {
-        // each half's pixel centres (quads 2h and 2h + 1): the quads'
-        // first pixels plus the lanes' offsets plus 0.5, exact in f64
+        // each half's pixel centres (lanes 8h..8h + 7): the pixels plus
+        // 0.5, exact in f64
         let centre = |axis: usize, h: usize| {
-            let (a, b) = (origins[2 * h][axis] as i32, origins[2 * h + 1][axis] as i32);
-            let lanes = match axis {
-                0 => _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1),
-                _ => _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1),
-            };
-            let base = _mm256_setr_epi32(a, a, a, a, b, b, b, b);
-            let p = _mm512_cvtepu32_pd(_mm256_add_epi32(base, lanes));
-            _mm512_add_pd(p, _mm512_set1_pd(0.5))
+            // SAFETY: half h of a row is 8 readable words (an unaligned load).
+            let p = unsafe { _mm256_loadu_si256(pixel[axis][8 * h..].as_ptr().cast()) };
+            _mm512_add_pd(_mm512_cvtepu32_pd(p), _mm512_set1_pd(0.5))
         };
         let xs = [centre(0, 0), centre(0, 1)];
         let ys = [centre(1, 0), centre(1, 1)];
@@ -983,15 +978,14 @@ fn plane_at(p: &[f64; 3], x: f64, y: f64) -> f64 {
 }
 
 /// Writes the read channels of `inputs` at the pixel centres of a batch
-/// whose quads all read one primitive (quad q's 2x2 pixels from
-/// `origins[q]`, lane 4q + i one pixel right for odd i, one row down for
-/// i ≥ 2): channel c of lane l is `(plane_c(x, y) * w) as f32` with
+/// whose quads all read one primitive (lane l's pixel `pixel[0][l]`,
+/// `pixel[1][l]`): channel c of lane l is `(plane_c(x, y) * w) as f32` with
 /// `w = 1 / inv_w(x, y)` at the lane's pixel centre, every step in f64.
 /// Inputs in a row with the same 1/w plane share their w. (Where two NaN
 /// operands meet, which needs a NaN or infinite 1/w plane that clipping
 /// keeps out, the result is a NaN of either.)
 pub fn perspective_inputs(
-    origins: &[[u32; 2]; 4],
+    pixel: &[Row; 2],
     inputs: &[PerspectiveInput<'_>],
     regs: &mut [[Row; 4]],
 ) {
@@ -999,24 +993,14 @@ pub fn perspective_inputs(
     if imp::available() {
         // SAFETY: as in `wide!`: the CPU has the features the function is
         // compiled for.
-        return unsafe { planes::perspective(origins, inputs, regs) };
+        return unsafe { planes::perspective(pixel, inputs, regs) };
     }
-    perspective_portable(origins, inputs, regs)
+    perspective_portable(pixel, inputs, regs)
 }
 
 /// [`perspective_inputs`] lane by lane.
-fn perspective_portable(
-    origins: &[[u32; 2]; 4],
-    inputs: &[PerspectiveInput<'_>],
-    regs: &mut [[Row; 4]],
-) {
-    let point = |l: usize| {
-        let [x, y] = origins[l / 4];
-        (
-            x as f64 + 0.5 + (l & 1) as f64,
-            y as f64 + 0.5 + (l >> 1 & 1) as f64,
-        )
-    };
+fn perspective_portable(pixel: &[Row; 2], inputs: &[PerspectiveInput<'_>], regs: &mut [[Row; 4]]) {
+    let point = |l: usize| (pixel[0][l] as f64 + 0.5, pixel[1][l] as f64 + 0.5);
     let mut w = [0f64; 16];
     let mut w_of: Option<&[f64; 3]> = None;
     for input in inputs {
@@ -1273,8 +1257,11 @@ mod tests {
                 .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| rng.next() as u32)))
                 .collect();
             let (mut wide, mut portable) = (fresh.clone(), fresh);
-            super::perspective_inputs(&origins, &inputs, &mut wide);
-            super::perspective_portable(&origins, &inputs, &mut portable);
+            let pixel: [Row; 2] = std::array::from_fn(|axis| {
+                std::array::from_fn(|l| origins[l / 4][axis] + [l & 1, l >> 1 & 1][axis] as u32)
+            });
+            super::perspective_inputs(&pixel, &inputs, &mut wide);
+            super::perspective_portable(&pixel, &inputs, &mut portable);
             assert_eq!(wide, portable, "round {round}: origins {origins:?}");
         }
     }
