@@ -413,7 +413,12 @@ impl FragmentSession<'_> {
             }
         };
         let frags: [&FragEnv; 4] = std::array::from_fn(|q| set(quads[q].inputs));
-        let coverage: [u32; LANES] = std::array::from_fn(|l| quads[l / 4].coverage[l & 3]);
+        // quad by quad, as the quads were written (one wide read across
+        // quads would wait for their stores to reach the cache)
+        let mut coverage = [0u32; LANES];
+        for (lanes, quad) in coverage.chunks_exact_mut(4).zip(quads) {
+            lanes.copy_from_slice(&quad.coverage);
+        }
         let env = Env {
             frag: Some(frags[0]),
             ..self.env
