@@ -198,11 +198,20 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
     ) -> [[u8; N]; LANES] {
         let mut texels = [[0u8; N]; LANES];
-        for (texel, o) in texels.iter_mut().zip(self.texel_offsets(writes, &at, N)) {
-            if let Some(b) = self.bytes.get(o..).and_then(|b| b.get(..N)) {
-                texel.copy_from_slice(b);
+        self.walk().each_texel(writes, &at, N, |t| match t {
+            Texels::Quad(q, rows) => {
+                for (k, o) in rows.into_iter().enumerate() {
+                    let pair = &mut texels[4 * q + 2 * k..4 * q + 2 * k + 2];
+                    pair.as_flattened_mut()
+                        .copy_from_slice(&self.bytes[o..o + 2 * N]);
+                }
             }
-        }
+            Texels::Lane(l, o) => {
+                if let Some(b) = self.bytes.get(o..).and_then(|b| b.get(..N)) {
+                    texels[l].copy_from_slice(b);
+                }
+            }
+        });
         texels
     }
 
@@ -214,41 +223,30 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
         texels: &[[u8; N]; LANES],
     ) {
-        for (texel, o) in texels.iter().zip(self.texel_offsets(writes, &at, N)) {
-            if let Some(dst) = self.bytes.get_mut(o..).and_then(|b| b.get_mut(..N)) {
-                dst.copy_from_slice(texel);
+        let walk = self.walk();
+        let bytes = &mut *self.bytes;
+        walk.each_texel(writes, &at, N, |t| match t {
+            Texels::Quad(q, rows) => {
+                for (k, o) in rows.into_iter().enumerate() {
+                    let pair = &texels[4 * q + 2 * k..4 * q + 2 * k + 2];
+                    bytes[o..o + 2 * N].copy_from_slice(pair.as_flattened());
+                }
             }
-        }
+            Texels::Lane(l, o) => {
+                if let Some(dst) = bytes.get_mut(o..).and_then(|b| b.get_mut(..N)) {
+                    dst.copy_from_slice(&texels[l]);
+                }
+            }
+        });
     }
 
-    /// The byte offset of each lane set in `writes` (one sample per pixel,
-    /// texels of `n` bytes), `usize::MAX` for the others: a whole 2x2 quad
-    /// (its lanes at `at(4q)`, one pixel right, one row down and both, as a
-    /// batch lays them) from its first lane's, the others lane by lane.
-    #[inline(always)]
-    fn texel_offsets(
-        &self,
-        writes: u16,
-        at: &impl Fn(usize) -> (u32, u32),
-        n: usize,
-    ) -> [usize; LANES] {
-        let mut offsets = [usize::MAX; LANES];
-        for q in 0..LANES / 4 {
-            let lanes = writes >> (4 * q) & 0xF;
-            let (x, row) = at(4 * q);
-            let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
-            if lanes == 0xF && (1..4).all(|k| at(4 * q + k) == quad[k - 1]) {
-                let top = self.offset(x, row, 0, 1);
-                let bottom = top + self.pitch;
-                offsets[4 * q..4 * q + 4].copy_from_slice(&[top, top + n, bottom, bottom + n]);
-                continue;
-            }
-            for_each_lane(lanes << (4 * q), |l| {
-                let (x, row) = at(l);
-                offsets[l] = self.offset(x, row, 0, 1);
-            });
+    /// How [`TexelWalk::each_texel`] finds these rows' texels.
+    fn walk(&self) -> TexelWalk {
+        TexelWalk {
+            pitch: self.pitch,
+            bpt: self.bpt,
+            len: self.bytes.len(),
         }
-        offsets
     }
 
     /// The byte offset of sample `s` of pixel `x` of row `row`.
@@ -287,6 +285,57 @@ impl ColorRows<'_> {
             dst.copy_from_slice(texel);
         }
     }
+}
+
+/// Where a band's one-sample texels are: the rows' pitch, bytes per texel
+/// and length.
+#[derive(Clone, Copy)]
+struct TexelWalk {
+    pitch: usize,
+    bpt: usize,
+    len: usize,
+}
+
+impl TexelWalk {
+    /// Walks the lanes set in `writes` (texels of `n` bytes) quad by quad,
+    /// calling `visit` with each whole 2x2 quad inside the rows laid out as
+    /// a batch lays them (its first lane's pixel `at(4q)`, then one pixel
+    /// right, one row down and both) and with each lane of the others.
+    #[inline(always)]
+    fn each_texel(
+        self,
+        writes: u16,
+        at: &impl Fn(usize) -> (u32, u32),
+        n: usize,
+        mut visit: impl FnMut(Texels),
+    ) {
+        let offset = |(x, row): (u32, u32)| row as usize * self.pitch + x as usize * self.bpt;
+        for q in 0..LANES / 4 {
+            let lanes = writes >> (4 * q) & 0xF;
+            if lanes == 0 {
+                continue;
+            }
+            let (x, row) = at(4 * q);
+            let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
+            if lanes == 0xF && n == self.bpt && (1..4).all(|k| at(4 * q + k) == quad[k - 1]) {
+                let top = offset((x, row));
+                let bottom = top + self.pitch;
+                if bottom + 2 * n <= self.len {
+                    visit(Texels::Quad(q, [top, bottom]));
+                    continue;
+                }
+            }
+            for_each_lane(lanes << (4 * q), |l| visit(Texels::Lane(l, offset(at(l)))));
+        }
+    }
+}
+
+/// What [`TexelWalk::each_texel`] visits.
+enum Texels {
+    /// Quad q, its two texel pairs at these byte offsets (inside the rows).
+    Quad(usize, [usize; 2]),
+    /// Lane l, its texel at this byte offset (perhaps past the rows).
+    Lane(usize, usize),
 }
 
 /// Blends (or writes) one sample of target `n`.
@@ -335,8 +384,10 @@ mod tests {
     use tgsi_exec::texture::Format;
 
     /// The side-by-side stores and reads of RGBA8, sRGB and RGBA16F rows
-    /// give the bytes of storing each written lane alone and the words of
-    /// reading each alone (random values, some NaN and out of range).
+    /// (whole quads two texels per row at once) give the bytes of storing
+    /// each written lane alone and the words of reading each alone (random
+    /// values, some NaN and out of range; quads inside the rows, one
+    /// reaching past their end, lanes scattered).
     #[test]
     fn lanes_side_by_side_store_and_read_what_each_lane_does() {
         let mut rng = tgsi_ir::rng::Rng(0x5ca7_7e25);
@@ -380,8 +431,18 @@ mod tests {
                     let x = [0, 5, 9, 14][l / 4] + (l & 1);
                     (x as u32, (l >> 1 & 1) as u32 + 2 * (l / 8) as u32)
                 };
-                let quads_layout = rng.below(2) == 0;
-                let at = |l: usize| if quads_layout { quads(l) } else { scattered(l) };
+                // or the last quad one row lower, its bottom row past the
+                // rows' end (its top lanes alone are written)
+                let past_end = |l: usize| {
+                    let (x, row) = quads(l);
+                    (x, row + u32::from(l >= 12))
+                };
+                let layout = rng.below(3);
+                let at = |l: usize| match layout {
+                    0 => quads(l),
+                    1 => past_end(l),
+                    _ => scattered(l),
+                };
                 let mut side = rows(&mut a, bpt, codec);
                 let read: [[u8; 8]; LANES] = match bpt {
                     4 => side.gather::<4>(writes, at).map(|t| {
