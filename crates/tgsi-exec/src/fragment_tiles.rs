@@ -454,10 +454,11 @@ impl FragmentSession<'_> {
                 std::array::from_fn(|l| quads[l / 4].y + ((l >> 1) & 1) as u32),
             ];
             program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
-            let pixel = b.pixel;
+            // (the pixels from the quads: a copy of the batch's rows would
+            // wait for their words' stores)
             code.trace_batch(b, |l| crate::trace::Identity::Fragment {
-                x: pixel[0][l],
-                y: pixel[1][l],
+                x: quads[l / 4].x + (l & 1) as u32,
+                y: quads[l / 4].y + (l >> 1 & 1) as u32,
                 samples: coverage[l] & want,
                 primitive: frags[l / 4].primitive_id,
             });

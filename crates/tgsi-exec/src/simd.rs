@@ -709,12 +709,18 @@ mod planes {
         inputs: &[PerspectiveInput<'_>],
         regs: &mut [[Row; 4]],
     ) {
-        // each half's pixel centres (lanes 8h..8h + 7): the pixels plus
-        // 0.5, exact in f64
+        // each half's pixel centres (quads 2h and 2h + 1): the quads' first
+        // pixels (read one by one: a wide read would wait for the words'
+        // stores) plus the lanes' offsets plus 0.5, exact in f64
         let centre = |axis: usize, h: usize| {
-            // SAFETY: half h of a row is 8 readable words (an unaligned load).
-            let p = unsafe { _mm256_loadu_si256(pixel[axis][8 * h..].as_ptr().cast()) };
-            _mm512_add_pd(_mm512_cvtepu32_pd(p), _mm512_set1_pd(0.5))
+            let (a, b) = (pixel[axis][8 * h] as i32, pixel[axis][8 * h + 4] as i32);
+            let lanes = match axis {
+                0 => _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1),
+                _ => _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1),
+            };
+            let base = _mm256_setr_epi32(a, a, a, a, b, b, b, b);
+            let p = _mm512_cvtepu32_pd(_mm256_add_epi32(base, lanes));
+            _mm512_add_pd(p, _mm512_set1_pd(0.5))
         };
         let xs = [centre(0, 0), centre(0, 1)];
         let ys = [centre(1, 0), centre(1, 1)];
@@ -978,8 +984,9 @@ fn plane_at(p: &[f64; 3], x: f64, y: f64) -> f64 {
 }
 
 /// Writes the read channels of `inputs` at the pixel centres of a batch
-/// whose quads all read one primitive (lane l's pixel `pixel[0][l]`,
-/// `pixel[1][l]`): channel c of lane l is `(plane_c(x, y) * w) as f32` with
+/// whose quads all read one primitive (quad q's first pixel `pixel[0][4q]`,
+/// `pixel[1][4q]`, lane 4q + i one pixel right of it for odd i, one row
+/// down for i ≥ 2, as a batch lays them out): channel c of lane l is `(plane_c(x, y) * w) as f32` with
 /// `w = 1 / inv_w(x, y)` at the lane's pixel centre, every step in f64.
 /// Inputs in a row with the same 1/w plane share their w. (Where two NaN
 /// operands meet, which needs a NaN or infinite 1/w plane that clipping
@@ -1000,7 +1007,10 @@ pub fn perspective_inputs(
 
 /// [`perspective_inputs`] lane by lane.
 fn perspective_portable(pixel: &[Row; 2], inputs: &[PerspectiveInput<'_>], regs: &mut [[Row; 4]]) {
-    let point = |l: usize| (pixel[0][l] as f64 + 0.5, pixel[1][l] as f64 + 0.5);
+    let point = |l: usize| {
+        let [x, y] = [0, 1].map(|axis| pixel[axis][l & !3] as f64 + 0.5);
+        (x + (l & 1) as f64, y + (l >> 1 & 1) as f64)
+    };
     let mut w = [0f64; 16];
     let mut w_of: Option<&[f64; 3]> = None;
     for input in inputs {
