@@ -677,10 +677,11 @@ mod tiles {
         };
         let ok = pass & covered;
         if d.write && ok != 0 {
+            // every cell of the rows written back, the failing ones with the
+            // value just read: a whole store, which a later read of the row
+            // takes straight from the store (a masked store makes it wait)
             let new = _mm512_mask_blend_ps(ok, old, z);
             let new = _mm512_permutexvar_epi32(to_rows, _mm512_castps_si512(new));
-            let written =
-                _mm512_movepi32_mask(_mm512_permutexvar_epi32(to_rows, _mm512_movm_epi32(ok)));
             let part = |k: i32| match k {
                 0 => _mm512_castsi512_si128(new),
                 1 => _mm512_extracti32x4_epi32::<1>(new),
@@ -688,9 +689,9 @@ mod tiles {
                 _ => _mm512_extracti32x4_epi32::<3>(new),
             };
             for dy in 0..4 {
-                let m = (written >> (4 * dy)) as u8 & 0xF;
-                // SAFETY: as the loads; only the passing lanes' cells are written.
-                unsafe { _mm_mask_storeu_epi32(row(dy).cast(), m, part(dy as i32)) };
+                // SAFETY: as the loads (the caller's contract: inside
+                // `stored`, which this call borrows mutably).
+                unsafe { _mm_storeu_si128(row(dy).cast(), part(dy as i32)) };
             }
         }
         ok
@@ -1117,9 +1118,11 @@ pub struct DepthTile {
 
 /// The lanes of `covered` in the tile at `origin` whose depth passes
 /// [`DepthTile`]'s test against `stored` (lane `l` at cell `first + dy *
-/// pitch + dx`), the passing depths written when `write`. None, with
-/// nothing done, without AVX-512 or when a cell of the tile is past
-/// `stored` (or past 2^31).
+/// pitch + dx`), the passing depths written when `write` (the tile's
+/// other cells, and on a row's end the cells its 4-cell rows reach past
+/// it, written back with the values read). None, with nothing done,
+/// without AVX-512 or when a cell of the tile is past `stored` (or past
+/// 2^31).
 pub fn depth_tile(
     d: &DepthTile,
     origin: [u32; 2],
