@@ -591,14 +591,7 @@ impl Program {
             // lanes side by side
             fill_one_primitive(code, b, frag);
         } else {
-            // Pixel centres of each quad's lanes, from its first lane's
-            // pixel (the lane layout of `LANES`; exact in f64, so the same
-            // values)
-            let centre: [([f64; 4], [f64; 4]); 4] = std::array::from_fn(|q| {
-                let x = b.pixel[0][4 * q] as f64 + 0.5;
-                let y = b.pixel[1][4 * q] as f64 + 0.5;
-                ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
-            });
+            let centre = std::array::from_fn(|q| quad_centres(b, q));
             if at_centres {
                 fill_at_centres(code, b, frags, &centre);
             } else {
@@ -938,6 +931,15 @@ fn other_quad(
     }
 }
 
+/// The pixel centres of quad `q`'s lanes, from its first lane's pixel (the
+/// lane layout of `LANES`; exact in f64, so the same values as each lane's
+/// own pixel).
+fn quad_centres(b: &Batch, q: usize) -> ([f64; 4], [f64; 4]) {
+    let x = b.pixel[0][4 * q] as f64 + 0.5;
+    let y = b.pixel[1][4 * q] as f64 + 0.5;
+    ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
+}
+
 /// [`fill_at_centres`] of a batch whose four quads read one primitive's
 /// inputs (`frag`): its perspective inputs over the 16 lanes side by side
 /// ([`simd::perspective_inputs`], eight at a time: the operations of
@@ -971,12 +973,7 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
             }
             Some(src) => {
                 for q in 0..4 {
-                    let (x, y) = (
-                        b.pixel[0][4 * q] as f64 + 0.5,
-                        b.pixel[1][4 * q] as f64 + 0.5,
-                    );
-                    let xs = [x, x + 1.0, x, x + 1.0];
-                    let ys = [y, y, y + 1.0, y + 1.0];
+                    let (xs, ys) = quad_centres(b, q);
                     other_quad(&mut b.regs[reg], q, frag, src, (&xs, &ys));
                 }
             }
