@@ -987,8 +987,9 @@ fn plane_at(p: &[f64; 3], x: f64, y: f64) -> f64 {
 /// Writes the read channels of `inputs` at the pixel centres of a batch
 /// whose quads all read one primitive (quad q's first pixel `pixel[0][4q]`,
 /// `pixel[1][4q]`, lane 4q + i one pixel right of it for odd i, one row
-/// down for i ≥ 2, as a batch lays them out): channel c of lane l is `(plane_c(x, y) * w) as f32` with
-/// `w = 1 / inv_w(x, y)` at the lane's pixel centre, every step in f64.
+/// down for i ≥ 2, as a batch lays them out): channel c of lane l is
+/// `(plane_c(x, y) * w) as f32` with `w = 1 / inv_w(x, y)` at the lane's
+/// pixel centre, every step in f64.
 /// Inputs in a row with the same 1/w plane share their w. (Where two NaN
 /// operands meet, which needs a NaN or infinite 1/w plane that clipping
 /// keeps out, the result is a NaN of either.)
