@@ -835,12 +835,10 @@ fn fill_at_samples(
         // plane seen there
         let mut w_cache: Option<([u64; 3], [f64; 4])> = None;
         for fi in &code.frag_inputs {
-            let reg = (code.input.base + fi.index) as usize;
+            let (reg, reads) = input_slot(code, fi.index);
             let at_sample = sample.is_some() && fi.location == InterpLocation::Sample;
             let (ox, oy) = if at_sample { (sx, sy) } else { (0.0, 0.0) };
             let centroid = fi.location == InterpLocation::Centroid && sample.is_none();
-            let reads = code.input_reads.get(fi.index as usize).copied();
-            let reads = reads.unwrap_or(0xF);
             let Some(src) = frag.inputs.get(fi.index as usize) else {
                 continue;
             };
@@ -931,6 +929,13 @@ fn other_quad(
     }
 }
 
+/// Fragment input `index`'s register and the channels the program reads of
+/// it (all four when the reads are unknown).
+fn input_slot(code: &Code, index: u32) -> (usize, u8) {
+    let reads = code.input_reads.get(index as usize).copied();
+    ((code.input.base + index) as usize, reads.unwrap_or(0xF))
+}
+
 /// The pixel centres of quad `q`'s lanes, from its first lane's pixel (the
 /// lane layout of `LANES`; exact in f64, so the same values as each lane's
 /// own pixel).
@@ -950,12 +955,7 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
     let mut wide = [simd::PerspectiveInput::EMPTY; SIDE_BY_SIDE];
     let mut n = 0;
     for fi in &code.frag_inputs {
-        let reg = (code.input.base + fi.index) as usize;
-        let reads = code
-            .input_reads
-            .get(fi.index as usize)
-            .copied()
-            .unwrap_or(0xF);
+        let (reg, reads) = input_slot(code, fi.index);
         match frag.inputs.get(fi.index as usize) {
             None => {}
             Some(InputSource::Perspective { plane, inv_w }) => {
@@ -996,12 +996,7 @@ fn fill_at_centres(
     // each quad's 1/w at its centres, for the last 1/w plane seen there
     let mut w_cache: [Option<([u64; 3], [f64; 4])>; 4] = [None; 4];
     for fi in &code.frag_inputs {
-        let reg = (code.input.base + fi.index) as usize;
-        let reads = code
-            .input_reads
-            .get(fi.index as usize)
-            .copied()
-            .unwrap_or(0xF);
+        let (reg, reads) = input_slot(code, fi.index);
         let rows = &mut b.regs[reg];
         for (q, frag) in frags.iter().enumerate() {
             let Some(src) = frag.inputs.get(fi.index as usize) else {
