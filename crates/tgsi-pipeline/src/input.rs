@@ -399,8 +399,6 @@ pub fn shade_vertices(
     };
     stream.outputs = outputs;
     stream.stride = vs.output_count();
-    stream.indices.clear();
-    stream.primitives.clear();
     // The stream vertex of index value `v` in instance `inst`.
     let slot = |v: u32, inst: u32| -> u32 {
         let first = (inst as usize * per_instance) as u32;
@@ -425,8 +423,11 @@ pub fn shade_vertices(
             &slot,
             &value,
             &mut stream,
+            Placement::Replace,
         );
     } else {
+        stream.indices.clear();
+        stream.primitives.clear();
         seq.clear();
         seq.reserve(call.count as usize);
         for inst in 0..call.instances {
@@ -450,14 +451,25 @@ fn list_kind(topology: Topology) -> Option<(PrimitiveKind, usize)> {
     }
 }
 
+/// Where [`assemble_list`] puts its primitives.
+#[derive(Clone, Copy)]
+enum Placement {
+    /// After those the stream holds.
+    Append,
+    /// In place of them.
+    Replace,
+}
+
 /// Primitives per thread below which [`assemble_list`] stays on one thread.
 const ASSEMBLE_PER_THREAD: usize = 8192;
 
 /// The primitives of a list draw of `len` indices per instance appended
-/// to `out`, for each of `instances` in order, each instance's primitives
-/// in runs on up to `threads` threads: index i of an instance is the
-/// stream vertex `slot(value(i), instance)` (a partial last primitive is
-/// dropped).
+/// to `out` (`Append`) or making all of its indices and primitives
+/// (`Replace`: what they held is resized and overwritten, without a pass
+/// that clears them first), for each of `instances` in order, each
+/// instance's primitives in runs on up to `threads` threads: index i of an
+/// instance is the stream vertex `slot(value(i), instance)` (a partial
+/// last primitive is dropped).
 #[allow(clippy::too_many_arguments)]
 fn assemble_list(
     (kind, n): (PrimitiveKind, usize),
@@ -467,10 +479,14 @@ fn assemble_list(
     slot: &(impl Fn(u32, u32) -> u32 + Sync),
     value: &(impl Fn(usize) -> u32 + Sync),
     out: &mut VertexStream,
+    into: Placement,
 ) {
     let count = len / n;
     let total = count * instances.len();
-    let (first_index, first_prim) = (out.indices.len(), out.primitives.len());
+    let (first_index, first_prim) = match into {
+        Placement::Append => (out.indices.len(), out.primitives.len()),
+        Placement::Replace => (0, 0),
+    };
     let blank = Primitive {
         kind,
         first: 0,
@@ -599,7 +615,16 @@ pub fn assemble(
     use BasicTopology as T;
     if let Some(list) = list_kind(topology) {
         let instances = instance..instance + 1;
-        assemble_list(list, seq.len(), instances, 1, &|v, _| v, &|i| seq[i], out);
+        assemble_list(
+            list,
+            seq.len(),
+            instances,
+            1,
+            &|v, _| v,
+            &|i| seq[i],
+            out,
+            Placement::Append,
+        );
         return;
     }
     let t = match topology {
@@ -761,11 +786,18 @@ mod tests {
         };
         let (alone, _) = crate::tests::shade(&vs, &input, &small);
         assert_eq!(alone.outputs.len(), 4 * 2, "4 distinct vertices, 2 outputs");
+        // a list draw takes the last list's buffers without clearing them
+        let big_list = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            ..big
+        };
         for _ in 0..3 {
-            crate::tests::shade(&vs, &input, &big).0.recycle();
-            let (again, _) = crate::tests::shade(&vs, &input, &small);
-            assert_eq!(again, alone);
-            again.recycle();
+            for before in [&big, &big_list] {
+                crate::tests::shade(&vs, &input, before).0.recycle();
+                let (again, _) = crate::tests::shade(&vs, &input, &small);
+                assert_eq!(again, alone);
+                again.recycle();
+            }
         }
     }
 
