@@ -399,20 +399,13 @@ pub fn shade_vertices(
     };
     stream.outputs = outputs;
     stream.stride = vs.output_count();
-    // The stream vertex of index value `v` in instance `inst`.
-    let slot = |v: u32, inst: u32| -> u32 {
-        let first = (inst as usize * per_instance) as u32;
-        match values {
-            None => first + v,
-            // the table holds every index value but a restart
-            Some(_) if !slot_of.is_empty() => {
-                slot_of.get(v as usize).map_or(RESTART, |&k| first + k)
-            }
-            Some(_) if restarts && v == RESTART => RESTART,
-            Some(_) => first + distinct.binary_search(&v).unwrap_or(0) as u32,
-        }
+    let slots = Slots {
+        values,
+        per_instance: per_instance as u32,
+        table: slot_of,
+        distinct,
+        restarts,
     };
-    let value = |i: usize| values.map_or(i as u32, |ix| ix[i]);
     if let Some(list) = list_kind(call.topology) {
         let (len, instances) = (call.count as usize, 0..call.instances);
         assemble_list(
@@ -420,8 +413,7 @@ pub fn shade_vertices(
             len,
             instances,
             limits.threads,
-            &slot,
-            &value,
+            &|at, instance, out| slots.fill(at, instance, out),
             &mut stream,
             Placement::Replace,
         );
@@ -432,7 +424,8 @@ pub fn shade_vertices(
         seq.reserve(call.count as usize);
         for inst in 0..call.instances {
             seq.clear();
-            seq.extend((0..call.count as usize).map(|i| slot(value(i), inst)));
+            seq.resize(call.count as usize, 0);
+            slots.fill(0, inst, seq);
             assemble(call.topology, seq, keep_adjacency, inst, &mut stream);
         }
     }
@@ -448,6 +441,49 @@ fn list_kind(topology: Topology) -> Option<(PrimitiveKind, usize)> {
         Topology::Basic(BasicTopology::LineList) => Some((PrimitiveKind::Line, 2)),
         Topology::Basic(BasicTopology::TriangleList) => Some((PrimitiveKind::Triangle, 3)),
         _ => None,
+    }
+}
+
+/// Which stream vertex each index of a draw names: the index values
+/// (None: the vertex numbers themselves) looked up in the table of
+/// distinct values or, without one, among the sorted distinct values;
+/// instance `i`'s vertices follow the first `i` instances' `per_instance`.
+struct Slots<'a> {
+    values: Option<&'a [u32]>,
+    per_instance: u32,
+    /// Per index value its distinct number (empty: look in `distinct`).
+    table: &'a [u32],
+    distinct: &'a [u32],
+    /// RESTART cuts strips instead of naming a vertex.
+    restarts: bool,
+}
+
+impl Slots<'_> {
+    /// The stream vertices of indices `at..at + out.len()` of `instance`
+    /// into `out` (RESTART where a strip is cut), the case chosen once.
+    fn fill(&self, at: usize, instance: u32, out: &mut [u32]) {
+        let first = instance * self.per_instance;
+        let Some(values) = self.values else {
+            for (o, v) in out.iter_mut().zip(at as u32..) {
+                *o = first + v;
+            }
+            return;
+        };
+        let values = &values[at..at + out.len()];
+        if !self.table.is_empty() {
+            // the table holds every index value but a restart
+            for (o, &v) in out.iter_mut().zip(values) {
+                *o = self.table.get(v as usize).map_or(RESTART, |&k| first + k);
+            }
+            return;
+        }
+        for (o, &v) in out.iter_mut().zip(values) {
+            *o = if self.restarts && v == RESTART {
+                RESTART
+            } else {
+                first + self.distinct.binary_search(&v).unwrap_or(0) as u32
+            };
+        }
     }
 }
 
@@ -468,7 +504,8 @@ const ASSEMBLE_PER_THREAD: usize = 8192;
 /// (`Replace`: what they held is resized and overwritten, without a pass
 /// that clears them first), for each of `instances` in order, each
 /// instance's primitives in runs on up to `threads` threads: index i of an
-/// instance is the stream vertex `slot(value(i), instance)` (a partial
+/// instance is the stream vertex `fill` writes for it (`fill(at,
+/// instance, out)` writes those of indices `at..at + out.len()`; a partial
 /// last primitive is dropped).
 #[allow(clippy::too_many_arguments)]
 fn assemble_list(
@@ -476,8 +513,7 @@ fn assemble_list(
     len: usize,
     instances: std::ops::Range<u32>,
     threads: usize,
-    slot: &(impl Fn(u32, u32) -> u32 + Sync),
-    value: &(impl Fn(usize) -> u32 + Sync),
+    fill: &(impl Fn(usize, u32, &mut [u32]) + Sync),
     out: &mut VertexStream,
     into: Placement,
 ) {
@@ -511,9 +547,7 @@ fn assemble_list(
                     instance,
                 };
             }
-            for (i, v) in indices.iter_mut().enumerate() {
-                *v = slot(value(p0 * n + i), instance);
-            }
+            fill(p0 * n, instance, indices);
         };
         let shares = indices.chunks_mut(per * n).zip(prims.chunks_mut(per));
         if threads <= 1 {
@@ -620,8 +654,7 @@ pub fn assemble(
             seq.len(),
             instances,
             1,
-            &|v, _| v,
-            &|i| seq[i],
+            &|at, _, out: &mut [u32]| out.copy_from_slice(&seq[at..at + out.len()]),
             out,
             Placement::Append,
         );
