@@ -102,7 +102,7 @@ pub mod trace;
 pub use crate::ground::words;
 
 use decode::Code;
-use machine::{Batch, Env, FULL, Mask, Stop, ZERO_REG};
+use machine::{Batch, Env, FULL, Mask, Reg, Stop, ZERO_REG};
 use tgsi_ir::enums::{Processor, SemanticName};
 use tgsi_ir::ir::Shader;
 use words::AtomicWords;
@@ -663,15 +663,17 @@ impl Program {
         let mut outputs = Vec::with_capacity(count);
         let ids = |v: usize| [v as u32, 0];
         let stats =
-            self.vertex_batches(env, inputs.into(), 0..count, ids, "vertices", |b, l| {
-                outputs.push(
-                    (0..code.output.len as usize)
-                        .map(|k| {
-                            let reg = &b.regs[code.output.base as usize + k];
-                            [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
-                        })
-                        .collect(),
-                );
+            self.vertex_batches(env, inputs.into(), 0..count, ids, "vertices", |b, n| {
+                for l in 0..n {
+                    outputs.push(
+                        (0..code.output.len as usize)
+                            .map(|k| {
+                                let reg = &b.regs[code.output.base as usize + k];
+                                [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+                            })
+                            .collect(),
+                    );
+                }
             })?;
         Ok((outputs, stats))
     }
@@ -679,8 +681,8 @@ impl Program {
     /// Runs this vertex shader over `count` invocations in batches of
     /// [`LANES`]: invocation v reads `IN[i]` = `inputs.get(v, i)` and has
     /// (VERTEXID, INSTANCEID) = `ids(v)` (BASEVERTEX, BASEINSTANCE and
-    /// DRAWID 0); `output(batch, lane)` takes each invocation's results in
-    /// order. Errors name the invocations as `what a..b`.
+    /// DRAWID 0); `output(batch, n)` takes each batch's results, its first
+    /// `n` lanes the invocations in order. Errors name the invocations as `what a..b`.
     /// Runs invocations `range` (their inputs from `inputs[0..]`, `ids(0..)`:
     /// the range's own) in batches; errors name the absolute invocations.
     fn vertex_batches(
@@ -702,11 +704,16 @@ impl Program {
             b.reset(code, lanes_mask(n));
             for i in 0..code.input.len as usize {
                 let reg = &mut b.regs[code.input.base as usize + i];
-                for l in 0..n {
-                    for (row, x) in reg.iter_mut().zip(inputs.get(first + l, i)) {
-                        row[l] = x;
-                    }
+                // (a partial batch's other lanes keep what they held)
+                let mut lanes = if n == LANES {
+                    [[0; 4]; LANES]
+                } else {
+                    lanes_of(reg)
+                };
+                for (l, lane) in lanes.iter_mut().enumerate().take(n) {
+                    *lane = inputs.get(first + l, i);
                 }
+                *reg = reg_of(&lanes);
             }
             for sv in &code.system_values {
                 let name = sv.name;
@@ -733,12 +740,34 @@ impl Program {
                 format!("{what} {at}..{}", at + n)
             })?;
             stats.account(&b);
-            for l in 0..n {
-                output(&b, l);
-            }
+            output(&b, n);
         }
         Ok(stats)
     }
+}
+
+/// A register's lanes side by side: lane l's four channels.
+#[inline(always)]
+fn lanes_of(reg: &Reg) -> [[u32; 4]; LANES] {
+    let mut lanes = [[0; 4]; LANES];
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        for (c, word) in lane.iter_mut().enumerate() {
+            *word = reg[c][l];
+        }
+    }
+    lanes
+}
+
+/// The register whose lane l holds `lanes[l]` ([`lanes_of`] undone).
+#[inline(always)]
+fn reg_of(lanes: &[[u32; 4]; LANES]) -> Reg {
+    let mut reg = [[0; LANES]; 4];
+    for (c, row) in reg.iter_mut().enumerate() {
+        for (l, word) in row.iter_mut().enumerate() {
+            *word = lanes[l][c];
+        }
+    }
+    reg
 }
 
 impl Program {
@@ -790,17 +819,23 @@ impl Program {
             let run = |range: std::ops::Range<usize>, into: &mut [[u32; 4]]| {
                 let rows = inputs.part(range.clone());
                 let id = |v: usize| ids.get(range.start + v).copied().unwrap_or([0; 2]);
-                let mut slots = into.iter_mut();
+                let mut rest = into;
                 self.vertex_batches(
                     env,
                     rows,
                     range.clone(),
                     id,
                     "vertex invocations",
-                    |b, l| {
-                        for (k, slot) in (0..outs).zip(&mut slots) {
-                            let reg = &b.regs[code.output.base as usize + k];
-                            *slot = [reg[0][l], reg[1][l], reg[2][l], reg[3][l]];
+                    |b, n| {
+                        // the batch's invocations' slots, `outs` each
+                        let take = (n * outs).min(rest.len());
+                        let (mine, tail) = std::mem::take(&mut rest).split_at_mut(take);
+                        rest = tail;
+                        for k in 0..outs {
+                            let lanes = lanes_of(&b.regs[code.output.base as usize + k]);
+                            for (slots, lane) in mine.chunks_exact_mut(outs).zip(&lanes) {
+                                slots[k] = *lane;
+                            }
                         }
                     },
                 )
