@@ -875,29 +875,48 @@ fn run_band(
         let edges = prim.tile_edges();
         let depth_tile = walk.depth_tile_of(sh, prim);
         for ty in (ya / 4)..=(yb / 4) {
-            for tx in (bx0 / 4)..=(bx1 / 4) {
-                let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
-                if let (Some(e), 1) = (&edges, samples) {
-                    // one sample per pixel: lane masks
-                    let Some(mask) = walk.one_sample_tile(sh, prim, e, depth_tile.as_ref(), x0, y0)
-                    else {
-                        continue;
+            if let (Some(e), 1) = (&edges, samples) {
+                // one sample per pixel: the row's tiles that no edge
+                // rejects, then their lane masks
+                let (first, last) = (bx0 / 4, bx1 / 4);
+                let mut tx = first;
+                while tx <= last {
+                    let count = ((last - tx + 1) as usize).min(64);
+                    // (a row of one or two tiles: each tested as it comes)
+                    let mut candidates = if count <= 2 {
+                        (1 << count) - 1
+                    } else {
+                        e.row_candidates(tx * 4, ty * 4, count, &sh.pattern)
                     };
-                    let inputs = pending.set_for(p, pack, sh, walk.scratch);
-                    for q in 0..4 {
-                        let bits = u32::from(mask >> (4 * q)) & 0xF;
-                        if pack && bits == 0 {
+                    while candidates != 0 {
+                        let i = candidates.trailing_zeros() as i64;
+                        candidates &= candidates - 1;
+                        let (x0, y0) = (((tx + i) * 4) as u32, (ty * 4) as u32);
+                        let Some(mask) =
+                            walk.one_sample_tile(sh, prim, e, depth_tile.as_ref(), x0, y0)
+                        else {
                             continue;
-                        }
-                        let cov: [u32; 4] = std::array::from_fn(|i| bits >> i & 1);
-                        pending.push(x0, y0, q, cov, inputs, p);
-                        if pending.len == 4 {
-                            walk.shade(sh, &pending.quads, &pending.prims, pack)?;
-                            pending.len = 0;
+                        };
+                        let inputs = pending.set_for(p, pack, sh, walk.scratch);
+                        for q in 0..4 {
+                            let bits = u32::from(mask >> (4 * q)) & 0xF;
+                            if pack && bits == 0 {
+                                continue;
+                            }
+                            let cov: [u32; 4] = std::array::from_fn(|i| bits >> i & 1);
+                            pending.push(x0, y0, q, cov, inputs, p);
+                            if pending.len == 4 {
+                                walk.shade(sh, &pending.quads, &pending.prims, pack)?;
+                                pending.len = 0;
+                            }
                         }
                     }
-                    continue;
+                    tx += count as i64;
                 }
+                continue;
+            }
+            for tx in (bx0 / 4)..=(bx1 / 4) {
+                let (x0, y0) = ((tx * 4) as u32, (ty * 4) as u32);
                 let mut coverage = match &edges {
                     Some(e) => e.coverage(prim, x0, y0, &sh.pattern),
                     None => prim.tile_coverage(x0, y0, &sh.pattern),

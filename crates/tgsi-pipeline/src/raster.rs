@@ -306,6 +306,31 @@ impl TileEdges {
         }
         tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], b)
     }
+
+    /// Of the `count` (at most 64) tiles from pixel (x0, y0) rightwards,
+    /// those that no edge leaves wholly outside (bit i: the tile at x0 +
+    /// 4i), by [`Self::cover_one`]'s first test; each edge's threshold is
+    /// stepped exactly from tile to tile, and the mask is made without a
+    /// branch per tile (a row's rejected tiles cost no mispredicted jump).
+    pub fn row_candidates(&self, x0: i64, y0: i64, count: usize, pattern: &SamplePattern) -> u64 {
+        let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
+        let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
+        let mut t: [i64; 3] = std::array::from_fn(|k| {
+            let (a, [ex, ey]) = self.edges[k];
+            self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
+        });
+        // E(p + (4, 0) pixels) = E(p) - ey·4·ONE
+        let step: [i64; 3] = std::array::from_fn(|k| self.edges[k].1[1] * 4 * ONE);
+        let mut mask = 0u64;
+        for i in 0..count.min(64) {
+            let out = (t[0] > self.most[0]) | (t[1] > self.most[1]) | (t[2] > self.most[2]);
+            mask |= u64::from(!out) << i;
+            for k in 0..3 {
+                t[k] += step[k];
+            }
+        }
+        mask
+    }
 }
 
 #[cfg(test)]
@@ -441,6 +466,21 @@ mod tests {
                         let mask = edges.cover_one(&prim, x0, y0, &pattern);
                         let want = (0..LANES).fold(0, |m, l| m | u16::from(cov[l] != 0) << l);
                         assert_eq!(mask, want, "triangle {v:?}, tile ({x0}, {y0})");
+                        // the row's candidates: the tiles no edge leaves
+                        // wholly outside at their first sample
+                        let row = edges.row_candidates(0, y0 as i64, 12, &pattern);
+                        let o = pattern.offsets[0];
+                        let p = [x0 as i64 * ONE + o[0], y0 as i64 * ONE + o[1]];
+                        let outside = (0..3).any(|k| {
+                            let (a, [ex, ey]) = edges.edges[k];
+                            edges.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p) > edges.most[k]
+                        });
+                        assert_eq!(
+                            row >> tx & 1 == 0,
+                            outside,
+                            "triangle {v:?}, tile ({x0}, {y0})"
+                        );
+                        assert!(!outside || mask == 0);
                     }
                     for (l, c) in cov.iter().enumerate() {
                         let (dx, dy) = lane_offset(l);
