@@ -9,7 +9,7 @@
 //!   into a function compiled for AVX-512, or run as it is without it.
 //! * Hand-written intrinsics, each the same steps as a portable path that
 //!   runs where the CPU lacks AVX-512: [`step_codes`] and [`srgb8_texels`]
-//!   (an RGBA8 sRGB target's codes by two gathers per colour row, a whole
+//!   (an RGBA8 sRGB target's codes by one gather per colour row, a whole
 //!   batch's texels packed), [`rgba8_bilinear`] (one level's bilinear RGBA8
 //!   lookups with the coordinates, indices and lerps in registers), and the
 //!   rasterizer's tile kernels [`tile_cover`] and [`depth_tile`] (one
@@ -156,8 +156,7 @@ mod imp {
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     fn step_code_row(
         v: std::arch::x86_64::__m512i,
-        starts: &[u8; super::STEP_STARTS],
-        steps: &[u32; 256],
+        entries: &[u32; super::STEP_TOPS],
     ) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
         let one = _mm512_set1_epi32(1.0f32.to_bits() as i32);
@@ -169,29 +168,25 @@ mod imp {
         // at most 1.0; 0 (code 0) elsewhere
         let bits = _mm512_maskz_min_epu32(in_range, v, one);
         let top = _mm512_srli_epi32::<16>(bits);
-        // SAFETY: `top` is at most 1.0's top half, 0x3f80, and each lane
-        // reads 4 bytes from byte `top` of `starts`, which is
-        // STEP_STARTS = 0x3f84 bytes long: every read is inside it.
-        let first = unsafe { _mm512_i32gather_epi32::<1>(top, starts.as_ptr().cast()) };
-        let first = _mm512_and_si512(first, _mm512_set1_epi32(0xff));
-        // SAFETY: `first` is a byte (masked), and `steps` has 256 words.
-        let step = unsafe { _mm512_i32gather_epi32::<4>(first, steps.as_ptr().cast()) };
-        let passed = _mm512_cmple_epu32_mask(step, bits);
+        // SAFETY: `top` is at most 1.0's top half, 0x3f80, and `entries`
+        // has STEP_TOPS = 0x3f81 words: every read is inside it.
+        let entry = unsafe { _mm512_i32gather_epi32::<4>(top, entries.as_ptr().cast()) };
+        let first = _mm512_and_si512(entry, _mm512_set1_epi32(0xff));
+        // the step inside this value of the top bits, if any, passed when
+        // the low halves are at or above its low half
+        let has_step = _mm512_test_epi32_mask(entry, _mm512_set1_epi32(0x100));
+        let low = _mm512_and_si512(bits, _mm512_set1_epi32(0xffff));
+        let passed = _mm512_mask_cmpge_epu32_mask(has_step, low, _mm512_srli_epi32::<16>(entry));
         _mm512_mask_add_epi32(first, passed, first, _mm512_set1_epi32(1))
     }
 
-    /// [`super::step_codes`] with two gathers per row.
+    /// [`super::step_codes`] with one gather per row.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn step_codes_wide(
-        x: &Row,
-        starts: &[u8; super::STEP_STARTS],
-        steps: &[u32; 256],
-        out: &mut Row,
-    ) {
+    fn step_codes_wide(x: &Row, entries: &[u32; super::STEP_TOPS], out: &mut Row) {
         use std::arch::x86_64::*;
         // SAFETY: `x` is 64 readable bytes (an unaligned load).
         let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
-        let code = step_code_row(v, starts, steps);
+        let code = step_code_row(v, entries);
         // SAFETY: `out` is 64 writable bytes (an unaligned store).
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), code) };
     }
@@ -245,20 +240,15 @@ mod imp {
     /// [`super::srgb8_texels`]: the three colour rows' step codes (their
     /// gathers side by side) and alpha's UNORM8 code, packed.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn srgb8_texels_wide(
-        rows: &[Row; 4],
-        starts: &[u8; super::STEP_STARTS],
-        steps: &[u32; 256],
-        out: &mut Row,
-    ) {
+    fn srgb8_texels_wide(rows: &[Row; 4], entries: &[u32; super::STEP_TOPS], out: &mut Row) {
         use std::arch::x86_64::*;
         // SAFETY: each row is 64 readable bytes (unaligned loads).
         let v = rows
             .each_ref()
             .map(|r| unsafe { _mm512_loadu_si512(r.as_ptr().cast()) });
-        let r = step_code_row(v[0], starts, steps);
-        let g = step_code_row(v[1], starts, steps);
-        let b = step_code_row(v[2], starts, steps);
+        let r = step_code_row(v[0], entries);
+        let g = step_code_row(v[1], entries);
+        let b = step_code_row(v[2], entries);
         let a = unorm8_code_row(v[3]);
         let word = _mm512_or_si512(
             _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
@@ -270,13 +260,8 @@ mod imp {
 
     /// [`super::srgb8_texels`]: false (nothing written) without AVX-512.
     #[inline]
-    pub fn srgb8_texels(
-        rows: &[Row; 4],
-        starts: &[u8; super::STEP_STARTS],
-        steps: &[u32; 256],
-        out: &mut Row,
-    ) -> bool {
-        if_available!(srgb8_texels_wide(rows, starts, steps, out))
+    pub fn srgb8_texels(rows: &[Row; 4], entries: &[u32; super::STEP_TOPS], out: &mut Row) -> bool {
+        if_available!(srgb8_texels_wide(rows, entries, out))
     }
 
     /// [`super::rgba8_decode`]: each channel's bytes, through `srgb`'s
@@ -416,13 +401,8 @@ mod imp {
 
     /// [`super::step_codes`]: false (nothing written) without AVX-512.
     #[inline]
-    pub fn step_codes(
-        x: &Row,
-        starts: &[u8; super::STEP_STARTS],
-        steps: &[u32; 256],
-        out: &mut Row,
-    ) -> bool {
-        if_available!(step_codes_wide(x, starts, steps, out))
+    pub fn step_codes(x: &Row, entries: &[u32; super::STEP_TOPS], out: &mut Row) -> bool {
+        if_available!(step_codes_wide(x, entries, out))
     }
 
     /// [`super::rgba8_bilinear`] once its input is checked.
@@ -784,15 +764,10 @@ mod imp {
     pub fn wide<K: super::Kernel>(k: K) -> K::Out {
         k.run()
     }
-    pub fn step_codes(_: &Row, _: &[u8; super::STEP_STARTS], _: &[u32; 256], _: &mut Row) -> bool {
+    pub fn step_codes(_: &Row, _: &[u32; super::STEP_TOPS], _: &mut Row) -> bool {
         false
     }
-    pub fn srgb8_texels(
-        _: &[Row; 4],
-        _: &[u8; super::STEP_STARTS],
-        _: &[u32; 256],
-        _: &mut Row,
-    ) -> bool {
+    pub fn srgb8_texels(_: &[Row; 4], _: &[u32; super::STEP_TOPS], _: &mut Row) -> bool {
         false
     }
     pub fn rgba8_bilinear(
@@ -839,19 +814,20 @@ pub fn wide<K: Kernel>(k: K) -> K::Out {
     imp::wide(k)
 }
 
-/// The length of a step table's `starts` (one code per value of the top 16
-/// bits of the floats in [0, 1], 0x3f81 of them, and 3 bytes of padding
-/// that a 4-byte gather at the last one reads).
-pub const STEP_STARTS: usize = 0x3f84;
+/// The values of the top 16 bits of the floats in [0, 1] (0 to 1.0's
+/// 0x3f80): the length of a step table's entries.
+pub const STEP_TOPS: usize = 0x3f81;
 
 /// The 8-bit codes (one per lane, in the low byte of a word) of a
-/// non-decreasing conversion given as steps (`texture::format`'s
-/// `CodeSteps` whose values of the top 16 bits each hold at most one step):
-/// code 0 for NaN and x ≤ 0, x taken as at most 1, then `starts[top]` plus
-/// one if `steps` of it is at or below x. Returns false, writing nothing,
-/// where the CPU lacks AVX-512; the caller then steps lane by lane.
-pub fn step_codes(x: &Row, starts: &[u8; STEP_STARTS], steps: &[u32; 256], out: &mut Row) -> bool {
-    imp::step_codes(x, starts, steps, out)
+/// non-decreasing conversion given as step entries (`texture::format`'s
+/// `CodeSteps` whose values of the top 16 bits each hold at most one
+/// step): code 0 for NaN and x ≤ 0, x taken as at most 1, then the entry
+/// of x's top 16 bits: its code (bits 0-7) plus one if it has a step
+/// inside (bit 8) whose low 16 bits (bits 16-31) x's low 16 bits reach.
+/// Returns false, writing nothing, where the CPU lacks AVX-512; the caller
+/// then steps lane by lane.
+pub fn step_codes(x: &Row, entries: &[u32; STEP_TOPS], out: &mut Row) -> bool {
+    imp::step_codes(x, entries, out)
 }
 
 /// The RGBA8 sRGB texels (little-endian words) of 16 lanes' float channels
@@ -859,13 +835,8 @@ pub fn step_codes(x: &Row, starts: &[u8; STEP_STARTS], steps: &[u32; 256], out: 
 /// [`step_codes`] gives them, alpha's UNORM8 code (clamped to [0, 1], NaN
 /// to 0, times 255 rounded to nearest even), packed r | g << 8 | b << 16 |
 /// a << 24. False, writing nothing, where the CPU lacks AVX-512.
-pub fn srgb8_texels(
-    rows: &[Row; 4],
-    starts: &[u8; STEP_STARTS],
-    steps: &[u32; 256],
-    out: &mut Row,
-) -> bool {
-    imp::srgb8_texels(rows, starts, steps, out)
+pub fn srgb8_texels(rows: &[Row; 4], entries: &[u32; STEP_TOPS], out: &mut Row) -> bool {
+    imp::srgb8_texels(rows, entries, out)
 }
 
 /// The float channels of 16 RGBA8 texels (little-endian words) as rows

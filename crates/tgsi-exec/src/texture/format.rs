@@ -6,7 +6,7 @@
 //! formats, integer words for UINT/SINT formats. Channels a format lacks read
 //! as (0, 0, 0, 1) (1.0 for non-integer formats, integer 1 otherwise).
 
-use crate::math::simd::{self, STEP_STARTS};
+use crate::math::simd::{self, STEP_TOPS};
 use std::sync::LazyLock;
 use tgsi_ir::enums::PipeFormat;
 
@@ -251,11 +251,15 @@ pub fn linear_to_srgb_curve(f: f32) -> u8 {
 struct CodeSteps {
     /// Steps 0..255, then `u32::MAX` (no float in [0, 1] passes it).
     steps: [u32; 256],
-    /// The code of the first float of each value of the top 16 bits, then
-    /// padding (zeros) that the 16-lane gather reads past the last.
-    starts: Box<[u8; STEP_STARTS]>,
+    /// The code of the first float of each value of the top 16 bits.
+    starts: Box<[u8; STEP_TOPS]>,
     /// The most steps inside one value of the top 16 bits.
     most: u8,
+    /// Where `most` is 1, per value of the top 16 bits what the 16-lane
+    /// kernels read in one gather (`simd::step_codes`): its code in bits
+    /// 0-7, whether a step lies inside it (above its first float) in bit
+    /// 8, and that step's low 16 bits in bits 16-31.
+    entries: Box<[u32; STEP_TOPS]>,
 }
 
 impl CodeSteps {
@@ -274,9 +278,9 @@ impl CodeSteps {
             }
             *step = lo;
         }
-        let tops = (1.0f32.to_bits() >> 16) as usize + 1;
-        let mut starts = Box::new([0u8; STEP_STARTS]);
-        for (top, start) in starts.iter_mut().take(tops).enumerate() {
+        let tops = STEP_TOPS;
+        let mut starts = Box::new([0u8; STEP_TOPS]);
+        for (top, start) in starts.iter_mut().enumerate() {
             *start = steps.partition_point(|&s| s <= (top as u32) << 16) as u8;
         }
         let most = (0..tops)
@@ -286,10 +290,18 @@ impl CodeSteps {
             })
             .max()
             .unwrap_or(0);
+        let mut entries = Box::new([0u32; STEP_TOPS]);
+        for (top, entry) in entries.iter_mut().enumerate() {
+            let code = starts[top];
+            let next = steps[code as usize];
+            let inside = next >> 16 == top as u32;
+            *entry = u32::from(code) | u32::from(inside) << 8 | (next & 0xffff) << 16;
+        }
         CodeSteps {
             steps,
             starts,
             most,
+            entries,
         }
     }
 }
@@ -348,12 +360,12 @@ impl Rgba8Encoder {
     /// l, raw words), channel by channel: the UNORM channels by
     /// `unorm8_code` over the lanes, the sRGB ones through the step table,
     /// then packed; where the CPU has AVX-512, the four rows in one call
-    /// (`simd::srgb8_texels`: two gathers per colour channel;
+    /// (`simd::srgb8_texels`: one gather per colour channel;
     /// `simd::unorm8_texels`).
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
         let mut words = [0u32; 16];
         let packed = match self.srgb {
-            Some(t) => t.most == 1 && simd::srgb8_texels(rows, &t.starts, &t.steps, &mut words),
+            Some(t) => t.most == 1 && simd::srgb8_texels(rows, &t.entries, &mut words),
             None => simd::unorm8_texels(rows, &mut words),
         };
         if packed {
@@ -363,7 +375,7 @@ impl Rgba8Encoder {
         for (c, (row, code)) in rows.iter().zip(&mut codes).enumerate() {
             match self.srgb {
                 Some(t) if c < 3 => {
-                    let gathered = t.most == 1 && simd::step_codes(row, &t.starts, &t.steps, code);
+                    let gathered = t.most == 1 && simd::step_codes(row, &t.entries, code);
                     if !gathered {
                         for l in 0..16 {
                             code[l] = step_code(t, f32::from_bits(row[l])).into();

@@ -394,6 +394,46 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
     assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
 }
 
+/// The 16-lane sRGB encode (one gather per colour row where the CPU has
+/// AVX-512) gives the one-texel codes around every step of the table (the
+/// step, the float below and above it) and at both ends of every value of
+/// the top 16 bits.
+#[test]
+fn srgb8_lanes_match_the_texel_encode_around_every_step() {
+    use crate::texture::format::{Rgba8Encoder, linear_to_srgb_curve};
+    let e = Rgba8Encoder::of(Format::Rgba8Srgb).expect("an RGBA8 encoder");
+    let mut values = Vec::new();
+    for code in 1..=255u8 {
+        let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if linear_to_srgb_curve(f32::from_bits(mid)) >= code {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        values.extend([lo - 1, lo, lo + 1]);
+    }
+    for top in 0..=(1.0f32.to_bits() >> 16) {
+        values.extend([top << 16, (top << 16) | 0xffff]);
+    }
+    for chunk in values.chunks(16) {
+        let mut rows = [[0u32; 16]; 4];
+        for (l, &v) in chunk.iter().enumerate() {
+            // the value in each colour row, rotated so every row sees it
+            for (c, row) in rows.iter_mut().enumerate().take(3) {
+                row[(l + c) % 16] = v;
+            }
+        }
+        let lanes = e.encode_lanes(&rows);
+        for l in 0..16 {
+            let one = std::array::from_fn(|c| rows[c][l]);
+            assert_eq!(lanes[l], e.encode(one), "{one:x?}");
+        }
+    }
+}
+
 /// The RGBA8 UNORM encoder (a step table) gives `float_to_unorm`'s code
 /// around every rounding boundary (k + 0.5) / 255 and at every k / 255.
 #[test]
