@@ -141,6 +141,7 @@ fn rasterize_with(
         viewport,
         rect: raster_rect(state, width, height),
         windows: &windows.0,
+        sample_span: SamplePattern::new(samples).span(),
     };
     let (lo, hi) = (
         viewport.min_depth.min(viewport.max_depth),
@@ -1112,6 +1113,93 @@ mod tests {
         }
     }
 
+    /// A primitive's box holds every pixel with a covered sample and no
+    /// more than the pixels with a sample inside the triangle's extent:
+    /// small random triangles of both facings, one and four samples.
+    #[test]
+    fn boxes_hold_the_covered_pixels_and_no_more() {
+        use crate::raster::triangle_covers;
+        use crate::setup::Shape;
+        let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+        let f = |v: f32| v.to_bits();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let mut rows = Vec::new();
+        for k in 0..3000 {
+            // a pixel or a few across on a 64 x 48 target
+            let size = if k % 3 == 0 { 0.03 } else { 0.12 };
+            let (cx, cy) = (next() * 1.8 - 0.9, next() * 1.8 - 0.9);
+            for _ in 0..3 {
+                let (x, y) = (cx + size * next(), cy + size * next());
+                rows.push(vec![[f(x), f(y), f(0.5), f(1.0)]]);
+            }
+        }
+        let input = VertexInput::from_rows(&rows);
+        let call = DrawCall::vertices(
+            Topology::Basic(BasicTopology::TriangleList),
+            rows.len() as u32,
+        );
+        let mut res = Resources::default();
+        let limits = Limits::default();
+        let (stream, _) =
+            shade_vertices(&vs, &mut res, &input, &call, false, false, &limits).unwrap();
+        let layout = OutputLayout::of(&vs);
+        let state = RenderState::default();
+        let mut boxes = 0;
+        for samples in [1, 4] {
+            let pattern = SamplePattern::new(samples);
+            let span = pattern.span();
+            let setup = Setup {
+                stream: &stream,
+                layout: &layout,
+                state: &state,
+                viewport: viewport_of(&state, 64, 48),
+                rect: raster_rect(&state, 64, 48),
+                windows: &[],
+                sample_span: span,
+            };
+            let mut prims = Vec::new();
+            let mut scratch = ClipScratch::default();
+            for i in 0..stream.primitives.len() {
+                setup.primitive(i, &mut scratch, &mut prims);
+            }
+            for prim in &prims {
+                let Shape::Triangle { v, top_left } = prim.shape else {
+                    continue;
+                };
+                boxes += 1;
+                let b = prim.bbox;
+                let ext = |a: usize| {
+                    let c = v.map(|p| p[a]);
+                    (c.into_iter().min().unwrap(), c.into_iter().max().unwrap())
+                };
+                let ((x0, x1), (y0, y1)) = (ext(0), ext(1));
+                // no more: the box's first and last pixels have a sample
+                // inside the extent (or the target's edge cut the box)
+                assert!(b[0] == 0 || b[0] * 256 + span[0][1] >= x0, "{v:?} {b:?}");
+                assert!(b[1] == 0 || b[1] * 256 + span[1][1] >= y0, "{v:?} {b:?}");
+                assert!(b[2] == 63 || b[2] * 256 + span[0][0] <= x1, "{v:?} {b:?}");
+                assert!(b[3] == 47 || b[3] * 256 + span[1][0] <= y1, "{v:?} {b:?}");
+                // every covered sample's pixel inside it
+                for py in (b[1] - 2).max(0)..(b[3] + 3).min(48) {
+                    for px in (b[0] - 2).max(0)..(b[2] + 3).min(64) {
+                        let covered = pattern.offsets.iter().any(|o| {
+                            triangle_covers(&v, &top_left, [px * 256 + o[0], py * 256 + o[1]])
+                        });
+                        let inside = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+                        assert!(!covered || inside, "{v:?} {b:?} pixel ({px}, {py})");
+                    }
+                }
+            }
+        }
+        assert!(boxes > 2000, "{boxes}");
+    }
+
     /// Setup on several threads gives the primitives of one thread, in order.
     #[test]
     fn setup_on_threads_keeps_the_order() {
@@ -1145,6 +1233,7 @@ mod tests {
             viewport: viewport_of(&state, 64, 48),
             rect: raster_rect(&state, 64, 48),
             windows: &[],
+            sample_span: SamplePattern::new(1).span(),
         };
         let all = 0..stream.primitives.len();
         let set_up = |threads: usize| {

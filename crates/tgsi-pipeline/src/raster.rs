@@ -30,6 +30,17 @@ pub struct SamplePattern {
 }
 
 impl SamplePattern {
+    /// The least and greatest sample offsets on x and on y (1/256 units;
+    /// the centre's for a pattern without samples).
+    pub fn span(&self) -> [[i64; 2]; 2] {
+        let axis = |a: usize| {
+            let values = self.offsets.iter().map(|o| o[a]);
+            let least = values.clone().min().unwrap_or(HALF);
+            [least, values.max().unwrap_or(HALF)]
+        };
+        [axis(0), axis(1)]
+    }
+
     pub fn new(samples: u32) -> SamplePattern {
         let offsets = (0..samples)
             .map(|i| {

@@ -346,6 +346,10 @@ pub struct Setup<'a> {
     /// Each stream vertex projected ([`Setup::window_vertices`]), or
     /// empty: computed per primitive.
     pub windows: &'a [ProjectedVertex],
+    /// The least and greatest sample offsets inside a pixel on x and on y
+    /// (1/256 units: [`crate::raster::SamplePattern::span`]): a
+    /// primitive's box holds the pixels with a sample inside its extent.
+    pub sample_span: [[i64; 2]; 2],
 }
 
 /// The input primitive a clipped piece comes from: its stream vertices and
@@ -699,15 +703,19 @@ impl Setup<'_> {
                 by1 = a[1].max(b[1]).max(c[1]);
             }
         }
-        // Pixels whose centre may be covered.
-        let lo = |v: i64| (v - half).div_euclid(ONE as i64);
-        let hi = |v: i64| (v - half).div_euclid(ONE as i64) + 1;
+        // The pixels with a sample inside the extent: on each axis, from
+        // the first whose last sample reaches the low end to the last
+        // whose first sample stays within the high end (for one sample,
+        // the pixels whose centre lies in it).
+        let [[sx0, sx1], [sy0, sy1]] = self.sample_span;
+        let lo = |v: i64, last: i64| -(last - v).div_euclid(ONE as i64);
+        let hi = |v: i64, first: i64| (v - first).div_euclid(ONE as i64);
         let r = &self.rect;
         let bbox = [
-            lo(bx0).max(r[0]),
-            lo(by0).max(r[1]),
-            hi(bx1).min(r[2] - 1),
-            hi(by1).min(r[3] - 1),
+            lo(bx0, sx1).max(r[0]),
+            lo(by0, sy1).max(r[1]),
+            hi(bx1, sx0).min(r[2] - 1),
+            hi(by1, sy0).min(r[3] - 1),
         ];
         if bbox[0] > bbox[2] || bbox[1] > bbox[3] {
             return;
