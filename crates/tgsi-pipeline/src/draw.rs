@@ -1198,6 +1198,44 @@ mod tests {
             }
         }
         assert!(boxes > 2000, "{boxes}");
+        // one sample: the triangles dropped before binning (a box of at
+        // most four pixels, no centre covered) cover nothing; the covered
+        // centres of each input triangle are those of a setup that keeps
+        // them (a span one unit wide turns the drop off)
+        let covered = |span: [[i64; 2]; 2]| {
+            let setup = Setup {
+                stream: &stream,
+                layout: &layout,
+                state: &state,
+                viewport: viewport_of(&state, 64, 48),
+                rect: raster_rect(&state, 64, 48),
+                windows: &[],
+                sample_span: span,
+            };
+            let (mut prims, mut scratch) = (Vec::new(), ClipScratch::default());
+            for i in 0..stream.primitives.len() {
+                setup.primitive(i, &mut scratch, &mut prims);
+            }
+            let mut centres = Vec::new();
+            for prim in &prims {
+                let Shape::Triangle { v, top_left } = prim.shape else {
+                    continue;
+                };
+                for py in 0..48 {
+                    for px in 0..64 {
+                        if triangle_covers(&v, &top_left, [px * 256 + 128, py * 256 + 128]) {
+                            centres.push((prim.id, px, py));
+                        }
+                    }
+                }
+            }
+            (prims.len(), centres)
+        };
+        let (kept, dropping) = covered([[128, 128], [128, 128]]);
+        let (all, keeping) = covered([[127, 128], [127, 128]]);
+        assert!(kept + 500 < all, "{kept} of {all} primitives kept");
+        assert_eq!(dropping, keeping);
+        assert!(dropping.len() > 1000, "{}", dropping.len());
     }
 
     /// Setup on several threads gives the primitives of one thread, in order.

@@ -25,6 +25,7 @@
 #![allow(clippy::needless_range_loop)] // planes of several arrays in lockstep
 
 use super::input::{PrimitiveKind, VertexStream};
+use super::raster::triangle_covers;
 use super::state::{CullMode, FrontFace, RenderState, Viewport};
 use tgsi_exec::{InputSource, Program};
 use tgsi_ir::enums::{InterpMode, SemanticName};
@@ -608,6 +609,24 @@ impl Setup<'_> {
         }
     }
 
+    /// True for a triangle whose box is at most four pixels and which
+    /// covers none of their centres, with one sample per pixel at the
+    /// centre (a tiny triangle between the centres, dropped before it is
+    /// binned); false otherwise.
+    fn covers_no_centre(&self, shape: &Shape, bbox: [i64; 4]) -> bool {
+        let [[x0, x1], [y0, y1]] = self.sample_span;
+        let Shape::Triangle { v, top_left } = shape else {
+            return false;
+        };
+        let pixels = (bbox[2] - bbox[0] + 1) * (bbox[3] - bbox[1] + 1);
+        if x0 != x1 || y0 != y1 || pixels > 4 {
+            return false;
+        }
+        let centre = |px: i64, py: i64| [px * ONE as i64 + x0, py * ONE as i64 + y0];
+        !(bbox[1]..=bbox[3])
+            .any(|py| (bbox[0]..=bbox[2]).any(|px| triangle_covers(v, top_left, centre(px, py))))
+    }
+
     /// Sets up one clipped point, line or triangle from its projected corners.
     fn emit(&self, cv: &[Corner], from: &Source, out: &mut Vec<RasterPrim>) {
         let Source {
@@ -717,7 +736,7 @@ impl Setup<'_> {
             hi(bx1, sx0).min(r[2] - 1),
             hi(by1, sy0).min(r[3] - 1),
         ];
-        if bbox[0] > bbox[2] || bbox[1] > bbox[3] {
+        if bbox[0] > bbox[2] || bbox[1] > bbox[3] || self.covers_no_centre(&shape, bbox) {
             return;
         }
         let mut prim = RasterPrim {
