@@ -644,6 +644,7 @@ impl Setup<'_> {
         let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
         // Screen barycentric planes σ_j of the snapped primitive.
         let mut sigma = [[0.0f64; 3]; 3];
+        let mut triangle_area = None;
         let mut front = true;
         let shape;
         let half = (ONE / 2.0) as i64;
@@ -697,16 +698,8 @@ impl Setup<'_> {
                     CullMode::Back if !front => return,
                     _ => {}
                 }
-                // Edge planes: σ_j = E(opposite edge)(p) / area.
-                let pf = [f(a), f(b), f(c)];
-                // (through i64 when it fits: the same value, without the i128 call)
-                let area_f = i64::try_from(area).map_or(area as f64, |a| a as f64) / (ONE * ONE);
-                for j in 0..3 {
-                    let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
-                    // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
-                    let (ex, ey) = (v[0] - u[0], v[1] - u[1]);
-                    sigma[j] = [(-ex * u[1] + ey * u[0]) / area_f, -ey / area_f, ex / area_f];
-                }
+                // (its edge planes once the box is known not to be empty)
+                triangle_area = Some(area);
                 // Orient clockwise (area > 0) for the edge tests.
                 let v = if clockwise { [a, b, c] } else { [a, c, b] };
                 let mut top_left = [false; 3];
@@ -738,6 +731,19 @@ impl Setup<'_> {
         ];
         if bbox[0] > bbox[2] || bbox[1] > bbox[3] || self.covers_no_centre(&shape, bbox) {
             return;
+        }
+        if let Some(area) = triangle_area {
+            // Edge planes: σ_j = E(opposite edge)(p) / area.
+            let pf = [f(win[0]), f(win[1]), f(win[2])];
+            // (through i64 when it fits: the same value, without the i128 call)
+            let area_f =
+                i64::try_from(area).map_or_else(|_| area as f64, |a| a as f64) / (ONE * ONE);
+            for j in 0..3 {
+                let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
+                // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
+                let (ex, ey) = (v[0] - u[0], v[1] - u[1]);
+                sigma[j] = [(-ex * u[1] + ey * u[0]) / area_f, -ey / area_f, ex / area_f];
+            }
         }
         let mut prim = RasterPrim {
             shape,
