@@ -1150,10 +1150,8 @@ mod tests {
             shade_vertices(&vs, &mut res, &input, &call, false, false, &limits).unwrap();
         let layout = OutputLayout::of(&vs);
         let state = RenderState::default();
-        let mut boxes = 0;
-        for samples in [1, 4] {
-            let pattern = SamplePattern::new(samples);
-            let span = pattern.span();
+        // every input triangle set up with boxes for sample offsets `span`
+        let set_up = |span: [[i64; 2]; 2]| {
             let setup = Setup {
                 stream: &stream,
                 layout: &layout,
@@ -1163,12 +1161,17 @@ mod tests {
                 windows: &[],
                 sample_span: span,
             };
-            let mut prims = Vec::new();
-            let mut scratch = ClipScratch::default();
+            let (mut prims, mut scratch) = (Vec::new(), ClipScratch::default());
             for i in 0..stream.primitives.len() {
                 setup.primitive(i, &mut scratch, &mut prims);
             }
-            for prim in &prims {
+            prims
+        };
+        let mut boxes = 0;
+        for samples in [1, 4] {
+            let pattern = SamplePattern::new(samples);
+            let span = pattern.span();
+            for prim in &set_up(span) {
                 let Shape::Triangle { v, top_left } = prim.shape else {
                     continue;
                 };
@@ -1203,19 +1206,7 @@ mod tests {
         // centres of each input triangle are those of a setup that keeps
         // them (a span one unit wide turns the drop off)
         let covered = |span: [[i64; 2]; 2]| {
-            let setup = Setup {
-                stream: &stream,
-                layout: &layout,
-                state: &state,
-                viewport: viewport_of(&state, 64, 48),
-                rect: raster_rect(&state, 64, 48),
-                windows: &[],
-                sample_span: span,
-            };
-            let (mut prims, mut scratch) = (Vec::new(), ClipScratch::default());
-            for i in 0..stream.primitives.len() {
-                setup.primitive(i, &mut scratch, &mut prims);
-            }
+            let prims = set_up(span);
             let mut centres = Vec::new();
             for prim in &prims {
                 let Shape::Triangle { v, top_left } = prim.shape else {

@@ -298,12 +298,8 @@ impl TileEdges {
     pub fn cover_one(&self, prim: &RasterPrim, x0: u32, y0: u32, pattern: &SamplePattern) -> u16 {
         let (x0, y0) = (x0 as i64, y0 as i64);
         let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
-        let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
         // lane l passes edge k when its step reaches bias - E(p)
-        let t: [i64; 3] = std::array::from_fn(|k| {
-            let (a, [ex, ey]) = self.edges[k];
-            self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
-        });
+        let t = self.thresholds([x0 * ONE + o[0], y0 * ONE + o[1]]);
         // a tile wholly outside an edge, or wholly inside the box and every
         // edge, needs no lane test (the common cases of small and large
         // triangles)
@@ -318,6 +314,16 @@ impl TileEdges {
         tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], b)
     }
 
+    /// Per edge, `bias - E(p)` at sample point `p` (1/256 units): the step
+    /// a lane's offset from `p` must reach to pass the edge.
+    #[inline(always)]
+    fn thresholds(&self, p: [i64; 2]) -> [i64; 3] {
+        std::array::from_fn(|k| {
+            let (a, [ex, ey]) = self.edges[k];
+            self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
+        })
+    }
+
     /// Of the `count` (at most 64) tiles from pixel (x0, y0) rightwards,
     /// those that no edge leaves wholly outside (bit i: the tile at x0 +
     /// 4i), by [`Self::cover_one`]'s first test; each edge's threshold is
@@ -325,11 +331,7 @@ impl TileEdges {
     /// branch per tile (a row's rejected tiles cost no mispredicted jump).
     pub fn row_candidates(&self, x0: i64, y0: i64, count: usize, pattern: &SamplePattern) -> u64 {
         let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
-        let p = [x0 * ONE + o[0], y0 * ONE + o[1]];
-        let mut t: [i64; 3] = std::array::from_fn(|k| {
-            let (a, [ex, ey]) = self.edges[k];
-            self.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p)
-        });
+        let mut t = self.thresholds([x0 * ONE + o[0], y0 * ONE + o[1]]);
         // E(p + (4, 0) pixels) = E(p) - ey·4·ONE
         let step: [i64; 3] = std::array::from_fn(|k| self.edges[k].1[1] * 4 * ONE);
         let mut mask = 0u64;

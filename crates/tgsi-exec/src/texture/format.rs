@@ -262,21 +262,28 @@ struct CodeSteps {
     entries: Box<[u32; STEP_TOPS]>,
 }
 
+/// The bits of the least non-negative float at most `hi` (bits) whose
+/// code under the non-decreasing conversion `code` is at least `k`
+/// (bisection over the bit patterns, which order non-negative floats);
+/// `hi` when none below it is.
+pub(crate) fn least_with_code(code: impl Fn(f32) -> u8, k: u8, hi: u32) -> u32 {
+    let (mut lo, mut hi) = (0u32, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if code(f32::from_bits(mid)) >= k {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
 impl CodeSteps {
     fn of(code: impl Fn(f32) -> u8) -> CodeSteps {
         let mut steps = [u32::MAX; 256];
         for (i, step) in steps.iter_mut().take(255).enumerate() {
-            let k = i as u8 + 1;
-            let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if code(f32::from_bits(mid)) >= k {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            *step = lo;
+            *step = least_with_code(&code, i as u8 + 1, 1.0f32.to_bits());
         }
         let tops = STEP_TOPS;
         let mut starts = Box::new([0u8; STEP_TOPS]);

@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::texture::format::{
-    f32_to_small_float, linear_to_srgb, linear_to_srgb_curve, small_float_to_f32, srgb_to_linear,
+    f32_to_small_float, least_with_code, linear_to_srgb, linear_to_srgb_curve, small_float_to_f32,
+    srgb_to_linear,
 };
 use tgsi_ir::enums::PipeFormat;
 
@@ -179,15 +180,7 @@ fn srgb_encode_table_matches_the_curve() {
     let mut seen = 0u32;
     for code in 1..=255u8 {
         // the least float of each code: bisection below its decode
-        let (mut lo, mut b) = (0u32, srgb_to_linear(code).to_bits());
-        while lo < b {
-            let mid = lo + (b - lo) / 2;
-            if linear_to_srgb_curve(f32::from_bits(mid)) >= code {
-                b = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
+        let b = least_with_code(linear_to_srgb_curve, code, srgb_to_linear(code).to_bits());
         check(f32::from_bits(b));
         check(f32::from_bits(b - 1));
         assert_eq!(linear_to_srgb(f32::from_bits(b)), code);
@@ -400,20 +393,12 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
 /// the top 16 bits.
 #[test]
 fn srgb8_lanes_match_the_texel_encode_around_every_step() {
-    use crate::texture::format::{Rgba8Encoder, linear_to_srgb_curve};
+    use crate::texture::format::Rgba8Encoder;
     let e = Rgba8Encoder::of(Format::Rgba8Srgb).expect("an RGBA8 encoder");
     let mut values = Vec::new();
     for code in 1..=255u8 {
-        let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if linear_to_srgb_curve(f32::from_bits(mid)) >= code {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        values.extend([lo - 1, lo, lo + 1]);
+        let step = least_with_code(linear_to_srgb_curve, code, 1.0f32.to_bits());
+        values.extend([step - 1, step, step + 1]);
     }
     for top in 0..=(1.0f32.to_bits() >> 16) {
         values.extend([top << 16, (top << 16) | 0xffff]);
