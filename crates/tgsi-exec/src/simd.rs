@@ -271,6 +271,43 @@ mod imp {
         use std::arch::x86_64::*;
         // SAFETY: `texels` is 64 readable bytes (an unaligned load).
         let w = unsafe { _mm512_loadu_si512(texels.as_ptr().cast()) };
+        rgba8_decode_words(w, srgb, out)
+    }
+
+    /// [`super::rgba8_decode_pairs`]: the eight pairs loaded one by one
+    /// (each a load of the bytes as they were stored) into one register.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba8_decode_pairs_wide(
+        pairs: [&[u8; 8]; 8],
+        srgb: Option<&[f32; 256]>,
+        out: &mut [[f32; 16]; 4],
+    ) {
+        use std::arch::x86_64::*;
+        let q = |i: usize| i64::from_le_bytes(*pairs[i]);
+        let w = _mm512_setr_epi64(q(0), q(1), q(2), q(3), q(4), q(5), q(6), q(7));
+        rgba8_decode_words(w, srgb, out)
+    }
+
+    /// [`super::rgba8_decode_pairs`]: false (nothing written) without
+    /// AVX-512.
+    #[inline]
+    pub fn rgba8_decode_pairs(
+        pairs: [&[u8; 8]; 8],
+        srgb: Option<&[f32; 256]>,
+        out: &mut [[f32; 16]; 4],
+    ) -> bool {
+        if_available!(rgba8_decode_pairs_wide(pairs, srgb, out))
+    }
+
+    /// The decode of 16 RGBA8 texels held as words in `w`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba8_decode_words(
+        w: std::arch::x86_64::__m512i,
+        srgb: Option<&[f32; 256]>,
+        out: &mut [[f32; 16]; 4],
+    ) {
+        use std::arch::x86_64::*;
         for (c, row) in out.iter_mut().enumerate() {
             let shift = _mm512_set1_epi32(8 * c as i32);
             let byte = _mm512_and_si512(_mm512_srlv_epi32(w, shift), _mm512_set1_epi32(0xff));
@@ -331,11 +368,51 @@ mod imp {
         use std::arch::x86_64::*;
         let bytes = texels.as_flattened();
         // SAFETY: `bytes` is 128 readable bytes, two unaligned 64-byte
-        // loads; each table is 64 readable bytes.
-        let (lo, hi, rg, ba) = unsafe {
+        // loads.
+        let (lo, hi) = unsafe {
             (
                 _mm512_loadu_si512(bytes.as_ptr().cast()),
                 _mm512_loadu_si512(bytes[64..].as_ptr().cast()),
+            )
+        };
+        rgba16f_decode_halves(lo, hi, out)
+    }
+
+    /// [`super::rgba16f_decode_pairs`]: the eight pairs loaded one by one
+    /// (each a load of the bytes as they were stored) into two registers.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba16f_decode_pairs_wide(pairs: [&[u8; 16]; 8], out: &mut [[f32; 16]; 4]) {
+        use std::arch::x86_64::*;
+        // SAFETY: each pair is 16 readable bytes (an unaligned load).
+        let pair = |i: usize| unsafe { _mm_loadu_si128(pairs[i].as_ptr().cast()) };
+        let four = |i: usize| {
+            let a = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(pair(i)), pair(i + 1));
+            let b = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(pair(i + 2)), pair(i + 3));
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
+        };
+        rgba16f_decode_halves(four(0), four(4), out)
+    }
+
+    /// [`super::rgba16f_decode_pairs`]: false (nothing written) without
+    /// AVX-512.
+    #[inline]
+    pub fn rgba16f_decode_pairs(pairs: [&[u8; 16]; 8], out: &mut [[f32; 16]; 4]) -> bool {
+        if_available!(rgba16f_decode_pairs_wide(pairs, out))
+    }
+
+    /// The decode of 16 RGBA16F texels held in two registers (texels 0-7
+    /// in `lo`, 8-15 in `hi`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    fn rgba16f_decode_halves(
+        lo: std::arch::x86_64::__m512i,
+        hi: std::arch::x86_64::__m512i,
+        out: &mut [[f32; 16]; 4],
+    ) {
+        use std::arch::x86_64::*;
+        // SAFETY: each table is 64 readable bytes.
+        let (rg, ba) = unsafe {
+            (
                 _mm512_loadu_si512(RG_WORDS.as_ptr().cast()),
                 _mm512_loadu_si512(BA_WORDS.as_ptr().cast()),
             )
@@ -781,10 +858,20 @@ mod imp {
     pub fn rgba8_decode(_: &Row, _: Option<&[f32; 256]>, _: &mut [[f32; 16]; 4]) -> bool {
         false
     }
+    pub fn rgba8_decode_pairs(
+        _: [&[u8; 8]; 8],
+        _: Option<&[f32; 256]>,
+        _: &mut [[f32; 16]; 4],
+    ) -> bool {
+        false
+    }
     pub fn unorm8_texels(_: &[Row; 4], _: &mut Row) -> bool {
         false
     }
     pub fn rgba16f_decode(_: &[[u8; 8]; 16], _: &mut [[f32; 16]; 4]) -> bool {
+        false
+    }
+    pub fn rgba16f_decode_pairs(_: [&[u8; 16]; 8], _: &mut [[f32; 16]; 4]) -> bool {
         false
     }
     pub fn rgba16f_encode(_: &[Row; 4], _: &mut [[u8; 8]; 16]) -> bool {
@@ -847,6 +934,18 @@ pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16
     imp::rgba8_decode(texels, srgb, out)
 }
 
+/// [`rgba8_decode`] of the texels of four 2x2 quads given as their rows of
+/// two texels: `pairs[2q]` holds lanes 4q and 4q + 1 (quad q's top row),
+/// `pairs[2q + 1]` lanes 4q + 2 and 4q + 3 (its bottom row), as a batch
+/// orders its lanes. False, writing nothing, where the CPU lacks AVX-512.
+pub fn rgba8_decode_pairs(
+    pairs: [&[u8; 8]; 8],
+    srgb: Option<&[f32; 256]>,
+    out: &mut [[f32; 16]; 4],
+) -> bool {
+    imp::rgba8_decode_pairs(pairs, srgb, out)
+}
+
 /// The RGBA8 UNORM texels (little-endian words) of 16 lanes' float
 /// channels (`rows[c][l]`, raw bits): each channel clamped to [0, 1] (NaN
 /// to 0), times 255 rounded to nearest even, packed r | g << 8 | b << 16 |
@@ -860,6 +959,13 @@ pub fn unorm8_texels(rows: &[Row; 4], out: &mut Row) -> bool {
 /// where the CPU lacks AVX-512.
 pub fn rgba16f_decode(texels: &[[u8; 8]; 16], out: &mut [[f32; 16]; 4]) -> bool {
     imp::rgba16f_decode(texels, out)
+}
+
+/// [`rgba16f_decode`] of the texels of four 2x2 quads given as their rows
+/// of two texels (`pairs[2q]`: lanes 4q and 4q + 1, `pairs[2q + 1]`: lanes
+/// 4q + 2 and 4q + 3). False, writing nothing, where the CPU lacks AVX-512.
+pub fn rgba16f_decode_pairs(pairs: [&[u8; 16]; 8], out: &mut [[f32; 16]; 4]) -> bool {
+    imp::rgba16f_decode_pairs(pairs, out)
 }
 
 /// The RGBA16F texels of 16 lanes' float channels (`rows[c][l]`, raw

@@ -8,7 +8,9 @@ use super::merge::{BlendClass, blend, blend_lanes};
 use super::state::RenderState;
 use tgsi_exec::LANES;
 use tgsi_exec::ShadedBatch;
-use tgsi_exec::texture::format::{Rgba8Encoder, rgba16f_decode_lanes, rgba16f_encode_lanes};
+use tgsi_exec::texture::format::{
+    Rgba8Encoder, rgba16f_decode_lanes, rgba16f_decode_pairs, rgba16f_encode_lanes,
+};
 
 /// The rows of one colour target a thread writes.
 pub(crate) struct ColorRows<'a> {
@@ -86,10 +88,18 @@ pub(crate) fn merge_batch(
                 let mut old = [[0f32; LANES]; 4];
                 // the written lanes' texels side by side (0 elsewhere)
                 if let Some(e) = t.texels.rgba8 {
-                    let texels = t.gather::<4>(b.writes, &at).map(u32::from_le_bytes);
-                    old = e.decode_lanes(&texels);
+                    old = match t.quad_pairs(b.writes, &at) {
+                        Some(pairs) => e.decode_pairs(pairs),
+                        None => {
+                            let texels = t.gather::<4>(b.writes, &at).map(u32::from_le_bytes);
+                            e.decode_lanes(&texels)
+                        }
+                    };
                 } else if t.texels.rgba16f {
-                    old = rgba16f_decode_lanes(&t.gather::<8>(b.writes, &at));
+                    old = match t.quad_pairs(b.writes, &at) {
+                        Some(pairs) => rgba16f_decode_pairs(pairs),
+                        None => rgba16f_decode_lanes(&t.gather::<8>(b.writes, &at)),
+                    };
                 } else {
                     for_each_lane(b.writes, |l| {
                         let (x, row) = at(l);
@@ -215,6 +225,36 @@ impl ColorRows<'_> {
         texels
     }
 
+    /// The texels of a batch whose written lanes (`writes`) are whole 2x2
+    /// quads laid out as a batch lays them ([`quad_origin`]) inside these
+    /// one-sample rows of `P / 2`-byte texels, as each quad's two rows of
+    /// two texels (`pairs[2q]` its top row, `pairs[2q + 1]` its bottom row;
+    /// zeros for a quad with no lane written). None otherwise.
+    fn quad_pairs<const P: usize>(
+        &self,
+        writes: u16,
+        at: &impl Fn(usize) -> (u32, u32),
+    ) -> Option<[&[u8; P]; 8]> {
+        if 2 * self.bpt != P {
+            return None;
+        }
+        let none = &[0; P];
+        let mut pairs = [none; 8];
+        for q in 0..LANES / 4 {
+            match writes >> (4 * q) & 0xF {
+                0 => continue,
+                0xF => {}
+                _ => return None,
+            }
+            let (x, row) = quad_origin(at, q)?;
+            let top = row as usize * self.pitch + x as usize * self.bpt;
+            let pair = |o: usize| self.bytes.get(o..o + P)?.try_into().ok();
+            pairs[2 * q] = pair(top)?;
+            pairs[2 * q + 1] = pair(top + self.pitch)?;
+        }
+        Some(pairs)
+    }
+
     /// Writes `texels[l]` (`N` bytes each) of the lanes set in `writes` to
     /// their pixels `at(l)` (one sample per pixel).
     fn scatter<const N: usize>(
@@ -315,10 +355,11 @@ impl TexelWalk {
             if lanes == 0 {
                 continue;
             }
-            let (x, row) = at(4 * q);
-            let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
-            if lanes == 0xF && n == self.bpt && (1..4).all(|k| at(4 * q + k) == quad[k - 1]) {
-                let top = offset((x, row));
+            if lanes == 0xF
+                && n == self.bpt
+                && let Some(origin) = quad_origin(at, q)
+            {
+                let top = offset(origin);
                 let bottom = top + self.pitch;
                 if bottom + 2 * n <= self.len {
                     visit(Texels::Quad(q, [top, bottom]));
@@ -328,6 +369,18 @@ impl TexelWalk {
             for_each_lane(lanes << (4 * q), |l| visit(Texels::Lane(l, offset(at(l)))));
         }
     }
+}
+
+/// The pixel (x, row) of quad `q`'s first lane when its lanes lie as a
+/// batch lays them out (`at(4q)`, then one pixel right, one row down and
+/// both).
+#[inline(always)]
+fn quad_origin(at: &impl Fn(usize) -> (u32, u32), q: usize) -> Option<(u32, u32)> {
+    let (x, row) = at(4 * q);
+    let quad = [(x + 1, row), (x, row + 1), (x + 1, row + 1)];
+    (1..4)
+        .all(|k| at(4 * q + k) == quad[k - 1])
+        .then_some((x, row))
 }
 
 /// What [`TexelWalk::each_texel`] visits.
@@ -452,6 +505,33 @@ mod tests {
                     }),
                     _ => side.gather::<8>(writes, at),
                 };
+                // whole quads inside the rows: also as each quad's rows of
+                // two texels, decoded side by side
+                let whole = (0..4).all(|q| matches!(writes >> (4 * q) & 0xF, 0 | 0xF));
+                let inside = layout == 0 || layout == 1 && writes >> 12 == 0;
+                let pairs = match bpt {
+                    4 => side.quad_pairs::<8>(writes, &at).map(|p| {
+                        let d = codec.rgba8.map(|e| e.decode_pairs(p));
+                        (p.map(|p| p.to_vec()), d)
+                    }),
+                    _ => side
+                        .quad_pairs::<16>(writes, &at)
+                        .map(|p| (p.map(|p| p.to_vec()), Some(rgba16f_decode_pairs(p)))),
+                };
+                assert_eq!(pairs.is_some(), whole && inside, "{format:?} pairs");
+                if let Some((pairs, decoded)) = pairs {
+                    for_each_lane(writes, |l| {
+                        let texel = &pairs[l / 2][bpt * (l & 1)..][..bpt];
+                        assert_eq!(texel, &read[l][..bpt], "{format:?} pair");
+                        let want = format.decode(texel).map(f32::from_bits);
+                        let got = decoded.map(|d| std::array::from_fn(|c| d[c][l]));
+                        assert_eq!(
+                            got.map(|g: [f32; 4]| g.map(f32::to_bits)),
+                            Some(want.map(f32::to_bits)),
+                            "{format:?} decoded pair"
+                        );
+                    });
+                }
                 store_lanes(&mut side, &values, writes, at);
                 let mut each = rows(&mut b, bpt, codec);
                 for_each_lane(writes, |l| {

@@ -430,6 +430,22 @@ impl Rgba8Encoder {
         }
         rows
     }
+
+    /// [`Self::decode_lanes`] of four 2x2 quads' texels given as their rows
+    /// of two texels (`pairs[2q]`: lanes 4q and 4q + 1, `pairs[2q + 1]`:
+    /// lanes 4q + 2 and 4q + 3), read straight from the target's rows.
+    pub fn decode_pairs(&self, pairs: [&[u8; 8]; 8]) -> [[f32; 16]; 4] {
+        let mut rows = [[0f32; 16]; 4];
+        let table = self.srgb.map(|_| srgb_to_linear_table());
+        if simd::rgba8_decode_pairs(pairs, table, &mut rows) {
+            return rows;
+        }
+        let texels: [u32; 16] = std::array::from_fn(|l| {
+            let pair = pairs[l / 2];
+            u32::from_le_bytes(std::array::from_fn(|i| pair[4 * (l & 1) + i]))
+        });
+        self.decode_lanes(&texels)
+    }
 }
 
 /// What [`Format::encode_into`] writes for an RGBA16F texel (half floats,
@@ -467,6 +483,19 @@ pub fn rgba16f_decode_lanes(texels: &[[u8; 8]; 16]) -> [[f32; 16]; 4] {
     let mut floats = [0f32; 64];
     halves.convert_to_f32_slice(&mut floats);
     std::array::from_fn(|c| std::array::from_fn(|l| floats[4 * l + c]))
+}
+
+/// [`rgba16f_decode_lanes`] of four 2x2 quads' texels given as their rows
+/// of two texels (`pairs[2q]`: lanes 4q and 4q + 1, `pairs[2q + 1]`: lanes
+/// 4q + 2 and 4q + 3), read straight from the target's rows.
+pub fn rgba16f_decode_pairs(pairs: [&[u8; 16]; 8]) -> [[f32; 16]; 4] {
+    let mut rows = [[0f32; 16]; 4];
+    if simd::rgba16f_decode_pairs(pairs, &mut rows) {
+        return rows;
+    }
+    let texels: [[u8; 8]; 16] =
+        std::array::from_fn(|l| std::array::from_fn(|i| pairs[l / 2][8 * (l & 1) + i]));
+    rgba16f_decode_lanes(&texels)
 }
 
 /// Float -> UNORM code of `bits` bits (D3D: NaN -> 0, clamp, scale, round to nearest even).
