@@ -84,9 +84,15 @@ pub mod machine;
 pub mod math;
 
 /// The rasterizer's tile kernels (AVX-512 where the CPU has it): one
-/// sample per pixel's coverage of a 4x4 tile and its early depth test.
+/// sample per pixel's coverage of a 4x4 tile and its early depth test;
+/// and the output merge's 16-lane rows in a register ([`tiles::Row16`],
+/// made with an [`tiles::Avx512`] proof, run in a [`tiles::Kernel`]).
 pub mod tiles {
-    pub use crate::math::simd::{DepthCompare, DepthTile, depth_tile, prefetch, tile_cover};
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::math::simd::Row16;
+    pub use crate::math::simd::{
+        Avx512, DepthCompare, DepthTile, Kernel, depth_tile, prefetch, tile_cover, wide,
+    };
 }
 pub mod ops;
 pub mod parallel;

@@ -17,6 +17,9 @@
 //!   as a lane mask, its early D32_FLOAT depth test on the tile's rows),
 //!   and [`perspective_inputs`] (a batch's perspective fragment inputs
 //!   from one primitive's planes, 16 lanes in two registers of f64).
+//! * [`Row16`] (`simd/row16.rs`): 16 f32 lanes in a register, made only
+//!   with an [`Avx512`] proof, for code written once over a row type (the
+//!   pipeline's blending) and run through [`wide`].
 //! * [`prefetch`]: a cache hint (the rasterizer's vertex projection reads
 //!   the vertices a few ahead).
 //!
@@ -37,6 +40,26 @@
 
 /// A row of 16 lanes (raw f32 bits).
 type Row = [u32; 16];
+
+#[cfg(target_arch = "x86_64")]
+#[path = "simd/row16.rs"]
+mod row16;
+#[cfg(target_arch = "x86_64")]
+pub use row16::Row16;
+
+/// Proof that this CPU runs the AVX-512 builds (F/DQ/BW/VL): made only by
+/// [`Avx512::detect`], it lets code make [`Row16`] values.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// The proof, where the CPU has AVX-512 (never on other
+    /// architectures).
+    #[inline]
+    pub fn detect() -> Option<Avx512> {
+        imp::available().then_some(Avx512(()))
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 mod imp {

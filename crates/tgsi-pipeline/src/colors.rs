@@ -5,7 +5,7 @@
 //! fragment ([`write_color`]).
 
 use super::merge::{BlendClass, blend, blend_lanes};
-use super::state::RenderState;
+use super::state::{BlendState, RenderState};
 use tgsi_exec::LANES;
 use tgsi_exec::ShadedBatch;
 use tgsi_exec::texture::format::{
@@ -81,7 +81,7 @@ pub(crate) fn merge_batch(
             // the lanes side by side: blended, converted, then the written
             // ones stored
             let at = |l: usize| (b.pixel[0][l], (b.pixel[1][l] as i64 - y_lo) as u32);
-            let mut blended = [[0u32; LANES]; 4];
+            let blended;
             let values = if plain {
                 rows
             } else {
@@ -109,18 +109,7 @@ pub(crate) fn merge_batch(
                         }
                     });
                 }
-                let mut src = [[0f32; LANES]; 4];
-                for c in 0..4 {
-                    for l in 0..LANES {
-                        src[c][l] = f32::from_bits(rows[c][l]);
-                    }
-                }
-                let out = blend_lanes(bs, t.class, &src, &old, state.blend_factor);
-                for c in 0..4 {
-                    for l in 0..LANES {
-                        blended[c][l] = out[c][l].to_bits();
-                    }
-                }
+                blended = blend_rows(bs, t.class, rows, &old, state.blend_factor);
                 &blended
             };
             store_lanes(t, values, b.writes, at);
@@ -164,6 +153,75 @@ pub(crate) fn merge_batch(
                 t.store_bytes(x, row, s, samples, bytes);
             }
         }
+    }
+}
+
+/// [`blend_lanes`] of a batch's colour rows (`src`, raw words) over the old
+/// texels' rows `dst`, as raw words: 16 lanes to a register where the CPU
+/// has AVX-512 (the same bits: [`super::merge::BlendRow`]).
+fn blend_rows(
+    state: &BlendState,
+    class: BlendClass,
+    src: &[[u32; LANES]; 4],
+    dst: &[[f32; LANES]; 4],
+    k: [f32; 4],
+) -> [[u32; LANES]; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = tgsi_exec::tiles::Avx512::detect() {
+        return tgsi_exec::tiles::wide(BlendWide {
+            cpu,
+            state,
+            class,
+            src,
+            dst,
+            k,
+        });
+    }
+    let s = src.map(|r| r.map(f32::from_bits));
+    blend_lanes(state, class, &s, dst, k).map(|r| r.map(f32::to_bits))
+}
+
+/// [`blend_rows`] over [`tgsi_exec::tiles::Row16`] rows, run inlined into
+/// code compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+struct BlendWide<'a> {
+    cpu: tgsi_exec::tiles::Avx512,
+    state: &'a BlendState,
+    class: BlendClass,
+    src: &'a [[u32; LANES]; 4],
+    dst: &'a [[f32; LANES]; 4],
+    k: [f32; 4],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl tgsi_exec::tiles::Kernel for BlendWide<'_> {
+    type Out = [[u32; LANES]; 4];
+
+    #[inline(always)]
+    fn run(self) -> Self::Out {
+        use tgsi_exec::tiles::Row16;
+        // no `map`: its closure may stay out of line, outside this
+        // function's AVX-512 code
+        let (cpu, src, dst) = (self.cpu, self.src, self.dst);
+        let s = [
+            Row16::load_bits(cpu, &src[0]),
+            Row16::load_bits(cpu, &src[1]),
+            Row16::load_bits(cpu, &src[2]),
+            Row16::load_bits(cpu, &src[3]),
+        ];
+        let d = [
+            Row16::load(cpu, &dst[0]),
+            Row16::load(cpu, &dst[1]),
+            Row16::load(cpu, &dst[2]),
+            Row16::load(cpu, &dst[3]),
+        ];
+        let out = blend_lanes(self.state, self.class, &s, &d, self.k);
+        [
+            out[0].to_bits(),
+            out[1].to_bits(),
+            out[2].to_bits(),
+            out[3].to_bits(),
+        ]
     }
 }
 

@@ -399,64 +399,168 @@ impl BlendClass {
     /// The class's range clamp of one value ([`Self::clamp_row`]).
     #[inline]
     fn clamp(self, v: f32) -> f32 {
-        let mut row = [v];
-        self.clamp_row(&mut row);
-        row[0]
+        self.clamp_row([v])[0]
     }
 
     /// UNORM values clamped to [0, 1], SNORM ones to [-1, 1] (a NaN
-    /// stays), others kept, over a row with the class looked at once (the
-    /// loops then run side by side).
+    /// stays), others kept, over a row with the class looked at once.
     #[inline(always)]
-    fn clamp_row<const N: usize>(self, row: &mut [f32; N]) {
+    fn clamp_row<R: BlendRow>(self, row: R) -> R {
         match self {
-            BlendClass::Unorm => row.iter_mut().for_each(|v| *v = v.clamp(0.0, 1.0)),
-            BlendClass::Snorm => row.iter_mut().for_each(|v| *v = v.clamp(-1.0, 1.0)),
-            _ => {}
+            BlendClass::Unorm => row.clamp(0.0, 1.0),
+            BlendClass::Snorm => row.clamp(-1.0, 1.0),
+            _ => row,
         }
     }
 }
 
-/// Blend factor `f` for channel `c` of `N` lanes side by side (`s` the
-/// clamped source rows, `d` the destination rows, `k` the clamped blend
-/// constant), clamped as the target's class requires.
+/// A row of lanes blended side by side: the operations blending is made
+/// of, each lane by lane and each one IEEE operation (no contraction), so
+/// that every row type gives every lane the same bits. `[f32; N]` is the
+/// portable row; `tgsi_exec::tiles::Row16` holds 16 lanes in an AVX-512
+/// register.
+pub trait BlendRow: Copy {
+    /// `v` in every lane.
+    fn splat(self, v: f32) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    /// Per lane `o` where it is below `self` or `self` is NaN, else `self`
+    /// (the number where one is NaN; `self` where they are equal).
+    fn min_num(self, o: Self) -> Self;
+    /// Per lane `o` where it is above `self` or `self` is NaN, else `self`.
+    fn max_num(self, o: Self) -> Self;
+    /// `f32::clamp` per lane (a NaN stays).
+    fn clamp(self, lo: f32, hi: f32) -> Self;
+    /// Each NaN lane as the one quiet NaN 0x7FC00000 (which NaN an
+    /// operation on two NaNs gives depends on its operands' order, which
+    /// the compiler may swap).
+    fn one_nan(self) -> Self;
+}
+
+impl<const N: usize> BlendRow for [f32; N] {
+    #[inline(always)]
+    fn splat(self, v: f32) -> Self {
+        [v; N]
+    }
+    #[inline(always)]
+    fn add(mut self, o: Self) -> Self {
+        (0..N).for_each(|l| self[l] += o[l]);
+        self
+    }
+    #[inline(always)]
+    fn sub(mut self, o: Self) -> Self {
+        (0..N).for_each(|l| self[l] -= o[l]);
+        self
+    }
+    #[inline(always)]
+    fn mul(mut self, o: Self) -> Self {
+        (0..N).for_each(|l| self[l] *= o[l]);
+        self
+    }
+    #[inline(always)]
+    fn min_num(mut self, o: Self) -> Self {
+        for (v, o) in self.iter_mut().zip(o) {
+            if v.is_nan() || o < *v {
+                *v = o;
+            }
+        }
+        self
+    }
+    #[inline(always)]
+    fn max_num(mut self, o: Self) -> Self {
+        for (v, o) in self.iter_mut().zip(o) {
+            if v.is_nan() || o > *v {
+                *v = o;
+            }
+        }
+        self
+    }
+    #[inline(always)]
+    fn clamp(mut self, lo: f32, hi: f32) -> Self {
+        self.iter_mut().for_each(|v| *v = v.clamp(lo, hi));
+        self
+    }
+    #[inline(always)]
+    fn one_nan(mut self) -> Self {
+        for v in self.iter_mut().filter(|v| v.is_nan()) {
+            *v = f32::from_bits(ONE_NAN);
+        }
+        self
+    }
+}
+
+/// The NaN blending gives wherever a result is NaN.
+const ONE_NAN: u32 = 0x7FC0_0000;
+
+#[cfg(target_arch = "x86_64")]
+impl BlendRow for tgsi_exec::tiles::Row16 {
+    #[inline(always)]
+    fn splat(self, v: f32) -> Self {
+        self.splat(v)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+    #[inline(always)]
+    fn min_num(self, o: Self) -> Self {
+        self.min_num(o)
+    }
+    #[inline(always)]
+    fn max_num(self, o: Self) -> Self {
+        self.max_num(o)
+    }
+    #[inline(always)]
+    fn clamp(self, lo: f32, hi: f32) -> Self {
+        self.clamp(lo, hi)
+    }
+    #[inline(always)]
+    fn one_nan(self) -> Self {
+        self.nan_as(f32::from_bits(ONE_NAN))
+    }
+}
+
+/// Blend factor `f` for channel `c` of a row of lanes (`s` the clamped
+/// source rows, `d` the destination rows, `k` the clamped blend constant),
+/// clamped as the target's class requires.
 #[inline(always)]
-fn factor_rows<const N: usize>(
+fn factor_row<R: BlendRow>(
     f: BlendFactor,
     c: usize,
     class: BlendClass,
-    s: &[[f32; N]; 4],
-    d: &[[f32; N]; 4],
+    s: &[R; 4],
+    d: &[R; 4],
     k: &[f32; 4],
-) -> [f32; N] {
-    // explicit loops: `map` over these arrays copies them through
-    // temporaries in the hot path
-    let mut r = [0f32; N];
-    macro_rules! each {
-        (|$l:ident| $e:expr) => {
-            for ($l, v) in r.iter_mut().enumerate() {
-                *v = $e;
-            }
-        };
-    }
-    match f {
-        BlendFactor::Zero => each!(|_l| 0.0),
-        BlendFactor::One => each!(|_l| 1.0),
-        BlendFactor::SrcColor => each!(|l| s[c][l]),
-        BlendFactor::InvSrcColor => each!(|l| 1.0 - s[c][l]),
-        BlendFactor::SrcAlpha => each!(|l| s[3][l]),
-        BlendFactor::InvSrcAlpha => each!(|l| 1.0 - s[3][l]),
-        BlendFactor::DstColor => each!(|l| d[c][l]),
-        BlendFactor::InvDstColor => each!(|l| 1.0 - d[c][l]),
-        BlendFactor::DstAlpha => each!(|l| d[3][l]),
-        BlendFactor::InvDstAlpha => each!(|l| 1.0 - d[3][l]),
-        BlendFactor::SrcAlphaSat if c == 3 => each!(|_l| 1.0),
-        BlendFactor::SrcAlphaSat => each!(|l| s[3][l].min(1.0 - d[3][l])),
-        BlendFactor::BlendFactor => each!(|_l| k[c]),
-        BlendFactor::InvBlendFactor => each!(|_l| 1.0 - k[c]),
-    }
-    class.clamp_row(&mut r);
-    r
+) -> R {
+    // no closures: one may stay out of line, outside the AVX-512 code a
+    // register row's operations are inlined into
+    let one = s[0].splat(1.0);
+    let r = match f {
+        BlendFactor::Zero => s[0].splat(0.0),
+        BlendFactor::One => one,
+        BlendFactor::SrcColor => s[c],
+        BlendFactor::InvSrcColor => one.sub(s[c]),
+        BlendFactor::SrcAlpha => s[3],
+        BlendFactor::InvSrcAlpha => one.sub(s[3]),
+        BlendFactor::DstColor => d[c],
+        BlendFactor::InvDstColor => one.sub(d[c]),
+        BlendFactor::DstAlpha => d[3],
+        BlendFactor::InvDstAlpha => one.sub(d[3]),
+        BlendFactor::SrcAlphaSat if c == 3 => one,
+        BlendFactor::SrcAlphaSat => s[3].min_num(one.sub(d[3])),
+        BlendFactor::BlendFactor => s[0].splat(k[c]),
+        BlendFactor::InvBlendFactor => s[0].splat(1.0 - k[c]),
+    };
+    class.clamp_row(r)
 }
 
 /// Blends source `s` over destination `d` (floats, the target's decoded
@@ -473,25 +577,29 @@ pub fn blend(
     rows.map(|[v]| v)
 }
 
-/// [`blend`] of `N` lanes side by side: `s` and `d` hold a row of lanes
-/// per channel. Each lane gets the bits [`blend`] gives it (it is this
-/// with one lane); the factors and the operation are chosen once per
-/// channel.
+/// [`blend`] of a row of lanes side by side: `s` and `d` hold a row per
+/// channel. Each lane gets the bits [`blend`] gives it (it is this with
+/// one lane); the factors and the operation are chosen once per channel.
+/// A NaN result is the quiet NaN 0x7FC00000, whichever NaN led to it.
 #[inline(always)]
-pub fn blend_lanes<const N: usize>(
+pub fn blend_lanes<R: BlendRow>(
     state: &BlendState,
     class: BlendClass,
-    s: &[[f32; N]; 4],
-    d: &[[f32; N]; 4],
+    s: &[R; 4],
+    d: &[R; 4],
     k: [f32; 4],
-) -> [[f32; N]; 4] {
-    let mut s = *s;
-    for row in s.iter_mut() {
-        class.clamp_row(row);
-    }
+) -> [R; 4] {
+    // no `map`: its closure may stay out of line, outside the AVX-512
+    // code a register row's operations are inlined into
+    let s = [
+        class.clamp_row(s[0]),
+        class.clamp_row(s[1]),
+        class.clamp_row(s[2]),
+        class.clamp_row(s[3]),
+    ];
     let k = k.map(|v| class.clamp(v));
-    let mut out = [[0f32; N]; 4];
-    for c in 0..4 {
+    let mut out = s;
+    for (c, row) in out.iter_mut().enumerate() {
         let (fs, fd, op) = if c == 3 {
             (
                 state.src_alpha.for_alpha(),
@@ -501,18 +609,18 @@ pub fn blend_lanes<const N: usize>(
         } else {
             (state.src, state.dst, state.op)
         };
-        let fa = factor_rows(fs, c, class, &s, d, &k);
-        let fb = factor_rows(fd, c, class, &s, d, &k);
-        let (sc, dc) = (&s[c], &d[c]);
-        let row = &mut out[c];
-        match op {
-            BlendOp::Add => (0..N).for_each(|l| row[l] = sc[l] * fa[l] + dc[l] * fb[l]),
-            BlendOp::Subtract => (0..N).for_each(|l| row[l] = sc[l] * fa[l] - dc[l] * fb[l]),
-            BlendOp::RevSubtract => (0..N).for_each(|l| row[l] = dc[l] * fb[l] - sc[l] * fa[l]),
-            BlendOp::Min => (0..N).for_each(|l| row[l] = sc[l].min(dc[l])),
-            BlendOp::Max => (0..N).for_each(|l| row[l] = sc[l].max(dc[l])),
-        }
-        class.clamp_row(row);
+        let fa = factor_row(fs, c, class, &s, d, &k);
+        let fb = factor_row(fd, c, class, &s, d, &k);
+        let (sc, dc) = (s[c], d[c]);
+        *row = class
+            .clamp_row(match op {
+                BlendOp::Add => sc.mul(fa).add(dc.mul(fb)),
+                BlendOp::Subtract => sc.mul(fa).sub(dc.mul(fb)),
+                BlendOp::RevSubtract => dc.mul(fb).sub(sc.mul(fa)),
+                BlendOp::Min => sc.min_num(dc),
+                BlendOp::Max => sc.max_num(dc),
+            })
+            .one_nan();
     }
     out
 }
@@ -830,22 +938,27 @@ mod tests {
         }
     }
 
-    /// Sixteen lanes blended side by side get the bits each lane gets
-    /// alone, for every factor, operation and class, over random values
-    /// (NaN, infinities and values outside [0, 1] among them).
+    /// Sixteen lanes blended side by side (an array row, and a register
+    /// row where the CPU has AVX-512) get the bits each lane gets alone,
+    /// for every factor, operation and class, over random values (NaN,
+    /// infinities, signed zeros and values outside [0, 1] among them).
     #[test]
     fn blending_lanes_side_by_side_is_blending_each_lane() {
         let mut rng = tgsi_ir::rng::Rng(0xb1e4d);
         let factors = BlendFactor::ALL;
         let ops = BlendOp::ALL;
         let value = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
-            match rng.below(8) {
+            match rng.below(12) {
                 0 => f32::NAN,
                 1 => f32::INFINITY,
-                2 => rng.uniform(-2.0, 2.0) as f32,
+                2 => f32::NEG_INFINITY,
+                3 => [0.0, -0.0, 1.0, -1.0][rng.below(4) as usize],
+                4 | 5 => rng.uniform(-2.0, 2.0) as f32,
                 _ => rng.uniform(0.0, 1.0) as f32,
             }
         };
+        #[cfg(target_arch = "x86_64")]
+        let cpu = tgsi_exec::tiles::Avx512::detect();
         for round in 0..3000 {
             let pick_f =
                 |rng: &mut tgsi_ir::rng::Rng| factors[rng.below(factors.len() as u64) as usize].0;
@@ -867,6 +980,20 @@ mod tests {
                 std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));
             let k = std::array::from_fn(|_| value(&mut rng));
             let rows = blend_lanes(&state, class, &s, &d, k);
+            // and 16 lanes in a register, where the CPU has AVX-512
+            #[cfg(target_arch = "x86_64")]
+            if let Some(cpu) = cpu {
+                use tgsi_exec::tiles::Row16;
+                let wide = blend_lanes(
+                    &state,
+                    class,
+                    &s.map(|r| Row16::load(cpu, &r)),
+                    &d.map(|r| Row16::load(cpu, &r)),
+                    k,
+                );
+                let bits = rows.map(|r| r.map(f32::to_bits));
+                assert_eq!(wide.map(Row16::to_bits), bits, "{state:?} {class:?} Row16");
+            }
             for l in 0..16 {
                 let one = blend(&state, class, s.map(|r| r[l]), d.map(|r| r[l]), k);
                 for c in 0..4 {
