@@ -322,6 +322,25 @@ mod imp {
         if_available!(rgba8_decode_pairs_wide(pairs, srgb, out))
     }
 
+    /// `byte / 255` of each lane's byte (0-255), rounded once, as the
+    /// UNORM8 decode gives it (`texture::bilinear::unorm8`: a multiply by
+    /// the reciprocal corrected by two fused multiply-adds, exact for every
+    /// byte; no division).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn unorm8_row(byte: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512 {
+        use std::arch::x86_64::*;
+        let v = _mm512_cvtepi32_ps(byte);
+        let r = _mm512_set1_ps(1.0 / 255.0);
+        let q = _mm512_mul_ps(v, r);
+        let e = _mm512_fmadd_ps(
+            _mm512_xor_ps(q, _mm512_set1_ps(-0.0)),
+            _mm512_set1_ps(255.0),
+            v,
+        );
+        _mm512_fmadd_ps(e, r, q)
+    }
+
     /// The decode of 16 RGBA8 texels held as words in `w`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
@@ -339,7 +358,7 @@ mod imp {
                 Some(table) if c < 3 => unsafe {
                     _mm512_i32gather_ps::<4>(byte, table.as_ptr().cast())
                 },
-                _ => _mm512_div_ps(_mm512_cvtepi32_ps(byte), _mm512_set1_ps(255.0)),
+                _ => unorm8_row(byte),
             };
             // SAFETY: `row` is 64 writable bytes (an unaligned store).
             unsafe { _mm512_storeu_ps(row.as_mut_ptr(), v) };
@@ -589,18 +608,7 @@ mod bilinear {
         let decode = |w: __m512i| match srgb {
             // SAFETY: each index is a byte, and the table has 256 entries.
             Some(table) => unsafe { _mm512_i32gather_ps::<4>(byte(w), table.as_ptr().cast()) },
-            None => {
-                // byte / 255 as the UNORM8 decode gives it (see `bilinear::unorm8`)
-                let v = _mm512_cvtepi32_ps(byte(w));
-                let r = _mm512_set1_ps(1.0 / 255.0);
-                let q = _mm512_mul_ps(v, r);
-                let e = _mm512_fmadd_ps(
-                    _mm512_xor_ps(q, _mm512_set1_ps(-0.0)),
-                    _mm512_set1_ps(255.0),
-                    v,
-                );
-                _mm512_fmadd_ps(e, r, q)
-            }
+            None => super::imp::unorm8_row(byte(w)),
         };
         let t = words.map(decode);
         let r0 = lerp(t[0], t[1], wx);
@@ -952,7 +960,7 @@ pub fn srgb8_texels(rows: &[Row; 4], entries: &[u32; STEP_TOPS], out: &mut Row) 
 /// The float channels of 16 RGBA8 texels (little-endian words) as rows
 /// (`out[c][l]`: channel c of texel l): the colour channels through
 /// `srgb`'s table when given, every other channel `byte / 255` (rounded
-/// once). False, writing nothing, where the CPU lacks AVX-512.
+/// once, without a division: see `texture::bilinear::unorm8`). False, writing nothing, where the CPU lacks AVX-512.
 pub fn rgba8_decode(texels: &Row, srgb: Option<&[f32; 256]>, out: &mut [[f32; 16]; 4]) -> bool {
     imp::rgba8_decode(texels, srgb, out)
 }

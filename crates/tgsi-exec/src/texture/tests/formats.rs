@@ -436,3 +436,33 @@ fn unorm8_steps_match_the_rounding_around_every_boundary() {
         }
     }
 }
+
+/// The side-by-side decode of RGBA8 UNORM and sRGB texels (16 words at
+/// once, and four quads' rows of two texels) gives `Format::decode`'s
+/// floats for every byte in every channel.
+#[test]
+fn rgba8_lanes_decode_every_byte_as_one_texel_does() {
+    use crate::texture::format::Rgba8Encoder;
+    for format in [Format::Rgba8Unorm, Format::Rgba8Srgb] {
+        let e = Rgba8Encoder::of(format).expect("an RGBA8 encoder");
+        for first in (0..=255u32).step_by(16) {
+            // lane l: byte first + l in red, rotated through the others
+            let texels: [u32; 16] = std::array::from_fn(|l| {
+                let b = first + l as u32;
+                b | (255 - b) << 8 | (b ^ 0x5a) << 16 | (b * 7 & 0xff) << 24
+            });
+            let bytes = texels.map(u32::to_le_bytes);
+            let pairs: [[u8; 8]; 8] =
+                std::array::from_fn(|i| std::array::from_fn(|k| bytes[2 * i + k / 4][k % 4]));
+            let wide = e.decode_lanes(&texels);
+            let paired = e.decode_pairs(std::array::from_fn(|i| &pairs[i]));
+            for l in 0..16 {
+                let one = format.decode(&bytes[l]);
+                for c in 0..4 {
+                    assert_eq!(wide[c][l].to_bits(), one[c], "{format:?} {:#x}", texels[l]);
+                    assert_eq!(paired[c][l].to_bits(), one[c], "{format:?} pairs");
+                }
+            }
+        }
+    }
+}
