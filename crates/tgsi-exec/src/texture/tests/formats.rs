@@ -449,7 +449,7 @@ fn rgba8_lanes_decode_every_byte_as_one_texel_does() {
             // lane l: byte first + l in red, rotated through the others
             let texels: [u32; 16] = std::array::from_fn(|l| {
                 let b = first + l as u32;
-                b | (255 - b) << 8 | (b ^ 0x5a) << 16 | (b * 7 & 0xff) << 24
+                b | (255 - b) << 8 | (b ^ 0x5a) << 16 | ((b * 7) & 0xff) << 24
             });
             let bytes = texels.map(u32::to_le_bytes);
             let pairs: [[u8; 8]; 8] =
