@@ -61,6 +61,9 @@ struct Shared<'a> {
     samples: u32,
     /// Quads of several tiles and primitives share batches.
     pack: bool,
+    /// Some colour target blends: a batch then never holds one quad
+    /// position twice (its merge reads every old texel before writing).
+    blends: bool,
     /// The channels the fragment shader reads of each input
     /// ([`tgsi_exec::decode::Code::input_reads`]).
     reads: &'a [u8],
@@ -185,6 +188,7 @@ fn rasterize_with(
             height,
             samples,
             pack: packing && traits.pack_quads && watch.is_none(),
+            blends: state.blend.iter().any(|b| b.enabled),
             reads: &fs.code().input_reads,
             whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
             watch,
@@ -599,6 +603,14 @@ impl Pending {
         self.len += 1;
     }
 
+    /// Whether quad `q` of the tile at (x0, y0) is waiting already (of an
+    /// earlier primitive).
+    fn holds(&self, x0: u32, y0: u32, q: usize) -> bool {
+        let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
+        let (x, y) = (x0 + dx, y0 + dy);
+        self.quads[..self.len].iter().any(|w| (w.x, w.y) == (x, y))
+    }
+
     /// The input set holding primitive `p`'s inputs, filling one no waiting
     /// quad reads when none does (with at most 3 quads waiting, one is
     /// free). Without packing, set 0 (what [`FragmentSession::shade_tile`] reads).
@@ -642,6 +654,46 @@ struct Walk<'s, 'b> {
 }
 
 impl Walk<'_, '_> {
+    /// Queues quad `q` of the tile at `origin`, covering `cov`, of
+    /// primitive `p` reading input set `inputs`, and shades the waiting
+    /// quads when they fill a batch. With blending, the waiting quads are
+    /// shaded first when one of them is at this quad's position: a batch's
+    /// merge reads the old texels of all its quads before writing any, so
+    /// a second fragment of one pixel in it would blend over the wrong
+    /// colour.
+    fn queue(
+        &mut self,
+        sh: &Shared<'_>,
+        pending: &mut Pending,
+        [x0, y0]: [u32; 2],
+        q: usize,
+        cov: [u32; 4],
+        (inputs, p): (usize, usize),
+    ) -> Result<(), ExecError> {
+        if sh.blends && pending.holds(x0, y0, q) {
+            self.flush(sh, pending)?;
+        }
+        pending.push(x0, y0, q, cov, inputs, p);
+        if pending.len == 4 {
+            self.flush(sh, pending)?;
+        }
+        Ok(())
+    }
+
+    /// Shades the waiting quads (the free places of the batch cover
+    /// nothing) and empties the queue.
+    fn flush(&mut self, sh: &Shared<'_>, pending: &mut Pending) -> Result<(), ExecError> {
+        if pending.len == 0 {
+            return Ok(());
+        }
+        for q in pending.len..4 {
+            pending.quads[q] = QuadCoverage::default();
+        }
+        self.shade(sh, &pending.quads, &pending.prims, sh.pack)?;
+        pending.len = 0;
+        Ok(())
+    }
+
     /// Shades `quads` (primitive `prims[q]` each) in one batch and merges
     /// its fragments in slot order.
     fn shade(
@@ -905,11 +957,7 @@ fn run_band(
                                 continue;
                             }
                             let cov: [u32; 4] = std::array::from_fn(|i| bits >> i & 1);
-                            pending.push(x0, y0, q, cov, inputs, p);
-                            if pending.len == 4 {
-                                walk.shade(sh, &pending.quads, &pending.prims, pack)?;
-                                pending.len = 0;
-                            }
+                            walk.queue(sh, &mut pending, [x0, y0], q, cov, (inputs, p))?;
                         }
                     }
                     tx += count as i64;
@@ -964,21 +1012,12 @@ fn run_band(
                     if pack && !any_lane(&cov) {
                         continue;
                     }
-                    pending.push(x0, y0, q, cov, inputs, p);
-                    if pending.len == 4 {
-                        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
-                        pending.len = 0;
-                    }
+                    walk.queue(sh, &mut pending, [x0, y0], q, cov, (inputs, p))?;
                 }
             }
         }
     }
-    if pending.len > 0 {
-        for q in pending.len..4 {
-            pending.quads[q] = QuadCoverage::default();
-        }
-        walk.shade(sh, &pending.quads, &pending.prims, pack)?;
-    }
+    walk.flush(sh, &mut pending)?;
     Ok(walk.stats)
 }
 
@@ -1000,7 +1039,8 @@ mod tests {
     use tgsi_ir::enums::TextureTarget;
 
     /// Many small overlapping triangles of both facings, blended, depth
-    /// tested (early and late), with a shader reading a perspective input,
+    /// tested (early and late), some drawn twice in a row (the second
+    /// nearer, blending over the first), with a shader reading a perspective input,
     /// FACE, PRIMID, POSITION and derivatives: packing quads of several
     /// tiles and primitives into batches gives the bits of one tile per
     /// batch, and fewer batches; setting primitives up a few at a time
@@ -1039,11 +1079,21 @@ mod tests {
             let w = 1.0 + 0.25 * (k % 4) as f32;
             let z = 0.1 + 0.8 * ((k * 13) % 11) as f32 / 11.0;
             let flip = if k % 3 == 0 { -1.0 } else { 1.0 };
-            for (dx, dy) in [(0.0, r), (r * flip, -r), (-r * flip, -r * 0.5)] {
-                rows.push(vec![
-                    [f((cx + dx) * w), f((cy + dy) * w), f(z * w), f(w)],
-                    [f(cx.abs()), f(dy.abs() * 4.0), f(0.3), f(0.6)],
-                ]);
+            // every fourth triangle drawn again just after, nearer and in
+            // another colour: its quads wait in the same batches as the
+            // first's, and blend over what the first left
+            let copies: &[(f32, f32)] = if k % 4 == 0 {
+                &[(1.0, 0.3), (0.5, 0.7)]
+            } else {
+                &[(1.0, 0.3)]
+            };
+            for &(near, blue) in copies {
+                for (dx, dy) in [(0.0, r), (r * flip, -r), (-r * flip, -r * 0.5)] {
+                    rows.push(vec![
+                        [f((cx + dx) * w), f((cy + dy) * w), f(z * near * w), f(w)],
+                        [f(cx.abs()), f(dy.abs() * 4.0), f(blue), f(0.6)],
+                    ]);
+                }
             }
         }
         let input = VertexInput::from_rows(&rows);
