@@ -139,6 +139,19 @@ fn plane_at(p: &[f32; 3], x: f64, y: f64) -> f32 {
     (p[0] as f64 + p[1] as f64 * x + p[2] as f64 * y) as f32
 }
 
+/// The one quiet NaN an interpolated input that is NaN reads as (and a
+/// blend that gives NaN stores): which NaN an operation on two NaNs gives
+/// depends on its operands' order, which the compiler may swap and which
+/// the interpolation paths (lane by lane, quad by quad, 16 lanes side by
+/// side) do not share.
+pub const ONE_NAN: u32 = 0x7FC0_0000;
+
+/// The bits of an interpolated value: its own, or [`ONE_NAN`].
+#[inline(always)]
+pub fn interpolated(v: f32) -> u32 {
+    if v.is_nan() { ONE_NAN } else { v.to_bits() }
+}
+
 impl FragEnv {
     fn new(code: &Code, draw: &Draw) -> FragEnv {
         let zw = draw
@@ -204,23 +217,23 @@ impl FragEnv {
             InputSource::Zero => [0; 4],
             InputSource::Plane { plane, flat: true } => plane.map(|p| p[0].to_bits()),
             InputSource::Plane { plane, flat: false } => {
-                plane.map(|p| plane_at(&p, x, y).to_bits())
+                plane.map(|p| interpolated(plane_at(&p, x, y)))
             }
             InputSource::Position { zw } => {
                 let (px, py) = self.window_xy(x, y);
                 [
                     px.to_bits(),
                     py.to_bits(),
-                    plane_at(&zw[0], x, y).to_bits(),
-                    plane_at(&zw[1], x, y).to_bits(),
+                    interpolated(plane_at(&zw[0], x, y)),
+                    interpolated(plane_at(&zw[1], x, y)),
                 ]
             }
             InputSource::Face(f) => [f.to_bits(), 0, 0, 1.0f32.to_bits()],
             InputSource::Flat(words) => *words,
-            InputSource::Linear(plane) => plane.map(|p| (plane64(&p, x, y) as f32).to_bits()),
+            InputSource::Linear(plane) => plane.map(|p| interpolated(plane64(&p, x, y) as f32)),
             InputSource::Perspective { plane, inv_w } => {
                 let w = 1.0 / plane64(inv_w, x, y);
-                plane.map(|p| ((plane64(&p, x, y) * w) as f32).to_bits())
+                plane.map(|p| interpolated((plane64(&p, x, y) * w) as f32))
             }
             InputSource::Window { z, inv_w, clip_w } => {
                 let (px, py) = self.window_xy(x, y);
@@ -229,8 +242,8 @@ impl FragEnv {
                 [
                     px.to_bits(),
                     py.to_bits(),
-                    (plane64(z, x, y) as f32).to_bits(),
-                    (w as f32).to_bits(),
+                    interpolated(plane64(z, x, y) as f32),
+                    interpolated(w as f32),
                 ]
             }
         }
@@ -242,10 +255,10 @@ impl FragEnv {
         match src {
             InputSource::Perspective { plane, inv_w } => points.map(|(x, y)| {
                 let w = 1.0 / plane64(inv_w, x, y);
-                plane.map(|p| ((plane64(&p, x, y) * w) as f32).to_bits())
+                plane.map(|p| interpolated((plane64(&p, x, y) * w) as f32))
             }),
             InputSource::Linear(plane) => {
-                points.map(|(x, y)| plane.map(|p| (plane64(&p, x, y) as f32).to_bits()))
+                points.map(|(x, y)| plane.map(|p| interpolated(plane64(&p, x, y) as f32)))
             }
             _ => points.map(|(x, y)| self.eval(src, x, y)),
         }
@@ -908,7 +921,7 @@ fn perspective_quad(
             .try_into()
             .expect("a quad is 4 lanes");
         for i in 0..4 {
-            lanes[i] = ((v[i] * w[i]) as f32).to_bits();
+            lanes[i] = interpolated((v[i] * w[i]) as f32);
         }
     }
 }

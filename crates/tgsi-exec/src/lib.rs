@@ -157,6 +157,11 @@ pub struct Limits {
     pub max_group_invocations: u64,
     /// Told how far a long draw has come (pixel rows rasterized of all).
     pub progress: ProgressHook,
+    /// Whether a draw's shading batches may hold quads of several tiles
+    /// and primitives (where the fragment shader allows it); false keeps
+    /// one tile per batch. The results are the same bits either way (as
+    /// for `threads`); false is slower, for checking that.
+    pub pack_quads: bool,
 }
 
 impl Default for Limits {
@@ -167,6 +172,7 @@ impl Default for Limits {
             threads: 1,
             max_group_invocations: 1 << 16,
             progress: ProgressHook::default(),
+            pack_quads: true,
         }
     }
 }

@@ -837,6 +837,10 @@ mod planes {
                 }
                 let half = |h: usize| _mm512_cvtpd_ps(_mm512_mul_pd(at(&input.planes[c], h), w[h]));
                 let all = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(half(0)), half(1));
+                // a NaN lane as the one quiet NaN (`fragment::ONE_NAN`)
+                let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(all, all);
+                let one_nan = _mm512_set1_ps(f32::from_bits(crate::fragment::ONE_NAN));
+                let all = _mm512_mask_blend_ps(nan, all, one_nan);
                 // SAFETY: `row` is 64 writable bytes (an unaligned store).
                 unsafe { _mm512_storeu_ps(row.as_mut_ptr().cast(), all) };
             }
@@ -1138,7 +1142,7 @@ fn perspective_portable(pixel: &[Row; 2], inputs: &[PerspectiveInput<'_>], regs:
             if input.reads & (1 << c) != 0 {
                 *row = std::array::from_fn(|l| {
                     let (x, y) = point(l);
-                    ((plane_at(&input.planes[c], x, y) * w[l]) as f32).to_bits()
+                    crate::fragment::interpolated((plane_at(&input.planes[c], x, y) * w[l]) as f32)
                 });
             }
         }
@@ -1359,11 +1363,13 @@ mod tests {
             };
             let planes: [[[f64; 3]; 4]; 3] =
                 std::array::from_fn(|_| std::array::from_fn(|_| plane(&mut rng)));
-            // finite 1/w planes (clipping keeps NaN and infinite ones out):
-            // a NaN value plane then meets no other NaN, whose payload the
-            // operand order would pick
+            // 1/w planes mostly finite, now and then NaN or infinite (two
+            // NaNs then meet: every NaN lane reads as the one quiet NaN)
             let inv_w: [[f64; 3]; 2] = std::array::from_fn(|_| {
-                std::array::from_fn(|_| rng.uniform(-1.0, 1.0) * 2f64.powf(rng.uniform(-20.0, 0.0)))
+                std::array::from_fn(|_| match rng.next() % 16 {
+                    0 => edges[(rng.next() % edges.len() as u64) as usize],
+                    _ => rng.uniform(-1.0, 1.0) * 2f64.powf(rng.uniform(-20.0, 0.0)),
+                })
             });
             let pick = |rng: &mut Rng, n: u64| (rng.next() % n) as usize;
             let inputs: Vec<super::PerspectiveInput<'_>> = (0..3)
@@ -1385,6 +1391,18 @@ mod tests {
             super::perspective_inputs(&pixel, &inputs, &mut wide);
             super::perspective_portable(&pixel, &inputs, &mut portable);
             assert_eq!(wide, portable, "round {round}: origins {origins:?}");
+            for (k, input) in inputs.iter().enumerate() {
+                for c in (0..4).filter(|c| input.reads & (1 << c) != 0) {
+                    let row = &wide[input.reg][c];
+                    let nan = |w: &u32| f32::from_bits(*w).is_nan();
+                    assert!(
+                        row.iter()
+                            .filter(|w| nan(w))
+                            .all(|w| *w == crate::fragment::ONE_NAN),
+                        "round {round}: input {k} channel {c}: {row:x?}"
+                    );
+                }
+            }
         }
     }
 }

@@ -93,7 +93,7 @@ pub fn rasterize(
 ) -> Result<Stats, ExecError> {
     let targets = Targets { colors, depth };
     let batching = Batching {
-        packing: true,
+        packing: limits.pack_quads,
         chunk: setup_chunk_for(limits.threads),
     };
     rasterize_with(

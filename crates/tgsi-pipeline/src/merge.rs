@@ -490,8 +490,9 @@ impl<const N: usize> BlendRow for [f32; N] {
     }
 }
 
-/// The NaN blending gives wherever a result is NaN.
-const ONE_NAN: u32 = 0x7FC0_0000;
+/// The NaN blending gives wherever a result is NaN (the one an
+/// interpolated input that is NaN reads as).
+const ONE_NAN: u32 = tgsi_exec::fragment::ONE_NAN;
 
 #[cfg(target_arch = "x86_64")]
 impl BlendRow for tgsi_exec::tiles::Row16 {
