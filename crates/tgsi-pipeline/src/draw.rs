@@ -605,6 +605,7 @@ impl Pending {
 
     /// Whether quad `q` of the tile at (x0, y0) is waiting already (of an
     /// earlier primitive).
+    #[inline]
     fn holds(&self, x0: u32, y0: u32, q: usize) -> bool {
         let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
         let (x, y) = (x0 + dx, y0 + dy);
@@ -661,6 +662,7 @@ impl Walk<'_, '_> {
     /// merge reads the old texels of all its quads before writing any, so
     /// a second fragment of one pixel in it would blend over the wrong
     /// colour.
+    #[inline(always)]
     fn queue(
         &mut self,
         sh: &Shared<'_>,
