@@ -655,7 +655,7 @@ struct Walk<'s, 'b> {
 }
 
 impl Walk<'_, '_> {
-    /// Queues quad `q` of the tile at `origin`, covering `cov`, of
+    /// Queues quad `q` of the tile at (x0, y0), covering `cov`, of
     /// primitive `p` reading input set `inputs`, and shades the waiting
     /// quads when they fill a batch. With blending, the waiting quads are
     /// shaded first when one of them is at this quad's position: a batch's
