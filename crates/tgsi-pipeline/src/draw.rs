@@ -1204,15 +1204,7 @@ mod tests {
         let state = RenderState::default();
         // every input triangle set up with boxes for sample offsets `span`
         let set_up = |span: [[i64; 2]; 2]| {
-            let setup = Setup {
-                stream: &stream,
-                layout: &layout,
-                state: &state,
-                viewport: viewport_of(&state, 64, 48),
-                rect: raster_rect(&state, 64, 48),
-                windows: &[],
-                sample_span: span,
-            };
+            let setup = setup_64x48(&stream, &layout, &state, span);
             let (mut prims, mut scratch) = (Vec::new(), ClipScratch::default());
             for i in 0..stream.primitives.len() {
                 setup.primitive(i, &mut scratch, &mut prims);
@@ -1281,6 +1273,25 @@ mod tests {
         assert!(dropping.len() > 1000, "{}", dropping.len());
     }
 
+    /// The setup of a draw's vertices into a 64x48 target (each primitive's
+    /// vertices projected as it is set up), boxes for sample offsets `span`.
+    fn setup_64x48<'a>(
+        stream: &'a VertexStream,
+        layout: &'a OutputLayout,
+        state: &'a RenderState,
+        span: [[i64; 2]; 2],
+    ) -> Setup<'a> {
+        Setup {
+            stream,
+            layout,
+            state,
+            viewport: viewport_of(state, 64, 48),
+            rect: raster_rect(state, 64, 48),
+            windows: &[],
+            sample_span: span,
+        }
+    }
+
     /// Setup on several threads gives the primitives of one thread, in order.
     #[test]
     fn setup_on_threads_keeps_the_order() {
@@ -1307,15 +1318,7 @@ mod tests {
         let layout = OutputLayout::of(&vs);
         let mut state = RenderState::default();
         state.cull = crate::state::CullMode::Back;
-        let setup = Setup {
-            stream: &stream,
-            layout: &layout,
-            state: &state,
-            viewport: viewport_of(&state, 64, 48),
-            rect: raster_rect(&state, 64, 48),
-            windows: &[],
-            sample_span: SamplePattern::new(1).span(),
-        };
+        let setup = setup_64x48(&stream, &layout, &state, SamplePattern::new(1).span());
         let all = 0..stream.primitives.len();
         let set_up = |threads: usize| {
             let mut buffers = PrimBuffers::default();

@@ -55,31 +55,30 @@ impl Row16 {
     pub fn min_num(self, o: Row16) -> Row16 {
         // SAFETY: `self` exists only where the CPU has AVX-512F. MINPS
         // gives its second operand (`self`) unless the first is below it.
-        unsafe {
-            let m = _mm512_min_ps(o.0, self.0);
-            let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0);
-            Row16(_mm512_mask_blend_ps(nan, m, o.0))
-        }
+        self.or_where_nan(unsafe { _mm512_min_ps(o.0, self.0) }, o.0)
     }
 
     /// Per lane `o` where it is above `self` or `self` is NaN, else `self`.
     #[inline(always)]
     pub fn max_num(self, o: Row16) -> Row16 {
         // SAFETY: as in `min_num`, with MAXPS.
-        unsafe {
-            let m = _mm512_max_ps(o.0, self.0);
-            let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0);
-            Row16(_mm512_mask_blend_ps(nan, m, o.0))
-        }
+        self.or_where_nan(unsafe { _mm512_max_ps(o.0, self.0) }, o.0)
     }
 
     /// `v` in the lanes that hold a NaN, the others kept.
     #[inline(always)]
     pub fn nan_as(self, v: f32) -> Row16 {
         // SAFETY: `self` exists only where the CPU has AVX-512F.
+        self.or_where_nan(self.0, unsafe { _mm512_set1_ps(v) })
+    }
+
+    /// `value`, with `nan_lanes` in the lanes where `self` is NaN.
+    #[inline(always)]
+    fn or_where_nan(self, value: __m512, nan_lanes: __m512) -> Row16 {
+        // SAFETY: `self` exists only where the CPU has AVX-512F.
         unsafe {
             let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0);
-            Row16(_mm512_mask_blend_ps(nan, self.0, _mm512_set1_ps(v)))
+            Row16(_mm512_mask_blend_ps(nan, value, nan_lanes))
         }
     }
 
