@@ -88,11 +88,11 @@ pub mod math;
 /// and the output merge's 16-lane rows in a register ([`tiles::Row16`],
 /// made with an [`tiles::Avx512`] proof, run in a [`tiles::Kernel`]).
 pub mod tiles {
-    #[cfg(target_arch = "x86_64")]
-    pub use crate::math::simd::Row16;
     pub use crate::math::simd::{
         Avx512, DepthCompare, DepthTile, Kernel, depth_tile, prefetch, tile_cover, wide,
     };
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::math::simd::{Row16, Texels16};
 }
 pub mod ops;
 pub mod parallel;

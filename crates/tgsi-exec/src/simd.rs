@@ -45,7 +45,7 @@ type Row = [u32; 16];
 #[path = "simd/row16.rs"]
 mod row16;
 #[cfg(target_arch = "x86_64")]
-pub use row16::Row16;
+pub use row16::{Row16, Texels16};
 
 /// Proof that this CPU runs the AVX-512 builds (F/DQ/BW/VL): made only by
 /// [`Avx512::detect`], it lets code make [`Row16`] values.
@@ -245,11 +245,7 @@ mod imp {
         let v = rows
             .each_ref()
             .map(|r| unsafe { _mm512_loadu_si512(r.as_ptr().cast()) });
-        let [r, g, b, a] = v.map(|row| unorm8_code_row(row));
-        let word = _mm512_or_si512(
-            _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
-            _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
-        );
+        let word = rgba8_texel_words(v, None);
         // SAFETY: `out` is 64 writable bytes (an unaligned store).
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), word) };
     }
@@ -269,14 +265,7 @@ mod imp {
         let v = rows
             .each_ref()
             .map(|r| unsafe { _mm512_loadu_si512(r.as_ptr().cast()) });
-        let r = step_code_row(v[0], entries);
-        let g = step_code_row(v[1], entries);
-        let b = step_code_row(v[2], entries);
-        let a = unorm8_code_row(v[3]);
-        let word = _mm512_or_si512(
-            _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
-            _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
-        );
+        let word = rgba8_texel_words(v, Some(entries));
         // SAFETY: `out` is 64 writable bytes (an unaligned store).
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), word) };
     }
@@ -350,19 +339,65 @@ mod imp {
         out: &mut [[f32; 16]; 4],
     ) {
         use std::arch::x86_64::*;
-        for (c, row) in out.iter_mut().enumerate() {
-            let shift = _mm512_set1_epi32(8 * c as i32);
+        let channels = rgba8_decode_channels(w, srgb);
+        for (row, v) in out.iter_mut().zip(channels) {
+            // SAFETY: `row` is 64 writable bytes (an unaligned store).
+            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), v) };
+        }
+    }
+
+    /// The channel rows of 16 RGBA8 texels held as words in `w`: each
+    /// channel's bytes through `srgb`'s table by a gather (colour
+    /// channels) or as UNORM8 ([`unorm8_row`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba8_decode_channels(
+        w: std::arch::x86_64::__m512i,
+        srgb: Option<&[f32; 256]>,
+    ) -> [std::arch::x86_64::__m512; 4] {
+        use std::arch::x86_64::*;
+        let channel = |c: i32| {
+            let shift = _mm512_set1_epi32(8 * c);
             let byte = _mm512_and_si512(_mm512_srlv_epi32(w, shift), _mm512_set1_epi32(0xff));
-            let v = match srgb {
+            match srgb {
                 // SAFETY: each index is a byte, and the table has 256 entries.
                 Some(table) if c < 3 => unsafe {
                     _mm512_i32gather_ps::<4>(byte, table.as_ptr().cast())
                 },
                 _ => unorm8_row(byte),
-            };
-            // SAFETY: `row` is 64 writable bytes (an unaligned store).
-            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), v) };
-        }
+            }
+        };
+        [channel(0), channel(1), channel(2), channel(3)]
+    }
+
+    /// The RGBA8 texels (one little-endian word per lane) of four channel
+    /// rows: UNORM8 codes ([`unorm8_code_row`]), or for the colour
+    /// channels the step codes of `steps` ([`step_code_row`]), packed
+    /// r | g << 8 | b << 16 | a << 24.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba8_texel_words(
+        v: [std::arch::x86_64::__m512i; 4],
+        steps: Option<&[u32; super::STEP_TOPS]>,
+    ) -> std::arch::x86_64::__m512i {
+        use std::arch::x86_64::*;
+        let [r, g, b] = match steps {
+            Some(entries) => [
+                step_code_row(v[0], entries),
+                step_code_row(v[1], entries),
+                step_code_row(v[2], entries),
+            ],
+            None => [
+                unorm8_code_row(v[0]),
+                unorm8_code_row(v[1]),
+                unorm8_code_row(v[2]),
+            ],
+        };
+        let a = unorm8_code_row(v[3]);
+        _mm512_or_si512(
+            _mm512_or_si512(r, _mm512_slli_epi32::<8>(g)),
+            _mm512_or_si512(_mm512_slli_epi32::<16>(b), _mm512_slli_epi32::<24>(a)),
+        )
     }
 
     /// [`super::rgba8_decode`]: false (nothing written) without AVX-512.
@@ -452,6 +487,22 @@ mod imp {
         out: &mut [[f32; 16]; 4],
     ) {
         use std::arch::x86_64::*;
+        for (row, v) in out.iter_mut().zip(rgba16f_channels(lo, hi)) {
+            // SAFETY: `row` is 64 writable bytes (an unaligned store).
+            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), v) };
+        }
+    }
+
+    /// The channel rows of 16 RGBA16F texels held in two registers
+    /// (texels 0-7 in `lo`, 8-15 in `hi`): the halves regrouped by channel
+    /// with two word permutes, then converted.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba16f_channels(
+        lo: std::arch::x86_64::__m512i,
+        hi: std::arch::x86_64::__m512i,
+    ) -> [std::arch::x86_64::__m512; 4] {
+        use std::arch::x86_64::*;
         // SAFETY: each table is 64 readable bytes.
         let (rg, ba) = unsafe {
             (
@@ -461,16 +512,43 @@ mod imp {
         };
         let rg = _mm512_permutex2var_epi16(lo, rg, hi);
         let ba = _mm512_permutex2var_epi16(lo, ba, hi);
-        let rows = [
-            _mm512_castsi512_si256(rg),
-            _mm512_extracti64x4_epi64::<1>(rg),
-            _mm512_castsi512_si256(ba),
-            _mm512_extracti64x4_epi64::<1>(ba),
+        [
+            _mm512_cvtph_ps(_mm512_castsi512_si256(rg)),
+            _mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(rg)),
+            _mm512_cvtph_ps(_mm512_castsi512_si256(ba)),
+            _mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(ba)),
+        ]
+    }
+
+    /// The two registers of 16 RGBA16F texels (texels 0-7, then 8-15) of
+    /// four channel rows: each converted (round to nearest even), the
+    /// halves regrouped by texel with two word permutes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba16f_texel_halves(
+        v: [std::arch::x86_64::__m512; 4],
+    ) -> [std::arch::x86_64::__m512i; 2] {
+        use std::arch::x86_64::*;
+        const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+        let h = [
+            _mm512_cvtps_ph::<NEAREST>(v[0]),
+            _mm512_cvtps_ph::<NEAREST>(v[1]),
+            _mm512_cvtps_ph::<NEAREST>(v[2]),
+            _mm512_cvtps_ph::<NEAREST>(v[3]),
         ];
-        for (row, h) in out.iter_mut().zip(rows) {
-            // SAFETY: `row` is 64 writable bytes (an unaligned store).
-            unsafe { _mm512_storeu_ps(row.as_mut_ptr(), _mm512_cvtph_ps(h)) };
-        }
+        let rg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[0]), h[1]);
+        let ba = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[2]), h[3]);
+        // SAFETY: each table is 64 readable bytes.
+        let (low, high) = unsafe {
+            (
+                _mm512_loadu_si512(LOW_TEXELS.as_ptr().cast()),
+                _mm512_loadu_si512(HIGH_TEXELS.as_ptr().cast()),
+            )
+        };
+        [
+            _mm512_permutex2var_epi16(rg, low, ba),
+            _mm512_permutex2var_epi16(rg, high, ba),
+        ]
     }
 
     /// [`super::rgba16f_decode`]: false (nothing written) without AVX-512.
@@ -484,31 +562,16 @@ mod imp {
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     fn rgba16f_encode_wide(rows: &[Row; 4], out: &mut [[u8; 8]; 16]) {
         use std::arch::x86_64::*;
-        const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
         // SAFETY: each row is 64 readable bytes (unaligned loads).
-        let h = rows.each_ref().map(|r| unsafe {
-            _mm512_cvtps_ph::<NEAREST>(_mm512_castsi512_ps(_mm512_loadu_si512(r.as_ptr().cast())))
-        });
-        let rg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[0]), h[1]);
-        let ba = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(h[2]), h[3]);
-        // SAFETY: each table is 64 readable bytes.
-        let (low, high) = unsafe {
-            (
-                _mm512_loadu_si512(LOW_TEXELS.as_ptr().cast()),
-                _mm512_loadu_si512(HIGH_TEXELS.as_ptr().cast()),
-            )
-        };
+        let v = rows
+            .each_ref()
+            .map(|r| unsafe { _mm512_loadu_ps(r.as_ptr().cast()) });
+        let [lo, hi] = rgba16f_texel_halves(v);
         let bytes = out.as_flattened_mut();
         // SAFETY: `bytes` is 128 writable bytes, two unaligned stores.
         unsafe {
-            _mm512_storeu_si512(
-                bytes.as_mut_ptr().cast(),
-                _mm512_permutex2var_epi16(rg, low, ba),
-            );
-            _mm512_storeu_si512(
-                bytes[64..].as_mut_ptr().cast(),
-                _mm512_permutex2var_epi16(rg, high, ba),
-            );
+            _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lo);
+            _mm512_storeu_si512(bytes[64..].as_mut_ptr().cast(), hi);
         }
     }
 

@@ -115,3 +115,113 @@ lanewise! {
     Sub sub _mm512_sub_ps;
     Mul mul _mm512_mul_ps;
 }
+
+/// 16 RGBA8 texels in a register, one little-endian word per lane (made
+/// from [`Row16`] channel rows by [`Row16::rgba8_texels`]).
+#[derive(Clone, Copy)]
+pub struct Texels16(__m512i);
+
+impl Row16 {
+    /// The channel rows of 16 RGBA8 texels given as eight pairs of
+    /// neighbours (`pairs[p]`: lanes 2p and 2p + 1): the colour channels
+    /// through `srgb`'s table where it is given, the others as UNORM8 —
+    /// the bits of `simd::rgba8_decode_pairs`.
+    #[inline(always)]
+    pub fn rgba8_decode_pairs(
+        _: Avx512,
+        pairs: [&[u8; 8]; 8],
+        srgb: Option<&[f32; 256]>,
+    ) -> [Row16; 4] {
+        let q = |i: usize| i64::from_le_bytes(*pairs[i]);
+        // SAFETY: the proof says the CPU has AVX-512 F/DQ/BW/VL, all that
+        // the called function is compiled for.
+        let [r, g, b, a] = unsafe {
+            let w = _mm512_setr_epi64(q(0), q(1), q(2), q(3), q(4), q(5), q(6), q(7));
+            super::imp::rgba8_decode_channels(w, srgb)
+        };
+        [Row16(r), Row16(g), Row16(b), Row16(a)]
+    }
+
+    /// The RGBA8 texels of four channel rows: UNORM8 codes, or for the
+    /// colour channels the step codes of `steps` (an sRGB target's step
+    /// entries) — the bits of `simd::unorm8_texels` / `srgb8_texels`.
+    #[inline(always)]
+    pub fn rgba8_texels(rows: [Row16; 4], steps: Option<&[u32; super::STEP_TOPS]>) -> Texels16 {
+        let [r, g, b, a] = rows;
+        // SAFETY: a Row16 exists only where the CPU has AVX-512 F/DQ/BW/VL,
+        // all that the called function is compiled for.
+        Texels16(unsafe {
+            super::imp::rgba8_texel_words(
+                [
+                    _mm512_castps_si512(r.0),
+                    _mm512_castps_si512(g.0),
+                    _mm512_castps_si512(b.0),
+                    _mm512_castps_si512(a.0),
+                ],
+                steps,
+            )
+        })
+    }
+}
+
+impl Row16 {
+    /// The channel rows of 16 RGBA16F texels given as eight pairs of
+    /// neighbours (`pairs[p]`: lanes 2p and 2p + 1) — the bits of
+    /// `simd::rgba16f_decode_pairs`.
+    #[inline(always)]
+    pub fn rgba16f_decode_pairs(_: Avx512, pairs: [&[u8; 16]; 8]) -> [Row16; 4] {
+        // SAFETY: the proof says the CPU has AVX-512 F/DQ/BW/VL, all that
+        // the intrinsics and the called function need; each pair is 16
+        // readable bytes (unaligned loads).
+        // (no closures: one may stay out of line, outside the AVX-512 code)
+        let [r, g, b, a] = unsafe {
+            let mut four = [_mm512_setzero_si512(); 2];
+            for (h, reg) in four.iter_mut().enumerate() {
+                let p = [0, 1, 2, 3].map(|k| pairs[4 * h + k].as_ptr().cast::<__m128i>());
+                let lo = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(p[0])),
+                    _mm_loadu_si128(p[1]),
+                );
+                let hi = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(p[2])),
+                    _mm_loadu_si128(p[3]),
+                );
+                *reg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+            }
+            super::imp::rgba16f_channels(four[0], four[1])
+        };
+        [Row16(r), Row16(g), Row16(b), Row16(a)]
+    }
+
+    /// The RGBA16F texels of four channel rows (round to nearest even) as
+    /// eight pairs of neighbours (pair p: lanes 2p and 2p + 1, 16 bytes) —
+    /// the bits of `simd::rgba16f_encode`.
+    #[inline(always)]
+    pub fn rgba16f_texel_pairs(rows: [Row16; 4]) -> [[u8; 16]; 8] {
+        let [r, g, b, a] = rows;
+        let mut out = [[0u8; 16]; 8];
+        let bytes = out.as_flattened_mut();
+        // SAFETY: a Row16 exists only where the CPU has AVX-512 F/DQ/BW/VL,
+        // all that the called function needs; `bytes` is 128 writable
+        // bytes (two unaligned stores).
+        unsafe {
+            let [lo, hi] = super::imp::rgba16f_texel_halves([r.0, g.0, b.0, a.0]);
+            _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lo);
+            _mm512_storeu_si512(bytes[64..].as_mut_ptr().cast(), hi);
+        }
+        out
+    }
+}
+
+impl Texels16 {
+    /// The texels as eight pairs of neighbours (pair p: lanes 2p and
+    /// 2p + 1, 8 bytes).
+    #[inline(always)]
+    pub fn pairs(self) -> [[u8; 8]; 8] {
+        let mut out = [[0u8; 8]; 8];
+        // SAFETY: a Texels16 exists only where the CPU has AVX-512F; `out`
+        // is 64 writable bytes (an unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
+        out
+    }
+}

@@ -402,6 +402,60 @@ impl Rgba8Encoder {
     }
 }
 
+/// An RGBA8 target's conversions on [`crate::tiles::Row16`] rows, for
+/// code run through [`crate::tiles::wide`]: the bits of
+/// [`Rgba8Encoder::decode_pairs`] and [`Rgba8Encoder::encode_lanes`].
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub struct Rgba8Rows {
+    cpu: crate::tiles::Avx512,
+    /// The sRGB decode table of the colour channels (None: UNORM).
+    decode: Option<&'static [f32; 256]>,
+    /// The sRGB step entries of the colour channels (None: UNORM).
+    steps: Option<&'static [u32; STEP_TOPS]>,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Rgba8Rows {
+    /// The proof of AVX-512 the rows are made with.
+    #[inline(always)]
+    pub fn cpu(self) -> crate::tiles::Avx512 {
+        self.cpu
+    }
+
+    /// [`Rgba8Encoder::decode_pairs`] into rows.
+    #[inline(always)]
+    pub fn decode_pairs(self, pairs: [&[u8; 8]; 8]) -> [crate::tiles::Row16; 4] {
+        crate::tiles::Row16::rgba8_decode_pairs(self.cpu, pairs, self.decode)
+    }
+
+    /// [`Rgba8Encoder::encode_lanes`] of rows.
+    #[inline(always)]
+    pub fn encode(self, rows: [crate::tiles::Row16; 4]) -> crate::tiles::Texels16 {
+        crate::tiles::Row16::rgba8_texels(rows, self.steps)
+    }
+}
+
+impl Rgba8Encoder {
+    /// This encoder's conversions on rows in registers, where the CPU has
+    /// AVX-512 and (sRGB) its step table has at most one step in a value
+    /// of the top bits (the one-gather form); None otherwise.
+    #[cfg(target_arch = "x86_64")]
+    pub fn rows(&self) -> Option<Rgba8Rows> {
+        let cpu = crate::tiles::Avx512::detect()?;
+        let steps = match self.srgb {
+            None => None,
+            Some(t) if t.most == 1 => Some(&*t.entries),
+            Some(_) => return None,
+        };
+        Some(Rgba8Rows {
+            cpu,
+            decode: self.srgb.map(|_| srgb_to_linear_table()),
+            steps,
+        })
+    }
+}
+
 impl Rgba8Encoder {
     /// What [`Format::decode`] gives for each of 16 texels (`texels[l]`:
     /// the texel's 4 bytes as a little-endian word), as channel rows of
