@@ -12,8 +12,8 @@
 //!   target are helper lanes (they execute, so derivatives stay correct at
 //!   the target's right and bottom edges, but never write memory or colour).
 //! * Varying channel c at window point (x, y) is
-//!   `plane[c][0] + plane[c][1] * x + plane[c][2] * y`, evaluated in f64 and
-//!   rounded once to f32. LINEAR, PERSPECTIVE and COLOR (no flat-shading
+//!   `plane[c][0] + plane[c][1] * x + plane[c][2] * y`, evaluated in f64 by
+//!   two fused multiply-adds ([`plane64`]) and rounded once to f32. LINEAR, PERSPECTIVE and COLOR (no flat-shading
 //!   state) interpolate at the pixel centre (x + 0.5, y + 0.5); CENTROID is
 //!   the centre too (fully covered pixels); SAMPLE: see below. CONSTANT reads `plane[c][0]` (a Draw describes a flat input by a
 //!   plane without slopes; tgsi_exec also reads its `a0`). An input without
@@ -116,10 +116,12 @@ impl Draw {
     }
 }
 
-/// A plane `p[0] + p[1] * x + p[2] * y` evaluated in f64.
+/// A plane `p[0] + p[1] * x + p[2] * y` evaluated in f64 by two fused
+/// multiply-adds, `p[1] * x + p[0]` first (each step rounded once; every
+/// interpolation path, scalar or 16 lanes side by side, takes these steps).
 #[inline]
 pub fn plane64(p: &[f64; 3], x: f64, y: f64) -> f64 {
-    p[0] + p[1] * x + p[2] * y
+    p[2].mul_add(y, p[1].mul_add(x, p[0]))
 }
 
 /// Offset of sample `i` of a `samples`-sample pixel from the pixel centre
@@ -132,11 +134,12 @@ pub fn sample_offset(samples: u32, i: u32) -> (f64, f64) {
 /// [`plane64`] at a quad's four points (the same bits, side by side).
 #[inline(always)]
 fn quad_plane(p: &[f64; 3], xs: &[f64; 4], ys: &[f64; 4]) -> [f64; 4] {
-    std::array::from_fn(|i| p[0] + p[1] * xs[i] + p[2] * ys[i])
+    std::array::from_fn(|i| plane64(p, xs[i], ys[i]))
 }
 
+/// [`plane64`] of a plane of f32 coefficients, rounded to f32.
 fn plane_at(p: &[f32; 3], x: f64, y: f64) -> f32 {
-    (p[0] as f64 + p[1] as f64 * x + p[2] as f64 * y) as f32
+    plane64(&p.map(f64::from), x, y) as f32
 }
 
 /// The one quiet NaN an interpolated input that is NaN reads as (and a

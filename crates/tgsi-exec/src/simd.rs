@@ -788,11 +788,9 @@ mod tiles {
         let depth_of = |upper: bool| {
             let x = _mm512_add_pd(half(px, upper), _mm512_set1_pd(d.offset[0]));
             let y = _mm512_add_pd(half(py, upper), _mm512_set1_pd(d.offset[1]));
-            let v = _mm512_add_pd(
-                _mm512_set1_pd(d.plane[0]),
-                _mm512_mul_pd(_mm512_set1_pd(d.plane[1]), x),
-            );
-            let v = _mm512_add_pd(v, _mm512_mul_pd(_mm512_set1_pd(d.plane[2]), y));
+            // `fragment::plane64`'s fused steps
+            let v = _mm512_fmadd_pd(_mm512_set1_pd(d.plane[1]), x, _mm512_set1_pd(d.plane[0]));
+            let v = _mm512_fmadd_pd(_mm512_set1_pd(d.plane[2]), y, v);
             _mm512_cvtpd_ps(v)
         };
         let z = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(depth_of(false)), depth_of(true));
@@ -876,13 +874,10 @@ mod planes {
         };
         let xs = [centre(0, 0), centre(0, 1)];
         let ys = [centre(1, 0), centre(1, 1)];
-        // p0 + p1 x + p2 y, in `super::plane_at`'s order
+        // p0 + p1 x + p2 y by `super::plane_at`'s fused steps
         let at = |p: &[f64; 3], h: usize| {
-            let v = _mm512_add_pd(
-                _mm512_set1_pd(p[0]),
-                _mm512_mul_pd(_mm512_set1_pd(p[1]), xs[h]),
-            );
-            _mm512_add_pd(v, _mm512_mul_pd(_mm512_set1_pd(p[2]), ys[h]))
+            let v = _mm512_fmadd_pd(_mm512_set1_pd(p[1]), xs[h], _mm512_set1_pd(p[0]));
+            _mm512_fmadd_pd(_mm512_set1_pd(p[2]), ys[h], v)
         };
         let mut w = [_mm512_setzero_pd(); 2];
         let mut w_of: Option<&[f64; 3]> = None;
@@ -1153,10 +1148,10 @@ fn same_plane(a: &[f64; 3], b: &[f64; 3]) -> bool {
     (0..3).all(|k| a[k].to_bits() == b[k].to_bits())
 }
 
-/// `p[0] + p[1] * x + p[2] * y`, f64 operations in this order.
+/// The plane's value at (x, y): [`crate::fragment::plane64`].
 #[inline(always)]
 fn plane_at(p: &[f64; 3], x: f64, y: f64) -> f64 {
-    p[0] + p[1] * x + p[2] * y
+    crate::fragment::plane64(p, x, y)
 }
 
 /// Writes the read channels of `inputs` at the pixel centres of a batch

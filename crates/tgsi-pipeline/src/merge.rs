@@ -828,7 +828,7 @@ mod tests {
                         write,
                     },
                     stencil: StencilState::default(),
-                    min_depth: 0.125,
+                    min_depth: 0.0,
                     max_depth: 0.875,
                 };
                 let Some(compare) = t.tile_compare() else {
@@ -846,6 +846,16 @@ mod tests {
                     let plane = match round % 4 {
                         0 => [0.5, 0.0, 0.0],
                         1 => [f64::NAN, 0.0, 0.0],
+                        // terms that cancel near a lane's pixel, where the
+                        // evaluation's steps show in the bits
+                        2 => {
+                            let (p1, p2) = (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01));
+                            let (x, y) = (
+                                (x0 + rng.below(4) as u32) as f64 + 0.5,
+                                (y0 + rng.below(4) as u32) as f64 + 0.5,
+                            );
+                            [1e-9 * rng.uniform(0.0, 1.0) - (p1 * x + p2 * y), p1, p2]
+                        }
                         _ => [
                             rng.uniform(-0.5, 1.5),
                             rng.uniform(-0.01, 0.01),
