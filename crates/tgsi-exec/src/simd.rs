@@ -294,10 +294,18 @@ mod imp {
         srgb: Option<&[f32; 256]>,
         out: &mut [[f32; 16]; 4],
     ) {
+        rgba8_decode_words(rgba8_pair_words(pairs), srgb, out)
+    }
+
+    /// 16 RGBA8 texels given as eight pairs of neighbours (`pairs[p]`:
+    /// lanes 2p and 2p + 1) as words in a register, each pair loaded as
+    /// it was stored.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba8_pair_words(pairs: [&[u8; 8]; 8]) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
         let q = |i: usize| i64::from_le_bytes(*pairs[i]);
-        let w = _mm512_setr_epi64(q(0), q(1), q(2), q(3), q(4), q(5), q(6), q(7));
-        rgba8_decode_words(w, srgb, out)
+        _mm512_setr_epi64(q(0), q(1), q(2), q(3), q(4), q(5), q(6), q(7))
     }
 
     /// [`super::rgba8_decode_pairs`]: false (nothing written) without
@@ -459,6 +467,16 @@ mod imp {
     /// (each a load of the bytes as they were stored) into two registers.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     fn rgba16f_decode_pairs_wide(pairs: [&[u8; 16]; 8], out: &mut [[f32; 16]; 4]) {
+        let [lo, hi] = rgba16f_pair_halves(pairs);
+        rgba16f_decode_halves(lo, hi, out)
+    }
+
+    /// 16 RGBA16F texels given as eight pairs of neighbours (`pairs[p]`:
+    /// lanes 2p and 2p + 1) in two registers (texels 0-7, then 8-15),
+    /// each pair loaded as it was stored.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+    pub(super) fn rgba16f_pair_halves(pairs: [&[u8; 16]; 8]) -> [std::arch::x86_64::__m512i; 2] {
         use std::arch::x86_64::*;
         // SAFETY: each pair is 16 readable bytes (an unaligned load).
         let pair = |i: usize| unsafe { _mm_loadu_si128(pairs[i].as_ptr().cast()) };
@@ -467,7 +485,7 @@ mod imp {
             let b = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(pair(i + 2)), pair(i + 3));
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
         };
-        rgba16f_decode_halves(four(0), four(4), out)
+        [four(0), four(4)]
     }
 
     /// [`super::rgba16f_decode_pairs`]: false (nothing written) without

@@ -132,11 +132,10 @@ impl Row16 {
         pairs: [&[u8; 8]; 8],
         srgb: Option<&[f32; 256]>,
     ) -> [Row16; 4] {
-        let q = |i: usize| i64::from_le_bytes(*pairs[i]);
         // SAFETY: the proof says the CPU has AVX-512 F/DQ/BW/VL, all that
-        // the called function is compiled for.
+        // the called functions are compiled for.
         let [r, g, b, a] = unsafe {
-            let w = _mm512_setr_epi64(q(0), q(1), q(2), q(3), q(4), q(5), q(6), q(7));
+            let w = super::imp::rgba8_pair_words(pairs);
             super::imp::rgba8_decode_channels(w, srgb)
         };
         [Row16(r), Row16(g), Row16(b), Row16(a)]
@@ -171,24 +170,10 @@ impl Row16 {
     #[inline(always)]
     pub fn rgba16f_decode_pairs(_: Avx512, pairs: [&[u8; 16]; 8]) -> [Row16; 4] {
         // SAFETY: the proof says the CPU has AVX-512 F/DQ/BW/VL, all that
-        // the intrinsics and the called function need; each pair is 16
-        // readable bytes (unaligned loads).
-        // (no closures: one may stay out of line, outside the AVX-512 code)
+        // the called functions are compiled for.
         let [r, g, b, a] = unsafe {
-            let mut four = [_mm512_setzero_si512(); 2];
-            for (h, reg) in four.iter_mut().enumerate() {
-                let p = [0, 1, 2, 3].map(|k| pairs[4 * h + k].as_ptr().cast::<__m128i>());
-                let lo = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_loadu_si128(p[0])),
-                    _mm_loadu_si128(p[1]),
-                );
-                let hi = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_loadu_si128(p[2])),
-                    _mm_loadu_si128(p[3]),
-                );
-                *reg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
-            }
-            super::imp::rgba16f_channels(four[0], four[1])
+            let [lo, hi] = super::imp::rgba16f_pair_halves(pairs);
+            super::imp::rgba16f_channels(lo, hi)
         };
         [Row16(r), Row16(g), Row16(b), Row16(a)]
     }
