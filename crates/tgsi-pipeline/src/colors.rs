@@ -207,12 +207,7 @@ impl tgsi_exec::tiles::Kernel for BlendWide<'_> {
         // no `map`: its closure may stay out of line, outside this
         // function's AVX-512 code
         let (cpu, src, dst) = (self.cpu, self.src, self.dst);
-        let s = [
-            Row16::load_bits(cpu, &src[0]),
-            Row16::load_bits(cpu, &src[1]),
-            Row16::load_bits(cpu, &src[2]),
-            Row16::load_bits(cpu, &src[3]),
-        ];
+        let s = Row16::load_rows_bits(cpu, src);
         let d = [
             Row16::load(cpu, &dst[0]),
             Row16::load(cpu, &dst[1]),
@@ -352,12 +347,7 @@ impl<const P: usize, C: PairCodec<P>> tgsi_exec::tiles::Kernel for BlendQuads<'_
         let (codec, src, t) = (self.codec, self.src, self.target);
         let cpu = codec.cpu();
         let old = codec.decode(t.pairs_at::<P>(&self.tops));
-        let s = [
-            Row16::load_bits(cpu, &src[0]),
-            Row16::load_bits(cpu, &src[1]),
-            Row16::load_bits(cpu, &src[2]),
-            Row16::load_bits(cpu, &src[3]),
-        ];
+        let s = Row16::load_rows_bits(cpu, src);
         let out = blend_lanes(self.state, t.class, &s, &old, self.k);
         let texels = codec.encode(out);
         let pitch = t.pitch;
@@ -789,7 +779,6 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn blended_quads_in_registers_are_each_lane_blended_alone() {
-        use super::super::state::{BlendFactor, BlendOp};
         let mut rng = tgsi_ir::rng::Rng(0xb1e4_d5ea);
         let value = |rng: &mut tgsi_ir::rng::Rng| -> u32 {
             match rng.below(10) {
@@ -810,23 +799,8 @@ mod tests {
                 rgba8: Rgba8Encoder::of(format),
                 rgba16f: format == Format::Rgba16Float,
             };
-            let factor = |rng: &mut tgsi_ir::rng::Rng| {
-                BlendFactor::ALL[rng.below(BlendFactor::ALL.len() as u64) as usize].0
-            };
-            let op = |rng: &mut tgsi_ir::rng::Rng| {
-                BlendOp::ALL[rng.below(BlendOp::ALL.len() as u64) as usize].0
-            };
             let mut state = RenderState::default();
-            state.blend[0] = BlendState {
-                enabled: true,
-                src: factor(&mut rng),
-                dst: factor(&mut rng),
-                op: op(&mut rng),
-                src_alpha: factor(&mut rng),
-                dst_alpha: factor(&mut rng),
-                op_alpha: op(&mut rng),
-                write_mask: 0xF,
-            };
+            state.blend[0] = super::super::merge::tests::random_blend_state(&mut rng);
             state.blend_factor = std::array::from_fn(|_| f32::from_bits(value(&mut rng)));
             let src: [[u32; LANES]; 4] =
                 std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));

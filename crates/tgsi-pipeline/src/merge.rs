@@ -627,9 +627,30 @@ pub fn blend_lanes<R: BlendRow>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::state::{StencilFace, StencilOp};
+
+    /// A blend state with every factor and operation drawn at random,
+    /// all channels written.
+    pub(crate) fn random_blend_state(rng: &mut tgsi_ir::rng::Rng) -> BlendState {
+        let factor = |rng: &mut tgsi_ir::rng::Rng| {
+            BlendFactor::ALL[rng.below(BlendFactor::ALL.len() as u64) as usize].0
+        };
+        let op = |rng: &mut tgsi_ir::rng::Rng| {
+            BlendOp::ALL[rng.below(BlendOp::ALL.len() as u64) as usize].0
+        };
+        BlendState {
+            enabled: true,
+            src: factor(rng),
+            dst: factor(rng),
+            op: op(rng),
+            src_alpha: factor(rng),
+            dst_alpha: factor(rng),
+            op_alpha: op(rng),
+            write_mask: 0xF,
+        }
+    }
 
     fn blend_state(src: BlendFactor, dst: BlendFactor, op: BlendOp) -> BlendState {
         BlendState {
@@ -956,8 +977,6 @@ mod tests {
     #[test]
     fn blending_lanes_side_by_side_is_blending_each_lane() {
         let mut rng = tgsi_ir::rng::Rng(0xb1e4d);
-        let factors = BlendFactor::ALL;
-        let ops = BlendOp::ALL;
         let value = |rng: &mut tgsi_ir::rng::Rng| -> f32 {
             match rng.below(12) {
                 0 => f32::NAN,
@@ -971,19 +990,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         let cpu = tgsi_exec::tiles::Avx512::detect();
         for round in 0..3000 {
-            let pick_f =
-                |rng: &mut tgsi_ir::rng::Rng| factors[rng.below(factors.len() as u64) as usize].0;
-            let pick_o = |rng: &mut tgsi_ir::rng::Rng| ops[rng.below(ops.len() as u64) as usize].0;
-            let state = BlendState {
-                enabled: true,
-                src: pick_f(&mut rng),
-                dst: pick_f(&mut rng),
-                op: pick_o(&mut rng),
-                src_alpha: pick_f(&mut rng),
-                dst_alpha: pick_f(&mut rng),
-                op_alpha: pick_o(&mut rng),
-                write_mask: 0xF,
-            };
+            let state = random_blend_state(&mut rng);
             let class = [BlendClass::Float, BlendClass::Unorm, BlendClass::Snorm][round % 3];
             let s: [[f32; 16]; 4] =
                 std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));

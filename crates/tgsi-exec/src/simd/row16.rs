@@ -31,6 +31,19 @@ impl Row16 {
         Row16(unsafe { _mm512_loadu_ps(row.as_ptr().cast()) })
     }
 
+    /// Four rows of lanes given by their bits (a colour's channels).
+    #[inline(always)]
+    pub fn load_rows_bits(cpu: Avx512, rows: &[[u32; 16]; 4]) -> [Row16; 4] {
+        // (no `map`: its closure may stay out of line, outside the
+        // AVX-512 code this is inlined into)
+        [
+            Row16::load_bits(cpu, &rows[0]),
+            Row16::load_bits(cpu, &rows[1]),
+            Row16::load_bits(cpu, &rows[2]),
+            Row16::load_bits(cpu, &rows[3]),
+        ]
+    }
+
     /// The lanes' bits.
     #[inline(always)]
     pub fn to_bits(self) -> [u32; 16] {
