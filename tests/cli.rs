@@ -672,8 +672,9 @@ fn translate_layout_names_bindings_and_specialization_constants() {
 
 /// `tgsi bench mesh --peer` runs ours and the peer in rounds, one after the
 /// other (the peer at 1 and 2 threads in each), and reports each side's
-/// median of its rounds' medians; the peer here is a script that logs its
-/// thread count, prints a fixed time and gives back some picture.
+/// median of its rounds' medians and the cores the peer kept busy; the peer
+/// here is a script that logs its thread count, prints a fixed time and
+/// processor time per thread count and gives back some picture.
 #[cfg(unix)]
 #[test]
 fn bench_mesh_runs_the_peer_in_rounds_between_ours() {
@@ -689,7 +690,8 @@ fn bench_mesh_runs_the_peer_in_rounds_between_ours() {
         format!(
             "#!/bin/sh\necho \"$LP_NUM_THREADS\" >> '{}'\nprev=''\nfor a in \"$@\"; do\n  \
              if [ \"$prev\" = --out ]; then cp '{}' \"$a\"; fi\n  prev=\"$a\"\ndone\n\
-             echo 'llvmpipe: median 0.0125 s per frame (best 0.0125, worst 0.0125, 3 frames)'\n",
+             cpu=0.0150; [ \"$LP_NUM_THREADS\" = 2 ] && cpu=0.0225\n\
+             echo \"llvmpipe: median 0.0125 s per frame, best 0.0125, median cpu $cpu s per frame\"\n",
             log.display(),
             picture.display()
         ),
@@ -714,9 +716,9 @@ fn bench_mesh_runs_the_peer_in_rounds_between_ours() {
         ["1", "2", "1", "2", "1", "2"]
     );
     assert!(text.contains("median of 3 rounds) = "), "{text}");
-    for threads in [1, 2] {
+    for (threads, busy) in [(1, "1.20"), (2, "1.80")] {
         let line = format!(
-            "llvmpipe, {threads} thread(s): median 0.01250 s per frame = 80.0 frames/s, 0.328 M triangles/s (median of 3 rounds)"
+            "llvmpipe, {threads} thread(s): median 0.01250 s per frame = 80.0 frames/s, 0.328 M triangles/s (median of 3 rounds, {busy} cores busy)"
         );
         assert!(text.contains(&line), "{text}");
     }

@@ -14,8 +14,11 @@
  * into an sRGB RGBA8 target with a 32-bit float depth buffer (test LESS),
  * back faces culled (counter-clockwise front faces), depth
  * 0..1 as the scene's projection gives it. It prints
- * `median S s per frame` over N timed frames after one untimed frame and
- * writes the last frame to --out, top row first. The environment chooses
+ * `median S s per frame` over N timed frames after one untimed frame, the
+ * median processor time of all its threads per frame (`median cpu C s per
+ * frame`, llvmpipe's rasterizer threads and the application's thread that
+ * runs its vertex work and setup), and writes the last frame to --out, top
+ * row first. The environment chooses
  * the driver (LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe,
  * LP_NUM_THREADS). The options change the target (format, samples per
  * pixel: a multisampled target is resolved into a single-sample one inside
@@ -311,11 +314,16 @@ static void open_context(void)
       die("no OpenGL 4.5 core context (the mesh peer needs llvmpipe)", NULL);
 }
 
-static double now(void)
+static double clock_seconds(clockid_t clock)
 {
    struct timespec t;
-   clock_gettime(CLOCK_MONOTONIC, &t);
+   clock_gettime(clock, &t);
    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+   return clock_seconds(CLOCK_MONOTONIC);
 }
 
 static int by_value(const void *a, const void *b)
@@ -526,8 +534,9 @@ int main(int argc, char **argv)
    glUseProgram(program);
 
    double *seconds = calloc(frames, sizeof *seconds);
+   double *cpu = calloc(frames, sizeof *cpu);
    for (int f = -1; f < frames; f++) {
-      double start = now();
+      double start = now(), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
       glClear(GL_COLOR_BUFFER_BIT | (depth ? GL_DEPTH_BUFFER_BIT : 0));
       glDrawElements(facets ? GL_PATCHES : GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT,
                      NULL);
@@ -538,16 +547,21 @@ int main(int argc, char **argv)
          glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
       }
       glFinish();
-      if (f >= 0)
+      if (f >= 0) {
          seconds[f] = now() - start;
+         cpu[f] = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+      }
    }
    if (glGetError() != GL_NO_ERROR)
       die("OpenGL reported an error", NULL);
    qsort(seconds, frames, sizeof *seconds, by_value);
    double median =
       frames % 2 ? seconds[frames / 2] : 0.5 * (seconds[frames / 2 - 1] + seconds[frames / 2]);
-   printf("%u triangles, %d frames: median %.6f s per frame, best %.6f\n", mesh.index_count / 3,
-          frames, median, seconds[0]);
+   qsort(cpu, frames, sizeof *cpu, by_value);
+   double cpu_median = frames % 2 ? cpu[frames / 2] : 0.5 * (cpu[frames / 2 - 1] + cpu[frames / 2]);
+   printf("%u triangles, %d frames: median %.6f s per frame, best %.6f, median cpu %.6f s per "
+          "frame\n",
+          mesh.index_count / 3, frames, median, seconds[0], cpu_median);
    if (out_path) {
       uint8_t *pixels = malloc((size_t)width * height * 4);
       if (samples > 1)

@@ -25,6 +25,9 @@ pub struct PeerRun<'a> {
     dir: PathBuf,
     /// Per thread count of [`PEER_THREADS`], each round's median.
     medians: [Vec<f64>; 2],
+    /// Per thread count, each round's median processor seconds per frame
+    /// (all the peer's threads; absent from an older peer program).
+    cpu: [Vec<f64>; 2],
 }
 
 impl<'a> PeerRun<'a> {
@@ -38,6 +41,7 @@ impl<'a> PeerRun<'a> {
             size: (width, height),
             dir,
             medians: [Vec::new(), Vec::new()],
+            cpu: [Vec::new(), Vec::new()],
         };
         std::fs::write(run.obj(), &w.obj)?;
         std::fs::write(run.texture(), CHECKER_PNG)?;
@@ -60,14 +64,16 @@ impl<'a> PeerRun<'a> {
     /// count.
     pub fn round(&mut self, frames: usize) -> Result<()> {
         for (k, threads) in PEER_THREADS.into_iter().enumerate() {
-            let seconds = self.frame_seconds(threads, frames.max(3))?;
+            let (seconds, cpu) = self.frame_seconds(threads, frames.max(3))?;
             self.medians[k].push(seconds);
+            self.cpu[k].extend(cpu);
         }
         Ok(())
     }
 
-    /// The peer's median seconds per frame over `frames` frames.
-    fn frame_seconds(&self, threads: usize, frames: usize) -> Result<f64> {
+    /// The peer's median seconds per frame over `frames` frames, and its
+    /// median processor seconds per frame when it prints them.
+    fn frame_seconds(&self, threads: usize, frames: usize) -> Result<(f64, Option<f64>)> {
         let (width, height) = self.size;
         let mut cmd = Command::new(self.exe);
         cmd.arg("--mesh")
@@ -95,8 +101,11 @@ impl<'a> PeerRun<'a> {
             .filter(|l| l.contains("s per frame"))
             .find_map(|l| {
                 let words: Vec<&str> = l.split_whitespace().collect();
-                let k = words.iter().position(|w| *w == "median")?;
-                words.get(k + 1)?.parse::<f64>().ok()
+                let after = |word: &str| -> Option<f64> {
+                    let k = words.iter().position(|w| *w == word)?;
+                    words.get(k + 1)?.parse::<f64>().ok()
+                };
+                Some((after("median")?, after("cpu")))
             })
             .ok_or_else(|| {
                 anyhow!(
@@ -118,12 +127,18 @@ impl<'a> PeerRun<'a> {
             }
             rounds.sort_by(f64::total_cmp);
             let seconds = rounds[rounds.len() / 2];
+            let cpu = &mut self.cpu[k];
+            cpu.sort_by(f64::total_cmp);
+            let busy = match cpu.get(cpu.len() / 2) {
+                Some(c) => format!(", {:.2} cores busy", c / seconds),
+                None => String::new(),
+            };
             let ratios: Vec<String> = ours
                 .iter()
                 .map(|(t, med)| format!("llvmpipe {threads}T / tgsi {t}T = {:.2}", med / seconds))
                 .collect();
             println!(
-                "  llvmpipe, {threads} thread(s): median {seconds:.5} s per frame = {:.1} frames/s, {:.3} M triangles/s (median of {} rounds); speed {}",
+                "  llvmpipe, {threads} thread(s): median {seconds:.5} s per frame = {:.1} frames/s, {:.3} M triangles/s (median of {} rounds{busy}); speed {}",
                 1.0 / seconds,
                 w.triangles() as f64 / seconds / 1e6,
                 rounds.len(),
