@@ -9,6 +9,7 @@ impl Emitter<'_> {
             return self.pair(inst, wide, n, true);
         }
         let m = inst.dst[0].mask;
+        let mut written = 0u8;
         for c in 0..4 {
             if m & (1 << c) == 0 {
                 continue;
@@ -21,9 +22,72 @@ impl Emitter<'_> {
             if n == 4 && regs[3] != 15 {
                 self.a.vmovdqa32(zmm(15), zmm(regs[3]))?;
             }
-            self.op32(op, c as u32, [regs[0], regs[1], regs[2]])?;
+            let src = [regs[0], regs[1], regs[2]];
+            let direct = self.direct_row(inst, c);
+            let out = direct.map_or(zmm(c as u32), |z| zmm(z).k1());
+            let done = match (op, self.constant_operand_of_min_max(inst, op, c)) {
+                (Op32::Min, Some(k)) => self
+                    .a
+                    .vminps(out, zmm(src[1 - k]), zmm(src[k]))
+                    .map(|_| true)?,
+                (Op32::Max, Some(k)) => self
+                    .a
+                    .vmaxps(out, zmm(src[1 - k]), zmm(src[k]))
+                    .map(|_| true)?,
+                _ => self.op32_single(op, out, src)?,
+            };
+            match (done, direct) {
+                (true, Some(_)) => written |= 1 << c,
+                (true, None) => {}
+                (false, _) => self.op32(op, c as u32, src)?,
+            }
         }
-        Ok(self.finish32(inst, |c| c as u32)?)
+        Ok(self.finish32_except(inst, written, |c| c as u32)?)
+    }
+
+    /// The cache register of channel `c` of `inst`'s destination when the
+    /// instruction's last step may write its result there directly, under
+    /// the execution mask: a plain register row the active loop keeps in a
+    /// register, no saturation or flushing, and no later channel of the
+    /// instruction reading the row (it must see the value from before).
+    pub(super) fn direct_row(&self, inst: &Inst, c: usize) -> Option<u32> {
+        let DstKind::Reg(reg) = inst.dst[0].kind else {
+            return None;
+        };
+        if inst.flush || inst.saturate || self.slot(Key::Pair(reg, c as u8 / 2)).is_some() {
+            return None;
+        }
+        let later = inst.dst[0].mask & !((2u8 << c) - 1);
+        let reads_c_later =
+            |s: &Src| (0..4).any(|l| later & (1 << l) != 0 && (s.swz[l] & 3) as usize == c);
+        for s in &inst.src {
+            match s.kind {
+                SrcKind::Reg(r) if r == reg && reads_c_later(s) => return None,
+                SrcKind::RegIndirect { .. } => return None,
+                _ => {}
+            }
+        }
+        self.cached(Key::Row(reg, c as u8))
+    }
+
+    /// For MIN/MAX: which source (0 or 1) is an unmodified immediate that
+    /// makes `vminps`/`vmaxps` with it second the whole rule. Those give
+    /// their second operand where either is NaN or both are equal; with a
+    /// non-NaN constant second that is minNum/maxNum, equal values have
+    /// equal bits, and of the zeros only MIN's +0 and MAX's -0 would take
+    /// the wrong sign (`min(-0, +0)` is -0, `max(-0, +0)` +0).
+    fn constant_operand_of_min_max(&self, inst: &Inst, op: Op32, c: usize) -> Option<usize> {
+        let wrong_zero = match op {
+            Op32::Min => 0.0f32,
+            Op32::Max => -0.0f32,
+            _ => return None,
+        };
+        (0..2).rev().find(|&k| {
+            let s = &inst.src[k];
+            self.immediate_word(s, c).is_some_and(|w| {
+                !s.flush && !f32::from_bits(w).is_nan() && w != wrong_zero.to_bits()
+            })
+        })
     }
 
     /// The 64-bit form of a bitwise op whose destination pairs the loop
@@ -71,7 +135,13 @@ impl Emitter<'_> {
 
     /// Saturates and stores the result rows (`zreg(c)` holds channel c).
     pub(super) fn finish32(&mut self, inst: &Inst, zreg: impl Fn(usize) -> u32) -> A {
-        let m = inst.dst[0].mask;
+        self.finish32_except(inst, 0, zreg)
+    }
+
+    /// [`Self::finish32`] but for the channels in `written`, already in
+    /// their place ([`Self::direct_row`]).
+    fn finish32_except(&mut self, inst: &Inst, written: u8, zreg: impl Fn(usize) -> u32) -> A {
+        let m = inst.dst[0].mask & !written;
         for c in 0..4 {
             if m & (1 << c) != 0 {
                 let mut z = zreg(c);
@@ -100,52 +170,98 @@ impl Emitter<'_> {
         a.vpandd(zmm(z).k7(), zmm(z), dword_bcst(rbx + pool_off(pool::SIGN)))
     }
 
+    /// The operations whose last step alone writes the result, so that it
+    /// may write a masked destination register directly (`o`, e.g. a
+    /// cache register under k1; the steps before write only zmm7 and zmm8):
+    /// `o = op(zmm(src[0]), zmm(src[1]), zmm(src[2]))`, true; false for any
+    /// other operation, nothing emitted.
+    pub(super) fn op32_single(
+        &mut self,
+        op: Op32,
+        o: AsmRegisterZmm,
+        src: [u32; 3],
+    ) -> Result<bool, IcedError> {
+        let a = &mut self.a;
+        let (x, y, z) = (zmm(src[0]), zmm(src[1]), zmm(src[2]));
+        let bc = |p: i32| dword_bcst(rbx + pool_off(p));
+        match op {
+            Op32::Mov => a.vmovdqa32(o, x)?,
+            Op32::Frc => {
+                a.vrndscaleps(zmm(7), x, 1)?;
+                a.vsubps(o, x, zmm(7))?
+            }
+            Op32::I2f => a.vcvtdq2ps(o, x)?,
+            Op32::U2f => a.vcvtudq2ps(o, x)?,
+            Op32::Not => a.vpternlogd(o, x, x, 0x55)?,
+            Op32::Iabs => a.vpabsd(o, x)?,
+            Op32::Add => a.vaddps(o, x, y)?,
+            Op32::Mul => a.vmulps(o, x, y)?,
+            Op32::Div => a.vdivps(o, x, y)?,
+            Op32::Shl | Op32::Ishr | Op32::Ushr => {
+                let n = zmm(7);
+                a.vpandd(n, y, bc(pool::MASK31))?;
+                match op {
+                    Op32::Shl => a.vpsllvd(o, x, n)?,
+                    Op32::Ishr => a.vpsravd(o, x, n)?,
+                    _ => a.vpsrlvd(o, x, n)?,
+                }
+            }
+            Op32::And => a.vpandd(o, x, y)?,
+            Op32::Or => a.vpord(o, x, y)?,
+            Op32::Xor => a.vpxord(o, x, y)?,
+            Op32::Uadd => a.vpaddd(o, x, y)?,
+            Op32::Umul => a.vpmulld(o, x, y)?,
+            Op32::Imax => a.vpmaxsd(o, x, y)?,
+            Op32::Imin => a.vpminsd(o, x, y)?,
+            Op32::Umax => a.vpmaxud(o, x, y)?,
+            Op32::Umin => a.vpminud(o, x, y)?,
+            // a NaN comes back quiet, as `ops::ldexp`
+            Op32::Ldexp => {
+                a.vcvtdq2ps(zmm(7), y)?;
+                a.vscalefps(o, x, zmm(7))?
+            }
+            Op32::Mad => {
+                a.vmulps(zmm(7), x, y)?;
+                a.vaddps(o, zmm(7), z)?
+            }
+            Op32::Umad => {
+                a.vpmulld(zmm(7), x, y)?;
+                a.vpaddd(o, zmm(7), z)?
+            }
+            Op32::Rcp => {
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), x)?
+            }
+            Op32::Sqrt => a.vsqrtps(o, x)?,
+            Op32::Rsq => {
+                a.vsqrtps(zmm(8), x)?;
+                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
+                a.vdivps(o, zmm(7), zmm(8))?
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// `zmm(d) = op(zmm(src[0]), zmm(src[1]), zmm(src[2]))`; sources are never written.
     pub(super) fn op32(&mut self, op: Op32, d: u32, src: [u32; 3]) -> A {
+        if self.op32_single(op, zmm(d), src)? {
+            return Ok(());
+        }
         let a = &mut self.a;
         let (x, y, z, o) = (zmm(src[0]), zmm(src[1]), zmm(src[2]), zmm(d));
         let bc = |p: i32| dword_bcst(rbx + pool_off(p));
         match op {
-            Op32::Mov => a.vmovdqa32(o, x),
-            Op32::Frc => {
-                a.vrndscaleps(zmm(7), x, 1)?;
-                a.vsubps(o, x, zmm(7))
-            }
             Op32::Round(mode) => {
                 // NaN keeps its bits (the interpreter's rounding does not quiet it)
                 a.vrndscaleps(o, x, mode)?;
                 a.vcmpps(k2, x, x, UNORD_Q)?;
                 a.vmovdqa32(o.k2(), x)
             }
-            Op32::I2f => a.vcvtdq2ps(o, x),
-            Op32::U2f => a.vcvtudq2ps(o, x),
-            Op32::Not => a.vpternlogd(o, x, x, 0x55),
             Op32::Ineg => {
                 a.vpxord(o, o, o)?;
                 a.vpsubd(o, o, x)
             }
-            Op32::Iabs => a.vpabsd(o, x),
-            Op32::Add => a.vaddps(o, x, y),
-            Op32::Mul => a.vmulps(o, x, y),
-            Op32::Div => a.vdivps(o, x, y),
-            Op32::Shl | Op32::Ishr | Op32::Ushr => {
-                let n = zmm(7);
-                a.vpandd(n, y, bc(pool::MASK31))?;
-                match op {
-                    Op32::Shl => a.vpsllvd(o, x, n),
-                    Op32::Ishr => a.vpsravd(o, x, n),
-                    _ => a.vpsrlvd(o, x, n),
-                }
-            }
-            Op32::And => a.vpandd(o, x, y),
-            Op32::Or => a.vpord(o, x, y),
-            Op32::Xor => a.vpxord(o, x, y),
-            Op32::Uadd => a.vpaddd(o, x, y),
-            Op32::Umul => a.vpmulld(o, x, y),
-            Op32::Imax => a.vpmaxsd(o, x, y),
-            Op32::Imin => a.vpminsd(o, x, y),
-            Op32::Umax => a.vpmaxud(o, x, y),
-            Op32::Umin => a.vpminud(o, x, y),
             Op32::Arl | Op32::F2i => self.truncate(op == Op32::Arl, d, src),
             // floor(x + 0.5), the addition rounded in f32 (`ops::arr`)
             Op32::Arr => {
@@ -180,11 +296,6 @@ impl Emitter<'_> {
                 self.bit_op(op, d, src)
             }
             Op32::Bfe(signed) => self.bit_field_extract(signed, d, src),
-            // a NaN comes back quiet, as `ops::ldexp`
-            Op32::Ldexp => {
-                a.vcvtdq2ps(zmm(7), y)?;
-                a.vscalefps(o, x, zmm(7))
-            }
             Op32::MulHi(signed) => self.mul_hi(signed, d, src),
             Op32::Lrp => {
                 // add(mul(a, b), mul(sub(1, a), c)): the NaN of each step is
@@ -196,6 +307,34 @@ impl Emitter<'_> {
                 a.vaddps(o, o, zmm(7))
             }
             Op32::Fma => self.fma32(d, src),
+            // emitted by `op32_single` above
+            Op32::Mov
+            | Op32::Frc
+            | Op32::I2f
+            | Op32::U2f
+            | Op32::Not
+            | Op32::Iabs
+            | Op32::Add
+            | Op32::Mul
+            | Op32::Div
+            | Op32::Shl
+            | Op32::Ishr
+            | Op32::Ushr
+            | Op32::And
+            | Op32::Or
+            | Op32::Xor
+            | Op32::Uadd
+            | Op32::Umul
+            | Op32::Imax
+            | Op32::Imin
+            | Op32::Umax
+            | Op32::Umin
+            | Op32::Ldexp
+            | Op32::Mad
+            | Op32::Umad
+            | Op32::Rcp
+            | Op32::Sqrt
+            | Op32::Rsq => Ok(()),
             Op32::IntDiv(signed, rem) => self.int_div(signed, rem, d, src),
             Op32::Min | Op32::Max => self.min_max(op == Op32::Min, d, src),
             Op32::ICmp(signed, p) => {
@@ -215,14 +354,6 @@ impl Emitter<'_> {
                 a.vpmovm2d(o, k2)?;
                 a.vpandd(o, o, bc(pool::ONE))
             }
-            Op32::Mad => {
-                a.vmulps(zmm(7), x, y)?;
-                a.vaddps(o, zmm(7), z)
-            }
-            Op32::Umad => {
-                a.vpmulld(zmm(7), x, y)?;
-                a.vpaddd(o, zmm(7), z)
-            }
             Op32::Ucmp => {
                 a.vptestmd(k2, x, x)?;
                 a.vmovdqa32(o, z)?;
@@ -232,16 +363,6 @@ impl Emitter<'_> {
                 a.vcmpps(k2, x, bc(pool::ZERO), LT_OQ)?;
                 a.vmovdqa32(o, z)?;
                 a.vmovdqa32(o.k2(), y)
-            }
-            Op32::Rcp => {
-                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
-                a.vdivps(o, zmm(7), x)
-            }
-            Op32::Sqrt => a.vsqrtps(o, x),
-            Op32::Rsq => {
-                a.vsqrtps(zmm(8), x)?;
-                a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::ONE)))?;
-                a.vdivps(o, zmm(7), zmm(8))
             }
         }
     }
@@ -499,23 +620,44 @@ impl Emitter<'_> {
     /// DP2/DP3/DP4: products and sums rounded one by one, in channel order
     /// (`ops::dp3`), replicated.
     pub(super) fn dot(&mut self, inst: &Inst, n: usize) -> R {
+        let direct = self.lone_direct_row(inst);
         for c in 0..n {
             let x = self.fetch(4, &inst.src[0], c, false)?;
             let y = self.fetch(5, &inst.src[1], c, false)?;
             if c == 0 {
                 self.a.vmulps(zmm(0), zmm(x), zmm(y))?;
             } else {
+                let sum = match direct {
+                    Some(z) if c + 1 == n => zmm(z).k1(),
+                    _ => zmm(0),
+                };
                 self.a.vmulps(zmm(7), zmm(x), zmm(y))?;
-                self.a.vaddps(zmm(0), zmm(0), zmm(7))?;
+                self.a.vaddps(sum, zmm(0), zmm(7))?;
             }
+        }
+        if direct.is_some() {
+            return Ok(());
         }
         Ok(self.replicate(inst)?)
     }
 
     pub(super) fn scalar(&mut self, inst: &Inst, op: Op32) -> R {
         let x = self.fetch(4, &inst.src[0], 0, false)?;
+        if let Some(z) = self.lone_direct_row(inst)
+            && self.op32_single(op, zmm(z).k1(), [x, 5, 6])?
+        {
+            return Ok(());
+        }
         self.op32(op, 0, [x, 5, 6])?;
         Ok(self.replicate(inst)?)
+    }
+
+    /// [`Self::direct_row`] of an instruction that writes one channel.
+    fn lone_direct_row(&self, inst: &Inst) -> Option<u32> {
+        let m = inst.dst[0].mask;
+        (m.count_ones() == 1)
+            .then(|| self.direct_row(inst, m.trailing_zeros() as usize))
+            .flatten()
     }
 
     /// Stores zmm0 (denormals flushed and saturated when asked) to every
