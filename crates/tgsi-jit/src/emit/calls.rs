@@ -83,7 +83,7 @@ impl Emitter<'_> {
                 && let Some(run) = self.runs[i].clone()
             {
                 self.active = Some(run);
-                self.cache_load()?;
+                self.cache_load(true)?;
             }
             let r = match (inst.op, nest.ret) {
                 (Opcode::CAL, _) => self.call_copy(lay, i, depth, &frames, nest, out),
@@ -98,7 +98,7 @@ impl Emitter<'_> {
                 .as_ref()
                 .is_some_and(|r| r.straight && r.end == i)
             {
-                self.cache_store()?;
+                self.cache_store(true)?;
                 self.active = None;
             }
         }

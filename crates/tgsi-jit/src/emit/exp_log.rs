@@ -245,9 +245,9 @@ impl Emitter<'_> {
             self.a
                 .vmovdqu32(zmmword_ptr(rbx + off::SCRATCH + 64), zmm(y))?;
         }
-        self.cache_store()?;
+        self.cache_store(false)?;
         self.call(row_callback as *const () as usize as u64, k as u64)?;
-        self.cache_load()?;
+        self.cache_load(false)?;
         self.a
             .vmovdqu32(zmm(0), zmmword_ptr(rbx + off::SCRATCH + 128))?;
         self.a.set_label(&mut done)?;

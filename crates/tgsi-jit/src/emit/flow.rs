@@ -56,7 +56,7 @@ impl Emitter<'_> {
                 self.a.mov(fr(depth, 1), r11d)?;
                 if let Some(r) = self.regions[i].clone() {
                     self.active = Some(r);
-                    self.cache_load()?;
+                    self.cache_load(true)?;
                 }
                 self.skip_if_idle(t)?;
             }
@@ -72,7 +72,7 @@ impl Emitter<'_> {
                     .as_ref()
                     .is_some_and(|r| !r.straight && r.end == i)
                 {
-                    self.cache_store()?;
+                    self.cache_store(true)?;
                     self.active = None;
                 }
             }

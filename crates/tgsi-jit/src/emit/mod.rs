@@ -434,6 +434,11 @@ struct Slot {
     written: bool,
     /// A pair whose two halves are the same register (immediates).
     uniform: bool,
+    /// A row of a straight run that the run writes before anything reads
+    /// it or calls out, dead after the run: neither loaded at the run's
+    /// start nor written back at its end (its lanes outside the execution
+    /// mask, which nothing reads, keep what the register held).
+    fresh: bool,
 }
 
 impl Slot {
@@ -728,7 +733,7 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
     for b in 0..n {
         if code.insts[b].op == Opcode::BGNLOOP {
             let end = code.insts[b].target as usize;
-            e.regions[b] = e.region(b + 1..end, end, &plans, 1);
+            e.regions[b] = e.region(b + 1..end, end, &plans, false);
         }
     }
     // straight runs (not inside a cached loop: the loop's cache is active there)
@@ -737,12 +742,8 @@ fn emit_inner(code: &Code) -> Result<Output, EmitError> {
         let run = (b..n).take_while(|&i| straight_plan(plans[i])).count();
         if run >= 2 {
             e.runs[b] = e
-                .region(b..b + run, b + run - 1, &plans, 2)
-                .filter(|r| !r.slots.is_empty())
-                .map(|r| Region {
-                    straight: true,
-                    ..r
-                });
+                .region(b..b + run, b + run - 1, &plans, true)
+                .filter(|r| !r.slots.is_empty());
         }
         b += run.max(1);
     }
@@ -789,17 +790,24 @@ impl<'c> Emitter<'c> {
     /// The register cache of the loop starting at `b`, when it is an
     /// innermost loop of inline instructions (row kernels allowed) with
     /// direct operands and plain IF/UIF/ELSE/ENDIF/BRK/CONT.
-    /// The cache of instructions `range` (ending with instruction `end`):
-    /// the rows and constants used at least `min_uses` times.
+    /// The cache of instructions `range` (ending with instruction `end`; a
+    /// loop's body, or a `straight` run): the rows and constants used at
+    /// least once in a loop, twice in a run.
     fn region(
         &mut self,
         range: std::ops::Range<usize>,
         end: usize,
         plans: &[Plan],
-        min_uses: u32,
+        straight: bool,
     ) -> Option<Region> {
+        let min_uses = if straight { 2 } else { 1 };
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
+        // the keys in the order of their first use, and the rows written
+        // before any read and before any instruction that may call out
+        let mut seen: Vec<Key> = Vec::new();
+        let mut written_first: Vec<Key> = Vec::new();
+        let mut called = false;
         for i in range {
             let inst = self.code.insts[i];
             // an indirect operand reads or writes the register file itself
@@ -869,11 +877,27 @@ impl<'c> Emitter<'c> {
             for (k, c) in reads {
                 if let Some(key) = self.key_of(&inst.src[k], c) {
                     note(&mut uses, key, false);
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                    }
                 }
             }
+            // the instructions that may call the interpreter, which reads
+            // the register file
+            called |= !matches!(
+                plans[i],
+                Plan::Comp(..) | Plan::Dot(_) | Plan::Scalar(_) | Plan::Pair(..)
+            );
             if let Some(r) = dst {
                 for c in writes {
-                    note(&mut uses, Key::Row(r, c as u8), true);
+                    let key = Key::Row(r, c as u8);
+                    note(&mut uses, key, true);
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        if !called {
+                            written_first.push(key);
+                        }
+                    }
                 }
             }
             // a second destination (DFRACEXP's exponent)
@@ -925,15 +949,32 @@ impl<'c> Emitter<'c> {
                 z: next,
                 written,
                 uniform,
+                fresh: straight && self.dead_after(end, key) && written_first.contains(&key),
             });
             next += need;
         }
         // a pair that did not fit: its rows are read and written in memory
         Some(Region {
             end,
-            straight: false,
+            straight,
             slots,
         })
+    }
+
+    /// Whether row `key` is dead after instruction `end`: a TEMP row when
+    /// the main program's END follows (nothing reads a TEMP after the
+    /// program; a batch's next run starts from its reset).
+    fn dead_after(&self, end: usize, key: Key) -> bool {
+        let temp = self.code.temp;
+        let Key::Row(r, _) = key else {
+            return false;
+        };
+        (temp.base..temp.base + temp.len).contains(&r)
+            && self
+                .code
+                .insts
+                .get(end + 1)
+                .is_some_and(|i| i.op == Opcode::END)
     }
 
     fn new(code: &'c Code, plans: &[Plan]) -> Result<Emitter<'c>, EmitError> {
@@ -1193,12 +1234,17 @@ impl<'c> Emitter<'c> {
         Ok(z)
     }
 
-    /// Loads every cache register of the active loop from the register file.
-    fn cache_load(&mut self) -> A {
+    /// Loads every cache register of the active loop from the register
+    /// file; at the region's `start`, the fresh rows ([`Slot::fresh`]) are
+    /// left out.
+    fn cache_load(&mut self, start: bool) -> A {
         let Some(r) = self.active.clone() else {
             return Ok(());
         };
         for sl in r.slots {
+            if start && sl.fresh {
+                continue;
+            }
             let z = zmm(sl.z);
             match sl.key {
                 Key::Row(reg, chan) => {
@@ -1222,13 +1268,15 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    /// Writes the rows the active loop writes back to the register file.
-    fn cache_store(&mut self) -> A {
+    /// Writes the rows the active loop writes back to the register file;
+    /// at the region's `end`, the fresh rows ([`Slot::fresh`]) are left
+    /// out.
+    fn cache_store(&mut self, end: bool) -> A {
         let Some(r) = self.active.clone() else {
             return Ok(());
         };
         for sl in r.slots {
-            if !sl.written {
+            if !sl.written || (end && sl.fresh) {
                 continue;
             }
             match sl.key {

@@ -234,13 +234,13 @@ impl Emitter<'_> {
         let mut inline = self.a.create_label();
         self.a.kortestw(k3, k3)?;
         self.a.jz(inline)?;
-        self.cache_store()?;
+        self.cache_store(false)?;
         self.call(step_callback as *const () as usize as u64, i as u64)?;
         self.a.test(eax, eax)?;
         self.a.jnz(self.callback_status)?;
         self.a.mov(r12, qword_ptr(rbx + off::REGS))?;
         self.update_exec()?;
-        self.cache_load()?;
+        self.cache_load(false)?;
         self.a.jmp(self.labels[i + 1])?;
         self.a.set_label(&mut inline)?;
         self.a.zero_bytes()
