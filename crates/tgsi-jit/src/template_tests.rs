@@ -762,20 +762,20 @@ fn direct_writes_and_min_max_by_immediates_give_the_interpreters_bits() {
 /// A straight run that ends the program keeps the TEMP rows it writes
 /// before reading them out of memory altogether (`Slot::fresh`: neither
 /// loaded nor written back), while a row read before its first write is
-/// loaded (TEMP[2]: zero from the reset), and rows first written after an
-/// instruction that may call the interpreter (the POW) are kept as
-/// before: the words of every pixel over a target whose right and bottom
-/// batches are partial, batch after batch through the same registers, are
-/// the interpreter's.
+/// loaded (TEMP[2]: zero from the reset), also around the row kernel the
+/// POW calls for its negative bases (the cache stored and reloaded about
+/// the call): the words of every pixel over a target whose right and
+/// bottom batches are partial, batch after batch through the same
+/// registers, are the interpreter's.
 #[test]
 fn rows_written_first_in_a_last_run_give_the_interpreters_bits() {
     let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
         IMM[0] FLT32 {0.5, 2.0, -1.0, 3.0}\n\
-        0: MUL TEMP[0].xy, IN[0].xyyy, IMM[0].ywww\n\
+        0: MUL TEMP[0].xy, IN[0].xyyy, IMM[0].yzzz\n\
         1: ADD TEMP[1].x, TEMP[0].xxxx, TEMP[0].yyyy\n\
         2: ADD TEMP[2].x, TEMP[2].xxxx, IMM[0].xxxx\n\
         3: MAD TEMP[1].y, TEMP[1].xxxx, TEMP[2].xxxx, IN[0].xxxx\n\
-        4: POW TEMP[3].x, |TEMP[1].yyyy|, IMM[0].xxxx\n\
+        4: POW TEMP[3].x, TEMP[1].yyyy, IMM[0].xxxx\n\
         5: MUL TEMP[0].z, TEMP[3].xxxx, TEMP[1].xxxx\n\
         6: DP3 TEMP[3].y, TEMP[0].xyzz, TEMP[1].xyxx\n\
         7: ADD TEMP[0].w, TEMP[3].yyyy, TEMP[2].xxxx\n\

@@ -435,9 +435,10 @@ struct Slot {
     /// A pair whose two halves are the same register (immediates).
     uniform: bool,
     /// A row of a straight run that the run writes before anything reads
-    /// it or calls out, dead after the run: neither loaded at the run's
-    /// start nor written back at its end (its lanes outside the execution
-    /// mask, which nothing reads, keep what the register held).
+    /// it (an interpreter's handler reading every channel of its source
+    /// registers), dead after the run: neither loaded at the run's start
+    /// nor written back at its end (its lanes outside the execution mask,
+    /// which nothing reads, keep what the register held).
     fresh: bool,
 }
 
@@ -804,10 +805,9 @@ impl<'c> Emitter<'c> {
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
         // the keys in the order of their first use, and the rows written
-        // before any read and before any instruction that may call out
+        // before anything reads them
         let mut seen: Vec<Key> = Vec::new();
         let mut written_first: Vec<Key> = Vec::new();
-        let mut called = false;
         for i in range {
             let inst = self.code.insts[i];
             // an indirect operand reads or writes the register file itself
@@ -882,21 +882,27 @@ impl<'c> Emitter<'c> {
                     }
                 }
             }
-            // the instructions that may call the interpreter, which reads
-            // the register file
-            called |= !matches!(
-                plans[i],
-                Plan::Comp(..) | Plan::Dot(_) | Plan::Scalar(_) | Plan::Pair(..)
-            );
+            // an instruction whose lanes off the inline path go to the
+            // interpreter's handler, which reads its source registers from
+            // the register file: every channel of them counts as read
+            if matches!(plans[i], Plan::Tex(_) | Plan::Special(_)) {
+                for s in &inst.src {
+                    if let SrcKind::Reg(r) = s.kind {
+                        for c in 0..4 {
+                            if !seen.contains(&Key::Row(r, c)) {
+                                seen.push(Key::Row(r, c));
+                            }
+                        }
+                    }
+                }
+            }
             if let Some(r) = dst {
                 for c in writes {
                     let key = Key::Row(r, c as u8);
                     note(&mut uses, key, true);
                     if !seen.contains(&key) {
                         seen.push(key);
-                        if !called {
-                            written_first.push(key);
-                        }
+                        written_first.push(key);
                     }
                 }
             }
