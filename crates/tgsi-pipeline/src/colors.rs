@@ -5,7 +5,7 @@
 //! fragment ([`write_color`]).
 
 use super::merge::{BlendClass, blend, blend_lanes};
-use super::state::{BlendState, RenderState};
+use super::state::{BlendFactor, BlendOp, BlendState, RenderState};
 use tgsi_exec::LANES;
 use tgsi_exec::ShadedBatch;
 use tgsi_exec::texture::format::{
@@ -348,7 +348,13 @@ impl<const P: usize, C: PairCodec<P>> tgsi_exec::tiles::Kernel for BlendQuads<'_
         let cpu = codec.cpu();
         let old = codec.decode(t.pairs_at::<P>(&self.tops));
         let s = Row16::load_rows_bits(cpu, src);
-        let out = blend_lanes(self.state, t.class, &s, &old, self.k);
+        // the common over-blend with its factors known here (the same
+        // steps, chosen once for the kernel rather than per channel)
+        let out = match (*self.state == OVER, t.class) {
+            (true, BlendClass::Unorm) => blend_lanes(&OVER, BlendClass::Unorm, &s, &old, self.k),
+            (true, BlendClass::Float) => blend_lanes(&OVER, BlendClass::Float, &s, &old, self.k),
+            _ => blend_lanes(self.state, t.class, &s, &old, self.k),
+        };
         let texels = codec.encode(out);
         let pitch = t.pitch;
         for (q, top) in self.tops.iter().enumerate() {
@@ -361,6 +367,20 @@ impl<const P: usize, C: PairCodec<P>> tgsi_exec::tiles::Kernel for BlendQuads<'_
         }
     }
 }
+
+/// Alpha blending "over" (source alpha, one minus source alpha, added,
+/// for colour and alpha), all channels written.
+#[cfg(target_arch = "x86_64")]
+const OVER: BlendState = BlendState {
+    enabled: true,
+    src: BlendFactor::SrcAlpha,
+    dst: BlendFactor::InvSrcAlpha,
+    op: BlendOp::Add,
+    src_alpha: BlendFactor::SrcAlpha,
+    dst_alpha: BlendFactor::InvSrcAlpha,
+    op_alpha: BlendOp::Add,
+    write_mask: 0xF,
+};
 
 /// Calls `f` with each lane set in `mask`, in lane order.
 #[inline(always)]
@@ -774,8 +794,8 @@ mod tests {
     /// A blended batch of whole quads merged in registers
     /// ([`blend_quads_in_registers`]) writes the bytes of blending each
     /// written lane alone ([`write_color`]): RGBA8, sRGB and RGBA16F
-    /// targets, random blend states, shaded values (NaN, infinities, out of
-    /// range) and old texels, quads left out.
+    /// targets, random blend states and [`OVER`], shaded values (NaN,
+    /// infinities, out of range) and old texels, quads left out.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn blended_quads_in_registers_are_each_lane_blended_alone() {
@@ -800,7 +820,12 @@ mod tests {
                 rgba16f: format == Format::Rgba16Float,
             };
             let mut state = RenderState::default();
-            state.blend[0] = super::super::merge::tests::random_blend_state(&mut rng);
+            // every fourth round the "over" blend the kernel has its own
+            // steps for
+            state.blend[0] = match round % 4 {
+                3 => OVER,
+                _ => super::super::merge::tests::random_blend_state(&mut rng),
+            };
             state.blend_factor = std::array::from_fn(|_| f32::from_bits(value(&mut rng)));
             let src: [[u32; LANES]; 4] =
                 std::array::from_fn(|_| std::array::from_fn(|_| value(&mut rng)));
