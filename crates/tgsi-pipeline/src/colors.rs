@@ -36,6 +36,17 @@ pub(crate) struct TexelCodec {
 }
 
 impl TexelCodec {
+    /// The codec of a target of `format`, converted under Direct3D's rules
+    /// when `direct3d` (RGBA16F then takes the general path).
+    pub(crate) fn of(format: tgsi_exec::texture::Format, direct3d: bool) -> TexelCodec {
+        TexelCodec {
+            format,
+            direct3d,
+            rgba8: Rgba8Encoder::of(format),
+            rgba16f: format == tgsi_exec::texture::Format::Rgba16Float && !direct3d,
+        }
+    }
+
     /// The float channels (raw words) of texel `src`.
     #[inline]
     fn decode(&self, src: &[u8]) -> [u32; 4] {
@@ -692,12 +703,7 @@ mod tests {
         let mut rng = tgsi_ir::rng::Rng(0x5ca7_7e25);
         for format in [Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba16Float] {
             let bpt = format.bytes_per_texel();
-            let codec = TexelCodec {
-                format,
-                direct3d: false,
-                rgba8: Rgba8Encoder::of(format),
-                rgba16f: format == Format::Rgba16Float,
-            };
+            let codec = TexelCodec::of(format, false);
             for _ in 0..200 {
                 let start: Vec<u8> = (0..16 * 4 * bpt).map(|_| rng.next() as u8).collect();
                 let (mut a, mut b) = (start.clone(), start);
@@ -813,12 +819,7 @@ mod tests {
         for round in 0..900 {
             let format = [Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba16Float][round % 3];
             let bpt = format.bytes_per_texel();
-            let codec = TexelCodec {
-                format,
-                direct3d: false,
-                rgba8: Rgba8Encoder::of(format),
-                rgba16f: format == Format::Rgba16Float,
-            };
+            let codec = TexelCodec::of(format, false);
             let mut state = RenderState::default();
             // every fourth round the "over" blend the kernel has its own
             // steps for

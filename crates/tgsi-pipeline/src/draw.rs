@@ -30,7 +30,6 @@ use tgsi_exec::LANES;
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
-use tgsi_exec::texture::format::Rgba8Encoder;
 use tgsi_exec::{
     ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources,
     ShadedBatch, Stats, TileCoverage,
@@ -308,12 +307,7 @@ fn bands_of<'t>(
                 pitch,
                 bpt,
                 class: BlendClass::of(format),
-                texels: TexelCodec {
-                    format,
-                    direct3d,
-                    rgba8: Rgba8Encoder::of(format),
-                    rgba16f: format == tgsi_exec::texture::Format::Rgba16Float && !direct3d,
-                },
+                texels: TexelCodec::of(format, direct3d),
             });
             rest = b;
         }
