@@ -18,6 +18,7 @@
 //!   each 6 (GS input order: vertex, adjacent, vertex, adjacent, ...).
 
 use super::state::{BasicTopology, Topology};
+use crate::index_values::DistinctValues;
 use crate::reuse::Kept;
 use tgsi_exec::{ExecError, Limits, Program, Resources, Stats, VertexRows};
 
@@ -260,8 +261,7 @@ static STREAMS: Kept<VertexStream> = Kept::new(2);
 /// draw to draw.
 #[derive(Default)]
 struct VertexScratch {
-    slot_of: Vec<u32>,
-    distinct: Vec<u32>,
+    distinct: DistinctValues,
     ids: Vec<[u32; 2]>,
     regs_in: Vec<[u32; 4]>,
     seq: Vec<u32>,
@@ -320,48 +320,18 @@ pub fn shade_vertices(
     // RESTART among them cuts strips rather than naming a vertex.
     let values = call.indices.map(|ix| &ix[..call.count as usize]);
     let restarts = strip && values.is_some();
-    // Distinct index values (restart excluded in strips), sorted: marked in
-    // a table when the largest is at most a few times the count, else sorted.
-    let largest = match values {
-        Some(ix) if restarts => ix.iter().copied().filter(|&v| v != RESTART).max(),
-        Some(ix) => ix.iter().copied().max(),
-        None => call.count.checked_sub(1),
-    }
-    .unwrap_or(0);
-    let table_len = largest as u64 + 1;
     let mut scratch = SCRATCH.take();
     let VertexScratch {
-        slot_of,
         distinct,
         ids,
         regs_in,
         seq,
     } = &mut scratch;
-    slot_of.clear();
-    distinct.clear();
+    // the distinct index values (restart excluded in strips), ascending
     match values {
         // Without indices every vertex is its own slot.
-        None => distinct.extend(0..call.count),
-        Some(ix) if table_len <= 4 * call.count as u64 + 4096 => {
-            slot_of.resize(table_len as usize, u32::MAX);
-            // (a restart index is past the table: nothing to mark)
-            for &v in ix {
-                if let Some(slot) = slot_of.get_mut(v as usize) {
-                    *slot = 0;
-                }
-            }
-            for (v, slot) in slot_of.iter_mut().enumerate() {
-                if *slot == 0 {
-                    *slot = distinct.len() as u32;
-                    distinct.push(v as u32);
-                }
-            }
-        }
-        Some(ix) => {
-            distinct.extend(ix.iter().copied().filter(|&v| !restarts || v != RESTART));
-            distinct.sort_unstable();
-            distinct.dedup();
-        }
+        None => distinct.all_below(call.count),
+        Some(ix) => distinct.find(ix, restarts, limits.threads),
     }
     let regs = input
         .elements
@@ -369,15 +339,15 @@ pub fn shade_vertices(
         .map(|e| e.register as usize + 1)
         .max()
         .unwrap_or(0);
-    let per_instance = distinct.len();
+    let per_instance = distinct.values.len();
     ids.clear();
     ids.reserve(per_instance * call.instances as usize);
     for inst in 0..call.instances {
-        ids.extend(distinct.iter().map(|&v| [v, inst]));
+        ids.extend(distinct.values.iter().map(|&v| [v, inst]));
     }
     let mut stream = STREAMS.take();
     let kept = std::mem::take(&mut stream.outputs);
-    let (outputs, stats) = match direct_rows(input, distinct, call.instances, regs) {
+    let (outputs, stats) = match direct_rows(input, &distinct.values, call.instances, regs) {
         // the shader reads the buffer itself
         Some(rows) => vs.run_vertex_rows(res, rows, ids, limits, kept)?,
         None => {
@@ -402,7 +372,6 @@ pub fn shade_vertices(
     let slots = Slots {
         values,
         per_instance: per_instance as u32,
-        table: slot_of,
         distinct,
         restarts,
     };
@@ -445,22 +414,20 @@ fn list_kind(topology: Topology) -> Option<(PrimitiveKind, usize)> {
 }
 
 /// Which stream vertex each index of a draw names: the index values
-/// (None: the vertex numbers themselves) looked up in the table of
-/// distinct values or, without one, among the sorted distinct values;
-/// instance `i`'s vertices follow the first `i` instances' `per_instance`.
+/// (None: the vertex numbers themselves) placed among the distinct
+/// values; instance `i`'s vertices follow the first `i` instances'
+/// `per_instance`.
 struct Slots<'a> {
     values: Option<&'a [u32]>,
     per_instance: u32,
-    /// Per index value its distinct number (empty: look in `distinct`).
-    table: &'a [u32],
-    distinct: &'a [u32],
+    distinct: &'a DistinctValues,
     /// RESTART cuts strips instead of naming a vertex.
     restarts: bool,
 }
 
 impl Slots<'_> {
     /// The stream vertices of indices `at..at + out.len()` of `instance`
-    /// into `out` (RESTART where a strip is cut), the case chosen once.
+    /// into `out` (RESTART where a strip is cut).
     fn fill(&self, at: usize, instance: u32, out: &mut [u32]) {
         let first = instance * self.per_instance;
         let Some(values) = self.values else {
@@ -470,20 +437,7 @@ impl Slots<'_> {
             return;
         };
         let values = &values[at..at + out.len()];
-        if !self.table.is_empty() {
-            // the table holds every index value but a restart
-            for (o, &v) in out.iter_mut().zip(values) {
-                *o = self.table.get(v as usize).map_or(RESTART, |&k| first + k);
-            }
-            return;
-        }
-        for (o, &v) in out.iter_mut().zip(values) {
-            *o = if self.restarts && v == RESTART {
-                RESTART
-            } else {
-                first + self.distinct.binary_search(&v).unwrap_or(0) as u32
-            };
-        }
+        self.distinct.places(values, self.restarts, first, out);
     }
 }
 

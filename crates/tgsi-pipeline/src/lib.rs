@@ -29,6 +29,7 @@
 
 mod colors;
 mod draw;
+mod index_values;
 pub mod input;
 pub mod merge;
 pub mod raster;

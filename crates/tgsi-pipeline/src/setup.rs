@@ -427,7 +427,7 @@ impl Setup<'_> {
         let project = |first: usize, part: &mut [ProjectedVertex]| {
             for (v, slot) in (first..).zip(part.iter_mut()) {
                 // (the vertices a few ahead on their way to the cache)
-                if let Some(ahead) = stream.vertex(v as u32 + 8).first() {
+                if let Some(ahead) = stream.vertex(v as u32 + 32).first() {
                     tgsi_exec::tiles::prefetch(ahead);
                 }
                 let outputs = stream.vertex(v as u32);
