@@ -89,7 +89,8 @@ pub mod math;
 /// made with an [`tiles::Avx512`] proof, run in a [`tiles::Kernel`]).
 pub mod tiles {
     pub use crate::math::simd::{
-        Avx512, DepthCompare, DepthTile, Kernel, depth_tile, prefetch, tile_cover, wide,
+        Avx512, DepthCompare, DepthTile, Kernel, depth_tile, prefetch, prefetch_lines, tile_cover,
+        wide,
     };
     #[cfg(target_arch = "x86_64")]
     pub use crate::math::simd::{Row16, Texels16};
@@ -713,6 +714,9 @@ impl Program {
         let count = range.len();
         for first in (0..count).step_by(LANES) {
             let n = (count - first).min(LANES);
+            // (a later batch's inputs on their way to the cache)
+            let ahead = (first + 2 * LANES).min(count);
+            inputs.fetch_ahead(ahead..(ahead + LANES).min(count));
             b.reset(code, lanes_mask(n));
             for i in 0..code.input.len as usize {
                 let reg = &mut b.regs[code.input.base as usize + i];
@@ -843,6 +847,8 @@ impl Program {
                         let take = (n * outs).min(rest.len());
                         let (mine, tail) = std::mem::take(&mut rest).split_at_mut(take);
                         rest = tail;
+                        // (the next batch's slots on their way to the cache)
+                        tiles::prefetch_lines(&rest[..rest.len().min(LANES * outs)]);
                         for k in 0..outs {
                             let lanes = lanes_of(&b.regs[code.output.base as usize + k]);
                             for (slots, lane) in mine.chunks_exact_mut(outs).zip(&lanes) {
@@ -951,6 +957,24 @@ impl<'a> VertexRows<'a> {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Asks for the registers of vertices `range` (a hint, see
+    /// [`tiles::prefetch_lines`]).
+    pub fn fetch_ahead(&self, range: std::ops::Range<usize>) {
+        match *self {
+            VertexRows::Nested(_) => {}
+            VertexRows::Flat { words, stride, .. } => {
+                if let Some(part) = words.get(range.start * stride..range.end * stride) {
+                    tiles::prefetch_lines(part);
+                }
+            }
+            VertexRows::Bytes { bytes, stride, .. } => {
+                if let Some(part) = bytes.get(range.start * stride * 16..range.end * stride * 16) {
+                    tiles::prefetch_lines(part);
+                }
+            }
+        }
     }
 
     /// Register `a` of vertex `k` (0 when missing).

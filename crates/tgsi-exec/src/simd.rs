@@ -1249,6 +1249,16 @@ pub fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// [`prefetch`] of every cache line of `items` (for a pass over a long
+/// array that will reach them soon: on the machines measured, arrays
+/// streamed from memory arrive faster asked for ahead than by the
+/// processor's own guesses).
+#[inline(always)]
+pub fn prefetch_lines<T>(items: &[T]) {
+    let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    items.iter().step_by(step).for_each(prefetch);
+}
+
 /// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
 /// lane `l`'s pixel, `origin` plus its offset in the tile, is inside the
 /// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's

@@ -164,15 +164,11 @@ impl DistinctValues {
 /// Indices a pass over the indices takes at a time.
 const BLOCK: usize = 256;
 
-/// Asks for the cache lines of the block of `values` at `at` (a hint for
-/// a pass that will reach them soon: long index lists stream from memory
-/// faster than the processor's own guesses bring them on the machines
-/// measured).
+/// Asks for the block of `values` at `at` (a hint for a pass that will
+/// reach it soon, see [`tgsi_exec::tiles::prefetch_lines`]).
 fn fetch_ahead(values: &[u32], at: usize) {
     if let Some(block) = values.get(at..) {
-        for line in block.iter().step_by(16).take(BLOCK / 16) {
-            tgsi_exec::tiles::prefetch(line);
-        }
+        tgsi_exec::tiles::prefetch_lines(&block[..block.len().min(BLOCK)]);
     }
 }
 
