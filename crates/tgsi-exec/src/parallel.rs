@@ -66,7 +66,7 @@ fn watch_for(done: impl Fn() -> bool) {
     while !done() {
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins % 256 == 0 {
+        if spins.is_multiple_of(256) {
             let waited = start.elapsed();
             if waited > WATCH {
                 return;
