@@ -85,6 +85,9 @@ impl DistinctValues {
         // the other threads' marks into the first's
         let (first, others) = self.marks.split_at_mut(1);
         let first = &mut first[0];
+        if first.bytes.len() < used {
+            first.bytes.resize(used, 0);
+        }
         first.dirty = first.dirty.max(used);
         let marked = &mut first.bytes[..used];
         for other in &others[..found.len() - 1] {
@@ -200,10 +203,6 @@ impl Marks {
     fn mark(&mut self, ix: &[u32], restarts: bool, limit: usize) -> Marked {
         self.bytes[..self.dirty].fill(0);
         self.dirty = 0;
-        if self.bytes.len() < limit {
-            self.bytes.resize(limit, 0);
-        }
-        let bytes = &mut self.bytes[..limit];
         let (mut largest, mut seen) = (0u32, false);
         for (k, block) in ix.chunks(BLOCK).enumerate() {
             fetch_ahead(ix, (k + 2) * BLOCK);
@@ -211,11 +210,18 @@ impl Marks {
                 if restarts && v == RESTART {
                     continue;
                 }
-                let Some(mark) = bytes.get_mut(v as usize) else {
-                    self.dirty = limit;
-                    return Marked::Overflow;
-                };
-                *mark = 1;
+                let at = v as usize;
+                if at >= self.bytes.len() {
+                    if at >= limit {
+                        self.dirty = self.bytes.len();
+                        return Marked::Overflow;
+                    }
+                    // (the marks grow with the values: at most twice
+                    // the largest)
+                    let len = (at + 1).max(2 * self.bytes.len()).min(limit);
+                    self.bytes.resize(len, 0);
+                }
+                self.bytes[at] = 1;
                 largest = largest.max(v);
                 seen = true;
             }
