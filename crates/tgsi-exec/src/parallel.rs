@@ -71,8 +71,13 @@ pub fn each<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R
 /// Keeps `threads` pool threads awake for the next stage (a sleeping one
 /// woke 20-40 µs after its part was handed over): each spins until
 /// another stage starts or [`KEEP_WARM`] has passed, then goes back to
-/// the pool, where the new stage's part waits for it.
+/// the pool, where the new stage's part waits for it. Not from a pool
+/// thread (an embedder's own parallel work, or a stage inside another):
+/// there the spinning job would wait in that thread's own queue.
 fn keep_warm(threads: usize) {
+    if rayon::current_thread_index().is_some() {
+        return;
+    }
     let stage = STAGES.load(Ordering::Acquire);
     for _ in 0..threads {
         rayon::spawn(move || {
