@@ -1,13 +1,13 @@
 //! Running the parts of a stage at once. The calling thread takes the
 //! first part itself and the others go to rayon's pool of waiting threads:
-//! starting a thread costs 50-90 µs on the machines measured (a frame of a
-//! draw starts nine stages), waking a pool thread much less, and the
-//! caller, already running, starts at once instead of sleeping until the
-//! others are done. Which part computes what never depends on the thread
+//! starting a thread costs 50-90 µs on the 2-core Xeon and EPYC virtual
+//! machines measured (a frame of a draw starts nine stages), waking a
+//! pool thread much less, and the caller, already running, starts at
+//! once instead of sleeping until the others are done. Which part computes what never depends on the thread
 //! that runs it, so results are the same for any pool size. Having done
 //! its own part, the caller watches for the others' ends for a while
 //! before it sleeps: a sleeping caller woken by the last part's end
-//! started its next stage 50-100 µs late on the machines measured (a
+//! started its next stage 50-100 µs late on the Intel Xeon measured (a
 //! draw of a million triangles forks some sixty times). After a stage,
 //! as many pool threads as took its parts stay awake a while for the
 //! next one (a sleeping one woke 20-40 µs after its part was handed over).

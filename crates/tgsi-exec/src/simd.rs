@@ -1250,7 +1250,7 @@ pub fn prefetch<T>(value: &T) {
 }
 
 /// [`prefetch`] of every cache line of `items` (for a pass over a long
-/// array that will reach them soon: on the machines measured, arrays
+/// array that will reach them soon: on the Intel Xeon measured, arrays
 /// streamed from memory arrive faster asked for ahead than by the
 /// processor's own guesses).
 #[inline(always)]
