@@ -81,15 +81,7 @@ fn keep_warm(threads: usize) {
     let stage = STAGES.load(Ordering::Acquire);
     for _ in 0..threads {
         rayon::spawn(move || {
-            let start = Instant::now();
-            let mut spins = 0u32;
-            while STAGES.load(Ordering::Acquire) == stage {
-                std::hint::spin_loop();
-                spins = spins.wrapping_add(1);
-                if spins.is_multiple_of(256) && start.elapsed() > KEEP_WARM {
-                    return;
-                }
-            }
+            spin_until(|| STAGES.load(Ordering::Acquire) != stage, KEEP_WARM, None);
         });
     }
 }
@@ -99,6 +91,12 @@ fn keep_warm(threads: usize) {
 /// threads now and then (where there are more threads than cores, a part
 /// may be waiting for it).
 fn watch_for(done: impl Fn() -> bool) {
+    spin_until(done, WATCH, Some(WATCH / 5));
+}
+
+/// Spins until `done()` or `most` has passed, offering the core to other
+/// threads now and then once `offer_after` has passed (None: never).
+fn spin_until(done: impl Fn() -> bool, most: Duration, offer_after: Option<Duration>) {
     let start = Instant::now();
     let mut spins = 0u32;
     while !done() {
@@ -106,10 +104,10 @@ fn watch_for(done: impl Fn() -> bool) {
         spins = spins.wrapping_add(1);
         if spins.is_multiple_of(256) {
             let waited = start.elapsed();
-            if waited > WATCH {
+            if waited > most {
                 return;
             }
-            if waited > WATCH / 5 {
+            if offer_after.is_some_and(|after| waited > after) {
                 std::thread::yield_now();
             }
         }
