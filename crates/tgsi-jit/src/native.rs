@@ -130,23 +130,18 @@ pub(super) mod pool {
         /// LIT's exponent range: 128, −128.
         pub const LIT_HIGH: i32 = 18;
         pub const LIT_LOW: i32 = 19;
-        /// f64 (two words each): 1.5·2^52, POW's exp2 coefficients (six)
-        /// and log2 coefficients (four), 2/ln 2, √½'s bits, 2^62, 1024,
-        /// 1023, −1000, 1000, −∞.
+        /// f64 (two words each): POW's exp2 coefficients (six) and log2
+        /// coefficients (four), 2/ln 2, √½'s bits, −1000, 1000, −∞.
         pub const F64: i32 = 20;
-        pub const D_MAGIC: i32 = F64;
-        pub const D_EXP2_COEF: i32 = F64 + 2;
-        pub const D_LOG2_COEF: i32 = F64 + 14;
-        pub const D_TWO_OVER_LN2: i32 = F64 + 22;
-        pub const D_SQRT_HALF: i32 = F64 + 24;
-        pub const D_TWO_62: i32 = F64 + 26;
-        pub const D_1024: i32 = F64 + 28;
-        pub const D_1023: i32 = F64 + 30;
-        pub const D_LOW: i32 = F64 + 32;
-        pub const D_HIGH: i32 = F64 + 34;
-        pub const D_NEG_INF: i32 = F64 + 36;
+        pub const D_EXP2_COEF: i32 = F64;
+        pub const D_LOG2_COEF: i32 = F64 + 12;
+        pub const D_TWO_OVER_LN2: i32 = F64 + 20;
+        pub const D_SQRT_HALF: i32 = F64 + 22;
+        pub const D_LOW: i32 = F64 + 24;
+        pub const D_HIGH: i32 = F64 + 26;
+        pub const D_NEG_INF: i32 = F64 + 28;
         /// Words in all.
-        pub const LEN: usize = (F64 + 38) as usize;
+        pub const LEN: usize = (F64 + 30) as usize;
     }
     /// The lane numbers 0..16, a whole row (indirect register operands).
     pub const LANE_NUMBERS: i32 = (EXP_LOG + exp_log::LEN as i32 + 15) & !15;
@@ -175,15 +170,14 @@ pub(super) fn exp_log_pool() -> [u32; pool::exp_log::LEN] {
         *w = v.to_bits();
     }
     let f64s: Vec<u64> = [
-        [m::ROUND_MAGIC_F64].as_slice(),
-        &m::POW_EXP2_COEF,
+        m::POW_EXP2_COEF.as_slice(),
         &m::POW_LOG2_COEF,
         &[m::TWO_OVER_LN2_F64],
     ]
     .concat()
     .into_iter()
     .map(f64::to_bits)
-    .chain([m::SQRT_HALF_BITS_F64, 1 << 62, 1024, 1023])
+    .chain([m::SQRT_HALF_BITS_F64])
     .chain([-m::POW_EXP2_LIMIT, m::POW_EXP2_LIMIT, f64::NEG_INFINITY].map(f64::to_bits))
     .collect();
     for (k, v) in f64s.into_iter().enumerate() {

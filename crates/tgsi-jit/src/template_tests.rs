@@ -96,6 +96,67 @@ fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
     lanes_give(&want, &got, xy.len(), expect, inputs);
 }
 
+/// POW by a constant exponent (`Emitter::pow_plain` converts it to
+/// doubles once for both halves of the row): every lane as the definition
+/// and the interpreter give it, for exponents from an immediate with and
+/// without a modifier (one of them so large that bases near 1 reach
+/// f32's ends) and bases from tiny to large, edge values among them (the
+/// rows with a zero, negative, infinite or NaN base take the row kernel);
+/// and LIT of an immediate.
+#[test]
+fn pow_by_a_constant_exponent_gives_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {4, 64, 16, 0}\nIMM[1] FLT32 {2.5, 0.75, 37.0, 3000000.0}\nIMM[2] FLT32 {0.5, 0.25, 0.0, 1.5}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].x, BUFFER[0], TEMP[0].yyyy\n\
+        3: POW TEMP[2].x, TEMP[1].xxxx, IMM[1].xxxx\n\
+        4: POW TEMP[2].y, TEMP[1].xxxx, -IMM[1].yyyy\n\
+        5: POW TEMP[2].z, |TEMP[1].xxxx|, IMM[1].zzzz\n\
+        6: POW TEMP[2].w, TEMP[1].xxxx, IMM[1].wwww\n\
+        7: LIT TEMP[3], IMM[2]\n\
+        8: ADD TEMP[2].w, TEMP[2].wwww, TEMP[3].zzzz\n\
+        9: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        10: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        11: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 32;
+    let mut rng = tgsi_ir::rng::Rng(0xe2_0000_5eed_0002);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let mut base = |i: usize| -> f32 {
+        match (i / 16) % 5 {
+            0 => rng.uniform(1e-3, 50.0) as f32,
+            1 => rng.uniform(0.999, 1.001) as f32,
+            2 => rng.uniform(0.0, 1.0) as f32,
+            3 => f32::from_bits(edges[i % edges.len()]),
+            _ => f32::from_bits(rng.next() as u32),
+        }
+    };
+    let xs: Vec<f32> = (0..GROUPS * 64).map(&mut base).collect();
+    let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS).swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    use tgsi_exec::math::pow_f32;
+    let lit_z = pow_f32(0.25, 1.5);
+    let expect = |i: usize| {
+        let x = xs[i];
+        [
+            pow_f32(x, 2.5).to_bits(),
+            pow_f32(x, -0.75).to_bits(),
+            pow_f32(x.abs(), 37.0).to_bits(),
+            (pow_f32(x, 3_000_000.0) + lit_z).to_bits(),
+        ]
+    };
+    let inputs = |i: usize| format!("x = {:e}", xs[i]);
+    lanes_give(&want, &got, xs.len(), expect, inputs);
+}
+
 /// LIT, EXP, LOG, DST, PK2H, UP2H, ARR and BFI inline give the
 /// interpreter's bits: on rows of well-behaved values (LIT, EXP and LOG on
 /// their short forms) and on rows of edge values and random words, where a

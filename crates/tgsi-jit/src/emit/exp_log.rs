@@ -34,7 +34,10 @@ impl Emitter<'_> {
         match (k, y) {
             (RowKernel::Ex2, _) => self.ex2_plain(x, 0)?,
             (RowKernel::Lg2, _) => self.lg2_plain(x, 0)?,
-            (RowKernel::Pow, Some(y)) => self.pow_plain(x, y)?,
+            (RowKernel::Pow, Some(y)) => {
+                let uniform_y = matches!(inst.src[1].kind, SrcKind::Const { .. });
+                self.pow_plain(x, y, uniform_y)?
+            }
             _ => return Err("no inline form of this row kernel".into()),
         }
         self.row_kernel_where_k3(k, x, y)?;
@@ -137,20 +140,26 @@ impl Emitter<'_> {
     }
 
     /// `math::pow_plain` of zmm `x` and `y` into zmm0 (zmm1-3, 6-15 and
-    /// 31 scratch), and k3 = the active lanes outside it.
-    pub(super) fn pow_plain(&mut self, x: u32, y: u32) -> A {
+    /// 31 scratch), and k3 = the active lanes outside it. `uniform_y`: y
+    /// is the same in every lane (a constant), converted to doubles once.
+    pub(super) fn pow_plain(&mut self, x: u32, y: u32, uniform_y: bool) -> A {
         for half in 0..2 {
-            self.pow_plain_half(x, y, half)?;
+            self.pow_plain_half(x, y, half, uniform_y)?;
         }
         self.a.vinsertf32x8(zmm(0), zmm(0), ymm(1), 1)?;
         self.pow_lanes_off_path(x, y)
     }
 
     /// `math::pow_plain` of lanes `8·half..` of zmm `x` and `y` into ymm
-    /// `half` (0: ymm0, 1: ymm1), in doubles.
-    fn pow_plain_half(&mut self, x: u32, y: u32, half: u32) -> A {
-        let [xd, e, m, ef, f, d, z, q, wv, yd, sh, r, p] =
-            [2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31].map(zmm);
+    /// `half` (0: ymm0, 1: ymm1), in doubles. Where the steps differ from
+    /// the kernel's, they give the same values: the exponent by an
+    /// arithmetic shift and `vcvtqq2pd` (exact for these small integers),
+    /// round(t) by `vrndscalepd` to nearest even (the magic sum's value
+    /// for |t| ≤ 1000), and p·2^k by `vscalefpd` (exact: the product is a
+    /// normal double for |k| ≤ 1000).
+    fn pow_plain_half(&mut self, x: u32, y: u32, half: u32, uniform_y: bool) -> A {
+        let [xd, e, m, ef, f, d, z, q, wv, yd, r, p] =
+            [2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 15, 31].map(zmm);
         let a = &mut self.a;
         if half == 0 {
             a.vcvtps2pd(xd, ymm(x))?;
@@ -158,19 +167,17 @@ impl Emitter<'_> {
         } else {
             a.vextractf32x8(ymm(3), zmm(x), 1)?;
             a.vcvtps2pd(xd, ymm(3))?;
-            a.vextractf32x8(ymm(3), zmm(y), 1)?;
-            a.vcvtps2pd(yd, ymm(3))?;
+            if !uniform_y {
+                a.vextractf32x8(ymm(3), zmm(y), 1)?;
+                a.vcvtps2pd(yd, ymm(3))?;
+            }
         }
-        // log2: e = ((bits − √½'s bits + 2^62) >> 52) − 1024, m = bits − e·2^52
+        // log2: e = (bits − √½'s bits) >> 52 (arithmetic), m = bits − e·2^52
         a.vpsubq(e, xd, c64(w::D_SQRT_HALF))?;
-        a.vpaddq(e, e, c64(w::D_TWO_62))?;
-        a.vpsrlq(e, e, 52)?;
-        a.vpsubq(e, e, c64(w::D_1024))?;
+        a.vpsraq(e, e, 52)?;
         a.vpsllq(m, e, 52)?;
         a.vpsubq(m, xd, m)?;
-        // e as a double: magic + e, less the magic
-        a.vpaddq(ef, e, c64(w::D_MAGIC))?;
-        a.vsubpd(ef, ef, c64(w::D_MAGIC))?;
+        a.vcvtqq2pd(ef, e)?;
         // s = (m − 1)/(m + 1), z = s², q(z) by Horner
         let one = qword_bcst(rbx + pool_off(pool::D_ONE));
         a.vsubpd(f, m, one)?;
@@ -195,15 +202,14 @@ impl Emitter<'_> {
             wv.k2(),
             qword_ptr(rbx + pool_off(pool::EXP_LOG + w::D_NEG_INF)),
         )?;
-        // t = y·lg clamped; k = round(t), r = t − k
-        let t = wv;
+        // t = y·lg clamped; k = round(t) (to nearest even), r = t − k
+        let (t, k) = (wv, e);
         a.vmulpd(t, yd, wv)?;
         a.vmaxpd(t, t, c64(w::D_LOW))?;
         a.vminpd(t, t, c64(w::D_HIGH))?;
-        a.vaddpd(sh, t, c64(w::D_MAGIC))?;
-        a.vsubpd(r, sh, c64(w::D_MAGIC))?;
-        a.vsubpd(r, t, r)?;
-        // 1 + r·p(r), times 2^k built from its bits
+        a.vrndscalepd(k, t, 8)?;
+        a.vsubpd(r, t, k)?;
+        // 1 + r·p(r), times 2^k
         a.vbroadcastsd(
             p,
             qword_ptr(rbx + pool_off(pool::EXP_LOG + w::D_EXP2_COEF + 10)),
@@ -212,10 +218,7 @@ impl Emitter<'_> {
             a.vfmadd213pd(p, r, c64(w::D_EXP2_COEF + 2 * j))?;
         }
         a.vfmadd213pd(p, r, one)?;
-        a.vpsubq(sh, sh, c64(w::D_MAGIC))?;
-        a.vpaddq(sh, sh, c64(w::D_1023))?;
-        a.vpsllq(sh, sh, 52)?;
-        a.vmulpd(p, p, sh)?;
+        a.vscalefpd(p, p, k)?;
         a.vcvtpd2ps(ymm(half), p)
     }
 
