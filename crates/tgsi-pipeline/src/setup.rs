@@ -433,21 +433,21 @@ impl Setup<'_> {
                 let outputs = stream.vertex(v as u32);
                 let word = |(r, c): (usize, usize)| outputs.get(r).map_or(0, |p| p[c]);
                 let pos: [f64; 4] = std::array::from_fn(|c| f32::from_bits(word((r, c))) as f64);
-                let cv = ClipVertex {
-                    pos,
-                    bary: [0.0; 3],
-                    dist: std::array::from_fn(|i| {
-                        layout
-                            .clip
-                            .get(i)
-                            .map_or(0.0, |&cd| f32::from_bits(word(cd)) as f64)
-                    }),
+                // the clip planes of `plane_value` in straight code
+                let [x, y, z, w] = pos;
+                let g = GUARD * w;
+                let volume = [z, w - z, x + g, g - x, y + g, g - y];
+                let inside_volume = w > 0.0 && volume.iter().all(|&d| inside(d));
+                let distances = || {
+                    layout
+                        .clip
+                        .iter()
+                        .all(|&cd| inside(f32::from_bits(word(cd)) as f64))
                 };
-                let planes = 6 + layout.clip.len();
                 *slot = ProjectedVertex {
                     window: to_window(viewport, &pos),
-                    w: pos[3],
-                    inside: pos[3] > 0.0 && (0..planes).all(|k| inside(plane_value(&cv, k))),
+                    w,
+                    inside: inside_volume && distances(),
                 };
             }
         };
@@ -862,6 +862,90 @@ mod tests {
             bary: [0.0; 3],
             dist: [0.0; MAX_DISTANCES],
         }
+    }
+
+    /// Each projected vertex is inside exactly when w > 0 and every clip
+    /// plane of `plane_value` (the view volume, the guard band, the clip
+    /// distances) is at least 0, and its window position is `to_window`'s:
+    /// for positions and distances of every class (NaN, infinities, ±0,
+    /// subnormals, values on the planes), on one thread and on three.
+    #[test]
+    fn projected_vertices_follow_the_clip_planes() {
+        let mut rng = tgsi_ir::rng::Rng(0x5e70_0000_0000_0001);
+        let edges = tgsi_ir::rng::EDGE_F32;
+        let mut word = |k: usize| -> u32 {
+            match k % 4 {
+                0 => edges[rng.below(edges.len() as u64) as usize],
+                1 => ((rng.below(2001) as f32 - 1000.0) / 250.0).to_bits(),
+                2 => (rng.below(64) as f32 - 8.0).to_bits(),
+                _ => rng.next() as u32,
+            }
+        };
+        // OUT[0] a clip distance pair, OUT[1] the position, OUT[2] more
+        // distances; some vertices on a plane (x = ±32 w, z = w, z = 0, the
+        // origin with w = 0)
+        let count = 4096;
+        let mut outputs = Vec::new();
+        for v in 0..count {
+            let mut regs: [[u32; 4]; 3] =
+                std::array::from_fn(|r| std::array::from_fn(|c| word(v * 12 + r * 4 + c + v / 7)));
+            let w = f32::from_bits(regs[1][3]);
+            match v % 9 {
+                0 => regs[1][0] = (32.0 * w).to_bits(),
+                1 => regs[1][1] = (-32.0 * w).to_bits(),
+                2 => regs[1][2] = regs[1][3],
+                3 => regs[1][2] = 0f32.to_bits(),
+                // on every plane of the volume, but w is not above 0
+                4 => regs[1] = [0, (-0f32).to_bits(), 0, 0],
+                _ => {}
+            }
+            outputs.extend(regs);
+        }
+        let stream = VertexStream {
+            outputs,
+            stride: 3,
+            ..VertexStream::default()
+        };
+        let layout = OutputLayout {
+            position: Some(1),
+            clip: vec![(0, 1), (2, 3), (0, 2)],
+            ..OutputLayout::default()
+        };
+        let viewport = Viewport {
+            x: 3.0,
+            y: -2.0,
+            width: 640.0,
+            height: 480.0,
+            min_depth: 0.25,
+            max_depth: 1.0,
+        };
+        let mut one = Vec::new();
+        Setup::window_vertices(&stream, &layout, &viewport, 1, &mut one);
+        let mut three = Vec::new();
+        Setup::window_vertices(&stream, &layout, &viewport, 3, &mut three);
+        let bits =
+            |p: &ProjectedVertex| (p.window.0, p.window.1.to_bits(), p.w.to_bits(), p.inside);
+        assert!(
+            one.iter().map(bits).eq(three.iter().map(bits)),
+            "the projection depends on the threads"
+        );
+        let (mut ins, mut outs) = (0, 0);
+        for (v, got) in one.iter().enumerate() {
+            let regs = stream.vertex(v as u32);
+            let f = |r: usize, c: usize| f32::from_bits(regs[r][c]) as f64;
+            let mut cv = vtx(f(1, 0), f(1, 1), f(1, 2), f(1, 3));
+            for (i, &(r, c)) in layout.clip.iter().enumerate() {
+                cv.dist[i] = f(r, c);
+            }
+            let inside_all = cv.pos[3] > 0.0 && (0..9).all(|k| inside(plane_value(&cv, k)));
+            assert_eq!(got.inside, inside_all, "vertex {v}: {:?}", regs);
+            let window = to_window(&viewport, &cv.pos);
+            assert_eq!(got.window.0, window.0, "vertex {v}");
+            assert_eq!(got.window.1.to_bits(), window.1.to_bits(), "vertex {v}");
+            assert_eq!(got.w.to_bits(), cv.pos[3].to_bits());
+            if got.inside { ins += 1 } else { outs += 1 }
+        }
+        assert!(ins > 100 && outs > 100, "{ins} inside, {outs} outside");
     }
 
     #[test]
