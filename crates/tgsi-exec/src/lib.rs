@@ -84,13 +84,14 @@ pub mod machine;
 pub mod math;
 
 /// The rasterizer's tile kernels (AVX-512 where the CPU has it): one
-/// sample per pixel's coverage of a 4x4 tile and its early depth test;
+/// sample per pixel's coverage of a 4x4 tile and its early depth test, the
+/// early depth test with four samples per pixel;
 /// and the output merge's 16-lane rows in a register ([`tiles::Row16`],
 /// made with an [`tiles::Avx512`] proof, run in a [`tiles::Kernel`]).
 pub mod tiles {
     pub use crate::math::simd::{
-        Avx512, DepthCompare, DepthTile, Kernel, depth_tile, prefetch, prefetch_lines, tile_cover,
-        wide,
+        Avx512, DepthCompare, DepthTile, Kernel, depth_tile, depth_tile_4x, prefetch,
+        prefetch_lines, tile_cover, wide,
     };
     #[cfg(target_arch = "x86_64")]
     pub use crate::math::simd::{Row16, Texels16};

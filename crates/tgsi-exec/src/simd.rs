@@ -47,6 +47,10 @@ mod row16;
 #[cfg(target_arch = "x86_64")]
 pub use row16::{Row16, Texels16};
 
+#[path = "simd/depth4.rs"]
+mod depth4;
+pub use depth4::depth_tile_4x;
+
 /// Proof that this CPU runs the AVX-512 builds (F/DQ/BW/VL): made only by
 /// [`Avx512::detect`], it lets code make [`Row16`] values.
 #[derive(Clone, Copy, Debug)]

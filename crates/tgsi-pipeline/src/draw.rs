@@ -15,6 +15,7 @@
 //! and blending ([`super::merge`]).
 
 use super::colors::{ColorRows, TexelCodec, merge_batch, write_color};
+use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget};
 use super::raster::{SamplePattern, TileEdges};
@@ -829,27 +830,6 @@ fn sample_depth(sh: &Shared<'_>, prim: &RasterPrim, x: u32, y: u32, s: usize) ->
     plane64(&prim.depth, px, py) as f32
 }
 
-/// Where a 4x4 tile's pixels are in a band's depth rows (one sample per pixel).
-#[derive(Clone, Copy)]
-struct TileRows {
-    x0: u32,
-    y0: u32,
-    /// The cell of the tile's top-left pixel and the cells per row.
-    first: usize,
-    pitch: usize,
-}
-
-impl TileRows {
-    fn of(x0: u32, y0: u32, y_lo: i64, pitch: usize) -> TileRows {
-        TileRows {
-            x0,
-            y0,
-            first: (y0 as i64 - y_lo) as usize * pitch + x0 as usize,
-            pitch,
-        }
-    }
-}
-
 /// The depth/stencil test before shading of one tile's covered pixels,
 /// one sample per pixel: the depths of the 16 pixel centres on the
 /// primitive's plane ([`sample_depth`]), then the test of
@@ -972,30 +952,21 @@ fn run_band(
                 if walk.early
                     && let (Some(test), Some((zs, ss))) = (&sh.test, walk.band.depth.as_mut())
                 {
+                    let rows = TileRows::of(x0, y0, y_lo, walk.row_pitch);
                     if samples == 1 {
-                        let rows = TileRows::of(x0, y0, y_lo, walk.row_pitch);
                         early_test_one_sample(test, sh, prim, rows, &mut coverage, zs, ss);
                     } else {
-                        for (l, cov) in coverage.iter_mut().enumerate() {
-                            if *cov == 0 {
-                                continue;
-                            }
-                            let (dx, dy) = tgsi_exec::fragment::lane_offset(l);
-                            let (x, y) = (x0 + dx, y0 + dy);
-                            let base =
-                                (y as i64 - y_lo) as usize * walk.row_pitch + x as usize * samples;
-                            for s in 0..samples {
-                                if *cov & (1 << s) != 0
-                                    && !test.test(
-                                        sample_depth(sh, prim, x, y, s),
-                                        prim.front,
-                                        &mut zs[base + s],
-                                        &mut ss[base + s],
-                                    )
-                                {
-                                    *cov &= !(1 << s);
-                                }
-                            }
+                        let kernel = depth_tile.as_ref().filter(|_| samples == 4);
+                        let tile = SampledTile {
+                            rows,
+                            pattern: &sh.pattern,
+                            samples,
+                        };
+                        if !kernel
+                            .is_some_and(|d| early_test_four_samples(d, &tile, &mut coverage, zs))
+                        {
+                            let face = (&prim.depth, prim.front);
+                            early_test_each_sample(test, &tile, face, &mut coverage, zs, ss);
                         }
                     }
                     if !any_lane(&coverage) {

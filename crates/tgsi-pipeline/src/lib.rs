@@ -29,6 +29,7 @@
 
 mod colors;
 mod draw;
+mod early_depth;
 mod index_values;
 pub mod input;
 pub mod merge;

@@ -932,6 +932,112 @@ pub(crate) mod tests {
         assert_eq!(compared, 4 * 2 * 200);
     }
 
+    /// The tile kernel with four samples per pixel
+    /// ([`tgsi_exec::tiles::depth_tile_4x`]) gives each sample the outcome
+    /// and stored depth of the scalar test at its position, for the four
+    /// compares it takes, with and without writes, over the 4x pattern's
+    /// offsets, random planes (NaN, constant and cancelling ones among
+    /// them), stored depths equal to the plane's and partial coverage.
+    #[test]
+    fn four_sample_tile_kernel_is_the_per_sample_test() {
+        let mut rng = tgsi_ir::rng::Rng(0x7e57_0004);
+        let pattern = crate::raster::SamplePattern::new(4);
+        let offsets: [[f64; 2]; 4] = std::array::from_fn(|s| {
+            let (x, y) = pattern.position(0, 0, s);
+            [x, y]
+        });
+        let compares = [
+            (CompareFunc::Less, tgsi_exec::tiles::DepthCompare::Less),
+            (
+                CompareFunc::LessEqual,
+                tgsi_exec::tiles::DepthCompare::LessEqual,
+            ),
+            (
+                CompareFunc::Greater,
+                tgsi_exec::tiles::DepthCompare::Greater,
+            ),
+            (
+                CompareFunc::GreaterEqual,
+                tgsi_exec::tiles::DepthCompare::GreaterEqual,
+            ),
+        ];
+        for (func, compare) in compares {
+            for write in [true, false] {
+                let t = DepthStencilTest {
+                    format: DepthFormat::D32Float,
+                    depth: DepthState {
+                        enabled: true,
+                        func,
+                        write,
+                    },
+                    stencil: StencilState::default(),
+                    min_depth: 0.0,
+                    max_depth: 0.875,
+                };
+                assert_eq!(t.tile_compare(), Some(compare));
+                for round in 0..200 {
+                    let (x0, y0) = (4 * rng.below(40) as u32, 4 * rng.below(3) as u32);
+                    let (p1, p2) = (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01));
+                    let plane = match round % 4 {
+                        0 => [0.5, 0.0, 0.0],
+                        1 => [f64::NAN, 0.0, 0.0],
+                        // terms that cancel near a sample
+                        2 => {
+                            let [ox, oy] = offsets[rng.below(4) as usize];
+                            let x = (x0 + rng.below(4) as u32) as f64 + ox;
+                            let y = (y0 + rng.below(4) as u32) as f64 + oy;
+                            [1e-9 * rng.uniform(0.0, 1.0) - (p1 * x + p2 * y), p1, p2]
+                        }
+                        _ => [rng.uniform(-0.5, 1.5), p1, p2],
+                    };
+                    let pitch = 4 * 180usize;
+                    let stored: Vec<u32> = (0..pitch * 12)
+                        .map(|_| match rng.below(3) {
+                            0 => 0.5f32.to_bits(),
+                            _ => (rng.uniform(0.0, 1.0) as f32).to_bits(),
+                        })
+                        .collect();
+                    let covered = rng.next();
+                    let first = y0 as usize * pitch + 4 * x0 as usize;
+                    let tile = tgsi_exec::tiles::DepthTile {
+                        plane,
+                        offset: [0.5, 0.5],
+                        range: [t.min_depth, t.max_depth],
+                        compare,
+                        write,
+                    };
+                    let mut kernel_z = stored.clone();
+                    let Some(passed) = tgsi_exec::tiles::depth_tile_4x(
+                        &tile,
+                        &offsets,
+                        [x0, y0],
+                        covered,
+                        &mut kernel_z,
+                        first,
+                        pitch,
+                    ) else {
+                        // no AVX-512: the caller tests sample by sample
+                        return;
+                    };
+                    let mut one_z = stored.clone();
+                    let mut want = 0u64;
+                    for bit in 0..64 {
+                        let (dy, dx, s) = (bit / 16, bit % 16 / 4, bit % 4);
+                        let (x, y) = pattern.position(x0 + dx as u32, y0 + dy as u32, s);
+                        let d = tgsi_exec::fragment::plane64(&plane, x, y) as f32;
+                        let cell = first + dy * pitch + 4 * dx + s;
+                        let mut st = 0u8;
+                        if covered >> bit & 1 == 1 && t.test(d, true, &mut one_z[cell], &mut st) {
+                            want |= 1 << bit;
+                        }
+                    }
+                    assert_eq!(passed, want, "{func:?} write {write} plane {plane:?}");
+                    assert_eq!(kernel_z, one_z, "{func:?} write {write} plane {plane:?}");
+                }
+            }
+        }
+    }
+
     /// A clear on several threads writes every cell as one thread does,
     /// on targets large enough to be split (and one that is not).
     #[test]
