@@ -150,6 +150,19 @@ pub(crate) fn merge_batch(
                 }
                 continue;
             }
+            if let Some(all) = &encoded {
+                // RGBA8: the texel's 4 bytes to each covered sample, the
+                // pixel's samples side by side
+                let first = t.offset(x, row, 0, samples);
+                if let Some(cells) = t.bytes.get_mut(first..first + 4 * samples) {
+                    for (s, cell) in cells.chunks_exact_mut(4).enumerate() {
+                        if b.coverage[l] >> s & 1 != 0 {
+                            cell.copy_from_slice(&all[l]);
+                        }
+                    }
+                }
+                continue;
+            }
             let mut texel = [0u8; MAX_TEXEL];
             let bytes = match (&encoded, texel.get_mut(..t.bpt)) {
                 (Some(all), _) => &all[l][..],

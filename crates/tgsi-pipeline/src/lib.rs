@@ -199,7 +199,9 @@ mod tests {
 
     /// A flat colour drawn with 4 samples per pixel into targets of several
     /// formats: every covered sample holds the colour as the format
-    /// converts it, every other one the clear (zeros), and some of each.
+    /// converts it, every other one the clear (zeros), and some of each;
+    /// the same samples in every format (RGBA8 targets write each pixel's
+    /// samples side by side, the others sample by sample).
     #[test]
     fn multisampled_targets_get_the_colour_in_each_covered_sample() {
         let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
@@ -215,6 +217,7 @@ mod tests {
         let input = VertexInput::from_rows(&rows);
         let call = DrawCall::vertices(Topology::Basic(BasicTopology::TriangleList), 3);
         let colour = [0.25f32, 0.5, 0.75, 1.0].map(f32::to_bits);
+        let mut first_samples: Option<Vec<bool>> = None;
         for format in [
             Format::Rgba8Unorm,
             Format::Rgba8Srgb,
@@ -242,6 +245,7 @@ mod tests {
             let mut want = vec![0u8; bpt];
             format.encode_into(colour, &mut want);
             let (mut covered, mut clear) = (0, 0);
+            let mut samples = Vec::new();
             for texel in colors[0].levels[0].chunks_exact(bpt) {
                 if texel.iter().all(|b| *b == 0) {
                     clear += 1;
@@ -249,6 +253,11 @@ mod tests {
                     assert_eq!(texel, &want[..], "{format:?}");
                     covered += 1;
                 }
+                samples.push(texel.iter().any(|b| *b != 0));
+            }
+            match &first_samples {
+                None => first_samples = Some(samples),
+                Some(first) => assert!(*first == samples, "{format:?}: other samples covered"),
             }
             assert!(
                 covered > 100 && clear > 100,
