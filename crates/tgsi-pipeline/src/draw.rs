@@ -956,15 +956,13 @@ fn run_band(
                     if samples == 1 {
                         early_test_one_sample(test, sh, prim, rows, &mut coverage, zs, ss);
                     } else {
-                        let kernel = depth_tile.as_ref().filter(|_| samples == 4);
                         let tile = SampledTile {
                             rows,
                             pattern: &sh.pattern,
                             samples,
                         };
-                        if !kernel
-                            .is_some_and(|d| early_test_four_samples(d, &tile, &mut coverage, zs))
-                        {
+                        let kernel = |d| early_test_four_samples(d, &tile, &mut coverage, zs);
+                        if !depth_tile.as_ref().is_some_and(kernel) {
                             let face = (&prim.depth, prim.front);
                             early_test_each_sample(test, &tile, face, &mut coverage, zs, ss);
                         }
