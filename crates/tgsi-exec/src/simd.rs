@@ -1334,10 +1334,7 @@ pub fn depth_tile(
     first: usize,
     pitch: usize,
 ) -> Option<u16> {
-    let last = first.checked_add(pitch.checked_mul(3)?)?.checked_add(3)?;
-    if last >= stored.len() || last > i32::MAX as usize {
-        return None;
-    }
+    tile_rows_inside(stored.len(), first, pitch, 4)?;
     #[cfg(target_arch = "x86_64")]
     if imp::available() {
         // SAFETY: as in `wide!`; and every cell of the tile is inside `stored`.
@@ -1345,6 +1342,16 @@ pub fn depth_tile(
     }
     let _ = covered;
     None
+}
+
+/// Some when a tile's four rows of `row_cells` cells from `first`,
+/// `pitch` apart, lie inside `len` cells and below 2^31 (the depth
+/// kernels' 32-bit offsets).
+fn tile_rows_inside(len: usize, first: usize, pitch: usize, row_cells: usize) -> Option<()> {
+    let last = first
+        .checked_add(pitch.checked_mul(3)?)?
+        .checked_add(row_cells - 1)?;
+    (last < len && last <= i32::MAX as usize).then_some(())
 }
 
 #[cfg(test)]

@@ -115,8 +115,7 @@ pub(crate) fn early_test_four_samples(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::DepthFormat;
-    use crate::state::{CompareFunc, DepthState, StencilState};
+    use crate::state::CompareFunc;
 
     /// The early test of a tile's four samples per pixel by the kernel
     /// gives the coverage and depths of the test sample by sample, for
@@ -131,17 +130,7 @@ mod tests {
         let mut compared = 0;
         for func in [CompareFunc::Less, CompareFunc::GreaterEqual] {
             for write in [true, false] {
-                let test = DepthStencilTest {
-                    format: DepthFormat::D32Float,
-                    depth: DepthState {
-                        enabled: true,
-                        func,
-                        write,
-                    },
-                    stencil: StencilState::default(),
-                    min_depth: 0.0,
-                    max_depth: 1.0,
-                };
+                let test = DepthStencilTest::d32_float(func, write, 1.0);
                 for _ in 0..100 {
                     let y_lo = 4 * rng.below(10) as i64;
                     let (x0, y0) = (

@@ -240,6 +240,23 @@ pub struct DepthStencilTest {
 }
 
 impl DepthStencilTest {
+    /// A D32_FLOAT depth test without stencil under `func`, writing or
+    /// not, depths clamped to 0..=`max_depth` (the tile kernels' tests).
+    #[cfg(test)]
+    pub(crate) fn d32_float(func: CompareFunc, write: bool, max_depth: f32) -> DepthStencilTest {
+        DepthStencilTest {
+            format: DepthFormat::D32Float,
+            depth: DepthState {
+                enabled: true,
+                func,
+                write,
+            },
+            stencil: StencilState::default(),
+            min_depth: 0.0,
+            max_depth,
+        }
+    }
+
     /// Tests one sample and applies the writes; true when it passes.
     /// `stored_depth` / `stored_stencil` are the sample's cells.
     #[inline(always)]
@@ -829,6 +846,40 @@ pub(crate) mod tests {
         assert_eq!(cov, [1; 16]);
     }
 
+    /// A depth plane for the tile kernels' tests, by `round`: a constant
+    /// one (equal to some stored depths), a NaN one, one whose terms cancel
+    /// near a sample (at one of `offsets` in one of the tile's pixels from
+    /// `origin`, where the evaluation's steps show in the bits) or any.
+    fn random_plane(
+        rng: &mut tgsi_ir::rng::Rng,
+        round: usize,
+        origin: [u32; 2],
+        offsets: &[[f64; 2]],
+    ) -> [f64; 3] {
+        let (p1, p2) = (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01));
+        match round % 4 {
+            0 => [0.5, 0.0, 0.0],
+            1 => [f64::NAN, 0.0, 0.0],
+            2 => {
+                let [ox, oy] = offsets[rng.below(offsets.len() as u64) as usize];
+                let x = (origin[0] + rng.below(4) as u32) as f64 + ox;
+                let y = (origin[1] + rng.below(4) as u32) as f64 + oy;
+                [1e-9 * rng.uniform(0.0, 1.0) - (p1 * x + p2 * y), p1, p2]
+            }
+            _ => [rng.uniform(-0.5, 1.5), p1, p2],
+        }
+    }
+
+    /// `n` stored D32_FLOAT depths, a third of them the constant plane's 0.5.
+    fn random_depths(rng: &mut tgsi_ir::rng::Rng, n: usize) -> Vec<u32> {
+        (0..n)
+            .map(|_| match rng.below(3) {
+                0 => 0.5f32.to_bits(),
+                _ => (rng.uniform(0.0, 1.0) as f32).to_bits(),
+            })
+            .collect()
+    }
+
     /// The tile kernel's early depth test ([`tgsi_exec::tiles::depth_tile`])
     /// gives each lane the coverage and stored depth of the one-sample
     /// test at its pixel centre, for the four compares it takes, with and
@@ -841,17 +892,7 @@ pub(crate) mod tests {
         let mut compared = 0;
         for &(func, _) in CompareFunc::ALL {
             for write in [true, false] {
-                let t = DepthStencilTest {
-                    format: DepthFormat::D32Float,
-                    depth: DepthState {
-                        enabled: true,
-                        func,
-                        write,
-                    },
-                    stencil: StencilState::default(),
-                    min_depth: 0.0,
-                    max_depth: 0.875,
-                };
+                let t = DepthStencilTest::d32_float(func, write, 0.875);
                 let Some(compare) = t.tile_compare() else {
                     assert!(!matches!(
                         func,
@@ -864,32 +905,9 @@ pub(crate) mod tests {
                 };
                 for round in 0..200 {
                     let (x0, y0) = (4 * rng.below(50) as u32, 4 * rng.below(3) as u32);
-                    let plane = match round % 4 {
-                        0 => [0.5, 0.0, 0.0],
-                        1 => [f64::NAN, 0.0, 0.0],
-                        // terms that cancel near a lane's pixel, where the
-                        // evaluation's steps show in the bits
-                        2 => {
-                            let (p1, p2) = (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01));
-                            let (x, y) = (
-                                (x0 + rng.below(4) as u32) as f64 + 0.5,
-                                (y0 + rng.below(4) as u32) as f64 + 0.5,
-                            );
-                            [1e-9 * rng.uniform(0.0, 1.0) - (p1 * x + p2 * y), p1, p2]
-                        }
-                        _ => [
-                            rng.uniform(-0.5, 1.5),
-                            rng.uniform(-0.01, 0.01),
-                            rng.uniform(-0.01, 0.01),
-                        ],
-                    };
+                    let plane = random_plane(&mut rng, round, [x0, y0], &[[0.5, 0.5]]);
                     let pitch = 200usize;
-                    let stored: Vec<u32> = (0..pitch * 12)
-                        .map(|_| match rng.below(3) {
-                            0 => 0.5f32.to_bits(),
-                            _ => (rng.uniform(0.0, 1.0) as f32).to_bits(),
-                        })
-                        .collect();
+                    let stored = random_depths(&mut rng, pitch * 12);
                     let covered = rng.next() as u16;
                     let first = y0 as usize * pitch + x0 as usize;
                     let tile = tgsi_exec::tiles::DepthTile {
@@ -963,40 +981,13 @@ pub(crate) mod tests {
         ];
         for (func, compare) in compares {
             for write in [true, false] {
-                let t = DepthStencilTest {
-                    format: DepthFormat::D32Float,
-                    depth: DepthState {
-                        enabled: true,
-                        func,
-                        write,
-                    },
-                    stencil: StencilState::default(),
-                    min_depth: 0.0,
-                    max_depth: 0.875,
-                };
+                let t = DepthStencilTest::d32_float(func, write, 0.875);
                 assert_eq!(t.tile_compare(), Some(compare));
                 for round in 0..200 {
                     let (x0, y0) = (4 * rng.below(40) as u32, 4 * rng.below(3) as u32);
-                    let (p1, p2) = (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01));
-                    let plane = match round % 4 {
-                        0 => [0.5, 0.0, 0.0],
-                        1 => [f64::NAN, 0.0, 0.0],
-                        // terms that cancel near a sample
-                        2 => {
-                            let [ox, oy] = offsets[rng.below(4) as usize];
-                            let x = (x0 + rng.below(4) as u32) as f64 + ox;
-                            let y = (y0 + rng.below(4) as u32) as f64 + oy;
-                            [1e-9 * rng.uniform(0.0, 1.0) - (p1 * x + p2 * y), p1, p2]
-                        }
-                        _ => [rng.uniform(-0.5, 1.5), p1, p2],
-                    };
+                    let plane = random_plane(&mut rng, round, [x0, y0], &offsets);
                     let pitch = 4 * 180usize;
-                    let stored: Vec<u32> = (0..pitch * 12)
-                        .map(|_| match rng.below(3) {
-                            0 => 0.5f32.to_bits(),
-                            _ => (rng.uniform(0.0, 1.0) as f32).to_bits(),
-                        })
-                        .collect();
+                    let stored = random_depths(&mut rng, pitch * 12);
                     let covered = rng.next();
                     let first = y0 as usize * pitch + 4 * x0 as usize;
                     let tile = tgsi_exec::tiles::DepthTile {

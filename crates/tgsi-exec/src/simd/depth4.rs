@@ -19,10 +19,7 @@ pub fn depth_tile_4x(
     first: usize,
     pitch: usize,
 ) -> Option<u64> {
-    let last = first.checked_add(pitch.checked_mul(3)?)?.checked_add(15)?;
-    if last >= stored.len() || last > i32::MAX as usize {
-        return None;
-    }
+    super::tile_rows_inside(stored.len(), first, pitch, 16)?;
     #[cfg(target_arch = "x86_64")]
     if super::imp::available() {
         // SAFETY: as in `wide!`; and every cell of the tile is inside `stored`.
