@@ -501,8 +501,10 @@ impl Setup<'_> {
         if verts.len() < n {
             return;
         }
-        let mut vs = [0u32; 3];
-        vs[..n].copy_from_slice(&verts[..n]);
+        // (value by value: a copy of n words would call the C library and
+        // its stores would stall the reads of the whole array below)
+        let vs: [u32; 3] =
+            std::array::from_fn(|k| verts.get(k).copied().filter(|_| k < n).unwrap_or(0));
         // Cull distances.
         for &cd in &self.layout.cull {
             if vs[..n].iter().all(|&v| self.distance(v, cd) < 0.0) {
@@ -511,24 +513,7 @@ impl Setup<'_> {
         }
         // A triangle of projected vertices inside every plane: straight to
         // setup, without clip vertices.
-        if n == 3
-            && let [Some(a), Some(b), Some(c)] = vs.map(|v| self.windows.get(v as usize))
-            && a.inside
-            && b.inside
-            && c.inside
-        {
-            let from = Source {
-                verts: vs,
-                count: 3,
-                id: p.id,
-                orig_w: [a.w, b.w, c.w],
-            };
-            let corner = |p: &ProjectedVertex, k: usize| Corner {
-                window: p.window,
-                w: p.w,
-                bary: std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }),
-            };
-            self.emit(&[corner(a, 0), corner(b, 1), corner(c, 2)], &from, out);
+        if n == 3 && self.emit_inside_triangle(vs[0], vs[1], vs[2], p.id, out) {
             return;
         }
         let mut cv = [ClipVertex {
@@ -607,6 +592,39 @@ impl Setup<'_> {
                 }
             }
         }
+    }
+
+    /// Sets up the triangle of stream vertices `v0`, `v1`, `v2` when all
+    /// three are projected inside every clip plane (no clip vertices
+    /// needed) and says whether it did. (The numbers come as values, not
+    /// as an array: the array's word stores read back as one wider load
+    /// stalled every primitive.)
+    #[inline(never)]
+    fn emit_inside_triangle(
+        &self,
+        v0: u32,
+        v1: u32,
+        v2: u32,
+        id: u32,
+        out: &mut Vec<RasterPrim>,
+    ) -> bool {
+        let projected = |v: u32| self.windows.get(v as usize).filter(|p| p.inside);
+        let (Some(a), Some(b), Some(c)) = (projected(v0), projected(v1), projected(v2)) else {
+            return false;
+        };
+        let from = Source {
+            verts: [v0, v1, v2],
+            count: 3,
+            id,
+            orig_w: [a.w, b.w, c.w],
+        };
+        let corner = |p: &ProjectedVertex, k: usize| Corner {
+            window: p.window,
+            w: p.w,
+            bary: std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }),
+        };
+        self.emit(&[corner(a, 0), corner(b, 1), corner(c, 2)], &from, out);
+        true
     }
 
     /// True for a triangle whose box is at most four pixels and which
