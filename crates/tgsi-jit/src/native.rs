@@ -130,9 +130,11 @@ pub(super) mod pool {
         /// LIT's exponent range: 128, −128.
         pub const LIT_HIGH: i32 = 18;
         pub const LIT_LOW: i32 = 19;
+        /// POW's largest exponent taken by squaring (64).
+        pub const SQUARING_MAX: i32 = 20;
         /// f64 (two words each): POW's exp2 coefficients (six) and log2
         /// coefficients (four), 2/ln 2, √½'s bits, −1000, 1000, −∞.
-        pub const F64: i32 = 20;
+        pub const F64: i32 = 22;
         pub const D_EXP2_COEF: i32 = F64;
         pub const D_LOG2_COEF: i32 = F64 + 12;
         pub const D_TWO_OVER_LN2: i32 = F64 + 20;
@@ -164,6 +166,7 @@ pub(super) fn exp_log_pool() -> [u32; pool::exp_log::LEN] {
             tgsi_exec::ops::LIT_EXPONENT_LIMIT,
             -tgsi_exec::ops::LIT_EXPONENT_LIMIT,
         ],
+        &[m::POW_SQUARING_MAX],
     ]
     .concat();
     for (w, v) in words.iter_mut().zip(&f32s) {

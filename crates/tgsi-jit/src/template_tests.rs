@@ -157,6 +157,79 @@ fn pow_by_a_constant_exponent_gives_the_definitions_bits() {
     lanes_give(&want, &got, xs.len(), expect, inputs);
 }
 
+/// POW by whole exponents up to 64 (`Emitter::pow_squaring_half`, the
+/// products of `math::pow_by_squaring`): every lane as the definition and
+/// the interpreter give it, for exponents per lane (rows all whole, rows
+/// that mix whole and other exponents, which take the row kernel, and
+/// rows with −0 and ±64), constant ones of both signs, and LIT's
+/// exponent; bases from tiny to huge, so that products overflow and
+/// underflow, and edge values.
+#[test]
+fn pow_by_a_whole_exponent_gives_the_definitions_bits() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+        IMM[0] UINT32 {8, 64, 16, 0}\nIMM[1] FLT32 {48.0, 3.0, 0.0, 1.0}\n\
+        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+        2: LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
+        3: POW TEMP[2].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
+        4: POW TEMP[2].y, TEMP[1].xxxx, IMM[1].xxxx\n\
+        5: POW TEMP[2].z, |TEMP[1].xxxx|, -IMM[1].yyyy\n\
+        6: MOV TEMP[3].x, IMM[1].wwww\n\
+        7: MOV TEMP[3].y, TEMP[1].xxxx\n\
+        8: MOV TEMP[3].w, IMM[1].xxxx\n\
+        9: LIT TEMP[3], TEMP[3]\n\
+        10: MOV TEMP[2].w, TEMP[3].zzzz\n\
+        11: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+        12: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+        13: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    const GROUPS: usize = 32;
+    let mut rng = tgsi_ir::rng::Rng(0xe2_0000_5eed_0064);
+    let edges = tgsi_ir::rng::EDGE_F32;
+    let whole = |rng: &mut tgsi_ir::rng::Rng| (rng.next() % 129) as f32 - 64.0;
+    let mut pair = |i: usize| -> (f32, f32) {
+        let x = match (i / 16) % 4 {
+            0 => rng.uniform(1e-3, 50.0) as f32,
+            1 => rng.uniform(0.0, 2.0) as f32,
+            2 => f32::from_bits(edges[i % edges.len()]),
+            _ => f32::from_bits(rng.next() as u32 & 0x7fff_ffff),
+        };
+        let y = match (i / 64) % 3 {
+            0 => whole(&mut rng),
+            1 if i.is_multiple_of(3) => rng.uniform(-64.0, 64.0) as f32,
+            1 => whole(&mut rng),
+            _ => [-0.0, 64.0, -64.0, 1.0][i % 4],
+        };
+        (x, y)
+    };
+    let xy: Vec<(f32, f32)> = (0..GROUPS * 64).map(&mut pair).collect();
+    let input: Vec<u8> = xy
+        .iter()
+        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
+        .flatten()
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
+        run_groups(p, buffers, GROUPS).swap_remove(1)
+    };
+    let (want, got) = (run(&interp), run(&jit));
+    use tgsi_exec::math::pow_f32;
+    let expect = |i: usize| {
+        let (x, y) = xy[i];
+        [
+            pow_f32(x, y).to_bits(),
+            pow_f32(x, 48.0).to_bits(),
+            pow_f32(x.abs(), -3.0).to_bits(),
+            pow_f32(x.max(0.0), 48.0).to_bits(),
+        ]
+    };
+    let inputs = |i: usize| format!("x = {:e}, y = {:e}", xy[i].0, xy[i].1);
+    lanes_give(&want, &got, xy.len(), expect, inputs);
+}
+
 /// LIT, EXP, LOG, DST, PK2H, UP2H, ARR and BFI inline give the
 /// interpreter's bits: on rows of well-behaved values (LIT, EXP and LOG on
 /// their short forms) and on rows of edge values and random words, where a

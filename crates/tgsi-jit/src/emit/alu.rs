@@ -120,6 +120,17 @@ impl Emitter<'_> {
         (whole && unmodified && cached && !inst.saturate && m != 0).then_some(wide)
     }
 
+    /// True for a source that is the same in every lane: a direct
+    /// constant or an immediate (modifiers apply alike to every lane).
+    pub(super) fn is_uniform(&self, s: &Src) -> bool {
+        let imm = self.code.imm;
+        match s.kind {
+            SrcKind::Const { .. } => true,
+            SrcKind::Reg(r) => r >= imm.base && r < imm.base + imm.len,
+            _ => false,
+        }
+    }
+
     /// The compile-time value of channel `c` of an unmodified immediate source.
     pub(super) fn immediate_word(&self, s: &Src, c: usize) -> Option<u32> {
         let imm = self.code.imm;

@@ -35,7 +35,7 @@ impl Emitter<'_> {
             (RowKernel::Ex2, _) => self.ex2_plain(x, 0)?,
             (RowKernel::Lg2, _) => self.lg2_plain(x, 0)?,
             (RowKernel::Pow, Some(y)) => {
-                let uniform_y = matches!(inst.src[1].kind, SrcKind::Const { .. });
+                let uniform_y = self.is_uniform(&inst.src[1]);
                 self.pow_plain(x, y, uniform_y)?
             }
             _ => return Err("no inline form of this row kernel".into()),
@@ -140,14 +140,131 @@ impl Emitter<'_> {
     }
 
     /// `math::pow_plain` of zmm `x` and `y` into zmm0 (zmm1-3, 6-15 and
-    /// 31 scratch), and k3 = the active lanes outside it. `uniform_y`: y
-    /// is the same in every lane (a constant), converted to doubles once.
+    /// 31 scratch, k5 and k6 too), and k3 = the active lanes outside it.
+    /// A row whose active exponents are all `math::pow_squares` squares,
+    /// one where none is takes the logarithm; a row of both kinds is left
+    /// to the row kernel (k3 = every active lane). `uniform_y`: y is the
+    /// same in every lane (a constant or an immediate), converted to
+    /// doubles once, its bits tested by branches when it squares.
     pub(super) fn pow_plain(&mut self, x: u32, y: u32, uniform_y: bool) -> A {
+        let (mut squaring, mut logarithm) = (self.a.create_label(), self.a.create_label());
+        let (mut join, mut done) = (self.a.create_label(), self.a.create_label());
+        let (ay, whole) = (zmm(2), zmm(3));
+        let a = &mut self.a;
+        // k5 = the lanes whose |y| is a whole number up to the limit
+        a.vpandd(ay, zmm(y), dword_bcst(rbx + pool_off(pool::ABS)))?;
+        a.vrndscaleps(whole, ay, 0x0b)?;
+        a.vcmpps(k5, whole, ay, EQ_OQ)?;
+        a.vcmpps(k5.k5(), ay, c32(w::SQUARING_MAX), LE_OQ)?;
+        a.kandnw(k6, k5, k1)?;
+        a.kortestw(k6, k6)?;
+        a.jz(squaring)?;
+        a.kandw(k6, k5, k1)?;
+        a.kortestw(k6, k6)?;
+        a.jz(logarithm)?;
+        a.kmovw(k3, k1)?;
+        a.jmp(done)?;
+        a.set_label(&mut logarithm)?;
         for half in 0..2 {
             self.pow_plain_half(x, y, half, uniform_y)?;
         }
+        self.a.jmp(join)?;
+        self.a.set_label(&mut squaring)?;
+        self.a.vcvttps2dq(zmm(14), ay)?;
+        if uniform_y {
+            self.a.vmovd(eax, xmm(14))?;
+        }
+        for half in 0..2 {
+            if uniform_y {
+                self.pow_squaring_uniform_half(x, y, half)?;
+            } else {
+                self.pow_squaring_half(x, y, half)?;
+            }
+        }
+        self.a.set_label(&mut join)?;
         self.a.vinsertf32x8(zmm(0), zmm(0), ymm(1), 1)?;
-        self.pow_lanes_off_path(x, y)
+        self.pow_lanes_off_path(x, y)?;
+        self.a.set_label(&mut done)?;
+        self.a.zero_bytes()
+    }
+
+    /// [`Self::pow_squaring_half`] for an exponent the same in every lane,
+    /// |y| in eax: the bits tested by branches, so that only the
+    /// products and squarings y needs are made (the same values: a skipped
+    /// product is by 1, a skipped squaring is never used).
+    fn pow_squaring_uniform_half(&mut self, x: u32, y: u32, half: u32) -> A {
+        let [power, product, one] = [6, 7, 9].map(zmm);
+        let d_one = || qword_ptr(rbx + pool_off(pool::D_ONE));
+        let mut end = self.a.create_label();
+        let a = &mut self.a;
+        if half == 0 {
+            a.vcvtps2pd(power, ymm(x))?;
+        } else {
+            a.vextractf32x8(ymm(3), zmm(x), 1)?;
+            a.vcvtps2pd(power, ymm(3))?;
+        }
+        a.vbroadcastsd(product, d_one())?;
+        for bit in 0..7 {
+            if bit > 0 {
+                // no bit left from here on
+                a.cmp(eax, 1 << bit)?;
+                a.jb(end)?;
+                a.vmulpd(power, power, power)?;
+            }
+            let mut clear = a.create_label();
+            a.test(eax, 1 << bit)?;
+            a.jz(clear)?;
+            a.vmulpd(product, product, power)?;
+            a.set_label(&mut clear)?;
+            a.zero_bytes()?;
+        }
+        a.set_label(&mut end)?;
+        a.zero_bytes()?;
+        // y < 0: the reciprocal
+        let mut positive = a.create_label();
+        a.vcmpps(k6, zmm(y), dword_bcst(rbx + pool_off(pool::ZERO)), LT_OQ)?;
+        a.kortestw(k6, k6)?;
+        a.jz(positive)?;
+        a.vbroadcastsd(one, d_one())?;
+        a.vdivpd(product, one, product)?;
+        a.set_label(&mut positive)?;
+        a.vcvtpd2ps(ymm(half), product)
+    }
+
+    /// `math::pow_by_squaring` of lanes `8·half..` of zmm `x` and `y`
+    /// into ymm `half` (0: ymm0, 1: ymm1), |y| as integers in zmm14: the
+    /// same products in the same order (the lanes whose bit is clear
+    /// keep theirs under a mask), and the reciprocal for y < 0.
+    fn pow_squaring_half(&mut self, x: u32, y: u32, half: u32) -> A {
+        let [power, product, bits, one] = [6, 7, 8, 9].map(zmm);
+        let d_one = || qword_ptr(rbx + pool_off(pool::D_ONE));
+        let a = &mut self.a;
+        if half == 0 {
+            a.vcvtps2pd(power, ymm(x))?;
+        } else {
+            a.vextractf32x8(ymm(3), zmm(x), 1)?;
+            a.vcvtps2pd(power, ymm(3))?;
+        }
+        a.vbroadcastsd(product, d_one())?;
+        a.vmovdqa32(bits, zmm(14))?;
+        for bit in 0..7 {
+            if bit > 0 {
+                a.vmulpd(power, power, power)?;
+                a.vpsrld(bits, bits, 1)?;
+            }
+            a.vptestmd(k6, bits, dword_bcst(rbx + pool_off(pool::INT1)))?;
+            if half == 1 {
+                a.kshiftrw(k6, k6, 8)?;
+            }
+            a.vmulpd(product.k6(), product, power)?;
+        }
+        a.vcmpps(k6, zmm(y), dword_bcst(rbx + pool_off(pool::ZERO)), LT_OQ)?;
+        if half == 1 {
+            a.kshiftrw(k6, k6, 8)?;
+        }
+        a.vbroadcastsd(one, d_one())?;
+        a.vdivpd(product.k6(), one, product)?;
+        a.vcvtpd2ps(ymm(half), product)
     }
 
     /// `math::pow_plain` of lanes `8·half..` of zmm `x` and `y` into ymm

@@ -398,6 +398,10 @@ fn ymm(n: u32) -> AsmRegisterYmm {
     get_ymm(Register::YMM0 + n).expect("ymm register number below 32")
 }
 
+fn xmm(n: u32) -> AsmRegisterXmm {
+    get_xmm(Register::XMM0 + n).expect("xmm register number below 32")
+}
+
 /// What a cache register holds during a loop: a register row or a constant word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Key {

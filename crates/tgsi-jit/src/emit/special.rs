@@ -175,7 +175,7 @@ impl Emitter<'_> {
         self.op32(Op32::Min, 8, [sw, 7, 7])?;
         self.a.vbroadcastss(zmm(7), lim(w::LIT_LOW))?;
         self.op32(Op32::Max, 4, [8, 7, 7])?;
-        let uniform_y = matches!(inst.src[0].kind, SrcKind::Const { .. });
+        let uniform_y = self.is_uniform(&inst.src[0]);
         self.pow_plain(5, 4, uniform_y)?;
         // z = the power where s.x > 0, else 0; y = max(s.x, 0)
         let sx = self.fetch(4, &inst.src[0], 0, false)?;
