@@ -612,6 +612,10 @@ impl Setup<'_> {
         let (Some(a), Some(b), Some(c)) = (projected(v0), projected(v1), projected(v2)) else {
             return false;
         };
+        // (culled and empty triangles leave before their corners are made)
+        let Some(outline) = self.outline(&[a.window.0, b.window.0, c.window.0]) else {
+            return true;
+        };
         let from = Source {
             verts: [v0, v1, v2],
             count: 3,
@@ -623,7 +627,8 @@ impl Setup<'_> {
             w: p.w,
             bary: std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }),
         };
-        self.emit(&[corner(a, 0), corner(b, 1), corner(c, 2)], &from, out);
+        let corners = [corner(a, 0), corner(b, 1), corner(c, 2)];
+        self.emit_outlined(&corners, &from, &outline, out);
         true
     }
 
@@ -647,30 +652,28 @@ impl Setup<'_> {
 
     /// Sets up one clipped point, line or triangle from its projected corners.
     fn emit(&self, cv: &[Corner], from: &Source, out: &mut Vec<RasterPrim>) {
-        let Source {
-            verts,
-            count,
-            id,
-            orig_w,
-        } = *from;
-        let m = cv.len();
+        let m = cv.len().min(3);
         let mut win = [[0i64; 2]; 3];
-        let mut depth = [0f64; 3];
         for j in 0..m {
-            (win[j], depth[j]) = cv[j].window;
+            win[j] = cv[j].window.0;
         }
-        let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
-        // Screen barycentric planes σ_j of the snapped primitive.
-        let mut sigma = [[0.0f64; 3]; 3];
-        let mut triangle_area = None;
+        if let Some(outline) = self.outline(&win[..m]) {
+            self.emit_outlined(cv, from, &outline, out);
+        }
+    }
+
+    /// Where the point, line or triangle of window positions `win` lands
+    /// (its shape, facing and pixel box), or None when it draws nothing:
+    /// no area or length, culled, no pixel of the raster rectangle, or a
+    /// tiny triangle between the pixel centres.
+    fn outline(&self, win: &[[i64; 2]]) -> Option<Outline> {
+        let mut area = None;
         let mut front = true;
         let shape;
         let half = (ONE / 2.0) as i64;
         let (bx0, by0, bx1, by1);
-        match m {
-            1 => {
-                sigma[0] = [1.0, 0.0, 0.0];
-                let [x, y] = win[0];
+        match *win {
+            [[x, y]] => {
                 shape = Shape::Point {
                     x0: x - half,
                     y0: y - half,
@@ -679,45 +682,30 @@ impl Setup<'_> {
                 };
                 (bx0, by0, bx1, by1) = (x - half, y - half, x + half, y + half);
             }
-            2 => {
-                let (p0, p1) = (f(win[0]), f(win[1]));
-                let d = [p1[0] - p0[0], p1[1] - p0[1]];
-                let len2 = d[0] * d[0] + d[1] * d[1];
-                if len2 == 0.0 {
-                    return;
+            [p0, p1] => {
+                if p0 == p1 {
+                    return None;
                 }
-                let t = [
-                    -(p0[0] * d[0] + p0[1] * d[1]) / len2,
-                    d[0] / len2,
-                    d[1] / len2,
-                ];
-                sigma[1] = t;
-                sigma[0] = [1.0 - t[0], -t[1], -t[2]];
-                shape = Shape::Line {
-                    p0: win[0],
-                    p1: win[1],
-                };
-                bx0 = win[0][0].min(win[1][0]) - half;
-                by0 = win[0][1].min(win[1][1]) - half;
-                bx1 = win[0][0].max(win[1][0]) + half;
-                by1 = win[0][1].max(win[1][1]) + half;
+                shape = Shape::Line { p0, p1 };
+                bx0 = p0[0].min(p1[0]) - half;
+                by0 = p0[1].min(p1[1]) - half;
+                bx1 = p0[0].max(p1[0]) + half;
+                by1 = p0[1].max(p1[1]) + half;
             }
-            _ => {
-                let [a, b, c] = win;
-                let area = (b[0] - a[0]) as i128 * (c[1] - a[1]) as i128
+            [a, b, c] => {
+                let doubled = (b[0] - a[0]) as i128 * (c[1] - a[1]) as i128
                     - (b[1] - a[1]) as i128 * (c[0] - a[0]) as i128;
-                if area == 0 {
-                    return;
+                if doubled == 0 {
+                    return None;
                 }
-                let clockwise = area > 0;
+                let clockwise = doubled > 0;
                 front = clockwise == (self.state.front == FrontFace::Clockwise);
                 match self.state.cull {
-                    CullMode::Front if front => return,
-                    CullMode::Back if !front => return,
+                    CullMode::Front if front => return None,
+                    CullMode::Back if !front => return None,
                     _ => {}
                 }
-                // (its edge planes once the box is known not to be empty)
-                triangle_area = Some(area);
+                area = Some(doubled);
                 // Orient clockwise (area > 0) for the edge tests.
                 let v = if clockwise { [a, b, c] } else { [a, c, b] };
                 let mut top_left = [false; 3];
@@ -732,6 +720,7 @@ impl Setup<'_> {
                 bx1 = a[0].max(b[0]).max(c[0]);
                 by1 = a[1].max(b[1]).max(c[1]);
             }
+            _ => return None,
         }
         // The pixels with a sample inside the extent: on each axis, from
         // the first whose last sample reaches the low end to the last
@@ -748,25 +737,69 @@ impl Setup<'_> {
             hi(by1, sy0).min(r[3] - 1),
         ];
         if bbox[0] > bbox[2] || bbox[1] > bbox[3] || self.covers_no_centre(&shape, bbox) {
-            return;
+            return None;
         }
-        if let Some(area) = triangle_area {
-            // Edge planes: σ_j = E(opposite edge)(p) / area.
-            let pf = [f(win[0]), f(win[1]), f(win[2])];
-            // (through i64 when it fits: the same value, without the i128 call)
-            let area_f =
-                i64::try_from(area).map_or_else(|_| area as f64, |a| a as f64) / (ONE * ONE);
-            for j in 0..3 {
-                let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
-                // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
-                let (ex, ey) = (v[0] - u[0], v[1] - u[1]);
-                sigma[j] = [(-ex * u[1] + ey * u[0]) / area_f, -ey / area_f, ex / area_f];
-            }
-        }
-        let mut prim = RasterPrim {
+        Some(Outline {
             shape,
             bbox,
             front,
+            area,
+        })
+    }
+
+    /// Sets up the primitive of `outline` from its projected corners: the
+    /// screen barycentric planes of its corners, and through them its
+    /// depth, 1/w and interpolation planes.
+    fn emit_outlined(
+        &self,
+        cv: &[Corner],
+        from: &Source,
+        outline: &Outline,
+        out: &mut Vec<RasterPrim>,
+    ) {
+        let Source {
+            verts,
+            count,
+            id,
+            orig_w,
+        } = *from;
+        let m = cv.len().min(3);
+        let f = |p: [i64; 2]| [p[0] as f64 / ONE, p[1] as f64 / ONE];
+        // Screen barycentric planes σ_j of the snapped primitive.
+        let mut sigma = [[0.0f64; 3]; 3];
+        match m {
+            1 => sigma[0] = [1.0, 0.0, 0.0],
+            2 => {
+                let (p0, p1) = (f(cv[0].window.0), f(cv[1].window.0));
+                let d = [p1[0] - p0[0], p1[1] - p0[1]];
+                let len2 = d[0] * d[0] + d[1] * d[1];
+                let t = [
+                    -(p0[0] * d[0] + p0[1] * d[1]) / len2,
+                    d[0] / len2,
+                    d[1] / len2,
+                ];
+                sigma[1] = t;
+                sigma[0] = [1.0 - t[0], -t[1], -t[2]];
+            }
+            _ => {
+                // Edge planes: σ_j = E(opposite edge)(p) / area.
+                let area = outline.area.unwrap_or(1);
+                let pf: [[f64; 2]; 3] = std::array::from_fn(|j| f(cv[j].window.0));
+                // (through i64 when it fits: the same value, without the i128 call)
+                let area_f =
+                    i64::try_from(area).map_or_else(|_| area as f64, |a| a as f64) / (ONE * ONE);
+                for j in 0..3 {
+                    let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
+                    // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
+                    let (ex, ey) = (v[0] - u[0], v[1] - u[1]);
+                    sigma[j] = [(-ex * u[1] + ey * u[0]) / area_f, -ey / area_f, ex / area_f];
+                }
+            }
+        }
+        let mut prim = RasterPrim {
+            shape: outline.shape,
+            bbox: outline.bbox,
+            front: outline.front,
             verts,
             count: count as u8,
             id,
@@ -777,7 +810,7 @@ impl Setup<'_> {
         };
         for j in 0..m {
             let w = cv[j].w;
-            plane_add(&mut prim.depth, &sigma[j], depth[j]);
+            plane_add(&mut prim.depth, &sigma[j], cv[j].window.1);
             plane_add(&mut prim.inv_w, &sigma[j], 1.0 / w);
             for k in 0..count {
                 let b = cv[j].bary[k];
@@ -789,6 +822,15 @@ impl Setup<'_> {
         }
         out.push(prim);
     }
+}
+
+/// Where a primitive lands ([`Setup::outline`]).
+struct Outline {
+    shape: Shape,
+    bbox: [i64; 4],
+    front: bool,
+    /// A triangle's doubled signed area (1/256² units).
+    area: Option<i128>,
 }
 
 impl RasterPrim {
