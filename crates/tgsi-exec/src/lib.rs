@@ -766,25 +766,13 @@ impl Program {
 /// A register's lanes side by side: lane l's four channels.
 #[inline(always)]
 fn lanes_of(reg: &Reg) -> [[u32; 4]; LANES] {
-    let mut lanes = [[0; 4]; LANES];
-    for (l, lane) in lanes.iter_mut().enumerate() {
-        for (c, word) in lane.iter_mut().enumerate() {
-            *word = reg[c][l];
-        }
-    }
-    lanes
+    math::simd::rows_to_lanes(reg)
 }
 
 /// The register whose lane l holds `lanes[l]` ([`lanes_of`] undone).
 #[inline(always)]
 fn reg_of(lanes: &[[u32; 4]; LANES]) -> Reg {
-    let mut reg = [[0; LANES]; 4];
-    for (c, row) in reg.iter_mut().enumerate() {
-        for (l, word) in row.iter_mut().enumerate() {
-            *word = lanes[l][c];
-        }
-    }
-    reg
+    math::simd::lanes_to_rows(lanes)
 }
 
 impl Program {

@@ -50,6 +50,9 @@ pub use row16::{Row16, Texels16};
 #[path = "simd/depth4.rs"]
 mod depth4;
 pub use depth4::depth_tile_4x;
+#[path = "simd/transpose.rs"]
+mod transpose;
+pub use transpose::{lanes_to_rows, rows_to_lanes};
 
 /// Proof that this CPU runs the AVX-512 builds (F/DQ/BW/VL): made only by
 /// [`Avx512::detect`], it lets code make [`Row16`] values.
