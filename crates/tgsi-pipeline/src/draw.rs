@@ -32,8 +32,8 @@ use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
 use tgsi_exec::{
-    ExecError, FragmentOutput, FragmentScratch, FragmentSession, Limits, Program, Resources,
-    ShadedBatch, Stats, TileCoverage,
+    ExecError, FragmentOutput, FragmentScratch, FragmentSession, InputSource, Limits, Program,
+    Resources, ShadedBatch, Stats, TileCoverage,
 };
 
 /// Tile rows per band (the unit of work a thread takes).
@@ -630,7 +630,17 @@ impl Pending {
         };
         let prim = &sh.prims[p];
         let env = scratch.set_mut(k);
-        env.position = prim.fill_inputs(sh.stream, sh.linkage, sh.reads, &mut env.inputs);
+        prim.fill_inputs(sh.stream, sh.linkage, sh.reads, &mut env.inputs);
+        // field by field where the set holds a position already (a whole
+        // new value was built aside and copied in pieces its stores held up)
+        match &mut env.position {
+            InputSource::Window { z, inv_w, clip_w } => {
+                *z = prim.depth;
+                *inv_w = prim.inv_w;
+                *clip_w = sh.linkage.clip_w;
+            }
+            other => *other = prim.position(sh.linkage),
+        }
         env.face = if prim.front { 1.0 } else { -1.0 };
         env.primitive_id = prim.id;
         self.sets[k] = Some(p);

@@ -629,6 +629,11 @@ impl Setup<'_> {
         };
         let corners = [corner(a, 0), corner(b, 1), corner(c, 2)];
         self.emit_outlined(&corners, &from, &outline, out);
+        // (the vertices' outputs on their way to the cache for the inputs'
+        // planes, which the bands make after the chunk's setup)
+        for v in [v0, v1, v2] {
+            tgsi_exec::tiles::prefetch_lines(self.stream.vertex(v));
+        }
         true
     }
 
@@ -665,7 +670,9 @@ impl Setup<'_> {
     /// Where the point, line or triangle of window positions `win` lands
     /// (its shape, facing and pixel box), or None when it draws nothing:
     /// no area or length, culled, no pixel of the raster rectangle, or a
-    /// tiny triangle between the pixel centres.
+    /// tiny triangle between the pixel centres. (Inlined: a returned
+    /// outline read back from memory waited for its stores.)
+    #[inline(always)]
     fn outline(&self, win: &[[i64; 2]]) -> Option<Outline> {
         let mut area = None;
         let mut front = true;
@@ -843,7 +850,7 @@ impl RasterPrim {
         linkage: &Linkage,
         reads: &[u8],
         inputs: &mut [InputSource],
-    ) -> InputSource {
+    ) {
         let n = self.count as usize;
         // the primitive's vertices' outputs, looked up once
         let outputs: [&[[u32; 4]]; 3] = std::array::from_fn(|k| {
@@ -899,7 +906,6 @@ impl RasterPrim {
         for slot in inputs.iter_mut().skip(linkage.inputs.len()) {
             *slot = InputSource::Zero;
         }
-        self.position(linkage)
     }
 
     /// The POSITION input of this primitive.
