@@ -967,7 +967,7 @@ fn run_band(
                         early_test_one_sample(test, sh, prim, rows, &mut coverage, zs, ss);
                     } else {
                         let tile = SampledTile {
-                            rows,
+                            rows: &rows,
                             pattern: &sh.pattern,
                             samples,
                         };

@@ -32,7 +32,9 @@ impl TileRows {
 /// counts one per pixel; pixel (x, y)'s samples are the `samples` cells
 /// from `x * samples` of its row) and their positions.
 pub(crate) struct SampledTile<'a> {
-    pub rows: TileRows,
+    /// (By reference: a copy of the rows just made would read their
+    /// words back before their stores reached the cache.)
+    pub rows: &'a TileRows,
     pub pattern: &'a SamplePattern,
     pub samples: usize,
 }
@@ -154,8 +156,9 @@ mod tests {
                         .map(|_| (rng.uniform(0.0, 1.0) as f32).to_bits())
                         .collect();
                     let coverage: [u32; 16] = std::array::from_fn(|_| rng.below(16) as u32);
+                    let rows = TileRows::of(x0, y0, y_lo, row_pitch);
                     let tile = SampledTile {
-                        rows: TileRows::of(x0, y0, y_lo, row_pitch),
+                        rows: &rows,
                         pattern: &pattern,
                         samples: 4,
                     };
