@@ -4,7 +4,7 @@
 //! of a shaded batch (blending, write masks, several samples) or of one
 //! fragment ([`write_color`]).
 
-use super::merge::{BlendClass, blend, blend_lanes};
+use super::merge::{BlendClass, blend, blend_lanes, blend_lanes_for_unorm_encode};
 use super::state::{BlendFactor, BlendOp, BlendState, RenderState};
 use tgsi_exec::LANES;
 use tgsi_exec::ShadedBatch;
@@ -375,7 +375,8 @@ impl<const P: usize, C: PairCodec<P>> tgsi_exec::tiles::Kernel for BlendQuads<'_
         // the common over-blend with its factors known here (the same
         // steps, chosen once for the kernel rather than per channel)
         let out = match (*self.state == OVER, t.class) {
-            (true, BlendClass::Unorm) => blend_lanes(&OVER, BlendClass::Unorm, &s, &old, self.k),
+            // (the RGBA8 encode below clamps and takes NaN to 0 itself)
+            (true, BlendClass::Unorm) => blend_lanes_for_unorm_encode(&OVER, &s, &old, self.k),
             (true, BlendClass::Float) => blend_lanes(&OVER, BlendClass::Float, &s, &old, self.k),
             _ => blend_lanes(self.state, t.class, &s, &old, self.k),
         };

@@ -607,6 +607,32 @@ pub fn blend_lanes<R: BlendRow>(
     d: &[R; 4],
     k: [f32; 4],
 ) -> [R; 4] {
+    blend_lanes_then::<R, true>(state, class, s, d, k)
+}
+
+/// [`blend_lanes`] into a UNORM target whose encode clamps to [0, 1] and
+/// takes a NaN to 0 (RGBA8 and sRGB): the results' own clamp and NaN
+/// choice are left to it, which makes the same bytes of them.
+#[inline(always)]
+pub fn blend_lanes_for_unorm_encode<R: BlendRow>(
+    state: &BlendState,
+    s: &[R; 4],
+    d: &[R; 4],
+    k: [f32; 4],
+) -> [R; 4] {
+    blend_lanes_then::<R, false>(state, BlendClass::Unorm, s, d, k)
+}
+
+/// [`blend_lanes`], each result clamped to its class and its NaNs made
+/// one when `FINISH`.
+#[inline(always)]
+fn blend_lanes_then<R: BlendRow, const FINISH: bool>(
+    state: &BlendState,
+    class: BlendClass,
+    s: &[R; 4],
+    d: &[R; 4],
+    k: [f32; 4],
+) -> [R; 4] {
     // no `map`: its closure may stay out of line, outside the AVX-512
     // code a register row's operations are inlined into
     let s = [
@@ -630,15 +656,18 @@ pub fn blend_lanes<R: BlendRow>(
         let fa = factor_row(fs, c, class, &s, d, &k);
         let fb = factor_row(fd, c, class, &s, d, &k);
         let (sc, dc) = (s[c], d[c]);
-        *row = class
-            .clamp_row(match op {
-                BlendOp::Add => sc.mul(fa).add(dc.mul(fb)),
-                BlendOp::Subtract => sc.mul(fa).sub(dc.mul(fb)),
-                BlendOp::RevSubtract => dc.mul(fb).sub(sc.mul(fa)),
-                BlendOp::Min => sc.min_num(dc),
-                BlendOp::Max => sc.max_num(dc),
-            })
-            .one_nan();
+        let v = match op {
+            BlendOp::Add => sc.mul(fa).add(dc.mul(fb)),
+            BlendOp::Subtract => sc.mul(fa).sub(dc.mul(fb)),
+            BlendOp::RevSubtract => dc.mul(fb).sub(sc.mul(fa)),
+            BlendOp::Min => sc.min_num(dc),
+            BlendOp::Max => sc.max_num(dc),
+        };
+        *row = if FINISH {
+            class.clamp_row(v).one_nan()
+        } else {
+            v
+        };
     }
     out
 }
