@@ -8,6 +8,27 @@ use crate::tests::{
 };
 use tgsi_exec::{Limits, Program, Resources};
 
+/// Runs `groups` work groups of 64 on both engines with BUFFER[0] the
+/// pairs `xy` (x then y, a lane's two words) and a zeroed BUFFER[1] of 16
+/// bytes a lane: that buffer as the interpreter and as the compiled engine
+/// leave it.
+fn run_pairs(
+    (interp, jit): (&Program, &Program),
+    xy: &[(f32, f32)],
+    groups: usize,
+) -> (Vec<u8>, Vec<u8>) {
+    let input: Vec<u8> = xy
+        .iter()
+        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
+        .flatten()
+        .collect();
+    let run = |p: &Program| {
+        let buffers = vec![input.clone(), vec![0; groups * 64 * 16]];
+        run_groups(p, buffers, groups).swap_remove(1)
+    };
+    (run(interp), run(jit))
+}
+
 /// EX2, LG2 and POW compile inline (`Emitter::exp_log`): every lane as the
 /// definition (`math::ex2_f32`, `lg2_f32`, `pow_f32`) and as the
 /// interpreter gives it, with source modifiers and lanes an IF switches
@@ -68,16 +89,7 @@ fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
         }
     };
     let xy: Vec<(f32, f32)> = (0..GROUPS * 64).map(&mut pair).collect();
-    let input: Vec<u8> = xy
-        .iter()
-        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
-        .flatten()
-        .collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
-        run_groups(p, buffers, GROUPS).swap_remove(1)
-    };
-    let (want, got) = (run(&interp), run(&jit));
+    let (want, got) = run_pairs((&interp, &jit), &xy, GROUPS);
     use tgsi_exec::math::{ex2_f32, lg2_f32, pow_f32};
     let expect = |i: usize| {
         let ((x, y), odd) = (xy[i], i % 2 == 1);
@@ -206,16 +218,7 @@ fn pow_by_a_whole_exponent_gives_the_definitions_bits() {
         (x, y)
     };
     let xy: Vec<(f32, f32)> = (0..GROUPS * 64).map(&mut pair).collect();
-    let input: Vec<u8> = xy
-        .iter()
-        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()])
-        .flatten()
-        .collect();
-    let run = |p: &Program| {
-        let buffers = vec![input.clone(), vec![0; GROUPS * 64 * 16]];
-        run_groups(p, buffers, GROUPS).swap_remove(1)
-    };
-    let (want, got) = (run(&interp), run(&jit));
+    let (want, got) = run_pairs((&interp, &jit), &xy, GROUPS);
     use tgsi_exec::math::pow_f32;
     let expect = |i: usize| {
         let (x, y) = xy[i];

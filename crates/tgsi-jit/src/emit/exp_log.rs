@@ -188,6 +188,16 @@ impl Emitter<'_> {
         self.a.zero_bytes()
     }
 
+    /// Lanes `8·half..` of the f32 zmm `v` as doubles into zmm `into`
+    /// (ymm3 scratch).
+    fn half_to_doubles(&mut self, v: u32, half: u32, into: u32) -> A {
+        if half == 0 {
+            return self.a.vcvtps2pd(zmm(into), ymm(v));
+        }
+        self.a.vextractf32x8(ymm(3), zmm(v), 1)?;
+        self.a.vcvtps2pd(zmm(into), ymm(3))
+    }
+
     /// [`Self::pow_squaring_half`] for an exponent the same in every lane,
     /// |y| in eax: the bits tested by branches, so that only the
     /// products and squarings y needs are made (the same values: a skipped
@@ -196,13 +206,8 @@ impl Emitter<'_> {
         let [power, product, one] = [6, 7, 9].map(zmm);
         let d_one = || qword_ptr(rbx + pool_off(pool::D_ONE));
         let mut end = self.a.create_label();
+        self.half_to_doubles(x, half, 6)?;
         let a = &mut self.a;
-        if half == 0 {
-            a.vcvtps2pd(power, ymm(x))?;
-        } else {
-            a.vextractf32x8(ymm(3), zmm(x), 1)?;
-            a.vcvtps2pd(power, ymm(3))?;
-        }
         a.vbroadcastsd(product, d_one())?;
         for bit in 0..7 {
             if bit > 0 {
@@ -238,13 +243,8 @@ impl Emitter<'_> {
     fn pow_squaring_half(&mut self, x: u32, y: u32, half: u32) -> A {
         let [power, product, bits, one] = [6, 7, 8, 9].map(zmm);
         let d_one = || qword_ptr(rbx + pool_off(pool::D_ONE));
+        self.half_to_doubles(x, half, 6)?;
         let a = &mut self.a;
-        if half == 0 {
-            a.vcvtps2pd(power, ymm(x))?;
-        } else {
-            a.vextractf32x8(ymm(3), zmm(x), 1)?;
-            a.vcvtps2pd(power, ymm(3))?;
-        }
         a.vbroadcastsd(product, d_one())?;
         a.vmovdqa32(bits, zmm(14))?;
         for bit in 0..7 {
@@ -277,18 +277,11 @@ impl Emitter<'_> {
     fn pow_plain_half(&mut self, x: u32, y: u32, half: u32, uniform_y: bool) -> A {
         let [xd, e, m, ef, f, d, z, q, wv, yd, r, p] =
             [2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 15, 31].map(zmm);
-        let a = &mut self.a;
-        if half == 0 {
-            a.vcvtps2pd(xd, ymm(x))?;
-            a.vcvtps2pd(yd, ymm(y))?;
-        } else {
-            a.vextractf32x8(ymm(3), zmm(x), 1)?;
-            a.vcvtps2pd(xd, ymm(3))?;
-            if !uniform_y {
-                a.vextractf32x8(ymm(3), zmm(y), 1)?;
-                a.vcvtps2pd(yd, ymm(3))?;
-            }
+        self.half_to_doubles(x, half, 2)?;
+        if half == 0 || !uniform_y {
+            self.half_to_doubles(y, half, 13)?;
         }
+        let a = &mut self.a;
         // log2: e = (bits − √½'s bits) >> 52 (arithmetic), m = bits − e·2^52
         a.vpsubq(e, xd, c64(w::D_SQRT_HALF))?;
         a.vpsraq(e, e, 52)?;
