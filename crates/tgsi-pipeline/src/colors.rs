@@ -21,6 +21,24 @@ pub(crate) struct ColorRows<'a> {
     pub(crate) texels: TexelCodec,
 }
 
+impl ColorRows<'_> {
+    /// Writes `color` (floats) to every texel and sample of the rows,
+    /// encoded as the draw's writes to the target are.
+    pub(crate) fn clear(&mut self, color: [f32; 4]) {
+        let mut texel = [0u8; MAX_TEXEL];
+        let mut wide = Vec::new();
+        let texel = match texel.get_mut(..self.bpt) {
+            Some(t) => t,
+            None => {
+                wide.resize(self.bpt, 0);
+                &mut wide[..]
+            }
+        };
+        self.texels.encode(color.map(f32::to_bits), texel);
+        crate::merge::fill_by_doubling(self.bytes, texel);
+    }
+}
+
 /// How a target's texels are read and written, chosen once per target.
 #[derive(Clone, Copy)]
 pub(crate) struct TexelCodec {
@@ -55,7 +73,7 @@ impl TexelCodec {
 
     /// Converts `v` into `dst`, one texel.
     #[inline]
-    fn encode(&self, v: [u32; 4], dst: &mut [u8]) {
+    pub(crate) fn encode(&self, v: [u32; 4], dst: &mut [u8]) {
         if let (Some(e), Ok(texel)) = (self.rgba8, <&mut [u8; 4]>::try_from(&mut *dst)) {
             *texel = e.encode(v);
         } else if self.direct3d {

@@ -50,8 +50,9 @@ pub use merge::{DepthFormat, DepthTarget};
 pub use setup::{Linkage, OutputLayout};
 pub use stages::{Shaders, Stage, StageInterface, draw_with, geometry_stream, tessellate_stream};
 pub use state::{
-    BasicTopology, BlendFactor, BlendOp, BlendState, CompareFunc, CullMode, DepthState, FrontFace,
-    Rect, RenderState, StencilFace, StencilOp, StencilState, Topology, Viewport,
+    BasicTopology, BlendFactor, BlendOp, BlendState, ClearOnLoad, CompareFunc, CullMode,
+    DepthState, FrontFace, Rect, RenderState, StencilFace, StencilOp, StencilState, Topology,
+    Viewport,
 };
 
 use tgsi_exec::texture::Texture;

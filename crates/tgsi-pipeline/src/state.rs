@@ -357,6 +357,29 @@ pub struct Rect {
     pub height: i64,
 }
 
+/// What a draw writes over its targets before its first fragment (a
+/// render pass's clear on load): each target named, every texel and
+/// sample of it, whatever the viewport, scissor, write masks and tests,
+/// as a clear of the whole target before the draw would. The draw clears
+/// a band of rows just before it shades that band, while the rows are in
+/// the core's cache, rather than in a pass of its own over the targets. A
+/// value for a target the draw does not have is left unused.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClearOnLoad {
+    /// Per render target: its colour as floats, encoded as the draw's
+    /// writes to the target are (linear light for an sRGB target).
+    pub colors: [Option<[f32; 4]>; tgsi_exec::MAX_TARGETS],
+    pub depth: Option<f32>,
+    pub stencil: Option<u8>,
+}
+
+impl ClearOnLoad {
+    /// Whether it clears nothing.
+    pub fn is_empty(&self) -> bool {
+        self.colors.iter().all(Option::is_none) && self.depth.is_none() && self.stencil.is_none()
+    }
+}
+
 /// Everything a draw reads besides shaders, resources and targets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderState {
@@ -370,6 +393,8 @@ pub struct RenderState {
     /// Per render target.
     pub blend: [BlendState; tgsi_exec::MAX_TARGETS],
     pub blend_factor: [f32; 4],
+    /// What the draw clears its targets to before it draws.
+    pub clear: ClearOnLoad,
 }
 
 impl Default for RenderState {
@@ -383,6 +408,7 @@ impl Default for RenderState {
             stencil: StencilState::default(),
             blend: [BlendState::default(); tgsi_exec::MAX_TARGETS],
             blend_factor: [1.0; 4],
+            clear: ClearOnLoad::default(),
         }
     }
 }

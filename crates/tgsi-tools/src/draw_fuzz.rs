@@ -180,6 +180,14 @@ fn render_state(rng: &mut Rng) -> RenderState {
     if rng.chance(20) {
         b.write_mask = rng.below(16) as u8;
     }
+    // a clear on load, made by the bands as they come (colours past 1 and
+    // below 0 too)
+    if rng.chance(30) {
+        let mut value = || rng.below(401) as f32 / 200.0 - 0.5;
+        state.clear.colors[0] = Some([value(), value(), value(), value()]);
+        state.clear.depth = Some(value().clamp(0.0, 1.0));
+        state.clear.stencil = Some(rng.below(256) as u8);
+    }
     state
 }
 

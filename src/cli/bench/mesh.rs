@@ -34,8 +34,8 @@
 use super::args::BenchArgs;
 use super::mesh_peer::{PEER_ROUNDS, PeerRun};
 use crate::cli::render_mesh::{
-    MeshStats, StageShader, Stages, clear_target_on, draw_mesh, draw_mesh_stages, mesh_input,
-    mesh_state, new_target, resolve, resolve_into,
+    MeshStats, StageShader, Stages, draw_mesh, draw_mesh_stages, mesh_input, mesh_state,
+    new_target, resolve, resolve_into,
 };
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ use tgsi::exec::{Limits, Resources, Stats};
 use tgsi::image_io::{decode_png, texture_from_image};
 use tgsi::mesh_io::{Mesh, parse_obj};
 use tgsi::pipeline::{
-    BlendFactor, BlendOp, CullMode, DepthFormat, DepthTarget, FrontFace, RenderState,
+    BlendFactor, BlendOp, ClearOnLoad, CullMode, DepthFormat, DepthTarget, FrontFace, RenderState,
 };
 use tgsi::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
 
@@ -379,37 +379,20 @@ struct Targets {
     resolved: Option<Texture>,
 }
 
-/// Clears the colour target and the depth target (its stencil only where
-/// the format has one) on up to `threads` threads: side by side, each on
-/// half of them, when there are two or more (one start of the threads
-/// rather than two).
-fn clear_targets(targets: &mut Targets, threads: usize) {
-    enum Job<'a> {
-        Color(&'a mut Texture),
-        Depth(&'a mut DepthTarget),
-    }
-    let clear = |job: Job<'_>, threads: usize| match job {
-        Job::Color(t) => clear_target_on(t, CLEAR, threads),
-        Job::Depth(d) => {
-            let stencil = d.format.has_stencil().then_some(0);
-            d.clear_on(1.0, stencil, threads);
-        }
-    };
-    let color = Job::Color(&mut targets.color);
-    match targets.depth.as_mut() {
-        Some(d) if threads >= 2 => {
-            let half = threads / 2;
-            tgsi::exec::parallel::each(vec![color, Job::Depth(d)], |job| clear(job, half));
-        }
-        Some(d) => {
-            clear(color, threads);
-            clear(Job::Depth(d), threads);
-        }
-        None => clear(color, threads),
-    }
-}
-
 impl Targets {
+    /// The frame's clears, made by the draw as it reaches each band of
+    /// rows: the colour target to [`CLEAR`], the depth target to 1.0 and
+    /// its stencil (where the format has one) to 0.
+    fn clears(&self) -> ClearOnLoad {
+        let mut clear = ClearOnLoad::default();
+        clear.colors[0] = Some(CLEAR);
+        if let Some(d) = &self.depth {
+            clear.depth = Some(1.0);
+            clear.stencil = d.format.has_stencil().then_some(0);
+        }
+        clear
+    }
+
     fn new(setup: &DrawSetup, width: u32, height: u32) -> Result<Targets> {
         let format = Format::from_short_name(setup.format)
             .ok_or_else(|| anyhow!("no texel format {}", setup.format))?;
@@ -465,7 +448,10 @@ impl Frame<'_> {
         targets: &mut Targets,
         limits: &Limits,
     ) -> Result<MeshStats> {
-        clear_targets(targets, limits.threads);
+        let state = RenderState {
+            clear: targets.clears(),
+            ..w.setup.state()
+        };
         let stats = if w.setup.facets {
             // every stage's lanes, counted as the fragment's
             let all = draw_mesh_stages(
@@ -473,7 +459,7 @@ impl Frame<'_> {
                 input,
                 &w.mesh,
                 res,
-                &w.setup.state(),
+                &state,
                 std::slice::from_mut(&mut targets.color),
                 targets.depth.as_mut(),
                 limits,
@@ -489,7 +475,7 @@ impl Frame<'_> {
                 input,
                 &w.mesh,
                 res,
-                &w.setup.state(),
+                &state,
                 std::slice::from_mut(&mut targets.color),
                 targets.depth.as_mut(),
                 limits,
