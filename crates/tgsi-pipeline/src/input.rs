@@ -222,6 +222,112 @@ pub struct Primitive {
     pub instance: u32,
 }
 
+/// A stream's primitives in draw order: records made one by one, or the
+/// primitives of a list draw, each made from its number when it is asked
+/// for (a draw of a million triangles then writes and reads no million
+/// records).
+#[derive(Clone, Debug, Default)]
+pub struct Primitives {
+    /// The records (empty while `list` stands for them).
+    each: Vec<Primitive>,
+    list: Option<ListShape>,
+}
+
+/// The primitives of a list draw from a stream's first index on: `count`
+/// of `kind` per instance, for `instances` instances, primitive p number
+/// `p % count` of instance `p / count`, its vertices the
+/// `kind.vertices()` indices from `p * kind.vertices()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ListShape {
+    kind: PrimitiveKind,
+    count: u32,
+    instances: u32,
+}
+
+impl Primitives {
+    /// Primitives as records.
+    pub fn new(each: Vec<Primitive>) -> Primitives {
+        Primitives { each, list: None }
+    }
+
+    pub fn len(&self) -> usize {
+        match self.list {
+            Some(l) => l.count as usize * l.instances as usize,
+            None => self.each.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Primitive `p`.
+    #[inline]
+    pub fn get(&self, p: usize) -> Option<Primitive> {
+        let Some(l) = self.list else {
+            return self.each.get(p).copied();
+        };
+        if p >= self.len() {
+            return None;
+        }
+        let count = l.count as usize;
+        Some(Primitive {
+            kind: l.kind,
+            first: (p * l.kind.vertices()) as u32,
+            id: (p % count) as u32,
+            instance: (p / count) as u32,
+        })
+    }
+
+    pub fn first(&self) -> Option<Primitive> {
+        self.get(0)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Primitive> + '_ {
+        (0..self.len()).filter_map(|p| self.get(p))
+    }
+
+    /// The primitives as records, to change (a list's made into records).
+    pub fn each_mut(&mut self) -> &mut Vec<Primitive> {
+        if let Some(l) = self.list.take() {
+            let listed = Primitives {
+                each: Vec::new(),
+                list: Some(l),
+            };
+            self.each.clear();
+            self.each.extend(listed.iter());
+        }
+        &mut self.each
+    }
+
+    pub fn push(&mut self, p: Primitive) {
+        self.each_mut().push(p);
+    }
+
+    pub fn clear(&mut self) {
+        self.list = None;
+        self.each.clear();
+    }
+
+    /// Makes these the primitives of a list draw of `count` primitives of
+    /// `kind` per instance over the stream's indices from the first on.
+    fn set_list(&mut self, kind: PrimitiveKind, count: usize, instances: usize) {
+        self.each.clear();
+        self.list = Some(ListShape {
+            kind,
+            count: count as u32,
+            instances: instances as u32,
+        });
+    }
+}
+
+/// The same primitives, however they are held.
+impl PartialEq for Primitives {
+    fn eq(&self, other: &Primitives) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
 /// Shaded vertices and the primitives over them, in draw order: the output
 /// of the vertex stage and the input of the next one (geometry,
 /// tessellation, or clipping and rasterization).
@@ -231,7 +337,7 @@ pub struct VertexStream {
     pub outputs: Vec<[u32; 4]>,
     pub stride: usize,
     pub indices: Vec<u32>,
-    pub primitives: Vec<Primitive>,
+    pub primitives: Primitives,
 }
 
 impl VertexStream {
@@ -484,11 +590,25 @@ fn assemble_list(
         instance: 0,
     };
     out.indices.resize(first_index + total * n, 0);
-    out.primitives.resize(first_prim + total, blank);
+    // the records of appended primitives; replacing ones stand as a list
+    let records = match into {
+        Placement::Append => {
+            let each = out.primitives.each_mut();
+            each.resize(first_prim + total, blank);
+            &mut each[first_prim..]
+        }
+        Placement::Replace => {
+            out.primitives.set_list(kind, count, instances.len());
+            &mut []
+        }
+    };
     let threads = threads.clamp(1, (count / ASSEMBLE_PER_THREAD).max(1));
     let per = count.div_ceil(threads).max(1);
     let indices = out.indices[first_index..].chunks_mut((count * n).max(1));
-    let prims = out.primitives[first_prim..].chunks_mut(count.max(1));
+    // (no records: an empty run of them per instance)
+    let prims = records
+        .chunks_mut(count.max(1))
+        .chain(std::iter::repeat_with(Default::default));
     for (q, (instance, (indices, prims))) in instances.zip(indices.zip(prims)).enumerate() {
         let base = first_index + q * count * n;
         let run = |(t, (indices, prims)): (usize, (&mut [u32], &mut [Primitive]))| {
@@ -503,7 +623,10 @@ fn assemble_list(
             }
             fill(p0 * n, instance, indices);
         };
-        let shares = indices.chunks_mut(per * n).zip(prims.chunks_mut(per));
+        let prims = prims
+            .chunks_mut(per)
+            .chain(std::iter::repeat_with(Default::default));
+        let shares = indices.chunks_mut(per * n).zip(prims);
         if threads <= 1 {
             shares.enumerate().for_each(run);
         } else {
@@ -817,7 +940,7 @@ mod tests {
             assert_eq!(stream.primitives.len(), 6);
             for (k, p) in stream.primitives.iter().enumerate() {
                 let got: Vec<u32> = stream
-                    .primitive_vertices(p)
+                    .primitive_vertices(&p)
                     .iter()
                     .map(|&v| stream.vertex(v)[0][0])
                     .collect();
@@ -920,7 +1043,7 @@ mod tests {
                 "{} indices on threads",
                 indices.len()
             );
-            let p = &a.primitives[1];
+            let p = &a.primitives.get(1).unwrap();
             let v = a.primitive_vertices(p)[0];
             let value = indices[3];
             assert_eq!(a.vertex(v)[1], [value + 1000, 5, value * value, 9]);
@@ -940,7 +1063,7 @@ mod tests {
             let prims = stream.primitives.iter();
             prims
                 .map(|p| {
-                    let verts = stream.primitive_vertices(p).iter();
+                    let verts = stream.primitive_vertices(&p).iter();
                     verts.map(|&v| stream.vertex(v)[0]).collect()
                 })
                 .collect()
@@ -992,7 +1115,7 @@ mod tests {
         assemble(Topology::Basic(t), &seq, adj, 0, &mut s);
         s.primitives
             .iter()
-            .map(|p| s.primitive_vertices(p).to_vec())
+            .map(|p| s.primitive_vertices(&p).to_vec())
             .collect()
     }
 
@@ -1027,7 +1150,67 @@ mod tests {
             .map(|p| (p.first, p.id, p.instance))
             .collect();
         assert_eq!(ids, vec![(1, 0, 3), (4, 1, 3)]);
-        assert_eq!(s.primitive_vertices(&s.primitives[1]), &[7, 8, 9]);
+        assert_eq!(
+            s.primitive_vertices(&s.primitives.get(1).unwrap()),
+            &[7, 8, 9]
+        );
+    }
+
+    /// A list draw's primitives, made from their numbers, are the records
+    /// an appending assembly makes: each instance's in turn, a partial
+    /// last primitive dropped, on one thread and on three; made into
+    /// records by a push, they are those records and the pushed one.
+    #[test]
+    fn listed_primitives_are_the_records_assembly_makes() {
+        let fill = |at: usize, instance: u32, out: &mut [u32]| {
+            for (o, v) in out.iter_mut().zip(at as u32..) {
+                *o = v + 1000 * instance;
+            }
+        };
+        let len = 3 * 20_000 + 2;
+        for threads in [1, 3] {
+            let (mut listed, mut records) = (VertexStream::default(), VertexStream::default());
+            let kind = (PrimitiveKind::Triangle, 3);
+            assemble_list(
+                kind,
+                len,
+                0..3,
+                threads,
+                &fill,
+                &mut listed,
+                Placement::Replace,
+            );
+            assemble_list(
+                kind,
+                len,
+                0..3,
+                threads,
+                &fill,
+                &mut records,
+                Placement::Append,
+            );
+            assert!(listed.primitives.list.is_some() && listed.primitives.each.is_empty());
+            assert!(records.primitives.list.is_none());
+            assert_eq!(listed.primitives.len(), 60_000);
+            assert!(
+                listed
+                    .primitives
+                    .iter()
+                    .eq(records.primitives.each.iter().copied())
+            );
+            assert_eq!(listed.primitives.get(60_000), None);
+            assert_eq!(listed.indices, records.indices);
+            let extra = Primitive {
+                kind: PrimitiveKind::Point,
+                first: 7,
+                id: 9,
+                instance: 1,
+            };
+            listed.primitives.push(extra);
+            records.primitives.push(extra);
+            assert!(listed.primitives.list.is_none());
+            assert_eq!(listed.primitives.each, records.primitives.each);
+        }
     }
 
     #[test]
@@ -1071,10 +1254,10 @@ mod tests {
         let v: Vec<Vec<u32>> = s
             .primitives
             .iter()
-            .map(|p| s.primitive_vertices(p).to_vec())
+            .map(|p| s.primitive_vertices(&p).to_vec())
             .collect();
         assert_eq!(v, vec![vec![0, 1, 2], vec![3, 4, 5], vec![4, 6, 5]]);
-        assert_eq!(s.primitives[2].id, 2);
+        assert_eq!(s.primitives.get(2).unwrap().id, 2);
     }
 
     #[test]

@@ -43,8 +43,8 @@ pub mod tessellator;
 
 pub use draw::rasterize;
 pub use input::{
-    DrawCall, InputRate, Primitive, PrimitiveKind, RESTART, ValueKind, VertexBuffer, VertexElement,
-    VertexFormat, VertexInput, VertexStream, shade_vertices,
+    DrawCall, InputRate, Primitive, PrimitiveKind, Primitives, RESTART, ValueKind, VertexBuffer,
+    VertexElement, VertexFormat, VertexInput, VertexStream, shade_vertices,
 };
 pub use merge::{DepthFormat, DepthTarget};
 pub use setup::{Linkage, OutputLayout};

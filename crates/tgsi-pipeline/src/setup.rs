@@ -490,7 +490,7 @@ impl Setup<'_> {
         let Some(p) = self.stream.primitives.get(index) else {
             return;
         };
-        let verts = self.stream.primitive_vertices(p);
+        let verts = self.stream.primitive_vertices(&p);
         let n = match p.kind {
             PrimitiveKind::Point => 1,
             PrimitiveKind::Line => 2,

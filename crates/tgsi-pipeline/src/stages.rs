@@ -26,7 +26,9 @@
 //! distances).
 
 use super::draw::rasterize;
-use super::input::{DrawCall, Primitive, PrimitiveKind, VertexInput, VertexStream, shade_vertices};
+use super::input::{
+    DrawCall, Primitive, PrimitiveKind, Primitives, VertexInput, VertexStream, shade_vertices,
+};
 use super::merge::DepthTarget;
 use super::setup::{Linkage, OutputLayout};
 use super::state::{RenderState, Topology};
@@ -261,14 +263,14 @@ fn primitive_indices(
 ) -> Result<(Vec<u32>, Vec<u32>), ExecError> {
     let mut indices = Vec::with_capacity(stream.indices.len());
     let mut ids = Vec::with_capacity(stream.primitives.len());
-    for p in &stream.primitives {
+    for p in stream.primitives.iter() {
         if !fits(p.kind) {
             return Err(ExecError::general(format!(
                 "{what} cannot read {} primitives",
                 kind_name(p.kind)
             )));
         }
-        indices.extend_from_slice(stream.primitive_vertices(p));
+        indices.extend_from_slice(stream.primitive_vertices(&p));
         ids.push(p.id);
     }
     Ok((indices, ids))
@@ -506,7 +508,7 @@ pub fn geometry_stream(
         outputs: std::mem::take(&mut out.streams[0].words),
         stride,
         indices: Vec::new(),
-        primitives: Vec::new(),
+        primitives: Primitives::default(),
     };
     let strips = std::mem::take(&mut out.streams[0].strips);
     let per = kind.vertices();

@@ -100,7 +100,7 @@ fn geometry_stage_amplifies_and_links_by_semantic() {
     let ids: Vec<u32> = out.primitives.iter().map(|p| p.id).collect();
     assert_eq!(ids, [0, 0, 1, 1]);
     // second triangle's first vertex: (10, 0, 0, 1) with the colour
-    let v = out.vertex(out.primitive_vertices(&out.primitives[1])[0]);
+    let v = out.vertex(out.primitive_vertices(&out.primitives.get(1).unwrap())[0]);
     assert_eq!(v[0], [10.0, 0.0, 0.0, 1.0].map(f));
     assert_eq!(v[1], [0.25, 0.5, 0.75, 1.0].map(f));
 }
@@ -183,11 +183,11 @@ fn tessellation_stage_runs_each_patch_and_culls() {
     .unwrap();
     assert_eq!(out.outputs.len(), (9 + 4) * 2);
     assert_eq!(out.primitives.len(), 8 + 2);
-    assert!(out.primitives[..8].iter().all(|p| p.id == 0));
-    assert!(out.primitives[8..].iter().all(|p| p.id == 2));
+    assert!(out.primitives.iter().take(8).all(|p| p.id == 0));
+    assert!(out.primitives.iter().skip(8).all(|p| p.id == 2));
     // the last patch's points lie at (5 + u, v)
-    for p in &out.primitives[8..] {
-        for &v in out.primitive_vertices(p) {
+    for p in out.primitives.iter().skip(8) {
+        for &v in out.primitive_vertices(&p) {
             assert!(v >= 9, "patch 2 uses its own vertices");
             let x = f32::from_bits(out.vertex(v)[0][0]);
             assert!((5.0..=6.0).contains(&x), "{x}");
