@@ -36,8 +36,20 @@ use tgsi_exec::{
     Resources, ShadedBatch, Stats, TileCoverage,
 };
 
-/// Tile rows per band (the unit of work a thread takes).
-const BAND_TILE_ROWS: u32 = 4;
+/// Tile rows per band (the unit of work a thread takes) on `threads`
+/// threads: on one, tall bands (a band's walk has costs of its own: each
+/// primitive's edges and box per band, and a batch left partly filled at
+/// its end); on several, short ones, so that the threads' last bands end
+/// close together. Measured on the Intel Xeon with AVX-512 (`tgsi bench
+/// mesh --scene NAME --reps 21`, builds run alternately, lowest medians):
+/// at one thread, 16 rows against 4 took the small torus from 0.0073 to
+/// 0.0071 s per frame, the dense one from 0.0190 to 0.0185 s, its 4×
+/// MSAA from 0.0146 to 0.0143 s, the tiny triangles from 0.0848 to 0.0841
+/// s; at two threads 16 rows made the tiny triangles slower (0.0486
+/// against 0.0450 s) and 8 rows measured as 4 within noise.
+fn band_tile_rows_for(threads: usize) -> u32 {
+    if threads <= 1 { 16 } else { 4 }
+}
 
 /// One band: tile rows `rows`, the primitives whose boxes reach them (by
 /// index, in draw order) and their pixels in every target.
@@ -98,6 +110,7 @@ pub fn rasterize(
     let batching = Batching {
         packing: limits.pack_quads,
         chunk: setup_chunk_for(limits.threads),
+        band_rows: band_tile_rows_for(limits.threads),
     };
     rasterize_with(
         stream, layout, linkage, fs, res, state, targets, limits, batching,
@@ -118,6 +131,8 @@ struct Batching {
     packing: bool,
     /// Input primitives set up at a time.
     chunk: usize,
+    /// Tile rows per band.
+    band_rows: u32,
 }
 
 /// [`rasterize`] cut up as `batching` says.
@@ -134,9 +149,17 @@ fn rasterize_with(
     batching: Batching,
 ) -> Result<Stats, ExecError> {
     let Targets { colors, depth } = targets;
-    let Batching { packing, chunk } = batching;
+    let Batching {
+        packing,
+        chunk,
+        band_rows,
+    } = batching;
     let chunk = chunk.max(1);
     let (width, height, samples) = target_size(colors, depth.as_deref())?;
+    let cut = Bands {
+        tile_rows: band_rows.max(1),
+        height,
+    };
     let viewport = viewport_of(state, width, height);
     let mut windows = PooledWindows(WINDOW_POOL.take());
     Setup::window_vertices(stream, layout, &viewport, limits.threads, &mut windows.0);
@@ -179,7 +202,7 @@ fn rasterize_with(
     let mut stats = Stats::default();
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
-        let prims = setup_chunk(&setup, range, limits.threads, height, buffers);
+        let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);
         let shared = Shared {
             stream,
             linkage,
@@ -198,7 +221,14 @@ fn rasterize_with(
             watch,
         };
         let size = [width, height, samples];
-        let bands = bands_of(prims, &mut *colors, depth.as_deref_mut(), size, direct3d)?;
+        let bands = bands_of(
+            prims,
+            &mut *colors,
+            depth.as_deref_mut(),
+            size,
+            cut,
+            direct3d,
+        )?;
         let progress = Progress {
             chunk: k as u64,
             chunks: chunks as u64,
@@ -256,19 +286,17 @@ fn target_size(
     Ok((width, height, samples))
 }
 
-/// Bands of BAND_TILE_ROWS tile rows, each with the primitives whose boxes
-/// reach it (in draw order) and its rows of every target.
+/// The bands `cut` makes, each with the primitives whose boxes reach it
+/// (in draw order) and its rows of every target.
 fn bands_of<'t>(
     prims: PrimList<'_>,
     colors: &'t mut [Texture],
     depth: Option<&'t mut DepthTarget>,
     [width, height, samples]: [u32; 3],
+    cut: Bands,
     direct3d: bool,
 ) -> Result<Vec<Band<'t>>, ExecError> {
-    let tile_rows = height.div_ceil(4);
-    let ranges: Vec<std::ops::Range<u32>> = (0..band_count(height))
-        .map(|k| k * BAND_TILE_ROWS..((k + 1) * BAND_TILE_ROWS).min(tile_rows))
-        .collect();
+    let ranges: Vec<std::ops::Range<u32>> = (0..cut.count()).map(|k| cut.rows(k)).collect();
     let mut bands: Vec<Band<'_>> = ranges
         .iter()
         .map(|r| Band {
@@ -441,15 +469,31 @@ struct SetupShare {
     bins: Vec<Vec<u32>>,
 }
 
-/// The bands of a target `height` pixels high.
-fn band_count(height: u32) -> u32 {
-    height.div_ceil(4).div_ceil(BAND_TILE_ROWS)
+/// How the tile rows of a target `height` pixels high are cut into bands
+/// of `tile_rows` each (the last one shorter).
+#[derive(Clone, Copy, Debug)]
+struct Bands {
+    tile_rows: u32,
+    height: u32,
 }
 
-/// The bands a primitive's box reaches in a target `height` pixels high.
-fn bands_reached(prim: &RasterPrim, height: u32) -> std::ops::RangeInclusive<usize> {
-    let band_of = |y: i64| (y.clamp(0, height as i64 - 1) as u32 / 4 / BAND_TILE_ROWS) as usize;
-    band_of(prim.bbox[1])..=band_of(prim.bbox[3])
+impl Bands {
+    fn count(self) -> u32 {
+        self.height.div_ceil(4).div_ceil(self.tile_rows)
+    }
+
+    /// Band `k`'s tile rows.
+    fn rows(self, k: u32) -> std::ops::Range<u32> {
+        let all = self.height.div_ceil(4);
+        k * self.tile_rows..((k + 1) * self.tile_rows).min(all)
+    }
+
+    /// The bands a primitive's box reaches.
+    fn reached(self, prim: &RasterPrim) -> std::ops::RangeInclusive<usize> {
+        let band_of =
+            |y: i64| (y.clamp(0, self.height as i64 - 1) as u32 / 4 / self.tile_rows) as usize;
+        band_of(prim.bbox[1])..=band_of(prim.bbox[3])
+    }
 }
 
 /// The set-up primitives of a chunk in draw order, numbered across the
@@ -526,12 +570,12 @@ fn setup_chunk<'b>(
     setup: &Setup<'_>,
     range: std::ops::Range<usize>,
     threads: usize,
-    height: u32,
+    cut: Bands,
     buffers: &'b mut PrimBuffers,
 ) -> PrimList<'b> {
     let n = range.len();
     let threads = threads.clamp(1, n.div_ceil(SETUP_PER_THREAD).max(1));
-    let bands = band_count(height) as usize;
+    let bands = cut.count() as usize;
     let run = |part: std::ops::Range<usize>, out: &mut SetupShare| {
         // The lists are worked on from this thread's stack: the threads'
         // shares sit side by side in `parts`, and a list's length written
@@ -550,7 +594,7 @@ fn setup_chunk<'b>(
             let before = prims.len();
             setup.primitive(i, &mut scratch, &mut prims);
             for (p, prim) in prims.iter().enumerate().skip(before) {
-                for bin in &mut bins[bands_reached(prim, height)] {
+                for bin in &mut bins[cut.reached(prim)] {
                     bin.push(p as u32);
                 }
             }

@@ -8,6 +8,12 @@ use crate::{DrawCall, VertexInput, shade_vertices};
 use tgsi_exec::texture::Format;
 use tgsi_ir::enums::TextureTarget;
 
+/// The bands of a target 48 pixels high, four tile rows each.
+const BANDS_48: Bands = Bands {
+    tile_rows: 4,
+    height: 48,
+};
+
 /// Many small overlapping triangles of both facings, blended, depth
 /// tested (early and late), some drawn twice in a row (the second
 /// nearer, blending over the first), with a shader reading a perspective input,
@@ -77,7 +83,7 @@ fn packed_quads_give_the_bits_of_tile_batches() {
     let layout = OutputLayout::of(&vs);
     for fs in [&fs_early, &fs_late] {
         let linkage = Linkage::by_semantics(&layout, fs);
-        let run = |packing: bool, chunk: usize| {
+        let run = |packing: bool, chunk: usize, band_rows: u32| {
             let mut colors = vec![
                 Texture::new(
                     TextureTarget::Tex2D,
@@ -103,19 +109,26 @@ fn packed_quads_give_the_bits_of_tile_batches() {
                 &state,
                 targets,
                 &limits,
-                Batching { packing, chunk },
+                Batching {
+                    packing,
+                    chunk,
+                    band_rows,
+                },
             )
             .unwrap();
             (colors.remove(0).levels.remove(0), depth.depth, stats)
         };
         let chunk = setup_chunk_for(1);
-        let (tiles, packed) = (run(false, chunk), run(true, chunk));
+        let (tiles, packed) = (run(false, chunk, 4), run(true, chunk, 4));
         // primitives set up 7 at a time (each chunk's last batch
-        // partly filled): the same bits
-        let chunked = run(true, 7);
-        assert!(chunked.0 == packed.0, "colours differ by chunks");
-        assert!(chunked.1 == packed.1, "depths differ by chunks");
-        assert_eq!(chunked.2.invocations, packed.2.invocations);
+        // partly filled), bands of one tile row and of 16: the same bits
+        for (chunk, band_rows) in [(7, 4), (chunk, 1), (7, 16)] {
+            let cut = run(true, chunk, band_rows);
+            let what = format!("chunks of {chunk}, bands of {band_rows} tile rows");
+            assert!(cut.0 == packed.0, "colours differ: {what}");
+            assert!(cut.1 == packed.1, "depths differ: {what}");
+            assert_eq!(cut.2.invocations, packed.2.invocations, "{what}");
+        }
         assert!(
             tiles.0.iter().any(|b| *b != 0),
             "nothing was drawn: {:?}",
@@ -288,7 +301,7 @@ fn setup_on_threads_keeps_the_order() {
     let all = 0..stream.primitives.len();
     let set_up = |threads: usize| {
         let mut buffers = PrimBuffers::default();
-        let list = setup_chunk(&setup, all.clone(), threads, 48, &mut buffers);
+        let list = setup_chunk(&setup, all.clone(), threads, BANDS_48, &mut buffers);
         list.iter().copied().collect::<Vec<RasterPrim>>()
     };
     let one = set_up(1);
@@ -311,21 +324,21 @@ fn setup_on_threads_keeps_the_order() {
     };
     for threads in [1, 3] {
         let mut buffers = PrimBuffers::default();
-        let list = setup_chunk(&table, all.clone(), threads, 48, &mut buffers);
+        let list = setup_chunk(&table, all.clone(), threads, BANDS_48, &mut buffers);
         assert_eq!(list.parts.len(), threads);
         // numbered across the threads' shares in draw order
         let numbered = (0..one.len()).all(|p| list[p] == one[p]);
         assert!(numbered, "the window table changes the primitives");
         // binned on the threads as one thread bins them all
         let mut binned = 0;
-        for k in 0..band_count(48) as usize {
+        for k in 0..BANDS_48.count() as usize {
             let mut bin = Vec::new();
             let mut first = 0;
             for part in list.parts {
                 bin.extend(part.bins[k].iter().map(|&i| first + i as usize));
                 first += part.prims.len();
             }
-            let reach = |p: &usize| bands_reached(&one[*p], 48).contains(&k);
+            let reach = |p: &usize| BANDS_48.reached(&one[*p]).contains(&k);
             let all: Vec<usize> = (0..one.len()).filter(reach).collect();
             assert!(bin == all, "band {k}");
             binned += bin.len();
@@ -410,6 +423,7 @@ fn a_clear_on_load_gives_the_bits_of_a_clear_before_the_draw() {
             let batching = Batching {
                 packing: true,
                 chunk,
+                band_rows: 3,
             };
             rasterize_with(
                 &stream,
