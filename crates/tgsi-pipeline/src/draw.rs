@@ -935,10 +935,6 @@ fn early_test_one_sample(
     }
 }
 
-/// Shades and merges every primitive's tiles inside one band. With
-/// [`tgsi_exec::FragmentTraits::pack_quads`], the covered quads of
-/// consecutive tiles and primitives fill batches of 4 in draw order;
-/// otherwise each tile is one batch.
 /// Writes a draw's clear values over a band's rows of its targets.
 fn clear_band(clear: &ClearOnLoad, band: &mut Band<'_>, depth_format: Option<DepthFormat>) {
     for (rows, color) in band.colors.iter_mut().zip(&clear.colors) {
@@ -956,6 +952,11 @@ fn clear_band(clear: &ClearOnLoad, band: &mut Band<'_>, depth_format: Option<Dep
     }
 }
 
+/// Shades and merges every primitive's tiles inside one band (its rows
+/// cleared first when the draw clears on load). With
+/// [`tgsi_exec::FragmentTraits::pack_quads`], the covered quads of
+/// consecutive tiles and primitives fill batches of 4 in draw order;
+/// otherwise each tile is one batch.
 fn run_band(
     session: &FragmentSession<'_>,
     sh: &Shared<'_>,

@@ -1169,26 +1169,14 @@ mod tests {
         };
         let len = 3 * 20_000 + 2;
         for threads in [1, 3] {
-            let (mut listed, mut records) = (VertexStream::default(), VertexStream::default());
-            let kind = (PrimitiveKind::Triangle, 3);
-            assemble_list(
-                kind,
-                len,
-                0..3,
-                threads,
-                &fill,
-                &mut listed,
-                Placement::Replace,
-            );
-            assemble_list(
-                kind,
-                len,
-                0..3,
-                threads,
-                &fill,
-                &mut records,
-                Placement::Append,
-            );
+            let assembled = |into: Placement| {
+                let mut stream = VertexStream::default();
+                let kind = (PrimitiveKind::Triangle, 3);
+                assemble_list(kind, len, 0..3, threads, &fill, &mut stream, into);
+                stream
+            };
+            let (mut listed, mut records) =
+                (assembled(Placement::Replace), assembled(Placement::Append));
             assert!(listed.primitives.list.is_some() && listed.primitives.each.is_empty());
             assert!(records.primitives.list.is_none());
             assert_eq!(listed.primitives.len(), 60_000);
