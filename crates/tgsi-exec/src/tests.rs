@@ -648,6 +648,13 @@ fn resets_clear_what_can_be_read_unwritten() {
     let vs = prog("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
     assert!(vs.code().resets(vs.code().input.base));
     assert!(!vs.code().resets(vs.code().output.base));
+    // only a tessellation control program has a patch store to clear
+    assert_eq!((code.patch.len, vs.code().patch.len), (0, 0));
+    let tcs = prog(
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\nDCL OUT[][0], POSITION\n\
+         DCL SV[0], INVOCATIONID\n0: MOV OUT[SV[0].x][0], IN[SV[0].x][0]\n1: END\n",
+    );
+    assert!(tcs.code().patch.len > 0 && tcs.code().resets(tcs.code().patch.base));
 }
 
 /// A TEMP written only under a condition reads zero in the batches whose

@@ -683,7 +683,12 @@ fn register_layout(shader: &Shader) -> Result<(Layout, u32), ExecError> {
     let output = next(sizes[1]);
     let input = next(sizes[2]);
     let addr = next(sizes[3]);
-    let patch_entries = sizes[1] * (1 + patch_rows);
+    // (only a tessellation control program has a patch store: the other
+    // stages' batches would clear a register nothing uses)
+    let patch_entries = match shader.processor {
+        Processor::TessCtrl => sizes[1] * (1 + patch_rows),
+        _ => 0,
+    };
     let patch = next(patch_entries.div_ceil(PATCH_ENTRIES_PER_REG));
     let vertex_regs = sizes[2] * vertex_rows;
     if vertex_regs > MAX_VERTEX_INPUT_REGS {
