@@ -582,6 +582,18 @@ pub(super) fn run(
     env: &Env,
     shared: &mut [u32],
 ) -> Result<Stop, ExecError> {
+    // The host is made here, from the arguments as they come: the closure
+    // below reading the slice's two words as one from where it had just
+    // stored them made that read wait for the stores. (Its batch pointer
+    // is taken just before the call, after the last use of `b` there.)
+    let mut host = Host {
+        batch: std::ptr::null_mut(),
+        code,
+        env,
+        shared: shared.as_mut_ptr(),
+        shared_len: shared.len(),
+        error: None,
+    };
     CTX.with(|cell| {
         let mut slot = cell.borrow_mut();
         let ctx = slot.get_or_insert_with(Ctx::new_boxed);
@@ -620,7 +632,7 @@ pub(super) fn run(
         }
         if c.memory {
             // each group's own shared memory
-            ctx.buffers[MAX_BUFFERS] = entry(shared.as_mut_ptr(), shared.len() * 4);
+            ctx.buffers[MAX_BUFFERS] = entry(host.shared, host.shared_len * 4);
         }
         // a batch stopped at a BARRIER resumes with its own frames
         ctx.resume = b.pc as u32;
@@ -645,14 +657,7 @@ pub(super) fn run(
             b.exec as u32,
             0,
         ];
-        let mut host = Host {
-            batch: b as *mut Batch,
-            code,
-            env,
-            shared: shared.as_mut_ptr(),
-            shared_len: shared.len(),
-            error: None,
-        };
+        host.batch = b as *mut Batch;
         ctx.host = &mut host as *mut Host as *mut std::ffi::c_void;
         let status = c.code.call(ctx);
         ctx.host = std::ptr::null_mut();
