@@ -29,6 +29,25 @@ fn run_pairs(
     (run(interp), run(jit))
 }
 
+/// The program [`run_pairs`] runs around `body`: groups of 64, lane i's
+/// pair in TEMP[1].xy (from BUFFER[0], 8 bytes a lane), TEMP[2] stored to
+/// BUFFER[1] (16 bytes a lane) after `body`; TEMP[0].x the lane, TEMP[3]
+/// free, IMM[0].w one, and `imm1` the program's other immediates.
+fn pairs_program(imm1: &str, body: &str) -> String {
+    format!(
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+         DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
+         IMM[0] UINT32 {{8, 64, 16, 1}}\n{imm1}\
+         UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
+         UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
+         LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
+         {body}\
+         UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
+         STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
+         END\n"
+    )
+}
+
 /// EX2, LG2 and POW compile inline (`Emitter::exp_log`): every lane as the
 /// definition (`math::ex2_f32`, `lg2_f32`, `pow_f32`) and as the
 /// interpreter gives it, with source modifiers and lanes an IF switches
@@ -37,23 +56,17 @@ fn run_pairs(
 /// past f32's range), which take the row kernel.
 #[test]
 fn ex2_lg2_and_pow_inline_give_the_definitions_bits() {
-    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
-        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-        IMM[0] UINT32 {8, 64, 16, 1}\nIMM[1] UINT32 {4, 0, 0, 0}\n\
-        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
-        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
-        2: LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
-        3: EX2 TEMP[2].x, TEMP[1].xxxx\n\
-        4: LG2 TEMP[2].y, |TEMP[1].xxxx|\n\
-        5: POW TEMP[2].z, TEMP[1].xxxx, TEMP[1].yyyy\n\
-        6: AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
-        7: UIF TEMP[3].xxxx\n\
-        8:   POW TEMP[2].w, |TEMP[1].xxxx|, -TEMP[1].yyyy\n\
-        9: ENDIF\n\
-        10: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
-        11: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
-        12: END\n";
-    let Some((interp, jit)) = both(src) else {
+    let src = pairs_program(
+        "",
+        "EX2 TEMP[2].x, TEMP[1].xxxx\n\
+         LG2 TEMP[2].y, |TEMP[1].xxxx|\n\
+         POW TEMP[2].z, TEMP[1].xxxx, TEMP[1].yyyy\n\
+         AND TEMP[3].x, TEMP[0].xxxx, IMM[0].wwww\n\
+         UIF TEMP[3].xxxx\n\
+           POW TEMP[2].w, |TEMP[1].xxxx|, -TEMP[1].yyyy\n\
+         ENDIF\n",
+    );
+    let Some((interp, jit)) = both(&src) else {
         return;
     };
     const GROUPS: usize = 64;
@@ -178,24 +191,18 @@ fn pow_by_a_constant_exponent_gives_the_definitions_bits() {
 /// underflow, and edge values.
 #[test]
 fn pow_by_a_whole_exponent_gives_the_definitions_bits() {
-    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
-        DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..3]\n\
-        IMM[0] UINT32 {8, 64, 16, 0}\nIMM[1] FLT32 {48.0, 3.0, 0.0, 1.0}\n\
-        0: UMAD TEMP[0].x, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n\
-        1: UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n\
-        2: LOAD TEMP[1].xy, BUFFER[0], TEMP[0].yyyy\n\
-        3: POW TEMP[2].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
-        4: POW TEMP[2].y, TEMP[1].xxxx, IMM[1].xxxx\n\
-        5: POW TEMP[2].z, |TEMP[1].xxxx|, -IMM[1].yyyy\n\
-        6: MOV TEMP[3].x, IMM[1].wwww\n\
-        7: MOV TEMP[3].y, TEMP[1].xxxx\n\
-        8: MOV TEMP[3].w, IMM[1].xxxx\n\
-        9: LIT TEMP[3], TEMP[3]\n\
-        10: MOV TEMP[2].w, TEMP[3].zzzz\n\
-        11: UMUL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n\
-        12: STORE BUFFER[1].xyzw, TEMP[0].zzzz, TEMP[2]\n\
-        13: END\n";
-    let Some((interp, jit)) = both(src) else {
+    let src = pairs_program(
+        "IMM[1] FLT32 {48.0, 3.0, 0.0, 1.0}\n",
+        "POW TEMP[2].x, TEMP[1].xxxx, TEMP[1].yyyy\n\
+         POW TEMP[2].y, TEMP[1].xxxx, IMM[1].xxxx\n\
+         POW TEMP[2].z, |TEMP[1].xxxx|, -IMM[1].yyyy\n\
+         MOV TEMP[3].x, IMM[1].wwww\n\
+         MOV TEMP[3].y, TEMP[1].xxxx\n\
+         MOV TEMP[3].w, IMM[1].xxxx\n\
+         LIT TEMP[3], TEMP[3]\n\
+         MOV TEMP[2].w, TEMP[3].zzzz\n",
+    );
+    let Some((interp, jit)) = both(&src) else {
         return;
     };
     const GROUPS: usize = 32;
