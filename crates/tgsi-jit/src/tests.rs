@@ -603,6 +603,47 @@ fn pairs_written_whole_only_where_masked_lanes_are_dead() {
     }
 }
 
+/// A row written outside the register cache that the next instruction
+/// reads is stored whole, its lanes outside the execution mask merged in
+/// from the row (a masked store would hold up the next load): inside a
+/// divergent UIF the lanes that skip it keep the value from before.
+#[test]
+fn rows_stored_whole_for_the_next_instruction_keep_their_inactive_lanes() {
+    let src = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n\
+        DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {4, 7, 2, 128}\n\
+        0: MOV TEMP[0].x, IMM[0].yyyy\n\
+        1: AND TEMP[1].x, SV[0].xxxx, IMM[0].zzzz\n\
+        2: UIF TEMP[1].xxxx\n\
+        3:   UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        4:   STORE BUFFER[0].x, TEMP[0].xxxx, SV[0].xxxx\n\
+        5: ENDIF\n\
+        6: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].xxxx\n\
+        7: UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww\n\
+        8: STORE BUFFER[0].x, TEMP[2].xxxx, TEMP[0].xxxx\n\
+        9: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let bufs = vec![vec![0u8; 64 * 4]];
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    let got = dispatch(&jit, &bufs, 1_000_000);
+    assert!(want.0.is_ok());
+    assert_eq!(want, got);
+    let word = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    for t in 0..32 {
+        let inside = t & 2 != 0;
+        assert_eq!(
+            word(32 + t),
+            if inside { 4 * t as u32 } else { 7 },
+            "thread {t}"
+        );
+        if inside {
+            assert_eq!(word(t), t as u32, "thread {t}");
+        }
+    }
+}
+
 /// Direct3D's numeric rules inline: float sources read with denormals as
 /// zeros of their sign and float results written the same way, in the
 /// component, scalar and row templates (ADD, MUL, MAD with a modifier,

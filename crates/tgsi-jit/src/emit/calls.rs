@@ -79,6 +79,7 @@ impl Emitter<'_> {
             let frames: Vec<Frame> = nest.prefix.iter().chain(&lay.stacks[i]).copied().collect();
             out.deepest = out.deepest.max(depth + 1);
             let inst = self.code.insts[i];
+            self.at = i;
             if self.active.is_none()
                 && let Some(run) = self.runs[i].clone()
             {
@@ -93,6 +94,7 @@ impl Emitter<'_> {
                 _ => self.instruction(i, lay.plans[i], depth, &frames),
             };
             r.map_err(|err| EmitError(format!("instruction {i} ({}): {}", inst.op, err.0)))?;
+            self.at = i;
             if self
                 .active
                 .as_ref()

@@ -420,6 +420,8 @@ struct Emitter<'c> {
     /// Straight-run caches by first instruction.
     runs: Vec<Option<Region>>,
     active: Option<Region>,
+    /// The instruction being emitted.
+    at: usize,
     labels: Vec<CodeLabel>,
     end: CodeLabel,
     error: CodeLabel,
@@ -668,6 +670,7 @@ impl<'c> Emitter<'c> {
             regions: vec![None; code.insts.len()],
             runs: vec![None; code.insts.len()],
             active: None,
+            at: 0,
             labels,
             end,
             error,
@@ -992,12 +995,32 @@ impl<'c> Emitter<'c> {
             }
             match self.cached(Key::Row(reg, c as u8)) {
                 Some(cz) => self.a.vmovdqa32(zmm(cz).k1(), zmm(z))?,
+                // a row the next instruction reads is stored whole (its
+                // other lanes merged in a register): a load of a row stored
+                // under a mask waits until the store reaches the cache
+                None if self.next_reads(reg, c) => {
+                    let row = zmmword_ptr(r12 + row_off(reg, c as u8));
+                    self.a.vmovdqu32(zmm(15), row)?;
+                    self.a.vmovdqa32(zmm(15).k1(), zmm(z))?;
+                    self.a.vmovdqu32(row, zmm(15))?;
+                }
                 None => self
                     .a
                     .vmovdqu32(zmmword_ptr(r12 + row_off(reg, c as u8)).k1(), zmm(z))?,
             }
         }
         Ok(())
+    }
+
+    /// Whether the instruction after the one being emitted reads channel
+    /// `c` of register `reg` directly.
+    fn next_reads(&self, reg: u32, c: usize) -> bool {
+        self.code.insts.get(self.at + 1).is_some_and(|next| {
+            next.src.iter().any(|s| {
+                matches!(s.kind, SrcKind::Reg(r) if r == reg)
+                    && s.swz.iter().any(|&w| usize::from(w & 3) == c)
+            })
+        })
     }
 
     /// Writes 32-bit row `z` as word `h` (0 low, 1 high) of a pair-form cache
