@@ -467,6 +467,9 @@ fn row_off(reg: u32, chan: u8) -> i32 {
     ((reg as i64 * 4 + (chan & 3) as i64) * 64) as i32
 }
 
+/// How many instructions after a store [`Emitter::next_reads`] looks at.
+const READ_AHEAD: usize = 3;
+
 /// Every mask the generated code keeps in a register.
 const MASKS: [i32; 7] = mask::ALL;
 
@@ -995,9 +998,9 @@ impl<'c> Emitter<'c> {
             }
             match self.cached(Key::Row(reg, c as u8)) {
                 Some(cz) => self.a.vmovdqa32(zmm(cz).k1(), zmm(z))?,
-                // a row the next instruction reads is stored whole (its
-                // other lanes merged in a register): a load of a row stored
-                // under a mask waits until the store reaches the cache
+                // a row one of the next instructions reads is stored whole
+                // (its other lanes merged in a register): a load of a row
+                // stored under a mask waits until the store reaches the cache
                 None if self.next_reads(reg, c) => {
                     let row = zmmword_ptr(r12 + row_off(reg, c as u8));
                     self.a.vmovdqu32(zmm(15), row)?;
@@ -1012,14 +1015,13 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    /// Whether the instruction after the one being emitted reads channel
-    /// `c` of register `reg` directly.
+    /// Whether one of the [`READ_AHEAD`] instructions after the one being
+    /// emitted reads channel `c` of register `reg` directly.
     fn next_reads(&self, reg: u32, c: usize) -> bool {
-        self.code.insts.get(self.at + 1).is_some_and(|next| {
-            next.src.iter().any(|s| {
-                matches!(s.kind, SrcKind::Reg(r) if r == reg)
-                    && s.swz.iter().any(|&w| usize::from(w & 3) == c)
-            })
+        let next = self.code.insts.iter().skip(self.at + 1).take(READ_AHEAD);
+        next.flat_map(|i| &i.src).any(|s| {
+            matches!(s.kind, SrcKind::Reg(r) if r == reg)
+                && s.swz.iter().any(|&w| usize::from(w & 3) == c)
         })
     }
 
