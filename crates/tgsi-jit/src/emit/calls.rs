@@ -94,7 +94,6 @@ impl Emitter<'_> {
                 _ => self.instruction(i, lay.plans[i], depth, &frames),
             };
             r.map_err(|err| EmitError(format!("instruction {i} ({}): {}", inst.op, err.0)))?;
-            self.at = i;
             if self
                 .active
                 .as_ref()

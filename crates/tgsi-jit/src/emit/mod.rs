@@ -975,7 +975,8 @@ impl<'c> Emitter<'c> {
         self.store_to(inst.dst[0].kind, c, z)
     }
 
-    /// [`Self::store`] to the destination `kind` (of either slot).
+    /// [`Self::store`] to the destination `kind` (of either slot; zmm14,
+    /// zmm15 scratch).
     fn store_to(&mut self, kind: DstKind, c: usize, z: u32) -> A {
         if let DstKind::RegIndirect {
             base,
