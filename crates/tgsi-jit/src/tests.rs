@@ -43,6 +43,21 @@ pub(crate) fn dispatch(
     (r, res.buffers)
 }
 
+/// Dispatches `src` (two groups) with both engines on `bufs`: both finish
+/// and leave the same buffers, which are returned (None without AVX-512).
+pub(crate) fn agreed(src: &str, bufs: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+    let (interp, jit) = both(src)?;
+    let want = dispatch(&interp, &bufs, 1_000_000);
+    assert!(want.0.is_ok(), "{:?}", want.0);
+    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
+    Some(want.1)
+}
+
+/// Word `i` of a buffer.
+pub(crate) fn word(buf: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(buf[4 * i..4 * i + 4].try_into().unwrap())
+}
+
 /// Dispatches `groups` work groups of `p` with `buffers` bound; the buffers after.
 pub(crate) fn run_groups(p: &Program, buffers: Vec<Vec<u8>>, groups: usize) -> Vec<Vec<u8>> {
     let mut res = Resources {
@@ -70,16 +85,11 @@ const LOOP: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 20\nPROPERTY CS_FIXED_BL
 
 #[test]
 fn divergent_loop_with_stores_matches_the_interpreter() {
-    let Some((interp, jit)) = both(LOOP) else {
+    let Some(got) = agreed(LOOP, vec![vec![0u8; 40 * 4]]) else {
         return;
     };
-    let bufs = vec![vec![0u8; 40 * 4]];
-    let want = dispatch(&interp, &bufs, 1_000_000);
-    let got = dispatch(&jit, &bufs, 1_000_000);
-    assert!(want.0.is_ok());
-    assert_eq!(want, got);
     // thread i of each group counts to i (both groups write the same words)
-    let w = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    let w = |i: usize| word(&got[0], i);
     assert_eq!((w(0), w(7), w(19), w(20)), (0, 7, 19, 0));
 }
 
@@ -282,14 +292,10 @@ const NESTED_BARRIER: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY C
 
 #[test]
 fn barriers_inside_divergent_ifs_resume_with_each_batchs_frames() {
-    let Some((interp, jit)) = both(NESTED_BARRIER) else {
+    let Some(got) = agreed(NESTED_BARRIER, vec![vec![0u8; 64 * 8]]) else {
         return;
     };
-    let bufs = vec![vec![0u8; 64 * 8]];
-    let want = dispatch(&interp, &bufs, 1_000_000);
-    assert!(want.0.is_ok());
-    assert_eq!(want, dispatch(&jit, &bufs, 1_000_000));
-    let w = |i: usize| u32::from_le_bytes(want.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    let w = |i: usize| word(&got[0], i);
     // thread 41 (not < 40) keeps its id; 42 too; 39 (odd) stored and adds 4;
     // 38 (even) adds 1
     assert_eq!(
@@ -587,16 +593,11 @@ fn pairs_written_whole_only_where_masked_lanes_are_dead() {
         20: UADD TEMP[0].w, TEMP[0].zzzz, IMM[2].yyyy\n\
         21: STORE BUFFER[0].xy, TEMP[0].wwww, TEMP[2]\n\
         22: END\n";
-    let Some((interp, jit)) = both(src) else {
+    let Some(got) = agreed(src, vec![vec![0u8; 64 * 24]]) else {
         return;
     };
-    let bufs = vec![vec![0u8; 64 * 24]];
-    let want = dispatch(&interp, &bufs, 1_000_000);
-    let got = dispatch(&jit, &bufs, 1_000_000);
-    assert!(want.0.is_ok());
-    assert_eq!(want, got);
     // thread t ran t % 16 iterations: TEMP[1] = (t % 16) as f64
-    let word = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    let word = |i: usize| word(&got[0], i);
     for t in [0usize, 5, 15, 17] {
         let x = f64::from_bits(u64::from(word(6 * t)) | u64::from(word(6 * t + 1)) << 32);
         assert_eq!(x, (t % 16) as f64, "thread {t}");
@@ -622,15 +623,10 @@ fn rows_stored_whole_for_the_next_instruction_keep_their_inactive_lanes() {
         7: UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww\n\
         8: STORE BUFFER[0].x, TEMP[2].xxxx, TEMP[0].xxxx\n\
         9: END\n";
-    let Some((interp, jit)) = both(src) else {
+    let Some(got) = agreed(src, vec![vec![0u8; 64 * 4]]) else {
         return;
     };
-    let bufs = vec![vec![0u8; 64 * 4]];
-    let want = dispatch(&interp, &bufs, 1_000_000);
-    let got = dispatch(&jit, &bufs, 1_000_000);
-    assert!(want.0.is_ok());
-    assert_eq!(want, got);
-    let word = |i: usize| u32::from_le_bytes(got.1[0][4 * i..4 * i + 4].try_into().unwrap());
+    let word = |i: usize| word(&got[0], i);
     for t in 0..32 {
         let inside = t & 2 != 0;
         assert_eq!(
