@@ -271,11 +271,17 @@ impl Primitives {
             return None;
         }
         let count = l.count as usize;
+        // (no division in the first instance, a draw's common case)
+        let (instance, id) = if p < count {
+            (0, p)
+        } else {
+            (p / count, p % count)
+        };
         Some(Primitive {
             kind: l.kind,
             first: (p * l.kind.vertices()) as u32,
-            id: (p % count) as u32,
-            instance: (p / count) as u32,
+            id: id as u32,
+            instance: instance as u32,
         })
     }
 
