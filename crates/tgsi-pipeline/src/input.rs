@@ -244,6 +244,30 @@ struct ListShape {
     instances: u32,
 }
 
+impl ListShape {
+    fn len(self) -> usize {
+        self.count as usize * self.instances as usize
+    }
+
+    /// Primitive `p` (below [`ListShape::len`]).
+    #[inline]
+    fn at(self, p: usize) -> Primitive {
+        let count = self.count as usize;
+        // (no division in the first instance, a draw's common case)
+        let (instance, id) = if p < count {
+            (0, p)
+        } else {
+            (p / count, p % count)
+        };
+        Primitive {
+            kind: self.kind,
+            first: (p * self.kind.vertices()) as u32,
+            id: id as u32,
+            instance: instance as u32,
+        }
+    }
+}
+
 impl Primitives {
     /// Primitives as records.
     pub fn new(each: Vec<Primitive>) -> Primitives {
@@ -252,7 +276,7 @@ impl Primitives {
 
     pub fn len(&self) -> usize {
         match self.list {
-            Some(l) => l.count as usize * l.instances as usize,
+            Some(l) => l.len(),
             None => self.each.len(),
         }
     }
@@ -264,25 +288,10 @@ impl Primitives {
     /// Primitive `p`.
     #[inline]
     pub fn get(&self, p: usize) -> Option<Primitive> {
-        let Some(l) = self.list else {
-            return self.each.get(p).copied();
-        };
-        if p >= self.len() {
-            return None;
+        match self.list {
+            Some(l) => (p < l.len()).then(|| l.at(p)),
+            None => self.each.get(p).copied(),
         }
-        let count = l.count as usize;
-        // (no division in the first instance, a draw's common case)
-        let (instance, id) = if p < count {
-            (0, p)
-        } else {
-            (p / count, p % count)
-        };
-        Some(Primitive {
-            kind: l.kind,
-            first: (p * l.kind.vertices()) as u32,
-            id: id as u32,
-            instance: instance as u32,
-        })
     }
 
     pub fn first(&self) -> Option<Primitive> {
@@ -296,12 +305,8 @@ impl Primitives {
     /// The primitives as records, to change (a list's made into records).
     pub fn each_mut(&mut self) -> &mut Vec<Primitive> {
         if let Some(l) = self.list.take() {
-            let listed = Primitives {
-                each: Vec::new(),
-                list: Some(l),
-            };
             self.each.clear();
-            self.each.extend(listed.iter());
+            self.each.extend((0..l.len()).map(|p| l.at(p)));
         }
         &mut self.each
     }
