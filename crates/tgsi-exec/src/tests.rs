@@ -657,6 +657,27 @@ fn resets_clear_what_can_be_read_unwritten() {
     assert!(tcs.code().patch.len > 0 && tcs.code().resets(tcs.code().patch.base));
 }
 
+/// A writemask is not what an instruction writes: D2F with .xyzw writes
+/// only .x and .y, so .z still reads zero in every batch, though the same
+/// thread's earlier batch wrote it later in the program (a batch reset
+/// that took the mask for the written channels kept that word).
+#[test]
+fn a_narrowing_write_leaves_its_other_channels_unwritten() {
+    let body = "D2F TEMP[3], TEMP[5]\n\
+        MOV TEMP[6].x, TEMP[3].zzzz\n\
+        MOV TEMP[3].z, IMM[1].xxxx\n\
+        STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[6].xxxx\n";
+    let src = cs(48, "IMM[1] UINT32 {7, 0, 0, 0}\n", body);
+    let out = run(&src, [1, 1, 1], vec![vec![u32::MAX; 48], vec![]], vec![]);
+    assert_eq!(out[0], vec![0; 48]);
+    let code = prog(&src);
+    assert!(
+        code.code().resets(code.code().temp.base + 3),
+        "{:?}",
+        code.code().reset
+    );
+}
+
 /// A TEMP written only under a condition reads zero in the batches whose
 /// lanes skip the write, though an earlier batch of the same thread wrote it.
 #[test]

@@ -27,11 +27,12 @@
 
 use super::decode::{Code, DstKind, IndexExpr, Inst, Resource};
 use super::machine::{Batch, Env, Mask, Stop, grid_entry, index_in_lane, patch_slot};
+use super::semantics::written_channels;
 use super::{ExecError, LANES};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use tgsi_ir::enums::{File, TextureTarget};
-use tgsi_ir::opcode::{Category, Channels, Opcode, PairShape};
+use tgsi_ir::opcode::{Category, Opcode};
 
 /// The most steps a trace records (a memory cap): a longer run ends the
 /// trace with status `budget`.
@@ -454,40 +455,6 @@ struct Plan {
     memory: Option<MemoryTarget>,
     /// The memory the lane wrote, read right after its own access.
     memory_writes: Vec<Write>,
-}
-
-/// The channels opcode `op` really writes through destination `k` with
-/// writemask `mask` (the machine's 64-bit pair rules, see `alu.rs`).
-pub fn written_channels(op: Opcode, k: usize, mask: u8) -> u8 {
-    let both = |m: u8| ((m & 3 == 3) as u8 * 3) | ((m & 12 == 12) as u8 * 12);
-    let any = |m: u8| ((m & 3 != 0) as u8 * 3) | ((m & 12 != 0) as u8 * 12);
-    let first_of_pairs = |m: u8| {
-        let lo = if m & 1 != 0 { 1 } else { m & 2 };
-        let hi = if m & 4 != 0 { 4 } else { m & 8 };
-        lo | hi
-    };
-    let first_two = |m: u8| {
-        let mut out = 0;
-        let mut n = 0;
-        for c in 0..4 {
-            if m & (1 << c) != 0 && n < 2 {
-                out |= 1 << c;
-                n += 1;
-            }
-        }
-        out
-    };
-    match op.info().channels {
-        Channels::Pair64(shape) if k == 0 => match shape {
-            PairShape::Unary | PairShape::Ternary | PairShape::Widen | PairShape::FracExp => {
-                both(mask)
-            }
-            PairShape::Binary | PairShape::Shift => any(mask),
-            PairShape::Compare => first_of_pairs(mask),
-            PairShape::Narrow => first_two(mask),
-        },
-        _ => mask,
-    }
 }
 
 impl Batch {
@@ -924,7 +891,7 @@ mod tests {
         let mut checked = 0;
         for info in OPCODES
             .iter()
-            .filter(|i| matches!(i.channels, Channels::Pair64(_)))
+            .filter(|i| matches!(i.channels, tgsi_ir::opcode::Channels::Pair64(_)))
         {
             for mask in 1u8..16 {
                 let Some((reported, after)) =

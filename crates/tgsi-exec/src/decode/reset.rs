@@ -9,7 +9,9 @@
 //! vertex or compute batch; dead lanes are never read back.
 //!
 //! The rule, per register of the candidate files (TEMP and OUT of vertex,
-//! fragment and compute programs):
+//! fragment and compute programs), counting the channels an instruction
+//! really writes ([`written_channels`]: a 64-bit narrowing such as D2F
+//! writes two channels whatever its writemask):
 //! * a channel read in the prefix before the prefix wrote it: clear;
 //! * an OUT register not wholly written in the prefix: clear (the stage
 //!   reads every channel after the program);
@@ -25,7 +27,7 @@
 //! (the debugger shows registers before their first write).
 
 use super::{Code, DstKind, FileRange, IndexExpr, Inst, SrcKind, TexInst};
-use crate::semantics::{LaneShape, lane_op};
+use crate::semantics::{LaneShape, lane_op, written_channels};
 use std::ops::Range;
 use tgsi_ir::enums::Processor;
 use tgsi_ir::opcode::Category;
@@ -105,12 +107,14 @@ pub(super) fn reset_ranges(
                 }
             }
         }
-        for d in &inst.dst {
+        for (k, d) in inst.dst.iter().enumerate() {
             if let DstKind::Reg(r) = d.kind
                 && is_candidate(r)
             {
                 touched[r as usize] = true;
-                written[r as usize] |= d.mask & 0xF;
+                // the channels the opcode writes, not the writemask: D2F
+                // writes .xy of an .xyzw mask
+                written[r as usize] |= written_channels(inst.op, k, d.mask) & 0xF;
             }
         }
     }
