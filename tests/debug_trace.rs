@@ -577,3 +577,55 @@ fn commands_from_standard_input() {
     assert!(text.contains("end: ok"), "{text}");
     assert!(text.contains("o0.w = 0x3f800000 1.0"), "{text}");
 }
+
+/// Writes `text` to a fresh file under the temporary directory.
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tgsi-debug-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+const ONE_THREAD: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL TEMP[0]\nIMM[0] FLT32 {1, 2, 3, 4}\n  0: MOV TEMP[0], IMM[0]\n  1: END\n";
+
+/// `--test N` counts every dispatch and draw command of the file, those of
+/// a skipped test too, and says when the N-th did not run.
+#[test]
+fn test_numbers_count_the_commands_of_skipped_tests() {
+    let text = format!(
+        "[compute shader]\n{ONE_THREAD}\n[require]\nfrobnicate\n[test]\ndispatch 1 1 1\n\
+         [require]\n[test]\ndispatch 1 1 1\n"
+    );
+    let file = temp_file("skipped.shader_test", &text);
+    let (_, err) = debug(&[&file, "--test", "1", "--thread", "0,0,0"]).unwrap_err();
+    assert!(
+        err.contains(":14: --test 1: the command did not run: its test is skipped"),
+        "{err}"
+    );
+    let second = debug(&[&file, "--test", "2", "--thread", "0,0,0"]).unwrap();
+    assert_eq!(end(&second)["status"], "ok");
+    let (_, err) = debug(&[&file, "--test", "3", "--thread", "0,0,0"]).unwrap_err();
+    assert!(
+        err.contains("the file has 2 dispatch or draw command(s)"),
+        "{err}"
+    );
+}
+
+/// A one-component Direct3D output is named without a component.
+#[test]
+fn a_depth_output_is_named_o_depth() {
+    let text = "[pixel shader d3d-asm]\nps_5_0\ndcl_output o0.xyzw\ndcl_output oDepth\n\
+                mov o0.xyzw, l(1.0, 1.0, 1.0, 1.0)\nmov oDepth, l(0.25)\nret\n\
+                [test]\ndraw quad 2 2\n";
+    let file = temp_file("odepth.shader_test", text);
+    let lines = debug(&[&file, "--test", "1", "--pixel", "0,0"]).unwrap();
+    let names: Vec<String> = steps(&lines)
+        .iter()
+        .flat_map(|s| writes(s))
+        .map(|w| w.0)
+        .collect();
+    assert!(names.contains(&"oDepth".to_string()), "{names:?}");
+    assert!(names.contains(&"o0.w".to_string()), "{names:?}");
+}

@@ -523,6 +523,14 @@ pub(super) fn run_test(
         .map_err(|_| anyhow!("the run's record is poisoned"))?
         .take();
     let Some((section, line)) = found else {
+        let not_run = request
+            .not_run
+            .lock()
+            .map_err(|_| anyhow!("the run's record is poisoned"))?
+            .take();
+        if let Some((line, why)) = not_run {
+            bail!("{name}:{line}: --test {n}: the command did not run: {why}");
+        }
         if request.commands_seen() < n {
             bail!(
                 "{name}: --test {n}: the file has {} dispatch or draw command(s)",

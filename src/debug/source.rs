@@ -325,15 +325,21 @@ impl Source {
                     chan,
                 } => {
                     let name = match &self.d3d {
-                        None => Some(tgsi_reg_name(file, index, vertex)),
+                        None => Some((tgsi_reg_name(file, index, vertex), false)),
                         Some(d) => w
                             .dst
                             .and_then(|n| tgsi.get(pc)?.dst.get(n as usize))
                             .and_then(|dst| d3d_dest(&d.lowered.dests, self.owner_d3d(pc), dst))
-                            .map(|dest| dest.name_at(index as i64)),
+                            .map(|dest| (dest.name_at(index as i64), dest.scalar)),
                     };
-                    let Some(name) = name else { continue };
-                    Target::Reg(names.get(format!("{name}.{}", chan_letter(chan))))
+                    let Some((name, scalar)) = name else { continue };
+                    // a one-component D3D register (`oDepth`) has no component to name
+                    let full = if scalar {
+                        name
+                    } else {
+                        format!("{name}.{}", chan_letter(chan))
+                    };
+                    Target::Reg(names.get(full))
                 }
                 Location::Memory { buffer, offset } => {
                     let (mem, offset) = self.memory_name(buffer, offset);

@@ -99,6 +99,10 @@ struct Slot {
     built: Built,
     /// A failure of this shader was already reported (or expected by `expect error`).
     reported: bool,
+    /// Why the requirements in force at the section skip what it is judged
+    /// by (an unknown or unmet `[require]` line): then it neither passes
+    /// nor fails on its own.
+    skip: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -259,6 +263,44 @@ fn processor_of(stage: Stage) -> Processor {
     }
 }
 
+/// Whether `cmd` runs shaders (a dispatch or draw command, as `tgsi debug
+/// --test N` counts them).
+fn runs_shaders(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Dispatch(_)
+            | Command::RunVertices(_)
+            | Command::DrawQuad { .. }
+            | Command::Draw { .. }
+    )
+}
+
+/// The rejection of a Direct3D program whose type is not the section's
+/// stage (a library runs in the stage that links it: never wrong here).
+fn wrong_d3d_stage(version: tgsi_d3d::ir::Version, stage: Stage) -> Option<String> {
+    use tgsi_d3d::enums::ProgramType as P;
+    let fits = match version.program_type {
+        P::Pixel => stage == Stage::Fragment,
+        P::Vertex => stage == Stage::Vertex,
+        P::Geometry => stage == Stage::Geometry,
+        P::Hull => stage == Stage::TessControl,
+        P::Domain => stage == Stage::TessEval,
+        P::Compute => stage == Stage::Compute,
+        P::Library => true,
+    };
+    (!fits).then(|| wrong_stage_text(version, stage))
+}
+
+fn wrong_stage_text(version: tgsi_d3d::ir::Version, stage: Stage) -> String {
+    format!(
+        "error: a [{} shader] section holds a {}_{}_{} program\n",
+        stage.name(),
+        version.program_type.name(),
+        version.major,
+        version.minor
+    )
+}
+
 /// Why the machine cannot run this shader yet (bindless handles).
 fn unsupported_feature(shader: &Shader) -> Option<String> {
     shader
@@ -326,16 +368,16 @@ impl Runner<'_> {
             Ok(Err(diags)) => return Built::Rejected(self.render_diagnostics(section, &diags)),
             Ok(Ok((shader, _map))) => shader,
         };
-        if section.fail {
-            // Only the assembler and the validator judge `fail` sections.
-            return Built::Assembled;
-        }
         if shader.processor != processor_of(section.stage) {
             return Built::Rejected(format!(
                 "error: a [{} shader] section holds a {} shader\n",
                 section.stage.name(),
                 shader.processor
             ));
+        }
+        if section.fail {
+            // Only the assembler and the validator judge `fail` sections.
+            return Built::Assembled;
         }
         self.compile(&shader, None, section.stage)
     }
@@ -368,10 +410,13 @@ impl Runner<'_> {
             }
             Err(BuildError::Message(m)) => return Built::Rejected(m),
         };
+        let version = checked.program.version;
+        if let Some(wrong) = wrong_d3d_stage(version, section.stage) {
+            return Built::Rejected(wrong);
+        }
         if section.fail {
             return Built::Assembled;
         }
-        let version = checked.program.version;
         let d3d = match D3dShader::lower(checked) {
             Ok(d) => d,
             Err(BuildError::Text(diags)) => {
@@ -381,13 +426,7 @@ impl Runner<'_> {
         };
         let shader = d3d.lowered.shader.clone();
         if shader.processor != processor_of(section.stage) {
-            return Built::Rejected(format!(
-                "error: a [{} shader] section holds a {}_{}_{} program\n",
-                section.stage.name(),
-                version.program_type.name(),
-                version.major,
-                version.minor
-            ));
+            return Built::Rejected(wrong_stage_text(version, section.stage));
         }
         self.compile(&shader, Some(d3d), section.stage)
     }
@@ -445,6 +484,7 @@ impl Runner<'_> {
             section: section.clone(),
             built,
             reported: false,
+            skip: self.requirement_problem(),
         };
         if section.fail {
             self.pending_fail = Some((slot, false));
@@ -469,20 +509,27 @@ impl Runner<'_> {
             return;
         }
         let line = slot.section.line;
-        let outcome = match &slot.built {
-            Built::Rejected(_) => Outcome::Passed,
-            Built::Unsupported(why) => Outcome::Skipped(why.clone()),
-            Built::Ready(..) | Built::Assembled => Outcome::Failed(vec![format!(
-                "{}: the {} shader was expected to be rejected, but it assembled",
-                self.at(line),
-                slot.section.stage.name()
-            )]),
+        let outcome = if let Some(why) = &slot.skip {
+            Outcome::Skipped(why.clone())
+        } else {
+            match &slot.built {
+                Built::Rejected(_) => Outcome::Passed,
+                Built::Unsupported(why) => Outcome::Skipped(why.clone()),
+                Built::Ready(..) | Built::Assembled => Outcome::Failed(vec![format!(
+                    "{}: the {} shader was expected to be rejected, but it assembled",
+                    self.at(line),
+                    slot.section.stage.name()
+                )]),
+            }
         };
         self.results.push(TestResult { line, outcome });
     }
 
     /// A shader that does not assemble and that no test reported is a failed test.
     fn finish_slot(&mut self, slot: Slot) {
+        if slot.skip.is_some() {
+            return;
+        }
         if let (Built::Rejected(text), false) = (&slot.built, slot.reported) {
             let msg = format!(
                 "{}: the {} shader does not assemble:\n{}",
@@ -579,6 +626,7 @@ impl Runner<'_> {
             {
                 self.mark_last_checked();
             }
+            self.pass_over(&test.commands, &format!("its test is skipped: {why}"));
             return Outcome::Skipped(why);
         }
         let device = self.config.vulkan.clone();
@@ -586,9 +634,12 @@ impl Runner<'_> {
         let mut failures = Vec::new();
         let mut run = match self.start_test(test, render_state) {
             Ok(run) => run,
-            Err(msg) => return Outcome::Failed(vec![msg]),
+            Err(msg) => {
+                self.pass_over(&test.commands, "its test could not start");
+                return Outcome::Failed(vec![msg]);
+            }
         };
-        for (line, cmd) in &test.commands {
+        for (k, (line, cmd)) in test.commands.iter().enumerate() {
             let line = *line;
             if let Some(checked) = self.check(&run, cmd, line) {
                 // A probe that fails does not stop the test.
@@ -606,6 +657,10 @@ impl Runner<'_> {
                 }
                 // A command that could not run ends the test.
                 failures.push(msg);
+                self.pass_over(
+                    &test.commands[k + 1..],
+                    &format!("an earlier command of its test (line {line}) could not run"),
+                );
                 break;
             }
             judged.after_command(device.as_deref());
@@ -708,19 +763,29 @@ impl Runner<'_> {
         result
     }
 
+    /// Counts the dispatch and draw commands of `commands` that do not run
+    /// (a skipped test, or the rest of a test after a command that could
+    /// not run) for `tgsi debug --test N`, which numbers every one of the
+    /// file; when the N-th is among them, says why it did not run.
+    fn pass_over(&self, commands: &[(usize, Command)], why: &str) {
+        let Some(t) = self.config.trace.as_deref() else {
+            return;
+        };
+        for (line, _) in commands.iter().filter(|(_, c)| runs_shaders(c)) {
+            let n = t.seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n == t.command {
+                *t.not_run.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((*line, why.to_string()));
+            }
+        }
+    }
+
     /// Arms the tracer when `cmd` is the dispatch or draw it follows.
     fn trace_command(&self, cmd: &Command, line: usize) -> bool {
         let Some(t) = self.config.trace.as_deref() else {
             return false;
         };
-        let runs = matches!(
-            cmd,
-            Command::Dispatch(_)
-                | Command::RunVertices(_)
-                | Command::DrawQuad { .. }
-                | Command::Draw { .. }
-        );
-        if !runs {
+        if !runs_shaders(cmd) {
             return false;
         }
         let n = t.seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -1023,6 +1088,11 @@ impl Runner<'_> {
         let texel = img.texel(0, x, y, z, 0);
         let got = &texel[..expected.values.len().min(4)];
         if !img.format.is_integer() || expected.value_type != ValueType::Float {
+            // a UNORM/SNORM/sRGB texel within 1/255, as a target's pixel
+            let words: Vec<u64> = got.iter().map(|&w| u64::from(w)).collect();
+            if pixel_matches(expected, img.format, &words) {
+                return Ok(());
+            }
             return self.compare(expected, got, line);
         }
         let ty = if img.format.num_class() == NumClass::Uint {
@@ -1333,7 +1403,7 @@ impl Runner<'_> {
             let got = t.stencil_at(x, y, 0).ok_or_else(outside)?;
             if u64::from(got) != value || !t.format.has_stencil() && value != 0 {
                 return Err(format!(
-                    "{at}: probe failed: expected stencil {value} got {got}"
+                    "{at}: probe failed: expected ({value}) got ({got}) (stencil)"
                 ));
             }
             return Ok(());
@@ -1348,7 +1418,7 @@ impl Runner<'_> {
             Ok(())
         } else {
             Err(format!(
-                "{at}: probe failed: expected depth {expected:?} got {got:?}"
+                "{at}: probe failed: expected ({expected:?}) got ({got:?}) (depth)"
             ))
         }
     }

@@ -921,3 +921,84 @@ fn a_texture_the_machine_refuses_fails_the_tests_below_it() {
     assert!(out.starts_with("t.shader_test:7: [texture 1]: "), "{out}");
     assert!(out.contains("one level"), "{out}");
 }
+
+/// What an unknown or unmet `[require]` line is in force over is skipped,
+/// never judged: a `fail` section that assembles does not fail and one that
+/// is rejected does not pass; a shader that does not assemble fails no test.
+#[test]
+fn requirements_skip_the_shader_sections_below_them() {
+    let cases = [
+        ("[require]\nwave ops\n[compute shader fail]\nCOMP\nEND\n", 1),
+        (
+            "[require]\nwave ops\n[compute shader fail]\nCOMP\nBOGUS\n",
+            1,
+        ),
+        (
+            "[require]\nshader model >= 6.0\n[compute shader]\nCOMP\nBOGUS\n[test]\ndispatch 1 1 1\n",
+            1,
+        ),
+    ];
+    for (text, skipped) in cases {
+        let (report, out) = run_text(text);
+        let s = report.summary();
+        assert_eq!(
+            (s.passed, s.failed, s.skipped),
+            (0, 0, skipped),
+            "{text}\n{out}"
+        );
+    }
+    // a requirement met again below: judged as usual
+    let (report, out) =
+        run_text("[require]\nwave ops\n[require]\ndoubles\n[compute shader fail]\nCOMP\nBOGUS\n");
+    assert_eq!(report.summary().passed, 1, "{out}");
+}
+
+/// A `fail` section holding another stage's shader is rejected, as the
+/// same shader in a plain section is.
+#[test]
+fn a_fail_section_of_the_wrong_stage_is_rejected() {
+    for text in [
+        "[vertex shader fail]\nFRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IMM[0]\nEND\n",
+        "[vertex shader fail]\nFRAG\nEND\n",
+        "[vertex shader d3d-asm fail]\nps_5_0\nret\n",
+    ] {
+        let (report, out) = run_text(text);
+        assert_eq!(report.summary().passed, 1, "{text}\n{out}");
+    }
+    // the right stage still assembles, so the fail section fails
+    let (report, out) = run_text("[vertex shader d3d-asm fail]\nvs_5_0\nret\n");
+    assert_eq!(report.summary().failed, 1, "{out}");
+}
+
+/// Depth and stencil probes report in the contract's form.
+#[test]
+fn depth_and_stencil_probes_print_expected_and_got_in_parentheses() {
+    let text = "[depth target]\nformat d24s8\nsize (4, 4)\n[test]\n\
+                probe depth (0, 0) (0.5)\nprobe stencil (0, 0) 3\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("t.shader_test:5: probe failed: expected (0.5) got (1.0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("t.shader_test:6: probe failed: expected (3) got (0)"),
+        "{out}"
+    );
+}
+
+/// An RGBA8 image's texel passes within 1/255, as a target's pixel does.
+#[test]
+fn unorm_image_texels_compare_within_one_step() {
+    let text = "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL IMAGE[0], 2D, PIPE_FORMAT_R8G8B8A8_UNORM, WR\n\
+                IMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] FLT32 {0.5, 0.2, 1.0, 0.0}\n\
+                STORE IMAGE[0].xyzw, IMM[0], IMM[1], 2D, PIPE_FORMAT_R8G8B8A8_UNORM\nEND\n\
+                [image 0]\ntarget 2d\nformat rgba8\nsize (1, 1)\n\
+                [test]\ndispatch 1 1 1\nprobe image 0 (0, 0) rgba (0.5, 0.2, 1.0, 0.0)\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().passed, 1, "{out}");
+    let off = text.replace("rgba (0.5, 0.2", "rgba (0.51, 0.2");
+    let (report, out) = run_text(&off);
+    assert_eq!(report.summary().failed, 1, "{out}");
+}

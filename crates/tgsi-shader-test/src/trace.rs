@@ -20,6 +20,9 @@ pub struct TraceRequest {
     /// `command`, each numbered ([`tgsi_exec::trace::Tracer::set_draw`]).
     pub history: bool,
     pub(crate) seen: std::sync::atomic::AtomicUsize,
+    /// Set by the run when the command did not run: its line and why (its
+    /// test skipped, or ended by an earlier command).
+    pub not_run: std::sync::Mutex<Option<(usize, String)>>,
 }
 
 impl TraceRequest {
@@ -36,6 +39,7 @@ impl TraceRequest {
             found: std::sync::Mutex::new(None),
             history: false,
             seen: std::sync::atomic::AtomicUsize::new(0),
+            not_run: std::sync::Mutex::new(None),
         }
     }
 

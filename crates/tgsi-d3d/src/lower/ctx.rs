@@ -269,6 +269,7 @@ impl<'a> Ctx<'a> {
             register: r,
             name,
             relative,
+            scalar: matches!(op.components, Components::One | Components::None),
         });
         Ok(Some(dst(r, mask_of(op.components))))
     }

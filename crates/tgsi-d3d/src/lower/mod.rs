@@ -281,6 +281,9 @@ pub struct D3dDest {
     /// A relative index: (first, bracketed): the D3D index is the written
     /// TGSI index minus `first`, printed `name[k]` when bracketed, else `namek`.
     pub relative: Option<(i64, bool)>,
+    /// A one-component register written without a component (`oDepth`,
+    /// `oMask`): named without one.
+    pub scalar: bool,
 }
 
 impl D3dDest {
