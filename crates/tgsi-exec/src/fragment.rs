@@ -155,6 +155,15 @@ pub fn interpolated(v: f32) -> u32 {
     if v.is_nan() { ONE_NAN } else { v.to_bits() }
 }
 
+impl Program {
+    /// The inputs `draw` gives this fragment program's pixels, for a
+    /// [`crate::FragmentScratch`]'s `frag` before
+    /// [`crate::FragmentSession::shade_tile`].
+    pub fn draw_inputs(&self, draw: &Draw) -> FragEnv {
+        FragEnv::new(&self.code, draw)
+    }
+}
+
 impl FragEnv {
     fn new(code: &Code, draw: &Draw) -> FragEnv {
         let zw = draw

@@ -19,6 +19,8 @@
 //! * `draw.rs` owns the tile walk over threads and the per-fragment merge.
 //! * `colors.rs` owns a band's rows of a colour target (texel addressing
 //!   and conversion) and the output merge of shaded fragments into them.
+//! * `quad.rs` owns `draw quad` under render state (the quad's inputs,
+//!   then the output merger of a draw).
 //! * `resolve.rs` owns the multisample resolve (each pixel the average of
 //!   its samples).
 //! * `tessellator.rs` owns Direct3D 11's fixed-function tessellator.
@@ -33,6 +35,7 @@ mod early_depth;
 mod index_values;
 pub mod input;
 pub mod merge;
+mod quad;
 pub mod raster;
 pub mod resolve;
 mod reuse;
@@ -47,6 +50,7 @@ pub use input::{
     VertexElement, VertexFormat, VertexInput, VertexStream, shade_vertices,
 };
 pub use merge::{DepthFormat, DepthTarget};
+pub use quad::draw_quad;
 pub use setup::{Linkage, OutputLayout};
 pub use stages::{Shaders, Stage, StageInterface, draw_with, geometry_stream, tessellate_stream};
 pub use state::{

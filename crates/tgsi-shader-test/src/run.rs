@@ -11,7 +11,7 @@
 
 use super::d3d::{BuildError, D3dShader, check_assembly, check_container, parse_hex};
 use super::parse::{
-    Attribute, Command, Compare, Expected, RenderState, RenderTargetSection, Requirement, Section,
+    Attribute, Command, Compare, Expected, RenderTargetSection, Requirement, Section,
     ShaderLanguage, ShaderSection, Stage, TestFile, TestSection, VertexData,
 };
 use super::targets::{Frame, pixel_matches, pixel_values, resolved_texel};
@@ -23,7 +23,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 use tgsi_exec::texture::format::NumClass;
 use tgsi_exec::texture::{Sampler, Texture};
-use tgsi_exec::{Draw, ExecError, Limits, Numerics, Program, Resources};
+use tgsi_exec::{ExecError, Limits, Numerics, Program, Resources};
 use tgsi_ir::diag::{Diagnostic, Diagnostics};
 use tgsi_ir::enums::{Processor, TextureTarget};
 use tgsi_ir::ir::{Shader, Span};
@@ -31,6 +31,8 @@ use tgsi_ir::opcode::Category;
 use tgsi_pipeline::{DepthFormat, DepthTarget};
 
 use super::qualifiers::SHADER_MODEL;
+
+mod quad;
 pub use super::report::{FileReport, Outcome, Summary, TestResult};
 pub use super::trace::TraceRequest;
 
@@ -128,9 +130,6 @@ struct Runner<'a> {
     samplers: Vec<Sampler>,
     vertex_data: Option<VertexData>,
     render_targets: Vec<Option<RenderTargetSection>>,
-    /// Render state that changes what `draw quad` writes (depth, stencil,
-    /// blending, viewport, scissor), with the line that turned it on.
-    pipeline_state: Vec<(String, usize)>,
     /// The drawing pipeline's state as the commands so far left it.
     render_state: tgsi_pipeline::RenderState,
     index_data: Option<Vec<u32>>,
@@ -165,7 +164,6 @@ pub fn run_file(file: &TestFile, config: &RunConfig) -> FileReport {
         samplers: Vec::new(),
         vertex_data: None,
         render_targets: Vec::new(),
-        pipeline_state: Vec::new(),
         render_state: tgsi_pipeline::RenderState::default(),
         index_data: None,
         depth_section: None,
@@ -579,7 +577,6 @@ impl Runner<'_> {
         if let Some(why) = self.requirement_problem() {
             return Some(why);
         }
-        let mut state = self.pipeline_state.clone();
         for (line, cmd) in &test.commands {
             if let Command::Draw { .. } = cmd {
                 for stage in DRAW_STAGES {
@@ -591,19 +588,8 @@ impl Runner<'_> {
                 continue;
             }
             let stage = match cmd {
-                Command::State(st) => {
-                    set_state(&mut state, st, *line);
-                    continue;
-                }
                 Command::Dispatch(_) => Stage::Compute,
-                Command::DrawQuad { .. } => {
-                    if let Some((key, at)) = state.first() {
-                        return Some(format!(
-                            "line {line}: draw quad with `{key}` state (line {at}) needs the drawing pipeline, which the runner does not offer yet"
-                        ));
-                    }
-                    Stage::Fragment
-                }
+                Command::DrawQuad { .. } => Stage::Fragment,
                 Command::RunVertices(_) => Stage::Vertex,
                 _ => continue,
             };
@@ -673,9 +659,8 @@ impl Runner<'_> {
     /// from, and returns the state this test starts from.
     fn carry_render_state(&mut self, test: &TestSection) -> tgsi_pipeline::RenderState {
         let render_state = self.render_state.clone();
-        for (line, cmd) in &test.commands {
+        for (_, cmd) in &test.commands {
             if let Command::State(st) = cmd {
-                set_state(&mut self.pipeline_state, st, *line);
                 st.change.apply(&mut self.render_state);
             }
         }
@@ -823,7 +808,7 @@ impl Runner<'_> {
             Command::RunVertices(count) => self
                 .run_vertices(&mut run.res, *count, line)
                 .map(|o| run.outputs = Some(o)),
-            Command::DrawQuad { size } => self.draw_quad(&mut run.res, &mut run.frame, *size, line),
+            Command::DrawQuad { size } => self.draw_quad(run, *size, line),
             Command::ClearTarget { target, color } => run
                 .frame
                 .clear(*target, *color)
@@ -952,42 +937,6 @@ impl Runner<'_> {
     }
 
     /// `draw quad [W H]`: the fragment shader over every pixel of the targets.
-    fn draw_quad(
-        &mut self,
-        res: &mut Resources,
-        frame: &mut Frame,
-        size: Option<[u32; 2]>,
-        line: usize,
-    ) -> Result<(), String> {
-        let shader = self.program(Stage::Fragment, line)?;
-        let at = self.at(line);
-        let [width, height] = frame.quad_size(size).map_err(|e| format!("{at}: {e}"))?;
-        let draw = match &shader.d3d {
-            Some(d) => d.quad(width, height),
-            None => Draw::full_quad(width, height),
-        };
-        let mut targets = frame
-            .take([width, height])
-            .map_err(|e| format!("{at}: {e}"))?;
-        if let Some(device) = &self.config.vulkan {
-            let ran = super::vulkan::draw_quad(device, &shader, &draw, &mut targets, res);
-            frame.put_back(targets);
-            return ran.map_err(|e| {
-                let message = format!("{at}: draw quad on Vulkan failed: {}", e.text());
-                if let super::vulkan::Refused::NotRunnable(why) = e {
-                    self.not_runnable = Some(why);
-                }
-                message
-            });
-        }
-        let limits = &self.config.limits;
-        let result = self.guarded("draw", line, || {
-            shader.bind(res, |r| shader.program.draw(r, &draw, &mut targets, limits))
-        });
-        frame.put_back(targets);
-        result.map(|_| ())
-    }
-
     /// `probe [rt N] (X, Y)`, `rect`, `all`: every pixel of the rectangle
     /// (None = the whole target) against one value; the first pixel that
     /// differs is reported.
@@ -1554,13 +1503,5 @@ impl Runner<'_> {
     ) -> Result<Vec<Vec<[u32; 4]>>, String> {
         let count = self.vertex_data.as_ref().map_or(0, |d| d.rows.len());
         self.vertex_inputs(shader, count, line)
-    }
-}
-
-/// Applies a render-state command to the list of active states.
-fn set_state(state: &mut Vec<(String, usize)>, st: &RenderState, line: usize) {
-    state.retain(|(k, _)| *k != st.key);
-    if st.active {
-        state.push((st.key.clone(), line));
     }
 }

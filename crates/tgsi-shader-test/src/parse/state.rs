@@ -6,16 +6,9 @@ use super::words::{no_more, parse_index, parse_u32, parse_values, take_parens};
 use crate::values::ValueType;
 use tgsi_pipeline::state as ps;
 
-/// A render-state command: what it changes, and whether the state after
-/// it changes what `draw quad` writes (the runner skips a `draw quad`
-/// while depth, stencil, blending, a viewport or a scissor rectangle is on).
+/// A render-state command: what it changes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderState {
-    /// `depth`, `stencil`, `blend N`, `viewport`, `scissor`, `cull`,
-    /// `front`, `depth write`, `blend factor`.
-    pub key: String,
-    /// The state after the command changes what `draw quad` writes.
-    pub active: bool,
     pub change: StateChange,
 }
 
@@ -121,13 +114,9 @@ pub(super) fn parse_state(line: usize, verb: &str, rest: &str) -> Result<RenderS
     }
 }
 
-/// The command's state under `key`.
-fn state(key: &str, active: bool, change: StateChange) -> RenderState {
-    RenderState {
-        key: key.to_string(),
-        active,
-        change,
-    }
+/// The command's state.
+fn state(change: StateChange) -> RenderState {
+    RenderState { change }
 }
 
 /// `viewport (X, Y, W, H[, MIN_DEPTH, MAX_DEPTH])`.
@@ -141,13 +130,13 @@ fn parse_viewport(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         min_depth: v.get(4).copied().unwrap_or(0.0),
         max_depth: v.get(5).copied().unwrap_or(1.0),
     };
-    Ok(state("viewport", true, StateChange::Viewport(vp)))
+    Ok(state(StateChange::Viewport(vp)))
 }
 
 /// `scissor (X, Y, W, H)`, `scissor off`.
 fn parse_scissor(line: usize, rest: &str) -> Result<RenderState, ParseError> {
     if rest.trim() == "off" {
-        return Ok(state("scissor", false, StateChange::Scissor(None)));
+        return Ok(state(StateChange::Scissor(None)));
     }
     let v = parse_float_tuple(line, rest, "the scissor rectangle", &[4])?;
     let r = ps::Rect {
@@ -156,7 +145,7 @@ fn parse_scissor(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         width: v[2] as i64,
         height: v[3] as i64,
     };
-    Ok(state("scissor", true, StateChange::Scissor(Some(r))))
+    Ok(state(StateChange::Scissor(Some(r))))
 }
 
 /// `cull MODE`.
@@ -170,7 +159,7 @@ fn parse_cull(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         "a cull mode",
     )?;
     no_more(line, it)?;
-    Ok(state("cull", false, StateChange::Cull(c)))
+    Ok(state(StateChange::Cull(c)))
 }
 
 /// `front WINDING`.
@@ -184,7 +173,7 @@ fn parse_front(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         "a winding",
     )?;
     no_more(line, it)?;
-    Ok(state("front", false, StateChange::Front(f)))
+    Ok(state(StateChange::Front(f)))
 }
 
 /// `depth FUNC`, `depth off`, `depth write on|off`.
@@ -193,7 +182,7 @@ fn parse_depth(line: usize, rest: &str) -> Result<RenderState, ParseError> {
     match it.next() {
         Some("off") => {
             no_more(line, it)?;
-            Ok(state("depth", false, StateChange::Depth(None)))
+            Ok(state(StateChange::Depth(None)))
         }
         Some("write") => {
             let on = match it.next() {
@@ -207,7 +196,7 @@ fn parse_depth(line: usize, rest: &str) -> Result<RenderState, ParseError> {
                 }
             };
             no_more(line, it)?;
-            Ok(state("depth write", false, StateChange::DepthWrite(on)))
+            Ok(state(StateChange::DepthWrite(on)))
         }
         w => {
             let f = named(
@@ -218,7 +207,7 @@ fn parse_depth(line: usize, rest: &str) -> Result<RenderState, ParseError> {
                 "a depth function or `off`",
             )?;
             no_more(line, it)?;
-            Ok(state("depth", true, StateChange::Depth(Some(f))))
+            Ok(state(StateChange::Depth(Some(f))))
         }
     }
 }
@@ -228,7 +217,7 @@ fn parse_depth(line: usize, rest: &str) -> Result<RenderState, ParseError> {
 fn parse_stencil(line: usize, rest: &str) -> Result<RenderState, ParseError> {
     let words: Vec<&str> = rest.split_whitespace().collect();
     if words == ["off"] {
-        return Ok(state("stencil", false, StateChange::Stencil(None)));
+        return Ok(state(StateChange::Stencil(None)));
     }
     let func = named(
         line,
@@ -260,18 +249,14 @@ fn parse_stencil(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         depth_fail: ops[1],
         pass: ops[2],
     };
-    Ok(state(
-        "stencil",
-        true,
-        StateChange::Stencil(Some(ps::StencilState {
-            enabled: true,
-            reference,
-            read_mask,
-            write_mask,
-            front: face,
-            back: face,
-        })),
-    ))
+    Ok(state(StateChange::Stencil(Some(ps::StencilState {
+        enabled: true,
+        reference,
+        read_mask,
+        write_mask,
+        front: face,
+        back: face,
+    }))))
 }
 
 /// The fail, depth-fail and pass operations of `stencil` (`keep` when not
@@ -298,11 +283,7 @@ fn parse_blend(line: usize, rest: &str) -> Result<RenderState, ParseError> {
     if first == Some("factor") {
         let after = rest.trim_start().strip_prefix("factor").unwrap_or_default();
         let v = parse_float_tuple(line, after, "the blend factor", &[4])?;
-        return Ok(state(
-            "blend factor",
-            false,
-            StateChange::BlendFactor([v[0], v[1], v[2], v[3]]),
-        ));
+        return Ok(state(StateChange::BlendFactor([v[0], v[1], v[2], v[3]])));
     }
     let n = parse_index(line, first, "a render target index or `factor`")?;
     if n as usize >= tgsi_exec::MAX_TARGETS {
@@ -311,10 +292,9 @@ fn parse_blend(line: usize, rest: &str) -> Result<RenderState, ParseError> {
             format!("render target {n} is out of range (0 to 7)"),
         ));
     }
-    let key = format!("blend {n}");
     let words: Vec<&str> = it.collect();
     if words == ["off"] {
-        return Ok(state(&key, false, StateChange::Blend(n, None)));
+        return Ok(state(StateChange::Blend(n, None)));
     }
     if words.len() != 3 && words.len() != 6 {
         return Err(ParseError::new(
@@ -323,7 +303,7 @@ fn parse_blend(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         ));
     }
     let blend = blend_state(line, &words)?;
-    Ok(state(&key, true, StateChange::Blend(n, Some(blend))))
+    Ok(state(StateChange::Blend(n, Some(blend))))
 }
 
 /// The factors and operations of `blend N`: three words for colour, then

@@ -1,0 +1,140 @@
+//! `draw quad` under render state: the fragment shader over every pixel of
+//! the targets that the viewport and the scissor rectangle leave, with the
+//! inputs of a [`Draw`] (shader_test.md's full-target quad), and each
+//! fragment through the output merger of a draw: the depth/stencil test
+//! (late: after the shader, with its depth output when it has one) and
+//! blending, into targets of any format.
+//!
+//! The quad is front-facing and lies at clip depth 0.5: its depth is
+//! MIN_DEPTH + 0.5 × (MAX_DEPTH − MIN_DEPTH) of the viewport (0.5 by
+//! default), which is also the z of its POSITION input. One thread, one
+//! sample per pixel: the runner's path for what the plain quad (the
+//! fragment shader alone, [`tgsi_exec::Program::draw`]) does not do.
+
+use super::colors::{ColorRows, TexelCodec, write_color};
+use super::merge::{BlendClass, DepthStencilTest, DepthTarget};
+use super::setup::{raster_rect, viewport_of};
+use super::state::RenderState;
+use tgsi_exec::fragment::lane_offset;
+use tgsi_exec::texture::Texture;
+use tgsi_exec::{
+    Draw, ExecError, FragmentOutput, Limits, Program, Resources, Stats, TileCoverage, Varying,
+};
+use tgsi_ir::enums::SemanticName;
+
+/// Runs `fs` on the quad `draw` into `colors` (and `depth`) under `state`;
+/// the targets are `draw.width` × `draw.height` with one sample.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_quad(
+    fs: &Program,
+    res: &mut Resources,
+    draw: &Draw,
+    state: &RenderState,
+    colors: &mut [Texture],
+    mut depth: Option<&mut DepthTarget>,
+    limits: &Limits,
+) -> Result<Stats, ExecError> {
+    let (width, height) = (draw.width, draw.height);
+    let sizes = colors
+        .iter()
+        .map(|t| (t.width, t.height, t.samples.max(1)))
+        .chain(depth.as_deref().map(|d| (d.width, d.height, d.samples)));
+    for (w, h, s) in sizes {
+        if (w, h, s) != (width, height, 1) {
+            return Err(ExecError::general(format!(
+                "a target of the quad is {w}x{h} with {s} samples; the quad is {width}x{height} with 1"
+            )));
+        }
+    }
+    let viewport = viewport_of(state, width, height);
+    let (lo, hi) = (
+        viewport.min_depth.min(viewport.max_depth),
+        viewport.min_depth.max(viewport.max_depth),
+    );
+    let at_depth = (f64::from(viewport.min_depth)
+        + 0.5 * (f64::from(viewport.max_depth) - f64::from(viewport.min_depth)))
+        as f32;
+    let mut quad = draw.clone();
+    quad.varyings
+        .retain(|v| v.semantic != SemanticName::Position);
+    quad.varyings.push(Varying {
+        semantic: SemanticName::Position,
+        index: 0,
+        plane: [[0.0; 3], [0.0; 3], [at_depth, 0.0, 0.0], [1.0, 0.0, 0.0]],
+    });
+    let test = depth.as_deref().map(|d| DepthStencilTest {
+        format: d.format,
+        depth: state.depth,
+        stencil: state.stencil,
+        min_depth: lo,
+        max_depth: hi,
+    });
+    let direct3d = fs.is_direct3d();
+    let target_count = colors.len();
+    let mut rows = Vec::with_capacity(target_count);
+    for t in colors.iter_mut() {
+        let (format, bpt) = (t.format, t.format.bytes_per_texel());
+        let pitch = width as usize * bpt;
+        let bytes = t
+            .levels
+            .first_mut()
+            .and_then(|l| l.get_mut(..pitch * height as usize))
+            .ok_or_else(|| ExecError::general("a render target smaller than its size"))?;
+        rows.push(ColorRows {
+            bytes,
+            pitch,
+            bpt,
+            class: BlendClass::of(format),
+            texels: TexelCodec::of(format, direct3d),
+        });
+    }
+    let [x0, y0, x1, y1] = raster_rect(state, width, height);
+    let inside = |x: u32, y: u32| {
+        let (x, y) = (i64::from(x), i64::from(y));
+        x0 <= x && x < x1 && y0 <= y && y < y1
+    };
+    let mut sink = |out: &FragmentOutput| {
+        if out.coverage & 1 == 0 {
+            return;
+        }
+        if let (Some(test), Some(d)) = (&test, depth.as_deref_mut()) {
+            let cell = (out.y * width + out.x) as usize;
+            let (Some(z), Some(s)) = (d.depth.get_mut(cell), d.stencil.get_mut(cell)) else {
+                return;
+            };
+            if !test.test(out.depth.unwrap_or(at_depth), true, z, s) {
+                return;
+            }
+        }
+        for (n, t) in rows.iter_mut().enumerate() {
+            if out.written & (1 << n) != 0 {
+                write_color(t, state, n, out.x, out.y, 0, 1, out.colors[n]);
+            }
+        }
+    };
+    fs.fragment_session(res, limits, target_count, 1, |session| {
+        let mut scratch = session.scratch(height);
+        scratch.frag = fs.draw_inputs(&quad);
+        let mut stats = Stats::default();
+        for ty in 0..height.div_ceil(4) {
+            for tx in 0..width.div_ceil(4) {
+                let (tx0, ty0) = (tx * 4, ty * 4);
+                let coverage = std::array::from_fn(|l| {
+                    let (dx, dy) = lane_offset(l);
+                    let (x, y) = (tx0 + dx, ty0 + dy);
+                    u32::from(x < width && y < height && inside(x, y))
+                });
+                if coverage.iter().all(|c| *c == 0) {
+                    continue;
+                }
+                let tile = TileCoverage {
+                    x0: tx0,
+                    y0: ty0,
+                    coverage,
+                };
+                stats.add(session.shade_tile(&mut scratch, &tile, &mut sink)?);
+            }
+        }
+        Ok(stats)
+    })?
+}
