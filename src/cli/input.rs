@@ -117,7 +117,7 @@ pub fn read_data_file(path: &Path) -> Result<(String, tgsi::shader_test::TestFil
     let name = display_name(path);
     let text = read_text(path)?;
     let file = tgsi::shader_test::parse_file(&name, &text)
-        .map_err(|e| anyhow!("{name}:{}: {}", e.line, e.message))?;
+        .map_err(|e| anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
     Ok((name, file))
 }
 

@@ -69,7 +69,11 @@ use std::path::{Path, PathBuf};
 pub fn run_source(name: &str, source: &str, config: &RunConfig) -> FileReport {
     match parse_file(name, source) {
         Ok(file) => run_file(&file, config),
-        Err(e) => FileReport::failure(name, e.line, format!("{name}:{}: {}", e.line, e.message)),
+        Err(e) => FileReport::failure(
+            name,
+            e.line,
+            format!("{name}:{}:{}: {}", e.line, e.column, e.message),
+        ),
     }
 }
 

@@ -427,6 +427,17 @@ fn command_errors_name_their_line() {
         assert_eq!(e.line, 3, "{cmd}");
         assert!(e.message.contains(want), "{cmd}: {}", e.message);
     }
+    // the column of the word that stopped the line, else of its first word
+    for (cmd, column) in [
+        ("frobnicate", 1),
+        ("  probe (1, 1) rgbx (1, 1, 1)", 16),
+        ("dispatch 1 1 1 1", 16),
+        ("cull sideways", 6),
+        ("clear rt 0 (1, 2, 3)", 1),
+    ] {
+        let e = parse_err(&format!("# c\n[test]\n{cmd}\n"));
+        assert_eq!((e.line, e.column), (3, column), "{cmd}: {e}");
+    }
     assert!(parse_err("[tests]\n").message.contains("unknown section"));
     assert!(
         parse_err("[compute shader fial]\n")
@@ -672,8 +683,9 @@ fn summary_line_and_paths() {
         "{text}"
     );
     assert!(
-        lines[1]
-            .contains("c.shader_test:2: unknown command `bogus` (expected uniform, dispatch, draw")
+        lines[1].contains(
+            "c.shader_test:2:1: unknown command `bogus` (expected uniform, dispatch, draw"
+        )
     );
     assert!(
         lines[2].contains("missing.shader_test: cannot read"),

@@ -136,6 +136,10 @@ fn header_of(text: &str) -> Option<&str> {
 
 /// Parses a whole `.shader_test` file. `name` is used in messages.
 pub fn parse_file(name: &str, source: &str) -> Result<TestFile, ParseError> {
+    parse_lines(name, source).map_err(|e| e.locate(source))
+}
+
+fn parse_lines(name: &str, source: &str) -> Result<TestFile, ParseError> {
     let lines = split_lines(source);
     let mut sections = Vec::new();
     let mut i = 0;
