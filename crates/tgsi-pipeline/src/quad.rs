@@ -138,3 +138,92 @@ pub fn draw_quad(
         Ok(stats)
     })?
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{CompareFunc, DepthState};
+    use crate::tests::program;
+    use crate::{DepthFormat, Rect};
+    use tgsi_exec::texture::Format;
+    use tgsi_ir::enums::TextureTarget;
+
+    fn target() -> Texture {
+        Texture::new(
+            TextureTarget::Tex2D,
+            Format::Rgba32Float,
+            [6, 5, 1],
+            1,
+            1,
+            1,
+        )
+        .unwrap()
+    }
+
+    /// The depth test takes the shader's depth output, not the quad's depth,
+    /// and writes it; the scissor rectangle bounds the shaded pixels.
+    #[test]
+    fn a_depth_output_is_tested_and_written_inside_the_scissor() {
+        let fs = program(
+            "FRAG\nDCL OUT[0], COLOR\nDCL OUT[1], POSITION\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n\
+             0: MOV OUT[0], IMM[0]\n1: MOV OUT[1].z, IMM[0].xxxx\n2: END\n",
+        );
+        let mut state = RenderState::default();
+        state.depth = DepthState {
+            enabled: true,
+            func: CompareFunc::Less,
+            write: true,
+        };
+        state.scissor = Some(Rect {
+            x: 1,
+            y: 2,
+            width: 3,
+            height: 2,
+        });
+        let mut colors = vec![target()];
+        let mut depth = DepthTarget::new(DepthFormat::D32Float, 6, 5, 1).unwrap();
+        // 0.25 passes against 0.3 where the quad's own 0.5 would not
+        depth.clear(0.3, None);
+        let draw = Draw::full_quad(6, 5);
+        let limits = Limits::default();
+        let mut res = Resources::default();
+        let run = draw_quad(
+            &fs,
+            &mut res,
+            &draw,
+            &state,
+            &mut colors,
+            Some(&mut depth),
+            &limits,
+        );
+        run.unwrap();
+        for y in 0..5 {
+            for x in 0..6 {
+                let inside = (1..4).contains(&x) && (2..4).contains(&y);
+                let want = if inside {
+                    [0.25, 0.5, 0.75, 1.0]
+                } else {
+                    [0.0; 4]
+                };
+                let got = colors[0].texel(0, x, y, 0, 0).map(f32::from_bits);
+                assert_eq!(got, want, "pixel ({x}, {y})");
+                let d = depth.depth_at(x, y, 0).unwrap();
+                assert_eq!(d, if inside { 0.25 } else { 0.3 }, "depth at ({x}, {y})");
+            }
+        }
+        // a target of another size is refused
+        let mut small = vec![
+            Texture::new(
+                TextureTarget::Tex2D,
+                Format::Rgba32Float,
+                [2, 2, 1],
+                1,
+                1,
+                1,
+            )
+            .unwrap(),
+        ];
+        let err = draw_quad(&fs, &mut res, &draw, &state, &mut small, None, &limits).unwrap_err();
+        assert!(err.message.contains("2x2"), "{}", err.message);
+    }
+}
