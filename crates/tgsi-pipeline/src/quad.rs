@@ -168,18 +168,20 @@ mod tests {
             "FRAG\nDCL OUT[0], COLOR\nDCL OUT[1], POSITION\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n\
              0: MOV OUT[0], IMM[0]\n1: MOV OUT[1].z, IMM[0].xxxx\n2: END\n",
         );
-        let mut state = RenderState::default();
-        state.depth = DepthState {
-            enabled: true,
-            func: CompareFunc::Less,
-            write: true,
+        let state = RenderState {
+            depth: DepthState {
+                enabled: true,
+                func: CompareFunc::Less,
+                write: true,
+            },
+            scissor: Some(Rect {
+                x: 1,
+                y: 2,
+                width: 3,
+                height: 2,
+            }),
+            ..RenderState::default()
         };
-        state.scissor = Some(Rect {
-            x: 1,
-            y: 2,
-            width: 3,
-            height: 2,
-        });
         let mut colors = vec![target()];
         let mut depth = DepthTarget::new(DepthFormat::D32Float, 6, 5, 1).unwrap();
         // 0.25 passes against 0.3 where the quad's own 0.5 would not
