@@ -429,9 +429,9 @@ opcode_table! {
     238 I64NEG          1 1 Pair64(PairShape::Unary),  Int64         Int64    [Int64] {OpFlags::empty()};
     239 U64ADD          1 2 Pair64(PairShape::Binary), Int64         Uint64   [Uint64, Uint64] {OpFlags::empty()};
     240 U64MUL          1 2 Pair64(PairShape::Binary), Int64         Uint64   [Uint64, Uint64] {OpFlags::empty()};
-    241 U64SHL          1 2 Pair64(PairShape::Shift),  Int64         Uint64   [Uint64, Uint64] {OpFlags::empty()};
-    242 I64SHR          1 2 Pair64(PairShape::Shift),  Int64         Int64    [Int64, Int64] {OpFlags::empty()};
-    243 U64SHR          1 2 Pair64(PairShape::Shift),  Int64         Uint64   [Uint64, Uint64] {OpFlags::empty()};
+    241 U64SHL          1 2 Pair64(PairShape::Shift),  Int64         Uint64   [Uint64, Uint] {OpFlags::empty()};
+    242 I64SHR          1 2 Pair64(PairShape::Shift),  Int64         Int64    [Int64, Uint] {OpFlags::empty()};
+    243 U64SHR          1 2 Pair64(PairShape::Shift),  Int64         Uint64   [Uint64, Uint] {OpFlags::empty()};
     244 I64DIV          1 2 Pair64(PairShape::Binary), Int64         Int64    [Int64, Int64] {OpFlags::empty()};
     245 U64DIV          1 2 Pair64(PairShape::Binary), Int64         Uint64   [Uint64, Uint64] {OpFlags::empty()};
     246 I64MOD          1 2 Pair64(PairShape::Binary), Int64         Int64    [Int64, Int64] {OpFlags::empty()};
