@@ -370,7 +370,7 @@ fn double_division_min_max_and_conversions() {
          dadd r2.xy, r2.xyxy, -r2.zwzw\ndtof r1.z, r2.xyxy\ndtof r1.w, r0.zwzw",
         "DDIV TEMP[1].xy, TEMP[0].xyxy, TEMP[0].zwzw\nDMAX TEMP[2].xy, TEMP[0].xyxy, TEMP[0].zwzw\n\
          DMIN TEMP[2].zw, TEMP[0].xyxy, TEMP[0].zwzw\nDADD TEMP[2].xy, TEMP[2].xyxy, -TEMP[2].zwzw\n\
-         D2F TEMP[1].z, TEMP[2].xyxy\nD2F TEMP[1].w, TEMP[0].zwzw",
+         D2F TEMP[3].x, TEMP[2].xyxy\nD2F TEMP[3].y, TEMP[0].zwzw\nMOV TEMP[1].zw, TEMP[3].xxxy",
         "",
     );
 }

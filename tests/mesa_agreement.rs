@@ -259,6 +259,14 @@ const ALLOWED: &[Allowance] = &[
     ("ops/legacy_math", "OUT[16]", "3", "z", LIBM),
     // DABS(-0) through a .zw writemask
     ("ops/wide_masks", "OUT[2]", "0", "w", DABS),
+    // compares and narrowing conversions write the channels tgsi.rst names
+    ("ops/wide_masks", "OUT[4]", "0123", "w", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[4]", "123", "z", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[5]", "0123", "yw", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[6]", "13", "w", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[10]", "03", "y", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[10]", "2", "w", PAIR_CHANNELS),
+    ("ops/wide_masks", "OUT[11]", "03", "y", PAIR_CHANNELS),
 ];
 
 /// Differences where our machine is wrong and Mesa right, reported to the
@@ -279,6 +287,10 @@ const LIBM: &str = "transcendental by the machine's own kernels (within 1 ulp, i
     docs/numerics.md) vs glibc (Mesa; LG2 is logf(x)*1.442695, two roundings): 1 ulp";
 const SAT_NAN: &str =
     "_SAT of NaN gives +0.0 (D3D); Mesa's fminf(fmaxf(x, 0), 1) gives 1.0 for a signalling NaN";
+const PAIR_CHANNELS: &str = "a 64-bit compare writes dst.x (from xy) and dst.z (from zw), a narrowing conversion \
+    (D2F, D2I, D2U, U642F, I642F) dst.x (from xy) and dst.y (from zw), under the writemask, as tgsi.rst \
+    states them; Mesa writes the first enabled channel of each pair (compares) or packs the two results \
+    into the first two enabled channels (docs/mesa-differences.md)";
 const DABS: &str =
     "DABS clears the sign bit (DABS(-0) = +0, NaN sign cleared); Mesa computes x >= 0 ? x : -x";
 const SWITCH_BRK: &str = "BRK inside an IF inside a SWITCH stops only the lanes that execute it; Mesa clears the \

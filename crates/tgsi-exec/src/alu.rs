@@ -15,7 +15,7 @@ use super::decode::{Inst, Modifier, Src};
 use super::machine::{Batch, Env, Reg, Row, ZERO_REG, fetch_into, store_rows};
 use super::semantics::for_each_lane_op;
 use super::{ExecError, LANES, math, ops};
-use tgsi_ir::opcode::{Category, Opcode};
+use tgsi_ir::opcode::{Category, Opcode, PairShape};
 
 #[inline(always)]
 fn join(lo: u32, hi: u32) -> u64 {
@@ -407,25 +407,21 @@ impl Batch {
         self.store_pairs(inst, pairs);
     }
 
-    /// 64×64 → 32-bit boolean, written to the first enabled channel of each pair.
+    /// 64×64 → 32-bit boolean: pair xy to `dst.x`, zw to `dst.z`
+    /// ([`PairShape::word_channel`]).
     #[inline(always)]
     fn pair_compare(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64, u64) -> u32) {
-        let pairs = Self::pairs_any(inst);
-        let need = Self::pair_need(pairs);
+        let m = inst.dst[0].mask;
+        let slots = [0, 1].map(|p| PairShape::Compare.word_channel(m, p));
+        let need = Self::pair_need(slots.map(|c| c.is_some()));
         let (s0, s1) = (&inst.src[0], &inst.src[1]);
         let [t0, t1, ..] = &mut self.scratch;
         let a = fetch_into(&self.regs, t0, s0, need, env);
         let b = fetch_into(&self.regs, t1, s1, need, env);
-        let m = inst.dst[0].mask;
         let mut out = ZERO_REG;
         let mut chans = 0u8;
-        for p in 0..2 {
-            if pairs[p] {
-                let c = if m & (1 << (2 * p)) != 0 {
-                    2 * p
-                } else {
-                    2 * p + 1
-                };
+        for (p, slot) in slots.iter().enumerate() {
+            if let Some(c) = *slot {
                 chans |= 1 << c;
                 for l in 0..LANES {
                     out[c][l] = f(Self::lane64(s0, &a, p, l), Self::lane64(s1, &b, p, l));
@@ -458,27 +454,19 @@ impl Batch {
         self.store_pairs(inst, pairs);
     }
 
-    /// 64 → 32: the xy result goes to the first enabled channel, the zw result to the second.
+    /// 64 → 32: pair xy to `dst.x`, zw to `dst.y` ([`PairShape::word_channel`]).
     #[inline(always)]
     fn narrow(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64) -> u32) {
         let m = inst.dst[0].mask;
-        let mut slots = [usize::MAX; 2];
-        let mut k = 0;
-        for c in 0..4 {
-            if m & (1 << c) != 0 && k < 2 {
-                slots[k] = c;
-                k += 1;
-            }
-        }
-        let pairs = [slots[0] != usize::MAX, slots[1] != usize::MAX];
+        let slots = [0, 1].map(|p| PairShape::Narrow.word_channel(m, p));
         let s0 = &inst.src[0];
         let [t0, ..] = &mut self.scratch;
-        let a = fetch_into(&self.regs, t0, s0, Self::pair_need(pairs), env);
+        let need = Self::pair_need(slots.map(|c| c.is_some()));
+        let a = fetch_into(&self.regs, t0, s0, need, env);
         let mut out = ZERO_REG;
         let mut chans = 0u8;
-        for p in 0..2 {
-            if pairs[p] {
-                let c = slots[p] & 3;
+        for (p, slot) in slots.iter().enumerate() {
+            if let Some(c) = *slot {
                 chans |= 1 << c;
                 for l in 0..LANES {
                     out[c][l] = f(Self::lane64(s0, &a, p, l));

@@ -21,11 +21,12 @@
 //!   sources **and** destinations. CONST reads out of range give 0.
 //! * All sources are read before any destination channel is written, for
 //!   64-bit ops too (Mesa writes the xy pair before reading for zw).
-//! * 64-bit writemasks follow Mesa (Mesa's `tgsi_exec.c`): unary, ternary and 32→64
-//!   conversions need both bits of a pair, binary ops and shifts process a pair
-//!   when either bit is set and write both channels, compares write the first
-//!   enabled channel of a pair, 64→32 conversions pack into the first two
-//!   enabled channels. The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
+//! * 64-bit writemasks: unary, ternary and 32→64 conversions need both bits
+//!   of a pair, binary ops and shifts process a pair when either bit is set
+//!   and write both channels (Mesa's `tgsi_exec.c`); compares write x (from
+//!   xy) and z (from zw), 64→32 conversions x (from xy) and y (from zw),
+//!   where the mask enables them (tgsi.rst; Mesa packs them into the first
+//!   enabled channels: `PairShape::word_channel`). The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
 //!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z
 //!   (tgsi.rst). DFRACEXP reads only src.xy (Mesa).
 //! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;

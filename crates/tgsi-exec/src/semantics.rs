@@ -312,34 +312,20 @@ pub fn lane_op(op: Opcode) -> Option<&'static LaneOp> {
 }
 
 /// The channels opcode `op` really writes through destination `k` with
-/// writemask `mask` (the machine's 64-bit pair rules, see `alu.rs`).
+/// writemask `mask` (the machine's 64-bit pair rules, see `alu.rs`; a
+/// compare's and a narrowing conversion's from [`PairShape::word_channel`]).
 pub fn written_channels(op: Opcode, k: usize, mask: u8) -> u8 {
     let both = |m: u8| ((m & 3 == 3) as u8 * 3) | ((m & 12 == 12) as u8 * 12);
     let any = |m: u8| ((m & 3 != 0) as u8 * 3) | ((m & 12 != 0) as u8 * 12);
-    let first_of_pairs = |m: u8| {
-        let lo = if m & 1 != 0 { 1 } else { m & 2 };
-        let hi = if m & 4 != 0 { 4 } else { m & 8 };
-        lo | hi
-    };
-    let first_two = |m: u8| {
-        let mut out = 0;
-        let mut n = 0;
-        for c in 0..4 {
-            if m & (1 << c) != 0 && n < 2 {
-                out |= 1 << c;
-                n += 1;
-            }
-        }
-        out
-    };
     match op.info().channels {
         Channels::Pair64(shape) if k == 0 => match shape {
             PairShape::Unary | PairShape::Ternary | PairShape::Widen | PairShape::FracExp => {
                 both(mask)
             }
             PairShape::Binary | PairShape::Shift => any(mask),
-            PairShape::Compare => first_of_pairs(mask),
-            PairShape::Narrow => first_two(mask),
+            PairShape::Compare | PairShape::Narrow => (0..2)
+                .filter_map(|p| shape.word_channel(mask, p))
+                .fold(0, |m, c| m | 1 << c),
         },
         _ => mask,
     }

@@ -1047,9 +1047,9 @@ const PAIR_TEMPLATES: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY C
 /// abs and negation, give the interpreter's bits on edge pairs (quiet and
 /// signalling NaNs of both signs, signed zeros, denormals, infinities,
 /// halves and the 2^52 edge, the ends of the signed and unsigned ranges)
-/// and random words, with source modifiers: each compare's boolean in its
-/// pair's first written channel, each narrowed word in the written
-/// channels in order, the other channels kept, both pairs read before
+/// and random words, with source modifiers: each compare's boolean in x
+/// or z, each narrowed word in x or y (where the mask enables them), the
+/// other channels kept, both pairs read before
 /// either is written, and only the masked channel pairs written.
 #[test]
 fn pair_templates_give_the_interpreters_bits_on_edge_pairs() {

@@ -5,9 +5,10 @@
 //! on, and written back with the machine's write-mask rules for pairs
 //! (`tgsi-exec`'s `alu.rs`): unary, ternary and widening opcodes write a
 //! pair whose two mask bits are both set, binary and shift opcodes a pair
-//! with either bit set (both words), comparisons their boolean to the
-//! first enabled channel of each pair, and narrowing opcodes their two
-//! results to the first two enabled channels.
+//! with either bit set (both words), comparisons their booleans to x
+//! (from xy) and z (from zw), and narrowing opcodes their two results to x
+//! (from xy) and y (from zw), where the mask enables them
+//! (`PairShape::word_channel`).
 //!
 //! The machine's results are kept where SPIR-V leaves them open: the
 //! saturating conversions to integers (NaN gives 0), division by zero,
@@ -243,15 +244,9 @@ impl Translator<'_> {
                 let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
                 let b = self.fetch_pairs(&inst.src[1], info.src_types[1])?;
                 let c = self.compare64(op, a, b)?;
-                let slots = [0, 1].map(|p| {
-                    if mask & (1 << (2 * p)) != 0 {
-                        2 * p
-                    } else {
-                        2 * p + 1
-                    }
-                });
+                let (slots, written) = word_slots(PairShape::Compare, mask);
                 let u2 = self.wide_types().u2;
-                self.store_narrow(inst, dst, (c, u2), any, slots)?;
+                self.store_narrow(inst, dst, (c, u2), written, slots)?;
             }
             PairShape::Widen => {
                 let ty = info.src_types[0];
@@ -262,13 +257,10 @@ impl Translator<'_> {
                 self.store_pairs(inst, dst, (v, result_ty), both)?;
             }
             PairShape::Narrow => {
-                let mut slots = [4u32; 2];
-                for (k, c) in (0..4u32).filter(|c| mask >> c & 1 == 1).take(2).enumerate() {
-                    slots[k] = c;
-                }
+                let (slots, written) = word_slots(PairShape::Narrow, mask);
                 let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
                 let v = self.narrow(op, a)?;
-                self.store_narrow(inst, dst, v, [slots[0] < 4, slots[1] < 4], slots)?;
+                self.store_narrow(inst, dst, v, written, slots)?;
             }
             PairShape::FracExp => self.frac_exp(inst, dst, both)?,
         }
@@ -460,4 +452,11 @@ impl Translator<'_> {
             None => Err(self.fail("DFRACEXP needs two destinations")),
         }
     }
+}
+
+/// The channel each pair of a compare or narrowing conversion writes
+/// ([`PairShape::word_channel`]) and whether it writes one.
+fn word_slots(shape: PairShape, mask: u8) -> ([u32; 2], [bool; 2]) {
+    let c = [0, 1].map(|p| shape.word_channel(mask, p));
+    (c.map(|c| c.unwrap_or(0) as u32), c.map(|c| c.is_some()))
 }

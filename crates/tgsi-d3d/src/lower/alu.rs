@@ -75,9 +75,6 @@ pub const SIMPLE: &[(D, T)] = &[
     (D::Ddiv, T::DDIV),
     (D::Dfma, T::DFMA),
     (D::Drcp, T::DRCP),
-    (D::Dtof, T::D2F),
-    (D::Dtoi, T::D2I),
-    (D::Dtou, T::D2U),
     (D::Ftod, T::F2D),
     (D::Itod, T::I2D),
     (D::Utod, T::U2D),
@@ -125,6 +122,9 @@ impl Ctx<'_> {
             D::F32ToF16 => self.f32_to_f16(inst)?,
             D::F16ToF32 => self.f16_to_f32(inst, sat)?,
             D::Msad => self.msad(inst)?,
+            D::Dtof => self.double_narrow(inst, T::D2F, sat)?,
+            D::Dtoi => self.double_narrow(inst, T::D2I, sat)?,
+            D::Dtou => self.double_narrow(inst, T::D2U, sat)?,
             D::Deq => self.double_compare(inst, T::DSEQ)?,
             D::Dge => self.double_compare(inst, T::DSGE)?,
             D::Dlt => self.double_compare(inst, T::DSLT)?,
@@ -488,6 +488,37 @@ impl Ctx<'_> {
         }
         if nth > 2 {
             return Err(self.fail("a double compare writes at most two components"));
+        }
+        self.em.mov(d, src(r, swz), false);
+        Ok(())
+    }
+
+    /// dtof/dtoi/dtou: Direct3D writes the source's one or two doubles to
+    /// the written components in order; the TGSI conversion writes its xy
+    /// result to x and its zw result to y. Into `.x` or `.xy` directly,
+    /// else into a scratch register's xy and moved from there.
+    fn double_narrow(&mut self, inst: &D3dInst, t: T, sat: bool) -> Result<()> {
+        let Some(d) = self.write(self.operand(inst, 0)?)? else {
+            return Ok(());
+        };
+        let a = self.source(inst, 1, t, 0)?;
+        let m = d.write_mask.bits();
+        if m == 0x1 || m == 0x3 {
+            self.em.op_sat(t, sat, vec![d], vec![a]);
+            return Ok(());
+        }
+        let r = self.em.scratch();
+        self.em.op_sat(t, sat, vec![dst(r, 0x3)], vec![a]);
+        let mut swz = [0u8; 4];
+        let mut nth = 0;
+        for (c, s) in swz.iter_mut().enumerate() {
+            if m & (1 << c) != 0 {
+                *s = nth.min(1);
+                nth += 1;
+            }
+        }
+        if nth > 2 {
+            return Err(self.fail("a double conversion writes at most two components"));
         }
         self.em.mov(d, src(r, swz), false);
         Ok(())

@@ -392,9 +392,10 @@ store_raw u0.xyzw, l(48), r3.xyzw
     );
 }
 
-/// Double compares write the result of slot 0 to the first enabled
-/// component and of slot 1 to the second; dtof likewise; ftod fills .xy
-/// from the first source component and .zw from the second.
+/// Double compares and dtof write the result of slot 0 to the first
+/// enabled component and of slot 1 to the second (through a scratch
+/// register: the TGSI opcodes write x/z and x/y); ftod fills .xy from the
+/// first source component and .zw from the second.
 #[test]
 fn double_compares_and_conversions_remap_slots() {
     let [a0l, a0h] = split(1.5f64.to_bits());

@@ -291,27 +291,27 @@ fn check_pair_mask(op: Opcode, mask: WriteMask, site: Site, report: &mut Reporte
                     .push("a 64-bit value takes x and y (or z and w) together".into());
             }
         }
-        PairShape::Compare => {
-            if xy == 3 || zw == 12 {
+        PairShape::Compare | PairShape::Narrow => {
+            let written = (0..2)
+                .filter_map(|p| shape.word_channel(bits, p))
+                .fold(0u8, |m, c| m | 1 << c);
+            if bits & !written != 0 {
+                let rule = if shape == PairShape::Compare {
+                    "one 32-bit result per pair, to x (from xy) and z (from zw)"
+                } else {
+                    "two 32-bit results, to x (from xy) and y (from zw)"
+                };
                 report.warning(
                     site,
                     format!(
-                        "{op} writes one 32-bit result per pair, to x (else y) and z (else w); with .{} some enabled channels stay unchanged",
+                        "{op} writes {rule}; with .{} the other enabled channels stay unchanged",
                         mask.letters()
                     ),
-                    "enable one channel per pair",
-                );
-            }
-        }
-        PairShape::Narrow => {
-            if mask.bits().count_ones() > 2 {
-                report.warning(
-                    site,
-                    format!(
-                        "{op} produces two 32-bit results (from xy and zw); with .{} the channels after the second enabled one stay unchanged",
-                        mask.letters()
-                    ),
-                    "at most two channels are written",
+                    if shape == PairShape::Compare {
+                        "enable x and/or z"
+                    } else {
+                        "enable x and/or y"
+                    },
                 );
             }
         }

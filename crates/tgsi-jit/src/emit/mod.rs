@@ -30,7 +30,7 @@ use tgsi_exec::decode::{
 };
 use tgsi_exec::machine::Env;
 use tgsi_ir::enums::Processor;
-use tgsi_ir::opcode::{Category, Opcode, OperandType};
+use tgsi_ir::opcode::{Category, Opcode, OperandType, PairShape};
 
 /// A direct constant word a program reads: `CONST[buf][slot]` channel `chan`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,7 +257,7 @@ enum Op64 {
     Dmax,
     /// DROUND, DFLR, DCEIL, DTRUNC: `vrndscalepd`'s rounding mode.
     Dround(i32),
-    /// Two pairs to a 32-bit boolean in the pair's first written channel:
+    /// Two pairs to a 32-bit boolean in x (from xy) and z (from zw):
     /// `vcmppd` with its predicate, or `vpcmpq`/`vpcmpuq` (signed) with theirs.
     DCmp(i32),
     ICmp64(bool, i32),
@@ -518,26 +518,15 @@ fn modifies_word(s: &Src, c: usize, wide: bool) -> bool {
 }
 
 /// The 32-bit channel each pair's result goes to for an op with a 32-bit
-/// result per pair ([`Op64::to_words`]), as the interpreter: a compare
-/// writes a pair with a written channel to its first written channel; a
-/// narrowing writes pair xy to the first written channel and pair zw to
-/// the second.
+/// result per pair ([`Op64::to_words`]): [`PairShape::word_channel`], the
+/// interpreter's rule (a compare's x and z, a narrowing's x and y).
 fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
-    if op.compares() {
-        std::array::from_fn(|p| {
-            let (a, b) = (2 * p, 2 * p + 1);
-            if mask & (1 << a) != 0 {
-                Some(a)
-            } else if mask & (1 << b) != 0 {
-                Some(b)
-            } else {
-                None
-            }
-        })
+    let shape = if op.compares() {
+        PairShape::Compare
     } else {
-        let mut written = (0..4).filter(|c| mask & (1 << c) != 0);
-        [written.next(), written.next()]
-    }
+        PairShape::Narrow
+    };
+    std::array::from_fn(|p| shape.word_channel(mask, p))
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
