@@ -227,8 +227,16 @@ impl Translator<'_> {
             }
             PairShape::Shift => {
                 let a = self.fetch_pairs(&inst.src[0], info.src_types[0])?;
-                // the count's raw bits, src1.x for xy and src1.y for zw
-                let n = self.fetch_bits(&inst.src[1])?;
+                // the count as a 32-bit integer operand (its modifiers
+                // applied as the opcode table types it), src1.x for xy and
+                // src1.y for zw
+                let n = self.fetch(&inst.src[1], info.src_types[1])?;
+                let u4 = self.t.u4;
+                let n = if info.src_types[1] == OperandType::Uint {
+                    n
+                } else {
+                    sp!(self, self.b.bitcast(u4, None, n))?
+                };
                 let u2 = self.wide_types().u2;
                 let v = if op == Opcode::DLDEXP {
                     // the exponents: src1.x for xy, src1.z for zw
