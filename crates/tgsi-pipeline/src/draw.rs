@@ -174,17 +174,9 @@ fn rasterize_with(
         windows: &windows.0,
         sample_span: SamplePattern::new(samples).span(),
     };
-    let (lo, hi) = (
-        viewport.min_depth.min(viewport.max_depth),
-        viewport.min_depth.max(viewport.max_depth),
-    );
-    let test = depth.as_deref().map(|d| DepthStencilTest {
-        format: d.format,
-        depth: state.depth,
-        stencil: state.stencil,
-        min_depth: lo,
-        max_depth: hi,
-    });
+    let test = depth
+        .as_deref()
+        .map(|d| DepthStencilTest::of_draw(d.format, state, &viewport));
     let traits = fs.fragment_traits(samples);
     let watch = fs
         .code()

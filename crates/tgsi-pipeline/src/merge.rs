@@ -240,6 +240,22 @@ pub struct DepthStencilTest {
 }
 
 impl DepthStencilTest {
+    /// The test of a draw under `state` into a depth target of `format`,
+    /// depths clamped to the viewport's depth range.
+    pub(crate) fn of_draw(
+        format: DepthFormat,
+        state: &super::state::RenderState,
+        viewport: &super::state::Viewport,
+    ) -> DepthStencilTest {
+        DepthStencilTest {
+            format,
+            depth: state.depth,
+            stencil: state.stencil,
+            min_depth: viewport.min_depth.min(viewport.max_depth),
+            max_depth: viewport.min_depth.max(viewport.max_depth),
+        }
+    }
+
     /// A D32_FLOAT depth test without stencil under `func`, writing or
     /// not, depths clamped to 0..=`max_depth` (the tile kernels' tests).
     #[cfg(test)]

@@ -47,10 +47,6 @@ pub fn draw_quad(
         }
     }
     let viewport = viewport_of(state, width, height);
-    let (lo, hi) = (
-        viewport.min_depth.min(viewport.max_depth),
-        viewport.min_depth.max(viewport.max_depth),
-    );
     let at_depth = (f64::from(viewport.min_depth)
         + 0.5 * (f64::from(viewport.max_depth) - f64::from(viewport.min_depth)))
         as f32;
@@ -62,13 +58,9 @@ pub fn draw_quad(
         index: 0,
         plane: [[0.0; 3], [0.0; 3], [at_depth, 0.0, 0.0], [1.0, 0.0, 0.0]],
     });
-    let test = depth.as_deref().map(|d| DepthStencilTest {
-        format: d.format,
-        depth: state.depth,
-        stencil: state.stencil,
-        min_depth: lo,
-        max_depth: hi,
-    });
+    let test = depth
+        .as_deref()
+        .map(|d| DepthStencilTest::of_draw(d.format, state, &viewport));
     let direct3d = fs.is_direct3d();
     let target_count = colors.len();
     let mut rows = Vec::with_capacity(target_count);

@@ -9,7 +9,7 @@ use super::ctx::{Ctx, Result};
 use super::emit::{XYZW, dst, select, src};
 use crate::ir::{Instruction as D3dInst, Operand};
 use crate::opcode::{Opcode as D, OperandKind};
-use tgsi_ir::ir::{DstOperand, SrcOperand};
+use tgsi_ir::ir::{DstOperand, Register, SrcOperand};
 use tgsi_ir::opcode::Opcode as T;
 
 /// D3D opcodes that are one TGSI opcode with the same operands.
@@ -477,17 +477,30 @@ impl Ctx<'_> {
         let b = self.source(inst, 2, t, 1)?;
         let r = self.em.scratch();
         self.em.op(t, vec![dst(r, 0x5)], vec![a, b]);
+        self.move_in_order(d, r, [0, 2], "a double compare")
+    }
+
+    /// Moves the two results in channels `slots` of scratch register `r` to
+    /// the enabled components of `d` in order (Direct3D's placement of a
+    /// double compare's or conversion's one or two results).
+    fn move_in_order(
+        &mut self,
+        d: DstOperand,
+        r: Register,
+        slots: [u8; 2],
+        what: &str,
+    ) -> Result<()> {
         let m = d.write_mask.bits();
         let mut swz = [0u8; 4];
         let mut nth = 0;
         for (c, s) in swz.iter_mut().enumerate() {
             if m & (1 << c) != 0 {
-                *s = if nth == 0 { 0 } else { 2 };
+                *s = slots[nth.min(1)];
                 nth += 1;
             }
         }
         if nth > 2 {
-            return Err(self.fail("a double compare writes at most two components"));
+            return Err(self.fail(format!("{what} writes at most two components")));
         }
         self.em.mov(d, src(r, swz), false);
         Ok(())
@@ -509,19 +522,7 @@ impl Ctx<'_> {
         }
         let r = self.em.scratch();
         self.em.op_sat(t, sat, vec![dst(r, 0x3)], vec![a]);
-        let mut swz = [0u8; 4];
-        let mut nth = 0;
-        for (c, s) in swz.iter_mut().enumerate() {
-            if m & (1 << c) != 0 {
-                *s = nth.min(1);
-                nth += 1;
-            }
-        }
-        if nth > 2 {
-            return Err(self.fail("a double conversion writes at most two components"));
-        }
-        self.em.mov(d, src(r, swz), false);
-        Ok(())
+        self.move_in_order(d, r, [0, 1], "a double conversion")
     }
 
     /// Saturates a double result in `t` into `d`: DMAX(x, x) is x (NaN
