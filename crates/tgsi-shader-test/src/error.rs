@@ -5,7 +5,7 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub line: usize,
-    /// 1-based; 0 until [`ParseError::locate`] finds it in the file.
+    /// 1-based (the parser finds it in the file once the error is known).
     pub column: usize,
     pub message: String,
 }
