@@ -533,6 +533,25 @@ fn pixel_history_lists_every_fragment_in_draw_order() {
     .unwrap();
     assert_eq!(killed.len(), 1);
     assert_eq!(killed[0]["status"], "killed");
+    // draw quads under render state merge as draws do: blended over the
+    // clear, then written, then failing the depth test against 0.5
+    let quads = debug(&[
+        "tests/shader/draw/quad_state.shader_test",
+        "--test",
+        "3",
+        "--pixel",
+        "1,1",
+        "--history",
+    ])
+    .unwrap();
+    let samples: Vec<&Value> = quads.iter().filter(|l| l["kind"] == "sample").collect();
+    let passed: Vec<bool> = samples
+        .iter()
+        .map(|s| s["depth_test"]["passed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(passed, [true, true, false]);
+    assert_eq!(samples[0]["targets"][0]["after"][0], "0x3f400000");
+    assert!(samples[2]["targets"].as_array().unwrap().is_empty());
 }
 
 #[test]

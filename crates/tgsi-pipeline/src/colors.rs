@@ -4,7 +4,9 @@
 //! of a shaded batch (blending, write masks, several samples) or of one
 //! fragment ([`write_color`]).
 
-use super::merge::{BlendClass, blend, blend_lanes, blend_lanes_for_unorm_encode};
+use super::merge::{
+    BlendClass, DepthStencilTest, blend, blend_lanes, blend_lanes_for_unorm_encode,
+};
 use super::state::{BlendFactor, BlendOp, BlendState, RenderState};
 use tgsi_exec::LANES;
 use tgsi_exec::ShadedBatch;
@@ -678,6 +680,66 @@ enum Texels {
     Quad(usize, [usize; 2]),
     /// Lane l, its texel at this byte offset (perhaps past the rows).
     Lane(usize, usize),
+}
+
+/// A late depth/stencil test of one sample: the test, the fragment's depth
+/// and facing, and the sample's depth and stencil cells.
+pub(crate) struct LateTest<'a> {
+    pub test: &'a DepthStencilTest,
+    pub depth: f32,
+    pub front: bool,
+    pub stored_depth: &'a mut u32,
+    pub stored_stencil: &'a mut u8,
+}
+
+/// One covered sample `s` of fragment `out` at pixel `x` of row `row`
+/// through the late depth/stencil test (when given) and into `colors`;
+/// for a watched pixel, the merge is recorded in the tracer's history
+/// (with the fragment's primitive).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn merge_sample(
+    out: &tgsi_exec::FragmentOutput,
+    (x, row, s, samples): (u32, u32, usize, usize),
+    late: Option<LateTest<'_>>,
+    colors: &mut [ColorRows<'_>],
+    state: &RenderState,
+    watched: Option<(&tgsi_exec::trace::Tracer, u32)>,
+) {
+    let mut event = watched.map(|(_, primitive)| tgsi_exec::trace::MergeEvent {
+        draw: 0,
+        primitive,
+        sample: s as u32,
+        depth_test: None,
+        colors: Vec::new(),
+    });
+    if let Some(l) = late {
+        let stored = l.test.format.dequantize(*l.stored_depth);
+        let passed = l
+            .test
+            .test(l.depth, l.front, l.stored_depth, l.stored_stencil);
+        if let Some(e) = event.as_mut() {
+            e.depth_test = Some((passed, l.depth, stored));
+        }
+        if !passed {
+            if let (Some((t, _)), Some(e)) = (watched, event) {
+                t.record_merge(e);
+            }
+            return;
+        }
+    }
+    for (n, t) in colors.iter_mut().enumerate() {
+        if out.written & (1 << n) != 0 {
+            let before = event.as_ref().map(|_| t.load(x, row, s, samples));
+            write_color(t, state, n, x, row, s, samples, out.colors[n]);
+            if let (Some(e), Some(b)) = (event.as_mut(), before) {
+                e.colors.push((n as u32, b, t.load(x, row, s, samples)));
+            }
+        }
+    }
+    if let (Some((t, _)), Some(e)) = (watched, event) {
+        t.record_merge(e);
+    }
 }
 
 /// Blends (or writes) one sample of target `n`.

@@ -14,7 +14,7 @@
 //! the covered quads, the depth/stencil test of the survivors otherwise,
 //! and blending ([`super::merge`]).
 
-use super::colors::{ColorRows, TexelCodec, merge_batch, write_color};
+use super::colors::{ColorRows, LateTest, TexelCodec, merge_batch, merge_sample};
 use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
 use super::merge::{BlendClass, DepthFormat, DepthStencilTest, DepthTarget};
@@ -769,45 +769,27 @@ impl Walk<'_, '_> {
             let prim = &sh.prims[prims[out.quad]];
             let (x, y) = (out.x, out.y);
             let base = (y as i64 - y_lo) as usize * row_pitch + x as usize * samples;
-            let watched = sh.watch.filter(|(_, p)| *p == (x, y)).map(|(t, _)| t);
+            let watched = sh
+                .watch
+                .filter(|(_, p)| *p == (x, y))
+                .map(|(t, _)| (t, prim.id));
+            let row = y - y_lo as u32;
             for s in 0..samples {
                 if out.coverage & (1 << s) == 0 {
                     continue;
                 }
-                let mut event = watched.map(|_| tgsi_exec::trace::MergeEvent {
-                    draw: 0,
-                    primitive: prim.id,
-                    sample: s as u32,
-                    depth_test: None,
-                    colors: Vec::new(),
-                });
-                if !early && let (Some(test), Some((zs, ss))) = (&sh.test, band.depth.as_mut()) {
-                    let d = out.depth.unwrap_or_else(|| sample_depth(sh, prim, x, y, s));
-                    let stored = test.format.dequantize(zs[base + s]);
-                    let passed = test.test(d, prim.front, &mut zs[base + s], &mut ss[base + s]);
-                    if let Some(e) = event.as_mut() {
-                        e.depth_test = Some((passed, d, stored));
-                    }
-                    if !passed {
-                        if let (Some(t), Some(e)) = (watched, event) {
-                            t.record_merge(e);
-                        }
-                        continue;
-                    }
-                }
-                let row = y - y_lo as u32;
-                for (n, t) in band.colors.iter_mut().enumerate() {
-                    if out.written & (1 << n) != 0 {
-                        let before = event.as_ref().map(|_| t.load(x, row, s, samples));
-                        write_color(t, sh.state, n, x, row, s, samples, out.colors[n]);
-                        if let (Some(e), Some(b)) = (event.as_mut(), before) {
-                            e.colors.push((n as u32, b, t.load(x, row, s, samples)));
-                        }
-                    }
-                }
-                if let (Some(t), Some(e)) = (watched, event) {
-                    t.record_merge(e);
-                }
+                let late = match (early, &sh.test, band.depth.as_mut()) {
+                    (false, Some(test), Some((zs, ss))) => Some(LateTest {
+                        test,
+                        depth: out.depth.unwrap_or_else(|| sample_depth(sh, prim, x, y, s)),
+                        front: prim.front,
+                        stored_depth: &mut zs[base + s],
+                        stored_stencil: &mut ss[base + s],
+                    }),
+                    _ => None,
+                };
+                let at = (x, row, s, samples);
+                merge_sample(out, at, late, &mut band.colors, sh.state, watched);
             }
         };
         let st = if packed && sh.whole_batches {

@@ -9,9 +9,11 @@
 //! MIN_DEPTH + 0.5 × (MAX_DEPTH − MIN_DEPTH) of the viewport (0.5 by
 //! default), which is also the z of its POSITION input. One thread, one
 //! sample per pixel: the runner's path for what the plain quad (the
-//! fragment shader alone, [`tgsi_exec::Program::draw`]) does not do.
+//! fragment shader alone, [`tgsi_exec::Program::draw`]) does not do. Each
+//! sample merges as a draw's late-tested fragments do
+//! (`colors::merge_sample`, pixel history included).
 
-use super::colors::{ColorRows, TexelCodec, write_color};
+use super::colors::{ColorRows, LateTest, TexelCodec, merge_sample};
 use super::merge::{BlendClass, DepthStencilTest, DepthTarget};
 use super::setup::{raster_rect, viewport_of};
 use super::state::RenderState;
@@ -85,24 +87,36 @@ pub fn draw_quad(
         let (x, y) = (i64::from(x), i64::from(y));
         x0 <= x && x < x1 && y0 <= y && y < y1
     };
+    let watch = fs
+        .code()
+        .tracer
+        .as_deref()
+        .and_then(|t| t.watched_pixel().map(|p| (t, p)));
     let mut sink = |out: &FragmentOutput| {
         if out.coverage & 1 == 0 {
             return;
         }
-        if let (Some(test), Some(d)) = (&test, depth.as_deref_mut()) {
-            let cell = (out.y * width + out.x) as usize;
-            let (Some(z), Some(s)) = (d.depth.get_mut(cell), d.stencil.get_mut(cell)) else {
-                return;
-            };
-            if !test.test(out.depth.unwrap_or(at_depth), true, z, s) {
-                return;
+        let late = match (&test, depth.as_deref_mut()) {
+            (Some(test), Some(d)) => {
+                let cell = (out.y * width + out.x) as usize;
+                let (Some(z), Some(s)) = (d.depth.get_mut(cell), d.stencil.get_mut(cell)) else {
+                    return;
+                };
+                Some(LateTest {
+                    test,
+                    depth: out.depth.unwrap_or(at_depth),
+                    front: true,
+                    stored_depth: z,
+                    stored_stencil: s,
+                })
             }
-        }
-        for (n, t) in rows.iter_mut().enumerate() {
-            if out.written & (1 << n) != 0 {
-                write_color(t, state, n, out.x, out.y, 0, 1, out.colors[n]);
-            }
-        }
+            _ => None,
+        };
+        let watched = watch
+            .filter(|(_, p)| *p == (out.x, out.y))
+            .map(|(t, _)| (t, 0));
+        let at = (out.x, out.y, 0, 1);
+        merge_sample(out, at, late, &mut rows, state, watched);
     };
     fs.fragment_session(res, limits, target_count, 1, |session| {
         let mut scratch = session.scratch(height);
