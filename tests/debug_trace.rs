@@ -486,6 +486,19 @@ fn d3d_draw_stages_in_shader_tests() {
     assert_eq!(steps(&pixel)[0]["line"], 60);
 }
 
+/// The merged samples of a pixel history.
+fn merged_samples(lines: &[Value]) -> Vec<&Value> {
+    lines.iter().filter(|l| l["kind"] == "sample").collect()
+}
+
+/// Whether each merged sample passed its depth/stencil test.
+fn depth_results(samples: &[&Value]) -> Vec<bool> {
+    samples
+        .iter()
+        .map(|s| s["depth_test"]["passed"].as_bool().unwrap())
+        .collect()
+}
+
 #[test]
 fn pixel_history_lists_every_fragment_in_draw_order() {
     // draws 1-3 of depth.shader_test at pixel 1 (depth 0.4375, cleared to
@@ -506,12 +519,8 @@ fn pixel_history_lists_every_fragment_in_draw_order() {
             "fragment", "sample", "fragment", "sample", "fragment", "sample"
         ]
     );
-    let samples: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "sample").collect();
-    let passed: Vec<bool> = samples
-        .iter()
-        .map(|s| s["depth_test"]["passed"].as_bool().unwrap())
-        .collect();
-    assert_eq!(passed, [false, false, true]);
+    let samples = merged_samples(&lines);
+    assert_eq!(depth_results(&samples), [false, false, true]);
     let draws: Vec<u64> = samples
         .iter()
         .map(|s| s["draw"].as_u64().unwrap())
@@ -544,12 +553,8 @@ fn pixel_history_lists_every_fragment_in_draw_order() {
         "--history",
     ])
     .unwrap();
-    let samples: Vec<&Value> = quads.iter().filter(|l| l["kind"] == "sample").collect();
-    let passed: Vec<bool> = samples
-        .iter()
-        .map(|s| s["depth_test"]["passed"].as_bool().unwrap())
-        .collect();
-    assert_eq!(passed, [true, true, false]);
+    let samples = merged_samples(&quads);
+    assert_eq!(depth_results(&samples), [true, true, false]);
     assert_eq!(samples[0]["targets"][0]["after"][0], "0x3f400000");
     assert!(samples[2]["targets"].as_array().unwrap().is_empty());
 }
