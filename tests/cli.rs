@@ -287,6 +287,20 @@ fn run_takes_direct3d_assembly_and_containers() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("vertex 0 o1"), "{out}");
     assert!(out.contains("0x40c00000"), "{out}"); // 2 + 4 = 6.0
+    // an input register past the register file, or not four values: errors
+    // (the first one allocated a row of that many registers)
+    let (code, _, err) = tgsi_out(&["run", &vs, "--input", "99999999999=float:1,2,3,4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("IN[99999999999] is past the machine's 4096 input registers"),
+        "{err}"
+    );
+    let (code, _, err) = tgsi_out(&["run", &vs, "--input", "2=float:1,2,3,4,5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("expected four 32-bit values, found 5"),
+        "{err}"
+    );
     // Errors of the assembler are reported against the file.
     let bad = temp_shader(
         "d3d-bad.asm",

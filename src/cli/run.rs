@@ -374,6 +374,9 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
 
 /// Each vertex's input registers: the `[vertex data]` rows (through the
 /// Direct3D input signature for a Direct3D shader), then `--input`.
+/// How many IN registers a vertex can be given (the machine's register-file limit).
+const MAX_INPUT_REGISTER: usize = tgsi::exec::decode::MAX_FILE_ENTRIES as usize;
+
 fn vertex_inputs(
     args: &RunArgs,
     name: &str,
@@ -385,10 +388,17 @@ fn vertex_inputs(
     let mut cli_inputs: Vec<(usize, [u32; 4])> = Vec::new();
     for spec in &args.io.inputs {
         let (i, w) = parse_typed(spec, "--input")?;
-        let four: [u32; 4] = w
-            .get(..4)
-            .and_then(|s| s.try_into().ok())
-            .ok_or_else(|| anyhow!("--input `{spec}`: expected four 32-bit values"))?;
+        let four: [u32; 4] = w.as_slice().try_into().map_err(|_| {
+            anyhow!(
+                "--input `{spec}`: expected four 32-bit values, found {}",
+                w.len()
+            )
+        })?;
+        if i >= MAX_INPUT_REGISTER {
+            bail!(
+                "--input `{spec}`: IN[{i}] is past the machine's {MAX_INPUT_REGISTER} input registers"
+            );
+        }
         cli_inputs.push((i, four));
     }
     let rows: Vec<Vec<[u32; 4]>> = (0..count)
@@ -405,6 +415,9 @@ fn vertex_inputs(
             let mut registers = Vec::new();
             for a in attrs {
                 match a {
+                    Attribute::Input(n) if *n as usize >= MAX_INPUT_REGISTER => bail!(
+                        "{name}: the attribute {a} is past the machine's {MAX_INPUT_REGISTER} input registers"
+                    ),
                     Attribute::Input(n) => registers.push(*n as usize),
                     Attribute::Semantic(..) => bail!(
                         "{name}: the attribute {a} names a Direct3D input; a TGSI vertex shader reads IN[n]"

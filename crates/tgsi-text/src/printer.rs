@@ -299,13 +299,19 @@ fn prints_label(opcode: Opcode) -> bool {
     opcode.flags().contains(OpFlags::BRANCH) || opcode == Opcode::BGNSUB
 }
 
+/// The deepest indentation printed (in levels of two spaces): code nested
+/// deeper prints at this depth, so that the text grows with the program,
+/// not with the square of its nesting (Mesa's dump has no limit; no
+/// program of Mesa's nests this deep).
+const MAX_INDENT: i32 = 32;
+
 fn print_instruction(out: &mut String, number: usize, indent: &mut i32, inst: &Instruction) {
     let flags = inst.opcode.flags();
     let _ = write!(out, "{number:3}: ");
     if flags.contains(OpFlags::PRE_DEDENT) {
         *indent -= 1;
     }
-    for _ in 0..(*indent).max(0) {
+    for _ in 0..(*indent).clamp(0, MAX_INDENT) {
         out.push_str("  ");
     }
     if flags.contains(OpFlags::POST_INDENT) {
@@ -389,6 +395,31 @@ fn print_instruction(out: &mut String, number: usize, indent: &mut i32, inst: &I
 mod tests {
     use super::*;
     use tgsi_ir::enums::*;
+
+    /// Nesting deeper than 32 levels prints at 32 levels' indentation.
+    #[test]
+    fn indentation_stops_at_32_levels() {
+        let text = format!(
+            "COMP\nDCL TEMP[0]\n{}{}END\n",
+            "UIF TEMP[0].xxxx\n".repeat(40),
+            "ENDIF\n".repeat(40)
+        );
+        let (shader, _) = crate::assemble(&text).unwrap();
+        let printed = print(&shader);
+        let widest = printed
+            .lines()
+            .map(|l| {
+                l.split(": ")
+                    .nth(1)
+                    .map_or(0, |t| t.len() - t.trim_start().len())
+            })
+            .max();
+        assert_eq!(widest, Some(64), "{printed}");
+        assert!(
+            printed.contains(&format!("{}ENDIF", " ".repeat(14))),
+            "{printed}"
+        );
+    }
 
     #[test]
     fn floats_are_lossless() {

@@ -11,8 +11,9 @@
 //! * an instruction without operands keeps the space after its name (`ret `),
 //!   except `sync_*`; `dcl_inputprimitive` and `dcl_outputtopology` end in a space too;
 //! * source swizzles always have 4 letters, select-1 sources 1 letter;
-//! * `if`/`loop`/`switch` bodies are indented by two spaces per level
-//!   (`case`/`default` stay at the level of the `switch` body);
+//! * `if`/`loop`/`switch` bodies are indented by two spaces per level, at
+//!   most 32 levels (`case`/`default` stay at the level of the `switch`
+//!   body);
 //! * immediates follow the type the opcode reads them as: floats `%f`
 //!   (`1.000000`), integers in decimal when |v| ≤ 10000 and `0x%08x`
 //!   otherwise, and the typeless data of `mov`/`movc`/`swapc` per component
@@ -120,7 +121,10 @@ pub fn print_program_with(program: &Program, options: &PrintOptions) -> String {
             indent = indent.saturating_sub(1);
         }
         for line in printer.instruction(inst).split('\n') {
-            for _ in 0..indent {
+            // (at most 32 levels: deeper code prints at that depth, so the
+            // listing grows with the program, not with the square of its
+            // nesting)
+            for _ in 0..indent.min(32) {
                 out.push_str("  ");
             }
             out.push_str(line);
