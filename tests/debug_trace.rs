@@ -316,6 +316,18 @@ fn shader_test_commands_and_images() {
     ])
     .unwrap_err();
     assert!(err.contains("dispatch or draw command"), "{err}");
+    let (_, err) = debug(&[
+        "tests/shader/frag_kill.shader_test",
+        "--test",
+        "0",
+        "--pixel",
+        "0,0",
+    ])
+    .unwrap_err();
+    assert!(
+        err.contains("--test 0: commands are counted from 1"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -505,6 +505,9 @@ pub(super) fn run_test(
 ) -> Result<(Source, Result<()>, usize)> {
     let (name, file) = read_data_file(&args.file)?;
     let n = request.command;
+    if n == 0 {
+        bail!("{name}: --test 0: commands are counted from 1");
+    }
     let request = Arc::new(request);
     let config = RunConfig {
         limits: Limits {

@@ -58,6 +58,7 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
             (Some(k), n) if k < n => k,
             (Some(k), n) => bail!("{name}: --entry {k}: the blob holds {n} program(s)"),
             (None, 1) => 0,
+            (None, 0) => bail!("{name}: the container holds no shader program"),
             (None, n) => bail!(
                 "{name}: the blob holds {n} programs: pick one with --entry N (0 to {})",
                 n - 1
