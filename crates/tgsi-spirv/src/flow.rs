@@ -382,3 +382,50 @@ impl Translator<'_> {
         Ok(())
     }
 }
+
+/// The first CAL (its instruction index) through which a subroutine can
+/// call itself, if any: SPIR-V forbids a call graph with cycles, where the
+/// machine runs such a program until its call depth limit.
+pub(crate) fn recursive_call(insts: &[&Instruction]) -> Option<usize> {
+    // the subroutine (its BGNSUB's index) each instruction belongs to
+    let mut owner = vec![None; insts.len()];
+    let mut current = None;
+    for (k, inst) in insts.iter().enumerate() {
+        if inst.opcode == Opcode::BGNSUB {
+            current = Some(k);
+        }
+        owner[k] = current;
+        if inst.opcode == Opcode::ENDSUB {
+            current = None;
+        }
+    }
+    let owner = &owner;
+    let calls = |sub: usize| {
+        (sub..insts.len())
+            .take_while(move |&k| k == sub || owner[k] == Some(sub))
+            .filter(|&k| insts[k].opcode == Opcode::CAL)
+            .filter_map(|k| insts[k].label.map(|t| (k, t as usize)))
+    };
+    // depth-first from every subroutine; a target on the path is a cycle
+    for start in (0..insts.len()).filter(|&k| insts[k].opcode == Opcode::BGNSUB) {
+        let mut path = vec![start];
+        let mut stack = vec![calls(start).collect::<Vec<_>>()];
+        let mut seen = vec![false; insts.len()];
+        while let Some(next) = stack.last_mut() {
+            let Some((at, target)) = next.pop() else {
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            if path.contains(&target) {
+                return Some(at);
+            }
+            if target < insts.len() && !seen[target] && insts[target].opcode == Opcode::BGNSUB {
+                seen[target] = true;
+                path.push(target);
+                stack.push(calls(target).collect());
+            }
+        }
+    }
+    None
+}

@@ -689,6 +689,13 @@ impl<'a> Translator<'a> {
                 _ => None,
             })
             .collect();
+        if let Some(at) = super::flow::recursive_call(&insts) {
+            self.at = at;
+            return Err(self.fail(
+                "this CAL can reach its own subroutine again: SPIR-V allows no recursion \
+                 (the machine runs it up to its call depth limit)",
+            ));
+        }
         let mut main_end = insts.len();
         for (k, inst) in insts.iter().enumerate() {
             self.at = k;

@@ -134,6 +134,29 @@ fn subroutines_and_geometry_shaders_are_valid() {
     }
 }
 
+/// A subroutine that can call itself again (directly or through another)
+/// is refused, naming the CAL; a chain of calls without a cycle is not.
+#[test]
+fn recursive_subroutines_are_refused() {
+    let head = "COMP\nDCL TEMP[0]\n  0: CAL :2\n  1: END\n";
+    let direct = format!("{head}  2: BGNSUB\n  3: CAL :2\n  4: ENDSUB\n");
+    let mutual = format!(
+        "{head}  2: BGNSUB\n  3: CAL :5\n  4: ENDSUB\n  5: BGNSUB\n  6: CAL :2\n  7: ENDSUB\n"
+    );
+    for (text, at) in [(&direct, 3), (&mutual, 6)] {
+        let e = translate(text).expect_err("recursion refused");
+        let msg = e.to_string();
+        assert!(msg.contains("SPIR-V allows no recursion"), "{msg}");
+        assert!(msg.contains(&format!("instruction {at}")), "{msg}");
+    }
+    let chain = format!(
+        "{head}  2: BGNSUB\n  3: CAL :5\n  4: ENDSUB\n  5: BGNSUB\n  6: MOV TEMP[0], TEMP[0]\n  7: ENDSUB\n"
+    );
+    let words = translate(&chain).expect("a chain translates");
+    let asm = disassemble(&words).unwrap();
+    validate(&words, &asm);
+}
+
 #[test]
 fn vertex_and_fragment_shaders_with_their_interfaces_are_valid() {
     let vs = "VERT
