@@ -408,11 +408,11 @@ impl Batch {
     }
 
     /// 64×64 → 32-bit boolean: pair xy to `dst.x`, zw to `dst.z`
-    /// ([`PairShape::word_channel`]).
+    /// ([`PairShape::word_channels`]).
     #[inline(always)]
     fn pair_compare(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64, u64) -> u32) {
         let m = inst.dst[0].mask;
-        let slots = [0, 1].map(|p| PairShape::Compare.word_channel(m, p));
+        let slots = PairShape::Compare.word_channels(m);
         let need = Self::pair_need(slots.map(|c| c.is_some()));
         let (s0, s1) = (&inst.src[0], &inst.src[1]);
         let [t0, t1, ..] = &mut self.scratch;
@@ -454,11 +454,11 @@ impl Batch {
         self.store_pairs(inst, pairs);
     }
 
-    /// 64 → 32: pair xy to `dst.x`, zw to `dst.y` ([`PairShape::word_channel`]).
+    /// 64 → 32: pair xy to `dst.x`, zw to `dst.y` ([`PairShape::word_channels`]).
     #[inline(always)]
     fn narrow(&mut self, inst: &Inst, env: &Env, f: impl Fn(u64) -> u32) {
         let m = inst.dst[0].mask;
-        let slots = [0, 1].map(|p| PairShape::Narrow.word_channel(m, p));
+        let slots = PairShape::Narrow.word_channels(m);
         let s0 = &inst.src[0];
         let [t0, ..] = &mut self.scratch;
         let need = Self::pair_need(slots.map(|c| c.is_some()));

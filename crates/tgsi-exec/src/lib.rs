@@ -26,7 +26,7 @@
 //!   and write both channels (Mesa's `tgsi_exec.c`); compares write x (from
 //!   xy) and z (from zw), 64→32 conversions x (from xy) and y (from zw),
 //!   where the mask enables them (tgsi.rst; Mesa packs them into the first
-//!   enabled channels: `PairShape::word_channel`). The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
+//!   enabled channels: `PairShape::word_channels`). The zw shift count of U64SHL/I64SHR/U64SHR is src1.y
 //!   (the spec; Mesa reads src1.z), DLDEXP's zw exponent is src1.z
 //!   (tgsi.rst). DFRACEXP reads only src.xy (Mesa).
 //! * `_SAT` clamps 32-bit results as floats and 64-bit results as doubles;

@@ -313,7 +313,7 @@ pub fn lane_op(op: Opcode) -> Option<&'static LaneOp> {
 
 /// The channels opcode `op` really writes through destination `k` with
 /// writemask `mask` (the machine's 64-bit pair rules, see `alu.rs`; a
-/// compare's and a narrowing conversion's from [`PairShape::word_channel`]).
+/// compare's and a narrowing conversion's from [`PairShape::written_words`]).
 pub fn written_channels(op: Opcode, k: usize, mask: u8) -> u8 {
     let both = |m: u8| ((m & 3 == 3) as u8 * 3) | ((m & 12 == 12) as u8 * 12);
     let any = |m: u8| ((m & 3 != 0) as u8 * 3) | ((m & 12 != 0) as u8 * 12);
@@ -323,9 +323,7 @@ pub fn written_channels(op: Opcode, k: usize, mask: u8) -> u8 {
                 both(mask)
             }
             PairShape::Binary | PairShape::Shift => any(mask),
-            PairShape::Compare | PairShape::Narrow => (0..2)
-                .filter_map(|p| shape.word_channel(mask, p))
-                .fold(0, |m, c| m | 1 << c),
+            PairShape::Compare | PairShape::Narrow => shape.written_words(mask),
         },
         _ => mask,
     }

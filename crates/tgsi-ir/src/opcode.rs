@@ -50,33 +50,43 @@ pub enum PairShape {
     /// three 64-bit sources
     Ternary,
     /// two 64-bit sources to a 32-bit boolean per pair (in x and z, see
-    /// [`PairShape::word_channel`])
+    /// [`PairShape::word_channels`])
     Compare,
     /// a 64-bit source and a 32-bit count or exponent (src1.x for xy, src1.y for zw; DLDEXP src1.z)
     Shift,
     /// 32-bit source channel x (y) to a 64-bit pair xy (zw)
     Widen,
     /// a 64-bit pair xy (zw) to a 32-bit channel x (y), see
-    /// [`PairShape::word_channel`]
+    /// [`PairShape::word_channels`]
     Narrow,
     /// DFRACEXP: significand pair to dst0, 32-bit exponent to dst1
     FracExp,
 }
 
 impl PairShape {
-    /// The 32-bit channel that pair `pair` (0: xy, 1: zw) of a compare or a
+    /// The 32-bit channel each pair (0: xy, 1: zw) of a compare or a
     /// narrowing conversion writes under writemask `mask`, as tgsi.rst
     /// states them: a compare's `dst.x` (from xy) and `dst.z` (from zw), a
     /// narrowing conversion's `dst.x` (from xy) and `dst.y` (from zw); None
-    /// when the mask leaves that channel out (or for another shape). The
+    /// where the mask leaves that channel out (and for other shapes). The
     /// other channels are never written by these opcodes.
-    pub fn word_channel(self, mask: u8, pair: usize) -> Option<usize> {
-        let channel = match self {
-            PairShape::Compare => 2 * pair,
-            PairShape::Narrow => pair,
-            _ => return None,
-        };
-        (pair < 2 && mask & (1 << channel) != 0).then_some(channel)
+    pub fn word_channels(self, mask: u8) -> [Option<usize>; 2] {
+        std::array::from_fn(|pair| {
+            let channel = match self {
+                PairShape::Compare => 2 * pair,
+                PairShape::Narrow => pair,
+                _ => return None,
+            };
+            (mask & (1 << channel) != 0).then_some(channel)
+        })
+    }
+
+    /// [`PairShape::word_channels`] as a writemask of the written channels.
+    pub fn written_words(self, mask: u8) -> u8 {
+        self.word_channels(mask)
+            .into_iter()
+            .flatten()
+            .fold(0, |m, c| m | 1 << c)
     }
 }
 

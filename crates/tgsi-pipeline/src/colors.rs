@@ -23,6 +23,25 @@ pub(crate) struct ColorRows<'a> {
     pub(crate) texels: TexelCodec,
 }
 
+impl<'a> ColorRows<'a> {
+    /// Rows of `pitch` bytes of a target of `format` (converted under
+    /// Direct3D's rules when `direct3d`).
+    pub(crate) fn new(
+        bytes: &'a mut [u8],
+        pitch: usize,
+        format: tgsi_exec::texture::Format,
+        direct3d: bool,
+    ) -> ColorRows<'a> {
+        ColorRows {
+            bytes,
+            pitch,
+            bpt: format.bytes_per_texel(),
+            class: BlendClass::of(format),
+            texels: TexelCodec::of(format, direct3d),
+        }
+    }
+}
+
 impl ColorRows<'_> {
     /// Writes `color` (floats) to every texel and sample of the rows,
     /// encoded as the draw's writes to the target are.

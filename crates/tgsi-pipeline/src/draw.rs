@@ -14,10 +14,10 @@
 //! the covered quads, the depth/stencil test of the survivors otherwise,
 //! and blending ([`super::merge`]).
 
-use super::colors::{ColorRows, LateTest, TexelCodec, merge_batch, merge_sample};
+use super::colors::{ColorRows, LateTest, merge_batch, merge_sample};
 use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
-use super::merge::{BlendClass, DepthFormat, DepthStencilTest, DepthTarget};
+use super::merge::{DepthFormat, DepthStencilTest, DepthTarget};
 use super::raster::{SamplePattern, TileEdges};
 use super::setup::{
     ClipScratch, Linkage, OutputLayout, ProjectedVertex, RasterPrim, Setup, raster_rect,
@@ -248,7 +248,7 @@ fn general(message: String) -> ExecError {
 }
 
 /// The width, height and sample count every target of a draw shares.
-fn target_size(
+pub(crate) fn target_size(
     colors: &[Texture],
     depth: Option<&DepthTarget>,
 ) -> Result<(u32, u32, u32), ExecError> {
@@ -329,13 +329,9 @@ fn bands_of<'t>(
         let mut rest: &mut [u8] = &mut level[..pitch * height as usize];
         for (k, r) in ranges.iter().enumerate() {
             let (a, b) = std::mem::take(&mut rest).split_at_mut(pixel_rows(r) * pitch);
-            bands[k].colors.push(ColorRows {
-                bytes: a,
-                pitch,
-                bpt,
-                class: BlendClass::of(format),
-                texels: TexelCodec::of(format, direct3d),
-            });
+            bands[k]
+                .colors
+                .push(ColorRows::new(a, pitch, format, direct3d));
             rest = b;
         }
     }

@@ -13,8 +13,9 @@
 //! sample merges as a draw's late-tested fragments do
 //! (`colors::merge_sample`, pixel history included).
 
-use super::colors::{ColorRows, LateTest, TexelCodec, merge_sample};
-use super::merge::{BlendClass, DepthStencilTest, DepthTarget};
+use super::colors::{ColorRows, LateTest, merge_sample};
+use super::draw::target_size;
+use super::merge::{DepthStencilTest, DepthTarget};
 use super::setup::{raster_rect, viewport_of};
 use super::state::RenderState;
 use tgsi_exec::fragment::lane_offset;
@@ -37,16 +38,11 @@ pub fn draw_quad(
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
     let (width, height) = (draw.width, draw.height);
-    let sizes = colors
-        .iter()
-        .map(|t| (t.width, t.height, t.samples.max(1)))
-        .chain(depth.as_deref().map(|d| (d.width, d.height, d.samples)));
-    for (w, h, s) in sizes {
-        if (w, h, s) != (width, height, 1) {
-            return Err(ExecError::general(format!(
-                "a target of the quad is {w}x{h} with {s} samples; the quad is {width}x{height} with 1"
-            )));
-        }
+    let (w, h, s) = target_size(colors, depth.as_deref())?;
+    if (w, h, s) != (width, height, 1) {
+        return Err(ExecError::general(format!(
+            "the quad's targets are {w}x{h} with {s} samples; the quad is {width}x{height} with 1"
+        )));
     }
     let viewport = viewport_of(state, width, height);
     let at_depth = (f64::from(viewport.min_depth)
@@ -67,20 +63,13 @@ pub fn draw_quad(
     let target_count = colors.len();
     let mut rows = Vec::with_capacity(target_count);
     for t in colors.iter_mut() {
-        let (format, bpt) = (t.format, t.format.bytes_per_texel());
-        let pitch = width as usize * bpt;
+        let (format, pitch) = (t.format, width as usize * t.format.bytes_per_texel());
         let bytes = t
             .levels
             .first_mut()
             .and_then(|l| l.get_mut(..pitch * height as usize))
             .ok_or_else(|| ExecError::general("a render target smaller than its size"))?;
-        rows.push(ColorRows {
-            bytes,
-            pitch,
-            bpt,
-            class: BlendClass::of(format),
-            texels: TexelCodec::of(format, direct3d),
-        });
+        rows.push(ColorRows::new(bytes, pitch, format, direct3d));
     }
     let [x0, y0, x1, y1] = raster_rect(state, width, height);
     let inside = |x: u32, y: u32| {
@@ -154,16 +143,9 @@ mod tests {
     use tgsi_exec::texture::Format;
     use tgsi_ir::enums::TextureTarget;
 
-    fn target() -> Texture {
-        Texture::new(
-            TextureTarget::Tex2D,
-            Format::Rgba32Float,
-            [6, 5, 1],
-            1,
-            1,
-            1,
-        )
-        .unwrap()
+    fn target(width: u32, height: u32) -> Texture {
+        let size = [width, height, 1];
+        Texture::new(TextureTarget::Tex2D, Format::Rgba32Float, size, 1, 1, 1).unwrap()
     }
 
     /// The depth test takes the shader's depth output, not the quad's depth,
@@ -188,7 +170,7 @@ mod tests {
             }),
             ..RenderState::default()
         };
-        let mut colors = vec![target()];
+        let mut colors = vec![target(6, 5)];
         let mut depth = DepthTarget::new(DepthFormat::D32Float, 6, 5, 1).unwrap();
         // 0.25 passes against 0.3 where the quad's own 0.5 would not
         depth.clear(0.3, None);
@@ -220,17 +202,7 @@ mod tests {
             }
         }
         // a target of another size is refused
-        let mut small = vec![
-            Texture::new(
-                TextureTarget::Tex2D,
-                Format::Rgba32Float,
-                [2, 2, 1],
-                1,
-                1,
-                1,
-            )
-            .unwrap(),
-        ];
+        let mut small = vec![target(2, 2)];
         let err = draw_quad(&fs, &mut res, &draw, &state, &mut small, None, &limits).unwrap_err();
         assert!(err.message.contains("2x2"), "{}", err.message);
     }

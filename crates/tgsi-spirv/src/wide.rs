@@ -8,7 +8,7 @@
 //! with either bit set (both words), comparisons their booleans to x
 //! (from xy) and z (from zw), and narrowing opcodes their two results to x
 //! (from xy) and y (from zw), where the mask enables them
-//! (`PairShape::word_channel`).
+//! (`PairShape::word_channels`).
 //!
 //! The machine's results are kept where SPIR-V leaves them open: the
 //! saturating conversions to integers (NaN gives 0), division by zero,
@@ -463,8 +463,8 @@ impl Translator<'_> {
 }
 
 /// The channel each pair of a compare or narrowing conversion writes
-/// ([`PairShape::word_channel`]) and whether it writes one.
+/// ([`PairShape::word_channels`]) and whether it writes one.
 fn word_slots(shape: PairShape, mask: u8) -> ([u32; 2], [bool; 2]) {
-    let c = [0, 1].map(|p| shape.word_channel(mask, p));
+    let c = shape.word_channels(mask);
     (c.map(|c| c.unwrap_or(0) as u32), c.map(|c| c.is_some()))
 }

@@ -292,10 +292,7 @@ fn check_pair_mask(op: Opcode, mask: WriteMask, site: Site, report: &mut Reporte
             }
         }
         PairShape::Compare | PairShape::Narrow => {
-            let written = (0..2)
-                .filter_map(|p| shape.word_channel(bits, p))
-                .fold(0u8, |m, c| m | 1 << c);
-            if bits & !written != 0 {
+            if bits & !shape.written_words(bits) != 0 {
                 let rule = if shape == PairShape::Compare {
                     "one 32-bit result per pair, to x (from xy) and z (from zw)"
                 } else {

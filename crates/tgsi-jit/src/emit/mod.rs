@@ -518,7 +518,7 @@ fn modifies_word(s: &Src, c: usize, wide: bool) -> bool {
 }
 
 /// The 32-bit channel each pair's result goes to for an op with a 32-bit
-/// result per pair ([`Op64::to_words`]): [`PairShape::word_channel`], the
+/// result per pair ([`Op64::to_words`]): [`PairShape::word_channels`], the
 /// interpreter's rule (a compare's x and z, a narrowing's x and y).
 fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
     let shape = if op.compares() {
@@ -526,7 +526,7 @@ fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
     } else {
         PairShape::Narrow
     };
-    std::array::from_fn(|p| shape.word_channel(mask, p))
+    shape.word_channels(mask)
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.
