@@ -89,6 +89,10 @@ pub struct DebugArgs {
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
+    /// Instruction budget of a whole compute dispatch, shared evenly by
+    /// its 16-lane batches when the share is below --budget
+    #[arg(long, default_value_t = Limits::default().max_dispatch_instructions)]
+    pub dispatch_budget: u64,
 
     /// `tgsi run`'s inputs (`--const` and `--data` also feed `tgsi render`'s draws)
     #[command(flatten)]
@@ -290,6 +294,7 @@ fn run_args(args: &DebugArgs) -> RunArgs {
         json: false,
         threads: 1,
         budget: args.budget,
+        dispatch_budget: args.dispatch_budget,
     }
 }
 
@@ -513,6 +518,7 @@ pub(super) fn run_test(
         limits: Limits {
             threads: 1,
             max_instructions: args.budget,
+            max_dispatch_instructions: args.dispatch_budget,
             ..Limits::default()
         },
         verbose: false,

@@ -35,6 +35,10 @@ pub struct RunArgs {
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
+    /// Instruction budget of a whole compute dispatch, shared evenly by
+    /// its 16-lane batches when the share is below --budget
+    #[arg(long, default_value_t = Limits::default().max_dispatch_instructions)]
+    pub dispatch_budget: u64,
 }
 
 /// What a run is fed: work groups or vertices, constants, buffers, vertex
@@ -266,6 +270,7 @@ pub(super) fn execute(
     let (mut res, (vertex_rows, attrs)) = bind_resources(args)?;
     let limits = Limits {
         max_instructions: args.budget,
+        max_dispatch_instructions: args.dispatch_budget,
         threads: args.threads.max(1),
         ..Limits::default()
     };
@@ -307,9 +312,12 @@ pub(super) fn execute(
 pub(super) fn parse_three(text: &str, what: &str) -> Result<[u32; 3]> {
     let v: Vec<u32> = text
         .split(',')
-        .map(|s| s.trim().parse::<u32>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| anyhow!("{what} `{text}`: expected X,Y,Z"))?;
+        .map(|s| match s.trim().parse::<u64>() {
+            Ok(n) => u32::try_from(n)
+                .map_err(|_| anyhow!("{what} `{text}`: {n} is larger than 4294967295")),
+            Err(_) => Err(anyhow!("{what} `{text}`: expected X,Y,Z (whole numbers)")),
+        })
+        .collect::<Result<_>>()?;
     v.try_into()
         .map_err(|_| anyhow!("{what} `{text}`: expected three numbers X,Y,Z"))
 }

@@ -111,7 +111,7 @@ pub mod trace;
 pub use crate::ground::words;
 
 use decode::Code;
-use machine::{Batch, Env, FULL, Mask, Reg, Stop, ZERO_REG};
+use machine::{Batch, DispatchBudget, Env, FULL, Mask, Reg, Stop, ZERO_REG};
 use tgsi_ir::enums::{Processor, SemanticName};
 use tgsi_ir::ir::Shader;
 use words::AtomicWords;
@@ -147,11 +147,20 @@ pub enum Numerics {
     Direct3D,
 }
 
+/// Work groups a dispatch may have along each of its three dimensions.
+pub const MAX_GROUPS_PER_DIMENSION: u32 = 65_535;
+
 /// Bounds that keep hostile shaders finite.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Instructions one invocation batch may execute before it is stopped.
     pub max_instructions: u64,
+    /// Instructions a whole compute dispatch may execute, counted per batch
+    /// as `max_instructions` is: each of its batches may run an even share
+    /// (when that is below `max_instructions`), so that a dispatch ends in
+    /// a bounded time whatever its size, and fails or not alike on any
+    /// number of threads.
+    pub max_dispatch_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,
     /// Threads the work groups of a dispatch are spread over (1 = this thread).
@@ -171,6 +180,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_instructions: 10_000_000,
+            max_dispatch_instructions: 10_000_000_000,
             shared_memory_bytes: 32 * 1024,
             threads: 1,
             max_group_invocations: 1 << 16,
@@ -386,6 +396,7 @@ impl Program {
             images: &images,
             system_values: &res.system_values,
             grids: &self.code.grids,
+            dispatch_budget: None,
         };
         let r = f(&env);
         buffers.into_iter().for_each(AtomicWords::finish);
@@ -439,9 +450,36 @@ impl Program {
                 "a work group needs {state_bytes} bytes of registers (barrier with {batches} batches); the limit is 1 GiB"
             )));
         }
+        if let Some(axis) = groups.iter().position(|&n| n > MAX_GROUPS_PER_DIMENSION) {
+            return Err(ExecError::general(format!(
+                "{} work groups along {}: at most {MAX_GROUPS_PER_DIMENSION} per dimension (as in Direct3D 11 and OpenGL)",
+                groups[axis],
+                ["x", "y", "z"][axis]
+            )));
+        }
         let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
+        let budget = DispatchBudget {
+            total: limits.max_dispatch_instructions,
+            batches: total * batches as u64,
+        };
+        let share = budget.total / budget.batches.max(1);
+        if share == 0 {
+            return Err(ExecError::general(format!(
+                "a dispatch of {total} work groups of {per_group} invocations runs {} batches of 16 invocations, more than its budget of {} instructions gives one instruction each",
+                budget.batches, budget.total
+            )));
+        }
         self.with_env(res, limits, None, |env| {
-            self.dispatch_in(env, groups, total, states_needed, per_group, limits)
+            let env = if share < env.max_instructions {
+                Env {
+                    max_instructions: share,
+                    dispatch_budget: Some(budget),
+                    ..*env
+                }
+            } else {
+                *env
+            };
+            self.dispatch_in(&env, groups, total, states_needed, per_group, limits)
         })
     }
 

@@ -385,6 +385,65 @@ fn budget_exhaustion_names_the_instruction() {
         .unwrap();
 }
 
+
+#[test]
+fn a_dispatch_shares_its_budget_among_its_batches() {
+    // three instructions per batch (MOV, UADD, END), four batches
+    let straight = prog(
+        "COMP\nDCL TEMP[0]\nIMM[0] UINT32 {1, 0, 0, 0}\nMOV TEMP[0].x, IMM[0].xxxx\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nEND\n",
+    );
+    for threads in [1, 2] {
+        let limits = |total| Limits {
+            max_dispatch_instructions: total,
+            threads,
+            ..Limits::default()
+        };
+        straight
+            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(12))
+            .unwrap();
+        let e = straight
+            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(11))
+            .unwrap_err();
+        assert!(
+            e.message.contains("instruction budget of 2 exhausted")
+                && e.message.contains("budget of 11 instructions over 4 batches"),
+            "{}",
+            e.message
+        );
+        let e = straight
+            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(3))
+            .unwrap_err();
+        assert!(
+            e.message.contains("runs 4 batches") && e.message.contains("budget of 3"),
+            "{}",
+            e.message
+        );
+    }
+    // a per-batch budget below the share keeps its own message
+    let limits = Limits {
+        max_instructions: 2,
+        ..Limits::default()
+    };
+    let e = straight
+        .dispatch(&mut Resources::default(), [1, 1, 1], &limits)
+        .unwrap_err();
+    assert!(!e.message.contains("share"), "{}", e.message);
+}
+
+#[test]
+fn work_groups_are_at_most_65535_per_dimension() {
+    let p = prog("COMP\nEND\n");
+    for groups in [[65_536, 1, 1], [1, 65_536, 1], [1, 1, u32::MAX]] {
+        let e = p
+            .dispatch(&mut Resources::default(), groups, &Limits::default())
+            .unwrap_err();
+        assert!(e.message.contains("at most 65535 per dimension"), "{}", e.message);
+    }
+    p.dispatch(&mut Resources::default(), [65_535, 1, 1], &Limits::default())
+        .unwrap();
+    p.dispatch(&mut Resources::default(), [0, 0, 0], &Limits::default())
+        .unwrap();
+}
 #[test]
 fn recursion_hits_the_depth_limit_with_an_error() {
     let src = "COMP\n0: CAL :2\n1: END\n2: BGNSUB\n3: CAL :2\n4: ENDSUB\n";

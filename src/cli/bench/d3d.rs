@@ -88,6 +88,7 @@ pub fn bench_d3d(args: &BenchArgs) -> Result<ExitCode> {
     // Same bits: one thread, so the groups run in order on both sides.
     let serial = Limits {
         max_instructions: u64::MAX,
+        max_dispatch_instructions: u64::MAX,
         ..Limits::default()
     };
     let mut outs = Vec::new();

@@ -735,6 +735,7 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
             let limits = Limits {
                 threads: threads.max(1),
                 max_instructions: u64::MAX,
+                max_dispatch_instructions: u64::MAX,
                 ..Limits::default()
             };
             let mut res = scene_resources()?;

@@ -262,6 +262,7 @@ pub fn bench(args: &BenchArgs) -> Result<ExitCode> {
         let limits = Limits {
             threads: threads.max(1),
             max_instructions: u64::MAX,
+            max_dispatch_instructions: u64::MAX,
             ..Limits::default()
         };
         let mut res = resources(args.workload, n, args.iters);
@@ -567,6 +568,7 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
         let limits = Limits {
             threads: threads.max(1),
             max_instructions: u64::MAX,
+            max_dispatch_instructions: u64::MAX,
             ..Limits::default()
         };
         let mut res = frag_resources(args.iters)?;

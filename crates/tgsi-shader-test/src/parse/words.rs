@@ -25,7 +25,16 @@ pub(super) fn parse_u32(line: usize, word: Option<&str>, what: &str) -> Result<u
         Some(h) => u32::from_str_radix(h, 16).ok(),
         None => w.parse().ok(),
     };
-    parsed.ok_or_else(|| ParseError::new(line, format!("expected {what}, found `{w}`")))
+    parsed.ok_or_else(|| {
+        let digits = w.strip_prefix("0x").unwrap_or(w);
+        let whole = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit());
+        let why = if whole && (w.starts_with("0x") || w.chars().all(|c| c.is_ascii_digit())) {
+            " (larger than 4294967295)"
+        } else {
+            ""
+        };
+        ParseError::new(line, format!("expected {what}, found `{w}`{why}"))
+    })
 }
 
 pub(super) fn parse_format(line: usize, w: &str) -> Result<TextureFormat, ParseError> {
