@@ -9,7 +9,7 @@ use tgsi_d3d::lower::D3dDest;
 use tgsi_d3d::print::{PrintOptions, print_instruction};
 use tgsi_exec::trace::{LaneTrace, Location, Selector, Tracer, Write};
 use tgsi_exec::{ExecError, Numerics, Program};
-use tgsi_ir::diag::line_col;
+use tgsi_ir::diag::LineIndex;
 use tgsi_ir::enums::{File, ProcessorNumbering};
 use tgsi_ir::ir::{Instruction, Shader, Statement};
 use tgsi_shader_test::d3d::{BuildError, D3dShader, check_assembly, check_container};
@@ -56,6 +56,9 @@ pub struct Source {
     /// Per TGSI instruction: the listed instruction it belongs to (`None`:
     /// code the lowering added that no Direct3D instruction stands for).
     owner: Vec<Option<usize>>,
+    /// Direct3D: the lowered destinations' indices ordered by the Direct3D
+    /// instruction they belong to (a step's are found by a binary search).
+    dests_by_instruction: Vec<usize>,
 }
 
 fn build_error(name: &str, text: &str, e: BuildError) -> String {
@@ -89,10 +92,11 @@ impl Source {
     /// of a larger file).
     pub fn from_tgsi_text(name: &str, text: &str, line_offset: u32) -> Result<Source, String> {
         let (shader, map) = tgsi_text::assemble(text).map_err(|d| d.render(name, text))?;
+        let index = LineIndex::new(text);
         let lines: Vec<u32> = map
             .statements
             .iter()
-            .map(|s| line_col(text, s.start).0 as u32 + line_offset)
+            .map(|s| index.line(s.start) as u32 + line_offset)
             .collect();
         let listing = text.lines().map(str::to_string).collect();
         Ok(Source::tgsi(name, shader, listing, Some(&lines)))
@@ -140,6 +144,7 @@ impl Source {
             shader,
             d3d: None,
             owner,
+            dests_by_instruction: Vec::new(),
         }
     }
 
@@ -152,10 +157,11 @@ impl Source {
             .map_err(|d| d.render(name, text))?
             .map;
         let listing = text.lines().map(str::to_string).collect();
+        let index = LineIndex::new(text);
         let line_of = |k: usize, _: &str| {
             map.instructions
                 .get(k)
-                .map_or(0, |s| line_col(text, s.span.start).0 as u32 + line_offset)
+                .map_or(0, |s| index.line(s.span.start) as u32 + line_offset)
         };
         Ok(Source::direct3d(name, d3d, listing, line_of))
     }
@@ -196,6 +202,10 @@ impl Source {
         mut line_of: impl FnMut(usize, &str) -> u32,
     ) -> Source {
         let program = &d3d.program;
+        let dests = &d3d.lowered.dests;
+        let mut dests_by_instruction: Vec<usize> = (0..dests.len()).collect();
+        // stable: a Direct3D instruction's destinations keep their order
+        dests_by_instruction.sort_by_key(|&k| dests[k].instruction);
         let mut listed_of = vec![None; program.instructions.len()];
         let mut instructions = Vec::new();
         for (k, inst) in program.instructions.iter().enumerate() {
@@ -226,6 +236,7 @@ impl Source {
             listing,
             instructions,
             shader: d3d.lowered.shader.clone(),
+            dests_by_instruction,
             d3d: Some(d3d),
             owner,
         }
@@ -329,7 +340,7 @@ impl Source {
                         Some(d) => w
                             .dst
                             .and_then(|n| tgsi.get(pc)?.dst.get(n as usize))
-                            .and_then(|dst| d3d_dest(&d.lowered.dests, self.owner_d3d(pc), dst))
+                            .and_then(|dst| self.d3d_dest(&d.lowered.dests, pc, dst))
                             .map(|dest| (dest.name_at(index as i64), dest.scalar)),
                     };
                     let Some((name, scalar)) = name else { continue };
@@ -367,6 +378,24 @@ impl Source {
     }
 
     /// The Direct3D instruction (declarations counted) TGSI instruction `pc` came from.
+    /// The Direct3D destination that TGSI instruction `pc`'s `dst` stands
+    /// for (the first one of its Direct3D instruction naming its register).
+    fn d3d_dest<'a>(
+        &self,
+        dests: &'a [D3dDest],
+        pc: usize,
+        dst: &tgsi_ir::ir::DstOperand,
+    ) -> Option<&'a D3dDest> {
+        let d3d = self.owner_d3d(pc);
+        let order = &self.dests_by_instruction;
+        let first = order.partition_point(|&k| dests[k].instruction < d3d);
+        order[first..]
+            .iter()
+            .map(|&k| &dests[k])
+            .take_while(|d| d.instruction == d3d)
+            .find(|d| d.register == dst.reg)
+    }
+
     fn owner_d3d(&self, pc: usize) -> usize {
         self.d3d
             .as_ref()
@@ -491,15 +520,6 @@ impl Names {
 
 /// The Direct3D destination that TGSI destination `dst` of an instruction
 /// lowered from Direct3D instruction `d3d` stands for.
-fn d3d_dest<'a>(
-    dests: &'a [D3dDest],
-    d3d: usize,
-    dst: &tgsi_ir::ir::DstOperand,
-) -> Option<&'a D3dDest> {
-    dests
-        .iter()
-        .find(|d| d.instruction == d3d && d.register == dst.reg)
-}
 
 /// `TEMP[3]`, `OUT[2][1]` (a control point's output).
 fn tgsi_reg_name(file: File, index: u32, vertex: Option<u32>) -> String {

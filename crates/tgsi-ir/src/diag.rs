@@ -137,6 +137,27 @@ impl std::fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// The start of every line of a text, for finding many offsets' lines in
+/// logarithmic time each ([`line_col`] counts from the start every time).
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes `source`'s lines (one pass).
+    pub fn new(source: &str) -> LineIndex {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { starts }
+    }
+
+    /// The 1-based line holding byte `offset` (the last line past the end).
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
+}
+
 /// Byte offset → 1-based (line, column), column counted in characters.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
@@ -277,5 +298,20 @@ mod tests {
         let text = render(&[d], "a.tgsi", src);
         assert!(text.contains("a.tgsi:2:13"), "{text}");
         assert!(text.contains("expected `]`"));
+    }
+}
+
+#[cfg(test)]
+mod line_index_tests {
+    use super::{LineIndex, line_col};
+
+    #[test]
+    fn the_index_gives_the_lines_line_col_counts() {
+        let text = "a\nbb\n\nccc\n\u{e9}x";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() + 2 {
+            assert_eq!(index.line(offset), line_col(text, offset).0, "offset {offset}");
+        }
+        assert_eq!(LineIndex::new("").line(0), 1);
     }
 }
