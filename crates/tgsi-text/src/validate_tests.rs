@@ -854,3 +854,16 @@ fn text_geometry_shader_vertices() {
     assert!(text_errors(&gs(1)).is_empty(), "{:#?}", text_errors(&gs(1)));
     assert_text_error(&gs(2), "vertex index 2 is out of range", "IN[2][0]");
 }
+
+#[test]
+fn a_register_file_past_the_machines_size_is_a_warning() {
+    let with_temps = |last| {
+        shader(
+            Processor::Compute,
+            vec![dcl(File::Temp, 0, last), dcl(File::Output, 4090, 4095), end()],
+        )
+    };
+    assert_clean(&with_temps(4095));
+    assert_warning_only(&with_temps(4096), "TEMP[0..4096] needs 4097 entries");
+    assert_warning_only(&with_temps(65_535), "machine runs at most 4096 entries");
+}

@@ -18,7 +18,7 @@ use tgsi_ir::ir::{ImageDecl, Index, Instruction, Register, SamplerViewDecl, Shad
 use tgsi_ir::opcode::{Category, Opcode, OperandType};
 
 /// Most entries one register file may have (TEMP, IN, OUT, IMM, SV, ADDR).
-pub const MAX_FILE_ENTRIES: u32 = 4096;
+pub use tgsi_ir::validate::MAX_FILE_ENTRIES;
 /// Most nested control-flow frames (IF, loops, switches, calls) per batch.
 pub const MAX_DEPTH: usize = 64;
 

@@ -37,6 +37,11 @@
 //!
 //! Warnings never make the assembler (`tgsi_text::assemble`) fail.
 
+/// Most entries one register file (TEMP, IN, OUT, IMM, SV, ADDR) may have
+/// on the machine (as in Mesa's `tgsi_exec`, whose temporaries are 4,096):
+/// a larger declaration is valid TGSI, and warned about.
+pub const MAX_FILE_ENTRIES: u32 = 4096;
+
 mod flow;
 mod operands;
 mod properties;

@@ -560,4 +560,23 @@ fn check_declaration(d: &Declaration, site: Site, report: &mut Reporter) {
             "write the lower index first",
         );
     }
+    let machine_file = matches!(
+        d.file,
+        File::Temp | File::Input | File::Output | File::Address | File::SystemValue
+    );
+    if machine_file && d.last >= super::MAX_FILE_ENTRIES {
+        report.warning(
+            site,
+            format!(
+                "{}[{}..{}] needs {} entries of {}: the machine runs at most {} entries of a register file, so it will not run this shader",
+                d.file,
+                d.first,
+                d.last,
+                d.last as u64 + 1,
+                d.file,
+                super::MAX_FILE_ENTRIES
+            ),
+            "too many entries to run",
+        );
+    }
 }

@@ -84,7 +84,6 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        self.num_immediates += 1;
         Ok(Immediate { ty, words })
     }
 

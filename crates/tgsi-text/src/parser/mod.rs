@@ -241,7 +241,12 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Ident if self.at_word(0, "IMM") => {
                 self.bump();
-                self.parse_immediate().map(Statement::Immediate)
+                let position = self.num_immediates;
+                let parsed = self.parse_immediate();
+                // a bad immediate still takes its number: the next is not
+                // reported out of order because of it
+                self.num_immediates = position + 1;
+                parsed.map(Statement::Immediate)
             }
             TokenKind::Ident if self.at_word(0, "PROPERTY") => {
                 self.bump();

@@ -288,6 +288,13 @@ fn immediates_of_every_type() {
     assert!(err("FRAG\nIMM[1] FLT32 {0, 0, 0, 0}\n").contains("out of order"));
     assert!(err("FRAG\nIMM INT64 {010, 0}\n").contains("octal"));
     assert!(err("FRAG\nIMM FLT32 {0, 0, 0}\n").contains("take 4 values"));
+    // a bad immediate keeps its number: only it is reported
+    let one_bad = err(
+        "FRAG\nIMM[0] FLT32 {1, x, 0, 0}\nIMM[1] FLT32 {0, 0, 0, 0}\nIMM[7] FLT32 {0, 0, 0, 0}\nIMM[3] FLT32 {0, 0, 0, 0}\n",
+    );
+    assert_eq!(one_bad.matches("error").count(), 2, "{one_bad}");
+    assert!(one_bad.contains("`x` is not a decimal number"), "{one_bad}");
+    assert!(one_bad.contains("index 7 is out of order: expected `IMM[2]`"), "{one_bad}");
 }
 
 #[test]
