@@ -770,3 +770,18 @@ fn a_dispatch_is_bounded_as_a_whole() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("instruction budget of 10 exhausted"), "{err}");
 }
+
+#[test]
+fn check_prints_the_validators_warnings_of_tgsi_text() {
+    // valid TGSI that the machine will not run: a warning, exit status 0
+    let big = temp_shader("big-temps.tgsi", "COMP\nDCL TEMP[0..65535]\nEND\n");
+    let (code, err) = tgsi(&["check", &big]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: TEMP[0..65535] needs 65536 entries") && err.contains(":2:1"),
+        "{err}"
+    );
+    let (code, err) = tgsi(&["run", &big]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 4096"), "{err}");
+}

@@ -95,7 +95,16 @@ fn check_one(file: &Path, from: Option<Format>) -> Result<bool> {
                 }
             }
         }
-        Format::Tgsi => Ok(assemble_file(file)?.is_some()),
+        Format::Tgsi => {
+            // parse errors, or every error and warning of the validator
+            let text = text_of(&bytes, &name)?;
+            let diags = match tgsi::text::parse(text) {
+                Ok((shader, map)) => tgsi::validate::validate(&shader, Some(&map)),
+                Err(diags) => diags,
+            };
+            eprint!("{}", diags.render(&name, text));
+            Ok(!diags.has_errors())
+        }
     }
 }
 
