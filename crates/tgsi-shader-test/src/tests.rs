@@ -392,6 +392,10 @@ fn command_errors_name_their_line() {
         ("blend 0 one zero plus", "a blend operation"),
         ("cull sideways", "a cull mode"),
         ("viewport (0, 0, 4)", "the viewport takes"),
+        ("viewport (0, 0, nan, 4)", "must be finite"),
+        ("viewport (0, 0, 4, -5)", "must not be negative"),
+        ("viewport (0, 0, 4, 4, 0, 2)", "depths must be from 0 to 1"),
+        ("scissor (0, inf, 4, 4)", "must be finite"),
         ("probe rt 9 (0, 0) rgba (0, 0, 0, 0)", "out of range"),
         ("probe rt 1 buffer 0 uint 0 (1)", "after `probe rt N`"),
         (
@@ -787,6 +791,24 @@ fn geometry_and_tessellation_sections_take_part_in_draws() {
     );
     let (_, out) = run_text(&text);
     assert!(out.contains("needs a tessellation-evaluation"), "{out}");
+}
+
+#[test]
+fn a_draw_reads_only_the_vertex_rows_there_are() {
+    let vs = "[vertex shader]\nVERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n";
+    let data = "[vertex data]\nIN[0]\n-1 -1 0 1\n1 -1 0 1\n-1 1 0 1\n";
+    let (report, out) = run_text(&format!("{vs}{RED}{data}[test]\ndraw triangle list 3\n"));
+    assert_eq!(report.summary().passed, 1, "{out}");
+    let (report, out) = run_text(&format!("{vs}{RED}{data}[test]\ndraw triangle list 6\n"));
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("draw of 6 vertices but [vertex data] has only 3 row(s)"),
+        "{out}"
+    );
+    // without vertex data the vertex shader makes its positions itself
+    let no_inputs = "[vertex shader]\nVERT\nDCL OUT[0], POSITION\nIMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n";
+    let (report, out) = run_text(&format!("{no_inputs}{RED}[test]\ndraw point list 6\n"));
+    assert_eq!(report.summary().passed, 1, "{out}");
 }
 
 const RED: &str = "[fragment shader]\nFRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n";

@@ -122,6 +122,22 @@ fn state(change: StateChange) -> RenderState {
 /// `viewport (X, Y, W, H[, MIN_DEPTH, MAX_DEPTH])`.
 fn parse_viewport(line: usize, rest: &str) -> Result<RenderState, ParseError> {
     let v = parse_float_tuple(line, rest, "the viewport", &[4, 6])?;
+    // Direct3D 11's bounds (D3D11_VIEWPORT): sizes not negative, depths 0..1
+    let problem = if v.iter().any(|x| !x.is_finite()) {
+        Some("its numbers must be finite")
+    } else if v[2] < 0.0 || v[3] < 0.0 {
+        Some("its width and height must not be negative")
+    } else if v[4..].iter().any(|d| !(0.0..=1.0).contains(d)) {
+        Some("its depths must be from 0 to 1")
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        return Err(ParseError::new(
+            line,
+            format!("the viewport {v:?}: {problem}"),
+        ));
+    }
     let vp = ps::Viewport {
         x: v[0],
         y: v[1],
@@ -139,6 +155,12 @@ fn parse_scissor(line: usize, rest: &str) -> Result<RenderState, ParseError> {
         return Ok(state(StateChange::Scissor(None)));
     }
     let v = parse_float_tuple(line, rest, "the scissor rectangle", &[4])?;
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(ParseError::new(
+            line,
+            format!("the scissor rectangle {v:?}: its numbers must be finite"),
+        ));
+    }
     let r = ps::Rect {
         x: v[0] as i64,
         y: v[1] as i64,
