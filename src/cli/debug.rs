@@ -185,6 +185,13 @@ fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
         let [x, y] = xy[..] else {
             bail!("--pixel `{p}`: expected two numbers X,Y")
         };
+        if !is_test_file(args) && args.sample >= args.samples {
+            bail!(
+                "--sample {}: the target has {} sample(s) per pixel (--samples), numbered from 0",
+                args.sample,
+                args.samples
+            );
+        }
         let s = Selector::Pixel {
             x,
             y,
