@@ -785,3 +785,28 @@ fn check_prints_the_validators_warnings_of_tgsi_text() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("at most 4096"), "{err}");
 }
+
+#[test]
+fn token_files_and_text_are_told_apart_whatever_the_verb() {
+    let text = std::fs::read_to_string("examples/collatz.tgsi").unwrap();
+    let source = temp_shader("collatz-text.tgsi", &text);
+    let tokens = temp_shader("collatz.tok", "");
+    let (code, _, err) = tgsi_out(&["asm", &source, "-o", &tokens]);
+    assert_eq!(code, 0, "{err}");
+    // run takes the token file as it takes the text
+    let run = |file: &str| tgsi_out(&["run", file, "--groups", "2,1,1", "--buffer-size", "0=128"]);
+    let (from_text, from_tokens) = (run(&source), run(&tokens));
+    assert_eq!(from_tokens.0, 0, "{}", from_tokens.2);
+    assert_eq!(from_tokens.1, from_text.1);
+    assert!(from_text.1.contains("0x00000007"), "{}", from_text.1);
+    // check decodes tokens (it read them as text and found no header)
+    let (code, err) = tgsi(&["check", &tokens]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // dis of text and fmt of tokens name the other verb
+    let (code, err) = tgsi(&["dis", &source]);
+    assert_eq!(code, 1);
+    assert!(err.contains("this is TGSI text (try `tgsi fmt`)"), "{err}");
+    let (code, err) = tgsi(&["fmt", &tokens]);
+    assert_eq!(code, 1);
+    assert!(err.contains("try `tgsi dis`"), "{err}");
+}

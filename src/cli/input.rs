@@ -67,6 +67,30 @@ pub struct RunnableShader {
     pub d3d: Option<tgsi::shader_test::d3d::D3dShader>,
 }
 
+/// A shader of Mesa's `tgsi_token` words, decoded and validated; `None`
+/// once the diagnostics are printed.
+fn load_tokens(bytes: &[u8], name: String) -> Result<Option<RunnableShader>> {
+    let decoded = tgsi::tokens::bytes_to_words(bytes)
+        .and_then(|w| tgsi::tokens::decode(&w, tgsi::enums::ProcessorNumbering::Mesa22));
+    let shader = match decoded {
+        Ok(shader) => shader,
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            return Ok(None);
+        }
+    };
+    let diags = tgsi::validate::validate(&shader, None);
+    if diags.has_errors() {
+        eprint!("{}", diags.render(&name, &tgsi::text::print(&shader)));
+        return Ok(None);
+    }
+    Ok(Some(RunnableShader {
+        name,
+        shader,
+        d3d: None,
+    }))
+}
+
 /// Reads a shader to run: TGSI text, SM4/SM5 assembly or a DXBC blob (told
 /// apart by [`detect_format`]); a Direct3D program is validated and lowered.
 /// `None` once the diagnostics are printed to stderr.
@@ -78,7 +102,8 @@ pub fn load_runnable(path: &Path) -> Result<Option<RunnableShader>> {
     let checked = match detect_format(&bytes, &name, Format::Tgsi)? {
         Format::Dxbc => check_container(&bytes, &name),
         Format::SmAsm => check_assembly(text.unwrap_or_default()),
-        _ => {
+        Format::Tokens => return load_tokens(&bytes, name),
+        Format::Tgsi => {
             let text = text_of(&bytes, &name)?;
             return Ok(match tgsi::assemble(text) {
                 Ok((shader, _)) => Some(RunnableShader {
@@ -177,9 +202,15 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
     if bytes.starts_with(b"DXBC") || tgsi::d3d::effect::is_raw_effect(bytes) {
         return Ok(Format::Dxbc);
     }
+    if looks_like_tokens(bytes) {
+        return Ok(Format::Tokens);
+    }
     let text = std::str::from_utf8(bytes).ok();
     if text.is_some_and(tgsi::shader_test::d3d::is_assembly) {
         return Ok(Format::SmAsm);
+    }
+    if text.is_some_and(starts_with_tgsi_header) {
+        return Ok(Format::Tgsi);
     }
     let extension = Path::new(name)
         .extension()
@@ -204,6 +235,21 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
         ));
     }
     Ok(otherwise)
+}
+
+/// Mesa's `tgsi_token` words: whole words, a header of 2 words and a
+/// processor type below 16 (no text starts with the byte 2).
+fn looks_like_tokens(bytes: &[u8]) -> bool {
+    bytes.len() >= 8
+        && bytes.len() % 4 == 0
+        && bytes[0] == 2
+        && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) < 16
+}
+
+/// TGSI text: its first word is a stage header.
+fn starts_with_tgsi_header(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    ["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"].contains(&first)
 }
 
 /// What is wrong with `bytes` as a DXBC container, whose first 4 bytes are
@@ -251,6 +297,11 @@ mod tests {
             Format::Tokens
         );
         assert_eq!(detect(b"ps_x_0\n", Format::Tgsi), Format::Tgsi);
+        // text and tokens are told apart whatever the verb expects
+        assert_eq!(detect(b"  COMP\nEND\n", Format::Tokens), Format::Tgsi);
+        let tokens = [2, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0];
+        assert_eq!(detect(&tokens, Format::Tgsi), Format::Tokens);
+        assert_eq!(detect(&tokens[..11], Format::Tgsi), Format::Tgsi);
     }
 
     #[test]

@@ -158,6 +158,21 @@ impl LineIndex {
     }
 }
 
+/// What a message quotes of the text it found: the first 40 characters,
+/// control characters written as escapes (`\u{0}`) so that the message
+/// shows them.
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(40) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Byte offset → 1-based (line, column), column counted in characters.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
@@ -313,5 +328,11 @@ mod line_index_tests {
             assert_eq!(index.line(offset), line_col(text, offset).0, "offset {offset}");
         }
         assert_eq!(LineIndex::new("").line(0), 1);
+    }
+
+    #[test]
+    fn shown_text_escapes_control_characters_and_is_short() {
+        assert_eq!(super::shown("a\0b\u{1b}\"'"), "a\\0b\\u{1b}\"'");
+        assert_eq!(super::shown(&"x".repeat(100)).len(), 40);
     }
 }

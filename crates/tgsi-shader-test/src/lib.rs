@@ -78,14 +78,19 @@ pub fn run_source(name: &str, source: &str, config: &RunConfig) -> FileReport {
 }
 
 /// The files a path stands for: a file itself, or the `*.shader_test` files
-/// under a directory (its subdirectories included), sorted by path.
+/// under a directory (its subdirectories included, each directory read once
+/// however many links lead to it), sorted by path.
 pub fn expand_path(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();
     let mut dirs = vec![path.to_path_buf()];
+    let mut seen = std::collections::HashSet::new();
     while let Some(dir) = dirs.pop() {
+        if !seen.insert(std::fs::canonicalize(&dir)?) {
+            continue;
+        }
         for entry in std::fs::read_dir(&dir)? {
             let p = entry?.path();
             if p.is_dir() {

@@ -1034,3 +1034,20 @@ fn unorm_image_texels_compare_within_one_step() {
     let (report, out) = run_text(&off);
     assert_eq!(report.summary().failed, 1, "{out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_directory_linked_into_itself_is_read_once() {
+    let dir = std::env::temp_dir().join(format!("tgsi-expand-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.shader_test"), "").unwrap();
+    std::fs::write(dir.join("sub/b.shader_test"), "").unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("sub/up")).unwrap();
+    let files = crate::expand_path(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let names: Vec<_> = files.iter().map(|f| f.strip_prefix(&dir).unwrap()).collect();
+    assert_eq!(
+        names,
+        [Path::new("a.shader_test"), Path::new("sub/b.shader_test")]
+    );
+}

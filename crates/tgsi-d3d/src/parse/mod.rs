@@ -532,7 +532,7 @@ impl<'a> Parser<'a> {
 }
 
 fn short(text: &str) -> String {
-    text.chars().take(40).collect()
+    tgsi_ir::diag::shown(text)
 }
 
 /// A value of a table enum spelled `word`: the fxc spelling, an alias, or

@@ -388,9 +388,7 @@ pub(super) fn describe_token(src: &str, t: Token) -> String {
         TokenKind::Eof => "end of file".into(),
         TokenKind::StrayCr => "a carriage return".into(),
         _ => {
-            let text = t.text(src);
-            let short: String = text.chars().take(40).collect();
-            format!("`{short}`")
+            format!("`{}`", tgsi_ir::diag::shown(t.text(src)))
         }
     }
 }
