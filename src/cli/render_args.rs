@@ -25,14 +25,17 @@ pub fn parse_size(text: &str) -> Result<(u32, u32)> {
         .split_once(['x', 'X'])
         .ok_or_else(|| anyhow!("--size `{text}`: expected WIDTHxHEIGHT, e.g. 512x512"))?;
     let side = |s: &str, what: &str| -> Result<u32> {
-        let v: u32 = s
-            .trim()
-            .parse()
-            .map_err(|_| anyhow!("--size `{text}`: the {what} `{s}` is not a whole number"))?;
+        let digits = s.trim();
+        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        if !whole {
+            bail!("--size `{text}`: the {what} `{s}` is not a whole number");
+        }
+        // a run of digits too long for u64 is too many pixels as well
+        let v = digits.parse::<u64>().unwrap_or(u64::MAX);
         if v == 0 || v > 16384 {
             bail!("--size `{text}`: the {what} must be 1 to 16384 pixels");
         }
-        Ok(v)
+        Ok(v as u32)
     };
     let (w, h) = (side(w, "width")?, side(h, "height")?);
     if u64::from(w) * u64::from(h) > 1 << 26 {
@@ -229,6 +232,11 @@ mod tests {
                 .contains("WIDTHxHEIGHT")
         );
         assert!(parse_size("0x4").unwrap_err().to_string().contains("width"));
+        for huge in ["99999999999x1", "1x999999999999999999999999"] {
+            let e = parse_size(huge).unwrap_err().to_string();
+            assert!(e.contains("must be 1 to 16384 pixels"), "{e}");
+        }
+        assert!(parse_size("-4x4").unwrap_err().to_string().contains("not a whole number"));
         assert!(
             parse_size("4xabc")
                 .unwrap_err()
