@@ -762,10 +762,16 @@ fn a_dispatch_is_bounded_as_a_whole() {
     assert!(err.contains("more than its budget of 10000000000"), "{err}");
     let (code, err) = tgsi(&["run", &cs, "--groups", "65536,1,1"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("65536 work groups along x: at most 65535"), "{err}");
+    assert!(
+        err.contains("65536 work groups along x: at most 65535"),
+        "{err}"
+    );
     let (code, err) = tgsi(&["run", &cs, "--groups", "4294967296,1,1"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("4294967296 is larger than 4294967295"), "{err}");
+    assert!(
+        err.contains("4294967296 is larger than 4294967295"),
+        "{err}"
+    );
     let (code, err) = tgsi(&["run", &cs, "--groups", "2,1,1", "--dispatch-budget", "80"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("instruction budget of 10 exhausted"), "{err}");

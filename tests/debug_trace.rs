@@ -267,7 +267,10 @@ fn budget_and_selector_errors() {
     let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "9,9", "--size", "4x4"]).unwrap_err();
     assert!(err.contains("no primitive covers pixel (9, 9)"), "{err}");
     let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "0,0", "--sample", "1"]).unwrap_err();
-    assert!(err.contains("--sample 1: the target has 1 sample(s)"), "{err}");
+    assert!(
+        err.contains("--sample 1: the target has 1 sample(s)"),
+        "{err}"
+    );
     let (_, err) = debug(&["tests/debug/ps.asm"]).unwrap_err();
     assert!(
         err.contains("--thread X,Y,Z, --vertex N, --pixel X,Y or --primitive P"),

@@ -236,7 +236,12 @@ mod tests {
             let e = parse_size(huge).unwrap_err().to_string();
             assert!(e.contains("must be 1 to 16384 pixels"), "{e}");
         }
-        assert!(parse_size("-4x4").unwrap_err().to_string().contains("not a whole number"));
+        assert!(
+            parse_size("-4x4")
+                .unwrap_err()
+                .to_string()
+                .contains("not a whole number")
+        );
         assert!(
             parse_size("4xabc")
                 .unwrap_err()

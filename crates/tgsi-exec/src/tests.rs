@@ -385,7 +385,6 @@ fn budget_exhaustion_names_the_instruction() {
         .unwrap();
 }
 
-
 #[test]
 fn a_dispatch_shares_its_budget_among_its_batches() {
     // three instructions per batch (MOV, UADD, END), four batches
@@ -406,7 +405,8 @@ fn a_dispatch_shares_its_budget_among_its_batches() {
             .unwrap_err();
         assert!(
             e.message.contains("instruction budget of 2 exhausted")
-                && e.message.contains("budget of 11 instructions over 4 batches"),
+                && e.message
+                    .contains("budget of 11 instructions over 4 batches"),
             "{}",
             e.message
         );
@@ -437,10 +437,18 @@ fn work_groups_are_at_most_65535_per_dimension() {
         let e = p
             .dispatch(&mut Resources::default(), groups, &Limits::default())
             .unwrap_err();
-        assert!(e.message.contains("at most 65535 per dimension"), "{}", e.message);
+        assert!(
+            e.message.contains("at most 65535 per dimension"),
+            "{}",
+            e.message
+        );
     }
-    p.dispatch(&mut Resources::default(), [65_535, 1, 1], &Limits::default())
-        .unwrap();
+    p.dispatch(
+        &mut Resources::default(),
+        [65_535, 1, 1],
+        &Limits::default(),
+    )
+    .unwrap();
     p.dispatch(&mut Resources::default(), [0, 0, 0], &Limits::default())
         .unwrap();
 }

@@ -325,7 +325,11 @@ mod line_index_tests {
         let text = "a\nbb\n\nccc\n\u{e9}x";
         let index = LineIndex::new(text);
         for offset in 0..=text.len() + 2 {
-            assert_eq!(index.line(offset), line_col(text, offset).0, "offset {offset}");
+            assert_eq!(
+                index.line(offset),
+                line_col(text, offset).0,
+                "offset {offset}"
+            );
         }
         assert_eq!(LineIndex::new("").line(0), 1);
     }

@@ -1045,7 +1045,10 @@ fn a_directory_linked_into_itself_is_read_once() {
     std::os::unix::fs::symlink(&dir, dir.join("sub/up")).unwrap();
     let files = crate::expand_path(&dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    let names: Vec<_> = files.iter().map(|f| f.strip_prefix(&dir).unwrap()).collect();
+    let names: Vec<_> = files
+        .iter()
+        .map(|f| f.strip_prefix(&dir).unwrap())
+        .collect();
     assert_eq!(
         names,
         [Path::new("a.shader_test"), Path::new("sub/b.shader_test")]

@@ -860,7 +860,11 @@ fn a_register_file_past_the_machines_size_is_a_warning() {
     let with_temps = |last| {
         shader(
             Processor::Compute,
-            vec![dcl(File::Temp, 0, last), dcl(File::Output, 4090, 4095), end()],
+            vec![
+                dcl(File::Temp, 0, last),
+                dcl(File::Output, 4090, 4095),
+                end(),
+            ],
         )
     };
     assert_clean(&with_temps(4095));

@@ -294,7 +294,10 @@ fn immediates_of_every_type() {
     );
     assert_eq!(one_bad.matches("error").count(), 2, "{one_bad}");
     assert!(one_bad.contains("`x` is not a decimal number"), "{one_bad}");
-    assert!(one_bad.contains("index 7 is out of order: expected `IMM[2]`"), "{one_bad}");
+    assert!(
+        one_bad.contains("index 7 is out of order: expected `IMM[2]`"),
+        "{one_bad}"
+    );
 }
 
 #[test]
