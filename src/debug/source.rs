@@ -518,9 +518,6 @@ impl Names {
     }
 }
 
-/// The Direct3D destination that TGSI destination `dst` of an instruction
-/// lowered from Direct3D instruction `d3d` stands for.
-
 /// `TEMP[3]`, `OUT[2][1]` (a control point's output).
 fn tgsi_reg_name(file: File, index: u32, vertex: Option<u32>) -> String {
     match vertex {
