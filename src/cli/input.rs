@@ -241,7 +241,7 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
 /// processor type below 16 (no text starts with the byte 2).
 fn looks_like_tokens(bytes: &[u8]) -> bool {
     bytes.len() >= 8
-        && bytes.len() % 4 == 0
+        && bytes.len().is_multiple_of(4)
         && bytes[0] == 2
         && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) < 16
 }
