@@ -202,21 +202,21 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
     if bytes.starts_with(b"DXBC") || tgsi::d3d::effect::is_raw_effect(bytes) {
         return Ok(Format::Dxbc);
     }
-    if looks_like_tokens(bytes) {
-        return Ok(Format::Tokens);
-    }
     let text = std::str::from_utf8(bytes).ok();
     if text.is_some_and(tgsi::shader_test::d3d::is_assembly) {
         return Ok(Format::SmAsm);
-    }
-    if text.is_some_and(starts_with_tgsi_header) {
-        return Ok(Format::Tgsi);
     }
     let extension = Path::new(name)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     if extension.is_some_and(|e| DXBC_EXTENSIONS.contains(&e.as_str())) {
         return Err(anyhow!("{name}: byte 0: {}", not_a_container(bytes)));
+    }
+    if looks_like_tokens(bytes) {
+        return Ok(Format::Tokens);
+    }
+    if text.is_some_and(starts_with_tgsi_header) {
+        return Ok(Format::Tgsi);
     }
     if bytes.is_empty() {
         let expected = match otherwise {
