@@ -453,6 +453,34 @@ fn work_groups_are_at_most_65535_per_dimension() {
         .unwrap();
 }
 #[test]
+fn blocks_nest_at_most_64_deep_and_programs_are_bounded() {
+    let nested = |n: usize| {
+        format!(
+            "COMP\n{}{}END\n",
+            "BGNLOOP\nBRK\n".repeat(n),
+            "ENDLOOP\n".repeat(n)
+        )
+    };
+    let mut res = Resources::default();
+    prog(&nested(64))
+        .dispatch(&mut res, [1, 1, 1], &Limits::default())
+        .unwrap();
+    let e = compile_err(&nested(65));
+    assert!(
+        e.message.contains("instruction 128 (BGNLOOP): blocks nested 65 deep: at most 64"),
+        "{}",
+        e.message
+    );
+    let nops = "NOP\n".repeat(decode::MAX_PROGRAM_INSTRUCTIONS);
+    let e = compile_err(&format!("COMP\n{nops}END\n"));
+    assert!(
+        e.message.contains("262145 instructions; the machine runs at most 262144"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
 fn recursion_hits_the_depth_limit_with_an_error() {
     let src = "COMP\n0: CAL :2\n1: END\n2: BGNSUB\n3: CAL :2\n4: ENDSUB\n";
     let e = prog(src)

@@ -231,6 +231,10 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
+/// Most instructions of a program the compiled engine compiles (a larger
+/// one runs in the interpreter): 65,536, far above any real shader.
+pub const MAX_COMPILED_INSTRUCTIONS: usize = 1 << 16;
+
 impl Compiled {
     /// Compiles `code`, or says why the compiled engine cannot run it.
     pub fn compile(code: &Code) -> Result<Compiled, String> {
@@ -243,6 +247,12 @@ impl Compiled {
         }
         #[cfg(all(feature = "jit", target_arch = "x86_64"))]
         {
+            if code.insts.len() > MAX_COMPILED_INSTRUCTIONS {
+                return Err(format!(
+                    "{} instructions: the compiled engine takes programs of at most {MAX_COMPILED_INSTRUCTIONS}",
+                    code.insts.len()
+                ));
+            }
             let out = emit::emit(code)?;
             let buf = native::ExecBuf::new(&out.bytes)?;
             Ok(Compiled {

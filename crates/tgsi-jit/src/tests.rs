@@ -228,6 +228,21 @@ fn recursive_calls_run_in_the_interpreter_and_say_why() {
     );
 }
 
+#[test]
+fn a_program_too_large_to_compile_runs_in_the_interpreter() {
+    let nops = |n: usize| format!("COMP\n{}END\n", "NOP\n".repeat(n));
+    let (s, _) = tgsi_text::assemble(&nops(crate::MAX_COMPILED_INSTRUCTIONS)).unwrap();
+    let p = crate::compile_engine(&s, Numerics::Ieee, Engine::Jit).unwrap();
+    let why = p.fallback_reason().unwrap();
+    assert!(
+        why.contains("65537 instructions: the compiled engine takes programs of at most 65536")
+            || why.contains("AVX-512"),
+        "{why}"
+    );
+    p.dispatch(&mut Resources::default(), [1, 1, 1], &Limits::default())
+        .unwrap();
+}
+
 /// fxc's shared-memory tree reduction (as TGSI): BARRIER before a loop and
 /// inside it, under a divergent UIF, over work groups of 8 batches.
 const REDUCTION: &str = include_str!("../../../benches/data/ThreadGroupSharedMem.tgsi");

@@ -156,6 +156,14 @@ pub(super) fn link_blocks(
             },
             _ => {}
         }
+        if open.len() > MAX_DEPTH {
+            // no batch could enter this deep (its frames are MAX_DEPTH),
+            // and bounding the depth keeps this linking linear
+            return Err(mismatch(
+                i,
+                &format!("blocks nested {} deep: at most {MAX_DEPTH}", open.len()),
+            ));
+        }
     }
     if let Some(o) = open.last() {
         let (at, what) = match *o {

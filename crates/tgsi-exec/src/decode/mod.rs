@@ -21,6 +21,9 @@ use tgsi_ir::opcode::{Category, Opcode, OperandType};
 pub use tgsi_ir::validate::MAX_FILE_ENTRIES;
 /// Most nested control-flow frames (IF, loops, switches, calls) per batch.
 pub const MAX_DEPTH: usize = 64;
+/// Most instructions a program may have to run (its decoded form takes
+/// about a kilobyte per instruction): 262,144, far above any real shader.
+pub const MAX_PROGRAM_INSTRUCTIONS: usize = 1 << 18;
 
 /// Where an indirect index reads its per-lane offset: register `reg`
 /// (absolute), channel `chan`, as a signed integer.
@@ -589,6 +592,12 @@ impl Code {
         let imm_words = immediate_words(shader);
 
         let ir: Vec<&Instruction> = shader.instructions().collect();
+        if ir.len() > MAX_PROGRAM_INSTRUCTIONS {
+            return Err(ExecError::general(format!(
+                "the program has {} instructions; the machine runs at most {MAX_PROGRAM_INSTRUCTIONS}",
+                ir.len()
+            )));
+        }
         let mut insts = Vec::with_capacity(ir.len());
         let mut has_barrier = false;
         let mut tex = Vec::new();
