@@ -816,3 +816,61 @@ fn token_files_and_text_are_told_apart_whatever_the_verb() {
     assert_eq!(code, 1);
     assert!(err.contains("try `tgsi dis`"), "{err}");
 }
+
+#[test]
+fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
+    let dir = std::env::temp_dir().join(format!("tgsi-d3d-verbs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_owned()
+    };
+    // a thread group past cs_5_0's limits: check's error, line and column
+    let big = file(
+        "big-group.asm",
+        b"cs_5_0\ndcl_thread_group 4294967295, 1, 1\nret\n",
+    );
+    for verb in ["check", "lower", "translate"] {
+        let (code, err) = tgsi(&[verb, &big]);
+        assert_eq!(code, 1, "{verb}: {err}");
+        assert!(
+            err.contains("exceeds the cs_5_0 limits") && err.contains("big-group.asm:2:1"),
+            "{verb}: {err}"
+        );
+    }
+    // a program length past its chunk: the byte offset in the file
+    let mut blob =
+        std::fs::read("tests/fixtures/d3d/dxdecompiler/HlslCrossCompiler/vs4/mov.o").unwrap();
+    blob[244] = 16;
+    let long = file("long.o", &blob);
+    for verb in ["check", "lower", "translate"] {
+        let (code, err) = tgsi(&[verb, &long]);
+        assert_eq!(code, 1, "{verb}: {err}");
+        assert!(
+            err.contains("byte offset 244 (0xf4): program length token says 16 dwords"),
+            "{verb}: {err}"
+        );
+    }
+    // an effect's shader signed wrongly: its own checksum is checked
+    let mut effect =
+        std::fs::read("tests/fixtures/d3d/dxdecompiler/Internal/Effects/BasicEffect_5_0_FX.o")
+            .unwrap();
+    effect[211] ^= 0x40;
+    let (code, err) = tgsi(&["check", &file("effect.o", &effect)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "byte offset 211 (0xd3): checksum mismatch of the container nested at byte offset 207"
+        ),
+        "{err}"
+    );
+    // an unsigned blob (all-zero checksum) is accepted, with a warning
+    let mut unsigned =
+        std::fs::read("tests/fixtures/d3d/dxdecompiler/HlslCrossCompiler/vs4/mov.o").unwrap();
+    unsigned[4..20].fill(0);
+    let (code, err) = tgsi(&["check", &file("unsigned.o", &unsigned)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning") && err.contains("all zero"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

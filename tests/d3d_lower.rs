@@ -283,15 +283,15 @@ fn tgsi_lower_prints_text_that_tgsi_check_accepts() {
 }
 
 #[test]
-fn tgsi_lower_names_the_instruction_it_cannot_lower() {
+fn tgsi_lower_reports_an_invalid_program_where_check_does() {
     let dir = std::env::temp_dir().join(format!("tgsi-lower-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("beyond_temps.asm");
     std::fs::write(&path, "ps_5_0\ndcl_temps 1\nmov r3.x, l(0)\nret\n").unwrap();
     let (code, _, err) = tgsi(&["lower", path.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("`mov r3.x, l(0)`"), "{err}");
-    assert!(err.contains("r3 is beyond dcl_temps 1"), "{err}");
+    assert!(err.contains("beyond_temps.asm:3:5"), "{err}");
+    assert!(err.contains("`dcl_temps 1` declares r0 to r0"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

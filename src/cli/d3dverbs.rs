@@ -31,6 +31,14 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     if !tgsi::d3d::effect::is_raw_effect(bytes) {
         match checksum_status(bytes) {
             Ok(ChecksumStatus::Valid) => {}
+            // unsigned (tools that do not sign write zeros): accepted, as
+            // by `run` and the `.shader_test` runner
+            Ok(ChecksumStatus::Mismatch { expected, stored }) if stored == [0; 4] => {
+                eprintln!(
+                    "warning: {name}: byte offset 4 (0x4): the checksum is all zero (the blob is not signed; its bytes hash to {})",
+                    checksum_hex(&expected)
+                );
+            }
             Ok(ChecksumStatus::Mismatch { expected, stored }) => {
                 eprintln!(
                     "error: {name}: byte offset 4 (0x4): checksum mismatch: expected {}, stored {}",
@@ -48,6 +56,20 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     if let Err(e) = tgsi::d3d::disassemble(bytes) {
         eprintln!("error: {name}: {e}");
         return false;
+    }
+    // a library's functions and an effect's shaders are signed one by one
+    for (offset, nested) in tgsi::d3d::nested_containers(bytes).unwrap_or_default() {
+        if let Ok(ChecksumStatus::Mismatch { expected, stored }) = checksum_status(nested)
+            && stored != [0; 4]
+        {
+            let at = offset + 4;
+            eprintln!(
+                "error: {name}: byte offset {at} ({at:#x}): checksum mismatch of the container nested at byte offset {offset}: expected {}, stored {}",
+                checksum_hex(&expected),
+                checksum_hex(&stored)
+            );
+            ok = false;
+        }
     }
     match tgsi::d3d::program_chunks(bytes) {
         Ok(programs) => {
@@ -72,6 +94,18 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
         }
     }
     ok
+}
+
+/// Where instruction `i` of a decoded program is: `byte offset N (0xN)`.
+pub fn binary_place(map: &SourceMap, i: usize) -> Option<String> {
+    let start = map.instructions.get(i)?.span.start;
+    Some(format!("byte offset {start} ({start:#x})"))
+}
+
+/// Where instruction `i` of an assembled program is: `LINE:COLUMN`.
+fn text_place(text: &str, map: &SourceMap, i: usize) -> Option<String> {
+    let (line, column) = tgsi::diag::line_col(text, map.instructions.get(i)?.span.start);
+    Some(format!("{line}:{column}"))
 }
 
 /// `tgsi info FILE.dxbc [--json]`.
@@ -190,7 +224,8 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
     let mut done: Vec<LoweredText> = Vec::new();
     let mut lower_one = |label: String,
                          program: &tgsi::d3d::Program,
-                         signatures: &tgsi::d3d::lower::Signatures|
+                         signatures: &tgsi::d3d::lower::Signatures,
+                         at: &dyn Fn(usize) -> Option<String>|
      -> bool {
         match tgsi::d3d::lower::lower(program, signatures) {
             Ok(l) => {
@@ -201,21 +236,37 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
                 true
             }
             Err(e) => {
-                eprintln!("error: {name}: {label}: {e}");
+                let place = e.instruction.and_then(at);
+                eprintln!(
+                    "error: {}: {e}",
+                    place.unwrap_or_else(|| format!("{name}: {label}"))
+                );
                 false
             }
         }
     };
-    match pick_format(from, &bytes, &name, Format::Tgsi)? {
+    let format = pick_format(from, &bytes, &name, Format::Tgsi)?;
+    // lowered only once valid: the errors `check` gives, where it gives them
+    let valid = match format {
+        Format::Dxbc => check(&bytes, &name),
+        Format::SmAsm => check_assembly(&bytes, &name)?,
+        _ => true,
+    };
+    if !valid {
+        return Ok(ExitCode::from(1));
+    }
+    match format {
         Format::Dxbc => match tgsi::d3d::lower::container_programs(&bytes) {
             Ok(programs) => {
                 for (k, p) in programs.iter().enumerate() {
                     match tgsi::d3d::decode_program(&p.payload) {
                         Ok(program) => {
+                            let map = SourceMap::from_payload(&p.payload, p.offset);
                             ok &= lower_one(
                                 format!("program {k} (byte offset {})", p.offset),
                                 &program,
                                 &p.signatures,
+                                &|i| Some(format!("{name}: {}", binary_place(&map, i)?)),
                             )
                         }
                         Err(e) => {
@@ -248,7 +299,9 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
                         .unwrap_or_else(|| {
                             tgsi::d3d::lower::Signatures::from_declarations(&p.program)
                         });
-                        ok &= lower_one(format!("program {k}"), &p.program, &signatures);
+                        ok &= lower_one(format!("program {k}"), &p.program, &signatures, &|i| {
+                            Some(format!("{name}:{}", text_place(text, &p.map, i)?))
+                        });
                     }
                 }
                 Err(diags) => {

@@ -52,6 +52,10 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
     if bytes.starts_with(b"DXBC") {
+        // translated only once valid: the errors `check` gives
+        if !super::d3dverbs::check(&bytes, &name) {
+            return Ok(None);
+        }
         let programs =
             tgsi::d3d::lower::container_programs(&bytes).map_err(|e| anyhow!("{name}: {e}"))?;
         let k = match (entry, programs.len()) {
@@ -66,9 +70,15 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
         };
         let p = &programs[k];
         let program = tgsi::d3d::decode_program(&p.payload)
-            .map_err(|e| anyhow!("{name}: byte offset {}: {e}", p.offset))?;
-        let lowered = tgsi::d3d::lower::lower(&program, &p.signatures)
-            .map_err(|e| anyhow!("{name}: the program cannot be lowered to TGSI: {e}"))?;
+            .map_err(|e| anyhow!("{name}: {}", e.shifted(p.offset)))?;
+        let lowered = tgsi::d3d::lower::lower(&program, &p.signatures).map_err(|e| {
+            let map = tgsi::d3d::source_map::SourceMap::from_payload(&p.payload, p.offset);
+            let place = e
+                .instruction
+                .and_then(|i| super::d3dverbs::binary_place(&map, i))
+                .unwrap_or_else(|| format!("program {k} (byte offset {})", p.offset));
+            anyhow!("{name}: {place}: the program cannot be lowered to TGSI: {e}")
+        })?;
         let tessellator = lowered.tessellator.as_ref().and_then(|t| t.settings().ok());
         return Ok(Some(Input {
             shader: lowered.shader,

@@ -154,7 +154,46 @@ pub type ProgramVisitor<'a> =
 /// shaders, nesting bounded; the one walk behind [`program_chunks`] and
 /// [`lower::container_programs`].
 pub fn visit_programs(blob: &[u8], visit: &mut ProgramVisitor<'_>) -> Result<(), DecodeError> {
-    walk_programs(blob, 0, "", 0, visit)
+    walk_programs(
+        blob,
+        0,
+        "",
+        0,
+        &mut Visitors {
+            visit,
+            nested: None,
+        },
+    )
+}
+
+/// Every container nested in a blob (a library's functions, an effect's
+/// shaders, at any depth), with its byte offset in the blob, in file order:
+/// what has a checksum of its own.
+pub fn nested_containers(blob: &[u8]) -> Result<Vec<(usize, &[u8])>, DecodeError> {
+    let mut out = Vec::new();
+    let mut nested = |bytes: &[u8], offset: usize| out.push((offset, bytes.len()));
+    walk_programs(
+        blob,
+        0,
+        "",
+        0,
+        &mut Visitors {
+            visit: &mut |_, _, _, _| Ok(()),
+            nested: Some(&mut nested),
+        },
+    )?;
+    // a nested container's bytes are the blob's at its offset
+    Ok(out
+        .into_iter()
+        .filter_map(|(offset, len)| Some((offset, blob.get(offset..offset + len)?)))
+        .collect())
+}
+
+/// What a walk over a blob's programs calls: `visit` for each program,
+/// `nested` for each nested container.
+struct Visitors<'v, 'a> {
+    visit: &'v mut ProgramVisitor<'a>,
+    nested: Option<&'v mut dyn FnMut(&[u8], usize)>,
 }
 
 fn walk_programs(
@@ -162,7 +201,7 @@ fn walk_programs(
     base: usize,
     inherited: &str,
     depth: usize,
-    visit: &mut ProgramVisitor<'_>,
+    visitors: &mut Visitors<'_, '_>,
 ) -> Result<(), DecodeError> {
     listing::check_nesting(depth, base)?;
     if listing::is_effect(blob) {
@@ -172,10 +211,15 @@ fn walk_programs(
                 base + shader.offset,
                 inherited,
                 depth + 1,
-                visit,
+                visitors,
             )?;
         }
         return Ok(());
+    }
+    if depth > 0
+        && let Some(nested) = visitors.nested.as_mut()
+    {
+        nested(blob, base);
     }
     let container = Container::parse(blob).map_err(|e| e.shifted(base))?;
     let creator = match container.chunk(container::tags::RDEF) {
@@ -188,7 +232,7 @@ fn walk_programs(
     };
     for chunk in &container.chunks {
         if chunk.tag == container::tags::SHDR || chunk.tag == container::tags::SHEX {
-            visit(&container, chunk, base + chunk.payload_offset, &creator)
+            (visitors.visit)(&container, chunk, base + chunk.payload_offset, &creator)
                 .map_err(|e| e.shifted(base))?;
         } else if chunk.tag == container::tags::LIBF {
             walk_programs(
@@ -196,7 +240,7 @@ fn walk_programs(
                 base + chunk.payload_offset,
                 &creator,
                 depth + 1,
-                visit,
+                visitors,
             )?;
         }
     }

@@ -467,14 +467,16 @@ fn blocks_nest_at_most_64_deep_and_programs_are_bounded() {
         .unwrap();
     let e = compile_err(&nested(65));
     assert!(
-        e.message.contains("instruction 128 (BGNLOOP): blocks nested 65 deep: at most 64"),
+        e.message
+            .contains("instruction 128 (BGNLOOP): blocks nested 65 deep: at most 64"),
         "{}",
         e.message
     );
     let nops = "NOP\n".repeat(decode::MAX_PROGRAM_INSTRUCTIONS);
     let e = compile_err(&format!("COMP\n{nops}END\n"));
     assert!(
-        e.message.contains("262145 instructions; the machine runs at most 262144"),
+        e.message
+            .contains("262145 instructions; the machine runs at most 262144"),
         "{}",
         e.message
     );
