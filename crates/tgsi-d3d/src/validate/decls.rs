@@ -95,6 +95,10 @@ pub(crate) struct ScopeDecls {
     pub temps: Option<u32>,
     /// `x#` → (register count, component count)
     pub indexable: HashMap<u32, (u32, u32)>,
+    /// The registers of the `dcl_indexableTemp`s so far, and the first
+    /// one that took `r#` and `x#` together past [`MAX_TEMPS`].
+    pub indexable_total: u64,
+    pub temps_exceeded_at: Option<usize>,
     /// input/output registers (`v#`, `o#`, `vpc#`, `vicp`, `vocp`): (file, register) → mask
     pub registers: HashMap<(RegisterFile, u32), u8>,
     /// system-value registers declared by `dcl_input`/`dcl_output` (`vThreadID`, `oDepth` …)
@@ -399,7 +403,12 @@ impl Builder<'_, '_, '_> {
                         "expected a count of at least 1",
                     );
                 }
-                if self.d.scopes[scope]
+                let decls = &mut self.d.scopes[scope];
+                decls.indexable_total += *count as u64;
+                if decls.temps.unwrap_or(0) as u64 + decls.indexable_total > MAX_TEMPS as u64 {
+                    decls.temps_exceeded_at.get_or_insert(i);
+                }
+                if decls
                     .indexable
                     .insert(*register, (*count, *components))
                     .is_some()
@@ -1186,11 +1195,13 @@ impl Builder<'_, '_, '_> {
             let indexable: u64 = s.indexable.values().map(|&(count, _)| count as u64).sum();
             let total = s.temps.unwrap_or(0) as u64 + indexable;
             if total > MAX_TEMPS as u64 && indexable > 0 {
-                let at = layout
-                    .scope_of
-                    .iter()
-                    .position(|&x| x == scope)
-                    .unwrap_or(0);
+                let at = s.temps_exceeded_at.unwrap_or_else(|| {
+                    layout
+                        .scope_of
+                        .iter()
+                        .position(|&x| x == scope)
+                        .unwrap_or(0)
+                });
                 self.report.error(
                     Site::Inst(at),
                     format!("{total} temporary registers (`r#` and `x#`) in one section exceed the limit of {MAX_TEMPS}"),

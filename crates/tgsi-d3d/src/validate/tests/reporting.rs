@@ -204,3 +204,16 @@ fn a_label_needs_a_main_program_before_it() {
     let p = program(ProgramType::Pixel, 5, 0, vec![label, ret()]);
     expect(&p, "a `label` with no main program before it", At::Inst(0));
 }
+
+#[test]
+fn too_many_temps_are_reported_at_the_declaration_that_goes_past_the_limit() {
+    let text = "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_temps 2\ndcl_indexableTemp x0[4000], 4\ndcl_indexableTemp x1[100], 4\nret\n";
+    let d = validate_text(text);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_reported(
+        text,
+        &d[0],
+        "4102 temporary registers",
+        "dcl_indexableTemp x1[100], 4",
+    );
+}
