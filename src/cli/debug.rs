@@ -586,9 +586,10 @@ fn section_source(
     let body = &section.body;
     let source = match section.language {
         ShaderLanguage::DxbcTpfHex => {
-            let bytes =
-                tgsi::shader_test::d3d::parse_hex(body).map_err(|e| anyhow!("{name}: {e}"))?;
-            Source::from_dxbc(name, &bytes)
+            let words = tgsi::shader_test::d3d::parse_hex(body).map_err(|(line, column, e)| {
+                anyhow!("{name}:{}:{column}: {e}", offset as usize + line)
+            })?;
+            Source::from_dxbc(name, &words.bytes)
         }
         _ if tgsi::shader_test::d3d::is_assembly(body) => {
             Source::from_d3d_assembly(name, body, offset)

@@ -106,21 +106,45 @@ pub fn check_container(bytes: &[u8], name: &str) -> Result<Checked, BuildError> 
     })
 }
 
+/// The words of a `dxbc-tpf-hex` body, and where each one is written.
+#[derive(Debug)]
+pub struct HexWords {
+    /// Little-endian bytes of the words.
+    pub bytes: Vec<u8>,
+    /// Per word: its 1-based line in the body and 1-based column.
+    pub places: Vec<(usize, usize)>,
+}
+
+impl HexWords {
+    /// The body's line and column of the word holding byte `offset`.
+    pub fn place_of(&self, offset: usize) -> Option<(usize, usize)> {
+        self.places.get(offset / 4).copied()
+    }
+}
+
 /// The bytes of a `dxbc-tpf-hex` body: little-endian 32-bit words of 8 hex
 /// digits (`0x` optional), separated by whitespace or commas; `;`, `#` and
-/// `//` start comments to the end of the line.
-pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
+/// `//` start comments to the end of the line. An error names the body's
+/// line and column (both from 1).
+pub fn parse_hex(text: &str) -> Result<HexWords, (usize, usize, String)> {
+    let mut words = HexWords {
+        bytes: Vec::new(),
+        places: Vec::new(),
+    };
     for (n, line) in text.lines().enumerate() {
-        let line = ["//", ";", "#"]
+        let code = ["//", ";", "#"]
             .iter()
             .filter_map(|c| line.find(c))
             .min()
             .map_or(line, |k| &line[..k]);
-        for word in line
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|w| !w.is_empty())
-        {
+        let mut rest = code;
+        while let Some(start) = rest.find(|c: char| !(c.is_whitespace() || c == ',')) {
+            let tail = &rest[start..];
+            let len = tail
+                .find(|c: char| c.is_whitespace() || c == ',')
+                .unwrap_or(tail.len());
+            let word = &tail[..len];
+            let column = code[..code.len() - tail.len()].chars().count() + 1;
             let digits = word
                 .strip_prefix("0x")
                 .or_else(|| word.strip_prefix("0X"))
@@ -129,18 +153,24 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
                 .then(|| u32::from_str_radix(digits, 16).ok())
                 .flatten()
                 .ok_or_else(|| {
-                    format!(
-                        "line {} of the section: `{word}` is not a 32-bit word of 8 hex digits",
-                        n + 1
+                    (
+                        n + 1,
+                        column,
+                        format!(
+                            "`{}` is not a 32-bit word of 8 hex digits",
+                            tgsi_ir::diag::shown(word)
+                        ),
                     )
                 })?;
-            bytes.extend_from_slice(&value.to_le_bytes());
+            words.bytes.extend_from_slice(&value.to_le_bytes());
+            words.places.push((n + 1, column));
+            rest = &tail[len..];
         }
     }
-    if bytes.is_empty() {
-        return Err("the section holds no words".into());
+    if words.bytes.is_empty() {
+        return Err((1, 1, "the section holds no words".into()));
     }
-    Ok(bytes)
+    Ok(words)
 }
 
 /// True when `text` is one of fxc's listings rather than TGSI: its first
@@ -493,12 +523,24 @@ mod tests {
     #[test]
     fn hex_words_become_little_endian_bytes() {
         assert_eq!(
-            parse_hex("43425844 0x00000001 ; comment\n# more\n0A0B0C0D,").unwrap(),
+            parse_hex("43425844 0x00000001 ; comment\n# more\n0A0B0C0D,")
+                .unwrap()
+                .bytes,
             vec![0x44, 0x58, 0x42, 0x43, 1, 0, 0, 0, 0x0d, 0x0c, 0x0b, 0x0a]
         );
-        assert!(parse_hex("4342584").unwrap_err().contains("8 hex digits"));
+        assert!(parse_hex("4342584").unwrap_err().2.contains("8 hex digits"));
+        let words = parse_hex("43425844 0x00000001 ; comment\n# more\n  0A0B0C0D,").unwrap();
+        assert_eq!(words.places, [(1, 1), (1, 10), (3, 3)]);
+        assert_eq!(words.place_of(9), Some((3, 3)));
+        assert_eq!(parse_hex("00000000\n 00000001 0000000g").unwrap_err().0, 2);
+        assert_eq!(parse_hex("00000000\n 00000001 0000000g").unwrap_err().1, 11);
         assert!(parse_hex("4342584g").is_err());
-        assert!(parse_hex("// nothing\n").unwrap_err().contains("no words"));
+        assert!(
+            parse_hex("// nothing\n")
+                .unwrap_err()
+                .2
+                .contains("no words")
+        );
     }
 
     fn shader(text: &str) -> D3dShader {

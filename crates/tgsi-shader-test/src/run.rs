@@ -318,6 +318,33 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// `message` with each `byte offset N (0x…)` it names followed by where
+/// that byte's word is written (`, FILE:LINE:COLUMN`), from `place`.
+fn place_offsets(message: &str, place: impl Fn(usize) -> Option<String>) -> String {
+    const MARK: &str = "byte offset ";
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(k) = rest.find(MARK) {
+        let after = &rest[k + MARK.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let offset = after[..digits].parse::<usize>().ok();
+        // through the offset and its `(0x…)`, if it has one
+        let mut end = k + MARK.len() + digits;
+        if rest[end..].starts_with(" (0x")
+            && let Some(close) = rest[end..].find(')')
+        {
+            end += close + 1;
+        }
+        out.push_str(&rest[..end]);
+        if let Some(at) = offset.and_then(&place) {
+            out.push_str(&format!(" at {at}"));
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn shift_span(span: Span, by: usize) -> Span {
     Span::new(span.start + by, span.end + by)
 }
@@ -396,9 +423,22 @@ impl Runner<'_> {
         let checked = match section.language {
             ShaderLanguage::DxbcTpfHex => {
                 let name = format!("{} (dxbc-tpf-hex section)", self.at(section.line));
-                parse_hex(&section.body)
-                    .map_err(|e| BuildError::Message(format!("error: {name}: {e}\n")))
-                    .and_then(|bytes| check_container(&bytes, &name))
+                let first = tgsi_ir::diag::line_col(&self.file.source, section.body_offset).0;
+                let at = |(line, column): (usize, usize)| {
+                    format!("{}:{column}", self.at(first + line - 1))
+                };
+                match parse_hex(&section.body) {
+                    Err((line, column, e)) => Err(BuildError::Message(format!(
+                        "error: {}: {e} (dxbc-tpf-hex section)\n",
+                        at((line, column))
+                    ))),
+                    Ok(words) => check_container(&words.bytes, &name).map_err(|e| match e {
+                        BuildError::Message(m) => {
+                            BuildError::Message(place_offsets(&m, |o| words.place_of(o).map(at)))
+                        }
+                        text => text,
+                    }),
+                }
             }
             _ => check_assembly(&section.body),
         };

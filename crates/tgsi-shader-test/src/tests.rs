@@ -1054,3 +1054,38 @@ fn a_directory_linked_into_itself_is_read_once() {
         [Path::new("a.shader_test"), Path::new("sub/b.shader_test")]
     );
 }
+
+/// `tests/shader/d3d/runner.shader_test`'s compute container, five lines.
+const CS_HEX: &str = "43425844 50431d73 f2af3bf1 7bf166dc 7f83e9b9 00000001 000000fc 00000003
+0000002c 0000003c 0000004c 4e475349 00000008 00000000 00000008 4e47534f
+00000008 00000000 00000008 58454853 000000a8 00050050 0000002a 0100086a
+04000059 00208e46 00000000 00000001 0300009d 0011e000 00000001 0200005f
+00024000 02000068 00000001 0400009b 00000002 00000002 00000001 06000029
+00100012 00000000 0002400a 00004001 00000002 0a000023 00100022 00000000
+0002400a 0020800a 00000000 00000000 0020801a 00000000 00000000 070000a6
+0011e012 00000001 0010000a 00000000 0010001a 00000000 0100003e
+";
+
+#[test]
+fn hex_section_errors_name_the_line_and_column_of_the_word() {
+    let section = |hex: &str| {
+        format!("# a comment\n[compute shader dxbc-tpf-hex]\n{hex}\n[test]\ndispatch 1 1 1\n")
+    };
+    let (_, out) = run_text(&section(&CS_HEX.replace("0400009b", "0400009g")));
+    assert!(
+        out.contains("t.shader_test:7:28: `0400009g` is not a 32-bit word of 8 hex digits"),
+        "{out}"
+    );
+    // an unsigned container (zero checksum) whose word 35 is no opcode
+    let unsigned = CS_HEX
+        .replace(
+            "50431d73 f2af3bf1 7bf166dc 7f83e9b9",
+            "00000000 00000000 00000000 00000000",
+        )
+        .replace("0400009b", "040001ff");
+    let (_, out) = run_text(&section(&unsigned));
+    assert!(
+        out.contains("byte offset 140 (0x8c) at t.shader_test:7:28: unknown opcode"),
+        "{out}"
+    );
+}
