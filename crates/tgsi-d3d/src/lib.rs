@@ -189,11 +189,14 @@ pub fn nested_containers(blob: &[u8]) -> Result<Vec<(usize, &[u8])>, DecodeError
         .collect())
 }
 
+/// Told each nested container's bytes and byte offset.
+type NestedVisitor<'v> = dyn FnMut(&[u8], usize) + 'v;
+
 /// What a walk over a blob's programs calls: `visit` for each program,
 /// `nested` for each nested container.
 struct Visitors<'v, 'a> {
     visit: &'v mut ProgramVisitor<'a>,
-    nested: Option<&'v mut dyn FnMut(&[u8], usize)>,
+    nested: Option<&'v mut NestedVisitor<'v>>,
 }
 
 fn walk_programs(
