@@ -189,13 +189,59 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Most diagnostics of one file rendered; the rest are counted.
+pub const MAX_RENDERED: usize = 200;
+/// Longest source line shown under a diagnostic (in bytes); a longer one
+/// is named by line and column only.
+const MAX_SHOWN_LINE: usize = 1000;
+/// Longest message rendered (in bytes); a longer one, which can only be
+/// quoting the input at length, is cut.
+const MAX_MESSAGE: usize = 1000;
+
+/// `message`, cut after [`MAX_MESSAGE`] bytes.
+fn short_message(message: &str) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message.to_string();
+    }
+    let cut = floor_char_boundary(message, MAX_MESSAGE);
+    format!("{}… ({} bytes more)", &message[..cut], message.len() - cut)
+}
+
+/// The line after the first [`MAX_RENDERED`] diagnostics: how many more.
+fn more_line(diags: &[Diagnostic]) -> Option<String> {
+    let rest = diags.get(MAX_RENDERED..).filter(|r| !r.is_empty())?;
+    let errors = rest
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    Some(format!(
+        "note: {} more diagnostic(s) not shown ({errors} error(s), {} warning(s))\n",
+        rest.len(),
+        rest.len() - errors
+    ))
+}
+
+/// True when a line that `span` touches is too long to show.
+fn touches_long_line(source: &str, span: Span) -> bool {
+    let start = floor_char_boundary(source, span.start.min(source.len()));
+    let end = floor_char_boundary(source, span.end.min(source.len())).max(start);
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = source[end..].find('\n').map_or(source.len(), |i| end + i);
+    line_end - line_start > MAX_SHOWN_LINE
+}
+
 /// Renders diagnostics as rustc-like text: `error: ...`, ` --> file:line:col`, the
-/// source line with carets, then notes.
+/// source line with carets, then notes; at most [`MAX_RENDERED`] of them.
 pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
     let file = SimpleFile::new(file_name, source);
     let config = Config::default();
     let mut out = String::new();
-    for d in diags {
+    for d in diags.iter().take(MAX_RENDERED) {
+        let spans = d.primary.iter().chain(&d.secondary).map(|l| l.span);
+        if spans.clone().any(|s| touches_long_line(source, s)) {
+            out.push_str(&render_without_source(d, file_name, source));
+            continue;
+        }
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,
             Severity::Warning => CsSeverity::Warning,
@@ -213,15 +259,39 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
             labels.push(CsLabel::secondary((), clamp(s.span)).with_message(s.message.clone()));
         }
         let cs = CsDiagnostic::new(severity)
-            .with_message(d.message.clone())
+            .with_message(short_message(&d.message))
             .with_labels(labels)
             .with_notes(d.notes.clone());
         let mut buf = String::new();
         if term::emit_to_string(&mut buf, &config, &file, &cs).is_err() {
             // Rendering can only fail on a bad span; fall back to a plain line.
-            buf = format!("error: {}\n", d.message);
+            buf = format!("error: {}\n", short_message(&d.message));
         }
         out.push_str(&buf);
+    }
+    out.extend(more_line(diags));
+    out
+}
+
+/// One diagnostic as `severity: message`, ` --> file:line:column` and its
+/// labels and notes, without the source line (too long to show).
+fn render_without_source(d: &Diagnostic, file_name: &str, source: &str) -> String {
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut out = format!("{severity}: {}\n", short_message(&d.message));
+    for (k, label) in d.primary.iter().chain(&d.secondary).enumerate() {
+        let (line, column) = line_col(source, label.span.start);
+        let arrow = if k == 0 { "-->" } else { "..." };
+        out.push_str(&format!(" {arrow} {file_name}:{line}:{column}"));
+        if !label.message.is_empty() {
+            out.push_str(&format!(": {}", short_message(&label.message)));
+        }
+        out.push('\n');
+    }
+    for note in &d.notes {
+        out.push_str(&format!("  = {}\n", short_message(note)));
     }
     out
 }
@@ -229,12 +299,12 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
 /// [`Diagnostics::render_binary`].
 pub fn render_binary(diags: &[Diagnostic], file_name: &str) -> String {
     let mut out = String::new();
-    for d in diags {
+    for d in diags.iter().take(MAX_RENDERED) {
         let severity = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        out.push_str(&format!("{severity}: {}\n", d.message));
+        out.push_str(&format!("{severity}: {}\n", short_message(&d.message)));
         match &d.primary {
             Some(p) => {
                 out.push_str(&format!(
@@ -257,6 +327,7 @@ pub fn render_binary(diags: &[Diagnostic], file_name: &str) -> String {
             out.push_str(&format!("   = note: {n}\n"));
         }
     }
+    out.extend(more_line(diags));
     out
 }
 
@@ -317,7 +388,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod line_index_tests {
+mod line_tests {
     use super::{LineIndex, line_col};
 
     #[test]
@@ -332,6 +403,27 @@ mod line_index_tests {
             );
         }
         assert_eq!(LineIndex::new("").line(0), 1);
+    }
+
+    #[test]
+    fn rendering_is_bounded_in_count_line_and_message() {
+        use super::{Diagnostic, MAX_RENDERED, Span, render};
+        let source = format!("ok\nMOV {}\n", "x".repeat(100_000));
+        let long = Diagnostic::error(format!("unknown `{}`", "x".repeat(100_000)))
+            .with_primary(Span::new(7, 100_007), "here");
+        let out = render(&[long], "f.tgsi", &source);
+        assert!(out.len() < 3000, "{}", out.len());
+        assert!(out.contains("--> f.tgsi:2:5: here"), "{out}");
+        assert!(out.contains("(99010 bytes more)"), "{out}");
+        let many: Vec<Diagnostic> = (0..MAX_RENDERED + 5)
+            .map(|_| Diagnostic::error("bad").with_primary(Span::new(0, 2), "this"))
+            .collect();
+        let out = render(&many, "f.tgsi", &source);
+        assert_eq!(out.matches("error: bad").count(), MAX_RENDERED);
+        assert!(
+            out.ends_with("note: 5 more diagnostic(s) not shown (5 error(s), 0 warning(s))\n"),
+            "{out}"
+        );
     }
 
     #[test]
