@@ -848,7 +848,7 @@ fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
         let (code, err) = tgsi(&[verb, &long]);
         assert_eq!(code, 1, "{verb}: {err}");
         assert!(
-            err.contains("byte offset 244 (0xf4): program length token says 16 dwords"),
+            err.contains("byte offset 244 (0xf4): program length token says 16 dword(s)"),
             "{verb}: {err}"
         );
     }

@@ -48,7 +48,7 @@ pub fn decode_program(payload: &[u8]) -> Result<Program, DecodeError> {
     if length != available {
         return Err(DecodeError::at(
             4,
-            format!("length token says {length} dwords, the program holds {available}"),
+            format!("length token says {length} dword(s), the program holds {available}"),
         ));
     }
     let mut instructions = Vec::new();

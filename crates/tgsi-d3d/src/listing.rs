@@ -93,7 +93,7 @@ impl ProgramFacts {
         if (length as usize) > words || length < 2 {
             return Err(DecodeError::at(
                 4,
-                format!("program length token says {length} dwords but the chunk holds {words}"),
+                format!("program length token says {length} dword(s) but the chunk holds {words}"),
             ));
         }
         let (program_type, major, minor) = bits::version_fields(version);
@@ -566,7 +566,7 @@ mod tests {
         assert_eq!(e.offset, at + 4);
         assert_eq!(
             e.message,
-            "program length token says 1000 dwords but the chunk holds 4"
+            "program length token says 1000 dword(s) but the chunk holds 4"
         );
     }
 

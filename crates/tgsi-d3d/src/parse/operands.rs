@@ -579,8 +579,9 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         literal::unsigned(self.text(t)).map_err(|m| {
+            let found = tgsi_ir::diag::shown(self.text(t));
             self.error(
-                Diagnostic::error(format!("bad {what}: {m}"))
+                Diagnostic::error(format!("expected {what}, found `{found}`: {m}"))
                     .with_primary(t.span, format!("expected {what}")),
             )
         })

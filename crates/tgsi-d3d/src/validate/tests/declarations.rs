@@ -47,7 +47,7 @@ fn indexable_temps_have_one_to_four_components_and_share_the_temp_limit() {
     expect(
         &ps_decls(vec![x(0, 4093, 4)], vec![]),
         "4097 temporary registers (`r#` and `x#`) in one section exceed",
-        At::Inst(0),
+        At::Inst(2),
     );
 }
 
