@@ -874,3 +874,14 @@ fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
     assert!(err.contains("warning") && err.contains("all zero"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_direct3d_programs_run_error_names_its_direct3d_instruction() {
+    let simple = "tests/fixtures/d3d/dxdecompiler-history/47d56b6475/SlimShader.VirtualMachine.Tests/CS/Simple.o";
+    let (code, err) = tgsi(&["run", simple]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("IMAGE[0] is not bound (in Direct3D instruction 8: `store_uav_typed u0.xyzw"),
+        "{err}"
+    );
+}

@@ -260,11 +260,12 @@ pub(super) fn execute(
     program: &tgsi::exec::Program,
 ) -> Result<(Resources, Option<VertexOutputs>)> {
     let (name, shader, d3d) = (&loaded.name, &loaded.shader, loaded.d3d.as_ref());
-    // Runs on the machine with the resources where the shader reads them.
+    // Runs on the machine with the resources where the shader reads them;
+    // an error in a Direct3D program also names the Direct3D instruction.
     let bound =
         |res: &mut Resources,
          f: &mut dyn FnMut(&mut Resources) -> Result<(), tgsi::exec::ExecError>| match d3d {
-            Some(d) => d.bind(res, f),
+            Some(d) => d.bind(res, f).map_err(|e| d.placed(e)),
             None => f(res),
         };
     let (mut res, (vertex_rows, attrs)) = bind_resources(args)?;

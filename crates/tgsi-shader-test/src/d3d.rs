@@ -191,6 +191,33 @@ pub struct D3dShader {
     pub program: tgsi_d3d::Program,
 }
 
+impl D3dShader {
+    /// The Direct3D instruction an execution error's TGSI instruction
+    /// was lowered from: `Direct3D instruction N: \`text\``.
+    pub fn source_of(&self, e: &tgsi_exec::ExecError) -> Option<String> {
+        let k = *self.lowered.origins.get(e.instruction?)?;
+        let inst = self.program.instructions.get(k)?;
+        let text = tgsi_d3d::print::print_instruction(
+            inst,
+            self.program.version,
+            &tgsi_d3d::PrintOptions::default(),
+        );
+        let text = text.lines().next().unwrap_or("").trim();
+        Some(format!("Direct3D instruction {k}: `{text}`"))
+    }
+
+    /// `e`, also naming the Direct3D instruction ([`D3dShader::source_of`]).
+    pub fn placed(&self, e: tgsi_exec::ExecError) -> tgsi_exec::ExecError {
+        match self.source_of(&e) {
+            Some(d3d) => tgsi_exec::ExecError {
+                message: format!("{} (in {d3d})", e.message),
+                ..e
+            },
+            None => e,
+        }
+    }
+}
+
 /// What [`D3dShader::bind`] moved, to move the UAVs back.
 enum Moved {
     Buffer { from: usize, to: usize },

@@ -68,6 +68,15 @@ impl Runnable {
             None => run(res),
         }
     }
+
+    /// `e`, naming the Direct3D instruction its instruction was lowered
+    /// from when the shader is a Direct3D one.
+    pub(crate) fn placed(&self, e: ExecError) -> ExecError {
+        match &self.d3d {
+            Some(d) => d.placed(e),
+            None => e,
+        }
+    }
 }
 
 /// The outputs of `run vertices` (per vertex, per TGSI output) and the
@@ -937,7 +946,9 @@ impl Runner<'_> {
         }
         let limits = &self.config.limits;
         self.guarded("dispatch", line, || {
-            shader.bind(res, |r| shader.program.dispatch(r, groups, limits))
+            shader
+                .bind(res, |r| shader.program.dispatch(r, groups, limits))
+                .map_err(|e| shader.placed(e))
         })
     }
 
@@ -968,11 +979,13 @@ impl Runner<'_> {
         }
         let limits = &self.config.limits;
         let out = self.guarded("run vertices", line, || {
-            shader.bind(res, |r| {
-                shader
-                    .program
-                    .run_vertices(r, &inputs, count as usize, limits)
-            })
+            shader
+                .bind(res, |r| {
+                    shader
+                        .program
+                        .run_vertices(r, &inputs, count as usize, limits)
+                })
+                .map_err(|e| shader.placed(e))
         })?;
         Ok((out, shader))
     }

@@ -1089,3 +1089,15 @@ fn hex_section_errors_name_the_line_and_column_of_the_word() {
         "{out}"
     );
 }
+
+#[test]
+fn a_direct3d_shaders_run_error_names_its_direct3d_instruction() {
+    let text = "[compute shader d3d-asm]\ncs_5_0\ndcl_thread_group 1, 1, 1\nloop\nendloop\nret\n[test]\ndispatch 1 1 1\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("exhausted at instruction")
+            && out.contains("(in Direct3D instruction 2: `endloop`)"),
+        "{out}"
+    );
+}
