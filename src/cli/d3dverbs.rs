@@ -57,6 +57,10 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
         eprintln!("error: {name}: {e}");
         return false;
     }
+    for (at, problem) in tgsi::d3d::effect::framing_problems(bytes) {
+        eprintln!("error: {name}: byte offset {at} ({at:#x}): {problem}");
+        ok = false;
+    }
     // a library's functions and an effect's shaders are signed one by one
     for (offset, nested) in tgsi::d3d::nested_containers(bytes).unwrap_or_default() {
         if let Ok(ChecksumStatus::Mismatch { expected, stored }) = checksum_status(nested)

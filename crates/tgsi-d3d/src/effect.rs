@@ -27,21 +27,102 @@ pub struct EmbeddedShader<'a> {
     pub bytes: &'a [u8],
 }
 
+/// The effect data of a blob (the whole of a raw effect, the `FX10`
+/// chunk of a wrapped one) and its byte offset; `None` for other blobs.
+fn effect_data(blob: &[u8]) -> Option<(&[u8], usize)> {
+    if is_raw_effect(blob) {
+        return Some((blob, 0));
+    }
+    let c = Container::parse(blob).ok()?;
+    let fx = c.chunk(tags::FX10)?;
+    let start = fx.payload_offset;
+    Some((blob.get(start..start + fx.data.len())?, start))
+}
+
+/// The words of an effect header (D3DX11 Effects' `SBinaryHeader`) that a
+/// check reads: byte offsets inside the effect data.
+const HEADER_UNSTRUCTURED: usize = 32;
+const HEADER_TOTAL_SHADERS: usize = 68;
+/// The header's length: `fx_4_x`'s, and `fx_5_0`'s five more counts.
+fn header_len(tag: u32) -> usize {
+    if tag == RAW_EFFECT_MAGIC { 96 } else { 76 }
+}
+
+/// What is wrong with an effect's framing, as (byte offset in the blob,
+/// message): a header or unstructured data (where the shaders are) that
+/// runs past the data, a `DXBC` magic there whose container does not
+/// parse, or more shader programs than the header counts. Empty for a
+/// sound effect and for blobs that are no effect.
+pub fn framing_problems(blob: &[u8]) -> Vec<(usize, String)> {
+    let Some((data, base)) = effect_data(blob) else {
+        return Vec::new();
+    };
+    let word = |at: usize| {
+        data.get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let mut problems = Vec::new();
+    let tag = word(0).unwrap_or(0);
+    let header = header_len(tag);
+    if data.len() < header {
+        problems.push((
+            base,
+            format!(
+                "the effect's header needs {header} bytes, the data holds {}",
+                data.len()
+            ),
+        ));
+        return problems;
+    }
+    let unstructured = word(HEADER_UNSTRUCTURED).unwrap_or(0) as usize;
+    if unstructured > data.len() - header {
+        problems.push((
+            base + HEADER_UNSTRUCTURED,
+            format!(
+                "the effect's unstructured data ({unstructured} bytes from byte offset {}) runs past the end of its {} bytes",
+                base + header,
+                data.len()
+            ),
+        ));
+    }
+    let mut at = 0usize;
+    while let Some(k) = data[at..].windows(4).position(|w| w == DXBC_MAGIC) {
+        let start = at + k;
+        // the container's bytes: as many as its size word says, when they fit
+        let size = data
+            .get(start + 24..start + 28)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        let bytes = data
+            .get(start..start.saturating_add(size))
+            .unwrap_or(&data[start..]);
+        if let Err(e) = Container::parse(bytes) {
+            problems.push((
+                base + start,
+                format!(
+                    "a shader container of the effect is broken: {}",
+                    e.shifted(base + start)
+                ),
+            ));
+        }
+        at = start + 4;
+    }
+    let programs = embedded_shaders(blob).len();
+    let declared = word(HEADER_TOTAL_SHADERS).unwrap_or(0) as usize;
+    if programs > declared {
+        problems.push((
+            base + HEADER_TOTAL_SHADERS,
+            format!("the effect's header counts {declared} shader(s), its data holds {programs} programs"),
+        ));
+    }
+    problems
+}
+
 /// The shader containers embedded in an effect, in file order. For a DXBC
 /// effect the search covers its `FX10` chunk; for a raw effect the whole
 /// file. Other blobs give an empty list.
 pub fn embedded_shaders(blob: &[u8]) -> Vec<EmbeddedShader<'_>> {
-    let (data, base) = if is_raw_effect(blob) {
-        (blob, 0)
-    } else {
-        let Ok(c) = Container::parse(blob) else {
-            return Vec::new();
-        };
-        let Some(fx) = c.chunk(tags::FX10) else {
-            return Vec::new();
-        };
-        let start = fx.payload_offset;
-        (&blob[start..start + fx.data.len()], start)
+    let Some((data, base)) = effect_data(blob) else {
+        return Vec::new();
     };
     let mut found = Vec::new();
     let mut at = 0usize;
@@ -105,5 +186,46 @@ mod tests {
             &shader[..]
         );
         assert!(embedded_shaders(&shader).is_empty());
+    }
+
+    /// A raw effect: a 96-byte header counting `declared` shaders, then the
+    /// unstructured data (the shader's size word and bytes).
+    fn raw_effect(shader: &[u8], declared: u32) -> Vec<u8> {
+        let mut e = vec![0u8; 96];
+        e[..4].copy_from_slice(&RAW_EFFECT_MAGIC.to_le_bytes());
+        e[32..36].copy_from_slice(&(shader.len() as u32 + 4).to_le_bytes());
+        e[68..72].copy_from_slice(&declared.to_le_bytes());
+        e.extend_from_slice(&(shader.len() as u32).to_le_bytes());
+        e.extend_from_slice(shader);
+        e
+    }
+
+    #[test]
+    fn framing_problems_name_their_byte_offsets() {
+        let shader = Container::new(vec![Chunk::new(
+            FourCC(*b"SHEX"),
+            vec![0x50, 0, 0, 0, 2, 0, 0, 0],
+        )])
+        .to_bytes();
+        assert!(framing_problems(&raw_effect(&shader, 1)).is_empty());
+        assert!(framing_problems(&shader).is_empty(), "no effect");
+        // more programs than the header counts
+        let problems = framing_problems(&raw_effect(&shader, 0));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, 68);
+        // cut inside the shader: the data runs past, the container is broken
+        let whole = raw_effect(&shader, 1);
+        let problems = framing_problems(&whole[..whole.len() - 4]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems[0].0, 32);
+        assert!(problems[0].1.contains("runs past the end"), "{problems:?}");
+        assert_eq!(problems[1].0, 100);
+        assert!(problems[1].1.contains("broken"), "{problems:?}");
+        // a header cut short
+        let problems = framing_problems(&whole[..40]);
+        assert!(
+            problems[0].1.contains("header needs 96 bytes"),
+            "{problems:?}"
+        );
     }
 }
