@@ -102,8 +102,13 @@ fn render_takes_textures_from_a_data_file() {
 }
 
 fn temp_shader(name: &str, text: &str) -> String {
+    temp_file(name, text.as_bytes())
+}
+
+/// Writes `bytes` to a file of this test process in the temporary folder.
+fn temp_file(name: &str, bytes: &[u8]) -> String {
     let path = std::env::temp_dir().join(format!("tgsi-run-cli-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, bytes).unwrap();
     path.to_str().unwrap().to_owned()
 }
 
@@ -613,13 +618,7 @@ fn fxc_listings_of_every_kind_are_recognised() {
 /// promises, what is wrong, and the byte offset, from every verb.
 #[test]
 fn binary_input_that_is_not_what_it_claims() {
-    let dir = std::env::temp_dir().join(format!("tgsi-claims-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let write = |name: &str, bytes: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    };
+    let write = temp_file;
     let random = write("random.dxbc", &[0x5d, 0x17, 0xc3, 0x28, 0xff, 0x00, 0x9a]);
     let empty = write("empty.dxbc", b"");
     let short = write("short.cso", b"DX");
@@ -662,7 +661,6 @@ fn binary_input_that_is_not_what_it_claims() {
         assert!(err.contains(want), "{args:?}: expected `{want}` in:\n{err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -819,13 +817,7 @@ fn token_files_and_text_are_told_apart_whatever_the_verb() {
 
 #[test]
 fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
-    let dir = std::env::temp_dir().join(format!("tgsi-d3d-verbs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str, bytes: &[u8]| {
-        let p = dir.join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.to_str().unwrap().to_owned()
-    };
+    let file = temp_file;
     // a thread group past cs_5_0's limits: check's error, line and column
     let big = file(
         "big-group.asm",
@@ -872,7 +864,6 @@ fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
     let (code, err) = tgsi(&["check", &file("unsigned.o", &unsigned)]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("warning") && err.contains("all zero"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
