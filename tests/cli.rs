@@ -741,38 +741,60 @@ fn bench_mesh_runs_the_peer_in_rounds_between_ours() {
 
 #[test]
 fn a_dispatch_is_bounded_as_a_whole() {
-    // an endless loop over 4,096 groups: each batch gets its share of the
-    // dispatch's budget, and a dispatch too large for one instruction per
-    // batch, or with more groups than a dimension allows, does not start
-    let cs = temp_shader(
+    // an endless loop over 4,096 groups stops at its first batch's budget;
+    // a dispatch too large for one instruction per batch, or with more
+    // groups than a dimension allows, does not start
+    let endless = temp_shader(
         "endless.tgsi",
         "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\nBGNLOOP\nADD TEMP[0], TEMP[0], IMM[0]\nENDLOOP\nEND\n",
     );
-    let (code, err) = tgsi(&["run", &cs, "--groups", "64,64,1"]);
+    let (code, err) = tgsi(&["run", &endless, "--groups", "64,64,1"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("instruction budget of 610351 exhausted")
-            && err.contains("dispatch's budget of 10000000000 instructions over 16384 batches"),
+        err.contains("work group 0: instruction budget of 10000000 exhausted"),
         "{err}"
     );
-    let (code, err) = tgsi(&["run", &cs, "--groups", "65535,65535,65535"]);
+    let (code, err) = tgsi(&["run", &endless, "--groups", "65535,65535,65535"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("more than its budget of 10000000000"), "{err}");
-    let (code, err) = tgsi(&["run", &cs, "--groups", "65536,1,1"]);
+    let (code, err) = tgsi(&["run", &endless, "--groups", "65536,1,1"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("65536 work groups along x: at most 65535"),
         "{err}"
     );
-    let (code, err) = tgsi(&["run", &cs, "--groups", "4294967296,1,1"]);
+    let (code, err) = tgsi(&["run", &endless, "--groups", "4294967296,1,1"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("4294967296 is larger than 4294967295"),
         "{err}"
     );
-    let (code, err) = tgsi(&["run", &cs, "--groups", "2,1,1", "--dispatch-budget", "80"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("instruction budget of 10 exhausted"), "{err}");
+    // two instructions per batch, eight batches: 16 in all
+    let straight = temp_shader(
+        "straight.tgsi",
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nDCL TEMP[0]\nMOV TEMP[0], TEMP[0]\nEND\n",
+    );
+    for threads in ["1", "2"] {
+        let run = |budget| {
+            tgsi(&[
+                "run",
+                &straight,
+                "--groups",
+                "2,1,1",
+                "--threads",
+                threads,
+                "--dispatch-budget",
+                budget,
+            ])
+        };
+        assert_eq!(run("16").0, 0);
+        let (code, err) = run("15");
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("the dispatch ran more than its budget of 15 instructions"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -35,8 +35,8 @@ pub struct RunArgs {
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
-    /// Instruction budget of a whole compute dispatch, shared evenly by
-    /// its 16-lane batches when the share is below --budget
+    /// Instruction budget of a whole compute dispatch: the instructions of
+    /// all its 16-lane batches summed
     #[arg(long, default_value_t = Limits::default().max_dispatch_instructions)]
     pub dispatch_budget: u64,
 }

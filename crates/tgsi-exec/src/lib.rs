@@ -111,7 +111,7 @@ pub mod trace;
 pub use crate::ground::words;
 
 use decode::Code;
-use machine::{Batch, DispatchBudget, Env, FULL, Mask, Reg, Stop, ZERO_REG};
+use machine::{Batch, Env, FULL, Mask, Reg, Stop, ZERO_REG};
 use tgsi_ir::enums::{Processor, SemanticName};
 use tgsi_ir::ir::Shader;
 use words::AtomicWords;
@@ -155,11 +155,11 @@ pub const MAX_GROUPS_PER_DIMENSION: u32 = 65_535;
 pub struct Limits {
     /// Instructions one invocation batch may execute before it is stopped.
     pub max_instructions: u64,
-    /// Instructions a whole compute dispatch may execute, counted per batch
-    /// as `max_instructions` is: each of its batches may run an even share
-    /// (when that is below `max_instructions`), so that a dispatch ends in
-    /// a bounded time whatever its size, and fails or not alike on any
-    /// number of threads.
+    /// Instructions a whole compute dispatch may execute, summed over its
+    /// batches (each counted as `max_instructions` counts), so that a
+    /// dispatch ends in a bounded time whatever its size. It fails or not
+    /// alike on any number of threads; when it also has a failing batch,
+    /// which of the two errors is reported can depend on them.
     pub max_dispatch_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,
@@ -396,7 +396,6 @@ impl Program {
             images: &images,
             system_values: &res.system_values,
             grids: &self.code.grids,
-            dispatch_budget: None,
         };
         let r = f(&env);
         buffers.into_iter().for_each(AtomicWords::finish);
@@ -458,29 +457,26 @@ impl Program {
             )));
         }
         let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
-        let budget = DispatchBudget {
-            total: limits.max_dispatch_instructions,
-            batches: total * batches as u64,
-        };
-        let share = budget.total / budget.batches.max(1);
-        if share == 0 {
+        // every batch runs at least one instruction (its END)
+        let all_batches = total * batches as u64;
+        if all_batches > limits.max_dispatch_instructions {
             return Err(ExecError::general(format!(
-                "a dispatch of {total} work groups of {per_group} invocations runs {} batches of 16 invocations, more than its budget of {} instructions gives one instruction each",
-                budget.batches, budget.total
+                "a dispatch of {total} work groups of {per_group} invocations runs {all_batches} batches of 16 invocations, each at least one instruction: more than its budget of {} instructions",
+                limits.max_dispatch_instructions
             )));
         }
         self.with_env(res, limits, None, |env| {
-            let env = if share < env.max_instructions {
-                Env {
-                    max_instructions: share,
-                    dispatch_budget: Some(budget),
-                    ..*env
-                }
-            } else {
-                *env
-            };
-            self.dispatch_in(&env, groups, total, states_needed, per_group, limits)
+            self.dispatch_in(env, groups, total, states_needed, per_group, limits)
         })
+    }
+
+    /// The error of a dispatch whose instructions, summed over its batches,
+    /// passed [`Limits::max_dispatch_instructions`].
+    fn dispatch_budget_error(limits: &Limits) -> ExecError {
+        ExecError::general(format!(
+            "the dispatch ran more than its budget of {} instructions (summed over its batches; --dispatch-budget)",
+            limits.max_dispatch_instructions
+        ))
     }
 
     fn dispatch_in(
@@ -502,6 +498,11 @@ impl Program {
         let chunk = (total / (threads as u64 * 32)).max(1);
         let next = std::sync::atomic::AtomicU64::new(0);
         let failed = std::sync::atomic::AtomicU64::new(u64::MAX);
+        // The instructions run so far, summed over the threads (each adds
+        // its own count now and then): past the budget, the dispatch fails.
+        // Whether it fails so does not depend on the threads, since every
+        // group's count does not; which group is named may.
+        let spent = std::sync::atomic::AtomicU64::new(0);
         let run_chunks = || -> Result<Stats, (u64, ExecError)> {
             use std::sync::atomic::Ordering::Relaxed;
             let mut states: Vec<Batch> = (0..states_needed)
@@ -513,9 +514,11 @@ impl Program {
                 .collect();
             let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
             let mut stats = Stats::default();
+            let mut unreported = 0u64;
             loop {
                 let start = next.fetch_add(chunk, Relaxed);
                 if start >= total || start > failed.load(Relaxed) {
+                    spent.fetch_add(unreported, Relaxed);
                     return Ok(stats);
                 }
                 for g in start..(start + chunk).min(total) {
@@ -524,9 +527,20 @@ impl Program {
                         ((g / groups[0] as u64) % groups[1] as u64) as u32,
                         (g / (groups[0] as u64 * groups[1] as u64)) as u32,
                     ];
-                    if let Err(e) =
-                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
-                    {
+                    let before = stats.batch_instructions;
+                    let mut ran =
+                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats);
+                    unreported += stats.batch_instructions - before;
+                    // added to the shared sum every million instructions
+                    // (an atomic per group would cost small groups dearly)
+                    if ran.is_ok() && unreported >= 1 << 20 {
+                        let sum = spent.fetch_add(unreported, Relaxed) + unreported;
+                        unreported = 0;
+                        if sum > limits.max_dispatch_instructions {
+                            ran = Err(Self::dispatch_budget_error(limits));
+                        }
+                    }
+                    if let Err(e) = ran {
                         failed.fetch_min(g, Relaxed);
                         return Err((g, e));
                     }
@@ -556,9 +570,25 @@ impl Program {
                 None => Ok(stats),
             }
         };
-        result.map_err(|(g, e)| ExecError {
-            message: format!("work group {g}: {}", e.message),
-            ..e
+        // the last counts of each thread, added as it finished
+        let result = result.and_then(|stats| {
+            if spent.into_inner() > limits.max_dispatch_instructions {
+                Err((total, Self::dispatch_budget_error(limits)))
+            } else {
+                Ok(stats)
+            }
+        });
+        // a group is named where its batch failed, not where the sum of
+        // all of them ran out (which depends on the threads)
+        let over_budget = Self::dispatch_budget_error(limits);
+        result.map_err(|(g, e)| {
+            if e == over_budget {
+                return e;
+            }
+            ExecError {
+                message: format!("work group {g}: {}", e.message),
+                ..e
+            }
         })
     }
 

@@ -167,19 +167,6 @@ pub struct Env<'a> {
     pub system_values: &'a [(SemanticName, [u32; 4])],
     /// The program's 2-D operands ([`Code::grids`]).
     pub grids: &'a [Grid],
-    /// Set when `max_instructions` is a batch's share of a whole
-    /// dispatch's budget (named by the budget's error).
-    pub dispatch_budget: Option<DispatchBudget>,
-}
-
-/// A dispatch's instruction budget shared evenly by its batches
-/// ([`super::Limits::max_dispatch_instructions`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DispatchBudget {
-    /// Instructions the whole dispatch may execute.
-    pub total: u64,
-    /// Its batches of 16 lanes.
-    pub batches: u64,
 }
 
 impl Env<'_> {
@@ -473,16 +460,10 @@ impl Batch {
 
     fn budget_error(&self, code: &Code, env: &Env) -> ExecError {
         let op = code.insts[self.pc].op;
-        let mut message = format!(
+        let message = format!(
             "instruction budget of {} exhausted at instruction {} ({op})",
             env.max_instructions, self.pc
         );
-        if let Some(d) = env.dispatch_budget {
-            message += &format!(
-                " (each batch's share of the dispatch's budget of {} instructions over {} batches of 16 invocations)",
-                d.total, d.batches
-            );
-        }
         ExecError {
             instruction: Some(self.pc),
             message,

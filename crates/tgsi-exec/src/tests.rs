@@ -386,10 +386,17 @@ fn budget_exhaustion_names_the_instruction() {
 }
 
 #[test]
-fn a_dispatch_shares_its_budget_among_its_batches() {
+fn a_dispatch_sums_its_batches_instructions_against_its_budget() {
     // three instructions per batch (MOV, UADD, END), four batches
     let straight = prog(
         "COMP\nDCL TEMP[0]\nIMM[0] UINT32 {1, 0, 0, 0}\nMOV TEMP[0].x, IMM[0].xxxx\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nEND\n",
+    );
+    // group 0 loops 1,000 times (about 4,000 instructions), the others stop
+    let skewed = prog(
+        "COMP\nDCL SV[0], BLOCK_ID\nDCL TEMP[0..1]\nIMM[0] UINT32 {1, 1000, 0, 0}\n\
+         MOV TEMP[0].x, IMM[0].zzzz\nUSEQ TEMP[1].x, SV[0].xxxx, IMM[0].zzzz\nUIF TEMP[1].xxxx\n\
+         BGNLOOP\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nUSGE TEMP[1].y, TEMP[0].xxxx, IMM[0].yyyy\n\
+         UIF TEMP[1].yyyy\nBRK\nENDIF\nENDLOOP\nENDIF\nEND\n",
     );
     for threads in [1, 2] {
         let limits = |total| Limits {
@@ -397,37 +404,33 @@ fn a_dispatch_shares_its_budget_among_its_batches() {
             threads,
             ..Limits::default()
         };
-        straight
-            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(12))
-            .unwrap();
-        let e = straight
-            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(11))
-            .unwrap_err();
-        assert!(
-            e.message.contains("instruction budget of 2 exhausted")
-                && e.message
-                    .contains("budget of 11 instructions over 4 batches"),
-            "{}",
-            e.message
+        let run = |p: &Program, groups, total| {
+            p.dispatch(&mut Resources::default(), groups, &limits(total))
+        };
+        run(&straight, [2, 2, 1], 12).unwrap();
+        let e = run(&straight, [2, 2, 1], 11).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the dispatch ran more than its budget of 11 instructions (summed over its batches; --dispatch-budget)"
         );
-        let e = straight
-            .dispatch(&mut Resources::default(), [2, 2, 1], &limits(3))
-            .unwrap_err();
+        let e = run(&straight, [2, 2, 1], 3).unwrap_err();
         assert!(
             e.message.contains("runs 4 batches") && e.message.contains("budget of 3"),
             "{}",
             e.message
         );
+        // one busy group among idle ones: the sum counts, not a share
+        let stats = skewed
+            .dispatch_stats(&mut Resources::default(), [8, 1, 1], &limits(u64::MAX))
+            .unwrap();
+        run(&skewed, [8, 1, 1], stats.batch_instructions).unwrap();
+        let e = run(&skewed, [8, 1, 1], stats.batch_instructions - 1).unwrap_err();
+        assert!(
+            e.message.contains("ran more than its budget"),
+            "{}",
+            e.message
+        );
     }
-    // a per-batch budget below the share keeps its own message
-    let limits = Limits {
-        max_instructions: 2,
-        ..Limits::default()
-    };
-    let e = straight
-        .dispatch(&mut Resources::default(), [1, 1, 1], &limits)
-        .unwrap_err();
-    assert!(!e.message.contains("share"), "{}", e.message);
 }
 
 #[test]
