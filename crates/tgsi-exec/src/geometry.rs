@@ -37,8 +37,7 @@ pub const STREAMS: usize = 4;
 pub const MAX_OUTPUT_VERTICES: u32 = 1024;
 /// Most invocations per primitive (Direct3D 11's limit).
 pub const MAX_INVOCATIONS: u32 = 32;
-/// Most bytes of vertex output one run may produce.
-const MAX_OUTPUT_BYTES: usize = 1 << 30;
+use super::MAX_STAGE_OUTPUT_BYTES as MAX_OUTPUT_BYTES;
 
 impl Batch {
     /// EMIT / ENDPRIM for the active lanes, in lane order.

@@ -147,6 +147,21 @@ pub enum Numerics {
     Direct3D,
 }
 
+/// Most bytes of output one run of a vertex, tessellation-evaluation or
+/// geometry stage may produce.
+pub const MAX_STAGE_OUTPUT_BYTES: usize = 1 << 30;
+
+/// An error when `rows` output registers (16 bytes each) would pass
+/// [`MAX_STAGE_OUTPUT_BYTES`]; `stage` names the shader.
+fn check_stage_output(rows: usize, stage: &str) -> Result<(), ExecError> {
+    match rows.checked_mul(16) {
+        Some(bytes) if bytes <= MAX_STAGE_OUTPUT_BYTES => Ok(()),
+        _ => Err(ExecError::general(format!(
+            "the {stage}'s output ({rows} registers of 16 bytes) exceeds {MAX_STAGE_OUTPUT_BYTES} bytes"
+        ))),
+    }
+}
+
 /// Work groups a dispatch may have along each of its three dimensions.
 pub const MAX_GROUPS_PER_DIMENSION: u32 = 65_535;
 
@@ -743,6 +758,10 @@ impl Program {
         count: usize,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
         let code = &self.code;
+        check_stage_output(
+            count.saturating_mul(code.output.len as usize),
+            "vertex shader",
+        )?;
         let mut outputs = Vec::with_capacity(count);
         let ids = |v: usize| [v as u32, 0];
         let stats =
@@ -886,6 +905,7 @@ impl Program {
         // sized (what it held is overwritten), then cut into the ranges'
         // shares.
         let total = ids.len() * outs;
+        check_stage_output(total, "vertex shader")?;
         outputs.truncate(total);
         outputs.resize(total, [0; 4]);
         let stats = self.with_env(res, limits, None, |env| {

@@ -441,6 +441,10 @@ impl TessEvalSession<'_> {
         let outer = patch.outer.map(f32::to_bits);
         let inner = [patch.inner[0].to_bits(), patch.inner[1].to_bits(), 0, 0];
         let outputs = code.output.len as usize;
+        super::check_stage_output(
+            out.len() + points.len() * outputs,
+            "tessellation-evaluation shader",
+        )?;
         out.reserve(points.len() * outputs);
         for first in (0..points.len()).step_by(LANES) {
             let n = (points.len() - first).min(LANES);

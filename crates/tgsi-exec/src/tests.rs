@@ -522,6 +522,42 @@ fn unsupported_opcodes_and_bad_structure_are_compile_errors() {
 }
 
 #[test]
+fn a_vertex_runs_output_is_bounded_before_it_is_made() {
+    let p = prog("VERT\nDCL OUT[0..4]\nEND\n");
+    // 2^24 vertices of five outputs: 1.25 GiB, refused before any is made
+    let e = p
+        .run_vertices(&mut Resources::default(), &[], 1 << 24, &Limits::default())
+        .unwrap_err();
+    assert!(
+        e.message.contains(
+            "the vertex shader's output (83886080 registers of 16 bytes) exceeds 1073741824 bytes"
+        ),
+        "{}",
+        e.message
+    );
+    let ids = vec![[0u32, 0]; 1 << 24];
+    let rows = VertexRows::Flat {
+        words: &[],
+        stride: 0,
+        count: ids.len(),
+    };
+    let e = p
+        .run_vertex_rows(
+            &mut Resources::default(),
+            rows,
+            &ids,
+            &Limits::default(),
+            Vec::new(),
+        )
+        .unwrap_err();
+    assert!(
+        e.message.contains("exceeds 1073741824 bytes"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
 fn vertices_run_in_batches_with_vertex_id() {
     let src = "VERT\nDCL IN[0]\nDCL SV[0], VERTEXID\nDCL SV[1], INSTANCEID\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
         MOV OUT[0], IN[0]\nMOV OUT[1].x, SV[0].xxxx\nMOV OUT[1].y, SV[1].xxxx\nUADD OUT[1].z, IN[0].xxxx, SV[0].xxxx\nMOV OUT[1].w, IN[0].wwww\nEND\n";

@@ -1101,3 +1101,14 @@ fn a_direct3d_shaders_run_error_names_its_direct3d_instruction() {
         "{out}"
     );
 }
+
+#[test]
+fn a_texture_level_past_the_resources_levels_is_refused_where_it_is_named() {
+    let text = "[texture 0]\ntarget 2d\nformat rgba32f\nsize (4, 4)\nlevels 3\nlevel 4294967295\n1 2 3 4\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("t.shader_test:6:1: level 4294967295: the resource has 3 level(s)"),
+        "{out}"
+    );
+}

@@ -129,6 +129,14 @@ impl TextureLines {
                 it.next();
                 let k = parse_u32(l.number, it.next(), "a level number")?;
                 no_more(l.number, it)?;
+                // checked here: the data of levels up to k is made as it comes
+                let levels = self.levels.unwrap_or(16);
+                if k >= levels {
+                    return Err(ParseError::new(
+                        l.number,
+                        format!("level {k}: the resource has {levels} level(s), numbered from 0"),
+                    ));
+                }
                 if k < self.level || (k == self.level && self.data_started) {
                     return Err(ParseError::new(
                         l.number,
