@@ -63,16 +63,23 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     }
     // a library's functions and an effect's shaders are signed one by one
     for (offset, nested) in tgsi::d3d::nested_containers(bytes).unwrap_or_default() {
-        if let Ok(ChecksumStatus::Mismatch { expected, stored }) = checksum_status(nested)
-            && stored != [0; 4]
-        {
-            let at = offset + 4;
-            eprintln!(
-                "error: {name}: byte offset {at} ({at:#x}): checksum mismatch of the container nested at byte offset {offset}: expected {}, stored {}",
-                checksum_hex(&expected),
-                checksum_hex(&stored)
-            );
-            ok = false;
+        let at = offset + 4;
+        match checksum_status(nested) {
+            Ok(ChecksumStatus::Mismatch { expected, stored }) if stored == [0; 4] => {
+                eprintln!(
+                    "warning: {name}: byte offset {at} ({at:#x}): the checksum of the container nested at byte offset {offset} is all zero (not signed; its bytes hash to {})",
+                    checksum_hex(&expected)
+                );
+            }
+            Ok(ChecksumStatus::Mismatch { expected, stored }) => {
+                eprintln!(
+                    "error: {name}: byte offset {at} ({at:#x}): checksum mismatch of the container nested at byte offset {offset}: expected {}, stored {}",
+                    checksum_hex(&expected),
+                    checksum_hex(&stored)
+                );
+                ok = false;
+            }
+            _ => {}
         }
     }
     match tgsi::d3d::program_chunks(bytes) {

@@ -248,6 +248,7 @@ fn looks_like_tokens(bytes: &[u8]) -> bool {
 
 /// TGSI text: its first word is a stage header.
 fn starts_with_tgsi_header(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.split_whitespace().next().unwrap_or("");
     ["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"].contains(&first)
 }

@@ -377,7 +377,6 @@ impl Source {
         out
     }
 
-    /// The Direct3D instruction (declarations counted) TGSI instruction `pc` came from.
     /// The Direct3D destination that TGSI instruction `pc`'s `dst` stands
     /// for (the first one of its Direct3D instruction naming its register).
     fn d3d_dest<'a>(
@@ -396,6 +395,7 @@ impl Source {
             .find(|d| d.register == dst.reg)
     }
 
+    /// The Direct3D instruction (declarations counted) TGSI instruction `pc` came from.
     fn owner_d3d(&self, pc: usize) -> usize {
         self.d3d
             .as_ref()

@@ -85,26 +85,38 @@ pub fn framing_problems(blob: &[u8]) -> Vec<(usize, String)> {
             ),
         ));
     }
-    let mut at = 0usize;
-    while let Some(k) = data[at..].windows(4).position(|w| w == DXBC_MAGIC) {
-        let start = at + k;
-        // the container's bytes: as many as its size word says, when they fit
-        let size = data
-            .get(start + 24..start + 28)
-            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
-        let bytes = data
-            .get(start..start.saturating_add(size))
-            .unwrap_or(&data[start..]);
-        if let Err(e) = Container::parse(bytes) {
-            problems.push((
-                base + start,
-                format!(
-                    "a shader container of the effect is broken: {}",
-                    e.shifted(base + start)
-                ),
-            ));
+    // A shader in the unstructured data is its size word, then a container
+    // whose own size word (at +24) says the same: such a container must be
+    // whole. Other `DXBC` bytes (in a name, a constant) are not shaders.
+    let shaders_end = (header + unstructured).min(data.len());
+    let mut at = header + 4;
+    while at + 28 <= shaders_end {
+        if data[at..at + 4] != DXBC_MAGIC {
+            at += 1;
+            continue;
         }
-        at = start + 4;
+        let (Some(framed), Some(own)) = (word(at - 4), word(at + 24)) else {
+            break;
+        };
+        if framed != own {
+            at += 1;
+            continue;
+        }
+        let size = own as usize;
+        let bytes = data.get(at..at.saturating_add(size)).unwrap_or(&data[at..]);
+        match Container::parse(bytes) {
+            Ok(_) => at += size.max(4),
+            Err(e) => {
+                problems.push((
+                    base + at,
+                    format!(
+                        "a shader container of the effect is broken: {}",
+                        e.shifted(base + at)
+                    ),
+                ));
+                at += 4;
+            }
+        }
     }
     let programs = embedded_shaders(blob).len();
     let declared = word(HEADER_TOTAL_SHADERS).unwrap_or(0) as usize;
@@ -208,6 +220,16 @@ mod tests {
         )])
         .to_bytes();
         assert!(framing_problems(&raw_effect(&shader, 1)).is_empty());
+        // `DXBC` in a name of the unstructured data is no shader
+        let mut named = raw_effect(&shader, 1);
+        named.splice(96..96, b"DXBCMaterial\0\0\0\0".iter().copied());
+        let unstructured = (shader.len() + 4 + 16) as u32;
+        named[32..36].copy_from_slice(&unstructured.to_le_bytes());
+        assert!(
+            framing_problems(&named).is_empty(),
+            "{:?}",
+            framing_problems(&named)
+        );
         assert!(framing_problems(&shader).is_empty(), "no effect");
         // more programs than the header counts
         let problems = framing_problems(&raw_effect(&shader, 0));

@@ -159,12 +159,19 @@ impl LineIndex {
 }
 
 /// What a message quotes of the text it found: the first 40 characters,
-/// control characters written as escapes (`\u{0}`) so that the message
-/// shows them.
+/// control and invisible characters written as escapes (`\u{0}`,
+/// `\u{feff}`) so that the message shows them.
 pub fn shown(text: &str) -> String {
     let mut out = String::new();
+    // control characters, and the invisible ones that change nothing
+    // visible or the direction of the text (a byte-order mark, zero
+    // widths, bidirectional marks)
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
     for c in text.chars().take(40) {
-        if c.is_control() {
+        if invisible(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
@@ -430,5 +437,6 @@ mod line_tests {
     fn shown_text_escapes_control_characters_and_is_short() {
         assert_eq!(super::shown("a\0b\u{1b}\"'"), "a\\0b\\u{1b}\"'");
         assert_eq!(super::shown(&"x".repeat(100)).len(), 40);
+        assert_eq!(super::shown("\u{feff}COMP"), "\\u{feff}COMP");
     }
 }

@@ -138,13 +138,15 @@ pub fn parse_hex(text: &str) -> Result<HexWords, (usize, usize, String)> {
             .min()
             .map_or(line, |k| &line[..k]);
         let mut rest = code;
+        // the column of `rest`'s start, kept as the line is walked
+        let mut column = 1;
         while let Some(start) = rest.find(|c: char| !(c.is_whitespace() || c == ',')) {
+            column += rest[..start].chars().count();
             let tail = &rest[start..];
             let len = tail
                 .find(|c: char| c.is_whitespace() || c == ',')
                 .unwrap_or(tail.len());
             let word = &tail[..len];
-            let column = code[..code.len() - tail.len()].chars().count() + 1;
             let digits = word
                 .strip_prefix("0x")
                 .or_else(|| word.strip_prefix("0X"))
@@ -164,6 +166,7 @@ pub fn parse_hex(text: &str) -> Result<HexWords, (usize, usize, String)> {
                 })?;
             words.bytes.extend_from_slice(&value.to_le_bytes());
             words.places.push((n + 1, column));
+            column += word.chars().count();
             rest = &tail[len..];
         }
     }

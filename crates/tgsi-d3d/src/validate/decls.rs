@@ -89,6 +89,16 @@ pub(crate) struct IndexRange {
     pub mask: u8,
 }
 
+impl ScopeDecls {
+    /// Notes declaration `i` as where `r#` and `x#` together first passed
+    /// [`MAX_TEMPS`], if they now do.
+    fn note_temps(&mut self, i: usize) {
+        if self.temps.unwrap_or(0) as u64 + self.indexable_total > MAX_TEMPS as u64 {
+            self.temps_exceeded_at.get_or_insert(i);
+        }
+    }
+}
+
 /// The declarations of one section (the program, or a hull-shader phase).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ScopeDecls {
@@ -370,6 +380,10 @@ impl Builder<'_, '_, '_> {
                 } else {
                     s.temps = Some(*n);
                     s.temps_at = Some(i);
+                    // (with x# declared before it; alone it is checked below)
+                    if s.indexable_total > 0 {
+                        s.note_temps(i);
+                    }
                 }
                 if *n > MAX_TEMPS {
                     self.error(
@@ -404,15 +418,13 @@ impl Builder<'_, '_, '_> {
                     );
                 }
                 let decls = &mut self.d.scopes[scope];
+                let earlier = decls.indexable.insert(*register, (*count, *components));
+                // the registers of the declarations in force (a second
+                // declaration of one `x#` replaces the first)
                 decls.indexable_total += *count as u64;
-                if decls.temps.unwrap_or(0) as u64 + decls.indexable_total > MAX_TEMPS as u64 {
-                    decls.temps_exceeded_at.get_or_insert(i);
-                }
-                if decls
-                    .indexable
-                    .insert(*register, (*count, *components))
-                    .is_some()
-                {
+                decls.indexable_total -= earlier.map_or(0, |(c, _)| c as u64);
+                decls.note_temps(i);
+                if earlier.is_some() {
                     self.error(
                         Site::Inst(i),
                         format!("`x{register}` is declared twice in one section"),
