@@ -898,3 +898,14 @@ fn a_direct3d_programs_run_error_names_its_direct3d_instruction() {
         "{err}"
     );
 }
+
+#[test]
+fn an_empty_value_between_commas_is_refused() {
+    let cs = temp_shader("const.tgsi", "COMP\nDCL CONST[0]\nEND\n");
+    for spec in ["0=float:1,,0.5", "0=float:", "0=uint:1,"] {
+        let (code, err) = tgsi(&["run", &cs, "--const", spec]);
+        assert_eq!(code, 2, "{spec}: {err}");
+        assert!(err.contains("(one is empty)"), "{spec}: {err}");
+    }
+    assert_eq!(tgsi(&["run", &cs, "--const", "0=float:1, 2,0.5"]).0, 0);
+}

@@ -95,6 +95,10 @@ fn parse_type_values(rest: &str, spec: &str, what: &str) -> Result<Vec<u32>> {
         .ok_or_else(|| anyhow!("{what} `{spec}`: expected TYPE:VALUES after `=`"))?;
     let (ty, _) = ValueType::from_word(ty.trim())
         .ok_or_else(|| anyhow!("{what} `{spec}`: unknown type `{ty}`"))?;
+    // a value left out between commas would move the later ones
+    if vals.split(',').any(|v| v.trim().is_empty()) {
+        bail!("{what} `{spec}`: expected values separated by single commas (one is empty)");
+    }
     values::parse_words(ty, &vals.replace(',', " ")).map_err(|e| anyhow!("{what} `{spec}`: {e}"))
 }
 

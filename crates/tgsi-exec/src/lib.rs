@@ -198,7 +198,7 @@ impl Default for Limits {
             max_dispatch_instructions: 10_000_000_000,
             shared_memory_bytes: 32 * 1024,
             threads: 1,
-            max_group_invocations: 1 << 16,
+            max_group_invocations: tgsi_ir::validate::MAX_BLOCK_INVOCATIONS,
             progress: ProgressHook::default(),
             pack_quads: true,
         }

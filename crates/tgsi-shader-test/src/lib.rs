@@ -149,8 +149,19 @@ pub fn run_paths<P: AsRef<Path>>(paths: &[P], config: &RunConfig, out: &mut impl
         };
         for file in files {
             let name = file.display().to_string();
-            let report = match std::fs::read_to_string(&file) {
-                Ok(text) => run_source(&name, &text, config),
+            let report = match std::fs::read(&file) {
+                Ok(bytes) => match std::str::from_utf8(&bytes) {
+                    Ok(text) => run_source(&name, text, config),
+                    Err(e) => {
+                        let at = e.valid_up_to();
+                        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+                        FileReport::failure(
+                            &name,
+                            line,
+                            format!("{name}:{line}: byte {at}: the file is not valid UTF-8 text"),
+                        )
+                    }
+                },
                 Err(e) => FileReport::failure(&name, 0, format!("{name}: cannot read: {e}")),
             };
             let _ = write_report(&report, config, out);

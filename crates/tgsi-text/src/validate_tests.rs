@@ -871,3 +871,28 @@ fn a_register_file_past_the_machines_size_is_a_warning() {
     assert_warning_only(&with_temps(4096), "TEMP[0..4096] needs 4097 entries");
     assert_warning_only(&with_temps(65_535), "machine runs at most 4096 entries");
 }
+
+#[test]
+fn nesting_and_block_sizes_past_the_machines_are_warnings() {
+    let nested = |n: usize| {
+        let text = format!(
+            "COMP\n{}{}END\n",
+            "BGNLOOP\n".repeat(n),
+            "ENDLOOP\n".repeat(n)
+        );
+        crate::parse(&text).unwrap().0
+    };
+    assert_clean(&nested(64));
+    assert_warning_only(
+        &nested(65),
+        "blocks nested 65 deep: the machine runs at most 64",
+    );
+    let block = |w: u32| {
+        let text = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH {w}\nPROPERTY CS_FIXED_BLOCK_HEIGHT 2\nEND\n"
+        );
+        crate::parse(&text).unwrap().0
+    };
+    assert_clean(&block(32768));
+    assert_warning_only(&block(32769), "a block of 32769x2x1 = 65538 invocations");
+}

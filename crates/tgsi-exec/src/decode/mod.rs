@@ -20,7 +20,7 @@ use tgsi_ir::opcode::{Category, Opcode, OperandType};
 /// Most entries one register file may have (TEMP, IN, OUT, IMM, SV, ADDR).
 pub use tgsi_ir::validate::MAX_FILE_ENTRIES;
 /// Most nested control-flow frames (IF, loops, switches, calls) per batch.
-pub const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = tgsi_ir::validate::MAX_NESTING;
 /// Most instructions a program may have to run (its decoded form takes
 /// about a kilobyte per instruction): 262,144, far above any real shader.
 pub const MAX_PROGRAM_INSTRUCTIONS: usize = 1 << 18;

@@ -144,6 +144,17 @@ impl Walker<'_, '_> {
             branch,
             middle: None,
         });
+        if self.stack.len() == super::MAX_NESTING + 1 {
+            self.report.warning(
+                Site::stmt(stmt),
+                format!(
+                    "blocks nested {} deep: the machine runs at most {}, so it will not run this shader",
+                    self.stack.len(),
+                    super::MAX_NESTING
+                ),
+                "nested too deep to run",
+            );
+        }
     }
 
     /// ELSE: the middle of the innermost IF, once.

@@ -41,6 +41,11 @@
 /// on the machine (as in Mesa's `tgsi_exec`, whose temporaries are 4,096):
 /// a larger declaration is valid TGSI, and warned about.
 pub const MAX_FILE_ENTRIES: u32 = 4096;
+/// Most blocks (IF, loops, SWITCH, subroutine bodies) the machine nests:
+/// a deeper program is valid TGSI, and warned about.
+pub const MAX_NESTING: usize = 64;
+/// Most invocations of a compute block the machine runs by default.
+pub const MAX_BLOCK_INVOCATIONS: u64 = 1 << 16;
 
 mod flow;
 mod operands;

@@ -135,4 +135,41 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
             seen.push((p.name, stmt));
         }
     }
+    check_block_size(shader, report);
+}
+
+/// A compute block of more invocations than the machine runs by default
+/// (`Limits::max_group_invocations`): a warning at its last size property.
+fn check_block_size(shader: &Shader, report: &mut Reporter) {
+    use PropertyName::*;
+    let mut size = [1u64; 3];
+    let mut last = None;
+    for (stmt, s) in shader.statements.iter().enumerate() {
+        if let Statement::Property(p) = s {
+            let axis = match p.name {
+                CsFixedBlockWidth => 0,
+                CsFixedBlockHeight => 1,
+                CsFixedBlockDepth => 2,
+                _ => continue,
+            };
+            size[axis] = u64::from(p.value).max(1);
+            last = Some(stmt);
+        }
+    }
+    let invocations = size.iter().product::<u64>();
+    if let Some(stmt) = last
+        && invocations > super::MAX_BLOCK_INVOCATIONS
+    {
+        report.warning(
+            Site::stmt(stmt),
+            format!(
+                "a block of {}x{}x{} = {invocations} invocations: the machine runs at most {} by default",
+                size[0],
+                size[1],
+                size[2],
+                super::MAX_BLOCK_INVOCATIONS
+            ),
+            "block too large to run",
+        );
+    }
 }
