@@ -1118,7 +1118,7 @@ fn a_file_that_is_not_utf8_names_the_byte_and_line() {
     let path = std::env::temp_dir().join(format!("tgsi-latin1-{}.shader_test", std::process::id()));
     std::fs::write(&path, b"[test]\n# caf\xe9\n").unwrap();
     let mut out = Vec::new();
-    let summary = run_paths(&[path.clone()], &RunConfig::default(), &mut out);
+    let summary = run_paths(std::slice::from_ref(&path), &RunConfig::default(), &mut out);
     std::fs::remove_file(&path).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(summary.failed, 1, "{text}");
