@@ -30,23 +30,7 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     let mut ok = true;
     if !tgsi::d3d::effect::is_raw_effect(bytes) {
         match checksum_status(bytes) {
-            Ok(ChecksumStatus::Valid) => {}
-            // unsigned (tools that do not sign write zeros): accepted, as
-            // by `run` and the `.shader_test` runner
-            Ok(ChecksumStatus::Mismatch { expected, stored }) if stored == [0; 4] => {
-                eprintln!(
-                    "warning: {name}: byte offset 4 (0x4): the checksum is all zero (the blob is not signed; its bytes hash to {})",
-                    checksum_hex(&expected)
-                );
-            }
-            Ok(ChecksumStatus::Mismatch { expected, stored }) => {
-                eprintln!(
-                    "error: {name}: byte offset 4 (0x4): checksum mismatch: expected {}, stored {}",
-                    checksum_hex(&expected),
-                    checksum_hex(&stored)
-                );
-                ok = false;
-            }
+            Ok(status) => ok &= checksum_ok(name, status, 0, "the blob"),
             Err(e) => {
                 eprintln!("error: {name}: {e}");
                 return false;
@@ -63,23 +47,9 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
     }
     // a library's functions and an effect's shaders are signed one by one
     for (offset, nested) in tgsi::d3d::nested_containers(bytes).unwrap_or_default() {
-        let at = offset + 4;
-        match checksum_status(nested) {
-            Ok(ChecksumStatus::Mismatch { expected, stored }) if stored == [0; 4] => {
-                eprintln!(
-                    "warning: {name}: byte offset {at} ({at:#x}): the checksum of the container nested at byte offset {offset} is all zero (not signed; its bytes hash to {})",
-                    checksum_hex(&expected)
-                );
-            }
-            Ok(ChecksumStatus::Mismatch { expected, stored }) => {
-                eprintln!(
-                    "error: {name}: byte offset {at} ({at:#x}): checksum mismatch of the container nested at byte offset {offset}: expected {}, stored {}",
-                    checksum_hex(&expected),
-                    checksum_hex(&stored)
-                );
-                ok = false;
-            }
-            _ => {}
+        if let Ok(status) = checksum_status(nested) {
+            let what = format!("the container nested at byte offset {offset}");
+            ok &= checksum_ok(name, status, offset, &what);
         }
     }
     match tgsi::d3d::program_chunks(bytes) {
@@ -105,6 +75,32 @@ pub fn check(bytes: &[u8], name: &str) -> bool {
         }
     }
     ok
+}
+
+/// Reports the checksum of `what` (a container at byte `offset`); false
+/// when it does not match its bytes. An all-zero checksum (tools that do
+/// not sign write zeros) is accepted with a warning, as `run` and the
+/// `.shader_test` runner accept it.
+fn checksum_ok(name: &str, status: ChecksumStatus, offset: usize, what: &str) -> bool {
+    let at = offset + 4;
+    match status {
+        ChecksumStatus::Valid => true,
+        ChecksumStatus::Mismatch { expected, stored } if stored == [0; 4] => {
+            eprintln!(
+                "warning: {name}: byte offset {at} ({at:#x}): the checksum of {what} is all zero (not signed; its bytes hash to {})",
+                checksum_hex(&expected)
+            );
+            true
+        }
+        ChecksumStatus::Mismatch { expected, stored } => {
+            eprintln!(
+                "error: {name}: byte offset {at} ({at:#x}): checksum mismatch of {what}: expected {}, stored {}",
+                checksum_hex(&expected),
+                checksum_hex(&stored)
+            );
+            false
+        }
+    }
 }
 
 /// Where instruction `i` of a decoded program is: `byte offset N (0xN)`.
