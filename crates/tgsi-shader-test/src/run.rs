@@ -1147,6 +1147,19 @@ impl Runner<'_> {
         }
     }
 
+    /// An error when `[vertex data]` has attributes but fewer than `count`
+    /// rows (`command` says what asked for them).
+    fn has_rows(&self, count: usize, command: &str, line: usize) -> Result<(), String> {
+        match &self.vertex_data {
+            Some(data) if !data.attributes.is_empty() && data.rows.len() < count => Err(format!(
+                "{}: {command} but [vertex data] has only {} row(s)",
+                self.at(line),
+                data.rows.len()
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The inputs of `run vertices`: `[vertex data]` rows (TGSI shaders:
     /// `IN[n]` attributes; Direct3D shaders: input-signature names too).
     fn vertex_inputs(
@@ -1170,12 +1183,7 @@ impl Runner<'_> {
                 None => Ok(rows),
             };
         }
-        if data.rows.len() < count {
-            return Err(format!(
-                "{at}: run vertices {count} but [vertex data] has only {} row(s)",
-                data.rows.len()
-            ));
-        }
+        self.has_rows(count, &format!("run vertices {count}"), line)?;
         let rows = &data.rows[..count];
         let attributes: Vec<Attribute> = data.attributes.iter().map(|(a, _)| a.clone()).collect();
         if let Some(d) = &shader.d3d {

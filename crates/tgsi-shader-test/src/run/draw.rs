@@ -126,15 +126,8 @@ impl Runner<'_> {
         } else {
             None
         };
-        if let Some(data) = &self.vertex_data
-            && !indexed
-            && !data.attributes.is_empty()
-            && data.rows.len() < count as usize
-        {
-            return Err(format!(
-                "{at}: draw of {count} vertices but [vertex data] has only {} row(s)",
-                data.rows.len()
-            ));
+        if !indexed {
+            self.has_rows(count as usize, &format!("draw of {count} vertices"), line)?;
         }
         let rows = self.all_vertex_inputs(&vs, line)?;
         let input = pl::VertexInput::from_rows(&rows);
