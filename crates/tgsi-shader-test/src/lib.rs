@@ -104,6 +104,10 @@ pub fn expand_path(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Most failure messages printed for one test (a test of many failing
+/// probes prints these and a count of the rest).
+pub const MAX_MESSAGES_PER_TEST: usize = 100;
+
 /// Writes the messages of a report: every failure, and skips when verbose.
 pub fn write_report(
     report: &FileReport,
@@ -114,8 +118,16 @@ pub fn write_report(
         match &r.outcome {
             Outcome::Passed => {}
             Outcome::Failed(messages) => {
-                for m in messages {
+                for m in messages.iter().take(MAX_MESSAGES_PER_TEST) {
                     writeln!(out, "{}", m.trim_end())?;
+                }
+                if let Some(more) = messages.len().checked_sub(MAX_MESSAGES_PER_TEST)
+                    && more > 0
+                {
+                    writeln!(
+                        out,
+                        "({more} more failure message(s) of this test not shown)"
+                    )?;
                 }
             }
             Outcome::Skipped(why) => {

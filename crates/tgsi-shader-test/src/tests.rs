@@ -1127,3 +1127,22 @@ fn a_file_that_is_not_utf8_names_the_byte_and_line() {
         "{text}"
     );
 }
+
+#[test]
+fn a_test_of_many_failing_probes_prints_the_first_hundred() {
+    let probes = "probe buffer 0 uint 0 (1)\n".repeat(150);
+    let text = format!(
+        "[buffer 0]\nsize 4\n[compute shader]\nCOMP\nEND\n[test]\ndispatch 1 1 1\n{probes}"
+    );
+    let (report, out) = run_text(&text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert_eq!(
+        out.matches("probe failed").count(),
+        MAX_MESSAGES_PER_TEST,
+        "{out}"
+    );
+    assert!(
+        out.contains("(50 more failure message(s) of this test not shown)"),
+        "{out}"
+    );
+}
