@@ -139,6 +139,7 @@ pub use tgsi_vulkan as vulkan;
 pub mod debug;
 pub mod image_io;
 pub mod mesh_io;
+pub mod sniff;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use ir::Shader;

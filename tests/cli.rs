@@ -909,3 +909,26 @@ fn an_empty_value_between_commas_is_refused() {
     }
     assert_eq!(tgsi(&["run", &cs, "--const", "0=float:1, 2,0.5"]).0, 0);
 }
+
+#[test]
+fn a_raw_effect_is_a_container_of_programs_to_every_verb() {
+    let effect = "tests/fixtures/d3d/dxdecompiler/Internal/Effects/BasicEffect_5_0_FX.o";
+    let (code, err) = tgsi(&["translate", effect]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the blob holds 4 programs: pick one with --entry N"),
+        "{err}"
+    );
+    let (code, out, err) = tgsi_out(&["translate", effect, "--entry", "0", "--to", "spirv-asm"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("OpEntryPoint"), "{out}");
+    for verb in ["run", "debug"] {
+        let (code, err) =
+            tgsi(&[verb, effect, "--vertex", "0"][..if verb == "run" { 2 } else { 4 }]);
+        assert_ne!(code, 0, "{verb}: {err}");
+        assert!(
+            err.contains("the container holds 4 programs; one is needed"),
+            "{verb}: {err}"
+        );
+    }
+}

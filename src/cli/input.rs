@@ -199,12 +199,12 @@ pub fn pick_format(
 /// wrong with it, at its byte offset: a `.dxbc` (`.cso`, `.fxo`, `.o` ...)
 /// without the `DXBC` magic, an empty file, binary bytes where text is due.
 pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Format> {
-    if bytes.starts_with(b"DXBC") || tgsi::d3d::effect::is_raw_effect(bytes) {
-        return Ok(Format::Dxbc);
-    }
-    let text = std::str::from_utf8(bytes).ok();
-    if text.is_some_and(tgsi::shader_test::d3d::is_assembly) {
-        return Ok(Format::SmAsm);
+    use tgsi::sniff::Kind;
+    let kind = tgsi::sniff::kind_of(bytes);
+    match kind {
+        Some(Kind::Dxbc) => return Ok(Format::Dxbc),
+        Some(Kind::SmAsm) => return Ok(Format::SmAsm),
+        _ => {}
     }
     let extension = Path::new(name)
         .extension()
@@ -212,11 +212,10 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
     if extension.is_some_and(|e| DXBC_EXTENSIONS.contains(&e.as_str())) {
         return Err(anyhow!("{name}: byte 0: {}", not_a_container(bytes)));
     }
-    if looks_like_tokens(bytes) {
-        return Ok(Format::Tokens);
-    }
-    if text.is_some_and(starts_with_tgsi_header) {
-        return Ok(Format::Tgsi);
+    match kind {
+        Some(Kind::Tokens) => return Ok(Format::Tokens),
+        Some(Kind::Tgsi) => return Ok(Format::Tgsi),
+        _ => {}
     }
     if bytes.is_empty() {
         let expected = match otherwise {
@@ -235,22 +234,6 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
         ));
     }
     Ok(otherwise)
-}
-
-/// Mesa's `tgsi_token` words: whole words, a header of 2 words and a
-/// processor type below 16 (no text starts with the byte 2).
-fn looks_like_tokens(bytes: &[u8]) -> bool {
-    bytes.len() >= 8
-        && bytes.len().is_multiple_of(4)
-        && bytes[0] == 2
-        && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) < 16
-}
-
-/// TGSI text: its first word is a stage header.
-fn starts_with_tgsi_header(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = text.split_whitespace().next().unwrap_or("");
-    ["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"].contains(&first)
 }
 
 /// What is wrong with `bytes` as a DXBC container, whose first 4 bytes are

@@ -51,7 +51,7 @@ struct Input {
 fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
-    if bytes.starts_with(b"DXBC") {
+    if tgsi::sniff::kind_of(&bytes) == Some(tgsi::sniff::Kind::Dxbc) {
         // translated only once valid: the errors `check` gives
         if !super::d3dverbs::check(&bytes, &name) {
             return Ok(None);

@@ -73,17 +73,14 @@ impl Source {
     /// text or Mesa's binary TGSI tokens. Errors are rendered with the
     /// file, line and column (byte offsets for binary input).
     pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Source, String> {
-        if bytes.starts_with(b"DXBC") {
-            return Source::from_dxbc(name, bytes);
-        }
-        match std::str::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => {
-                if tgsi_shader_test::d3d::is_assembly(text) {
-                    Source::from_d3d_assembly(name, text, 0)
-                } else {
-                    Source::from_tgsi_text(name, text, 0)
-                }
-            }
+        use crate::sniff::Kind;
+        let text = std::str::from_utf8(bytes).ok();
+        match (crate::sniff::kind_of(bytes), text) {
+            (Some(Kind::Dxbc), _) => Source::from_dxbc(name, bytes),
+            (Some(Kind::SmAsm), Some(text)) => Source::from_d3d_assembly(name, text, 0),
+            (Some(Kind::Tokens), _) => Source::from_tokens(name, bytes),
+            // text (marked or not: the assembler says what it lacks)
+            (_, Some(text)) if !text.contains('\0') => Source::from_tgsi_text(name, text, 0),
             _ => Source::from_tokens(name, bytes),
         }
     }

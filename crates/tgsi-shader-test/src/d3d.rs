@@ -66,32 +66,34 @@ pub fn check_assembly(text: &str) -> Result<Checked, BuildError> {
 /// from its declarations). `name` labels byte offsets in messages.
 pub fn check_container(bytes: &[u8], name: &str) -> Result<Checked, BuildError> {
     let message = |e: String| BuildError::Message(format!("error: {name}: {e}\n"));
-    let (payload, offset, signatures) = if bytes.starts_with(b"DXBC") {
-        let mut programs =
-            tgsi_d3d::lower::container_programs(bytes).map_err(|e| message(e.to_string()))?;
-        // As Direct3D's runtime (and vkd3d-shader) do, a container whose
-        // checksum does not match its bytes is refused; an all-zero checksum
-        // (what tools that do not sign write) is accepted.
-        if let Ok(tgsi_d3d::container::ChecksumStatus::Mismatch { stored, .. }) =
-            tgsi_d3d::container::checksum_status(bytes)
-            && stored != [0; 4]
-        {
-            let e = tgsi_d3d::container::verify_checksum(bytes)
-                .err()
-                .map_or_else(String::new, |e| e.to_string());
-            return Err(message(e));
-        }
-        if programs.len() != 1 {
-            return Err(message(format!(
-                "the container holds {} programs; one is needed",
-                programs.len()
-            )));
-        }
-        let p = programs.remove(0);
-        (p.payload, p.offset, Some(p.signatures))
-    } else {
-        (bytes.to_vec(), 0, None)
-    };
+    let (payload, offset, signatures) =
+        if bytes.starts_with(b"DXBC") || tgsi_d3d::effect::is_raw_effect(bytes) {
+            let mut programs =
+                tgsi_d3d::lower::container_programs(bytes).map_err(|e| message(e.to_string()))?;
+            // As Direct3D's runtime (and vkd3d-shader) do, a container whose
+            // checksum does not match its bytes is refused; an all-zero checksum
+            // (what tools that do not sign write) is accepted.
+            if bytes.starts_with(b"DXBC")
+                && let Ok(tgsi_d3d::container::ChecksumStatus::Mismatch { stored, .. }) =
+                    tgsi_d3d::container::checksum_status(bytes)
+                && stored != [0; 4]
+            {
+                let e = tgsi_d3d::container::verify_checksum(bytes)
+                    .err()
+                    .map_or_else(String::new, |e| e.to_string());
+                return Err(message(e));
+            }
+            if programs.len() != 1 {
+                return Err(message(format!(
+                    "the container holds {} programs; one is needed",
+                    programs.len()
+                )));
+            }
+            let p = programs.remove(0);
+            (p.payload, p.offset, Some(p.signatures))
+        } else {
+            (bytes.to_vec(), 0, None)
+        };
     let program =
         tgsi_d3d::decode_program(&payload).map_err(|e| message(e.shifted(offset).to_string()))?;
     let map = SourceMap::from_payload(&payload, offset);
