@@ -8,6 +8,7 @@
 //! chunk table parse, fit in the data and hold a program (`SHDR`/`SHEX`;
 //! the effect's expression containers, `CTAB`/`CLI4`/`FXLC`, are skipped).
 
+use super::blob::Bytes;
 use super::container::{Container, DXBC_MAGIC, tags};
 
 /// The first word of a raw `fx_5_0` effect file.
@@ -15,7 +16,7 @@ pub const RAW_EFFECT_MAGIC: u32 = 0xFEFF_2001;
 
 /// Whether `blob` is a raw `fx_5_0` effect (not wrapped in DXBC).
 pub fn is_raw_effect(blob: &[u8]) -> bool {
-    blob.len() >= 4 && u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]) == RAW_EFFECT_MAGIC
+    Bytes::new(blob).u32(0, "the effect tag").ok() == Some(RAW_EFFECT_MAGIC)
 }
 
 /// A shader container found inside an effect.
@@ -57,10 +58,8 @@ pub fn framing_problems(blob: &[u8]) -> Vec<(usize, String)> {
     let Some((data, base)) = effect_data(blob) else {
         return Vec::new();
     };
-    let word = |at: usize| {
-        data.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
+    let bytes = Bytes::new(data);
+    let word = |at: usize| bytes.u32(at, "an effect word").ok();
     let mut problems = Vec::new();
     let tag = word(0).unwrap_or(0);
     let header = header_len(tag);
@@ -136,6 +135,7 @@ pub fn embedded_shaders(blob: &[u8]) -> Vec<EmbeddedShader<'_>> {
     let Some((data, base)) = effect_data(blob) else {
         return Vec::new();
     };
+    let words = Bytes::new(data);
     let mut found = Vec::new();
     let mut at = 0usize;
     while at + 32 <= data.len() {
@@ -143,8 +143,7 @@ pub fn embedded_shaders(blob: &[u8]) -> Vec<EmbeddedShader<'_>> {
             at += 1;
             continue;
         }
-        let size = u32::from_le_bytes([data[at + 24], data[at + 25], data[at + 26], data[at + 27]])
-            as usize;
+        let size = words.u32(at + 24, "a container size").unwrap_or(0) as usize;
         let candidate = at
             .checked_add(size)
             .filter(|&end| end <= data.len() && size >= 32)

@@ -543,8 +543,15 @@ impl Program {
                         (g / (groups[0] as u64 * groups[1] as u64)) as u32,
                     ];
                     let before = stats.batch_instructions;
-                    let mut ran =
-                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats);
+                    // a batch's error names its group; the budget's (below)
+                    // does not, since where the sum runs out depends on the
+                    // threads
+                    let mut ran = self
+                        .run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
+                        .map_err(|e| ExecError {
+                            message: format!("work group {g}: {}", e.message),
+                            ..e
+                        });
                     unreported += stats.batch_instructions - before;
                     // added to the shared sum every million instructions
                     // (an atomic per group would cost small groups dearly)
@@ -586,25 +593,13 @@ impl Program {
             }
         };
         // the last counts of each thread, added as it finished
-        let result = result.and_then(|stats| {
-            if spent.into_inner() > limits.max_dispatch_instructions {
-                Err((total, Self::dispatch_budget_error(limits)))
-            } else {
-                Ok(stats)
+        match result {
+            Err((_, e)) => Err(e),
+            Ok(_) if spent.into_inner() > limits.max_dispatch_instructions => {
+                Err(Self::dispatch_budget_error(limits))
             }
-        });
-        // a group is named where its batch failed, not where the sum of
-        // all of them ran out (which depends on the threads)
-        let over_budget = Self::dispatch_budget_error(limits);
-        result.map_err(|(g, e)| {
-            if e == over_budget {
-                return e;
-            }
-            ExecError {
-                message: format!("work group {g}: {}", e.message),
-                ..e
-            }
-        })
+            Ok(stats) => Ok(stats),
+        }
     }
 
     fn run_group(
