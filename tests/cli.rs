@@ -4,6 +4,7 @@
 
 mod common;
 use common::run_tgsi as tgsi_out;
+use common::temp_file;
 
 /// Runs `tgsi ARGS` → (exit status, stderr).
 fn tgsi(args: &[&str]) -> (i32, String) {
@@ -102,14 +103,7 @@ fn render_takes_textures_from_a_data_file() {
 }
 
 fn temp_shader(name: &str, text: &str) -> String {
-    temp_file(name, text.as_bytes())
-}
-
-/// Writes `bytes` to a file of this test process in the temporary folder.
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let path = std::env::temp_dir().join(format!("tgsi-run-cli-{}-{name}", std::process::id()));
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_owned()
+    temp_file(name, text)
 }
 
 #[test]
@@ -618,7 +612,7 @@ fn fxc_listings_of_every_kind_are_recognised() {
 /// promises, what is wrong, and the byte offset, from every verb.
 #[test]
 fn binary_input_that_is_not_what_it_claims() {
-    let write = temp_file;
+    let write = |name: &str, bytes: &[u8]| temp_file(name, bytes);
     let random = write("random.dxbc", &[0x5d, 0x17, 0xc3, 0x28, 0xff, 0x00, 0x9a]);
     let empty = write("empty.dxbc", b"");
     let short = write("short.cso", b"DX");
@@ -839,7 +833,7 @@ fn token_files_and_text_are_told_apart_whatever_the_verb() {
 
 #[test]
 fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
-    let file = temp_file;
+    let file = |name: &str, bytes: &[u8]| temp_file(name, bytes);
     // a thread group past cs_5_0's limits: check's error, line and column
     let big = file(
         "big-group.asm",

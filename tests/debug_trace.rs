@@ -2,6 +2,8 @@
 //! rules of the trace contract (docs/debugging.md), register and memory
 //! names, 64-bit views, statuses and errors.
 
+mod common;
+use common::temp_file;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -617,15 +619,6 @@ fn commands_from_standard_input() {
     assert!(text.contains("r0.x = 0x3ec00000 0.375"), "{text}");
     assert!(text.contains("end: ok"), "{text}");
     assert!(text.contains("o0.w = 0x3f800000 1.0"), "{text}");
-}
-
-/// Writes `text` to a fresh file under the temporary directory.
-fn temp_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tgsi-debug-trace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
 }
 
 const ONE_THREAD: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\

@@ -70,25 +70,32 @@ pub struct RunnableShader {
 /// A shader of Mesa's `tgsi_token` words, decoded and validated; `None`
 /// once the diagnostics are printed.
 fn load_tokens(bytes: &[u8], name: String) -> Result<Option<RunnableShader>> {
+    Ok(
+        check_tokens(bytes, &name, false).map(|shader| RunnableShader {
+            name,
+            shader,
+            d3d: None,
+        }),
+    )
+}
+
+/// Decodes and validates Mesa's `tgsi_token` words, printing what is
+/// wrong (and the warnings when `warnings`); the shader when it is valid.
+pub fn check_tokens(bytes: &[u8], name: &str, warnings: bool) -> Option<tgsi::Shader> {
     let decoded = tgsi::tokens::bytes_to_words(bytes)
         .and_then(|w| tgsi::tokens::decode(&w, tgsi::enums::ProcessorNumbering::Mesa22));
     let shader = match decoded {
         Ok(shader) => shader,
         Err(e) => {
             eprintln!("error: {name}: {e}");
-            return Ok(None);
+            return None;
         }
     };
     let diags = tgsi::validate::validate(&shader, None);
-    if diags.has_errors() {
-        eprint!("{}", diags.render(&name, &tgsi::text::print(&shader)));
-        return Ok(None);
+    if warnings || diags.has_errors() {
+        eprint!("{}", diags.render(name, &tgsi::text::print(&shader)));
     }
-    Ok(Some(RunnableShader {
-        name,
-        shader,
-        d3d: None,
-    }))
+    (!diags.has_errors()).then_some(shader)
 }
 
 /// Reads a shader to run: TGSI text, SM4/SM5 assembly or a DXBC blob (told

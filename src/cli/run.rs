@@ -269,7 +269,7 @@ pub(super) fn execute(
     let bound =
         |res: &mut Resources,
          f: &mut dyn FnMut(&mut Resources) -> Result<(), tgsi::exec::ExecError>| match d3d {
-            Some(d) => d.bind(res, f).map_err(|e| d.placed(e)),
+            Some(d) => d.run_bound(res, f),
             None => f(res),
         };
     let (mut res, (vertex_rows, attrs)) = bind_resources(args)?;

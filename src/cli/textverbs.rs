@@ -3,7 +3,8 @@
 
 use super::d3dverbs;
 use super::input::{
-    Format, assemble_file, display_name, pick_format, read_bytes, text_of, write_bytes,
+    Format, assemble_file, check_tokens, display_name, pick_format, read_bytes, text_of,
+    write_bytes,
 };
 use anyhow::{Result, anyhow};
 use std::path::{Path, PathBuf};
@@ -79,22 +80,7 @@ fn check_one(file: &Path, from: Option<Format>) -> Result<bool> {
     match pick_format(from, &bytes, &name, Format::Tgsi)? {
         Format::Dxbc => Ok(d3dverbs::check(&bytes, &name)),
         Format::SmAsm => d3dverbs::check_assembly(&bytes, &name),
-        Format::Tokens => {
-            let words = tgsi::tokens::bytes_to_words(&bytes)
-                .and_then(|w| tgsi::tokens::decode(&w, ProcessorNumbering::Mesa22));
-            match words {
-                Ok(shader) => {
-                    let diags = tgsi::validate::validate(&shader, None);
-                    let text = tgsi::text::print(&shader);
-                    eprint!("{}", diags.render(&name, &text));
-                    Ok(!diags.has_errors())
-                }
-                Err(e) => {
-                    eprintln!("error: {name}: {e}");
-                    Ok(false)
-                }
-            }
-        }
+        Format::Tokens => Ok(check_tokens(&bytes, &name, true).is_some()),
         Format::Tgsi => {
             // parse errors, or every error and warning of the validator
             let text = text_of(&bytes, &name)?;

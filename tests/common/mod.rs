@@ -82,3 +82,11 @@ pub fn run_tgsi(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Writes `bytes` to a file of this test process in the temporary folder
+/// and gives its path.
+pub fn temp_file(name: &str, bytes: impl AsRef<[u8]>) -> String {
+    let path = std::env::temp_dir().join(format!("tgsi-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}

@@ -375,11 +375,7 @@ impl Program {
                 }
             }
             output_words += b.emits.words.len();
-            if output_words * 16 > MAX_OUTPUT_BYTES {
-                return Err(ExecError::general(format!(
-                    "the geometry shader's output exceeds {MAX_OUTPUT_BYTES} bytes"
-                )));
-            }
+            super::check_stage_output(output_words, "geometry shader")?;
         }
         Ok((streams, stats))
     }

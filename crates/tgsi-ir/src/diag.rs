@@ -156,6 +156,24 @@ impl LineIndex {
     pub fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&start| start <= offset)
     }
+
+    /// The byte offset where 1-based `line` starts.
+    fn start(&self, line: usize) -> usize {
+        self.starts[line - 1]
+    }
+
+    /// The length in bytes of 1-based `line` of `source` (its `\n` counted).
+    fn len(&self, source: &str, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(source.len()) - self.start(line)
+    }
+
+    /// 1-based (line, column) of byte `offset`, the column in characters:
+    /// [`line_col`] without counting the lines before.
+    pub fn line_col(&self, source: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(source, offset.min(source.len()));
+        let line = self.line(offset);
+        (line, source[self.start(line)..offset].chars().count() + 1)
+    }
 }
 
 /// What a message quotes of the text it found: the first 40 characters,
@@ -228,13 +246,14 @@ fn more_line(diags: &[Diagnostic]) -> Option<String> {
     ))
 }
 
-/// True when a line that `span` touches is too long to show.
-fn touches_long_line(source: &str, span: Span) -> bool {
-    let start = floor_char_boundary(source, span.start.min(source.len()));
-    let end = floor_char_boundary(source, span.end.min(source.len())).max(start);
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[end..].find('\n').map_or(source.len(), |i| end + i);
-    line_end - line_start > MAX_SHOWN_LINE
+/// True when a line that `span` touches (its first or its last) is too
+/// long to show.
+fn touches_long_line(lines: &LineIndex, source: &str, span: Span) -> bool {
+    let first = lines.line(span.start.min(source.len()));
+    let last = lines.line(span.end.min(source.len()));
+    [first, last]
+        .iter()
+        .any(|&l| lines.len(source, l) > MAX_SHOWN_LINE)
 }
 
 /// Renders diagnostics as rustc-like text: `error: ...`, ` --> file:line:col`, the
@@ -243,10 +262,11 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
     let file = SimpleFile::new(file_name, source);
     let config = Config::default();
     let mut out = String::new();
+    let lines = LineIndex::new(source);
     for d in diags.iter().take(MAX_RENDERED) {
-        let spans = d.primary.iter().chain(&d.secondary).map(|l| l.span);
-        if spans.clone().any(|s| touches_long_line(source, s)) {
-            out.push_str(&render_without_source(d, file_name, source));
+        let mut spans = d.primary.iter().chain(&d.secondary).map(|l| l.span);
+        if spans.any(|s| touches_long_line(&lines, source, s)) {
+            out.push_str(&render_without_source(d, file_name, source, &lines));
             continue;
         }
         let severity = match d.severity {
@@ -282,14 +302,19 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
 
 /// One diagnostic as `severity: message`, ` --> file:line:column` and its
 /// labels and notes, without the source line (too long to show).
-fn render_without_source(d: &Diagnostic, file_name: &str, source: &str) -> String {
+fn render_without_source(
+    d: &Diagnostic,
+    file_name: &str,
+    source: &str,
+    lines: &LineIndex,
+) -> String {
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
     let mut out = format!("{severity}: {}\n", short_message(&d.message));
     for (k, label) in d.primary.iter().chain(&d.secondary).enumerate() {
-        let (line, column) = line_col(source, label.span.start);
+        let (line, column) = lines.line_col(source, label.span.start);
         let arrow = if k == 0 { "-->" } else { "..." };
         out.push_str(&format!(" {arrow} {file_name}:{line}:{column}"));
         if !label.message.is_empty() {
@@ -403,6 +428,11 @@ mod line_tests {
         let text = "a\nbb\n\nccc\n\u{e9}x";
         let index = LineIndex::new(text);
         for offset in 0..=text.len() + 2 {
+            assert_eq!(
+                index.line_col(text, offset),
+                line_col(text, offset),
+                "offset {offset}"
+            );
             assert_eq!(
                 index.line(offset),
                 line_col(text, offset).0,

@@ -211,15 +211,20 @@ impl D3dShader {
         Some(format!("Direct3D instruction {k}: `{text}`"))
     }
 
-    /// `e`, also naming the Direct3D instruction ([`D3dShader::source_of`]).
-    pub fn placed(&self, e: tgsi_exec::ExecError) -> tgsi_exec::ExecError {
-        match self.source_of(&e) {
+    /// `run` with the resources bound ([`D3dShader::bind`]); its error
+    /// also names the Direct3D instruction ([`D3dShader::source_of`]).
+    pub fn run_bound<T>(
+        &self,
+        res: &mut Resources,
+        run: impl FnOnce(&mut Resources) -> Result<T, tgsi_exec::ExecError>,
+    ) -> Result<T, tgsi_exec::ExecError> {
+        self.bind(res, run).map_err(|e| match self.source_of(&e) {
             Some(d3d) => tgsi_exec::ExecError {
                 message: format!("{} (in {d3d})", e.message),
                 ..e
             },
             None => e,
-        }
+        })
     }
 }
 

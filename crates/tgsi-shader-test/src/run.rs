@@ -69,12 +69,17 @@ impl Runnable {
         }
     }
 
-    /// `e`, naming the Direct3D instruction its instruction was lowered
-    /// from when the shader is a Direct3D one.
-    pub(crate) fn placed(&self, e: ExecError) -> ExecError {
+    /// Runs `run` on the machine with the resources where this shader reads
+    /// them; an error of a Direct3D shader also names the Direct3D
+    /// instruction it happened in.
+    pub(crate) fn run_bound<T>(
+        &self,
+        res: &mut Resources,
+        run: impl FnOnce(&mut Resources) -> Result<T, ExecError>,
+    ) -> Result<T, ExecError> {
         match &self.d3d {
-            Some(d) => d.placed(e),
-            None => e,
+            Some(d) => d.run_bound(res, run),
+            None => run(res),
         }
     }
 }
@@ -946,9 +951,7 @@ impl Runner<'_> {
         }
         let limits = &self.config.limits;
         self.guarded("dispatch", line, || {
-            shader
-                .bind(res, |r| shader.program.dispatch(r, groups, limits))
-                .map_err(|e| shader.placed(e))
+            shader.run_bound(res, |r| shader.program.dispatch(r, groups, limits))
         })
     }
 
@@ -979,13 +982,11 @@ impl Runner<'_> {
         }
         let limits = &self.config.limits;
         let out = self.guarded("run vertices", line, || {
-            shader
-                .bind(res, |r| {
-                    shader
-                        .program
-                        .run_vertices(r, &inputs, count as usize, limits)
-                })
-                .map_err(|e| shader.placed(e))
+            shader.run_bound(res, |r| {
+                shader
+                    .program
+                    .run_vertices(r, &inputs, count as usize, limits)
+            })
         })?;
         Ok((out, shader))
     }

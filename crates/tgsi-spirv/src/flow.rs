@@ -406,24 +406,37 @@ pub(crate) fn recursive_call(insts: &[&Instruction]) -> Option<usize> {
             .filter(|&k| insts[k].opcode == Opcode::CAL)
             .filter_map(|k| insts[k].label.map(|t| (k, t as usize)))
     };
-    // depth-first from every subroutine; a target on the path is a cycle
+    // one depth-first walk over the call graph: a call to a subroutine on
+    // the current path closes a cycle; one whose calls are all walked is
+    // done, and never walked again
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
+    }
+    let mut mark = vec![Mark::New; insts.len()];
     for start in (0..insts.len()).filter(|&k| insts[k].opcode == Opcode::BGNSUB) {
-        let mut path = vec![start];
-        let mut stack = vec![calls(start).collect::<Vec<_>>()];
-        let mut seen = vec![false; insts.len()];
-        while let Some(next) = stack.last_mut() {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        mark[start] = Mark::OnPath;
+        let mut stack = vec![(start, calls(start).collect::<Vec<_>>())];
+        while let Some((sub, next)) = stack.last_mut() {
             let Some((at, target)) = next.pop() else {
+                mark[*sub] = Mark::Done;
                 stack.pop();
-                path.pop();
                 continue;
             };
-            if path.contains(&target) {
+            let Some(&target_mark) = mark.get(target) else {
+                continue;
+            };
+            if target_mark == Mark::OnPath {
                 return Some(at);
             }
-            if target < insts.len() && !seen[target] && insts[target].opcode == Opcode::BGNSUB {
-                seen[target] = true;
-                path.push(target);
-                stack.push(calls(target).collect());
+            if target_mark == Mark::New && insts[target].opcode == Opcode::BGNSUB {
+                mark[target] = Mark::OnPath;
+                stack.push((target, calls(target).collect()));
             }
         }
     }

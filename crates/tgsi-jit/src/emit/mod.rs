@@ -521,12 +521,16 @@ fn modifies_word(s: &Src, c: usize, wide: bool) -> bool {
 /// result per pair ([`Op64::to_words`]): [`PairShape::word_channels`], the
 /// interpreter's rule (a compare's x and z, a narrowing's x and y).
 fn word_channels(op: Op64, mask: u8) -> [Option<usize>; 2] {
-    let shape = if op.compares() {
+    pair_shape(op).word_channels(mask)
+}
+
+/// The shape of a 64-bit op that writes 32-bit words (`Op64::to_words`).
+fn pair_shape(op: Op64) -> PairShape {
+    if op.compares() {
         PairShape::Compare
     } else {
         PairShape::Narrow
-    };
-    shape.word_channels(mask)
+    }
 }
 
 /// Pairs selected by a writemask: both bits (`both`) or either bit.

@@ -310,10 +310,9 @@ pub(super) fn segment_local(code: &Code, plans: &[Plan]) -> Vec<[bool; 4]> {
                 // another 64-bit op whole pairs (both bits asked for, or
                 // either, as its template stores them)
                 let mask = match plan {
-                    Plan::Pair(op, ..) if op.to_words() => super::word_channels(*op, d.mask)
-                        .iter()
-                        .flatten()
-                        .fold(0u8, |m, c| m | 1 << c),
+                    Plan::Pair(op, ..) if op.to_words() => {
+                        super::pair_shape(*op).written_words(d.mask)
+                    }
                     Plan::Pair(_, _, both) => {
                         let pairs = super::pairs_of(d.mask, *both);
                         (u8::from(pairs[0]) * 0b0011) | (u8::from(pairs[1]) * 0b1100)

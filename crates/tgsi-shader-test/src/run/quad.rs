@@ -61,7 +61,7 @@ impl Runner<'_> {
         let limits = &self.config.limits;
         let (res, state, depth) = (&mut run.res, &run.render_state, run.depth.as_mut());
         let result = self.guarded("draw", line, || {
-            shader.bind(res, |r| {
+            shader.run_bound(res, |r| {
                 if merged {
                     let fs = &shader.program;
                     tgsi_pipeline::draw_quad(fs, r, &draw, state, &mut targets, depth, limits)
