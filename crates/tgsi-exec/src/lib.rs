@@ -510,13 +510,11 @@ impl Program {
         // whichever thread is free (a slow core does not hold the others
         // up). Every chunk below a failing group is run to its end, so the
         // lowest failing group is the one reported, whatever the threads.
-        let chunk = (total / (threads as u64 * 32)).max(1);
+        // (at most 1,024 groups a chunk: the budget is summed chunk by chunk)
+        let chunk = (total / (threads as u64 * 32)).clamp(1, 1024);
         let next = std::sync::atomic::AtomicU64::new(0);
         let failed = std::sync::atomic::AtomicU64::new(u64::MAX);
-        // The instructions run so far, summed over the threads (each adds
-        // its own count now and then): past the budget, the dispatch fails.
-        // Whether it fails so does not depend on the threads, since every
-        // group's count does not; which group is named may.
+        // the instructions run so far, summed over the threads
         let spent = std::sync::atomic::AtomicU64::new(0);
         let run_chunks = || -> Result<Stats, (u64, ExecError)> {
             use std::sync::atomic::Ordering::Relaxed;
@@ -529,43 +527,35 @@ impl Program {
                 .collect();
             let mut shared = vec![0u32; if code.uses_shared { shared_words } else { 0 }];
             let mut stats = Stats::default();
-            let mut unreported = 0u64;
             loop {
                 let start = next.fetch_add(chunk, Relaxed);
                 if start >= total || start > failed.load(Relaxed) {
-                    spent.fetch_add(unreported, Relaxed);
                     return Ok(stats);
                 }
-                for g in start..(start + chunk).min(total) {
+                let before = stats.batch_instructions;
+                let end = (start + chunk).min(total);
+                for g in start..end {
                     let id = [
                         (g % groups[0] as u64) as u32,
                         ((g / groups[0] as u64) % groups[1] as u64) as u32,
                         (g / (groups[0] as u64 * groups[1] as u64)) as u32,
                     ];
-                    let before = stats.batch_instructions;
-                    // a batch's error names its group; the budget's (below)
-                    // does not, since where the sum runs out depends on the
-                    // threads
-                    let mut ran = self
-                        .run_group(env, id, &mut states, &mut shared, per_group, &mut stats)
-                        .map_err(|e| ExecError {
-                            message: format!("work group {g}: {}", e.message),
-                            ..e
-                        });
-                    unreported += stats.batch_instructions - before;
-                    // added to the shared sum every million instructions
-                    // (an atomic per group would cost small groups dearly)
-                    if ran.is_ok() && unreported >= 1 << 20 {
-                        let sum = spent.fetch_add(unreported, Relaxed) + unreported;
-                        unreported = 0;
-                        if sum > limits.max_dispatch_instructions {
-                            ran = Err(Self::dispatch_budget_error(limits));
-                        }
-                    }
+                    let ran =
+                        self.run_group(env, id, &mut states, &mut shared, per_group, &mut stats);
                     if let Err(e) = ran {
                         failed.fetch_min(g, Relaxed);
-                        return Err((g, e));
+                        return Err(in_group(g, e));
                     }
+                }
+                // The chunk's instructions join the sum of all threads (the
+                // last chunk to join sees the whole); past the budget the
+                // dispatch fails. That does not depend on the threads,
+                // since no group's count does; the error names no group,
+                // since where the sum runs out does.
+                let ran = stats.batch_instructions - before;
+                if spent.fetch_add(ran, Relaxed) + ran > limits.max_dispatch_instructions {
+                    failed.fetch_min(end - 1, Relaxed);
+                    return Err((end - 1, Self::dispatch_budget_error(limits)));
                 }
             }
         };
@@ -592,14 +582,7 @@ impl Program {
                 None => Ok(stats),
             }
         };
-        // the last counts of each thread, added as it finished
-        match result {
-            Err((_, e)) => Err(e),
-            Ok(_) if spent.into_inner() > limits.max_dispatch_instructions => {
-                Err(Self::dispatch_budget_error(limits))
-            }
-            Ok(stats) => Ok(stats),
-        }
+        result.map_err(|(_, e)| e)
     }
 
     fn run_group(
@@ -1206,3 +1189,12 @@ mod fragment_tests;
 mod stage_tests;
 #[cfg(test)]
 mod tests;
+
+/// A batch's error, naming its work group `g` (out of the dispatch loop:
+/// errors are rare).
+#[cold]
+#[inline(never)]
+fn in_group(g: u64, e: ExecError) -> (u64, ExecError) {
+    let message = format!("work group {g}: {}", e.message);
+    (g, ExecError { message, ..e })
+}
