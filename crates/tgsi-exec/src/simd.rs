@@ -1050,6 +1050,7 @@ pub enum AxisWrap {
 /// One level of a 2D RGBA8 (UNORM or sRGB) view and how a batch samples
 /// it bilinearly: what the texture engine's batch path computes for one
 /// level, with wraps that never read the border.
+#[derive(Clone, Copy)]
 pub struct Rgba8Bilinear<'a> {
     /// The level's texels; every one of them is there (the level is
     /// complete) and there are at most 2^31.

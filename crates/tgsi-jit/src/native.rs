@@ -14,6 +14,7 @@ use std::ptr::NonNull;
 use tgsi_exec::ExecError;
 use tgsi_exec::decode::{Code, MAX_DEPTH};
 use tgsi_exec::machine::{Batch, Env, Mask, Stop, mask_row};
+use tgsi_exec::texture::exec::MAX_INLINE_LEVELS;
 
 /// Most distinct direct constant words one program reads inline.
 pub(super) const MAX_CONSTS: usize = 256;
@@ -223,6 +224,9 @@ pub(super) struct Ctx {
     pub perm: [Row; 4],
     /// Rows passed to and from the row kernels.
     pub scratch: [Row; 3],
+    /// A mipmapped sample's next level's weights and its first level's
+    /// channels (its blended lanes: [`Ctx::tex_blend`]).
+    pub tex_rows: [Row; 5],
     /// SWITCH selector rows, by static nesting depth.
     pub selectors: [Row; MAX_DEPTH],
     /// The batch register file (`Batch::regs`).
@@ -258,6 +262,16 @@ pub(super) struct Ctx {
     /// The compilation and environment stamp `const_vals`, `const_bufs`
     /// and the buffer entries were filled for ((0, 0): none yet).
     filled: (u64, u64),
+    /// The lanes of a mipmapped sample that blend two levels.
+    pub tex_blend: u32,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many instructions this thread's compiled code handed to the
+    /// interpreter one at a time ([`step_callback`]): what the tests of
+    /// the inline paths count.
+    pub(super) static HANDLER_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// An id no compilation had before (never 0).
@@ -291,28 +305,28 @@ impl ConstBuf {
     }
 }
 
-/// A texture instruction sampled inline: the bilinear kernel's level
+/// A texture instruction sampled inline: the bilinear kernel's levels
 /// ([`tgsi_exec::texture::exec::InlineBilinear`]) as the generated code
-/// reads it, with the constants its template broadcasts. `texels` 0: the
-/// instruction runs by the interpreter's handler.
+/// reads them, how a batch picks its level, and the constants its template
+/// broadcasts. `levels[0].texels` 0: the instruction runs by the
+/// interpreter's handler.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub(super) struct TexEntry {
-    /// The level's first texel and the sRGB decode table (0: UNORM8).
-    pub texels: u64,
+    /// The sRGB decode table (0: UNORM8).
     pub srgb: u64,
-    /// The last texel's index, the row pitch in texels, the slice's first row.
-    pub top: u32,
-    pub width: u32,
-    pub slice_rows: u32,
-    /// 1: every LOD reads this level (no magnification test).
+    /// 1: every LOD reads level 0 (no magnification test).
     pub single_level: u32,
-    /// The coordinates' scale on s and t.
-    pub scale: [f32; 2],
-    /// Per axis, the mask and the clamp of a texel index (REPEAT on a
-    /// power of two: `n - 1` and `n - 1`; CLAMP: all ones and `n - 1`).
-    pub wrap_and: [u32; 2],
-    pub last: [u32; 2],
+    /// 1: a batch whose quads are all magnified reads level 0.
+    pub magnify: u32,
+    /// How other batches pick their levels: 0 by the handler, 1 mip
+    /// LINEAR, 2 mip NEAREST ([`tgsi_exec::texture::exec::InlineLods`]).
+    pub mip: u32,
+    /// The last level (as f32), the sampler's bias and LOD range.
+    pub last_level: f32,
+    pub bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
     /// 2^24 and −2^24 (the coordinate clamp), 0.5, 1.0, 1/255, 255, 0xff.
     pub limit: [f32; 2],
     pub half: f32,
@@ -320,35 +334,124 @@ pub(super) struct TexEntry {
     pub rcp255: f32,
     pub c255: f32,
     pub byte: u32,
+    /// The words of `log2f` ([`log2f_words`]).
+    pub log2f: [u32; LOG2F_WORDS],
+    pub levels: [TexLevel; MAX_INLINE_LEVELS],
 }
 
-impl TexEntry {
-    fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
+/// One level of a [`TexEntry`] as the bilinear template reads it.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(super) struct TexLevel {
+    /// The level's first texel.
+    pub texels: u64,
+    /// The last texel's index, the row pitch in texels, the slice's first row.
+    pub top: u32,
+    pub width: u32,
+    pub slice_rows: u32,
+    /// The coordinates' scale on s and t.
+    pub scale: [f32; 2],
+    /// Per axis, the mask and the clamp of a texel index (REPEAT on a
+    /// power of two: `n - 1` and `n - 1`; CLAMP: all ones and `n - 1`).
+    pub wrap_and: [u32; 2],
+    pub last: [u32; 2],
+}
+
+impl TexLevel {
+    fn of(k: &tgsi_exec::texture::exec::Rgba8Bilinear<'_>) -> TexLevel {
         use tgsi_exec::texture::exec::AxisWrap;
-        let Some(b) = b else {
-            return TexEntry::default();
-        };
-        let k = &b.kernel;
         let axis = |a: usize| match k.wrap[a] {
             AxisWrap::RepeatPow2 => k.size[a] - 1,
             AxisWrap::Clamp => u32::MAX,
         };
-        TexEntry {
+        TexLevel {
             texels: k.texels.as_ptr() as u64,
-            srgb: k.srgb.map_or(0, |t| t.as_ptr() as u64),
             top: (k.texels.len() - 1) as u32,
             width: k.size[0],
             slice_rows: k.slice_rows,
-            single_level: b.single_level as u32,
             scale: k.scale,
             wrap_and: [axis(0), axis(1)],
             last: [k.size[0] - 1, k.size[1] - 1],
+        }
+    }
+}
+
+/// How many words [`log2f_words`] has.
+pub(super) const LOG2F_WORDS: usize = 16;
+
+/// What the LOD template broadcasts for `libm::log2f`'s steps (the
+/// constants `tgsi_exec::texture::sample` defines for its own copy of
+/// them), by index ([`log2f`]).
+fn log2f_words() -> [u32; LOG2F_WORDS] {
+    use tgsi_exec::texture::sample as s;
+    let mut w = [0u32; LOG2F_WORDS];
+    w[log2f::MIN_NORMAL] = 0x0080_0000;
+    w[log2f::NORMAL_SPAN] = 0x7f80_0000 - 0x0080_0000;
+    w[log2f::REDUCE] = 0x3f80_0000 - s::LOG2F_SQRT_HALF_BITS;
+    w[log2f::BIAS] = 0x7f;
+    w[log2f::MANTISSA] = 0x007f_ffff;
+    w[log2f::SQRT_HALF] = s::LOG2F_SQRT_HALF_BITS;
+    w[log2f::TWO] = 2.0f32.to_bits();
+    w[log2f::HI_MASK] = 0xffff_f000;
+    w[log2f::IVLN2_HI] = s::LOG2F_IVLN2_HI.to_bits();
+    w[log2f::IVLN2_LO] = s::LOG2F_IVLN2_LO.to_bits();
+    for (k, c) in s::LOG2F_LG.iter().enumerate() {
+        w[log2f::LG + k] = c.to_bits();
+    }
+    w[log2f::NEG_INF] = f32::NEG_INFINITY.to_bits();
+    w
+}
+
+/// Indices into [`TexEntry::log2f`].
+pub(super) mod log2f {
+    pub const MIN_NORMAL: usize = 0;
+    pub const NORMAL_SPAN: usize = 1;
+    pub const REDUCE: usize = 2;
+    pub const BIAS: usize = 3;
+    pub const MANTISSA: usize = 4;
+    pub const SQRT_HALF: usize = 5;
+    pub const TWO: usize = 6;
+    pub const HI_MASK: usize = 7;
+    pub const IVLN2_HI: usize = 8;
+    pub const IVLN2_LO: usize = 9;
+    /// LG1..LG4 at 10..14.
+    pub const LG: usize = 10;
+    pub const NEG_INF: usize = 14;
+}
+
+impl TexEntry {
+    fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
+        let Some(b) = b else {
+            return TexEntry::default();
+        };
+        let mut levels = [TexLevel::default(); MAX_INLINE_LEVELS];
+        levels[0] = TexLevel::of(&b.kernel);
+        let (mut mip, mut last_level, mut bias, mut min_lod, mut max_lod) = (0, 0.0, 0.0, 0.0, 0.0);
+        if let Some(l) = &b.lods {
+            for (out, k) in levels.iter_mut().zip(&l.levels).take(l.count as usize) {
+                *out = TexLevel::of(k);
+            }
+            mip = if l.nearest { 2 } else { 1 };
+            last_level = (l.count - 1) as f32;
+            (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
+        }
+        TexEntry {
+            srgb: b.kernel.srgb.map_or(0, |t| t.as_ptr() as u64),
+            single_level: b.single_level as u32,
+            magnify: b.may_magnify as u32,
+            mip,
+            last_level,
+            bias,
+            min_lod,
+            max_lod,
             limit: [16_777_216.0, -16_777_216.0],
             half: 0.5,
             one: 1.0,
             rcp255: 1.0 / 255.0,
             c255: 255.0,
             byte: 0xff,
+            log2f: log2f_words(),
+            levels,
         }
     }
 }
@@ -359,6 +462,8 @@ pub(super) mod off {
     use std::mem::offset_of;
     pub const PERM: i32 = offset_of!(Ctx, perm) as i32;
     pub const SCRATCH: i32 = offset_of!(Ctx, scratch) as i32;
+    pub const TEX_ROWS: i32 = offset_of!(Ctx, tex_rows) as i32;
+    pub const TEX_BLEND: i32 = offset_of!(Ctx, tex_blend) as i32;
     pub const SELECTORS: i32 = offset_of!(Ctx, selectors) as i32;
     pub const REGS: i32 = offset_of!(Ctx, regs) as i32;
     pub const EXECUTED: i32 = offset_of!(Ctx, executed) as i32;
@@ -379,23 +484,33 @@ pub(super) mod off {
     /// Bytes per [`super::TexEntry`], and the offsets of its fields.
     pub const TEX_SIZE: i32 = std::mem::size_of::<super::TexEntry>() as i32;
     pub mod tex {
-        use super::super::TexEntry;
+        use super::super::{TexEntry, TexLevel};
         use std::mem::offset_of;
-        pub const TEXELS: i32 = offset_of!(TexEntry, texels) as i32;
         pub const SRGB: i32 = offset_of!(TexEntry, srgb) as i32;
-        pub const TOP: i32 = offset_of!(TexEntry, top) as i32;
-        pub const WIDTH: i32 = offset_of!(TexEntry, width) as i32;
-        pub const SLICE_ROWS: i32 = offset_of!(TexEntry, slice_rows) as i32;
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
-        pub const SCALE: i32 = offset_of!(TexEntry, scale) as i32;
-        pub const WRAP_AND: i32 = offset_of!(TexEntry, wrap_and) as i32;
-        pub const LAST: i32 = offset_of!(TexEntry, last) as i32;
+        pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
+        pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;
+        pub const LAST_LEVEL: i32 = offset_of!(TexEntry, last_level) as i32;
+        pub const BIAS: i32 = offset_of!(TexEntry, bias) as i32;
+        pub const MIN_LOD: i32 = offset_of!(TexEntry, min_lod) as i32;
+        pub const MAX_LOD: i32 = offset_of!(TexEntry, max_lod) as i32;
         pub const LIMIT: i32 = offset_of!(TexEntry, limit) as i32;
         pub const HALF: i32 = offset_of!(TexEntry, half) as i32;
         pub const ONE: i32 = offset_of!(TexEntry, one) as i32;
         pub const RCP255: i32 = offset_of!(TexEntry, rcp255) as i32;
         pub const C255: i32 = offset_of!(TexEntry, c255) as i32;
         pub const BYTE: i32 = offset_of!(TexEntry, byte) as i32;
+        pub const LOG2F: i32 = offset_of!(TexEntry, log2f) as i32;
+        pub const LEVELS: i32 = offset_of!(TexEntry, levels) as i32;
+        /// Bytes per [`TexLevel`], and the offsets of its fields.
+        pub const LEVEL_SIZE: i32 = std::mem::size_of::<TexLevel>() as i32;
+        pub const TEXELS: i32 = offset_of!(TexLevel, texels) as i32;
+        pub const TOP: i32 = offset_of!(TexLevel, top) as i32;
+        pub const WIDTH: i32 = offset_of!(TexLevel, width) as i32;
+        pub const SLICE_ROWS: i32 = offset_of!(TexLevel, slice_rows) as i32;
+        pub const SCALE: i32 = offset_of!(TexLevel, scale) as i32;
+        pub const WRAP_AND: i32 = offset_of!(TexLevel, wrap_and) as i32;
+        pub const LAST: i32 = offset_of!(TexLevel, last) as i32;
     }
 }
 
@@ -465,6 +580,8 @@ impl Ctx {
         Box::new(Ctx {
             perm,
             scratch: [[0; 16]; 3],
+            tex_rows: [[0; 16]; 5],
+            tex_blend: 0,
             selectors: [[0; 16]; MAX_DEPTH],
             regs: std::ptr::null_mut(),
             executed: 0,
@@ -710,6 +827,8 @@ unsafe fn parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut Host<'c, 'c>) {
 /// Runs instruction `pc` with the interpreter's handler. 0: go on, 1: error
 /// (in the host), 2: the batch ended (every lane killed).
 pub(super) extern "C" fn step_callback(ctx: *mut Ctx, pc: u64) -> u32 {
+    #[cfg(test)]
+    HANDLER_STEPS.with(|n| n.set(n.get() + 1));
     // SAFETY: only the generated code calls this, with its context.
     let (ctx, host) = unsafe { parts(ctx) };
     // SAFETY: `batch` is `run`'s `&mut Batch`, unused by `run` during the call;

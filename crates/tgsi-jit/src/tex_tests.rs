@@ -77,7 +77,17 @@ fn check(src: &str, cases: &[(Texture, View, Sampler, f32, f32)]) {
     for (k, (tex, view, s, scale, origin)) in cases.iter().enumerate() {
         let want = shade(&interp, tex, *view, *s, *scale, *origin);
         let got = shade(&jit, tex, *view, *s, *scale, *origin);
-        assert!(want == got, "case {k} differs:\n{src}");
+        let first = want
+            .iter()
+            .flatten()
+            .zip(got.iter().flatten())
+            .position(|(w, g)| w != g);
+        let shown = first.map(|i| {
+            let w = want.iter().flatten().nth(i);
+            let g = got.iter().flatten().nth(i);
+            format!("word {i}: {w:x?} against {g:x?}")
+        });
+        assert!(want == got, "case {k} differs ({shown:?}):\n{src}");
     }
 }
 
@@ -89,8 +99,9 @@ const PLAIN: &str = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL
     3: END\n";
 
 /// Every combination the inline path takes (sRGB, UNORM; REPEAT, CLAMP,
-/// CLAMP_TO_EDGE; one level, mipmapped) and some it hands to the handler
-/// (MIRROR_REPEAT, a size that is not a power of two, minified quads).
+/// CLAMP_TO_EDGE; one level, mipmapped, magnified and minified) and some
+/// it hands to the handler (MIRROR_REPEAT, a size that is not a power of
+/// two).
 fn cases() -> Vec<(Texture, View, Sampler, f32, f32)> {
     let mut out = Vec::new();
     for (n, format) in [Format::Rgba8Srgb, Format::Rgba8Unorm]
@@ -107,7 +118,7 @@ fn cases() -> Vec<(Texture, View, Sampler, f32, f32)> {
                 let tex = texture(format, 16, levels, n as u32 * 7 + levels);
                 let s = sampler(wrap, mip);
                 // magnified (a texel over several pixels), around and past
-                // the edges; minified (the handler)
+                // the edges; minified
                 for (scale, origin) in [(0.011, 0.02), (0.013, -0.4), (0.004, 0.97), (0.5, 0.1)] {
                     out.push((tex.clone(), View::full(), s, scale, origin));
                 }
@@ -223,4 +234,99 @@ fn divergent_and_hostile_lanes_match_the_interpreter() {
         }
     }
     check(src, &all);
+}
+
+/// How many instructions the compiled code of this thread handed to the
+/// interpreter while `f` ran.
+fn handler_steps<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = crate::native::HANDLER_STEPS.with(|n| n.get());
+    let out = f();
+    (out, crate::native::HANDLER_STEPS.with(|n| n.get()) - before)
+}
+
+/// Minified batches whose lanes all read one level (or one level and the
+/// next) sample inline: mip LINEAR and NEAREST, sRGB and UNORM, every wrap
+/// the kernel takes, LODs between levels, on a level exactly, past the
+/// last level, raised by the bias, held by the LOD range (a minimum above
+/// 0: no magnification test at all), the same words as the interpreter
+/// and no instruction handed to it.
+#[test]
+fn minified_batches_sample_inline_with_the_interpreters_bits() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    let mut cases = 0;
+    for (n, format) in [Format::Rgba8Srgb, Format::Rgba8Unorm]
+        .into_iter()
+        .enumerate()
+    {
+        for wrap in [Wrap::Repeat, Wrap::Clamp, Wrap::ClampToEdge] {
+            for mip in [MipFilter::Linear, MipFilter::Nearest] {
+                let tex = texture(format, 32, 6, 5 + n as u32);
+                for (bias, min_lod, max_lod) in [
+                    (0.0, -1000.0, 1000.0),
+                    (0.7, -1000.0, 1000.0),
+                    (-0.4, 1.25, 3.5),
+                    (0.0, 0.0, 2.0),
+                ] {
+                    let s = Sampler {
+                        lod_bias: bias,
+                        min_lod,
+                        max_lod,
+                        ..sampler(wrap, mip)
+                    };
+                    // derivatives of 0.03 to 3 times the side: LODs from
+                    // magnified through each level to past the last (the
+                    // scale 0.125: exactly level 2)
+                    for (scale, origin) in [
+                        (0.05, 0.3),
+                        (0.125, -0.2),
+                        (0.3, 0.1),
+                        (1.7, 0.6),
+                        (3.0, 2.5),
+                    ] {
+                        let want = shade(&interp, &tex, View::full(), s, scale, origin);
+                        let (got, steps) =
+                            handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                        assert!(
+                            want == got,
+                            "{format:?} {wrap:?} {mip:?} {bias} {min_lod} {max_lod} {scale}"
+                        );
+                        assert_eq!(
+                            steps, 0,
+                            "{format:?} {wrap:?} {mip:?} {bias} {min_lod} {max_lod} {scale}"
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 2 * 3 * 2 * 4 * 5);
+}
+
+/// Batches whose lanes read different levels (coordinates squared: the
+/// derivatives grow across the target) go to the interpreter and give its
+/// words; the batches of one level stay inline.
+#[test]
+fn batches_of_several_levels_match_the_interpreter() {
+    let src = PLAIN.replace(
+        "0: MUL TEMP[0], IN[0], IN[0].wwww",
+        "0: MUL TEMP[0], IN[0], IN[0]",
+    );
+    let Some((interp, jit)) = both(&src) else {
+        return;
+    };
+    let tex = texture(Format::Rgba8Srgb, 64, 7, 9);
+    let mut handed = 0;
+    for mip in [MipFilter::Linear, MipFilter::Nearest] {
+        let s = sampler(Wrap::Repeat, mip);
+        for (scale, origin) in [(0.05, 0.0), (0.2, 0.5), (0.11, 1.5)] {
+            let want = shade(&interp, &tex, View::full(), s, scale, origin);
+            let (got, steps) = handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+            assert!(want == got, "{mip:?} {scale} {origin}");
+            handed += steps;
+        }
+    }
+    assert!(handed > 0, "some batches read several levels");
 }

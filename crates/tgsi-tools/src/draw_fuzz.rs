@@ -192,7 +192,7 @@ fn render_state(rng: &mut Rng) -> RenderState {
 }
 
 /// A 16x16 RGBA8 (UNORM or sRGB) texture with a full mip chain of random
-/// bytes, and a random sampler.
+/// bytes, and a random sampler (filters, wraps, LOD bias and range).
 fn texture(rng: &mut Rng) -> (Texture, Sampler) {
     let format = pick(rng, &[Format::Rgba8Unorm, Format::Rgba8Srgb]);
     let mut tex = Texture::new(TextureTarget::Tex2D, format, [16, 16, 1], 1, 5, 1)
@@ -219,6 +219,11 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
             rng,
             &[MipFilter::Linear, MipFilter::Nearest, MipFilter::None],
         ),
+        // LODs raised, lowered and held (a minimum above 0 rules the
+        // magnification test out)
+        lod_bias: pick(rng, &[0.0, 0.0, 0.75, -1.5]),
+        min_lod: pick(rng, &[-1000.0, -1000.0, 1.25]),
+        max_lod: pick(rng, &[1000.0, 1000.0, 2.5]),
         ..Sampler::default()
     };
     (tex, sampler)

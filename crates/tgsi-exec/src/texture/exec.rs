@@ -301,6 +301,39 @@ pub struct InlineBilinear<'a> {
     /// texels (the coordinates times the kernel's scale), are at most 1 (a
     /// NaN is not); other batches run [`execute`].
     pub single_level: bool,
+    /// False when the magnification test above cannot pass (the sampler's
+    /// bias or minimum LOD is above 0).
+    pub may_magnify: bool,
+    /// How a batch that is not magnified picks its levels, when the
+    /// compiled code may do it itself (None: such batches run
+    /// [`execute`]).
+    pub lods: Option<InlineLods<'a>>,
+}
+
+/// The most view levels [`InlineLods`] takes (sides up to 2^15 texels).
+pub const MAX_INLINE_LEVELS: usize = 16;
+
+/// What compiled code needs to sample a batch whose quads are not all
+/// magnified as [`execute`] does ([`quad_lods`], then [`batch_at_lods`]):
+/// per quad, the LOD from its coarse derivatives (the squared lengths of
+/// the magnification test, their square roots, the larger one's `log2f`),
+/// plus the bias, clamped to the sampler's LOD range; per lane, the level
+/// (and for mip LINEAR the next level's weight) [`mip_levels`] gives. The
+/// compiled code runs the bilinear kernel of `levels[k]` when every active
+/// lane reads level k (and of `levels[k + 1]` for the lanes that blend),
+/// and hands other batches to [`execute`].
+#[derive(Clone, Copy)]
+pub struct InlineLods<'a> {
+    /// Mip NEAREST (else LINEAR).
+    pub nearest: bool,
+    /// The sampler's bias and LOD range (never NaN; the bias finite).
+    pub bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+    /// The view's levels (2 to [`MAX_INLINE_LEVELS`]), each as the bilinear
+    /// kernel takes it; `levels[0]` is [`InlineBilinear::kernel`].
+    pub count: u32,
+    pub levels: [Rgba8Bilinear<'a>; MAX_INLINE_LEVELS],
 }
 
 /// The plan `p` as [`InlineBilinear`], when [`run_planned`] runs it by the
@@ -321,12 +354,52 @@ pub(crate) fn inline_bilinear<'a>(
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`)
     let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
-    if !(p.single_level || may_magnify) {
+    let kernel = bd.rgba8_kernel(s, 0)?;
+    let lods = if p.single_level {
+        None
+    } else {
+        inline_lods(&bd, s, kernel)
+    };
+    if !(p.single_level || may_magnify || lods.is_some()) {
         return None;
     }
     Some(InlineBilinear {
-        kernel: bd.rgba8_kernel(s, 0)?,
+        kernel,
         single_level: p.single_level,
+        may_magnify,
+        lods,
+    })
+}
+
+/// [`InlineLods`] of a mipmapped 2D view whose every level the bilinear
+/// kernel takes (`first` its first), under a sampler whose bias and LOD
+/// range are numbers; None otherwise.
+fn inline_lods<'a>(
+    bd: &Bound<'a>,
+    s: &Sampler,
+    first: Rgba8Bilinear<'a>,
+) -> Option<InlineLods<'a>> {
+    let count = bd.nlevels as usize;
+    let numbers = s.lod_bias.is_finite() && !s.min_lod.is_nan() && !s.max_lod.is_nan();
+    if !numbers || !(2..=MAX_INLINE_LEVELS).contains(&count) || bd.shape.dim != Dim::D2 {
+        return None;
+    }
+    let nearest = match s.mip {
+        MipFilter::Linear => false,
+        MipFilter::Nearest => true,
+        MipFilter::None => return None,
+    };
+    let mut levels = [first; MAX_INLINE_LEVELS];
+    for (rel, level) in levels.iter_mut().enumerate().take(count).skip(1) {
+        *level = bd.rgba8_kernel(s, rel as u32)?;
+    }
+    Some(InlineLods {
+        nearest,
+        bias: s.lod_bias,
+        min_lod: s.min_lod,
+        max_lod: s.max_lod,
+        count: count as u32,
+        levels,
     })
 }
 

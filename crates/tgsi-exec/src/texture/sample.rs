@@ -1018,33 +1018,47 @@ pub fn query_level(b: &Bound, s: &Sampler, lod: f32) -> f32 {
     }
 }
 
+/// `libm::log2f`'s constants (by their bits), which [`log2f_lanes`] and
+/// the compiled engine's LOD template use: 1/ln 2 split in a high part
+/// (its low 12 bits zero) and the rest, the polynomial's coefficients
+/// `[LG1, LG2, LG3, LG4]`, and the bits of √½, from which a value's
+/// exponent is counted so that its mantissa lies in [√½, √2).
+pub const LOG2F_IVLN2_HI: f32 = f32::from_bits(0x3fb8_b000);
+/// See [`LOG2F_IVLN2_HI`].
+pub const LOG2F_IVLN2_LO: f32 = f32::from_bits(0xb938_9ad4);
+/// See [`LOG2F_IVLN2_HI`].
+pub const LOG2F_LG: [f32; 4] = [
+    f32::from_bits(0x3f2a_aaaa),
+    f32::from_bits(0x3ecc_ce13),
+    f32::from_bits(0x3e91_e9ee),
+    f32::from_bits(0x3e78_9e26),
+];
+/// See [`LOG2F_IVLN2_HI`].
+pub const LOG2F_SQRT_HALF_BITS: u32 = 0x3f35_04f3;
+
 /// `libm::log2f` of four values side by side: its own steps for positive
 /// normal values (the same f32 operations in the same order, so the same
 /// bits), and `libm::log2f` itself for the lanes it treats apart (zero,
 /// negative, subnormal, infinite or NaN values, and 1).
 pub(crate) fn log2f_lanes(x: [f32; 4]) -> [f32; 4] {
-    // libm's constants, by their bits
-    const IVLN2HI: f32 = f32::from_bits(0x3fb8_b000);
-    const IVLN2LO: f32 = f32::from_bits(0xb938_9ad4);
-    const LG1: f32 = f32::from_bits(0x3f2a_aaaa);
-    const LG2: f32 = f32::from_bits(0x3ecc_ce13);
-    const LG3: f32 = f32::from_bits(0x3e91_e9ee);
-    const LG4: f32 = f32::from_bits(0x3e78_9e26);
+    const IVLN2HI: f32 = LOG2F_IVLN2_HI;
+    const IVLN2LO: f32 = LOG2F_IVLN2_LO;
+    let [lg1, lg2, lg3, lg4] = LOG2F_LG;
     let mut out = [0f32; 4];
     let mut apart = 0u32;
     for l in 0..4 {
         let ix = x[l].to_bits();
         apart |= u32::from(!(0x0080_0000..0x7f80_0000).contains(&ix) || ix == 0x3f80_0000) << l;
         // reduce into [sqrt(2)/2, sqrt(2)]
-        let ix = ix.wrapping_add(0x3f80_0000 - 0x3f35_04f3);
+        let ix = ix.wrapping_add(0x3f80_0000 - LOG2F_SQRT_HALF_BITS);
         let k = (ix >> 23) as i32 - 0x7f;
-        let m = f32::from_bits((ix & 0x007f_ffff) + 0x3f35_04f3);
+        let m = f32::from_bits((ix & 0x007f_ffff) + LOG2F_SQRT_HALF_BITS);
         let f = m - 1.0;
         let s = f / (2.0 + f);
         let z = s * s;
         let w = z * z;
-        let t1 = w * (LG2 + w * LG4);
-        let t2 = z * (LG1 + w * LG3);
+        let t1 = w * (lg2 + w * lg4);
+        let t2 = z * (lg1 + w * lg3);
         let r = t2 + t1;
         let hfsq = 0.5 * f * f;
         let hi = f32::from_bits((f - hfsq).to_bits() & 0xffff_f000);

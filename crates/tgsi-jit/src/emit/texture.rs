@@ -1,16 +1,29 @@
 //! TEX and SAMPLE inline: a fragment instruction the interpreter runs by
 //! its planned batch path (`texture::exec::run_planned`: one source, a
-//! direct view and sampler, no offset) samples one level of an RGBA8 view
+//! direct view and sampler, no offset) samples the levels of an RGBA8 view
 //! bilinearly with the steps of the texture engine's AVX-512 kernel
-//! (`math::simd`'s bilinear kernel), so the same bits. What the level is
+//! (`math::simd`'s bilinear kernel), so the same bits. What the levels are
 //! comes from this run's bindings through the instruction's entry in
-//! [`Ctx::tex`](super::super::native::Ctx) (`tgsi_exec::inline_bilinear`);
-//! without an entry, or for a batch with an active quad that is not
-//! magnified (when the view has more than one level to read), the
+//! [`Ctx::tex`](super::super::native::Ctx) (`tgsi_exec::inline_bilinear`).
+//!
+//! A batch whose active quads are all magnified reads the first level. A
+//! mipmapped view's other batches take their LODs as the interpreter does
+//! (`texture::exec::quad_lods`: per quad `log2f` of its larger derivative
+//! length, plus the bias, clamped) and their levels as `mip_levels` picks
+//! them; when every active lane reads one level k, the kernel runs on level
+//! k, and again on level k + 1 for the lanes that blend the two. Without an
+//! entry, and for a batch whose lanes read different levels (or whose LOD
+//! needs `log2f`'s special cases: a subnormal or NaN length), the
 //! instruction runs by the interpreter's handler.
 
 use super::*;
+use crate::native::log2f;
 use crate::native::off::tex as t;
+
+/// The register holding the address of the level the kernel reads (a
+/// scratch register of the generated code: [`Emitter::magnified`] uses it
+/// too, before it is set).
+const LEVEL: AsmRegister64 = rcx;
 
 impl Emitter<'_> {
     /// Instruction `i` of plan [`Plan::Tex`] with entry `slot`: the result
@@ -19,16 +32,46 @@ impl Emitter<'_> {
         let e = off::TEX + slot as i32 * off::TEX_SIZE;
         let mut handler = self.a.create_label();
         let mut kernel = self.a.create_label();
+        let mut minified = self.a.create_label();
+        let mut inline = self.a.create_label();
         let mut done = self.a.create_label();
-        self.a.cmp(qword_ptr(rbx + e + t::TEXELS), 0)?;
+        self.a.cmp(qword_ptr(rbx + e + t::LEVELS + t::TEXELS), 0)?;
         self.a.je(handler)?;
+        let mut first_level = self.a.create_label();
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
         self.a.cmp(dword_ptr(rbx + e + t::SINGLE_LEVEL), 0)?;
-        self.a.jne(kernel)?;
-        self.magnified(s, tc, e, handler)?;
+        self.a.jne(first_level)?;
+        self.a.cmp(dword_ptr(rbx + e + t::MAGNIFY), 0)?;
+        self.a.je(minified)?;
+        self.magnified(s, tc, e, minified)?;
+        self.a.set_label(&mut first_level)?;
+        self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
         self.a.set_label(&mut kernel)?;
         self.bilinear(s, tc, e)?;
+        self.a.jmp(inline)?;
+
+        self.a.set_label(&mut minified)?;
+        self.a.cmp(dword_ptr(rbx + e + t::MIP), 0)?;
+        self.a.je(handler)?;
+        self.level_of_batch(s, tc, e, handler)?;
+        // no lane blends: one level
+        self.a.kortestw(k5, k5)?;
+        self.a.jz(kernel)?;
+        self.bilinear(s, tc, e)?;
+        for c in 0..4 {
+            self.a.vmovdqu32(
+                zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c + 1)),
+                zmm(c as u32),
+            )?;
+        }
+        let s = self.fetch(4, &inst.src[0], 0, false)?;
+        let tc = self.fetch(5, &inst.src[0], 1, false)?;
+        self.a.add(LEVEL, t::LEVEL_SIZE)?;
+        self.bilinear(s, tc, e)?;
+        self.blend_levels()?;
+
+        self.a.set_label(&mut inline)?;
         self.a.kxorw(k3, k3, k3)?;
         self.a.jmp(done)?;
         self.a.set_label(&mut handler)?;
@@ -38,12 +81,13 @@ impl Emitter<'_> {
         Ok(self.finish32(inst, |c| c as u32)?)
     }
 
-    /// Jumps to `handler` unless every quad with an active lane is
-    /// magnified (`Bound::magnified_quads`): per lane, d = (c − c at the
-    /// quad's top-left lane) · scale on s and t, and d_s² + d_t² ≤ 1 at the
-    /// top-right and bottom-left lanes (the sum `0 + a + b` of the rule is
-    /// `a + b`: a square is +0, positive or NaN).
-    fn magnified(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
+    /// zmm7 = per lane, d_s² + d_t² with d = (c − c at the quad's top-left
+    /// lane) · the first level's scale on s and t (at a quad's top-right
+    /// lane: the squared length of its x derivative in texels; at its
+    /// bottom-left lane: of its y derivative; `Bound::quad_squared_lengths`,
+    /// whose sum `0 + a + b` is `a + b`: a square is +0, positive or NaN);
+    /// zmm6 = each lane's quad's top-left lane number (zmm8 scratch).
+    fn quad_squares(&mut self, s: u32, tc: u32, e: i32) -> A {
         let a = &mut self.a;
         a.vmovdqu32(zmm(6), zmmword_ptr(rbx + pool_off(pool::LANE_NUMBERS)))?;
         a.vpbroadcastd(zmm(7), dword_ptr(rbx + pool_off(pool::MASK3)))?;
@@ -51,10 +95,18 @@ impl Emitter<'_> {
         for (c, d, scale) in [(s, 7, t::SCALE), (tc, 8, t::SCALE + 4)] {
             a.vpermd(zmm(d), zmm(6), zmm(c))?;
             a.vsubps(zmm(d), zmm(c), zmm(d))?;
-            a.vmulps(zmm(d), zmm(d), dword_bcst(rbx + e + scale))?;
+            a.vmulps(zmm(d), zmm(d), dword_bcst(rbx + e + t::LEVELS + scale))?;
             a.vmulps(zmm(d), zmm(d), zmm(d))?;
         }
-        a.vaddps(zmm(7), zmm(7), zmm(8))?;
+        a.vaddps(zmm(7), zmm(7), zmm(8))
+    }
+
+    /// Jumps to `to` unless every quad with an active lane is magnified
+    /// (`Bound::magnified_quads`): both squared lengths of
+    /// [`Self::quad_squares`] at most 1.
+    fn magnified(&mut self, s: u32, tc: u32, e: i32, to: CodeLabel) -> A {
+        self.quad_squares(s, tc, e)?;
+        let a = &mut self.a;
         a.vcmpps(k2, zmm(7), dword_bcst(rbx + e + t::ONE), LE_OQ)?;
         // the top-right and bottom-left lanes of the quads with an active lane
         a.kmovw(eax, k2)?;
@@ -69,14 +121,99 @@ impl Emitter<'_> {
         a.imul_3(ecx, ecx, 6)?;
         a.and(eax, ecx)?;
         a.cmp(eax, ecx)?;
-        a.jne(handler)
+        a.jne(to)
+    }
+
+    /// The level every active lane reads (`texture::exec::quad_lods` and
+    /// `mip_levels`): [`LEVEL`] pointed at it, k5 = the active lanes that
+    /// blend it with the next level, their weights in the context's
+    /// `tex_rows[0]`; jumps to `handler` when the active lanes read
+    /// different levels or a quad's length is not a number `log2f` takes
+    /// by its steps (zmm6-15, k2, k3, rax scratch).
+    fn level_of_batch(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
+        self.quad_squares(s, tc, e)?;
+        let a = &mut self.a;
+        let w = |k: usize| dword_bcst(rbx + e + t::LOG2F + 4 * k as i32);
+        let pool_word = |p: i32| dword_bcst(rbx + pool_off(p));
+        // rho: the larger square root of the quad's two squared lengths
+        // (f32::max: a NaN first operand gives the second; a NaN second
+        // goes to the handler below)
+        a.vsqrtps(zmm(7), zmm(7))?;
+        a.vpaddd(zmm(8), zmm(6), pool_word(pool::INT1))?;
+        a.vpermd(zmm(8), zmm(8), zmm(7))?;
+        a.vpaddd(zmm(9), zmm(6), pool_word(pool::INT1 + 1))?;
+        a.vpermd(zmm(9), zmm(9), zmm(7))?;
+        a.vmaxps(zmm(7), zmm(8), zmm(9))?;
+        // positive normal, +0 or +inf in every active lane
+        a.vpsubd(zmm(8), zmm(7), w(log2f::MIN_NORMAL))?;
+        a.vpcmpud(k2, zmm(8), w(log2f::NORMAL_SPAN), P_LT)?;
+        a.vpcmpeqd(k3, zmm(7), pool_word(pool::ZERO))?;
+        a.korw(k2, k2, k3)?;
+        a.vpcmpeqd(k3, zmm(7), pool_word(pool::EXP))?;
+        a.korw(k2, k2, k3)?;
+        a.kandnw(k3, k2, k1)?;
+        a.kortestw(k3, k3)?;
+        a.jnz(handler)?;
+        log2f_steps(a, e)?;
+        // log2f's own cases: 1 → +0, +0 → −inf, +inf → +inf
+        a.vpxord(zmm(11), zmm(11), zmm(11))?;
+        a.vpcmpeqd(k2, zmm(7), pool_word(pool::ONE))?;
+        a.vmovaps(zmm(10).k2(), zmm(11))?;
+        a.vpcmpeqd(k2, zmm(7), pool_word(pool::ZERO))?;
+        a.vbroadcastss(
+            zmm(11),
+            dword_ptr(rbx + e + t::LOG2F + 4 * log2f::NEG_INF as i32),
+        )?;
+        a.vmovaps(zmm(10).k2(), zmm(11))?;
+        a.vpcmpeqd(k2, zmm(7), pool_word(pool::EXP))?;
+        a.vmovaps(zmm(10).k2(), zmm(7))?;
+        // lod = clamp(lambda + 0 + bias) (neither bound NaN, the bias finite)
+        a.vaddps(zmm(10), zmm(10), pool_word(pool::ZERO))?;
+        a.vaddps(zmm(10), zmm(10), dword_bcst(rbx + e + t::BIAS))?;
+        a.vmaxps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MIN_LOD))?;
+        a.vminps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MAX_LOD))?;
+        mip_levels(a, e)?;
+        // one level for every active lane: the first active lane's
+        a.vpcompressd(zmm(12).k1().z(), zmm(11))?;
+        a.vpbroadcastd(zmm(12), xmm(12))?;
+        a.vpcmpd(k3.k1(), zmm(11), zmm(12), P_NE)?;
+        a.kortestw(k3, k3)?;
+        a.jnz(handler)?;
+        a.kandw(k5, k5, k1)?;
+        a.vmovd(eax, xmm(12))?;
+        a.imul_3(eax, eax, t::LEVEL_SIZE)?;
+        a.lea(LEVEL, qword_ptr(rbx + rax + e + t::LEVELS))?;
+        a.vmovdqu32(zmmword_ptr(rbx + off::TEX_ROWS), zmm(13))?;
+        a.kmovw(word_ptr(rbx + off::TEX_BLEND), k5)
+    }
+
+    /// zmm0-3 = the first level's channels (`tex_rows[1..5]`) blended
+    /// towards the next level's (zmm0-3) by the weights (`tex_rows[0]`) in
+    /// the blending lanes: `x + w · (y − x)`, not fused (the texels are
+    /// finite, the weights not 0: `texture::sample::lerp`).
+    fn blend_levels(&mut self) -> A {
+        let a = &mut self.a;
+        a.kmovw(k5, word_ptr(rbx + off::TEX_BLEND))?;
+        a.vmovdqu32(zmm(6), zmmword_ptr(rbx + off::TEX_ROWS))?;
+        for c in 0..4u32 {
+            a.vmovdqu32(
+                zmm(7),
+                zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c as i32 + 1)),
+            )?;
+            a.vsubps(zmm(8), zmm(c), zmm(7))?;
+            a.vmulps(zmm(8), zmm(6), zmm(8))?;
+            a.vaddps(zmm(8), zmm(7), zmm(8))?;
+            a.vmovaps(zmm(7).k5(), zmm(8))?;
+            a.vmovaps(zmm(c), zmm(7))?;
+        }
+        Ok(())
     }
 
     /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
     /// indices into zmm `i0`, `i1` and the second one's weight into `w`
     /// (zmm12, zmm13 scratch); `axis` 0 (s) or 1 (t).
     fn tex_axis(&mut self, c: u32, axis: i32, e: i32, [i0, i1, w]: [u32; 3]) -> A {
-        let f = |field: i32| dword_bcst(rbx + e + field + 4 * axis);
+        let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
         let g = |field: i32| dword_bcst(rbx + e + field);
         let (u, fl) = (zmm(12), zmm(13));
         let a = &mut self.a;
@@ -110,26 +247,26 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The bilinear kernel of the level in entry `e` at coordinates zmm `s`
-    /// and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2, k5, k6, rax, rdx
-    /// scratch).
+    /// The bilinear kernel of the level at [`LEVEL`] (entry `e`) at
+    /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2,
+    /// k5, k6, rax, rdx scratch).
     fn bilinear(&mut self, s: u32, tc: u32, e: i32) -> A {
         self.tex_axis(s, 0, e, [6, 7, 8])?;
         self.tex_axis(tc, 1, e, [9, 10, 11])?;
-        let g = |field: i32| dword_bcst(rbx + e + field);
+        let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
         // the taps' texel indices (00, 10, 01, 11), clamped to the last texel
         for row in [9, 10] {
-            a.vpaddd(zmm(row), zmm(row), g(t::SLICE_ROWS))?;
-            a.vpmulld(zmm(row), zmm(row), g(t::WIDTH))?;
+            a.vpaddd(zmm(row), zmm(row), level(t::SLICE_ROWS))?;
+            a.vpmulld(zmm(row), zmm(row), level(t::WIDTH))?;
         }
         for (k, (row, x)) in [(9, 6), (9, 7), (10, 6), (10, 7)].into_iter().enumerate() {
             let idx = zmm(12 + k as u32);
             a.vpaddd(idx, zmm(row), zmm(x))?;
-            a.vpminud(idx, idx, g(t::TOP))?;
+            a.vpminud(idx, idx, level(t::TOP))?;
         }
         // the taps' words into zmm4-7
-        a.mov(rax, qword_ptr(rbx + e + t::TEXELS))?;
+        a.mov(rax, qword_ptr(LEVEL + t::TEXELS))?;
         for k in 0..4u32 {
             a.kxnorw(k2, k2, k2)?;
             a.vpxord(zmm(4 + k), zmm(4 + k), zmm(4 + k))?;
@@ -164,6 +301,86 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// zmm10 = `libm::log2f` of zmm7 by its steps for positive normal values
+/// (`texture::sample::log2f_lanes`: the same f32 operations in the same
+/// order, none fused), from the entry's `log2f` words (zmm8, zmm9,
+/// zmm11-15 scratch).
+fn log2f_steps(a: &mut CodeAssembler, e: i32) -> A {
+    let w = |k: usize| dword_bcst(rbx + e + t::LOG2F + 4 * k as i32);
+    let one = dword_bcst(rbx + pool_off(pool::ONE));
+    // the exponent k from √½ up, and the mantissa m in [√½, √2)
+    a.vpaddd(zmm(8), zmm(7), w(log2f::REDUCE))?;
+    a.vpsrld(zmm(9), zmm(8), 23)?;
+    a.vpsubd(zmm(9), zmm(9), w(log2f::BIAS))?;
+    a.vcvtdq2ps(zmm(9), zmm(9))?;
+    a.vpandd(zmm(8), zmm(8), w(log2f::MANTISSA))?;
+    a.vpaddd(zmm(8), zmm(8), w(log2f::SQRT_HALF))?;
+    // f = m − 1, s = f / (2 + f), z = s², w = z²
+    a.vsubps(zmm(8), zmm(8), one)?;
+    a.vaddps(zmm(10), zmm(8), w(log2f::TWO))?;
+    a.vdivps(zmm(10), zmm(8), zmm(10))?;
+    a.vmulps(zmm(11), zmm(10), zmm(10))?;
+    a.vmulps(zmm(12), zmm(11), zmm(11))?;
+    // r = z · (LG1 + w · LG3) + w · (LG2 + w · LG4)
+    a.vmulps(zmm(13), zmm(12), w(log2f::LG + 3))?;
+    a.vaddps(zmm(13), zmm(13), w(log2f::LG + 1))?;
+    a.vmulps(zmm(13), zmm(12), zmm(13))?;
+    a.vmulps(zmm(14), zmm(12), w(log2f::LG + 2))?;
+    a.vaddps(zmm(14), zmm(14), w(log2f::LG))?;
+    a.vmulps(zmm(14), zmm(11), zmm(14))?;
+    a.vaddps(zmm(13), zmm(14), zmm(13))?;
+    // hfsq = 0.5 · f · f, hi = (f − hfsq) cut to its high bits
+    a.vmulps(zmm(14), zmm(8), dword_bcst(rbx + e + t::HALF))?;
+    a.vmulps(zmm(14), zmm(14), zmm(8))?;
+    a.vsubps(zmm(15), zmm(8), zmm(14))?;
+    a.vpandd(zmm(15), zmm(15), w(log2f::HI_MASK))?;
+    // lo = f − hi − hfsq + s · (hfsq + r)
+    a.vaddps(zmm(13), zmm(14), zmm(13))?;
+    a.vmulps(zmm(13), zmm(10), zmm(13))?;
+    a.vsubps(zmm(8), zmm(8), zmm(15))?;
+    a.vsubps(zmm(8), zmm(8), zmm(14))?;
+    a.vaddps(zmm(8), zmm(8), zmm(13))?;
+    // (lo + hi) · IVLN2LO + lo · IVLN2HI + hi · IVLN2HI + k
+    a.vaddps(zmm(10), zmm(8), zmm(15))?;
+    a.vmulps(zmm(10), zmm(10), w(log2f::IVLN2_LO))?;
+    a.vmulps(zmm(8), zmm(8), w(log2f::IVLN2_HI))?;
+    a.vaddps(zmm(10), zmm(10), zmm(8))?;
+    a.vmulps(zmm(15), zmm(15), w(log2f::IVLN2_HI))?;
+    a.vaddps(zmm(10), zmm(10), zmm(15))?;
+    a.vaddps(zmm(10), zmm(10), zmm(9))
+}
+
+/// From the LODs in zmm10 (never NaN): zmm11 = each lane's level, zmm13 =
+/// the next level's weight, k5 = the lanes that blend (`mip_levels`: mip
+/// LINEAR reads level ⌊lod⌋ and blends by its fraction below the last
+/// level; NEAREST reads ⌊lod + 0.5⌋ up to the last; a LOD of at most 0
+/// reads level 0) (k2, k3, zmm12 scratch).
+fn mip_levels(a: &mut CodeAssembler, e: i32) -> A {
+    let mut linear = a.create_label();
+    let mut picked = a.create_label();
+    let zero = || dword_bcst(rbx + pool_off(pool::ZERO));
+    let last = dword_bcst(rbx + e + t::LAST_LEVEL);
+    a.vcmpps(k2, zmm(10), zero(), GT_OQ)?;
+    a.cmp(dword_ptr(rbx + e + t::MIP), 2)?;
+    a.jne(linear)?;
+    a.vaddps(zmm(11), zmm(10), dword_bcst(rbx + e + t::HALF))?;
+    a.vrndscaleps(zmm(11), zmm(11), 9)?;
+    a.vminps(zmm(11), zmm(11), last)?;
+    a.kxorw(k5, k5, k5)?;
+    a.jmp(picked)?;
+    a.set_label(&mut linear)?;
+    a.vrndscaleps(zmm(11), zmm(10), 9)?;
+    a.vcmpps(k3, zmm(11), last, LT_OQ)?;
+    a.kandw(k3, k3, k2)?;
+    a.vsubps(zmm(13), zmm(10), zmm(11))?;
+    a.vcmpps(k5, zmm(13), zero(), NEQ_UQ)?;
+    a.kandw(k5, k5, k3)?;
+    a.vminps(zmm(11), zmm(11), last)?;
+    a.set_label(&mut picked)?;
+    a.vmovaps(zmm(11).k2().z(), zmm(11))?;
+    a.vcvttps2dq(zmm(11), zmm(11))
 }
 
 /// zmm9 = byte `c` of tap `k`'s words (zmm4 + k).
