@@ -700,12 +700,11 @@ impl Setup<'_> {
                 by1 = p0[1].max(p1[1]) + half;
             }
             [a, b, c] => {
-                let doubled = (b[0] - a[0]) as i128 * (c[1] - a[1]) as i128
-                    - (b[1] - a[1]) as i128 * (c[0] - a[0]) as i128;
-                if doubled == 0 {
+                let doubled = doubled_area(a, b, c);
+                if doubled == 0.0 {
                     return None;
                 }
-                let clockwise = doubled > 0;
+                let clockwise = doubled > 0.0;
                 front = clockwise == (self.state.front == FrontFace::Clockwise);
                 match self.state.cull {
                     CullMode::Front if front => return None,
@@ -790,11 +789,9 @@ impl Setup<'_> {
             }
             _ => {
                 // Edge planes: σ_j = E(opposite edge)(p) / area.
-                let area = outline.area.unwrap_or(1);
+                let area = outline.area.unwrap_or(1.0);
                 let pf: [[f64; 2]; 3] = std::array::from_fn(|j| f(cv[j].window.0));
-                // (through i64 when it fits: the same value, without the i128 call)
-                let area_f =
-                    i64::try_from(area).map_or_else(|_| area as f64, |a| a as f64) / (ONE * ONE);
+                let area_f = area / (ONE * ONE);
                 for j in 0..3 {
                     let (u, v) = (pf[(j + 1) % 3], pf[(j + 2) % 3]);
                     // E_uv(p) = (vx-ux)(py-uy) - (vy-uy)(px-ux)
@@ -836,8 +833,24 @@ struct Outline {
     shape: Shape,
     bbox: [i64; 4],
     front: bool,
-    /// A triangle's doubled signed area (1/256² units).
-    area: Option<i128>,
+    /// A triangle's doubled signed area (1/256² units, rounded once to
+    /// f64: [`doubled_area`]).
+    area: Option<f64>,
+}
+
+/// Twice the signed area of the triangle a, b, c (on the 1/256 grid, in
+/// 1/256² units), rounded once to f64: never 0 unless the area is, with
+/// its sign. In i64 when the products and their difference fit (the
+/// conversion of an i128 is a library call), else in i128.
+#[inline(always)]
+fn doubled_area(a: [i64; 2], b: [i64; 2], c: [i64; 2]) -> f64 {
+    let (ux, uy, vx, vy) = (b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]);
+    if let (Some(p), Some(q)) = (ux.checked_mul(vy), uy.checked_mul(vx))
+        && let Some(d) = p.checked_sub(q)
+    {
+        return d as f64;
+    }
+    (ux as i128 * vy as i128 - uy as i128 * vx as i128) as f64
 }
 
 impl RasterPrim {
@@ -921,6 +934,33 @@ impl RasterPrim {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The doubled area is the exact i128 value rounded once, with its
+    /// sign and zero only for a zero area, through the i64 path and past
+    /// it (products and differences that overflow i64).
+    #[test]
+    fn doubled_area_is_the_exact_area_rounded_once() {
+        let mut rng = tgsi_ir::rng::Rng(0xa4ea_0000_0000_0001);
+        let big = [0i64, 1, -1, 3, 1 << 31, 3 << 30, (1 << 32) - 1, 1 << 40, i64::MAX / 4];
+        for round in 0..20_000 {
+            let coord = |rng: &mut tgsi_ir::rng::Rng| -> i64 {
+                let v = match round % 3 {
+                    0 => big[rng.below(big.len() as u64) as usize],
+                    1 => rng.below(1 << 20) as i64,
+                    _ => rng.next() as i64 >> rng.below(40),
+                };
+                if rng.below(2) == 0 { v } else { -v }
+            };
+            let p: [[i64; 2]; 3] = std::array::from_fn(|_| [coord(&mut rng), coord(&mut rng)]);
+            let [a, b, c] = p;
+            let exact = (b[0] - a[0]) as i128 * (c[1] - a[1]) as i128
+                - (b[1] - a[1]) as i128 * (c[0] - a[0]) as i128;
+            let got = doubled_area(a, b, c);
+            assert_eq!(got.to_bits(), (exact as f64).to_bits(), "{p:?}");
+            assert_eq!(got == 0.0, exact == 0, "{p:?}");
+            assert_eq!(got > 0.0, exact > 0, "{p:?}");
+        }
+    }
 
     fn vtx(x: f64, y: f64, z: f64, w: f64) -> ClipVertex {
         ClipVertex {
