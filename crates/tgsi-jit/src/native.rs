@@ -313,8 +313,10 @@ impl ConstBuf {
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub(super) struct TexEntry {
-    /// The sRGB decode table (0: UNORM8).
+    /// The sRGB decode table (0: UNORM8 or RGBA32F).
     pub srgb: u64,
+    /// 1: the texels are RGBA32F (16 bytes), else RGBA8.
+    pub float: u32,
     /// 1: every LOD reads level 0 (no magnification test).
     pub single_level: u32,
     /// 1: a batch whose quads are all magnified reads level 0.
@@ -358,7 +360,7 @@ pub(super) struct TexLevel {
 }
 
 impl TexLevel {
-    fn of(k: &tgsi_exec::texture::exec::Rgba8Bilinear<'_>) -> TexLevel {
+    fn of(k: &tgsi_exec::texture::exec::InlineLevel<'_>) -> TexLevel {
         use tgsi_exec::texture::exec::AxisWrap;
         let axis = |a: usize| match k.wrap[a] {
             AxisWrap::RepeatPow2 => k.size[a] - 1,
@@ -366,7 +368,7 @@ impl TexLevel {
         };
         TexLevel {
             texels: k.texels.as_ptr() as u64,
-            top: (k.texels.len() - 1) as u32,
+            top: (k.texels.len() / k.texel_bytes as usize - 1) as u32,
             width: k.size[0],
             slice_rows: k.slice_rows,
             scale: k.scale,
@@ -425,7 +427,7 @@ impl TexEntry {
             return TexEntry::default();
         };
         let mut levels = [TexLevel::default(); MAX_INLINE_LEVELS];
-        levels[0] = TexLevel::of(&b.kernel);
+        levels[0] = TexLevel::of(&b.first);
         let (mut mip, mut last_level, mut bias, mut min_lod, mut max_lod) = (0, 0.0, 0.0, 0.0, 0.0);
         if let Some(l) = &b.lods {
             for (out, k) in levels.iter_mut().zip(&l.levels).take(l.count as usize) {
@@ -436,7 +438,8 @@ impl TexEntry {
             (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
         }
         TexEntry {
-            srgb: b.kernel.srgb.map_or(0, |t| t.as_ptr() as u64),
+            srgb: b.srgb.map_or(0, |t| t.as_ptr() as u64),
+            float: b.float as u32,
             single_level: b.single_level as u32,
             magnify: b.may_magnify as u32,
             mip,
@@ -487,6 +490,7 @@ pub(super) mod off {
         use super::super::{TexEntry, TexLevel};
         use std::mem::offset_of;
         pub const SRGB: i32 = offset_of!(TexEntry, srgb) as i32;
+        pub const FLOAT: i32 = offset_of!(TexEntry, float) as i32;
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
         pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
         pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;

@@ -330,3 +330,78 @@ fn batches_of_several_levels_match_the_interpreter() {
     }
     assert!(handed > 0, "some batches read several levels");
 }
+
+/// A `size` x `size` RGBA32F texture with `levels` levels: values in
+/// [−2, 2) (`tame`), or every word pseudo-random bits (NaN, infinities,
+/// huge and subnormal values among them).
+fn float_texture(size: u32, levels: u32, seed: u32, tame: bool) -> Texture {
+    let mut tex = texture(Format::Rgba8Unorm, size, levels, seed);
+    let mut float = Texture::new(
+        TextureTarget::Tex2D,
+        Format::Rgba32Float,
+        [size, size, 1],
+        1,
+        levels,
+        1,
+    )
+    .expect("a small 2D texture");
+    let mut x = seed.wrapping_mul(2_246_822_519) | 1;
+    for (out, bytes) in float.levels.iter_mut().zip(&mut tex.levels) {
+        for (word, b) in out.as_chunks_mut::<4>().0.iter_mut().zip(bytes.iter()) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let v = if tame {
+                (x >> 8) as f32 / (1 << 22) as f32 - 2.0 + *b as f32 / 65536.0
+            } else {
+                f32::from_bits(x)
+            };
+            *word = v.to_le_bytes();
+        }
+    }
+    float
+}
+
+/// RGBA32F views sample inline, magnified and minified, one level and
+/// mipmapped, every wrap the kernel takes, with the interpreter's words;
+/// texels of every class (NaN and infinite ones among them) give its
+/// words too, the batches with a NaN result by its handler.
+#[test]
+fn rgba32f_samples_inline_with_the_interpreters_bits() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    for tame in [true, false] {
+        for wrap in [Wrap::Repeat, Wrap::Clamp, Wrap::ClampToEdge] {
+            for (levels, mip) in [
+                (1, MipFilter::None),
+                (5, MipFilter::Linear),
+                (5, MipFilter::Nearest),
+            ] {
+                let tex = float_texture(16, levels, 3 + levels, tame);
+                let s = sampler(wrap, mip);
+                for (scale, origin) in [(0.011, 0.02), (0.013, -0.4), (0.3, 0.1), (1.7, 0.6)] {
+                    let want = shade(&interp, &tex, View::full(), s, scale, origin);
+                    let (got, steps) =
+                        handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                    assert!(want == got, "{tame} {wrap:?} {mip:?} {scale} {origin}");
+                    if tame {
+                        assert_eq!(steps, 0, "{wrap:?} {mip:?} {scale} {origin}");
+                    }
+                }
+            }
+        }
+    }
+    // red +inf everywhere: inf − inf in the lerps, NaN results, which the
+    // interpreter's batch path gives its general path (the NaN rule)
+    let mut tex = float_texture(16, 1, 7, true);
+    for texel in tex.levels[0].as_chunks_mut::<16>().0 {
+        texel[..4].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    }
+    let s = sampler(Wrap::Repeat, MipFilter::None);
+    let want = shade(&interp, &tex, View::full(), s, 0.013, 0.1);
+    let (got, steps) = handler_steps(|| shade(&jit, &tex, View::full(), s, 0.013, 0.1));
+    assert!(want == got, "infinite texels");
+    // (as the interpreter's batch path hands its NaN lanes on)
+    assert!(steps > 0, "NaN results go to the handler");
+}

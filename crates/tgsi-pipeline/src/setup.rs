@@ -941,7 +941,17 @@ mod tests {
     #[test]
     fn doubled_area_is_the_exact_area_rounded_once() {
         let mut rng = tgsi_ir::rng::Rng(0xa4ea_0000_0000_0001);
-        let big = [0i64, 1, -1, 3, 1 << 31, 3 << 30, (1 << 32) - 1, 1 << 40, i64::MAX / 4];
+        let big = [
+            0i64,
+            1,
+            -1,
+            3,
+            1 << 31,
+            3 << 30,
+            (1 << 32) - 1,
+            1 << 40,
+            i64::MAX / 4,
+        ];
         for round in 0..20_000 {
             let coord = |rng: &mut tgsi_ir::rng::Rng| -> i64 {
                 let v = match round % 3 {

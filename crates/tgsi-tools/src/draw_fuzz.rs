@@ -191,10 +191,14 @@ fn render_state(rng: &mut Rng) -> RenderState {
     state
 }
 
-/// A 16x16 RGBA8 (UNORM or sRGB) texture with a full mip chain of random
-/// bytes, and a random sampler (filters, wraps, LOD bias and range).
+/// A 16x16 RGBA8 (UNORM or sRGB) or RGBA32F texture with a full mip chain
+/// of random bytes (RGBA32F: values of every class, NaN among them), and a
+/// random sampler (filters, wraps, LOD bias and range).
 fn texture(rng: &mut Rng) -> (Texture, Sampler) {
-    let format = pick(rng, &[Format::Rgba8Unorm, Format::Rgba8Srgb]);
+    let format = pick(
+        rng,
+        &[Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba32Float],
+    );
     let mut tex = Texture::new(TextureTarget::Tex2D, format, [16, 16, 1], 1, 5, 1)
         .unwrap_or_else(|e| panic!("a 16x16 texture: {e}"));
     for level in &mut tex.levels {

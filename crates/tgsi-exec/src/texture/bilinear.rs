@@ -34,6 +34,24 @@ pub(crate) type Row = [f32; LANES];
 /// The four channels (r, g, b, a) of a batch's results, one row each.
 pub(crate) type Rows = [Row; 4];
 
+/// One level of a view as a batch's bilinear taps read it
+/// ([`Bound::inline_level`]): what the compiled engine's inline sampling
+/// needs besides the decode.
+#[derive(Clone, Copy)]
+pub struct InlineLevel<'a> {
+    /// The level's texels (complete), `texel_bytes` each: 4 (RGBA8) or 16
+    /// (RGBA32F, four little-endian f32).
+    pub texels: &'a [u8],
+    pub texel_bytes: u32,
+    /// Width and height (each at most 2^24).
+    pub size: [u32; 2],
+    /// The slice's first texel row, `slice * height` (wrapping).
+    pub slice_rows: u32,
+    /// The coordinates' scale: the size (normalized) or 1.
+    pub scale: [f32; 2],
+    pub wrap: [simd::AxisWrap; 2],
+}
+
 /// The texel layouts the batch path decodes itself.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Texels {
@@ -559,22 +577,60 @@ impl<'a> Bound<'a> {
     /// otherwise.
     #[inline(always)]
     pub(crate) fn rgba8_kernel(&self, s: &Sampler, rel: u32) -> Option<simd::Rgba8Bilinear<'a>> {
-        let texels = Texels::of(self.fmt)?;
-        if self.shape.array || texels == Texels::Rgba32Float {
+        let k = self.inline_level(s, rel)?;
+        if k.texel_bytes != 4 {
             return None;
         }
+        let (px, _) = k.texels.as_chunks::<4>();
+        let k = simd::Rgba8Bilinear {
+            texels: px,
+            size: k.size,
+            slice_rows: k.slice_rows,
+            scale: k.scale,
+            wrap: k.wrap,
+            srgb: self.srgb_decode(),
+        };
+        simd::rgba8_bilinear_fits(&k).then_some(k)
+    }
+
+    /// The sRGB decode table of an sRGB view's colour channels (None for
+    /// other formats).
+    #[inline(always)]
+    pub(crate) fn srgb_decode(&self) -> Option<&'static [f32; 256]> {
+        (Texels::of(self.fmt) == Some(Texels::Rgba8Srgb)).then(srgb_to_linear_table)
+    }
+
+    /// Level `rel` of an RGBA8 (UNORM or sRGB) or RGBA32F view that is not
+    /// an array, when the level is complete, the sampler's wraps never
+    /// read the border (REPEAT on a power-of-two size, CLAMP,
+    /// CLAMP_TO_EDGE) and every texel's last word has an index below 2^31:
+    /// where a batch's bilinear taps read and how they are weighted, the
+    /// same for both formats ([`Self::rgba8_kernel`] for RGBA8); None
+    /// otherwise.
+    #[inline(always)]
+    pub(crate) fn inline_level(&self, s: &Sampler, rel: u32) -> Option<InlineLevel<'a>> {
+        let texels = Texels::of(self.fmt)?;
+        if self.shape.array {
+            return None;
+        }
+        let texel_bytes = if texels == Texels::Rgba32Float { 16 } else { 4 };
         let level = self.first_level + rel;
         let (w, h, d) = self.tex.level_dims(level);
-        let (px, _) = self.level_bytes(level).as_chunks::<4>();
-        complete(px.len(), w as u64 * h as u64 * d as u64)?;
+        let bytes = self.level_bytes(level);
+        let count = bytes.len() / texel_bytes;
+        complete(count, w as u64 * h as u64 * d as u64)?;
         let wrap = |mode: Wrap, n: u32| match mode {
             Wrap::Repeat if n.is_power_of_two() => Some(simd::AxisWrap::RepeatPow2),
             Wrap::Clamp | Wrap::ClampToEdge => Some(simd::AxisWrap::Clamp),
             _ => None,
         };
         let unnorm = !s.normalized || self.shape.rect;
-        let k = simd::Rgba8Bilinear {
-            texels: px,
+        let words = count as u64 * texel_bytes as u64 / 4;
+        let sides = [w, h].iter().all(|&n| (1..=1 << 24).contains(&n));
+        (words <= 1 << 31 && sides).then_some(())?;
+        Some(InlineLevel {
+            texels: &bytes[..count * texel_bytes],
+            texel_bytes: texel_bytes as u32,
             size: [w, h],
             slice_rows: self.first_layer.wrapping_mul(h),
             scale: if unnorm {
@@ -583,9 +639,7 @@ impl<'a> Bound<'a> {
                 [w as i32 as f32, h as i32 as f32]
             },
             wrap: [wrap(s.wrap[0], w)?, wrap(s.wrap[1], h)?],
-            srgb: (texels == Texels::Rgba8Srgb).then(srgb_to_linear_table),
-        };
-        simd::rgba8_bilinear_fits(&k).then_some(k)
+        })
     }
 
     /// The bytes of absolute level `k` (none past the last level).

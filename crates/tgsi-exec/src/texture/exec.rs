@@ -3,6 +3,7 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
+pub use super::bilinear::InlineLevel;
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
@@ -287,13 +288,17 @@ pub(crate) fn run_planned(
     true
 }
 
-/// What compiled code needs to run `run_planned` itself: one level of
-/// an RGBA8 view as the bilinear kernel takes it (the AVX-512 kernel of
-/// `math::simd`, which the compiled code follows step for step), the
-/// result in the destination's channel order.
+/// What compiled code needs to run `run_planned` itself: the first level
+/// of an RGBA8 or RGBA32F view as the batch path reads it (for RGBA8 the
+/// AVX-512 kernel of `math::simd`, which the compiled code follows step for
+/// step), the result in the destination's channel order.
 pub struct InlineBilinear<'a> {
-    /// The level, its size, scale, wraps and decode.
-    pub kernel: Rgba8Bilinear<'a>,
+    /// The first level: its texels, size, scale and wraps.
+    pub first: InlineLevel<'a>,
+    /// The texels are RGBA32F (else RGBA8: UNORM8 or through `srgb`).
+    pub float: bool,
+    /// The sRGB decode table of the colour channels (None: UNORM8).
+    pub srgb: Option<&'a [f32; 256]>,
     /// Every LOD reads the first level. Otherwise a batch takes the kernel
     /// only when every quad with an active lane is magnified: the squared
     /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
@@ -330,10 +335,10 @@ pub struct InlineLods<'a> {
     pub bias: f32,
     pub min_lod: f32,
     pub max_lod: f32,
-    /// The view's levels (2 to [`MAX_INLINE_LEVELS`]), each as the bilinear
-    /// kernel takes it; `levels[0]` is [`InlineBilinear::kernel`].
+    /// The view's levels (2 to [`MAX_INLINE_LEVELS`]), each as the batch
+    /// path reads it; `levels[0]` is [`InlineBilinear::first`].
     pub count: u32,
-    pub levels: [Rgba8Bilinear<'a>; MAX_INLINE_LEVELS],
+    pub levels: [InlineLevel<'a>; MAX_INLINE_LEVELS],
 }
 
 /// The plan `p` as [`InlineBilinear`], when [`run_planned`] runs it by the
@@ -354,31 +359,40 @@ pub(crate) fn inline_bilinear<'a>(
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`)
     let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
-    let kernel = bd.rgba8_kernel(s, 0)?;
+    let first = inline_level(&bd, s, 0)?;
     let lods = if p.single_level {
         None
     } else {
-        inline_lods(&bd, s, kernel)
+        inline_lods(&bd, s, first)
     };
     if !(p.single_level || may_magnify || lods.is_some()) {
         return None;
     }
     Some(InlineBilinear {
-        kernel,
+        first,
+        float: first.texel_bytes == 16,
+        srgb: bd.srgb_decode(),
         single_level: p.single_level,
         may_magnify,
         lods,
     })
 }
 
+/// Level `rel` of `bd` as compiled code samples it: RGBA32F, or RGBA8
+/// that the batch path reads by the kernel the compiled code follows
+/// ([`Bound::rgba8_kernel`]).
+fn inline_level<'a>(bd: &Bound<'a>, s: &Sampler, rel: u32) -> Option<InlineLevel<'a>> {
+    let level = bd.inline_level(s, rel)?;
+    if level.texel_bytes == 4 {
+        bd.rgba8_kernel(s, rel)?;
+    }
+    Some(level)
+}
+
 /// [`InlineLods`] of a mipmapped 2D view whose every level the bilinear
 /// kernel takes (`first` its first), under a sampler whose bias and LOD
 /// range are numbers; None otherwise.
-fn inline_lods<'a>(
-    bd: &Bound<'a>,
-    s: &Sampler,
-    first: Rgba8Bilinear<'a>,
-) -> Option<InlineLods<'a>> {
+fn inline_lods<'a>(bd: &Bound<'a>, s: &Sampler, first: InlineLevel<'a>) -> Option<InlineLods<'a>> {
     let count = bd.nlevels as usize;
     let numbers = s.lod_bias.is_finite() && !s.min_lod.is_nan() && !s.max_lod.is_nan();
     if !numbers || !(2..=MAX_INLINE_LEVELS).contains(&count) || bd.shape.dim != Dim::D2 {
@@ -391,7 +405,7 @@ fn inline_lods<'a>(
     };
     let mut levels = [first; MAX_INLINE_LEVELS];
     for (rel, level) in levels.iter_mut().enumerate().take(count).skip(1) {
-        *level = bd.rgba8_kernel(s, rel as u32)?;
+        *level = inline_level(bd, s, rel as u32)?;
     }
     Some(InlineLods {
         nearest,

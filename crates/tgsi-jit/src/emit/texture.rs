@@ -48,7 +48,7 @@ impl Emitter<'_> {
         self.a.set_label(&mut first_level)?;
         self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
         self.a.set_label(&mut kernel)?;
-        self.bilinear(s, tc, e)?;
+        self.bilinear(s, tc, e, handler)?;
         self.a.jmp(inline)?;
 
         self.a.set_label(&mut minified)?;
@@ -58,7 +58,7 @@ impl Emitter<'_> {
         // no lane blends: one level
         self.a.kortestw(k5, k5)?;
         self.a.jz(kernel)?;
-        self.bilinear(s, tc, e)?;
+        self.bilinear(s, tc, e, handler)?;
         for c in 0..4 {
             self.a.vmovdqu32(
                 zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c + 1)),
@@ -68,8 +68,8 @@ impl Emitter<'_> {
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
         self.a.add(LEVEL, t::LEVEL_SIZE)?;
-        self.bilinear(s, tc, e)?;
-        self.blend_levels()?;
+        self.bilinear(s, tc, e, handler)?;
+        self.blend_levels(handler)?;
 
         self.a.set_label(&mut inline)?;
         self.a.kxorw(k3, k3, k3)?;
@@ -190,8 +190,9 @@ impl Emitter<'_> {
     /// zmm0-3 = the first level's channels (`tex_rows[1..5]`) blended
     /// towards the next level's (zmm0-3) by the weights (`tex_rows[0]`) in
     /// the blending lanes: `x + w · (y − x)`, not fused (the texels are
-    /// finite, the weights not 0: `texture::sample::lerp`).
-    fn blend_levels(&mut self) -> A {
+    /// finite or infinite, the weights not 0: `texture::sample::lerp`);
+    /// a NaN in an active lane jumps to `handler`.
+    fn blend_levels(&mut self, handler: CodeLabel) -> A {
         let a = &mut self.a;
         a.kmovw(k5, word_ptr(rbx + off::TEX_BLEND))?;
         a.vmovdqu32(zmm(6), zmmword_ptr(rbx + off::TEX_ROWS))?;
@@ -206,7 +207,9 @@ impl Emitter<'_> {
             a.vmovaps(zmm(7).k5(), zmm(8))?;
             a.vmovaps(zmm(c), zmm(7))?;
         }
-        Ok(())
+        // (RGBA32F: infinite texels of one sign on both levels give NaN
+        // here, where the interpreter's lerp follows the NaN rule)
+        nan_to(a, handler)
     }
 
     /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
@@ -249,8 +252,10 @@ impl Emitter<'_> {
 
     /// The bilinear kernel of the level at [`LEVEL`] (entry `e`) at
     /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2,
-    /// k5, k6, rax, rdx scratch).
-    fn bilinear(&mut self, s: u32, tc: u32, e: i32) -> A {
+    /// k5, k6, rax, rdx scratch); an RGBA32F result that is NaN in an
+    /// active lane jumps to `handler` (the interpreter's lerp then follows
+    /// the NaN rule).
+    fn bilinear(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
         self.tex_axis(s, 0, e, [6, 7, 8])?;
         self.tex_axis(tc, 1, e, [9, 10, 11])?;
         let level = |field: i32| dword_bcst(LEVEL + field);
@@ -265,15 +270,22 @@ impl Emitter<'_> {
             a.vpaddd(idx, zmm(row), zmm(x))?;
             a.vpminud(idx, idx, level(t::TOP))?;
         }
-        // the taps' words into zmm4-7
         a.mov(rax, qword_ptr(LEVEL + t::TEXELS))?;
+        a.vcmpps(k5, zmm(8), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
+        a.vcmpps(k6, zmm(11), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
+        let mut rgba8 = a.create_label();
+        let mut filtered = a.create_label();
+        a.cmp(dword_ptr(rbx + e + t::FLOAT), 0)?;
+        a.je(rgba8)?;
+        float_taps(a, handler)?;
+        a.jmp(filtered)?;
+        a.set_label(&mut rgba8)?;
+        // the taps' words into zmm4-7
         for k in 0..4u32 {
             a.kxnorw(k2, k2, k2)?;
             a.vpxord(zmm(4 + k), zmm(4 + k), zmm(4 + k))?;
             a.vpgatherdd(zmm(4 + k).k2(), ptr(rax + zmm(12 + k) * 4))?;
         }
-        a.vcmpps(k5, zmm(8), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
-        a.vcmpps(k6, zmm(11), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
         a.mov(rdx, qword_ptr(rbx + e + t::SRGB))?;
         for c in 0..4u32 {
             if c < 3 {
@@ -299,8 +311,40 @@ impl Emitter<'_> {
             lerp(a, 10, [14, 15], 8, k5)?;
             lerp(a, c, [9, 10], 11, k6)?;
         }
-        Ok(())
+        a.set_label(&mut filtered)
     }
+}
+
+/// The RGBA32F taps at the texel indices in zmm12-15 filtered into zmm0-3
+/// by the weights in zmm8 (s) and zmm11 (t), k5 and k6 their zero lanes
+/// (`Bound::rgba32f_rows`: each tap's channel c the word 4 · index + c,
+/// the same lerps as RGBA8); jumps to `handler` when an active lane's
+/// result is NaN (zmm4-7, zmm9, zmm10, k2 scratch).
+fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
+    for k in 0..4u32 {
+        a.vpslld(zmm(4 + k), zmm(12 + k), 2)?;
+    }
+    for c in 0..4u32 {
+        for k in 0..4u32 {
+            a.kxnorw(k2, k2, k2)?;
+            a.vpxord(zmm(12 + k), zmm(12 + k), zmm(12 + k))?;
+            a.vgatherdps(zmm(12 + k).k2(), ptr(rax + zmm(4 + k) * 4 + 4 * c as i32))?;
+        }
+        lerp(a, 9, [12, 13], 8, k5)?;
+        lerp(a, 10, [14, 15], 8, k5)?;
+        lerp(a, c, [9, 10], 11, k6)?;
+    }
+    nan_to(a, handler)
+}
+
+/// Jumps to `to` when zmm0-3 hold a NaN in an active lane (k2, k3 scratch).
+fn nan_to(a: &mut CodeAssembler, to: CodeLabel) -> A {
+    a.vcmpps(k2, zmm(0), zmm(1), UNORD_Q)?;
+    a.vcmpps(k3, zmm(2), zmm(3), UNORD_Q)?;
+    a.korw(k2, k2, k3)?;
+    a.kandw(k2, k2, k1)?;
+    a.kortestw(k2, k2)?;
+    a.jnz(to)
 }
 
 /// zmm10 = `libm::log2f` of zmm7 by its steps for positive normal values
