@@ -47,16 +47,21 @@ fn sample_plan(code: &Code, inst: &Inst, env: &Env) -> Option<texture::exec::Pla
     texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler))
 }
 
-/// How compiled code may sample for `inst` under `env` itself: the
-/// bilinear kernel of [`InlineBilinear`], when the instruction is planned
-/// (a fragment TEX or SAMPLE of one source, a direct view and sampler, no
-/// offset) and the plan runs by that kernel. None: the instruction runs by
+/// How compiled code may sample for `inst` under `env` itself
+/// ([`InlineBilinear`]), when the instruction is planned (a fragment TEX or
+/// SAMPLE of one source, a direct view and sampler, no offset; the sampler's
+/// filters both LINEAR, or both NEAREST) and the view is one the compiled
+/// code reads. None: the instruction runs by
 /// the interpreter's handler.
 pub fn inline_bilinear<'a>(code: &Code, inst: &Inst, env: &Env<'a>) -> Option<InlineBilinear<'a>> {
     if !plannable(code, inst, env) {
         return None;
     }
-    texture::exec::inline_bilinear(&env.textures, &sample_plan(code, inst, env)?)
+    let t = code.tex.get(inst.aux as usize)?;
+    let op = tex_op(inst, t, true);
+    let index = |e: &IndexExpr| e.offset.max(0) as u32;
+    let plan = texture::exec::plan_inline(&env.textures, &op, index(&t.sview), index(&t.sampler))?;
+    texture::exec::inline_bilinear(&env.textures, &plan)
 }
 
 impl Batch {

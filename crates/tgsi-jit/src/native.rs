@@ -317,6 +317,8 @@ pub(super) struct TexEntry {
     pub srgb: u64,
     /// 1: the texels are RGBA32F (16 bytes), else RGBA8.
     pub float: u32,
+    /// 1: the min and mag filters are NEAREST (one texel), else LINEAR.
+    pub nearest: u32,
     /// 1: every LOD reads level 0 (no magnification test).
     pub single_level: u32,
     /// 1: a batch whose quads are all magnified reads level 0.
@@ -440,6 +442,7 @@ impl TexEntry {
         TexEntry {
             srgb: b.srgb.map_or(0, |t| t.as_ptr() as u64),
             float: b.float as u32,
+            nearest: b.nearest as u32,
             single_level: b.single_level as u32,
             magnify: b.may_magnify as u32,
             mip,
@@ -491,6 +494,7 @@ pub(super) mod off {
         use std::mem::offset_of;
         pub const SRGB: i32 = offset_of!(TexEntry, srgb) as i32;
         pub const FLOAT: i32 = offset_of!(TexEntry, float) as i32;
+        pub const NEAREST: i32 = offset_of!(TexEntry, nearest) as i32;
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
         pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
         pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;

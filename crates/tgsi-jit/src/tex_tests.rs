@@ -405,3 +405,54 @@ fn rgba32f_samples_inline_with_the_interpreters_bits() {
     // (as the interpreter's batch path hands its NaN lanes on)
     assert!(steps > 0, "NaN results go to the handler");
 }
+
+/// NEAREST min and mag filters (which the interpreter runs lane by lane)
+/// sample inline too: one texel per lane at every level choice, RGBA8
+/// (sRGB, UNORM) and RGBA32F (texels of every class: read as they are),
+/// every wrap the kernel takes, with the interpreter's words and nothing
+/// handed to it.
+#[test]
+fn nearest_filters_sample_inline_with_the_interpreters_bits() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    let mut cases = 0;
+    for format in [Format::Rgba8Srgb, Format::Rgba8Unorm, Format::Rgba32Float] {
+        for wrap in [Wrap::Repeat, Wrap::Clamp, Wrap::ClampToEdge] {
+            for (levels, mip) in [
+                (1, MipFilter::None),
+                (5, MipFilter::Nearest),
+                (5, MipFilter::Linear),
+            ] {
+                let tex = match format {
+                    Format::Rgba32Float => float_texture(16, levels, 13, false),
+                    _ => texture(format, 16, levels, 17),
+                };
+                let s = Sampler {
+                    min: Filter::Nearest,
+                    mag: Filter::Nearest,
+                    ..sampler(wrap, mip)
+                };
+                for (scale, origin) in [
+                    (0.011, 0.02),
+                    (0.013, -0.4),
+                    (0.004, 0.97),
+                    (0.3, 0.1),
+                    (1.7, 0.6),
+                ] {
+                    let want = shade(&interp, &tex, View::full(), s, scale, origin);
+                    let (got, steps) =
+                        handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                    assert!(want == got, "{format:?} {wrap:?} {mip:?} {scale} {origin}");
+                    // (mip LINEAR blends two levels of RGBA32F texels of
+                    // every class: NaN results go to the handler)
+                    if !(format == Format::Rgba32Float && mip == MipFilter::Linear) {
+                        assert_eq!(steps, 0, "{format:?} {wrap:?} {mip:?} {scale} {origin}");
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 3 * 3 * 3 * 5);
+}

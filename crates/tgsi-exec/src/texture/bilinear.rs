@@ -197,7 +197,7 @@ impl<N> Footprint<N> {
 
 /// The texel index of each tap in u32, from the axes `x` and `y` and the
 /// slices `z` on levels of `w` by `h` texels: below w * h * d ≤ 2^32 where
-/// the tap reads a texel (batch_fits); border taps may wrap around, they
+/// the tap reads a texel (batch_layout_fits); border taps may wrap around, they
 /// are replaced. And where each tap reads the border, and whether any does.
 #[inline(always)]
 fn tap_indices<N: PerLane>(
@@ -255,7 +255,7 @@ fn axis<N: PerLane>(
     let mut floor = [0f32; LANES];
     let mut big = 0u32;
     for l in 0..LANES {
-        // n ≤ 2^24 (batch_fits): exact in f32, as the sample core's
+        // n ≤ 2^24 (batch_layout_fits): exact in f32, as the sample core's
         // `n as i64 as f32`
         let nf = n.at(l) as i32 as f32;
         // the scale (1 in texel units) is exact and never changes a value
@@ -307,7 +307,7 @@ fn wrap_row<N: PerLane>(
     n: &N,
     pow2: bool,
 ) {
-    // n ≤ 2^24 (batch_fits): the last index and the mirror period fit in i32
+    // n ≤ 2^24 (batch_layout_fits): the last index and the mirror period fit in i32
     let last = |l: usize| n.at(l) as i32 - 1;
     // the mirror image -1 - i of a negative index is !i = i ^ (i >> 31)
     let mirror = |v: i32| v ^ (v >> 31);
@@ -417,7 +417,8 @@ impl<'a> BatchLookup<'a> {
     }
 }
 
-/// The sampler and format conditions of [`Bound::batch_fits`] (linear min
+/// The sampler and format conditions of the batch path (with
+/// [`Bound::batch_layout_fits`]) (linear min
 /// and mag filters, a texel layout the batch path decodes), to be tested
 /// before a view is resolved.
 pub(crate) fn batch_may_fit(s: &Sampler, fmt: Format) -> bool {
@@ -442,17 +443,17 @@ impl<N: PerLane> simd::Kernel for Lookups<'_, '_, N> {
 
 impl<'a> Bound<'a> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
-    /// without a depth compare, at any LOD that selects level `rel`: a 2D
-    /// view (array and RECT included) of an RGBA8 UNORM or sRGB or RGBA32F
-    /// texture with one sample per texel, sampled with linear min and mag
-    /// filters, at most [`MAX_SIDE`] texels wide and high, whose texel
-    /// indices fit in 32 bits.
-    pub(crate) fn batch_fits(&self, s: &Sampler) -> bool {
+    /// without a depth compare, at any LOD that selects level `rel`, for a
+    /// sampler and format of [`batch_may_fit`] (linear min and mag filters,
+    /// an RGBA8 UNORM or sRGB or RGBA32F texture): a 2D view (array and
+    /// RECT included) of a texture with one sample per texel, at most
+    /// [`MAX_SIDE`] texels wide and high, whose texel indices fit in 32
+    /// bits.
+    pub(crate) fn batch_layout_fits(&self) -> bool {
         let (w, h, d) = self.tex.level_dims(self.first_level);
         self.shape.dim == Dim::D2
             && !self.shape.msaa
             && self.tex.samples == 1
-            && batch_may_fit(s, self.fmt)
             && w <= MAX_SIDE
             && h <= MAX_SIDE
             && w as u64 * h as u64 * d as u64 <= u32::MAX as u64
@@ -493,7 +494,8 @@ impl<'a> Bound<'a> {
     /// Bilinear lookups at view level `rel` for every lane at `q`'s
     /// coordinates, layers and offsets, exactly as [`Self::sample`]
     /// computes them at that level: each lane's raw (unswizzled) result.
-    /// Only for views and samplers where [`Self::batch_fits`].
+    /// Only for views and samplers where [`Self::batch_layout_fits`] and
+    /// [`batch_may_fit`].
     pub(crate) fn bilinear_batch(&self, s: &Sampler, rel: u32, q: &BatchLookup) -> Rows {
         if let Some(out) = self.rgba8_one_level(s, rel, q) {
             return out;

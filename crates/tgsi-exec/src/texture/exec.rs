@@ -6,7 +6,7 @@
 pub use super::bilinear::InlineLevel;
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
 use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
-use super::{Bindings, Dim, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
+use super::{Bindings, Dim, Filter, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
 pub use crate::math::simd::{AxisWrap, Rgba8Bilinear};
 use tgsi_ir::enums::TextureTarget;
 use tgsi_ir::opcode::Opcode;
@@ -231,6 +231,9 @@ pub(crate) struct PlannedSample {
     order: [usize; 4],
     /// Every LOD reads the first level.
     single_level: bool,
+    /// The min and mag filters are NEAREST ([`plan_inline`]'s plans only:
+    /// [`run_planned`] does not take them).
+    nearest: bool,
 }
 
 /// The plan of `op` (a fragment TEX or SAMPLE of one source and no
@@ -243,6 +246,45 @@ pub(crate) fn plan_sample(
     view: u32,
     sampler: u32,
 ) -> Option<PlannedSample> {
+    plan_with(b, op, view, sampler, batch_may_fit)
+}
+
+/// What compiled code may sample inline for `op` (see [`plan_sample`]):
+/// [`plan_sample`]'s plan, or the same checks passed by a sampler whose
+/// min and mag filters are both NEAREST (which [`execute`] runs lane by
+/// lane: [`PlannedSample::nearest`]).
+pub(crate) fn plan_inline(
+    b: &Bindings,
+    op: &TexOp,
+    view: u32,
+    sampler: u32,
+) -> Option<PlannedSample> {
+    plan_sample(b, op, view, sampler).or_else(|| plan_with(b, op, view, sampler, nearest_may_fit))
+}
+
+/// A sampler of NEAREST min and mag filters on a format the batch path
+/// decodes.
+fn nearest_may_fit(s: &Sampler, fmt: super::Format) -> bool {
+    s.min == Filter::Nearest && s.mag == Filter::Nearest && batch_may_fit(&linear(s), fmt)
+}
+
+/// `s` with LINEAR min and mag filters.
+fn linear(s: &Sampler) -> Sampler {
+    Sampler {
+        min: Filter::Linear,
+        mag: Filter::Linear,
+        ..*s
+    }
+}
+
+/// [`plan_sample`] with `filters` the test of the sampler and format.
+fn plan_with(
+    b: &Bindings,
+    op: &TexOp,
+    view: u32,
+    sampler: u32,
+    filters: fn(&Sampler, super::Format) -> bool,
+) -> Option<PlannedSample> {
     if !op.fragment || !matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE) {
         return None;
     }
@@ -254,13 +296,14 @@ pub(crate) fn plan_sample(
     if !batch_covers(op.opcode, shape, 1, 1) {
         return None;
     }
-    let (bd, s) = batch_view(b, target, &sview, &samp, 1).ok()??;
+    let (bd, s) = view_for(b, target, &sview, &samp, 1, filters).ok()??;
     Some(PlannedSample {
         view,
         sampler: *s,
         parts: bd.parts(),
         order: result_order(op),
         single_level: bd.batch_single_level(s),
+        nearest: s.min == Filter::Nearest,
     })
 }
 
@@ -280,7 +323,7 @@ pub(crate) fn run_planned(
     };
     let bd = Bound::with_parts(tex, p.parts);
     let s = &p.sampler;
-    if active == 0 || !(p.single_level || bd.magnified_quads(s, c0, active)) {
+    if p.nearest || active == 0 || !(p.single_level || bd.magnified_quads(s, c0, active)) {
         return false;
     }
     let q = BatchLookup::of(c0, &[[0; LANES]; 4]);
@@ -299,6 +342,10 @@ pub struct InlineBilinear<'a> {
     pub float: bool,
     /// The sRGB decode table of the colour channels (None: UNORM8).
     pub srgb: Option<&'a [f32; 256]>,
+    /// The min and mag filters are NEAREST: each level is read at one
+    /// texel per lane, the one at ⌊u⌋, ⌊v⌋ (`Bound::sample_level_2d`),
+    /// decoded; else bilinearly.
+    pub nearest: bool,
     /// Every LOD reads the first level. Otherwise a batch takes the kernel
     /// only when every quad with an active lane is magnified: the squared
     /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
@@ -372,6 +419,7 @@ pub(crate) fn inline_bilinear<'a>(
         first,
         float: first.texel_bytes == 16,
         srgb: bd.srgb_decode(),
+        nearest: p.nearest,
         single_level: p.single_level,
         may_magnify,
         lods,
@@ -930,6 +978,20 @@ fn batch_view<'a>(
     sampler: &[u32; LANES],
     active: u16,
 ) -> Result<Option<(Bound<'a>, &'a Sampler)>, String> {
+    view_for(b, target, sview, sampler, active, batch_may_fit)
+}
+
+/// [`batch_view`] with `filters` the test of the sampler and format in
+/// place of [`batch_may_fit`].
+#[inline(always)]
+fn view_for<'a>(
+    b: &Bindings<'a>,
+    target: TextureTarget,
+    sview: &[u32; LANES],
+    sampler: &[u32; LANES],
+    active: u16,
+    filters: fn(&Sampler, super::Format) -> bool,
+) -> Result<Option<(Bound<'a>, &'a Sampler)>, String> {
     if !one_binding(sview, sampler, active) {
         return Ok(None);
     }
@@ -944,14 +1006,14 @@ fn batch_view<'a>(
         .get(idx)
         .and_then(|v| v.format)
         .unwrap_or(tex.format);
-    if !batch_may_fit(s, format) {
+    if !filters(s, format) {
         return Ok(None);
     }
     // no Option combinators: each is a call that moves the Bound
     let Some(bd) = bind(b, target, sview[first])? else {
         return Ok(None);
     };
-    if !bd.batch_fits(s) {
+    if !(bd.batch_layout_fits() && filters(s, bd.fmt)) {
         return Ok(None);
     }
     Ok(Some((bd, s)))

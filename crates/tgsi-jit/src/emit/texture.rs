@@ -48,7 +48,7 @@ impl Emitter<'_> {
         self.a.set_label(&mut first_level)?;
         self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
         self.a.set_label(&mut kernel)?;
-        self.bilinear(s, tc, e, handler)?;
+        self.lookup(s, tc, e, handler)?;
         self.a.jmp(inline)?;
 
         self.a.set_label(&mut minified)?;
@@ -58,7 +58,7 @@ impl Emitter<'_> {
         // no lane blends: one level
         self.a.kortestw(k5, k5)?;
         self.a.jz(kernel)?;
-        self.bilinear(s, tc, e, handler)?;
+        self.lookup(s, tc, e, handler)?;
         for c in 0..4 {
             self.a.vmovdqu32(
                 zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c + 1)),
@@ -68,7 +68,7 @@ impl Emitter<'_> {
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
         self.a.add(LEVEL, t::LEVEL_SIZE)?;
-        self.bilinear(s, tc, e, handler)?;
+        self.lookup(s, tc, e, handler)?;
         self.blend_levels(handler)?;
 
         self.a.set_label(&mut inline)?;
@@ -212,16 +212,13 @@ impl Emitter<'_> {
         nan_to(a, handler)
     }
 
-    /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
-    /// indices into zmm `i0`, `i1` and the second one's weight into `w`
-    /// (zmm12, zmm13 scratch); `axis` 0 (s) or 1 (t).
-    fn tex_axis(&mut self, c: u32, axis: i32, e: i32, [i0, i1, w]: [u32; 3]) -> A {
-        let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
+    /// zmm12 = coordinate zmm `c` in texels on `axis` (0: s, 1: t): NaN to
+    /// +0, clamped to ±2^24, times the level's scale, plus the offset (0),
+    /// and the same again (`sanitize`) (k2 scratch).
+    fn tex_coord(&mut self, c: u32, axis: i32, e: i32) -> A {
         let g = |field: i32| dword_bcst(rbx + e + field);
-        let (u, fl) = (zmm(12), zmm(13));
+        let u = zmm(12);
         let a = &mut self.a;
-        // NaN to +0, clamped to ±2^24; times the scale; plus the offset (0)
-        // and the same again
         a.vcmpps(k2, zmm(c), zmm(c), ORD_Q)?;
         a.vmovaps(u.k2().z(), zmm(c))?;
         for pass in 0..2 {
@@ -232,22 +229,113 @@ impl Emitter<'_> {
             a.vmaxps(u, u, g(t::LIMIT + 4))?;
             a.vminps(u, u, g(t::LIMIT))?;
             if pass == 0 {
-                a.vmulps(u, u, f(t::SCALE))?;
+                a.vmulps(u, u, dword_bcst(LEVEL + t::SCALE + 4 * axis))?;
                 a.vaddps(u, u, dword_bcst(rbx + pool_off(pool::ZERO)))?;
             }
         }
+        Ok(())
+    }
+
+    /// The texel index zmm `i` wrapped on `axis` (`wrap_index` of the
+    /// wraps the kernel takes: REPEAT on a power of two masks it, the
+    /// clamps clamp it).
+    fn wrap_index(&mut self, i: u32, axis: i32) -> A {
+        let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
+        let a = &mut self.a;
+        a.vpandd(zmm(i), zmm(i), f(t::WRAP_AND))?;
+        a.vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
+        a.vpminsd(zmm(i), zmm(i), f(t::LAST))
+    }
+
+    /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
+    /// indices into zmm `i0`, `i1` and the second one's weight into `w`
+    /// (zmm12, zmm13 scratch); `axis` 0 (s) or 1 (t).
+    fn tex_axis(&mut self, c: u32, axis: i32, e: i32, [i0, i1, w]: [u32; 3]) -> A {
+        self.tex_coord(c, axis, e)?;
+        let (u, fl) = (zmm(12), zmm(13));
+        let a = &mut self.a;
         // x = u − 0.5, its floor, the weight x − floor and the two indices
-        a.vsubps(u, u, g(t::HALF))?;
+        a.vsubps(u, u, dword_bcst(rbx + e + t::HALF))?;
         a.vrndscaleps(fl, u, 9)?;
         a.vsubps(zmm(w), u, fl)?;
         a.vcvttps2dq(zmm(i0), fl)?;
         a.vpaddd(zmm(i1), zmm(i0), dword_bcst(rbx + pool_off(pool::INT1)))?;
-        for i in [i0, i1] {
-            a.vpandd(zmm(i), zmm(i), f(t::WRAP_AND))?;
-            a.vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
-            a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
+        self.wrap_index(i0, axis)?;
+        self.wrap_index(i1, axis)
+    }
+
+    /// The level at [`LEVEL`] sampled at coordinates zmm `s` and `tc` by
+    /// the entry's filter: [`Self::nearest`] or [`Self::bilinear`].
+    fn lookup(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
+        let mut bilinear = self.a.create_label();
+        let mut done = self.a.create_label();
+        self.a.cmp(dword_ptr(rbx + e + t::NEAREST), 0)?;
+        self.a.je(bilinear)?;
+        self.nearest(s, tc, e)?;
+        self.a.jmp(done)?;
+        self.a.set_label(&mut bilinear)?;
+        self.bilinear(s, tc, e, handler)?;
+        self.a.set_label(&mut done)?;
+        self.a.zero_bytes()
+    }
+
+    /// The texel at ⌊u⌋, ⌊v⌋ of the level at [`LEVEL`] (entry `e`),
+    /// decoded, at coordinates zmm `s` and `tc` (`Bound::sample_level_2d`'s
+    /// NEAREST filter: the coordinates as the bilinear kernel takes them,
+    /// the wrapped indices, the texel's channels as the batch path decodes
+    /// them; RGBA32F words as they are): r, g, b, a into zmm0-3 (zmm4-13,
+    /// k2, rax, rdx scratch).
+    fn nearest(&mut self, s: u32, tc: u32, e: i32) -> A {
+        for (c, axis, i) in [(s, 0, 6), (tc, 1, 7)] {
+            self.tex_coord(c, axis, e)?;
+            self.a.vrndscaleps(zmm(13), zmm(12), 9)?;
+            self.a.vcvttps2dq(zmm(i), zmm(13))?;
+            self.wrap_index(i, axis)?;
         }
-        Ok(())
+        let level = |field: i32| dword_bcst(LEVEL + field);
+        let a = &mut self.a;
+        a.vpaddd(zmm(7), zmm(7), level(t::SLICE_ROWS))?;
+        a.vpmulld(zmm(7), zmm(7), level(t::WIDTH))?;
+        a.vpaddd(zmm(12), zmm(7), zmm(6))?;
+        a.vpminud(zmm(12), zmm(12), level(t::TOP))?;
+        a.mov(rax, qword_ptr(LEVEL + t::TEXELS))?;
+        let mut rgba8 = a.create_label();
+        let mut decoded = a.create_label();
+        a.cmp(dword_ptr(rbx + e + t::FLOAT), 0)?;
+        a.je(rgba8)?;
+        a.vpslld(zmm(12), zmm(12), 2)?;
+        for c in 0..4u32 {
+            a.kxnorw(k2, k2, k2)?;
+            a.vpxord(zmm(c), zmm(c), zmm(c))?;
+            a.vpgatherdd(zmm(c).k2(), ptr(rax + zmm(12) * 4 + 4 * c as i32))?;
+        }
+        a.jmp(decoded)?;
+        a.set_label(&mut rgba8)?;
+        a.kxnorw(k2, k2, k2)?;
+        a.vpxord(zmm(4), zmm(4), zmm(4))?;
+        a.vpgatherdd(zmm(4).k2(), ptr(rax + zmm(12) * 4))?;
+        a.mov(rdx, qword_ptr(rbx + e + t::SRGB))?;
+        for c in 0..4u32 {
+            tap_byte(a, c, 0, e)?;
+            if c == 3 {
+                // alpha: UNORM8 in both
+                unorm_byte(a, c, e)?;
+                continue;
+            }
+            let mut unorm = a.create_label();
+            let mut done = a.create_label();
+            a.test(rdx, rdx)?;
+            a.jz(unorm)?;
+            a.kxnorw(k2, k2, k2)?;
+            a.vpxord(zmm(c), zmm(c), zmm(c))?;
+            a.vgatherdps(zmm(c).k2(), ptr(rdx + zmm(9) * 4))?;
+            a.jmp(done)?;
+            a.set_label(&mut unorm)?;
+            unorm_byte(a, c, e)?;
+            a.set_label(&mut done)?;
+        }
+        a.set_label(&mut decoded)?;
+        a.zero_bytes()
     }
 
     /// The bilinear kernel of the level at [`LEVEL`] (entry `e`) at
@@ -311,7 +399,8 @@ impl Emitter<'_> {
             lerp(a, 10, [14, 15], 8, k5)?;
             lerp(a, c, [9, 10], 11, k6)?;
         }
-        a.set_label(&mut filtered)
+        a.set_label(&mut filtered)?;
+        a.zero_bytes()
     }
 }
 
@@ -442,16 +531,22 @@ fn tap_byte(a: &mut CodeAssembler, c: u32, k: u32, e: i32) -> A {
 /// fused), exact.
 fn unorm_taps(a: &mut CodeAssembler, c: u32, e: i32) -> A {
     for k in 0..4u32 {
-        let out = zmm(12 + k);
         tap_byte(a, c, k, e)?;
-        a.vcvtdq2ps(zmm(9), zmm(9))?;
-        a.vmulps(zmm(10), zmm(9), dword_bcst(rbx + e + t::RCP255))?;
-        a.vbroadcastss(out, dword_ptr(rbx + e + t::C255))?;
-        a.vfnmadd213ps(out, zmm(10), zmm(9))?;
-        a.vfmadd231ps(zmm(10), out, dword_bcst(rbx + e + t::RCP255))?;
-        a.vmovaps(out, zmm(10))?;
+        unorm_byte(a, 12 + k, e)?;
     }
     Ok(())
+}
+
+/// zmm `out` = the bytes in zmm9 as UNORM8, exactly `v / 255` (see
+/// [`unorm_taps`]) (zmm9, zmm10 scratch).
+fn unorm_byte(a: &mut CodeAssembler, out: u32, e: i32) -> A {
+    let out = zmm(out);
+    a.vcvtdq2ps(zmm(9), zmm(9))?;
+    a.vmulps(zmm(10), zmm(9), dword_bcst(rbx + e + t::RCP255))?;
+    a.vbroadcastss(out, dword_ptr(rbx + e + t::C255))?;
+    a.vfnmadd213ps(out, zmm(10), zmm(9))?;
+    a.vfmadd231ps(zmm(10), out, dword_bcst(rbx + e + t::RCP255))?;
+    a.vmovaps(out, zmm(10))
 }
 
 /// zmm `d` = x + w · (y − x) (not fused), x where the weight is 0 (mask
