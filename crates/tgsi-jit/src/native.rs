@@ -319,6 +319,8 @@ pub(super) struct TexEntry {
     pub float: u32,
     /// 1: the min and mag filters are NEAREST (one texel), else LINEAR.
     pub nearest: u32,
+    /// 1: an axis wraps by a mirror ([`TexLevel::fold`], `mirror_top`).
+    pub mirror: u32,
     /// 1: every LOD reads level 0 (no magnification test).
     pub single_level: u32,
     /// 1: a batch whose quads are all magnified reads level 0.
@@ -355,28 +357,51 @@ pub(super) struct TexLevel {
     pub slice_rows: u32,
     /// The coordinates' scale on s and t.
     pub scale: [f32; 2],
-    /// Per axis, the mask and the clamp of a texel index (REPEAT on a
-    /// power of two: `n - 1` and `n - 1`; CLAMP: all ones and `n - 1`).
+    /// Per axis, how a texel index i wraps: `i & wrap_and`, then `i ^ (i
+    /// >> 31)` where `fold` is all ones (MIRROR_CLAMP_TO_EDGE's mirror of a
+    /// negative index), clamped to `[0, last]`, then the unsigned minimum of
+    /// i and `mirror_top − i` (MIRROR_REPEAT's second half). REPEAT on a
+    /// power of two: `n − 1`, 0, `n − 1`, all ones; CLAMP: all ones, 0,
+    /// `n − 1`, all ones; MIRROR_REPEAT on a power of two: `2n − 1`, 0,
+    /// `2n − 1`, `2n − 1`; MIRROR_CLAMP_TO_EDGE: all ones, all ones,
+    /// `n − 1`, all ones.
     pub wrap_and: [u32; 2],
+    pub fold: [u32; 2],
     pub last: [u32; 2],
+    pub mirror_top: [u32; 2],
 }
 
 impl TexLevel {
     fn of(k: &tgsi_exec::texture::exec::InlineLevel<'_>) -> TexLevel {
-        use tgsi_exec::texture::exec::AxisWrap;
-        let axis = |a: usize| match k.wrap[a] {
-            AxisWrap::RepeatPow2 => k.size[a] - 1,
-            AxisWrap::Clamp => u32::MAX,
+        use tgsi_exec::texture::exec::{AxisWrap, InlineWrap};
+        // per axis: the mask, the fold, the clamp's top, the mirror's top
+        let axis = |a: usize| {
+            let last = k.size[a] - 1;
+            let period = 2 * last + 1;
+            match k.wrap[a] {
+                InlineWrap::Kernel(AxisWrap::RepeatPow2) => (last, 0, last, u32::MAX),
+                InlineWrap::Kernel(AxisWrap::Clamp) => (u32::MAX, 0, last, u32::MAX),
+                InlineWrap::MirrorRepeatPow2 => (period, 0, period, period),
+                InlineWrap::MirrorClampToEdge => (u32::MAX, u32::MAX, last, u32::MAX),
+            }
         };
+        let (x, y) = (axis(0), axis(1));
         TexLevel {
             texels: k.texels.as_ptr() as u64,
             top: (k.texels.len() / k.texel_bytes as usize - 1) as u32,
             width: k.size[0],
             slice_rows: k.slice_rows,
             scale: k.scale,
-            wrap_and: [axis(0), axis(1)],
-            last: [k.size[0] - 1, k.size[1] - 1],
+            wrap_and: [x.0, y.0],
+            fold: [x.1, y.1],
+            last: [x.2, y.2],
+            mirror_top: [x.3, y.3],
         }
+    }
+
+    /// Whether an axis wraps by a mirror (the template's extra steps).
+    fn mirrors(&self) -> bool {
+        self.fold != [0; 2] || self.mirror_top != [u32::MAX; 2]
     }
 }
 
@@ -430,11 +455,13 @@ impl TexEntry {
         };
         let mut levels = [TexLevel::default(); MAX_INLINE_LEVELS];
         levels[0] = TexLevel::of(&b.first);
+        let mut mirror = levels[0].mirrors();
         let (mut mip, mut last_level, mut bias, mut min_lod, mut max_lod) = (0, 0.0, 0.0, 0.0, 0.0);
         if let Some(l) = &b.lods {
             for (out, k) in levels.iter_mut().zip(&l.levels).take(l.count as usize) {
                 *out = TexLevel::of(k);
             }
+            mirror |= levels.iter().any(TexLevel::mirrors);
             mip = if l.nearest { 2 } else { 1 };
             last_level = (l.count - 1) as f32;
             (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
@@ -443,6 +470,7 @@ impl TexEntry {
             srgb: b.srgb.map_or(0, |t| t.as_ptr() as u64),
             float: b.float as u32,
             nearest: b.nearest as u32,
+            mirror: mirror as u32,
             single_level: b.single_level as u32,
             magnify: b.may_magnify as u32,
             mip,
@@ -495,6 +523,7 @@ pub(super) mod off {
         pub const SRGB: i32 = offset_of!(TexEntry, srgb) as i32;
         pub const FLOAT: i32 = offset_of!(TexEntry, float) as i32;
         pub const NEAREST: i32 = offset_of!(TexEntry, nearest) as i32;
+        pub const MIRROR: i32 = offset_of!(TexEntry, mirror) as i32;
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
         pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
         pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;
@@ -519,6 +548,8 @@ pub(super) mod off {
         pub const SCALE: i32 = offset_of!(TexLevel, scale) as i32;
         pub const WRAP_AND: i32 = offset_of!(TexLevel, wrap_and) as i32;
         pub const LAST: i32 = offset_of!(TexLevel, last) as i32;
+        pub const FOLD: i32 = offset_of!(TexLevel, fold) as i32;
+        pub const MIRROR_TOP: i32 = offset_of!(TexLevel, mirror_top) as i32;
     }
 }
 

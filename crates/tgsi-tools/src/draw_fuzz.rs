@@ -213,6 +213,7 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
             Wrap::ClampToEdge,
             Wrap::Clamp,
             Wrap::MirrorRepeat,
+            Wrap::MirrorClampToEdge,
         ],
     );
     let sampler = Sampler {

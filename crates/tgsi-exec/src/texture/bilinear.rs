@@ -49,7 +49,17 @@ pub struct InlineLevel<'a> {
     pub slice_rows: u32,
     /// The coordinates' scale: the size (normalized) or 1.
     pub scale: [f32; 2],
-    pub wrap: [simd::AxisWrap; 2],
+    pub wrap: [InlineWrap; 2],
+}
+
+/// How an axis of an [`InlineLevel`] wraps its texel indices: as the
+/// bilinear kernel does, or by a mirror (`wrap_index`'s MIRROR_REPEAT on a
+/// power-of-two size, MIRROR_CLAMP_TO_EDGE).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InlineWrap {
+    Kernel(simd::AxisWrap),
+    MirrorRepeatPow2,
+    MirrorClampToEdge,
 }
 
 /// The texel layouts the batch path decodes itself.
@@ -584,12 +594,16 @@ impl<'a> Bound<'a> {
             return None;
         }
         let (px, _) = k.texels.as_chunks::<4>();
+        let kernel = |w: InlineWrap| match w {
+            InlineWrap::Kernel(w) => Some(w),
+            _ => None,
+        };
         let k = simd::Rgba8Bilinear {
             texels: px,
             size: k.size,
             slice_rows: k.slice_rows,
             scale: k.scale,
-            wrap: k.wrap,
+            wrap: [kernel(k.wrap[0])?, kernel(k.wrap[1])?],
             srgb: self.srgb_decode(),
         };
         simd::rgba8_bilinear_fits(&k).then_some(k)
@@ -604,8 +618,9 @@ impl<'a> Bound<'a> {
 
     /// Level `rel` of an RGBA8 (UNORM or sRGB) or RGBA32F view that is not
     /// an array, when the level is complete, the sampler's wraps never
-    /// read the border (REPEAT on a power-of-two size, CLAMP,
-    /// CLAMP_TO_EDGE) and every texel's last word has an index below 2^31:
+    /// read the border (REPEAT and MIRROR_REPEAT on a power-of-two size,
+    /// CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE) and every texel's last
+    /// word has an index below 2^31:
     /// where a batch's bilinear taps read and how they are weighted, the
     /// same for both formats ([`Self::rgba8_kernel`] for RGBA8); None
     /// otherwise.
@@ -622,8 +637,12 @@ impl<'a> Bound<'a> {
         let count = bytes.len() / texel_bytes;
         complete(count, w as u64 * h as u64 * d as u64)?;
         let wrap = |mode: Wrap, n: u32| match mode {
-            Wrap::Repeat if n.is_power_of_two() => Some(simd::AxisWrap::RepeatPow2),
-            Wrap::Clamp | Wrap::ClampToEdge => Some(simd::AxisWrap::Clamp),
+            Wrap::Repeat if n.is_power_of_two() => {
+                Some(InlineWrap::Kernel(simd::AxisWrap::RepeatPow2))
+            }
+            Wrap::Clamp | Wrap::ClampToEdge => Some(InlineWrap::Kernel(simd::AxisWrap::Clamp)),
+            Wrap::MirrorRepeat if n.is_power_of_two() => Some(InlineWrap::MirrorRepeatPow2),
+            Wrap::MirrorClampToEdge => Some(InlineWrap::MirrorClampToEdge),
             _ => None,
         };
         let unnorm = !s.normalized || self.shape.rect;

@@ -3,8 +3,8 @@
 //! from quad derivatives in the fragment stage, applies biases and clamps,
 //! and writes the result of every active lane (inactive lanes are untouched).
 
-pub use super::bilinear::InlineLevel;
 use super::bilinear::{BatchLookup, Rows, batch_may_fit};
+pub use super::bilinear::{InlineLevel, InlineWrap};
 use super::sample::{Bound, BoundParts, Compare, Lookup, clamp_lod, lerp, query_level};
 use super::{Bindings, Dim, Filter, LANES, MipFilter, Reg, Sampler, Shape, Swizzle, TexOp, View};
 pub use crate::math::simd::{AxisWrap, Rgba8Bilinear};
@@ -406,7 +406,7 @@ pub(crate) fn inline_bilinear<'a>(
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`)
     let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
-    let first = inline_level(&bd, s, 0)?;
+    let first = bd.inline_level(s, 0)?;
     let lods = if p.single_level {
         None
     } else {
@@ -426,17 +426,6 @@ pub(crate) fn inline_bilinear<'a>(
     })
 }
 
-/// Level `rel` of `bd` as compiled code samples it: RGBA32F, or RGBA8
-/// that the batch path reads by the kernel the compiled code follows
-/// ([`Bound::rgba8_kernel`]).
-fn inline_level<'a>(bd: &Bound<'a>, s: &Sampler, rel: u32) -> Option<InlineLevel<'a>> {
-    let level = bd.inline_level(s, rel)?;
-    if level.texel_bytes == 4 {
-        bd.rgba8_kernel(s, rel)?;
-    }
-    Some(level)
-}
-
 /// [`InlineLods`] of a mipmapped 2D view whose every level the bilinear
 /// kernel takes (`first` its first), under a sampler whose bias and LOD
 /// range are numbers; None otherwise.
@@ -453,7 +442,7 @@ fn inline_lods<'a>(bd: &Bound<'a>, s: &Sampler, first: InlineLevel<'a>) -> Optio
     };
     let mut levels = [first; MAX_INLINE_LEVELS];
     for (rel, level) in levels.iter_mut().enumerate().take(count).skip(1) {
-        *level = inline_level(bd, s, rel as u32)?;
+        *level = bd.inline_level(s, rel as u32)?;
     }
     Some(InlineLods {
         nearest,

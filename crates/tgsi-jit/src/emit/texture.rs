@@ -236,15 +236,34 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The texel index zmm `i` wrapped on `axis` (`wrap_index` of the
-    /// wraps the kernel takes: REPEAT on a power of two masks it, the
-    /// clamps clamp it).
-    fn wrap_index(&mut self, i: u32, axis: i32) -> A {
+    /// The texel index zmm `i` wrapped on `axis` of entry `e`
+    /// (`wrap_index` of the wraps the kernel takes, by the level's
+    /// [`TexLevel`](crate::native::TexLevel) words: REPEAT on a power of
+    /// two masks it, the clamps clamp it, and for an entry with a mirror
+    /// MIRROR_CLAMP_TO_EDGE folds a negative index and MIRROR_REPEAT
+    /// mirrors the second half of its period) (zmm13 scratch).
+    fn wrap_index(&mut self, i: u32, axis: i32, e: i32) -> A {
         let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
         let a = &mut self.a;
+        let mut plain = a.create_label();
+        let mut mirrored = a.create_label();
         a.vpandd(zmm(i), zmm(i), f(t::WRAP_AND))?;
+        a.cmp(dword_ptr(rbx + e + t::MIRROR), 0)?;
+        a.je(plain)?;
+        a.vpsrad(zmm(13), zmm(i), 31)?;
+        a.vpandd(zmm(13), zmm(13), f(t::FOLD))?;
+        a.vpxord(zmm(i), zmm(i), zmm(13))?;
         a.vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
-        a.vpminsd(zmm(i), zmm(i), f(t::LAST))
+        a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
+        a.vpbroadcastd(zmm(13), dword_ptr(LEVEL + t::MIRROR_TOP + 4 * axis))?;
+        a.vpsubd(zmm(13), zmm(13), zmm(i))?;
+        a.vpminud(zmm(i), zmm(i), zmm(13))?;
+        a.jmp(mirrored)?;
+        a.set_label(&mut plain)?;
+        a.vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
+        a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
+        a.set_label(&mut mirrored)?;
+        a.zero_bytes()
     }
 
     /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
@@ -260,8 +279,8 @@ impl Emitter<'_> {
         a.vsubps(zmm(w), u, fl)?;
         a.vcvttps2dq(zmm(i0), fl)?;
         a.vpaddd(zmm(i1), zmm(i0), dword_bcst(rbx + pool_off(pool::INT1)))?;
-        self.wrap_index(i0, axis)?;
-        self.wrap_index(i1, axis)
+        self.wrap_index(i0, axis, e)?;
+        self.wrap_index(i1, axis, e)
     }
 
     /// The level at [`LEVEL`] sampled at coordinates zmm `s` and `tc` by
@@ -290,7 +309,7 @@ impl Emitter<'_> {
             self.tex_coord(c, axis, e)?;
             self.a.vrndscaleps(zmm(13), zmm(12), 9)?;
             self.a.vcvttps2dq(zmm(i), zmm(13))?;
-            self.wrap_index(i, axis)?;
+            self.wrap_index(i, axis, e)?;
         }
         let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
