@@ -321,6 +321,13 @@ pub(super) struct TexEntry {
     pub nearest: u32,
     /// 1: an axis wraps by a mirror ([`TexLevel::fold`], `mirror_top`).
     pub mirror: u32,
+    /// 1: NEAREST filters, RGBA32F texels or a mirror: the levels are read
+    /// by the template's general lookup, out of the common path.
+    pub general: u32,
+    /// `single_level` and `magnify` for the common path (0 for a
+    /// `general` entry, whose batches all go to the cold code).
+    pub plain_single: u32,
+    pub plain_magnify: u32,
     /// 1: every LOD reads level 0 (no magnification test).
     pub single_level: u32,
     /// 1: a batch whose quads are all magnified reads level 0.
@@ -466,11 +473,15 @@ impl TexEntry {
             last_level = (l.count - 1) as f32;
             (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
         }
+        let general = b.nearest || b.float || mirror;
         TexEntry {
             srgb: b.srgb.map_or(0, |t| t.as_ptr() as u64),
             float: b.float as u32,
             nearest: b.nearest as u32,
             mirror: mirror as u32,
+            general: general as u32,
+            plain_single: (b.single_level && !general) as u32,
+            plain_magnify: (b.may_magnify && !general) as u32,
             single_level: b.single_level as u32,
             magnify: b.may_magnify as u32,
             mip,
@@ -524,6 +535,9 @@ pub(super) mod off {
         pub const FLOAT: i32 = offset_of!(TexEntry, float) as i32;
         pub const NEAREST: i32 = offset_of!(TexEntry, nearest) as i32;
         pub const MIRROR: i32 = offset_of!(TexEntry, mirror) as i32;
+        pub const GENERAL: i32 = offset_of!(TexEntry, general) as i32;
+        pub const PLAIN_SINGLE: i32 = offset_of!(TexEntry, plain_single) as i32;
+        pub const PLAIN_MAGNIFY: i32 = offset_of!(TexEntry, plain_magnify) as i32;
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
         pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
         pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;

@@ -434,6 +434,10 @@ struct Emitter<'c> {
     local: Vec<[bool; 4]>,
     /// Constant buffers `0..const_bufs` read with indirect slots.
     const_bufs: usize,
+    /// Code the instructions jump to only in rare cases, emitted after the
+    /// function's end (so that the common path runs through contiguous
+    /// code): see `texture::Cold`.
+    cold: Vec<texture::Cold>,
 }
 
 /// An encoding error or an operand a template cannot take.
@@ -675,6 +679,7 @@ impl<'c> Emitter<'c> {
             suspend,
             local: segment_local(code, plans),
             const_bufs: 0,
+            cold: Vec::new(),
         })
     }
 
@@ -752,7 +757,11 @@ impl<'c> Emitter<'c> {
         a.pop(r12)?;
         a.pop(rbp)?;
         a.pop(rbx)?;
-        a.ret()
+        a.ret()?;
+        for cold in std::mem::take(&mut self.cold) {
+            self.emit_cold(cold)?;
+        }
+        Ok(())
     }
 
     /// `exec = alive & cond & loop & cont & switch & func` into ebp and k1.

@@ -1,9 +1,10 @@
 //! TEX and SAMPLE inline: a fragment instruction the interpreter runs by
 //! its planned batch path (`texture::exec::run_planned`: one source, a
-//! direct view and sampler, no offset) samples the levels of an RGBA8 view
-//! bilinearly with the steps of the texture engine's AVX-512 kernel
-//! (`math::simd`'s bilinear kernel), so the same bits. What the levels are
-//! comes from this run's bindings through the instruction's entry in
+//! direct view and sampler, no offset), or lane by lane for NEAREST
+//! filters, samples the levels of an RGBA8 or RGBA32F view itself with the
+//! steps of the texture engine (for RGBA8 bilinear, its AVX-512 kernel's
+//! steps in `math::simd`), so the same bits. What the levels are comes
+//! from this run's bindings through the instruction's entry in
 //! [`Ctx::tex`](super::super::native::Ctx) (`tgsi_exec::inline_bilinear`).
 //!
 //! A batch whose active quads are all magnified reads the first level. A
@@ -15,6 +16,10 @@
 //! entry, and for a batch whose lanes read different levels (or whose LOD
 //! needs `log2f`'s special cases: a subnormal or NaN length), the
 //! instruction runs by the interpreter's handler.
+//!
+//! The common path (a magnified or single-level batch of a bilinear RGBA8
+//! view without a mirror wrap) runs straight through; every other case is
+//! emitted after the function's end ([`Cold`]) and jumped to.
 
 use super::*;
 use crate::native::log2f;
@@ -25,6 +30,24 @@ use crate::native::off::tex as t;
 /// too, before it is set).
 const LEVEL: AsmRegister64 = rcx;
 
+/// The rare paths of a sampled instruction, emitted after the function's
+/// end ([`Emitter::emit_cold`]) and reached by a jump from the common path
+/// (a bilinear RGBA8 level without a mirror), with the registers as they
+/// were there.
+pub(super) enum Cold {
+    /// Every batch but a magnified or single-level one of the common
+    /// path ([`Emitter::cold_sample`]), then on at `inline` (or to
+    /// `kernel`, to `handler` when the interpreter must run it).
+    Minified {
+        entry: CodeLabel,
+        coords: [u32; 2],
+        e: i32,
+        kernel: CodeLabel,
+        inline: CodeLabel,
+        handler: CodeLabel,
+    },
+}
+
 impl Emitter<'_> {
     /// Instruction `i` of plan [`Plan::Tex`] with entry `slot`: the result
     /// in zmm0-3 (r, g, b, a), stored through the writemask.
@@ -32,7 +55,7 @@ impl Emitter<'_> {
         let e = off::TEX + slot as i32 * off::TEX_SIZE;
         let mut handler = self.a.create_label();
         let mut kernel = self.a.create_label();
-        let mut minified = self.a.create_label();
+        let minified = self.a.create_label();
         let mut inline = self.a.create_label();
         let mut done = self.a.create_label();
         self.a.cmp(qword_ptr(rbx + e + t::LEVELS + t::TEXELS), 0)?;
@@ -40,37 +63,25 @@ impl Emitter<'_> {
         let mut first_level = self.a.create_label();
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
-        self.a.cmp(dword_ptr(rbx + e + t::SINGLE_LEVEL), 0)?;
+        // (the common path: a bilinear RGBA8 level without a mirror; the
+        // flags send every other entry to the cold code)
+        self.a.cmp(dword_ptr(rbx + e + t::PLAIN_SINGLE), 0)?;
         self.a.jne(first_level)?;
-        self.a.cmp(dword_ptr(rbx + e + t::MAGNIFY), 0)?;
+        self.a.cmp(dword_ptr(rbx + e + t::PLAIN_MAGNIFY), 0)?;
         self.a.je(minified)?;
         self.magnified(s, tc, e, minified)?;
         self.a.set_label(&mut first_level)?;
         self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
         self.a.set_label(&mut kernel)?;
-        self.lookup(s, tc, e, handler)?;
-        self.a.jmp(inline)?;
-
-        self.a.set_label(&mut minified)?;
-        self.a.cmp(dword_ptr(rbx + e + t::MIP), 0)?;
-        self.a.je(handler)?;
-        self.level_of_batch(s, tc, e, handler)?;
-        // no lane blends: one level
-        self.a.kortestw(k5, k5)?;
-        self.a.jz(kernel)?;
-        self.lookup(s, tc, e, handler)?;
-        for c in 0..4 {
-            self.a.vmovdqu32(
-                zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c + 1)),
-                zmm(c as u32),
-            )?;
-        }
-        let s = self.fetch(4, &inst.src[0], 0, false)?;
-        let tc = self.fetch(5, &inst.src[0], 1, false)?;
-        self.a.add(LEVEL, t::LEVEL_SIZE)?;
-        self.lookup(s, tc, e, handler)?;
-        self.blend_levels(handler)?;
-
+        self.bilinear([s, tc], e, handler, false)?;
+        self.cold.push(Cold::Minified {
+            entry: minified,
+            coords: [s, tc],
+            e,
+            kernel,
+            inline,
+            handler,
+        });
         self.a.set_label(&mut inline)?;
         self.a.kxorw(k3, k3, k3)?;
         self.a.jmp(done)?;
@@ -79,6 +90,94 @@ impl Emitter<'_> {
         self.a.set_label(&mut done)?;
         self.handler_where_k3(i)?;
         Ok(self.finish32(inst, |c| c as u32)?)
+    }
+
+    /// Emits a rare path of [`Cold`] (after the function's end).
+    pub(super) fn emit_cold(&mut self, cold: Cold) -> A {
+        match cold {
+            Cold::Minified {
+                entry,
+                coords,
+                e,
+                kernel,
+                inline,
+                handler,
+            } => {
+                place(&mut self.a, entry)?;
+                self.cold_sample(coords, e, [kernel, inline, handler])
+            }
+        }
+    }
+
+    /// The batches the common path of entry `e` leaves (coordinates zmm
+    /// `coords`): an entry of another kind (NEAREST filters, RGBA32F
+    /// texels, a mirror: [`Self::lookup`]) reads level 0 when it has one
+    /// level or its quads are magnified; every other batch takes its levels
+    /// ([`Self::minified`]). Then on at `inline`.
+    fn cold_sample(
+        &mut self,
+        coords: [u32; 2],
+        e: i32,
+        [kernel, inline, handler]: [CodeLabel; 3],
+    ) -> A {
+        let mut levels = self.a.create_label();
+        let mut first_level = self.a.create_label();
+        self.a.cmp(dword_ptr(rbx + e + t::GENERAL), 0)?;
+        self.a.je(levels)?;
+        self.a.cmp(dword_ptr(rbx + e + t::SINGLE_LEVEL), 0)?;
+        self.a.jne(first_level)?;
+        self.a.cmp(dword_ptr(rbx + e + t::MAGNIFY), 0)?;
+        self.a.je(levels)?;
+        self.magnified(coords[0], coords[1], e, levels)?;
+        self.a.set_label(&mut first_level)?;
+        self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
+        self.lookup(coords, e, handler)?;
+        self.a.jmp(inline)?;
+        self.a.set_label(&mut levels)?;
+        self.minified(coords, e, kernel, handler)?;
+        self.a.jmp(inline)
+    }
+
+    /// A batch whose quads are not all magnified (entry `e`, coordinates
+    /// zmm `coords`): to `handler` without the levels' description, else
+    /// its levels; one lookup when no lane blends two levels (the common
+    /// path's at `kernel` for its entries), else a lookup of each and the
+    /// blend (the coordinates kept in the context's `tex_rows[5..7]`
+    /// across the first).
+    fn minified(&mut self, [s, tc]: [u32; 2], e: i32, kernel: CodeLabel, handler: CodeLabel) -> A {
+        self.a.cmp(dword_ptr(rbx + e + t::MIP), 0)?;
+        self.a.je(handler)?;
+        self.level_of_batch(s, tc, e, handler)?;
+        // no lane blends: one level
+        let mut blend = self.a.create_label();
+        let mut done = self.a.create_label();
+        self.a.kortestw(k5, k5)?;
+        self.a.jnz(blend)?;
+        self.a.cmp(dword_ptr(rbx + e + t::GENERAL), 0)?;
+        self.a.je(kernel)?;
+        self.lookup([s, tc], e, handler)?;
+        self.a.jmp(done)?;
+        self.a.set_label(&mut blend)?;
+        self.a
+            .vmovdqu32(zmmword_ptr(rbx + off::TEX_ROWS + 64 * 5), zmm(s))?;
+        self.a
+            .vmovdqu32(zmmword_ptr(rbx + off::TEX_ROWS + 64 * 6), zmm(tc))?;
+        self.lookup([s, tc], e, handler)?;
+        for c in 0..4 {
+            self.a.vmovdqu32(
+                zmmword_ptr(rbx + off::TEX_ROWS + 64 * (c + 1)),
+                zmm(c as u32),
+            )?;
+        }
+        self.a
+            .vmovdqu32(zmm(4), zmmword_ptr(rbx + off::TEX_ROWS + 64 * 5))?;
+        self.a
+            .vmovdqu32(zmm(5), zmmword_ptr(rbx + off::TEX_ROWS + 64 * 6))?;
+        self.a.add(LEVEL, t::LEVEL_SIZE)?;
+        self.lookup([4, 5], e, handler)?;
+        self.blend_levels(handler)?;
+        self.a.set_label(&mut done)?;
+        self.a.zero_bytes()
     }
 
     /// zmm7 = per lane, d_s² + d_t² with d = (c − c at the quad's top-left
@@ -239,17 +338,38 @@ impl Emitter<'_> {
     /// The texel index zmm `i` wrapped on `axis` of entry `e`
     /// (`wrap_index` of the wraps the kernel takes, by the level's
     /// [`TexLevel`](crate::native::TexLevel) words: REPEAT on a power of
-    /// two masks it, the clamps clamp it, and for an entry with a mirror
-    /// MIRROR_CLAMP_TO_EDGE folds a negative index and MIRROR_REPEAT
-    /// mirrors the second half of its period) (zmm13 scratch).
-    fn wrap_index(&mut self, i: u32, axis: i32, e: i32) -> A {
+    /// two masks it, the clamps clamp it; with `general`, for an entry with
+    /// a mirror, [`Self::mirror_wrap`]) (zmm13 scratch).
+    fn wrap_index(&mut self, i: u32, axis: i32, e: i32, general: bool) -> A {
+        let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
+        let mut mirror = self.a.create_label();
+        let mut wrapped = self.a.create_label();
+        self.a.vpandd(zmm(i), zmm(i), f(t::WRAP_AND))?;
+        if general {
+            self.a.cmp(dword_ptr(rbx + e + t::MIRROR), 0)?;
+            self.a.jne(mirror)?;
+        }
+        self.a
+            .vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
+        self.a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
+        if general {
+            self.a.jmp(wrapped)?;
+            self.a.set_label(&mut mirror)?;
+            self.mirror_wrap(i, axis)?;
+            self.a.set_label(&mut wrapped)?;
+            self.a.zero_bytes()?;
+        }
+        Ok(())
+    }
+
+    /// The masked index zmm `i` on `axis` wrapped by the level's words
+    /// with a mirror: MIRROR_CLAMP_TO_EDGE folds a negative index (`i ^ (i
+    /// >> 31)` where `fold` is all ones), the clamp, then MIRROR_REPEAT
+    /// mirrors the second half of its period (the unsigned minimum of i and
+    /// `mirror_top − i`) (zmm13 scratch).
+    fn mirror_wrap(&mut self, i: u32, axis: i32) -> A {
         let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
         let a = &mut self.a;
-        let mut plain = a.create_label();
-        let mut mirrored = a.create_label();
-        a.vpandd(zmm(i), zmm(i), f(t::WRAP_AND))?;
-        a.cmp(dword_ptr(rbx + e + t::MIRROR), 0)?;
-        a.je(plain)?;
         a.vpsrad(zmm(13), zmm(i), 31)?;
         a.vpandd(zmm(13), zmm(13), f(t::FOLD))?;
         a.vpxord(zmm(i), zmm(i), zmm(13))?;
@@ -257,19 +377,13 @@ impl Emitter<'_> {
         a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
         a.vpbroadcastd(zmm(13), dword_ptr(LEVEL + t::MIRROR_TOP + 4 * axis))?;
         a.vpsubd(zmm(13), zmm(13), zmm(i))?;
-        a.vpminud(zmm(i), zmm(i), zmm(13))?;
-        a.jmp(mirrored)?;
-        a.set_label(&mut plain)?;
-        a.vpmaxsd(zmm(i), zmm(i), dword_bcst(rbx + pool_off(pool::ZERO)))?;
-        a.vpminsd(zmm(i), zmm(i), f(t::LAST))?;
-        a.set_label(&mut mirrored)?;
-        a.zero_bytes()
+        a.vpminud(zmm(i), zmm(i), zmm(13))
     }
 
     /// One axis of the kernel from coordinate zmm `c`: the wrapped texel
     /// indices into zmm `i0`, `i1` and the second one's weight into `w`
     /// (zmm12, zmm13 scratch); `axis` 0 (s) or 1 (t).
-    fn tex_axis(&mut self, c: u32, axis: i32, e: i32, [i0, i1, w]: [u32; 3]) -> A {
+    fn tex_axis(&mut self, c: u32, axis: i32, e: i32, [i0, i1, w]: [u32; 3], general: bool) -> A {
         self.tex_coord(c, axis, e)?;
         let (u, fl) = (zmm(12), zmm(13));
         let a = &mut self.a;
@@ -279,21 +393,22 @@ impl Emitter<'_> {
         a.vsubps(zmm(w), u, fl)?;
         a.vcvttps2dq(zmm(i0), fl)?;
         a.vpaddd(zmm(i1), zmm(i0), dword_bcst(rbx + pool_off(pool::INT1)))?;
-        self.wrap_index(i0, axis, e)?;
-        self.wrap_index(i1, axis, e)
+        self.wrap_index(i0, axis, e, general)?;
+        self.wrap_index(i1, axis, e, general)
     }
 
-    /// The level at [`LEVEL`] sampled at coordinates zmm `s` and `tc` by
-    /// the entry's filter: [`Self::nearest`] or [`Self::bilinear`].
-    fn lookup(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
-        let mut bilinear = self.a.create_label();
+    /// The level at [`LEVEL`] sampled at coordinates zmm `coords` by the
+    /// entry's filter, of any kind the entries take: [`Self::bilinear`] or
+    /// [`Self::nearest`], RGBA8 or RGBA32F, mirror wraps or not.
+    fn lookup(&mut self, coords: [u32; 2], e: i32, handler: CodeLabel) -> A {
+        let mut nearest = self.a.create_label();
         let mut done = self.a.create_label();
         self.a.cmp(dword_ptr(rbx + e + t::NEAREST), 0)?;
-        self.a.je(bilinear)?;
-        self.nearest(s, tc, e)?;
+        self.a.jne(nearest)?;
+        self.bilinear(coords, e, handler, true)?;
         self.a.jmp(done)?;
-        self.a.set_label(&mut bilinear)?;
-        self.bilinear(s, tc, e, handler)?;
+        self.a.set_label(&mut nearest)?;
+        self.nearest(coords, e)?;
         self.a.set_label(&mut done)?;
         self.a.zero_bytes()
     }
@@ -304,12 +419,12 @@ impl Emitter<'_> {
     /// the wrapped indices, the texel's channels as the batch path decodes
     /// them; RGBA32F words as they are): r, g, b, a into zmm0-3 (zmm4-13,
     /// k2, rax, rdx scratch).
-    fn nearest(&mut self, s: u32, tc: u32, e: i32) -> A {
+    fn nearest(&mut self, [s, tc]: [u32; 2], e: i32) -> A {
         for (c, axis, i) in [(s, 0, 6), (tc, 1, 7)] {
             self.tex_coord(c, axis, e)?;
             self.a.vrndscaleps(zmm(13), zmm(12), 9)?;
             self.a.vcvttps2dq(zmm(i), zmm(13))?;
-            self.wrap_index(i, axis, e)?;
+            self.wrap_index(i, axis, e, true)?;
         }
         let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
@@ -361,10 +476,11 @@ impl Emitter<'_> {
     /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2,
     /// k5, k6, rax, rdx scratch); an RGBA32F result that is NaN in an
     /// active lane jumps to `handler` (the interpreter's lerp then follows
-    /// the NaN rule).
-    fn bilinear(&mut self, s: u32, tc: u32, e: i32, handler: CodeLabel) -> A {
-        self.tex_axis(s, 0, e, [6, 7, 8])?;
-        self.tex_axis(tc, 1, e, [9, 10, 11])?;
+    /// the NaN rule). RGBA32F texels and mirror wraps only with `general`
+    /// (else an RGBA8 level whose wraps have no mirror).
+    fn bilinear(&mut self, [s, tc]: [u32; 2], e: i32, handler: CodeLabel, general: bool) -> A {
+        self.tex_axis(s, 0, e, [6, 7, 8], general)?;
+        self.tex_axis(tc, 1, e, [9, 10, 11], general)?;
         let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
         // the taps' texel indices (00, 10, 01, 11), clamped to the last texel
@@ -380,13 +496,12 @@ impl Emitter<'_> {
         a.mov(rax, qword_ptr(LEVEL + t::TEXELS))?;
         a.vcmpps(k5, zmm(8), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
         a.vcmpps(k6, zmm(11), dword_bcst(rbx + pool_off(pool::ZERO)), EQ_OQ)?;
-        let mut rgba8 = a.create_label();
+        let mut float = a.create_label();
         let mut filtered = a.create_label();
-        a.cmp(dword_ptr(rbx + e + t::FLOAT), 0)?;
-        a.je(rgba8)?;
-        float_taps(a, handler)?;
-        a.jmp(filtered)?;
-        a.set_label(&mut rgba8)?;
+        if general {
+            a.cmp(dword_ptr(rbx + e + t::FLOAT), 0)?;
+            a.jne(float)?;
+        }
         // the taps' words into zmm4-7
         for k in 0..4u32 {
             a.kxnorw(k2, k2, k2)?;
@@ -418,8 +533,14 @@ impl Emitter<'_> {
             lerp(a, 10, [14, 15], 8, k5)?;
             lerp(a, c, [9, 10], 11, k6)?;
         }
-        a.set_label(&mut filtered)?;
-        a.zero_bytes()
+        if general {
+            a.jmp(filtered)?;
+            a.set_label(&mut float)?;
+            float_taps(a, handler)?;
+            a.set_label(&mut filtered)?;
+            a.zero_bytes()?;
+        }
+        Ok(())
     }
 }
 
