@@ -459,3 +459,50 @@ fn nearest_filters_sample_inline_with_the_interpreters_bits() {
     }
     assert_eq!(cases, 3 * 5 * 3 * 5);
 }
+
+/// Views that start past the first level, end before the last or read
+/// the texels as another format of the same size, and coordinates in
+/// texels (`normalized` false), sample inline with the interpreter's
+/// words.
+#[test]
+fn views_and_texel_coordinates_sample_inline_with_the_interpreters_bits() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    let tex = texture(Format::Rgba8Unorm, 32, 6, 21);
+    let views = [
+        View {
+            first_level: 1,
+            ..View::full()
+        },
+        View {
+            first_level: 2,
+            last_level: 3,
+            ..View::full()
+        },
+        View {
+            format: Some(Format::Rgba8Srgb),
+            ..View::full()
+        },
+    ];
+    for view in views {
+        for normalized in [true, false] {
+            for mip in [MipFilter::Linear, MipFilter::Nearest] {
+                let s = Sampler {
+                    normalized,
+                    ..sampler(Wrap::Repeat, mip)
+                };
+                // (texel coordinates: the same footprints as normalized
+                // ones times the side)
+                let unit = if normalized { 1.0 } else { 16.0 };
+                for (scale, origin) in [(0.013, -0.4), (0.3, 0.1), (1.7, 0.6)] {
+                    let (scale, origin) = (scale * unit, origin * unit);
+                    let want = shade(&interp, &tex, view, s, scale, origin);
+                    let (got, steps) = handler_steps(|| shade(&jit, &tex, view, s, scale, origin));
+                    assert!(want == got, "{view:?} {normalized} {mip:?} {scale}");
+                    assert_eq!(steps, 0, "{view:?} {normalized} {mip:?} {scale}");
+                }
+            }
+        }
+    }
+}

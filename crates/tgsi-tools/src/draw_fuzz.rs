@@ -226,9 +226,10 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
         ),
         // LODs raised, lowered and held (a minimum above 0 rules the
         // magnification test out)
-        lod_bias: pick(rng, &[0.0, 0.0, 0.75, -1.5]),
+        // (a NaN bias, and a maximum below the minimum, which wins)
+        lod_bias: pick(rng, &[0.0, 0.0, 0.75, -1.5, f32::NAN]),
         min_lod: pick(rng, &[-1000.0, -1000.0, 1.25]),
-        max_lod: pick(rng, &[1000.0, 1000.0, 2.5]),
+        max_lod: pick(rng, &[1000.0, 1000.0, 2.5, 0.5]),
         ..Sampler::default()
     };
     (tex, sampler)

@@ -453,7 +453,7 @@ impl<N: PerLane> simd::Kernel for Lookups<'_, '_, N> {
 
 impl<'a> Bound<'a> {
     /// True when [`Self::bilinear_batch`] gives what [`Self::sample`] gives
-    /// without a depth compare, at any LOD that selects level `rel`, for a
+    /// without a depth compare, at any LOD that selects a level, for a
     /// sampler and format of [`batch_may_fit`] (linear min and mag filters,
     /// an RGBA8 UNORM or sRGB or RGBA32F texture): a 2D view (array and
     /// RECT included) of a texture with one sample per texel, at most

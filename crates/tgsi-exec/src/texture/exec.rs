@@ -331,10 +331,12 @@ pub(crate) fn run_planned(
     true
 }
 
-/// What compiled code needs to run `run_planned` itself: the first level
-/// of an RGBA8 or RGBA32F view as the batch path reads it (for RGBA8 the
+/// What compiled code needs to sample a planned instruction
+/// ([`plan_inline`]) itself with [`execute`]'s bits: the levels of an RGBA8
+/// or RGBA32F view as the batch path reads them (for RGBA8 bilinear the
 /// AVX-512 kernel of `math::simd`, which the compiled code follows step for
-/// step), the result in the destination's channel order.
+/// step; NEAREST filters as the per-lane path reads one texel), the
+/// result in the destination's channel order.
 pub struct InlineBilinear<'a> {
     /// The first level: its texels, size, scale and wraps.
     pub first: InlineLevel<'a>,
@@ -351,10 +353,11 @@ pub struct InlineBilinear<'a> {
     /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
     /// derivatives towards the top-right and the bottom-left lanes, in
     /// texels (the coordinates times the kernel's scale), are at most 1 (a
-    /// NaN is not); other batches run [`execute`].
+    /// NaN is not); other batches take their levels by `lods`, or run
+    /// [`execute`] without it.
     pub single_level: bool,
     /// False when the magnification test above cannot pass (the sampler's
-    /// bias or minimum LOD is above 0).
+    /// bias or minimum LOD is above 0 or NaN).
     pub may_magnify: bool,
     /// How a batch that is not magnified picks its levels, when the
     /// compiled code may do it itself (None: such batches run
@@ -388,9 +391,10 @@ pub struct InlineLods<'a> {
     pub levels: [InlineLevel<'a>; MAX_INLINE_LEVELS],
 }
 
-/// The plan `p` as [`InlineBilinear`], when [`run_planned`] runs it by the
-/// bilinear kernel with the view's swizzle and the result order both the
-/// identity; None otherwise.
+/// The plan `p` ([`plan_inline`]) as [`InlineBilinear`], when the view's
+/// swizzle and the result order are both the identity and the compiled
+/// code reads the view's first level ([`Bound::inline_level`]); None
+/// otherwise.
 pub(crate) fn inline_bilinear<'a>(
     b: &Bindings<'a>,
     p: &PlannedSample,
