@@ -224,9 +224,10 @@ pub(super) struct Ctx {
     pub perm: [Row; 4],
     /// Rows passed to and from the row kernels.
     pub scratch: [Row; 3],
-    /// A mipmapped sample's next level's weights and its first level's
-    /// channels (its blended lanes: [`Ctx::tex_blend`]).
-    pub tex_rows: [Row; 5],
+    /// A mipmapped sample's next level's weights, its first level's
+    /// channels and its coordinates s and t (its blended lanes:
+    /// [`Ctx::tex_blend`]).
+    pub tex_rows: [Row; 7],
     /// SWITCH selector rows, by static nesting depth.
     pub selectors: [Row; MAX_DEPTH],
     /// The batch register file (`Batch::regs`).
@@ -456,7 +457,7 @@ pub(super) mod log2f {
 }
 
 impl TexEntry {
-    fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
+    pub(super) fn of(b: Option<tgsi_exec::texture::exec::InlineBilinear<'_>>) -> TexEntry {
         let Some(b) = b else {
             return TexEntry::default();
         };
@@ -468,7 +469,7 @@ impl TexEntry {
             for (out, k) in levels.iter_mut().zip(&l.levels).take(l.count as usize) {
                 *out = TexLevel::of(k);
             }
-            mirror |= levels.iter().any(TexLevel::mirrors);
+            mirror |= levels[..l.count as usize].iter().any(TexLevel::mirrors);
             mip = if l.nearest { 2 } else { 1 };
             last_level = (l.count - 1) as f32;
             (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
@@ -633,7 +634,7 @@ impl Ctx {
         Box::new(Ctx {
             perm,
             scratch: [[0; 16]; 3],
-            tex_rows: [[0; 16]; 5],
+            tex_rows: [[0; 16]; 7],
             tex_blend: 0,
             selectors: [[0; 16]; MAX_DEPTH],
             regs: std::ptr::null_mut(),

@@ -506,3 +506,103 @@ fn views_and_texel_coordinates_sample_inline_with_the_interpreters_bits() {
         }
     }
 }
+
+/// An entry's flags send exactly the views of another kind (NEAREST
+/// filters, RGBA32F texels, a mirror wrap on any of its levels) to the
+/// cold code: a mipmapped bilinear RGBA8 view with REPEAT or CLAMP keeps
+/// the common path, whatever its number of levels.
+#[test]
+fn only_views_of_another_kind_leave_the_common_path() {
+    use crate::native::TexEntry;
+    use tgsi_exec::texture::exec::{
+        AxisWrap, InlineBilinear, InlineLevel, InlineLods, InlineWrap, MAX_INLINE_LEVELS,
+    };
+    let texels = [0u8; 64];
+    let level = |wrap: InlineWrap| InlineLevel {
+        texels: &texels,
+        texel_bytes: 4,
+        size: [4, 4],
+        slice_rows: 0,
+        scale: [4.0, 4.0],
+        wrap: [wrap, InlineWrap::Kernel(AxisWrap::Clamp)],
+    };
+    let repeat = InlineWrap::Kernel(AxisWrap::RepeatPow2);
+    let entry = |count: u32, last: InlineWrap, nearest: bool, float: bool| {
+        let mut levels = [level(repeat); MAX_INLINE_LEVELS];
+        levels[count as usize - 1] = level(last);
+        TexEntry::of(Some(InlineBilinear {
+            first: levels[0],
+            float,
+            srgb: None,
+            nearest,
+            single_level: false,
+            may_magnify: true,
+            lods: Some(InlineLods {
+                nearest: false,
+                bias: 0.0,
+                min_lod: -1000.0,
+                max_lod: 1000.0,
+                count,
+                levels,
+            }),
+        }))
+    };
+    for count in [2, 3, 16] {
+        let plain = entry(count, repeat, false, false);
+        assert_eq!(
+            (plain.general, plain.plain_magnify),
+            (0, 1),
+            "{count} levels"
+        );
+        for (last, nearest, float) in [
+            (InlineWrap::MirrorRepeatPow2, false, false),
+            (InlineWrap::MirrorClampToEdge, false, false),
+            (repeat, true, false),
+            (repeat, false, true),
+        ] {
+            let other = entry(count, last, nearest, float);
+            assert_eq!(
+                (other.general, other.plain_magnify, other.plain_single),
+                (1, 0, 0),
+                "{count} levels, {last:?} {nearest} {float}"
+            );
+        }
+    }
+}
+
+/// A TEX inside a SWITCH's CASE whose batches blend two levels keeps the
+/// SWITCH's selector (the blend's rows sit beside it in the context).
+#[test]
+fn blended_samples_inside_a_switch_match_the_interpreter() {
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+        DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..2]\n\
+        IMM[0] UINT32 {0, 1, 2, 3}\nIMM[1] FLT32 {0.25, 0.5, 0.0, 0.0}\n\
+        0: F2U TEMP[2].x, IN[0].xxxx\n\
+        1: AND TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww\n\
+        2: MOV TEMP[1], IMM[1].zzzz\n\
+        3: SWITCH TEMP[2].xxxx\n\
+        4: CASE IMM[0].xxxx\n\
+        5:   TEX TEMP[1], IN[0], SAMP[0], 2D\n\
+        6:   BRK\n\
+        7: CASE IMM[0].yyyy\n\
+        8:   MOV TEMP[1], IMM[1].xxxx\n\
+        9:   BRK\n\
+        10: DEFAULT\n\
+        11:   MOV TEMP[1], IMM[1].yyyy\n\
+        12:   BRK\n\
+        13: ENDSWITCH\n\
+        14: ADD OUT[0], TEMP[1], IN[0]\n\
+        15: END\n";
+    let Some((interp, jit)) = both(src) else {
+        return;
+    };
+    let tex = texture(Format::Rgba8Unorm, 32, 6, 23);
+    let s = sampler(Wrap::Repeat, MipFilter::Linear);
+    // (coordinates of 0.3 per pixel: LODs between levels, and F2U of the
+    // coordinate picks the CASE column by column)
+    for (scale, origin) in [(0.3, 0.1), (1.7, 0.6)] {
+        let want = shade(&interp, &tex, View::full(), s, scale, origin);
+        let got = shade(&jit, &tex, View::full(), s, scale, origin);
+        assert!(want == got, "{scale} {origin}");
+    }
+}

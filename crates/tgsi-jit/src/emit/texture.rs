@@ -474,7 +474,7 @@ impl Emitter<'_> {
 
     /// The bilinear kernel of the level at [`LEVEL`] (entry `e`) at
     /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2,
-    /// k5, k6, rax, rdx scratch); an RGBA32F result that is NaN in an
+    /// k3, k5, k6, rax, rdx scratch); an RGBA32F result that is NaN in an
     /// active lane jumps to `handler` (the interpreter's lerp then follows
     /// the NaN rule). RGBA32F texels and mirror wraps only with `general`
     /// (else an RGBA8 level whose wraps have no mirror).
@@ -548,7 +548,7 @@ impl Emitter<'_> {
 /// by the weights in zmm8 (s) and zmm11 (t), k5 and k6 their zero lanes
 /// (`Bound::rgba32f_rows`: each tap's channel c the word 4 · index + c,
 /// the same lerps as RGBA8); jumps to `handler` when an active lane's
-/// result is NaN (zmm4-7, zmm9, zmm10, k2 scratch).
+/// result is NaN (zmm4-7, zmm9, zmm10, k2, k3 scratch).
 fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
     for k in 0..4u32 {
         a.vpslld(zmm(4 + k), zmm(12 + k), 2)?;
@@ -629,7 +629,7 @@ fn log2f_steps(a: &mut CodeAssembler, e: i32) -> A {
 /// the next level's weight, k5 = the lanes that blend (`mip_levels`: mip
 /// LINEAR reads level ⌊lod⌋ and blends by its fraction below the last
 /// level; NEAREST reads ⌊lod + 0.5⌋ up to the last; a LOD of at most 0
-/// reads level 0) (k2, k3, zmm12 scratch).
+/// reads level 0) (k2, k3 scratch).
 fn mip_levels(a: &mut CodeAssembler, e: i32) -> A {
     let mut linear = a.create_label();
     let mut picked = a.create_label();
