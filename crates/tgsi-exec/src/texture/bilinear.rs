@@ -35,7 +35,7 @@ pub(crate) type Row = [f32; LANES];
 pub(crate) type Rows = [Row; 4];
 
 /// One level of a view as a batch's bilinear taps read it
-/// ([`Bound::inline_level`]): what the compiled engine's inline sampling
+/// (`Bound::inline_level`): what the compiled engine's inline sampling
 /// needs besides the decode.
 #[derive(Clone, Copy)]
 pub struct InlineLevel<'a> {

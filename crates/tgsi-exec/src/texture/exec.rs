@@ -231,8 +231,8 @@ pub(crate) struct PlannedSample {
     order: [usize; 4],
     /// Every LOD reads the first level.
     single_level: bool,
-    /// The min and mag filters are NEAREST ([`plan_inline`]'s plans only:
-    /// [`run_planned`] does not take them).
+    /// The min and mag filters are NEAREST (`plan_inline`'s plans only:
+    /// `run_planned` does not take them).
     nearest: bool,
 }
 
@@ -249,10 +249,10 @@ pub(crate) fn plan_sample(
     plan_with(b, op, view, sampler, batch_may_fit)
 }
 
-/// What compiled code may sample inline for `op` (see [`plan_sample`]):
-/// [`plan_sample`]'s plan, or the same checks passed by a sampler whose
+/// What compiled code may sample inline for `op` (see `plan_sample`):
+/// `plan_sample`'s plan, or the same checks passed by a sampler whose
 /// min and mag filters are both NEAREST (which [`execute`] runs lane by
-/// lane: [`PlannedSample::nearest`]).
+/// lane: `PlannedSample::nearest`).
 pub(crate) fn plan_inline(
     b: &Bindings,
     op: &TexOp,
@@ -277,7 +277,7 @@ fn linear(s: &Sampler) -> Sampler {
     }
 }
 
-/// [`plan_sample`] with `filters` the test of the sampler and format.
+/// `plan_sample` with `filters` the test of the sampler and format.
 fn plan_with(
     b: &Bindings,
     op: &TexOp,
@@ -332,7 +332,7 @@ pub(crate) fn run_planned(
 }
 
 /// What compiled code needs to sample a planned instruction
-/// ([`plan_inline`]) itself with [`execute`]'s bits: the levels of an RGBA8
+/// (`plan_inline`) itself with [`execute`]'s bits: the levels of an RGBA8
 /// or RGBA32F view as the batch path reads them (for RGBA8 bilinear the
 /// AVX-512 kernel of `math::simd`, which the compiled code follows step for
 /// step; NEAREST filters as the per-lane path reads one texel), the
@@ -369,11 +369,11 @@ pub struct InlineBilinear<'a> {
 pub const MAX_INLINE_LEVELS: usize = 16;
 
 /// What compiled code needs to sample a batch whose quads are not all
-/// magnified as [`execute`] does ([`quad_lods`], then [`batch_at_lods`]):
+/// magnified as [`execute`] does (`quad_lods`, then `batch_at_lods`):
 /// per quad, the LOD from its coarse derivatives (the squared lengths of
 /// the magnification test, their square roots, the larger one's `log2f`),
 /// plus the bias, clamped to the sampler's LOD range; per lane, the level
-/// (and for mip LINEAR the next level's weight) [`mip_levels`] gives. The
+/// (and for mip LINEAR the next level's weight) `mip_levels` gives. The
 /// compiled code runs the bilinear kernel of `levels[k]` when every active
 /// lane reads level k (and of `levels[k + 1]` for the lanes that blend),
 /// and hands other batches to [`execute`].
@@ -391,9 +391,9 @@ pub struct InlineLods<'a> {
     pub levels: [InlineLevel<'a>; MAX_INLINE_LEVELS],
 }
 
-/// The plan `p` ([`plan_inline`]) as [`InlineBilinear`], when the view's
+/// The plan `p` (`plan_inline`) as [`InlineBilinear`], when the view's
 /// swizzle and the result order are both the identity and the compiled
-/// code reads the view's first level ([`Bound::inline_level`]); None
+/// code reads the view's first level (`Bound::inline_level`); None
 /// otherwise.
 pub(crate) fn inline_bilinear<'a>(
     b: &Bindings<'a>,

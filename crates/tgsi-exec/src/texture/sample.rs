@@ -1018,7 +1018,7 @@ pub fn query_level(b: &Bound, s: &Sampler, lod: f32) -> f32 {
     }
 }
 
-/// `libm::log2f`'s constants (by their bits), which [`log2f_lanes`] and
+/// `libm::log2f`'s constants (by their bits), which `log2f_lanes` and
 /// the compiled engine's LOD template use: 1/ln 2 split in a high part
 /// (its low 12 bits zero) and the rest, the polynomial's coefficients
 /// `[LG1, LG2, LG3, LG4]`, and the bits of √½, from which a value's
