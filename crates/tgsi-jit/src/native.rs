@@ -474,10 +474,11 @@ impl TexEntry {
             last_level = (l.count - 1) as f32;
             (bias, min_lod, max_lod) = (l.bias, l.min_lod, l.max_lod);
         }
-        let general = b.nearest || b.float || mirror;
+        let float = b.first.is_float();
+        let general = b.nearest || float || mirror;
         TexEntry {
             srgb: b.srgb.map_or(0, |t| t.as_ptr() as u64),
-            float: b.float as u32,
+            float: float as u32,
             nearest: b.nearest as u32,
             mirror: mirror as u32,
             general: general as u32,

@@ -518,9 +518,9 @@ fn only_views_of_another_kind_leave_the_common_path() {
         AxisWrap, InlineBilinear, InlineLevel, InlineLods, InlineWrap, MAX_INLINE_LEVELS,
     };
     let texels = [0u8; 64];
-    let level = |wrap: InlineWrap| InlineLevel {
+    let level = |wrap: InlineWrap, texel_bytes: u32| InlineLevel {
         texels: &texels,
-        texel_bytes: 4,
+        texel_bytes,
         size: [4, 4],
         slice_rows: 0,
         scale: [4.0, 4.0],
@@ -528,11 +528,11 @@ fn only_views_of_another_kind_leave_the_common_path() {
     };
     let repeat = InlineWrap::Kernel(AxisWrap::RepeatPow2);
     let entry = |count: u32, last: InlineWrap, nearest: bool, float: bool| {
-        let mut levels = [level(repeat); MAX_INLINE_LEVELS];
-        levels[count as usize - 1] = level(last);
+        let bytes = if float { 16 } else { 4 };
+        let mut levels = [level(repeat, bytes); MAX_INLINE_LEVELS];
+        levels[count as usize - 1] = level(last, bytes);
         TexEntry::of(Some(InlineBilinear {
             first: levels[0],
-            float,
             srgb: None,
             nearest,
             single_level: false,

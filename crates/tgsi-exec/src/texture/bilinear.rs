@@ -52,6 +52,13 @@ pub struct InlineLevel<'a> {
     pub wrap: [InlineWrap; 2],
 }
 
+impl InlineLevel<'_> {
+    /// The texels are RGBA32F (else RGBA8).
+    pub fn is_float(&self) -> bool {
+        self.texel_bytes == 16
+    }
+}
+
 /// How an axis of an [`InlineLevel`] wraps its texel indices: as the
 /// bilinear kernel does, or by a mirror (`wrap_index`'s MIRROR_REPEAT on a
 /// power-of-two size, MIRROR_CLAMP_TO_EDGE).

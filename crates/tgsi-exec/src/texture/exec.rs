@@ -340,9 +340,8 @@ pub(crate) fn run_planned(
 pub struct InlineBilinear<'a> {
     /// The first level: its texels, size, scale and wraps.
     pub first: InlineLevel<'a>,
-    /// The texels are RGBA32F (else RGBA8: UNORM8 or through `srgb`).
-    pub float: bool,
-    /// The sRGB decode table of the colour channels (None: UNORM8).
+    /// The sRGB decode table of the colour channels (None: UNORM8 or
+    /// RGBA32F, [`InlineLevel::is_float`]).
     pub srgb: Option<&'a [f32; 256]>,
     /// The min and mag filters are NEAREST: each level is read at one
     /// texel per lane, the one at ⌊u⌋, ⌊v⌋ (`Bound::sample_level_2d`),
@@ -421,7 +420,6 @@ pub(crate) fn inline_bilinear<'a>(
     }
     Some(InlineBilinear {
         first,
-        float: first.texel_bytes == 16,
         srgb: bd.srgb_decode(),
         nearest: p.nearest,
         single_level: p.single_level,
@@ -605,7 +603,14 @@ fn sample_op(
     let batch_ok = allow_batch && batch_covers(op.opcode, shape, srcs.len(), active);
     let order = result_order(op);
     let batch = if batch_ok {
-        batch_view(binder.b, binder.target, sview, sampler, active)?
+        view_for(
+            binder.b,
+            binder.target,
+            sview,
+            sampler,
+            active,
+            batch_may_fit,
+        )?
     } else {
         None
     };
@@ -961,21 +966,9 @@ fn sampler_ref<'a>(b: &Bindings<'a>, idx: u32) -> &'a Sampler {
 }
 
 /// The view and sampler every active lane uses, when they are one and the
-/// batch path covers them. The sampler and format are tested first, so a
+/// batch path covers them under `filters`, the test of the sampler and
+/// format (the batch path's own: [`batch_may_fit`]). The sampler and format are tested first, so a
 /// view the batch path cannot take is resolved once, by the per-lane path.
-#[inline(always)]
-fn batch_view<'a>(
-    b: &Bindings<'a>,
-    target: TextureTarget,
-    sview: &[u32; LANES],
-    sampler: &[u32; LANES],
-    active: u16,
-) -> Result<Option<(Bound<'a>, &'a Sampler)>, String> {
-    view_for(b, target, sview, sampler, active, batch_may_fit)
-}
-
-/// [`batch_view`] with `filters` the test of the sampler and format in
-/// place of [`batch_may_fit`].
 #[inline(always)]
 fn view_for<'a>(
     b: &Bindings<'a>,

@@ -30,22 +30,19 @@ use crate::native::off::tex as t;
 /// too, before it is set).
 const LEVEL: AsmRegister64 = rcx;
 
-/// The rare paths of a sampled instruction, emitted after the function's
-/// end ([`Emitter::emit_cold`]) and reached by a jump from the common path
-/// (a bilinear RGBA8 level without a mirror), with the registers as they
-/// were there.
-pub(super) enum Cold {
-    /// Every batch but a magnified or single-level one of the common
-    /// path ([`Emitter::cold_sample`]), then on at `inline` (or to
-    /// `kernel`, to `handler` when the interpreter must run it).
-    Minified {
-        entry: CodeLabel,
-        coords: [u32; 2],
-        e: i32,
-        kernel: CodeLabel,
-        inline: CodeLabel,
-        handler: CodeLabel,
-    },
+/// The rare path of a sampled instruction ([`Emitter::cold_sample`]:
+/// every batch but a magnified or single-level one of the common path, a
+/// bilinear RGBA8 level without a mirror), emitted after the function's
+/// end ([`Emitter::emit_cold`]) and reached by a jump to `entry` with the
+/// registers as they were there; it goes on at `inline` (or to `kernel`,
+/// to `handler` when the interpreter must run it).
+pub(super) struct Cold {
+    entry: CodeLabel,
+    coords: [u32; 2],
+    e: i32,
+    kernel: CodeLabel,
+    inline: CodeLabel,
+    handler: CodeLabel,
 }
 
 impl Emitter<'_> {
@@ -74,7 +71,7 @@ impl Emitter<'_> {
         self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
         self.a.set_label(&mut kernel)?;
         self.bilinear([s, tc], e, handler, false)?;
-        self.cold.push(Cold::Minified {
+        self.cold.push(Cold {
             entry: minified,
             coords: [s, tc],
             e,
@@ -92,21 +89,14 @@ impl Emitter<'_> {
         Ok(self.finish32(inst, |c| c as u32)?)
     }
 
-    /// Emits a rare path of [`Cold`] (after the function's end).
+    /// Emits the rare path `cold` (after the function's end).
     pub(super) fn emit_cold(&mut self, cold: Cold) -> A {
-        match cold {
-            Cold::Minified {
-                entry,
-                coords,
-                e,
-                kernel,
-                inline,
-                handler,
-            } => {
-                place(&mut self.a, entry)?;
-                self.cold_sample(coords, e, [kernel, inline, handler])
-            }
-        }
+        place(&mut self.a, cold.entry)?;
+        self.cold_sample(
+            cold.coords,
+            cold.e,
+            [cold.kernel, cold.inline, cold.handler],
+        )
     }
 
     /// The batches the common path of entry `e` leaves (coordinates zmm
