@@ -791,6 +791,41 @@ fn a_dispatch_is_bounded_as_a_whole() {
     }
 }
 
+/// `tgsi render --draw-budget`: a draw stops once its batches, summed,
+/// pass the budget, on one thread and on two, and names it.
+#[test]
+fn a_render_stops_at_its_draw_budget() {
+    let dir = std::env::temp_dir().join(format!("tgsi-draw-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.png");
+    let out = out.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let render = |budget: &str| {
+            tgsi(&[
+                "render",
+                "examples/mandelbrot.tgsi",
+                "--size",
+                "48x32",
+                "-q",
+                "--threads",
+                threads,
+                "--draw-budget",
+                budget,
+                "-o",
+                out,
+            ])
+        };
+        let (code, err) = render("1000");
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("the draw ran more than its budget of 1000 instructions"),
+            "{err}"
+        );
+        assert_eq!(render("10000000000").0, 0);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn check_prints_the_validators_warnings_of_tgsi_text() {
     // valid TGSI that the machine will not run: a warning, exit status 0

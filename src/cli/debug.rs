@@ -93,6 +93,10 @@ pub struct DebugArgs {
     /// all its 16-lane batches summed
     #[arg(long, default_value_t = Limits::default().max_dispatch_instructions)]
     pub dispatch_budget: u64,
+    /// Instruction budget of a whole draw: the instructions of all its
+    /// 16-lane batches, every stage, summed
+    #[arg(long, default_value_t = Limits::default().max_draw_instructions)]
+    pub draw_budget: u64,
 
     /// `tgsi run`'s inputs (`--const` and `--data` also feed `tgsi render`'s draws)
     #[command(flatten)]
@@ -333,6 +337,7 @@ pub(super) fn render_args(args: &DebugArgs) -> RenderArgs {
         srgb: args.srgb,
         threads: Some(1),
         budget: args.budget,
+        draw_budget: args.draw_budget,
         quiet: true,
     }
 }
@@ -526,6 +531,7 @@ pub(super) fn run_test(
             threads: 1,
             max_instructions: args.budget,
             max_dispatch_instructions: args.dispatch_budget,
+            max_draw_instructions: args.draw_budget,
             ..Limits::default()
         },
         verbose: false,

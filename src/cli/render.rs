@@ -114,6 +114,10 @@ pub struct RenderArgs {
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]
     pub budget: u64,
+    /// Instruction budget of a whole draw: the instructions of all its
+    /// 16-lane batches, every stage, summed
+    #[arg(long, default_value_t = Limits::default().max_draw_instructions)]
+    pub draw_budget: u64,
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
@@ -330,6 +334,7 @@ pub(super) fn draw_stages(
     let limits = Limits {
         threads: threads.max(1),
         max_instructions: args.budget,
+        max_draw_instructions: args.draw_budget,
         ..Limits::default()
     };
     match (&loaded_mesh, stages.get(Processor::Vertex)) {

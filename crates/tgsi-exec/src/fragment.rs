@@ -59,6 +59,7 @@
 //!   exactly one batch whatever the thread count, so the targets get the same
 //!   bits (buffer/image atomics between pixels follow the compute rules).
 
+use super::budget::DrawBudget;
 use super::decode::{Code, Inst, Modifier, SrcKind};
 use super::machine::{Batch, Env, Mask, Reg, Row, ZERO_REG, mask_row};
 use super::run_to_end;
@@ -493,7 +494,7 @@ impl Program {
 
     /// Shades the tile rows `tiles`, calling `sink(x, y, target, value)`
     /// for every colour a surviving pixel writes and `row_done` after each
-    /// tile row.
+    /// tile row; its batches spend `budget`.
     #[allow(clippy::too_many_arguments)]
     fn shade_tiles(
         &self,
@@ -504,8 +505,10 @@ impl Program {
         b: &mut Batch,
         sink: &mut dyn FnMut(u32, u32, u32, usize, [u32; 4]),
         row_done: &dyn Fn(),
+        budget: &DrawBudget,
     ) -> Result<Stats, ExecError> {
         let code = &self.code;
+        let mut share = budget.share();
         let frag = env
             .frag
             .ok_or_else(|| ExecError::general("a draw without inputs"))?;
@@ -550,7 +553,9 @@ impl Program {
                     run_to_end(b, code, env, &mut shared, "fragment", || {
                         format!("pixels ({x0}, {y0}) .. ({}, {})", x0 + 3, y0 + 3)
                     })?;
+                    let before = stats.batch_instructions;
                     stats.account(b);
+                    share.spend(stats.batch_instructions - before)?;
                     let writes = b.alive & !b.helper;
                     let samples = match sample {
                         Some(s) => s..s + 1,
@@ -585,6 +590,7 @@ impl Program {
             }
             row_done();
         }
+        share.settle()?;
         Ok(stats)
     }
 
@@ -689,6 +695,7 @@ impl Program {
                 vec![vec![[0u32; 4]; rows * w]; targets]
             })
             .collect();
+        let budget = DrawBudget::new(limits.max_draw_instructions, 0);
         let result = self.with_env(res, limits, Some(&frag), |env| {
             let run = |r: Range<u32>, part: &mut Vec<Vec<[u32; 4]>>| {
                 let y0 = r.start * 4;
@@ -704,7 +711,7 @@ impl Program {
                         *p = v;
                     }
                 };
-                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &|| {})
+                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &|| {}, &budget)
             };
             self.parallel_rows(&ranges, parts, &run)
         });
@@ -789,6 +796,7 @@ impl Program {
         }
         let done = AtomicU32::new(0);
         let watch = code.tracer.as_ref().and_then(|t| t.watched_pixel());
+        let budget = DrawBudget::new(limits.max_draw_instructions, 0);
         let (stats, _) = self.with_env(res, limits, Some(&frag), |env| {
             let run = |r: Range<u32>, part: &mut Vec<TargetRows>| {
                 let mut b = Batch::new(code);
@@ -820,7 +828,7 @@ impl Program {
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(d.saturating_mul(4).min(h), h);
                 };
-                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &row_done)
+                self.shade_tiles(env, draw, &outs, r, &mut b, &mut sink, &row_done, &budget)
             };
             self.parallel_rows(&ranges, parts, &run)
         })?;

@@ -71,6 +71,7 @@
 
 #[allow(clippy::needless_range_loop)] // lane loops index several rows in lockstep
 mod alu;
+pub mod budget;
 pub mod decode;
 pub mod engine;
 #[allow(clippy::needless_range_loop)]
@@ -176,6 +177,14 @@ pub struct Limits {
     /// alike on any number of threads; when it also has a failing batch,
     /// which of the two errors is reported can depend on them.
     pub max_dispatch_instructions: u64,
+    /// Instructions a whole draw may execute, summed over the batches of
+    /// all its stages (each counted as `max_instructions` counts), so that
+    /// a draw ends in a bounded time whatever its target's size. Checked
+    /// after each stage before the fragments and, during those, as the
+    /// batches are shaded; it fails or not alike on any number of threads
+    /// (when it also has a failing batch, which error is reported can
+    /// depend on them).
+    pub max_draw_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,
     /// Threads the work groups of a dispatch are spread over (1 = this thread).
@@ -196,6 +205,7 @@ impl Default for Limits {
         Limits {
             max_instructions: 10_000_000,
             max_dispatch_instructions: 10_000_000_000,
+            max_draw_instructions: 10_000_000_000,
             shared_memory_bytes: 32 * 1024,
             threads: 1,
             max_group_invocations: tgsi_ir::validate::MAX_BLOCK_INVOCATIONS,

@@ -28,6 +28,7 @@ use crate::reuse::Kept;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tgsi_exec::LANES;
+use tgsi_exec::budget::{BudgetShare, DrawBudget};
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
@@ -91,11 +92,15 @@ struct Shared<'a> {
     /// draw then tests and merges fragment by fragment, after shading, and
     /// reports each sample at that pixel.
     watch: Option<(&'a tgsi_exec::trace::Tracer, (u32, u32))>,
+    /// The draw's instruction budget, which the bands' batches spend.
+    budget: &'a DrawBudget,
 }
 
 /// Runs `fs` over the primitives of `stream` (laid out as `layout`, linked
 /// to the fragment inputs by `linkage`) into `colors` (target n gets
-/// `COLOR[n]`) and `depth`, under `state`.
+/// `COLOR[n]`) and `depth`, under `state`. Its fragment batches spend
+/// `limits.max_draw_instructions` whole ([`crate::stages::draw_with`]
+/// counts the earlier stages in it too).
 #[allow(clippy::too_many_arguments)]
 pub fn rasterize(
     stream: &VertexStream,
@@ -109,20 +114,44 @@ pub fn rasterize(
     limits: &Limits,
 ) -> Result<Stats, ExecError> {
     let targets = Targets { colors, depth };
+    let drawn = Drawn { stream, layout };
+    rasterize_after(drawn, linkage, fs, res, state, targets, limits, 0)
+}
+
+/// The primitives a draw's earlier stages made, and their layout.
+pub(crate) struct Drawn<'a> {
+    pub stream: &'a VertexStream,
+    pub layout: &'a OutputLayout,
+}
+
+/// [`rasterize`] after earlier stages that spent `spent` instructions of
+/// the draw's budget.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rasterize_after(
+    drawn: Drawn<'_>,
+    linkage: &Linkage,
+    fs: &Program,
+    res: &mut Resources,
+    state: &RenderState,
+    targets: Targets<'_>,
+    limits: &Limits,
+    spent: u64,
+) -> Result<Stats, ExecError> {
+    let Drawn { stream, layout } = drawn;
     let batching = Batching {
         packing: limits.pack_quads,
         chunk: setup_chunk_for(limits.threads),
         band_rows: band_tile_rows_for(limits.threads),
     };
     rasterize_with(
-        stream, layout, linkage, fs, res, state, targets, limits, batching,
+        stream, layout, linkage, fs, res, state, targets, limits, batching, spent,
     )
 }
 
 /// The targets of a draw.
-struct Targets<'a> {
-    colors: &'a mut [Texture],
-    depth: Option<&'a mut DepthTarget>,
+pub(crate) struct Targets<'a> {
+    pub colors: &'a mut [Texture],
+    pub depth: Option<&'a mut DepthTarget>,
 }
 
 /// How a draw's work is cut up (fixed for [`rasterize`]; tests vary it to
@@ -137,7 +166,7 @@ struct Batching {
     band_rows: u32,
 }
 
-/// [`rasterize`] cut up as `batching` says.
+/// [`rasterize_after`] cut up as `batching` says.
 #[allow(clippy::too_many_arguments)]
 fn rasterize_with(
     stream: &VertexStream,
@@ -149,6 +178,7 @@ fn rasterize_with(
     targets: Targets<'_>,
     limits: &Limits,
     batching: Batching,
+    spent: u64,
 ) -> Result<Stats, ExecError> {
     let Targets { colors, depth } = targets;
     let Batching {
@@ -194,6 +224,7 @@ fn rasterize_with(
     let mut pooled = PrimBuffers::take();
     let buffers = &mut pooled.0;
     let mut stats = Stats::default();
+    let budget = DrawBudget::new(limits.max_draw_instructions, spent);
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
         let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);
@@ -213,6 +244,7 @@ fn rasterize_with(
             whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
             clear: (k == 0 && !state.clear.is_empty()).then_some(&state.clear),
             watch,
+            budget: &budget,
         };
         let size = [width, height, samples];
         let bands = bands_of(
@@ -701,6 +733,8 @@ struct Walk<'s, 'b> {
     session: &'s FragmentSession<'s>,
     scratch: &'s mut FragmentScratch,
     stats: Stats,
+    /// The band's count of the draw's budget.
+    share: BudgetShare<'s>,
     early: bool,
     y_lo: i64,
     row_pitch: usize,
@@ -804,7 +838,7 @@ impl Walk<'_, '_> {
             self.session.shade_tile(self.scratch, &tile, &mut sink)?
         };
         self.stats.add(st);
-        Ok(())
+        self.share.spend(st.batch_instructions)
     }
 }
 
@@ -946,6 +980,7 @@ fn run_band(
         session,
         scratch,
         stats: Stats::default(),
+        share: sh.budget.share(),
         early: traits.early_depth && sh.test.is_some() && sh.watch.is_none(),
         y_lo,
         row_pitch: sh.width as usize * samples,
@@ -1044,6 +1079,7 @@ fn run_band(
         }
     }
     walk.flush(sh, &mut pending)?;
+    walk.share.settle()?;
     Ok(walk.stats)
 }
 
@@ -1054,5 +1090,7 @@ fn any_lane<const N: usize>(coverage: &[u32; N]) -> bool {
     coverage.iter().fold(0, |a, c| a | c) != 0
 }
 
+#[cfg(test)]
+mod budget_tests;
 #[cfg(test)]
 mod tests;

@@ -25,7 +25,7 @@
 //! hull shader's tessellator declarations, a Direct3D shader's cull
 //! distances).
 
-use super::draw::rasterize;
+use super::draw::{Drawn, Targets, rasterize_after};
 use super::input::{
     DrawCall, Primitive, PrimitiveKind, Primitives, VertexInput, VertexStream, shade_vertices,
 };
@@ -33,6 +33,7 @@ use super::merge::DepthTarget;
 use super::setup::{Linkage, OutputLayout};
 use super::state::{RenderState, Topology};
 use super::tessellator::{Settings, tessellate};
+use tgsi_exec::budget::DrawBudget;
 use tgsi_exec::texture::Texture;
 use tgsi_exec::{
     ExecError, GeometryInput, Limits, PatchInput, Program, Resources, Stats, TessEvalPatch,
@@ -136,7 +137,7 @@ impl<'a> Shaders<'a> {
 }
 
 /// Draws with every stage of `shaders`: vertex input and the vertex
-/// shader, tessellation, the geometry shader, then [`rasterize`] with the
+/// shader, tessellation, the geometry shader, then [`crate::rasterize`] with the
 /// fragment shader into `colors` and `depth`.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_with(
@@ -182,24 +183,35 @@ pub fn draw_with(
             limits,
         )
     })?;
+    // the stages before the fragments spend the draw's budget whole
+    let budget = DrawBudget::new(limits.max_draw_instructions, 0);
+    budget.spend(stats.batch_instructions)?;
     let mut layout = vs.output_layout();
     if let Some((tcs, tes)) = tess {
         let (s, st) = tessellate_stream(tcs, tes, res, &stream, &layout, limits)?;
+        budget.spend(st.batch_instructions)?;
         stats.add(st);
         std::mem::replace(&mut stream, s).recycle();
         layout = tes.output_layout();
     }
     if let Some(gs) = shaders.gs {
         let (s, st) = geometry_stream(gs, res, &stream, &layout, limits)?;
+        budget.spend(st.batch_instructions)?;
         stats.add(st);
         std::mem::replace(&mut stream, s).recycle();
         layout = gs.output_layout();
     }
     let fs = shaders.fs;
     let linkage = Linkage::by_semantics(&layout, fs.program);
+    let spent = stats.batch_instructions;
     let st = fs.run(res, |r| {
-        rasterize(
-            &stream, &layout, &linkage, fs.program, r, state, colors, depth, limits,
+        let drawn = Drawn {
+            stream: &stream,
+            layout: &layout,
+        };
+        let targets = Targets { colors, depth };
+        rasterize_after(
+            drawn, &linkage, fs.program, r, state, targets, limits, spent,
         )
     })?;
     stream.recycle();

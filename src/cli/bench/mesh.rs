@@ -736,6 +736,7 @@ pub fn bench_mesh(args: &BenchArgs) -> Result<ExitCode> {
                 threads: threads.max(1),
                 max_instructions: u64::MAX,
                 max_dispatch_instructions: u64::MAX,
+                max_draw_instructions: u64::MAX,
                 ..Limits::default()
             };
             let mut res = scene_resources()?;
