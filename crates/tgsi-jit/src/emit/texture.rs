@@ -538,22 +538,51 @@ impl Emitter<'_> {
 /// by the weights in zmm8 (s) and zmm11 (t), k5 and k6 their zero lanes
 /// (`Bound::rgba32f_rows`: each tap's channel c the word 4 · index + c,
 /// the same lerps as RGBA8); jumps to `handler` when an active lane's
-/// result is NaN (zmm4-7, zmm9, zmm10, k2, k3 scratch).
+/// result is NaN (zmm4-7, zmm9, zmm10, zmm31, k2, k3 scratch). Each tap's
+/// texel is read as two 64-bit words (r g, then b a), eight lanes to a
+/// gather: half the loads of a gather per channel.
 fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
+    // each index counted in 64-bit words, two to a texel
     for k in 0..4u32 {
-        a.vpslld(zmm(4 + k), zmm(12 + k), 2)?;
+        a.vpslld(zmm(12 + k), zmm(12 + k), 1)?;
     }
-    for c in 0..4u32 {
-        for k in 0..4u32 {
-            a.kxnorw(k2, k2, k2)?;
-            a.vpxord(zmm(12 + k), zmm(12 + k), zmm(12 + k))?;
-            a.vgatherdps(zmm(12 + k).k2(), ptr(rax + zmm(4 + k) * 4 + 4 * c as i32))?;
+    // (byte of the pair in the texel, its channels' registers)
+    for (disp, out) in [(0, [0u32, 1]), (8, [2, 3])] {
+        // taps 00 and 10, then 01 and 11, lerped on s: the first row
+        // into the outputs, the second into zmm10 and zmm31
+        for (taps, row) in [([0u32, 1], out), ([2, 3], [10, 31])] {
+            for (k, regs) in taps.into_iter().zip([[4u32, 5], [6, 7]]) {
+                tap_pair(a, k, disp, regs)?;
+            }
+            for c in 0..2 {
+                lerp(a, row[c], [4 + c as u32, 6 + c as u32], 8, k5)?;
+            }
         }
-        lerp(a, 9, [12, 13], 8, k5)?;
-        lerp(a, 10, [14, 15], 8, k5)?;
-        lerp(a, c, [9, 10], 11, k6)?;
+        // then on t (through zmm4 and zmm5)
+        for (c, o) in out.into_iter().enumerate() {
+            lerp(a, 4 + c as u32, [o, [10, 31][c]], 11, k6)?;
+            a.vmovaps(zmm(o), zmm(4 + c as u32))?;
+        }
     }
     nan_to(a, handler)
+}
+
+/// Two channels of tap `k` (its 64-bit word index in zmm`12 + k`), the
+/// pair at byte `disp` of the texel, into zmm `regs` (zmm9, zmm10, zmm31,
+/// k2 scratch).
+fn tap_pair(a: &mut CodeAssembler, k: u32, disp: i32, regs: [u32; 2]) -> A {
+    a.vextracti32x8(ymm(9), zmm(12 + k), 1)?;
+    for (half, index) in [(10, ymm(12 + k)), (31, ymm(9))] {
+        a.kxnorw(k2, k0, k0)?;
+        a.vpxord(zmm(half), zmm(half), zmm(half))?;
+        a.vpgatherdq(zmm(half).k2(), ptr(rax + index * 8 + disp))?;
+    }
+    // the even words (first channel) and the odd ones of the 16 lanes
+    for (odd, r) in regs.into_iter().enumerate() {
+        a.vmovdqu32(zmm(r), zmmword_ptr(rbx + off::PERM + 128 + 64 * odd as i32))?;
+        a.vpermi2ps(zmm(r), zmm(10), zmm(31))?;
+    }
+    Ok(())
 }
 
 /// Jumps to `to` when zmm0-3 hold a NaN in an active lane (k2, k3 scratch).
