@@ -127,6 +127,7 @@ fn run(bencher: Bencher, format: &str, mipmapped: bool, entry: Entry) {
         views: &views,
         samplers: &samplers,
         images: &[],
+        linear: None,
     };
     let op = TexOp {
         opcode: Opcode::TEX,

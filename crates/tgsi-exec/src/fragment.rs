@@ -64,6 +64,7 @@ use super::decode::{Code, Inst, Modifier, SrcKind};
 use super::machine::{Batch, Env, Mask, Reg, Row, ZERO_REG, mask_row};
 use super::run_to_end;
 pub use super::stage_state::{FragEnv, InputSource};
+use super::texture::linear::LinearCopies;
 use super::{ExecError, LANES, Limits, Program, Stats, fill_subgroup_values, ops};
 use crate::math::simd;
 use crate::texture::Texture;
@@ -696,7 +697,9 @@ impl Program {
             })
             .collect();
         let budget = DrawBudget::new(limits.max_draw_instructions, 0);
-        let result = self.with_env(res, limits, Some(&frag), |env| {
+        let area = u64::from(draw.width) * u64::from(draw.height);
+        let linear = LinearCopies::for_draw(res, area, limits);
+        let result = self.with_env_linear(res, limits, Some(&frag), Some(&linear), |env| {
             let run = |r: Range<u32>, part: &mut Vec<Vec<[u32; 4]>>| {
                 let y0 = r.start * 4;
                 let mut b = Batch::new(code);
@@ -797,7 +800,9 @@ impl Program {
         let done = AtomicU32::new(0);
         let watch = code.tracer.as_ref().and_then(|t| t.watched_pixel());
         let budget = DrawBudget::new(limits.max_draw_instructions, 0);
-        let (stats, _) = self.with_env(res, limits, Some(&frag), |env| {
+        let area = u64::from(draw.width) * u64::from(draw.height) * u64::from(draw.samples);
+        let linear = LinearCopies::for_draw(res, area, limits);
+        let (stats, _) = self.with_env_linear(res, limits, Some(&frag), Some(&linear), |env| {
             let run = |r: Range<u32>, part: &mut Vec<TargetRows>| {
                 let mut b = Batch::new(code);
                 let mut sink = |x: u32, y: u32, s: u32, n: usize, v: [u32; 4]| {

@@ -23,6 +23,7 @@ use super::decode::Code;
 use super::fragment::{FragEnv, InputSource, OutputMap, lane_offset};
 use super::machine::{Batch, Env, Mask};
 use super::run_to_end;
+use super::texture::linear::LinearCopies;
 use super::{ExecError, LANES, Limits, Program, Resources, Stats};
 use tgsi_ir::enums::{Processor, SemanticName};
 use tgsi_ir::opcode::{Category, OpFlags, Opcode};
@@ -252,6 +253,7 @@ impl Program {
         limits: &Limits,
         targets: usize,
         samples: u32,
+        linear: Option<&LinearCopies>,
         f: impl FnOnce(&FragmentSession<'_>) -> R,
     ) -> Result<R, ExecError> {
         self.expect_processor(Processor::Fragment, "a draw needs a fragment shader")?;
@@ -267,7 +269,7 @@ impl Program {
         }
         let outs = OutputMap::new(&self.code, targets);
         let traits = self.fragment_traits(samples);
-        Ok(self.with_env(res, limits, None, |env| {
+        Ok(self.with_env_linear(res, limits, None, linear, |env| {
             let session = FragmentSession {
                 program: self,
                 env: *env,

@@ -198,6 +198,11 @@ pub struct Limits {
     /// one tile per batch. The results are the same bits either way (as
     /// for `threads`); false is slower, for checking that.
     pub pack_quads: bool,
+    /// Whether compiled code may sample an sRGB RGBA8 texture from a copy
+    /// decoded once per draw ([`texture::linear::LinearCopies`]) rather
+    /// than decoding each tap. The results are the same bits either way;
+    /// false is for checking that.
+    pub linear_copies: bool,
 }
 
 impl Default for Limits {
@@ -211,6 +216,7 @@ impl Default for Limits {
             max_group_invocations: tgsi_ir::validate::MAX_BLOCK_INVOCATIONS,
             progress: ProgressHook::default(),
             pack_quads: true,
+            linear_copies: true,
         }
     }
 }
@@ -396,6 +402,19 @@ impl Program {
         frag: Option<&fragment::FragEnv>,
         f: impl FnOnce(&Env) -> R,
     ) -> R {
+        self.with_env_linear(res, limits, frag, None, f)
+    }
+
+    /// [`Self::with_env`] whose compiled code may sample `linear`'s copies
+    /// of the sRGB RGBA8 textures.
+    fn with_env_linear<R>(
+        &self,
+        res: &mut Resources,
+        limits: &Limits,
+        frag: Option<&fragment::FragEnv>,
+        linear: Option<&crate::texture::linear::LinearCopies>,
+        f: impl FnOnce(&Env) -> R,
+    ) -> R {
         let buffers: Vec<AtomicWords> = res
             .buffers
             .iter_mut()
@@ -417,6 +436,7 @@ impl Program {
                 views: &res.views,
                 samplers: &res.samplers,
                 images: &[],
+                linear,
             },
             images: &images,
             system_values: &res.system_values,

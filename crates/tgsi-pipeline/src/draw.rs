@@ -32,6 +32,7 @@ use tgsi_exec::budget::{BudgetShare, DrawBudget};
 use tgsi_exec::fragment::plane64;
 use tgsi_exec::fragment_tiles::{INPUT_SETS, QuadCoverage};
 use tgsi_exec::texture::Texture;
+use tgsi_exec::texture::linear::LinearCopies;
 use tgsi_exec::{
     ExecError, FragmentOutput, FragmentScratch, FragmentSession, InputSource, Limits, Program,
     Resources, ShadedBatch, Stats, TileCoverage,
@@ -225,6 +226,9 @@ fn rasterize_with(
     let buffers = &mut pooled.0;
     let mut stats = Stats::default();
     let budget = DrawBudget::new(limits.max_draw_instructions, spent);
+    // the sRGB textures' decoded copies, made once for all the chunks
+    let area = u64::from(width) * u64::from(height) * u64::from(samples);
+    let linear = LinearCopies::for_draw(res, area, limits);
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
         let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);
@@ -266,6 +270,7 @@ fn rasterize_with(
             &shared,
             bands,
             target_count,
+            &linear,
             progress,
         )?);
     }
@@ -392,6 +397,7 @@ fn run_bands(
     shared: &Shared<'_>,
     bands: Vec<Band<'_>>,
     target_count: usize,
+    linear: &LinearCopies,
     progress: Progress,
 ) -> Result<Stats, ExecError> {
     let (samples, height) = (shared.samples, shared.height);
@@ -401,7 +407,8 @@ fn run_bands(
     let next = AtomicUsize::new(0);
     let rows_done = AtomicUsize::new(0);
     let bands: Vec<Mutex<Band<'_>>> = bands.into_iter().map(Mutex::new).collect();
-    let results = fs.fragment_session(res, limits, target_count, samples, |session| {
+    let linear = Some(linear);
+    let results = fs.fragment_session(res, limits, target_count, samples, linear, |session| {
         // One thread's share: bands in the order it takes them.
         let work = || {
             let mut scratch = session.scratch(height);

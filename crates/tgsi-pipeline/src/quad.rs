@@ -107,7 +107,7 @@ pub fn draw_quad(
         let at = (out.x, out.y, 0, 1);
         merge_sample(out, at, late, &mut rows, state, watched);
     };
-    fs.fragment_session(res, limits, target_count, 1, |session| {
+    fs.fragment_session(res, limits, target_count, 1, None, |session| {
         let mut scratch = session.scratch(height);
         scratch.frag = fs.draw_inputs(&quad);
         let mut stats = Stats::default();

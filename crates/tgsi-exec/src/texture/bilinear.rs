@@ -596,7 +596,7 @@ impl<'a> Bound<'a> {
     /// otherwise.
     #[inline(always)]
     pub(crate) fn rgba8_kernel(&self, s: &Sampler, rel: u32) -> Option<simd::Rgba8Bilinear<'a>> {
-        let k = self.inline_level(s, rel)?;
+        let k = self.inline_level(s, rel, None)?;
         if k.texel_bytes != 4 {
             return None;
         }
@@ -630,17 +630,28 @@ impl<'a> Bound<'a> {
     /// word has an index below 2^31:
     /// where a batch's bilinear taps read and how they are weighted, the
     /// same for both formats ([`Self::rgba8_kernel`] for RGBA8); None
-    /// otherwise.
+    /// otherwise. With `copy` (an sRGB view's texture decoded, by absolute
+    /// level: [`super::linear::LinearCopies`]), the level's texels are the
+    /// copy's RGBA32F ones.
     #[inline(always)]
-    pub(crate) fn inline_level(&self, s: &Sampler, rel: u32) -> Option<InlineLevel<'a>> {
+    pub(crate) fn inline_level(
+        &self,
+        s: &Sampler,
+        rel: u32,
+        copy: Option<&'a [Vec<u8>]>,
+    ) -> Option<InlineLevel<'a>> {
         let texels = Texels::of(self.fmt)?;
         if self.shape.array {
             return None;
         }
-        let texel_bytes = if texels == Texels::Rgba32Float { 16 } else { 4 };
         let level = self.first_level + rel;
         let (w, h, d) = self.tex.level_dims(level);
-        let bytes = self.level_bytes(level);
+        // a linear copy's levels hold RGBA32F texels
+        let (texel_bytes, bytes) = match copy {
+            Some(levels) => (16, levels.get(level as usize).map_or(&[][..], |v| v)),
+            None if texels == Texels::Rgba32Float => (16, self.level_bytes(level)),
+            None => (4, self.level_bytes(level)),
+        };
         let count = bytes.len() / texel_bytes;
         complete(count, w as u64 * h as u64 * d as u64)?;
         let wrap = |mode: Wrap, n: u32| match mode {

@@ -409,18 +409,23 @@ pub(crate) fn inline_bilinear<'a>(
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`)
     let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
-    let first = bd.inline_level(s, 0)?;
+    // an sRGB view's taps from the texture's linear copy, when it has one
+    let srgb = bd.srgb_decode();
+    let copy = srgb
+        .and(b.linear)
+        .and_then(|l| l.levels(p.view as usize, tex));
+    let first = bd.inline_level(s, 0, copy)?;
     let lods = if p.single_level {
         None
     } else {
-        inline_lods(&bd, s, first)
+        inline_lods(&bd, s, first, copy)
     };
     if !(p.single_level || may_magnify || lods.is_some()) {
         return None;
     }
     Some(InlineBilinear {
         first,
-        srgb: bd.srgb_decode(),
+        srgb: if copy.is_some() { None } else { srgb },
         nearest: p.nearest,
         single_level: p.single_level,
         may_magnify,
@@ -431,7 +436,12 @@ pub(crate) fn inline_bilinear<'a>(
 /// [`InlineLods`] of a mipmapped 2D view whose every level the bilinear
 /// kernel takes (`first` its first), under a sampler whose bias and LOD
 /// range are numbers; None otherwise.
-fn inline_lods<'a>(bd: &Bound<'a>, s: &Sampler, first: InlineLevel<'a>) -> Option<InlineLods<'a>> {
+fn inline_lods<'a>(
+    bd: &Bound<'a>,
+    s: &Sampler,
+    first: InlineLevel<'a>,
+    copy: Option<&'a [Vec<u8>]>,
+) -> Option<InlineLods<'a>> {
     let count = bd.nlevels as usize;
     let numbers = s.lod_bias.is_finite() && !s.min_lod.is_nan() && !s.max_lod.is_nan();
     if !numbers || !(2..=MAX_INLINE_LEVELS).contains(&count) || bd.shape.dim != Dim::D2 {
@@ -444,7 +454,7 @@ fn inline_lods<'a>(bd: &Bound<'a>, s: &Sampler, first: InlineLevel<'a>) -> Optio
     };
     let mut levels = [first; MAX_INLINE_LEVELS];
     for (rel, level) in levels.iter_mut().enumerate().take(count).skip(1) {
-        *level = bd.inline_level(s, rel as u32)?;
+        *level = bd.inline_level(s, rel as u32, copy)?;
     }
     Some(InlineLods {
         nearest,

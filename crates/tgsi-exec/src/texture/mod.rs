@@ -18,6 +18,7 @@ mod bilinear;
 pub mod exec;
 pub mod format;
 pub mod image;
+pub mod linear;
 pub mod resource;
 pub mod sample;
 
@@ -213,6 +214,9 @@ pub struct Bindings<'a> {
     pub views: &'a [View],
     pub samplers: &'a [Sampler],
     pub images: &'a [SharedImage],
+    /// Linear-light copies of sRGB RGBA8 textures that compiled code may
+    /// sample instead (none: every sample decodes its taps).
+    pub linear: Option<&'a linear::LinearCopies>,
 }
 
 /// One texture instruction as the machine hands it over.

@@ -280,6 +280,7 @@ fn instructions_match(
             views: &views,
             samplers: &samplers,
             images: &[],
+            linear: None,
         },
         fmt,
         target,
@@ -639,6 +640,7 @@ fn magnified_quads_match_the_general_path() {
                         views: &views,
                         samplers: &samplers,
                         images: &[],
+                        linear: None,
                     };
                     let mut c0 = [[0u32; LANES]; 4];
                     for l in 0..LANES {

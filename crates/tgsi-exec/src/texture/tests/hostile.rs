@@ -22,6 +22,7 @@ fn unbound_and_inactive_lanes() {
         views: &rig.views,
         samplers: &rig.samplers,
         images: &[],
+        linear: None,
     };
     let op = TexOp {
         opcode: Opcode::SAMPLE,
@@ -213,6 +214,7 @@ fn random_texture_instruction(rng: &mut Rng, textures: &[Option<Texture>], round
         views: &views,
         samplers: &samplers,
         images: &[],
+        linear: None,
     };
     let op = TexOp {
         opcode: TEXTURE_OPS[round % TEXTURE_OPS.len()],

@@ -103,6 +103,7 @@ impl Rig {
             views: &self.views,
             samplers: &self.samplers,
             images: &[],
+            linear: None,
         };
         let op = TexOp {
             opcode: op,
