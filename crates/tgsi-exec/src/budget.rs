@@ -4,10 +4,15 @@
 //! stage's threads add what they shade as they go ([`BudgetShare`]), so a
 //! draw over a huge target stops soon after it runs out.
 //!
-//! Whether a draw runs out does not depend on the threads: each share adds
-//! all it ran by the end of its band, so the sum reaches the draw's whole
-//! count when nothing else fails, and it passes the budget exactly when
-//! that count does.
+//! Each share adds all it ran by the end of its band, so the sum reaches
+//! the draw's whole count when nothing else fails, and passes the budget
+//! exactly when that count does; once it has, every share's next step
+//! fails, and a band that starts after that stops at once
+//! ([`DrawBudget::check`]). The count is the batches' instructions: the
+//! same for any thread count where the batches are (a full-target draw's
+//! tiles); the pipeline's batches gather quads band by band, and its bands
+//! are taller on one thread, so there a count can differ between thread
+//! counts by the few batches left partly filled at the bands' ends.
 
 use crate::ExecError;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,6 +46,11 @@ impl DrawBudget {
             )));
         }
         Ok(())
+    }
+
+    /// The draw's error when the budget has run out already.
+    pub fn check(&self) -> Result<(), ExecError> {
+        self.spend(0)
     }
 
     /// A thread's share, adding to this budget in steps.

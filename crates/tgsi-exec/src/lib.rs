@@ -181,9 +181,10 @@ pub struct Limits {
     /// all its stages (each counted as `max_instructions` counts), so that
     /// a draw ends in a bounded time whatever its target's size. Checked
     /// after each stage before the fragments and, during those, as the
-    /// batches are shaded; it fails or not alike on any number of threads
-    /// (when it also has a failing batch, which error is reported can
-    /// depend on them).
+    /// batches are shaded. A full-target draw fails or not alike on any
+    /// number of threads; the pipeline's fragment batches are cut by bands
+    /// whose height the thread count picks, so its count can differ by the
+    /// few partly filled batches at the bands' ends (`budget` module).
     pub max_draw_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,

@@ -976,6 +976,8 @@ fn run_band(
     band: &mut Band<'_>,
     scratch: &mut FragmentScratch,
 ) -> Result<Stats, ExecError> {
+    // a band taken after the budget ran out stops at once
+    sh.budget.check()?;
     if let Some(clear) = sh.clear {
         clear_band(clear, band, sh.test.map(|t| t.format));
     }

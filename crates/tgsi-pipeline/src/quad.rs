@@ -18,6 +18,7 @@ use super::draw::target_size;
 use super::merge::{DepthStencilTest, DepthTarget};
 use super::setup::{raster_rect, viewport_of};
 use super::state::RenderState;
+use tgsi_exec::budget::DrawBudget;
 use tgsi_exec::fragment::lane_offset;
 use tgsi_exec::texture::Texture;
 use tgsi_exec::{
@@ -111,6 +112,8 @@ pub fn draw_quad(
         let mut scratch = session.scratch(height);
         scratch.frag = fs.draw_inputs(&quad);
         let mut stats = Stats::default();
+        let budget = DrawBudget::new(limits.max_draw_instructions, 0);
+        let mut share = budget.share();
         for ty in 0..height.div_ceil(4) {
             for tx in 0..width.div_ceil(4) {
                 let (tx0, ty0) = (tx * 4, ty * 4);
@@ -127,9 +130,12 @@ pub fn draw_quad(
                     y0: ty0,
                     coverage,
                 };
-                stats.add(session.shade_tile(&mut scratch, &tile, &mut sink)?);
+                let st = session.shade_tile(&mut scratch, &tile, &mut sink)?;
+                share.spend(st.batch_instructions)?;
+                stats.add(st);
             }
         }
+        share.settle()?;
         Ok(stats)
     })?
 }
@@ -146,6 +152,33 @@ mod tests {
     fn target(width: u32, height: u32) -> Texture {
         let size = [width, height, 1];
         Texture::new(TextureTarget::Tex2D, Format::Rgba32Float, size, 1, 1, 1).unwrap()
+    }
+
+    /// A quad draw spends the draw budget: it passes on its own count of
+    /// instructions and fails on one fewer.
+    #[test]
+    fn a_quad_spends_the_draw_budget() {
+        let fs = program(
+            "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n\
+             0: MOV OUT[0], IMM[0]\n1: END\n",
+        );
+        let draw = Draw::full_quad(10, 9);
+        let run = |budget: u64| {
+            let limits = Limits {
+                max_draw_instructions: budget,
+                ..Limits::default()
+            };
+            let mut colors = vec![target(10, 9)];
+            let state = RenderState::default();
+            let mut res = Resources::default();
+            draw_quad(&fs, &mut res, &draw, &state, &mut colors, None, &limits)
+        };
+        // 3 x 3 tiles of two instructions
+        let n = run(u64::MAX).unwrap().batch_instructions;
+        assert_eq!(n, 18);
+        assert!(run(n).is_ok());
+        let e = run(n - 1).unwrap_err();
+        assert!(e.message.contains("budget of 17 instructions"), "{e:?}");
     }
 
     /// The depth test takes the shader's depth output, not the quad's depth,

@@ -569,6 +569,7 @@ fn bench_frag(args: &BenchArgs) -> Result<ExitCode> {
             threads: threads.max(1),
             max_instructions: u64::MAX,
             max_dispatch_instructions: u64::MAX,
+            max_draw_instructions: u64::MAX,
             ..Limits::default()
         };
         let mut res = frag_resources(args.iters)?;
