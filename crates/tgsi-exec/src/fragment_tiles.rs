@@ -247,6 +247,9 @@ impl Program {
     /// Binds a fragment shader to `res` for one draw into `targets` colour
     /// targets of `samples` samples and runs `f` with the session; buffers
     /// and images written by the shader are written back afterwards.
+    /// Compiled code may sample `linear`'s copies of `res`'s sRGB textures:
+    /// copies made for this draw (or for sessions of the same draw), while
+    /// its textures stay as they are.
     pub fn fragment_session<R>(
         &self,
         res: &mut Resources,

@@ -226,9 +226,10 @@ fn rasterize_with(
     let buffers = &mut pooled.0;
     let mut stats = Stats::default();
     let budget = DrawBudget::new(limits.max_draw_instructions, spent);
-    // the sRGB textures' decoded copies, made once for all the chunks
-    let area = u64::from(width) * u64::from(height) * u64::from(samples);
-    let linear = LinearCopies::for_draw(res, area, limits);
+    // the sRGB textures' decoded copies, made once for all the chunks (of
+    // small textures only: how much of the target the draw covers is not
+    // known here)
+    let linear = LinearCopies::for_draw(res, 0, limits);
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
         let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);

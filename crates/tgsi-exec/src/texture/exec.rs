@@ -409,23 +409,31 @@ pub(crate) fn inline_bilinear<'a>(
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`)
     let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
-    // an sRGB view's taps from the texture's linear copy, when it has one
-    let srgb = bd.srgb_decode();
-    let copy = srgb
-        .and(b.linear)
-        .and_then(|l| l.levels(p.view as usize, tex));
-    let first = bd.inline_level(s, 0, copy)?;
-    let lods = if p.single_level {
-        None
-    } else {
-        inline_lods(&bd, s, first, copy)
+    let levels = |copy| {
+        let first = bd.inline_level(s, 0, copy)?;
+        let lods = if p.single_level {
+            None
+        } else {
+            inline_lods(&bd, s, first, copy)
+        };
+        (p.single_level || may_magnify || lods.is_some()).then_some((first, lods))
     };
-    if !(p.single_level || may_magnify || lods.is_some()) {
-        return None;
-    }
+    let (first, lods) = levels(None)?;
+    // an sRGB view's taps from the texture's linear copy, when it has one
+    // (asked for only now: a copy is made for a sample that can use it)
+    let srgb = bd.srgb_decode();
+    let copied = srgb
+        .and(b.linear)
+        .and_then(|l| l.levels(p.view as usize, tex))
+        .and_then(|copy| levels(Some(copy)))
+        .filter(|(_, l)| l.is_some() == lods.is_some());
+    let ((first, lods), srgb) = match copied {
+        Some(levels) => (levels, None),
+        None => ((first, lods), srgb),
+    };
     Some(InlineBilinear {
         first,
-        srgb: if copy.is_some() { None } else { srgb },
+        srgb,
         nearest: p.nearest,
         single_level: p.single_level,
         may_magnify,

@@ -9,19 +9,24 @@
 
 use super::{Format, Texture};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The most texels a copy holds (every level): 16 MiB of f32 words.
+/// The most texels a draw's copies hold together (every level of every
+/// texture): 16 MiB of f32 words.
 pub const MAX_COPY_TEXELS: u64 = 1 << 20;
 
-/// Texels a draw of any size may copy (a 64 x 64 texture and its levels).
+/// Texels a draw of any size may copy of one texture (a 64 x 64 texture
+/// and its levels, decoded in some microseconds).
 pub const SMALL_TEXELS: u64 = 1 << 13;
 
 /// Per texture index, its linear copy, made the first time compiled code
-/// samples it through an sRGB RGBA8 view (from any thread). Made for one
-/// draw (or other run), while its textures do not change; a texture
-/// larger than the copies' cap keeps the decode table.
+/// samples it inline through an sRGB RGBA8 view (from any thread). Made
+/// for one draw (or other run), while its textures do not change; a
+/// texture above the caps keeps the decode table.
 pub struct LinearCopies {
     max_texels: u64,
+    /// Texels the copies not made yet may still take, all together.
+    room: AtomicU64,
     copies: Vec<OnceLock<Option<LinearTexture>>>,
 }
 
@@ -35,10 +40,11 @@ struct LinearTexture {
 
 impl LinearCopies {
     /// Room for the copies of `textures` textures of at most `max_texels`
-    /// texels each (never above [`MAX_COPY_TEXELS`]); none made yet.
+    /// texels each, [`MAX_COPY_TEXELS`] in all; none made yet.
     pub fn new(textures: usize, max_texels: u64) -> LinearCopies {
         LinearCopies {
-            max_texels: max_texels.min(MAX_COPY_TEXELS),
+            max_texels,
+            room: AtomicU64::new(MAX_COPY_TEXELS),
             copies: (0..textures).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -53,13 +59,14 @@ impl LinearCopies {
         (copy.source == source_of(tex)).then_some(copy.levels.as_slice())
     }
 
-    /// Room for the copies of `res`'s textures for a draw over `samples`
-    /// pixel samples: a copy of at most [`SMALL_TEXELS`] texels or half as
-    /// many as the samples, so that decoding a texture costs a fraction of
-    /// the draw; none without [`crate::Limits::linear_copies`].
+    /// Room for the copies of `res`'s textures for a draw known to shade
+    /// `samples` pixel samples (0 when that is not known): a copy of at
+    /// most [`SMALL_TEXELS`] texels or a sixteenth of the samples, so that
+    /// decoding a texture costs a fraction of the draw; none without
+    /// [`crate::Limits::linear_copies`].
     pub fn for_draw(res: &crate::Resources, samples: u64, limits: &crate::Limits) -> LinearCopies {
         let cap = if limits.linear_copies {
-            (samples / 2).max(SMALL_TEXELS)
+            (samples / 16).max(SMALL_TEXELS)
         } else {
             0
         };
@@ -74,6 +81,12 @@ impl LinearCopies {
         if texels > self.max_texels {
             return None;
         }
+        // the room all the copies share
+        self.room
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                r.checked_sub(texels)
+            })
+            .ok()?;
         let levels = tex
             .levels
             .iter()
@@ -144,5 +157,70 @@ mod tests {
             small.levels(0, &tex).is_none(),
             "320 texels over a cap of 256"
         );
+        // the copies share their room
+        let shared = LinearCopies {
+            room: AtomicU64::new(500),
+            ..LinearCopies::new(2, 1000)
+        };
+        assert!(shared.levels(0, &tex).is_some());
+        assert!(
+            shared.levels(1, &tex).is_none(),
+            "320 more texels in a room of 180"
+        );
+    }
+
+    /// A TEX of texture 0 through the first view and sampler, in a
+    /// fragment shader.
+    fn tex_op() -> super::super::TexOp {
+        super::super::TexOp {
+            opcode: tgsi_ir::opcode::Opcode::TEX,
+            target: TextureTarget::Tex2D,
+            resource_swizzle: [0, 1, 2, 3],
+            gather_component: 0,
+            return_type: None,
+            fragment: true,
+        }
+    }
+
+    /// Compiled code's description of an sRGB sample reads the copy's
+    /// RGBA32F texels, every level, without the decode table; a sample
+    /// compiled code cannot take inline (REPEAT on a side that is not a
+    /// power of two) makes no copy.
+    #[test]
+    fn inline_samples_read_the_copy_and_only_they_make_one() {
+        use super::super::exec::{inline_bilinear, plan_inline};
+        use super::super::{Bindings, Filter, MipFilter, Sampler, View, Wrap};
+        let sampler = Sampler {
+            wrap: [Wrap::Repeat; 3],
+            min: Filter::Linear,
+            mag: Filter::Linear,
+            mip: MipFilter::Linear,
+            ..Sampler::default()
+        };
+        for (side, levels, inline) in [(16, 5, true), (12, 1, false)] {
+            let size = [side, side, 1];
+            let tex =
+                Texture::new(TextureTarget::Tex2D, Format::Rgba8Srgb, size, 1, levels, 1).unwrap();
+            let textures = vec![Some(tex)];
+            let copies = LinearCopies::new(1, SMALL_TEXELS);
+            let b = Bindings {
+                textures: &textures,
+                views: &[View::full()],
+                samplers: &[sampler],
+                images: &[],
+                linear: Some(&copies),
+            };
+            let plan = plan_inline(&b, &tex_op(), 0, 0).expect("a planned sample");
+            let made = || copies.copies[0].get().is_some();
+            match inline_bilinear(&b, &plan) {
+                Some(k) => {
+                    assert!(inline, "{side}");
+                    assert!(made() && k.first.is_float() && k.srgb.is_none());
+                    let lods = k.lods.expect("mipmapped levels");
+                    assert!(lods.levels[..levels as usize].iter().all(|l| l.is_float()));
+                }
+                None => assert!(!inline && !made(), "{side}: a copy made for nothing"),
+            }
+        }
     }
 }

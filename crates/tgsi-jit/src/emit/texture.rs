@@ -538,7 +538,7 @@ impl Emitter<'_> {
 /// by the weights in zmm8 (s) and zmm11 (t), k5 and k6 their zero lanes
 /// (`Bound::rgba32f_rows`: each tap's channel c the word 4 · index + c,
 /// the same lerps as RGBA8); jumps to `handler` when an active lane's
-/// result is NaN (zmm4-7, zmm9, zmm10, zmm31, k2, k3 scratch). Each tap's
+/// result is NaN (zmm4-7, zmm9, zmm10, zmm12-15, zmm31, k2, k3 scratch). Each tap's
 /// texel is read as two 64-bit words (r g, then b a), eight lanes to a
 /// gather: half the loads of a gather per channel.
 fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
