@@ -10,9 +10,10 @@
 //! fails, and a band that starts after that stops at once
 //! ([`DrawBudget::check`]). The count is the batches' instructions: the
 //! same for any thread count where the batches are (a full-target draw's
-//! tiles); the pipeline's batches gather quads band by band, and its bands
-//! are taller on one thread, so there a count can differ between thread
-//! counts by the few batches left partly filled at the bands' ends.
+//! tiles); the pipeline's batches gather quads band by band and chunk by
+//! chunk of primitives, and on one thread its bands are taller and its
+//! chunks smaller, so there a count can differ between thread counts by
+//! the batches left partly filled at the bands' ends.
 
 use crate::ExecError;
 use std::sync::atomic::{AtomicU64, Ordering};

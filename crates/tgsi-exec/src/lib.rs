@@ -183,8 +183,10 @@ pub struct Limits {
     /// after each stage before the fragments and, during those, as the
     /// batches are shaded. A full-target draw fails or not alike on any
     /// number of threads; the pipeline's fragment batches are cut by bands
-    /// whose height the thread count picks, so its count can differ by the
-    /// few partly filled batches at the bands' ends (`budget` module).
+    /// and chunks whose sizes the thread count picks, so its count can
+    /// differ by the partly filled batches at the bands' ends (`budget`
+    /// module). When a draw also has a failing batch, which of the two
+    /// errors is reported can depend on the threads.
     pub max_draw_instructions: u64,
     /// Bytes of shared (MEMORY SHARED) storage per work group.
     pub shared_memory_bytes: usize,

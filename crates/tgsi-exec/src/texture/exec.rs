@@ -425,8 +425,7 @@ pub(crate) fn inline_bilinear<'a>(
     let copied = srgb
         .and(b.linear)
         .and_then(|l| l.levels(p.view as usize, tex))
-        .and_then(|copy| levels(Some(copy)))
-        .filter(|(_, l)| l.is_some() == lods.is_some());
+        .and_then(|copy| levels(Some(copy)));
     let ((first, lods), srgb) = match copied {
         Some(levels) => (levels, None),
         None => ((first, lods), srgb),

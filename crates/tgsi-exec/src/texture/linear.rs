@@ -51,8 +51,9 @@ impl LinearCopies {
 
     /// The copy of texture `index` (which is `tex`), its levels read as
     /// sRGB RGBA8 texels, made now if it is the first request; None when
-    /// the texture is above the cap or its texels are not 4 bytes wide, or
-    /// when the copy was made from another texture.
+    /// the texture is above the cap, its texels are not 4 bytes wide or
+    /// the draw's copies have no room left, or when the copy was made from
+    /// another texture.
     pub(crate) fn levels(&self, index: usize, tex: &Texture) -> Option<&[Vec<u8>]> {
         let slot = self.copies.get(index)?;
         let copy = slot.get_or_init(|| self.make(tex)).as_ref()?;
