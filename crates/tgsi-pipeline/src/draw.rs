@@ -20,8 +20,8 @@ use super::input::VertexStream;
 use super::merge::{DepthFormat, DepthStencilTest, DepthTarget};
 use super::raster::{SamplePattern, TileEdges};
 use super::setup::{
-    ClipScratch, Linkage, OutputLayout, ProjectedVertex, RasterPrim, Setup, raster_rect,
-    viewport_of,
+    ClipScratch, Linkage, OutputLayout, ProjectedVertex, RasterPrim, SUBPIXEL_BITS, Setup,
+    raster_rect, viewport_of,
 };
 use super::state::{ClearOnLoad, RenderState};
 use crate::reuse::Kept;
@@ -226,10 +226,14 @@ fn rasterize_with(
     let buffers = &mut pooled.0;
     let mut stats = Stats::default();
     let budget = DrawBudget::new(limits.max_draw_instructions, spent);
-    // the sRGB textures' decoded copies, made once for all the chunks (of
-    // small textures only: how much of the target the draw covers is not
-    // known here)
-    let linear = LinearCopies::for_draw(res, 0, limits);
+    // the sRGB textures' decoded copies, made once for all the chunks, as
+    // large as the samples inside the draw's vertices allow
+    let covered = if LinearCopies::wants_samples(res) {
+        covered_samples(&windows.0, width, height) * u64::from(samples)
+    } else {
+        0
+    };
+    let linear = LinearCopies::for_draw(res, covered, limits);
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
         let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);
@@ -1091,6 +1095,31 @@ fn run_band(
     walk.flush(sh, &mut pending)?;
     walk.share.settle()?;
     Ok(walk.stats)
+}
+
+/// The pixels of a `width` x `height` target inside the box of the
+/// draw's projected vertices, when all are inside the view volume (every
+/// pixel otherwise): at least as many as the draw can cover.
+fn covered_samples(vertices: &[ProjectedVertex], width: u32, height: u32) -> u64 {
+    let all = u64::from(width) * u64::from(height);
+    let mut lo = [i64::MAX; 2];
+    let mut hi = [i64::MIN; 2];
+    for v in vertices {
+        if !v.inside {
+            return all;
+        }
+        for axis in 0..2 {
+            lo[axis] = lo[axis].min(v.window.0[axis]);
+            hi[axis] = hi[axis].max(v.window.0[axis]);
+        }
+    }
+    // whole pixels from the subpixel positions, inside the target
+    let side = |axis: usize, size: u32| {
+        let first = (lo[axis] >> SUBPIXEL_BITS).clamp(0, i64::from(size));
+        let last = ((hi[axis] >> SUBPIXEL_BITS) + 1).clamp(0, i64::from(size));
+        (last - first).max(0) as u64
+    };
+    side(0, width) * side(1, height)
 }
 
 /// True when some lane's coverage is not zero (an OR over the lanes,

@@ -74,11 +74,21 @@ impl LinearCopies {
         LinearCopies::new(res.textures.len(), cap)
     }
 
+    /// Whether a copy of one of `res`'s textures could need more room than
+    /// a draw of any size gets ([`SMALL_TEXELS`]): then the draw's samples
+    /// are worth estimating for [`Self::for_draw`].
+    pub fn wants_samples(res: &crate::Resources) -> bool {
+        res.textures.iter().flatten().any(|t| {
+            let texels = texels_of(t);
+            t.format.bytes_per_texel() == 4 && texels > SMALL_TEXELS && texels <= MAX_COPY_TEXELS
+        })
+    }
+
     fn make(&self, tex: &Texture) -> Option<LinearTexture> {
         if tex.format.bytes_per_texel() != 4 {
             return None;
         }
-        let texels: u64 = tex.levels.iter().map(|l| l.len() as u64 / 4).sum();
+        let texels = texels_of(tex);
         if texels > self.max_texels {
             return None;
         }
@@ -106,6 +116,11 @@ impl LinearCopies {
             levels,
         })
     }
+}
+
+/// The texels of every level of a texture of 4-byte texels.
+fn texels_of(tex: &Texture) -> u64 {
+    tex.levels.iter().map(|l| l.len() as u64 / 4).sum()
 }
 
 /// What identifies a texture's texels: the first level's address and every
@@ -167,6 +182,49 @@ mod tests {
         assert!(
             shared.levels(1, &tex).is_none(),
             "320 more texels in a room of 180"
+        );
+    }
+
+    /// A draw copies small textures whatever its size and larger ones up
+    /// to a sixteenth of its samples; the samples are worth estimating
+    /// only with such a larger texture bound.
+    #[test]
+    fn draws_copy_as_their_samples_allow() {
+        let tex = |side: u32| {
+            let size = [side, side, 1];
+            Some(Texture::new(TextureTarget::Tex2D, Format::Rgba8Srgb, size, 1, 1, 1).unwrap())
+        };
+        let mut res = crate::Resources {
+            textures: vec![tex(64), None],
+            ..crate::Resources::default()
+        };
+        assert!(!LinearCopies::wants_samples(&res));
+        let limits = crate::Limits::default();
+        let copies = LinearCopies::for_draw(&res, 0, &limits);
+        assert!(
+            copies
+                .levels(0, res.textures[0].as_ref().unwrap())
+                .is_some()
+        );
+        res.textures[1] = tex(128);
+        assert!(LinearCopies::wants_samples(&res));
+        let big = res.textures[1].as_ref().unwrap();
+        assert!(
+            LinearCopies::for_draw(&res, 0, &limits)
+                .levels(1, big)
+                .is_none()
+        );
+        let copies = LinearCopies::for_draw(&res, 16 * 128 * 128, &limits);
+        assert!(copies.levels(1, big).is_some());
+        let off = crate::Limits {
+            linear_copies: false,
+            ..limits
+        };
+        let copies = LinearCopies::for_draw(&res, 16 * 128 * 128, &off);
+        assert!(
+            copies
+                .levels(0, res.textures[0].as_ref().unwrap())
+                .is_none()
         );
     }
 

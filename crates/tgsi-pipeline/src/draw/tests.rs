@@ -479,3 +479,24 @@ fn a_clear_on_load_gives_the_bits_of_a_clear_before_the_draw() {
         assert!(on_load[1].levels[0].contains(&0x5A), "{what}");
     }
 }
+
+/// The samples a draw can cover: the box of its projected vertices in whole
+/// pixels, inside the target; the whole target when a vertex is outside
+/// the view volume; none without vertices.
+#[test]
+fn covered_samples_bound_the_vertices_box() {
+    let at = |x: f64, y: f64, inside: bool| ProjectedVertex {
+        window: ([(x * 256.0) as i64, (y * 256.0) as i64], 0.5),
+        w: 1.0,
+        inside,
+    };
+    // x 2.5 .. 10.25 (pixels 2 to 10), y 3 .. 7.5 (pixels 3 to 7)
+    let box_of = [at(2.5, 3.0, true), at(10.25, 7.5, true), at(4.0, 5.0, true)];
+    assert_eq!(covered_samples(&box_of, 64, 48), 9 * 5);
+    // clamped to the target
+    let past = [at(-20.0, -3.0, true), at(100.0, 2.0, true)];
+    assert_eq!(covered_samples(&past, 64, 48), 64 * 3);
+    let outside = [at(2.5, 3.0, true), at(4.0, 5.0, false)];
+    assert_eq!(covered_samples(&outside, 64, 48), 64 * 48);
+    assert_eq!(covered_samples(&[], 64, 48), 0);
+}
