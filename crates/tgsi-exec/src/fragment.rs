@@ -554,9 +554,8 @@ impl Program {
                     run_to_end(b, code, env, &mut shared, "fragment", || {
                         format!("pixels ({x0}, {y0}) .. ({}, {})", x0 + 3, y0 + 3)
                     })?;
-                    let before = stats.batch_instructions;
                     stats.account(b);
-                    share.spend(stats.batch_instructions - before)?;
+                    share.spend(b.executed)?;
                     let writes = b.alive & !b.helper;
                     let samples = match sample {
                         Some(s) => s..s + 1,

@@ -40,14 +40,7 @@ fn sampler(wrap: Wrap, mip: MipFilter) -> Sampler {
 /// (x, y) · `scale` + `origin` (per pixel), with `tex`, `view` and `s` bound
 /// at slot 0; run with and without linear copies of sRGB textures
 /// (`Limits::linear_copies`), which must give the same words.
-fn shade(
-    p: &Program,
-    tex: &Texture,
-    view: View,
-    s: Sampler,
-    scale: f32,
-    origin: f32,
-) -> Vec<Vec<[u32; 4]>> {
+fn shade(p: &Program, tex: &Texture, view: View, s: Sampler, scale: f32, origin: f32) -> Words {
     let mut draw = Draw::full_quad(24, 20);
     draw.varyings[0].plane = [
         [origin, scale, 0.0],
@@ -73,6 +66,25 @@ fn shade(
     });
     assert!(copied == decoded, "linear copies change the words");
     copied
+}
+
+/// The words a shader writes per target ([`shade`]).
+type Words = Vec<Vec<[u32; 4]>>;
+
+/// [`shade`] by the interpreter `interp` and the compiled code `jit`, and
+/// how many instructions the compiled code handed to the interpreter.
+fn shade_both(
+    interp: &Program,
+    jit: &Program,
+    tex: &Texture,
+    view: View,
+    s: Sampler,
+    scale: f32,
+    origin: f32,
+) -> (Words, Words, u64) {
+    let want = shade(interp, tex, view, s, scale, origin);
+    let (got, steps) = handler_steps(|| shade(jit, tex, view, s, scale, origin));
+    (want, got, steps)
 }
 
 /// Compiles `src` both ways, checks the compiled code samples inline (no
@@ -297,9 +309,8 @@ fn minified_batches_sample_inline_with_the_interpreters_bits() {
                         (1.7, 0.6),
                         (3.0, 2.5),
                     ] {
-                        let want = shade(&interp, &tex, View::full(), s, scale, origin);
-                        let (got, steps) =
-                            handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                        let (want, got, steps) =
+                            shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
                         assert!(
                             want == got,
                             "{format:?} {wrap:?} {mip:?} {bias} {min_lod} {max_lod} {scale}"
@@ -334,8 +345,8 @@ fn batches_of_several_levels_match_the_interpreter() {
     for mip in [MipFilter::Linear, MipFilter::Nearest] {
         let s = sampler(Wrap::Repeat, mip);
         for (scale, origin) in [(0.05, 0.0), (0.2, 0.5), (0.11, 1.5)] {
-            let want = shade(&interp, &tex, View::full(), s, scale, origin);
-            let (got, steps) = handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+            let (want, got, steps) =
+                shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
             assert!(want == got, "{mip:?} {scale} {origin}");
             handed += steps;
         }
@@ -393,9 +404,8 @@ fn rgba32f_samples_inline_with_the_interpreters_bits() {
                 let tex = float_texture(16, levels, 3 + levels, tame);
                 let s = sampler(wrap, mip);
                 for (scale, origin) in [(0.011, 0.02), (0.013, -0.4), (0.3, 0.1), (1.7, 0.6)] {
-                    let want = shade(&interp, &tex, View::full(), s, scale, origin);
-                    let (got, steps) =
-                        handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                    let (want, got, steps) =
+                        shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
                     assert!(want == got, "{tame} {wrap:?} {mip:?} {scale} {origin}");
                     if tame {
                         assert_eq!(steps, 0, "{wrap:?} {mip:?} {scale} {origin}");
@@ -411,8 +421,7 @@ fn rgba32f_samples_inline_with_the_interpreters_bits() {
         texel[..4].copy_from_slice(&f32::INFINITY.to_le_bytes());
     }
     let s = sampler(Wrap::Repeat, MipFilter::None);
-    let want = shade(&interp, &tex, View::full(), s, 0.013, 0.1);
-    let (got, steps) = handler_steps(|| shade(&jit, &tex, View::full(), s, 0.013, 0.1));
+    let (want, got, steps) = shade_both(&interp, &jit, &tex, View::full(), s, 0.013, 0.1);
     assert!(want == got, "infinite texels");
     // (as the interpreter's batch path hands its NaN lanes on)
     assert!(steps > 0, "NaN results go to the handler");
@@ -452,9 +461,8 @@ fn nearest_filters_sample_inline_with_the_interpreters_bits() {
                     (0.3, 0.1),
                     (1.7, 0.6),
                 ] {
-                    let want = shade(&interp, &tex, View::full(), s, scale, origin);
-                    let (got, steps) =
-                        handler_steps(|| shade(&jit, &tex, View::full(), s, scale, origin));
+                    let (want, got, steps) =
+                        shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
                     assert!(want == got, "{format:?} {wrap:?} {mip:?} {scale} {origin}");
                     // (mip LINEAR blends two levels of RGBA32F texels of
                     // every class: NaN results go to the handler)
@@ -506,8 +514,8 @@ fn views_and_texel_coordinates_sample_inline_with_the_interpreters_bits() {
                 let unit = if normalized { 1.0 } else { 16.0 };
                 for (scale, origin) in [(0.013, -0.4), (0.3, 0.1), (1.7, 0.6)] {
                     let (scale, origin) = (scale * unit, origin * unit);
-                    let want = shade(&interp, &tex, view, s, scale, origin);
-                    let (got, steps) = handler_steps(|| shade(&jit, &tex, view, s, scale, origin));
+                    let (want, got, steps) =
+                        shade_both(&interp, &jit, &tex, view, s, scale, origin);
                     assert!(want == got, "{view:?} {normalized} {mip:?} {scale}");
                     assert_eq!(steps, 0, "{view:?} {normalized} {mip:?} {scale}");
                 }

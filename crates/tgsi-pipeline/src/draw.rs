@@ -116,7 +116,8 @@ pub fn rasterize(
 ) -> Result<Stats, ExecError> {
     let targets = Targets { colors, depth };
     let drawn = Drawn { stream, layout };
-    rasterize_after(drawn, linkage, fs, res, state, targets, limits, 0)
+    let budget = DrawBudget::new(limits.max_draw_instructions, 0);
+    rasterize_after(drawn, linkage, fs, res, state, targets, limits, &budget)
 }
 
 /// The primitives a draw's earlier stages made, and their layout.
@@ -125,8 +126,8 @@ pub(crate) struct Drawn<'a> {
     pub layout: &'a OutputLayout,
 }
 
-/// [`rasterize`] after earlier stages that spent `spent` instructions of
-/// the draw's budget.
+/// [`rasterize`] spending `budget`, the draw's (its earlier stages may
+/// have spent some).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rasterize_after(
     drawn: Drawn<'_>,
@@ -136,7 +137,7 @@ pub(crate) fn rasterize_after(
     state: &RenderState,
     targets: Targets<'_>,
     limits: &Limits,
-    spent: u64,
+    budget: &DrawBudget,
 ) -> Result<Stats, ExecError> {
     let Drawn { stream, layout } = drawn;
     let batching = Batching {
@@ -145,7 +146,7 @@ pub(crate) fn rasterize_after(
         band_rows: band_tile_rows_for(limits.threads),
     };
     rasterize_with(
-        stream, layout, linkage, fs, res, state, targets, limits, batching, spent,
+        stream, layout, linkage, fs, res, state, targets, limits, batching, budget,
     )
 }
 
@@ -179,7 +180,7 @@ fn rasterize_with(
     targets: Targets<'_>,
     limits: &Limits,
     batching: Batching,
-    spent: u64,
+    budget: &DrawBudget,
 ) -> Result<Stats, ExecError> {
     let Targets { colors, depth } = targets;
     let Batching {
@@ -225,7 +226,6 @@ fn rasterize_with(
     let mut pooled = PrimBuffers::take();
     let buffers = &mut pooled.0;
     let mut stats = Stats::default();
-    let budget = DrawBudget::new(limits.max_draw_instructions, spent);
     // the sRGB textures' decoded copies, made once for all the chunks, as
     // large as the samples inside the draw's vertices allow
     let covered = if LinearCopies::wants_samples(res) {
@@ -253,7 +253,7 @@ fn rasterize_with(
             whole_batches: (test.is_none() || traits.early_depth) && watch.is_none(),
             clear: (k == 0 && !state.clear.is_empty()).then_some(&state.clear),
             watch,
-            budget: &budget,
+            budget,
         };
         let size = [width, height, samples];
         let bands = bands_of(

@@ -203,7 +203,6 @@ pub fn draw_with(
     }
     let fs = shaders.fs;
     let linkage = Linkage::by_semantics(&layout, fs.program);
-    let spent = stats.batch_instructions;
     let st = fs.run(res, |r| {
         let drawn = Drawn {
             stream: &stream,
@@ -211,7 +210,7 @@ pub fn draw_with(
         };
         let targets = Targets { colors, depth };
         rasterize_after(
-            drawn, &linkage, fs.program, r, state, targets, limits, spent,
+            drawn, &linkage, fs.program, r, state, targets, limits, &budget,
         )
     })?;
     stream.recycle();

@@ -114,7 +114,7 @@ fn packed_quads_give_the_bits_of_tile_batches() {
                     chunk,
                     band_rows,
                 },
-                0,
+                &DrawBudget::new(u64::MAX, 0),
             )
             .unwrap();
             (colors.remove(0).levels.remove(0), depth.depth, stats)
@@ -436,7 +436,7 @@ fn a_clear_on_load_gives_the_bits_of_a_clear_before_the_draw() {
                 targets,
                 &limits,
                 batching,
-                0,
+                &DrawBudget::new(u64::MAX, 0),
             )
             .unwrap()
         };
