@@ -18,6 +18,7 @@
 //!   commands, `probes.rs` the probes.
 
 mod commands;
+mod memory;
 mod probes;
 mod requirements;
 mod resources;
@@ -153,6 +154,7 @@ fn parse_lines(name: &str, source: &str) -> Result<TestFile, ParseError> {
         }
         i += 1;
     }
+    let mut memory = memory::ResourceBytes::default();
     while i < lines.len() {
         let header_line = &lines[i];
         let header = header_of(header_line.text)
@@ -165,6 +167,7 @@ fn parse_lines(name: &str, source: &str) -> Result<TestFile, ParseError> {
         }
         let body = &lines[start..end];
         let section = parse_section(header_line.number, &header, body, source)?;
+        memory.section(header_line.number, &section)?;
         sections.push((header_line.number, section));
         i = end;
     }
