@@ -320,9 +320,10 @@ pub(super) struct TexEntry {
     pub float: u32,
     /// 1: the min and mag filters are NEAREST (one texel), else LINEAR.
     pub nearest: u32,
-    /// 1: an axis wraps by a mirror ([`TexLevel::fold`], `mirror_top`).
+    /// 1: an axis wraps by a mirror or a remainder ([`TexLevel::fold`],
+    /// `mirror_top`, `modulus`).
     pub mirror: u32,
-    /// 1: NEAREST filters, RGBA32F texels or a mirror: the levels are read
+    /// 1: NEAREST filters, RGBA32F texels or a mirror or remainder: the levels are read
     /// by the template's general lookup, out of the common path.
     pub general: u32,
     /// `single_level` and `magnify` for the common path (0 for a
@@ -372,25 +373,32 @@ pub(super) struct TexLevel {
     /// power of two: `n − 1`, 0, `n − 1`, all ones; CLAMP: all ones, 0,
     /// `n − 1`, all ones; MIRROR_REPEAT on a power of two: `2n − 1`, 0,
     /// `2n − 1`, `2n − 1`; MIRROR_CLAMP_TO_EDGE: all ones, all ones,
-    /// `n − 1`, all ones.
+    /// `n − 1`, all ones. REPEAT and MIRROR_REPEAT on other sizes take the
+    /// index's remainder (`rem_euclid`) of `modulus` first (n, or 2n for
+    /// MIRROR_REPEAT; 0: none), then all ones, 0, `n − 1`, all ones and
+    /// all ones, 0, `2n − 1`, `2n − 1`.
     pub wrap_and: [u32; 2],
     pub fold: [u32; 2],
     pub last: [u32; 2],
     pub mirror_top: [u32; 2],
+    pub modulus: [u32; 2],
 }
 
 impl TexLevel {
     fn of(k: &tgsi_exec::texture::exec::InlineLevel<'_>) -> TexLevel {
         use tgsi_exec::texture::exec::{AxisWrap, InlineWrap};
-        // per axis: the mask, the fold, the clamp's top, the mirror's top
+        // per axis: the mask, the fold, the clamp's top, the mirror's top,
+        // the modulus
         let axis = |a: usize| {
-            let last = k.size[a] - 1;
-            let period = 2 * last + 1;
+            let n = k.size[a];
+            let (last, period) = (n - 1, 2 * n - 1);
             match k.wrap[a] {
-                InlineWrap::Kernel(AxisWrap::RepeatPow2) => (last, 0, last, u32::MAX),
-                InlineWrap::Kernel(AxisWrap::Clamp) => (u32::MAX, 0, last, u32::MAX),
-                InlineWrap::MirrorRepeatPow2 => (period, 0, period, period),
-                InlineWrap::MirrorClampToEdge => (u32::MAX, u32::MAX, last, u32::MAX),
+                InlineWrap::Kernel(AxisWrap::RepeatPow2) => (last, 0, last, u32::MAX, 0),
+                InlineWrap::Kernel(AxisWrap::Clamp) => (u32::MAX, 0, last, u32::MAX, 0),
+                InlineWrap::MirrorRepeatPow2 => (period, 0, period, period, 0),
+                InlineWrap::MirrorClampToEdge => (u32::MAX, u32::MAX, last, u32::MAX, 0),
+                InlineWrap::RepeatAny => (u32::MAX, 0, last, u32::MAX, n),
+                InlineWrap::MirrorRepeatAny => (u32::MAX, 0, period, period, 2 * n),
             }
         };
         let (x, y) = (axis(0), axis(1));
@@ -404,12 +412,14 @@ impl TexLevel {
             fold: [x.1, y.1],
             last: [x.2, y.2],
             mirror_top: [x.3, y.3],
+            modulus: [x.4, y.4],
         }
     }
 
-    /// Whether an axis wraps by a mirror (the template's extra steps).
+    /// Whether an axis wraps by a mirror or a remainder (the template's
+    /// extra steps).
     fn mirrors(&self) -> bool {
-        self.fold != [0; 2] || self.mirror_top != [u32::MAX; 2]
+        self.fold != [0; 2] || self.mirror_top != [u32::MAX; 2] || self.modulus != [0; 2]
     }
 }
 
@@ -566,6 +576,7 @@ pub(super) mod off {
         pub const LAST: i32 = offset_of!(TexLevel, last) as i32;
         pub const FOLD: i32 = offset_of!(TexLevel, fold) as i32;
         pub const MIRROR_TOP: i32 = offset_of!(TexLevel, mirror_top) as i32;
+        pub const MODULUS: i32 = offset_of!(TexLevel, modulus) as i32;
     }
 }
 

@@ -12,7 +12,12 @@ use tgsi_ir::enums::TextureTarget;
 /// A `size` x `size` 2D texture of `format` with `levels` levels of
 /// pseudo-random bytes.
 fn texture(format: Format, size: u32, levels: u32, seed: u32) -> Texture {
-    let mut tex = Texture::new(TextureTarget::Tex2D, format, [size, size, 1], 1, levels, 1)
+    texture_of(format, [size, size], levels, seed)
+}
+
+/// [`texture`] of `w` x `h` texels.
+fn texture_of(format: Format, [w, h]: [u32; 2], levels: u32, seed: u32) -> Texture {
+    let mut tex = Texture::new(TextureTarget::Tex2D, format, [w, h, 1], 1, levels, 1)
         .expect("a small 2D texture");
     let mut x = seed.wrapping_mul(2_654_435_761) | 1;
     for level in &mut tex.levels {
@@ -129,8 +134,8 @@ const INLINE_WRAPS: [Wrap; 5] = [
 ];
 
 /// Every combination the inline path takes (sRGB, UNORM; every wrap of
-/// [`INLINE_WRAPS`]; one level, mipmapped, magnified and minified) and one
-/// it hands to the handler (REPEAT on a size that is not a power of two).
+/// [`INLINE_WRAPS`]; one level, mipmapped, magnified and minified; REPEAT
+/// on a size that is not a power of two).
 fn cases() -> Vec<(Texture, View, Sampler, f32, f32)> {
     let mut out = Vec::new();
     for (n, format) in [Format::Rgba8Srgb, Format::Rgba8Unorm]
@@ -149,7 +154,7 @@ fn cases() -> Vec<(Texture, View, Sampler, f32, f32)> {
             }
         }
     }
-    // a side that is not a power of two: REPEAT wraps lane by lane (handler)
+    // a side that is not a power of two: REPEAT by the index's remainder
     let odd = Texture::new(
         TextureTarget::Tex2D,
         Format::Rgba8Srgb,
@@ -358,11 +363,16 @@ fn batches_of_several_levels_match_the_interpreter() {
 /// [−2, 2) (`tame`), or every word pseudo-random bits (NaN, infinities,
 /// huge and subnormal values among them).
 fn float_texture(size: u32, levels: u32, seed: u32, tame: bool) -> Texture {
-    let mut tex = texture(Format::Rgba8Unorm, size, levels, seed);
+    float_texture_of([size, size], levels, seed, tame)
+}
+
+/// [`float_texture`] of `w` x `h` texels.
+fn float_texture_of([w, h]: [u32; 2], levels: u32, seed: u32, tame: bool) -> Texture {
+    let mut tex = texture_of(Format::Rgba8Unorm, [w, h], levels, seed);
     let mut float = Texture::new(
         TextureTarget::Tex2D,
         Format::Rgba32Float,
-        [size, size, 1],
+        [w, h, 1],
         1,
         levels,
         1,
@@ -477,6 +487,56 @@ fn nearest_filters_sample_inline_with_the_interpreters_bits() {
     assert_eq!(cases, 3 * 5 * 3 * 5);
 }
 
+/// REPEAT and MIRROR_REPEAT on sides that are not powers of two sample
+/// inline by the indices' remainders, with the interpreter's words: RGBA8
+/// (sRGB, UNORM) and RGBA32F, bilinear and NEAREST, one level and
+/// mipmapped (every level's own side), magnified and minified, around
+/// the origin, far from it and past the coordinate clamp (2^24).
+#[test]
+fn sides_that_are_not_powers_of_two_wrap_inline_with_the_interpreters_bits() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    let mut cases = 0;
+    for format in [Format::Rgba8Srgb, Format::Rgba8Unorm, Format::Rgba32Float] {
+        for (size, levels, mip) in [
+            ([12, 10], 1, MipFilter::None),
+            ([12, 10], 4, MipFilter::Linear),
+            ([3, 5], 1, MipFilter::None),
+            ([24, 6], 5, MipFilter::Nearest),
+        ] {
+            let tex = match format {
+                Format::Rgba32Float => float_texture_of(size, levels, 5, true),
+                _ => texture_of(format, size, levels, 9),
+            };
+            for wrap in [Wrap::Repeat, Wrap::MirrorRepeat] {
+                for filter in [Filter::Linear, Filter::Nearest] {
+                    let s = Sampler {
+                        min: filter,
+                        mag: filter,
+                        ..sampler(wrap, mip)
+                    };
+                    for (scale, origin) in [
+                        (0.011, 0.02),
+                        (0.013, -0.4),
+                        (0.3, 0.1),
+                        (1.7, -37.3),
+                        (0.5, 3.0e6),
+                    ] {
+                        let (want, got, steps) =
+                            shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
+                        let case = format!("{format:?} {size:?} {levels} {wrap:?} {filter:?}");
+                        assert!(want == got, "{case} {scale} {origin}");
+                        assert_eq!(steps, 0, "{case} {scale} {origin}");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 3 * 4 * 2 * 2 * 5);
+}
+
 /// Views that start past the first level, end before the last or read
 /// the texels as another format of the same size, and coordinates in
 /// texels (`normalized` false), sample inline with the interpreter's
@@ -525,7 +585,7 @@ fn views_and_texel_coordinates_sample_inline_with_the_interpreters_bits() {
 }
 
 /// An entry's flags send exactly the views of another kind (NEAREST
-/// filters, RGBA32F texels, a mirror wrap on any of its levels) to the
+/// filters, RGBA32F texels, a mirror or remainder wrap on any of its levels) to the
 /// cold code: a mipmapped bilinear RGBA8 view with REPEAT or CLAMP keeps
 /// the common path, whatever its number of levels.
 #[test]
@@ -574,6 +634,8 @@ fn only_views_of_another_kind_leave_the_common_path() {
         for (last, nearest, float) in [
             (InlineWrap::MirrorRepeatPow2, false, false),
             (InlineWrap::MirrorClampToEdge, false, false),
+            (InlineWrap::RepeatAny, false, false),
+            (InlineWrap::MirrorRepeatAny, false, false),
             (repeat, true, false),
             (repeat, false, true),
         ] {

@@ -60,13 +60,17 @@ impl InlineLevel<'_> {
 }
 
 /// How an axis of an [`InlineLevel`] wraps its texel indices: as the
-/// bilinear kernel does, or by a mirror (`wrap_index`'s MIRROR_REPEAT on a
-/// power-of-two size, MIRROR_CLAMP_TO_EDGE).
+/// bilinear kernel does, or as `wrap_index` does MIRROR_REPEAT on a
+/// power-of-two size, MIRROR_CLAMP_TO_EDGE, and REPEAT and MIRROR_REPEAT
+/// on any other size (by the index's remainder, `rem_euclid`, of the
+/// size or twice the size).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InlineWrap {
     Kernel(simd::AxisWrap),
     MirrorRepeatPow2,
     MirrorClampToEdge,
+    RepeatAny,
+    MirrorRepeatAny,
 }
 
 /// The texel layouts the batch path decodes itself.
@@ -625,8 +629,8 @@ impl<'a> Bound<'a> {
 
     /// Level `rel` of an RGBA8 (UNORM or sRGB) or RGBA32F view that is not
     /// an array, when the level is complete, the sampler's wraps never
-    /// read the border (REPEAT and MIRROR_REPEAT on a power-of-two size,
-    /// CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE) and every texel's last
+    /// read the border (REPEAT, MIRROR_REPEAT, CLAMP, CLAMP_TO_EDGE,
+    /// MIRROR_CLAMP_TO_EDGE) and every texel's last
     /// word has an index below 2^31:
     /// where a batch's bilinear taps read and how they are weighted, the
     /// same for both formats ([`Self::rgba8_kernel`] for RGBA8); None
@@ -661,6 +665,8 @@ impl<'a> Bound<'a> {
             Wrap::Clamp | Wrap::ClampToEdge => Some(InlineWrap::Kernel(simd::AxisWrap::Clamp)),
             Wrap::MirrorRepeat if n.is_power_of_two() => Some(InlineWrap::MirrorRepeatPow2),
             Wrap::MirrorClampToEdge => Some(InlineWrap::MirrorClampToEdge),
+            Wrap::Repeat => Some(InlineWrap::RepeatAny),
+            Wrap::MirrorRepeat => Some(InlineWrap::MirrorRepeatAny),
             _ => None,
         };
         let unnorm = !s.normalized || self.shape.rect;

@@ -329,7 +329,7 @@ impl Emitter<'_> {
     /// (`wrap_index` of the wraps the kernel takes, by the level's
     /// [`TexLevel`](crate::native::TexLevel) words: REPEAT on a power of
     /// two masks it, the clamps clamp it; with `general`, for an entry with
-    /// a mirror, [`Self::mirror_wrap`]) (zmm13 scratch).
+    /// a mirror or a remainder, [`Self::mirror_wrap`]) (zmm12-15 scratch).
     fn wrap_index(&mut self, i: u32, axis: i32, e: i32, general: bool) -> A {
         let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
         let mut mirror = self.a.create_label();
@@ -353,13 +353,20 @@ impl Emitter<'_> {
     }
 
     /// The masked index zmm `i` on `axis` wrapped by the level's words
-    /// with a mirror: MIRROR_CLAMP_TO_EDGE folds a negative index (`i ^ (i
-    /// >> 31)` where `fold` is all ones), the clamp, then MIRROR_REPEAT
-    /// mirrors the second half of its period (the unsigned minimum of i and
-    /// `mirror_top − i`) (zmm13 scratch).
+    /// with a mirror or a remainder: REPEAT and MIRROR_REPEAT on a size
+    /// that is not a power of two take the remainder ([`remainder`]),
+    /// MIRROR_CLAMP_TO_EDGE folds a negative index (`i ^ (i >> 31)` where
+    /// `fold` is all ones), the clamp, then MIRROR_REPEAT mirrors the second
+    /// half of its period (the unsigned minimum of i and `mirror_top − i`)
+    /// (zmm12-15 scratch).
     fn mirror_wrap(&mut self, i: u32, axis: i32) -> A {
         let f = |field: i32| dword_bcst(LEVEL + field + 4 * axis);
         let a = &mut self.a;
+        let mut kept = a.create_label();
+        a.cmp(dword_ptr(LEVEL + t::MODULUS + 4 * axis), 0)?;
+        a.je(kept)?;
+        remainder(a, i, f(t::MODULUS))?;
+        a.set_label(&mut kept)?;
         a.vpsrad(zmm(13), zmm(i), 31)?;
         a.vpandd(zmm(13), zmm(13), f(t::FOLD))?;
         a.vpxord(zmm(i), zmm(i), zmm(13))?;
@@ -532,6 +539,30 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// zmm `i` = each lane's `rem_euclid` of the modulus `m` (a broadcast
+/// word, 1 to 2^25), for indices of at most 2^25 in magnitude: in f64 the
+/// index and its quotient by m are exact or correctly rounded, and a
+/// quotient that is not an integer stays more than an ulp from the next
+/// one, so its floor is the integer quotient; the index minus the quotient
+/// times m (fused, exact) is the remainder (zmm12-15 scratch).
+fn remainder(a: &mut CodeAssembler, i: u32, m: AsmMemoryOperand) -> A {
+    a.vcvtudq2pd(zmm(15), m)?;
+    for half in 0..2u32 {
+        let (index, out) = (ymm(13), ymm(12 + half));
+        if half == 0 {
+            a.vcvtdq2pd(zmm(13), ymm(i))?;
+        } else {
+            a.vextracti32x8(index, zmm(i), 1)?;
+            a.vcvtdq2pd(zmm(13), index)?;
+        }
+        a.vdivpd(zmm(14), zmm(13), zmm(15))?;
+        a.vrndscalepd(zmm(14), zmm(14), 9)?;
+        a.vfnmadd231pd(zmm(13), zmm(14), zmm(15))?;
+        a.vcvtpd2dq(out, zmm(13))?;
+    }
+    a.vinserti32x8(zmm(i), zmm(12), ymm(13), 1)
 }
 
 /// The RGBA32F taps at the texel indices in zmm12-15 filtered into zmm0-3
