@@ -61,6 +61,13 @@ pub trait StageInterface {
     fn tessellator_settings(&self) -> Option<Result<Settings, String>> {
         None
     }
+    /// The source instruction an error of this stage's program came from,
+    /// as its author wrote it (a Direct3D shader: the instruction the TGSI
+    /// one the error names was lowered from), for the error's message;
+    /// None when there is nothing to add.
+    fn source_of(&self, _e: &ExecError) -> Option<String> {
+        None
+    }
 }
 
 /// One programmable stage of a draw.
@@ -79,7 +86,9 @@ impl<'a> Stage<'a> {
         }
     }
 
-    /// Runs `f` with the resources where this stage reads them.
+    /// Runs `f` with the resources where this stage reads them; an error
+    /// also names the source instruction it came from
+    /// ([`StageInterface::source_of`]).
     pub fn run<T>(
         &self,
         res: &mut Resources,
@@ -95,10 +104,17 @@ impl<'a> Stage<'a> {
                 out = Some(f(r));
             }
         });
-        out.unwrap_or_else(|| {
+        let out = out.unwrap_or_else(|| {
             Err(ExecError::general(
                 "the stage's resource binding did not run the stage",
             ))
+        });
+        out.map_err(|e| match i.source_of(&e) {
+            Some(source) => ExecError {
+                message: format!("{} (in {source})", e.message),
+                ..e
+            },
+            None => e,
         })
     }
 

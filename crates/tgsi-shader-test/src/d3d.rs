@@ -551,6 +551,10 @@ impl tgsi_pipeline::StageInterface for D3dShader {
             .as_ref()
             .map(tgsi_d3d::lower::Tessellator::settings)
     }
+
+    fn source_of(&self, e: &tgsi_exec::ExecError) -> Option<String> {
+        D3dShader::source_of(self, e)
+    }
 }
 
 #[cfg(test)]

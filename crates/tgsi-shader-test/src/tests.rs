@@ -1102,6 +1102,25 @@ fn a_direct3d_shaders_run_error_names_its_direct3d_instruction() {
     );
 }
 
+/// A draw's error names the Direct3D instruction of the stage that
+/// failed: the pixel shader's here, after a vertex shader that ran.
+#[test]
+fn a_direct3d_draws_error_names_its_stages_direct3d_instruction() {
+    let text = "[vertex shader d3d-asm]\nvs_5_0\ndcl_input v0.xyzw\n\
+        dcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret\n\
+        [pixel shader d3d-asm]\nps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\n\
+        mov r0.x, l(0)\nloop\niadd r0.x, r0.x, l(1)\nendloop\nmov o0.xyzw, r0.xxxx\nret\n\
+        [vertex data]\nTEXCOORD0\n-1 -1 0 1\n3 -1 0 1\n-1 3 0 1\n\
+        [test]\ndraw triangle list 3\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("exhausted at instruction")
+            && out.contains("(in Direct3D instruction 4: `iadd r0.x, r0.x, l(1)`)"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_texture_level_past_the_resources_levels_is_refused_where_it_is_named() {
     let text = "[texture 0]\ntarget 2d\nformat rgba32f\nsize (4, 4)\nlevels 3\nlevel 4294967295\n1 2 3 4\n";
