@@ -47,18 +47,35 @@ fn sample_plan(code: &Code, inst: &Inst, env: &Env) -> Option<texture::exec::Pla
     texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler))
 }
 
+/// Whether `inst` is one compiled code may sample itself: a [`plannable`]
+/// instruction, or a TXL (one source) or SAMPLE_L (two) of any stage with
+/// a direct view and sampler and no offset, under an environment with a
+/// stamp.
+fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
+    let Some(t) = code.tex.get(inst.aux as usize) else {
+        return false;
+    };
+    let sources = match inst.op {
+        Opcode::TXL => 1,
+        Opcode::SAMPLE_L => 2,
+        _ => return plannable(code, inst, env),
+    };
+    let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
+    env.stamp != 0 && direct && t.num_srcs == sources && t.offset.is_none() && !t.rasterizer
+}
+
 /// How compiled code may sample for `inst` under `env` itself
-/// ([`InlineBilinear`]), when the instruction is planned (a fragment TEX or
-/// SAMPLE of one source, a direct view and sampler, no offset; the sampler's
-/// filters both LINEAR, or both NEAREST) and the view is one the compiled
-/// code reads. None: the instruction runs by
-/// the interpreter's handler.
+/// ([`InlineBilinear`]), when the instruction is [`inlinable`] (a fragment
+/// TEX or SAMPLE of one source, or a TXL or SAMPLE_L of any stage; a direct
+/// view and sampler, no offset; the sampler's filters both LINEAR, or both
+/// NEAREST) and the view is one the compiled code reads. None: the
+/// instruction runs by the interpreter's handler.
 pub fn inline_bilinear<'a>(code: &Code, inst: &Inst, env: &Env<'a>) -> Option<InlineBilinear<'a>> {
-    if !plannable(code, inst, env) {
+    if !inlinable(code, inst, env) {
         return None;
     }
     let t = code.tex.get(inst.aux as usize)?;
-    let op = tex_op(inst, t, true);
+    let op = tex_op(inst, t, code.processor == Processor::Fragment);
     let index = |e: &IndexExpr| e.offset.max(0) as u32;
     let plan = texture::exec::plan_inline(&env.textures, &op, index(&t.sview), index(&t.sampler))?;
     texture::exec::inline_bilinear(&env.textures, &plan)

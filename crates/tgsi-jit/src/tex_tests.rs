@@ -612,6 +612,7 @@ fn only_views_of_another_kind_leave_the_common_path() {
             first: levels[0],
             srgb: None,
             nearest,
+            explicit: false,
             single_level: false,
             may_magnify: true,
             lods: Some(InlineLods {
@@ -683,5 +684,143 @@ fn blended_samples_inside_a_switch_match_the_interpreter() {
         let want = shade(&interp, &tex, View::full(), s, scale, origin);
         let got = shade(&jit, &tex, View::full(), s, scale, origin);
         assert!(want == got, "{scale} {origin}");
+    }
+}
+
+/// A fragment shader sampling `GENERIC[0]` (times its w) by `op` (TXL or
+/// SAMPLE_L) at the LOD in `lod` (a source operand: an IMM or an input).
+fn explicit_shader(op: &str, lod: &str) -> String {
+    let sample = match op {
+        "TXL" => "2: TXL TEMP[1], TEMP[0], SAMP[0], 2D\n".to_string(),
+        _ => "2: SAMPLE_L TEMP[1], TEMP[0], SVIEW[0], SAMP[0], TEMP[0].wwww\n".to_string(),
+    };
+    format!(
+        "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+         IMM[0] FLT32 {{0.0, 0.5, 1.0, 2.75}}\nIMM[1] FLT32 {{-3.0, 9.0, 0.0, 0.0}}\n\
+         IMM[2] UINT32 {{2143289344, 0, 0, 0}}\n\
+         0: MUL TEMP[0], IN[0], IN[0].wwww\n1: MOV TEMP[0].w, {lod}\n{sample}\
+         3: ADD OUT[0], TEMP[1], TEMP[0]\n4: END\n"
+    )
+}
+
+/// TXL and SAMPLE_L sample inline with the interpreter's words: each
+/// lane's LOD operand plus the bias, clamped to the sampler's range, picks
+/// the levels (mip LINEAR, NEAREST and NONE; between levels, on one, below
+/// 0, past the last, NaN; raised by the bias, held by the range), RGBA8
+/// (sRGB, UNORM) and RGBA32F views, magnified and minified coordinates;
+/// no instruction goes to the handler when the lanes share their LOD.
+/// A LOD that differs between lanes gives the interpreter's words too.
+#[test]
+fn explicit_lods_sample_inline_with_the_interpreters_bits() {
+    let lods = [
+        "IMM[0].xxxx",
+        "IMM[0].yyyy",
+        "IMM[0].zzzz",
+        "IMM[0].wwww",
+        "IMM[1].xxxx",
+        "IMM[1].yyyy",
+        "IMM[2].xxxx",
+    ];
+    let samplers = |mip| {
+        let s = sampler(Wrap::Repeat, mip);
+        [
+            s,
+            Sampler {
+                lod_bias: 0.75,
+                ..s
+            },
+            Sampler {
+                min_lod: 1.0,
+                max_lod: 2.0,
+                ..sampler(Wrap::ClampToEdge, mip)
+            },
+        ]
+    };
+    let mut cases = 0;
+    for op in ["TXL", "SAMPLE_L"] {
+        for lod in lods {
+            let Some((interp, jit)) = both(&explicit_shader(op, lod)) else {
+                return;
+            };
+            assert_eq!(inline_samples(&jit), vec![2], "{op} {lod}");
+            for format in [Format::Rgba8Srgb, Format::Rgba8Unorm, Format::Rgba32Float] {
+                for mip in [MipFilter::Linear, MipFilter::Nearest, MipFilter::None] {
+                    let tex = match format {
+                        Format::Rgba32Float => float_texture(16, 5, 19, true),
+                        _ => texture(format, 16, 5, 23),
+                    };
+                    for s in samplers(mip) {
+                        for (scale, origin) in [(0.011, 0.02), (0.3, -0.4)] {
+                            let (want, got, steps) =
+                                shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
+                            let case = format!("{op} {lod} {format:?} {mip:?} {s:?} {scale}");
+                            assert!(want == got, "{case}");
+                            assert_eq!(steps, 0, "{case}");
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 2 * 7 * 3 * 3 * 3 * 2);
+    // a LOD per lane (the input's z: 0.25 + 0.3 (x + y)): the words of the
+    // interpreter, batches of several levels by its handler
+    for op in ["TXL", "SAMPLE_L"] {
+        let Some((interp, jit)) = both(&explicit_shader(op, "IN[0].zzzz")) else {
+            return;
+        };
+        let tex = texture(Format::Rgba8Srgb, 16, 5, 29);
+        let s = sampler(Wrap::Repeat, MipFilter::Linear);
+        let (want, got, _) = shade_both(&interp, &jit, &tex, View::full(), s, 0.3, 0.1);
+        assert!(want == got, "{op} per-lane LOD");
+    }
+}
+
+/// A compute shader's SAMPLE_L and TXL (any stage may sample at an
+/// explicit LOD) run inline with the interpreter's words: each thread
+/// samples at its own coordinates, the results stored to a buffer.
+#[test]
+fn explicit_lods_outside_the_fragment_stage_sample_inline() {
+    for (op, lod) in [("SAMPLE_L", "1.5"), ("TXL", "0.25"), ("SAMPLE_L", "-1.0")] {
+        let sample = match op {
+            "TXL" => "5: TXL TEMP[1], TEMP[0], SAMP[0], 2D\n",
+            _ => "5: SAMPLE_L TEMP[1], TEMP[0], SVIEW[0], SAMP[0], TEMP[0].wwww\n",
+        };
+        let src = format!(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+             PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\n\
+             DCL BUFFER[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..2]\n\
+             IMM[0] FLT32 {{0.037, 0.11, {lod}, 0.5}}\nIMM[1] UINT32 {{4, 16, 32, 0}}\n\
+             0: UMAD TEMP[2].x, SV[1].xxxx, IMM[1].zzzz, SV[0].xxxx\n\
+             1: U2F TEMP[0].x, TEMP[2].xxxx\n\
+             2: MUL TEMP[0].xy, TEMP[0].xxxx, IMM[0].xyyy\n\
+             3: MOV TEMP[0].z, IMM[0].wwww\n\
+             4: MOV TEMP[0].w, IMM[0].zzzz\n{sample}\
+             6: UMUL TEMP[2].x, TEMP[2].xxxx, IMM[1].yyyy\n\
+             7: STORE BUFFER[0].xyzw, TEMP[2].xxxx, TEMP[1]\n8: END\n"
+        );
+        let Some((interp, jit)) = both(&src) else {
+            return;
+        };
+        assert_eq!(inline_samples(&jit), vec![5], "{op}");
+        let run = |p: &Program| {
+            let mut res = Resources {
+                buffers: vec![vec![0; 64 * 16]],
+                textures: vec![Some(texture(Format::Rgba8Srgb, 16, 5, 31))],
+                views: vec![View::full()],
+                samplers: vec![sampler(Wrap::Repeat, MipFilter::Linear)],
+                ..Resources::default()
+            };
+            p.dispatch_stats(&mut res, [2, 1, 1], &Limits::default())
+                .expect("the shader runs");
+            res.buffers
+        };
+        let want = run(&interp);
+        let (got, steps) = handler_steps(|| run(&jit));
+        assert!(want == got, "{op} {lod}");
+        assert_eq!(steps, 0, "{op} {lod}");
+        assert!(want[0].iter().any(|b| *b != 0), "{op}: something sampled");
     }
 }

@@ -234,6 +234,9 @@ pub(crate) struct PlannedSample {
     /// The min and mag filters are NEAREST (`plan_inline`'s plans only:
     /// `run_planned` does not take them).
     nearest: bool,
+    /// A TXL or SAMPLE_L: the LOD is the instruction's operand plus the
+    /// bias (`plan_inline`'s plans only: `run_planned` does not take them).
+    explicit: bool,
 }
 
 /// The plan of `op` (a fragment TEX or SAMPLE of one source and no
@@ -252,7 +255,8 @@ pub(crate) fn plan_sample(
 /// What compiled code may sample inline for `op` (see `plan_sample`):
 /// `plan_sample`'s plan, or the same checks passed by a sampler whose
 /// min and mag filters are both NEAREST (which [`execute`] runs lane by
-/// lane: `PlannedSample::nearest`).
+/// lane: `PlannedSample::nearest`); and the same for a TXL or SAMPLE_L of
+/// any stage (its LOD operand in place of the derivatives').
 pub(crate) fn plan_inline(
     b: &Bindings,
     op: &TexOp,
@@ -260,6 +264,16 @@ pub(crate) fn plan_inline(
     sampler: u32,
 ) -> Option<PlannedSample> {
     plan_sample(b, op, view, sampler).or_else(|| plan_with(b, op, view, sampler, nearest_may_fit))
+}
+
+/// Whether `op` is one the plans take: a fragment TEX or SAMPLE, or a TXL
+/// or SAMPLE_L of any stage (explicit: true).
+fn plannable_op(op: &TexOp) -> Option<bool> {
+    match op.opcode {
+        Opcode::TEX | Opcode::SAMPLE if op.fragment => Some(false),
+        Opcode::TXL | Opcode::SAMPLE_L => Some(true),
+        _ => None,
+    }
 }
 
 /// A sampler of NEAREST min and mag filters on a format the batch path
@@ -285,15 +299,14 @@ fn plan_with(
     sampler: u32,
     filters: fn(&Sampler, super::Format) -> bool,
 ) -> Option<PlannedSample> {
-    if !op.fragment || !matches!(op.opcode, Opcode::TEX | Opcode::SAMPLE) {
-        return None;
-    }
+    let explicit = plannable_op(op)?;
     let (sview, samp) = ([view; LANES], [sampler; LANES]);
     let target = effective_target(b, op, &sview, 1);
     let shape = Shape::of(target)?;
     check_samplable(op, shape).ok()?;
     check_legacy_layout(op, shape).ok()?;
-    if !batch_covers(op.opcode, shape, 1, 1) {
+    let sources = if op.opcode == Opcode::SAMPLE_L { 2 } else { 1 };
+    if !batch_covers(op.opcode, shape, sources, 1) {
         return None;
     }
     let (bd, s) = view_for(b, target, &sview, &samp, 1, filters).ok()??;
@@ -304,6 +317,7 @@ fn plan_with(
         order: result_order(op),
         single_level: bd.batch_single_level(s),
         nearest: s.min == Filter::Nearest,
+        explicit,
     })
 }
 
@@ -323,7 +337,11 @@ pub(crate) fn run_planned(
     };
     let bd = Bound::with_parts(tex, p.parts);
     let s = &p.sampler;
-    if p.nearest || active == 0 || !(p.single_level || bd.magnified_quads(s, c0, active)) {
+    if p.nearest
+        || p.explicit
+        || active == 0
+        || !(p.single_level || bd.magnified_quads(s, c0, active))
+    {
         return false;
     }
     let q = BatchLookup::of(c0, &[[0; LANES]; 4]);
@@ -347,6 +365,11 @@ pub struct InlineBilinear<'a> {
     /// texel per lane, the one at ⌊u⌋, ⌊v⌋ (`Bound::sample_level_2d`),
     /// decoded; else bilinearly.
     pub nearest: bool,
+    /// A TXL or SAMPLE_L: each lane's LOD is its operand plus the bias,
+    /// clamped to the sampler's range (`LodMode::Explicit`), and a batch
+    /// not [`Self::single_level`] takes its levels by `lods` (no
+    /// magnification test: `may_magnify` is false).
+    pub explicit: bool,
     /// Every LOD reads the first level. Otherwise a batch takes the kernel
     /// only when every quad with an active lane is magnified: the squared
     /// lengths `a·a + b·b` (products rounded, then their sum) of its coarse
@@ -407,8 +430,10 @@ pub(crate) fn inline_bilinear<'a>(
         return None;
     }
     let s = &p.sampler;
-    // the magnification test's rule (`Bound::magnified_quads`)
-    let may_magnify = s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
+    // the magnification test's rule (`Bound::magnified_quads`; none for
+    // an explicit LOD)
+    let may_magnify =
+        !p.explicit && s.lod_bias <= 0.0 && s.min_lod <= 0.0 && bd.shape.dim == Dim::D2;
     let levels = |copy| {
         let first = bd.inline_level(s, 0, copy)?;
         let lods = if p.single_level {
@@ -434,6 +459,7 @@ pub(crate) fn inline_bilinear<'a>(
         first,
         srgb,
         nearest: p.nearest,
+        explicit: p.explicit,
         single_level: p.single_level,
         may_magnify,
         lods,

@@ -430,7 +430,10 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
             .reads()
             .iter()
             .all(|&(k, _)| src_inline(&inst.src[k], false)),
-        Plan::Tex(_) => src_inline(&inst.src[0], false),
+        Plan::Tex(_) => {
+            src_inline(&inst.src[0], false)
+                && (inst.op != Opcode::SAMPLE_L || src_inline(&inst.src[1], false))
+        }
         Plan::Flow
         | Plan::Call
         | Plan::Load(_)
@@ -442,14 +445,20 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
 
 /// [`Plan::Tex`] (its entry numbered later) for a fragment TEX or SAMPLE
 /// the interpreter may run by its planned path (one source, a direct view
-/// and sampler, no offset) with operands the template reads inline.
+/// and sampler, no offset), or a TXL (one source) or SAMPLE_L (two) of any
+/// stage with a direct view and sampler and no offset, with operands the
+/// template reads inline.
 pub(super) fn tex_plan(code: &Code, inst: &Inst) -> Option<Plan> {
     let t = code.tex.get(inst.aux as usize)?;
-    let planned = code.processor == Processor::Fragment
-        && matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
-        && t.sview.addr.is_none()
+    let sources = match inst.op {
+        Opcode::TEX | Opcode::SAMPLE if code.processor == Processor::Fragment => 1,
+        Opcode::TXL => 1,
+        Opcode::SAMPLE_L => 2,
+        _ => return None,
+    };
+    let planned = t.sview.addr.is_none()
         && t.sampler.addr.is_none()
-        && t.num_srcs == 1
+        && t.num_srcs == sources
         && t.offset.is_none()
         && !t.rasterizer;
     (planned && operands_inline(inst, Plan::Tex(0))).then_some(Plan::Tex(0))

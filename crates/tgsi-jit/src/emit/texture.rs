@@ -1,7 +1,9 @@
 //! TEX and SAMPLE inline: a fragment instruction the interpreter runs by
 //! its planned batch path (`texture::exec::run_planned`: one source, a
 //! direct view and sampler, no offset), or lane by lane for NEAREST
-//! filters, samples the levels of an RGBA8 or RGBA32F view itself with the
+//! filters, and a TXL or SAMPLE_L of any stage (its LOD operand in place
+//! of the derivatives: [`Emitter::explicit`]), samples the levels of an
+//! RGBA8 or RGBA32F view itself with the
 //! steps of the texture engine (for RGBA8 bilinear, its AVX-512 kernel's
 //! steps in `math::simd`), so the same bits. What the levels are comes
 //! from this run's bindings through the instruction's entry in
@@ -60,25 +62,30 @@ impl Emitter<'_> {
         let mut first_level = self.a.create_label();
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
-        // (the common path: a bilinear RGBA8 level without a mirror; the
-        // flags send every other entry to the cold code)
-        self.a.cmp(dword_ptr(rbx + e + t::PLAIN_SINGLE), 0)?;
-        self.a.jne(first_level)?;
-        self.a.cmp(dword_ptr(rbx + e + t::PLAIN_MAGNIFY), 0)?;
-        self.a.je(minified)?;
-        self.magnified(s, tc, e, minified)?;
-        self.a.set_label(&mut first_level)?;
-        self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
-        self.a.set_label(&mut kernel)?;
-        self.bilinear([s, tc], e, handler, false)?;
-        self.cold.push(Cold {
-            entry: minified,
-            coords: [s, tc],
-            e,
-            kernel,
-            inline,
-            handler,
-        });
+        if let Some((src, c)) = explicit_lod(inst) {
+            let lod = self.fetch(6, &inst.src[src], c, false)?;
+            self.explicit([s, tc], lod, e, [inline, handler])?;
+        } else {
+            // (the common path: a bilinear RGBA8 level without a mirror; the
+            // flags send every other entry to the cold code)
+            self.a.cmp(dword_ptr(rbx + e + t::PLAIN_SINGLE), 0)?;
+            self.a.jne(first_level)?;
+            self.a.cmp(dword_ptr(rbx + e + t::PLAIN_MAGNIFY), 0)?;
+            self.a.je(minified)?;
+            self.magnified(s, tc, e, minified)?;
+            self.a.set_label(&mut first_level)?;
+            self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
+            self.a.set_label(&mut kernel)?;
+            self.bilinear([s, tc], e, handler, false)?;
+            self.cold.push(Cold {
+                entry: minified,
+                coords: [s, tc],
+                e,
+                kernel,
+                inline,
+                handler,
+            });
+        }
         self.a.set_label(&mut inline)?;
         self.a.kxorw(k3, k3, k3)?;
         self.a.jmp(done)?;
@@ -138,13 +145,62 @@ impl Emitter<'_> {
         self.a.cmp(dword_ptr(rbx + e + t::MIP), 0)?;
         self.a.je(handler)?;
         self.level_of_batch(s, tc, e, handler)?;
+        self.at_levels([s, tc], e, Some(kernel), handler)
+    }
+
+    /// A TXL or SAMPLE_L at coordinates zmm `coords` with each lane's LOD
+    /// operand in zmm `lod` (entry `e`): a view read at one level reads
+    /// it; otherwise the LODs plus the sampler's bias, clamped to its range
+    /// (`LodMode::Explicit`), pick the levels as for TEX
+    /// ([`Self::level_of_lods`], [`Self::at_levels`]); then on at `inline`,
+    /// or at `handler` for the batches it takes.
+    fn explicit(
+        &mut self,
+        coords: [u32; 2],
+        lod: u32,
+        e: i32,
+        [inline, handler]: [CodeLabel; 2],
+    ) -> A {
+        let mut first_level = self.a.create_label();
+        self.a.cmp(dword_ptr(rbx + e + t::SINGLE_LEVEL), 0)?;
+        self.a.jne(first_level)?;
+        self.a.cmp(dword_ptr(rbx + e + t::MIP), 0)?;
+        self.a.je(handler)?;
+        // (Rust's `max` and `min` of a NaN and a number give the number,
+        // as MAXPS and MINPS do with the NaN first)
+        let a = &mut self.a;
+        a.vaddps(zmm(10), zmm(lod), dword_bcst(rbx + e + t::BIAS))?;
+        a.vmaxps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MIN_LOD))?;
+        a.vminps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MAX_LOD))?;
+        self.level_of_lods(e, handler)?;
+        self.at_levels(coords, e, None, handler)?;
+        self.a.jmp(inline)?;
+        self.a.set_label(&mut first_level)?;
+        self.a.lea(LEVEL, qword_ptr(rbx + e + t::LEVELS))?;
+        self.lookup(coords, e, handler)?;
+        self.a.jmp(inline)
+    }
+
+    /// The lookups of a batch whose level [`Self::level_of_batch`] or
+    /// [`Self::level_of_lods`] chose: one (the common path's at `kernel`
+    /// for its entries, when given) when no lane blends, else a lookup of
+    /// each level and the blend.
+    fn at_levels(
+        &mut self,
+        [s, tc]: [u32; 2],
+        e: i32,
+        kernel: Option<CodeLabel>,
+        handler: CodeLabel,
+    ) -> A {
         // no lane blends: one level
         let mut blend = self.a.create_label();
         let mut done = self.a.create_label();
         self.a.kortestw(k5, k5)?;
         self.a.jnz(blend)?;
-        self.a.cmp(dword_ptr(rbx + e + t::GENERAL), 0)?;
-        self.a.je(kernel)?;
+        if let Some(kernel) = kernel {
+            self.a.cmp(dword_ptr(rbx + e + t::GENERAL), 0)?;
+            self.a.je(kernel)?;
+        }
         self.lookup([s, tc], e, handler)?;
         self.a.jmp(done)?;
         self.a.set_label(&mut blend)?;
@@ -261,6 +317,16 @@ impl Emitter<'_> {
         a.vaddps(zmm(10), zmm(10), dword_bcst(rbx + e + t::BIAS))?;
         a.vmaxps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MIN_LOD))?;
         a.vminps(zmm(10), zmm(10), dword_bcst(rbx + e + t::MAX_LOD))?;
+        self.level_of_lods(e, handler)
+    }
+
+    /// From the clamped LODs in zmm10 (never NaN): [`LEVEL`] pointed at
+    /// the level every active lane reads, k5 = the active lanes that blend
+    /// it with the next level, their weights in the context's
+    /// `tex_rows[0]`; jumps to `handler` when the active lanes read
+    /// different levels (zmm11-13, k2, k3, rax scratch).
+    fn level_of_lods(&mut self, e: i32, handler: CodeLabel) -> A {
+        let a = &mut self.a;
         mip_levels(a, e)?;
         // one level for every active lane: the first active lane's
         a.vpcompressd(zmm(12).k1().z(), zmm(11))?;
@@ -538,6 +604,16 @@ impl Emitter<'_> {
             a.zero_bytes()?;
         }
         Ok(())
+    }
+}
+
+/// Where a TXL's or SAMPLE_L's LOD is: (source, channel); None for the
+/// other sampling opcodes.
+fn explicit_lod(inst: &Inst) -> Option<(usize, usize)> {
+    match inst.op {
+        Opcode::TXL => Some((0, 3)),
+        Opcode::SAMPLE_L => Some((1, 0)),
+        _ => None,
     }
 }
 
