@@ -65,7 +65,7 @@ fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
 }
 
 /// How compiled code may sample for `inst` under `env` itself
-/// ([`InlineBilinear`]), when the instruction is [`inlinable`] (a fragment
+/// ([`InlineBilinear`]), when the instruction is one it may sample (a fragment
 /// TEX or SAMPLE of one source, or a TXL or SAMPLE_L of any stage; a direct
 /// view and sampler, no offset; the sampler's filters both LINEAR, or both
 /// NEAREST) and the view is one the compiled code reads. None: the
