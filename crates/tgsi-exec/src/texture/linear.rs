@@ -243,20 +243,24 @@ mod tests {
 
     /// Compiled code's description of an sRGB sample reads the copy's
     /// RGBA32F texels, every level, without the decode table; a sample
-    /// compiled code cannot take inline (REPEAT on a side that is not a
-    /// power of two) makes no copy.
+    /// compiled code cannot take inline (CLAMP_TO_BORDER, which reads the
+    /// border) makes no copy.
     #[test]
     fn inline_samples_read_the_copy_and_only_they_make_one() {
         use super::super::exec::{inline_bilinear, plan_inline};
         use super::super::{Bindings, Filter, MipFilter, Sampler, View, Wrap};
-        let sampler = Sampler {
-            wrap: [Wrap::Repeat; 3],
-            min: Filter::Linear,
-            mag: Filter::Linear,
-            mip: MipFilter::Linear,
-            ..Sampler::default()
-        };
-        for (side, levels, inline) in [(16, 5, true), (12, 1, false)] {
+        for (side, levels, wrap, inline) in [
+            (16, 5, Wrap::Repeat, true),
+            (12, 4, Wrap::Repeat, true),
+            (16, 1, Wrap::ClampToBorder, false),
+        ] {
+            let sampler = Sampler {
+                wrap: [wrap; 3],
+                min: Filter::Linear,
+                mag: Filter::Linear,
+                mip: MipFilter::Linear,
+                ..Sampler::default()
+            };
             let size = [side, side, 1];
             let tex =
                 Texture::new(TextureTarget::Tex2D, Format::Rgba8Srgb, size, 1, levels, 1).unwrap();
