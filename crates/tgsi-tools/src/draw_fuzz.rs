@@ -72,8 +72,9 @@ fn fragment_shader(rng: &mut Rng) -> String {
         let w: Vec<String> = (0..4).map(|_| rng.word().to_string()).collect();
         let _ = writeln!(head, "IMM[{k}] UINT32 {{{}}}", w.join(", "));
     }
-    // a scale for texture coordinates (magnified samples)
+    // a scale for texture coordinates (magnified samples), explicit LODs
     let _ = writeln!(head, "IMM[{}] FLT32 {{0.0625, 0.125, 0.25, 1.0}}", IMMS + 4);
+    let _ = writeln!(head, "IMM[{}] FLT32 {{0.0, 1.5, 2.0, -1.0}}", IMMS + 5);
     let mut body = String::from("MOV TEMP[0], IN[0]\nMOV TEMP[1], IN[1]\nMOV TEMP[2], IN[2]\n");
     let _ = writeln!(body, "MOV TEMP[3], IMM[0]");
     let t = |rng: &mut Rng| rng.below(TEMPS);
@@ -87,7 +88,28 @@ fn fragment_shader(rng: &mut Rng) -> String {
             let c = pick(rng, &["x", "y", "z"]);
             let _ = writeln!(body, "MUL TEMP[{s}], TEMP[{s}], IMM[{k}].{c}{c}{c}{c}");
         }
-        let _ = writeln!(body, "TEX TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
+        // implicit LOD, or an explicit one: one for all lanes or any
+        // register's (per lane, NaN and huge among them)
+        let lod = if rng.chance(50) {
+            format!("IMM[{}].{}", IMMS + 5, pick(rng, &["x", "y", "z", "w"]))
+        } else {
+            format!("TEMP[{}].x", t(rng))
+        };
+        match rng.below(4) {
+            0 => {
+                let _ = writeln!(body, "MOV TEMP[{s}].w, {lod}");
+                let _ = writeln!(body, "TXL TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
+            }
+            1 => {
+                let _ = writeln!(
+                    body,
+                    "SAMPLE_L TEMP[{d}], TEMP[{s}], SVIEW[0], SAMP[0], {lod}"
+                );
+            }
+            _ => {
+                let _ = writeln!(body, "TEX TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
+            }
+        }
         sampled = Some(d);
     }
     if rng.chance(20) {
@@ -191,16 +213,19 @@ fn render_state(rng: &mut Rng) -> RenderState {
     state
 }
 
-/// A 16x16 RGBA8 (UNORM or sRGB) or RGBA32F texture with a full mip chain
-/// of random bytes (RGBA32F: values of every class, NaN among them), and a
-/// random sampler (filters, wraps, LOD bias and range).
+/// A 16x16 (or 12x10: sides that are not powers of two) RGBA8 (UNORM or
+/// sRGB) or RGBA32F texture with a full mip chain of random bytes (RGBA32F:
+/// values of every class, NaN among them), and a random sampler (filters,
+/// wraps, LOD bias and range).
 fn texture(rng: &mut Rng) -> (Texture, Sampler) {
     let format = pick(
         rng,
         &[Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba32Float],
     );
-    let mut tex = Texture::new(TextureTarget::Tex2D, format, [16, 16, 1], 1, 5, 1)
-        .unwrap_or_else(|e| panic!("a 16x16 texture: {e}"));
+    let [w, h] = pick(rng, &[[16, 16], [16, 16], [12, 10]]);
+    let levels = tgsi_exec::texture::resource::full_chain(w, h, 1);
+    let mut tex = Texture::new(TextureTarget::Tex2D, format, [w, h, 1], 1, levels, 1)
+        .unwrap_or_else(|e| panic!("a {w}x{h} texture: {e}"));
     for level in &mut tex.levels {
         for b in level.iter_mut() {
             *b = rng.next() as u8;
