@@ -11,7 +11,8 @@
 //! fragment shader of random ALU and flow-control code (the generator of
 //! [`crate::fuzz`], without memory access) reading the attributes
 //! (perspective, linear and flat), now and then sampling a random
-//! mipmapped texture, taking derivatives or discarding; a random target
+//! mipmapped texture (TEX, or TXL and SAMPLE_L at an immediate or a
+//! register's LOD), taking derivatives or discarding; a random target
 //! format, sample count, culling, depth test and blending.
 
 use crate::fuzz::{Gen, IMMS, LAST_TEMP, Rng, TEMPS, pool};
