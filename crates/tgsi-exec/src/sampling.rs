@@ -48,8 +48,9 @@ fn sample_plan(code: &Code, inst: &Inst, env: &Env) -> Option<texture::exec::Pla
 }
 
 /// Whether `inst` is one compiled code may sample itself: a [`plannable`]
-/// instruction, or a TXL (one source) or SAMPLE_L (two) of any stage with
-/// a direct view and sampler and no offset, under an environment with a
+/// instruction, or a TXL (one source) or SAMPLE_L (two) of any stage, or a
+/// TEX or SAMPLE (one) of another stage than the fragment one, with a
+/// direct view and sampler and no offset, under an environment with a
 /// stamp.
 fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
     let Some(t) = code.tex.get(inst.aux as usize) else {
@@ -58,6 +59,7 @@ fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
     let sources = match inst.op {
         Opcode::TXL => 1,
         Opcode::SAMPLE_L => 2,
+        Opcode::TEX | Opcode::SAMPLE if code.processor != Processor::Fragment => 1,
         _ => return plannable(code, inst, env),
     };
     let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
@@ -66,7 +68,8 @@ fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
 
 /// How compiled code may sample for `inst` under `env` itself
 /// ([`InlineBilinear`]), when the instruction is one it may sample (a fragment
-/// TEX or SAMPLE of one source, or a TXL or SAMPLE_L of any stage; a direct
+/// TEX or SAMPLE of one source, or a TXL or SAMPLE_L of any stage, or a TEX
+/// or SAMPLE of another stage; a direct
 /// view and sampler, no offset; the sampler's filters both LINEAR, or both
 /// NEAREST) and the view is one the compiled code reads. None: the
 /// instruction runs by the interpreter's handler.

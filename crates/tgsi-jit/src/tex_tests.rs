@@ -779,13 +779,23 @@ fn explicit_lods_sample_inline_with_the_interpreters_bits() {
 }
 
 /// A compute shader's SAMPLE_L and TXL (any stage may sample at an
-/// explicit LOD) run inline with the interpreter's words: each thread
-/// samples at its own coordinates, the results stored to a buffer.
+/// explicit LOD), and its TEX and SAMPLE (at LOD 0 plus the bias outside
+/// the fragment stage), run inline with the interpreter's words: each
+/// thread samples at its own coordinates, the results stored to a buffer;
+/// with and without a bias.
 #[test]
 fn explicit_lods_outside_the_fragment_stage_sample_inline() {
-    for (op, lod) in [("SAMPLE_L", "1.5"), ("TXL", "0.25"), ("SAMPLE_L", "-1.0")] {
+    for (op, lod) in [
+        ("SAMPLE_L", "1.5"),
+        ("TXL", "0.25"),
+        ("SAMPLE_L", "-1.0"),
+        ("TEX", "7.0"),
+        ("SAMPLE", "7.0"),
+    ] {
         let sample = match op {
             "TXL" => "5: TXL TEMP[1], TEMP[0], SAMP[0], 2D\n",
+            "TEX" => "5: TEX TEMP[1], TEMP[0], SAMP[0], 2D\n",
+            "SAMPLE" => "5: SAMPLE TEMP[1], TEMP[0], SVIEW[0], SAMP[0]\n",
             _ => "5: SAMPLE_L TEMP[1], TEMP[0], SVIEW[0], SAMP[0], TEMP[0].wwww\n",
         };
         let src = format!(
@@ -805,22 +815,27 @@ fn explicit_lods_outside_the_fragment_stage_sample_inline() {
             return;
         };
         assert_eq!(inline_samples(&jit), vec![5], "{op}");
-        let run = |p: &Program| {
-            let mut res = Resources {
-                buffers: vec![vec![0; 64 * 16]],
-                textures: vec![Some(texture(Format::Rgba8Srgb, 16, 5, 31))],
-                views: vec![View::full()],
-                samplers: vec![sampler(Wrap::Repeat, MipFilter::Linear)],
-                ..Resources::default()
+        for lod_bias in [0.0, 1.25] {
+            let run = |p: &Program| {
+                let mut res = Resources {
+                    buffers: vec![vec![0; 64 * 16]],
+                    textures: vec![Some(texture(Format::Rgba8Srgb, 16, 5, 31))],
+                    views: vec![View::full()],
+                    samplers: vec![Sampler {
+                        lod_bias,
+                        ..sampler(Wrap::Repeat, MipFilter::Linear)
+                    }],
+                    ..Resources::default()
+                };
+                p.dispatch_stats(&mut res, [2, 1, 1], &Limits::default())
+                    .expect("the shader runs");
+                res.buffers
             };
-            p.dispatch_stats(&mut res, [2, 1, 1], &Limits::default())
-                .expect("the shader runs");
-            res.buffers
-        };
-        let want = run(&interp);
-        let (got, steps) = handler_steps(|| run(&jit));
-        assert!(want == got, "{op} {lod}");
-        assert_eq!(steps, 0, "{op} {lod}");
-        assert!(want[0].iter().any(|b| *b != 0), "{op}: something sampled");
+            let want = run(&interp);
+            let (got, steps) = handler_steps(|| run(&jit));
+            assert!(want == got, "{op} {lod} {lod_bias}");
+            assert_eq!(steps, 0, "{op} {lod} {lod_bias}");
+            assert!(want[0].iter().any(|b| *b != 0), "{op}: something sampled");
+        }
     }
 }

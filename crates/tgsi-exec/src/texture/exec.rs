@@ -267,10 +267,12 @@ pub(crate) fn plan_inline(
 }
 
 /// Whether `op` is one the plans take: a fragment TEX or SAMPLE, or a TXL
-/// or SAMPLE_L of any stage (explicit: true).
+/// or SAMPLE_L of any stage (explicit: true), or a TEX or SAMPLE of
+/// another stage (explicit too: its LOD, 0 plus the bias, is the explicit
+/// rule's at a LOD operand of 0, the same bits).
 fn plannable_op(op: &TexOp) -> Option<bool> {
     match op.opcode {
-        Opcode::TEX | Opcode::SAMPLE if op.fragment => Some(false),
+        Opcode::TEX | Opcode::SAMPLE => Some(!op.fragment),
         Opcode::TXL | Opcode::SAMPLE_L => Some(true),
         _ => None,
     }
@@ -365,10 +367,12 @@ pub struct InlineBilinear<'a> {
     /// texel per lane, the one at ⌊u⌋, ⌊v⌋ (`Bound::sample_level_2d`),
     /// decoded; else bilinearly.
     pub nearest: bool,
-    /// A TXL or SAMPLE_L: each lane's LOD is its operand plus the bias,
-    /// clamped to the sampler's range (`LodMode::Explicit`), and a batch
-    /// not [`Self::single_level`] takes its levels by `lods` (no
-    /// magnification test: `may_magnify` is false).
+    /// A TXL or SAMPLE_L, or a TEX or SAMPLE outside the fragment stage:
+    /// each lane's LOD is its operand (0 for TEX and SAMPLE) plus the bias,
+    /// clamped to the sampler's range (`LodMode::Explicit`, and
+    /// `LodMode::Implicit` without derivatives), and a batch not
+    /// [`Self::single_level`] takes its levels by `lods` (no magnification
+    /// test: `may_magnify` is false).
     pub explicit: bool,
     /// Every LOD reads the first level. Otherwise a batch takes the kernel
     /// only when every quad with an active lane is magnified: the squared

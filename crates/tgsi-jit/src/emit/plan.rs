@@ -446,13 +446,13 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
 /// [`Plan::Tex`] (its entry numbered later) for a fragment TEX or SAMPLE
 /// the interpreter may run by its planned path (one source, a direct view
 /// and sampler, no offset), or a TXL (one source) or SAMPLE_L (two) of any
-/// stage with a direct view and sampler and no offset, with operands the
+/// stage, or a TEX or SAMPLE of another stage (at LOD 0 plus the bias),
+/// with a direct view and sampler and no offset, with operands the
 /// template reads inline.
 pub(super) fn tex_plan(code: &Code, inst: &Inst) -> Option<Plan> {
     let t = code.tex.get(inst.aux as usize)?;
     let sources = match inst.op {
-        Opcode::TEX | Opcode::SAMPLE if code.processor == Processor::Fragment => 1,
-        Opcode::TXL => 1,
+        Opcode::TEX | Opcode::SAMPLE | Opcode::TXL => 1,
         Opcode::SAMPLE_L => 2,
         _ => return None,
     };

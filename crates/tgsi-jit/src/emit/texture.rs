@@ -62,8 +62,15 @@ impl Emitter<'_> {
         let mut first_level = self.a.create_label();
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
-        if let Some((src, c)) = explicit_lod(inst) {
-            let lod = self.fetch(6, &inst.src[src], c, false)?;
+        let fragment = self.code.processor == Processor::Fragment;
+        if let Some(operand) = explicit_lod(inst, fragment) {
+            let lod = match operand {
+                Some((src, c)) => self.fetch(6, &inst.src[src], c, false)?,
+                None => {
+                    self.a.vpxord(zmm(6), zmm(6), zmm(6))?;
+                    6
+                }
+            };
             self.explicit([s, tc], lod, e, [inline, handler])?;
         } else {
             // (the common path: a bilinear RGBA8 level without a mirror; the
@@ -607,12 +614,15 @@ impl Emitter<'_> {
     }
 }
 
-/// Where a TXL's or SAMPLE_L's LOD is: (source, channel); None for the
-/// other sampling opcodes.
-fn explicit_lod(inst: &Inst) -> Option<(usize, usize)> {
+/// Where the LOD of an instruction sampled at an explicit LOD is: a TXL's
+/// or SAMPLE_L's operand (source, channel), or none (a TEX or SAMPLE
+/// outside the fragment stage: LOD 0, plus the bias as for an operand);
+/// None for the instructions that take their LOD from the quads.
+fn explicit_lod(inst: &Inst, fragment: bool) -> Option<Option<(usize, usize)>> {
     match inst.op {
-        Opcode::TXL => Some((0, 3)),
-        Opcode::SAMPLE_L => Some((1, 0)),
+        Opcode::TXL => Some(Some((0, 3))),
+        Opcode::SAMPLE_L => Some(Some((1, 0))),
+        Opcode::TEX | Opcode::SAMPLE if !fragment => Some(None),
         _ => None,
     }
 }
