@@ -226,8 +226,8 @@ pub(super) struct Ctx {
     pub scratch: [Row; 3],
     /// A mipmapped sample's next level's weights, its first level's
     /// channels and its coordinates s and t (its blended lanes:
-    /// [`Ctx::tex_blend`]).
-    pub tex_rows: [Row; 7],
+    /// [`Ctx::tex_blend`]), and a 2D array's layer of each lane.
+    pub tex_rows: [Row; 8],
     /// SWITCH selector rows, by static nesting depth.
     pub selectors: [Row; MAX_DEPTH],
     /// The batch register file (`Batch::regs`).
@@ -337,6 +337,10 @@ pub(super) struct TexEntry {
     /// How other batches pick their levels: 0 by the handler, 1 mip
     /// LINEAR, 2 mip NEAREST ([`tgsi_exec::texture::exec::InlineLods`]).
     pub mip: u32,
+    /// A 2D array's layer count (0: not an array) and its last layer (as
+    /// f32).
+    pub layers: u32,
+    pub layer_top: f32,
     /// The last level (as f32), the sampler's bias and LOD range.
     pub last_level: f32,
     pub bias: f32,
@@ -360,10 +364,12 @@ pub(super) struct TexEntry {
 pub(super) struct TexLevel {
     /// The level's first texel.
     pub texels: u64,
-    /// The last texel's index, the row pitch in texels, the slice's first row.
+    /// The last texel's index, the row pitch in texels, the slice's first
+    /// row, the rows of a layer.
     pub top: u32,
     pub width: u32,
     pub slice_rows: u32,
+    pub height: u32,
     /// The coordinates' scale on s and t.
     pub scale: [f32; 2],
     /// Per axis, how a texel index i wraps: `i & wrap_and`, then `i ^ (i
@@ -407,6 +413,7 @@ impl TexLevel {
             top: (k.texels.len() / k.texel_bytes as usize - 1) as u32,
             width: k.size[0],
             slice_rows: k.slice_rows,
+            height: k.size[1],
             scale: k.scale,
             wrap_and: [x.0, y.0],
             fold: [x.1, y.1],
@@ -497,6 +504,8 @@ impl TexEntry {
             single_level: b.single_level as u32,
             magnify: b.may_magnify as u32,
             mip,
+            layers: b.layers,
+            layer_top: b.layers.saturating_sub(1) as f32,
             last_level,
             bias,
             min_lod,
@@ -553,6 +562,8 @@ pub(super) mod off {
         pub const SINGLE_LEVEL: i32 = offset_of!(TexEntry, single_level) as i32;
         pub const MAGNIFY: i32 = offset_of!(TexEntry, magnify) as i32;
         pub const MIP: i32 = offset_of!(TexEntry, mip) as i32;
+        pub const LAYERS: i32 = offset_of!(TexEntry, layers) as i32;
+        pub const LAYER_TOP: i32 = offset_of!(TexEntry, layer_top) as i32;
         pub const LAST_LEVEL: i32 = offset_of!(TexEntry, last_level) as i32;
         pub const BIAS: i32 = offset_of!(TexEntry, bias) as i32;
         pub const MIN_LOD: i32 = offset_of!(TexEntry, min_lod) as i32;
@@ -571,6 +582,7 @@ pub(super) mod off {
         pub const TOP: i32 = offset_of!(TexLevel, top) as i32;
         pub const WIDTH: i32 = offset_of!(TexLevel, width) as i32;
         pub const SLICE_ROWS: i32 = offset_of!(TexLevel, slice_rows) as i32;
+        pub const HEIGHT: i32 = offset_of!(TexLevel, height) as i32;
         pub const SCALE: i32 = offset_of!(TexLevel, scale) as i32;
         pub const WRAP_AND: i32 = offset_of!(TexLevel, wrap_and) as i32;
         pub const LAST: i32 = offset_of!(TexLevel, last) as i32;
@@ -646,7 +658,7 @@ impl Ctx {
         Box::new(Ctx {
             perm,
             scratch: [[0; 16]; 3],
-            tex_rows: [[0; 16]; 7],
+            tex_rows: [[0; 16]; 8],
             tex_blend: 0,
             selectors: [[0; 16]; MAX_DEPTH],
             regs: std::ptr::null_mut(),

@@ -612,6 +612,7 @@ fn only_views_of_another_kind_leave_the_common_path() {
             first: levels[0],
             srgb: None,
             nearest,
+            layers: 0,
             explicit: false,
             single_level: false,
             may_magnify: true,
@@ -837,5 +838,101 @@ fn explicit_lods_outside_the_fragment_stage_sample_inline() {
             assert_eq!(steps, 0, "{op} {lod} {lod_bias}");
             assert!(want[0].iter().any(|b| *b != 0), "{op}: something sampled");
         }
+    }
+}
+
+/// A 2D array texture of `w` x `h` texels, `layers` layers and a full mip
+/// chain of pseudo-random texels (RGBA32F: values in [−2, 2)).
+fn array_texture(format: Format, [w, h]: [u32; 2], layers: u32, seed: u32) -> Texture {
+    let levels = tgsi_exec::texture::resource::full_chain(w, h, 1);
+    let mut tex = Texture::new(TextureTarget::Array2D, format, [w, h, 1], layers, levels, 1)
+        .expect("a small 2D array");
+    let mut x = seed.wrapping_mul(2_654_435_761) | 1;
+    for level in &mut tex.levels {
+        let words = level.as_chunks_mut::<4>().0;
+        for word in words {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            *word = match format {
+                Format::Rgba32Float => ((x >> 8) as f32 / (1 << 22) as f32 - 2.0).to_le_bytes(),
+                _ => x.to_le_bytes(),
+            };
+        }
+    }
+    tex
+}
+
+/// 2D array views sample inline with the interpreter's words: each lane's
+/// layer its third coordinate rounded to nearest even and clamped to the
+/// view's layers (NaN: layer 0), by TEX at per-pixel layers and at fixed
+/// ones (below 0, halves, past the last, NaN), and by TXL; RGBA8 (sRGB,
+/// UNORM) and RGBA32F, sides that are and are not powers of two,
+/// magnified and minified, no instruction handed to the interpreter when
+/// the lanes share a level.
+#[test]
+fn arrays_sample_inline_with_the_interpreters_bits() {
+    let layer_of = [
+        "IN[0].zzzz",
+        "IMM[0].xxxx",
+        "IMM[0].yyyy",
+        "IMM[0].zzzz",
+        "IMM[0].wwww",
+        "IMM[1].xxxx",
+        "IMM[1].yyyy",
+    ];
+    let mut cases = 0;
+    for op in ["TEX", "TXL"] {
+        for layer in layer_of {
+            let src = format!(
+                "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                 DCL SVIEW[0], 2D_ARRAY, FLOAT\nDCL TEMP[0..1]\n\
+                 IMM[0] FLT32 {{-1.0, 0.5, 1.5, 2.5}}\nIMM[1] FLT32 {{7.0, 0.0, 0.0, 1.25}}\n\
+                 IMM[2] UINT32 {{2143289344, 0, 0, 0}}\n\
+                 0: MUL TEMP[0], IN[0], IN[0].wwww\n1: MOV TEMP[0].z, {layer}\n\
+                 2: MOV TEMP[0].w, IMM[1].wwww\n\
+                 3: {op} TEMP[1], TEMP[0], SAMP[0], 2D_ARRAY\n\
+                 4: ADD OUT[0], TEMP[1], TEMP[0]\n5: END\n"
+            );
+            let Some((interp, jit)) = both(&src) else {
+                return;
+            };
+            assert_eq!(inline_samples(&jit), vec![3], "{op} {layer}");
+            for format in [Format::Rgba8Srgb, Format::Rgba8Unorm, Format::Rgba32Float] {
+                for (size, layers) in [([16, 16], 3), ([12, 10], 4)] {
+                    let tex = array_texture(format, size, layers, 37);
+                    for (wrap, mip) in [
+                        (Wrap::Repeat, MipFilter::Linear),
+                        (Wrap::ClampToEdge, MipFilter::Nearest),
+                    ] {
+                        let s = sampler(wrap, mip);
+                        for (scale, origin) in [(0.011, 0.02), (0.3, -0.4)] {
+                            let (want, got, steps) =
+                                shade_both(&interp, &jit, &tex, View::full(), s, scale, origin);
+                            let case = format!("{op} {layer} {format:?} {size:?} {mip:?} {scale}");
+                            assert!(want == got, "{case}");
+                            // (per-pixel coordinates: TEX's batches of
+                            // several levels go to the handler)
+                            if op == "TXL" || scale < 0.1 {
+                                assert_eq!(steps, 0, "{case}");
+                            }
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 2 * 7 * 3 * 2 * 2 * 2);
+    // the NaN layer: layer 0
+    let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+        DCL SVIEW[0], 2D_ARRAY, FLOAT\nDCL TEMP[0..1]\nIMM[0] UINT32 {2143289344, 0, 0, 0}\n\
+        0: MOV TEMP[0], IN[0]\n1: MOV TEMP[0].z, IMM[0].xxxx\n\
+        2: TEX TEMP[1], TEMP[0], SAMP[0], 2D_ARRAY\n3: MOV OUT[0], TEMP[1]\n4: END\n";
+    if let Some((interp, jit)) = both(src) {
+        let tex = array_texture(Format::Rgba8Unorm, [16, 16], 3, 41);
+        let s = sampler(Wrap::Repeat, MipFilter::None);
+        let (want, got, steps) = shade_both(&interp, &jit, &tex, View::full(), s, 0.011, 0.02);
+        assert!(want == got && steps == 0, "a NaN layer");
     }
 }

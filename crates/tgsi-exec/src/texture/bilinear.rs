@@ -600,6 +600,10 @@ impl<'a> Bound<'a> {
     /// otherwise.
     #[inline(always)]
     pub(crate) fn rgba8_kernel(&self, s: &Sampler, rel: u32) -> Option<simd::Rgba8Bilinear<'a>> {
+        // (one slice for all lanes: not an array's)
+        if self.shape.array {
+            return None;
+        }
         let k = self.inline_level(s, rel, None)?;
         if k.texel_bytes != 4 {
             return None;
@@ -627,8 +631,9 @@ impl<'a> Bound<'a> {
         (Texels::of(self.fmt) == Some(Texels::Rgba8Srgb)).then(srgb_to_linear_table)
     }
 
-    /// Level `rel` of an RGBA8 (UNORM or sRGB) or RGBA32F view that is not
-    /// an array, when the level is complete, the sampler's wraps never
+    /// Level `rel` of an RGBA8 (UNORM or sRGB) or RGBA32F view that is 2D
+    /// or a 2D array (`slice_rows` then the first layer's), when the level
+    /// is complete, the sampler's wraps never
     /// read the border (REPEAT, MIRROR_REPEAT, CLAMP, CLAMP_TO_EDGE,
     /// MIRROR_CLAMP_TO_EDGE) and every texel's last
     /// word has an index below 2^31:
@@ -645,7 +650,8 @@ impl<'a> Bound<'a> {
         copy: Option<&'a [Vec<u8>]>,
     ) -> Option<InlineLevel<'a>> {
         let texels = Texels::of(self.fmt)?;
-        if self.shape.array {
+        // (a 2D array's layers: the compiled code adds each lane's layer)
+        if self.shape.array && self.shape.dim != Dim::D2 {
             return None;
         }
         let level = self.first_level + rel;

@@ -367,6 +367,11 @@ pub struct InlineBilinear<'a> {
     /// texel per lane, the one at ⌊u⌋, ⌊v⌋ (`Bound::sample_level_2d`),
     /// decoded; else bilinearly.
     pub nearest: bool,
+    /// A 2D array view's layer count (0: not an array): each lane reads
+    /// layer `clamp(round_ties_even(r), 0, layers − 1)` (r its third
+    /// coordinate, NaN as 0: `Bound::slices`) past the view's first, its
+    /// rows `layer · height` past each level's `slice_rows`.
+    pub layers: u32,
     /// A TXL or SAMPLE_L, or a TEX or SAMPLE outside the fragment stage:
     /// each lane's LOD is its operand (0 for TEX and SAMPLE) plus the bias,
     /// clamped to the sampler's range (`LodMode::Explicit`, and
@@ -463,6 +468,7 @@ pub(crate) fn inline_bilinear<'a>(
         first,
         srgb,
         nearest: p.nearest,
+        layers: if bd.shape.array { bd.nlayers.max(1) } else { 0 },
         explicit: p.explicit,
         single_level: p.single_level,
         may_magnify,

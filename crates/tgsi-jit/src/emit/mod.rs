@@ -438,6 +438,9 @@ struct Emitter<'c> {
     /// function's end (so that the common path runs through contiguous
     /// code): see `texture::Cold`.
     cold: Vec<texture::Cold>,
+    /// Whether the sample being emitted may read a 2D array (its lookups
+    /// then add each lane's layer: see `texture::Emitter::layers`).
+    tex_array: bool,
 }
 
 /// An encoding error or an operand a template cannot take.
@@ -680,6 +683,7 @@ impl<'c> Emitter<'c> {
             local: segment_local(code, plans),
             const_bufs: 0,
             cold: Vec::new(),
+            tex_array: false,
         })
     }
 

@@ -3,7 +3,8 @@
 //! direct view and sampler, no offset), or lane by lane for NEAREST
 //! filters, and a TXL or SAMPLE_L of any stage (its LOD operand in place
 //! of the derivatives: [`Emitter::explicit`]), samples the levels of an
-//! RGBA8 or RGBA32F view itself with the
+//! RGBA8 or RGBA32F view (2D, or a 2D array: [`Emitter::layers`]) itself
+//! with the
 //! steps of the texture engine (for RGBA8 bilinear, its AVX-512 kernel's
 //! steps in `math::simd`), so the same bits. What the levels are comes
 //! from this run's bindings through the instruction's entry in
@@ -26,6 +27,7 @@
 use super::*;
 use crate::native::log2f;
 use crate::native::off::tex as t;
+use tgsi_ir::enums::TextureTarget;
 
 /// The register holding the address of the level the kernel reads (a
 /// scratch register of the generated code: [`Emitter::magnified`] uses it
@@ -42,6 +44,7 @@ pub(super) struct Cold {
     entry: CodeLabel,
     coords: [u32; 2],
     e: i32,
+    array: bool,
     kernel: CodeLabel,
     inline: CodeLabel,
     handler: CodeLabel,
@@ -62,6 +65,20 @@ impl Emitter<'_> {
         let mut first_level = self.a.create_label();
         let s = self.fetch(4, &inst.src[0], 0, false)?;
         let tc = self.fetch(5, &inst.src[0], 1, false)?;
+        // a target that may be a 2D array (the view's when the instruction
+        // names none): each lane's layer; an array entry for another
+        // target goes to the handler
+        let target = self.code.tex.get(inst.aux as usize).map(|t| t.target);
+        self.tex_array = matches!(
+            target,
+            Some(TextureTarget::Array2D | TextureTarget::Unknown)
+        );
+        if self.tex_array {
+            self.layers(inst, e)?;
+        } else {
+            self.a.cmp(dword_ptr(rbx + e + t::LAYERS), 0)?;
+            self.a.jne(handler)?;
+        }
         let fragment = self.code.processor == Processor::Fragment;
         if let Some(operand) = explicit_lod(inst, fragment) {
             let lod = match operand {
@@ -88,6 +105,7 @@ impl Emitter<'_> {
                 entry: minified,
                 coords: [s, tc],
                 e,
+                array: self.tex_array,
                 kernel,
                 inline,
                 handler,
@@ -103,8 +121,50 @@ impl Emitter<'_> {
         Ok(self.finish32(inst, |c| c as u32)?)
     }
 
+    /// A 2D array entry's layer of each lane into the context's
+    /// `tex_rows[7]` (skipped for another entry): the third coordinate of
+    /// source 0, NaN as 0, rounded to nearest even, clamped to the view's
+    /// layers (`Bound::slices`) (zmm7, k2 scratch).
+    fn layers(&mut self, inst: &Inst, e: i32) -> R {
+        let r = self.fetch(7, &inst.src[0], 2, false)?;
+        let mut none = self.a.create_label();
+        let a = &mut self.a;
+        a.cmp(dword_ptr(rbx + e + t::LAYERS), 0)?;
+        a.je(none)?;
+        a.vcmpps(k2, zmm(r), zmm(r), ORD_Q)?;
+        a.vmovaps(zmm(7).k2().z(), zmm(r))?;
+        a.vrndscaleps(zmm(7), zmm(7), 8)?;
+        a.vmaxps(zmm(7), zmm(7), dword_bcst(rbx + pool_off(pool::ZERO)))?;
+        a.vminps(zmm(7), zmm(7), dword_bcst(rbx + e + t::LAYER_TOP))?;
+        a.vcvttps2dq(zmm(7), zmm(7))?;
+        a.vmovdqu32(zmmword_ptr(rbx + off::TEX_ROWS + 64 * 7), zmm(7))?;
+        a.set_label(&mut none)?;
+        Ok(a.zero_bytes()?)
+    }
+
+    /// When the sample may read a 2D array, zmm `z` = each lane's layer
+    /// times the level's height for an array entry, 0 otherwise (the lanes'
+    /// rows past `slice_rows`), and true; false (nothing emitted) for a
+    /// sample that reads no array.
+    fn layer_rows(&mut self, z: u32, e: i32) -> Result<bool, IcedError> {
+        if !self.tex_array {
+            return Ok(false);
+        }
+        let a = &mut self.a;
+        a.vpxord(zmm(z), zmm(z), zmm(z))?;
+        let mut none = a.create_label();
+        a.cmp(dword_ptr(rbx + e + t::LAYERS), 0)?;
+        a.je(none)?;
+        a.vmovdqu32(zmm(z), zmmword_ptr(rbx + off::TEX_ROWS + 64 * 7))?;
+        a.vpmulld(zmm(z), zmm(z), dword_bcst(LEVEL + t::HEIGHT))?;
+        a.set_label(&mut none)?;
+        a.zero_bytes()?;
+        Ok(true)
+    }
+
     /// Emits the rare path `cold` (after the function's end).
     pub(super) fn emit_cold(&mut self, cold: Cold) -> A {
+        self.tex_array = cold.array;
         place(&mut self.a, cold.entry)?;
         self.cold_sample(
             cold.coords,
@@ -496,9 +556,13 @@ impl Emitter<'_> {
             self.a.vcvttps2dq(zmm(i), zmm(13))?;
             self.wrap_index(i, axis, e, true)?;
         }
+        let layered = self.layer_rows(13, e)?;
         let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
         a.vpaddd(zmm(7), zmm(7), level(t::SLICE_ROWS))?;
+        if layered {
+            a.vpaddd(zmm(7), zmm(7), zmm(13))?;
+        }
         a.vpmulld(zmm(7), zmm(7), level(t::WIDTH))?;
         a.vpaddd(zmm(12), zmm(7), zmm(6))?;
         a.vpminud(zmm(12), zmm(12), level(t::TOP))?;
@@ -551,11 +615,15 @@ impl Emitter<'_> {
     fn bilinear(&mut self, [s, tc]: [u32; 2], e: i32, handler: CodeLabel, general: bool) -> A {
         self.tex_axis(s, 0, e, [6, 7, 8], general)?;
         self.tex_axis(tc, 1, e, [9, 10, 11], general)?;
+        let layered = self.layer_rows(12, e)?;
         let level = |field: i32| dword_bcst(LEVEL + field);
         let a = &mut self.a;
         // the taps' texel indices (00, 10, 01, 11), clamped to the last texel
         for row in [9, 10] {
             a.vpaddd(zmm(row), zmm(row), level(t::SLICE_ROWS))?;
+            if layered {
+                a.vpaddd(zmm(row), zmm(row), zmm(12))?;
+            }
             a.vpmulld(zmm(row), zmm(row), level(t::WIDTH))?;
         }
         for (k, (row, x)) in [(9, 6), (9, 7), (10, 6), (10, 7)].into_iter().enumerate() {
