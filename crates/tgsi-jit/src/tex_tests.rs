@@ -46,6 +46,22 @@ fn sampler(wrap: Wrap, mip: MipFilter) -> Sampler {
 /// at slot 0; run with and without linear copies of sRGB textures
 /// (`Limits::linear_copies`), which must give the same words.
 fn shade(p: &Program, tex: &Texture, view: View, s: Sampler, scale: f32, origin: f32) -> Words {
+    let [copied, decoded] =
+        [true, false].map(|copies| shade_copies(p, tex, view, s, [scale, origin], copies));
+    assert!(copied == decoded, "linear copies change the words");
+    copied
+}
+
+/// [`shade`] with decoded copies of the textures (`Limits::linear_copies`)
+/// or without.
+fn shade_copies(
+    p: &Program,
+    tex: &Texture,
+    view: View,
+    s: Sampler,
+    [scale, origin]: [f32; 2],
+    linear_copies: bool,
+) -> Words {
     let mut draw = Draw::full_quad(24, 20);
     draw.varyings[0].plane = [
         [origin, scale, 0.0],
@@ -59,18 +75,14 @@ fn shade(p: &Program, tex: &Texture, view: View, s: Sampler, scale: f32, origin:
         samplers: vec![s],
         ..Resources::default()
     };
-    let [copied, decoded] = [true, false].map(|linear_copies| {
-        let limits = Limits {
-            linear_copies,
-            ..Limits::default()
-        };
-        let (words, _) = p
-            .shade(&mut res, &draw, 1, &limits)
-            .expect("the shader runs");
-        words
-    });
-    assert!(copied == decoded, "linear copies change the words");
-    copied
+    let limits = Limits {
+        linear_copies,
+        ..Limits::default()
+    };
+    let (words, _) = p
+        .shade(&mut res, &draw, 1, &limits)
+        .expect("the shader runs");
+    words
 }
 
 /// The words a shader writes per target ([`shade`]).
@@ -934,5 +946,55 @@ fn arrays_sample_inline_with_the_interpreters_bits() {
         let s = sampler(Wrap::Repeat, MipFilter::None);
         let (want, got, steps) = shade_both(&interp, &jit, &tex, View::full(), s, 0.011, 0.02);
         assert!(want == got && steps == 0, "a NaN layer");
+    }
+}
+
+/// Every filterable format the compiled code does not decode itself
+/// (R8 ... RGBA16, SNORM, half and single floats, RGB10A2, R11G11B10F,
+/// depth) samples inline from the draw's decoded copy with the
+/// interpreter's words: bilinear and NEAREST, one level and mipmapped,
+/// magnified and minified; none of a UNORM or SNORM format's batches goes
+/// to the handler (float texels of random bits may be NaN: those batches
+/// do, as the batch path's NaN lanes do).
+#[test]
+fn other_formats_sample_inline_from_their_copies() {
+    let Some((interp, jit)) = both(PLAIN) else {
+        return;
+    };
+    let native = [Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba32Float];
+    let formats: Vec<Format> = Format::ALL
+        .iter()
+        .copied()
+        .filter(|f| !f.is_integer() && !native.contains(f))
+        .collect();
+    assert!(formats.len() > 10, "{formats:?}");
+    for format in formats {
+        for (levels, mip) in [(1, MipFilter::None), (5, MipFilter::Linear)] {
+            let tex = texture(format, 16, levels, 43);
+            for filter in [Filter::Linear, Filter::Nearest] {
+                let s = Sampler {
+                    min: filter,
+                    mag: filter,
+                    ..sampler(Wrap::Repeat, mip)
+                };
+                for (scale, origin) in [(0.011, 0.02), (0.3, -0.4)] {
+                    let case = format!("{format:?} {levels} {filter:?} {scale}");
+                    // (with and without copies: the same words)
+                    let want = shade(&interp, &tex, View::full(), s, scale, origin);
+                    assert!(
+                        want == shade(&jit, &tex, View::full(), s, scale, origin),
+                        "{case}"
+                    );
+                    let (got, steps) = handler_steps(|| {
+                        shade_copies(&jit, &tex, View::full(), s, [scale, origin], true)
+                    });
+                    assert!(want == got, "{case}");
+                    let float = format.num_class() == tgsi_exec::texture::format::NumClass::Float;
+                    if !float {
+                        assert_eq!(steps, 0, "{case}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -73,6 +73,20 @@ pub enum InlineWrap {
     MirrorRepeatAny,
 }
 
+/// How the compiled code wraps an axis of `n` texels by `mode`, when it
+/// can (every mode that never reads the border).
+fn inline_wrap(mode: Wrap, n: u32) -> Option<InlineWrap> {
+    match mode {
+        Wrap::Repeat if n.is_power_of_two() => Some(InlineWrap::Kernel(simd::AxisWrap::RepeatPow2)),
+        Wrap::Clamp | Wrap::ClampToEdge => Some(InlineWrap::Kernel(simd::AxisWrap::Clamp)),
+        Wrap::MirrorRepeat if n.is_power_of_two() => Some(InlineWrap::MirrorRepeatPow2),
+        Wrap::MirrorClampToEdge => Some(InlineWrap::MirrorClampToEdge),
+        Wrap::Repeat => Some(InlineWrap::RepeatAny),
+        Wrap::MirrorRepeat => Some(InlineWrap::MirrorRepeatAny),
+        _ => None,
+    }
+}
+
 /// The texel layouts the batch path decodes itself.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Texels {
@@ -649,32 +663,23 @@ impl<'a> Bound<'a> {
         rel: u32,
         copy: Option<&'a [Vec<u8>]>,
     ) -> Option<InlineLevel<'a>> {
-        let texels = Texels::of(self.fmt)?;
         // (a 2D array's layers: the compiled code adds each lane's layer)
         if self.shape.array && self.shape.dim != Dim::D2 {
             return None;
         }
         let level = self.first_level + rel;
         let (w, h, d) = self.tex.level_dims(level);
-        // a linear copy's levels hold RGBA32F texels
-        let (texel_bytes, bytes) = match copy {
-            Some(levels) => (16, levels.get(level as usize).map_or(&[][..], |v| v)),
-            None if texels == Texels::Rgba32Float => (16, self.level_bytes(level)),
-            None => (4, self.level_bytes(level)),
+        // a copy's levels hold RGBA32F texels; without one, the formats
+        // the compiled code decodes
+        let (texel_bytes, bytes) = match (copy, Texels::of(self.fmt)) {
+            (Some(levels), _) => (16, levels.get(level as usize).map_or(&[][..], |v| v)),
+            (None, Some(Texels::Rgba32Float)) => (16, self.level_bytes(level)),
+            (None, Some(_)) => (4, self.level_bytes(level)),
+            (None, None) => return None,
         };
         let count = bytes.len() / texel_bytes;
         complete(count, w as u64 * h as u64 * d as u64)?;
-        let wrap = |mode: Wrap, n: u32| match mode {
-            Wrap::Repeat if n.is_power_of_two() => {
-                Some(InlineWrap::Kernel(simd::AxisWrap::RepeatPow2))
-            }
-            Wrap::Clamp | Wrap::ClampToEdge => Some(InlineWrap::Kernel(simd::AxisWrap::Clamp)),
-            Wrap::MirrorRepeat if n.is_power_of_two() => Some(InlineWrap::MirrorRepeatPow2),
-            Wrap::MirrorClampToEdge => Some(InlineWrap::MirrorClampToEdge),
-            Wrap::Repeat => Some(InlineWrap::RepeatAny),
-            Wrap::MirrorRepeat => Some(InlineWrap::MirrorRepeatAny),
-            _ => None,
-        };
+        let wrap = inline_wrap;
         let unnorm = !s.normalized || self.shape.rect;
         let words = count as u64 * texel_bytes as u64 / 4;
         let sides = [w, h].iter().all(|&n| (1..=1 << 24).contains(&n));
@@ -691,6 +696,16 @@ impl<'a> Bound<'a> {
             },
             wrap: [wrap(s.wrap[0], w)?, wrap(s.wrap[1], h)?],
         })
+    }
+
+    /// Whether a copy of this view's texture could be sampled inline
+    /// ([`Self::inline_level`] with a copy): a 2D or 2D array view whose
+    /// sampler's wraps on s and t never read the border, of a format whose
+    /// values are filtered.
+    pub(crate) fn copy_may_inline(&self, s: &Sampler) -> bool {
+        let shape = !self.shape.array || self.shape.dim == Dim::D2;
+        let wraps = (0..2).all(|a| inline_wrap(s.wrap[a], 1).is_some());
+        shape && wraps && !self.fmt.is_integer()
     }
 
     /// The bytes of absolute level `k` (none past the last level).

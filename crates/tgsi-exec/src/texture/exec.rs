@@ -263,7 +263,16 @@ pub(crate) fn plan_inline(
     view: u32,
     sampler: u32,
 ) -> Option<PlannedSample> {
-    plan_sample(b, op, view, sampler).or_else(|| plan_with(b, op, view, sampler, nearest_may_fit))
+    plan_sample(b, op, view, sampler)
+        .or_else(|| plan_with(b, op, view, sampler, nearest_may_fit))
+        .or_else(|| plan_with(b, op, view, sampler, copy_may_fit))
+}
+
+/// A sampler of equal min and mag filters on a format the batch path
+/// does not decode but a draw's copy can ([`super::linear`]): filtered
+/// values.
+fn copy_may_fit(s: &Sampler, fmt: super::Format) -> bool {
+    s.min == s.mag && !fmt.is_integer()
 }
 
 /// Whether `op` is one the plans take: a fragment TEX or SAMPLE, or a TXL
@@ -452,17 +461,25 @@ pub(crate) fn inline_bilinear<'a>(
         };
         (p.single_level || may_magnify || lods.is_some()).then_some((first, lods))
     };
-    let (first, lods) = levels(None)?;
-    // an sRGB view's taps from the texture's linear copy, when it has one
-    // (asked for only now: a copy is made for a sample that can use it)
+    // the formats the compiled code decodes itself; an sRGB view's taps,
+    // and another format's, from the texture's decoded copy, when it has
+    // one (asked for only now: a copy is made for a sample that can use
+    // it)
+    let native = levels(None);
     let srgb = bd.srgb_decode();
-    let copied = srgb
-        .and(b.linear)
-        .and_then(|l| l.levels(p.view as usize, tex))
+    let wants_copy = match native {
+        Some(_) => srgb.is_some(),
+        None => bd.copy_may_inline(s),
+    };
+    let copied = b
+        .linear
+        .filter(|_| wants_copy)
+        .and_then(|l| l.levels(p.view as usize, tex, bd.fmt))
         .and_then(|copy| levels(Some(copy)));
-    let ((first, lods), srgb) = match copied {
-        Some(levels) => (levels, None),
-        None => ((first, lods), srgb),
+    let ((first, lods), srgb) = match (copied, native) {
+        (Some(levels), _) => (levels, None),
+        (None, Some(levels)) => (levels, srgb),
+        (None, None) => return None,
     };
     Some(InlineBilinear {
         first,

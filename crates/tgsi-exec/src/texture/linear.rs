@@ -1,11 +1,13 @@
-//! Linear-light copies of sRGB RGBA8 textures for compiled code
-//! ([`LinearCopies`]): each texel decoded once per draw, as four f32 words
-//! (r, g, b through the sRGB decode table, a as UNORM8, the words
-//! [`Format::decode`] gives), so that compiled code reads an sRGB view's
-//! bilinear taps as RGBA32F ones, two 64-bit words a texel, instead of a
-//! texel word and three lookups in the decode table per tap. The filtered
-//! results are the same bits: the taps hold the same values and the lerps
-//! are the same.
+//! Decoded copies of textures for compiled code ([`LinearCopies`]): each
+//! texel decoded once per draw by its view's format, as the four f32 words
+//! [`Format::decode`] gives (sRGB: r, g, b through the decode table, a as
+//! UNORM8), so that compiled code reads the bilinear taps of an sRGB
+//! RGBA8 view, or of a view of any other filterable format it does not
+//! decode itself (R8, RG16, RGBA16F, R32F, RGB10A2, ...), as RGBA32F ones,
+//! two 64-bit words a texel (for sRGB instead of a texel word and three
+//! lookups in the decode table per tap). The filtered results are the
+//! same bits: the taps hold the values the interpreter decodes and the
+//! lerps are the same.
 
 use super::{Format, Texture};
 use std::sync::OnceLock;
@@ -19,10 +21,12 @@ pub const MAX_COPY_TEXELS: u64 = 1 << 20;
 /// and its levels, decoded in some microseconds).
 pub const SMALL_TEXELS: u64 = 1 << 13;
 
-/// Per texture index, its linear copy, made the first time compiled code
-/// samples it inline through an sRGB RGBA8 view (from any thread). Made
-/// for one draw (or other run), while its textures do not change; a
-/// texture above the caps keeps the decode table.
+/// Per texture index, its decoded copy, made the first time compiled code
+/// samples it inline through a view that needs one (an sRGB RGBA8 view,
+/// or another filterable format than RGBA8 UNORM and RGBA32F), from any
+/// thread. Made for one draw (or other run), while its textures do not
+/// change; a texture above the caps is not copied (an sRGB view keeps the
+/// decode table, another format the interpreter's handler).
 pub struct LinearCopies {
     max_texels: u64,
     /// Texels the copies not made yet may still take, all together.
@@ -35,6 +39,8 @@ struct LinearTexture {
     /// The first level's address and each level's length in bytes: the
     /// texture the copy belongs to.
     source: (usize, Vec<usize>),
+    /// The format the texels were decoded by.
+    format: Format,
     levels: Vec<Vec<u8>>,
 }
 
@@ -50,14 +56,14 @@ impl LinearCopies {
     }
 
     /// The copy of texture `index` (which is `tex`), its levels read as
-    /// sRGB RGBA8 texels, made now if it is the first request; None when
-    /// the texture is above the cap, its texels are not 4 bytes wide or
-    /// the draw's copies have no room left, or when the copy was made from
-    /// another texture.
-    pub(crate) fn levels(&self, index: usize, tex: &Texture) -> Option<&[Vec<u8>]> {
+    /// texels of `format`, made now if it is the first request; None when
+    /// the texture is above the cap, is multisampled, its texels are not
+    /// `format`'s size or are integers, or the draw's copies have no room
+    /// left, or when the copy was made from another texture or format.
+    pub(crate) fn levels(&self, index: usize, tex: &Texture, format: Format) -> Option<&[Vec<u8>]> {
         let slot = self.copies.get(index)?;
-        let copy = slot.get_or_init(|| self.make(tex)).as_ref()?;
-        (copy.source == source_of(tex)).then_some(copy.levels.as_slice())
+        let copy = slot.get_or_init(|| self.make(tex, format)).as_ref()?;
+        (copy.source == source_of(tex) && copy.format == format).then_some(copy.levels.as_slice())
     }
 
     /// Room for the copies of `res`'s textures for a draw known to shade
@@ -80,14 +86,15 @@ impl LinearCopies {
     pub fn wants_samples(res: &crate::Resources) -> bool {
         res.textures.iter().flatten().any(|t| {
             let texels = texels_of(t);
-            t.format.bytes_per_texel() == 4 && texels > SMALL_TEXELS && texels <= MAX_COPY_TEXELS
+            copyable(t, t.format) && texels > SMALL_TEXELS && texels <= MAX_COPY_TEXELS
         })
     }
 
-    fn make(&self, tex: &Texture) -> Option<LinearTexture> {
-        if tex.format.bytes_per_texel() != 4 {
+    fn make(&self, tex: &Texture, format: Format) -> Option<LinearTexture> {
+        if !copyable(tex, format) {
             return None;
         }
+        let bpt = format.bytes_per_texel();
         let texels = texels_of(tex);
         if texels > self.max_texels {
             return None;
@@ -102,9 +109,9 @@ impl LinearCopies {
             .levels
             .iter()
             .map(|level| {
-                let mut out = Vec::with_capacity(level.len() * 4);
-                for texel in level.chunks_exact(4) {
-                    for word in Format::Rgba8Srgb.decode(texel) {
+                let mut out = Vec::with_capacity(level.len() / bpt * 16);
+                for texel in level.chunks_exact(bpt) {
+                    for word in format.decode(texel) {
                         out.extend_from_slice(&word.to_le_bytes());
                     }
                 }
@@ -113,14 +120,24 @@ impl LinearCopies {
             .collect();
         Some(LinearTexture {
             source: source_of(tex),
+            format,
             levels,
         })
     }
 }
 
-/// The texels of every level of a texture of 4-byte texels.
+/// Whether `tex` can be copied as texels of `format`: one sample per
+/// texel, texels of `format`'s size, values that are filtered (not
+/// integers).
+fn copyable(tex: &Texture, format: Format) -> bool {
+    let bpt = format.bytes_per_texel();
+    tex.samples == 1 && bpt > 0 && bpt == tex.format.bytes_per_texel() && !format.is_integer()
+}
+
+/// The texels of every level of a texture.
 fn texels_of(tex: &Texture) -> u64 {
-    tex.levels.iter().map(|l| l.len() as u64 / 4).sum()
+    let bpt = tex.format.bytes_per_texel().max(1) as u64;
+    tex.levels.iter().map(|l| l.len() as u64 / bpt).sum()
 }
 
 /// What identifies a texture's texels: the first level's address and every
@@ -153,7 +170,7 @@ mod tests {
             *b = (i * 7 + i / 4) as u8;
         }
         let copies = LinearCopies::new(2, 1000);
-        let levels = copies.levels(1, &tex).unwrap();
+        let levels = copies.levels(1, &tex, Format::Rgba8Srgb).unwrap();
         assert_eq!(levels.len(), 2);
         for (texel, words) in tex.levels[0].chunks(4).zip(levels[0].chunks(16)) {
             let want = Format::Rgba8Srgb.decode(texel);
@@ -164,13 +181,18 @@ mod tests {
             assert_eq!(got, want);
         }
         let first = levels[0].as_ptr();
-        assert_eq!(copies.levels(1, &tex).unwrap()[0].as_ptr(), first);
+        assert_eq!(
+            copies.levels(1, &tex, Format::Rgba8Srgb).unwrap()[0].as_ptr(),
+            first
+        );
+        // (made by one format: not another's)
+        assert!(copies.levels(1, &tex, Format::Rgba8Unorm).is_none());
         let other = tex.clone();
-        assert!(copies.levels(1, &other).is_none());
-        assert!(copies.levels(5, &tex).is_none());
+        assert!(copies.levels(1, &other, Format::Rgba8Srgb).is_none());
+        assert!(copies.levels(5, &tex, Format::Rgba8Srgb).is_none());
         let small = LinearCopies::new(1, 16 * 16);
         assert!(
-            small.levels(0, &tex).is_none(),
+            small.levels(0, &tex, Format::Rgba8Srgb).is_none(),
             "320 texels over a cap of 256"
         );
         // the copies share their room
@@ -178,10 +200,75 @@ mod tests {
             room: AtomicU64::new(500),
             ..LinearCopies::new(2, 1000)
         };
-        assert!(shared.levels(0, &tex).is_some());
+        assert!(shared.levels(0, &tex, Format::Rgba8Srgb).is_some());
         assert!(
-            shared.levels(1, &tex).is_none(),
+            shared.levels(1, &tex, Format::Rgba8Srgb).is_none(),
             "320 more texels in a room of 180"
+        );
+    }
+
+    /// Textures of other formats are copied as their views read them
+    /// (RG16F, RGB10A2 texels of every byte value decoded by
+    /// `Format::decode`); integer formats, a view of another texel size
+    /// and multisampled textures are not.
+    #[test]
+    fn copies_decode_by_the_views_format() {
+        for format in [Format::Rg16Float, Format::Rgb10a2Unorm, Format::R8Unorm] {
+            let mut tex = Texture::new(TextureTarget::Tex2D, format, [8, 8, 1], 1, 4, 1).unwrap();
+            for level in &mut tex.levels {
+                for (i, b) in level.iter_mut().enumerate() {
+                    *b = (i * 37 + i / 3) as u8;
+                }
+            }
+            let bpt = format.bytes_per_texel();
+            let copies = LinearCopies::new(1, 1000);
+            let levels = copies.levels(0, &tex, format).expect("a copy");
+            assert_eq!(levels.len(), 4);
+            for (level, copy) in tex.levels.iter().zip(levels) {
+                assert_eq!(copy.len(), level.len() / bpt * 16);
+                for (texel, words) in level.chunks(bpt).zip(copy.chunks(16)) {
+                    let got: Vec<u32> = words
+                        .chunks(4)
+                        .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+                        .collect();
+                    assert_eq!(got, format.decode(texel), "{format:?}");
+                }
+            }
+        }
+        let ints =
+            Texture::new(TextureTarget::Tex2D, Format::Rgba8Uint, [8, 8, 1], 1, 1, 1).unwrap();
+        assert!(
+            LinearCopies::new(1, 1000)
+                .levels(0, &ints, Format::Rgba8Uint)
+                .is_none()
+        );
+        let wide = Texture::new(
+            TextureTarget::Tex2D,
+            Format::Rgba16Float,
+            [8, 8, 1],
+            1,
+            1,
+            1,
+        )
+        .unwrap();
+        assert!(
+            LinearCopies::new(1, 1000)
+                .levels(0, &wide, Format::Rgba8Unorm)
+                .is_none()
+        );
+        let msaa = Texture::new(
+            TextureTarget::Msaa2D,
+            Format::Rgba8Unorm,
+            [8, 8, 1],
+            1,
+            1,
+            4,
+        )
+        .unwrap();
+        assert!(
+            LinearCopies::new(1, 1000)
+                .levels(0, &msaa, Format::Rgba8Unorm)
+                .is_none()
         );
     }
 
@@ -203,7 +290,7 @@ mod tests {
         let copies = LinearCopies::for_draw(&res, 0, &limits);
         assert!(
             copies
-                .levels(0, res.textures[0].as_ref().unwrap())
+                .levels(0, res.textures[0].as_ref().unwrap(), Format::Rgba8Srgb)
                 .is_some()
         );
         res.textures[1] = tex(128);
@@ -211,11 +298,11 @@ mod tests {
         let big = res.textures[1].as_ref().unwrap();
         assert!(
             LinearCopies::for_draw(&res, 0, &limits)
-                .levels(1, big)
+                .levels(1, big, Format::Rgba8Srgb)
                 .is_none()
         );
         let copies = LinearCopies::for_draw(&res, 16 * 128 * 128, &limits);
-        assert!(copies.levels(1, big).is_some());
+        assert!(copies.levels(1, big, Format::Rgba8Srgb).is_some());
         let off = crate::Limits {
             linear_copies: false,
             ..limits
@@ -223,7 +310,7 @@ mod tests {
         let copies = LinearCopies::for_draw(&res, 16 * 128 * 128, &off);
         assert!(
             copies
-                .levels(0, res.textures[0].as_ref().unwrap())
+                .levels(0, res.textures[0].as_ref().unwrap(), Format::Rgba8Srgb)
                 .is_none()
         );
     }
