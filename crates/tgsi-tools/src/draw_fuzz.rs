@@ -214,14 +214,26 @@ fn render_state(rng: &mut Rng) -> RenderState {
     state
 }
 
-/// A 16x16 (or 12x10: sides that are not powers of two) RGBA8 (UNORM or
-/// sRGB) or RGBA32F texture with a full mip chain of random bytes (RGBA32F:
-/// values of every class, NaN among them), and a random sampler (filters,
-/// wraps, LOD bias and range).
+/// A 16x16 (or 12x10: sides that are not powers of two) texture (RGBA8
+/// UNORM or sRGB, RGBA32F, R8, RG16F, RGB10A2, RGBA16 SNORM, R32F) with a
+/// full mip chain of random bytes (float formats: values of every class,
+/// NaN among them), and a random sampler (filters, wraps, LOD bias and
+/// range).
 fn texture(rng: &mut Rng) -> (Texture, Sampler) {
+    // the formats compiled code decodes itself, and some it samples from
+    // a draw's decoded copy
     let format = pick(
         rng,
-        &[Format::Rgba8Unorm, Format::Rgba8Srgb, Format::Rgba32Float],
+        &[
+            Format::Rgba8Unorm,
+            Format::Rgba8Srgb,
+            Format::Rgba32Float,
+            Format::R8Unorm,
+            Format::Rg16Float,
+            Format::Rgb10a2Unorm,
+            Format::Rgba16Snorm,
+            Format::R32Float,
+        ],
     );
     let [w, h] = pick(rng, &[[16, 16], [16, 16], [12, 10]]);
     let levels = tgsi_exec::texture::resource::full_chain(w, h, 1);
