@@ -318,8 +318,8 @@ fn check_texel_data(
     for (k, d) in data.iter().enumerate() {
         let texels = target.texels(size, k as u32);
         let components = format.channels() as u64;
-        check_size(line, texels * components * 4)?;
-        let allowed = texels * components;
+        let allowed = texels.saturating_mul(components);
+        check_size(line, allowed.saturating_mul(4))?;
         if d.words.len() as u64 > allowed {
             return Err(ParseError::new(
                 line,

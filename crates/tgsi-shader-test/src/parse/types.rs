@@ -129,17 +129,20 @@ impl TextureTarget {
             TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray => 3,
         }
     }
-    /// Texels of mip level `level` for a resource of `size`.
+    /// Texels of mip level `level` for a resource of `size` (saturating:
+    /// a size no resource can have counts as `u64::MAX`).
     pub(super) fn texels(self, size: [u32; 3], level: u32) -> u64 {
         let m = |v: u32| u64::from((v >> level).max(1));
+        let [w, h, d] = [m(size[0]), m(size[1]), m(size[2])];
+        let (layers, layers6) = (u64::from(size[1]), u64::from(size[2]));
         match self {
-            TextureTarget::D1 | TextureTarget::Buffer => m(size[0]),
-            TextureTarget::D2 | TextureTarget::Rect => m(size[0]) * m(size[1]),
-            TextureTarget::D3 => m(size[0]) * m(size[1]) * m(size[2]),
-            TextureTarget::Cube => m(size[0]) * m(size[1]) * 6,
-            TextureTarget::D1Array => m(size[0]) * u64::from(size[1]),
+            TextureTarget::D1 | TextureTarget::Buffer => w,
+            TextureTarget::D2 | TextureTarget::Rect => w.saturating_mul(h),
+            TextureTarget::D3 => w.saturating_mul(h).saturating_mul(d),
+            TextureTarget::Cube => w.saturating_mul(h).saturating_mul(6),
+            TextureTarget::D1Array => w.saturating_mul(layers),
             TextureTarget::D2Array | TextureTarget::CubeArray => {
-                m(size[0]) * m(size[1]) * u64::from(size[2])
+                w.saturating_mul(h).saturating_mul(layers6)
             }
         }
     }
