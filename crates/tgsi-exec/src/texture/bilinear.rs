@@ -699,13 +699,14 @@ impl<'a> Bound<'a> {
     }
 
     /// Whether a copy of this view's texture could be sampled inline
-    /// ([`Self::inline_level`] with a copy): a 2D or 2D array view whose
-    /// sampler's wraps on s and t never read the border, of a format whose
-    /// values are filtered.
+    /// ([`Self::inline_level`] with a copy) where its own texels cannot: a
+    /// 2D or 2D array view whose sampler's wraps on s and t never read the
+    /// border, of a format whose values are filtered and which the
+    /// compiled code does not decode itself.
     pub(crate) fn copy_may_inline(&self, s: &Sampler) -> bool {
         let shape = !self.shape.array || self.shape.dim == Dim::D2;
         let wraps = (0..2).all(|a| inline_wrap(s.wrap[a], 1).is_some());
-        shape && wraps && !self.fmt.is_integer()
+        shape && wraps && !self.fmt.is_integer() && Texels::of(self.fmt).is_none()
     }
 
     /// The bytes of absolute level `k` (none past the last level).
