@@ -525,14 +525,7 @@ fn per_pair(
     f: impl Fn(&Batch, &Env, usize) -> [u64; LANES],
 ) {
     let pairs = pairs_of(k.mask, both);
-    let finish = |v: [u64; LANES]| -> (Row, Row) {
-        let v = if k.saturate {
-            v.map(ops::saturate_f64)
-        } else {
-            v
-        };
-        (v.map(|x| x as u32), v.map(|x| (x >> 32) as u32))
-    };
+    let finish = |v: [u64; LANES]| split_pair(k.saturate, v);
     if k.direct {
         for p in 0..2 {
             if pairs[p] {
@@ -556,6 +549,20 @@ fn per_pair(
             }
         }
     }
+}
+
+/// A pair's 64-bit results (`_SAT` as a double when `saturate`) as its low
+/// and high channel rows. (A function inlined into its caller: as a
+/// closure, a whole-program build left it out of line and its loads of
+/// the results waited for their stores.)
+#[inline(always)]
+fn split_pair(saturate: bool, v: [u64; LANES]) -> (Row, Row) {
+    let v = if saturate {
+        v.map(ops::saturate_f64)
+    } else {
+        v
+    };
+    (v.map(|x| x as u32), v.map(|x| (x >> 32) as u32))
 }
 
 // Unary and ternary double ops need both halves of a pair in the writemask;
