@@ -378,6 +378,15 @@ fn float_texture(size: u32, levels: u32, seed: u32, tame: bool) -> Texture {
     float_texture_of([size, size], levels, seed, tame)
 }
 
+/// A texture of `format`: [`float_texture_of`] (seed `seeds[0]`, `tame`)
+/// for RGBA32F, else [`texture_of`] (seed `seeds[1]`).
+fn texture_in(format: Format, size: [u32; 2], levels: u32, seeds: [u32; 2], tame: bool) -> Texture {
+    match format {
+        Format::Rgba32Float => float_texture_of(size, levels, seeds[0], tame),
+        _ => texture_of(format, size, levels, seeds[1]),
+    }
+}
+
 /// [`float_texture`] of `w` x `h` texels.
 fn float_texture_of([w, h]: [u32; 2], levels: u32, seed: u32, tame: bool) -> Texture {
     let mut tex = texture_of(Format::Rgba8Unorm, [w, h], levels, seed);
@@ -467,10 +476,7 @@ fn nearest_filters_sample_inline_with_the_interpreters_bits() {
                 (5, MipFilter::Nearest),
                 (5, MipFilter::Linear),
             ] {
-                let tex = match format {
-                    Format::Rgba32Float => float_texture(16, levels, 13, false),
-                    _ => texture(format, 16, levels, 17),
-                };
+                let tex = texture_in(format, [16, 16], levels, [13, 17], false);
                 let s = Sampler {
                     min: Filter::Nearest,
                     mag: Filter::Nearest,
@@ -517,10 +523,7 @@ fn sides_that_are_not_powers_of_two_wrap_inline_with_the_interpreters_bits() {
             ([3, 5], 1, MipFilter::None),
             ([24, 6], 5, MipFilter::Nearest),
         ] {
-            let tex = match format {
-                Format::Rgba32Float => float_texture_of(size, levels, 5, true),
-                _ => texture_of(format, size, levels, 9),
-            };
+            let tex = texture_in(format, size, levels, [5, 9], true);
             for wrap in [Wrap::Repeat, Wrap::MirrorRepeat] {
                 for filter in [Filter::Linear, Filter::Nearest] {
                     let s = Sampler {
@@ -759,10 +762,7 @@ fn explicit_lods_sample_inline_with_the_interpreters_bits() {
             assert_eq!(inline_samples(&jit), vec![2], "{op} {lod}");
             for format in [Format::Rgba8Srgb, Format::Rgba8Unorm, Format::Rgba32Float] {
                 for mip in [MipFilter::Linear, MipFilter::Nearest, MipFilter::None] {
-                    let tex = match format {
-                        Format::Rgba32Float => float_texture(16, 5, 19, true),
-                        _ => texture(format, 16, 5, 23),
-                    };
+                    let tex = texture_in(format, [16, 16], 5, [19, 23], true);
                     for s in samplers(mip) {
                         for (scale, origin) in [(0.011, 0.02), (0.3, -0.4)] {
                             let (want, got, steps) =
