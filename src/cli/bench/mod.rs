@@ -167,7 +167,7 @@ fn bench_compile(reps: usize) -> Result<ExitCode> {
             list.join(", ")
         );
         println!(
-            "of the inline ones, {sampled} texture instructions sample in the compiled code where their view and batch allow (2D RGBA8 or RGBA32F views, LINEAR or NEAREST filters, a batch whose lanes read one level or two), by the handler otherwise"
+            "of the inline ones, {sampled} texture instructions sample in the compiled code where their view and batch allow (2D and 2D array views of RGBA8 or RGBA32F, or of another filterable format through a draw's decoded copy; LINEAR or NEAREST filters; a batch whose lanes read one level or two), by the handler otherwise"
         );
     }
     Ok(ExitCode::SUCCESS)
