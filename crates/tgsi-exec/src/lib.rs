@@ -102,7 +102,7 @@ pub mod ops;
 pub mod parallel;
 #[allow(clippy::needless_range_loop)]
 mod sampling;
-pub use sampling::inline_bilinear;
+pub use sampling::{inline_bilinear, samples_inline};
 pub mod semantics;
 pub mod stage_state;
 #[allow(clippy::needless_range_loop)]

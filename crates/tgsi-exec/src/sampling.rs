@@ -22,21 +22,32 @@ use crate::texture::{self, Format, TexOp};
 use tgsi_ir::enums::{Processor, TextureTarget};
 use tgsi_ir::opcode::Opcode;
 
-/// Whether `inst` is a fragment TEX or SAMPLE of one source, a direct view
-/// and sampler and no offset, under an environment with a stamp: the
-/// instructions [`texture::exec::run_planned`] may run.
-fn plannable(code: &Code, inst: &Inst, env: &Env) -> bool {
+/// Whether `inst` is a sampling instruction compiled code may take
+/// itself, as far as the instruction alone tells (its bindings decide the
+/// rest: [`inline_bilinear`]): a TEX, SAMPLE or TXL of one source or a
+/// SAMPLE_L of two, of any stage, with a direct view and sampler, no
+/// offset and no rasterizer operand. The one rule the compiled engine's
+/// planner and the interpreter's plans both read.
+pub fn samples_inline(code: &Code, inst: &Inst) -> bool {
     let Some(t) = code.tex.get(inst.aux as usize) else {
         return false;
     };
+    let sources = match inst.op {
+        Opcode::TEX | Opcode::SAMPLE | Opcode::TXL => 1,
+        Opcode::SAMPLE_L => 2,
+        _ => return false,
+    };
     let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
-    env.stamp != 0
-        && direct
-        && t.num_srcs == 1
-        && t.offset.is_none()
-        && !t.rasterizer
-        && code.processor == Processor::Fragment
+    direct && t.num_srcs == sources && t.offset.is_none() && !t.rasterizer
+}
+
+/// Whether `inst` is a fragment TEX or SAMPLE that [`samples_inline`],
+/// under an environment with a stamp: the instructions
+/// [`texture::exec::run_planned`] may run.
+fn plannable(code: &Code, inst: &Inst, env: &Env) -> bool {
+    code.processor == Processor::Fragment
         && matches!(inst.op, Opcode::TEX | Opcode::SAMPLE)
+        && inlinable(code, inst, env)
 }
 
 /// The plan of a [`plannable`] instruction under `env`'s bindings.
@@ -47,23 +58,9 @@ fn sample_plan(code: &Code, inst: &Inst, env: &Env) -> Option<texture::exec::Pla
     texture::exec::plan_sample(&env.textures, &op, index(&t.sview), index(&t.sampler))
 }
 
-/// Whether `inst` is one compiled code may sample itself: a [`plannable`]
-/// instruction, or a TXL (one source) or SAMPLE_L (two) of any stage, or a
-/// TEX or SAMPLE (one) of another stage than the fragment one, with a
-/// direct view and sampler and no offset, under an environment with a
-/// stamp.
+/// Whether `inst` [`samples_inline`] under an environment with a stamp.
 fn inlinable(code: &Code, inst: &Inst, env: &Env) -> bool {
-    let Some(t) = code.tex.get(inst.aux as usize) else {
-        return false;
-    };
-    let sources = match inst.op {
-        Opcode::TXL => 1,
-        Opcode::SAMPLE_L => 2,
-        Opcode::TEX | Opcode::SAMPLE if code.processor != Processor::Fragment => 1,
-        _ => return plannable(code, inst, env),
-    };
-    let direct = t.sview.addr.is_none() && t.sampler.addr.is_none();
-    env.stamp != 0 && direct && t.num_srcs == sources && t.offset.is_none() && !t.rasterizer
+    env.stamp != 0 && samples_inline(code, inst)
 }
 
 /// How compiled code may sample for `inst` under `env` itself

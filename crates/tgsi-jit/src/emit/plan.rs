@@ -443,24 +443,13 @@ pub(super) fn operands_inline(inst: &Inst, plan: Plan) -> bool {
     }
 }
 
-/// [`Plan::Tex`] (its entry numbered later) for a fragment TEX or SAMPLE
-/// the interpreter may run by its planned path (one source, a direct view
-/// and sampler, no offset), or a TXL (one source) or SAMPLE_L (two) of any
-/// stage, or a TEX or SAMPLE of another stage (at LOD 0 plus the bias),
-/// with a direct view and sampler and no offset, with operands the
-/// template reads inline.
+/// [`Plan::Tex`] (its entry numbered later) for an instruction the
+/// texture engine says compiled code may sample
+/// ([`tgsi_exec::samples_inline`]: TEX, SAMPLE, TXL, SAMPLE_L with a
+/// direct view and sampler, no offset), with operands the template reads
+/// inline.
 pub(super) fn tex_plan(code: &Code, inst: &Inst) -> Option<Plan> {
-    let t = code.tex.get(inst.aux as usize)?;
-    let sources = match inst.op {
-        Opcode::TEX | Opcode::SAMPLE | Opcode::TXL => 1,
-        Opcode::SAMPLE_L => 2,
-        _ => return None,
-    };
-    let planned = t.sview.addr.is_none()
-        && t.sampler.addr.is_none()
-        && t.num_srcs == sources
-        && t.offset.is_none()
-        && !t.rasterizer;
+    let planned = tgsi_exec::samples_inline(code, inst);
     (planned && operands_inline(inst, Plan::Tex(0))).then_some(Plan::Tex(0))
 }
 

@@ -80,10 +80,10 @@ impl Emitter<'_> {
             self.a.jne(handler)?;
         }
         let fragment = self.code.processor == Processor::Fragment;
-        if let Some(operand) = explicit_lod(inst, fragment) {
-            let lod = match operand {
-                Some((src, c)) => self.fetch(6, &inst.src[src], c, false)?,
-                None => {
+        if let Some(lod) = explicit_lod(inst, fragment) {
+            let lod = match lod {
+                Lod::Operand(src, c) => self.fetch(6, &inst.src[src], c, false)?,
+                Lod::Zero => {
                     self.a.vpxord(zmm(6), zmm(6), zmm(6))?;
                     6
                 }
@@ -682,15 +682,22 @@ impl Emitter<'_> {
     }
 }
 
-/// Where the LOD of an instruction sampled at an explicit LOD is: a TXL's
-/// or SAMPLE_L's operand (source, channel), or none (a TEX or SAMPLE
-/// outside the fragment stage: LOD 0, plus the bias as for an operand);
-/// None for the instructions that take their LOD from the quads.
-fn explicit_lod(inst: &Inst, fragment: bool) -> Option<Option<(usize, usize)>> {
+/// Where the LOD of an instruction sampled at an explicit LOD comes from.
+enum Lod {
+    /// A TXL's or SAMPLE_L's operand: (source, channel).
+    Operand(usize, usize),
+    /// A TEX or SAMPLE outside the fragment stage: 0, plus the bias as for
+    /// an operand.
+    Zero,
+}
+
+/// The explicit LOD of `inst`; None for the instructions that take their
+/// LOD from the quads.
+fn explicit_lod(inst: &Inst, fragment: bool) -> Option<Lod> {
     match inst.op {
-        Opcode::TXL => Some(Some((0, 3))),
-        Opcode::SAMPLE_L => Some(Some((1, 0))),
-        Opcode::TEX | Opcode::SAMPLE if !fragment => Some(None),
+        Opcode::TXL => Some(Lod::Operand(0, 3)),
+        Opcode::SAMPLE_L => Some(Lod::Operand(1, 0)),
+        Opcode::TEX | Opcode::SAMPLE if !fragment => Some(Lod::Zero),
         _ => None,
     }
 }

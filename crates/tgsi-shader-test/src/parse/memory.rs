@@ -41,6 +41,8 @@ struct Target {
 #[derive(Default)]
 pub(super) struct ResourceBytes {
     held: HashMap<Slot, u64>,
+    /// The sum of `held` (saturating).
+    total: u64,
     /// The declared render targets by number.
     targets: HashMap<u32, Target>,
     /// The depth target's pixels, if declared.
@@ -98,8 +100,7 @@ impl ResourceBytes {
                     self.draw_targets(*line, command)?;
                 }
                 // (the test's targets go with it)
-                self.held.remove(&Slot::DrawTargets);
-                Ok(())
+                self.hold(t.line, Slot::DrawTargets, 0, "")
             }
             _ => Ok(()),
         }
@@ -150,13 +151,8 @@ impl ResourceBytes {
 
     /// Counts `bytes` for `slot` (`what` names it) in place of what it held.
     fn hold(&mut self, line: usize, slot: Slot, bytes: u64, what: &str) -> Result<(), ParseError> {
-        let others: u64 = self
-            .held
-            .iter()
-            .filter(|(s, _)| **s != slot)
-            .map(|(_, b)| b)
-            .fold(0, |sum, b| sum.saturating_add(*b));
-        let total = others.saturating_add(bytes);
+        let held = self.held.get(&slot).copied().unwrap_or(0);
+        let total = (self.total - held).saturating_add(bytes);
         if total > MAX_FILE_BYTES {
             return Err(ParseError::new(
                 line,
@@ -167,6 +163,7 @@ impl ResourceBytes {
             ));
         }
         self.held.insert(slot, bytes);
+        self.total = total;
         Ok(())
     }
 }
