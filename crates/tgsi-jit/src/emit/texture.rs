@@ -573,13 +573,13 @@ impl Emitter<'_> {
         a.je(rgba8)?;
         a.vpslld(zmm(12), zmm(12), 2)?;
         for c in 0..4u32 {
-            a.kxnorw(k2, k2, k2)?;
+            a.kxnorw(k2, k0, k0)?;
             a.vpxord(zmm(c), zmm(c), zmm(c))?;
             a.vpgatherdd(zmm(c).k2(), ptr(rax + zmm(12) * 4 + 4 * c as i32))?;
         }
         a.jmp(decoded)?;
         a.set_label(&mut rgba8)?;
-        a.kxnorw(k2, k2, k2)?;
+        a.kxnorw(k2, k0, k0)?;
         a.vpxord(zmm(4), zmm(4), zmm(4))?;
         a.vpgatherdd(zmm(4).k2(), ptr(rax + zmm(12) * 4))?;
         a.mov(rdx, qword_ptr(rbx + e + t::SRGB))?;
@@ -594,7 +594,7 @@ impl Emitter<'_> {
             let mut done = a.create_label();
             a.test(rdx, rdx)?;
             a.jz(unorm)?;
-            a.kxnorw(k2, k2, k2)?;
+            a.kxnorw(k2, k0, k0)?;
             a.vpxord(zmm(c), zmm(c), zmm(c))?;
             a.vgatherdps(zmm(c).k2(), ptr(rdx + zmm(9) * 4))?;
             a.jmp(done)?;
@@ -642,7 +642,7 @@ impl Emitter<'_> {
         }
         // the taps' words into zmm4-7
         for k in 0..4u32 {
-            a.kxnorw(k2, k2, k2)?;
+            a.kxnorw(k2, k0, k0)?;
             a.vpxord(zmm(4 + k), zmm(4 + k), zmm(4 + k))?;
             a.vpgatherdd(zmm(4 + k).k2(), ptr(rax + zmm(12 + k) * 4))?;
         }
@@ -655,7 +655,7 @@ impl Emitter<'_> {
                 a.jz(unorm)?;
                 for k in 0..4u32 {
                     tap_byte(a, c, k, e)?;
-                    a.kxnorw(k2, k2, k2)?;
+                    a.kxnorw(k2, k0, k0)?;
                     a.vpxord(zmm(12 + k), zmm(12 + k), zmm(12 + k))?;
                     a.vgatherdps(zmm(12 + k).k2(), ptr(rdx + zmm(9) * 4))?;
                 }
