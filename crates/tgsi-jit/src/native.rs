@@ -228,6 +228,9 @@ pub(super) struct Ctx {
     /// channels and its coordinates s and t (its blended lanes:
     /// [`Ctx::tex_blend`]), and a 2D array's layer of each lane.
     pub tex_rows: [Row; 8],
+    /// An RGBA32F bilinear lookup's four taps' texel indices (in 64-bit
+    /// words), read back lane by lane.
+    pub tap_index: [Row; 4],
     /// SWITCH selector rows, by static nesting depth.
     pub selectors: [Row; MAX_DEPTH],
     /// The batch register file (`Batch::regs`).
@@ -529,6 +532,7 @@ pub(super) mod off {
     pub const PERM: i32 = offset_of!(Ctx, perm) as i32;
     pub const SCRATCH: i32 = offset_of!(Ctx, scratch) as i32;
     pub const TEX_ROWS: i32 = offset_of!(Ctx, tex_rows) as i32;
+    pub const TAP_INDEX: i32 = offset_of!(Ctx, tap_index) as i32;
     pub const TEX_BLEND: i32 = offset_of!(Ctx, tex_blend) as i32;
     pub const SELECTORS: i32 = offset_of!(Ctx, selectors) as i32;
     pub const REGS: i32 = offset_of!(Ctx, regs) as i32;
@@ -659,6 +663,7 @@ impl Ctx {
             perm,
             scratch: [[0; 16]; 3],
             tex_rows: [[0; 16]; 8],
+            tap_index: [[0; 16]; 4],
             tex_blend: 0,
             selectors: [[0; 16]; MAX_DEPTH],
             regs: std::ptr::null_mut(),
