@@ -9,7 +9,7 @@
 //!   into a function compiled for AVX-512, or run as it is without it.
 //! * Hand-written intrinsics, each the same steps as a portable path that
 //!   runs where the CPU lacks AVX-512: [`step_codes`] and [`srgb8_texels`]
-//!   (an RGBA8 sRGB target's codes by one gather per colour row, a whole
+//!   (an RGBA8 sRGB target's codes by one table lookup per colour row, a whole
 //!   batch's texels packed), [`rgba8_bilinear`] (one level's bilinear RGBA8
 //!   lookups with the coordinates, indices and lerps in registers), and the
 //!   rasterizer's tile kernels [`tile_cover`] and [`depth_tile`] (one
@@ -213,7 +213,7 @@ mod imp {
         _mm512_mask_add_epi32(first, passed, first, _mm512_set1_epi32(1))
     }
 
-    /// [`super::step_codes`] with one gather per row.
+    /// [`super::step_codes`] with one table lookup per row.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     fn step_codes_wide(x: &Row, entries: &[u32; super::STEP_TOPS], out: &mut Row) {
         use std::arch::x86_64::*;
@@ -339,7 +339,8 @@ mod imp {
     ///
     /// # Safety
     ///
-    /// Every `base + 4 * index[l]` (index signed) is 4 readable bytes.
+    /// The CPU has the features enabled here, and every
+    /// `base + 4 * index[l]` (index signed) is 4 readable bytes.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
     pub(super) unsafe fn gather_words(
@@ -423,9 +424,7 @@ mod imp {
             let byte = _mm512_and_si512(_mm512_srlv_epi32(w, shift), _mm512_set1_epi32(0xff));
             match srgb {
                 // SAFETY: each index is a byte, and the table has 256 entries.
-                Some(table) if c < 3 => unsafe {
-                    gather_floats(byte, table.as_ptr())
-                },
+                Some(table) if c < 3 => unsafe { gather_floats(byte, table.as_ptr()) },
                 _ => unorm8_row(byte),
             }
         };

@@ -256,7 +256,7 @@ struct CodeSteps {
     /// The most steps inside one value of the top 16 bits.
     most: u8,
     /// Where `most` is 1, per value of the top 16 bits what the 16-lane
-    /// kernels read in one gather (`simd::step_codes`): its code in bits
+    /// kernels read in one lookup (`simd::step_codes`): its code in bits
     /// 0-7, whether a step lies inside it (above its first float) in bit
     /// 8, and that step's low 16 bits in bits 16-31.
     entries: Box<[u32; STEP_TOPS]>,
@@ -367,7 +367,7 @@ impl Rgba8Encoder {
     /// l, raw words), channel by channel: the UNORM channels by
     /// `unorm8_code` over the lanes, the sRGB ones through the step table,
     /// then packed; where the CPU has AVX-512, the four rows in one call
-    /// (`simd::srgb8_texels`: one gather per colour channel;
+    /// (`simd::srgb8_texels`: one table lookup per colour channel;
     /// `simd::unorm8_texels`).
     pub fn encode_lanes(&self, rows: &[[u32; 16]; 4]) -> [[u8; 4]; 16] {
         let mut words = [0u32; 16];
@@ -439,7 +439,7 @@ impl Rgba8Rows {
 impl Rgba8Encoder {
     /// This encoder's conversions on rows in registers, where the CPU has
     /// AVX-512 and (sRGB) its step table has at most one step in a value
-    /// of the top bits (the one-gather form); None otherwise.
+    /// of the top bits (the one-lookup form); None otherwise.
     #[cfg(target_arch = "x86_64")]
     pub fn rows(&self) -> Option<Rgba8Rows> {
         let cpu = crate::tiles::Avx512::detect()?;

@@ -4,7 +4,7 @@
 //! UNORM8), so that compiled code reads the bilinear taps of an sRGB
 //! RGBA8 view, or of a view of any other filterable format it does not
 //! decode itself (R8, RG16, RGBA16F, R32F, RGB10A2, ...), as RGBA32F ones,
-//! two 64-bit words a texel (for sRGB instead of a texel word and three
+//! one 16-byte load a texel (for sRGB instead of a texel word and three
 //! lookups in the decode table per tap). The filtered results are the
 //! same bits: the taps hold the values the interpreter decodes and the
 //! lerps are the same.

@@ -607,7 +607,7 @@ impl Emitter<'_> {
     }
 
     /// The bilinear kernel of the level at [`LEVEL`] (entry `e`) at
-    /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, k2,
+    /// coordinates zmm `s` and `tc`: r, g, b, a into zmm0-3 (zmm4-15, zmm31, k2,
     /// k3, k5, k6, rax, rdx scratch); an RGBA32F result that is NaN in an
     /// active lane jumps to `handler` (the interpreter's lerp then follows
     /// the NaN rule). RGBA32F texels and mirror wraps only with `general`
@@ -777,7 +777,7 @@ fn float_tap(a: &mut CodeAssembler, k: i32, regs: [u32; 5]) -> Result<[u32; 4], 
             if block == 0 {
                 a.vmovups(xmm(r), texel)?;
             } else {
-                a.vinsertf32x4(zmm(r), zmm(r), texel, block as i32)?;
+                a.vinsertf32x4(zmm(r), zmm(r), texel, block)?;
             }
         }
     }

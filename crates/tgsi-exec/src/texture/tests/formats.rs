@@ -387,7 +387,7 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
     assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
 }
 
-/// The 16-lane sRGB encode (one gather per colour row where the CPU has
+/// The 16-lane sRGB encode (one table lookup per colour row where the CPU has
 /// AVX-512) gives the one-texel codes around every step of the table (the
 /// step, the float below and above it) and at both ends of every value of
 /// the top 16 bits.
