@@ -731,9 +731,13 @@ fn remainder(a: &mut CodeAssembler, i: u32, m: AsmMemoryOperand) -> A {
 /// (`Bound::rgba32f_rows`: each tap's channel c the word 4 · index + c,
 /// the same lerps as RGBA8); jumps to `handler` when an active lane's
 /// result is NaN (zmm4-7, zmm9, zmm10, zmm12-15, zmm31, rdx, k2, k3
-/// scratch). Each lane's texel of a tap is one 16-byte load, four lanes to
-/// a register, then transposed into channel rows: on an AMD Zen 5 a tap
-/// took 35 cycles through 64-bit gathers and 19 this way.
+/// scratch). Each lane's texels are read with plain loads and transposed
+/// into channel rows: where in every lane each row's second tap is the
+/// texel after its first (no wrap or clamp between them), one 32-byte
+/// load reads both ([`paired_row`]), else one 16-byte load per tap
+/// ([`float_tap`]). On an AMD Zen 5 a tap took 35 cycles through 64-bit
+/// gathers, 19 by its own loads, and a row's two taps 24 by the paired
+/// loads.
 fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
     // each index counted in 64-bit words, two to a texel, kept in the
     // context to be read lane by lane
@@ -744,6 +748,25 @@ fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
             zmm(12 + k),
         )?;
     }
+    let mut apart = a.create_label();
+    let mut filtered = a.create_label();
+    let next_texel = dword_bcst(rbx + pool_off(pool::INT1 + 1));
+    a.vpaddd(zmm(9), zmm(12), next_texel)?;
+    a.vpcmpd(k2, zmm(9), zmm(13), P_NE)?;
+    a.vpaddd(zmm(9), zmm(14), next_texel)?;
+    a.vpcmpd(k3, zmm(9), zmm(15), P_NE)?;
+    a.kortestw(k2, k3)?;
+    a.jnz(apart)?;
+    // each row's two taps lerped on s (into the second's registers), then
+    // the rows on t (the registers chosen so that no output overwrites a
+    // row still to be read)
+    let row0 = paired_row(a, 0, [[0, 1, 2, 3, 4], [5, 6, 7, 9, 10]], 1)?;
+    let row1 = paired_row(a, 2, [[0, 2, 3, 4, 6], [9, 12, 13, 14, 15]], 2)?;
+    for c in 0..4 {
+        lerp(a, c as u32, [row0[c], row1[c]], 11, k6)?;
+    }
+    a.jmp(filtered)?;
+    a.set_label(&mut apart)?;
     // taps 00 and 10 lerped on s into the second's registers (the first
     // row), taps 01 and 11 likewise (the second row), then the rows on t
     let row0 = float_tap(a, 0, [0, 1, 2, 3, 4])?;
@@ -759,6 +782,7 @@ fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
     for c in 0..4 {
         lerp(a, c as u32, [row0_10[c], row1_11[c]], 11, k6)?;
     }
+    a.set_label(&mut filtered)?;
     nan_to(a, handler)
 }
 
@@ -768,7 +792,7 @@ fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
 /// q + 4, q + 8, q + 12 (a texel per 128-bit block), so that the two
 /// rounds of unpacks leave each channel's lanes in order.
 fn float_tap(a: &mut CodeAssembler, k: i32, regs: [u32; 5]) -> Result<[u32; 4], IcedError> {
-    let [q0, q1, q2, q3, x] = regs;
+    let [q0, q1, q2, q3, _] = regs;
     for (q, r) in [q0, q1, q2, q3].into_iter().enumerate() {
         for block in 0..4 {
             let lane = 4 * block + q as i32;
@@ -781,7 +805,60 @@ fn float_tap(a: &mut CodeAssembler, k: i32, regs: [u32; 5]) -> Result<[u32; 4], 
             }
         }
     }
-    // per block: (r g b a) of lanes q0..q3 → rows of r, g, b, a
+    unpack_channels(a, regs)
+}
+
+/// The filtered row of taps `k` and `k + 1` (indices in 64-bit words at
+/// `tap_index[k]`; tap k + 1 the next texel in every lane): each lane's
+/// two texels in one 32-byte load, in two groups of five registers
+/// `groups` (the first four of a group hold lanes i and i + 4, i = 0..3,
+/// of the group's eight), the groups' channels unpacked, then each
+/// channel's two taps picked from the groups by 128-bit block shuffles and
+/// lerped on s; `spare` is a register outside the groups that is free.
+/// Returns the row's channel registers (rdx scratch).
+fn paired_row(
+    a: &mut CodeAssembler,
+    k: i32,
+    groups: [[u32; 5]; 2],
+    mut spare: u32,
+) -> Result<[u32; 4], IcedError> {
+    for (g, regs) in groups.iter().enumerate() {
+        for (i, &r) in regs[..4].iter().enumerate() {
+            for half in 0..2 {
+                let lane = 8 * g as i32 + i as i32 + 4 * half;
+                a.mov(edx, dword_ptr(rbx + off::TAP_INDEX + 64 * k + 4 * lane))?;
+                let texels = ptr(rax + rdx * 8);
+                if half == 0 {
+                    a.vmovups(ymm(r), texels)?;
+                } else {
+                    a.vinsertf32x8(zmm(r), zmm(r), texels, 1)?;
+                }
+            }
+        }
+    }
+    // per channel, blocks 0-3 of the first group: the first tap of lanes
+    // 0-3, the second tap of lanes 0-3, the first of 4-7, the second of
+    // 4-7; of the second group: lanes 8-15 likewise
+    let low = unpack_channels(a, groups[0])?;
+    let high = unpack_channels(a, groups[1])?;
+    let mut row = [0u32; 4];
+    for c in 0..4 {
+        let (first, second) = (low[c], spare);
+        a.vshuff32x4(zmm(second), zmm(low[c]), zmm(high[c]), 0xDD)?;
+        a.vshuff32x4(zmm(first), zmm(low[c]), zmm(high[c]), 0x88)?;
+        spare = high[c];
+        lerp(a, second, [first, second], 8, k5)?;
+        row[c] = second;
+    }
+    Ok(row)
+}
+
+/// Four registers `regs[..4]`, each with a texel (r g b a) per 128-bit
+/// block, unpacked through the fifth into channel rows: per block, the
+/// channel of the four registers' texels in register order. Returns the
+/// registers of r, g, b and a (the second register is left free).
+fn unpack_channels(a: &mut CodeAssembler, regs: [u32; 5]) -> Result<[u32; 4], IcedError> {
+    let [q0, q1, q2, q3, x] = regs;
     a.vunpcklps(zmm(x), zmm(q0), zmm(q1))?; // r0 r1 g0 g1
     a.vunpckhps(zmm(q1), zmm(q0), zmm(q1))?; // b0 b1 a0 a1
     a.vunpcklps(zmm(q0), zmm(q2), zmm(q3))?; // r2 r3 g2 g3
