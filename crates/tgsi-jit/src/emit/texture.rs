@@ -814,7 +814,8 @@ fn float_tap(a: &mut CodeAssembler, k: i32, regs: [u32; 5]) -> Result<[u32; 4], 
 /// `groups` (the first four of a group hold lanes i and i + 4, i = 0..3,
 /// of the group's eight), the groups' channels unpacked, then each
 /// channel's two taps picked from the groups by 128-bit block shuffles and
-/// lerped on s; `spare` is a register outside the groups that is free.
+/// lerped on s; `spare` is a register free once the groups are unpacked
+/// (such as the first group's second, which [`unpack_channels`] frees).
 /// Returns the row's channel registers (rdx scratch).
 fn paired_row(
     a: &mut CodeAssembler,
