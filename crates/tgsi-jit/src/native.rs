@@ -358,6 +358,12 @@ pub(super) struct TexEntry {
     pub byte: u32,
     /// The words of `log2f` ([`log2f_words`]).
     pub log2f: [u32; LOG2F_WORDS],
+    /// 1: the result channels are not the filtered r, g, b, a in order;
+    /// then result channel c is the row at byte `select[c]` of the
+    /// context's `tex_rows` (the filtered rows, then 0.0, then 1.0:
+    /// `InlineBilinear::select` times 64).
+    pub swizzled: u32,
+    pub select: [u32; 4],
     pub levels: [TexLevel; MAX_INLINE_LEVELS],
 }
 
@@ -520,6 +526,8 @@ impl TexEntry {
             c255: 255.0,
             byte: 0xff,
             log2f: log2f_words(),
+            swizzled: (b.select != [0, 1, 2, 3]) as u32,
+            select: b.select.map(|k| 64 * k as u32),
             levels,
         }
     }
@@ -579,6 +587,8 @@ pub(super) mod off {
         pub const C255: i32 = offset_of!(TexEntry, c255) as i32;
         pub const BYTE: i32 = offset_of!(TexEntry, byte) as i32;
         pub const LOG2F: i32 = offset_of!(TexEntry, log2f) as i32;
+        pub const SWIZZLED: i32 = offset_of!(TexEntry, swizzled) as i32;
+        pub const SELECT: i32 = offset_of!(TexEntry, select) as i32;
         pub const LEVELS: i32 = offset_of!(TexEntry, levels) as i32;
         /// Bytes per [`TexLevel`], and the offsets of its fields.
         pub const LEVEL_SIZE: i32 = std::mem::size_of::<TexLevel>() as i32;

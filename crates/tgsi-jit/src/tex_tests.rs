@@ -215,28 +215,50 @@ fn inline_samples_lists_the_planned_texture_instructions() {
 
 #[test]
 fn sample_with_swizzles_matches_the_interpreter() {
-    // the resource operand's swizzle and the view's: the inline path takes
-    // the identity only
+    // the resource operand's swizzle and the view's, every component (0.0
+    // and 1.0 too), over the natively decoded formats and one read through
+    // its decoded copy: the same bits, and the RGBA8 views sampled inline
+    // (`shade` also runs without copies; the random RGBA32F texels hold
+    // NaNs, whose batches go to the handler)
     let src = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
         DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
         0: SAMPLE TEMP[0], IN[0], SVIEW[0], SAMP[0]\n\
         1: SAMPLE TEMP[1], IN[0], SVIEW[0].yxwz, SAMP[0]\n\
         2: MAD OUT[0], TEMP[0], TEMP[1], IN[0]\n\
         3: END\n";
-    let tex = texture(Format::Rgba8Unorm, 32, 6, 3);
-    let s = sampler(Wrap::Repeat, MipFilter::Linear);
-    let swizzled = View {
-        swizzle: [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero],
-        ..View::full()
+    let Some((interp, jit)) = both(src) else {
+        return;
     };
-    check(
-        src,
-        &[
-            (tex.clone(), View::full(), s, 0.01, 0.3),
-            (tex.clone(), swizzled, s, 0.01, 0.3),
-            (tex, View::full(), s, 0.2, 0.3),
-        ],
-    );
+    use Swizzle::*;
+    let swizzles = [
+        [B, One, R, Zero],
+        [A, A, G, R],
+        [Zero, Zero, One, One],
+        [R, G, B, A],
+        [G, B, A, Zero],
+    ];
+    let s = sampler(Wrap::Repeat, MipFilter::Linear);
+    let rgba8 = [Format::Rgba8Unorm, Format::Rgba8Srgb];
+    for format in rgba8
+        .into_iter()
+        .chain([Format::Rgba32Float, Format::Rg16Unorm])
+    {
+        let tex = texture(format, 32, 6, 3);
+        for swizzle in swizzles {
+            let view = View {
+                swizzle,
+                ..View::full()
+            };
+            // magnified (one level: no handler) and minified
+            for (scale, origin) in [(0.01, 0.3), (0.2, 0.3)] {
+                let (want, got, steps) = shade_both(&interp, &jit, &tex, view, s, scale, origin);
+                assert!(want == got, "{format:?} {swizzle:?} {scale}");
+                if scale < 0.1 && rgba8.contains(&format) {
+                    assert_eq!(steps, 0, "{format:?} {swizzle:?}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -639,6 +661,7 @@ fn only_views_of_another_kind_leave_the_common_path() {
                 count,
                 levels,
             }),
+            select: [0, 1, 2, 3],
         }))
     };
     for count in [2, 3, 16] {

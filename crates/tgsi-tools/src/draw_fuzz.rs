@@ -17,7 +17,7 @@
 
 use crate::fuzz::{Gen, IMMS, LAST_TEMP, Rng, TEMPS, pool};
 use std::fmt::Write as _;
-use tgsi_exec::texture::{Filter, Format, MipFilter, Sampler, Texture, Wrap};
+use tgsi_exec::texture::{Filter, Format, MipFilter, Sampler, Swizzle, Texture, View, Wrap};
 use tgsi_exec::{Limits, Numerics, Resources};
 use tgsi_ir::enums::TextureTarget;
 use tgsi_jit::Engine;
@@ -40,6 +40,7 @@ pub struct DrawCase {
     samples: u32,
     depth: Option<DepthFormat>,
     texture: Texture,
+    view: View,
     sampler: Sampler,
     consts: Vec<u32>,
 }
@@ -273,6 +274,17 @@ fn texture(rng: &mut Rng) -> (Texture, Sampler) {
     (tex, sampler)
 }
 
+/// The texture's view: the whole texture, its components in order half
+/// the time, else each result component any of them, 0 or 1.
+fn view(rng: &mut Rng) -> View {
+    use Swizzle::*;
+    let mut view = View::full();
+    if rng.below(2) == 1 {
+        view.swizzle = std::array::from_fn(|_| pick(rng, &[R, G, B, A, Zero, One]));
+    }
+    view
+}
+
 /// Generates draw case `seed`.
 pub fn generate(seed: u64) -> DrawCase {
     let mut rng = Rng(seed ^ 0xd4a3_0000_0000_0000);
@@ -304,6 +316,7 @@ pub fn generate(seed: u64) -> DrawCase {
         .chance(75)
         .then(|| pick(&mut rng, &[DepthFormat::D32Float, DepthFormat::D24S8]));
     let (texture, sampler) = texture(&mut rng);
+    let view = view(&mut rng);
     let consts = (0..20).map(|_| rng.word()).collect();
     DrawCase {
         fragment,
@@ -314,6 +327,7 @@ pub fn generate(seed: u64) -> DrawCase {
         samples,
         depth,
         texture,
+        view,
         sampler,
         consts,
     }
@@ -378,6 +392,7 @@ fn draw(case: &DrawCase, way: Way) -> Result<Picture, String> {
     let mut res = Resources {
         constants: vec![case.consts.clone()],
         textures: vec![Some(case.texture.clone())],
+        views: vec![case.view],
         samplers: vec![case.sampler],
         ..Resources::default()
     };

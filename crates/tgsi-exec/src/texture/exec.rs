@@ -364,8 +364,8 @@ pub(crate) fn run_planned(
 /// (`plan_inline`) itself with [`execute`]'s bits: the levels of an RGBA8
 /// or RGBA32F view as the batch path reads them (for RGBA8 bilinear the
 /// AVX-512 kernel of `math::simd`, which the compiled code follows step for
-/// step; NEAREST filters as the per-lane path reads one texel), the
-/// result in the destination's channel order.
+/// step; NEAREST filters as the per-lane path reads one texel), and how
+/// the filtered channels become the result ([`Self::select`]).
 pub struct InlineBilinear<'a> {
     /// The first level: its texels, size, scale and wraps.
     pub first: InlineLevel<'a>,
@@ -403,6 +403,10 @@ pub struct InlineBilinear<'a> {
     /// compiled code may do it itself (None: such batches run
     /// [`execute`]).
     pub lods: Option<InlineLods<'a>>,
+    /// Result channel c, in the destination's order: the filtered r, g, b
+    /// or a (0-3), 0.0 (4) or 1.0 (5): the view's swizzle of the SVIEW
+    /// operand's component c (`BatchLookup::write_rows`).
+    pub select: [u8; 4],
 }
 
 /// The most view levels [`InlineLods`] takes (sides up to 2^15 texels).
@@ -431,8 +435,7 @@ pub struct InlineLods<'a> {
     pub levels: [InlineLevel<'a>; MAX_INLINE_LEVELS],
 }
 
-/// The plan `p` (`plan_inline`) as [`InlineBilinear`], when the view's
-/// swizzle and the result order are both the identity and the compiled
+/// The plan `p` (`plan_inline`) as [`InlineBilinear`], when the compiled
 /// code reads the view's first level (`Bound::inline_level`); None
 /// otherwise.
 pub(crate) fn inline_bilinear<'a>(
@@ -443,10 +446,14 @@ pub(crate) fn inline_bilinear<'a>(
         return None;
     };
     let bd = Bound::with_parts(tex, p.parts);
-    let identity = [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A];
-    if (0..4).any(|c| bd.swizzle[p.order[c]] != identity[c]) {
-        return None;
-    }
+    let select = p.order.map(|k| match bd.swizzle[k & 3] {
+        Swizzle::R => 0,
+        Swizzle::G => 1,
+        Swizzle::B => 2,
+        Swizzle::A => 3,
+        Swizzle::Zero => 4,
+        Swizzle::One => 5,
+    });
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`; none for
     // an explicit LOD)
@@ -490,6 +497,7 @@ pub(crate) fn inline_bilinear<'a>(
         single_level: p.single_level,
         may_magnify,
         lods,
+        select,
     })
 }
 

@@ -112,6 +112,7 @@ impl Emitter<'_> {
             });
         }
         self.a.set_label(&mut inline)?;
+        self.select_channels(e)?;
         self.a.kxorw(k3, k3, k3)?;
         self.a.jmp(done)?;
         self.a.set_label(&mut handler)?;
@@ -119,6 +120,30 @@ impl Emitter<'_> {
         self.a.set_label(&mut done)?;
         self.handler_where_k3(i)?;
         Ok(self.finish32(inst, |c| c as u32)?)
+    }
+
+    /// The result channels of entry `e` from the filtered rows in zmm0-3
+    /// when the view's swizzle or the SVIEW operand's reorders them or
+    /// puts 0.0 or 1.0 in their place (`TexEntry::select`; zmm4, rax
+    /// scratch).
+    fn select_channels(&mut self, e: i32) -> A {
+        let mut plain = self.a.create_label();
+        let a = &mut self.a;
+        a.cmp(dword_ptr(rbx + e + t::SWIZZLED), 0)?;
+        a.je(plain)?;
+        for c in 0..4u32 {
+            a.vmovups(zmmword_ptr(rbx + off::TEX_ROWS + 64 * c as i32), zmm(c))?;
+        }
+        a.vpxord(zmm(4), zmm(4), zmm(4))?;
+        a.vmovups(zmmword_ptr(rbx + off::TEX_ROWS + 64 * 4), zmm(4))?;
+        a.vbroadcastss(zmm(4), dword_ptr(rbx + e + t::ONE))?;
+        a.vmovups(zmmword_ptr(rbx + off::TEX_ROWS + 64 * 5), zmm(4))?;
+        for c in 0..4u32 {
+            a.mov(eax, dword_ptr(rbx + e + t::SELECT + 4 * c as i32))?;
+            a.vmovups(zmm(c), zmmword_ptr(rbx + rax + off::TEX_ROWS))?;
+        }
+        a.set_label(&mut plain)?;
+        a.zero_bytes()
     }
 
     /// A 2D array entry's layer of each lane into the context's
