@@ -249,7 +249,7 @@ fn sample_with_swizzles_matches_the_interpreter() {
                 swizzle,
                 ..View::full()
             };
-            // magnified (one level: no handler) and minified
+            // magnified (the first level read: no handler) and minified
             for (scale, origin) in [(0.01, 0.3), (0.2, 0.3)] {
                 let (want, got, steps) = shade_both(&interp, &jit, &tex, view, s, scale, origin);
                 assert!(want == got, "{format:?} {swizzle:?} {scale}");

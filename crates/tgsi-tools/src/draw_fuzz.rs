@@ -12,8 +12,10 @@
 //! [`crate::fuzz`], without memory access) reading the attributes
 //! (perspective, linear and flat), now and then sampling a random
 //! mipmapped texture (TEX, or TXL and SAMPLE_L at an immediate or a
-//! register's LOD), taking derivatives or discarding; a random target
-//! format, sample count, culling, depth test and blending.
+//! register's LOD, SAMPLE_L's view operand swizzled now and then) through
+//! a view that half the time swizzles its components, taking derivatives
+//! or discarding; a random target format, sample count, culling, depth
+//! test and blending.
 
 use crate::fuzz::{Gen, IMMS, LAST_TEMP, Rng, TEMPS, pool};
 use std::fmt::Write as _;
@@ -103,9 +105,16 @@ fn fragment_shader(rng: &mut Rng) -> String {
                 let _ = writeln!(body, "TXL TEMP[{d}], TEMP[{s}], SAMP[0], 2D");
             }
             1 => {
+                // the view operand in order, or any order of its components
+                let order = if rng.chance(50) {
+                    String::new()
+                } else {
+                    let mut c = || pick(rng, &["x", "y", "z", "w"]);
+                    format!(".{}{}{}{}", c(), c(), c(), c())
+                };
                 let _ = writeln!(
                     body,
-                    "SAMPLE_L TEMP[{d}], TEMP[{s}], SVIEW[0], SAMP[0], {lod}"
+                    "SAMPLE_L TEMP[{d}], TEMP[{s}], SVIEW[0]{order}, SAMP[0], {lod}"
                 );
             }
             _ => {
