@@ -235,41 +235,34 @@ mod tests {
                 }
             }
         }
-        let ints =
-            Texture::new(TextureTarget::Tex2D, Format::Rgba8Uint, [8, 8, 1], 1, 1, 1).unwrap();
-        assert!(
-            LinearCopies::new(1, 1000)
-                .levels(0, &ints, Format::Rgba8Uint)
-                .is_none()
-        );
-        let wide = Texture::new(
-            TextureTarget::Tex2D,
-            Format::Rgba16Float,
-            [8, 8, 1],
-            1,
-            1,
-            1,
-        )
-        .unwrap();
-        assert!(
-            LinearCopies::new(1, 1000)
-                .levels(0, &wide, Format::Rgba8Unorm)
-                .is_none()
-        );
-        let msaa = Texture::new(
-            TextureTarget::Msaa2D,
-            Format::Rgba8Unorm,
-            [8, 8, 1],
-            1,
-            1,
-            4,
-        )
-        .unwrap();
-        assert!(
-            LinearCopies::new(1, 1000)
-                .levels(0, &msaa, Format::Rgba8Unorm)
-                .is_none()
-        );
+        // an integer texture, a view whose format is not the texture's
+        // size, a multisampled texture
+        for (target, format, view, samples) in [
+            (
+                TextureTarget::Tex2D,
+                Format::Rgba8Uint,
+                Format::Rgba8Uint,
+                1,
+            ),
+            (
+                TextureTarget::Tex2D,
+                Format::Rgba16Float,
+                Format::Rgba8Unorm,
+                1,
+            ),
+            (
+                TextureTarget::Msaa2D,
+                Format::Rgba8Unorm,
+                Format::Rgba8Unorm,
+                4,
+            ),
+        ] {
+            let tex = Texture::new(target, format, [8, 8, 1], 1, 1, samples).unwrap();
+            assert!(
+                LinearCopies::new(1, 1000).levels(0, &tex, view).is_none(),
+                "{target:?} {format:?} {view:?}"
+            );
+        }
     }
 
     /// A draw copies small textures whatever its size and larger ones up

@@ -598,13 +598,13 @@ impl Emitter<'_> {
         a.je(rgba8)?;
         a.vpslld(zmm(12), zmm(12), 2)?;
         for c in 0..4u32 {
-            a.kxnorw(k2, k0, k0)?;
+            all_lanes_k2(a)?;
             a.vpxord(zmm(c), zmm(c), zmm(c))?;
             a.vpgatherdd(zmm(c).k2(), ptr(rax + zmm(12) * 4 + 4 * c as i32))?;
         }
         a.jmp(decoded)?;
         a.set_label(&mut rgba8)?;
-        a.kxnorw(k2, k0, k0)?;
+        all_lanes_k2(a)?;
         a.vpxord(zmm(4), zmm(4), zmm(4))?;
         a.vpgatherdd(zmm(4).k2(), ptr(rax + zmm(12) * 4))?;
         a.mov(rdx, qword_ptr(rbx + e + t::SRGB))?;
@@ -619,7 +619,7 @@ impl Emitter<'_> {
             let mut done = a.create_label();
             a.test(rdx, rdx)?;
             a.jz(unorm)?;
-            a.kxnorw(k2, k0, k0)?;
+            all_lanes_k2(a)?;
             a.vpxord(zmm(c), zmm(c), zmm(c))?;
             a.vgatherdps(zmm(c).k2(), ptr(rdx + zmm(9) * 4))?;
             a.jmp(done)?;
@@ -667,7 +667,7 @@ impl Emitter<'_> {
         }
         // the taps' words into zmm4-7
         for k in 0..4u32 {
-            a.kxnorw(k2, k0, k0)?;
+            all_lanes_k2(a)?;
             a.vpxord(zmm(4 + k), zmm(4 + k), zmm(4 + k))?;
             a.vpgatherdd(zmm(4 + k).k2(), ptr(rax + zmm(12 + k) * 4))?;
         }
@@ -680,7 +680,7 @@ impl Emitter<'_> {
                 a.jz(unorm)?;
                 for k in 0..4u32 {
                     tap_byte(a, c, k, e)?;
-                    a.kxnorw(k2, k0, k0)?;
+                    all_lanes_k2(a)?;
                     a.vpxord(zmm(12 + k), zmm(12 + k), zmm(12 + k))?;
                     a.vgatherdps(zmm(12 + k).k2(), ptr(rdx + zmm(9) * 4))?;
                 }
@@ -894,6 +894,13 @@ fn unpack_channels(a: &mut CodeAssembler, regs: [u32; 5]) -> Result<[u32; 4], Ic
     a.vunpcklpd(zmm(q0), zmm(q1), zmm(q3))?; // b
     a.vunpckhpd(zmm(q3), zmm(q1), zmm(q3))?; // a
     Ok([q2, x, q0, q3])
+}
+
+/// k2 = every lane, the mask of a gather that reads all 16: made from k0,
+/// which no generated code writes (made from k2, which a gather clears as
+/// it completes, each gather would wait for the one before).
+fn all_lanes_k2(a: &mut CodeAssembler) -> A {
+    a.kxnorw(k2, k0, k0)
 }
 
 /// Jumps to `to` when zmm0-3 hold a NaN in an active lane (k2, k3 scratch).
