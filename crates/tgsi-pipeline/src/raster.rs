@@ -331,18 +331,31 @@ impl TileEdges {
     /// branch per tile (a row's rejected tiles cost no mispredicted jump).
     pub fn row_candidates(&self, x0: i64, y0: i64, count: usize, pattern: &SamplePattern) -> u64 {
         let o = pattern.offsets.first().copied().unwrap_or([HALF, HALF]);
-        let mut t = self.thresholds([x0 * ONE + o[0], y0 * ONE + o[1]]);
+        let t = self.thresholds([x0 * ONE + o[0], y0 * ONE + o[1]]);
         // E(p + (4, 0) pixels) = E(p) - ey·4·ONE
         let step: [i64; 3] = std::array::from_fn(|k| self.edges[k].1[1] * 4 * ONE);
+        let n = count.min(64);
+        // four tiles side by side (one 256-bit compare per edge), only as
+        // many groups as the row needs: tile 4g + j's thresholds
+        let mut at: [[i64; 4]; 3] =
+            std::array::from_fn(|k| std::array::from_fn(|j| t[k] + j as i64 * step[k]));
         let mut mask = 0u64;
-        for i in 0..count.min(64) {
-            let out = (t[0] > self.most[0]) | (t[1] > self.most[1]) | (t[2] > self.most[2]);
-            mask |= u64::from(!out) << i;
+        for g in 0..n.div_ceil(4) {
+            let mut inside = 0u64;
+            for j in 0..4 {
+                let out = (at[0][j] > self.most[0])
+                    | (at[1][j] > self.most[1])
+                    | (at[2][j] > self.most[2]);
+                inside |= u64::from(!out) << j;
+            }
+            mask |= inside << (4 * g);
             for k in 0..3 {
-                t[k] += step[k];
+                for v in &mut at[k] {
+                    *v += 4 * step[k];
+                }
             }
         }
-        mask
+        if n < 64 { mask & ((1 << n) - 1) } else { mask }
     }
 }
 
@@ -494,6 +507,26 @@ mod tests {
                             "triangle {v:?}, tile ({x0}, {y0})"
                         );
                         assert!(!outside || mask == 0);
+                        // any count of tiles: the first `count` of the whole
+                        // row's (groups of four cut anywhere)
+                        let count = 1 + (round + tx as usize) % 64;
+                        let all = edges.row_candidates(0, y0 as i64, 64, &pattern);
+                        let part = edges.row_candidates(0, y0 as i64, count, &pattern);
+                        let keep = if count == 64 {
+                            u64::MAX
+                        } else {
+                            (1 << count) - 1
+                        };
+                        assert_eq!(part, all & keep, "{count} tiles of {v:?}, row {y0}");
+                        assert_eq!(row, all & 0xfff);
+                        for i in 0..64 {
+                            let p = [(4 * i) * ONE + o[0], y0 as i64 * ONE + o[1]];
+                            let out = (0..3).any(|k| {
+                                let (a, [ex, ey]) = edges.edges[k];
+                                edges.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p) > edges.most[k]
+                            });
+                            assert_eq!(all >> i & 1 == 0, out, "tile {i} of row {y0}, {v:?}");
+                        }
                     }
                     for (l, c) in cov.iter().enumerate() {
                         let (dx, dy) = lane_offset(l);
