@@ -20,6 +20,8 @@
 //! * [`Row16`] (`simd/row16.rs`): 16 f32 lanes in a register, made only
 //!   with an [`Avx512`] proof, for code written once over a row type (the
 //!   pipeline's blending) and run through [`wide`].
+//! * [`AlignedRegs`]: a batch's registers on 64-byte boundaries (a row's
+//!   wide access never straddles two cache lines).
 //! * [`prefetch`]: a cache hint (the rasterizer's vertex projection reads
 //!   the vertices a few ahead).
 //!
@@ -53,6 +55,9 @@ pub use depth4::depth_tile_4x;
 #[path = "simd/transpose.rs"]
 mod transpose;
 pub use transpose::{lanes_to_rows, rows_to_lanes};
+#[path = "simd/aligned.rs"]
+mod aligned;
+pub use aligned::AlignedRegs;
 #[path = "simd/planes.rs"]
 mod planes;
 pub use planes::{PerspectiveInput, perspective_inputs};
