@@ -211,10 +211,12 @@ pub enum Stop {
     Barrier,
 }
 
+pub use crate::math::simd::AlignedRegs;
+
 /// Registers, masks and stacks of one batch.
 pub struct Batch {
     /// Every register, each on a 64-byte boundary.
-    pub regs: crate::math::simd::AlignedRegs,
+    pub regs: AlignedRegs,
     /// Per texture instruction (`Inst::aux`): the environment stamp it was
     /// planned under and its plan ([`crate::sampling`]).
     pub(crate) tex_plans: Vec<(u64, Option<crate::texture::exec::PlannedSample>)>,
@@ -266,7 +268,7 @@ pub fn mask_row(m: Mask) -> Row {
 
 impl Batch {
     pub fn new(code: &Code) -> Batch {
-        let mut regs = crate::math::simd::AlignedRegs::new(ZERO_REG, code.num_regs as usize);
+        let mut regs = AlignedRegs::new(ZERO_REG, code.num_regs as usize);
         for (k, w) in code.imm_words.iter().enumerate() {
             regs[(code.imm.base as usize) + k] = w.map(|v| [v; LANES]);
         }

@@ -411,6 +411,33 @@ mod tests {
         assert!(!triangle_covers(&b, &tl(&b), px(1, 3)));
     }
 
+    /// [`TileEdges::row_candidates`] over rows starting 0 to 55 tiles left
+    /// of the box (the inside tiles at every bit of the mask), against each
+    /// tile's first-sample test; and any count of tiles (groups of four cut
+    /// anywhere) as the first `count` bits of the whole row's.
+    fn check_whole_row(edges: &TileEdges, y0: i64, pattern: &SamplePattern, round: usize) {
+        let o = pattern.offsets[0];
+        let first = -4 * (round as i64 * 7 % 56);
+        let all = edges.row_candidates(first, y0, 64, pattern);
+        for i in 0..64 {
+            let p = [(first + 4 * i) * ONE + o[0], y0 * ONE + o[1]];
+            let out = (0..3).any(|k| {
+                let (a, [ex, ey]) = edges.edges[k];
+                edges.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p) > edges.most[k]
+            });
+            assert_eq!(all >> i & 1 == 0, out, "tile {i} of row {y0} from {first}");
+        }
+        for count in [0, 1, 3, 4, 5, 17, 63, 64, 65, 200] {
+            let part = edges.row_candidates(first, y0, count, pattern);
+            let keep = match count {
+                0 => 0,
+                64.. => u64::MAX,
+                n => (1 << n) - 1,
+            };
+            assert_eq!(part, all & keep, "{count} tiles of row {y0} from {first}");
+        }
+    }
+
     /// The stepped edge functions of a tile give what `triangle_covers`
     /// gives at every lane and sample: random small and large triangles of
     /// both orientations' top-left edges, 1 and 4 samples, tiles around them.
@@ -507,25 +534,8 @@ mod tests {
                             "triangle {v:?}, tile ({x0}, {y0})"
                         );
                         assert!(!outside || mask == 0);
-                        // any count of tiles: the first `count` of the whole
-                        // row's (groups of four cut anywhere)
-                        let count = 1 + (round + tx as usize) % 64;
-                        let all = edges.row_candidates(0, y0 as i64, 64, &pattern);
-                        let part = edges.row_candidates(0, y0 as i64, count, &pattern);
-                        let keep = if count == 64 {
-                            u64::MAX
-                        } else {
-                            (1 << count) - 1
-                        };
-                        assert_eq!(part, all & keep, "{count} tiles of {v:?}, row {y0}");
-                        assert_eq!(row, all & 0xfff);
-                        for i in 0..64 {
-                            let p = [(4 * i) * ONE + o[0], y0 as i64 * ONE + o[1]];
-                            let out = (0..3).any(|k| {
-                                let (a, [ex, ey]) = edges.edges[k];
-                                edges.bias[k] - edge(a, [a[0] + ex, a[1] + ey], p) > edges.most[k]
-                            });
-                            assert_eq!(all >> i & 1 == 0, out, "tile {i} of row {y0}, {v:?}");
+                        if tx == 0 {
+                            check_whole_row(&edges, y0 as i64, &pattern, round);
                         }
                     }
                     for (l, c) in cov.iter().enumerate() {

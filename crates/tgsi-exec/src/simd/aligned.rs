@@ -21,6 +21,12 @@ impl AlignedRegs {
     pub fn new(reg: [[u32; 16]; 4], len: usize) -> AlignedRegs {
         AlignedRegs(vec![Aligned(reg); len])
     }
+
+    /// The first register's address, taken from the vector itself (no
+    /// slice borrowed on the way): what compiled code is handed.
+    pub fn as_mut_ptr(&mut self) -> *mut [[u32; 16]; 4] {
+        self.0.as_mut_ptr().cast()
+    }
 }
 
 impl Deref for AlignedRegs {
@@ -56,5 +62,8 @@ mod tests {
         assert_eq!(regs[4], [[7; 16]; 4]);
         let copy = regs.clone();
         assert_eq!(copy[3][2][15], 9);
+        assert_eq!(regs.as_mut_ptr().cast_const(), regs.as_ptr());
+        let none = super::AlignedRegs::new([[0; 16]; 4], 0);
+        assert!(none.is_empty());
     }
 }
