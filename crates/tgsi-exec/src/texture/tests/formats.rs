@@ -387,6 +387,45 @@ fn rgba8_encoder_gives_the_bytes_of_encode_into() {
     assert!(Rgba8Encoder::of(Format::Bgra8Unorm).is_none());
 }
 
+/// The 16-lane UNORM8 encode (where the CPU has AVX-512, one fused
+/// multiply-add per row) gives the one-texel codes (the exact product in
+/// f64) at the floats around every halfway point between two codes, at the
+/// one exact tie (0.5, 127.5 to even 128), at both ends of every value of
+/// the top 16 bits of [0, 1], and outside [0, 1] (NaN, infinities,
+/// negative zero, above 1).
+#[test]
+fn unorm8_lanes_match_the_texel_encode_around_every_halfway_point() {
+    use crate::texture::format::Rgba8Encoder;
+    let e = Rgba8Encoder::of(Format::Rgba8Unorm).expect("an RGBA8 encoder");
+    let mut values = vec![0.5f32.to_bits()];
+    for k in 0..255u32 {
+        let half = ((f64::from(k) + 0.5) / 255.0) as f32;
+        values.extend((half.to_bits() - 4)..=(half.to_bits() + 4));
+    }
+    for top in 0..=(1.0f32.to_bits() >> 16) {
+        values.extend([top << 16, (top << 16) | 0xffff]);
+    }
+    values.extend(tgsi_ir::rng::EDGE_F32);
+    let mut seen = [false; 256];
+    for chunk in values.chunks(16) {
+        let mut rows = [[0u32; 16]; 4];
+        for (l, &v) in chunk.iter().enumerate() {
+            // the value in every row, rotated so each row sees it
+            for (c, row) in rows.iter_mut().enumerate() {
+                row[(l + c) % 16] = v;
+            }
+        }
+        let lanes = e.encode_lanes(&rows);
+        for l in 0..16 {
+            let one = std::array::from_fn(|c| rows[c][l]);
+            assert_eq!(lanes[l], e.encode(one), "{one:x?}");
+            seen[usize::from(lanes[l][0])] = true;
+        }
+    }
+    assert!(seen.iter().all(|s| *s), "every code met");
+    assert_eq!(e.encode([0.5f32.to_bits(); 4]), [128; 4], "ties to even");
+}
+
 /// The 16-lane sRGB encode (one table lookup per colour row where the CPU has
 /// AVX-512) gives the one-texel codes around every step of the table (the
 /// step, the float below and above it) and at both ends of every value of
