@@ -341,17 +341,16 @@ impl TileEdges {
             std::array::from_fn(|k| std::array::from_fn(|j| t[k] + j as i64 * step[k]));
         let mut mask = 0u64;
         for g in 0..n.div_ceil(4) {
-            let mut inside = 0u64;
-            for j in 0..4 {
+            let inside = (0..4).fold(0u64, |m, j| {
                 let out = (at[0][j] > self.most[0])
                     | (at[1][j] > self.most[1])
                     | (at[2][j] > self.most[2]);
-                inside |= u64::from(!out) << j;
-            }
+                m | u64::from(!out) << j
+            });
             mask |= inside << (4 * g);
-            for k in 0..3 {
-                for v in &mut at[k] {
-                    *v += 4 * step[k];
+            for (row, s) in at.iter_mut().zip(step) {
+                for v in row {
+                    *v += 4 * s;
                 }
             }
         }
