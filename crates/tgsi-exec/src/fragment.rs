@@ -991,6 +991,7 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
     const SIDE_BY_SIDE: usize = 8;
     let mut wide = [simd::PerspectiveInput::EMPTY; SIDE_BY_SIDE];
     let mut n = 0;
+    let mut others = false;
     for fi in &code.frag_inputs {
         let (reg, reads) = input_slot(code, fi.index);
         match frag.inputs.get(fi.index as usize) {
@@ -1008,16 +1009,28 @@ fn fill_one_primitive(code: &Code, b: &mut Batch, frag: &FragEnv) {
                     n = 0;
                 }
             }
-            Some(src) => {
-                for q in 0..4 {
-                    let (xs, ys) = quad_centres(b, q);
-                    other_quad(&mut b.regs[reg], q, frag, src, (&xs, &ys));
-                }
-            }
+            Some(_) => others = true,
         }
     }
     if n > 0 {
         simd::perspective_inputs(&b.pixel, &wide[..n], &mut b.regs);
+    }
+    // the other inputs quad by quad, in a pass of their own: the quads'
+    // centres, loop-invariant, would otherwise be made before the loop for
+    // every batch, also for one with perspective inputs only
+    if others {
+        let centres: [_; 4] = std::array::from_fn(|q| quad_centres(b, q));
+        for fi in &code.frag_inputs {
+            let (reg, _) = input_slot(code, fi.index);
+            match frag.inputs.get(fi.index as usize) {
+                None | Some(InputSource::Perspective { .. }) => {}
+                Some(src) => {
+                    for (q, (xs, ys)) in centres.iter().enumerate() {
+                        other_quad(&mut b.regs[reg], q, frag, src, (xs, ys));
+                    }
+                }
+            }
+        }
     }
 }
 
