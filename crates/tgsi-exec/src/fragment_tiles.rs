@@ -437,10 +437,12 @@ impl FragmentSession<'_> {
                 Some(s) => 1u32 << s,
                 None => u32::MAX,
             };
+            // (from the quads, written long before, not from the copy just
+            // made: no branch per lane)
             let mut covered: Mask = 0;
-            for l in 0..LANES {
-                if coverage[l] & want != 0 {
-                    covered |= 1 << l;
+            for (q, quad) in quads.iter().enumerate() {
+                for (i, c) in quad.coverage.iter().enumerate() {
+                    covered |= Mask::from(c & want != 0) << (4 * q + i);
                 }
             }
             let mut alive: Mask = 0;
