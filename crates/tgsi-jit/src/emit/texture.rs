@@ -792,23 +792,27 @@ fn float_taps(a: &mut CodeAssembler, handler: CodeLabel) -> A {
     }
     a.jmp(filtered)?;
     a.set_label(&mut apart)?;
-    // taps 00 and 10 lerped on s into the second's registers (the first
-    // row), taps 01 and 11 likewise (the second row), then the rows on t
-    let row0 = float_tap(a, 0, [0, 1, 2, 3, 4])?;
-    let row0_10 = float_tap(a, 1, [5, 6, 7, 9, 10])?;
+    // taps 00 and 10 (the first row), taps 01 and 11 (the second), then
+    // the rows on t
+    let row0 = float_row(a, 0, [[0, 1, 2, 3, 4], [5, 6, 7, 9, 10]])?;
+    let row1 = float_row(a, 2, [[0, 1, 2, 3, 4], [12, 13, 14, 15, 31]])?;
     for c in 0..4 {
-        lerp(a, row0_10[c], [row0[c], row0_10[c]], 8, k5)?;
-    }
-    let row1 = float_tap(a, 2, [0, 1, 2, 3, 4])?;
-    let row1_11 = float_tap(a, 3, [12, 13, 14, 15, 31])?;
-    for c in 0..4 {
-        lerp(a, row1_11[c], [row1[c], row1_11[c]], 8, k5)?;
-    }
-    for c in 0..4 {
-        lerp(a, c as u32, [row0_10[c], row1_11[c]], 11, k6)?;
+        lerp(a, c as u32, [row0[c], row1[c]], 11, k6)?;
     }
     a.set_label(&mut filtered)?;
     nan_to(a, handler)
+}
+
+/// The filtered row of taps `k` and `k + 1` read one 16-byte texel at a
+/// time ([`float_tap`], into `regs[0]` and `regs[1]`), lerped on s into the
+/// second tap's registers, which it returns.
+fn float_row(a: &mut CodeAssembler, k: i32, regs: [[u32; 5]; 2]) -> Result<[u32; 4], IcedError> {
+    let first = float_tap(a, k, regs[0])?;
+    let second = float_tap(a, k + 1, regs[1])?;
+    for c in 0..4 {
+        lerp(a, second[c], [first[c], second[c]], 8, k5)?;
+    }
+    Ok(second)
 }
 
 /// Tap `k`'s texels (indices in 64-bit words at `tap_index[k]`) as four
