@@ -145,13 +145,87 @@ fn pair_uses(
     }
 }
 
+/// What an instruction does to the rows of a region's cache: the (source,
+/// channel) pairs it reads and the destination channels it writes.
+type Channels = (Vec<(usize, usize)>, Vec<usize>);
+
+/// The (source, channel) pairs instruction `inst` (plan `plan`,
+/// destination register `dst`) reads and the destination channels it
+/// writes, for a region's cache (64-bit pairs noted in `uses` directly);
+/// None for an instruction a cached region cannot hold: an indirect
+/// operand (which reaches the register file itself), flow other than plain
+/// IF/UIF/ELSE/ENDIF/BRK/CONT, a call or a memory access.
+fn channels_of(
+    inst: &Inst,
+    plan: Plan,
+    dst: Option<u32>,
+    uses: &mut Vec<(Key, u32, bool)>,
+) -> Option<Channels> {
+    let indirect = inst
+        .src
+        .iter()
+        .any(|s| matches!(s.kind, SrcKind::RegIndirect { .. }))
+        || matches!(inst.dst[0].kind, DstKind::RegIndirect { .. });
+    if indirect {
+        return None;
+    }
+    let m = inst.dst[0].mask;
+    let mut reads: Vec<(usize, usize)> = Vec::new();
+    let mut writes: Vec<usize> = Vec::new();
+    let masked = |writes: &mut Vec<usize>| writes.extend((0..4).filter(|c| m & (1 << c) != 0));
+    match plan {
+        Plan::Flow => match inst.op {
+            Opcode::IF | Opcode::UIF => {
+                if !src_inline(&inst.src[0], false) {
+                    return None;
+                }
+                reads.push((0, 0));
+            }
+            Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
+            _ => return None,
+        },
+        Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) | Plan::Resq(_) => {
+            return None;
+        }
+        Plan::Comp(_, n) => {
+            for c in (0..4).filter(|c| m & (1 << c) != 0) {
+                reads.extend((0..n).map(|k| (k, c)));
+                writes.push(c);
+            }
+        }
+        Plan::Dot(n) => {
+            reads.extend((0..n).flat_map(|c| [(0, c), (1, c)]));
+            masked(&mut writes);
+        }
+        Plan::Scalar(_) | Plan::Row(_) => {
+            reads.push((0, 0));
+            if plan == Plan::Row(RowKernel::Pow) {
+                reads.push((1, 0));
+            }
+            masked(&mut writes);
+        }
+        Plan::Special(spec) => {
+            reads.extend(spec.reads());
+            masked(&mut writes);
+        }
+        Plan::Tex(_) => {
+            reads.extend([(0, 0), (0, 1)]);
+            masked(&mut writes);
+        }
+        Plan::Pair(op, n, both) => {
+            pair_uses(inst, (op, n, both), dst, uses, &mut reads, &mut writes)
+        }
+    }
+    Some((reads, writes))
+}
+
 impl Emitter<'_> {
-    /// The register cache of the loop starting at `b`, when it is an
-    /// innermost loop of inline instructions (row kernels allowed) with
-    /// direct operands and plain IF/UIF/ELSE/ENDIF/BRK/CONT.
-    /// The cache of instructions `range` (ending with instruction `end`; a
-    /// loop's body, or a `straight` run): the rows and constants used at
-    /// least once in a loop, twice in a run.
+    /// The register cache of instructions `range` (ending with instruction
+    /// `end`): an innermost loop's body of inline instructions (row
+    /// kernels allowed) with direct operands and plain
+    /// IF/UIF/ELSE/ENDIF/BRK/CONT, or a `straight` run. It holds the rows
+    /// and constants used at least once in a loop, twice in a run; None
+    /// when an instruction of the range rules a cache out.
     pub(super) fn region(
         &mut self,
         range: std::ops::Range<usize>,
@@ -159,7 +233,6 @@ impl Emitter<'_> {
         plans: &[Plan],
         straight: bool,
     ) -> Option<Region> {
-        let min_uses = if straight { 2 } else { 1 };
         // (key, uses, written)
         let mut uses: Vec<(Key, u32, bool)> = Vec::new();
         // the keys in the order of their first use, and the rows written
@@ -168,70 +241,11 @@ impl Emitter<'_> {
         let mut written_first: Vec<Key> = Vec::new();
         for i in range {
             let inst = self.code.insts[i];
-            // an indirect operand reads or writes the register file itself
-            let indirect = inst
-                .src
-                .iter()
-                .any(|s| matches!(s.kind, SrcKind::RegIndirect { .. }))
-                || matches!(inst.dst[0].kind, DstKind::RegIndirect { .. });
-            if indirect {
-                return None;
-            }
-            let m = inst.dst[0].mask;
             let dst = match inst.dst[0].kind {
                 DstKind::Reg(r) => Some(r),
                 _ => None,
             };
-            let mut reads: Vec<(usize, usize)> = Vec::new(); // (source, channel)
-            let mut writes: Vec<usize> = Vec::new();
-            match plans[i] {
-                Plan::Flow => match inst.op {
-                    Opcode::IF | Opcode::UIF => {
-                        if !src_inline(&inst.src[0], false) {
-                            return None;
-                        }
-                        reads.push((0, 0));
-                    }
-                    Opcode::ELSE | Opcode::ENDIF | Opcode::BRK | Opcode::CONT | Opcode::NOP => {}
-                    _ => return None,
-                },
-                Plan::Call | Plan::Load(_) | Plan::Store(_) | Plan::Atomic(_) | Plan::Resq(_) => {
-                    return None;
-                }
-                Plan::Comp(_, n) => {
-                    for c in (0..4).filter(|c| m & (1 << c) != 0) {
-                        reads.extend((0..n).map(|k| (k, c)));
-                        writes.push(c);
-                    }
-                }
-                Plan::Dot(n) => {
-                    reads.extend((0..n).flat_map(|c| [(0, c), (1, c)]));
-                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
-                }
-                Plan::Scalar(_) | Plan::Row(_) => {
-                    reads.push((0, 0));
-                    if plans[i] == Plan::Row(RowKernel::Pow) {
-                        reads.push((1, 0));
-                    }
-                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
-                }
-                Plan::Special(spec) => {
-                    reads.extend(spec.reads());
-                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
-                }
-                Plan::Tex(_) => {
-                    reads.extend([(0, 0), (0, 1)]);
-                    writes.extend((0..4).filter(|c| m & (1 << c) != 0));
-                }
-                Plan::Pair(op, n, both) => pair_uses(
-                    &inst,
-                    (op, n, both),
-                    dst,
-                    &mut uses,
-                    &mut reads,
-                    &mut writes,
-                ),
-            }
+            let (reads, writes) = channels_of(&inst, plans[i], dst, &mut uses)?;
             for (k, c) in reads {
                 if let Some(key) = self.key_of(&inst.src[k], c) {
                     note(&mut uses, key, false);
@@ -271,6 +285,27 @@ impl Emitter<'_> {
                 }
             }
         }
+        let slots = self.slots(uses, end, straight, &written_first);
+        // a pair that did not fit: its rows are read and written in memory
+        Some(Region {
+            end,
+            straight,
+            slots,
+        })
+    }
+
+    /// The cache slots of a region's `uses` (ending with instruction
+    /// `end`; `written_first`: its rows written before anything reads
+    /// them): the most used keys first, as many as the cache registers
+    /// hold, each used at least once in a loop, twice in a `straight` run.
+    fn slots(
+        &self,
+        uses: Vec<(Key, u32, bool)>,
+        end: usize,
+        straight: bool,
+        written_first: &[Key],
+    ) -> Vec<Slot> {
+        let min_uses = if straight { 2 } else { 1 };
         // rows of a pair used as 64-bit lanes live in the pair's entry
         let pairs: Vec<(u32, u8)> = uses
             .iter()
@@ -317,12 +352,7 @@ impl Emitter<'_> {
             });
             next += need;
         }
-        // a pair that did not fit: its rows are read and written in memory
-        Some(Region {
-            end,
-            straight,
-            slots,
-        })
+        slots
     }
 
     /// Whether row `key` is dead after instruction `end`: a TEMP row when
