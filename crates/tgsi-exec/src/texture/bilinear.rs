@@ -900,15 +900,10 @@ impl<'a> Bound<'a> {
     /// One row of [`Self::write_rows`]: component `k` of the view-swizzled texels.
     #[inline(always)]
     fn write_row(&self, rows: &Rows, k: usize, active: u16, dst: &mut [u32; LANES]) {
-        let (row, constant) = match self.swizzle[k & 3] {
-            Swizzle::R => (Some(&rows[0]), 0),
-            Swizzle::G => (Some(&rows[1]), 0),
-            Swizzle::B => (Some(&rows[2]), 0),
-            Swizzle::A => (Some(&rows[3]), 0),
-            Swizzle::Zero => (None, 0),
-            // these formats are never integer
-            Swizzle::One => (None, 1f32.to_bits()),
-        };
+        let s = self.swizzle[k & 3];
+        let row = s.component().map(|c| &rows[c]);
+        // these formats are never integer
+        let constant = if s == Swizzle::One { 1f32.to_bits() } else { 0 };
         let mut src = [constant; LANES];
         if let Some(row) = row {
             for l in 0..LANES {

@@ -447,12 +447,8 @@ pub(crate) fn inline_bilinear<'a>(
     };
     let bd = Bound::with_parts(tex, p.parts);
     let select = p.order.map(|k| match bd.swizzle[k & 3] {
-        Swizzle::R => 0,
-        Swizzle::G => 1,
-        Swizzle::B => 2,
-        Swizzle::A => 3,
-        Swizzle::Zero => 4,
         Swizzle::One => 5,
+        s => s.component().map_or(4, |c| c as u8),
     });
     let s = &p.sampler;
     // the magnification test's rule (`Bound::magnified_quads`; none for

@@ -48,6 +48,21 @@ pub enum Swizzle {
     One,
 }
 
+impl Swizzle {
+    /// The texel component this selector takes (r, g, b, a: 0-3); None for
+    /// the constants 0 and 1.
+    #[inline(always)]
+    pub fn component(self) -> Option<usize> {
+        match self {
+            Swizzle::R => Some(0),
+            Swizzle::G => Some(1),
+            Swizzle::B => Some(2),
+            Swizzle::A => Some(3),
+            Swizzle::Zero | Swizzle::One => None,
+        }
+    }
+}
+
 /// A sampler view: which part of a resource a shader sees, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct View {

@@ -198,13 +198,10 @@ impl<'a> Bound<'a> {
     /// Applies the view swizzle.
     pub fn swizzle(&self, v: [u32; 4]) -> [u32; 4] {
         let one = if self.integer { 1 } else { 1f32.to_bits() };
-        self.swizzle.map(|s| match s {
-            Swizzle::R => v[0],
-            Swizzle::G => v[1],
-            Swizzle::B => v[2],
-            Swizzle::A => v[3],
-            Swizzle::Zero => 0,
-            Swizzle::One => one,
+        self.swizzle.map(|s| match s.component() {
+            Some(c) => v[c],
+            None if s == Swizzle::One => one,
+            None => 0,
         })
     }
 
