@@ -14,6 +14,7 @@
 //! the covered quads, the depth/stencil test of the survivors otherwise,
 //! and blending ([`super::merge`]).
 
+use super::blank::BLOCK;
 use super::colors::{ColorRows, LateTest, merge_batch, merge_sample};
 use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
@@ -624,12 +625,20 @@ fn setup_chunk<'b>(
         bins.resize_with(bands, Vec::new);
         bins.iter_mut().for_each(Vec::clear);
         let mut scratch = ClipScratch::default();
-        for i in part {
-            let before = prims.len();
-            setup.primitive(i, &mut scratch, &mut prims);
-            for (p, prim) in prims.iter().enumerate().skip(before) {
-                for bin in &mut bins[cut.reached(prim)] {
-                    bin.push(p as u32);
+        // a block of triangles at a time, those that certainly set up
+        // nothing left out without a branch each
+        for first in part.clone().step_by(BLOCK) {
+            let count = (part.end - first).min(BLOCK);
+            let mut left = !setup.blank_triangles(first, count) as u32 & ((1 << count) - 1);
+            while left != 0 {
+                let i = first + left.trailing_zeros() as usize;
+                left &= left - 1;
+                let before = prims.len();
+                setup.primitive(i, &mut scratch, &mut prims);
+                for (p, prim) in prims.iter().enumerate().skip(before) {
+                    for bin in &mut bins[cut.reached(prim)] {
+                        bin.push(p as u32);
+                    }
                 }
             }
         }

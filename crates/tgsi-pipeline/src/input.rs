@@ -294,6 +294,12 @@ impl Primitives {
         }
     }
 
+    /// Whether these are a list draw's triangles: primitive p's vertices
+    /// are the stream's indices from 3p on.
+    pub fn is_triangle_list(&self) -> bool {
+        self.list.is_some_and(|l| l.kind == PrimitiveKind::Triangle)
+    }
+
     pub fn first(&self) -> Option<Primitive> {
         self.get(0)
     }
@@ -322,7 +328,7 @@ impl Primitives {
 
     /// Makes these the primitives of a list draw of `count` primitives of
     /// `kind` per instance over the stream's indices from the first on.
-    fn set_list(&mut self, kind: PrimitiveKind, count: usize, instances: usize) {
+    pub(crate) fn set_list(&mut self, kind: PrimitiveKind, count: usize, instances: usize) {
         self.each.clear();
         self.list = Some(ListShape {
             kind,

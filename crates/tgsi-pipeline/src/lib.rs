@@ -29,6 +29,7 @@
 //!   linking between stages by semantic) and [`draw_with`], the draw with
 //!   every stage.
 
+mod blank;
 mod colors;
 mod draw;
 mod early_depth;
