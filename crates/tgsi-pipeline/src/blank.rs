@@ -164,7 +164,7 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
 }
 
 impl Setup<'_> {
-    /// Of the `count` (at most [`BLOCK`]) triangles of a triangle list
+    /// Of the `count` (at most 16) triangles of a triangle list
     /// draw from primitive `first` on, the mask of those (bit l: primitive
     /// `first + l`) that [`Setup::primitive`] would certainly make nothing
     /// of; 0 when the draw's primitives are not a list of triangles.
