@@ -74,12 +74,12 @@ fn edge(corners: [(&Lanes, &Lanes); 3], i: usize) -> (Lanes, Lanes, Lanes) {
 }
 
 impl tgsi_exec::tiles::Kernel for Block<'_> {
-    type Out = u16;
+    type Out = Found;
 
     /// The blank lanes (see the module docs), each step over all the
     /// lanes at once, with no branch on their values; truths are 0 or 1.
     #[inline(always)]
-    fn run(self) -> u16 {
+    fn run(self) -> Found {
         // each corner's projected vertex (the default, outside, past the end)
         let corner = |l: usize, k: usize| {
             let v = self
@@ -153,24 +153,36 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
                 covered[l] |= inside[l];
             }
         }
-        let mut blank = 0u16;
+        let mut found = Found::default();
         for l in 0..BLOCK {
             let none = few[l] & (covered[l] ^ 1);
             let drop = i64::from(area[l] == 0) | culled[l] | empty[l] | none;
-            blank |= u16::from(exact[l] & drop != 0) << l;
+            found.blank |= u16::from(exact[l] & drop != 0) << l;
+            found.shown |= u16::from(exact[l] & (drop ^ 1) != 0) << l;
         }
-        blank
+        found
     }
 }
 
+/// What the test found of a block's triangles (bit l: the block's
+/// triangle l).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Those [`Setup::primitive`] makes nothing of.
+    pub blank: u16,
+    /// Those of projected vertices inside every clip plane that it makes
+    /// a primitive of without testing their pixel centres again
+    /// ([`Setup::primitive_shown`]).
+    pub shown: u16,
+}
+
 impl Setup<'_> {
-    /// Of the `count` (at most 16) triangles of a triangle list
-    /// draw from primitive `first` on, the mask of those (bit l: primitive
-    /// `first + l`) that [`Setup::primitive`] would certainly make nothing
-    /// of; 0 when the draw's primitives are not a list of triangles.
-    pub fn blank_triangles(&self, first: usize, count: usize) -> u16 {
+    /// What the test finds of the `count` (at most 16) triangles of a
+    /// triangle list draw from primitive `first` on; nothing when the
+    /// draw's primitives are not a list of triangles.
+    pub fn blank_triangles(&self, first: usize, count: usize) -> Found {
         if !self.stream.primitives.is_triangle_list() || self.windows.is_empty() {
-            return 0;
+            return Found::default();
         }
         let indices = &self.stream.indices;
         let from = (3 * first).min(indices.len());
@@ -266,9 +278,10 @@ mod tests {
             let mut scratch = ClipScratch::default();
             for first in (0..triangles).step_by(BLOCK) {
                 let count = (triangles - first).min(BLOCK);
-                let blank = setup.blank_triangles(first, count);
+                let Found { blank, shown } = setup.blank_triangles(first, count);
+                assert_eq!(blank & shown, 0);
                 if count < BLOCK {
-                    assert_eq!(blank >> count, 0, "lanes past the end");
+                    assert_eq!((blank | shown) >> count, 0, "lanes past the end");
                 }
                 for l in 0..count {
                     let i = first + l;
@@ -282,12 +295,25 @@ mod tests {
                         .flatten()
                         .all(|p| p.window.0.iter().all(|c| c.abs() <= EXACT));
                     let is_blank = blank >> l & 1 == 1;
+                    let is_shown = shown >> l & 1 == 1;
                     if !all_inside {
-                        assert!(!is_blank, "round {round}, triangle {i}: outside, yet blank");
+                        assert!(
+                            !is_blank && !is_shown,
+                            "round {round}, triangle {i}: outside"
+                        );
                         continue;
                     }
                     let mut out = Vec::new();
                     setup.primitive(i, &mut scratch, &mut out);
+                    if is_shown {
+                        let mut again = Vec::new();
+                        setup.primitive_shown(i, true, &mut scratch, &mut again);
+                        assert!(
+                            !out.is_empty() && out == again,
+                            "round {round}, triangle {i}"
+                        );
+                    }
+                    assert_eq!(is_blank || is_shown, exact, "round {round}, triangle {i}");
                     if is_blank {
                         assert!(
                             out.is_empty(),
@@ -347,17 +373,20 @@ mod tests {
         stream.primitives.set_list(PrimitiveKind::Line, 3, 1);
         assert_eq!(
             setup_of(&stream, &layout, &state, &inside).blank_triangles(0, 3),
-            0
+            Found::default()
         );
         stream.primitives.set_list(PrimitiveKind::Triangle, 2, 1);
         assert_eq!(
             setup_of(&stream, &layout, &state, &[]).blank_triangles(0, 2),
-            0
+            Found::default()
         );
         // (the same two zero-area triangles of projected vertices: blank)
         assert_eq!(
             setup_of(&stream, &layout, &state, &inside).blank_triangles(0, 2),
-            0b11
+            Found {
+                blank: 0b11,
+                shown: 0
+            }
         );
     }
 }

@@ -629,12 +629,14 @@ fn setup_chunk<'b>(
         // nothing left out without a branch each
         for first in part.clone().step_by(BLOCK) {
             let count = (part.end - first).min(BLOCK);
-            let mut left = !setup.blank_triangles(first, count) as u32 & ((1 << count) - 1);
+            let found = setup.blank_triangles(first, count);
+            let mut left = !found.blank as u32 & ((1 << count) - 1);
             while left != 0 {
-                let i = first + left.trailing_zeros() as usize;
+                let l = left.trailing_zeros();
                 left &= left - 1;
                 let before = prims.len();
-                setup.primitive(i, &mut scratch, &mut prims);
+                let shown = found.shown >> l & 1 != 0;
+                setup.primitive_shown(first + l as usize, shown, &mut scratch, &mut prims);
                 for (p, prim) in prims.iter().enumerate().skip(before) {
                     for bin in &mut bins[cut.reached(prim)] {
                         bin.push(p as u32);

@@ -487,6 +487,20 @@ impl Setup<'_> {
 
     /// Appends the rasterizable pieces of primitive `index` to `out`.
     pub fn primitive(&self, index: usize, scratch: &mut ClipScratch, out: &mut Vec<RasterPrim>) {
+        self.primitive_shown(index, false, scratch, out);
+    }
+
+    /// [`Setup::primitive`]; `shown` says that the primitive is a triangle
+    /// known to cover a sample when its vertices are projected inside
+    /// every clip plane (`Setup::blank_triangles` found it so), whose
+    /// pixel centres then go untested.
+    pub fn primitive_shown(
+        &self,
+        index: usize,
+        shown: bool,
+        scratch: &mut ClipScratch,
+        out: &mut Vec<RasterPrim>,
+    ) {
         let Some(p) = self.stream.primitives.get(index) else {
             return;
         };
@@ -513,7 +527,7 @@ impl Setup<'_> {
         }
         // A triangle of projected vertices inside every plane: straight to
         // setup, without clip vertices.
-        if n == 3 && self.emit_inside_triangle(vs[0], vs[1], vs[2], p.id, out) {
+        if n == 3 && self.emit_inside_triangle(vs[0], vs[1], vs[2], (p.id, shown), out) {
             return;
         }
         let mut cv = [ClipVertex {
@@ -605,7 +619,7 @@ impl Setup<'_> {
         v0: u32,
         v1: u32,
         v2: u32,
-        id: u32,
+        (id, shown): (u32, bool),
         out: &mut Vec<RasterPrim>,
     ) -> bool {
         let projected = |v: u32| self.windows.get(v as usize).filter(|p| p.inside);
@@ -613,7 +627,7 @@ impl Setup<'_> {
             return false;
         };
         // (culled and empty triangles leave before their corners are made)
-        let Some(outline) = self.outline(&[a.window.0, b.window.0, c.window.0]) else {
+        let Some(outline) = self.outline(&[a.window.0, b.window.0, c.window.0], !shown) else {
             return true;
         };
         let from = Source {
@@ -662,7 +676,7 @@ impl Setup<'_> {
         for j in 0..m {
             win[j] = cv[j].window.0;
         }
-        if let Some(outline) = self.outline(&win[..m]) {
+        if let Some(outline) = self.outline(&win[..m], true) {
             self.emit_outlined(cv, from, &outline, out);
         }
     }
@@ -670,10 +684,11 @@ impl Setup<'_> {
     /// Where the point, line or triangle of window positions `win` lands
     /// (its shape, facing and pixel box), or None when it draws nothing:
     /// no area or length, culled, no pixel of the raster rectangle, or a
-    /// tiny triangle between the pixel centres. (Inlined: a returned
-    /// outline read back from memory waited for its stores.)
+    /// tiny triangle between the pixel centres (tested when `centres`).
+    /// (Inlined: a returned outline read back from memory waited for its
+    /// stores.)
     #[inline(always)]
-    fn outline(&self, win: &[[i64; 2]]) -> Option<Outline> {
+    fn outline(&self, win: &[[i64; 2]], centres: bool) -> Option<Outline> {
         let mut area = None;
         let mut front = true;
         let shape;
@@ -742,7 +757,8 @@ impl Setup<'_> {
             hi(bx1, sx0).min(r[2] - 1),
             hi(by1, sy0).min(r[3] - 1),
         ];
-        if bbox[0] > bbox[2] || bbox[1] > bbox[3] || self.covers_no_centre(&shape, bbox) {
+        if bbox[0] > bbox[2] || bbox[1] > bbox[3] || centres && self.covers_no_centre(&shape, bbox)
+        {
             return None;
         }
         Some(Outline {
