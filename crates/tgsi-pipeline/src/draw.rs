@@ -664,6 +664,14 @@ fn setup_chunk<'b>(
     PrimList { parts }
 }
 
+/// Bit q set for each quad q of a tile's 16-lane mask with a lane set.
+#[inline(always)]
+fn covered_quads(mask: u16) -> u32 {
+    (0..4).fold(0, |quads, q| {
+        quads | u32::from(mask >> (4 * q) & 0xF != 0) << q
+    })
+}
+
 /// Quads waiting for a batch (in draw order) and which primitive each
 /// input set holds.
 struct Pending {
@@ -1048,11 +1056,13 @@ fn run_band(
                             continue;
                         };
                         let inputs = pending.set_for(p, pack, sh, walk.scratch);
-                        for q in 0..4 {
+                        // the quads to queue, visited by their bits (a
+                        // branch per quad on its coverage went either way)
+                        let mut quads = if pack { covered_quads(mask) } else { 0xF };
+                        while quads != 0 {
+                            let q = quads.trailing_zeros() as usize;
+                            quads &= quads - 1;
                             let bits = u32::from(mask >> (4 * q)) & 0xF;
-                            if pack && bits == 0 {
-                                continue;
-                            }
                             let cov: [u32; 4] = std::array::from_fn(|i| bits >> i & 1);
                             walk.queue(sh, &mut pending, [x0, y0], q, cov, (inputs, p))?;
                         }
