@@ -302,15 +302,13 @@ impl TileEdges {
         let t = self.thresholds([x0 * ONE + o[0], y0 * ONE + o[1]]);
         // a tile wholly outside an edge, or wholly inside the box and every
         // edge, needs no lane test (the common cases of small and large
-        // triangles); each a single branch (one per comparison went either
-        // way at the edges of small triangles)
-        let outside = (0..3).fold(false, |o, k| o | (t[k] > self.most[k]));
-        if outside {
+        // triangles)
+        if (0..3).any(|k| t[k] > self.most[k]) {
             return 0;
         }
         let b = prim.bbox;
-        let in_box = (x0 >= b[0]) & (x0 + 3 <= b[2]) & (y0 >= b[1]) & (y0 + 3 <= b[3]);
-        if (0..3).fold(in_box, |i, k| i & (t[k] <= self.least[k])) {
+        let in_box = x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3];
+        if in_box && (0..3).all(|k| t[k] <= self.least[k]) {
             return u16::MAX;
         }
         tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], b)
