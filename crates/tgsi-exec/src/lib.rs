@@ -206,6 +206,12 @@ pub struct Limits {
     /// than decoding each tap. The results are the same bits either way;
     /// false is for checking that.
     pub linear_copies: bool,
+    /// Whether draw setup first tests the triangles of a triangle list
+    /// sixteen at a time for those that set up nothing (culled, empty or
+    /// between the pixel centres) and leaves them out; false sets every
+    /// triangle up alone. The results are the same bits either way; false
+    /// is for checking that.
+    pub blank_test: bool,
 }
 
 impl Default for Limits {
@@ -220,6 +226,7 @@ impl Default for Limits {
             progress: ProgressHook::default(),
             pack_quads: true,
             linear_copies: true,
+            blank_test: true,
         }
     }
 }

@@ -14,7 +14,7 @@
 //! the covered quads, the depth/stencil test of the survivors otherwise,
 //! and blending ([`super::merge`]).
 
-use super::blank::BLOCK;
+use super::blank::{BLOCK, Found};
 use super::colors::{ColorRows, LateTest, merge_batch, merge_sample};
 use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
@@ -145,6 +145,7 @@ pub(crate) fn rasterize_after(
         packing: limits.pack_quads,
         chunk: setup_chunk_for(limits.threads),
         band_rows: band_tile_rows_for(limits.threads),
+        blank_test: limits.blank_test,
     };
     rasterize_with(
         stream, layout, linkage, fs, res, state, targets, limits, batching, budget,
@@ -167,6 +168,9 @@ struct Batching {
     chunk: usize,
     /// Tile rows per band.
     band_rows: u32,
+    /// Whether setup leaves out blank triangles a block at a time
+    /// ([`Limits::blank_test`]).
+    blank_test: bool,
 }
 
 /// [`rasterize_after`] cut up as `batching` says.
@@ -188,6 +192,7 @@ fn rasterize_with(
         packing,
         chunk,
         band_rows,
+        blank_test,
     } = batching;
     let chunk = chunk.max(1);
     let (width, height, samples) = target_size(colors, depth.as_deref())?;
@@ -237,7 +242,7 @@ fn rasterize_with(
     let linear = LinearCopies::for_draw(res, covered, limits);
     for k in 0..chunks {
         let range = k * chunk..((k + 1) * chunk).min(n);
-        let prims = setup_chunk(&setup, range, limits.threads, cut, buffers);
+        let prims = setup_chunk(&setup, range, limits.threads, cut, blank_test, buffers);
         let shared = Shared {
             stream,
             linkage,
@@ -606,6 +611,7 @@ fn setup_chunk<'b>(
     range: std::ops::Range<usize>,
     threads: usize,
     cut: Bands,
+    blank_test: bool,
     buffers: &'b mut PrimBuffers,
 ) -> PrimList<'b> {
     let n = range.len();
@@ -629,7 +635,10 @@ fn setup_chunk<'b>(
         // nothing left out without a branch each
         for first in part.clone().step_by(BLOCK) {
             let count = (part.end - first).min(BLOCK);
-            let found = setup.blank_triangles(first, count);
+            let found = match blank_test {
+                true => setup.blank_triangles(first, count),
+                false => Found::default(),
+            };
             let mut left = !found.blank as u32 & ((1 << count) - 1);
             while left != 0 {
                 let l = left.trailing_zeros();

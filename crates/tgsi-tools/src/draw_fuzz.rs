@@ -152,14 +152,28 @@ fn fragment_shader(rng: &mut Rng) -> String {
 }
 
 /// The vertices of `n` random triangles (`IN[0..4]` of each): a clip
-/// position (x, y in [-1.2w, 1.2w], z in [-0.1w, 1.1w]) and three
-/// attributes.
-fn triangles(rng: &mut Rng, n: usize) -> Vec<Vec<[u32; 4]>> {
+/// position (x, y in [-1.2w, 1.2w], z in [-0.1w, 1.1w]; with `tiny`,
+/// x and y within about a pixel and a half of the triangle's centre) and
+/// three attributes.
+fn triangles(rng: &mut Rng, n: usize, tiny: bool) -> Vec<Vec<[u32; 4]>> {
+    let mut centre = [0.0f32; 2];
     (0..3 * n)
-        .map(|_| {
+        .map(|v| {
             let w = f32::from_bits(uniform(rng, 0.25, 4.0));
             let c = |rng: &mut Rng, lo: f32, hi: f32| f32::from_bits(uniform(rng, lo, hi)) * w;
-            let pos = [c(rng, -1.2, 1.2), c(rng, -1.2, 1.2), c(rng, -0.1, 1.1), w];
+            let mut pos = [c(rng, -1.2, 1.2), c(rng, -1.2, 1.2), c(rng, -0.1, 1.1), w];
+            if tiny {
+                if v % 3 == 0 {
+                    centre = [pos[0] / w, pos[1] / w];
+                }
+                // (NDC units per pixel: 2 / WIDTH and 2 / HEIGHT)
+                let near = |rng: &mut Rng, at: f32, size: u32| {
+                    let d = f32::from_bits(uniform(rng, -3.0, 3.0)) / size as f32;
+                    (at + d) * w
+                };
+                pos[0] = near(rng, centre[0], WIDTH);
+                pos[1] = near(rng, centre[1], HEIGHT);
+            }
             let mut regs = vec![pos.map(f32::to_bits)];
             for _ in 0..3 {
                 // mostly ordinary floats (coordinates a texture can take), some special words
@@ -309,7 +323,8 @@ pub fn generate(seed: u64) -> DrawCase {
         fragment = fragment_shader(&mut rng);
     }
     let n = 1 + rng.below(24) as usize;
-    let vertices = triangles(&mut rng, n);
+    let tiny = rng.chance(30);
+    let vertices = triangles(&mut rng, n, tiny);
     let state = render_state(&mut rng);
     let format = pick(
         &mut rng,
@@ -353,6 +368,9 @@ struct Way {
     engine: Engine,
     threads: usize,
     pack_quads: bool,
+    /// Whether setup leaves out blank triangles a block at a time
+    /// (`Limits::blank_test`).
+    blank_test: bool,
 }
 
 impl std::fmt::Display for Way {
@@ -366,7 +384,12 @@ impl std::fmt::Display for Way {
         } else {
             ", a tile per batch"
         };
-        write!(f, "{engine} on {} thread(s){batches}", self.threads)
+        let setup = if self.blank_test {
+            ""
+        } else {
+            ", every triangle set up alone"
+        };
+        write!(f, "{engine} on {} thread(s){batches}{setup}", self.threads)
     }
 }
 
@@ -375,6 +398,7 @@ fn draw(case: &DrawCase, way: Way) -> Result<Picture, String> {
         engine,
         threads,
         pack_quads,
+        blank_test,
     } = way;
     let compile = |text: &str| -> Result<tgsi_exec::Program, String> {
         let (shader, _) = tgsi_text::assemble(text).map_err(|e| e.to_string())?;
@@ -413,6 +437,7 @@ fn draw(case: &DrawCase, way: Way) -> Result<Picture, String> {
     let limits = Limits {
         threads,
         pack_quads,
+        blank_test,
         max_instructions: 2_000_000,
         ..Limits::default()
     };
@@ -434,8 +459,8 @@ fn draw(case: &DrawCase, way: Way) -> Result<Picture, String> {
 }
 
 /// Draws case `seed` with the interpreter on one thread, the compiled
-/// engine on three, and the compiled engine on one with a tile per batch,
-/// and compares the targets.
+/// engine on three, and the compiled engine on one with a tile per batch
+/// and every triangle set up alone, and compares the targets.
 pub fn check(seed: u64) -> crate::fuzz::Verdict {
     use crate::fuzz::Verdict;
     let case = generate(seed);
@@ -443,6 +468,7 @@ pub fn check(seed: u64) -> crate::fuzz::Verdict {
         engine,
         threads,
         pack_quads,
+        blank_test: pack_quads,
     };
     let first = way(Engine::Interp, 1, true);
     let want = match draw(&case, first) {

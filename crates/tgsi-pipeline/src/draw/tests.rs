@@ -83,7 +83,7 @@ fn packed_quads_give_the_bits_of_tile_batches() {
     let layout = OutputLayout::of(&vs);
     for fs in [&fs_early, &fs_late] {
         let linkage = Linkage::by_semantics(&layout, fs);
-        let run = |packing: bool, chunk: usize, band_rows: u32| {
+        let run = |packing: bool, chunk: usize, band_rows: u32, blank_test: bool| {
             let mut colors = vec![
                 Texture::new(
                     TextureTarget::Tex2D,
@@ -113,6 +113,7 @@ fn packed_quads_give_the_bits_of_tile_batches() {
                     packing,
                     chunk,
                     band_rows,
+                    blank_test,
                 },
                 &DrawBudget::new(u64::MAX, 0),
             )
@@ -120,12 +121,20 @@ fn packed_quads_give_the_bits_of_tile_batches() {
             (colors.remove(0).levels.remove(0), depth.depth, stats)
         };
         let chunk = setup_chunk_for(1);
-        let (tiles, packed) = (run(false, chunk, 4), run(true, chunk, 4));
+        let (tiles, packed) = (run(false, chunk, 4, true), run(true, chunk, 4, true));
         // primitives set up 7 at a time (each chunk's last batch
-        // partly filled), bands of one tile row and of 16: the same bits
-        for (chunk, band_rows) in [(7, 4), (chunk, 1), (7, 16)] {
-            let cut = run(true, chunk, band_rows);
-            let what = format!("chunks of {chunk}, bands of {band_rows} tile rows");
+        // partly filled), bands of one tile row and of 16, every triangle
+        // set up alone (no block test of blank triangles): the same bits
+        for (chunk, band_rows, blank_test) in [
+            (7, 4, true),
+            (chunk, 1, true),
+            (7, 16, true),
+            (chunk, 4, false),
+        ] {
+            let cut = run(true, chunk, band_rows, blank_test);
+            let what = format!(
+                "chunks of {chunk}, bands of {band_rows} tile rows, block test {blank_test}"
+            );
             assert!(cut.0 == packed.0, "colours differ: {what}");
             assert!(cut.1 == packed.1, "depths differ: {what}");
             assert_eq!(cut.2.invocations, packed.2.invocations, "{what}");
@@ -302,7 +311,7 @@ fn setup_on_threads_keeps_the_order() {
     let all = 0..stream.primitives.len();
     let set_up = |threads: usize| {
         let mut buffers = PrimBuffers::default();
-        let list = setup_chunk(&setup, all.clone(), threads, BANDS_48, &mut buffers);
+        let list = setup_chunk(&setup, all.clone(), threads, BANDS_48, true, &mut buffers);
         list.iter().copied().collect::<Vec<RasterPrim>>()
     };
     let one = set_up(1);
@@ -323,9 +332,17 @@ fn setup_on_threads_keeps_the_order() {
         windows: &windows,
         ..setup
     };
-    for threads in [1, 3] {
+    // (with and without the block test of blank triangles)
+    for (threads, blank_test) in [(1, true), (3, true), (1, false), (3, false)] {
         let mut buffers = PrimBuffers::default();
-        let list = setup_chunk(&table, all.clone(), threads, BANDS_48, &mut buffers);
+        let list = setup_chunk(
+            &table,
+            all.clone(),
+            threads,
+            BANDS_48,
+            blank_test,
+            &mut buffers,
+        );
         assert_eq!(list.parts.len(), threads);
         // numbered across the threads' shares in draw order
         let numbered = (0..one.len()).all(|p| list[p] == one[p]);
@@ -425,6 +442,7 @@ fn a_clear_on_load_gives_the_bits_of_a_clear_before_the_draw() {
                 packing: true,
                 chunk,
                 band_rows: 3,
+                blank_test: true,
             };
             rasterize_with(
                 &stream,
