@@ -209,10 +209,12 @@ mod tests {
 
     /// A random window coordinate (1/256 pixels): mostly within a few
     /// pixels of the raster rectangle's corner, often on a pixel centre or
-    /// edge, sometimes beyond the exact range.
+    /// edge, sometimes at the end of the exact range.
     fn coordinate(rng: &mut Rng, base: i64) -> i64 {
         match rng.below(20) {
-            0 => (rng.next() as i64) >> rng.below(8),
+            // around the exact range's end (beyond it, setup's own edge
+            // functions would leave i64: no projected vertex gets there)
+            0 => EXACT + rng.below(1 << 12) as i64 - (1 << 11),
             // pixel centres and edges: edges through centres
             1..=7 => base + (rng.below(12) as i64 - 2) * 128,
             _ => base + rng.below(6 << 8) as i64 - (1 << 8),
@@ -334,6 +336,67 @@ mod tests {
             blank_seen > 2000 && kept_seen > 1000,
             "{blank_seen} blank, {kept_seen} kept"
         );
+    }
+
+    /// Viewports and scissors far outside the target (the ends of i64,
+    /// widths below zero) give an empty raster rectangle within the
+    /// target's bounds, and the block test calls every triangle under it
+    /// blank without overflowing (overflow checks are on in debug builds).
+    #[test]
+    fn hostile_rectangles_are_empty_and_every_triangle_is_blank() {
+        use crate::setup::raster_rect;
+        use crate::state::Rect;
+        let rect = |x, y, width, height| {
+            Some(Rect {
+                x,
+                y,
+                width,
+                height,
+            })
+        };
+        let far = |x: f32| {
+            Some(Viewport {
+                x,
+                y: x,
+                ..Viewport::full(4, 4)
+            })
+        };
+        let states = [
+            (rect(i64::MAX, i64::MAX, 10, 10), None),
+            (rect(i64::MIN, i64::MIN, i64::MIN, i64::MIN), None),
+            (rect(5, 5, -100, -100), None),
+            (rect(i64::MAX - 1, 0, i64::MAX, 1), None),
+            (None, far(1e30)),
+            (None, far(-1e30)),
+        ];
+        let layout = OutputLayout::default();
+        let windows: Vec<ProjectedVertex> = [[0, 0], [1024, 0], [0, 1024], [512, 512]]
+            .map(|xy| ProjectedVertex {
+                window: (xy, 0.5),
+                w: 1.0,
+                inside: true,
+            })
+            .to_vec();
+        let mut stream = VertexStream {
+            indices: vec![0, 1, 2, 0, 2, 1, 3, 1, 2],
+            ..VertexStream::default()
+        };
+        stream.primitives.set_list(PrimitiveKind::Triangle, 3, 1);
+        for (scissor, viewport) in states {
+            let state = RenderState {
+                scissor,
+                viewport,
+                ..RenderState::default()
+            };
+            let r = raster_rect(&state, 4, 4);
+            assert!(r[0] >= r[2] || r[1] >= r[3], "{r:?} not empty");
+            assert!(r.iter().all(|v| (-1..=4).contains(v)), "{r:?}");
+            let setup = Setup {
+                rect: r,
+                ..setup_of(&stream, &layout, &state, &windows)
+            };
+            assert_eq!(setup.blank_triangles(0, 3).blank, 0b111, "{r:?}");
+        }
     }
 
     /// A one-pixel-centre setup of `stream` over `windows`.

@@ -233,7 +233,14 @@ pub fn raster_rect(state: &RenderState, width: u32, height: u32) -> [i64; 4] {
         r[2] = r[2].min(s.x.saturating_add(s.width));
         r[3] = r[3].min(s.y.saturating_add(s.height));
     }
-    r
+    // (an empty rectangle stays empty within the target's bounds, so that
+    // its ends plus or minus a pixel cannot overflow)
+    [
+        r[0].min(width as i64),
+        r[1].min(height as i64),
+        r[2].max(0),
+        r[3].max(0),
+    ]
 }
 
 pub fn viewport_of(state: &RenderState, width: u32, height: u32) -> Viewport {
