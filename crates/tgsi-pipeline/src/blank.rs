@@ -12,12 +12,13 @@
 //! The test is the unclipped triangle's outline (`Setup::outline`) made
 //! exact in i64 and kept only where it is exact: a lane is blank when its
 //! three vertices are projected inside every clip plane, its coordinates
-//! are below 2^30 (1/256 pixels) in magnitude, and its triangle has no
+//! are at most 2^30 (1/256 pixels) in magnitude, and its triangle has no
 //! area, is culled, has an empty pixel box, or (one sample per pixel, at
 //! the centre) has a box of at most four pixels and covers none of their
-//! centres. Every other lane is left to setup, which decides it in full;
-//! the tests check that a blank lane is one setup makes nothing of, and
-//! that within the exact range every such triangle is found.
+//! centres; such a lane that is not blank is a triangle setup keeps, and
+//! setup leaves its centre test out. Every other lane is left to setup,
+//! which decides it in full; the tests check each decided lane against
+//! setup, and that within the exact range every triangle is decided.
 
 #![allow(clippy::needless_range_loop)] // steps over several arrays of lanes in lockstep
 
@@ -29,8 +30,8 @@ pub const BLOCK: usize = 16;
 
 /// Coordinates (1/256 pixels) beyond this magnitude leave a lane to
 /// setup: up to it, every product of two differences and every edge value
-/// fits an i64. (The guard band keeps a projected vertex within 32 times
-/// the viewport of it, far inside.)
+/// fits an i64. (A vertex projected inside the guard band, 32 viewports
+/// wide, is far inside it for any real viewport.)
 const EXACT: i64 = 1 << 30;
 
 /// One block's triangles, lane by lane, and the draw's constants.
@@ -192,7 +193,9 @@ impl Setup<'_> {
             front_clockwise: self.state.front == FrontFace::Clockwise,
             cull_front: self.state.cull == CullMode::Front,
             cull_back: self.state.cull == CullMode::Back,
-            rect: self.rect,
+            // (a rectangle's ends far beyond any decided box change no
+            // comparison, and then step by a pixel without overflow)
+            rect: self.rect.map(|v| v.clamp(-(1 << 40), 1 << 40)),
             span: self.sample_span,
         };
         tgsi_exec::tiles::wide(block)
@@ -340,8 +343,9 @@ mod tests {
 
     /// Viewports and scissors far outside the target (the ends of i64,
     /// widths below zero) give an empty raster rectangle within the
-    /// target's bounds, and the block test calls every triangle under it
-    /// blank without overflowing (overflow checks are on in debug builds).
+    /// target's bounds, and the block test calls every triangle under it,
+    /// or under an empty rectangle at the ends of i64, blank without
+    /// overflowing (overflow checks are on in debug builds).
     #[test]
     fn hostile_rectangles_are_empty_and_every_triangle_is_blank() {
         use crate::setup::raster_rect;
@@ -396,6 +400,15 @@ mod tests {
                 ..setup_of(&stream, &layout, &state, &windows)
             };
             assert_eq!(setup.blank_triangles(0, 3).blank, 0b111, "{r:?}");
+        }
+        // a setup's own rectangle at the ends of i64, empty either way
+        let state = RenderState::default();
+        for rect in [[i64::MAX, 0, i64::MIN, 4], [0, i64::MAX, 4, i64::MIN]] {
+            let setup = Setup {
+                rect,
+                ..setup_of(&stream, &layout, &state, &windows)
+            };
+            assert_eq!(setup.blank_triangles(0, 3).blank, 0b111, "{rect:?}");
         }
     }
 
