@@ -125,15 +125,20 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
         let r = self.rect;
         let x0 = each(|l| (-((sx1 - ax[l].min(bx[l]).min(cx[l])) >> SUBPIXEL_BITS)).max(r[0]));
         let y0 = each(|l| (-((sy1 - ay[l].min(by[l]).min(cy[l])) >> SUBPIXEL_BITS)).max(r[1]));
-        let x1 = each(|l| ((ax[l].max(bx[l]).max(cx[l]) - sx0) >> SUBPIXEL_BITS).min(r[2] - 1));
-        let y1 = each(|l| ((ay[l].max(by[l]).max(cy[l]) - sy0) >> SUBPIXEL_BITS).min(r[3] - 1));
+        // (from here on, the lanes of a rectangle at the ends of i64 are
+        // empty, so blank whatever their other values: the steps wrap
+        // rather than overflow)
+        let last = |end: i64| end.wrapping_sub(1);
+        let x1 = each(|l| ((ax[l].max(bx[l]).max(cx[l]) - sx0) >> SUBPIXEL_BITS).min(last(r[2])));
+        let y1 = each(|l| ((ay[l].max(by[l]).max(cy[l]) - sy0) >> SUBPIXEL_BITS).min(last(r[3])));
         let empty = each(|l| i64::from(x0[l] > x1[l]) | i64::from(y0[l] > y1[l]));
         // at most four pixels, one sample each at the centre: none covered
-        let w = each(|l| x1[l] - x0[l] + 1);
-        let h = each(|l| y1[l] - y0[l] + 1);
+        let w = each(|l| x1[l].wrapping_sub(x0[l]).wrapping_add(1));
+        let h = each(|l| y1[l].wrapping_sub(y0[l]).wrapping_add(1));
         let centre = i64::from(sx0 == sx1 && sy0 == sy1);
         let few = each(|l| {
-            centre & i64::from(w[l] <= 4) & i64::from(h[l] <= 4) & i64::from(w[l] * h[l] <= 4)
+            let area = w[l].wrapping_mul(h[l]);
+            centre & i64::from(w[l] <= 4) & i64::from(h[l] <= 4) & i64::from(area <= 4)
         });
         let corners = [(&ax, &ay), (&px, &py), (&qx, &qy)];
         let edges = [edge(corners, 0), edge(corners, 1), edge(corners, 2)];
@@ -141,12 +146,14 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
         for k in 0..4i64 {
             // pixel k of the box in row order (w is 1, 2, 3 or 4 here)
             let row = each(|l| i64::from(w[l] == 1) * k + i64::from(w[l] == 2) * (k >> 1));
-            let sx = each(|l| ((x0[l] + k - row[l] * w[l]) << SUBPIXEL_BITS) + sx0);
-            let sy = each(|l| ((y0[l] + row[l]) << SUBPIXEL_BITS) + sy0);
-            let mut inside = each(|l| i64::from(k < w[l] * h[l]));
+            let col = |l: usize| k.wrapping_sub(row[l].wrapping_mul(w[l]));
+            let sx = each(|l| (x0[l].wrapping_add(col(l)) << SUBPIXEL_BITS).wrapping_add(sx0));
+            let sy = each(|l| (y0[l].wrapping_add(row[l]) << SUBPIXEL_BITS).wrapping_add(sy0));
+            let mut inside = each(|l| i64::from(k < w[l].wrapping_mul(h[l])));
             for ((cx, cy), (dx, dy, top_left)) in corners.iter().zip(&edges) {
                 for l in 0..BLOCK {
-                    let e = dx[l] * (sy[l] - cy[l]) - dy[l] * (sx[l] - cx[l]);
+                    let (ux, uy) = (sx[l].wrapping_sub(cx[l]), sy[l].wrapping_sub(cy[l]));
+                    let e = dx[l].wrapping_mul(uy).wrapping_sub(dy[l].wrapping_mul(ux));
                     inside[l] &= i64::from(e > 0) | (i64::from(e == 0) & top_left[l]);
                 }
             }
@@ -193,9 +200,7 @@ impl Setup<'_> {
             front_clockwise: self.state.front == FrontFace::Clockwise,
             cull_front: self.state.cull == CullMode::Front,
             cull_back: self.state.cull == CullMode::Back,
-            // (a rectangle's ends far beyond any decided box change no
-            // comparison, and then step by a pixel without overflow)
-            rect: self.rect.map(|v| v.clamp(-(1 << 40), 1 << 40)),
+            rect: self.rect,
             span: self.sample_span,
         };
         tgsi_exec::tiles::wide(block)
