@@ -22,7 +22,7 @@
 
 #![allow(clippy::needless_range_loop)] // steps over several arrays of lanes in lockstep
 
-use super::setup::{ProjectedVertex, SUBPIXEL_BITS, Setup};
+use super::setup::{ProjectedVertex, SUBPIXEL_BITS, Setup, pixel_span, top_left_edge};
 use super::state::{CullMode, FrontFace};
 
 /// Triangles per test.
@@ -70,7 +70,7 @@ fn edge(corners: [(&Lanes, &Lanes); 3], i: usize) -> (Lanes, Lanes, Lanes) {
     let ((px, py), (qx, qy)) = (corners[i], corners[(i + 1) % 3]);
     let dx = each(|l| qx[l] - px[l]);
     let dy = each(|l| qy[l] - py[l]);
-    let top_left = each(|l| (i64::from(dy[l] == 0) & i64::from(dx[l] > 0)) | i64::from(dy[l] < 0));
+    let top_left = each(|l| i64::from(top_left_edge(dx[l], dy[l])));
     (dx, dy, top_left)
 }
 
@@ -123,14 +123,22 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
         // the pixels with a sample inside the box (`Setup::outline`'s)
         let [[sx0, sx1], [sy0, sy1]] = self.span;
         let r = self.rect;
-        let x0 = each(|l| (-((sx1 - ax[l].min(bx[l]).min(cx[l])) >> SUBPIXEL_BITS)).max(r[0]));
-        let y0 = each(|l| (-((sy1 - ay[l].min(by[l]).min(cy[l])) >> SUBPIXEL_BITS)).max(r[1]));
+        let xs = |l: usize| {
+            let (low, high) = (ax[l].min(bx[l]).min(cx[l]), ax[l].max(bx[l]).max(cx[l]));
+            pixel_span(low, high, [sx0, sx1])
+        };
+        let ys = |l: usize| {
+            let (low, high) = (ay[l].min(by[l]).min(cy[l]), ay[l].max(by[l]).max(cy[l]));
+            pixel_span(low, high, [sy0, sy1])
+        };
+        let x0 = each(|l| xs(l)[0].max(r[0]));
+        let y0 = each(|l| ys(l)[0].max(r[1]));
         // (from here on, the lanes of a rectangle at the ends of i64 are
         // empty, so blank whatever their other values: the steps wrap
         // rather than overflow)
         let last = |end: i64| end.wrapping_sub(1);
-        let x1 = each(|l| ((ax[l].max(bx[l]).max(cx[l]) - sx0) >> SUBPIXEL_BITS).min(last(r[2])));
-        let y1 = each(|l| ((ay[l].max(by[l]).max(cy[l]) - sy0) >> SUBPIXEL_BITS).min(last(r[3])));
+        let x1 = each(|l| xs(l)[1].min(last(r[2])));
+        let y1 = each(|l| ys(l)[1].min(last(r[3])));
         let empty = each(|l| i64::from(x0[l] > x1[l]) | i64::from(y0[l] > y1[l]));
         // at most four pixels, one sample each at the centre: none covered
         let w = each(|l| x1[l].wrapping_sub(x0[l]).wrapping_add(1));

@@ -635,9 +635,10 @@ fn setup_chunk<'b>(
         // nothing left out without a branch each
         for first in part.clone().step_by(BLOCK) {
             let count = (part.end - first).min(BLOCK);
-            let found = match blank_test {
-                true => setup.blank_triangles(first, count),
-                false => Found::default(),
+            let found = if blank_test {
+                setup.blank_triangles(first, count)
+            } else {
+                Found::default()
             };
             let mut left = !found.blank as u32 & ((1 << count) - 1);
             while left != 0 {

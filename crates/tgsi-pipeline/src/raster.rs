@@ -479,7 +479,7 @@ mod tests {
             let mut top_left = [false; 3];
             for i in 0..3 {
                 let (p, q) = (v[i], v[(i + 1) % 3]);
-                top_left[i] = (q[1] == p[1] && q[0] > p[0]) || q[1] < p[1];
+                top_left[i] = crate::setup::top_left_edge(q[0] - p[0], q[1] - p[1]);
             }
             let lo = |c: i64| (c - HALF).div_euclid(ONE);
             let mut bbox = [

@@ -35,6 +35,26 @@ pub const SUBPIXEL_BITS: u32 = 8;
 const ONE: f64 = (1 << SUBPIXEL_BITS) as f64;
 /// The guard band: x and y are clipped at ±GUARD × w.
 pub const GUARD: f64 = 32.0;
+/// Whether the edge of a clockwise triangle going (dx, dy) (1/256 pixels)
+/// is a top or left edge, whose samples on it the triangle covers (the
+/// fill rule).
+#[inline(always)]
+pub(crate) fn top_left_edge(dx: i64, dy: i64) -> bool {
+    ((dy == 0) & (dx > 0)) | (dy < 0)
+}
+
+/// On one axis, the first pixel whose last sample (at `last`, 1/256
+/// pixels into it) reaches `low`, and the last whose first sample (at
+/// `first`) stays within `high` (1/256 pixels): the pixels with a sample
+/// inside the extent `low..=high`.
+#[inline(always)]
+pub(crate) fn pixel_span(low: i64, high: i64, [first, last]: [i64; 2]) -> [i64; 2] {
+    [
+        -((last - low) >> SUBPIXEL_BITS),
+        (high - first) >> SUBPIXEL_BITS,
+    ]
+}
+
 /// Most clip and cull distances.
 pub const MAX_DISTANCES: usize = 8;
 
@@ -739,8 +759,7 @@ impl Setup<'_> {
                 let mut top_left = [false; 3];
                 for i in 0..3 {
                     let (p, q) = (v[i], v[(i + 1) % 3]);
-                    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
-                    top_left[i] = (dy == 0 && dx > 0) || dy < 0;
+                    top_left[i] = top_left_edge(q[0] - p[0], q[1] - p[1]);
                 }
                 shape = Shape::Triangle { v, top_left };
                 bx0 = a[0].min(b[0]).min(c[0]);
@@ -754,15 +773,16 @@ impl Setup<'_> {
         // the first whose last sample reaches the low end to the last
         // whose first sample stays within the high end (for one sample,
         // the pixels whose centre lies in it).
-        let [[sx0, sx1], [sy0, sy1]] = self.sample_span;
-        let lo = |v: i64, last: i64| -(last - v).div_euclid(ONE as i64);
-        let hi = |v: i64, first: i64| (v - first).div_euclid(ONE as i64);
+        let [xs, ys] = [
+            pixel_span(bx0, bx1, self.sample_span[0]),
+            pixel_span(by0, by1, self.sample_span[1]),
+        ];
         let r = &self.rect;
         let bbox = [
-            lo(bx0, sx1).max(r[0]),
-            lo(by0, sy1).max(r[1]),
-            hi(bx1, sx0).min(r[2] - 1),
-            hi(by1, sy0).min(r[3] - 1),
+            xs[0].max(r[0]),
+            ys[0].max(r[1]),
+            xs[1].min(r[2] - 1),
+            ys[1].min(r[3] - 1),
         ];
         if bbox[0] > bbox[2] || bbox[1] > bbox[3] || centres && self.covers_no_centre(&shape, bbox)
         {
