@@ -206,25 +206,35 @@ impl Marks {
         let (mut largest, mut seen) = (0u32, false);
         for (k, block) in ix.chunks(BLOCK).enumerate() {
             fetch_ahead(ix, (k + 2) * BLOCK);
-            for &v in block {
-                if restarts && v == RESTART {
-                    continue;
+            // the block's largest value first (a vector fold), so that the
+            // marks grow once per block and the stores below go through a
+            // slice held in registers (a store through the vector itself
+            // made the compiler read its address again at every index)
+            let Some(top) = block_largest(block, restarts) else {
+                continue;
+            };
+            let at = top as usize;
+            if at >= self.bytes.len() {
+                if at >= limit {
+                    self.dirty = self.bytes.len();
+                    return Marked::Overflow;
                 }
-                let at = v as usize;
-                if at >= self.bytes.len() {
-                    if at >= limit {
-                        self.dirty = self.bytes.len();
-                        return Marked::Overflow;
-                    }
-                    // (the marks grow with the values: at most twice
-                    // the largest)
-                    let len = (at + 1).max(2 * self.bytes.len()).min(limit);
-                    self.bytes.resize(len, 0);
-                }
-                self.bytes[at] = 1;
-                largest = largest.max(v);
-                seen = true;
+                // (the marks grow with the values: at most twice the largest)
+                let len = (at + 1).max(2 * self.bytes.len()).min(limit);
+                self.bytes.resize(len, 0);
             }
+            let bytes = &mut self.bytes[..=at];
+            if restarts {
+                for &v in block.iter().filter(|&&v| v != RESTART) {
+                    bytes[v as usize] = 1;
+                }
+            } else {
+                for &v in block {
+                    bytes[v as usize] = 1;
+                }
+            }
+            largest = largest.max(top);
+            seen = true;
         }
         if !seen {
             return Marked::Nothing;
@@ -232,6 +242,17 @@ impl Marks {
         self.dirty = largest as usize + 1;
         Marked::Largest(largest)
     }
+}
+
+/// The largest of `block`'s values, RESTART left out when `restarts`
+/// (None when no value is left).
+fn block_largest(block: &[u32], restarts: bool) -> Option<u32> {
+    if !restarts {
+        return block.iter().copied().max();
+    }
+    // RESTART is u32::MAX: one more than each value, wrapped, puts it at 0
+    let top = block.iter().fold(0u32, |m, &v| m.max(v.wrapping_add(1)));
+    top.checked_sub(1)
 }
 
 #[cfg(test)]
@@ -301,6 +322,36 @@ mod tests {
         let mut out = [0; 2];
         d.places(&[3, 0], false, 0, &mut out);
         assert_eq!(out, [1, 0]);
+    }
+
+    /// Random indices over several blocks (each block's largest value
+    /// found first): restarts anywhere, whole blocks of them, values that
+    /// grow the marks block by block or pass the limit.
+    #[test]
+    fn random_indices_find_what_sorting_does() {
+        let mut rng = tgsi_ir::rng::Rng(0x5eed_1d3c_e5);
+        let mut d = DistinctValues::default();
+        for round in 0..300 {
+            let len = rng.below(4 * BLOCK as u64) as usize;
+            let range = [8, 300, 5_000, 1 << 31][round % 4];
+            let mut ix: Vec<u32> = (0..len)
+                .map(|_| match rng.below(16) {
+                    0 => RESTART,
+                    1 => (range as u32).saturating_mul(3),
+                    _ => rng.below(range) as u32,
+                })
+                .collect();
+            if round % 5 == 0 && len > BLOCK {
+                ix[..BLOCK].fill(RESTART);
+            }
+            let restarts = round % 2 == 0;
+            d.find(&ix, restarts, 1);
+            let (values, places) = expected(&ix, restarts);
+            assert_eq!(d.values, values, "round {round}");
+            let mut out = vec![0; ix.len()];
+            d.places(&ix, restarts, 7, &mut out);
+            assert_eq!(out, places, "round {round}");
+        }
     }
 
     #[test]
