@@ -36,6 +36,7 @@ mod early_depth;
 mod index_values;
 pub mod input;
 pub mod merge;
+mod project;
 mod quad;
 pub mod raster;
 pub mod resolve;

@@ -293,17 +293,34 @@ impl ClipVertex {
 
 /// Projects clip position `p` to the window: snapped x, y and depth.
 fn to_window(vp: &Viewport, p: &[f64; 4]) -> WindowVertex {
-    let (x, y, z) = (p[0] / p[3], p[1] / p[3], p[2] / p[3]);
+    let (x, y, depth) = window_parts(vp, *p);
+    ([x as i64, y as i64], depth)
+}
+
+/// [`to_window`] as three values, x and y snapped to sub-pixels but not
+/// yet converted to integers (what the projection of many vertices side by
+/// side computes per lane, `crate::project`).
+#[inline(always)]
+pub(crate) fn window_parts(vp: &Viewport, [x, y, z, w]: [f64; 4]) -> (f64, f64, f64) {
+    let (x, y, z) = (x / w, y / w, z / w);
     let wx = vp.x as f64 + (x + 1.0) * vp.width as f64 * 0.5;
     let wy = vp.y as f64 + (1.0 - y) * vp.height as f64 * 0.5;
     let depth = vp.min_depth as f64 + z * (vp.max_depth as f64 - vp.min_depth as f64);
     (
-        [
-            (wx * ONE).round_ties_even() as i64,
-            (wy * ONE).round_ties_even() as i64,
-        ],
+        (wx * ONE).round_ties_even(),
+        (wy * ONE).round_ties_even(),
         depth,
     )
+}
+
+/// Whether clip position `p` has w > 0 and is inside the view volume's z
+/// planes and the guard band ([`plane_value`]'s first six planes, in
+/// straight code).
+#[inline(always)]
+pub(crate) fn inside_volume([x, y, z, w]: [f64; 4]) -> bool {
+    let g = GUARD * w;
+    let volume = [z, w - z, x + g, g - x, y + g, g - y];
+    w > 0.0 && volume.iter().all(|&d| inside(d))
 }
 
 /// The clip planes: the view volume's z planes, the guard band and the
@@ -321,7 +338,7 @@ fn plane_value(v: &ClipVertex, k: usize) -> f64 {
     }
 }
 
-fn inside(d: f64) -> bool {
+pub(crate) fn inside(d: f64) -> bool {
     d >= 0.0
 }
 
@@ -452,31 +469,14 @@ impl Setup<'_> {
         out.truncate(count);
         out.resize(count, ProjectedVertex::default());
         let project = |first: usize, part: &mut [ProjectedVertex]| {
-            for (v, slot) in (first..).zip(part.iter_mut()) {
-                // (the vertices a few ahead on their way to the cache)
-                if let Some(ahead) = stream.vertex(v as u32 + 32).first() {
-                    tgsi_exec::tiles::prefetch(ahead);
-                }
-                let outputs = stream.vertex(v as u32);
-                let word = |(r, c): (usize, usize)| outputs.get(r).map_or(0, |p| p[c]);
-                let pos: [f64; 4] = std::array::from_fn(|c| f32::from_bits(word((r, c))) as f64);
-                // the clip planes of `plane_value` in straight code
-                let [x, y, z, w] = pos;
-                let g = GUARD * w;
-                let volume = [z, w - z, x + g, g - x, y + g, g - y];
-                let inside_volume = w > 0.0 && volume.iter().all(|&d| inside(d));
-                let distances = || {
-                    layout
-                        .clip
-                        .iter()
-                        .all(|&cd| inside(f32::from_bits(word(cd)) as f64))
-                };
-                *slot = ProjectedVertex {
-                    window: to_window(viewport, &pos),
-                    w,
-                    inside: inside_volume && distances(),
-                };
-            }
+            tgsi_exec::tiles::wide(crate::project::Project {
+                stream,
+                position: r,
+                clip: &layout.clip,
+                viewport,
+                first,
+                part,
+            });
         };
         let threads = threads.clamp(1, (count / PROJECT_PER_THREAD).max(1));
         if threads <= 1 {
@@ -1045,7 +1045,7 @@ mod tests {
         // OUT[0] a clip distance pair, OUT[1] the position, OUT[2] more
         // distances; some vertices on a plane (x = ±32 w, z = w, z = 0, the
         // origin with w = 0)
-        let count = 4096;
+        let count = 4099; // (a last block of three)
         let mut outputs = Vec::new();
         for v in 0..count {
             let mut regs: [[u32; 4]; 3] =
