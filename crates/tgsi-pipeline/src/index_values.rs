@@ -329,7 +329,7 @@ mod tests {
     /// grow the marks block by block or pass the limit.
     #[test]
     fn random_indices_find_what_sorting_does() {
-        let mut rng = tgsi_ir::rng::Rng(0x5eed_1d3c_e5);
+        let mut rng = tgsi_ir::rng::Rng(0x005e_ed1d_3ce5);
         let mut d = DistinctValues::default();
         for round in 0..300 {
             let len = rng.below(4 * BLOCK as u64) as usize;

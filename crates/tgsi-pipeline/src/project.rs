@@ -43,7 +43,9 @@ fn whole_lanes(v: &[f64; LANES]) -> [i64; LANES] {
     let mut out = [0i64; LANES];
     let mut far = false;
     for l in 0..LANES {
-        far |= !(v[l].abs() < NEAR);
+        // (NaN is not near)
+        let near = v[l].abs() < NEAR;
+        far |= !near;
         out[l] = ((v[l] + MAGIC).to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64);
     }
     if far {
@@ -137,7 +139,7 @@ mod tests {
             -(1.5 * near),
             9.3e18,
             -9.3e18,
-            9.223372036854775807e18,
+            9_223_372_036_854_775_808.0, // 2^63
             f64::INFINITY,
             f64::NEG_INFINITY,
             f64::NAN,
@@ -145,7 +147,7 @@ mod tests {
         ];
         let mut rng = tgsi_ir::rng::Rng(0x0123_4567_89ab);
         for round in 0..2000 {
-            let v: [f64; LANES] = std::array::from_fn(|l| match (round % 3, rng.below(4)) {
+            let v: [f64; LANES] = std::array::from_fn(|_| match (round % 3, rng.below(4)) {
                 (0, _) | (_, 0) => edges[rng.below(edges.len() as u64) as usize],
                 _ => (rng.uniform(-1.0, 1.0) * near).round(),
             });
