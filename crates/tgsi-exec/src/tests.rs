@@ -828,3 +828,25 @@ fn a_conditional_write_leaves_no_value_for_the_next_batch() {
         assert_eq!(*v, if t < 16 { 7 } else { 0 }, "invocation {t}");
     }
 }
+
+/// A program that never jumps back visits at most its length per batch;
+/// one with a loop or a call has no such bound.
+#[test]
+fn most_visited_bounds_only_programs_that_never_jump_back() {
+    let straight = prog(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+         IF IN[0].xxxx\n MOV TEMP[0], IN[0]\nELSE\n ADD TEMP[0], IN[0], IN[0]\nENDIF\n\
+         MOV OUT[0], TEMP[0]\nEND\n",
+    );
+    assert_eq!(straight.code().most_visited(), Some(7));
+    let looping = prog(
+        "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+         BGNLOOP\n BRK\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n",
+    );
+    assert_eq!(looping.code().most_visited(), None);
+    let calling = prog(
+        "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+         CAL :4\nMOV OUT[0], TEMP[0]\nEND\nBGNSUB\n MOV TEMP[0], TEMP[0]\n RET\nENDSUB\n",
+    );
+    assert_eq!(calling.code().most_visited(), None);
+}

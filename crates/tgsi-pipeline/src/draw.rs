@@ -50,8 +50,8 @@ use tgsi_exec::{
 /// MSAA from 0.0146 to 0.0143 s, the tiny triangles from 0.0848 to 0.0841
 /// s; at two threads 16 rows made the tiny triangles slower (0.0486
 /// against 0.0450 s) and 8 rows measured as 4 within noise. The pictures
-/// do not depend on it; which batch a draw stopped at the instruction
-/// budget names does, as it does on the setup chunk's size.
+/// do not depend on it; the batches do, as they do on the setup chunk's
+/// size (see [`batching_threads`]).
 fn band_tile_rows_for(threads: usize) -> u32 {
     if threads <= 1 { 16 } else { 4 }
 }
@@ -141,15 +141,32 @@ pub(crate) fn rasterize_after(
     budget: &DrawBudget,
 ) -> Result<Stats, ExecError> {
     let Drawn { stream, layout } = drawn;
+    let threads = batching_threads(fs, limits);
     let batching = Batching {
         packing: limits.pack_quads,
-        chunk: setup_chunk_for(limits.threads),
-        band_rows: band_tile_rows_for(limits.threads),
+        chunk: setup_chunk_for(threads),
+        band_rows: band_tile_rows_for(threads),
         blank_test: limits.blank_test,
     };
     rasterize_with(
         stream, layout, linkage, fs, res, state, targets, limits, batching, budget,
     )
+}
+
+/// The thread count a draw's chunks and bands are cut for: the draw's, or
+/// several whatever it is when a fragment batch may reach the instruction
+/// budget. The budget counts a batch's instructions, both sides of a
+/// branch its lanes split on, so whether a batch reaches it depends on the
+/// lanes batched with it, and the batches on the chunks and bands (a batch
+/// ends with its band). Cut the same way on any number of threads, the
+/// batches are the same, and so is whether the draw stops. A program that
+/// never jumps back visits at most its length per batch: below the budget,
+/// its draws keep the cut measured fastest on one thread.
+fn batching_threads(fs: &Program, limits: &Limits) -> usize {
+    match fs.code().most_visited() {
+        Some(most) if most <= limits.max_instructions => limits.threads,
+        _ => limits.threads.max(2),
+    }
 }
 
 /// The targets of a draw.

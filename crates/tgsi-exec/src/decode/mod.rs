@@ -566,6 +566,18 @@ fn input_reads(insts: &[Inst], input: FileRange) -> Vec<u8> {
 }
 
 impl Code {
+    /// The most instructions a batch can visit in one run of a program that
+    /// never jumps back (no loop, no subroutine call): its length, each
+    /// instruction visited at most once. None for a program that loops or
+    /// calls, whose count has no bound below the budget.
+    pub fn most_visited(&self) -> Option<u64> {
+        let back = self
+            .insts
+            .iter()
+            .any(|i| matches!(i.op, Opcode::BGNLOOP | Opcode::ENDLOOP | Opcode::CAL));
+        (!back).then_some(self.insts.len() as u64)
+    }
+
     pub fn compile(shader: &Shader, numerics: super::Numerics) -> Result<Code, ExecError> {
         let (mut layout, num_regs) = register_layout(shader)?;
         let Layout {
