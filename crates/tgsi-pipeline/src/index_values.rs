@@ -324,36 +324,6 @@ mod tests {
         assert_eq!(out, [1, 0]);
     }
 
-    /// Random indices over several blocks (each block's largest value
-    /// found first): restarts anywhere, whole blocks of them, values that
-    /// grow the marks block by block or pass the limit.
-    #[test]
-    fn random_indices_find_what_sorting_does() {
-        let mut rng = tgsi_ir::rng::Rng(0x005e_ed1d_3ce5);
-        let mut d = DistinctValues::default();
-        for round in 0..300 {
-            let len = rng.below(4 * BLOCK as u64) as usize;
-            let range = [8, 300, 5_000, 1 << 31][round % 4];
-            let mut ix: Vec<u32> = (0..len)
-                .map(|_| match rng.below(16) {
-                    0 => RESTART,
-                    1 => (range as u32).saturating_mul(3),
-                    _ => rng.below(range) as u32,
-                })
-                .collect();
-            if round % 5 == 0 && len > BLOCK {
-                ix[..BLOCK].fill(RESTART);
-            }
-            let restarts = round % 2 == 0;
-            d.find(&ix, restarts, 1);
-            let (values, places) = expected(&ix, restarts);
-            assert_eq!(d.values, values, "round {round}");
-            let mut out = vec![0; ix.len()];
-            d.places(&ix, restarts, 7, &mut out);
-            assert_eq!(out, places, "round {round}");
-        }
-    }
-
     #[test]
     fn marking_on_several_threads_finds_what_sorting_does() {
         let n = 3 * MARKS_PER_THREAD;
@@ -425,19 +395,23 @@ mod tests {
             state ^= state << 17;
             state % n
         };
-        for round in 0..200 {
-            let len = next(300) as usize;
+        // over several blocks (each block's largest value is found first):
+        // restarts anywhere and whole blocks of them, values that grow the
+        // marks block by block or pass the limit
+        for round in 0..300 {
+            let len = next(4 * BLOCK as u64) as usize;
             let range = [8, 70, 1000, 5000, u64::from(u32::MAX) + 1][round % 5];
             let restarts = round % 3 == 0;
-            let ix: Vec<u32> = (0..len)
-                .map(|_| {
-                    if next(10) == 0 {
-                        RESTART
-                    } else {
-                        next(range) as u32
-                    }
+            let mut ix: Vec<u32> = (0..len)
+                .map(|_| match next(20) {
+                    0 | 1 => RESTART,
+                    2 => (range as u32).saturating_mul(3),
+                    _ => next(range) as u32,
                 })
                 .collect();
+            if round % 7 == 0 && len > BLOCK {
+                ix[..BLOCK].fill(RESTART);
+            }
             d.find(&ix, restarts, 1);
             let (values, places) = expected(&ix, restarts);
             assert_eq!(d.values, values, "round {round}");
