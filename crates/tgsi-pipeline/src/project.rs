@@ -33,10 +33,11 @@ pub(crate) struct Project<'a> {
 /// with the number in the low bits.
 const MAGIC: f64 = 6_755_399_441_055_744.0;
 
-/// Each lane's whole number (`as i64`: NaN 0, saturated past i64's
-/// range), through [`MAGIC`]'s bits where every lane is below 2^51 in
-/// magnitude (a vector add; the compiler makes a saturating conversion
-/// lane by lane), else lane by lane.
+/// Lanes holding whole numbers (or NaN or infinities) as i64, what `as
+/// i64` gives (NaN 0, saturated past i64's range): through [`MAGIC`]'s
+/// bits where every lane is below 2^51 in magnitude (a vector add; the
+/// compiler makes a saturating conversion lane by lane), else lane by
+/// lane.
 #[inline(always)]
 fn whole_lanes(v: &[f64; LANES]) -> [i64; LANES] {
     const NEAR: f64 = (1u64 << 51) as f64;
