@@ -15,7 +15,7 @@
 //! and blending ([`super::merge`]).
 
 use super::blank::{BLOCK, Found};
-use super::colors::{ColorRows, LateTest, merge_batch, merge_sample};
+use super::colors::{ColorRows, LateTest, for_each_lane, merge_batch, merge_sample};
 use super::early_depth::{SampledTile, TileRows, early_test_each_sample, early_test_four_samples};
 use super::input::VertexStream;
 use super::merge::{DepthFormat, DepthStencilTest, DepthTarget};
@@ -657,19 +657,17 @@ fn setup_chunk<'b>(
             } else {
                 Found::default()
             };
-            let mut left = !found.blank as u32 & ((1 << count) - 1);
-            while left != 0 {
-                let l = left.trailing_zeros();
-                left &= left - 1;
+            let block = u16::MAX >> (BLOCK - count);
+            for_each_lane(!found.blank & block, |l| {
                 let before = prims.len();
                 let shown = found.shown >> l & 1 != 0;
-                setup.primitive_shown(first + l as usize, shown, &mut scratch, &mut prims);
+                setup.primitive_shown(first + l, shown, &mut scratch, &mut prims);
                 for (p, prim) in prims.iter().enumerate().skip(before) {
                     for bin in &mut bins[cut.reached(prim)] {
                         bin.push(p as u32);
                     }
                 }
-            }
+            });
         }
         *out = SetupShare { prims, bins };
     };

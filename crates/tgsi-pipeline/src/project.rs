@@ -60,11 +60,7 @@ fn whole_lanes(v: &[f64; LANES]) -> [i64; LANES] {
 /// Word `(r, c)` of vertex `v` of `stream` (0 past its outputs).
 #[inline(always)]
 fn word(stream: &VertexStream, v: usize, (r, c): (usize, usize)) -> u32 {
-    let stride = stream.stride;
-    if r >= stride {
-        return 0;
-    }
-    stream.outputs.get(v * stride + r).map_or(0, |p| p[c])
+    stream.vertex(v as u32).get(r).map_or(0, |p| p[c])
 }
 
 impl tgsi_exec::tiles::Kernel for Project<'_> {
@@ -83,9 +79,8 @@ impl tgsi_exec::tiles::Kernel for Project<'_> {
         for (k, slots) in part.chunks_mut(LANES).enumerate() {
             let first = first + k * LANES;
             // (the vertices a block ahead on their way to the cache)
-            let ahead = (first + 2 * LANES) * stream.stride + position;
-            if let Some(p) = stream.outputs.get(ahead) {
-                tgsi_exec::tiles::prefetch(p);
+            if let Some(ahead) = stream.vertex((first + 2 * LANES) as u32).get(position) {
+                tgsi_exec::tiles::prefetch(ahead);
             }
             let mut pos = [[0f64; 4]; LANES];
             for l in 0..slots.len() {
