@@ -456,10 +456,12 @@ impl FragmentSession<'_> {
             }
             b.reset(code, alive);
             b.helper = alive & !covered;
-            b.pixel = [
-                std::array::from_fn(|l| quads[l / 4].x + (l & 1) as u32),
-                std::array::from_fn(|l| quads[l / 4].y + ((l >> 1) & 1) as u32),
-            ];
+            // a quad's four lanes to a store
+            for (q, quad) in quads.iter().enumerate() {
+                let (x, y) = (quad.x, quad.y);
+                b.pixel[0][4 * q..4 * q + 4].copy_from_slice(&[x, x + 1, x, x + 1]);
+                b.pixel[1][4 * q..4 * q + 4].copy_from_slice(&[y, y, y + 1, y + 1]);
+            }
             program.fill_fragment_values(b, &frags, sample, Some(&coverage), env.system_values);
             // (the pixels from the quads: a copy of the batch's rows would
             // wait for their words' stores)

@@ -825,6 +825,27 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
+    /// Shades the tile at (x0, y0), every lane covered, of primitive `p`
+    /// reading input set `inputs`, as one batch: the batch that queuing
+    /// its four quads in an empty queue makes.
+    fn shade_whole_tile(
+        &mut self,
+        sh: &Shared<'_>,
+        [x0, y0]: [u32; 2],
+        (inputs, p): (usize, usize),
+    ) -> Result<(), ExecError> {
+        let quads = std::array::from_fn(|q| {
+            let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
+            QuadCoverage {
+                x: x0 + dx,
+                y: y0 + dy,
+                coverage: [1; 4],
+                inputs,
+            }
+        });
+        self.shade(sh, &quads, &[p; 4], sh.pack)
+    }
+
     /// Shades the waiting quads (the free places of the batch cover
     /// nothing) and empties the queue.
     fn flush(&mut self, sh: &Shared<'_>, pending: &mut Pending) -> Result<(), ExecError> {
@@ -1081,6 +1102,12 @@ fn run_band(
                             continue;
                         };
                         let inputs = pending.set_for(p, pack, sh, walk.scratch);
+                        if mask == u16::MAX && pending.len == 0 {
+                            // a whole tile with nothing waiting is the
+                            // batch the queue would make of it
+                            walk.shade_whole_tile(sh, [x0, y0], (inputs, p))?;
+                            continue;
+                        }
                         // the quads to queue, visited by their bits (a
                         // branch per quad on its coverage went either way)
                         let mut quads = if pack { covered_quads(mask) } else { 0xF };

@@ -518,3 +518,92 @@ fn covered_samples_bound_the_vertices_box() {
     assert_eq!(covered_samples(&outside, 64, 48), 64 * 48);
     assert_eq!(covered_samples(&[], 64, 48), 0);
 }
+
+/// Two triangles over a 42 x 26 target, the fragment shader writing each
+/// pixel's own centre (POSITION.xy / 64) in red and green: every pixel
+/// holds its own coordinates, whole tiles (shaded as one batch without
+/// the queue) and the partial tiles at the diagonal and the borders
+/// alike, blended (alpha 1) or not, packed or tile by tile.
+#[test]
+fn every_pixel_of_whole_tiles_gets_its_own_fragment() {
+    let vs = program("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n");
+    let fs = program(
+        "FRAG\nDCL SV[0], POSITION\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+         IMM[0] FLT32 {0.015625, 0.0, 1.0, 0.0}\n\
+         0: MUL TEMP[0].xy, SV[0].xyyy, IMM[0].xxxx\n\
+         1: MOV TEMP[0].zw, IMM[0].yyyz\n2: MOV OUT[0], TEMP[0]\n3: END\n",
+    );
+    let f = |v: f32| v.to_bits();
+    let corner = |x: f32, y: f32| vec![[f(x), f(y), f(0.5), f(1.0)]];
+    let rows = vec![
+        corner(-1.0, -1.0),
+        corner(1.0, -1.0),
+        corner(1.0, 1.0),
+        corner(-1.0, -1.0),
+        corner(1.0, 1.0),
+        corner(-1.0, 1.0),
+    ];
+    let input = VertexInput::from_rows(&rows);
+    let call = DrawCall::vertices(Topology::Basic(BasicTopology::TriangleList), 6);
+    let (stream, _) = shade(&vs, &input, &call);
+    let layout = OutputLayout::of(&vs);
+    let linkage = Linkage::by_semantics(&layout, &fs);
+    let (width, height) = (42u32, 26u32);
+    let unorm8 = |pixel: u32| ((f64::from(pixel) + 0.5) / 64.0 * 255.0).round() as u8;
+    for blended in [false, true] {
+        let mut state = RenderState::default();
+        if blended {
+            state.blend[0] = blended_depth_state().blend[0];
+        }
+        for packing in [false, true] {
+            let mut colors = vec![
+                Texture::new(
+                    TextureTarget::Tex2D,
+                    Format::Rgba8Unorm,
+                    [width, height, 1],
+                    1,
+                    1,
+                    1,
+                )
+                .unwrap(),
+            ];
+            let targets = Targets {
+                colors: &mut colors,
+                depth: None,
+            };
+            let batching = Batching {
+                packing,
+                chunk: setup_chunk_for(1),
+                band_rows: 4,
+                blank_test: true,
+            };
+            let stats = rasterize_with(
+                &stream,
+                &layout,
+                &linkage,
+                &fs,
+                &mut Resources::default(),
+                &state,
+                targets,
+                &Limits::default(),
+                batching,
+                &DrawBudget::new(u64::MAX, 0),
+            )
+            .unwrap();
+            // (with the helper lanes of the quads at the diagonal)
+            assert!(stats.invocations >= u64::from(width * height));
+            let texels = &colors[0].levels[0];
+            for y in 0..height {
+                for x in 0..width {
+                    let at = 4 * (y * width + x) as usize;
+                    let want = [unorm8(x), unorm8(y), 0, 255];
+                    assert_eq!(
+                        texels[at..at + 4],
+                        want,
+                        "pixel ({x}, {y}), blended {blended}, packing {packing}"
+                    );
+                }
+            }
+        }
+    }
+}
