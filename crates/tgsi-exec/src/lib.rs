@@ -87,13 +87,14 @@ pub mod math;
 
 /// The rasterizer's tile kernels (AVX-512 where the CPU has it): one
 /// sample per pixel's coverage of a 4x4 tile and its early depth test, the
-/// early depth test with four samples per pixel;
+/// early depth test with four samples per pixel; a batch's texels
+/// scattered to their pixels;
 /// and the output merge's 16-lane rows in a register ([`tiles::Row16`],
 /// made with an [`tiles::Avx512`] proof, run in a [`tiles::Kernel`]).
 pub mod tiles {
     pub use crate::math::simd::{
         Avx512, DepthCompare, DepthTile, Kernel, depth_tile, depth_tile_4x, prefetch,
-        prefetch_lines, tile_cover, wide,
+        prefetch_lines, scatter_texels, tile_cover, wide,
     };
     #[cfg(target_arch = "x86_64")]
     pub use crate::math::simd::{Row16, Texels16};

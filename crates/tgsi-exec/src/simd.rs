@@ -61,6 +61,9 @@ pub use aligned::AlignedRegs;
 #[path = "simd/planes.rs"]
 mod planes;
 pub use planes::{PerspectiveInput, perspective_inputs};
+#[path = "simd/scatter.rs"]
+mod scatter;
+pub use scatter::scatter_texels;
 
 /// Proof that this CPU runs the AVX-512 builds (F/DQ/BW/VL): made only by
 /// [`Avx512::detect`], it lets code make [`Row16`] values.

@@ -573,6 +573,18 @@ impl ColorRows<'_> {
         at: impl Fn(usize) -> (u32, u32),
         texels: &[[u8; N]; LANES],
     ) {
+        // every lane's offset, then the written ones at once (no branch on
+        // which lanes are written, which mispredicted at triangles' edges)
+        if N == self.bpt {
+            let (pitch, bpt) = (self.pitch as u64, self.bpt as u64);
+            let offsets = std::array::from_fn(|l| {
+                let (x, row) = at(l);
+                u64::from(row) * pitch + u64::from(x) * bpt
+            });
+            if tgsi_exec::tiles::scatter_texels(self.bytes, &offsets, texels, writes) {
+                return;
+            }
+        }
         let walk = self.walk();
         let bytes = &mut *self.bytes;
         walk.each_texel(writes, &at, N, |t| match t {
