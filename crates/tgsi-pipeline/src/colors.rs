@@ -577,9 +577,11 @@ impl ColorRows<'_> {
         // which lanes are written, which mispredicted at triangles' edges)
         if N == self.bpt {
             let (pitch, bpt) = (self.pitch as u64, self.bpt as u64);
+            // (an offset beyond u64 saturates: outside the rows)
             let offsets = std::array::from_fn(|l| {
                 let (x, row) = at(l);
-                u64::from(row) * pitch + u64::from(x) * bpt
+                let start = u64::from(row).saturating_mul(pitch);
+                start.saturating_add(u64::from(x).saturating_mul(bpt))
             });
             if tgsi_exec::tiles::scatter_texels(self.bytes, &offsets, texels, writes) {
                 return;

@@ -81,16 +81,18 @@ mod kernel {
             // (a pair with no lane written stores nothing: its start may
             // lie outside `bytes`, so its address is made by wrapping)
             let at = base.wrapping_add(offsets[2 * p] as usize);
-            // SAFETY: `flat` holds 2n readable bytes at 2pn (unaligned
-            // loads); the store writes only the pair's written lanes, each
-            // n bytes at its own offset (lane 2p + 1's right after lane
-            // 2p's), inside `bytes`, which nothing else borrows.
+            let texels = flat[2 * p * n..2 * (p + 1) * n].as_ptr();
+            // SAFETY: `texels` is 2n readable bytes (an unaligned load of
+            // 8 or 16); the store writes only the pair's written lanes,
+            // each n bytes at its own offset (lane 2p + 1's right after
+            // lane 2p's), inside `bytes`, which nothing else borrows.
             unsafe {
-                let texels = _mm_loadu_si128(flat[2 * p * n..].as_ptr().cast());
                 if n == 4 {
-                    _mm_mask_storeu_epi32(at.cast(), pair, texels);
+                    let pair_texels = _mm_loadl_epi64(texels.cast());
+                    _mm_mask_storeu_epi32(at.cast(), pair, pair_texels);
                 } else {
-                    _mm_mask_storeu_epi64(at.cast(), pair, texels);
+                    let pair_texels = _mm_loadu_si128(texels.cast());
+                    _mm_mask_storeu_epi64(at.cast(), pair, pair_texels);
                 }
             }
         }
