@@ -577,11 +577,14 @@ impl ColorRows<'_> {
         // which lanes are written, which mispredicted at triangles' edges)
         if N == self.bpt {
             let (pitch, bpt) = (self.pitch as u64, self.bpt as u64);
-            // (an offset beyond u64 saturates: outside the rows)
+            // (exact: a row below 2^32 times a pitch within the rows, which
+            // a resource's 1 GiB cap bounds, plus x times the texel size,
+            // stays far below 2^64; wrapping keeps any other case from
+            // panicking, and the kernel checks every written offset)
             let offsets = std::array::from_fn(|l| {
                 let (x, row) = at(l);
-                let start = u64::from(row).saturating_mul(pitch);
-                start.saturating_add(u64::from(x).saturating_mul(bpt))
+                let start = u64::from(row).wrapping_mul(pitch);
+                start.wrapping_add(u64::from(x).wrapping_mul(bpt))
             });
             if tgsi_exec::tiles::scatter_texels(self.bytes, &offsets, texels, writes) {
                 return;
