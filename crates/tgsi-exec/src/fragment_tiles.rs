@@ -58,6 +58,20 @@ pub struct QuadCoverage {
     pub inputs: usize,
 }
 
+impl QuadCoverage {
+    /// Quad `q` (in a batch's lane order) of the 4x4 tile at (x0, y0).
+    #[inline(always)]
+    pub fn of_tile(x0: u32, y0: u32, q: usize, coverage: [u32; 4], inputs: usize) -> QuadCoverage {
+        let (dx, dy) = lane_offset(4 * q);
+        QuadCoverage {
+            x: x0 + dx,
+            y: y0 + dy,
+            coverage,
+            inputs,
+        }
+    }
+}
+
 /// What one shaded fragment hands the output merger.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FragmentOutput {
@@ -344,13 +358,8 @@ impl FragmentSession<'_> {
         sink: &mut dyn FnMut(&FragmentOutput),
     ) -> Result<Stats, ExecError> {
         let quads = std::array::from_fn(|q| {
-            let (dx, dy) = lane_offset(4 * q);
-            QuadCoverage {
-                x: tile.x0 + dx,
-                y: tile.y0 + dy,
-                coverage: std::array::from_fn(|i| tile.coverage[4 * q + i]),
-                inputs: 0,
-            }
+            let coverage = std::array::from_fn(|i| tile.coverage[4 * q + i]);
+            QuadCoverage::of_tile(tile.x0, tile.y0, q, coverage, 0)
         });
         let area = || [tile.x0, tile.y0, tile.x0 + 3, tile.y0 + 3];
         self.shade(scratch, &quads, &area, &mut |b| each_fragment(b, sink))

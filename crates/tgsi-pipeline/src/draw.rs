@@ -722,14 +722,8 @@ impl Pending {
     /// primitive `p` whose inputs are in set `inputs`.
     #[inline(always)]
     fn push(&mut self, x0: u32, y0: u32, q: usize, coverage: [u32; 4], inputs: usize, p: usize) {
-        let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
         let n = self.len;
-        self.quads[n] = QuadCoverage {
-            x: x0 + dx,
-            y: y0 + dy,
-            coverage,
-            inputs,
-        };
+        self.quads[n] = QuadCoverage::of_tile(x0, y0, q, coverage, inputs);
         self.prims[n] = p;
         self.len += 1;
     }
@@ -834,15 +828,7 @@ impl Walk<'_, '_> {
         [x0, y0]: [u32; 2],
         (inputs, p): (usize, usize),
     ) -> Result<(), ExecError> {
-        let quads = std::array::from_fn(|q| {
-            let (dx, dy) = tgsi_exec::fragment::lane_offset(4 * q);
-            QuadCoverage {
-                x: x0 + dx,
-                y: y0 + dy,
-                coverage: [1; 4],
-                inputs,
-            }
-        });
+        let quads = std::array::from_fn(|q| QuadCoverage::of_tile(x0, y0, q, [1; 4], inputs));
         self.shade(sh, &quads, &[p; 4], sh.pack)
     }
 
