@@ -94,7 +94,7 @@ pub mod math;
 pub mod tiles {
     pub use crate::math::simd::{
         Avx512, DepthCompare, DepthTile, Kernel, depth_tile, depth_tile_4x, prefetch,
-        prefetch_lines, scatter_texels, tile_cover, wide,
+        prefetch_lines, scatter_texels, tile_cover, tile_step, wide,
     };
     #[cfg(target_arch = "x86_64")]
     pub use crate::math::simd::{Row16, Texels16};

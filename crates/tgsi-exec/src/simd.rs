@@ -800,10 +800,10 @@ mod tiles {
     use super::{DepthCompare, DepthTile, LANE_OF_ROW, ROW_OF_LANE, TILE_DX, TILE_DY};
     use std::arch::x86_64::*;
 
-    /// [`super::tile_cover`]: each edge's 16 steps in two registers of 8;
-    /// `b` the box relative to the tile.
+    /// [`super::tile_cover`]: each edge's 16 steps made in two registers
+    /// of 8 from its slopes; `b` the box relative to the tile.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    pub(super) fn cover(steps: &[[i64; 16]; 3], t: [i64; 3], b: [i32; 4]) -> u16 {
+    pub(super) fn cover(slopes: [[i64; 2]; 3], t: [i64; 3], b: [i32; 4]) -> u16 {
         // SAFETY: the tables are 64 readable bytes each.
         let (dx, dy) = unsafe {
             (
@@ -815,17 +815,28 @@ mod tiles {
             & _mm512_cmpge_epi32_mask(dy, _mm512_set1_epi32(b[1]))
             & _mm512_cmple_epi32_mask(dx, _mm512_set1_epi32(b[2]))
             & _mm512_cmple_epi32_mask(dy, _mm512_set1_epi32(b[3]));
+        // the lanes' offsets as 64-bit numbers, eight at a time
+        let wide = |v: __m512i, hi: bool| {
+            _mm512_cvtepi32_epi64(if hi {
+                _mm512_extracti64x4_epi64::<1>(v)
+            } else {
+                _mm512_castsi512_si256(v)
+            })
+        };
+        let offsets = [
+            (wide(dx, false), wide(dy, false)),
+            (wide(dx, true), wide(dy, true)),
+        ];
         for k in 0..3 {
             let tk = _mm512_set1_epi64(t[k]);
-            // SAFETY: each half is 64 readable bytes (unaligned loads).
-            let (lo, hi) = unsafe {
-                (
-                    _mm512_loadu_si512(steps[k].as_ptr().cast()),
-                    _mm512_loadu_si512(steps[k][8..].as_ptr().cast()),
-                )
-            };
-            let a = _mm512_cmpge_epi64_mask(lo, tk) as u16;
-            let b = _mm512_cmpge_epi64_mask(hi, tk) as u16;
+            let (sx, sy) = (
+                _mm512_set1_epi64(slopes[k][0]),
+                _mm512_set1_epi64(slopes[k][1]),
+            );
+            let [a, b] = offsets.map(|(ox, oy)| {
+                let step = _mm512_add_epi64(_mm512_mullo_epi64(ox, sx), _mm512_mullo_epi64(oy, sy));
+                _mm512_cmpge_epi64_mask(step, tk) as u16
+            });
             mask &= a | b << 8;
         }
         mask
@@ -1174,12 +1185,13 @@ pub fn prefetch_lines<T>(items: &[T]) {
 }
 
 /// The lanes of a 4x4 tile one sample per pixel covers: bit `l` set where
-/// lane `l`'s pixel, `origin` plus its offset in the tile, is inside the
-/// box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a triangle's
-/// three edges k, the lane's step `steps[k][l]` reaches `t[k]` (the
-/// rasterizer's stepped edge functions).
+/// lane `l`'s pixel, `origin` plus its offset (dx, dy) in the tile, is
+/// inside the box `bbox` (x0, y0, x1, y1, inclusive) and, for each of a
+/// triangle's three edges k, the lane's step `dx·slopes[k][0] +
+/// dy·slopes[k][1]` reaches `t[k]` (the rasterizer's stepped edge
+/// functions; the products and their sum wrap as i64).
 #[inline]
-pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
+pub fn tile_cover(slopes: [[i64; 2]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
     // the box relative to the tile (clamped: a box far from the tile
     // stays outside it), each lane's pixel offset against it
     let rel = |v: i64, o: i64| (v - o).clamp(-8, 8) as i32;
@@ -1193,17 +1205,24 @@ pub fn tile_cover(steps: &[[i64; 16]; 3], t: [i64; 3], origin: [i64; 2], bbox: [
     if imp::available() {
         // SAFETY: as in `wide!`: the CPU has the features the function is
         // compiled for.
-        return unsafe { tiles::cover(steps, t, b) };
+        return unsafe { tiles::cover(slopes, t, b) };
     }
-    let [s0, s1, s2] = steps;
     let mut mask = 0u16;
-    for (l, ((a, s), c)) in s0.iter().zip(s1).zip(s2).enumerate() {
+    for l in 0..16 {
         let (dx, dy) = (TILE_DX[l], TILE_DY[l]);
         let inside = dx >= b[0] && dy >= b[1] && dx <= b[2] && dy <= b[3];
-        let hit = inside & (*a >= t[0]) & (*s >= t[1]) & (*c >= t[2]);
-        mask |= u16::from(hit) << l;
+        let passes = (0..3).all(|k| tile_step(slopes[k], l) >= t[k]);
+        mask |= u16::from(inside && passes) << l;
     }
     mask
+}
+
+/// Lane `l`'s step of an edge of `slopes` (its offset in the tile times
+/// the slopes, wrapping as [`tile_cover`]'s kernel does).
+#[inline(always)]
+pub fn tile_step([sx, sy]: [i64; 2], l: usize) -> i64 {
+    let (dx, dy) = (i64::from(TILE_DX[l]), i64::from(TILE_DY[l]));
+    dx.wrapping_mul(sx).wrapping_add(dy.wrapping_mul(sy))
 }
 
 /// The depth compares [`depth_tile`] takes (of D32_FLOAT values, as floats).

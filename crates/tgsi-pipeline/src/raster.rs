@@ -17,6 +17,7 @@
 use super::setup::{RasterPrim, SUBPIXEL_BITS, Shape};
 use tgsi_exec::LANES;
 use tgsi_exec::fragment::lane_offset;
+use tgsi_exec::tiles::tile_step;
 
 const ONE: i64 = 1 << SUBPIXEL_BITS;
 const HALF: i64 = ONE / 2;
@@ -202,15 +203,19 @@ pub struct TileEdges {
     /// Per edge: its first vertex and direction (ex, ey).
     edges: [([i64; 2], [i64; 2]); 3],
     bias: [i64; 3],
-    /// Per edge: the step from lane 0 to each lane, and the least and
-    /// greatest step.
-    steps: [[i64; LANES]; 3],
+    /// Per edge: the step of one pixel right and of one down (sx, sy:
+    /// lane l's step from lane 0 is dx·sx + dy·sy, [`tile_step`]), and
+    /// the least and greatest step.
+    slopes: [[i64; 2]; 3],
     least: [i64; 3],
     most: [i64; 3],
 }
 
 impl RasterPrim {
-    /// The edge table of a triangle (None for points and lines).
+    /// The edge table of a triangle (None for points and lines). (Not
+    /// inlined: inlined, its table was built aside and copied, the copy's
+    /// loads waiting for the stores.)
+    #[inline(never)]
     pub fn tile_edges(&self) -> Option<TileEdges> {
         let Shape::Triangle { v, top_left } = &self.shape else {
             return None;
@@ -219,24 +224,13 @@ impl RasterPrim {
             let (a, b) = (v[i], v[(i + 1) % 3]);
             (a, [b[0] - a[0], b[1] - a[1]])
         });
-        let mut steps = [[0i64; LANES]; 3];
-        let (mut least, mut most) = ([0i64; 3], [0i64; 3]);
-        for k in 0..3 {
-            let [ex, ey] = edges[k].1;
-            let (sx, sy) = (-ey * ONE, ex * ONE);
-            // dx·sx and dy·sy for 0..=3 by additions
-            let col = [0, sx, 2 * sx, 3 * sx];
-            let row = [0, sy, 2 * sy, 3 * sy];
-            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-                steps[k][l] = col[dx as usize] + row[dy as usize];
-            }
-            least[k] = 3 * sx.min(0) + 3 * sy.min(0);
-            most[k] = 3 * sx.max(0) + 3 * sy.max(0);
-        }
+        let slopes = edges.map(|(_, [ex, ey])| [-ey * ONE, ex * ONE]);
+        let least = slopes.map(|[sx, sy]| 3 * sx.min(0) + 3 * sy.min(0));
+        let most = slopes.map(|[sx, sy]| 3 * sx.max(0) + 3 * sy.max(0));
         Some(TileEdges {
             edges,
             bias: top_left.map(|tl| i64::from(!tl)),
-            steps,
+            slopes,
             least,
             most,
         })
@@ -279,8 +273,8 @@ impl TileEdges {
                 }
                 // a lane passes when its step reaches -e0
                 let t = -e0;
-                for (h, st) in hit.iter_mut().zip(&self.steps[k]) {
-                    *h &= *st >= t;
+                for (l, h) in hit.iter_mut().enumerate() {
+                    *h &= tile_step(self.slopes[k], l) >= t;
                 }
             }
             for (c, h) in cov.iter_mut().zip(hit) {
@@ -311,7 +305,7 @@ impl TileEdges {
         if in_box && (0..3).all(|k| t[k] <= self.least[k]) {
             return u16::MAX;
         }
-        tgsi_exec::tiles::tile_cover(&self.steps, t, [x0, y0], b)
+        tgsi_exec::tiles::tile_cover(self.slopes, t, [x0, y0], b)
     }
 
     /// Per edge, `bias - E(p)` at sample point `p` (1/256 units): the step
