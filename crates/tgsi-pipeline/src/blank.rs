@@ -148,36 +148,61 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
             let area = w[l].wrapping_mul(h[l]);
             centre & i64::from(w[l] <= 4) & i64::from(h[l] <= 4) & i64::from(area <= 4)
         });
-        let corners = [(&ax, &ay), (&px, &py), (&qx, &qy)];
-        let edges = [edge(corners, 0), edge(corners, 1), edge(corners, 2)];
-        let mut covered = [0i64; BLOCK];
-        for k in 0..4i64 {
-            // pixel k of the box in row order (w is 1, 2, 3 or 4 here)
-            let row = each(|l| i64::from(w[l] == 1) * k + i64::from(w[l] == 2) * (k >> 1));
-            let col = |l: usize| k.wrapping_sub(row[l].wrapping_mul(w[l]));
-            let sx = each(|l| (x0[l].wrapping_add(col(l)) << SUBPIXEL_BITS).wrapping_add(sx0));
-            let sy = each(|l| (y0[l].wrapping_add(row[l]) << SUBPIXEL_BITS).wrapping_add(sy0));
-            let mut inside = each(|l| i64::from(k < w[l].wrapping_mul(h[l])));
-            for ((cx, cy), (dx, dy, top_left)) in corners.iter().zip(&edges) {
-                for l in 0..BLOCK {
-                    let (ux, uy) = (sx[l].wrapping_sub(cx[l]), sy[l].wrapping_sub(cy[l]));
-                    let e = dx[l].wrapping_mul(uy).wrapping_sub(dy[l].wrapping_mul(ux));
-                    inside[l] &= i64::from(e > 0) | (i64::from(e == 0) & top_left[l]);
-                }
-            }
-            for l in 0..BLOCK {
-                covered[l] |= inside[l];
-            }
+        let drop = each(|l| i64::from(area[l] == 0) | culled[l] | empty[l]);
+        // the lanes whose pixel centres decide nothing: left to setup, or
+        // dropped already, or of more than four pixels (a block of back
+        // faces, of large triangles or past the end skips the test)
+        let settled = (0..BLOCK).fold(1, |a, l| a & ((exact[l] ^ 1) | drop[l] | (few[l] ^ 1)));
+        let mut covered = [1i64; BLOCK];
+        if settled == 0 {
+            covered = centres_covered(
+                [(&ax, &ay), (&px, &py), (&qx, &qy)],
+                [&x0, &y0, &w, &h],
+                [sx0, sy0],
+            );
         }
         let mut found = Found::default();
         for l in 0..BLOCK {
             let none = few[l] & (covered[l] ^ 1);
-            let drop = i64::from(area[l] == 0) | culled[l] | empty[l] | none;
+            let drop = drop[l] | none;
             found.blank |= u16::from(exact[l] & drop != 0) << l;
             found.shown |= u16::from(exact[l] & (drop ^ 1) != 0) << l;
         }
         found
     }
+}
+
+/// Per lane, 1 when the triangle of clockwise `corners` covers the sample
+/// at `[sx0, sy0]` (1/256 pixels) in one of the first four pixels, in row
+/// order, of its pixel box `pixels` (x0, y0, width, height); else 0.
+#[inline(always)]
+fn centres_covered(
+    corners: [(&Lanes, &Lanes); 3],
+    pixels: [&Lanes; 4],
+    [sx0, sy0]: [i64; 2],
+) -> Lanes {
+    let [x0, y0, w, h] = pixels;
+    let edges = [edge(corners, 0), edge(corners, 1), edge(corners, 2)];
+    let mut covered = [0i64; BLOCK];
+    for k in 0..4i64 {
+        // pixel k of the box in row order (w is 1, 2, 3 or 4 here)
+        let row = each(|l| i64::from(w[l] == 1) * k + i64::from(w[l] == 2) * (k >> 1));
+        let col = |l: usize| k.wrapping_sub(row[l].wrapping_mul(w[l]));
+        let sx = each(|l| (x0[l].wrapping_add(col(l)) << SUBPIXEL_BITS).wrapping_add(sx0));
+        let sy = each(|l| (y0[l].wrapping_add(row[l]) << SUBPIXEL_BITS).wrapping_add(sy0));
+        let mut inside = each(|l| i64::from(k < w[l].wrapping_mul(h[l])));
+        for ((cx, cy), (dx, dy, top_left)) in corners.iter().zip(&edges) {
+            for l in 0..BLOCK {
+                let (ux, uy) = (sx[l].wrapping_sub(cx[l]), sy[l].wrapping_sub(cy[l]));
+                let e = dx[l].wrapping_mul(uy).wrapping_sub(dy[l].wrapping_mul(ux));
+                inside[l] &= i64::from(e > 0) | (i64::from(e == 0) & top_left[l]);
+            }
+        }
+        for l in 0..BLOCK {
+            covered[l] |= inside[l];
+        }
+    }
+    covered
 }
 
 /// What the test found of a block's triangles (bit l: the block's
