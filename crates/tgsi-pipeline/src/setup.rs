@@ -799,6 +799,7 @@ impl Setup<'_> {
     /// Sets up the primitive of `outline` from its projected corners: the
     /// screen barycentric planes of its corners, and through them its
     /// depth, 1/w and interpolation planes.
+    #[inline(always)]
     fn emit_outlined(
         &self,
         cv: &[Corner],
