@@ -829,6 +829,12 @@ impl Program {
             for i in 0..code.input.len as usize {
                 let reg = &mut b.regs[code.input.base as usize + i];
                 // (a partial batch's other lanes keep what they held)
+                if n == LANES
+                    && let Some(rows) = inputs.batch_rows(first, i)
+                {
+                    *reg = rows;
+                    continue;
+                }
                 let mut lanes = if n == LANES {
                     [[0; 4]; LANES]
                 } else {
@@ -947,7 +953,15 @@ impl Program {
                         // (the next batch's slots on their way to the cache)
                         tiles::prefetch_lines(&rest[..rest.len().min(LANES * outs)]);
                         for k in 0..outs {
-                            let lanes = lanes_of(&b.regs[code.output.base as usize + k]);
+                            let reg = &b.regs[code.output.base as usize + k];
+                            // a whole batch written in place, else lane by lane
+                            if n == LANES
+                                && let Some(from_k) = mine.get_mut(k..)
+                                && math::simd::rows_to_strided(reg, from_k, outs)
+                            {
+                                continue;
+                            }
+                            let lanes = lanes_of(reg);
                             for (slots, lane) in mine.chunks_exact_mut(outs).zip(&lanes) {
                                 slots[k] = *lane;
                             }
@@ -1072,6 +1086,27 @@ impl<'a> VertexRows<'a> {
                 }
             }
         }
+    }
+
+    /// Register `a` of the [`LANES`] vertices from `first` on as a
+    /// register's rows, when they all have it and lie side by side in a
+    /// buffer (read in place, [`math::simd::strided_to_rows`]); None
+    /// otherwise.
+    #[inline]
+    fn batch_rows(&self, first: usize, a: usize) -> Option<Reg> {
+        let VertexRows::Bytes {
+            bytes,
+            stride,
+            count,
+        } = *self
+        else {
+            return None;
+        };
+        if first.checked_add(LANES)? > count || a >= stride {
+            return None;
+        }
+        let from = 16 * (first * stride + a);
+        math::simd::strided_to_rows(bytes.get(from..)?, 16 * stride)
     }
 
     /// Register `a` of vertex `k` (0 when missing).

@@ -54,7 +54,7 @@ mod depth4;
 pub use depth4::depth_tile_4x;
 #[path = "simd/transpose.rs"]
 mod transpose;
-pub use transpose::{lanes_to_rows, rows_to_lanes};
+pub use transpose::{lanes_to_rows, rows_to_lanes, rows_to_strided, strided_to_rows};
 #[path = "simd/aligned.rs"]
 mod aligned;
 pub use aligned::AlignedRegs;

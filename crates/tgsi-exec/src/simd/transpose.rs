@@ -25,6 +25,45 @@ pub fn rows_to_lanes(rows: &[[u32; 16]; 4]) -> [[u32; 4]; 16] {
     std::array::from_fn(|l| std::array::from_fn(|c| rows[c][l]))
 }
 
+/// [`lanes_to_rows`] of lanes read in place: lane l's four channels are
+/// the little-endian words of the 16 bytes at `bytes[l * stride..]`. None
+/// when the last lane's bytes are not all inside `bytes`.
+pub fn strided_to_rows(bytes: &[u8], stride: usize) -> Option<[[u32; 16]; 4]> {
+    let last = stride.checked_mul(15)?;
+    bytes.get(last..last.checked_add(16)?)?;
+    #[cfg(target_arch = "x86_64")]
+    if super::imp::available() {
+        // SAFETY: as in `wide!`; lane l's 16 bytes start at l * stride ≤
+        // 15 * stride and end inside `bytes` (checked above).
+        return Some(unsafe { kernel::strided_to_rows(bytes, stride) });
+    }
+    let word = |l: usize, c: usize| {
+        let at = l * stride + 4 * c;
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    };
+    Some(std::array::from_fn(|c| std::array::from_fn(|l| word(l, c))))
+}
+
+/// [`rows_to_lanes`] written in place: lane l's four channels into
+/// `out[l * stride]`. False (and nothing written) when the last lane's
+/// place is past the end of `out`.
+pub fn rows_to_strided(rows: &[[u32; 16]; 4], out: &mut [[u32; 4]], stride: usize) -> bool {
+    if stride.checked_mul(15).is_none_or(|last| last >= out.len()) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if super::imp::available() {
+        // SAFETY: as in `wide!`; lane l's place l * stride ≤ 15 * stride is
+        // inside `out` (checked above).
+        unsafe { kernel::rows_to_strided(rows, out, stride) };
+        return true;
+    }
+    for l in 0..16 {
+        out[l * stride] = std::array::from_fn(|c| rows[c][l]);
+    }
+    true
+}
+
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use std::arch::x86_64::*;
@@ -71,17 +110,37 @@ mod kernel {
         // register k holds lanes 4k..4k + 4, lane 4k + i's channel c at 4i + c
         // SAFETY: the CPU has AVX-512F (this function's contract).
         let z = unsafe { load4(lanes.as_flattened().try_into().expect("64 words")) };
-        let rows = std::array::from_fn(|c| {
+        // SAFETY: as above.
+        let words = unsafe { store4(groups_to_rows(z)) };
+        std::array::from_fn(|c| words[16 * c..16 * c + 16].try_into().expect("16 words"))
+    }
+
+    /// The rows of four registers that each hold four lanes (register k
+    /// lanes 4k..4k + 4, lane 4k + i's channel c at 4i + c).
+    #[target_feature(enable = "avx512f")]
+    fn groups_to_rows(z: [__m512i; 4]) -> [__m512i; 4] {
+        std::array::from_fn(|c| {
             // lanes 0..8 (from registers 0, 1) and 8..16 (2, 3) in the low
             // halves, then the two low halves side by side
             let pick = table(|p| 4 * (p % 8) + c as i32);
             let low = _mm512_permutex2var_epi32(z[0], pick, z[1]);
             let high = _mm512_permutex2var_epi32(z[2], pick, z[3]);
             _mm512_shuffle_i64x2::<0b01_00_01_00>(low, high)
-        });
-        // SAFETY: as above.
-        let words = unsafe { store4(rows) };
-        std::array::from_fn(|c| words[16 * c..16 * c + 16].try_into().expect("16 words"))
+        })
+    }
+
+    /// [`groups_to_rows`] undone.
+    #[target_feature(enable = "avx512f")]
+    fn rows_to_groups(r: [__m512i; 4]) -> [__m512i; 4] {
+        std::array::from_fn(|k| {
+            // position 4i + c of group k is lane 4k + i of row c: channels
+            // 0, 1 from rows 0, 1 and channels 2, 3 from rows 2, 3
+            let lane = |p: i32| 4 * k as i32 + p / 4;
+            let pick = table(|p| lane(p) + if p % 2 == 1 { 16 } else { 0 });
+            let even = _mm512_permutex2var_epi32(r[0], pick, r[1]);
+            let odd = _mm512_permutex2var_epi32(r[2], pick, r[3]);
+            _mm512_mask_blend_epi32(0xcccc, even, odd)
+        })
     }
 
     /// [`super::rows_to_lanes`].
@@ -92,18 +151,62 @@ mod kernel {
     pub(super) unsafe fn rows_to_lanes(rows: &[[u32; 16]; 4]) -> [[u32; 4]; 16] {
         // SAFETY: the CPU has AVX-512F (this function's contract).
         let r = unsafe { load4(rows.as_flattened().try_into().expect("64 words")) };
-        let groups = std::array::from_fn(|k| {
-            // position 4i + c of group k is lane 4k + i of row c: channels
-            // 0, 1 from rows 0, 1 and channels 2, 3 from rows 2, 3
-            let lane = |p: i32| 4 * k as i32 + p / 4;
-            let pick = table(|p| lane(p) + if p % 2 == 1 { 16 } else { 0 });
-            let even = _mm512_permutex2var_epi32(r[0], pick, r[1]);
-            let odd = _mm512_permutex2var_epi32(r[2], pick, r[3]);
-            _mm512_mask_blend_epi32(0xcccc, even, odd)
-        });
         // SAFETY: as above.
-        let words = unsafe { store4(groups) };
+        let words = unsafe { store4(rows_to_groups(r)) };
         std::array::from_fn(|l| words[4 * l..4 * l + 4].try_into().expect("4 words"))
+    }
+
+    /// [`super::strided_to_rows`]: each lane's 16 bytes loaded into its
+    /// place in a group of four, then the groups turned into rows.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, and `bytes` holds `15 * stride + 16` bytes.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn strided_to_rows(bytes: &[u8], stride: usize) -> [[u32; 16]; 4] {
+        let base = bytes.as_ptr();
+        // SAFETY: lane l's 16 bytes at l * stride are inside `bytes` (the
+        // caller's promise; unaligned loads).
+        let lane = |l: usize| unsafe { _mm_loadu_si128(base.add(l * stride).cast()) };
+        let groups = std::array::from_fn(|k| {
+            let g = _mm512_castsi128_si512(lane(4 * k));
+            let g = _mm512_inserti32x4::<1>(g, lane(4 * k + 1));
+            let g = _mm512_inserti32x4::<2>(g, lane(4 * k + 2));
+            _mm512_inserti32x4::<3>(g, lane(4 * k + 3))
+        });
+        // SAFETY: the CPU has AVX-512F (this function's contract).
+        let words = unsafe { store4(groups_to_rows(groups)) };
+        std::array::from_fn(|c| words[16 * c..16 * c + 16].try_into().expect("16 words"))
+    }
+
+    /// [`super::rows_to_strided`]: the rows turned into groups of four
+    /// lanes, each lane stored from its group to its place.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, and `out` holds more than `15 * stride`
+    /// elements.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn rows_to_strided(
+        rows: &[[u32; 16]; 4],
+        out: &mut [[u32; 4]],
+        stride: usize,
+    ) {
+        // SAFETY: the CPU has AVX-512F (this function's contract).
+        let r = unsafe { load4(rows.as_flattened().try_into().expect("64 words")) };
+        let groups = rows_to_groups(r);
+        let base = out.as_mut_ptr();
+        for (k, g) in groups.into_iter().enumerate() {
+            let parts = [
+                _mm512_castsi512_si128(g),
+                _mm512_extracti32x4_epi32::<1>(g),
+                _mm512_extracti32x4_epi32::<2>(g),
+                _mm512_extracti32x4_epi32::<3>(g),
+            ];
+            for (i, part) in parts.into_iter().enumerate() {
+                // SAFETY: lane 4k + i's place (4k + i) * stride is inside
+                // `out` (the caller's promise), 16 writable bytes.
+                unsafe { _mm_storeu_si128(base.add((4 * k + i) * stride).cast(), part) };
+            }
+        }
     }
 }
 
@@ -122,5 +225,43 @@ mod tests {
             }
         }
         assert_eq!(rows_to_lanes(&rows), lanes);
+    }
+
+    /// The in-place forms read and write each lane at its stride, and
+    /// refuse a slice too short for the last lane.
+    #[test]
+    fn strided_forms_read_and_write_each_lane_in_place() {
+        for stride in [1usize, 2, 3, 5] {
+            let slots: Vec<[u32; 4]> = (0..16 * stride + 1)
+                .map(|s| std::array::from_fn(|c| (1000 * s + c) as u32))
+                .collect();
+            let bytes: Vec<u8> = slots
+                .iter()
+                .flatten()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            let rows = strided_to_rows(&bytes[16..], 16 * stride).expect("long enough");
+            for l in 0..16 {
+                assert_eq!(
+                    std::array::from_fn(|c| rows[c][l]),
+                    slots[1 + l * stride],
+                    "stride {stride}, lane {l}"
+                );
+            }
+            let end = 16 * (15 * stride + 1);
+            assert!(strided_to_rows(&bytes[..end - 1], 16 * stride).is_none());
+            assert!(strided_to_rows(&bytes[..end], 16 * stride).is_some());
+            let mut out = vec![[7u32; 4]; 16 * stride + 1];
+            assert!(rows_to_strided(&rows, &mut out[1..], stride));
+            for (s, slot) in out.iter().enumerate() {
+                let want = if s >= 1 && (s - 1) % stride == 0 {
+                    slots[s]
+                } else {
+                    [7; 4]
+                };
+                assert_eq!(*slot, want, "stride {stride}, slot {s}");
+            }
+            assert!(!rows_to_strided(&rows, &mut out[..15 * stride], stride));
+        }
     }
 }
