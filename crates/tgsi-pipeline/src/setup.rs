@@ -681,7 +681,10 @@ impl Setup<'_> {
     /// True for a triangle whose box is at most four pixels and which
     /// covers none of their centres, with one sample per pixel at the
     /// centre (a tiny triangle between the centres, dropped before it is
-    /// binned); false otherwise.
+    /// binned); false otherwise. (Inlined, so that the shape it reads
+    /// stays in registers: copied from memory, its wide loads waited for
+    /// its narrow stores.)
+    #[inline(always)]
     fn covers_no_centre(&self, shape: &Shape, bbox: [i64; 4]) -> bool {
         let [[x0, x1], [y0, y1]] = self.sample_span;
         let Shape::Triangle { v, top_left } = shape else {
@@ -845,7 +848,15 @@ impl Setup<'_> {
             }
         }
         let mut prim = RasterPrim {
-            shape: outline.shape,
+            // (a triangle's corners copied as the words they were stored
+            // as: the whole enum's copy read them back wider and waited)
+            shape: match outline.shape {
+                Shape::Triangle { v, top_left } => Shape::Triangle {
+                    v: v.map(|[x, y]| [x, y]),
+                    top_left,
+                },
+                other => other,
+            },
             bbox: outline.bbox,
             front: outline.front,
             verts,
