@@ -803,7 +803,7 @@ mod tiles {
     /// [`super::tile_cover`]: each edge's 16 steps made in two registers
     /// of 8 from its slopes; `b` the box relative to the tile.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    pub(super) fn cover(slopes: &[[i64; 2]; 3], t: [i64; 3], b: [i32; 4]) -> u16 {
+    pub(super) fn cover(slopes: [[i64; 2]; 3], t: [i64; 3], b: [i32; 4]) -> u16 {
         // SAFETY: the tables are 64 readable bytes each.
         let (dx, dy) = unsafe {
             (
@@ -1191,7 +1191,7 @@ pub fn prefetch_lines<T>(items: &[T]) {
 /// dy·slopes[k][1]` reaches `t[k]` (the rasterizer's stepped edge
 /// functions; the products and their sum wrap as i64).
 #[inline]
-pub fn tile_cover(slopes: &[[i64; 2]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
+pub fn tile_cover(slopes: [[i64; 2]; 3], t: [i64; 3], origin: [i64; 2], bbox: [i64; 4]) -> u16 {
     // the box relative to the tile (clamped: a box far from the tile
     // stays outside it), each lane's pixel offset against it
     let rel = |v: i64, o: i64| (v - o).clamp(-8, 8) as i32;

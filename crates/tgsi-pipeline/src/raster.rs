@@ -305,7 +305,7 @@ impl TileEdges {
         if in_box && (0..3).all(|k| t[k] <= self.least[k]) {
             return u16::MAX;
         }
-        tgsi_exec::tiles::tile_cover(&self.slopes, t, [x0, y0], b)
+        tgsi_exec::tiles::tile_cover(self.slopes, t, [x0, y0], b)
     }
 
     /// Per edge, `bias - E(p)` at sample point `p` (1/256 units): the step
