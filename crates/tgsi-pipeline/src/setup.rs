@@ -681,9 +681,8 @@ impl Setup<'_> {
     /// True for a triangle whose box is at most four pixels and which
     /// covers none of their centres, with one sample per pixel at the
     /// centre (a tiny triangle between the centres, dropped before it is
-    /// binned); false otherwise. (Inlined, so that the shape it reads
-    /// stays in registers: copied from memory, its wide loads waited for
-    /// its narrow stores.)
+    /// binned); false otherwise. (Inlined into the outline, so that the
+    /// shape is not given a place in memory for this call.)
     #[inline(always)]
     fn covers_no_centre(&self, shape: &Shape, bbox: [i64; 4]) -> bool {
         let [[x0, x1], [y0, y1]] = self.sample_span;
