@@ -178,21 +178,6 @@ impl RasterPrim {
     }
 }
 
-/// Lane l's pixel offset (dx, dy) inside its tile ([`lane_offset`]).
-const OFFSETS: [(i64, i64); LANES] = {
-    let mut o = [(0, 0); LANES];
-    let mut l = 0;
-    while l < LANES {
-        let q = l / 4;
-        o[l] = (
-            ((q & 1) * 2 + (l & 1)) as i64,
-            ((q >> 1) * 2 + ((l >> 1) & 1)) as i64,
-        );
-        l += 1;
-    }
-    o
-};
-
 /// A triangle's edges ready for tiles (made once per primitive): each edge
 /// function is evaluated exactly (integers) at the tile's first sample and
 /// stepped to every lane, E(p + (dx, dy)) = E(p) − ey·dx + ex·dy; a lane
@@ -254,9 +239,10 @@ impl TileEdges {
         // as bytes so that the lane loops vectorize
         let mut inside = [true; LANES];
         if !(x0 >= b[0] && x0 + 3 <= b[2] && y0 >= b[1] && y0 + 3 <= b[3]) {
-            for (l, &(dx, dy)) in OFFSETS.iter().enumerate() {
-                let (px, py) = (x0 + dx, y0 + dy);
-                inside[l] = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
+            for (l, lane) in inside.iter_mut().enumerate() {
+                let (dx, dy) = lane_offset(l);
+                let (px, py) = (x0 + i64::from(dx), y0 + i64::from(dy));
+                *lane = px >= b[0] && px <= b[2] && py >= b[1] && py <= b[3];
             }
         }
         'samples: for (s, o) in pattern.offsets.iter().enumerate() {
