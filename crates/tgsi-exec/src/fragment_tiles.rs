@@ -381,6 +381,7 @@ impl FragmentSession<'_> {
 
     /// [`Self::shade_quads`] handing over each shaded batch whole (once per
     /// pass; per-sample shading makes several passes).
+    #[inline(always)]
     pub fn shade_quads_rows(
         &self,
         scratch: &mut FragmentScratch,
@@ -405,6 +406,7 @@ impl FragmentSession<'_> {
 
     /// The batch behind [`Self::shade_tile`] and [`Self::shade_quads`];
     /// `area()` (x0, y0, x1, y1) names the pixels in errors.
+    #[inline(always)]
     fn shade(
         &self,
         scratch: &mut FragmentScratch,

@@ -848,6 +848,7 @@ impl Walk<'_, '_> {
 
     /// Shades `quads` (primitive `prims[q]` each) in one batch and merges
     /// its fragments in slot order.
+    #[inline(always)]
     fn shade(
         &mut self,
         sh: &Shared<'_>,
