@@ -386,7 +386,7 @@ impl FragmentSession<'_> {
         &self,
         scratch: &mut FragmentScratch,
         quads: &[QuadCoverage; 4],
-        sink: &mut dyn FnMut(&ShadedBatch<'_>),
+        sink: &mut impl FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
         // the pixels an error names, worked out only for the error
         let area = || {
@@ -412,7 +412,7 @@ impl FragmentSession<'_> {
         scratch: &mut FragmentScratch,
         quads: &[QuadCoverage; 4],
         area: &dyn Fn() -> [u32; 4],
-        sink: &mut dyn FnMut(&ShadedBatch<'_>),
+        sink: &mut impl FnMut(&ShadedBatch<'_>),
     ) -> Result<Stats, ExecError> {
         let program = self.program;
         let code = &program.code;
