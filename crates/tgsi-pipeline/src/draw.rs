@@ -834,6 +834,7 @@ impl Walk<'_, '_> {
 
     /// Shades the waiting quads (the free places of the batch cover
     /// nothing) and empties the queue.
+    #[inline(always)]
     fn flush(&mut self, sh: &Shared<'_>, pending: &mut Pending) -> Result<(), ExecError> {
         if pending.len == 0 {
             return Ok(());
