@@ -292,6 +292,7 @@ impl tgsi_exec::tiles::Kernel for BlendWide<'_> {
 /// ([`BlendQuads`]) when its written lanes are whole quads inside the
 /// rows and the CPU has AVX-512; false, nothing done, otherwise.
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn blend_quads_in_registers(
     t: &mut ColorRows<'_>,
     state: &BlendState,
@@ -525,6 +526,7 @@ impl ColorRows<'_> {
     /// these one-sample rows: per quad the byte offset of its top row's
     /// first texel (None for a quad with no lane written), both of its
     /// rows' two texels inside the rows. None otherwise.
+    #[inline(always)]
     fn quad_tops(
         &self,
         writes: u16,
