@@ -928,6 +928,7 @@ fn fill_at_samples(
 
 /// Quad `q`'s lanes of a perspective input's read channels (`reads`; the
 /// others keep their words) at points `(xs, ys)` whose 1/w is `w`.
+#[inline(always)]
 fn perspective_quad(
     rows: &mut Reg,
     q: usize,
