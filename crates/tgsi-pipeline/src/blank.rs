@@ -152,7 +152,12 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
         // the lanes whose pixel centres decide nothing: left to setup, or
         // dropped already, or of more than four pixels (a block of back
         // faces, of large triangles or past the end skips the test)
-        let settled = (0..BLOCK).fold(1, |a, l| a & ((exact[l] ^ 1) | drop[l] | (few[l] ^ 1)));
+        // (a plain loop: a fold was left out of line, compiled without
+        // the kernel's AVX-512)
+        let mut settled = 1;
+        for l in 0..BLOCK {
+            settled &= (exact[l] ^ 1) | drop[l] | (few[l] ^ 1);
+        }
         let mut covered = [1i64; BLOCK];
         if settled == 0 {
             covered = centres_covered(
