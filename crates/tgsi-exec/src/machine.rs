@@ -474,6 +474,7 @@ impl Batch {
     }
 
     /// Runs until the batch ends or reaches a BARRIER.
+    #[inline(always)]
     pub fn run(&mut self, code: &Code, env: &Env, shared: &mut [u32]) -> Result<Stop, ExecError> {
         if let (Some(lane), Some(tracer)) = (self.traced, &code.tracer) {
             return self.run_traced(code, env, shared, lane, tracer);
