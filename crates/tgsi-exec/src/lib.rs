@@ -1164,6 +1164,7 @@ fn local_id(block: [u32; 3], i: usize) -> [u32; 3] {
 /// but compute) to its end. A run error is prefixed with `what()` (the
 /// invocations of the batch, e.g. "vertices 0..16"); a BARRIER is an error
 /// naming `stage`.
+#[inline(always)]
 fn run_to_end(
     b: &mut Batch,
     code: &Code,
@@ -1233,7 +1234,17 @@ fn vec3(v: [u32; 3], c: usize) -> u32 {
     if c < 3 { v[c] } else { 0 }
 }
 
+/// The subgroup system values and those the caller gives (`given`): for
+/// most programs none, decided where it is called.
+#[inline(always)]
 fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
+    if !code.system_values.is_empty() || !given.is_empty() {
+        fill_subgroup_values_of(code, b, given);
+    }
+}
+
+#[inline(never)]
+fn fill_subgroup_values_of(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
     let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
     for sv in &code.system_values {
         let f: fn(usize, usize) -> u32 = match sv.name {
