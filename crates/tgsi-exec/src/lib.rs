@@ -1243,6 +1243,7 @@ fn fill_subgroup_values(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32
     }
 }
 
+/// [`fill_subgroup_values`] of a program that has some, out of line.
 #[inline(never)]
 fn fill_subgroup_values_of(code: &Code, b: &mut Batch, given: &[(SemanticName, [u32; 4])]) {
     let lo = |m: u32, c: usize| if c == 0 { m & 0xFFFF } else { 0 };
