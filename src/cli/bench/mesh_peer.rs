@@ -117,7 +117,7 @@ impl<'a> PeerRun<'a> {
     }
 
     /// Prints the peer's median of its rounds' medians at each thread
-    /// count, the ratios to `ours` (thread count, median seconds) and the
+    /// count, the speed of `ours` (thread count, median seconds) over its own and the
     /// agreement of its last picture with `image` (RGBA8 rows).
     pub fn report(mut self, w: &Workload, ours: &[(usize, f64)], image: &[u8]) -> Result<()> {
         for (k, threads) in PEER_THREADS.into_iter().enumerate() {
@@ -135,7 +135,7 @@ impl<'a> PeerRun<'a> {
             };
             let ratios: Vec<String> = ours
                 .iter()
-                .map(|(t, med)| format!("llvmpipe {threads}T / tgsi {t}T = {:.2}", med / seconds))
+                .map(|(t, med)| format!("tgsi {t}T / llvmpipe {threads}T = {:.2}", seconds / med))
                 .collect();
             println!(
                 "  llvmpipe, {threads} thread(s): median {seconds:.5} s per frame = {:.1} frames/s, {:.3} M triangles/s (median of {} rounds{busy}); speed {}",
