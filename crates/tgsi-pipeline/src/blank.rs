@@ -151,9 +151,8 @@ impl tgsi_exec::tiles::Kernel for Block<'_> {
         let drop = each(|l| i64::from(area[l] == 0) | culled[l] | empty[l]);
         // the lanes whose pixel centres decide nothing: left to setup, or
         // dropped already, or of more than four pixels (a block of back
-        // faces, of large triangles or past the end skips the test)
-        // (a plain loop: a fold was left out of line, compiled without
-        // the kernel's AVX-512)
+        // faces, of large triangles or past the end skips the test); a
+        // plain loop, as a fold was left out of line without AVX-512
         let mut settled = 1;
         for l in 0..BLOCK {
             settled &= (exact[l] ^ 1) | drop[l] | (few[l] ^ 1);
