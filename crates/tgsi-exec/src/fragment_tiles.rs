@@ -408,7 +408,7 @@ impl FragmentSession<'_> {
     /// `area()` (x0, y0, x1, y1) names the pixels in errors. Inlined into
     /// its callers, as [`Self::shade_quads_rows`] is into the tile walk: a
     /// whole tile's constant quads fold into the batch, and no copy of the
-    /// quads or the environment goes between frames (`docs/drawing.md`,
+    /// quads or the environment goes between frames (`docs/drawing-speed.md`,
     /// "Calls around a batch").
     #[inline(always)]
     fn shade(

@@ -849,7 +849,7 @@ impl Walk<'_, '_> {
 
     /// Shades `quads` (primitive `prims[q]` each) in one batch and merges
     /// its fragments in slot order. Inlined, with [`Self::flush`], where the
-    /// walk calls them (`docs/drawing.md`, "Calls around a batch").
+    /// walk calls them (`docs/drawing-speed.md`, "Calls around a batch").
     #[inline(always)]
     fn shade(
         &mut self,
