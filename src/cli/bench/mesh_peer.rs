@@ -117,8 +117,9 @@ impl<'a> PeerRun<'a> {
     }
 
     /// Prints the peer's median of its rounds' medians at each thread
-    /// count, the speed of `ours` (thread count, median seconds) over its own and the
-    /// agreement of its last picture with `image` (RGBA8 rows).
+    /// count, the speed of `ours` (thread count, median seconds) over the
+    /// peer's, and the agreement of its last picture with `image` (RGBA8
+    /// rows).
     pub fn report(mut self, w: &Workload, ours: &[(usize, f64)], image: &[u8]) -> Result<()> {
         for (k, threads) in PEER_THREADS.into_iter().enumerate() {
             let rounds = &mut self.medians[k];
