@@ -254,12 +254,19 @@ mod tests {
 
     /// A random window coordinate (1/256 pixels): mostly within a few
     /// pixels of the raster rectangle's corner, often on a pixel centre or
-    /// edge, sometimes at the end of the exact range.
+    /// edge, sometimes at either end of the exact range.
     fn coordinate(rng: &mut Rng, base: i64) -> i64 {
         match rng.below(20) {
-            // around the exact range's end (beyond it, setup's own edge
+            // around the exact range's ends (beyond them, setup's own edge
             // functions would leave i64: no projected vertex gets there)
-            0 => EXACT + rng.below(1 << 12) as i64 - (1 << 11),
+            0 => {
+                let end = match rng.below(3) {
+                    0 => EXACT - 1,
+                    1 => EXACT,
+                    _ => EXACT + rng.below(1 << 12) as i64 - (1 << 11),
+                };
+                if rng.below(2) == 0 { end } else { -end }
+            }
             // pixel centres and edges: edges through centres
             1..=7 => base + (rng.below(12) as i64 - 2) * 128,
             _ => base + rng.below(6 << 8) as i64 - (1 << 8),
