@@ -815,35 +815,30 @@ mod tiles {
             & _mm512_cmpge_epi32_mask(dy, _mm512_set1_epi32(b[1]))
             & _mm512_cmple_epi32_mask(dx, _mm512_set1_epi32(b[2]))
             & _mm512_cmple_epi32_mask(dy, _mm512_set1_epi32(b[3]));
+        // SAFETY: the tables are 64 readable bytes each.
+        let [dx_one, dx_two, dy_one] = super::LOWER_OFFSET_BITS
+            .each_ref()
+            .map(|m| unsafe { _mm512_loadu_si512(m.as_ptr().cast()) });
         for k in 0..3 {
             let tk = _mm512_set1_epi64(t[k]);
-            let [sx, sy] = slopes[k];
-            let lower = lower_half_steps(sx, sy);
-            // the upper half's lanes are the lower half's two rows down
-            let upper = _mm512_add_epi64(lower, _mm512_set1_epi64(sy.wrapping_mul(2)));
+            let sx = _mm512_set1_epi64(slopes[k][0]);
+            let sy = _mm512_set1_epi64(slopes[k][1]);
+            // lanes 0..8: dx·sx + dy·sy as sx, 2·sx and sy kept where the
+            // lane's offset has that bit, summed
+            let lower = _mm512_add_epi64(
+                _mm512_add_epi64(
+                    _mm512_and_si512(sx, dx_one),
+                    _mm512_and_si512(_mm512_add_epi64(sx, sx), dx_two),
+                ),
+                _mm512_and_si512(sy, dy_one),
+            );
+            // lanes 8..16 are the same lanes two rows down
+            let upper = _mm512_add_epi64(lower, _mm512_add_epi64(sy, sy));
             let low = _mm512_cmpge_epi64_mask(lower, tk) as u16;
             let high = _mm512_cmpge_epi64_mask(upper, tk) as u16;
             mask &= low | high << 8;
         }
         mask
-    }
-
-    /// The steps `dx·sx + dy·sy` (wrapping) of lanes 0..8 of a tile, whose
-    /// offsets (`TILE_DX`, `TILE_DY`) are dx = 0, 1, 0, 1, 2, 3, 2, 3 and
-    /// dy = 0, 0, 1, 1, 0, 0, 1, 1, made by adding sx, 2·sx and sy under
-    /// the lanes of each offset bit (`lower_lanes_with`): the same sums as the products, with
-    /// no 64-bit multiplication (`vpmullq`: one µop on AMD's Zen 4, three
-    /// with a 15-cycle latency on Intel's cores since Skylake-SP).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
-    fn lower_half_steps(sx: i64, sy: i64) -> __m512i {
-        const DX_ONE: u8 = super::lower_lanes_with(&TILE_DX, 1);
-        const DX_TWO: u8 = super::lower_lanes_with(&TILE_DX, 2);
-        const DY_ONE: u8 = super::lower_lanes_with(&TILE_DY, 1);
-        let steps = _mm512_maskz_mov_epi64(DX_ONE, _mm512_set1_epi64(sx));
-        let steps =
-            _mm512_mask_add_epi64(steps, DX_TWO, steps, _mm512_set1_epi64(sx.wrapping_mul(2)));
-        _mm512_mask_add_epi64(steps, DY_ONE, steps, _mm512_set1_epi64(sy))
     }
 
     /// [`super::depth_tile`] once its cells are known to be inside `stored`.
@@ -1163,22 +1158,34 @@ const LANE_OF_ROW: [i32; 16] = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14
 const TILE_DX: [i32; 16] = [0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3];
 const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
 
-/// The lanes 0..8 whose `offsets` have `bit` set, as a mask.
+/// Lanes 0..8 of a tile whose offset dx has bit 0, dx bit 1 and dy bit
+/// 0 set (all ones) or not (0): the cover kernel makes each edge's steps
+/// `dx·sx + dy·sy` as the sum of sx, 2·sx and sy kept in those lanes,
+/// the same wrapping sums as the products, with no 64-bit multiplication
+/// (`vpmullq`: one µop on AMD's Zen 4, three with a 15-cycle latency on
+/// Intel's cores since Skylake-SP).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const fn lower_lanes_with(offsets: &[i32; 16], bit: i32) -> u8 {
-    let mut mask = 0;
+static LOWER_OFFSET_BITS: [[i64; 8]; 3] = [
+    lower_lanes_with(&TILE_DX, 1),
+    lower_lanes_with(&TILE_DX, 2),
+    lower_lanes_with(&TILE_DY, 1),
+];
+
+/// All ones in the lanes 0..8 whose `offsets` have `bit` set, else 0.
+const fn lower_lanes_with(offsets: &[i32; 16], bit: i32) -> [i64; 8] {
+    let mut lanes = [0; 8];
     let mut l = 0;
     while l < 8 {
         if offsets[l] & bit != 0 {
-            mask |= 1 << l;
+            lanes[l] = -1;
         }
         l += 1;
     }
-    mask
+    lanes
 }
 
-// The cover kernel's steps (`tiles::lower_half_steps`) take lanes 0..8 to
-// have offsets below 4 and lanes 8..16 to be those lanes two rows down.
+// The cover kernel's steps (`LOWER_OFFSET_BITS`) take lanes 0..8 to have
+// offsets below 4 and lanes 8..16 to be those lanes two rows down.
 const _: () = {
     let mut l = 0;
     while l < 8 {
