@@ -129,31 +129,17 @@ mod kernel {
         })
     }
 
-    /// [`groups_to_rows`] undone.
-    #[target_feature(enable = "avx512f")]
-    fn rows_to_groups(r: [__m512i; 4]) -> [__m512i; 4] {
-        std::array::from_fn(|k| {
-            // position 4i + c of group k is lane 4k + i of row c: channels
-            // 0, 1 from rows 0, 1 and channels 2, 3 from rows 2, 3
-            let lane = |p: i32| 4 * k as i32 + p / 4;
-            let pick = table(|p| lane(p) + if p % 2 == 1 { 16 } else { 0 });
-            let even = _mm512_permutex2var_epi32(r[0], pick, r[1]);
-            let odd = _mm512_permutex2var_epi32(r[2], pick, r[3]);
-            _mm512_mask_blend_epi32(0xcccc, even, odd)
-        })
-    }
-
-    /// [`super::rows_to_lanes`].
+    /// [`super::rows_to_lanes`]: [`rows_to_strided`] at a stride of one.
     ///
     /// # Safety
     /// The CPU has AVX-512F.
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn rows_to_lanes(rows: &[[u32; 16]; 4]) -> [[u32; 4]; 16] {
-        // SAFETY: the CPU has AVX-512F (this function's contract).
-        let r = unsafe { load4(rows.as_flattened().try_into().expect("64 words")) };
-        // SAFETY: as above.
-        let words = unsafe { store4(rows_to_groups(r)) };
-        std::array::from_fn(|l| words[4 * l..4 * l + 4].try_into().expect("4 words"))
+        let mut lanes = [[0u32; 4]; 16];
+        // SAFETY: the CPU has AVX-512F (this function's contract), and
+        // `lanes` holds 16 > 15 elements.
+        unsafe { rows_to_strided(rows, &mut lanes, 1) };
+        lanes
     }
 
     /// [`super::strided_to_rows`]: each lane's 16 bytes loaded into its
@@ -178,8 +164,12 @@ mod kernel {
         std::array::from_fn(|c| words[16 * c..16 * c + 16].try_into().expect("16 words"))
     }
 
-    /// [`super::rows_to_strided`]: the rows turned into groups of four
-    /// lanes, each lane stored from its group to its place.
+    /// [`super::rows_to_strided`]: a 4×4 transpose in each 16-byte part
+    /// of the rows by two rounds of unpacks, after which register i holds
+    /// lane 4j + i's four channels in its part j; each part is stored
+    /// straight to its lane's place. (Intel's cores store a part of a
+    /// register without a shuffle, which permutes across parts and
+    /// extracts into registers would take, all on one port.)
     ///
     /// # Safety
     /// The CPU has AVX-512F, and `out` holds more than `15 * stride`
@@ -191,20 +181,31 @@ mod kernel {
         stride: usize,
     ) {
         // SAFETY: the CPU has AVX-512F (this function's contract).
-        let r = unsafe { load4(rows.as_flattened().try_into().expect("64 words")) };
-        let groups = rows_to_groups(r);
+        let [r0, r1, r2, r3] = unsafe { load4(rows.as_flattened().try_into().expect("64 words")) };
+        // part j: channels 0, 1 (and 2, 3) of lanes 4j, 4j + 1 and of
+        // lanes 4j + 2, 4j + 3, interleaved
+        let low01 = _mm512_unpacklo_epi32(r0, r1);
+        let high01 = _mm512_unpackhi_epi32(r0, r1);
+        let low23 = _mm512_unpacklo_epi32(r2, r3);
+        let high23 = _mm512_unpackhi_epi32(r2, r3);
+        let lanes = [
+            _mm512_unpacklo_epi64(low01, low23),
+            _mm512_unpackhi_epi64(low01, low23),
+            _mm512_unpacklo_epi64(high01, high23),
+            _mm512_unpackhi_epi64(high01, high23),
+        ];
         let base = out.as_mut_ptr();
-        for (k, g) in groups.into_iter().enumerate() {
+        for (i, v) in lanes.into_iter().enumerate() {
             let parts = [
-                _mm512_castsi512_si128(g),
-                _mm512_extracti32x4_epi32::<1>(g),
-                _mm512_extracti32x4_epi32::<2>(g),
-                _mm512_extracti32x4_epi32::<3>(g),
+                _mm512_castsi512_si128(v),
+                _mm512_extracti32x4_epi32::<1>(v),
+                _mm512_extracti32x4_epi32::<2>(v),
+                _mm512_extracti32x4_epi32::<3>(v),
             ];
-            for (i, part) in parts.into_iter().enumerate() {
-                // SAFETY: lane 4k + i's place (4k + i) * stride is inside
+            for (j, part) in parts.into_iter().enumerate() {
+                // SAFETY: lane 4j + i's place (4j + i) * stride is inside
                 // `out` (the caller's promise), 16 writable bytes.
-                unsafe { _mm_storeu_si128(base.add((4 * k + i) * stride).cast(), part) };
+                unsafe { _mm_storeu_si128(base.add((4 * j + i) * stride).cast(), part) };
             }
         }
     }
