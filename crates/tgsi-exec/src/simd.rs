@@ -797,7 +797,10 @@ mod bilinear {
 
 #[cfg(target_arch = "x86_64")]
 mod tiles {
-    use super::{DepthCompare, DepthTile, LANE_OF_ROW, ROW_OF_LANE, TILE_DX, TILE_DY};
+    use super::{
+        DepthCompare, DepthTile, LANE_OF_ROW, ROW_OF_LANE, TILE_DX, TILE_DX_HALVES, TILE_DY,
+        TILE_DY_HALVES,
+    };
     use std::arch::x86_64::*;
 
     /// [`super::tile_cover`]: each edge's 16 steps made in two registers
@@ -855,33 +858,28 @@ mod tiles {
         first: usize,
         pitch: usize,
     ) -> u16 {
-        // SAFETY: the tables are 64 readable bytes each.
-        let (dx, dy) = unsafe {
-            (
-                _mm512_loadu_si512(TILE_DX.as_ptr().cast()),
-                _mm512_loadu_si512(TILE_DY.as_ptr().cast()),
-            )
-        };
-        // the 16 depths: f64 plane steps on two halves, rounded to f32
-        let px = _mm512_add_epi32(_mm512_set1_epi32(origin[0] as i32), dx);
-        let py = _mm512_add_epi32(_mm512_set1_epi32(origin[1] as i32), dy);
-        let half = |v: __m512i, upper: bool| {
-            let h = if upper {
-                _mm512_extracti64x4_epi64::<1>(v)
-            } else {
-                _mm512_castsi512_si256(v)
+        // the 16 depths: f64 plane steps on two halves, rounded to f32; a
+        // lane's coordinates are the origin's plus its offset, exact sums
+        // of integers (adds, not conversions: those take two µops, one on
+        // the shuffle port, on Intel's cores)
+        let x0 = _mm512_set1_pd(f64::from(origin[0]));
+        let y0 = _mm512_set1_pd(f64::from(origin[1]));
+        let depth_of = |upper: usize| {
+            // SAFETY: the tables are 64 readable bytes each.
+            let (dx, dy) = unsafe {
+                (
+                    _mm512_loadu_pd(TILE_DX_HALVES[upper].as_ptr()),
+                    _mm512_loadu_pd(TILE_DY_HALVES[upper].as_ptr()),
+                )
             };
-            _mm512_cvtepu32_pd(h)
-        };
-        let depth_of = |upper: bool| {
-            let x = _mm512_add_pd(half(px, upper), _mm512_set1_pd(d.offset[0]));
-            let y = _mm512_add_pd(half(py, upper), _mm512_set1_pd(d.offset[1]));
+            let x = _mm512_add_pd(_mm512_add_pd(x0, dx), _mm512_set1_pd(d.offset[0]));
+            let y = _mm512_add_pd(_mm512_add_pd(y0, dy), _mm512_set1_pd(d.offset[1]));
             // `fragment::plane64`'s fused steps
             let v = _mm512_fmadd_pd(_mm512_set1_pd(d.plane[1]), x, _mm512_set1_pd(d.plane[0]));
             let v = _mm512_fmadd_pd(_mm512_set1_pd(d.plane[2]), y, v);
             _mm512_cvtpd_ps(v)
         };
-        let z = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(depth_of(false)), depth_of(true));
+        let z = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(depth_of(0)), depth_of(1));
         // clamped as f32::clamp does: NaN kept (MAXPS/MINPS return their
         // second operand when one is NaN or both are zeros)
         let z = _mm512_max_ps(_mm512_set1_ps(d.range[0]), z);
@@ -1157,6 +1155,24 @@ const LANE_OF_ROW: [i32; 16] = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14
 /// Lane `l`'s pixel offset in a 4x4 tile (`fragment::lane_offset`).
 const TILE_DX: [i32; 16] = [0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3];
 const TILE_DY: [i32; 16] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+
+/// [`TILE_DX`] and [`TILE_DY`] as f64, lanes 0..8 and 8..16 (the depth
+/// kernel's halves).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+static TILE_DX_HALVES: [[f64; 8]; 2] = [halves_of(&TILE_DX, 0), halves_of(&TILE_DX, 8)];
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+static TILE_DY_HALVES: [[f64; 8]; 2] = [halves_of(&TILE_DY, 0), halves_of(&TILE_DY, 8)];
+
+/// Lanes `from..from + 8` of `offsets` as f64.
+const fn halves_of(offsets: &[i32; 16], from: usize) -> [f64; 8] {
+    let mut lanes = [0.0; 8];
+    let mut l = 0;
+    while l < 8 {
+        lanes[l] = offsets[from + l] as f64;
+        l += 1;
+    }
+    lanes
+}
 
 /// Lanes 0..8 of a tile whose offset dx has bit 0, dx bit 1 and dy bit
 /// 0 set (all ones) or not (0): the cover kernel makes each edge's steps
