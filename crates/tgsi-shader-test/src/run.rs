@@ -1116,7 +1116,7 @@ impl Runner<'_> {
         let ints = Expected {
             value_type: ty,
             values,
-            ulp: 0,
+            ulp: None,
         };
         self.compare(&ints, got, line)
     }
@@ -1218,12 +1218,11 @@ impl Runner<'_> {
 
     fn compare(&self, expected: &Expected, got_words: &[u32], line: usize) -> Result<(), String> {
         let got = words_to_values(expected.value_type, got_words);
-        let ok = got.len() == expected.values.len()
-            && expected
-                .values
-                .iter()
-                .zip(&got)
-                .all(|(e, g)| values_match(expected.value_type, *e, *g, expected.ulp));
+        let ok =
+            got.len() == expected.values.len()
+                && expected.values.iter().zip(&got).all(|(e, g)| {
+                    values_match(expected.value_type, *e, *g, expected.ulp.unwrap_or(0))
+                });
         if ok {
             Ok(())
         } else {

@@ -216,12 +216,13 @@ pub fn pixel_values(expected: &Expected, format: Format, texel: [u32; 4]) -> Vec
 
 /// True when the probed values match: integers exactly, floats as
 /// [`values_match`] does, or within 1/255 for a normalized format probed
-/// without `ulp`.
+/// without `ulp` (given, even `ulp 0`, it compares in units in the last
+/// place).
 pub fn pixel_matches(expected: &Expected, format: Format, got: &[u64]) -> bool {
     let normalized = matches!(format.num_class(), NumClass::Unorm | NumClass::Snorm);
     got.len() == expected.values.len()
         && expected.values.iter().zip(got).all(|(&e, &g)| {
-            if expected.value_type == ValueType::Float && normalized && expected.ulp == 0 {
+            if expected.value_type == ValueType::Float && normalized && expected.ulp.is_none() {
                 let (e, g) = (f32::from_bits(e as u32), f32::from_bits(g as u32));
                 if e.is_nan() || g.is_nan() {
                     return e.is_nan() && g.is_nan();
@@ -229,7 +230,7 @@ pub fn pixel_matches(expected: &Expected, format: Format, got: &[u64]) -> bool {
                 // 1/255 plus a little for the rounding of the decimal value.
                 (f64::from(e) - f64::from(g)).abs() <= 1.0 / 255.0 + 1e-6
             } else {
-                values_match(expected.value_type, e, g, expected.ulp)
+                values_match(expected.value_type, e, g, expected.ulp.unwrap_or(0))
             }
         })
 }
@@ -238,7 +239,7 @@ pub fn pixel_matches(expected: &Expected, format: Format, got: &[u64]) -> bool {
 mod tests {
     use super::*;
 
-    fn floats(v: &[f32], ulp: u64) -> Expected {
+    fn floats(v: &[f32], ulp: Option<u64>) -> Expected {
         Expected {
             value_type: ValueType::Float,
             values: v.iter().map(|f| u64::from(f.to_bits())).collect(),
@@ -285,14 +286,30 @@ mod tests {
 
     #[test]
     fn probes_read_integers_exactly_and_unorm_within_a_step() {
-        let e = floats(&[0.5, 1.0, 0.0, 0.2], 0);
+        let e = floats(&[0.5, 1.0, 0.0, 0.2], None);
         // 0.5 stored in 8 bits is 128/255 = 0.50196: within 1/255.
         let texel = Format::Rgba8Unorm
             .decode(&Format::Rgba8Unorm.encode([0.5f32, 1.0, 0.0, 0.2].map(f32::to_bits)));
         let got = pixel_values(&e, Format::Rgba8Unorm, texel);
         assert!(pixel_matches(&e, Format::Rgba8Unorm, &got));
         assert!(!pixel_matches(
-            &floats(&[0.49, 1.0, 0.0, 0.2], 0),
+            &floats(&[0.49, 1.0, 0.0, 0.2], None),
+            Format::Rgba8Unorm,
+            &got
+        ));
+        // `ulp 0` given: exact, even on a normalized target; `ulp 1` is
+        // one float step, far inside 1/255.
+        assert!(!pixel_matches(
+            &floats(&[0.5, 1.0, 0.0, 0.2], Some(0)),
+            Format::Rgba8Unorm,
+            &got
+        ));
+        let exact = got
+            .iter()
+            .map(|&w| f32::from_bits(w as u32))
+            .collect::<Vec<_>>();
+        assert!(pixel_matches(
+            &floats(&exact, Some(0)),
             Format::Rgba8Unorm,
             &got
         ));
@@ -301,19 +318,19 @@ mod tests {
         // rgba on a uint target: the integers as floats; rgbaui: the words.
         let texel = [3, 0xffff_ffff, 0, 1];
         let got = pixel_values(
-            &floats(&[3.0, 4294967296.0, 0.0, 1.0], 0),
+            &floats(&[3.0, 4294967296.0, 0.0, 1.0], None),
             Format::Rgba32Uint,
             texel,
         );
         assert!(pixel_matches(
-            &floats(&[3.0, 4294967296.0, 0.0, 1.0], 0),
+            &floats(&[3.0, 4294967296.0, 0.0, 1.0], None),
             Format::Rgba32Uint,
             &got
         ));
         let ui = Expected {
             value_type: ValueType::Uint,
             values: vec![3, 0xffff_ffff],
-            ulp: 0,
+            ulp: None,
         };
         let got = pixel_values(&ui, Format::Rgba32Uint, texel);
         assert_eq!(got, vec![3, 0xffff_ffff]);

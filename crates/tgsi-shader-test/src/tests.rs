@@ -308,7 +308,7 @@ fn every_command() {
             target: 0,
             x: 1,
             y: 2,
-            expected: f(&[1.0, 0.5, 0.0, 1.0], 0)
+            expected: f(&[1.0, 0.5, 0.0, 1.0], None)
         }
     );
     assert_eq!(
@@ -316,7 +316,7 @@ fn every_command() {
         Command::ProbeRect {
             target: 0,
             rect: Some([0, 0, 4, 4]),
-            expected: f(&[0.0; 4], 2)
+            expected: f(&[0.0; 4], Some(2))
         }
     );
     assert_eq!(
@@ -324,7 +324,7 @@ fn every_command() {
         Command::ProbeRect {
             target: 0,
             rect: None,
-            expected: f(&[1.0; 4], 0)
+            expected: f(&[1.0; 4], None)
         }
     );
     assert_eq!(
@@ -335,7 +335,7 @@ fn every_command() {
             expected: Expected {
                 value_type: ValueType::Double,
                 values: vec![1.5f64.to_bits(), (-0.0f64).to_bits()],
-                ulp: 3
+                ulp: Some(3)
             }
         }
     );
@@ -344,7 +344,7 @@ fn every_command() {
         Command::ProbeImage {
             index: 0,
             coords: vec![1, 2],
-            expected: f(&[1.0, 2.0, 3.0, 4.0], 0),
+            expected: f(&[1.0, 2.0, 3.0, 4.0], None),
             values_text: "1, 2, 3, 4".to_string()
         }
     );
@@ -356,7 +356,7 @@ fn every_command() {
             expected: Expected {
                 value_type: ValueType::Int,
                 values: vec![u32::MAX as u64, 0, 1, 2],
-                ulp: 0
+                ulp: None
             }
         }
     );
@@ -365,7 +365,7 @@ fn every_command() {
         Command::ProbeVertex {
             vertex: 0,
             output: 0,
-            expected: f(&[1.0, 2.0, 3.0, 4.0], 1)
+            expected: f(&[1.0, 2.0, 3.0, 4.0], Some(1))
         }
     );
     assert_eq!(c[13], Command::ExpectError("undeclared register".into()));
@@ -1019,7 +1019,8 @@ fn depth_and_stencil_probes_print_expected_and_got_in_parentheses() {
     );
 }
 
-/// An RGBA8 image's texel passes within 1/255, as a target's pixel does.
+/// An RGBA8 image's texel passes within 1/255, as a target's pixel does;
+/// with `ulp 0` only its decoded value passes.
 #[test]
 fn unorm_image_texels_compare_within_one_step() {
     let text = "[compute shader]\nCOMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
@@ -1033,6 +1034,13 @@ fn unorm_image_texels_compare_within_one_step() {
     let off = text.replace("rgba (0.5, 0.2", "rgba (0.51, 0.2");
     let (report, out) = run_text(&off);
     assert_eq!(report.summary().failed, 1, "{out}");
+    // `ulp 0` asks for the decoded value exactly: 128/255, not 0.5
+    let exact = text.replace("1.0, 0.0)\n", "1.0, 0.0) ulp 0\n");
+    let (report, out) = run_text(&exact);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    let decoded = exact.replace("rgba (0.5, 0.2", "rgba (0.5019608, 0.2");
+    let (report, out) = run_text(&decoded);
+    assert_eq!(report.summary().passed, 1, "{out}");
 }
 
 #[cfg(unix)]

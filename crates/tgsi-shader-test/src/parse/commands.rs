@@ -18,7 +18,9 @@ pub struct Expected {
     pub value_type: ValueType,
     /// Values (64-bit patterns; 32-bit types in the low half).
     pub values: Vec<u64>,
-    pub ulp: u64,
+    /// `ulp U` when given (floats then compare within U units in the
+    /// last place, a normalized target's pixel too, not within 1/255).
+    pub ulp: Option<u64>,
 }
 
 /// One command of a `[test]` section.

@@ -109,7 +109,7 @@ fn probe_depth_stencil(line: usize, stencil: bool, after: &str) -> Result<Comman
         let d = parse_f32(line, Some(d.trim()), "a depth")?;
         (
             u64::from(d.to_bits()),
-            parse_ulp(line, &tail, ValueType::Float)?,
+            parse_ulp(line, &tail, ValueType::Float)?.unwrap_or(0),
         )
     };
     Ok(Command::ProbeDepthStencil {
@@ -278,7 +278,7 @@ fn parse_pixel_expected(line: usize, text: &str) -> Result<Expected, ParseError>
     }
     let tail = tail.trim();
     let ulp = match tail.parse::<u64>() {
-        Ok(u) if value_type == ValueType::Float => u,
+        Ok(u) if value_type == ValueType::Float => Some(u),
         _ => parse_ulp(line, tail, value_type)?,
     };
     Ok(Expected {

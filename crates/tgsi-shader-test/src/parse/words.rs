@@ -92,10 +92,14 @@ pub(super) fn first_word(t: &str) -> &str {
 }
 
 /// Parses an optional `ulp U` tail.
-pub(super) fn parse_ulp(line: usize, rest: &str, value_type: ValueType) -> Result<u64, ParseError> {
+pub(super) fn parse_ulp(
+    line: usize,
+    rest: &str,
+    value_type: ValueType,
+) -> Result<Option<u64>, ParseError> {
     let mut words = rest.split_whitespace();
     match words.next() {
-        None => Ok(0),
+        None => Ok(None),
         Some("ulp") => {
             let w = words
                 .next()
@@ -113,7 +117,7 @@ pub(super) fn parse_ulp(line: usize, rest: &str, value_type: ValueType) -> Resul
                 ));
             }
             no_more(line, words)?;
-            Ok(u)
+            Ok(Some(u))
         }
         Some(w) => Err(ParseError::new(
             line,
