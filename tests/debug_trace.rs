@@ -663,3 +663,21 @@ fn a_depth_output_is_named_o_depth() {
     assert!(names.contains(&"oDepth".to_string()), "{names:?}");
     assert!(names.contains(&"o0.w".to_string()), "{names:?}");
 }
+
+#[test]
+fn a_pixel_follows_the_last_primitive_that_covered_it() {
+    // three triangles over the same pixels, no depth test: the third one's
+    // fragment, wherever the first two shared a batch with it or not
+    for pixel in ["0,0", "1,0", "2,0", "1,1", "0,2"] {
+        let lines = debug(&[
+            "tests/debug/overlap.shader_test",
+            "--test",
+            "1",
+            "--pixel",
+            pixel,
+        ])
+        .unwrap();
+        assert_eq!(lines[0]["invocation"]["primitive"], 2, "pixel {pixel}");
+        assert_eq!(writes(steps(&lines)[0])[0].1, "0x40400000", "pixel {pixel}");
+    }
+}

@@ -355,8 +355,15 @@ impl Code {
             return;
         }
         let live = b.alive & !b.helper;
-        let Some(lane) =
-            (0..LANES).find(|&l| live >> l & 1 == 1 && tracer.selector.matches(&id(l)))
+        // of several fragments of the pixel in one batch, the last
+        // primitive's (a later batch's replaces this record in turn)
+        let order = |l: usize| match id(l) {
+            Identity::Fragment { primitive, .. } => primitive,
+            _ => 0,
+        };
+        let Some(lane) = (0..LANES)
+            .filter(|&l| live >> l & 1 == 1 && tracer.selector.matches(&id(l)))
+            .max_by_key(|&l| (order(l), std::cmp::Reverse(l)))
         else {
             return;
         };
