@@ -681,3 +681,31 @@ fn a_pixel_follows_the_last_primitive_that_covered_it() {
         assert_eq!(writes(steps(&lines)[0])[0].1, "0x40400000", "pixel {pixel}");
     }
 }
+
+#[test]
+fn image_writes_name_the_texel_as_x_y_z_layer() {
+    // one address, (1, 2, 3, 9), read by a 1D array, a 2D array, a 3D and
+    // a 2D image
+    let lines = debug(&[
+        "tests/debug/image_coords.shader_test",
+        "--test",
+        "1",
+        "--thread",
+        "0,0,0",
+    ])
+    .unwrap();
+    let coords: Vec<&Value> = steps(&lines)
+        .iter()
+        .filter_map(|s| s["writes"].as_array().and_then(|w| w.first()))
+        .map(|w| &w["coord"])
+        .collect();
+    assert_eq!(
+        coords,
+        [
+            &serde_json::json!([1, 0, 0, 2]),
+            &serde_json::json!([1, 2, 0, 3]),
+            &serde_json::json!([1, 2, 3, 0]),
+            &serde_json::json!([1, 2, 0, 0]),
+        ]
+    );
+}

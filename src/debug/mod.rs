@@ -77,7 +77,7 @@ pub enum Target {
     Reg(Arc<str>),
     /// A word of memory: `BUFFER[0]`, `MEMORY`, `u0`, `g0`, at a byte offset.
     Memory { mem: String, offset: u32 },
-    /// A texel of an image (`IMAGE[1]`, `u1`) at (x, y, z, layer or sample).
+    /// A texel of an image (`IMAGE[1]`, `u1`) at (x, y, z, layer).
     Image { mem: String, coord: [u32; 4] },
 }
 

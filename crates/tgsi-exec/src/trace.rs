@@ -167,7 +167,7 @@ pub enum Location {
     },
     /// The 32-bit word at byte `offset` of `BUFFER[n]` or of the shared `MEMORY`.
     Memory { buffer: Option<u32>, offset: u32 },
-    /// The texel of `IMAGE[index]` at `coord` (x, y, z, layer or sample).
+    /// The texel of `IMAGE[index]` at `coord` (x, y, z, layer).
     Image { index: u32, coord: [u32; 4] },
 }
 
@@ -740,7 +740,9 @@ impl Batch {
                 coord,
             }) => {
                 let img = env.images.get(index as usize).and_then(|i| i.as_ref());
-                if let Some(texel) = img.and_then(|i| i.texel_words(target, coord)) {
+                let texel = img.and_then(|i| Some((i.texel_words(target, coord)?, i)));
+                if let Some((texel, img)) = texel {
+                    let coord = img.texel_coord(target, coord).unwrap_or(coord);
                     out.push(Write {
                         dst: None,
                         at: Location::Image { index, coord },

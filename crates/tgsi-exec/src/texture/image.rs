@@ -124,6 +124,27 @@ impl SharedImage {
 
     /// Byte offset of the texel that address `a` (x, y, slice or layer,
     /// sample) names in an image of `shape`, or `None` out of range.
+    /// The texel image address `a` names on `target` (the image's own
+    /// target when `Unknown`) as (x, y, z, layer): z the slice of a 3D
+    /// image, layer the array layer (a cube's face, a cube array's
+    /// layer-face), 0 where the target has none. None for a target no
+    /// image has.
+    pub fn texel_coord(&self, target: TextureTarget, a: [u32; 4]) -> Option<[u32; 4]> {
+        let target = if target == TextureTarget::Unknown {
+            self.layout.target
+        } else {
+            target
+        };
+        let shape = Shape::of(target)?;
+        Some(match (shape.dim, shape.array) {
+            (Dim::Buffer | Dim::D1, false) => [a[0], 0, 0, 0],
+            (Dim::D1, true) => [a[0], 0, 0, a[1]],
+            (Dim::D2, false) => [a[0], a[1], 0, 0],
+            (Dim::D3, _) => [a[0], a[1], a[2], 0],
+            _ => [a[0], a[1], 0, a[2]],
+        })
+    }
+
     fn texel_at(&self, shape: Shape, a: [u32; 4], bpt: usize) -> Option<usize> {
         let (x, y, z) = match (shape.dim, shape.array) {
             (Dim::Buffer | Dim::D1, false) => (a[0], 0, 0),
