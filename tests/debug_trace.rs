@@ -709,3 +709,36 @@ fn image_writes_name_the_texel_as_x_y_z_layer() {
         ]
     );
 }
+
+#[test]
+fn a_store_at_an_address_not_a_multiple_of_four_lists_both_words() {
+    // 0x0a0b0c0d stored at byte 5 over 9 at byte 4: its bytes reach the
+    // words at 4 and 8
+    let lines = debug(&[
+        "tests/debug/unaligned_store.tgsi",
+        "--thread",
+        "0,0,0",
+        "--buffer-size",
+        "0=16",
+    ])
+    .unwrap();
+    let s = steps(&lines);
+    assert_eq!(
+        writes(s[0]),
+        [("BUFFER[0]".to_string(), "0x00000009".to_string())]
+    );
+    assert_eq!(
+        writes(s[1]),
+        [
+            ("BUFFER[0]".to_string(), "0x0b0c0d09".to_string()),
+            ("BUFFER[0]".to_string(), "0x0000000a".to_string())
+        ]
+    );
+    let offsets: Vec<u64> = s[1]["writes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["offset"].as_u64().unwrap())
+        .collect();
+    assert_eq!(offsets, [4, 8]);
+}

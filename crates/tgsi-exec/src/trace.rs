@@ -707,13 +707,20 @@ impl Batch {
                 offset,
                 chans,
             }) => {
-                for c in 0..4u32 {
+                // the words each written channel's four bytes reach (two
+                // at an address that is not a multiple of 4), in order
+                let mut words: Vec<u32> = Vec::new();
+                for c in (0..4u32).filter(|c| chans >> c & 1 == 1) {
                     let Some(at) = offset.checked_add(4 * c) else {
                         continue;
                     };
-                    if chans >> c & 1 == 0 || at % 4 != 0 {
-                        continue;
+                    for word in [at & !3, at.saturating_add(3) & !3] {
+                        if !words.contains(&word) {
+                            words.push(word);
+                        }
                     }
+                }
+                for at in words {
                     let i = at as usize / 4;
                     let word = match buffer {
                         Some(n) => env
