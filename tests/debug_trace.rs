@@ -742,3 +742,32 @@ fn a_store_at_an_address_not_a_multiple_of_four_lists_both_words() {
         .collect();
     assert_eq!(offsets, [4, 8]);
 }
+
+#[test]
+fn direct3d_double_moves_give_their_64_bit_values() {
+    // dmov and dmovc lower to 32-bit moves; their writes still pair
+    let lines = debug(&["tests/debug/doubles.asm", "--thread", "0,0,0"]).unwrap();
+    let doubles = |step: &Value| -> Vec<(String, f64)> {
+        step["writes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w.get("u64").is_some())
+            .map(|w| {
+                (
+                    w["reg"].as_str().unwrap().to_string(),
+                    w["f64"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let s = steps(&lines);
+    let pair = |a: &str, x: f64, b: &str, y: f64| vec![(a.to_string(), x), (b.to_string(), y)];
+    assert_eq!(doubles(s[0]), pair("r1.x", 1.0, "r1.z", -2.0), "dmov");
+    assert_eq!(doubles(s[1]), pair("r0.x", 1.5, "r0.z", 4.0), "dmovc");
+    assert_eq!(doubles(s[2]), vec![("r1.z".to_string(), 2.0)], "dadd");
+    assert!(
+        s[0]["writes"][1].get("u64").is_none(),
+        "only on the first of a pair"
+    );
+}

@@ -59,6 +59,10 @@ pub struct Source {
     /// Direct3D: the lowered destinations' indices ordered by the Direct3D
     /// instruction they belong to (a step's are found by a binary search).
     dests_by_instruction: Vec<usize>,
+    /// Direct3D: per listed instruction, whether its destination holds
+    /// doubles (`dmov`, `dadd`, `ftod`...): its writes pair as 64-bit
+    /// values, whatever TGSI moved them.
+    writes_doubles: Vec<bool>,
 }
 
 fn build_error(name: &str, text: &str, e: BuildError) -> String {
@@ -142,6 +146,7 @@ impl Source {
             d3d: None,
             owner,
             dests_by_instruction: Vec::new(),
+            writes_doubles: Vec::new(),
         }
     }
 
@@ -205,6 +210,7 @@ impl Source {
         dests_by_instruction.sort_by_key(|&k| dests[k].instruction);
         let mut listed_of = vec![None; program.instructions.len()];
         let mut instructions = Vec::new();
+        let mut writes_doubles = Vec::new();
         for (k, inst) in program.instructions.iter().enumerate() {
             // declarations, and the immediate constant buffer (custom data)
             // that fxc lists as `dcl_immediateConstantBuffer`, are no steps
@@ -215,6 +221,10 @@ impl Source {
             let text = fxc.lines().next().unwrap_or("").trim().to_string();
             let line = line_of(k, &text);
             listed_of[k] = Some(instructions.len());
+            writes_doubles.push(inst.opcode.info().operands.first().is_some_and(|o| {
+                use tgsi_d3d::opcode::{OperandKind, Role};
+                o.role == Role::Dst && o.kind == OperandKind::Double
+            }));
             instructions.push(ListedInstruction {
                 pc: instructions.len() as u32,
                 line,
@@ -236,6 +246,7 @@ impl Source {
             dests_by_instruction,
             d3d: Some(d3d),
             owner,
+            writes_doubles,
         }
     }
 
@@ -289,6 +300,9 @@ impl Source {
         if d3d {
             for s in &mut steps {
                 s.writes = order_writes(std::mem::take(&mut s.writes));
+                if self.writes_doubles.get(s.instruction).copied() == Some(true) {
+                    pair_doubles(&mut s.writes);
+                }
             }
         }
         Trace {
@@ -534,6 +548,28 @@ fn merge_writes(writes: &mut Vec<NamedWrite>, more: Vec<NamedWrite>) {
         match writes.iter_mut().find(|o| o.target == w.target) {
             Some(o) => *o = w,
             None => writes.push(w),
+        }
+    }
+}
+
+/// The 64-bit values of a Direct3D double instruction's writes (in
+/// component order): each `.x` or `.z` followed by the same register's `.y`
+/// or `.w` carries the pair on its first channel, a double.
+fn pair_doubles(writes: &mut [NamedWrite]) {
+    for k in 0..writes.len().saturating_sub(1) {
+        let (Target::Reg(lo), Target::Reg(hi)) = (&writes[k].target, &writes[k + 1].target) else {
+            continue;
+        };
+        let (Some((lo_reg, lo_chan)), Some((hi_reg, hi_chan))) =
+            (lo.rsplit_once('.'), hi.rsplit_once('.'))
+        else {
+            continue;
+        };
+        if lo_reg == hi_reg && matches!((lo_chan, hi_chan), ("x", "y") | ("z", "w")) {
+            let value = u64::from(writes[k].word) | u64::from(writes[k + 1].word) << 32;
+            writes[k].wide = Some(value);
+            writes[k].float = true;
+            writes[k + 1].float = true;
         }
     }
 }
