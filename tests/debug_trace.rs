@@ -771,3 +771,30 @@ fn direct3d_double_moves_give_their_64_bit_values() {
         "only on the first of a pair"
     );
 }
+
+#[test]
+fn a_direct3d_error_names_the_instruction_and_slot_as_written() {
+    // nothing bound to u0, then nothing to u1: each error names the
+    // Direct3D instruction (its pc among the instructions, its text) and
+    // the slot, never the TGSI they were lowered to
+    let lines = debug(&["tests/debug/unbound_uav.asm", "--thread", "1,0,0"]).unwrap();
+    assert_eq!(end(&lines)["status"], "error");
+    assert_eq!(
+        end(&lines)["message"],
+        "instruction 1 (`store_raw u0.x, r0.x, vThreadID.x`): u0 is not bound"
+    );
+    let lines = debug(&[
+        "tests/debug/unbound_uav.asm",
+        "--thread",
+        "1,0,0",
+        "--buffer-size",
+        "0=8",
+    ])
+    .unwrap();
+    let message = end(&lines)["message"].as_str().unwrap().to_string();
+    assert!(
+        message.starts_with("instruction 2 (`store_uav_typed u1.xyzw,")
+            && message.ends_with("u1 is not bound"),
+        "{message}"
+    );
+}

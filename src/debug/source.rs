@@ -7,7 +7,7 @@ use super::{NamedValue, NamedWrite, Target, Trace, TraceStep};
 use std::sync::Arc;
 use tgsi_d3d::lower::D3dDest;
 use tgsi_d3d::print::{PrintOptions, print_instruction};
-use tgsi_exec::trace::{LaneTrace, Location, Selector, Tracer, Write};
+use tgsi_exec::trace::{LaneTrace, Location, Selector, Status, Tracer, Write};
 use tgsi_exec::{ExecError, Numerics, Program};
 use tgsi_ir::diag::LineIndex;
 use tgsi_ir::enums::{File, ProcessorNumbering};
@@ -314,7 +314,10 @@ impl Source {
             listing: self.listing.clone(),
             instructions: self.instructions.clone(),
             steps,
-            status: rec.status,
+            status: match rec.status {
+                Status::Error(m) => Status::Error(self.error_in_source_terms(m, rec.failed_at)),
+                other => other,
+            },
             inputs: self.name_values(&rec.start, false),
             outputs: self.name_values(&rec.outputs, true),
             quad: rec.quad,
@@ -446,6 +449,27 @@ impl Source {
         tgsi()
     }
 
+    /// A Direct3D program's execution error in its own terms: the
+    /// instruction as listed (its `pc` and text) rather than the TGSI one
+    /// it was lowered to, and its resources as `u#`, `t#`, `s#`, `cb#`,
+    /// `g#`. TGSI programs' errors are left as they are.
+    fn error_in_source_terms(&self, message: String, tgsi_pc: Option<usize>) -> String {
+        let Some(d) = &self.d3d else { return message };
+        // the machine's prefix, `instruction N (OPCODE): `, names TGSI
+        let reason = match message.split_once("): ") {
+            Some((head, reason)) if head.starts_with("instruction ") => reason,
+            _ => message.as_str(),
+        };
+        let reason = d3d_resource_names(d, reason);
+        let listed = tgsi_pc
+            .and_then(|pc| self.owner.get(pc).copied().flatten())
+            .and_then(|k| self.instructions.get(k));
+        match listed {
+            Some(inst) => format!("instruction {} (`{}`): {reason}", inst.pc, inst.text),
+            None => reason,
+        }
+    }
+
     fn image_name(&self, index: u32) -> String {
         use tgsi_d3d::lower::D3dSlot;
         let bound = self.d3d.as_ref().and_then(|d| {
@@ -550,6 +574,64 @@ fn merge_writes(writes: &mut Vec<NamedWrite>, more: Vec<NamedWrite>) {
             None => writes.push(w),
         }
     }
+}
+
+/// `text` with each TGSI resource a Direct3D slot was lowered to
+/// (`BUFFER[0]`, `IMAGE[1]`, `SVIEW[2]`, `SAMP[0]`, `CONST[1]`) named as
+/// the Direct3D program names it.
+fn d3d_resource_names(d: &D3dShader, text: &str) -> String {
+    use tgsi_d3d::lower::D3dSlot;
+    let name_of = |file: File, index: u32| {
+        d.lowered
+            .bindings
+            .iter()
+            .find(|b| b.file == file && b.index == index)
+            .and_then(|b| match b.slot {
+                D3dSlot::ConstantBuffer { register, .. } => Some(format!("cb{register}")),
+                D3dSlot::Texture { register, .. } => Some(format!("t{register}")),
+                D3dSlot::TextureWithSampler { texture, .. } => Some(format!("t{texture}")),
+                D3dSlot::Sampler { register, .. } => Some(format!("s{register}")),
+                D3dSlot::Uav { register, .. } => Some(format!("u{register}")),
+                D3dSlot::UavCounter { register, .. } => Some(format!("u{register}.counter")),
+                D3dSlot::SharedMemory { register } => Some(format!("g{register}")),
+                D3dSlot::Interfaces { .. } => None,
+            })
+    };
+    let files = [
+        File::Buffer,
+        File::Image,
+        File::SamplerView,
+        File::Sampler,
+        File::Const,
+    ];
+    let mut out = String::new();
+    let mut rest = text;
+    'scan: while !rest.is_empty() {
+        for file in files {
+            let Some(after) = rest
+                .strip_prefix(file.name())
+                .and_then(|a| a.strip_prefix('['))
+            else {
+                continue;
+            };
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let (Ok(index), Some(tail)) = (
+                after[..digits].parse::<u32>(),
+                after[digits..].strip_prefix(']'),
+            ) else {
+                continue;
+            };
+            if let Some(name) = name_of(file, index) {
+                out.push_str(&name);
+                rest = tail;
+                continue 'scan;
+            }
+        }
+        let c = rest.chars().next().unwrap_or_default();
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// The 64-bit values of a Direct3D double instruction's writes (in

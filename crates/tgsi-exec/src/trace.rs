@@ -230,6 +230,8 @@ pub struct LaneTrace {
     /// Output register channels as the run ended.
     pub outputs: Vec<(Location, u32)>,
     pub status: Status,
+    /// With [`Status::Error`]: the instruction to blame, if one is.
+    pub failed_at: Option<usize>,
 }
 
 /// The recorder a program carries while a debugger follows one invocation.
@@ -385,6 +387,7 @@ impl Code {
             steps: Vec::new(),
             outputs: Vec::new(),
             status: Status::Ok,
+            failed_at: None,
         });
     }
 
@@ -492,7 +495,10 @@ impl Batch {
                 rec.outputs = output_values(code, self, lane as usize);
             }
             Err(e) if e.message.contains("instruction budget") => rec.status = Status::Budget,
-            Err(e) => rec.status = Status::Error(e.message.clone()),
+            Err(e) => {
+                rec.status = Status::Error(e.message.clone());
+                rec.failed_at = e.instruction;
+            }
         }
         if tracer.history.is_some() && !matches!(r, Ok(Stop::Barrier)) {
             let draw = tracer.draw.load(Ordering::Relaxed);
