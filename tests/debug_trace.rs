@@ -599,7 +599,7 @@ fn commands_from_standard_input() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"quad\nbreak 8\ncontinue\nprint r0\nend\noutputs\nquit\n")
+        .write_all(b"quad\n:break 8\ncontinue\nprint r0\nend\noutputs\nquit\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
@@ -609,6 +609,7 @@ fn commands_from_standard_input() {
         text.contains("(2, 0) covered\n(3, 0) covered\n(2, 1) covered\n(3, 1) followed"),
         "{text}"
     );
+    // (`:break`, as on the terminal's command line, is `break`)
     assert!(text.contains("breakpoint at line 8"), "{text}");
     // stopped before `mov o0.xy` (line 8), after the three steps before it
     assert!(

@@ -65,6 +65,9 @@ impl<'a> Session<'a> {
 
     /// Runs one command line.
     pub fn command(&mut self, line: &str) -> Reply {
+        // `:break 16` as typed on the terminal's command line is `break 16`
+        let line = line.trim_start();
+        let line = line.strip_prefix(':').unwrap_or(line);
         let mut words = line.split_whitespace();
         let Some(verb) = words.next() else {
             return Reply::Show(String::new());
