@@ -134,11 +134,12 @@ impl DepthTarget {
         self.clear_on(depth, stencil, 1);
     }
 
-    /// [`Self::clear`] on up to `threads` threads (the same values).
+    /// [`Self::clear`] on up to `threads` threads (the same values); the
+    /// stencil only of a format with stencil bits (the others' stay 0).
     pub fn clear_on(&mut self, depth: f32, stencil: Option<u8>, threads: usize) {
         let q = self.format.quantize(depth);
         fill_on(&mut self.depth, q, threads);
-        if let Some(s) = stencil {
+        if let Some(s) = stencil.filter(|_| self.format.has_stencil()) {
             fill_on(&mut self.stencil, s, threads);
         }
     }
@@ -724,6 +725,22 @@ pub(crate) mod tests {
             dst_alpha: dst,
             op_alpha: op,
             write_mask: 0xF,
+        }
+    }
+
+    /// A clear sets the stencil of the one format with stencil bits; the
+    /// others' stencil stays 0.
+    #[test]
+    fn only_d24s8_keeps_a_cleared_stencil() {
+        for (format, want) in [
+            (DepthFormat::D24S8, 3),
+            (DepthFormat::D16, 0),
+            (DepthFormat::D32Float, 0),
+        ] {
+            let mut t = DepthTarget::new(format, 2, 2, 1).unwrap();
+            t.clear(0.0, Some(3));
+            assert_eq!(t.stencil_at(1, 1, 0), Some(want), "{format:?}");
+            assert_eq!(t.depth_at(1, 1, 0), Some(0.0), "{format:?}");
         }
     }
 
