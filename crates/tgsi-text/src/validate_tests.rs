@@ -896,3 +896,38 @@ fn nesting_and_block_sizes_past_the_machines_are_warnings() {
     assert_clean(&block(32768));
     assert_warning_only(&block(32769), "a block of 32769x2x1 = 65538 invocations");
 }
+
+/// SAMPLE-family opcodes sample any view but a buffer or a multisampled
+/// one, SAMPLE_I and SAMPLE_I_MS fetch from any but a cube: known from a
+/// directly indexed view's declaration, reported at the view.
+#[test]
+fn sampled_and_fetched_views_have_targets_that_allow_it() {
+    let program = |target: &str, body: &str| {
+        format!(
+            "COMP\nDCL SVIEW[0], {target}, FLOAT\nDCL SAMP[0]\nDCL TEMP[0]\n\
+             IMM[0] UINT32 {{0, 0, 0, 0}}\n{body}\nEND\n"
+        )
+    };
+    let sample = "SAMPLE TEMP[0], IMM[0], SVIEW[0], SAMP[0]";
+    let fetch = "SAMPLE_I TEMP[0], IMM[0], SVIEW[0]";
+    for target in ["BUFFER", "2D_MSAA", "2D_ARRAY_MSAA"] {
+        assert_text_error(
+            &program(target, sample),
+            &format!("SAMPLE cannot sample SVIEW[0], declared {target}"),
+            "SVIEW[0]",
+        );
+        assert!(text_errors(&program(target, fetch)).is_empty(), "{target}");
+    }
+    for target in ["CUBE", "CUBEARRAY", "SHADOWCUBE"] {
+        assert_text_error(
+            &program(target, fetch),
+            &format!("SAMPLE_I cannot fetch from SVIEW[0], declared {target}"),
+            "SVIEW[0]",
+        );
+        assert!(text_errors(&program(target, sample)).is_empty(), "{target}");
+    }
+    for target in ["2D", "3D", "1D_ARRAY"] {
+        assert!(text_errors(&program(target, sample)).is_empty(), "{target}");
+        assert!(text_errors(&program(target, fetch)).is_empty(), "{target}");
+    }
+}

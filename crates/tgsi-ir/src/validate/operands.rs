@@ -155,7 +155,61 @@ fn check_instruction(
         table.check_register(&src.reg, site, report);
     }
     check_texture(inst, here, table, report);
+    check_view_target(inst, Site::operand(stmt, inst.dst.len() + 1), table, report);
     check_stage(processor, op, here, report);
+}
+
+/// The sampler view a SAMPLE-family opcode reads is neither a buffer nor
+/// multisampled ("any resource type other than buffers"), and the one
+/// SAMPLE_I or SAMPLE_I_MS fetches from is not a cube ("other than
+/// CUBE"): known from a directly indexed SVIEW's declaration (the machine
+/// refuses the others when it runs).
+fn check_view_target(inst: &Instruction, site: Site, table: &RegisterTable, report: &mut Reporter) {
+    use Opcode as O;
+    use TextureTarget as T;
+    let op = inst.opcode;
+    let sampled = matches!(
+        op,
+        O::SAMPLE
+            | O::SAMPLE_B
+            | O::SAMPLE_C
+            | O::SAMPLE_C_LZ
+            | O::SAMPLE_D
+            | O::SAMPLE_L
+            | O::GATHER4
+            | O::LOD
+    );
+    if !sampled && !matches!(op, O::SAMPLE_I | O::SAMPLE_I_MS) {
+        return;
+    }
+    let Some(view) = inst.src.get(1) else { return };
+    if view.reg.file != File::SamplerView || view.reg.index.indirect.is_some() {
+        return;
+    }
+    let index = view.reg.index.offset;
+    let Some(target) = table.sampler_view_target(i64::from(index)) else {
+        return;
+    };
+    let (refused, verb, note) = if sampled {
+        (
+            matches!(target, T::Buffer | T::Msaa2D | T::Msaa2DArray),
+            "sample",
+            "buffers and multisampled views are fetched (SAMPLE_I, SAMPLE_I_MS)",
+        )
+    } else {
+        (
+            matches!(target, T::Cube | T::CubeArray | T::ShadowCube | T::ShadowCubeArray),
+            "fetch from",
+            "cube views are sampled, not fetched",
+        )
+    };
+    if refused {
+        report.error(
+            site,
+            format!("{op} cannot {verb} SVIEW[{index}], declared {target}"),
+            note,
+        );
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {

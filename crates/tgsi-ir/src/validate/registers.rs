@@ -301,6 +301,13 @@ impl<'a> RegisterTable<'a> {
         s
     }
 
+    /// The target `DCL SVIEW[index], TARGET` declares, if it is declared so.
+    pub fn sampler_view_target(&self, index: i64) -> Option<crate::enums::TextureTarget> {
+        let views = self.by_file.get(File::SamplerView as usize)?;
+        let decl = views.iter().find(|d| d.contains(index))?;
+        decl.sampler_view.as_ref().map(|v| v.target)
+    }
+
     /// Checks that the register an operand names exists: declared (or, for
     /// IMM, defined), inside range, with declared 2-D index, ARRAY id and
     /// indirect address registers.
