@@ -126,7 +126,11 @@ impl Kernel {
     /// The fast path of `inst`, or [`Kernel::NONE`].
     pub fn build(inst: &Inst) -> Kernel {
         // Direct3D's denormal flushing and conversions take the general path.
-        if inst.flush || inst.d3d && inst.op == Opcode::PK2H || inst.src.iter().any(|s| s.flush) {
+        if inst.flush
+            || inst.zero_wins
+            || inst.d3d && inst.op == Opcode::PK2H
+            || inst.src.iter().any(|s| s.flush)
+        {
             return Kernel::NONE;
         }
         let Some((shape, (run, one))) = handler(inst.op) else {

@@ -652,6 +652,17 @@ impl<'a> Translator<'a> {
     // ---- the walk ----------------------------------------------------------
 
     pub fn translate(mut self) -> Result<Vec<u32>, Error> {
+        if self
+            .shader
+            .property(PropertyName::LegacyMathRules)
+            .unwrap_or(0)
+            != 0
+        {
+            // (the machine runs them: `tgsi_exec::ops::legacy`)
+            return Err(Error::general(
+                "PROPERTY LEGACY_MATH_RULES (products with a zero factor are 0) is not translated to SPIR-V",
+            ));
+        }
         self.declare_globals()?;
         self.declare_textures()?;
         self.declare_images()?;

@@ -63,6 +63,7 @@ pub(super) fn decode_inst(
         brk_switch: false,
         flush: false,
         d3d: false,
+        zero_wins: false,
         resource_addr: None,
     };
     let memory_dst = op == Opcode::STORE;

@@ -241,6 +241,10 @@ pub struct Inst {
     /// The program runs under [`super::Numerics::Direct3D`] (conversions
     /// to half round toward zero).
     pub d3d: bool,
+    /// A float32 multiply of this instruction gives +0 when a factor is
+    /// ±0, whatever the other (`PROPERTY LEGACY_MATH_RULES`, see
+    /// [`crate::ops::legacy`]).
+    pub zero_wins: bool,
 }
 
 /// Where each register file lives in the batch register array.
@@ -621,6 +625,11 @@ impl Code {
         link_blocks(&ir, &mut insts, &mut switch_cases)?;
         if numerics == super::Numerics::Direct3D {
             mark_direct3d(&mut insts);
+        }
+        if shader.property(PropertyName::LegacyMathRules).unwrap_or(0) != 0 {
+            for inst in &mut insts {
+                inst.zero_wins = crate::ops::legacy::multiplies(inst.op);
+            }
         }
         let dim = |p: PropertyName| shader.property(p).unwrap_or(1).max(1);
         let block_size = [

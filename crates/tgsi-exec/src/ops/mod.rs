@@ -364,6 +364,7 @@ mod double;
 mod float;
 mod int;
 mod int64;
+pub mod legacy;
 mod packing;
 #[cfg(test)]
 mod tests;

@@ -198,7 +198,10 @@ fn check_view_target(inst: &Instruction, site: Site, table: &RegisterTable, repo
         )
     } else {
         (
-            matches!(target, T::Cube | T::CubeArray | T::ShadowCube | T::ShadowCubeArray),
+            matches!(
+                target,
+                T::Cube | T::CubeArray | T::ShadowCube | T::ShadowCubeArray
+            ),
             "fetch from",
             "cube views are sampled, not fetched",
         )

@@ -508,6 +508,11 @@ pub(super) fn aligned_pair(s: &Src, p: usize) -> Option<u8> {
 /// How `inst` of `code` is compiled: its opcode's plan, the handler when
 /// its operands are not ones the template reads, a buffer access plan.
 pub(super) fn instruction_plan(code: &Code, inst: &Inst) -> Plan {
+    // the legacy multiply rule (`LEGACY_MATH_RULES`): the interpreter's
+    // `ops::legacy`, through the handler
+    if inst.zero_wins {
+        return Plan::Call;
+    }
     let mut plan = plan_of(inst.op);
     if plan != Plan::Flow && plan != Plan::Call && !operands_inline(inst, plan) {
         plan = Plan::Call;
