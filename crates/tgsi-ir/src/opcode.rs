@@ -520,6 +520,11 @@ impl Opcode {
     pub fn is_tex(self) -> bool {
         self.flags().contains(OpFlags::TEX)
     }
+    /// Reads a sampler view as its source 1: the SAMPLE family (sampled
+    /// or fetched, GATHER4) and LOD.
+    pub fn reads_sampler_view(self) -> bool {
+        self.flags().contains(OpFlags::SAMPLE) || self == Opcode::LOD
+    }
     /// The type of source `i` (for modifiers).
     pub fn src_type(self, i: usize) -> OperandType {
         self.info()

@@ -86,20 +86,7 @@ fn effective_target(b: &Bindings, op: &TexOp, sview: &[u32; LANES], active: u16)
 }
 
 fn is_sview_op(op: Opcode) -> bool {
-    use Opcode as O;
-    matches!(
-        op,
-        O::SAMPLE
-            | O::SAMPLE_B
-            | O::SAMPLE_C
-            | O::SAMPLE_C_LZ
-            | O::SAMPLE_D
-            | O::SAMPLE_L
-            | O::SAMPLE_I
-            | O::SAMPLE_I_MS
-            | O::GATHER4
-            | O::LOD
-    )
+    op.reads_sampler_view()
 }
 
 /// Writes `v` to lane `l` of `out`, through the SVIEW operand's swizzle for

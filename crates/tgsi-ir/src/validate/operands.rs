@@ -168,20 +168,10 @@ fn check_view_target(inst: &Instruction, site: Site, table: &RegisterTable, repo
     use Opcode as O;
     use TextureTarget as T;
     let op = inst.opcode;
-    let sampled = matches!(
-        op,
-        O::SAMPLE
-            | O::SAMPLE_B
-            | O::SAMPLE_C
-            | O::SAMPLE_C_LZ
-            | O::SAMPLE_D
-            | O::SAMPLE_L
-            | O::GATHER4
-            | O::LOD
-    );
-    if !sampled && !matches!(op, O::SAMPLE_I | O::SAMPLE_I_MS) {
+    if !op.reads_sampler_view() {
         return;
     }
+    let sampled = !matches!(op, O::SAMPLE_I | O::SAMPLE_I_MS);
     let Some(view) = inst.src.get(1) else { return };
     if view.reg.file != File::SamplerView || view.reg.index.indirect.is_some() {
         return;
