@@ -961,3 +961,23 @@ fn a_raw_effect_is_a_container_of_programs_to_every_verb() {
         );
     }
 }
+
+/// A reader that stops reading (`tgsi run ... | head`) ends the output
+/// quietly: exit status 0, no panic.
+#[test]
+fn run_output_into_a_closed_pipe_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "examples/collatz.tgsi", "--buffer-size", "0=1048576"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tgsi runs");
+    // 262,144 lines, more than a pipe holds: the writes meet the closed end
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("tgsi ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -489,6 +489,16 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // a reader that stopped reading (`tgsi run ... | head`) ends the
+        // output, not in an error
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

@@ -13,6 +13,7 @@
 use super::input::{load_runnable, read_data_file};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::json;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tgsi::enums::Processor;
@@ -173,7 +174,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let d3d = loaded.d3d.as_ref();
     let mut report = serde_json::Map::new();
     if let Some(outputs) = outputs {
-        report_vertices(args.json, d3d, &outputs, &mut report);
+        report_vertices(args.json, d3d, &outputs, &mut report)?;
     }
     report_buffers(args.json, d3d, &res, report)?;
     Ok(ExitCode::SUCCESS)
@@ -249,7 +250,7 @@ fn run_on_vulkan(args: &RunArgs, loaded: &super::input::RunnableShader) -> Resul
     }
     let mut report = serde_json::Map::new();
     if let Some(outputs) = &outputs {
-        report_vertices(args.json, d3d, outputs, &mut report);
+        report_vertices(args.json, d3d, outputs, &mut report)?;
     }
     report_buffers(args.json, d3d, &res, report)?;
     Ok(ExitCode::SUCCESS)
@@ -467,7 +468,7 @@ fn report_vertices(
     d3d: Option<&tgsi::shader_test::d3d::D3dShader>,
     outputs: &[Vec<[u32; 4]>],
     report: &mut serde_json::Map<String, serde_json::Value>,
-) {
+) -> Result<()> {
     // Direct3D shaders: the `o#` registers.
     let registers: Vec<u32> = d3d.map_or(Vec::new(), |d| {
         let mut r: Vec<u32> = d
@@ -505,15 +506,17 @@ fn report_vertices(
             report.insert("outputs".into(), json!(registers));
         }
     } else {
+        let mut out = std::io::stdout().lock();
         for (v, outs) in outputs.iter().enumerate() {
-            for (label, out) in outs {
-                println!("vertex {v} {label}");
-                for (c, w) in out.iter().enumerate() {
-                    println!("  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w));
+            for (label, value) in outs {
+                writeln!(out, "vertex {v} {label}")?;
+                for (c, w) in value.iter().enumerate() {
+                    writeln!(out, "  {}: {}", ['x', 'y', 'z', 'w'][c], describe(*w))?;
                 }
             }
         }
     }
+    Ok(())
 }
 
 /// Prints every non-empty buffer after the run, or the whole JSON report.
@@ -552,12 +555,17 @@ fn report_buffers(
             .map(|(i, label, w)| json!({"index": i, "name": label, "words": w}))
             .collect();
         report.insert("buffers".into(), json!(list));
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            serde_json::to_string_pretty(&report)?
+        )?;
     } else {
+        let mut out = std::io::stdout().lock();
         for (i, label, words) in &buffers {
-            println!("{label} ({} bytes)", res.buffers[*i].len());
+            writeln!(out, "{label} ({} bytes)", res.buffers[*i].len())?;
             for (k, w) in words.iter().enumerate() {
-                println!("  +{:<6} {}", k * 4, describe(*w));
+                writeln!(out, "  +{:<6} {}", k * 4, describe(*w))?;
             }
         }
     }
