@@ -264,6 +264,12 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
     let mut out = String::new();
     let lines = LineIndex::new(source);
     for d in diags.iter().take(MAX_RENDERED) {
+        if d.primary.is_none() && d.secondary.is_empty() {
+            // nothing to point at (an empty shader, a binary program's
+            // checks): the file, then the notes
+            out.push_str(&render_unplaced(d, file_name));
+            continue;
+        }
         let mut spans = d.primary.iter().chain(&d.secondary).map(|l| l.span);
         if spans.any(|s| touches_long_line(&lines, source, s)) {
             out.push_str(&render_without_source(d, file_name, source, &lines));
@@ -297,6 +303,20 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
         out.push_str(&buf);
     }
     out.extend(more_line(diags));
+    out
+}
+
+/// A diagnostic with no place in the file: `severity: message`,
+/// ` --> file` and its notes.
+fn render_unplaced(d: &Diagnostic, file_name: &str) -> String {
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut out = format!("{severity}: {}\n  --> {file_name}\n", short_message(&d.message));
+    for note in &d.notes {
+        out.push_str(&format!("  = {}\n", short_message(note)));
+    }
     out
 }
 
@@ -416,6 +436,17 @@ mod tests {
         let text = render(&[d], "a.tgsi", src);
         assert!(text.contains("a.tgsi:2:13"), "{text}");
         assert!(text.contains("expected `]`"));
+    }
+
+    /// A diagnostic with no span still names the file.
+    #[test]
+    fn an_unplaced_diagnostic_names_the_file() {
+        let d = Diagnostic::error("missing END instruction: the shader is empty");
+        let text = render(&[d], "empty.tgsi", "COMP\n");
+        assert_eq!(
+            text,
+            "error: missing END instruction: the shader is empty\n  --> empty.tgsi\n"
+        );
     }
 }
 
