@@ -319,7 +319,8 @@ pub fn lower(file: &Path, output: Option<&Path>, from: Option<Format>) -> Result
         }
         other => {
             eprintln!(
-                "error: {name}: `tgsi lower` takes a DXBC blob or SM4/SM5 assembly, this is {other:?}"
+                "error: {name}: `tgsi lower` takes a DXBC blob or SM4/SM5 assembly, this is {}",
+                other.describe()
             );
             return Ok(ExitCode::from(1));
         }

@@ -179,6 +179,18 @@ pub enum Format {
     SmAsm,
 }
 
+impl Format {
+    /// What the format is, as a message names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Tgsi => "TGSI text",
+            Format::Tokens => "binary TGSI tokens",
+            Format::Dxbc => "a DXBC container",
+            Format::SmAsm => "SM4/SM5 assembly",
+        }
+    }
+}
+
 /// File extensions under which compiled Direct3D shaders are kept (fxc's
 /// `/Fo` output, `.cso` of Visual Studio, effects, the corpus's `.o`).
 const DXBC_EXTENSIONS: [&str; 7] = ["dxbc", "cso", "fxo", "o", "vso", "pso", "dxo"];

@@ -55,7 +55,8 @@ pub fn fmt(
         }
         other => {
             eprintln!(
-                "error: {name}: `fmt` formats text (TGSI or SM assembly), not {other:?} input (try `tgsi dis`)"
+                "error: {name}: `fmt` formats text (TGSI or SM assembly), not {} (try `tgsi dis`)",
+                other.describe()
             );
             return Ok(ExitCode::from(1));
         }
@@ -121,8 +122,9 @@ pub fn asm(
         Format::Tgsi => {}
         other => {
             eprintln!(
-                "error: {}: `asm` assembles text (TGSI or SM assembly), not {other:?} input",
-                display_name(file)
+                "error: {}: `asm` assembles text (TGSI or SM assembly), not {}",
+                display_name(file),
+                other.describe()
             );
             return Ok(ExitCode::from(1));
         }

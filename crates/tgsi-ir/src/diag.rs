@@ -313,7 +313,10 @@ fn render_unplaced(d: &Diagnostic, file_name: &str) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let mut out = format!("{severity}: {}\n  --> {file_name}\n", short_message(&d.message));
+    let mut out = format!(
+        "{severity}: {}\n  --> {file_name}\n",
+        short_message(&d.message)
+    );
     for note in &d.notes {
         out.push_str(&format!("  = {}\n", short_message(note)));
     }

@@ -93,7 +93,15 @@ impl Emitter<'_> {
                 (Opcode::BARRIER, Some(_)) => Err("a BARRIER inside a subroutine".into()),
                 _ => self.instruction(i, lay.plans[i], depth, &frames),
             };
-            r.map_err(|err| EmitError(format!("instruction {i} ({}): {}", inst.op, err.0)))?;
+            // (an error inside a subroutine's copy names its instruction
+            // already: the CAL around it does not name itself again)
+            r.map_err(|err| {
+                if err.0.starts_with("instruction ") {
+                    err
+                } else {
+                    EmitError(format!("instruction {i} ({}): {}", inst.op, err.0))
+                }
+            })?;
             if self
                 .active
                 .as_ref()
