@@ -981,3 +981,20 @@ fn run_output_into_a_closed_pipe_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+/// A thread count of 0 is refused, naming the option and the value.
+#[test]
+fn zero_threads_are_refused() {
+    for args in [
+        &["run", "examples/collatz.tgsi", "--threads", "0"][..],
+        &["test", "examples/", "--threads", "0"][..],
+        &["bench", "compute", "--threads", "1,0"][..],
+    ] {
+        let (code, err) = tgsi(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("--threads") && err.contains("at least 1, found `0`"),
+            "{args:?}: {err}"
+        );
+    }
+}

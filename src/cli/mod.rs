@@ -223,7 +223,7 @@ enum Verb {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Worker threads for each dispatch and draw
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = thread_count)]
         threads: usize,
         /// Also print every skipped test with the reason
         #[arg(short, long)]
@@ -399,6 +399,17 @@ fn fuzz(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A count of threads: a whole number, at least 1.
+pub(crate) fn thread_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("a thread count is at least 1, found `0`".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a thread count (1, 2, ...), found `{text}`"
+        )),
+    }
 }
 
 pub fn main() -> ExitCode {

@@ -109,7 +109,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub srgb: bool,
     /// Worker threads (default: one per core); the picture is the same with any count
-    #[arg(long)]
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]

@@ -31,7 +31,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Worker threads for a compute dispatch
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
     /// Instruction budget per 16-lane batch
     #[arg(long, default_value_t = Limits::default().max_instructions)]

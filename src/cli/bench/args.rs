@@ -65,7 +65,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 64)]
     pub iters: u32,
     /// Thread counts to measure, comma separated
-    #[arg(long, default_value = "1,2", value_delimiter = ',')]
+    #[arg(long, default_value = "1,2", value_delimiter = ',', value_parser = crate::cli::thread_count)]
     pub threads: Vec<usize>,
     /// Also run Mesa's peers (softpipe, llvmpipe with 1 and 2 threads, bare
     /// tgsi_exec) on the same work and print the ratios (mesh: llvmpipe with
