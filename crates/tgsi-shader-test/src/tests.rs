@@ -1173,3 +1173,15 @@ fn a_test_of_many_failing_probes_prints_the_first_hundred() {
         "{out}"
     );
 }
+
+/// A buffer's `size` may reach 1 GiB (one resource's limit); the data
+/// given in a section is limited to 2^28 bytes.
+#[test]
+fn a_buffer_size_reaches_one_gib() {
+    parse("[buffer 0]\nsize 1073741824\n");
+    let e = parse_err("[buffer 0]\nsize 1073741828\n");
+    assert!(
+        e.to_string().contains("a buffer of 1073741828 bytes is more than the runner's limit"),
+        "{e}"
+    );
+}

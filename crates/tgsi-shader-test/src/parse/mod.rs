@@ -97,8 +97,10 @@ pub struct TestFile {
     pub sections: Vec<(usize, Section)>,
 }
 
-/// Largest buffer, constant buffer or texture the runner accepts (bytes / texels).
+/// Most data given for a buffer, constant buffer or texture (bytes / texels).
 const MAX_SIZE: u64 = 1 << 28;
+/// Largest `size` of a buffer (bytes): one resource holds at most 1 GiB.
+const MAX_BUFFER_BYTES: u64 = 1 << 30;
 /// Largest resource index.
 const MAX_INDEX: u32 = 4096;
 
@@ -249,6 +251,19 @@ fn parse_section(
             format!("unknown section `[{header}]`"),
         )),
     }
+}
+
+/// A buffer's `size`: at most [`MAX_BUFFER_BYTES`].
+fn check_buffer_size(line: usize, bytes: u64) -> Result<(), ParseError> {
+    if bytes > MAX_BUFFER_BYTES {
+        return Err(ParseError::new(
+            line,
+            format!(
+                "a buffer of {bytes} bytes is more than the runner's limit of {MAX_BUFFER_BYTES} (1 GiB)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_size(line: usize, bytes: u64) -> Result<(), ParseError> {

@@ -6,7 +6,8 @@ use super::words::{
 };
 use super::{
     AddressMode, CompareFunc, Filter, LevelData, Line, ParseError, SamplerSection, Section,
-    TextureFormat, TextureSection, TextureTarget, check_size, is_comment_or_blank,
+    TextureFormat, TextureSection, TextureTarget, check_buffer_size, check_size,
+    is_comment_or_blank,
 };
 use crate::values::{ValueType, push_words, split_values};
 use tgsi_exec::texture::format::NumClass;
@@ -36,7 +37,7 @@ pub(super) fn parse_buffer(line: usize, n: &str, body: &[Line<'_>]) -> Result<Se
             }
             let bytes = parse_u32(l.number, it.next(), "a size in bytes")? as u64;
             no_more(l.number, it)?;
-            check_size(l.number, bytes)?;
+            check_buffer_size(l.number, bytes)?;
             size = Some(bytes);
             continue;
         }
