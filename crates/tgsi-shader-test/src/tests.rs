@@ -1181,7 +1181,8 @@ fn a_buffer_size_reaches_one_gib() {
     parse("[buffer 0]\nsize 1073741824\n");
     let e = parse_err("[buffer 0]\nsize 1073741828\n");
     assert!(
-        e.to_string().contains("a buffer of 1073741828 bytes is more than the runner's limit"),
+        e.to_string()
+            .contains("a buffer of 1073741828 bytes is more than the runner's limit"),
         "{e}"
     );
 }
