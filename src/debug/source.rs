@@ -426,22 +426,18 @@ impl Source {
         };
         let Some(d) = &self.d3d else { return tgsi() };
         for b in &d.lowered.bindings {
+            let name = || slot_name(b.slot).unwrap_or_default();
             match (b.slot, buffer) {
-                (D3dSlot::Uav { register, .. }, Some(n))
+                (D3dSlot::Uav { .. } | D3dSlot::UavCounter { .. }, Some(n))
                     if b.file == File::Buffer && b.index == n =>
                 {
-                    return (format!("u{register}"), offset);
+                    return (name(), offset);
                 }
-                (D3dSlot::UavCounter { register, .. }, Some(n))
-                    if b.file == File::Buffer && b.index == n =>
-                {
-                    return (format!("u{register}.counter"), offset);
-                }
-                (D3dSlot::SharedMemory { register }, None)
+                (D3dSlot::SharedMemory { .. }, None)
                     if offset >= b.byte_offset
                         && (b.byte_size == 0 || offset < b.byte_offset + b.byte_size) =>
                 {
-                    return (format!("g{register}"), offset - b.byte_offset);
+                    return (name(), offset - b.byte_offset);
                 }
                 _ => {}
             }
@@ -474,8 +470,8 @@ impl Source {
         use tgsi_d3d::lower::D3dSlot;
         let bound = self.d3d.as_ref().and_then(|d| {
             d.lowered.bindings.iter().find_map(|b| match b.slot {
-                D3dSlot::Uav { register, .. } if b.file == File::Image && b.index == index => {
-                    Some(format!("u{register}"))
+                D3dSlot::Uav { .. } if b.file == File::Image && b.index == index => {
+                    slot_name(b.slot)
                 }
                 _ => None,
             })
@@ -576,26 +572,32 @@ fn merge_writes(writes: &mut Vec<NamedWrite>, more: Vec<NamedWrite>) {
     }
 }
 
+/// A Direct3D slot as its program names it: `cb#`, `t#`, `s#`, `u#`,
+/// `u#.counter`, `g#` (class linkage's rows have no name).
+fn slot_name(slot: tgsi_d3d::lower::D3dSlot) -> Option<String> {
+    use tgsi_d3d::lower::D3dSlot;
+    match slot {
+        D3dSlot::ConstantBuffer { register, .. } => Some(format!("cb{register}")),
+        D3dSlot::Texture { register, .. } => Some(format!("t{register}")),
+        D3dSlot::TextureWithSampler { texture, .. } => Some(format!("t{texture}")),
+        D3dSlot::Sampler { register, .. } => Some(format!("s{register}")),
+        D3dSlot::Uav { register, .. } => Some(format!("u{register}")),
+        D3dSlot::UavCounter { register, .. } => Some(format!("u{register}.counter")),
+        D3dSlot::SharedMemory { register } => Some(format!("g{register}")),
+        D3dSlot::Interfaces { .. } => None,
+    }
+}
+
 /// `text` with each TGSI resource a Direct3D slot was lowered to
 /// (`BUFFER[0]`, `IMAGE[1]`, `SVIEW[2]`, `SAMP[0]`, `CONST[1]`) named as
 /// the Direct3D program names it.
 fn d3d_resource_names(d: &D3dShader, text: &str) -> String {
-    use tgsi_d3d::lower::D3dSlot;
     let name_of = |file: File, index: u32| {
         d.lowered
             .bindings
             .iter()
             .find(|b| b.file == file && b.index == index)
-            .and_then(|b| match b.slot {
-                D3dSlot::ConstantBuffer { register, .. } => Some(format!("cb{register}")),
-                D3dSlot::Texture { register, .. } => Some(format!("t{register}")),
-                D3dSlot::TextureWithSampler { texture, .. } => Some(format!("t{texture}")),
-                D3dSlot::Sampler { register, .. } => Some(format!("s{register}")),
-                D3dSlot::Uav { register, .. } => Some(format!("u{register}")),
-                D3dSlot::UavCounter { register, .. } => Some(format!("u{register}.counter")),
-                D3dSlot::SharedMemory { register } => Some(format!("g{register}")),
-                D3dSlot::Interfaces { .. } => None,
-            })
+            .and_then(|b| slot_name(b.slot))
     };
     let files = [
         File::Buffer,

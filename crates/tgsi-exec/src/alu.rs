@@ -595,18 +595,14 @@ impl Batch {
     /// Runs `inst` with its float32 products under the legacy rule (a ±0
     /// factor gives +0: [`ops::legacy`]); false for an opcode without one.
     fn execute_zero_wins(&mut self, inst: &Inst, env: &Env) -> bool {
-        use ops::legacy;
-        match inst.op {
-            Opcode::MUL => self.comp2(inst, env, legacy::mul),
-            Opcode::MAD => self.comp3(inst, env, legacy::mad),
-            Opcode::FMA => self.comp3(inst, env, legacy::fma),
-            Opcode::LRP => self.comp3(inst, env, legacy::lrp),
-            Opcode::DP2 => self.vec2_to_scalar(inst, env, 0b0011, legacy::dp2),
-            Opcode::DP3 => self.vec2_to_scalar(inst, env, 0b0111, legacy::dp3),
-            Opcode::DP4 => self.vec2_to_scalar(inst, env, 0b1111, legacy::dp4),
-            Opcode::DST => self.special2(inst, env, legacy::dst),
-            Opcode::LOG => self.special1(inst, env, legacy::log),
-            _ => return false,
+        use ops::legacy::LegacyOp;
+        match ops::legacy::of(inst.op) {
+            Some(LegacyOp::Comp2(f)) => self.comp2(inst, env, f),
+            Some(LegacyOp::Comp3(f)) => self.comp3(inst, env, f),
+            Some(LegacyOp::Dot(mask, f)) => self.vec2_to_scalar(inst, env, mask, f),
+            Some(LegacyOp::Special1(f)) => self.special1(inst, env, f),
+            Some(LegacyOp::Special2(f)) => self.special2(inst, env, f),
+            None => return false,
         }
         true
     }

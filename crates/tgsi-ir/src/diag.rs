@@ -15,6 +15,16 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    /// `error` or `warning`, as a rendered diagnostic begins.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// A labelled span inside a diagnostic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -309,10 +319,7 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str) -> String {
 /// A diagnostic with no place in the file: `severity: message`,
 /// ` --> file` and its notes.
 fn render_unplaced(d: &Diagnostic, file_name: &str) -> String {
-    let severity = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
+    let severity = d.severity.word();
     let mut out = format!(
         "{severity}: {}\n  --> {file_name}\n",
         short_message(&d.message)
@@ -331,10 +338,7 @@ fn render_without_source(
     source: &str,
     lines: &LineIndex,
 ) -> String {
-    let severity = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
+    let severity = d.severity.word();
     let mut out = format!("{severity}: {}\n", short_message(&d.message));
     for (k, label) in d.primary.iter().chain(&d.secondary).enumerate() {
         let (line, column) = lines.line_col(source, label.span.start);
@@ -355,10 +359,7 @@ fn render_without_source(
 pub fn render_binary(diags: &[Diagnostic], file_name: &str) -> String {
     let mut out = String::new();
     for d in diags.iter().take(MAX_RENDERED) {
-        let severity = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+        let severity = d.severity.word();
         out.push_str(&format!("{severity}: {}\n", short_message(&d.message)));
         match &d.primary {
             Some(p) => {

@@ -628,7 +628,7 @@ impl Code {
         }
         if shader.property(PropertyName::LegacyMathRules).unwrap_or(0) != 0 {
             for inst in &mut insts {
-                inst.zero_wins = crate::ops::legacy::multiplies(inst.op);
+                inst.zero_wins = crate::ops::legacy::of(inst.op).is_some();
             }
         }
         let dim = |p: PropertyName| shader.property(p).unwrap_or(1).max(1);

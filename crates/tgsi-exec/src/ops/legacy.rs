@@ -7,13 +7,38 @@
 
 use super::*;
 
-/// The opcodes whose float32 products follow the rule.
-pub fn multiplies(op: tgsi_ir::opcode::Opcode) -> bool {
+/// An opcode under the rule: its semantic function, by its shape.
+#[derive(Clone, Copy)]
+pub enum LegacyOp {
+    /// Per component, two sources.
+    Comp2(fn(u32, u32) -> u32),
+    /// Per component, three sources.
+    Comp3(fn(u32, u32, u32) -> u32),
+    /// A dot product of the channels in the mask, replicated.
+    Dot(u8, fn([u32; 4], [u32; 4]) -> u32),
+    /// Each channel its own formula, one source.
+    Special1(fn([u32; 4]) -> [u32; 4]),
+    /// Each channel its own formula, two sources.
+    Special2(fn([u32; 4], [u32; 4]) -> [u32; 4]),
+}
+
+/// The opcodes whose float32 products follow the rule, and how each is
+/// computed under it; None for every other opcode.
+pub fn of(op: tgsi_ir::opcode::Opcode) -> Option<LegacyOp> {
+    use LegacyOp::*;
     use tgsi_ir::opcode::Opcode as O;
-    matches!(
-        op,
-        O::MUL | O::MAD | O::FMA | O::LRP | O::DP2 | O::DP3 | O::DP4 | O::DST | O::LOG
-    )
+    Some(match op {
+        O::MUL => Comp2(mul),
+        O::MAD => Comp3(mad),
+        O::FMA => Comp3(fma),
+        O::LRP => Comp3(lrp),
+        O::DP2 => Dot(0b0011, dp2),
+        O::DP3 => Dot(0b0111, dp3),
+        O::DP4 => Dot(0b1111, dp4),
+        O::DST => Special2(dst),
+        O::LOG => Special1(log),
+        _ => return None,
+    })
 }
 
 /// `a·b`, +0 when either factor is ±0.

@@ -105,12 +105,7 @@ impl SharedImage {
     /// the image's own), or `None` out of range: what a debugger shows of
     /// an image write. Texels shorter than a word are zero-padded.
     pub fn texel_words(&self, target: TextureTarget, a: [u32; 4]) -> Option<Vec<u32>> {
-        let target = if target == TextureTarget::Unknown {
-            self.layout.target
-        } else {
-            target
-        };
-        let shape = Shape::of(target)?;
+        let shape = self.shape_of(target)?;
         let bpt = self.layout.format.bytes_per_texel();
         let at = self.texel_at(shape, a, bpt)?;
         let bytes = self.read(at, bpt);
@@ -122,38 +117,30 @@ impl SharedImage {
         )
     }
 
-    /// Byte offset of the texel that address `a` (x, y, slice or layer,
-    /// sample) names in an image of `shape`, or `None` out of range.
     /// The texel image address `a` names on `target` (the image's own
     /// target when `Unknown`) as (x, y, z, layer): z the slice of a 3D
     /// image, layer the array layer (a cube's face, a cube array's
     /// layer-face), 0 where the target has none. None for a target no
     /// image has.
     pub fn texel_coord(&self, target: TextureTarget, a: [u32; 4]) -> Option<[u32; 4]> {
-        let target = if target == TextureTarget::Unknown {
-            self.layout.target
-        } else {
-            target
-        };
-        let shape = Shape::of(target)?;
-        Some(match (shape.dim, shape.array) {
-            (Dim::Buffer | Dim::D1, false) => [a[0], 0, 0, 0],
-            (Dim::D1, true) => [a[0], 0, 0, a[1]],
-            (Dim::D2, false) => [a[0], a[1], 0, 0],
-            (Dim::D3, _) => [a[0], a[1], a[2], 0],
-            _ => [a[0], a[1], 0, a[2]],
+        Some(coord_of(self.shape_of(target)?, a))
+    }
+
+    /// The shape of `target`, the image's own when `Unknown`.
+    fn shape_of(&self, target: TextureTarget) -> Option<Shape> {
+        Shape::of(match target {
+            TextureTarget::Unknown => self.layout.target,
+            t => t,
         })
     }
 
+    /// Byte offset of the texel that address `a` (x, y, slice or layer,
+    /// sample) names in an image of `shape`, or `None` out of range.
     fn texel_at(&self, shape: Shape, a: [u32; 4], bpt: usize) -> Option<usize> {
-        let (x, y, z) = match (shape.dim, shape.array) {
-            (Dim::Buffer | Dim::D1, false) => (a[0], 0, 0),
-            (Dim::D1, true) => (a[0], 0, a[1]),
-            (Dim::D2, false) => (a[0], a[1], 0),
-            _ => (a[0], a[1], a[2]),
-        };
+        let [x, y, slice, layer] = coord_of(shape, a);
         let sample = if shape.msaa { a[3] } else { 0 };
-        self.offset(x, y, z, sample, bpt)
+        // a 3D image's slice or an array's layer: one of the two is 0
+        self.offset(x, y, slice + layer, sample, bpt)
     }
 
     /// Byte offset of texel (x, y, slice, sample) of level 0, or `None` out of range.
@@ -172,6 +159,18 @@ impl SharedImage {
             + sample as usize)
             * bpt;
         (i + bpt <= self.words.byte_len()).then_some(i)
+    }
+}
+
+/// Address `a` on an image of `shape` as (x, y, z, layer)
+/// ([`SharedImage::texel_coord`]).
+fn coord_of(shape: Shape, a: [u32; 4]) -> [u32; 4] {
+    match (shape.dim, shape.array) {
+        (Dim::Buffer | Dim::D1, false) => [a[0], 0, 0, 0],
+        (Dim::D1, true) => [a[0], 0, 0, a[1]],
+        (Dim::D2, false) => [a[0], a[1], 0, 0],
+        (Dim::D3, _) => [a[0], a[1], a[2], 0],
+        _ => [a[0], a[1], 0, a[2]],
     }
 }
 
