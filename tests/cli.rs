@@ -998,3 +998,38 @@ fn zero_threads_are_refused() {
         );
     }
 }
+
+/// A run error in TGSI text names the line and column of the instruction;
+/// a bad `--buffer-size` quotes what was given; a data file's section that
+/// does not belong there names its line.
+#[test]
+fn run_errors_point_into_what_the_user_gave() {
+    let looping = temp_shader(
+        "loop.tgsi",
+        "COMP\nDCL TEMP[0]\nBGNLOOP\n  UADD TEMP[0].x, TEMP[0].xxxx, TEMP[0].xxxx\nENDLOOP\nEND\n",
+    );
+    let (code, err) = tgsi(&["run", &looping, "--budget", "1000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("loop.tgsi:5:1: work group 0: instruction budget of 1000 exhausted at instruction 2 (ENDLOOP)"),
+        "{err}"
+    );
+    for (spec, says) in [
+        ("0=-1", "--buffer-size `0=-1`: `-1` is not a size in bytes"),
+        ("x=4", "--buffer-size `x=4`: `x` is not an index"),
+    ] {
+        let (code, err) = tgsi(&["run", &looping, "--buffer-size", spec]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let data = temp_file(
+        "wrong.data",
+        "[constant 0]\nfloat 1\n[test]\ndispatch 1 1 1\n",
+    );
+    let (code, err) = tgsi(&["run", &looping, "--data", &data]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("wrong.data:3:1: only [constant N], [buffer N] and [vertex data] sections"),
+        "{err}"
+    );
+}

@@ -410,6 +410,7 @@ fn trace_shader(
             name: primary.name.clone(),
             shader: primary.shader().clone(),
             d3d: primary.d3d().cloned(),
+            source: None,
         };
         let ran = execute(&run_args(args), &loaded, &program).map(|_| ());
         return finish(&primary, &tracer, selector, ran);

@@ -42,6 +42,9 @@ pub enum Reply {
     Quit,
 }
 
+/// What `print` and `watch` say of a register with no value yet.
+const NOT_WRITTEN: &str = "has not been written (temporaries and outputs start at 0)";
+
 const HELP: &str = "commands: step [N] (s), back [N] (b), continue (c: to the next breakpoint), \
 nan (to the first NaN or infinity written), end (e), start, goto STEP, break LINE, delete LINE, \
 watch REG, unwatch REG, print REG (p), regs, inputs, outputs, quad, list, \
@@ -73,11 +76,19 @@ impl<'a> Session<'a> {
             return Reply::Show(String::new());
         };
         let arg = words.next();
-        let count = |a: Option<&str>| a.and_then(|x| x.parse::<usize>().ok()).unwrap_or(1);
         let len = self.trace.steps.len();
+        let count = match (verb, arg) {
+            ("s" | "step" | "n" | "next" | "b" | "back", Some(a)) => match a.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    return Reply::Show(format!("{verb} N: a positive number of steps, not `{a}`"));
+                }
+            },
+            _ => 1,
+        };
         match verb {
-            "s" | "step" | "n" | "next" => self.at = (self.at + count(arg)).min(len),
-            "b" | "back" => self.at = self.at.saturating_sub(count(arg)),
+            "s" | "step" | "n" | "next" => self.at = (self.at + count).min(len),
+            "b" | "back" => self.at = self.at.saturating_sub(count),
             "c" | "continue" => self.at = self.next_break(),
             "nan" => match self.trace.first_nan_or_inf(self.at) {
                 Some(k) => self.at = k + 1,
@@ -206,8 +217,13 @@ impl<'a> Session<'a> {
         let regs = self.trace.registers_at(self.at);
         let mut out = String::new();
         for w in &self.watches {
+            let mut found = false;
             for v in regs.iter().filter(|v| matches_name(&v.name, w)) {
                 out.push_str(&format!("watch {} = {}\n", v.name, describe_word(v.word)));
+                found = true;
+            }
+            if !found {
+                out.push_str(&format!("watch {w}: {NOT_WRITTEN}\n"));
             }
         }
         out
@@ -220,7 +236,7 @@ impl<'a> Session<'a> {
             .filter(|v| matches_name(&v.name, name))
             .collect();
         if found.is_empty() {
-            return format!("`{name}` has not been written (temporaries and outputs start at 0)");
+            return format!("`{name}` {NOT_WRITTEN}");
         }
         found
             .iter()
@@ -621,6 +637,26 @@ IMM[1] FLT32 {0.0, 1.0, -1.0, 0.0}
         s.command("goto 0");
         assert_eq!(s.at, 1);
         assert_eq!(s.command("quit"), Reply::Quit);
+    }
+
+    /// A step count that is not a positive number moves nothing and says so;
+    /// a watch of a register with no value yet says that, not nothing.
+    #[test]
+    fn bad_step_counts_and_unwritten_watches_are_answered() {
+        let mut s = Session::new(loop_trace());
+        s.command("s 2");
+        assert_eq!(s.at, 2);
+        for bad in ["s -3", "back 0", "n x"] {
+            let Reply::Show(m) = s.command(bad) else {
+                panic!()
+            };
+            assert!(m.contains("a positive number of steps"), "{bad}: {m}");
+            assert_eq!(s.at, 2, "{bad}");
+        }
+        let Reply::Show(m) = s.command("watch TEMP[7]") else {
+            panic!()
+        };
+        assert_eq!(m, format!("watch TEMP[7]: {NOT_WRITTEN}"));
     }
 
     /// The screen as text, a line per row.

@@ -65,6 +65,32 @@ pub struct RunnableShader {
     pub shader: tgsi::Shader,
     /// The lowering of a Direct3D program (bindings, input/output maps).
     pub d3d: Option<tgsi::shader_test::d3d::D3dShader>,
+    /// TGSI text with its statements' spans, for errors placed in it.
+    pub source: Option<(String, tgsi::ir::SourceMap)>,
+}
+
+impl RunnableShader {
+    /// `NAME:LINE:COLUMN: MESSAGE` for a run error that names an
+    /// instruction of TGSI text; `NAME: MESSAGE` otherwise (a Direct3D
+    /// program's errors name its own instruction in the message).
+    pub fn run_error(&self, e: &tgsi::exec::ExecError) -> anyhow::Error {
+        let name = &self.name;
+        let placed = self
+            .source
+            .as_ref()
+            .zip(e.instruction)
+            .and_then(|((text, map), k)| {
+                let stmt = (self.shader.statements.iter().enumerate())
+                    .filter(|(_, s)| matches!(s, tgsi::ir::Statement::Instruction(_)))
+                    .nth(k)?
+                    .0;
+                Some(tgsi::diag::line_col(text, map.statements.get(stmt)?.start))
+            });
+        match placed {
+            Some((line, column)) => anyhow!("{name}:{line}:{column}: {e}"),
+            None => anyhow!("{name}: {e}"),
+        }
+    }
 }
 
 /// A shader of Mesa's `tgsi_token` words, decoded and validated; `None`
@@ -75,6 +101,7 @@ fn load_tokens(bytes: &[u8], name: String) -> Result<Option<RunnableShader>> {
             name,
             shader,
             d3d: None,
+            source: None,
         }),
     )
 }
@@ -113,10 +140,11 @@ pub fn load_runnable(path: &Path) -> Result<Option<RunnableShader>> {
         Format::Tgsi => {
             let text = text_of(&bytes, &name)?;
             return Ok(match tgsi::assemble(text) {
-                Ok((shader, _)) => Some(RunnableShader {
+                Ok((shader, map)) => Some(RunnableShader {
                     name,
                     shader,
                     d3d: None,
+                    source: Some((text.to_string(), map)),
                 }),
                 Err(diags) => {
                     eprint!("{}", diags.render(&name, text));
@@ -131,6 +159,7 @@ pub fn load_runnable(path: &Path) -> Result<Option<RunnableShader>> {
             name,
             shader: d3d.lowered.shader.clone(),
             d3d: Some(d3d),
+            source: None,
         })),
         Err(BuildError::Text(diags)) => {
             eprint!("{}", diags.render(&name, text.unwrap_or_default()));

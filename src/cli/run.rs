@@ -11,7 +11,7 @@
 //! outputs print as `o#` registers.
 
 use super::input::{load_runnable, read_data_file};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -284,7 +284,7 @@ pub(super) fn execute(
         Processor::Compute => {
             let [x, y, z] = parse_three(&args.io.groups, "--groups")?;
             bound(&mut res, &mut |r| program.dispatch(r, [x, y, z], &limits))
-                .map_err(|e| anyhow!("{name}: {e}"))?;
+                .map_err(|e| loaded.run_error(&e))?;
             Ok((res, None))
         }
         Processor::Vertex => {
@@ -302,7 +302,7 @@ pub(super) fn execute(
                 outputs = program.run_vertices(r, &inputs, count, &limits)?;
                 Ok(())
             })
-            .map_err(|e| anyhow!("{name}: {e}"))?;
+            .map_err(|e| loaded.run_error(&e))?;
             Ok((res, Some(outputs)))
         }
         Processor::Fragment => bail!(
@@ -339,7 +339,7 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
     let mut attrs: Vec<Attribute> = Vec::new();
     if let Some(data) = &args.io.data {
         let (data_name, file) = read_data_file(data)?;
-        for (_, section) in &file.sections {
+        for (line, section) in &file.sections {
             match section {
                 Section::Constant { index, words } => {
                     *slot(&mut res.constants, *index as usize)? = words.clone()
@@ -356,7 +356,7 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
                     vertex_rows = vd.rows.clone();
                 }
                 _ => bail!(
-                    "{data_name}: only [constant N], [buffer N] and [vertex data] sections belong in a data file"
+                    "{data_name}:{line}:1: only [constant N], [buffer N] and [vertex data] sections belong in a data file"
                 ),
             }
         }
@@ -373,8 +373,14 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
         let (i, n) = spec
             .split_once('=')
             .ok_or_else(|| anyhow!("--buffer-size `{spec}`: expected N=BYTES"))?;
-        let i: usize = i.trim().parse().context("--buffer-size index")?;
-        let n: usize = n.trim().parse().context("--buffer-size bytes")?;
+        let i: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--buffer-size `{spec}`: `{i}` is not an index"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--buffer-size `{spec}`: `{n}` is not a size in bytes"))?;
         if n > 1 << 30 {
             bail!("--buffer-size `{spec}`: at most 1 GiB");
         }

@@ -147,6 +147,20 @@ pub fn run_paths<P: AsRef<Path>>(paths: &[P], config: &RunConfig, out: &mut impl
     for path in paths {
         let path = path.as_ref();
         let files = match expand_path(path) {
+            Ok(f) if f.is_empty() => {
+                // a directory with no tests (a mistyped one, say) is not a pass
+                let report = FileReport::failure(
+                    &path.display().to_string(),
+                    0,
+                    format!(
+                        "{}: the directory holds no .shader_test file",
+                        path.display()
+                    ),
+                );
+                let _ = write_report(&report, config, out);
+                summary.add(report.summary());
+                continue;
+            }
             Ok(f) => f,
             Err(e) => {
                 let report = FileReport::failure(

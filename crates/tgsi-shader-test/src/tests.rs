@@ -1156,6 +1156,22 @@ fn a_file_that_is_not_utf8_names_the_byte_and_line() {
 }
 
 #[test]
+fn a_directory_without_tests_fails() {
+    let dir = std::env::temp_dir().join(format!("tgsi-no-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a test").unwrap();
+    let mut out = Vec::new();
+    let summary = run_paths(std::slice::from_ref(&dir), &RunConfig::default(), &mut out);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!((summary.passed, summary.failed), (0, 1), "{text}");
+    assert!(
+        text.contains("the directory holds no .shader_test file"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_test_of_many_failing_probes_prints_the_first_hundred() {
     let probes = "probe buffer 0 uint 0 (1)\n".repeat(150);
     let text = format!(

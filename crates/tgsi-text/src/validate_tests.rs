@@ -895,6 +895,17 @@ fn nesting_and_block_sizes_past_the_machines_are_warnings() {
     };
     assert_clean(&block(32768));
     assert_warning_only(&block(32769), "a block of 32769x2x1 = 65538 invocations");
+    // the END counts: 262,143 NOPs and END run, one more NOP does not
+    let long = |nops: usize| {
+        crate::parse(&format!("COMP\n{}END\n", "NOP\n".repeat(nops)))
+            .unwrap()
+            .0
+    };
+    assert_clean(&long((1 << 18) - 1));
+    assert_warning_only(
+        &long(1 << 18),
+        "the program has 262145 instructions: the machine runs at most 262144",
+    );
 }
 
 /// SAMPLE-family opcodes sample any view but a buffer or a multisampled

@@ -22,8 +22,8 @@ pub use tgsi_ir::validate::MAX_FILE_ENTRIES;
 /// Most nested control-flow frames (IF, loops, switches, calls) per batch.
 pub const MAX_DEPTH: usize = tgsi_ir::validate::MAX_NESTING;
 /// Most instructions a program may have to run (its decoded form takes
-/// about a kilobyte per instruction): 262,144, far above any real shader.
-pub const MAX_PROGRAM_INSTRUCTIONS: usize = 1 << 18;
+/// about a kilobyte per instruction).
+pub use tgsi_ir::validate::MAX_PROGRAM_INSTRUCTIONS;
 
 /// Where an indirect index reads its per-lane offset: register `reg`
 /// (absolute), channel `chan`, as a signed integer.

@@ -44,6 +44,10 @@ pub const MAX_FILE_ENTRIES: u32 = 4096;
 /// Most blocks (IF, loops, SWITCH, subroutine bodies) the machine nests:
 /// a deeper program is valid TGSI, and warned about.
 pub const MAX_NESTING: usize = 64;
+/// Most instructions a program may have to run on the machine (262,144,
+/// far above any real shader): a longer program is valid TGSI, and warned
+/// about.
+pub const MAX_PROGRAM_INSTRUCTIONS: usize = 1 << 18;
 /// Most invocations of a compute block the machine runs by default.
 pub const MAX_BLOCK_INVOCATIONS: u64 = 1 << 16;
 
@@ -66,7 +70,25 @@ pub fn validate(shader: &Shader, map: Option<&SourceMap>) -> Diagnostics {
     properties::check(shader, &mut report);
     operands::check(shader, &table, &mut report);
     flow::check(shader, &mut report);
+    check_length(shader, &mut report);
     Diagnostics(report.diags)
+}
+
+/// Warns at the first instruction past [`MAX_PROGRAM_INSTRUCTIONS`].
+fn check_length(shader: &Shader, report: &mut Reporter) {
+    let mut instructions = (shader.statements.iter().enumerate())
+        .filter(|(_, s)| matches!(s, Statement::Instruction(_)));
+    let Some((stmt, _)) = instructions.nth(MAX_PROGRAM_INSTRUCTIONS) else {
+        return;
+    };
+    let count = MAX_PROGRAM_INSTRUCTIONS + 1 + instructions.count();
+    report.warning(
+        Site::stmt(stmt),
+        format!(
+            "the program has {count} instructions: the machine runs at most {MAX_PROGRAM_INSTRUCTIONS}, so it will not run this shader"
+        ),
+        "past the machine's program length",
+    );
 }
 
 /// Where a diagnostic points: a statement and optionally one of its operands
