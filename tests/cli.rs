@@ -1033,3 +1033,47 @@ fn run_errors_point_into_what_the_user_gave() {
         "{err}"
     );
 }
+
+/// A draw's run error names the shader file, line and column of the
+/// instruction where it stopped: a fragment shader drawn alone, and a
+/// vertex shader among a mesh draw's stages.
+#[test]
+fn draw_errors_point_into_the_shader_that_stopped() {
+    let fragment = temp_shader(
+        "loop_fs.tgsi",
+        "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nBGNLOOP\n  ADD TEMP[0].x, TEMP[0].xxxx, TEMP[0].xxxx\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n",
+    );
+    let png = temp_file("loop.png", "");
+    let (code, err) = tgsi(&[
+        "render", &fragment, "--size", "8x8", "--budget", "1000", "-o", &png,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("loop_fs.tgsi:6:1: pixels (0, 0) .. (3, 3): instruction budget of 1000 exhausted at instruction 2 (ENDLOOP)"),
+        "{err}"
+    );
+    let vertex = temp_shader(
+        "loop_vs.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nBGNLOOP\nENDLOOP\nMOV OUT[0], IN[0]\nEND\n",
+    );
+    let (code, err) = tgsi(&[
+        "render",
+        "examples/scene/torus_fs.tgsi",
+        "--vertex",
+        &vertex,
+        "--mesh",
+        "examples/meshes/octahedron.obj",
+        "--size",
+        "16x16",
+        "--budget",
+        "1000",
+        "-o",
+        &png,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("exhausted at instruction 1 (ENDLOOP) (in ")
+            && err.contains("loop_vs.tgsi:5:1)"),
+        "{err}"
+    );
+}

@@ -65,31 +65,73 @@ pub struct RunnableShader {
     pub shader: tgsi::Shader,
     /// The lowering of a Direct3D program (bindings, input/output maps).
     pub d3d: Option<tgsi::shader_test::d3d::D3dShader>,
-    /// TGSI text with its statements' spans, for errors placed in it.
-    pub source: Option<(String, tgsi::ir::SourceMap)>,
+    /// TGSI text as written, for errors placed in it.
+    pub source: Option<TextSource>,
+}
+
+/// TGSI text as the user wrote it: where each instruction is, for run
+/// errors (and, as a draw stage's interface, for errors of a draw).
+pub struct TextSource {
+    name: String,
+    /// Per instruction, its (line, column).
+    places: Vec<(usize, usize)>,
+}
+
+impl TextSource {
+    pub fn new(
+        name: &str,
+        text: &str,
+        shader: &tgsi::Shader,
+        map: &tgsi::ir::SourceMap,
+    ) -> TextSource {
+        let places = (shader.statements.iter().zip(&map.statements))
+            .filter(|(s, _)| matches!(s, tgsi::ir::Statement::Instruction(_)))
+            .map(|(_, span)| tgsi::diag::line_col(text, span.start))
+            .collect();
+        TextSource {
+            name: name.to_string(),
+            places,
+        }
+    }
+
+    /// The line and column of the instruction an error names.
+    fn place(&self, e: &tgsi::exec::ExecError) -> Option<(usize, usize)> {
+        self.places.get(e.instruction?).copied()
+    }
+}
+
+impl tgsi::pipeline::StageInterface for TextSource {
+    fn with_resources(
+        &self,
+        res: &mut tgsi::exec::Resources,
+        run: &mut dyn FnMut(&mut tgsi::exec::Resources),
+    ) {
+        run(res)
+    }
+    fn source_of(&self, e: &tgsi::exec::ExecError) -> Option<String> {
+        let (line, column) = self.place(e)?;
+        Some(format!("{}:{line}:{column}", self.name))
+    }
+}
+
+/// `NAME:LINE:COLUMN: MESSAGE` for a run error that names an instruction
+/// of TGSI text; `NAME: MESSAGE` otherwise (a Direct3D program's errors
+/// name its own instruction in the message).
+pub fn run_error(
+    name: &str,
+    source: Option<&TextSource>,
+    e: &tgsi::exec::ExecError,
+) -> anyhow::Error {
+    match source.and_then(|s| s.place(e)) {
+        Some((line, column)) => anyhow!("{name}:{line}:{column}: {e}"),
+        None => anyhow!("{name}: {e}"),
+    }
 }
 
 impl RunnableShader {
-    /// `NAME:LINE:COLUMN: MESSAGE` for a run error that names an
-    /// instruction of TGSI text; `NAME: MESSAGE` otherwise (a Direct3D
-    /// program's errors name its own instruction in the message).
+    /// [`run_error`] of this shader.
     pub fn run_error(&self, e: &tgsi::exec::ExecError) -> anyhow::Error {
-        let name = &self.name;
-        let placed = self
-            .source
-            .as_ref()
-            .zip(e.instruction)
-            .and_then(|((text, map), k)| {
-                let stmt = (self.shader.statements.iter().enumerate())
-                    .filter(|(_, s)| matches!(s, tgsi::ir::Statement::Instruction(_)))
-                    .nth(k)?
-                    .0;
-                Some(tgsi::diag::line_col(text, map.statements.get(stmt)?.start))
-            });
-        match placed {
-            Some((line, column)) => anyhow!("{name}:{line}:{column}: {e}"),
-            None => anyhow!("{name}: {e}"),
-        }
+        run_error(&self.name, self.source.as_ref(), e)
     }
 }
 
@@ -141,10 +183,10 @@ pub fn load_runnable(path: &Path) -> Result<Option<RunnableShader>> {
             let text = text_of(&bytes, &name)?;
             return Ok(match tgsi::assemble(text) {
                 Ok((shader, map)) => Some(RunnableShader {
+                    source: Some(TextSource::new(&name, text, &shader, &map)),
                     name,
                     shader,
                     d3d: None,
-                    source: Some((text.to_string(), map)),
                 }),
                 Err(diags) => {
                     eprint!("{}", diags.render(&name, text));

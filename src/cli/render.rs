@@ -411,7 +411,7 @@ fn draw_quad(
             })
     });
     progress.finish();
-    result.map_err(|e| anyhow!("{}: {e}", fragment.name))?;
+    result.map_err(|e| fragment.run_error(&e))?;
     Ok(())
 }
 

@@ -13,7 +13,7 @@
 //! * A multisampled target is resolved (the average of its samples) before
 //!   it becomes a PNG.
 
-use super::input::{display_name, load_runnable, read_text};
+use super::input::{TextSource, display_name, load_runnable, read_text};
 use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 use tgsi::enums::{Processor, TextureTarget};
@@ -37,9 +37,26 @@ pub struct StageShader {
     pub program: Program,
     /// The lowering of a Direct3D program (bindings, signatures).
     pub d3d: Option<D3dShader>,
+    /// TGSI text as written, for errors placed in it.
+    pub source: Option<TextSource>,
 }
 
 impl StageShader {
+    /// A run error of this shader, placed in its source when it can be.
+    pub fn run_error(&self, e: &tgsi::exec::ExecError) -> anyhow::Error {
+        super::input::run_error(&self.name, self.source.as_ref(), e)
+    }
+
+    /// What a draw needs beyond the program: the Direct3D lowering's
+    /// bindings, or the TGSI text that places errors.
+    pub fn interface(&self) -> Option<&dyn pl::StageInterface> {
+        match (&self.d3d, &self.source) {
+            (Some(d), _) => Some(d),
+            (None, Some(t)) => Some(t),
+            (None, None) => None,
+        }
+    }
+
     /// Runs `run` with the resources where this shader reads them (a
     /// Direct3D shader's registers moved to its TGSI bindings).
     pub fn bind<T>(&self, res: &mut Resources, run: impl FnOnce(&mut Resources) -> T) -> T {
@@ -98,6 +115,7 @@ impl Stages {
                     shader: loaded.shader,
                     program,
                     d3d: loaded.d3d,
+                    source: loaded.source,
                 },
             ));
         }
@@ -241,7 +259,7 @@ pub fn draw_mesh(
         .bind(res, |r| {
             pl::shade_vertices(&vs.program, r, input, &call, false, false, limits)
         })
-        .map_err(|e| anyhow!("{}: {e}", vs.name))?;
+        .map_err(|e| vs.run_error(&e))?;
     let layout = match &vs.d3d {
         Some(d) => d.output_layout(&vs.program),
         None => pl::OutputLayout::of(&vs.program),
@@ -261,7 +279,7 @@ pub fn draw_mesh(
                 limits,
             )
         })
-        .map_err(|e| anyhow!("{}: {e}", fs.name))?;
+        .map_err(|e| fs.run_error(&e))?;
     // its buffers serve the next frame's vertex stage
     stream.recycle();
     Ok(MeshStats { vertex, fragment })
@@ -284,7 +302,7 @@ pub fn draw_mesh_stages(
     let stage = |p: Processor| {
         stages.get(p).map(|s| pl::Stage {
             program: &s.program,
-            interface: s.d3d.as_ref().map(|d| d as &dyn pl::StageInterface),
+            interface: s.interface(),
         })
     };
     let (Some(vs), Some(fs)) = (stage(Processor::Vertex), stage(Processor::Fragment)) else {
@@ -452,6 +470,7 @@ mod tests {
             program: tgsi::jit::compile(&shader, tgsi::exec::Numerics::Ieee).unwrap(),
             shader,
             d3d: None,
+            source: None,
         }
     }
 

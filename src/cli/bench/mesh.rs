@@ -161,6 +161,7 @@ fn compile(name: &str, text: &str) -> Result<StageShader> {
         shader,
         program,
         d3d: None,
+        source: None,
     })
 }
 
