@@ -799,3 +799,78 @@ fn a_direct3d_error_names_the_instruction_and_slot_as_written() {
         "{message}"
     );
 }
+
+/// A Direct3D instruction is one step, however many TGSI instructions it
+/// lowers to: a conditional call is not stepped again when its subroutine
+/// returns into its lowering, and a hull shader's phases are one step per
+/// instance, with none for the scheduling the lowering adds around them
+/// (an invocation that runs no fork phase shows none).
+#[test]
+fn calls_and_hull_phases_are_one_step_each() {
+    let called = debug(&["tests/debug/calls.asm", "--thread", "1,0,0"]).unwrap();
+    let texts: Vec<&str> = steps(&called)
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "mov r0.x, l(1)",
+            "call l0",
+            "iadd r0.x, r0.x, l(1)",
+            "ret",
+            "callc_nz vThreadID.x, l1",
+            "mov r1.x, l(9)",
+            "retc_nz r1.x",
+            "mov r1.y, l(5)",
+            "ret",
+        ]
+    );
+    let hull = |invocation: &str| {
+        let lines = debug(&[
+            "tests/debug/fork_phases.shader_test",
+            "--test",
+            "1",
+            "--primitive",
+            "0",
+            "--stage",
+            "tess-ctrl",
+            "--invocation",
+            invocation,
+        ])
+        .unwrap();
+        let texts: Vec<String> = steps(&lines)
+            .iter()
+            .map(|s| s["text"].as_str().unwrap().to_string())
+            .collect();
+        texts
+    };
+    let first = hull("0");
+    let phases: Vec<&str> = first
+        .iter()
+        .map(String::as_str)
+        .filter(|t| t.starts_with("hs_"))
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            "hs_control_point_phase",
+            "hs_fork_phase",
+            "hs_fork_phase",
+            "hs_fork_phase",
+            "hs_fork_phase"
+        ]
+    );
+    assert_eq!(first.len(), 19, "{first:?}");
+    assert_eq!(first.last().map(String::as_str), Some("ret"));
+    let second = hull("1");
+    assert_eq!(
+        second,
+        [
+            "hs_control_point_phase",
+            "mov r0.x, vOutputControlPointID",
+            "mov o0.xyzw, v[r0.x + 0][0].xyzw",
+            "ret"
+        ]
+    );
+}

@@ -278,24 +278,35 @@ impl Source {
         let mut names = Names::default();
         let mut steps: Vec<TraceStep> = Vec::with_capacity(rec.steps.len());
         let mut last_owner: Option<usize> = None;
+        // Direct3D: inside the rest of an instruction's TGSI entered from
+        // another instruction (the return from a call it made), which is
+        // not another execution of it
+        let mut resumed = false;
         let d3d = self.language == Language::D3d;
         for s in rec.steps {
-            let Some(owner) = self.owner.get(s.pc as usize).copied().flatten() else {
+            let pc = s.pc as usize;
+            let Some(owner) = self.owner.get(pc).copied().flatten() else {
                 last_owner = None;
                 continue;
             };
-            let writes = self.name_writes(&mut names, &tgsi, s.pc as usize, &s.writes);
+            let writes = self.name_writes(&mut names, &tgsi, pc, &s.writes);
+            let entered = last_owner != Some(owner);
+            if d3d && entered {
+                resumed = pc > 0 && self.owner.get(pc - 1) == Some(&Some(owner));
+            }
+            last_owner = Some(owner);
+            if d3d && resumed && writes.is_empty() {
+                continue;
+            }
             match steps.last_mut() {
                 // a Direct3D instruction's TGSI instructions make one step
-                Some(prev) if d3d && last_owner == Some(owner) => {
-                    merge_writes(&mut prev.writes, writes)
-                }
+                Some(prev) if d3d && !entered && !resumed => merge_writes(&mut prev.writes, writes),
                 _ => steps.push(TraceStep {
                     instruction: owner,
                     writes,
                 }),
             }
-            last_owner = Some(owner);
+            resumed = false;
         }
         if d3d {
             for s in &mut steps {

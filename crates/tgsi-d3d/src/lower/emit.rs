@@ -131,6 +131,11 @@ pub fn select(op: &SrcOperand, c: u8) -> SrcOperand {
 /// Identity swizzle.
 pub const XYZW: [u8; 4] = [0, 1, 2, 3];
 
+/// The origin of TGSI code the lowering added that no Direct3D
+/// instruction stands for (the hull shader's phase scheduling): past every
+/// instruction index.
+pub const NO_ORIGIN: usize = usize::MAX;
+
 /// The instruction list under construction.
 #[derive(Default, Debug)]
 pub struct Emitter {
@@ -158,6 +163,13 @@ impl Emitter {
         self.scratch_next = 0;
         self.addr_next = 0;
         self.precise = false;
+    }
+
+    /// Marks what follows as code the lowering added that no Direct3D
+    /// instruction stands for (its origin is [`NO_ORIGIN`]), keeping the
+    /// scratch registers in use.
+    pub fn added(&mut self) {
+        self.cur = NO_ORIGIN;
     }
 
     /// Appends an instruction.

@@ -161,7 +161,10 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
         .collect();
     if let Some(first) = patch_phases.first() {
         first_patch = Some(first.at);
+        // the scheduling of the phases stands for no Direct3D instruction:
+        // each phase is its CAL
         ctx.em.begin(first.at);
+        ctx.em.added();
         ctx.em.op(T::BARRIER, vec![], vec![]);
         let inv = inv.ok_or_else(|| ctx.fail("hull shader without an invocation id"))?;
         let c = ctx.em.scratch();
@@ -177,6 +180,7 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
         let cnt = reg(File::Temp, counter as i32);
         for seg in &patch_phases {
             ctx.em.begin(seg.at);
+            ctx.em.added();
             let count = insts[seg.start..seg.end]
                 .iter()
                 .find_map(|i| match (i.opcode, &i.payload) {
@@ -193,6 +197,7 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
                 continue;
             };
             if count == 1 {
+                ctx.em.cur = seg.at;
                 call(ctx, key);
                 continue;
             }
@@ -205,7 +210,9 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
             ctx.em.op(T::UIF, vec![], vec![scalar_src(done, 0)]);
             ctx.em.op(T::BRK, vec![], vec![]);
             ctx.em.op(T::ENDIF, vec![], vec![]);
+            ctx.em.cur = seg.at;
             call(ctx, key);
+            ctx.em.added();
             ctx.em
                 .op(T::UADD, vec![dst(cnt, 1)], vec![scalar_src(cnt, 0), one]);
             ctx.em.op(T::ENDLOOP, vec![], vec![]);
@@ -216,10 +223,12 @@ fn hull_main(ctx: &mut Ctx, phases: &[Segment]) -> Result<()> {
             ctx.em.push(inst);
         }
         ctx.em.begin(first.at);
+        ctx.em.added();
         ctx.em.op(T::ENDIF, vec![], vec![]);
     }
     let at = first_patch.or(phases.last().map(|s| s.at)).unwrap_or(0);
     ctx.em.begin(at);
+    ctx.em.added();
     ctx.em.op(T::END, vec![], vec![]);
     Ok(())
 }

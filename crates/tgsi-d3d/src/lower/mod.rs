@@ -343,6 +343,8 @@ impl Lowered {
                         out.push_str("; ");
                         out.push_str(first);
                         out.push('\n');
+                    } else if origin == Some(emit::NO_ORIGIN) {
+                        out.push_str("; (added by the lowering: the phases' scheduling)\n");
                     }
                 }
             }
