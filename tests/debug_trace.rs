@@ -392,6 +392,21 @@ fn every_stage_of_a_tessellated_draw() {
         "{names:?}"
     );
     assert!(names.iter().any(|n| n.starts_with("OUT[0].")), "{names:?}");
+    // a triangle's domain point: w is 1 - u - v; echoed when left out, and
+    // a w that is not the point's names nothing
+    let point = with(&["--primitive", "1", "--domain", "0.25,0.25"]).unwrap();
+    assert_eq!(
+        point[0]["invocation"]["domain"],
+        serde_json::json!([0.25, 0.25, 0.5])
+    );
+    let same = with(&["--primitive", "1", "--domain", "0.25,0.25,0.5"]).unwrap();
+    assert_eq!(steps(&same), steps(&point));
+    let (code, err) = with(&["--primitive", "1", "--domain", "0.25,0.25,0.6"]).unwrap_err();
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("patch 1 has no domain point (0.25, 0.25, 0.6)"),
+        "{err}"
+    );
 }
 
 #[test]

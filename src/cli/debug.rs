@@ -211,13 +211,17 @@ fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
             .map(|s| s.trim().parse())
             .collect::<Result<_, _>>()
             .map_err(|_| anyhow!("--domain `{d}`: expected U,V[,W]"))?;
-        let coord = match v[..] {
-            [u, v] => [u, v, 0.0],
-            [u, v, w] => [u, v, w],
+        let (coord, w) = match v[..] {
+            [u, v] => ([u, v], None),
+            [u, v, w] => ([u, v], Some(w)),
             _ => bail!("--domain `{d}`: expected two or three numbers U,V[,W]"),
         };
         return Ok((
-            Selector::Domain { primitive, coord },
+            Selector::Domain {
+                primitive,
+                coord,
+                w,
+            },
             Some(Processor::TessEval),
         ));
     }

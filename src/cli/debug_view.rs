@@ -314,7 +314,14 @@ fn invocation_text(sel: &Selector) -> String {
             primitive,
             invocation,
         } => format!("primitive {primitive} invocation {invocation}"),
-        Selector::Domain { primitive, coord } => format!("patch {primitive} point {coord:?}"),
+        Selector::Domain {
+            primitive,
+            coord,
+            w,
+        } => match w {
+            Some(w) => format!("patch {primitive} point [{}, {}, {w}]", coord[0], coord[1]),
+            None => format!("patch {primitive} point {coord:?}"),
+        },
     }
 }
 

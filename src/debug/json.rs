@@ -57,12 +57,23 @@ fn invocation(t: &Trace) -> String {
             primitive,
             invocation,
         } => format!("{{\"primitive\":{primitive},\"invocation\":{invocation}}}"),
-        Selector::Domain { primitive, coord } => format!(
-            "{{\"primitive\":{primitive},\"invocation\":0,\"domain\":[{},{},{}]}}",
-            number32(coord[0]),
-            number32(coord[1]),
-            number32(coord[2])
-        ),
+        Selector::Domain {
+            primitive,
+            coord,
+            w,
+        } => {
+            // w as given, else the point's (1 - u - v on triangles)
+            let w = w.unwrap_or(match t.identity {
+                super::Identity::Domain { coord, .. } => coord[2],
+                _ => 0.0,
+            });
+            format!(
+                "{{\"primitive\":{primitive},\"invocation\":0,\"domain\":[{},{},{}]}}",
+                number32(coord[0]),
+                number32(coord[1]),
+                number32(w)
+            )
+        }
     }
 }
 

@@ -246,9 +246,17 @@ pub fn not_found(selector: Selector) -> String {
         } => format!(
             "primitive {primitive} has no invocation {invocation} in this run (no such primitive or invocation)"
         ),
-        Selector::Domain { primitive, coord } => format!(
-            "patch {primitive} has no domain point ({}, {}, {}) in this run",
-            coord[0], coord[1], coord[2]
+        Selector::Domain {
+            primitive,
+            coord: [u, v],
+            w: None,
+        } => format!("patch {primitive} has no domain point ({u}, {v}) in this run"),
+        Selector::Domain {
+            primitive,
+            coord: [u, v],
+            w: Some(w),
+        } => format!(
+            "patch {primitive} has no domain point ({u}, {v}, {w}) in this run (w is 1 - u - v on triangles, 0 on quads and isolines)"
         ),
     }
 }

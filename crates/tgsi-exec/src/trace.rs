@@ -59,9 +59,14 @@ pub enum Selector {
     },
     /// Geometry and tess-control: invocation `invocation` of primitive (patch) `primitive`.
     Primitive { primitive: u32, invocation: u32 },
-    /// Tess-eval: the domain point `coord` of patch `primitive` (u and v
-    /// name it: w is 1 - u - v on triangles and unused otherwise).
-    Domain { primitive: u32, coord: [f32; 3] },
+    /// Tess-eval: the domain point (u, v) of patch `primitive`; `w`, when
+    /// given, must be the point's too (1 - u - v on triangles, 0 on quads
+    /// and isolines).
+    Domain {
+        primitive: u32,
+        coord: [f32; 2],
+        w: Option<f32>,
+    },
 }
 
 /// Who a lane of a batch is, as its stage knows it.
@@ -140,14 +145,21 @@ impl Selector {
                 },
             ) => primitive == p && invocation == i,
             (
-                Selector::Domain { primitive, coord },
+                Selector::Domain {
+                    primitive,
+                    coord,
+                    w,
+                },
                 Identity::Domain {
                     primitive: p,
                     coord: c,
                 },
             ) => {
-                // (u, v) name the point in every domain (w = 1 - u - v on triangles)
-                primitive == p && coord[..2].iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-6)
+                let near = |a: f32, b: f32| (a - b).abs() <= 1e-6;
+                primitive == p
+                    && near(coord[0], c[0])
+                    && near(coord[1], c[1])
+                    && w.is_none_or(|w| near(w, c[2]))
             }
             _ => false,
         }
@@ -961,17 +973,23 @@ mod tests {
         };
         assert!(any.matches(&frag(0b001, 7)));
         assert!(!any.matches(&frag(0b001, 6)));
-        let dom = Selector::Domain {
+        let dom = |w: Option<f32>| Selector::Domain {
             primitive: 1,
-            coord: [0.25, 0.5, 9.0],
+            coord: [0.25, 0.5],
+            w,
         };
         let at = |u: f32| Identity::Domain {
             primitive: 1,
             coord: [u, 0.5, 0.25],
         };
-        assert!(dom.matches(&at(0.25)), "w does not take part");
-        assert!(!dom.matches(&at(0.26)));
-        assert!(!dom.matches(&Identity::Vertex {
+        assert!(dom(None).matches(&at(0.25)), "(u, v) name the point");
+        assert!(dom(Some(0.25)).matches(&at(0.25)));
+        assert!(
+            !dom(Some(9.0)).matches(&at(0.25)),
+            "a w given must be the point's"
+        );
+        assert!(!dom(None).matches(&at(0.26)));
+        assert!(!dom(None).matches(&Identity::Vertex {
             vertex: 1,
             instance: 0
         }));
