@@ -267,7 +267,39 @@ fn budget_and_selector_errors() {
     .unwrap_err();
     assert!(err.contains("work group (1, 0, 0)"), "{err}");
     let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "9,9", "--size", "4x4"]).unwrap_err();
-    assert!(err.contains("no primitive covers pixel (9, 9)"), "{err}");
+    assert!(
+        err.contains("--pixel `9,9`: outside the 4x4 target"),
+        "{err}"
+    );
+    // a pixel every fragment of which failed the depth test is not said
+    // to be uncovered
+    let (_, err) = debug(&[
+        "tests/shader/draw/depth.shader_test",
+        "--test",
+        "1",
+        "--pixel",
+        "0,0",
+    ])
+    .unwrap_err();
+    assert!(
+        err.contains("no fragment was shaded at pixel (0, 0) sample 0")
+            && err.contains("failed an early depth or stencil test"),
+        "{err}"
+    );
+    // --primitive follows a draw's stage, not a compute thread; --vertex
+    // is a number or a vertex shader file
+    let (_, err) = debug(&["tests/debug/flow.tgsi", "--primitive", "0"]).unwrap_err();
+    assert!(
+        err.contains(
+            "this is a COMP shader; the selector follows a geometry or tess-control invocation"
+        ),
+        "{err}"
+    );
+    let (_, err) = debug(&["tests/debug/ps.asm", "--vertex", "abc"]).unwrap_err();
+    assert!(
+        err.contains("--vertex `abc`: neither a vertex number nor a vertex shader file"),
+        "{err}"
+    );
     let (_, err) = debug(&["tests/debug/ps.asm", "--pixel", "0,0", "--sample", "1"]).unwrap_err();
     assert!(
         err.contains("--sample 1: the target has 1 sample(s)"),

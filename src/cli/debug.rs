@@ -147,6 +147,12 @@ pub struct DebugArgs {
 /// Which stage a selector follows; `None` for `--primitive` alone
 /// (geometry or tess-control, told by what the job has).
 fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
+    // a --vertex that is no number names the vertex shader of a mesh draw
+    if let Some(v) =
+        (args.vertex.iter()).find(|v| v.trim().parse::<u32>().is_err() && !Path::new(v).exists())
+    {
+        bail!("--vertex `{v}`: neither a vertex number nor a vertex shader file that exists");
+    }
     let vertex: Vec<u32> = args
         .vertex
         .iter()
@@ -189,12 +195,18 @@ fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
         let [x, y] = xy[..] else {
             bail!("--pixel `{p}`: expected two numbers X,Y")
         };
-        if !is_test_file(args) && args.sample >= args.samples {
-            bail!(
-                "--sample {}: the target has {} sample(s) per pixel (--samples), numbered from 0",
-                args.sample,
-                args.samples
-            );
+        if !is_test_file(args) {
+            if args.sample >= args.samples {
+                bail!(
+                    "--sample {}: the target has {} sample(s) per pixel (--samples), numbered from 0",
+                    args.sample,
+                    args.samples
+                );
+            }
+            let (width, height) = super::render_args::parse_size(&args.size)?;
+            if x >= width || y >= height {
+                bail!("--pixel `{p}`: outside the {width}x{height} target (--size)");
+            }
         }
         let s = Selector::Pixel {
             x,
@@ -390,11 +402,11 @@ fn trace_shader(
     let processor = primary.shader().processor;
     let runnable = matches!(processor, Processor::Compute | Processor::Vertex);
     if runnable && args.mesh.is_none() {
-        if stage.is_some_and(|s| s != processor) {
+        if stage != Some(processor) {
             bail!(
                 "{}: this is a {processor} shader; the selector follows a {} invocation",
                 primary.name,
-                stage.map_or(String::new(), |s| s.to_string())
+                stage.map_or("geometry or tess-control".to_string(), |s| s.to_string())
             );
         }
         let tracer = Arc::new(Tracer::new(selector));

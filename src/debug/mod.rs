@@ -236,9 +236,11 @@ pub fn not_found(selector: Selector) -> String {
             primitive,
         } => match primitive {
             Some(p) => format!(
-                "primitive {p} does not cover pixel ({x}, {y}) sample {sample} (or the fragment was not shaded)"
+                "primitive {p} shaded no fragment at pixel ({x}, {y}) sample {sample}: it does not cover it, or its fragment failed an early depth or stencil test (--history lists what covered the pixel)"
             ),
-            None => format!("no primitive covers pixel ({x}, {y}) sample {sample}"),
+            None => format!(
+                "no fragment was shaded at pixel ({x}, {y}) sample {sample}: no primitive covers it (or the pixel or sample is outside the target), or every fragment there failed an early depth or stencil test (--history lists what covered the pixel)"
+            ),
         },
         Selector::Primitive {
             primitive,
