@@ -68,6 +68,12 @@ use std::path::{Path, PathBuf};
 /// Parses and runs one file's text. Parse errors become one failed test.
 pub fn run_source(name: &str, source: &str, config: &RunConfig) -> FileReport {
     match parse_file(name, source) {
+        // an empty file (or one of comments) tests nothing: not a pass
+        Ok(file) if file.sections.is_empty() => FileReport::failure(
+            name,
+            1,
+            format!("{name}:1: the file holds no section: no shader and no test"),
+        ),
         Ok(file) => run_file(&file, config),
         Err(e) => FileReport::failure(
             name,

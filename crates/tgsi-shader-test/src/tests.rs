@@ -423,6 +423,7 @@ fn command_errors_name_their_line() {
         ("probe sphere", "unknown probe"),
         ("uniform 0 float4 1 2 3", "multiple of 4"),
         ("uniform 0", "value type"),
+        ("uniform 0 float4", "expected values after the value type"),
         ("expect errors", "expect error TEXT"),
         ("frobnicate", "unknown command"),
     ];
@@ -1136,6 +1137,29 @@ fn a_texture_level_past_the_resources_levels_is_refused_where_it_is_named() {
     assert_eq!(report.summary().failed, 1, "{out}");
     assert!(
         out.contains("t.shader_test:6:1: level 4294967295: the resource has 3 level(s)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_file_without_sections_fails() {
+    for text in ["", "# only a comment\n\n"] {
+        let (report, out) = run_text(text);
+        assert_eq!(report.summary().failed, 1, "{out}");
+        assert!(
+            out.contains("t.shader_test:1: the file holds no section"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn too_many_texel_values_are_refused_at_the_line_that_overflows() {
+    let text = "[texture 0]\ntarget 2d\nformat r32f\nsize (2, 1)\nfloat 1\nfloat 2\nfloat 3\n";
+    let (report, out) = run_text(text);
+    assert_eq!(report.summary().failed, 1, "{out}");
+    assert!(
+        out.contains("t.shader_test:7:1: level 0 holds 2 components but 3 values were given"),
         "{out}"
     );
 }

@@ -139,6 +139,12 @@ pub(super) fn parse_command(line: usize, text: &str) -> Result<Command, ParseErr
                 ));
             }
             let words = parse_typed_line(line, after_slot)?;
+            if words.is_empty() {
+                return Err(ParseError::new(
+                    line,
+                    "expected values after the value type",
+                ));
+            }
             Ok(Command::Uniform { slot, words })
         }
         "dispatch" => {

@@ -86,6 +86,9 @@ struct TextureLines {
     level: u32,
     /// A `level` or texel data line has been read (settings come before).
     data_started: bool,
+    /// Per level, each data line and the level's value count after it
+    /// (for an error at the line that overflows the level).
+    data_lines: Vec<Vec<(usize, usize)>>,
 }
 
 impl TextureLines {
@@ -195,6 +198,12 @@ impl TextureLines {
         entry.value_type = ty;
         let words: Vec<&str> = split_values(rest).collect();
         push_words(ty, &words, &mut entry.words).map_err(|e| ParseError::new(l.number, e))?;
+        let count = entry.words.len();
+        let level = self.level as usize;
+        if self.data_lines.len() <= level {
+            self.data_lines.resize(level + 1, Vec::new());
+        }
+        self.data_lines[level].push((l.number, count));
         Ok(())
     }
 
@@ -213,7 +222,13 @@ impl TextureLines {
         check_texture_shape(line, target, size)?;
         let levels = self.levels.unwrap_or(1);
         check_texture_levels(line, target, size, levels)?;
-        check_texel_data(line, target, format, size, levels, &self.data)?;
+        let shape = Shape {
+            target,
+            format,
+            size,
+            levels,
+        };
+        check_texel_data(line, shape, &self.data, &self.data_lines)?;
         Ok(TextureSection {
             index,
             image,
@@ -297,16 +312,31 @@ fn check_texture_levels(
     Ok(())
 }
 
-/// Texel data only for levels the resource has, each within the runner's
-/// size limit and no longer than its level.
-fn check_texel_data(
-    line: usize,
+/// A resource's target, format, size and level count.
+#[derive(Clone, Copy)]
+struct Shape {
     target: TextureTarget,
     format: TextureFormat,
     size: [u32; 3],
     levels: u32,
+}
+
+/// Texel data only for levels the resource has, each within the runner's
+/// size limit and no longer than its level (an error at the data line
+/// that goes past it, from `lines`: per level, each line and the count
+/// after it; `line` otherwise).
+fn check_texel_data(
+    line: usize,
+    shape: Shape,
     data: &[LevelData],
+    lines: &[Vec<(usize, usize)>],
 ) -> Result<(), ParseError> {
+    let Shape {
+        target,
+        format,
+        size,
+        levels,
+    } = shape;
     if data.len() > levels as usize {
         return Err(ParseError::new(
             line,
@@ -322,8 +352,11 @@ fn check_texel_data(
         let allowed = texels.saturating_mul(components);
         check_size(line, allowed.saturating_mul(4))?;
         if d.words.len() as u64 > allowed {
+            let past = (lines.get(k).into_iter().flatten())
+                .find(|(_, count)| *count as u64 > allowed)
+                .map_or(line, |(at, _)| *at);
             return Err(ParseError::new(
-                line,
+                past,
                 format!(
                     "level {k} holds {allowed} components but {} values were given",
                     d.words.len()
