@@ -295,6 +295,14 @@ fn budget_and_selector_errors() {
         ),
         "{err}"
     );
+    let (_, err) =
+        debug(&["tests/debug/flow.tgsi", "--thread", "0,0,0", "--test", "1"]).unwrap_err();
+    assert!(
+        err.contains(
+            "--test 1: picks a command of a .shader_test file; tests/debug/flow.tgsi is a shader"
+        ),
+        "{err}"
+    );
     let (_, err) = debug(&["tests/debug/ps.asm", "--vertex", "abc"]).unwrap_err();
     assert!(
         err.contains("--vertex `abc`: neither a vertex number nor a vertex shader file"),

@@ -253,6 +253,12 @@ fn selector(args: &DebugArgs) -> Result<(Selector, Option<Processor>)> {
 }
 
 pub fn debug(args: &DebugArgs) -> Result<ExitCode> {
+    if let (Some(n), false) = (args.test, is_test_file(args)) {
+        bail!(
+            "--test {n}: picks a command of a .shader_test file; {} is a shader",
+            args.file.display()
+        );
+    }
     let (selector, stage) = selector(args)?;
     if args.history {
         return super::debug_history::history(args, selector);
