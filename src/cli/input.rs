@@ -84,9 +84,25 @@ impl TextSource {
         shader: &tgsi::Shader,
         map: &tgsi::ir::SourceMap,
     ) -> TextSource {
+        // the statements run forward through the text: one walk of it
+        let mut at = (0usize, 1usize, 1usize); // (offset, line, column)
         let places = (shader.statements.iter().zip(&map.statements))
             .filter(|(s, _)| matches!(s, tgsi::ir::Statement::Instruction(_)))
-            .map(|(_, span)| tgsi::diag::line_col(text, span.start))
+            .map(|(_, span)| {
+                let start = span.start.min(text.len());
+                if start < at.0 {
+                    at = (0, 1, 1);
+                }
+                for c in text.get(at.0..start).unwrap_or_default().chars() {
+                    (at.1, at.2) = if c == '\n' {
+                        (at.1 + 1, 1)
+                    } else {
+                        (at.1, at.2 + 1)
+                    };
+                }
+                at.0 = start;
+                (at.1, at.2)
+            })
             .collect();
         TextSource {
             name: name.to_string(),
@@ -417,5 +433,21 @@ mod tests {
             detect_format(&random, "x.bin", Format::Tokens).unwrap(),
             Format::Tokens
         );
+    }
+
+    /// Each instruction's place, found in one walk of the text, is the one
+    /// counted from the start (comments, blank lines, characters of more
+    /// than one byte and indentation before it).
+    #[test]
+    fn instruction_places_follow_the_text() {
+        let text = "COMP\n; ünïcödé comment\nDCL TEMP[0]\n\n  MOV TEMP[0].x, TEMP[0].xxxx\nBGNLOOP\n    ; é\n   BRK\nENDLOOP\nEND\n";
+        let (shader, map) = tgsi::assemble(text).unwrap();
+        let source = super::TextSource::new("t.tgsi", text, &shader, &map);
+        let expected: Vec<(usize, usize)> = (shader.statements.iter().zip(&map.statements))
+            .filter(|(s, _)| matches!(s, tgsi::ir::Statement::Instruction(_)))
+            .map(|(_, span)| tgsi::diag::line_col(text, span.start))
+            .collect();
+        assert_eq!(source.places, expected);
+        assert_eq!(expected, [(5, 3), (6, 1), (8, 4), (9, 1), (10, 1)]);
     }
 }
