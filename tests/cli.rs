@@ -1022,6 +1022,20 @@ fn run_errors_point_into_what_the_user_gave() {
         assert_eq!(code, 2, "{err}");
         assert!(err.contains(says), "{err}");
     }
+    // each buffer may hold 1 GiB, and all of them together too
+    let (code, err) = tgsi(&[
+        "run",
+        &looping,
+        "--buffer-size",
+        "0=536870912",
+        "--buffer-size",
+        "1=536870913",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--buffer-size `1=536870913`: the buffers would hold 1073741825 bytes in all; at most 1 GiB"),
+        "{err}"
+    );
     let data = temp_file(
         "wrong.data",
         "[constant 0]\nfloat 1\n[test]\ndispatch 1 1 1\n",

@@ -263,6 +263,10 @@ pub(super) fn shader_files(args: &RenderArgs) -> Vec<ShaderFile<'_>> {
     files
 }
 
+/// Most bytes of texels the `--texture` files hold in all (each is also
+/// held to 67,108,864 pixels as it is read).
+const MAX_TEXTURE_BYTES_IN_ALL: usize = 1 << 30;
+
 /// The resources of `--data`, `--const`, `--texture` and `--sampler`.
 fn resources(args: &RenderArgs) -> Result<Resources> {
     let mut res = Resources::default();
@@ -276,9 +280,16 @@ fn resources(args: &RenderArgs) -> Result<Resources> {
         }
         *slot(&mut res.constants, i, Vec::new()) = words;
     }
-    for spec in &args.textures {
-        let spec = parse_texture(spec)?;
+    let mut texel_bytes = 0usize;
+    for text in &args.textures {
+        let spec = parse_texture(text)?;
         let tex = load_texture(&spec)?;
+        texel_bytes += tex.levels.iter().map(Vec::len).sum::<usize>();
+        if texel_bytes > MAX_TEXTURE_BYTES_IN_ALL {
+            bail!(
+                "--texture `{text}`: the textures given hold {texel_bytes} bytes of texels in all; at most 1 GiB"
+            );
+        }
         *slot(&mut res.textures, spec.index, None) = Some(tex);
     }
     for spec in &args.samplers {

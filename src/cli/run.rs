@@ -328,6 +328,10 @@ pub(super) fn parse_three(text: &str, what: &str) -> Result<[u32; 3]> {
         .map_err(|_| anyhow!("{what} `{text}`: expected three numbers X,Y,Z"))
 }
 
+/// Most bytes the buffers given on the command line hold in all (as a
+/// `.shader_test` file's resources).
+const MAX_GIVEN_BYTES: usize = 1 << 30;
+
 /// A `[vertex data]` section's rows and attributes.
 type VertexData = (Vec<Vec<[u32; 4]>>, Vec<Attribute>);
 
@@ -381,8 +385,18 @@ fn bind_resources(args: &RunArgs) -> Result<(Resources, VertexData)> {
             .trim()
             .parse()
             .map_err(|_| anyhow!("--buffer-size `{spec}`: `{n}` is not a size in bytes"))?;
-        if n > 1 << 30 {
+        if n > MAX_GIVEN_BYTES {
             bail!("--buffer-size `{spec}`: at most 1 GiB");
+        }
+        let others: usize = (res.buffers.iter().enumerate())
+            .filter(|(k, _)| *k != i)
+            .map(|(_, b)| b.len())
+            .sum();
+        if others + n > MAX_GIVEN_BYTES {
+            bail!(
+                "--buffer-size `{spec}`: the buffers would hold {} bytes in all; at most 1 GiB",
+                others + n
+            );
         }
         slot(&mut res.buffers, i)?.resize(n, 0);
     }
