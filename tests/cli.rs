@@ -1022,6 +1022,20 @@ fn run_errors_point_into_what_the_user_gave() {
         assert_eq!(code, 2, "{err}");
         assert!(err.contains(says), "{err}");
     }
+    // a whole dispatch's budget below the batch budget stops a batch too
+    let (code, err) = tgsi(&[
+        "run",
+        &looping,
+        "--budget",
+        "18446744073709551615",
+        "--dispatch-budget",
+        "1000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("loop.tgsi:5:1: work group 0: the dispatch's instruction budget of 1000 ran out within one batch, at instruction 2 (ENDLOOP)"),
+        "{err}"
+    );
     // each buffer may hold 1 GiB, and all of them together too
     let (code, err) = tgsi(&[
         "run",
@@ -1064,6 +1078,23 @@ fn draw_errors_point_into_the_shader_that_stopped() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("loop_fs.tgsi:6:1: pixels (0, 0) .. (3, 3): instruction budget of 1000 exhausted at instruction 2 (ENDLOOP)"),
+        "{err}"
+    );
+    let (code, err) = tgsi(&[
+        "render",
+        &fragment,
+        "--size",
+        "8x8",
+        "--budget",
+        "18446744073709551615",
+        "--draw-budget",
+        "100000",
+        "-o",
+        &png,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the draw's instruction budget of 100000 ran out within one batch"),
         "{err}"
     );
     let vertex = temp_shader(

@@ -174,7 +174,8 @@ pub struct Limits {
     pub max_instructions: u64,
     /// Instructions a whole compute dispatch may execute, summed over its
     /// batches (each counted as `max_instructions` counts), so that a
-    /// dispatch ends in a bounded time whatever its size. It fails or not
+    /// dispatch ends in a bounded time whatever its size (one batch stops
+    /// at it too when it is below `max_instructions`). It fails or not
     /// alike on any number of threads; when it also has a failing batch,
     /// which of the two errors is reported can depend on them.
     pub max_dispatch_instructions: u64,
@@ -182,7 +183,8 @@ pub struct Limits {
     /// all its stages (each counted as `max_instructions` counts), so that
     /// a draw ends in a bounded time whatever its target's size. Checked
     /// after each stage before the fragments and, during those, as the
-    /// batches are shaded. A full-target draw fails or not alike on any
+    /// batches are shaded (and within one batch when it is below
+    /// `max_instructions`). A full-target draw fails or not alike on any
     /// number of threads; the pipeline's fragment batches are cut by bands
     /// and chunks whose sizes the thread count picks, so its count can
     /// differ by the partly filled batches at the bands' ends (`budget`
@@ -436,11 +438,18 @@ impl Program {
             .iter()
             .map(|i| i.as_ref().map(crate::texture::SharedImage::from_texture))
             .collect();
+        // one batch past the whole dispatch's or draw's budget puts the
+        // whole past it: a batch stops there too, whatever --budget allows
+        let whole = match self.code.processor {
+            Processor::Compute => limits.max_dispatch_instructions,
+            _ => limits.max_draw_instructions,
+        };
         let env = Env {
             stamp: Env::next_stamp(),
             consts: &res.constants,
             buffers: &buffers,
-            max_instructions: limits.max_instructions,
+            max_instructions: limits.max_instructions.min(whole),
+            whole_budget: whole < limits.max_instructions,
             frag,
             textures: crate::texture::Bindings {
                 textures: &res.textures,

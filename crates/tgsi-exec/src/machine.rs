@@ -21,7 +21,7 @@ use super::decode::{
 use super::words::AtomicWords;
 use super::{ExecError, LANES, ops};
 use std::sync::atomic::Ordering;
-use tgsi_ir::enums::SemanticName;
+use tgsi_ir::enums::{Processor, SemanticName};
 use tgsi_ir::opcode::Opcode;
 
 /// One channel of a register: a value per lane.
@@ -156,7 +156,10 @@ pub struct Env<'a> {
     pub stamp: u64,
     pub consts: &'a [Vec<u32>],
     pub buffers: &'a [AtomicWords<'a>],
+    /// Instructions one batch may run: the batch budget, or the whole
+    /// dispatch's or draw's when that is smaller (`whole_budget`).
     pub max_instructions: u64,
+    pub whole_budget: bool,
     /// The fragment stage's inputs (`None` in other stages).
     pub frag: Option<&'a super::stage_state::FragEnv>,
     /// Textures, views and samplers.
@@ -463,10 +466,21 @@ impl Batch {
 
     fn budget_error(&self, code: &Code, env: &Env) -> ExecError {
         let op = code.insts[self.pc].op;
-        let message = format!(
-            "instruction budget of {} exhausted at instruction {} ({op})",
-            env.max_instructions, self.pc
-        );
+        let message = if env.whole_budget {
+            let whole = match code.processor {
+                Processor::Compute => "dispatch",
+                _ => "draw",
+            };
+            format!(
+                "the {whole}'s instruction budget of {} ran out within one batch, at instruction {} ({op})",
+                env.max_instructions, self.pc
+            )
+        } else {
+            format!(
+                "instruction budget of {} exhausted at instruction {} ({op})",
+                env.max_instructions, self.pc
+            )
+        };
         ExecError {
             instruction: Some(self.pc),
             message,
