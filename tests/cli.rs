@@ -1122,3 +1122,32 @@ fn draw_errors_point_into_the_shader_that_stopped() {
         "{err}"
     );
 }
+
+/// A verb refuses to write its output over a file it reads, and an
+/// engine variable that names no engine is refused, not ignored.
+#[test]
+fn inputs_are_never_overwritten_and_the_engine_variable_is_checked() {
+    let shader = temp_shader("keep.tgsi", "COMP\nEND\n");
+    let before = std::fs::read(&shader).unwrap();
+    for args in [
+        vec!["asm", shader.as_str(), "-o", shader.as_str()],
+        vec!["translate", shader.as_str(), "-o", shader.as_str()],
+        vec!["fmt", shader.as_str(), "-o", shader.as_str()],
+    ] {
+        let (code, err) = tgsi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("that is the input"), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&shader).unwrap(), before, "{args:?}");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .env("TGSI_ENGINE", "bogus")
+        .args(["run", &shader])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("TGSI_ENGINE=`bogus`: expected auto, jit, interp or vulkan"),
+        "{err}"
+    );
+}

@@ -14,7 +14,7 @@ mod textverbs;
 mod translate;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -412,8 +412,92 @@ pub(crate) fn thread_count(text: &str) -> Result<usize, String> {
     }
 }
 
+impl Verb {
+    /// The files a verb reads and the one it writes, for the check that
+    /// it would not write over what it reads.
+    fn reads_and_writes(&self) -> Option<(Vec<&Path>, &Path)> {
+        match self {
+            Verb::Fmt {
+                file,
+                output: Some(out),
+                ..
+            }
+            | Verb::Dis {
+                file,
+                output: Some(out),
+                ..
+            }
+            | Verb::Lower {
+                file,
+                output: Some(out),
+                ..
+            }
+            | Verb::Asm {
+                file, output: out, ..
+            } => Some((vec![file.as_path()], out.as_path())),
+            Verb::Translate(a) => Some((vec![a.file.as_path()], a.output.as_deref()?)),
+            Verb::Render(a) => {
+                let mut reads = vec![a.shader.as_path()];
+                reads.extend(a.vertex.as_deref());
+                reads.extend(a.mesh.as_deref());
+                reads.extend(a.geometry.as_deref());
+                reads.extend(a.tess_ctrl.as_deref());
+                reads.extend(a.tess_eval.as_deref());
+                reads.extend(a.data.as_deref());
+                Some((reads, a.output.as_path()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The input `output` would overwrite, if it is one of `reads` (standard
+/// output overwrites nothing).
+fn overwritten<'a>(reads: &[&'a Path], output: &Path) -> Option<&'a Path> {
+    if output == Path::new("-") {
+        return None;
+    }
+    let out = std::fs::canonicalize(output).ok()?;
+    reads
+        .iter()
+        .copied()
+        .find(|r| std::fs::canonicalize(r).is_ok_and(|r| r == out))
+}
+
+/// `TGSI_ENGINE`, when set, names an engine.
+fn check_engine_variable() -> Result<(), String> {
+    match std::env::var("TGSI_ENGINE") {
+        Ok(v)
+            if !["auto", "jit", "interp", "vulkan"]
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(v.trim())) =>
+        {
+            Err(format!(
+                "TGSI_ENGINE=`{v}`: expected auto, jit, interp or vulkan"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.engine.is_none()
+        && let Err(e) = check_engine_variable()
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if let Some((reads, output)) = cli.verb.reads_and_writes()
+        && let Some(input) = overwritten(&reads, output)
+    {
+        eprintln!(
+            "error: -o {}: that is the input {}; writing there would lose it",
+            output.display(),
+            input.display()
+        );
+        return ExitCode::from(2);
+    }
     if let Some(d) = &cli.device {
         let _ = DEVICE.set(d.clone());
     }
