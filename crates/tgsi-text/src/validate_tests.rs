@@ -901,6 +901,17 @@ fn nesting_and_block_sizes_past_the_machines_are_warnings() {
             .unwrap()
             .0
     };
+    let immediates = |n: usize| {
+        let imms: String = (0..n)
+            .map(|k| format!("IMM[{k}] UINT32 {{{k}, 0, 0, 0}}\n"))
+            .collect();
+        crate::parse(&format!("COMP\n{imms}END\n")).unwrap().0
+    };
+    assert_clean(&immediates(4096));
+    assert_warning_only(
+        &immediates(4097),
+        "the shader has 4097 immediates (IMM[0..4096]): the machine runs at most 4096 entries",
+    );
     assert_clean(&long((1 << 18) - 1));
     assert_warning_only(
         &long(1 << 18),

@@ -71,7 +71,27 @@ pub fn validate(shader: &Shader, map: Option<&SourceMap>) -> Diagnostics {
     operands::check(shader, &table, &mut report);
     flow::check(shader, &mut report);
     check_length(shader, &mut report);
+    check_immediates(shader, &mut report);
     Diagnostics(report.diags)
+}
+
+/// Warns at the first immediate past [`MAX_FILE_ENTRIES`] (IMM is a
+/// register file of the machine like the others).
+fn check_immediates(shader: &Shader, report: &mut Reporter) {
+    let mut immediates = (shader.statements.iter().enumerate())
+        .filter(|(_, s)| matches!(s, Statement::Immediate(_)));
+    let Some((stmt, _)) = immediates.nth(MAX_FILE_ENTRIES as usize) else {
+        return;
+    };
+    let count = MAX_FILE_ENTRIES as usize + 1 + immediates.count();
+    report.warning(
+        Site::stmt(stmt),
+        format!(
+            "the shader has {count} immediates (IMM[0..{}]): the machine runs at most {MAX_FILE_ENTRIES} entries of a register file, so it will not run this shader",
+            count - 1
+        ),
+        "too many immediates to run",
+    );
 }
 
 /// Warns at the first instruction past [`MAX_PROGRAM_INSTRUCTIONS`].
