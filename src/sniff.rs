@@ -31,6 +31,10 @@ pub fn kind_of(bytes: &[u8]) -> Option<Kind> {
     if text.is_some_and(starts_with_tgsi_header) {
         return Some(Kind::Tgsi);
     }
+    // a version line gone wrong: assembly, whose assembler points at it
+    if text.is_some_and(starts_like_sm_version) {
+        return Some(Kind::SmAsm);
+    }
     None
 }
 
@@ -50,6 +54,21 @@ fn starts_with_tgsi_header(text: &str) -> bool {
     ["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"].contains(&first)
 }
 
+/// Whether the first word past `//` comments looks like an SM4/SM5
+/// version line gone wrong (`ps5_0`, `PS_5_0`, `xs_5_0`): two letters,
+/// then `_` or a digit.
+fn starts_like_sm_version(text: &str) -> bool {
+    let first = (text.lines())
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("");
+    let b = first.as_bytes();
+    b.len() >= 3
+        && b[..2].iter().all(u8::is_ascii_alphabetic)
+        && (b[2] == b'_' || b[2].is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Kind, kind_of};
@@ -64,6 +83,15 @@ mod tests {
         assert_eq!(kind_of(&tokens), Some(Kind::Tokens));
         assert_eq!(kind_of(&tokens[..11]), None);
         assert_eq!(kind_of(b"MOV TEMP[0], IN[0]\n"), None);
+        // a version line gone wrong is still assembly
+        for broken in [
+            &b"// c\nps_5_O\nret\n"[..],
+            b"ps5_0\n",
+            b"XS_5_0\n",
+            b"hs_-1_0\n",
+        ] {
+            assert_eq!(kind_of(broken), Some(Kind::SmAsm));
+        }
         assert_eq!(kind_of(b""), None);
     }
 }

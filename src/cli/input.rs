@@ -315,7 +315,10 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
     let extension = Path::new(name)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if extension.is_some_and(|e| DXBC_EXTENSIONS.contains(&e.as_str())) {
+    if extension
+        .as_deref()
+        .is_some_and(|e| DXBC_EXTENSIONS.contains(&e))
+    {
         return Err(anyhow!("{name}: byte 0: {}", not_a_container(bytes)));
     }
     match kind {
@@ -329,6 +332,14 @@ pub fn detect_format(bytes: &[u8], name: &str, otherwise: Format) -> Result<Form
             _ => "a TGSI shader (`VERT`, `FRAG`, `COMP` ...), SM4/SM5 assembly or a DXBC container",
         };
         return Err(anyhow!("{name}: byte 0: empty file: expected {expected}"));
+    }
+    // text named as SM4/SM5 assembly gets the assembler's error, which
+    // points at its version line
+    if otherwise != Format::Tokens
+        && extension.as_deref() == Some("asm")
+        && std::str::from_utf8(bytes).is_ok()
+    {
+        return Ok(Format::SmAsm);
     }
     if otherwise != Format::Tokens
         && let Err(e) = std::str::from_utf8(bytes)
@@ -386,7 +397,15 @@ mod tests {
             detect(&[1, 0, 0, 0, 0xff, 0xfe], Format::Tokens),
             Format::Tokens
         );
-        assert_eq!(detect(b"ps_x_0\n", Format::Tgsi), Format::Tgsi);
+        // a version line gone wrong, or a file named .asm, is assembly (whose
+        // assembler points at the line); TGSI without its header stays TGSI
+        assert_eq!(detect(b"ps_x_0\n", Format::Tgsi), Format::SmAsm);
+        assert_eq!(detect(b"// c\nPS5_0\nret\n", Format::Tgsi), Format::SmAsm);
+        assert_eq!(
+            detect_format(b"mov r0, r1\n", "x.asm", Format::Tgsi).unwrap(),
+            Format::SmAsm
+        );
+        assert_eq!(detect(b"DCL IN[0]\nEND\n", Format::Tgsi), Format::Tgsi);
         // text and tokens are told apart whatever the verb expects
         assert_eq!(detect(b"  COMP\nEND\n", Format::Tokens), Format::Tgsi);
         let tokens = [2, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0];
