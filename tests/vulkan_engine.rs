@@ -623,6 +623,39 @@ fn indirect_constant_buffers_and_immediates_read_the_machines_words() {
     assert_eq!(word(5 * 8 + 4), 0);
 }
 
+/// Loads and stores whose later channels' addresses would pass 2^32 are
+/// out of range on the device as on the machine (they do not wrap onto the
+/// start of the buffer), aligned or not.
+#[test]
+fn addresses_past_four_gibibytes_do_not_wrap() {
+    let Some(dev) = device() else { return };
+    let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0]\n\
+                IMM[0] UINT32 {4294967292, 4294967288, 4294967295, 16}\n\
+                IMM[1] UINT32 {287454020, 1432778632, 2578103244, 3723427856}\n\
+                STORE BUFFER[0].xyzw, IMM[0].xxxx, IMM[1]\n\
+                STORE BUFFER[0].xyzw, IMM[0].yyyy, IMM[1]\n\
+                STORE BUFFER[0].xyzw, IMM[0].zzzz, IMM[1]\n\
+                LOAD TEMP[0], BUFFER[0], IMM[0].xxxx\n\
+                STORE BUFFER[1].xyzw, IMM[0].wwww, TEMP[0]\n\
+                LOAD TEMP[0], BUFFER[0], IMM[0].zzzz\n\
+                STORE BUFFER[1].xyzw, IMM[0].wwww, TEMP[0]\n\
+                END\n";
+    let (shader, _) = tgsi::assemble(text).unwrap_or_else(|d| panic!("{}", d.render("t", text)));
+    let fresh = || Resources {
+        buffers: vec![(1..=16u8).collect(), vec![0xee; 32]],
+        ..Resources::default()
+    };
+    let (machine, vulkan) = run_both(&dev, &shader, 1, false, fresh);
+    assert_eq!(machine.buffers, vulkan.buffers);
+    assert_eq!(
+        machine.buffers[0],
+        (1..=16u8).collect::<Vec<u8>>(),
+        "nothing written"
+    );
+    assert_eq!(machine.buffers[1][16..], [0; 16], "zeros read");
+}
+
 /// Under Direct3D's rules a sum whose result is a denormal is flushed to a
 /// zero of its sign, and an exact zero sum takes IEEE's sign (-0 only from
 /// two -0 operands): both on the device as on the machine.

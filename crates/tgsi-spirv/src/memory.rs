@@ -144,12 +144,14 @@ impl Translator<'_> {
         }
     }
 
-    /// True when the 4 bytes at byte address `a` are inside the target.
-    fn in_range(&mut self, target: Target, a: Word) -> Result<Word, Error> {
+    /// True when the 4 bytes at byte address `a` + `off` (a channel's
+    /// offset, added without wrapping: an address past 2^32 is out of
+    /// range, as on the machine) are inside the target.
+    fn in_range(&mut self, target: Target, a: Word, off: u32) -> Result<Word, Error> {
         let (u32_, bool_) = (self.t.u32, self.t.bool);
         let len = self.byte_len(target)?;
-        let four = self.c_u32(4);
-        let limit = self.c_u32(u32::MAX - 3);
+        let four = self.c_u32(off + 4);
+        let limit = self.c_u32(u32::MAX - 3 - off);
         let no_wrap = self
             .b
             .u_less_than(bool_, None, a, limit)
@@ -164,6 +166,17 @@ impl Translator<'_> {
             .map_err(|e| self.fail(e.to_string()))?;
         self.b
             .logical_and(bool_, None, no_wrap, fits)
+            .map_err(|e| self.fail(e.to_string()))
+    }
+
+    /// `a` + `off` (wrapping; used where [`Self::in_range`] said it does not).
+    fn offset(&mut self, a: Word, off: u32) -> Result<Word, Error> {
+        if off == 0 {
+            return Ok(a);
+        }
+        let (u32_, off) = (self.t.u32, self.c_u32(off));
+        self.b
+            .i_add(u32_, None, a, off)
             .map_err(|e| self.fail(e.to_string()))
     }
 
@@ -243,9 +256,11 @@ impl Translator<'_> {
             .label_id()
     }
 
-    /// The word at byte address `a` (joining two words when unaligned), 0 out of range.
-    fn read_word(&mut self, target: Target, a: Word) -> Result<Word, Error> {
-        let ok = self.in_range(target, a)?;
+    /// The word at byte address `a` + `off` (joining two words when
+    /// unaligned), 0 out of range.
+    fn read_word(&mut self, target: Target, a: Word, off: u32) -> Result<Word, Error> {
+        let ok = self.in_range(target, a, off)?;
+        let a = self.offset(a, off)?;
         let zero = self.c_u32(0);
         let v = self.when(ok, Some(zero), |t| {
             let u32_ = t.t.u32;
@@ -278,10 +293,11 @@ impl Translator<'_> {
         Ok(v.unwrap_or(zero))
     }
 
-    /// Writes word `v` at byte address `a` (into the two words it straddles
-    /// when unaligned); nothing out of range.
-    fn write_word(&mut self, target: Target, a: Word, v: Word) -> Result<(), Error> {
-        let ok = self.in_range(target, a)?;
+    /// Writes word `v` at byte address `a` + `off` (into the two words it
+    /// straddles when unaligned); nothing out of range.
+    fn write_word(&mut self, target: Target, a: Word, off: u32, v: Word) -> Result<(), Error> {
+        let ok = self.in_range(target, a, off)?;
+        let a = self.offset(a, off)?;
         self.when(ok, None, |t| {
             let (u32_, bool_) = (t.t.u32, t.t.bool);
             let (two, three, eight, one, thirty_two, zero, ones) = (
@@ -328,15 +344,9 @@ impl Translator<'_> {
     fn load(&mut self, inst: &Instruction, target: Target) -> Result<(), Error> {
         let a = self.operand_x(inst, 1)?;
         let swz = inst.src[0].swizzle.0;
-        let u32_ = self.t.u32;
         let mut words = Vec::new();
         for c in swz {
-            let off = self.c_u32(4 * c as u32);
-            let at = self
-                .b
-                .i_add(u32_, None, a, off)
-                .map_err(|e| self.fail(e.to_string()))?;
-            words.push(self.read_word(target, at)?);
+            words.push(self.read_word(target, a, 4 * c as u32)?);
         }
         let u4 = self.t.u4;
         let v = self
@@ -360,16 +370,11 @@ impl Translator<'_> {
             if mask >> c & 1 == 0 {
                 continue;
             }
-            let off = self.c_u32(4 * c);
-            let at = self
-                .b
-                .i_add(u32_, None, a, off)
-                .map_err(|e| self.fail(e.to_string()))?;
             let w = self
                 .b
                 .composite_extract(u32_, None, v, [c])
                 .map_err(|e| self.fail(e.to_string()))?;
-            self.write_word(target, at, w)?;
+            self.write_word(target, a, 4 * c, w)?;
         }
         Ok(())
     }
@@ -386,7 +391,7 @@ impl Translator<'_> {
         } else {
             None
         };
-        let ok = self.in_range(target, a)?;
+        let ok = self.in_range(target, a, 0)?;
         let zero = self.c_u32(0);
         let scope = self.c_u32(match target {
             Target::Buffer(_) => Scope::Device as u32,
