@@ -1022,6 +1022,36 @@ fn run_errors_point_into_what_the_user_gave() {
         assert_eq!(code, 2, "{err}");
         assert!(err.contains(says), "{err}");
     }
+    // so does what the engine refuses to compile
+    let deep = temp_shader(
+        "deep.tgsi",
+        &format!(
+            "COMP\nDCL TEMP[0]\n{}{}END\n",
+            "UIF TEMP[0].xxxx\n".repeat(65),
+            "ENDIF\n".repeat(65)
+        ),
+    );
+    let (code, err) = tgsi(&["run", &deep]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("deep.tgsi:67:1: instruction 64 (UIF): blocks nested 65 deep"),
+        "{err}"
+    );
+    // what the SPIR-V translation refuses names the line
+    let tcs = temp_shader(
+        "tcs_indirect.tgsi",
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL OUT[0..1], GENERIC[0]\nDCL TEMP[0]\nDCL ADDR[0]\n\
+         IMM[0] UINT32 {1, 0, 0, 0}\n  UARL ADDR[0].x, IMM[0].xxxx\n  MOV OUT[ADDR[0].x], TEMP[0]\n  END\n",
+    );
+    let spv = temp_file("tcs_indirect.spv", "");
+    let (code, err) = tgsi(&["translate", &tcs, "-o", &spv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "tcs_indirect.tgsi:8: instruction 1: a TESS_CTRL output with an indirect register index"
+        ),
+        "{err}"
+    );
     // a whole dispatch's budget below the batch budget stops a batch too
     let (code, err) = tgsi(&[
         "run",

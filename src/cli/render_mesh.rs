@@ -105,8 +105,8 @@ impl Stages {
             } else {
                 Numerics::Ieee
             };
-            let program =
-                tgsi::jit::compile(&loaded.shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+            let program = tgsi::jit::compile(&loaded.shader, numerics)
+                .map_err(|e| super::input::run_error(&name, loaded.source.as_ref(), &e))?;
             super::engine_note(&name, &program);
             stages.stages.push((
                 file.processor,

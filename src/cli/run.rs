@@ -167,8 +167,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     } else {
         tgsi::exec::Numerics::Ieee
     };
-    let program =
-        tgsi::jit::compile(&loaded.shader, numerics).map_err(|e| anyhow!("{name}: {e}"))?;
+    let program = tgsi::jit::compile(&loaded.shader, numerics).map_err(|e| loaded.run_error(&e))?;
     super::engine_note(name, &program);
     let (res, outputs) = execute(args, &loaded, &program)?;
     let d3d = loaded.d3d.as_ref();

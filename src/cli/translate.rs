@@ -46,6 +46,9 @@ struct Input {
     d3d: Option<Vec<tgsi::d3d::lower::Binding>>,
     /// A Direct3D hull shader's tessellator settings.
     tessellator: Option<tgsi::tess::Settings>,
+    /// Per TGSI instruction, the line it comes from (when the input is
+    /// text, or binary listed by `tgsi dis`), for errors.
+    lines: Vec<Option<u32>>,
 }
 
 fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
@@ -84,10 +87,14 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
             shader: lowered.shader,
             d3d: Some(lowered.bindings),
             tessellator,
+            lines: Vec::new(),
         }));
     }
     match tgsi::debug::Source::from_bytes(&name, &bytes) {
         Ok(s) => Ok(Some(Input {
+            lines: (0..s.shader().instructions().count())
+                .map(|pc| s.line_of(pc))
+                .collect(),
             shader: s.shader().clone(),
             d3d: s.d3d().map(|d| d.lowered.bindings.clone()),
             tessellator: s
@@ -143,7 +150,15 @@ pub fn translate(args: &TranslateArgs) -> Result<ExitCode> {
         tessellator: input.tessellator,
         ..Options::default()
     };
-    let words = to_spirv(&input.shader, &options).map_err(|e| anyhow!("{name}: {e}"))?;
+    let words = to_spirv(&input.shader, &options).map_err(|e| {
+        match e
+            .instruction
+            .and_then(|i| input.lines.get(i).copied().flatten())
+        {
+            Some(line) => anyhow!("{name}:{line}: {e}"),
+            None => anyhow!("{name}: {e}"),
+        }
+    })?;
     match args.to {
         Output::Spirv => {
             let out = args.output.as_deref().ok_or_else(|| {

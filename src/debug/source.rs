@@ -272,6 +272,13 @@ impl Source {
         Ok(program)
     }
 
+    /// The line (in the file, or in `tgsi dis`'s output of a binary) of the
+    /// instruction TGSI instruction `pc` belongs to.
+    pub fn line_of(&self, pc: usize) -> Option<u32> {
+        let listed = self.owner.get(pc).copied().flatten()?;
+        self.instructions.get(listed).map(|i| i.line)
+    }
+
     /// The machine's record in this program's terms.
     pub fn trace(&self, rec: LaneTrace, selector: Selector) -> Trace {
         let tgsi: Vec<&Instruction> = self.shader.instructions().collect();
