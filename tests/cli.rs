@@ -882,6 +882,16 @@ fn lower_and_translate_refuse_what_check_refuses_where_check_does() {
             "{verb}: {err}"
         );
     }
+    // tokens that do not decode: one `error:` line with the byte offset
+    let odd = file("odd.tok", &[2, 0, 0, 0, 5, 0, 0]);
+    let (code, err) = tgsi(&["translate", &odd, "-o", &file("odd.spv", b"")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("odd.tok: word 1:")
+            && err.contains("byte offset 4"),
+        "{err}"
+    );
     // a program length past its chunk: the byte offset in the file
     let mut blob =
         std::fs::read("tests/fixtures/d3d/dxdecompiler/HlslCrossCompiler/vs4/mov.o").unwrap();

@@ -103,6 +103,11 @@ fn load(path: &Path, entry: Option<usize>) -> Result<Option<Input>> {
                 .and_then(|t| t.settings().ok()),
         })),
         Err(e) => {
+            // rendered diagnostics carry their own `error:`; a plain
+            // message (undecodable tokens) gets it here
+            if !e.starts_with("error") {
+                eprint!("error: ");
+            }
             eprint!("{e}");
             if !e.ends_with('\n') {
                 eprintln!();
