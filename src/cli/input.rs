@@ -84,25 +84,10 @@ impl TextSource {
         shader: &tgsi::Shader,
         map: &tgsi::ir::SourceMap,
     ) -> TextSource {
-        // the statements run forward through the text: one walk of it
-        let mut at = (0usize, 1usize, 1usize); // (offset, line, column)
+        let lines = tgsi::diag::LineIndex::new(text);
         let places = (shader.statements.iter().zip(&map.statements))
             .filter(|(s, _)| matches!(s, tgsi::ir::Statement::Instruction(_)))
-            .map(|(_, span)| {
-                let start = span.start.min(text.len());
-                if start < at.0 {
-                    at = (0, 1, 1);
-                }
-                for c in text.get(at.0..start).unwrap_or_default().chars() {
-                    (at.1, at.2) = if c == '\n' {
-                        (at.1 + 1, 1)
-                    } else {
-                        (at.1, at.2 + 1)
-                    };
-                }
-                at.0 = start;
-                (at.1, at.2)
-            })
+            .map(|(_, span)| lines.line_col(text, span.start))
             .collect();
         TextSource {
             name: name.to_string(),
@@ -454,7 +439,7 @@ mod tests {
         );
     }
 
-    /// Each instruction's place, found in one walk of the text, is the one
+    /// Each instruction's place, found through the line index, is the one
     /// counted from the start (comments, blank lines, characters of more
     /// than one byte and indentation before it).
     #[test]

@@ -440,16 +440,16 @@ impl Program {
             .collect();
         // one batch past the whole dispatch's or draw's budget puts the
         // whole past it: a batch stops there too, whatever --budget allows
-        let whole = match self.code.processor {
-            Processor::Compute => limits.max_dispatch_instructions,
-            _ => limits.max_draw_instructions,
+        let (whole, what) = match self.code.processor {
+            Processor::Compute => (limits.max_dispatch_instructions, "dispatch"),
+            _ => (limits.max_draw_instructions, "draw"),
         };
         let env = Env {
             stamp: Env::next_stamp(),
             consts: &res.constants,
             buffers: &buffers,
             max_instructions: limits.max_instructions.min(whole),
-            whole_budget: whole < limits.max_instructions,
+            whole_budget: (whole < limits.max_instructions).then_some(what),
             frag,
             textures: crate::texture::Bindings {
                 textures: &res.textures,

@@ -21,7 +21,7 @@ use super::decode::{
 use super::words::AtomicWords;
 use super::{ExecError, LANES, ops};
 use std::sync::atomic::Ordering;
-use tgsi_ir::enums::{Processor, SemanticName};
+use tgsi_ir::enums::SemanticName;
 use tgsi_ir::opcode::Opcode;
 
 /// One channel of a register: a value per lane.
@@ -159,7 +159,9 @@ pub struct Env<'a> {
     /// Instructions one batch may run: the batch budget, or the whole
     /// dispatch's or draw's when that is smaller (`whole_budget`).
     pub max_instructions: u64,
-    pub whole_budget: bool,
+    /// `"dispatch"` or `"draw"` when `max_instructions` is that whole's
+    /// budget, for the error.
+    pub whole_budget: Option<&'static str>,
     /// The fragment stage's inputs (`None` in other stages).
     pub frag: Option<&'a super::stage_state::FragEnv>,
     /// Textures, views and samplers.
@@ -466,11 +468,7 @@ impl Batch {
 
     fn budget_error(&self, code: &Code, env: &Env) -> ExecError {
         let op = code.insts[self.pc].op;
-        let message = if env.whole_budget {
-            let whole = match code.processor {
-                Processor::Compute => "dispatch",
-                _ => "draw",
-            };
+        let message = if let Some(whole) = env.whole_budget {
             format!(
                 "the {whole}'s instruction budget of {} ran out within one batch, at instruction {} ({op})",
                 env.max_instructions, self.pc

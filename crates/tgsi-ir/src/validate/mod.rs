@@ -75,40 +75,56 @@ pub fn validate(shader: &Shader, map: Option<&SourceMap>) -> Diagnostics {
     Diagnostics(report.diags)
 }
 
+/// Warns at the first instruction past [`MAX_PROGRAM_INSTRUCTIONS`].
+fn check_length(shader: &Shader, report: &mut Reporter) {
+    warn_past(
+        shader,
+        report,
+        |s| matches!(s, Statement::Instruction(_)),
+        MAX_PROGRAM_INSTRUCTIONS,
+        |count| {
+            format!(
+                "the program has {count} instructions: the machine runs at most {MAX_PROGRAM_INSTRUCTIONS}, so it will not run this shader"
+            )
+        },
+        "past the machine's program length",
+    );
+}
+
 /// Warns at the first immediate past [`MAX_FILE_ENTRIES`] (IMM is a
 /// register file of the machine like the others).
 fn check_immediates(shader: &Shader, report: &mut Reporter) {
-    let mut immediates = (shader.statements.iter().enumerate())
-        .filter(|(_, s)| matches!(s, Statement::Immediate(_)));
-    let Some((stmt, _)) = immediates.nth(MAX_FILE_ENTRIES as usize) else {
-        return;
-    };
-    let count = MAX_FILE_ENTRIES as usize + 1 + immediates.count();
-    report.warning(
-        Site::stmt(stmt),
-        format!(
-            "the shader has {count} immediates (IMM[0..{}]): the machine runs at most {MAX_FILE_ENTRIES} entries of a register file, so it will not run this shader",
-            count - 1
-        ),
+    warn_past(
+        shader,
+        report,
+        |s| matches!(s, Statement::Immediate(_)),
+        MAX_FILE_ENTRIES as usize,
+        |count| {
+            format!(
+                "the shader has {count} immediates (IMM[0..{}]): the machine runs at most {MAX_FILE_ENTRIES} entries of a register file, so it will not run this shader",
+                count - 1
+            )
+        },
         "too many immediates to run",
     );
 }
 
-/// Warns at the first instruction past [`MAX_PROGRAM_INSTRUCTIONS`].
-fn check_length(shader: &Shader, report: &mut Reporter) {
-    let mut instructions = (shader.statements.iter().enumerate())
-        .filter(|(_, s)| matches!(s, Statement::Instruction(_)));
-    let Some((stmt, _)) = instructions.nth(MAX_PROGRAM_INSTRUCTIONS) else {
+/// A warning at the first statement of a kind past the machine's `limit`
+/// of them, its message made from their count.
+fn warn_past(
+    shader: &Shader,
+    report: &mut Reporter,
+    kind: impl Fn(&Statement) -> bool,
+    limit: usize,
+    message: impl Fn(usize) -> String,
+    label: &str,
+) {
+    let mut of_kind = (shader.statements.iter().enumerate()).filter(|(_, s)| kind(s));
+    let Some((stmt, _)) = of_kind.nth(limit) else {
         return;
     };
-    let count = MAX_PROGRAM_INSTRUCTIONS + 1 + instructions.count();
-    report.warning(
-        Site::stmt(stmt),
-        format!(
-            "the program has {count} instructions: the machine runs at most {MAX_PROGRAM_INSTRUCTIONS}, so it will not run this shader"
-        ),
-        "past the machine's program length",
-    );
+    let count = limit + 1 + of_kind.count();
+    report.warning(Site::stmt(stmt), message(count), label);
 }
 
 /// Where a diagnostic points: a statement and optionally one of its operands
