@@ -1191,3 +1191,19 @@ fn inputs_are_never_overwritten_and_the_engine_variable_is_checked() {
         "{err}"
     );
 }
+
+/// The fuzzer prints its findings' case numbers in hex; `--show` and
+/// `--seed` take them back in either form, and refuse anything else.
+#[test]
+fn fuzz_case_numbers_are_taken_in_hex_or_decimal() {
+    let (code, hex, err) = tgsi_out(&["fuzz", "--show", "0x2a"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(hex.contains("END"), "{hex}");
+    let (_, decimal, _) = tgsi_out(&["fuzz", "--show", "42"]);
+    assert_eq!(hex, decimal);
+    let (_, other, _) = tgsi_out(&["fuzz", "--show", "43"]);
+    assert_ne!(hex, other);
+    let (code, text) = tgsi(&["fuzz", "--show", "0xg"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("expected a case number (42 or 0x2a), found `0xg`"), "{text}");
+}

@@ -265,14 +265,15 @@ enum Verb {
         /// How long to run, in seconds
         #[arg(long, default_value_t = 60)]
         seconds: u64,
-        /// First case number (cases are numbered seeds)
-        #[arg(long, default_value_t = 1)]
+        /// First case number (cases are numbered seeds; decimal, or hex
+        /// with 0x as the findings print them)
+        #[arg(long, default_value_t = 1, value_parser = case_number)]
         seed: u64,
         /// Stop after this many cases (0: no limit)
         #[arg(long, default_value_t = 0)]
         cases: u64,
         /// Print the shader of case N (to reproduce a finding) and exit
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = case_number)]
         show: Option<u64>,
         /// Run this shader file with the inputs of case --seed (to reduce a finding)
         #[arg(long, value_name = "PATH", conflicts_with = "show")]
@@ -410,6 +411,17 @@ pub(crate) fn thread_count(text: &str) -> Result<usize, String> {
             "expected a thread count (1, 2, ...), found `{text}`"
         )),
     }
+}
+
+/// A fuzzer case number: decimal, or hexadecimal after `0x` (the form
+/// the findings print).
+fn case_number(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse::<u64>(),
+    };
+    parsed.map_err(|_| format!("expected a case number (42 or 0x2a), found `{text}`"))
 }
 
 impl Verb {

@@ -232,12 +232,15 @@ impl Translator<'_> {
         id
     }
 
+    /// `a × b` of float vectors (or scalars) of type `ty`, unfused, with
+    /// the machine's NaN rule.
     pub(crate) fn fmul(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = self
             .b
             .f_mul(ty, None, a, b)
             .map_err(|e| self.fail(e.to_string()))?;
-        Ok(self.no_contraction(r))
+        let r = self.no_contraction(r);
+        self.first_nan(ty, [a, b], r)
     }
 
     /// `a + b` of float vectors (or scalars) of type `ty`, unfused, with
@@ -246,7 +249,8 @@ impl Translator<'_> {
     /// device may fold `x + 0.0` into `x` even under
     /// `SignedZeroInfNanPreserve` (lavapipe does, turning -0 + 0 into -0).
     /// A sum that is zero only because a denormal result was flushed keeps
-    /// the device's sign.
+    /// the device's sign. A NaN sum is the first NaN operand made quiet,
+    /// the machine's rule, whatever operand order the device picks.
     pub(crate) fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = sp!(self, self.b.f_add(ty, None, a, b))?;
         let r = self.no_contraction(r);
@@ -279,7 +283,53 @@ impl Translator<'_> {
         let both = sp!(self, self.b.bitwise_and(uty, None, ab, bb))?;
         let signed = sp!(self, self.b.bitwise_and(uty, None, both, sign))?;
         let signed = sp!(self, self.b.bitcast(ty, None, signed))?;
-        self.pick(ty, is_zero, signed, r)
+        let r = self.pick(ty, is_zero, signed, r)?;
+        self.first_nan(ty, [a, b], r)
+    }
+
+    /// `r`, the result of a commutative operation on `operands`, or where
+    /// one is NaN the first NaN operand made quiet: the machine's NaN rule,
+    /// written out because a device may swap the operands (lavapipe built
+    /// for a CPU without AVX-512 returns the second of two NaN doubles in
+    /// additions and products).
+    fn first_nan(&mut self, ty: Word, operands: [Word; 2], r: Word) -> R {
+        let (uty, bty, quiet) = self.nan_shape(ty);
+        let mut r = r;
+        for operand in operands.into_iter().rev() {
+            let nan = sp!(self, self.b.is_nan(bty, None, operand))?;
+            let bits = sp!(self, self.b.bitcast(uty, None, operand))?;
+            let q = sp!(self, self.b.bitwise_or(uty, None, bits, quiet))?;
+            let q = sp!(self, self.b.bitcast(ty, None, q))?;
+            r = self.pick(ty, nan, q, r)?;
+        }
+        Ok(r)
+    }
+
+    /// For float type `ty` (f32 or f64, a scalar or a vector): its unsigned
+    /// type of the same shape, its boolean type and the quiet bit in every
+    /// component.
+    fn nan_shape(&mut self, ty: Word) -> (Word, Word, Word) {
+        if ty == self.t.f32 {
+            return (self.t.u32, self.t.bool, self.c_u32(0x0040_0000));
+        }
+        if ty == self.t.f4 {
+            return (self.t.u4, self.t.b4, self.splat_bits(self.t.u4, 0x0040_0000));
+        }
+        let w = self.wide_types();
+        if ty == w.f64 {
+            return (w.u64, self.t.bool, self.b.constant_bit64(w.u64, 1 << 51));
+        }
+        if ty == w.f2 {
+            return (w.u2, w.b2, self.const_like(w.u2, 0x0040_0000));
+        }
+        // dvec2 or dvec4
+        let n = if ty == w.d2 { 2 } else { 4 };
+        let (uty, bty) = (
+            self.b.type_vector(w.u64, n),
+            self.b.type_vector(self.t.bool, n),
+        );
+        let q = self.b.constant_bit64(w.u64, 1 << 51);
+        (uty, bty, self.b.constant_composite(uty, vec![q; n as usize]))
     }
 
     /// A splat constant of vector type `ty` from bits `v`.

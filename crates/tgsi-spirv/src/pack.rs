@@ -11,6 +11,7 @@
 
 use super::Error;
 use super::module::Translator;
+use super::wide_ops::Rounding;
 use rspirv::spirv::{GlslStd450Op, Word};
 use tgsi_ir::opcode::Opcode;
 
@@ -86,7 +87,7 @@ impl Translator<'_> {
         let m = self.b.constant_bit64(f64_, f64::to_bits(max));
         let m4 = self.b.constant_composite(d4, [m, m, m, m]);
         let scaled = self.fmul(d4, d, m4)?;
-        let r = self.gl(d4, GlslStd450Op::RoundEven, &[scaled])?;
+        let r = self.round64(4, scaled, Rounding::NearestEven)?;
         let i4 = self.t.i4;
         let n = sp!(self, self.b.convert_f_to_s(i4, None, r))?;
         let n = sp!(self, self.b.bitcast(u4, None, n))?;

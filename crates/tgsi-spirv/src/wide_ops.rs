@@ -10,6 +10,13 @@ use tgsi_ir::opcode::Opcode;
 
 type R = Result<Word, Error>;
 
+/// How [`Translator::round64`] rounds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rounding {
+    NearestEven,
+    Truncate,
+}
+
 impl Translator<'_> {
     /// A unary, binary or ternary 64-bit opcode on sources `s` (vectors of
     /// the types the opcode table gives them).
@@ -53,10 +60,10 @@ impl Translator<'_> {
                 let r = sp!(self, self.b.f_sub(d2, None, s[0], fl))?;
                 self.no_contraction(r)
             }
-            O::DTRUNC => self.gl(d2, GlslStd450Op::Trunc, &[s[0]])?,
+            O::DTRUNC => self.round64(2, s[0], Rounding::Truncate)?,
             O::DCEIL => self.gl(d2, GlslStd450Op::Ceil, &[s[0]])?,
             O::DFLR => self.gl(d2, GlslStd450Op::Floor, &[s[0]])?,
-            O::DROUND => self.gl(d2, GlslStd450Op::RoundEven, &[s[0]])?,
+            O::DROUND => self.round64(2, s[0], Rounding::NearestEven)?,
             // the sign bit over 1.0 where x is a nonzero number: written
             // with bit operations, so that no optimizer turns it into a
             // sign function that gives -0 for -0
@@ -99,6 +106,55 @@ impl Translator<'_> {
             O::U64MAX => self.gl(w.q2, GlslStd450Op::UMax, &[s[0], s[1]])?,
             other => return Err(self.fail(format!("{other} is not translated to SPIR-V yet"))),
         })
+    }
+
+    /// `x`, a vector of `n` doubles, rounded to an integer by IEEE
+    /// additions alone: |x| below 2^52 is rounded to nearest even by adding
+    /// and taking away 2^52 (where the spacing of doubles is 1), truncation
+    /// takes one away where that went up, and x's sign bit goes back on, so
+    /// -0.3 gives -0; NaNs, infinities and larger magnitudes (already
+    /// integers) are x itself. GLSL's `RoundEven` and `Trunc` on doubles
+    /// are not used: lavapipe built for a CPU without AVX-512 rounds ties
+    /// down in the first and keeps fractions above 2^31 in the second, and
+    /// drops the sign of a zero result in both.
+    pub(crate) fn round64(&mut self, n: u32, x: Word, how: Rounding) -> R {
+        let w = self.wide_types();
+        let (dty, uty, bty) = if n == 2 {
+            (w.d2, w.q2, w.b2)
+        } else {
+            (
+                self.b.type_vector(w.f64, n),
+                self.b.type_vector(w.u64, n),
+                self.b.type_vector(self.t.bool, n),
+            )
+        };
+        let mut splat = |t: Word, scalar: Word, bits: u64| {
+            let c = self.b.constant_bit64(scalar, bits);
+            self.b.constant_composite(t, vec![c; n as usize])
+        };
+        let sign = splat(uty, w.u64, 1 << 63);
+        let keep = splat(uty, w.u64, !(1 << 63));
+        let big = splat(dty, w.f64, 4503599627370496f64.to_bits());
+        let one = splat(dty, w.f64, 1f64.to_bits());
+        let bits = sp!(self, self.b.bitcast(uty, None, x))?;
+        let magnitude = sp!(self, self.b.bitwise_and(uty, None, bits, keep))?;
+        let magnitude = sp!(self, self.b.bitcast(dty, None, magnitude))?;
+        let up = sp!(self, self.b.f_add(dty, None, magnitude, big))?;
+        let up = self.no_contraction(up);
+        let mut r = sp!(self, self.b.f_sub(dty, None, up, big))?;
+        r = self.no_contraction(r);
+        if how == Rounding::Truncate {
+            let over = sp!(self, self.b.f_ord_greater_than(bty, None, r, magnitude))?;
+            let less = sp!(self, self.b.f_sub(dty, None, r, one))?;
+            let less = self.no_contraction(less);
+            r = self.pick(dty, over, less, r)?;
+        }
+        let r_bits = sp!(self, self.b.bitcast(uty, None, r))?;
+        let x_sign = sp!(self, self.b.bitwise_and(uty, None, bits, sign))?;
+        let signed = sp!(self, self.b.bitwise_or(uty, None, r_bits, x_sign))?;
+        let signed = sp!(self, self.b.bitcast(dty, None, signed))?;
+        let small = sp!(self, self.b.f_ord_less_than(bty, None, magnitude, big))?;
+        self.pick(dty, small, signed, x)
     }
 
     /// `above ? signs[0] : below ? signs[1] : 0` of vector type `ty`.
