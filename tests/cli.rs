@@ -1205,5 +1205,8 @@ fn fuzz_case_numbers_are_taken_in_hex_or_decimal() {
     assert_ne!(hex, other);
     let (code, text) = tgsi(&["fuzz", "--show", "0xg"]);
     assert_eq!(code, 2, "{text}");
-    assert!(text.contains("expected a case number (42 or 0x2a), found `0xg`"), "{text}");
+    assert!(
+        text.contains("expected a case number (42 or 0x2a), found `0xg`"),
+        "{text}"
+    );
 }

@@ -313,7 +313,11 @@ impl Translator<'_> {
             return (self.t.u32, self.t.bool, self.c_u32(0x0040_0000));
         }
         if ty == self.t.f4 {
-            return (self.t.u4, self.t.b4, self.splat_bits(self.t.u4, 0x0040_0000));
+            return (
+                self.t.u4,
+                self.t.b4,
+                self.splat_bits(self.t.u4, 0x0040_0000),
+            );
         }
         let w = self.wide_types();
         if ty == w.f64 {
@@ -329,7 +333,11 @@ impl Translator<'_> {
             self.b.type_vector(self.t.bool, n),
         );
         let q = self.b.constant_bit64(w.u64, 1 << 51);
-        (uty, bty, self.b.constant_composite(uty, vec![q; n as usize]))
+        (
+            uty,
+            bty,
+            self.b.constant_composite(uty, vec![q; n as usize]),
+        )
     }
 
     /// A splat constant of vector type `ty` from bits `v`.
