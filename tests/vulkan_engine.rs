@@ -279,7 +279,7 @@ fn differences(
     }
     differ
         .iter()
-        .map(|(op, d)| format!("{op}: {} differ, e.g. {}", d.len(), d.join("\n   ")))
+        .map(|(op, d)| format!("{op}: {} differ, e.g. {}", d.len(), d[0]))
         .collect()
 }
 
