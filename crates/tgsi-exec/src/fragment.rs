@@ -676,7 +676,9 @@ impl Program {
         limits: &Limits,
     ) -> Result<(ColorWords, Stats), ExecError> {
         self.check_draw(draw)?;
-        let bytes = draw.width as u64 * draw.height as u64 * targets as u64 * 16;
+        let bytes = (draw.width as u64 * draw.height as u64)
+            .saturating_mul(targets as u64)
+            .saturating_mul(16);
         if bytes > 1 << 31 {
             return Err(ExecError::general(format!(
                 "shade would need {bytes} bytes of output words; the limit is 2 GiB"

@@ -164,6 +164,10 @@ fn check_stage_output(rows: usize, stage: &str) -> Result<(), ExecError> {
     }
 }
 
+/// The most shared memory a work group may be given, each thread holding
+/// its own copy (1 GiB).
+pub const MAX_SHARED_MEMORY_BYTES: usize = 1 << 30;
+
 /// Work groups a dispatch may have along each of its three dimensions.
 pub const MAX_GROUPS_PER_DIMENSION: u32 = 65_535;
 
@@ -497,7 +501,10 @@ impl Program {
         let code = &self.code;
         self.expect_processor(Processor::Compute, "dispatch needs a compute shader")?;
         let [bw, bh, bd] = code.block_size;
-        let per_group = bw as u64 * bh as u64 * bd as u64;
+        // saturating: three 32-bit sizes can overflow 64 bits
+        let per_group = (bw as u64)
+            .saturating_mul(bh as u64)
+            .saturating_mul(bd as u64);
         if per_group > limits.max_group_invocations {
             return Err(ExecError::general(format!(
                 "a work group of {bw}x{bh}x{bd} = {per_group} invocations exceeds the limit of {}",
@@ -556,6 +563,12 @@ impl Program {
         let code = &self.code;
         let threads = (limits.threads.max(1) as u64).min(total.max(1)) as usize;
         let shared_words = limits.shared_memory_bytes / 4;
+        if code.uses_shared && limits.shared_memory_bytes > MAX_SHARED_MEMORY_BYTES {
+            return Err(ExecError::general(format!(
+                "shared memory of {} bytes per work group (Limits::shared_memory_bytes) exceeds {MAX_SHARED_MEMORY_BYTES} bytes",
+                limits.shared_memory_bytes
+            )));
+        }
         // Work groups are handed out in chunks, in increasing order, to
         // whichever thread is free (a slow core does not hold the others
         // up). Every chunk below a failing group is run to its end, so the
@@ -786,8 +799,9 @@ impl Program {
         count: usize,
     ) -> Result<(VertexOutputs, Stats), ExecError> {
         let code = &self.code;
+        // every vertex holds at least one row, even with no outputs
         check_stage_output(
-            count.saturating_mul(code.output.len as usize),
+            count.saturating_mul((code.output.len as usize).max(1)),
             "vertex shader",
         )?;
         let mut outputs = Vec::with_capacity(count);

@@ -433,6 +433,53 @@ fn a_dispatch_sums_its_batches_instructions_against_its_budget() {
     }
 }
 
+/// Sizes a caller or a shader chooses are refused with an error, not an
+/// allocation that aborts or a product that wraps to nothing.
+#[test]
+fn huge_sizes_are_refused_not_wrapped_or_allocated() {
+    // 2^22 x 2^22 x 2^20 = 2^64 invocations, which wrapped to 0 (a dispatch
+    // that ran nothing)
+    let p = prog(
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4194304\nPROPERTY CS_FIXED_BLOCK_HEIGHT 4194304\n\
+         PROPERTY CS_FIXED_BLOCK_DEPTH 1048576\nEND\n",
+    );
+    let e = p
+        .dispatch(&mut Resources::default(), [1, 1, 1], &Limits::default())
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains(&format!("= {} invocations exceeds", u64::MAX)),
+        "{}",
+        e.message
+    );
+    let shared = prog(
+        "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nDCL MEMORY[0], SHARED\nDCL TEMP[0]\n\
+         IMM[0] UINT32 {0, 0, 0, 0}\nSTORE MEMORY[0].x, IMM[0].xxxx, IMM[0].xxxx\nEND\n",
+    );
+    let huge = Limits {
+        shared_memory_bytes: usize::MAX / 2,
+        ..Limits::default()
+    };
+    let e = shared
+        .dispatch(&mut Resources::default(), [1, 1, 1], &huge)
+        .unwrap_err();
+    assert!(e.message.contains("shared memory of"), "{}", e.message);
+    // a vertex shader with no outputs still keeps a row per vertex
+    let e = prog("VERT\nEND\n")
+        .run_vertices(&mut Resources::default(), &[], 1 << 40, &Limits::default())
+        .unwrap_err();
+    assert!(e.message.contains("exceeds"), "{}", e.message);
+    let e = prog("FRAG\nDCL OUT[0], COLOR\nEND\n")
+        .shade(
+            &mut Resources::default(),
+            &fragment::Draw::full_quad(1, 1),
+            1 << 60,
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert!(e.message.contains("the limit is 2 GiB"), "{}", e.message);
+}
+
 #[test]
 fn work_groups_are_at_most_65535_per_dimension() {
     let p = prog("COMP\nEND\n");

@@ -395,6 +395,10 @@ static SCRATCH: Kept<VertexScratch> = Kept::new(2);
 /// Most vertex shader invocations one draw may run.
 pub const MAX_INVOCATIONS: u64 = 1 << 24;
 
+/// Input registers a vertex element may fill (`IN[0..4096]`): past them an
+/// element would only make every vertex's input rows huge.
+const MAX_ELEMENT_REGISTER: u32 = 4096;
+
 /// Runs the vertex shader for a draw and assembles its primitives.
 /// `keep_adjacency`: a geometry shader follows (adjacency primitives stay
 /// whole); `patches`: tessellation follows (patch lists are allowed).
@@ -423,6 +427,20 @@ pub fn shade_vertices(
             message: format!(
                 "{} vertices × {} instances exceed the limit of {MAX_INVOCATIONS} vertex invocations",
                 call.count, call.instances
+            ),
+        });
+    }
+    if let Some(e) = input
+        .elements
+        .iter()
+        .find(|e| e.register >= MAX_ELEMENT_REGISTER)
+    {
+        return Err(ExecError {
+            instruction: None,
+            message: format!(
+                "a vertex element fills input register {}; registers go up to {}",
+                e.register,
+                MAX_ELEMENT_REGISTER - 1
             ),
         });
     }
@@ -883,6 +901,43 @@ mod tests {
             offset,
             format: VertexFormat { kind, components },
         }
+    }
+
+    /// An element naming a register far past any shader's inputs is an
+    /// error, not rows of that many registers for every vertex.
+    #[test]
+    fn an_element_past_the_input_registers_is_refused() {
+        let (shader, _) = tgsi_text::assemble(
+            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n0: MOV OUT[0], IN[0]\n1: END\n",
+        )
+        .unwrap();
+        let vs = Program::compile(&shader).unwrap();
+        let rows: Vec<Vec<[u32; 4]>> = (0..3u32).map(|v| vec![[v, 0, 0, 1]]).collect();
+        let mut input = VertexInput::from_rows(&rows);
+        input.elements[0].register = u32::MAX;
+        let call = DrawCall {
+            topology: Topology::Basic(BasicTopology::TriangleList),
+            count: 3,
+            instances: 1,
+            indices: None,
+        };
+        let e = shade_vertices(
+            &vs,
+            &mut Resources::default(),
+            &input,
+            &call,
+            false,
+            false,
+            &Limits::default(),
+        )
+        .err()
+        .expect("refused");
+        assert!(
+            e.message
+                .contains("input register 4294967295; registers go up to 4095"),
+            "{}",
+            e.message
+        );
     }
 
     /// The buffers of a recycled stream and of the vertex stage's working

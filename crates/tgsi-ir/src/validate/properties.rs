@@ -156,7 +156,7 @@ fn check_block_size(shader: &Shader, report: &mut Reporter) {
             last = Some(stmt);
         }
     }
-    let invocations = size.iter().product::<u64>();
+    let invocations = size.iter().fold(1u64, |a, &b| a.saturating_mul(b));
     if let Some(stmt) = last
         && invocations > super::MAX_BLOCK_INVOCATIONS
     {
