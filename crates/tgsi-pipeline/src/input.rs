@@ -921,7 +921,7 @@ mod tests {
             instances: 1,
             indices: None,
         };
-        let e = shade_vertices(
+        let result = shade_vertices(
             &vs,
             &mut Resources::default(),
             &input,
@@ -929,9 +929,10 @@ mod tests {
             false,
             false,
             &Limits::default(),
-        )
-        .err()
-        .expect("refused");
+        );
+        let Err(e) = result else {
+            panic!("an element at IN[4294967295] was taken")
+        };
         assert!(
             e.message
                 .contains("input register 4294967295; registers go up to 4095"),

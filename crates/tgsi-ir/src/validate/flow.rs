@@ -369,7 +369,8 @@ pub(crate) fn check(shader: &Shader, report: &mut Reporter) {
     check_calls(&w.calls, &w.subs, count, w.report, shader);
 }
 
-/// CAL labels name a BGNSUB (`subs`: the instruction index of each).
+/// CAL labels name a BGNSUB (`subs`: the instruction index of each, in
+/// increasing order).
 fn check_calls(
     calls: &[(usize, Option<u32>)],
     subs: &[usize],
@@ -377,6 +378,9 @@ fn check_calls(
     report: &mut Reporter,
     shader: &Shader,
 ) {
+    // each instruction's opcode name, made once for the labels that name no
+    // BGNSUB (a walk of the program per bad label was quadratic)
+    let mut names: Option<Vec<&str>> = None;
     for &(stmt, label) in calls {
         match label {
             None => {
@@ -396,11 +400,11 @@ fn check_calls(
                     "points nowhere",
                 );
             }
-            Some(l) if !subs.contains(&(l as usize)) => {
-                let found = shader
-                    .instructions()
-                    .nth(l as usize)
-                    .map_or("nothing", |i| i.opcode.name());
+            Some(l) if subs.binary_search(&(l as usize)).is_err() => {
+                let names = names.get_or_insert_with(|| {
+                    shader.instructions().map(|i| i.opcode.name()).collect()
+                });
+                let found = names.get(l as usize).copied().unwrap_or("nothing");
                 report.error(
                     Site::stmt(stmt),
                     format!("CAL label :{l} names a {found}, not a BGNSUB"),
