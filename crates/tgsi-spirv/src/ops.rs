@@ -254,11 +254,7 @@ impl Translator<'_> {
     pub(crate) fn fadd(&mut self, ty: Word, a: Word, b: Word) -> R {
         let r = sp!(self, self.b.f_add(ty, None, a, b))?;
         let r = self.no_contraction(r);
-        let (uty, bty) = if ty == self.t.f32 {
-            (self.t.u32, self.t.bool)
-        } else {
-            (self.bits_like(ty), self.bool_like(ty))
-        };
+        let (uty, bty, _) = self.nan_shape(ty);
         let wide = ty != self.t.f32 && uty != self.t.u4;
         let sign = if ty == self.t.f32 {
             self.c_u32(0x8000_0000)
@@ -328,10 +324,7 @@ impl Translator<'_> {
         }
         // dvec2 or dvec4
         let n = if ty == w.d2 { 2 } else { 4 };
-        let (uty, bty) = (
-            self.b.type_vector(w.u64, n),
-            self.b.type_vector(self.t.bool, n),
-        );
+        let (_, uty, bty) = self.f64_vector_types(n);
         let q = self.b.constant_bit64(w.u64, 1 << 51);
         (
             uty,

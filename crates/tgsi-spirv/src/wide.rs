@@ -95,6 +95,20 @@ impl Translator<'_> {
         self.b.constant_composite(ty, [c, c])
     }
 
+    /// The double, 64-bit unsigned and boolean vector types of `n`
+    /// components (2: the pair types).
+    pub(crate) fn f64_vector_types(&mut self, n: u32) -> (Word, Word, Word) {
+        let w = self.wide_types();
+        if n == 2 {
+            return (w.d2, w.q2, w.b2);
+        }
+        (
+            self.b.type_vector(w.f64, n),
+            self.b.type_vector(w.u64, n),
+            self.b.type_vector(self.t.bool, n),
+        )
+    }
+
     /// The boolean vector type with as many components as `ty`.
     pub(crate) fn bool_like(&self, ty: Word) -> Word {
         match self.wide {

@@ -119,15 +119,7 @@ impl Translator<'_> {
     /// drops the sign of a zero result in both.
     pub(crate) fn round64(&mut self, n: u32, x: Word, how: Rounding) -> R {
         let w = self.wide_types();
-        let (dty, uty, bty) = if n == 2 {
-            (w.d2, w.q2, w.b2)
-        } else {
-            (
-                self.b.type_vector(w.f64, n),
-                self.b.type_vector(w.u64, n),
-                self.b.type_vector(self.t.bool, n),
-            )
-        };
+        let (dty, uty, bty) = self.f64_vector_types(n);
         let mut splat = |t: Word, scalar: Word, bits: u64| {
             let c = self.b.constant_bit64(scalar, bits);
             self.b.constant_composite(t, vec![c; n as usize])
